@@ -1,0 +1,72 @@
+package scout
+
+import "encoding/json"
+
+// Status is the outcome of a tool call in the Standard Envelope.
+type Status string
+
+// The three statuses.
+const (
+	StatusSuccess Status = "success" // complete result
+	StatusPartial Status = "partial" // a limit, a breaker or a timeout cut the result
+	StatusError   Status = "error"   // no result; Error says why
+)
+
+// Envelope is the one wire shape of every agent-facing call (the Standard
+// Envelope): the JSON that `scout call`, the MCP server and the cgo shim
+// return. Go callers of Finder, Searcher and Reader never need it.
+type Envelope struct {
+	Status  Status          `json:"status"`
+	Data    any             `json:"data"`            // the toolset's typed result; null on error
+	Text    string          `json:"text"`            // the model-facing text
+	Stats   Stats           `json:"stats"`           // counters for the call
+	Context EnvelopeContext `json:"context"`         // what was asked and how it was resolved
+	Error   *EnvelopeError  `json:"error,omitempty"` // present only when Status is "error"
+	// Images holds image payloads for hosts that can show them (MCP image
+	// content). It is not part of the JSON wire shape: the same bytes are in Data.
+	Images []Image `json:"-"`
+}
+
+// Image is an image a tool returned.
+type Image struct {
+	MIME string // e.g. "image/png"
+	Data []byte // the encoded file bytes
+}
+
+// Stats are the counters of a call. Zero fields are omitted, except TimeMS.
+type Stats struct {
+	TimeMS  int64 `json:"time_ms"`
+	Matched int   `json:"matched"`
+	Visited int   `json:"visited,omitempty"`
+	Skipped int   `json:"skipped,omitempty"` // entries left out (ignored, hidden, binary, too large, unreadable, ...)
+	Files   int   `json:"files,omitempty"`   // files searched or read
+	Bytes   int64 `json:"bytes,omitempty"`   // bytes read
+}
+
+// EnvelopeContext records the call's input and its resolution.
+type EnvelopeContext struct {
+	Cwd               string          `json:"cwd"`          // working directory, relative to the project root ("." for the root)
+	ParamsInput       json.RawMessage `json:"params_input"` // the arguments exactly as given
+	PathResolved      string          `json:"path_resolved,omitempty"`
+	PatternNormalized string          `json:"pattern_normalized,omitempty"`
+}
+
+// EnvelopeError is the error member of an Envelope.
+type EnvelopeError struct {
+	Code    Code   `json:"code"`
+	Message string `json:"message"`
+}
+
+// ErrorEnvelope builds an error Envelope for err, whose text is the error's
+// message. params is the raw input, recorded in the context.
+func ErrorEnvelope(err error, params json.RawMessage) *Envelope {
+	if len(params) == 0 || !json.Valid(params) {
+		params = json.RawMessage("null")
+	}
+	return &Envelope{
+		Status:  StatusError,
+		Text:    err.Error(),
+		Context: EnvelopeContext{Cwd: ".", ParamsInput: params},
+		Error:   &EnvelopeError{Code: CodeOf(err), Message: err.Error()},
+	}
+}

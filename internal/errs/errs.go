@@ -1,0 +1,83 @@
+// Package errs defines the coded error type that every Scout package
+// returns; the root package re-exports it as scout.Error.
+package errs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+)
+
+// Code is a stable, machine-readable error class.
+type Code string
+
+// The error codes: those of the Standard Envelope plus a few of Scout's own.
+const (
+	InvalidParam Code = "INVALID_PARAM"  // the request is malformed: fix the named field
+	NotFound     Code = "NOT_FOUND"      // a path, member, table or row does not exist
+	AccessDenied Code = "ACCESS_DENIED"  // the path lies outside the root
+	Timeout      Code = "TIMEOUT"        // a deadline passed before any result was found
+	Canceled     Code = "CANCELED"       // the caller's context was canceled
+	Unsupported  Code = "UNSUPPORTED"    // the input is of a kind Scout cannot read
+	TooLarge     Code = "TOO_LARGE"      // the input exceeds a documented size cap
+	Internal     Code = "INTERNAL_ERROR" // anything else: an I/O failure or a bug
+)
+
+// Error is a coded error. Message is the whole model-facing text and already
+// says how to fix the call.
+type Error struct {
+	Code    Code   // class of the failure; never empty
+	Message string // one or more lines for a person or a model
+	Path    string // the path concerned, if any
+	Err     error  // the underlying cause, if any
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is a sentinel (an Error with only a Code) with
+// the same code.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Message == "" && t.Code == e.Code
+}
+
+// New returns an *Error with the code and a formatted message.
+func New(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Wrap returns an *Error with the code and message that wraps cause.
+func Wrap(code Code, cause error, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Err: cause}
+}
+
+// CodeOf returns the code of err: its own code if it is or wraps an *Error;
+// Canceled or Timeout for context errors; NotFound, AccessDenied or
+// InvalidParam for the matching io/fs errors; Internal otherwise.
+// CodeOf(nil) is "".
+func CodeOf(err error) Code {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		return Canceled
+	case errors.Is(err, context.DeadlineExceeded):
+		return Timeout
+	case errors.Is(err, fs.ErrNotExist):
+		return NotFound
+	case errors.Is(err, fs.ErrPermission):
+		return AccessDenied
+	case errors.Is(err, fs.ErrInvalid):
+		return InvalidParam
+	}
+	return Internal
+}

@@ -1,0 +1,43 @@
+package hashline
+
+import (
+	"testing"
+)
+
+func TestSum32(t *testing.T) {
+	tests := []struct {
+		in   string
+		want uint32
+		why  string
+	}{
+		{"", 0x02CC5D05, "published xxh32 of the empty input"},
+		{"a", 0x550D7456, "published xxh32 of a single byte"},
+		{"abc", 0x32D153FF, "published xxh32 of abc"},
+		{"Nobody inspects the spammish repetition", 0xE2293B2F, "python-xxhash documentation vector, longer than one 16-byte stripe"},
+	}
+	for _, tt := range tests {
+		if got := Sum32([]byte(tt.in)); got != tt.want {
+			t.Errorf("Sum32(%q) = %08X, want %08X (%s)", tt.in, got, tt.want, tt.why)
+		}
+	}
+}
+
+func TestTag(t *testing.T) {
+	tests := []struct {
+		in, want, why string
+	}{
+		{"", "5D05", "empty file"},
+		{"a", "7456", "no newline"},
+		{"hello\n", "5BF9", "final newline kept"},
+		{"shared-needle apps\n", "D246", "pi-behaviour vector"},
+		{"line 1\nline 2\n", "D245", "plain lines"},
+		{"line 1  \r\nline 2\t\n", "D245", "trailing blanks and CRLF do not change the tag"},
+		{"line 1\rline 2\n", "D245", "lone CR is a line end"},
+		{"export const value = 1;\n", "52DB", "pi-behaviour vector"},
+	}
+	for _, tt := range tests {
+		if got := Tag([]byte(tt.in)); got != tt.want {
+			t.Errorf("Tag(%q) = %s, want %s (%s)", tt.in, got, tt.want, tt.why)
+		}
+	}
+}
