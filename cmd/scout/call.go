@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/tool"
+)
+
+func init() {
+	commands["call"] = command{usage: "call [--toolset NAME] [--root DIR] TOOL [JSON|-]", run: runCall}
+	commands["tools"] = command{usage: "tools [--toolset NAME]", run: runTools}
+}
+
+func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	const u = "call [--toolset NAME] [--root DIR] TOOL [JSON|-]"
+	fs := newFlagSet("call", stderr, u)
+	var s settings
+	s.register(fs, true)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(pos) < 1 || len(pos) > 2 {
+		fmt.Fprintf(stderr, "Usage: scout %s\n", u)
+		return 2
+	}
+	if err := s.check(); err != nil {
+		fmt.Fprintln(stderr, "scout call:", err)
+		return 2
+	}
+	raw := []byte("{}")
+	if len(pos) == 2 {
+		raw = []byte(pos[1])
+		if pos[1] == "-" {
+			if raw, err = io.ReadAll(stdin); err != nil {
+				fmt.Fprintln(stderr, "scout call: reading stdin:", err)
+				return 2
+			}
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	env := tool.Call(ctx, s.cfg, s.toolset, pos[0], raw)
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(env); err != nil {
+		fmt.Fprintln(stderr, "scout call:", err)
+		return 1
+	}
+	if env.Status == scout.StatusError {
+		return 1
+	}
+	return 0
+}
+
+func runTools(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	const u = "tools [--toolset NAME]"
+	fs := newFlagSet("tools", stderr, u)
+	toolset := fs.String("toolset", tool.DefaultToolset, "toolset to print")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 0 {
+		fmt.Fprintf(stderr, "Usage: scout %s\n", u)
+		return 2
+	}
+	ts, err := tool.Tools(*toolset)
+	if err != nil {
+		fmt.Fprintln(stderr, "scout tools:", err)
+		return 2
+	}
+	type def struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		InputSchema json.RawMessage `json:"input_schema"`
+	}
+	out := make([]def, len(ts))
+	for i, t := range ts {
+		out[i] = def{t.Name, t.Description, t.Schema}
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		fmt.Fprintln(stderr, "scout tools:", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,211 @@
+// Package tool exposes Scout's tools to agents as toolsets: each tool has a
+// name, a model-facing description and a JSON Schema, decodes its JSON
+// arguments (naming the field at fault), runs the core Finder, Searcher or
+// Reader, and returns the Standard Envelope.
+//
+// Toolsets follow the contracts Scout was built from: "pi" (search, read,
+// find), "amplifier" (grep, glob) and "standardized" (Glob).
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+// The toolset names.
+const (
+	Pi           = "pi"
+	Amplifier    = "amplifier"
+	Standardized = "standardized"
+)
+
+// DefaultToolset is the toolset used when none is named.
+const DefaultToolset = Pi
+
+// Config is the host's side of a toolset: the project and the settings a
+// model cannot change. The zero value serves the current directory with the
+// documented defaults.
+type Config struct {
+	// Root is the project root, also the cwd against which relative paths
+	// resolve. "" means the current directory.
+	Root string
+	// FS replaces the OS directory Root as the tree (see scout.Workspace).
+	// nil means Root opened traversal-safe.
+	FS fs.FS
+	// Style is the pi text style: "hashline" (default when "") or "plain".
+	Style string
+	// ContextBefore and ContextAfter are the pi search context lines.
+	// 0 means the defaults (1 before, 3 after); a negative value means none.
+	ContextBefore, ContextAfter int
+	// ReadLimit is the pi read default line limit for open-ended reads.
+	// 0 means 300; values above 3000 are clamped to 3000.
+	ReadLimit int
+	// Searcher and Reader carry host hooks and caps (file size cap, web
+	// fetcher, internal-URL resolvers, document converters, summaries,
+	// image policy). Their Workspace is replaced by Root and FS.
+	Searcher scout.Searcher
+	Reader   scout.Reader
+}
+
+func (c *Config) workspace() scout.Workspace { return scout.Workspace{FS: c.FS, Root: c.Root} }
+
+func (c *Config) hashline() bool { return c.Style == "" || c.Style == "hashline" }
+
+// Tool is one agent-facing tool.
+type Tool struct {
+	Toolset     string          // "pi", "amplifier" or "standardized"
+	Name        string          // the name the model calls
+	Description string          // the model-facing description
+	Schema      json.RawMessage // JSON Schema of the arguments object
+
+	run func(ctx context.Context, c *Config, a *args) (*scout.Envelope, error)
+}
+
+var (
+	mu       sync.RWMutex
+	registry = map[string][]*Tool{}
+)
+
+func register(t *Tool) {
+	if !json.Valid(t.Schema) {
+		panic("tool: invalid schema for " + t.Toolset + "/" + t.Name)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	registry[t.Toolset] = append(registry[t.Toolset], t)
+	sort.Slice(registry[t.Toolset], func(i, j int) bool { return registry[t.Toolset][i].Name < registry[t.Toolset][j].Name })
+}
+
+// Toolsets returns the names of the toolsets, sorted.
+func Toolsets() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	var names []string
+	for k := range registry {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Tools returns the tools of a toolset ("" means DefaultToolset), sorted by
+// name, or an INVALID_PARAM error naming the toolsets that exist.
+func Tools(toolset string) ([]Tool, error) {
+	if toolset == "" {
+		toolset = DefaultToolset
+	}
+	mu.RLock()
+	ts, ok := registry[toolset]
+	mu.RUnlock()
+	if !ok {
+		return nil, errs.New(errs.InvalidParam, "Unknown toolset '%s'; toolsets: %s.", toolset, strings.Join(Toolsets(), ", "))
+	}
+	out := make([]Tool, len(ts))
+	for i, t := range ts {
+		out[i] = *t
+	}
+	return out, nil
+}
+
+// Lookup returns a tool by toolset and name.
+func Lookup(toolset, name string) (*Tool, error) {
+	ts, err := Tools(toolset)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for i := range ts {
+		if ts[i].Name == name {
+			return &ts[i], nil
+		}
+		names = append(names, ts[i].Name)
+	}
+	return nil, errs.New(errs.InvalidParam, "Unknown tool '%s' in toolset '%s'; tools: %s.", name, toolsetName(toolset), strings.Join(names, ", "))
+}
+
+func toolsetName(s string) string {
+	if s == "" {
+		return DefaultToolset
+	}
+	return s
+}
+
+// Call runs the named tool with JSON arguments and returns its Envelope. It
+// never panics and never returns nil: every failure, including an unknown
+// tool, malformed arguments and a panic inside the tool, is an error
+// Envelope.
+func Call(ctx context.Context, c Config, toolset, name string, arguments []byte) (env *scout.Envelope) {
+	start := time.Now()
+	params := json.RawMessage(arguments)
+	defer func() {
+		if r := recover(); r != nil {
+			err := errs.New(errs.Internal, "Internal error in %s/%s: %v. This is a bug in Scout; please report it with the arguments.\n%s", toolsetName(toolset), name, r, firstLines(string(debug.Stack()), 12))
+			env = scout.ErrorEnvelope(err, params)
+		}
+		env.Stats.TimeMS = time.Since(start).Milliseconds()
+		if env.Context.Cwd == "" {
+			env.Context.Cwd = "."
+		}
+		if len(env.Context.ParamsInput) == 0 {
+			env.Context.ParamsInput = validOrNull(params)
+		}
+	}()
+	t, err := Lookup(toolset, name)
+	if err != nil {
+		return scout.ErrorEnvelope(err, params)
+	}
+	a, err := parseArgs(arguments)
+	if err != nil {
+		return scout.ErrorEnvelope(err, params)
+	}
+	if err := ctx.Err(); err != nil {
+		return scout.ErrorEnvelope(errs.Wrap(errs.CodeOf(err), err, "Call canceled before it started: %v", err), params)
+	}
+	env, err = t.run(ctx, &c, a)
+	if err != nil {
+		return scout.ErrorEnvelope(err, params)
+	}
+	return env
+}
+
+func validOrNull(p json.RawMessage) json.RawMessage {
+	if len(p) == 0 || !json.Valid(p) {
+		return json.RawMessage("null")
+	}
+	return p
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	return strings.Join(lines[:min(n, len(lines))], "\n")
+}
+
+// okEnvelope builds a success or partial Envelope.
+func okEnvelope(partial bool, data any, text string) *scout.Envelope {
+	st := scout.StatusSuccess
+	if partial {
+		st = scout.StatusPartial
+	}
+	return &scout.Envelope{Status: st, Data: data, Text: text}
+}
+
+// mustSchema compacts a hand-written schema.
+func mustSchema(s string) json.RawMessage {
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		panic(fmt.Sprintf("tool: bad schema: %v", err))
+	}
+	b, _ := json.Marshal(v)
+	return b
+}
+
