@@ -15,7 +15,9 @@ import (
 	"flag"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -42,13 +44,13 @@ type Case struct {
 var Epoch = time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)
 
 // Load reads a txtar case.
-func Load(t testing.TB, path string) *Case {
+func Load(t testing.TB, file string) *Case {
 	t.Helper()
-	a, err := txtar.ParseFile(path)
+	a, err := txtar.ParseFile(file)
 	if err != nil {
-		t.Fatalf("parse %s: %v", path, err)
+		t.Fatalf("parse %s: %v", file, err)
 	}
-	c := &Case{Path: path, Archive: a, MapFS: fstest.MapFS{}}
+	c := &Case{Path: file, Archive: a, MapFS: fstest.MapFS{}}
 	for i, f := range a.Files {
 		name, ok := strings.CutPrefix(f.Name, "fs/")
 		if !ok {
@@ -62,6 +64,15 @@ func Load(t testing.TB, path string) *Case {
 			c.MapFS[strings.TrimSuffix(name, "@symlink")] = &fstest.MapFile{Mode: fs.ModeSymlink | 0o777, Data: bytes.TrimSuffix(f.Data, []byte("\n")), ModTime: mt}
 		default:
 			c.MapFS[name] = &fstest.MapFile{Data: f.Data, Mode: 0o644, ModTime: mt}
+		}
+	}
+	// Make every parent directory explicit, with the epoch as its time, so
+	// that MapFS and the directory written by WriteDir agree on it.
+	for name := range c.MapFS {
+		for d := path.Dir(name); d != "."; d = path.Dir(d) {
+			if _, ok := c.MapFS[d]; !ok {
+				c.MapFS[d] = &fstest.MapFile{Mode: fs.ModeDir | 0o755, ModTime: Epoch}
+			}
 		}
 	}
 	return c
@@ -154,6 +165,8 @@ func WriteDir(t testing.TB, m fstest.MapFS) string {
 			}
 		}
 	}
+	// Directory times last, deepest first: writing a child changes them.
+	sort.Slice(dirs, func(i, j int) bool { return len(dirs[i].path) > len(dirs[j].path) })
 	for _, d := range dirs {
 		if !d.mt.IsZero() {
 			os.Chtimes(d.path, d.mt, d.mt)
