@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -39,9 +38,9 @@ func TestParse(t *testing.T) {
 			reason: "the base section sits between ||||||| and =======; no trailing newline is fine",
 		},
 		{
-			name: "crlf",
-			text: "<<<<<<<\r\na\r\n=======\r\nb\r\n>>>>>>>\r\n",
-			want: []Block{{ID: 1, Start: 1, Separator: 3, End: 5, Ours: []string{"a"}, Theirs: []string{"b"}}},
+			name:   "crlf",
+			text:   "<<<<<<<\r\na\r\n=======\r\nb\r\n>>>>>>>\r\n",
+			want:   []Block{{ID: 1, Start: 1, Separator: 3, End: 5, Ours: []string{"a"}, Theirs: []string{"b"}}},
 			reason: "CRLF markers match and CR is removed from bodies",
 		},
 		{
