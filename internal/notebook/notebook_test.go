@@ -1,0 +1,141 @@
+package notebook
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+func TestRender(t *testing.T) {
+	tests := []struct {
+		name   string
+		in     string
+		want   string
+		reason string
+	}{
+		{
+			name: "v4 mixed",
+			in: `{"cells":[
+				{"cell_type":"markdown","metadata":{},"source":["# Title\n","Some text"]},
+				{"cell_type":"code","execution_count":3,"metadata":{},"outputs":[{"output_type":"stream","text":["hidden\n"]}],"source":"import os\nprint(os.getcwd())"},
+				{"cell_type":"raw","metadata":{},"source":[]},
+				{"cell_type":"code","metadata":{},"outputs":[],"source":["x = 1\n"]}
+			],"metadata":{},"nbformat":4,"nbformat_minor":5}`,
+			want: "# %% [markdown] cell:0\n# Title\nSome text\n" +
+				"# %% [code] cell:1\nimport os\nprint(os.getcwd())\n" +
+				"# %% [raw] cell:2\n" +
+				"# %% [code] cell:3\nx = 1\n",
+			reason: "array and string sources; outputs hidden; an empty cell is its header alone; a trailing newline in a source stays",
+		},
+		{
+			name:   "no cells",
+			in:     `{"cells":[],"nbformat":4}`,
+			want:   "",
+			reason: "an empty notebook renders as nothing",
+		},
+		{
+			name: "v3 worksheets",
+			in: `{"nbformat":3,"worksheets":[{"cells":[
+				{"cell_type":"heading","level":1,"source":["Intro"]},
+				{"cell_type":"code","language":"python","input":["a = 2\n","a"],"outputs":[]}
+			]},{"cells":[{"cell_type":"markdown","source":"second sheet"}]}]}`,
+			want:   "# %% [markdown] cell:0\nIntro\n# %% [code] cell:1\na = 2\na\n# %% [markdown] cell:2\nsecond sheet",
+			reason: "nbformat 3: heading is markdown, code source is in input, worksheets are numbered on",
+		},
+		{
+			name:   "null source and missing type",
+			in:     `{"cells":[{"source":null}]}`,
+			want:   "# %% [code] cell:0",
+			reason: "a null source is empty and a missing type shows as code",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Render([]byte(tt.in))
+			if err != nil {
+				t.Fatalf("%s: unexpected error %v", tt.reason, err)
+			}
+			if got != tt.want {
+				t.Errorf("%s\n got: %q\nwant: %q", tt.reason, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRenderErrors(t *testing.T) {
+	huge, _ := json.Marshal(map[string]any{"cells": []any{
+		map[string]any{"cell_type": "code", "source": strings.Repeat("x = 1\n", 10<<20/6)},
+	}})
+	tests := []struct {
+		name   string
+		in     []byte
+		code   errs.Code
+		substr string
+		reason string
+	}{
+		{"empty", nil, errs.Unsupported, "the file is empty", "an empty file is not a notebook"},
+		{"truncated", []byte(`{"cells":[{"cell_type":"code","source":"x`), errs.Unsupported, "not valid JSON", "a cut-off file says where JSON broke"},
+		{"syntax", []byte(`{"cells":[,]}`), errs.Unsupported, "at byte 11", "a syntax error gives its offset"},
+		{"not object", []byte(`[1,2]`), errs.Unsupported, "not valid JSON", "a top-level array is not a notebook"},
+		{"no cells", []byte(`{"metadata":{}}`), errs.Unsupported, `no "cells" array`, "JSON without cells is not a notebook"},
+		{"bad source", []byte(`{"cells":[{"cell_type":"code","source":42}]}`), errs.Unsupported, "cell 0: source must be", "a number is not a source"},
+		{"bad cells type", []byte(`{"cells":{"a":1}}`), errs.Unsupported, `field "cells"`, "cells must be an array"},
+		{"huge cell", huge, errs.TooLarge, "cell 0 is 10.0 MiB", "a 10 MB cell is refused with its size"},
+		{"huge file", make([]byte, MaxBytes+1), errs.TooLarge, "over the 64.0 MiB limit", "the file cap is checked before parsing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Render(tt.in)
+			var e *errs.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("%s: got %v, want an *errs.Error", tt.reason, err)
+			}
+			if e.Code != tt.code || !strings.Contains(e.Message, tt.substr) || !strings.Contains(e.Message, ":raw") {
+				t.Errorf("%s: got %s %q, want %s containing %q and a :raw hint", tt.reason, e.Code, e.Message, tt.code, tt.substr)
+			}
+		})
+	}
+}
+
+func TestRenderGolden(t *testing.T) {
+	in, err := os.ReadFile("testdata/analysis.ipynb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("testdata/analysis.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Render(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("a notebook with image outputs renders its sources only\n got: %q\nwant: %q", got, want)
+	}
+}
+
+// FuzzRender checks that any input gives text or a coded error, never a
+// panic, and that every rendered notebook starts with a cell header.
+func FuzzRender(f *testing.F) {
+	seed, _ := os.ReadFile("testdata/analysis.ipynb")
+	for _, s := range []string{string(seed), `{"cells":[]}`, `{"worksheets":[{"cells":[{"input":"a"}]}]}`, `{"cells":[{"source":["a",1]}]}`, `nul`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := Render(data)
+		if err != nil {
+			if errs.CodeOf(err) != errs.Unsupported && errs.CodeOf(err) != errs.TooLarge {
+				t.Fatalf("unexpected code for %v", err)
+			}
+			return
+		}
+		if got != "" && !strings.HasPrefix(got, "# %% [") {
+			t.Fatalf("rendered text does not start with a cell header: %q", got)
+		}
+	})
+}
