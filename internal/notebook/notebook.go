@@ -134,6 +134,9 @@ func jsonProblem(data []byte, err error) string {
 	}
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) {
+		if typ.Field == "" {
+			return fmt.Sprintf("the top level is a JSON %s, not an object", typ.Value)
+		}
 		return fmt.Sprintf("field %q holds a JSON %s at byte %d", typ.Field, typ.Value, typ.Offset)
 	}
 	return err.Error()

@@ -80,7 +80,7 @@ func TestRenderErrors(t *testing.T) {
 		{"empty", nil, errs.Unsupported, "the file is empty", "an empty file is not a notebook"},
 		{"truncated", []byte(`{"cells":[{"cell_type":"code","source":"x`), errs.Unsupported, "not valid JSON", "a cut-off file says where JSON broke"},
 		{"syntax", []byte(`{"cells":[,]}`), errs.Unsupported, "at byte 11", "a syntax error gives its offset"},
-		{"not object", []byte(`[1,2]`), errs.Unsupported, "not valid JSON", "a top-level array is not a notebook"},
+		{"not object", []byte(`[1,2]`), errs.Unsupported, "top level is a JSON array", "a top-level array is not a notebook"},
 		{"no cells", []byte(`{"metadata":{}}`), errs.Unsupported, `no "cells" array`, "JSON without cells is not a notebook"},
 		{"bad source", []byte(`{"cells":[{"cell_type":"code","source":42}]}`), errs.Unsupported, "cell 0: source must be", "a number is not a source"},
 		{"bad cells type", []byte(`{"cells":{"a":1}}`), errs.Unsupported, `field "cells"`, "cells must be an array"},
