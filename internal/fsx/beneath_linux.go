@@ -1,0 +1,369 @@
+package fsx
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// beneathFS is the Linux FS of OpenDir: every path is resolved by one
+// openat2 call relative to the root descriptor with RESOLVE_BENEATH, so
+// the kernel refuses "..", absolute symlinks and symlinks leading out.
+type beneathFS struct {
+	root int    // O_PATH descriptor of the root directory
+	dir  string // absolute OS path of the root
+}
+
+// openBeneath opens dir and checks that openat2 works here (it is missing
+// before Linux 5.6 and some sandboxes refuse it); ok is false otherwise.
+func openBeneath(dir string) (fs.FS, func(), bool) {
+	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, false
+	}
+	f := &beneathFS{root: fd, dir: dir}
+	probe, err := f.openat2(".", unix.O_PATH|unix.O_DIRECTORY, 0)
+	if err != nil {
+		unix.Close(fd)
+		return nil, nil, false
+	}
+	unix.Close(probe)
+	return f, func() { unix.Close(fd) }, true
+}
+
+const resolveFlags = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS
+
+// openat2 opens name beneath the root, retrying on EINTR and on the EAGAIN
+// that a concurrent rename can cause.
+func (f *beneathFS) openat2(name string, flags int, resolve uint64) (int, error) {
+	how := unix.OpenHow{Flags: uint64(flags | unix.O_CLOEXEC), Resolve: resolveFlags | resolve}
+	for range 8 {
+		fd, err := unix.Openat2(f.root, name, &how)
+		if err != unix.EINTR && err != unix.EAGAIN {
+			return fd, err
+		}
+	}
+	return -1, unix.EAGAIN
+}
+
+// pathErr converts an errno from a lookup into a *fs.PathError.
+func pathErr(op, name string, err error) error {
+	if err == unix.EXDEV {
+		err = ErrOutsideRoot
+	}
+	return &fs.PathError{Op: op, Path: name, Err: err}
+}
+
+// open validates name and opens it beneath the root.
+func (f *beneathFS) open(op, name string, flags int) (int, error) {
+	if !fs.ValidPath(name) {
+		return -1, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	fd, err := f.openat2(name, flags, 0)
+	if err != nil {
+		return -1, pathErr(op, name, err)
+	}
+	return fd, nil
+}
+
+func (f *beneathFS) OSDir() string { return f.dir }
+
+// Open opens name for reading. FIFOs are opened without blocking.
+func (f *beneathFS) Open(name string) (fs.File, error) {
+	fd, err := f.open("open", name, unix.O_RDONLY|unix.O_NONBLOCK)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), path.Join(f.dir, name)), nil
+}
+
+// Stat returns the FileInfo of name, following a final symlink.
+func (f *beneathFS) Stat(name string) (fs.FileInfo, error) { return f.stat("stat", name, 0) }
+
+// Lstat returns the FileInfo of name without following a final symlink.
+func (f *beneathFS) Lstat(name string) (fs.FileInfo, error) {
+	return f.stat("lstat", name, unix.O_NOFOLLOW)
+}
+
+func (f *beneathFS) stat(op, name string, flags int) (fs.FileInfo, error) {
+	fd, err := f.open(op, name, unix.O_PATH|flags)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstatat(fd, "", &st, unix.AT_EMPTY_PATH); err != nil {
+		return nil, pathErr(op, name, err)
+	}
+	return newFileInfo(path.Base(name), &st), nil
+}
+
+// ReadLink returns the target of the symlink name.
+func (f *beneathFS) ReadLink(name string) (string, error) {
+	fd, err := f.open("readlink", name, unix.O_PATH|unix.O_NOFOLLOW)
+	if err != nil {
+		return "", err
+	}
+	defer unix.Close(fd)
+	for size := 256; ; size *= 2 {
+		buf := make([]byte, size)
+		n, err := unix.Readlinkat(fd, "", buf)
+		if err == unix.ENOENT { // readlinkat on a descriptor that is not a symlink
+			err = unix.EINVAL
+		}
+		if err != nil {
+			return "", pathErr("readlink", name, err)
+		}
+		if n < size {
+			return string(buf[:n]), nil
+		}
+	}
+}
+
+// ReadFile returns the contents of name.
+func (f *beneathFS) ReadFile(name string) ([]byte, error) {
+	fd, err := f.open("read", name, unix.O_RDONLY|unix.O_NONBLOCK)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return nil, pathErr("read", name, err)
+	}
+	if st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		return nil, pathErr("read", name, unix.EISDIR)
+	}
+	buf := make([]byte, 0, max(st.Size, 0)+1)
+	for {
+		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, pathErr("read", name, err)
+		}
+		if n == 0 {
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
+}
+
+// ReadDir returns the entries of the directory name sorted by name.
+func (f *beneathFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	d, err := f.openDir("readdir", name)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	var list []fs.DirEntry
+	err = d.ReadEntries(func(n string, typ fs.FileMode) {
+		list = append(list, &dirEntry{name: n, typ: typ})
+	})
+	if err != nil {
+		return nil, pathErr("readdir", name, err)
+	}
+	// Fill in the infos now: the descriptor is closed on return.
+	for _, e := range list {
+		de := e.(*dirEntry)
+		de.info, de.err = d.Lstat(de.name)
+	}
+	sortEntries(list)
+	return list, nil
+}
+
+// OpenDirFD opens the directory name for ReadEntries and Lstat.
+func (f *beneathFS) OpenDirFD(name string) (DirFD, error) { return f.openDir("open", name) }
+
+func (f *beneathFS) openDir(op, name string) (*dirFD, error) {
+	fd, err := f.open(op, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW)
+	if err != nil {
+		return nil, err
+	}
+	return &dirFD{fd: fd}, nil
+}
+
+// dirFD is an open directory; mu guards fd against a concurrent Close.
+type dirFD struct {
+	mu sync.RWMutex
+	fd int // -1 once closed
+}
+
+var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+func (d *dirFD) ReadEntries(fn func(name string, typ fs.FileMode)) error {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if d.fd < 0 {
+		return fs.ErrClosed
+	}
+	bp := direntBufs.Get().(*[]byte)
+	defer direntBufs.Put(bp)
+	buf := *bp
+	for {
+		n, err := unix.Getdents(d.fd, buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if n <= 0 {
+			return nil
+		}
+		for b := buf[:n]; len(b) >= 19; {
+			// struct linux_dirent64: ino u64, off s64, reclen u16, type u8, name.
+			reclen := int(b[16]) | int(b[17])<<8
+			if reclen < 19 || reclen > len(b) {
+				return errors.New("malformed directory entry from getdents64")
+			}
+			typ, nameBytes := b[18], b[19:reclen]
+			b = b[reclen:]
+			for i, c := range nameBytes {
+				if c == 0 {
+					nameBytes = nameBytes[:i]
+					break
+				}
+			}
+			if string(nameBytes) == "." || string(nameBytes) == ".." {
+				continue
+			}
+			name := string(nameBytes)
+			mode, known := direntType(typ)
+			if !known {
+				var st unix.Stat_t
+				if err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+					continue // removed since it was listed
+				}
+				mode = fileMode(st.Mode).Type()
+			}
+			fn(name, mode)
+		}
+	}
+}
+
+func (d *dirFD) Lstat(name string) (fs.FileInfo, error) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if d.fd < 0 {
+		return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrClosed}
+	}
+	var st unix.Stat_t
+	for {
+		err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "lstat", Path: name, Err: err}
+		}
+		return newFileInfo(name, &st), nil
+	}
+}
+
+func (d *dirFD) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.fd < 0 {
+		return fs.ErrClosed
+	}
+	err := unix.Close(d.fd)
+	d.fd = -1
+	return err
+}
+
+// direntType maps a d_type to type bits; known is false for DT_UNKNOWN.
+func direntType(t byte) (mode fs.FileMode, known bool) {
+	switch t {
+	case unix.DT_REG:
+		return 0, true
+	case unix.DT_DIR:
+		return fs.ModeDir, true
+	case unix.DT_LNK:
+		return fs.ModeSymlink, true
+	case unix.DT_FIFO:
+		return fs.ModeNamedPipe, true
+	case unix.DT_SOCK:
+		return fs.ModeSocket, true
+	case unix.DT_CHR:
+		return fs.ModeDevice | fs.ModeCharDevice, true
+	case unix.DT_BLK:
+		return fs.ModeDevice, true
+	}
+	return 0, false
+}
+
+// fileMode converts st_mode to an fs.FileMode.
+func fileMode(m uint32) fs.FileMode {
+	mode := fs.FileMode(m & 0o777)
+	switch m & unix.S_IFMT {
+	case unix.S_IFBLK:
+		mode |= fs.ModeDevice
+	case unix.S_IFCHR:
+		mode |= fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFDIR:
+		mode |= fs.ModeDir
+	case unix.S_IFIFO:
+		mode |= fs.ModeNamedPipe
+	case unix.S_IFLNK:
+		mode |= fs.ModeSymlink
+	case unix.S_IFSOCK:
+		mode |= fs.ModeSocket
+	}
+	if m&unix.S_ISGID != 0 {
+		mode |= fs.ModeSetgid
+	}
+	if m&unix.S_ISUID != 0 {
+		mode |= fs.ModeSetuid
+	}
+	if m&unix.S_ISVTX != 0 {
+		mode |= fs.ModeSticky
+	}
+	return mode
+}
+
+// fileInfo is an fs.FileInfo built from a stat result; Sys returns the
+// *unix.Stat_t.
+type fileInfo struct {
+	name string
+	st   unix.Stat_t
+}
+
+func newFileInfo(name string, st *unix.Stat_t) *fileInfo { return &fileInfo{name: name, st: *st} }
+
+func (fi *fileInfo) Name() string       { return fi.name }
+func (fi *fileInfo) Size() int64        { return fi.st.Size }
+func (fi *fileInfo) Mode() fs.FileMode  { return fileMode(fi.st.Mode) }
+func (fi *fileInfo) ModTime() time.Time { return time.Unix(fi.st.Mtim.Sec, fi.st.Mtim.Nsec) }
+func (fi *fileInfo) IsDir() bool        { return fi.Mode().IsDir() }
+func (fi *fileInfo) Sys() any           { return &fi.st }
+
+// dirEntry is an fs.DirEntry of ReadDir, with its info already read.
+type dirEntry struct {
+	name string
+	typ  fs.FileMode
+	info fs.FileInfo
+	err  error
+}
+
+func (e *dirEntry) Name() string               { return e.name }
+func (e *dirEntry) IsDir() bool                { return e.typ.IsDir() }
+func (e *dirEntry) Type() fs.FileMode          { return e.typ }
+func (e *dirEntry) Info() (fs.FileInfo, error) { return e.info, e.err }
+func (e *dirEntry) String() string             { return fs.FormatDirEntry(e) }
+
+// sortEntries sorts directory entries by name, as fs.ReadDir does.
+func sortEntries(list []fs.DirEntry) {
+	slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+}

@@ -1,0 +1,195 @@
+package fsx
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"testing/fstest"
+)
+
+// makeTree creates a small tree with a nested dir, a symlink inside the
+// root, and symlinks that escape it.
+func makeTree(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(dir, "a/b"), 0o755))
+	must(os.WriteFile(filepath.Join(dir, "top.txt"), []byte("top\n"), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "a/b/deep.go"), []byte("package deep\n"), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "a/.hidden"), nil, 0o644))
+	must(os.Symlink("b/deep.go", filepath.Join(dir, "a/in.go")))
+	outside := t.TempDir()
+	must(os.WriteFile(filepath.Join(outside, "secret"), []byte("s"), 0o644))
+	must(os.Symlink(filepath.Join(outside, "secret"), filepath.Join(dir, "abs-escape")))
+	must(os.Symlink("../"+filepath.Base(outside)+"/secret", filepath.Join(dir, "rel-escape")))
+	return dir
+}
+
+// openers returns the FS of OpenDir and the os.Root fallback, so both pass
+// the same tests.
+func openers(t *testing.T, dir string) map[string]fs.FS {
+	t.Helper()
+	fsys, closeFn, err := OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(closeFn)
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return map[string]fs.FS{"OpenDir": fsys, "os.Root": &rootFS{FS: r.FS(), dir: dir}}
+}
+
+func TestOpenDirTestFS(t *testing.T) {
+	dir := makeTree(t)
+	// The escaping links are broken inside the root; TestFS would fail on
+	// them by design, so test them separately.
+	os.Remove(filepath.Join(dir, "abs-escape"))
+	os.Remove(filepath.Join(dir, "rel-escape"))
+	for name, fsys := range openers(t, dir) {
+		t.Run(name, func(t *testing.T) {
+			if err := fstest.TestFS(fsys, "top.txt", "a/b/deep.go", "a/.hidden", "a/in.go"); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestOpenDirIsBeneathOnLinux(t *testing.T) {
+	fsys, closeFn, err := OpenDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	_, isOpener := fsys.(DirOpener)
+	if runtime.GOOS == "linux" && !isOpener {
+		t.Log("openat2 unavailable: OpenDir fell back to os.Root")
+	}
+	if d, ok := fsys.(OSDir); !ok || !filepath.IsAbs(d.OSDir()) {
+		t.Fatalf("OpenDir FS must report its absolute OS directory, got %T", fsys)
+	}
+}
+
+func TestOpenDirRefusesEscapes(t *testing.T) {
+	dir := makeTree(t)
+	for fsName, fsys := range openers(t, dir) {
+		cases := []struct {
+			name, path, reason string
+			want               error
+		}{
+			{"dotdot", "../x", "'..' is not a valid fs path", fs.ErrInvalid},
+			{"absolute", "/etc/passwd", "absolute paths are not valid fs paths", fs.ErrInvalid},
+			{"abs symlink", "abs-escape", "a symlink to an absolute path leaves the root", fs.ErrPermission},
+			{"rel symlink", "rel-escape", "a relative symlink climbing out of the root", fs.ErrPermission},
+		}
+		for _, c := range cases {
+			t.Run(fsName+"/"+c.name, func(t *testing.T) {
+				_, err := fsys.Open(c.path)
+				if !errors.Is(err, c.want) {
+					t.Fatalf("Open(%q) = %v, want %v (%s)", c.path, err, c.want, c.reason)
+				}
+				_, err = fs.ReadFile(fsys, c.path)
+				if !errors.Is(err, c.want) {
+					t.Fatalf("ReadFile(%q) = %v, want %v (%s)", c.path, err, c.want, c.reason)
+				}
+				_, err = fs.Stat(fsys, c.path)
+				if !errors.Is(err, c.want) {
+					t.Fatalf("Stat(%q) = %v, want %v (%s)", c.path, err, c.want, c.reason)
+				}
+			})
+		}
+		t.Run(fsName+"/lstat of escaping link works", func(t *testing.T) {
+			fi, err := fs.Lstat(fsys, "abs-escape")
+			if err != nil || fi.Mode().Type() != fs.ModeSymlink {
+				t.Fatalf("Lstat = %v, %v; the link itself lies inside the root", fi, err)
+			}
+			target, err := fs.ReadLink(fsys, "rel-escape")
+			if err != nil || filepath.Base(target) != "secret" {
+				t.Fatalf("ReadLink = %q, %v", target, err)
+			}
+		})
+	}
+}
+
+func TestOpenDirFilesAreReaderAt(t *testing.T) {
+	dir := makeTree(t)
+	for name, fsys := range openers(t, dir) {
+		f, err := fsys.Open("a/b/deep.go")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := f.(io.ReaderAt); !ok {
+			t.Errorf("%s: opened file %T has no ReadAt", name, f)
+		}
+		f.Close()
+	}
+}
+
+func TestReadLinkOnNonLink(t *testing.T) {
+	dir := makeTree(t)
+	for name, fsys := range openers(t, dir) {
+		if _, err := fs.ReadLink(fsys, "top.txt"); err == nil {
+			t.Errorf("%s: ReadLink of a regular file must fail", name)
+		}
+		if _, err := fs.ReadLink(fsys, "missing"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: ReadLink of a missing path = %v, want ErrNotExist", name, err)
+		}
+	}
+}
+
+func TestDirFD(t *testing.T) {
+	dir := makeTree(t)
+	fsys, closeFn, err := OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	op, ok := fsys.(DirOpener)
+	if !ok {
+		t.Skip("no DirOpener on this system")
+	}
+	d, err := op.OpenDirFD("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]fs.FileMode{}
+	if err := d.ReadEntries(func(name string, typ fs.FileMode) { got[name] = typ }); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]fs.FileMode{"b": fs.ModeDir, ".hidden": 0, "in.go": fs.ModeSymlink}
+	if len(got) != len(want) {
+		t.Fatalf("entries = %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("entry %q type = %v, want %v", k, got[k], v)
+		}
+	}
+	fi, err := d.Lstat("in.go")
+	if err != nil || fi.Mode().Type() != fs.ModeSymlink || fi.Name() != "in.go" {
+		t.Fatalf("Lstat(in.go) = %v, %v", fi, err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Lstat("in.go"); !errors.Is(err, fs.ErrClosed) {
+		t.Fatalf("Lstat after Close = %v, want ErrClosed", err)
+	}
+	if _, err := op.OpenDirFD("a/in.go"); err == nil {
+		t.Fatal("OpenDirFD on a symlink must fail: it never follows a final symlink")
+	}
+	if _, err := op.OpenDirFD("../"); !errors.Is(err, fs.ErrInvalid) {
+		t.Fatalf("OpenDirFD(../) = %v, want ErrInvalid", err)
+	}
+}
