@@ -1,0 +1,84 @@
+// Package scout gives LLM coding agents and Go programs three read-only
+// file tools:
+//
+//   - [Searcher]: regex content search over files, directories, globs and
+//     archive members, with context lines and paging, as fast as ripgrep.
+//   - [Reader]: one path string with selectors ("f.go:50-100", ":raw",
+//     ":conflicts") that reads text files, directories, archives, SQLite
+//     databases, notebooks, images, documents and URLs.
+//   - [Finder]: glob discovery, gitignore-aware, newest first, bounded by
+//     limits and timeouts.
+//
+// Each tool is a struct whose zero value works, configured by documented
+// fields (nil or 0 means the documented default), called with a request
+// value and returning a typed result. Results are data: truncation,
+// skipped files, counts and continuation cursors are fields, and the
+// [github.com/scoutkit/scout/format] package renders them as text. Agent
+// frameworks use [github.com/scoutkit/scout/tool], which exposes the tools
+// as toolsets with JSON Schemas and returns the Standard [Envelope]; the
+// `scout` command serves the same over MCP and on the command line.
+//
+// # File systems
+//
+// Every tool works on an [io/fs.FS] held in its [Workspace]. With no FS,
+// the OS directory Workspace.Root (default: the current directory) is
+// opened traversal-safe: ".." and symlinks cannot leave it (on Linux with
+// openat2 RESOLVE_BENEATH, elsewhere with [os.Root]). Any fs.FS works,
+// including [testing/fstest.MapFS], an [archive/zip.Reader] or a remote
+// tree; optional abilities are used when present: [io/fs.ReadLinkFS]
+// (symlinks are listed but never followed), [io/fs.StatFS],
+// [io/fs.ReadDirFS], and [io.ReaderAt] on opened files (archives and
+// databases are then read in place).
+//
+// # Paths and coordinates
+//
+// Paths in requests and results are slash-separated and relative to the
+// root, as in io/fs; "." is the root. An absolute OS path is accepted when
+// it lies inside Workspace.Root and refused with [CodeAccessDenied]
+// otherwise. Line numbers are 1-based; byte spans are half-open offsets
+// into the line's text; line text never includes its terminator.
+//
+// # Selectors
+//
+// A Read path may end in a selector after its last colon:
+//
+//	:N  :LN  :N-      from line N to the end
+//	:A-B  :A..B       lines A to B (inclusive)
+//	:A+C              C lines from A
+//	:R1,R2,...        several ranges, sorted and merged
+//	:raw              the bytes as they are: no summary, no line prefixes
+//	:conflicts        the file's unresolved merge conflicts
+//	:A-B:raw          a range, raw (also raw:A-B)
+//
+// A suffix that is not a selector stays part of the path, so archive
+// members ("a.zip:dir/f.go:10-20") and database selectors
+// ("app.db:users?limit=5") work. See [ParseSelector].
+//
+// # Limits and truncation
+//
+// Every limit has a documented default and a maximum. A result cut by a
+// limit, a timeout or a byte cap says so in its Truncated and reason
+// fields, and the rendered text ends with a notice whose continuation hint
+// always works when followed. Nothing is skipped silently: files left out
+// (ignored, hidden, binary, too large, unreadable, symlinks) are counted
+// by reason.
+//
+// # Errors
+//
+// A call returns an error only for a bad request (pattern, selector, glob,
+// limits), a missing or escaping path, or cancellation; per-file failures
+// are counted in the result. Errors are [*Error] values with a stable
+// [Code] (INVALID_PARAM, NOT_FOUND, ACCESS_DENIED, TIMEOUT, ...) that
+// [errors.Is] matches against the sentinels ([ErrNotFound], ...), and a
+// message that says how to fix the call.
+//
+// # Output formats
+//
+// The pi toolset prints text in two styles. "hashline" (the default) heads
+// a file's lines with ¶path#TAG, where TAG is four hex digits derived from
+// the whole file's content (xxHash32 of the LF-normalised text with
+// trailing blanks removed, low 16 bits; none for files over 4 MiB), and
+// prints lines as "N:text" (search marks matches "*N:"). "plain" prints
+// "N|text". Tool calls return the Standard [Envelope]: status, data, text,
+// stats, context, and error when the status is "error".
+package scout
