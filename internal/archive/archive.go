@@ -1,0 +1,499 @@
+// Package archive reads zip, tar, tar.gz and tgz archives for Scout's read
+// and search tools: it finds the archive part of a path such as
+// "dist/a.zip:src/f.ts:50-60", lists the immediate children of a directory
+// inside an archive, and streams a member's bytes.
+//
+// A zip is indexed from its central directory through io.ReaderAt; members
+// are inflated only when read. A tar has no index, so each Lookup or Walk
+// scans it from the start, decompressing a .tar.gz as it goes; a member is
+// streamed, never held in memory, and only the entries a listing returns are
+// kept.
+//
+// Entry names are normalised: '\' becomes '/', empty and "." segments are
+// dropped (so "/etc/passwd" is listed as "etc/passwd"), and an entry with a
+// ".." segment is left out and counted in Item.Rejected. Nothing is ever
+// extracted or written.
+//
+// Limits bound the work done for hostile input: the number of entries, the
+// decompressed bytes read from one member, and the decompressed bytes one
+// pass over a .tar.gz may produce. Exceeding one is a TOO_LARGE error.
+package archive
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+// Format is an archive container format.
+type Format uint8
+
+// The formats. None is the zero value: not an archive.
+const (
+	None  Format = iota
+	Zip          // .zip
+	Tar          // .tar
+	TarGz        // .tar.gz or .tgz
+)
+
+// String returns "zip", "tar", "tar.gz" or "none".
+func (f Format) String() string {
+	switch f {
+	case Zip:
+		return "zip"
+	case Tar:
+		return "tar"
+	case TarGz:
+		return "tar.gz"
+	}
+	return "none"
+}
+
+// exts are the recognised extensions, longest first so that ".tar.gz" wins
+// over ".tar" nowhere (".tar" must be followed by ':' or the end).
+var exts = []struct {
+	ext string
+	f   Format
+}{{".tar.gz", TarGz}, {".tgz", TarGz}, {".zip", Zip}, {".tar", Tar}}
+
+// FormatOf returns the format named by the extension of name, compared
+// without regard to case; None when name has none of .zip, .tar, .tar.gz,
+// .tgz.
+func FormatOf(name string) Format {
+	lower := strings.ToLower(name)
+	for _, e := range exts {
+		if strings.HasSuffix(lower, e.ext) {
+			return e.f
+		}
+	}
+	return None
+}
+
+// Split is one way to read a path as an archive file and a path inside it.
+type Split struct {
+	// Archive is the archive file's path, e.g. "dist/a.zip".
+	Archive string
+	// Inner is what followed the ':' after Archive: a member path, possibly
+	// followed by ":selector". "" means the archive root.
+	Inner string
+}
+
+// Candidates returns every split of p after an archive extension (.tar.gz,
+// .tgz, .zip or .tar, any case) that is followed by ':' or the end of p,
+// longest archive path first. nil means p names no archive.
+func Candidates(p string) []Split {
+	lower := strings.ToLower(p)
+	var out []Split
+	for end := len(p); end > 0; end-- {
+		if end < len(p) && p[end] != ':' {
+			continue
+		}
+		if FormatOf(lower[:end]) == None {
+			continue
+		}
+		s := Split{Archive: p[:end]}
+		if end < len(p) {
+			s.Inner = p[end+1:]
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// Resolve returns the first of Candidates(p) whose archive path is a
+// regular file in fsys; a directory named like an archive is passed over.
+// ok is false when no candidate is a file. err is set only for a stat
+// failure other than "does not exist" (a permission error, say).
+func Resolve(fsys fs.FS, p string) (s Split, ok bool, err error) {
+	for _, c := range Candidates(p) {
+		st, err := fs.Stat(fsys, c.Archive)
+		switch {
+		case err == nil && st.Mode().IsRegular():
+			return c, true, nil
+		case err == nil, errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrInvalid):
+			continue
+		default:
+			return Split{}, false, err
+		}
+	}
+	return Split{}, false, nil
+}
+
+// The defaults of Limits.
+const (
+	DefaultMaxEntries     = 200_000
+	DefaultMaxMemberBytes = 4 << 30
+	DefaultMaxScanBytes   = 8 << 30
+	DefaultMaxInMemory    = 256 << 20
+)
+
+// Limits bounds the work done on one archive. For each field 0 means the
+// default named after it and a negative value means no limit.
+type Limits struct {
+	// MaxEntries is the number of entries an archive may hold
+	// (DefaultMaxEntries, 200,000).
+	MaxEntries int
+	// MaxMemberBytes is the number of decompressed bytes read from one
+	// member (DefaultMaxMemberBytes, 4 GiB).
+	MaxMemberBytes int64
+	// MaxScanBytes is the number of decompressed bytes one pass over a
+	// .tar.gz may produce (DefaultMaxScanBytes, 8 GiB).
+	MaxScanBytes int64
+	// MaxInMemory is the size of a zip that is read into memory when its
+	// file offers no io.ReaderAt (DefaultMaxInMemory, 256 MiB).
+	MaxInMemory int64
+}
+
+func (l Limits) withDefaults() Limits {
+	def := func(v, d int64) int64 {
+		switch {
+		case v == 0:
+			return d
+		case v < 0:
+			return 0 // 0 inside the package means unlimited
+		}
+		return v
+	}
+	l.MaxEntries = int(def(int64(l.MaxEntries), DefaultMaxEntries))
+	l.MaxMemberBytes = def(l.MaxMemberBytes, DefaultMaxMemberBytes)
+	l.MaxScanBytes = def(l.MaxScanBytes, DefaultMaxScanBytes)
+	l.MaxInMemory = def(l.MaxInMemory, DefaultMaxInMemory)
+	return l
+}
+
+// Entry is a file or directory inside an archive.
+type Entry struct {
+	// Name is the normalised slash-separated path inside the archive,
+	// without a leading or trailing '/'.
+	Name string
+	// Dir reports a directory, recorded in the archive or implied by the
+	// names of other entries.
+	Dir bool
+	// Size is the uncompressed size in bytes; 0 for directories.
+	Size int64
+	// ModTime is the recorded modification time; zero when unknown.
+	ModTime time.Time
+	// Link is the target of a tar symbolic or hard link; "" otherwise.
+	Link string
+}
+
+// Base returns the last element of Name.
+func (e Entry) Base() string { return e.Name[strings.LastIndexByte(e.Name, '/')+1:] }
+
+// Archive is an opened archive. It is not safe for concurrent use. A zip
+// keeps its file open until Close; a tar is reopened by each Lookup or Walk.
+type Archive struct {
+	format Format
+	name   string
+	lim    Limits
+	zip    *zipIndex // Zip only
+	fsys   fs.FS     // Tar and TarGz
+}
+
+// Open opens the archive name in fsys, with the format given by its
+// extension. A zip's central directory is read now; a tar is only checked
+// to be a readable file.
+func Open(ctx context.Context, fsys fs.FS, name string, lim Limits) (*Archive, error) {
+	a := &Archive{format: FormatOf(name), name: name, lim: lim.withDefaults(), fsys: fsys}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	switch a.format {
+	case None:
+		return nil, errs.New(errs.Unsupported, "'%s' is not an archive; Scout reads .zip, .tar, .tar.gz and .tgz", name)
+	case Zip:
+		z, err := openZip(fsys, name, a.lim)
+		if err != nil {
+			return nil, err
+		}
+		a.zip = z
+		return a, nil
+	}
+	st, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, openError(name, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errs.New(errs.Unsupported, "Cannot read archive '%s': not a regular file", name)
+	}
+	return a, nil
+}
+
+// Format returns the archive's format.
+func (a *Archive) Format() Format { return a.format }
+
+// Close releases the archive's file. Items returned by Lookup must be
+// closed first.
+func (a *Archive) Close() error {
+	if a.zip != nil {
+		return a.zip.ra.Close()
+	}
+	return nil
+}
+
+// Item is what Lookup found: a directory with its children, or a file
+// member ready to be read.
+type Item struct {
+	// Path is the normalised member path; "" is the archive root.
+	Path string
+	// Selector is what followed the member path in the inner path: the text
+	// after a ':' ("50-60", "raw"), or text starting with '?' after a
+	// database member ("data.db?q=SELECT 1"). "" when nothing followed.
+	Selector string
+	// Dir reports a directory; then Children is set and Body is nil.
+	Dir bool
+	// Entry is the file member when Dir is false.
+	Entry Entry
+	// Children are a directory's immediate children, sorted by name without
+	// regard to case (see Sort).
+	Children []Entry
+	// Rejected counts the entries left out of the archive root's listing
+	// because a segment of their name was "..". It is 0 for other items.
+	Rejected int
+	// Binary reports that the first 8 KiB of a file member hold a NUL byte
+	// or invalid UTF-8.
+	Binary bool
+
+	body   *bufio.Reader
+	closer io.Closer
+}
+
+// SniffBytes is how much of a member Lookup inspects for Item.Binary.
+const SniffBytes = 8 << 10
+
+// Body returns the file member's bytes, decompressed; nil for a directory.
+// Reading past Limits.MaxMemberBytes fails with TOO_LARGE, and a canceled
+// context stops the stream.
+func (it *Item) Body() io.Reader {
+	if it.body == nil {
+		return nil
+	}
+	return it.body
+}
+
+// Text reads the whole file member as a string, or fails with TOO_LARGE
+// past max bytes (max <= 0 means Limits.MaxMemberBytes alone bounds it).
+func (it *Item) Text(max int64) (string, error) {
+	if it.body == nil {
+		return "", errs.New(errs.InvalidParam, "'%s' is a directory inside the archive", it.Path)
+	}
+	r := io.Reader(it.body)
+	if max > 0 {
+		r = io.LimitReader(r, max+1)
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return "", err
+	}
+	if max > 0 && int64(len(b)) > max {
+		return "", errs.New(errs.TooLarge, "Archive entry '%s' is larger than %s; read it with a line range (e.g. :1-500)", it.Path, FormatSize(max))
+	}
+	return string(b), nil
+}
+
+// Close releases what the item holds open. It is safe to call twice.
+func (it *Item) Close() error {
+	if it.closer == nil {
+		return nil
+	}
+	c := it.closer
+	it.closer = nil
+	return c.Close()
+}
+
+// setBody installs r as the item's body and sniffs it for binary content.
+func (it *Item) setBody(r io.Reader, c io.Closer) error {
+	it.body = bufio.NewReaderSize(r, 64<<10)
+	it.closer = c
+	head, err := it.body.Peek(SniffBytes)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		it.Close()
+		return err
+	}
+	it.Binary = IsBinary(head, len(head) == SniffBytes)
+	return nil
+}
+
+// IsBinary reports whether head, the start of a file, holds a NUL byte or
+// invalid UTF-8. cut says head may end inside a character, whose incomplete
+// last bytes are then not held against it.
+func IsBinary(head []byte, cut bool) bool {
+	for i := 0; i < len(head); {
+		c := head[i]
+		if c == 0 {
+			return true
+		}
+		if c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(head[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return !(cut && !utf8.FullRune(head[i:]))
+		}
+		i += n
+	}
+	return false
+}
+
+// Lookup resolves inner, a member path optionally followed by a selector,
+// to a directory listing or an opened file member. The member path ends at
+// the first ':'; for a database member (.db, .db3, .sqlite, .sqlite3) it
+// may also end at a '?'. "" and "/" are the archive root. A member path
+// with a ".." segment is an INVALID_PARAM error, a missing one NOT_FOUND
+// ("Path 'x' not found inside archive"). The caller must Close the item.
+func (a *Archive) Lookup(ctx context.Context, inner string) (*Item, error) {
+	member, sel := cutInner(inner)
+	p, ok := Clean(member)
+	if !ok {
+		return nil, errs.New(errs.InvalidParam, "Archive path '%s' contains '..'; paths inside an archive cannot leave it", member)
+	}
+	if a.format == Zip {
+		return a.zip.lookup(ctx, p, sel, a.lim)
+	}
+	return a.lookupTar(ctx, p, sel)
+}
+
+// WalkFunc is called by Walk for each file member. r streams the member's
+// bytes; it is nil, with err set, for a member that cannot be read
+// (encrypted, an unsupported compression method, a link). Returning
+// fs.SkipAll stops the walk without error; any other error stops it and is
+// returned by Walk.
+type WalkFunc func(e Entry, r io.Reader, err error) error
+
+// Walk calls fn for each file member at or under dir ("" means the whole
+// archive), in archive order. Directories are not passed to fn. It returns
+// the number of entries left out for unsafe names.
+func (a *Archive) Walk(ctx context.Context, dir string, fn WalkFunc) (rejected int, err error) {
+	d, ok := Clean(dir)
+	if !ok {
+		return 0, errs.New(errs.InvalidParam, "Archive path '%s' contains '..'; paths inside an archive cannot leave it", dir)
+	}
+	if a.format == Zip {
+		return a.zip.walk(ctx, d, fn, a.lim)
+	}
+	return a.walkTar(ctx, d, fn)
+}
+
+// cutInner splits inner into a member path and what follows it.
+func cutInner(inner string) (member, sel string) {
+	member, sel, _ = strings.Cut(inner, ":")
+	if i := strings.IndexByte(member, '?'); i >= 0 && isDBName(member[:i]) {
+		return member[:i], inner[i:]
+	}
+	return member, sel
+}
+
+func isDBName(name string) bool {
+	lower := strings.ToLower(name)
+	for _, e := range []string{".sqlite", ".sqlite3", ".db", ".db3"} {
+		if strings.HasSuffix(lower, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// Clean normalises a path inside an archive: '\' becomes '/', empty and "."
+// segments are dropped. ok is false when a segment is "..".
+func Clean(name string) (clean string, ok bool) {
+	if fastClean(name) {
+		return name, true
+	}
+	name = strings.ReplaceAll(name, `\`, "/")
+	parts := strings.Split(name, "/")
+	out := parts[:0]
+	for _, s := range parts {
+		switch s {
+		case "", ".":
+			continue
+		case "..":
+			return "", false
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, "/"), true
+}
+
+// fastClean reports whether name is already clean, so that the common case
+// costs no allocation.
+func fastClean(name string) bool {
+	if name == "" {
+		return true
+	}
+	if name[0] == '/' || name[len(name)-1] == '/' || strings.IndexByte(name, '\\') >= 0 || strings.Contains(name, "//") {
+		return false
+	}
+	for s := range strings.SplitSeq(name, "/") {
+		if s == "." || s == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// notFound is the error for a member path that names nothing.
+func notFound(p string) error {
+	return errs.New(errs.NotFound, "Path '%s' not found inside archive", p)
+}
+
+// openError turns an error opening the archive file into a coded error.
+func openError(name string, err error) error {
+	code := errs.CodeOf(err)
+	if code == errs.Internal {
+		code = errs.Unsupported
+	}
+	return errs.Wrap(code, err, "Cannot read archive '%s': %v", name, err)
+}
+
+// capReader wraps a decompressing stream: it stops at a byte cap and on
+// context cancellation, and turns decoding errors into coded ones.
+type capReader struct {
+	ctx  context.Context
+	r    io.Reader
+	what string // "Archive entry 'x'" or "Archive 'a.tgz'", for messages
+	max  int64  // the cap; 0 means none
+	left int64  // bytes still allowed under the cap
+}
+
+func newCapReader(ctx context.Context, r io.Reader, what string, max int64) *capReader {
+	return &capReader{ctx: ctx, r: r, what: what, max: max, left: max}
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	if c.max > 0 && c.left <= 0 {
+		var one [1]byte
+		n, err := c.r.Read(one[:])
+		if n > 0 {
+			return 0, errs.New(errs.TooLarge, "%s decompresses to more than %s, Scout's limit", c.what, FormatSize(c.max))
+		}
+		return 0, c.wrap(err)
+	}
+	if c.max > 0 && int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, c.wrap(err)
+}
+
+// wrap codes a decoding error; nil, io.EOF and coded errors pass through.
+func (c *capReader) wrap(err error) error {
+	if err == nil || err == io.EOF || errs.CodeOf(err) != errs.Internal {
+		return err
+	}
+	if err == io.ErrUnexpectedEOF {
+		return errs.Wrap(errs.Unsupported, err, "%s is truncated", c.what)
+	}
+	return errs.Wrap(errs.Unsupported, err, "%s is corrupt: %v", c.what, err)
+}

@@ -1,0 +1,328 @@
+package archive
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fsx"
+)
+
+// member is one entry of a test fixture.
+type member struct {
+	name string
+	body string
+	dir  bool
+}
+
+var fixtureTime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+func buildZip(t testing.TB, ms []member) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	for _, m := range ms {
+		h := &zip.FileHeader{Name: m.name, Method: zip.Deflate, Modified: fixtureTime}
+		if m.dir {
+			h.Name += "/"
+			h.Method = zip.Store
+		}
+		f, err := w.CreateHeader(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(f, m.body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func buildTar(t testing.TB, ms []member, gz bool) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	var out io.Writer = &buf
+	var zw *gzip.Writer
+	if gz {
+		zw = gzip.NewWriter(&buf)
+		out = zw
+	}
+	w := tar.NewWriter(out)
+	for _, m := range ms {
+		h := &tar.Header{Name: m.name, Mode: 0o644, Size: int64(len(m.body)), ModTime: fixtureTime, Typeflag: tar.TypeReg, Format: tar.FormatPAX}
+		if m.dir {
+			h.Name += "/"
+			h.Typeflag = tar.TypeDir
+			h.Size = 0
+		}
+		if err := w.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(w, m.body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if zw != nil {
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buf.Bytes()
+}
+
+// build writes ms in the format named by name's extension.
+func build(t testing.TB, name string, ms []member) []byte {
+	switch FormatOf(name) {
+	case Zip:
+		return buildZip(t, ms)
+	case Tar:
+		return buildTar(t, ms, false)
+	case TarGz:
+		return buildTar(t, ms, true)
+	}
+	t.Fatalf("no format for %s", name)
+	return nil
+}
+
+// fileSystems returns the files both as an fstest.MapFS and as a real
+// directory opened the way Scout opens one.
+func fileSystems(t testing.TB, files map[string][]byte) map[string]fs.FS {
+	t.Helper()
+	mfs := fstest.MapFS{}
+	dir := t.TempDir()
+	for name, data := range files {
+		mfs[name] = &fstest.MapFile{Data: data, Mode: 0o644, ModTime: fixtureTime}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	osfs, closeFn, err := fsx.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(closeFn)
+	return map[string]fs.FS{"mapfs": mfs, "osdir": osfs}
+}
+
+var formats = []string{"a.zip", "a.tar", "a.tar.gz", "a.tgz"}
+
+// sample is the tree every format is tested on.
+var sample = []member{
+	{name: "README.md", body: "# hello\n"},
+	{name: "src", dir: true},
+	{name: "src/main.go", body: "package main\n\nfunc main() {}\n"},
+	{name: "src/Zeta.txt", body: strings.Repeat("z", 1300)},
+	{name: "src/alpha.txt", body: ""},
+	{name: "src/deep/nested/x.ts", body: "export const x = 1\n"},
+	{name: "docs/guide.md", body: "guide\n"}, // "docs" is only implied
+	{name: "bin/tool", body: "\x7fELF\x00\x01binary"},
+	{name: "empty", dir: true},
+	{name: "../../etc/passwd", body: "root:x:0:0\n"},
+	{name: "/abs/file.txt", body: "absolute\n"},
+	{name: `win\path.txt`, body: "backslash\n"},
+	{name: "./dot/./x.txt", body: "dot\n"},
+}
+
+func lookupText(t *testing.T, a *Archive, inner string) (string, *Item) {
+	t.Helper()
+	it, err := a.Lookup(context.Background(), inner)
+	if err != nil {
+		t.Fatalf("Lookup(%q): %v", inner, err)
+	}
+	defer it.Close()
+	if it.Dir {
+		return it.Listing("a", 0, 0), it
+	}
+	if it.Binary {
+		return it.BinaryNotice(), it
+	}
+	s, err := it.Text(0)
+	if err != nil {
+		t.Fatalf("Text(%q): %v", inner, err)
+	}
+	return s, it
+}
+
+func TestLookupGolden(t *testing.T) {
+	cases := []struct {
+		inner, want, sel, reason string
+	}{
+		{"", "abs/\nbin/\ndocs/\ndot/\nempty/\nREADME.md (8B)\nsrc/\nwin/\n\n[1 archive entries with '..' in their names were left out]",
+			"", "root lists immediate children, case-insensitive, implicit dirs, the '..' entry counted"},
+		{"src", "alpha.txt\ndeep/\nmain.go (29B)\nZeta.txt (1.3KB)",
+			"", "subdir: zero size has no size, sizes use KB with one decimal; sorted ignoring case"},
+		{"/src/", "alpha.txt\ndeep/\nmain.go (29B)\nZeta.txt (1.3KB)", "", "leading and trailing slashes are normalised"},
+		{"docs", "guide.md (6B)", "", "a directory implied only by a member's name lists"},
+		{"empty", "(empty archive directory)", "", "an empty recorded directory"},
+		{"src/main.go", "package main\n\nfunc main() {}\n", "", "member text"},
+		{"src/main.go:2-3", "package main\n\nfunc main() {}\n", "2-3", "the member path ends at ':'; the rest is the selector"},
+		{"src/deep/nested/x.ts:raw", "export const x = 1\n", "raw", "deep member with :raw"},
+		{"bin/tool", "[Cannot read binary archive entry 'bin/tool' (12B)]", "", "binary member notice"},
+		{"abs/file.txt", "absolute\n", "", "an absolute entry name is read relative to the root"},
+		{"win/path.txt", "backslash\n", "", "backslashes are separators"},
+		{"dot/x.txt", "dot\n", "", "'.' segments are dropped"},
+	}
+	for _, name := range formats {
+		data := build(t, name, sample)
+		for fsName, fsys := range fileSystems(t, map[string][]byte{name: data}) {
+			a, err := Open(context.Background(), fsys, name, Limits{})
+			if err != nil {
+				t.Fatalf("%s/%s: Open: %v", name, fsName, err)
+			}
+			for _, c := range cases {
+				got, it := lookupText(t, a, c.inner)
+				if got != c.want || it.Selector != c.sel {
+					t.Errorf("%s/%s %q (%s):\ngot  %q sel %q\nwant %q sel %q", name, fsName, c.inner, c.reason, got, it.Selector, c.want, c.sel)
+				}
+			}
+			a.Close()
+		}
+	}
+}
+
+func TestLookupErrors(t *testing.T) {
+	cases := []struct {
+		inner  string
+		code   errs.Code
+		msg    string
+		reason string
+	}{
+		{"nope.txt", errs.NotFound, "Path 'nope.txt' not found inside archive", "missing member"},
+		{"src/nope/", errs.NotFound, "Path 'src/nope' not found inside archive", "missing directory"},
+		{"../etc/passwd", errs.InvalidParam, "contains '..'", "'..' in the requested path"},
+		{"src/../README.md", errs.InvalidParam, "contains '..'", "'..' in the middle"},
+	}
+	for _, name := range formats {
+		fsys := fstest.MapFS{name: {Data: build(t, name, sample)}}
+		a, err := Open(context.Background(), fsys, name, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			_, err := a.Lookup(context.Background(), c.inner)
+			if errs.CodeOf(err) != c.code || err == nil || !strings.Contains(err.Error(), c.msg) {
+				t.Errorf("%s %q (%s): got %v (%s), want %s containing %q", name, c.inner, c.reason, err, errs.CodeOf(err), c.code, c.msg)
+			}
+		}
+	}
+}
+
+func TestCandidates(t *testing.T) {
+	cases := []struct {
+		p      string
+		want   []Split
+		reason string
+	}{
+		{"a.zip", []Split{{"a.zip", ""}}, "bare archive"},
+		{"dir/A.ZIP:x/y.ts:5-9", []Split{{"dir/A.ZIP", "x/y.ts:5-9"}}, "case-insensitive extension, inner keeps its selector"},
+		{"a.tar.gz:b", []Split{{"a.tar.gz", "b"}}, ".tar.gz, not .tar"},
+		{"a.tgz", []Split{{"a.tgz", ""}}, ".tgz"},
+		{"a.tar.gz.bak", nil, "extension must end the name"},
+		{"a.zip:b.tar:c", []Split{{"a.zip:b.tar", "c"}, {"a.zip", "b.tar:c"}}, "longest first"},
+		{"a.zipper", nil, "no archive"},
+		{"notes.txt", nil, "plain file"},
+		{"a.zip:", []Split{{"a.zip", ""}}, "empty inner"},
+	}
+	for _, c := range cases {
+		got := Candidates(c.p)
+		if !equalSplits(got, c.want) {
+			t.Errorf("Candidates(%q) (%s) = %v, want %v", c.p, c.reason, got, c.want)
+		}
+	}
+}
+
+func equalSplits(a, b []Split) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestResolve(t *testing.T) {
+	files := map[string][]byte{
+		"x/a.zip":           buildZip(t, sample),
+		"dir.zip/inner.txt": []byte("a directory named like an archive"),
+	}
+	for fsName, fsys := range fileSystems(t, files) {
+		cases := []struct {
+			p      string
+			ok     bool
+			want   Split
+			reason string
+		}{
+			{"x/a.zip:src/main.go", true, Split{"x/a.zip", "src/main.go"}, "archive file"},
+			{"dir.zip", false, Split{}, "a directory is not an archive"},
+			{"missing.zip:a", false, Split{}, "missing file"},
+			{"x/a.txt", false, Split{}, "not an archive name"},
+		}
+		for _, c := range cases {
+			got, ok, err := Resolve(fsys, c.p)
+			if err != nil || ok != c.ok || got != c.want {
+				t.Errorf("%s Resolve(%q) (%s) = %v, %v, %v", fsName, c.p, c.reason, got, ok, err)
+			}
+		}
+	}
+}
+
+func TestListingPages(t *testing.T) {
+	var ms []member
+	for i := range 1203 {
+		ms = append(ms, member{name: fmt.Sprintf("d/f%04d", i), body: "x"})
+	}
+	fsys := fstest.MapFS{"big.zip": {Data: buildZip(t, ms)}}
+	a, err := Open(context.Background(), fsys, "big.zip", Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	it, err := a.Lookup(context.Background(), "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		first, count int
+		head, tail   string
+		lines        int
+		reason       string
+	}{
+		{0, 0, "f0000 (1B)", "[Showing entries 1-500 of 1203. Use big.zip:d/:501 to continue]", 502, "default cap of 500 with a hint that works"},
+		{501, 0, "f0500 (1B)", "[Showing entries 501-1000 of 1203. Use big.zip:d/:1001 to continue]", 502, "following the hint"},
+		{1001, 0, "f1000 (1B)", "[Showing entries 1001-1203 of 1203]", 205, "last page has no hint"},
+		{1204, 0, "Line 1204 is beyond end of listing (1203 lines total). Use big.zip:d/:1 to read from the start.", "", 1, "past the end"},
+		{10, 5, "f0009 (1B)", "[Showing entries 10-14 of 1203. Use big.zip:d/:15 to continue]", 7, "explicit range"},
+	}
+	for _, c := range cases {
+		got := it.Listing("big.zip", c.first, c.count)
+		lines := strings.Split(got, "\n")
+		if lines[0] != c.head || !strings.HasSuffix(got, c.tail) || len(lines) != c.lines {
+			t.Errorf("%s: got %d lines, head %q, tail %q", c.reason, len(lines), lines[0], lines[len(lines)-1])
+		}
+	}
+}

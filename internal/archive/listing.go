@@ -1,0 +1,147 @@
+package archive
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// DefaultListLimit is the number of children a listing shows when the
+// caller asks for no particular count, as in pi.
+const DefaultListLimit = 500
+
+// dirBuilder collects the immediate children of one directory from a
+// stream of entries.
+type dirBuilder struct {
+	dir    string // normalised; "" is the root
+	prefix string // dir + "/", or "" for the root
+	exists bool   // the directory itself or something under it was seen
+	kids   map[string]Entry
+}
+
+func newDirBuilder(dir string) *dirBuilder {
+	b := &dirBuilder{dir: dir, kids: map[string]Entry{}}
+	if dir != "" {
+		b.prefix = dir + "/"
+	} else {
+		b.exists = true // the root always exists, even when empty
+	}
+	return b
+}
+
+// add records e if it is the directory itself or lies under it.
+func (b *dirBuilder) add(e Entry) {
+	if e.Name == b.dir {
+		if e.Dir {
+			b.exists = true
+		}
+		return
+	}
+	if !strings.HasPrefix(e.Name, b.prefix) {
+		return
+	}
+	b.exists = true
+	rel := e.Name[len(b.prefix):]
+	if i := strings.IndexByte(rel, '/'); i >= 0 {
+		name := b.prefix + rel[:i]
+		b.kids[name] = Entry{Name: name, Dir: true, ModTime: b.kids[name].ModTime}
+		return
+	}
+	if old, ok := b.kids[e.Name]; ok && old.Dir && !e.Dir {
+		return // a name that is both a directory and a file lists as a directory
+	}
+	b.kids[e.Name] = e
+}
+
+// children returns the sorted children.
+func (b *dirBuilder) children() []Entry {
+	out := make([]Entry, 0, len(b.kids))
+	for _, e := range b.kids {
+		out = append(out, e)
+	}
+	Sort(out)
+	return out
+}
+
+// Sort orders entries by base name without regard to case, then by the
+// bytes of the name, as pi's listing does (name.toLowerCase() with
+// localeCompare, approximated by code-point order).
+func Sort(entries []Entry) {
+	slices.SortFunc(entries, func(a, b Entry) int {
+		if c := strings.Compare(strings.ToLower(a.Base()), strings.ToLower(b.Base())); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+}
+
+// Listing renders a directory item: one line per child, "name/" for a
+// directory and "name (1.2KB)" for a file ("name" when its size is 0),
+// starting at the 1-based child first and showing at most count children
+// (first <= 0 means 1, count <= 0 means DefaultListLimit). archive is the
+// archive's path as the user wrote it ("dist/a.zip"); it is used in the
+// continuation hint, which names the directory with a trailing '/' and
+// reads the next children with the selector ":N": "dist/a.zip:src/:501"
+// ("dist/a.zip:/:501" for the root).
+func (it *Item) Listing(archive string, first, count int) string {
+	if first <= 0 {
+		first = 1
+	}
+	if count <= 0 {
+		count = DefaultListLimit
+	}
+	total := len(it.Children)
+	display := archive + ":" + it.Path + "/"
+	var sb strings.Builder
+	switch {
+	case total == 0:
+		sb.WriteString("(empty archive directory)")
+	case first > total:
+		fmt.Fprintf(&sb, "Line %d is beyond end of listing (%d lines total). Use %s:1 to read from the start.", first, total, display)
+	default:
+		last := min(total, first-1+count)
+		for i, e := range it.Children[first-1 : last] {
+			if i > 0 {
+				sb.WriteByte('\n')
+			}
+			sb.WriteString(e.Base())
+			switch {
+			case e.Dir:
+				sb.WriteByte('/')
+			case e.Size > 0:
+				fmt.Fprintf(&sb, " (%s)", FormatSize(e.Size))
+			}
+		}
+		if first > 1 || last < total {
+			fmt.Fprintf(&sb, "\n\n[Showing entries %d-%d of %d", first, last, total)
+			if last < total {
+				fmt.Fprintf(&sb, ". Use %s:%d to continue", display, last+1)
+			}
+			sb.WriteByte(']')
+		}
+	}
+	if it.Rejected > 0 {
+		fmt.Fprintf(&sb, "\n\n[%d archive entries with '..' in their names were left out]", it.Rejected)
+	}
+	return sb.String()
+}
+
+// BinaryNotice is the text shown instead of a binary member's content.
+func (it *Item) BinaryNotice() string {
+	return fmt.Sprintf("[Cannot read binary archive entry '%s' (%s)]", it.Path, FormatSize(it.Entry.Size))
+}
+
+// FormatSize formats n bytes as pi does: "512B", "1.2KB", "3.4MB", "1.0GB"
+// (base 1024, one decimal).
+func FormatSize(n int64) string {
+	const k = 1024
+	switch {
+	case n < k:
+		return fmt.Sprintf("%dB", n)
+	case n < k*k:
+		return fmt.Sprintf("%.1fKB", float64(n)/k)
+	case n < k*k*k:
+		return fmt.Sprintf("%.1fMB", float64(n)/(k*k))
+	}
+	return fmt.Sprintf("%.1fGB", float64(n)/(k*k*k))
+}

@@ -1,0 +1,167 @@
+package archive
+
+import (
+	"archive/tar"
+	"bufio"
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"strings"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+// tarStream is one sequential pass over a tar or tar.gz.
+type tarStream struct {
+	name     string
+	lim      Limits
+	f        fs.File
+	tr       *tar.Reader
+	entries  int
+	rejected int
+}
+
+func (a *Archive) openTar(ctx context.Context) (*tarStream, error) {
+	f, err := a.fsys.Open(a.name)
+	if err != nil {
+		return nil, openError(a.name, err)
+	}
+	s := &tarStream{name: a.name, lim: a.lim, f: f}
+	r := io.Reader(f) // a plain tar keeps f's Seek, so tar skips member data without reading it
+	if a.format == TarGz {
+		gz, err := gzip.NewReader(bufio.NewReaderSize(f, 64<<10))
+		if err != nil {
+			f.Close()
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, errs.Wrap(errs.Unsupported, err, "Cannot read archive '%s': not a valid gzip stream (%v)", a.name, err)
+		}
+		r = newCapReader(ctx, gz, "Archive '"+a.name+"'", a.lim.MaxScanBytes)
+	}
+	s.tr = tar.NewReader(r)
+	return s, nil
+}
+
+func (s *tarStream) Close() error { return s.f.Close() }
+
+// next returns the next entry with a usable name; io.EOF at the end.
+func (s *tarStream) next(ctx context.Context) (Entry, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return Entry{}, err
+		}
+		h, err := s.tr.Next()
+		if err == io.EOF {
+			return Entry{}, io.EOF
+		}
+		if err != nil {
+			if errs.CodeOf(err) != errs.Internal {
+				return Entry{}, err
+			}
+			return Entry{}, errs.Wrap(errs.Unsupported, err, "Cannot read archive '%s': it is corrupt or truncated (%v)", s.name, err)
+		}
+		s.entries++
+		if s.lim.MaxEntries > 0 && s.entries > s.lim.MaxEntries {
+			return Entry{}, errs.New(errs.TooLarge, "Cannot read archive '%s': it has more than %d entries, the limit", s.name, s.lim.MaxEntries)
+		}
+		if h.Typeflag == tar.TypeXGlobalHeader {
+			continue
+		}
+		name, ok := Clean(h.Name)
+		if !ok {
+			s.rejected++
+			continue
+		}
+		if name == "" {
+			continue // the root directory itself
+		}
+		e := Entry{Name: name, ModTime: h.ModTime}
+		switch {
+		case h.Typeflag == tar.TypeDir || strings.HasSuffix(h.Name, "/"):
+			e.Dir = true
+		case h.Typeflag == tar.TypeSymlink || h.Typeflag == tar.TypeLink:
+			e.Link = h.Linkname
+		default:
+			e.Size = h.Size
+		}
+		return e, nil
+	}
+}
+
+// member returns the stream of the entry next just returned.
+func (s *tarStream) member(ctx context.Context, e Entry) (io.Reader, error) {
+	if e.Link != "" {
+		return nil, errs.New(errs.Unsupported, "Archive entry '%s' is a link to '%s'; read that path instead", e.Name, e.Link)
+	}
+	return newCapReader(ctx, s.tr, "Archive entry '"+e.Name+"'", s.lim.MaxMemberBytes), nil
+}
+
+func (a *Archive) lookupTar(ctx context.Context, p, sel string) (*Item, error) {
+	s, err := a.openTar(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := newDirBuilder(p)
+	for {
+		e, err := s.next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		if p != "" && e.Name == p && !e.Dir {
+			r, err := s.member(ctx, e)
+			if err != nil {
+				s.Close()
+				return nil, err
+			}
+			it := &Item{Path: p, Selector: sel, Entry: e}
+			if err := it.setBody(r, s); err != nil {
+				return nil, err
+			}
+			return it, nil
+		}
+		b.add(e)
+	}
+	s.Close()
+	if !b.exists {
+		return nil, notFound(p)
+	}
+	it := &Item{Path: p, Selector: sel, Dir: true, Children: b.children()}
+	if p == "" {
+		it.Rejected = s.rejected
+	}
+	return it, nil
+}
+
+func (a *Archive) walkTar(ctx context.Context, dir string, fn WalkFunc) (int, error) {
+	s, err := a.openTar(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer s.Close()
+	for {
+		e, err := s.next(ctx)
+		if err == io.EOF {
+			return s.rejected, nil
+		}
+		if err != nil {
+			return s.rejected, err
+		}
+		if e.Dir || !under(e.Name, dir) {
+			continue
+		}
+		r, err := s.member(ctx, e)
+		if err := fn(e, r, err); err != nil {
+			if errors.Is(err, fs.SkipAll) {
+				return s.rejected, nil
+			}
+			return s.rejected, err
+		}
+	}
+}
