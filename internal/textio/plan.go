@@ -1,0 +1,85 @@
+package textio
+
+// The limits of pi's read (notes/pi-behaviour.md §4.2-4.4).
+const (
+	DefaultLimit  = 300       // lines of an open-ended read
+	MaxLimit      = 3000      // the most lines one window collects
+	MinByteBudget = 50 * 1024 // a window's byte budget is max(MinByteBudget, lines×BytesPerLine)
+	BytesPerLine  = 512
+	MaxColumns    = 768 // display cap per line, in characters
+	// LeadingContext and TrailingContext widen one explicit range on its
+	// constrained sides (not in raw mode).
+	LeadingContext  = 1
+	TrailingContext = 3
+)
+
+// Range is an inclusive 1-based line range; End 0 means to the end.
+type Range struct{ Start, End int }
+
+// PlanOptions are the settings of Plan.
+type PlanOptions struct {
+	// Raw disables the context widening of a single range.
+	Raw bool
+	// Limit is the line count of an open-ended window. 0 means
+	// DefaultLimit; values above MaxLimit are clamped.
+	Limit int
+	// HeadBytes, when positive, replaces the byte budget of a read with no
+	// ranges (in-memory sources are head-truncated at 50 KB).
+	HeadBytes int
+}
+
+// ClampLimit returns the line limit a host setting means: 0 means
+// DefaultLimit, negative values mean 1, and values above MaxLimit are
+// MaxLimit.
+func ClampLimit(n int) int {
+	switch {
+	case n == 0:
+		return DefaultLimit
+	case n < 1:
+		return 1
+	case n > MaxLimit:
+		return MaxLimit
+	}
+	return n
+}
+
+// Plan turns sorted, merged selector ranges into windows. No ranges means
+// one open-ended window from line 1. A single range is widened by
+// LeadingContext lines before (when it does not start at 1) and
+// TrailingContext lines after (when it has an end), except in raw mode;
+// several ranges are read exactly. Every window gets at most MaxLimit lines
+// (Limit for an open-ended one) and a byte budget of
+// max(MinByteBudget, lines×BytesPerLine).
+func Plan(ranges []Range, o PlanOptions) []Window {
+	limit := ClampLimit(o.Limit)
+	if len(ranges) == 0 {
+		w := window(Range{Start: 1}, limit)
+		if o.HeadBytes > 0 {
+			w.MaxBytes = o.HeadBytes
+		}
+		return []Window{w}
+	}
+	if len(ranges) == 1 && !o.Raw {
+		r := ranges[0]
+		if r.Start > 1 {
+			r.Start = max(1, r.Start-LeadingContext)
+		}
+		if r.End > 0 {
+			r.End += TrailingContext
+		}
+		return []Window{window(r, limit)}
+	}
+	ws := make([]Window, len(ranges))
+	for i, r := range ranges {
+		ws[i] = window(r, limit)
+	}
+	return ws
+}
+
+func window(r Range, limit int) Window {
+	lines := limit
+	if r.End > 0 {
+		lines = min(r.End-r.Start+1, MaxLimit)
+	}
+	return Window{Start: r.Start, End: r.End, MaxLines: lines, MaxBytes: max(MinByteBudget, lines*BytesPerLine)}
+}

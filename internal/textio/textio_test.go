@@ -1,0 +1,280 @@
+package textio
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math/rand"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// naive is the reference: split the whole text on '\n', no phantom last line.
+func naive(text string) []string {
+	if text == "" {
+		return nil
+	}
+	lines := strings.Split(text, "\n")
+	if strings.HasSuffix(text, "\n") {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// want computes what Collect must return for windows over text, by the
+// naive split, for windows without byte caps and a column cap.
+func wantBlocks(text string, wins []Window, raw bool) ([][]Line, int) {
+	lines := naive(text)
+	var out [][]Line
+	for _, w := range wins {
+		var got []Line
+		for n := max(w.Start, 1); n <= len(lines); n++ {
+			if w.End != 0 && n > w.End {
+				break
+			}
+			if w.MaxLines > 0 && len(got) == w.MaxLines {
+				break
+			}
+			s := lines[n-1]
+			full := len(s)
+			if !raw {
+				s = strings.TrimSuffix(s, "\r")
+			}
+			got = append(got, Line{N: n, Text: strings.ToValidUTF8(s, "\uFFFD"), Bytes: full})
+		}
+		out = append(out, got)
+	}
+	return out, len(lines)
+}
+
+func randomText(r *rand.Rand) string {
+	pieces := []string{"a", "bc", "\n", "\r\n", "\n\n", "é", "日本", "\r", "x y", "\xff", "🙂"}
+	var b strings.Builder
+	n := r.Intn(60)
+	for range n {
+		b.WriteString(pieces[r.Intn(len(pieces))])
+	}
+	return b.String()
+}
+
+func randomWindows(r *rand.Rand, total int) []Window {
+	var ws []Window
+	start := 1
+	for len(ws) < 3 {
+		start += r.Intn(4)
+		if r.Intn(4) == 0 {
+			ws = append(ws, Window{Start: start, MaxLines: r.Intn(5)})
+			break
+		}
+		end := start + r.Intn(5)
+		ws = append(ws, Window{Start: start, End: end, MaxLines: r.Intn(6)})
+		start = end + 1
+		if start > total+3 {
+			break
+		}
+	}
+	return ws
+}
+
+// TestCollectDifferential checks the streamed reader against the naive
+// split over random texts (CRLF, lone CR, empty lines, no final newline,
+// multi-byte runes split across buffers, invalid bytes), random windows and
+// tiny buffer sizes.
+func TestCollectDifferential(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	for i := range 3000 {
+		text := randomText(r)
+		total := len(naive(text))
+		wins := randomWindows(r, total)
+		raw := r.Intn(2) == 0
+		size := 1 + r.Intn(7)
+		res, err := collect(context.Background(), strings.NewReader(text), wins, Options{Raw: raw}, size)
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		want, wantTotal := wantBlocks(text, wins, raw)
+		if res.Total != wantTotal {
+			t.Fatalf("case %d %q: total %d, want %d", i, text, res.Total, wantTotal)
+		}
+		if res.Bytes != int64(len(text)) {
+			t.Fatalf("case %d: bytes %d, want %d", i, res.Bytes, len(text))
+		}
+		for j, b := range res.Blocks {
+			if fmt.Sprint(b.Lines) != fmt.Sprint(want[j]) && !(len(b.Lines) == 0 && len(want[j]) == 0) {
+				t.Fatalf("case %d %q raw=%v buf=%d window %+v:\n got %+v\nwant %+v", i, text, raw, size, b.Window, b.Lines, want[j])
+			}
+		}
+	}
+}
+
+func TestCollect(t *testing.T) {
+	long := strings.Repeat("é", 1000)
+	tests := []struct {
+		name   string
+		text   string
+		wins   []Window
+		o      Options
+		want   string // lines as N:text joined by |, then the stop reason
+		total  int
+		reason string
+	}{
+		{"empty", "", []Window{{Start: 1}}, Options{}, "", 0, "an empty text has no lines"},
+		{"final newline", "a\nb\n", []Window{{Start: 1}}, Options{}, "1:a|2:b|", 2, "a final newline does not add a phantom line"},
+		{"no final newline", "a\nb", []Window{{Start: 1}}, Options{}, "1:a|2:b|", 2, "the last line counts without a newline"},
+		{"crlf display", "a\r\nb\r\n", []Window{{Start: 1}}, Options{}, "1:a|2:b|", 2, "display mode drops one trailing CR"},
+		{"crlf raw", "a\r\nb\r\n", []Window{{Start: 1}}, Options{Raw: true}, "1:a\r|2:b\r|", 2, "raw keeps the bytes"},
+		{"max lines", "1\n2\n3\n4\n", []Window{{Start: 2, MaxLines: 2}}, Options{}, "2:2|3:3|lines", 4, "MaxLines stops the window"},
+		{"max lines at end", "1\n2\n3\n", []Window{{Start: 2, MaxLines: 2}}, Options{}, "2:2|3:3|", 3, "no stop is recorded when the text ends with the window"},
+		{"max bytes", "aaaa\nbbbb\ncccc\n", []Window{{Start: 1, MaxBytes: 10}}, Options{}, "1:aaaa|2:bbbb|bytes", 3, "a line that does not fit ends the window"},
+		{"first line over budget", "aaaaaaaaaa\nb\n", []Window{{Start: 1, MaxBytes: 4}}, Options{}, "1:aaaaaaaaaa|bytes", 2, "the first line is always kept in display mode, so continuations progress"},
+		{"raw first line cut", "aaaaaaaaaa\nb\n", []Window{{Start: 1, MaxBytes: 4}}, Options{Raw: true}, "1:aaaa~|bytes", 2, "raw mode cuts a first line longer than the budget"},
+		{"column cap", long + "\nx\n", []Window{{Start: 1}}, Options{MaxColumns: 768}, "1:" + strings.Repeat("é", 768) + "~|2:x|", 2, "the cap counts characters, not bytes"},
+		{"column cap raw", long + "\n", []Window{{Start: 1}}, Options{Raw: true, MaxColumns: 768}, "1:" + long + "|", 1, "raw has no column cap"},
+		{"two windows", "1\n2\n3\n4\n5\n6\n", []Window{{Start: 2, End: 2}, {Start: 5, End: 9}}, Options{}, "2:2||5:5|6:6|", 6, "windows are collected in one pass"},
+		{"beyond end", "1\n2\n", []Window{{Start: 5}}, Options{}, "", 2, "a window past the end collects nothing"},
+		{"invalid utf8", "a\xffb\n", []Window{{Start: 1}}, Options{}, "1:a\uFFFDb|", 1, "invalid bytes become U+FFFD"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Collect(context.Background(), strings.NewReader(tt.text), tt.wins, tt.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var parts []string
+			for _, b := range res.Blocks {
+				for _, l := range b.Lines {
+					s := fmt.Sprintf("%d:%s", l.N, l.Text)
+					if l.Cut {
+						s += "~"
+					}
+					parts = append(parts, s)
+				}
+				parts = append(parts, string(b.Stop))
+			}
+			got := strings.Join(parts, "|")
+			if tt.want == "" && res.Total == 0 || tt.want == "" && len(res.Blocks[0].Lines) == 0 {
+				got = ""
+			}
+			if got != tt.want || res.Total != tt.total {
+				t.Errorf("got %q total %d, want %q total %d (%s)", got, res.Total, tt.want, tt.total, tt.reason)
+			}
+		})
+	}
+}
+
+func TestCollectBadWindows(t *testing.T) {
+	tests := []struct {
+		wins   []Window
+		reason string
+	}{
+		{[]Window{{Start: 5, End: 6}, {Start: 2, End: 3}}, "unsorted"},
+		{[]Window{{Start: 1, End: 6}, {Start: 6, End: 8}}, "overlapping"},
+		{[]Window{{Start: 1}, {Start: 6, End: 8}}, "a window after an open-ended one"},
+		{[]Window{{Start: 5, End: 3}}, "end before start"},
+	}
+	for _, tt := range tests {
+		if _, err := Collect(context.Background(), strings.NewReader("x"), tt.wins, Options{}); err != ErrWindows {
+			t.Errorf("%s: err = %v, want ErrWindows", tt.reason, err)
+		}
+	}
+}
+
+// TestCollectLongLineBounded reads a 64 MiB line with no newline: memory stays
+// bounded by the caps (checked through the kept text) and the total is 1.
+func TestCollectLongLineBounded(t *testing.T) {
+	r := &repeatReader{n: 64 << 20}
+	res, err := Collect(context.Background(), r, []Window{{Start: 1, MaxLines: 300, MaxBytes: 150 << 10}}, Options{MaxColumns: 768})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Total != 1 || len(res.Blocks[0].Lines) != 1 {
+		t.Fatalf("total %d lines %d", res.Total, len(res.Blocks[0].Lines))
+	}
+	l := res.Blocks[0].Lines[0]
+	if !l.Cut || utf8.RuneCountInString(l.Text) != 768 || l.Bytes != 64<<20 {
+		t.Fatalf("line cut=%v runes=%d bytes=%d", l.Cut, utf8.RuneCountInString(l.Text), l.Bytes)
+	}
+}
+
+func TestCollectCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Collect(ctx, strings.NewReader("a"), nil, Options{}); err == nil {
+		t.Fatal("want a context error")
+	}
+}
+
+type repeatReader struct{ n int }
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	if r.n == 0 {
+		return 0, io.EOF
+	}
+	k := min(len(p), r.n)
+	for i := range p[:k] {
+		p[i] = 'x'
+	}
+	r.n -= k
+	return k, nil
+}
+
+func TestPlan(t *testing.T) {
+	tests := []struct {
+		name   string
+		ranges []Range
+		o      PlanOptions
+		want   string
+		reason string
+	}{
+		{"default", nil, PlanOptions{}, "[{1 0 300 153600}]", "open-ended default: 300 lines, max(50KB, 300×512) bytes"},
+		{"host limit", nil, PlanOptions{Limit: 10}, "[{1 0 10 51200}]", "the byte budget never drops below 50KB"},
+		{"limit clamp", nil, PlanOptions{Limit: 99999}, "[{1 0 3000 1536000}]", "limits above 3000 are clamped"},
+		{"in-memory head", nil, PlanOptions{Limit: MaxLimit, HeadBytes: 50 << 10}, "[{1 0 3000 51200}]", "in-memory sources are head-truncated at 50KB"},
+		{"range widened", []Range{{41, 60}}, PlanOptions{}, "[{40 63 24 51200}]", "1 line before, 3 after"},
+		{"range from 1", []Range{{1, 5}}, PlanOptions{}, "[{1 8 8 51200}]", "no leading context at line 1"},
+		{"open range", []Range{{51, 0}}, PlanOptions{}, "[{50 0 300 153600}]", "open-ended: leading context only, default limit"},
+		{"raw exact", []Range{{41, 60}}, PlanOptions{Raw: true}, "[{41 60 20 51200}]", "raw ranges are exact"},
+		{"multi exact", []Range{{5, 16}, {960, 973}}, PlanOptions{}, "[{5 16 12 51200} {960 973 14 51200}]", "multi-ranges are read without context"},
+		{"huge range", []Range{{1, 100000}}, PlanOptions{}, "[{1 100003 3000 1536000}]", "a range collects at most 3000 lines"},
+	}
+	for _, tt := range tests {
+		if got := fmt.Sprint(Plan(tt.ranges, tt.o)); got != tt.want {
+			t.Errorf("%s: got %s, want %s (%s)", tt.name, got, tt.want, tt.reason)
+		}
+	}
+}
+
+func TestSniffDecode(t *testing.T) {
+	tests := []struct {
+		name   string
+		in     []byte
+		enc    Encoding
+		binary bool
+		text   string
+		reason string
+	}{
+		{"utf8", []byte("héllo"), UTF8, false, "héllo", "plain UTF-8 passes through"},
+		{"bom", []byte("\xEF\xBB\xBFhi"), UTF8BOM, false, "hi", "the UTF-8 BOM is dropped"},
+		{"utf16le", []byte{0xFF, 0xFE, 'h', 0, 'i', 0}, UTF16LE, false, "hi", "UTF-16LE with a BOM is decoded, its NULs are not binary"},
+		{"utf16be", []byte{0xFE, 0xFF, 0, 'h', 0, 'i'}, UTF16BE, false, "hi", "UTF-16BE with a BOM"},
+		{"utf32le", []byte{0xFF, 0xFE, 0, 0, 'h', 0, 0, 0}, UTF32LE, false, "h", "UTF-32LE is told apart from UTF-16LE"},
+		{"utf32be", []byte{0, 0, 0xFE, 0xFF, 0, 0, 0, 'h'}, UTF32BE, false, "h", "UTF-32BE"},
+		{"binary", []byte("PK\x03\x04\x00\x00"), UTF8, true, "", "a NUL without a BOM is binary"},
+	}
+	for _, tt := range tests {
+		enc, bin := Sniff(tt.in)
+		if enc != tt.enc || bin != tt.binary {
+			t.Errorf("%s: Sniff = %s %v, want %s %v (%s)", tt.name, enc, bin, tt.enc, tt.binary, tt.reason)
+			continue
+		}
+		if bin {
+			continue
+		}
+		b, err := io.ReadAll(Decode(bytes.NewReader(tt.in), enc))
+		if err != nil || string(b) != tt.text {
+			t.Errorf("%s: Decode = %q %v, want %q (%s)", tt.name, b, err, tt.text, tt.reason)
+		}
+	}
+}
