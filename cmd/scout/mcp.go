@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/scoutkit/scout/internal/mcpserver"
+)
+
+func init() {
+	commands["mcp"] = command{usage: "mcp [--toolset NAME] [--root DIR]", run: runMCP}
+}
+
+func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	const u = "mcp [--toolset NAME] [--root DIR]"
+	fs := newFlagSet("mcp", stderr, u)
+	var s settings
+	s.register(fs, true)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 0 {
+		fmt.Fprintf(stderr, "Usage: scout %s\n", u)
+		return 2
+	}
+	if err := s.check(); err != nil {
+		fmt.Fprintln(stderr, "scout mcp:", err)
+		return 2
+	}
+	if s.cfg.Root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			fmt.Fprintln(stderr, "scout mcp:", err)
+			return 1
+		}
+		s.cfg.Root = wd
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	in, out := io.NopCloser(stdin), nopWriteCloser{stdout}
+	if err := mcpserver.Serve(ctx, s.cfg, s.toolset, version, in, out); err != nil && ctx.Err() == nil {
+		fmt.Fprintln(stderr, "scout mcp:", err)
+		return 1
+	}
+	return 0
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
