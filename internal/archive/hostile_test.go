@@ -1,0 +1,225 @@
+package archive
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+// rawZip writes one member with the given raw bytes, method and flags.
+func rawZip(t testing.TB, name string, method uint16, flags uint16, raw, plain []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	f, err := w.CreateRaw(&zip.FileHeader{
+		Name: name, Method: method, Flags: flags,
+		CRC32: crc32.ChecksumIEEE(plain), CompressedSize64: uint64(len(raw)), UncompressedSize64: uint64(len(plain)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(raw)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// readMember opens one archive and reads one member to the end.
+func readMember(fsys fs.FS, name, inner string, lim Limits) error {
+	a, err := Open(context.Background(), fsys, name, lim)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	it, err := a.Lookup(context.Background(), inner)
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	if it.Dir {
+		return nil
+	}
+	_, err = io.Copy(io.Discard, it.Body())
+	return err
+}
+
+func TestHostileArchives(t *testing.T) {
+	zeros := strings.Repeat("\x00", 8<<20)
+	lines := strings.Repeat("aaaaaaa\n", 1<<20)
+	var many []member
+	for i := range 30 {
+		many = append(many, member{name: strings.Repeat("m", i+1), body: "x"})
+	}
+	good := buildZip(t, sample)
+	goodTar := buildTar(t, sample, false)
+	goodTgz := buildTar(t, sample, true)
+	// corrupt the deflate stream of src/main.go inside an otherwise valid zip
+	badFlate := buildZip(t, []member{{name: "f.txt", body: strings.Repeat("hello world ", 500)}})
+	for i := 40; i < 60; i++ {
+		badFlate[i] ^= 0xff
+	}
+	cases := []struct {
+		name, file, inner string
+		data              []byte
+		lim               Limits
+		code              errs.Code
+		msg               string
+		reason            string
+	}{
+		{"enc", "e.zip", "secret.txt", rawZip(t, "secret.txt", zip.Store, 0x1, []byte("xxxx"), []byte("yyyy")), Limits{}, errs.Unsupported, "is encrypted", "encrypted member"},
+		{"bzip2", "m.zip", "f.txt", rawZip(t, "f.txt", 12, 0, []byte("BZh9"), []byte("abc")), Limits{}, errs.Unsupported, "compression method 12", "unsupported method"},
+		{"zip bomb", "b.zip", "z", buildZip(t, []member{{name: "z", body: lines}}), Limits{MaxMemberBytes: 1 << 20}, errs.TooLarge, "decompresses to more than 1.0MB", "member bytes capped"},
+		{"tgz bomb", "b.tgz", "after", buildTar(t, []member{{name: "z", body: zeros}, {name: "after", body: "x"}}, true), Limits{MaxScanBytes: 1 << 20}, errs.TooLarge, "Archive 'b.tgz' decompresses to more than 1.0MB", "scan bytes capped"},
+		{"zip entries", "n.zip", "", buildZip(t, many), Limits{MaxEntries: 10}, errs.TooLarge, "30 entries, more than the limit of 10", "entry count capped at open"},
+		{"tar entries", "n.tar", "", buildTar(t, many, false), Limits{MaxEntries: 10}, errs.TooLarge, "more than 10 entries", "entry count capped while scanning"},
+		{"zip truncated", "t.zip", "", good[:len(good)-10], Limits{}, errs.Unsupported, "not a valid zip file", "no end of central directory"},
+		{"zip garbage", "g.zip", "", []byte("this is not a zip at all"), Limits{}, errs.Unsupported, "Cannot read archive 'g.zip'", "garbage"},
+		{"zip corrupt data", "c.zip", "f.txt", badFlate, Limits{}, errs.Unsupported, "Archive entry 'f.txt'", "corrupt deflate stream"},
+		{"tar truncated", "t.tar", "src/deep/nested/x.ts", goodTar[:1200], Limits{}, errs.Unsupported, "", "cut inside a member"},
+		{"tar garbage", "g.tar", "", bytes.Repeat([]byte("garbage!"), 100), Limits{}, errs.Unsupported, "corrupt or truncated", "garbage header"},
+		{"tgz truncated", "t.tgz", "", goodTgz[:len(goodTgz)/2], Limits{}, errs.Unsupported, "truncated", "cut gzip stream"},
+		{"tgz not gzip", "n.tgz", "", goodTar, Limits{}, errs.Unsupported, "not a valid gzip stream", "plain tar named .tgz"},
+		{"tgz empty", "e.tgz", "", nil, Limits{}, errs.Unsupported, "not a valid gzip stream", "empty file"},
+	}
+	for _, c := range cases {
+		fsys := fstest.MapFS{c.file: {Data: c.data}}
+		err := readMember(fsys, c.file, c.inner, c.lim)
+		if errs.CodeOf(err) != c.code || err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s (%s): got %v (%s), want %s containing %q", c.name, c.reason, err, errs.CodeOf(err), c.code, c.msg)
+		}
+	}
+}
+
+func TestCanceled(t *testing.T) {
+	fsys := fstest.MapFS{"a.tgz": {Data: buildTar(t, sample, true)}, "a.zip": {Data: buildZip(t, sample)}}
+	for _, name := range []string{"a.tgz", "a.zip"} {
+		a, err := Open(context.Background(), fsys, name, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		it, err := a.Lookup(ctx, "README.md")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		_, err = io.ReadAll(it.Body())
+		if errs.CodeOf(err) != errs.Canceled {
+			t.Errorf("%s: reading after cancel: %v", name, err)
+		}
+		it.Close()
+		if _, err := a.Lookup(ctx, ""); errs.CodeOf(err) != errs.Canceled {
+			t.Errorf("%s: lookup after cancel: %v", name, err)
+		}
+		a.Close()
+	}
+}
+
+func TestWalk(t *testing.T) {
+	ms := append([]member{}, sample...)
+	for _, name := range formats {
+		fsys := fstest.MapFS{name: {Data: build(t, name, ms)}}
+		a, err := Open(context.Background(), fsys, name, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		rejected, err := a.Walk(context.Background(), "src", func(e Entry, r io.Reader, err error) error {
+			if err != nil {
+				return err
+			}
+			b, err := io.ReadAll(r)
+			got = append(got, e.Name+"="+string(b[:min(len(b), 7)]))
+			return err
+		})
+		want := "src/main.go=package|src/Zeta.txt=zzzzzzz|src/alpha.txt=|src/deep/nested/x.ts=export "
+		if err != nil || strings.Join(got, "|") != want || rejected != 1 {
+			t.Errorf("%s: Walk = %q, %d, %v; want %q, 1", name, got, rejected, err, want)
+		}
+		n := 0
+		_, err = a.Walk(context.Background(), "", func(Entry, io.Reader, error) error { n++; return fs.SkipAll })
+		if err != nil || n != 1 {
+			t.Errorf("%s: SkipAll: n=%d err=%v", name, n, err)
+		}
+		a.Close()
+	}
+}
+
+func TestCutInner(t *testing.T) {
+	cases := []struct{ in, member, sel, reason string }{
+		{"dir/f.ts:50-60", "dir/f.ts", "50-60", "selector after ':'"},
+		{"dir/f.ts", "dir/f.ts", "", "no selector"},
+		{"data.db:users?limit=5", "data.db", "users?limit=5", "database member with a table"},
+		{"data.db?q=SELECT 'a:b'", "data.db", "?q=SELECT 'a:b'", "database member with a query holding ':'"},
+		{"notes?.txt", "notes?.txt", "", "'?' in a non-database name stays"},
+	}
+	for _, c := range cases {
+		m, s := cutInner(c.in)
+		if m != c.member || s != c.sel {
+			t.Errorf("cutInner(%q) (%s) = %q, %q", c.in, c.reason, m, s)
+		}
+	}
+}
+
+func TestIsBinary(t *testing.T) {
+	cases := []struct {
+		head   string
+		cut    bool
+		want   bool
+		reason string
+	}{
+		{"plain text\n", false, false, "ascii"},
+		{"héllo", false, false, "utf-8"},
+		{"a\x00b", false, true, "NUL"},
+		{"\xff\xfe", false, true, "invalid utf-8"},
+		{"abc\xc3", true, false, "a character cut at the sniff boundary"},
+		{"abc\xc3", false, true, "an incomplete character at the real end"},
+	}
+	for _, c := range cases {
+		if got := IsBinary([]byte(c.head), c.cut); got != c.want {
+			t.Errorf("IsBinary(%q, %v) (%s) = %v", c.head, c.cut, c.reason, got)
+		}
+	}
+}
+
+func FuzzArchive(f *testing.F) {
+	f.Add(buildZip(f, sample), uint8(0))
+	f.Add(buildTar(f, sample, false), uint8(1))
+	f.Add(buildTar(f, sample, true), uint8(2))
+	f.Add(rawZip(f, "x", 12, 1, []byte("abc"), []byte("abc")), uint8(0))
+	names := []string{"f.zip", "f.tar", "f.tgz"}
+	f.Fuzz(func(t *testing.T, data []byte, kind uint8) {
+		name := names[int(kind)%len(names)]
+		fsys := fstest.MapFS{name: {Data: data}}
+		lim := Limits{MaxEntries: 1000, MaxMemberBytes: 1 << 20, MaxScanBytes: 4 << 20}
+		a, err := Open(context.Background(), fsys, name, lim)
+		if err != nil {
+			return
+		}
+		defer a.Close()
+		if it, err := a.Lookup(context.Background(), ""); err == nil {
+			it.Listing(name, 0, 0)
+			for _, e := range it.Children {
+				if e.Name == "" || strings.Contains("/"+e.Name+"/", "/../") {
+					t.Fatalf("unsafe child name %q", e.Name)
+				}
+			}
+			it.Close()
+		}
+		a.Walk(context.Background(), "", func(e Entry, r io.Reader, err error) error {
+			if r != nil {
+				io.Copy(io.Discard, r)
+			}
+			return nil
+		})
+	})
+}
