@@ -1,0 +1,110 @@
+// Command cshim builds Scout as a C shared library for other languages:
+//
+//	go build -buildmode=c-shared -o libscout.so ./cshim
+//
+// The ABI is JSON in, JSON out. Every string returned must be released with
+// scout_free. All functions are safe to call from many threads at once.
+//
+//	char *scout_call(const char *toolset, const char *tool, const char *json_args, const char *root);
+//	void  scout_free(char *p);
+//	char *scout_version(void);
+//	int   scout_abi_version(void);
+package main
+
+/*
+#include <stdlib.h>
+*/
+import "C"
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/tool"
+)
+
+// abiVersion changes only when a signature or the meaning of an argument
+// changes; new tools and fields keep it.
+const abiVersion = 1
+
+const version = "0.1.0"
+
+// scout_call runs one tool and returns its Standard Envelope as JSON. A NULL
+// or empty toolset means "pi"; a NULL or empty root means the current
+// directory. It never returns NULL.
+//
+//export scout_call
+func scout_call(toolset, name, args, root *C.char) (out *C.char) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = envelopeJSON(scout.ErrorEnvelope(errs.New(errs.Internal, "Internal error in scout_call: %v", r), nil))
+		}
+	}()
+	ts, err := goString("toolset", toolset, true)
+	if err != nil {
+		return envelopeJSON(scout.ErrorEnvelope(err, nil))
+	}
+	n, err := goString("tool", name, false)
+	if err != nil {
+		return envelopeJSON(scout.ErrorEnvelope(err, nil))
+	}
+	a, err := goString("json_args", args, true)
+	if err != nil {
+		return envelopeJSON(scout.ErrorEnvelope(err, nil))
+	}
+	r, err := goString("root", root, true)
+	if err != nil {
+		return envelopeJSON(scout.ErrorEnvelope(err, nil))
+	}
+	return envelopeJSON(tool.Call(context.Background(), tool.Config{Root: r}, ts, n, []byte(a)))
+}
+
+// goString converts a C string, refusing NULL (unless optional) and
+// invalid UTF-8.
+func goString(field string, p *C.char, optional bool) (string, error) {
+	if p == nil {
+		if optional {
+			return "", nil
+		}
+		return "", errs.New(errs.InvalidParam, "%s is NULL: pass a NUL-terminated UTF-8 string.", field)
+	}
+	s := C.GoString(p)
+	if !utf8.ValidString(s) {
+		return "", errs.New(errs.InvalidParam, "%s is not valid UTF-8: pass a NUL-terminated UTF-8 string.", field)
+	}
+	return s, nil
+}
+
+func envelopeJSON(env *scout.Envelope) *C.char {
+	b, err := json.Marshal(env)
+	if err != nil {
+		b = []byte(fmt.Sprintf(`{"status":"error","data":null,"text":%q,"stats":{"time_ms":0,"matched":0},"context":{"cwd":".","params_input":null},"error":{"code":"INTERNAL_ERROR","message":%q}}`, err.Error(), err.Error()))
+	}
+	return C.CString(string(b))
+}
+
+// scout_free releases a string returned by Scout. NULL is ignored.
+//
+//export scout_free
+func scout_free(p *C.char) {
+	if p != nil {
+		C.free(unsafe.Pointer(p))
+	}
+}
+
+// scout_version returns Scout's version; release it with scout_free.
+//
+//export scout_version
+func scout_version() *C.char { return C.CString(version) }
+
+// scout_abi_version returns the ABI version.
+//
+//export scout_abi_version
+func scout_abi_version() C.int { return abiVersion }
+
+func main() {}
