@@ -1,0 +1,63 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/scoutkit/scout"
+)
+
+// OpenAITool is a tool definition in the shape of OpenAI-style function
+// calling ("tools": [{"type": "function", "function": {...}}]).
+type OpenAITool struct {
+	Type     string         `json:"type"` // always "function"
+	Function OpenAIFunction `json:"function"`
+}
+
+// OpenAIFunction is the function member of an OpenAITool.
+type OpenAIFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// AnthropicTool is a tool definition in the shape of Anthropic-style tool
+// use ("tools": [{"name", "description", "input_schema"}]).
+type AnthropicTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+// OpenAITools returns the toolset's tools as OpenAI-style functions.
+func OpenAITools(toolset string) ([]OpenAITool, error) {
+	ts, err := Tools(toolset)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]OpenAITool, len(ts))
+	for i, t := range ts {
+		out[i] = OpenAITool{Type: "function", Function: OpenAIFunction{Name: t.Name, Description: t.Description, Parameters: t.Schema}}
+	}
+	return out, nil
+}
+
+// AnthropicTools returns the toolset's tools as Anthropic-style tools.
+func AnthropicTools(toolset string) ([]AnthropicTool, error) {
+	ts, err := Tools(toolset)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]AnthropicTool, len(ts))
+	for i, t := range ts {
+		out[i] = AnthropicTool{Name: t.Name, Description: t.Description, InputSchema: t.Schema}
+	}
+	return out, nil
+}
+
+// Dispatch runs a model's tool call (the tool name and its JSON arguments,
+// as either API delivers them) and returns the Envelope; the model should
+// be shown its Text. It is Call under the name agent loops look for.
+func Dispatch(ctx context.Context, c Config, toolset, name string, arguments []byte) *scout.Envelope {
+	return Call(ctx, c, toolset, name, arguments)
+}
