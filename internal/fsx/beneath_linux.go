@@ -162,10 +162,11 @@ func (f *beneathFS) ReadFile(name string) ([]byte, error) {
 
 // ReadDir returns the entries of the directory name sorted by name.
 func (f *beneathFS) ReadDir(name string) ([]fs.DirEntry, error) {
-	d, err := f.openDir("readdir", name)
+	fd, err := f.open("readdir", name, unix.O_RDONLY|unix.O_DIRECTORY)
 	if err != nil {
 		return nil, err
 	}
+	d := &dirFD{fd: fd}
 	defer d.Close()
 	var list []fs.DirEntry
 	err = d.ReadEntries(func(n string, typ fs.FileMode) {

@@ -27,6 +27,7 @@ func makeTree(t *testing.T) string {
 	must(os.WriteFile(filepath.Join(dir, "a/b/deep.go"), []byte("package deep\n"), 0o644))
 	must(os.WriteFile(filepath.Join(dir, "a/.hidden"), nil, 0o644))
 	must(os.Symlink("b/deep.go", filepath.Join(dir, "a/in.go")))
+	must(os.Symlink("a/b", filepath.Join(dir, "dirlink")))
 	outside := t.TempDir()
 	must(os.WriteFile(filepath.Join(outside, "secret"), []byte("s"), 0o644))
 	must(os.Symlink(filepath.Join(outside, "secret"), filepath.Join(dir, "abs-escape")))
@@ -136,6 +137,16 @@ func TestOpenDirFilesAreReaderAt(t *testing.T) {
 	}
 }
 
+func TestReadDirFollowsSymlink(t *testing.T) {
+	dir := makeTree(t)
+	for name, fsys := range openers(t, dir) {
+		list, err := fs.ReadDir(fsys, "dirlink")
+		if err != nil || len(list) != 1 || list[0].Name() != "deep.go" {
+			t.Errorf("%s: ReadDir(dirlink) = %v, %v; fs.ReadDir follows a symlink to a directory", name, list, err)
+		}
+	}
+}
+
 func TestReadLinkOnNonLink(t *testing.T) {
 	dir := makeTree(t)
 	for name, fsys := range openers(t, dir) {
@@ -186,7 +197,7 @@ func TestDirFD(t *testing.T) {
 	if _, err := d.Lstat("in.go"); !errors.Is(err, fs.ErrClosed) {
 		t.Fatalf("Lstat after Close = %v, want ErrClosed", err)
 	}
-	if _, err := op.OpenDirFD("a/in.go"); err == nil {
+	if _, err := op.OpenDirFD("dirlink"); err == nil {
 		t.Fatal("OpenDirFD on a symlink must fail: it never follows a final symlink")
 	}
 	if _, err := op.OpenDirFD("../"); !errors.Is(err, fs.ErrInvalid) {
