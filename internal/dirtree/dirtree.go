@@ -1,0 +1,238 @@
+// Package dirtree builds and renders the directory tree that read shows for
+// a directory (notes/pi-behaviour.md §4.5): two levels deep, hidden entries
+// shown, each directory's children newest first, at most PerDir children
+// per directory below the root (the 11 newest, a "… N more" row, then the
+// oldest), sizes and relative ages in aligned columns. Directories named in
+// Pruned and .DS_Store files are left out and recorded.
+package dirtree
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+)
+
+// The tree's shape.
+const (
+	MaxDepth = 2  // levels listed below the directory
+	PerDir   = 12 // children shown per directory below the root
+)
+
+// Pruned names directories that are never listed (build output, caches,
+// version control, dependencies).
+var Pruned = map[string]bool{
+	"node_modules": true, ".git": true, ".next": true, "dist": true, "build": true, "target": true,
+	".venv": true, ".cache": true, ".turbo": true, ".parcel-cache": true, "coverage": true,
+}
+
+// Entry is one row of the tree.
+type Entry struct {
+	Path    string    // slash path relative to the listed directory
+	Depth   int       // 1 for the directory's own children
+	Dir     bool      // a directory (symlinks are not followed, so never a link)
+	Symlink bool      // a symbolic link
+	Size    int64     // bytes, for files
+	ModTime time.Time // zero when unknown
+	// More, when positive, makes this row the "… More more" marker of
+	// the entries left out of its directory; the other fields but Depth
+	// are then empty.
+	More int
+}
+
+// Name returns the entry's base name.
+func (e Entry) Name() string { return path.Base(e.Path) }
+
+// Tree is a built directory tree.
+type Tree struct {
+	Entries []Entry // in display order
+	// Omitted counts the entries replaced by "… N more" rows.
+	Omitted int
+	// Pruned lists the left-out directories and .DS_Store files, as
+	// paths relative to the listed directory, sorted.
+	Pruned []string
+	// Unreadable lists subdirectories whose children could not be listed.
+	Unreadable []string
+}
+
+// Build lists dir in fsys. It fails only when dir itself cannot be read or
+// ctx is done.
+func Build(ctx context.Context, fsys fs.FS, dir string) (*Tree, error) {
+	t := &Tree{}
+	kids, err := children(fsys, dir, "", t)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range kids {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		k.Depth = 1
+		t.Entries = append(t.Entries, k)
+		if !k.Dir || k.More > 0 {
+			continue
+		}
+		sub, err := children(fsys, path.Join(dir, k.Path), k.Path, t)
+		if err != nil {
+			t.Unreadable = append(t.Unreadable, k.Path)
+			continue
+		}
+		sub = capped(sub, t)
+		for _, s := range sub {
+			s.Depth = 2
+			t.Entries = append(t.Entries, s)
+		}
+	}
+	sort.Strings(t.Pruned)
+	return t, nil
+}
+
+// children returns the entries of dir sorted newest first, leaving out and
+// recording pruned names. prefix is dir's path relative to the listed root.
+func children(fsys fs.FS, dir, prefix string, t *Tree) ([]Entry, error) {
+	des, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Entry, 0, len(des))
+	for _, de := range des {
+		name := de.Name()
+		rel := path.Join(prefix, name)
+		if (de.IsDir() && Pruned[name]) || (!de.IsDir() && name == ".DS_Store") {
+			t.Pruned = append(t.Pruned, rel)
+			continue
+		}
+		e := Entry{Path: rel, Dir: de.IsDir(), Symlink: de.Type()&fs.ModeSymlink != 0}
+		if info, err := de.Info(); err == nil {
+			e.ModTime = info.ModTime()
+			if !e.Dir {
+				e.Size = info.Size()
+			}
+		}
+		out = append(out, e)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if !a.ModTime.Equal(b.ModTime) {
+			return a.ModTime.After(b.ModTime)
+		}
+		return nameLess(a.Name(), b.Name())
+	})
+	return out, nil
+}
+
+// nameLess orders names case-insensitively, then byte-wise.
+func nameLess(a, b string) bool {
+	la, lb := strings.ToLower(a), strings.ToLower(b)
+	if la != lb {
+		return la < lb
+	}
+	return a < b
+}
+
+// capped keeps PerDir-1 newest entries, a "… N more" row and the oldest.
+func capped(es []Entry, t *Tree) []Entry {
+	if len(es) <= PerDir {
+		return es
+	}
+	more := len(es) - PerDir
+	t.Omitted += more
+	out := append([]Entry(nil), es[:PerDir-1]...)
+	out = append(out, Entry{More: more})
+	return append(out, es[len(es)-1])
+}
+
+// Render returns the tree's lines: "." then one row per entry, the label
+// ("  "×depth + "- " + name, "/" after directories) padded to the widest
+// label plus 2, the size padded to 8, two spaces and the age, trailing
+// blanks removed. Ages are relative to now. An empty tree renders as
+// "(empty directory)".
+func Render(t *Tree, now time.Time) []string {
+	if len(t.Entries) == 0 {
+		return []string{"(empty directory)"}
+	}
+	labels := make([]string, len(t.Entries))
+	width := 0
+	for i, e := range t.Entries {
+		labels[i] = label(e)
+		width = max(width, len([]rune(labels[i])))
+	}
+	lines := make([]string, 0, len(t.Entries)+1)
+	lines = append(lines, ".")
+	for i, e := range t.Entries {
+		if e.More > 0 {
+			lines = append(lines, labels[i])
+			continue
+		}
+		size := ""
+		if !e.Dir {
+			size = FormatBytes(e.Size)
+		}
+		row := fmt.Sprintf("%s%-8s  %-4s", pad(labels[i], width+2), size, FormatAge(e.ModTime, now))
+		lines = append(lines, strings.TrimRight(row, " "))
+	}
+	return lines
+}
+
+func label(e Entry) string {
+	indent := strings.Repeat("  ", e.Depth)
+	if e.More > 0 {
+		return fmt.Sprintf("%s- … %d more", indent, e.More)
+	}
+	name := e.Name()
+	if e.Dir {
+		name += "/"
+	}
+	return indent + "- " + name
+}
+
+func pad(s string, w int) string {
+	if n := len([]rune(s)); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// FormatBytes renders a size as 512B, 1.2KB, 3.4MB or 1.0GB (base 1024, one
+// decimal place).
+func FormatBytes(n int64) string {
+	const k = 1024
+	switch {
+	case n < k:
+		return fmt.Sprintf("%dB", n)
+	case n < k*k:
+		return fmt.Sprintf("%.1fKB", float64(n)/k)
+	case n < k*k*k:
+		return fmt.Sprintf("%.1fMB", float64(n)/(k*k))
+	}
+	return fmt.Sprintf("%.1fGB", float64(n)/(k*k*k))
+}
+
+// FormatAge renders how long before now t was: "just now" under a minute
+// (and for times in the future), then "Nm ago", "Nh ago", "Nd ago",
+// "Nw ago" and "Nmo ago" (30-day months). A zero t gives "".
+func FormatAge(t, now time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	s := int64(now.Sub(t) / time.Second)
+	switch {
+	case s < 60:
+		return "just now"
+	case s < 3600:
+		return fmt.Sprintf("%dm ago", s/60)
+	case s < 86400:
+		return fmt.Sprintf("%dh ago", s/3600)
+	}
+	days := s / 86400
+	switch {
+	case days < 7:
+		return fmt.Sprintf("%dd ago", days)
+	case days < 30:
+		return fmt.Sprintf("%dw ago", days/7)
+	}
+	return fmt.Sprintf("%dmo ago", days/30)
+}

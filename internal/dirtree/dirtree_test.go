@@ -1,0 +1,131 @@
+package dirtree
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/scoutkit/scout/internal/testfs"
+)
+
+var now = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+func file(data string, age time.Duration) *fstest.MapFile {
+	return &fstest.MapFile{Data: []byte(data), Mode: 0o644, ModTime: now.Add(-age)}
+}
+
+func dir(age time.Duration) *fstest.MapFile {
+	return &fstest.MapFile{Mode: fs.ModeDir | 0o755, ModTime: now.Add(-age)}
+}
+
+func TestRender(t *testing.T) {
+	m := fstest.MapFS{
+		"src":             dir(2 * time.Hour),
+		"src/main.go":     file(strings.Repeat("x", 1300), 2*time.Hour),
+		"src/deep":        dir(3 * time.Hour),
+		"src/deep/x.go":   file("x", time.Hour),
+		"README.md":       file(strings.Repeat("r", 512), 10*time.Second),
+		".hidden":         file("h", 3*24*time.Hour),
+		"node_modules":    dir(time.Minute),
+		"node_modules/a":  file("a", time.Minute),
+		".DS_Store":       file("", time.Minute),
+		"empty":           dir(90 * 24 * time.Hour),
+		"old.txt":         file("o", 400*24*time.Hour),
+		"src/old.go":      file("o", 15*24*time.Hour),
+		"src/minutes.txt": file("m", 5*time.Minute),
+	}
+	want := `.
+  - README.md      512B      just now
+  - src/                     2h ago
+    - minutes.txt  1B        5m ago
+    - main.go      1.3KB     2h ago
+    - deep/                  3h ago
+    - old.go       1B        2w ago
+  - .hidden        1B        3d ago
+  - empty/                   3mo ago
+  - old.txt        1B        13mo ago`
+	for _, mode := range []string{"mapfs", "dir"} {
+		var fsys fs.FS = m
+		if mode == "dir" {
+			fsys = osFS(t, m)
+		}
+		tr, err := Build(context.Background(), fsys, ".")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(Render(tr, now), "\n")
+		if got != want {
+			t.Errorf("%s:\n%s\nwant:\n%s", mode, got, want)
+		}
+		if fmt.Sprint(tr.Pruned) != "[.DS_Store node_modules]" {
+			t.Errorf("%s: pruned %v, want .DS_Store and node_modules recorded", mode, tr.Pruned)
+		}
+	}
+}
+
+func TestCap(t *testing.T) {
+	m := fstest.MapFS{"d": dir(time.Hour)}
+	for i := range 15 {
+		m[fmt.Sprintf("d/f%02d", i)] = file("x", time.Duration(i+1)*time.Hour)
+	}
+	for i := range 15 {
+		m[fmt.Sprintf("r%02d", i)] = file("x", time.Duration(i+2)*time.Hour)
+	}
+	tr, err := Build(context.Background(), m, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := Render(tr, now)
+	// root: d + 15 files, uncapped; d: 11 newest, "… 3 more", the oldest.
+	if len(lines) != 1+16+13 {
+		t.Fatalf("got %d lines:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+	if lines[13] != "    - … 3 more" || !strings.HasPrefix(lines[14], "    - f14") {
+		t.Errorf("cap rows wrong:\n%s", strings.Join(lines, "\n"))
+	}
+	if tr.Omitted != 3 {
+		t.Errorf("omitted %d, want 3", tr.Omitted)
+	}
+}
+
+func TestEmptyAndMissing(t *testing.T) {
+	m := fstest.MapFS{"e": dir(time.Hour)}
+	tr, err := Build(context.Background(), m, "e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Render(tr, now); len(got) != 1 || got[0] != "(empty directory)" {
+		t.Errorf("empty dir renders %q", got)
+	}
+	if _, err := Build(context.Background(), m, "nope"); err == nil {
+		t.Error("missing dir: want an error")
+	}
+}
+
+func TestFormat(t *testing.T) {
+	tests := []struct {
+		got, want, reason string
+	}{
+		{FormatBytes(512), "512B", "bytes under 1KB"},
+		{FormatBytes(1229), "1.2KB", "one decimal"},
+		{FormatBytes(3 << 20), "3.0MB", "megabytes"},
+		{FormatBytes(1 << 30), "1.0GB", "gigabytes"},
+		{FormatAge(now, now), "just now", "an age of 0 keeps its column (pi drops size and age; we do not)"},
+		{FormatAge(now.Add(time.Hour), now), "just now", "a future time"},
+		{FormatAge(time.Time{}, now), "", "unknown time"},
+		{FormatAge(now.Add(-8*24*time.Hour), now), "1w ago", "weeks"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q (%s)", tt.got, tt.want, tt.reason)
+		}
+	}
+}
+
+func osFS(t *testing.T, m fstest.MapFS) fs.FS {
+	return osDirFS(testfs.WriteDir(t, m))
+}
