@@ -1,0 +1,209 @@
+// Package glob compiles the path globs of Scout's tools and implements the
+// pi rules that split a user path into a base directory and a glob.
+//
+// Paths are slash-separated and relative to a base, as in io/fs. The syntax:
+//
+//	pattern  matches
+//	-------  -------
+//	*        any run of characters except '/'
+//	?        one character except '/'
+//	**       any run of characters including '/'; a "**" that is a whole
+//	         segment followed by '/' also matches zero directories, so
+//	         "**/foo" matches "foo" and "src/**/*.go" matches "src/a.go";
+//	         "a/**" matches below a, not a itself
+//	[abc]    one character of the class; ranges [a-z]; negation [!a] or
+//	         [^a]; ']' first and '-' first or last are literal; a class
+//	         never matches '/'
+//	{a,b}    one of the alternatives, nested freely; a '}' or ',' outside
+//	         braces is literal
+//	\c       the character c, literally
+//
+// The pi contracts cannot write '\' escapes: their inputs have every '\'
+// turned into '/' before they reach this package (SplitFind, SplitSearch and
+// SearchPattern do it themselves). Compile itself reads '\' as an escape.
+//
+// A glob is translated to an anchored regular expression (package regexp),
+// so matching takes time linear in the path whatever the pattern.
+package glob
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+// Pattern is a compiled glob. It is immutable and safe for concurrent use.
+// A nil *Pattern matches every path.
+type Pattern struct {
+	src string
+	re  *regexp.Regexp
+	// suffix, when not "", is the fast path of the commonest globs: the
+	// pattern is "**/*"+suffix (any path ending in suffix) or, with
+	// oneSegment, "*"+suffix (no '/' either).
+	suffix     string
+	oneSegment bool
+}
+
+// Compile compiles pattern for matching slash paths relative to a base (see
+// the package comment for the syntax). A malformed pattern gives an
+// *errs.Error with Code InvalidParam whose message names the problem and
+// the fix. The empty pattern is an error too: it would match nothing.
+func Compile(pattern string) (*Pattern, error) {
+	if pattern == "" {
+		return nil, errs.New(errs.InvalidParam, "Invalid glob '': the pattern is empty — pass a glob such as '*' or '**/*.go'")
+	}
+	expr, err := translate(pattern)
+	if err != nil {
+		return nil, err
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid glob '%s': %v — simplify the pattern", pattern, err)
+	}
+	p := &Pattern{src: pattern, re: re}
+	if rest, ok := strings.CutPrefix(pattern, "**/*"); ok && isPlain(rest) {
+		p.suffix = rest
+	} else if rest, ok := strings.CutPrefix(pattern, "*"); ok && isPlain(rest) {
+		p.suffix, p.oneSegment = rest, true
+	}
+	return p, nil
+}
+
+// isPlain reports whether s is a non-empty literal within one segment.
+func isPlain(s string) bool {
+	return s != "" && !strings.ContainsAny(s, "*?[]{},\\/")
+}
+
+// Match reports whether the slash path rel, relative to the pattern's base,
+// matches. A nil *Pattern matches every path.
+func (p *Pattern) Match(rel string) bool {
+	if p == nil {
+		return true
+	}
+	if p.suffix != "" {
+		return strings.HasSuffix(rel, p.suffix) && !(p.oneSegment && strings.Contains(rel, "/"))
+	}
+	return p.re.MatchString(rel)
+}
+
+// String returns the pattern text given to Compile ("" for a nil Pattern).
+func (p *Pattern) String() string {
+	if p == nil {
+		return ""
+	}
+	return p.src
+}
+
+// CompileFilter compiles a file filter as ripgrep's -g does: a pattern
+// without '/' matches the base name at any depth ("*.go" matches
+// "a/b/c.go"); a pattern with '/' matches the whole relative path, and a
+// leading '/' only anchors it ("/src/*.go" is "src/*.go"). A trailing '/'
+// is dropped.
+func CompileFilter(pattern string) (*Pattern, error) {
+	p := strings.TrimSuffix(pattern, "/")
+	if p != "" && p[0] == '/' {
+		p = p[1:]
+	} else if !strings.Contains(p, "/") && p != "" && !strings.HasPrefix(p, "**") {
+		p = "**/" + p
+	}
+	g, err := Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	g.src = pattern
+	return g, nil
+}
+
+// HasMeta reports whether s contains a glob character: * ? [ or {.
+func HasMeta(s string) bool {
+	return strings.ContainsAny(s, "*?[{")
+}
+
+// QuoteMeta escapes the glob characters of s (and ',', '}', ']' and '\')
+// so that the result matches s literally. Use it for literal file names put
+// into a BraceUnion.
+func QuoteMeta(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[]{},\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// translate turns a glob into an anchored regular expression.
+func translate(pattern string) (string, error) {
+	var b strings.Builder
+	b.WriteString(`^(?s:`)
+	// segStart: the next character starts a path segment. braces keeps, for
+	// every open '{', whether it was at a segment start, which each of its
+	// alternatives then inherits.
+	segStart := true
+	var braces []bool
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		wasStart := segStart
+		segStart = false
+		switch {
+		case c == '\\':
+			if i+1 == len(pattern) {
+				return "", errs.New(errs.InvalidParam, "Invalid glob '%s': it ends with a lone '\\' — remove it, or write '\\\\' for a literal backslash", pattern)
+			}
+			r := nextRune(pattern[i+1:])
+			b.WriteString(regexp.QuoteMeta(r))
+			i += len(r)
+		case c == '*' && i+1 < len(pattern) && pattern[i+1] == '*':
+			i++
+			if wasStart && i+1 < len(pattern) && pattern[i+1] == '/' {
+				b.WriteString(`(?:.*/)?`)
+				i++
+				segStart = true
+			} else {
+				b.WriteString(`.*`)
+			}
+		case c == '*':
+			b.WriteString(`[^/]*`)
+		case c == '?':
+			b.WriteString(`[^/]`)
+		case c == '/':
+			b.WriteByte('/')
+			segStart = true
+		case c == '{':
+			braces = append(braces, wasStart)
+			b.WriteString(`(?:`)
+			segStart = wasStart
+		case c == ',' && len(braces) > 0:
+			b.WriteByte('|')
+			segStart = braces[len(braces)-1]
+		case c == '}' && len(braces) > 0:
+			braces = braces[:len(braces)-1]
+			b.WriteByte(')')
+		case c == '[':
+			end, class, err := translateClass(pattern, i)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(class)
+			i = end
+		default:
+			r := nextRune(pattern[i:])
+			b.WriteString(regexp.QuoteMeta(r))
+			i += len(r) - 1
+		}
+	}
+	if len(braces) > 0 {
+		return "", errs.New(errs.InvalidParam, "Invalid glob '%s': unclosed '{' — close it with '}' or remove it", pattern)
+	}
+	b.WriteString(`)$`)
+	return b.String(), nil
+}
+
+// nextRune returns the first UTF-8 character of s (one byte if invalid).
+func nextRune(s string) string {
+	_, n := utf8.DecodeRuneInString(s)
+	return s[:n]
+}

@@ -1,0 +1,438 @@
+package glob
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+	"unicode/utf8"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+func TestMatch(t *testing.T) {
+	tests := []struct {
+		pattern, path string
+		want          bool
+		why           string
+	}{
+		{"*.go", "main.go", true, "star in one segment"},
+		{"*.go", "cmd/main.go", false, "star never crosses '/'"},
+		{"?.go", "a.go", true, "question mark is one character"},
+		{"?.go", "ab.go", false, "question mark is exactly one character"},
+		{"a?b", "a/b", false, "question mark never matches '/'"},
+		{"**/*.go", "main.go", true, "**/ matches zero directories"},
+		{"**/*.go", "a/b/c/main.go", true, "**/ matches several directories"},
+		{"src/**/*.go", "src/a.go", true, "middle **/ matches zero directories"},
+		{"src/**/*.go", "src/x/y/a.go", true, "middle **/ matches several directories"},
+		{"src/**/*.go", "lib/a.go", false, "literal prefix still applies"},
+		{"**/foo", "foo", true, "seed 002 §5.4: **/foo matches foo"},
+		{"**", "a/b/c", true, "bare ** matches everything"},
+		{"a/**", "a/b/c", true, "trailing ** matches below a"},
+		{"a/**", "a", false, "trailing ** needs something below a, as in gitignore"},
+		{"{a,b}.txt", "b.txt", true, "alternatives"},
+		{"{a,{b,c}}.txt", "c.txt", true, "nested alternatives"},
+		{"{src/**/*.go,*.md}", "src/a.go", true, "globstar inside alternatives"},
+		{"{src/**/*.go,*.md}", "docs/x.md", false, "star in an alternative does not cross '/'"},
+		{"[abc].txt", "b.txt", true, "class"},
+		{"[a-c].txt", "d.txt", false, "range excludes"},
+		{"[!a].txt", "b.txt", true, "negated class with !"},
+		{"[^a].txt", "b.txt", true, "negated class with ^"},
+		{"[^a].txt", "a.txt", false, "negated class with ^ excludes"},
+		{"a[!x]b", "a/b", false, "a negated class never matches '/'"},
+		{"[]a].txt", "].txt", true, "']' first in a class is literal"},
+		{"[a-].txt", "-.txt", true, "'-' last in a class is literal"},
+		{"[-a].txt", "-.txt", true, "'-' first in a class is literal"},
+		{"[a-z0-9_]x", "5x", true, "several ranges in one class"},
+		{"[a-z0-9_]x", "_x", true, "range plus single character"},
+		{"[a-z0-9_]x", "-x", false, "not in any range"},
+		{"[!a-z0-9]x", "5x", false, "negated multi-range excludes"},
+		{"[!a-z0-9]x", "Zx", true, "negated multi-range includes the rest"},
+		{"[!a-z0-9]x", "éx", true, "negated class includes non-ASCII"},
+		{"[!!]", "!", false, "negating '!' itself"},
+		{"[!!]", "\"", true, "negated '!' includes the next character"},
+		{"[!-]", "a", true, "negated '-' alone"},
+		{`[\\]`, `\`, true, "escaped backslash in a class"},
+		{`[\]]`, "]", true, "an escaped ']' is a class member"},
+		{`[\\]]`, `\]`, true, "escaped backslash class, then a literal ']'"},
+		{`[\\-a]`, "]", true, "escaped range start (backslash to a) includes ']'"},
+		{"[,}]", "}", true, "',' and '}' inside a class are plain characters"},
+		{"{[,}],x}", ",", true, "a class with ',' inside braces"},
+		{"[a/b]", "/", false, "a class never matches '/', even when listed"},
+		{`a\*b`, "a*b", true, "backslash escapes a metacharacter"},
+		{`a\*b`, "axb", false, "escaped star is literal"},
+		{"a}b", "a}b", true, "a '}' with no '{' is literal"},
+		{"a,b", "a,b", true, "a comma outside braces is literal"},
+		{"a]b", "a]b", true, "a ']' with no '[' is literal"},
+		{"日本/*.txt", "日本/語.txt", true, "non-ASCII names"},
+	}
+	for _, tt := range tests {
+		g, err := Compile(tt.pattern)
+		if err != nil {
+			t.Errorf("Compile(%q): %v (%s)", tt.pattern, err, tt.why)
+			continue
+		}
+		if got := g.Match(tt.path); got != tt.want {
+			t.Errorf("Compile(%q).Match(%q) = %v, want %v (%s)", tt.pattern, tt.path, got, tt.want, tt.why)
+		}
+		if g.String() != tt.pattern {
+			t.Errorf("Compile(%q).String() = %q", tt.pattern, g.String())
+		}
+	}
+}
+
+func TestCompileErrors(t *testing.T) {
+	tests := []struct {
+		pattern, want, why string
+	}{
+		{"{a,b", "Invalid glob '{a,b': unclosed '{' — close it with '}' or remove it", "unclosed brace"},
+		{"x/{a,{b}", "Invalid glob 'x/{a,{b}': unclosed '{' — close it with '}' or remove it", "nested unclosed brace"},
+		{"[ab", "Invalid glob '[ab': unclosed '[' — close it with ']' or remove it", "unclosed class"},
+		{"[]", "Invalid glob '[]': unclosed '[' — close it with ']' or remove it", "a leading ']' is literal, so the class is open"},
+		{`a\`, `Invalid glob 'a\': it ends with a lone '\' — remove it, or write '\\' for a literal backslash`, "trailing backslash"},
+		{"", "Invalid glob '': the pattern is empty — pass a glob such as '*' or '**/*.go'", "empty pattern"},
+		{"[z-a]", "Invalid glob '[z-a]': the range 'z-a' is reversed — write it as 'a-z'", "reversed range"},
+		{"a[/]b", "Invalid glob 'a[/]b': the class '[/]' matches no character (a class never matches '/') — remove it", "class of only '/'"},
+	}
+	for _, tt := range tests {
+		_, err := Compile(tt.pattern)
+		var e *errs.Error
+		if !errors.As(err, &e) || e.Code != errs.InvalidParam {
+			t.Errorf("Compile(%q) error = %v, want an InvalidParam *errs.Error (%s)", tt.pattern, err, tt.why)
+			continue
+		}
+		if e.Message != tt.want {
+			t.Errorf("Compile(%q) message\n got %q\nwant %q (%s)", tt.pattern, e.Message, tt.want, tt.why)
+		}
+	}
+}
+
+// TestNoBacktracking guards against the exponential matching of
+// backtracking glob engines (gobwas/glob v1.1.0 takes over a minute here).
+func TestNoBacktracking(t *testing.T) {
+	g, err := Compile("*a*a*a*a*a*a*a*c*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := strings.Repeat("a", 5000)
+	start := time.Now()
+	if g.Match(name) {
+		t.Fatal("matched a name without 'c'")
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("matching took %v; it must be linear in the path", d)
+	}
+}
+
+func TestFastPath(t *testing.T) {
+	tests := []struct {
+		pattern, path string
+		want          bool
+		why           string
+	}{
+		{"**/*.go", ".go", true, "star may be empty"},
+		{"**/*.go", "a/b/.go", true, "any depth"},
+		{"**/*.go", "a.go/b", false, "suffix must end the path"},
+		{"*.go", "a/b.go", false, "one segment only"},
+		{"*.go", "b.go", true, "one segment"},
+	}
+	for _, tt := range tests {
+		g, err := Compile(tt.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.suffix == "" {
+			t.Errorf("Compile(%q) has no fast path", tt.pattern)
+		}
+		if got := g.Match(tt.path); got != tt.want || got != g.re.MatchString(tt.path) {
+			t.Errorf("Compile(%q).Match(%q) = %v, regexp %v, want %v (%s)", tt.pattern, tt.path, got, g.re.MatchString(tt.path), tt.want, tt.why)
+		}
+	}
+}
+
+func TestNilPattern(t *testing.T) {
+	var p *Pattern
+	if !p.Match("any/path") || p.String() != "" {
+		t.Errorf("nil Pattern: Match = %v, String = %q; want true, \"\"", p.Match("any/path"), p.String())
+	}
+}
+
+func TestCompileFilter(t *testing.T) {
+	tests := []struct {
+		filter, path string
+		want         bool
+		why          string
+	}{
+		{"*.py", "a/b/c.py", true, "no slash: base name at any depth"},
+		{"*.py", "c.py", true, "no slash: top level too"},
+		{"*.{ts,tsx}", "src/x.tsx", true, "alternatives on the base name"},
+		{"src/*.py", "src/a.py", true, "slash: whole path"},
+		{"src/*.py", "lib/src/a.py", false, "slash: anchored at the base"},
+		{"/src/*.py", "src/a.py", true, "leading slash only anchors"},
+		{"**/*.md", "docs/a/b.md", true, "explicit globstar kept"},
+		{"**/*.{test.py,spec.py}", "t/a.spec.py", true, "seed 003 example"},
+		{"vendor/", "vendor", true, "trailing slash dropped"},
+	}
+	for _, tt := range tests {
+		g, err := CompileFilter(tt.filter)
+		if err != nil {
+			t.Errorf("CompileFilter(%q): %v (%s)", tt.filter, err, tt.why)
+			continue
+		}
+		if got := g.Match(tt.path); got != tt.want {
+			t.Errorf("CompileFilter(%q).Match(%q) = %v, want %v (%s)", tt.filter, tt.path, got, tt.want, tt.why)
+		}
+		if g.String() != tt.filter {
+			t.Errorf("CompileFilter(%q).String() = %q, want the filter as given", tt.filter, g.String())
+		}
+	}
+	if _, err := CompileFilter("{a"); errs.CodeOf(err) != errs.InvalidParam {
+		t.Errorf("CompileFilter(\"{a\") error = %v, want InvalidParam", err)
+	}
+}
+
+func TestHasMeta(t *testing.T) {
+	for s, want := range map[string]bool{
+		"src/a.go": false, "*.go": true, "a?": true, "[ab]": true, "{a,b}": true, "a}b]": false, "": false,
+	} {
+		if got := HasMeta(s); got != want {
+			t.Errorf("HasMeta(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestQuoteMeta(t *testing.T) {
+	for _, name := range []string{"a*b[1]{x,y}?.txt", "plain.txt", "a,b"} {
+		g, err := Compile(QuoteMeta(name))
+		if err != nil || !g.Match(name) || g.Match("other") {
+			t.Errorf("Compile(QuoteMeta(%q)) does not match exactly the name: err %v", name, err)
+		}
+	}
+}
+
+func TestSplitFind(t *testing.T) {
+	tests := []struct {
+		in, base, pattern string
+		hasGlob           bool
+		why               string
+	}{
+		{"*.ts", ".", "**/*.ts", true, "bare top-level glob is made recursive"},
+		{"**/*.ts", ".", "**/*.ts", true, "already recursive: unchanged"},
+		{"src/*.ts", "src", "*.ts", true, "glob after a directory stays non-recursive (seed 004)"},
+		{"./*.ts", ".", "*.ts", true, "an explicit ./ anchors like a directory"},
+		{"src/app/**/*.tsx", "src/app", "**/*.tsx", true, "pi code comment example"},
+		{"src/app", "src/app", "**/*", false, "no glob: everything below"},
+		{"/abs/path/**/*.ts", "/abs/path", "**/*.ts", true, "absolute base kept"},
+		{"/**/*.ts", "/", "**/*.ts", true, "only a leading slash before the glob"},
+		{`src\app\*.ts`, "src/app", "*.ts", true, "backslashes become slashes"},
+		{"{a,b}/x.ts", ".", "**/{a,b}/x.ts", true, "brace in the first segment"},
+		{"a/{b,c}", "a", "{b,c}", true, "brace later"},
+	}
+	for _, tt := range tests {
+		base, pattern, hasGlob := SplitFind(tt.in)
+		if base != tt.base || pattern != tt.pattern || hasGlob != tt.hasGlob {
+			t.Errorf("SplitFind(%q) = (%q, %q, %v), want (%q, %q, %v) (%s)", tt.in, base, pattern, hasGlob, tt.base, tt.pattern, tt.hasGlob, tt.why)
+		}
+	}
+}
+
+func TestSplitSearch(t *testing.T) {
+	tests := []struct {
+		in, base, pattern, why string
+	}{
+		{"src/a.ts", "src/a.ts", "", "no glob"},
+		{"*.ts", ".", "**/*.ts", "bare top-level glob is made recursive"},
+		{"src/*.ts", "src", "*.ts", "DESIGN: stays non-recursive"},
+		{"src/**/*.ts", "src", "**/*.ts", "explicit recursion kept"},
+		{"*/x.ts", ".", "*/x.ts", "contains '/': not prefixed (pi)"},
+		{"{a.txt,b.txt}", ".", "{a.txt,b.txt}", "exact brace union: not prefixed"},
+		{"{a.txt,b.txt", ".", "{a.txt,b.txt}", "unclosed brace closed, then exact union"},
+		{"{*.go,*.md}", ".", "**/{*.go,*.md}", "union with globs inside is prefixed"},
+		{"src/{a,b", "src", "{a,b}", "unclosed brace closed below a base"},
+		{"/**/*.ts", "/", "**/*.ts", "pi quirk: leading slash base is the root"},
+		{`a\*.ts`, "a", "*.ts", "backslash becomes a slash"},
+	}
+	for _, tt := range tests {
+		base, pattern := SplitSearch(tt.in)
+		if base != tt.base || pattern != tt.pattern {
+			t.Errorf("SplitSearch(%q) = (%q, %q), want (%q, %q) (%s)", tt.in, base, pattern, tt.base, tt.pattern, tt.why)
+		}
+	}
+}
+
+func TestSearchPattern(t *testing.T) {
+	tests := []struct {
+		in, want, why string
+	}{
+		{"*.ts", "**/*.ts", "prefixed"},
+		{"", "**/*", "empty becomes *"},
+		{"  ", "**/*", "blank becomes *"},
+		{"a/*.ts", "a/*.ts", "contains '/'"},
+		{"**", "**", "starts with **"},
+		{"**.ts", "**.ts", "starts with ** (pi rule, not only **/)"},
+		{"{x,y}", "{x,y}", "exact union"},
+		{"{x,y", "{x,y}", "closed"},
+		{"{{x,y", "**/{{x,y}}", "two braces closed; nested brace is a glob character, so prefixed"},
+		{`a\b`, "a/b", "backslash to slash"},
+	}
+	for _, tt := range tests {
+		got := SearchPattern(tt.in)
+		if got != tt.want {
+			t.Errorf("SearchPattern(%q) = %q, want %q (%s)", tt.in, got, tt.want, tt.why)
+		}
+		if again := SearchPattern(got); again != got {
+			t.Errorf("SearchPattern is not idempotent on %q: %q", got, again)
+		}
+	}
+	g, err := SearchGlob("*.ts")
+	if err != nil || !g.Match("a/b/c.ts") || !g.Match("c.ts") || g.String() != "*.ts" {
+		t.Errorf("SearchGlob(\"*.ts\") = %v, %v: want a recursive pattern that prints as given", g, err)
+	}
+	if _, err := SearchGlob("[x"); errs.CodeOf(err) != errs.InvalidParam {
+		t.Errorf("SearchGlob(\"[x\") error = %v, want InvalidParam", err)
+	}
+}
+
+func TestBraceUnion(t *testing.T) {
+	tests := []struct {
+		items []string
+		want  string
+		why   string
+	}{
+		{nil, "", "nothing"},
+		{[]string{" ", ""}, "", "only blanks"},
+		{[]string{"apps/**/*"}, "apps/**/*", "one item as is"},
+		{[]string{"apps/**/*", "packages/**/*"}, "{apps/**/*,packages/**/*}", "several items"},
+		{[]string{"a.txt", "./a.txt", "a.txt"}, "a.txt", "normalised duplicates dropped"},
+		{[]string{"a//b/./c", " d "}, "{a/b/c,d}", "doubled slashes and . segments dropped, trimmed"},
+		{[]string{"x/{a,b}/../c", "y"}, "{x/{a,b}/../c,y}", ".. left alone: it may sit inside braces"},
+	}
+	for _, tt := range tests {
+		if got := BraceUnion(tt.items); got != tt.want {
+			t.Errorf("BraceUnion(%q) = %q, want %q (%s)", tt.items, got, tt.want, tt.why)
+		}
+	}
+}
+
+// TestFindOverTrees runs SplitFind + Compile over a MapFS and a real
+// directory, checking the set of files found.
+func TestFindOverTrees(t *testing.T) {
+	files := []string{"a.ts", "b.go", "src/c.ts", "src/deep/d.ts", "src/deep/e.go", "docs/f.md"}
+	mfs := fstest.MapFS{}
+	dir := t.TempDir()
+	for _, f := range files {
+		mfs[f] = &fstest.MapFile{Data: []byte("x")}
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		entry string
+		want  []string
+		why   string
+	}{
+		{"*.ts", []string{"a.ts", "src/c.ts", "src/deep/d.ts"}, "bare glob is recursive"},
+		{"src/*.ts", []string{"src/c.ts"}, "glob after a directory is not"},
+		{"src/**/*.ts", []string{"src/c.ts", "src/deep/d.ts"}, "explicit globstar, zero or more directories"},
+		{"src", []string{"src/c.ts", "src/deep", "src/deep/d.ts", "src/deep/e.go"}, "a directory lists everything below it"},
+		{"{src,docs}/*", []string{"docs/f.md", "src/c.ts", "src/deep"}, "braces in the first segment"},
+	}
+	for name, fsys := range map[string]fs.FS{"MapFS": mfs, "TempDir": os.DirFS(dir)} {
+		for _, tt := range tests {
+			base, pattern, _ := SplitFind(tt.entry)
+			g, err := Compile(pattern)
+			if err != nil {
+				t.Fatalf("%s: Compile(%q): %v", name, pattern, err)
+			}
+			var got []string
+			err = fs.WalkDir(fsys, base, func(p string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				if p == base {
+					return nil
+				}
+				rel := strings.TrimPrefix(p, base+"/")
+				if base == "." {
+					rel = p
+				}
+				if g.Match(rel) {
+					got = append(got, p)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("%s: find %q = %q, want %q (%s)", name, tt.entry, got, tt.want, tt.why)
+			}
+		}
+	}
+}
+
+func FuzzCompile(f *testing.F) {
+	for _, s := range []string{"*.go", "**/*.go", "*.test.ts", "src/**/*.go", "{a,{b,c}}", "[!a-z]", "[^]]", `\{`, "{", "[", "a/**", "[]a-]"} {
+		f.Add(s, "src/a.go")
+	}
+	f.Fuzz(func(t *testing.T, pattern, path string) {
+		g, err := Compile(pattern)
+		if err != nil {
+			var e *errs.Error
+			if !errors.As(err, &e) || e.Code != errs.InvalidParam || !strings.HasPrefix(e.Message, "Invalid glob '") {
+				t.Fatalf("Compile(%q) error %v is not an InvalidParam glob error", pattern, err)
+			}
+			return
+		}
+		if g.Match(path) != g.re.MatchString(path) {
+			t.Fatalf("Compile(%q): fast path and regexp disagree on %q", pattern, path)
+		}
+		if !HasMeta(pattern) && !strings.Contains(pattern, `\`) && g.Match(path) != (pattern == path) {
+			t.Fatalf("literal pattern %q vs %q: Match = %v", pattern, path, g.Match(path))
+		}
+	})
+}
+
+// FuzzAgainstPathMatch compares Compile with path.Match, the standard
+// library's single-segment matcher, on the syntax both share: no braces, no
+// "**", no "[!" (path.Match negates with '^' only), valid UTF-8, and no '/' in the name when the pattern has a class
+// (path.Match lets a class match '/'; Scout's classes never do).
+func FuzzAgainstPathMatch(f *testing.F) {
+	for _, s := range [][2]string{{"*.go", "a.go"}, {"[a-c]?x", "bzx"}, {"[^a]*", "b/c"}, {`\*`, "*"}, {"a*b*c", "abxc"}, {"[!a-z0-9]", "Q"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, name string) {
+		if pattern == "" || strings.Contains(pattern, "{") || strings.Contains(pattern, "**") || strings.Contains(pattern, "[!") ||
+			!utf8.ValidString(pattern) || !utf8.ValidString(name) ||
+			strings.Contains(pattern, "[") && strings.Contains(name, "/") {
+			return
+		}
+		want, err := path.Match(pattern, name)
+		if err != nil {
+			return
+		}
+		g, err := Compile(pattern)
+		if err != nil {
+			// Scout rejects a class that can match nothing; path.Match
+			// accepts it and matches nothing.
+			if msg := err.Error(); !want && (strings.Contains(msg, "is reversed") || strings.Contains(msg, "matches no character")) {
+				return
+			}
+			t.Fatalf("Compile(%q): %v, but path.Match accepts it", pattern, err)
+		}
+		if got := g.Match(name); got != want {
+			t.Fatalf("Compile(%q).Match(%q) = %v, path.Match = %v", pattern, name, got, want)
+		}
+	})
+}

@@ -1,0 +1,175 @@
+package glob
+
+import "strings"
+
+// SplitFind splits a find entry into the directory to walk and the glob to
+// match below it, as pi find's parseFindPattern does. Every '\' is first
+// turned into '/'.
+//
+//   - no glob character: (p, "**/*", false), i.e. everything below p;
+//   - a glob in the first segment: (".", p) with "**/" put in front unless
+//     p already starts with "**/", so a bare top-level glob is recursive:
+//     "*.ts" gives (".", "**/*.ts");
+//   - a glob further on: the segments before the first glob segment and the
+//     rest, which stays as written: "src/*.ts" gives ("src", "*.ts") and
+//     matches only direct children of src; "./*.ts" gives (".", "*.ts").
+//
+// A base made only of the leading '/' ("/**/*.ts") is returned as "/".
+func SplitFind(p string) (base, pattern string, hasGlob bool) {
+	p = strings.ReplaceAll(p, `\`, "/")
+	if !HasMeta(p) {
+		return p, "**/*", false
+	}
+	base, rest, first := splitAtGlob(p)
+	if first && !strings.HasPrefix(rest, "**/") {
+		rest = "**/" + rest
+	}
+	return base, rest, true
+}
+
+// SplitSearch splits a search path into the directory or file to search and
+// the glob that filters the files below it, following pi search's
+// parseSearchPath with Scout's recursion rule. Every '\' is first turned into
+// '/'. The pattern is ready for Compile, relative to base:
+//
+//   - no glob character: (p, "");
+//   - a glob in the first segment: (".", SearchPattern(p)), so "*.ts" gives
+//     (".", "**/*.ts") and "{a.txt,b.txt}" stays an exact union;
+//   - a glob further on: the segments before the first glob segment and the
+//     rest, non-recursive and with unclosed '{' closed: "src/*.ts" gives
+//     ("src", "*.ts") and "./*.ts" gives (".", "*.ts").
+//
+// A base made only of the leading '/' ("/**/*.ts") is returned as "/".
+func SplitSearch(p string) (base, pattern string) {
+	p = strings.ReplaceAll(p, `\`, "/")
+	if !HasMeta(p) {
+		return p, ""
+	}
+	base, rest, first := splitAtGlob(p)
+	if first {
+		return base, SearchPattern(rest)
+	}
+	return base, closeBraces(rest)
+}
+
+// SearchPattern rewrites a whole glob, relative to the search root, the way
+// pi search's build_glob_pattern(recursive=true) does: '\' becomes '/'; an
+// empty or blank pattern becomes "*"; every unclosed '{' is closed; and
+// "**/" is put in front unless the pattern contains '/', starts with "**",
+// or is an exact brace union such as "{a.txt,b.txt}" (no glob character
+// inside). It is idempotent.
+//
+// Do not apply it to the pattern of a base other than "." (SplitSearch's
+// "src", "*.ts"): that would make "src/*.ts" recursive, which Scout's design
+// rules out.
+func SearchPattern(p string) string {
+	p = strings.ReplaceAll(p, `\`, "/")
+	if strings.TrimSpace(p) == "" {
+		p = "*"
+	}
+	p = closeBraces(p)
+	if strings.Contains(p, "/") || strings.HasPrefix(p, "**") || isExactUnion(p) {
+		return p
+	}
+	return "**/" + p
+}
+
+// SearchGlob compiles SearchPattern(p): the recursive glob of pi search for
+// a pattern relative to the search root.
+func SearchGlob(p string) (*Pattern, error) {
+	g, err := Compile(SearchPattern(p))
+	if err != nil {
+		return nil, err
+	}
+	g.src = p
+	return g, nil
+}
+
+// BraceUnion joins already-rebased items into one glob (pi's buildBraceUnion):
+// items are trimmed, empty ones dropped, "." segments and doubled slashes
+// removed, duplicates dropped (first one kept). One item is returned as is,
+// several as "{a,b,...}", none as "" (find then searches "**/*").
+// Literal file names that contain glob characters or commas should be
+// passed through QuoteMeta first.
+func BraceUnion(items []string) string {
+	seen := make(map[string]bool, len(items))
+	var out []string
+	for _, it := range items {
+		it = normalizeItem(strings.TrimSpace(it))
+		if it == "" || seen[it] {
+			continue
+		}
+		seen[it] = true
+		out = append(out, it)
+	}
+	switch len(out) {
+	case 0:
+		return ""
+	case 1:
+		return out[0]
+	}
+	return "{" + strings.Join(out, ",") + "}"
+}
+
+// splitAtGlob splits p at its first segment holding a glob character; first
+// reports that it is the first segment, and base is then ".". The base is "/"
+// when only a leading slash precedes the glob.
+func splitAtGlob(p string) (base, rest string, first bool) {
+	segs := strings.Split(p, "/")
+	i := 0
+	for i < len(segs) && !HasMeta(segs[i]) {
+		i++
+	}
+	base = strings.Join(segs[:i], "/")
+	switch {
+	case i == 0:
+		base = "."
+	case base == "":
+		base = "/"
+	}
+	return base, strings.Join(segs[i:], "/"), i == 0
+}
+
+// closeBraces appends a '}' for every '{' left open.
+func closeBraces(p string) string {
+	depth := 0
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '{':
+			depth++
+		case '}':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return p + strings.Repeat("}", depth)
+}
+
+// isExactUnion reports whether p is "{...}" with no glob character inside.
+func isExactUnion(p string) bool {
+	return len(p) >= 2 && p[0] == '{' && p[len(p)-1] == '}' && !HasMeta(p[1:len(p)-1])
+}
+
+// normalizeItem drops empty and "." segments of a slash path, keeping a
+// leading '/'. It leaves ".." alone: a segment may sit inside braces, where
+// resolving it would break the glob.
+func normalizeItem(p string) string {
+	if p == "" {
+		return ""
+	}
+	var segs []string
+	for _, s := range strings.Split(p, "/") {
+		if s != "" && s != "." {
+			segs = append(segs, s)
+		}
+	}
+	out := strings.Join(segs, "/")
+	if p[0] == '/' {
+		return "/" + out
+	}
+	if out == "" {
+		return "."
+	}
+	return out
+}
