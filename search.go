@@ -6,3 +6,251 @@ package scout
 type Searcher struct {
 	Workspace
 }
+
+// SearchMode says what a search reports for each matching file.
+type SearchMode int
+
+// The search modes.
+const (
+	// SearchContent reports the matching lines with their context.
+	SearchContent SearchMode = iota
+	// SearchFiles reports only which files match; each file is read up to
+	// its first match.
+	SearchFiles
+	// SearchCount reports per-file counts of matching lines and matches,
+	// without lines.
+	SearchCount
+)
+
+// String returns "content", "files" or "count".
+func (m SearchMode) String() string {
+	switch m {
+	case SearchFiles:
+		return "files"
+	case SearchCount:
+		return "count"
+	}
+	return "content"
+}
+
+// Span is a half-open range [Start, End) of byte offsets into a line's Text.
+type Span struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// LineMatch is one line of a search result: a matching line or a context
+// line around one.
+type LineMatch struct {
+	// Line is the 1-based line number.
+	Line int `json:"line"`
+	// Text is the line without its terminator (LF or CRLF), valid UTF-8
+	// (invalid bytes decoded as U+FFFD), cut when longer than the request's
+	// MaxColumns (see Cut).
+	Text string `json:"text"`
+	// Match is true for a matching line and false for a context line.
+	Match bool `json:"match"`
+	// Spans are the submatches of a matching line, as byte offsets into
+	// Text; nil for context lines. A span that ran past a cut ends at
+	// len(Text).
+	Spans []Span `json:"spans,omitempty"`
+	// Cut reports that Text was shortened to MaxColumns bytes (on a
+	// character boundary).
+	Cut bool `json:"cut,omitempty"`
+}
+
+// FileMatch is one matching file of a search result.
+type FileMatch struct {
+	// Path is the file's slash path relative to the root. An archive
+	// member is "archive.zip:member/path"; an internal-URL resource is its
+	// URL.
+	Path string `json:"path"`
+	// Lines are the matching and context lines in line order (SearchContent
+	// only), at most MaxMatchesPerFile matching lines.
+	Lines []LineMatch `json:"lines,omitempty"`
+	// MatchLines is the number of matching lines found in the file, at
+	// most MaxMatchesPerFile unless the mode is SearchCount, which counts
+	// them all.
+	MatchLines int `json:"match_lines"`
+	// Matches is the number of individual matches on those lines.
+	Matches int `json:"matches"`
+	// Limited reports that the file has more matching lines than
+	// MaxMatchesPerFile let through.
+	Limited bool `json:"limited,omitempty"`
+	// Tag is the hashline tag of the whole file (see the hashline style)
+	// when the request asked for tags; "" for files over 4 MiB, archive
+	// members and in-memory resources.
+	Tag string `json:"tag,omitempty"`
+	// Virtual reports a result that is not an editable workspace file: an
+	// archive member, an in-memory resource or an immutable source.
+	Virtual bool `json:"virtual,omitempty"`
+}
+
+// SearchRequest is one search: the pattern, where to look and how much to
+// return. Its zero value (with a Pattern) searches the whole root with the
+// defaults below.
+type SearchRequest struct {
+	// Pattern is the regular expression (Go RE2 syntax). An empty pattern
+	// matches every line.
+	Pattern string `json:"pattern"`
+	// Paths are the files, directories and globs to search, slash paths
+	// relative to the root ("src", "src/**/*.go", "*.md"), or archive
+	// members ("a.zip:src/x.ts"). nil or empty means the root. An entry
+	// that does not exist is left out and listed in
+	// SearchResult.MissingPaths; when every entry is missing, Search fails
+	// with CodeNotFound.
+	Paths []string `json:"paths,omitempty"`
+	// IgnoreCase matches letters of either case.
+	IgnoreCase bool `json:"ignore_case,omitempty"`
+	// Multiline makes ^ and $ match at line ends and lets a pattern that
+	// can match a newline span lines.
+	Multiline bool `json:"multiline,omitempty"`
+	// DotAll lets '.' match a newline too.
+	DotAll bool `json:"dot_all,omitempty"`
+	// Before and After are the context lines around each matching line;
+	// 0 means none.
+	Before int `json:"before,omitempty"`
+	After  int `json:"after,omitempty"`
+	// Globs filter the files of directories as ripgrep's -g does: a glob
+	// without '/' matches base names at any depth; "!glob" excludes. nil
+	// means every file.
+	Globs []string `json:"globs,omitempty"`
+	// Types filter files by type, as ripgrep's -t ("go", "py", "ts") or a
+	// language name ("Python"). nil means every type.
+	Types []string `json:"types,omitempty"`
+	// Hidden includes files and directories whose name starts with '.'.
+	// false skips them (counted as SkipHidden). ".git" is never searched.
+	Hidden bool `json:"hidden,omitempty"`
+	// NoIgnore disables .gitignore, .ignore and the git excludes. false
+	// honours them (skipped files are counted as SkipIgnored).
+	NoIgnore bool `json:"no_ignore,omitempty"`
+	// MaxFileSize skips larger files (counted as SkipTooLarge). 0 means
+	// the Searcher's MaxFileSize; negative means no cap.
+	MaxFileSize int64 `json:"max_file_size,omitempty"`
+	// Mode chooses lines, files or counts. The zero value is SearchContent.
+	Mode SearchMode `json:"mode,omitempty"`
+	// Skip passes over this many matching files: the page cursor (see
+	// SearchResult.NextSkip). It is ignored when the scope is one file.
+	Skip int `json:"skip,omitempty"`
+	// MaxFiles is the number of matching files in a page. 0 means 20;
+	// negative means all.
+	MaxFiles int `json:"max_files,omitempty"`
+	// MaxMatchesPerFile caps the matching lines returned per file. 0 means
+	// 200; negative means all. SearchCount always counts every line.
+	MaxMatchesPerFile int `json:"max_matches_per_file,omitempty"`
+	// MaxMatches is the line budget of one call: the scan stops once this
+	// many matching lines were seen from the page start (and one more
+	// matching file shows the result is incomplete), and a page holding
+	// more lines is cut to it round robin across its files. 0 means 2000;
+	// negative means unlimited (totals are then exact).
+	MaxMatches int `json:"max_matches,omitempty"`
+	// MaxColumns cuts longer lines to this many bytes (LineMatch.Cut). 0
+	// means 512; negative means no cut.
+	MaxColumns int `json:"max_columns,omitempty"`
+	// Tags fills FileMatch.Tag with the hashline tag of each file of at
+	// most 4 MiB.
+	Tags bool `json:"tags,omitempty"`
+}
+
+// TruncReason says why a search result is not complete.
+type TruncReason string
+
+// The truncation reasons.
+const (
+	// TruncNone: the result is complete.
+	TruncNone TruncReason = ""
+	// TruncFiles: more matching files exist than the page holds;
+	// TotalFiles is exact.
+	TruncFiles TruncReason = "files"
+	// TruncBudget: the MaxMatches budget stopped the scan and more matching
+	// files exist; TotalFiles and the totals are lower bounds.
+	TruncBudget TruncReason = "budget"
+	// TruncMatches: the page held more matching lines than MaxMatches and
+	// was cut round robin.
+	TruncMatches TruncReason = "matches"
+)
+
+// SkipReason says why a file was left out of a search.
+type SkipReason string
+
+// The skip reasons.
+const (
+	SkipIgnored    SkipReason = "ignored"    // an ignore rule (.gitignore, .ignore, git excludes) or .git
+	SkipHidden     SkipReason = "hidden"     // the name starts with '.', and Hidden is false
+	SkipSymlink    SkipReason = "symlink"    // symlinks are not followed
+	SkipBinary     SkipReason = "binary"     // a NUL byte in the first 64 KiB
+	SkipTooLarge   SkipReason = "too_large"  // larger than MaxFileSize
+	SkipSpecial    SkipReason = "special"    // a FIFO, device or socket: never opened
+	SkipUnreadable SkipReason = "unreadable" // it could not be opened or read (or vanished)
+)
+
+// SearchResult is the outcome of a search.
+type SearchResult struct {
+	// Files are the page's matching files in byte-wise path order.
+	Files []FileMatch `json:"files"`
+	// Single reports that the scope was one file (or one archive member):
+	// Skip and MaxFiles did not apply.
+	Single bool `json:"single,omitempty"`
+	// Skip is the request's Skip as applied (0 for a single file).
+	Skip int `json:"skip,omitempty"`
+	// TotalFiles counts the matching files, the skipped ones included; a
+	// lower bound when Truncated is TruncBudget.
+	TotalFiles int `json:"total_files"`
+	// TotalMatchLines and TotalMatches count matching lines (as capped per
+	// file) and matches in the files seen from the page start on.
+	TotalMatchLines int `json:"total_match_lines"`
+	TotalMatches    int `json:"total_matches"`
+	// Truncated says why the result is not complete; "" when it is.
+	Truncated TruncReason `json:"truncated,omitempty"`
+	// NextSkip is the Skip of the next page; 0 when there is none.
+	NextSkip int `json:"next_skip,omitempty"`
+	// Searched counts the files searched.
+	Searched int `json:"searched"`
+	// Skipped counts the files left out, by reason.
+	Skipped map[SkipReason]int `json:"skipped,omitempty"`
+	// MissingPaths are the request's entries that do not exist.
+	MissingPaths []string `json:"missing_paths,omitempty"`
+	// SkippedMembers are archive members left out because they are not
+	// UTF-8 text or too large, each with the reason in parentheses.
+	SkippedMembers []string `json:"skipped_members,omitempty"`
+}
+
+// MatchLines returns the number of matching lines in the page.
+func (r *SearchResult) MatchLines() int {
+	n := 0
+	for _, f := range r.Files {
+		n += f.MatchLines
+	}
+	return n
+}
+
+// LinesCut reports whether a line of the page was cut at MaxColumns.
+func (r *SearchResult) LinesCut() bool {
+	for _, f := range r.Files {
+		for _, l := range f.Lines {
+			if l.Cut {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Limited reports whether a file of the page was cut at MaxMatchesPerFile.
+func (r *SearchResult) Limited() bool {
+	for _, f := range r.Files {
+		if f.Limited {
+			return true
+		}
+	}
+	return false
+}
+
+// SkippedTotal returns the number of files left out, all reasons together.
+func (r *SearchResult) SkippedTotal() int {
+	n := 0
+	for _, c := range r.Skipped {
+		n += c
+	}
+	return n
+}
