@@ -1,0 +1,233 @@
+package convert
+
+import (
+	"context"
+	"encoding/xml"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// convertDOCX renders word/document.xml: headings as #, list items as -,
+// tables as markdown tables, hyperlinks as [text](url).
+func convertDOCX(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
+	p, err := openPkg(ctx, "DOCX", r, size)
+	if err != nil {
+		return "", err
+	}
+	const main = "word/document.xml"
+	if !p.has(main) {
+		return "", malformed("DOCX", errMissing(main))
+	}
+	w := &docxWriter{headings: docxHeadings(p), links: p.rels(main)}
+	if err := p.walk(main, w.token); err != nil {
+		return "", err
+	}
+	return w.out.result(), nil
+}
+
+type docxPara struct {
+	b         strings.Builder
+	level     int // heading level, 0 for body text
+	list      bool
+	listLevel int
+	linkStart int // offset in b where the open hyperlink's text starts
+	linkURL   string
+}
+
+type docxTable struct {
+	rows [][]string
+	row  []string
+	cell []string // paragraphs of the open cell
+}
+
+type docxWriter struct {
+	out      text
+	headings map[string]int    // paragraph style id -> heading level
+	links    map[string]string // relationship id -> target
+	paras    []*docxPara       // open paragraphs (text boxes nest them)
+	tables   []*docxTable      // open tables
+	inText   bool
+	inRun    int // depth of open runs: tabs and breaks count only inside one
+}
+
+func (w *docxWriter) para() *docxPara {
+	if len(w.paras) == 0 {
+		return nil
+	}
+	return w.paras[len(w.paras)-1]
+}
+
+func (w *docxWriter) token(tok xml.Token) {
+	switch t := tok.(type) {
+	case xml.StartElement:
+		w.start(t)
+	case xml.EndElement:
+		w.end(t.Name.Local)
+	case xml.CharData:
+		if p := w.para(); p != nil && w.inText {
+			p.b.Write(t)
+		}
+	}
+}
+
+func (w *docxWriter) start(e xml.StartElement) {
+	p := w.para()
+	switch e.Name.Local {
+	case "p":
+		w.paras = append(w.paras, &docxPara{})
+	case "pStyle":
+		if p != nil {
+			p.level = w.headings[attr(e, "val")]
+		}
+	case "numPr":
+		if p != nil {
+			p.list = true
+		}
+	case "ilvl":
+		if p != nil {
+			p.listLevel, _ = strconv.Atoi(attr(e, "val"))
+			p.listLevel = min(max(p.listLevel, 0), 8)
+		}
+	case "r":
+		w.inRun++
+	case "t":
+		w.inText = true
+	case "tab":
+		if p != nil && w.inRun > 0 {
+			p.b.WriteByte('\t')
+		}
+	case "br", "cr":
+		if p != nil && w.inRun > 0 {
+			p.b.WriteByte('\n')
+		}
+	case "hyperlink":
+		if p != nil {
+			p.linkStart, p.linkURL = p.b.Len(), w.links[attr(e, "id")]
+		}
+	case "tbl":
+		w.tables = append(w.tables, &docxTable{})
+	case "tr":
+		if n := len(w.tables); n > 0 {
+			w.tables[n-1].row = nil
+		}
+	case "tc":
+		if n := len(w.tables); n > 0 {
+			w.tables[n-1].cell = nil
+		}
+	}
+}
+
+func (w *docxWriter) end(local string) {
+	switch local {
+	case "r":
+		w.inRun = max(0, w.inRun-1)
+	case "t":
+		w.inText = false
+	case "hyperlink":
+		if p := w.para(); p != nil && p.linkURL != "" {
+			s := p.b.String()
+			label := s[p.linkStart:]
+			p.b.Reset()
+			p.b.WriteString(s[:p.linkStart] + "[" + label + "](" + p.linkURL + ")")
+			p.linkURL = ""
+		}
+	case "p":
+		if len(w.paras) == 0 {
+			return
+		}
+		p := w.paras[len(w.paras)-1]
+		w.paras = w.paras[:len(w.paras)-1]
+		w.emitPara(p)
+	case "tc":
+		if t := w.table(); t != nil {
+			t.row = append(t.row, strings.Join(t.cell, "\n"))
+		}
+	case "tr":
+		if t := w.table(); t != nil {
+			t.rows = append(t.rows, t.row)
+		}
+	case "tbl":
+		t := w.table()
+		if t == nil {
+			return
+		}
+		w.tables = w.tables[:len(w.tables)-1]
+		if outer := w.table(); outer != nil {
+			// A nested table is flattened into the enclosing cell.
+			for _, r := range t.rows {
+				outer.cell = append(outer.cell, strings.Join(r, " "))
+			}
+			return
+		}
+		if !w.out.full() {
+			w.out.WriteString(mdTable(t.rows) + "\n")
+		}
+	}
+}
+
+func (w *docxWriter) table() *docxTable {
+	if len(w.tables) == 0 {
+		return nil
+	}
+	return w.tables[len(w.tables)-1]
+}
+
+func (w *docxWriter) emitPara(p *docxPara) {
+	s := strings.TrimSpace(p.b.String())
+	if t := w.table(); t != nil && len(w.paras) == 0 {
+		t.cell = append(t.cell, s)
+		return
+	}
+	if s == "" || w.out.full() {
+		return
+	}
+	switch {
+	case p.level > 0:
+		s = strings.Repeat("#", p.level) + " " + strings.ReplaceAll(s, "\n", " ")
+	case p.list:
+		s = strings.Repeat("  ", p.listLevel) + "- " + s
+	}
+	if outer := w.para(); outer != nil {
+		// A paragraph inside a text box joins its anchor paragraph.
+		outer.b.WriteString(s + "\n")
+		return
+	}
+	w.out.WriteString(s + "\n\n")
+}
+
+var headingStyle = regexp.MustCompile(`(?i)^heading\s*([1-9])$`)
+
+// docxHeadings maps paragraph style ids to heading levels from
+// word/styles.xml (by the style's name, which is language-independent:
+// "heading 1", "Title"), falling back to ids such as "Heading2".
+func docxHeadings(p *pkg) map[string]int {
+	levels := map[string]int{"Title": 1}
+	for i := 1; i <= 9; i++ {
+		levels["Heading"+strconv.Itoa(i)] = i
+	}
+	const styles = "word/styles.xml"
+	if !p.has(styles) {
+		return levels
+	}
+	var doc struct {
+		Styles []struct {
+			ID   string `xml:"styleId,attr"`
+			Name struct {
+				Val string `xml:"val,attr"`
+			} `xml:"name"`
+		} `xml:"style"`
+	}
+	if p.decodeXML(styles, &doc) != nil {
+		return levels
+	}
+	for _, s := range doc.Styles {
+		if m := headingStyle.FindStringSubmatch(s.Name.Val); m != nil {
+			levels[s.ID] = int(m[1][0] - '0')
+		} else if strings.EqualFold(s.Name.Val, "title") {
+			levels[s.ID] = 1
+		}
+	}
+	return levels
+}

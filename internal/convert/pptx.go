@@ -1,0 +1,163 @@
+package convert
+
+import (
+	"context"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// convertPPTX renders each slide in presentation order as
+// "<!-- Slide number: N -->", its title as "# ...", the text of its shapes,
+// its tables as markdown tables, then its speaker notes.
+func convertPPTX(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
+	p, err := openPkg(ctx, "PPTX", r, size)
+	if err != nil {
+		return "", err
+	}
+	slides, err := pptxSlides(p)
+	if err != nil {
+		return "", err
+	}
+	var out text
+	for i, s := range slides {
+		if out.full() {
+			break
+		}
+		body, err := pptxText(p, s)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&out, "<!-- Slide number: %d -->\n%s\n", i+1, body)
+		for _, target := range p.rels(s) {
+			if strings.Contains(target, "notesSlide") && p.has(target) {
+				notes, err := pptxText(p, target)
+				if err != nil {
+					return "", err
+				}
+				if notes = strings.TrimSpace(notes); notes != "" {
+					out.WriteString("### Notes:\n" + notes + "\n")
+				}
+			}
+		}
+		out.WriteString("\n")
+	}
+	return out.result(), nil
+}
+
+// pptxSlides returns the slide part names in presentation order.
+func pptxSlides(p *pkg) ([]string, error) {
+	const pres = "ppt/presentation.xml"
+	if !p.has(pres) {
+		return nil, malformed("PPTX", errMissing(pres))
+	}
+	var doc struct {
+		IDs []struct {
+			RID string `xml:"http://schemas.openxmlformats.org/officeDocument/2006/relationships id,attr"`
+		} `xml:"sldIdLst>sldId"`
+	}
+	if err := p.decodeXML(pres, &doc); err != nil {
+		return nil, err
+	}
+	rels := p.rels(pres)
+	var out []string
+	for _, id := range doc.IDs {
+		if t, ok := rels[id.RID]; ok && p.has(t) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+type pptxWriter struct {
+	out     strings.Builder
+	shape   strings.Builder // text of the open shape
+	para    strings.Builder // text of the open paragraph
+	title   bool            // the open shape is a title placeholder
+	skip    bool            // the open shape is a slide number, date, header or footer
+	inShape int
+	inText  bool
+	table   *docxTable
+}
+
+// pptxText renders the shapes and tables of one slide or notes part.
+func pptxText(p *pkg, part string) (string, error) {
+	w := &pptxWriter{}
+	notes := strings.Contains(part, "notesSlide")
+	err := p.walk(part, func(tok xml.Token) {
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "sp":
+				w.inShape++
+				w.shape.Reset()
+				w.title, w.skip = false, false
+			case "ph":
+				switch typ := attr(t, "type"); typ {
+				case "title", "ctrTitle":
+					w.title = !notes
+				case "sldNum", "dt", "ftr", "hdr", "sldImg":
+					w.skip = true
+				}
+			case "p":
+				w.para.Reset()
+			case "t":
+				w.inText = true
+			case "br":
+				w.para.WriteByte('\n')
+			case "tbl":
+				w.table = &docxTable{}
+			case "tr":
+				if w.table != nil {
+					w.table.row = nil
+				}
+			case "tc":
+				if w.table != nil {
+					w.table.cell = nil
+				}
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "t":
+				w.inText = false
+			case "p":
+				s := strings.TrimSpace(w.para.String())
+				switch {
+				case w.table != nil:
+					w.table.cell = append(w.table.cell, s)
+				case w.inShape > 0:
+					w.shape.WriteString(s + "\n")
+				}
+			case "sp":
+				w.inShape = max(0, w.inShape-1)
+				s := strings.TrimSpace(w.shape.String())
+				if s == "" || w.skip {
+					return
+				}
+				if w.title {
+					s = "# " + strings.ReplaceAll(s, "\n", " ")
+				}
+				w.out.WriteString(s + "\n")
+			case "tc":
+				if w.table != nil {
+					w.table.row = append(w.table.row, strings.Join(w.table.cell, "\n"))
+				}
+			case "tr":
+				if w.table != nil {
+					w.table.rows = append(w.table.rows, w.table.row)
+				}
+			case "tbl":
+				if w.table != nil {
+					w.out.WriteString("\n" + mdTable(w.table.rows) + "\n")
+					w.table = nil
+				}
+			}
+		case xml.CharData:
+			if w.inText {
+				w.para.Write(t)
+			}
+		}
+	})
+	return w.out.String(), err
+}

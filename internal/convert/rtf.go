@@ -1,0 +1,290 @@
+package convert
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strconv"
+	"unicode/utf16"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/korean"
+	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/encoding/traditionalchinese"
+)
+
+// maxRTF is the largest RTF file read (RTF is parsed in memory).
+const maxRTF = 256 << 20
+
+// rtfSkip are destinations whose content is not document text.
+var rtfSkip = map[string]bool{
+	"fonttbl": true, "colortbl": true, "stylesheet": true, "info": true, "pict": true,
+	"object": true, "fldinst": true, "themedata": true, "colorschememapping": true,
+	"latentstyles": true, "datastore": true, "xmlnstbl": true, "listtable": true,
+	"listoverridetable": true, "rsidtbl": true, "generator": true, "filetbl": true,
+	"revtbl": true, "header": true, "headerl": true, "headerr": true, "headerf": true,
+	"footer": true, "footerl": true, "footerr": true, "footerf": true, "xe": true,
+	"tc": true, "bkmkstart": true, "bkmkend": true, "nonshppict": true, "private": true,
+	"pgdsctbl": true, "mmathPr": true, "wgrffmtfilter": true,
+}
+
+// rtfSymbols are control words that stand for text.
+var rtfSymbols = map[string]string{
+	"par": "\n", "line": "\n", "sect": "\n\n", "page": "\n\n", "tab": "\t",
+	"cell": " | ", "nestcell": " | ", "row": "\n", "nestrow": "\n",
+	"emdash": "—", "endash": "–", "bullet": "•", "lquote": "‘", "rquote": "’",
+	"ldblquote": "“", "rdblquote": "”", "emspace": " ", "enspace": " ", "qmspace": " ",
+}
+
+type rtfState struct {
+	skip bool
+	uc   int // characters to skip after \uN
+}
+
+// convertRTF extracts the text of an RTF document: destinations that are
+// not text (font and colour tables, pictures, field instructions, headers)
+// are skipped, \uN and \'hh are decoded (the code page from \ansicpgN).
+func convertRTF(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
+	if size > maxRTF {
+		return "", malformed("RTF", errors.New("the file is larger than 256 MiB"))
+	}
+	data := make([]byte, size)
+	if _, err := r.ReadAt(data, 0); err != nil && err != io.EOF {
+		return "", err
+	}
+	if !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte(`{\rtf`)) {
+		return "", malformed("RTF", errors.New(`it does not start with {\rtf`))
+	}
+	p := rtfParser{data: data, enc: charmap.Windows1252, st: rtfState{uc: 1}}
+	if err := p.run(ctx); err != nil {
+		return "", err
+	}
+	return p.out.result(), nil
+}
+
+type rtfParser struct {
+	data    []byte
+	i       int
+	st      rtfState
+	stack   []rtfState
+	out     text
+	enc     encoding.Encoding
+	pending []byte // \'hh bytes not yet decoded
+	skipN   int    // characters still to skip after \uN
+	newDest bool   // just after "{": the next control word may be a destination
+	high    rune   // a high surrogate from \uN waiting for its low half
+}
+
+func (p *rtfParser) run(ctx context.Context) error {
+	for n := 0; p.i < len(p.data); n++ {
+		if n%65536 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if p.out.full() {
+			break
+		}
+		c := p.data[p.i]
+		switch c {
+		case '{':
+			p.flush()
+			p.skipN = 0
+			p.stack = append(p.stack, p.st)
+			p.i++
+			p.newDest = true
+			continue
+		case '}':
+			p.flush()
+			p.skipN = 0
+			if n := len(p.stack); n > 0 {
+				p.st = p.stack[n-1]
+				p.stack = p.stack[:n-1]
+			}
+			p.i++
+		case '\\':
+			p.control()
+		case '\r', '\n':
+			p.i++
+		default:
+			p.i++
+			p.char(string(c))
+		}
+		p.newDest = false
+	}
+	p.flush()
+	return nil
+}
+
+// char emits literal text, honouring the skip count after \uN.
+func (p *rtfParser) char(s string) {
+	p.flush()
+	if p.skipN > 0 {
+		p.skipN--
+		return
+	}
+	if !p.st.skip {
+		p.out.WriteString(s)
+	}
+}
+
+// flush decodes pending \'hh bytes with the document's code page.
+func (p *rtfParser) flush() {
+	if len(p.pending) == 0 {
+		return
+	}
+	b, err := p.enc.NewDecoder().Bytes(p.pending)
+	if err != nil {
+		b = bytes.ToValidUTF8(p.pending, []byte("\uFFFD"))
+	}
+	p.pending = p.pending[:0]
+	if !p.st.skip {
+		p.out.Write(b)
+	}
+}
+
+func (p *rtfParser) control() {
+	p.i++ // the backslash
+	if p.i >= len(p.data) {
+		return
+	}
+	c := p.data[p.i]
+	if !isLetter(c) {
+		p.i++
+		switch c {
+		case '\'':
+			if p.i+2 <= len(p.data) {
+				if v, err := strconv.ParseUint(string(p.data[p.i:p.i+2]), 16, 8); err == nil {
+					p.i += 2
+					if p.skipN > 0 {
+						p.skipN--
+						return
+					}
+					p.pending = append(p.pending, byte(v))
+					return
+				}
+			}
+		case '*':
+			p.st.skip = true
+		case '~':
+			p.char("\u00a0")
+		case '_':
+			p.char("-")
+		case '\\', '{', '}':
+			p.char(string(c))
+		case '\r', '\n':
+			p.char("\n")
+		}
+		return
+	}
+	start := p.i
+	for p.i < len(p.data) && isLetter(p.data[p.i]) {
+		p.i++
+	}
+	word := string(p.data[start:p.i])
+	numStart := p.i
+	if p.i < len(p.data) && p.data[p.i] == '-' {
+		p.i++
+	}
+	for p.i < len(p.data) && p.data[p.i] >= '0' && p.data[p.i] <= '9' && p.i-numStart < 11 {
+		p.i++
+	}
+	num, hasNum := 0, p.i > numStart
+	if hasNum {
+		num, _ = strconv.Atoi(string(p.data[numStart:p.i]))
+	}
+	if p.i < len(p.data) && p.data[p.i] == ' ' {
+		p.i++
+	}
+	p.word(word, num, hasNum)
+}
+
+func (p *rtfParser) word(w string, num int, hasNum bool) {
+	if p.newDest && rtfSkip[w] {
+		p.st.skip = true
+		return
+	}
+	switch w {
+	case "ansicpg":
+		if e := codePage(num); e != nil {
+			p.enc = e
+		}
+	case "uc":
+		p.st.uc = max(0, num)
+	case "u":
+		if num < 0 {
+			num += 65536
+		}
+		p.flush()
+		p.skipN = p.st.uc
+		r := rune(num)
+		switch {
+		case r >= 0xD800 && r < 0xDC00:
+			p.high = r // wait for the low half in the next \uN
+			return
+		case r >= 0xDC00 && r < 0xE000:
+			r = utf16.DecodeRune(p.high, r)
+		}
+		p.high = 0
+		if !p.st.skip {
+			p.out.WriteString(string(r))
+		}
+	case "bin":
+		p.flush()
+		if hasNum && num > 0 {
+			p.i = min(len(p.data), p.i+num)
+		}
+	default:
+		if s, ok := rtfSymbols[w]; ok {
+			p.char(s)
+		}
+	}
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// codePage returns the decoder for a Windows code page number, or nil.
+func codePage(n int) encoding.Encoding {
+	switch n {
+	case 437:
+		return charmap.CodePage437
+	case 850:
+		return charmap.CodePage850
+	case 866:
+		return charmap.CodePage866
+	case 874:
+		return charmap.Windows874
+	case 932:
+		return japanese.ShiftJIS
+	case 936:
+		return simplifiedchinese.GBK
+	case 949:
+		return korean.EUCKR
+	case 950:
+		return traditionalchinese.Big5
+	case 1250:
+		return charmap.Windows1250
+	case 1251:
+		return charmap.Windows1251
+	case 1252:
+		return charmap.Windows1252
+	case 1253:
+		return charmap.Windows1253
+	case 1254:
+		return charmap.Windows1254
+	case 1255:
+		return charmap.Windows1255
+	case 1256:
+		return charmap.Windows1256
+	case 1257:
+		return charmap.Windows1257
+	case 1258:
+		return charmap.Windows1258
+	case 10000:
+		return charmap.Macintosh
+	}
+	return nil
+}

@@ -1,0 +1,234 @@
+package convert
+
+import (
+	"archive/zip"
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"golang.org/x/net/html/charset"
+)
+
+// pkg is an opened zip-based document (OOXML, EPUB).
+type pkg struct {
+	ctx    context.Context
+	format string
+	files  map[string]*zip.File
+}
+
+func openPkg(ctx context.Context, format string, r io.ReaderAt, size int64) (*pkg, error) {
+	zr, err := zip.NewReader(r, size)
+	if err != nil {
+		return nil, malformed(format, err)
+	}
+	p := &pkg{ctx: ctx, format: format, files: make(map[string]*zip.File, len(zr.File))}
+	for _, f := range zr.File {
+		p.files[strings.TrimPrefix(f.Name, "/")] = f
+	}
+	return p, nil
+}
+
+// has reports whether the package holds name.
+func (p *pkg) has(name string) bool { _, ok := p.files[name]; return ok }
+
+// open opens a part, capped at maxPart inflated bytes.
+func (p *pkg) open(name string) (io.ReadCloser, error) {
+	f, ok := p.files[name]
+	if !ok {
+		return nil, malformed(p.format, fmt.Errorf("missing part %s", name))
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, malformed(p.format, fmt.Errorf("part %s: %w", name, err))
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{&capReader{r: rc, n: maxPart, name: name}, rc}, nil
+}
+
+// read returns a whole part.
+func (p *pkg) read(name string) ([]byte, error) {
+	rc, err := p.open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	if err != nil {
+		return nil, p.partErr(name, err)
+	}
+	return b, nil
+}
+
+func (p *pkg) partErr(name string, err error) error {
+	var ce *capError
+	if errors.As(err, &ce) {
+		return err
+	}
+	return malformed(p.format, fmt.Errorf("part %s: %w", name, err))
+}
+
+// walk streams the XML tokens of a part to fn, checking ctx as it goes.
+func (p *pkg) walk(name string, fn func(xml.Token)) error {
+	rc, err := p.open(name)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	d := newDecoder(rc)
+	for n := 0; ; n++ {
+		if n%4096 == 0 {
+			if err := p.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		tok, err := d.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return p.partErr(name, err)
+		}
+		fn(tok)
+	}
+}
+
+// decodeXML unmarshals a part into v.
+func (p *pkg) decodeXML(name string, v any) error {
+	rc, err := p.open(name)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	if err := newDecoder(rc).Decode(v); err != nil {
+		return p.partErr(name, err)
+	}
+	return nil
+}
+
+func newDecoder(r io.Reader) *xml.Decoder {
+	d := xml.NewDecoder(r)
+	d.Strict = false
+	d.AutoClose = xml.HTMLAutoClose
+	d.Entity = xml.HTMLEntity
+	d.CharsetReader = charset.NewReaderLabel
+	return d
+}
+
+// rels reads the relationships of a part: Id -> target resolved against
+// the part's directory (external targets are kept as they are).
+func (p *pkg) rels(part string) map[string]string {
+	dir, file := path.Split(part)
+	name := dir + "_rels/" + file + ".rels"
+	out := map[string]string{}
+	if !p.has(name) {
+		return out
+	}
+	var doc struct {
+		Rel []struct {
+			ID     string `xml:"Id,attr"`
+			Target string `xml:"Target,attr"`
+			Mode   string `xml:"TargetMode,attr"`
+		} `xml:"Relationship"`
+	}
+	if p.decodeXML(name, &doc) != nil {
+		return out
+	}
+	for _, r := range doc.Rel {
+		t := r.Target
+		if r.Mode != "External" {
+			t = resolvePart(dir, t)
+		}
+		out[r.ID] = t
+	}
+	return out
+}
+
+// resolvePart resolves a relative part reference against dir.
+func resolvePart(dir, ref string) string {
+	if strings.HasPrefix(ref, "/") {
+		return strings.TrimPrefix(path.Clean(ref), "/")
+	}
+	return strings.TrimPrefix(path.Clean("/"+dir+ref), "/")
+}
+
+// attr returns the value of the attribute with the local name.
+func attr(e xml.StartElement, local string) string {
+	for _, a := range e.Attr {
+		if a.Name.Local == local {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// capError reports a part larger than maxPart once inflated.
+type capError struct{ name string }
+
+func (e *capError) Error() string {
+	return fmt.Sprintf("part %s inflates to more than %d MiB", e.name, maxPart>>20)
+}
+
+type capReader struct {
+	r    io.Reader
+	n    int64
+	name string
+}
+
+func (c *capReader) Read(b []byte) (int, error) {
+	if c.n <= 0 {
+		return 0, &capError{c.name}
+	}
+	if int64(len(b)) > c.n {
+		b = b[:c.n]
+	}
+	n, err := c.r.Read(b)
+	c.n -= int64(n)
+	return n, err
+}
+
+// mdTable renders rows as a markdown table, the first row as the header.
+func mdTable(rows [][]string) string {
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r))
+	}
+	if width == 0 {
+		return ""
+	}
+	var b strings.Builder
+	row := func(r []string) {
+		b.WriteString("|")
+		for i := range width {
+			c := ""
+			if i < len(r) {
+				c = mdCell(r[i])
+			}
+			b.WriteString(" " + c + " |")
+		}
+		b.WriteString("\n")
+	}
+	row(rows[0])
+	b.WriteString("|" + strings.Repeat(" --- |", width) + "\n")
+	for _, r := range rows[1:] {
+		row(r)
+	}
+	return b.String()
+}
+
+// mdCell makes s safe inside a markdown table cell.
+func mdCell(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.ReplaceAll(s, "\n", "<br>")
+}
+
+type errMissing string
+
+func (e errMissing) Error() string { return "missing part " + string(e) }
