@@ -1,0 +1,566 @@
+// Package walk is Scout's directory walker: parallel, never following
+// symlinks, applying ignore files (.gitignore inside git work trees,
+// .ignore everywhere, .git/info/exclude, the global excludes file), the
+// hidden-file rule and fixed directory names to prune, and counting every
+// entry it leaves out with the reason.
+package walk
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fsx"
+)
+
+// Options configure a walk. The zero value skips hidden entries, honours
+// ignore files, prunes nothing by name, uses the default number of
+// workers and reports entries concurrently in no particular order.
+type Options struct {
+	// Hidden includes entries whose name starts with ".". ".git" is never
+	// included.
+	Hidden bool
+	// NoIgnore disables every ignore file: .gitignore, .ignore,
+	// .git/info/exclude and GlobalExcludes.
+	NoIgnore bool
+	// PruneDirs lists directory base names that are never entered nor
+	// reported (seed 002's fixed list, or "node_modules"); each pruned
+	// directory counts as ReasonIgnored. nil prunes nothing.
+	PruneDirs []string
+	// GlobalExcludes is the contents of the user's global gitignore
+	// (core.excludesFile), applied inside git work trees relative to the
+	// work-tree top; see LoadGlobalExcludes. "" means none.
+	GlobalExcludes string
+	// Workers is the number of goroutines reading directories. 0 means
+	// 2×GOMAXPROCS (reads block, so more workers than cores hide latency).
+	Workers int
+	// Sorted walks sequentially, depth first, each directory's entries in
+	// byte-wise name order, a directory's subtree right after the
+	// directory itself, so that the calls to fn and any limit are
+	// deterministic. false walks in parallel in no particular order.
+	Sorted bool
+	// MaxVisited stops the walk once this many entries (directories and
+	// files, reported or skipped) have been visited; Stats.Truncated then
+	// says so. 0 means no limit.
+	MaxVisited int
+	// Filter, when not nil, decides which entries that pass the other rules
+	// are reported: entries for which it returns false are not passed to
+	// fn, but directories are still entered. It is called concurrently
+	// unless Sorted. nil reports everything.
+	Filter func(rel string, isDir bool) bool
+}
+
+// Entry is one reported entry.
+type Entry struct {
+	// Path is slash-separated and relative to the FS root, never ".".
+	Path string
+	// Type holds the type bits: 0 for a regular file, fs.ModeDir,
+	// fs.ModeSymlink (never followed), fs.ModeNamedPipe, ...
+	Type fs.FileMode
+	// Depth is 1 for the children of the walk root.
+	Depth int
+	// Info returns the lstat information of the entry (size, mode, mtime).
+	// It is cached after the first call and safe for concurrent use; during
+	// the call to fn it costs one fstatat on the OS FS.
+	Info func() (fs.FileInfo, error)
+}
+
+// Reason says why an entry was left out.
+type Reason string
+
+// The reasons an entry is left out. The walker itself uses ReasonIgnored,
+// ReasonHidden, ReasonUnreadable and ReasonLimit; consumers record their
+// own skips (symlinks, binary files, ...) with the same type.
+const (
+	ReasonIgnored    Reason = "ignored"    // an ignore file, PruneDirs, or ".git"
+	ReasonHidden     Reason = "hidden"     // the name starts with "." and Options.Hidden is false
+	ReasonUnreadable Reason = "unreadable" // a directory that could not be listed (it was still reported)
+	ReasonSymlink    Reason = "symlink"    // a symlink a consumer did not follow
+	ReasonLimit      Reason = "limit"      // listed but not visited because Options.MaxVisited was reached
+)
+
+// Stats describe what a walk saw.
+type Stats struct {
+	// Visited counts the entries seen, directories and files, reported or
+	// skipped. The contents of skipped directories are not seen.
+	Visited int
+	// Skipped counts the entries left out, by reason. It is never nil
+	// after Walk returns.
+	Skipped map[Reason]int
+	// Errors holds up to 10 samples of the failures behind
+	// ReasonUnreadable and of ignore files that could not be read.
+	Errors []error
+	// Truncated is true when the walk stopped at Options.MaxVisited.
+	Truncated bool
+}
+
+const maxErrorSamples = 10
+
+// Walk walks the directory root (a valid fs path, "." for the FS root) and
+// calls fn for every entry below it that no rule leaves out; root itself
+// is not reported. Symlinks are reported, never followed, so loops are
+// impossible (a symlink given as root is followed). A ".git" entry is
+// never reported nor entered.
+//
+// .gitignore files, .git/info/exclude and Options.GlobalExcludes apply
+// inside a git work tree: a ".git" in root, in a directory above it within
+// the FS or, for the OS FS of fsx.OpenDir, above the FS root (only the
+// global excludes are then known; nothing outside the FS is read).
+// .ignore files apply everywhere. The rule files of the directories above
+// root (within the FS) apply too.
+//
+// fn is called concurrently from several goroutines unless Options.Sorted.
+// A directory is reported before its contents. fn returning fs.SkipDir on
+// a directory skips it; on a file it skips the rest of its directory.
+// fs.SkipAll stops the walk without error; any other error stops it and
+// is returned. An unreadable directory below root is counted, not fatal.
+//
+// Walk returns an *errs.Error for an invalid or missing root, one that
+// is not a directory or cannot be listed, and ctx.Err() when ctx ends
+// (the walk stops within a directory entry or two).
+func Walk(ctx context.Context, fsys fs.FS, root string, opts Options, fn func(Entry) error) (Stats, error) {
+	if !fs.ValidPath(root) {
+		return Stats{}, errs.New(errs.InvalidParam, "invalid walk root %q: use a slash-separated path relative to the root, without \"..\"", root)
+	}
+	fi, err := fs.Stat(fsys, root)
+	if err != nil {
+		return Stats{}, errs.Wrap(errs.CodeOf(err), err, "cannot walk %q: %v", root, err)
+	}
+	if !fi.IsDir() {
+		return Stats{}, errs.New(errs.InvalidParam, "cannot walk %q: not a directory", root)
+	}
+	if err := ctx.Err(); err != nil {
+		return Stats{}, err
+	}
+	w := newWalker(ctx, fsys, opts, fn)
+	rootRules := w.ancestorRules(root)
+	lfi, err := fsx.Lstat(fsys, root)
+	rootIsLink := err == nil && lfi.Mode()&fs.ModeSymlink != 0
+	stop := context.AfterFunc(ctx, func() { w.halt(ctx.Err()) })
+	defer stop()
+	if opts.Sorted {
+		st := w.newStats()
+		w.sortedDir(job{dir: root, rules: rootRules, viaLink: rootIsLink}, st)
+	} else {
+		w.parallel(job{dir: root, rules: rootRules, viaLink: rootIsLink})
+	}
+	return w.result()
+}
+
+// job is a directory to read.
+type job struct {
+	dir     string    // FS path
+	depth   int       // depth of the directory; 0 for the walk root
+	rules   *dirRules // rules in force in the parent directory
+	viaLink bool      // the walk root is a symlink: list it by following it
+}
+
+// walker is the state of one walk.
+type walker struct {
+	ctx    context.Context
+	fsys   fs.FS
+	opener fsx.DirOpener // nil when fsys cannot list by descriptor
+	opts   Options
+	fn     func(Entry) error
+	prune  map[string]bool
+	loader rulesLoader
+
+	visited atomic.Int64 // used when MaxVisited > 0
+	stop    atomic.Bool
+
+	mu        sync.Mutex
+	cond      *sync.Cond
+	stack     []job
+	active    int
+	err       error
+	stats     []*stats
+	errors    []error
+	truncated bool
+}
+
+// stats are one worker's counts, merged at the end.
+type stats struct {
+	visited int
+	skipped [5]int // indexed by reasonIndex
+}
+
+var reasons = [5]Reason{ReasonIgnored, ReasonHidden, ReasonUnreadable, ReasonSymlink, ReasonLimit}
+
+const (
+	rIgnored = iota
+	rHidden
+	rUnreadable
+	_ // ReasonSymlink: consumers only
+	rLimit
+)
+
+func newWalker(ctx context.Context, fsys fs.FS, opts Options, fn func(Entry) error) *walker {
+	w := &walker{ctx: ctx, fsys: fsys, opts: opts, fn: fn}
+	w.cond = sync.NewCond(&w.mu)
+	w.opener, _ = fsys.(fsx.DirOpener)
+	if len(opts.PruneDirs) > 0 {
+		w.prune = make(map[string]bool, len(opts.PruneDirs))
+		for _, d := range opts.PruneDirs {
+			w.prune[d] = true
+		}
+	}
+	w.loader = rulesLoader{fsys: fsys, errs: w.noteError}
+	if !opts.NoIgnore && opts.GlobalExcludes != "" {
+		w.loader.global = parseRules(opts.GlobalExcludes)
+	}
+	return w
+}
+
+func (w *walker) newStats() *stats {
+	s := &stats{}
+	w.mu.Lock()
+	w.stats = append(w.stats, s)
+	w.mu.Unlock()
+	return s
+}
+
+func (w *walker) noteError(err error) {
+	w.mu.Lock()
+	if len(w.errors) < maxErrorSamples {
+		w.errors = append(w.errors, err)
+	}
+	w.mu.Unlock()
+}
+
+// halt stops the walk with err (nil for fs.SkipAll or the visit limit);
+// the first error wins.
+func (w *walker) halt(err error) {
+	w.mu.Lock()
+	if !w.stop.Load() {
+		w.err = err
+		w.stop.Store(true)
+	}
+	w.cond.Broadcast()
+	w.mu.Unlock()
+}
+
+func (w *walker) result() (Stats, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	st := Stats{Skipped: map[Reason]int{}, Errors: w.errors, Truncated: w.truncated}
+	for _, s := range w.stats {
+		st.Visited += s.visited
+		for i, n := range s.skipped {
+			if n > 0 {
+				st.Skipped[reasons[i]] += n
+			}
+		}
+	}
+	return st, w.err
+}
+
+// ancestorRules returns the rules in force in root's parent, from the rule
+// files of the directories above root within the FS and, for the OS FS, a
+// work tree around the FS root.
+func (w *walker) ancestorRules(root string) *dirRules {
+	if w.opts.NoIgnore {
+		return nil
+	}
+	var rules *dirRules
+	if d, ok := w.fsys.(fsx.OSDir); ok {
+		if outer, ok := outerWorkTree(d.OSDir()); ok {
+			rules = &dirRules{repo: &repo{outer: outer, global: w.loader.global}}
+		}
+	}
+	if root == "." {
+		return rules
+	}
+	dirs := []string{"."}
+	if parent := path.Dir(root); parent != "." {
+		for i := range parent {
+			if parent[i] == '/' {
+				dirs = append(dirs, parent[:i])
+			}
+		}
+		dirs = append(dirs, parent)
+	}
+	for _, dir := range dirs {
+		var f dirFiles
+		for _, name := range []string{".git", ".gitignore", ".ignore"} {
+			if fi, err := fsx.Lstat(w.fsys, path.Join(dir, name)); err == nil {
+				f.note(name, fi.Mode().Type())
+			}
+		}
+		rules = w.loader.child(rules, dir, f)
+	}
+	return rules
+}
+
+// outerWorkTree looks for a ".git" in the OS directories above dir and
+// returns the path from that work-tree top to dir plus "/".
+func outerWorkTree(dir string) (string, bool) {
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			rel, err := filepath.Rel(d, dir)
+			if err != nil {
+				return "", false
+			}
+			return filepath.ToSlash(rel) + "/", true
+		}
+		if filepath.Dir(d) == d {
+			return "", false
+		}
+	}
+}
+
+// parallel runs the workers until the stack of directories is empty.
+func (w *walker) parallel(root job) {
+	n := w.opts.Workers
+	if n <= 0 {
+		n = 2 * runtime.GOMAXPROCS(0)
+	}
+	w.stack = append(w.stack, root)
+	var wg sync.WaitGroup
+	for range n {
+		st := w.newStats()
+		wg.Go(func() {
+			var subdirs []job
+			for {
+				j, ok := w.pop()
+				if !ok {
+					return
+				}
+				w.readDir(j, st, func(sub job) { subdirs = append(subdirs, sub) })
+				w.done(subdirs)
+				subdirs = subdirs[:0]
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// pop takes a directory off the stack, waiting while other workers may
+// still add some; ok is false when the walk is over.
+func (w *walker) pop() (j job, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for len(w.stack) == 0 && w.active > 0 && !w.stop.Load() {
+		w.cond.Wait()
+	}
+	if len(w.stack) == 0 || w.stop.Load() {
+		return job{}, false
+	}
+	j = w.stack[len(w.stack)-1]
+	w.stack = w.stack[:len(w.stack)-1]
+	w.active++
+	return j, true
+}
+
+// done pushes the subdirectories found by a finished job.
+func (w *walker) done(subdirs []job) {
+	w.mu.Lock()
+	w.active--
+	// Push in reverse so that the stack pops them in listing order.
+	for i := len(subdirs) - 1; i >= 0; i-- {
+		w.stack = append(w.stack, subdirs[i])
+	}
+	switch {
+	case len(subdirs) > 1:
+		w.cond.Broadcast()
+	case len(subdirs) == 1:
+		w.cond.Signal()
+	case w.active == 0 && len(w.stack) == 0:
+		w.cond.Broadcast() // the walk is over
+	}
+	w.mu.Unlock()
+}
+
+// sortedDir walks the directory of j depth first, in name order.
+func (w *walker) sortedDir(j job, st *stats) {
+	w.readDir(j, st, func(sub job) { w.sortedDir(sub, st) })
+}
+
+// listing is one directory's entries.
+type listing struct {
+	names []string
+	types []fs.FileMode
+	fd    fsx.DirFD     // open while the entries are reported, for Lstat; nil otherwise
+	infos []fs.DirEntry // from fs.ReadDir when there is no descriptor
+	mu    sync.Mutex    // guards cache
+	cache []cachedInfo  // Info results, allocated on first use
+}
+
+type cachedInfo struct {
+	fi  fs.FileInfo
+	err error
+	ok  bool
+}
+
+// list reads the directory of j.
+func (w *walker) list(j job) (*listing, error) {
+	l := &listing{}
+	if w.opener != nil && !j.viaLink {
+		fd, err := w.opener.OpenDirFD(j.dir)
+		if err != nil {
+			return nil, err
+		}
+		err = fd.ReadEntries(func(name string, typ fs.FileMode) {
+			l.names = append(l.names, name)
+			l.types = append(l.types, typ)
+		})
+		if err != nil {
+			fd.Close()
+			return nil, err
+		}
+		l.fd = fd
+		return l, nil
+	}
+	des, err := fs.ReadDir(w.fsys, j.dir)
+	if err != nil {
+		return nil, err
+	}
+	l.infos = des
+	l.names = make([]string, len(des))
+	l.types = make([]fs.FileMode, len(des))
+	for i, de := range des {
+		l.names[i], l.types[i] = de.Name(), de.Type()
+	}
+	return l, nil
+}
+
+// info returns the cached lstat information of entry i whose FS path is p.
+func (w *walker) info(l *listing, i int, p string) (fs.FileInfo, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cache == nil {
+		l.cache = make([]cachedInfo, len(l.names))
+	}
+	c := &l.cache[i]
+	if !c.ok {
+		switch {
+		case l.infos != nil:
+			c.fi, c.err = l.infos[i].Info()
+		case l.fd != nil:
+			c.fi, c.err = l.fd.Lstat(l.names[i])
+			if errors.Is(c.err, fs.ErrClosed) {
+				c.fi, c.err = fsx.Lstat(w.fsys, p)
+			}
+		}
+		c.ok = true
+	}
+	return c.fi, c.err
+}
+
+// sortByName sorts a listing's entries by name (fs.ReadDir already does).
+func (l *listing) sortByName() {
+	if l.infos != nil || slices.IsSorted(l.names) {
+		return
+	}
+	idx := make([]int, len(l.names))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(l.names[a], l.names[b]) })
+	names := make([]string, len(idx))
+	types := make([]fs.FileMode, len(idx))
+	for k, i := range idx {
+		names[k], types[k] = l.names[i], l.types[i]
+	}
+	l.names, l.types = names, types
+}
+
+// readDir lists the directory of j, applies the rules to its entries,
+// reports the survivors and passes each subdirectory to enter.
+func (w *walker) readDir(j job, st *stats, enter func(job)) {
+	if w.stop.Load() {
+		return
+	}
+	l, err := w.list(j)
+	if err != nil {
+		if j.depth == 0 {
+			w.halt(errs.Wrap(errs.CodeOf(err), err, "cannot list %q: %v", j.dir, err))
+			return
+		}
+		st.skipped[rUnreadable]++
+		w.noteError(err)
+		return
+	}
+	if l.fd != nil {
+		defer l.fd.Close()
+	}
+	rules := j.rules
+	if !w.opts.NoIgnore {
+		var f dirFiles
+		for i, name := range l.names {
+			if name[0] == '.' {
+				f.note(name, l.types[i])
+			}
+		}
+		rules = w.loader.child(rules, j.dir, f)
+	}
+	if w.opts.Sorted {
+		l.sortByName()
+	}
+	prefix := j.dir + "/"
+	if j.dir == "." {
+		prefix = ""
+	}
+	depth := j.depth + 1
+	for i, name := range l.names {
+		if w.stop.Load() {
+			return
+		}
+		if max := w.opts.MaxVisited; max > 0 && w.visited.Add(1) > int64(max) {
+			st.skipped[rLimit] += len(l.names) - i
+			w.mu.Lock()
+			w.truncated = true
+			w.mu.Unlock()
+			w.halt(nil)
+			return
+		}
+		st.visited++
+		typ := l.types[i]
+		isDir := typ.IsDir()
+		switch {
+		case name == ".git":
+			st.skipped[rIgnored]++
+			continue
+		case name[0] == '.' && !w.opts.Hidden:
+			st.skipped[rHidden]++
+			continue
+		case isDir && w.prune[name]:
+			st.skipped[rIgnored]++
+			continue
+		}
+		p := prefix + name
+		if rules != nil && rules.ignored(p, name, isDir) {
+			st.skipped[rIgnored]++
+			continue
+		}
+		if w.opts.Filter == nil || w.opts.Filter(p, isDir) {
+			i := i
+			err := w.fn(Entry{Path: p, Type: typ, Depth: depth, Info: func() (fs.FileInfo, error) { return w.info(l, i, p) }})
+			switch {
+			case err == nil:
+			case errors.Is(err, fs.SkipDir) && isDir:
+				continue
+			case errors.Is(err, fs.SkipDir):
+				return
+			case errors.Is(err, fs.SkipAll):
+				w.halt(nil)
+				return
+			default:
+				w.halt(err)
+				return
+			}
+		}
+		if isDir {
+			enter(job{dir: p, depth: depth, rules: rules})
+		}
+	}
+	return
+}

@@ -1,0 +1,378 @@
+package walk
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fsx"
+)
+
+// collect walks and returns the reported paths (directories with a
+// trailing "/"), sorted, and the stats.
+func collect(t *testing.T, fsys fs.FS, root string, opts Options) ([]string, Stats) {
+	t.Helper()
+	var mu sync.Mutex
+	var got []string
+	st, err := Walk(context.Background(), fsys, root, opts, func(e Entry) error {
+		p := e.Path
+		if e.Type.IsDir() {
+			p += "/"
+		}
+		mu.Lock()
+		got = append(got, p)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("Walk(%q): %v", root, err)
+	}
+	slices.Sort(got)
+	return got, st
+}
+
+// tree is a test tree: file path -> contents. A path ending in "/" is an
+// empty directory; "->target" contents make a symlink (on the OS only).
+type tree map[string]string
+
+func (tr tree) mapFS() fstest.MapFS {
+	m := fstest.MapFS{}
+	for p, c := range tr {
+		switch {
+		case strings.HasSuffix(p, "/"):
+			m[strings.TrimSuffix(p, "/")] = &fstest.MapFile{Mode: fs.ModeDir | 0o755}
+		case strings.HasPrefix(c, "->"):
+			m[p] = &fstest.MapFile{Data: []byte(c[2:]), Mode: fs.ModeSymlink | 0o777}
+		default:
+			m[p] = &fstest.MapFile{Data: []byte(c), Mode: 0o644}
+		}
+	}
+	return m
+}
+
+func (tr tree) osFS(t *testing.T) fs.FS {
+	t.Helper()
+	dir := t.TempDir()
+	for p, c := range tr {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if strings.HasSuffix(p, "/") {
+			if err := os.MkdirAll(full, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		if strings.HasPrefix(c, "->") {
+			err = os.Symlink(c[2:], full)
+		} else {
+			err = os.WriteFile(full, []byte(c), 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	fsys, closeFn, err := fsx.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(closeFn)
+	return fsys
+}
+
+// both returns the tree as a MapFS and as an OS directory.
+func (tr tree) both(t *testing.T) map[string]fs.FS {
+	return map[string]fs.FS{"MapFS": tr.mapFS(), "OS": tr.osFS(t)}
+}
+
+var sample = tree{
+	".git/HEAD":           "ref: refs/heads/main\n",
+	".git/info/exclude":   "excluded.txt\n",
+	".gitignore":          "*.log\n!keep.log\nbuild/\n/rootonly.txt\n",
+	"a.go":                "package a\n",
+	"a.log":               "x",
+	"keep.log":            "x",
+	"excluded.txt":        "x",
+	"rootonly.txt":        "x",
+	".hidden/h.go":        "package h\n",
+	".env":                "X=1\n",
+	"build/out.bin":       "x",
+	"src/build":           "a file named build is not a directory",
+	"src/rootonly.txt":    "x",
+	"src/.ignore":         "*.tmp\n!*.log\n",
+	"src/x.tmp":           "x",
+	"src/y.log":           "shown: .ignore beats .gitignore",
+	"src/sub/.gitignore":  "!*.log\n*.go\n",
+	"src/sub/s.go":        "x",
+	"src/sub/s.log":       "x",
+	"node_modules/m.js":   "x",
+	"empty/":              "",
+	"src/sub/deep/d.txt":  "x",
+	"src/link.go":         "->../a.go",
+	"src/sub/deep/.git":   "gitdir: elsewhere\n",
+	"src/sub/deep/d.go":   "a nested work tree: the parent's *.go does not apply",
+	"src/sub/deep/e.tmp":  "the .ignore of src still applies",
+}
+
+func TestWalkRules(t *testing.T) {
+	cases := []struct {
+		name   string
+		root   string
+		opts   Options
+		want   []string
+		reason string
+	}{
+		{
+			name: "default", root: ".",
+			want: []string{"a.go", "empty/", "keep.log", "node_modules/", "node_modules/m.js", "src/", "src/build",
+				"src/link.go", "src/rootonly.txt", "src/sub/", "src/sub/deep/", "src/sub/deep/d.go", "src/sub/deep/d.txt",
+				"src/sub/s.log", "src/y.log"},
+			reason: "gitignore, info/exclude, .ignore precedence, hidden, nested work tree",
+		},
+		{
+			name: "hidden", root: ".", opts: Options{Hidden: true},
+			want: []string{".env", ".gitignore", ".hidden/", ".hidden/h.go", "a.go", "empty/", "keep.log", "node_modules/",
+				"node_modules/m.js", "src/", "src/.ignore", "src/build", "src/link.go", "src/rootonly.txt", "src/sub/",
+				"src/sub/.gitignore", "src/sub/deep/", "src/sub/deep/d.go", "src/sub/deep/d.txt", "src/sub/s.log", "src/y.log"},
+			reason: "hidden entries shown, .git never",
+		},
+		{
+			name: "no ignore", root: ".", opts: Options{NoIgnore: true, PruneDirs: []string{"node_modules"}},
+			want: []string{"a.go", "a.log", "build/", "build/out.bin", "empty/", "excluded.txt", "keep.log", "rootonly.txt",
+				"src/", "src/build", "src/link.go", "src/rootonly.txt", "src/sub/", "src/sub/deep/", "src/sub/deep/d.go",
+				"src/sub/deep/d.txt", "src/sub/deep/e.tmp", "src/sub/s.go", "src/sub/s.log", "src/x.tmp", "src/y.log"},
+			reason: "every ignore source off; PruneDirs still prunes",
+		},
+		{
+			name: "subdir root", root: "src/sub",
+			want:   []string{"src/sub/deep/", "src/sub/deep/d.go", "src/sub/deep/d.txt", "src/sub/s.log"},
+			reason: "rules of the directories above the walk root apply",
+		},
+		{
+			name: "filter", root: ".", opts: Options{Filter: func(rel string, isDir bool) bool { return strings.HasSuffix(rel, ".go") }},
+			want:   []string{"a.go", "src/link.go", "src/sub/deep/d.go"},
+			reason: "filtered directories are still entered",
+		},
+	}
+	for fsName, fsys := range sample.both(t) {
+		for _, c := range cases {
+			for _, sorted := range []bool{false, true} {
+				c.opts.Sorted = sorted
+				t.Run(fsName+"/"+c.name, func(t *testing.T) {
+					got, _ := collect(t, fsys, c.root, c.opts)
+					if !slices.Equal(got, c.want) {
+						t.Errorf("sorted=%v got\n%q\nwant\n%q\n(%s)", sorted, got, c.want, c.reason)
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestWalkStats(t *testing.T) {
+	for fsName, fsys := range sample.both(t) {
+		_, st := collect(t, fsys, ".", Options{PruneDirs: []string{"node_modules"}})
+		want := map[Reason]int{
+			// .git, a.log, excluded.txt, rootonly.txt, build/, node_modules/,
+			// src/x.tmp, src/sub/s.go, src/sub/deep/.git, src/sub/deep/e.tmp
+			ReasonIgnored: 10,
+			// .gitignore, .hidden, .env, src/.ignore, src/sub/.gitignore
+			ReasonHidden: 5,
+		}
+		if !maps(st.Skipped, want) {
+			t.Errorf("%s: skipped = %v, want %v", fsName, st.Skipped, want)
+		}
+		// 13 reported (15 minus node_modules and its file) + 15 skipped.
+		if st.Visited != 28 {
+			t.Errorf("%s: visited = %d, want 28", fsName, st.Visited)
+		}
+	}
+}
+
+func maps(a, b map[Reason]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func TestWalkSortedOrder(t *testing.T) {
+	tr := tree{"b/x": "", "a.txt": "", "a/z": "", "a/b/c": "", "c": ""}
+	for fsName, fsys := range tr.both(t) {
+		var got []string
+		_, err := Walk(context.Background(), fsys, ".", Options{Sorted: true}, func(e Entry) error {
+			got = append(got, e.Path)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"a", "a/b", "a/b/c", "a/z", "a.txt", "b", "b/x", "c"}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: order %q, want %q (pre-order, names in byte order)", fsName, got, want)
+		}
+	}
+}
+
+func TestWalkEntryFields(t *testing.T) {
+	tr := tree{"d/f.txt": "12345", "d/l": "->f.txt"}
+	for fsName, fsys := range tr.both(t) {
+		seen := map[string]Entry{}
+		var mu sync.Mutex
+		_, err := Walk(context.Background(), fsys, ".", Options{}, func(e Entry) error {
+			mu.Lock()
+			seen[e.Path] = e
+			mu.Unlock()
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, l, d := seen["d/f.txt"], seen["d/l"], seen["d"]
+		if d.Type != fs.ModeDir || d.Depth != 1 || f.Type != 0 || f.Depth != 2 || l.Type != fs.ModeSymlink {
+			t.Fatalf("%s: types/depths wrong: %+v %+v %+v", fsName, d, f, l)
+		}
+		// Info is called after the walk, when the directory is closed.
+		fi, err := f.Info()
+		if err != nil || fi.Size() != 5 {
+			t.Fatalf("%s: Info() = %v, %v; want size 5", fsName, fi, err)
+		}
+		if fi, err := l.Info(); err != nil || fi.Mode().Type() != fs.ModeSymlink {
+			t.Fatalf("%s: Info() of a symlink = %v, %v; want the link itself", fsName, fi, err)
+		}
+	}
+}
+
+func TestWalkSkipDirSkipAllAndErrors(t *testing.T) {
+	tr := tree{"a/1": "", "a/2": "", "b/3": "", "c": ""}
+	boom := errors.New("boom")
+	cases := []struct {
+		name    string
+		fn      func(e Entry) error
+		want    []string
+		wantErr error
+		reason  string
+	}{
+		{"skipdir", func(e Entry) error {
+			if e.Path == "a" {
+				return fs.SkipDir
+			}
+			return nil
+		}, []string{"a", "b", "b/3", "c"}, nil, "SkipDir on a directory skips its contents"},
+		{"skipdir on file", func(e Entry) error {
+			if e.Path == "a/1" {
+				return fs.SkipDir
+			}
+			return nil
+		}, []string{"a", "a/1", "b", "b/3", "c"}, nil, "SkipDir on a file skips the rest of its directory"},
+		{"skipall", func(e Entry) error {
+			if e.Path == "a/1" {
+				return fs.SkipAll
+			}
+			return nil
+		}, []string{"a", "a/1"}, nil, "SkipAll stops without error"},
+		{"error", func(e Entry) error {
+			if e.Path == "b" {
+				return boom
+			}
+			return nil
+		}, []string{"a", "a/1", "a/2", "b"}, boom, "an error stops the walk and is returned"},
+	}
+	for fsName, fsys := range tr.both(t) {
+		for _, c := range cases {
+			var got []string
+			_, err := Walk(context.Background(), fsys, ".", Options{Sorted: true}, func(e Entry) error {
+				got = append(got, e.Path)
+				return c.fn(e)
+			})
+			if !errors.Is(err, c.wantErr) || !slices.Equal(got, c.want) {
+				t.Errorf("%s/%s: got %q, %v; want %q, %v (%s)", fsName, c.name, got, err, c.want, c.wantErr, c.reason)
+			}
+		}
+	}
+}
+
+func TestWalkBadRoot(t *testing.T) {
+	tr := tree{"f": "x", "d/g": "y"}
+	cases := []struct {
+		root   string
+		code   errs.Code
+		reason string
+	}{
+		{"../x", errs.InvalidParam, "not a valid fs path"},
+		{"/abs", errs.InvalidParam, "absolute"},
+		{"missing", errs.NotFound, "does not exist"},
+		{"f", errs.InvalidParam, "a file is not a directory"},
+	}
+	for fsName, fsys := range tr.both(t) {
+		for _, c := range cases {
+			_, err := Walk(context.Background(), fsys, c.root, Options{}, func(Entry) error { return nil })
+			if errs.CodeOf(err) != c.code {
+				t.Errorf("%s: Walk(%q) = %v (code %s), want code %s (%s)", fsName, c.root, err, errs.CodeOf(err), c.code, c.reason)
+			}
+		}
+	}
+}
+
+func TestWalkMaxVisited(t *testing.T) {
+	tr := tree{"a/1": "", "a/2": "", "b/3": "", "c": "", ".h": ""}
+	for fsName, fsys := range tr.both(t) {
+		var got []string
+		st, err := Walk(context.Background(), fsys, ".", Options{Sorted: true, MaxVisited: 3}, func(e Entry) error {
+			got = append(got, e.Path)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Visit order: .h (hidden, counted), a, a/1, then the limit.
+		want := []string{"a", "a/1"}
+		if !slices.Equal(got, want) || !st.Truncated || st.Visited != 3 || st.Skipped[ReasonLimit] == 0 {
+			t.Errorf("%s: got %q, stats %+v; want %q, truncated after 3 visits", fsName, got, st, want)
+		}
+	}
+}
+
+func TestWalkCancel(t *testing.T) {
+	tr := tree{}
+	for i := range 200 {
+		tr[filepath.Join("d", string(rune('a'+i%26)), "f"+string(rune('a'+i/26)))] = ""
+	}
+	for fsName, fsys := range tr.both(t) {
+		ctx, cancel := context.WithCancel(context.Background())
+		n := 0
+		var mu sync.Mutex
+		_, err := Walk(ctx, fsys, ".", Options{}, func(e Entry) error {
+			mu.Lock()
+			defer mu.Unlock()
+			n++
+			if n == 5 {
+				cancel()
+				time.Sleep(10 * time.Millisecond) // let the AfterFunc run
+			}
+			return nil
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: err = %v, want context.Canceled", fsName, err)
+		}
+		if n > 20 {
+			t.Errorf("%s: %d entries reported after cancel; the walk must stop promptly", fsName, n)
+		}
+	}
+}
