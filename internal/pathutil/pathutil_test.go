@@ -1,0 +1,221 @@
+package pathutil
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+func TestNormalize(t *testing.T) {
+	t.Setenv("HOME", "/home/u")
+	tests := []struct {
+		in, want, why string
+	}{
+		{"  src/a.go \n", "src/a.go", "trimmed"},
+		{"\uFEFF\u3000src\u00A0", "src", "BOM and Unicode spaces trimmed at the ends"},
+		{`"my file.txt"`, "my file.txt", "one pair of double quotes removed"},
+		{`""a""`, `"a"`, "only one pair removed"},
+		{`'a.txt'`, `'a.txt'`, "single quotes kept"},
+		{`"a.txt`, `"a.txt`, "an unpaired quote is kept"},
+		{"@/abs/x", "/abs/x", "@ dropped before /"},
+		{"@~/x", "/home/u/x", "@ dropped before ~, then ~ expanded"},
+		{"@C:\\x", "C:\\x", "@ dropped before a Windows drive"},
+		{"@local://notes", "local://notes", "@ dropped before an internal scheme"},
+		{"@skill://x", "skill://x", "@ dropped before skill://"},
+		{"@src/a.go", "@src/a.go", "@ kept before a relative name (scoped npm packages)"},
+		{"a\u2009b\u202Fc\u3000d", "a b c d", "inner Unicode spaces become plain spaces"},
+		{"file:///tmp/my%20dir/a.txt", "/tmp/my dir/a.txt", "file URL to a percent-decoded path"},
+		{"file://localhost/etc/x", "/etc/x", "file URL with localhost"},
+		{"file://server/share", "file://server/share", "remote file URL left alone"},
+		{"~", "/home/u", "bare tilde"},
+		{"~/src", "/home/u/src", "tilde slash"},
+		{"~bob/x", "~bob/x", "~user not expanded"},
+		{`a\b`, `a\b`, "backslashes kept"},
+	}
+	for _, tt := range tests {
+		if got := Normalize(tt.in); got != tt.want {
+			t.Errorf("Normalize(%q) = %q, want %q (%s)", tt.in, got, tt.want, tt.why)
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	tests := []struct {
+		root, in, want string
+		code           errs.Code
+		why            string
+	}{
+		{"/w", "", ".", "", "empty is the root"},
+		{"/w", "/", ".", "", "a lone slash is the root (pi)"},
+		{"/w", "///", ".", "", "only slashes is the root"},
+		{"", "/", ".", "", "slashes are the root even without an OS root"},
+		{"/w", ".", ".", "", "dot"},
+		{"/w", "./src/../lib/a.go", "lib/a.go", "", "cleaned"},
+		{"/w", "src/", "src", "", "trailing slash dropped"},
+		{"/w", "..", "", errs.AccessDenied, "parent of the root"},
+		{"/w", "a/../../x", "", errs.AccessDenied, "climbs out after cleaning"},
+		{"/w", "..foo", "..foo", "", "a name starting with dots is not a parent"},
+		{"/w", "/w", ".", "", "absolute root"},
+		{"/w/", "/w/src/a.go", "src/a.go", "", "absolute inside (root with a trailing slash)"},
+		{"/w", "/w/../w/x", "x", "", "absolute path cleaned first"},
+		{"/w", "/wx/a", "", errs.AccessDenied, "a sibling sharing the prefix is outside"},
+		{"/w", "/etc/passwd", "", errs.AccessDenied, "absolute outside"},
+		{"", "/etc/passwd", "", errs.AccessDenied, "absolute with no OS root"},
+		{"/w", "C:/x", "", errs.AccessDenied, "Windows drive path is never inside a POSIX root"},
+		{"/w", "a\x00b", "", errs.InvalidParam, "NUL byte"},
+		{"/", "/etc/x", "etc/x", "", "root of the file system"},
+		{"/w", `a\..\..\x`, `a\..\..\x`, "", "backslashes are not separators here"},
+	}
+	for _, tt := range tests {
+		got, err := Resolve(tt.root, tt.in)
+		if errs.CodeOf(err) != tt.code || got != tt.want {
+			t.Errorf("Resolve(%q, %q) = %q, %v; want %q, code %q (%s)", tt.root, tt.in, got, err, tt.want, tt.code, tt.why)
+		}
+		var e *errs.Error
+		if err != nil && (!errors.As(err, &e) || e.Path != tt.in || !strings.Contains(e.Message, "—")) {
+			t.Errorf("Resolve(%q, %q) error %v: want an *errs.Error naming the path and the fix", tt.root, tt.in, err)
+		}
+	}
+	_, err := Resolve("/w", "../x")
+	if want := "Access denied: '../x' is outside the project root '/w' — use a path inside it (relative paths start at the root)"; err == nil || err.Error() != want {
+		t.Errorf("Resolve error message = %v, want %q", err, want)
+	}
+}
+
+func FuzzResolve(f *testing.F) {
+	for _, s := range []string{"", "/", "a/../..", "/w/x", "/wx", "..", "./a//b/", "/w/../..", "a\x00", "C:\\x", `..\x`} {
+		f.Add("/w", s)
+		f.Add("", s)
+	}
+	f.Fuzz(func(t *testing.T, root, p string) {
+		got, err := Resolve(root, p)
+		if err != nil {
+			var e *errs.Error
+			if !errors.As(err, &e) || (e.Code != errs.AccessDenied && e.Code != errs.InvalidParam) {
+				t.Fatalf("Resolve(%q, %q): %v is not an AccessDenied/InvalidParam *errs.Error", root, p, err)
+			}
+			return
+		}
+		if got == "" || path.IsAbs(got) || got == ".." || strings.HasPrefix(got, "../") || strings.Contains(got, "/../") || strings.HasSuffix(got, "/..") {
+			t.Fatalf("Resolve(%q, %q) = %q escapes the root or is not an fs path", root, p, got)
+		}
+		if got != path.Clean(got) {
+			t.Fatalf("Resolve(%q, %q) = %q is not clean", root, p, got)
+		}
+	})
+}
+
+func TestDisplay(t *testing.T) {
+	for in, want := range map[string]string{"": ".", ".": ".", "./": ".", "./a/b": "a/b", "a/b": "a/b", "././x": "x"} {
+		if got := Display(in); got != want {
+			t.Errorf("Display(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCommonBase(t *testing.T) {
+	tests := []struct {
+		in   []string
+		want string
+		why  string
+	}{
+		{nil, ".", "nothing"},
+		{[]string{"a/b/c"}, "a/b/c", "one path"},
+		{[]string{"a/b/c", "a/b/d"}, "a/b", "shared directory"},
+		{[]string{"a/b", "a/bc"}, "a", "component-wise, not by characters"},
+		{[]string{"apps", "packages"}, ".", "no common prefix"},
+		{[]string{"./a/x", "a/y/"}, "a", "cleaned first"},
+		{[]string{"a", "a/b"}, "a", "one is the prefix of the other"},
+		{[]string{"/x/a", "/y/b"}, "/", "absolute paths sharing only the root"},
+	}
+	for _, tt := range tests {
+		if got := CommonBase(tt.in); got != tt.want {
+			t.Errorf("CommonBase(%q) = %q, want %q (%s)", tt.in, got, tt.want, tt.why)
+		}
+	}
+}
+
+func TestHasTopLevelComma(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+		why  string
+	}{
+		{"a,b", true, "plain comma"},
+		{"src/{a,b}.ts", false, "comma inside braces"},
+		{"{a,b},c", true, "comma after braces"},
+		{`a\,b`, false, "escaped comma"},
+		{"a b", false, "no comma"},
+	}
+	for _, tt := range tests {
+		if got := HasTopLevelComma(tt.in); got != tt.want {
+			t.Errorf("HasTopLevelComma(%q) = %v, want %v (%s)", tt.in, got, tt.want, tt.why)
+		}
+	}
+}
+
+// TestSplitDelimited runs §1.2's cases over a MapFS and a real directory.
+func TestSplitDelimited(t *testing.T) {
+	files := []string{"apps/a.txt", "apps/b.txt", "my file.txt", "x,y.txt", "pkg/c.txt"}
+	mfs := fstest.MapFS{}
+	dir := t.TempDir()
+	for _, f := range files {
+		mfs[f] = &fstest.MapFile{Data: []byte("x")}
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		in   string
+		want []string
+		why  string
+	}{
+		{"apps/a.txt", []string{"apps/a.txt"}, "an existing path is not split"},
+		{"my file.txt", []string{"my file.txt"}, "an existing name with a space wins"},
+		{"x,y.txt", []string{"x,y.txt"}, "an existing name with a comma wins"},
+		{"apps/a.txt,apps/b.txt", []string{"apps/a.txt", "apps/b.txt"}, "comma split"},
+		{"apps/a.txt, missing.txt", []string{"apps/a.txt", "missing.txt"}, "comma is lenient: one existing part is enough"},
+		{"apps/a.txt,", []string{"apps/a.txt"}, "empty parts dropped"},
+		{"apps/a.txt;pkg/c.txt", []string{"apps/a.txt", "pkg/c.txt"}, "semicolon split"},
+		{"apps/a.txt pkg/c.txt", []string{"apps/a.txt", "pkg/c.txt"}, "white space split, all parts exist"},
+		{"apps/a.txt missing.txt", []string{"apps/a.txt missing.txt"}, "white space is strict: not split"},
+		{"apps/a.txt, pkg/c.txt;apps/b.txt", []string{"apps/a.txt", "pkg/c.txt;apps/b.txt"}, "comma mode wins first (lenient)"},
+		{`"apps/a.txt" 'pkg/c.txt'`, []string{"apps/a.txt", "pkg/c.txt"}, "parts unquoted"},
+		{"apps/{a,b}.txt", []string{"apps/{a,b}.txt"}, "comma inside braces does not split"},
+		{`apps/a.txt\ pkg`, []string{`apps/a.txt\ pkg`}, "escaped delimiter does not split; nothing accepted"},
+		{"nope1,nope2", []string{"nope1,nope2"}, "nothing exists: the entry alone"},
+	}
+	for name, fsys := range map[string]fs.FS{"MapFS": mfs, "TempDir": os.DirFS(dir)} {
+		exists := func(p string) bool {
+			_, err := fs.Stat(fsys, p)
+			return err == nil
+		}
+		for _, tt := range tests {
+			if got := SplitDelimited(tt.in, exists); !slices.Equal(got, tt.want) {
+				t.Errorf("%s: SplitDelimited(%q) = %q, want %q (%s)", name, tt.in, got, tt.want, tt.why)
+			}
+		}
+	}
+}
+
+func TestSplitDelimitedGlobEntryIsSplit(t *testing.T) {
+	// An entry with a glob character is split even when exists says yes for
+	// it: the check on the whole entry applies to literal paths only.
+	exists := func(p string) bool { return true }
+	got := SplitDelimited("*.go,*.md", exists)
+	if want := []string{"*.go", "*.md"}; !slices.Equal(got, want) {
+		t.Errorf("SplitDelimited = %q, want %q", got, want)
+	}
+}
