@@ -1,10 +1,26 @@
 package scout
 
+import (
+	"context"
+	"iter"
+
+	"github.com/scoutkit/scout/internal/grep"
+	"github.com/scoutkit/scout/internal/search"
+	"github.com/scoutkit/scout/internal/walk"
+)
+
 // Searcher runs regex content searches. Its zero value searches the current
 // directory with the documented defaults; it is safe for concurrent use and
 // calls never modify it.
 type Searcher struct {
 	Workspace
+	// MaxFileSize skips files larger than this many bytes when the request
+	// does not set its own cap. 0 means DefaultMaxFileSize (10 MB);
+	// negative means no cap.
+	MaxFileSize int64
+	// Workers is the number of files searched at once. 0 means twice the
+	// number of CPUs Go uses.
+	Workers int
 }
 
 // SearchMode says what a search reports for each matching file.
@@ -253,4 +269,175 @@ func (r *SearchResult) SkippedTotal() int {
 		n += c
 	}
 	return n
+}
+
+// DefaultMaxFileSize is the size cap of a search when neither the request
+// nor the Searcher sets one: 10 MB.
+const DefaultMaxFileSize = 10 << 20
+
+// Search runs req and returns one page of results. The error is a *Error:
+// CodeInvalidParam for a bad pattern, glob, type or limit, CodeNotFound
+// when no entry of Paths exists, CodeAccessDenied for a path outside the
+// root, CodeCanceled or CodeTimeout when ctx ends. Files that cannot be
+// searched are counted in SearchResult.Skipped, never returned as errors.
+func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
+	fsys, root, release, err := s.open()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	in, err := s.internal(&req)
+	if err != nil {
+		return nil, err
+	}
+	out, err := search.Run(ctx, fsys, root, in)
+	if err != nil {
+		return nil, err
+	}
+	r := &SearchResult{
+		Files:           make([]FileMatch, len(out.Files)),
+		Single:          out.Scope.Single(),
+		TotalFiles:      out.TotalFiles,
+		TotalMatchLines: out.TotalLines,
+		TotalMatches:    out.TotalMatches,
+		Truncated:       TruncReason(out.Truncated),
+		NextSkip:        out.NextSkip,
+		Searched:        out.Searched,
+		MissingPaths:    out.Scope.Missing,
+		SkippedMembers:  out.Scope.BadMembers,
+		Skipped:         skipped(out.Skipped),
+	}
+	if !r.Single {
+		r.Skip = max(req.Skip, 0)
+	}
+	for i, h := range out.Files {
+		r.Files[i] = fileMatch(h)
+	}
+	return r, nil
+}
+
+// Stream runs req and yields each matching file as soon as it is known, in
+// byte-wise path order; Skip, MaxFiles and MaxMatches do not apply. A
+// request error is yielded once, with a nil FileMatch; stopping the loop
+// stops the search.
+func (s *Searcher) Stream(ctx context.Context, req SearchRequest) iter.Seq2[*FileMatch, error] {
+	return func(yield func(*FileMatch, error) bool) {
+		fsys, root, release, err := s.open()
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		defer release()
+		in, err := s.internal(&req)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		stopped := false
+		_, err = search.Stream(ctx, fsys, root, in, func(h search.Hit) bool {
+			fm := fileMatch(h)
+			if !yield(&fm, nil) {
+				stopped = true
+				return false
+			}
+			return true
+		})
+		if err != nil && !stopped {
+			yield(nil, err)
+		}
+	}
+}
+
+// internal turns the request into the internal one, with defaults.
+func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
+	if req.Skip < 0 {
+		return search.Request{}, &Error{Code: CodeInvalidParam, Message: "Skip must be a non-negative number"}
+	}
+	if req.Before < 0 || req.After < 0 {
+		return search.Request{}, &Error{Code: CodeInvalidParam, Message: "Context lines (Before, After) must be 0 or more"}
+	}
+	size := req.MaxFileSize
+	if size == 0 {
+		size = s.MaxFileSize
+	}
+	if size == 0 {
+		size = DefaultMaxFileSize
+	}
+	g := grep.Options{
+		Pattern:    req.Pattern,
+		IgnoreCase: req.IgnoreCase,
+		Multiline:  req.Multiline,
+		DotAll:     req.DotAll,
+		Before:     req.Before,
+		After:      req.After,
+		MaxColumns: limit(req.MaxColumns, 512),
+		CountOnly:  req.Mode == SearchCount,
+		FirstOnly:  req.Mode == SearchFiles,
+	}
+	return search.Request{
+		Paths:       req.Paths,
+		Grep:        g,
+		PerFile:     req.MaxMatchesPerFile,
+		Walk:        walk.Options{Hidden: req.Hidden, NoIgnore: req.NoIgnore},
+		Globs:       req.Globs,
+		Types:       req.Types,
+		MaxFileSize: size,
+		Skip:        req.Skip,
+		MaxFiles:    limit(req.MaxFiles, 20),
+		Budget:      limit(req.MaxMatches, 2000),
+		Tags:        req.Tags,
+		Workers:     s.Workers,
+	}, nil
+}
+
+// limit resolves a limit: 0 means def, negative means none (-1).
+func limit(v, def int) int {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return -1
+	}
+	return v
+}
+
+// fileMatch converts an internal hit.
+func fileMatch(h search.Hit) FileMatch {
+	fm := FileMatch{
+		Path:       h.Path,
+		MatchLines: h.MatchLines,
+		Matches:    h.Matches,
+		Limited:    h.Stop == grep.StopLimit,
+		Tag:        h.Tag,
+		Virtual:    h.Mem,
+	}
+	if len(h.Lines) > 0 {
+		fm.Lines = make([]LineMatch, len(h.Lines))
+	}
+	for i, l := range h.Lines {
+		lm := LineMatch{Line: l.Number, Text: l.Text, Match: l.Match, Cut: l.Cut}
+		if len(l.Spans) > 0 {
+			lm.Spans = make([]Span, len(l.Spans))
+			for j, sp := range l.Spans {
+				lm.Spans[j] = Span{Start: sp[0], End: sp[1]}
+			}
+		}
+		fm.Lines[i] = lm
+	}
+	return fm
+}
+
+// skipped converts the skip counts, dropping zeros.
+func skipped(m map[string]int) map[SkipReason]int {
+	var out map[SkipReason]int
+	for k, n := range m {
+		if n == 0 {
+			continue
+		}
+		if out == nil {
+			out = map[SkipReason]int{}
+		}
+		out[SkipReason(k)] = n
+	}
+	return out
 }

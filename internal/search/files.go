@@ -1,0 +1,88 @@
+package search
+
+import (
+	"context"
+	"io/fs"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/scoutkit/scout/internal/walk"
+)
+
+// Skip reasons: why a file was left out. The walker's own reasons
+// (ignored, hidden, unreadable, symlink) are passed through as they are.
+const (
+	SkipBinary   = "binary"    // a NUL byte in the first 64 KiB
+	SkipTooLarge = "too_large" // over the size cap
+	SkipSpecial  = "special"   // a FIFO, device or socket: never opened
+	SkipSymlink  = "symlink"   // symlinks are not followed
+	SkipError    = "unreadable"
+)
+
+// file is one file to search: an FS file or an in-memory text.
+type file struct {
+	path string // FS path, or the display path of an in-memory text
+	size int64
+	mode fs.FileMode // type bits
+	text []byte      // content of an in-memory text
+	mem  bool
+}
+
+// Filter selects the files of a directory walk.
+type Filter struct {
+	Globs *GlobFilter // nil: every file
+	Types *TypeFilter // nil: every type
+}
+
+// collect lists the files of the scope in byte-wise path order, without
+// duplicates, and counts the entries the walk left out.
+func collect(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filter, skipped map[string]int) ([]file, error) {
+	var (
+		mu    sync.Mutex
+		files []file
+	)
+	for _, t := range sc.Targets {
+		switch {
+		case t.Mem:
+			files = append(files, file{path: t.Path, size: int64(len(t.Text)), text: t.Text, mem: true})
+			continue
+		case !t.Dir:
+			// An explicit file is searched even when ignored or hidden.
+			files = append(files, file{path: t.Path, mode: t.Mode, size: -1})
+			continue
+		}
+		t := t
+		prefix := ""
+		if t.Path != "." {
+			prefix = t.Path + "/"
+		}
+		st, err := walk.Walk(ctx, fsys, t.Path, wo, func(e walk.Entry) error {
+			if e.Type.IsDir() {
+				return nil
+			}
+			rel := strings.TrimPrefix(e.Path, prefix)
+			if !t.Glob.Match(rel) || !f.Globs.Match(rel) || !f.Types.Match(rel) {
+				return nil
+			}
+			fl := file{path: e.Path, mode: e.Type, size: -1}
+			if e.Type == 0 {
+				if info, err := e.Info(); err == nil {
+					fl.size = info.Size()
+				}
+			}
+			mu.Lock()
+			files = append(files, fl)
+			mu.Unlock()
+			return nil
+		})
+		for r, n := range st.Skipped {
+			skipped[string(r)] += n
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(files, func(a, b file) int { return strings.Compare(a.path, b.path) })
+	return slices.CompactFunc(files, func(a, b file) bool { return a.path == b.path }), nil
+}

@@ -1,0 +1,126 @@
+package search
+
+import (
+	"context"
+	"io/fs"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/scoutkit/scout/internal/grep"
+)
+
+// outcome is what searching one file gave: a result, or the reason the file
+// was left out.
+type outcome struct {
+	res  *grep.FileResult
+	skip string // a Skip reason; "" when res is set
+	err  error  // the cause when skip is SkipError
+}
+
+// scan searches files with several goroutines and calls fn for each file
+// in the order of files, so the output does not depend on scheduling.
+// Workers run at most a bounded window ahead of fn, which bounds memory;
+// when fn returns false, or ctx is done, the remaining files are not
+// searched. It returns ctx's error if ctx ended the scan.
+func scan(ctx context.Context, fsys fs.FS, files []file, m *grep.Matcher, maxSize int64, workers int, fn func(f *file, o outcome) bool) error {
+	if len(files) == 0 {
+		return ctx.Err()
+	}
+	if workers <= 0 {
+		workers = 2 * runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(files))
+	ctx, cancel := context.WithCancel(ctx)
+
+	done := make([]chan struct{}, len(files))
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	results := make([]outcome, len(files))
+	ahead := make(chan struct{}, 4*workers+16) // files searched but not yet consumed
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := m.NewScanner()
+			for {
+				select {
+				case ahead <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				results[i] = searchOne(ctx, fsys, sc, &files[i], maxSize)
+				close(done[i])
+			}
+		}()
+	}
+	defer func() {
+		cancel() // first: workers may wait for room ahead
+		wg.Wait()
+	}()
+	for i := range files {
+		select {
+		case <-done[i]:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		o := results[i]
+		results[i] = outcome{}
+		<-ahead
+		if o.err != nil && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if !fn(&files[i], o) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// searchOne searches one file.
+func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSize int64) outcome {
+	switch {
+	case f.mode&fs.ModeSymlink != 0:
+		return outcome{skip: SkipSymlink}
+	case f.mode.Type() != 0:
+		return outcome{skip: SkipSpecial}
+	case maxSize >= 0 && f.size > maxSize:
+		return outcome{skip: SkipTooLarge}
+	}
+	var (
+		res *grep.FileResult
+		err error
+	)
+	if f.mem {
+		res, err = sc.SearchBytes(ctx, f.text)
+	} else {
+		if f.size < 0 {
+			info, serr := fs.Stat(fsys, f.path)
+			if serr != nil {
+				return outcome{skip: SkipError, err: serr}
+			}
+			if !info.Mode().IsRegular() {
+				return outcome{skip: SkipSpecial}
+			}
+			f.size = info.Size()
+			if maxSize >= 0 && f.size > maxSize {
+				return outcome{skip: SkipTooLarge}
+			}
+		}
+		res, err = sc.SearchFile(ctx, fsys, f.path, f.size)
+	}
+	if err != nil {
+		return outcome{skip: SkipError, err: err}
+	}
+	if res.Binary {
+		return outcome{skip: SkipBinary}
+	}
+	return outcome{res: res}
+}

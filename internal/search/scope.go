@@ -1,0 +1,184 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"strings"
+
+	"github.com/scoutkit/scout/internal/archive"
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/glob"
+	"github.com/scoutkit/scout/internal/pathutil"
+)
+
+// Target is one resolved entry of a search's paths.
+type Target struct {
+	// Entry is the user's entry, as given.
+	Entry string
+	// Path is the FS path of the file or directory ("." for the root); for
+	// an in-memory target it is the display path ("a.zip:src/x.ts", a URL).
+	Path string
+	// Dir reports a directory to walk; Glob, when set, filters the files
+	// below it by their path relative to Path.
+	Dir  bool
+	Glob *glob.Pattern
+	// Mode is the type of a file target (0 for a regular file); a FIFO or a
+	// device named explicitly is skipped, never opened.
+	Mode fs.FileMode
+	// Text is the content of an in-memory target (an archive member or a
+	// virtual resource); Mem reports one.
+	Text []byte
+	Mem  bool
+}
+
+// Scope is the resolved set of targets of a search.
+type Scope struct {
+	Targets []Target
+	// Missing are the entries whose path does not exist (only set when at
+	// least one other entry exists).
+	Missing []string
+	// BadMembers are archive members left out because they are binary or
+	// not UTF-8, with the reason, e.g. "a.zip:logo.png (binary)".
+	BadMembers []string
+}
+
+// Single reports whether the scope is one file (or one in-memory text): no
+// paging, and lines are printed without a file heading.
+func (s *Scope) Single() bool {
+	return len(s.Targets) == 1 && !s.Targets[0].Dir && len(s.BadMembers) == 0
+}
+
+// Resolve resolves the entries of a search's paths against fsys, whose OS
+// directory is root ("" if unknown). An entry is a file, a directory, a
+// glob (split at its first segment holding a glob character, see
+// glob.SplitSearch) or an archive member ("a.zip:dir/f.ts"). No entries
+// means the root. Entries that do not exist are left out and listed in
+// Missing when others exist; when every entry is missing the result is a
+// NOT_FOUND error "Path not found: a, b". maxMember bounds the bytes of an
+// archive member read into memory.
+func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, maxMember int64) (*Scope, error) {
+	if len(entries) == 0 {
+		entries = []string{"."}
+	}
+	sc := &Scope{}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if seen[e] {
+			continue
+		}
+		seen[e] = true
+		t, found, err := resolveEntry(ctx, fsys, root, e, maxMember, sc)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			sc.Missing = append(sc.Missing, e)
+			continue
+		}
+		if t != nil {
+			sc.Targets = append(sc.Targets, *t)
+		}
+	}
+	if len(sc.Targets) == 0 && len(sc.BadMembers) == 0 {
+		return nil, &errs.Error{Code: errs.NotFound, Path: strings.Join(sc.Missing, ", "),
+			Message: "Path not found: " + strings.Join(sc.Missing, ", ")}
+	}
+	if len(sc.Targets) == 0 {
+		return nil, errs.New(errs.Unsupported, "Cannot search archive member(s): %s. Search supports text members only.", strings.Join(sc.BadMembers, ", "))
+	}
+	return sc, nil
+}
+
+// resolveEntry resolves one entry. found is false when its path does not
+// exist; t is nil for an archive member left out (recorded in sc).
+func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, maxMember int64, sc *Scope) (t *Target, found bool, err error) {
+	if entry == "" {
+		return nil, false, errs.New(errs.InvalidParam, "`paths` must contain non-empty paths or globs")
+	}
+	if strings.ContainsRune(entry, ':') {
+		if t, ok, err := resolveMember(ctx, fsys, root, entry, maxMember, sc); ok || err != nil {
+			return t, true, err
+		}
+	}
+	base, pattern := glob.SplitSearch(entry)
+	p, err := pathutil.Resolve(root, base)
+	if err != nil {
+		return nil, false, err
+	}
+	info, err := fs.Stat(fsys, p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, false, nil
+		}
+		return nil, false, statError(entry, err)
+	}
+	t = &Target{Entry: entry, Path: p, Mode: info.Mode().Type()}
+	if pattern != "" {
+		if !info.IsDir() {
+			return nil, false, errs.New(errs.InvalidParam, "Cannot search '%s': '%s' is not a directory, so the glob after it matches nothing. Pass the file itself or a directory glob.", entry, base)
+		}
+		if t.Glob, err = glob.Compile(pattern); err != nil {
+			return nil, false, err
+		}
+	}
+	t.Dir = info.IsDir()
+	return t, true, nil
+}
+
+// resolveMember resolves "a.zip:member". ok is false when entry names no
+// archive file, so that it is read as an ordinary path.
+func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMember int64, sc *Scope) (*Target, bool, error) {
+	p, err := pathutil.Resolve(root, entry)
+	if err != nil {
+		return nil, false, nil
+	}
+	split, ok, err := archive.Resolve(fsys, p)
+	if err != nil || !ok || split.Inner == "" {
+		return nil, false, nil
+	}
+	if glob.HasMeta(split.Inner) {
+		return nil, true, errs.New(errs.InvalidParam, "Glob patterns are not supported inside archives: %s. Name one member, e.g. %s:src/main.go.", entry, split.Archive)
+	}
+	a, err := archive.Open(ctx, fsys, split.Archive, archive.Limits{})
+	if err != nil {
+		return nil, true, err
+	}
+	defer a.Close()
+	it, err := a.Lookup(ctx, split.Inner)
+	if err != nil {
+		return nil, true, err
+	}
+	defer it.Close()
+	display := split.Archive + ":" + it.Path
+	switch {
+	case it.Dir:
+		return nil, true, errs.New(errs.InvalidParam, "Cannot search '%s': it is a directory inside the archive. Name one member, e.g. %s:%s/file.", entry, split.Archive, it.Path)
+	case it.Binary:
+		sc.BadMembers = append(sc.BadMembers, display+" (binary)")
+		return nil, true, nil
+	}
+	text, err := it.Text(maxMember)
+	if err != nil {
+		if errs.CodeOf(err) == errs.TooLarge {
+			sc.BadMembers = append(sc.BadMembers, display+" (too large)")
+			return nil, true, nil
+		}
+		return nil, true, err
+	}
+	return &Target{Entry: entry, Path: display, Text: []byte(text), Mem: true}, true, nil
+}
+
+// statError turns a stat failure other than "does not exist" into a coded
+// error naming the entry.
+func statError(entry string, err error) error {
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return err
+	}
+	code := errs.CodeOf(err)
+	if code == errs.NotFound {
+		code = errs.Internal
+	}
+	return &errs.Error{Code: code, Path: entry, Err: err, Message: "Cannot search '" + entry + "': " + err.Error()}
+}

@@ -1,0 +1,354 @@
+// Package search runs Scout's content search over a tree: it resolves the
+// request's paths into targets (files, directories, globs, archive
+// members, in-memory texts), lists the files to search with the walker,
+// searches them in parallel with the engine of internal/grep, and hands the
+// results on in byte-wise path order, so that the output never depends on
+// scheduling.
+//
+// Paging works on matching files: the first Skip matching files are passed
+// over, the next MaxFiles form the page, and the scan goes on past the page
+// only to count the matching files that remain, until the line budget is
+// spent. Budget bounds the work of one call: once that many matching lines
+// have been seen from the page start the scan stops as soon as one more
+// matching file proves the result incomplete. If the page itself holds more
+// matching lines than the budget, the lines are dealt out round robin, so
+// that one hot file cannot take the whole page.
+package search
+
+import (
+	"context"
+	"io/fs"
+	"strings"
+
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/grep"
+	"github.com/scoutkit/scout/internal/hashline"
+	"github.com/scoutkit/scout/internal/walk"
+)
+
+// Request is one search, with the defaults already resolved by the caller.
+type Request struct {
+	Paths []string     // entries; none means the root
+	Grep  grep.Options // pattern, case, multiline, context, columns, line ranges, mode
+	// PerFile caps the matching lines reported per file: 0 means 200 when
+	// the scope is a single file and 20 otherwise; negative means no cap.
+	// It replaces Grep.MaxMatchesPerFile.
+	PerFile int
+	Walk  walk.Options // hidden files, ignore files
+	Globs []string     // ripgrep-style file filters ("!x" excludes)
+	Types []string     // file types (see CompileTypes)
+	// MaxFileSize skips files larger than this many bytes (counted as
+	// too_large); negative means no cap.
+	MaxFileSize int64
+	// Skip, MaxFiles and Budget page the result (see the package doc).
+	// MaxFiles and Budget: negative means unlimited.
+	Skip, MaxFiles, Budget int
+	// Tags asks for the hashline tag of each page file of at most
+	// hashline.MaxTagBytes bytes.
+	Tags bool
+	// Workers is the number of search goroutines; 0 means 2 × GOMAXPROCS.
+	Workers int
+}
+
+// Hit is one matching file.
+type Hit struct {
+	Path string // FS path, or the display path of an in-memory text
+	Mem  bool   // an in-memory text: an archive member or a virtual resource
+	Tag  string // hashline tag, when asked for and available
+	*grep.FileResult
+}
+
+// Truncation reasons of an Outcome.
+const (
+	TruncFiles  = "files"   // more matching files than the page holds
+	TruncBudget = "budget"  // the line budget stopped the scan; totals are lower bounds
+	TruncLines  = "matches" // the page's lines were cut to the budget
+)
+
+// Outcome is the result of Run.
+type Outcome struct {
+	Scope *Scope
+	Files []Hit // the page, in path order
+	// TotalFiles counts the matching files seen, the skipped ones included;
+	// a lower bound when Truncated is TruncBudget.
+	TotalFiles int
+	// TotalLines and TotalMatches count matching lines and matches over
+	// the files seen after Skip.
+	TotalLines, TotalMatches int
+	Truncated                string // "" or a Trunc reason
+	NextSkip                 int    // Skip for the next page; 0 if none
+	Searched                 int    // files searched
+	Skipped                  map[string]int
+}
+
+// prepared is a request ready to scan.
+type prepared struct {
+	fsys    fs.FS
+	scope   *Scope
+	matcher *grep.Matcher
+	files   []file
+	skipped map[string]int
+}
+
+func prepare(ctx context.Context, fsys fs.FS, root string, req *Request) (*prepared, error) {
+	// Compile once before touching the tree, so that a bad pattern is
+	// reported first, and again below with the per-file cap.
+	if _, err := grep.Compile(req.Grep); err != nil {
+		return nil, err
+	}
+	globs, err := CompileGlobs(req.Globs)
+	if err != nil {
+		return nil, err
+	}
+	types, err := CompileTypes(req.Types)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := Resolve(ctx, fsys, root, req.Paths, req.MaxFileSize)
+	if err != nil {
+		if len(req.Grep.LineRanges) > 0 && errs.CodeOf(err) == errs.NotFound && len(req.Paths) == 1 {
+			return nil, errs.New(errs.NotFound, "Path not found for line-range selector: %s", req.Paths[0])
+		}
+		return nil, err
+	}
+	if len(req.Grep.LineRanges) > 0 {
+		if err := checkRanges(req, sc); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case req.PerFile < 0:
+		req.Grep.MaxMatchesPerFile = 0
+	case req.PerFile > 0:
+		req.Grep.MaxMatchesPerFile = req.PerFile
+	case sc.Single():
+		req.Grep.MaxMatchesPerFile = 200
+	default:
+		req.Grep.MaxMatchesPerFile = 20
+	}
+	m, err := grep.Compile(req.Grep)
+	if err != nil {
+		return nil, err
+	}
+	p := &prepared{fsys: fsys, scope: sc, matcher: m, skipped: map[string]int{}}
+	p.files, err = collect(ctx, fsys, sc, req.Walk, Filter{Globs: globs, Types: types}, p.skipped)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// checkRanges enforces that line ranges apply to one file.
+func checkRanges(req *Request, sc *Scope) error {
+	if len(req.Paths) != 1 || len(sc.Targets) != 1 {
+		return errs.New(errs.InvalidParam, "Line-range selector requires a single file: pass one path, e.g. src/main.go:50-100")
+	}
+	t := sc.Targets[0]
+	switch {
+	case t.Glob != nil:
+		return errs.New(errs.InvalidParam, "Line-range selector requires a single file, not a glob: %s", t.Entry)
+	case t.Dir:
+		return errs.New(errs.InvalidParam, "Line-range selector requires a single file: %s is a directory", t.Entry)
+	}
+	return nil
+}
+
+// Run searches and pages the result.
+func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, error) {
+	p, err := prepare(ctx, fsys, root, &req)
+	if err != nil {
+		return nil, err
+	}
+	out := &Outcome{Scope: p.scope, Skipped: p.skipped}
+	single := p.scope.Single()
+	skip := req.Skip
+	if single {
+		skip = 0
+	}
+	var (
+		seen      int  // matching files seen, skipped ones included
+		spent     int  // matching lines seen after skip
+		overspent bool // the budget is spent: one more matching file ends the scan
+	)
+	err = scan(ctx, fsys, p.files, p.matcher, req.MaxFileSize, req.Workers, func(f *file, o outcome) bool {
+		if o.res == nil {
+			p.skipped[o.skip]++
+			return true
+		}
+		out.Searched++
+		if o.res.MatchLines == 0 {
+			return true
+		}
+		seen++
+		if seen <= skip {
+			return true
+		}
+		if overspent {
+			out.Truncated = TruncBudget
+			return false
+		}
+		spent += o.res.MatchLines
+		out.TotalLines += o.res.MatchLines
+		out.TotalMatches += o.res.Matches
+		if req.MaxFiles < 0 || len(out.Files) < req.MaxFiles {
+			out.Files = append(out.Files, Hit{Path: f.path, Mem: f.mem, FileResult: o.res})
+		} else if out.Truncated == "" {
+			out.Truncated = TruncFiles
+		}
+		overspent = req.Budget >= 0 && spent >= req.Budget
+		return true
+	})
+	if err != nil {
+		return nil, ctxError(err)
+	}
+	out.TotalFiles = seen
+	if out.Truncated == TruncBudget {
+		out.TotalFiles-- // the file that proved more exist was not counted as seen
+	}
+	if out.Truncated != "" && len(out.Files) > 0 {
+		out.NextSkip = skip + len(out.Files)
+	}
+	if req.Budget >= 0 && out.pageLines() > req.Budget {
+		roundRobin(out.Files, req.Budget, req.Grep.After)
+		if out.Truncated == "" {
+			out.Truncated = TruncLines
+		}
+	}
+	if req.Tags {
+		addTags(fsys, out.Files)
+	}
+	return out, nil
+}
+
+func (o *Outcome) pageLines() int {
+	n := 0
+	for _, h := range o.Files {
+		n += h.MatchLines
+	}
+	return n
+}
+
+// Stream searches and calls yield for each matching file in path order,
+// until yield returns false. Skip, MaxFiles and Budget are ignored. The
+// returned Outcome has no Files.
+func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield func(Hit) bool) (*Outcome, error) {
+	p, err := prepare(ctx, fsys, root, &req)
+	if err != nil {
+		return nil, err
+	}
+	out := &Outcome{Scope: p.scope, Skipped: p.skipped}
+	err = scan(ctx, fsys, p.files, p.matcher, req.MaxFileSize, req.Workers, func(f *file, o outcome) bool {
+		if o.res == nil {
+			p.skipped[o.skip]++
+			return true
+		}
+		out.Searched++
+		if o.res.MatchLines == 0 {
+			return true
+		}
+		out.TotalFiles++
+		out.TotalLines += o.res.MatchLines
+		out.TotalMatches += o.res.Matches
+		h := Hit{Path: f.path, Mem: f.mem, FileResult: o.res}
+		if req.Tags {
+			addTags(fsys, []Hit{h})
+		}
+		return yield(h)
+	})
+	if err != nil {
+		return nil, ctxError(err)
+	}
+	return out, nil
+}
+
+// ctxError turns a context error into the coded error of a canceled or
+// timed-out search.
+func ctxError(err error) error {
+	switch errs.CodeOf(err) {
+	case errs.Canceled:
+		return errs.Wrap(errs.Canceled, err, "Search canceled: %v", err)
+	case errs.Timeout:
+		return errs.Wrap(errs.Timeout, err, "Search timed out: %v", err)
+	}
+	return err
+}
+
+// addTags sets the hashline tag of each FS file of at most
+// hashline.MaxTagBytes bytes. A file that cannot be read gets none.
+func addTags(fsys fs.FS, hits []Hit) {
+	for i := range hits {
+		h := &hits[i]
+		if h.Mem {
+			continue
+		}
+		info, err := fs.Stat(fsys, h.Path)
+		if err != nil || info.Size() > hashline.MaxTagBytes {
+			continue
+		}
+		b, err := fs.ReadFile(fsys, h.Path)
+		if err != nil || len(b) > hashline.MaxTagBytes {
+			continue
+		}
+		h.Tag = hashline.Tag(b)
+	}
+}
+
+// roundRobin cuts the page's matching lines to budget, taking one line
+// from each file in turn, and drops the context lines that belonged only
+// to the lines cut.
+func roundRobin(hits []Hit, budget, after int) {
+	keep := make([]int, len(hits))
+	for left := budget; left > 0; {
+		took := false
+		for i := range hits {
+			if left > 0 && keep[i] < hits[i].MatchLines {
+				keep[i]++
+				left--
+				took = true
+			}
+		}
+		if !took {
+			break
+		}
+	}
+	for i := range hits {
+		h := &hits[i]
+		if keep[i] == h.MatchLines {
+			continue
+		}
+		r := *h.FileResult
+		r.Lines = cutLines(r.Lines, keep[i], after)
+		r.MatchLines, r.Truncated = keep[i], true
+		h.FileResult = &r
+	}
+}
+
+// cutLines keeps the lines up to the n-th matching line and its after
+// context.
+func cutLines(lines []grep.Line, n, after int) []grep.Line {
+	last := -1 // line number of the n-th match
+	for i, l := range lines {
+		if !l.Match {
+			continue
+		}
+		if n == 0 {
+			end := i
+			for end > 0 && !lines[end-1].Match && (last < 0 || lines[end-1].Number > last+after) {
+				end--
+			}
+			return lines[:end]
+		}
+		n--
+		last = l.Number
+	}
+	return lines
+}
+
+// Display returns the scope path of a search for people: the entries joined
+// with ", ", or "." for the root.
+func Display(entries []string) string {
+	if len(entries) == 0 {
+		return "."
+	}
+	return strings.Join(entries, ", ")
+}
