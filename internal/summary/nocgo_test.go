@@ -1,0 +1,5 @@
+//go:build !cgo
+
+package summary
+
+const cgoEnabled = false

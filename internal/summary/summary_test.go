@@ -1,0 +1,257 @@
+package summary
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// TestGolden summarises one fixture per language and compares the text
+// and footer with testdata/<fixture>.golden. Without cgo only Go is
+// summarised and the others must report false, so the caller reads them
+// as plain text.
+func TestGolden(t *testing.T) {
+	tests := []struct {
+		file, lang string
+		reason     string
+	}{
+		{"sample.go", "go", "go/ast: funcs, methods and func literals; one-line bodies kept"},
+		{"sample.py", "python", "indented bodies become ..., docstrings and class bodies kept"},
+		{"sample.js", "javascript", "functions, methods, arrows with block bodies"},
+		{"sample.ts", "typescript", "TypeScript: interfaces kept, methods and arrows elided"},
+		{"sample.tsx", "tsx", "TSX: JSX parses; expression-bodied arrows kept"},
+		{"sample.rs", "rust", "function items, methods in impls"},
+		{"Sample.java", "java", "methods and constructors; class body kept"},
+		{"sample.c", "c", "Allman braces merge; a brace not ending its line keeps its lines"},
+		{"sample.cpp", "cpp", "methods inside classes and templates"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join("testdata", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, ok := Summarize(tt.file, src)
+			if want := tt.lang == "go" || cgoEnabled; ok != want {
+				t.Fatalf("Summarize ok = %v, want %v (cgo %v)", ok, want, cgoEnabled)
+			}
+			if !ok {
+				if Language(tt.file) != "" {
+					t.Errorf("Language(%q) = %q without cgo, want \"\"", tt.file, Language(tt.file))
+				}
+				return
+			}
+			if s.Language != tt.lang {
+				t.Errorf("Language = %q, want %q", s.Language, tt.lang)
+			}
+			checkInvariants(t, strings.Split(strings.TrimSuffix(string(src), "\n"), "\n"), s)
+			got := s.Text() + "\n\n" + Footer(tt.file, s) + "\n"
+			golden := filepath.Join("testdata", tt.file+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("%s: summary differs from %s\n got:\n%s", tt.reason, golden, got)
+			}
+		})
+	}
+}
+
+// checkInvariants checks that the rows cover every line once, in order,
+// that kept lines are the source lines, and that the footer spans and
+// count agree with the rows.
+func checkInvariants(t *testing.T, lines []string, s *Summary) {
+	t.Helper()
+	if s.TotalLines != len(lines) {
+		t.Errorf("TotalLines = %d, want %d", s.TotalLines, len(lines))
+	}
+	next, elided := 1, 0
+	var spans []Span
+	for _, r := range s.Rows {
+		if r.Start != next || r.End < r.Start {
+			t.Fatalf("row %+v does not start at line %d", r, next)
+		}
+		switch r.Kind {
+		case RowLine:
+			if r.End != r.Start || r.Text != lines[r.Start-1] {
+				t.Errorf("kept row %+v is not line %d %q", r, r.Start, lines[r.Start-1])
+			}
+		case RowElided:
+			elided += r.End - r.Start + 1
+			spans = append(spans, Span{r.Start, r.End})
+		case RowMerged:
+			if !strings.HasPrefix(r.Text, strings.TrimRight(lines[r.Start-1], " \t")+" .. ") {
+				t.Errorf("merged row %+v does not start with its head line", r)
+			}
+			elided += r.End - r.Start - 1
+			spans = append(spans, Span{r.Start, r.End})
+		}
+		next = r.End + 1
+	}
+	if next != len(lines)+1 {
+		t.Errorf("rows end at line %d, want %d", next-1, len(lines))
+	}
+	if elided != s.ElidedLines || !reflect.DeepEqual(spans, s.Elided) {
+		t.Errorf("ElidedLines %d and spans %v disagree with the rows (%d, %v)", s.ElidedLines, s.Elided, elided, spans)
+	}
+}
+
+func numbered(n int) []string {
+	lines := make([]string, n)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("l%d", i+1)
+	}
+	return lines
+}
+
+func TestBuild(t *testing.T) {
+	lines := numbered(30)
+	lines[1] = "func a() {" // 2
+	lines[7] = "}"          // 8
+	lines[9] = "f(x) {  "   // 10: trailing blanks still end with {
+	lines[14] = "  });"     // 15
+	lines[19] = "g() { a"   // 20: brace not last
+	lines[24] = "}"         // 25
+	tests := []struct {
+		name   string
+		blocks []block
+		want   string
+		spans  []Span
+		count  int
+		reason string
+	}{
+		{"merged", []block{{2, 8, true}}, "1:l1\n2-8:func a() { .. }\n9:l9", []Span{{2, 8}}, 5,
+			"a brace pair at line end and line start merges; its interior is counted"},
+		{"merged tail", []block{{10, 15, true}}, "9:l9\n10-15:f(x) { .. });\n16:l16", []Span{{10, 15}}, 4,
+			"the tail keeps what follows the brace, trimmed"},
+		{"unmerged", []block{{20, 25, true}}, "19:l19\n20:g() { a\n...\n25:}\n26:l26", []Span{{21, 24}}, 4,
+			"a brace that does not end its line keeps both brace lines"},
+		{"indented", []block{{3, 6, false}}, "2:func a() {\n...\n7:l7", []Span{{3, 6}}, 4,
+			"an indented body is elided whole"},
+		{"too small", []block{{2, 5, true}, {3, 4, false}}, "", nil, 0,
+			"bodies under MinBodyLines interior lines are kept"},
+		{"overlap", []block{{2, 8, true}, {8, 12, true}, {5, 7, false}}, "2-8:func a() { .. }\n9:l9", []Span{{2, 8}}, 5,
+			"a body starting on a line already used is skipped"},
+		{"out of range", []block{{20, 40, true}, {9, 3, true}}, "", nil, 0,
+			"a body past the end or reversed is ignored"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := build(lines, tt.blocks)
+			checkInvariants(t, lines, s)
+			if !strings.Contains(s.Text(), tt.want) || !reflect.DeepEqual(s.Elided, tt.spans) || s.ElidedLines != tt.count {
+				t.Errorf("%s\ngot spans %v count %d text:\n%s", tt.reason, s.Elided, s.ElidedLines, s.Text())
+			}
+		})
+	}
+}
+
+func goSource(funcs, bodyLines int) []byte {
+	var b strings.Builder
+	b.WriteString("package p\n")
+	for i := range funcs {
+		fmt.Fprintf(&b, "\nfunc f%d() {\n", i)
+		for j := range bodyLines {
+			fmt.Fprintf(&b, "\tprintln(%d)\n", j)
+		}
+		b.WriteString("}\n")
+	}
+	return []byte(b.String())
+}
+
+func TestEligibility(t *testing.T) {
+	lines := func(src []byte) int { return strings.Count(strings.TrimSuffix(string(src), "\n"), "\n") + 1 }
+	exact := goSource(14, 4) // 1 + 14*7 = 99 lines
+	hundred := append(append([]byte{}, exact...), "// one more\n"...)
+	crlf := []byte(strings.ReplaceAll(string(hundred), "\n", "\r\n"))
+	tests := []struct {
+		name   string
+		file   string
+		src    []byte
+		want   bool
+		reason string
+	}{
+		{"99 lines", "a.go", exact, false, fmt.Sprintf("%d lines is under MinLines", lines(exact))},
+		{"100 lines", "a.go", hundred, true, "MinLines is inclusive; the final newline adds no line"},
+		{"crlf", "a.go", crlf, true, "CRLF files summarise like LF"},
+		{"upper ext", "A.GO", hundred, true, "extensions match case-insensitively"},
+		{"too many lines", "a.go", goSource(2858, 5), false, "over MaxLines"},
+		{"too many bytes", "a.go", append(goSource(20, 5), strings.Repeat("// xxxxxxxx\n", MaxBytes/12)...), false, "over MaxBytes"},
+		{"nul", "a.go", append(hundred, 0), false, "a NUL byte means binary"},
+		{"syntax error", "a.go", append(hundred, "func {"...), false, "a file that does not parse is read plainly"},
+		{"unknown ext", "a.txt", hundred, false, "no parser for .txt"},
+		{"no ext", "Makefile", hundred, false, "no extension"},
+		{"nothing elided", "a.go", goSource(40, 2), false, "all bodies under MinBodyLines: nothing to gain"},
+		{"empty", "a.go", nil, false, "an empty file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, ok := Summarize(tt.file, tt.src)
+			if ok != tt.want || (s != nil) != ok {
+				t.Errorf("%s: Summarize ok = %v, want %v", tt.reason, ok, tt.want)
+			}
+		})
+	}
+}
+
+func TestGoLineDirective(t *testing.T) {
+	src := append([]byte("//line other.go:500\n"), goSource(20, 5)...)
+	s, ok := Summarize("a.go", src)
+	if !ok {
+		t.Fatal("want a summary")
+	}
+	if s.Elided[0] != (Span{4, 10}) {
+		t.Errorf("a //line directive must not move ranges: first span %v, want {4 10}", s.Elided[0])
+	}
+}
+
+func TestFooter(t *testing.T) {
+	tests := []struct {
+		s      *Summary
+		want   string
+		reason string
+	}{
+		{&Summary{Elided: []Span{{5, 16}}, ElidedLines: 10}, "[10 lines elided; re-read needed ranges with a.go:5-16]", "one span"},
+		{&Summary{Elided: []Span{{5, 16}, {40, 80}}, ElidedLines: 50}, "[50 lines elided; re-read needed ranges with a.go:5-16,40-80]", "two spans, all named"},
+		{&Summary{Elided: []Span{{5, 16}, {40, 80}, {90, 95}}, ElidedLines: 55}, "[55 lines elided; re-read needed ranges, e.g. a.go:5-16,40-80]", "more than two: an example"},
+		{&Summary{Elided: []Span{{3, 5}}, ElidedLines: 1}, "[1 line elided; re-read needed ranges with a.go:3-5]", "singular"},
+		{&Summary{}, "", "nothing elided, no footer"},
+		{nil, "", "nil summary"},
+	}
+	for _, tt := range tests {
+		if got := Footer("a.go", tt.s); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.reason, got, tt.want)
+		}
+	}
+}
+
+// FuzzSummarize checks that no Go input panics and that every summary
+// keeps its invariants.
+func FuzzSummarize(f *testing.F) {
+	src, _ := os.ReadFile("testdata/sample.go")
+	f.Add(src)
+	f.Add(goSource(20, 5))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		s, ok := Summarize("f.go", src)
+		if !ok {
+			return
+		}
+		lines := strings.Split(strings.TrimSuffix(string(src), "\n"), "\n")
+		for i := range lines {
+			lines[i] = strings.TrimSuffix(lines[i], "\r")
+		}
+		checkInvariants(t, lines, s)
+	})
+}
