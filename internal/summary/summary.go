@@ -101,7 +101,7 @@ var extensions = map[string]string{
 	".py": "python", ".pyi": "python", ".pyw": "python",
 	".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
 	".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
-	".tsx": "tsx",
+	".tsx":  "tsx",
 	".rs":   "rust",
 	".java": "java",
 	".c":    "c",

@@ -6,16 +6,16 @@ import "fmt"
 // Limit is kept.
 const Limit = 10
 
-var v0 = 0 // filler
-var v1 = 1 // filler
-var v2 = 2 // filler
-var v3 = 3 // filler
-var v4 = 4 // filler
-var v5 = 5 // filler
-var v6 = 6 // filler
-var v7 = 7 // filler
-var v8 = 8 // filler
-var v9 = 9 // filler
+var v0 = 0   // filler
+var v1 = 1   // filler
+var v2 = 2   // filler
+var v3 = 3   // filler
+var v4 = 4   // filler
+var v5 = 5   // filler
+var v6 = 6   // filler
+var v7 = 7   // filler
+var v8 = 8   // filler
+var v9 = 9   // filler
 var v10 = 10 // filler
 var v11 = 11 // filler
 var v12 = 12 // filler
