@@ -1,0 +1,69 @@
+// Package grep is Scout's search engine: it finds the lines of one file
+// (or buffer) that match a regular expression, with context lines, fast.
+// It does not walk directories; the caller feeds it files, one Scanner per
+// goroutine (Compile once, then Matcher.NewScanner for each worker).
+//
+// # How it is fast
+//
+// The methods are ripgrep's (see notes/perf.md):
+//
+//   - Small files are read whole with one read into a buffer the Scanner
+//     reuses; larger ones are streamed in 1 MiB chunks with the unfinished
+//     last line (and the lines needed as context) carried over.
+//   - The pattern's required literals are extracted with regexp/syntax
+//     (prefix, inner, alternations, case-insensitive) and searched for in
+//     the whole buffer with vectorised bytes.IndexByte on their rarest
+//     byte; only the line around a candidate is checked by the automaton.
+//     A pattern that is a plain literal or alternation of literals needs
+//     no check at all.
+//   - Without a usable literal, a lazy DFA (dfa.go) runs over the whole
+//     buffer with one table lookup per byte and finds the next matching
+//     line; Go's regexp (a backtracker or NFA, no DFA) then runs only on
+//     matching lines, to report the match spans.
+//   - Line numbers are counted lazily with bytes.Count, only up to each
+//     matching line; CountOnly builds no Line values.
+//
+// # Lines, binary files and encodings
+//
+// Lines end with "\n" or "\r\n"; neither is part of Line.Text, and in line
+// mode the pattern sees the line without them (so $ matches before a
+// "\r\n"). Text is valid UTF-8: invalid bytes are decoded lossily as
+// U+FFFD. A NUL byte in the first Options.BinaryScan bytes (64 KiB) marks
+// the file binary and skips it (FileResult.Binary); a NUL later ends the
+// search at the start of its line (StopNUL). A file that starts with a
+// UTF-16 or UTF-32 byte-order mark is decoded to UTF-8 before searching;
+// a UTF-8 byte-order mark is skipped.
+//
+// In line mode a match never spans lines: classes such as \s or [^a] do
+// not match the newline (as in ripgrep). A pattern that spells out a
+// newline (a literal "\n"), or that can match one with Options.Multiline
+// or Options.DotAll, is searched over the whole file instead (up to
+// MaxWholeBytes), and each line a match touches is reported as matching.
+//
+// # Regular expression syntax
+//
+// Patterns use Go's RE2 syntax (package regexp/syntax), matched with
+// leftmost-first semantics over UTF-8 text. pi and Amplifier document
+// Rust's regex crate (ripgrep's engine); the two are close, and both
+// refuse look-around and backreferences, but they differ here:
+//
+//   - \w, \d, \s and \b are ASCII-only in Go; in Rust they are Unicode
+//     aware by default (\w matches "é", \d matches Arabic-Indic digits).
+//     Use \pL, \p{Nd} or [[:^space:]]-style classes for Unicode in Go.
+//   - A '{' that does not start a valid repetition is a literal in Go
+//     ("a{", "x{y}"); Rust rejects it (pi escapes such braces first, see
+//     SanitizeBraces). Go caps a repetition count at 1000.
+//   - Go has no class set operations ([a-z&&[^aeiou]], --, ~~): "&&" is
+//     two literal '&' inside a class. Rust has them.
+//   - Go has no verbose flag (?x) and no CRLF flag (?R); it has \Q...\E
+//     quoting, which Rust lacks. Both have (?i), (?m), (?s), (?U).
+//   - Unicode classes: Go knows general categories (\pL, \p{Lu}) and
+//     scripts (\p{Greek}); Rust also knows binary properties
+//     (\p{Alphabetic}, \p{Emoji}) and the Script=/gc= forms.
+//   - Rust has \< \> and \b{start}-style word boundaries; Go does not.
+//   - Octal escapes (\123) are allowed in Go, off by default in Rust.
+//   - Invalid UTF-8: Go reads each invalid byte as U+FFFD, so '.' matches
+//     it; ripgrep's '.' does not match invalid bytes.
+//   - Error messages differ: an invalid pattern gives "Invalid regex:
+//     <reason>: `<part>` at position N" (N a 0-based character offset).
+package grep

@@ -1,0 +1,342 @@
+package grep
+
+import (
+	"regexp/syntax"
+	"strings"
+	"unicode/utf8"
+)
+
+// Required-literal extraction.
+//
+// analyze walks the simplified syntax tree and computes, for each node,
+// the finite set of strings it can match exactly (when small) and a set
+// of strings of which every match contains at least one (a "required"
+// set). The prefilter searches a buffer for the best required set of the
+// whole pattern and runs the automaton only on the lines that contain a
+// candidate. Case-insensitive literals are kept with a fold flag and
+// searched with an ASCII case-folding finder.
+
+// maxSet bounds the size of literal sets (products of small sets grow
+// fast; a larger set would not make a fast prefilter anyway).
+const maxSet = 16
+
+// maxClass is the largest character class turned into a set of
+// one-character literals.
+const maxClass = 4
+
+// lit is a literal string; fold means any simple case folding of it.
+type lit struct {
+	s    string
+	fold bool
+}
+
+// litSet is a set of literals; a match contains (or equals) one of them.
+type litSet []lit
+
+// info is what analyze knows about a node.
+type info struct {
+	exact litSet // every match is one of these; nil: unknown or too many
+	req   litSet // every match contains one of these; nil: no requirement
+	pre   litSet // every match starts with one of these; nil: unknown
+	suf   litSet // every match ends with one of these; nil: unknown
+	pure  bool   // the node is made only of literals, small classes, concatenations and alternations
+}
+
+// analyze computes the info of re.
+func analyze(re *syntax.Regexp) info {
+	switch re.Op {
+	case syntax.OpEmptyMatch:
+		return info{exact: litSet{{}}, pure: true}
+	case syntax.OpLiteral:
+		return info{exact: litSet{{s: string(re.Rune), fold: re.Flags&syntax.FoldCase != 0}}, pure: true}
+	case syntax.OpCharClass:
+		return classInfo(re.Rune)
+	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return info{exact: litSet{{}}}
+	case syntax.OpCapture:
+		return analyze(re.Sub[0])
+	case syntax.OpQuest:
+		sub := analyze(re.Sub[0])
+		if sub.exact != nil && len(sub.exact) < maxSet {
+			return info{exact: append(litSet{{}}, sub.exact...)}
+		}
+		return info{}
+	case syntax.OpPlus:
+		sub := analyze(re.Sub[0])
+		return info{req: sub.best(), pre: sub.exact, suf: sub.exact}
+	case syntax.OpRepeat:
+		if re.Min == 0 {
+			return info{}
+		}
+		sub := analyze(re.Sub[0])
+		return info{req: sub.best(), pre: sub.exact, suf: sub.exact}
+	case syntax.OpConcat:
+		return concatInfo(re.Sub)
+	case syntax.OpAlternate:
+		return alternateInfo(re.Sub)
+	}
+	// OpAnyChar, OpAnyCharNotNL, OpStar, OpNoMatch and anything new.
+	return info{}
+}
+
+// classInfo turns a small character class into a set of one-rune
+// literals; a pair of the two ASCII cases of a letter becomes one folded
+// literal.
+func classInfo(ranges []rune) info {
+	n := 0
+	for i := 0; i < len(ranges); i += 2 {
+		n += int(ranges[i+1]-ranges[i]) + 1
+		if n > maxClass {
+			return info{}
+		}
+	}
+	var set litSet
+	for i := 0; i < len(ranges); i += 2 {
+		for r := ranges[i]; r <= ranges[i+1]; r++ {
+			set = append(set, lit{s: string(r)})
+		}
+	}
+	if len(set) == 2 && len(set[0].s) == 1 && len(set[1].s) == 1 {
+		a, b := set[0].s[0], set[1].s[0]
+		if a >= 'A' && a <= 'Z' && b == a+'a'-'A' && a != 'K' && a != 'S' {
+			set = litSet{{s: set[1].s, fold: true}}
+		}
+	}
+	return info{exact: set, pure: true}
+}
+
+// concatInfo combines the children of a concatenation: runs of children
+// with exact sets multiply into longer literals, extended by the known
+// start of the child that ends a run and started from the known end of
+// the child before; the best run or child requirement becomes the
+// requirement of the whole.
+func concatInfo(subs []*syntax.Regexp) info {
+	out := info{pure: true}
+	run := litSet{{}}
+	exactAll := true
+	var best litSet
+	consider := func(s litSet) {
+		if s.better(best) {
+			best = s
+		}
+	}
+	for _, sub := range subs {
+		si := analyze(sub)
+		out.pure = out.pure && si.pure
+		if si.exact != nil {
+			if p := product(run, si.exact); p != nil {
+				run = p
+				continue
+			}
+			if exactAll {
+				out.pre = run
+			}
+			consider(run)
+			run = si.exact
+			exactAll = false
+			continue
+		}
+		head := run
+		if si.pre != nil {
+			if p := product(run, si.pre); p != nil {
+				head = p
+			}
+		}
+		if exactAll && head.score() > 0 {
+			out.pre = head
+		}
+		exactAll = false
+		consider(head)
+		consider(si.req)
+		run = litSet{{}}
+		if si.suf != nil {
+			run = si.suf
+		}
+	}
+	consider(run)
+	if exactAll {
+		out.exact = run
+	} else if run.score() > 0 {
+		out.suf = run
+	}
+	out.req = best
+	return out
+}
+
+// alternateInfo unions the children's sets.
+func alternateInfo(subs []*syntax.Regexp) info {
+	out := info{pure: true}
+	var exact, req litSet
+	exactOK, reqOK := true, true
+	for _, sub := range subs {
+		si := analyze(sub)
+		out.pure = out.pure && si.pure
+		if si.exact == nil {
+			exactOK = false
+		} else {
+			exact = append(exact, si.exact...)
+		}
+		if b := si.best(); b == nil {
+			reqOK = false
+		} else {
+			req = append(req, b...)
+		}
+	}
+	if exactOK && len(exact) <= maxSet {
+		out.exact = exact.dedup()
+	}
+	if reqOK && len(req) <= maxSet {
+		out.req = req.dedup()
+	}
+	return out
+}
+
+// product returns every concatenation of an element of a with one of b,
+// or nil when there would be more than maxSet.
+func product(a, b litSet) litSet {
+	if len(a)*len(b) > maxSet {
+		return nil
+	}
+	out := make(litSet, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			out = append(out, lit{s: x.s + y.s, fold: x.fold || y.fold})
+		}
+	}
+	return out.dedup()
+}
+
+// best returns the better of the exact and the required set.
+func (in info) best() litSet {
+	if in.exact.better(in.req) {
+		return in.exact
+	}
+	return in.req
+}
+
+// dedup removes repeated literals (keeping the first).
+func (s litSet) dedup() litSet {
+	out := s[:0:0]
+	for _, l := range s {
+		dup := false
+		for _, o := range out {
+			if o == l {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// score rates a set as a prefilter: the length of its shortest literal
+// (folded literals count only the characters a fold finder can scan for),
+// 0 if the set is empty or unusable.
+func (s litSet) score() int {
+	if len(s) == 0 {
+		return 0
+	}
+	min := -1
+	for _, l := range s {
+		n := len(l.s)
+		if l.fold {
+			n = len(foldRun(l.s))
+		}
+		if min < 0 || n < min {
+			min = n
+		}
+	}
+	return min
+}
+
+// better reports whether s is a better prefilter than t: a longer
+// shortest literal, then fewer literals.
+func (s litSet) better(t litSet) bool {
+	a, b := s.score(), t.score()
+	if a != b {
+		return a > b
+	}
+	return a > 0 && len(s) < len(t)
+}
+
+// usable reports whether the set is worth a prefilter: at most 8
+// literals, none shorter than 2 bytes (1 byte for a single literal).
+func (s litSet) usable() bool {
+	if len(s) == 0 || len(s) > 8 {
+		return false
+	}
+	sc := s.score()
+	return sc >= 2 || (sc == 1 && len(s) == 1)
+}
+
+func (s litSet) anyFold() bool {
+	for _, l := range s {
+		if l.fold {
+			return true
+		}
+	}
+	return false
+}
+
+// foldRun returns the longest run of s that an ASCII case-folding search
+// can find exactly: ASCII characters other than the letters k and s
+// (which also fold to U+212A KELVIN SIGN and U+017F LONG S).
+func foldRun(s string) string {
+	best, start := "", 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] >= utf8.RuneSelf || strings.IndexByte("kKsS", s[i]) >= 0 {
+			if i-start > len(best) {
+				best = s[start:i]
+			}
+			start = i + 1
+		}
+	}
+	return best
+}
+
+// hasLiteralNewline reports whether the pattern spells out a newline.
+func hasLiteralNewline(re *syntax.Regexp) bool {
+	if re.Op == syntax.OpLiteral {
+		for _, r := range re.Rune {
+			if r == '\n' {
+				return true
+			}
+		}
+	}
+	for _, sub := range re.Sub {
+		if hasLiteralNewline(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// canMatchNewline reports whether any part of the pattern can match '\n'.
+func canMatchNewline(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpAnyChar:
+		return true
+	case syntax.OpLiteral:
+		for _, r := range re.Rune {
+			if r == '\n' {
+				return true
+			}
+		}
+	case syntax.OpCharClass:
+		for i := 0; i < len(re.Rune); i += 2 {
+			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] {
+				return true
+			}
+		}
+	}
+	for _, sub := range re.Sub {
+		if canMatchNewline(sub) {
+			return true
+		}
+	}
+	return false
+}

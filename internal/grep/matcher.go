@@ -1,0 +1,322 @@
+package grep
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+// DefaultBinaryScan is the size of the window at the start of a file in
+// which a NUL byte marks the file as binary.
+const DefaultBinaryScan = 64 << 10
+
+// Options configures a Matcher. The zero value of every field except
+// Pattern is a usable default.
+type Options struct {
+	// Pattern is the regular expression in Go RE2 syntax (see the package
+	// documentation for how it differs from Rust's regex crate). An empty
+	// pattern matches every line.
+	Pattern string
+	// IgnoreCase matches letters of either case (Unicode simple folding).
+	IgnoreCase bool
+	// Multiline makes ^ and $ match at line ends. When the pattern can
+	// match a newline (a literal \n, or '.' with DotAll, or a class such as
+	// \s) the whole file is searched as one text and a match may span
+	// lines; otherwise the search stays line by line.
+	Multiline bool
+	// DotAll lets '.' match '\n' too (amplifier's multiline). It implies a
+	// whole-file search when the pattern contains '.'.
+	DotAll bool
+	// Before and After are the numbers of context lines reported before
+	// and after each matching line; 0 means none, negative values are
+	// treated as 0.
+	Before, After int
+	// MaxColumns cuts the Text of a reported line to at most this many
+	// bytes (on a character boundary) and sets Line.Cut; spans are clipped
+	// to the cut. 0 or negative means no cut.
+	MaxColumns int
+	// MaxMatchesPerFile stops reporting a file's lines after this many
+	// matching lines; the file is then searched on only to learn whether
+	// one more matching line exists (FileResult.Truncated). 0 or negative
+	// means unlimited. Ignored when CountOnly is set.
+	MaxMatchesPerFile int
+	// CountOnly reports only MatchLines and Matches, never Lines: the
+	// fastest path.
+	CountOnly bool
+	// FirstOnly stops each file at its first matching line (files with
+	// matches). MatchLines is then 1 and Matches counts that line only.
+	FirstOnly bool
+	// LineRanges, when non-empty, restricts matches to lines inside these
+	// inclusive 1-based [first, last] ranges; context lines outside them
+	// are dropped too. A range with last < first is empty; last <= 0 means
+	// "to the end of the file".
+	LineRanges [][2]int
+	// BinaryScan is the size of the window at the start of a file in which
+	// a NUL byte marks the file binary and skips it. 0 means
+	// DefaultBinaryScan; negative disables the check (a NUL then only ends
+	// the search of the file).
+	BinaryScan int
+}
+
+// Matcher is a compiled search. It is immutable and safe for concurrent
+// use; each goroutine searches through its own Scanner (NewScanner).
+type Matcher struct {
+	opts  Options
+	re    *regexp.Regexp // the pattern with the option flags, for spans
+	prog  *syntax.Prog   // for the lazy DFA (line mode)
+	whole bool           // search the whole file as one text (matches may span lines)
+
+	lits     litSet // required literals: every match contains one (empty: none)
+	complete bool   // every occurrence of a literal in lits is a match (no verification)
+	plainLit []byte // the pattern is this one case-sensitive literal: spans by bytes.Index
+
+	ranges [][2]int // normalised LineRanges (sorted, last resolved)
+}
+
+// Compile checks and compiles the options. An invalid pattern gives an
+// *errs.Error with code InvalidParam whose message reads
+// "Invalid regex: <reason> at position N" (N is a 0-based character offset
+// into Pattern).
+func Compile(o Options) (*Matcher, error) {
+	if o.Before < 0 {
+		o.Before = 0
+	}
+	if o.After < 0 {
+		o.After = 0
+	}
+	if o.BinaryScan == 0 {
+		o.BinaryScan = DefaultBinaryScan
+	}
+	for _, r := range o.LineRanges {
+		if r[0] < 1 {
+			return nil, errs.New(errs.InvalidParam, "Invalid line range %d-%d: lines are numbered from 1", r[0], r[1])
+		}
+	}
+	flags := syntax.Perl
+	prefix := ""
+	if o.IgnoreCase {
+		flags |= syntax.FoldCase
+		prefix += "i"
+	}
+	if o.Multiline {
+		flags &^= syntax.OneLine
+		prefix += "m"
+	}
+	if o.DotAll {
+		flags |= syntax.DotNL
+		prefix += "s"
+	}
+	tree, err := syntax.Parse(o.Pattern, flags)
+	if err != nil {
+		return nil, regexError(o.Pattern, err)
+	}
+	src := o.Pattern
+	if prefix != "" {
+		src = "(?" + prefix + ")" + src
+	}
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return nil, regexError(o.Pattern, err)
+	}
+	tree = tree.Simplify()
+	prog, err := syntax.Compile(tree)
+	if err != nil {
+		return nil, regexError(o.Pattern, err)
+	}
+	m := &Matcher{opts: o, re: re, prog: prog, ranges: normRanges(o.LineRanges)}
+	// A search is line by line unless a match can contain a newline: an
+	// explicit newline always can; otherwise only in Multiline or DotAll
+	// mode, where classes such as \s or [^a] and a DotAll '.' may cross a
+	// line end (as in ripgrep's multiline mode).
+	m.whole = hasLiteralNewline(tree) || ((o.Multiline || o.DotAll) && canMatchNewline(tree))
+	info := analyze(tree)
+	if info.pure && info.exact.usable() && !info.exact.anyFold() {
+		// The pattern is a literal or an alternation of literals: an
+		// occurrence is a match, no verification needed.
+		m.lits, m.complete = info.exact, true
+		if len(m.lits) == 1 {
+			m.plainLit = []byte(m.lits[0].s)
+		}
+	} else if b := info.best(); b.usable() {
+		m.lits = b
+	}
+	return m, nil
+}
+
+// Options returns the options the matcher was compiled from, with
+// defaults filled in.
+func (m *Matcher) Options() Options { return m.opts }
+
+// String returns the pattern as compiled, with the option flags.
+func (m *Matcher) String() string { return m.re.String() }
+
+// regexError turns a regexp/syntax error into the InvalidParam error.
+func regexError(pattern string, err error) error {
+	var se *syntax.Error
+	if !errors.As(err, &se) {
+		return errs.Wrap(errs.InvalidParam, err, "Invalid regex: %v", err)
+	}
+	pos := -1
+	switch {
+	case se.Expr == "":
+	case strings.HasSuffix(pattern, se.Expr):
+		pos = len(pattern) - len(se.Expr)
+	default:
+		pos = strings.Index(pattern, se.Expr)
+	}
+	msg := string(se.Code)
+	if se.Expr != "" {
+		msg += ": `" + se.Expr + "`"
+	}
+	if pos >= 0 {
+		msg += fmt.Sprintf(" at position %d", utf8.RuneCountInString(pattern[:pos]))
+	}
+	return errs.Wrap(errs.InvalidParam, err, "Invalid regex: %s", msg)
+}
+
+// IsGroupError reports whether err is a compile error for an unclosed or
+// unopened group, the case in which pi retries with EscapeParens.
+func IsGroupError(err error) bool {
+	var se *syntax.Error
+	return errors.As(err, &se) && (se.Code == syntax.ErrMissingParen || se.Code == syntax.ErrUnexpectedParen)
+}
+
+// SanitizeBraces escapes the braces of pattern that cannot be part of a
+// repetition, as pi does before compiling (pi-behaviour §2.2): a '{' that
+// does not start {N}, {N,} or {N,M} becomes \{, and every other '}'
+// becomes \}. Escapes are copied unchanged, and \p{..}, \P{..}, \x{..} and
+// \u{..} are copied whole.
+func SanitizeBraces(pattern string) string {
+	var b strings.Builder
+	for i := 0; i < len(pattern); {
+		c := pattern[i]
+		switch {
+		case c == '\\' && i+1 < len(pattern):
+			n := 2
+			if strings.IndexByte("pPxu", pattern[i+1]) >= 0 && i+2 < len(pattern) && pattern[i+2] == '{' {
+				if j := strings.IndexByte(pattern[i+2:], '}'); j >= 0 {
+					n = 2 + j + 1
+				}
+			}
+			b.WriteString(pattern[i : i+n])
+			i += n
+		case c == '{':
+			if n := repetitionLen(pattern[i:]); n > 0 {
+				b.WriteString(pattern[i : i+n])
+				i += n
+				continue
+			}
+			b.WriteString(`\{`)
+			i++
+		case c == '}':
+			b.WriteString(`\}`)
+			i++
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
+}
+
+// repetitionLen returns the length of the {N}, {N,} or {N,M} at the start
+// of s, or 0.
+func repetitionLen(s string) int {
+	i := 1
+	digits := func() int {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - start
+	}
+	if digits() == 0 {
+		return 0
+	}
+	if i < len(s) && s[i] == ',' {
+		i++
+		digits()
+	}
+	if i < len(s) && s[i] == '}' {
+		return i + 1
+	}
+	return 0
+}
+
+// EscapeParens escapes every unescaped '(' and ')' of pattern: pi's retry
+// after an unclosed or unopened group error (see IsGroupError).
+func EscapeParens(pattern string) string {
+	var b strings.Builder
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		switch {
+		case c == '\\' && i+1 < len(pattern):
+			b.WriteString(pattern[i : i+2])
+			i++
+		case c == '(' || c == ')':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// normRanges sorts and merges the line ranges; an open end becomes
+// maxInt and empty ranges are dropped.
+func normRanges(in [][2]int) [][2]int {
+	var out [][2]int
+	for _, r := range in {
+		if r[1] <= 0 {
+			r[1] = int(^uint(0) >> 1)
+		}
+		if r[1] >= r[0] {
+			out = append(out, r)
+		}
+	}
+	if len(in) > 0 && len(out) == 0 {
+		return [][2]int{{1, 0}} // all ranges empty: nothing can match
+	}
+	for i := 1; i < len(out); i++ { // insertion sort: lists are tiny
+		for j := i; j > 0 && out[j][0] < out[j-1][0]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	merged := out[:0]
+	for _, r := range out {
+		if n := len(merged); n > 0 && r[0] <= merged[n-1][1]+1 {
+			merged[n-1][1] = max(merged[n-1][1], r[1])
+			continue
+		}
+		merged = append(merged, r)
+	}
+	return merged
+}
+
+// inRanges reports whether line n is allowed by the ranges (all lines
+// when there are none).
+func (m *Matcher) inRanges(n int) bool {
+	if m.ranges == nil {
+		return true
+	}
+	for _, r := range m.ranges {
+		if n >= r[0] && n <= r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// lastRangeLine is the last line any range allows (maxInt without ranges).
+func (m *Matcher) lastRangeLine() int {
+	if m.ranges == nil {
+		return int(^uint(0) >> 1)
+	}
+	return m.ranges[len(m.ranges)-1][1]
+}

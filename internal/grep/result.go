@@ -1,0 +1,163 @@
+package grep
+
+import "unicode/utf8"
+
+// Line is one reported line: a matching line or a context line.
+type Line struct {
+	// Number is the 1-based line number.
+	Number int
+	// Text is the line without its terminator ("\n" or "\r\n"), as valid
+	// UTF-8: each invalid byte is replaced by U+FFFD. When the line is
+	// longer than Options.MaxColumns bytes it is cut (see Cut).
+	Text string
+	// Match is true for a matching line, false for a context line.
+	Match bool
+	// Spans are the matches on a matching line as half-open byte offsets
+	// [start, end) into Text, in order; nil for context lines. Spans are
+	// clipped to a cut Text; a match that lies wholly past the cut is
+	// left out (it is still counted in FileResult.Matches).
+	Spans [][2]int
+	// Cut reports that Text was shortened to MaxColumns bytes (on a
+	// character boundary); no ellipsis is added.
+	Cut bool
+}
+
+// Stop says why the search of a file ended before its end.
+type Stop uint8
+
+// The reasons for an early stop.
+const (
+	// StopNone: the whole file was searched (or FirstOnly found its match).
+	StopNone Stop = iota
+	// StopLimit: more matching lines exist than MaxMatchesPerFile let
+	// through.
+	StopLimit
+	// StopNUL: a NUL byte after the binary window ended the search at the
+	// start of the line that holds it (ripgrep's "binary quit").
+	StopNUL
+	// StopSize: a whole-file (multiline) search read only the first
+	// MaxWholeBytes of the file.
+	StopSize
+)
+
+// String returns "", "limit", "nul" or "size".
+func (s Stop) String() string {
+	switch s {
+	case StopLimit:
+		return "limit"
+	case StopNUL:
+		return "nul"
+	case StopSize:
+		return "size"
+	}
+	return ""
+}
+
+// FileResult is the outcome of searching one file. It owns its memory.
+type FileResult struct {
+	// Lines are the matching and context lines in line order, each line
+	// at most once even when contexts overlap. Empty with CountOnly.
+	Lines []Line
+	// MatchLines is the number of matching lines: those reported, or all
+	// of them with CountOnly (1 with FirstOnly).
+	MatchLines int
+	// Matches is the number of individual matches on those lines (as
+	// `rg --count-matches`); in a whole-file search a match that spans
+	// lines counts once.
+	Matches int
+	// Binary reports a NUL byte within the binary window: the file was
+	// skipped and every other field is zero.
+	Binary bool
+	// Truncated reports that the search of the file stopped early; Stop
+	// says why.
+	Truncated bool
+	// Stop is the reason for Truncated (StopNone when not truncated).
+	Stop Stop
+	// Encoding is "utf-16le", "utf-16be", "utf-32le" or "utf-32be" when
+	// the file was decoded from a byte-order mark, "utf-8" when it began
+	// with a UTF-8 byte-order mark (which is skipped), and "" otherwise
+	// (the bytes are searched as UTF-8).
+	Encoding string
+	// LongLines counts lines longer than MaxLineBytes: each was searched
+	// in windows of that size, so a match that crosses a window edge is
+	// missed, and context next to such a line may show only part of it.
+	LongLines int
+}
+
+// makeLine builds a reported line from raw bytes (terminator removed) and
+// spans into raw.
+func makeLine(raw []byte, number int, match bool, spans [][2]int, maxCols int) Line {
+	ln := Line{Number: number, Match: match}
+	limit := len(raw)
+	if maxCols > 0 && limit > maxCols {
+		limit = maxCols // each raw byte decodes to at least one byte
+	}
+	if utf8.Valid(raw[:limit]) {
+		cut := limit
+		if limit < len(raw) {
+			for cut > 0 && !utf8.RuneStart(raw[cut]) {
+				cut--
+			}
+			ln.Cut = true
+		}
+		ln.Text = string(raw[:cut])
+		ln.Spans = clipSpans(spans, cut, nil)
+		return ln
+	}
+	// Lossy decoding: every invalid byte becomes U+FFFD; pos maps raw
+	// offsets to Text offsets.
+	buf := make([]byte, 0, limit+8)
+	pos := make([]int, limit+1)
+	i := 0
+	for i < limit {
+		r, w := utf8.DecodeRune(raw[i:])
+		if i+w > limit {
+			break // a character cut by limit
+		}
+		for k := 0; k < w; k++ {
+			pos[i+k] = len(buf)
+		}
+		buf = utf8.AppendRune(buf, r)
+		i += w
+	}
+	for ; i <= limit; i++ {
+		pos[i] = len(buf)
+	}
+	cut := len(buf)
+	if maxCols > 0 && cut > maxCols {
+		cut = maxCols
+		for cut > 0 && !utf8.RuneStart(buf[cut]) {
+			cut--
+		}
+	}
+	ln.Cut = limit < len(raw) || cut < len(buf)
+	ln.Text = string(buf[:cut])
+	ln.Spans = clipSpans(spans, cut, func(x int) int {
+		if x >= len(pos) {
+			return cut
+		}
+		return pos[x]
+	})
+	return ln
+}
+
+// clipSpans maps spans through conv (nil: identity) and clips them to
+// [0, cut]; spans starting at or past the cut are dropped unless empty
+// at the cut itself.
+func clipSpans(spans [][2]int, cut int, conv func(int) int) [][2]int {
+	if spans == nil {
+		return nil
+	}
+	out := make([][2]int, 0, len(spans))
+	for _, s := range spans {
+		a, b := s[0], s[1]
+		if conv != nil {
+			a, b = conv(a), conv(b)
+		}
+		if a > cut || (a == cut && b > a) {
+			break
+		}
+		out = append(out, [2]int{a, min(b, cut)})
+	}
+	return out
+}

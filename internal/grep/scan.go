@@ -1,0 +1,618 @@
+package grep
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"io/fs"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/encoding/unicode/utf32"
+	"golang.org/x/text/transform"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+// Buffer sizes.
+const (
+	// MaxLineBytes is the longest line searched in one piece; longer
+	// lines are searched in windows of this size (FileResult.LongLines).
+	// It is also the largest file read whole in line mode.
+	MaxLineBytes = 4 << 20
+	// MaxWholeBytes caps a whole-file (multiline) search; the rest of a
+	// larger file is not searched (StopSize).
+	MaxWholeBytes = 16 << 20
+	// readSize is the buffer size of a streamed search.
+	readSize = 1 << 20
+	// checkEvery is how many matching lines pass between two checks of
+	// the context.
+	checkEvery = 64
+)
+
+// Scanner searches files for a Matcher. It holds reusable buffers and
+// automaton caches, so keep one per goroutine; it is not safe for
+// concurrent use.
+type Scanner struct {
+	m   *Matcher
+	dfa *dfa
+	fnd finder
+	buf []byte
+}
+
+// NewScanner returns a Scanner for m.
+func (m *Matcher) NewScanner() *Scanner {
+	return &Scanner{m: m, dfa: newDFA(m.prog), fnd: newFinder(m.lits)}
+}
+
+// SearchFile searches the file name of fsys. size is its size when known
+// (from the walker's stat), or negative; a file of a known size up to
+// MaxLineBytes is read with a single read into a reused buffer. The
+// returned error is a coded *errs.Error: the file cannot be opened or
+// read (the caller records it and goes on), or ctx ended (the partial
+// result is returned with it).
+func (s *Scanner) SearchFile(ctx context.Context, fsys fs.FS, name string, size int64) (*FileResult, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, &errs.Error{Code: errs.CodeOf(err), Path: name, Message: "cannot open " + name + ": " + err.Error(), Err: err}
+	}
+	defer f.Close()
+	if size < 0 {
+		st, err := f.Stat()
+		if err != nil {
+			return nil, &errs.Error{Code: errs.CodeOf(err), Path: name, Message: "cannot stat " + name + ": " + err.Error(), Err: err}
+		}
+		if !st.Mode().IsRegular() {
+			return nil, &errs.Error{Code: errs.Unsupported, Path: name, Message: name + " is not a regular file"}
+		}
+		size = st.Size()
+	}
+	res, err := s.search(ctx, f, size)
+	if err != nil {
+		if e, ok := err.(*errs.Error); ok && e.Path == "" {
+			e.Path = name
+		}
+	}
+	return res, err
+}
+
+// SearchReader searches everything r yields, in chunks.
+func (s *Scanner) SearchReader(ctx context.Context, r io.Reader) (*FileResult, error) {
+	return s.search(ctx, r, -1)
+}
+
+// SearchBytes searches b, which it does not modify or retain.
+func (s *Scanner) SearchBytes(ctx context.Context, b []byte) (*FileResult, error) {
+	if enc, _ := bomEncoding(b); enc != nil {
+		return s.search(ctx, bytes.NewReader(b), -1)
+	}
+	res := &FileResult{}
+	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+		b = b[3:]
+		res.Encoding = "utf-8"
+	}
+	fs := s.begin(ctx, res)
+	if s.m.whole && len(b) > MaxWholeBytes {
+		b = b[:MaxWholeBytes]
+		res.Truncated, res.Stop = true, StopSize
+	}
+	if !fs.binaryCheck(b, 0, len(b), true) {
+		return res, nil
+	}
+	fs.process(b, 0, len(b))
+	return res, fs.err
+}
+
+// bomEncoding returns the decoder and name for a UTF-16 or UTF-32
+// byte-order mark at the start of b, or nil.
+func bomEncoding(b []byte) (encoding.Encoding, string) {
+	switch {
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE, 0, 0}):
+		return utf32.UTF32(utf32.LittleEndian, utf32.ExpectBOM), "utf-32le"
+	case bytes.HasPrefix(b, []byte{0, 0, 0xFE, 0xFF}):
+		return utf32.UTF32(utf32.BigEndian, utf32.ExpectBOM), "utf-32be"
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
+		return unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"
+	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+		return unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"
+	}
+	return nil, ""
+}
+
+// search reads r (size bytes when size >= 0) and searches it.
+func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileResult, error) {
+	res := &FileResult{}
+	fs := s.begin(ctx, res)
+	want := readSize
+	switch {
+	case s.m.whole:
+		want = MaxWholeBytes + 1
+		if size >= 0 && size < MaxWholeBytes {
+			want = int(size) + 1
+		}
+	case size >= 0 && size <= MaxLineBytes:
+		want = int(size) + 1
+	}
+	buf := s.buffer(want)
+	defer s.release()
+	n, from := 0, 0 // buf[:n] holds data; buf[:from] is context already searched
+	first := true
+	for {
+		var eof bool
+		var err error
+		n, eof, err = fill(r, buf, n, size, fs.off)
+		if err != nil {
+			return res, errs.Wrap(errs.Internal, err, "read error: %v", err)
+		}
+		if first {
+			first = false
+			if enc, name := bomEncoding(buf[:n]); enc != nil {
+				// Restart on the decoded stream.
+				head := bytes.Clone(buf[:n])
+				r = transform.NewReader(io.MultiReader(bytes.NewReader(head), r), enc.NewDecoder())
+				res.Encoding, size, n = name, -1, 0
+				first = false
+				continue
+			}
+			if n >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF {
+				copy(buf, buf[3:n])
+				n -= 3
+				fs.off = 3
+				fs.cntPos = 3
+				fs.lastEnd = 3
+				if res.Encoding == "" {
+					res.Encoding = "utf-8"
+				}
+			}
+		}
+		end := n
+		split := false
+		if s.m.whole {
+			if !eof {
+				res.Truncated, res.Stop = true, StopSize
+				eof = true
+				end = min(n, MaxWholeBytes)
+			}
+		} else if !eof {
+			nl := bytes.LastIndexByte(buf[from:n], '\n')
+			switch {
+			case nl >= 0:
+				end = from + nl + 1
+			case len(buf) < MaxLineBytes:
+				buf = s.grow(buf, min(2*len(buf), MaxLineBytes), n)
+				continue
+			default:
+				split = true
+				res.LongLines++
+			}
+		}
+		if !fs.binaryCheck(buf, from, end, eof) {
+			return res, nil
+		}
+		fs.process(buf, from, end)
+		if fs.err != nil || fs.stop || eof {
+			return res, fs.err
+		}
+		if split {
+			fs.afterLeft = 0
+			fs.lastEnd = fs.off + end
+		}
+		// Roll: keep the lines that may serve as context before the next
+		// match, drop the rest.
+		keep := end
+		if !split {
+			lo := max(fs.lastEnd-fs.off, 0)
+			for k := 0; k < fs.m.opts.Before && keep > lo; k++ {
+				keep = bytes.LastIndexByte(buf[:keep-1], '\n') + 1
+			}
+			keep = max(keep, lo)
+		}
+		fs.countTo(buf, keep)
+		copy(buf, buf[keep:n])
+		n -= keep
+		from = end - keep
+		fs.off += keep
+		if n > len(buf)/2 && len(buf) < MaxLineBytes {
+			buf = s.grow(buf, min(2*len(buf), MaxLineBytes), n)
+		}
+		if fs.canceled() {
+			return res, fs.err
+		}
+	}
+}
+
+// fill reads from r into buf[n:] until buf is full or r is exhausted. A
+// reader of known size is taken as exhausted once size bytes are read.
+func fill(r io.Reader, buf []byte, n int, size int64, off int) (int, bool, error) {
+	for n < len(buf) {
+		if size >= 0 && int64(off+n) >= size && size > 0 {
+			return n, true, nil
+		}
+		k, err := r.Read(buf[n:])
+		n += k
+		if err == io.EOF {
+			return n, true, nil
+		}
+		if err != nil {
+			return n, false, err
+		}
+	}
+	return n, false, nil
+}
+
+// buffer returns the scanner's buffer with length n.
+func (s *Scanner) buffer(n int) []byte {
+	if cap(s.buf) < n {
+		s.buf = make([]byte, n)
+	}
+	return s.buf[:n]
+}
+
+// grow returns a buffer of length n holding buf[:keep].
+func (s *Scanner) grow(buf []byte, n, keep int) []byte {
+	nb := make([]byte, n)
+	copy(nb, buf[:keep])
+	s.buf = nb
+	return nb
+}
+
+// release drops a buffer too big to keep between files.
+func (s *Scanner) release() {
+	if cap(s.buf) > MaxLineBytes+1 {
+		s.buf = nil
+	}
+}
+
+// fileSearch is the state of the search of one file. Offsets named abs
+// or stored in fields are absolute (from the start of the file's data);
+// off is the absolute offset of the current buffer's first byte.
+type fileSearch struct {
+	s    *Scanner
+	m    *Matcher
+	res  *FileResult
+	doneCh <-chan struct{}
+	ctx    context.Context
+	err  error
+
+	off       int
+	cntPos    int // absolute offset whose line number is cntLine
+	cntLine   int
+	lastEnd   int // absolute offset just after the last reported line
+	lastLine  int // number of the last reported line
+	afterLeft int // context lines still to report after the last match
+	lastMatch int // number of the last matching line
+	limitHit  bool
+	stop      bool // stop: a limit, FirstOnly, the last line range, a late NUL or ctx
+	checks    int
+}
+
+func (s *Scanner) begin(ctx context.Context, res *FileResult) *fileSearch {
+	if s.fnd != nil {
+		s.fnd.reset()
+	}
+	return &fileSearch{s: s, m: s.m, res: res, ctx: ctx, doneCh: ctx.Done(), cntLine: 1}
+}
+
+// canceled reports (and records) whether the context has ended.
+func (fs *fileSearch) canceled() bool {
+	if fs.doneCh == nil {
+		return false
+	}
+	select {
+	case <-fs.doneCh:
+		err := fs.ctx.Err()
+		fs.err = errs.Wrap(errs.CodeOf(err), err, "search stopped: %v", err)
+		fs.stop = true
+		return true
+	default:
+		return false
+	}
+}
+
+// binaryCheck looks for a NUL in buf[from:end]. Inside the binary window
+// the file is binary: the result is cleared and false returned. After it,
+// end is cut back to the start of the NUL's line and the search stops
+// there. It returns true when the search goes on.
+func (fs *fileSearch) binaryCheck(buf []byte, from, end int, eof bool) bool {
+	scan := fs.m.opts.BinaryScan
+	if scan < 0 {
+		return true
+	}
+	i := bytes.IndexByte(buf[from:end], 0)
+	if i < 0 {
+		return true
+	}
+	i += from
+	if fs.off+i < scan {
+		enc := fs.res.Encoding
+		*fs.res = FileResult{Binary: true, Encoding: enc}
+		return false
+	}
+	fs.res.Truncated, fs.res.Stop = true, StopNUL
+	fs.stop = true
+	return true
+}
+
+// nulCut returns where the data of buf[from:end] ends when a late NUL
+// stopped the search: the start of the NUL's line.
+func nulCut(buf []byte, from, end int) int {
+	i := bytes.IndexByte(buf[from:end], 0)
+	if i < 0 {
+		return end
+	}
+	return bytes.LastIndexByte(buf[:from+i], '\n') + 1
+}
+
+// process searches the lines of buf[from:end] (buf[:from] is context
+// only).
+func (fs *fileSearch) process(buf []byte, from, end int) {
+	if fs.res.Stop == StopNUL {
+		end = nulCut(buf, from, end)
+	}
+	data := buf[:end]
+	if fs.m.whole {
+		fs.processWhole(data)
+	} else {
+		fs.processLines(data, from)
+	}
+	fs.flushAfter(data, len(data))
+}
+
+func (fs *fileSearch) processLines(data []byte, from int) {
+	m := fs.m
+	last := m.lastRangeLine()
+	for pos := from; pos < len(data) && !fs.stop; {
+		ls, le := fs.s.nextLine(data, pos)
+		if ls < 0 {
+			return
+		}
+		pos = le + 1
+		n := fs.lineNo(data, ls)
+		if n > last {
+			fs.stop = true
+			return
+		}
+		if !m.inRanges(n) {
+			continue
+		}
+		line := trimCR(data, ls, le)
+		if m.opts.CountOnly || n == fs.lastMatch {
+			fs.count(n, fs.s.count(line))
+		} else {
+			fs.report(data, ls, le, n, nil, -1)
+		}
+		if fs.checks++; fs.checks%checkEvery == 0 && fs.canceled() {
+			return
+		}
+	}
+}
+
+// processWhole searches data as one text (matches may span lines).
+func (fs *fileSearch) processWhole(data []byte) {
+	if f := fs.s.fnd; f != nil && f.index(data, 0) < 0 {
+		return
+	}
+	m := fs.m
+	matches := m.re.FindAllIndex(data, -1)
+	curLS, curLE, curN, curCount := -1, 0, 0, 0
+	var spans [][2]int
+	flush := func() {
+		if curLS < 0 {
+			return
+		}
+		if m.inRanges(curN) && curN <= m.lastRangeLine() {
+			if m.opts.CountOnly {
+				fs.count(curN, curCount)
+			} else {
+				fs.report(data, curLS, curLE, curN, spans, curCount)
+			}
+		}
+		curLS, spans, curCount = -1, nil, 0
+	}
+	for _, mt := range matches {
+		a, b := mt[0], mt[1]
+		first := true
+		for p := a; ; {
+			ls := bytes.LastIndexByte(data[:p], '\n') + 1
+			le := len(data)
+			if j := bytes.IndexByte(data[p:], '\n'); j >= 0 {
+				le = p + j
+			}
+			if ls != curLS {
+				flush()
+				if fs.stop {
+					return
+				}
+				curLS, curLE, curN = ls, le, fs.lineNo(data, ls)
+			}
+			text := trimCR(data, ls, le)
+			spans = append(spans, [2]int{min(max(a, ls)-ls, len(text)), min(b, le)-ls})
+			if sp := &spans[len(spans)-1]; sp[1] > len(text) {
+				sp[1] = len(text)
+			}
+			if first {
+				curCount++
+				first = false
+			}
+			if b <= le+1 || le >= len(data) {
+				break
+			}
+			p = le + 1
+		}
+	}
+	flush()
+}
+
+// trimCR returns the line data[ls:le] without a '\r' that precedes its
+// '\n'.
+func trimCR(data []byte, ls, le int) []byte {
+	if le > ls && le < len(data) && data[le-1] == '\r' {
+		return data[ls : le-1]
+	}
+	return data[ls:le]
+}
+
+// lineNo returns the number of the line starting at data[ls].
+func (fs *fileSearch) lineNo(data []byte, ls int) int {
+	fs.countTo(data, ls)
+	return fs.cntLine
+}
+
+// countTo advances the lazy line count to data[p].
+func (fs *fileSearch) countTo(data []byte, p int) {
+	if abs := fs.off + p; abs > fs.cntPos {
+		fs.cntLine += bytes.Count(data[fs.cntPos-fs.off:p], []byte{'\n'})
+		fs.cntPos = abs
+	}
+}
+
+// count records a matching line without reporting it.
+func (fs *fileSearch) count(n, matches int) {
+	if n != fs.lastMatch {
+		fs.res.MatchLines++
+		fs.lastMatch = n
+		if fs.m.opts.FirstOnly {
+			fs.stop = true
+		}
+	}
+	fs.res.Matches += matches
+}
+
+// report adds the matching line data[ls:le] (number n) with its context.
+// spans and matches are computed when spans is nil.
+func (fs *fileSearch) report(data []byte, ls, le, n int, spans [][2]int, matches int) {
+	o := &fs.m.opts
+	if fs.limitHit {
+		fs.flushAfter(data, ls)
+		fs.res.Truncated, fs.res.Stop = true, StopLimit
+		fs.stop = true
+		fs.afterLeft = 0
+		return
+	}
+	fs.flushAfter(data, ls)
+	fs.emitBefore(data, ls, n)
+	line := trimCR(data, ls, le)
+	if spans == nil {
+		spans = fs.s.spans(line)
+		matches = len(spans)
+	}
+	fs.res.Lines = append(fs.res.Lines, makeLine(line, n, true, spans, o.MaxColumns))
+	fs.res.MatchLines++
+	fs.res.Matches += matches
+	fs.lastMatch, fs.lastLine = n, n
+	fs.lastEnd = fs.off + le + 1
+	fs.afterLeft = o.After
+	if o.FirstOnly {
+		fs.stop = true
+	}
+	if o.MaxMatchesPerFile > 0 && fs.res.MatchLines >= o.MaxMatchesPerFile {
+		fs.limitHit = true
+	}
+}
+
+// flushAfter reports pending after-context lines that start before
+// data[upTo].
+func (fs *fileSearch) flushAfter(data []byte, upTo int) {
+	for fs.afterLeft > 0 {
+		p := fs.lastEnd - fs.off
+		if p < 0 || p >= upTo {
+			return
+		}
+		le := upTo
+		if j := bytes.IndexByte(data[p:upTo], '\n'); j >= 0 {
+			le = p + j
+		}
+		fs.context(data, p, le, fs.lastLine+1)
+		fs.lastEnd = fs.off + le + 1
+		fs.afterLeft--
+	}
+}
+
+// emitBefore reports up to Before context lines before data[ls] (line n)
+// that were not reported yet.
+func (fs *fileSearch) emitBefore(data []byte, ls, n int) {
+	before := fs.m.opts.Before
+	if before == 0 {
+		return
+	}
+	lo := max(fs.lastEnd-fs.off, 0)
+	p, k := ls, 0
+	for k < before && p > lo {
+		p = bytes.LastIndexByte(data[lo:p-1], '\n') + 1 + lo
+		k++
+	}
+	for ; k > 0; k-- {
+		le := p + bytes.IndexByte(data[p:ls], '\n')
+		fs.context(data, p, le, n-k)
+		p = le + 1
+	}
+}
+
+// context reports a context line unless a line range excludes it.
+func (fs *fileSearch) context(data []byte, ls, le, n int) {
+	fs.lastLine = n
+	if !fs.m.inRanges(n) {
+		return
+	}
+	fs.res.Lines = append(fs.res.Lines, makeLine(trimCR(data, ls, le), n, false, nil, fs.m.opts.MaxColumns))
+}
+
+// nextLine returns the bounds [ls, le) of the next matching line in
+// data[from:] (le is the offset of its '\n' or len(data)), or -1, -1.
+// from must be a line start.
+func (s *Scanner) nextLine(data []byte, from int) (int, int) {
+	for from < len(data) {
+		var p int
+		if s.fnd != nil {
+			p = s.fnd.index(data, from)
+		} else {
+			p = s.dfa.scan(data, from, len(data))
+		}
+		if p < 0 {
+			return -1, -1
+		}
+		ls := bytes.LastIndexByte(data[:p], '\n') + 1
+		le := len(data)
+		if j := bytes.IndexByte(data[p:], '\n'); j >= 0 {
+			le = p + j
+		}
+		if s.fnd == nil || s.m.complete {
+			return ls, le
+		}
+		to := min(le+1, len(data))
+		if s.dfa.scan(data, ls, to) >= 0 {
+			return ls, le
+		}
+		from = le + 1
+	}
+	return -1, -1
+}
+
+// spans returns the matches in a matching line.
+func (s *Scanner) spans(line []byte) [][2]int {
+	if lit := s.m.plainLit; lit != nil {
+		var out [][2]int
+		for p := 0; ; {
+			i := bytes.Index(line[p:], lit)
+			if i < 0 {
+				return out
+			}
+			out = append(out, [2]int{p + i, p + i + len(lit)})
+			p += i + len(lit)
+		}
+	}
+	idx := s.m.re.FindAllIndex(line, -1)
+	out := make([][2]int, len(idx))
+	for i, x := range idx {
+		out[i] = [2]int{x[0], x[1]}
+	}
+	return out
+}
+
+// count returns the number of matches in a matching line.
+func (s *Scanner) count(line []byte) int {
+	if lit := s.m.plainLit; lit != nil {
+		return bytes.Count(line, lit)
+	}
+	return len(s.m.re.FindAllIndex(line, -1))
+}
