@@ -37,12 +37,14 @@ const CutMark = "…"
 // notes on missing paths and skipped members, then the 50 KB cap and the
 // "[...]" notices.
 func Search(w io.Writer, r *scout.SearchResult, o *SearchOptions) error {
-	_, err := io.WriteString(w, SearchText(r, o))
+	text, _ := SearchText(r, o)
+	_, err := io.WriteString(w, text)
 	return err
 }
 
-// SearchText returns the text Search writes.
-func SearchText(r *scout.SearchResult, o *SearchOptions) string {
+// SearchText returns the text Search writes, and whether the byte cap cut
+// it.
+func SearchText(r *scout.SearchResult, o *SearchOptions) (text string, truncated bool) {
 	if o == nil {
 		o = &SearchOptions{}
 	}
@@ -54,14 +56,14 @@ func SearchText(r *scout.SearchResult, o *SearchOptions) string {
 		body = grouped(r.Files, o.Plain)
 	}
 	if body == "" {
-		text := "No matches found"
+		text = "No matches found"
 		if len(notes) > 0 {
 			text += "\n" + strings.Join(notes, "\n")
 		}
 		if n := skippedLine(r, o.IgnoredHint); n != "" {
 			text += "\n" + n
 		}
-		return text
+		return text, false
 	}
 	if p := pageNotice(r); p != "" {
 		body += "\n\n" + p
@@ -76,14 +78,14 @@ func SearchText(r *scout.SearchResult, o *SearchOptions) string {
 	var parts []string
 	if max > 0 {
 		if kept, shown, total, cut := TruncateHead(body, max); cut {
-			body = kept
+			body, truncated = kept, true
 			parts = append(parts, fmt.Sprintf("Showing lines 1-%d of %d (%s limit); narrow paths or pattern to see the rest", shown, total, KB(max)))
 		}
 	}
 	if r.LinesCut() {
 		parts = append(parts, "Some lines truncated to "+strconv.Itoa(maxCut(r))+" chars")
 	}
-	return body + Notice(parts...)
+	return body + Notice(parts...), truncated
 }
 
 // maxCut returns the length lines were cut to: the longest cut text.

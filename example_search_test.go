@@ -1,0 +1,46 @@
+package scout_test
+
+import (
+	"context"
+	"fmt"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/format"
+)
+
+func ExampleSearcher_Search() {
+	s := scout.Searcher{Workspace: scout.Workspace{FS: fstest.MapFS{
+		"src/main.go": {Data: []byte("package main\n\nfunc main() {\n\tprintln(\"hello\")\n}\n")},
+		"src/util.go": {Data: []byte("package main\n\nfunc helper() {}\n")},
+		"README.md":   {Data: []byte("# demo\nRun main.\n")},
+		".env":        {Data: []byte("SECRET=1\n")},
+		"logo.png":    {Data: []byte("\x89PNG\x00\x00func")},
+	}}}
+	res, err := s.Search(context.Background(), scout.SearchRequest{Pattern: `func \w+`, After: 1, Hidden: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, f := range res.Files {
+		for _, l := range f.Lines {
+			if l.Match {
+				fmt.Printf("%s:%d: %s %v\n", f.Path, l.Line, l.Text, l.Spans)
+			}
+		}
+	}
+	fmt.Println("skipped:", res.Skipped)
+	text, _ := format.SearchText(res, &format.SearchOptions{Plain: true})
+	fmt.Println(text)
+	// Output:
+	// src/main.go:3: func main() { [{0 9}]
+	// src/util.go:3: func helper() {} [{0 11}]
+	// skipped: map[binary:1]
+	// # src/
+	// ## main.go
+	// *3|func main() {
+	//  4|	println("hello")
+	//
+	// ## util.go
+	// *3|func helper() {}
+}
