@@ -1,0 +1,301 @@
+// Package iurl resolves internal URLs (agent://, artifact://, skill://,
+// memory://, local://, rule://, mcp://, ...) through a registry of
+// resolvers keyed by scheme, and pages the resolved text the way read does
+// for in-memory sources.
+//
+// An internal URL is scheme://host[/path][?query][:selector]. The host may
+// contain colons (namespaced skills: skill://team:deploy), so URLs are not
+// parsed with net/url. Line selectors are peeled off the end before
+// parsing, repeatedly (agent://x:raw:5-10), except for mcp:// URLs, which
+// are opaque.
+package iurl
+
+import (
+	"context"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/memtext"
+)
+
+// Known are the schemes recognised as internal URLs even when no resolver
+// is registered for them (reading one then fails with a clear error rather
+// than looking for a local file named "memory:").
+var Known = []string{"agent", "artifact", "issue", "local", "mcp", "memory", "omp", "pr", "rule", "skill", "vault"}
+
+// Resource is what a resolver returns.
+type Resource struct {
+	// URL is the resolved URL, without selector.
+	URL string
+	// SourcePath names the backing file ("" for a virtual resource). It is
+	// informational: Text always holds the content.
+	SourcePath string
+	// Text is the content.
+	Text string
+	// Immutable marks a resource with no editable target: no hashline
+	// anchors are shown for it.
+	Immutable bool
+	// ContentType is a MIME type ("" means text/plain).
+	ContentType string
+	// Notes are short remarks for the reader ("Extracted: /reports/0").
+	Notes []string
+}
+
+// Resolver resolves the URLs of one scheme.
+type Resolver interface {
+	Resolve(ctx context.Context, u *URL) (*Resource, error)
+}
+
+// ResolverFunc adapts a function to a Resolver.
+type ResolverFunc func(ctx context.Context, u *URL) (*Resource, error)
+
+// Resolve calls f.
+func (f ResolverFunc) Resolve(ctx context.Context, u *URL) (*Resource, error) { return f(ctx, u) }
+
+// URL is a parsed internal URL.
+type URL struct {
+	Raw    string     // the URL as given, without selector
+	Scheme string     // lower-case, without "://"
+	Host   string     // the part after "://" up to the first "/" or "?"; may hold colons
+	Path   string     // "" or starting with "/", percent-decoded
+	Query  url.Values // nil when there is no "?"
+}
+
+// Segments returns the non-empty segments of u.Path.
+func (u *URL) Segments() []string {
+	var out []string
+	for _, s := range strings.Split(u.Path, "/") {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ParseInternal reports whether p starts with a known or given scheme
+// followed by "://", and splits it.
+func ParseInternal(p string, extra ...string) (scheme, rest string, ok bool) {
+	i := strings.Index(p, "://")
+	if i <= 0 {
+		return "", "", false
+	}
+	scheme = strings.ToLower(p[:i])
+	if !slices.Contains(Known, scheme) && !slices.Contains(extra, scheme) {
+		return "", "", false
+	}
+	return scheme, p[i+3:], true
+}
+
+// Parse parses an internal URL without selector.
+func Parse(p string) (*URL, error) {
+	i := strings.Index(p, "://")
+	if i <= 0 || !validScheme(p[:i]) {
+		return nil, errs.New(errs.InvalidParam, "Invalid internal URL %q: expected scheme://name", p)
+	}
+	u := &URL{Raw: p, Scheme: strings.ToLower(p[:i])}
+	rest := p[i+3:]
+	if q := strings.IndexByte(rest, '?'); q >= 0 {
+		vals, err := url.ParseQuery(rest[q+1:])
+		if err != nil {
+			return nil, errs.Wrap(errs.InvalidParam, err, "Invalid query in %q: %v", p, err)
+		}
+		u.Query, rest = vals, rest[:q]
+	}
+	host, path, _ := strings.Cut(rest, "/")
+	u.Host = host
+	if strings.Contains(rest, "/") {
+		dec, err := url.PathUnescape("/" + path)
+		if err != nil {
+			dec = "/" + path
+		}
+		u.Path = dec
+	}
+	return u, nil
+}
+
+func validScheme(s string) bool {
+	for i, c := range s {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')
+		if !ok {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// SplitSelector peels line selectors off the end of an internal URL:
+// ":raw", range lists (":5-10,20-30") and the lenient ":-N" (lines 1-N),
+// repeatedly, so "agent://x:raw:5" gives raw lines 5 on. mcp:// URLs are
+// returned unchanged.
+func SplitSelector(p string) (base string, sel memtext.Selector, err error) {
+	base = p
+	i := strings.Index(p, "://")
+	if i <= 0 || strings.EqualFold(p[:i], "mcp") {
+		return p, sel, nil
+	}
+	floor := i + 3
+	for {
+		j := strings.LastIndexByte(base, ':')
+		if j < floor {
+			break
+		}
+		chunk := base[j+1:]
+		switch {
+		case strings.EqualFold(chunk, "raw"):
+			sel.Raw = true
+		case memtext.IsRangeList(chunk):
+			rs, err := memtext.ParseRanges(chunk)
+			if err != nil {
+				return p, memtext.Selector{}, errs.New(errs.InvalidParam, "%v", err)
+			}
+			sel.Ranges = append(sel.Ranges, rs...)
+		case len(chunk) > 1 && chunk[0] == '-' && memtext.IsRangeList(chunk[1:]) && !strings.ContainsAny(chunk[1:], "-+.,"):
+			rs, err := memtext.ParseRanges("1-" + chunk[1:])
+			if err != nil {
+				return p, memtext.Selector{}, errs.New(errs.InvalidParam, "%v", err)
+			}
+			sel.Ranges = append(sel.Ranges, rs...)
+		default:
+			sel.Ranges = memtext.Merge(sel.Ranges)
+			return base, sel, nil
+		}
+		base = base[:j]
+	}
+	sel.Ranges = memtext.Merge(sel.Ranges)
+	return base, sel, nil
+}
+
+// Registry maps schemes to resolvers. The zero value has none registered;
+// it is safe for concurrent use.
+type Registry struct {
+	mu sync.RWMutex
+	m  map[string]Resolver
+}
+
+// Register sets the resolver of scheme ("skill", without "://"); a nil
+// resolver removes it.
+func (r *Registry) Register(scheme string, res Resolver) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	scheme = strings.ToLower(scheme)
+	if res == nil {
+		delete(r.m, scheme)
+		return
+	}
+	if r.m == nil {
+		r.m = map[string]Resolver{}
+	}
+	r.m[scheme] = res
+}
+
+// Schemes returns the registered schemes, sorted.
+func (r *Registry) Schemes() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]string, 0, len(r.m))
+	for s := range r.m {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (r *Registry) get(scheme string) Resolver {
+	if r == nil {
+		return nil
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.m[scheme]
+}
+
+// CanHandle reports whether p is an internal URL: its scheme is known
+// (see Known) or registered. A nil Registry handles the known schemes.
+func (r *Registry) CanHandle(p string) bool {
+	i := strings.Index(p, "://")
+	if i <= 0 {
+		return false
+	}
+	scheme := strings.ToLower(p[:i])
+	return slices.Contains(Known, scheme) || r.get(scheme) != nil
+}
+
+// Resolve resolves p (without selector). An unregistered scheme gives an
+// UNSUPPORTED error, a resolver's not-found error is passed through.
+func (r *Registry) Resolve(ctx context.Context, p string) (*Resource, error) {
+	u, err := Parse(p)
+	if err != nil {
+		return nil, err
+	}
+	res := r.get(u.Scheme)
+	if res == nil {
+		return nil, errs.New(errs.Unsupported, "%s:// URLs are not available here: no resolver is registered for the %q scheme", u.Scheme, u.Scheme)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out, err := res.Resolve(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		return nil, errs.New(errs.NotFound, "%s not found", p)
+	}
+	if out.URL == "" {
+		out.URL = p
+	}
+	return out, nil
+}
+
+// Read is a resolved and paged internal URL.
+type Read struct {
+	Resource *Resource
+	// Extracted is set for agent:// path or ?q= extraction: Page then holds
+	// the whole extracted text, unpaged.
+	Extracted bool
+	Page      memtext.Page
+	Raw       bool // the selector asked for :raw
+}
+
+// ReadPage resolves p, which may end in selectors, and pages its text per
+// read's rules for in-memory sources: entity "resource"; skill:// is paged
+// only by explicit selectors (no head cut); agent:// extraction is
+// returned whole and cannot be combined with line selectors.
+func (r *Registry) ReadPage(ctx context.Context, p string) (*Read, error) {
+	base, sel, err := SplitSelector(p)
+	if err != nil {
+		return nil, err
+	}
+	u, err := Parse(base)
+	if err != nil {
+		return nil, err
+	}
+	extract := u.Scheme == "agent" && (len(u.Segments()) > 0 || u.Query.Get("q") != "")
+	if extract && len(sel.Ranges) > 0 {
+		return nil, errs.New(errs.InvalidParam, "Cannot combine query extraction with offset/limit: drop the line selector from %s or drop the /path or ?q= part", p)
+	}
+	if u.Scheme != "agent" && u.Query.Get("q") != "" && u.Scheme != "issue" && u.Scheme != "pr" {
+		return nil, errs.New(errs.InvalidParam, "Only agent:// URLs support ?q= query extraction: remove ?q= from %s", p)
+	}
+	res, err := r.Resolve(ctx, base)
+	if err != nil {
+		return nil, err
+	}
+	out := &Read{Resource: res, Extracted: extract, Raw: sel.Raw}
+	opts := memtext.Options{Entity: memtext.EntityResource, Raw: sel.Raw, Unlimited: u.Scheme == "skill" || extract}
+	out.Page = memtext.Paginate(res.Text, sel.Ranges, opts)
+	return out, nil
+}
+
+// notFound builds the error for a missing resource, listing what exists.
+func notFound(u *URL, available []string) error {
+	list := "none"
+	if len(available) > 0 {
+		list = strings.Join(available, ", ")
+	}
+	return errs.New(errs.NotFound, "Not found: %s://%s\nAvailable: %s", u.Scheme, u.Host, list)
+}
+
