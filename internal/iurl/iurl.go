@@ -298,4 +298,3 @@ func notFound(u *URL, available []string) error {
 	}
 	return errs.New(errs.NotFound, "Not found: %s://%s\nAvailable: %s", u.Scheme, u.Host, list)
 }
-
