@@ -51,8 +51,8 @@ type Tree struct {
 	Entries []Entry // in display order
 	// Omitted counts the entries replaced by "… N more" rows.
 	Omitted int
-	// Pruned lists the left-out directories and .DS_Store files, as
-	// paths relative to the listed directory, sorted.
+	// Pruned lists the left-out directories (with a trailing '/') and
+	// .DS_Store files, as paths relative to the listed directory, sorted.
 	Pruned []string
 	// Unreadable lists subdirectories whose children could not be listed.
 	Unreadable []string
@@ -101,7 +101,11 @@ func children(fsys fs.FS, dir, prefix string, t *Tree) ([]Entry, error) {
 	for _, de := range des {
 		name := de.Name()
 		rel := path.Join(prefix, name)
-		if (de.IsDir() && Pruned[name]) || (!de.IsDir() && name == ".DS_Store") {
+		if de.IsDir() && Pruned[name] {
+			t.Pruned = append(t.Pruned, rel+"/")
+			continue
+		}
+		if !de.IsDir() && name == ".DS_Store" {
 			t.Pruned = append(t.Pruned, rel)
 			continue
 		}

@@ -61,7 +61,7 @@ func TestRender(t *testing.T) {
 		if got != want {
 			t.Errorf("%s:\n%s\nwant:\n%s", mode, got, want)
 		}
-		if fmt.Sprint(tr.Pruned) != "[.DS_Store node_modules]" {
+		if fmt.Sprint(tr.Pruned) != "[.DS_Store node_modules/]" {
 			t.Errorf("%s: pruned %v, want .DS_Store and node_modules recorded", mode, tr.Pruned)
 		}
 	}

@@ -1,0 +1,195 @@
+package format
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/dirtree"
+)
+
+// The line styles of a text read.
+const (
+	StyleHashline = "hashline" // "¶path#TAG" header, then "N:text" rows (the pi default)
+	StyleNumbered = "numbered" // "N|text" rows
+	StylePlain    = "plain"    // the lines alone
+)
+
+// ReadOptions control how a read is rendered. nil means the defaults.
+type ReadOptions struct {
+	// Style is StyleHashline, StyleNumbered or StylePlain; "" means
+	// StyleHashline. Raw reads and immutable sources are always plain.
+	Style string
+}
+
+// Read writes the text of a read result.
+func Read(w io.Writer, r *scout.ReadResult, o *ReadOptions) error {
+	_, err := io.WriteString(w, ReadText(r, o))
+	return err
+}
+
+// ReadText returns the text of a read result: the content, then the notices
+// (truncation with the selector that continues, column cap, encoding, left
+// out entries) in one bracket after a blank line.
+func ReadText(r *scout.ReadResult, o *ReadOptions) string {
+	style := StyleHashline
+	if o != nil && o.Style != "" {
+		style = o.Style
+	}
+	var b strings.Builder
+	if s := r.SuffixResolution; s != nil {
+		fmt.Fprintf(&b, "[Path '%s' not found; resolved to '%s' via suffix match]\n", s.From, s.To)
+	}
+	switch r.Kind {
+	case "text", "directory":
+		writeLines(&b, r, style)
+	case "summary":
+		if style == StyleHashline && r.Tag != "" {
+			fmt.Fprintf(&b, "¶%s#%s\n", r.Path, r.Tag)
+		}
+		b.WriteString(r.Body)
+		if r.Footer != "" {
+			b.WriteString("\n\n" + r.Footer)
+		}
+	case "binary":
+		fmt.Fprintf(&b, "[Cannot display binary file '%s' (%s, %s). Search it or read a text file instead]", r.Path, dirtree.FormatBytes(r.Binary.Size), r.Binary.MIME)
+	case "image":
+		if r.ImageData != nil {
+			b.WriteString(r.Image.Note())
+		} else {
+			b.WriteString(r.Image.Describe())
+		}
+	case "multi":
+		writeParts(&b, r, o)
+	default:
+		b.WriteString(r.Body)
+	}
+	return b.String()
+}
+
+// writeLines renders text and directory results.
+func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
+	entity := r.Entity
+	if entity == "" {
+		entity = "file"
+	}
+	if r.BeyondEnd > 0 {
+		if r.TotalLines == 0 {
+			fmt.Fprintf(b, "Line %d is beyond end of %s: the %s is empty.", r.BeyondEnd, entity, entity)
+		} else {
+			fmt.Fprintf(b, "Line %d is beyond end of %s (%d lines total). Use :1 to read from the start, or :%d to read the last line.", r.BeyondEnd, entity, r.TotalLines, r.TotalLines)
+		}
+		return
+	}
+	if r.Raw || r.Immutable || r.Kind == "directory" {
+		style = StylePlain
+	}
+	if style == StyleHashline && r.Tag != "" {
+		fmt.Fprintf(b, "¶%s#%s\n", r.Path, r.Tag)
+	}
+	if r.TotalLines == 0 {
+		fmt.Fprintf(b, "(empty %s)", entity)
+	}
+	var after []string // notices of multi-range blocks
+	first := true
+	for _, blk := range r.Blocks {
+		if blk.Skipped {
+			after = append(after, fmt.Sprintf("[Range %s is beyond end of %s (%d lines total); skipped]", rangeString(blk.Start, blk.End), entity, r.TotalLines))
+			continue
+		}
+		if !first {
+			b.WriteString("\n\n…\n\n")
+		}
+		first = false
+		for i, l := range blk.Lines {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			switch style {
+			case StyleHashline:
+				fmt.Fprintf(b, "%d:", l.N)
+			case StyleNumbered:
+				fmt.Fprintf(b, "%d|", l.N)
+			}
+			b.WriteString(l.Text)
+			if l.Cut && !r.Raw {
+				b.WriteString("…")
+			}
+		}
+		if r.Multi && blk.Stopped {
+			after = append(after, fmt.Sprintf("[Range %s stopped at line %d (limit). Use :%d to continue]", rangeString(blk.Start, blk.End), blk.Next-1, blk.Next))
+		}
+	}
+	if len(after) > 0 {
+		b.WriteString("\n" + strings.Join(after, "\n"))
+	}
+	if r.Footer != "" {
+		b.WriteString("\n\n" + r.Footer)
+	}
+	b.WriteString(Notice(readNotices(r, entity)...))
+}
+
+// readNotices lists the notice parts of a text or directory result.
+func readNotices(r *scout.ReadResult, entity string) []string {
+	var parts []string
+	if t := r.Truncation; t != nil {
+		s := fmt.Sprintf("Showing lines %d-%d of %d", t.Start, t.End, t.Total)
+		if t.Reason == "bytes" {
+			s += " (" + KB(t.ByteLimit) + " limit)"
+		}
+		parts = append(parts, s, fmt.Sprintf("Use :%d to continue", t.Next))
+	} else if !r.Multi && len(r.Blocks) == 1 && r.Blocks[0].Next > 0 {
+		last := r.Blocks[0].Next - 1
+		parts = append(parts, fmt.Sprintf("%d more lines in %s", r.TotalLines-last, entity), fmt.Sprintf("Use :%d to continue", r.Blocks[0].Next))
+	}
+	if r.Raw {
+		for _, blk := range r.Blocks {
+			for _, l := range blk.Lines {
+				if l.Cut {
+					parts = append(parts, fmt.Sprintf("Line %d is %s; only its first %s fit the byte limit", l.N, dirtree.FormatBytes(int64(l.Bytes)), dirtree.FormatBytes(int64(len(l.Text)))))
+				}
+			}
+		}
+	}
+	if r.ColumnCap > 0 {
+		parts = append(parts, fmt.Sprintf("Some lines truncated to %d chars", r.ColumnCap))
+	}
+	if r.Lossy {
+		parts = append(parts, "Invalid UTF-8 bytes shown as U+FFFD")
+	}
+	if r.Omitted > 0 {
+		parts = append(parts, fmt.Sprintf("%d entries not shown in capped directories; read a subdirectory to list all its entries", r.Omitted))
+	}
+	if len(r.Pruned) > 0 {
+		parts = append(parts, "Not listed: "+strings.Join(r.Pruned, ", ")+" (always pruned)")
+	}
+	if len(r.Unreadable) > 0 {
+		parts = append(parts, "Could not list: "+strings.Join(r.Unreadable, ", "))
+	}
+	return parts
+}
+
+func rangeString(start, end int) string {
+	if end == 0 {
+		return fmt.Sprint(start)
+	}
+	return fmt.Sprintf("%d-%d", start, end)
+}
+
+// writeParts renders a delimited entry read as several paths.
+func writeParts(b *strings.Builder, r *scout.ReadResult, o *ReadOptions) {
+	names := make([]string, len(r.Parts))
+	for i, p := range r.Parts {
+		names[i] = p.Path
+	}
+	fmt.Fprintf(b, "Note: interpreted as %d paths: %s", len(r.Parts), strings.Join(names, ", "))
+	for _, p := range r.Parts {
+		b.WriteString("\n\n")
+		if p.Result == nil {
+			fmt.Fprintf(b, "[Could not read %s: %s]", p.Path, p.Error)
+			continue
+		}
+		b.WriteString(ReadText(p.Result, o))
+	}
+}

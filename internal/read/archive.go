@@ -1,0 +1,93 @@
+package read
+
+import (
+	"context"
+	"io/fs"
+
+	"github.com/scoutkit/scout/internal/archive"
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/hashline"
+	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/textio"
+)
+
+// archive reads p as an archive path ("a.zip", "a.zip:dir/", "a.zip:f.ts:50-60")
+// when some prefix of it ending in an archive extension is a regular file.
+func (r *reader) archive(ctx context.Context, p string) (*Result, bool, error) {
+	for _, cand := range archive.Candidates(p) {
+		name, err := pathutil.Resolve(r.c.Root, cand.Archive)
+		if err != nil {
+			continue
+		}
+		if r.c.CheckInside != nil && r.c.CheckInside(r.c.FS, name) != nil {
+			continue
+		}
+		info, err := fs.Stat(r.c.FS, name)
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		res, err := r.readArchive(ctx, name, cand.Inner)
+		return res, true, err
+	}
+	return nil, false, nil
+}
+
+func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, error) {
+	display := pathutil.Display(name)
+	a, err := archive.Open(ctx, r.c.FS, name, archive.Limits{})
+	if err != nil {
+		return nil, err
+	}
+	defer a.Close()
+	it, err := a.Lookup(ctx, inner)
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	var sel Selector
+	if it.Selector != "" {
+		var ok bool
+		_, sel, ok, err = r.c.Split("m:" + it.Selector)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, errs.New(errs.InvalidParam, "Invalid selector ':%s' after archive member '%s:%s'. Use :N, :A-B, :A+C or :raw.", it.Selector, display, it.Path)
+		}
+	}
+	member := display + ":" + it.Path
+	if it.Dir {
+		if len(sel.Ranges) > 1 {
+			return nil, errs.New(errs.InvalidParam, "Multi-range line selectors are not supported for directory listings. Use one range, e.g. %s:/:1-100.", display)
+		}
+		first := 0
+		if len(sel.Ranges) == 1 {
+			first = sel.Ranges[0].Start
+		}
+		return &Result{Kind: KindArchive, Path: member, Body: it.Listing(display, first, 0)}, nil
+	}
+	if it.Binary {
+		return &Result{Kind: KindNotice, Path: member, Bytes: it.Entry.Size, Body: it.BinaryNotice()}, nil
+	}
+	if sel.Conflicts {
+		return nil, errs.New(errs.InvalidParam, ":conflicts reads a local file, not an archive member. Read %s without it.", member)
+	}
+	var res *Result
+	if it.Entry.Size <= hashline.MaxTagBytes {
+		text, err := it.Text(hashline.MaxTagBytes)
+		if err != nil {
+			return nil, err
+		}
+		res, err = r.memory(ctx, text, sel, EntityArchive, false)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		res, err = r.lines(ctx, it.Body(), sel, textio.PlanOptions{Raw: sel.Raw, Limit: textio.MaxLimit, HeadBytes: textio.MinByteBudget}, EntityArchive)
+		if err != nil {
+			return nil, err
+		}
+	}
+	res.Path, res.Bytes = member, it.Entry.Size
+	return res, nil
+}

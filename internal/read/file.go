@@ -1,0 +1,318 @@
+package read
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/scoutkit/scout/internal/conflict"
+	"github.com/scoutkit/scout/internal/convert"
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/hashline"
+	"github.com/scoutkit/scout/internal/image"
+	"github.com/scoutkit/scout/internal/notebook"
+	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/summary"
+	"github.com/scoutkit/scout/internal/textio"
+)
+
+// file reads a regular file: a notebook, a document, an image, the
+// conflicts index, a summary, a binary notice or its lines.
+func (r *reader) file(ctx context.Context, name string, info fs.FileInfo, sel Selector) (*Result, error) {
+	display := pathutil.Display(name)
+	ext := strings.ToLower(path.Ext(name))
+	if !sel.Raw && len(sel.Ranges) == 0 && !sel.Conflicts {
+		if c, ok := r.converter(ext); ok {
+			return r.document(ctx, name, display, ext, c, sel)
+		}
+	}
+	if ext == ".ipynb" && !sel.Raw && !sel.Conflicts {
+		return r.notebook(ctx, name, display, info, sel)
+	}
+	f, err := r.c.FS.Open(name)
+	if err != nil {
+		return nil, openErr(display, err)
+	}
+	defer f.Close()
+	head := make([]byte, textio.SniffBytes)
+	k, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, openErr(display, err)
+	}
+	head = head[:k]
+	if _, ok := image.Detect(head); ok && !sel.Conflicts {
+		return r.image(name, display)
+	}
+	enc, binary := textio.Sniff(head)
+	if binary {
+		return &Result{Kind: KindBinary, Path: display, Bytes: info.Size(),
+			Binary: &Binary{Size: info.Size(), MIME: textio.ContentType(head)}}, nil
+	}
+	src := io.MultiReader(bytes.NewReader(head), f)
+	if info.Size() > hashline.MaxTagBytes {
+		if sel.Conflicts {
+			return r.conflicts(display, io.LimitReader(textio.Decode(src, enc), conflict.MaxScanBytes+1))
+		}
+		// Too large to hold: stream it, with no tag.
+		res, err := r.lines(ctx, textio.Decode(src, enc), sel, textio.PlanOptions{Raw: sel.Raw, Limit: r.c.Limit}, EntityFile)
+		if err != nil {
+			return nil, err
+		}
+		res.Path, res.Bytes = display, info.Size()
+		setEncoding(res, enc)
+		r.conflictFooter(res, nil, display)
+		return res, nil
+	}
+	text, err := io.ReadAll(textio.Decode(src, enc))
+	if err != nil {
+		return nil, openErr(display, err)
+	}
+	if sel.Conflicts {
+		return r.conflicts(display, bytes.NewReader(text))
+	}
+	if !sel.Raw && len(sel.Ranges) == 0 && !r.c.NoSummaries {
+		if s, ok := summary.Summarize(name, text); ok && s.ElidedLines > 0 {
+			return summaryResult(display, info.Size(), text, s), nil
+		}
+	}
+	res, err := r.lines(ctx, bytes.NewReader(text), sel, textio.PlanOptions{Raw: sel.Raw, Limit: r.c.Limit}, EntityFile)
+	if err != nil {
+		return nil, err
+	}
+	res.Path, res.Bytes = display, info.Size()
+	setEncoding(res, enc)
+	if !sel.Raw {
+		res.Tag = hashline.Tag(text)
+	}
+	r.conflictFooter(res, text, display)
+	return res, nil
+}
+
+func setEncoding(res *Result, enc textio.Encoding) {
+	if enc != textio.UTF8 {
+		res.Encoding = string(enc)
+	}
+}
+
+// openErr wraps an error met while opening or reading a file.
+func openErr(display string, err error) error {
+	if e, ok := err.(*errs.Error); ok {
+		return e
+	}
+	code := errs.CodeOf(err)
+	if code == errs.InvalidParam || code == errs.Internal {
+		code = errs.Internal
+	}
+	return errs.Wrap(code, err, "Cannot read '%s': %v", display, err)
+}
+
+// lines collects the selected lines of a text.
+func (r *reader) lines(ctx context.Context, src io.Reader, sel Selector, po textio.PlanOptions, entity string) (*Result, error) {
+	wins := textio.Plan(sel.Ranges, po)
+	col, err := textio.Collect(ctx, src, wins, textio.Options{Raw: sel.Raw, MaxColumns: textio.MaxColumns})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, errs.Wrap(errs.CodeOf(ctx.Err()), ctx.Err(), "Read canceled: %v", ctx.Err())
+		}
+		return nil, errs.Wrap(errs.Internal, err, "Cannot read: %v", err)
+	}
+	res := &Result{Kind: KindText, Entity: entity, Raw: sel.Raw, TotalLines: col.Total, Bytes: col.Bytes, Lossy: col.Lossy, Multi: len(wins) > 1}
+	for i, b := range col.Blocks {
+		blk := Block{Start: sel.rangeAt(i).Start, End: sel.rangeAt(i).End}
+		for _, l := range b.Lines {
+			line := Line{N: l.N, Text: l.Text, Cut: l.Cut}
+			if l.Cut {
+				line.Bytes = l.Bytes
+				if !sel.Raw {
+					res.ColumnCap = textio.MaxColumns
+				}
+			}
+			blk.Lines = append(blk.Lines, line)
+		}
+		switch {
+		case len(blk.Lines) == 0:
+			blk.Skipped = true
+		case b.Stop != textio.StopNone:
+			blk.Stopped, blk.Next = true, b.Last()+1
+		case b.Last() < col.Total:
+			blk.Next = b.Last() + 1
+		}
+		res.Blocks = append(res.Blocks, blk)
+	}
+	if !res.Multi {
+		b := &res.Blocks[0]
+		w := wins[0]
+		if b.Skipped && col.Total > 0 || w.Start > 1 && col.Total == 0 {
+			res.BeyondEnd = max(b.Start, 1)
+			res.Blocks = nil
+		} else if b.Stopped {
+			st := col.Blocks[0].Stop
+			res.Truncation = &Truncation{Reason: string(st), Start: b.Lines[0].N, End: b.Lines[len(b.Lines)-1].N, Total: col.Total, Next: b.Next}
+			if st == textio.StopBytes {
+				res.Truncation.ByteLimit = w.MaxBytes
+			}
+		}
+	}
+	return res, nil
+}
+
+// rangeAt returns the i-th requested range; no ranges means 1 to the end.
+func (s Selector) rangeAt(i int) textio.Range {
+	if i < len(s.Ranges) {
+		return s.Ranges[i]
+	}
+	return textio.Range{Start: 1}
+}
+
+// conflictFooter adds the merge-conflict warning when the shown lines hold
+// conflict blocks. whole is the whole text when it is in memory.
+func (r *reader) conflictFooter(res *Result, whole []byte, display string) {
+	if res.Raw || res.Multi || len(res.Blocks) == 0 {
+		return
+	}
+	b := res.Blocks[0]
+	from, to := b.Lines[0].N, b.Lines[len(b.Lines)-1].N
+	var all []conflict.Block
+	if whole != nil {
+		if !bytes.Contains(whole, []byte("<<<<<<<")) {
+			return
+		}
+		all = conflict.Parse(whole)
+	} else {
+		texts := make([]string, len(b.Lines))
+		for i, l := range b.Lines {
+			texts[i] = l.Text
+		}
+		all = conflict.ParseLines(texts, from)
+	}
+	visible := conflict.Within(all, from, to)
+	res.Footer = conflict.RenderFooter(display, visible, len(all), false)
+}
+
+// conflicts renders the :conflicts index of a text.
+func (r *reader) conflicts(display string, src io.Reader) (*Result, error) {
+	text, err := io.ReadAll(src)
+	if err != nil {
+		return nil, openErr(display, err)
+	}
+	cut := len(text) > conflict.MaxScanBytes
+	if cut {
+		text = text[:conflict.MaxScanBytes]
+	}
+	return &Result{Kind: KindConflicts, Path: display, Body: conflict.RenderList(display, conflict.Parse(text), cut)}, nil
+}
+
+// summaryResult builds the result of a summarised file.
+func summaryResult(display string, size int64, text []byte, s *summary.Summary) *Result {
+	sum := &Summary{Lines: s.TotalLines, ElidedLines: s.ElidedLines}
+	for _, sp := range s.Elided {
+		sum.ElidedSpans = append(sum.ElidedSpans, [2]int{sp.Start, sp.End})
+	}
+	return &Result{Kind: KindSummary, Path: display, Entity: EntityFile, Bytes: size, TotalLines: s.TotalLines,
+		Tag: hashline.Tag(text), Summary: sum, Body: s.Text(), Footer: summary.Footer(display, s)}
+}
+
+// converter returns the document converter for ext: the host's, else the
+// built-in one.
+func (r *reader) converter(ext string) (convert.Converter, bool) {
+	if c, ok := r.c.Converters[ext]; ok && c != nil {
+		return convert.Safe(c), true
+	}
+	return convert.For(ext)
+}
+
+// document converts a document and pages its text in memory; a failed
+// conversion is a notice, not an error.
+func (r *reader) document(ctx context.Context, name, display, ext string, c convert.Converter, sel Selector) (*Result, error) {
+	ra, err := fsx.OpenReaderAt(r.c.FS, name, 256<<20)
+	if err != nil {
+		return nil, openErr(display, err)
+	}
+	defer ra.Close()
+	text, err := c.Convert(ctx, ra, ra.Size())
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, errs.Wrap(errs.CodeOf(ctx.Err()), ctx.Err(), "Read canceled: %v", ctx.Err())
+		}
+		return &Result{Kind: KindNotice, Path: display, Bytes: ra.Size(), Body: convert.Notice(ext, err)}, nil
+	}
+	res, err := r.memory(ctx, text, sel, EntityDocument, true)
+	if err != nil {
+		return nil, err
+	}
+	res.Path, res.Bytes = display, ra.Size()
+	return res, nil
+}
+
+// notebook renders a notebook's cells and pages them in memory.
+func (r *reader) notebook(ctx context.Context, name, display string, info fs.FileInfo, sel Selector) (*Result, error) {
+	if info.Size() > notebook.MaxBytes {
+		return nil, errs.New(errs.TooLarge, "Notebook '%s' is %s, over the %s limit. Read it with :raw and a line range, e.g. %s:1-200:raw.",
+			display, sizeOf(info.Size()), sizeOf(notebook.MaxBytes), display)
+	}
+	data, err := fs.ReadFile(r.c.FS, name)
+	if err != nil {
+		return nil, openErr(display, err)
+	}
+	text, err := notebook.Render(data)
+	if err != nil {
+		var e *errs.Error
+		if ok := asErr(err, &e); ok {
+			return nil, errs.Wrap(e.Code, err, "Cannot read notebook '%s': %s Read it with :raw to see the JSON.", display, e.Message)
+		}
+		return nil, errs.Wrap(errs.Unsupported, err, "Cannot read notebook '%s': %v. Read it with :raw to see the JSON.", display, err)
+	}
+	res, err := r.memory(ctx, text, sel, EntityNotebook, false)
+	if err != nil {
+		return nil, err
+	}
+	res.Path, res.Bytes = display, info.Size()
+	return res, nil
+}
+
+// image reads an image's metadata, and its bytes unless the host asked for
+// metadata only.
+func (r *reader) image(name, display string) (*Result, error) {
+	ra, err := fsx.OpenReaderAt(r.c.FS, name, image.MaxBytes)
+	if err != nil {
+		if e, ok := err.(*fs.PathError); ok && e.Err == fsx.ErrTooLarge {
+			return nil, errs.New(errs.TooLarge, "Image '%s' is over the %s limit for images.", display, sizeOf(image.MaxBytes))
+		}
+		return nil, openErr(display, err)
+	}
+	defer ra.Close()
+	res := &Result{Kind: KindImage, Path: display, Bytes: ra.Size()}
+	var info image.Info
+	if r.c.ImageMetadataOnly {
+		info, err = image.Inspect(ra, ra.Size())
+	} else {
+		info, res.ImageData, err = image.Load(ra, ra.Size())
+	}
+	if err != nil {
+		var e *errs.Error
+		if asErr(err, &e) {
+			return nil, errs.Wrap(e.Code, err, "Cannot read image '%s': %s", display, e.Message)
+		}
+		return nil, openErr(display, err)
+	}
+	res.Image = &info
+	return res, nil
+}
+
+// memory pages a text held in memory (3000 lines / 50 KB with no
+// selector). Mutable texts get a tag.
+func (r *reader) memory(ctx context.Context, text string, sel Selector, entity string, immutable bool) (*Result, error) {
+	res, err := r.lines(ctx, strings.NewReader(text), sel, textio.PlanOptions{Raw: sel.Raw, Limit: textio.MaxLimit, HeadBytes: textio.MinByteBudget}, entity)
+	if err != nil {
+		return nil, err
+	}
+	res.Immutable = immutable
+	if !sel.Raw && !immutable && len(text) <= hashline.MaxTagBytes {
+		res.Tag = hashline.Tag([]byte(text))
+	}
+	return res, nil
+}

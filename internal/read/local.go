@@ -1,0 +1,107 @@
+package read
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/pathutil"
+)
+
+// local reads a local path with an optional selector.
+func (r *reader) local(ctx context.Context, p string) (*Result, error) {
+	// A path that exists as written wins over a selector reading of its
+	// last colon (a file named "test:1-2").
+	if strings.Contains(p, ":") {
+		if f, err := r.stat(p); err == nil {
+			return r.open(ctx, f, Selector{})
+		}
+	}
+	base, sel, _, err := r.c.Split(p)
+	if err != nil {
+		return nil, err
+	}
+	f, err := r.stat(base)
+	if err == nil {
+		return r.open(ctx, f, sel)
+	}
+	if !isNotExist(err) {
+		return nil, err
+	}
+	if to := r.suffixMatch(ctx, base); to != "" {
+		if f, err := r.stat(to); err == nil {
+			f.suffix = &SuffixResolution{From: base, To: to}
+			return r.open(ctx, f, sel)
+		}
+	}
+	if res, ok := r.delimited(ctx, p); ok {
+		return res, nil
+	}
+	return nil, notFound(base)
+}
+
+// open reads a resolved path.
+func (r *reader) open(ctx context.Context, f *found, sel Selector) (*Result, error) {
+	var res *Result
+	var err error
+	mode := f.info.Mode()
+	switch {
+	case mode.IsDir():
+		res, err = r.directory(ctx, f.fsPath, sel)
+	case mode.IsRegular():
+		res, err = r.file(ctx, f.fsPath, f.info, sel)
+	default:
+		return nil, errs.New(errs.Unsupported, "Cannot read '%s': it is not a regular file (%s). Read a regular file or a directory.", pathutil.Display(f.fsPath), kindOf(mode))
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.SuffixResolution = f.suffix
+	return res, nil
+}
+
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "mode " + m.String()
+}
+
+// delimited reads an entry that names several paths ("a.go, b.go"), when
+// it splits into parts that exist. ok is false when it does not split.
+func (r *reader) delimited(ctx context.Context, p string) (*Result, bool) {
+	parts := pathutil.SplitDelimited(p, func(part string) bool {
+		base, _, _, err := r.c.Split(part)
+		if err != nil {
+			return false
+		}
+		_, err = r.stat(base)
+		return err == nil
+	})
+	if len(parts) < 2 {
+		return nil, false
+	}
+	res := &Result{Kind: KindMulti}
+	for _, part := range parts {
+		pr, err := r.local(ctx, part)
+		if err != nil {
+			res.Parts = append(res.Parts, Part{Path: part, Error: err.Error()})
+			continue
+		}
+		pr.Input = part
+		res.Parts = append(res.Parts, Part{Path: part, Result: pr})
+	}
+	res.Path = fmt.Sprint(len(parts), " paths")
+	return res, true
+}

@@ -1,0 +1,99 @@
+// Package read is the dispatch behind scout.Reader: it takes the one path
+// string of a read, decides what it names (a web URL, an internal URL, an
+// archive member, a SQLite database, a local file or directory), resolves
+// local paths the forgiving way agents need (quotes, ~, file://, Unicode
+// spaces, macOS spellings, a unique suffix match, a delimited list), and
+// returns a typed Result for the formatter.
+//
+// The order of the checks follows notes/pi-behaviour.md §4: file:// ;
+// web URL; internal URL; archive; SQLite; local path with its selector.
+package read
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/scoutkit/scout/internal/convert"
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/textio"
+)
+
+// Selector is a parsed line selector.
+type Selector struct {
+	Ranges    []textio.Range // sorted and merged; nil means none
+	Raw       bool
+	Conflicts bool
+}
+
+// SplitFunc peels a trailing selector off a path: ok is false when the
+// tail is not selector syntax (it then stays part of the path), err is set
+// when it is but is invalid.
+type SplitFunc func(p string) (path string, sel Selector, ok bool, err error)
+
+// Config is everything a read needs besides the path string.
+type Config struct {
+	// FS is the tree; Root the absolute OS directory it stands for ("" when
+	// unknown: absolute paths are then refused).
+	FS   fs.FS
+	Root string
+	// Split parses selectors (scout.SplitPathSelector).
+	Split SplitFunc
+	// CheckInside refuses a path that leaves the tree through a symlink
+	// (scout.CheckInside); nil means no check.
+	CheckInside func(fsys fs.FS, p string) error
+	// Limit is the line limit of an open-ended file read; 0 means 300, at
+	// most 3000.
+	Limit int
+	// NoSummaries turns off code summaries.
+	NoSummaries bool
+	// ImageMetadataOnly returns an image's metadata without its bytes.
+	ImageMetadataOnly bool
+	// Converters replace or add document converters by extension (".pdf").
+	Converters map[string]convert.Converter
+	// Now is the clock for directory ages; nil means time.Now.
+	Now func() time.Time
+	// SuffixTimeout bounds the suffix match; 0 means 5 s.
+	SuffixTimeout time.Duration
+}
+
+func (c *Config) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// Run reads the path string p.
+func Run(ctx context.Context, c *Config, p string) (*Result, error) {
+	if strings.IndexByte(p, 0) >= 0 {
+		return nil, errs.New(errs.InvalidParam, "Invalid path: it contains a NUL byte. Pass the path as plain text.")
+	}
+	if strings.TrimSpace(p) == "" {
+		return nil, errs.New(errs.InvalidParam, "Path must not be empty: pass a file or directory, e.g. \"README.md\" or \"src/main.go:10-40\".")
+	}
+	r := &reader{c: c, input: p}
+	res, err := r.run(ctx, normalize(p))
+	if err != nil {
+		return nil, err
+	}
+	res.Input = p
+	return res, nil
+}
+
+type reader struct {
+	c     *Config
+	input string
+}
+
+func (r *reader) run(ctx context.Context, p string) (*Result, error) {
+	if res, ok, err := r.archive(ctx, p); ok || err != nil {
+		return res, err
+	}
+	return r.local(ctx, p)
+}
+
+// isNotExist reports a missing path.
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -1,0 +1,127 @@
+package read
+
+import (
+	"context"
+	"io/fs"
+	"path"
+	"strings"
+	"time"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/scoutkit/scout/internal/dirtree"
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/pathutil"
+)
+
+// normalize applies the shared input rules (quotes, @, Unicode spaces,
+// file://, ~).
+func normalize(p string) string { return pathutil.Normalize(p) }
+
+// found is a resolved local path.
+type found struct {
+	fsPath string      // the io/fs path
+	info   fs.FileInfo // its FileInfo (symlinks followed)
+	suffix *SuffixResolution
+}
+
+// stat resolves p (no selector) to an FS path and stats it, trying the
+// other spellings a user or a macOS screenshot may have used. A missing
+// path returns fs.ErrNotExist; a path outside the root ACCESS_DENIED.
+func (r *reader) stat(p string) (*found, error) {
+	fsPath, err := pathutil.Resolve(r.c.Root, p)
+	if err != nil {
+		return nil, err
+	}
+	var firstErr error
+	for _, v := range variants(fsPath) {
+		if r.c.CheckInside != nil {
+			if err := r.c.CheckInside(r.c.FS, v); err != nil {
+				return nil, err
+			}
+		}
+		info, err := fs.Stat(r.c.FS, v)
+		if err == nil {
+			return &found{fsPath: v, info: info}, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	return nil, firstErr
+}
+
+// variants returns p and the other spellings to try when p does not exist
+// (notes/pi-behaviour.md §1.1): shell-unescaped spaces, the narrow
+// no-break space macOS puts before AM/PM in screenshot names, NFD, a curly
+// apostrophe, and NFD with a curly apostrophe.
+func variants(p string) []string {
+	out := []string{p}
+	add := func(v string) {
+		for _, o := range out {
+			if o == v {
+				return
+			}
+		}
+		out = append(out, v)
+	}
+	if strings.Contains(p, `\ `) {
+		add(strings.ReplaceAll(p, `\ `, " "))
+	}
+	if strings.Contains(p, " AM") || strings.Contains(p, " PM") {
+		add(strings.NewReplacer(" AM", "\u202FAM", " PM", "\u202FPM").Replace(p))
+	}
+	add(norm.NFD.String(p))
+	curly := strings.ReplaceAll(p, "'", "\u2019")
+	add(curly)
+	add(norm.NFD.String(curly))
+	return out
+}
+
+// suffixTimeout bounds a suffix match.
+const suffixTimeout = 5 * time.Second
+
+// suffixMatch looks for the one entry of the tree whose path ends with
+// "/"+p. It returns "" when there is none or more than one, or when the
+// search ran out of time.
+func (r *reader) suffixMatch(ctx context.Context, p string) string {
+	p = strings.Trim(path.Clean(strings.ReplaceAll(p, `\`, "/")), "/")
+	if p == "." || p == "" || p == ".." || strings.HasPrefix(p, "../") {
+		return ""
+	}
+	limit := r.c.SuffixTimeout
+	if limit <= 0 {
+		limit = suffixTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	want := "/" + p
+	var matches []string
+	fs.WalkDir(r.c.FS, ".", func(q string, d fs.DirEntry, err error) error {
+		if ctx.Err() != nil {
+			return fs.SkipAll
+		}
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && q != "." && dirtree.Pruned[d.Name()] {
+			return fs.SkipDir
+		}
+		if strings.HasSuffix("/"+q, want) && q != p {
+			matches = append(matches, q)
+			if len(matches) > 1 {
+				return fs.SkipAll
+			}
+		}
+		return nil
+	})
+	if ctx.Err() != nil || len(matches) != 1 {
+		return ""
+	}
+	return matches[0]
+}
+
+// notFound is the error of a path that does not exist.
+func notFound(p string) error {
+	return &errs.Error{Code: errs.NotFound, Path: p, Message: "Path '" + p + "' not found", Err: fs.ErrNotExist}
+}
