@@ -213,7 +213,9 @@ type SearchResult struct {
 	// lower bound when Truncated is TruncBudget.
 	TotalFiles int `json:"total_files"`
 	// TotalMatchLines and TotalMatches count matching lines (as capped per
-	// file) and matches in the files seen from the page start on.
+	// file, except in SearchCount mode) and matches over the matching files
+	// seen, the skipped ones included; lower bounds when Truncated is
+	// TruncBudget.
 	TotalMatchLines int `json:"total_match_lines"`
 	TotalMatches    int `json:"total_matches"`
 	// Truncated says why the result is not complete; "" when it is.

@@ -73,7 +73,7 @@ type Outcome struct {
 	// a lower bound when Truncated is TruncBudget.
 	TotalFiles int
 	// TotalLines and TotalMatches count matching lines and matches over
-	// the files seen after Skip.
+	// the matching files seen, the skipped ones included.
 	TotalLines, TotalMatches int
 	Truncated                string // "" or a Trunc reason
 	NextSkip                 int    // Skip for the next page; 0 if none
@@ -180,16 +180,16 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, e
 			return true
 		}
 		seen++
-		if seen <= skip {
-			return true
-		}
-		if overspent {
+		if seen > skip && overspent {
 			out.Truncated = TruncBudget
 			return false
 		}
-		spent += o.res.MatchLines
 		out.TotalLines += o.res.MatchLines
 		out.TotalMatches += o.res.Matches
+		if seen <= skip {
+			return true
+		}
+		spent += o.res.MatchLines
 		if req.MaxFiles < 0 || len(out.Files) < req.MaxFiles {
 			out.Files = append(out.Files, Hit{Path: f.path, Mem: f.mem, FileResult: o.res})
 		} else if out.Truncated == "" {

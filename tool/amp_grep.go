@@ -1,0 +1,457 @@
+package tool
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/search"
+)
+
+func init() {
+	register(&Tool{
+		Toolset:     Amplifier,
+		Name:        "grep",
+		Description: ampGrepDescription,
+		Schema:      mustSchema(ampGrepSchema),
+		run:         runAmpGrep,
+	})
+}
+
+const ampGrepDescription = `Search file contents with regex patterns (RE2 syntax), ripgrep-style.
+
+- output_mode: "files_with_matches" (default, file paths), "content" (matching lines) or "count" (matching lines per file).
+- path: file or directory to search (default: the project root).
+- glob ("*.py", "*.{ts,tsx}") and type ("py", "js", "go", "rust", ...) filter files.
+- -i case-insensitive; -n line numbers (content, default true); -A/-B/-C context lines (content).
+- multiline: patterns may span lines and '.' matches newlines.
+- head_limit limits the results (0 = unlimited), offset skips the first ones: use total_matches to page.
+Binary files and files over the size cap (10 MB by default) are skipped and counted.`
+
+const ampGrepSchema = `{
+  "type": "object",
+  "properties": {
+    "pattern": {"type": "string", "description": "Regular expression pattern to search for"},
+    "path": {"type": "string", "description": "File or directory to search (default: current directory)"},
+    "output_mode": {"type": "string", "enum": ["content", "files_with_matches", "count"], "description": "Output format (default files_with_matches)"},
+    "-i": {"type": "boolean", "description": "Case insensitive search"},
+    "-n": {"type": "boolean", "description": "Show line numbers (default: true for content mode)"},
+    "-A": {"type": "integer", "minimum": 0, "description": "Lines of context after each match"},
+    "-B": {"type": "integer", "minimum": 0, "description": "Lines of context before each match"},
+    "-C": {"type": "integer", "minimum": 0, "description": "Lines of context before and after each match"},
+    "glob": {"type": "string", "description": "Glob pattern to filter files (e.g. \"*.py\", \"*.{ts,tsx}\")"},
+    "type": {"type": "string", "description": "File type to search (e.g. \"js\", \"py\", \"rust\")"},
+    "multiline": {"type": "boolean", "description": "Enable multiline mode for cross-line patterns"},
+    "head_limit": {"type": "integer", "minimum": 0, "description": "Limit output to the first N results (default 0 = unlimited)"},
+    "offset": {"type": "integer", "minimum": 0, "description": "Skip the first N results before applying head_limit (default 0)"}
+  },
+  "required": ["pattern"],
+  "additionalProperties": false
+}`
+
+// ampTotalBudget bounds the counting pass that computes total_matches when
+// head_limit is set: past this many matching lines the total is a lower
+// bound (total_is_lower_bound), so a page of 10 over a huge tree returns
+// at once.
+const ampTotalBudget = 100_000
+
+// ampGrepData is what every mode's JSON output starts with.
+type ampGrepData struct {
+	Pattern      string `json:"pattern"`
+	OutputMode   string `json:"output_mode"`
+	TotalMatches int    `json:"total_matches"`
+	MatchesCount int    `json:"matches_count"`
+	// LowerBound reports that counting total_matches stopped at
+	// ampTotalBudget lines (content mode with head_limit only).
+	LowerBound bool `json:"total_is_lower_bound,omitempty"`
+
+	results []ampResult    // content
+	files   []string       // files_with_matches
+	counts  *orderedCounts // count
+	skipped map[string]int // files left out, by reason (for the text)
+}
+
+// ampContentData, ampFilesData and ampCountData are the three JSON shapes.
+type ampContentData struct {
+	*ampGrepData
+	Results []ampResult `json:"results"`
+}
+
+type ampFilesData struct {
+	*ampGrepData
+	Files []string `json:"files"`
+}
+
+type ampCountData struct {
+	*ampGrepData
+	Counts *orderedCounts `json:"counts"`
+}
+
+// shape returns the JSON value of the mode.
+func (d *ampGrepData) shape() any {
+	switch d.OutputMode {
+	case "content":
+		return ampContentData{d, d.results}
+	case "count":
+		return ampCountData{d, d.counts}
+	}
+	return ampFilesData{d, d.files}
+}
+
+type ampResult struct {
+	File       string       `json:"file"`
+	LineNumber int          `json:"line_number"`
+	Content    string       `json:"content"`
+	Context    []ampContext `json:"context,omitempty"`
+}
+
+type ampContext struct {
+	LineNumber int    `json:"line_number"`
+	Content    string `json:"content"`
+	IsMatch    bool   `json:"is_match"`
+}
+
+// orderedCounts marshals the per-file counts as a JSON object in path
+// order (a Go map would be sorted too, but this keeps the page order
+// explicit).
+type orderedCounts struct {
+	paths  []string
+	counts []int
+}
+
+func (o *orderedCounts) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, p := range o.paths {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Quote(p))
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(o.counts[i]))
+	}
+	b.WriteByte('}')
+	return []byte(b.String()), nil
+}
+
+type ampGrepArgs struct {
+	pattern, path, mode, glob, typ string
+	ignoreCase, lineNumbers        bool
+	multiline                      bool
+	before, after                  int
+	contextSet                     bool
+	headLimit, offset              int
+}
+
+func parseAmpGrep(a *args) (*ampGrepArgs, error) {
+	g := &ampGrepArgs{}
+	var err error
+	var ok bool
+	if g.pattern, ok, err = a.str("pattern"); err != nil {
+		return nil, err
+	} else if !ok || g.pattern == "" {
+		return nil, errs.New(errs.InvalidParam, "Missing argument 'pattern': pass the regular expression to search for, e.g. {\"pattern\": \"TODO\"}.")
+	}
+	if g.path, _, err = a.str("path"); err != nil {
+		return nil, err
+	}
+	if g.mode, ok, err = a.str("output_mode"); err != nil {
+		return nil, err
+	} else if !ok {
+		g.mode = "files_with_matches"
+	}
+	switch g.mode {
+	case "content", "files_with_matches", "count":
+	default:
+		return nil, errs.New(errs.InvalidParam, "Invalid argument 'output_mode': must be one of content, files_with_matches, count, got %q.", g.mode)
+	}
+	if g.ignoreCase, err = a.boolean("-i", false); err != nil {
+		return nil, err
+	}
+	if g.lineNumbers, err = a.boolean("-n", true); err != nil {
+		return nil, err
+	}
+	if g.multiline, err = a.boolean("multiline", false); err != nil {
+		return nil, err
+	}
+	if g.glob, _, err = a.str("glob"); err != nil {
+		return nil, err
+	}
+	if g.typ, _, err = a.str("type"); err != nil {
+		return nil, err
+	}
+	nonNeg := func(name string) (int, bool, error) {
+		v, ok, err := a.integer(name)
+		if err == nil && v < 0 {
+			err = errs.New(errs.InvalidParam, "Invalid argument '%s': must be 0 or more, got %d.", name, v)
+		}
+		return v, ok, err
+	}
+	c, cSet, err := nonNeg("-C")
+	if err != nil {
+		return nil, err
+	}
+	g.before, g.after = c, c
+	if v, ok, err := nonNeg("-B"); err != nil {
+		return nil, err
+	} else if ok {
+		g.before, cSet = v, true
+	}
+	if v, ok, err := nonNeg("-A"); err != nil {
+		return nil, err
+	} else if ok {
+		g.after, cSet = v, true
+	}
+	g.contextSet = cSet
+	if g.headLimit, _, err = nonNeg("head_limit"); err != nil {
+		return nil, err
+	}
+	if g.offset, _, err = nonNeg("offset"); err != nil {
+		return nil, err
+	}
+	if err := a.done("pattern", "path", "output_mode", "-i", "-n", "-A", "-B", "-C", "glob", "type", "multiline", "head_limit", "offset"); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+func runAmpGrep(ctx context.Context, c *Config, a *args) (*scout.Envelope, error) {
+	g, err := parseAmpGrep(a)
+	if err != nil {
+		return nil, err
+	}
+	s := c.Searcher
+	s.Workspace = c.workspace()
+	req := scout.SearchRequest{
+		Pattern:           g.pattern,
+		IgnoreCase:        g.ignoreCase,
+		Multiline:         g.multiline,
+		DotAll:            g.multiline,
+		Hidden:            false,
+		MaxColumns:        -1,
+		MaxFiles:          -1,
+		MaxMatches:        -1,
+		MaxMatchesPerFile: -1,
+	}
+	if g.path != "" && g.path != "." {
+		req.Paths = []string{g.path}
+	}
+	if g.glob != "" {
+		req.Globs = []string{g.glob}
+	}
+	if g.typ != "" {
+		req.Types = []string{g.typ}
+	}
+	d := &ampGrepData{Pattern: g.pattern, OutputMode: g.mode}
+	var partial bool
+	var st scout.Stats
+	switch g.mode {
+	case "files_with_matches", "count":
+		req.Mode = scout.SearchFiles
+		if g.mode == "count" {
+			req.Mode = scout.SearchCount
+		}
+		req.Skip = g.offset
+		if g.headLimit > 0 {
+			req.MaxFiles = g.headLimit
+		}
+		res, err := s.Search(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if g.mode == "count" {
+			d.counts = &orderedCounts{}
+			d.TotalMatches = res.TotalMatchLines
+			for _, f := range res.Files {
+				d.counts.paths = append(d.counts.paths, f.Path)
+				d.counts.counts = append(d.counts.counts, f.MatchLines)
+				d.MatchesCount += f.MatchLines
+			}
+		} else {
+			d.TotalMatches = res.TotalFiles
+			d.files = []string{}
+			for _, f := range res.Files {
+				d.files = append(d.files, f.Path)
+			}
+			d.MatchesCount = len(d.files)
+		}
+		partial = res.NextSkip > 0
+		st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
+		d.skipped = skippedMap(res.Skipped)
+	default:
+		if err := ampContent(ctx, &s, req, g, d, &st); err != nil {
+			return nil, err
+		}
+		partial = d.MatchesCount < d.TotalMatches || d.LowerBound
+	}
+	st.Matched = d.MatchesCount
+	env := okEnvelope(partial, d.shape(), ampGrepText(g, d))
+	env.Stats = st
+	env.Context.PathResolved = g.path
+	if env.Context.PathResolved == "" {
+		env.Context.PathResolved = "."
+	}
+	return env, nil
+}
+
+// ampContent fills the content-mode results: matching lines in path and
+// line order, offset and head_limit applied to lines, each with its
+// context when -A/-B/-C was given.
+func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, g *ampGrepArgs, d *ampGrepData, st *scout.Stats) error {
+	req.Before, req.After = g.before, g.after
+	want := -1 // lines to collect, offset included
+	if g.headLimit > 0 {
+		want = g.offset + g.headLimit
+		req.MaxMatchesPerFile = want
+	}
+	d.results = []ampResult{}
+	seen := 0
+	for f, err := range s.Stream(ctx, req) {
+		if err != nil {
+			return err
+		}
+		for i, l := range f.Lines {
+			if !l.Match {
+				continue
+			}
+			seen++
+			if seen <= g.offset {
+				continue
+			}
+			r := ampResult{File: f.Path, LineNumber: l.Line, Content: l.Text}
+			if g.contextSet {
+				r.Context = ampWindow(f.Lines, i, g.before, g.after)
+			}
+			d.results = append(d.results, r)
+			if want > 0 && seen >= want {
+				break
+			}
+		}
+		if want > 0 && seen >= want {
+			break
+		}
+	}
+	d.MatchesCount = len(d.results)
+	if want < 0 {
+		d.TotalMatches = seen
+		return nil
+	}
+	// A page was asked for: count every matching line, within a budget.
+	req.Mode, req.MaxFiles, req.MaxMatches = scout.SearchCount, -1, ampTotalBudget
+	req.Before, req.After = 0, 0
+	res, err := s.Search(ctx, req)
+	if err != nil {
+		return err
+	}
+	d.TotalMatches = max(res.TotalMatchLines, seen)
+	d.LowerBound = res.Truncated == scout.TruncBudget
+	*st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
+	d.skipped = skippedMap(res.Skipped)
+	return nil
+}
+
+// ampWindow returns the lines within before/after of the match at index i,
+// the match itself included.
+func ampWindow(lines []scout.LineMatch, i, before, after int) []ampContext {
+	n := lines[i].Line
+	var out []ampContext
+	start := i
+	for start > 0 && lines[start-1].Line >= n-before {
+		start--
+	}
+	for j := start; j < len(lines) && lines[j].Line <= n+after; j++ {
+		out = append(out, ampContext{LineNumber: lines[j].Line, Content: lines[j].Text, IsMatch: lines[j].Match})
+	}
+	return out
+}
+
+func skippedMap(m map[scout.SkipReason]int) map[string]int {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]int, len(m))
+	for k, v := range m {
+		out[string(k)] = v
+	}
+	return out
+}
+
+// ampGrepText renders the result ripgrep-style for the model: path:line:text
+// for content (path-line-text for context), one path per line for files,
+// path:count for counts; then a paging note.
+func ampGrepText(g *ampGrepArgs, d *ampGrepData) string {
+	var b strings.Builder
+	switch g.mode {
+	case "content":
+		for i, r := range d.results {
+			if len(r.Context) == 0 {
+				b.WriteString(ampLine(r.File, r.LineNumber, ':', r.Content, g.lineNumbers))
+				continue
+			}
+			if i > 0 {
+				b.WriteString("--\n")
+			}
+			for _, c := range r.Context {
+				sep := byte('-')
+				if c.IsMatch {
+					sep = ':'
+				}
+				b.WriteString(ampLine(r.File, c.LineNumber, sep, c.Content, g.lineNumbers))
+			}
+		}
+	case "files_with_matches":
+		for _, f := range d.files {
+			b.WriteString(f + "\n")
+		}
+	case "count":
+		for i, p := range d.counts.paths {
+			fmt.Fprintf(&b, "%s:%d\n", p, d.counts.counts[i])
+		}
+	}
+	text := strings.TrimSuffix(b.String(), "\n")
+	if d.MatchesCount == 0 {
+		text = "No matches found"
+		if d.TotalMatches > 0 {
+			text += fmt.Sprintf(" at offset %d (total_matches %d)", g.offset, d.TotalMatches)
+		}
+		if n := skippedNote(d.skipped); n != "" {
+			text += "\n" + n
+		}
+		return text
+	}
+	total := strconv.Itoa(d.TotalMatches)
+	if d.LowerBound {
+		total = "at least " + total
+	}
+	if d.MatchesCount < d.TotalMatches || d.LowerBound {
+		text += fmt.Sprintf("\n\n[Showing %d of %s results. Use offset=%d for more]", d.MatchesCount, total, g.offset+d.MatchesCount)
+	}
+	return text
+}
+
+func ampLine(file string, n int, sep byte, text string, numbers bool) string {
+	if numbers {
+		return file + string(sep) + strconv.Itoa(n) + string(sep) + text + "\n"
+	}
+	return file + string(sep) + text + "\n"
+}
+
+// skippedNote says what was left out of an empty result, or "".
+func skippedNote(skipped map[string]int) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, k := range []string{search.SkipBinary, "ignored", "hidden", search.SkipTooLarge, search.SkipError, search.SkipSymlink, search.SkipSpecial} {
+		if n := skipped[k]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ReplaceAll(k, "_", " ")))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Not searched: " + strings.Join(parts, ", ") + "."
+}
