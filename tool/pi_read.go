@@ -1,0 +1,109 @@
+package tool
+
+import (
+	"context"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/format"
+)
+
+func init() {
+	register(&Tool{
+		Toolset:     Pi,
+		Name:        "read",
+		Description: piReadDescription,
+		Schema:      mustSchema(piReadSchema),
+		run:         runPiRead,
+	})
+}
+
+const piReadDescription = `Read a file, directory, archive member, notebook, image or document through one path string.
+
+- path: relative to the project root (or absolute inside it). End it with a selector:
+  :50 (from line 50), :50-100, :50+20 (20 lines), :5-16,960-973 (several ranges), :raw (bytes as they are, no line prefixes), :50-100:raw, :conflicts (merge-conflict blocks).
+- A range is widened by 1 line before and 3 after (not with :raw). An open-ended read shows 300 lines; the notice at the end says which selector continues.
+- Directories show a two-level tree, newest first. Archives: a.zip, a.zip:dir/, a.zip:dir/f.ts:50-60.
+Output: a ¶path#TAG header, then LINE:text rows.`
+
+const piReadSchema = `{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "description": "Path to read, optionally ending in a selector such as :50-100 or :raw"}
+  },
+  "required": ["path"],
+  "additionalProperties": false
+}`
+
+// piReadData is the details object of pi read (seed 001).
+type piReadData struct {
+	Kind             string            `json:"kind"` // "file" or "directory" (and "url" for web reads)
+	IsDirectory      bool              `json:"isDirectory,omitempty"`
+	ResolvedPath     string            `json:"resolvedPath"`
+	SuffixResolution *piSuffix         `json:"suffixResolution,omitempty"`
+	Truncation       *piTruncation     `json:"truncation,omitempty"`
+	Summary          *piSummary        `json:"summary,omitempty"`
+	Result           *scout.ReadResult `json:"result"`
+}
+
+type piSuffix struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+type piTruncation struct {
+	Reason     string `json:"reason"` // "lines" or "bytes"
+	StartLine  int    `json:"startLine"`
+	EndLine    int    `json:"endLine"`
+	TotalLines int    `json:"totalLines"`
+	TotalBytes int64  `json:"totalBytes"`
+	NextOffset int    `json:"nextOffset"`
+	ByteLimit  int    `json:"byteLimit,omitempty"`
+}
+
+type piSummary struct {
+	Lines       int      `json:"lines"`
+	ElidedSpans [][2]int `json:"elidedSpans"`
+	ElidedLines int      `json:"elidedLines"`
+}
+
+func runPiRead(ctx context.Context, c *Config, a *args) (*scout.Envelope, error) {
+	p, _, err := a.str("path")
+	if err != nil {
+		return nil, err
+	}
+	if err := a.done("path"); err != nil {
+		return nil, err
+	}
+	r := c.Reader
+	r.Workspace = c.workspace()
+	r.DefaultLimit = c.ReadLimit
+	res, err := r.Read(ctx, scout.ReadRequest{Path: p})
+	if err != nil {
+		return nil, err
+	}
+	style := format.StylePlain
+	if c.hashline() {
+		style = format.StyleHashline
+	}
+	text := format.ReadText(res, &format.ReadOptions{Style: style})
+	d := &piReadData{Kind: "file", ResolvedPath: res.Path, Result: res}
+	if res.Kind == "directory" {
+		d.Kind, d.IsDirectory = "directory", true
+	}
+	if s := res.SuffixResolution; s != nil {
+		d.SuffixResolution = &piSuffix{From: s.From, To: s.To}
+	}
+	if t := res.Truncation; t != nil {
+		d.Truncation = &piTruncation{Reason: t.Reason, StartLine: t.Start, EndLine: t.End, TotalLines: t.Total, TotalBytes: res.Bytes, NextOffset: t.Next, ByteLimit: t.ByteLimit}
+	}
+	if s := res.Summary; s != nil {
+		d.Summary = &piSummary{Lines: s.Lines, ElidedSpans: s.ElidedSpans, ElidedLines: s.ElidedLines}
+	}
+	env := okEnvelope(res.Truncated(), d, text)
+	env.Stats = scout.Stats{Files: 1, Bytes: res.Bytes}
+	env.Context.PathResolved = res.Path
+	if res.Image != nil && res.ImageData != nil {
+		env.Images = []scout.Image{{MIME: res.Image.MIME, Data: res.ImageData}}
+	}
+	return env, nil
+}
