@@ -1,0 +1,169 @@
+// Package web reads web URLs for read: an injectable fetcher (net/http by
+// default, with a deadline, a body cap and the redirect chain recorded), a
+// render pipeline (JSON pretty-printed, feeds, plain text, HTML through
+// readability into markdown, documents through convert, :raw for the body),
+// the "URL: / Content-Type: / Method: / Notes:" header, and an LRU cache so
+// that url:N pages without refetching.
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+// Defaults of HTTPFetcher.
+const (
+	DefaultMaxBytes     = 20 << 20
+	DefaultTimeout      = 30 * time.Second
+	DefaultMaxRedirects = 10
+	DefaultUserAgent    = "scout/1 (+https://github.com/scoutkit/scout)"
+)
+
+// Fetcher fetches a URL. Implementations return an error only when no
+// response was received (bad URL, network failure, deadline); an HTTP
+// error status is a Response.
+type Fetcher interface {
+	Fetch(ctx context.Context, url string) (*Response, error)
+}
+
+// FetcherFunc adapts a function to a Fetcher.
+type FetcherFunc func(ctx context.Context, url string) (*Response, error)
+
+// Fetch calls f.
+func (f FetcherFunc) Fetch(ctx context.Context, url string) (*Response, error) { return f(ctx, url) }
+
+// Response is a fetched URL.
+type Response struct {
+	URL         string   // the URL requested
+	FinalURL    string   // the URL after redirects
+	Status      int      // HTTP status code
+	ContentType string   // the Content-Type header ("" if none)
+	Body        []byte   // at most the fetcher's byte cap
+	Redirects   []string // the URLs redirected to, in order
+	Truncated   bool     // the body was longer than the cap and was cut
+}
+
+// HTTPFetcher fetches with net/http. Its zero value works: a 30 s deadline,
+// a 20 MiB body cap, at most 10 redirects, http and https only.
+type HTTPFetcher struct {
+	// Client is the HTTP client; nil means a client with Timeout. Its
+	// CheckRedirect is replaced to record the redirect chain.
+	Client *http.Client
+	// Timeout bounds the whole exchange, body included; 0 means 30 s.
+	Timeout time.Duration
+	// MaxBytes caps the body kept; 0 means 20 MiB.
+	MaxBytes int64
+	// MaxRedirects caps the redirects followed; 0 means 10.
+	MaxRedirects int
+	// UserAgent is sent with every request; "" means DefaultUserAgent.
+	UserAgent string
+}
+
+// DefaultFetcher returns an HTTPFetcher with the defaults.
+func DefaultFetcher() Fetcher { return &HTTPFetcher{} }
+
+// CheckURL reports an error unless raw is an absolute http or https URL
+// with a host.
+func CheckURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: %v", raw, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, errs.New(errs.InvalidParam, "Unsupported URL scheme %q in %q: only http:// and https:// URLs can be fetched", u.Scheme, raw)
+	}
+	if u.Host == "" {
+		return nil, errs.New(errs.InvalidParam, "Invalid URL %q: no host", raw)
+	}
+	return u, nil
+}
+
+// Fetch implements Fetcher.
+func (f *HTTPFetcher) Fetch(ctx context.Context, raw string) (*Response, error) {
+	if _, err := CheckURL(raw); err != nil {
+		return nil, err
+	}
+	timeout := cmpOr(f.Timeout, DefaultTimeout)
+	maxBytes := cmpOr(f.MaxBytes, DefaultMaxBytes)
+	maxRedirects := cmpOr(f.MaxRedirects, DefaultMaxRedirects)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	client := &http.Client{Timeout: timeout}
+	if f.Client != nil {
+		c := *f.Client
+		client = &c
+	}
+	var redirects []string
+	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) > maxRedirects {
+			return fmt.Errorf("stopped after %d redirects", maxRedirects)
+		}
+		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+			return fmt.Errorf("redirect to unsupported scheme %q", req.URL.Scheme)
+		}
+		redirects = append(redirects, req.URL.String())
+		return nil
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
+	if err != nil {
+		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: %v", raw, err)
+	}
+	req.Header.Set("User-Agent", cmpOr(f.UserAgent, DefaultUserAgent))
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.9,*/*;q=0.8")
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, fetchErr(ctx, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBytes+1))
+	if err != nil {
+		return nil, fetchErr(ctx, err)
+	}
+	out := &Response{
+		URL:         raw,
+		FinalURL:    resp.Request.URL.String(),
+		Status:      resp.StatusCode,
+		ContentType: resp.Header.Get("Content-Type"),
+		Body:        body,
+		Redirects:   redirects,
+	}
+	if int64(len(body)) > maxBytes {
+		out.Body, out.Truncated = body[:maxBytes], true
+	}
+	return out, nil
+}
+
+// fetchErr codes a transport error: TIMEOUT when the deadline passed,
+// CANCELED when the caller canceled, INTERNAL otherwise.
+func fetchErr(ctx context.Context, err error) error {
+	code := errs.Internal
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
+		code = errs.Timeout
+	case errors.Is(err, context.Canceled):
+		code = errs.Canceled
+	default:
+		var ne interface{ Timeout() bool }
+		if errors.As(err, &ne) && ne.Timeout() {
+			code = errs.Timeout
+		}
+	}
+	return errs.Wrap(code, err, "%s", strings.TrimPrefix(err.Error(), "Get "))
+}
+
+func cmpOr[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
