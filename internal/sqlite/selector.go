@@ -1,0 +1,361 @@
+package sqlite
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+// Kind is what a selector asks for.
+type Kind uint8
+
+// The kinds of read.
+const (
+	List   Kind = iota // db: the tables with row counts
+	Schema             // db:t: CREATE statement and sample rows
+	Row                // db:t:key: one row by primary key or rowid
+	Query              // db:t?limit=&offset=&order=&where=: a page of rows
+	Raw                // db?q=SELECT ...: a query of the caller's own
+)
+
+// String returns "list", "schema", "row", "query" or "raw".
+func (k Kind) String() string {
+	return [...]string{"list", "schema", "row", "query", "raw"}[k]
+}
+
+// The limits of a Query selector.
+const (
+	DefaultLimit = 20  // rows of a Query page when limit is not given
+	MaxLimit     = 500 // the largest limit; larger ones are lowered to it
+	SampleRows   = 5   // rows shown under a Schema
+)
+
+// Selector is a parsed database selector: what follows the database path.
+type Selector struct {
+	Kind   Kind
+	Table  string // Schema, Row, Query
+	Key    string // Row
+	Limit  int    // Query: 1..MaxLimit
+	Offset int    // Query: >= 0
+	Order  string // Query: column to sort by; "" means table order
+	Desc   bool   // Query: sort descending
+	Where  string // Query: a validated SQL condition; "" means none
+	SQL    string // Raw: the statement
+	// Clamped reports that the requested limit was above MaxLimit.
+	Clamped bool
+}
+
+// ParseSelector parses what follows a database path:
+//
+//	""                         List
+//	"t"                        Schema
+//	"t:key"                    Row
+//	"t?limit=&offset=&order=col[:asc|desc]&where=COND"   Query
+//	"?q=SELECT ..."            Raw
+//
+// A leading ':' is ignored, so both "db:t" and "db" + ":t" work. Values are
+// taken as written, except that %XX escapes are decoded (%26 for '&',
+// %25 for '%'); '+' stays '+'. Every error is INVALID_PARAM and says how to
+// write the selector.
+func ParseSelector(s string) (Selector, error) {
+	s = strings.TrimPrefix(s, ":")
+	head, query, hasQuery := strings.Cut(s, "?")
+	params, err := parseParams(query)
+	if err != nil {
+		return Selector{}, err
+	}
+	if head == "" {
+		if !hasQuery {
+			return Selector{Kind: List}, nil
+		}
+		q, ok := params["q"]
+		if !ok || len(params) != 1 {
+			return Selector{}, errs.New(errs.InvalidParam, "A query on the database itself takes only q: use db?q=SELECT ... (or db:table?limit=20 for a table's rows)")
+		}
+		if strings.TrimSpace(q) == "" {
+			return Selector{}, errs.New(errs.InvalidParam, "q is empty: use db?q=SELECT ...")
+		}
+		return Selector{Kind: Raw, SQL: q}, nil
+	}
+	table, key, hasKey := strings.Cut(head, ":")
+	if table == "" {
+		return Selector{}, errs.New(errs.InvalidParam, "The table name is empty in ':%s'", s)
+	}
+	if hasKey {
+		if hasQuery {
+			return Selector{}, errs.New(errs.InvalidParam, "A row lookup (:%s:%s) takes no query parameters; use :%s?where=... to filter rows", table, key, table)
+		}
+		if key == "" {
+			return Selector{}, errs.New(errs.InvalidParam, "The row key is empty in ':%s'; use :%s:KEY", s, table)
+		}
+		return Selector{Kind: Row, Table: table, Key: key}, nil
+	}
+	if !hasQuery {
+		return Selector{Kind: Schema, Table: table}, nil
+	}
+	sel := Selector{Kind: Query, Table: table, Limit: DefaultLimit}
+	for k, v := range params {
+		switch k {
+		case "limit":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return Selector{}, errs.New(errs.InvalidParam, "limit must be a whole number from 1 to %d, not '%s'", MaxLimit, v)
+			}
+			if n > MaxLimit {
+				n, sel.Clamped = MaxLimit, true
+			}
+			sel.Limit = n
+		case "offset":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return Selector{}, errs.New(errs.InvalidParam, "offset must be a whole number of 0 or more, not '%s'", v)
+			}
+			sel.Offset = n
+		case "order":
+			col, dir, _ := strings.Cut(v, ":")
+			switch strings.ToLower(dir) {
+			case "", "asc":
+			case "desc":
+				sel.Desc = true
+			default:
+				return Selector{}, errs.New(errs.InvalidParam, "order must be COLUMN, COLUMN:asc or COLUMN:desc, not '%s'", v)
+			}
+			if col == "" {
+				return Selector{}, errs.New(errs.InvalidParam, "order names no column; use order=COLUMN or order=COLUMN:desc")
+			}
+			sel.Order = col
+		case "where":
+			if err := ValidateWhere(v); err != nil {
+				return Selector{}, err
+			}
+			sel.Where = v
+		case "q":
+			return Selector{}, errs.New(errs.InvalidParam, "q cannot be combined with a table; use db?q=SELECT ... on the database path alone")
+		default:
+			return Selector{}, errs.New(errs.InvalidParam, "Unknown query parameter '%s'; a table query takes limit, offset, order and where", k)
+		}
+	}
+	return sel, nil
+}
+
+// parseParams splits "a=1&b=2" into a map, decoding valid %XX escapes and
+// rejecting a repeated key.
+func parseParams(q string) (map[string]string, error) {
+	out := map[string]string{}
+	if q == "" {
+		return out, nil
+	}
+	for part := range strings.SplitSeq(q, "&") {
+		if part == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(part, "=")
+		k = strings.ToLower(unescape(k))
+		if _, dup := out[k]; dup {
+			return nil, errs.New(errs.InvalidParam, "Query parameter '%s' is given twice", k)
+		}
+		out[k] = unescape(v)
+	}
+	return out, nil
+}
+
+// unescape decodes %XX escapes and leaves every other byte, including an
+// invalid escape, as written.
+func unescape(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			n, _ := strconv.ParseUint(s[i+1:i+3], 16, 8)
+			b.WriteByte(byte(n))
+			i += 2
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// escape is the inverse of unescape for values written into hints: '%' and
+// '&' are escaped, everything else is kept readable.
+func escape(s string) string {
+	return strings.NewReplacer("%", "%25", "&", "%26").Replace(s)
+}
+
+// String writes the selector back in the form ParseSelector reads, starting
+// with ':' or '?' ("" for List), so it can be appended to a database path.
+func (s Selector) String() string {
+	switch s.Kind {
+	case Schema:
+		return ":" + s.Table
+	case Row:
+		return ":" + s.Table + ":" + s.Key
+	case Query:
+		var b strings.Builder
+		b.WriteString(":" + s.Table + "?limit=" + strconv.Itoa(s.Limit))
+		if s.Offset > 0 {
+			b.WriteString("&offset=" + strconv.Itoa(s.Offset))
+		}
+		if s.Order != "" {
+			b.WriteString("&order=" + escape(s.Order))
+			if s.Desc {
+				b.WriteString(":desc")
+			}
+		}
+		if s.Where != "" {
+			b.WriteString("&where=" + escape(s.Where))
+		}
+		return b.String()
+	case Raw:
+		return "?q=" + escape(s.SQL)
+	}
+	return ""
+}
+
+// forbidden are the keywords a where condition may not hold outside quotes:
+// they would end the condition and change the query around it.
+var forbidden = map[string]bool{
+	"LIMIT": true, "OFFSET": true, "UNION": true, "INTERSECT": true, "EXCEPT": true,
+	"ATTACH": true, "DETACH": true, "PRAGMA": true, "ORDER": true, "GROUP": true,
+	"HAVING": true, "WINDOW": true, "VACUUM": true, "INSERT": true, "UPDATE": true,
+	"DELETE": true, "DROP": true, "CREATE": true, "ALTER": true,
+}
+
+// ValidateWhere checks a where condition before it is put in
+// "SELECT ... WHERE (cond)": no ';', no comments, no NUL, balanced quotes
+// and parentheses, and none of LIMIT, OFFSET, UNION, INTERSECT, EXCEPT,
+// ATTACH, DETACH, PRAGMA (nor ORDER, GROUP, HAVING, WINDOW or a writing
+// statement keyword) outside quotes. The database is opened read-only in
+// any case; this keeps the condition a condition.
+func ValidateWhere(w string) error {
+	bad := func(why string) error {
+		return errs.New(errs.InvalidParam, "where %s; give one SQL condition such as where=age > 30 AND name LIKE 'A%%' (order and limit have their own parameters)", why)
+	}
+	if strings.TrimSpace(w) == "" {
+		return bad("is empty")
+	}
+	depth := 0
+	for i := 0; i < len(w); {
+		c := w[i]
+		switch {
+		case c == 0:
+			return bad("holds a NUL byte")
+		case c == '\'' || c == '"' || c == '`' || c == '[':
+			end := closeQuote(w, i)
+			if end < 0 {
+				return bad("has an unclosed quote")
+			}
+			i = end
+			continue
+		case c == ';':
+			return bad("may not contain ';'")
+		case c == '-' && i+1 < len(w) && w[i+1] == '-', c == '/' && i+1 < len(w) && w[i+1] == '*':
+			return bad("may not contain comments")
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth < 0 {
+				return bad("has an unbalanced ')'")
+			}
+		case isWordByte(c):
+			j := i
+			for j < len(w) && isWordByte(w[j]) {
+				j++
+			}
+			if word := strings.ToUpper(w[i:j]); forbidden[word] {
+				return bad("may not contain " + word)
+			}
+			i = j
+			continue
+		}
+		i++
+	}
+	if depth != 0 {
+		return bad("has an unbalanced '('")
+	}
+	return nil
+}
+
+// closeQuote returns the index just past the quoted token starting at i,
+// or -1 when it is not closed. A doubled quote character inside is an
+// escaped one; '[' closes with ']'.
+func closeQuote(s string, i int) int {
+	q := s[i]
+	if q == '[' {
+		q = ']'
+	}
+	for j := i + 1; j < len(s); j++ {
+		if s[j] != q {
+			continue
+		}
+		if q != ']' && j+1 < len(s) && s[j+1] == q {
+			j++
+			continue
+		}
+		return j + 1
+	}
+	return -1
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
+}
+
+// firstStatement returns sql without a final ';' and whatever space and
+// comments follow it. ok is false when another statement follows.
+func firstStatement(sql string) (stmt string, ok bool) {
+	end := -1 // index of the ';' that ends the statement
+	for i := 0; i < len(sql); {
+		c := sql[i]
+		switch {
+		case c == '\'' || c == '"' || c == '`' || c == '[':
+			if end >= 0 {
+				return "", false
+			}
+			j := closeQuote(sql, i)
+			if j < 0 {
+				return sql, true // SQLite reports the unclosed quote
+			}
+			i = j
+			continue
+		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
+			nl := strings.IndexByte(sql[i:], '\n')
+			if nl < 0 {
+				i = len(sql)
+				continue
+			}
+			i += nl + 1
+			continue
+		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
+			j := strings.Index(sql[i+2:], "*/")
+			if j < 0 {
+				i = len(sql)
+				continue
+			}
+			i += j + 4
+			continue
+		case c == ';':
+			if end < 0 {
+				end = i
+			}
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+		default:
+			if end >= 0 {
+				return "", false
+			}
+		}
+		i++
+	}
+	if end >= 0 {
+		return sql[:end], true
+	}
+	return sql, true
+}

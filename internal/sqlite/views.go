@@ -1,0 +1,474 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+// The caps of the views.
+const (
+	MaxTables     = 500     // tables a List shows
+	MaxRawRows    = 500     // rows a Raw query shows
+	EstimateAbove = 50_000  // a sqlite_stat1 estimate above this is shown as "~N rows"
+	ProbeCap      = 100_000 // rows counted at most; more shows as "100000+ rows"
+)
+
+// Result is one read of a database: typed values and the rendered text.
+type Result struct {
+	// Kind is the view that was read.
+	Kind Kind
+	// Text is the model-facing rendering, notices included.
+	Text string
+	// Tables are the tables a List shows (at most MaxTables) and
+	// TotalTables how many there are.
+	Tables      []Table
+	TotalTables int
+	// Table is the table read, as the database spells it (Schema, Row,
+	// Query); SQL is its CREATE statement (Schema).
+	Table string
+	SQL   string
+	// Columns and Rows are the rows shown (Schema samples, Row, Query,
+	// Raw). A value is nil (NULL), int64, float64, string or []byte.
+	Columns []string
+	Rows    [][]any
+	// Count is the table's row count (Schema).
+	Count Count
+	// More reports that more rows exist than Rows holds.
+	More bool
+	// Next is the selector that continues the output, to append to the
+	// database path (":t?limit=20&offset=20"); "" when there is nothing
+	// more or no selector reaches it.
+	Next string
+}
+
+// Table is one entry of a List.
+type Table struct {
+	Name  string
+	Count Count
+	// Err is why the rows could not be counted (a virtual table whose
+	// module is missing, say); "" when Count is valid.
+	Err string
+}
+
+// Count is a row count: exact, a sqlite_stat1 estimate, or a lower bound
+// when counting stopped at ProbeCap.
+type Count struct {
+	N         int64
+	Estimated bool // N comes from sqlite_stat1
+	AtLeast   bool // there are more than N rows
+}
+
+// String renders the count as pi does: "6", "~60000", "100000+".
+func (c Count) String() string {
+	s := strconv.FormatInt(c.N, 10)
+	switch {
+	case c.Estimated:
+		return "~" + s
+	case c.AtLeast:
+		return s + "+"
+	}
+	return s
+}
+
+func (d *db) read(ctx context.Context, sel Selector) (*Result, error) {
+	var res *Result
+	var err error
+	switch sel.Kind {
+	case List:
+		res, err = d.list(ctx)
+	case Schema:
+		res, err = d.schema(ctx, sel)
+	case Row:
+		res, err = d.row(ctx, sel)
+	case Query:
+		res, err = d.page(ctx, sel)
+	default:
+		res, err = d.raw(ctx, sel)
+	}
+	if err != nil {
+		return nil, dbError(err)
+	}
+	res.Kind = sel.Kind
+	return res, nil
+}
+
+func (d *db) list(ctx context.Context) (*Result, error) {
+	names, err := d.strings(ctx, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name COLLATE NOCASE, name`)
+	if err != nil {
+		return nil, err
+	}
+	stat, err := d.strings(ctx, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_stat1'`)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{TotalTables: len(names)}
+	if len(names) == 0 {
+		res.Text = "(no tables)"
+		return res, nil
+	}
+	var sb strings.Builder
+	for i, name := range names[:min(len(names), MaxTables)] {
+		t := Table{Name: name}
+		t.Count, err = d.count(ctx, name, len(stat) > 0)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			t.Err = err.Error()
+		}
+		res.Tables = append(res.Tables, t)
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		if t.Err != "" {
+			fmt.Fprintf(&sb, "%s (rows unknown: %s)", name, t.Err)
+		} else {
+			fmt.Fprintf(&sb, "%s (%s rows)", name, t.Count)
+		}
+	}
+	if len(names) > MaxTables {
+		q := fmt.Sprintf("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name COLLATE NOCASE LIMIT %d OFFSET %d", MaxTables, MaxTables)
+		res.Next = Selector{Kind: Raw, SQL: q}.String()
+		fmt.Fprintf(&sb, "\n\n[Showing %d of %d tables. Append %s to the database path to list more]", MaxTables, len(names), res.Next)
+	}
+	res.Text = sb.String()
+	return res, nil
+}
+
+// count counts the rows of table: a sqlite_stat1 estimate when one above
+// EstimateAbove exists, otherwise an exact count up to ProbeCap.
+func (d *db) count(ctx context.Context, table string, hasStat bool) (Count, error) {
+	if hasStat {
+		stats, err := d.strings(ctx, `SELECT stat FROM sqlite_stat1 WHERE tbl = ?`, table)
+		if err != nil {
+			return Count{}, err
+		}
+		var est int64
+		for _, s := range stats {
+			first, _, _ := strings.Cut(s, " ")
+			if n, err := strconv.ParseInt(first, 10, 64); err == nil && n > est {
+				est = n
+			}
+		}
+		if est > EstimateAbove {
+			return Count{N: est, Estimated: true}, nil
+		}
+	}
+	var n int64
+	q := fmt.Sprintf("SELECT count(*) FROM (SELECT 1 FROM %s LIMIT %d)", quote(table), ProbeCap+1)
+	if err := d.conn.QueryRowContext(ctx, q).Scan(&n); err != nil {
+		return Count{}, err
+	}
+	if n > ProbeCap {
+		return Count{N: ProbeCap, AtLeast: true}, nil
+	}
+	return Count{N: n}, nil
+}
+
+// column is one column of a table, from pragma_table_info.
+type column struct {
+	name, typ string
+	pk        int
+}
+
+// table finds name among the tables and views, exactly or else without
+// regard to case, and returns its stored name, CREATE statement and
+// columns.
+func (d *db) table(ctx context.Context, name string) (string, string, []column, error) {
+	var stored, sqlText string
+	row := d.conn.QueryRowContext(ctx, `SELECT name, coalesce(sql, '') FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE ORDER BY name = ? DESC LIMIT 1`, name, name)
+	if err := row.Scan(&stored, &sqlText); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return "", "", nil, errs.New(errs.NotFound, "SQLite table '%s' not found; read the database path alone to list its tables", name)
+		}
+		return "", "", nil, err
+	}
+	rows, err := d.conn.QueryContext(ctx, `SELECT name, type, pk FROM pragma_table_info(?)`, stored)
+	if err != nil {
+		return "", "", nil, err
+	}
+	defer rows.Close()
+	var cols []column
+	for rows.Next() {
+		var c column
+		if err := rows.Scan(&c.name, &c.typ, &c.pk); err != nil {
+			return "", "", nil, err
+		}
+		cols = append(cols, c)
+	}
+	return stored, sqlText, cols, rows.Err()
+}
+
+func (d *db) schema(ctx context.Context, sel Selector) (*Result, error) {
+	name, sqlText, _, err := d.table(ctx, sel.Table)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Table: name, SQL: sqlText}
+	res.Columns, res.Rows, _, err = d.rows(ctx, "SELECT * FROM "+quote(name)+" LIMIT "+strconv.Itoa(SampleRows), nil, SampleRows)
+	if err != nil {
+		return nil, err
+	}
+	if res.Count, err = d.count(ctx, name, false); err != nil {
+		return nil, err
+	}
+	var sb strings.Builder
+	if sqlText != "" {
+		sb.WriteString(sqlText + "\n\n")
+	}
+	sb.WriteString("Sample rows:\n" + renderTable(res.Columns, res.Rows))
+	if rest := res.Count.N - int64(len(res.Rows)); rest > 0 {
+		more := res.Count
+		more.N = rest
+		res.More = true
+		res.Next = Selector{Kind: Query, Table: name, Limit: DefaultLimit, Offset: len(res.Rows)}.String()
+		fmt.Fprintf(&sb, "\n\n[%s more rows; append %s to the database path to continue]", more, res.Next)
+	}
+	res.Text = sb.String()
+	return res, nil
+}
+
+func (d *db) row(ctx context.Context, sel Selector) (*Result, error) {
+	name, _, cols, err := d.table(ctx, sel.Table)
+	if err != nil {
+		return nil, err
+	}
+	var pks []column
+	for _, c := range cols {
+		if c.pk > 0 {
+			pks = append(pks, c)
+		}
+	}
+	where, arg := "rowid = ?", any(nil)
+	if len(pks) == 1 {
+		where, arg = quote(pks[0].name)+" = ?", coerce(sel.Key, pks[0].typ)
+	} else {
+		n, err := strconv.ParseInt(sel.Key, 10, 64)
+		if err != nil {
+			return nil, errs.New(errs.InvalidParam, "Table '%s' has no single-column primary key, so rows are looked up by rowid, a whole number; '%s' is not one. Use :%s?where=... to filter", name, sel.Key, name)
+		}
+		arg = n
+	}
+	res := &Result{Table: name}
+	res.Columns, res.Rows, _, err = d.rows(ctx, "SELECT * FROM "+quote(name)+" WHERE "+where+" LIMIT 1", []any{arg}, 1)
+	if err != nil {
+		if len(pks) != 1 && strings.Contains(err.Error(), "rowid") {
+			return nil, errs.New(errs.InvalidParam, "Table '%s' has a composite primary key and no rowid, so a single key cannot name a row; use :%s?where=... instead", name, name)
+		}
+		return nil, err
+	}
+	if len(res.Rows) == 0 {
+		res.Text = fmt.Sprintf("No row found in table '%s' for key '%s'.", name, sel.Key)
+		return res, nil
+	}
+	lines := make([]string, len(res.Columns))
+	for i, c := range res.Columns {
+		lines[i] = c + ": " + value(res.Rows[0][i])
+	}
+	res.Text = strings.Join(lines, "\n")
+	return res, nil
+}
+
+// coerce converts a key to the type the column's declared affinity
+// expects, so that an INTEGER or REAL key compares as a number.
+func coerce(key, typ string) any {
+	t := strings.ToUpper(typ)
+	switch {
+	case strings.Contains(t, "INT"):
+		if n, err := strconv.ParseInt(key, 10, 64); err == nil {
+			return n
+		}
+	case strings.Contains(t, "REAL"), strings.Contains(t, "FLOA"), strings.Contains(t, "DOUB"):
+		if f, err := strconv.ParseFloat(key, 64); err == nil {
+			return f
+		}
+	}
+	return key
+}
+
+func (d *db) page(ctx context.Context, sel Selector) (*Result, error) {
+	name, _, cols, err := d.table(ctx, sel.Table)
+	if err != nil {
+		return nil, err
+	}
+	sel.Table = name
+	q := "SELECT * FROM " + quote(name)
+	if sel.Where != "" {
+		q += " WHERE (" + sel.Where + "\n)"
+	}
+	if sel.Order != "" {
+		col, ok := findColumn(cols, sel.Order)
+		if !ok {
+			names := make([]string, len(cols))
+			for i, c := range cols {
+				names[i] = c.name
+			}
+			return nil, errs.New(errs.InvalidParam, "order column '%s' does not exist in table '%s'; its columns are %s", sel.Order, name, strings.Join(names, ", "))
+		}
+		sel.Order = col
+		q += " ORDER BY " + quote(col)
+		if sel.Desc {
+			q += " DESC"
+		}
+	}
+	q += " LIMIT ? OFFSET ?"
+	res := &Result{Table: name}
+	res.Columns, res.Rows, res.More, err = d.rows(ctx, q, []any{int64(sel.Limit + 1), int64(sel.Offset)}, sel.Limit)
+	if err != nil {
+		return nil, err
+	}
+	var notes []string
+	if sel.Clamped {
+		notes = append(notes, fmt.Sprintf("limit lowered to %d, the maximum", MaxLimit))
+	}
+	if res.More {
+		next := sel
+		next.Offset += sel.Limit
+		next.Clamped = false
+		res.Next = next.String()
+		notes = append(notes, fmt.Sprintf("Showing rows %d-%d; more rows match. Append %s to the database path to continue", sel.Offset+1, sel.Offset+len(res.Rows), res.Next))
+	} else if len(res.Rows) == 0 && sel.Offset > 0 {
+		notes = append(notes, fmt.Sprintf("No rows at offset %d; use a smaller offset", sel.Offset))
+	}
+	res.Text = renderTable(res.Columns, res.Rows) + notice(notes)
+	return res, nil
+}
+
+// findColumn returns the stored name of the column name, matched exactly
+// or else without regard to case.
+func findColumn(cols []column, name string) (string, bool) {
+	for _, c := range cols {
+		if c.name == name {
+			return c.name, true
+		}
+	}
+	for _, c := range cols {
+		if strings.EqualFold(c.name, name) {
+			return c.name, true
+		}
+	}
+	return "", false
+}
+
+func (d *db) raw(ctx context.Context, sel Selector) (*Result, error) {
+	stmt, ok := firstStatement(sel.SQL)
+	if !ok {
+		return nil, errs.New(errs.InvalidParam, "q holds more than one statement; run one statement per read")
+	}
+	res := &Result{}
+	var err error
+	res.Columns, res.Rows, res.More, err = d.rows(ctx, stmt, nil, MaxRawRows)
+	if err != nil {
+		return nil, err
+	}
+	var notes []string
+	if res.More {
+		notes = append(notes, fmt.Sprintf("Showing the first %d rows; add LIMIT and OFFSET to the query to page through the rest", MaxRawRows))
+	}
+	res.Text = renderTable(res.Columns, res.Rows) + notice(notes)
+	return res, nil
+}
+
+// notice formats notes as pi's trailing notice: "\n\n[a. b]".
+func notice(notes []string) string {
+	if len(notes) == 0 {
+		return ""
+	}
+	return "\n\n[" + strings.Join(notes, ". ") + "]"
+}
+
+// rows runs a read-only statement and returns its columns and at most max
+// rows; more reports that another row followed. Values keep their SQLite
+// storage class whatever the column's declared type.
+func (d *db) rows(ctx context.Context, q string, args []any, max int) (cols []string, out [][]any, more bool, err error) {
+	st, err := d.inspect(q, args)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if st.convert {
+		// The driver turns DATE, DATETIME, TIMESTAMP and BOOLEAN columns
+		// into time.Time and bool, losing what is stored. A compound whose
+		// first, empty arm has untyped columns reports no declared types.
+		nulls := make([]string, len(st.cols))
+		for i, c := range st.cols {
+			nulls[i] = "NULL AS " + quote(c)
+		}
+		q = "SELECT " + strings.Join(nulls, ", ") + " WHERE 0 UNION ALL SELECT * FROM (\n" + q + "\n)"
+	}
+	r, err := d.conn.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	defer r.Close()
+	if cols, err = r.Columns(); err != nil {
+		return nil, nil, false, err
+	}
+	for r.Next() {
+		if len(out) == max {
+			more = true
+			break
+		}
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := r.Scan(ptrs...); err != nil {
+			return nil, nil, false, err
+		}
+		out = append(out, vals)
+	}
+	return cols, out, more, r.Err()
+}
+
+// strings runs a query whose first column is text and returns it.
+func (d *db) strings(ctx context.Context, q string, args ...any) ([]string, error) {
+	r, err := d.conn.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var out []string
+	for r.Next() {
+		var s string
+		if err := r.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, r.Err()
+}
+
+// quote quotes an SQL identifier.
+func quote(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
+
+// selectLike reports whether q starts, after space and comments, with
+// SELECT, WITH or VALUES, so that it can be used as a subquery.
+func selectLike(q string) bool {
+	for {
+		q = strings.TrimLeft(q, " \t\r\n\f")
+		switch {
+		case strings.HasPrefix(q, "--"):
+			nl := strings.IndexByte(q, '\n')
+			if nl < 0 {
+				return false
+			}
+			q = q[nl+1:]
+		case strings.HasPrefix(q, "/*"):
+			end := strings.Index(q, "*/")
+			if end < 0 {
+				return false
+			}
+			q = q[end+2:]
+		default:
+			word := strings.ToUpper(q[:min(len(q), 6)])
+			return strings.HasPrefix(word, "SELECT") || strings.HasPrefix(word, "WITH") || strings.HasPrefix(word, "VALUES")
+		}
+	}
+}
