@@ -61,7 +61,12 @@ func (tr tree) mapFS() fstest.MapFS {
 
 func (tr tree) osFS(t *testing.T) fs.FS {
 	t.Helper()
-	dir := t.TempDir()
+	return tr.osFSAt(t, t.TempDir())
+}
+
+// osFSAt writes the tree into dir (where it may already exist) and opens it.
+func (tr tree) osFSAt(t *testing.T, dir string) fs.FS {
+	t.Helper()
 	for p, c := range tr {
 		full := filepath.Join(dir, filepath.FromSlash(p))
 		if strings.HasSuffix(p, "/") {
