@@ -145,15 +145,15 @@ func (r *reader) lines(ctx context.Context, src io.Reader, sel Selector, po text
 	}
 	if !res.Multi {
 		b := &res.Blocks[0]
-		w := wins[0]
-		if b.Skipped && col.Total > 0 || w.Start > 1 && col.Total == 0 {
-			res.BeyondEnd = max(b.Start, 1)
+		b.Skipped = false
+		if start := max(b.Start, 1); start > col.Total && (col.Total > 0 || start > 1) {
+			res.BeyondEnd = start
 			res.Blocks = nil
 		} else if b.Stopped {
 			st := col.Blocks[0].Stop
 			res.Truncation = &Truncation{Reason: string(st), Start: b.Lines[0].N, End: b.Lines[len(b.Lines)-1].N, Total: col.Total, Next: b.Next}
 			if st == textio.StopBytes {
-				res.Truncation.ByteLimit = w.MaxBytes
+				res.Truncation.ByteLimit = wins[0].MaxBytes
 			}
 		}
 	}
@@ -171,7 +171,7 @@ func (s Selector) rangeAt(i int) textio.Range {
 // conflictFooter adds the merge-conflict warning when the shown lines hold
 // conflict blocks. whole is the whole text when it is in memory.
 func (r *reader) conflictFooter(res *Result, whole []byte, display string) {
-	if res.Raw || res.Multi || len(res.Blocks) == 0 {
+	if res.Raw || res.Multi || len(res.Blocks) == 0 || len(res.Blocks[0].Lines) == 0 {
 		return
 	}
 	b := res.Blocks[0]
