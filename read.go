@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout/internal/convert"
-	"github.com/scoutkit/scout/internal/memtext"
 	"github.com/scoutkit/scout/internal/read"
 	"github.com/scoutkit/scout/internal/textio"
 )
@@ -94,23 +93,15 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 	return read.Run(ctx, c, req.Path)
 }
 
-// splitSelector peels a read selector (line ranges, :raw, :conflicts).
+// splitSelector peels a read selector with SplitPathSelector.
 func splitSelector(p string) (string, read.Selector, bool, error) {
-	i := strings.LastIndexByte(p, ':')
-	if i > 0 && strings.EqualFold(p[i+1:], "conflicts") {
-		return p[:i], read.Selector{Conflicts: true}, true, nil
+	base, sel, ok, err := SplitPathSelector(p)
+	if err != nil || !ok {
+		return p, read.Selector{}, ok, err
 	}
-	base, tail := memtext.SplitSelector(p)
-	if tail == "" {
-		return p, read.Selector{}, false, nil
+	rs := read.Selector{Raw: sel.Raw, Conflicts: sel.Conflicts}
+	for _, rg := range sel.Ranges {
+		rs.Ranges = append(rs.Ranges, textio.Range{Start: rg.Start, End: rg.End})
 	}
-	ms, _, err := memtext.ParseSelector(tail)
-	if err != nil {
-		return "", read.Selector{}, true, &Error{Code: CodeInvalidParam, Message: err.Error(), Err: err}
-	}
-	sel := read.Selector{Raw: ms.Raw}
-	for _, rg := range ms.Ranges {
-		sel.Ranges = append(sel.Ranges, textio.Range{Start: rg.Start, End: rg.End})
-	}
-	return base, sel, true, nil
+	return base, rs, true, nil
 }
