@@ -1,0 +1,559 @@
+package scout
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"io/fs"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/glob"
+	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/walk"
+)
+
+// Finder discovers paths by glob. Its zero value finds in the current
+// directory; it is safe for concurrent use and calls never modify it.
+type Finder struct {
+	Workspace
+	// Operations routes discovery to the host (a remote workspace, an index)
+	// instead of walking FS. nil means walk FS.
+	Operations FindOperations
+}
+
+// FindOperations is a host's own discovery backend (pi find's custom
+// branch). Paths are slash paths relative to the root.
+type FindOperations interface {
+	// Exists reports whether the path exists.
+	Exists(ctx context.Context, path string) (bool, error)
+	// Glob returns the paths under dir that match pattern, relative to dir,
+	// leaving out what opts.Ignore matches, at most opts.Limit of them.
+	Glob(ctx context.Context, pattern, dir string, opts GlobOptions) ([]string, error)
+}
+
+// FindStater is an optional FindOperations ability: with it, an input that
+// names a file is answered without a glob.
+type FindStater interface {
+	Stat(ctx context.Context, path string) (fs.FileInfo, error)
+}
+
+// GlobOptions are passed to FindOperations.Glob.
+type GlobOptions struct {
+	Ignore []string // globs of paths to leave out, e.g. "**/node_modules/**"
+	Limit  int      // the most paths wanted; 0 means no limit
+}
+
+// EntryType selects what Find returns.
+type EntryType int
+
+// The entry types.
+const (
+	FilesAndDirs EntryType = iota // files, directories and other entries
+	FilesOnly                     // regular files and symlinks (and other non-directories)
+	DirsOnly                      // directories only
+)
+
+// FindOrder is the order of Find's result.
+type FindOrder int
+
+// The orders.
+const (
+	NewestFirst FindOrder = iota // modification time, newest first, then path
+	ByPath                       // byte-wise path order
+)
+
+// FindRequest is one discovery call.
+type FindRequest struct {
+	// Patterns are globs, directories or files, relative to the root (or
+	// absolute inside Workspace.Root). A directory means every entry below
+	// it; a file means itself. A glob's first segment without a glob
+	// character is its base directory: "src/*.go" lists src's own .go files,
+	// "src/**/*.go" all of them below src. Several patterns are searched
+	// together as one union and entries whose base does not exist are
+	// reported in FindResult.MissingPaths (all missing is an error).
+	// Empty means the whole tree.
+	Patterns []string
+	// Recursive makes a glob with no '/' match at any depth ("*.go" is then
+	// "**/*.go"), as pi find does.
+	Recursive bool
+	// Hidden includes entries whose name starts with '.'.
+	Hidden bool
+	// NoIgnore disables .gitignore, .ignore, .git/info/exclude and the
+	// global excludes file.
+	NoIgnore bool
+	// PruneDirs are directory names never entered, e.g. "node_modules".
+	PruneDirs []string
+	// Type selects files, directories or both (the zero value).
+	Type EntryType
+	// Exclude are globs of entries to leave out; one without '/' matches a
+	// base name at any depth.
+	Exclude []string
+	// Order is the result order; the zero value is newest first.
+	Order FindOrder
+	// Limit caps the entries returned. 0 means 200; negative means no cap.
+	Limit int
+	// Timeout bounds the walk; at the deadline the entries found so far
+	// are returned, with Truncated set. 0 means no timeout.
+	Timeout time.Duration
+	// MaxVisited stops the walk after that many entries were seen
+	// (a breaker); 0 means no cap.
+	MaxVisited int
+	// Progress, if set, receives the growing, unordered list of matches at
+	// most once every 200 ms while the walk runs. It must not block.
+	Progress func(FindProgress)
+}
+
+// FindProgress is a snapshot passed to FindRequest.Progress.
+type FindProgress struct {
+	Matched []string // display paths found so far, unordered
+	Visited int      // entries seen so far
+}
+
+// FindEntry is one path found.
+type FindEntry struct {
+	Path    string    `json:"path"` // slash path relative to the root; directories have no trailing '/'
+	Dir     bool      `json:"dir"`
+	Size    int64     `json:"size"`    // bytes (0 for directories)
+	ModTime time.Time `json:"modTime"` // zero when the backend did not say
+}
+
+// The truncation reasons of a find (TruncReason is shared with search).
+const (
+	TruncLimit   TruncReason = "limit"   // more entries matched than the limit
+	TruncTimeout TruncReason = "timeout" // the timeout or a context deadline passed
+	TruncVisited TruncReason = "visited" // the MaxVisited breaker tripped
+)
+
+// FindResult is the outcome of a Find.
+type FindResult struct {
+	Entries      []FindEntry    `json:"entries"`
+	Scope        string         `json:"scope"`                  // the searched base(s), for display ("." is the root)
+	Pattern      string         `json:"pattern"`                // the glob matched below Scope ("" for an exact file)
+	ExactFile    bool           `json:"exactFile,omitempty"`    // the input named one file, returned as is
+	MissingPaths []string       `json:"missingPaths,omitempty"` // inputs skipped because their base does not exist
+	Matched      int            `json:"matched"`                // entries that matched, before the limit
+	Visited      int            `json:"visited"`                // entries seen by the walk
+	Truncated    bool           `json:"truncated"`
+	Reason       TruncReason    `json:"reason,omitempty"`  // why Truncated
+	Skipped      map[SkipReason]int `json:"skipped,omitempty"` // entries left out, by reason
+}
+
+const defaultFindLimit = 200
+
+// Find lists the entries matching the request. A bad pattern, a missing or
+// escaping base path and cancellation are errors; everything else (limits,
+// timeouts, unreadable directories) is reported in the result.
+func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error) {
+	fsys, root, release, err := f.open()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	limit := req.Limit
+	if limit == 0 {
+		limit = defaultFindLimit
+	}
+	if req.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+		defer cancel()
+	}
+	scope, err := f.resolveScope(ctx, fsys, root, req)
+	if err != nil {
+		return nil, err
+	}
+	res := &FindResult{Scope: scope.display, Pattern: scope.pattern, MissingPaths: scope.missing}
+	if scope.exact != nil {
+		res.ExactFile = true
+		res.Entries = []FindEntry{*scope.exact}
+		res.Matched = 1
+		return res, nil
+	}
+	if f.Operations != nil {
+		err = f.findOps(ctx, scope, limit, res)
+	} else {
+		err = findWalk(ctx, fsys, scope, req, limit, res)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// findScope is a resolved request: walk base, glob below it, and filters.
+type findScope struct {
+	base    string     // FS path of the walk base
+	display string     // Scope for display
+	pattern string     // glob relative to base
+	match   *glob.Pattern
+	exact   *FindEntry // set when the input names one file
+	missing []string
+}
+
+func (f *Finder) resolveScope(ctx context.Context, fsys fs.FS, root string, req FindRequest) (*findScope, error) {
+	inputs := req.Patterns
+	if len(inputs) == 0 {
+		inputs = []string{"."}
+	}
+	type item struct {
+		input, base, glob string
+		hasGlob, isFile    bool
+		info               fs.FileInfo
+	}
+	var items []item
+	var missing []string
+	seen := map[string]bool{}
+	for _, in := range inputs {
+		p := strings.ReplaceAll(pathutil.Normalize(in), `\`, "/")
+		if strings.TrimSpace(p) == "" {
+			return nil, errs.New(errs.InvalidParam, "Patterns must contain non-empty globs or paths.")
+		}
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		base, g, hasGlob := glob.SplitFind(p)
+		if hasGlob && !req.Recursive {
+			base, g = splitNonRecursive(p)
+		}
+		rb, err := pathutil.Resolve(root, base)
+		if err != nil {
+			return nil, err
+		}
+		it := item{input: in, base: rb, glob: g, hasGlob: hasGlob}
+		info, err := f.statBase(ctx, fsys, rb)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			missing = append(missing, pathutil.Display(rb))
+			continue
+		case err != nil:
+			return nil, err
+		}
+		it.info, it.isFile = info, info != nil && !info.IsDir()
+		if it.isFile && hasGlob {
+			return nil, errs.New(errs.InvalidParam, "Path is not a directory: %s", absDisplay(root, rb))
+		}
+		items = append(items, it)
+	}
+	if len(items) == 0 {
+		return nil, &Error{Code: CodeNotFound, Message: "Path not found: " + strings.Join(missing, ", "), Path: strings.Join(missing, ", ")}
+	}
+	if len(items) == 1 && len(missing) > 0 && len(inputs) == 1 {
+		return nil, &Error{Code: CodeNotFound, Message: "Path not found: " + missing[0], Path: missing[0]}
+	}
+	sc := &findScope{missing: missing}
+	if len(items) == 1 {
+		it := items[0]
+		sc.base, sc.display, sc.pattern = it.base, pathutil.Display(it.base), it.glob
+		if it.isFile {
+			e := FindEntry{Path: it.base}
+			if it.info != nil {
+				e.Size, e.ModTime = it.info.Size(), it.info.ModTime()
+			}
+			sc.exact = &e
+			sc.pattern = ""
+			return sc, nil
+		}
+	} else {
+		bases := make([]string, len(items))
+		displays := make([]string, len(items))
+		for i, it := range items {
+			bases[i] = it.base
+			displays[i] = pathutil.Display(it.base)
+			if !it.isFile && !it.hasGlob {
+				displays[i] += "/"
+			}
+		}
+		sc.base = pathutil.CommonBase(bases)
+		if sc.base != "." {
+			if info, err := f.statBase(ctx, fsys, sc.base); err != nil || info == nil || !info.IsDir() {
+				sc.base = path.Dir(sc.base)
+			}
+		}
+		var parts []string
+		for _, it := range items {
+			rel := relTo(sc.base, it.base)
+			switch {
+			case it.hasGlob:
+				parts = append(parts, joinRel(rel, it.glob))
+			case it.isFile:
+				parts = append(parts, joinRel(rel, ""))
+			default:
+				parts = append(parts, joinRel(rel, "**/*"))
+			}
+		}
+		sc.pattern = glob.BraceUnion(parts)
+		if sc.pattern == "" {
+			sc.pattern = "**/*"
+		}
+		sc.display = strings.Join(displays, ", ")
+	}
+	m, err := glob.Compile(sc.pattern)
+	if err != nil {
+		return nil, err
+	}
+	sc.match = m
+	return sc, nil
+}
+
+// splitNonRecursive splits a glob at its first glob-bearing segment without
+// making a bare top-level glob recursive.
+func splitNonRecursive(p string) (base, pattern string) {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		if glob.HasMeta(s) {
+			if i == 0 {
+				return ".", p
+			}
+			return strings.Join(segs[:i], "/"), strings.Join(segs[i:], "/")
+		}
+	}
+	return p, "**/*"
+}
+
+func relTo(base, p string) string {
+	if base == "." {
+		return p
+	}
+	if p == base {
+		return "."
+	}
+	return strings.TrimPrefix(p, base+"/")
+}
+
+func joinRel(rel, g string) string {
+	switch {
+	case g == "":
+		return rel
+	case rel == ".":
+		return g
+	}
+	return rel + "/" + g
+}
+
+// absDisplay renders an FS path as the absolute OS path when the root is
+// known, as pi's messages do.
+func absDisplay(root, p string) string {
+	if root == "" {
+		return p
+	}
+	if p == "." {
+		return root
+	}
+	return strings.TrimSuffix(root, "/") + "/" + p
+}
+
+// statBase stats a base path, through Operations when set. It returns
+// fs.ErrNotExist for a missing path and ACCESS_DENIED for one that escapes
+// the root through a symlink.
+func (f *Finder) statBase(ctx context.Context, fsys fs.FS, p string) (fs.FileInfo, error) {
+	if f.Operations != nil {
+		ok, err := f.Operations.Exists(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fs.ErrNotExist
+		}
+		if st, ok := f.Operations.(FindStater); ok {
+			return st.Stat(ctx, p)
+		}
+		return nil, nil // exists; kind unknown: treated as a directory
+	}
+	if err := CheckInside(fsys, p); err != nil {
+		return nil, err
+	}
+	return fs.Stat(fsys, p)
+}
+
+// findOps runs the custom-operations branch.
+func (f *Finder) findOps(ctx context.Context, sc *findScope, limit int, res *FindResult) error {
+	opsLimit := limit
+	if opsLimit < 0 {
+		opsLimit = 0
+	}
+	paths, err := f.Operations.Glob(ctx, sc.pattern, sc.base, GlobOptions{Ignore: []string{"**/node_modules/**", "**/.git/**"}, Limit: opsLimit})
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctxError(ctx)
+		}
+		return err
+	}
+	for _, p := range paths {
+		p = strings.TrimPrefix(path.Clean("/"+strings.TrimSuffix(p, "/")), "/")
+		dir := false
+		e := FindEntry{Path: joinRel(sc.base, p), Dir: dir}
+		if sc.base == "." {
+			e.Path = p
+		}
+		if st, ok := f.Operations.(FindStater); ok {
+			if info, err := st.Stat(ctx, e.Path); err == nil {
+				e.Dir, e.Size, e.ModTime = info.IsDir(), info.Size(), info.ModTime()
+			}
+		}
+		res.Entries = append(res.Entries, e)
+	}
+	res.Matched = len(res.Entries)
+	sortEntries(res.Entries, NewestFirst)
+	if limit > 0 && len(res.Entries) > limit {
+		res.Entries, res.Truncated, res.Reason = res.Entries[:limit], true, TruncLimit
+	}
+	return nil
+}
+
+func ctxError(ctx context.Context) error {
+	err := ctx.Err()
+	if errors.Is(err, context.DeadlineExceeded) {
+		return errs.Wrap(errs.Timeout, err, "Find timed out: %v", err)
+	}
+	return errs.Wrap(errs.Canceled, err, "Find canceled: %v", err)
+}
+
+// findWalk walks the scope and keeps the best entries in order.
+func findWalk(ctx context.Context, fsys fs.FS, sc *findScope, req FindRequest, limit int, res *FindResult) error {
+	prune := slices.Clone(req.PruneDirs)
+	var excl []*glob.Pattern
+	for _, e := range req.Exclude {
+		p, err := glob.CompileFilter(e)
+		if err != nil {
+			return err
+		}
+		excl = append(excl, p)
+	}
+	keep := newTopN(limit, req.Order)
+	var (
+		mu       sync.Mutex
+		lastProg = time.Now()
+	)
+	opts := walk.Options{Hidden: req.Hidden, NoIgnore: req.NoIgnore, PruneDirs: prune, Sorted: req.MaxVisited > 0, MaxVisited: req.MaxVisited}
+	if !req.NoIgnore {
+		opts.GlobalExcludes = walk.LoadGlobalExcludes()
+	}
+	stats, werr := walk.Walk(ctx, fsys, sc.base, opts, func(e walk.Entry) error {
+		rel := relTo(sc.base, e.Path)
+		isDir := e.Type.IsDir()
+		if !sc.match.Match(rel) || (req.Type == FilesOnly && isDir) || (req.Type == DirsOnly && !isDir) {
+			return nil
+		}
+		for _, x := range excl {
+			if x.Match(rel) {
+				return nil
+			}
+		}
+		fe := FindEntry{Path: e.Path, Dir: isDir}
+		if info, err := e.Info(); err == nil {
+			fe.ModTime = info.ModTime()
+			if !isDir {
+				fe.Size = info.Size()
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		res.Matched++
+		keep.add(fe)
+		if req.Progress != nil && time.Since(lastProg) >= 200*time.Millisecond {
+			lastProg = time.Now()
+			req.Progress(FindProgress{Matched: keep.paths(), Visited: res.Matched})
+		}
+		return nil
+	})
+	res.Visited = stats.Visited
+	tripped := stats.Truncated
+	if len(stats.Skipped) > 0 {
+		res.Skipped = map[SkipReason]int{}
+		for k, v := range stats.Skipped {
+			if v > 0 {
+				res.Skipped[SkipReason(k)] = v
+			}
+		}
+		if len(res.Skipped) == 0 {
+			res.Skipped = nil
+		}
+	}
+	res.Entries = keep.sorted()
+	switch {
+	case werr != nil && ctx.Err() != nil:
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) || req.Timeout == 0 {
+			return ctxError(ctx)
+		}
+		res.Truncated, res.Reason = true, TruncTimeout
+	case werr != nil:
+		return werr
+	case tripped:
+		res.Truncated, res.Reason = true, TruncVisited
+	case limit > 0 && res.Matched > limit:
+		res.Truncated, res.Reason = true, TruncLimit
+	}
+	return nil
+}
+
+// topN keeps the first n entries of an order, in O(log n) per entry.
+type topN struct {
+	n     int
+	order FindOrder
+	h     entryHeap
+}
+
+func newTopN(n int, order FindOrder) *topN {
+	return &topN{n: n, order: order, h: entryHeap{order: order}}
+}
+
+func (t *topN) add(e FindEntry) {
+	if t.n < 0 || len(t.h.es) < t.n {
+		heap.Push(&t.h, e)
+		return
+	}
+	if t.n == 0 || !less(e, t.h.es[0], t.order) {
+		return
+	}
+	t.h.es[0] = e
+	heap.Fix(&t.h, 0)
+}
+
+func (t *topN) paths() []string {
+	out := make([]string, len(t.h.es))
+	for i, e := range t.h.es {
+		out[i] = e.Path
+	}
+	return out
+}
+
+func (t *topN) sorted() []FindEntry {
+	es := slices.Clone(t.h.es)
+	sortEntries(es, t.order)
+	return es
+}
+
+// entryHeap is a max-heap by the order: its root is the worst entry kept.
+type entryHeap struct {
+	es    []FindEntry
+	order FindOrder
+}
+
+func (h entryHeap) Len() int           { return len(h.es) }
+func (h entryHeap) Less(i, j int) bool { return less(h.es[j], h.es[i], h.order) }
+func (h entryHeap) Swap(i, j int)      { h.es[i], h.es[j] = h.es[j], h.es[i] }
+func (h *entryHeap) Push(x any)        { h.es = append(h.es, x.(FindEntry)) }
+func (h *entryHeap) Pop() any {
+	e := h.es[len(h.es)-1]
+	h.es = h.es[:len(h.es)-1]
+	return e
+}
+
+// less reports whether a comes before b.
+func less(a, b FindEntry, order FindOrder) bool {
+	if order == NewestFirst && !a.ModTime.Equal(b.ModTime) {
+		return a.ModTime.After(b.ModTime)
+	}
+	return a.Path < b.Path
+}
+
+func sortEntries(es []FindEntry, order FindOrder) {
+	sort.SliceStable(es, func(i, j int) bool { return less(es[i], es[j], order) })
+}

@@ -1,0 +1,301 @@
+package scout_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/testfs"
+)
+
+// findTree is the fixture for the Finder table tests: the i-th path gets
+// time t0+i minutes, so "newest first" is the reverse of this order.
+var findTree = []string{
+	"go.mod",
+	"cmd/tool/main.go",
+	"internal/a/a.go",
+	"internal/a/a_test.go",
+	"internal/b/b.go",
+	"docs/guide.md",
+	".github/workflows/ci.yml",
+	"vendor/x/x.go",
+	"README.md",
+}
+
+func findFixture() fstest.MapFS {
+	m := fstest.MapFS{}
+	for i, p := range findTree {
+		m[p] = &fstest.MapFile{Data: []byte(p + "\n"), Mode: 0o644, ModTime: testfs.Epoch.Add(time.Duration(i) * time.Minute)}
+		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+			m[d] = &fstest.MapFile{Mode: fs.ModeDir | 0o755, ModTime: testfs.Epoch.Add(-time.Hour)}
+		}
+	}
+	return m
+}
+
+// workspaces returns the fixture as a MapFS and as a temp dir.
+func workspaces(t *testing.T, m fstest.MapFS) map[string]scout.Workspace {
+	return map[string]scout.Workspace{
+		"mapfs": {FS: m},
+		"dir":   {Root: testfs.WriteDir(t, m)},
+	}
+}
+
+func paths(r *scout.FindResult) []string {
+	var out []string
+	for _, e := range r.Entries {
+		p := e.Path
+		if e.Dir {
+			p += "/"
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func TestFind(t *testing.T) {
+	tests := []struct {
+		name   string
+		req    scout.FindRequest
+		want   []string
+		reason string
+	}{
+		{"recursive", scout.FindRequest{Patterns: []string{"*.go"}, Recursive: true},
+			[]string{"vendor/x/x.go", "internal/b/b.go", "internal/a/a_test.go", "internal/a/a.go", "cmd/tool/main.go"},
+			"a bare glob is made recursive; newest first"},
+		{"non-recursive", scout.FindRequest{Patterns: []string{"*.go"}}, nil,
+			"without Recursive a bare glob only matches the root's own entries"},
+		{"dir-glob", scout.FindRequest{Patterns: []string{"internal/*"}, Recursive: true},
+			[]string{"internal/a/", "internal/b/"}, "internal/* stays one level deep; equal times fall back to path order"},
+		{"globstar-zero", scout.FindRequest{Patterns: []string{"internal/**/a.go"}},
+			[]string{"internal/a/a.go"}, "** matches zero or more directories"},
+		{"path-order", scout.FindRequest{Patterns: []string{"internal/**/*.go"}, Order: scout.ByPath},
+			[]string{"internal/a/a.go", "internal/a/a_test.go", "internal/b/b.go"}, "ByPath sorts byte-wise"},
+		{"files-only", scout.FindRequest{Patterns: []string{"internal"}, Type: scout.FilesOnly, Order: scout.ByPath},
+			[]string{"internal/a/a.go", "internal/a/a_test.go", "internal/b/b.go"}, "a directory input lists everything below it"},
+		{"dirs-only", scout.FindRequest{Patterns: []string{"internal"}, Type: scout.DirsOnly, Order: scout.ByPath},
+			[]string{"internal/a/", "internal/b/"}, "DirsOnly"},
+		{"exclude", scout.FindRequest{Patterns: []string{"internal/**/*.go"}, Exclude: []string{"*_test.go"}, Order: scout.ByPath},
+			[]string{"internal/a/a.go", "internal/b/b.go"}, "an exclude glob without / matches base names"},
+		{"prune", scout.FindRequest{Patterns: []string{"**/*.go"}, PruneDirs: []string{"vendor"}, Order: scout.ByPath},
+			[]string{"cmd/tool/main.go", "internal/a/a.go", "internal/a/a_test.go", "internal/b/b.go"}, "pruned directories are not entered"},
+		{"hidden", scout.FindRequest{Patterns: []string{"**/*.yml"}, Hidden: true},
+			[]string{".github/workflows/ci.yml"}, "Hidden includes dot directories"},
+		{"no-hidden", scout.FindRequest{Patterns: []string{"**/*.yml"}}, nil, "hidden entries are left out by default"},
+		{"exact-file", scout.FindRequest{Patterns: []string{"docs/guide.md"}},
+			[]string{"docs/guide.md"}, "an existing file is returned as is"},
+		{"union", scout.FindRequest{Patterns: []string{"docs", "cmd/**/*.go"}, Order: scout.ByPath},
+			[]string{"cmd/tool/main.go", "docs/guide.md"}, "several patterns are one union"},
+	}
+	for wsName, ws := range workspaces(t, findFixture()) {
+		for _, tt := range tests {
+			t.Run(wsName+"/"+tt.name, func(t *testing.T) {
+				f := scout.Finder{Workspace: ws}
+				res, err := f.Find(context.Background(), tt.req)
+				if err != nil {
+					t.Fatalf("Find: %v (%s)", err, tt.reason)
+				}
+				if got := paths(res); !slices.Equal(got, tt.want) {
+					t.Errorf("got %q, want %q (%s)", got, tt.want, tt.reason)
+				}
+			})
+		}
+	}
+}
+
+func TestFindErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		patterns []string
+		code     scout.Code
+		reason   string
+	}{
+		{"missing", []string{"nope"}, scout.CodeNotFound, "a single missing path"},
+		{"all-missing", []string{"nope", "gone/*.go"}, scout.CodeNotFound, "every entry missing"},
+		{"outside", []string{"../x"}, scout.CodeAccessDenied, ".. above the root"},
+		{"absolute", []string{"/etc/passwd"}, scout.CodeAccessDenied, "absolute path outside the root"},
+		{"not-dir", []string{"go.mod/*.go"}, scout.CodeInvalidParam, "a glob below a file"},
+		{"bad-glob", []string{"internal/{a"}, scout.CodeInvalidParam, "unclosed brace"},
+		{"empty", []string{" "}, scout.CodeInvalidParam, "blank pattern"},
+		{"nul", []string{"a\x00b"}, scout.CodeInvalidParam, "NUL byte"},
+	}
+	for wsName, ws := range workspaces(t, findFixture()) {
+		for _, tt := range tests {
+			t.Run(wsName+"/"+tt.name, func(t *testing.T) {
+				f := scout.Finder{Workspace: ws}
+				_, err := f.Find(context.Background(), scout.FindRequest{Patterns: tt.patterns})
+				if scout.CodeOf(err) != tt.code {
+					t.Fatalf("err = %v (code %q), want code %s (%s)", err, scout.CodeOf(err), tt.code, tt.reason)
+				}
+				if !errors.Is(err, &scout.Error{Code: tt.code}) {
+					t.Errorf("errors.Is does not match the sentinel for %s", tt.code)
+				}
+			})
+		}
+	}
+}
+
+func TestFindMissingOfSeveral(t *testing.T) {
+	f := scout.Finder{Workspace: scout.Workspace{FS: findFixture()}}
+	res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"docs", "nope"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.MissingPaths, []string{"nope"}) || len(res.Entries) != 1 {
+		t.Errorf("missing %q entries %v, want [nope] and docs/guide.md", res.MissingPaths, paths(res))
+	}
+}
+
+func TestFindLimitKeepsNewest(t *testing.T) {
+	m := fstest.MapFS{}
+	for i := range 500 {
+		m[fmt.Sprintf("d%d/f%03d.txt", i%7, i)] = &fstest.MapFile{ModTime: testfs.Epoch.Add(time.Duration((i*7919)%500) * time.Second)}
+	}
+	f := scout.Finder{Workspace: scout.Workspace{FS: m}}
+	res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"**/*.txt"}, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Truncated || res.Reason != scout.TruncLimit || res.Matched != 500 || len(res.Entries) != 10 {
+		t.Fatalf("truncated=%v reason=%q matched=%d entries=%d", res.Truncated, res.Reason, res.Matched, len(res.Entries))
+	}
+	for i, e := range res.Entries {
+		if want := testfs.Epoch.Add(time.Duration(499-i) * time.Second); !e.ModTime.Equal(want) {
+			t.Errorf("entry %d %s has time %v, want the %d-th newest %v", i, e.Path, e.ModTime, i+1, want)
+		}
+	}
+}
+
+func TestFindMaxVisited(t *testing.T) {
+	m := fstest.MapFS{}
+	for i := range 100 {
+		m[fmt.Sprintf("f%03d.txt", i)] = &fstest.MapFile{}
+	}
+	f := scout.Finder{Workspace: scout.Workspace{FS: m}}
+	res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"*"}, MaxVisited: 20, Order: scout.ByPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Truncated || res.Reason != scout.TruncVisited || len(res.Entries) == 0 || len(res.Entries) > 20 {
+		t.Fatalf("truncated=%v reason=%q entries=%d", res.Truncated, res.Reason, len(res.Entries))
+	}
+	if res.Entries[0].Path != "f000.txt" {
+		t.Errorf("first entry %s: the breaker must apply to a deterministic, sorted walk", res.Entries[0].Path)
+	}
+}
+
+// slowFS delays every directory read so that a timeout hits mid-walk.
+type slowFS struct{ fstest.MapFS }
+
+func (s slowFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	time.Sleep(30 * time.Millisecond)
+	return s.MapFS.ReadDir(name)
+}
+
+func TestFindTimeoutReturnsPartial(t *testing.T) {
+	m := fstest.MapFS{}
+	for i := range 60 {
+		m[fmt.Sprintf("d%02d/f.txt", i)] = &fstest.MapFile{}
+	}
+	f := scout.Finder{Workspace: scout.Workspace{FS: slowFS{m}}}
+	start := time.Now()
+	res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"**/*.txt"}, Timeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Truncated || res.Reason != scout.TruncTimeout {
+		t.Errorf("truncated=%v reason=%q, want a timeout", res.Truncated, res.Reason)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Find took %v after a 100ms timeout", d)
+	}
+}
+
+func TestFindCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	f := scout.Finder{Workspace: scout.Workspace{FS: findFixture()}}
+	_, err := f.Find(ctx, scout.FindRequest{Patterns: []string{"**/*"}})
+	if scout.CodeOf(err) != scout.CodeCanceled {
+		t.Fatalf("err = %v, want CANCELED", err)
+	}
+}
+
+func TestFindProgress(t *testing.T) {
+	m := fstest.MapFS{}
+	for i := range 40 {
+		m[fmt.Sprintf("d%02d/f.txt", i)] = &fstest.MapFile{}
+	}
+	var mu sync.Mutex
+	var calls []time.Time
+	f := scout.Finder{Workspace: scout.Workspace{FS: slowFS{m}}}
+	_, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"**/*.txt"}, Progress: func(p scout.FindProgress) {
+		mu.Lock()
+		calls = append(calls, time.Now())
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) == 0 {
+		t.Fatal("no progress call during a walk of over 200 ms")
+	}
+	for i := 1; i < len(calls); i++ {
+		if d := calls[i].Sub(calls[i-1]); d < 190*time.Millisecond {
+			t.Errorf("progress calls %d and %d only %v apart; want at most one per 200 ms", i-1, i, d)
+		}
+	}
+}
+
+// fakeOps is a FindOperations backed by a list of paths.
+type fakeOps struct {
+	paths  []string
+	gotOpt scout.GlobOptions
+}
+
+func (o *fakeOps) Exists(_ context.Context, p string) (bool, error) {
+	for _, q := range o.paths {
+		if p == "." || q == p || strings.HasPrefix(q, p+"/") {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func (o *fakeOps) Glob(_ context.Context, pattern, dir string, opt scout.GlobOptions) ([]string, error) {
+	o.gotOpt = opt
+	var out []string
+	for _, q := range o.paths {
+		if ok, _ := path.Match(strings.TrimPrefix(pattern, "**/"), path.Base(q)); ok && (dir == "." || strings.HasPrefix(q, dir+"/")) {
+			out = append(out, strings.TrimPrefix(q, dir+"/"))
+		}
+	}
+	return out, nil
+}
+
+func TestFindOperations(t *testing.T) {
+	ops := &fakeOps{paths: []string{"src/a.go", "src/b.go", "src/c.txt"}}
+	f := scout.Finder{Operations: ops}
+	res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"src/**/*.go"}, Order: scout.ByPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := paths(res); !slices.Equal(got, []string{"src/a.go", "src/b.go"}) {
+		t.Errorf("got %q", got)
+	}
+	if ops.gotOpt.Limit != 200 || !slices.Contains(ops.gotOpt.Ignore, "**/node_modules/**") {
+		t.Errorf("Glob got options %+v, want limit 200 and the node_modules ignore", ops.gotOpt)
+	}
+	if _, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"nope/*.go"}}); scout.CodeOf(err) != scout.CodeNotFound {
+		t.Errorf("missing base through Operations: err %v, want NOT_FOUND", err)
+	}
+}

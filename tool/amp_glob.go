@@ -1,0 +1,129 @@
+package tool
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/pathutil"
+)
+
+func init() {
+	register(&Tool{
+		Toolset: Amplifier,
+		Name:    "glob",
+		Description: "Find files matching a glob pattern, newest first.\n" +
+			"- `pattern` is relative to `path` (default \".\"): `*.py` matches path's own files, `**/*.py` every level below " +
+			"(`*` never crosses `/`; `**/` also matches zero directories); `{a,b}` alternatives.\n" +
+			"- `type`: \"file\", \"dir\" or \"any\" (default); `exclude`: globs to leave out (a glob without `/` matches a file name at any depth).\n" +
+			"- Hidden and gitignored files are left out. At most 100 matches are returned; narrow the pattern for more.",
+		Schema: mustSchema(`{
+  "type": "object",
+  "properties": {
+    "pattern": {"type": "string", "description": "Glob pattern, e.g. '**/*.py'."},
+    "path": {"type": "string", "default": ".", "description": "Directory to search from (default: the project root)."},
+    "type": {"type": "string", "enum": ["file", "dir", "any"], "default": "any", "description": "Return files, directories or both."},
+    "exclude": {"type": "array", "items": {"type": "string"}, "description": "Glob patterns to exclude, e.g. ['*_test.py', '*.pyc']."}
+  },
+  "required": ["pattern"],
+  "additionalProperties": false
+}`),
+		run: runAmpGlob,
+	})
+}
+
+const ampGlobLimit = 100
+
+func runAmpGlob(ctx context.Context, c *Config, a *args) (*scout.Envelope, error) {
+	pattern, ok, err := a.str("pattern")
+	if err != nil {
+		return nil, err
+	}
+	if !ok || strings.TrimSpace(pattern) == "" {
+		return nil, errs.New(errs.InvalidParam, "Missing required argument 'pattern': pass a glob such as '**/*.py'.")
+	}
+	dir, ok, err := a.str("path")
+	if err != nil {
+		return nil, err
+	}
+	if !ok || strings.TrimSpace(dir) == "" {
+		dir = "."
+	}
+	typ, ok, err := a.str("type")
+	if err != nil {
+		return nil, err
+	}
+	et := scout.FilesAndDirs
+	switch typ {
+	case "", "any":
+		typ = "any"
+	case "file":
+		et = scout.FilesOnly
+	case "dir":
+		et = scout.DirsOnly
+	default:
+		return nil, errs.New(errs.InvalidParam, "Invalid argument 'type': must be \"file\", \"dir\" or \"any\", got %q.", typ)
+	}
+	exclude, _, err := a.strOrStrs("exclude")
+	if err != nil {
+		return nil, err
+	}
+	if err := a.done("pattern", "path", "type", "exclude"); err != nil {
+		return nil, err
+	}
+	ws := c.workspace()
+	base, err := pathutil.Resolve(ws.Root, strings.ReplaceAll(pathutil.Normalize(dir), `\`, "/"))
+	if err != nil {
+		return nil, err
+	}
+	norm := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(pattern), `\`, "/"), "./")
+	full := norm
+	if base != "." {
+		full = base + "/" + norm
+	}
+	f := scout.Finder{Workspace: ws}
+	res, err := f.Find(ctx, scout.FindRequest{Patterns: []string{full}, Type: et, Exclude: exclude, Limit: ampGlobLimit})
+	if err != nil {
+		return nil, err
+	}
+	type match struct {
+		Path string `json:"path"`
+		Type string `json:"type"`
+		Size int64  `json:"size"`
+	}
+	matches := make([]match, len(res.Entries))
+	lines := make([]string, len(res.Entries))
+	for i, e := range res.Entries {
+		t := "file"
+		if e.Dir {
+			t = "dir"
+		}
+		matches[i] = match{Path: e.Path, Type: t, Size: e.Size}
+		lines[i] = e.Path
+		if e.Dir {
+			lines[i] += "/"
+		}
+	}
+	data := map[string]any{"pattern": pattern, "base_path": dir, "count": len(matches), "matches": matches}
+	var text string
+	if len(matches) == 0 {
+		text = fmt.Sprintf("No files found matching '%s' in '%s'", norm, pathutil.Display(base))
+		if lo := format.LeftOut(res.Skipped, nil); lo != "" {
+			text += "\n" + lo
+		}
+	} else {
+		text = strings.Join(lines, "\n")
+		if res.Reason == scout.TruncLimit {
+			text += fmt.Sprintf("\n\n[Showing the %d newest of %d matches. Narrow the pattern or path for the rest.]", len(matches), res.Matched)
+		}
+	}
+	env := okEnvelope(res.Truncated, data, text)
+	env.Stats.Matched = len(matches)
+	env.Stats.Visited = res.Visited
+	env.Context.PathResolved = base
+	env.Context.PatternNormalized = norm
+	return env, nil
+}

@@ -1,0 +1,218 @@
+package tool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/pathutil"
+)
+
+func init() {
+	register(&Tool{
+		Toolset: Pi,
+		Name:    "find",
+		Description: "Find files and directories by glob path pattern; use search when you need content matches instead of path matches.\n" +
+			"- `paths`: one or more globs, directories or files, e.g. [\"src/**/*.ts\"], [\"*.md\", \"docs/\"]. A bare top-level glob such as `*.ts` searches the whole tree; `src/*.ts` only src itself; `src/**/*.ts` all of src. Pass several paths as separate array elements, never comma-joined.\n" +
+			"- `*` and `?` never cross `/`; `**` crosses directories and also matches none; `{a,b}` alternatives; `[abc]` classes.\n" +
+			"- Results are newest first (modification time), grouped by directory (`# dir/` then names; directories end in `/`).\n" +
+			"- `hidden` (default true) includes dotfiles; `gitignore` (default true) leaves out gitignored paths: pass false to include them.\n" +
+			"- `limit` (default and maximum 200); `timeout` in seconds (default 5, 0.5-60) returns partial results when reached.",
+		Schema: mustSchema(`{
+  "type": "object",
+  "properties": {
+    "paths": {"type": "array", "items": {"type": "string"}, "minItems": 1,
+      "description": "One or more globs, files or directories, relative to the project root. Pass several as separate elements, e.g. [\"src/**/*.go\", \"cmd/\"]; never comma-joined."},
+    "hidden": {"type": "boolean", "default": true, "description": "Include hidden files and directories."},
+    "gitignore": {"type": "boolean", "default": true, "description": "Respect .gitignore; set false to include gitignored files."},
+    "limit": {"type": "number", "default": 200, "description": "Maximum paths returned (1-200)."},
+    "timeout": {"type": "number", "default": 5, "description": "Timeout in seconds (0.5-60); partial results are returned when it passes."}
+  },
+  "required": ["paths"],
+  "additionalProperties": false
+}`),
+		run: runPiFind,
+	})
+}
+
+const piFindMaxLimit = 200
+
+func runPiFind(ctx context.Context, c *Config, a *args) (*scout.Envelope, error) {
+	paths, ok, err := a.strs("paths")
+	if err != nil {
+		return nil, err
+	}
+	if !ok || len(paths) == 0 {
+		return nil, errs.New(errs.InvalidParam, "`paths` must contain non-empty globs or paths: pass at least one, e.g. {\"paths\": [\"**/*.go\"]}.")
+	}
+	hidden, err := a.boolean("hidden", true)
+	if err != nil {
+		return nil, err
+	}
+	gitignore, err := a.boolean("gitignore", true)
+	if err != nil {
+		return nil, err
+	}
+	limit := piFindMaxLimit
+	if f, ok, err := a.number("limit"); err != nil {
+		return nil, err
+	} else if ok {
+		if f <= 0 || math.IsNaN(f) {
+			return nil, errs.New(errs.InvalidParam, "Limit must be a positive number (1-%d), got %s.", piFindMaxLimit, fmtNum(f))
+		}
+		limit = int(min(math.Floor(f), piFindMaxLimit))
+		limit = max(limit, 1)
+	}
+	timeout := 5.0
+	if f, ok, err := a.number("timeout"); err != nil {
+		return nil, err
+	} else if ok {
+		timeout = min(max(f, 0.5), 60)
+	}
+	if err := a.done("paths", "hidden", "gitignore", "limit", "timeout"); err != nil {
+		return nil, err
+	}
+	ws := c.workspace()
+	fsys, closeFS, err := ws.OpenFS()
+	if err != nil {
+		return nil, err
+	}
+	defer closeFS()
+	var inputs []string
+	for _, p := range paths {
+		n := strings.ReplaceAll(pathutil.Normalize(p), `\`, "/")
+		if strings.TrimSpace(n) == "" {
+			return nil, errs.New(errs.InvalidParam, "`paths` must contain non-empty globs or paths: entry %d is empty.", len(inputs)+1)
+		}
+		if err := rejectCommaJoined(fsys, ws.Root, n); err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, n)
+	}
+	prune := []string{"node_modules"}
+	for _, in := range inputs {
+		if strings.Contains(in, "node_modules") {
+			prune = nil
+		}
+	}
+	f := scout.Finder{Workspace: ws}
+	res, err := f.Find(ctx, scout.FindRequest{
+		Patterns:  inputs,
+		Recursive: true,
+		Hidden:    hidden,
+		NoIgnore:  !gitignore,
+		PruneDirs: prune,
+		Limit:     limit,
+		Timeout:   time.Duration(timeout * float64(time.Second)),
+	})
+	if err != nil {
+		return nil, err
+	}
+	files := format.FindPaths(res)
+	var text string
+	var notes []string
+	timedOut := res.Reason == scout.TruncTimeout
+	if timedOut {
+		notes = append(notes, fmt.Sprintf("find timed out after %ss; returning %d partial matches — increase timeout or narrow pattern", strconv.FormatFloat(timeout, 'f', -1, 64), len(files)))
+	}
+	if len(res.MissingPaths) > 0 {
+		notes = append(notes, "Skipped missing paths: "+strings.Join(res.MissingPaths, ", "))
+	}
+	if len(files) == 0 {
+		lines := append([]string{"No files found matching pattern"}, notes...)
+		if lo := format.LeftOut(res.Skipped, piFindHints); lo != "" {
+			lines = append(lines, lo)
+		}
+		text = strings.Join(lines, "\n")
+	} else {
+		if res.ExactFile {
+			text = files[0]
+		} else {
+			text = format.Grouped(files)
+		}
+		if len(notes) > 0 {
+			text += "\n\n" + strings.Join(notes, "\n")
+		}
+	}
+	limitReached := res.Reason == scout.TruncLimit
+	var meta []string
+	if limitReached {
+		meta = append(meta, limitNotice(limit, piFindMaxLimit, "narrow the pattern or paths for the rest"))
+	}
+	kept, shown, total, cut := format.TruncateHead(text, format.MaxBytes)
+	if cut {
+		text = kept
+		meta = append([]string{fmt.Sprintf("Showing lines 1-%d of %d (%s limit). Narrow the pattern or lower limit to see the rest", shown, total, format.KB(format.MaxBytes))}, meta...)
+	}
+	text += format.Notice(meta...)
+	data := map[string]any{
+		"scopePath":          res.Scope,
+		"fileCount":          len(files),
+		"files":              files,
+		"truncated":          res.Truncated || cut,
+		"resultLimitReached": limitReached,
+	}
+	if len(res.MissingPaths) > 0 {
+		data["missingPaths"] = res.MissingPaths
+	}
+	if len(res.Skipped) > 0 {
+		data["skipped"] = res.Skipped
+	}
+	env := okEnvelope(res.Truncated || cut, data, text)
+	env.Stats.Matched = len(files)
+	env.Stats.Visited = res.Visited
+	env.Stats.Skipped = sum(res.Skipped)
+	env.Context.PathResolved = res.Scope
+	env.Context.PatternNormalized = res.Pattern
+	return env, nil
+}
+
+var piFindHints = map[scout.SkipReason]string{
+	scout.SkipIgnored: "by .gitignore/.ignore or node_modules; pass gitignore: false",
+	scout.SkipHidden:  "pass hidden: true",
+}
+
+// limitNotice is the result-limit notice. It never suggests a limit above
+// the tool's maximum: at the maximum it says how to narrow instead.
+func limitNotice(limit, maxLimit int, narrow string) string {
+	if next := 2 * limit; next <= maxLimit {
+		return fmt.Sprintf("%d results limit reached. Use limit=%d for more", limit, next)
+	} else if limit < maxLimit {
+		return fmt.Sprintf("%d results limit reached. Use limit=%d for more", limit, maxLimit)
+	}
+	return fmt.Sprintf("%d results limit reached; %s", limit, narrow)
+}
+
+func sum(m map[scout.SkipReason]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// rejectCommaJoined refuses an entry holding a comma outside braces unless
+// the whole entry names an existing path (DESIGN.md).
+func rejectCommaJoined(fsys fs.FS, root, entry string) error {
+	if !pathutil.HasTopLevelComma(entry) {
+		return nil
+	}
+	if p, err := pathutil.Resolve(root, entry); err == nil {
+		if _, err := fs.Stat(fsys, p); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+	}
+	parts := strings.Split(entry, ",")
+	for i := range parts {
+		parts[i] = strconv.Quote(strings.TrimSpace(parts[i]))
+	}
+	return errs.New(errs.InvalidParam, "paths is an array — pass [\"a\", \"b\"] not [\"a,b\"]: the entry %q holds several paths; pass them as separate elements: [%s].", entry, strings.Join(parts, ", "))
+}

@@ -1,0 +1,205 @@
+package tool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/pathutil"
+)
+
+func init() {
+	register(&Tool{
+		Toolset: Standardized,
+		Name:    "Glob",
+		Description: "Find files using glob patterns (relative to the search root).\n" +
+			"- `pattern` is relative to `path`: `*.md` matches only path's own files, `**/*.md` every level below it " +
+			"(`*` and `?` never cross `/`; `**/` also matches zero directories).\n" +
+			"- Results are files only, in alphabetical order, relative to the project root; at most `limit` (1-200, default 50).\n" +
+			"- Hidden files and noisy directories (node_modules, dist, build, .git, ...) are skipped unless `include_hidden` / `include_ignored` is true.\n" +
+			"- The search stops after 20000 entries or 2 s and then returns what it found as a partial result.",
+		Schema: mustSchema(`{
+  "type": "object",
+  "properties": {
+    "pattern": {"type": "string", "description": "Glob pattern relative to the search root (path), e.g. '**/*.js'."},
+    "path": {"type": "string", "default": ".", "description": "Directory to start search from (relative to project root)."},
+    "limit": {"type": "integer", "default": 50, "minimum": 1, "maximum": 200, "description": "Max matches to return (1-200)."},
+    "include_hidden": {"type": "boolean", "default": false, "description": "If true, include hidden files and directories."},
+    "include_ignored": {"type": "boolean", "default": false, "description": "If true, traverse ignored directories (node_modules, dist, etc)."}
+  },
+  "required": ["pattern"],
+  "additionalProperties": false
+}`),
+		run: runStdGlob,
+	})
+}
+
+// stdIgnoredDirs is seed 002's fixed list of pruned directories.
+var stdIgnoredDirs = []string{".git", ".hg", ".svn", "__pycache__", "node_modules", "target", "build", "dist", ".idea", ".vscode", ".DS_Store", "venv", ".venv", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".cache", "site-packages"}
+
+const (
+	stdMaxVisited  = 20000
+	stdMaxDuration = 2000 * time.Millisecond
+)
+
+func runStdGlob(ctx context.Context, c *Config, a *args) (*scout.Envelope, error) {
+	pattern, ok, err := a.str("pattern")
+	if err != nil {
+		return nil, err
+	}
+	if !ok || strings.TrimSpace(pattern) == "" {
+		return nil, errs.New(errs.InvalidParam, "Missing required parameter 'pattern'.")
+	}
+	dir, ok, err := a.str("path")
+	if err != nil {
+		return nil, err
+	}
+	if !ok || strings.TrimSpace(dir) == "" {
+		dir = "."
+	}
+	limit := 50
+	if n, ok, err := a.number("limit"); err != nil {
+		return nil, errs.New(errs.InvalidParam, "limit must be an integer between 1 and 200.")
+	} else if ok {
+		if n != float64(int(n)) || n < 1 || n > 200 {
+			return nil, errs.New(errs.InvalidParam, "limit must be an integer between 1 and 200.")
+		}
+		limit = int(n)
+	}
+	hidden, err := a.boolean("include_hidden", false)
+	if err != nil {
+		return nil, err
+	}
+	ignored, err := a.boolean("include_ignored", false)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.done("pattern", "path", "limit", "include_hidden", "include_ignored"); err != nil {
+		return nil, err
+	}
+	ws := c.workspace()
+	fsys, release, err := ws.OpenFS()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	denied := errs.New(errs.AccessDenied, "Access denied. Path must be within project root.")
+	resolved, err := pathutil.Resolve(ws.Root, strings.ReplaceAll(pathutil.Normalize(dir), `\`, "/"))
+	if err != nil {
+		if errs.CodeOf(err) == errs.AccessDenied {
+			return nil, denied
+		}
+		return nil, err
+	}
+	info, err := fs.Stat(fsys, resolved)
+	switch {
+	case err == nil:
+	case errors.Is(err, fs.ErrNotExist):
+		if scout.CheckInside(fsys, resolved) != nil {
+			return nil, denied
+		}
+		return nil, errs.New(errs.NotFound, "Search root '%s' does not exist.", dir)
+	default:
+		return nil, denied
+	}
+	if scout.CheckInside(fsys, resolved) != nil {
+		return nil, denied
+	}
+	if !info.IsDir() {
+		return nil, errs.New(errs.InvalidParam, "Search root '%s' is not a directory.", dir)
+	}
+	norm := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(pattern), `\`, "/"), "./")
+	full := norm
+	if resolved != "." {
+		full = resolved + "/" + norm
+	}
+	req := scout.FindRequest{
+		Patterns:   []string{full},
+		Hidden:     hidden,
+		NoIgnore:   ignored,
+		Type:       scout.FilesOnly,
+		Order:      scout.ByPath,
+		Limit:      limit,
+		Timeout:    stdMaxDuration,
+		MaxVisited: stdMaxVisited,
+	}
+	if !ignored {
+		req.PruneDirs = stdIgnoredDirs
+	}
+	f := scout.Finder{Workspace: ws}
+	start := time.Now()
+	res, err := f.Find(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	elapsed := time.Since(start).Milliseconds()
+	paths := format.FindPaths(res)
+	var aborted string
+	switch res.Reason {
+	case scout.TruncTimeout:
+		aborted = "time_limit"
+	case scout.TruncVisited:
+		aborted = "count_limit"
+	}
+	shownPath := pathutil.Display(resolved)
+	scanned := fmt.Sprintf("(Scanned %d items in %dms)", res.Visited, elapsed)
+	data := map[string]any{"paths": paths, "truncated": res.Reason == scout.TruncLimit}
+	if aborted != "" {
+		data["aborted_reason"] = aborted
+	}
+	var text string
+	if len(paths) == 0 {
+		if aborted != "" {
+			code, why := errs.Timeout, "Search timed out (>2s) before any match"
+			if aborted == "count_limit" {
+				code, why = errs.Internal, fmt.Sprintf("Search scanned more than %d items without a match", stdMaxVisited)
+			}
+			msg := fmt.Sprintf("No files found matching '%s' in '%s'\n%s\n[Error: %s. Narrow path or pattern.]", norm, shownPath, scanned, why)
+			env := scout.ErrorEnvelope(&errs.Error{Code: code, Message: msg}, nil)
+			env.Data = data
+			fillStd(env, res, elapsed, resolved, norm)
+			return env, nil
+		}
+		text = fmt.Sprintf("No files found matching '%s' in '%s'\n%s", norm, shownPath, scanned)
+		if lo := format.LeftOut(res.Skipped, stdHints); lo != "" {
+			text += "\n" + lo
+		}
+	} else {
+		var notes []string
+		switch {
+		case aborted == "time_limit":
+			notes = append(notes, "[Partial: Search timed out (>2s). Results are incomplete.]")
+		case aborted == "count_limit":
+			notes = append(notes, fmt.Sprintf("[Partial: Scanned more than %d items. Results are incomplete.]", stdMaxVisited))
+		}
+		if res.Reason == scout.TruncLimit {
+			notes = append(notes, fmt.Sprintf("[Truncated: showing the first %d of %d matches (limit=%d). Narrow the pattern or raise limit (max 200).]", len(paths), res.Matched, limit))
+		}
+		text = fmt.Sprintf("Found %d files matching '%s' in '%s'\n%s\n", len(paths), norm, shownPath, scanned)
+		if len(notes) > 0 {
+			text += strings.Join(notes, "\n") + "\n"
+		}
+		text += "\n" + strings.Join(paths, "\n")
+	}
+	env := okEnvelope(res.Truncated, data, text)
+	fillStd(env, res, elapsed, resolved, norm)
+	return env, nil
+}
+
+var stdHints = map[scout.SkipReason]string{
+	scout.SkipIgnored: "set include_ignored: true",
+	scout.SkipHidden:  "set include_hidden: true",
+}
+
+func fillStd(env *scout.Envelope, res *scout.FindResult, elapsed int64, resolved, norm string) {
+	env.Stats.Matched = len(res.Entries)
+	env.Stats.Visited = res.Visited
+	env.Context.PathResolved = resolved
+	env.Context.PatternNormalized = norm
+}
