@@ -132,15 +132,15 @@ const (
 
 // FindResult is the outcome of a Find.
 type FindResult struct {
-	Entries      []FindEntry    `json:"entries"`
-	Scope        string         `json:"scope"`                  // the searched base(s), for display ("." is the root)
-	Pattern      string         `json:"pattern"`                // the glob matched below Scope ("" for an exact file)
-	ExactFile    bool           `json:"exactFile,omitempty"`    // the input named one file, returned as is
-	MissingPaths []string       `json:"missingPaths,omitempty"` // inputs skipped because their base does not exist
-	Matched      int            `json:"matched"`                // entries that matched, before the limit
-	Visited      int            `json:"visited"`                // entries seen by the walk
-	Truncated    bool           `json:"truncated"`
-	Reason       TruncReason    `json:"reason,omitempty"`  // why Truncated
+	Entries      []FindEntry        `json:"entries"`
+	Scope        string             `json:"scope"`                  // the searched base(s), for display ("." is the root)
+	Pattern      string             `json:"pattern"`                // the glob matched below Scope ("" for an exact file)
+	ExactFile    bool               `json:"exactFile,omitempty"`    // the input named one file, returned as is
+	MissingPaths []string           `json:"missingPaths,omitempty"` // inputs skipped because their base does not exist
+	Matched      int                `json:"matched"`                // entries that matched, before the limit
+	Visited      int                `json:"visited"`                // entries seen by the walk
+	Truncated    bool               `json:"truncated"`
+	Reason       TruncReason        `json:"reason,omitempty"`  // why Truncated
 	Skipped      map[SkipReason]int `json:"skipped,omitempty"` // entries left out, by reason
 }
 
@@ -188,9 +188,9 @@ func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 
 // findScope is a resolved request: walk base, glob below it, and filters.
 type findScope struct {
-	base    string     // FS path of the walk base
-	display string     // Scope for display
-	pattern string     // glob relative to base
+	base    string // FS path of the walk base
+	display string // Scope for display
+	pattern string // glob relative to base
 	match   *glob.Pattern
 	exact   *FindEntry // set when the input names one file
 	missing []string
@@ -203,8 +203,8 @@ func (f *Finder) resolveScope(ctx context.Context, fsys fs.FS, root string, req 
 	}
 	type item struct {
 		input, base, glob string
-		hasGlob, isFile    bool
-		info               fs.FileInfo
+		hasGlob, isFile   bool
+		info              fs.FileInfo
 	}
 	var items []item
 	var missing []string

@@ -208,4 +208,3 @@ func mustSchema(s string) json.RawMessage {
 	b, _ := json.Marshal(v)
 	return b
 }
-
