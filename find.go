@@ -387,11 +387,7 @@ func (f *Finder) findOps(ctx context.Context, sc *findScope, limit int, res *Fin
 	}
 	for _, p := range paths {
 		p = strings.TrimPrefix(path.Clean("/"+strings.TrimSuffix(p, "/")), "/")
-		dir := false
-		e := FindEntry{Path: joinRel(sc.base, p), Dir: dir}
-		if sc.base == "." {
-			e.Path = p
-		}
+		e := FindEntry{Path: joinRel(sc.base, p)}
 		if st, ok := f.Operations.(FindStater); ok {
 			if info, err := st.Stat(ctx, e.Path); err == nil {
 				e.Dir, e.Size, e.ModTime = info.IsDir(), info.Size(), info.ModTime()
