@@ -255,3 +255,66 @@ func FuzzSummarize(f *testing.F) {
 		checkInvariants(t, lines, s)
 	})
 }
+
+// TestConcurrent summarises every fixture from many goroutines at once;
+// under -race it proves the parsers share no mutable state.
+func TestConcurrent(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string)
+	for _, f := range files {
+		if strings.HasSuffix(f, ".golden") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := Summarize(f, src)
+		for range 4 {
+			go func() {
+				got, _ := Summarize(f, src)
+				if !reflect.DeepEqual(got, want) {
+					done <- f
+					return
+				}
+				done <- ""
+			}()
+		}
+		defer func() {
+			for range 4 {
+				if f := <-done; f != "" {
+					t.Errorf("%s: concurrent summaries differ", f)
+				}
+			}
+		}()
+	}
+}
+
+func pySource(funcs, bodyLines int) []byte {
+	var b strings.Builder
+	for i := range funcs {
+		fmt.Fprintf(&b, "def f%d(x):\n", i)
+		for j := range bodyLines {
+			fmt.Fprintf(&b, "    x += %d\n", j)
+		}
+		b.WriteString("\n")
+	}
+	return []byte(b.String())
+}
+
+func BenchmarkSummarize(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		src  []byte
+	}{{"a.go", goSource(2500, 5)}, {"a.py", pySource(2800, 5)}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.src)))
+			for b.Loop() {
+				Summarize(c.name, c.src)
+			}
+		})
+	}
+}
