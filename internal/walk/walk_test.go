@@ -381,3 +381,16 @@ func TestWalkCancel(t *testing.T) {
 		}
 	}
 }
+
+// failingFS is an FS whose directory fail cannot be listed.
+type failingFS struct {
+	fs.FS
+	fail string
+}
+
+func (f failingFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == f.fail {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrPermission}
+	}
+	return fs.ReadDir(f.FS, name)
+}
