@@ -46,17 +46,20 @@ const (
 
 // Block is one complete conflict block. Line numbers are 1-based.
 type Block struct {
-	ID        int // 1..N in file order within one Parse call
-	Start     int // line of the `<<<<<<<` marker
-	BaseLine  int // line of the `|||||||` marker; 0 when there is no base section
-	Separator int // line of the `=======` marker
-	End       int // line of the `>>>>>>>` marker
+	ID        int `json:"id"`                  // 1..N in file order within one Parse call
+	Start     int `json:"start"`               // line of the `<<<<<<<` marker
+	BaseLine  int `json:"base_line,omitempty"` // line of the `|||||||` marker; 0 when there is no base section
+	Separator int `json:"separator"`           // line of the `=======` marker
+	End       int `json:"end"`                 // line of the `>>>>>>>` marker
 
-	OursLabel, BaseLabel, TheirsLabel string // text after the marker and one space; "" if none
+	// Text after each marker and one space; "" if none.
+	OursLabel   string `json:"ours_label,omitempty"`
+	BaseLabel   string `json:"base_label,omitempty"`
+	TheirsLabel string `json:"theirs_label,omitempty"`
 
-	Ours   []string // lines between `<<<<<<<` and `|||||||` (or `=======`); CR removed
-	Base   []string // lines between `|||||||` and `=======`; nil when BaseLine is 0
-	Theirs []string // lines between `=======` and `>>>>>>>`
+	Ours   []string `json:"ours"`           // lines between `<<<<<<<` and `|||||||` (or `=======`); CR removed
+	Base   []string `json:"base,omitempty"` // lines between `|||||||` and `=======`; nil when BaseLine is 0
+	Theirs []string `json:"theirs"`         // lines between `=======` and `>>>>>>>`
 }
 
 // HasBase reports whether the block has a diff3 base section.
@@ -75,6 +78,9 @@ func Parse(text []byte) []Block {
 			l, text = text, nil
 		} else {
 			l, text = text[:i], text[i+1:]
+		}
+		if p.phase == idle && !bytes.HasPrefix(l, []byte(oursMarker)) {
+			continue // the common case: no block open, no opener; nothing to keep
 		}
 		p.feed(line, string(bytes.TrimSuffix(l, []byte{'\r'})))
 	}
