@@ -2,6 +2,7 @@ package grep
 
 import (
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -48,6 +49,9 @@ func analyze(re *syntax.Regexp) info {
 	case syntax.OpEmptyMatch:
 		return info{exact: litSet{{}}, pure: true}
 	case syntax.OpLiteral:
+		if slices.Contains(re.Rune, utf8.RuneError) {
+			return info{} // U+FFFD also matches each invalid byte
+		}
 		return info{exact: litSet{{s: string(re.Rune), fold: re.Flags&syntax.FoldCase != 0}}, pure: true}
 	case syntax.OpCharClass:
 		return classInfo(re.Rune)
@@ -94,6 +98,9 @@ func classInfo(ranges []rune) info {
 	var set litSet
 	for i := 0; i < len(ranges); i += 2 {
 		for r := ranges[i]; r <= ranges[i+1]; r++ {
+			if r == utf8.RuneError {
+				return info{} // also matches each invalid byte
+			}
 			set = append(set, lit{s: string(r)})
 		}
 	}

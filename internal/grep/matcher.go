@@ -135,7 +135,7 @@ func Compile(o Options) (*Matcher, error) {
 	// line end (as in ripgrep's multiline mode).
 	m.whole = hasLiteralNewline(tree) || ((o.Multiline || o.DotAll) && canMatchNewline(tree))
 	info := analyze(tree)
-	if info.pure && info.exact.usable() && !info.exact.anyFold() {
+	if info.pure && info.exact.usable() && !info.exact.anyFold() && !strings.Contains(o.Pattern, "\r") {
 		// The pattern is a literal or an alternation of literals: an
 		// occurrence is a match, no verification needed.
 		m.lits, m.complete = info.exact, true

@@ -91,15 +91,19 @@ func makeLine(raw []byte, number int, match bool, spans [][2]int, maxCols int) L
 	limit := len(raw)
 	if maxCols > 0 && limit > maxCols {
 		limit = maxCols // each raw byte decodes to at least one byte
+		// Do not split a valid character that straddles the limit.
+		for k := 1; k < utf8.UTFMax && limit-k >= 0; k++ {
+			if utf8.RuneStart(raw[limit-k]) {
+				if _, w := utf8.DecodeRune(raw[limit-k:]); w > k {
+					limit -= k
+				}
+				break
+			}
+		}
 	}
 	if utf8.Valid(raw[:limit]) {
 		cut := limit
-		if limit < len(raw) {
-			for cut > 0 && !utf8.RuneStart(raw[cut]) {
-				cut--
-			}
-			ln.Cut = true
-		}
+		ln.Cut = limit < len(raw)
 		ln.Text = string(raw[:cut])
 		ln.Spans = clipSpans(spans, cut, nil)
 		return ln
@@ -134,7 +138,7 @@ func makeLine(raw []byte, number int, match bool, spans [][2]int, maxCols int) L
 	ln.Text = string(buf[:cut])
 	ln.Spans = clipSpans(spans, cut, func(x int) int {
 		if x >= len(pos) {
-			return cut
+			return int(^uint(0) >> 1) // past the decoded part
 		}
 		return pos[x]
 	})

@@ -23,8 +23,10 @@ const (
 	// MaxWholeBytes caps a whole-file (multiline) search; the rest of a
 	// larger file is not searched (StopSize).
 	MaxWholeBytes = 16 << 20
-	// readSize is the buffer size of a streamed search.
+	// readSize is the buffer size of a streamed search of a large file.
 	readSize = 1 << 20
+	// streamStart is the initial buffer size of a stream of unknown size.
+	streamStart = 64 << 10
 	// checkEvery is how many matching lines pass between two checks of
 	// the context.
 	checkEvery = 64
@@ -38,11 +40,17 @@ type Scanner struct {
 	dfa *dfa
 	fnd finder
 	buf []byte
+
+	// Buffer sizes (tests shrink them): chunk is the read size of a
+	// streamed search, maxLine the longest line searched whole and the
+	// largest file read whole, maxWhole the cap of a whole-file search.
+	chunk, maxLine, maxWhole int
 }
 
 // NewScanner returns a Scanner for m.
 func (m *Matcher) NewScanner() *Scanner {
-	return &Scanner{m: m, dfa: newDFA(m.prog), fnd: newFinder(m.lits)}
+	return &Scanner{m: m, dfa: newDFA(m.prog), fnd: newFinder(m.lits),
+		chunk: readSize, maxLine: MaxLineBytes, maxWhole: MaxWholeBytes}
 }
 
 // SearchFile searches the file name of fsys. size is its size when known
@@ -92,8 +100,8 @@ func (s *Scanner) SearchBytes(ctx context.Context, b []byte) (*FileResult, error
 		res.Encoding = "utf-8"
 	}
 	fs := s.begin(ctx, res)
-	if s.m.whole && len(b) > MaxWholeBytes {
-		b = b[:MaxWholeBytes]
+	if s.m.whole && len(b) > s.maxWhole {
+		b = b[:s.maxWhole]
 		res.Truncated, res.Stop = true, StopSize
 	}
 	if !fs.binaryCheck(b, 0, len(b), true) {
@@ -123,16 +131,21 @@ func bomEncoding(b []byte) (encoding.Encoding, string) {
 func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileResult, error) {
 	res := &FileResult{}
 	fs := s.begin(ctx, res)
-	want := readSize
+	want := s.chunk
 	switch {
 	case s.m.whole:
-		want = MaxWholeBytes + 1
-		if size >= 0 && size < MaxWholeBytes {
+		want = s.maxWhole + 1
+		if size >= 0 && size < int64(s.maxWhole) {
 			want = int(size) + 1
 		}
-	case size >= 0 && size <= MaxLineBytes:
+	case size >= 0 && size <= int64(s.maxLine):
 		want = int(size) + 1
+	case size < 0:
+		// Unknown size: start small, grow for long lines.
+		want = min(s.chunk, streamStart)
 	}
+	// The first read must cover the binary window.
+	want = max(want, min(s.m.opts.BinaryScan, s.maxLine))
 	buf := s.buffer(want)
 	defer s.release()
 	n, from := 0, 0 // buf[:n] holds data; buf[:from] is context already searched
@@ -146,13 +159,17 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 		}
 		if first {
 			first = false
-			if enc, name := bomEncoding(buf[:n]); enc != nil {
+			if enc, name := bomEncoding(buf[:n]); enc != nil && res.Encoding == "" {
 				// Restart on the decoded stream.
 				head := bytes.Clone(buf[:n])
 				r = transform.NewReader(io.MultiReader(bytes.NewReader(head), r), enc.NewDecoder())
 				res.Encoding, size, n = name, -1, 0
-				first = false
+				first = true
 				continue
+			}
+			if scan := fs.m.opts.BinaryScan; scan > 0 && bytes.IndexByte(buf[:min(n, scan)], 0) >= 0 {
+				res.Binary = true
+				return res, nil
 			}
 			if n >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF {
 				copy(buf, buf[3:n])
@@ -171,15 +188,15 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 			if !eof {
 				res.Truncated, res.Stop = true, StopSize
 				eof = true
-				end = min(n, MaxWholeBytes)
+				end = min(n, s.maxWhole)
 			}
 		} else if !eof {
 			nl := bytes.LastIndexByte(buf[from:n], '\n')
 			switch {
 			case nl >= 0:
 				end = from + nl + 1
-			case len(buf) < MaxLineBytes:
-				buf = s.grow(buf, min(2*len(buf), MaxLineBytes), n)
+			case len(buf) < s.maxLine:
+				buf = s.grow(buf, min(2*len(buf), s.maxLine), n)
 				continue
 			default:
 				split = true
@@ -190,7 +207,7 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 			return res, nil
 		}
 		fs.process(buf, from, end)
-		if fs.err != nil || fs.stop || eof {
+		if fs.err != nil || (fs.stop && fs.afterLeft == 0) || eof {
 			return res, fs.err
 		}
 		if split {
@@ -212,8 +229,8 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 		n -= keep
 		from = end - keep
 		fs.off += keep
-		if n > len(buf)/2 && len(buf) < MaxLineBytes {
-			buf = s.grow(buf, min(2*len(buf), MaxLineBytes), n)
+		if n > len(buf)/2 && len(buf) < s.maxLine {
+			buf = s.grow(buf, min(2*len(buf), s.maxLine), n)
 		}
 		if fs.canceled() {
 			return res, fs.err
@@ -258,7 +275,7 @@ func (s *Scanner) grow(buf []byte, n, keep int) []byte {
 
 // release drops a buffer too big to keep between files.
 func (s *Scanner) release() {
-	if cap(s.buf) > MaxLineBytes+1 {
+	if cap(s.buf) > s.maxLine+1 {
 		s.buf = nil
 	}
 }
@@ -267,12 +284,12 @@ func (s *Scanner) release() {
 // or stored in fields are absolute (from the start of the file's data);
 // off is the absolute offset of the current buffer's first byte.
 type fileSearch struct {
-	s    *Scanner
-	m    *Matcher
-	res  *FileResult
+	s      *Scanner
+	m      *Matcher
+	res    *FileResult
 	doneCh <-chan struct{}
 	ctx    context.Context
-	err  error
+	err    error
 
 	off       int
 	cntPos    int // absolute offset whose line number is cntLine
@@ -282,15 +299,13 @@ type fileSearch struct {
 	afterLeft int // context lines still to report after the last match
 	lastMatch int // number of the last matching line
 	limitHit  bool
+	nulLine   int  // start of the line holding a late NUL in the current buffer, or -1
 	stop      bool // stop: a limit, FirstOnly, the last line range, a late NUL or ctx
 	checks    int
 }
 
 func (s *Scanner) begin(ctx context.Context, res *FileResult) *fileSearch {
-	if s.fnd != nil {
-		s.fnd.reset()
-	}
-	return &fileSearch{s: s, m: s.m, res: res, ctx: ctx, doneCh: ctx.Done(), cntLine: 1}
+	return &fileSearch{s: s, m: s.m, res: res, ctx: ctx, doneCh: ctx.Done(), cntLine: 1, nulLine: -1}
 }
 
 // canceled reports (and records) whether the context has ended.
@@ -328,34 +343,34 @@ func (fs *fileSearch) binaryCheck(buf []byte, from, end int, eof bool) bool {
 		*fs.res = FileResult{Binary: true, Encoding: enc}
 		return false
 	}
-	fs.res.Truncated, fs.res.Stop = true, StopNUL
-	fs.stop = true
+	fs.nulLine = bytes.LastIndexByte(buf[:i], '\n') + 1
 	return true
-}
-
-// nulCut returns where the data of buf[from:end] ends when a late NUL
-// stopped the search: the start of the NUL's line.
-func nulCut(buf []byte, from, end int) int {
-	i := bytes.IndexByte(buf[from:end], 0)
-	if i < 0 {
-		return end
-	}
-	return bytes.LastIndexByte(buf[:from+i], '\n') + 1
 }
 
 // process searches the lines of buf[from:end] (buf[:from] is context
 // only).
 func (fs *fileSearch) process(buf []byte, from, end int) {
-	if fs.res.Stop == StopNUL {
-		end = nulCut(buf, from, end)
+	if fs.nulLine >= 0 {
+		end = fs.nulLine
 	}
 	data := buf[:end]
-	if fs.m.whole {
+	if f := fs.s.fnd; f != nil {
+		f.reset() // cursors point into the previous contents
+	}
+	if fs.stop {
+		// Only after-context is still wanted.
+	} else if fs.m.whole {
 		fs.processWhole(data)
 	} else {
 		fs.processLines(data, from)
 	}
 	fs.flushAfter(data, len(data))
+	if fs.nulLine >= 0 {
+		if !fs.stop { // the search reached the NUL
+			fs.res.Truncated, fs.res.Stop = true, StopNUL
+		}
+		fs.stop, fs.afterLeft = true, 0 // nothing after the NUL's line
+	}
 }
 
 func (fs *fileSearch) processLines(data []byte, from int) {
@@ -426,7 +441,7 @@ func (fs *fileSearch) processWhole(data []byte) {
 				curLS, curLE, curN = ls, le, fs.lineNo(data, ls)
 			}
 			text := trimCR(data, ls, le)
-			spans = append(spans, [2]int{min(max(a, ls)-ls, len(text)), min(b, le)-ls})
+			spans = append(spans, [2]int{min(max(a, ls)-ls, len(text)), min(b, le) - ls})
 			if sp := &spans[len(spans)-1]; sp[1] > len(text) {
 				sp[1] = len(text)
 			}

@@ -1,0 +1,149 @@
+package grep
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// diffPatterns are the patterns of the differential tests, chosen to hit
+// every path: complete literals (no verification), literal prefilters with
+// DFA verification, folded literals, the DFA alone, assertions, and
+// whole-line patterns.
+var diffPatterns = []string{
+	"a", "b", "ab", "ba|ab", "a+b", "a*b", "aa", "é", "aé", "bé|ab",
+	"^a", "a$", "^$", "^", "$", "(?m)^b$", "(?i)A", "(?i)AB", "(?i)é", "(?i)É+",
+	"[^a]", `\bb`, `b\b`, `\Bb`, `\w+`, `\W`, ".", "a.b", ".$",
+	"\r", `\x{FFFD}`, "(a|b)*é", "[aé]+", "a{2}", "x", "", "é$", "(?i)ab|é",
+	`a\b`, `[ab]b`, `b?a`,
+}
+
+// alphabet for the exhaustive sweep: letters, both line terminators and a
+// multi-byte rune.
+var sweepAlphabet = []string{"a", "b", "\n", "\r", "é"}
+
+// randAlphabet adds a NUL and an invalid UTF-8 byte.
+var randAlphabet = []string{"a", "b", "\n", "\r", "é", "\x00", "\xff", "A", " "}
+
+// randOptions draws search options for a pattern.
+func randOptions(r *rand.Rand, pattern string) Options {
+	o := Options{Pattern: pattern}
+	o.Before = r.IntN(3)
+	o.After = r.IntN(3)
+	if r.IntN(3) == 0 {
+		o.MaxColumns = 1 + r.IntN(4)
+	}
+	if r.IntN(3) == 0 {
+		o.MaxMatchesPerFile = 1 + r.IntN(2)
+	}
+	switch r.IntN(6) {
+	case 0:
+		o.CountOnly = true
+	case 1:
+		o.FirstOnly = true
+	case 2:
+		o.CountOnly, o.FirstOnly = true, true
+	}
+	if r.IntN(4) == 0 {
+		o.LineRanges = [][2]int{{2, 3}}
+		if r.IntN(2) == 0 {
+			o.LineRanges = append(o.LineRanges, [2]int{5, 0})
+		}
+	}
+	switch r.IntN(4) {
+	case 0:
+		o.BinaryScan = 2
+	case 1:
+		o.BinaryScan = 5
+	case 2:
+		o.BinaryScan = -1
+	}
+	if r.IntN(5) == 0 {
+		o.Multiline = true
+		if m, err := Compile(o); err == nil && m.whole {
+			o.Multiline = false // the line reference cannot check whole-file mode
+		}
+	}
+	return o
+}
+
+// TestDifferentialSweep compares the engine with the line-by-line regexp
+// reference on every string of up to 5 symbols over a small alphabet,
+// for every pattern, with options drawn at random (fixed seed).
+func TestDifferentialSweep(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	maxLen := 5
+	if testing.Short() {
+		maxLen = 4
+	}
+	var inputs []string
+	var gen func(prefix string, n int)
+	gen = func(prefix string, n int) {
+		inputs = append(inputs, prefix)
+		if n == 0 {
+			return
+		}
+		for _, s := range sweepAlphabet {
+			gen(prefix+s, n-1)
+		}
+	}
+	gen("", maxLen)
+	failures := 0
+	for _, p := range diffPatterns {
+		for i, in := range inputs {
+			o := Options{Pattern: p}
+			if i%3 != 0 {
+				o = randOptions(r, p)
+			}
+			if msg := searchAll(t, o, []byte(in), refSearch(o, []byte(in))); msg != "" {
+				t.Error(msg)
+				if failures++; failures > 5 {
+					t.FailNow()
+				}
+			}
+		}
+	}
+}
+
+// TestDifferentialRandom compares on longer random inputs that include NUL
+// and invalid UTF-8.
+func TestDifferentialRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	n := 3000
+	if testing.Short() {
+		n = 500
+	}
+	for i := 0; i < n; i++ {
+		var b []byte
+		for k := r.IntN(40); k > 0; k-- {
+			b = append(b, randAlphabet[r.IntN(len(randAlphabet))]...)
+		}
+		p := diffPatterns[r.IntN(len(diffPatterns))]
+		o := randOptions(r, p)
+		if r.IntN(4) == 0 {
+			o.IgnoreCase = true
+		}
+		if msg := searchAll(t, o, b, refSearch(o, b)); msg != "" {
+			t.Fatal(msg)
+		}
+	}
+}
+
+// FuzzSearch checks the engine against the reference on arbitrary data
+// and a pattern from the list.
+func FuzzSearch(f *testing.F) {
+	f.Add([]byte("a\nb\r\nab é\n"), uint8(0), uint64(0))
+	f.Add([]byte("\xffa\x00b\n\nba"), uint8(7), uint64(12345))
+	f.Add([]byte("é\r\r\n\nAB"), uint8(18), uint64(99))
+	f.Fuzz(func(t *testing.T, data []byte, pi uint8, seed uint64) {
+		if len(data) > 256 {
+			return
+		}
+		r := rand.New(rand.NewPCG(seed, 7))
+		p := diffPatterns[int(pi)%len(diffPatterns)]
+		o := randOptions(r, p)
+		o.IgnoreCase = seed%5 == 0
+		if msg := searchAll(t, o, data, refSearch(o, data)); msg != "" {
+			t.Fatal(msg)
+		}
+	})
+}

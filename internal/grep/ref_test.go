@@ -1,0 +1,267 @@
+package grep
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// refSearch is the naive reference for line mode: split the data into
+// lines, run regexp on each, then apply context, limits and ranges.
+func refSearch(o Options, data []byte) *FileResult {
+	res := &FileResult{}
+	if bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}) {
+		data = data[3:]
+		res.Encoding = "utf-8"
+	}
+	scan := o.BinaryScan
+	if scan == 0 {
+		scan = DefaultBinaryScan
+	}
+	nul := false // a late NUL ends the data; reported if the search gets there
+	if scan > 0 {
+		if i := bytes.IndexByte(data, 0); i >= 0 {
+			if i < scan {
+				return &FileResult{Binary: true, Encoding: res.Encoding}
+			}
+			data = data[:bytes.LastIndexByte(data[:i], '\n')+1]
+			nul = true
+		}
+	}
+	flags := ""
+	if o.IgnoreCase {
+		flags += "i"
+	}
+	if o.Multiline {
+		flags += "m"
+	}
+	if o.DotAll {
+		flags += "s"
+	}
+	src := o.Pattern
+	if flags != "" {
+		src = "(?" + flags + ")" + src
+	}
+	re := regexp.MustCompile(src)
+	var lines [][]byte
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			lines = append(lines, data)
+			break
+		}
+		l := data[:i]
+		if len(l) > 0 && l[len(l)-1] == '\r' {
+			l = l[:len(l)-1]
+		}
+		lines = append(lines, l)
+		data = data[i+1:]
+	}
+	ranges := normRanges(o.LineRanges)
+	inRange := func(n int) bool {
+		if ranges == nil {
+			return true
+		}
+		for _, r := range ranges {
+			if n >= r[0] && n <= r[1] {
+				return true
+			}
+		}
+		return false
+	}
+	type hit struct {
+		n     int
+		spans [][2]int
+	}
+	var hits []hit
+	lastRange := int(^uint(0) >> 1)
+	if ranges != nil {
+		lastRange = ranges[len(ranges)-1][1]
+	}
+	beyond := false // a matching line after the last range stops the search
+	for i, l := range lines {
+		if !inRange(i + 1) {
+			if i+1 > lastRange && re.Match(l) {
+				beyond = true
+				break
+			}
+			continue
+		}
+		if idx := re.FindAllIndex(l, -1); idx != nil {
+			h := hit{n: i + 1}
+			for _, x := range idx {
+				h.spans = append(h.spans, [2]int{x[0], x[1]})
+			}
+			hits = append(hits, h)
+		}
+	}
+	if nul && !beyond && !(o.FirstOnly && len(hits) > 0) && !(!o.CountOnly && o.MaxMatchesPerFile > 0 && len(hits) > o.MaxMatchesPerFile) {
+		res.Truncated, res.Stop = true, StopNUL
+	}
+	if o.CountOnly {
+		if o.FirstOnly && len(hits) > 1 {
+			hits = hits[:1]
+		}
+		for _, h := range hits {
+			res.MatchLines++
+			res.Matches += len(h.spans)
+		}
+		return res
+	}
+	limit := len(hits)
+	if o.FirstOnly {
+		limit = min(limit, 1)
+	}
+	if o.MaxMatchesPerFile > 0 && limit > o.MaxMatchesPerFile {
+		limit = o.MaxMatchesPerFile
+		res.Truncated, res.Stop = true, StopLimit
+	}
+	stopAt := len(lines) + 1 // first line that may not be reported
+	if res.Stop == StopLimit {
+		stopAt = hits[limit].n
+	}
+	show := map[int]bool{}
+	isMatch := map[int][][2]int{}
+	for _, h := range hits[:limit] {
+		isMatch[h.n] = h.spans
+		for k := h.n - o.Before; k <= h.n+o.After; k++ {
+			if k >= 1 && k <= len(lines) && k < stopAt && inRange(k) {
+				show[k] = true
+			}
+		}
+		res.MatchLines++
+		res.Matches += len(h.spans)
+	}
+	for n := 1; n <= len(lines); n++ {
+		if !show[n] {
+			continue
+		}
+		spans, m := isMatch[n]
+		res.Lines = append(res.Lines, refLine(lines[n-1], n, m, spans, o.MaxColumns))
+	}
+	return res
+}
+
+// refLine decodes a line rune by rune (invalid bytes as U+FFFD), maps the
+// spans, and cuts at maxCols bytes on a character boundary.
+func refLine(raw []byte, n int, match bool, spans [][2]int, maxCols int) Line {
+	var text []byte
+	pos := map[int]int{}
+	for i := 0; i < len(raw); {
+		r, w := utf8.DecodeRune(raw[i:])
+		pos[i] = len(text)
+		text = utf8.AppendRune(text, r)
+		i += w
+	}
+	pos[len(raw)] = len(text)
+	ln := Line{Number: n, Match: match}
+	cut := len(text)
+	if maxCols > 0 && cut > maxCols {
+		cut = maxCols
+		for !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		ln.Cut = true
+	}
+	ln.Text = string(text[:cut])
+	if match {
+		ln.Spans = [][2]int{}
+		for _, s := range spans {
+			a, b := pos[s[0]], pos[s[1]]
+			if a > cut || (a == cut && b > a) {
+				break
+			}
+			ln.Spans = append(ln.Spans, [2]int{a, min(b, cut)})
+		}
+	}
+	return ln
+}
+
+// diff describes the first difference between two results, or "".
+func diff(want, got *FileResult) string {
+	w, g := fmtResult(want), fmtResult(got)
+	if w == g {
+		return ""
+	}
+	return fmt.Sprintf("want:\n%s\ngot:\n%s", w, g)
+}
+
+func fmtResult(r *FileResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "lines=%d matches=%d binary=%v trunc=%v stop=%q enc=%q long=%d\n",
+		r.MatchLines, r.Matches, r.Binary, r.Truncated, r.Stop, r.Encoding, r.LongLines)
+	for _, l := range r.Lines {
+		spans := l.Spans
+		if len(spans) == 0 {
+			spans = nil
+		}
+		fmt.Fprintf(&b, "  %d match=%v cut=%v %q %v\n", l.Number, l.Match, l.Cut, l.Text, spans)
+	}
+	return b.String()
+}
+
+// searchAll runs o over data through every entry point and buffer size,
+// and returns the first result that differs from want (or "").
+func searchAll(t testing.TB, o Options, data []byte, want *FileResult) string {
+	t.Helper()
+	m, err := Compile(o)
+	if err != nil {
+		t.Fatalf("Compile(%+v): %v", o, err)
+	}
+	ctx := context.Background()
+	type variant struct {
+		name string
+		run  func(*Scanner) (*FileResult, error)
+	}
+	variants := []variant{
+		{"bytes", func(s *Scanner) (*FileResult, error) { return s.SearchBytes(ctx, data) }},
+		{"reader", func(s *Scanner) (*FileResult, error) { return s.SearchReader(ctx, bytes.NewReader(data)) }},
+		{"reader/chunk8", func(s *Scanner) (*FileResult, error) {
+			s.chunk, s.maxLine = 8, 64
+			return s.SearchReader(ctx, iotestOneByte(data))
+		}},
+		{"reader/chunk3", func(s *Scanner) (*FileResult, error) {
+			s.chunk, s.maxLine = 3, 1<<20
+			return s.SearchReader(ctx, bytes.NewReader(data))
+		}},
+	}
+	sc := m.NewScanner()
+	for _, v := range variants {
+		sc.chunk, sc.maxLine = readSize, MaxLineBytes
+		for rep := 0; rep < 2; rep++ { // the second run reuses buffers and caches
+			got, err := v.run(sc)
+			if err != nil {
+				return fmt.Sprintf("%s: error %v", v.name, err)
+			}
+			if got.LongLines > 0 { // windows: only the "bytes" variants must agree
+				continue
+			}
+			if d := diff(want, got); d != "" {
+				return fmt.Sprintf("%s (run %d) pattern %q data %q opts %+v\n%s", v.name, rep, o.Pattern, data, o, d)
+			}
+		}
+	}
+	return ""
+}
+
+// oneByteReader returns one byte per Read call.
+type oneByteReader struct{ data []byte }
+
+func iotestOneByte(b []byte) *oneByteReader { return &oneByteReader{b} }
+
+func (r *oneByteReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	p[0] = r.data[0]
+	r.data = r.data[1:]
+	return 1, nil
+}
