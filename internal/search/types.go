@@ -5,15 +5,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-enry/go-enry/v2"
-	"github.com/go-enry/go-enry/v2/data"
-
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/langs"
 )
 
 // rgTypes are ripgrep's common file-type names, each with the file
 // extensions (".x") and exact base names it selects. Other names are looked
-// up as go-enry language names or aliases ("python", "Dockerfile").
+// up as language names or aliases (go-enry's data, through internal/langs) ("python", "Dockerfile").
 var rgTypes = map[string][]string{
 	"c":          {".c", ".h", ".H"},
 	"cpp":        {".C", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".inl"},
@@ -94,16 +92,11 @@ func typeItems(t string) ([]string, bool) {
 	if items, ok := rgTypes[strings.ToLower(t)]; ok {
 		return items, true
 	}
-	lang, ok := enry.GetLanguageByAlias(t)
+	lang, ok := langs.Lookup(t)
 	if !ok {
 		return nil, false
 	}
-	items := slices.Clone(enry.GetLanguageExtensions(lang))
-	for name, langs := range data.LanguagesByFilename {
-		if slices.Contains(langs, lang) {
-			items = append(items, name)
-		}
-	}
+	items := append(slices.Clone(lang.Extensions), lang.Filenames...)
 	return items, len(items) > 0
 }
 
