@@ -139,11 +139,13 @@ func QuoteMeta(s string) string {
 func translate(pattern string) (string, error) {
 	var b strings.Builder
 	b.WriteString(`^(?s:`)
-	// segStart: the next character starts a path segment. braces keeps, for
-	// every open '{', whether it was at a segment start, which each of its
-	// alternatives then inherits.
+	// segStart: the next character starts a path segment, so a "**/" there
+	// may match zero directories. Each open '{' records whether it was at a
+	// segment start, which its alternatives inherit, and whether all the
+	// alternatives so far ended at one, which then holds after the '}'.
+	type brace struct{ start, endsAtStart bool }
 	segStart := true
-	var braces []bool
+	var braces []brace
 	for i := 0; i < len(pattern); i++ {
 		c := pattern[i]
 		wasStart := segStart
@@ -173,15 +175,19 @@ func translate(pattern string) (string, error) {
 			b.WriteByte('/')
 			segStart = true
 		case c == '{':
-			braces = append(braces, wasStart)
+			braces = append(braces, brace{start: wasStart, endsAtStart: true})
 			b.WriteString(`(?:`)
 			segStart = wasStart
 		case c == ',' && len(braces) > 0:
+			top := &braces[len(braces)-1]
+			top.endsAtStart = top.endsAtStart && wasStart
 			b.WriteByte('|')
-			segStart = braces[len(braces)-1]
+			segStart = top.start
 		case c == '}' && len(braces) > 0:
+			top := braces[len(braces)-1]
 			braces = braces[:len(braces)-1]
 			b.WriteByte(')')
+			segStart = top.endsAtStart && wasStart
 		case c == '[':
 			end, class, err := translateClass(pattern, i)
 			if err != nil {

@@ -130,6 +130,30 @@ func TestNoBacktracking(t *testing.T) {
 	}
 }
 
+func TestGlobstarAfterBraces(t *testing.T) {
+	tests := []struct {
+		pattern, path string
+		want          bool
+		why           string
+	}{
+		{"{x/,}**/a", "a", true, "every alternative ends at a segment start: globstar, zero directories"},
+		{"{x/,}**/a", "x/a", true, "first alternative, zero directories"},
+		{"{x/,}**/a", "q/r/a", true, "second alternative, several directories"},
+		{"{x/,y}**/a", "x/a", false, "mixed alternatives: '**' is a plain crossing star, '/a' is literal"},
+		{"{x/,y}**/a", "yq/a", true, "mixed alternatives: '**' crosses"},
+		{"{*}*", "a/b", false, "a star after a group is not '**'"},
+	}
+	for _, tt := range tests {
+		g, err := Compile(tt.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.Match(tt.path); got != tt.want {
+			t.Errorf("Compile(%q).Match(%q) = %v, want %v (%s)", tt.pattern, tt.path, got, tt.want, tt.why)
+		}
+	}
+}
+
 func TestFastPath(t *testing.T) {
 	tests := []struct {
 		pattern, path string
