@@ -21,6 +21,7 @@ import (
 	"io"
 	"io/fs"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/scoutkit/scout/internal/errs"
@@ -122,7 +123,11 @@ type Options struct {
 }
 
 // ReadFile reads the database at osPath, a real file, opened in place
-// read-only (mode=ro, query_only, busy timeout 3,000 ms). The caller must
+// read-only (mode=ro, query_only, busy timeout 3,000 ms), so that its -wal
+// is honoured. A WAL database without a -wal file is opened with
+// immutable=1 instead, because SQLite would otherwise create -wal and -shm
+// beside it; with a -wal present, SQLite keeps its read marks in the
+// existing -shm, the database and -wal are not touched. The caller must
 // have confined osPath to its workspace. ctx bounds every query.
 func ReadFile(ctx context.Context, osPath, selector string) (*Result, error) {
 	sel, err := ParseSelector(selector)
@@ -130,12 +135,31 @@ func ReadFile(ctx context.Context, osPath, selector string) (*Result, error) {
 		return nil, err
 	}
 	dsn := "file:" + url.PathEscape(osPath) + "?mode=ro&_query_only=1&_busy_timeout=3000"
+	if walWithoutLog(osPath) {
+		dsn += "&immutable=1"
+	}
 	d, err := open(ctx, dsn, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer d.close()
 	return d.read(ctx, sel)
+}
+
+// walWithoutLog reports whether the database at path is in WAL mode and
+// has no -wal file, so that it can be read as immutable.
+func walWithoutLog(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 20)
+	if _, err := io.ReadFull(f, head); err != nil || !IsSQLite(head) || head[18] != 2 {
+		return false
+	}
+	_, err = os.Lstat(path + "-wal")
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // ReadFS reads the database name in fsys by copying it into memory
@@ -198,8 +222,9 @@ func readBytes(ctx context.Context, data []byte, sel Selector) (*Result, error) 
 
 // db is one connection, used for one read and then closed.
 type db struct {
-	pool *sql.DB
-	conn *sql.Conn
+	pool    *sql.DB
+	conn    *sql.Conn
+	hasStat *bool // whether sqlite_stat1 exists; nil until asked
 }
 
 func (d *db) close() {

@@ -103,10 +103,6 @@ func (d *db) list(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	stat, err := d.strings(ctx, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_stat1'`)
-	if err != nil {
-		return nil, err
-	}
 	res := &Result{TotalTables: len(names)}
 	if len(names) == 0 {
 		res.Text = "(no tables)"
@@ -115,7 +111,7 @@ func (d *db) list(ctx context.Context) (*Result, error) {
 	var sb strings.Builder
 	for i, name := range names[:min(len(names), MaxTables)] {
 		t := Table{Name: name}
-		t.Count, err = d.count(ctx, name, len(stat) > 0)
+		t.Count, err = d.count(ctx, name)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, err
@@ -143,8 +139,16 @@ func (d *db) list(ctx context.Context) (*Result, error) {
 
 // count counts the rows of table: a sqlite_stat1 estimate when one above
 // EstimateAbove exists, otherwise an exact count up to ProbeCap.
-func (d *db) count(ctx context.Context, table string, hasStat bool) (Count, error) {
-	if hasStat {
+func (d *db) count(ctx context.Context, table string) (Count, error) {
+	if d.hasStat == nil {
+		stat, err := d.strings(ctx, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_stat1'`)
+		if err != nil {
+			return Count{}, err
+		}
+		has := len(stat) > 0
+		d.hasStat = &has
+	}
+	if *d.hasStat {
 		stats, err := d.strings(ctx, `SELECT stat FROM sqlite_stat1 WHERE tbl = ?`, table)
 		if err != nil {
 			return Count{}, err
@@ -215,7 +219,7 @@ func (d *db) schema(ctx context.Context, sel Selector) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if res.Count, err = d.count(ctx, name, false); err != nil {
+	if res.Count, err = d.count(ctx, name); err != nil {
 		return nil, err
 	}
 	var sb strings.Builder
@@ -249,6 +253,11 @@ func (d *db) row(ctx context.Context, sel Selector) (*Result, error) {
 	if len(pks) == 1 {
 		where, arg = quote(pks[0].name)+" = ?", coerce(sel.Key, pks[0].typ)
 	} else {
+		if r, err := d.conn.QueryContext(ctx, "SELECT rowid FROM "+quote(name)+" LIMIT 0"); err != nil {
+			return nil, errs.New(errs.InvalidParam, "Table '%s' has no single-column primary key and no rowid, so a single key cannot name a row; use :%s?where=... instead", name, name)
+		} else {
+			r.Close()
+		}
 		n, err := strconv.ParseInt(sel.Key, 10, 64)
 		if err != nil {
 			return nil, errs.New(errs.InvalidParam, "Table '%s' has no single-column primary key, so rows are looked up by rowid, a whole number; '%s' is not one. Use :%s?where=... to filter", name, sel.Key, name)
@@ -258,9 +267,6 @@ func (d *db) row(ctx context.Context, sel Selector) (*Result, error) {
 	res := &Result{Table: name}
 	res.Columns, res.Rows, _, err = d.rows(ctx, "SELECT * FROM "+quote(name)+" WHERE "+where+" LIMIT 1", []any{arg}, 1)
 	if err != nil {
-		if len(pks) != 1 && strings.Contains(err.Error(), "rowid") {
-			return nil, errs.New(errs.InvalidParam, "Table '%s' has a composite primary key and no rowid, so a single key cannot name a row; use :%s?where=... instead", name, name)
-		}
 		return nil, err
 	}
 	if len(res.Rows) == 0 {

@@ -1,0 +1,518 @@
+//go:build cgo
+
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+// makeDB creates a database at path by running stmts with the driver.
+func makeDB(t testing.TB, path string, stmts ...string) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	for _, s := range append([]string{"PRAGMA synchronous = OFF"}, stmts...) {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+var fixture = []string{
+	`CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT, created DATETIME, ok BOOLEAN, data BLOB, score REAL)`,
+	`INSERT INTO users VALUES (1,'alice','2024-01-02 03:04:05',5,x'0102',1.5), (2,'bob','not a date',0,NULL,2.0),
+	 (3,'carol' || char(10) || 'two' || char(9) || 'lines',NULL,NULL,zeroblob(2000),NULL)`,
+	`INSERT INTO users(id, name) SELECT value, 'user' || value FROM (WITH RECURSIVE s(value) AS (SELECT 4 UNION ALL SELECT value + 1 FROM s WHERE value < 30) SELECT value FROM s)`,
+	`CREATE TABLE Items(k TEXT, v INT, PRIMARY KEY(k, v)) WITHOUT ROWID`,
+	`INSERT INTO Items VALUES ('a', 1)`,
+	`CREATE TABLE notes(body TEXT)`,
+	`INSERT INTO notes VALUES ('first'), ('second')`,
+	`CREATE TABLE codes(code TEXT PRIMARY KEY, label TEXT)`,
+	`INSERT INTO codes VALUES ('x1', 'one'), ('007', 'bond')`,
+	`CREATE TABLE empty(a, b)`,
+	`CREATE VIEW adults AS SELECT id, name FROM users WHERE id > 28`,
+}
+
+// fixtureDB writes the fixture database into a temporary directory.
+func fixtureDB(t testing.TB) (dir, path string) {
+	dir = t.TempDir()
+	path = filepath.Join(dir, "app.db")
+	if _, err := os.Stat(path); err != nil {
+		makeDB(t, path, fixture...)
+	}
+	return dir, path
+}
+
+// readers returns the three ways a database is read: in place, from a fake
+// FS, from bytes.
+func readers(t testing.TB, path string) map[string]func(sel string) (*Result, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := fstest.MapFS{"d/app.db": {Data: data}}
+	ctx := context.Background()
+	return map[string]func(string) (*Result, error){
+		"file":  func(sel string) (*Result, error) { return ReadFile(ctx, path, sel) },
+		"mapfs": func(sel string) (*Result, error) { return ReadFS(ctx, fsys, "d/app.db", sel, Options{}) },
+		"bytes": func(sel string) (*Result, error) { return ReadBytes(ctx, data, sel) },
+	}
+}
+
+// snapshot records every file of dir with its bytes and mtime.
+func snapshot(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = fmt.Sprintf("%x@%d", b, st.ModTime().UnixNano())
+	}
+	return out
+}
+
+func checkUnchanged(t *testing.T, dir string, before map[string]string, what string) {
+	t.Helper()
+	after := snapshot(t, dir)
+	for name, b := range before {
+		if after[name] != b {
+			t.Errorf("%s changed %s", what, name)
+		}
+	}
+	for name := range after {
+		if _, ok := before[name]; !ok {
+			t.Errorf("%s created %s", what, name)
+		}
+	}
+}
+
+func TestViewsGolden(t *testing.T) {
+	cases := []struct{ sel, want, reason string }{
+		{"", "codes (2 rows)\nempty (0 rows)\nItems (1 rows)\nnotes (2 rows)\nusers (30 rows)",
+			"tables sorted without case, views left out, never singular"},
+		{":users", `CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT, created DATETIME, ok BOOLEAN, data BLOB, score REAL)
+
+Sample rows:
+| id | name             | created             | ok   | data         | score |
+| -- | ---------------- | ------------------- | ---- | ------------ | ----- |
+| 1  | alice            | 2024-01-02 03:04:05 | 5    | <BLOB 2B>    | 1.5   |
+| 2  | bob              | not a date          | 0    | NULL         | 2     |
+| 3  | carol\ntwo lines | NULL                | NULL | <BLOB 2.0KB> | NULL  |
+| 4  | user4            | NULL                | NULL | NULL         | NULL  |
+| 5  | user5            | NULL                | NULL | NULL         | NULL  |
+
+[25 more rows; append :users?limit=20&offset=5 to the database path to continue]`,
+			"schema, 5 samples, stored values kept whatever the declared type, hint"},
+		{":USERS:2", "id: 2\nname: bob\ncreated: not a date\nok: 0\ndata: NULL\nscore: 2", "row by integer primary key; table name without case"},
+		{":users:99", "No row found in table 'users' for key '99'.", "missing row"},
+		{":codes:007", "code: 007\nlabel: bond", "text primary key keeps leading zeros"},
+		{":notes:2", "body: second", "no primary key: rowid"},
+		{":users?limit=2&order=id:desc", "| id | name   | created | ok   | data | score |\n| -- | ------ | ------- | ---- | ---- | ----- |\n| 30 | user30 | NULL    | NULL | NULL | NULL  |\n| 29 | user29 | NULL    | NULL | NULL | NULL  |\n\n[Showing rows 1-2; more rows match. Append :users?limit=2&offset=2&order=id:desc to the database path to continue]",
+			"order desc with a hint that keeps the order"},
+		{":users?where=name LIKE 'b%'&limit=5", "| id | name | created    | ok | data | score |\n| -- | ---- | ---------- | -- | ---- | ----- |\n| 2  | bob  | not a date | 0  | NULL | 2     |",
+			"where; DATETIME text that is not a date is kept"},
+		{":empty", "CREATE TABLE empty(a, b)\n\nSample rows:\n(no rows)", "empty table"},
+		{":adults", "CREATE VIEW adults AS SELECT id, name FROM users WHERE id > 28\n\nSample rows:\n| id | name   |\n| -- | ------ |\n| 29 | user29 |\n| 30 | user30 |", "a view reads like a table"},
+		{"?q=SELECT count(*) AS n, max(id) FROM users", "| n  | max(id) |\n| -- | ------- |\n| 30 | 30      |", "raw query"},
+		{"?q=SELECT created FROM users WHERE id < 3;  -- trailing", "| created             |\n| ------------------- |\n| 2024-01-02 03:04:05 |\n| not a date          |", "raw query with ';' and a comment"},
+		{"?q=PRAGMA table_info(Items)", "| cid | name | type | notnull | dflt_value | pk |\n| --- | ---- | ---- | ------- | ---------- | -- |\n| 0   | k    | TEXT | 1       | NULL       | 1  |\n| 1   | v    | INT  | 1       | NULL       | 2  |", "read-only pragma"},
+		{":users?where=id > 100", "(no rows)", "no match"},
+		{":users?offset=500", "(no rows)\n\n[No rows at offset 500; use a smaller offset]", "offset past the end"},
+	}
+	_, path := fixtureDB(t)
+	for name, read := range readers(t, path) {
+		for _, c := range cases {
+			res, err := read(c.sel)
+			if err != nil {
+				t.Errorf("%s %q (%s): %v", name, c.sel, c.reason, err)
+				continue
+			}
+			if res.Text != c.want {
+				t.Errorf("%s %q (%s):\n--- got\n%s\n--- want\n%s", name, c.sel, c.reason, res.Text, c.want)
+			}
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	cases := []struct {
+		sel    string
+		code   errs.Code
+		msg    string
+		reason string
+	}{
+		{":nope", errs.NotFound, "SQLite table 'nope' not found", "unknown table"},
+		{":Items:a", errs.InvalidParam, "no single-column primary key and no rowid", "WITHOUT ROWID composite key"},
+		{":notes:x", errs.InvalidParam, "rowid, a whole number", "rowid key must be a number"},
+		{":users?order=nope", errs.InvalidParam, "order column 'nope' does not exist in table 'users'; its columns are id, name", "order column must exist"},
+		{":users?where=bogus_col = 1", errs.InvalidParam, "no such column: bogus_col", "SQL error in where"},
+		{"?q=SELECT nope FROM users", errs.InvalidParam, "no such column", "SQL error in q"},
+		{"?q=SELECT 1; SELECT 2", errs.InvalidParam, "more than one statement", "two statements"},
+		{"?q=SELECT * FROM users WHERE id = ?", errs.InvalidParam, "Bound parameters", "parameters"},
+		{"?q=SELECT * FROM users WHERE id = :id", errs.InvalidParam, "Bound parameters", "named parameters"},
+	}
+	_, path := fixtureDB(t)
+	for name, read := range readers(t, path) {
+		for _, c := range cases {
+			_, err := read(c.sel)
+			if errs.CodeOf(err) != c.code || err == nil || !strings.Contains(err.Error(), c.msg) {
+				t.Errorf("%s %q (%s): got %v (%s), want %s containing %q", name, c.sel, c.reason, err, errs.CodeOf(err), c.code, c.msg)
+			}
+		}
+	}
+}
+
+func TestReadOnly(t *testing.T) {
+	attempts := []string{
+		"?q=INSERT INTO users(name) VALUES ('x')",
+		"?q=UPDATE users SET name = 'x'",
+		"?q=DELETE FROM users",
+		"?q=DROP TABLE users",
+		"?q=CREATE TABLE t2(a)",
+		"?q=CREATE TEMP TABLE t3(a)",
+		"?q=ALTER TABLE users ADD COLUMN z",
+		"?q=ATTACH 'other.db' AS o",
+		"?q=ATTACH ':memory:' AS o",
+		"?q=DETACH main",
+		"?q=PRAGMA user_version = 7",
+		"?q=PRAGMA journal_mode = WAL",
+		"?q=PRAGMA journal_mode = DELETE",
+		"?q=VACUUM",
+		"?q=VACUUM INTO 'copy.db'",
+		"?q=REINDEX",
+		"?q=ANALYZE",
+		"?q=INSERT INTO users(name) VALUES ('x') RETURNING id",
+		"?q=WITH x AS (SELECT 1) INSERT INTO notes SELECT * FROM x",
+		"?q=SELECT load_extension('/nonexistent')",
+		":users?where=1) UNION SELECT * FROM users WHERE (1",
+		":users?where=1; DROP TABLE users",
+		":users?where=id = 1 -- comment",
+		":users?where=id = 1 /* c */",
+		":users?where=1=1) ATTACH 'x.db' AS y; (",
+	}
+	dir, path := fixtureDB(t)
+	// attach targets would be resolved against the working directory
+	t.Chdir(dir)
+	before := snapshot(t, dir)
+	for name, read := range readers(t, path) {
+		for _, q := range attempts {
+			if _, err := read(q); err == nil {
+				t.Errorf("%s %q: no error", name, q)
+			}
+		}
+	}
+	checkUnchanged(t, dir, before, "a write attempt")
+	// the read-only guard did not stop reads
+	res, err := ReadFile(context.Background(), path, "?q=SELECT count(*) FROM users")
+	if err != nil || !strings.Contains(res.Text, "30") {
+		t.Fatalf("read after attempts: %v %v", res, err)
+	}
+}
+
+func TestEveryReadLeavesFileAlone(t *testing.T) {
+	sels := []string{"", ":users", ":users:3", ":users?limit=3&order=name", "?q=SELECT * FROM notes", ":nope", "?q=bad sql"}
+	for _, mode := range []string{"delete", "wal"} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "app.db")
+		stmts := append([]string{"PRAGMA journal_mode=" + mode}, fixture...)
+		makeDB(t, path, stmts...)
+		before := snapshot(t, dir)
+		if mode == "wal" && len(before) != 1 {
+			t.Fatalf("wal fixture left side files: %v", before)
+		}
+		time.Sleep(10 * time.Millisecond) // an mtime change would show
+		for _, s := range sels {
+			ReadFile(context.Background(), path, s)
+		}
+		checkUnchanged(t, dir, before, mode+" read")
+	}
+}
+
+func TestWAL(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "w.db")
+	db, err := sql.Open("sqlite3", "file:"+path+"?_journal_mode=WAL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, s := range []string{"PRAGMA wal_autocheckpoint=0", "CREATE TABLE t(a)", "INSERT INTO t VALUES (1), (2), (3)"} {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// the writer stays open: -wal and -shm exist and hold the rows; the
+	// reader keeps its read marks in -shm, SQLite's shared memory
+	before := snapshot(t, dir)
+	res, err := ReadFile(context.Background(), path, "")
+	if err != nil || res.Text != "t (3 rows)" {
+		t.Errorf("in place: %v %v", res, err)
+	}
+	after := snapshot(t, dir)
+	for _, name := range []string{"w.db", "w.db-wal"} {
+		if before[name] != after[name] {
+			t.Errorf("reading a live WAL database changed %s", name)
+		}
+	}
+	if len(after) != 3 {
+		t.Errorf("files after reading a live WAL database: %v", after)
+	}
+	if _, err := db.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data[18] != 2 {
+		t.Fatalf("fixture is not in WAL mode")
+	}
+	res, err = ReadBytes(context.Background(), data, ":t")
+	if err != nil || !strings.Contains(res.Text, "| 3 |") {
+		t.Errorf("deserialized WAL file: %v %v", res, err)
+	}
+	if data[18] != 2 {
+		t.Errorf("ReadBytes modified its input")
+	}
+}
+
+func TestCounts(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.db")
+	makeDB(t, path,
+		"CREATE TABLE big(id INTEGER PRIMARY KEY, v)",
+		"INSERT INTO big(v) SELECT value FROM (WITH RECURSIVE s(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM s WHERE value < 100005) SELECT value FROM s)",
+		"CREATE TABLE mid(id INTEGER PRIMARY KEY, v)",
+		"INSERT INTO mid(v) SELECT value FROM (WITH RECURSIVE s(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM s WHERE value < 60000) SELECT value FROM s)",
+		"CREATE TABLE small(a)",
+		"INSERT INTO small VALUES (1)",
+	)
+	res, err := ReadFile(context.Background(), path, "")
+	if want := "big (100000+ rows)\nmid (60000 rows)\nsmall (1 rows)"; err != nil || res.Text != want {
+		t.Errorf("probe: got %v %v, want %q", res, err, want)
+	}
+	makeDB(t, path, "ANALYZE")
+	res, err = ReadFile(context.Background(), path, "")
+	if want := "big (~100005 rows)\nmid (~60000 rows)\nsmall (1 rows)"; err != nil || res.Text != want {
+		t.Errorf("estimate: got %v %v, want %q", res, err, want)
+	}
+	res, err = ReadFile(context.Background(), path, ":big")
+	if err != nil || !strings.HasSuffix(res.Text, "[~100000 more rows; append :big?limit=20&offset=5 to the database path to continue]") {
+		t.Errorf("schema of a big table: %v %v", res, err)
+	}
+}
+
+func TestHintsWork(t *testing.T) {
+	_, path := fixtureDB(t)
+	ctx := context.Background()
+	var ids []string
+	res, err := ReadFile(ctx, path, ":users")
+	for err == nil {
+		for _, r := range res.Rows {
+			ids = append(ids, value(r[0]))
+		}
+		if res.Next == "" {
+			break
+		}
+		if !strings.Contains(res.Text, res.Next) {
+			t.Fatalf("hint %q not in the text", res.Next)
+		}
+		res, err = ReadFile(ctx, path, res.Next)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != 30 || ids[0] != "1" || ids[29] != "30" || slices.Compact(slices.Clone(ids))[29] != "30" {
+		t.Errorf("following hints read %v", ids)
+	}
+	// a hint keeps a where that holds '&' and '%'
+	res, err = ReadFile(ctx, path, ":users?limit=1&where=name LIKE 'user%25' AND (id %26 1) = 0")
+	if err != nil || res.Next != ":users?limit=1&offset=1&where=name LIKE 'user%25' AND (id %26 1) = 0" {
+		t.Fatalf("where hint: %v %v", res, err)
+	}
+	next, err := ReadFile(ctx, path, res.Next)
+	if err != nil || value(next.Rows[0][0]) != "6" {
+		t.Errorf("following the where hint: %v %v", next, err)
+	}
+}
+
+func TestLimitsAndList(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "many.db")
+	stmts := []string{"CREATE TABLE r(id INTEGER PRIMARY KEY)", "INSERT INTO r SELECT value FROM (WITH RECURSIVE s(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM s WHERE value < 700) SELECT value FROM s)"}
+	for i := range 503 {
+		stmts = append(stmts, fmt.Sprintf("CREATE TABLE t%03d(a)", i))
+	}
+	makeDB(t, path, stmts...)
+	ctx := context.Background()
+	res, err := ReadFile(ctx, path, "")
+	if err != nil || len(res.Tables) != MaxTables || res.TotalTables != 504 {
+		t.Fatalf("list: %v", err)
+	}
+	if !strings.HasSuffix(res.Text, "[Showing 500 of 504 tables. Append "+res.Next+" to the database path to list more]") {
+		t.Errorf("list notice: %q", res.Text[len(res.Text)-200:])
+	}
+	rest, err := ReadFile(ctx, path, res.Next)
+	if err != nil || len(rest.Rows) != 4 {
+		t.Errorf("list hint: %v %v", rest, err)
+	}
+	res, err = ReadFile(ctx, path, ":r?limit=9999")
+	if err != nil || len(res.Rows) != 500 || !strings.Contains(res.Text, "[limit lowered to 500, the maximum. Showing rows 1-500; more rows match. Append :r?limit=500&offset=500") {
+		t.Errorf("clamped limit: %v", err)
+	}
+	res, err = ReadFile(ctx, path, "?q=SELECT * FROM r")
+	if err != nil || len(res.Rows) != MaxRawRows || !res.More || !strings.HasSuffix(res.Text, "[Showing the first 500 rows; add LIMIT and OFFSET to the query to page through the rest]") {
+		t.Errorf("raw cap: %v", err)
+	}
+}
+
+func TestHostileDatabases(t *testing.T) {
+	dir, path := fixtureDB(t)
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide := filepath.Join(dir, "wide.db")
+	cols := make([]string, 10000)
+	for i := range cols {
+		cols[i] = fmt.Sprintf("c%d", i)
+	}
+	makeDB(t, wide, "CREATE TABLE w(a)", "PRAGMA writable_schema=ON",
+		"UPDATE sqlite_schema SET sql = 'CREATE TABLE w("+strings.Join(cols, ",")+")' WHERE name = 'w'")
+	wideData, err := os.ReadFile(wide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	garbage := append([]byte(Magic), bytes.Repeat([]byte{0xA5}, 4096)...)
+	cases := []struct {
+		name   string
+		data   []byte
+		sel    string
+		code   errs.Code
+		reason string
+	}{
+		{"truncated", good[:1500], ":users", errs.Unsupported, "cut after the first page"},
+		{"header only", good[:100], "", errs.Unsupported, "just the header"},
+		{"garbage", garbage, "", errs.Unsupported, "magic then noise"},
+		{"encrypted", bytes.Repeat([]byte{0x5A}, 8192), "", errs.Unsupported, "no SQLite header (SQLCipher and SEE encrypt it)"},
+		{"ten thousand columns", wideData, ":w", errs.Unsupported, "a schema SQLite refuses to parse"},
+	}
+	before := snapshot(t, dir)
+	for _, c := range cases {
+		_, err := ReadBytes(context.Background(), c.data, c.sel)
+		if errs.CodeOf(err) != c.code {
+			t.Errorf("%s (%s): got %v (%s), want %s", c.name, c.reason, err, errs.CodeOf(err), c.code)
+		}
+		p := filepath.Join(dir, "hostile.db")
+		if err := os.WriteFile(p, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before["hostile.db"] = snapshot(t, dir)["hostile.db"]
+		if _, err := ReadFile(context.Background(), p, c.sel); err == nil {
+			t.Errorf("%s in place: no error", c.name)
+		}
+		checkUnchanged(t, dir, before, c.name)
+	}
+}
+
+func TestManyColumnsAsRecords(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "w.db")
+	cols := make([]string, 40)
+	vals := make([]string, 40)
+	for i := range cols {
+		cols[i] = fmt.Sprintf("col%d", i)
+		vals[i] = fmt.Sprint(i)
+	}
+	makeDB(t, path, "CREATE TABLE w("+strings.Join(cols, ",")+")", "INSERT INTO w VALUES ("+strings.Join(vals, ",")+")")
+	res, err := ReadFile(context.Background(), path, "?q=SELECT * FROM w")
+	if err != nil || !strings.HasPrefix(res.Text, "-- row 1 --\ncol0: 0\ncol1: 1\n") || !strings.HasSuffix(res.Text, "col39: 39") {
+		t.Errorf("records: %v %+v", err, res)
+	}
+}
+
+func TestDeadline(t *testing.T) {
+	_, path := fixtureDB(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := ReadFile(ctx, path, "?q=WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c")
+	if errs.CodeOf(err) != errs.Timeout || time.Since(start) > 2*time.Second {
+		t.Errorf("endless query: %v after %v", err, time.Since(start))
+	}
+}
+
+func TestResolve(t *testing.T) {
+	_, path := fixtureDB(t)
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{"data/app.db": good, "notes.db": []byte("just text\n"), "x.sqlite/inner": []byte("dir")}
+	mfs := fstest.MapFS{}
+	dir := t.TempDir()
+	for name, b := range files {
+		mfs[name] = &fstest.MapFile{Data: b}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	cases := []struct {
+		p      string
+		ok     bool
+		want   Split
+		reason string
+	}{
+		{"data/app.db", true, Split{"data/app.db", ""}, "database"},
+		{"data/app.db:users:3", true, Split{"data/app.db", ":users:3"}, "row selector"},
+		{"data/app.db?q=SELECT 'a.db'", true, Split{"data/app.db", "?q=SELECT 'a.db'"}, "a query naming another .db"},
+		{"notes.db", false, Split{}, "a .db that is not SQLite is a plain file"},
+		{"x.sqlite", false, Split{}, "a directory"},
+		{"missing.db:t", false, Split{}, "missing"},
+	}
+	for fsName, fsys := range map[string]fs.FS{"mapfs": mfs, "osdir": root.FS()} {
+		for _, c := range cases {
+			got, ok, err := Resolve(fsys, c.p)
+			if err != nil || ok != c.ok || got != c.want {
+				t.Errorf("%s Resolve(%q) (%s) = %v, %v, %v", fsName, c.p, c.reason, got, ok, err)
+			}
+		}
+	}
+}
