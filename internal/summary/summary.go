@@ -28,9 +28,11 @@
 // # Eligibility
 //
 // A file is summarised when it has MinLines..MaxLines lines, at most
-// MaxBytes bytes, no NUL byte, parses without syntax errors, and at least
-// one body has MinBodyLines or more interior lines; otherwise Summarize
-// reports false and the caller reads the file normally.
+// MaxBytes bytes, no NUL byte, and at least one body with MinBodyLines or
+// more interior lines; otherwise Summarize reports false and the caller
+// reads the file normally. Go files must parse without errors; the
+// tree-sitter languages tolerate errors and skip the functions that hold
+// one. Either way every row is a real line or a real range.
 package summary
 
 import (

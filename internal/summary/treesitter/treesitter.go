@@ -61,7 +61,10 @@ func Languages() []string {
 }
 
 // Blocks returns the outermost function bodies of src in language lang,
-// and false when lang is unknown or src has syntax errors.
+// and false when lang is unknown. Like the editors that use tree-sitter,
+// it tolerates syntax errors (macros in C, newer syntax than the grammar):
+// a function whose subtree holds an error is skipped, since its extent
+// may be wrong, and the rest of the file is still summarised.
 func Blocks(lang string, src []byte) ([]Block, bool) {
 	g, ok := grammars[lang]
 	if !ok {
@@ -77,17 +80,13 @@ func Blocks(lang string, src []byte) ([]Block, bool) {
 		return nil, false
 	}
 	defer tree.Close()
-	root := tree.RootNode()
-	if root.HasError() {
-		return nil, false
-	}
-	c := root.Walk()
+	c := tree.RootNode().Walk()
 	defer c.Close()
 	var blocks []Block
 	for {
 		n := c.Node()
 		descend := true
-		if g.funcs[n.Kind()] {
+		if g.funcs[n.Kind()] && !n.HasError() {
 			if body := n.ChildByFieldName("body"); body != nil {
 				if b, ok := bodyBlock(n, body, g.indented); ok {
 					blocks = append(blocks, b)
