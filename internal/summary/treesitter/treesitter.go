@@ -37,7 +37,7 @@ func kinds(names ...string) map[string]bool {
 	return m
 }
 
-var jsFuncs = kinds("function_declaration", "function_expression", "function", "generator_function_declaration",
+var jsFuncs = kinds("function_declaration", "function_expression", "generator_function_declaration",
 	"generator_function", "arrow_function", "method_definition")
 
 var grammars = map[string]grammar{
