@@ -5,6 +5,7 @@ import (
 	"iter"
 
 	"github.com/scoutkit/scout/internal/grep"
+	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/search"
 	"github.com/scoutkit/scout/internal/walk"
 )
@@ -21,6 +22,11 @@ type Searcher struct {
 	// Workers is the number of files searched at once. 0 means twice the
 	// number of CPUs Go uses.
 	Workers int
+	// Resolvers resolve internal URLs given in SearchRequest.Paths, by
+	// scheme ("skill", "memory", ... without "://"): a resource with a
+	// backing file is searched as that file, a virtual one in memory. nil
+	// means none: such entries are read as paths.
+	Resolvers map[string]Resolver
 }
 
 // SearchMode says what a search reports for each matching file.
@@ -143,6 +149,10 @@ type SearchRequest struct {
 	// MaxFileSize skips larger files (counted as SkipTooLarge). 0 means
 	// the Searcher's MaxFileSize; negative means no cap.
 	MaxFileSize int64 `json:"max_file_size,omitempty"`
+	// Lines restricts matches, and the context shown, to these line
+	// ranges. It needs Paths to name exactly one file (or archive member
+	// or internal URL). nil means every line.
+	Lines []Range `json:"lines,omitempty"`
 	// Mode chooses lines, files or counts. The zero value is SearchContent.
 	Mode SearchMode `json:"mode,omitempty"`
 	// Skip passes over this many matching files: the page cursor (see
@@ -376,6 +386,16 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 		CountOnly:  req.Mode == SearchCount,
 		FirstOnly:  req.Mode == SearchFiles,
 	}
+	for _, r := range req.Lines {
+		g.LineRanges = append(g.LineRanges, [2]int{r.Start, r.End})
+	}
+	var reg *iurl.Registry
+	if len(s.Resolvers) > 0 {
+		reg = &iurl.Registry{}
+		for scheme, res := range s.Resolvers {
+			reg.Register(scheme, resolverFunc(res))
+		}
+	}
 	return search.Request{
 		Paths:       req.Paths,
 		Grep:        g,
@@ -389,6 +409,7 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 		Budget:      limit(req.MaxMatches, 2000),
 		Tags:        req.Tags,
 		Workers:     s.Workers,
+		Registry:    reg,
 	}, nil
 }
 
@@ -411,7 +432,7 @@ func fileMatch(h search.Hit) FileMatch {
 		Matches:    h.Matches,
 		Limited:    h.Stop == grep.StopLimit,
 		Tag:        h.Tag,
-		Virtual:    h.Mem,
+		Virtual:    h.Mem || h.NoTag,
 	}
 	if len(h.Lines) > 0 {
 		fm.Lines = make([]LineMatch, len(h.Lines))

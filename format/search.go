@@ -157,7 +157,7 @@ func skippedLine(r *scout.SearchResult, ignoredHint string) string {
 
 // singleFile renders one file without a group heading.
 func singleFile(f *scout.FileMatch, plain bool) string {
-	lines := fileLines(f, plain)
+	lines := strings.TrimSuffix(fileLines(f, plain), "\n")
 	if lines == "" {
 		return ""
 	}

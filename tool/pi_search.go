@@ -15,6 +15,7 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/grep"
+	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/pathutil"
 )
 
@@ -113,7 +114,7 @@ func runPiSearch(ctx context.Context, c *Config, a *args) (*scout.Envelope, erro
 		return nil, err
 	}
 	defer release()
-	paths, scope, err := piSearchPaths(fsys, searchRoot(c), entries)
+	paths, lines, scope, err := piSearchPaths(fsys, searchRoot(c), c.Searcher.Resolvers, entries)
 	if err != nil {
 		return nil, err
 	}
@@ -123,6 +124,7 @@ func runPiSearch(ctx context.Context, c *Config, a *args) (*scout.Envelope, erro
 	req := scout.SearchRequest{
 		Pattern:    piPattern(pattern),
 		Paths:      paths,
+		Lines:      lines,
 		IgnoreCase: ignoreCase,
 		Multiline:  strings.Contains(pattern, "\n") || strings.Contains(pattern, `\n`),
 		Before:     searchContext(c.ContextBefore, 1),
@@ -187,27 +189,88 @@ func searchContext(v, def int) int {
 	return v
 }
 
-// piSearchPaths normalises the paths entries and returns them with the
-// scope path shown to the model.
-func piSearchPaths(fsys fs.FS, root string, entries []string) ([]string, string, error) {
+// piSearchPaths normalises the paths entries, peels a line-range selector
+// (allowed on one entry only) and returns them with the scope path shown
+// to the model.
+func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver, entries []string) ([]string, []scout.Range, string, error) {
 	if len(entries) == 0 {
-		return nil, ".", nil
+		return nil, nil, ".", nil
 	}
 	out := make([]string, 0, len(entries))
+	var lines []scout.Range
 	for _, raw := range entries {
-		e := strings.ReplaceAll(pathutil.Normalize(raw), `\`, "/")
+		e := pathutil.Normalize(raw)
 		if e == "" {
-			return nil, "", errs.New(errs.InvalidParam, "`paths` must contain non-empty paths or globs")
+			return nil, nil, "", errs.New(errs.InvalidParam, "`paths` must contain non-empty paths or globs")
 		}
-		if pathutil.HasTopLevelComma(e) && !searchEntryExists(fsys, root, e) {
-			return nil, "", errs.New(errs.InvalidParam, `paths is an array — pass ["a", "b"] not ["a,b"]: split %q into separate entries`, raw)
+		var ranges []scout.Range
+		var err error
+		if isInternalURL(e, resolvers) {
+			e, ranges, err = urlSelector(raw, e)
+		} else {
+			e = strings.ReplaceAll(e, `\`, "/")
+			e, ranges, err = pathSelector(fsys, root, raw, e)
+		}
+		if err != nil {
+			return nil, nil, "", err
+		}
+		if len(ranges) > 0 {
+			if len(entries) > 1 {
+				return nil, nil, "", errs.New(errs.InvalidParam, "Line-range selector requires a single file: %q is one of %d paths; search it alone to use :%s", raw, len(entries), strings.TrimPrefix(raw, e+":"))
+			}
+			lines = ranges
+		}
+		if pathutil.HasTopLevelComma(e) && !isInternalURL(e, resolvers) && !searchEntryExists(fsys, root, e) {
+			return nil, nil, "", errs.New(errs.InvalidParam, `paths is an array — pass ["a", "b"] not ["a,b"]: split %q into separate entries`, raw)
 		}
 		out = append(out, e)
 	}
 	if len(out) == 1 {
-		return out, searchScope(root, out[0]), nil
+		return out, lines, searchScope(root, out[0]), nil
 	}
-	return out, strings.Join(out, ", "), nil
+	return out, lines, strings.Join(out, ", "), nil
+}
+
+// pathSelector peels a ":50-100" selector off a path entry, unless the
+// whole entry names an existing path.
+func pathSelector(fsys fs.FS, root, raw, e string) (string, []scout.Range, error) {
+	if searchEntryExists(fsys, root, e) {
+		return e, nil, nil
+	}
+	p, sel, ok, err := scout.SplitPathSelector(e)
+	if err != nil || !ok {
+		return e, nil, err
+	}
+	if sel.Raw || sel.Conflicts {
+		return "", nil, errs.New(errs.InvalidParam, `paths entry %q — only line-range selectors like ":50-100" are supported (no ":raw"/":conflicts")`, raw)
+	}
+	return p, sel.Ranges, nil
+}
+
+// urlSelector peels line selectors off an internal URL.
+func urlSelector(raw, e string) (string, []scout.Range, error) {
+	base, sel, err := iurl.SplitSelector(e)
+	if err != nil {
+		return "", nil, err
+	}
+	if sel.Raw {
+		return "", nil, errs.New(errs.InvalidParam, `paths entry %q — only line-range selectors like ":50-100" are supported (no ":raw"/":conflicts")`, raw)
+	}
+	var out []scout.Range
+	for _, r := range sel.Ranges {
+		out = append(out, scout.Range{Start: r.Start, End: r.End})
+	}
+	return base, out, nil
+}
+
+// isInternalURL reports whether e is an internal URL the host can resolve.
+func isInternalURL(e string, resolvers map[string]scout.Resolver) bool {
+	scheme, _, ok := strings.Cut(e, "://")
+	if !ok {
+		return false
+	}
+	_, ok = resolvers[strings.ToLower(scheme)]
+	return ok
 }
 
 // searchScope is pi's formatPathRelativeToCwd for one entry: relative to

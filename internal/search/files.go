@@ -22,11 +22,12 @@ const (
 
 // file is one file to search: an FS file or an in-memory text.
 type file struct {
-	path string // FS path, or the display path of an in-memory text
-	size int64
-	mode fs.FileMode // type bits
-	text []byte      // content of an in-memory text
-	mem  bool
+	path  string // FS path, or the display path of an in-memory text
+	size  int64
+	mode  fs.FileMode // type bits
+	text  []byte      // content of an in-memory text
+	mem   bool
+	noTag bool // never give it a hashline tag
 }
 
 // Filter selects the files of a directory walk.
@@ -49,7 +50,7 @@ func collect(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 			continue
 		case !t.Dir:
 			// An explicit file is searched even when ignored or hidden.
-			files = append(files, file{path: t.Path, mode: t.Mode, size: -1})
+			files = append(files, file{path: t.Path, mode: t.Mode, size: -1, noTag: t.NoTag})
 			continue
 		}
 		t := t
@@ -65,7 +66,7 @@ func collect(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 			if !t.Glob.Match(rel) || !f.Globs.Match(rel) || !f.Types.Match(rel) {
 				return nil
 			}
-			fl := file{path: e.Path, mode: e.Type, size: -1}
+			fl := file{path: e.Path, mode: e.Type, size: -1, noTag: t.NoTag}
 			if e.Type == 0 {
 				if info, err := e.Info(); err == nil {
 					fl.size = info.Size()

@@ -9,6 +9,7 @@ import (
 	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/glob"
+	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/pathutil"
 )
 
@@ -30,6 +31,19 @@ type Target struct {
 	// virtual resource); Mem reports one.
 	Text []byte
 	Mem  bool
+	// NoTag marks a file that must not get a hashline tag (an immutable
+	// internal-URL source).
+	NoTag bool
+}
+
+// ResolveOptions are the settings of Resolve.
+type ResolveOptions struct {
+	// MaxMember bounds the bytes of an archive member read into memory;
+	// <= 0 means the archive package's own cap.
+	MaxMember int64
+	// Registry resolves internal URLs ("skill://x"); nil means none, so
+	// such entries are searched as paths (and are usually missing).
+	Registry *iurl.Registry
 }
 
 // Scope is the resolved set of targets of a search.
@@ -55,9 +69,9 @@ func (s *Scope) Single() bool {
 // glob.SplitSearch) or an archive member ("a.zip:dir/f.ts"). No entries
 // means the root. Entries that do not exist are left out and listed in
 // Missing when others exist; when every entry is missing the result is a
-// NOT_FOUND error "Path not found: a, b". maxMember bounds the bytes of an
-// archive member read into memory.
-func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, maxMember int64) (*Scope, error) {
+// NOT_FOUND error "Path not found: a, b". An internal URL is searched as
+// its backing file, or in memory when it has none.
+func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o ResolveOptions) (*Scope, error) {
 	if len(entries) == 0 {
 		entries = []string{"."}
 	}
@@ -68,7 +82,7 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, max
 			continue
 		}
 		seen[e] = true
-		t, found, err := resolveEntry(ctx, fsys, root, e, maxMember, sc)
+		t, found, err := resolveEntry(ctx, fsys, root, e, o, sc)
 		if err != nil {
 			return nil, err
 		}
@@ -92,12 +106,15 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, max
 
 // resolveEntry resolves one entry. found is false when its path does not
 // exist; t is nil for an archive member left out (recorded in sc).
-func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, maxMember int64, sc *Scope) (t *Target, found bool, err error) {
+func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o ResolveOptions, sc *Scope) (t *Target, found bool, err error) {
 	if entry == "" {
 		return nil, false, errs.New(errs.InvalidParam, "`paths` must contain non-empty paths or globs")
 	}
+	if o.Registry != nil && o.Registry.CanHandle(entry) {
+		return resolveURL(ctx, fsys, root, entry, o.Registry)
+	}
 	if strings.ContainsRune(entry, ':') {
-		if t, ok, err := resolveMember(ctx, fsys, root, entry, maxMember, sc); ok || err != nil {
+		if t, ok, err := resolveMember(ctx, fsys, root, entry, o.MaxMember, sc); ok || err != nil {
 			return t, true, err
 		}
 	}
@@ -124,6 +141,34 @@ func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, maxMember
 	}
 	t.Dir = info.IsDir()
 	return t, true, nil
+}
+
+// resolveURL resolves an internal URL: a resource with a backing file is
+// that file (without a tag when immutable); one without is searched in
+// memory under its URL.
+func resolveURL(ctx context.Context, fsys fs.FS, root, entry string, reg *iurl.Registry) (*Target, bool, error) {
+	if glob.HasMeta(entry) {
+		return nil, false, errs.New(errs.InvalidParam, "Glob patterns are not supported for internal URLs: %s", entry)
+	}
+	res, err := reg.Resolve(ctx, entry)
+	if err != nil {
+		return nil, false, err
+	}
+	if res.SourcePath == "" {
+		return &Target{Entry: entry, Path: entry, Text: []byte(res.Text), Mem: true}, true, nil
+	}
+	p, err := pathutil.Resolve(root, res.SourcePath)
+	if err != nil {
+		return nil, false, err
+	}
+	info, err := fs.Stat(fsys, p)
+	if err != nil {
+		return nil, false, statError(entry, err)
+	}
+	if info.IsDir() {
+		return &Target{Entry: entry, Path: p, Dir: true, NoTag: res.Immutable}, true, nil
+	}
+	return &Target{Entry: entry, Path: p, Mode: info.Mode().Type(), NoTag: res.Immutable}, true, nil
 }
 
 // resolveMember resolves "a.zip:member". ok is false when entry names no

@@ -23,6 +23,7 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/hashline"
+	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/walk"
 )
 
@@ -34,9 +35,9 @@ type Request struct {
 	// the scope is a single file and 20 otherwise; negative means no cap.
 	// It replaces Grep.MaxMatchesPerFile.
 	PerFile int
-	Walk  walk.Options // hidden files, ignore files
-	Globs []string     // ripgrep-style file filters ("!x" excludes)
-	Types []string     // file types (see CompileTypes)
+	Walk    walk.Options // hidden files, ignore files
+	Globs   []string     // ripgrep-style file filters ("!x" excludes)
+	Types   []string     // file types (see CompileTypes)
 	// MaxFileSize skips files larger than this many bytes (counted as
 	// too_large); negative means no cap.
 	MaxFileSize int64
@@ -48,13 +49,16 @@ type Request struct {
 	Tags bool
 	// Workers is the number of search goroutines; 0 means 2 × GOMAXPROCS.
 	Workers int
+	// Registry resolves internal URLs; nil means none.
+	Registry *iurl.Registry
 }
 
 // Hit is one matching file.
 type Hit struct {
-	Path string // FS path, or the display path of an in-memory text
-	Mem  bool   // an in-memory text: an archive member or a virtual resource
-	Tag  string // hashline tag, when asked for and available
+	Path  string // FS path, or the display path of an in-memory text
+	Mem   bool   // an in-memory text: an archive member or a virtual resource
+	NoTag bool   // an immutable source: never tagged
+	Tag   string // hashline tag, when asked for and available
 	*grep.FileResult
 }
 
@@ -104,7 +108,7 @@ func prepare(ctx context.Context, fsys fs.FS, root string, req *Request) (*prepa
 	if err != nil {
 		return nil, err
 	}
-	sc, err := Resolve(ctx, fsys, root, req.Paths, req.MaxFileSize)
+	sc, err := Resolve(ctx, fsys, root, req.Paths, ResolveOptions{MaxMember: req.MaxFileSize, Registry: req.Registry})
 	if err != nil {
 		if len(req.Grep.LineRanges) > 0 && errs.CodeOf(err) == errs.NotFound && len(req.Paths) == 1 {
 			return nil, errs.New(errs.NotFound, "Path not found for line-range selector: %s", req.Paths[0])
@@ -191,7 +195,7 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, e
 		}
 		spent += o.res.MatchLines
 		if req.MaxFiles < 0 || len(out.Files) < req.MaxFiles {
-			out.Files = append(out.Files, Hit{Path: f.path, Mem: f.mem, FileResult: o.res})
+			out.Files = append(out.Files, Hit{Path: f.path, Mem: f.mem, NoTag: f.noTag, FileResult: o.res})
 		} else if out.Truncated == "" {
 			out.Truncated = TruncFiles
 		}
@@ -249,11 +253,11 @@ func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield fun
 		out.TotalFiles++
 		out.TotalLines += o.res.MatchLines
 		out.TotalMatches += o.res.Matches
-		h := Hit{Path: f.path, Mem: f.mem, FileResult: o.res}
+		h := []Hit{{Path: f.path, Mem: f.mem, NoTag: f.noTag, FileResult: o.res}}
 		if req.Tags {
-			addTags(fsys, []Hit{h})
+			addTags(fsys, h)
 		}
-		return yield(h)
+		return yield(h[0])
 	})
 	if err != nil {
 		return nil, ctxError(err)
@@ -278,7 +282,7 @@ func ctxError(err error) error {
 func addTags(fsys fs.FS, hits []Hit) {
 	for i := range hits {
 		h := &hits[i]
-		if h.Mem {
+		if h.Mem || h.NoTag {
 			continue
 		}
 		info, err := fs.Stat(fsys, h.Path)
@@ -318,7 +322,7 @@ func roundRobin(hits []Hit, budget, after int) {
 		}
 		r := *h.FileResult
 		r.Lines = cutLines(r.Lines, keep[i], after)
-		r.MatchLines, r.Truncated = keep[i], true
+		r.MatchLines, r.Truncated, r.Stop = keep[i], true, grep.StopLimit
 		h.FileResult = &r
 	}
 }
