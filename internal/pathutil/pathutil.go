@@ -85,7 +85,8 @@ func isWindowsAbs(s string) bool {
 //     of the root ("../x") is an AccessDenied error;
 //   - an absolute path inside root becomes relative to it; outside root, or
 //     with root "", it is an AccessDenied error;
-//   - a NUL byte is an InvalidParam error.
+//   - a NUL byte, or the internal scheme "local:" (pi's resolveToCwd
+//     refuses it too), is an InvalidParam error.
 //
 // Backslashes are not separators here: the caller decides (find and search
 // turn '\' into '/' first). The check is lexical: symlinks are the FS's
@@ -95,6 +96,10 @@ func Resolve(root, p string) (string, error) {
 		return "", &errs.Error{Code: errs.InvalidParam, Path: p,
 			Message: "Invalid path '" + strings.ReplaceAll(p, "\x00", `\0`) + "': it contains a NUL byte — remove it"}
 	}
+	if strings.HasPrefix(p, "local:") {
+		return "", &errs.Error{Code: errs.InvalidParam, Path: p,
+			Message: "Cannot resolve '" + p + "': it uses the internal scheme 'local:', which names no file in the workspace — use a path relative to the project root"}
+	}
 	if strings.Trim(p, "/") == "" {
 		return ".", nil
 	}
@@ -102,6 +107,9 @@ func Resolve(root, p string) (string, error) {
 		if root == "" {
 			return "", &errs.Error{Code: errs.AccessDenied, Path: p,
 				Message: "Access denied: '" + p + "' is an absolute path, and this workspace has no OS root to place it in — use a path relative to the project root"}
+		}
+		if !path.IsAbs(p) && !filepath.IsAbs(p) { // a drive path on a POSIX system
+			return "", outside(root, p)
 		}
 		rel, err := filepath.Rel(filepath.Clean(root), filepath.Clean(filepath.FromSlash(p)))
 		if err != nil || !inside(filepath.ToSlash(rel)) {

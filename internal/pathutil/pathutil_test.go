@@ -71,6 +71,8 @@ func TestResolve(t *testing.T) {
 		{"", "/etc/passwd", "", errs.AccessDenied, "absolute with no OS root"},
 		{"/w", "C:/x", "", errs.AccessDenied, "Windows drive path is never inside a POSIX root"},
 		{"/w", "a\x00b", "", errs.InvalidParam, "NUL byte"},
+		{"/w", "local://x", "", errs.InvalidParam, "internal scheme"},
+		{"/w", "local:/x", "", errs.InvalidParam, "internal scheme, one slash"},
 		{"/", "/etc/x", "etc/x", "", "root of the file system"},
 		{"/w", `a\..\..\x`, `a\..\..\x`, "", "backslashes are not separators here"},
 	}
@@ -87,6 +89,39 @@ func TestResolve(t *testing.T) {
 	_, err := Resolve("/w", "../x")
 	if want := "Access denied: '../x' is outside the project root '/w' — use a path inside it (relative paths start at the root)"; err == nil || err.Error() != want {
 		t.Errorf("Resolve error message = %v, want %q", err, want)
+	}
+}
+
+// TestResolveTempDir resolves absolute paths under a real directory.
+func TestResolveTempDir(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "src", "pkg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		in, want string
+		code     errs.Code
+		why      string
+	}{
+		{filepath.Join(root, "src", "pkg"), "src/pkg", "", "absolute path inside"},
+		{root, ".", "", "the root itself"},
+		{root + "/src/../src/pkg/", "src/pkg", "", "unclean absolute path"},
+		{filepath.Dir(root), "", errs.AccessDenied, "the parent of the root"},
+		{root + "-sibling/x", "", errs.AccessDenied, "a sibling sharing the prefix"},
+		{"src/pkg", "src/pkg", "", "relative path"},
+	}
+	fsys := os.DirFS(root)
+	for _, tt := range tests {
+		got, err := Resolve(root, tt.in)
+		if errs.CodeOf(err) != tt.code || got != tt.want {
+			t.Errorf("Resolve(root, %q) = %q, %v; want %q, code %q (%s)", tt.in, got, err, tt.want, tt.code, tt.why)
+			continue
+		}
+		if err == nil {
+			if _, err := fs.Stat(fsys, got); err != nil {
+				t.Errorf("Resolve(root, %q) = %q does not open in os.DirFS(root): %v", tt.in, got, err)
+			}
+		}
 	}
 }
 
@@ -109,6 +144,21 @@ func FuzzResolve(f *testing.F) {
 		}
 		if got != path.Clean(got) {
 			t.Fatalf("Resolve(%q, %q) = %q is not clean", root, p, got)
+		}
+		// The result names the same place as the input.
+		switch {
+		case strings.Trim(p, "/") == "":
+			if got != "." {
+				t.Fatalf("Resolve(%q, %q) = %q, want the root", root, p, got)
+			}
+		case path.IsAbs(p):
+			if want := path.Clean(p); path.Join(path.Clean(root), got) != want {
+				t.Fatalf("Resolve(%q, %q) = %q, which is not %q below the root", root, p, got, want)
+			}
+		default:
+			if got != path.Clean(p) {
+				t.Fatalf("Resolve(%q, %q) = %q, want %q", root, p, got, path.Clean(p))
+			}
 		}
 	})
 }
