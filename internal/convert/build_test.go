@@ -1,0 +1,333 @@
+package convert
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// Builders of small documents for the tests: OOXML and EPUB are zips of
+// XML, PDF is written object by object with a correct xref table, DOC is a
+// hand-built compound file.
+
+func zipOf(t testing.TB, files map[string]string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	// Deterministic order.
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		f, err := w.Create(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write([]byte(files[n]))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+const wNS = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`
+
+func docxOf(t testing.TB, body string) []byte {
+	return zipOf(t, map[string]string{
+		"[Content_Types].xml": `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`,
+		"word/document.xml":   `<?xml version="1.0" encoding="UTF-8"?><w:document ` + wNS + `><w:body>` + body + `</w:body></w:document>`,
+		"word/styles.xml": `<?xml version="1.0"?><w:styles ` + wNS + `>` +
+			`<w:style w:type="paragraph" w:styleId="berschrift1"><w:name w:val="heading 1"/></w:style>` +
+			`<w:style w:type="paragraph" w:styleId="Titel"><w:name w:val="Title"/></w:style></w:styles>`,
+		"word/_rels/document.xml.rels": `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+			`<Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="https://example.com/x" TargetMode="External"/></Relationships>`,
+	})
+}
+
+const pNS = `xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"`
+
+func pptxShape(ph, text string) string {
+	phXML := ""
+	if ph != "" {
+		phXML = `<p:ph type="` + ph + `"/>`
+	}
+	var paras strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		paras.WriteString(`<a:p><a:r><a:t>` + line + `</a:t></a:r></a:p>`)
+	}
+	return `<p:sp><p:nvSpPr><p:cNvPr id="1" name="s"/><p:cNvSpPr/><p:nvPr>` + phXML + `</p:nvPr></p:nvSpPr><p:txBody>` + paras.String() + `</p:txBody></p:sp>`
+}
+
+// pptxOf builds a presentation whose slides are listed in presentation.xml
+// in the given order but stored under names in reverse order, so that the
+// test sees the order come from sldIdLst.
+func pptxOf(t testing.TB, slides []string, notes map[int]string) []byte {
+	files := map[string]string{}
+	var ids, rels strings.Builder
+	n := len(slides)
+	for i, s := range slides {
+		part := fmt.Sprintf("slide%d.xml", n-i)
+		fmt.Fprintf(&ids, `<p:sldId id="%d" r:id="rId%d"/>`, 256+i, i+1)
+		fmt.Fprintf(&rels, `<Relationship Id="rId%d" Type="slide" Target="slides/%s"/>`, i+1, part)
+		files["ppt/slides/"+part] = `<?xml version="1.0"?><p:sld ` + pNS + `><p:cSld><p:spTree>` + s + `</p:spTree></p:cSld></p:sld>`
+		if note, ok := notes[i]; ok {
+			files["ppt/slides/_rels/"+part+".rels"] = `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="notesSlide" Target="../notesSlides/notesSlide` + fmt.Sprint(i+1) + `.xml"/></Relationships>`
+			files[fmt.Sprintf("ppt/notesSlides/notesSlide%d.xml", i+1)] = `<?xml version="1.0"?><p:notes ` + pNS + `><p:cSld><p:spTree>` + pptxShape("sldNum", "7") + pptxShape("body", note) + `</p:spTree></p:cSld></p:notes>`
+		}
+	}
+	files["ppt/presentation.xml"] = `<?xml version="1.0"?><p:presentation ` + pNS + `><p:sldIdLst>` + ids.String() + `</p:sldIdLst></p:presentation>`
+	files["ppt/_rels/presentation.xml.rels"] = `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` + rels.String() + `</Relationships>`
+	return zipOf(t, files)
+}
+
+func xlsxOf(t testing.TB, sheets map[string][][]any) []byte {
+	t.Helper()
+	f := excelize.NewFile()
+	defer f.Close()
+	first := true
+	for _, name := range sortedKeys(sheets) {
+		if first {
+			f.SetSheetName("Sheet1", name)
+			first = false
+		} else if _, err := f.NewSheet(name); err != nil {
+			t.Fatal(err)
+		}
+		for r, row := range sheets[name] {
+			for c, v := range row {
+				cell, _ := excelize.CoordinatesToCellName(c+1, r+1)
+				if err := f.SetCellValue(name, cell, v); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	b, err := f.WriteToBuffer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func epubOf(t testing.TB, title string, chapters ...string) []byte {
+	files := map[string]string{
+		"mimetype":               "application/epub+zip",
+		"META-INF/container.xml": `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`,
+	}
+	var manifest, spine strings.Builder
+	// The spine lists chapters in reverse file order to prove spine order wins.
+	for i := range chapters {
+		id := fmt.Sprintf("c%d", i)
+		name := fmt.Sprintf("text/ch %d.xhtml", len(chapters)-i)
+		fmt.Fprintf(&manifest, `<item id="%s" href="%s" media-type="application/xhtml+xml"/>`, id, strings.ReplaceAll(name, " ", "%20"))
+		fmt.Fprintf(&spine, `<itemref idref="%s"/>`, id)
+		files["OEBPS/"+name] = `<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>x</title></head><body>` + chapters[i] + `</body></html>`
+	}
+	files["OEBPS/content.opf"] = `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>` + title + `</dc:title><dc:creator>Ada</dc:creator></metadata><manifest>` + manifest.String() + `</manifest><spine>` + spine.String() + `</spine></package>`
+	return zipOf(t, files)
+}
+
+// pdfOf writes a PDF with one page per string, each drawn with Helvetica
+// in one text object per line.
+func pdfOf(pages ...string) []byte {
+	var b bytes.Buffer
+	var offsets []int
+	obj := func(body string) {
+		offsets = append(offsets, b.Len())
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offsets), body)
+	}
+	b.WriteString("%PDF-1.4\n")
+	n := len(pages)
+	kids := make([]string, n)
+	for i := range pages {
+		kids[i] = fmt.Sprintf("%d 0 R", 4+2*i)
+	}
+	obj("<< /Type /Catalog /Pages 2 0 R >>")
+	obj(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), n))
+	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+	for i, p := range pages {
+		var content strings.Builder
+		for j, line := range strings.Split(p, "\n") {
+			line = strings.NewReplacer(`\`, `\\`, "(", `\(`, ")", `\)`).Replace(line)
+			fmt.Fprintf(&content, "BT /F1 12 Tf 72 %d Td (%s) Tj ET\n", 720-14*j, line)
+		}
+		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i))
+		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%sendstream", content.Len(), content.String()))
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
+	for _, o := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", o)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
+	return b.Bytes()
+}
+
+// cfbOf writes a version-3 compound file holding the given streams, each
+// padded to at least 4096 bytes so that no mini stream is needed.
+func cfbOf(streams map[string][]byte) []byte {
+	const sec = 512
+	const (
+		free   = 0xFFFFFFFF
+		end    = 0xFFFFFFFE
+		fatsec = 0xFFFFFFFD
+	)
+	names := sortedKeys(streams)
+	le := binary.LittleEndian
+	// Sector 0: FAT, sector 1: directory, then the streams.
+	fat := make([]uint32, sec/4)
+	for i := range fat {
+		fat[i] = free
+	}
+	fat[0], fat[1] = fatsec, end
+	next := uint32(2)
+	starts := map[string]uint32{}
+	var data bytes.Buffer
+	for _, n := range names {
+		s := streams[n]
+		if len(s) < 4096 {
+			s = append(s, make([]byte, 4096-len(s))...)
+		}
+		if len(s)%sec != 0 {
+			s = append(s, make([]byte, sec-len(s)%sec)...)
+		}
+		streams[n] = s
+		starts[n] = next
+		count := uint32(len(s) / sec)
+		for i := range count {
+			if i == count-1 {
+				fat[next+i] = end
+			} else {
+				fat[next+i] = next + i + 1
+			}
+		}
+		next += count
+		data.Write(s)
+	}
+	hdr := make([]byte, sec)
+	copy(hdr, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1})
+	le.PutUint16(hdr[0x18:], 0x3E)
+	le.PutUint16(hdr[0x1A:], 3)
+	le.PutUint16(hdr[0x1C:], 0xFFFE)
+	le.PutUint16(hdr[0x1E:], 9)
+	le.PutUint16(hdr[0x20:], 6)
+	le.PutUint32(hdr[0x2C:], 1)    // FAT sectors
+	le.PutUint32(hdr[0x30:], 1)    // first directory sector
+	le.PutUint32(hdr[0x38:], 4096) // mini stream cutoff
+	le.PutUint32(hdr[0x3C:], end)  // first mini FAT sector
+	le.PutUint32(hdr[0x44:], end)  // first DIFAT sector
+	for i := range 109 {
+		le.PutUint32(hdr[0x4C+4*i:], free)
+	}
+	le.PutUint32(hdr[0x4C:], 0)
+
+	dir := make([]byte, sec)
+	entry := func(i int, name string, typ byte, child, right, start uint32, size int) {
+		e := dir[i*128 : (i+1)*128]
+		u := utf16.Encode([]rune(name))
+		for j, c := range u {
+			le.PutUint16(e[2*j:], c)
+		}
+		le.PutUint16(e[64:], uint16(2*len(u)+2))
+		e[66], e[67] = typ, 1
+		le.PutUint32(e[68:], free)
+		le.PutUint32(e[72:], right)
+		le.PutUint32(e[76:], child)
+		le.PutUint32(e[116:], start)
+		le.PutUint32(e[120:], uint32(size))
+	}
+	entry(0, "Root Entry", 5, 1, free, end, 0)
+	for i, n := range names {
+		right := uint32(free)
+		if i+1 < len(names) {
+			right = uint32(i + 2)
+		}
+		entry(i+1, n, 2, free, right, starts[n], len(streams[n]))
+	}
+	var out bytes.Buffer
+	out.Write(hdr)
+	for _, v := range fat {
+		binary.Write(&out, le, v)
+	}
+	out.Write(dir)
+	out.Write(data.Bytes())
+	return out.Bytes()
+}
+
+// piece is one run of a .doc piece table.
+type piece struct {
+	text       string
+	compressed bool // 8-bit (cp1252) rather than UTF-16
+}
+
+// docOf writes a Word 97 document whose main text is the pieces in order.
+func docOf(pieces ...piece) []byte {
+	le := binary.LittleEndian
+	wd := make([]byte, 1024)
+	le.PutUint16(wd[0:], fibIdent)
+	le.PutUint16(wd[2:], 0x00C1)
+	le.PutUint16(wd[0x0A:], fibFlagTable1)
+	le.PutUint16(wd[32:], 14) // csw
+	le.PutUint16(wd[62:], 22) // cslw
+	le.PutUint16(wd[152:], 0x5D)
+	var cps []uint32
+	var pcds [][]byte
+	cp := uint32(0)
+	for _, p := range pieces {
+		fc := uint32(len(wd))
+		var n int
+		if p.compressed {
+			b := []byte(p.text) // the tests use ASCII in 8-bit pieces
+			wd = append(wd, b...)
+			n = len(b)
+			fc = fc*2 | 0x40000000
+		} else {
+			u := utf16.Encode([]rune(p.text))
+			for _, c := range u {
+				wd = le.AppendUint16(wd, c)
+			}
+			n = len(u)
+		}
+		cps = append(cps, cp)
+		cp += uint32(n)
+		pcd := make([]byte, 8)
+		le.PutUint32(pcd[2:], fc)
+		pcds = append(pcds, pcd)
+	}
+	cps = append(cps, cp)
+	le.PutUint32(wd[64+3*4:], cp) // ccpText
+	var clx bytes.Buffer
+	clx.Write([]byte{0x01, 0x02, 0x00, 0xAA, 0xBB}) // one Prc to skip
+	clx.WriteByte(0x02)
+	binary.Write(&clx, le, uint32(len(cps)*4+len(pcds)*8))
+	for _, c := range cps {
+		binary.Write(&clx, le, c)
+	}
+	for _, p := range pcds {
+		clx.Write(p)
+	}
+	table := make([]byte, 16)
+	fcClx := uint32(len(table))
+	table = append(table, clx.Bytes()...)
+	le.PutUint32(wd[154+fcClxIndex*4:], fcClx)
+	le.PutUint32(wd[154+(fcClxIndex+1)*4:], uint32(clx.Len()))
+	return cfbOf(map[string][]byte{"WordDocument": wd, "1Table": table})
+}

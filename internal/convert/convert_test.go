@@ -1,0 +1,238 @@
+package convert
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"unicode/utf8"
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+func run(t testing.TB, ext string, data []byte) (string, error) {
+	t.Helper()
+	c, ok := For(ext)
+	if !ok {
+		t.Fatalf("no converter for %s", ext)
+	}
+	return c.Convert(context.Background(), bytes.NewReader(data), int64(len(data)))
+}
+
+func TestGolden(t *testing.T) {
+	docxBody := `<w:p><w:pPr><w:pStyle w:val="Titel"/></w:pPr><w:r><w:t>Report</w:t></w:r></w:p>` +
+		`<w:p><w:pPr><w:pStyle w:val="berschrift1"/></w:pPr><w:r><w:t>Intro</w:t></w:r></w:p>` +
+		`<w:p><w:pPr><w:tabs><w:tab w:val="left" w:pos="720"/></w:tabs></w:pPr><w:r><w:t xml:space="preserve">Plain </w:t></w:r><w:hyperlink r:id="rId9"><w:r><w:t>link</w:t></w:r></w:hyperlink><w:r><w:tab/><w:t>after tab</w:t></w:r></w:p>` +
+		`<w:p><w:pPr><w:numPr><w:ilvl w:val="1"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:t>nested item</w:t></w:r></w:p>` +
+		`<w:p><w:r><w:delText>deleted</w:delText><w:instrText>HYPERLINK x</w:instrText><w:t>kept</w:t><w:br/><w:t>next line</w:t></w:r></w:p>` +
+		`<w:tbl><w:tr><w:tc><w:p><w:r><w:t>Name</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>Qty</w:t></w:r></w:p></w:tc></w:tr>` +
+		`<w:tr><w:tc><w:p><w:r><w:t>a|b</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>1</w:t></w:r></w:p><w:p><w:r><w:t>2</w:t></w:r></w:p></w:tc></w:tr></w:tbl>`
+	slide1 := pptxShape("ctrTitle", "Deck title") + pptxShape("", "first point\nsecond point") + pptxShape("sldNum", "1") +
+		`<p:graphicFrame><a:graphic><a:graphicData><a:tbl><a:tr><a:tc><a:txBody><a:p><a:r><a:t>H1</a:t></a:r></a:p></a:txBody></a:tc><a:tc><a:txBody><a:p><a:r><a:t>H2</a:t></a:r></a:p></a:txBody></a:tc></a:tr>` +
+		`<a:tr><a:tc><a:txBody><a:p><a:r><a:t>v1</a:t></a:r></a:p></a:txBody></a:tc><a:tc><a:txBody><a:p><a:r><a:t>v2</a:t></a:r></a:p></a:txBody></a:tc></a:tr></a:tbl></a:graphicData></a:graphic></p:graphicFrame>`
+	slide2 := pptxShape("title", "Second") + pptxShape("body", "closing words")
+
+	tests := []struct {
+		reason string
+		ext    string
+		data   func(t testing.TB) []byte
+		want   string
+	}{
+		{"docx: title and localized heading styles, link, tab runs only, list, deleted text and field codes dropped, table", ".docx",
+			func(t testing.TB) []byte { return docxOf(t, docxBody) },
+			"# Report\n\n# Intro\n\nPlain [link](https://example.com/x)\tafter tab\n\n  - nested item\n\nkept\nnext line\n\n| Name | Qty |\n| --- | --- |\n| a\\|b | 1<br>2 |"},
+		{"pptx: slides in sldIdLst order, title, body, slide number dropped, table, notes", ".pptx",
+			func(t testing.TB) []byte { return pptxOf(t, []string{slide1, slide2}, map[int]string{1: "speaker note"}) },
+			"<!-- Slide number: 1 -->\n# Deck title\nfirst point\nsecond point\n\n| H1 | H2 |\n| --- | --- |\n| v1 | v2 |\n\n<!-- Slide number: 2 -->\n# Second\nclosing words\n\n### Notes:\nspeaker note"},
+		{"xlsx: one section per sheet, first row as header, empty sheet marked", ".xlsx",
+			func(t testing.TB) []byte {
+				return xlsxOf(t, map[string][][]any{"Data": {{"name", "n"}, {"x", 1}, {"y|z", 2.5}}, "Empty": nil})
+			},
+			"## Data\n\n| name | n |\n| --- | --- |\n| x | 1 |\n| y\\|z | 2.5 |\n\n## Empty\n\n(empty sheet)"},
+		{"epub: title, authors, spine order, xhtml as markdown", ".epub",
+			func(t testing.TB) []byte {
+				return epubOf(t, "Book", "<h1>One</h1><p>First <em>chapter</em>.</p>", "<h2>Two</h2><ul><li>a</li></ul>")
+			},
+			"# Book\n\nAuthors: Ada\n\n# One\n\nFirst *chapter*.\n\n## Two\n\n- a"},
+		{"rtf: tables skipped, escapes, unicode with fallback, code page bytes, fields keep results", ".rtf",
+			func(testing.TB) []byte {
+				return []byte(`{\rtf1\ansi\ansicpg1251\deff0{\fonttbl{\f0 Arial;}}{\colortbl;\red0\green0\blue0;}{\*\generator Test;}` +
+					`{\info{\title T}}\pard Hello \b bold\b0  \{braces\} back\\slash\par` +
+					`\uc1\u8364?uro and \'cf\'f0\'e8\par` +
+					`{\field{\*\fldinst HYPERLINK "https://x"}{\fldrslt link text}}\par` + "\r\n" +
+					`a\tab b\line c\emdash d\par}`)
+			},
+			"Hello bold {braces} back\\slash\n€uro and При\nlink text\na\tb\nc—d"},
+		{"rtf: surrogate pair from two \\u words", ".rtf",
+			func(testing.TB) []byte { return []byte(`{\rtf1\uc1\u-10179?\u-8704? smile}`) },
+			"😀 smile"},
+		{"pdf: one text object per line, pages separated by a blank line", ".pdf",
+			func(testing.TB) []byte { return pdfOf("Hello PDF\nsecond (line)", "Page two") },
+			"Hello PDF\nsecond (line)\n\nPage two"},
+		{"doc: 8-bit and UTF-16 pieces, field code dropped, table cells and row end", ".doc",
+			func(testing.TB) []byte {
+				return docOf(piece{"Hello \x13 HYPERLINK \"x\" \x14World\x15\r", true},
+					piece{"Ünïcode ✓\r", false},
+					piece{"c1\x07c2\x07\x07tail\x0Bbreak\r", true})
+			},
+			"Hello World\nÜnïcode ✓\nc1\tc2\ntail\nbreak"},
+		{"xls: BIFF8 workbook via grate (fixture from pbnjay/grate, MIT)", ".xls",
+			func(t testing.TB) []byte { return mustRead(t, "testdata/basic.xls") },
+			""},
+		{"ppt: PowerPoint 97 via goppt (fixture from richardlehane/mscfb, Apache-2.0)", ".ppt",
+			func(t testing.TB) []byte { return gunzip(t, mustRead(t, "testdata/test.ppt.gz")) },
+			""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ext+"/"+tt.reason, func(t *testing.T) {
+			got, err := run(t, tt.ext, tt.data(t))
+			if err != nil {
+				t.Fatalf("%s: %v", tt.reason, err)
+			}
+			want := tt.want
+			if want == "" {
+				want = string(mustRead(t, "testdata/"+strings.TrimPrefix(tt.ext, ".")+".golden"))
+			}
+			if got != strings.TrimRight(want, "\n") {
+				t.Errorf("%s\ngot:\n%s\nwant:\n%s", tt.reason, got, want)
+			}
+		})
+	}
+}
+
+func mustRead(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestMalformed(t *testing.T) {
+	valid := map[string]func(testing.TB) []byte{
+		".docx": func(t testing.TB) []byte { return docxOf(t, `<w:p><w:r><w:t>x</w:t></w:r></w:p>`) },
+		".pdf":  func(testing.TB) []byte { return pdfOf("x") },
+		".doc":  func(testing.TB) []byte { return docOf(piece{"x\r", true}) },
+	}
+	tests := []struct {
+		reason string
+		ext    string
+		data   func(t testing.TB) []byte
+		want   string // substring of the error
+	}{
+		{"pdf: not a PDF at all", ".pdf", func(testing.TB) []byte { return []byte("hello") }, "not a valid PDF"},
+		{"pdf: truncated in the middle", ".pdf", func(t testing.TB) []byte { b := valid[".pdf"](t); return b[:len(b)/2] }, "not a valid PDF"},
+		{"pdf: no text layer", ".pdf", func(testing.TB) []byte { return pdfOf("") }, "no text layer"},
+		{"docx: not a zip", ".docx", func(testing.TB) []byte { return []byte("PK\x03\x04garbage") }, "not a valid DOCX"},
+		{"docx: zip without document.xml", ".docx", func(t testing.TB) []byte { return zipOf(t, map[string]string{"a.txt": "x"}) }, "missing part word/document.xml"},
+		{"docx: broken XML", ".docx", func(t testing.TB) []byte {
+			return zipOf(t, map[string]string{"word/document.xml": "<w:document><w:body><w:p>\x00"})
+		}, "not a valid DOCX"},
+		{"pptx: no presentation.xml", ".pptx", func(t testing.TB) []byte { return zipOf(t, map[string]string{"x": "y"}) }, "missing part ppt/presentation.xml"},
+		{"xlsx: random bytes", ".xlsx", func(testing.TB) []byte { return []byte("not a workbook") }, "not a valid XLSX"},
+		{"epub: no container", ".epub", func(t testing.TB) []byte { return zipOf(t, map[string]string{"mimetype": "application/epub+zip"}) }, "missing part META-INF/container.xml"},
+		{"rtf: wrong header", ".rtf", func(testing.TB) []byte { return []byte("plain text") }, `does not start with {\rtf`},
+		{"doc: not a compound file", ".doc", func(testing.TB) []byte { return []byte("not ole") }, "not a valid DOC"},
+		{"doc: compound file without WordDocument", ".doc", func(testing.TB) []byte {
+			return cfbOf(map[string][]byte{"Other": []byte("x")})
+		}, "no WordDocument stream"},
+		{"doc: encrypted flag", ".doc", func(t testing.TB) []byte {
+			return docWithFIB(t, func(wd []byte) { wd[0x0B] |= 0x01 })
+		}, "encrypted"},
+		{"doc: piece table outside the table stream", ".doc", func(t testing.TB) []byte {
+			return docWithFIB(t, func(wd []byte) { wd[154+fcClxIndex*4+3] = 0x7F })
+		}, "outside the table stream"},
+		{"ppt: not a compound file", ".ppt", func(testing.TB) []byte { return []byte("nope") }, "not a valid PPT"},
+		{"xls: not a compound file", ".xls", func(testing.TB) []byte { return []byte("nope") }, "not a valid XLS"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			_, err := run(t, tt.ext, tt.data(t))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("%s: err = %v, want it to contain %q", tt.reason, err, tt.want)
+			}
+			if c := errs.CodeOf(err); c != errs.Unsupported {
+				t.Errorf("code = %s, want %s", c, errs.Unsupported)
+			}
+			n := Notice(tt.ext, err)
+			if !strings.HasPrefix(n, "[Cannot read "+tt.ext+" file: ") || !strings.HasSuffix(n, "]") {
+				t.Errorf("notice %q", n)
+			}
+		})
+	}
+}
+
+// docWithFIB builds a valid .doc, lets edit change its WordDocument FIB,
+// and rebuilds the compound file.
+func docWithFIB(t testing.TB, edit func(wd []byte)) []byte {
+	t.Helper()
+	le := func(b []byte, off int) uint32 { return uint32(b[off]) | uint32(b[off+1])<<8 | uint32(b[off+2])<<16 | uint32(b[off+3])<<24 }
+	b := docOf(piece{"x\r", true})
+	// WordDocument is the second stream in name order ("1Table" < "WordDocument").
+	dir := b[1024 : 1024+512]
+	start := le(dir, 2*128+116)
+	off := 512 * (int(start) + 1)
+	edit(b[off : off+1024])
+	return b
+}
+
+func TestCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, ext := range Extensions() {
+		c, _ := For(ext)
+		_, err := c.Convert(ctx, bytes.NewReader(nil), 0)
+		if errs.CodeOf(err) != errs.Canceled {
+			t.Errorf("%s: err = %v, want CANCELED", ext, err)
+		}
+	}
+}
+
+func TestSafe(t *testing.T) {
+	tests := []struct {
+		reason string
+		c      Func
+		want   string // error substring; "" for success
+		out    string
+	}{
+		{"a panic becomes an UNSUPPORTED error", func(context.Context, io.ReaderAt, int64) (string, error) { panic("boom") }, "malformed (boom)", ""},
+		{"an error passes through", func(context.Context, io.ReaderAt, int64) (string, error) { return "", errBoom }, "boom", ""},
+		{"output over MaxOutput is cut with a notice", func(context.Context, io.ReaderAt, int64) (string, error) {
+			return strings.Repeat("é", MaxOutput), nil
+		}, "", "[Conversion stopped after 16 MiB of text]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			out, err := Safe(tt.c).Convert(context.Background(), bytes.NewReader(nil), 0)
+			if tt.want != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("err = %v, want %q", err, tt.want)
+				}
+				return
+			}
+			if err != nil || !strings.HasSuffix(out, tt.out) || len(out) > MaxOutput+100 || !utf8.ValidString(out) {
+				t.Fatalf("err = %v, len %d, suffix %q", err, len(out), out[max(0, len(out)-60):])
+			}
+		})
+	}
+}
+
+var errBoom = errors.New("boom")
+
+func gunzip(t testing.TB, b []byte) []byte {
+	t.Helper()
+	r, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
