@@ -3,13 +3,13 @@ package convert
 import (
 	"bytes"
 	"compress/gzip"
-	"io"
-	"unicode/utf8"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/errs"
 )
@@ -46,7 +46,9 @@ func TestGolden(t *testing.T) {
 			func(t testing.TB) []byte { return docxOf(t, docxBody) },
 			"# Report\n\n# Intro\n\nPlain [link](https://example.com/x)\tafter tab\n\n  - nested item\n\nkept\nnext line\n\n| Name | Qty |\n| --- | --- |\n| a\\|b | 1<br>2 |"},
 		{"pptx: slides in sldIdLst order, title, body, slide number dropped, table, notes", ".pptx",
-			func(t testing.TB) []byte { return pptxOf(t, []string{slide1, slide2}, map[int]string{1: "speaker note"}) },
+			func(t testing.TB) []byte {
+				return pptxOf(t, []string{slide1, slide2}, map[int]string{1: "speaker note"})
+			},
 			"<!-- Slide number: 1 -->\n# Deck title\nfirst point\nsecond point\n\n| H1 | H2 |\n| --- | --- |\n| v1 | v2 |\n\n<!-- Slide number: 2 -->\n# Second\nclosing words\n\n### Notes:\nspeaker note"},
 		{"xlsx: one section per sheet, first row as header, empty sheet marked", ".xlsx",
 			func(t testing.TB) []byte {
@@ -171,7 +173,9 @@ func TestMalformed(t *testing.T) {
 // and rebuilds the compound file.
 func docWithFIB(t testing.TB, edit func(wd []byte)) []byte {
 	t.Helper()
-	le := func(b []byte, off int) uint32 { return uint32(b[off]) | uint32(b[off+1])<<8 | uint32(b[off+2])<<16 | uint32(b[off+3])<<24 }
+	le := func(b []byte, off int) uint32 {
+		return uint32(b[off]) | uint32(b[off+1])<<8 | uint32(b[off+2])<<16 | uint32(b[off+3])<<24
+	}
 	b := docOf(piece{"x\r", true})
 	// WordDocument is the second stream in name order ("1Table" < "WordDocument").
 	dir := b[1024 : 1024+512]
