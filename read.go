@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout/internal/convert"
+	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/read"
 	"github.com/scoutkit/scout/internal/textio"
+	"github.com/scoutkit/scout/internal/web"
 )
 
 // Reader reads one path string with selectors. Its zero value reads from the
@@ -31,6 +33,65 @@ type Reader struct {
 	// Now is the clock used for the ages in directory listings. nil means
 	// time.Now.
 	Now func() time.Time
+	// Fetcher fetches web URLs (http://, https://, www.). nil means a
+	// net/http client with a 30 s deadline, a 20 MiB body cap and at most
+	// 10 redirects.
+	Fetcher Fetcher
+	// NoWeb refuses web URLs. false means they are fetched.
+	NoWeb bool
+	// URLCache keeps rendered web pages so that paging a URL ("url:301")
+	// does not fetch it again. nil means no cache: every read fetches.
+	URLCache *URLCache
+	// Resolvers resolve internal URLs by scheme ("skill", "memory", ...,
+	// without "://"). nil means none: an internal URL is then an
+	// UNSUPPORTED error.
+	Resolvers map[string]Resolver
+}
+
+// Fetcher fetches a web URL. It returns an error only when no response was
+// received; an HTTP error status is a response.
+type Fetcher interface {
+	Fetch(ctx context.Context, url string) (*FetchResponse, error)
+}
+
+// FetchResponse is a fetched URL.
+type FetchResponse struct {
+	URL         string   // the URL requested
+	FinalURL    string   // the URL after redirects
+	Status      int      // HTTP status code
+	ContentType string   // the Content-Type header ("" if none)
+	Body        []byte   // the body, at most the fetcher's cap
+	Redirects   []string // the URLs redirected to, in order
+	Truncated   bool     // the body was cut at the cap
+}
+
+// URLCache keeps rendered web pages by URL and mode (rendered or :raw), at
+// most 100, least recently used dropped first. Its zero value is ready; it
+// is safe for concurrent use.
+type URLCache struct{ c web.Cache }
+
+// Resolver resolves the internal URLs of one scheme.
+type Resolver interface {
+	// Resolve returns the resource of url (without selector, e.g.
+	// "skill://deploy"). A missing resource is a CodeNotFound *Error.
+	Resolve(ctx context.Context, url string) (*Resource, error)
+}
+
+// Resource is an internal URL's content.
+type Resource struct {
+	// SourcePath is the backing file, relative to the workspace root;
+	// "" for a virtual resource. A mutable resource with a backing file is
+	// read as that file.
+	SourcePath string
+	// Text is the content of a virtual resource.
+	Text string
+	// Immutable marks a resource that cannot be edited: no hashline
+	// anchors are shown.
+	Immutable bool
+	// ContentType is a MIME type; "" means text/plain.
+	ContentType string
+	// Notes are short remarks shown with the content.
+	Notes []string
 }
 
 // Converter converts a document (a PDF, a DOCX, ...) to text or markdown.
@@ -81,8 +142,31 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 		CheckInside:       CheckInside,
 		Limit:             r.DefaultLimit,
 		NoSummaries:       r.NoSummaries,
+		NoWeb:             r.NoWeb,
 		ImageMetadataOnly: r.ImageMetadataOnly,
 		Now:               r.Now,
+	}
+	if r.FS == nil {
+		c.OSRoot = root
+	}
+	if r.URLCache != nil {
+		c.WebCache = &r.URLCache.c
+	}
+	if r.Fetcher != nil {
+		c.Fetcher = web.FetcherFunc(func(ctx context.Context, url string) (*web.Response, error) {
+			resp, err := r.Fetcher.Fetch(ctx, url)
+			if err != nil || resp == nil {
+				return nil, err
+			}
+			return &web.Response{URL: resp.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: resp.ContentType,
+				Body: resp.Body, Redirects: resp.Redirects, Truncated: resp.Truncated}, nil
+		})
+	}
+	if len(r.Resolvers) > 0 {
+		c.Registry = &iurl.Registry{}
+		for scheme, res := range r.Resolvers {
+			c.Registry.Register(scheme, resolverFunc(res))
+		}
 	}
 	if len(r.Converters) > 0 {
 		c.Converters = make(map[string]convert.Converter, len(r.Converters))
@@ -91,6 +175,20 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 		}
 	}
 	return read.Run(ctx, c, req.Path)
+}
+
+// resolverFunc adapts a host Resolver to the internal registry.
+func resolverFunc(res Resolver) iurl.Resolver {
+	return iurl.ResolverFunc(func(ctx context.Context, u *iurl.URL) (*iurl.Resource, error) {
+		r, err := res.Resolve(ctx, u.Raw)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			return nil, &Error{Code: CodeNotFound, Message: "Not found: " + u.Raw}
+		}
+		return &iurl.Resource{URL: u.Raw, SourcePath: r.SourcePath, Text: r.Text, Immutable: r.Immutable, ContentType: r.ContentType, Notes: r.Notes}, nil
+	})
 }
 
 // splitSelector peels a read selector with SplitPathSelector.

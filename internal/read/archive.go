@@ -78,12 +78,12 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 		if err != nil {
 			return nil, err
 		}
-		res, err = r.memory(ctx, text, sel, EntityArchive, false)
+		res, err = r.memory(ctx, text, sel, memoryPlan, EntityArchive, false)
 		if err != nil {
 			return nil, err
 		}
 	} else {
-		res, err = r.lines(ctx, it.Body(), sel, textio.PlanOptions{Raw: sel.Raw, Limit: textio.MaxLimit, HeadBytes: textio.MinByteBudget}, EntityArchive)
+		res, err = r.lines(ctx, it.Body(), sel, textio.PlanOptions{Raw: sel.Raw, Limit: memoryPlan.Limit, HeadBytes: memoryPlan.HeadBytes}, EntityArchive)
 		if err != nil {
 			return nil, err
 		}

@@ -240,7 +240,7 @@ func (r *reader) document(ctx context.Context, name, display, ext string, c conv
 		}
 		return &Result{Kind: KindNotice, Path: display, Bytes: ra.Size(), Body: convert.Notice(ext, err)}, nil
 	}
-	res, err := r.memory(ctx, text, sel, EntityDocument, true)
+	res, err := r.memory(ctx, text, sel, memoryPlan, EntityDocument, true)
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +266,7 @@ func (r *reader) notebook(ctx context.Context, name, display string, info fs.Fil
 		}
 		return nil, errs.Wrap(errs.Unsupported, err, "Cannot read notebook '%s': %v. Read it with :raw to see the JSON.", display, err)
 	}
-	res, err := r.memory(ctx, text, sel, EntityNotebook, false)
+	res, err := r.memory(ctx, text, sel, memoryPlan, EntityNotebook, false)
 	if err != nil {
 		return nil, err
 	}
@@ -303,14 +303,19 @@ func (r *reader) image(name, display string) (*Result, error) {
 	return res, nil
 }
 
-// memory pages a text held in memory (3000 lines / 50 KB with no
-// selector). Mutable texts get a tag.
-func (r *reader) memory(ctx context.Context, text string, sel Selector, entity string, immutable bool) (*Result, error) {
-	res, err := r.lines(ctx, strings.NewReader(text), sel, textio.PlanOptions{Raw: sel.Raw, Limit: textio.MaxLimit, HeadBytes: textio.MinByteBudget}, entity)
+// memoryPlan is the plan of an in-memory text: 3000 lines / 50 KB with no
+// selector.
+var memoryPlan = textio.PlanOptions{Limit: textio.MaxLimit, HeadBytes: textio.MinByteBudget}
+
+// memory pages a text held in memory with po (Raw is taken from sel).
+// Mutable texts get a tag.
+func (r *reader) memory(ctx context.Context, text string, sel Selector, po textio.PlanOptions, entity string, immutable bool) (*Result, error) {
+	po.Raw = sel.Raw
+	res, err := r.lines(ctx, strings.NewReader(text), sel, po, entity)
 	if err != nil {
 		return nil, err
 	}
-	res.Immutable = immutable
+	res.Immutable, res.Bytes = immutable, int64(len(text))
 	if !sel.Raw && !immutable && len(text) <= hashline.MaxTagBytes {
 		res.Tag = hashline.Tag([]byte(text))
 	}

@@ -18,7 +18,9 @@ import (
 
 	"github.com/scoutkit/scout/internal/convert"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/textio"
+	"github.com/scoutkit/scout/internal/web"
 )
 
 // Selector is a parsed line selector.
@@ -57,6 +59,18 @@ type Config struct {
 	Now func() time.Time
 	// SuffixTimeout bounds the suffix match; 0 means 5 s.
 	SuffixTimeout time.Duration
+	// OSRoot is the OS directory FS stands for when FS is that directory
+	// itself (databases are then opened in place); "" otherwise.
+	OSRoot string
+	// Fetcher fetches web URLs; nil means web.DefaultFetcher(). NoWeb
+	// refuses web URLs. WebCache keeps rendered pages for paging; nil
+	// means none.
+	Fetcher  web.Fetcher
+	NoWeb    bool
+	WebCache *web.Cache
+	// Registry resolves internal URLs; nil means none is registered (an
+	// internal URL is then an UNSUPPORTED error).
+	Registry *iurl.Registry
 }
 
 func (c *Config) now() time.Time {
@@ -89,8 +103,10 @@ type reader struct {
 }
 
 func (r *reader) run(ctx context.Context, p string) (*Result, error) {
-	if res, ok, err := r.archive(ctx, p); ok || err != nil {
-		return res, err
+	for _, try := range []func(context.Context, string) (*Result, bool, error){r.web, r.internalURL, r.archive, r.database} {
+		if res, ok, err := try(ctx, p); ok || err != nil {
+			return res, err
+		}
 	}
 	return r.local(ctx, p)
 }

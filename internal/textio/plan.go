@@ -26,6 +26,9 @@ type PlanOptions struct {
 	// HeadBytes, when positive, replaces the byte budget of a read with no
 	// ranges (in-memory sources are head-truncated at 50 KB).
 	HeadBytes int
+	// Unlimited removes the line and byte caps: only the ranges bound the
+	// windows (sources paged by explicit selectors alone).
+	Unlimited bool
 }
 
 // ClampLimit returns the line limit a host setting means: 0 means
@@ -51,6 +54,16 @@ func ClampLimit(n int) int {
 // (Limit for an open-ended one) and a byte budget of
 // max(MinByteBudget, lines×BytesPerLine).
 func Plan(ranges []Range, o PlanOptions) []Window {
+	ws := plan(ranges, o)
+	if o.Unlimited {
+		for i := range ws {
+			ws[i].MaxLines, ws[i].MaxBytes = 0, 0
+		}
+	}
+	return ws
+}
+
+func plan(ranges []Range, o PlanOptions) []Window {
 	limit := ClampLimit(o.Limit)
 	if len(ranges) == 0 {
 		w := window(Range{Start: 1}, limit)

@@ -237,6 +237,8 @@ func TestPlan(t *testing.T) {
 		{"open range", []Range{{51, 0}}, PlanOptions{}, "[{50 0 300 153600}]", "open-ended: leading context only, default limit"},
 		{"raw exact", []Range{{41, 60}}, PlanOptions{Raw: true}, "[{41 60 20 51200}]", "raw ranges are exact"},
 		{"multi exact", []Range{{5, 16}, {960, 973}}, PlanOptions{}, "[{5 16 12 51200} {960 973 14 51200}]", "multi-ranges are read without context"},
+		{"unlimited", nil, PlanOptions{Unlimited: true}, "[{1 0 0 0}]", "unlimited windows have no caps"},
+		{"unlimited range", []Range{{41, 60}}, PlanOptions{Unlimited: true}, "[{40 63 0 0}]", "ranges still get context"},
 		{"huge range", []Range{{1, 100000}}, PlanOptions{}, "[{1 100003 3000 1536000}]", "a range collects at most 3000 lines"},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,65 @@
+package read
+
+import (
+	"context"
+	"io/fs"
+
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/iurl"
+	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/textio"
+)
+
+// internalURL reads an internal URL (skill://, agent://, memory:// ...)
+// through the host's resolvers. A mutable resource with a backing file in
+// the workspace is read as that file; any other is paged in memory, without
+// anchors when it is immutable. skill:// resources and agent:// extractions
+// are paged only by explicit selectors.
+func (r *reader) internalURL(ctx context.Context, p string) (*Result, bool, error) {
+	reg := r.c.Registry
+	if reg == nil {
+		reg = &iurl.Registry{}
+	}
+	if !reg.CanHandle(p) {
+		return nil, false, nil
+	}
+	base, msel, err := iurl.SplitSelector(p)
+	if err != nil {
+		return nil, true, errs.Wrap(errs.InvalidParam, err, "%v", err)
+	}
+	sel := fromMemtext(msel)
+	u, err := iurl.Parse(base)
+	if err != nil {
+		return nil, true, err
+	}
+	extract := u.Scheme == "agent" && (len(u.Segments()) > 0 || u.Query.Get("q") != "")
+	if extract && len(sel.Ranges) > 0 {
+		return nil, true, errs.New(errs.InvalidParam, "Cannot combine query extraction with offset/limit: drop the line selector from %s or drop the /path or ?q= part.", p)
+	}
+	res, err := reg.Resolve(ctx, base)
+	if err != nil {
+		return nil, true, err
+	}
+	if res.SourcePath != "" && !res.Immutable {
+		if name, err := pathutil.Resolve(r.c.Root, res.SourcePath); err == nil {
+			if info, err := fs.Stat(r.c.FS, name); err == nil && info.Mode().IsRegular() {
+				out, err := r.open(ctx, &found{fsPath: name, info: info}, sel)
+				if err != nil {
+					return nil, true, err
+				}
+				out.Notes = append(out.Notes, res.Notes...)
+				return out, true, nil
+			}
+		}
+	}
+	po := memoryPlan
+	if u.Scheme == "skill" || extract {
+		po = textio.PlanOptions{Unlimited: true}
+	}
+	out, err := r.memory(ctx, res.Text, sel, po, EntityResource, res.Immutable)
+	if err != nil {
+		return nil, true, err
+	}
+	out.Path, out.Notes = base, res.Notes
+	return out, true, nil
+}

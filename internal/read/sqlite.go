@@ -1,0 +1,59 @@
+package read
+
+import (
+	"context"
+	"io"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/sqlite"
+)
+
+// database reads p as a SQLite database with its selector ("app.db",
+// "app.db:users", "app.db:users?limit=5", "app.db?q=SELECT 1") when some
+// prefix of it with a database extension is a regular file that starts
+// with the SQLite header. A ".db" file that is not SQLite is read as a file.
+func (r *reader) database(ctx context.Context, p string) (*Result, bool, error) {
+	for _, cand := range sqlite.Candidates(p) {
+		name, err := pathutil.Resolve(r.c.Root, cand.DB)
+		if err != nil {
+			continue
+		}
+		if r.c.CheckInside != nil && r.c.CheckInside(r.c.FS, name) != nil {
+			continue
+		}
+		if !r.isSQLite(name) {
+			continue
+		}
+		var res *sqlite.Result
+		if r.c.OSRoot != "" {
+			res, err = sqlite.ReadFile(ctx, filepath.Join(r.c.OSRoot, filepath.FromSlash(name)), cand.Selector)
+		} else {
+			res, err = sqlite.ReadFS(ctx, r.c.FS, name, cand.Selector, sqlite.Options{})
+		}
+		if err != nil {
+			return nil, true, err
+		}
+		return &Result{Kind: KindSQLite, Path: pathutil.Display(name) + cand.Selector, Body: res.Text}, true, nil
+	}
+	return nil, false, nil
+}
+
+// isSQLite reports whether name is a regular file with the SQLite header.
+func (r *reader) isSQLite(name string) bool {
+	info, err := fs.Stat(r.c.FS, name)
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	f, err := r.c.FS.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(sqlite.Magic))
+	if _, err := io.ReadFull(f, head); err != nil {
+		return false
+	}
+	return sqlite.IsSQLite(head)
+}

@@ -1,0 +1,74 @@
+package read
+
+import (
+	"bytes"
+	"context"
+
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/image"
+	"github.com/scoutkit/scout/internal/memtext"
+	"github.com/scoutkit/scout/internal/textio"
+	"github.com/scoutkit/scout/internal/web"
+)
+
+// URL output shows 300 lines / 50 KB when no range is given.
+const urlLines = 300
+
+// web reads a web URL (http://, https://, www.): the rendered page, its
+// header first, paged in memory. A range pages the cached render when the
+// URL was read before.
+func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
+	if !web.IsURL(p) {
+		return nil, false, nil
+	}
+	if r.c.NoWeb {
+		return nil, true, errs.New(errs.Unsupported, "Reading web URLs is turned off by the host: %s cannot be read.", p)
+	}
+	raw, msel, err := web.SplitSelector(p)
+	if err != nil {
+		return nil, true, errs.Wrap(errs.InvalidParam, err, "%v", err)
+	}
+	sel := fromMemtext(msel)
+	var page *web.Page
+	if len(sel.Ranges) > 0 && r.c.WebCache != nil {
+		page, _ = r.c.WebCache.Get(raw, sel.Raw)
+	}
+	if page == nil {
+		fetcher := r.c.Fetcher
+		if fetcher == nil {
+			fetcher = web.DefaultFetcher()
+		}
+		page, err = web.Render(ctx, fetcher, raw, web.Options{Raw: sel.Raw, Convert: r.converter})
+		if err != nil {
+			return nil, true, err
+		}
+		if r.c.WebCache != nil {
+			r.c.WebCache.Put(page, sel.Raw)
+		}
+	}
+	res, err := r.memory(ctx, page.Output(), sel, textio.PlanOptions{Limit: urlLines, HeadBytes: textio.MinByteBudget}, EntityURL, true)
+	if err != nil {
+		return nil, true, err
+	}
+	res.Path = page.URL
+	res.URL = &URLInfo{URL: page.URL, FinalURL: page.FinalURL, ContentType: page.ContentType, Method: page.Method, Notes: page.Notes}
+	if page.Method == web.MethodImage && len(page.Image) > 0 {
+		if info, err := image.Inspect(bytes.NewReader(page.Image), int64(len(page.Image))); err == nil {
+			res.Image = &info
+			if !r.c.ImageMetadataOnly {
+				res.ImageData = page.Image
+			}
+		}
+	}
+	return res, true, nil
+}
+
+// fromMemtext converts a selector parsed by the web and internal-URL
+// packages.
+func fromMemtext(m memtext.Selector) Selector {
+	s := Selector{Raw: m.Raw}
+	for _, rg := range m.Ranges {
+		s.Ranges = append(s.Ranges, textio.Range{Start: rg.Start, End: rg.End})
+	}
+	return s
+}

@@ -1,0 +1,300 @@
+package scout_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/internal/testfs"
+)
+
+// readBoth reads path over files as a MapFS and as a temporary directory
+// and returns the text (or "error CODE: message") of each run; both must
+// agree.
+func readBoth(t *testing.T, files map[string][]byte, path string, setup func(*scout.Reader)) string {
+	t.Helper()
+	m := fstest.MapFS{}
+	for name, data := range files {
+		m[name] = &fstest.MapFile{Data: data, Mode: 0o644, ModTime: testfs.Epoch}
+	}
+	var outs [2]string
+	for i, mode := range []string{"mapfs", "dir"} {
+		r := scout.Reader{Now: func() time.Time { return goldenNow }}
+		if mode == "mapfs" {
+			r.FS, r.Root = m, "/scout-root"
+		} else {
+			r.Root = testfs.WriteDir(t, m)
+		}
+		if setup != nil {
+			setup(&r)
+		}
+		res, err := r.Read(context.Background(), scout.ReadRequest{Path: path})
+		if err != nil {
+			var se *scout.Error
+			if !errors.As(err, &se) {
+				t.Fatalf("%s: %v is not a *scout.Error", mode, err)
+			}
+			outs[i] = "error " + string(se.Code) + ": " + se.Message
+			continue
+		}
+		outs[i] = format.ReadText(res, nil)
+	}
+	if outs[0] != outs[1] {
+		t.Fatalf("MapFS and directory runs differ:\n--- mapfs\n%s\n--- dir\n%s", outs[0], outs[1])
+	}
+	return outs[0]
+}
+
+func zipBytes(t *testing.T, members map[string][]byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	for _, name := range []string{"src/", "src/a.txt", "src/bin.dat", "top.txt"} {
+		data, ok := members[name]
+		if !ok {
+			continue
+		}
+		f, err := w.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write(data)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func pngBytes(t *testing.T) []byte {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, 3, 2))
+	img.Set(0, 0, color.NRGBA{R: 255, A: 128})
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func numbered(n int, width int) []byte {
+	var b bytes.Buffer
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "%04d %s\n", i, strings.Repeat("日", width))
+	}
+	return b.Bytes()
+}
+
+func goSource(funcs int) []byte {
+	var b bytes.Buffer
+	b.WriteString("package big\n")
+	for i := range funcs {
+		fmt.Fprintf(&b, "\n// F%d does things.\nfunc F%d() int {\n\tx := %d\n\tx++\n\tx++\n\treturn x\n}\n", i, i, i)
+	}
+	return b.Bytes()
+}
+
+type upper struct{}
+
+func (upper) Convert(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
+	b := make([]byte, size)
+	if _, err := r.ReadAt(b, 0); err != nil && err != io.EOF {
+		return "", err
+	}
+	return strings.ToUpper(string(b)), nil
+}
+
+type failing struct{}
+
+func (failing) Convert(context.Context, io.ReaderAt, int64) (string, error) {
+	return "", errors.New("no text layer")
+}
+
+type memResolver map[string]*scout.Resource
+
+func (m memResolver) Resolve(_ context.Context, url string) (*scout.Resource, error) {
+	if r, ok := m[url]; ok {
+		return r, nil
+	}
+	return nil, &scout.Error{Code: scout.CodeNotFound, Message: "Not found: " + url}
+}
+
+func TestReadKinds(t *testing.T) {
+	archive := zipBytes(t, map[string][]byte{"src/": nil, "src/a.txt": []byte("one\ntwo\nthree\n"), "src/bin.dat": {0, 1, 2, 0}, "top.txt": []byte("top\n")})
+	big := bytes.Repeat([]byte("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\n"), (5<<20)/64)
+	tests := []struct {
+		name   string
+		files  map[string][]byte
+		path   string
+		setup  func(*scout.Reader)
+		want   []string // substrings of the text, in order
+		not    []string // substrings that must not appear
+		reason string
+	}{
+		{"binary", map[string][]byte{"b.bin": append([]byte("PK\x03\x04"), make([]byte, 100)...)}, "b.bin", nil,
+			[]string{"[Cannot display binary file 'b.bin' (104B, application/zip)"}, nil, "a NUL in the head means binary: one notice, no garbage"},
+		{"utf16", map[string][]byte{"u.txt": {0xFF, 0xFE, 'h', 0, 'i', 0, '\n', 0, 'x', 0}}, "u.txt", nil,
+			[]string{"1:hi\n2:x"}, nil, "UTF-16 with a BOM is decoded, not binary"},
+		{"lossy", map[string][]byte{"l.txt": []byte("a\xffb\n")}, "l.txt", nil,
+			[]string{"1:a\uFFFDb", "Invalid UTF-8 bytes shown as U+FFFD"}, nil, "invalid UTF-8 is replaced and reported"},
+		{"crlf", map[string][]byte{"c.txt": []byte("a\r\nb\r\n")}, "c.txt", nil,
+			[]string{"1:a\n2:b"}, []string{"\r"}, "display drops the CR of CRLF"},
+		{"crlf raw", map[string][]byte{"c.txt": []byte("a\r\nb\r\n")}, "c.txt:raw", nil,
+			[]string{"a\r\nb\r"}, nil, ":raw keeps the bytes"},
+		{"byte budget", map[string][]byte{"w.txt": numbered(400, 700)}, "w.txt", nil,
+			[]string{"1:0001", "(150KB limit). Use :"}, []string{"300:0300"}, "multi-byte lines exhaust the 150KB budget before 300 lines"},
+		{"over 4 MiB", map[string][]byte{"big.txt": big}, "big.txt:81919", nil,
+			[]string{"81918:", "81920:"}, []string{"¶"}, "files over 4 MiB are streamed and get no tag, but rows keep numbers"},
+		{"zip listing", map[string][]byte{"a.zip": archive}, "a.zip", nil,
+			[]string{"src/", "top.txt (4B)"}, nil, "an archive lists its root"},
+		{"zip member range", map[string][]byte{"a.zip": archive}, "a.zip:src/a.txt:2", nil,
+			[]string{"¶a.zip:src/a.txt#", "1:one\n2:two\n3:three"}, nil, "member text goes through the normal text path"},
+		{"zip binary member", map[string][]byte{"a.zip": archive}, "a.zip:src/bin.dat", nil,
+			[]string{"[Cannot read binary archive entry 'src/bin.dat' (4B)]"}, nil, "binary members are a notice"},
+		{"zip missing member", map[string][]byte{"a.zip": archive}, "a.zip:nope.txt", nil,
+			[]string{"error NOT_FOUND"}, nil, "a missing member is NOT_FOUND"},
+		{"summary", map[string][]byte{"big.go": goSource(30)}, "big.go", nil,
+			[]string{"¶big.go#", "lines elided"}, nil, "a large Go file without selector is summarised"},
+		{"summary off", map[string][]byte{"big.go": goSource(30)}, "big.go", func(r *scout.Reader) { r.NoSummaries = true },
+			[]string{"1:package big", "3:// F0 does things."}, []string{"elided"}, "NoSummaries reads lines"},
+		{"summary not with selector", map[string][]byte{"big.go": goSource(30)}, "big.go:1-3", nil,
+			[]string{"1:package big"}, []string{"elided"}, "a selector disables the summary"},
+		{"image", map[string][]byte{"p.png": pngBytes(t)}, "p.png", nil,
+			[]string{"Read image file [image/png]"}, nil, "images are detected by magic bytes"},
+		{"image metadata", map[string][]byte{"p.png": pngBytes(t)}, "p.png", func(r *scout.Reader) { r.ImageMetadataOnly = true },
+			[]string{"image/png", "3", "2"}, []string{"Read image file"}, "metadata only on request"},
+		{"image corrupt", map[string][]byte{"p.png": pngBytes(t)[:30]}, "p.png", nil,
+			[]string{"error UNSUPPORTED: Cannot read image 'p.png'"}, nil, "a truncated image is a clear error"},
+		{"image named png holding text", map[string][]byte{"t.png": []byte("just text\n")}, "t.png", nil,
+			[]string{"1:just text"}, nil, "a .png that holds text is read as text"},
+		{"document hook", map[string][]byte{"d.pdf": []byte("hello pdf")}, "d.pdf", func(r *scout.Reader) { r.Converters = map[string]scout.Converter{".PDF": upper{}} },
+			[]string{"HELLO PDF"}, []string{"¶"}, "a host converter replaces the built-in one; converted text has no anchors"},
+		{"document failure", map[string][]byte{"d.pdf": []byte("x")}, "d.pdf", func(r *scout.Reader) { r.Converters = map[string]scout.Converter{".pdf": failing{}} },
+			[]string{"[Cannot read .pdf file: no text layer]"}, nil, "a failed conversion is a notice, not an error"},
+		{"internal virtual", nil, "memory://notes:2", func(r *scout.Reader) {
+			r.Resolvers = map[string]scout.Resolver{"memory": memResolver{"memory://notes": {Text: "a\nb\nc\n", Immutable: true}}}
+		}, []string{"a\nb\nc"}, []string{"¶", "1:"}, "an immutable resource is paged without anchors"},
+		{"internal backing file", map[string][]byte{"skills/x.md": []byte("# X\n")}, "skill://x", func(r *scout.Reader) {
+			r.Resolvers = map[string]scout.Resolver{"skill": memResolver{"skill://x": {SourcePath: "skills/x.md"}}}
+		}, []string{"¶skills/x.md#", "1:# X"}, nil, "a mutable resource with a backing file is read as the file"},
+		{"internal unregistered", nil, "skill://x", nil, []string{"error UNSUPPORTED"}, nil, "an internal URL with no resolver is refused"},
+		{"web off", nil, "https://example.com/", func(r *scout.Reader) { r.NoWeb = true }, []string{"error UNSUPPORTED"}, nil, "the host can turn web reads off"},
+		{"nul", nil, "a\x00b", nil, []string{"error INVALID_PARAM: Invalid path: it contains a NUL byte"}, nil, "a NUL byte is refused"},
+		{"empty path", nil, "  ", nil, []string{"error INVALID_PARAM: Path must not be empty"}, nil, "an empty path is refused"},
+		{"notebook big cell", map[string][]byte{"n.ipynb": []byte(`{"nbformat":4,"cells":[{"cell_type":"code","source":"` + strings.Repeat("x", 10<<20) + `"}]}`)}, "n.ipynb", nil,
+			[]string{"error TOO_LARGE"}, nil, "a 10 MB cell is a clear error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := readBoth(t, tt.files, tt.path, tt.setup)
+			rest := got
+			for _, w := range tt.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("missing %q (%s) in:\n%s", w, tt.reason, clipText(got))
+				}
+				rest = rest[i+len(w):]
+			}
+			for _, n := range tt.not {
+				if strings.Contains(got, n) {
+					t.Fatalf("unexpected %q (%s) in:\n%s", n, tt.reason, clipText(got))
+				}
+			}
+		})
+	}
+}
+
+func clipText(s string) string {
+	if len(s) > 3000 {
+		return s[:3000] + "…"
+	}
+	return s
+}
+
+// TestReadWeb reads URLs from a local server: the header, paging from the
+// cache without refetching, and a failed fetch reported as method failed.
+func TestReadWeb(t *testing.T) {
+	hits := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits++
+		if r.URL.Path == "/missing" {
+			http.Error(w, "gone", http.StatusNotFound)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		for i := 1; i <= 400; i++ {
+			fmt.Fprintf(w, "line %d\n", i)
+		}
+	}))
+	defer srv.Close()
+	r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{}}, URLCache: &scout.URLCache{}}
+	res, err := r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/t.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := format.ReadText(res, nil)
+	if !strings.HasPrefix(text, "URL: "+srv.URL+"/t.txt\n") || strings.Contains(text, "¶") || !strings.Contains(text, "Use :301 to continue") {
+		t.Fatalf("first page:\n%s", clipText(text))
+	}
+	res, err = r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/t.txt:301"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := format.ReadText(res, nil); !strings.Contains(text, "line 400") || hits != 1 {
+		t.Fatalf("second page (hits %d):\n%s", hits, clipText(text))
+	}
+	res, err = r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/missing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.URL == nil || res.URL.Method != "failed" {
+		t.Fatalf("missing page: %+v", res.URL)
+	}
+}
+
+// TestReadFIFO checks that a named pipe is refused at once, never opened.
+func TestReadFIFO(t *testing.T) {
+	dir := t.TempDir()
+	if err := mkfifo(dir + "/pipe"); err != nil {
+		t.Skip("no mkfifo:", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := (&scout.Reader{Workspace: scout.Workspace{Root: dir}}).Read(context.Background(), scout.ReadRequest{Path: "pipe"})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if scout.CodeOf(err) != scout.CodeUnsupported || !strings.Contains(err.Error(), "named pipe") {
+			t.Fatalf("err = %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("reading a FIFO blocked")
+	}
+}
+
+// TestReadCanceled checks that a canceled context stops a read.
+func TestReadCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m := fstest.MapFS{"a.txt": {Data: []byte("a\n")}}
+	_, err := (&scout.Reader{Workspace: scout.Workspace{FS: m}}).Read(ctx, scout.ReadRequest{Path: "a.txt"})
+	if scout.CodeOf(err) != scout.CodeCanceled {
+		t.Fatalf("err = %v", err)
+	}
+}
+
