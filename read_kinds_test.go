@@ -297,4 +297,3 @@ func TestReadCanceled(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
-
