@@ -102,10 +102,10 @@ func detect(head []byte) (format, bool) {
 // that is not a supported image or whose header does not decode.
 func Inspect(r io.ReaderAt, size int64) (Info, error) {
 	if size < 0 {
-		return Info{}, errs.New(errs.Internal, "image size %d is negative", size)
+		return Info{}, errs.New(errs.Internal, "image size %d is negative.", size)
 	}
 	if size > MaxBytes {
-		return Info{}, errs.New(errs.TooLarge, "image is %s, over the %s limit for images", human(size), human(MaxBytes))
+		return Info{}, errs.New(errs.TooLarge, "image is %s, over the %s limit for images.", human(size), human(MaxBytes))
 	}
 	head := make([]byte, min(size, 64))
 	if _, err := r.ReadAt(head, 0); err != nil && err != io.EOF {
@@ -113,11 +113,11 @@ func Inspect(r io.ReaderAt, size int64) (Info, error) {
 	}
 	f, ok := detect(head)
 	if !ok {
-		return Info{}, errs.New(errs.Unsupported, "not a supported image (PNG, JPEG, GIF, WebP, BMP or TIFF by its first bytes)")
+		return Info{}, errs.New(errs.Unsupported, "not a supported image (PNG, JPEG, GIF, WebP, BMP or TIFF by its first bytes).")
 	}
 	cfg, _, err := stdimage.DecodeConfig(io.NewSectionReader(r, 0, size))
 	if err != nil {
-		return Info{}, errs.Wrap(errs.Unsupported, err, "the %s image header cannot be decoded (%v); the file may be corrupt or truncated",
+		return Info{}, errs.Wrap(errs.Unsupported, err, "the %s image header cannot be decoded (%v); the file may be corrupt or truncated.",
 			strings.ToUpper(f.name), err)
 	}
 	info := Info{MIME: f.mime, Format: f.name, Bytes: size, Width: cfg.Width, Height: cfg.Height}
@@ -140,7 +140,7 @@ func Load(r io.ReaderAt, size int64) (Info, []byte, error) {
 	}
 	if int64(info.Width)*int64(info.Height) <= MaxDecodePixels {
 		if _, _, err := stdimage.Decode(bytes.NewReader(data)); err != nil {
-			return Info{}, nil, errs.Wrap(errs.Unsupported, err, "the %s image data cannot be decoded (%v); the file may be corrupt or truncated",
+			return Info{}, nil, errs.Wrap(errs.Unsupported, err, "the %s image data cannot be decoded (%v); the file may be corrupt or truncated.",
 				strings.ToUpper(info.Format), err)
 		}
 	}
