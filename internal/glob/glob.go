@@ -37,13 +37,9 @@ import (
 // Pattern is a compiled glob. It is immutable and safe for concurrent use.
 // A nil *Pattern matches every path.
 type Pattern struct {
-	src string
-	re  *regexp.Regexp
-	// suffix, when not "", is the fast path of the commonest globs: the
-	// pattern is "**/*"+suffix (any path ending in suffix) or, with
-	// oneSegment, "*"+suffix (no '/' either).
-	suffix     string
-	oneSegment bool
+	src  string
+	re   *regexp.Regexp
+	fast func(string) bool // the commonest globs without regexp; nil if none
 }
 
 // Compile compiles pattern for matching slash paths relative to a base (see
@@ -62,13 +58,23 @@ func Compile(pattern string) (*Pattern, error) {
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid glob '%s': %v — simplify the pattern", pattern, err)
 	}
-	p := &Pattern{src: pattern, re: re}
-	if rest, ok := strings.CutPrefix(pattern, "**/*"); ok && isPlain(rest) {
-		p.suffix = rest
-	} else if rest, ok := strings.CutPrefix(pattern, "*"); ok && isPlain(rest) {
-		p.suffix, p.oneSegment = rest, true
+	return &Pattern{src: pattern, re: re, fast: fastPath(pattern)}, nil
+}
+
+// fastPath returns a plain-Go matcher for the commonest globs: "**" and
+// "**/*" (everything), "**/*.ext" (a suffix at any depth) and "*.ext" (a
+// suffix, no '/'); nil for the others.
+func fastPath(pattern string) func(string) bool {
+	if pattern == "**" || pattern == "**/*" {
+		return func(string) bool { return true }
 	}
-	return p, nil
+	if suffix, ok := strings.CutPrefix(pattern, "**/*"); ok && isPlain(suffix) {
+		return func(rel string) bool { return strings.HasSuffix(rel, suffix) }
+	}
+	if suffix, ok := strings.CutPrefix(pattern, "*"); ok && isPlain(suffix) {
+		return func(rel string) bool { return strings.HasSuffix(rel, suffix) && !strings.Contains(rel, "/") }
+	}
+	return nil
 }
 
 // isPlain reports whether s is a non-empty literal within one segment.
@@ -82,8 +88,8 @@ func (p *Pattern) Match(rel string) bool {
 	if p == nil {
 		return true
 	}
-	if p.suffix != "" {
-		return strings.HasSuffix(rel, p.suffix) && !(p.oneSegment && strings.Contains(rel, "/"))
+	if p.fast != nil {
+		return p.fast(rel)
 	}
 	return p.re.MatchString(rel)
 }

@@ -165,13 +165,16 @@ func TestFastPath(t *testing.T) {
 		{"**/*.go", "a.go/b", false, "suffix must end the path"},
 		{"*.go", "a/b.go", false, "one segment only"},
 		{"*.go", "b.go", true, "one segment"},
+		{"**/*", "a/b/c", true, "everything"},
+		{"**/*", "", true, "even the empty path"},
+		{"**", "x", true, "everything"},
 	}
 	for _, tt := range tests {
 		g, err := Compile(tt.pattern)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g.suffix == "" {
+		if g.fast == nil {
 			t.Errorf("Compile(%q) has no fast path", tt.pattern)
 		}
 		if got := g.Match(tt.path); got != tt.want || got != g.re.MatchString(tt.path) {

@@ -260,6 +260,12 @@ func TestSplitDelimited(t *testing.T) {
 	}
 }
 
+func TestSplitDelimitedNilExists(t *testing.T) {
+	if got := SplitDelimited("a,b", nil); !slices.Equal(got, []string{"a,b"}) {
+		t.Errorf("SplitDelimited with nil exists = %q, want the entry alone", got)
+	}
+}
+
 func TestSplitDelimitedGlobEntryIsSplit(t *testing.T) {
 	// An entry with a glob character is split even when exists says yes for
 	// it: the check on the whole entry applies to literal paths only.

@@ -21,7 +21,8 @@ var modes = []mode{
 // SplitDelimited recovers several paths given as one entry, as pi's
 // splitDelimitedPathEntry does (notes/pi-behaviour.md §1.2). exists reports
 // whether a part resolves (the caller peels a ":sel" suffix and the glob
-// part before it stats); it is also asked about the whole entry.
+// part before it stats); it is also asked about the whole entry. A nil
+// exists resolves nothing, so the entry comes back alone.
 //
 // The entry is returned alone when it has no glob character and exists.
 // Otherwise the modes are tried in order: comma, semicolon, white space,
@@ -32,6 +33,9 @@ var modes = []mode{
 // exist). The first accepted split is returned; if none is, the entry alone.
 // So "apps/a.txt," gives ["apps/a.txt"] when that file exists.
 func SplitDelimited(entry string, exists func(part string) bool) []string {
+	if exists == nil {
+		return []string{entry}
+	}
 	if !strings.ContainsAny(entry, "*?[{") && exists(entry) {
 		return []string{entry}
 	}
