@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"flag"
 	"io"
 	"os"
 	"strings"
@@ -240,3 +241,19 @@ func gunzip(t testing.TB, b []byte) []byte {
 	}
 	return out
 }
+
+// testdata/hello.pdf is used by the web tests (a PDF served over HTTP); it
+// must stay what the builder writes.
+func TestHelloPDFFixture(t *testing.T) {
+	want := pdfOf("Hello PDF")
+	if *update {
+		if err := os.WriteFile("testdata/hello.pdf", want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := mustRead(t, "testdata/hello.pdf"); !bytes.Equal(got, want) {
+		t.Fatal("testdata/hello.pdf differs from pdfOf(\"Hello PDF\"); run go test -run TestHelloPDFFixture -update")
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite generated fixtures")
