@@ -1,0 +1,70 @@
+package tool
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var updateDefs = flag.Bool("update-defs", false, "rewrite testdata/tools/*.json from the registered tools")
+
+// TestDefinitionsSnapshot fails when the committed tool definitions
+// (testdata/tools/<toolset>.json, what `scout tools` prints) are stale.
+// Run `go test ./tool -run TestDefinitionsSnapshot -update-defs` after
+// changing a tool's name, description or schema.
+func TestDefinitionsSnapshot(t *testing.T) {
+	for _, ts := range Toolsets() {
+		defs, err := AnthropicTools(ts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.MarshalIndent(defs, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, '\n')
+		file := filepath.Join("..", "testdata", "tools", ts+".json")
+		if *updateDefs {
+			os.MkdirAll(filepath.Dir(file), 0o755)
+			if err := os.WriteFile(file, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatalf("%v; run with -update-defs to create it", err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is stale: the %s tool definitions changed. Run: go test ./tool -run TestDefinitionsSnapshot -update-defs", file, ts)
+		}
+	}
+}
+
+func TestDefinitionShapes(t *testing.T) {
+	for _, ts := range Toolsets() {
+		oa, err := OpenAITools(ts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tools, _ := Tools(ts)
+		if len(oa) != len(tools) {
+			t.Fatalf("%s: %d OpenAI tools for %d tools", ts, len(oa), len(tools))
+		}
+		for i, o := range oa {
+			var schema map[string]any
+			if err := json.Unmarshal(o.Function.Parameters, &schema); err != nil || schema["type"] != "object" {
+				t.Errorf("%s/%s: parameters are not an object schema: %s", ts, o.Function.Name, o.Function.Parameters)
+			}
+			if o.Type != "function" || o.Function.Name != tools[i].Name || o.Function.Description == "" {
+				t.Errorf("%s: bad OpenAI shape %+v", ts, o)
+			}
+		}
+	}
+	if _, err := OpenAITools("nope"); err == nil {
+		t.Error("unknown toolset accepted")
+	}
+}

@@ -1,0 +1,78 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout"
+)
+
+func TestCallBadInput(t *testing.T) {
+	cfg := Config{FS: fstest.MapFS{"a.go": {Data: []byte("package a\n")}}}
+	tests := []struct {
+		toolset, name, args string
+		code                scout.Code
+		contains            string
+		reason              string
+	}{
+		{"nope", "find", `{}`, scout.CodeInvalidParam, "Unknown toolset 'nope'", "unknown toolset"},
+		{"pi", "nope", `{}`, scout.CodeInvalidParam, "Unknown tool 'nope'", "unknown tool"},
+		{"pi", "find", `{not json`, scout.CodeInvalidParam, "not valid JSON", "malformed JSON"},
+		{"pi", "find", `[1,2]`, scout.CodeInvalidParam, "must be a JSON object, got an array", "arguments not an object"},
+		{"pi", "find", `"x"`, scout.CodeInvalidParam, "must be a JSON object, got a string", "arguments a string"},
+		{"pi", "find", `{"paths": "a.go"}`, scout.CodeInvalidParam, "'paths': must be an array of strings", "wrong field type is named"},
+		{"pi", "find", `{"paths": ["a.go"], "hidden": "yes"}`, scout.CodeInvalidParam, "'hidden': must be true or false", "wrong boolean"},
+		{"pi", "find", `{"paths": ["*"], "limit": -3}`, scout.CodeInvalidParam, "Limit must be a positive number", "negative limit"},
+		{"standardized", "Glob", `{"pattern": "*", "limit": 1.5}`, scout.CodeInvalidParam, "limit must be an integer between 1 and 200.", "fractional limit"},
+	}
+	for _, tt := range tests {
+		env := Call(context.Background(), cfg, tt.toolset, tt.name, []byte(tt.args))
+		if env.Status != scout.StatusError || env.Error == nil || env.Error.Code != tt.code || !strings.Contains(env.Text, tt.contains) {
+			t.Errorf("%s/%s %s: got %s %+v %q; want %s containing %q (%s)", tt.toolset, tt.name, tt.args, env.Status, env.Error, env.Text, tt.code, tt.contains, tt.reason)
+		}
+		b, _ := json.Marshal(env)
+		var m map[string]any
+		json.Unmarshal(b, &m)
+		for k := range m {
+			switch k {
+			case "status", "data", "text", "stats", "context", "error":
+			default:
+				t.Errorf("envelope has a top-level field %q outside the Standard Envelope", k)
+			}
+		}
+	}
+}
+
+func TestCallRecoversPanics(t *testing.T) {
+	register(&Tool{Toolset: "test-panic", Name: "boom", Schema: mustSchema(`{"type":"object"}`),
+		run: func(context.Context, *Config, *args) (*scout.Envelope, error) { panic("kaboom") }})
+	defer func() {
+		mu.Lock()
+		delete(registry, "test-panic")
+		mu.Unlock()
+	}()
+	env := Call(context.Background(), Config{}, "test-panic", "boom", nil)
+	if env.Status != scout.StatusError || env.Error.Code != scout.CodeInternal || !strings.Contains(env.Text, "kaboom") {
+		t.Fatalf("panic gave %+v", env)
+	}
+}
+
+func TestCallConcurrent(t *testing.T) {
+	cfg := Config{FS: fstest.MapFS{"a/b.go": {}, "c.go": {}}}
+	var wg sync.WaitGroup
+	for range 100 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			env := Call(context.Background(), cfg, "pi", "find", []byte(`{"paths":["*.go"]}`))
+			if env.Status != scout.StatusSuccess || env.Data.(map[string]any)["fileCount"] != 2 {
+				t.Errorf("concurrent call: %s %v", env.Status, env.Data)
+			}
+		}()
+	}
+	wg.Wait()
+}
