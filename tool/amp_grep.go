@@ -72,6 +72,9 @@ type ampGrepData struct {
 	files   []string       // files_with_matches
 	counts  *orderedCounts // count
 	skipped map[string]int // files left out, by reason (for the text)
+	// shown and total count the units offset and head_limit apply to:
+	// lines in content mode, files otherwise.
+	shown, total int
 }
 
 // ampContentData, ampFilesData and ampCountData are the three JSON shapes.
@@ -278,6 +281,7 @@ func runAmpGrep(ctx context.Context, c *Config, a *args) (*scout.Envelope, error
 			}
 			d.MatchesCount = len(d.files)
 		}
+		d.shown, d.total = len(res.Files), res.TotalFiles
 		partial = res.NextSkip > 0
 		st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
 		d.skipped = skippedMap(res.Skipped)
@@ -285,6 +289,7 @@ func runAmpGrep(ctx context.Context, c *Config, a *args) (*scout.Envelope, error
 		if err := ampContent(ctx, &s, req, g, d, &st); err != nil {
 			return nil, err
 		}
+		d.shown, d.total = d.MatchesCount, d.TotalMatches
 		partial = d.MatchesCount < d.TotalMatches || d.LowerBound
 	}
 	st.Matched = d.MatchesCount
@@ -412,22 +417,26 @@ func ampGrepText(g *ampGrepArgs, d *ampGrepData) string {
 		}
 	}
 	text := strings.TrimSuffix(b.String(), "\n")
-	if d.MatchesCount == 0 {
+	if d.shown == 0 {
 		text = "No matches found"
-		if d.TotalMatches > 0 {
-			text += fmt.Sprintf(" at offset %d (total_matches %d)", g.offset, d.TotalMatches)
+		if d.total > 0 {
+			text += fmt.Sprintf(" at offset %d (there are %d; use a smaller offset)", g.offset, d.total)
 		}
 		if n := skippedNote(d.skipped); n != "" {
 			text += "\n" + n
 		}
 		return text
 	}
-	total := strconv.Itoa(d.TotalMatches)
+	unit := "files"
+	if g.mode == "content" {
+		unit = "results"
+	}
+	total := strconv.Itoa(d.total)
 	if d.LowerBound {
 		total = "at least " + total
 	}
-	if d.MatchesCount < d.TotalMatches || d.LowerBound {
-		text += fmt.Sprintf("\n\n[Showing %d of %s results. Use offset=%d for more]", d.MatchesCount, total, g.offset+d.MatchesCount)
+	if g.offset+d.shown < d.total || d.LowerBound {
+		text += fmt.Sprintf("\n\n[Showing %s %d-%d of %s. Use offset=%d for more]", unit, g.offset+1, g.offset+d.shown, total, g.offset+d.shown)
 	}
 	return text
 }
