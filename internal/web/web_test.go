@@ -1,0 +1,382 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/memtext"
+)
+
+const article = `<!doctype html><html><head><title>Widgets</title></head><body>
+<nav><a href="/">Home</a> <a href="/about">About</a> <a href="/blog">Blog</a></nav>
+<div class="sidebar"><p>Subscribe to our newsletter for more.</p></div>
+<article><h1>Widgets explained</h1>
+<p>Widgets are small components that do one thing well. This paragraph is long enough for readability to consider it
+real content, with several sentences, commas, and enough words to score above the threshold that separates articles
+from boilerplate. We keep adding text so that the extractor is confident about it.</p>
+<p>A second paragraph explains the <a href="/docs/widgets">widget docs</a> and why tables matter, again with plenty of
+words, commas, and sentences, so the scoring sees it as part of the main story rather than as navigation.</p>
+<table><thead><tr><th>Name</th><th>Size</th></tr></thead><tbody><tr><td>small</td><td>1</td></tr><tr><td>large</td><td>9</td></tr></tbody></table>
+<p>A closing paragraph, also long enough, with commas, words, and more words to make the article body substantial.</p>
+</article><footer>© Widgets Inc.</footer></body></html>`
+
+const rss = `<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><link>https://n.example</link><description>All the &lt;b&gt;news&lt;/b&gt;</description>
+<item><title>First</title><link>https://n.example/1</link><pubDate>Mon, 02 Jan 2006 15:04:05 GMT</pubDate><description>&lt;p&gt;Hello there&lt;/p&gt;</description></item>
+<item><title>Second</title><link>https://n.example/2</link></item></channel></rss>`
+
+const atom = `<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Blog</title>
+<entry><title>Post</title><link rel="alternate" href="https://b.example/post"/><updated>2024-01-01T00:00:00Z</updated><summary>Short</summary></entry></feed>`
+
+// server serves the fixtures; hits counts requests per path.
+func server(t *testing.T) (*httptest.Server, *hitCounter) {
+	t.Helper()
+	hits := &hitCounter{}
+	pdf, err := os.ReadFile("../convert/testdata/hello.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	h := func(path, ctype, body string) {
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			hits.add(path)
+			if ctype != "" {
+				w.Header().Set("Content-Type", ctype)
+			}
+			fmt.Fprint(w, body)
+		})
+	}
+	h("/article", "text/html; charset=utf-8", article)
+	h("/json", "application/json", `{"b":1,"a":[1,2],"s":"<x>"}`)
+	h("/badjson", "application/json", `{"b":`)
+	h("/rss", "application/rss+xml", rss)
+	h("/atom", "application/xml", atom)
+	h("/latin1", "text/plain; charset=iso-8859-1", "caf\xe9\nline 2\n")
+	h("/lines", "text/plain", numbered(400))
+	h("/doc.pdf", "application/pdf", string(pdf))
+	h("/download", "application/octet-stream", string(pdf))
+	h("/bin", "application/octet-stream", "\x00\x01\x02binary")
+	h("/png", "image/png", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+	mux.HandleFunc("/missing", func(w http.ResponseWriter, r *http.Request) {
+		hits.add("/missing")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, `{"error":"no such page"}`)
+	})
+	mux.HandleFunc("/old", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/json", http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/loop", http.StatusFound)
+	})
+	mux.HandleFunc("/endless", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		chunk := []byte(strings.Repeat("x", 1023) + "\n")
+		for r.Context().Err() == nil {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	})
+	mux.HandleFunc("/hang", func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done()
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv, hits
+}
+
+// hitCounter counts requests per path.
+type hitCounter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (h *hitCounter) add(path string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.n == nil {
+		h.n = map[string]int{}
+	}
+	h.n[path]++
+}
+
+func (h *hitCounter) get(path string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.n[path]
+}
+
+func numbered(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	return b.String()
+}
+
+func TestRender(t *testing.T) {
+	srv, _ := server(t)
+	tests := []struct {
+		reason   string
+		path     string
+		raw      bool
+		method   string
+		ctype    string
+		contains []string
+		absent   []string
+		notes    string
+	}{
+		{"HTML goes through readability into markdown, tables kept, chrome dropped", "/article", false, MethodReadability, "text/html",
+			[]string{"Widgets explained", "| Name  | Size |", "| small | 1    |", "[widget docs](" + srv.URL + "/docs/widgets)"},
+			[]string{"Subscribe", "© Widgets"}, ""},
+		{":raw returns the HTML body", "/article", true, MethodRawHTML, "text/html", []string{"<nav>", "<table>"}, nil, ""},
+		{"JSON is pretty-printed, HTML not escaped", "/json", false, MethodJSON, "application/json", []string{"{\n  \"b\": 1,\n  \"a\": [\n    1,\n    2\n  ],\n  \"s\": \"<x>\"\n}"}, nil, ""},
+		{"invalid JSON falls back to text with a note", "/badjson", false, MethodText, "application/json", []string{`{"b":`}, nil, "Invalid JSON"},
+		{"RSS becomes a list of linked items", "/rss", false, MethodFeed, "application/rss+xml",
+			[]string{"# News", "All the news", "- [First](https://n.example/1) — Mon, 02 Jan 2006 15:04:05 GMT\n  Hello there", "- [Second](https://n.example/2)"}, nil, ""},
+		{"Atom served as application/xml is detected by its root", "/atom", false, MethodFeed, "application/xml",
+			[]string{"# Blog", "- [Post](https://b.example/post) — 2024-01-01T00:00:00Z\n  Short"}, nil, ""},
+		{"text in a declared charset is decoded", "/latin1", false, MethodText, "text/plain", []string{"café\nline 2"}, nil, ""},
+		{"a PDF is converted", "/doc.pdf", false, MethodDocument, "application/pdf", []string{"Hello PDF"}, nil, ""},
+		{"a document served as octet-stream is recognised by sniffing", "/download?f=x", false, MethodDocument, "application/pdf", []string{"Hello PDF"}, nil, ""},
+		{"binary content is described, not dumped", "/bin", false, MethodBinary, "application/octet-stream", []string{"[Binary content not shown: application/octet-stream, 9B]"}, nil, ""},
+		{"an image keeps its bytes for the caller", "/png", false, MethodImage, "image/png", []string{"[Image: image/png, 16B]"}, nil, ""},
+		{"HTTP errors are a failed page with the status in the notes", "/missing", false, MethodFailed, "application/json", []string{"no such page"}, nil, "HTTP 404 Not Found"},
+		{"redirects are followed and recorded", "/old", false, MethodJSON, "application/json", []string{`"b": 1`}, nil, "Redirected: " + srv.URL + "/old -> " + srv.URL + "/json"},
+		{"a redirect loop is a failed fetch", "/loop", false, MethodFailed, "", nil, nil, "stopped after 10 redirects"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			p, err := Render(context.Background(), &HTTPFetcher{}, srv.URL+tt.path, Options{Raw: tt.raw})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Method != tt.method || p.ContentType != tt.ctype {
+				t.Errorf("method %q type %q, want %q %q; notes %v\n%s", p.Method, p.ContentType, tt.method, tt.ctype, p.Notes, p.Content)
+			}
+			for _, s := range tt.contains {
+				if !strings.Contains(p.Content, s) {
+					t.Errorf("content lacks %q:\n%s", s, p.Content)
+				}
+			}
+			for _, s := range tt.absent {
+				if strings.Contains(p.Content, s) {
+					t.Errorf("content has %q:\n%s", s, p.Content)
+				}
+			}
+			if tt.notes != "" && !strings.Contains(strings.Join(p.Notes, "; "), tt.notes) {
+				t.Errorf("notes %q lack %q", p.Notes, tt.notes)
+			}
+		})
+	}
+}
+
+func TestRenderImageBytes(t *testing.T) {
+	srv, _ := server(t)
+	p, err := Render(context.Background(), nil, srv.URL+"/png", Options{})
+	if err != nil || len(p.Image) != 16 {
+		t.Fatalf("err %v, image %d bytes", err, len(p.Image))
+	}
+}
+
+func TestHeader(t *testing.T) {
+	p := &Page{FinalURL: "https://x.example/a", ContentType: "text/html", Method: MethodReadability, Content: "body"}
+	if got, want := p.Output(), "URL: https://x.example/a\nContent-Type: text/html\nMethod: readability\n\n---\n\nbody"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	p.Notes = []string{"a", "b"}
+	if got, want := p.Header(), "URL: https://x.example/a\nContent-Type: text/html\nMethod: readability\nNotes: a; b\n\n---\n\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	srv, _ := server(t)
+	t.Run("a scheme other than http(s) is refused before any fetch", func(t *testing.T) {
+		for _, u := range []string{"file:///etc/passwd", "ftp://x.example/f", "gopher://x", "http://"} {
+			_, err := Render(context.Background(), FetcherFunc(func(context.Context, string) (*Response, error) {
+				t.Fatal("fetched")
+				return nil, nil
+			}), u, Options{})
+			if errs.CodeOf(err) != errs.InvalidParam {
+				t.Errorf("%s: err = %v, want INVALID_PARAM", u, err)
+			}
+		}
+	})
+	t.Run("endless bytes are cut at the cap", func(t *testing.T) {
+		resp, err := (&HTTPFetcher{MaxBytes: 64 << 10}).Fetch(context.Background(), srv.URL+"/endless")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !resp.Truncated || len(resp.Body) != 64<<10 {
+			t.Fatalf("truncated %v, %d bytes", resp.Truncated, len(resp.Body))
+		}
+		p, err := Render(context.Background(), &HTTPFetcher{MaxBytes: 64 << 10}, srv.URL+"/endless", Options{})
+		if err != nil || !p.Truncated || !strings.Contains(strings.Join(p.Notes, ";"), "Body cut at 64.0KB") {
+			t.Fatalf("err %v page %+v", err, p.Notes)
+		}
+	})
+	t.Run("a server that never answers is bounded by the timeout: a failed page", func(t *testing.T) {
+		start := time.Now()
+		p, err := Render(context.Background(), &HTTPFetcher{Timeout: 200 * time.Millisecond}, srv.URL+"/hang", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Method != MethodFailed || !strings.Contains(strings.Join(p.Notes, ";"), "Fetch failed") {
+			t.Fatalf("page %+v", p)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Fatalf("took %v", d)
+		}
+	})
+	t.Run("the fetch error is coded TIMEOUT", func(t *testing.T) {
+		_, err := (&HTTPFetcher{Timeout: 100 * time.Millisecond}).Fetch(context.Background(), srv.URL+"/hang")
+		if errs.CodeOf(err) != errs.Timeout {
+			t.Fatalf("err = %v (%s)", err, errs.CodeOf(err))
+		}
+	})
+	t.Run("a canceled caller gets an error, not a page", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+		_, err := Render(ctx, &HTTPFetcher{}, srv.URL+"/hang", Options{})
+		if errs.CodeOf(err) != errs.Canceled {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("a refused connection is a failed page", func(t *testing.T) {
+		dead := httptest.NewServer(http.NotFoundHandler())
+		url := dead.URL
+		dead.Close()
+		p, err := Render(context.Background(), nil, url+"/x", Options{})
+		if err != nil || p.Method != MethodFailed {
+			t.Fatalf("err %v page %+v", err, p)
+		}
+	})
+}
+
+func TestSplitSelector(t *testing.T) {
+	tests := []struct {
+		reason string
+		in     string
+		url    string
+		sel    memtext.Selector
+		err    bool
+	}{
+		{"plain URL", "https://x.example/a", "https://x.example/a", memtext.Selector{}, false},
+		{"raw", "https://x.example/a:raw", "https://x.example/a", memtext.Selector{Raw: true}, false},
+		{"range", "https://x.example/a:5-10", "https://x.example/a", memtext.Selector{Ranges: []memtext.Range{{Start: 5, End: 10}}}, false},
+		{"range then raw", "https://x.example/a:5+2:raw", "https://x.example/a", memtext.Selector{Raw: true, Ranges: []memtext.Range{{Start: 5, End: 6}}}, false},
+		{"multi-range", "https://x.example/a:5-10,20-30", "https://x.example/a", memtext.Selector{Ranges: []memtext.Range{{Start: 5, End: 10}, {Start: 20, End: 30}}}, false},
+		{"a port is not a selector", "https://x.example:8080", "https://x.example:8080", memtext.Selector{}, false},
+		{"a slash before the selector on a bare host", "https://x.example/:80", "https://x.example/", memtext.Selector{Ranges: []memtext.Range{{Start: 80, End: 0}}}, false},
+		{"port and selector", "http://x.example:8080/p:raw", "http://x.example:8080/p", memtext.Selector{Raw: true}, false},
+		{"www host", "www.x.example/docs:3", "www.x.example/docs", memtext.Selector{Ranges: []memtext.Range{{Start: 3, End: 0}}}, false},
+		{"a colon in the path that is not a selector stays", "https://x.example/wiki/Help:Contents", "https://x.example/wiki/Help:Contents", memtext.Selector{}, false},
+		{"line 0 is an error", "https://x.example/a:0", "", memtext.Selector{}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			u, sel, err := SplitSelector(tt.in)
+			if tt.err {
+				if err == nil {
+					t.Fatal("no error")
+				}
+				return
+			}
+			if err != nil || u != tt.url || fmt.Sprint(sel) != fmt.Sprint(tt.sel) {
+				t.Errorf("got %q %+v %v, want %q %+v", u, sel, err, tt.url, tt.sel)
+			}
+		})
+	}
+}
+
+func TestIsURLAndNormalize(t *testing.T) {
+	for in, want := range map[string]bool{"http://a": true, "HTTPS://a": true, "www.a.com": true, "wwwx": false, "a/www.b": false, "agent://x": false} {
+		if IsURL(in) != want {
+			t.Errorf("IsURL(%q) != %v", in, want)
+		}
+	}
+	if got := Normalize(" www.a.com/x "); got != "https://www.a.com/x" {
+		t.Errorf("Normalize: %q", got)
+	}
+	if got := CacheKey("HTTPS://A.Example/x#frag"); got != "https://a.example/x" {
+		t.Errorf("CacheKey: %q", got)
+	}
+}
+
+func TestReaderPagesFromCache(t *testing.T) {
+	srv, hits := server(t)
+	r := &Reader{Cache: &Cache{}}
+	ctx := context.Background()
+	first, err := r.Read(ctx, srv.URL+"/lines")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 6 header lines + 400 lines: the first read shows 300 lines.
+	if got := first.View.Text(); !strings.HasSuffix(got, "[Showing lines 1-300 of 406. Use :301 to continue]") || !strings.HasPrefix(got, "URL: "+srv.URL+"/lines\nContent-Type: text/plain\nMethod: text\n\n---\n\nline 1\n") {
+		t.Fatalf("first page:\n%s", got[max(0, len(got)-200):])
+	}
+	next, err := r.Read(ctx, srv.URL+"/lines:301")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !next.Cached || hits.get("/lines") != 1 {
+		t.Fatalf("cached %v, hits %d", next.Cached, hits.get("/lines"))
+	}
+	if got := next.View.Text(); !strings.HasPrefix(got, "line 294\nline 295") || !strings.HasSuffix(got, "line 400") {
+		t.Fatalf("page 2:\n%s", got)
+	}
+	raw, err := r.Read(ctx, srv.URL+"/lines:1-2:raw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw.Cached || hits.get("/lines") != 2 {
+		t.Fatalf("raw mode must be cached separately: cached %v hits %d", raw.Cached, hits.get("/lines"))
+	}
+	if got := raw.View.Text(); got != "URL: "+srv.URL+"/lines\nContent-Type: text/plain\n\n[404 more lines in URL output. Use :3 to continue]" {
+		t.Fatalf("raw:\n%s", got)
+	}
+	// A failed read is not cached.
+	for range 2 {
+		if _, err := r.Read(ctx, srv.URL+"/missing"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if hits.get("/missing") != 2 {
+		t.Fatalf("failed page was cached")
+	}
+}
+
+func TestCacheLRUAndTTL(t *testing.T) {
+	now := time.Unix(0, 0)
+	c := &Cache{MaxEntries: 2, TTL: time.Minute, now: func() time.Time { return now }}
+	c.Put(&Page{URL: "https://a", FinalURL: "https://a"}, false)
+	c.Put(&Page{URL: "https://b", FinalURL: "https://b"}, false)
+	if _, ok := c.Get("https://a", false); !ok {
+		t.Fatal("a missing")
+	}
+	c.Put(&Page{URL: "https://c", FinalURL: "https://c"}, false) // evicts b, the least recently used
+	if _, ok := c.Get("https://b", false); ok {
+		t.Fatal("b should be evicted")
+	}
+	if _, ok := c.Get("https://a", true); ok {
+		t.Fatal("raw mode must not see the rendered entry")
+	}
+	now = now.Add(2 * time.Minute)
+	if _, ok := c.Get("https://a", false); ok {
+		t.Fatal("a should have expired")
+	}
+	var nilCache *Cache
+	nilCache.Put(&Page{URL: "https://a"}, false)
+	if _, ok := nilCache.Get("https://a", false); ok || nilCache.Len() != 0 {
+		t.Fatal("nil cache must hold nothing")
+	}
+}
