@@ -303,18 +303,21 @@ func (d *dfa) scan(data []byte, from, to int) int {
 	if d.startMatch {
 		return from
 	}
+	data = data[:to]
+	trans := d.trans
 	s := d.start
 	i := from
-	for i < to {
-		t := d.trans[int(s)<<8|int(data[i])]
+	for i < len(data) {
+		t := trans[int(s)<<8|int(data[i])]
 		if t > 0 {
 			s = t
 			i++
 			continue
 		}
-		w := 1
 		if t == tUnknown {
+			var w int
 			t, w = d.slow(s, data, i, to)
+			trans = d.trans // the cache may have grown or been flushed
 			if t > 0 {
 				s = t
 				i += w

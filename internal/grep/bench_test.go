@@ -1,0 +1,181 @@
+package grep
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// benchPatterns are the patterns of notes/perf.md: a literal, a
+// case-insensitive literal, an alternation, no literal, an inner literal,
+// a frequent word, and a Unicode class.
+var benchPatterns = []struct {
+	name string
+	o    Options
+}{
+	{"literal", Options{Pattern: "ErrUnexpectedEOF"}},
+	{"ignorecase", Options{Pattern: "errunexpectedeof", IgnoreCase: true, CountOnly: true}},
+	{"alternation", Options{Pattern: "ErrUnexpectedEOF|ErrShortWrite|ErrClosedPipe", CountOnly: true}},
+	{"noliteral", Options{Pattern: "[A-Z][a-z]+[0-9]{2,}[a-z]", CountOnly: true}},
+	{"innerliteral", Options{Pattern: `func [A-Z][a-zA-Z]*\(ctx context\.Context`}},
+	{"return", Options{Pattern: "return", MaxColumns: 512}},
+	{"files", Options{Pattern: "func main", FirstOnly: true, CountOnly: true}},
+	{"greek", Options{Pattern: `\p{Greek}`, CountOnly: true}},
+}
+
+// corpus builds a deterministic Go-like text of about n bytes.
+func corpus(n int) []byte {
+	words := []string{"func", "return", "if", "err", "!=", "nil", "{", "}", "ctx", "context.Context",
+		"x", "y2", "Buffer", "ErrShortWrite", "Value12a", "for", "i", ":=", "range", "ÄÖü", "string"}
+	r := rand.New(rand.NewPCG(5, 6))
+	var b bytes.Buffer
+	for b.Len() < n {
+		for k := 2 + r.IntN(10); k > 0; k-- {
+			b.WriteString(words[r.IntN(len(words))])
+			b.WriteByte(' ')
+		}
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// BenchmarkSearchBytes measures the engine alone on an in-memory corpus.
+func BenchmarkSearchBytes(b *testing.B) {
+	data := corpus(8 << 20)
+	for _, bp := range benchPatterns {
+		b.Run(bp.name, func(b *testing.B) {
+			m, err := Compile(bp.o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := m.NewScanner()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := s.SearchBytes(context.Background(), data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkGoroot searches $GOROOT/src as a tool would: a WalkDir
+// producer feeding one goroutine per worker, each with its own Scanner.
+// Compare with `rg` on the same tree (notes/perf.md).
+func BenchmarkGoroot(b *testing.B) {
+	root := filepath.Join(runtime.GOROOT(), "src")
+	if _, err := os.Stat(root); err != nil {
+		b.Skip("no GOROOT/src")
+	}
+	fsys := os.DirFS(root)
+	for _, bp := range benchPatterns {
+		b.Run(bp.name, func(b *testing.B) {
+			m, err := Compile(bp.o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var total int
+			for b.Loop() {
+				total = searchTree(b, m, fsys, 2*runtime.GOMAXPROCS(0))
+			}
+			b.ReportMetric(float64(total), "matchlines")
+		})
+	}
+}
+
+type entry struct {
+	path string
+	size int64
+}
+
+// searchTree searches every non-hidden regular file of fsys and returns
+// the number of matching lines.
+func searchTree(tb testing.TB, m *Matcher, fsys fs.FS, workers int) int {
+	ch := make(chan entry, 256)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	total := 0
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := m.NewScanner()
+			n := 0
+			for e := range ch {
+				res, err := s.SearchFile(context.Background(), fsys, e.path, e.size)
+				if err == nil {
+					n += res.MatchLines
+				}
+			}
+			mu.Lock()
+			total += n
+			mu.Unlock()
+		}()
+	}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if p != "." && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() {
+			info, err := d.Info()
+			if err == nil {
+				ch <- entry{p, info.Size()}
+			}
+		}
+		return nil
+	})
+	close(ch)
+	wg.Wait()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return total
+}
+
+// BenchmarkGoText measures the engine alone on real text: the Go files
+// of $GOROOT/src concatenated (up to 32 MiB).
+func BenchmarkGoText(b *testing.B) {
+	root := filepath.Join(runtime.GOROOT(), "src")
+	var data []byte
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") && len(data) < 32<<20 {
+			if c, err := os.ReadFile(p); err == nil {
+				data = append(data, c...)
+			}
+		}
+		return nil
+	})
+	if len(data) == 0 {
+		b.Skip("no GOROOT/src")
+	}
+	for _, bp := range benchPatterns {
+		b.Run(bp.name, func(b *testing.B) {
+			m, err := Compile(bp.o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := m.NewScanner()
+			b.SetBytes(int64(len(data)))
+			var res *FileResult
+			for b.Loop() {
+				if res, err = s.SearchBytes(context.Background(), data); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(res.MatchLines), "matchlines")
+		})
+	}
+}
