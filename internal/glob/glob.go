@@ -45,10 +45,14 @@ type Pattern struct {
 // Compile compiles pattern for matching slash paths relative to a base (see
 // the package comment for the syntax). A malformed pattern gives an
 // *errs.Error with Code InvalidParam whose message names the problem and
-// the fix. The empty pattern is an error too: it would match nothing.
+// the fix. The empty pattern is an error too (it would match nothing), and
+// so is a pattern that is not valid UTF-8.
 func Compile(pattern string) (*Pattern, error) {
 	if pattern == "" {
 		return nil, errs.New(errs.InvalidParam, "Invalid glob '': the pattern is empty — pass a glob such as '*' or '**/*.go'")
+	}
+	if !utf8.ValidString(pattern) {
+		return nil, errs.New(errs.InvalidParam, "Invalid glob %q: it is not valid UTF-8 — pass the pattern as UTF-8 text", pattern)
 	}
 	expr, err := translate(pattern)
 	if err != nil {

@@ -96,6 +96,7 @@ func TestCompileErrors(t *testing.T) {
 		{"[ab", "Invalid glob '[ab': unclosed '[' — close it with ']' or remove it", "unclosed class"},
 		{"[]", "Invalid glob '[]': unclosed '[' — close it with ']' or remove it", "a leading ']' is literal, so the class is open"},
 		{`a\`, `Invalid glob 'a\': it ends with a lone '\' — remove it, or write '\\' for a literal backslash`, "trailing backslash"},
+		{"a\xffb", `Invalid glob "a\xffb": it is not valid UTF-8 — pass the pattern as UTF-8 text`, "invalid UTF-8"},
 		{"", "Invalid glob '': the pattern is empty — pass a glob such as '*' or '**/*.go'", "empty pattern"},
 		{"[z-a]", "Invalid glob '[z-a]': the range 'z-a' is reversed — write it as 'a-z'", "reversed range"},
 		{"a[/]b", "Invalid glob 'a[/]b': the class '[/]' matches no character (a class never matches '/') — remove it", "class of only '/'"},
@@ -417,7 +418,7 @@ func FuzzCompile(f *testing.F) {
 		g, err := Compile(pattern)
 		if err != nil {
 			var e *errs.Error
-			if !errors.As(err, &e) || e.Code != errs.InvalidParam || !strings.HasPrefix(e.Message, "Invalid glob '") {
+			if !errors.As(err, &e) || e.Code != errs.InvalidParam || !strings.HasPrefix(e.Message, "Invalid glob ") {
 				t.Fatalf("Compile(%q) error %v is not an InvalidParam glob error", pattern, err)
 			}
 			return
