@@ -1,0 +1,283 @@
+package iurl
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/memtext"
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		reason, in         string
+		scheme, host, path string
+		q                  string
+		err                bool
+	}{
+		{"host only", "skill://deploy", "skill", "deploy", "", "", false},
+		{"colons in the host are legal", "skill://team:deploy/ref.md", "skill", "team:deploy", "/ref.md", "", false},
+		{"path is percent-decoded", "agent://A.B/reports/0/a%20b", "agent", "A.B", "/reports/0/a b", "", false},
+		{"query", "agent://x?q=.a[0]", "agent", "x", "", ".a[0]", false},
+		{"scheme is lower-cased", "MEMORY://n", "memory", "n", "", "", false},
+		{"no scheme", "plain/path", "", "", "", "", true},
+		{"bad scheme", "1x://y", "", "", "", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			u, err := Parse(tt.in)
+			if tt.err {
+				if errs.CodeOf(err) != errs.InvalidParam {
+					t.Fatalf("err = %v", err)
+				}
+				return
+			}
+			if err != nil || u.Scheme != tt.scheme || u.Host != tt.host || u.Path != tt.path || u.Query.Get("q") != tt.q {
+				t.Errorf("got %+v %v", u, err)
+			}
+		})
+	}
+}
+
+func TestSplitSelector(t *testing.T) {
+	tests := []struct {
+		reason, in, base string
+		sel              memtext.Selector
+	}{
+		{"no selector", "skill://x", "skill://x", memtext.Selector{}},
+		{"range", "agent://x:5-9", "agent://x", memtext.Selector{Ranges: []memtext.Range{{Start: 5, End: 9}}}},
+		{"chunks are peeled repeatedly", "agent://x:raw:5", "agent://x", memtext.Selector{Raw: true, Ranges: []memtext.Range{{Start: 5}}}},
+		{"the lenient -N form means 1-N", "memory://n:-3", "memory://n", memtext.Selector{Ranges: []memtext.Range{{Start: 1, End: 3}}}},
+		{"a namespaced host keeps its colon", "skill://team:deploy:2", "skill://team:deploy", memtext.Selector{Ranges: []memtext.Range{{Start: 2}}}},
+		{"mcp:// is opaque", "mcp://server/res:5", "mcp://server/res:5", memtext.Selector{}},
+		{"the scheme colon is never peeled", "rule://:5", "rule://", memtext.Selector{Ranges: []memtext.Range{{Start: 5}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			base, sel, err := SplitSelector(tt.in)
+			if err != nil || base != tt.base || fmt.Sprint(sel) != fmt.Sprint(tt.sel) {
+				t.Errorf("got %q %+v %v, want %q %+v", base, sel, err, tt.base, tt.sel)
+			}
+		})
+	}
+	if _, _, err := SplitSelector("agent://x:0"); errs.CodeOf(err) != errs.InvalidParam || !strings.Contains(err.Error(), "Use :1") {
+		t.Errorf("line 0: err = %v", err)
+	}
+}
+
+// trees returns the same files as a MapFS and as a real directory.
+func trees(t *testing.T, files map[string]string) map[string]fs.FS {
+	t.Helper()
+	m := fstest.MapFS{}
+	dir := t.TempDir()
+	for name, data := range files {
+		m[name] = &fstest.MapFile{Data: []byte(data)}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return map[string]fs.FS{"MapFS": m, "TempDir": os.DirFS(dir)}
+}
+
+func TestResolvers(t *testing.T) {
+	files := map[string]string{
+		"out/review.md":          "# Review\nall good\n",
+		"out/review.json":        `{"reports":[{"title":"T1","body":"line a\nline b"},{"n":2}],"ok":true}`,
+		"out/plain.md":           `{"k":"v"}`,
+		"skills/deploy/SKILL.md": "deploy steps\n",
+		"skills/lint.md":         "lint\n",
+		"memory/today.md":        "remember\n",
+	}
+	for name, fsys := range trees(t, files) {
+		t.Run(name, func(t *testing.T) {
+			var r Registry
+			r.Register("agent", Agent{FS: fsys, Dir: "out"})
+			r.Register("skill", Files{FS: fsys, Dir: "skills", Suffix: ".md", Index: "SKILL.md", Immutable: true})
+			r.Register("memory", Files{FS: fsys, Dir: "memory", Suffix: ".md", Immutable: true})
+			r.Register("rule", Texts{Entries: map[string]string{"style": "be terse"}, Immutable: true})
+			tests := []struct {
+				reason, url, text, source, ctype string
+				immutable                        bool
+				errCode                          errs.Code
+				errText                          string
+			}{
+				{"agent output", "agent://review", "# Review\nall good\n", "out/review.md", "text/markdown", true, "", ""},
+				{"agent path extraction reads the JSON sidecar; a string is prose", "agent://review/reports/0/body", "line a\nline b", "out/review.json", "text/markdown", true, "", ""},
+				{"agent path extraction of an object is pretty JSON", "agent://review/reports/1", "{\n  \"n\": 2\n}", "out/review.json", "application/json", true, "", ""},
+				{"agent ?q= query", "agent://review?q=.reports[0].title", "T1", "out/review.json", "text/markdown", true, "", ""},
+				{"a missing path gives null", "agent://review/nope/3", "null", "out/review.json", "application/json", true, "", ""},
+				{"no sidecar: the .md itself is parsed", "agent://plain/k", "v", "out/plain.md", "text/markdown", true, "", ""},
+				{"unknown agent lists what exists", "agent://ghost", "", "", "", false, errs.NotFound, "Available: plain, review"},
+				{"agent ID cannot climb", "agent://..", "", "", "", false, errs.InvalidParam, "Invalid agent output ID"},
+				{"skill directory index", "skill://deploy", "deploy steps\n", "skills/deploy/SKILL.md", "", true, "", ""},
+				{"skill file with suffix", "skill://lint", "lint\n", "skills/lint.md", "", true, "", ""},
+				{"files cannot climb out of their directory", "skill://../memory/today", "", "", "", false, errs.InvalidParam, "relative to the skill directory"},
+				{"memory note", "memory://today", "remember\n", "memory/today.md", "", true, "", ""},
+				{"unknown memory note lists names", "memory://tomorrow", "", "", "", false, errs.NotFound, "Available: today"},
+				{"in-memory text", "rule://style", "be terse", "", "", true, "", ""},
+				{"known scheme without resolver", "artifact://1", "", "", "", false, errs.Unsupported, `no resolver is registered for the "artifact" scheme`},
+			}
+			for _, tt := range tests {
+				t.Run(tt.reason, func(t *testing.T) {
+					res, err := r.Resolve(context.Background(), tt.url)
+					if tt.errCode != "" {
+						if errs.CodeOf(err) != tt.errCode || !strings.Contains(err.Error(), tt.errText) {
+							t.Fatalf("err = %v (%s), want %s containing %q", err, errs.CodeOf(err), tt.errCode, tt.errText)
+						}
+						return
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if res.Text != tt.text || res.SourcePath != tt.source || res.ContentType != tt.ctype || res.Immutable != tt.immutable || res.URL != tt.url {
+						t.Errorf("got %+v", res)
+					}
+				})
+			}
+		})
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	var r Registry
+	if !r.CanHandle("memory://x") || r.CanHandle("custom://x") || r.CanHandle("src/main.go") || r.CanHandle("https://x") {
+		t.Error("CanHandle on known schemes")
+	}
+	r.Register("Custom", ResolverFunc(func(_ context.Context, u *URL) (*Resource, error) {
+		return &Resource{Text: u.Host}, nil
+	}))
+	if !r.CanHandle("custom://x") || fmt.Sprint(r.Schemes()) != "[custom]" {
+		t.Error("registered scheme")
+	}
+	res, err := r.Resolve(context.Background(), "custom://abc")
+	if err != nil || res.Text != "abc" || res.URL != "custom://abc" {
+		t.Errorf("resolve: %+v %v", res, err)
+	}
+	r.Register("custom", nil)
+	if r.CanHandle("custom://x") {
+		t.Error("unregistered scheme still handled")
+	}
+	var nilReg *Registry
+	if !nilReg.CanHandle("skill://x") {
+		t.Error("nil registry knows the known schemes")
+	}
+	if _, err := nilReg.Resolve(context.Background(), "skill://x"); errs.CodeOf(err) != errs.Unsupported {
+		t.Errorf("nil registry resolve: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r.Register("rule", Texts{Entries: map[string]string{"a": "b"}})
+	if _, err := r.Resolve(ctx, "rule://a"); errs.CodeOf(err) != errs.Canceled {
+		t.Errorf("canceled: %v", err)
+	}
+}
+
+func TestReadPage(t *testing.T) {
+	long := strings.Repeat("x\n", 3500)
+	var r Registry
+	r.Register("rule", Texts{Entries: map[string]string{"long": long, "short": "one\ntwo\nthree\n"}})
+	r.Register("skill", Texts{Entries: map[string]string{"big": long}, Immutable: true})
+	r.Register("agent", Texts{Entries: map[string]string{"a": `{"k":"v"}`, "a/k": "v"}, Immutable: true})
+	tests := []struct {
+		reason, path string
+		text         string // prefix of the page text, or the error substring
+		isErr        bool
+	}{
+		{"a resource is head-cut at 3000 lines", "rule://long", "", false},
+		{"a range pages with context and the resource label", "rule://short:2+1", "one\ntwo\nthree", false},
+		{"past the end names the resource", "rule://short:9", "Line 9 is beyond end of resource (3 lines total).", false},
+		{"skill:// is not head-cut", "skill://big", "", false},
+		{"agent extraction cannot take a line selector", "agent://a/k:1+1", "Cannot combine query extraction with offset/limit", true},
+		{"?q= is for agent:// only", "rule://short?q=x", "Only agent:// URLs support ?q= query extraction", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			rd, err := r.ReadPage(context.Background(), tt.path)
+			if tt.isErr {
+				if err == nil || !strings.Contains(err.Error(), tt.text) {
+					t.Fatalf("err = %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(rd.Page.Text(), tt.text) {
+				t.Errorf("page:\n%s", rd.Page.Text())
+			}
+		})
+	}
+	rd, _ := r.ReadPage(context.Background(), "rule://long")
+	if !rd.Page.Truncated || rd.Page.Next != 3001 || !strings.HasSuffix(rd.Page.Text(), "[Showing lines 1-3000 of 3500. Use :3001 to continue]") {
+		t.Errorf("rule://long page: truncated %v next %d", rd.Page.Truncated, rd.Page.Next)
+	}
+	rd, _ = r.ReadPage(context.Background(), "skill://big")
+	if rd.Page.Truncated || rd.Page.Blocks[0].End() != 3500 || !rd.Resource.Immutable {
+		t.Errorf("skill://big must not be cut: %+v", rd.Page.Notices)
+	}
+	rd, _ = r.ReadPage(context.Background(), "agent://a/k")
+	if !rd.Extracted || rd.Page.Text() != "v" {
+		t.Errorf("agent extraction: %+v", rd)
+	}
+}
+
+func TestParseQuery(t *testing.T) {
+	tests := []struct {
+		reason, in, want string
+		err              bool
+	}{
+		{"jq-style dots and brackets", ".reports[0].title", "[reports 0 title]", false},
+		{"dotted numbers", "reports.0.title", "[reports 0 title]", false},
+		{"slashes", "/reports/0", "[reports 0]", false},
+		{"quoted key", `["a.b"].c`, "[a.b c]", false},
+		{"unclosed bracket", ".a[0", "", true},
+		{"bracket with a bare word", ".a[x]", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			got, err := ParseQuery(tt.in)
+			if tt.err {
+				if errs.CodeOf(err) != errs.InvalidParam {
+					t.Fatalf("err = %v", err)
+				}
+				return
+			}
+			if err != nil || fmt.Sprint(got) != tt.want {
+				t.Errorf("got %v %v", got, err)
+			}
+		})
+	}
+}
+
+func FuzzSplitSelector(f *testing.F) {
+	for _, s := range []string{"agent://x:raw:5", "skill://a:b:-3", "mcp://s:1", "memory://n:1-2,5"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		base, sel, err := SplitSelector(s)
+		if err != nil {
+			return
+		}
+		if !strings.HasPrefix(s, base) {
+			t.Fatalf("base %q not a prefix of %q", base, s)
+		}
+		for _, r := range sel.Ranges {
+			if r.Start < 1 || (r.End != 0 && r.End < r.Start) {
+				t.Fatalf("bad range %v", r)
+			}
+		}
+		if u, err := Parse(base); err == nil {
+			_ = u.Segments()
+		}
+	})
+}
