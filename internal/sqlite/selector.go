@@ -241,12 +241,13 @@ func ValidateWhere(w string) error {
 	if strings.TrimSpace(w) == "" {
 		return bad("is empty")
 	}
+	if strings.IndexByte(w, 0) >= 0 {
+		return bad("holds a NUL byte")
+	}
 	depth := 0
 	for i := 0; i < len(w); {
 		c := w[i]
 		switch {
-		case c == 0:
-			return bad("holds a NUL byte")
 		case c == '\'' || c == '"' || c == '`' || c == '[':
 			end := closeQuote(w, i)
 			if end < 0 {

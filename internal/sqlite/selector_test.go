@@ -1,0 +1,227 @@
+package sqlite
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+func TestParseSelector(t *testing.T) {
+	cases := []struct {
+		in     string
+		want   Selector
+		err    string
+		reason string
+	}{
+		{"", Selector{Kind: List}, "", "database alone"},
+		{":users", Selector{Kind: Schema, Table: "users"}, "", "table"},
+		{"users", Selector{Kind: Schema, Table: "users"}, "", "leading ':' is optional"},
+		{":users:42", Selector{Kind: Row, Table: "users", Key: "42"}, "", "row"},
+		{":users:a:b", Selector{Kind: Row, Table: "users", Key: "a:b"}, "", "a key may hold ':'"},
+		{":users?limit=5", Selector{Kind: Query, Table: "users", Limit: 5}, "", "limit"},
+		{":users?limit=900", Selector{Kind: Query, Table: "users", Limit: 500, Clamped: true}, "", "limit lowered to the maximum"},
+		{":users?offset=10&order=name:DESC", Selector{Kind: Query, Table: "users", Limit: 20, Offset: 10, Order: "name", Desc: true}, "", "offset and order, default limit"},
+		{":users?order=name:asc", Selector{Kind: Query, Table: "users", Limit: 20, Order: "name"}, "", "ascending"},
+		{":users?where=a %26 1 AND b LIKE '5%25'", Selector{Kind: Query, Table: "users", Limit: 20, Where: "a & 1 AND b LIKE '5%'"}, "", "escapes decoded"},
+		{":users?where=b LIKE '5%'", Selector{Kind: Query, Table: "users", Limit: 20, Where: "b LIKE '5%'"}, "", "a lone % stays"},
+		{":users?where=a+1>2", Selector{Kind: Query, Table: "users", Limit: 20, Where: "a+1>2"}, "", "'+' is not a space"},
+		{"?q=SELECT 1", Selector{Kind: Raw, SQL: "SELECT 1"}, "", "raw query"},
+		{"?q=SELECT a?b", Selector{Kind: Raw, SQL: "SELECT a?b"}, "", "'?' inside q"},
+		{"?q=", Selector{}, "q is empty", "empty q"},
+		{"?q=SELECT 1&limit=3", Selector{}, "takes only q", "q with other keys"},
+		{"?limit=3", Selector{}, "takes only q", "limit without a table"},
+		{":users?q=SELECT 1", Selector{}, "q cannot be combined with a table", "q with a table"},
+		{":users:1?limit=2", Selector{}, "takes no query parameters", "row with parameters"},
+		{":users:", Selector{}, "row key is empty", "empty key"},
+		{"::", Selector{}, "table name is empty", "empty table"},
+		{":users?limit=0", Selector{}, "limit must be a whole number from 1 to 500", "zero limit"},
+		{":users?limit=x", Selector{}, "limit must be", "bad limit"},
+		{":users?offset=-1", Selector{}, "offset must be", "negative offset"},
+		{":users?order=name:up", Selector{}, "order must be", "bad direction"},
+		{":users?order=", Selector{}, "order names no column", "empty order"},
+		{":users?sort=name", Selector{}, "Unknown query parameter 'sort'", "unknown key"},
+		{":users?limit=1&limit=2", Selector{}, "given twice", "repeated key"},
+		{":users?where=1; DROP TABLE users", Selector{}, "may not contain ';'", "where is validated"},
+	}
+	for _, c := range cases {
+		got, err := ParseSelector(c.in)
+		if c.err != "" {
+			if errs.CodeOf(err) != errs.InvalidParam || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("ParseSelector(%q) (%s): err %v, want INVALID_PARAM containing %q", c.in, c.reason, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("ParseSelector(%q) (%s) = %+v, %v; want %+v", c.in, c.reason, got, err, c.want)
+		}
+	}
+}
+
+func TestSelectorRoundTrip(t *testing.T) {
+	sels := []Selector{
+		{Kind: List},
+		{Kind: Schema, Table: "t"},
+		{Kind: Row, Table: "t", Key: "k:1"},
+		{Kind: Query, Table: "t", Limit: 7, Offset: 14, Order: "c", Desc: true, Where: "a & 1 = 0 AND b LIKE '%x%'"},
+		{Kind: Raw, SQL: "SELECT '&' || '%25'"},
+	}
+	for _, s := range sels {
+		got, err := ParseSelector(s.String())
+		if err != nil || got != s {
+			t.Errorf("round trip of %+v via %q = %+v, %v", s, s.String(), got, err)
+		}
+	}
+}
+
+func TestValidateWhere(t *testing.T) {
+	cases := []struct {
+		w      string
+		ok     bool
+		reason string
+	}{
+		{"age > 30 AND name LIKE 'A%'", true, "plain condition"},
+		{"name = 'it''s; -- not a comment /* nor this */ UNION'", true, "everything inside a string is data"},
+		{`"limit" = 5`, true, "a quoted identifier may be a keyword"},
+		{"[order] = 1 OR `offset` = 2", true, "other identifier quotes"},
+		{"id IN (1, 2, (3))", true, "balanced parentheses"},
+		{"replace(name, 'a', 'b') = 'x'", true, "functions are fine"},
+		{"unionized = 1 AND limits = 2", true, "keywords only as whole words"},
+		{"", false, "empty"},
+		{"   ", false, "blank"},
+		{"1; DROP TABLE t", false, "semicolon"},
+		{"1 -- rest", false, "line comment"},
+		{"1 /* c */", false, "block comment"},
+		{"1 UNION SELECT * FROM secrets", false, "UNION"},
+		{"1 union all select 1", false, "lower-case keyword"},
+		{"1 LIMIT 1", false, "LIMIT"},
+		{"1 OFFSET 1", false, "OFFSET"},
+		{"1 INTERSECT SELECT 1", false, "INTERSECT"},
+		{"1 EXCEPT SELECT 1", false, "EXCEPT"},
+		{"1 ORDER BY 1", false, "ORDER"},
+		{"1 GROUP BY a", false, "GROUP"},
+		{"1) OR (1", false, "closes a parenthesis it did not open"},
+		{"1) OR 1=1 --", false, "escaping the parentheses with a comment"},
+		{"1)", false, "unbalanced ')'"},
+		{"(1", false, "unbalanced '('"},
+		{"name = 'open", false, "unclosed string"},
+		{`"open = 1`, false, "unclosed identifier"},
+		{"a = 1\x00", false, "NUL"},
+		{"1 ATTACH 'x' AS y", false, "ATTACH"},
+		{"PRAGMA x", false, "PRAGMA"},
+	}
+	for _, c := range cases {
+		err := ValidateWhere(c.w)
+		if (err == nil) != c.ok {
+			t.Errorf("ValidateWhere(%q) (%s) = %v", c.w, c.reason, err)
+		}
+		if err != nil && errs.CodeOf(err) != errs.InvalidParam {
+			t.Errorf("ValidateWhere(%q): code %s", c.w, errs.CodeOf(err))
+		}
+	}
+}
+
+func TestFirstStatement(t *testing.T) {
+	cases := []struct {
+		in, want string
+		ok       bool
+		reason   string
+	}{
+		{"SELECT 1", "SELECT 1", true, "one statement"},
+		{"SELECT 1;", "SELECT 1", true, "trailing ';'"},
+		{"SELECT 1; -- done\n /* c */ ", "SELECT 1", true, "trailing comments"},
+		{"SELECT ';'; ", "SELECT ';'", true, "';' in a string"},
+		{"SELECT 1; SELECT 2", "", false, "two statements"},
+		{"SELECT 1;;", "SELECT 1", true, "doubled ';'"},
+		{"SELECT 1; 'x'", "", false, "a string after ';'"},
+		{"SELECT 1 -- c; SELECT 2", "SELECT 1 -- c; SELECT 2", true, "';' inside a line comment"},
+	}
+	for _, c := range cases {
+		got, ok := firstStatement(c.in)
+		if ok != c.ok || ok && got != c.want {
+			t.Errorf("firstStatement(%q) (%s) = %q, %v", c.in, c.reason, got, ok)
+		}
+	}
+}
+
+func TestRenderTable(t *testing.T) {
+	long := strings.Repeat("x", 60)
+	cases := []struct {
+		cols   []string
+		rows   [][]any
+		want   string
+		reason string
+	}{
+		{[]string{"a"}, nil, "(no rows)", "empty"},
+		{[]string{"n", "b", "f", "s"}, [][]any{{nil, []byte("abc"), 2.5, "x\ty"}}, "| n    | b         | f   | s   |\n| ---- | --------- | --- | --- |\n| NULL | <BLOB 3B> | 2.5 | x y |", "value kinds, tab as space"},
+		{[]string{"long"}, [][]any{{long}}, "| long                                     |\n| ---------------------------------------- |\n| " + strings.Repeat("x", 39) + "… |", "a column is at most 40 wide"},
+		{[]string{"a", "b", "c", "d"}, [][]any{{long, long, long, long}}, "", "four wide columns fit in 120"},
+		{[]string{"é"}, [][]any{{"ü"}}, "| é |\n| - |\n| ü |", "widths count characters"},
+	}
+	for _, c := range cases {
+		got := renderTable(c.cols, c.rows)
+		if c.want != "" && got != c.want {
+			t.Errorf("%s:\n%s\nwant\n%s", c.reason, got, c.want)
+		}
+		for _, l := range strings.Split(got, "\n") {
+			if n := len([]rune(l)); n > MaxWidth {
+				t.Errorf("%s: line of %d characters: %s", c.reason, n, l)
+			}
+		}
+	}
+}
+
+func TestFormatSize(t *testing.T) {
+	cases := []struct {
+		n    int64
+		want string
+	}{{0, "0B"}, {512, "512B"}, {1023, "1023B"}, {1024, "1.0KB"}, {1229, "1.2KB"}, {3565158, "3.4MB"}, {1 << 30, "1.0GB"}}
+	for _, c := range cases {
+		if got := formatSize(c.n); got != c.want {
+			t.Errorf("formatSize(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
+
+func FuzzValidateWhere(f *testing.F) {
+	for _, s := range []string{"a = 1", "name = 'x''y'", "1) OR (1", `"a" = [b]`, "x IN (SELECT 1)", "a -- b", "'", "1;"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, w string) {
+		if ValidateWhere(w) != nil {
+			return
+		}
+		// an accepted condition stays one statement inside WHERE (...)
+		q := "SELECT * FROM t WHERE (" + w + "\n) LIMIT 1"
+		if _, ok := firstStatement(q); !ok {
+			t.Fatalf("accepted %q, which ends the statement", w)
+		}
+		if strings.ContainsRune(w, 0) {
+			t.Fatalf("accepted a NUL in %q", w)
+		}
+	})
+}
+
+func FuzzParseSelector(f *testing.F) {
+	for _, s := range []string{"", ":t", ":t:1", ":t?limit=5&order=a:desc&where=a>1", "?q=SELECT 1", ":t?where=%26%25"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sel, err := ParseSelector(s)
+		if err != nil {
+			if errs.CodeOf(err) != errs.InvalidParam {
+				t.Fatalf("code %s for %q", errs.CodeOf(err), s)
+			}
+			return
+		}
+		if sel.Kind == Query && (sel.Limit < 1 || sel.Limit > MaxLimit || sel.Offset < 0) {
+			t.Fatalf("limits out of range: %+v", sel)
+		}
+		// hints are built with String: what parses must parse again alike
+		again, err := ParseSelector(sel.String())
+		sel.Clamped = false
+		if err != nil || again != sel {
+			t.Fatalf("%q: %+v -> %q -> %+v, %v", s, sel, sel.String(), again, err)
+		}
+	})
+}
