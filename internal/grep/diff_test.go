@@ -147,3 +147,42 @@ func FuzzSearch(f *testing.F) {
 		}
 	})
 }
+
+// wholePatterns can match a newline, so with Multiline or DotAll (or a
+// literal newline) the whole file is searched as one text.
+var wholePatterns = []string{
+	"a\nb", "\n", "a\n*b", "(?s)a.b", ".\n.", `\s+`, "[^a]+", "b$\n^a", "(?s).+", "\r\n", "é\n", "(?i)A\nB", "^\n", "\n*", "(?m)$",
+}
+
+// TestDifferentialWhole compares whole-file searches with the reference
+// built on one regexp run over the whole text.
+func TestDifferentialWhole(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	wholeRuns := 0
+	n := 3000
+	if testing.Short() {
+		n = 500
+	}
+	for i := 0; i < n; i++ {
+		var b []byte
+		for k := r.IntN(30); k > 0; k-- {
+			b = append(b, randAlphabet[r.IntN(len(randAlphabet))]...)
+		}
+		o := randOptions(r, wholePatterns[r.IntN(len(wholePatterns))])
+		o.Multiline, o.DotAll = r.IntN(2) == 0, r.IntN(2) == 0
+		m, err := Compile(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !m.whole {
+			continue // line mode: covered above
+		}
+		wholeRuns++
+		if msg := searchAll(t, o, b, refSearch(o, b)); msg != "" {
+			t.Fatal(msg)
+		}
+	}
+	if wholeRuns < n/2 {
+		t.Errorf("only %d of %d cases ran in whole-file mode", wholeRuns, n)
+	}
+}

@@ -49,6 +49,7 @@ func refSearch(o Options, data []byte) *FileResult {
 	}
 	re := regexp.MustCompile(src)
 	var lines [][]byte
+	full := data
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
 		if i < 0 {
@@ -74,17 +75,26 @@ func refSearch(o Options, data []byte) *FileResult {
 		}
 		return false
 	}
-	type hit struct {
-		n     int
-		spans [][2]int
-	}
 	var hits []hit
 	lastRange := int(^uint(0) >> 1)
 	if ranges != nil {
 		lastRange = ranges[len(ranges)-1][1]
 	}
 	beyond := false // a matching line after the last range stops the search
+	whole := m0whole(o)
+	if whole {
+		hits = refWhole(re, full, inRange)
+		lines = lines[:0]
+		for _, l := range bytes.SplitAfter(full, []byte{'\n'}) {
+			if len(l) > 0 {
+				lines = append(lines, trimTerm(l))
+			}
+		}
+	}
 	for i, l := range lines {
+		if whole {
+			break // the hits come from refWhole
+		}
 		if !inRange(i + 1) {
 			if i+1 > lastRange && re.Match(l) {
 				beyond = true
@@ -93,7 +103,7 @@ func refSearch(o Options, data []byte) *FileResult {
 			continue
 		}
 		if idx := re.FindAllIndex(l, -1); idx != nil {
-			h := hit{n: i + 1}
+			h := hit{n: i + 1, count: len(idx)}
 			for _, x := range idx {
 				h.spans = append(h.spans, [2]int{x[0], x[1]})
 			}
@@ -109,7 +119,7 @@ func refSearch(o Options, data []byte) *FileResult {
 		}
 		for _, h := range hits {
 			res.MatchLines++
-			res.Matches += len(h.spans)
+			res.Matches += h.count
 		}
 		return res
 	}
@@ -135,7 +145,7 @@ func refSearch(o Options, data []byte) *FileResult {
 			}
 		}
 		res.MatchLines++
-		res.Matches += len(h.spans)
+		res.Matches += h.count
 	}
 	for n := 1; n <= len(lines); n++ {
 		if !show[n] {
@@ -264,4 +274,76 @@ func (r *oneByteReader) Read(p []byte) (int, error) {
 	p[0] = r.data[0]
 	r.data = r.data[1:]
 	return 1, nil
+}
+
+type hit struct {
+	n     int      // line number
+	spans [][2]int // into the line without terminator
+	count int      // matches counted on this line
+}
+
+func m0whole(o Options) bool {
+	m, err := Compile(o)
+	return err == nil && m.whole
+}
+
+// trimTerm removes a "\n" or "\r\n" terminator.
+func trimTerm(l []byte) []byte {
+	if bytes.HasSuffix(l, []byte("\r\n")) {
+		return l[:len(l)-2]
+	}
+	return bytes.TrimSuffix(l, []byte{'\n'})
+}
+
+// refWhole is the reference of whole-file mode: every line a match of the
+// whole text touches is a matching line; a match counts on its first line.
+func refWhole(re *regexp.Regexp, data []byte, inRange func(int) bool) []hit {
+	lineOf := func(p int) int { return bytes.Count(data[:p], []byte{'\n'}) + 1 }
+	starts := []int{0}
+	for i, c := range data {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	byLine := map[int]*hit{}
+	var order []int
+	for _, x := range re.FindAllIndex(data, -1) {
+		a, b := x[0], x[1]
+		if a == len(data) && (len(data) == 0 || data[len(data)-1] == '\n') {
+			continue // past the last line
+		}
+		first, last := lineOf(a), lineOf(a)
+		if b > a {
+			last = lineOf(b - 1)
+		}
+		for n := first; n <= last; n++ {
+			if !inRange(n) {
+				continue
+			}
+			ls := starts[n-1]
+			le := len(data)
+			if n < len(starts) {
+				le = starts[n] - 1
+			}
+			text := trimTerm(data[ls:min(le+1, len(data))])
+			h := byLine[n]
+			if h == nil {
+				h = &hit{n: n}
+				byLine[n] = h
+				order = append(order, n)
+			}
+			h.spans = append(h.spans, [2]int{min(max(a, ls)-ls, len(text)), min(b-ls, len(text))})
+			if n == first {
+				h.count++
+			}
+		}
+	}
+	var out []hit
+	for _, n := range order {
+		out = append(out, *byLine[n])
+	}
+	if out == nil {
+		out = []hit{}
+	}
+	return out
 }

@@ -426,6 +426,9 @@ func (fs *fileSearch) processWhole(data []byte) {
 	}
 	for _, mt := range matches {
 		a, b := mt[0], mt[1]
+		if a == len(data) && (a == 0 || data[a-1] == '\n') {
+			break // an empty match after the last line
+		}
 		first := true
 		for p := a; ; {
 			ls := bytes.LastIndexByte(data[:p], '\n') + 1
