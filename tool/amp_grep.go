@@ -314,10 +314,9 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 	}
 	d.results = []ampResult{}
 	seen := 0
-	for f, err := range s.Stream(ctx, req) {
-		if err != nil {
-			return err
-		}
+	// add collects the matching lines of f inside the window; it returns
+	// false once the window is full.
+	add := func(f *scout.FileMatch) bool {
 		for i, l := range f.Lines {
 			if !l.Match {
 				continue
@@ -332,11 +331,31 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 			}
 			d.results = append(d.results, r)
 			if want > 0 && seen >= want {
-				break
+				return false
 			}
 		}
-		if want > 0 && seen >= want {
-			break
+		return true
+	}
+	if want < 0 {
+		// Everything is wanted: one exhaustive search, walk and search
+		// overlapping.
+		res, err := s.Search(ctx, req)
+		if err != nil {
+			return err
+		}
+		for i := range res.Files {
+			add(&res.Files[i])
+		}
+		*st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
+		d.skipped = skippedMap(res.Skipped)
+	} else {
+		for f, err := range s.Stream(ctx, req) {
+			if err != nil {
+				return err
+			}
+			if !add(f) {
+				break
+			}
 		}
 	}
 	d.MatchesCount = len(d.results)

@@ -43,17 +43,45 @@ func collect(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 		mu    sync.Mutex
 		files []file
 	)
+	err := walkScope(ctx, fsys, sc, wo, f, skipped, func(fl file) error {
+		mu.Lock()
+		files = append(files, fl)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(files, func(a, b file) int { return strings.Compare(a.path, b.path) })
+	return slices.CompactFunc(files, func(a, b file) bool { return a.path == b.path }), nil
+}
+
+// walkScope passes every file of the scope to emit, concurrently and in no
+// particular order: in-memory texts and explicit files first, then the
+// files of each directory target that pass its glob and the filter. It
+// counts the entries the walk left out. emit returning fs.SkipAll stops
+// the walk.
+func walkScope(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filter, skipped map[string]int, emit func(file) error) error {
 	for _, t := range sc.Targets {
+		var err error
 		switch {
 		case t.Mem:
-			files = append(files, file{path: t.Path, size: int64(len(t.Text)), text: t.Text, mem: true})
-			continue
+			err = emit(file{path: t.Path, size: int64(len(t.Text)), text: t.Text, mem: true})
 		case !t.Dir:
 			// An explicit file is searched even when ignored or hidden.
-			files = append(files, file{path: t.Path, mode: t.Mode, size: -1, noTag: t.NoTag})
+			err = emit(file{path: t.Path, mode: t.Mode, size: -1, noTag: t.NoTag})
+		}
+		if err != nil {
+			return nil
+		}
+	}
+	for _, t := range sc.Targets {
+		if !t.Dir {
 			continue
 		}
-		t := t
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		prefix := ""
 		if t.Path != "." {
 			prefix = t.Path + "/"
@@ -72,18 +100,14 @@ func collect(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 					fl.size = info.Size()
 				}
 			}
-			mu.Lock()
-			files = append(files, fl)
-			mu.Unlock()
-			return nil
+			return emit(fl)
 		})
 		for r, n := range st.Skipped {
 			skipped[string(r)] += n
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	slices.SortFunc(files, func(a, b file) int { return strings.Compare(a.path, b.path) })
-	return slices.CompactFunc(files, func(a, b file) bool { return a.path == b.path }), nil
+	return nil
 }

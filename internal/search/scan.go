@@ -4,10 +4,13 @@ import (
 	"context"
 	"io/fs"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/scoutkit/scout/internal/grep"
+	"github.com/scoutkit/scout/internal/walk"
 )
 
 // outcome is what searching one file gave: a result, or the reason the file
@@ -123,4 +126,91 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 		return outcome{skip: SkipBinary}
 	}
 	return outcome{res: res}
+}
+
+// scanAll walks the scope and searches its files at the same time, with
+// several goroutines, then calls fn for each file that matched in
+// byte-wise path order. Files that did not match or were left out are
+// passed to fn as they come (serialised), before the matches: they carry
+// no order-dependent information.
+func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filter, m *grep.Matcher, maxSize int64, workers int, skipped map[string]int, fn func(f *file, o outcome) bool) error {
+	if workers <= 0 {
+		workers = 2 * runtime.GOMAXPROCS(0)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type hit struct {
+		f file
+		o outcome
+	}
+	var (
+		mu   sync.Mutex
+		hits []hit
+		stop bool
+	)
+	jobs := make(chan file, 4*workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := m.NewScanner()
+			for fl := range jobs {
+				o := searchOne(ctx, fsys, sc, &fl, maxSize)
+				mu.Lock()
+				switch {
+				case stop:
+				case o.res != nil && o.res.MatchLines > 0:
+					hits = append(hits, hit{fl, o})
+				default:
+					if !fn(&fl, o) {
+						stop = true
+						cancel()
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	seen := map[string]bool{} // only with several targets, which may overlap
+	emit := func(fl file) error {
+		if len(sc.Targets) > 1 {
+			mu.Lock()
+			dup := seen[fl.path]
+			seen[fl.path] = true
+			mu.Unlock()
+			if dup {
+				return nil
+			}
+		}
+		select {
+		case jobs <- fl:
+			return nil
+		case <-ctx.Done():
+			return fs.SkipAll
+		}
+	}
+	walked := map[string]int{} // written by walkScope while workers run
+	err := walkScope(ctx, fsys, sc, wo, f, walked, emit)
+	close(jobs)
+	wg.Wait()
+	for r, n := range walked {
+		skipped[r] += n
+	}
+	if stop {
+		return nil
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(hits, func(a, b hit) int { return strings.Compare(a.f.path, b.f.path) })
+	for i := range hits {
+		if !fn(&hits[i].f, hits[i].o) {
+			break
+		}
+	}
+	return nil
 }

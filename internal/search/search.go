@@ -88,9 +88,10 @@ type Outcome struct {
 // prepared is a request ready to scan.
 type prepared struct {
 	fsys    fs.FS
+	req     *Request
 	scope   *Scope
 	matcher *grep.Matcher
-	files   []file
+	filter  Filter
 	skipped map[string]int
 }
 
@@ -134,12 +135,23 @@ func prepare(ctx context.Context, fsys fs.FS, root string, req *Request) (*prepa
 	if err != nil {
 		return nil, err
 	}
-	p := &prepared{fsys: fsys, scope: sc, matcher: m, skipped: map[string]int{}}
-	p.files, err = collect(ctx, fsys, sc, req.Walk, Filter{Globs: globs, Types: types}, p.skipped)
-	if err != nil {
-		return nil, err
+	return &prepared{fsys: fsys, req: req, scope: sc, matcher: m, filter: Filter{Globs: globs, Types: types}, skipped: map[string]int{}}, nil
+}
+
+// each searches the scope and calls fn for every file in byte-wise path
+// order, until fn returns false. With exhaustive set, the caller promises
+// to consume every file: the walk and the search then overlap and the
+// results are sorted at the end, which is faster but holds every matching
+// file's result until then.
+func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f *file, o outcome) bool) error {
+	if exhaustive {
+		return scanAll(ctx, p.fsys, p.scope, p.req.Walk, p.filter, p.matcher, p.req.MaxFileSize, p.req.Workers, p.skipped, fn)
 	}
-	return p, nil
+	files, err := collect(ctx, p.fsys, p.scope, p.req.Walk, p.filter, p.skipped)
+	if err != nil {
+		return err
+	}
+	return scan(ctx, p.fsys, files, p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
 }
 
 // checkRanges enforces that line ranges apply to one file.
@@ -174,7 +186,8 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, e
 		spent     int  // matching lines seen after skip
 		overspent bool // the budget is spent: one more matching file ends the scan
 	)
-	err = scan(ctx, fsys, p.files, p.matcher, req.MaxFileSize, req.Workers, func(f *file, o outcome) bool {
+	exhaustive := skip == 0 && req.MaxFiles < 0 && req.Budget < 0
+	err = p.each(ctx, exhaustive, func(f *file, o outcome) bool {
 		if o.res == nil {
 			p.skipped[o.skip]++
 			return true
@@ -241,7 +254,7 @@ func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield fun
 		return nil, err
 	}
 	out := &Outcome{Scope: p.scope, Skipped: p.skipped}
-	err = scan(ctx, fsys, p.files, p.matcher, req.MaxFileSize, req.Workers, func(f *file, o outcome) bool {
+	err = p.each(ctx, false, func(f *file, o outcome) bool {
 		if o.res == nil {
 			p.skipped[o.skip]++
 			return true
