@@ -37,10 +37,17 @@ import (
 // Pattern is a compiled glob. It is immutable and safe for concurrent use.
 // A nil *Pattern matches every path.
 type Pattern struct {
-	src  string
-	re   *regexp.Regexp
-	fast func(string) bool // the commonest globs without regexp; nil if none
+	src string
+	re  *regexp.Regexp
+	// prefix and suffix are literal texts every match starts and ends with,
+	// checked before the regexp runs.
+	prefix, suffix string
+	fast           func(string) bool // the commonest globs without regexp; nil if none
 }
+
+// meta holds the bytes after which a glob is no longer plain literal text
+// (',' and '}' too, for simplicity: they are literal only outside braces).
+const meta = `*?[]{},\`
 
 // Compile compiles pattern for matching slash paths relative to a base (see
 // the package comment for the syntax). A malformed pattern gives an
@@ -62,14 +69,25 @@ func Compile(pattern string) (*Pattern, error) {
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid glob '%s': %v — simplify the pattern", pattern, err)
 	}
-	return &Pattern{src: pattern, re: re, fast: fastPath(pattern)}, nil
+	p := &Pattern{src: pattern, re: re, fast: fastPath(pattern)}
+	if i := strings.IndexAny(pattern, meta); i >= 0 {
+		p.prefix = pattern[:i]
+		// A '/' right after "**" may be matched by nothing: leave it out.
+		p.suffix = strings.TrimPrefix(pattern[strings.LastIndexAny(pattern, meta)+1:], "/")
+	}
+	return p, nil
 }
 
-// fastPath returns a plain-Go matcher for the commonest globs: "**" and
-// "**/*" (everything), "**/*.ext" (a suffix at any depth) and "*.ext" (a
-// suffix, no '/'); nil for the others.
+// fastPath returns a plain-Go matcher for the commonest globs, nil for the
+// others: a literal path; "**" and "**/*" (everything); "**/*.ext" (a suffix
+// at any depth); "*.ext" (a suffix, no '/'); "**/name" (a base name at any
+// depth); and any of these ending in a group of literal alternatives,
+// such as "**/*.{ts,tsx}".
 func fastPath(pattern string) func(string) bool {
-	if pattern == "**" || pattern == "**/*" {
+	switch {
+	case !strings.ContainsAny(pattern, meta):
+		return func(rel string) bool { return rel == pattern }
+	case pattern == "**" || pattern == "**/*":
 		return func(string) bool { return true }
 	}
 	if suffix, ok := strings.CutPrefix(pattern, "**/*"); ok && isPlain(suffix) {
@@ -78,22 +96,46 @@ func fastPath(pattern string) func(string) bool {
 	if suffix, ok := strings.CutPrefix(pattern, "*"); ok && isPlain(suffix) {
 		return func(rel string) bool { return strings.HasSuffix(rel, suffix) && !strings.Contains(rel, "/") }
 	}
-	return nil
+	if name, ok := strings.CutPrefix(pattern, "**/"); ok && isPlain(name) {
+		return func(rel string) bool { return rel == name || strings.HasSuffix(rel, "/"+name) }
+	}
+	open := strings.LastIndexByte(pattern, '{')
+	if open < 0 || !strings.HasSuffix(pattern, "}") || strings.ContainsAny(pattern[:open], "{}") {
+		return nil
+	}
+	var alts []func(string) bool
+	for _, alt := range strings.Split(pattern[open+1:len(pattern)-1], ",") {
+		f := fastPath(pattern[:open] + alt)
+		if f == nil || !isPlain(alt) {
+			return nil
+		}
+		alts = append(alts, f)
+	}
+	return func(rel string) bool {
+		for _, f := range alts {
+			if f(rel) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // isPlain reports whether s is a non-empty literal within one segment.
 func isPlain(s string) bool {
-	return s != "" && !strings.ContainsAny(s, "*?[]{},\\/")
+	return s != "" && !strings.ContainsAny(s, meta+"/")
 }
 
 // Match reports whether the slash path rel, relative to the pattern's base,
 // matches. A nil *Pattern matches every path.
 func (p *Pattern) Match(rel string) bool {
-	if p == nil {
+	switch {
+	case p == nil:
 		return true
-	}
-	if p.fast != nil {
+	case p.fast != nil:
 		return p.fast(rel)
+	case !strings.HasPrefix(rel, p.prefix) || !strings.HasSuffix(rel, p.suffix):
+		return false
 	}
 	return p.re.MatchString(rel)
 }

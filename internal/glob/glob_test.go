@@ -169,6 +169,15 @@ func TestFastPath(t *testing.T) {
 		{"**/*", "a/b/c", true, "everything"},
 		{"**/*", "", true, "even the empty path"},
 		{"**", "x", true, "everything"},
+		{"src/a.go", "src/a.go", true, "literal path"},
+		{"src/a.go", "src/a.gox", false, "literal path is exact"},
+		{"**/Makefile", "Makefile", true, "base name at the top"},
+		{"**/Makefile", "a/b/Makefile", true, "base name at depth"},
+		{"**/Makefile", "a/xMakefile", false, "base name is a whole segment"},
+		{"**/*.{ts,tsx}", "a/b.tsx", true, "suffix alternatives"},
+		{"**/*.{ts,tsx}", "a/b.tsz", false, "suffix alternatives exclude"},
+		{"*.{md,txt}", "a/b.md", false, "one-segment alternatives"},
+		{"**/{go.mod,go.sum}", "x/go.sum", true, "base-name alternatives"},
 	}
 	for _, tt := range tests {
 		g, err := Compile(tt.pattern)
@@ -463,4 +472,23 @@ func FuzzAgainstPathMatch(f *testing.F) {
 			t.Fatalf("Compile(%q).Match(%q) = %v, path.Match = %v", pattern, name, got, want)
 		}
 	})
+}
+
+// BenchmarkMatch measures matching on a few typical paths: a fast-path
+// glob, a regexp glob with a literal prefix, and one with alternatives.
+func BenchmarkMatch(b *testing.B) {
+	paths := []string{"src/internal/walk/walker.go", "README.md", "a/b/c/d/e/f/g/h.ts", "node_modules/x/y/index.js"}
+	for _, pattern := range []string{"**/*.go", "src/**/*_test.go", "**/*.{ts,tsx}"} {
+		g, err := Compile(pattern)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(pattern, func(b *testing.B) {
+			for b.Loop() {
+				for _, p := range paths {
+					g.Match(p)
+				}
+			}
+		})
+	}
 }
