@@ -23,7 +23,10 @@
 // SearchPattern do it themselves). Compile itself reads '\' as an escape.
 //
 // A glob is translated to an anchored regular expression (package regexp),
-// so matching takes time linear in the path whatever the pattern.
+// so matching takes time linear in the path whatever the pattern; the
+// commonest shapes ("**/*.go", "*.{ts,tsx}", "**/Makefile", literal paths)
+// are matched with plain string tests, and the others are first checked
+// against their literal prefix and suffix.
 package glob
 
 import (
@@ -151,8 +154,8 @@ func (p *Pattern) String() string {
 // CompileFilter compiles a file filter as ripgrep's -g does: a pattern
 // without '/' matches the base name at any depth ("*.go" matches
 // "a/b/c.go"); a pattern with '/' matches the whole relative path, and a
-// leading '/' only anchors it ("/src/*.go" is "src/*.go"). A trailing '/'
-// is dropped.
+// leading '/' only anchors it ("/src/*.go" is "src/*.go"). A pattern
+// starting with "**" is used as is, and a trailing '/' is dropped.
 func CompileFilter(pattern string) (*Pattern, error) {
 	p := strings.TrimSuffix(pattern, "/")
 	if p != "" && p[0] == '/' {
