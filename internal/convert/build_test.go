@@ -145,9 +145,24 @@ func epubOf(t testing.TB, title string, chapters ...string) []byte {
 	return zipOf(t, files)
 }
 
-// pdfOf writes a PDF with one page per string, each drawn with Helvetica
-// in one text object per line.
+// pdfOf writes a PDF with one page per string, each line drawn with
+// Helvetica in its own text object, 14 points below the previous one.
 func pdfOf(pages ...string) []byte {
+	streams := make([]string, len(pages))
+	for i, p := range pages {
+		var content strings.Builder
+		for j, line := range strings.Split(p, "\n") {
+			line = strings.NewReplacer(`\`, `\\`, "(", `\(`, ")", `\)`).Replace(line)
+			fmt.Fprintf(&content, "BT /F1 12 Tf 72 %d Td (%s) Tj ET\n", 720-14*j, line)
+		}
+		streams[i] = content.String()
+	}
+	return pdfRaw(streams...)
+}
+
+// pdfRaw writes a PDF with one page per content stream; /F1 is Helvetica
+// with widths for the printable ASCII range (500 units each).
+func pdfRaw(streams ...string) []byte {
 	var b bytes.Buffer
 	var offsets []int
 	obj := func(body string) {
@@ -155,22 +170,18 @@ func pdfOf(pages ...string) []byte {
 		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offsets), body)
 	}
 	b.WriteString("%PDF-1.4\n")
-	n := len(pages)
+	n := len(streams)
 	kids := make([]string, n)
-	for i := range pages {
+	for i := range streams {
 		kids[i] = fmt.Sprintf("%d 0 R", 4+2*i)
 	}
 	obj("<< /Type /Catalog /Pages 2 0 R >>")
 	obj(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), n))
-	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-	for i, p := range pages {
-		var content strings.Builder
-		for j, line := range strings.Split(p, "\n") {
-			line = strings.NewReplacer(`\`, `\\`, "(", `\(`, ")", `\)`).Replace(line)
-			fmt.Fprintf(&content, "BT /F1 12 Tf 72 %d Td (%s) Tj ET\n", 720-14*j, line)
-		}
+	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /FirstChar 32 /LastChar 126 /Widths [" +
+		strings.TrimSpace(strings.Repeat("500 ", 95)) + "] >>")
+	for i, content := range streams {
 		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i))
-		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%sendstream", content.Len(), content.String()))
+		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%sendstream", len(content), content))
 	}
 	xref := b.Len()
 	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)

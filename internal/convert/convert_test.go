@@ -76,6 +76,13 @@ func TestGolden(t *testing.T) {
 		{"pdf: one text object per line, pages separated by a blank line", ".pdf",
 			func(testing.TB) []byte { return pdfOf("Hello PDF\nsecond (line)", "Page two") },
 			"Hello PDF\nsecond (line)\n\nPage two"},
+		{"pdf: words positioned by TJ offsets and Td moves get spaces, kerning does not, a paragraph gap is a blank line", ".pdf",
+			func(testing.TB) []byte {
+				return pdfRaw("BT /F1 10 Tf 72 720 Td [(Hello)-600(World)] TJ 0 -12 Td [(Ke)30(rning)] TJ ET\n" +
+					"BT /F1 10 Tf 72 690 Td (left) Tj 100 0 Td (right) Tj ET\n" +
+					"BT /F1 10 Tf 72 600 Td (New paragraph) Tj ET\n")
+			},
+			"Hello World\nKerning\nleft right\n\nNew paragraph"},
 		{"doc: 8-bit and UTF-16 pieces, field code dropped, table cells and row end", ".doc",
 			func(testing.TB) []byte {
 				return docOf(piece{"Hello \x13 HYPERLINK \"x\" \x14World\x15\r", true},
@@ -252,7 +259,7 @@ func TestHelloPDFFixture(t *testing.T) {
 		}
 	}
 	if got := mustRead(t, "testdata/hello.pdf"); !bytes.Equal(got, want) {
-		t.Fatal("testdata/hello.pdf differs from pdfOf(\"Hello PDF\"); run go test -run TestHelloPDFFixture -update")
+		t.Fatal("testdata/hello.pdf differs from pdfOf(\"Hello PDF\"); run go test . -run TestHelloPDFFixture -args -update")
 	}
 }
 

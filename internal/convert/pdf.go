@@ -3,15 +3,21 @@ package convert
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/ledongthuc/pdf"
 )
 
 // convertPDF extracts the text of each page; pages are separated by a blank
-// line. A PDF without a text layer (scanned images) gives an error that
-// says so rather than an empty text.
+// line. Glyphs are laid out from their positions: a new line when the
+// baseline moves, a blank line for a paragraph gap, and a space where the
+// horizontal gap between glyphs is wider than a fifth of the font size (PDF
+// producers often position words instead of writing spaces). A PDF without
+// a text layer (scanned images) gives an error that says so rather than an
+// empty text.
 func convertPDF(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
 	rd, err := pdf.NewReader(r, size)
 	if err != nil {
@@ -31,16 +37,62 @@ func convertPDF(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 			// Count overstates the pages actually present.
 			break
 		}
-		s, err := p.GetPlainText(nil) // nil: the page's own fonts
-
+		s, err := pageText(p)
 		if err != nil {
-			return "", malformed("PDF", err)
+			return "", malformed("PDF", fmt.Errorf("page %d: %w", i, err))
 		}
-		out.WriteString(strings.TrimSpace(s) + "\n\n")
+		out.WriteString(s + "\n\n")
 	}
 	res := out.result()
 	if res == "" {
 		return "", malformed("PDF", errors.New("no text layer found (scanned images need OCR)"))
 	}
 	return res, nil
+}
+
+// pageText lays out the glyphs of one page.
+func pageText(p pdf.Page) (s string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s, err = "", fmt.Errorf("bad content stream (%v)", r)
+		}
+	}()
+	// The library appends a pseudo glyph, "\n" decoded in the current
+	// font, after every TJ; find what it looks like in each font to drop it.
+	pseudo := map[string]string{}
+	for _, name := range p.Fonts() {
+		f := p.Font(name)
+		base := f.BaseFont()
+		if i := strings.IndexByte(base, '+'); i >= 0 {
+			base = base[i+1:]
+		}
+		pseudo[base] = f.Encoder().Decode("\n")
+	}
+	var b strings.Builder
+	var lineY, endX, size float64
+	started, lastSpace := false, false
+	for _, g := range p.Content().Text {
+		if g.S == "" || g.S == "\n" || g.S == pseudo[g.Font] {
+			continue
+		}
+		fs := math.Max(g.FontSize, 1)
+		if started {
+			switch dy := lineY - g.Y; {
+			case math.Abs(dy) > 0.6*math.Max(fs, size):
+				b.WriteByte('\n')
+				if dy > 2*math.Max(fs, size) {
+					b.WriteByte('\n')
+				}
+				lineY, lastSpace = g.Y, true
+			case g.X-endX > 0.2*fs && !lastSpace && g.S != " ":
+				b.WriteByte(' ')
+			}
+		} else {
+			lineY, started = g.Y, true
+		}
+		b.WriteString(g.S)
+		endX, size = g.X+g.W, fs
+		lastSpace = g.S == " "
+	}
+	return strings.TrimSpace(b.String()), nil
 }
