@@ -70,6 +70,12 @@ func TestGolden(t *testing.T) {
 					`a\tab b\line c\emdash d\par}`)
 			},
 			"Hello bold {braces} back\\slash\n€uro and При\nlink text\na\tb\nc—d"},
+		{"rtf: a font's \\fcharset overrides the document code page", ".rtf",
+			func(testing.TB) []byte {
+				return []byte(`{\rtf1\ansi\ansicpg1252\deff0{\fonttbl{\f0\fcharset0 Arial;}{\f1\fcharset204 Arial Cyr;}}` +
+					`caf\'e9 {\f1 \'cf\'f0\'e8\'e2\'e5\'f2} caf\'e9\par}`)
+			},
+			"café Привет café"},
 		{"rtf: surrogate pair from two \\u words", ".rtf",
 			func(testing.TB) []byte { return []byte(`{\rtf1\uc1\u-10179?\u-8704? smile}`) },
 			"😀 smile"},

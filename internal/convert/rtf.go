@@ -40,8 +40,10 @@ var rtfSymbols = map[string]string{
 }
 
 type rtfState struct {
-	skip bool
-	uc   int // characters to skip after \uN
+	skip    bool
+	uc      int  // characters to skip after \uN
+	font    int  // current font number (\fN)
+	fontTbl bool // inside the font table
 }
 
 // convertRTF extracts the text of an RTF document: destinations that are
@@ -76,6 +78,8 @@ type rtfParser struct {
 	skipN   int    // characters still to skip after \uN
 	newDest bool   // just after "{": the next control word may be a destination
 	high    rune   // a high surrogate from \uN waiting for its low half
+	fontEnc map[int]encoding.Encoding // code page of each font with a \fcharset
+	defFont int                       // the font being defined in the font table
 }
 
 func (p *rtfParser) run(ctx context.Context) error {
@@ -136,7 +140,11 @@ func (p *rtfParser) flush() {
 	if len(p.pending) == 0 {
 		return
 	}
-	b, err := p.enc.NewDecoder().Bytes(p.pending)
+	enc := p.enc
+	if e, ok := p.fontEnc[p.st.font]; ok {
+		enc = e
+	}
+	b, err := enc.NewDecoder().Bytes(p.pending)
 	if err != nil {
 		b = bytes.ToValidUTF8(p.pending, []byte("\uFFFD"))
 	}
@@ -203,11 +211,28 @@ func (p *rtfParser) control() {
 }
 
 func (p *rtfParser) word(w string, num int, hasNum bool) {
+	p.flush()
 	if p.newDest && rtfSkip[w] {
 		p.st.skip = true
+		p.st.fontTbl = w == "fonttbl"
 		return
 	}
 	switch w {
+	case "deff":
+		p.st.font = num
+	case "f":
+		if p.st.fontTbl {
+			p.defFont = num
+		} else {
+			p.st.font = num
+		}
+	case "fcharset":
+		if e := charsetEncoding(num); e != nil && p.st.fontTbl {
+			if p.fontEnc == nil {
+				p.fontEnc = map[int]encoding.Encoding{}
+			}
+			p.fontEnc[p.defFont] = e
+		}
 	case "ansicpg":
 		if e := codePage(num); e != nil {
 			p.enc = e
@@ -242,6 +267,13 @@ func (p *rtfParser) word(w string, num int, hasNum bool) {
 			p.char(s)
 		}
 	}
+}
+
+// charsetEncoding maps an RTF \fcharset number to its code page.
+func charsetEncoding(n int) encoding.Encoding {
+	cp := map[int]int{77: 10000, 128: 932, 129: 949, 134: 936, 136: 950, 161: 1253, 162: 1254,
+		163: 1258, 177: 1255, 178: 1256, 186: 1257, 204: 1251, 222: 874, 238: 1250, 255: 437}[n]
+	return codePage(cp)
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -109,7 +109,13 @@ func Render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 		p.Method = MethodFailed
 		p.Notes = append(p.Notes, fmt.Sprintf("HTTP %d %s", resp.Status, http.StatusText(resp.Status)))
 		if isText(mt) {
-			p.Content = cut(decode(resp.Body, mt, params), maxFailedBody)
+			body := decode(resp.Body, mt, params)
+			if isHTML(mt) {
+				if md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(body), p.FinalURL); err == nil {
+					body = md
+				}
+			}
+			p.Content = cut(strings.TrimSpace(body), maxFailedBody)
 		}
 		return p, nil
 	}

@@ -70,6 +70,11 @@ func server(t *testing.T) (*httptest.Server, *hitCounter) {
 		w.WriteHeader(http.StatusNotFound)
 		fmt.Fprint(w, `{"error":"no such page"}`)
 	})
+	mux.HandleFunc("/gone", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusGone)
+		fmt.Fprint(w, "<html><body><h1>Gone</h1><p>This page was <b>removed</b>.</p></body></html>")
+	})
 	mux.HandleFunc("/old", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/json", http.StatusMovedPermanently)
 	})
@@ -150,6 +155,7 @@ func TestRender(t *testing.T) {
 		{"binary content is described, not dumped", "/bin", false, MethodBinary, "application/octet-stream", []string{"[Binary content not shown: application/octet-stream, 9B]"}, nil, ""},
 		{"an image keeps its bytes for the caller", "/png", false, MethodImage, "image/png", []string{"[Image: image/png, 16B]"}, nil, ""},
 		{"HTTP errors are a failed page with the status in the notes", "/missing", false, MethodFailed, "application/json", []string{"no such page"}, nil, "HTTP 404 Not Found"},
+		{"an HTML error page is shown as markdown", "/gone", false, MethodFailed, "text/html", []string{"# Gone\n\nThis page was **removed**."}, []string{"<b>"}, "HTTP 410 Gone"},
 		{"redirects are followed and recorded", "/old", false, MethodJSON, "application/json", []string{`"b": 1`}, nil, "Redirected: " + srv.URL + "/old -> " + srv.URL + "/json"},
 		{"a redirect loop is a failed fetch", "/loop", false, MethodFailed, "", nil, nil, "stopped after 10 redirects"},
 	}
