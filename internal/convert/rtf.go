@@ -74,10 +74,10 @@ type rtfParser struct {
 	stack   []rtfState
 	out     text
 	enc     encoding.Encoding
-	pending []byte // \'hh bytes not yet decoded
-	skipN   int    // characters still to skip after \uN
-	newDest bool   // just after "{": the next control word may be a destination
-	high    rune   // a high surrogate from \uN waiting for its low half
+	pending []byte                    // \'hh bytes not yet decoded
+	skipN   int                       // characters still to skip after \uN
+	newDest bool                      // just after "{": the next control word may be a destination
+	high    rune                      // a high surrogate from \uN waiting for its low half
 	fontEnc map[int]encoding.Encoding // code page of each font with a \fcharset
 	defFont int                       // the font being defined in the font table
 }
