@@ -317,6 +317,9 @@ func TestSearchPattern(t *testing.T) {
 		{"{x,y", "{x,y}", "closed"},
 		{"{{x,y", "**/{{x,y}}", "two braces closed; nested brace is a glob character, so prefixed"},
 		{`a\b`, "a/b", "backslash to slash"},
+		{"[{]", "**/[{]", "a brace inside a class is not closed"},
+		{"[]{]{", "**/[]{]{}", "']' first in a class, then a brace to close"},
+		{"[{", "**/[{}", "an unclosed class does not hide the brace"},
 	}
 	for _, tt := range tests {
 		got := SearchPattern(tt.in)
@@ -491,4 +494,22 @@ func BenchmarkMatch(b *testing.B) {
 			}
 		})
 	}
+}
+
+func FuzzSearchPattern(f *testing.F) {
+	for _, s := range []string{"*.ts", "{a,b", "[{]", "src/{x", `a\b`, " ", "{a.txt,b.txt}", "[]{]{"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		got := SearchPattern(p)
+		if again := SearchPattern(got); again != got {
+			t.Fatalf("SearchPattern(%q) = %q is not a fixed point: %q", p, got, again)
+		}
+		if strings.Contains(got, `\`) {
+			t.Fatalf("SearchPattern(%q) = %q keeps a backslash", p, got)
+		}
+		if _, err := Compile(got); err != nil && strings.Contains(err.Error(), "unclosed '{'") {
+			t.Fatalf("SearchPattern(%q) = %q leaves a '{' open: %v", p, got, err)
+		}
+	})
 }

@@ -130,11 +130,21 @@ func splitAtGlob(p string) (base, rest string, first bool) {
 	return base, strings.Join(segs[i:], "/"), i == 0
 }
 
-// closeBraces appends a '}' for every '{' left open.
+// closeBraces appends a '}' for every '{' left open. Braces inside a class
+// ("[{]") do not count.
 func closeBraces(p string) string {
 	depth := 0
 	for i := 0; i < len(p); i++ {
 		switch p[i] {
+		case '[':
+			// Skip to the class's ']', which may not be its first member.
+			start := i + 1
+			if start < len(p) && (p[start] == '!' || p[start] == '^') {
+				start++
+			}
+			if end := strings.IndexByte(p[min(start+1, len(p)):], ']'); end >= 0 {
+				i = start + 1 + end
+			}
 		case '{':
 			depth++
 		case '}':
