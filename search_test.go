@@ -1,0 +1,443 @@
+package scout_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/testfs"
+)
+
+// searchTree is the shared fixture of the search tests.
+func searchTree() fstest.MapFS {
+	many := strings.Repeat("hit\n", 30)
+	return fstest.MapFS{
+		"README.md":          {Data: []byte("# Title\nA hit here.\n")},
+		"src/a.go":           {Data: []byte("package a\n\nfunc A() { return }\n// hit hit\n")},
+		"src/b.go":           {Data: []byte("package a\n\nfunc B() {}\n")},
+		"src/deep/c.py":      {Data: []byte("def c():\n    hit = 1\n")},
+		"src/many.txt":       {Data: []byte(many)},
+		".hidden/secret.txt": {Data: []byte("hit in hidden\n")},
+		"bin/tool":           {Data: []byte("hit\x00binary")},
+		"big.txt":            {Data: append(bytes.Repeat([]byte("x"), 2000), []byte("\nhit\n")...)},
+		"archive.zip":        {Data: zipOf(map[string]string{"src/x.ts": "let hit = 1;\nother\n", "img.png": "\x89PNG\x00\x00hit"})},
+		"bin.zip":            {Data: zipOf(map[string]string{"blob": "\x00hit"})},
+	}
+}
+
+func zipOf(members map[string]string) []byte {
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	for name, data := range members {
+		f, err := w.Create(name)
+		if err != nil {
+			panic(err)
+		}
+		f.Write([]byte(data))
+	}
+	w.Close()
+	return b.Bytes()
+}
+
+// forEachFS runs f over the tree as a MapFS and as a temporary directory.
+func forEachFS(t *testing.T, tree fstest.MapFS, f func(t *testing.T, s scout.Searcher)) {
+	t.Run("mapfs", func(t *testing.T) { f(t, scout.Searcher{Workspace: scout.Workspace{FS: tree}}) })
+	t.Run("dir", func(t *testing.T) { f(t, scout.Searcher{Workspace: scout.Workspace{Root: testfs.WriteDir(t, tree)}}) })
+}
+
+// summary renders a result compactly: each file with its match lines and
+// the fields that matter for paging.
+func summary(r *scout.SearchResult) string {
+	var b strings.Builder
+	for _, f := range r.Files {
+		fmt.Fprintf(&b, "%s:%d/%d", f.Path, f.MatchLines, f.Matches)
+		if f.Limited {
+			b.WriteString(" limited")
+		}
+		if f.Virtual {
+			b.WriteString(" virtual")
+		}
+		b.WriteString(";")
+	}
+	fmt.Fprintf(&b, " total=%d next=%d trunc=%q", r.TotalFiles, r.NextSkip, r.Truncated)
+	return b.String()
+}
+
+func TestSearch(t *testing.T) {
+	tests := []struct {
+		name, reason string
+		req          scout.SearchRequest
+		want         string
+		wantSkipped  map[scout.SkipReason]int
+	}{
+		{
+			name:   "defaults",
+			reason: "hidden files and binaries are skipped and counted; 20 matches a file at most when several files match",
+			req:    scout.SearchRequest{Pattern: "hit"},
+			want:   "README.md:1/1;big.txt:1/1;src/a.go:1/2;src/deep/c.py:1/1;src/many.txt:20/20 limited; total=5 next=0 trunc=\"\"",
+			wantSkipped: map[scout.SkipReason]int{
+				scout.SkipHidden: 1, scout.SkipBinary: 3, // bin/tool and the two zips
+			},
+		},
+		{
+			name:   "hidden",
+			reason: "Hidden includes dot files",
+			req:    scout.SearchRequest{Pattern: "hidden", Hidden: true},
+			want:   ".hidden/secret.txt:1/1; total=1 next=0 trunc=\"\"",
+		},
+		{
+			name:   "single file",
+			reason: "one file gets up to 200 matching lines",
+			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"src/many.txt"}},
+			want:   "src/many.txt:30/30; total=1 next=0 trunc=\"\"",
+		},
+		{
+			name:   "page",
+			reason: "MaxFiles cuts the page; NextSkip continues it; TotalFiles is exact",
+			req:    scout.SearchRequest{Pattern: "hit", MaxFiles: 2},
+			want:   "README.md:1/1;big.txt:1/1; total=5 next=2 trunc=\"files\"",
+		},
+		{
+			name:   "next page",
+			reason: "Skip passes over matching files",
+			req:    scout.SearchRequest{Pattern: "hit", MaxFiles: 2, Skip: 2},
+			want:   "src/a.go:1/2;src/deep/c.py:1/1; total=5 next=4 trunc=\"files\"",
+		},
+		{
+			name:   "last page",
+			reason: "the last page has no NextSkip",
+			req:    scout.SearchRequest{Pattern: "hit", MaxFiles: 2, Skip: 4},
+			want:   "src/many.txt:20/20 limited; total=5 next=0 trunc=\"\"",
+		},
+		{
+			name:   "budget",
+			reason: "the line budget stops the scan once one more matching file is seen; the total is a lower bound",
+			req:    scout.SearchRequest{Pattern: "hit", MaxMatches: 2},
+			want:   "README.md:1/1;big.txt:1/1; total=2 next=2 trunc=\"budget\"",
+		},
+		{
+			name:   "round robin",
+			reason: "a page holding more lines than the budget is dealt out one line per file in turn",
+			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"src/many.txt", "src/a.go"}, MaxMatches: 3},
+			want:   "src/a.go:1/2;src/many.txt:2/20 limited; total=2 next=0 trunc=\"matches\"",
+		},
+		{
+			name:   "unlimited",
+			reason: "negative limits return everything",
+			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"src"}, MaxMatchesPerFile: -1, MaxFiles: -1, MaxMatches: -1},
+			want:   "src/a.go:1/2;src/deep/c.py:1/1;src/many.txt:30/30; total=3 next=0 trunc=\"\"",
+		},
+		{
+			name:   "files mode",
+			reason: "SearchFiles stops each file at its first match",
+			req:    scout.SearchRequest{Pattern: "hit", Mode: scout.SearchFiles, Paths: []string{"src"}},
+			want:   "src/a.go:1/2;src/deep/c.py:1/1;src/many.txt:1/1; total=3 next=0 trunc=\"\"",
+		},
+		{
+			name:   "count mode",
+			reason: "SearchCount counts every line regardless of the per-file cap",
+			req:    scout.SearchRequest{Pattern: "hit", Mode: scout.SearchCount, Paths: []string{"src"}},
+			want:   "src/a.go:1/2;src/deep/c.py:1/1;src/many.txt:30/30; total=3 next=0 trunc=\"\"",
+		},
+		{
+			name:   "glob path",
+			reason: "a glob entry filters the files below its base",
+			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"src/**/*.py"}},
+			want:   "src/deep/c.py:1/1; total=1 next=0 trunc=\"\"",
+		},
+		{
+			name:   "globs and types",
+			reason: "Globs and Types filter like ripgrep's -g and -t",
+			req:    scout.SearchRequest{Pattern: "hit|package", Globs: []string{"*.go", "!b.go"}, Types: []string{"go"}},
+			want:   "src/a.go:2/3; total=1 next=0 trunc=\"\"",
+		},
+		{
+			name:   "size cap",
+			reason: "files over MaxFileSize are skipped and counted",
+			req:    scout.SearchRequest{Pattern: "hit", MaxFileSize: 1000, Paths: []string{"big.txt", "README.md"}},
+			want:   "README.md:1/1; total=1 next=0 trunc=\"\"",
+			wantSkipped: map[scout.SkipReason]int{
+				scout.SkipTooLarge: 1,
+			},
+		},
+		{
+			name:   "missing entry",
+			reason: "a missing entry among others is listed, not fatal",
+			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"nope.txt", "README.md"}},
+			want:   "README.md:1/1; total=1 next=0 trunc=\"\"",
+		},
+		{
+			name:   "line ranges",
+			reason: "Lines keeps matches inside the ranges",
+			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"src/many.txt"}, Lines: []scout.Range{{Start: 3, End: 4}, {Start: 29}}},
+			want:   "src/many.txt:4/4; total=1 next=0 trunc=\"\"",
+		},
+		{
+			name:   "archive member",
+			reason: "a text member of a zip is searched in memory under its archive path, with no tag",
+			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"archive.zip:src/x.ts"}, Tags: true},
+			want:   "archive.zip:src/x.ts:1/1 virtual; total=1 next=0 trunc=\"\"",
+		},
+		{
+			name:   "binary member",
+			reason: "a binary member is listed in SkippedMembers when another entry remains",
+			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"archive.zip:img.png", "README.md"}},
+			want:   "README.md:1/1; total=1 next=0 trunc=\"\"",
+		},
+		{
+			name:   "empty pattern",
+			reason: "an empty pattern matches every line, with an empty match at each position (as rg --count-matches)",
+			req:    scout.SearchRequest{Pattern: "", Paths: []string{"src/b.go"}},
+			want:   "src/b.go:3/23; total=1 next=0 trunc=\"\"",
+		},
+	}
+	forEachFS(t, searchTree(), func(t *testing.T, s scout.Searcher) {
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				r, err := s.Search(context.Background(), tt.req)
+				if err != nil {
+					t.Fatalf("%s: %v", tt.reason, err)
+				}
+				if got := summary(r); got != tt.want {
+					t.Errorf("%s\n got: %s\nwant: %s", tt.reason, got, tt.want)
+				}
+				for k, n := range tt.wantSkipped {
+					if r.Skipped[k] != n {
+						t.Errorf("%s: skipped[%s] = %d, want %d (all: %v)", tt.reason, k, r.Skipped[k], n, r.Skipped)
+					}
+				}
+			})
+		}
+	})
+}
+
+func TestSearchLines(t *testing.T) {
+	forEachFS(t, searchTree(), func(t *testing.T, s scout.Searcher) {
+		r, err := s.Search(context.Background(), scout.SearchRequest{Pattern: `h(i)t`, Paths: []string{"src/a.go"}, Before: 1, After: 1, Tags: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := r.Files[0]
+		want := []scout.LineMatch{
+			{Line: 3, Text: "func A() { return }"},
+			{Line: 4, Text: "// hit hit", Match: true, Spans: []scout.Span{{Start: 3, End: 6}, {Start: 7, End: 10}}},
+		}
+		if fmt.Sprint(f.Lines) != fmt.Sprint(want) {
+			t.Errorf("lines: 1-based numbers, context before, half-open spans of each match\n got %v\nwant %v", f.Lines, want)
+		}
+		if f.Tag == "" || len(f.Tag) != 4 {
+			t.Errorf("Tags asks for the 4-hex hashline tag, got %q", f.Tag)
+		}
+		if !r.Single {
+			t.Errorf("one file is a single-file scope")
+		}
+	})
+}
+
+func TestSearchCut(t *testing.T) {
+	tree := fstest.MapFS{"a.txt": {Data: []byte("hit " + strings.Repeat("é", 400) + "\n")}}
+	forEachFS(t, tree, func(t *testing.T, s scout.Searcher) {
+		r, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := r.Files[0].Lines[0]
+		if !l.Cut || len(l.Text) > 512 || !strings.HasPrefix(l.Text, "hit é") || !r.LinesCut() {
+			t.Errorf("a line over 512 bytes is cut on a character boundary and flagged: cut=%v len=%d", l.Cut, len(l.Text))
+		}
+	})
+}
+
+func TestSearchErrors(t *testing.T) {
+	tests := []struct {
+		name, reason string
+		req          scout.SearchRequest
+		code         scout.Code
+		msg          string
+	}{
+		{"bad regex", "an invalid pattern names the problem", scout.SearchRequest{Pattern: "a(b"}, scout.CodeInvalidParam, "Invalid regex: missing closing )"},
+		{"all missing", "every entry missing", scout.SearchRequest{Pattern: "a", Paths: []string{"x", "y"}}, scout.CodeNotFound, "Path not found: x, y"},
+		{"negative skip", "Skip must not be negative", scout.SearchRequest{Pattern: "a", Skip: -1}, scout.CodeInvalidParam, "Skip must be a non-negative number"},
+		{"negative context", "context must not be negative", scout.SearchRequest{Pattern: "a", Before: -1}, scout.CodeInvalidParam, "Context lines"},
+		{"outside", "a path outside the root", scout.SearchRequest{Pattern: "a", Paths: []string{"../x"}}, scout.CodeAccessDenied, "Access denied"},
+		{"bad glob", "an invalid glob filter", scout.SearchRequest{Pattern: "a", Globs: []string{"[a"}}, scout.CodeInvalidParam, "Invalid glob"},
+		{"bad type", "an unknown type", scout.SearchRequest{Pattern: "a", Types: []string{"nope"}}, scout.CodeInvalidParam, "Unknown file type 'nope'"},
+		{"range on dir", "ranges need one file", scout.SearchRequest{Pattern: "a", Paths: []string{"src"}, Lines: []scout.Range{{Start: 1, End: 2}}}, scout.CodeInvalidParam, "src is a directory"},
+		{"range on glob", "ranges need one file", scout.SearchRequest{Pattern: "a", Paths: []string{"src/*.go"}, Lines: []scout.Range{{Start: 1, End: 2}}}, scout.CodeInvalidParam, "not a glob"},
+		{"range on missing", "ranges on a missing path", scout.SearchRequest{Pattern: "a", Paths: []string{"nope.go"}, Lines: []scout.Range{{Start: 1, End: 2}}}, scout.CodeNotFound, "Path not found for line-range selector: nope.go"},
+		{"binary member only", "no text member left", scout.SearchRequest{Pattern: "a", Paths: []string{"bin.zip:blob"}}, scout.CodeUnsupported, "Cannot search archive member(s): bin.zip:blob"},
+		{"member missing", "a missing archive member", scout.SearchRequest{Pattern: "a", Paths: []string{"archive.zip:nope.ts"}}, scout.CodeNotFound, "not found inside archive"},
+		{"glob after file", "a glob below a file", scout.SearchRequest{Pattern: "a", Paths: []string{"README.md/*.go"}}, scout.CodeInvalidParam, "is not a directory"},
+	}
+	forEachFS(t, searchTree(), func(t *testing.T, s scout.Searcher) {
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				_, err := s.Search(context.Background(), tt.req)
+				if err == nil {
+					t.Fatalf("%s: no error", tt.reason)
+				}
+				if scout.CodeOf(err) != tt.code || !strings.Contains(err.Error(), tt.msg) {
+					t.Errorf("%s: got %s %q, want %s containing %q", tt.reason, scout.CodeOf(err), err, tt.code, tt.msg)
+				}
+				if !errors.Is(err, &scout.Error{Code: tt.code}) {
+					t.Errorf("%s: errors.Is with the code sentinel fails", tt.reason)
+				}
+			})
+		}
+	})
+}
+
+func TestSearchCanceled(t *testing.T) {
+	forEachFS(t, searchTree(), func(t *testing.T, s scout.Searcher) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_, err := s.Search(ctx, scout.SearchRequest{Pattern: "hit"})
+		if !errors.Is(err, scout.ErrCanceled) {
+			t.Errorf("a canceled context gives CodeCanceled, got %v", err)
+		}
+	})
+}
+
+func TestSearchStream(t *testing.T) {
+	forEachFS(t, searchTree(), func(t *testing.T, s scout.Searcher) {
+		var got []string
+		for f, err := range s.Stream(context.Background(), scout.SearchRequest{Pattern: "hit"}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, f.Path)
+			if len(got) == 3 {
+				break
+			}
+		}
+		if want := "README.md big.txt src/a.go"; strings.Join(got, " ") != want {
+			t.Errorf("Stream yields matching files in path order and stops when the loop breaks: got %v, want %s", got, want)
+		}
+		for f, err := range s.Stream(context.Background(), scout.SearchRequest{Pattern: "("}) {
+			if f != nil || scout.CodeOf(err) != scout.CodeInvalidParam {
+				t.Errorf("a request error is yielded once with a nil file, got %v %v", f, err)
+			}
+		}
+	})
+}
+
+// staticResolver serves internal URLs from a map: "file:" values are
+// backing files, others virtual texts.
+type staticResolver map[string]string
+
+func (r staticResolver) Resolve(_ context.Context, url string) (*scout.Resource, error) {
+	v, ok := r[url]
+	if !ok {
+		return nil, &scout.Error{Code: scout.CodeNotFound, Message: url + " not found"}
+	}
+	if p, ok := strings.CutPrefix(v, "file:"); ok {
+		return &scout.Resource{SourcePath: p, Immutable: true}, nil
+	}
+	return &scout.Resource{Text: v}, nil
+}
+
+func TestSearchInternalURL(t *testing.T) {
+	res := staticResolver{"memory://notes": "first\nhit in memory\n", "skill://readme": "file:README.md"}
+	forEachFS(t, searchTree(), func(t *testing.T, s scout.Searcher) {
+		s.Resolvers = map[string]scout.Resolver{"memory": res, "skill": res}
+		r, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit", Paths: []string{"memory://notes", "skill://readme"}, Tags: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := summary(r), "README.md:1/1 virtual;memory://notes:1/1 virtual; total=2 next=0 trunc=\"\""; got != want {
+			t.Errorf("a backed URL is searched as its file, a virtual one in memory; neither is tagged\n got %s\nwant %s", got, want)
+		}
+		for _, f := range r.Files {
+			if f.Tag != "" {
+				t.Errorf("%s: immutable and virtual sources get no tag, got %q", f.Path, f.Tag)
+			}
+		}
+		_, err = s.Search(context.Background(), scout.SearchRequest{Pattern: "hit", Paths: []string{"memory://*"}})
+		if scout.CodeOf(err) != scout.CodeInvalidParam || !strings.Contains(err.Error(), "Glob patterns are not supported for internal URLs") {
+			t.Errorf("a glob in an internal URL is an error, got %v", err)
+		}
+	})
+}
+
+// TestSearchOSEntries covers what only a real directory has: symlinks,
+// FIFOs, unreadable files and symlink loops. None may block or fail the
+// search; each is counted.
+func TestSearchOSEntries(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no FIFOs or POSIX permissions")
+	}
+	dir := testfs.WriteDir(t, fstest.MapFS{"a.txt": {Data: []byte("hit\n")}, "locked.txt": {Data: []byte("hit\n")}})
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	must(t, os.Symlink("a.txt", filepath.Join(dir, "link.txt")))
+	must(t, os.Symlink("loop2", filepath.Join(dir, "loop1")))
+	must(t, os.Symlink("loop1", filepath.Join(dir, "loop2")))
+	must(t, os.Chmod(filepath.Join(dir, "locked.txt"), 0))
+	locked := true
+	if f, err := os.Open(filepath.Join(dir, "locked.txt")); err == nil {
+		f.Close()
+		locked = false // running as root: permissions do not bind
+	}
+	s := scout.Searcher{Workspace: scout.Workspace{Root: dir}}
+	r, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Skipped[scout.SkipSpecial] != 1 {
+		t.Errorf("the FIFO is skipped without being opened: %v", r.Skipped)
+	}
+	if r.Skipped[scout.SkipSymlink] != 3 {
+		t.Errorf("symlinks (one to a file, two in a loop) are not followed: %v", r.Skipped)
+	}
+	wantFiles := "a.txt:1/1;locked.txt:1/1;"
+	if locked {
+		wantFiles = "a.txt:1/1;"
+		if r.Skipped[scout.SkipUnreadable] != 1 {
+			t.Errorf("an unreadable file is counted: %v", r.Skipped)
+		}
+	}
+	if got := summary(r); !strings.HasPrefix(got, wantFiles+" ") {
+		t.Errorf("got %s, want files %s", got, wantFiles)
+	}
+	// A FIFO named explicitly is skipped too, never opened.
+	r, err = s.Search(context.Background(), scout.SearchRequest{Pattern: "hit", Paths: []string{"pipe"}})
+	if err != nil || len(r.Files) != 0 || r.Skipped[scout.SkipSpecial] != 1 {
+		t.Errorf("explicit FIFO: %v %v", err, r)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSearchTagLimit checks that a file over 4 MiB gets no tag.
+func TestSearchTagLimit(t *testing.T) {
+	big := bytes.Repeat([]byte("hit line\n"), (4<<20)/9+10)
+	tree := fstest.MapFS{"big.txt": {Data: big}, "small.txt": {Data: []byte("hit\n")}}
+	forEachFS(t, tree, func(t *testing.T, s scout.Searcher) {
+		r, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit", Tags: true, MaxFiles: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Files[0].Tag != "" || r.Files[1].Tag == "" {
+			t.Errorf("files over 4 MiB get no tag, smaller ones do: %q %q", r.Files[0].Tag, r.Files[1].Tag)
+		}
+	})
+}
+
+var _ fs.FS = fstest.MapFS{}
