@@ -14,7 +14,11 @@ import (
 // archive reads p as an archive path ("a.zip", "a.zip:dir/", "a.zip:f.ts:50-60")
 // when some prefix of it ending in an archive extension is a regular file.
 func (r *reader) archive(ctx context.Context, p string) (*Result, bool, error) {
-	for _, cand := range archive.Candidates(p) {
+	for _, cand := range archive.Candidates(asciiMasked(p)) {
+		cand.Archive = p[:len(cand.Archive)]
+		if len(cand.Archive) < len(p) {
+			cand.Inner = p[len(cand.Archive)+1:]
+		}
 		name, err := pathutil.Resolve(r.c.Root, cand.Archive)
 		if err != nil {
 			continue

@@ -15,7 +15,8 @@ import (
 // prefix of it with a database extension is a regular file that starts
 // with the SQLite header. A ".db" file that is not SQLite is read as a file.
 func (r *reader) database(ctx context.Context, p string) (*Result, bool, error) {
-	for _, cand := range sqlite.Candidates(p) {
+	for _, cand := range sqlite.Candidates(asciiMasked(p)) {
+		cand.DB, cand.Selector = p[:len(cand.DB)], p[len(cand.DB):]
 		name, err := pathutil.Resolve(r.c.Root, cand.DB)
 		if err != nil {
 			continue
