@@ -270,6 +270,8 @@ func TestSplitFind(t *testing.T) {
 		{`src\app\*.ts`, "src/app", "*.ts", true, "backslashes become slashes"},
 		{"{a,b}/x.ts", ".", "**/{a,b}/x.ts", true, "brace in the first segment"},
 		{"a/{b,c}", "a", "{b,c}", true, "brace later"},
+		{"{a,b", ".", "**/{a,b}", true, "unclosed brace closed (pi's native glob)"},
+		{"src/{a,b", "src", "{a,b}", true, "unclosed brace closed below a base"},
 	}
 	for _, tt := range tests {
 		base, pattern, hasGlob := SplitFind(tt.in)

@@ -4,7 +4,8 @@ import "strings"
 
 // SplitFind splits a find entry into the directory to walk and the glob to
 // match below it, as pi find's parseFindPattern does. Every '\' is first
-// turned into '/'.
+// turned into '/', and every unclosed '{' is closed, as pi's native glob
+// does (notes/pi-behaviour.md §3.2).
 //
 //   - no glob character: (p, "**/*", false), i.e. everything below p;
 //   - a glob in the first segment: (".", p) with "**/" put in front unless
@@ -24,7 +25,7 @@ func SplitFind(p string) (base, pattern string, hasGlob bool) {
 	if first && !strings.HasPrefix(rest, "**/") {
 		rest = "**/" + rest
 	}
-	return base, rest, true
+	return base, closeBraces(rest), true
 }
 
 // SplitSearch splits a search path into the directory or file to search and
