@@ -30,6 +30,8 @@ func TestGolden(t *testing.T) {
 		`<w:p><w:pPr><w:tabs><w:tab w:val="left" w:pos="720"/></w:tabs></w:pPr><w:r><w:t xml:space="preserve">Plain </w:t></w:r><w:hyperlink r:id="rId9"><w:r><w:t>link</w:t></w:r></w:hyperlink><w:r><w:tab/><w:t>after tab</w:t></w:r></w:p>` +
 		`<w:p><w:pPr><w:numPr><w:ilvl w:val="1"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:t>nested item</w:t></w:r></w:p>` +
 		`<w:p><w:r><w:delText>deleted</w:delText><w:instrText>HYPERLINK x</w:instrText><w:t>kept</w:t><w:br/><w:t>next line</w:t></w:r></w:p>` +
+		`<w:p><w:r><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="wps"><w:drawing><w:txbxContent><w:p><w:r><w:t>boxed</w:t></w:r></w:p></w:txbxContent></w:drawing></mc:Choice>` +
+		`<mc:Fallback><w:pict><w:txbxContent><w:p><w:r><w:t>boxed</w:t></w:r></w:p></w:txbxContent></w:pict></mc:Fallback></mc:AlternateContent><w:t>anchor</w:t></w:r></w:p>` +
 		`<w:tbl><w:tr><w:tc><w:p><w:r><w:t>Name</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>Qty</w:t></w:r></w:p></w:tc></w:tr>` +
 		`<w:tr><w:tc><w:p><w:r><w:t>a|b</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>1</w:t></w:r></w:p><w:p><w:r><w:t>2</w:t></w:r></w:p></w:tc></w:tr></w:tbl>`
 	slide1 := pptxShape("ctrTitle", "Deck title") + pptxShape("", "first point\nsecond point") + pptxShape("sldNum", "1") +
@@ -43,9 +45,9 @@ func TestGolden(t *testing.T) {
 		data   func(t testing.TB) []byte
 		want   string
 	}{
-		{"docx: title and localized heading styles, link, tab runs only, list, deleted text and field codes dropped, table", ".docx",
+		{"docx: title and localized heading styles, link, tab runs only, list, deleted text and field codes dropped, text box once, table", ".docx",
 			func(t testing.TB) []byte { return docxOf(t, docxBody) },
-			"# Report\n\n# Intro\n\nPlain [link](https://example.com/x)\tafter tab\n\n  - nested item\n\nkept\nnext line\n\n| Name | Qty |\n| --- | --- |\n| a\\|b | 1<br>2 |"},
+			"# Report\n\n# Intro\n\nPlain [link](https://example.com/x)\tafter tab\n\n  - nested item\n\nkept\nnext line\n\nboxed\nanchor\n\n| Name | Qty |\n| --- | --- |\n| a\\|b | 1<br>2 |"},
 		{"pptx: slides in sldIdLst order, title, body, slide number dropped, table, notes", ".pptx",
 			func(t testing.TB) []byte {
 				return pptxOf(t, []string{slide1, slide2}, map[int]string{1: "speaker note"})
@@ -96,6 +98,14 @@ func TestGolden(t *testing.T) {
 					piece{"c1\x07c2\x07\x07tail\x0Bbreak\r", true})
 			},
 			"Hello World\nÜnïcode ✓\nc1\tc2\ntail\nbreak"},
+		{"doc: RTF saved as .doc is read as RTF", ".doc",
+			func(testing.TB) []byte { return []byte("{\\rtf1 really rtf\\par}") }, "really rtf"},
+		{"doc: DOCX saved as .doc is read as DOCX", ".doc",
+			func(t testing.TB) []byte { return docxOf(t, `<w:p><w:r><w:t>really docx</w:t></w:r></w:p>`) }, "really docx"},
+		{"xls: an HTML table saved as .xls is read as HTML", ".xls",
+			func(testing.TB) []byte {
+				return []byte("\ufeff<html><body><table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table></body></html>")
+			}, "| a | b |\n|---|---|\n| 1 | 2 |"},
 		{"xls: BIFF8 workbook via grate (fixture from pbnjay/grate, MIT)", ".xls",
 			func(t testing.TB) []byte { return mustRead(t, "testdata/basic.xls") },
 			""},

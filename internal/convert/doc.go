@@ -33,6 +33,9 @@ const (
 // tabs, table rows line breaks; field codes are dropped and field results
 // kept.
 func convertDOC(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
+	if c, ok := mislabelled(r, size); ok {
+		return c(ctx, r, size)
+	}
 	streams, err := oleStreams(r, "WordDocument", "0Table", "1Table")
 	if err != nil {
 		return "", malformed("DOC", err)

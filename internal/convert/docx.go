@@ -50,6 +50,7 @@ type docxWriter struct {
 	tables   []*docxTable      // open tables
 	inText   bool
 	inRun    int // depth of open runs: tabs and breaks count only inside one
+	fallback int // depth inside mc:Fallback, whose content repeats mc:Choice
 }
 
 func (w *docxWriter) para() *docxPara {
@@ -60,6 +61,9 @@ func (w *docxWriter) para() *docxPara {
 }
 
 func (w *docxWriter) token(tok xml.Token) {
+	if skipFallback(tok, &w.fallback) {
+		return
+	}
 	switch t := tok.(type) {
 	case xml.StartElement:
 		w.start(t)

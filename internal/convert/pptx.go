@@ -79,6 +79,7 @@ type pptxWriter struct {
 	inShape int
 	inText  bool
 	table   *docxTable
+	skipAlt int // depth inside mc:Fallback
 }
 
 // pptxText renders the shapes and tables of one slide or notes part.
@@ -86,6 +87,9 @@ func pptxText(p *pkg, part string) (string, error) {
 	w := &pptxWriter{}
 	notes := strings.Contains(part, "notesSlide")
 	err := p.walk(part, func(tok xml.Token) {
+		if skipFallback(tok, &w.skipAlt) {
+			return
+		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {

@@ -18,6 +18,9 @@ var mergedMarks = map[string]bool{"→": true, "⇥": true, "↓": true, "⤓": 
 // grate opens workbooks by file name only, so the bytes are copied to a
 // private temporary file that is removed before returning.
 func convertXLS(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
+	if c, ok := mislabelled(r, size); ok {
+		return c(ctx, r, size)
+	}
 	tmp, err := os.CreateTemp("", "scout-*.xls")
 	if err != nil {
 		return "", fmt.Errorf("cannot create a temporary copy: %w", err)

@@ -232,3 +232,24 @@ func mdCell(s string) string {
 type errMissing string
 
 func (e errMissing) Error() string { return "missing part " + string(e) }
+
+// skipFallback tracks mc:Fallback elements (markup compatibility: the
+// same content as the preceding mc:Choice, for older readers) and reports
+// whether tok lies inside one and must be ignored.
+func skipFallback(tok xml.Token, depth *int) bool {
+	switch t := tok.(type) {
+	case xml.StartElement:
+		if t.Name.Local == "Fallback" || *depth > 0 {
+			*depth++
+			return true
+		}
+	case xml.EndElement:
+		if *depth > 0 {
+			*depth--
+			return true
+		}
+	default:
+		return *depth > 0
+	}
+	return false
+}
