@@ -1,0 +1,282 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"io/fs"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/testfs"
+	"github.com/scoutkit/scout/tool"
+)
+
+// connect serves the toolset in memory and returns a connected client.
+func connect(t *testing.T, cfg tool.Config, toolset string) *mcp.ClientSession {
+	t.Helper()
+	s, err := New(cfg, toolset, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return cs
+}
+
+func pngBytes(t *testing.T) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 2, 3))); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func fixture(t *testing.T) fstest.MapFS {
+	return fstest.MapFS{
+		"a.go":       {Data: []byte("package a\n\nfunc A() {}\n"), ModTime: testfs.Epoch},
+		"src/b.go":   {Data: []byte("package src\n"), ModTime: testfs.Epoch.Add(time.Hour)},
+		"README.md":  {Data: []byte("# hello\n"), ModTime: testfs.Epoch},
+		"img/px.png": {Data: pngBytes(t), ModTime: testfs.Epoch},
+	}
+}
+
+// trees returns the fixture as a MapFS config and as a real directory.
+func trees(t *testing.T) map[string]tool.Config {
+	m := fixture(t)
+	return map[string]tool.Config{"mapfs": {FS: m}, "dir": {Root: testfs.WriteDir(t, m)}}
+}
+
+// envelopeJSON is v as generic JSON, without the timing that differs
+// between two runs.
+func envelopeJSON(t *testing.T, v any) map[string]any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	if st, ok := m["stats"].(map[string]any); ok {
+		delete(st, "time_ms")
+	}
+	return m
+}
+
+func TestListTools(t *testing.T) {
+	for _, ts := range tool.Toolsets() {
+		t.Run(ts, func(t *testing.T) {
+			cs := connect(t, tool.Config{FS: fixture(t)}, ts)
+			res, err := cs.ListTools(context.Background(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := tool.Tools(ts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Tools) != len(want) {
+				t.Fatalf("listed %d tools, the toolset has %d", len(res.Tools), len(want))
+			}
+			byName := map[string]*mcp.Tool{}
+			for _, mt := range res.Tools {
+				byName[mt.Name] = mt
+			}
+			for _, w := range want {
+				mt := byName[w.Name]
+				if mt == nil {
+					t.Fatalf("tool %s not listed", w.Name)
+				}
+				if mt.Description != w.Description {
+					t.Errorf("%s: description %q, want the tool's own", w.Name, mt.Description)
+				}
+				got, _ := json.Marshal(mt.InputSchema)
+				if !jsonEqual(t, got, w.Schema) {
+					t.Errorf("%s: schema %s, want %s", w.Name, got, w.Schema)
+				}
+				a := mt.Annotations
+				if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint {
+					t.Errorf("%s: annotations %+v, want read-only, idempotent, not destructive", w.Name, a)
+				}
+				if a != nil && (a.OpenWorldHint == nil || *a.OpenWorldHint != (w.Name == "read")) {
+					t.Errorf("%s: openWorldHint %v, want true only for read (it fetches URLs)", w.Name, a.OpenWorldHint)
+				}
+			}
+		})
+	}
+}
+
+func jsonEqual(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal(a, &x); err != nil {
+		t.Fatalf("%s: %v", a, err)
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+func TestNewUnknownToolset(t *testing.T) {
+	_, err := New(tool.Config{}, "nope", "test")
+	if scout.CodeOf(err) != scout.CodeInvalidParam || !strings.Contains(err.Error(), "toolsets: ") {
+		t.Fatalf("got %v, want INVALID_PARAM listing the toolsets", err)
+	}
+}
+
+func TestCallTool(t *testing.T) {
+	tests := []struct {
+		toolset, name, args string
+		isError             bool
+		reason              string
+	}{
+		{"pi", "find", `{"paths": ["**/*.go"]}`, false, "success: text and the Envelope"},
+		{"pi", "find", `{"paths": "a.go"}`, true, "wrong field type: an error result the model sees"},
+		{"pi", "find", `{"paths": ["nope/**"]}`, true, "missing path: an error result"},
+		{"pi", "find", `{}`, true, "missing required argument"},
+		{"amplifier", "glob", `{"pattern": "**/*.md"}`, false, "amplifier toolset"},
+		{"standardized", "Glob", `{"pattern": "**/*.go", "limit": 1}`, false, "standardized toolset, partial result"},
+	}
+	for name, cfg := range trees(t) {
+		t.Run(name, func(t *testing.T) {
+			sessions := map[string]*mcp.ClientSession{}
+			for _, tt := range tests {
+				cs := sessions[tt.toolset]
+				if cs == nil {
+					cs = connect(t, cfg, tt.toolset)
+					sessions[tt.toolset] = cs
+				}
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tt.name, Arguments: json.RawMessage(tt.args)})
+				if err != nil {
+					t.Fatalf("%s: %v", tt.reason, err)
+				}
+				want := tool.Call(context.Background(), cfg, tt.toolset, tt.name, []byte(tt.args))
+				if res.IsError != tt.isError || res.IsError != (want.Status == scout.StatusError) {
+					t.Errorf("%s: isError %v, Envelope status %s", tt.reason, res.IsError, want.Status)
+				}
+				if len(res.Content) == 0 {
+					t.Fatalf("%s: no content", tt.reason)
+				}
+				if text, ok := res.Content[0].(*mcp.TextContent); !ok || text.Text != want.Text {
+					t.Errorf("%s: first content %#v, want the text %q", tt.reason, res.Content[0], want.Text)
+				}
+				if got, w := envelopeJSON(t, res.StructuredContent), envelopeJSON(t, want); !reflect.DeepEqual(got, w) {
+					t.Errorf("%s: structuredContent\n%v\nwant the Envelope\n%v", tt.reason, got, w)
+				}
+			}
+		})
+	}
+}
+
+func TestReadImage(t *testing.T) {
+	if _, err := tool.Lookup(tool.Pi, "read"); err != nil {
+		t.Skip("the pi toolset has no read tool yet")
+	}
+	for name, cfg := range trees(t) {
+		t.Run(name, func(t *testing.T) {
+			cs := connect(t, cfg, tool.Pi)
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"path": "img/px.png"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.IsError {
+				t.Fatalf("reading a PNG failed: %v", res.Content)
+			}
+			if _, ok := res.Content[0].(*mcp.TextContent); !ok {
+				t.Errorf("first content is %T, want text", res.Content[0])
+			}
+			var imgs []*mcp.ImageContent
+			for _, c := range res.Content {
+				if ic, ok := c.(*mcp.ImageContent); ok {
+					imgs = append(imgs, ic)
+				}
+			}
+			if len(imgs) != 1 || imgs[0].MIMEType != "image/png" || !bytes.Equal(imgs[0].Data, pngBytes(t)) {
+				t.Fatalf("image content %+v, want the PNG's bytes once as image/png", imgs)
+			}
+		})
+	}
+}
+
+// slowFS delays every Open and counts them, so a test can see whether a
+// canceled call keeps working.
+type slowFS struct {
+	fs.FS
+	opens atomic.Int64
+}
+
+func (s *slowFS) Open(name string) (fs.File, error) {
+	s.opens.Add(1)
+	time.Sleep(2 * time.Millisecond)
+	return s.FS.Open(name)
+}
+
+func TestCancelStopsWork(t *testing.T) {
+	const files = 5000
+	m := fstest.MapFS{}
+	for i := range files {
+		m[fmt.Sprintf("%sf%d.txt", strings.Repeat("d/", i%7), i)] = &fstest.MapFile{Data: []byte("needle\n")}
+	}
+	sfs := &slowFS{FS: m}
+	cs := connect(t, tool.Config{FS: sfs}, tool.Amplifier)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "grep", Arguments: map[string]any{"pattern": "needle", "output_mode": "count"}})
+		done <- err
+	}()
+	for deadline := time.Now().Add(10 * time.Second); sfs.opens.Load() < 20; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the call did not start")
+		}
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("canceled call returned %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the canceled call did not return")
+	}
+	// The server stops opening files soon after the cancellation.
+	time.Sleep(300 * time.Millisecond)
+	n := sfs.opens.Load()
+	time.Sleep(300 * time.Millisecond)
+	if after := sfs.opens.Load(); after != n || n >= files {
+		t.Fatalf("opens: %d, then %d; want the work stopped before the end (%d files)", n, after, files)
+	}
+
+	// The session keeps serving.
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "glob", Arguments: map[string]any{"pattern": "*.none"}})
+	if err != nil || res.IsError {
+		t.Fatalf("call after the cancellation: %v %+v", err, res)
+	}
+}
