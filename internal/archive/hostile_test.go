@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"io/fs"
@@ -222,4 +223,37 @@ func FuzzArchive(f *testing.F) {
 			return nil
 		})
 	})
+}
+
+func TestZip64AndPrefix(t *testing.T) {
+	var ms []member
+	for i := range 70_000 {
+		ms = append(ms, member{name: fmt.Sprintf("d%d/f%05d", i%7, i), body: fmt.Sprint(i)})
+	}
+	big := buildZip(t, ms)
+	sfx := append(bytes.Repeat([]byte("#!stub\n"), 300), buildZip(t, sample)...)
+	cases := []struct {
+		name, file, inner, want string
+		data                    []byte
+		reason                  string
+	}{
+		{"zip64", "big.zip", "d6/f69999", "69999", big, "more than 65,535 entries need the Zip64 end records"},
+		{"prefix", "sfx.zip", "src/deep/nested/x.ts", "export const x = 1\n", sfx, "data before the zip (a self-extracting stub)"},
+	}
+	for _, c := range cases {
+		fsys := fstest.MapFS{c.file: {Data: c.data}}
+		a, err := Open(context.Background(), fsys, c.file, Limits{})
+		if err != nil {
+			t.Fatalf("%s (%s): %v", c.name, c.reason, err)
+		}
+		it, err := a.Lookup(context.Background(), c.inner)
+		if err != nil {
+			t.Fatalf("%s (%s): %v", c.name, c.reason, err)
+		}
+		if got, err := it.Text(0); err != nil || got != c.want {
+			t.Errorf("%s (%s): %q %v", c.name, c.reason, got, err)
+		}
+		it.Close()
+		a.Close()
+	}
 }

@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"archive/zip"
 	"context"
 	"errors"
 	"io"
@@ -17,7 +16,8 @@ import (
 // of each entry ("" for an entry that was rejected or names the root).
 type zipIndex struct {
 	ra       fsx.ReaderAt
-	r        *zip.Reader
+	base     int64 // length of data prepended to the zip
+	entries  []zipEntry
 	names    []string
 	rejected int
 }
@@ -30,18 +30,18 @@ func openZip(fsys fs.FS, name string, lim Limits) (*zipIndex, error) {
 		}
 		return nil, openError(name, err)
 	}
-	r, err := zip.NewReader(ra, ra.Size())
-	if err != nil && !(r != nil && errors.Is(err, zip.ErrInsecurePath)) {
+	entries, base, err := readCentral(ra, ra.Size(), lim.MaxEntries)
+	if err != nil {
 		ra.Close()
+		var many *tooManyError
+		if errors.As(err, &many) {
+			return nil, errs.New(errs.TooLarge, "Cannot read archive '%s': it has %d entries, more than the limit of %d", name, many.count, lim.MaxEntries)
+		}
 		return nil, errs.Wrap(errs.Unsupported, err, "Cannot read archive '%s': %v", name, err)
 	}
-	if lim.MaxEntries > 0 && len(r.File) > lim.MaxEntries {
-		ra.Close()
-		return nil, errs.New(errs.TooLarge, "Cannot read archive '%s': it has %d entries, more than the limit of %d", name, len(r.File), lim.MaxEntries)
-	}
-	z := &zipIndex{ra: ra, r: r, names: make([]string, len(r.File))}
-	for i, f := range r.File {
-		n, ok := Clean(f.Name)
+	z := &zipIndex{ra: ra, base: base, entries: entries, names: make([]string, len(entries))}
+	for i := range entries {
+		n, ok := Clean(entries[i].name)
 		if !ok {
 			z.rejected++
 		}
@@ -51,12 +51,12 @@ func openZip(fsys fs.FS, name string, lim Limits) (*zipIndex, error) {
 }
 
 func (z *zipIndex) entry(i int) Entry {
-	f := z.r.File[i]
-	e := Entry{Name: z.names[i], ModTime: f.Modified}
-	if strings.HasSuffix(f.Name, "/") || f.Mode().IsDir() {
+	f := &z.entries[i]
+	e := Entry{Name: z.names[i], ModTime: f.modTime()}
+	if f.dir() {
 		e.Dir = true
 	} else {
-		e.Size = int64(min(f.UncompressedSize64, math.MaxInt64))
+		e.Size = int64(min(f.usize, math.MaxInt64))
 	}
 	return e
 }
@@ -68,12 +68,12 @@ func (z *zipIndex) lookup(ctx context.Context, p, sel string, lim Limits) (*Item
 				continue
 			}
 			if e := z.entry(i); !e.Dir {
-				it := &Item{Path: p, Selector: sel, Entry: e}
-				r, c, err := z.open(ctx, i, lim)
+				r, err := z.open(ctx, i, lim)
 				if err != nil {
 					return nil, err
 				}
-				if err := it.setBody(r, c); err != nil {
+				it := &Item{Path: p, Selector: sel, Entry: e}
+				if err := it.setBody(r, nil); err != nil {
 					return nil, err
 				}
 				return it, nil
@@ -82,8 +82,10 @@ func (z *zipIndex) lookup(ctx context.Context, p, sel string, lim Limits) (*Item
 	}
 	b := newDirBuilder(p)
 	for i, n := range z.names {
-		if err := ctx.Err(); err != nil && i%4096 == 0 {
-			return nil, err
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 		}
 		if n != "" {
 			b.add(z.entry(i))
@@ -101,19 +103,19 @@ func (z *zipIndex) lookup(ctx context.Context, p, sel string, lim Limits) (*Item
 
 // open opens the i-th member for reading, refusing what Scout cannot
 // decode.
-func (z *zipIndex) open(ctx context.Context, i int, lim Limits) (io.Reader, io.Closer, error) {
-	f, name := z.r.File[i], z.names[i]
-	if f.Flags&0x1 != 0 {
-		return nil, nil, errs.New(errs.Unsupported, "Archive entry '%s' is encrypted; Scout cannot read encrypted zip members", name)
+func (z *zipIndex) open(ctx context.Context, i int, lim Limits) (io.Reader, error) {
+	f, name := &z.entries[i], z.names[i]
+	if f.flags&0x1 != 0 {
+		return nil, errs.New(errs.Unsupported, "Archive entry '%s' is encrypted; Scout cannot read encrypted zip members", name)
 	}
-	if f.Method != zip.Store && f.Method != zip.Deflate {
-		return nil, nil, errs.New(errs.Unsupported, "Archive entry '%s' uses zip compression method %d; Scout reads only stored and deflated members", name, f.Method)
+	if f.method != methodStore && f.method != methodDeflate {
+		return nil, errs.New(errs.Unsupported, "Archive entry '%s' uses zip compression method %d; Scout reads only stored and deflated members", name, f.method)
 	}
-	rc, err := f.Open()
+	r, err := openEntry(z.ra, z.ra.Size(), z.base, f)
 	if err != nil {
-		return nil, nil, errs.Wrap(errs.Unsupported, err, "Cannot read archive entry '%s': %v", name, err)
+		return nil, errs.Wrap(errs.Unsupported, err, "Cannot read archive entry '%s': %v", name, err)
 	}
-	return newCapReader(ctx, rc, "Archive entry '"+name+"'", lim.MaxMemberBytes), rc, nil
+	return newCapReader(ctx, r, "Archive entry '"+name+"'", lim.MaxMemberBytes), nil
 }
 
 func (z *zipIndex) walk(ctx context.Context, dir string, fn WalkFunc, lim Limits) (int, error) {
@@ -128,12 +130,8 @@ func (z *zipIndex) walk(ctx context.Context, dir string, fn WalkFunc, lim Limits
 		if e.Dir {
 			continue
 		}
-		r, c, err := z.open(ctx, i, lim)
-		err = fn(e, r, err)
-		if c != nil {
-			c.Close()
-		}
-		if err != nil {
+		r, err := z.open(ctx, i, lim)
+		if err := fn(e, r, err); err != nil {
 			if errors.Is(err, fs.SkipAll) {
 				return z.rejected, nil
 			}
