@@ -63,7 +63,7 @@ func analyze(re *syntax.Regexp) info {
 	case syntax.OpQuest:
 		sub := analyze(re.Sub[0])
 		if sub.exact != nil && len(sub.exact) < maxSet {
-			return info{exact: append(litSet{{}}, sub.exact...)}
+			return info{exact: append(litSet{{}}, sub.exact...), pure: sub.pure}
 		}
 		return info{}
 	case syntax.OpPlus:
@@ -271,13 +271,9 @@ func (s litSet) better(t litSet) bool {
 }
 
 // usable reports whether the set is worth a prefilter: at most 8
-// literals, none shorter than 2 bytes (1 byte for a single literal).
-func (s litSet) usable() bool {
-	if len(s) == 0 || len(s) > 8 {
-		return false
-	}
-	sc := s.score()
-	return sc >= 2 || (sc == 1 && len(s) == 1)
+// literals, none shorter than minLen bytes.
+func (s litSet) usable(minLen int) bool {
+	return len(s) > 0 && len(s) <= 8 && s.score() >= minLen
 }
 
 func (s litSet) anyFold() bool {

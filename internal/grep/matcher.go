@@ -135,14 +135,16 @@ func Compile(o Options) (*Matcher, error) {
 	// line end (as in ripgrep's multiline mode).
 	m.whole = hasLiteralNewline(tree) || ((o.Multiline || o.DotAll) && canMatchNewline(tree))
 	info := analyze(tree)
-	if info.pure && info.exact.usable() && !info.exact.anyFold() && !strings.Contains(o.Pattern, "\r") {
+	if info.pure && info.exact.usable(1) && !info.exact.anyFold() && !strings.Contains(o.Pattern, "\r") {
 		// The pattern is a literal or an alternation of literals: an
-		// occurrence is a match, no verification needed.
+		// occurrence is a match, no verification needed. Even one byte
+		// is worth it (bytes.IndexByte); as a mere candidate filter a
+		// literal needs two.
 		m.lits, m.complete = info.exact, true
 		if len(m.lits) == 1 {
 			m.plainLit = []byte(m.lits[0].s)
 		}
-	} else if b := info.best(); b.usable() {
+	} else if b := info.best(); b.usable(2) {
 		m.lits = b
 	}
 	return m, nil

@@ -192,8 +192,11 @@ func refLine(raw []byte, n int, match bool, spans [][2]int, maxCols int) Line {
 	return ln
 }
 
-// diff describes the first difference between two results, or "".
+// diff describes the difference between two results, or "".
 func diff(want, got *FileResult) string {
+	if sameResult(want, got) {
+		return ""
+	}
 	w, g := fmtResult(want), fmtResult(got)
 	if w == g {
 		return ""
@@ -346,4 +349,24 @@ func refWhole(re *regexp.Regexp, data []byte, inRange func(int) bool) []hit {
 		out = []hit{}
 	}
 	return out
+}
+
+func sameResult(a, b *FileResult) bool {
+	if a.MatchLines != b.MatchLines || a.Matches != b.Matches || a.Binary != b.Binary ||
+		a.Truncated != b.Truncated || a.Stop != b.Stop || a.Encoding != b.Encoding ||
+		a.LongLines != b.LongLines || len(a.Lines) != len(b.Lines) {
+		return false
+	}
+	for i := range a.Lines {
+		x, y := a.Lines[i], b.Lines[i]
+		if x.Number != y.Number || x.Text != y.Text || x.Match != y.Match || x.Cut != y.Cut || len(x.Spans) != len(y.Spans) {
+			return false
+		}
+		for k := range x.Spans {
+			if x.Spans[k] != y.Spans[k] {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -131,6 +131,10 @@ func bomEncoding(b []byte) (encoding.Encoding, string) {
 func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileResult, error) {
 	res := &FileResult{}
 	fs := s.begin(ctx, res)
+	// want is the buffer size to reach before searching: the whole file
+	// when it is small or in whole-file mode, else one chunk, and at
+	// least the binary window. A stream of unknown size starts with a
+	// small buffer that grows while data keeps coming.
 	want := s.chunk
 	switch {
 	case s.m.whole:
@@ -141,12 +145,14 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 	case size >= 0 && size <= int64(s.maxLine):
 		want = int(size) + 1
 	case size < 0:
-		// Unknown size: start small, grow for long lines.
 		want = min(s.chunk, streamStart)
 	}
-	// The first read must cover the binary window.
 	want = max(want, min(s.m.opts.BinaryScan, s.maxLine))
-	buf := s.buffer(want)
+	start := want
+	if size < 0 {
+		start = min(want, 4<<10)
+	}
+	buf := s.buffer(start)
 	defer s.release()
 	n, from := 0, 0 // buf[:n] holds data; buf[:from] is context already searched
 	first := true
@@ -156,6 +162,10 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 		n, eof, err = fill(r, buf, n, size, fs.off)
 		if err != nil {
 			return res, errs.Wrap(errs.Internal, err, "read error: %v", err)
+		}
+		if !eof && n == len(buf) && len(buf) < want {
+			buf = s.grow(buf, min(2*len(buf), want), n)
+			continue
 		}
 		if first {
 			first = false

@@ -1,0 +1,484 @@
+package grep
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+	"unicode/utf16"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+func TestCompileErrors(t *testing.T) {
+	tests := []struct {
+		name, pattern string
+		want          string // substring of the message
+		group         bool
+		reason        string
+	}{
+		{"unclosed group", "foo(bar", "missing closing ): `foo(bar` at position 0", true, "the whole pattern is the culprit"},
+		{"unopened group", "foo)", "unexpected ): `foo)` at position 0", true, "Go reports the whole pattern"},
+		{"bad escape", `ab\qc`, "invalid escape sequence: `\\q` at position 2", false, "position of the escape"},
+		{"bad escape after runes", `éé\q`, "at position 2", false, "positions count characters, not bytes"},
+		{"missing repeat argument", "a**", "invalid nested repetition operator: `**` at position 1", false, "Go rejects a double star"},
+		{"bad class", "[z-a]", "invalid character class range: `z-a` at position 1", false, "range out of order"},
+		{"unclosed class", "x[ab", "missing closing ]: `[ab` at position 1", false, "suffix of the pattern"},
+		{"repeat too big", "a{1001}", "invalid repeat count", false, "Go caps repetitions at 1000"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Compile(Options{Pattern: tt.pattern})
+			if err == nil {
+				t.Fatalf("Compile(%q) succeeded; %s", tt.pattern, tt.reason)
+			}
+			if errs.CodeOf(err) != errs.InvalidParam {
+				t.Errorf("code %q, want INVALID_PARAM", errs.CodeOf(err))
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, "Invalid regex: ") || !strings.Contains(msg, tt.want) {
+				t.Errorf("message %q, want it to contain %q (%s)", msg, tt.want, tt.reason)
+			}
+			if IsGroupError(err) != tt.group {
+				t.Errorf("IsGroupError = %v, want %v", !tt.group, tt.group)
+			}
+		})
+	}
+	if _, err := Compile(Options{Pattern: "a", LineRanges: [][2]int{{0, 3}}}); errs.CodeOf(err) != errs.InvalidParam {
+		t.Errorf("line range starting at 0: got %v, want INVALID_PARAM", err)
+	}
+}
+
+func TestSanitizeBraces(t *testing.T) {
+	tests := []struct{ in, want, reason string }{
+		{"a{2}", "a{2}", "valid repetition kept"},
+		{"a{2,}", "a{2,}", "open repetition kept"},
+		{"a{2,5}b", "a{2,5}b", "bounded repetition kept"},
+		{"interface{}", `interface\{\}`, "empty braces escaped"},
+		{"{x}", `\{x\}`, "not a repetition"},
+		{"a{,5}", `a\{,5\}`, "a repetition needs a minimum"},
+		{`\p{Greek}{2}`, `\p{Greek}{2}`, "class escape copied whole"},
+		{`\x{41}`, `\x{41}`, "hex escape copied whole"},
+		{`\{a}`, `\{a\}`, "an escaped brace stays; the lone close is escaped"},
+		{"a{", `a\{`, "unterminated"},
+		{"", "", "empty"},
+		{`a\`, `a\`, "trailing backslash untouched"},
+	}
+	for _, tt := range tests {
+		if got := SanitizeBraces(tt.in); got != tt.want {
+			t.Errorf("SanitizeBraces(%q) = %q, want %q (%s)", tt.in, got, tt.want, tt.reason)
+		}
+	}
+}
+
+func TestEscapeParens(t *testing.T) {
+	tests := []struct{ in, want, reason string }{
+		{"foo(bar", `foo\(bar`, "unclosed group"},
+		{"a)b(c)", `a\)b\(c\)`, "every paren"},
+		{`\(x\)`, `\(x\)`, "escaped parens untouched"},
+		{`\\(`, `\\\(`, "an escaped backslash does not escape the paren"},
+	}
+	for _, tt := range tests {
+		got := EscapeParens(tt.in)
+		if got != tt.want {
+			t.Errorf("EscapeParens(%q) = %q, want %q (%s)", tt.in, got, tt.want, tt.reason)
+		}
+		if _, err := Compile(Options{Pattern: got}); err != nil {
+			t.Errorf("EscapeParens(%q) = %q does not compile: %v", tt.in, got, err)
+		}
+	}
+}
+
+func TestLiterals(t *testing.T) {
+	tests := []struct {
+		pattern  string
+		ic       bool
+		want     string // literals joined by "|", folded ones prefixed with "~"
+		complete bool
+		reason   string
+	}{
+		{"ErrUnexpectedEOF", false, "ErrUnexpectedEOF", true, "plain literal"},
+		{"ErrUnexpectedEOF|ErrShortWrite|ErrClosedPipe", false, "ErrUnexpectedEOF|ErrShortWrite|ErrClosedPipe", true, "factored alternation is re-expanded"},
+		{`func [A-Z][a-zA-Z]*\(ctx context\.Context`, false, "(ctx context.Context", false, "longest inner literal"},
+		{"errunexpectedeof", true, "~errunexpectedeof", false, "folded literal"},
+		{"[A-Z][a-z]+[0-9]{2,}[a-z]", false, "", false, "no literal: the DFA runs alone"},
+		{"colou?r", false, "color|colour", true, "optional letter gives two literals"},
+		{"[Ff]oo", false, "~foo", false, "case pair becomes a folded literal"},
+		{`^foo\b`, false, "foo", false, "assertions need verification"},
+		{"ab+c", false, "ab", false, "start of a repetition extends the run"},
+		{"x+yz", false, "xyz", false, "end of a repetition starts the next run"},
+		{`\x{FFFD}`, false, "", false, "U+FFFD also matches invalid bytes"},
+		{"a.b", false, "", false, "single letters are too short for a set"},
+		{"foo\r", false, "foo\r", false, "a CR may be a line terminator: verify"},
+	}
+	for _, tt := range tests {
+		m, err := Compile(Options{Pattern: tt.pattern, IgnoreCase: tt.ic})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var parts []string
+		for _, l := range m.lits {
+			s := l.s
+			if l.fold {
+				s = "~" + strings.ToLower(s)
+			}
+			parts = append(parts, s)
+		}
+		if got := strings.Join(parts, "|"); got != tt.want || m.complete != tt.complete {
+			t.Errorf("%q: literals %q complete %v, want %q %v (%s)", tt.pattern, got, m.complete, tt.want, tt.complete, tt.reason)
+		}
+	}
+}
+
+// fixture is the shared test file: CRLF and LF lines, a multi-byte rune
+// and an invalid byte.
+const fixture = "package main\r\n\r\nfunc main() {\r\n\tprintln(\"héllo\")\n\treturn\n}\n// end \xff\n"
+
+func TestSearchCases(t *testing.T) {
+	tests := []struct {
+		name   string
+		o      Options
+		data   string
+		want   string // fmtResult lines after the header
+		reason string
+	}{
+		{"crlf", Options{Pattern: `\)$`}, fixture, "4 true \"\\tprintln(\\\"héllo\\\")\" [[17 18]]", "$ matches before \\r\\n and \\n alike"},
+		{"crlf text", Options{Pattern: "main"}, fixture, "1 true \"package main\" [[8 12]]|3 true \"func main() {\" [[5 9]]", "no \\r in Text"},
+		{"context", Options{Pattern: "return", Before: 1, After: 1}, fixture, "4 false \"\\tprintln(\\\"héllo\\\")\" []|5 true \"\\treturn\" [[1 7]]|6 false \"}\" []", "one line each side"},
+		{"overlap", Options{Pattern: "main|return", Before: 2, After: 2}, fixture,
+			"1 true \"package main\" [[8 12]]|2 false \"\" []|3 true \"func main() {\" [[5 9]]|4 false \"\\tprintln(\\\"héllo\\\")\" []|5 true \"\\treturn\" [[1 7]]|6 false \"}\" []|7 false \"// end \ufffd\" []",
+			"overlapping contexts give each line once"},
+		{"lossy", Options{Pattern: "end"}, fixture, "7 true \"// end \ufffd\" [[3 6]]", "invalid byte decoded as U+FFFD"},
+		{"span after invalid", Options{Pattern: `\x{FFFD}`}, fixture, "7 true \"// end \ufffd\" [[7 10]]", "span mapped onto the decoded text"},
+		{"cut", Options{Pattern: "llo", MaxColumns: 10}, fixture, "4 true \"\\tprintln(\\\"\" []", "cut before the match: no span"},
+		{"cut mid rune", Options{Pattern: "print", MaxColumns: 12}, fixture, "4 true \"\\tprintln(\\\"h\" [[1 6]]", "é is not split"},
+		{"ignore case", Options{Pattern: "HÉLLO", IgnoreCase: true}, fixture, "4 true \"\\tprintln(\\\"héllo\\\")\" [[10 16]]", "Unicode folding"},
+		{"ranges", Options{Pattern: "main|return", LineRanges: [][2]int{{3, 4}}, After: 5}, fixture, "3 true \"func main() {\" [[5 9]]|4 false \"\\tprintln(\\\"héllo\\\")\" []", "matches and context only inside the range"},
+		{"limit", Options{Pattern: "main|return", MaxMatchesPerFile: 1, After: 5}, fixture, "1 true \"package main\" [[8 12]]|2 false \"\" []", "after-context stops at the next match"},
+		{"first only", Options{Pattern: "main|return", FirstOnly: true}, fixture, "1 true \"package main\" [[8 12]]", "one line"},
+		{"multiline literal newline", Options{Pattern: "{\r?\n\tprint"}, fixture, "3 true \"func main() {\" [[12 13]]|4 true \"\\tprintln(\\\"héllo\\\")\" [[0 6]]", "a match spanning two lines marks both"},
+		{"dotall", Options{Pattern: "return.}", DotAll: true}, fixture, "5 true \"\\treturn\" [[1 7]]|6 true \"}\" [[0 1]]", "dot matches the newline"},
+		{"multiline anchors", Options{Pattern: "^}$", Multiline: true}, fixture, "6 true \"}\" [[0 1]]", "line mode with (?m)"},
+		{"no match", Options{Pattern: "zzz"}, fixture, "", "nothing"},
+		{"empty lines", Options{Pattern: "^$"}, "a\n\nb\n\n", "2 true \"\" [[0 0]]|4 true \"\" [[0 0]]", "a trailing newline adds no line"},
+		{"utf-8 bom", Options{Pattern: "^a"}, "\xEF\xBB\xBFab\n", "1 true \"ab\" [[0 1]]", "the BOM is skipped"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := Compile(tt.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := m.NewScanner().SearchBytes(context.Background(), []byte(tt.data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, l := range res.Lines {
+				got = append(got, fmt.Sprintf("%d %v %q %v", l.Number, l.Match, l.Text, l.Spans))
+			}
+			if g := strings.Join(got, "|"); g != tt.want {
+				t.Errorf("got  %s\nwant %s\n(%s)", g, tt.want, tt.reason)
+			}
+			if msg := searchAll(t, tt.o, []byte(tt.data), res); msg != "" {
+				t.Errorf("entry points disagree: %s", msg)
+			}
+		})
+	}
+}
+
+func TestEncodings(t *testing.T) {
+	text := "first\r\nsécond ☃ line\nthird\n"
+	u16 := utf16.Encode([]rune(text))
+	le := []byte{0xFF, 0xFE}
+	be := []byte{0xFE, 0xFF}
+	for _, u := range u16 {
+		le = append(le, byte(u), byte(u>>8))
+		be = append(be, byte(u>>8), byte(u))
+	}
+	le32 := []byte{0xFF, 0xFE, 0, 0}
+	be32 := []byte{0, 0, 0xFE, 0xFF}
+	for _, r := range text {
+		le32 = append(le32, byte(r), byte(r>>8), byte(r>>16), 0)
+		be32 = append(be32, 0, byte(r>>16), byte(r>>8), byte(r))
+	}
+	tests := []struct {
+		name, enc string
+		data      []byte
+	}{
+		{"utf-16le", "utf-16le", le},
+		{"utf-16be", "utf-16be", be},
+		{"utf-32le", "utf-32le", le32},
+		{"utf-32be", "utf-32be", be32},
+		{"utf-8 bom", "utf-8", append([]byte{0xEF, 0xBB, 0xBF}, text...)},
+	}
+	m, err := Compile(Options{Pattern: "☃", Before: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, small := range []bool{false, true} {
+				s := m.NewScanner()
+				if small {
+					s.chunk, s.maxLine = 4, 64
+				}
+				res, err := s.SearchReader(context.Background(), bytes.NewReader(tt.data))
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := "lines=1 matches=1 binary=false trunc=false stop=\"\" enc=\"" + tt.enc + "\" long=0\n" +
+					"  1 match=false cut=false \"first\" []\n  2 match=true cut=false \"sécond ☃ line\" [[8 11]]\n"
+				if got := fmtResult(res); got != want {
+					t.Errorf("small=%v: got\n%s\nwant\n%s", small, got, want)
+				}
+				res2, err := s.SearchBytes(context.Background(), tt.data)
+				if err != nil || fmtResult(res2) != fmtResult(res) {
+					t.Errorf("SearchBytes differs: %v\n%s", err, fmtResult(res2))
+				}
+			}
+		})
+	}
+}
+
+func TestBinary(t *testing.T) {
+	late := strings.Repeat("x\n", DefaultBinaryScan) + "match\x00here\nmatch\n"
+	tests := []struct {
+		name   string
+		data   string
+		o      Options
+		want   string
+		reason string
+	}{
+		{"early nul", "match\n\x00", Options{Pattern: "match"}, "lines=0 matches=0 binary=true trunc=false stop=\"\" enc=\"\" long=0\n", "NUL in the window: skipped"},
+		{"late nul", late, Options{Pattern: "match"}, "lines=0 matches=0 binary=false trunc=true stop=\"nul\" enc=\"\" long=0\n", "the search ends at the NUL's line"},
+		{"no binary check", "match\x00\n", Options{Pattern: "match", BinaryScan: -1}, "lines=1 matches=1 binary=false trunc=false stop=\"\" enc=\"\" long=0\n  1 match=true cut=false \"match\\x00\" [[0 5]]\n", "NUL is an ordinary byte"},
+		{"count after binary", "\x00match\n", Options{Pattern: "match", CountOnly: true}, "lines=0 matches=0 binary=true trunc=false stop=\"\" enc=\"\" long=0\n", "counts are zero"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if msg := searchAll(t, tt.o, []byte(tt.data), refSearch(tt.o, []byte(tt.data))); msg != "" {
+				t.Fatal(msg)
+			}
+			m, _ := Compile(tt.o)
+			res, _ := m.NewScanner().SearchBytes(context.Background(), []byte(tt.data))
+			if got := fmtResult(res); got != tt.want {
+				t.Errorf("got\n%s\nwant\n%s(%s)", got, tt.want, tt.reason)
+			}
+		})
+	}
+}
+
+// treeFS returns the same files as an fstest.MapFS and as a directory.
+func treeFS(t *testing.T, files map[string]string) map[string]fs.FS {
+	mfs := fstest.MapFS{}
+	dir := t.TempDir()
+	for name, data := range files {
+		mfs[name] = &fstest.MapFile{Data: []byte(data)}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	return map[string]fs.FS{"mapfs": mfs, "dir": root.FS()}
+}
+
+func TestSearchFile(t *testing.T) {
+	big := strings.Repeat("line of text\n", 200_000) + "needle here\n" // larger than one read buffer
+	files := map[string]string{
+		"a.go":      fixture,
+		"sub/b.txt": "no match\n",
+		"big.txt":   big,
+		"bin.dat":   "needle\x00",
+	}
+	m, err := Compile(Options{Pattern: "needle|main", Before: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, fsys := range treeFS(t, files) {
+		t.Run(name, func(t *testing.T) {
+			s := m.NewScanner()
+			for _, size := range []int64{-1, 0} {
+				res, err := s.SearchFile(context.Background(), fsys, "a.go", size)
+				if err != nil || res.MatchLines != 2 || len(res.Lines) != 3 {
+					t.Errorf("a.go size %d: %v %s", size, err, fmtResult(res))
+				}
+				res, err = s.SearchFile(context.Background(), fsys, "big.txt", size)
+				if err != nil || res.MatchLines != 1 || res.Lines[1].Number != 200_001 || res.Lines[0].Text != "line of text" {
+					t.Errorf("big.txt size %d: %v %s", size, err, fmtResult(res))
+				}
+				res, err = s.SearchFile(context.Background(), fsys, "bin.dat", size)
+				if err != nil || !res.Binary {
+					t.Errorf("bin.dat: %v %+v", err, res)
+				}
+			}
+			res, err := s.SearchFile(context.Background(), fsys, "sub/b.txt", 9)
+			if err != nil || res.MatchLines != 0 || res.Lines != nil {
+				t.Errorf("sub/b.txt: %v %+v", err, res)
+			}
+			_, err = s.SearchFile(context.Background(), fsys, "missing.txt", -1)
+			if errs.CodeOf(err) != errs.NotFound || !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("missing file: %v (code %s)", err, errs.CodeOf(err))
+			}
+			_, err = s.SearchFile(context.Background(), fsys, "sub", -1)
+			if err == nil {
+				t.Errorf("directory: no error")
+			}
+		})
+	}
+}
+
+// endless yields the same block forever, counting bytes.
+type endless struct {
+	block []byte
+	n     int64
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	k := copy(p, e.block[e.n%int64(len(e.block)):])
+	e.n += int64(k)
+	return k, nil
+}
+
+func TestEarlyStop(t *testing.T) {
+	tests := []struct {
+		name string
+		o    Options
+	}{
+		{"limit", Options{Pattern: "line", MaxMatchesPerFile: 3, After: 2}},
+		{"first only", Options{Pattern: "line", FirstOnly: true}},
+		{"count first", Options{Pattern: "l.ne", FirstOnly: true, CountOnly: true}},
+		{"ranges end", Options{Pattern: "line", LineRanges: [][2]int{{5, 6}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := Compile(tt.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &endless{block: []byte("a line\n")}
+			res, err := m.NewScanner().SearchReader(context.Background(), r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.n > 1<<20 {
+				t.Errorf("read %d bytes of an endless stream; want a stop after the first buffer", r.n)
+			}
+			if res.MatchLines == 0 {
+				t.Errorf("no match: %s", fmtResult(res))
+			}
+		})
+	}
+}
+
+func TestCancel(t *testing.T) {
+	for _, p := range []string{"zzz", "[A-Z][a-z]+[0-9]{2,}[a-z]", "a\nzzz"} {
+		m, err := Compile(Options{Pattern: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		start := time.Now()
+		r := &endless{block: []byte(strings.Repeat("Some text without the needle\n", 100))}
+		_, err = m.NewScanner().SearchReader(ctx, io.LimitReader(r, 1<<40))
+		cancel()
+		if p == "a\nzzz" {
+			// Whole-file mode reads up to MaxWholeBytes, then stops.
+			if err != nil {
+				t.Errorf("%q: %v", p, err)
+			}
+			continue
+		}
+		if el := time.Since(start); el > 2*time.Second {
+			t.Errorf("%q: cancel took %v", p, el)
+		}
+		if errs.CodeOf(err) != errs.Timeout {
+			t.Errorf("%q: error %v, want TIMEOUT", p, err)
+		}
+	}
+}
+
+func TestLongLine(t *testing.T) {
+	m, err := Compile(Options{Pattern: "needle", MaxColumns: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := m.NewScanner()
+	s.chunk, s.maxLine = 1<<10, 4<<10
+	line := strings.Repeat("x", 10_000) + "needle" + strings.Repeat("y", 10_000)
+	data := "first\n" + line + "\nlast needle\n"
+	res, err := s.SearchReader(context.Background(), strings.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.LongLines == 0 || res.MatchLines != 2 || res.Lines[0].Number != 2 || res.Lines[1].Number != 3 || !res.Lines[0].Cut {
+		t.Errorf("long line: %s", fmtResult(res))
+	}
+	if cap(s.buf) > 4<<10+1 {
+		t.Errorf("buffer grew to %d, past maxLine", cap(s.buf))
+	}
+}
+
+// TestMemoryBound streams a large input with a rare literal and checks
+// that the search allocates a bounded amount of memory.
+func TestMemoryBound(t *testing.T) {
+	size := int64(2 << 30)
+	if testing.Short() {
+		size = 64 << 20
+	}
+	m, err := Compile(Options{Pattern: "rare_literal_xyz"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := []byte(strings.Repeat("some ordinary line of text, nothing to see\n", 1000))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r := io.MultiReader(io.LimitReader(&endless{block: block}, size), strings.NewReader("rare_literal_xyz\n"))
+	res, err := m.NewScanner().SearchFile(context.Background(), readerFS{r, size + 17}, "f", size+17)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if res.MatchLines != 1 {
+		t.Errorf("match lines %d, want 1", res.MatchLines)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+		t.Errorf("allocated %d MiB searching %d MiB", alloc>>20, size>>20)
+	}
+}
+
+// readerFS is an FS with one file "f" whose content comes from a reader.
+type readerFS struct {
+	r    io.Reader
+	size int64
+}
+
+func (f readerFS) Open(name string) (fs.File, error) {
+	if name != "f" {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return readerFile(f), nil
+}
+
+type readerFile readerFS
+
+func (f readerFile) Read(p []byte) (int, error) { return f.r.Read(p) }
+func (f readerFile) Close() error               { return nil }
+func (f readerFile) Stat() (fs.FileInfo, error) { return nil, errors.New("no stat") }
+
