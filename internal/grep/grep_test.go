@@ -481,4 +481,3 @@ type readerFile readerFS
 func (f readerFile) Read(p []byte) (int, error) { return f.r.Read(p) }
 func (f readerFile) Close() error               { return nil }
 func (f readerFile) Stat() (fs.FileInfo, error) { return nil, errors.New("no stat") }
-
