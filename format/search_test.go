@@ -1,0 +1,117 @@
+package format
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/scoutkit/scout"
+)
+
+func match(n int, text string) scout.LineMatch { return scout.LineMatch{Line: n, Text: text, Match: true} }
+func ctxLine(n int, text string) scout.LineMatch {
+	return scout.LineMatch{Line: n, Text: text}
+}
+
+func TestSearchText(t *testing.T) {
+	tests := []struct {
+		name, reason string
+		res          scout.SearchResult
+		opts         *SearchOptions
+		want         string
+		wantCut      bool
+	}{
+		{
+			name:   "single hashline",
+			reason: "one file: the ¶path#TAG header, then *N: and  N: lines",
+			res:    scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "src/a.go", Tag: "1A2B", Lines: []scout.LineMatch{ctxLine(4, "x"), match(5, "hit")}}}},
+			want:   "¶src/a.go#1A2B\n 4:x\n*5:hit",
+		},
+		{
+			name:   "single plain",
+			reason: "plain style: no header, | marks",
+			res:    scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "src/a.go", Tag: "1A2B", Lines: []scout.LineMatch{match(5, "hit")}}}},
+			opts:   &SearchOptions{Plain: true},
+			want:   "*5|hit",
+		},
+		{
+			name:   "single untagged",
+			reason: "a file without a tag prints | marks and no header even in hashline mode",
+			res:    scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a.zip:x.ts", Virtual: true, Lines: []scout.LineMatch{match(1, "hit")}}}},
+			want:   "*1|hit",
+		},
+		{
+			name:   "grouped",
+			reason: "files grouped by directory in order of first appearance; root files together as '# name'; gaps as '...'",
+			res: scout.SearchResult{Files: []scout.FileMatch{
+				{Path: "a.txt", Tag: "AAAA", Lines: []scout.LineMatch{match(1, "a")}},
+				{Path: "src/b.go", Tag: "BBBB", Lines: []scout.LineMatch{match(2, "b"), ctxLine(3, "c"), match(9, "d")}},
+				{Path: "src/c.go", Tag: "CCCC", Lines: []scout.LineMatch{match(1, "e")}},
+				{Path: "z.txt", Lines: []scout.LineMatch{match(7, "z")}},
+			}},
+			want: "# a.txt#AAAA\n*1:a\n\n# z.txt\n*7|z\n\n# src/\n## b.go#BBBB\n*2:b\n 3:c\n...\n*9:d\n\n## c.go#CCCC\n*1:e",
+		},
+		{
+			name:   "archive and URL",
+			reason: "an archive member groups under the archive's directory; a URL is top level",
+			res: scout.SearchResult{Files: []scout.FileMatch{
+				{Path: "dist/a.zip:src/x.ts", Virtual: true, Lines: []scout.LineMatch{match(1, "x")}},
+				{Path: "memory://notes", Virtual: true, Lines: []scout.LineMatch{match(2, "y")}},
+			}},
+			want: "# dist/\n## a.zip:src/x.ts\n*1|x\n\n# memory://notes\n*2|y",
+		},
+		{
+			name:   "page notice",
+			reason: "more files: the skip notice after a blank line",
+			res:    scout.SearchResult{Skip: 20, NextSkip: 40, TotalFiles: 55, Truncated: scout.TruncFiles, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "x")}}}},
+			opts:   &SearchOptions{Plain: true},
+			want:   "# a\n*1|x\n\nShowing files 21-40 of 55. Use skip=40 for the next page, or narrow paths/pattern.",
+		},
+		{
+			name:   "budget notice",
+			reason: "a total cut by the budget is a lower bound",
+			res:    scout.SearchResult{NextSkip: 2, TotalFiles: 2, Truncated: scout.TruncBudget, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "x")}}}},
+			opts:   &SearchOptions{Plain: true},
+			want:   "# a\n*1|x\n\nShowing files 1-2 of at least 2. Use skip=2 for the next page, or narrow paths/pattern.",
+		},
+		{
+			name:   "notes",
+			reason: "missing paths and skipped members are noted after the results",
+			res:    scout.SearchResult{MissingPaths: []string{"x", "y"}, SkippedMembers: []string{"a.zip:b.png (binary)"}, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "x")}}}},
+			opts:   &SearchOptions{Plain: true},
+			want:   "# a\n*1|x\n\nSkipped missing paths: x, y\nSkipped archive entries (search supports text members only): a.zip:b.png (binary)",
+		},
+		{
+			name:   "no match",
+			reason: "No matches found, the notes, then what was not searched",
+			res:    scout.SearchResult{MissingPaths: []string{"x"}, Skipped: map[scout.SkipReason]int{scout.SkipIgnored: 2, scout.SkipBinary: 1, scout.SkipTooLarge: 0}},
+			opts:   &SearchOptions{IgnoredHint: "pass gitignore: false"},
+			want:   "No matches found\nSkipped missing paths: x\nNot searched: 1 binary, 2 ignored (pass gitignore: false).",
+		},
+		{
+			name:   "cut line",
+			reason: "a cut line ends in … and a notice follows",
+			res:    scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{{Line: 1, Text: "abc", Match: true, Cut: true}}}}},
+			want:   "*1|abc…\n\n[Some lines truncated to 3 chars]",
+		},
+		{
+			name:   "byte cap",
+			reason: "the text is cut at whole lines with a notice",
+			res:    scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "aaaa"), match(2, "bbbb"), match(3, "cccc")}}}},
+			opts:   &SearchOptions{MaxBytes: 16},
+			want:   "*1|aaaa\n*2|bbbb\n\n[Showing lines 1-2 of 3 (1KB limit); narrow paths or pattern to see the rest]",
+			wantCut: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, cut := SearchText(&tt.res, tt.opts)
+			if got != tt.want || cut != tt.wantCut {
+				t.Errorf("%s\n got (cut=%v):\n%s\nwant (cut=%v):\n%s", tt.reason, cut, got, tt.wantCut, tt.want)
+			}
+			var b strings.Builder
+			if err := Search(&b, &tt.res, tt.opts); err != nil || b.String() != got {
+				t.Errorf("Search writes what SearchText returns")
+			}
+		})
+	}
+}
