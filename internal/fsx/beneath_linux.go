@@ -223,24 +223,23 @@ func (d *dirFD) ReadEntries(fn func(name string, typ fs.FileMode)) error {
 		if n <= 0 {
 			return nil
 		}
-		for b := buf[:n]; len(b) >= 19; {
+		// One string for the whole batch: the names are substrings of it,
+		// which saves an allocation per entry.
+		b := string(buf[:n])
+		for len(b) >= 19 {
 			// struct linux_dirent64: ino u64, off s64, reclen u16, type u8, name.
 			reclen := int(b[16]) | int(b[17])<<8
 			if reclen < 19 || reclen > len(b) {
 				return errors.New("malformed directory entry from getdents64")
 			}
-			typ, nameBytes := b[18], b[19:reclen]
+			typ, name := b[18], b[19:reclen]
 			b = b[reclen:]
-			for i, c := range nameBytes {
-				if c == 0 {
-					nameBytes = nameBytes[:i]
-					break
-				}
+			if i := strings.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
 			}
-			if string(nameBytes) == "." || string(nameBytes) == ".." {
+			if name == "." || name == ".." {
 				continue
 			}
-			name := string(nameBytes)
 			mode, known := direntType(typ)
 			if !known {
 				var st unix.Stat_t
@@ -367,4 +366,48 @@ func (e *dirEntry) String() string             { return fs.FormatDirEntry(e) }
 // sortEntries sorts directory entries by name, as fs.ReadDir does.
 func sortEntries(list []fs.DirEntry) {
 	slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+}
+
+// readFileBuf reads the regular file name into buf (grown as needed) with
+// raw system calls: no *os.File, no poller registration. It refuses files
+// larger than max bytes (max <= 0: no cap) and anything not regular.
+func (f *beneathFS) readFileBuf(name string, buf []byte, max int64) ([]byte, error) {
+	fd, err := f.open("read", name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY)
+	if err != nil {
+		return buf[:0], err
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return buf[:0], pathErr("read", name, err)
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return buf[:0], &fs.PathError{Op: "read", Path: name, Err: errNotRegular(fileMode(st.Mode))}
+	}
+	if max > 0 && st.Size > max {
+		return buf[:0], &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
+	}
+	buf = buf[:0]
+	if need := int(st.Size) + 1; cap(buf) < need {
+		buf = make([]byte, 0, need)
+	}
+	for {
+		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return buf[:0], pathErr("read", name, err)
+		}
+		if n == 0 {
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+		if max > 0 && int64(len(buf)) > max {
+			return buf[:0], &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
 }

@@ -204,3 +204,54 @@ func TestDirFD(t *testing.T) {
 		t.Fatalf("OpenDirFD(../) = %v, want ErrInvalid", err)
 	}
 }
+
+func TestReadFileBuf(t *testing.T) {
+	dir := makeTree(t)
+	if err := syscallMkfifo(filepath.Join(dir, "fifo")); err != nil {
+		t.Logf("no FIFO: %v", err)
+	}
+	mapFS := fstest.MapFS{"top.txt": {Data: []byte("top\n")}, "a/b/deep.go": {Data: []byte("package deep\n")}}
+	fss := openers(t, dir)
+	fss["MapFS"] = mapFS
+	for name, fsys := range fss {
+		cases := []struct {
+			path    string
+			max     int64
+			want    string
+			wantErr error
+			reason  string
+		}{
+			{"top.txt", 0, "top\n", nil, "whole file, no cap"},
+			{"a/b/deep.go", 13, "package deep\n", nil, "exactly at the cap"},
+			{"a/b/deep.go", 12, "", ErrTooLarge, "over the cap"},
+			{"a", 0, "", nil, "a directory is refused"},
+			{"missing", 0, "", fs.ErrNotExist, "missing file"},
+		}
+		buf := make([]byte, 0, 2)
+		for _, c := range cases {
+			got, err := ReadFileBuf(fsys, c.path, buf, c.max)
+			switch {
+			case c.path == "a":
+				if err == nil {
+					t.Errorf("%s: ReadFileBuf(dir) must fail (%s)", name, c.reason)
+				}
+			case c.wantErr != nil:
+				if !errors.Is(err, c.wantErr) {
+					t.Errorf("%s: ReadFileBuf(%q) err = %v, want %v (%s)", name, c.path, err, c.wantErr, c.reason)
+				}
+			case err != nil || string(got) != c.want:
+				t.Errorf("%s: ReadFileBuf(%q) = %q, %v; want %q (%s)", name, c.path, got, err, c.want, c.reason)
+			}
+			buf = got
+		}
+		if _, ok := fsys.(fstest.MapFS); ok {
+			continue
+		}
+		if _, err := ReadFileBuf(fsys, "fifo", nil, 0); err == nil {
+			t.Errorf("%s: ReadFileBuf(fifo) must refuse a FIFO without blocking", name)
+		}
+		if _, err := OpenReaderAt(fsys, "fifo", 0); err == nil {
+			t.Errorf("%s: OpenReaderAt(fifo) must refuse a FIFO without blocking", name)
+		}
+	}
+}
