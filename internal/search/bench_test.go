@@ -9,11 +9,11 @@ import (
 
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
-	"github.com/scoutkit/scout/internal/walk"
 )
 
-// BenchmarkGoroot searches $GOROOT/src for a literal, as the amplifier
-// files_with_matches case of the comparison script does.
+// BenchmarkGoroot searches $GOROOT/src as the comparison script's cases do:
+// a literal listing files (exhaustive: walk and search overlap) and the
+// first pi page of a common word (ordered scan with early stop).
 func BenchmarkGoroot(b *testing.B) {
 	root := filepath.Join(runtime.GOROOT(), "src")
 	if _, err := os.Stat(root); err != nil {
@@ -24,25 +24,18 @@ func BenchmarkGoroot(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer release()
-	for _, mode := range []struct {
+	cases := []struct {
 		name string
-		g    grep.Options
+		req  Request
 	}{
-		{"lit-files", grep.Options{Pattern: "ErrUnexpectedEOF", FirstOnly: true}},
-		{"walk-only", grep.Options{Pattern: "ErrUnexpectedEOF", FirstOnly: true}},
-	} {
-		b.Run(mode.name, func(b *testing.B) {
+		{"lit-files", Request{Grep: grep.Options{Pattern: "ErrUnexpectedEOF", FirstOnly: true}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: -1}},
+		{"casei-count", Request{Grep: grep.Options{Pattern: "errunexpectedeof", IgnoreCase: true, CountOnly: true}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: -1}},
+		{"first-page", Request{Grep: grep.Options{Pattern: "return", Before: 1, After: 3, MaxColumns: 512}, MaxFileSize: 10 << 20, MaxFiles: 20, Budget: 2000}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				if mode.name == "walk-only" {
-					var sc Scope
-					sc.Targets = []Target{{Path: ".", Dir: true}}
-					if _, err := collect(context.Background(), fsys, &sc, walk.Options{}, Filter{}, map[string]int{}); err != nil {
-						b.Fatal(err)
-					}
-					continue
-				}
-				_, err := Run(context.Background(), fsys, root, Request{Grep: mode.g, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: -1})
-				if err != nil {
+				if _, err := Run(context.Background(), fsys, root, c.req); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,0 +1,179 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout/internal/grep"
+)
+
+func lines(spec string) []grep.Line {
+	// spec: "1m 2c 3m": line numbers with m (match) or c (context).
+	var out []grep.Line
+	for _, f := range strings.Fields(spec) {
+		var n int
+		fmt.Sscanf(f[:len(f)-1], "%d", &n)
+		out = append(out, grep.Line{Number: n, Match: f[len(f)-1] == 'm'})
+	}
+	return out
+}
+
+func spec(ls []grep.Line) string {
+	var parts []string
+	for _, l := range ls {
+		k := "c"
+		if l.Match {
+			k = "m"
+		}
+		parts = append(parts, fmt.Sprint(l.Number, k))
+	}
+	return strings.Join(parts, " ")
+}
+
+func TestCutLines(t *testing.T) {
+	tests := []struct {
+		in     string
+		n      int
+		after  int
+		want   string
+		reason string
+	}{
+		{"1m 2c 3m 4c", 1, 1, "1m 2c", "the second match and what follows go"},
+		{"1m 2c 3c 4m", 1, 1, "1m 2c", "context of the cut match that is beyond the kept match's after-context goes"},
+		{"1m 2c 3m", 2, 1, "1m 2c 3m", "keeping every match keeps everything"},
+		{"1c 2m 3c 9c 10m", 1, 1, "1c 2m 3c", "the before-context of a cut match goes"},
+		{"1m 2m", 0, 3, "", "keeping none keeps nothing"},
+	}
+	for _, tt := range tests {
+		if got := spec(cutLines(lines(tt.in), tt.n, tt.after)); got != tt.want {
+			t.Errorf("cutLines(%q, %d): got %q, want %q (%s)", tt.in, tt.n, got, tt.want, tt.reason)
+		}
+	}
+}
+
+func TestRoundRobin(t *testing.T) {
+	mk := func(n int) Hit {
+		var ls []grep.Line
+		for i := 1; i <= n; i++ {
+			ls = append(ls, grep.Line{Number: i, Match: true})
+		}
+		return Hit{FileResult: &grep.FileResult{Lines: ls, MatchLines: n}}
+	}
+	tests := []struct {
+		counts []int
+		budget int
+		want   string
+		reason string
+	}{
+		{[]int{10, 1, 1}, 5, "3 1 1", "the hot file gets what the others leave"},
+		{[]int{4, 4, 4}, 7, "3 2 2", "lines are dealt one per file in turn, in file order"},
+		{[]int{2, 2}, 10, "2 2", "under the budget nothing is cut"},
+	}
+	for _, tt := range tests {
+		var hits []Hit
+		for _, c := range tt.counts {
+			hits = append(hits, mk(c))
+		}
+		roundRobin(hits, tt.budget, 0)
+		var got []string
+		for _, h := range hits {
+			got = append(got, fmt.Sprint(len(h.Lines)))
+			if h.MatchLines != len(h.Lines) {
+				t.Errorf("MatchLines %d does not follow the cut lines %d", h.MatchLines, len(h.Lines))
+			}
+		}
+		if g := strings.Join(got, " "); g != tt.want {
+			t.Errorf("roundRobin(%v, %d): got %s, want %s (%s)", tt.counts, tt.budget, g, tt.want, tt.reason)
+		}
+	}
+}
+
+func TestTypeFilter(t *testing.T) {
+	tests := []struct {
+		types  []string
+		path   string
+		want   bool
+		reason string
+	}{
+		{[]string{"go"}, "a/b.go", true, "extension"},
+		{[]string{"go"}, "a/b.gox", false, "a longer extension is another type"},
+		{[]string{"py"}, "x.pyi", true, "several extensions per type"},
+		{[]string{"make"}, "sub/Makefile", true, "exact base names"},
+		{[]string{"ts", "md"}, "README.md", true, "a union of types"},
+		{[]string{"json"}, ".eslintrc.json", true, "a dot file's extension"},
+		{[]string{"Python"}, "a.py", true, "a go-enry language name"},
+		{[]string{"javascript"}, "a.js", true, "a go-enry alias, any case"},
+		{[]string{"Dockerfile"}, "Dockerfile", true, "go-enry file names"},
+		{[]string{"c"}, "a.cpp", false, "c is not cpp"},
+	}
+	for _, tt := range tests {
+		f, err := CompileTypes(tt.types)
+		if err != nil {
+			t.Fatalf("%v: %v", tt.types, err)
+		}
+		if got := f.Match(tt.path); got != tt.want {
+			t.Errorf("types %v on %s: got %v, want %v (%s)", tt.types, tt.path, got, tt.want, tt.reason)
+		}
+	}
+	if _, err := CompileTypes([]string{"nope-lang"}); err == nil || !strings.Contains(err.Error(), "go, html") {
+		t.Errorf("an unknown type lists the common names, got %v", err)
+	}
+	if f, err := CompileTypes(nil); f != nil || err != nil || !f.Match("x") {
+		t.Errorf("no types: a nil filter that matches everything")
+	}
+}
+
+func TestGlobFilter(t *testing.T) {
+	tests := []struct {
+		globs  []string
+		path   string
+		want   bool
+		reason string
+	}{
+		{[]string{"*.go"}, "a/b/c.go", true, "a base-name glob matches at any depth"},
+		{[]string{"src/*.go"}, "src/a.go", true, "a glob with '/' matches the whole path"},
+		{[]string{"src/*.go"}, "lib/src/a.go", false, "... from the root only"},
+		{[]string{"*.{ts,tsx}"}, "x.tsx", true, "brace alternatives"},
+		{[]string{"*.go", "!*_test.go"}, "a_test.go", false, "'!' excludes"},
+		{[]string{"!*_test.go"}, "a.go", true, "only excludes: everything else passes"},
+		{[]string{" ", ""}, "a.go", true, "blank globs are ignored"},
+	}
+	for _, tt := range tests {
+		f, err := CompileGlobs(tt.globs)
+		if err != nil {
+			t.Fatalf("%v: %v", tt.globs, err)
+		}
+		if got := f.Match(tt.path); got != tt.want {
+			t.Errorf("globs %v on %s: got %v, want %v (%s)", tt.globs, tt.path, got, tt.want, tt.reason)
+		}
+	}
+	if _, err := CompileGlobs([]string{"[a"}); err == nil {
+		t.Error("a malformed glob is an error")
+	}
+}
+
+// TestBudgetStopsEarly checks that a paged search stops reading once the
+// page and the budget are settled, instead of searching the whole tree.
+func TestBudgetStopsEarly(t *testing.T) {
+	tree := fstest.MapFS{}
+	for i := range 2000 {
+		tree[fmt.Sprintf("d/f%04d.txt", i)] = &fstest.MapFile{Data: []byte(strings.Repeat("hit\n", 50))}
+	}
+	out, err := Run(context.Background(), tree, "", Request{
+		Grep: grep.Options{Pattern: "hit"}, MaxFileSize: -1, MaxFiles: 20, Budget: 2000, Workers: 4,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Files) != 20 || out.Truncated != TruncBudget || out.NextSkip != 20 {
+		t.Errorf("page of 20, budget reached: got %d files, %q, next %d", len(out.Files), out.Truncated, out.NextSkip)
+	}
+	// 20 lines a file: the budget of 2000 is spent after 100 files, and
+	// the 101st proves more exist.
+	if out.Searched != 101 {
+		t.Errorf("searched %d files of 2000: the scan did not stop at the budget", out.Searched)
+	}
+}
