@@ -25,7 +25,7 @@ import (
 func (r *reader) file(ctx context.Context, name string, info fs.FileInfo, sel Selector) (*Result, error) {
 	display := pathutil.Display(name)
 	ext := strings.ToLower(path.Ext(name))
-	if !sel.Raw && len(sel.Ranges) == 0 && !sel.Conflicts {
+	if !sel.Raw && !sel.Conflicts {
 		if c, ok := r.converter(ext); ok {
 			return r.document(ctx, name, display, ext, c, sel)
 		}
@@ -225,8 +225,9 @@ func (r *reader) converter(ext string) (convert.Converter, bool) {
 	return convert.For(ext)
 }
 
-// document converts a document and pages its text in memory; a failed
-// conversion is a notice, not an error.
+// document converts a document and pages its text in memory (line
+// selectors apply to the converted text); a failed conversion is a notice,
+// not an error.
 func (r *reader) document(ctx context.Context, name, display, ext string, c convert.Converter, sel Selector) (*Result, error) {
 	ra, err := fsx.OpenReaderAt(r.c.FS, name, 256<<20)
 	if err != nil {
