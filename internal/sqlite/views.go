@@ -16,7 +16,7 @@ const (
 	MaxTables     = 500     // tables a List shows
 	MaxRawRows    = 500     // rows a Raw query shows
 	EstimateAbove = 50_000  // a sqlite_stat1 estimate above this is shown as "~N rows"
-	ProbeCap      = 100_000 // rows counted at most; more shows as "100000+ rows"
+	ProbeCap      = 10_000  // rows counted at most; more shows as "10000+ rows"
 )
 
 // Result is one read of a database: typed values and the rendered text.
@@ -64,7 +64,7 @@ type Count struct {
 	AtLeast   bool // there are more than N rows
 }
 
-// String renders the count as pi does: "6", "~60000", "100000+".
+// String renders the count as pi does: "6", "~60000", "10000+".
 func (c Count) String() string {
 	s := strconv.FormatInt(c.N, 10)
 	switch {
