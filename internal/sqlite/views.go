@@ -13,10 +13,10 @@ import (
 
 // The caps of the views.
 const (
-	MaxTables     = 500     // tables a List shows
-	MaxRawRows    = 500     // rows a Raw query shows
-	EstimateAbove = 50_000  // a sqlite_stat1 estimate above this is shown as "~N rows"
-	ProbeCap      = 10_000  // rows counted at most; more shows as "10000+ rows"
+	MaxTables     = 500    // tables a List shows
+	MaxRawRows    = 500    // rows a Raw query shows
+	EstimateAbove = 50_000 // a sqlite_stat1 estimate above this is shown as "~N rows"
+	ProbeCap      = 10_000 // rows counted at most; more shows as "10000+ rows"
 )
 
 // Result is one read of a database: typed values and the rendered text.
