@@ -278,6 +278,17 @@ func (it *Item) Body() io.Reader {
 	return it.body
 }
 
+// Head returns up to n (at most SniffBytes) first bytes of the file member
+// without consuming them, to recognise its format (a SQLite database, say);
+// nil for a directory.
+func (it *Item) Head(n int) []byte {
+	if it.body == nil {
+		return nil
+	}
+	b, _ := it.body.Peek(min(n, SniffBytes))
+	return b
+}
+
 // Text reads the whole file member as a string, or fails with TOO_LARGE
 // past max bytes (max <= 0 means Limits.MaxMemberBytes alone bounds it).
 func (it *Item) Text(max int64) (string, error) {

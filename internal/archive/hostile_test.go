@@ -171,6 +171,26 @@ func TestCutInner(t *testing.T) {
 	}
 }
 
+func TestHead(t *testing.T) {
+	fsys := fstest.MapFS{"a.tgz": {Data: buildTar(t, sample, true)}}
+	a, err := Open(context.Background(), fsys, "a.tgz", Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	it, err := a.Lookup(context.Background(), "README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	if h := string(it.Head(4)); h != "# he" {
+		t.Errorf("Head(4) = %q", h)
+	}
+	if s, err := it.Text(0); err != nil || s != "# hello\n" {
+		t.Errorf("Head consumed the body: %q %v", s, err)
+	}
+}
+
 func TestIsBinary(t *testing.T) {
 	cases := []struct {
 		head   string

@@ -8,6 +8,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"strings"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 
@@ -106,6 +107,9 @@ func driverError(err error) (errs.Code, string, bool) {
 	var se sqlite3.Error
 	if !errors.As(err, &se) {
 		return "", "", false
+	}
+	if strings.Contains(err.Error(), "too many columns") {
+		return errs.TooLarge, fmt.Sprintf("Cannot read SQLite database: %v; a table has more columns than SQLite allows (2,000)", err), true
 	}
 	switch se.Code {
 	case sqlite3.ErrNotADB, sqlite3.ErrCorrupt:

@@ -432,7 +432,7 @@ func TestHostileDatabases(t *testing.T) {
 		{"header only", good[:100], "", errs.Unsupported, "just the header"},
 		{"garbage", garbage, "", errs.Unsupported, "magic then noise"},
 		{"encrypted", bytes.Repeat([]byte{0x5A}, 8192), "", errs.Unsupported, "no SQLite header (SQLCipher and SEE encrypt it)"},
-		{"ten thousand columns", wideData, ":w", errs.Unsupported, "a schema SQLite refuses to parse"},
+		{"ten thousand columns", wideData, ":w", errs.TooLarge, "a schema SQLite refuses to parse"},
 	}
 	before := snapshot(t, dir)
 	for _, c := range cases {
