@@ -4,11 +4,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -22,6 +25,7 @@ func main() {
 	hidden := flag.Bool("hidden", false, "include hidden entries")
 	noIgnore := flag.Bool("no-ignore", false, "do not read ignore files")
 	workers := flag.Int("j", 0, "workers (0 = default)")
+	grep := flag.String("grep", "", "search the files for this literal and print path:line:text (as rg -n)")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: walkbench [flags] DIR")
@@ -39,9 +43,23 @@ func main() {
 	}
 	var mu sync.Mutex
 	var hits []hit
+	bufs := sync.Pool{New: func() any { return new(searchBuf) }}
+	var out []byte
 	opts := walk.Options{Hidden: *hidden, NoIgnore: *noIgnore, Workers: *workers, GlobalExcludes: walk.LoadGlobalExcludes()}
 	st, err := walk.Walk(context.Background(), fsys, ".", opts, func(e walk.Entry) error {
 		if e.Type.IsDir() || !strings.HasSuffix(e.Path, *ext) {
+			return nil
+		}
+		if *grep != "" {
+			if e.Type.IsRegular() {
+				b := bufs.Get().(*searchBuf)
+				if b.search(fsys, e.Path, []byte(*grep)) {
+					mu.Lock()
+					out = append(out, b.out...)
+					mu.Unlock()
+				}
+				bufs.Put(b)
+			}
 			return nil
 		}
 		h := hit{path: e.Path}
@@ -60,6 +78,11 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
+	}
+	if *grep != "" {
+		os.Stdout.Write(out)
+		fmt.Fprintf(os.Stderr, "visited %d, skipped %v, errors %d\n", st.Visited, st.Skipped, len(st.Errors))
+		return
 	}
 	if *newest > 0 {
 		slices.SortFunc(hits, func(a, b hit) int {
@@ -80,4 +103,49 @@ func main() {
 	}
 	os.Stdout.Write(w)
 	fmt.Fprintf(os.Stderr, "visited %d, skipped %v, errors %d\n", st.Visited, st.Skipped, len(st.Errors))
+}
+
+// searchBuf is one goroutine's file buffer and output.
+type searchBuf struct {
+	data, out []byte
+}
+
+// search reads the file and appends its matching lines to b.out; it
+// reports whether there were any. Files with a NUL in the first 64 KiB
+// are binary and skipped, as rg does.
+func (b *searchBuf) search(fsys fs.FS, name string, lit []byte) bool {
+	b.out = b.out[:0]
+	data, err := fsx.ReadFileBuf(fsys, name, b.data, 0)
+	b.data = data
+	if err != nil || bytes.IndexByte(data[:min(len(data), 64<<10)], 0) >= 0 {
+		return false
+	}
+	line, counted := 1, 0
+	for off := 0; ; {
+		i := bytes.Index(data[off:], lit)
+		if i < 0 {
+			break
+		}
+		i += off
+		start := bytes.LastIndexByte(data[:i], '\n') + 1
+		end := bytes.IndexByte(data[i:], '\n')
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += i
+		}
+		line += bytes.Count(data[counted:start], []byte{'\n'})
+		counted = start
+		b.out = append(b.out, name...)
+		b.out = append(b.out, ':')
+		b.out = strconv.AppendInt(b.out, int64(line), 10)
+		b.out = append(b.out, ':')
+		b.out = append(b.out, data[start:end]...)
+		b.out = append(b.out, '\n')
+		off = end
+		if off >= len(data) {
+			break
+		}
+	}
+	return len(b.out) > 0
 }

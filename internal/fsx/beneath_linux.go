@@ -399,10 +399,12 @@ func (f *beneathFS) readFileBuf(name string, buf []byte, max int64) ([]byte, err
 		if err != nil {
 			return buf[:0], pathErr("read", name, err)
 		}
-		if n == 0 {
+		buf = buf[:len(buf)+n]
+		// Stop at the size fstat gave: saves the read that returns 0 (a
+		// file that grows meanwhile is read as it was at the fstat).
+		if n == 0 || (st.Size > 0 && int64(len(buf)) == st.Size) {
 			return buf, nil
 		}
-		buf = buf[:len(buf)+n]
 		if max > 0 && int64(len(buf)) > max {
 			return buf[:0], &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
 		}
