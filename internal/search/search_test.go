@@ -1,12 +1,17 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
+	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
 )
 
@@ -175,5 +180,38 @@ func TestBudgetStopsEarly(t *testing.T) {
 	// the 101st proves more exist.
 	if out.Searched != 101 {
 		t.Errorf("searched %d files of 2000: the scan did not stop at the budget", out.Searched)
+	}
+}
+
+// TestHugeLine searches a 64 MiB file that is one line: it must finish,
+// report the line cut to the column limit, and not hold the line's matches
+// beyond the per-file cap.
+func TestHugeLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 64 MiB")
+	}
+	dir := t.TempDir()
+	big := bytes.Repeat([]byte("abcdefgh"), 8<<20)
+	copy(big[len(big)-10:], "NEEDLE")
+	if err := os.WriteFile(filepath.Join(dir, "one.txt"), big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fsys, release, err := fsx.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	start := time.Now()
+	out, err := Run(context.Background(), fsys, dir, Request{
+		Grep: grep.Options{Pattern: "NEEDLE", MaxColumns: 512}, MaxFileSize: -1, MaxFiles: 20, Budget: 2000,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Files) != 1 || out.Files[0].MatchLines != 1 || !out.Files[0].Lines[0].Cut || len(out.Files[0].Lines[0].Text) > 512 {
+		t.Errorf("one cut matching line expected, got %+v", out.Files)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("took %v", d)
 	}
 }
