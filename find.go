@@ -279,6 +279,9 @@ func (f *Finder) resolveScope(ctx context.Context, fsys fs.FS, root string, req 
 		var parts []string
 		for _, it := range items {
 			rel := relTo(sc.base, it.base)
+			if rel != "." {
+				rel = glob.QuoteMeta(rel) // a literal name may hold glob characters or commas
+			}
 			switch {
 			case it.hasGlob:
 				parts = append(parts, joinRel(rel, it.glob))

@@ -299,3 +299,19 @@ func TestFindOperations(t *testing.T) {
 		t.Errorf("missing base through Operations: err %v, want NOT_FOUND", err)
 	}
 }
+
+func TestFindUnionQuotesLiteralNames(t *testing.T) {
+	m := findFixture()
+	m["notes/a,b.txt"] = &fstest.MapFile{Data: []byte("x\n")}
+	m["notes/a.txt"] = &fstest.MapFile{Data: []byte("y\n")}
+	for wsName, ws := range workspaces(t, m) {
+		f := scout.Finder{Workspace: ws}
+		res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"notes/a,b.txt", "docs"}, Order: scout.ByPath})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := paths(res); !slices.Equal(got, []string{"docs/guide.md", "notes/a,b.txt"}) {
+			t.Errorf("%s: got %q: a file name with a comma must stay one literal name in the union", wsName, got)
+		}
+	}
+}
