@@ -167,6 +167,12 @@ func readNotices(r *scout.ReadResult, entity string) []string {
 	if len(r.Unreadable) > 0 {
 		parts = append(parts, "Could not list: "+strings.Join(r.Unreadable, ", "))
 	}
+	if r.URL == nil {
+		// A web page's notes are in its header already.
+		for _, n := range r.Notes {
+			parts = append(parts, "Note: "+n)
+		}
+	}
 	return parts
 }
 

@@ -42,6 +42,11 @@ type piReadData struct {
 	SuffixResolution *piSuffix         `json:"suffixResolution,omitempty"`
 	Truncation       *piTruncation     `json:"truncation,omitempty"`
 	Summary          *piSummary        `json:"summary,omitempty"`
+	URL              string            `json:"url,omitempty"`
+	FinalURL         string            `json:"finalUrl,omitempty"`
+	ContentType      string            `json:"contentType,omitempty"`
+	Method           string            `json:"method,omitempty"`
+	Notes            []string          `json:"notes,omitempty"`
 	Result           *scout.ReadResult `json:"result"`
 }
 
@@ -89,6 +94,9 @@ func runPiRead(ctx context.Context, c *Config, a *args) (*scout.Envelope, error)
 	d := &piReadData{Kind: "file", ResolvedPath: res.Path, Result: res}
 	if res.Kind == "directory" {
 		d.Kind, d.IsDirectory = "directory", true
+	}
+	if u := res.URL; u != nil {
+		d.Kind, d.URL, d.FinalURL, d.ContentType, d.Method, d.Notes = "url", u.URL, u.FinalURL, u.ContentType, u.Method, u.Notes
 	}
 	if s := res.SuffixResolution; s != nil {
 		d.SuffixResolution = &piSuffix{From: s.From, To: s.To}

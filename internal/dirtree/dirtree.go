@@ -31,16 +31,16 @@ var Pruned = map[string]bool{
 
 // Entry is one row of the tree.
 type Entry struct {
-	Path    string    // slash path relative to the listed directory
-	Depth   int       // 1 for the directory's own children
-	Dir     bool      // a directory (symlinks are not followed, so never a link)
-	Symlink bool      // a symbolic link
-	Size    int64     // bytes, for files
-	ModTime time.Time // zero when unknown
+	Path    string    `json:"path"`              // slash path relative to the listed directory
+	Depth   int       `json:"depth"`             // 1 for the directory's own children
+	Dir     bool      `json:"dir,omitempty"`     // a directory (symlinks are not followed, so never a link)
+	Symlink bool      `json:"symlink,omitempty"` // a symbolic link
+	Size    int64     `json:"size,omitempty"`    // bytes, for files
+	ModTime time.Time `json:"modTime"`           // zero when unknown
 	// More, when positive, makes this row the "… More more" marker of
 	// the entries left out of its directory; the other fields but Depth
 	// are then empty.
-	More int
+	More int `json:"more,omitempty"`
 }
 
 // Name returns the entry's base name.
