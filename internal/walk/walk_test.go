@@ -394,3 +394,51 @@ func (f failingFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	return fs.ReadDir(f.FS, name)
 }
+
+func TestStatsExplain(t *testing.T) {
+	cases := []struct {
+		st     Stats
+		hints  map[Reason]string
+		want   string
+		reason string
+	}{
+		{Stats{}, nil, "", "nothing left out"},
+		{Stats{Skipped: map[Reason]int{ReasonHidden: 3, ReasonIgnored: 12}}, map[Reason]string{ReasonIgnored: "set gitignore=false to include"},
+			"left out: 12 ignored by ignore files or skipped directories (set gitignore=false to include), 3 hidden", "fixed order, hint only where given"},
+		{Stats{Skipped: map[Reason]int{ReasonUnreadable: 1, ReasonSymlink: 2, ReasonLimit: 5}}, nil,
+			"left out: 1 unreadable directory, 2 symlinks not followed, 5 not visited (entry limit reached)", "singular and plural"},
+	}
+	for _, c := range cases {
+		if got := c.st.Explain(c.hints); got != c.want {
+			t.Errorf("Explain = %q, want %q (%s)", got, c.want, c.reason)
+		}
+	}
+}
+
+func TestWalkOuterWorkTree(t *testing.T) {
+	// The FS root is a subdirectory of a git work tree: the global excludes
+	// apply, relative to the outer top; .gitignore files inside the FS apply.
+	top := t.TempDir()
+	writeFile(t, filepath.Join(top, ".git/HEAD"), "ref: refs/heads/main\n")
+	writeFile(t, filepath.Join(top, ".gitignore"), "*.txt\n") // outside the FS: not read
+	for _, p := range []string{"sub/a.txt", "sub/b.log", "sub/c.go", "sub/d/e.go", "sub/x.tmp"} {
+		writeFile(t, filepath.Join(top, p), "x")
+	}
+	writeFile(t, filepath.Join(top, "sub/.gitignore"), "*.tmp\n")
+	fsys, closeFn, err := fsx.OpenDir(filepath.Join(top, "sub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	got, _ := collect(t, fsys, ".", Options{GlobalExcludes: "*.log\n/sub/d/\n"})
+	want := []string{"a.txt", "c.go"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q (global excludes anchored at the outer top; sub/.gitignore applies)", got, want)
+	}
+	// Without the OS directory (a plain FS of the same tree) there is no
+	// work tree: nothing is ignored but .ignore would be.
+	got, _ = collect(t, os.DirFS(filepath.Join(top, "sub")), ".", Options{GlobalExcludes: "*.log\n"})
+	if want := []string{"a.txt", "b.log", "c.go", "d/", "d/e.go", "x.tmp"}; !slices.Equal(got, want) {
+		t.Errorf("plain FS: got %q, want %q", got, want)
+	}
+}
