@@ -146,6 +146,10 @@ type SearchRequest struct {
 	// NoIgnore disables .gitignore, .ignore and the git excludes. false
 	// honours them (skipped files are counted as SkipIgnored).
 	NoIgnore bool `json:"no_ignore,omitempty"`
+	// PruneDirs are directory names never entered below the searched
+	// directories (counted as SkipIgnored), e.g. "node_modules". nil
+	// prunes nothing.
+	PruneDirs []string `json:"prune_dirs,omitempty"`
 	// MaxFileSize skips larger files (counted as SkipTooLarge). 0 means
 	// the Searcher's MaxFileSize; negative means no cap.
 	MaxFileSize int64 `json:"max_file_size,omitempty"`
@@ -400,7 +404,7 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 		Paths:       req.Paths,
 		Grep:        g,
 		PerFile:     req.MaxMatchesPerFile,
-		Walk:        walk.Options{Hidden: req.Hidden, NoIgnore: req.NoIgnore},
+		Walk:        walk.Options{Hidden: req.Hidden, NoIgnore: req.NoIgnore, PruneDirs: req.PruneDirs},
 		Globs:       req.Globs,
 		Types:       req.Types,
 		MaxFileSize: size,

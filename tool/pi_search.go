@@ -131,6 +131,7 @@ func runPiSearch(ctx context.Context, c *Config, a *args) (*scout.Envelope, erro
 		After:      searchContext(c.ContextAfter, 3),
 		Hidden:     true,
 		NoIgnore:   !gitignore,
+		PruneDirs:  pruneNodeModules(paths),
 		Skip:       skip,
 		Tags:       c.hashline(),
 	}
@@ -315,4 +316,15 @@ func searchRoot(c *Config) string {
 		return abs
 	}
 	return dir
+}
+
+// pruneNodeModules returns the directories pi search never enters:
+// node_modules, unless an entry names it.
+func pruneNodeModules(entries []string) []string {
+	for _, e := range entries {
+		if strings.Contains(e, "node_modules") {
+			return nil
+		}
+	}
+	return []string{"node_modules"}
 }
