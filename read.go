@@ -124,6 +124,18 @@ type (
 	ReadLine = read.Line
 	// ReadTruncation describes a read cut short by a line or byte limit.
 	ReadTruncation = read.Truncation
+	// ReadBinary describes a binary file that is not shown.
+	ReadBinary = read.Binary
+	// ReadSummary describes a code summary's elisions.
+	ReadSummary = read.Summary
+	// ReadURL describes a web read: the URL, its final URL, content type,
+	// render method and notes.
+	ReadURL = read.URLInfo
+	// ReadPart is one path of a delimited entry read as several paths.
+	ReadPart = read.Part
+	// SuffixResolution records a missing path found by a unique suffix
+	// match.
+	SuffixResolution = read.SuffixResolution
 )
 
 // Read reads req.Path. The error reports a bad path or selector, a path

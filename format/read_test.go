@@ -1,0 +1,56 @@
+package format
+
+import (
+	"testing"
+
+	"github.com/scoutkit/scout"
+)
+
+func lines(start int, texts ...string) []scout.ReadLine {
+	out := make([]scout.ReadLine, len(texts))
+	for i, s := range texts {
+		out[i] = scout.ReadLine{N: start + i, Text: s}
+	}
+	return out
+}
+
+func TestReadText(t *testing.T) {
+	tests := []struct {
+		name   string
+		res    *scout.ReadResult
+		style  string
+		want   string
+		reason string
+	}{
+		{"numbered", &scout.ReadResult{Kind: "text", Path: "a", Tag: "ABCD", TotalLines: 2, Blocks: []scout.ReadBlock{{Start: 1, Lines: lines(1, "x", "y")}}},
+			StyleNumbered, "1|x\n2|y", "numbered rows have no header"},
+		{"hashline", &scout.ReadResult{Kind: "text", Path: "a", Tag: "ABCD", TotalLines: 2, Blocks: []scout.ReadBlock{{Start: 1, Lines: lines(1, "x", "y")}}},
+			"", "¶a#ABCD\n1:x\n2:y", "hashline is the default"},
+		{"no tag", &scout.ReadResult{Kind: "text", Path: "a", TotalLines: 9, Blocks: []scout.ReadBlock{{Start: 1, Lines: lines(1, "x")}}},
+			StyleHashline, "1:x", "a text over 4 MiB has no header but keeps N: rows"},
+		{"immutable", &scout.ReadResult{Kind: "text", Path: "m://x", Immutable: true, TotalLines: 1, Blocks: []scout.ReadBlock{{Start: 1, Lines: lines(1, "x")}}},
+			StyleHashline, "x", "immutable sources have no prefixes"},
+		{"truncated bytes", &scout.ReadResult{Kind: "text", Path: "a", TotalLines: 9, Blocks: []scout.ReadBlock{{Start: 1, Lines: lines(1, "x"), Stopped: true, Next: 2}},
+			Truncation: &scout.ReadTruncation{Reason: "bytes", Start: 1, End: 1, Total: 9, Next: 2, ByteLimit: 153600}},
+			StylePlain, "x\n\n[Showing lines 1-1 of 9 (150KB limit). Use :2 to continue]", "the byte notice names the budget"},
+		{"multi stopped", &scout.ReadResult{Kind: "text", Path: "a", Multi: true, TotalLines: 9000, Blocks: []scout.ReadBlock{
+			{Start: 1, End: 1, Lines: lines(1, "a")}, {Start: 10, End: 5000, Lines: lines(10, "b"), Stopped: true, Next: 11}}},
+			StylePlain, "a\n\n…\n\nb\n[Range 10-5000 stopped at line 10 (limit). Use :11 to continue]", "a capped range of a multi-range says how to go on"},
+		{"raw cut", &scout.ReadResult{Kind: "text", Path: "a", Raw: true, TotalLines: 1, Blocks: []scout.ReadBlock{{Start: 1, Lines: []scout.ReadLine{{N: 1, Text: "abc", Cut: true, Bytes: 2048}}}}},
+			StyleHashline, "abc\n\n[Line 1 is 2.0KB; only its first 3B fit the byte limit]", "a raw line cut at the budget is reported"},
+		{"empty beyond", &scout.ReadResult{Kind: "text", Path: "a", Entity: "file", BeyondEnd: 3},
+			"", "Line 3 is beyond end of file: the file is empty.", "an empty file has no last line to suggest"},
+		{"binary", &scout.ReadResult{Kind: "binary", Path: "b", Binary: &scout.ReadBinary{Size: 2048, MIME: "application/zip"}},
+			"", "[Cannot display binary file 'b' (2.0KB, application/zip). Search it or read a text file instead]", "binary files get one notice"},
+		{"parts", &scout.ReadResult{Kind: "multi", Parts: []scout.ReadPart{{Path: "x", Error: "Path 'x' not found"},
+			{Path: "y", Result: &scout.ReadResult{Kind: "notice", Body: "[n]"}}}},
+			"", "Note: interpreted as 2 paths: x, y\n\n[Could not read x: Path 'x' not found]\n\n[n]", "each part after a blank line, failures inline"},
+		{"notes", &scout.ReadResult{Kind: "text", Path: "r", Immutable: true, TotalLines: 1, Notes: []string{"Extracted: /a"}, Blocks: []scout.ReadBlock{{Start: 1, Lines: lines(1, "v")}}},
+			"", "v\n\n[Note: Extracted: /a]", "resource notes are notices"},
+	}
+	for _, tt := range tests {
+		if got := ReadText(tt.res, &ReadOptions{Style: tt.style}); got != tt.want {
+			t.Errorf("%s:\n got %q\nwant %q (%s)", tt.name, got, tt.want, tt.reason)
+		}
+	}
+}
