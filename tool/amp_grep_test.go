@@ -1,0 +1,48 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestAmpGrepLowerBound: a page of 10 over a tree where every line matches
+// returns at once; counting total_matches stops at the budget and says so.
+func TestAmpGrepLowerBound(t *testing.T) {
+	tree := fstest.MapFS{}
+	for i := range 1200 {
+		tree[fmt.Sprintf("d%02d/f%04d.txt", i%10, i)] = &fstest.MapFile{Data: []byte(strings.Repeat("x\n", 100))}
+	}
+	env := Call(context.Background(), Config{FS: tree}, Amplifier, "grep", []byte(`{"pattern":"x","output_mode":"content","head_limit":10}`))
+	if env.Status != "partial" {
+		t.Fatalf("status %s: %s", env.Status, env.Text)
+	}
+	b, _ := json.Marshal(env.Data)
+	var d struct {
+		Total      int  `json:"total_matches"`
+		Count      int  `json:"matches_count"`
+		LowerBound bool `json:"total_is_lower_bound"`
+	}
+	json.Unmarshal(b, &d)
+	if d.Count != 10 || !d.LowerBound || d.Total < ampTotalBudget || d.Total >= 120000 {
+		t.Errorf("want 10 results and a lower-bound total of at least %d, got %+v", ampTotalBudget, d)
+	}
+	if !strings.Contains(env.Text, "[Showing results 1-10 of at least") {
+		t.Errorf("the text says the total is a lower bound: %s", env.Text[max(0, len(env.Text)-120):])
+	}
+}
+
+// TestAmpGrepSizeCap: the host's Searcher.MaxFileSize is the size cap;
+// larger files are skipped and counted.
+func TestAmpGrepSizeCap(t *testing.T) {
+	tree := fstest.MapFS{"big.txt": {Data: []byte(strings.Repeat("x", 200) + "\n")}, "small.txt": {Data: []byte("x\n")}}
+	c := Config{FS: tree}
+	c.Searcher.MaxFileSize = 100
+	env := Call(context.Background(), c, Amplifier, "grep", []byte(`{"pattern":"x"}`))
+	if env.Text != "small.txt" || env.Stats.Skipped != 1 {
+		t.Errorf("big.txt is over the cap: got %q, skipped %d", env.Text, env.Stats.Skipped)
+	}
+}

@@ -1,0 +1,70 @@
+package tool
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout"
+)
+
+type memResolver map[string]string
+
+func (m memResolver) Resolve(_ context.Context, url string) (*scout.Resource, error) {
+	v, ok := m[url]
+	if !ok {
+		return nil, &scout.Error{Code: scout.CodeNotFound, Message: url + " not found"}
+	}
+	if p, ok := strings.CutPrefix(v, "file:"); ok {
+		return &scout.Resource{SourcePath: p}, nil
+	}
+	return &scout.Resource{Text: v}, nil
+}
+
+func zipBytes(t *testing.T, files map[string]string) []byte {
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	for name, data := range files {
+		f, err := w.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write([]byte(data))
+	}
+	w.Close()
+	return b.Bytes()
+}
+
+func TestPiSearchSources(t *testing.T) {
+	tree := fstest.MapFS{
+		"docs/guide.md": {Data: []byte("intro\nneedle in guide\n")},
+		"dist/a.zip":    {Data: zipBytes(t, map[string]string{"src/x.ts": "a\nneedle in zip\n", "logo.png": "\x00needle"})},
+	}
+	c := Config{FS: tree}
+	c.Searcher.Resolvers = map[string]scout.Resolver{"memory": memResolver{"memory://todo": "first\nneedle in memory\n"}, "skill": memResolver{"skill://guide": "file:docs/guide.md"}}
+	c.ContextBefore, c.ContextAfter = -1, -1
+	tests := []struct {
+		name, args, want, reason string
+	}{
+		{"member", `{"pattern":"needle","paths":"dist/a.zip:src/x.ts"}`, "*2|needle in zip", "an archive member: flat lines, no tag"},
+		{"member range", `{"pattern":"needle","paths":"dist/a.zip:src/x.ts:1-1"}`, "No matches found", "a line range on an archive member"},
+		{"binary member", `{"pattern":"needle","paths":["dist/a.zip:logo.png","docs/guide.md"]}`, "# docs/\n## guide.md#", "a binary member is skipped when others remain"},
+		{"binary member note", `{"pattern":"needle","paths":["dist/a.zip:logo.png","docs/guide.md"]}`, "Skipped archive entries (search supports text members only): dist/a.zip:logo.png (binary)", "... with a note"},
+		{"virtual", `{"pattern":"needle","paths":"memory://todo"}`, "*2|needle in memory", "a virtual resource is searched in memory, without a tag"},
+		{"virtual range", `{"pattern":"needle|first","paths":"memory://todo:1"}`, "*1|first\n*2|needle in memory", "a line selector on an internal URL"},
+		{"backed", `{"pattern":"needle","paths":"skill://guide"}`, "¶docs/guide.md#", "a backed resource is searched as its file"},
+		{"url glob", `{"pattern":"needle","paths":"memory://*"}`, "Glob patterns are not supported for internal URLs: memory://*", "no globs in internal URLs"},
+		{"several", `{"pattern":"needle","paths":["memory://todo","docs"]}`, "# docs/\n## guide.md#", "internal URLs and paths together"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := Call(context.Background(), c, Pi, "search", []byte(tt.args))
+			if !strings.Contains(env.Text, tt.want) {
+				t.Errorf("%s\n got: %s\nwant substring: %s", tt.reason, env.Text, tt.want)
+			}
+		})
+	}
+}
