@@ -1,0 +1,68 @@
+package read
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+)
+
+func TestVariants(t *testing.T) {
+	tests := []struct {
+		in     string
+		want   []string
+		reason string
+	}{
+		{"a.txt", []string{"a.txt"}, "plain ASCII has no other spelling"},
+		{"it's.txt", []string{"it's.txt", "it\u2019s.txt"}, "a curly apostrophe"},
+		{"shot 10.00 AM.png", []string{"shot 10.00 AM.png", "shot 10.00\u202fAM.png"}, "macOS puts a narrow no-break space before AM"},
+		{"café", []string{"café", "cafe\u0301"}, "NFD"},
+		{`a\ b/c`, []string{`a\ b/c`, "a b/c"}, "shell-escaped spaces"},
+	}
+	for _, tt := range tests {
+		if got := variants(tt.in); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("variants(%q) = %q, want %q (%s)", tt.in, got, tt.want, tt.reason)
+		}
+	}
+}
+
+func TestASCIIMasked(t *testing.T) {
+	for _, s := range []string{"", "a.zip", "İ", "dİr/a.ZIP:x", "\xff"} {
+		m := asciiMasked(s)
+		if len(m) != len(s) || len(strings.ToLower(m)) != len(m) {
+			t.Errorf("asciiMasked(%q) = %q: lengths differ", s, m)
+		}
+	}
+}
+
+func noSplit(p string) (string, Selector, bool, error) { return p, Selector{}, false, nil }
+
+func TestSuffixMatch(t *testing.T) {
+	m := fstest.MapFS{
+		"pkg/deep/file.go":          {Data: []byte("x")},
+		"node_modules/deep/file.go": {Data: []byte("y")},
+		"a/dup.go":                  {Data: []byte("a")},
+		"b/dup.go":                  {Data: []byte("b")},
+	}
+	r := &reader{c: &Config{FS: m, Split: noSplit}}
+	tests := []struct {
+		in, want, reason string
+	}{
+		{"deep/file.go", "pkg/deep/file.go", "node_modules is pruned, so the match is unique"},
+		{"file.go", "pkg/deep/file.go", "a base name matches too"},
+		{"dup.go", "", "two matches: no guess"},
+		{"../file.go", "", "a path climbing out is never matched"},
+		{"eep/file.go", "", "suffixes match whole path segments"},
+	}
+	for _, tt := range tests {
+		if got := r.suffixMatch(context.Background(), tt.in); got != tt.want {
+			t.Errorf("suffixMatch(%q) = %q, want %q (%s)", tt.in, got, tt.want, tt.reason)
+		}
+	}
+	r.c.SuffixTimeout = time.Nanosecond
+	if got := r.suffixMatch(context.Background(), "file.go"); got != "" {
+		t.Errorf("a suffix match past its deadline returned %q", got)
+	}
+}
