@@ -67,13 +67,18 @@ var exts = []struct {
 // without regard to case; None when name has none of .zip, .tar, .tar.gz,
 // .tgz.
 func FormatOf(name string) Format {
-	lower := strings.ToLower(name)
 	for _, e := range exts {
-		if strings.HasSuffix(lower, e.ext) {
+		if hasSuffixFold(name, e.ext) {
 			return e.f
 		}
 	}
 	return None
+}
+
+// hasSuffixFold is strings.HasSuffix without regard to ASCII case; it
+// compares bytes, so every index into s stays valid.
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }
 
 // Split is one way to read a path as an archive file and a path inside it.
@@ -89,13 +94,12 @@ type Split struct {
 // .tgz, .zip or .tar, any case) that is followed by ':' or the end of p,
 // longest archive path first. nil means p names no archive.
 func Candidates(p string) []Split {
-	lower := strings.ToLower(p)
 	var out []Split
 	for end := len(p); end > 0; end-- {
 		if end < len(p) && p[end] != ':' {
 			continue
 		}
-		if FormatOf(lower[:end]) == None {
+		if FormatOf(p[:end]) == None {
 			continue
 		}
 		s := Split{Archive: p[:end]}
@@ -144,7 +148,8 @@ type Limits struct {
 	// member (DefaultMaxMemberBytes, 4 GiB).
 	MaxMemberBytes int64
 	// MaxScanBytes is the number of decompressed bytes one pass over a
-	// .tar.gz may produce (DefaultMaxScanBytes, 8 GiB).
+	// .tar.gz, or one Walk over a zip, may produce (DefaultMaxScanBytes,
+	// 8 GiB).
 	MaxScanBytes int64
 	// MaxInMemory is the size of a zip that is read into memory when its
 	// file offers no io.ReaderAt (DefaultMaxInMemory, 256 MiB).
@@ -388,7 +393,7 @@ func (a *Archive) Walk(ctx context.Context, dir string, fn WalkFunc) (rejected i
 		return 0, errs.New(errs.InvalidParam, "Archive path '%s' contains '..'; paths inside an archive cannot leave it", dir)
 	}
 	if a.format == Zip {
-		return a.zip.walk(ctx, d, fn, a.lim)
+		return a.zip.walk(ctx, d, fn, a.lim, a.name)
 	}
 	return a.walkTar(ctx, d, fn)
 }
@@ -403,9 +408,8 @@ func cutInner(inner string) (member, sel string) {
 }
 
 func isDBName(name string) bool {
-	lower := strings.ToLower(name)
 	for _, e := range []string{".sqlite", ".sqlite3", ".db", ".db3"} {
-		if strings.HasSuffix(lower, e) {
+		if hasSuffixFold(name, e) {
 			return true
 		}
 	}

@@ -171,6 +171,31 @@ func TestCutInner(t *testing.T) {
 	}
 }
 
+func TestWalkBudget(t *testing.T) {
+	mb := strings.Repeat("aaaaaaa\n", 1<<17)
+	ms := []member{{name: "a", body: mb}, {name: "b", body: mb}, {name: "c", body: mb}, {name: "d", body: mb}}
+	fsys := fstest.MapFS{"o.zip": {Data: buildZip(t, ms)}}
+	a, err := Open(context.Background(), fsys, "o.zip", Limits{MaxScanBytes: 3 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	read := 0
+	_, err = a.Walk(context.Background(), "", func(e Entry, r io.Reader, err error) error {
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(io.Discard, r); err != nil {
+			return err
+		}
+		read++
+		return nil
+	})
+	if errs.CodeOf(err) != errs.TooLarge || read != 3 {
+		t.Errorf("a walk past the scan budget: read %d members, err %v", read, err)
+	}
+}
+
 func TestHead(t *testing.T) {
 	fsys := fstest.MapFS{"a.tgz": {Data: buildTar(t, sample, true)}}
 	a, err := Open(context.Background(), fsys, "a.tgz", Limits{})

@@ -118,7 +118,8 @@ func (z *zipIndex) open(ctx context.Context, i int, lim Limits) (io.Reader, erro
 	return newCapReader(ctx, r, "Archive entry '"+name+"'", lim.MaxMemberBytes), nil
 }
 
-func (z *zipIndex) walk(ctx context.Context, dir string, fn WalkFunc, lim Limits) (int, error) {
+func (z *zipIndex) walk(ctx context.Context, dir string, fn WalkFunc, lim Limits, name string) (int, error) {
+	total := &budget{left: lim.MaxScanBytes, what: "Archive '" + name + "'"}
 	for i, n := range z.names {
 		if err := ctx.Err(); err != nil {
 			return z.rejected, err
@@ -131,6 +132,9 @@ func (z *zipIndex) walk(ctx context.Context, dir string, fn WalkFunc, lim Limits
 			continue
 		}
 		r, err := z.open(ctx, i, lim)
+		if r != nil && lim.MaxScanBytes > 0 {
+			r = &budgetReader{r: r, b: total}
+		}
 		if err := fn(e, r, err); err != nil {
 			if errors.Is(err, fs.SkipAll) {
 				return z.rejected, nil
@@ -144,4 +148,32 @@ func (z *zipIndex) walk(ctx context.Context, dir string, fn WalkFunc, lim Limits
 // under reports whether name is dir or lies under it ("" is the root).
 func under(name, dir string) bool {
 	return dir == "" || name == dir || strings.HasPrefix(name, dir) && name[len(dir)] == '/'
+}
+
+// budget is the decompressed bytes a Walk over a zip may still produce, so
+// that many members sharing one compressed stream (an overlapping zip
+// bomb) cannot make it endless.
+type budget struct {
+	left int64
+	what string
+}
+
+// budgetReader charges what it reads to a budget.
+type budgetReader struct {
+	r io.Reader
+	b *budget
+}
+
+func (r *budgetReader) Read(p []byte) (int, error) {
+	if r.b.left <= 0 {
+		var one [1]byte
+		if n, err := r.r.Read(one[:]); n == 0 {
+			return 0, err
+		}
+		return 0, errs.New(errs.TooLarge, "%s decompresses to more than Scout's limit for one pass over it", r.b.what)
+	}
+	p = p[:min(int64(len(p)), r.b.left)]
+	n, err := r.r.Read(p)
+	r.b.left -= int64(n)
+	return n, err
 }

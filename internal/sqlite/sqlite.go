@@ -38,9 +38,8 @@ var exts = []string{".sqlite3", ".sqlite", ".db3", ".db"}
 // HasExt reports whether name ends in .sqlite, .sqlite3, .db or .db3, in
 // any case.
 func HasExt(name string) bool {
-	lower := strings.ToLower(name)
 	for _, e := range exts {
-		if strings.HasSuffix(lower, e) {
+		if len(name) >= len(e) && strings.EqualFold(name[len(name)-len(e):], e) {
 			return true
 		}
 	}
