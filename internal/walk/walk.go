@@ -142,7 +142,7 @@ func Walk(ctx context.Context, fsys fs.FS, root string, opts Options, fn func(En
 	if err := ctx.Err(); err != nil {
 		return Stats{}, err
 	}
-	w := newWalker(ctx, fsys, opts, fn)
+	w := newWalker(fsys, opts, fn)
 	rootRules := w.ancestorRules(root)
 	lfi, err := fsx.Lstat(fsys, root)
 	rootIsLink := err == nil && lfi.Mode()&fs.ModeSymlink != 0
@@ -167,7 +167,6 @@ type job struct {
 
 // walker is the state of one walk.
 type walker struct {
-	ctx    context.Context
 	fsys   fs.FS
 	opener fsx.DirOpener // nil when fsys cannot list by descriptor
 	opts   Options
@@ -177,11 +176,12 @@ type walker struct {
 
 	visited atomic.Int64 // used when MaxVisited > 0
 	stop    atomic.Bool
+	idle    atomic.Int32 // workers waiting for a directory
 
 	mu        sync.Mutex
 	cond      *sync.Cond
-	stack     []job
-	active    int
+	stack     []job // directories shared between workers
+	active    int   // workers not waiting in pop
 	err       error
 	stats     []*stats
 	errors    []error
@@ -191,7 +191,7 @@ type walker struct {
 // stats are one worker's counts, merged at the end.
 type stats struct {
 	visited int
-	skipped [5]int // indexed by reasonIndex
+	skipped [5]int // indexed like reasons
 }
 
 var reasons = [5]Reason{ReasonIgnored, ReasonHidden, ReasonUnreadable, ReasonSymlink, ReasonLimit}
@@ -204,8 +204,8 @@ const (
 	rLimit
 )
 
-func newWalker(ctx context.Context, fsys fs.FS, opts Options, fn func(Entry) error) *walker {
-	w := &walker{ctx: ctx, fsys: fsys, opts: opts, fn: fn}
+func newWalker(fsys fs.FS, opts Options, fn func(Entry) error) *walker {
+	w := &walker{fsys: fsys, opts: opts, fn: fn}
 	w.cond = sync.NewCond(&w.mu)
 	w.opener, _ = fsys.(fsx.DirOpener)
 	if len(opts.PruneDirs) > 0 {
@@ -318,41 +318,57 @@ func outerWorkTree(dir string) (string, bool) {
 	}
 }
 
-// parallel runs the workers until the stack of directories is empty.
+// parallel runs the workers until no directory is left. Each worker keeps
+// the subdirectories it finds on its own stack, without locking, and hands
+// half of them to the shared stack when another worker is idle.
 func (w *walker) parallel(root job) {
 	n := w.opts.Workers
 	if n <= 0 {
 		n = 2 * runtime.GOMAXPROCS(0)
 	}
 	w.stack = append(w.stack, root)
+	w.active = n
 	var wg sync.WaitGroup
 	for range n {
 		st := w.newStats()
 		wg.Go(func() {
-			var subdirs []job
+			var local []job
+			enter := func(sub job) { local = append(local, sub) }
 			for {
-				j, ok := w.pop()
-				if !ok {
+				var j job
+				if len(local) > 0 {
+					j = local[len(local)-1]
+					local = local[:len(local)-1]
+				} else if j2, ok := w.pop(); ok {
+					j = j2
+				} else {
 					return
 				}
-				w.readDir(j, st, func(sub job) { subdirs = append(subdirs, sub) })
-				w.done(subdirs)
-				subdirs = subdirs[:0]
+				w.readDir(j, st, enter)
+				if len(local) > 1 && w.idle.Load() > 0 {
+					half := len(local) / 2
+					w.share(local[:half])
+					local = append(local[:0], local[half:]...)
+				}
 			}
 		})
 	}
 	wg.Wait()
 }
 
-// pop takes a directory off the stack, waiting while other workers may
-// still add some; ok is false when the walk is over.
+// pop takes a directory off the shared stack, waiting while other workers
+// are busy and may share some; ok is false when the walk is over.
 func (w *walker) pop() (j job, ok bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.active--
 	for len(w.stack) == 0 && w.active > 0 && !w.stop.Load() {
+		w.idle.Add(1)
 		w.cond.Wait()
+		w.idle.Add(-1)
 	}
 	if len(w.stack) == 0 || w.stop.Load() {
+		w.cond.Broadcast() // the walk is over: wake the others to return
 		return job{}, false
 	}
 	j = w.stack[len(w.stack)-1]
@@ -361,22 +377,11 @@ func (w *walker) pop() (j job, ok bool) {
 	return j, true
 }
 
-// done pushes the subdirectories found by a finished job.
-func (w *walker) done(subdirs []job) {
+// share moves directories to the shared stack and wakes idle workers.
+func (w *walker) share(jobs []job) {
 	w.mu.Lock()
-	w.active--
-	// Push in reverse so that the stack pops them in listing order.
-	for i := len(subdirs) - 1; i >= 0; i-- {
-		w.stack = append(w.stack, subdirs[i])
-	}
-	switch {
-	case len(subdirs) > 1:
-		w.cond.Broadcast()
-	case len(subdirs) == 1:
-		w.cond.Signal()
-	case w.active == 0 && len(w.stack) == 0:
-		w.cond.Broadcast() // the walk is over
-	}
+	w.stack = append(w.stack, jobs...)
+	w.cond.Broadcast()
 	w.mu.Unlock()
 }
 
