@@ -133,6 +133,13 @@ func ReadFile(ctx context.Context, osPath, selector string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	st, err := os.Stat(osPath)
+	if err != nil {
+		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot read SQLite database '%s': %v", osPath, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errs.New(errs.Unsupported, "Cannot read SQLite database '%s': not a regular file", osPath)
+	}
 	dsn := "file:" + url.PathEscape(osPath) + "?mode=ro&_query_only=1&_busy_timeout=3000"
 	if walWithoutLog(osPath) {
 		dsn += "&immutable=1"

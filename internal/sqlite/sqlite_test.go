@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,7 +25,7 @@ import (
 // makeDB creates a database at path by running stmts with the driver.
 func makeDB(t testing.TB, path string, stmts ...string) {
 	t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+path)
+	db, err := sql.Open("sqlite3", "file:"+url.PathEscape(path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -521,5 +522,53 @@ func TestResolve(t *testing.T) {
 				t.Errorf("%s Resolve(%q) (%s) = %v, %v, %v", fsName, c.p, c.reason, got, ok, err)
 			}
 		}
+	}
+}
+
+func TestOddPaths(t *testing.T) {
+	base := t.TempDir()
+	for _, name := range []string{"we?ird #dir %20", "spa ce", "ünï"} {
+		dir := filepath.Join(base, name)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "x&y.db")
+		makeDB(t, path, "CREATE TABLE t(a)", "INSERT INTO t VALUES (1)")
+		before := snapshot(t, dir)
+		res, err := ReadFile(context.Background(), path, "")
+		if err != nil || res.Text != "t (1 rows)" {
+			t.Errorf("%q: %v %v", path, res, err)
+		}
+		checkUnchanged(t, dir, before, "reading "+path)
+	}
+	_, err := ReadFile(context.Background(), filepath.Join(base, "missing.db"), "")
+	if errs.CodeOf(err) != errs.NotFound {
+		t.Errorf("missing file: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(base, "missing.db")); err == nil {
+		t.Errorf("reading a missing database created it")
+	}
+	_, err = ReadFile(context.Background(), base, "")
+	if errs.CodeOf(err) != errs.Unsupported {
+		t.Errorf("directory: %v", err)
+	}
+}
+
+func TestBusy(t *testing.T) {
+	_, path := fixtureDB(t)
+	w, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.SetMaxOpenConns(1)
+	if _, err := w.Exec("BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Exec("ROLLBACK")
+	start := time.Now()
+	_, err = ReadFile(context.Background(), path, "")
+	if errs.CodeOf(err) != errs.Timeout || time.Since(start) < 2500*time.Millisecond {
+		t.Errorf("locked database: %v after %v (the busy timeout is 3 s)", err, time.Since(start))
 	}
 }
