@@ -136,7 +136,7 @@ func (r *reader) lines(ctx context.Context, src io.Reader, sel Selector, po text
 		switch {
 		case len(blk.Lines) == 0:
 			blk.Skipped = true
-		case b.Stop != textio.StopNone:
+		case b.Stop != textio.StopNone && b.Last() < col.Total:
 			blk.Stopped, blk.Next = true, b.Last()+1
 		case b.Last() < col.Total:
 			blk.Next = b.Last() + 1

@@ -111,7 +111,9 @@ type Result struct {
 }
 
 // Truncated reports whether a limit cut the result (the Envelope's
-// "partial").
+// "partial"): a line or byte limit, a capped directory, a raw line cut at
+// the byte budget. The display cap of 768 characters per line does not
+// count: :raw shows those lines whole.
 func (r *Result) Truncated() bool {
 	if r.Truncation != nil || r.Omitted > 0 {
 		return true
@@ -119,6 +121,11 @@ func (r *Result) Truncated() bool {
 	for _, b := range r.Blocks {
 		if b.Next > 0 && b.Stopped {
 			return true
+		}
+		for _, l := range b.Lines {
+			if r.Raw && l.Cut {
+				return true // a raw line cut at the byte budget
+			}
 		}
 	}
 	for _, p := range r.Parts {
