@@ -62,6 +62,10 @@ type dfa struct {
 	startMatch bool // the empty string matches at a line start: every line matches
 	startDead  bool // nothing can ever match
 	flushes    int
+	limit      int  // most states cached (maxStates; tests lower it)
+	failed     bool // the cache thrashed: the caller must use regexp instead
+	scanned    int  // bytes scanned, for the thrashing check
+	lastFlush  int  // scanned at the last flush
 
 	// scratch
 	stack []uint32
@@ -74,8 +78,9 @@ type dfa struct {
 func newDFA(prog *syntax.Prog) *dfa {
 	n := len(prog.Inst)
 	d := &dfa{
-		prog: prog,
-		cur:  newSparseSet(n),
+		prog:  prog,
+		limit: maxStates,
+		cur:   newSparseSet(n),
 		next: newSparseSet(n),
 	}
 	d.reset()
@@ -213,7 +218,7 @@ func (d *dfa) step(s int32, r rune) int32 {
 		}
 	}
 	d.closure(&d.next, uint32(d.prog.Start), 0)
-	if len(d.states) >= maxStates {
+	if len(d.states) >= d.limit {
 		d.flushes++
 		d.reset()
 	}
@@ -292,13 +297,25 @@ func (d *dfa) slow(s int32, data []byte, i, to int) (int32, int) {
 	return t, w
 }
 
+// scanFailed is returned by scan when the automaton gave up.
+const scanFailed = -2
+
+// thrash is the least number of bytes per cached state that the scan
+// must advance between two cache flushes; below it the DFA gives up
+// (patterns such as (a|b)*a(a|b){12} need exponentially many states),
+// like RE2's DFA, and the caller falls back to regexp.
+const thrash = 16
+
 // scan returns the offset of a byte in the first line of data[from:to]
 // that contains a match (the line's '\n' when the match ends at the line
-// end), or -1. from must be a line start; to is len(data) or an offset
-// just after a '\n'.
-func (d *dfa) scan(data []byte, from, to int) int {
+// end), -1, or scanFailed. from must be a line start; to is len(data) or
+// an offset just after a '\n'.
+func (d *dfa) scan(data []byte, from, to int) (pos int) {
 	if d.startDead || from >= to {
 		return -1
+	}
+	if d.failed {
+		return scanFailed
 	}
 	if d.startMatch {
 		return from
@@ -307,6 +324,7 @@ func (d *dfa) scan(data []byte, from, to int) int {
 	trans := d.trans
 	s := d.start
 	i := from
+	defer func() { d.scanned += i - from }()
 	for i < len(data) {
 		t := trans[int(s)<<8|int(data[i])]
 		if t > 0 {
@@ -316,8 +334,17 @@ func (d *dfa) scan(data []byte, from, to int) int {
 		}
 		if t == tUnknown {
 			var w int
+			f := d.flushes
 			t, w = d.slow(s, data, i, to)
 			trans = d.trans // the cache may have grown or been flushed
+			if d.flushes != f {
+				at := d.scanned + i - from
+				if at-d.lastFlush < thrash*d.limit {
+					d.failed = true
+					return scanFailed
+				}
+				d.lastFlush = at
+			}
 			if t > 0 {
 				s = t
 				i += w

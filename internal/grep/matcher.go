@@ -150,13 +150,6 @@ func Compile(o Options) (*Matcher, error) {
 	return m, nil
 }
 
-// Options returns the options the matcher was compiled from, with
-// defaults filled in.
-func (m *Matcher) Options() Options { return m.opts }
-
-// String returns the pattern as compiled, with the option flags.
-func (m *Matcher) String() string { return m.re.String() }
-
 // regexError turns a regexp/syntax error into the InvalidParam error.
 func regexError(pattern string, err error) error {
 	var se *syntax.Error

@@ -238,6 +238,11 @@ func searchAll(t testing.TB, o Options, data []byte, want *FileResult) string {
 			s.chunk, s.maxLine = 8, 64
 			return s.SearchReader(ctx, iotestOneByte(data))
 		}},
+		{"bytes/tinydfa", func(s *Scanner) (*FileResult, error) {
+			s.dfa = newDFA(m.prog)
+			s.dfa.limit = 3 // flushes, and soon the regexp fallback
+			return s.SearchBytes(ctx, data)
+		}},
 		{"reader/chunk3", func(s *Scanner) (*FileResult, error) {
 			s.chunk, s.maxLine = 3, 1<<20
 			return s.SearchReader(ctx, bytes.NewReader(data))
@@ -245,7 +250,7 @@ func searchAll(t testing.TB, o Options, data []byte, want *FileResult) string {
 	}
 	sc := m.NewScanner()
 	for _, v := range variants {
-		sc.chunk, sc.maxLine = readSize, MaxLineBytes
+		sc.chunk, sc.maxLine, sc.dfa = readSize, MaxLineBytes, newDFA(m.prog)
 		for rep := 0; rep < 2; rep++ { // the second run reuses buffers and caches
 			got, err := v.run(sc)
 			if err != nil {

@@ -595,6 +595,9 @@ func (s *Scanner) nextLine(data []byte, from int) (int, int) {
 			p = s.fnd.index(data, from)
 		} else {
 			p = s.dfa.scan(data, from, len(data))
+			if p == scanFailed {
+				return s.nextLineRegexp(data, from)
+			}
 		}
 		if p < 0 {
 			return -1, -1
@@ -608,10 +611,32 @@ func (s *Scanner) nextLine(data []byte, from int) (int, int) {
 			return ls, le
 		}
 		to := min(le+1, len(data))
-		if s.dfa.scan(data, ls, to) >= 0 {
+		switch s.dfa.scan(data, ls, to) {
+		case -1:
+		case scanFailed:
+			if s.m.re.Match(trimCR(data, ls, le)) {
+				return ls, le
+			}
+		default:
 			return ls, le
 		}
 		from = le + 1
+	}
+	return -1, -1
+}
+
+// nextLineRegexp is nextLine by regexp, line by line: the fallback when
+// the DFA gives up.
+func (s *Scanner) nextLineRegexp(data []byte, from int) (int, int) {
+	for ls := from; ls < len(data); {
+		le := len(data)
+		if j := bytes.IndexByte(data[ls:], '\n'); j >= 0 {
+			le = ls + j
+		}
+		if s.m.re.Match(trimCR(data, ls, le)) {
+			return ls, le
+		}
+		ls = le + 1
 	}
 	return -1, -1
 }
