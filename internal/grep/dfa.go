@@ -81,7 +81,7 @@ func newDFA(prog *syntax.Prog) *dfa {
 		prog:  prog,
 		limit: maxStates,
 		cur:   newSparseSet(n),
-		next: newSparseSet(n),
+		next:  newSparseSet(n),
 	}
 	d.reset()
 	return d
