@@ -88,7 +88,7 @@ func Run(ctx context.Context, c *Config, p string) (*Result, error) {
 	if strings.TrimSpace(p) == "" {
 		return nil, errs.New(errs.InvalidParam, "Path must not be empty: pass a file or directory, e.g. \"README.md\" or \"src/main.go:10-40\".")
 	}
-	r := &reader{c: c, input: p}
+	r := &reader{c: c}
 	res, err := r.run(ctx, normalize(p))
 	if err != nil {
 		return nil, err
@@ -97,10 +97,8 @@ func Run(ctx context.Context, c *Config, p string) (*Result, error) {
 	return res, nil
 }
 
-type reader struct {
-	c     *Config
-	input string
-}
+// reader is one read in progress.
+type reader struct{ c *Config }
 
 func (r *reader) run(ctx context.Context, p string) (*Result, error) {
 	for _, try := range []func(context.Context, string) (*Result, bool, error){r.web, r.internalURL, r.archive, r.database} {

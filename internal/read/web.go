@@ -3,6 +3,7 @@ package read
 import (
 	"bytes"
 	"context"
+	"strings"
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/image"
@@ -20,6 +21,12 @@ const urlLines = 300
 func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 	if !web.IsURL(p) {
 		return nil, false, nil
+	}
+	if !strings.Contains(p, "://") {
+		// "www.x" without a scheme: a local file of that name wins.
+		if _, err := r.stat(p); err == nil {
+			return nil, false, nil
+		}
 	}
 	if r.c.NoWeb {
 		return nil, true, errs.New(errs.Unsupported, "Reading web URLs is turned off by the host: %s cannot be read.", p)
