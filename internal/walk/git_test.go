@@ -113,7 +113,7 @@ func genTree(r *rand.Rand) map[string]string {
 	return files
 }
 
-var gitSeeds = flag.Int("gitseeds", 120, "number of random trees TestDifferentialGit compares with git")
+var gitSeeds = flag.Int("gitseeds", 60, "number of random trees TestDifferentialGit compares with git")
 
 func TestDifferentialGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
@@ -121,7 +121,7 @@ func TestDifferentialGit(t *testing.T) {
 	}
 	seeds := *gitSeeds
 	if testing.Short() {
-		seeds = 25
+		seeds = 15
 	}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2)
