@@ -326,3 +326,25 @@ func TestListingPages(t *testing.T) {
 		}
 	}
 }
+
+func FuzzCandidates(f *testing.F) {
+	for _, s := range []string{"a.zip", "a.tar.gz:x/y.ts:5-9", "A.TGZ:", "a.zip:b.tar:c", "İ.zip", "ſ.tar"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		prev := len(p) + 1
+		for _, c := range Candidates(p) {
+			if FormatOf(c.Archive) == None || len(c.Archive) >= prev {
+				t.Fatalf("%q: bad or unordered candidate %+v", p, c)
+			}
+			prev = len(c.Archive)
+			joined := c.Archive
+			if len(c.Archive) < len(p) {
+				joined += ":" + c.Inner
+			}
+			if joined != p {
+				t.Fatalf("%q: %+v does not rejoin", p, c)
+			}
+		}
+	})
+}
