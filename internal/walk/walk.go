@@ -116,8 +116,13 @@ const maxErrorSamples = 10
 // inside a git work tree: a ".git" in root, in a directory above it within
 // the FS or, for the OS FS of fsx.OpenDir, above the FS root (only the
 // global excludes are then known; nothing outside the FS is read).
-// .ignore files apply everywhere. The rule files of the directories above
-// root (within the FS) apply too.
+// .ignore files apply everywhere and take precedence over .gitignore. The
+// rule files of the directories above root (within the FS) apply too, but
+// root itself is walked even when a rule covers it (as ripgrep does; git
+// would list nothing). A ".git" file (linked work tree, submodule) starts
+// a work tree whose info/exclude is not read. Matching is case-sensitive
+// (core.ignoreCase is not read), and symlinked ignore files are not read
+// (as git ≥ 2.32).
 //
 // fn is called concurrently from several goroutines unless Options.Sorted.
 // A directory is reported before its contents. fn returning fs.SkipDir on
