@@ -142,6 +142,9 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 		if size >= 0 && size < int64(s.maxWhole) {
 			want = int(size) + 1
 		}
+	case s.m.opts.FirstOnly && size > streamStart:
+		// Likely to stop early: read in small chunks, as ripgrep does.
+		want = min(s.chunk, streamStart)
 	case size >= 0 && size <= int64(s.maxLine):
 		want = int(size) + 1
 	case size < 0:
