@@ -2,11 +2,9 @@ package read
 
 import (
 	"context"
-	"io/fs"
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/iurl"
-	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/textio"
 )
 
@@ -41,15 +39,13 @@ func (r *reader) internalURL(ctx context.Context, p string) (*Result, bool, erro
 		return nil, true, err
 	}
 	if res.SourcePath != "" && !res.Immutable {
-		if name, err := pathutil.Resolve(r.c.Root, res.SourcePath); err == nil {
-			if info, err := fs.Stat(r.c.FS, name); err == nil && info.Mode().IsRegular() {
-				out, err := r.open(ctx, &found{fsPath: name, info: info}, sel)
-				if err != nil {
-					return nil, true, err
-				}
-				out.Notes = append(out.Notes, res.Notes...)
-				return out, true, nil
+		if f, err := r.stat(res.SourcePath); err == nil && f.info.Mode().IsRegular() {
+			out, err := r.open(ctx, f, sel)
+			if err != nil {
+				return nil, true, err
 			}
+			out.Notes = append(out.Notes, res.Notes...)
+			return out, true, nil
 		}
 	}
 	po := memoryPlan
