@@ -69,10 +69,20 @@ type Entry struct {
 	Type fs.FileMode
 	// Depth is 1 for the children of the walk root.
 	Depth int
-	// Info returns the lstat information of the entry (size, mode, mtime).
-	// It is cached after the first call and safe for concurrent use; during
-	// the call to fn it costs one fstatat on the OS FS.
-	Info func() (fs.FileInfo, error)
+
+	list *listing // the directory listing the entry comes from
+	idx  int      // the entry's index in list
+}
+
+// Info returns the lstat information of the entry (size, mode, mtime). It
+// is cached after the first call and safe for concurrent use; during the
+// call to fn it costs one fstatat on the OS FS of fsx.OpenDir, afterwards
+// one lookup from the root. On an Entry not made by Walk it fails.
+func (e Entry) Info() (fs.FileInfo, error) {
+	if e.list == nil {
+		return nil, &fs.PathError{Op: "lstat", Path: e.Path, Err: fs.ErrInvalid}
+	}
+	return e.list.info(e.idx, e.Path)
 }
 
 // Reason says why an entry was left out.
@@ -397,6 +407,7 @@ func (w *walker) sortedDir(j job, st *stats) {
 
 // listing is one directory's entries.
 type listing struct {
+	fsys  fs.FS
 	names []string
 	types []fs.FileMode
 	fd    fsx.DirFD     // open while the entries are reported, for Lstat; nil otherwise
@@ -413,7 +424,7 @@ type cachedInfo struct {
 
 // list reads the directory of j.
 func (w *walker) list(j job) (*listing, error) {
-	l := &listing{}
+	l := &listing{fsys: w.fsys}
 	if w.opener != nil && !j.viaLink {
 		fd, err := w.opener.OpenDirFD(j.dir)
 		if err != nil {
@@ -444,7 +455,7 @@ func (w *walker) list(j job) (*listing, error) {
 }
 
 // info returns the cached lstat information of entry i whose FS path is p.
-func (w *walker) info(l *listing, i int, p string) (fs.FileInfo, error) {
+func (l *listing) info(i int, p string) (fs.FileInfo, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.cache == nil {
@@ -458,7 +469,7 @@ func (w *walker) info(l *listing, i int, p string) (fs.FileInfo, error) {
 		case l.fd != nil:
 			c.fi, c.err = l.fd.Lstat(l.names[i])
 			if errors.Is(c.err, fs.ErrClosed) {
-				c.fi, c.err = fsx.Lstat(w.fsys, p)
+				c.fi, c.err = fsx.Lstat(l.fsys, p)
 			}
 		}
 		c.ok = true
@@ -553,8 +564,7 @@ func (w *walker) readDir(j job, st *stats, enter func(job)) {
 			continue
 		}
 		if w.opts.Filter == nil || w.opts.Filter(p, isDir) {
-			i := i
-			err := w.fn(Entry{Path: p, Type: typ, Depth: depth, Info: func() (fs.FileInfo, error) { return w.info(l, i, p) }})
+			err := w.fn(Entry{Path: p, Type: typ, Depth: depth, list: l, idx: i})
 			switch {
 			case err == nil:
 			case errors.Is(err, fs.SkipDir) && isDir:

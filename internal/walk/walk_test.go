@@ -442,3 +442,9 @@ func TestWalkOuterWorkTree(t *testing.T) {
 		t.Errorf("plain FS: got %q, want %q", got, want)
 	}
 }
+
+func TestEntryInfoZero(t *testing.T) {
+	if _, err := (Entry{Path: "x"}).Info(); !errors.Is(err, fs.ErrInvalid) {
+		t.Fatalf("Info of an Entry not made by Walk = %v, want ErrInvalid", err)
+	}
+}
