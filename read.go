@@ -18,8 +18,11 @@ import (
 // use and calls never modify it.
 type Reader struct {
 	Workspace
-	// DefaultLimit is the number of lines an open-ended file read shows
-	// ("f.go", "f.go:100"). 0 means 300; values above 3000 mean 3000.
+	// DefaultLimit is the number of lines an open-ended file read or a
+	// directory listing shows ("f.go", "f.go:100"). 0 means 300; values
+	// above 3000 mean 3000 and negative values mean 1. In-memory texts
+	// (archive members, notebooks, documents, resources) show up to 3000
+	// lines / 50 KB instead, web pages 300 lines / 50 KB.
 	DefaultLimit int
 	// NoSummaries turns off code summaries: a source file read without a
 	// selector is then shown as lines. false means summaries are on.
@@ -27,8 +30,9 @@ type Reader struct {
 	// ImageMetadataOnly returns an image's metadata without its bytes.
 	// false means the bytes are returned (up to 20 MiB).
 	ImageMetadataOnly bool
-	// Converters replace or add document converters by lower-case
-	// extension (".pdf"). nil means the built-in converters only.
+	// Converters replace or add document converters by extension (".pdf",
+	// compared without regard to case). nil means the built-in converters
+	// only (.pdf .docx .pptx .xlsx .doc .ppt .xls .rtf .epub).
 	Converters map[string]Converter
 	// Now is the clock used for the ages in directory listings. nil means
 	// time.Now.
