@@ -2,6 +2,7 @@ package grep
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -185,4 +186,27 @@ func TestDifferentialWhole(t *testing.T) {
 	if wholeRuns < n/2 {
 		t.Errorf("only %d of %d cases ran in whole-file mode", wholeRuns, n)
 	}
+}
+
+// FuzzPattern checks arbitrary patterns (literal extraction, the DFA's
+// handling of assertions and classes) against the reference.
+func FuzzPattern(f *testing.F) {
+	for i, p := range append(diffPatterns, wholePatterns...) {
+		f.Add(p, []byte("ab\r\nba é\n\nxAb"), uint64(i))
+	}
+	f.Add(`(?i)k\b|[^\s]{2}$`, []byte("K\nok\nſs"), uint64(3))
+	f.Fuzz(func(t *testing.T, pattern string, data []byte, seed uint64) {
+		if len(pattern) > 24 || len(data) > 128 || strings.Contains(pattern, "{") {
+			return // keep each case fast; {n} repetitions can blow up
+		}
+		r := rand.New(rand.NewPCG(seed, 11))
+		o := randOptions(r, pattern)
+		o.IgnoreCase = seed%3 == 0
+		if _, err := Compile(o); err != nil {
+			return
+		}
+		if msg := searchAll(t, o, data, refSearch(o, data)); msg != "" {
+			t.Fatal(msg)
+		}
+	})
 }

@@ -481,3 +481,42 @@ type readerFile readerFS
 func (f readerFile) Read(p []byte) (int, error) { return f.r.Read(p) }
 func (f readerFile) Close() error               { return nil }
 func (f readerFile) Stat() (fs.FileInfo, error) { return nil, errors.New("no stat") }
+
+// TestConcurrent shares one Matcher between goroutines, each with its own
+// Scanner (run with -race).
+func TestConcurrent(t *testing.T) {
+	data := []byte(strings.Repeat(fixture, 50))
+	for _, p := range []string{"main|return", "[A-Z][a-z]+", "(?i)HÉLLO", "end"} {
+		m, err := Compile(Options{Pattern: p, Before: 1, After: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := m.NewScanner().SearchBytes(context.Background(), data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan string)
+		for g := 0; g < 4; g++ {
+			go func() {
+				s := m.NewScanner()
+				for k := 0; k < 5; k++ {
+					got, err := s.SearchReader(context.Background(), bytes.NewReader(data))
+					if err != nil {
+						done <- err.Error()
+						return
+					}
+					if d := diff(want, got); d != "" {
+						done <- d
+						return
+					}
+				}
+				done <- ""
+			}()
+		}
+		for g := 0; g < 4; g++ {
+			if msg := <-done; msg != "" {
+				t.Errorf("%q: %s", p, msg)
+			}
+		}
+	}
+}
