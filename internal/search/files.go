@@ -82,25 +82,11 @@ func walkScope(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Fi
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		prefix := ""
-		if t.Path != "." {
-			prefix = t.Path + "/"
-		}
 		st, err := walk.Walk(ctx, fsys, t.Path, wo, func(e walk.Entry) error {
-			if e.Type.IsDir() {
-				return nil
+			if fl, ok := t.fileOf(e, f); ok {
+				return emit(fl)
 			}
-			rel := strings.TrimPrefix(e.Path, prefix)
-			if !t.Glob.Match(rel) || !f.Globs.Match(rel) || !f.Types.Match(rel) {
-				return nil
-			}
-			fl := file{path: e.Path, mode: e.Type, size: -1, noTag: t.NoTag}
-			if e.Type == 0 {
-				if info, err := e.Info(); err == nil {
-					fl.size = info.Size()
-				}
-			}
-			return emit(fl)
+			return nil
 		})
 		for r, n := range st.Skipped {
 			skipped[string(r)] += n
@@ -110,4 +96,51 @@ func walkScope(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Fi
 		}
 	}
 	return nil
+}
+
+// fileOf returns the file to search for a walk entry of the directory
+// target t, and false for a directory or a file the filters leave out.
+func (t *Target) fileOf(e walk.Entry, f Filter) (file, bool) {
+	if e.Type.IsDir() {
+		return file{}, false
+	}
+	rel := e.Path
+	if t.Path != "." {
+		rel = strings.TrimPrefix(e.Path, t.Path+"/")
+	}
+	if !t.Glob.Match(rel) || !f.Globs.Match(rel) || !f.Types.Match(rel) {
+		return file{}, false
+	}
+	fl := file{path: e.Path, mode: e.Type, size: -1, noTag: t.NoTag}
+	if e.Type == 0 {
+		if info, err := e.Info(); err == nil {
+			fl.size = info.Size()
+		}
+	}
+	return fl, true
+}
+
+// walkSorted walks the directory target t sequentially in name order and
+// passes its files to emit in byte-wise path order (see orderer), counting
+// the entries the walk left out.
+func walkSorted(ctx context.Context, fsys fs.FS, t Target, wo walk.Options, f Filter, skipped map[string]int, emit func(file) error) error {
+	wo.Sorted = true
+	o := &orderer{fsys: fsys, emit: emit}
+	st, err := walk.Walk(ctx, fsys, t.Path, wo, func(e walk.Entry) error {
+		fl, ok := t.fileOf(e, f)
+		if !ok {
+			return o.entry(e, nil)
+		}
+		return o.entry(e, &fl)
+	})
+	if err == nil {
+		err = o.flush()
+		if err == fs.SkipAll {
+			err = nil
+		}
+	}
+	for r, n := range st.Skipped {
+		skipped[string(r)] += n
+	}
+	return err
 }

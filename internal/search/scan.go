@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/walk"
@@ -21,70 +20,88 @@ type outcome struct {
 	err  error  // the cause when skip is SkipError
 }
 
-// scan searches files with several goroutines and calls fn for each file
-// in the order of files, so the output does not depend on scheduling.
-// Workers run at most a bounded window ahead of fn, which bounds memory;
-// when fn returns false, or ctx is done, the remaining files are not
-// searched. It returns ctx's error if ctx ended the scan.
-func scan(ctx context.Context, fsys fs.FS, files []file, m *grep.Matcher, maxSize int64, workers int, fn func(f *file, o outcome) bool) error {
-	if len(files) == 0 {
-		return ctx.Err()
-	}
+// scan searches the files that produce passes to its emit function, with
+// several goroutines, and calls fn for each in the order produced, so the
+// output does not depend on scheduling. produce runs in its own goroutine
+// and may stream (a walk) or replay a list. Workers run at most a bounded
+// window ahead of fn, which bounds memory; when fn returns false, or ctx
+// is done, emit returns fs.SkipAll and the files in flight are dropped.
+// scan returns ctx's error if ctx ended it, else produce's error.
+func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emit func(file) error) error, m *grep.Matcher, maxSize int64, workers int, fn func(f *file, o outcome) bool) error {
 	if workers <= 0 {
 		workers = 2 * runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, len(files))
+	outer := ctx
 	ctx, cancel := context.WithCancel(ctx)
-
-	done := make([]chan struct{}, len(files))
-	for i := range done {
-		done[i] = make(chan struct{})
+	defer cancel()
+	type job struct {
+		f    file
+		done chan outcome
 	}
-	results := make([]outcome, len(files))
-	ahead := make(chan struct{}, 4*workers+16) // files searched but not yet consumed
-	var next atomic.Int64
+	window := 4*workers + 16
+	jobs := make(chan job, window)  // to the workers
+	order := make(chan job, window) // to fn, in order
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sc := m.NewScanner()
-			for {
-				select {
-				case ahead <- struct{}{}:
-				case <-ctx.Done():
-					return
+			for j := range jobs {
+				if ctx.Err() != nil {
+					j.done <- outcome{skip: SkipError, err: ctx.Err()}
+					continue
 				}
-				i := int(next.Add(1) - 1)
-				if i >= len(files) {
-					return
-				}
-				results[i] = searchOne(ctx, fsys, sc, &files[i], maxSize)
-				close(done[i])
+				j.done <- searchOne(ctx, fsys, sc, &j.f, maxSize)
 			}
 		}()
 	}
-	defer func() {
-		cancel() // first: workers may wait for room ahead
-		wg.Wait()
-	}()
-	for i := range files {
-		select {
-		case <-done[i]:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		o := results[i]
-		results[i] = outcome{}
-		<-ahead
-		if o.err != nil && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if !fn(&files[i], o) {
+	var perr error
+	go func() {
+		perr = produce(ctx, func(f file) error {
+			j := job{f: f, done: make(chan outcome, 1)}
+			select {
+			case order <- j:
+			case <-ctx.Done():
+				return fs.SkipAll
+			}
+			jobs <- j // workers always drain jobs
 			return nil
+		})
+		close(jobs)
+		close(order)
+	}()
+	stopped := false
+	for j := range order {
+		if stopped {
+			continue // drain, so that produce can return
+		}
+		o := <-j.done
+		if outer.Err() != nil || !fn(&j.f, o) {
+			stopped = true
+			cancel()
 		}
 	}
-	return nil
+	wg.Wait()
+	if err := outer.Err(); err != nil {
+		return err
+	}
+	if stopped {
+		return nil
+	}
+	return perr
+}
+
+// listProducer replays a list of files.
+func listProducer(files []file) func(ctx context.Context, emit func(file) error) error {
+	return func(ctx context.Context, emit func(file) error) error {
+		for _, f := range files {
+			if err := emit(f); err != nil {
+				return nil
+			}
+		}
+		return nil
+	}
 }
 
 // searchOne searches one file.

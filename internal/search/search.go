@@ -147,11 +147,24 @@ func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f *file, o
 	if exhaustive {
 		return scanAll(ctx, p.fsys, p.scope, p.req.Walk, p.filter, p.matcher, p.req.MaxFileSize, p.req.Workers, p.skipped, fn)
 	}
+	if t := p.scope.Targets; len(t) == 1 && t[0].Dir {
+		// One directory: stream a sorted walk, so that a page can fill
+		// (and the scan stop) before the walk is done.
+		walked := map[string]int{} // written by the walk while fn runs
+		produce := func(ctx context.Context, emit func(file) error) error {
+			return walkSorted(ctx, p.fsys, t[0], p.req.Walk, p.filter, walked, emit)
+		}
+		err := scan(ctx, p.fsys, produce, p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
+		for r, n := range walked {
+			p.skipped[r] += n
+		}
+		return err
+	}
 	files, err := collect(ctx, p.fsys, p.scope, p.req.Walk, p.filter, p.skipped)
 	if err != nil {
 		return err
 	}
-	return scan(ctx, p.fsys, files, p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
+	return scan(ctx, p.fsys, listProducer(files), p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
 }
 
 // checkRanges enforces that line ranges apply to one file.
