@@ -408,12 +408,17 @@ func (w *walker) sortedDir(j job, st *stats) {
 // listing is one directory's entries.
 type listing struct {
 	fsys  fs.FS
-	names []string
-	types []fs.FileMode
+	ents  []dirent
 	fd    fsx.DirFD     // open while the entries are reported, for Lstat; nil otherwise
 	infos []fs.DirEntry // from fs.ReadDir when there is no descriptor
 	mu    sync.Mutex    // guards cache
 	cache []cachedInfo  // Info results, allocated on first use
+}
+
+// dirent is a directory entry: base name and type bits.
+type dirent struct {
+	name string
+	typ  fs.FileMode
 }
 
 type cachedInfo struct {
@@ -431,8 +436,7 @@ func (w *walker) list(j job) (*listing, error) {
 			return nil, err
 		}
 		err = fd.ReadEntries(func(name string, typ fs.FileMode) {
-			l.names = append(l.names, name)
-			l.types = append(l.types, typ)
+			l.ents = append(l.ents, dirent{name, typ})
 		})
 		if err != nil {
 			fd.Close()
@@ -446,10 +450,9 @@ func (w *walker) list(j job) (*listing, error) {
 		return nil, err
 	}
 	l.infos = des
-	l.names = make([]string, len(des))
-	l.types = make([]fs.FileMode, len(des))
+	l.ents = make([]dirent, len(des))
 	for i, de := range des {
-		l.names[i], l.types[i] = de.Name(), de.Type()
+		l.ents[i] = dirent{de.Name(), de.Type()}
 	}
 	return l, nil
 }
@@ -459,7 +462,7 @@ func (l *listing) info(i int, p string) (fs.FileInfo, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.cache == nil {
-		l.cache = make([]cachedInfo, len(l.names))
+		l.cache = make([]cachedInfo, len(l.ents))
 	}
 	c := &l.cache[i]
 	if !c.ok {
@@ -467,7 +470,7 @@ func (l *listing) info(i int, p string) (fs.FileInfo, error) {
 		case l.infos != nil:
 			c.fi, c.err = l.infos[i].Info()
 		case l.fd != nil:
-			c.fi, c.err = l.fd.Lstat(l.names[i])
+			c.fi, c.err = l.fd.Lstat(l.ents[i].name)
 			if errors.Is(c.err, fs.ErrClosed) {
 				c.fi, c.err = fsx.Lstat(l.fsys, p)
 			}
@@ -479,20 +482,9 @@ func (l *listing) info(i int, p string) (fs.FileInfo, error) {
 
 // sortByName sorts a listing's entries by name (fs.ReadDir already does).
 func (l *listing) sortByName() {
-	if l.infos != nil || slices.IsSorted(l.names) {
-		return
+	if l.infos == nil {
+		slices.SortFunc(l.ents, func(a, b dirent) int { return strings.Compare(a.name, b.name) })
 	}
-	idx := make([]int, len(l.names))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(l.names[a], l.names[b]) })
-	names := make([]string, len(idx))
-	types := make([]fs.FileMode, len(idx))
-	for k, i := range idx {
-		names[k], types[k] = l.names[i], l.types[i]
-	}
-	l.names, l.types = names, types
 }
 
 // readDir lists the directory of j, applies the rules to its entries,
@@ -517,9 +509,9 @@ func (w *walker) readDir(j job, st *stats, enter func(job)) {
 	rules := j.rules
 	if !w.opts.NoIgnore {
 		var f dirFiles
-		for i, name := range l.names {
-			if name[0] == '.' {
-				f.note(name, l.types[i])
+		for _, e := range l.ents {
+			if e.name[0] == '.' {
+				f.note(e.name, e.typ)
 			}
 		}
 		rules = w.loader.child(rules, j.dir, f)
@@ -532,12 +524,12 @@ func (w *walker) readDir(j job, st *stats, enter func(job)) {
 		prefix = ""
 	}
 	depth := j.depth + 1
-	for i, name := range l.names {
+	for i, e := range l.ents {
 		if w.stop.Load() {
 			return
 		}
 		if max := w.opts.MaxVisited; max > 0 && w.visited.Add(1) > int64(max) {
-			st.skipped[rLimit] += len(l.names) - i
+			st.skipped[rLimit] += len(l.ents) - i
 			w.mu.Lock()
 			w.truncated = true
 			w.mu.Unlock()
@@ -545,7 +537,7 @@ func (w *walker) readDir(j job, st *stats, enter func(job)) {
 			return
 		}
 		st.visited++
-		typ := l.types[i]
+		name, typ := e.name, e.typ
 		isDir := typ.IsDir()
 		switch {
 		case name == ".git":
