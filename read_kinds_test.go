@@ -297,3 +297,30 @@ func TestReadCanceled(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestReadArchiveListingCap checks that a listing past 500 entries is a
+// partial result whose notice continues where it stopped.
+func TestReadArchiveListingCap(t *testing.T) {
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	for i := range 600 {
+		f, _ := w.Create(fmt.Sprintf("f%03d.txt", i))
+		f.Write([]byte("x"))
+	}
+	w.Close()
+	r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{"a.zip": {Data: buf.Bytes()}}}}
+	res, err := r.Read(context.Background(), scout.ReadRequest{Path: "a.zip"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Truncated() || res.Omitted != 100 || !strings.Contains(res.Body, ":501") {
+		t.Fatalf("truncated %v omitted %d body tail %q", res.Truncated(), res.Omitted, res.Body[len(res.Body)-200:])
+	}
+	res, err = r.Read(context.Background(), scout.ReadRequest{Path: "a.zip:/:501"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Truncated() || !strings.Contains(res.Body, "f599.txt") {
+		t.Fatalf("second page: truncated %v body %q", res.Truncated(), clipText(res.Body))
+	}
+}

@@ -68,7 +68,8 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 		if len(sel.Ranges) == 1 {
 			first = sel.Ranges[0].Start
 		}
-		return &Result{Kind: KindArchive, Path: member, Body: it.Listing(display, first, 0)}, nil
+		shown := max(first, 1) - 1 + archive.DefaultListLimit
+		return &Result{Kind: KindArchive, Path: member, Body: it.Listing(display, first, 0), Omitted: max(0, len(it.Children)-shown)}, nil
 	}
 	if it.Binary {
 		return &Result{Kind: KindNotice, Path: member, Bytes: it.Entry.Size, Body: it.BinaryNotice()}, nil

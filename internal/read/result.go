@@ -83,7 +83,9 @@ type Result struct {
 	Entries []dirtree.Entry `json:"entries,omitempty"`
 	// Pruned lists directory entries left out of the tree (relative to Path).
 	Pruned []string `json:"pruned,omitempty"`
-	// Omitted counts the directory entries replaced by "… N more" rows.
+	// Omitted counts the entries a listing left out: directory entries
+	// replaced by "… N more" rows, archive entries past the 500 shown,
+	// database tables past the 500 listed.
 	Omitted int `json:"omitted,omitempty"`
 	// Unreadable lists subdirectories that could not be listed.
 	Unreadable []string `json:"unreadable,omitempty"`

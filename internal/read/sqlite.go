@@ -36,7 +36,7 @@ func (r *reader) database(ctx context.Context, p string) (*Result, bool, error) 
 		if err != nil {
 			return nil, true, err
 		}
-		return &Result{Kind: KindSQLite, Path: pathutil.Display(name) + cand.Selector, Body: res.Text}, true, nil
+		return &Result{Kind: KindSQLite, Path: pathutil.Display(name) + cand.Selector, Body: res.Text, Omitted: res.TotalTables - len(res.Tables)}, true, nil
 	}
 	return nil, false, nil
 }
