@@ -420,6 +420,9 @@ func (fs *fileSearch) processWhole(data []byte) {
 	if f := fs.s.fnd; f != nil && f.index(data, 0) < 0 {
 		return
 	}
+	if fs.canceled() { // regexp cannot be interrupted: check before it runs
+		return
+	}
 	m := fs.m
 	matches := m.re.FindAllIndex(data, -1)
 	curLS, curLE, curN, curCount := -1, 0, 0, 0
