@@ -145,3 +145,16 @@ func TestWalkUnreadableDirFD(t *testing.T) {
 		t.Errorf("got %q, %+v; want %q and one unreadable", got, st, want)
 	}
 }
+
+func TestWalkDeepTree(t *testing.T) {
+	const depth = 300
+	p := strings.Repeat("d/", depth) + "f.txt"
+	for fsName, fsys := range (tree{p: "x"}).both(t) {
+		for _, sorted := range []bool{false, true} {
+			got, st := collect(t, fsys, ".", Options{Sorted: sorted})
+			if len(got) != depth+1 || got[len(got)-1] != p || st.Visited != depth+1 {
+				t.Errorf("%s sorted=%v: %d entries, visited %d; want %d down to %s", fsName, sorted, len(got), st.Visited, depth+1, p)
+			}
+		}
+	}
+}
