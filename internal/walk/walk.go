@@ -528,7 +528,7 @@ func (w *walker) readDir(j job, st *stats, enter func(job)) {
 		if w.stop.Load() {
 			return
 		}
-		if max := w.opts.MaxVisited; max > 0 && w.visited.Add(1) > int64(max) {
+		if limit := w.opts.MaxVisited; limit > 0 && w.visited.Add(1) > int64(limit) {
 			st.skipped[rLimit] += len(l.ents) - i
 			w.mu.Lock()
 			w.truncated = true
@@ -575,14 +575,14 @@ func (w *walker) readDir(j job, st *stats, enter func(job)) {
 			enter(job{dir: p, depth: depth, rules: rules})
 		}
 	}
-	return
 }
 
 // Explain describes what the walk left out, for a result that is empty or
 // may look incomplete: one clause per reason, in a fixed order, each
 // followed by hints[reason] (how the caller includes those entries, in
 // the caller's own terms) when present. For example
-// "left out: 12 ignored (set gitignore=false to include), 3 hidden".
+// "left out: 12 ignored by ignore files or skipped directories (set
+// gitignore=false to include), 3 hidden".
 // It returns "" when nothing was left out; a nil hints map adds no hints.
 func (s Stats) Explain(hints map[Reason]string) string {
 	var parts []string
