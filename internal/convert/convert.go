@@ -68,7 +68,8 @@ func Extensions() []string {
 
 // Safe wraps c so that a panic inside it (third-party parsers on hostile
 // input) becomes an error, a canceled ctx is reported before any work,
-// and output beyond MaxOutput is cut with a notice.
+// invalid UTF-8 in the output becomes U+FFFD, and output beyond MaxOutput
+// is cut with a notice.
 func Safe(c Converter) Converter {
 	if s, ok := c.(safe); ok {
 		return s
@@ -94,6 +95,7 @@ func (s safe) Convert(ctx context.Context, r io.ReaderAt, size int64) (text stri
 		}
 		return "", err
 	}
+	text = strings.ToValidUTF8(text, "\uFFFD")
 	if len(text) > MaxOutput {
 		text = cutUTF8(text, MaxOutput) + fmt.Sprintf("\n\n[Conversion stopped after %d MiB of text]", MaxOutput>>20)
 	}

@@ -153,6 +153,8 @@ func TestMalformed(t *testing.T) {
 	}{
 		{"pdf: not a PDF at all", ".pdf", func(testing.TB) []byte { return []byte("hello") }, "not a valid PDF"},
 		{"pdf: truncated in the middle", ".pdf", func(t testing.TB) []byte { b := valid[".pdf"](t); return b[:len(b)/2] }, "not a valid PDF"},
+		{"pdf: a hex string left open at the end of a content stream (hangs the library's lexer)", ".pdf",
+			func(testing.TB) []byte { return pdfRaw("BT /F1 12 Tf 72 720 Td (ok) Tj ET <4142") }, "unterminated hex string"},
 		{"pdf: no text layer", ".pdf", func(testing.TB) []byte { return pdfOf("") }, "no text layer"},
 		{"docx: not a zip", ".docx", func(testing.TB) []byte { return []byte("PK\x03\x04garbage") }, "not a valid DOCX"},
 		{"docx: zip without document.xml", ".docx", func(t testing.TB) []byte { return zipOf(t, map[string]string{"a.txt": "x"}) }, "missing part word/document.xml"},
@@ -173,6 +175,15 @@ func TestMalformed(t *testing.T) {
 		{"doc: piece table outside the table stream", ".doc", func(t testing.TB) []byte {
 			return docWithFIB(t, func(wd []byte) { wd[154+fcClxIndex*4+3] = 0x7F })
 		}, "outside the table stream"},
+		{"xls: a sheet announcing a huge grid is refused before grate allocates it", ".xls", func(t testing.TB) []byte {
+			return cfbOf(map[string][]byte{"Workbook": biff(0x0809, make([]byte, 16), 0x0200, []byte{0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0})})
+		}, "65536 rows x 256 columns"},
+		{"xls: an encrypted workbook", ".xls", func(t testing.TB) []byte {
+			return cfbOf(map[string][]byte{"Workbook": biff(0x0809, make([]byte, 16), 0x002F, make([]byte, 6))})
+		}, "encrypted"},
+		{"xls: a compound file without a Workbook stream", ".xls", func(t testing.TB) []byte {
+			return cfbOf(map[string][]byte{"Book": []byte("old")})
+		}, "no Workbook stream"},
 		{"ppt: not a compound file", ".ppt", func(testing.TB) []byte { return []byte("nope") }, "not a valid PPT"},
 		{"xls: not a compound file", ".xls", func(testing.TB) []byte { return []byte("nope") }, "not a valid XLS"},
 	}
@@ -280,3 +291,36 @@ func TestHelloPDFFixture(t *testing.T) {
 }
 
 var update = flag.Bool("update", false, "rewrite generated fixtures")
+
+func TestHexStringsClosed(t *testing.T) {
+	tests := []struct {
+		reason string
+		in     string
+		want   bool
+	}{
+		{"closed hex string", "<48656c6c6f> Tj", true},
+		{"dictionary brackets are not hex strings", "<< /A 1 >> BDC", true},
+		{"open hex string at the end", "(x) Tj <4142", false},
+		{"a < inside a literal string does not count", `(a < b) Tj`, true},
+		{"escaped parenthesis keeps the string open", `(a \) < b) Tj`, true},
+		{"nested parentheses", `(a (b) <) Tj`, true},
+		{"a < inside a comment does not count", "% <\n(x) Tj", true},
+		{"an open literal string at the end is the library's own business", "(abc", true},
+	}
+	for _, tt := range tests {
+		if got := hexStringsClosed([]byte(tt.in)); got != tt.want {
+			t.Errorf("%s: got %v", tt.reason, got)
+		}
+	}
+}
+
+// biff writes BIFF records: type, data, type, data, ...
+func biff(recs ...any) []byte {
+	var out []byte
+	for i := 0; i+1 < len(recs); i += 2 {
+		typ, data := recs[i].(int), recs[i+1].([]byte)
+		out = append(out, byte(typ), byte(typ>>8), byte(len(data)), byte(len(data)>>8))
+		out = append(out, data...)
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -57,6 +58,9 @@ func pageText(p pdf.Page) (s string, err error) {
 			s, err = "", fmt.Errorf("bad content stream (%v)", r)
 		}
 	}()
+	if err := checkStreams(p); err != nil {
+		return "", err
+	}
 	// The library appends a pseudo glyph, "\n" decoded in the current
 	// font, after every TJ; find what it looks like in each font to drop it.
 	pseudo := map[string]string{}
@@ -95,4 +99,89 @@ func pageText(p pdf.Page) (s string, err error) {
 		lastSpace = g.S == " "
 	}
 	return strings.TrimSpace(b.String()), nil
+}
+
+// maxContent caps the decoded content of one page.
+const maxContent = 64 << 20
+
+// checkStreams refuses a page whose content or ToUnicode streams the
+// library cannot lex safely: its lexer loops forever on a hex string left
+// open at the end of a stream, and it lays out every glyph in memory.
+func checkStreams(p pdf.Page) error {
+	if err := scanStream(p.V.Key("Contents")); err != nil {
+		return fmt.Errorf("content stream: %w", err)
+	}
+	for _, name := range p.Fonts() {
+		if err := scanStream(p.Font(name).V.Key("ToUnicode")); err != nil {
+			return fmt.Errorf("font %s: ToUnicode: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func scanStream(v pdf.Value) error {
+	var rd io.Reader
+	switch v.Kind() {
+	case pdf.Stream:
+		rd = v.Reader()
+	case pdf.Array:
+		var rs []io.Reader
+		for i := 0; i < v.Len(); i++ {
+			if v.Index(i).Kind() == pdf.Stream {
+				rs = append(rs, v.Index(i).Reader())
+			}
+		}
+		rd = io.MultiReader(rs...)
+	default:
+		return nil
+	}
+	data, err := io.ReadAll(io.LimitReader(rd, maxContent+1))
+	if err != nil {
+		return err
+	}
+	if len(data) > maxContent {
+		return fmt.Errorf("more than %d MiB", maxContent>>20)
+	}
+	if !hexStringsClosed(data) {
+		return errors.New("unterminated hex string")
+	}
+	return nil
+}
+
+// hexStringsClosed reports whether every hex string ("<...>") in a
+// content stream is closed, skipping comments and literal strings as the
+// library's lexer does.
+func hexStringsClosed(data []byte) bool {
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '%':
+			for i < len(data) && data[i] != '\r' && data[i] != '\n' {
+				i++
+			}
+		case '(':
+			depth := 1
+			for i++; i < len(data) && depth > 0; i++ {
+				switch data[i] {
+				case '\\':
+					i++
+				case '(':
+					depth++
+				case ')':
+					depth--
+				}
+			}
+			i--
+		case '<':
+			if i+1 < len(data) && data[i+1] == '<' {
+				i++
+				continue
+			}
+			j := bytes.IndexByte(data[i+1:], '>')
+			if j < 0 {
+				return false
+			}
+			i += j + 1
+		}
+	}
+	return true
 }

@@ -2,6 +2,8 @@ package convert
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,6 +22,9 @@ var mergedMarks = map[string]bool{"→": true, "⇥": true, "↓": true, "⤓": 
 func convertXLS(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
 	if c, ok := mislabelled(r, size); ok {
 		return c(ctx, r, size)
+	}
+	if err := checkXLS(r); err != nil {
+		return "", err
 	}
 	tmp, err := os.CreateTemp("", "scout-*.xls")
 	if err != nil {
@@ -74,4 +79,46 @@ func convertXLS(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 		}
 	}
 	return out.result(), nil
+}
+
+// maxCells caps the cells of one sheet: grate allocates the whole grid
+// that a sheet's DIMENSIONS record announces.
+const maxCells = 1 << 21
+
+// BIFF8 record types checked before grate reads the workbook.
+const (
+	recFilePass   = 0x002F
+	recDimensions = 0x0200
+)
+
+// checkXLS refuses workbooks that grate would mishandle: no Workbook
+// stream, encryption, or a sheet whose announced size would take
+// gigabytes to allocate.
+func checkXLS(r io.ReaderAt) error {
+	streams, err := oleStreams(r, "Workbook")
+	if err != nil {
+		return malformed("XLS", err)
+	}
+	wb := streams["Workbook"]
+	if wb == nil {
+		return malformed("XLS", errors.New("no Workbook stream (Excel 5/95 workbooks are not supported)"))
+	}
+	le := binary.LittleEndian
+	for off := 0; off+4 <= len(wb); {
+		typ, n := le.Uint16(wb[off:]), int(le.Uint16(wb[off+2:]))
+		data := wb[off+4 : min(off+4+n, len(wb))]
+		switch typ {
+		case recFilePass:
+			return malformed("XLS", errors.New("the workbook is encrypted"))
+		case recDimensions:
+			if len(data) >= 12 {
+				rows, cols := le.Uint32(data[4:]), uint32(le.Uint16(data[10:]))
+				if rows > 0x10000 || cols > 0x100 || uint64(rows)*uint64(cols) > maxCells {
+					return malformed("XLS", fmt.Errorf("a sheet announces %d rows x %d columns, more than the %d cells read", rows, cols, maxCells))
+				}
+			}
+		}
+		off += 4 + n
+	}
+	return nil
 }

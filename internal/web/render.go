@@ -79,6 +79,19 @@ type Options struct {
 // returns an HTTP error gives a Page with Method "failed" and notes that
 // say why, not an error; the error is for an invalid URL or a canceled ctx.
 func Render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, error) {
+	p, err := render(ctx, f, rawURL, o)
+	if err != nil {
+		return nil, err
+	}
+	// Notes quote parser errors, which may quote the bytes they choke on.
+	for i, n := range p.Notes {
+		p.Notes[i] = strings.ToValidUTF8(n, "\uFFFD")
+	}
+	p.Content = strings.ToValidUTF8(p.Content, "\uFFFD")
+	return p, nil
+}
+
+func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, error) {
 	u := Normalize(rawURL)
 	if _, err := CheckURL(u); err != nil {
 		return nil, err
