@@ -43,19 +43,6 @@ const (
 	TarGz        // .tar.gz or .tgz
 )
 
-// String returns "zip", "tar", "tar.gz" or "none".
-func (f Format) String() string {
-	switch f {
-	case Zip:
-		return "zip"
-	case Tar:
-		return "tar"
-	case TarGz:
-		return "tar.gz"
-	}
-	return "none"
-}
-
 // exts are the recognised extensions, longest first so that ".tar.gz" wins
 // over ".tar" nowhere (".tar" must be followed by ':' or the end).
 var exts = []struct {
@@ -230,9 +217,6 @@ func Open(ctx context.Context, fsys fs.FS, name string, lim Limits) (*Archive, e
 	}
 	return a, nil
 }
-
-// Format returns the archive's format.
-func (a *Archive) Format() Format { return a.format }
 
 // Close releases the archive's file. Items returned by Lookup must be
 // closed first.

@@ -19,11 +19,6 @@ const (
 	Raw                // db?q=SELECT ...: a query of the caller's own
 )
 
-// String returns "list", "schema", "row", "query" or "raw".
-func (k Kind) String() string {
-	return [...]string{"list", "schema", "row", "query", "raw"}[k]
-}
-
 // The limits of a Query selector.
 const (
 	DefaultLimit = 20  // rows of a Query page when limit is not given

@@ -111,6 +111,9 @@ func readHead(fsys fs.FS, name string) ([]byte, error) {
 	return head[:n], err
 }
 
+// headerLen is the size of the database header at the start of the file.
+const headerLen = 100
+
 // DefaultMaxInMemory is the default of Options.MaxInMemory.
 const DefaultMaxInMemory = 512 << 20
 
@@ -211,6 +214,9 @@ func ReadBytes(ctx context.Context, data []byte, selector string) (*Result, erro
 func readBytes(ctx context.Context, data []byte, sel Selector) (*Result, error) {
 	if !IsSQLite(data) {
 		return nil, errs.New(errs.Unsupported, "Not a SQLite database: the file does not start with the SQLite header (it may be encrypted or truncated)")
+	}
+	if len(data) < headerLen {
+		return nil, errs.New(errs.Unsupported, "Cannot read SQLite database: it is truncated (%d bytes, less than its %d-byte header)", len(data), headerLen)
 	}
 	if data[18] == 2 || data[19] == 2 {
 		// A WAL database cannot be deserialized as such; as a rollback

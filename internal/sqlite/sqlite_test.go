@@ -431,6 +431,7 @@ func TestHostileDatabases(t *testing.T) {
 	}{
 		{"truncated", good[:1500], ":users", errs.Unsupported, "cut after the first page"},
 		{"header only", good[:100], "", errs.Unsupported, "just the header"},
+		{"short header", good[:18], "", errs.Unsupported, "the magic and two bytes"},
 		{"garbage", garbage, "", errs.Unsupported, "magic then noise"},
 		{"encrypted", bytes.Repeat([]byte{0x5A}, 8192), "", errs.Unsupported, "no SQLite header (SQLCipher and SEE encrypt it)"},
 		{"ten thousand columns", wideData, ":w", errs.TooLarge, "a schema SQLite refuses to parse"},
@@ -571,4 +572,26 @@ func TestBusy(t *testing.T) {
 	if errs.CodeOf(err) != errs.Timeout || time.Since(start) < 2500*time.Millisecond {
 		t.Errorf("locked database: %v after %v (the busy timeout is 3 s)", err, time.Since(start))
 	}
+}
+
+func FuzzReadBytes(f *testing.F) {
+	dir := f.TempDir()
+	path := filepath.Join(dir, "f.db")
+	makeDB(f, path, "CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT)", "INSERT INTO t VALUES (1, 'x'), (2, 'y')")
+	good, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good, ":t")
+	f.Add(good[:20], "")
+	f.Add(good, "?q=SELECT * FROM t")
+	f.Fuzz(func(t *testing.T, data []byte, sel string) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		in := bytes.Clone(data)
+		ReadBytes(ctx, data, sel)
+		if !bytes.Equal(in, data) {
+			t.Fatalf("ReadBytes modified its input")
+		}
+	})
 }
