@@ -52,40 +52,36 @@ func (r *reader) file(ctx context.Context, name string, info fs.FileInfo, sel Se
 		return &Result{Kind: KindBinary, Path: display, Bytes: info.Size(),
 			Binary: &Binary{Size: info.Size(), MIME: textio.ContentType(head)}}, nil
 	}
-	src := io.MultiReader(bytes.NewReader(head), f)
-	if info.Size() > hashline.MaxTagBytes {
-		if sel.Conflicts {
-			return r.conflicts(display, io.LimitReader(textio.Decode(src, enc), conflict.MaxScanBytes+1))
+	// Hold a text of up to 4 MiB (for the tag, the summary and the conflict
+	// scan); stream a longer one, which gets no tag. The size is checked
+	// on the bytes read too, in case the file is larger than it said.
+	dec := textio.Decode(io.MultiReader(bytes.NewReader(head), f), enc)
+	var text []byte
+	whole := info.Size() <= hashline.MaxTagBytes
+	if whole {
+		if text, err = io.ReadAll(io.LimitReader(dec, hashline.MaxTagBytes+1)); err != nil {
+			return nil, openErr(display, err)
 		}
-		// Too large to hold: stream it, with no tag.
-		res, err := r.lines(ctx, textio.Decode(src, enc), sel, textio.PlanOptions{Raw: sel.Raw, Limit: r.c.Limit}, EntityFile)
-		if err != nil {
-			return nil, err
-		}
-		res.Path, res.Bytes = display, info.Size()
-		setEncoding(res, enc)
-		r.conflictFooter(res, nil, display)
-		return res, nil
+		whole = len(text) <= hashline.MaxTagBytes
 	}
-	text, err := io.ReadAll(textio.Decode(src, enc))
-	if err != nil {
-		return nil, openErr(display, err)
-	}
+	src := io.MultiReader(bytes.NewReader(text), dec)
 	if sel.Conflicts {
-		return r.conflicts(display, bytes.NewReader(text))
+		return r.conflicts(display, io.LimitReader(src, conflict.MaxScanBytes+1))
 	}
-	if !sel.Raw && len(sel.Ranges) == 0 && !r.c.NoSummaries {
+	if whole && !sel.Raw && len(sel.Ranges) == 0 && !r.c.NoSummaries {
 		if s, ok := summary.Summarize(name, text); ok && s.ElidedLines > 0 {
 			return summaryResult(display, info.Size(), text, s), nil
 		}
 	}
-	res, err := r.lines(ctx, bytes.NewReader(text), sel, textio.PlanOptions{Raw: sel.Raw, Limit: r.c.Limit}, EntityFile)
+	res, err := r.lines(ctx, src, sel, textio.PlanOptions{Raw: sel.Raw, Limit: r.c.Limit}, EntityFile)
 	if err != nil {
 		return nil, err
 	}
 	res.Path, res.Bytes = display, info.Size()
 	setEncoding(res, enc)
-	if !sel.Raw {
+	if !whole {
+		text = nil
+	} else if !sel.Raw {
 		res.Tag = hashline.Tag(text)
 	}
 	r.conflictFooter(res, text, display)
