@@ -2,7 +2,6 @@ package read
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"strings"
 
@@ -102,6 +101,6 @@ func (r *reader) delimited(ctx context.Context, p string) (*Result, bool) {
 		pr.Input = part
 		res.Parts = append(res.Parts, Part{Path: part, Result: pr})
 	}
-	res.Path = fmt.Sprint(len(parts), " paths")
+	res.Path = strings.Join(parts, ", ")
 	return res, true
 }
