@@ -310,7 +310,7 @@ const thrash = 16
 // that contains a match (the line's '\n' when the match ends at the line
 // end), -1, or scanFailed. from must be a line start; to is len(data) or
 // an offset just after a '\n'.
-func (d *dfa) scan(data []byte, from, to int) (pos int) {
+func (d *dfa) scan(data []byte, from, to int) int {
 	if d.startDead || from >= to {
 		return -1
 	}
@@ -324,7 +324,8 @@ func (d *dfa) scan(data []byte, from, to int) (pos int) {
 	trans := d.trans
 	s := d.start
 	i := from
-	defer func() { d.scanned += i - from }()
+	res := -1
+loop:
 	for i < len(data) {
 		t := trans[int(s)<<8|int(data[i])]
 		if t > 0 {
@@ -352,20 +353,24 @@ func (d *dfa) scan(data []byte, from, to int) (pos int) {
 			}
 		}
 		if t == tMatch {
-			return i
+			res = i
+			break
 		}
 		// Dead: nothing can match on the rest of this line.
 		j := bytes.IndexByte(data[i:to], '\n')
 		if j < 0 {
-			return -1
+			i = to
+			s = d.start
+			break loop
 		}
 		i += j + 1
 		s = d.start
 	}
-	if s != d.start && d.eolMatch(s) {
-		return to - 1
+	d.scanned += i - from
+	if res < 0 && s != d.start && d.eolMatch(s) {
+		res = to - 1
 	}
-	return -1
+	return res
 }
 
 // sparseSet is a set of small integers with O(1) clear (Briggs-Torczon).

@@ -57,9 +57,10 @@ type Options struct {
 	// "to the end of the file".
 	LineRanges [][2]int
 	// BinaryScan is the size of the window at the start of a file in which
-	// a NUL byte marks the file binary and skips it. 0 means
-	// DefaultBinaryScan; negative disables the check (a NUL then only ends
-	// the search of the file).
+	// a NUL byte marks the file binary and skips it; a NUL after the window
+	// ends the search at its line (FileResult.Stop == StopNUL). 0 means
+	// DefaultBinaryScan; negative turns binary detection off (NUL is then
+	// an ordinary byte, as for ripgrep's --text).
 	BinaryScan int
 }
 
