@@ -1,6 +1,7 @@
 package scout_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/testfs"
+	"github.com/scoutkit/scout/tool"
 )
 
 // goldenNow is the clock of the golden cases: two days after the fixtures'
@@ -21,8 +23,9 @@ var goldenNow = testfs.Epoch.Add(48 * time.Hour)
 // TestReadGolden runs every case in testdata/read. A case holds the fixture
 // tree ("fs/..."), the path to read ("path", where $ROOT stands for the
 // root), optional options ("options.json": style, limit, noSummaries,
-// imageMetadataOnly) and the expected text ("want.txt"), which for an error
-// is "error CODE: message". Each case runs over fstest.MapFS and over the
+// imageMetadataOnly), the expected text ("want.txt"), which for an error
+// is "error CODE: message", and the Envelope of the pi read tool for the
+// same call ("want.json"). Each case runs over fstest.MapFS and over the
 // same tree in a temporary directory.
 func TestReadGolden(t *testing.T) {
 	for _, file := range testfs.Cases(t, "testdata/read/*.txtar") {
@@ -65,10 +68,20 @@ func TestReadGolden(t *testing.T) {
 					got = format.ReadText(res, &format.ReadOptions{Style: opts.Style})
 				}
 				got = strings.ReplaceAll(got, r.Root, "$ROOT")
+				cfg := tool.Config{FS: r.FS, Root: r.Root, Style: opts.Style, ReadLimit: opts.Limit, Reader: r}
+				args, _ := json.Marshal(map[string]string{"path": path})
+				env := tool.Call(context.Background(), cfg, tool.Pi, "read", args)
+				env.Stats.TimeMS = 0
+				js, err := json.MarshalIndent(env, "", "  ")
+				if err != nil {
+					t.Fatal(err)
+				}
+				js = bytes.ReplaceAll(js, []byte(r.Root), []byte("$ROOT"))
 				if mode == "dir" && testfs.Updating() {
-					continue // the MapFS run wrote the expectation; this run must agree
+					continue // the MapFS run wrote the expectations; this run must agree
 				}
 				c.Check(t, "want.txt", []byte(got))
+				c.Check(t, "want.json", js)
 			}
 		})
 	}

@@ -36,7 +36,7 @@ type Entry struct {
 	Dir     bool      `json:"dir,omitempty"`     // a directory (symlinks are not followed, so never a link)
 	Symlink bool      `json:"symlink,omitempty"` // a symbolic link
 	Size    int64     `json:"size,omitempty"`    // bytes, for files
-	ModTime time.Time `json:"modTime"`           // zero when unknown
+	ModTime time.Time `json:"modTime"`           // in UTC; zero when unknown
 	// More, when positive, makes this row the "… More more" marker of
 	// the entries left out of its directory; the other fields but Depth
 	// are then empty.
@@ -111,7 +111,7 @@ func children(fsys fs.FS, dir, prefix string, t *Tree) ([]Entry, error) {
 		}
 		e := Entry{Path: rel, Dir: de.IsDir(), Symlink: de.Type()&fs.ModeSymlink != 0}
 		if info, err := de.Info(); err == nil {
-			e.ModTime = info.ModTime()
+			e.ModTime = info.ModTime().UTC()
 			if !e.Dir {
 				e.Size = info.Size()
 			}
