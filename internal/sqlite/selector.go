@@ -50,22 +50,19 @@ type Selector struct {
 //	"?q=SELECT ..."            Raw
 //
 // A leading ':' is ignored, so both "db:t" and "db" + ":t" work. Values are
-// taken as written, except that %XX escapes are decoded (%26 for '&',
-// %25 for '%'); '+' stays '+'. Every error is INVALID_PARAM and says how to
-// write the selector.
+// taken exactly as written: nothing is percent-decoded and '+' stays '+'.
+// q takes the rest of the selector, '&' included; in where, an '&' is part
+// of the condition unless limit=, offset=, order= or where= follows it.
+// Every error is INVALID_PARAM and says how to write the selector.
 func ParseSelector(s string) (Selector, error) {
 	s = strings.TrimPrefix(s, ":")
 	head, query, hasQuery := strings.Cut(s, "?")
-	params, err := parseParams(query)
-	if err != nil {
-		return Selector{}, err
-	}
 	if head == "" {
 		if !hasQuery {
 			return Selector{Kind: List}, nil
 		}
-		q, ok := params["q"]
-		if !ok || len(params) != 1 {
+		q, ok := strings.CutPrefix(query, "q=")
+		if !ok {
 			return Selector{}, errs.New(errs.InvalidParam, "A query on the database itself takes only q: use db?q=SELECT ... (or db:table?limit=20 for a table's rows)")
 		}
 		if strings.TrimSpace(q) == "" {
@@ -88,6 +85,10 @@ func ParseSelector(s string) (Selector, error) {
 	}
 	if !hasQuery {
 		return Selector{Kind: Schema, Table: table}, nil
+	}
+	params, err := parseParams(query)
+	if err != nil {
+		return Selector{}, err
 	}
 	sel := Selector{Kind: Query, Table: table, Limit: DefaultLimit}
 	for k, v := range params {
@@ -134,54 +135,49 @@ func ParseSelector(s string) (Selector, error) {
 	return sel, nil
 }
 
-// parseParams splits "a=1&b=2" into a map, decoding valid %XX escapes and
-// rejecting a repeated key.
+// parseParams splits "a=1&b=2" into a map, rejecting a repeated key. In a
+// where value, an '&' is part of the condition unless limit=, offset=,
+// order= or where= follows it.
 func parseParams(q string) (map[string]string, error) {
 	out := map[string]string{}
-	if q == "" {
-		return out, nil
-	}
-	for part := range strings.SplitSeq(q, "&") {
-		if part == "" {
-			continue
+	for q != "" {
+		var part string
+		if len(q) >= len("where=") && strings.EqualFold(q[:len("where=")], "where=") {
+			part, q = q, ""
+			if i := nextParam(part[len("where="):]); i >= 0 {
+				part, q = part[:len("where=")+i], part[len("where=")+i+1:]
+			}
+		} else {
+			part, q, _ = strings.Cut(q, "&")
 		}
 		k, v, _ := strings.Cut(part, "=")
-		k = strings.ToLower(unescape(k))
+		k = strings.ToLower(k)
+		if k == "" && v == "" {
+			continue
+		}
 		if _, dup := out[k]; dup {
 			return nil, errs.New(errs.InvalidParam, "Query parameter '%s' is given twice", k)
 		}
-		out[k] = unescape(v)
+		out[k] = v
 	}
 	return out, nil
 }
 
-// unescape decodes %XX escapes and leaves every other byte, including an
-// invalid escape, as written.
-func unescape(s string) string {
-	if !strings.Contains(s, "%") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			n, _ := strconv.ParseUint(s[i+1:i+3], 16, 8)
-			b.WriteByte(byte(n))
-			i += 2
+// nextParam returns the index of the first "&limit=", "&offset=",
+// "&order=" or "&where=" in a where value (a parameter written after
+// where), or -1.
+func nextParam(v string) int {
+	for i := 0; i < len(v); i++ {
+		if v[i] != '&' {
 			continue
 		}
-		b.WriteByte(s[i])
+		for _, p := range []string{"limit=", "offset=", "order=", "where="} {
+			if len(v)-i-1 >= len(p) && strings.EqualFold(v[i+1:i+1+len(p)], p) {
+				return i
+			}
+		}
 	}
-	return b.String()
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-// escape is the inverse of unescape for values written into hints: '%' and
-// '&' are escaped, everything else is kept readable.
-func escape(s string) string {
-	return strings.NewReplacer("%", "%25", "&", "%26").Replace(s)
+	return -1
 }
 
 // String writes the selector back in the form ParseSelector reads, starting
@@ -199,17 +195,17 @@ func (s Selector) String() string {
 			b.WriteString("&offset=" + strconv.Itoa(s.Offset))
 		}
 		if s.Order != "" {
-			b.WriteString("&order=" + escape(s.Order))
+			b.WriteString("&order=" + s.Order)
 			if s.Desc {
 				b.WriteString(":desc")
 			}
 		}
 		if s.Where != "" {
-			b.WriteString("&where=" + escape(s.Where))
+			b.WriteString("&where=" + s.Where)
 		}
 		return b.String()
 	case Raw:
-		return "?q=" + escape(s.SQL)
+		return "?q=" + s.SQL
 	}
 	return ""
 }

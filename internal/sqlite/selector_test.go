@@ -23,13 +23,17 @@ func TestParseSelector(t *testing.T) {
 		{":users?limit=900", Selector{Kind: Query, Table: "users", Limit: 500, Clamped: true}, "", "limit lowered to the maximum"},
 		{":users?offset=10&order=name:DESC", Selector{Kind: Query, Table: "users", Limit: 20, Offset: 10, Order: "name", Desc: true}, "", "offset and order, default limit"},
 		{":users?order=name:asc", Selector{Kind: Query, Table: "users", Limit: 20, Order: "name"}, "", "ascending"},
-		{":users?where=a %26 1 AND b LIKE '5%25'", Selector{Kind: Query, Table: "users", Limit: 20, Where: "a & 1 AND b LIKE '5%'"}, "", "escapes decoded"},
-		{":users?where=b LIKE '5%'", Selector{Kind: Query, Table: "users", Limit: 20, Where: "b LIKE '5%'"}, "", "a lone % stays"},
+		{":users?limit=3&where=a & 1 AND b LIKE '%ab%'", Selector{Kind: Query, Table: "users", Limit: 3, Where: "a & 1 AND b LIKE '%ab%'"}, "", "where takes the rest, '&' and '%' as written"},
+		{":users?where=a&b=1&limit=5&order=id", Selector{Kind: Query, Table: "users", Limit: 5, Order: "id", Where: "a&b=1"}, "", "where ends before a known parameter"},
+		{":users?where=a=1&where=b=2", Selector{}, "given twice", "two wheres"},
+		{":users?where", Selector{}, "where is empty", "where without '='"},
+		{":users?limit=5&", Selector{Kind: Query, Table: "users", Limit: 5}, "", "a trailing '&'"},
 		{":users?where=a+1>2", Selector{Kind: Query, Table: "users", Limit: 20, Where: "a+1>2"}, "", "'+' is not a space"},
 		{"?q=SELECT 1", Selector{Kind: Raw, SQL: "SELECT 1"}, "", "raw query"},
 		{"?q=SELECT a?b", Selector{Kind: Raw, SQL: "SELECT a?b"}, "", "'?' inside q"},
 		{"?q=", Selector{}, "q is empty", "empty q"},
-		{"?q=SELECT 1&limit=3", Selector{}, "takes only q", "q with other keys"},
+		{"?q=SELECT 1 & 3", Selector{Kind: Raw, SQL: "SELECT 1 & 3"}, "", "q takes the rest, '&' included"},
+		{"?limit=3&q=SELECT 1", Selector{}, "takes only q", "q must come first"},
 		{"?limit=3", Selector{}, "takes only q", "limit without a table"},
 		{":users?q=SELECT 1", Selector{}, "q cannot be combined with a table", "q with a table"},
 		{":users:1?limit=2", Selector{}, "takes no query parameters", "row with parameters"},
@@ -64,7 +68,7 @@ func TestSelectorRoundTrip(t *testing.T) {
 		{Kind: Schema, Table: "t"},
 		{Kind: Row, Table: "t", Key: "k:1"},
 		{Kind: Query, Table: "t", Limit: 7, Offset: 14, Order: "c", Desc: true, Where: "a & 1 = 0 AND b LIKE '%x%'"},
-		{Kind: Raw, SQL: "SELECT '&' || '%25'"},
+		{Kind: Raw, SQL: "SELECT '&limit=5' || '%25'"},
 	}
 	for _, s := range sels {
 		got, err := ParseSelector(s.String())
@@ -203,7 +207,7 @@ func FuzzValidateWhere(f *testing.F) {
 }
 
 func FuzzParseSelector(f *testing.F) {
-	for _, s := range []string{"", ":t", ":t:1", ":t?limit=5&order=a:desc&where=a>1", "?q=SELECT 1", ":t?where=%26%25"} {
+	for _, s := range []string{"", ":t", ":t:1", ":t?limit=5&order=a:desc&where=a>1", "?q=SELECT 1", ":t?where=a & 1 = '%25'"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
