@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/search"
 )
@@ -405,34 +406,55 @@ func skippedMap(m map[scout.SkipReason]int) map[string]int {
 
 // ampGrepText renders the result ripgrep-style for the model: path:line:text
 // for content (path-line-text for context), one path per line for files,
-// path:count for counts; then a paging note.
+// path:count for counts; then a paging note. The text stops at the last
+// whole item within format.MaxBytes (data keeps everything), with a note.
 func ampGrepText(g *ampGrepArgs, d *ampGrepData) string {
 	var b strings.Builder
+	var item strings.Builder
+	shown := 0 // items written
+	put := func() bool {
+		if b.Len()+item.Len() > format.MaxBytes {
+			return false
+		}
+		b.WriteString(item.String())
+		item.Reset()
+		shown++
+		return true
+	}
 	switch g.mode {
 	case "content":
 		for i, r := range d.results {
 			if len(r.Context) == 0 {
-				b.WriteString(ampLine(r.File, r.LineNumber, ':', r.Content, g.lineNumbers))
-				continue
-			}
-			if i > 0 {
-				b.WriteString("--\n")
-			}
-			for _, c := range r.Context {
-				sep := byte('-')
-				if c.IsMatch {
-					sep = ':'
+				ampLine(&item, r.File, r.LineNumber, ':', r.Content, g.lineNumbers)
+			} else {
+				if i > 0 {
+					item.WriteString("--\n")
 				}
-				b.WriteString(ampLine(r.File, c.LineNumber, sep, c.Content, g.lineNumbers))
+				for _, c := range r.Context {
+					sep := byte('-')
+					if c.IsMatch {
+						sep = ':'
+					}
+					ampLine(&item, r.File, c.LineNumber, sep, c.Content, g.lineNumbers)
+				}
+			}
+			if !put() {
+				break
 			}
 		}
 	case "files_with_matches":
 		for _, f := range d.files {
-			b.WriteString(f + "\n")
+			item.WriteString(f + "\n")
+			if !put() {
+				break
+			}
 		}
 	case "count":
 		for i, p := range d.counts.paths {
-			fmt.Fprintf(&b, "%s:%d\n", p, d.counts.counts[i])
+			fmt.Fprintf(&item, "%s:%d\n", p, d.counts.counts[i])
+			if !put() {
+				break
+			}
 		}
 	}
 	text := strings.TrimSuffix(b.String(), "\n")
@@ -454,17 +476,25 @@ func ampGrepText(g *ampGrepArgs, d *ampGrepData) string {
 	if d.LowerBound {
 		total = "at least " + total
 	}
-	if g.offset+d.shown < d.total || d.LowerBound {
+	switch {
+	case shown < d.shown:
+		text += fmt.Sprintf("\n\n[Text shows %s %d-%d of %s (%s limit); data holds the %d of this page. Use head_limit=%d with offset=%d for the next ones]",
+			unit, g.offset+1, g.offset+shown, total, format.KB(format.MaxBytes), d.shown, shown, g.offset+shown)
+	case g.offset+d.shown < d.total || d.LowerBound:
 		text += fmt.Sprintf("\n\n[Showing %s %d-%d of %s. Use offset=%d for more]", unit, g.offset+1, g.offset+d.shown, total, g.offset+d.shown)
 	}
 	return text
 }
 
-func ampLine(file string, n int, sep byte, text string, numbers bool) string {
+func ampLine(b *strings.Builder, file string, n int, sep byte, text string, numbers bool) {
+	b.WriteString(file)
+	b.WriteByte(sep)
 	if numbers {
-		return file + string(sep) + strconv.Itoa(n) + string(sep) + text + "\n"
+		b.WriteString(strconv.Itoa(n))
+		b.WriteByte(sep)
 	}
-	return file + string(sep) + text + "\n"
+	b.WriteString(text)
+	b.WriteByte('\n')
 }
 
 // skippedNote says what was left out of an empty result, or "".
