@@ -88,8 +88,12 @@ func Run(ctx context.Context, c *Config, p string) (*Result, error) {
 	if strings.TrimSpace(p) == "" {
 		return nil, errs.New(errs.InvalidParam, "Path must not be empty: pass a file or directory, e.g. \"README.md\" or \"src/main.go:10-40\".")
 	}
+	p = normalize(p)
+	if len(p) >= len("conflict://") && strings.EqualFold(p[:len("conflict://")], "conflict://") {
+		return nil, errs.New(errs.Unsupported, "conflict:// URLs are not supported: conflicts are numbered per read. Read 'FILE:conflicts' to list the blocks, then a block's lines with 'FILE:A-B'.")
+	}
 	r := &reader{c: c}
-	res, err := r.run(ctx, normalize(p))
+	res, err := r.run(ctx, p)
 	if err != nil {
 		return nil, err
 	}
