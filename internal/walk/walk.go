@@ -392,11 +392,14 @@ func (w *walker) pop() (j job, ok bool) {
 	return j, true
 }
 
-// share moves directories to the shared stack and wakes idle workers.
+// share moves directories to the shared stack and wakes one idle worker
+// per directory (waking them all would have most go back to sleep).
 func (w *walker) share(jobs []job) {
 	w.mu.Lock()
 	w.stack = append(w.stack, jobs...)
-	w.cond.Broadcast()
+	for range min(len(jobs), int(w.idle.Load())) {
+		w.cond.Signal()
+	}
 	w.mu.Unlock()
 }
 
