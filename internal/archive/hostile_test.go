@@ -171,6 +171,13 @@ func TestCutInner(t *testing.T) {
 	}
 }
 
+func TestGzippedTarNamedTar(t *testing.T) {
+	fsys := fstest.MapFS{"a.tar": {Data: buildTar(t, sample, true)}}
+	if err := readMember(fsys, "a.tar", "src/main.go", Limits{}); err != nil {
+		t.Errorf("a gzipped .tar: %v", err)
+	}
+}
+
 func TestWalkBudget(t *testing.T) {
 	mb := strings.Repeat("aaaaaaa\n", 1<<17)
 	ms := []member{{name: "a", body: mb}, {name: "b", body: mb}, {name: "c", body: mb}, {name: "d", body: mb}}

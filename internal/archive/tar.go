@@ -3,6 +3,7 @@ package archive
 import (
 	"archive/tar"
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"context"
 	"errors"
@@ -29,9 +30,14 @@ func (a *Archive) openTar(ctx context.Context) (*tarStream, error) {
 		return nil, openError(a.name, err)
 	}
 	s := &tarStream{name: a.name, lim: a.lim, f: f}
-	r := io.Reader(f) // a plain tar keeps f's Seek, so tar skips member data without reading it
-	if a.format == TarGz {
-		gz, err := gzip.NewReader(bufio.NewReaderSize(f, 64<<10))
+	r, gz, err := sniffGzip(f)
+	if err != nil {
+		f.Close()
+		return nil, openError(a.name, err)
+	}
+	if a.format == TarGz || gz {
+		// a .tar that is gzipped is read as one; a .tgz must be gzipped
+		zr, err := gzip.NewReader(bufio.NewReaderSize(r, 64<<10))
 		if err != nil {
 			f.Close()
 			if err == io.EOF {
@@ -39,10 +45,29 @@ func (a *Archive) openTar(ctx context.Context) (*tarStream, error) {
 			}
 			return nil, errs.Wrap(errs.Unsupported, err, "Cannot read archive '%s': not a valid gzip stream (%v)", a.name, err)
 		}
-		r = newCapReader(ctx, gz, "Archive '"+a.name+"'", a.lim.MaxScanBytes)
+		r = newCapReader(ctx, zr, "Archive '"+a.name+"'", a.lim.MaxScanBytes)
 	}
 	s.tr = tar.NewReader(r)
 	return s, nil
+}
+
+// sniffGzip reports whether f starts with the gzip magic and returns a
+// reader of f from its start: f itself when it can seek back, so that tar
+// can skip member data of a plain tar without reading it.
+func sniffGzip(f fs.File) (io.Reader, bool, error) {
+	var head [2]byte
+	n, err := io.ReadFull(f, head[:])
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, false, err
+	}
+	gz := n == 2 && head[0] == 0x1f && head[1] == 0x8b
+	if sk, ok := f.(io.Seeker); ok {
+		if _, err := sk.Seek(0, io.SeekStart); err != nil {
+			return nil, false, err
+		}
+		return f, gz, nil
+	}
+	return io.MultiReader(bytes.NewReader(head[:n]), f), gz, nil
 }
 
 func (s *tarStream) Close() error { return s.f.Close() }
