@@ -249,6 +249,41 @@ func TestEncodings(t *testing.T) {
 	}
 }
 
+// TestEncodingWhole: a UTF-16 file whose UTF-8 form is larger than the
+// file, searched whole (multiline), through SearchFile with its size.
+func TestEncodingWhole(t *testing.T) {
+	text := strings.Repeat("漢字テキスト\n", 300) + "終わり\n最後\n"
+	data := []byte{0xFF, 0xFE}
+	for _, u := range utf16.Encode([]rune(text)) {
+		data = append(data, byte(u), byte(u>>8))
+	}
+	m, err := Compile(Options{Pattern: "終わり\n最", CountOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, fsys := range treeFS(t, map[string]string{"u.txt": string(data)}) {
+		res, err := m.NewScanner().SearchFile(context.Background(), fsys, "u.txt", int64(len(data)))
+		if err != nil || res.MatchLines != 2 || res.Matches != 1 || res.Truncated || res.Encoding != "utf-16le" {
+			t.Errorf("%s: %v %s", name, err, fmtResult(res))
+		}
+	}
+}
+
+// stuck is a reader that never makes progress.
+type stuck struct{}
+
+func (stuck) Read([]byte) (int, error) { return 0, nil }
+
+func TestNoProgress(t *testing.T) {
+	m, err := Compile(Options{Pattern: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.NewScanner().SearchReader(context.Background(), stuck{}); !errors.Is(err, io.ErrNoProgress) {
+		t.Errorf("got %v, want io.ErrNoProgress", err)
+	}
+}
+
 func TestBinary(t *testing.T) {
 	late := strings.Repeat("x\n", DefaultBinaryScan) + "match\x00here\nmatch\n"
 	tests := []struct {

@@ -177,6 +177,9 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 				head := bytes.Clone(buf[:n])
 				r = transform.NewReader(io.MultiReader(bytes.NewReader(head), r), enc.NewDecoder())
 				res.Encoding, size, n = name, -1, 0
+				if s.m.whole {
+					want = s.maxWhole + 1 // the decoded text may be larger
+				}
 				first = true
 				continue
 			}
@@ -254,6 +257,7 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 // fill reads from r into buf[n:] until buf is full or r is exhausted. A
 // reader of known size is taken as exhausted once size bytes are read.
 func fill(r io.Reader, buf []byte, n int, size int64, off int) (int, bool, error) {
+	empty := 0
 	for n < len(buf) {
 		if size >= 0 && int64(off+n) >= size && size > 0 {
 			return n, true, nil
@@ -265,6 +269,11 @@ func fill(r io.Reader, buf []byte, n int, size int64, off int) (int, bool, error
 		}
 		if err != nil {
 			return n, false, err
+		}
+		if k > 0 {
+			empty = 0
+		} else if empty++; empty >= 100 {
+			return n, false, io.ErrNoProgress
 		}
 	}
 	return n, false, nil
