@@ -595,3 +595,22 @@ func FuzzReadBytes(f *testing.F) {
 		}
 	})
 }
+
+func TestLongValue(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "long.db")
+	makeDB(t, path, "CREATE TABLE docs(name TEXT PRIMARY KEY, body TEXT)",
+		"INSERT INTO docs VALUES ('it''s', 'é' || replace(hex(zeroblob(20000)), '0', 'x'))")
+	res, err := ReadFile(context.Background(), path, ":docs:it's")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hint := "?q=SELECT substr(\"body\", 16385, 16384) FROM \"docs\" WHERE \"name\" = 'it''s'"
+	if !strings.HasSuffix(res.Text, "… [23617 more characters; append "+hint+" to the database path to read on]") {
+		t.Fatalf("long value: %q", res.Text[len(res.Text)-200:])
+	}
+	more, err := ReadFile(context.Background(), path, hint)
+	if err != nil || !strings.Contains(more.Text, "xxxx") {
+		t.Errorf("following the hint: %v %v", more, err)
+	}
+}

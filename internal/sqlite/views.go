@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/errs"
 )
@@ -17,6 +18,7 @@ const (
 	MaxRawRows    = 500    // rows a Raw query shows
 	EstimateAbove = 50_000 // a sqlite_stat1 estimate above this is shown as "~N rows"
 	ProbeCap      = 10_000 // rows counted at most; more shows as "10000+ rows"
+	MaxValueChars = 16_384 // characters of one value a Row shows
 )
 
 // Result is one read of a database: typed values and the rendered text.
@@ -249,15 +251,15 @@ func (d *db) row(ctx context.Context, sel Selector) (*Result, error) {
 			pks = append(pks, c)
 		}
 	}
-	where, arg := "rowid = ?", any(nil)
+	keyCol, arg := "rowid", any(nil)
 	if len(pks) == 1 {
-		where, arg = quote(pks[0].name)+" = ?", coerce(sel.Key, pks[0].typ)
+		keyCol, arg = quote(pks[0].name), coerce(sel.Key, pks[0].typ)
 	} else {
-		if r, err := d.conn.QueryContext(ctx, "SELECT rowid FROM "+quote(name)+" LIMIT 0"); err != nil {
+		r, err := d.conn.QueryContext(ctx, "SELECT rowid FROM "+quote(name)+" LIMIT 0")
+		if err != nil {
 			return nil, errs.New(errs.InvalidParam, "Table '%s' has no single-column primary key and no rowid, so a single key cannot name a row; use :%s?where=... instead", name, name)
-		} else {
-			r.Close()
 		}
+		r.Close()
 		n, err := strconv.ParseInt(sel.Key, 10, 64)
 		if err != nil {
 			return nil, errs.New(errs.InvalidParam, "Table '%s' has no single-column primary key, so rows are looked up by rowid, a whole number; '%s' is not one. Use :%s?where=... to filter", name, sel.Key, name)
@@ -265,7 +267,7 @@ func (d *db) row(ctx context.Context, sel Selector) (*Result, error) {
 		arg = n
 	}
 	res := &Result{Table: name}
-	res.Columns, res.Rows, _, err = d.rows(ctx, "SELECT * FROM "+quote(name)+" WHERE "+where+" LIMIT 1", []any{arg}, 1)
+	res.Columns, res.Rows, _, err = d.rows(ctx, "SELECT * FROM "+quote(name)+" WHERE "+keyCol+" = ? LIMIT 1", []any{arg}, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -275,10 +277,41 @@ func (d *db) row(ctx context.Context, sel Selector) (*Result, error) {
 	}
 	lines := make([]string, len(res.Columns))
 	for i, c := range res.Columns {
-		lines[i] = c + ": " + value(res.Rows[0][i])
+		v := value(res.Rows[0][i])
+		if cut, rest := cutRunes(v, MaxValueChars); rest > 0 {
+			more := Selector{Kind: Raw, SQL: fmt.Sprintf("SELECT substr(%s, %d, %d) FROM %s WHERE %s = %s", quote(c), MaxValueChars+1, MaxValueChars, quote(name), keyCol, literal(arg))}
+			v = fmt.Sprintf("%s… [%d more characters; append %s to the database path to read on]", cut, rest, more)
+		}
+		lines[i] = c + ": " + v
 	}
 	res.Text = strings.Join(lines, "\n")
 	return res, nil
+}
+
+// cutRunes returns the first n characters of s and how many follow.
+func cutRunes(s string, n int) (string, int) {
+	if len(s) <= n {
+		return s, 0
+	}
+	seen := 0
+	for i := range s {
+		if seen == n {
+			return s[:i], utf8.RuneCountInString(s[i:])
+		}
+		seen++
+	}
+	return s, 0
+}
+
+// literal writes a key as an SQL literal.
+func literal(v any) string {
+	switch v := v.(type) {
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return "'" + strings.ReplaceAll(fmt.Sprint(v), "'", "''") + "'"
 }
 
 // coerce converts a key to the type the column's declared affinity
