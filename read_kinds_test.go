@@ -266,24 +266,31 @@ func TestReadWeb(t *testing.T) {
 	}
 }
 
-// TestReadFIFO checks that a named pipe is refused at once, never opened.
-func TestReadFIFO(t *testing.T) {
+// TestReadSpecialFiles checks that a named pipe and a device are refused at
+// once, never opened (opening a FIFO blocks until a writer comes).
+func TestReadSpecialFiles(t *testing.T) {
 	dir := t.TempDir()
-	if err := mkfifo(dir + "/pipe"); err != nil {
-		t.Skip("no mkfifo:", err)
-	}
-	done := make(chan error, 1)
-	go func() {
-		_, err := (&scout.Reader{Workspace: scout.Workspace{Root: dir}}).Read(context.Background(), scout.ReadRequest{Path: "pipe"})
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if scout.CodeOf(err) != scout.CodeUnsupported || !strings.Contains(err.Error(), "named pipe") {
-			t.Fatalf("err = %v", err)
+	for _, tt := range []struct {
+		name, kind string
+		make       func(string) error
+	}{{"pipe", "named pipe", mkfifo}, {"null", "character device", mknodNull}} {
+		if err := tt.make(dir + "/" + tt.name); err != nil {
+			t.Logf("skipping %s: %v", tt.name, err)
+			continue
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("reading a FIFO blocked")
+		done := make(chan error, 1)
+		go func() {
+			_, err := (&scout.Reader{Workspace: scout.Workspace{Root: dir}}).Read(context.Background(), scout.ReadRequest{Path: tt.name})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if scout.CodeOf(err) != scout.CodeUnsupported || !strings.Contains(err.Error(), tt.kind) {
+				t.Errorf("%s: err = %v", tt.name, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("reading %s blocked", tt.name)
+		}
 	}
 }
 

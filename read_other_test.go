@@ -4,4 +4,8 @@ package scout_test
 
 import "errors"
 
-func mkfifo(string) error { return errors.New("no FIFOs on this system") }
+var errNoSpecialFiles = errors.New("no FIFOs or devices on this system")
+
+func mkfifo(string) error { return errNoSpecialFiles }
+
+func mknodNull(string) error { return errNoSpecialFiles }
