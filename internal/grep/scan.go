@@ -104,7 +104,7 @@ func (s *Scanner) SearchBytes(ctx context.Context, b []byte) (*FileResult, error
 		b = b[:s.maxWhole]
 		res.Truncated, res.Stop = true, StopSize
 	}
-	if !fs.binaryCheck(b, 0, len(b), true) {
+	if !fs.binaryCheck(b, 0, len(b)) {
 		return res, nil
 	}
 	fs.process(b, 0, len(b))
@@ -164,7 +164,7 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 		var err error
 		n, eof, err = fill(r, buf, n, size, fs.off)
 		if err != nil {
-			return res, errs.Wrap(errs.Internal, err, "read error: %v", err)
+			return res, errs.Wrap(errs.CodeOf(err), err, "read error: %v", err)
 		}
 		if !eof && n == len(buf) && len(buf) < want {
 			buf = s.grow(buf, min(2*len(buf), want), n)
@@ -219,7 +219,7 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 				res.LongLines++
 			}
 		}
-		if !fs.binaryCheck(buf, from, end, eof) {
+		if !fs.binaryCheck(buf, from, end) {
 			return res, nil
 		}
 		fs.process(buf, from, end)
@@ -350,7 +350,7 @@ func (fs *fileSearch) canceled() bool {
 // the file is binary: the result is cleared and false returned. After it,
 // end is cut back to the start of the NUL's line and the search stops
 // there. It returns true when the search goes on.
-func (fs *fileSearch) binaryCheck(buf []byte, from, end int, eof bool) bool {
+func (fs *fileSearch) binaryCheck(buf []byte, from, end int) bool {
 	scan := fs.m.opts.BinaryScan
 	if scan < 0 {
 		return true
