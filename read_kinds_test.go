@@ -10,6 +10,7 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -329,5 +330,30 @@ func TestReadArchiveListingCap(t *testing.T) {
 	}
 	if res.Truncated() || !strings.Contains(res.Body, "f599.txt") {
 		t.Fatalf("second page: truncated %v body %q", res.Truncated(), clipText(res.Body))
+	}
+}
+
+// deniedFS refuses to open one file, as an unreadable file does.
+type deniedFS struct {
+	fstest.MapFS
+	name string
+}
+
+func (d deniedFS) Open(name string) (fs.File, error) {
+	if name == d.name {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return d.MapFS.Open(name)
+}
+
+func TestReadUnreadable(t *testing.T) {
+	m := fstest.MapFS{"secret.txt": {Data: []byte("s\n")}, "ok.txt": {Data: []byte("k\n")}}
+	r := scout.Reader{Workspace: scout.Workspace{FS: deniedFS{m, "secret.txt"}}}
+	_, err := r.Read(context.Background(), scout.ReadRequest{Path: "secret.txt"})
+	if scout.CodeOf(err) != scout.CodeAccessDenied || !strings.Contains(err.Error(), "Cannot read 'secret.txt'") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := r.Read(context.Background(), scout.ReadRequest{Path: "ok.txt"}); err != nil {
+		t.Fatal(err)
 	}
 }
