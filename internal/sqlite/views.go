@@ -131,7 +131,7 @@ func (d *db) list(ctx context.Context) (*Result, error) {
 		}
 	}
 	if len(names) > MaxTables {
-		q := fmt.Sprintf("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name COLLATE NOCASE LIMIT %d OFFSET %d", MaxTables, MaxTables)
+		q := fmt.Sprintf(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%%' ESCAPE '\' ORDER BY name COLLATE NOCASE, name LIMIT %d OFFSET %d`, MaxTables, MaxTables)
 		res.Next = Selector{Kind: Raw, SQL: q}.String()
 		fmt.Fprintf(&sb, "\n\n[Showing %d of %d tables. Append %s to the database path to list more]", MaxTables, len(names), res.Next)
 	}
