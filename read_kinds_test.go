@@ -1,8 +1,10 @@
 package scout_test
 
 import (
+	"archive/tar"
 	"archive/zip"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -355,5 +357,25 @@ func TestReadUnreadable(t *testing.T) {
 	}
 	if _, err := r.Read(context.Background(), scout.ReadRequest{Path: "ok.txt"}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestReadArchiveBigMember streams a tar.gz member over 4 MiB: the window
+// is found without holding the member, and there is no tag.
+func TestReadArchiveBigMember(t *testing.T) {
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	var body bytes.Buffer
+	for i := 1; i <= 100000; i++ {
+		fmt.Fprintf(&body, "member line %06d padding padding padding\n", i)
+	}
+	tw.WriteHeader(&tar.Header{Name: "big.txt", Mode: 0o644, Size: int64(body.Len()), Typeflag: tar.TypeReg})
+	tw.Write(body.Bytes())
+	tw.Close()
+	gz.Close()
+	got := readBoth(t, map[string][]byte{"a.tgz": buf.Bytes()}, "a.tgz:big.txt:99999", nil)
+	if strings.Contains(got, "¶") || !strings.Contains(got, "99998:member line 099998") || !strings.Contains(got, "100000:member line 100000") {
+		t.Fatalf("got:\n%s", clipText(got))
 	}
 }
