@@ -148,6 +148,9 @@ Sample rows:
 		{"?q=SELECT created FROM users WHERE id < 3;  -- trailing", "| created             |\n| ------------------- |\n| 2024-01-02 03:04:05 |\n| not a date          |", "raw query with ';' and a comment"},
 		{"?q=PRAGMA table_info(Items)", "| cid | name | type | notnull | dflt_value | pk |\n| --- | ---- | ---- | ------- | ---------- | -- |\n| 0   | k    | TEXT | 1       | NULL       | 1  |\n| 1   | v    | INT  | 1       | NULL       | 2  |", "read-only pragma"},
 		{":users?where=id > 100", "(no rows)", "no match"},
+		{"?q=SELECT id, created, ok FROM users WHERE id < 4 ORDER BY id DESC", "| id | created             | ok   |\n| -- | ------------------- | ---- |\n| 3  | NULL                | NULL |\n| 2  | not a date          | 0    |\n| 1  | 2024-01-02 03:04:05 | 5    |",
+			"a raw query over DATETIME and BOOLEAN columns keeps stored values and its order"},
+		{"?q=WITH x AS (SELECT created FROM users WHERE id = 2) SELECT * FROM x", "| created    |\n| ---------- |\n| not a date |", "WITH query over a DATETIME column"},
 		{":users?offset=500", "(no rows)\n\n[No rows at offset 500; use a smaller offset]", "offset past the end"},
 	}
 	_, path := fixtureDB(t)
