@@ -245,6 +245,17 @@ type SearchResult struct {
 	// SkippedMembers are archive members left out because they are not
 	// UTF-8 text or too large, each with the reason in parentheses.
 	SkippedMembers []string `json:"skipped_members,omitempty"`
+	// Errors are samples (at most 10) of the failures counted as
+	// SkipUnreadable.
+	Errors []FileError `json:"errors,omitempty"`
+}
+
+// FileError is a file that could not be read: a per-file failure, counted
+// in the result rather than returned as the call's error.
+type FileError struct {
+	Path    string `json:"path"`
+	Code    Code   `json:"code"`
+	Message string `json:"message"`
 }
 
 // MatchLines returns the number of matching lines in the page.
@@ -328,6 +339,13 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 	}
 	for i, h := range out.Files {
 		r.Files[i] = fileMatch(h)
+	}
+	for _, err := range out.Errors {
+		fe := FileError{Code: CodeOf(err), Message: err.Error()}
+		if e, ok := err.(*Error); ok {
+			fe.Path = e.Path
+		}
+		r.Errors = append(r.Errors, fe)
 	}
 	return r, nil
 }

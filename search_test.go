@@ -404,8 +404,8 @@ func TestSearchOSEntries(t *testing.T) {
 	wantFiles := "a.txt:1/1;locked.txt:1/1;"
 	if locked {
 		wantFiles = "a.txt:1/1;"
-		if r.Skipped[scout.SkipUnreadable] != 1 {
-			t.Errorf("an unreadable file is counted: %v", r.Skipped)
+		if r.Skipped[scout.SkipUnreadable] != 1 || len(r.Errors) != 1 || r.Errors[0].Path != "locked.txt" || r.Errors[0].Code != scout.CodeAccessDenied {
+			t.Errorf("an unreadable file is counted, with a sample error: %v %+v", r.Skipped, r.Errors)
 		}
 	}
 	if got := summary(r); !strings.HasPrefix(got, wantFiles+" ") {
@@ -441,3 +441,31 @@ func TestSearchTagLimit(t *testing.T) {
 }
 
 var _ fs.FS = fstest.MapFS{}
+
+// failFS fails to open one file, as an unreadable file would.
+type failFS struct {
+	fstest.MapFS
+	bad string
+}
+
+func (f failFS) Open(name string) (fs.File, error) {
+	if name == f.bad {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return f.MapFS.Open(name)
+}
+
+func TestSearchUnreadable(t *testing.T) {
+	fsys := failFS{MapFS: fstest.MapFS{"a.txt": {Data: []byte("hit\n")}, "b.txt": {Data: []byte("hit\n")}}, bad: "b.txt"}
+	s := scout.Searcher{Workspace: scout.Workspace{FS: fsys}}
+	r, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := summary(r); !strings.HasPrefix(got, "a.txt:1/1; ") || r.Skipped[scout.SkipUnreadable] != 1 {
+		t.Errorf("the unreadable file is counted, the other searched: %s %v", got, r.Skipped)
+	}
+	if len(r.Errors) != 1 || r.Errors[0].Path != "b.txt" || r.Errors[0].Code != scout.CodeAccessDenied {
+		t.Errorf("a sample of the failure is kept: %+v", r.Errors)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/walk"
 )
@@ -124,7 +125,7 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 		if f.size < 0 {
 			info, serr := fs.Stat(fsys, f.path)
 			if serr != nil {
-				return outcome{skip: SkipError, err: serr}
+				return outcome{skip: SkipError, err: &errs.Error{Code: errs.CodeOf(serr), Path: f.path, Message: "cannot stat " + f.path + ": " + serr.Error(), Err: serr}}
 			}
 			if !info.Mode().IsRegular() {
 				return outcome{skip: SkipSpecial}

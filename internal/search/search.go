@@ -18,7 +18,6 @@ package search
 import (
 	"context"
 	"io/fs"
-	"strings"
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/grep"
@@ -83,6 +82,19 @@ type Outcome struct {
 	NextSkip                 int    // Skip for the next page; 0 if none
 	Searched                 int    // files searched
 	Skipped                  map[string]int
+	// Errors are the first maxErrors failures behind SkipError.
+	Errors []error
+}
+
+// maxErrors is how many per-file failures an Outcome keeps as samples.
+const maxErrors = 10
+
+// skip counts a file left out, keeping a sample of the failure.
+func (o *Outcome) skip(oc outcome) {
+	o.Skipped[oc.skip]++
+	if oc.err != nil && len(o.Errors) < maxErrors {
+		o.Errors = append(o.Errors, oc.err)
+	}
 }
 
 // prepared is a request ready to scan.
@@ -202,7 +214,7 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, e
 	exhaustive := skip == 0 && req.MaxFiles < 0 && req.Budget < 0
 	err = p.each(ctx, exhaustive, func(f *file, o outcome) bool {
 		if o.res == nil {
-			p.skipped[o.skip]++
+			out.skip(o)
 			return true
 		}
 		out.Searched++
@@ -269,7 +281,7 @@ func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield fun
 	out := &Outcome{Scope: p.scope, Skipped: p.skipped}
 	err = p.each(ctx, false, func(f *file, o outcome) bool {
 		if o.res == nil {
-			p.skipped[o.skip]++
+			out.skip(o)
 			return true
 		}
 		out.Searched++
@@ -372,13 +384,4 @@ func cutLines(lines []grep.Line, n, after int) []grep.Line {
 		last = l.Number
 	}
 	return lines
-}
-
-// Display returns the scope path of a search for people: the entries joined
-// with ", ", or "." for the root.
-func Display(entries []string) string {
-	if len(entries) == 0 {
-		return "."
-	}
-	return strings.Join(entries, ", ")
 }
