@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
 )
 
@@ -153,6 +154,47 @@ func BenchmarkTgzStreamMember(b *testing.B) {
 			b.Fatalf("streamed %d of %d: %v", n, size, err)
 		}
 		it.Close()
+		a.Close()
+	}
+	b.ReportMetric(peakRSS()/(1<<20), "peakRSS-MB")
+}
+
+// BenchmarkTarMillionEntries lists a .tar.gz of 1,000,000 empty files with
+// the default limits: the scan stops at DefaultMaxEntries with TOO_LARGE.
+func BenchmarkTarMillionEntries(b *testing.B) {
+	dir := os.Getenv("SCOUT_BENCH_DIR")
+	if dir == "" {
+		dir = b.TempDir()
+	}
+	path := filepath.Join(dir, "million.tgz")
+	if _, err := os.Stat(path); err != nil {
+		f, err := os.Create(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		zw, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+		tw := tar.NewWriter(zw)
+		for i := range 1_000_000 {
+			tw.WriteHeader(&tar.Header{Name: fmt.Sprintf("d%03d/f%07d", i%1000, i), Mode: 0o644, Typeflag: tar.TypeReg})
+		}
+		tw.Close()
+		zw.Close()
+		f.Close()
+	}
+	fsys, closeFn, err := fsx.OpenDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer closeFn()
+	ctx := context.Background()
+	for b.Loop() {
+		a, err := Open(ctx, fsys, "million.tgz", Limits{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := a.Lookup(ctx, ""); errs.CodeOf(err) != errs.TooLarge {
+			b.Fatalf("a million entries: %v", err)
+		}
 		a.Close()
 	}
 	b.ReportMetric(peakRSS()/(1<<20), "peakRSS-MB")
