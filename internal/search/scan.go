@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"runtime"
 	"slices"
@@ -105,8 +106,16 @@ func listProducer(files []file) func(ctx context.Context, emit func(file) error)
 	}
 }
 
-// searchOne searches one file.
-func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSize int64) outcome {
+// searchOne searches one file. A panic in the engine is turned into a
+// failure of that file (counted and sampled) instead of ending the process
+// from a worker goroutine.
+func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSize int64) (o outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			o = outcome{skip: SkipError, err: &errs.Error{Code: errs.Internal, Path: f.path,
+				Message: fmt.Sprintf("internal error searching %s: %v; this is a bug in Scout, please report it", f.path, r)}}
+		}
+	}()
 	switch {
 	case f.mode&fs.ModeSymlink != 0:
 		return outcome{skip: SkipSymlink}
