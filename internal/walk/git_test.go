@@ -237,12 +237,12 @@ func listDiff(got, want []string) string {
 	var b strings.Builder
 	for _, g := range got {
 		if !slices.Contains(want, g) {
-			fmt.Fprintf(&b, "  shown, git hides: %q\n", g)
+			fmt.Fprintf(&b, "  shown, the reference hides: %q\n", g)
 		}
 	}
 	for _, w := range want {
 		if !slices.Contains(got, w) {
-			fmt.Fprintf(&b, "  hidden, git shows: %q\n", w)
+			fmt.Fprintf(&b, "  hidden, the reference shows: %q\n", w)
 		}
 	}
 	return b.String()
@@ -252,7 +252,7 @@ func describeRules(files map[string]string, exclude, global string) string {
 	var b strings.Builder
 	var names []string
 	for p := range files {
-		if path.Base(p) == ".gitignore" {
+		if b := path.Base(p); b == ".gitignore" || b == ".ignore" {
 			names = append(names, p)
 		}
 	}
