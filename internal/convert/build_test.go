@@ -342,3 +342,40 @@ func docOf(pieces ...piece) []byte {
 	le.PutUint32(wd[154+(fcClxIndex+1)*4:], uint32(clx.Len()))
 	return cfbOf(map[string][]byte{"WordDocument": wd, "1Table": table})
 }
+
+// pptRec writes one PowerPoint record; a container's body is its children.
+func pptRec(verInst, typ uint16, body []byte) []byte {
+	out := binary.LittleEndian.AppendUint16(nil, verInst)
+	out = binary.LittleEndian.AppendUint16(out, typ)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(body)))
+	return append(out, body...)
+}
+
+func pptChars(s string) []byte {
+	var b []byte
+	for _, c := range utf16.Encode([]rune(s)) {
+		b = binary.LittleEndian.AppendUint16(b, c)
+	}
+	return pptRec(0, pptTextChars, b)
+}
+
+func cat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+
+// pptOf writes a presentation with placeholder text in the slide list, a
+// master, a slide with a text box, notes, and a record whose length runs
+// past the end of the stream.
+func pptOf() []byte {
+	le := binary.LittleEndian
+	header := func(t uint32) []byte { return pptRec(0, pptTextHeader, le.AppendUint32(nil, t)) }
+	slwt := pptRec(0x000F, pptSlideListText, cat(
+		pptRec(0, pptSlidePersist, make([]byte, 20)), header(pptTitle), pptChars("Deck"), header(1), pptRec(0, pptTextBytes, []byte("body\rsecond\vthird")),
+		pptRec(0, pptSlidePersist, make([]byte, 20)), header(pptCTitle), pptChars("Zweite Folie ✓"),
+	))
+	doc := pptRec(0x000F, 0x03E8, slwt)
+	master := pptRec(0x000F, pptMainMaster, pptChars("Click to edit Master title style"))
+	slide := pptRec(0x000F, pptSlide, pptRec(0x000F, 0xF002, pptRec(0x000F, 0xF00D, pptChars("text box"))))
+	notes := pptRec(0x000F, pptNotes, cat(pptChars("*"), pptChars("speaker note")))
+	broken := []byte{0, 0, 0xA0, 0x0F, 0xF0, 0xFF, 0xFF, 0xFF, 'x', 0}
+	stream := cat(doc, master, slide, notes, broken)
+	return cfbOf(map[string][]byte{"PowerPoint Document": stream, "Current User": make([]byte, 64)})
+}

@@ -109,7 +109,10 @@ func TestGolden(t *testing.T) {
 		{"xls: BIFF8 workbook via grate (fixture from pbnjay/grate, MIT)", ".xls",
 			func(t testing.TB) []byte { return mustRead(t, "testdata/basic.xls") },
 			""},
-		{"ppt: PowerPoint 97 via goppt (fixture from richardlehane/mscfb, Apache-2.0)", ".ppt",
+		{"ppt: slide list text with titles, master skipped, text box, notes, a record longer than the stream clamped", ".ppt",
+			func(testing.TB) []byte { return pptOf() },
+			"<!-- Slide number: 1 -->\n# Deck\nbody\nsecond\nthird\n\n<!-- Slide number: 2 -->\n# Zweite Folie ✓\n\n<!-- Slide number: 1 -->\ntext box\n### Notes:\nspeaker note\nx"},
+		{"ppt: a real PowerPoint 97 file (fixture from richardlehane/mscfb, Apache-2.0)", ".ppt",
 			func(t testing.TB) []byte { return gunzip(t, mustRead(t, "testdata/test.ppt.gz")) },
 			""},
 	}
@@ -178,6 +181,12 @@ func TestMalformed(t *testing.T) {
 		{"xls: a sheet announcing a huge grid is refused before grate allocates it", ".xls", func(t testing.TB) []byte {
 			return cfbOf(map[string][]byte{"Workbook": biff(0x0809, make([]byte, 16), 0x0200, []byte{0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0})})
 		}, "65536 rows x 256 columns"},
+		{"xls: a header announcing more FAT sectors than the file holds (grate would allocate them)", ".xls", func(t testing.TB) []byte {
+			b := mustRead(t, "testdata/basic.xls")
+			b = bytes.Clone(b)
+			b[0x2C], b[0x2D], b[0x2E], b[0x2F] = 0xFF, 0xFF, 0xFF, 0x0F
+			return b
+		}, "claims more sectors"},
 		{"xls: an encrypted workbook", ".xls", func(t testing.TB) []byte {
 			return cfbOf(map[string][]byte{"Workbook": biff(0x0809, make([]byte, 16), 0x002F, make([]byte, 6))})
 		}, "encrypted"},
@@ -185,6 +194,9 @@ func TestMalformed(t *testing.T) {
 			return cfbOf(map[string][]byte{"Book": []byte("old")})
 		}, "no Workbook stream"},
 		{"ppt: not a compound file", ".ppt", func(testing.TB) []byte { return []byte("nope") }, "not a valid PPT"},
+		{"ppt: a compound file without the PowerPoint Document stream", ".ppt", func(testing.TB) []byte {
+			return cfbOf(map[string][]byte{"Other": []byte("x")})
+		}, `no "PowerPoint Document" stream`},
 		{"xls: not a compound file", ".xls", func(testing.TB) []byte { return []byte("nope") }, "not a valid XLS"},
 	}
 	for _, tt := range tests {

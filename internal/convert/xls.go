@@ -23,7 +23,7 @@ func convertXLS(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 	if c, ok := mislabelled(r, size); ok {
 		return c(ctx, r, size)
 	}
-	if err := checkXLS(r); err != nil {
+	if err := checkXLS(r, size); err != nil {
 		return "", err
 	}
 	tmp, err := os.CreateTemp("", "scout-*.xls")
@@ -94,7 +94,10 @@ const (
 // checkXLS refuses workbooks that grate would mishandle: no Workbook
 // stream, encryption, or a sheet whose announced size would take
 // gigabytes to allocate.
-func checkXLS(r io.ReaderAt) error {
+func checkXLS(r io.ReaderAt, size int64) error {
+	if err := checkCFBHeader(r, size); err != nil {
+		return malformed("XLS", err)
+	}
 	streams, err := oleStreams(r, "Workbook")
 	if err != nil {
 		return malformed("XLS", err)
@@ -119,6 +122,66 @@ func checkXLS(r io.ReaderAt) error {
 			}
 		}
 		off += 4 + n
+	}
+	return nil
+}
+
+// checkCFBHeader checks what grate's own compound-file reader trusts: the
+// sector sizes, the FAT, mini FAT and DIFAT sector counts and chain, and
+// the sizes of the first directory entries. A lie in any of them makes it
+// allocate without bound or loop forever.
+func checkCFBHeader(r io.ReaderAt, size int64) error {
+	const (
+		endOfChain = 0xFFFFFFFE
+		freeSect   = 0xFFFFFFFF
+	)
+	h := make([]byte, 512)
+	if _, err := r.ReadAt(h, 0); err != nil {
+		return errors.New("shorter than a compound-file header")
+	}
+	le := binary.LittleEndian
+	shift := le.Uint16(h[0x1E:])
+	if (shift != 9 && shift != 12) || le.Uint16(h[0x20:]) != 6 {
+		return errors.New("unsupported sector sizes")
+	}
+	sectors := size >> shift
+	fat, miniFAT, difat := int64(le.Uint32(h[0x2C:])), int64(le.Uint32(h[0x40:])), int64(le.Uint32(h[0x48:]))
+	if fat > sectors || miniFAT > sectors || difat > sectors {
+		return fmt.Errorf("the header claims more sectors than the %d-byte file holds", size)
+	}
+	sector := func(sid uint32) ([]byte, error) {
+		b := make([]byte, 1<<shift)
+		if _, err := r.ReadAt(b, (int64(sid)+1)<<shift); err != nil {
+			return nil, fmt.Errorf("sector %d lies outside the file", sid)
+		}
+		return b, nil
+	}
+	// The DIFAT chain must end within its announced length.
+	sid := le.Uint32(h[0x44:])
+	for n := int64(0); difat > 0 && sid != endOfChain && sid != freeSect; n++ {
+		if n >= difat {
+			return errors.New("the DIFAT chain is longer than announced (a loop?)")
+		}
+		b, err := sector(sid)
+		if err != nil {
+			return err
+		}
+		sid = le.Uint32(b[len(b)-4:])
+	}
+	// grate reads the first four directory entries and trusts their sizes.
+	dir, err := sector(le.Uint32(h[0x30:]))
+	if err != nil {
+		return err
+	}
+	for i := 0; i < 4 && (i+1)*128 <= len(dir); i++ {
+		e := dir[i*128 : (i+1)*128]
+		n := le.Uint64(e[120:])
+		if le.Uint16(h[0x1A:]) == 3 {
+			n &= 0xFFFFFFFF // version 3 ignores the high half
+		}
+		if typ := e[66]; (typ == 2 || typ == 5) && n > uint64(size) {
+			return fmt.Errorf("directory entry %d claims %d bytes in a %d-byte file", i, n, size)
+		}
 	}
 	return nil
 }
