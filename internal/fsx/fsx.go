@@ -1,6 +1,8 @@
 // Package fsx holds the file-system helpers shared by the tools: opening an
-// OS directory traversal-safe, symlink-aware stat, and random access to
-// files with a fallback for file systems that do not offer it.
+// OS directory traversal-safe (OpenDir), listing directories by descriptor
+// (DirOpener), symlink-aware stat, reading files into reused buffers
+// (ReadFileBuf), and random access to files with a fallback for file
+// systems that do not offer it (OpenReaderAt).
 package fsx
 
 import (
@@ -23,7 +25,10 @@ import (
 // is unavailable, it is the FS of os.OpenRoot. Either way it implements
 // fs.StatFS, fs.ReadDirFS, fs.ReadFileFS and fs.ReadLinkFS, its Open
 // returns *os.File values (so files give io.ReaderAt), and it implements
-// OSDir.
+// OSDir. Open does not block on a FIFO. A caveat: the entries that ReadDir
+// on a directory opened with Open returns stat lazily through the OS path
+// of the directory; the FS's own ReadDir and DirOpener stay beneath the
+// root even if the tree changes meanwhile.
 func OpenDir(dir string) (fs.FS, func(), error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -64,6 +69,8 @@ type DirFD interface {
 	// ReadEntries calls fn for each entry of the directory except "." and
 	// "..", in the order the OS returns them, with the entry's base name
 	// and type bits (0 for a regular file, fs.ModeDir, fs.ModeSymlink, ...).
+	// When the directory does not give the type, it is found with lstat;
+	// an entry removed meanwhile is left out.
 	ReadEntries(fn func(name string, typ fs.FileMode)) error
 	// Lstat returns the FileInfo of the entry name of the directory
 	// without following a symlink. After Close it fails with fs.ErrClosed.
