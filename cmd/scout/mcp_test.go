@@ -1,0 +1,380 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/tool"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// scoutBinary builds the real scout command once per test run.
+func scoutBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "scout-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "scout")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
+// mcpSession starts `scout mcp ARGS...` and connects the SDK's client to it.
+func mcpSession(t *testing.T, args ...string) (*mcp.ClientSession, *exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(scoutBinary(t), append([]string{"mcp"}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "scout-test", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\nstderr: %s", err, stderr.String())
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, cmd, &stderr
+}
+
+func writeTree(t *testing.T, files map[string][]byte) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, data := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func pngFile(t *testing.T) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 3, 2))); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// comparable is v as generic JSON without the call's timing.
+func comparable(t *testing.T, v any) map[string]any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	if st, ok := m["stats"].(map[string]any); ok {
+		delete(st, "time_ms")
+	}
+	return m
+}
+
+func TestMCPEndToEnd(t *testing.T) {
+	root := writeTree(t, map[string][]byte{
+		"main.go":        []byte("package main\n\nfunc main() {}\n"),
+		"pkg/util.go":    []byte("package pkg\n"),
+		"docs/README.md": []byte("# docs\n"),
+		"logo.png":       pngFile(t),
+	})
+	cs, _, stderr := mcpSession(t, "--root", root)
+	ctx := context.Background()
+
+	t.Run("tools/list", func(t *testing.T) {
+		res, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := tool.Tools(tool.Pi)
+		if len(res.Tools) != len(want) {
+			t.Fatalf("listed %d tools, want the %d of pi", len(res.Tools), len(want))
+		}
+		for i, mt := range res.Tools {
+			w := want[i]
+			if mt.Name != w.Name || mt.Description != w.Description {
+				t.Errorf("tool %d: %s, want %s with its description", i, mt.Name, w.Name)
+			}
+			got, _ := json.Marshal(mt.InputSchema)
+			if comparableJSON(t, got) != comparableJSON(t, w.Schema) {
+				t.Errorf("%s: schema %s, want %s", mt.Name, got, w.Schema)
+			}
+			a := mt.Annotations
+			if a == nil || !a.ReadOnlyHint || !a.IdempotentHint {
+				t.Errorf("%s: annotations %+v, want read-only and idempotent", mt.Name, a)
+			}
+		}
+	})
+
+	t.Run("find", func(t *testing.T) {
+		args := `{"paths": ["**/*.go"]}`
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "find", Arguments: json.RawMessage(args)})
+		if err != nil {
+			t.Fatalf("%v\nstderr: %s", err, stderr)
+		}
+		want := tool.Call(ctx, tool.Config{Root: root}, tool.Pi, "find", []byte(args))
+		if res.IsError || want.Status != scout.StatusSuccess {
+			t.Fatalf("isError %v, in-process status %s", res.IsError, want.Status)
+		}
+		if text, ok := res.Content[0].(*mcp.TextContent); !ok || text.Text != want.Text || !strings.Contains(text.Text, "util.go") {
+			t.Errorf("content %#v, want the text %q", res.Content[0], want.Text)
+		}
+		if got, w := comparable(t, res.StructuredContent), comparable(t, want); !reflect.DeepEqual(got, w) {
+			t.Errorf("structuredContent\n%v\nwant the Envelope\n%v", got, w)
+		}
+	})
+
+	t.Run("error", func(t *testing.T) {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "find", Arguments: map[string]any{"paths": 3}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := comparable(t, res.StructuredContent)
+		e, _ := env["error"].(map[string]any)
+		if !res.IsError || env["status"] != "error" || e["code"] != "INVALID_PARAM" || !strings.Contains(fmt.Sprint(e["message"]), "'paths'") {
+			t.Fatalf("isError %v, envelope %v; want an INVALID_PARAM error Envelope naming 'paths'", res.IsError, env)
+		}
+	})
+
+	t.Run("unknown tool", func(t *testing.T) {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "nope", Arguments: map[string]any{}})
+		if err == nil || !strings.Contains(err.Error(), "nope") {
+			t.Fatalf("got %v, want a protocol error naming the tool", err)
+		}
+	})
+
+	t.Run("image", func(t *testing.T) {
+		if _, err := tool.Lookup(tool.Pi, "read"); err != nil {
+			t.Skip("the pi toolset has no read tool yet")
+		}
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"path": "logo.png"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var img *mcp.ImageContent
+		for _, c := range res.Content {
+			if ic, ok := c.(*mcp.ImageContent); ok {
+				img = ic
+			}
+		}
+		if res.IsError || img == nil || img.MIMEType != "image/png" || !bytes.Equal(img.Data, pngFile(t)) {
+			t.Fatalf("isError %v, image %+v; want the PNG as image content", res.IsError, img)
+		}
+	})
+}
+
+func comparableJSON(t *testing.T, b []byte) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
+}
+
+func TestMCPStandardizedToolset(t *testing.T) {
+	cs, _, _ := mcpSession(t, "--toolset", "standardized", "--root", t.TempDir())
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tools) != 1 || res.Tools[0].Name != "Glob" {
+		t.Fatalf("tools %v, want [Glob]", res.Tools)
+	}
+}
+
+// slowTree is a tree that takes the amplifier grep below minutes of CPU:
+// one 8 MB text file hard-linked many times, searched with a regex that has
+// no literal to skip ahead with.
+func slowTree(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	r := rand.New(rand.NewPCG(1, 2))
+	var b bytes.Buffer
+	for b.Len() < 8<<20 {
+		for i := range 10 {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			for range 6 {
+				b.WriteByte("abcdefgh"[r.IntN(8)])
+			}
+		}
+		b.WriteByte('\n')
+	}
+	first := filepath.Join(root, "f0.txt")
+	if err := os.WriteFile(first, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < 4000; i++ {
+		if err := os.Link(first, filepath.Join(root, fmt.Sprintf("f%d.txt", i))); err != nil {
+			t.Skipf("cannot make hard links here: %v", err)
+		}
+	}
+	return root
+}
+
+var slowGrep = map[string]any{"pattern": `(a|b)+[cd]{2}(e|f)*h$`, "output_mode": "count"}
+
+// cpuTicks is the CPU time a process has used, in clock ticks (Linux).
+func cpuTicks(t *testing.T, pid int) int {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fields after the parenthesised command name; utime and stime
+	// are fields 14 and 15 of the whole line.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+2:]))
+	u, _ := strconv.Atoi(f[11])
+	s, _ := strconv.Atoi(f[12])
+	return u + s
+}
+
+func TestMCPCancel(t *testing.T) {
+	root := slowTree(t)
+	cs, cmd, stderr := mcpSession(t, "--toolset", "amplifier", "--root", root)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "grep", Arguments: slowGrep})
+		done <- err
+	}()
+	time.Sleep(500 * time.Millisecond)
+	canceled := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("canceled call returned %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the canceled call did not return")
+	}
+	if runtime.GOOS == "linux" {
+		// The server stops working: it uses (almost) no CPU once the
+		// cancellation has arrived, where the search alone would keep
+		// every core busy for a minute.
+		time.Sleep(time.Second)
+		before := cpuTicks(t, cmd.Process.Pid)
+		time.Sleep(2 * time.Second)
+		if used := cpuTicks(t, cmd.Process.Pid) - before; used > 10 {
+			t.Errorf("the server used %d CPU ticks in the 2 s after the cancellation (%v ago): the search kept running", used, time.Since(canceled))
+		}
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "glob", Arguments: map[string]any{"pattern": "f1.txt"}})
+	if err != nil || res.IsError {
+		t.Fatalf("the server stopped serving after a cancellation: %v %+v\nstderr: %s", err, res, stderr)
+	}
+}
+
+func TestMCPClientDisconnectMidCall(t *testing.T) {
+	root := slowTree(t)
+	// The client's own pipes, so that the test can drop the connection
+	// the way a crashing client does: stdin reaches EOF mid-call.
+	cmd := exec.Command(scoutBinary(t), "mcp", "--toolset", "amplifier", "--root", root)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+	})
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "scout-test"}, nil).Connect(context.Background(), &mcp.IOTransport{Reader: stdout, Writer: stdin}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\nstderr: %s", err, &stderr)
+	}
+	go cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "grep", Arguments: slowGrep})
+	time.Sleep(500 * time.Millisecond)
+	stdin.Close()
+	closed := time.Now()
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		exited <- err // for the cleanup
+		if err != nil {
+			t.Fatalf("the server did not exit cleanly when the client went away: %v\nstderr: %s", err, &stderr)
+		}
+		t.Logf("the server exited %v after its stdin closed", time.Since(closed))
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the server still runs 10 s after its client went away mid-call\nstderr: %s", &stderr)
+	}
+}
+
+func TestMCPUsageErrors(t *testing.T) {
+	tests := []struct {
+		args   []string
+		stderr string
+		reason string
+	}{
+		{[]string{"--toolset", "nope"}, "Unknown toolset 'nope'", "unknown toolset"},
+		{[]string{"--root", filepath.Join(t.TempDir(), "missing")}, "no such file", "root that does not exist"},
+		{[]string{"extra"}, "Usage: scout mcp", "positional argument"},
+		{[]string{"--style", "fancy"}, "--style must be", "bad shared flag"},
+	}
+	for _, tt := range tests {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"mcp"}, tt.args...), strings.NewReader(""), &out, &errb)
+		if code == 0 || !strings.Contains(errb.String(), tt.stderr) || out.Len() != 0 {
+			t.Errorf("%s: exit %d, stderr %q, stdout %q; want non-zero and %q", tt.reason, code, errb.String(), out.String(), tt.stderr)
+		}
+	}
+}
