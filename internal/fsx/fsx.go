@@ -25,10 +25,10 @@ import (
 // is unavailable, it is the FS of os.OpenRoot. Either way it implements
 // fs.StatFS, fs.ReadDirFS, fs.ReadFileFS and fs.ReadLinkFS, its Open
 // returns *os.File values (so files give io.ReaderAt), and it implements
-// OSDir. With openat2, Open does not block on a FIFO. A caveat: the entries that ReadDir
-// on a directory opened with Open returns stat lazily through the OS path
-// of the directory; the FS's own ReadDir and DirOpener stay beneath the
-// root even if the tree changes meanwhile.
+// OSDir. With openat2, Open does not block on a FIFO. A caveat: the
+// entries that ReadDir on a directory opened with Open returns stat lazily
+// through the OS path of the directory; the FS's own ReadDir and
+// DirOpener stay beneath the root even if the tree changes meanwhile.
 func OpenDir(dir string) (fs.FS, func(), error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
