@@ -26,7 +26,7 @@ func open(ctx context.Context, dsn string, data []byte) (*db, error) {
 	conn, err := pool.Conn(ctx)
 	if err != nil {
 		pool.Close()
-		return nil, dbError(err)
+		return nil, openError(err)
 	}
 	d := &db{pool: pool, conn: conn}
 	err = conn.Raw(func(dc any) error {
@@ -45,9 +45,20 @@ func open(ctx context.Context, dsn string, data []byte) (*db, error) {
 	}
 	if err != nil {
 		d.close()
-		return nil, dbError(err)
+		return nil, openError(err)
 	}
 	return d, nil
+}
+
+// openError codes an error met while opening, before any statement of
+// the caller's: a write SQLite wanted to make then is the rollback of a
+// hot journal.
+func openError(err error) error {
+	var se sqlite3.Error
+	if errors.As(err, &se) && se.Code == sqlite3.ErrReadonly {
+		return errs.Wrap(errs.Unsupported, err, "Cannot read SQLite database: an interrupted write left a hot journal that only a writer can roll back, and Scout only reads. Open the database once with sqlite3 to recover it (%v)", err)
+	}
+	return dbError(err)
 }
 
 // statement is what SQLite says about a statement before it runs.
