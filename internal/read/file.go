@@ -100,8 +100,8 @@ func openErr(display string, err error) error {
 		return e
 	}
 	code := errs.CodeOf(err)
-	if code == errs.InvalidParam || code == errs.Internal {
-		code = errs.Internal
+	if code == errs.InvalidParam {
+		code = errs.Internal // fs.ErrInvalid from a read is not the caller's fault
 	}
 	return errs.Wrap(code, err, "Cannot read '%s': %v", display, err)
 }
@@ -111,10 +111,14 @@ func (r *reader) lines(ctx context.Context, src io.Reader, sel Selector, po text
 	wins := textio.Plan(sel.Ranges, po)
 	col, err := textio.Collect(ctx, src, wins, textio.Options{Raw: sel.Raw, MaxColumns: textio.MaxColumns})
 	if err != nil {
-		if ctx.Err() != nil {
+		var e *errs.Error
+		switch {
+		case ctx.Err() != nil:
 			return nil, errs.Wrap(errs.CodeOf(ctx.Err()), ctx.Err(), "Read canceled: %v", ctx.Err())
+		case asErr(err, &e):
+			return nil, e // a source's own coded error (an archive member over its cap, say)
 		}
-		return nil, errs.Wrap(errs.Internal, err, "Cannot read: %v", err)
+		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot read the text: %v", err)
 	}
 	res := &Result{Kind: KindText, Entity: entity, Raw: sel.Raw, TotalLines: col.Total, Bytes: col.Bytes, Lossy: col.Lossy, Multi: len(wins) > 1}
 	for i, b := range col.Blocks {
