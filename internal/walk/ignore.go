@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"slices"
 )
 
 // dirRules is one link of the chain of ignore rules in force in a
@@ -132,4 +133,26 @@ func (l *rulesLoader) read(name string, optional bool) *ruleSet {
 		return nil
 	}
 	return parseRules(string(b))
+}
+
+// Ignored reports whether Walk, walking the directory that holds name,
+// would leave name out by rule: it is ".git", a directory in
+// opts.PruneDirs, or excluded by the ignore files (unless opts.NoIgnore),
+// with the same sources and precedence as Walk. Only name's own path is
+// matched; whether a directory above it is ignored is not considered (see
+// Walk). Hidden names are not "ignored". An invalid path or "." is never
+// ignored.
+func Ignored(fsys fs.FS, name string, isDir bool, opts Options) bool {
+	if !fs.ValidPath(name) || name == "." {
+		return false
+	}
+	base := path.Base(name)
+	if base == ".git" || (isDir && slices.Contains(opts.PruneDirs, base)) {
+		return true
+	}
+	if opts.NoIgnore {
+		return false
+	}
+	rules := newWalker(fsys, opts, nil).ancestorRules(name)
+	return rules != nil && rules.ignored(name, base, isDir)
 }

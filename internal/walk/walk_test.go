@@ -448,3 +448,36 @@ func TestEntryInfoZero(t *testing.T) {
 		t.Fatalf("Info of an Entry not made by Walk = %v, want ErrInvalid", err)
 	}
 }
+
+func TestIgnored(t *testing.T) {
+	cases := []struct {
+		name   string
+		isDir  bool
+		opts   Options
+		want   bool
+		reason string
+	}{
+		{"a.log", false, Options{}, true, "root .gitignore *.log"},
+		{"keep.log", false, Options{}, false, "negated"},
+		{"excluded.txt", false, Options{}, true, ".git/info/exclude"},
+		{"build", true, Options{}, true, "dir-only rule on a directory"},
+		{"src/build", false, Options{}, false, "dir-only rule on a file"},
+		{"src/x.tmp", false, Options{}, true, "src/.ignore"},
+		{"src/y.log", false, Options{}, false, ".ignore re-includes over .gitignore"},
+		{"src/sub/s.go", false, Options{}, true, "nested .gitignore"},
+		{"src/sub/deep/d.go", false, Options{}, false, "nested work tree stops the parent .gitignore"},
+		{"src/sub/deep/e.tmp", false, Options{}, true, ".ignore applies across work trees"},
+		{"x/.git", true, Options{}, true, ".git always"},
+		{"node_modules", true, Options{PruneDirs: []string{"node_modules"}}, true, "pruned directory"},
+		{"a.log", false, Options{NoIgnore: true}, false, "NoIgnore"},
+		{".env", false, Options{}, false, "hidden is not ignored"},
+		{"../x", false, Options{}, false, "invalid path"},
+	}
+	for fsName, fsys := range sample.both(t) {
+		for _, c := range cases {
+			if got := Ignored(fsys, c.name, c.isDir, c.opts); got != c.want {
+				t.Errorf("%s: Ignored(%q, dir=%v) = %v, want %v (%s)", fsName, c.name, c.isDir, got, c.want, c.reason)
+			}
+		}
+	}
+}
