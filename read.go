@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout/internal/convert"
+	"github.com/scoutkit/scout/internal/dirtree"
+	"github.com/scoutkit/scout/internal/image"
 	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/read"
 	"github.com/scoutkit/scout/internal/textio"
@@ -140,6 +142,11 @@ type (
 	// SuffixResolution records a missing path found by a unique suffix
 	// match.
 	SuffixResolution = read.SuffixResolution
+	// DirEntry is one row of a directory tree (ReadResult.Entries).
+	DirEntry = dirtree.Entry
+	// ImageInfo is an image's metadata (ReadResult.Image): MIME type,
+	// format, bytes, width, height, channels and alpha.
+	ImageInfo = image.Info
 )
 
 // Read reads req.Path. The error reports a bad path or selector, a path
