@@ -81,7 +81,9 @@ func runPiRead(ctx context.Context, c *Config, a *args) (*scout.Envelope, error)
 	}
 	r := c.Reader
 	r.Workspace = c.workspace()
-	r.DefaultLimit = c.ReadLimit
+	if c.ReadLimit != 0 {
+		r.DefaultLimit = c.ReadLimit
+	}
 	res, err := r.Read(ctx, scout.ReadRequest{Path: p})
 	if err != nil {
 		return nil, err
