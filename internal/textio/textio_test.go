@@ -280,3 +280,25 @@ func TestSniffDecode(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCollect compares Collect with the naive split for any text, window and
+// buffer size.
+func FuzzCollect(f *testing.F) {
+	f.Add("a\nb\r\nc", 2, 3, 1, false, 4)
+	f.Add("", 1, 0, 0, true, 1)
+	f.Add("é\n\n日本\xff\n", 1, 2, 5, false, 2)
+	f.Fuzz(func(t *testing.T, text string, start, end, maxLines int, raw bool, size int) {
+		if start < 1 || start > 1000 || end < 0 || end > 1000 || (end != 0 && end < start) || maxLines < 0 || maxLines > 1000 || size < 1 || size > 64 {
+			return
+		}
+		wins := []Window{{Start: start, End: end, MaxLines: maxLines}}
+		res, err := collect(context.Background(), strings.NewReader(text), wins, Options{Raw: raw}, size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, total := wantBlocks(text, wins, raw)
+		if res.Total != total || fmt.Sprint(res.Blocks[0].Lines) != fmt.Sprint(want[0]) && len(want[0])+len(res.Blocks[0].Lines) > 0 {
+			t.Fatalf("%q %+v raw=%v size=%d:\n got %d %+v\nwant %d %+v", text, wins[0], raw, size, res.Total, res.Blocks[0].Lines, total, want[0])
+		}
+	})
+}
