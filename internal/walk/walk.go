@@ -490,24 +490,12 @@ func (l *listing) sortByName() {
 	}
 }
 
-// readDir lists the directory of j, applies the rules to its entries,
-// reports the survivors and passes each subdirectory to enter.
-func (w *walker) readDir(j job, st *stats, enter func(job)) {
-	if w.stop.Load() {
-		return
-	}
+// prepare lists the directory of j (sorted by name when Options.Sorted)
+// and returns the listing with the rules in force inside the directory.
+func (w *walker) prepare(j job) (*listing, *dirRules, error) {
 	l, err := w.list(j)
 	if err != nil {
-		if j.depth == 0 {
-			w.halt(errs.Wrap(errs.CodeOf(err), err, "cannot list %q: %v", j.dir, err))
-			return
-		}
-		st.skipped[rUnreadable]++
-		w.noteError(err)
-		return
-	}
-	if l.fd != nil {
-		defer l.fd.Close()
+		return nil, nil, err
 	}
 	rules := j.rules
 	if !w.opts.NoIgnore {
@@ -522,62 +510,120 @@ func (w *walker) readDir(j job, st *stats, enter func(job)) {
 	if w.opts.Sorted {
 		l.sortByName()
 	}
-	prefix := j.dir + "/"
-	if j.dir == "." {
-		prefix = ""
+	return l, rules, nil
+}
+
+// report is the verdict of an entry that no rule leaves out.
+const report = -1
+
+// verdict returns the index in reasons of the rule that leaves out the
+// entry name at path p, or report.
+func (w *walker) verdict(rules *dirRules, name, p string, isDir bool) int {
+	switch {
+	case name == ".git":
+		return rIgnored
+	case name[0] == '.' && !w.opts.Hidden:
+		return rHidden
+	case isDir && w.prune[name]:
+		return rIgnored
+	case rules != nil && rules.ignored(p, name, isDir):
+		return rIgnored
+	}
+	return report
+}
+
+// childPath returns the FS path of the entry name of directory dir.
+func childPath(dir, name string) string {
+	if dir == "." {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// overLimit counts a visit against Options.MaxVisited; when the limit is
+// reached it counts the n entries left in the directory, marks the walk
+// truncated and stops it.
+func (w *walker) overLimit(st *stats, n int) bool {
+	limit := w.opts.MaxVisited
+	if limit <= 0 || w.visited.Add(1) <= int64(limit) {
+		return false
+	}
+	st.skipped[rLimit] += n
+	w.mu.Lock()
+	w.truncated = true
+	w.mu.Unlock()
+	w.halt(nil)
+	return true
+}
+
+// call passes an entry to fn (if the filter lets it) and interprets the
+// result: descend says whether to enter a directory, next whether to go
+// on with the rest of its parent.
+func (w *walker) call(e Entry) (descend, next bool) {
+	isDir := e.Type.IsDir()
+	if w.opts.Filter != nil && !w.opts.Filter(e.Path, isDir) {
+		return isDir, true
+	}
+	err := w.fn(e)
+	switch {
+	case err == nil:
+		return isDir, true
+	case errors.Is(err, fs.SkipDir) && isDir:
+		return false, true
+	case errors.Is(err, fs.SkipDir):
+		return false, false
+	case errors.Is(err, fs.SkipAll):
+		w.halt(nil)
+	default:
+		w.halt(err)
+	}
+	return false, false
+}
+
+// readDir lists the directory of j, applies the rules to its entries,
+// reports the survivors and passes each subdirectory to enter.
+func (w *walker) readDir(j job, st *stats, enter func(job)) {
+	if w.stop.Load() {
+		return
+	}
+	l, rules, err := w.prepare(j)
+	if err != nil {
+		w.unreadable(j, st, err)
+		return
+	}
+	if l.fd != nil {
+		defer l.fd.Close()
 	}
 	depth := j.depth + 1
 	for i, e := range l.ents {
-		if w.stop.Load() {
-			return
-		}
-		if limit := w.opts.MaxVisited; limit > 0 && w.visited.Add(1) > int64(limit) {
-			st.skipped[rLimit] += len(l.ents) - i
-			w.mu.Lock()
-			w.truncated = true
-			w.mu.Unlock()
-			w.halt(nil)
+		if w.stop.Load() || w.overLimit(st, len(l.ents)-i) {
 			return
 		}
 		st.visited++
-		name, typ := e.name, e.typ
-		isDir := typ.IsDir()
-		switch {
-		case name == ".git":
-			st.skipped[rIgnored]++
-			continue
-		case name[0] == '.' && !w.opts.Hidden:
-			st.skipped[rHidden]++
-			continue
-		case isDir && w.prune[name]:
-			st.skipped[rIgnored]++
+		p := childPath(j.dir, e.name)
+		if v := w.verdict(rules, e.name, p, e.typ.IsDir()); v != report {
+			st.skipped[v]++
 			continue
 		}
-		p := prefix + name
-		if rules != nil && rules.ignored(p, name, isDir) {
-			st.skipped[rIgnored]++
-			continue
-		}
-		if w.opts.Filter == nil || w.opts.Filter(p, isDir) {
-			err := w.fn(Entry{Path: p, Type: typ, Depth: depth, list: l, idx: i})
-			switch {
-			case err == nil:
-			case errors.Is(err, fs.SkipDir) && isDir:
-				continue
-			case errors.Is(err, fs.SkipDir):
-				return
-			case errors.Is(err, fs.SkipAll):
-				w.halt(nil)
-				return
-			default:
-				w.halt(err)
-				return
-			}
-		}
-		if isDir {
+		descend, next := w.call(Entry{Path: p, Type: e.typ, Depth: depth, list: l, idx: i})
+		if descend {
 			enter(job{dir: p, depth: depth, rules: rules})
 		}
+		if !next {
+			return
+		}
 	}
+}
+
+// unreadable records a directory that cannot be listed; for the walk root
+// it stops the walk with an error.
+func (w *walker) unreadable(j job, st *stats, err error) {
+	if j.depth == 0 {
+		w.halt(errs.Wrap(errs.CodeOf(err), err, "cannot list %q: %v", j.dir, err))
+		return
+	}
+	st.skipped[rUnreadable]++
+	w.noteError(err)
 }
 
 // Explain describes what the walk left out, for a result that is empty or
