@@ -654,3 +654,29 @@ func TestHotJournal(t *testing.T) {
 	}
 	checkUnchanged(t, dst, before, "reading a database with a hot journal")
 }
+
+func TestResultBytesCap(t *testing.T) {
+	old := maxResultBytes
+	maxResultBytes = 2500
+	defer func() { maxResultBytes = old }()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "blobs.db")
+	makeDB(t, path, "CREATE TABLE b(id INTEGER PRIMARY KEY, data BLOB)",
+		"INSERT INTO b SELECT value, zeroblob(1000) FROM (WITH RECURSIVE s(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM s WHERE value < 10) SELECT value FROM s)")
+	ctx := context.Background()
+	var seen int
+	res, err := ReadFile(ctx, path, ":b?limit=50")
+	for err == nil {
+		if len(res.Rows) > 3 {
+			t.Fatalf("%d rows of 1000 bytes under a 2500-byte cap", len(res.Rows))
+		}
+		seen += len(res.Rows)
+		if res.Next == "" {
+			break
+		}
+		res, err = ReadFile(ctx, path, res.Next)
+	}
+	if err != nil || seen != 10 {
+		t.Errorf("paging under the byte cap read %d rows: %v", seen, err)
+	}
+}

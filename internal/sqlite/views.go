@@ -21,6 +21,11 @@ const (
 	MaxValueChars = 16_384 // characters of one value a Row shows
 )
 
+// maxResultBytes bounds the text and blob bytes one read loads (64 MiB):
+// rows stop after the row that passes it, as if the limit had been reached.
+// A variable so that tests can lower it.
+var maxResultBytes = 64 << 20
+
 // Result is one read of a database: typed values and the rendered text.
 type Result struct {
 	// Kind is the view that was read.
@@ -368,7 +373,7 @@ func (d *db) page(ctx context.Context, sel Selector) (*Result, error) {
 	}
 	if res.More {
 		next := sel
-		next.Offset += sel.Limit
+		next.Offset += len(res.Rows)
 		next.Clamped = false
 		res.Next = next.String()
 		notes = append(notes, fmt.Sprintf("Showing rows %d-%d; more rows match. Append %s to the database path to continue", sel.Offset+1, sel.Offset+len(res.Rows), res.Next))
@@ -408,7 +413,7 @@ func (d *db) raw(ctx context.Context, sel Selector) (*Result, error) {
 	}
 	var notes []string
 	if res.More {
-		notes = append(notes, fmt.Sprintf("Showing the first %d rows; add LIMIT and OFFSET to the query to page through the rest", MaxRawRows))
+		notes = append(notes, fmt.Sprintf("Showing the first %d rows; add LIMIT and OFFSET to the query to page through the rest", len(res.Rows)))
 	}
 	res.Text = renderTable(res.Columns, res.Rows) + notice(notes)
 	return res, nil
@@ -423,9 +428,11 @@ func notice(notes []string) string {
 }
 
 // rows runs a read-only statement and returns its columns and at most max
-// rows; more reports that another row followed. Values keep their SQLite
-// storage class whatever the column's declared type.
+// rows, fewer once maxResultBytes of values are loaded; more reports that
+// another row followed. Values keep their SQLite storage class whatever the
+// column's declared type.
 func (d *db) rows(ctx context.Context, q string, args []any, max int) (cols []string, out [][]any, more bool, err error) {
+	loaded := 0
 	st, err := d.inspect(q, args)
 	if err != nil {
 		return nil, nil, false, err
@@ -462,6 +469,18 @@ func (d *db) rows(ctx context.Context, q string, args []any, max int) (cols []st
 			return nil, nil, false, err
 		}
 		out = append(out, vals)
+		for _, v := range vals {
+			switch v := v.(type) {
+			case string:
+				loaded += len(v)
+			case []byte:
+				loaded += len(v)
+			}
+		}
+		if loaded > maxResultBytes && len(out) < max {
+			more = r.Next()
+			break
+		}
 	}
 	return cols, out, more, r.Err()
 }
