@@ -55,6 +55,24 @@ func (m SearchMode) String() string {
 	return "content"
 }
 
+// MarshalText encodes the mode as its String, so JSON says "count".
+func (m SearchMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText decodes "content", "files" or "count" ("" is content).
+func (m *SearchMode) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "", "content":
+		*m = SearchContent
+	case "files":
+		*m = SearchFiles
+	case "count":
+		*m = SearchCount
+	default:
+		return &Error{Code: CodeInvalidParam, Message: "Invalid search mode '" + string(b) + "': use content, files or count."}
+	}
+	return nil
+}
+
 // Span is a half-open range [Start, End) of byte offsets into a line's Text.
 type Span struct {
 	Start int `json:"start"`
@@ -216,6 +234,8 @@ const (
 
 // SearchResult is the outcome of a search.
 type SearchResult struct {
+	// Mode is the request's mode: whether Files carry lines or counts.
+	Mode SearchMode `json:"mode"`
 	// Files are the page's matching files in byte-wise path order.
 	Files []FileMatch `json:"files"`
 	// Single reports that the scope was one file (or one archive member):
@@ -322,6 +342,7 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 		return nil, err
 	}
 	r := &SearchResult{
+		Mode:            req.Mode,
 		Files:           make([]FileMatch, len(out.Files)),
 		Single:          out.Scope.Single(),
 		TotalFiles:      out.TotalFiles,

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,6 +17,7 @@ import (
 	"testing/fstest"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/testfs"
 )
 
@@ -467,5 +469,35 @@ func TestSearchUnreadable(t *testing.T) {
 	}
 	if len(r.Errors) != 1 || r.Errors[0].Path != "b.txt" || r.Errors[0].Code != scout.CodeAccessDenied {
 		t.Errorf("a sample of the failure is kept: %+v", r.Errors)
+	}
+}
+
+// TestSearchGolden runs the core golden cases in testdata/search: the
+// request is a SearchRequest in JSON, want.txt the hashline text and
+// want.json the SearchResult, over MapFS and a temp dir.
+func TestSearchGolden(t *testing.T) {
+	for _, file := range testfs.Cases(t, "testdata/search/*.txtar") {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			c := testfs.Load(t, file)
+			raw, _ := c.Section("request.json")
+			var req scout.SearchRequest
+			if err := json.Unmarshal(raw, &req); err != nil {
+				t.Fatal(err)
+			}
+			req.Tags = true
+			forEachFS(t, c.MapFS, func(t *testing.T, s scout.Searcher) {
+				r, err := s.Search(context.Background(), req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				text, _ := format.SearchText(r, nil)
+				js, _ := json.MarshalIndent(r, "", "  ")
+				if testfs.Updating() && strings.HasSuffix(t.Name(), "/dir") {
+					return // the MapFS run wrote the expectations
+				}
+				c.Check(t, "want.txt", []byte(text))
+				c.Check(t, "want.json", js)
+			})
+		})
 	}
 }

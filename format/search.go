@@ -43,16 +43,20 @@ func Search(w io.Writer, r *scout.SearchResult, o *SearchOptions) error {
 }
 
 // SearchText returns the text Search writes, and whether the byte cap cut
-// it.
+// it. A SearchFiles result prints one path per line and a SearchCount
+// result "path:count" lines, with the same notices.
 func SearchText(r *scout.SearchResult, o *SearchOptions) (text string, truncated bool) {
 	if o == nil {
 		o = &SearchOptions{}
 	}
 	notes := searchNotes(r, o)
 	var body string
-	if r.Single && len(r.Files) == 1 {
+	switch {
+	case r.Mode != scout.SearchContent:
+		body = fileList(r)
+	case r.Single && len(r.Files) == 1:
 		body = singleFile(&r.Files[0], o.Plain)
-	} else {
+	default:
 		body = grouped(r.Files, o.Plain)
 	}
 	if body == "" {
@@ -153,6 +157,20 @@ func skippedLine(r *scout.SearchResult, ignoredHint string) string {
 		return ""
 	}
 	return fmt.Sprintf("Not searched: %s.", strings.Join(parts, ", "))
+}
+
+// fileList renders the files of a SearchFiles result one per line, and
+// those of a SearchCount result as "path:count".
+func fileList(r *scout.SearchResult) string {
+	var b strings.Builder
+	for _, f := range r.Files {
+		b.WriteString(f.Path)
+		if r.Mode == scout.SearchCount {
+			b.WriteString(":" + strconv.Itoa(f.MatchLines))
+		}
+		b.WriteByte('\n')
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // singleFile renders one file without a group heading.

@@ -7,7 +7,9 @@ import (
 	"github.com/scoutkit/scout"
 )
 
-func match(n int, text string) scout.LineMatch { return scout.LineMatch{Line: n, Text: text, Match: true} }
+func match(n int, text string) scout.LineMatch {
+	return scout.LineMatch{Line: n, Text: text, Match: true}
+}
 func ctxLine(n int, text string) scout.LineMatch {
 	return scout.LineMatch{Line: n, Text: text}
 }
@@ -94,11 +96,11 @@ func TestSearchText(t *testing.T) {
 			want:   "*1|abc…\n\n[Some lines truncated to 3 chars]",
 		},
 		{
-			name:   "byte cap",
-			reason: "the text is cut at whole lines with a notice",
-			res:    scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "aaaa"), match(2, "bbbb"), match(3, "cccc")}}}},
-			opts:   &SearchOptions{MaxBytes: 16},
-			want:   "*1|aaaa\n*2|bbbb\n\n[Showing lines 1-2 of 3 (1KB limit); narrow paths or pattern to see the rest]",
+			name:    "byte cap",
+			reason:  "the text is cut at whole lines with a notice",
+			res:     scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "aaaa"), match(2, "bbbb"), match(3, "cccc")}}}},
+			opts:    &SearchOptions{MaxBytes: 16},
+			want:    "*1|aaaa\n*2|bbbb\n\n[Showing lines 1-2 of 3 (1KB limit); narrow paths or pattern to see the rest]",
 			wantCut: true,
 		},
 	}

@@ -86,18 +86,8 @@ func runSearch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "scout search:", err)
 		return 1
 	}
-	if req.Mode == scout.SearchContent {
-		text, _ := format.SearchText(res, &format.SearchOptions{Plain: s.cfg.Style == "plain", MaxBytes: -1, IgnoredHint: "--no-ignore searches them"})
-		fmt.Fprintln(stdout, text)
-		return 0
-	}
-	for _, f := range res.Files {
-		if req.Mode == scout.SearchCount {
-			fmt.Fprintf(stdout, "%s:%d\n", f.Path, f.MatchLines)
-		} else {
-			fmt.Fprintln(stdout, f.Path)
-		}
-	}
+	text, _ := format.SearchText(res, &format.SearchOptions{Plain: s.cfg.Style == "plain", MaxBytes: -1, IgnoredHint: "--no-ignore searches them"})
+	fmt.Fprintln(stdout, text)
 	return 0
 }
 
