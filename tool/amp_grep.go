@@ -118,14 +118,13 @@ type ampContext struct {
 	IsMatch    bool   `json:"is_match"`
 }
 
-// orderedCounts marshals the per-file counts as a JSON object in path
-// order (a Go map would be sorted too, but this keeps the page order
-// explicit).
+// orderedCounts holds the per-file counts of the page in path order.
 type orderedCounts struct {
 	paths  []string
 	counts []int
 }
 
+// MarshalJSON writes the counts as one JSON object, keys in page order.
 func (o *orderedCounts) MarshalJSON() ([]byte, error) {
 	var b strings.Builder
 	b.WriteByte('{')
