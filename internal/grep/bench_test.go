@@ -20,6 +20,7 @@ var benchPatterns = []struct {
 	name string
 	o    Options
 }{
+	{"floor", Options{Pattern: "zqxjzqxj"}}, // walk + read: the floor
 	{"literal", Options{Pattern: "ErrUnexpectedEOF"}},
 	{"ignorecase", Options{Pattern: "errunexpectedeof", IgnoreCase: true, CountOnly: true}},
 	{"alternation", Options{Pattern: "ErrUnexpectedEOF|ErrShortWrite|ErrClosedPipe", CountOnly: true}},

@@ -61,8 +61,10 @@ type dfa struct {
 	states     []dstate
 	ids        map[string]int32
 	start      int32
-	startMatch bool // the empty string matches at a line start: every line matches
-	startDead  bool // nothing can ever match
+	stay       []bool // parallel to trans: the transition is a self-loop
+	hasWord    bool   // the pattern has \b or \B: states track word characters
+	startMatch bool   // the empty string matches at a line start: every line matches
+	startDead  bool   // nothing can ever match
 	flushes    int
 	limit      int  // most states cached (maxStates; tests lower it)
 	failed     bool // the cache thrashed: the caller must use regexp instead
@@ -85,6 +87,11 @@ func newDFA(prog *syntax.Prog) *dfa {
 		cur:   newSparseSet(n),
 		next:  newSparseSet(n),
 	}
+	for _, in := range prog.Inst {
+		if in.Op == syntax.InstEmptyWidth && syntax.EmptyOp(in.Arg)&(syntax.EmptyWordBoundary|syntax.EmptyNoWordBoundary) != 0 {
+			d.hasWord = true
+		}
+	}
 	d.reset()
 	return d
 }
@@ -92,6 +99,7 @@ func newDFA(prog *syntax.Prog) *dfa {
 // reset empties the cache and rebuilds the start state.
 func (d *dfa) reset() {
 	d.trans = make([]int32, 256, 256*16)
+	d.stay = make([]bool, 256, 256*16)
 	d.states = make([]dstate, 1, 16)
 	d.ids = make(map[string]int32)
 	d.cur.clear()
@@ -137,6 +145,7 @@ func (d *dfa) closure(set *sparseSet, pc uint32, flags syntax.EmptyOp) {
 // empty. begin says whether the set is at a line start, word whether the
 // previous character is a word character.
 func (d *dfa) add(set *sparseSet, begin, word bool) int32 {
+	word = word && d.hasWord
 	d.list = d.list[:0]
 	for _, pc := range set.dense {
 		in := &d.prog.Inst[pc]
@@ -178,6 +187,7 @@ func (d *dfa) add(set *sparseSet, begin, word bool) int32 {
 	id := int32(len(d.states)) << 8
 	d.states = append(d.states, dstate{insts: slices.Clone(d.list), begin: begin, word: word})
 	d.trans = append(d.trans, make([]int32, 256)...)
+	d.stay = append(d.stay, make([]bool, 256)...)
 	d.ids[string(d.key)] = id
 	return id
 }
@@ -280,6 +290,7 @@ func (d *dfa) slow(s int32, data []byte, i, to int) (int32, int) {
 		t := d.step(s, rune(b))
 		if d.flushes == f {
 			d.trans[int(s)|int(b)] = t
+			d.stay[int(s)|int(b)] = t == s
 		}
 		return t, 1
 	}
@@ -323,7 +334,7 @@ func (d *dfa) scan(data []byte, from, to int) int {
 		return from
 	}
 	data = data[:to]
-	trans := d.trans
+	trans, stay := d.trans, d.stay
 	s := d.start
 	i := from
 	res := -1
@@ -331,15 +342,22 @@ loop:
 	for i < len(data) {
 		t := trans[int(s)|int(data[i])]
 		if t > 0 {
-			s = t
 			i++
+			if t == s {
+				// A self-loop: skip the bytes that keep this state, without
+				// the dependent table loads of the general step.
+				for i < len(data) && stay[int(s)|int(data[i])] {
+					i++
+				}
+			}
+			s = t
 			continue
 		}
 		if t == tUnknown {
 			var w int
 			f := d.flushes
 			t, w = d.slow(s, data, i, to)
-			trans = d.trans // the cache may have grown or been flushed
+			trans, stay = d.trans, d.stay // the cache may have grown or been flushed
 			if d.flushes != f {
 				at := d.scanned + i - from
 				if at-d.lastFlush < thrash*d.limit {
