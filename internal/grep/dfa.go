@@ -30,6 +30,14 @@ import (
 // again from the start state. The search is unanchored: the start
 // instruction is added to every new set.
 //
+// State ids are premultiplied (index*256, the row offset in the table).
+// The loop is bound by the latency of one dependent load per byte, so a
+// self-loop (a state that most bytes keep, such as the start state of
+// [A-Z]... on lower-case text) switches to a skip loop over a parallel
+// table of self-loop flags, whose loads do not depend on each other. A
+// state remembers the previous character's word-ness only when the
+// pattern has \b or \B.
+//
 // ASCII bytes step through a 256-wide table per state; other runes are
 // decoded (invalid UTF-8 as U+FFFD, one byte at a time, as regexp does)
 // and cached in a per-state map. A '\r' is never cached, because whether
