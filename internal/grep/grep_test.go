@@ -564,3 +564,35 @@ func TestConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestOneHugeLine searches a file that is one line far longer than
+// MaxLineBytes: time and memory stay bounded (windows of MaxLineBytes).
+func TestOneHugeLine(t *testing.T) {
+	size := int64(200 << 20)
+	if testing.Short() {
+		size = 24 << 20
+	}
+	for _, p := range []string{"needle", "[A-Z]eedle"} {
+		m, err := Compile(Options{Pattern: p, MaxColumns: 512, CountOnly: p != "needle"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		r := io.MultiReader(io.LimitReader(&endless{block: []byte("abcdefgh")}, size), strings.NewReader("Needle needle\n"))
+		res, err := m.NewScanner().SearchReader(context.Background(), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		if res.MatchLines != 1 || res.LongLines == 0 {
+			t.Errorf("%q: %s", p, fmtResult(res))
+		}
+		if !res.Binary && len(res.Lines) == 1 && len(res.Lines[0].Text) > 512 {
+			t.Errorf("%q: reported text of %d bytes", p, len(res.Lines[0].Text))
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4*MaxLineBytes {
+			t.Errorf("%q: allocated %d MiB for a %d MiB line", p, alloc>>20, size>>20)
+		}
+	}
+}
