@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -378,4 +379,56 @@ func pptOf() []byte {
 	broken := []byte{0, 0, 0xA0, 0x0F, 0xF0, 0xFF, 0xFF, 0xFF, 'x', 0}
 	stream := cat(doc, master, slide, notes, broken)
 	return cfbOf(map[string][]byte{"PowerPoint Document": stream, "Current User": make([]byte, 64)})
+}
+
+// negRK is the RK encoding of the integer -3.
+var negRK = func() uint32 { v := int32(-3); return uint32(v<<2) | 2 }()
+
+// xlsOf writes a BIFF8 workbook with two worksheets and a chart sheet.
+func xlsOf() []byte {
+	le := binary.LittleEndian
+	u16 := func(v ...int) []byte {
+		var b []byte
+		for _, x := range v {
+			b = le.AppendUint16(b, uint16(x))
+		}
+		return b
+	}
+	f64 := func(v float64) []byte { return le.AppendUint64(nil, math.Float64bits(v)) }
+	str := func(s string) []byte { return append(u16(len(s)), append([]byte{0}, s...)...) }
+	sheet := func(name string, pos int) []byte {
+		b := le.AppendUint32(nil, uint32(pos))
+		return append(append(b, 0, 0, byte(len(name)), 0), name...)
+	}
+	chart := func(pos int) []byte { return append(le.AppendUint32(nil, uint32(pos)), 0, 2, 1, 0, 'C') }
+	// Shared strings: "name" (8-bit), then "Größe ✓" whose characters
+	// start 8-bit and continue 16-bit in a CONTINUE record.
+	sst := cat(le.AppendUint32(nil, 2), le.AppendUint32(nil, 2), str("name"), u16(7), []byte{0}, []byte("Gr\xf6"))
+	cont := cat([]byte{1}, u16('ß', 'e', ' ', '✓'))
+	globals := func(p1, p2, p3 int) []byte {
+		return biff(0x0809, make([]byte, 16),
+			0x041E, cat(u16(164), str("yyyy-mm-dd")),
+			0x00E0, cat(u16(0, 0), make([]byte, 16)), 0x00E0, cat(u16(0, 164), make([]byte, 16)), 0x00E0, cat(u16(0, 9), make([]byte, 16)),
+			0x0022, u16(0),
+			0x0085, sheet("Data", p1), 0x0085, chart(p3), 0x0085, sheet("Second", p2),
+			0x00FC, sst, 0x003C, cont,
+			0x000A, []byte{})
+	}
+	data := biff(0x0809, make([]byte, 16),
+		0x00FD, cat(u16(0, 0, 0), le.AppendUint32(nil, 0)),
+		0x00FD, cat(u16(0, 1, 0), le.AppendUint32(nil, 1)),
+		0x0203, cat(u16(1, 0, 1), f64(44985)),
+		0x027E, cat(u16(1, 1, 0), le.AppendUint32(nil, 7<<2|2)),
+		0x00BD, cat(u16(2, 0), u16(0), le.AppendUint32(nil, 150<<2|3), u16(0), le.AppendUint32(nil, negRK), u16(1)),
+		0x0205, cat(u16(2, 2, 0), []byte{1, 0}),
+		0x0809, make([]byte, 16), 0x00FD, cat(u16(9, 9, 0), le.AppendUint32(nil, 0)), 0x000A, []byte{},
+		0x0006, cat(u16(3, 0, 0), []byte{0, 0, 0, 0, 0, 0, 0xFF, 0xFF}, make([]byte, 6)),
+		0x0207, str("calc"),
+		0x0204, cat(u16(3, 1, 0), str("inline")),
+		0x0006, cat(u16(3, 2, 0), []byte{2, 0, 7, 0, 0, 0, 0xFF, 0xFF}, make([]byte, 6)),
+		0x000A, []byte{})
+	second := biff(0x0809, make([]byte, 16), 0x000A, []byte{})
+	g := len(globals(0, 0, 0))
+	stream := cat(globals(g, g+len(data), g+len(data)+len(second)), data, second, biff(0x0809, make([]byte, 16), 0x000A, []byte{}))
+	return cfbOf(map[string][]byte{"Workbook": stream})
 }

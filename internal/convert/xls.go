@@ -4,184 +4,486 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
-	"os"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf16"
 
-	"github.com/pbnjay/grate/xls"
+	"golang.org/x/text/encoding/charmap"
 )
 
-// mergedMarks are the strings grate puts in the continuation cells of a
-// merged range.
-var mergedMarks = map[string]bool{"→": true, "⇥": true, "↓": true, "⤓": true}
+// BIFF8 record types (MS-XLS 2.3).
+const (
+	xlsBOF         = 0x0809
+	xlsEOF         = 0x000A
+	xlsBoundSheet  = 0x0085
+	xlsSST         = 0x00FC
+	xlsContinue    = 0x003C
+	xlsFilePass    = 0x002F
+	xlsFormat      = 0x041E
+	xlsXF          = 0x00E0
+	xlsDateMode    = 0x0022
+	xlsLabelSST    = 0x00FD
+	xlsNumber      = 0x0203
+	xlsRK          = 0x027E
+	xlsMulRK       = 0x00BD
+	xlsLabel       = 0x0204
+	xlsRString     = 0x00D6
+	xlsBoolErr     = 0x0205
+	xlsFormula     = 0x0006
+	xlsStringRec   = 0x0207
+	xlsMaxRow      = 0x10000
+	xlsMaxCol      = 0x100
+	xlsDenseCells  = 1 << 20 // beyond this many grid cells, empty rows are left out
+	xlsMaxSSTCount = 1 << 22
+)
 
-// convertXLS renders each sheet of a BIFF8 workbook like convertXLSX.
+// convertXLS renders each worksheet of an Excel 97-2003 (BIFF8) workbook
+// like convertXLSX: "## Name" and a markdown table whose header is the
+// first row. Numbers, dates (by their cell format), booleans, errors,
+// shared and inline strings and cached formula results are shown.
 //
-// grate opens workbooks by file name only, so the bytes are copied to a
-// private temporary file that is removed before returning.
+// The reader is our own: it walks the Workbook stream record by record and
+// never trusts a count or size it has not checked against the bytes
+// present (grate, noted in dependencies.md, allocates whatever a file
+// announces and was crashed by 30 KB inputs under fuzzing).
 func convertXLS(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
 	if c, ok := mislabelled(r, size); ok {
 		return c(ctx, r, size)
 	}
-	if err := checkXLS(r, size); err != nil {
+	streams, err := oleStreams(r, "Workbook", "Book")
+	if err != nil {
+		return "", malformed("XLS", err)
+	}
+	wb := streams["Workbook"]
+	if wb == nil {
+		if streams["Book"] != nil {
+			return "", malformed("XLS", errors.New("Excel 5/95 (BIFF5) workbooks are not supported"))
+		}
+		return "", malformed("XLS", errors.New("no Workbook stream"))
+	}
+	b := &xlsBook{recs: xlsRecords(wb), formats: map[uint16]string{}}
+	if err := b.globals(); err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp("", "scout-*.xls")
-	if err != nil {
-		return "", fmt.Errorf("cannot create a temporary copy: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	_, err = io.Copy(tmp, io.NewSectionReader(r, 0, size))
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return "", fmt.Errorf("cannot create a temporary copy: %w", err)
-	}
-	wb, err := xls.Open(tmp.Name())
-	if err != nil {
-		return "", malformed("XLS", err)
-	}
-	defer wb.Close()
-	names, err := wb.List()
-	if err != nil {
-		return "", malformed("XLS", err)
-	}
 	var out text
-	for _, name := range names {
-		sheet, err := wb.Get(name)
-		if err != nil {
-			return "", malformed("XLS", fmt.Errorf("sheet %q: %w", name, err))
+	for _, s := range b.sheets {
+		if err := ctx.Err(); err != nil {
+			return "", err
 		}
-		var rows [][]string
-		size := 0
-		for n := 0; sheet.Next() && size <= MaxOutput; n++ {
-			if n%1024 == 0 {
-				if err := ctx.Err(); err != nil {
-					return "", err
-				}
-			}
-			row := sheet.Strings()
-			for i, c := range row {
-				if mergedMarks[c] {
-					row[i] = ""
-				}
-				size += len(c) + 3
-			}
-			rows = append(rows, row)
-		}
-		if err := sheet.Err(); err != nil {
-			return "", malformed("XLS", fmt.Errorf("sheet %q: %w", name, err))
-		}
-		writeSheet(&out, name, rows)
+		writeSheet(&out, s.name, b.sheetRows(s.pos))
 		if out.full() {
 			break
 		}
 	}
+	if len(b.sheets) == 0 {
+		return "", malformed("XLS", errors.New("no worksheets"))
+	}
 	return out.result(), nil
 }
 
-// maxCells caps the cells of one sheet: grate allocates the whole grid
-// that a sheet's DIMENSIONS record announces.
-const maxCells = 1 << 21
+type xlsRec struct {
+	typ  uint16
+	off  int // offset of the record header in the stream
+	data []byte
+}
 
-// BIFF8 record types checked before grate reads the workbook.
-const (
-	recFilePass   = 0x002F
-	recDimensions = 0x0200
-)
-
-// checkXLS refuses workbooks that grate would mishandle: no Workbook
-// stream, encryption, or a sheet whose announced size would take
-// gigabytes to allocate.
-func checkXLS(r io.ReaderAt, size int64) error {
-	if err := checkCFBHeader(r, size); err != nil {
-		return malformed("XLS", err)
-	}
-	streams, err := oleStreams(r, "Workbook")
-	if err != nil {
-		return malformed("XLS", err)
-	}
-	wb := streams["Workbook"]
-	if wb == nil {
-		return malformed("XLS", errors.New("no Workbook stream (Excel 5/95 workbooks are not supported)"))
-	}
+// xlsRecords splits a stream into records; a record cut short by the end
+// of the stream keeps what is there.
+func xlsRecords(b []byte) []xlsRec {
+	var out []xlsRec
 	le := binary.LittleEndian
-	for off := 0; off+4 <= len(wb); {
-		typ, n := le.Uint16(wb[off:]), int(le.Uint16(wb[off+2:]))
-		data := wb[off+4 : min(off+4+n, len(wb))]
-		switch typ {
-		case recFilePass:
+	for off := 0; off+4 <= len(b); {
+		n := int(le.Uint16(b[off+2:]))
+		end := min(off+4+n, len(b))
+		out = append(out, xlsRec{typ: le.Uint16(b[off:]), off: off, data: b[off+4 : end]})
+		off = end
+	}
+	return out
+}
+
+type xlsSheet struct {
+	name string
+	pos  int // stream offset of the sheet's BOF
+}
+
+type xlsBook struct {
+	recs     []xlsRec
+	sheets   []xlsSheet
+	sst      []string
+	formats  map[uint16]string // custom number formats by id
+	xfs      []uint16          // number format id of each cell format
+	date1904 bool
+}
+
+// globals reads the workbook globals: sheets, shared strings, formats.
+func (b *xlsBook) globals() error {
+	le := binary.LittleEndian
+	for i, rec := range b.recs {
+		d := rec.data
+		switch rec.typ {
+		case xlsEOF:
+			return nil
+		case xlsFilePass:
 			return malformed("XLS", errors.New("the workbook is encrypted"))
-		case recDimensions:
-			if len(data) >= 12 {
-				rows, cols := le.Uint32(data[4:]), uint32(le.Uint16(data[10:]))
-				if rows > 0x10000 || cols > 0x100 || uint64(rows)*uint64(cols) > maxCells {
-					return malformed("XLS", fmt.Errorf("a sheet announces %d rows x %d columns, more than the %d cells read", rows, cols, maxCells))
-				}
+		case xlsBoundSheet:
+			if len(d) < 8 || d[5] != 0 { // not a worksheet (chart, macro sheet)
+				continue
 			}
+			name, _ := xlsString(d[6:], 1)
+			b.sheets = append(b.sheets, xlsSheet{name: name, pos: int(le.Uint32(d))})
+		case xlsSST:
+			chunks := [][]byte{d}
+			for _, c := range b.recs[i+1:] {
+				if c.typ != xlsContinue {
+					break
+				}
+				chunks = append(chunks, c.data)
+			}
+			b.sst = parseSST(chunks)
+		case xlsFormat:
+			if len(d) >= 2 {
+				s, _ := xlsString(d[2:], 2)
+				b.formats[le.Uint16(d)] = s
+			}
+		case xlsXF:
+			if len(d) >= 4 {
+				b.xfs = append(b.xfs, le.Uint16(d[2:]))
+			}
+		case xlsDateMode:
+			b.date1904 = len(d) >= 2 && le.Uint16(d) == 1
 		}
-		off += 4 + n
 	}
 	return nil
 }
 
-// checkCFBHeader checks what grate's own compound-file reader trusts: the
-// sector sizes, the FAT, mini FAT and DIFAT sector counts and chain, and
-// the sizes of the first directory entries. A lie in any of them makes it
-// allocate without bound or loop forever.
-func checkCFBHeader(r io.ReaderAt, size int64) error {
-	const (
-		endOfChain = 0xFFFFFFFE
-		freeSect   = 0xFFFFFFFF
-	)
-	h := make([]byte, 512)
-	if _, err := r.ReadAt(h, 0); err != nil {
-		return errors.New("shorter than a compound-file header")
+// sheetRows reads the cells of the sheet whose BOF is at pos.
+func (b *xlsBook) sheetRows(pos int) [][]string {
+	start, ok := slices.BinarySearchFunc(b.recs, pos, func(r xlsRec, p int) int { return r.off - p })
+	if !ok || b.recs[start].typ != xlsBOF {
+		return nil
 	}
 	le := binary.LittleEndian
-	shift := le.Uint16(h[0x1E:])
-	if (shift != 9 && shift != 12) || le.Uint16(h[0x20:]) != 6 {
-		return errors.New("unsupported sector sizes")
-	}
-	sectors := size >> shift
-	fat, miniFAT, difat := int64(le.Uint32(h[0x2C:])), int64(le.Uint32(h[0x40:])), int64(le.Uint32(h[0x48:]))
-	if fat > sectors || miniFAT > sectors || difat > sectors {
-		return fmt.Errorf("the header claims more sectors than the %d-byte file holds", size)
-	}
-	sector := func(sid uint32) ([]byte, error) {
-		b := make([]byte, 1<<shift)
-		if _, err := r.ReadAt(b, (int64(sid)+1)<<shift); err != nil {
-			return nil, fmt.Errorf("sector %d lies outside the file", sid)
+	cells := map[[2]int]string{}
+	maxRow, maxCol := -1, -1
+	put := func(row, col int, v string) {
+		if row >= xlsMaxRow || col >= xlsMaxCol || v == "" {
+			return
 		}
-		return b, nil
+		cells[[2]int{row, col}] = v
+		maxRow, maxCol = max(maxRow, row), max(maxCol, col)
 	}
-	// The DIFAT chain must end within its announced length.
-	sid := le.Uint32(h[0x44:])
-	for n := int64(0); difat > 0 && sid != endOfChain && sid != freeSect; n++ {
-		if n >= difat {
-			return errors.New("the DIFAT chain is longer than announced (a loop?)")
+	pending := [2]int{-1, -1} // formula cell waiting for its STRING record
+	depth := 0                // nested BOF/EOF (embedded charts)
+	size := 0
+	for _, rec := range b.recs[start+1:] {
+		d := rec.data
+		if size > MaxOutput {
+			break
 		}
-		b, err := sector(sid)
-		if err != nil {
-			return err
+		switch rec.typ {
+		case xlsBOF:
+			depth++
+			continue
+		case xlsEOF:
+			if depth == 0 {
+				return b.grid(cells, maxRow, maxCol)
+			}
+			depth--
+			continue
 		}
-		sid = le.Uint32(b[len(b)-4:])
+		if depth > 0 || len(d) < 6 {
+			continue
+		}
+		row, col, xf := int(le.Uint16(d)), int(le.Uint16(d[2:])), le.Uint16(d[4:])
+		v := ""
+		switch rec.typ {
+		case xlsLabelSST:
+			if len(d) >= 10 {
+				if k := int(le.Uint32(d[6:])); k < len(b.sst) {
+					v = b.sst[k]
+				}
+			}
+		case xlsLabel, xlsRString:
+			v, _ = xlsString(d[6:], 2)
+		case xlsNumber:
+			if len(d) >= 14 {
+				v = b.number(math.Float64frombits(le.Uint64(d[6:])), xf)
+			}
+		case xlsRK:
+			if len(d) >= 10 {
+				v = b.number(rkValue(le.Uint32(d[6:])), xf)
+			}
+		case xlsMulRK:
+			for k := 0; 6+6*k+6 <= len(d); k++ {
+				e := d[4+6*k:]
+				put(row, col+k, b.number(rkValue(le.Uint32(e[2:])), le.Uint16(e)))
+			}
+		case xlsBoolErr:
+			if len(d) >= 8 {
+				v = boolErr(d[6], d[7])
+			}
+		case xlsFormula:
+			if len(d) >= 14 {
+				val := d[6:14]
+				if le.Uint16(val[6:]) != 0xFFFF {
+					v = b.number(math.Float64frombits(le.Uint64(val)), xf)
+				} else {
+					switch val[0] {
+					case 0:
+						pending = [2]int{row, col}
+					case 1:
+						v = boolErr(val[2], 0)
+					case 2:
+						v = boolErr(val[2], 1)
+					}
+				}
+			}
+		case xlsStringRec:
+			if pending[0] >= 0 {
+				s, _ := xlsString(d, 2)
+				put(pending[0], pending[1], s)
+				pending = [2]int{-1, -1}
+			}
+			continue
+		default:
+			continue
+		}
+		size += len(v) + 3
+		put(row, col, v)
 	}
-	// grate reads the first four directory entries and trusts their sizes.
-	dir, err := sector(le.Uint32(h[0x30:]))
-	if err != nil {
-		return err
+	return b.grid(cells, maxRow, maxCol)
+}
+
+// grid lays the cells out in rows; a sparse sheet whose grid would be
+// huge keeps only the rows that hold something.
+func (b *xlsBook) grid(cells map[[2]int]string, maxRow, maxCol int) [][]string {
+	if maxRow < 0 {
+		return nil
 	}
-	for i := 0; i < 4 && (i+1)*128 <= len(dir); i++ {
-		e := dir[i*128 : (i+1)*128]
-		n := le.Uint64(e[120:])
-		if le.Uint16(h[0x1A:]) == 3 {
-			n &= 0xFFFFFFFF // version 3 ignores the high half
+	dense := (maxRow+1)*(maxCol+1) <= xlsDenseCells
+	byRow := map[int][]string{}
+	for k, v := range cells {
+		row := byRow[k[0]]
+		if row == nil {
+			row = make([]string, maxCol+1)
+			byRow[k[0]] = row
 		}
-		if typ := e[66]; (typ == 2 || typ == 5) && n > uint64(size) {
-			return fmt.Errorf("directory entry %d claims %d bytes in a %d-byte file", i, n, size)
+		row[k[1]] = v
+	}
+	var out [][]string
+	if dense {
+		for r := 0; r <= maxRow; r++ {
+			out = append(out, byRow[r])
+		}
+		return out
+	}
+	rows := slices.Sorted(mapKeys(byRow))
+	for _, r := range rows {
+		out = append(out, byRow[r])
+	}
+	return out
+}
+
+func mapKeys[V any](m map[int]V) func(func(int) bool) {
+	return func(yield func(int) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
 		}
 	}
-	return nil
+}
+
+// xlsString decodes an XLUnicodeString (lenBytes 2) or a
+// ShortXLUnicodeString (lenBytes 1): length, flags, characters.
+func xlsString(d []byte, lenBytes int) (string, int) {
+	if len(d) < lenBytes+1 {
+		return "", len(d)
+	}
+	n := int(d[0])
+	if lenBytes == 2 {
+		n = int(binary.LittleEndian.Uint16(d))
+	}
+	wide := d[lenBytes]&1 != 0
+	d = d[lenBytes+1:]
+	if wide {
+		n = min(n, len(d)/2)
+		u := make([]uint16, n)
+		for i := range u {
+			u[i] = binary.LittleEndian.Uint16(d[2*i:])
+		}
+		return string(utf16.Decode(u)), lenBytes + 1 + 2*n
+	}
+	n = min(n, len(d))
+	s, _ := charmap.ISO8859_1.NewDecoder().Bytes(d[:n])
+	return string(s), lenBytes + 1 + n
+}
+
+// sstReader reads the shared string table across its CONTINUE records.
+type sstReader struct {
+	chunks [][]byte
+	c, off int
+}
+
+func (r *sstReader) left() bool {
+	for r.c < len(r.chunks) && r.off >= len(r.chunks[r.c]) {
+		r.c, r.off = r.c+1, 0
+	}
+	return r.c < len(r.chunks)
+}
+
+// bytes returns the next n bytes, crossing chunks; fewer at the end.
+func (r *sstReader) bytes(n int) []byte {
+	var out []byte
+	for len(out) < n && r.left() {
+		ch := r.chunks[r.c]
+		k := min(n-len(out), len(ch)-r.off)
+		out = append(out, ch[r.off:r.off+k]...)
+		r.off += k
+	}
+	return out
+}
+
+// parseSST decodes the shared strings. Character data that crosses into a
+// CONTINUE record starts there with a new flags byte (8- or 16-bit).
+func parseSST(chunks [][]byte) []string {
+	le := binary.LittleEndian
+	if len(chunks[0]) < 8 {
+		return nil
+	}
+	count := min(int(le.Uint32(chunks[0][4:])), xlsMaxSSTCount)
+	r := &sstReader{chunks: chunks, off: 8}
+	var out []string
+	for len(out) < count && r.left() {
+		h := r.bytes(3)
+		if len(h) < 3 {
+			break
+		}
+		n, flags := int(le.Uint16(h)), h[2]
+		runs, ext := 0, 0
+		if flags&0x8 != 0 {
+			runs = int(le.Uint16(append(r.bytes(2), 0, 0)))
+		}
+		if flags&0x4 != 0 {
+			ext = int(le.Uint32(append(r.bytes(4), 0, 0, 0, 0)))
+		}
+		wide := flags&1 != 0
+		u := make([]uint16, 0, min(n, 1<<16))
+		for len(u) < n && r.left() {
+			if r.off == 0 && r.c > 0 && len(u) > 0 {
+				// Continuing into a new record: a fresh flags byte.
+				wide = r.bytes(1)[0]&1 != 0
+				continue
+			}
+			if wide {
+				b := r.bytes(2)
+				if len(b) < 2 {
+					break
+				}
+				u = append(u, le.Uint16(b))
+			} else {
+				u = append(u, uint16(r.bytes(1)[0]))
+			}
+		}
+		out = append(out, string(utf16.Decode(u)))
+		r.bytes(4*runs + ext)
+	}
+	return out
+}
+
+// rkValue decodes an RK number.
+func rkValue(rk uint32) float64 {
+	var v float64
+	if rk&2 != 0 {
+		v = float64(int32(rk) >> 2)
+	} else {
+		v = math.Float64frombits(uint64(rk&^3) << 32)
+	}
+	if rk&1 != 0 {
+		v /= 100
+	}
+	return v
+}
+
+var xlsErrors = map[byte]string{0x00: "#NULL!", 0x07: "#DIV/0!", 0x0F: "#VALUE!", 0x17: "#REF!", 0x1D: "#NAME?", 0x24: "#NUM!", 0x2A: "#N/A"}
+
+func boolErr(v, isErr byte) string {
+	if isErr != 0 {
+		if s, ok := xlsErrors[v]; ok {
+			return s
+		}
+		return "#ERROR"
+	}
+	if v != 0 {
+		return "TRUE"
+	}
+	return "FALSE"
+}
+
+// number formats v by the number format of cell format xf: dates and
+// times as ISO dates, percentages with %, other numbers plainly.
+func (b *xlsBook) number(v float64, xf uint16) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "#NUM!"
+	}
+	fmtID := uint16(0)
+	if int(xf) < len(b.xfs) {
+		fmtID = b.xfs[xf]
+	}
+	code := b.formats[fmtID]
+	switch {
+	case isDateFormat(fmtID, code) && v >= 0 && v < 2958466:
+		return b.date(v)
+	case fmtID == 9 || fmtID == 10 || strings.Contains(code, "%"):
+		return strconv.FormatFloat(v*100, 'f', -1, 64) + "%"
+	}
+	if a := math.Abs(v); v == 0 || (a >= 1e-6 && a < 1e15) {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// isDateFormat reports a built-in date/time format or a custom format
+// with date or time letters outside quotes and brackets.
+func isDateFormat(id uint16, code string) bool {
+	if (id >= 14 && id <= 22) || (id >= 45 && id <= 47) {
+		return true
+	}
+	quoted, bracket := false, false
+	for _, c := range strings.ToLower(code) {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case c == '[':
+			bracket = true
+		case c == ']':
+			bracket = false
+		case !quoted && !bracket && strings.ContainsRune("ymdhs", c):
+			return true
+		}
+	}
+	return false
+}
+
+// date converts a serial date of the workbook's date system.
+func (b *xlsBook) date(v float64) string {
+	base := time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)
+	if b.date1904 {
+		base = time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC)
+	} else if v < 61 {
+		base = base.AddDate(0, 0, 1) // Excel's phantom 29 February 1900
+	}
+	days := math.Floor(v)
+	t := base.AddDate(0, 0, int(days)).Add(time.Duration(math.Round((v-days)*86400)) * time.Second)
+	switch {
+	case v == days:
+		return t.Format("2006-01-02")
+	case days == 0:
+		return t.Format("15:04:05")
+	}
+	return t.Format("2006-01-02 15:04:05")
 }
