@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -132,7 +133,11 @@ func (o *orderedCounts) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(strconv.Quote(p))
+		k, err := json.Marshal(p)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
 		b.WriteByte(':')
 		b.WriteString(strconv.Itoa(o.counts[i]))
 	}
