@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -156,5 +157,51 @@ func TestWalkDeepTree(t *testing.T) {
 				t.Errorf("%s sorted=%v: %d entries, visited %d; want %d down to %s", fsName, sorted, len(got), st.Visited, depth+1, p)
 			}
 		}
+	}
+}
+
+// openFDs counts the open descriptors of the process (Linux only).
+func openFDs(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd")
+	}
+	return len(ents)
+}
+
+func TestWalkStopsWithoutLeaks(t *testing.T) {
+	tr := tree{}
+	for i := range 40 {
+		for j := range 5 {
+			tr[fmt.Sprintf("d%02d/e%d/f.txt", i, j)] = "x"
+		}
+	}
+	fsys := tr.osFS(t)
+	before := openFDs(t)
+	for _, sorted := range []bool{false, true} {
+		for _, workers := range []int{1, 0} {
+			for _, stopAt := range []int{1, 7, 100} {
+				n := 0
+				var mu sync.Mutex
+				_, err := Walk(context.Background(), fsys, ".", Options{Sorted: sorted, Workers: workers}, func(e Entry) error {
+					mu.Lock()
+					defer mu.Unlock()
+					if n++; n == stopAt {
+						return fs.SkipAll
+					}
+					if sorted && strings.HasSuffix(e.Path, "e3") {
+						return fs.SkipDir // abandon a subtree listed ahead
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if after := openFDs(t); after != before {
+		t.Fatalf("%d descriptors open before the walks, %d after", before, after)
 	}
 }

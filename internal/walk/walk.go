@@ -41,13 +41,15 @@ type Options struct {
 	// (core.excludesFile), applied inside git work trees relative to the
 	// work-tree top; see LoadGlobalExcludes. "" means none.
 	GlobalExcludes string
-	// Workers is the number of goroutines reading directories. 0 means
-	// 2×GOMAXPROCS (reads block, so more workers than cores hide latency).
+	// Workers is the number of goroutines reading directories (with
+	// Sorted, besides the caller's). 0 means 2×GOMAXPROCS: reads block, so
+	// more workers than cores hide latency.
 	Workers int
-	// Sorted walks sequentially, depth first, each directory's entries in
-	// byte-wise name order, a directory's subtree right after the
-	// directory itself, so that the calls to fn and any limit are
-	// deterministic. false walks in parallel in no particular order.
+	// Sorted calls fn from one goroutine, depth first, each directory's
+	// entries in byte-wise name order, a directory's subtree right after
+	// the directory itself, so that the calls to fn, the stats and any
+	// limit are deterministic; workers still read directories ahead in
+	// parallel. false calls fn concurrently in no particular order.
 	Sorted bool
 	// MaxVisited stops the walk once this many entries (directories and
 	// files, reported or skipped) have been visited; Stats.Truncated then
@@ -164,8 +166,7 @@ func Walk(ctx context.Context, fsys fs.FS, root string, opts Options, fn func(En
 	stop := context.AfterFunc(ctx, func() { w.halt(ctx.Err()) })
 	defer stop()
 	if opts.Sorted {
-		st := w.newStats()
-		w.sortedDir(job{dir: root, rules: rootRules, viaLink: rootIsLink}, st)
+		w.orderedWalk(job{dir: root, rules: rootRules, viaLink: rootIsLink})
 	} else {
 		w.parallel(job{dir: root, rules: rootRules, viaLink: rootIsLink})
 	}
@@ -201,6 +202,7 @@ type walker struct {
 	stats     []*stats
 	errors    []error
 	truncated bool
+	ord       ordered // the state of an ordered walk
 }
 
 // stats are one worker's counts, merged at the end.
@@ -401,11 +403,6 @@ func (w *walker) share(jobs []job) {
 		w.cond.Signal()
 	}
 	w.mu.Unlock()
-}
-
-// sortedDir walks the directory of j depth first, in name order.
-func (w *walker) sortedDir(j job, st *stats) {
-	w.readDir(j, st, func(sub job) { w.sortedDir(sub, st) })
 }
 
 // listing is one directory's entries.

@@ -360,25 +360,31 @@ func TestWalkCancel(t *testing.T) {
 		tr[filepath.Join("d", string(rune('a'+i%26)), "f"+string(rune('a'+i/26)))] = ""
 	}
 	for fsName, fsys := range tr.both(t) {
-		ctx, cancel := context.WithCancel(context.Background())
-		n := 0
-		var mu sync.Mutex
-		_, err := Walk(ctx, fsys, ".", Options{}, func(e Entry) error {
-			mu.Lock()
-			defer mu.Unlock()
-			n++
-			if n == 5 {
-				cancel()
-				time.Sleep(10 * time.Millisecond) // let the AfterFunc run
-			}
-			return nil
-		})
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("%s: err = %v, want context.Canceled", fsName, err)
+		for _, sorted := range []bool{false, true} {
+			testCancel(t, fsName, fsys, sorted)
 		}
-		if n > 20 {
-			t.Errorf("%s: %d entries reported after cancel; the walk must stop promptly", fsName, n)
+	}
+}
+
+func testCancel(t *testing.T, fsName string, fsys fs.FS, sorted bool) {
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	var mu sync.Mutex
+	_, err := Walk(ctx, fsys, ".", Options{Sorted: sorted}, func(e Entry) error {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		if n == 5 {
+			cancel()
+			time.Sleep(10 * time.Millisecond) // let the AfterFunc run
 		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("%s sorted=%v: err = %v, want context.Canceled", fsName, sorted, err)
+	}
+	if n > 20 {
+		t.Errorf("%s sorted=%v: %d entries reported after cancel; the walk must stop promptly", fsName, sorted, n)
 	}
 }
 

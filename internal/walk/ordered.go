@@ -1,0 +1,231 @@
+package walk
+
+import (
+	"errors"
+	"runtime"
+	"sync"
+)
+
+// errStopped marks a node left unlisted because the walk stopped.
+var errStopped = errors.New("walk stopped")
+
+// The ordered walk (Options.Sorted) calls fn from one goroutine, depth
+// first and in name order, while worker goroutines list the directories
+// it will need next: each listed directory makes nodes for the
+// subdirectories it will enter, which the workers list in turn, at most
+// maxAhead directories ahead of the caller. When the caller needs a
+// directory no worker has claimed yet, it lists it itself, so it never
+// waits on the workers' budget. All counting happens on the caller's
+// side, so the calls to fn, the stats and MaxVisited are deterministic.
+
+// maxAhead bounds the directories listed but not yet walked through (each
+// holds its entries and an open descriptor).
+const maxAhead = 64
+
+// node is a directory of an ordered walk. Its fields after state are
+// written by whoever claims it, before done is closed.
+type node struct {
+	job
+	state     nodeState // guarded by walker.mu
+	abandoned bool      // guarded by walker.mu: the caller will not walk it
+	done      chan struct{}
+
+	l     *listing
+	rules *dirRules // the rules in force inside the directory
+	err   error     // the listing failed
+	paths []string  // per entry: its FS path when reported, else ""
+	kids  []*node   // per entry: the node of a directory to enter, else nil
+	verds []int8    // per entry: verdict
+}
+
+type nodeState uint8
+
+const (
+	pending  nodeState = iota // waiting for a worker
+	claimed                   // being listed
+	listed                    // done is closed; holds budget until released
+	released                  // walked through or abandoned; descriptor closed
+)
+
+// ordered is the shared state of the workers of an ordered walk; it uses
+// walker.mu and walker.cond.
+type ordered struct {
+	stack    []*node // pending nodes, the next needed on top
+	ahead    int     // nodes claimed or listed, not yet released
+	finished bool    // the caller is done: workers return
+}
+
+// orderedWalk walks from root in order; see the comment above.
+func (w *walker) orderedWalk(root job) {
+	n := w.opts.Workers
+	if n <= 0 {
+		n = 2 * runtime.GOMAXPROCS(0)
+	}
+	o := &w.ord
+	rootNode := &node{job: root, done: make(chan struct{})}
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(w.prefetch)
+	}
+	st := w.newStats()
+	w.visit(rootNode, st) // releases every node it listed or had listed
+	w.mu.Lock()
+	o.finished = true
+	w.cond.Broadcast()
+	w.mu.Unlock()
+	wg.Wait()
+}
+
+// prefetch is a worker: it lists pending nodes while the budget allows.
+func (w *walker) prefetch() {
+	o := &w.ord
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for {
+		for !o.finished && !w.stop.Load() && (len(o.stack) == 0 || o.ahead >= maxAhead) {
+			w.cond.Wait()
+		}
+		if o.finished || w.stop.Load() {
+			return
+		}
+		nd := o.stack[len(o.stack)-1]
+		o.stack = o.stack[:len(o.stack)-1]
+		if nd.state != pending || nd.abandoned {
+			continue
+		}
+		w.claimAndList(nd)
+	}
+}
+
+// claimAndList lists nd; it is called with w.mu held and returns with it
+// held, releasing it while listing.
+func (w *walker) claimAndList(nd *node) {
+	o := &w.ord
+	nd.state = claimed
+	o.ahead++
+	w.mu.Unlock()
+	w.fill(nd)
+	w.mu.Lock()
+	nd.state = listed
+	close(nd.done)
+	if nd.abandoned {
+		w.abandon(nd)
+		return
+	}
+	// Push the subdirectories last first, so that the first is on top.
+	for i := len(nd.kids) - 1; i >= 0; i-- {
+		if k := nd.kids[i]; k != nil {
+			o.stack = append(o.stack, k)
+		}
+	}
+	w.cond.Broadcast()
+}
+
+// fill lists the directory of nd and decides the fate of its entries.
+func (w *walker) fill(nd *node) {
+	if w.stop.Load() {
+		nd.err = errStopped
+		return
+	}
+	l, rules, err := w.prepare(nd.job)
+	if err != nil {
+		nd.err = err
+		return
+	}
+	nd.l, nd.rules = l, rules
+	nd.paths = make([]string, len(l.ents))
+	nd.kids = make([]*node, len(l.ents))
+	nd.verds = make([]int8, len(l.ents))
+	for i, e := range l.ents {
+		p := childPath(nd.dir, e.name)
+		isDir := e.typ.IsDir()
+		v := w.verdict(rules, e.name, p, isDir)
+		nd.verds[i] = int8(v)
+		if v != report {
+			continue
+		}
+		nd.paths[i] = p
+		if isDir {
+			nd.kids[i] = &node{job: job{dir: p, depth: nd.depth + 1, rules: rules}, done: make(chan struct{})}
+		}
+	}
+}
+
+// await returns nd listed: it waits for the worker that claimed it, or
+// lists it itself when no worker has.
+func (w *walker) await(nd *node) {
+	w.mu.Lock()
+	if nd.state == pending {
+		w.claimAndList(nd)
+		w.mu.Unlock()
+		return
+	}
+	w.mu.Unlock()
+	<-nd.done
+}
+
+// visit walks the directory of nd: it reports its entries in order and
+// visits the subdirectories fn lets it enter.
+func (w *walker) visit(nd *node, st *stats) {
+	w.await(nd)
+	defer w.release(nd)
+	if nd.err != nil {
+		if nd.err != errStopped {
+			w.unreadable(nd.job, st, nd.err)
+		}
+		return
+	}
+	depth := nd.depth + 1
+	for i, e := range nd.l.ents {
+		if w.stop.Load() || w.overLimit(st, len(nd.l.ents)-i) {
+			return
+		}
+		st.visited++
+		if v := nd.verds[i]; v != report {
+			st.skipped[v]++
+			continue
+		}
+		descend, next := w.call(Entry{Path: nd.paths[i], Type: e.typ, Depth: depth, list: nd.l, idx: i})
+		if kid := nd.kids[i]; kid != nil {
+			if descend {
+				w.visit(kid, st)
+			} else {
+				w.mu.Lock()
+				w.abandon(kid)
+				w.mu.Unlock()
+			}
+		}
+		if !next {
+			return
+		}
+	}
+}
+
+// release closes the directory of nd once walked, with its unwalked
+// subdirectories, and frees its place in the budget.
+func (w *walker) release(nd *node) {
+	w.mu.Lock()
+	w.abandon(nd)
+	w.mu.Unlock()
+}
+
+// abandon releases nd and, recursively, its subdirectories: listed ones
+// are closed, pending ones are never listed, claimed ones are released
+// by their lister. It is called with w.mu held.
+func (w *walker) abandon(nd *node) {
+	nd.abandoned = true
+	if nd.state != listed {
+		return
+	}
+	nd.state = released
+	w.ord.ahead--
+	w.cond.Broadcast()
+	if nd.l != nil && nd.l.fd != nil {
+		nd.l.fd.Close()
+	}
+	for _, k := range nd.kids {
+		if k != nil && !k.abandoned {
+			w.abandon(k)
+		}
+	}
+}
