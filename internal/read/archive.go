@@ -2,7 +2,6 @@ package read
 
 import (
 	"context"
-	"io/fs"
 
 	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/errs"
@@ -14,23 +13,24 @@ import (
 // archive reads p as an archive path ("a.zip", "a.zip:dir/", "a.zip:f.ts:50-60")
 // when some prefix of it ending in an archive extension is a regular file.
 func (r *reader) archive(ctx context.Context, p string) (*Result, bool, error) {
+	return r.archiveVia(ctx, p, r.locate)
+}
+
+// archiveVia is archive with the archive file found by locate.
+func (r *reader) archiveVia(ctx context.Context, p string, locate locator) (*Result, bool, error) {
 	for _, cand := range archive.Candidates(asciiMasked(p)) {
 		cand.Archive = p[:len(cand.Archive)]
 		if len(cand.Archive) < len(p) {
 			cand.Inner = p[len(cand.Archive)+1:]
 		}
-		name, err := pathutil.Resolve(r.c.Root, cand.Archive)
-		if err != nil {
-			continue
-		}
-		if r.c.CheckInside != nil && r.c.CheckInside(r.c.FS, name) != nil {
-			continue
-		}
-		info, err := fs.Stat(r.c.FS, name)
-		if err != nil || !info.Mode().IsRegular() {
+		name, suffix, ok := locate(cand.Archive)
+		if !ok {
 			continue
 		}
 		res, err := r.readArchive(ctx, name, cand.Inner)
+		if res != nil {
+			res.SuffixResolution = suffix
+		}
 		return res, true, err
 	}
 	return nil, false, nil

@@ -29,10 +29,19 @@ func (r *reader) local(ctx context.Context, p string) (*Result, error) {
 	if !isNotExist(err) {
 		return nil, err
 	}
-	if to := r.suffixMatch(ctx, base); to != "" {
+	// One deadline bounds every suffix match of this path.
+	sctx, cancel := context.WithTimeout(ctx, r.suffixLimit())
+	defer cancel()
+	if to := r.suffixMatch(sctx, base); to != "" {
 		if f, err := r.stat(to); err == nil {
 			f.suffix = &SuffixResolution{From: base, To: to}
 			return r.open(ctx, f, sel)
+		}
+	}
+	// A missing archive or database may be found by suffix too.
+	for _, via := range []func(context.Context, string, locator) (*Result, bool, error){r.archiveVia, r.databaseVia} {
+		if res, ok, err := via(ctx, p, r.bySuffix(sctx)); ok || err != nil {
+			return res, err
 		}
 	}
 	if res, ok := r.delimited(ctx, p); ok {

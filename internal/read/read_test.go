@@ -43,6 +43,9 @@ func TestSuffixMatch(t *testing.T) {
 	m := fstest.MapFS{
 		"pkg/deep/file.go":          {Data: []byte("x")},
 		"node_modules/deep/file.go": {Data: []byte("y")},
+		"dist/only.go":              {Data: []byte("d")},
+		"node_modules/m/index.js":   {Data: []byte("m")},
+		"lib/node_modules/m/x.js":   {Data: []byte("x")},
 		"a/dup.go":                  {Data: []byte("a")},
 		"b/dup.go":                  {Data: []byte("b")},
 	}
@@ -53,6 +56,11 @@ func TestSuffixMatch(t *testing.T) {
 		{"deep/file.go", "pkg/deep/file.go", "node_modules is pruned, so the match is unique"},
 		{"file.go", "pkg/deep/file.go", "a base name matches too"},
 		{"dup.go", "", "two matches: no guess"},
+		{"only.go", "dist/only.go", "build directories are searched (only .git and node_modules are pruned)"},
+		{"m/index.js", "", "node_modules is pruned"},
+		{"node_modules/m/index.js", "", "a path that exists as given is not a suffix match"},
+		{"x/node_modules/m/index.js", "", "no match"},
+		{"node_modules/m/x.js", "lib/node_modules/m/x.js", "node_modules is searched when the path names it"},
 		{"../file.go", "", "a path climbing out is never matched"},
 		{"eep/file.go", "", "suffixes match whole path segments"},
 	}

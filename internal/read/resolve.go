@@ -9,7 +9,6 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/pathutil"
 )
@@ -81,6 +80,14 @@ func variants(p string) []string {
 // suffixTimeout bounds a suffix match.
 const suffixTimeout = 5 * time.Second
 
+// suffixLimit is the time a suffix match may take.
+func (r *reader) suffixLimit() time.Duration {
+	if r.c.SuffixTimeout > 0 {
+		return r.c.SuffixTimeout
+	}
+	return suffixTimeout
+}
+
 // suffixMatch looks for the one entry of the tree whose path ends with
 // "/"+p. It returns "" when there is none or more than one, or when the
 // search ran out of time.
@@ -89,13 +96,12 @@ func (r *reader) suffixMatch(ctx context.Context, p string) string {
 	if p == "." || p == "" || p == ".." || strings.HasPrefix(p, "../") {
 		return ""
 	}
-	limit := r.c.SuffixTimeout
-	if limit <= 0 {
-		limit = suffixTimeout
-	}
-	ctx, cancel := context.WithTimeout(ctx, limit)
+	ctx, cancel := context.WithTimeout(ctx, r.suffixLimit())
 	defer cancel()
 	want := "/" + p
+	// As pi's glob: .git is never searched, node_modules only when the
+	// path names it.
+	inNodeModules := strings.Contains(p, "node_modules")
 	var matches []string
 	fs.WalkDir(r.c.FS, ".", func(q string, d fs.DirEntry, err error) error {
 		if ctx.Err() != nil {
@@ -104,7 +110,7 @@ func (r *reader) suffixMatch(ctx context.Context, p string) string {
 		if err != nil {
 			return nil
 		}
-		if d.IsDir() && q != "." && dirtree.Pruned[d.Name()] {
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules" && !inNodeModules) {
 			return fs.SkipDir
 		}
 		if strings.HasSuffix("/"+q, want) && q != p {
@@ -124,4 +130,38 @@ func (r *reader) suffixMatch(ctx context.Context, p string) string {
 // notFound is the error of a path that does not exist.
 func notFound(p string) error {
 	return &errs.Error{Code: errs.NotFound, Path: p, Message: "Path '" + p + "' not found", Err: fs.ErrNotExist}
+}
+
+// locator finds a container file (an archive, a database) named as
+// written: its FS path, the suffix resolution that found it (nil when the
+// path was found as written), and whether it is a regular file inside the
+// root.
+type locator func(p string) (name string, suffix *SuffixResolution, ok bool)
+
+// locate finds p as written.
+func (r *reader) locate(p string) (string, *SuffixResolution, bool) {
+	name, err := pathutil.Resolve(r.c.Root, p)
+	if err != nil {
+		return "", nil, false
+	}
+	if r.c.CheckInside != nil && r.c.CheckInside(r.c.FS, name) != nil {
+		return "", nil, false
+	}
+	info, err := fs.Stat(r.c.FS, name)
+	if err != nil || !info.Mode().IsRegular() {
+		return "", nil, false
+	}
+	return name, nil, true
+}
+
+// bySuffix finds p by a unique suffix match within ctx's deadline.
+func (r *reader) bySuffix(ctx context.Context) locator {
+	return func(p string) (string, *SuffixResolution, bool) {
+		to := r.suffixMatch(ctx, p)
+		if to == "" {
+			return "", nil, false
+		}
+		name, _, ok := r.locate(to)
+		return name, &SuffixResolution{From: p, To: to}, ok
+	}
 }

@@ -3,7 +3,6 @@ package read
 import (
 	"context"
 	"io"
-	"io/fs"
 	"path/filepath"
 
 	"github.com/scoutkit/scout/internal/pathutil"
@@ -15,19 +14,19 @@ import (
 // prefix of it with a database extension is a regular file that starts
 // with the SQLite header. A ".db" file that is not SQLite is read as a file.
 func (r *reader) database(ctx context.Context, p string) (*Result, bool, error) {
+	return r.databaseVia(ctx, p, r.locate)
+}
+
+// databaseVia is database with the database file found by locate.
+func (r *reader) databaseVia(ctx context.Context, p string, locate locator) (*Result, bool, error) {
 	for _, cand := range sqlite.Candidates(asciiMasked(p)) {
 		cand.DB, cand.Selector = p[:len(cand.DB)], p[len(cand.DB):]
-		name, err := pathutil.Resolve(r.c.Root, cand.DB)
-		if err != nil {
-			continue
-		}
-		if r.c.CheckInside != nil && r.c.CheckInside(r.c.FS, name) != nil {
-			continue
-		}
-		if !r.isSQLite(name) {
+		name, suffix, ok := locate(cand.DB)
+		if !ok || !r.isSQLite(name) {
 			continue
 		}
 		var res *sqlite.Result
+		var err error
 		if r.c.OSRoot != "" {
 			res, err = sqlite.ReadFile(ctx, filepath.Join(r.c.OSRoot, filepath.FromSlash(name)), cand.Selector)
 		} else {
@@ -36,17 +35,15 @@ func (r *reader) database(ctx context.Context, p string) (*Result, bool, error) 
 		if err != nil {
 			return nil, true, err
 		}
-		return &Result{Kind: KindSQLite, Path: pathutil.Display(name) + cand.Selector, Body: res.Text, Omitted: res.TotalTables - len(res.Tables)}, true, nil
+		return &Result{Kind: KindSQLite, Path: pathutil.Display(name) + cand.Selector, Body: res.Text,
+			Omitted: res.TotalTables - len(res.Tables), SuffixResolution: suffix}, true, nil
 	}
 	return nil, false, nil
 }
 
-// isSQLite reports whether name is a regular file with the SQLite header.
+// isSQLite reports whether the regular file name starts with the SQLite
+// header.
 func (r *reader) isSQLite(name string) bool {
-	info, err := fs.Stat(r.c.FS, name)
-	if err != nil || !info.Mode().IsRegular() {
-		return false
-	}
 	f, err := r.c.FS.Open(name)
 	if err != nil {
 		return false
