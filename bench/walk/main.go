@@ -25,6 +25,7 @@ func main() {
 	hidden := flag.Bool("hidden", false, "include hidden entries")
 	noIgnore := flag.Bool("no-ignore", false, "do not read ignore files")
 	workers := flag.Int("j", 0, "workers (0 = default)")
+	sorted := flag.Bool("sorted", false, "ordered walk (Options.Sorted)")
 	grep := flag.String("grep", "", "search the files for this literal and print path:line:text (as rg -n)")
 	flag.Parse()
 	if flag.NArg() != 1 {
@@ -45,7 +46,7 @@ func main() {
 	var hits []hit
 	bufs := sync.Pool{New: func() any { return new(searchBuf) }}
 	var out []byte
-	opts := walk.Options{Hidden: *hidden, NoIgnore: *noIgnore, Workers: *workers, GlobalExcludes: walk.LoadGlobalExcludes()}
+	opts := walk.Options{Hidden: *hidden, NoIgnore: *noIgnore, Workers: *workers, Sorted: *sorted, GlobalExcludes: walk.LoadGlobalExcludes()}
 	st, err := walk.Walk(context.Background(), fsys, ".", opts, func(e walk.Entry) error {
 		if e.Type.IsDir() || !strings.HasSuffix(e.Path, *ext) {
 			return nil

@@ -52,6 +52,7 @@ const (
 type ordered struct {
 	stack    []*node // pending nodes, the next needed on top
 	ahead    int     // nodes claimed or listed, not yet released
+	waiting  int     // workers waiting in prefetch
 	finished bool    // the caller is done: workers return
 }
 
@@ -83,7 +84,9 @@ func (w *walker) prefetch() {
 	defer w.mu.Unlock()
 	for {
 		for !o.finished && !w.stop.Load() && (len(o.stack) == 0 || o.ahead >= maxAhead) {
+			o.waiting++
 			w.cond.Wait()
+			o.waiting--
 		}
 		if o.finished || w.stop.Load() {
 			return
@@ -112,13 +115,18 @@ func (w *walker) claimAndList(nd *node) {
 		w.abandon(nd)
 		return
 	}
-	// Push the subdirectories last first, so that the first is on top.
+	// Push the subdirectories last first, so that the first is on top,
+	// and wake a waiting worker for each.
+	pushed := 0
 	for i := len(nd.kids) - 1; i >= 0; i-- {
 		if k := nd.kids[i]; k != nil {
 			o.stack = append(o.stack, k)
+			pushed++
 		}
 	}
-	w.cond.Broadcast()
+	for range min(pushed, o.waiting) {
+		w.cond.Signal()
+	}
 }
 
 // fill lists the directory of nd and decides the fate of its entries.
@@ -218,8 +226,9 @@ func (w *walker) abandon(nd *node) {
 		return
 	}
 	nd.state = released
-	w.ord.ahead--
-	w.cond.Broadcast()
+	if w.ord.ahead--; w.ord.ahead == maxAhead-1 && w.ord.waiting > 0 {
+		w.cond.Signal() // a worker may wait for budget
+	}
 	if nd.l != nil && nd.l.fd != nil {
 		nd.l.fd.Close()
 	}
