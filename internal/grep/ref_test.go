@@ -24,6 +24,7 @@ func refSearch(o Options, data []byte) *FileResult {
 		scan = DefaultBinaryScan
 	}
 	nul := false // a late NUL ends the data; reported if the search gets there
+	nulLine := 0
 	if scan > 0 {
 		if i := bytes.IndexByte(data, 0); i >= 0 {
 			if i < scan {
@@ -31,6 +32,7 @@ func refSearch(o Options, data []byte) *FileResult {
 			}
 			data = data[:bytes.LastIndexByte(data[:i], '\n')+1]
 			nul = true
+			nulLine = bytes.Count(data, []byte{'\n'}) + 1
 		}
 	}
 	flags := ""
@@ -80,7 +82,6 @@ func refSearch(o Options, data []byte) *FileResult {
 	if ranges != nil {
 		lastRange = ranges[len(ranges)-1][1]
 	}
-	beyond := false // a matching line after the last range stops the search
 	whole := m0whole(o)
 	if whole {
 		hits = refWhole(re, full, inRange)
@@ -96,10 +97,6 @@ func refSearch(o Options, data []byte) *FileResult {
 			break // the hits come from refWhole
 		}
 		if !inRange(i + 1) {
-			if i+1 > lastRange && re.Match(l) {
-				beyond = true
-				break
-			}
 			continue
 		}
 		if idx := re.FindAllIndex(l, -1); idx != nil {
@@ -110,7 +107,7 @@ func refSearch(o Options, data []byte) *FileResult {
 			hits = append(hits, h)
 		}
 	}
-	if nul && !beyond && !(o.FirstOnly && len(hits) > 0) && !(!o.CountOnly && o.MaxMatchesPerFile > 0 && len(hits) > o.MaxMatchesPerFile) {
+	if nul && nulLine <= lastRange && !(o.FirstOnly && len(hits) > 0) && !(!o.CountOnly && o.MaxMatchesPerFile > 0 && len(hits) > o.MaxMatchesPerFile) {
 		res.Truncated, res.Stop = true, StopNUL
 	}
 	if o.CountOnly {

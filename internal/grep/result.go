@@ -33,7 +33,9 @@ const (
 	// through.
 	StopLimit
 	// StopNUL: a NUL byte after the binary window ended the search at the
-	// start of the line that holds it (ripgrep's "binary quit").
+	// start of the line that holds it (ripgrep's "binary quit"). Not
+	// reported when the search stopped before it (FirstOnly, the limit)
+	// or when the NUL lies after the last line range.
 	StopNUL
 	// StopSize: a whole-file (multiline) search read only the first
 	// MaxWholeBytes of the file.

@@ -379,6 +379,14 @@ func (fs *fileSearch) process(buf []byte, from, end int) {
 	if f := fs.s.fnd; f != nil {
 		f.reset() // cursors point into the previous contents
 	}
+	pastRanges := false
+	if !fs.stop && !fs.m.whole && fs.m.ranges != nil {
+		// Nothing after the last range can match or be shown: do not
+		// search it.
+		if e := fs.rangesEnd(data, from); e < len(data) {
+			data, pastRanges = data[:e], true
+		}
+	}
 	if fs.stop {
 		// Only after-context is still wanted.
 	} else if fs.m.whole {
@@ -387,17 +395,36 @@ func (fs *fileSearch) process(buf []byte, from, end int) {
 		fs.processLines(data, from)
 	}
 	fs.flushAfter(data, len(data))
+	if pastRanges {
+		fs.stop, fs.afterLeft = true, 0
+	}
 	if fs.nulLine >= 0 {
-		if !fs.stop { // the search reached the NUL
+		// Report the NUL if the search reached it and the lines it hides
+		// were wanted (a line range may end before it).
+		if !fs.stop && fs.lineNo(buf, fs.nulLine) <= fs.m.lastRangeLine() {
 			fs.res.Truncated, fs.res.Stop = true, StopNUL
 		}
 		fs.stop, fs.afterLeft = true, 0 // nothing after the NUL's line
 	}
 }
 
+// rangesEnd returns the offset just after the last line of data[from:]
+// that a line range allows, or len(data).
+func (fs *fileSearch) rangesEnd(data []byte, from int) int {
+	last := fs.m.lastRangeLine()
+	end := from
+	for n := fs.lineNo(data, from); n <= last; n++ {
+		j := bytes.IndexByte(data[end:], '\n')
+		if j < 0 {
+			return len(data)
+		}
+		end += j + 1
+	}
+	return end
+}
+
 func (fs *fileSearch) processLines(data []byte, from int) {
 	m := fs.m
-	last := m.lastRangeLine()
 	for pos := from; pos < len(data) && !fs.stop; {
 		ls, le := fs.s.nextLine(data, pos)
 		if ls < 0 {
@@ -405,10 +432,6 @@ func (fs *fileSearch) processLines(data []byte, from int) {
 		}
 		pos = le + 1
 		n := fs.lineNo(data, ls)
-		if n > last {
-			fs.stop = true
-			return
-		}
 		if !m.inRanges(n) {
 			continue
 		}
@@ -440,7 +463,7 @@ func (fs *fileSearch) processWhole(data []byte) {
 		if curLS < 0 {
 			return
 		}
-		if m.inRanges(curN) && curN <= m.lastRangeLine() {
+		if m.inRanges(curN) {
 			if m.opts.CountOnly {
 				fs.count(curN, curCount)
 			} else {
