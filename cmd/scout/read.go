@@ -9,14 +9,15 @@ import (
 )
 
 func init() {
-	commands["read"] = command{usage: "read PATH[:SELECTOR] [--root DIR] [--style hashline|plain] [--read-limit N]", run: runRead}
+	commands["read"] = command{usage: "read PATH[:SELECTOR] [--root DIR] [--style hashline|plain] [--read-limit N] [--no-summaries]", run: runRead}
 }
 
 func runRead(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const u = "read PATH[:SELECTOR] [--root DIR] [--style hashline|plain] [--read-limit N]"
+	const u = "read PATH[:SELECTOR] [--root DIR] [--style hashline|plain] [--read-limit N] [--no-summaries]"
 	fs := newFlagSet("read", stderr, u)
 	var s settings
 	s.register(fs, false)
+	noSummaries := fs.Bool("no-summaries", false, "show source files as lines, not as code summaries")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2
@@ -29,6 +30,7 @@ func runRead(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "scout read:", err)
 		return 2
 	}
+	s.cfg.Reader.NoSummaries = *noSummaries
 	raw, _ := json.Marshal(map[string]string{"path": pos[0]})
 	return printText(tool.Pi, "read", s, raw, stdout, stderr)
 }

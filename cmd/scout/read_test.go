@@ -3,12 +3,18 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
 
 func TestReadCommand(t *testing.T) {
-	root := writeTree(t, map[string][]byte{"a.txt": []byte("one\ntwo\nthree\n")})
+	var src strings.Builder
+	src.WriteString("package big\n")
+	for i := range 30 {
+		fmt.Fprintf(&src, "\nfunc F%d() int {\n\tx := %d\n\tx++\n\treturn x\n}\n", i, i)
+	}
+	root := writeTree(t, map[string][]byte{"a.txt": []byte("one\ntwo\nthree\n"), "big.go": []byte(src.String())})
 	tests := []struct {
 		args   []string
 		code   int
@@ -18,6 +24,8 @@ func TestReadCommand(t *testing.T) {
 		{[]string{"read", "--root", root, "a.txt:2-2"}, 0, "¶a.txt#", "a range read prints the hashline text"},
 		{[]string{"read", "a.txt", "--root", root, "--style", "plain"}, 0, "one\ntwo\nthree\n", "flags may follow the path"},
 		{[]string{"read", "--root", root, "--read-limit", "1", "a.txt"}, 0, "¶a.txt#", "--read-limit sets the open-ended limit"},
+		{[]string{"read", "--root", root, "big.go"}, 0, "¶big.go#", "a large source file is summarised"},
+		{[]string{"read", "--root", root, "--no-summaries", "--style", "plain", "big.go"}, 0, "package big\n\nfunc F0() int {\n", "--no-summaries shows the lines"},
 		{[]string{"read", "--root", root, "nope.txt"}, 1, "Path 'nope.txt' not found", "an error result exits 1 on stderr"},
 		{[]string{"read", "--root", root}, 2, "Usage: scout read", "a missing path is a usage error"},
 		{[]string{"read", "--root", root, "a.txt", "b.txt"}, 2, "Usage: scout read", "read takes one path"},
@@ -35,6 +43,10 @@ func TestReadCommand(t *testing.T) {
 		}
 	}
 	var stdout, stderr bytes.Buffer
+	if code := run([]string{"read", "--root", root, "big.go"}, nil, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "lines elided") {
+		t.Errorf("big.go: exit %d, want a summary: %q", code, stdout.String())
+	}
+	stdout.Reset()
 	if code := run([]string{"read", "--root", root, "--read-limit", "1", "a.txt"}, nil, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "Use :2 to continue") {
 		t.Errorf("--read-limit 1: exit %d, %q", code, stdout.String())
 	}
