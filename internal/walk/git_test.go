@@ -203,22 +203,25 @@ func diffOne(t *testing.T, seed uint64) {
 			}
 		}
 		slices.Sort(want)
-		var mu sync.Mutex
-		var got []string
-		_, err := Walk(context.Background(), fsys, root, Options{Hidden: true, GlobalExcludes: globalText}, func(e Entry) error {
-			if !e.Type.IsDir() {
-				mu.Lock()
-				got = append(got, e.Path)
-				mu.Unlock()
+		for _, sorted := range []bool{false, true} {
+			var mu sync.Mutex
+			var got []string
+			opts := Options{Hidden: true, GlobalExcludes: globalText, Sorted: sorted}
+			_, err := Walk(context.Background(), fsys, root, opts, func(e Entry) error {
+				if !e.Type.IsDir() {
+					mu.Lock()
+					got = append(got, e.Path)
+					mu.Unlock()
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
 			}
-			return nil
-		})
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, want) {
-			t.Errorf("seed %d root %q: walker and git differ\n%s\nrules:\n%s", seed, root, listDiff(got, want), describeRules(files, exclude, global))
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				t.Errorf("seed %d root %q sorted=%v: walker and git differ\n%s\nrules:\n%s", seed, root, sorted, listDiff(got, want), describeRules(files, exclude, global))
+			}
 		}
 	}
 }
