@@ -153,6 +153,9 @@ func (w *walker) fill(nd *node) {
 			continue
 		}
 		nd.paths[i] = p
+		if w.opts.StatAhead {
+			l.info(i, p) // cached for the Entry's Info
+		}
 		if isDir {
 			nd.kids[i] = &node{job: job{dir: p, depth: nd.depth + 1, rules: rules}, done: make(chan struct{})}
 		}

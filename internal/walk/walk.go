@@ -51,6 +51,12 @@ type Options struct {
 	// limit are deterministic; workers still read directories ahead in
 	// parallel. false calls fn concurrently in no particular order.
 	Sorted bool
+	// StatAhead, with Sorted, has the workers fetch the Info of every
+	// reported entry while they list its directory, so that fn, which runs
+	// on one goroutine, does not stat entries one after another. Use it
+	// when fn calls Entry.Info for most entries. It has no effect without
+	// Sorted, where fn runs on the workers anyway.
+	StatAhead bool
 	// MaxVisited stops the walk once this many entries (directories and
 	// files, reported or skipped) have been visited; Stats.Truncated then
 	// says so. 0 means no limit.

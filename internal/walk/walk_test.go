@@ -487,3 +487,35 @@ func TestIgnored(t *testing.T) {
 		}
 	}
 }
+
+func TestWalkStatAhead(t *testing.T) {
+	tr := tree{"a/f.txt": "12345", "a/g.txt": "1", "b.txt": "12"}
+	want := map[string]int64{"a/f.txt": 5, "a/g.txt": 1, "b.txt": 2}
+	for fsName, fsys := range tr.both(t) {
+		got := map[string]int64{}
+		_, err := Walk(context.Background(), fsys, ".", Options{Sorted: true, StatAhead: true}, func(e Entry) error {
+			if !e.Type.IsDir() {
+				e.list.mu.Lock()
+				ahead := e.list.cache != nil && e.list.cache[e.idx].ok
+				e.list.mu.Unlock()
+				if !ahead {
+					t.Errorf("%s: the Info of %s was not fetched ahead", fsName, e.Path)
+				}
+				fi, err := e.Info()
+				if err != nil {
+					return err
+				}
+				got[e.Path] = fi.Size()
+			}
+			return nil
+		})
+		if err != nil || len(got) != len(want) {
+			t.Fatalf("%s: %v, %v", fsName, got, err)
+		}
+		for p, n := range want {
+			if got[p] != n {
+				t.Errorf("%s: size of %s = %d, want %d (info fetched ahead)", fsName, p, got[p], n)
+			}
+		}
+	}
+}
