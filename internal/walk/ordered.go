@@ -6,9 +6,6 @@ import (
 	"sync"
 )
 
-// errStopped marks a node left unlisted because the walk stopped.
-var errStopped = errors.New("walk stopped")
-
 // The ordered walk (Options.Sorted) calls fn from one goroutine, depth
 // first and in name order, while worker goroutines list the directories
 // it will need next: each listed directory makes nodes for the
@@ -22,8 +19,11 @@ var errStopped = errors.New("walk stopped")
 // holds its entries and an open descriptor).
 const maxAhead = 64
 
-// node is a directory of an ordered walk. Its fields after state are
-// written by whoever claims it, before done is closed.
+// errStopped marks a node left unlisted because the walk stopped.
+var errStopped = errors.New("walk stopped")
+
+// node is a directory of an ordered walk. The fields after done are
+// written by whoever claims the node, before done is closed.
 type node struct {
 	job
 	state     nodeState // guarded by walker.mu
