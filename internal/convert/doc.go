@@ -36,7 +36,7 @@ func convertDOC(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 	if c, ok := mislabelled(r, size); ok {
 		return c(ctx, r, size)
 	}
-	streams, err := oleStreams(r, "WordDocument", "0Table", "1Table")
+	streams, err := oleStreams(r, size, "WordDocument", "0Table", "1Table")
 	if err != nil {
 		return "", malformed("DOC", err)
 	}
@@ -66,8 +66,9 @@ func convertDOC(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 	return docText(chars), nil
 }
 
-// oleStreams reads the named streams of a compound file.
-func oleStreams(r io.ReaderAt, names ...string) (map[string][]byte, error) {
+// oleStreams reads the named streams of a compound file of the given
+// size; a stream cannot be larger than the file that holds it.
+func oleStreams(r io.ReaderAt, size int64, names ...string) (map[string][]byte, error) {
 	doc, err := mscfb.New(r)
 	if err != nil {
 		return nil, err
@@ -81,8 +82,8 @@ func oleStreams(r io.ReaderAt, names ...string) (map[string][]byte, error) {
 		if !want[f.Name] || out[f.Name] != nil || len(f.Path) > 0 {
 			continue
 		}
-		if f.Size > maxStream {
-			return nil, fmt.Errorf("stream %s is larger than %d MiB", f.Name, maxStream>>20)
+		if f.Size > maxStream || f.Size > size {
+			return nil, fmt.Errorf("stream %s claims %d bytes in a %d-byte file", f.Name, f.Size, size)
 		}
 		b, err := io.ReadAll(io.NewSectionReader(f, 0, f.Size))
 		if err != nil {

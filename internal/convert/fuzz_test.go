@@ -64,11 +64,9 @@ func FuzzXLSX(f *testing.F) {
 }
 
 func FuzzXLS(f *testing.F) {
-	c, _ := For(".xls")
-	fuzzConverter(f, c, mustRead(f, "testdata/basic.xls"))
+	fuzzConverter(f, Func(convertXLS), mustRead(f, "testdata/basic.xls"), xlsOf())
 }
 
 func FuzzPPT(f *testing.F) {
-	c, _ := For(".ppt")
-	fuzzConverter(f, c, gunzip(f, mustRead(f, "testdata/test.ppt.gz")))
+	fuzzConverter(f, Func(convertPPT), gunzip(f, mustRead(f, "testdata/test.ppt.gz")), pptOf())
 }

@@ -44,7 +44,7 @@ func convertPPT(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 	if c, ok := mislabelled(r, size); ok {
 		return c(ctx, r, size)
 	}
-	streams, err := oleStreams(r, "PowerPoint Document")
+	streams, err := oleStreams(r, size, "PowerPoint Document")
 	if err != nil {
 		return "", malformed("PPT", err)
 	}

@@ -54,7 +54,7 @@ func convertXLS(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 	if c, ok := mislabelled(r, size); ok {
 		return c(ctx, r, size)
 	}
-	streams, err := oleStreams(r, "Workbook", "Book")
+	streams, err := oleStreams(r, size, "Workbook", "Book")
 	if err != nil {
 		return "", malformed("XLS", err)
 	}
