@@ -1,8 +1,10 @@
 package scout_test
 
 import (
+	"archive/tar"
 	"archive/zip"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,7 +37,21 @@ func searchTree() fstest.MapFS {
 		"big.txt":            {Data: append(bytes.Repeat([]byte("x"), 2000), []byte("\nhit\n")...)},
 		"archive.zip":        {Data: zipOf(map[string]string{"src/x.ts": "let hit = 1;\nother\n", "img.png": "\x89PNG\x00\x00hit"})},
 		"bin.zip":            {Data: zipOf(map[string]string{"blob": "\x00hit"})},
+		"pkg.tar.gz":         {Data: tgzOf(map[string]string{"lib/y.go": "package y\n// hit\n"})},
 	}
+}
+
+func tgzOf(members map[string]string) []byte {
+	var b bytes.Buffer
+	gz := gzip.NewWriter(&b)
+	tw := tar.NewWriter(gz)
+	for name, data := range members {
+		tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg})
+		tw.Write([]byte(data))
+	}
+	tw.Close()
+	gz.Close()
+	return b.Bytes()
 }
 
 func zipOf(members map[string]string) []byte {
@@ -89,7 +105,7 @@ func TestSearch(t *testing.T) {
 			req:    scout.SearchRequest{Pattern: "hit"},
 			want:   "README.md:1/1;big.txt:1/1;src/a.go:1/2;src/deep/c.py:1/1;src/many.txt:20/20 limited; total=5 next=0 trunc=\"\"",
 			wantSkipped: map[scout.SkipReason]int{
-				scout.SkipHidden: 1, scout.SkipBinary: 3, // bin/tool and the two zips
+				scout.SkipHidden: 1, scout.SkipBinary: 4, // bin/tool and the three archives
 			},
 		},
 		{
@@ -190,6 +206,12 @@ func TestSearch(t *testing.T) {
 			reason: "a text member of a zip is searched in memory under its archive path, with no tag",
 			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"archive.zip:src/x.ts"}, Tags: true},
 			want:   "archive.zip:src/x.ts:1/1 virtual; total=1 next=0 trunc=\"\"",
+		},
+		{
+			name:   "tar.gz member",
+			reason: "members of .tar.gz archives too",
+			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"pkg.tar.gz:lib/y.go"}},
+			want:   "pkg.tar.gz:lib/y.go:1/1 virtual; total=1 next=0 trunc=\"\"",
 		},
 		{
 			name:   "binary member",
