@@ -2,6 +2,7 @@ package read
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"path"
 	"strings"
@@ -47,7 +48,20 @@ func (r *reader) stat(p string) (*found, error) {
 			firstErr = err
 		}
 	}
-	return nil, firstErr
+	return nil, statErr(p, firstErr)
+}
+
+// statErr gives a failed stat its code: missing paths keep fs.ErrNotExist
+// (the caller tries other readings), others say what is wrong.
+func statErr(p string, err error) error {
+	var e *errs.Error
+	if errors.Is(err, fs.ErrNotExist) || errors.As(err, &e) {
+		return err
+	}
+	if errors.Is(err, fs.ErrInvalid) {
+		return errs.Wrap(errs.InvalidParam, err, "Invalid path '%s': it is not a valid file name (%v). Check the spelling and the encoding.", p, err)
+	}
+	return errs.Wrap(errs.CodeOf(err), err, "Cannot read '%s': %v", p, err)
 }
 
 // variants returns p and the other spellings to try when p does not exist
