@@ -336,3 +336,10 @@ func biff(recs ...any) []byte {
 	}
 	return out
 }
+
+func TestZipBomb(t *testing.T) {
+	_, err := run(t, ".epub", epubOf(t, "bomb", "<p>"+strings.Repeat("a", 9<<20)+"</p>"))
+	if errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "inflates to more than 8 MiB") {
+		t.Fatalf("err = %v (%s), want TOO_LARGE", err, errs.CodeOf(err))
+	}
+}

@@ -9,6 +9,10 @@ import (
 	"strings"
 )
 
+// maxChapter caps one EPUB chapter: XHTML is converted through a DOM,
+// which takes several times the size of its source.
+const maxChapter = 8 << 20
+
 // convertEPUB renders the book's title and authors, then each document of
 // the spine in reading order, converted from XHTML to markdown.
 func convertEPUB(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
@@ -72,7 +76,7 @@ func convertEPUB(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 		if !ok || !p.has(name) {
 			continue
 		}
-		rc, err := p.open(name)
+		rc, err := p.openCapped(name, maxChapter)
 		if err != nil {
 			return "", err
 		}

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"golang.org/x/net/html/charset"
+
+	"github.com/scoutkit/scout/internal/errs"
 )
 
 // pkg is an opened zip-based document (OOXML, EPUB).
@@ -37,6 +39,11 @@ func (p *pkg) has(name string) bool { _, ok := p.files[name]; return ok }
 
 // open opens a part, capped at maxPart inflated bytes.
 func (p *pkg) open(name string) (io.ReadCloser, error) {
+	return p.openCapped(name, maxPart)
+}
+
+// openCapped opens a part, capped at limit inflated bytes.
+func (p *pkg) openCapped(name string, limit int64) (io.ReadCloser, error) {
 	f, ok := p.files[name]
 	if !ok {
 		return nil, malformed(p.format, fmt.Errorf("missing part %s", name))
@@ -48,7 +55,7 @@ func (p *pkg) open(name string) (io.ReadCloser, error) {
 	return struct {
 		io.Reader
 		io.Closer
-	}{&capReader{r: rc, n: maxPart, name: name}, rc}, nil
+	}{&capReader{r: rc, n: limit, limit: limit, name: name}, rc}, nil
 }
 
 // read returns a whole part.
@@ -68,7 +75,7 @@ func (p *pkg) read(name string) ([]byte, error) {
 func (p *pkg) partErr(name string, err error) error {
 	var ce *capError
 	if errors.As(err, &ce) {
-		return err
+		return errs.Wrap(errs.TooLarge, err, "%v", err)
 	}
 	return malformed(p.format, fmt.Errorf("part %s: %w", name, err))
 }
@@ -168,21 +175,25 @@ func attr(e xml.StartElement, local string) string {
 }
 
 // capError reports a part larger than maxPart once inflated.
-type capError struct{ name string }
+type capError struct {
+	name  string
+	limit int64
+}
 
 func (e *capError) Error() string {
-	return fmt.Sprintf("part %s inflates to more than %d MiB", e.name, maxPart>>20)
+	return fmt.Sprintf("part %s inflates to more than %d MiB", e.name, e.limit>>20)
 }
 
 type capReader struct {
-	r    io.Reader
-	n    int64
-	name string
+	r     io.Reader
+	n     int64
+	limit int64
+	name  string
 }
 
 func (c *capReader) Read(b []byte) (int, error) {
 	if c.n <= 0 {
-		return 0, &capError{c.name}
+		return 0, &capError{c.name, c.limit}
 	}
 	if int64(len(b)) > c.n {
 		b = b[:c.n]

@@ -37,6 +37,7 @@ type Range struct {
 	End   int
 }
 
+// String renders r as a selector: "5" for an open range, "5-9" otherwise.
 func (r Range) String() string {
 	if r.End == 0 {
 		return fmt.Sprint(r.Start)

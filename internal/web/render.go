@@ -39,6 +39,11 @@ const (
 // maxFailedBody is how much of an error page's text is kept.
 const maxFailedBody = 4 << 10
 
+// maxHTML is the most HTML rendered to markdown: readability and the
+// converter build DOMs several times the size of their input. A longer
+// page is cut (the parser closes what the cut leaves open) with a note.
+const maxHTML = 8 << 20
+
 // Page is a rendered URL.
 type Page struct {
 	URL         string   // the URL requested (normalised: https:// added to www.)
@@ -189,6 +194,10 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 		p.Method, p.Content = MethodFeed, md
 	case isHTML(mt):
 		html := decode(resp.Body, mt, params)
+		if len(html) > maxHTML {
+			html = cut(html, maxHTML)
+			p.Notes = append(p.Notes, fmt.Sprintf("HTML cut at %s before rendering", memtext.FormatBytes(maxHTML)))
+		}
 		p.Method, p.Content = renderHTML(ctx, html, p.FinalURL, &p.Notes)
 	case isText(mt):
 		p.Method, p.Content = MethodText, decode(resp.Body, mt, params)
