@@ -19,7 +19,10 @@ import "C"
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"unicode/utf8"
 	"unsafe"
 
@@ -35,8 +38,10 @@ const abiVersion = 1
 const version = "0.1.0"
 
 // scout_call runs one tool and returns its Standard Envelope as JSON. A NULL
-// or empty toolset means "pi"; a NULL or empty root means the current
-// directory. It never returns NULL.
+// or empty toolset means "pi"; NULL or empty arguments mean {}; a NULL or
+// empty root means the current directory. NULL for the tool, a string that
+// is not UTF-8 and a root that is not a directory give an error Envelope.
+// It never returns NULL.
 //
 //export scout_call
 func scout_call(toolset, name, args, root *C.char) (out *C.char) {
@@ -58,10 +63,35 @@ func scout_call(toolset, name, args, root *C.char) (out *C.char) {
 		return envelopeJSON(scout.ErrorEnvelope(err, nil))
 	}
 	r, err := goString("root", root, true)
+	if err == nil {
+		err = checkRoot(r)
+	}
 	if err != nil {
-		return envelopeJSON(scout.ErrorEnvelope(err, nil))
+		return envelopeJSON(scout.ErrorEnvelope(err, json.RawMessage(a)))
 	}
 	return envelopeJSON(tool.Call(context.Background(), tool.Config{Root: r}, ts, n, []byte(a)))
+}
+
+// checkRoot reports a root that is not an existing directory before the
+// tool runs, so that the host's mistake is not mistaken for the model's
+// (the tool would first complain about the arguments). "" is the current
+// directory.
+func checkRoot(root string) error {
+	if root == "" {
+		return nil
+	}
+	st, err := os.Stat(root)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errs.Wrap(errs.NotFound, err, "root '%s' does not exist: pass an existing directory, or NULL for the current directory.", root)
+	case errors.Is(err, fs.ErrPermission):
+		return errs.Wrap(errs.AccessDenied, err, "root '%s' cannot be read: %v.", root, err)
+	case err != nil:
+		return errs.Wrap(errs.InvalidParam, err, "root '%s' cannot be used: %v.", root, err)
+	case !st.IsDir():
+		return errs.New(errs.InvalidParam, "root '%s' is not a directory: pass the project's directory.", root)
+	}
+	return nil
 }
 
 // goString converts a C string, refusing NULL (unless optional) and

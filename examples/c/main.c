@@ -1,34 +1,97 @@
 /* Scout from C through the shared library.
  *
  *   go build -buildmode=c-shared -o cshim/libscout.so ./cshim
- *   cc -o /tmp/scout-c examples/c/main.c -Icshim -Lcshim -lscout -Wl,-rpath,$PWD/cshim
+ *   cc -o /tmp/scout-c examples/c/main.c -Icshim -Lcshim -lscout -lpthread -Wl,-rpath,$PWD/cshim
  *   /tmp/scout-c .
+ *
+ * It finds Go files under the root, then checks that bad input (NULL and
+ * non-UTF-8 strings, arguments that are not JSON, a root that does not
+ * exist or is a file) gives error Envelopes, and makes 100 calls from 100
+ * threads. It prints "c example: ok" and exits 0 when every check passed.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include "libscout.h"
 
+static int failures;
+
+/* expect calls the tool, checks that the Envelope contains want, prints
+ * the outcome and frees the Envelope. */
+static void expect(const char *what, char *toolset, char *tool, char *args, char *root, const char *want) {
+    char *env = scout_call(toolset, tool, args, root);
+    if (env == NULL || strstr(env, want) == NULL) {
+        fprintf(stderr, "FAIL %s: want %s in %s\n", what, want, env ? env : "(NULL)");
+        failures++;
+    } else {
+        printf("ok   %s\n", what);
+    }
+    scout_free(env);
+}
+
+static char *thread_root;
+
+static void *worker(void *arg) {
+    char *env = scout_call("pi", "find", "{\"paths\": [\"*.md\"], \"limit\": 5}", thread_root);
+    int ok = strstr(env, "\"status\":\"error\"") == NULL;
+    scout_free(env);
+    *(int *)arg = ok;
+    return NULL;
+}
+
 int main(int argc, char **argv) {
-    const char *root = argc > 1 ? argv[1] : ".";
+    char *root = argc > 1 ? argv[1] : ".";
     char *v = scout_version();
     printf("scout %s abi %d\n", v, scout_abi_version());
     scout_free(v);
 
-    char *env = scout_call("pi", "find", "{\"paths\": [\"**/*.go\"], \"limit\": 3}", (char *)root);
+    char *env = scout_call("pi", "find", "{\"paths\": [\"**/*.go\"], \"limit\": 3}", root);
     printf("%s\n", env);
-    int ok = strstr(env, "\"status\":\"success\"") != NULL || strstr(env, "\"status\":\"partial\"") != NULL;
+    if (strstr(env, "\"status\":\"success\"") == NULL && strstr(env, "\"status\":\"partial\"") == NULL) {
+        fprintf(stderr, "FAIL find: %s\n", env);
+        failures++;
+    }
     scout_free(env);
 
-    /* Bad input: a NULL tool name and arguments that are not JSON give error envelopes, never a crash. */
-    char *bad = scout_call(NULL, NULL, NULL, NULL);
-    int bad_ok = strstr(bad, "\"status\":\"error\"") != NULL;
-    scout_free(bad);
-    char *notjson = scout_call("pi", "find", "{not json", (char *)root);
-    int notjson_ok = strstr(notjson, "INVALID_PARAM") != NULL;
-    scout_free(notjson);
+    expect("NULL tool name", NULL, NULL, NULL, NULL, "tool is NULL");
+    expect("NULL toolset means pi", NULL, "find", "{\"paths\": [\"**/*.go\"]}", root, "\"status\":\"success\"");
+    expect("NULL arguments mean {}", "pi", "find", NULL, root, "must contain non-empty globs");
+    expect("arguments that are not JSON", "pi", "find", "{not json", root, "INVALID_PARAM");
+    expect("arguments that are not an object", "pi", "find", "[1, 2]", root, "must be a JSON object");
+    expect("wrong field type", "pi", "find", "{\"paths\": 7}", root, "'paths'");
+    expect("non-UTF-8 arguments", "pi", "find", "{\"paths\": [\"\xff\xfe\"]}", root, "json_args is not valid UTF-8");
+    expect("non-UTF-8 root", "pi", "find", "{}", "/tmp/\xc3\x28", "root is not valid UTF-8");
+    expect("unknown toolset", "nope", "find", "{}", root, "Unknown toolset 'nope'");
+    expect("unknown tool", "pi", "nope", "{}", root, "Unknown tool 'nope'");
+    expect("root that does not exist", "pi", "find", "{}", "/nonexistent/scout-root", "does not exist");
+    expect("root that is a file", "pi", "find", "{}", argv[0], "is not a directory");
 
-    if (!ok || !bad_ok || !notjson_ok) {
-        fprintf(stderr, "unexpected result (ok=%d bad=%d notjson=%d)\n", ok, bad_ok, notjson_ok);
+    /* 100 threads at once: the library is safe for concurrent use. */
+    enum { N = 100 };
+    pthread_t threads[N];
+    int results[N];
+    thread_root = root;
+    for (int i = 0; i < N; i++) {
+        results[i] = 0;
+        if (pthread_create(&threads[i], NULL, worker, &results[i]) != 0) {
+            fprintf(stderr, "FAIL pthread_create\n");
+            return 1;
+        }
+    }
+    int good = 0;
+    for (int i = 0; i < N; i++) {
+        pthread_join(threads[i], NULL);
+        good += results[i];
+    }
+    if (good != N) {
+        fprintf(stderr, "FAIL concurrent calls: %d of %d succeeded\n", good, N);
+        failures++;
+    } else {
+        printf("ok   %d concurrent calls\n", N);
+    }
+
+    if (failures) {
+        fprintf(stderr, "c example: %d failures\n", failures);
         return 1;
     }
     printf("c example: ok\n");

@@ -7,6 +7,11 @@ Build the library first:
 then:
 
     python3 examples/python/scout.py [--lib PATH] [ROOT]
+
+It finds Go files under ROOT (default: the current directory), checks that
+bad input (arguments that are not JSON, NULL and non-UTF-8 strings, unknown
+tools, a root that does not exist) gives error Envelopes, makes 100 calls
+from 100 threads, and prints "python example: ok".
 """
 
 import ctypes
@@ -41,9 +46,27 @@ class Scout:
         return self._lib.scout_abi_version()
 
     def call(self, tool, args, toolset="pi", root=None):
-        enc = lambda s: None if s is None else s.encode("utf-8")
-        ptr = self._lib.scout_call(enc(toolset), enc(tool), enc(json.dumps(args)), enc(root))
+        """Runs a tool and returns its Envelope as a dict.
+
+        args is a dict (sent as JSON), or str/bytes sent as they are; None for
+        toolset, tool, args or root passes NULL (toolset "pi", arguments {},
+        the current directory; a NULL tool is an error Envelope).
+        """
+        if isinstance(args, dict):
+            args = json.dumps(args)
+        ptr = self._lib.scout_call(_c(toolset), _c(tool), _c(args), _c(root))
         return json.loads(self._take(ptr))
+
+
+def _c(s):
+    """A C string argument: None is NULL, str is UTF-8, bytes go as they are."""
+    return s.encode("utf-8") if isinstance(s, str) else s
+
+
+def check(ok, what, got):
+    """Exits with status 1 when a check fails (asserts vanish under python -O)."""
+    if not ok:
+        sys.exit("FAIL %s: %r" % (what, got))
 
 
 def main():
@@ -56,15 +79,23 @@ def main():
     print("scout", s.version(), "abi", s.abi_version())
 
     env = s.call("find", {"paths": ["**/*.go"], "limit": 3}, root=root)
-    assert env["status"] in ("success", "partial"), env
+    check(env["status"] in ("success", "partial"), "find", env)
     print(env["text"])
 
-    bad = s.call("find", {"paths": "not-an-array"}, root=root)
-    assert bad["status"] == "error" and bad["error"]["code"] == "INVALID_PARAM", bad
-    print("error envelope:", bad["error"]["message"])
+    # Bad input gives error Envelopes, never a crash.
+    def expect_error(what, env, code, text):
+        check(env["status"] == "error" and env["error"]["code"] == code and text in env["error"]["message"], what, env)
+        print("error envelope (%s): %s" % (what, env["error"]["message"]))
 
-    unknown = s.call("nope", {}, root=root)
-    assert unknown["status"] == "error", unknown
+    expect_error("wrong field type", s.call("find", {"paths": "not-an-array"}, root=root), "INVALID_PARAM", "'paths'")
+    expect_error("not JSON", s.call("find", "{not json", root=root), "INVALID_PARAM", "not valid JSON")
+    expect_error("not an object", s.call("find", "[1]", root=root), "INVALID_PARAM", "JSON object")
+    expect_error("unknown tool", s.call("nope", {}, root=root), "INVALID_PARAM", "Unknown tool 'nope'")
+    expect_error("unknown toolset", s.call("find", {}, toolset="nope", root=root), "INVALID_PARAM", "Unknown toolset 'nope'")
+    expect_error("NULL tool", s.call(None, None, toolset=None, root=None), "INVALID_PARAM", "tool is NULL")
+    expect_error("non-UTF-8 arguments", s.call("find", b'{"paths": ["\xff"]}', root=root), "INVALID_PARAM", "not valid UTF-8")
+    expect_error("missing root", s.call("find", {}, root="/nonexistent/scout-root"), "NOT_FOUND", "does not exist")
+    expect_error("root is a file", s.call("find", {}, root=os.path.abspath(__file__)), "INVALID_PARAM", "not a directory")
 
     # Many threads at once: the library is safe for concurrent use.
     results = []
@@ -75,8 +106,9 @@ def main():
         t.start()
     for t in threads:
         t.join()
-    assert len(results) == 100 and all(r in ("success", "partial") for r in results), results
+    check(len(results) == 100 and all(r in ("success", "partial") for r in results), "100 concurrent calls", results)
     print("100 concurrent calls: ok")
+    print("python example: ok")
 
 
 if __name__ == "__main__":

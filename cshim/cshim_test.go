@@ -1,0 +1,91 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout/internal/testfs"
+)
+
+// buildLib builds libscout.so and libscout.h into a temp dir and returns
+// it with the C compiler cgo uses, or skips the test when cgo or the
+// compiler is missing.
+func buildLib(t *testing.T) (dir, cc string) {
+	t.Helper()
+	out, err := exec.Command("go", "env", "CGO_ENABLED").Output()
+	if err != nil || strings.TrimSpace(string(out)) != "1" {
+		t.Skip("cgo is disabled: the shim cannot be built")
+	}
+	cc = "cc"
+	if env, _ := exec.Command("go", "env", "CC").Output(); len(strings.TrimSpace(string(env))) > 0 {
+		cc = strings.Fields(string(env))[0]
+	}
+	if _, err := exec.LookPath(cc); err != nil {
+		t.Skipf("no C compiler (%s): the shim cannot be built", cc)
+	}
+	dir = t.TempDir()
+	if out, err := exec.Command("go", "build", "-buildmode=c-shared", "-o", filepath.Join(dir, "libscout.so"), ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build -buildmode=c-shared: %v\n%s", err, out)
+	}
+	return dir, cc
+}
+
+// exampleTree is the project the examples search: Go files for find, a
+// Markdown file for the concurrent calls.
+func exampleTree(t *testing.T) string {
+	return testfs.WriteDir(t, fstest.MapFS{
+		"main.go":      {Data: []byte("package main\n")},
+		"lib/lib.go":   {Data: []byte("package lib\n")},
+		"README.md":    {Data: []byte("# example\n")},
+		"docs/note.md": {Data: []byte("a note\n")},
+	})
+}
+
+func TestExamples(t *testing.T) {
+	lib, cc := buildLib(t)
+	root := exampleTree(t)
+	for _, f := range []string{"libscout.so", "libscout.h"} {
+		if _, err := os.Stat(filepath.Join(lib, f)); err != nil {
+			t.Fatalf("the build did not write %s: %v", f, err)
+		}
+	}
+
+	t.Run("python", func(t *testing.T) {
+		py, err := exec.LookPath("python3")
+		if err != nil {
+			t.Skip("python3 is not installed")
+		}
+		cmd := exec.Command(py, filepath.Join("..", "examples", "python", "scout.py"), "--lib", filepath.Join(lib, "libscout.so"), root)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "python example: ok") {
+			t.Fatalf("python example: %v\n%s", err, out)
+		}
+		for _, want := range []string{"main.go", "not valid UTF-8", "tool is NULL", "100 concurrent calls: ok"} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("python output lacks %q:\n%s", want, out)
+			}
+		}
+	})
+
+	t.Run("c", func(t *testing.T) {
+		bin := filepath.Join(lib, "scout-c")
+		build := exec.Command(cc, "-Wall", "-Werror", "-o", bin, filepath.Join("..", "examples", "c", "main.c"),
+			"-I"+lib, "-L"+lib, "-lscout", "-lpthread", "-Wl,-rpath,"+lib)
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("cc: %v\n%s", err, out)
+		}
+		out, err := exec.Command(bin, root).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "c example: ok") {
+			t.Fatalf("c example: %v\n%s", err, out)
+		}
+		for _, want := range []string{"main.go", "ok   non-UTF-8 arguments", "ok   root that does not exist", "ok   100 concurrent calls"} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("c output lacks %q:\n%s", want, out)
+			}
+		}
+	})
+}
