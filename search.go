@@ -268,6 +268,9 @@ type SearchResult struct {
 	// Errors are samples (at most 10) of the failures counted as
 	// SkipUnreadable.
 	Errors []FileError `json:"errors,omitempty"`
+	// MaxColumns is the byte length lines were cut to (see LineMatch.Cut);
+	// 0 when lines are not cut.
+	MaxColumns int `json:"max_columns,omitempty"`
 }
 
 // FileError is a file that could not be read: a per-file failure, counted
@@ -343,6 +346,7 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 	}
 	r := &SearchResult{
 		Mode:            req.Mode,
+		MaxColumns:      max(in.Grep.MaxColumns, 0),
 		Files:           make([]FileMatch, len(out.Files)),
 		Single:          out.Scope.Single(),
 		TotalFiles:      out.TotalFiles,

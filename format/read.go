@@ -42,9 +42,9 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 		fmt.Fprintf(&b, "[Path '%s' not found; resolved to '%s' via suffix match]\n", s.From, s.To)
 	}
 	switch r.Kind {
-	case "text", "directory":
+	case scout.ReadKindText, scout.ReadKindDirectory:
 		writeLines(&b, r, style)
-	case "summary":
+	case scout.ReadKindSummary:
 		if style == StyleHashline && r.Tag != "" {
 			fmt.Fprintf(&b, "¶%s#%s\n", r.Path, r.Tag)
 		}
@@ -52,15 +52,15 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 		if r.Footer != "" {
 			b.WriteString("\n\n" + r.Footer)
 		}
-	case "binary":
+	case scout.ReadKindBinary:
 		fmt.Fprintf(&b, "[Cannot display binary file '%s' (%s, %s). Search it or read a text file instead]", r.Path, dirtree.FormatBytes(r.Binary.Size), r.Binary.MIME)
-	case "image":
+	case scout.ReadKindImage:
 		if r.ImageData != nil {
 			b.WriteString(r.Image.Note())
 		} else {
 			b.WriteString(r.Image.Describe())
 		}
-	case "multi":
+	case scout.ReadKindMulti:
 		writeParts(&b, r, o)
 	default:
 		b.WriteString(r.Body)
@@ -82,7 +82,7 @@ func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
 		}
 		return
 	}
-	if r.Raw || r.Immutable || r.Kind == "directory" {
+	if r.Raw || r.Immutable || r.Kind == scout.ReadKindDirectory {
 		style = StylePlain
 	}
 	if style == StyleHashline && r.Tag != "" {

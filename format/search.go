@@ -87,22 +87,9 @@ func SearchText(r *scout.SearchResult, o *SearchOptions) (text string, truncated
 		}
 	}
 	if r.LinesCut() {
-		parts = append(parts, "Some lines truncated to "+strconv.Itoa(maxCut(r))+" chars")
+		parts = append(parts, "Some lines truncated to "+strconv.Itoa(r.MaxColumns)+" chars")
 	}
 	return body + Notice(parts...), truncated
-}
-
-// maxCut returns the length lines were cut to: the longest cut text.
-func maxCut(r *scout.SearchResult) int {
-	n := 0
-	for _, f := range r.Files {
-		for _, l := range f.Lines {
-			if l.Cut {
-				n = max(n, len(l.Text))
-			}
-		}
-	}
-	return n
 }
 
 // searchNotes are the lines on missing paths and skipped archive members.

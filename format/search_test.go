@@ -92,7 +92,7 @@ func TestSearchText(t *testing.T) {
 		{
 			name:   "cut line",
 			reason: "a cut line ends in … and a notice follows",
-			res:    scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{{Line: 1, Text: "abc", Match: true, Cut: true}}}}},
+			res:    scout.SearchResult{Single: true, MaxColumns: 3, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{{Line: 1, Text: "abc", Match: true, Cut: true}}}}},
 			want:   "*1|abc…\n\n[Some lines truncated to 3 chars]",
 		},
 		{
