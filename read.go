@@ -149,6 +149,20 @@ type (
 	ImageInfo = image.Info
 )
 
+// The kinds of ReadResult.
+const (
+	ReadKindText      = read.KindText      // lines of a file or an in-memory text (Entity says which)
+	ReadKindDirectory = read.KindDirectory // a directory tree, as lines
+	ReadKindArchive   = read.KindArchive   // a directory listing inside an archive (Body)
+	ReadKindSQLite    = read.KindSQLite    // a database view (Body)
+	ReadKindImage     = read.KindImage     // an image (Image, ImageData)
+	ReadKindBinary    = read.KindBinary    // a binary file, described, not shown (Binary)
+	ReadKindConflicts = read.KindConflicts // the :conflicts index (Body)
+	ReadKindSummary   = read.KindSummary   // a code summary (Body, Footer, Summary)
+	ReadKindNotice    = read.KindNotice    // a notice instead of content (Body)
+	ReadKindMulti     = read.KindMulti     // a delimited entry read as several paths (Parts)
+)
+
 // Read reads req.Path. The error reports a bad path or selector, a path
 // that does not exist or lies outside the root, a file that cannot be
 // read, or cancellation; anything else is in the result.

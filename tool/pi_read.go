@@ -94,7 +94,7 @@ func runPiRead(ctx context.Context, c *Config, a *args) (*scout.Envelope, error)
 	}
 	text := format.ReadText(res, &format.ReadOptions{Style: style})
 	d := &piReadData{Kind: "file", ResolvedPath: res.Path, Result: res}
-	if res.Kind == "directory" {
+	if res.Kind == scout.ReadKindDirectory {
 		d.Kind, d.IsDirectory = "directory", true
 	}
 	if u := res.URL; u != nil {
