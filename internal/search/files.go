@@ -3,10 +3,12 @@ package search
 import (
 	"context"
 	"io/fs"
+	"path"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/walk"
 )
 
@@ -88,14 +90,26 @@ func walkScope(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Fi
 			}
 			return nil
 		})
-		for r, n := range st.Skipped {
-			skipped[string(r)] += n
-		}
+		addWalkSkips(fsys, t.Path, st, skipped)
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// addWalkSkips adds a walk's skip counts, leaving out the ".git" of the
+// walk root: the walker counts it as ignored, but it is never searched and
+// no option includes it, so counting it would only mislead.
+func addWalkSkips(fsys fs.FS, root string, st walk.Stats, skipped map[string]int) {
+	for r, n := range st.Skipped {
+		skipped[string(r)] += n
+	}
+	if skipped[string(walk.ReasonIgnored)] > 0 {
+		if _, err := fsx.Lstat(fsys, path.Join(root, ".git")); err == nil {
+			skipped[string(walk.ReasonIgnored)]--
+		}
+	}
 }
 
 // fileOf returns the file to search for a walk entry of the directory
@@ -139,8 +153,6 @@ func walkSorted(ctx context.Context, fsys fs.FS, t Target, wo walk.Options, f Fi
 			err = nil
 		}
 	}
-	for r, n := range st.Skipped {
-		skipped[string(r)] += n
-	}
+	addWalkSkips(fsys, t.Path, st, skipped)
 	return err
 }
