@@ -10,10 +10,12 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	readability "codeberg.org/readeck/go-readability/v2"
+	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 
 	"github.com/scoutkit/scout/internal/convert"
@@ -26,9 +28,10 @@ const (
 	MethodJSON        = "json"
 	MethodFeed        = "feed"
 	MethodText        = "text"
-	MethodReadability = "readability"      // HTML main content through readability, as markdown
-	MethodHTML        = "html-to-markdown" // the whole HTML page as markdown (readability found no article)
-	MethodDocument    = "markit"           // a document (PDF, DOCX, ...) converted to text
+	MethodAlternate   = "alternate-markdown" // the page's <link rel="alternate" type="text/markdown">
+	MethodReadability = "readability"        // HTML main content through readability, as markdown
+	MethodHTML        = "html-to-markdown"   // the whole HTML page as markdown (readability found no article)
+	MethodDocument    = "markit"             // a document (PDF, DOCX, ...) converted to text
 	MethodImage       = "image"
 	MethodBinary      = "binary"
 	MethodRaw         = "raw"
@@ -194,6 +197,11 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 		p.Method, p.Content = MethodFeed, md
 	case isHTML(mt):
 		html := decode(resp.Body, mt, params)
+		if md, alt, ok := markdownAlternate(ctx, f, html, p.FinalURL); ok {
+			p.Method, p.Content = MethodAlternate, md
+			p.Notes = append(p.Notes, "Used markdown alternate: "+alt)
+			break
+		}
 		if len(html) > maxHTML {
 			html = cut(html, maxHTML)
 			p.Notes = append(p.Notes, fmt.Sprintf("HTML cut at %s before rendering", memtext.FormatBytes(maxHTML)))
@@ -339,4 +347,65 @@ func cut(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// markdownAlternate fetches the markdown version a page links to with
+// <link rel="alternate" type="text/markdown" href="...">, if any.
+func markdownAlternate(ctx context.Context, f Fetcher, page, pageURL string) (md, alt string, ok bool) {
+	href := alternateHref(page)
+	if href == "" {
+		return "", "", false
+	}
+	base, err := url.Parse(pageURL)
+	if err != nil {
+		return "", "", false
+	}
+	ref, err := base.Parse(href)
+	if err != nil || (ref.Scheme != "http" && ref.Scheme != "https") {
+		return "", "", false
+	}
+	resp, err := f.Fetch(ctx, ref.String())
+	if err != nil || resp.Status < 200 || resp.Status > 299 {
+		return "", "", false
+	}
+	mt, params := mediaType(resp)
+	if !isText(mt) || isHTML(mt) {
+		return "", "", false
+	}
+	body := strings.TrimSpace(decode(resp.Body, mt, params))
+	return body, ref.String(), body != ""
+}
+
+// alternateHref finds the href of a markdown alternate link in the head.
+func alternateHref(page string) string {
+	z := html.NewTokenizer(strings.NewReader(page))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return ""
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			switch string(name) {
+			case "body":
+				return ""
+			case "link":
+				var rel, typ, href string
+				for hasAttr {
+					var k, v []byte
+					k, v, hasAttr = z.TagAttr()
+					switch string(k) {
+					case "rel":
+						rel = strings.ToLower(string(v))
+					case "type":
+						typ = strings.ToLower(string(v))
+					case "href":
+						href = string(v)
+					}
+				}
+				if slices.Contains(strings.Fields(rel), "alternate") && (typ == "text/markdown" || typ == "text/x-markdown") && href != "" {
+					return href
+				}
+			}
+		}
+	}
 }

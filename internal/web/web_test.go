@@ -54,6 +54,9 @@ func server(t *testing.T) (*httptest.Server, *hitCounter) {
 		})
 	}
 	h("/article", "text/html; charset=utf-8", article)
+	h("/with-md", "text/html", `<html><head><link rel="alternate" type="text/markdown" href="/page.md"></head><body><p>html version</p></body></html>`)
+	h("/page.md", "text/markdown; charset=utf-8", "# Page\n\nmarkdown version\n")
+	h("/bad-md", "text/html", `<html><head><link rel="alternate" type="text/markdown" href="/nope.md"></head><body><article><p>fallback body</p></article></body></html>`)
 	h("/json", "application/json", `{"b":1,"a":[1,2],"s":"<x>"}`)
 	h("/badjson", "application/json", `{"b":`)
 	h("/rss", "application/rss+xml", rss)
@@ -142,6 +145,8 @@ func TestRender(t *testing.T) {
 		{"HTML goes through readability into markdown, tables kept, chrome dropped", "/article", false, MethodReadability, "text/html",
 			[]string{"Widgets explained", "| Name  | Size |", "| small | 1    |", "[widget docs](" + srv.URL + "/docs/widgets)"},
 			[]string{"Subscribe", "© Widgets"}, ""},
+		{"a page's markdown alternate is preferred", "/with-md", false, MethodAlternate, "text/html", []string{"# Page\n\nmarkdown version"}, []string{"html version"}, "Used markdown alternate: " + srv.URL + "/page.md"},
+		{"a broken markdown alternate falls back to the HTML", "/bad-md", false, MethodReadability, "text/html", []string{"fallback body"}, nil, ""},
 		{":raw returns the HTML body", "/article", true, MethodRawHTML, "text/html", []string{"<nav>", "<table>"}, nil, ""},
 		{"JSON is pretty-printed, HTML not escaped", "/json", false, MethodJSON, "application/json", []string{"{\n  \"b\": 1,\n  \"a\": [\n    1,\n    2\n  ],\n  \"s\": \"<x>\"\n}"}, nil, ""},
 		{"invalid JSON falls back to text with a note", "/badjson", false, MethodText, "application/json", []string{`{"b":`}, nil, "Invalid JSON"},
