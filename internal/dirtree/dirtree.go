@@ -13,6 +13,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -59,29 +60,46 @@ type Tree struct {
 }
 
 // Build lists dir in fsys. It fails only when dir itself cannot be read or
-// ctx is done.
+// ctx is done. Subdirectories are listed concurrently (the work is system
+// calls); the result does not depend on the order they finish in.
 func Build(ctx context.Context, fsys fs.FS, dir string) (*Tree, error) {
-	t := &Tree{}
-	kids, err := children(fsys, dir, "", t)
-	if err != nil {
-		return nil, err
+	root := list(fsys, dir, "")
+	if root.err != nil {
+		return nil, root.err
 	}
-	for _, k := range kids {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		k.Depth = 1
-		t.Entries = append(t.Entries, k)
-		if !k.Dir || k.More > 0 {
+	subs := make([]listing, len(root.entries))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, workers)
+	for i, k := range root.entries {
+		if !k.Dir || ctx.Err() != nil {
 			continue
 		}
-		sub, err := children(fsys, path.Join(dir, k.Path), k.Path, t)
-		if err != nil {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			subs[i] = list(fsys, path.Join(dir, k.Path), k.Path)
+			<-sem
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	t := &Tree{Pruned: root.pruned}
+	for i, k := range root.entries {
+		k.Depth = 1
+		t.Entries = append(t.Entries, k)
+		if !k.Dir {
+			continue
+		}
+		sub := subs[i]
+		if sub.err != nil {
 			t.Unreadable = append(t.Unreadable, k.Path)
 			continue
 		}
-		sub = capped(sub, t)
-		for _, s := range sub {
+		t.Pruned = append(t.Pruned, sub.pruned...)
+		for _, s := range capped(sub.entries, t) {
 			s.Depth = 2
 			t.Entries = append(t.Entries, s)
 		}
@@ -90,23 +108,34 @@ func Build(ctx context.Context, fsys fs.FS, dir string) (*Tree, error) {
 	return t, nil
 }
 
-// children returns the entries of dir sorted newest first, leaving out and
+// workers bounds the subdirectories listed at once.
+const workers = 8
+
+// listing is one directory's children.
+type listing struct {
+	entries []Entry  // sorted newest first
+	pruned  []string // left-out names, as paths relative to the root
+	err     error
+}
+
+// list returns the entries of dir sorted newest first, leaving out and
 // recording pruned names. prefix is dir's path relative to the listed root.
-func children(fsys fs.FS, dir, prefix string, t *Tree) ([]Entry, error) {
+func list(fsys fs.FS, dir, prefix string) listing {
 	des, err := fs.ReadDir(fsys, dir)
 	if err != nil {
-		return nil, err
+		return listing{err: err}
 	}
-	out := make([]Entry, 0, len(des))
+	var l listing
+	l.entries = make([]Entry, 0, len(des))
 	for _, de := range des {
 		name := de.Name()
 		rel := path.Join(prefix, name)
 		if de.IsDir() && Pruned[name] {
-			t.Pruned = append(t.Pruned, rel+"/")
+			l.pruned = append(l.pruned, rel+"/")
 			continue
 		}
 		if !de.IsDir() && name == ".DS_Store" {
-			t.Pruned = append(t.Pruned, rel)
+			l.pruned = append(l.pruned, rel)
 			continue
 		}
 		e := Entry{Path: rel, Dir: de.IsDir(), Symlink: de.Type()&fs.ModeSymlink != 0}
@@ -116,8 +145,9 @@ func children(fsys fs.FS, dir, prefix string, t *Tree) ([]Entry, error) {
 				e.Size = info.Size()
 			}
 		}
-		out = append(out, e)
+		l.entries = append(l.entries, e)
 	}
+	out := l.entries
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if !a.ModTime.Equal(b.ModTime) {
@@ -125,7 +155,7 @@ func children(fsys fs.FS, dir, prefix string, t *Tree) ([]Entry, error) {
 		}
 		return nameLess(a.Name(), b.Name())
 	})
-	return out, nil
+	return l
 }
 
 // nameLess orders names case-insensitively, then byte-wise.
