@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"regexp/syntax"
 	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -60,6 +61,7 @@ type dstate struct {
 	begin bool     // at the start of a line
 	word  bool     // the previous character is a word character
 	eol   int8     // 0 unknown, 1 a match ends at the line end, 2 not
+	wide  int8     // 0 unknown, 1 some instruction may accept a non-ASCII rune, 2 none
 	runes map[rune]int32
 }
 
@@ -273,6 +275,48 @@ func (d *dfa) eolMatch(s int32) bool {
 	return st.eol == 1
 }
 
+// acceptsWide reports whether a thread of state s may accept a rune
+// outside ASCII (or an invalid byte, read as U+FFFD).
+func (d *dfa) acceptsWide(s int32) bool {
+	st := &d.states[s>>8]
+	if st.wide == 0 {
+		st.wide = 2
+		d.cur.clear()
+		for _, pc := range st.insts {
+			d.closure(&d.cur, pc, ^syntax.EmptyOp(0)) // every assertion: a superset
+		}
+		for _, pc := range d.cur.dense {
+			if wideInst(&d.prog.Inst[pc]) {
+				st.wide = 1
+				break
+			}
+		}
+	}
+	return st.wide == 1
+}
+
+// wideInst reports whether in may consume a rune outside ASCII.
+func wideInst(in *syntax.Inst) bool {
+	switch in.Op {
+	case syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+		return true
+	case syntax.InstRune1:
+		return in.Rune[0] >= utf8.RuneSelf
+	case syntax.InstRune:
+		if len(in.Rune) == 1 && syntax.Flags(in.Arg)&syntax.FoldCase != 0 {
+			// k and s fold to U+212A KELVIN SIGN and U+017F LONG S.
+			r := in.Rune[0]
+			return r >= utf8.RuneSelf || strings.ContainsRune("kKsS", r)
+		}
+		for i := 1; i < len(in.Rune); i += 2 {
+			if in.Rune[i] >= utf8.RuneSelf {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // slow computes the transition of s at data[i] and returns it with the
 // number of bytes it consumes, caching what can be cached.
 func (d *dfa) slow(s int32, data []byte, i, to int) (int32, int) {
@@ -301,6 +345,23 @@ func (d *dfa) slow(s int32, data []byte, i, to int) (int32, int) {
 			d.stay[int(s)|int(b)] = t == s
 		}
 		return t, 1
+	}
+	if !d.acceptsWide(s) {
+		// No thread can take a non-ASCII rune: every one (and every
+		// invalid byte) leads to the same state. If that state cannot take
+		// one either, the rune's bytes may be stepped one at a time
+		// through the byte table.
+		f := d.flushes
+		t := d.step(s, utf8.RuneError)
+		if d.flushes == f && (t <= 0 || !d.acceptsWide(t)) {
+			for c := utf8.RuneSelf; c < 256; c++ {
+				d.trans[int(s)|c] = t
+				d.stay[int(s)|c] = t == s
+			}
+			return t, 1
+		}
+		_, w := utf8.DecodeRune(data[i:to])
+		return t, w
 	}
 	r, w := utf8.DecodeRune(data[i:to])
 	if t, ok := d.states[s>>8].runes[r]; ok {

@@ -138,6 +138,33 @@ func TestLiterals(t *testing.T) {
 	}
 }
 
+func TestWholeMode(t *testing.T) {
+	tests := []struct {
+		o      Options
+		whole  bool
+		reason string
+	}{
+		{Options{Pattern: `a\nb`}, true, "a literal newline"},
+		{Options{Pattern: "a\nb"}, true, "a real newline character"},
+		{Options{Pattern: `\n|0`, IgnoreCase: true}, true, "the parser makes [\n0] of it"},
+		{Options{Pattern: `\s+`}, false, "a space class does not cross lines by default"},
+		{Options{Pattern: `\s+`, Multiline: true}, true, "with Multiline it may"},
+		{Options{Pattern: `[^a]`, Multiline: true}, true, "a negated class covers the newline"},
+		{Options{Pattern: `^a.$`, Multiline: true}, false, "nothing can match a newline"},
+		{Options{Pattern: `a.b`, DotAll: true}, true, "dot matches newline"},
+		{Options{Pattern: `(?s)a.b`}, false, "an inline flag alone keeps line mode"},
+	}
+	for _, tt := range tests {
+		m, err := Compile(tt.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.whole != tt.whole {
+			t.Errorf("%+v: whole = %v, want %v (%s)", tt.o, m.whole, tt.whole, tt.reason)
+		}
+	}
+}
+
 // fixture is the shared test file: CRLF and LF lines, a multi-byte rune
 // and an invalid byte.
 const fixture = "package main\r\n\r\nfunc main() {\r\n\tprintln(\"héllo\")\n\treturn\n}\n// end \xff\n"

@@ -301,11 +301,21 @@ func foldRun(s string) string {
 	return best
 }
 
-// hasLiteralNewline reports whether the pattern spells out a newline.
+// hasLiteralNewline reports whether the pattern spells out a newline: a
+// literal one, or a class that lists it on its own (the parser turns
+// "\n|0" into [\n0]); a class such as \s or [^a] that merely covers it
+// does not count.
 func hasLiteralNewline(re *syntax.Regexp) bool {
-	if re.Op == syntax.OpLiteral {
+	switch re.Op {
+	case syntax.OpLiteral:
 		for _, r := range re.Rune {
 			if r == '\n' {
+				return true
+			}
+		}
+	case syntax.OpCharClass:
+		for i := 0; i < len(re.Rune); i += 2 {
+			if re.Rune[i] == '\n' && re.Rune[i+1] == '\n' {
 				return true
 			}
 		}
@@ -338,6 +348,16 @@ func canMatchNewline(re *syntax.Regexp) bool {
 	}
 	for _, sub := range re.Sub {
 		if canMatchNewline(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasNewline reports whether a literal of the set contains a newline.
+func (s litSet) hasNewline() bool {
+	for _, l := range s {
+		if strings.IndexByte(l.s, '\n') >= 0 {
 			return true
 		}
 	}

@@ -148,6 +148,11 @@ func Compile(o Options) (*Matcher, error) {
 	} else if b := info.best(); b.usable(2) {
 		m.lits = b
 	}
+	if !m.whole && m.lits.hasNewline() {
+		// A line never contains its newline: such a literal cannot mark a
+		// candidate line.
+		m.lits, m.complete, m.plainLit = nil, false, nil
+	}
 	return m, nil
 }
 

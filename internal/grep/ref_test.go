@@ -15,7 +15,10 @@ import (
 // lines, run regexp on each, then apply context, limits and ranges.
 func refSearch(o Options, data []byte) *FileResult {
 	res := &FileResult{}
-	if bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}) {
+	if enc, name := bomEncoding(data); enc != nil {
+		data, _ = enc.NewDecoder().Bytes(data)
+		res.Encoding = name
+	} else if bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}) {
 		data = data[3:]
 		res.Encoding = "utf-8"
 	}
