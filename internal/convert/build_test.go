@@ -432,3 +432,25 @@ func xlsOf() []byte {
 	stream := cat(globals(g, g+len(data), g+len(data)+len(second)), data, second, biff(0x0809, make([]byte, 16), 0x000A, []byte{}))
 	return cfbOf(map[string][]byte{"Workbook": stream})
 }
+
+// xlsSparse writes a sheet with cells at A1, IV1 and IV65536 only.
+func xlsSparse() []byte {
+	le := binary.LittleEndian
+	u16 := func(v ...int) []byte {
+		var b []byte
+		for _, x := range v {
+			b = le.AppendUint16(b, uint16(x))
+		}
+		return b
+	}
+	str := func(s string) []byte { return append(u16(len(s)), append([]byte{0}, s...)...) }
+	globals := func(pos int) []byte {
+		sheet := append(le.AppendUint32(nil, uint32(pos)), 0, 0, 1, 0, 'S')
+		return biff(0x0809, make([]byte, 16), 0x0085, sheet, 0x000A, []byte{})
+	}
+	data := biff(0x0809, make([]byte, 16),
+		0x0204, cat(u16(0, 0, 0), str("a")), 0x0204, cat(u16(0, 255, 0), str("b")), 0x0204, cat(u16(65535, 255, 0), str("z")),
+		0x000A, []byte{})
+	g := len(globals(0))
+	return cfbOf(map[string][]byte{"Workbook": cat(globals(g), data)})
+}

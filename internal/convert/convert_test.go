@@ -109,6 +109,9 @@ func TestGolden(t *testing.T) {
 		{"xls: shared strings across CONTINUE, dates by format, RK/MULRK numbers, booleans, formula strings, charts skipped", ".xls",
 			func(testing.TB) []byte { return xlsOf() },
 			"## Data\n\n| name | Größe ✓ |  |\n| --- | --- | --- |\n| 2023-02-28 | 7 |  |\n| 1.5 | -3 | TRUE |\n| calc | inline | #DIV/0! |\n\n## Second\n\n(empty sheet)"},
+		{"xls: a sparse sheet whose grid would be huge keeps only the rows with cells", ".xls",
+			func(testing.TB) []byte { return xlsSparse() },
+			"## S\n\n" + strings.TrimSuffix(mdTable([][]string{sparseRow("a", "b"), sparseRow("", "z")}), "\n")},
 		{"xls: a real BIFF8 workbook (fixture from pbnjay/grate, MIT)", ".xls",
 			func(t testing.TB) []byte { return mustRead(t, "testdata/basic.xls") },
 			""},
@@ -342,4 +345,11 @@ func TestZipBomb(t *testing.T) {
 	if errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "inflates to more than 8 MiB") {
 		t.Fatalf("err = %v (%s), want TOO_LARGE", err, errs.CodeOf(err))
 	}
+}
+
+// sparseRow is a 256-column row with first and last set.
+func sparseRow(first, last string) []string {
+	r := make([]string, 256)
+	r[0], r[255] = first, last
+	return r
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -281,21 +282,10 @@ func (b *xlsBook) grid(cells map[[2]int]string, maxRow, maxCol int) [][]string {
 		}
 		return out
 	}
-	rows := slices.Sorted(mapKeys(byRow))
-	for _, r := range rows {
+	for _, r := range slices.Sorted(maps.Keys(byRow)) {
 		out = append(out, byRow[r])
 	}
 	return out
-}
-
-func mapKeys[V any](m map[int]V) func(func(int) bool) {
-	return func(yield func(int) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // xlsString decodes an XLUnicodeString (lenBytes 2) or a
