@@ -4,6 +4,8 @@ import (
 	"errors"
 	"runtime"
 	"sync"
+
+	"github.com/scoutkit/scout/internal/fsx"
 )
 
 // The ordered walk (Options.Sorted) calls fn from one goroutine, depth
@@ -112,7 +114,10 @@ func (w *walker) claimAndList(nd *node) {
 	nd.state = listed
 	close(nd.done)
 	if nd.abandoned {
-		w.abandon(nd)
+		fds := w.abandon(nd, nil)
+		w.mu.Unlock()
+		closeAll(fds)
+		w.mu.Lock()
 		return
 	}
 	// Push the subdirectories last first, so that the first is on top,
@@ -179,7 +184,7 @@ func (w *walker) await(nd *node) {
 // visits the subdirectories fn lets it enter.
 func (w *walker) visit(nd *node, st *stats) {
 	w.await(nd)
-	defer w.release(nd)
+	defer w.drop(nd)
 	if nd.err != nil {
 		if nd.err != errStopped {
 			w.unreadable(nd.job, st, nd.err)
@@ -201,9 +206,7 @@ func (w *walker) visit(nd *node, st *stats) {
 			if descend {
 				w.visit(kid, st)
 			} else {
-				w.mu.Lock()
-				w.abandon(kid)
-				w.mu.Unlock()
+				w.drop(kid)
 			}
 		}
 		if !next {
@@ -212,32 +215,42 @@ func (w *walker) visit(nd *node, st *stats) {
 	}
 }
 
-// release closes the directory of nd once walked, with its unwalked
-// subdirectories, and frees its place in the budget.
-func (w *walker) release(nd *node) {
+// drop releases nd once walked, or when the caller will not walk it,
+// with its unwalked subdirectories (see abandon), and closes their
+// descriptors outside the lock.
+func (w *walker) drop(nd *node) {
 	w.mu.Lock()
-	w.abandon(nd)
+	fds := w.abandon(nd, nil)
 	w.mu.Unlock()
+	closeAll(fds)
 }
 
-// abandon releases nd and, recursively, its subdirectories: listed ones
-// are closed, pending ones are never listed, claimed ones are released
-// by their lister. It is called with w.mu held.
-func (w *walker) abandon(nd *node) {
+// abandon marks nd and, recursively, its subdirectories as not to be
+// walked: listed ones free their place in the budget and their
+// descriptors are appended to fds, pending ones are never listed, claimed
+// ones are released by their lister. It is called with w.mu held.
+func (w *walker) abandon(nd *node, fds []fsx.DirFD) []fsx.DirFD {
 	nd.abandoned = true
 	if nd.state != listed {
-		return
+		return fds
 	}
 	nd.state = released
 	if w.ord.ahead--; w.ord.ahead == maxAhead-1 && w.ord.waiting > 0 {
 		w.cond.Signal() // a worker may wait for budget
 	}
 	if nd.l != nil && nd.l.fd != nil {
-		nd.l.fd.Close()
+		fds = append(fds, nd.l.fd)
 	}
 	for _, k := range nd.kids {
 		if k != nil && !k.abandoned {
-			w.abandon(k)
+			fds = w.abandon(k, fds)
 		}
+	}
+	return fds
+}
+
+func closeAll(fds []fsx.DirFD) {
+	for _, fd := range fds {
+		fd.Close()
 	}
 }
