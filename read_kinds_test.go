@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -379,5 +380,33 @@ func TestReadArchiveBigMember(t *testing.T) {
 	got := readBoth(t, map[string][]byte{"a.tgz": buf.Bytes()}, "a.tgz:big.txt:99999", nil)
 	if strings.Contains(got, "¶") || !strings.Contains(got, "99998:member line 099998") || !strings.Contains(got, "100000:member line 100000") {
 		t.Fatalf("got:\n%s", clipText(got))
+	}
+}
+
+// TestReadConcurrent uses one Reader from many goroutines (run with -race):
+// calls share nothing but the Reader's read-only fields.
+func TestReadConcurrent(t *testing.T) {
+	m := fstest.MapFS{"a.txt": {Data: numbered(500, 3)}, "d/b.txt": {Data: []byte("b\n")}}
+	r := scout.Reader{Workspace: scout.Workspace{FS: m}, URLCache: &scout.URLCache{}}
+	paths := []string{"a.txt", "a.txt:100-120", "d", "a.txt:1-2,400", "d/b.txt:raw"}
+	var wg sync.WaitGroup
+	errs := make(chan error, 40)
+	for i := range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := r.Read(context.Background(), scout.ReadRequest{Path: paths[i%len(paths)]})
+			if err == nil {
+				format.ReadText(res, nil)
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }
