@@ -21,10 +21,10 @@ import (
 	"github.com/scoutkit/scout/internal/memtext"
 )
 
-// Known are the schemes recognised as internal URLs even when no resolver
+// known are the schemes recognised as internal URLs even when no resolver
 // is registered for them (reading one then fails with a clear error rather
 // than looking for a local file named "memory:").
-var Known = []string{"agent", "artifact", "issue", "local", "mcp", "memory", "omp", "pr", "rule", "skill", "vault"}
+var known = []string{"agent", "artifact", "issue", "local", "mcp", "memory", "omp", "pr", "rule", "skill", "vault"}
 
 // Resource is what a resolver returns.
 type Resource struct {
@@ -73,20 +73,6 @@ func (u *URL) Segments() []string {
 		}
 	}
 	return out
-}
-
-// ParseInternal reports whether p starts with a known or given scheme
-// followed by "://", and splits it.
-func ParseInternal(p string, extra ...string) (scheme, rest string, ok bool) {
-	i := strings.Index(p, "://")
-	if i <= 0 {
-		return "", "", false
-	}
-	scheme = strings.ToLower(p[:i])
-	if !slices.Contains(Known, scheme) && !slices.Contains(extra, scheme) {
-		return "", "", false
-	}
-	return scheme, p[i+3:], true
 }
 
 // Parse parses an internal URL without selector.
@@ -212,15 +198,16 @@ func (r *Registry) get(scheme string) Resolver {
 	return r.m[scheme]
 }
 
-// CanHandle reports whether p is an internal URL: its scheme is known
-// (see Known) or registered. A nil Registry handles the known schemes.
+// CanHandle reports whether p is an internal URL: its scheme is one of
+// agent, artifact, issue, local, mcp, memory, omp, pr, rule, skill and
+// vault, or is registered. A nil Registry handles the known schemes.
 func (r *Registry) CanHandle(p string) bool {
 	i := strings.Index(p, "://")
 	if i <= 0 {
 		return false
 	}
 	scheme := strings.ToLower(p[:i])
-	return slices.Contains(Known, scheme) || r.get(scheme) != nil
+	return slices.Contains(known, scheme) || r.get(scheme) != nil
 }
 
 // Resolve resolves p (without selector). An unregistered scheme gives an

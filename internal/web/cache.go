@@ -37,7 +37,7 @@ func cacheKey(url string, raw bool) string {
 	if raw {
 		mode = "raw::"
 	}
-	return mode + CacheKey(url)
+	return mode + cacheURL(url)
 }
 
 func (c *Cache) clock() time.Time {

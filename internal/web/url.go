@@ -49,9 +49,9 @@ func SplitSelector(p string) (rawURL string, sel memtext.Selector, err error) {
 	return base, sel, nil
 }
 
-// CacheKey normalises a URL for the cache: https:// added to www., scheme
+// cacheURL normalises a URL for the cache: https:// added to www., scheme
 // and host lower-cased, the fragment dropped.
-func CacheKey(raw string) string {
+func cacheURL(raw string) string {
 	raw = Normalize(raw)
 	u, err := url.Parse(raw)
 	if err != nil {

@@ -318,7 +318,7 @@ func TestIsURLAndNormalize(t *testing.T) {
 	if got := Normalize(" www.a.com/x "); got != "https://www.a.com/x" {
 		t.Errorf("Normalize: %q", got)
 	}
-	if got := CacheKey("HTTPS://A.Example/x#frag"); got != "https://a.example/x" {
+	if got := cacheURL("HTTPS://A.Example/x#frag"); got != "https://a.example/x" {
 		t.Errorf("CacheKey: %q", got)
 	}
 }
