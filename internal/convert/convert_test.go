@@ -164,6 +164,8 @@ func TestMalformed(t *testing.T) {
 		{"pdf: truncated in the middle", ".pdf", func(t testing.TB) []byte { b := valid[".pdf"](t); return b[:len(b)/2] }, "not a valid PDF"},
 		{"pdf: a hex string left open at the end of a content stream (hangs the library's lexer)", ".pdf",
 			func(testing.TB) []byte { return pdfRaw("BT /F1 12 Tf 72 720 Td (ok) Tj ET <4142") }, "unterminated hex string"},
+		{"pdf: a page with more than 1 MiB of strings (the library keeps ~80 bytes per glyph)", ".pdf",
+			func(testing.TB) []byte { return pdfRaw("BT /F1 1 Tf (" + strings.Repeat("a", 1<<20+10) + ") Tj ET") }, "more than 1048576 bytes of strings"},
 		{"pdf: no text layer", ".pdf", func(testing.TB) []byte { return pdfOf("") }, "no text layer"},
 		{"docx: not a zip", ".docx", func(testing.TB) []byte { return []byte("PK\x03\x04garbage") }, "not a valid DOCX"},
 		{"docx: zip without document.xml", ".docx", func(t testing.TB) []byte { return zipOf(t, map[string]string{"a.txt": "x"}) }, "missing part word/document.xml"},
@@ -307,7 +309,7 @@ func TestHelloPDFFixture(t *testing.T) {
 
 var update = flag.Bool("update", false, "rewrite generated fixtures")
 
-func TestHexStringsClosed(t *testing.T) {
+func TestScanContent(t *testing.T) {
 	tests := []struct {
 		reason string
 		in     string
@@ -323,9 +325,12 @@ func TestHexStringsClosed(t *testing.T) {
 		{"an open literal string at the end is the library's own business", "(abc", true},
 	}
 	for _, tt := range tests {
-		if got := hexStringsClosed([]byte(tt.in)); got != tt.want {
+		if got, _ := scanContent([]byte(tt.in)); got != tt.want {
 			t.Errorf("%s: got %v", tt.reason, got)
 		}
+	}
+	if _, n := scanContent([]byte("(abc) Tj <41424344> Tj % (comment)\n")); n != 5 {
+		t.Errorf("string bytes = %d, want 3 + 2", n)
 	}
 }
 

@@ -101,8 +101,12 @@ func pageText(p pdf.Page) (s string, err error) {
 	return strings.TrimSpace(b.String()), nil
 }
 
-// maxContent caps the decoded content of one page.
-const maxContent = 64 << 20
+// maxContent caps the decoded content of one page, and maxPageText the
+// bytes inside its strings: the library keeps some 80 bytes per glyph.
+const (
+	maxContent  = 64 << 20
+	maxPageText = 1 << 20
+)
 
 // checkStreams refuses a page whose content or ToUnicode streams the
 // library cannot lex safely: its lexer loops forever on a hex string left
@@ -142,16 +146,20 @@ func scanStream(v pdf.Value) error {
 	if len(data) > maxContent {
 		return fmt.Errorf("more than %d MiB", maxContent>>20)
 	}
-	if !hexStringsClosed(data) {
+	closed, textBytes := scanContent(data)
+	if !closed {
 		return errors.New("unterminated hex string")
+	}
+	if textBytes > maxPageText {
+		return fmt.Errorf("more than %d bytes of strings on one page", maxPageText)
 	}
 	return nil
 }
 
-// hexStringsClosed reports whether every hex string ("<...>") in a
-// content stream is closed, skipping comments and literal strings as the
-// library's lexer does.
-func hexStringsClosed(data []byte) bool {
+// scanContent reports whether every hex string ("<...>") in a content
+// stream is closed, skipping comments and literal strings as the library's
+// lexer does, and counts the bytes inside strings.
+func scanContent(data []byte) (closed bool, textBytes int) {
 	for i := 0; i < len(data); i++ {
 		switch data[i] {
 		case '%':
@@ -159,7 +167,7 @@ func hexStringsClosed(data []byte) bool {
 				i++
 			}
 		case '(':
-			depth := 1
+			depth, start := 1, i
 			for i++; i < len(data) && depth > 0; i++ {
 				switch data[i] {
 				case '\\':
@@ -171,6 +179,7 @@ func hexStringsClosed(data []byte) bool {
 				}
 			}
 			i--
+			textBytes += max(0, i-start-1)
 		case '<':
 			if i+1 < len(data) && data[i+1] == '<' {
 				i++
@@ -178,10 +187,11 @@ func hexStringsClosed(data []byte) bool {
 			}
 			j := bytes.IndexByte(data[i+1:], '>')
 			if j < 0 {
-				return false
+				return false, textBytes
 			}
 			i += j + 1
+			textBytes += j / 2
 		}
 	}
-	return true
+	return true, textBytes
 }
