@@ -329,8 +329,8 @@ func TestScanContent(t *testing.T) {
 			t.Errorf("%s: got %v", tt.reason, got)
 		}
 	}
-	if _, n := scanContent([]byte("(abc) Tj <41424344> Tj % (comment)\n")); n != 5 {
-		t.Errorf("string bytes = %d, want 3 + 2", n)
+	if _, n := scanContent([]byte("(abc) Tj <41424344> Tj % (comment)\n")); n != 7 {
+		t.Errorf("string bytes = %d, want 3 + 4", n)
 	}
 }
 
