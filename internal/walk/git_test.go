@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -191,6 +192,13 @@ func diffOne(t *testing.T, seed uint64) {
 			break
 		}
 	}
+	// The same tree as a MapFS, read through fs.ReadDir instead of
+	// directory descriptors.
+	mapFiles := tree{".git/info/exclude": exclude}
+	for p, c := range files {
+		mapFiles[p] = c
+	}
+	fileSystems := map[string]fs.FS{"OS": fsys, "MapFS": mapFiles.mapFS()}
 	for _, root := range roots {
 		args := []string{"ls-files", "-z", "--cached", "--others", "--exclude-standard"}
 		if root != "." {
@@ -203,26 +211,34 @@ func diffOne(t *testing.T, seed uint64) {
 			}
 		}
 		slices.Sort(want)
-		for _, sorted := range []bool{false, true} {
-			var mu sync.Mutex
-			var got []string
-			opts := Options{Hidden: true, GlobalExcludes: globalText, Sorted: sorted}
-			_, err := Walk(context.Background(), fsys, root, opts, func(e Entry) error {
-				if !e.Type.IsDir() {
-					mu.Lock()
-					got = append(got, e.Path)
-					mu.Unlock()
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			slices.Sort(got)
-			if !slices.Equal(got, want) {
-				t.Errorf("seed %d root %q sorted=%v: walker and git differ\n%s\nrules:\n%s", seed, root, sorted, listDiff(got, want), describeRules(files, exclude, global))
+		for fsName, fsys := range fileSystems {
+			for _, sorted := range []bool{false, true} {
+				diffWalk(t, seed, fsName, fsys, root, Options{Hidden: true, GlobalExcludes: globalText, Sorted: sorted}, want,
+					func() string { return describeRules(files, exclude, global) })
 			}
 		}
+	}
+}
+
+// diffWalk compares the files the walker reports with want.
+func diffWalk(t *testing.T, seed uint64, fsName string, fsys fs.FS, root string, opts Options, want []string, rules func() string) {
+	t.Helper()
+	var mu sync.Mutex
+	var got []string
+	_, err := Walk(context.Background(), fsys, root, opts, func(e Entry) error {
+		if !e.Type.IsDir() {
+			mu.Lock()
+			got = append(got, e.Path)
+			mu.Unlock()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("seed %d %s root %q sorted=%v: walker and git differ\n%s\nrules:\n%s", seed, fsName, root, opts.Sorted, listDiff(got, want), rules())
 	}
 }
 
