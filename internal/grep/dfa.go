@@ -6,6 +6,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -40,8 +41,12 @@ import (
 // pattern has \b or \B.
 //
 // ASCII bytes step through a 256-wide table per state; other runes are
-// decoded (invalid UTF-8 as U+FFFD, one byte at a time, as regexp does)
-// and cached in a per-state map. A '\r' is never cached, because whether
+// decoded (invalid UTF-8 as U+FFFD, one byte at a time, as regexp does),
+// mapped to their class (the runes between two boundaries of the
+// pattern's rune ranges behave alike) and cached per state and class. A
+// state in which no thread can take a non-ASCII rune sends all of them to
+// one state, so its bytes >= 0x80 go through the byte table. A '\r' is
+// never cached, because whether
 // it ends a line depends on the byte after it. When the cache exceeds
 // maxStates it is flushed and rebuilt from the current state.
 
@@ -62,7 +67,7 @@ type dstate struct {
 	word  bool     // the previous character is a word character
 	eol   int8     // 0 unknown, 1 a match ends at the line end, 2 not
 	wide  int8     // 0 unknown, 1 some instruction may accept a non-ASCII rune, 2 none
-	runes map[rune]int32
+	class []int32  // transition per rune class (non-ASCII); nil until needed
 }
 
 type dfa struct {
@@ -72,6 +77,7 @@ type dfa struct {
 	ids        map[string]int32
 	start      int32
 	stay       []bool // parallel to trans: the transition is a self-loop
+	bounds     []rune // rune class bounds (runeBounds)
 	hasWord    bool   // the pattern has \b or \B: states track word characters
 	startMatch bool   // the empty string matches at a line start: every line matches
 	startDead  bool   // nothing can ever match
@@ -92,10 +98,11 @@ type dfa struct {
 func newDFA(prog *syntax.Prog) *dfa {
 	n := len(prog.Inst)
 	d := &dfa{
-		prog:  prog,
-		limit: maxStates,
-		cur:   newSparseSet(n),
-		next:  newSparseSet(n),
+		prog:   prog,
+		bounds: runeBounds(prog),
+		limit:  maxStates,
+		cur:    newSparseSet(n),
+		next:   newSparseSet(n),
 	}
 	for _, in := range prog.Inst {
 		if in.Op == syntax.InstEmptyWidth && syntax.EmptyOp(in.Arg)&(syntax.EmptyWordBoundary|syntax.EmptyNoWordBoundary) != 0 {
@@ -364,19 +371,52 @@ func (d *dfa) slow(s int32, data []byte, i, to int) (int32, int) {
 		return t, w
 	}
 	r, w := utf8.DecodeRune(data[i:to])
-	if t, ok := d.states[s>>8].runes[r]; ok {
-		return t, w
+	c, _ := slices.BinarySearch(d.bounds, r+1) // the number of bounds <= r
+	if st := &d.states[s>>8]; st.class != nil && st.class[c] != tUnknown {
+		return st.class[c], w
 	}
 	f := d.flushes
 	t := d.step(s, r)
 	if d.flushes == f {
 		st := &d.states[s>>8]
-		if st.runes == nil {
-			st.runes = make(map[rune]int32)
+		if st.class == nil {
+			st.class = make([]int32, len(d.bounds)+1)
 		}
-		st.runes[r] = t
+		st.class[c] = t
 	}
 	return t, w
+}
+
+// runeBounds returns the sorted starts of the rune classes of prog: two
+// runes between consecutive bounds are accepted by the same instructions.
+func runeBounds(prog *syntax.Prog) []rune {
+	b := []rune{utf8.RuneSelf, '\n', '\n' + 1}
+	for i := range prog.Inst {
+		in := &prog.Inst[i]
+		switch in.Op {
+		case syntax.InstRune1:
+			b = append(b, in.Rune[0], in.Rune[0]+1)
+		case syntax.InstRune:
+			if len(in.Rune) == 1 && syntax.Flags(in.Arg)&syntax.FoldCase != 0 {
+				r0 := in.Rune[0]
+				for r := unicode.SimpleFold(r0); ; r = unicode.SimpleFold(r) {
+					b = append(b, r, r+1)
+					if r == r0 {
+						break
+					}
+				}
+				continue
+			}
+			for k := 0; k+1 < len(in.Rune); k += 2 {
+				b = append(b, in.Rune[k], in.Rune[k+1]+1)
+			}
+			if len(in.Rune) == 1 {
+				b = append(b, in.Rune[0], in.Rune[0]+1)
+			}
+		}
+	}
+	slices.Sort(b)
+	return slices.Compact(b)
 }
 
 // scanFailed is returned by scan when the automaton gave up.

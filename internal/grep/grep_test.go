@@ -116,7 +116,8 @@ func TestLiterals(t *testing.T) {
 		{"ab+c", false, "ab", false, "start of a repetition extends the run"},
 		{"x+yz", false, "xyz", false, "end of a repetition starts the next run"},
 		{`\x{FFFD}`, false, "", false, "U+FFFD also matches invalid bytes"},
-		{"a.b", false, "", false, "single letters are too short for a set"},
+		{"a.b", false, "", false, "single common letters are too short for a set"},
+		{`\pL+z`, false, "z", false, "a single rare byte is worth scanning for"},
 		{"foo\r", false, "foo\r", false, "a CR may be a line terminator: verify"},
 	}
 	for _, tt := range tests {

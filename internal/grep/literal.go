@@ -276,6 +276,13 @@ func (s litSet) usable(minLen int) bool {
 	return len(s) > 0 && len(s) <= 8 && s.score() >= minLen
 }
 
+// rareByte reports whether the set is one case-sensitive byte that is
+// rare in text (ranked among the rarest 200 of byteRank): then scanning
+// for it beats running the automaton over every byte.
+func (s litSet) rareByte() bool {
+	return len(s) == 1 && len(s[0].s) == 1 && !s[0].fold && byteRank[s[0].s[0]] < 200
+}
+
 func (s litSet) anyFold() bool {
 	for _, l := range s {
 		if l.fold {

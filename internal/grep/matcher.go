@@ -145,7 +145,7 @@ func Compile(o Options) (*Matcher, error) {
 		if len(m.lits) == 1 {
 			m.plainLit = []byte(m.lits[0].s)
 		}
-	} else if b := info.best(); b.usable(2) {
+	} else if b := info.best(); b.usable(2) || b.rareByte() {
 		m.lits = b
 	}
 	if !m.whole && m.lits.hasNewline() {
