@@ -166,6 +166,10 @@ func TestMalformed(t *testing.T) {
 			func(testing.TB) []byte { return pdfRaw("BT /F1 12 Tf 72 720 Td (ok) Tj ET <4142") }, "unterminated hex string"},
 		{"pdf: a page with more than 1 MiB of strings (the library keeps ~80 bytes per glyph)", ".pdf",
 			func(testing.TB) []byte { return pdfRaw("BT /F1 1 Tf (" + strings.Repeat("a", 1<<20+10) + ") Tj ET") }, "more than 1048576 bytes of strings"},
+		{"pdf: a page tree that contains itself (hangs the library's page lookup)", ".pdf",
+			func(testing.TB) []byte {
+				return bytes.Replace(pdfOf("x"), []byte("/Kids [4 0 R]"), []byte("/Kids [2 0 R]"), 1)
+			}, "the page tree"},
 		{"pdf: no text layer", ".pdf", func(testing.TB) []byte { return pdfOf("") }, "no text layer"},
 		{"docx: not a zip", ".docx", func(testing.TB) []byte { return []byte("PK\x03\x04garbage") }, "not a valid DOCX"},
 		{"docx: zip without document.xml", ".docx", func(t testing.TB) []byte { return zipOf(t, map[string]string{"a.txt": "x"}) }, "missing part word/document.xml"},

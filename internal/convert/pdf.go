@@ -27,20 +27,21 @@ func convertPDF(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 		}
 		return "", malformed("PDF", err)
 	}
+	pages, err := pdfPages(ctx, rd.Trailer().Key("Root").Key("Pages"))
+	if err != nil {
+		return "", err
+	}
 	var out text
-	n := rd.NumPage()
-	for i := 1; i <= n && !out.full(); i++ {
+	for i, p := range pages {
+		if out.full() {
+			break
+		}
 		if err := ctx.Err(); err != nil {
 			return "", err
 		}
-		p := rd.Page(i)
-		if p.V.IsNull() {
-			// Count overstates the pages actually present.
-			break
-		}
 		s, err := pageText(p)
 		if err != nil {
-			return "", malformed("PDF", fmt.Errorf("page %d: %w", i, err))
+			return "", malformed("PDF", fmt.Errorf("page %d: %w", i+1, err))
 		}
 		out.WriteString(s + "\n\n")
 	}
@@ -49,6 +50,50 @@ func convertPDF(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 		return "", malformed("PDF", errors.New("no text layer found (scanned images need OCR)"))
 	}
 	return res, nil
+}
+
+// Bounds of the page tree walk.
+const (
+	maxPDFNodes = 1 << 20
+	maxPDFDepth = 64
+)
+
+// pdfPages lists the pages of the page tree in order. The library's own
+// lookup (Reader.Page) loops forever on a tree that contains itself; this
+// walk is bounded in depth and in nodes visited.
+func pdfPages(ctx context.Context, root pdf.Value) ([]pdf.Page, error) {
+	var pages []pdf.Page
+	visited := 0
+	var walk func(v pdf.Value, depth int) error
+	walk = func(v pdf.Value, depth int) error {
+		if visited++; visited > maxPDFNodes {
+			return malformed("PDF", errors.New("the page tree has too many nodes (a cycle?)"))
+		}
+		if visited%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if depth > maxPDFDepth {
+			return malformed("PDF", errors.New("the page tree is nested too deep (a cycle?)"))
+		}
+		kids := v.Key("Kids")
+		switch {
+		case v.Key("Type").Name() == "Pages" || kids.Kind() == pdf.Array:
+			for i := 0; i < kids.Len(); i++ {
+				if err := walk(kids.Index(i), depth+1); err != nil {
+					return err
+				}
+			}
+		case v.Kind() == pdf.Dict:
+			pages = append(pages, pdf.Page{V: v})
+		}
+		return nil
+	}
+	if err := walk(root, 0); err != nil {
+		return nil, err
+	}
+	return pages, nil
 }
 
 // pageText lays out the glyphs of one page.
