@@ -221,10 +221,19 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 			}
 			lines = ranges
 		}
-		if pathutil.HasTopLevelComma(e) && !isInternalURL(e, resolvers) && !searchEntryExists(fsys, root, e) {
+		if isInternalURL(e, resolvers) || len(ranges) > 0 {
+			out = append(out, e)
+			continue
+		}
+		if pathutil.HasTopLevelComma(e) && !searchEntryExists(fsys, root, e) {
 			return nil, nil, "", errs.New(errs.InvalidParam, `paths is an array — pass ["a", "b"] not ["a,b"]: split %q into separate entries`, raw)
 		}
-		out = append(out, e)
+		// Several paths in one entry, joined by ';' or white space, are
+		// recovered when they exist (pi's delimited-entry recovery).
+		out = append(out, pathutil.SplitDelimited(e, func(part string) bool {
+			base, _ := glob.SplitSearch(part)
+			return searchEntryExists(fsys, root, base)
+		})...)
 	}
 	if len(out) == 1 {
 		return out, lines, searchScope(root, out[0]), nil
