@@ -89,8 +89,11 @@ func TestDifferentialSweep(t *testing.T) {
 	}
 	gen("", maxLen)
 	failures := 0
-	for _, p := range diffPatterns {
+	for pi, p := range diffPatterns {
 		for i, in := range inputs {
+			if len(in) >= 5 && (pi+i)%3 != 0 {
+				continue // the longest inputs: a third of them per pattern
+			}
 			o := Options{Pattern: p}
 			if i%3 != 0 {
 				o = randOptions(r, p)
