@@ -348,6 +348,7 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 		if err != nil {
 			return err
 		}
+		d.results = make([]ampResult, 0, max(res.TotalMatchLines-g.offset, 0))
 		for i := range res.Files {
 			add(&res.Files[i])
 		}
