@@ -15,7 +15,7 @@ var diffPatterns = []string{
 	"^a", "a$", "^$", "^", "$", "(?m)^b$", "(?i)A", "(?i)AB", "(?i)é", "(?i)É+",
 	"[^a]", `\bb`, `b\b`, `\Bb`, `\w+`, `\W`, ".", "a.b", ".$",
 	"\r", `\x{FFFD}`, "(a|b)*é", "[aé]+", "a{2}", "x", "", "é$", "(?i)ab|é",
-	`a\b`, `[ab]b`, `b?a`,
+	`a\b`, `[ab]b`, `b?a`, `a\r`, `\pL+a`,
 }
 
 // alphabet for the exhaustive sweep: letters, both line terminators and a

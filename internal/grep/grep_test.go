@@ -119,6 +119,7 @@ func TestLiterals(t *testing.T) {
 		{"a.b", false, "", false, "single common letters are too short for a set"},
 		{`\pL+z`, false, "z", false, "a single rare byte is worth scanning for"},
 		{"foo\r", false, "foo\r", false, "a CR may be a line terminator: verify"},
+		{`foo\r`, false, "foo\r", false, "an escaped CR too"},
 	}
 	for _, tt := range tests {
 		m, err := Compile(Options{Pattern: tt.pattern, IgnoreCase: tt.ic})

@@ -361,10 +361,10 @@ func canMatchNewline(re *syntax.Regexp) bool {
 	return false
 }
 
-// hasNewline reports whether a literal of the set contains a newline.
-func (s litSet) hasNewline() bool {
+// hasByte reports whether a literal of the set contains the byte c.
+func (s litSet) hasByte(c byte) bool {
 	for _, l := range s {
-		if strings.IndexByte(l.s, '\n') >= 0 {
+		if strings.IndexByte(l.s, c) >= 0 {
 			return true
 		}
 	}

@@ -136,11 +136,12 @@ func Compile(o Options) (*Matcher, error) {
 	// line end (as in ripgrep's multiline mode).
 	m.whole = hasLiteralNewline(tree) || ((o.Multiline || o.DotAll) && canMatchNewline(tree))
 	info := analyze(tree)
-	if info.pure && info.exact.usable(1) && !info.exact.anyFold() && !strings.Contains(o.Pattern, "\r") {
+	if info.pure && info.exact.usable(1) && !info.exact.anyFold() && !info.exact.hasByte('\r') {
 		// The pattern is a literal or an alternation of literals: an
-		// occurrence is a match, no verification needed. Even one byte
-		// is worth it (bytes.IndexByte); as a mere candidate filter a
-		// literal needs two.
+		// occurrence is a match, no verification needed (unless it holds
+		// a CR, which may be part of a line terminator). Even one byte is
+		// worth it (bytes.IndexByte); as a mere candidate filter a literal
+		// needs two.
 		m.lits, m.complete = info.exact, true
 		if len(m.lits) == 1 {
 			m.plainLit = []byte(m.lits[0].s)
@@ -148,7 +149,7 @@ func Compile(o Options) (*Matcher, error) {
 	} else if b := info.best(); b.usable(2) || b.rareByte() {
 		m.lits = b
 	}
-	if !m.whole && m.lits.hasNewline() {
+	if !m.whole && m.lits.hasByte('\n') {
 		// A line never contains its newline: such a literal cannot mark a
 		// candidate line.
 		m.lits, m.complete, m.plainLit = nil, false, nil
