@@ -9,11 +9,13 @@ package convert
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/scoutkit/scout/internal/errs"
 )
@@ -24,6 +26,10 @@ const MaxOutput = 16 << 20
 
 // maxPart is the most bytes inflated from one part of a zip-based document.
 const maxPart = 64 << 20
+
+// MaxDuration bounds one conversion: reads of the document fail after it,
+// which stops parsers that loop while reading a crafted file.
+const MaxDuration = 2 * time.Minute
 
 // Converter converts one document format to text or markdown.
 type Converter interface {
@@ -68,6 +74,7 @@ func Extensions() []string {
 
 // Safe wraps c so that a panic inside it (third-party parsers on hostile
 // input) becomes an error, a canceled ctx is reported before any work,
+// reads of the document fail once ctx is done or MaxDuration has passed,
 // invalid UTF-8 in the output becomes U+FFFD, and output beyond MaxOutput
 // is cut with a notice.
 func Safe(c Converter) Converter {
@@ -83,12 +90,17 @@ func (s safe) Convert(ctx context.Context, r io.ReaderAt, size int64) (text stri
 	if err := ctx.Err(); err != nil {
 		return "", ctxErr(err)
 	}
+	ctx, cancel := context.WithTimeout(ctx, MaxDuration)
+	defer cancel()
 	defer func() {
 		if p := recover(); p != nil {
 			text, err = "", errs.New(errs.Unsupported, "the document is malformed (%v)", p)
+			if ce := ctx.Err(); ce != nil {
+				text, err = "", ctxErr(ce)
+			}
 		}
 	}()
-	text, err = s.c.Convert(ctx, r, size)
+	text, err = s.c.Convert(ctx, ctxReaderAt{r, ctx}, size)
 	if err != nil {
 		if ce := ctx.Err(); ce != nil {
 			return "", ctxErr(ce)
@@ -102,6 +114,19 @@ func (s safe) Convert(ctx context.Context, r io.ReaderAt, size int64) (text stri
 	return text, nil
 }
 
+// ctxReaderAt fails reads once ctx is done.
+type ctxReaderAt struct {
+	r   io.ReaderAt
+	ctx context.Context
+}
+
+func (c ctxReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.ReadAt(p, off)
+}
+
 // Notice renders a conversion failure as read shows it:
 // "[Cannot read .pdf file: <message>]".
 func Notice(ext string, err error) string {
@@ -109,6 +134,9 @@ func Notice(ext string, err error) string {
 }
 
 func ctxErr(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return errs.Wrap(errs.Timeout, err, "document conversion stopped after its deadline (at most %v)", MaxDuration)
+	}
 	return errs.Wrap(errs.CodeOf(err), err, "document conversion stopped: %v", err)
 }
 

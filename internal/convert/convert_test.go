@@ -170,6 +170,10 @@ func TestMalformed(t *testing.T) {
 			func(testing.TB) []byte {
 				return bytes.Replace(pdfOf("x"), []byte("/Kids [4 0 R]"), []byte("/Kids [2 0 R]"), 1)
 			}, "the page tree"},
+		{"pdf: an object stream announcing billions of objects (the library reads them all)", ".pdf",
+			func(testing.TB) []byte {
+				return append(pdfOf("x"), "9 0 obj\n<< /Type /ObjStm /N 4000000000 /First 4 /Length 0 >>\nstream\n\nendstream\nendobj\n"...)
+			}, "announces 4000000000 objects"},
 		{"pdf: no text layer", ".pdf", func(testing.TB) []byte { return pdfOf("") }, "no text layer"},
 		{"docx: not a zip", ".docx", func(testing.TB) []byte { return []byte("PK\x03\x04garbage") }, "not a valid DOCX"},
 		{"docx: zip without document.xml", ".docx", func(t testing.TB) []byte { return zipOf(t, map[string]string{"a.txt": "x"}) }, "missing part word/document.xml"},
@@ -347,6 +351,24 @@ func biff(recs ...any) []byte {
 		out = append(out, data...)
 	}
 	return out
+}
+
+// TestDeadline checks that a conversion's reads fail once ctx is done, so
+// that a parser looping over reads stops.
+func TestDeadline(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	c := Safe(Func(func(ctx context.Context, r io.ReaderAt, _ int64) (string, error) {
+		cancel()
+		for {
+			if _, err := r.ReadAt(make([]byte, 1), 0); err != nil {
+				return "", err
+			}
+		}
+	}))
+	_, err := c.Convert(ctx, bytes.NewReader([]byte("x")), 1)
+	if errs.CodeOf(err) != errs.Canceled {
+		t.Fatalf("err = %v", err)
+	}
 }
 
 func TestZipBomb(t *testing.T) {

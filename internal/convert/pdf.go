@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/ledongthuc/pdf"
@@ -20,6 +22,9 @@ import (
 // a text layer (scanned images) gives an error that says so rather than an
 // empty text.
 func convertPDF(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
+	if err := checkObjStms(r, size); err != nil {
+		return "", malformed("PDF", err)
+	}
 	rd, err := pdf.NewReader(r, size)
 	if err != nil {
 		if strings.Contains(err.Error(), "encrypted") {
@@ -239,4 +244,36 @@ func scanContent(data []byte) (closed bool, textBytes int) {
 		}
 	}
 	return true, textBytes
+}
+
+// maxObjStm caps the objects an object stream may announce: the library
+// reads that many entries even past the end of the stream.
+const maxObjStm = 1 << 20
+
+var (
+	objStmRE = regexp.MustCompile(`/Type\s*/ObjStm\b`)
+	countRE  = regexp.MustCompile(`/N\s+(\d+)`)
+)
+
+// checkObjStms scans the raw file for object-stream dictionaries and
+// refuses one that announces more than maxObjStm objects.
+func checkObjStms(r io.ReaderAt, size int64) error {
+	const chunk, overlap = 1 << 20, 2048
+	buf := make([]byte, chunk+overlap)
+	for off := int64(0); off < size; off += chunk {
+		n, err := r.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
+		if err != nil && err != io.EOF {
+			return err
+		}
+		b := buf[:n]
+		for _, loc := range objStmRE.FindAllIndex(b, -1) {
+			window := b[max(0, loc[0]-overlap/2):min(len(b), loc[1]+overlap/2)]
+			for _, m := range countRE.FindAllSubmatch(window, -1) {
+				if v, err := strconv.Atoi(string(m[1])); err != nil || v > maxObjStm {
+					return fmt.Errorf("an object stream announces %s objects", m[1])
+				}
+			}
+		}
+	}
+	return nil
 }
