@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
     scout_free(env);
 
     expect("NULL tool name", NULL, NULL, NULL, NULL, "tool is NULL");
-    expect("NULL toolset means pi", NULL, "find", "{\"paths\": [\"**/*.go\"]}", root, "\"status\":\"success\"");
+    expect("NULL toolset means pi", NULL, "find", "{\"paths\": [\"**/*.go\"], \"limit\": 1}", root, "{\"status\":\"partial\",\"data\":{\"fileCount\":1,");
     expect("NULL arguments mean {}", "pi", "find", NULL, root, "must contain non-empty globs");
     expect("arguments that are not JSON", "pi", "find", "{not json", root, "INVALID_PARAM");
     expect("arguments that are not an object", "pi", "find", "[1, 2]", root, "must be a JSON object");
