@@ -34,6 +34,8 @@ type Target struct {
 	// NoTag marks a file that must not get a hashline tag (an immutable
 	// internal-URL source).
 	NoTag bool
+	// Virtual marks an internal-URL resource searched in memory.
+	Virtual bool
 }
 
 // ResolveOptions are the settings of Resolve.
@@ -57,10 +59,11 @@ type Scope struct {
 	BadMembers []string
 }
 
-// Single reports whether the scope is one file (or one in-memory text): no
-// paging, and lines are printed without a file heading.
+// Single reports whether the scope is one file or one archive member: no
+// paging, and lines are printed without a file heading. A virtual resource
+// counts as a multi-file scope, as in pi.
 func (s *Scope) Single() bool {
-	return len(s.Targets) == 1 && !s.Targets[0].Dir && len(s.BadMembers) == 0
+	return len(s.Targets) == 1 && !s.Targets[0].Dir && !s.Targets[0].Virtual && len(s.BadMembers) == 0
 }
 
 // Resolve resolves the entries of a search's paths against fsys, whose OS
@@ -155,7 +158,7 @@ func resolveURL(ctx context.Context, fsys fs.FS, root, entry string, reg *iurl.R
 		return nil, false, err
 	}
 	if res.SourcePath == "" {
-		return &Target{Entry: entry, Path: entry, Text: []byte(res.Text), Mem: true}, true, nil
+		return &Target{Entry: entry, Path: entry, Text: []byte(res.Text), Mem: true, Virtual: true}, true, nil
 	}
 	p, err := pathutil.Resolve(root, res.SourcePath)
 	if err != nil {
