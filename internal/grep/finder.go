@@ -103,12 +103,12 @@ func (f *foldFinder) reset() { f.clo, f.cup = -2, -2 }
 
 func (f *foldFinder) index(data []byte, from int) int {
 	n := len(f.lower)
-	min := from + f.off
+	at := from + f.off // the scan byte of a match starting at from or later
 	for {
-		f.clo = advance(data, f.clo, min, f.lo)
+		f.clo = advance(data, f.clo, at, f.lo)
 		p := f.clo
 		if f.up != f.lo {
-			f.cup = advance(data, f.cup, min, f.up)
+			f.cup = advance(data, f.cup, at, f.up)
 			if p < 0 || (f.cup >= 0 && f.cup < p) {
 				p = f.cup
 			}
@@ -120,24 +120,24 @@ func (f *foldFinder) index(data []byte, from int) int {
 		if start+n <= len(data) && foldEqual(data[start:start+n], f.lower) {
 			return start
 		}
-		min = p + 1
+		at = p + 1
 	}
 }
 
-// advance returns the first position at or after min of b in data, reusing
+// advance returns the first position at or after at of b in data, reusing
 // cursor when it is still valid (-1: none left, -2: unknown).
-func advance(data []byte, cursor, min int, b byte) int {
-	if cursor == -1 || cursor >= min {
+func advance(data []byte, cursor, at int, b byte) int {
+	if cursor == -1 || cursor >= at {
 		return cursor
 	}
-	if min >= len(data) {
+	if at >= len(data) {
 		return -1
 	}
-	j := bytes.IndexByte(data[min:], b)
+	j := bytes.IndexByte(data[at:], b)
 	if j < 0 {
 		return -1
 	}
-	return min + j
+	return at + j
 }
 
 // multiFinder finds the nearest occurrence of any of several literals.

@@ -247,17 +247,17 @@ func (s litSet) score() int {
 	if len(s) == 0 {
 		return 0
 	}
-	min := -1
+	shortest := -1
 	for _, l := range s {
 		n := len(l.s)
 		if l.fold {
 			n = len(foldRun(l.s))
 		}
-		if min < 0 || n < min {
-			min = n
+		if shortest < 0 || n < shortest {
+			shortest = n
 		}
 	}
-	return min
+	return shortest
 }
 
 // better reports whether s is a better prefilter than t: a longer
