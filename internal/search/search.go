@@ -18,6 +18,9 @@ package search
 import (
 	"context"
 	"io/fs"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/grep"
@@ -316,23 +319,41 @@ func ctxError(err error) error {
 }
 
 // addTags sets the hashline tag of each FS file of at most
-// hashline.MaxTagBytes bytes. A file that cannot be read gets none.
+// hashline.MaxTagBytes bytes, reading several files at once. A file that
+// cannot be read gets none.
 func addTags(fsys fs.FS, hits []Hit) {
-	for i := range hits {
-		h := &hits[i]
-		if h.Mem || h.NoTag {
-			continue
-		}
-		info, err := fs.Stat(fsys, h.Path)
-		if err != nil || info.Size() > hashline.MaxTagBytes {
-			continue
-		}
-		b, err := fs.ReadFile(fsys, h.Path)
-		if err != nil || len(b) > hashline.MaxTagBytes {
-			continue
-		}
-		h.Tag = hashline.Tag(b)
+	var (
+		wg   sync.WaitGroup
+		next atomic.Int64
+	)
+	for range min(2*runtime.GOMAXPROCS(0), len(hits)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(hits) {
+					return
+				}
+				hits[i].Tag = tagOf(fsys, &hits[i])
+			}
+		})
 	}
+	wg.Wait()
+}
+
+// tagOf returns the hashline tag of a hit's file, or "".
+func tagOf(fsys fs.FS, h *Hit) string {
+	if h.Mem || h.NoTag {
+		return ""
+	}
+	info, err := fs.Stat(fsys, h.Path)
+	if err != nil || info.Size() > hashline.MaxTagBytes {
+		return ""
+	}
+	b, err := fs.ReadFile(fsys, h.Path)
+	if err != nil || len(b) > hashline.MaxTagBytes {
+		return ""
+	}
+	return hashline.Tag(b)
 }
 
 // roundRobin cuts the page's matching lines to budget, taking one line
