@@ -78,6 +78,11 @@ func TestGolden(t *testing.T) {
 					`caf\'e9 {\f1 \'cf\'f0\'e8\'e2\'e5\'f2} caf\'e9\par}`)
 			},
 			"café Привет café"},
+		{"rtf: table cells are separated by |, the row end drops the last separator", ".rtf",
+			func(testing.TB) []byte {
+				return []byte(`{\rtf1\trowd\cellx1000\cellx2000\pard\intbl a\cell b\cell\row\pard\intbl c\cell d\cell\row\pard after\par}`)
+			},
+			"a | b\nc | d\nafter"},
 		{"rtf: surrogate pair from two \\u words", ".rtf",
 			func(testing.TB) []byte { return []byte(`{\rtf1\uc1\u-10179?\u-8704? smile}`) },
 			"😀 smile"},

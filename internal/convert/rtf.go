@@ -34,7 +34,7 @@ var rtfSkip = map[string]bool{
 // rtfSymbols are control words that stand for text.
 var rtfSymbols = map[string]string{
 	"par": "\n", "line": "\n", "sect": "\n\n", "page": "\n\n", "tab": "\t",
-	"cell": " | ", "nestcell": " | ", "row": "\n", "nestrow": "\n",
+	"row": "\n", "nestrow": "\n",
 	"emdash": "—", "endash": "–", "bullet": "•", "lquote": "‘", "rquote": "’",
 	"ldblquote": "“", "rdblquote": "”", "emspace": " ", "enspace": " ", "qmspace": " ",
 }
@@ -78,6 +78,7 @@ type rtfParser struct {
 	skipN   int                       // characters still to skip after \uN
 	newDest bool                      // just after "{": the next control word may be a destination
 	high    rune                      // a high surrogate from \uN waiting for its low half
+	cellSep bool                      // a table cell ended: " | " goes before the next text of the row
 	fontEnc map[int]encoding.Encoding // code page of each font with a \fcharset
 	defFont int                       // the font being defined in the font table
 }
@@ -131,8 +132,18 @@ func (p *rtfParser) char(s string) {
 		return
 	}
 	if !p.st.skip {
-		p.out.WriteString(s)
+		p.emit(s)
 	}
+}
+
+// emit writes text, putting a pending cell separator first unless the
+// row ends.
+func (p *rtfParser) emit(s string) {
+	if p.cellSep && s != "\n" {
+		p.out.WriteString(" | ")
+	}
+	p.cellSep = false
+	p.out.WriteString(s)
 }
 
 // flush decodes pending \'hh bytes with the document's code page.
@@ -150,7 +161,7 @@ func (p *rtfParser) flush() {
 	}
 	p.pending = p.pending[:0]
 	if !p.st.skip {
-		p.out.Write(b)
+		p.emit(string(b))
 	}
 }
 
@@ -255,7 +266,11 @@ func (p *rtfParser) word(w string, num int, hasNum bool) {
 		}
 		p.high = 0
 		if !p.st.skip {
-			p.out.WriteString(string(r))
+			p.emit(string(r))
+		}
+	case "cell", "nestcell":
+		if !p.st.skip {
+			p.cellSep = true
 		}
 	case "bin":
 		p.flush()
