@@ -44,7 +44,12 @@ func zipOf(t testing.TB, files map[string]string) []byte {
 const wNS = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`
 
 func docxOf(t testing.TB, body string) []byte {
-	return zipOf(t, map[string]string{
+	return docxWith(t, body, nil)
+}
+
+// docxWith builds a DOCX with extra parts (footnotes.xml ...).
+func docxWith(t testing.TB, body string, extra map[string]string) []byte {
+	files := map[string]string{
 		"[Content_Types].xml": `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`,
 		"word/document.xml":   `<?xml version="1.0" encoding="UTF-8"?><w:document ` + wNS + `><w:body>` + body + `</w:body></w:document>`,
 		"word/styles.xml": `<?xml version="1.0"?><w:styles ` + wNS + `>` +
@@ -52,7 +57,11 @@ func docxOf(t testing.TB, body string) []byte {
 			`<w:style w:type="paragraph" w:styleId="Titel"><w:name w:val="Title"/></w:style></w:styles>`,
 		"word/_rels/document.xml.rels": `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
 			`<Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="https://example.com/x" TargetMode="External"/></Relationships>`,
-	})
+	}
+	for k, v := range extra {
+		files[k] = v
+	}
+	return zipOf(t, files)
 }
 
 const pNS = `xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"`

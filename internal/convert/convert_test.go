@@ -48,6 +48,16 @@ func TestGolden(t *testing.T) {
 		{"docx: title and localized heading styles, link, tab runs only, list, deleted text and field codes dropped, text box once, table", ".docx",
 			func(t testing.TB) []byte { return docxOf(t, docxBody) },
 			"# Report\n\n# Intro\n\nPlain [link](https://example.com/x)\tafter tab\n\n  - nested item\n\nkept\nnext line\n\nboxed\nanchor\n\n| Name | Qty |\n| --- | --- |\n| a\\|b | 1<br>2 |"},
+		{"docx: footnote and endnote references, notes at the end, separators skipped", ".docx",
+			func(t testing.TB) []byte {
+				return docxWith(t, `<w:p><w:r><w:t>Claim</w:t></w:r><w:r><w:footnoteReference w:id="2"/></w:r><w:r><w:t> and more</w:t></w:r><w:r><w:endnoteReference w:id="1"/></w:r></w:p>`,
+					map[string]string{
+						"word/footnotes.xml": `<w:footnotes ` + wNS + `><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>` +
+							`<w:footnote w:id="2"><w:p><w:r><w:t>Source: a book.</w:t></w:r></w:p></w:footnote></w:footnotes>`,
+						"word/endnotes.xml": `<w:endnotes ` + wNS + `><w:endnote w:id="1"><w:p><w:r><w:t>End note.</w:t></w:r></w:p></w:endnote></w:endnotes>`,
+					})
+			},
+			"Claim[^2] and more[^e1]\n\n[^2]: Source: a book.\n\n[^e1]: End note."},
 		{"pptx: slides in sldIdLst order, title, body, slide number dropped, table, notes", ".pptx",
 			func(t testing.TB) []byte {
 				return pptxOf(t, []string{slide1, slide2}, map[int]string{1: "speaker note"})

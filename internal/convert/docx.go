@@ -20,11 +20,57 @@ func convertDOCX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 	if !p.has(main) {
 		return "", malformed("DOCX", errMissing(main))
 	}
-	w := &docxWriter{headings: docxHeadings(p), links: p.rels(main)}
+	headings := docxHeadings(p)
+	w := &docxWriter{headings: headings, links: p.rels(main)}
 	if err := p.walk(main, w.token); err != nil {
 		return "", err
 	}
+	for _, part := range []struct{ name, prefix string }{{"word/footnotes.xml", ""}, {"word/endnotes.xml", "e"}} {
+		if !p.has(part.name) || w.out.full() {
+			continue
+		}
+		notes, err := docxNotes(p, part.name, part.prefix, headings)
+		if err != nil {
+			return "", err
+		}
+		for _, n := range notes {
+			w.out.WriteString(n + "\n\n")
+		}
+	}
 	return w.out.result(), nil
+}
+
+// docxNotes renders the footnotes or endnotes of a part as
+// "[^id]: text", leaving out the separator notes.
+func docxNotes(p *pkg, part, prefix string, headings map[string]int) ([]string, error) {
+	var out []string
+	var nw *docxWriter
+	id := ""
+	links := p.rels(part)
+	err := p.walk(part, func(tok xml.Token) {
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if t.Name.Local == "footnote" || t.Name.Local == "endnote" {
+				id, nw = attr(t, "id"), nil
+				if typ := attr(t, "type"); typ == "" || typ == "normal" {
+					nw = &docxWriter{headings: headings, links: links}
+				}
+				return
+			}
+		case xml.EndElement:
+			if (t.Name.Local == "footnote" || t.Name.Local == "endnote") && nw != nil {
+				if s := nw.out.result(); s != "" {
+					out = append(out, "[^"+prefix+id+"]: "+strings.ReplaceAll(s, "\n\n", "\n"))
+				}
+				nw = nil
+				return
+			}
+		}
+		if nw != nil {
+			nw.token(tok)
+		}
+	})
+	return out, err
 }
 
 type docxPara struct {
@@ -109,6 +155,14 @@ func (w *docxWriter) start(e xml.StartElement) {
 	case "hyperlink":
 		if p != nil {
 			p.linkStart, p.linkURL = p.b.Len(), w.links[attr(e, "id")]
+		}
+	case "footnoteReference":
+		if p != nil {
+			p.b.WriteString("[^" + attr(e, "id") + "]")
+		}
+	case "endnoteReference":
+		if p != nil {
+			p.b.WriteString("[^e" + attr(e, "id") + "]")
 		}
 	case "tbl":
 		w.tables = append(w.tables, &docxTable{})
