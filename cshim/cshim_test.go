@@ -48,9 +48,19 @@ func exampleTree(t *testing.T) string {
 func TestExamples(t *testing.T) {
 	lib, cc := buildLib(t)
 	root := exampleTree(t)
-	for _, f := range []string{"libscout.so", "libscout.h"} {
-		if _, err := os.Stat(filepath.Join(lib, f)); err != nil {
-			t.Fatalf("the build did not write %s: %v", f, err)
+	header, err := os.ReadFile(filepath.Join(lib, "libscout.h"))
+	if err != nil {
+		t.Fatalf("the build did not write libscout.h: %v", err)
+	}
+	// The ABI the README and the examples document.
+	for _, decl := range []string{
+		"extern char* scout_call(char* toolset, char* name, char* args, char* root);",
+		"extern void scout_free(char* p);",
+		"extern char* scout_version(void);",
+		"extern int scout_abi_version(void);",
+	} {
+		if !strings.Contains(string(header), decl) {
+			t.Errorf("libscout.h lacks %q", decl)
 		}
 	}
 

@@ -5,10 +5,13 @@
 // The ABI is JSON in, JSON out. Every string returned must be released with
 // scout_free. All functions are safe to call from many threads at once.
 //
-//	char *scout_call(const char *toolset, const char *tool, const char *json_args, const char *root);
+//	char *scout_call(char *toolset, char *name, char *args, char *root);
 //	void  scout_free(char *p);
 //	char *scout_version(void);
 //	int   scout_abi_version(void);
+//
+// (the declarations libscout.h holds; Scout never writes to the strings
+// passed in.)
 package main
 
 /*
@@ -20,7 +23,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"unicode/utf8"
@@ -110,10 +112,14 @@ func goString(field string, p *C.char, optional bool) (string, error) {
 	return s, nil
 }
 
+// envelopeJSON encodes env for C. When env cannot be encoded (a result
+// holding a value JSON has no form for), the caller gets an INTERNAL_ERROR
+// Envelope saying so, which always encodes: it has no data.
 func envelopeJSON(env *scout.Envelope) *C.char {
 	b, err := json.Marshal(env)
 	if err != nil {
-		b = []byte(fmt.Sprintf(`{"status":"error","data":null,"text":%q,"stats":{"time_ms":0,"matched":0},"context":{"cwd":".","params_input":null},"error":{"code":"INTERNAL_ERROR","message":%q}}`, err.Error(), err.Error()))
+		e := scout.ErrorEnvelope(errs.Wrap(errs.Internal, err, "Internal error: the result cannot be encoded as JSON: %v. This is a bug in Scout; please report it with the arguments.", err), env.Context.ParamsInput)
+		b, _ = json.Marshal(e)
 	}
 	return C.CString(string(b))
 }
