@@ -267,9 +267,9 @@ func TestCancelStopsWork(t *testing.T) {
 		t.Fatal("the canceled call did not return")
 	}
 	// The server stops opening files soon after the cancellation.
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(time.Second)
 	n := sfs.opens.Load()
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(500 * time.Millisecond)
 	if after := sfs.opens.Load(); after != n || n >= files {
 		t.Fatalf("opens: %d, then %d; want the work stopped before the end (%d files)", n, after, files)
 	}
