@@ -1,7 +1,8 @@
 // Package iurl resolves internal URLs (agent://, artifact://, skill://,
 // memory://, local://, rule://, mcp://, ...) through a registry of
-// resolvers keyed by scheme, and pages the resolved text the way read does
-// for in-memory sources.
+// resolvers keyed by scheme, and provides ready-made resolvers: Texts (in
+// memory), Files (a directory of an fs.FS) and Agent (agent outputs with
+// /path and ?q= JSON extraction). Paging the resolved text is the caller's.
 //
 // An internal URL is scheme://host[/path][?query][:selector]. The host may
 // contain colons (namespaced skills: skill://team:deploy), so URLs are not
@@ -234,46 +235,6 @@ func (r *Registry) Resolve(ctx context.Context, p string) (*Resource, error) {
 	if out.URL == "" {
 		out.URL = p
 	}
-	return out, nil
-}
-
-// Read is a resolved and paged internal URL.
-type Read struct {
-	Resource *Resource
-	// Extracted is set for agent:// path or ?q= extraction: Page then holds
-	// the whole extracted text, unpaged.
-	Extracted bool
-	Page      memtext.Page
-	Raw       bool // the selector asked for :raw
-}
-
-// ReadPage resolves p, which may end in selectors, and pages its text per
-// read's rules for in-memory sources: entity "resource"; skill:// is paged
-// only by explicit selectors (no head cut); agent:// extraction is
-// returned whole and cannot be combined with line selectors.
-func (r *Registry) ReadPage(ctx context.Context, p string) (*Read, error) {
-	base, sel, err := SplitSelector(p)
-	if err != nil {
-		return nil, err
-	}
-	u, err := Parse(base)
-	if err != nil {
-		return nil, err
-	}
-	extract := u.Scheme == "agent" && (len(u.Segments()) > 0 || u.Query.Get("q") != "")
-	if extract && len(sel.Ranges) > 0 {
-		return nil, errs.New(errs.InvalidParam, "Cannot combine query extraction with offset/limit: drop the line selector from %s or drop the /path or ?q= part", p)
-	}
-	if u.Scheme != "agent" && u.Query.Get("q") != "" && u.Scheme != "issue" && u.Scheme != "pr" {
-		return nil, errs.New(errs.InvalidParam, "Only agent:// URLs support ?q= query extraction: remove ?q= from %s", p)
-	}
-	res, err := r.Resolve(ctx, base)
-	if err != nil {
-		return nil, err
-	}
-	out := &Read{Resource: res, Extracted: extract, Raw: sel.Raw}
-	opts := memtext.Options{Entity: memtext.EntityResource, Raw: sel.Raw, Unlimited: u.Scheme == "skill" || extract}
-	out.Page = memtext.Paginate(res.Text, sel.Ranges, opts)
 	return out, nil
 }
 

@@ -182,55 +182,6 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
-func TestReadPage(t *testing.T) {
-	long := strings.Repeat("x\n", 3500)
-	var r Registry
-	r.Register("rule", Texts{Entries: map[string]string{"long": long, "short": "one\ntwo\nthree\n"}})
-	r.Register("skill", Texts{Entries: map[string]string{"big": long}, Immutable: true})
-	r.Register("agent", Texts{Entries: map[string]string{"a": `{"k":"v"}`, "a/k": "v"}, Immutable: true})
-	tests := []struct {
-		reason, path string
-		text         string // prefix of the page text, or the error substring
-		isErr        bool
-	}{
-		{"a resource is head-cut at 3000 lines", "rule://long", "", false},
-		{"a range pages with context and the resource label", "rule://short:2+1", "one\ntwo\nthree", false},
-		{"past the end names the resource", "rule://short:9", "Line 9 is beyond end of resource (3 lines total).", false},
-		{"skill:// is not head-cut", "skill://big", "", false},
-		{"agent extraction cannot take a line selector", "agent://a/k:1+1", "Cannot combine query extraction with offset/limit", true},
-		{"?q= is for agent:// only", "rule://short?q=x", "Only agent:// URLs support ?q= query extraction", true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.reason, func(t *testing.T) {
-			rd, err := r.ReadPage(context.Background(), tt.path)
-			if tt.isErr {
-				if err == nil || !strings.Contains(err.Error(), tt.text) {
-					t.Fatalf("err = %v", err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.HasPrefix(rd.Page.Text(), tt.text) {
-				t.Errorf("page:\n%s", rd.Page.Text())
-			}
-		})
-	}
-	rd, _ := r.ReadPage(context.Background(), "rule://long")
-	if !rd.Page.Truncated || rd.Page.Next != 3001 || !strings.HasSuffix(rd.Page.Text(), "[Showing lines 1-3000 of 3500. Use :3001 to continue]") {
-		t.Errorf("rule://long page: truncated %v next %d", rd.Page.Truncated, rd.Page.Next)
-	}
-	rd, _ = r.ReadPage(context.Background(), "skill://big")
-	if rd.Page.Truncated || rd.Page.Blocks[0].End() != 3500 || !rd.Resource.Immutable {
-		t.Errorf("skill://big must not be cut: %+v", rd.Page.Notices)
-	}
-	rd, _ = r.ReadPage(context.Background(), "agent://a/k")
-	if !rd.Extracted || rd.Page.Text() != "v" {
-		t.Errorf("agent extraction: %+v", rd)
-	}
-}
-
 func TestParseQuery(t *testing.T) {
 	tests := []struct {
 		reason, in, want string

@@ -1,3 +1,7 @@
+// Package memtext parses the line selectors of sources read from memory
+// (web URLs, internal URLs): ":raw", range lists (":5-10", ":5+3",
+// ":L5..L9", ":1-5,20-30") and their compounds (":5-10:raw", ":raw:5-10").
+// Lines are 1-based.
 package memtext
 
 import (
@@ -7,6 +11,20 @@ import (
 	"strconv"
 	"strings"
 )
+
+// Range is an inclusive 1-based line range. End 0 means "to the end".
+type Range struct {
+	Start int
+	End   int
+}
+
+// String renders r as a selector: "5" for an open range, "5-9" otherwise.
+func (r Range) String() string {
+	if r.End == 0 {
+		return fmt.Sprint(r.Start)
+	}
+	return fmt.Sprintf("%d-%d", r.Start, r.End)
+}
 
 // Selector is a parsed line selector: ":raw", a range list, or both
 // (":5-10:raw", ":raw:5-10").

@@ -1,9 +1,10 @@
 // Package web reads web URLs for read: an injectable fetcher (net/http by
 // default, with a deadline, a body cap and the redirect chain recorded), a
-// render pipeline (JSON pretty-printed, feeds, plain text, HTML through
-// readability into markdown, documents through convert, :raw for the body),
-// the "URL: / Content-Type: / Method: / Notes:" header, and an LRU cache so
-// that url:N pages without refetching.
+// render pipeline (a page's markdown alternate, JSON pretty-printed, feeds,
+// plain text, HTML through readability into markdown, documents through
+// convert, :raw for the body), the "URL: / Content-Type: / Method: /
+// Notes:" header, URL selector splitting, and an LRU cache so that url:N
+// pages without refetching. Paging the rendered output is the caller's.
 package web
 
 import (

@@ -20,7 +20,6 @@ import (
 
 	"github.com/scoutkit/scout/internal/convert"
 	"github.com/scoutkit/scout/internal/errs"
-	"github.com/scoutkit/scout/internal/memtext"
 )
 
 // Render methods, as shown on the Method: line.
@@ -122,7 +121,7 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 		p.Notes = append(p.Notes, "Redirected: "+strings.Join(append([]string{u}, resp.Redirects...), " -> "))
 	}
 	if resp.Truncated {
-		p.Notes = append(p.Notes, fmt.Sprintf("Body cut at %s", memtext.FormatBytes(len(resp.Body))))
+		p.Notes = append(p.Notes, fmt.Sprintf("Body cut at %s", formatBytes(len(resp.Body))))
 	}
 	mt, params := mediaType(resp)
 	p.ContentType = mt
@@ -160,7 +159,7 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 	switch {
 	case strings.HasPrefix(mt, "image/"):
 		p.Method, p.Image = MethodImage, resp.Body
-		p.Content = fmt.Sprintf("[Image: %s, %s]", mt, memtext.FormatBytes(len(resp.Body)))
+		p.Content = fmt.Sprintf("[Image: %s, %s]", mt, formatBytes(len(resp.Body)))
 	case documentExt(mt, p.FinalURL) != "":
 		ext := documentExt(mt, p.FinalURL)
 		c, ok := conv(ext)
@@ -204,7 +203,7 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 		}
 		if len(html) > maxHTML {
 			html = cut(html, maxHTML)
-			p.Notes = append(p.Notes, fmt.Sprintf("HTML cut at %s before rendering", memtext.FormatBytes(maxHTML)))
+			p.Notes = append(p.Notes, fmt.Sprintf("HTML cut at %s before rendering", formatBytes(maxHTML)))
 		}
 		p.Method, p.Content = renderHTML(ctx, html, p.FinalURL, &p.Notes)
 	case isText(mt):
@@ -335,7 +334,7 @@ func documentExt(mt, rawURL string) string {
 }
 
 func binaryNotice(mt string, n int) string {
-	return fmt.Sprintf("[Binary content not shown: %s, %s]", cmpOr(mt, "unknown type"), memtext.FormatBytes(n))
+	return fmt.Sprintf("[Binary content not shown: %s, %s]", cmpOr(mt, "unknown type"), formatBytes(n))
 }
 
 // cut shortens s to at most n bytes at a rune boundary, marking the cut.
@@ -408,4 +407,18 @@ func alternateHref(page string) string {
 			}
 		}
 	}
+}
+
+// formatBytes renders a size as read does: 512B, 1.2KB, 3.4MB, 1.0GB.
+func formatBytes(n int) string {
+	const k = 1024
+	switch {
+	case n < k:
+		return fmt.Sprintf("%dB", n)
+	case n < k*k:
+		return fmt.Sprintf("%.1fKB", float64(n)/k)
+	case n < k*k*k:
+		return fmt.Sprintf("%.1fMB", float64(n)/(k*k))
+	}
+	return fmt.Sprintf("%.1fGB", float64(n)/(k*k*k))
 }

@@ -323,49 +323,6 @@ func TestIsURLAndNormalize(t *testing.T) {
 	}
 }
 
-func TestReaderPagesFromCache(t *testing.T) {
-	srv, hits := server(t)
-	r := &Reader{Cache: &Cache{}}
-	ctx := context.Background()
-	first, err := r.Read(ctx, srv.URL+"/lines")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// 6 header lines + 400 lines: the first read shows 300 lines.
-	if got := first.View.Text(); !strings.HasSuffix(got, "[Showing lines 1-300 of 406. Use :301 to continue]") || !strings.HasPrefix(got, "URL: "+srv.URL+"/lines\nContent-Type: text/plain\nMethod: text\n\n---\n\nline 1\n") {
-		t.Fatalf("first page:\n%s", got[max(0, len(got)-200):])
-	}
-	next, err := r.Read(ctx, srv.URL+"/lines:301")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !next.Cached || hits.get("/lines") != 1 {
-		t.Fatalf("cached %v, hits %d", next.Cached, hits.get("/lines"))
-	}
-	if got := next.View.Text(); !strings.HasPrefix(got, "line 294\nline 295") || !strings.HasSuffix(got, "line 400") {
-		t.Fatalf("page 2:\n%s", got)
-	}
-	raw, err := r.Read(ctx, srv.URL+"/lines:1-2:raw")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if raw.Cached || hits.get("/lines") != 2 {
-		t.Fatalf("raw mode must be cached separately: cached %v hits %d", raw.Cached, hits.get("/lines"))
-	}
-	if got := raw.View.Text(); got != "URL: "+srv.URL+"/lines\nContent-Type: text/plain\n\n[404 more lines in URL output. Use :3 to continue]" {
-		t.Fatalf("raw:\n%s", got)
-	}
-	// A failed read is not cached.
-	for range 2 {
-		if _, err := r.Read(ctx, srv.URL+"/missing"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if hits.get("/missing") != 2 {
-		t.Fatalf("failed page was cached")
-	}
-}
-
 func TestCacheLRUAndTTL(t *testing.T) {
 	now := time.Unix(0, 0)
 	c := &Cache{MaxEntries: 2, TTL: time.Minute, now: func() time.Time { return now }}
@@ -389,5 +346,21 @@ func TestCacheLRUAndTTL(t *testing.T) {
 	nilCache.Put(&Page{URL: "https://a"}, false)
 	if _, ok := nilCache.Get("https://a", false); ok || nilCache.Len() != 0 {
 		t.Fatal("nil cache must hold nothing")
+	}
+}
+
+func TestAlternateFetches(t *testing.T) {
+	srv, hits := server(t)
+	if _, err := Render(context.Background(), nil, srv.URL+"/with-md", Options{Raw: true}); err != nil {
+		t.Fatal(err)
+	}
+	if hits.get("/with-md") != 1 || hits.get("/page.md") != 0 {
+		t.Fatalf(":raw must fetch the page only: page %d, alternate %d", hits.get("/with-md"), hits.get("/page.md"))
+	}
+	if _, err := Render(context.Background(), nil, srv.URL+"/with-md", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if hits.get("/with-md") != 2 || hits.get("/page.md") != 1 {
+		t.Fatalf("rendered read fetches the page and its alternate once: page %d, alternate %d", hits.get("/with-md"), hits.get("/page.md"))
 	}
 }
