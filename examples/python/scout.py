@@ -21,6 +21,10 @@ import sys
 import threading
 
 
+# The libscout ABI this wrapper speaks (scout_abi_version).
+ABI_VERSION = 1
+
+
 class Scout:
     """A thin wrapper over libscout: every call returns the Standard Envelope as a dict."""
 
@@ -32,6 +36,8 @@ class Scout:
         self._lib.scout_version.restype = ctypes.c_void_p
         self._lib.scout_free.argtypes = [ctypes.c_void_p]
         self._lib.scout_abi_version.restype = ctypes.c_int
+        if self.abi_version() != ABI_VERSION:
+            raise RuntimeError("%s speaks ABI %d; this wrapper needs %d" % (lib_path, self.abi_version(), ABI_VERSION))
 
     def _take(self, ptr):
         try:
