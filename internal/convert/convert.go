@@ -57,9 +57,12 @@ var builtin = map[string]Converter{
 	".xls":  Func(convertXLS),
 }
 
-// For returns the built-in converter for ext (".pdf", case-insensitive),
-// wrapped by Safe.
+// For returns the built-in converter for ext (".pdf" or "pdf",
+// case-insensitive), wrapped by Safe.
 func For(ext string) (Converter, bool) {
+	if !strings.HasPrefix(ext, ".") {
+		ext = "." + ext
+	}
 	c, ok := builtin[strings.ToLower(ext)]
 	if !ok {
 		return nil, false

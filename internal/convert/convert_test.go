@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -258,6 +259,22 @@ func docWithFIB(t testing.TB, edit func(wd []byte)) []byte {
 	off := 512 * (int(start) + 1)
 	edit(b[off : off+1024])
 	return b
+}
+
+func TestFor(t *testing.T) {
+	for _, ext := range []string{".pdf", "PDF", ".DocX", "rtf"} {
+		if _, ok := For(ext); !ok {
+			t.Errorf("For(%q) found nothing", ext)
+		}
+	}
+	for _, ext := range []string{"", ".", ".txt", "pdf.", ".odt"} {
+		if _, ok := For(ext); ok {
+			t.Errorf("For(%q) found a converter", ext)
+		}
+	}
+	if got := fmt.Sprint(Extensions()); got != "[.doc .docx .epub .pdf .ppt .pptx .rtf .xls .xlsx]" {
+		t.Errorf("Extensions() = %s", got)
+	}
 }
 
 func TestCanceled(t *testing.T) {
