@@ -5,6 +5,31 @@
 // parts or records, caps what it inflates and what it emits, and never
 // panics: a malformed document gives an error whose message says what is
 // wrong (Notice turns it into read's "[Cannot read .pdf file: ...]").
+//
+// # Output
+//
+//   - PDF: the text of each page laid out from glyph positions (ledongthuc/pdf);
+//     pages separated by a blank line. No OCR, no Form XObjects.
+//   - DOCX: headings as #, list items as -, tables as markdown tables, links
+//     as [text](url), footnotes and endnotes as [^id] at the end.
+//   - PPTX: "<!-- Slide number: N -->", the title as #, shape text, tables,
+//     "### Notes:".
+//   - XLSX (excelize) and XLS (own BIFF8 reader): "## Sheet" and a markdown
+//     table per sheet, the first row as header.
+//   - DOC (own piece-table reader on mscfb): the main text; paragraphs,
+//     table cells as tabs, field codes dropped, field results kept.
+//   - PPT (own record walker on mscfb): slide text, text boxes, notes.
+//   - RTF (own tokenizer): text with code pages, \uN, tables as "a | b".
+//   - EPUB: title, authors, then the spine's XHTML as markdown.
+//
+// RTF, OOXML and HTML files saved under .doc, .xls or .ppt are read as
+// what they are.
+//
+// # Limits
+//
+// MaxOutput bytes of text; 64 MiB inflated per zip part, 8 MiB per EPUB
+// chapter; 256 MiB per OLE stream; 1 MiB of strings per PDF page; reads
+// fail after MaxDuration.
 package convert
 
 import (
