@@ -150,7 +150,7 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 	case size < 0:
 		want = min(s.chunk, streamStart)
 	}
-	want = max(want, min(s.m.opts.BinaryScan, s.maxLine))
+	want = max(want, min(s.m.opts.BinaryScan, s.maxLine), 4) // 4: the longest byte-order mark
 	start := want
 	if size < 0 {
 		start = min(want, 4<<10)
@@ -223,8 +223,16 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 			return res, nil
 		}
 		fs.process(buf, from, end)
-		if fs.err != nil || (fs.stop && fs.afterLeft == 0) || eof {
+		if fs.err != nil || eof {
 			return res, fs.err
+		}
+		if fs.stop && fs.afterLeft == 0 {
+			// Stopped early: the rest of the binary window must still be
+			// free of NUL bytes for the result to stand.
+			if scan := fs.m.opts.BinaryScan; fs.nulLine < 0 && fs.off+n < scan && nulAhead(r, buf, scan-(fs.off+n)) {
+				*res = FileResult{Binary: true, Encoding: res.Encoding}
+			}
+			return res, nil
 		}
 		if split {
 			fs.afterLeft = 0
@@ -252,6 +260,22 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 			return res, fs.err
 		}
 	}
+}
+
+// nulAhead reads up to k more bytes from r, using buf as scratch, and
+// reports whether they hold a NUL byte (read errors count as no).
+func nulAhead(r io.Reader, buf []byte, k int) bool {
+	for k > 0 {
+		n, err := r.Read(buf[:min(k, len(buf))])
+		if bytes.IndexByte(buf[:n], 0) >= 0 {
+			return true
+		}
+		k -= n
+		if err != nil || n == 0 {
+			return false
+		}
+	}
+	return false
 }
 
 // fill reads from r into buf[n:] until buf is full or r is exhausted. A
