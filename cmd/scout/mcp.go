@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/scoutkit/scout/internal/mcpserver"
 )
@@ -38,7 +39,9 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		s.cfg.Root = wd
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// A client stops its server by closing stdin, then with SIGTERM: both
+	// end the server cleanly.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	in, out := io.NopCloser(stdin), nopWriteCloser{stdout}
 	if err := mcpserver.Serve(ctx, s.cfg, s.toolset, version, in, out); err != nil && ctx.Err() == nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -17,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -356,6 +358,28 @@ func TestMCPClientDisconnectMidCall(t *testing.T) {
 		t.Logf("the server exited %v after its stdin closed", time.Since(closed))
 	case <-time.After(10 * time.Second):
 		t.Fatalf("the server still runs 10 s after its client went away mid-call\nstderr: %s", &stderr)
+	}
+}
+
+func TestMCPSIGTERM(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGTERM on Windows")
+	}
+	cs, cmd, stderr := mcpSession(t, "--root", t.TempDir())
+	if _, err := cs.ListTools(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.Wait(); err != nil && !errors.Is(err, io.EOF) {
+		t.Logf("session ended with %v", err)
+	}
+	if err := cs.Close(); err != nil {
+		t.Fatalf("the server did not exit cleanly on SIGTERM: %v\nstderr: %s", err, stderr)
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("exit status %d after SIGTERM, want 0\nstderr: %s", code, stderr)
 	}
 }
 
