@@ -20,8 +20,22 @@
 //     buffer with one table lookup per byte and finds the next matching
 //     line; Go's regexp (a backtracker or NFA, no DFA) then runs only on
 //     matching lines, to report the match spans.
+//   - If the automaton's cache thrashes (patterns such as (a|b)*a(a|b){12}
+//     need exponentially many states) it gives up and regexp runs line by
+//     line instead, as RE2's DFA falls back to its NFA.
 //   - Line numbers are counted lazily with bytes.Count, only up to each
 //     matching line; CountOnly builds no Line values.
+//
+// # Limits
+//
+// Memory is bounded by the buffers, not by the file: a line longer than
+// MaxLineBytes is searched in windows of that size (FileResult.LongLines;
+// a match across a window edge is missed), and a whole-file search reads
+// at most MaxWholeBytes (StopSize). The context is checked between
+// buffers and every 64 matching lines; a single regexp run (the spans of
+// one long matching line, or a whole-file search) cannot be interrupted.
+// Counting matches (FileResult.Matches) runs regexp on each matching line,
+// so lines with very many matches search at Go regexp speed.
 //
 // # Lines, binary files and encodings
 //
