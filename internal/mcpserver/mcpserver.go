@@ -24,7 +24,7 @@ func New(cfg tool.Config, toolset, version string) (*mcp.Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "scout", Title: "Scout file tools", Version: version}, nil)
 	notDestructive, closedWorld := false, false
 	for _, t := range tools {
-		open := t.Name == "read" // read fetches web URLs
+		open := t.Name == "read" && !cfg.Reader.NoWeb // read fetches web URLs unless the host refused them
 		ann := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &notDestructive, OpenWorldHint: &closedWorld}
 		if open {
 			ann.OpenWorldHint = &open

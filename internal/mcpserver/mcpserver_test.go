@@ -154,6 +154,20 @@ func jsonEqual(t *testing.T, a, b []byte) bool {
 	return reflect.DeepEqual(x, y)
 }
 
+func TestNoWebIsClosedWorld(t *testing.T) {
+	cfg := tool.Config{FS: fixture(t)}
+	cfg.Reader.NoWeb = true
+	res, err := connect(t, cfg, tool.Pi).ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mt := range res.Tools {
+		if a := mt.Annotations; a == nil || a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("%s: openWorldHint %v, want false when the host refuses web reads", mt.Name, a)
+		}
+	}
+}
+
 func TestNewUnknownToolset(t *testing.T) {
 	_, err := New(tool.Config{}, "nope", "test")
 	if scout.CodeOf(err) != scout.CodeInvalidParam || !strings.Contains(err.Error(), "toolsets: ") {
