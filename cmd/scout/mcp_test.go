@@ -63,11 +63,30 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// syncBuffer is a child process's stderr, safe to read while the process
+// writes it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
 // mcpSession starts `scout mcp ARGS...` and connects the SDK's client to it.
-func mcpSession(t *testing.T, args ...string) (*mcp.ClientSession, *exec.Cmd, *bytes.Buffer) {
+func mcpSession(t *testing.T, args ...string) (*mcp.ClientSession, *exec.Cmd, *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(scoutBinary(t), append([]string{"mcp"}, args...)...)
-	var stderr bytes.Buffer
+	var stderr syncBuffer
 	cmd.Stderr = &stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "scout-test", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
@@ -322,7 +341,7 @@ func TestMCPClientDisconnectMidCall(t *testing.T) {
 	// The client's own pipes, so that the test can drop the connection
 	// the way a crashing client does: stdin reaches EOF mid-call.
 	cmd := exec.Command(scoutBinary(t), "mcp", "--toolset", "amplifier", "--root", root)
-	var stderr bytes.Buffer
+	var stderr syncBuffer
 	cmd.Stderr = &stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -335,9 +354,18 @@ func TestMCPClientDisconnectMidCall(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
+	// wait reaps the process once, from the test or from the cleanup.
+	exited := make(chan struct{})
+	var waitErr error
+	wait := sync.OnceFunc(func() {
+		go func() {
+			waitErr = cmd.Wait()
+			close(exited)
+		}()
+	})
 	t.Cleanup(func() {
 		cmd.Process.Kill()
+		wait()
 		<-exited
 	})
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "scout-test"}, nil).Connect(context.Background(), &mcp.IOTransport{Reader: stdout, Writer: stdin}, nil)
@@ -348,12 +376,11 @@ func TestMCPClientDisconnectMidCall(t *testing.T) {
 	time.Sleep(500 * time.Millisecond)
 	stdin.Close()
 	closed := time.Now()
-	go func() { exited <- cmd.Wait() }()
+	wait()
 	select {
-	case err := <-exited:
-		exited <- err // for the cleanup
-		if err != nil {
-			t.Fatalf("the server did not exit cleanly when the client went away: %v\nstderr: %s", err, &stderr)
+	case <-exited:
+		if waitErr != nil {
+			t.Fatalf("the server did not exit cleanly when the client went away: %v\nstderr: %s", waitErr, &stderr)
 		}
 		t.Logf("the server exited %v after its stdin closed", time.Since(closed))
 	case <-time.After(10 * time.Second):
