@@ -187,7 +187,12 @@ func TestCallTool(t *testing.T) {
 		{"pi", "find", `{}`, true, "missing required argument"},
 		{"pi", "find", `[1, 2]`, true, "arguments that are not an object"},
 		{"pi", "find", `null`, true, "null arguments: an error Envelope, not a protocol error"},
+		{"pi", "search", `{"pattern": "func A"}`, false, "pi search"},
+		{"pi", "read", `{"path": "a.go:1-2"}`, false, "pi read of a line range"},
+		{"pi", "read", `{"path": "missing.go"}`, true, "pi read of a missing file"},
 		{"amplifier", "glob", `{"pattern": "**/*.md"}`, false, "amplifier toolset"},
+		{"amplifier", "grep", `{"pattern": "package", "output_mode": "content"}`, false, "amplifier grep, content mode"},
+		{"amplifier", "grep", `{"pattern": "(", "output_mode": "content"}`, true, "a regex that does not compile"},
 		{"standardized", "Glob", `{"pattern": "**/*.go", "limit": 1}`, false, "standardized toolset, partial result"},
 	}
 	for name, cfg := range trees(t) {
