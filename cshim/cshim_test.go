@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -16,6 +17,9 @@ import (
 // compiler is missing.
 func buildLib(t *testing.T) (dir, cc string) {
 	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the C example uses pthreads and the test links a .so/.dylib")
+	}
 	out, err := exec.Command("go", "env", "CGO_ENABLED").Output()
 	if err != nil || strings.TrimSpace(string(out)) != "1" {
 		t.Skip("cgo is disabled: the shim cannot be built")
@@ -28,10 +32,19 @@ func buildLib(t *testing.T) (dir, cc string) {
 		t.Skipf("no C compiler (%s): the shim cannot be built", cc)
 	}
 	dir = t.TempDir()
-	if out, err := exec.Command("go", "build", "-buildmode=c-shared", "-o", filepath.Join(dir, "libscout.so"), ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-buildmode=c-shared", "-o", filepath.Join(dir, libName()), ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build -buildmode=c-shared: %v\n%s", err, out)
 	}
 	return dir, cc
+}
+
+// libName is the shared library's file name, as the C linker looks for
+// it with -lscout.
+func libName() string {
+	if runtime.GOOS == "darwin" {
+		return "libscout.dylib"
+	}
+	return "libscout.so"
 }
 
 // exampleTree is the project the examples search: Go files for find, a
@@ -69,7 +82,7 @@ func TestExamples(t *testing.T) {
 		if err != nil {
 			t.Skip("python3 is not installed")
 		}
-		cmd := exec.Command(py, filepath.Join("..", "examples", "python", "scout.py"), "--lib", filepath.Join(lib, "libscout.so"), root)
+		cmd := exec.Command(py, filepath.Join("..", "examples", "python", "scout.py"), "--lib", filepath.Join(lib, libName()), root)
 		out, err := cmd.CombinedOutput()
 		if err != nil || !strings.Contains(string(out), "python example: ok") {
 			t.Fatalf("python example: %v\n%s", err, out)
