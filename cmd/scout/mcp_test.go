@@ -44,6 +44,9 @@ func scoutBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "scout")
+		if runtime.GOOS == "windows" {
+			binPath += ".exe"
+		}
 		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
@@ -121,8 +124,8 @@ func pngFile(t *testing.T) []byte {
 	return b.Bytes()
 }
 
-// comparable is v as generic JSON without the call's timing.
-func comparable(t *testing.T, v any) map[string]any {
+// envelopeMap is v as generic JSON without the call's timing.
+func envelopeMap(t *testing.T, v any) map[string]any {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -186,7 +189,7 @@ func TestMCPEndToEnd(t *testing.T) {
 		if text, ok := res.Content[0].(*mcp.TextContent); !ok || text.Text != want.Text || !strings.Contains(text.Text, "util.go") {
 			t.Errorf("content %#v, want the text %q", res.Content[0], want.Text)
 		}
-		if got, w := comparable(t, res.StructuredContent), comparable(t, want); !reflect.DeepEqual(got, w) {
+		if got, w := envelopeMap(t, res.StructuredContent), envelopeMap(t, want); !reflect.DeepEqual(got, w) {
 			t.Errorf("structuredContent\n%v\nwant the Envelope\n%v", got, w)
 		}
 	})
@@ -196,7 +199,7 @@ func TestMCPEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		env := comparable(t, res.StructuredContent)
+		env := envelopeMap(t, res.StructuredContent)
 		e, _ := env["error"].(map[string]any)
 		if !res.IsError || env["status"] != "error" || e["code"] != "INVALID_PARAM" || !strings.Contains(fmt.Sprint(e["message"]), "'paths'") {
 			t.Fatalf("isError %v, envelope %v; want an INVALID_PARAM error Envelope naming 'paths'", res.IsError, env)
@@ -251,9 +254,9 @@ func TestMCPStandardizedToolset(t *testing.T) {
 	}
 }
 
-// slowTree is a tree that takes the amplifier grep below minutes of CPU:
-// one 8 MB text file hard-linked many times, searched with a regex that has
-// no literal to skip ahead with.
+// slowTree is a tree on which slowGrep needs minutes of CPU: one 8 MB
+// text file hard-linked 4000 times, searched with a regex that has no
+// literal to skip ahead with.
 func slowTree(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
