@@ -31,11 +31,24 @@ static void expect(const char *what, char *toolset, char *tool, char *args, char
 
 static char *thread_root;
 
+/* The calls the threads make, in turn: all three tools. */
+static char *thread_calls[][2] = {
+    {"find", "{\"paths\": [\"*.md\"], \"limit\": 5}"},
+    {"search", "{\"pattern\": \"package\", \"paths\": [\"**/*.go\"]}"},
+    {"read", "{\"path\": \".\"}"},
+};
+
+struct job {
+    int index;
+    int ok;
+};
+
 static void *worker(void *arg) {
-    char *env = scout_call("pi", "find", "{\"paths\": [\"*.md\"], \"limit\": 5}", thread_root);
-    int ok = strstr(env, "\"status\":\"error\"") == NULL;
+    struct job *j = arg;
+    char **call = thread_calls[j->index % 3];
+    char *env = scout_call("pi", call[0], call[1], thread_root);
+    j->ok = strstr(env, "\"status\":\"error\"") == NULL;
     scout_free(env);
-    *(int *)arg = ok;
     return NULL;
 }
 
@@ -66,14 +79,15 @@ int main(int argc, char **argv) {
     expect("root that does not exist", "pi", "find", "{}", "/nonexistent/scout-root", "does not exist");
     expect("root that is a file", "pi", "find", "{}", argv[0], "is not a directory");
 
-    /* 100 threads at once: the library is safe for concurrent use. */
+    /* 100 threads at once, all three tools: the library is safe for concurrent use. */
     enum { N = 100 };
     pthread_t threads[N];
-    int results[N];
+    struct job jobs[N];
     thread_root = root;
     for (int i = 0; i < N; i++) {
-        results[i] = 0;
-        if (pthread_create(&threads[i], NULL, worker, &results[i]) != 0) {
+        jobs[i].index = i;
+        jobs[i].ok = 0;
+        if (pthread_create(&threads[i], NULL, worker, &jobs[i]) != 0) {
             fprintf(stderr, "FAIL pthread_create\n");
             return 1;
         }
@@ -81,7 +95,7 @@ int main(int argc, char **argv) {
     int good = 0;
     for (int i = 0; i < N; i++) {
         pthread_join(threads[i], NULL);
-        good += results[i];
+        good += jobs[i].ok;
     }
     if (good != N) {
         fprintf(stderr, "FAIL concurrent calls: %d of %d succeeded\n", good, N);

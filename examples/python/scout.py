@@ -103,11 +103,17 @@ def main():
     expect_error("missing root", s.call("find", {}, root="/nonexistent/scout-root"), "NOT_FOUND", "does not exist")
     expect_error("root is a file", s.call("find", {}, root=os.path.abspath(__file__)), "INVALID_PARAM", "not a directory")
 
-    # Many threads at once: the library is safe for concurrent use.
+    # Many threads at once, all three tools: the library is safe for concurrent use.
+    calls = [
+        ("find", {"paths": ["*.md"], "limit": 5}),
+        ("search", {"pattern": "package", "paths": ["**/*.go"]}),
+        ("read", {"path": "."}),
+    ]
     results = []
-    def worker():
-        results.append(s.call("find", {"paths": ["*.md"], "limit": 5}, root=root)["status"])
-    threads = [threading.Thread(target=worker) for _ in range(100)]
+    def worker(i):
+        tool, args = calls[i % len(calls)]
+        results.append(s.call(tool, args, root=root)["status"])
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(100)]
     for t in threads:
         t.start()
     for t in threads:
