@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/scoutkit/scout/internal/mcpserver"
+	"github.com/scoutkit/scout/tool"
 )
 
 func init() {
@@ -28,6 +29,10 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := s.check(); err != nil {
+		fmt.Fprintln(stderr, "scout mcp:", err)
+		return 2
+	}
+	if _, err := tool.Tools(s.toolset); err != nil {
 		fmt.Fprintln(stderr, "scout mcp:", err)
 		return 2
 	}

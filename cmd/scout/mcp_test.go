@@ -427,8 +427,8 @@ func TestMCPUsageErrors(t *testing.T) {
 	for _, tt := range tests {
 		var out, errb bytes.Buffer
 		code := run(append([]string{"mcp"}, tt.args...), strings.NewReader(""), &out, &errb)
-		if code == 0 || !strings.Contains(errb.String(), tt.stderr) || out.Len() != 0 {
-			t.Errorf("%s: exit %d, stderr %q, stdout %q; want non-zero and %q", tt.reason, code, errb.String(), out.String(), tt.stderr)
+		if code != 2 || !strings.Contains(errb.String(), tt.stderr) || out.Len() != 0 {
+			t.Errorf("%s: exit %d, stderr %q, stdout %q; want the usage error status 2 and %q", tt.reason, code, errb.String(), out.String(), tt.stderr)
 		}
 	}
 }
