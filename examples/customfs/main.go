@@ -24,9 +24,10 @@ import (
 )
 
 func main() {
-	zfs, err := openZip(os.Args[1:])
+	zfs, closeZip, err := openZip(os.Args[1:])
 	if err == nil {
 		err = run(context.Background(), os.Stdout, []tree{{"memory", memTree()}, {"zip", zfs}})
+		closeZip()
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "customfs:", err)
@@ -46,20 +47,23 @@ func memTree() fs.FS {
 	}
 }
 
-// openZip opens the zip file named in args, or builds one in memory.
-func openZip(args []string) (fs.FS, error) {
+// openZip opens the zip file named in args, or builds one in memory, and
+// returns it with the function that closes it. A zip file is read in
+// place: *zip.Reader reads members through the file's io.ReaderAt.
+func openZip(args []string) (fs.FS, func() error, error) {
 	if len(args) > 0 {
-		data, err := os.ReadFile(args[0])
+		zr, err := zip.OpenReader(args[0])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		return zr, zr.Close, nil
 	}
 	var b bytes.Buffer
 	if err := writeZip(&b); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return zip.NewReader(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	zr, err := zip.NewReader(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	return zr, func() error { return nil }, err
 }
 
 // tree is a named file system.

@@ -10,10 +10,11 @@ import (
 )
 
 func TestRun(t *testing.T) {
-	zipped, err := openZip(nil)
+	zipped, closeZip, err := openZip(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer closeZip()
 	mem := memTree()
 	var out bytes.Buffer
 	if err := run(context.Background(), &out, []tree{{"memory", mem}, {"zip", zipped}}); err != nil {
@@ -49,10 +50,11 @@ func TestZipFile(t *testing.T) {
 	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	zfs, err := openZip([]string{p})
+	zfs, closeZip, err := openZip([]string{p})
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer closeZip()
 	var out bytes.Buffer
 	if err := run(context.Background(), &out, []tree{{"zip", zfs}}); err != nil {
 		t.Fatal(err)
@@ -60,10 +62,10 @@ func TestZipFile(t *testing.T) {
 	if !strings.Contains(out.String(), "*2|    # TODO: parse args") {
 		t.Errorf("search in the zip file:\n%s", out.String())
 	}
-	if _, err := openZip([]string{filepath.Join(t.TempDir(), "missing.zip")}); err == nil {
+	if _, _, err := openZip([]string{filepath.Join(t.TempDir(), "missing.zip")}); err == nil {
 		t.Error("a zip file that does not exist gave no error")
 	}
-	if _, err := openZip([]string{"main.go"}); err == nil {
+	if _, _, err := openZip([]string{"main.go"}); err == nil {
 		t.Error("a file that is not a zip gave no error")
 	}
 }
