@@ -2,11 +2,13 @@ package read
 
 import (
 	"context"
+	"strings"
 
 	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/hashline"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/sqlite"
 	"github.com/scoutkit/scout/internal/textio"
 )
 
@@ -48,6 +50,9 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 		return nil, err
 	}
 	defer it.Close()
+	if !it.Dir && sqlite.HasExt(it.Path) && sqlite.IsSQLite(it.Head(len(sqlite.Magic))) {
+		return r.archivedDatabase(ctx, display, it)
+	}
 	var sel Selector
 	if it.Selector != "" {
 		var ok bool
@@ -95,4 +100,29 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 	}
 	res.Path, res.Bytes = member, it.Entry.Size
 	return res, nil
+}
+
+// maxArchivedDB caps a database read from inside an archive: it is copied
+// into memory to be opened.
+const maxArchivedDB = 512 << 20
+
+// archivedDatabase reads a SQLite database that is an archive member, with
+// the member's own selector (a.zip:data.db:users?limit=5).
+func (r *reader) archivedDatabase(ctx context.Context, display string, it *archive.Item) (*Result, error) {
+	data, err := it.Text(maxArchivedDB)
+	if err != nil {
+		return nil, err
+	}
+	sel := ""
+	if it.Selector != "" {
+		sel = ":" + it.Selector
+		if strings.HasPrefix(it.Selector, "?") {
+			sel = it.Selector
+		}
+	}
+	res, err := sqlite.ReadBytes(ctx, []byte(data), sel)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Kind: KindSQLite, Path: display + ":" + it.Path + sel, Body: res.Text, Omitted: res.TotalTables - len(res.Tables)}, nil
 }
