@@ -49,7 +49,6 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	env := tool.Call(ctx, s.cfg, s.toolset, pos[0], raw)
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
 	if err := enc.Encode(env); err != nil {
 		fmt.Fprintln(stderr, "scout call:", err)
 		return 1
