@@ -429,12 +429,18 @@ func findWalk(ctx context.Context, fsys fs.FS, sc *findScope, req FindRequest, l
 	var (
 		mu       sync.Mutex
 		lastProg = time.Now()
+		seen     int // entries passed to the callback, for Progress
 	)
 	opts := walk.Options{Hidden: req.Hidden, NoIgnore: req.NoIgnore, PruneDirs: prune, Sorted: req.MaxVisited > 0, MaxVisited: req.MaxVisited}
 	if !req.NoIgnore {
 		opts.GlobalExcludes = walk.LoadGlobalExcludes()
 	}
 	stats, werr := walk.Walk(ctx, fsys, sc.base, opts, func(e walk.Entry) error {
+		if req.Progress != nil {
+			mu.Lock()
+			seen++
+			mu.Unlock()
+		}
 		rel := relTo(sc.base, e.Path)
 		isDir := e.Type.IsDir()
 		if !sc.match.Match(rel) || (req.Type == FilesOnly && isDir) || (req.Type == DirsOnly && !isDir) {
@@ -458,7 +464,7 @@ func findWalk(ctx context.Context, fsys fs.FS, sc *findScope, req FindRequest, l
 		keep.add(fe)
 		if req.Progress != nil && time.Since(lastProg) >= 200*time.Millisecond {
 			lastProg = time.Now()
-			req.Progress(FindProgress{Matched: keep.paths(), Visited: res.Matched})
+			req.Progress(FindProgress{Matched: keep.paths(), Visited: seen})
 		}
 		return nil
 	})

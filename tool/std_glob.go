@@ -163,7 +163,7 @@ func runStdGlob(ctx context.Context, c *Config, a *args) (*scout.Envelope, error
 			msg := fmt.Sprintf("No files found matching '%s' in '%s'\n%s\n[Error: %s. Narrow path or pattern.]", norm, shownPath, scanned, why)
 			env := scout.ErrorEnvelope(&errs.Error{Code: code, Message: msg}, nil)
 			env.Data = data
-			fillStd(env, res, elapsed, resolved, norm)
+			fillStd(env, res, resolved, norm)
 			return env, nil
 		}
 		text = fmt.Sprintf("No files found matching '%s' in '%s'\n%s", norm, shownPath, scanned)
@@ -188,7 +188,7 @@ func runStdGlob(ctx context.Context, c *Config, a *args) (*scout.Envelope, error
 		text += "\n" + strings.Join(paths, "\n")
 	}
 	env := okEnvelope(res.Truncated, data, text)
-	fillStd(env, res, elapsed, resolved, norm)
+	fillStd(env, res, resolved, norm)
 	return env, nil
 }
 
@@ -197,7 +197,7 @@ var stdHints = map[scout.SkipReason]string{
 	scout.SkipHidden:  "set include_hidden: true",
 }
 
-func fillStd(env *scout.Envelope, res *scout.FindResult, elapsed int64, resolved, norm string) {
+func fillStd(env *scout.Envelope, res *scout.FindResult, resolved, norm string) {
 	env.Stats.Matched = len(res.Entries)
 	env.Stats.Visited = res.Visited
 	env.Context.PathResolved = resolved
