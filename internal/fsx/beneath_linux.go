@@ -2,6 +2,7 @@ package fsx
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -368,48 +369,57 @@ func sortEntries(list []fs.DirEntry) {
 	slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 }
 
-// readFileBuf reads the regular file name into buf (grown as needed) with
-// raw system calls: no *os.File, no poller registration. It refuses files
-// larger than max bytes (max <= 0: no cap) and anything not regular.
-func (f *beneathFS) readFileBuf(name string, buf []byte, max int64) ([]byte, error) {
-	fd, err := f.open("read", name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY)
+// openRegular opens the regular file name with raw system calls: no
+// *os.File, no poller registration, three system calls besides the reads.
+func (f *beneathFS) openRegular(name string) (Regular, error) {
+	fd, err := f.open("open", name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY)
 	if err != nil {
-		return buf[:0], err
+		return nil, err
 	}
-	defer unix.Close(fd)
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
-		return buf[:0], pathErr("read", name, err)
+		unix.Close(fd)
+		return nil, pathErr("open", name, err)
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return buf[:0], &fs.PathError{Op: "read", Path: name, Err: errNotRegular(fileMode(st.Mode))}
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "open", Path: name, Err: errNotRegular(fileMode(st.Mode))}
 	}
-	if max > 0 && st.Size > max {
-		return buf[:0], &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
-	}
-	buf = buf[:0]
-	if need := int(st.Size) + 1; cap(buf) < need {
-		buf = make([]byte, 0, need)
+	return &rawFile{fd: fd, name: name, size: st.Size}, nil
+}
+
+// rawFile is a regular file read through its descriptor.
+type rawFile struct {
+	fd   int
+	name string
+	size int64
+}
+
+func (r *rawFile) Size() int64 { return r.size }
+
+func (r *rawFile) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
 	}
 	for {
-		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
-		if err == unix.EINTR {
+		n, err := unix.Read(r.fd, p)
+		switch {
+		case err == unix.EINTR:
 			continue
+		case err != nil:
+			return 0, pathErr("read", r.name, err)
+		case n == 0:
+			return 0, io.EOF
 		}
-		if err != nil {
-			return buf[:0], pathErr("read", name, err)
-		}
-		buf = buf[:len(buf)+n]
-		// Stop at the size fstat gave: saves the read that returns 0 (a
-		// file that grows meanwhile is read as it was at the fstat).
-		if n == 0 || (st.Size > 0 && int64(len(buf)) == st.Size) {
-			return buf, nil
-		}
-		if max > 0 && int64(len(buf)) > max {
-			return buf[:0], &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
-		}
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
+		return n, nil
 	}
+}
+
+func (r *rawFile) Close() error {
+	if r.fd < 0 {
+		return fs.ErrClosed
+	}
+	err := unix.Close(r.fd)
+	r.fd = -1
+	return err
 }

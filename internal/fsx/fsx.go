@@ -104,24 +104,9 @@ var ErrTooLarge = errors.New("file too large")
 // It refuses anything that is not a regular file (FIFOs, devices, dirs)
 // without reading from it.
 func OpenReaderAt(fsys fs.FS, name string, maxInMemory int64) (ReaderAt, error) {
-	// Stat before opening: opening a FIFO without O_NONBLOCK blocks.
-	if st, err := fs.Stat(fsys, name); err != nil {
-		return nil, err
-	} else if !st.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: errNotRegular(st.Mode())}
-	}
-	f, err := fsys.Open(name)
+	f, st, err := openChecked(fsys, name)
 	if err != nil {
 		return nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: name, Err: errNotRegular(st.Mode())}
 	}
 	if ra, ok := f.(io.ReaderAt); ok {
 		return &fileReaderAt{ReaderAt: ra, Closer: f, size: st.Size()}, nil
@@ -206,51 +191,112 @@ func outside(err error) error {
 	return err
 }
 
+// Regular is an open regular file of known size, read sequentially.
+type Regular interface {
+	io.ReadCloser
+	// Size is the file's size when it was opened.
+	Size() int64
+}
+
+// OpenRegular opens the regular file name of fsys for reading. It refuses,
+// without reading or blocking, anything that is not a regular file (FIFOs,
+// devices, directories). On the OS FS of OpenDir the file is read with raw
+// system calls and no *os.File, which matters when searching thousands of
+// small files.
+func OpenRegular(fsys fs.FS, name string) (Regular, error) {
+	if o, ok := fsys.(interface {
+		openRegular(string) (Regular, error)
+	}); ok {
+		return o.openRegular(name)
+	}
+	f, st, err := openChecked(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	return &sizedFile{File: f, size: st.Size()}, nil
+}
+
+type sizedFile struct {
+	fs.File
+	size int64
+}
+
+func (f *sizedFile) Size() int64 { return f.size }
+
 // ReadFileBuf reads the regular file name of fsys into buf, reusing its
 // storage (growing it when the file is larger), and returns the contents.
 // It refuses, without reading, anything that is not a regular file and
 // files larger than max bytes (max <= 0 means no cap; the error wraps
-// ErrTooLarge). On the OS FS of OpenDir it uses four system calls and no
-// *os.File, which matters when searching thousands of small files.
+// ErrTooLarge). A file that grows while it is read is read up to the size
+// it had when opened.
 func ReadFileBuf(fsys fs.FS, name string, buf []byte, max int64) ([]byte, error) {
-	if r, ok := fsys.(interface {
-		readFileBuf(string, []byte, int64) ([]byte, error)
-	}); ok {
-		return r.readFileBuf(name, buf, max)
-	}
-	// Stat before opening: opening a FIFO without O_NONBLOCK blocks.
-	if st, err := fs.Stat(fsys, name); err != nil {
-		return buf[:0], err
-	} else if !st.Mode().IsRegular() {
-		return buf[:0], &fs.PathError{Op: "read", Path: name, Err: errNotRegular(st.Mode())}
-	}
-	f, err := fsys.Open(name)
+	f, err := OpenRegular(fsys, name)
 	if err != nil {
 		return buf[:0], err
 	}
 	defer f.Close()
+	size := f.Size()
+	if max > 0 && size > max {
+		return buf[:0], &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
+	}
+	buf = buf[:0]
+	if need := int(size) + 1; cap(buf) < need {
+		buf = make([]byte, 0, need)
+	}
+	for empty := 0; ; {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if n == 0 && err == nil {
+			if empty++; empty == 100 {
+				return buf[:0], &fs.PathError{Op: "read", Path: name, Err: io.ErrNoProgress}
+			}
+		}
+		// Stop at the size from the open: saves the read that returns 0.
+		if err == io.EOF || (size > 0 && int64(len(buf)) == size) {
+			return buf, nil
+		}
+		if err != nil {
+			return buf[:0], err
+		}
+		if max > 0 && int64(len(buf)) > max {
+			return buf[:0], &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
+}
+
+// openChecked opens the regular file name of fsys and returns it with its
+// FileInfo; it refuses anything else without reading from it.
+func openChecked(fsys fs.FS, name string) (fs.File, fs.FileInfo, error) {
+	// Stat before opening: opening a FIFO without O_NONBLOCK blocks.
+	if st, err := fs.Stat(fsys, name); err != nil {
+		return nil, nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: errNotRegular(st.Mode())}
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
 	st, err := f.Stat()
 	if err != nil {
-		return buf[:0], err
+		f.Close()
+		return nil, nil, err
 	}
-	if max > 0 && st.Size() > max {
-		return buf[:0], &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: errNotRegular(st.Mode())}
 	}
-	b := bytes.NewBuffer(buf[:0])
-	r := io.Reader(f)
-	if max > 0 {
-		r = io.LimitReader(f, max+1)
-	}
-	if _, err := b.ReadFrom(r); err != nil {
-		return buf[:0], err
-	}
-	if max > 0 && int64(b.Len()) > max {
-		return buf[:0], &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
-	}
-	return b.Bytes(), nil
+	return f, st, nil
 }
+
+// ErrNotRegular is the cause of the error for opening, as a regular file,
+// something that is not one (a FIFO, device, socket or directory).
+var ErrNotRegular = errors.New("not a regular file")
 
 // errNotRegular describes a file that is not a regular one.
 func errNotRegular(mode fs.FileMode) error {
-	return fmt.Errorf("not a regular file (%s)", mode.Type())
+	return fmt.Errorf("%w (%s)", ErrNotRegular, mode.Type())
 }

@@ -224,17 +224,13 @@ func TestReadFileBuf(t *testing.T) {
 			{"top.txt", 0, "top\n", nil, "whole file, no cap"},
 			{"a/b/deep.go", 13, "package deep\n", nil, "exactly at the cap"},
 			{"a/b/deep.go", 12, "", ErrTooLarge, "over the cap"},
-			{"a", 0, "", nil, "a directory is refused"},
+			{"a", 0, "", ErrNotRegular, "a directory is refused"},
 			{"missing", 0, "", fs.ErrNotExist, "missing file"},
 		}
 		buf := make([]byte, 0, 2)
 		for _, c := range cases {
 			got, err := ReadFileBuf(fsys, c.path, buf, c.max)
 			switch {
-			case c.path == "a":
-				if err == nil {
-					t.Errorf("%s: ReadFileBuf(dir) must fail (%s)", name, c.reason)
-				}
 			case c.wantErr != nil:
 				if !errors.Is(err, c.wantErr) {
 					t.Errorf("%s: ReadFileBuf(%q) err = %v, want %v (%s)", name, c.path, err, c.wantErr, c.reason)
@@ -247,11 +243,51 @@ func TestReadFileBuf(t *testing.T) {
 		if _, ok := fsys.(fstest.MapFS); ok {
 			continue
 		}
-		if _, err := ReadFileBuf(fsys, "fifo", nil, 0); err == nil {
+		if _, err := ReadFileBuf(fsys, "fifo", nil, 0); !errors.Is(err, ErrNotRegular) {
 			t.Errorf("%s: ReadFileBuf(fifo) must refuse a FIFO without blocking", name)
 		}
 		if _, err := OpenReaderAt(fsys, "fifo", 0); err == nil {
 			t.Errorf("%s: OpenReaderAt(fifo) must refuse a FIFO without blocking", name)
+		}
+	}
+}
+
+// TestOpenRegular: the size comes with the open, reads see the contents,
+// and anything not regular is refused without blocking.
+func TestOpenRegular(t *testing.T) {
+	dir := makeTree(t)
+	if err := syscallMkfifo(filepath.Join(dir, "fifo")); err != nil {
+		t.Logf("no FIFO: %v", err)
+	}
+	fss := openers(t, dir)
+	fss["MapFS"] = fstest.MapFS{"top.txt": {Data: []byte("top\n")}, "a/b/deep.go": {Data: []byte("package deep\n")}}
+	for name, fsys := range fss {
+		f, err := OpenRegular(fsys, "a/b/deep.go")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		b, err := io.ReadAll(f)
+		if err != nil || string(b) != "package deep\n" || f.Size() != 13 {
+			t.Errorf("%s: read %q, %v, size %d; want the file and size 13", name, b, err, f.Size())
+		}
+		if err := f.Close(); err != nil {
+			t.Errorf("%s: Close: %v", name, err)
+		}
+		for _, c := range []struct {
+			path string
+			want error
+		}{
+			{"a", ErrNotRegular},        // a directory
+			{"missing", fs.ErrNotExist}, // nothing there
+		} {
+			if _, err := OpenRegular(fsys, c.path); !errors.Is(err, c.want) {
+				t.Errorf("%s: OpenRegular(%q) = %v, want %v", name, c.path, err, c.want)
+			}
+		}
+		if _, ok := fsys.(fstest.MapFS); !ok {
+			if _, err := OpenRegular(fsys, "fifo"); !errors.Is(err, ErrNotRegular) {
+				t.Errorf("%s: OpenRegular(fifo) = %v, want ErrNotRegular without blocking", name, err)
+			}
 		}
 	}
 }

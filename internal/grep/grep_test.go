@@ -17,6 +17,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fsx"
 )
 
 func TestCompileErrors(t *testing.T) {
@@ -291,7 +292,7 @@ func TestEncodingWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, fsys := range treeFS(t, map[string]string{"u.txt": string(data)}) {
-		res, err := m.NewScanner().SearchFile(context.Background(), fsys, "u.txt", int64(len(data)))
+		res, err := m.NewScanner().SearchFile(context.Background(), fsys, "u.txt", -1)
 		if err != nil || res.MatchLines != 2 || res.Matches != 1 || res.Truncated || res.Encoding != "utf-16le" {
 			t.Errorf("%s: %v %s", name, err, fmtResult(res))
 		}
@@ -378,16 +379,16 @@ func TestSearchFile(t *testing.T) {
 	for name, fsys := range treeFS(t, files) {
 		t.Run(name, func(t *testing.T) {
 			s := m.NewScanner()
-			for _, size := range []int64{-1, 0} {
-				res, err := s.SearchFile(context.Background(), fsys, "a.go", size)
+			for _, max := range []int64{-1, int64(len(big))} {
+				res, err := s.SearchFile(context.Background(), fsys, "a.go", max)
 				if err != nil || res.MatchLines != 2 || len(res.Lines) != 3 {
-					t.Errorf("a.go size %d: %v %s", size, err, fmtResult(res))
+					t.Errorf("a.go max %d: %v %s", max, err, fmtResult(res))
 				}
-				res, err = s.SearchFile(context.Background(), fsys, "big.txt", size)
+				res, err = s.SearchFile(context.Background(), fsys, "big.txt", max)
 				if err != nil || res.MatchLines != 1 || res.Lines[1].Number != 200_001 || res.Lines[0].Text != "line of text" {
-					t.Errorf("big.txt size %d: %v %s", size, err, fmtResult(res))
+					t.Errorf("big.txt max %d: %v %s", max, err, fmtResult(res))
 				}
-				res, err = s.SearchFile(context.Background(), fsys, "bin.dat", size)
+				res, err = s.SearchFile(context.Background(), fsys, "bin.dat", max)
 				if err != nil || !res.Binary {
 					t.Errorf("bin.dat: %v %+v", err, res)
 				}
@@ -401,8 +402,12 @@ func TestSearchFile(t *testing.T) {
 				t.Errorf("missing file: %v (code %s)", err, errs.CodeOf(err))
 			}
 			_, err = s.SearchFile(context.Background(), fsys, "sub", -1)
-			if err == nil {
-				t.Errorf("directory: no error")
+			if !errors.Is(err, fsx.ErrNotRegular) {
+				t.Errorf("directory: %v, want fsx.ErrNotRegular", err)
+			}
+			_, err = s.SearchFile(context.Background(), fsys, "big.txt", int64(len(big))-1)
+			if !errors.Is(err, fsx.ErrTooLarge) || errs.CodeOf(err) != errs.TooLarge {
+				t.Errorf("one byte over the cap: %v, want fsx.ErrTooLarge", err)
 			}
 		})
 	}
@@ -523,7 +528,7 @@ func TestMemoryBound(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	r := io.MultiReader(io.LimitReader(&endless{block: block}, size), strings.NewReader("rare_literal_xyz\n"))
-	res, err := m.NewScanner().SearchFile(context.Background(), readerFS{r, size + 17}, "f", size+17)
+	res, err := m.NewScanner().SearchFile(context.Background(), readerFS{r, size + 17}, "f", -1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -553,7 +558,17 @@ type readerFile readerFS
 
 func (f readerFile) Read(p []byte) (int, error) { return f.r.Read(p) }
 func (f readerFile) Close() error               { return nil }
-func (f readerFile) Stat() (fs.FileInfo, error) { return nil, errors.New("no stat") }
+func (f readerFile) Stat() (fs.FileInfo, error) { return sizeInfo(f.size), nil }
+
+// sizeInfo is the FileInfo of a regular file of that size.
+type sizeInfo int64
+
+func (s sizeInfo) Name() string       { return "f" }
+func (s sizeInfo) Size() int64        { return int64(s) }
+func (s sizeInfo) Mode() fs.FileMode  { return 0o444 }
+func (s sizeInfo) ModTime() time.Time { return time.Time{} }
+func (s sizeInfo) IsDir() bool        { return false }
+func (s sizeInfo) Sys() any           { return nil }
 
 // TestConcurrent shares one Matcher between goroutines, each with its own
 // Scanner (run with -race).

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/text/transform"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fsx"
 )
 
 // Buffer sizes.
@@ -53,29 +54,23 @@ func (m *Matcher) NewScanner() *Scanner {
 		chunk: readSize, maxLine: MaxLineBytes, maxWhole: MaxWholeBytes}
 }
 
-// SearchFile searches the file name of fsys. size is its size when known
-// (from the walker's stat), or negative; a file of a known size up to
-// MaxLineBytes is read with a single read into a reused buffer. The
-// returned error is a coded *errs.Error: the file cannot be opened or
-// read (the caller records it and goes on), or ctx ended (the partial
-// result is returned with it).
-func (s *Scanner) SearchFile(ctx context.Context, fsys fs.FS, name string, size int64) (*FileResult, error) {
-	f, err := fsys.Open(name)
+// SearchFile searches the regular file name of fsys, unless it is larger
+// than max bytes (max < 0: no cap), which fails with an error wrapping
+// fsx.ErrTooLarge without reading. A file up to MaxLineBytes is read with
+// a single read into a reused buffer. The returned error is a coded
+// *errs.Error: the file cannot be opened or read, or is not a regular file
+// (the caller records it and goes on), or ctx ended (the partial result is
+// returned with it).
+func (s *Scanner) SearchFile(ctx context.Context, fsys fs.FS, name string, max int64) (*FileResult, error) {
+	f, err := fsx.OpenRegular(fsys, name)
 	if err != nil {
 		return nil, &errs.Error{Code: errs.CodeOf(err), Path: name, Message: "cannot open " + name + ": " + err.Error(), Err: err}
 	}
 	defer f.Close()
-	if size < 0 {
-		st, err := f.Stat()
-		if err != nil {
-			return nil, &errs.Error{Code: errs.CodeOf(err), Path: name, Message: "cannot stat " + name + ": " + err.Error(), Err: err}
-		}
-		if !st.Mode().IsRegular() {
-			return nil, &errs.Error{Code: errs.Unsupported, Path: name, Message: name + " is not a regular file"}
-		}
-		size = st.Size()
+	if max >= 0 && f.Size() > max {
+		return nil, &errs.Error{Code: errs.TooLarge, Path: name, Message: name + " is over the size cap", Err: fsx.ErrTooLarge}
 	}
-	res, err := s.search(ctx, f, size)
+	res, err := s.search(ctx, f, f.Size())
 	if err != nil {
 		if e, ok := err.(*errs.Error); ok && e.Path == "" {
 			e.Path = name

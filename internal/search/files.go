@@ -24,8 +24,7 @@ const (
 
 // file is one file to search: an FS file or an in-memory text.
 type file struct {
-	path  string // FS path, or the display path of an in-memory text
-	size  int64
+	path  string      // FS path, or the display path of an in-memory text
 	mode  fs.FileMode // type bits
 	text  []byte      // content of an in-memory text
 	mem   bool
@@ -68,10 +67,10 @@ func walkScope(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Fi
 		var err error
 		switch {
 		case t.Mem:
-			err = emit(file{path: t.Path, size: int64(len(t.Text)), text: t.Text, mem: true})
+			err = emit(file{path: t.Path, text: t.Text, mem: true})
 		case !t.Dir:
 			// An explicit file is searched even when ignored or hidden.
-			err = emit(file{path: t.Path, mode: t.Mode, size: -1, noTag: t.NoTag})
+			err = emit(file{path: t.Path, mode: t.Mode, noTag: t.NoTag})
 		}
 		if err != nil {
 			return nil
@@ -125,13 +124,7 @@ func (t *Target) fileOf(e walk.Entry, f Filter) (file, bool) {
 	if !t.Glob.Match(rel) || !f.Globs.Match(rel) || !f.Types.Match(rel) {
 		return file{}, false
 	}
-	fl := file{path: e.Path, mode: e.Type, size: -1, noTag: t.NoTag}
-	if e.Type == 0 {
-		if info, err := e.Info(); err == nil {
-			fl.size = info.Size()
-		}
-	}
-	return fl, true
+	return file{path: e.Path, mode: e.Type, noTag: t.NoTag}, true
 }
 
 // walkSorted walks the directory target t sequentially in name order and

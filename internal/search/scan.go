@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"runtime"
@@ -10,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/walk"
 )
@@ -121,7 +123,7 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 		return outcome{skip: SkipSymlink}
 	case f.mode.Type() != 0:
 		return outcome{skip: SkipSpecial}
-	case maxSize >= 0 && f.size > maxSize:
+	case f.mem && maxSize >= 0 && int64(len(f.text)) > maxSize:
 		return outcome{skip: SkipTooLarge}
 	}
 	var (
@@ -131,22 +133,14 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 	if f.mem {
 		res, err = sc.SearchBytes(ctx, f.text)
 	} else {
-		if f.size < 0 {
-			info, serr := fs.Stat(fsys, f.path)
-			if serr != nil {
-				return outcome{skip: SkipError, err: &errs.Error{Code: errs.CodeOf(serr), Path: f.path, Message: "cannot stat " + f.path + ": " + serr.Error(), Err: serr}}
-			}
-			if !info.Mode().IsRegular() {
-				return outcome{skip: SkipSpecial}
-			}
-			f.size = info.Size()
-			if maxSize >= 0 && f.size > maxSize {
-				return outcome{skip: SkipTooLarge}
-			}
-		}
-		res, err = sc.SearchFile(ctx, fsys, f.path, f.size)
+		res, err = sc.SearchFile(ctx, fsys, f.path, maxSize)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, fsx.ErrTooLarge):
+		return outcome{skip: SkipTooLarge}
+	case errors.Is(err, fsx.ErrNotRegular):
+		return outcome{skip: SkipSpecial}
+	case err != nil:
 		return outcome{skip: SkipError, err: err}
 	}
 	if res.Binary {
@@ -155,14 +149,15 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 	return outcome{res: res}
 }
 
-// scanAll walks the scope and searches its files at the same time, with
-// several goroutines, then calls fn for each file that matched in
-// byte-wise path order. Files that did not match or were left out are
-// passed to fn as they come (serialised), before the matches: they carry
-// no order-dependent information.
+// scanAll walks the scope and searches each file on the walker goroutine
+// that found it (no hand-off between goroutines), then calls fn for each
+// file that matched in byte-wise path order. Files that did not match or
+// were left out are passed to fn as they come (serialised), before the
+// matches: they carry no order-dependent information. workers > 0 sets
+// the number of walker goroutines.
 func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filter, m *grep.Matcher, maxSize int64, workers int, skipped map[string]int, fn func(f *file, o outcome) bool) error {
-	if workers <= 0 {
-		workers = 2 * runtime.GOMAXPROCS(0)
+	if workers > 0 {
+		wo.Workers = workers
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -174,32 +169,10 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 		mu   sync.Mutex
 		hits []hit
 		stop bool
+		seen = map[string]bool{} // only with several targets, which may overlap
 	)
-	jobs := make(chan file, 4*workers)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sc := m.NewScanner()
-			for fl := range jobs {
-				o := searchOne(ctx, fsys, sc, &fl, maxSize)
-				mu.Lock()
-				switch {
-				case stop:
-				case o.res != nil && o.res.MatchLines > 0:
-					hits = append(hits, hit{fl, o})
-				default:
-					if !fn(&fl, o) {
-						stop = true
-						cancel()
-					}
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	seen := map[string]bool{} // only with several targets, which may overlap
+	// Scanners hold buffers and automaton caches: reuse them across files.
+	free := make(chan *grep.Scanner, 2*runtime.GOMAXPROCS(0)+max(workers, 0))
 	emit := func(fl file) error {
 		if len(sc.Targets) > 1 {
 			mu.Lock()
@@ -210,17 +183,33 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 				return nil
 			}
 		}
+		var s *grep.Scanner
 		select {
-		case jobs <- fl:
-			return nil
-		case <-ctx.Done():
+		case s = <-free:
+		default:
+			s = m.NewScanner()
+		}
+		o := searchOne(ctx, fsys, s, &fl, maxSize)
+		select {
+		case free <- s:
+		default:
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case stop:
+			return fs.SkipAll
+		case o.res != nil && o.res.MatchLines > 0:
+			hits = append(hits, hit{fl, o})
+		case !fn(&fl, o):
+			stop = true
+			cancel()
 			return fs.SkipAll
 		}
+		return nil
 	}
-	walked := map[string]int{} // written by walkScope while workers run
+	walked := map[string]int{} // written by walkScope while files are searched
 	err := walkScope(ctx, fsys, sc, wo, f, walked, emit)
-	close(jobs)
-	wg.Wait()
 	for r, n := range walked {
 		skipped[r] += n
 	}
