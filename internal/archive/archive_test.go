@@ -153,7 +153,8 @@ func lookupText(t *testing.T, a *Archive, inner string) (string, *Item) {
 	}
 	defer it.Close()
 	if it.Dir {
-		return it.Listing("a", 0, 0), it
+		text, _ := it.Listing("a", 0, 0)
+		return text, it
 	}
 	if it.Binary {
 		return it.BinaryNotice(), it
@@ -244,6 +245,13 @@ func TestCandidates(t *testing.T) {
 		{"a.zipper", nil, "no archive"},
 		{"notes.txt", nil, "plain file"},
 		{"a.zip:", []Split{{"a.zip", ""}}, "empty inner"},
+		{"İ.zip", []Split{{"İ.zip", ""}}, "İ lower-cases to 3 bytes: no offset may come from a lower-cased copy (this panicked)"},
+		{"dİr/a.ZIP:İç/x.ts:5", []Split{{"dİr/a.ZIP", "İç/x.ts:5"}}, "non-ASCII before and after the archive keeps every byte"},
+		{"İİİİ.tar.gz:x", []Split{{"İİİİ.tar.gz", "x"}}, "many growing runes before the extension"},
+		{"a.zİp", nil, "a non-ASCII letter inside the extension is not the extension"},
+		{"ſ.tar:K.zip", []Split{{"ſ.tar:K.zip", ""}, {"ſ.tar", "K.zip"}}, "runes that fold to ASCII (long s, Kelvin) outside the extension"},
+		{"a.tar\u212a", nil, "a Kelvin sign does not spell an extension letter"},
+		{"\xff\xfe.tgz:\xc3", []Split{{"\xff\xfe.tgz", "\xc3"}}, "invalid UTF-8 passes through untouched"},
 	}
 	for _, c := range cases {
 		got := Candidates(c.p)
@@ -307,28 +315,44 @@ func TestListingPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := []struct {
-		first, count int
-		head, tail   string
-		lines        int
-		reason       string
+		first, last int
+		head, tail  string
+		lines       int
+		capped      int
+		reason      string
 	}{
-		{0, 0, "f0000 (1B)", "[Showing entries 1-500 of 1203. Use big.zip:d/:501 to continue]", 502, "default cap of 500 with a hint that works"},
-		{501, 0, "f0500 (1B)", "[Showing entries 501-1000 of 1203. Use big.zip:d/:1001 to continue]", 502, "following the hint"},
-		{1001, 0, "f1000 (1B)", "[Showing entries 1001-1203 of 1203]", 205, "last page has no hint"},
-		{1204, 0, "Line 1204 is beyond end of listing (1203 lines total). Use big.zip:d/:1 to read from the start.", "", 1, "past the end"},
-		{10, 5, "f0009 (1B)", "[Showing entries 10-14 of 1203. Use big.zip:d/:15 to continue]", 7, "explicit range"},
+		{0, 0, "f0000 (1B)", "[Showing lines 1-500 of 1203. Use big.zip:d/:501 to continue]", 502, 703, "default cap of 500 with a hint that works"},
+		{501, 0, "f0500 (1B)", "[Showing lines 501-1000 of 1203. Use big.zip:d/:1001 to continue]", 502, 203, "following the hint"},
+		{1001, 0, "f1000 (1B)", "f1202 (1B)", 203, 0, "the last page reaches the end: no notice, as a local listing"},
+		{1204, 0, "Line 1204 is beyond end of listing (1203 lines total). Use big.zip:d/:1 to read from the start, or big.zip:d/:1203 to read the last line.", "", 1, 0, "past the end"},
+		{10, 14, "f0009 (1B)", "[1189 more lines in listing. Use big.zip:d/:15 to continue]", 7, 0, "an explicit range ends the listing exactly, local-listing notice"},
+		{1200, 1203, "f1199 (1B)", "f1202 (1B)", 4, 0, "a range that reaches the last child has no notice"},
+		{1200, 5000, "f1199 (1B)", "f1202 (1B)", 4, 0, "a range end past the last child is clamped"},
+		{1, 1, "f0000 (1B)", "[1202 more lines in listing. Use big.zip:d/:2 to continue]", 3, 0, "a one-line window"},
+		{1, 2000, "f0000 (1B)", "[Showing lines 1-500 of 1203. Use big.zip:d/:501 to continue]", 502, 703, "a window wider than the cap is capped, and says so"},
 	}
 	for _, c := range cases {
-		got := it.Listing("big.zip", c.first, c.count)
+		got, capped := it.Listing("big.zip", c.first, c.last)
 		lines := strings.Split(got, "\n")
-		if lines[0] != c.head || !strings.HasSuffix(got, c.tail) || len(lines) != c.lines {
-			t.Errorf("%s: got %d lines, head %q, tail %q", c.reason, len(lines), lines[0], lines[len(lines)-1])
+		if lines[0] != c.head || !strings.HasSuffix(got, c.tail) || len(lines) != c.lines || capped != c.capped {
+			t.Errorf("%s: got %d lines, head %q, tail %q, capped %d", c.reason, len(lines), lines[0], lines[len(lines)-1], capped)
 		}
+	}
+	root, err := a.Lookup(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := root.Listing("big.zip", 2, 0); got != "Line 2 is beyond end of listing (1 lines total). Use big.zip:/:1 to read from the start, or big.zip:/:1 to read the last line." {
+		t.Errorf("root hint: %q", got)
+	}
+	empty, _ := (&Item{Dir: true, Path: "e"}).Listing("x.zip", 3, 4)
+	if empty != "(empty archive directory)" {
+		t.Errorf("empty: %q", empty)
 	}
 }
 
 func FuzzCandidates(f *testing.F) {
-	for _, s := range []string{"a.zip", "a.tar.gz:x/y.ts:5-9", "A.TGZ:", "a.zip:b.tar:c", "İ.zip", "ſ.tar"} {
+	for _, s := range []string{"a.zip", "a.tar.gz:x/y.ts:5-9", "A.TGZ:", "a.zip:b.tar:c", "İ.zip", "ſ.tar", "dİr/a.ZIP:İç/x.ts:5", "İİİİ.tar.gz:x", "a.zİp", "\xff\xfe.tgz:\xc3"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, p string) {

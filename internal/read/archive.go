@@ -20,11 +20,7 @@ func (r *reader) archive(ctx context.Context, p string) (*Result, bool, error) {
 
 // archiveVia is archive with the archive file found by locate.
 func (r *reader) archiveVia(ctx context.Context, p string, locate locator) (*Result, bool, error) {
-	for _, cand := range archive.Candidates(asciiMasked(p)) {
-		cand.Archive = p[:len(cand.Archive)]
-		if len(cand.Archive) < len(p) {
-			cand.Inner = p[len(cand.Archive)+1:]
-		}
+	for _, cand := range archive.Candidates(p) {
 		name, suffix, ok := locate(cand.Archive)
 		if !ok {
 			continue
@@ -66,15 +62,7 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 	}
 	member := display + ":" + it.Path
 	if it.Dir {
-		if len(sel.Ranges) > 1 {
-			return nil, errs.New(errs.InvalidParam, "Multi-range line selectors are not supported for directory listings. Use one range, e.g. %s:/:1-100.", display)
-		}
-		first := 0
-		if len(sel.Ranges) == 1 {
-			first = sel.Ranges[0].Start
-		}
-		shown := max(first, 1) - 1 + archive.DefaultListLimit
-		return &Result{Kind: KindArchive, Path: member, Body: it.Listing(display, first, 0), Omitted: max(0, len(it.Children)-shown)}, nil
+		return listing(display, it, sel)
 	}
 	if it.Binary {
 		return &Result{Kind: KindNotice, Path: member, Bytes: it.Entry.Size, Body: it.BinaryNotice()}, nil
@@ -100,6 +88,27 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 	}
 	res.Path, res.Bytes = member, it.Entry.Size
 	return res, nil
+}
+
+// listing renders a directory inside an archive. A line selector bounds
+// it as it bounds a local directory listing: ":A-B" shows children A to B
+// exactly, ":N" from N on; at most archive.DefaultListLimit are shown
+// either way. Multi-range and :conflicts are errors, as for a local
+// directory.
+func listing(display string, it *archive.Item, sel Selector) (*Result, error) {
+	dir := display + ":" + it.Path + "/"
+	switch {
+	case len(sel.Ranges) > 1:
+		return nil, errs.New(errs.InvalidParam, "Multi-range line selectors are not supported for directory listings. Use one range, e.g. %s:1-100.", dir)
+	case sel.Conflicts:
+		return nil, errs.New(errs.InvalidParam, "'%s' is a directory inside an archive: :conflicts needs a file.", dir)
+	}
+	var first, last int
+	if len(sel.Ranges) == 1 {
+		first, last = sel.Ranges[0].Start, sel.Ranges[0].End
+	}
+	body, capped := it.Listing(display, first, last)
+	return &Result{Kind: KindArchive, Entity: EntityListing, Path: display + ":" + it.Path, Body: body, TotalLines: len(it.Children), Omitted: capped}, nil
 }
 
 // maxArchivedDB caps a database read from inside an archive: it is copied
