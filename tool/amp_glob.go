@@ -12,67 +12,39 @@ import (
 )
 
 func init() {
-	register(&Tool{
-		Toolset: Amplifier,
-		Name:    "glob",
-		Description: "Find files matching a glob pattern, newest first.\n" +
-			"- `pattern` is relative to `path` (default \".\"): `*.py` matches path's own files, `**/*.py` every level below " +
-			"(`*` never crosses `/`; `**/` also matches zero directories); `{a,b}` alternatives.\n" +
-			"- `type`: \"file\", \"dir\" or \"any\" (default); `exclude`: globs to leave out (a glob without `/` matches a file name at any depth).\n" +
-			"- Hidden and gitignored files are left out. At most 100 matches are returned; narrow the pattern for more.",
-		Schema: mustSchema(`{
-  "type": "object",
-  "properties": {
-    "pattern": {"type": "string", "description": "Glob pattern, e.g. '**/*.py'."},
-    "path": {"type": "string", "default": ".", "description": "Directory to search from (default: the project root)."},
-    "type": {"type": "string", "enum": ["file", "dir", "any"], "default": "any", "description": "Return files, directories or both."},
-    "exclude": {"type": "array", "items": {"type": "string"}, "description": "Glob patterns to exclude, e.g. ['*_test.py', '*.pyc']."}
-  },
-  "required": ["pattern"],
-  "additionalProperties": false
-}`),
-		run: runAmpGlob,
-	})
+	define(Amplifier, "glob", ampGlobDescription, runAmpGlob)
+}
+
+const ampGlobDescription = "Find files matching a glob pattern, newest first.\n" +
+	"- `pattern` is relative to `path` (default \".\"): `*.py` matches path's own files, `**/*.py` every level below " +
+	"(`*` never crosses `/`; `**/` also matches zero directories); `{a,b}` alternatives.\n" +
+	"- `type`: \"file\", \"dir\" or \"any\" (default); `exclude`: globs to leave out (a glob without `/` matches a file name at any depth).\n" +
+	"- Hidden and gitignored files are left out. At most 100 matches are returned; narrow the pattern for more."
+
+// ampGlobArgs are the arguments of amplifier glob (seed 003).
+type ampGlobArgs struct {
+	Pattern string    `json:"pattern" required:"true" missing:"Missing required argument 'pattern': pass a glob such as '**/*.py'." desc:"Glob pattern, e.g. '**/*.py'."`
+	Path    string    `json:"path" default:"." desc:"Directory to search from (default: the project root)."`
+	Type    string    `json:"type" enum:"file,dir,any" default:"any" invalid:"Invalid argument 'type': must be \"file\", \"dir\" or \"any\", got %s." desc:"Return files, directories or both."`
+	Exclude oneOrMany `json:"exclude" desc:"Glob patterns to exclude, e.g. ['*_test.py', '*.pyc']."`
 }
 
 const ampGlobLimit = 100
 
-func runAmpGlob(ctx context.Context, c *Config, a *args) (*scout.Envelope, error) {
-	pattern, ok, err := a.str("pattern")
-	if err != nil {
-		return nil, err
-	}
-	if !ok || strings.TrimSpace(pattern) == "" {
+func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelope, error) {
+	if strings.TrimSpace(in.Pattern) == "" {
 		return nil, errs.New(errs.InvalidParam, "Missing required argument 'pattern': pass a glob such as '**/*.py'.")
 	}
-	dir, ok, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
-	if !ok || strings.TrimSpace(dir) == "" {
+	pattern, dir, exclude := in.Pattern, in.Path, in.Exclude
+	if strings.TrimSpace(dir) == "" {
 		dir = "."
 	}
-	typ, ok, err := a.str("type")
-	if err != nil {
-		return nil, err
-	}
 	et := scout.FilesAndDirs
-	switch typ {
-	case "", "any":
-		typ = "any"
+	switch in.Type {
 	case "file":
 		et = scout.FilesOnly
 	case "dir":
 		et = scout.DirsOnly
-	default:
-		return nil, errs.New(errs.InvalidParam, "Invalid argument 'type': must be \"file\", \"dir\" or \"any\", got %q.", typ)
-	}
-	exclude, _, err := a.strOrStrs("exclude")
-	if err != nil {
-		return nil, err
-	}
-	if err := a.done("pattern", "path", "type", "exclude"); err != nil {
-		return nil, err
 	}
 	ws := c.workspace()
 	base, err := pathutil.Resolve(ws.Root, strings.ReplaceAll(pathutil.Normalize(dir), `\`, "/"))

@@ -9,18 +9,11 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
-	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/search"
 )
 
 func init() {
-	register(&Tool{
-		Toolset:     Amplifier,
-		Name:        "grep",
-		Description: ampGrepDescription,
-		Schema:      mustSchema(ampGrepSchema),
-		run:         runAmpGrep,
-	})
+	define(Amplifier, "grep", ampGrepDescription, runAmpGrep)
 }
 
 const ampGrepDescription = `Search file contents with regex patterns (RE2 syntax), ripgrep-style.
@@ -33,26 +26,23 @@ const ampGrepDescription = `Search file contents with regex patterns (RE2 syntax
 - head_limit limits the results (0 = unlimited), offset skips the first ones: use total_matches to page.
 Binary files and files over the size cap (10 MB by default) are skipped and counted.`
 
-const ampGrepSchema = `{
-  "type": "object",
-  "properties": {
-    "pattern": {"type": "string", "description": "Regular expression pattern to search for"},
-    "path": {"type": "string", "description": "File or directory to search (default: current directory)"},
-    "output_mode": {"type": "string", "enum": ["content", "files_with_matches", "count"], "description": "Output format (default files_with_matches)"},
-    "-i": {"type": "boolean", "description": "Case insensitive search"},
-    "-n": {"type": "boolean", "description": "Show line numbers (default: true for content mode)"},
-    "-A": {"type": "integer", "minimum": 0, "description": "Lines of context after each match"},
-    "-B": {"type": "integer", "minimum": 0, "description": "Lines of context before each match"},
-    "-C": {"type": "integer", "minimum": 0, "description": "Lines of context before and after each match"},
-    "glob": {"type": "string", "description": "Glob pattern to filter files (e.g. \"*.py\", \"*.{ts,tsx}\")"},
-    "type": {"type": "string", "description": "File type to search (e.g. \"js\", \"py\", \"rust\")"},
-    "multiline": {"type": "boolean", "description": "Enable multiline mode for cross-line patterns"},
-    "head_limit": {"type": "integer", "minimum": 0, "description": "Limit output to the first N results (default 0 = unlimited)"},
-    "offset": {"type": "integer", "minimum": 0, "description": "Skip the first N results before applying head_limit (default 0)"}
-  },
-  "required": ["pattern"],
-  "additionalProperties": false
-}`
+// ampGrepArgs are the arguments of amplifier grep (seed 003). -A, -B and
+// -C are nil when absent: -A and -B override -C.
+type ampGrepArgs struct {
+	Pattern     string `json:"pattern" required:"true" missing:"Missing argument 'pattern': pass the regular expression to search for, e.g. {\"pattern\": \"TODO\"}." desc:"Regular expression pattern to search for"`
+	Path        string `json:"path" desc:"File or directory to search (default: current directory)"`
+	OutputMode  string `json:"output_mode" enum:"content,files_with_matches,count" default:"files_with_matches" desc:"Output format (default files_with_matches)"`
+	IgnoreCase  bool   `json:"-i" default:"false" desc:"Case insensitive search"`
+	LineNumbers bool   `json:"-n" default:"true" desc:"Show line numbers (default: true for content mode)"`
+	After       *int   `json:"-A" min:"0" desc:"Lines of context after each match"`
+	Before      *int   `json:"-B" min:"0" desc:"Lines of context before each match"`
+	Context     *int   `json:"-C" min:"0" desc:"Lines of context before and after each match"`
+	Glob        string `json:"glob" desc:"Glob pattern to filter files (e.g. \"*.py\", \"*.{ts,tsx}\")"`
+	Type        string `json:"type" desc:"File type to search (e.g. \"js\", \"py\", \"rust\")"`
+	Multiline   bool   `json:"multiline" default:"false" desc:"Enable multiline mode for cross-line patterns"`
+	HeadLimit   int    `json:"head_limit" default:"0" min:"0" desc:"Limit output to the first N results (default 0 = unlimited)"`
+	Offset      int    `json:"offset" default:"0" min:"0" desc:"Skip the first N results before applying head_limit (default 0)"`
+}
 
 // ampTotalBudget bounds the counting pass that computes total_matches when
 // head_limit is set: past this many matching lines the total is a lower
@@ -145,132 +135,72 @@ func (o *orderedCounts) MarshalJSON() ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-type ampGrepArgs struct {
-	pattern, path, mode, glob, typ string
-	ignoreCase, lineNumbers        bool
-	multiline                      bool
-	before, after                  int
-	contextSet                     bool
-	headLimit, offset              int
+// ampGrep is a grep call: its arguments and the context lines they ask for.
+type ampGrep struct {
+	*ampGrepArgs
+	before, after int
+	contextSet    bool // -A, -B or -C was given
 }
 
-func parseAmpGrep(a *args) (*ampGrepArgs, error) {
-	g := &ampGrepArgs{}
-	var err error
-	var ok bool
-	if g.pattern, ok, err = a.str("pattern"); err != nil {
-		return nil, err
-	} else if !ok || g.pattern == "" {
-		return nil, errs.New(errs.InvalidParam, "Missing argument 'pattern': pass the regular expression to search for, e.g. {\"pattern\": \"TODO\"}.")
+func newAmpGrep(in *ampGrepArgs) *ampGrep {
+	g := &ampGrep{ampGrepArgs: in}
+	for _, p := range []*int{in.Context, in.Before, in.After} {
+		g.contextSet = g.contextSet || p != nil
 	}
-	if g.path, _, err = a.str("path"); err != nil {
-		return nil, err
+	if in.Context != nil {
+		g.before, g.after = *in.Context, *in.Context
 	}
-	if g.mode, ok, err = a.str("output_mode"); err != nil {
-		return nil, err
-	} else if !ok {
-		g.mode = "files_with_matches"
+	if in.Before != nil {
+		g.before = *in.Before
 	}
-	switch g.mode {
-	case "content", "files_with_matches", "count":
-	default:
-		return nil, errs.New(errs.InvalidParam, "Invalid argument 'output_mode': must be one of content, files_with_matches, count, got %q.", g.mode)
+	if in.After != nil {
+		g.after = *in.After
 	}
-	if g.ignoreCase, err = a.boolean("-i", false); err != nil {
-		return nil, err
-	}
-	if g.lineNumbers, err = a.boolean("-n", true); err != nil {
-		return nil, err
-	}
-	if g.multiline, err = a.boolean("multiline", false); err != nil {
-		return nil, err
-	}
-	if g.glob, _, err = a.str("glob"); err != nil {
-		return nil, err
-	}
-	if g.typ, _, err = a.str("type"); err != nil {
-		return nil, err
-	}
-	nonNeg := func(name string) (int, bool, error) {
-		v, ok, err := a.integer(name)
-		if err == nil && v < 0 {
-			err = errs.New(errs.InvalidParam, "Invalid argument '%s': must be 0 or more, got %d.", name, v)
-		}
-		return v, ok, err
-	}
-	c, cSet, err := nonNeg("-C")
-	if err != nil {
-		return nil, err
-	}
-	g.before, g.after = c, c
-	if v, ok, err := nonNeg("-B"); err != nil {
-		return nil, err
-	} else if ok {
-		g.before, cSet = v, true
-	}
-	if v, ok, err := nonNeg("-A"); err != nil {
-		return nil, err
-	} else if ok {
-		g.after, cSet = v, true
-	}
-	g.contextSet = cSet
-	if g.headLimit, _, err = nonNeg("head_limit"); err != nil {
-		return nil, err
-	}
-	if g.offset, _, err = nonNeg("offset"); err != nil {
-		return nil, err
-	}
-	if err := a.done("pattern", "path", "output_mode", "-i", "-n", "-A", "-B", "-C", "glob", "type", "multiline", "head_limit", "offset"); err != nil {
-		return nil, err
-	}
-	return g, nil
+	return g
 }
 
-func runAmpGrep(ctx context.Context, c *Config, a *args) (*scout.Envelope, error) {
-	g, err := parseAmpGrep(a)
-	if err != nil {
-		return nil, err
-	}
+func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (*scout.Envelope, error) {
+	g := newAmpGrep(in)
 	s := c.Searcher
 	s.Workspace = c.workspace()
 	req := scout.SearchRequest{
-		Pattern:           g.pattern,
-		IgnoreCase:        g.ignoreCase,
-		Multiline:         g.multiline,
-		DotAll:            g.multiline,
+		Pattern:           g.Pattern,
+		IgnoreCase:        g.IgnoreCase,
+		Multiline:         g.Multiline,
+		DotAll:            g.Multiline,
 		Hidden:            false,
 		MaxColumns:        -1,
 		MaxFiles:          -1,
 		MaxMatches:        -1,
 		MaxMatchesPerFile: -1,
 	}
-	if g.path != "" && g.path != "." {
-		req.Paths = []string{g.path}
+	if g.Path != "" && g.Path != "." {
+		req.Paths = []string{g.Path}
 	}
-	if g.glob != "" {
-		req.Globs = []string{g.glob}
+	if g.Glob != "" {
+		req.Globs = []string{g.Glob}
 	}
-	if g.typ != "" {
-		req.Types = []string{g.typ}
+	if g.Type != "" {
+		req.Types = []string{g.Type}
 	}
-	d := &ampGrepData{Pattern: g.pattern, OutputMode: g.mode}
+	d := &ampGrepData{Pattern: g.Pattern, OutputMode: g.OutputMode}
 	var partial bool
 	var st scout.Stats
-	switch g.mode {
+	switch g.OutputMode {
 	case "files_with_matches", "count":
 		req.Mode = scout.SearchFiles
-		if g.mode == "count" {
+		if g.OutputMode == "count" {
 			req.Mode = scout.SearchCount
 		}
-		req.Skip = g.offset
-		if g.headLimit > 0 {
-			req.MaxFiles = g.headLimit
+		req.Skip = g.Offset
+		if g.HeadLimit > 0 {
+			req.MaxFiles = g.HeadLimit
 		}
 		res, err := s.Search(ctx, req)
 		if err != nil {
 			return nil, err
 		}
-		if g.mode == "count" {
+		if g.OutputMode == "count" {
 			d.counts = &orderedCounts{}
 			d.TotalMatches = res.TotalMatchLines
 			for _, f := range res.Files {
@@ -300,7 +230,7 @@ func runAmpGrep(ctx context.Context, c *Config, a *args) (*scout.Envelope, error
 	st.Matched = d.MatchesCount
 	env := okEnvelope(partial, d.shape(), ampGrepText(g, d))
 	env.Stats = st
-	env.Context.PathResolved = g.path
+	env.Context.PathResolved = g.Path
 	if env.Context.PathResolved == "" {
 		env.Context.PathResolved = "."
 	}
@@ -310,11 +240,11 @@ func runAmpGrep(ctx context.Context, c *Config, a *args) (*scout.Envelope, error
 // ampContent fills the content-mode results: matching lines in path and
 // line order, offset and head_limit applied to lines, each with its
 // context when -A/-B/-C was given.
-func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, g *ampGrepArgs, d *ampGrepData, st *scout.Stats) error {
+func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, g *ampGrep, d *ampGrepData, st *scout.Stats) error {
 	req.Before, req.After = g.before, g.after
 	want := -1 // lines to collect, offset included
-	if g.headLimit > 0 {
-		want = g.offset + g.headLimit
+	if g.HeadLimit > 0 {
+		want = g.Offset + g.HeadLimit
 		req.MaxMatchesPerFile = want
 	}
 	d.results = []ampResult{}
@@ -327,7 +257,7 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 				continue
 			}
 			seen++
-			if seen <= g.offset {
+			if seen <= g.Offset {
 				continue
 			}
 			r := ampResult{File: f.Path, LineNumber: l.Line, Content: l.Text}
@@ -348,7 +278,7 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 		if err != nil {
 			return err
 		}
-		d.results = make([]ampResult, 0, max(res.TotalMatchLines-g.offset, 0))
+		d.results = make([]ampResult, 0, max(res.TotalMatchLines-g.Offset, 0))
 		for i := range res.Files {
 			add(&res.Files[i])
 		}
@@ -413,7 +343,7 @@ func skippedMap(m map[scout.SkipReason]int) map[string]int {
 // for content (path-line-text for context), one path per line for files,
 // path:count for counts; then a paging note. The text stops at the last
 // whole item within format.MaxBytes (data keeps everything), with a note.
-func ampGrepText(g *ampGrepArgs, d *ampGrepData) string {
+func ampGrepText(g *ampGrep, d *ampGrepData) string {
 	var b strings.Builder
 	var item strings.Builder
 	shown := 0 // items written
@@ -426,11 +356,11 @@ func ampGrepText(g *ampGrepArgs, d *ampGrepData) string {
 		shown++
 		return true
 	}
-	switch g.mode {
+	switch g.OutputMode {
 	case "content":
 		for i, r := range d.results {
 			if len(r.Context) == 0 {
-				ampLine(&item, r.File, r.LineNumber, ':', r.Content, g.lineNumbers)
+				ampLine(&item, r.File, r.LineNumber, ':', r.Content, g.LineNumbers)
 			} else {
 				if i > 0 {
 					item.WriteString("--\n")
@@ -440,7 +370,7 @@ func ampGrepText(g *ampGrepArgs, d *ampGrepData) string {
 					if c.IsMatch {
 						sep = ':'
 					}
-					ampLine(&item, r.File, c.LineNumber, sep, c.Content, g.lineNumbers)
+					ampLine(&item, r.File, c.LineNumber, sep, c.Content, g.LineNumbers)
 				}
 			}
 			if !put() {
@@ -466,7 +396,7 @@ func ampGrepText(g *ampGrepArgs, d *ampGrepData) string {
 	if d.shown == 0 {
 		text = "No matches found"
 		if d.total > 0 {
-			text += fmt.Sprintf(" at offset %d (there are %d; use a smaller offset)", g.offset, d.total)
+			text += fmt.Sprintf(" at offset %d (there are %d; use a smaller offset)", g.Offset, d.total)
 		}
 		if n := skippedNote(d.skipped); n != "" {
 			text += "\n" + n
@@ -474,7 +404,7 @@ func ampGrepText(g *ampGrepArgs, d *ampGrepData) string {
 		return text
 	}
 	unit := "files"
-	if g.mode == "content" {
+	if g.OutputMode == "content" {
 		unit = "results"
 	}
 	total := strconv.Itoa(d.total)
@@ -484,9 +414,9 @@ func ampGrepText(g *ampGrepArgs, d *ampGrepData) string {
 	switch {
 	case shown < d.shown:
 		text += fmt.Sprintf("\n\n[Text shows %s %d-%d of %s (%s limit); data holds the %d of this page. Use head_limit=%d with offset=%d for the next ones]",
-			unit, g.offset+1, g.offset+shown, total, format.KB(format.MaxBytes), d.shown, shown, g.offset+shown)
-	case g.offset+d.shown < d.total || d.LowerBound:
-		text += fmt.Sprintf("\n\n[Showing %s %d-%d of %s. Use offset=%d for more]", unit, g.offset+1, g.offset+d.shown, total, g.offset+d.shown)
+			unit, g.Offset+1, g.Offset+shown, total, format.KB(format.MaxBytes), d.shown, shown, g.Offset+shown)
+	case g.Offset+d.shown < d.total || d.LowerBound:
+		text += fmt.Sprintf("\n\n[Showing %s %d-%d of %s. Use offset=%d for more]", unit, g.Offset+1, g.Offset+d.shown, total, g.Offset+d.shown)
 	}
 	return text
 }

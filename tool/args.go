@@ -5,21 +5,168 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/scoutkit/scout/internal/errs"
 )
 
-// args decodes a tool call's JSON arguments field by field, so that every
-// error names the field at fault and what it should be.
-type args struct {
-	m    map[string]json.RawMessage
-	seen map[string]bool
+// A tool's arguments are a Go struct. Each exported field is one argument,
+// described by its tags; the decoder (decode) and the JSON Schema
+// (schemaOf, schema.go) are both derived from the same fields, so the
+// schema the model sees and what the tool accepts cannot drift apart.
+//
+//	json:"name"        the argument's name (required on every field)
+//	desc:"..."         the model-facing description
+//	default:"v"        the value when the argument is absent or null: the
+//	                   literal text for a string, true/false, a number
+//	required:"true"    absent, null, "" and [] are refused with the field's
+//	                   missing message (the schema adds minLength/minItems 1)
+//	missing:"..."      the error for a missing required argument
+//	enum:"a,b,c"       the only values a string may take
+//	min:"n" max:"n"    inclusive bounds of a number or integer
+//	invalid:"..."      replaces every error about the field's value (type,
+//	                   integer, bounds, enum); "%s" in it stands for the
+//	                   value given
+//
+// Go types map to JSON types: string, bool (boolean), float64 (number),
+// int (integer), []string (array of strings), oneOrMany (a string or an
+// array of strings) and a pointer to any of the scalar ones (nil when the
+// argument is absent).
+
+// oneOrMany is an argument that takes one string or an array of strings.
+type oneOrMany []string
+
+// argKind is the JSON shape of an argument.
+type argKind int
+
+const (
+	kindString argKind = iota
+	kindBool
+	kindNumber
+	kindInteger
+	kindStrings
+	kindOneOrMany
+)
+
+// argField is one argument: its struct field and what the tags say.
+type argField struct {
+	index    int
+	name     string
+	desc     string
+	kind     argKind
+	pointer  bool          // the Go field is a pointer: nil when absent
+	def      reflect.Value // the default value; invalid when none
+	required bool
+	missing  string
+	enum     []string
+	min, max *float64
+	invalid  string
 }
 
-func parseArgs(raw []byte) (*args, error) {
+// argSpec lists the arguments of the struct type t, in field order. A
+// malformed tag is a bug in Scout, reported by a panic when the tool is
+// registered.
+func argSpec(t reflect.Type) []argField {
+	if t.Kind() != reflect.Struct {
+		panic("tool: arguments must be a struct, got " + t.String())
+	}
+	var fields []argField
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if !sf.IsExported() || name == "" || name == "-" {
+			panic(fmt.Sprintf("tool: %s.%s needs an exported field with a json name", t, sf.Name))
+		}
+		f := argField{index: i, name: name, desc: sf.Tag.Get("desc"), missing: sf.Tag.Get("missing"), invalid: sf.Tag.Get("invalid")}
+		ft := sf.Type
+		if ft.Kind() == reflect.Pointer {
+			f.pointer, ft = true, ft.Elem()
+		}
+		switch {
+		case ft == reflect.TypeFor[oneOrMany]():
+			f.kind = kindOneOrMany
+		case ft == reflect.TypeFor[[]string]():
+			f.kind = kindStrings
+		case ft.Kind() == reflect.String:
+			f.kind = kindString
+		case ft.Kind() == reflect.Bool:
+			f.kind = kindBool
+		case ft.Kind() == reflect.Float64:
+			f.kind = kindNumber
+		case ft.Kind() == reflect.Int:
+			f.kind = kindInteger
+		default:
+			panic(fmt.Sprintf("tool: %s.%s has an unsupported type %s", t, sf.Name, sf.Type))
+		}
+		if f.pointer && f.kind >= kindStrings {
+			panic(fmt.Sprintf("tool: %s.%s: a list is nil when absent, it needs no pointer", t, sf.Name))
+		}
+		f.required = sf.Tag.Get("required") == "true"
+		if f.required && (f.pointer || f.kind == kindBool || f.kind == kindNumber || f.kind == kindInteger) {
+			panic(fmt.Sprintf("tool: %s.%s: only strings and lists can be required", t, sf.Name))
+		}
+		if e := sf.Tag.Get("enum"); e != "" {
+			f.enum = strings.Split(e, ",")
+		}
+		f.min = tagNumber(t, sf, "min")
+		f.max = tagNumber(t, sf, "max")
+		if d, ok := sf.Tag.Lookup("default"); ok {
+			f.def = defaultValue(t, sf, ft, d)
+		}
+		fields = append(fields, f)
+	}
+	return fields
+}
+
+func tagNumber(t reflect.Type, sf reflect.StructField, key string) *float64 {
+	s, ok := sf.Tag.Lookup(key)
+	if !ok {
+		return nil
+	}
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		panic(fmt.Sprintf("tool: %s.%s: bad %s tag %q", t, sf.Name, key, s))
+	}
+	return &n
+}
+
+// defaultValue parses a default tag into a value of the field's type.
+func defaultValue(t reflect.Type, sf reflect.StructField, ft reflect.Type, s string) reflect.Value {
+	v := reflect.New(ft).Elem()
+	var err error
+	switch ft.Kind() {
+	case reflect.String:
+		v.SetString(s)
+	case reflect.Bool:
+		var b bool
+		b, err = strconv.ParseBool(s)
+		v.SetBool(b)
+	case reflect.Float64:
+		var f float64
+		f, err = strconv.ParseFloat(s, 64)
+		v.SetFloat(f)
+	case reflect.Int:
+		var n int
+		n, err = strconv.Atoi(s)
+		v.SetInt(int64(n))
+	default:
+		err = fmt.Errorf("no default for %s", ft)
+	}
+	if err != nil || sf.Type.Kind() == reflect.Pointer {
+		panic(fmt.Sprintf("tool: %s.%s: bad default %q (%v; pointer fields take none)", t, sf.Name, s, err))
+	}
+	return v
+}
+
+// args are a tool call's arguments: one JSON object, by name.
+type args map[string]json.RawMessage
+
+// parseArgs checks that raw is one JSON object ("" is {}).
+func parseArgs(raw []byte) (args, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		raw = []byte("{}")
@@ -30,109 +177,26 @@ func parseArgs(raw []byte) (*args, error) {
 	if raw[0] != '{' {
 		return nil, errs.New(errs.InvalidParam, "Arguments must be a JSON object, got %s: pass e.g. {\"pattern\": \"TODO\"}.", jsonKind(raw))
 	}
-	var m map[string]json.RawMessage
+	var m args
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, errs.Wrap(errs.InvalidParam, err, "Arguments are not a valid JSON object: %v", err)
 	}
-	return &args{m: m, seen: map[string]bool{}}, nil
+	return m, nil
 }
 
-// get returns the raw value of name, treating JSON null as absent.
-func (a *args) get(name string) (json.RawMessage, bool) {
-	a.seen[name] = true
-	v, ok := a.m[name]
-	if !ok || string(v) == "null" {
-		return nil, false
+// decode fills dst, a pointer to the arguments struct of fields, from a:
+// fields in order, each error naming the field at fault, then unknown
+// arguments, listing the valid ones.
+func decode(a args, fields []argField, dst any) error {
+	v := reflect.ValueOf(dst).Elem()
+	for i := range fields {
+		if err := fields[i].decode(a, v.Field(fields[i].index)); err != nil {
+			return err
+		}
 	}
-	return v, true
-}
-
-func typeErr(name, want string, v json.RawMessage) error {
-	return errs.New(errs.InvalidParam, "Invalid argument '%s': must be %s, got %s %s.", name, want, jsonKind(v), clip(string(v)))
-}
-
-func (a *args) str(name string) (string, bool, error) {
-	v, ok := a.get(name)
-	if !ok {
-		return "", false, nil
-	}
-	var s string
-	if err := json.Unmarshal(v, &s); err != nil {
-		return "", true, typeErr(name, "a string", v)
-	}
-	return s, true, nil
-}
-
-func (a *args) boolean(name string, def bool) (bool, error) {
-	v, ok := a.get(name)
-	if !ok {
-		return def, nil
-	}
-	var b bool
-	if err := json.Unmarshal(v, &b); err != nil {
-		return def, typeErr(name, "true or false", v)
-	}
-	return b, nil
-}
-
-func (a *args) number(name string) (float64, bool, error) {
-	v, ok := a.get(name)
-	if !ok {
-		return 0, false, nil
-	}
-	var f float64
-	if err := json.Unmarshal(v, &f); err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, true, typeErr(name, "a number", v)
-	}
-	return f, true, nil
-}
-
-// integer accepts a JSON number with no fractional part.
-func (a *args) integer(name string) (int, bool, error) {
-	f, ok, err := a.number(name)
-	if err != nil || !ok {
-		return 0, ok, err
-	}
-	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return 0, true, errs.New(errs.InvalidParam, "Invalid argument '%s': must be an integer, got %v.", name, f)
-	}
-	return int(f), true, nil
-}
-
-func (a *args) strs(name string) ([]string, bool, error) {
-	v, ok := a.get(name)
-	if !ok {
-		return nil, false, nil
-	}
-	var ss []string
-	if err := json.Unmarshal(v, &ss); err != nil {
-		return nil, true, typeErr(name, "an array of strings", v)
-	}
-	return ss, true, nil
-}
-
-// strOrStrs accepts a string (one element) or an array of strings.
-func (a *args) strOrStrs(name string) ([]string, bool, error) {
-	v, ok := a.get(name)
-	if !ok {
-		return nil, false, nil
-	}
-	var s string
-	if json.Unmarshal(v, &s) == nil {
-		return []string{s}, true, nil
-	}
-	var ss []string
-	if err := json.Unmarshal(v, &ss); err != nil {
-		return nil, true, typeErr(name, "a string or an array of strings", v)
-	}
-	return ss, true, nil
-}
-
-// done rejects arguments the tool does not know, listing the valid ones.
-func (a *args) done(valid ...string) error {
 	var unknown []string
-	for k := range a.m {
-		if !slices.Contains(valid, k) {
+	for k := range a {
+		if !slices.ContainsFunc(fields, func(f argField) bool { return f.name == k }) {
 			unknown = append(unknown, k)
 		}
 	}
@@ -140,7 +204,124 @@ func (a *args) done(valid ...string) error {
 		return nil
 	}
 	sort.Strings(unknown)
+	valid := make([]string, len(fields))
+	for i, f := range fields {
+		valid[i] = f.name
+	}
 	return errs.New(errs.InvalidParam, "Unknown argument %s; valid arguments: %s.", quoteList(unknown), strings.Join(valid, ", "))
+}
+
+// decode sets dst from the argument; JSON null counts as absent.
+func (f *argField) decode(a args, dst reflect.Value) error {
+	raw, ok := a[f.name]
+	if !ok || string(raw) == "null" {
+		switch {
+		case f.required:
+			return f.missingErr()
+		case f.def.IsValid():
+			dst.Set(f.def)
+		}
+		return nil
+	}
+	val, err := f.value(raw)
+	if err != nil {
+		if f.invalid != "" {
+			msg := f.invalid
+			if strings.Contains(msg, "%s") {
+				msg = fmt.Sprintf(msg, clip(string(raw)))
+			}
+			return errs.New(errs.InvalidParam, "%s", msg)
+		}
+		return err
+	}
+	if f.required && val.Len() == 0 {
+		return f.missingErr()
+	}
+	if f.pointer {
+		p := reflect.New(val.Type())
+		p.Elem().Set(val)
+		val = p
+	}
+	dst.Set(val)
+	return nil
+}
+
+// value decodes and checks raw as the field's kind.
+func (f *argField) value(raw json.RawMessage) (reflect.Value, error) {
+	switch f.kind {
+	case kindString:
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return reflect.Value{}, typeErr(f.name, "a string", raw)
+		}
+		if f.enum != nil && !slices.Contains(f.enum, s) {
+			return reflect.Value{}, errs.New(errs.InvalidParam, "Invalid argument '%s': must be one of %s, got %s.", f.name, strings.Join(f.enum, ", "), clip(string(raw)))
+		}
+		return reflect.ValueOf(s), nil
+	case kindBool:
+		var b bool
+		if json.Unmarshal(raw, &b) != nil {
+			return reflect.Value{}, typeErr(f.name, "true or false", raw)
+		}
+		return reflect.ValueOf(b), nil
+	case kindNumber, kindInteger:
+		var n float64
+		if json.Unmarshal(raw, &n) != nil {
+			return reflect.Value{}, typeErr(f.name, "a number", raw)
+		}
+		if f.kind == kindInteger && (n != math.Trunc(n) || math.Abs(n) > 1<<53) {
+			return reflect.Value{}, errs.New(errs.InvalidParam, "Invalid argument '%s': must be an integer, got %s.", f.name, fmtNum(n))
+		}
+		if err := f.inBounds(n); err != nil {
+			return reflect.Value{}, err
+		}
+		if f.kind == kindInteger {
+			return reflect.ValueOf(int(n)), nil
+		}
+		return reflect.ValueOf(n), nil
+	case kindStrings:
+		var ss []string
+		if json.Unmarshal(raw, &ss) != nil {
+			return reflect.Value{}, typeErr(f.name, "an array of strings", raw)
+		}
+		return reflect.ValueOf(ss), nil
+	default: // kindOneOrMany
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return reflect.ValueOf(oneOrMany{s}), nil
+		}
+		var ss []string
+		if json.Unmarshal(raw, &ss) != nil {
+			return reflect.Value{}, typeErr(f.name, "a string or an array of strings", raw)
+		}
+		return reflect.ValueOf(oneOrMany(ss)), nil
+	}
+}
+
+// inBounds checks n against the field's min and max.
+func (f *argField) inBounds(n float64) error {
+	lo := f.min == nil || n >= *f.min
+	hi := f.max == nil || n <= *f.max
+	switch {
+	case lo && hi:
+		return nil
+	case f.min != nil && f.max != nil:
+		return errs.New(errs.InvalidParam, "Invalid argument '%s': must be between %s and %s, got %s.", f.name, fmtNum(*f.min), fmtNum(*f.max), fmtNum(n))
+	case !lo:
+		return errs.New(errs.InvalidParam, "Invalid argument '%s': must be %s or more, got %s.", f.name, fmtNum(*f.min), fmtNum(n))
+	}
+	return errs.New(errs.InvalidParam, "Invalid argument '%s': must be %s or less, got %s.", f.name, fmtNum(*f.max), fmtNum(n))
+}
+
+func (f *argField) missingErr() error {
+	if f.missing != "" {
+		return errs.New(errs.InvalidParam, "%s", f.missing)
+	}
+	return errs.New(errs.InvalidParam, "Missing required argument '%s'.", f.name)
+}
+
+func typeErr(name, want string, v json.RawMessage) error {
+	return errs.New(errs.InvalidParam, "Invalid argument '%s': must be %s, got %s %s.", name, want, jsonKind(v), clip(string(v)))
 }
 
 func quoteList(ss []string) string {

@@ -2,9 +2,7 @@ package tool
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
 	"strconv"
 	"strings"
@@ -17,69 +15,35 @@ import (
 )
 
 func init() {
-	register(&Tool{
-		Toolset: Pi,
-		Name:    "find",
-		Description: "Find files and directories by glob path pattern; use search when you need content matches instead of path matches.\n" +
-			"- `paths`: one or more globs, directories or files, e.g. [\"src/**/*.ts\"], [\"*.md\", \"docs/\"]. A bare top-level glob such as `*.ts` searches the whole tree; `src/*.ts` only src itself; `src/**/*.ts` all of src. Pass several paths as separate array elements, never comma-joined.\n" +
-			"- `*` and `?` never cross `/`; `**` crosses directories and also matches none; `{a,b}` alternatives; `[abc]` classes.\n" +
-			"- Results are newest first (modification time), grouped by directory (`# dir/` then names; directories end in `/`).\n" +
-			"- `hidden` (default true) includes dotfiles; `gitignore` (default true) leaves out gitignored paths: pass false to include them.\n" +
-			"- `limit` (default and maximum 200); `timeout` in seconds (default 5, 0.5-60) returns partial results when reached.",
-		Schema: mustSchema(`{
-  "type": "object",
-  "properties": {
-    "paths": {"type": "array", "items": {"type": "string"}, "minItems": 1,
-      "description": "One or more globs, files or directories, relative to the project root. Pass several as separate elements, e.g. [\"src/**/*.go\", \"cmd/\"]; never comma-joined."},
-    "hidden": {"type": "boolean", "default": true, "description": "Include hidden files and directories."},
-    "gitignore": {"type": "boolean", "default": true, "description": "Respect .gitignore; set false to include gitignored files."},
-    "limit": {"type": "number", "default": 200, "description": "Maximum paths returned (1-200)."},
-    "timeout": {"type": "number", "default": 5, "description": "Timeout in seconds (0.5-60); partial results are returned when it passes."}
-  },
-  "required": ["paths"],
-  "additionalProperties": false
-}`),
-		run: runPiFind,
-	})
+	define(Pi, "find", piFindDescription, runPiFind)
+}
+
+const piFindDescription = "Find files and directories by glob path pattern; use search when you need content matches instead of path matches.\n" +
+	"- `paths`: one or more globs, directories or files, e.g. [\"src/**/*.ts\"], [\"*.md\", \"docs/\"]. A bare top-level glob such as `*.ts` searches the whole tree; `src/*.ts` only src itself; `src/**/*.ts` all of src. Pass several paths as separate array elements, never comma-joined.\n" +
+	"- `*` and `?` never cross `/`; `**` crosses directories and also matches none; `{a,b}` alternatives; `[abc]` classes.\n" +
+	"- Results are newest first (modification time), grouped by directory (`# dir/` then names; directories end in `/`).\n" +
+	"- `hidden` (default true) includes dotfiles; `gitignore` (default true) leaves out gitignored paths: pass false to include them.\n" +
+	"- `limit` (default and maximum 200); `timeout` in seconds (default 5, 0.5-60) returns partial results when reached."
+
+// piFindArgs are the arguments of pi find (seed 004). limit and timeout
+// are clamped, not refused, so their schemas carry no bounds. The tag of
+// Paths is a quoted string: its message holds backquotes.
+type piFindArgs struct {
+	Paths     []string "json:\"paths\" required:\"true\" missing:\"`paths` must contain non-empty globs or paths: pass at least one, e.g. {\\\"paths\\\": [\\\"**/*.go\\\"]}.\" desc:\"One or more globs, files or directories, relative to the project root. Pass several as separate elements, e.g. [\\\"src/**/*.go\\\", \\\"cmd/\\\"]; never comma-joined.\""
+	Hidden    bool     `json:"hidden" default:"true" desc:"Include hidden files and directories."`
+	Gitignore bool     `json:"gitignore" default:"true" desc:"Respect .gitignore; set false to include gitignored files."`
+	Limit     float64  `json:"limit" default:"200" desc:"Maximum paths returned (1-200)."`
+	Timeout   float64  `json:"timeout" default:"5" desc:"Timeout in seconds (0.5-60); partial results are returned when it passes."`
 }
 
 const piFindMaxLimit = 200
 
-func runPiFind(ctx context.Context, c *Config, a *args) (*scout.Envelope, error) {
-	paths, ok, err := a.strs("paths")
-	if err != nil {
-		return nil, err
+func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope, error) {
+	if in.Limit <= 0 {
+		return nil, errs.New(errs.InvalidParam, "Limit must be a positive number (1-%d), got %s.", piFindMaxLimit, fmtNum(in.Limit))
 	}
-	if !ok || len(paths) == 0 {
-		return nil, errs.New(errs.InvalidParam, "`paths` must contain non-empty globs or paths: pass at least one, e.g. {\"paths\": [\"**/*.go\"]}.")
-	}
-	hidden, err := a.boolean("hidden", true)
-	if err != nil {
-		return nil, err
-	}
-	gitignore, err := a.boolean("gitignore", true)
-	if err != nil {
-		return nil, err
-	}
-	limit := piFindMaxLimit
-	if f, ok, err := a.number("limit"); err != nil {
-		return nil, err
-	} else if ok {
-		if f <= 0 || math.IsNaN(f) {
-			return nil, errs.New(errs.InvalidParam, "Limit must be a positive number (1-%d), got %s.", piFindMaxLimit, fmtNum(f))
-		}
-		limit = int(min(math.Floor(f), piFindMaxLimit))
-		limit = max(limit, 1)
-	}
-	timeout := 5.0
-	if f, ok, err := a.number("timeout"); err != nil {
-		return nil, err
-	} else if ok {
-		timeout = min(max(f, 0.5), 60)
-	}
-	if err := a.done("paths", "hidden", "gitignore", "limit", "timeout"); err != nil {
-		return nil, err
-	}
+	limit := max(int(min(math.Floor(in.Limit), piFindMaxLimit)), 1)
+	timeout := min(max(in.Timeout, 0.5), 60)
 	ws := c.workspace()
 	fsys, closeFS, err := ws.OpenFS()
 	if err != nil {
@@ -87,12 +51,18 @@ func runPiFind(ctx context.Context, c *Config, a *args) (*scout.Envelope, error)
 	}
 	defer closeFS()
 	var inputs []string
-	for _, p := range paths {
+	for _, p := range in.Paths {
 		n := strings.ReplaceAll(pathutil.Normalize(p), `\`, "/")
 		if strings.TrimSpace(n) == "" {
 			return nil, errs.New(errs.InvalidParam, "`paths` must contain non-empty globs or paths: entry %d is empty.", len(inputs)+1)
 		}
-		if err := rejectCommaJoined(fsys, ws.Root, n); err != nil {
+		if err := rejectCommaJoined(fsys, ws.Root, n, func() string {
+			parts := strings.Split(n, ",")
+			for i := range parts {
+				parts[i] = strconv.Quote(strings.TrimSpace(parts[i]))
+			}
+			return fmt.Sprintf("the entry %q holds several paths; pass them as separate elements: [%s].", n, strings.Join(parts, ", "))
+		}); err != nil {
 			return nil, err
 		}
 		inputs = append(inputs, n)
@@ -107,8 +77,8 @@ func runPiFind(ctx context.Context, c *Config, a *args) (*scout.Envelope, error)
 	res, err := f.Find(ctx, scout.FindRequest{
 		Patterns:  inputs,
 		Recursive: true,
-		Hidden:    hidden,
-		NoIgnore:  !gitignore,
+		Hidden:    in.Hidden,
+		NoIgnore:  !in.Gitignore,
 		PruneDirs: prune,
 		Limit:     limit,
 		Timeout:   time.Duration(timeout * float64(time.Second)),
@@ -197,22 +167,4 @@ func sum(m map[scout.SkipReason]int) int {
 		n += v
 	}
 	return n
-}
-
-// rejectCommaJoined refuses an entry holding a comma outside braces unless
-// the whole entry names an existing path (DESIGN.md).
-func rejectCommaJoined(fsys fs.FS, root, entry string) error {
-	if !pathutil.HasTopLevelComma(entry) {
-		return nil
-	}
-	if p, err := pathutil.Resolve(root, entry); err == nil {
-		if _, err := fs.Stat(fsys, p); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-	}
-	parts := strings.Split(entry, ",")
-	for i := range parts {
-		parts[i] = strconv.Quote(strings.TrimSpace(parts[i]))
-	}
-	return errs.New(errs.InvalidParam, "paths is an array — pass [\"a\", \"b\"] not [\"a,b\"]: the entry %q holds several paths; pass them as separate elements: [%s].", entry, strings.Join(parts, ", "))
 }

@@ -8,13 +8,7 @@ import (
 )
 
 func init() {
-	register(&Tool{
-		Toolset:     Pi,
-		Name:        "read",
-		Description: piReadDescription,
-		Schema:      mustSchema(piReadSchema),
-		run:         runPiRead,
-	})
+	define(Pi, "read", piReadDescription, runPiRead)
 }
 
 const piReadDescription = `Read a file, directory, archive member, SQLite database, notebook, image, document or URL through one path string.
@@ -28,14 +22,10 @@ const piReadDescription = `Read a file, directory, archive member, SQLite databa
 - URLs: https://..., www.... (rendered page with a header; page on with :301).
 Output: a ¶path#TAG header, then LINE:text rows.`
 
-const piReadSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "description": "Path to read, optionally ending in a selector such as :50-100 or :raw"}
-  },
-  "required": ["path"],
-  "additionalProperties": false
-}`
+// piReadArgs are the arguments of pi read (seed 001).
+type piReadArgs struct {
+	Path string `json:"path" required:"true" missing:"Path must not be empty" desc:"Path to read, optionally ending in a selector such as :50-100 or :raw"`
+}
 
 // piReadData is the details object of pi read (seed 001).
 type piReadData struct {
@@ -74,20 +64,13 @@ type piSummary struct {
 	ElidedLines int      `json:"elidedLines"`
 }
 
-func runPiRead(ctx context.Context, c *Config, a *args) (*scout.Envelope, error) {
-	p, _, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
-	if err := a.done("path"); err != nil {
-		return nil, err
-	}
+func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope, error) {
 	r := c.Reader
 	r.Workspace = c.workspace()
 	if c.ReadLimit != 0 {
 		r.DefaultLimit = c.ReadLimit
 	}
-	res, err := r.Read(ctx, scout.ReadRequest{Path: p})
+	res, err := r.Read(ctx, scout.ReadRequest{Path: in.Path})
 	if err != nil {
 		return nil, err
 	}

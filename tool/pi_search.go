@@ -2,7 +2,7 @@ package tool
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -20,13 +20,7 @@ import (
 )
 
 func init() {
-	register(&Tool{
-		Toolset:     Pi,
-		Name:        "search",
-		Description: piSearchDescription,
-		Schema:      mustSchema(piSearchSchema),
-		run:         runPiSearch,
-	})
+	define(Pi, "search", piSearchDescription, runPiSearch)
 }
 
 const piSearchDescription = `Search file contents with a regex (RE2 syntax) across files, directories, globs and archive members.
@@ -37,24 +31,14 @@ const piSearchDescription = `Search file contents with a regex (RE2 syntax) acro
 - Results come 20 files per page; pass skip=N (from the notice) for the next page.
 Output: matches as *LINE:text, context as  LINE:text, grouped under # dir/ and ## file#TAG headings.`
 
-const piSearchSchema = `{
-  "type": "object",
-  "properties": {
-    "pattern": {"type": "string", "description": "Regex pattern (RE2 syntax)"},
-    "paths": {
-      "anyOf": [
-        {"type": "string"},
-        {"type": "array", "items": {"type": "string"}}
-      ],
-      "description": "File, directory, glob or archive member, or an array of those; omitted means the project root. A single file may end in a line range such as :50-100."
-    },
-    "i": {"type": "boolean", "description": "Case-insensitive search (default false)"},
-    "gitignore": {"type": "boolean", "description": "Respect .gitignore during directory scans (default true)"},
-    "skip": {"type": "number", "description": "Number of matching files to skip: the page offset from the notice (default 0)"}
-  },
-  "required": ["pattern"],
-  "additionalProperties": false
-}`
+// piSearchArgs are the arguments of pi search (seed 000).
+type piSearchArgs struct {
+	Pattern   string    `json:"pattern" required:"true" missing:"Pattern must not be empty" desc:"Regex pattern (RE2 syntax)"`
+	Paths     oneOrMany `json:"paths" desc:"File, directory, glob or archive member, or an array of those; omitted means the project root. A single file may end in a line range such as :50-100."`
+	I         bool      `json:"i" default:"false" desc:"Case-insensitive search (default false)"`
+	Gitignore bool      `json:"gitignore" default:"true" desc:"Respect .gitignore during directory scans (default true)"`
+	Skip      float64   `json:"skip" default:"0" min:"0" invalid:"Skip must be a non-negative number" desc:"Number of matching files to skip: the page offset from the notice (default 0)"`
+}
 
 // piSearchData is the details object of pi search.
 type piSearchData struct {
@@ -75,38 +59,12 @@ type piFileCount struct {
 	Count int    `json:"count"`
 }
 
-func runPiSearch(ctx context.Context, c *Config, a *args) (*scout.Envelope, error) {
-	pattern, _, err := a.str("pattern")
-	if err != nil {
-		return nil, err
-	}
-	entries, _, err := a.strOrStrs("paths")
-	if err != nil {
-		return nil, err
-	}
-	ignoreCase, err := a.boolean("i", false)
-	if err != nil {
-		return nil, err
-	}
-	gitignore, err := a.boolean("gitignore", true)
-	if err != nil {
-		return nil, err
-	}
-	skipF, _, err := a.number("skip")
-	if err != nil {
-		return nil, err
-	}
-	if err := a.done("pattern", "paths", "i", "gitignore", "skip"); err != nil {
-		return nil, err
-	}
-	pattern = strings.TrimSpace(pattern)
+func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envelope, error) {
+	pattern := strings.TrimSpace(in.Pattern)
 	if pattern == "" {
 		return nil, errs.New(errs.InvalidParam, "Pattern must not be empty")
 	}
-	if skipF < 0 {
-		return nil, errs.New(errs.InvalidParam, "Skip must be a non-negative number")
-	}
-	skip := int(math.Min(math.Floor(skipF), math.MaxInt32))
+	skip := int(math.Min(math.Floor(in.Skip), math.MaxInt32))
 
 	ws := c.workspace()
 	fsys, release, err := ws.OpenFS()
@@ -114,7 +72,7 @@ func runPiSearch(ctx context.Context, c *Config, a *args) (*scout.Envelope, erro
 		return nil, err
 	}
 	defer release()
-	paths, lines, scope, err := piSearchPaths(fsys, searchRoot(c), c.Searcher.Resolvers, entries)
+	paths, lines, scope, err := piSearchPaths(fsys, searchRoot(c), c.Searcher.Resolvers, in.Paths)
 	if err != nil {
 		return nil, err
 	}
@@ -125,12 +83,12 @@ func runPiSearch(ctx context.Context, c *Config, a *args) (*scout.Envelope, erro
 		Pattern:    piPattern(pattern),
 		Paths:      paths,
 		Lines:      lines,
-		IgnoreCase: ignoreCase,
+		IgnoreCase: in.I,
 		Multiline:  strings.Contains(pattern, "\n") || strings.Contains(pattern, `\n`),
 		Before:     searchContext(c.ContextBefore, 1),
 		After:      searchContext(c.ContextAfter, 3),
 		Hidden:     true,
-		NoIgnore:   !gitignore,
+		NoIgnore:   !in.Gitignore,
 		PruneDirs:  pruneNodeModules(paths),
 		Skip:       skip,
 		Tags:       c.hashline(),
@@ -225,14 +183,14 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 			out = append(out, e)
 			continue
 		}
-		if pathutil.HasTopLevelComma(e) && !searchEntryExists(fsys, root, e) {
-			return nil, nil, "", errs.New(errs.InvalidParam, `paths is an array — pass ["a", "b"] not ["a,b"]: split %q into separate entries`, raw)
+		if err := rejectCommaJoined(fsys, root, e, func() string { return fmt.Sprintf("split %q into separate entries", raw) }); err != nil {
+			return nil, nil, "", err
 		}
 		// Several paths in one entry, joined by ';' or white space, are
 		// recovered when they exist (pi's delimited-entry recovery).
 		out = append(out, pathutil.SplitDelimited(e, func(part string) bool {
 			base, _ := glob.SplitSearch(part)
-			return searchEntryExists(fsys, root, base)
+			return entryExists(fsys, root, base)
 		})...)
 	}
 	if len(out) == 1 {
@@ -244,7 +202,7 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 // pathSelector peels a ":50-100" selector off a path entry, unless the
 // whole entry names an existing path.
 func pathSelector(fsys fs.FS, root, raw, e string) (string, []scout.Range, error) {
-	if searchEntryExists(fsys, root, e) {
+	if entryExists(fsys, root, e) {
 		return e, nil, nil
 	}
 	p, sel, ok, err := scout.SplitPathSelector(e)
@@ -294,16 +252,6 @@ func searchScope(root, e string) string {
 		return e
 	}
 	return pathutil.Display(p)
-}
-
-// searchEntryExists reports whether the entry names an existing path.
-func searchEntryExists(fsys fs.FS, root, e string) bool {
-	p, err := pathutil.Resolve(root, e)
-	if err != nil {
-		return false
-	}
-	_, err = fs.Stat(fsys, p)
-	return err == nil || !errors.Is(err, fs.ErrNotExist)
 }
 
 // searchRoot returns the absolute OS directory of the project root, the one

@@ -15,29 +15,24 @@ import (
 )
 
 func init() {
-	register(&Tool{
-		Toolset: Standardized,
-		Name:    "Glob",
-		Description: "Find files using glob patterns (relative to the search root).\n" +
-			"- `pattern` is relative to `path`: `*.md` matches only path's own files, `**/*.md` every level below it " +
-			"(`*` and `?` never cross `/`; `**/` also matches zero directories).\n" +
-			"- Results are files only, in alphabetical order, relative to the project root; at most `limit` (1-200, default 50).\n" +
-			"- Hidden files and noisy directories (node_modules, dist, build, .git, ...) are skipped unless `include_hidden` / `include_ignored` is true.\n" +
-			"- The search stops after 20000 entries or 2 s and then returns what it found as a partial result.",
-		Schema: mustSchema(`{
-  "type": "object",
-  "properties": {
-    "pattern": {"type": "string", "description": "Glob pattern relative to the search root (path), e.g. '**/*.js'."},
-    "path": {"type": "string", "default": ".", "description": "Directory to start search from (relative to project root)."},
-    "limit": {"type": "integer", "default": 50, "minimum": 1, "maximum": 200, "description": "Max matches to return (1-200)."},
-    "include_hidden": {"type": "boolean", "default": false, "description": "If true, include hidden files and directories."},
-    "include_ignored": {"type": "boolean", "default": false, "description": "If true, traverse ignored directories (node_modules, dist, etc)."}
-  },
-  "required": ["pattern"],
-  "additionalProperties": false
-}`),
-		run: runStdGlob,
-	})
+	define(Standardized, "Glob", stdGlobDescription, runStdGlob)
+}
+
+const stdGlobDescription = "Find files using glob patterns (relative to the search root).\n" +
+	"- `pattern` is relative to `path`: `*.md` matches only path's own files, `**/*.md` every level below it " +
+	"(`*` and `?` never cross `/`; `**/` also matches zero directories).\n" +
+	"- Results are files only, in alphabetical order, relative to the project root; at most `limit` (1-200, default 50).\n" +
+	"- Hidden files and noisy directories (node_modules, dist, build, .git, ...) are skipped unless `include_hidden` / `include_ignored` is true.\n" +
+	"- The search stops after 20000 entries or 2 s and then returns what it found as a partial result."
+
+// stdGlobArgs are the arguments of the standardized Glob (seed 002, field
+// for field).
+type stdGlobArgs struct {
+	Pattern        string `json:"pattern" required:"true" missing:"Missing required parameter 'pattern'." desc:"Glob pattern relative to the search root (path), e.g. '**/*.js'."`
+	Path           string `json:"path" default:"." desc:"Directory to start search from (relative to project root)."`
+	Limit          int    `json:"limit" default:"50" min:"1" max:"200" invalid:"limit must be an integer between 1 and 200." desc:"Max matches to return (1-200)."`
+	IncludeHidden  bool   `json:"include_hidden" default:"false" desc:"If true, include hidden files and directories."`
+	IncludeIgnored bool   `json:"include_ignored" default:"false" desc:"If true, traverse ignored directories (node_modules, dist, etc)."`
 }
 
 // stdIgnoredDirs is seed 002's fixed list of pruned directories.
@@ -48,40 +43,13 @@ const (
 	stdMaxDuration = 2000 * time.Millisecond
 )
 
-func runStdGlob(ctx context.Context, c *Config, a *args) (*scout.Envelope, error) {
-	pattern, ok, err := a.str("pattern")
-	if err != nil {
-		return nil, err
-	}
-	if !ok || strings.TrimSpace(pattern) == "" {
+func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelope, error) {
+	if strings.TrimSpace(in.Pattern) == "" {
 		return nil, errs.New(errs.InvalidParam, "Missing required parameter 'pattern'.")
 	}
-	dir, ok, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
-	if !ok || strings.TrimSpace(dir) == "" {
+	pattern, dir, limit, hidden, ignored := in.Pattern, in.Path, in.Limit, in.IncludeHidden, in.IncludeIgnored
+	if strings.TrimSpace(dir) == "" {
 		dir = "."
-	}
-	limit := 50
-	if n, ok, err := a.number("limit"); err != nil {
-		return nil, errs.New(errs.InvalidParam, "limit must be an integer between 1 and 200.")
-	} else if ok {
-		if n != float64(int(n)) || n < 1 || n > 200 {
-			return nil, errs.New(errs.InvalidParam, "limit must be an integer between 1 and 200.")
-		}
-		limit = int(n)
-	}
-	hidden, err := a.boolean("include_hidden", false)
-	if err != nil {
-		return nil, err
-	}
-	ignored, err := a.boolean("include_ignored", false)
-	if err != nil {
-		return nil, err
-	}
-	if err := a.done("pattern", "path", "limit", "include_hidden", "include_ignored"); err != nil {
-		return nil, err
 	}
 	ws := c.workspace()
 	fsys, release, err := ws.OpenFS()

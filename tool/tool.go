@@ -10,8 +10,8 @@ package tool
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io/fs"
+	"reflect"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -66,9 +66,11 @@ type Tool struct {
 	Toolset     string          // "pi", "amplifier" or "standardized"
 	Name        string          // the name the model calls
 	Description string          // the model-facing description
-	Schema      json.RawMessage // JSON Schema of the arguments object
+	Schema      json.RawMessage // JSON Schema of the arguments object, generated from their Go struct
 
-	run func(ctx context.Context, c *Config, a *args) (*scout.Envelope, error)
+	argsType reflect.Type // the arguments struct
+	fields   []argField   // its fields, as decoded
+	run      func(ctx context.Context, c *Config, a args) (*scout.Envelope, error)
 }
 
 var (
@@ -76,10 +78,29 @@ var (
 	registry = map[string][]*Tool{}
 )
 
+// define registers a tool whose arguments are the struct T: its schema is
+// generated from T's fields and each call's arguments are decoded into a T
+// before run sees them (see args.go).
+func define[T any](toolset, name, description string, run func(context.Context, *Config, *T) (*scout.Envelope, error)) {
+	fields := argSpec(reflect.TypeFor[T]())
+	register(&Tool{
+		Toolset:     toolset,
+		Name:        name,
+		Description: description,
+		Schema:      schemaOf(fields),
+		argsType:    reflect.TypeFor[T](),
+		fields:      fields,
+		run: func(ctx context.Context, c *Config, a args) (*scout.Envelope, error) {
+			var in T
+			if err := decode(a, fields, &in); err != nil {
+				return nil, err
+			}
+			return run(ctx, c, &in)
+		},
+	})
+}
+
 func register(t *Tool) {
-	if !json.Valid(t.Schema) {
-		panic("tool: invalid schema for " + t.Toolset + "/" + t.Name)
-	}
 	mu.Lock()
 	defer mu.Unlock()
 	registry[t.Toolset] = append(registry[t.Toolset], t)
@@ -197,14 +218,4 @@ func okEnvelope(partial bool, data any, text string) *scout.Envelope {
 		st = scout.StatusPartial
 	}
 	return &scout.Envelope{Status: st, Data: data, Text: text}
-}
-
-// mustSchema compacts a hand-written schema.
-func mustSchema(s string) json.RawMessage {
-	var v any
-	if err := json.Unmarshal([]byte(s), &v); err != nil {
-		panic(fmt.Sprintf("tool: bad schema: %v", err))
-	}
-	b, _ := json.Marshal(v)
-	return b
 }

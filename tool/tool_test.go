@@ -48,8 +48,7 @@ func TestCallBadInput(t *testing.T) {
 }
 
 func TestCallRecoversPanics(t *testing.T) {
-	register(&Tool{Toolset: "test-panic", Name: "boom", Schema: mustSchema(`{"type":"object"}`),
-		run: func(context.Context, *Config, *args) (*scout.Envelope, error) { panic("kaboom") }})
+	define("test-panic", "boom", "panics", func(context.Context, *Config, *struct{}) (*scout.Envelope, error) { panic("kaboom") })
 	defer func() {
 		mu.Lock()
 		delete(registry, "test-panic")

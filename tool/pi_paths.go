@@ -1,0 +1,31 @@
+package tool
+
+import (
+	"errors"
+	"io/fs"
+
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/pathutil"
+)
+
+// rejectCommaJoined refuses a paths entry holding a comma outside braces,
+// unless the whole entry names an existing path (DESIGN.md), with the
+// seeds' error: "paths is an array — pass ["a", "b"] not ["a,b"]: "
+// followed by the tool's own detail.
+func rejectCommaJoined(fsys fs.FS, root, entry string, detail func() string) error {
+	if !pathutil.HasTopLevelComma(entry) || entryExists(fsys, root, entry) {
+		return nil
+	}
+	return errs.New(errs.InvalidParam, `paths is an array — pass ["a", "b"] not ["a,b"]: %s`, detail())
+}
+
+// entryExists reports whether the entry names an existing path (one that
+// cannot be stat'ed for another reason than absence counts as existing).
+func entryExists(fsys fs.FS, root, e string) bool {
+	p, err := pathutil.Resolve(root, e)
+	if err != nil {
+		return false
+	}
+	_, err = fs.Stat(fsys, p)
+	return err == nil || !errors.Is(err, fs.ErrNotExist)
+}
