@@ -1,8 +1,9 @@
 // Package iurl resolves internal URLs (agent://, artifact://, skill://,
-// memory://, local://, rule://, mcp://, ...) through a registry of
+// memory://, local://, rule://, mcp://, omp://, ...) through a registry of
 // resolvers keyed by scheme, and provides ready-made resolvers: Texts (in
-// memory), Files (a directory of an fs.FS) and Agent (agent outputs with
-// /path and ?q= JSON extraction). Paging the resolved text is the caller's.
+// memory), Files (a directory of an fs.FS), Agent (agent outputs with
+// /path and ?q= JSON extraction) and Docs (embedded documentation, built
+// into every Registry as omp://). Paging the resolved text is the caller's.
 //
 // An internal URL is scheme://host[/path][?query][:selector]. The host may
 // contain colons (namespaced skills: skill://team:deploy), so URLs are not
@@ -19,6 +20,7 @@ import (
 	"sync"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/memtext"
 )
 
@@ -48,6 +50,14 @@ type Resource struct {
 // Resolver resolves the URLs of one scheme.
 type Resolver interface {
 	Resolve(ctx context.Context, u *URL) (*Resource, error)
+}
+
+// Lister is implemented by a resolver whose URLs can name a collection of
+// resources (omp:// names every embedded document). List returns the URLs
+// of the resources in the collection u names, sorted, or nil when u names
+// one resource or nothing.
+type Lister interface {
+	List(ctx context.Context, u *URL) ([]string, error)
 }
 
 // ResolverFunc adapts a function to a Resolver.
@@ -155,15 +165,21 @@ func SplitSelector(p string) (base string, sel memtext.Selector, err error) {
 	return base, sel, nil
 }
 
-// Registry maps schemes to resolvers. The zero value has none registered;
-// it is safe for concurrent use.
+// builtin are the resolvers every Registry has, unless one is registered
+// for the same scheme.
+var builtin = map[string]Resolver{"omp": Docs{}}
+
+// Registry maps schemes to resolvers. The zero value (and a nil *Registry)
+// has none registered and resolves only the built-in scheme omp:// (Scout's
+// documentation, see Docs); it is safe for concurrent use.
 type Registry struct {
 	mu sync.RWMutex
 	m  map[string]Resolver
 }
 
 // Register sets the resolver of scheme ("skill", without "://"); a nil
-// resolver removes it.
+// resolver removes it. A resolver registered for "omp" replaces the
+// built-in Docs; removing it restores Docs.
 func (r *Registry) Register(scheme string, res Resolver) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -178,7 +194,8 @@ func (r *Registry) Register(scheme string, res Resolver) {
 	r.m[scheme] = res
 }
 
-// Schemes returns the registered schemes, sorted.
+// Schemes returns the registered schemes, sorted (built-in omp only when
+// registered).
 func (r *Registry) Schemes() []string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
@@ -190,13 +207,18 @@ func (r *Registry) Schemes() []string {
 	return out
 }
 
+// get returns the resolver of scheme: the registered one, else the
+// built-in one, else nil.
 func (r *Registry) get(scheme string) Resolver {
-	if r == nil {
-		return nil
+	if r != nil {
+		r.mu.RLock()
+		res := r.m[scheme]
+		r.mu.RUnlock()
+		if res != nil {
+			return res
+		}
 	}
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return r.m[scheme]
+	return builtin[scheme]
 }
 
 // CanHandle reports whether p is an internal URL: its scheme is one of
@@ -236,6 +258,46 @@ func (r *Registry) Resolve(ctx context.Context, p string) (*Resource, error) {
 		out.URL = p
 	}
 	return out, nil
+}
+
+// Expand replaces each entry that names a collection of internal resources
+// (omp://, omp://docs) with the URLs of its resources, so that a search
+// can use it as a root; other entries, including globs and entries that are
+// not internal URLs, are kept as they are, in order. A nil Registry expands
+// the built-in omp:// only.
+func (r *Registry) Expand(ctx context.Context, entries []string) ([]string, error) {
+	out := make([]string, 0, len(entries))
+	for _, e := range entries {
+		urls, err := r.list(ctx, e)
+		if err != nil {
+			return nil, err
+		}
+		if len(urls) == 0 {
+			out = append(out, e)
+			continue
+		}
+		out = append(out, urls...)
+	}
+	return out, nil
+}
+
+// list returns the URLs of the collection e names, or nil.
+func (r *Registry) list(ctx context.Context, e string) ([]string, error) {
+	if !r.CanHandle(e) || glob.HasMeta(e) { // a glob is refused when resolved
+		return nil, nil
+	}
+	u, err := Parse(e)
+	if err != nil {
+		return nil, nil // not a URL; resolving it reports why
+	}
+	l, ok := r.get(u.Scheme).(Lister)
+	if !ok {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return l.List(ctx, u)
 }
 
 // notFound builds the error for a missing resource, listing what exists.
