@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 func TestMatch(t *testing.T) {
@@ -367,17 +367,10 @@ func TestBraceUnion(t *testing.T) {
 func TestFindOverTrees(t *testing.T) {
 	files := []string{"a.ts", "b.go", "src/c.ts", "src/deep/d.ts", "src/deep/e.go", "docs/f.md"}
 	mfs := fstest.MapFS{}
-	dir := t.TempDir()
 	for _, f := range files {
 		mfs[f] = &fstest.MapFile{Data: []byte("x")}
-		p := filepath.Join(dir, filepath.FromSlash(f))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
+	dir := testfs.WriteDir(t, mfs)
 	tests := []struct {
 		entry string
 		want  []string

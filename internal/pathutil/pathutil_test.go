@@ -12,6 +12,7 @@ import (
 	"testing/fstest"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 func TestNormalize(t *testing.T) {
@@ -216,17 +217,10 @@ func TestHasTopLevelComma(t *testing.T) {
 func TestSplitDelimited(t *testing.T) {
 	files := []string{"apps/a.txt", "apps/b.txt", "my file.txt", "x,y.txt", "pkg/c.txt"}
 	mfs := fstest.MapFS{}
-	dir := t.TempDir()
 	for _, f := range files {
 		mfs[f] = &fstest.MapFile{Data: []byte("x")}
-		p := filepath.Join(dir, filepath.FromSlash(f))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
+	dir := testfs.WriteDir(t, mfs)
 	tests := []struct {
 		in   string
 		want []string
