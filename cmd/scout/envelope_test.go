@@ -1,0 +1,48 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/scoutkit/scout"
+)
+
+// rawData marshals itself, as the content-mode results of amplifier grep do.
+type rawData string
+
+func (r rawData) MarshalJSON() ([]byte, error) { return []byte(r), nil }
+
+// TestWriteEnvelope: the spliced output is byte for byte what json.Encoder
+// without HTML escaping writes.
+func TestWriteEnvelope(t *testing.T) {
+	params := json.RawMessage(`{"pattern":"<a> & \"b\""}`)
+	cases := []struct {
+		name string
+		env  *scout.Envelope
+	}{
+		{"self-marshalling data", &scout.Envelope{Status: scout.StatusSuccess, Data: rawData(`{"results":[{"content":"a<b>&\"data\":null"}]}`),
+			Text: "x <y> & \"data\":null", Context: scout.EnvelopeContext{Cwd: ".", ParamsInput: params}}},
+		{"plain data goes through encoding/json", &scout.Envelope{Status: scout.StatusPartial, Data: map[string]int{"n": 1},
+			Text: "t", Stats: scout.Stats{Matched: 3}, Context: scout.EnvelopeContext{Cwd: ".", ParamsInput: params}}},
+		{"error envelope, nil data", scout.ErrorEnvelope(errors.New("bad <input>"), params)},
+	}
+	for _, c := range cases {
+		var want, got bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(c.env); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeEnvelope(&got, c.env); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, got.String(), want.String())
+		}
+	}
+	if err := writeEnvelope(&bytes.Buffer{}, &scout.Envelope{Data: rawData("")}); err == nil {
+		t.Error("empty self-marshalled data: no error, a broken line would be written")
+	}
+}
