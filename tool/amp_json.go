@@ -9,7 +9,15 @@ import (
 // of thousands of results, and reflection would cost more than the search.
 // The output is what encoding/json would write for the struct tags.
 func (d ampContentData) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 128+len(d.Results)*96)
+	// Size the buffer once: the results can take tens of megabytes.
+	n := 128 + len(d.Pattern)
+	for _, r := range d.Results {
+		n += 48 + len(r.File) + len(r.Content)*11/10
+		for _, c := range r.Context {
+			n += 64 + len(c.Content)*11/10
+		}
+	}
+	b := make([]byte, 0, n)
 	b = append(b, `{"pattern":`...)
 	b = appendJSONString(b, d.Pattern)
 	b = append(b, `,"output_mode":`...)
