@@ -4,9 +4,11 @@
 // toolset). The omp:// internal URLs serve these files (see internal/iurl).
 //
 // The files are generated from their sources by
-// `go test ./internal/docs -update`; the same test fails when they are
-// stale.
+// `go test ./internal/docs -update` (or `go generate ./internal/docs`); the
+// same test fails when they are stale.
 package docs
+
+//go:generate go test -run TestUpToDate -update .
 
 import (
 	"embed"

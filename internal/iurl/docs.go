@@ -8,6 +8,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/docs"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/glob"
 )
 
 // Docs resolves omp:// URLs to embedded documentation: omp://README.md
@@ -85,6 +86,9 @@ func docName(u *URL) (string, error) {
 	name := strings.Trim(u.Host+u.Path, "/")
 	if name == "" {
 		return ".", nil
+	}
+	if glob.HasMeta(name) {
+		return "", errs.New(errs.InvalidParam, "Glob patterns are not supported for internal URLs: %s://%s. Read %s:// for the list of documents.", u.Scheme, name, u.Scheme)
 	}
 	if !fs.ValidPath(name) {
 		return "", errs.New(errs.InvalidParam, "Invalid %s:// name %q: use a document name such as %s://README.md, or %s:// for the list", u.Scheme, name, u.Scheme, u.Scheme)

@@ -35,6 +35,7 @@ func TestDocs(t *testing.T) {
 				{"a missing document lists what exists", "omp://nope.md", "", "", errs.NotFound, "Not found: omp://nope.md\nAvailable: omp://README.md, omp://docs/a.md, omp://docs/sub/b.txt"},
 				{"names are case-sensitive", "omp://readme.md", "", "", errs.NotFound, "Available: omp://README.md"},
 				{"a name cannot climb", "omp://docs/../../x", "", "", errs.InvalidParam, "use a document name such as omp://README.md"},
+				{"no globs in internal URLs", "omp://docs/*.md", "", "", errs.InvalidParam, "Glob patterns are not supported for internal URLs: omp://docs/*.md"},
 			}
 			for _, tt := range tests {
 				t.Run(tt.reason, func(t *testing.T) {
@@ -105,6 +106,9 @@ func TestBuiltinDocs(t *testing.T) {
 	}
 	if !slices.Contains(names, "omp://README.md") || len(names) < 2 {
 		t.Fatalf("embedded documents: %v", names)
+	}
+	if !Builtin("omp") || !Builtin("OMP") || Builtin("skill") || Builtin("") {
+		t.Error("Builtin: omp only")
 	}
 	ctx := context.Background()
 	for _, r := range []*Registry{nil, {}} {

@@ -169,6 +169,10 @@ func SplitSelector(p string) (base string, sel memtext.Selector, err error) {
 // for the same scheme.
 var builtin = map[string]Resolver{"omp": Docs{}}
 
+// Builtin reports whether every Registry resolves scheme ("omp", without
+// "://") without one being registered.
+func Builtin(scheme string) bool { return builtin[strings.ToLower(scheme)] != nil }
+
 // Registry maps schemes to resolvers. The zero value (and a nil *Registry)
 // has none registered and resolves only the built-in scheme omp:// (Scout's
 // documentation, see Docs); it is safe for concurrent use.

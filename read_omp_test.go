@@ -1,0 +1,121 @@
+package scout_test
+
+import (
+	"context"
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/docs"
+	"github.com/scoutkit/scout/internal/testfs"
+)
+
+// ompDocs returns Scout's embedded documentation as omp:// URLs, in path
+// order, with their contents.
+func ompDocs(t *testing.T) (urls []string, text map[string]string) {
+	t.Helper()
+	text = map[string]string{}
+	err := fs.WalkDir(docs.FS(), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(docs.FS(), name)
+		urls = append(urls, "omp://"+name)
+		text["omp://"+name] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(urls) < 2 || text["omp://README.md"] == "" {
+		t.Fatalf("embedded documentation: %v", urls)
+	}
+	return urls, text
+}
+
+// ompWorkspaces are workspaces with a README.md and a docs/ of their own,
+// as a MapFS and as a real directory: omp:// must never read them.
+func ompWorkspaces(t *testing.T) map[string]scout.Workspace {
+	m := fstest.MapFS{
+		"README.md":     {Data: []byte("# Workspace readme: Scout must not show this\n")},
+		"docs/tools.md": {Data: []byte("workspace tools\n")},
+	}
+	return map[string]scout.Workspace{"MapFS": {FS: m}, "TempDir": {Root: testfs.WriteDir(t, m)}}
+}
+
+// blockText joins the lines a read shows.
+func blockText(res *scout.ReadResult) string {
+	var b strings.Builder
+	for _, bl := range res.Blocks {
+		for _, l := range bl.Lines {
+			b.WriteString(l.Text + "\n")
+		}
+	}
+	return b.String()
+}
+
+// TestReadOMP reads the embedded documentation through omp:// with the
+// zero Reader's resolvers: omp:// is built in.
+func TestReadOMP(t *testing.T) {
+	urls, text := ompDocs(t)
+	var inDocs []string
+	for _, u := range urls {
+		if strings.HasPrefix(u, "omp://docs/") {
+			inDocs = append(inDocs, u)
+		}
+	}
+	firstLines := strings.SplitAfter(text["omp://README.md"], "\n")
+	tests := []struct {
+		reason, path, want string
+		code               scout.Code
+	}{
+		{"omp:// lists every document", "omp://", strings.Join(urls, "\n") + "\n", ""},
+		{"a directory lists the documents below it", "omp://docs", strings.Join(inDocs, "\n") + "\n", ""},
+		{"a document is the embedded file, whole", "omp://README.md", text["omp://README.md"], ""},
+		{"a document below docs/", inDocs[0], text[inDocs[0]], ""},
+		{"a line selector pages the document", "omp://README.md:3-3:raw", firstLines[2], ""},
+		{"a missing document lists those that exist", "omp://nope.md", "Available: " + strings.Join(urls, ", "), scout.CodeNotFound},
+		{"a name cannot climb", "omp://docs/../../go.mod", "use a document name such as omp://README.md", scout.CodeInvalidParam},
+	}
+	for wsName, ws := range ompWorkspaces(t) {
+		r := scout.Reader{Workspace: ws}
+		for _, tt := range tests {
+			t.Run(wsName+"/"+tt.reason, func(t *testing.T) {
+				res, err := r.Read(context.Background(), scout.ReadRequest{Path: tt.path})
+				if tt.code != "" {
+					if scout.CodeOf(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
+						t.Fatalf("err = %v (%s), want %s containing %q", err, scout.CodeOf(err), tt.code, tt.want)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := blockText(res); got != tt.want || !res.Immutable || res.Tag != "" || res.Entity != "resource" {
+					t.Errorf("read %s: immutable %v, tag %q, entity %q, text:\n%s\nwant:\n%s", tt.path, res.Immutable, res.Tag, res.Entity, got, tt.want)
+				}
+			})
+		}
+	}
+}
+
+// TestReadOMPHostResolver checks that a host's omp resolver replaces the
+// built-in documentation.
+func TestReadOMPHostResolver(t *testing.T) {
+	r := scout.Reader{
+		Workspace: scout.Workspace{FS: fstest.MapFS{}},
+		Resolvers: map[string]scout.Resolver{"omp": hostDocs{}},
+	}
+	res, err := r.Read(context.Background(), scout.ReadRequest{Path: "omp://README.md"})
+	if err != nil || blockText(res) != "host docs for omp://README.md\n" {
+		t.Fatalf("got %+v, %v", res, err)
+	}
+}
+
+type hostDocs struct{}
+
+func (hostDocs) Resolve(_ context.Context, url string) (*scout.Resource, error) {
+	return &scout.Resource{Text: "host docs for " + url + "\n", Immutable: true}, nil
+}
