@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -17,6 +18,7 @@ type ompCase struct {
 	status             scout.Status
 	want               []string // in the text, in order
 	not                string   // never in the text ("" for no check)
+	data               string   // in the JSON of the Envelope's data ("" for no check)
 }
 
 // ompURLs returns the omp:// URLs of the embedded documents.
@@ -53,6 +55,9 @@ func runOMP(t *testing.T, tests []ompCase) {
 					if tt.not != "" && strings.Contains(env.Text, tt.not) {
 						t.Errorf("text holds %q:\n%s", tt.not, env.Text)
 					}
+					if data, err := json.Marshal(env.Data); err != nil || !strings.Contains(string(data), tt.data) {
+						t.Errorf("data %s (%v) lacks %s", data, err, tt.data)
+					}
 				})
 			}
 		}
@@ -62,10 +67,10 @@ func runOMP(t *testing.T, tests []ompCase) {
 func TestPiReadOMP(t *testing.T) {
 	urls := ompURLs(t)
 	runOMP(t, []ompCase{
-		{"omp:// lists the documents", "read", `{"path": "omp://"}`, scout.StatusSuccess, []string{strings.Join(urls, "\n")}, "¶"},
-		{"a document, without anchors: it is immutable", "read", `{"path": "omp://README.md"}`, scout.StatusSuccess, []string{"# Scout\n\nScout is a Go library"}, "Workspace readme"},
-		{"a line range pages the document", "read", `{"path": "omp://README.md:1-1:raw"}`, scout.StatusSuccess, []string{"# Scout\n", "more lines in resource. Use :2 to continue"}, "Scout is a Go library"},
-		{"a missing document names those that exist", "read", `{"path": "omp://nope.md"}`, scout.StatusError, []string{"Not found: omp://nope.md", strings.Join(urls, ", ")}, ""},
-		{"no globs in internal URLs", "read", `{"path": "omp://docs/*.md"}`, scout.StatusError, []string{"Glob patterns are not supported for internal URLs"}, ""},
+		{"omp:// lists the documents", "read", `{"path": "omp://"}`, scout.StatusSuccess, []string{strings.Join(urls, "\n")}, "¶", `"resolvedPath":"omp://"`},
+		{"a document, without anchors: it is immutable", "read", `{"path": "omp://README.md"}`, scout.StatusSuccess, []string{"# Scout\n\nScout is a Go library"}, "Workspace readme", `"immutable":true`},
+		{"a line range pages the document", "read", `{"path": "omp://README.md:1-1:raw"}`, scout.StatusSuccess, []string{"# Scout\n", "more lines in resource. Use :2 to continue"}, "Scout is a Go library", `"next":2`},
+		{"a missing document names those that exist", "read", `{"path": "omp://nope.md"}`, scout.StatusError, []string{"Not found: omp://nope.md", strings.Join(urls, ", ")}, "", ""},
+		{"no globs in internal URLs", "read", `{"path": "omp://docs/*.md"}`, scout.StatusError, []string{"Glob patterns are not supported for internal URLs"}, "", ""},
 	})
 }
