@@ -1,6 +1,8 @@
 package tool
 
 import (
+	"bytes"
+	"io"
 	"strconv"
 	"unicode/utf8"
 )
@@ -9,15 +11,16 @@ import (
 // of thousands of results, and reflection would cost more than the search.
 // The output is what encoding/json would write for the struct tags.
 func (d ampContentData) MarshalJSON() ([]byte, error) {
-	// Size the buffer once: the results can take tens of megabytes.
-	n := 128 + len(d.Pattern)
-	for _, r := range d.Results {
-		n += 48 + len(r.File) + len(r.Content)*11/10
-		for _, c := range r.Context {
-			n += 64 + len(c.Content)*11/10
-		}
-	}
-	b := make([]byte, 0, n)
+	var b bytes.Buffer
+	d.WriteJSON(&b)
+	return b.Bytes(), nil
+}
+
+// WriteJSON writes the bytes of MarshalJSON to w in pieces of about 64 KB,
+// so that a host writing the result out never holds it whole.
+func (d ampContentData) WriteJSON(w io.Writer) error {
+	const flushAt = 64 << 10
+	b := make([]byte, 0, flushAt+4<<10)
 	b = append(b, `{"pattern":`...)
 	b = appendJSONString(b, d.Pattern)
 	b = append(b, `,"output_mode":`...)
@@ -34,31 +37,44 @@ func (d ampContentData) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"file":`...)
-		b = appendJSONString(b, r.File)
-		b = append(b, `,"line_number":`...)
-		b = strconv.AppendInt(b, int64(r.LineNumber), 10)
-		b = append(b, `,"content":`...)
-		b = appendJSONString(b, r.Content)
-		if len(r.Context) > 0 {
-			b = append(b, `,"context":[`...)
-			for j, c := range r.Context {
-				if j > 0 {
-					b = append(b, ',')
-				}
-				b = append(b, `{"line_number":`...)
-				b = strconv.AppendInt(b, int64(c.LineNumber), 10)
-				b = append(b, `,"content":`...)
-				b = appendJSONString(b, c.Content)
-				b = append(b, `,"is_match":`...)
-				b = strconv.AppendBool(b, c.IsMatch)
-				b = append(b, '}')
+		b = appendResult(b, &r)
+		if len(b) >= flushAt {
+			if _, err := w.Write(b); err != nil {
+				return err
 			}
-			b = append(b, ']')
+			b = b[:0]
 		}
-		b = append(b, '}')
 	}
-	return append(b, "]}"...), nil
+	b = append(b, "]}"...)
+	_, err := w.Write(b)
+	return err
+}
+
+// appendResult appends one content result as a JSON object.
+func appendResult(b []byte, r *ampResult) []byte {
+	b = append(b, `{"file":`...)
+	b = appendJSONString(b, r.File)
+	b = append(b, `,"line_number":`...)
+	b = strconv.AppendInt(b, int64(r.LineNumber), 10)
+	b = append(b, `,"content":`...)
+	b = appendJSONString(b, r.Content)
+	if len(r.Context) > 0 {
+		b = append(b, `,"context":[`...)
+		for j, c := range r.Context {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"line_number":`...)
+			b = strconv.AppendInt(b, int64(c.LineNumber), 10)
+			b = append(b, `,"content":`...)
+			b = appendJSONString(b, c.Content)
+			b = append(b, `,"is_match":`...)
+			b = strconv.AppendBool(b, c.IsMatch)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
 }
 
 // appendJSONString appends s as a JSON string the way encoding/json does
@@ -70,6 +86,14 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Skip eight plain bytes at a time.
+		for i+8 <= len(s) && plain8(uint64(s[i])|uint64(s[i+1])<<8|uint64(s[i+2])<<16|uint64(s[i+3])<<24|
+			uint64(s[i+4])<<32|uint64(s[i+5])<<40|uint64(s[i+6])<<48|uint64(s[i+7])<<56) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
@@ -116,4 +140,14 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// plain8 reports whether the eight bytes of x are printable ASCII other
+// than '"' and '\\', which JSON strings hold as they are.
+func plain8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	ctl := (x - ones*0x20) &^ x // high bit set in some byte if a byte is < 0x20
+	q := x ^ (ones * '"')
+	bs := x ^ (ones * '\\')
+	return (ctl|(q-ones)&^q|(bs-ones)&^bs|x)&highs == 0
 }

@@ -1,7 +1,10 @@
 package tool
 
 import (
+	"bytes"
 	"encoding/json"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -33,4 +36,57 @@ func TestAmpContentJSON(t *testing.T) {
 			t.Errorf("%q:\n got %s\nwant %s", s, gotHTML, want)
 		}
 	}
+}
+
+// TestAppendJSONStringRandom compares the string encoder, with its
+// eight-bytes-at-a-time path, against encoding/json on random strings
+// over an alphabet of plain, escaped and multi-byte characters.
+func TestAppendJSONStringRandom(t *testing.T) {
+	alphabet := []string{"a", "Z", " ", "~", "\x7f", "\"", "\\", "\n", "\x00", "\x1f", "é", "\u2028", "\xff", "<", "&"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 5000 {
+		var sb strings.Builder
+		for range rng.IntN(40) {
+			sb.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		s := sb.String()
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		enc.Encode(s)
+		if got := string(appendJSONString(nil, s)) + "\n"; got != want.String() {
+			t.Fatalf("%q: got %s want %s", s, got, want.String())
+		}
+	}
+}
+
+// TestAmpContentWriteJSON: the streamed form is MarshalJSON's bytes, in
+// bounded pieces.
+func TestAmpContentWriteJSON(t *testing.T) {
+	d := ampContentData{ampGrepData: &ampGrepData{Pattern: "p", OutputMode: "content"}}
+	for i := range 3000 {
+		d.Results = append(d.Results, ampResult{File: "dir/file.go", LineNumber: i + 1, Content: strings.Repeat("x\t\"é", 10)})
+	}
+	whole, _ := d.MarshalJSON()
+	var w pieces
+	if err := d.WriteJSON(&w); err != nil {
+		t.Fatal(err)
+	}
+	if w.buf.String() != string(whole) || !json.Valid(whole) {
+		t.Fatal("WriteJSON differs from MarshalJSON or is not valid JSON")
+	}
+	if w.n < 2 || w.max > 80<<10 {
+		t.Errorf("%d pieces, largest %d bytes: want several of at most about 64 KB", w.n, w.max)
+	}
+}
+
+type pieces struct {
+	buf    bytes.Buffer
+	n, max int
+}
+
+func (p *pieces) Write(b []byte) (int, error) {
+	p.n++
+	p.max = max(p.max, len(b))
+	return p.buf.Write(b)
 }

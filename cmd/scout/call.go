@@ -95,21 +95,27 @@ func runTools(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // writeEnvelope writes env as one line of JSON, as json.Encoder would
 // without HTML escaping, but writes a Data that marshals itself straight
-// to w: encoding/json would re-validate and copy its output, which for a
-// search with hundreds of thousands of results costs more than the search.
+// to w (streamed when it has a WriteJSON method): encoding/json would
+// re-validate and copy its output, which for a search with hundreds of
+// thousands of results costs more than the search.
 func writeEnvelope(w io.Writer, env *scout.Envelope) error {
-	m, ok := env.Data.(json.Marshaler)
-	if !ok {
+	var data func(io.Writer) error
+	switch d := env.Data.(type) {
+	case interface{ WriteJSON(io.Writer) error }:
+		data = d.WriteJSON
+	case json.Marshaler:
+		b, err := d.MarshalJSON()
+		if err != nil {
+			return err
+		}
+		if len(b) == 0 {
+			return fmt.Errorf("%T marshalled to nothing", env.Data)
+		}
+		data = func(w io.Writer) error { _, err := w.Write(b); return err }
+	default:
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		return enc.Encode(env)
-	}
-	data, err := m.MarshalJSON()
-	if err != nil {
-		return err
-	}
-	if len(data) == 0 {
-		return fmt.Errorf("%T marshalled to nothing", env.Data)
 	}
 	rest := *env
 	rest.Data = nil
@@ -127,10 +133,12 @@ func writeEnvelope(w io.Writer, env *scout.Envelope) error {
 		return fmt.Errorf("envelope without a data field: %.40s", b)
 	}
 	i += len(`"data":`)
-	for _, part := range [][]byte{b[:i], data, b[i+len("null"):]} {
-		if _, err := w.Write(part); err != nil {
-			return err
-		}
+	if _, err := w.Write(b[:i]); err != nil {
+		return err
 	}
-	return nil
+	if err := data(w); err != nil {
+		return err
+	}
+	_, err := w.Write(b[i+len("null"):])
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"testing"
 
 	"github.com/scoutkit/scout"
@@ -13,6 +14,19 @@ import (
 type rawData string
 
 func (r rawData) MarshalJSON() ([]byte, error) { return []byte(r), nil }
+
+// streamData streams itself.
+type streamData string
+
+func (r streamData) MarshalJSON() ([]byte, error) { return []byte(r), nil }
+func (r streamData) WriteJSON(w io.Writer) error {
+	for i := 0; i < len(r); i += 3 {
+		if _, err := io.WriteString(w, string(r[i:min(i+3, len(r))])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // TestWriteEnvelope: the spliced output is byte for byte what json.Encoder
 // without HTML escaping writes.
@@ -24,6 +38,8 @@ func TestWriteEnvelope(t *testing.T) {
 	}{
 		{"self-marshalling data", &scout.Envelope{Status: scout.StatusSuccess, Data: rawData(`{"results":[{"content":"a<b>&\"data\":null"}]}`),
 			Text: "x <y> & \"data\":null", Context: scout.EnvelopeContext{Cwd: ".", ParamsInput: params}}},
+		{"streamed data", &scout.Envelope{Status: scout.StatusSuccess, Data: streamData(`{"a":[1,2,3],"b":"<c>"}`),
+			Text: "t", Context: scout.EnvelopeContext{Cwd: ".", ParamsInput: params}}},
 		{"plain data goes through encoding/json", &scout.Envelope{Status: scout.StatusPartial, Data: map[string]int{"n": 1},
 			Text: "t", Stats: scout.Stats{Matched: 3}, Context: scout.EnvelopeContext{Cwd: ".", ParamsInput: params}}},
 		{"error envelope, nil data", scout.ErrorEnvelope(errors.New("bad <input>"), params)},
