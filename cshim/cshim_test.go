@@ -1,14 +1,22 @@
 package main
 
 import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
+	"time"
 
+	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/testfs"
 )
 
@@ -68,6 +76,9 @@ func TestExamples(t *testing.T) {
 	// The ABI the README and the examples document.
 	for _, decl := range []string{
 		"extern char* scout_call(char* toolset, char* name, char* args, char* root);",
+		"extern char* scout_call_opts(char* toolset, char* name, char* args, char* root, char* options);",
+		"extern char* scout_cancel(long long int callID);",
+		"// char *scout_call_opts(toolset, tool, json_args, root, options)", // the ABI's documentation
 		"extern void scout_free(char* p);",
 		"extern char* scout_version(void);",
 		"extern int scout_abi_version(void);",
@@ -87,7 +98,7 @@ func TestExamples(t *testing.T) {
 		if err != nil || !strings.Contains(string(out), "python example: ok") {
 			t.Fatalf("python example: %v\n%s", err, out)
 		}
-		for _, want := range []string{"main.go", "not valid UTF-8", "tool is NULL", "100 concurrent calls: ok"} {
+		for _, want := range []string{"main.go", "not valid UTF-8", "tool is NULL", "options: ok", "cancel: ok", "url cache: ok", "100 concurrent calls: ok"} {
 			if !strings.Contains(string(out), want) {
 				t.Errorf("python output lacks %q:\n%s", want, out)
 			}
@@ -105,10 +116,173 @@ func TestExamples(t *testing.T) {
 		if err != nil || !strings.Contains(string(out), "c example: ok") {
 			t.Fatalf("c example: %v\n%s", err, out)
 		}
-		for _, want := range []string{"main.go", "ok   non-UTF-8 arguments", "ok   root that does not exist", "ok   100 concurrent calls"} {
+		for _, want := range []string{"main.go", "ok   non-UTF-8 arguments", "ok   root that does not exist", "ok   non-UTF-8 options", "ok   cancel of an unknown id", "ok   timeout_ms", "ok   cancel a running call", "ok   100 concurrent calls"} {
 			if !strings.Contains(string(out), want) {
 				t.Errorf("c output lacks %q:\n%s", want, out)
 			}
 		}
 	})
+}
+
+// testTree is a small project for the Go-level tests.
+func testTree(t *testing.T) string {
+	return testfs.WriteDir(t, fstest.MapFS{
+		"a.txt":     {Data: []byte("one\ntwo\nthree\n")},
+		"src/a.go":  {Data: []byte("package a\n\nfunc A() {}\n\n// B\nfunc B() {}\n")},
+		"README.md": {Data: []byte("# a\n")},
+	})
+}
+
+func TestCallOptions(t *testing.T) {
+	root := testTree(t)
+	tests := []struct {
+		tool, args, options string
+		code                scout.Code // "" for success or partial
+		want, notWant       string     // in the text (the message for errors)
+		reason              string
+	}{
+		{"read", `{"path":"a.txt"}`, "", "", "¶a.txt#", "", "no options: the defaults (hashline)"},
+		{"read", `{"path":"a.txt"}`, `{}`, "", "¶a.txt#", "", "an empty object is the defaults"},
+		{"read", `{"path":"a.txt"}`, `{"style":"plain"}`, "", "one\ntwo", "¶", "style plain"},
+		{"read", `{"path":"a.txt"}`, `{"read_limit":1}`, "", "Use :2 to continue", "three", "read_limit cuts an open-ended read"},
+		{"search", `{"pattern":"func B","paths":["src/a.go"]}`, `{"style":"plain","context_before":0,"context_after":0}`, "", "*6|func B", "// B", "context lines 0 means none"},
+		{"search", `{"pattern":"func B","paths":["src/a.go"]}`, `{"style":"plain"}`, "", " 5|// B", "", "default context: 1 line before"},
+		{"read", `{"path":"https://example.com/"}`, `{"no_web":true}`, scout.CodeUnsupported, "turned off by the host", "", "no_web refuses URLs"},
+		{"read", `{"path":"a.txt"}`, `{"timeout_ms":60000,"call_id":91}`, "", "one", "", "a timeout and an id that are not reached"},
+		{"read", `{"path":"a.txt"}`, `[1]`, scout.CodeInvalidParam, "options must be a JSON object", "", "options that are an array"},
+		{"read", `{"path":"a.txt"}`, `{bad`, scout.CodeInvalidParam, "options must be a JSON object", "", "options that are not JSON"},
+		{"read", `{"path":"a.txt"}`, `{"colour":1}`, scout.CodeInvalidParam, `unknown field "colour"; valid options: style, `, "", "an unknown option"},
+		{"read", `{"path":"a.txt"}`, `{"style":"fancy"}`, scout.CodeInvalidParam, `option 'style' must be "hashline" or "plain", got "fancy"`, "", "a bad style"},
+		{"read", `{"path":"a.txt"}`, `{"style":3}`, scout.CodeInvalidParam, "option 'style' must be a string, got number", "", "a wrong type"},
+		{"read", `{"path":"a.txt"}`, `{"read_limit":0}`, scout.CodeInvalidParam, "'read_limit' must be at least 1", "", "read_limit 0"},
+		{"read", `{"path":"a.txt"}`, `{"context_after":-1}`, scout.CodeInvalidParam, "must be 0 or more", "", "negative context"},
+		{"read", `{"path":"a.txt"}`, `{"timeout_ms":-5}`, scout.CodeInvalidParam, "'timeout_ms' must be 0 (no limit) or more", "", "negative timeout"},
+		{"read", `{"path":"a.txt"}`, `{"call_id":-1}`, scout.CodeInvalidParam, "'call_id' must be a positive integer", "", "negative call id"},
+		{"read", `{"path":"a.txt"}`, `{"call_id":1.5}`, scout.CodeInvalidParam, "option 'call_id' must be an integer", "", "fractional call id"},
+	}
+	for _, tt := range tests {
+		env := call("pi", tt.tool, tt.args, root, tt.options)
+		if tt.code == "" {
+			if env.Status == scout.StatusError || !strings.Contains(env.Text, tt.want) || tt.notWant != "" && strings.Contains(env.Text, tt.notWant) {
+				t.Errorf("%s (%s): got %s %q; want %q without %q", tt.options, tt.reason, env.Status, env.Text, tt.want, tt.notWant)
+			}
+			continue
+		}
+		if env.Status != scout.StatusError || env.Error.Code != tt.code || !strings.Contains(env.Error.Message, tt.want) {
+			t.Errorf("%s (%s): got %s %+v; want %s containing %q", tt.options, tt.reason, env.Status, env.Error, tt.code, tt.want)
+		}
+		if !strings.Contains(string(envelopeJSON(env)), `"params_input":`+tt.args) {
+			t.Errorf("%s (%s): the error Envelope does not echo the arguments: %s", tt.options, tt.reason, envelopeJSON(env))
+		}
+	}
+}
+
+// blockingServer answers no request until the test ends or the client
+// gives up; it counts the requests it got.
+func blockingServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
+	var n atomic.Int32
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	t.Cleanup(func() { close(release); srv.Close() })
+	return srv, &n
+}
+
+func TestCancel(t *testing.T) {
+	root := testTree(t)
+	srv, requests := blockingServer(t)
+	const id = 4242
+	done := make(chan *scout.Envelope)
+	go func() { done <- call("pi", "read", `{"path":"`+srv.URL+`/slow"}`, root, `{"call_id":4242}`) }()
+	// Wait until the request is in flight, so that the call is running.
+	for requests.Load() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if env := call("pi", "read", `{"path":"a.txt"}`, root, `{"call_id":4242}`); env.Status != scout.StatusError || !strings.Contains(env.Text, "call_id 4242 is already used") {
+		t.Errorf("a second call with a running id: %s %q", env.Status, env.Text)
+	}
+	if env := cancelCall(id); env.Status != scout.StatusSuccess || !strings.Contains(string(envelopeJSON(env)), `"canceled":true`) {
+		t.Fatalf("cancel: %s", envelopeJSON(env))
+	}
+	select {
+	case env := <-done:
+		if env.Status != scout.StatusError || env.Error.Code != scout.CodeCanceled {
+			t.Errorf("the canceled call returned %s", envelopeJSON(env))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the canceled call did not return")
+	}
+	if env := cancelCall(id); env.Status != scout.StatusError || env.Error.Code != scout.CodeNotFound {
+		t.Errorf("cancel after the call returned: %s", envelopeJSON(env))
+	}
+	if env := cancelCall(777); env.Status != scout.StatusError || env.Error.Code != scout.CodeNotFound || !strings.Contains(env.Text, "No running call has call_id 777") {
+		t.Errorf("cancel of an unknown id: %s", envelopeJSON(env))
+	}
+	// The id is free again.
+	if env := call("pi", "read", `{"path":"a.txt"}`, root, `{"call_id":4242}`); env.Status != scout.StatusSuccess {
+		t.Errorf("reusing a finished call's id: %s %q", env.Status, env.Text)
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	srv, _ := blockingServer(t)
+	start := time.Now()
+	env := call("pi", "read", `{"path":"`+srv.URL+`/slow"}`, testTree(t), `{"timeout_ms":100}`)
+	if env.Status != scout.StatusError || env.Error.Code != scout.CodeTimeout {
+		t.Errorf("timeout_ms: got %s", envelopeJSON(env))
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("timeout_ms 100 took %v", d)
+	}
+}
+
+// TestURLCache: paging a web page reads it from the process's cache.
+func TestURLCache(t *testing.T) {
+	var requests atomic.Int32
+	var page strings.Builder
+	for i := 1; i <= 400; i++ {
+		fmt.Fprintf(&page, "line %d\n", i)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, page.String())
+	}))
+	defer srv.Close()
+	root := testTree(t)
+	first := call("pi", "read", `{"path":"`+srv.URL+`/page.txt"}`, root, "")
+	if first.Status == scout.StatusError || !strings.Contains(first.Text, "line 1") {
+		t.Fatalf("first read: %s", envelopeJSON(first))
+	}
+	next := call("pi", "read", `{"path":"`+srv.URL+`/page.txt:301"}`, root, "")
+	if next.Status == scout.StatusError || !strings.Contains(next.Text, "line 301") {
+		t.Fatalf("paged read: %s", envelopeJSON(next))
+	}
+	if n := requests.Load(); n != 1 {
+		t.Errorf("%d requests for one page read twice: the second should come from the cache", n)
+	}
+}
+
+// TestConcurrentCalls: many calls at once, some with ids, some canceled.
+func TestConcurrentCalls(t *testing.T) {
+	root := testTree(t)
+	var wg sync.WaitGroup
+	for i := range 100 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			opts := fmt.Sprintf(`{"call_id":%d}`, 10000+i)
+			env := call("pi", []string{"find", "search", "read"}[i%3], []string{`{"paths":["**/*.go"]}`, `{"pattern":"func"}`, `{"path":"."}`}[i%3], root, opts)
+			if env.Status == scout.StatusError && env.Error.Code != scout.CodeCanceled {
+				t.Errorf("call %d: %s", i, envelopeJSON(env))
+			}
+			cancelCall(int64(10000 + (i+1)%100)) // may or may not find it running
+		}()
+	}
+	wg.Wait()
 }

@@ -6,25 +6,78 @@
 // scout_free. All functions are safe to call from many threads at once.
 //
 //	char *scout_call(char *toolset, char *name, char *args, char *root);
+//	char *scout_call_opts(char *toolset, char *name, char *args, char *root, char *options);
+//	char *scout_cancel(long long call_id);
 //	void  scout_free(char *p);
 //	char *scout_version(void);
 //	int   scout_abi_version(void);
 //
 // (the declarations libscout.h holds; Scout never writes to the strings
-// passed in.)
+// passed in.) Web pages read through the library are cached once per
+// process (at most 100, least recently used dropped first), so paging a URL
+// ("https://example.com:301") does not fetch it again.
 package main
 
 /*
+// libscout: Scout's read-only file tools (search, read, find, ...) for C and
+// every language with a C FFI. ABI version 2 (scout_abi_version).
+//
+// JSON in, JSON out. Every char* returned is a NUL-terminated UTF-8 JSON
+// text (or the version string) that the caller releases with scout_free;
+// none is ever NULL. Scout never writes to the strings passed in. Every
+// function is safe to call from many threads at once.
+//
+// char *scout_call(toolset, tool, json_args, root)
+//   Runs one tool and returns its Standard Envelope:
+//   {"status": "success"|"partial"|"error", "data", "text", "stats",
+//    "context", "error": {"code", "message"} (only on error)}.
+//   toolset: "pi" (search, read, find; NULL or "" means "pi"),
+//   "amplifier" (grep, glob) or "standardized" (Glob).
+//   json_args: the tool's arguments as a JSON object (NULL or "" means {}).
+//   root: the project directory (NULL or "" means the current directory).
+//   NULL for the tool, a string that is not UTF-8, a root that is not a
+//   directory and any bad argument give an error Envelope, never a crash.
+//
+// char *scout_call_opts(toolset, tool, json_args, root, options)
+//   scout_call with the host's settings, a JSON object (NULL or "" = {}):
+//     "style": "hashline" (default) | "plain"   pi text style
+//     "context_before": N   pi search lines before a match (default 1, 0 none)
+//     "context_after": N    pi search lines after a match (default 3, 0 none)
+//     "read_limit": N       pi read default line limit (default 300, max 3000)
+//     "no_web": true        read refuses web URLs (default false)
+//     "timeout_ms": N       end the call with a TIMEOUT error after N ms
+//                           (default 0: no limit)
+//     "call_id": N          a positive integer naming the running call for
+//                           scout_cancel; unique among running calls
+//   An unknown option or a bad value is an error Envelope naming it.
+//
+// char *scout_cancel(long long call_id)
+//   Cancels the running call started with that call_id; the call then
+//   returns a CANCELED error Envelope. Returns a success Envelope, or a
+//   NOT_FOUND error Envelope when no running call has the id (not started
+//   yet, or already returned).
+//
+// void scout_free(char *p)      releases a returned string; NULL is ignored.
+// char *scout_version(void)     Scout's version (free it).
+// int scout_abi_version(void)   the ABI version.
+//
+// Web pages read through the library are cached once per process (at most
+// 100, least recently used dropped first): paging a URL
+// ("https://example.com:301") does not fetch it again.
 #include <stdlib.h>
 */
 import "C"
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"sync"
+	"time"
 	"unicode/utf8"
 	"unsafe"
 
@@ -34,44 +87,218 @@ import (
 )
 
 // abiVersion changes only when a signature or the meaning of an argument
-// changes; new tools and fields keep it.
-const abiVersion = 1
+// changes; new tools and fields keep it. 2 added scout_call_opts and
+// scout_cancel.
+const abiVersion = 2
 
 const version = "0.1.0"
+
+// urlCache is the process's web page cache, shared by every call.
+var urlCache = &scout.URLCache{}
 
 // scout_call runs one tool and returns its Standard Envelope as JSON. A NULL
 // or empty toolset means "pi"; NULL or empty arguments mean {}; a NULL or
 // empty root means the current directory. NULL for the tool, a string that
 // is not UTF-8 and a root that is not a directory give an error Envelope.
-// It never returns NULL.
+// It never returns NULL. It is scout_call_opts with no options.
 //
 //export scout_call
 func scout_call(toolset, name, args, root *C.char) (out *C.char) {
-	defer func() {
-		if r := recover(); r != nil {
-			out = envelopeJSON(scout.ErrorEnvelope(errs.New(errs.Internal, "Internal error in scout_call: %v", r), nil))
+	defer recoverInto(&out, "scout_call")
+	return callC(toolset, name, args, root, nil)
+}
+
+// scout_call_opts is scout_call with the host's settings, a JSON object
+// (NULL or empty means {}): style, context_before, context_after,
+// read_limit, no_web, timeout_ms and call_id, as the C preamble above (the
+// header) describes. An unknown option or a value of the wrong type or
+// range is an error Envelope naming it. It never returns NULL.
+//
+//export scout_call_opts
+func scout_call_opts(toolset, name, args, root, options *C.char) (out *C.char) {
+	defer recoverInto(&out, "scout_call_opts")
+	return callC(toolset, name, args, root, options)
+}
+
+// scout_cancel cancels the running call that scout_call_opts started with
+// this call_id and returns an Envelope: success once the call is told to
+// stop (it then returns its CANCELED error Envelope), a NOT_FOUND error
+// when no running call has the id (it has not started, or has returned).
+// It never returns NULL.
+//
+//export scout_cancel
+func scout_cancel(callID C.longlong) (out *C.char) {
+	defer recoverInto(&out, "scout_cancel")
+	return cString(envelopeJSON(cancelCall(int64(callID))))
+}
+
+// callC converts the C strings and runs the call.
+func callC(toolset, name, args, root, options *C.char) *C.char {
+	var ins [5]string
+	for i, s := range []struct {
+		field    string
+		p        *C.char
+		optional bool
+	}{{"toolset", toolset, true}, {"tool", name, false}, {"json_args", args, true}, {"root", root, true}, {"options", options, true}} {
+		v, err := goString(s.field, s.p, s.optional)
+		if err != nil {
+			params := json.RawMessage(nil)
+			if i > 2 { // the arguments were read: show them
+				params = json.RawMessage(ins[2])
+			}
+			return cString(envelopeJSON(scout.ErrorEnvelope(err, params)))
 		}
-	}()
-	ts, err := goString("toolset", toolset, true)
-	if err != nil {
-		return envelopeJSON(scout.ErrorEnvelope(err, nil))
+		ins[i] = v
 	}
-	n, err := goString("tool", name, false)
-	if err != nil {
-		return envelopeJSON(scout.ErrorEnvelope(err, nil))
-	}
-	a, err := goString("json_args", args, true)
-	if err != nil {
-		return envelopeJSON(scout.ErrorEnvelope(err, nil))
-	}
-	r, err := goString("root", root, true)
+	return cString(envelopeJSON(call(ins[0], ins[1], ins[2], ins[3], ins[4])))
+}
+
+// call runs one tool for a C caller, with the strings converted.
+func call(toolset, name, args, root, options string) *scout.Envelope {
+	opts, err := parseOptions(options)
 	if err == nil {
-		err = checkRoot(r)
+		err = checkRoot(root)
 	}
 	if err != nil {
-		return envelopeJSON(scout.ErrorEnvelope(err, json.RawMessage(a)))
+		return scout.ErrorEnvelope(err, json.RawMessage(args))
 	}
-	return envelopeJSON(tool.Call(context.Background(), tool.Config{Root: r}, ts, n, []byte(a)))
+	cfg := tool.Config{Root: root, Style: opts.Style, ContextBefore: opts.before(), ContextAfter: opts.after()}
+	if opts.ReadLimit != nil {
+		cfg.ReadLimit = *opts.ReadLimit
+	}
+	cfg.Reader.NoWeb = opts.NoWeb
+	cfg.Reader.URLCache = urlCache
+	ctx := context.Background()
+	if opts.TimeoutMS > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(opts.TimeoutMS)*time.Millisecond)
+		defer cancel()
+	}
+	if opts.CallID != 0 {
+		var done func()
+		ctx, done, err = running.start(ctx, opts.CallID)
+		if err != nil {
+			return scout.ErrorEnvelope(err, json.RawMessage(args))
+		}
+		defer done()
+	}
+	return tool.Call(ctx, cfg, toolset, name, []byte(args))
+}
+
+// options are scout_call_opts's settings; nil and zero fields keep the
+// defaults.
+type options struct {
+	Style         string `json:"style"`
+	ContextBefore *int   `json:"context_before"`
+	ContextAfter  *int   `json:"context_after"`
+	ReadLimit     *int   `json:"read_limit"`
+	NoWeb         bool   `json:"no_web"`
+	TimeoutMS     int64  `json:"timeout_ms"`
+	CallID        int64  `json:"call_id"`
+}
+
+const optionNames = "style, context_before, context_after, read_limit, no_web, timeout_ms, call_id"
+
+// parseOptions decodes and checks the options object ("" is {}).
+func parseOptions(s string) (*options, error) {
+	o := &options{}
+	raw := bytes.TrimSpace([]byte(s))
+	if len(raw) == 0 {
+		return o, nil
+	}
+	if !json.Valid(raw) || raw[0] != '{' {
+		return nil, errs.New(errs.InvalidParam, "options must be a JSON object, e.g. {\"style\": \"plain\", \"call_id\": 7}; valid options: %s.", optionNames)
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.DisallowUnknownFields()
+	if err := d.Decode(o); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, errs.Wrap(errs.InvalidParam, err, "option '%s' must be %s, got %s.", te.Field, optionKind(te.Type.String()), te.Value)
+		}
+		return nil, errs.Wrap(errs.InvalidParam, err, "options: %v; valid options: %s.", err, optionNames)
+	}
+	switch {
+	case o.Style != "" && o.Style != "hashline" && o.Style != "plain":
+		return nil, errs.New(errs.InvalidParam, "option 'style' must be \"hashline\" or \"plain\", got %q.", o.Style)
+	case o.ContextBefore != nil && *o.ContextBefore < 0, o.ContextAfter != nil && *o.ContextAfter < 0:
+		return nil, errs.New(errs.InvalidParam, "options 'context_before' and 'context_after' must be 0 or more.")
+	case o.ReadLimit != nil && *o.ReadLimit < 1:
+		return nil, errs.New(errs.InvalidParam, "option 'read_limit' must be at least 1, got %d.", *o.ReadLimit)
+	case o.TimeoutMS < 0:
+		return nil, errs.New(errs.InvalidParam, "option 'timeout_ms' must be 0 (no limit) or more, got %d.", o.TimeoutMS)
+	case o.CallID < 0:
+		return nil, errs.New(errs.InvalidParam, "option 'call_id' must be a positive integer, got %d.", o.CallID)
+	}
+	return o, nil
+}
+
+func optionKind(goType string) string {
+	switch goType {
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	}
+	return "an integer"
+}
+
+// before and after map the options' context lines to tool.Config, where 0
+// is the default and a negative value none.
+func (o *options) before() int { return contextLines(o.ContextBefore) }
+func (o *options) after() int  { return contextLines(o.ContextAfter) }
+
+func contextLines(p *int) int {
+	switch {
+	case p == nil:
+		return 0
+	case *p == 0:
+		return -1
+	}
+	return *p
+}
+
+// calls are the running calls that have a call_id.
+type calls struct {
+	mu sync.Mutex
+	m  map[int64]context.CancelFunc
+}
+
+var running = &calls{m: map[int64]context.CancelFunc{}}
+
+// start registers a running call; done unregisters it.
+func (c *calls) start(ctx context.Context, id int64) (context.Context, func(), error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[id]; ok {
+		return nil, nil, errs.New(errs.InvalidParam, "call_id %d is already used by a running call: give each running call its own id.", id)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	c.m[id] = cancel
+	return ctx, func() {
+		c.mu.Lock()
+		delete(c.m, id)
+		c.mu.Unlock()
+		cancel()
+	}, nil
+}
+
+// cancelCall cancels the running call id.
+func cancelCall(id int64) *scout.Envelope {
+	params, _ := json.Marshal(map[string]int64{"call_id": id})
+	running.mu.Lock()
+	cancel, ok := running.m[id]
+	running.mu.Unlock()
+	if !ok {
+		return scout.ErrorEnvelope(errs.New(errs.NotFound, "No running call has call_id %d: it has not started yet or has already returned.", id), params)
+	}
+	cancel()
+	return &scout.Envelope{
+		Status:  scout.StatusSuccess,
+		Data:    map[string]any{"call_id": id, "canceled": true},
+		Text:    fmt.Sprintf("Call %d canceled.", id),
+		Context: scout.EnvelopeContext{Cwd: ".", ParamsInput: params},
+	}
 }
 
 // checkRoot reports a root that is not an existing directory before the
@@ -112,16 +339,26 @@ func goString(field string, p *C.char, optional bool) (string, error) {
 	return s, nil
 }
 
-// envelopeJSON encodes env for C. When env cannot be encoded (a result
-// holding a value JSON has no form for), the caller gets an INTERNAL_ERROR
-// Envelope saying so, which always encodes: it has no data.
-func envelopeJSON(env *scout.Envelope) *C.char {
+// envelopeJSON encodes env. When env cannot be encoded (a result holding a
+// value JSON has no form for), the caller gets an INTERNAL_ERROR Envelope
+// saying so, which always encodes: it has no data.
+func envelopeJSON(env *scout.Envelope) []byte {
 	b, err := json.Marshal(env)
 	if err != nil {
 		e := scout.ErrorEnvelope(errs.Wrap(errs.Internal, err, "Internal error: the result cannot be encoded as JSON: %v. This is a bug in Scout; please report it with the arguments.", err), env.Context.ParamsInput)
 		b, _ = json.Marshal(e)
 	}
-	return C.CString(string(b))
+	return b
+}
+
+// cString copies b to a C string the caller frees with scout_free.
+func cString(b []byte) *C.char { return C.CString(string(b)) }
+
+// recoverInto turns a panic in fn into an INTERNAL_ERROR Envelope in *out.
+func recoverInto(out **C.char, fn string) {
+	if r := recover(); r != nil {
+		*out = cString(envelopeJSON(scout.ErrorEnvelope(errs.New(errs.Internal, "Internal error in %s: %v", fn, r), nil)))
+	}
 }
 
 // scout_free releases a string returned by Scout. NULL is ignored.
