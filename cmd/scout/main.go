@@ -5,7 +5,7 @@
 //	scout find GLOB [GLOB...]
 //	scout call [--toolset NAME] [--root DIR] TOOL [JSON|-]   prints one Envelope as JSON
 //	scout tools [--toolset NAME]                  prints the tool definitions
-//	scout mcp [--toolset NAME] [--root DIR]       serves the toolset over MCP on stdio
+//	scout mcp [--toolset NAME] [--root DIR] [--no-web]   serves the toolset over MCP on stdio
 //
 // Exit status: 0 for success or partial, 1 for an error result, 2 for a usage error.
 package main

@@ -13,14 +13,19 @@ import (
 )
 
 func init() {
-	commands["mcp"] = command{usage: "mcp [--toolset NAME] [--root DIR]", run: runMCP}
+	commands["mcp"] = command{usage: mcpUsage, run: runMCP}
 }
 
+const mcpUsage = "mcp [--toolset NAME] [--root DIR] [--no-web]"
+
+// runMCP serves the toolset on stdio. Web pages read are cached for the
+// server's life (see mcpserver.New); --no-web refuses web URLs.
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const u = "mcp [--toolset NAME] [--root DIR]"
+	const u = mcpUsage
 	fs := newFlagSet("mcp", stderr, u)
 	var s settings
 	s.register(fs, true)
+	fs.BoolVar(&s.cfg.Reader.NoWeb, "no-web", false, "read refuses web URLs (http://, https://, www.)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

@@ -10,6 +10,8 @@ import (
 	"image/png"
 	"io"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -254,6 +257,58 @@ func TestMCPStandardizedToolset(t *testing.T) {
 	}
 }
 
+// TestMCPWeb: the real server pages a web page from its cache (one request
+// for three reads), and with --no-web refuses URLs and says read is
+// closed-world.
+func TestMCPWeb(t *testing.T) {
+	var requests atomic.Int32
+	var page strings.Builder
+	for i := 1; i <= 400; i++ {
+		fmt.Fprintf(&page, "line %d\n", i)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, page.String())
+	}))
+	defer srv.Close()
+	read := func(cs *mcp.ClientSession, path string) (string, bool) {
+		t.Helper()
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"path": path}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Content[0].(*mcp.TextContent).Text, res.IsError
+	}
+
+	cs, _, _ := mcpSession(t, "--root", t.TempDir())
+	for _, p := range []struct{ sel, want string }{{"", "line 1"}, {":301", "line 301"}, {":390-395", "line 392"}} {
+		if text, isErr := read(cs, srv.URL+"/page.txt"+p.sel); isErr || !strings.Contains(text, p.want) {
+			t.Fatalf("read %s: isError %v, %q", p.sel, isErr, text)
+		}
+	}
+	if n := requests.Load(); n != 1 {
+		t.Errorf("%d requests for a page read three times, want 1 (the server's cache)", n)
+	}
+
+	off, _, _ := mcpSession(t, "--root", t.TempDir(), "--no-web")
+	if text, isErr := read(off, srv.URL+"/page.txt"); !isErr || !strings.Contains(text, "turned off by the host") {
+		t.Errorf("--no-web read: isError %v, %q", isErr, text)
+	}
+	if n := requests.Load(); n != 1 {
+		t.Errorf("--no-web fetched the page (%d requests)", n)
+	}
+	res, err := off.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mt := range res.Tools {
+		if a := mt.Annotations; a == nil || a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("--no-web: %s is not closed-world: %+v", mt.Name, a)
+		}
+	}
+}
+
 // slowTree is a tree on which slowGrep needs minutes of CPU: one 8 MB
 // text file hard-linked 4000 times, searched with a regex that has no
 // literal to skip ahead with.
@@ -423,6 +478,7 @@ func TestMCPUsageErrors(t *testing.T) {
 		{[]string{"--root", filepath.Join(t.TempDir(), "missing")}, "no such file", "root that does not exist"},
 		{[]string{"extra"}, "Usage: scout mcp", "positional argument"},
 		{[]string{"--style", "fancy"}, "--style must be", "bad shared flag"},
+		{[]string{"--no-web=maybe"}, "invalid boolean value", "bad --no-web value"},
 	}
 	for _, tt := range tests {
 		var out, errb bytes.Buffer

@@ -15,11 +15,17 @@ import (
 	"github.com/scoutkit/scout/tool"
 )
 
-// New returns an MCP server exposing the toolset's tools with cfg.
+// New returns an MCP server exposing the toolset's tools with cfg. When
+// cfg.Reader.URLCache is nil the server gets its own cache (at most 100
+// pages, least recently used dropped first), shared by its calls, so that
+// paging a web page ("url:301") does not fetch it again.
 func New(cfg tool.Config, toolset, version string) (*mcp.Server, error) {
 	tools, err := tool.Tools(toolset)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Reader.URLCache == nil {
+		cfg.Reader.URLCache = &scout.URLCache{}
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "scout", Title: "Scout file tools", Version: version}, nil)
 	notDestructive, closedWorld := false, false

@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"regexp"
 	"strings"
@@ -309,5 +312,55 @@ func TestCancelStopsWork(t *testing.T) {
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "glob", Arguments: map[string]any{"pattern": "*.none"}})
 	if err != nil || res.IsError {
 		t.Fatalf("call after the cancellation: %v %+v", err, res)
+	}
+}
+
+// TestURLCache: a server fetches a web page once; paging it reads the
+// server's cache. Two servers do not share a cache.
+func TestURLCache(t *testing.T) {
+	var requests atomic.Int32
+	var page strings.Builder
+	for i := 1; i <= 400; i++ {
+		fmt.Fprintf(&page, "line %d\n", i)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, page.String())
+	}))
+	defer srv.Close()
+	read := func(cs *mcp.ClientSession, path, want string) {
+		t.Helper()
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"path": path}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := res.Content[0].(*mcp.TextContent).Text; res.IsError || !strings.Contains(text, want) {
+			t.Fatalf("read %s: isError %v, %q; want %q", path, res.IsError, text, want)
+		}
+	}
+	cs := connect(t, tool.Config{FS: fixture(t)}, tool.Pi)
+	read(cs, srv.URL+"/page.txt", "line 1")
+	read(cs, srv.URL+"/page.txt:301", "line 301")
+	read(cs, srv.URL+"/page.txt:350-360", "line 355")
+	if n := requests.Load(); n != 1 {
+		t.Errorf("%d requests for one page read three times through one server, want 1", n)
+	}
+	other := connect(t, tool.Config{FS: fixture(t)}, tool.Pi)
+	read(other, srv.URL+"/page.txt:301", "line 301")
+	if n := requests.Load(); n != 2 {
+		t.Errorf("%d requests after a second server paged the page, want 2 (one cache per server)", n)
+	}
+}
+
+func TestNoWebRefusesURLs(t *testing.T) {
+	cfg := tool.Config{FS: fixture(t)}
+	cfg.Reader.NoWeb = true
+	res, err := connect(t, cfg, tool.Pi).CallTool(context.Background(), &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"path": "https://example.com/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; !res.IsError || !strings.Contains(text, "turned off by the host") {
+		t.Errorf("no-web read: isError %v, %q", res.IsError, text)
 	}
 }
