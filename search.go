@@ -481,16 +481,24 @@ func fileMatch(h search.Hit) FileMatch {
 		Tag:        h.Tag,
 		Virtual:    h.Mem || h.NoTag,
 	}
-	if len(h.Lines) > 0 {
-		fm.Lines = make([]LineMatch, len(h.Lines))
+	if len(h.Lines) == 0 {
+		return fm
 	}
+	// One allocation for the lines and one for all their spans.
+	fm.Lines = make([]LineMatch, len(h.Lines))
+	n := 0
+	for _, l := range h.Lines {
+		n += len(l.Spans)
+	}
+	spans := make([]Span, 0, n)
 	for i, l := range h.Lines {
 		lm := LineMatch{Line: l.Number, Text: l.Text, Match: l.Match, Cut: l.Cut}
 		if len(l.Spans) > 0 {
-			lm.Spans = make([]Span, len(l.Spans))
-			for j, sp := range l.Spans {
-				lm.Spans[j] = Span{Start: sp[0], End: sp[1]}
+			k := len(spans)
+			for _, sp := range l.Spans {
+				spans = append(spans, Span{Start: sp[0], End: sp[1]})
 			}
+			lm.Spans = spans[k:len(spans):len(spans)]
 		}
 		fm.Lines[i] = lm
 	}

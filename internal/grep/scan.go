@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"io/fs"
+	"slices"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/unicode"
@@ -42,6 +43,9 @@ type Scanner struct {
 	fnd finder
 	buf []byte
 
+	lines   []Line   // scratch for the lines of a file (see settle)
+	spanBuf [][2]int // scratch for the spans of a line
+
 	// Buffer sizes (tests shrink them): chunk is the read size of a
 	// streamed search, maxLine the longest line searched whole and the
 	// largest file read whole, maxWhole the cap of a whole-file search.
@@ -71,6 +75,7 @@ func (s *Scanner) SearchFile(ctx context.Context, fsys fs.FS, name string, max i
 		return nil, &errs.Error{Code: errs.TooLarge, Path: name, Message: name + " is over the size cap", Err: fsx.ErrTooLarge}
 	}
 	res, err := s.search(ctx, f, f.Size())
+	s.settle(res)
 	if err != nil {
 		if e, ok := err.(*errs.Error); ok && e.Path == "" {
 			e.Path = name
@@ -81,13 +86,15 @@ func (s *Scanner) SearchFile(ctx context.Context, fsys fs.FS, name string, max i
 
 // SearchReader searches everything r yields, in chunks.
 func (s *Scanner) SearchReader(ctx context.Context, r io.Reader) (*FileResult, error) {
-	return s.search(ctx, r, -1)
+	res, err := s.search(ctx, r, -1)
+	s.settle(res)
+	return res, err
 }
 
 // SearchBytes searches b, which it does not modify or retain.
 func (s *Scanner) SearchBytes(ctx context.Context, b []byte) (*FileResult, error) {
 	if enc, _ := bomEncoding(b); enc != nil {
-		return s.search(ctx, bytes.NewReader(b), -1)
+		return s.SearchReader(ctx, bytes.NewReader(b))
 	}
 	res := &FileResult{}
 	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
@@ -103,7 +110,26 @@ func (s *Scanner) SearchBytes(ctx context.Context, b []byte) (*FileResult, error
 		return res, nil
 	}
 	fs.process(b, 0, len(b))
+	s.settle(res)
 	return res, fs.err
+}
+
+// settle gives res its own Lines, of the right size, and keeps the
+// slice they were gathered in as scratch for the next file: most files
+// report a few lines, and growing a slice for each costs more than one
+// copy.
+func (s *Scanner) settle(res *FileResult) {
+	if res == nil {
+		return
+	}
+	if c := cap(res.Lines); c > 0 && c <= 4096 {
+		s.lines = res.Lines[:0]
+	}
+	if len(res.Lines) == 0 {
+		res.Lines = nil
+	} else {
+		res.Lines = slices.Clone(res.Lines)
+	}
 }
 
 // bomEncoding returns the decoder and name for a UTF-16 or UTF-32
@@ -346,6 +372,7 @@ type fileSearch struct {
 }
 
 func (s *Scanner) begin(ctx context.Context, res *FileResult) *fileSearch {
+	res.Lines = s.lines[:0]
 	return &fileSearch{s: s, m: s.m, res: res, ctx: ctx, doneCh: ctx.Done(), cntLine: 1, nulLine: -1}
 }
 
@@ -698,10 +725,12 @@ func (s *Scanner) nextLineRegexp(data []byte, from int) (int, int) {
 	return -1, -1
 }
 
-// spans returns the matches in a matching line.
+// spans returns the matches in a matching line, in a scratch slice that
+// the next call reuses.
 func (s *Scanner) spans(line []byte) [][2]int {
 	if lit := s.m.plainLit; lit != nil {
-		var out [][2]int
+		out := s.spanBuf[:0]
+		defer func() { s.spanBuf = out[:0] }()
 		for p := 0; ; {
 			i := bytes.Index(line[p:], lit)
 			if i < 0 {
@@ -712,10 +741,11 @@ func (s *Scanner) spans(line []byte) [][2]int {
 		}
 	}
 	idx := s.m.re.FindAllIndex(line, -1)
-	out := make([][2]int, len(idx))
-	for i, x := range idx {
-		out[i] = [2]int{x[0], x[1]}
+	out := s.spanBuf[:0]
+	for _, x := range idx {
+		out = append(out, [2]int{x[0], x[1]})
 	}
+	s.spanBuf = out[:0]
 	return out
 }
 
