@@ -45,6 +45,22 @@ func ompWorkspaces(t *testing.T) map[string]scout.Workspace {
 	return map[string]scout.Workspace{"MapFS": {FS: m}, "TempDir": {Root: testfs.WriteDir(t, m)}}
 }
 
+// failed reports whether a call failed as expected (code is not ""), and
+// fails the test when it failed otherwise or did not fail as expected.
+func failed(t *testing.T, err error, code scout.Code, msg string) bool {
+	t.Helper()
+	if code == "" {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return false
+	}
+	if scout.CodeOf(err) != code || !strings.Contains(err.Error(), msg) {
+		t.Fatalf("err = %v (%s), want %s containing %q", err, scout.CodeOf(err), code, msg)
+	}
+	return true
+}
+
 // blockText joins the lines a read shows.
 func blockText(res *scout.ReadResult) string {
 	var b strings.Builder
@@ -84,14 +100,8 @@ func TestReadOMP(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(wsName+"/"+tt.reason, func(t *testing.T) {
 				res, err := r.Read(context.Background(), scout.ReadRequest{Path: tt.path})
-				if tt.code != "" {
-					if scout.CodeOf(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
-						t.Fatalf("err = %v (%s), want %s containing %q", err, scout.CodeOf(err), tt.code, tt.want)
-					}
+				if failed(t, err, tt.code, tt.want) {
 					return
-				}
-				if err != nil {
-					t.Fatal(err)
 				}
 				if got := blockText(res); got != tt.want || !res.Immutable || res.Tag != "" || res.Entity != "resource" {
 					t.Errorf("read %s: immutable %v, tag %q, entity %q, text:\n%s\nwant:\n%s", tt.path, res.Immutable, res.Tag, res.Entity, got, tt.want)
