@@ -35,6 +35,17 @@ func ompDocs(t *testing.T) (urls []string, text map[string]string) {
 	return urls, text
 }
 
+// below returns the URLs that start with prefix.
+func below(urls []string, prefix string) []string {
+	var out []string
+	for _, u := range urls {
+		if strings.HasPrefix(u, prefix) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
 // ompWorkspaces are workspaces with a README.md and a docs/ of their own,
 // as a MapFS and as a real directory: omp:// must never read them.
 func ompWorkspaces(t *testing.T) map[string]scout.Workspace {
@@ -76,12 +87,7 @@ func blockText(res *scout.ReadResult) string {
 // zero Reader's resolvers: omp:// is built in.
 func TestReadOMP(t *testing.T) {
 	urls, text := ompDocs(t)
-	var inDocs []string
-	for _, u := range urls {
-		if strings.HasPrefix(u, "omp://docs/") {
-			inDocs = append(inDocs, u)
-		}
-	}
+	inDocs := below(urls, "omp://docs/")
 	firstLines := strings.SplitAfter(text["omp://README.md"], "\n")
 	tests := []struct {
 		reason, path, want string
