@@ -16,7 +16,7 @@ const (
 // Envelope): the JSON that `scout call`, the MCP server and the cgo shim
 // return. Go callers of Finder, Searcher and Reader never need it.
 type Envelope struct {
-	Status  Status          `json:"status"`
+	Status  Status          `json:"status"`          // success, partial or error; never ""
 	Data    any             `json:"data"`            // the toolset's typed result; null on error
 	Text    string          `json:"text"`            // the model-facing text
 	Stats   Stats           `json:"stats"`           // counters for the call
@@ -36,8 +36,8 @@ type Image struct {
 // Stats are the counters of a call. Zero fields are omitted, except TimeMS.
 type Stats struct {
 	TimeMS  int64 `json:"time_ms"`
-	Matched int   `json:"matched"`
-	Visited int   `json:"visited,omitempty"`
+	Matched int   `json:"matched"`           // results returned: paths, matching lines or files, by tool
+	Visited int   `json:"visited,omitempty"` // entries the walk saw; 0 when the tool does not walk
 	Skipped int   `json:"skipped,omitempty"` // entries left out (ignored, hidden, binary, too large, unreadable, ...)
 	Files   int   `json:"files,omitempty"`   // files searched or read
 	Bytes   int64 `json:"bytes,omitempty"`   // bytes read
@@ -45,16 +45,16 @@ type Stats struct {
 
 // EnvelopeContext records the call's input and its resolution.
 type EnvelopeContext struct {
-	Cwd               string          `json:"cwd"`          // working directory, relative to the project root ("." for the root)
-	ParamsInput       json.RawMessage `json:"params_input"` // the arguments exactly as given
-	PathResolved      string          `json:"path_resolved,omitempty"`
-	PatternNormalized string          `json:"pattern_normalized,omitempty"`
+	Cwd               string          `json:"cwd"`                          // working directory, relative to the project root ("." for the root)
+	ParamsInput       json.RawMessage `json:"params_input"`                 // the arguments exactly as given
+	PathResolved      string          `json:"path_resolved,omitempty"`      // the path or scope searched, relative to the root; "" when none applies
+	PatternNormalized string          `json:"pattern_normalized,omitempty"` // the pattern as run (slashes, repairs); "" when none applies
 }
 
 // EnvelopeError is the error member of an Envelope.
 type EnvelopeError struct {
-	Code    Code   `json:"code"`
-	Message string `json:"message"`
+	Code    Code   `json:"code"`    // the stable code, e.g. "INVALID_PARAM"; never ""
+	Message string `json:"message"` // what went wrong and how to fix the call (also the Envelope's Text)
 }
 
 // ErrorEnvelope builds an error Envelope for err, whose text is the error's

@@ -40,6 +40,9 @@ type FindOperations interface {
 // FindStater is an optional FindOperations ability: with it, an input that
 // names a file is answered without a glob.
 type FindStater interface {
+	// Stat returns the file information of path (slash-separated,
+	// relative to the root). When it fails for a listed path, that entry
+	// is returned without its kind, size and time.
 	Stat(ctx context.Context, path string) (fs.FileInfo, error)
 }
 
@@ -132,7 +135,7 @@ const (
 
 // FindResult is the outcome of a Find.
 type FindResult struct {
-	Entries      []FindEntry        `json:"entries"`
+	Entries      []FindEntry        `json:"entries"`                // the matches in the requested order, at most the limit; nil when none
 	Scope        string             `json:"scope"`                  // the searched base(s), for display ("." is the root)
 	Pattern      string             `json:"pattern"`                // the glob matched below Scope ("" for an exact file)
 	ExactFile    bool               `json:"exactFile,omitempty"`    // the input named one file, returned as is

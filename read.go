@@ -57,6 +57,7 @@ type Reader struct {
 // Fetcher fetches a web URL. It returns an error only when no response was
 // received; an HTTP error status is a response.
 type Fetcher interface {
+	// Fetch fetches url (http:// or https://), stopping when ctx is done.
 	Fetch(ctx context.Context, url string) (*FetchResponse, error)
 }
 

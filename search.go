@@ -276,9 +276,9 @@ type SearchResult struct {
 // FileError is a file that could not be read: a per-file failure, counted
 // in the result rather than returned as the call's error.
 type FileError struct {
-	Path    string `json:"path"`
-	Code    Code   `json:"code"`
-	Message string `json:"message"`
+	Path    string `json:"path"`    // slash path relative to the root
+	Code    Code   `json:"code"`    // e.g. CodeAccessDenied; never ""
+	Message string `json:"message"` // what failed, for people
 }
 
 // MatchLines returns the number of matching lines in the page.

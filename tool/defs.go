@@ -16,17 +16,17 @@ type OpenAITool struct {
 
 // OpenAIFunction is the function member of an OpenAITool.
 type OpenAIFunction struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	Parameters  json.RawMessage `json:"parameters"`
+	Name        string          `json:"name"`        // the tool's name
+	Description string          `json:"description"` // the model-facing description
+	Parameters  json.RawMessage `json:"parameters"`  // the JSON Schema of the arguments object
 }
 
 // AnthropicTool is a tool definition in the shape of Anthropic-style tool
 // use ("tools": [{"name", "description", "input_schema"}]).
 type AnthropicTool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"input_schema"`
+	Name        string          `json:"name"`         // the tool's name
+	Description string          `json:"description"`  // the model-facing description
+	InputSchema json.RawMessage `json:"input_schema"` // the JSON Schema of the arguments object
 }
 
 // OpenAITools returns the toolset's tools as OpenAI-style functions.

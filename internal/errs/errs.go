@@ -33,6 +33,7 @@ type Error struct {
 	Err     error  // the underlying cause, if any
 }
 
+// Error returns the Message.
 func (e *Error) Error() string { return e.Message }
 
 // Unwrap returns the underlying cause.

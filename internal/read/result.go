@@ -183,7 +183,7 @@ type SuffixResolution struct {
 
 // Binary describes a binary file.
 type Binary struct {
-	Size int64  `json:"size"`
+	Size int64  `json:"size"` // bytes
 	MIME string `json:"mime"` // detected from the content, e.g. "application/zip"
 }
 
@@ -196,16 +196,16 @@ type Summary struct {
 
 // URLInfo describes a web read.
 type URLInfo struct {
-	URL         string   `json:"url"`
-	FinalURL    string   `json:"finalUrl,omitempty"`
-	ContentType string   `json:"contentType,omitempty"`
-	Method      string   `json:"method"`
-	Notes       []string `json:"notes,omitempty"`
+	URL         string   `json:"url"`                   // the URL read, without selector
+	FinalURL    string   `json:"finalUrl,omitempty"`    // the URL after redirects, or the API read instead
+	ContentType string   `json:"contentType,omitempty"` // the response's media type; "" when the server sent none
+	Method      string   `json:"method"`                // how the page was rendered (the "Method:" header line)
+	Notes       []string `json:"notes,omitempty"`       // remarks shown with the page (a failed fetch, a cut body); nil when none
 }
 
 // Part is one path of a delimited entry: its result or its error.
 type Part struct {
-	Path   string  `json:"path"`
-	Result *Result `json:"result,omitempty"`
-	Error  string  `json:"error,omitempty"`
+	Path   string  `json:"path"`             // the part as written in the entry
+	Result *Result `json:"result,omitempty"` // its result; nil when Error is set
+	Error  string  `json:"error,omitempty"`  // why it could not be read; "" on success
 }
