@@ -141,3 +141,33 @@ func TestBuiltinDocs(t *testing.T) {
 		t.Errorf("removing it restores the built-in docs: %+v, %v", res, err)
 	}
 }
+
+// FuzzDocs checks that any omp:// URL resolves, lists and expands without
+// panicking, to a document, a list or a coded error.
+func FuzzDocs(f *testing.F) {
+	for _, s := range []string{"omp://", "omp://README.md", "omp://docs/", "omp://docs/../x", "omp://*.md", "omp://a?b=c", "omp:///", "omp://%zz"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ctx := context.Background()
+		var r Registry
+		res, err := r.Resolve(ctx, s)
+		if err != nil && errs.CodeOf(err) == errs.Internal {
+			t.Fatalf("Resolve(%q): uncoded error %v", s, err)
+		}
+		if err == nil && (!res.Immutable || res.SourcePath != "") && strings.HasPrefix(strings.ToLower(s), "omp://") {
+			t.Fatalf("Resolve(%q) = %+v: documents are immutable and virtual", s, res)
+		}
+		urls, err := r.Expand(ctx, []string{s})
+		if err != nil || len(urls) == 0 {
+			t.Fatalf("Expand(%q) = %v, %v", s, urls, err)
+		}
+		if len(urls) > 1 {
+			for _, u := range urls {
+				if _, err := r.Resolve(ctx, u); err != nil {
+					t.Fatalf("Expand(%q) gave %q, which does not resolve: %v", s, u, err)
+				}
+			}
+		}
+	})
+}
