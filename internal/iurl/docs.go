@@ -2,6 +2,7 @@ package iurl
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"path"
 	"strings"
@@ -38,6 +39,9 @@ func (d Docs) Resolve(ctx context.Context, u *URL) (*Resource, error) {
 	}
 	fsys := d.fsys()
 	st, err := fs.Stat(fsys, name)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, errs.Wrap(errs.CodeOf(err), err, "Reading %s://%s: %v", u.Scheme, name, err)
+	}
 	if err != nil {
 		all, lerr := d.urls(ctx, u.Scheme, ".")
 		if lerr != nil {

@@ -171,3 +171,17 @@ func FuzzDocs(f *testing.F) {
 		}
 	})
 }
+
+// deniedFS fails every Stat with a permission error.
+type deniedFS struct{ fs.FS }
+
+func (deniedFS) Stat(name string) (fs.FileInfo, error) {
+	return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrPermission}
+}
+
+func TestDocsStatError(t *testing.T) {
+	_, err := Docs{FS: deniedFS{}}.Resolve(context.Background(), &URL{Raw: "omp://a.md", Scheme: "omp", Host: "a.md"})
+	if errs.CodeOf(err) != errs.AccessDenied || !strings.Contains(err.Error(), "Reading omp://a.md") {
+		t.Errorf("err = %v (%s), want ACCESS_DENIED naming the URL, not NOT_FOUND", err, errs.CodeOf(err))
+	}
+}
