@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/scoutkit/scout/internal/errs"
@@ -33,6 +34,17 @@ const (
 // error status is a Response.
 type Fetcher interface {
 	Fetch(ctx context.Context, url string) (*Response, error)
+}
+
+// HeaderFetcher is a Fetcher that can send request headers. Content
+// negotiation (a request with "Accept: text/markdown") needs one;
+// HTTPFetcher is one. With a plain Fetcher that probe is skipped.
+type HeaderFetcher interface {
+	Fetcher
+	// FetchHeader is Fetch with h added to the request's headers (a
+	// header in h replaces the fetcher's own of that name); nil h adds
+	// nothing.
+	FetchHeader(ctx context.Context, url string, h http.Header) (*Response, error)
 }
 
 // FetcherFunc adapts a function to a Fetcher.
@@ -89,6 +101,11 @@ func CheckURL(raw string) (*url.URL, error) {
 
 // Fetch implements Fetcher.
 func (f *HTTPFetcher) Fetch(ctx context.Context, raw string) (*Response, error) {
+	return f.FetchHeader(ctx, raw, nil)
+}
+
+// FetchHeader implements HeaderFetcher.
+func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header) (*Response, error) {
 	if _, err := CheckURL(raw); err != nil {
 		return nil, err
 	}
@@ -120,6 +137,9 @@ func (f *HTTPFetcher) Fetch(ctx context.Context, raw string) (*Response, error) 
 	}
 	req.Header.Set("User-Agent", cmpOr(f.UserAgent, DefaultUserAgent))
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.9,*/*;q=0.8")
+	for k, v := range h {
+		req.Header[http.CanonicalHeaderKey(k)] = v
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		return nil, fetchErr(ctx, err)
@@ -159,6 +179,44 @@ func fetchErr(ctx context.Context, err error) error {
 		}
 	}
 	return errs.Wrap(code, err, "%s", strings.TrimPrefix(err.Error(), "Get "))
+}
+
+// MaxRequests is the most requests one Render makes: at most
+// MaxHandlerRequests by the site handlers together, then the page and the
+// five probes around it (markdown alternate, URL.md, content negotiation,
+// feed alternate, llms.txt), each tried at most once.
+const MaxRequests = MaxHandlerRequests + 6
+
+// MaxHandlerRequests is the most requests the site handlers of one Render
+// make together; a fetch past it fails, and the handler's error is noted.
+const MaxHandlerRequests = 2
+
+// budget is a Fetcher that allows at most limit requests; what names the
+// fetches in the error past it. It is safe for concurrent use (a host's
+// site handler may fetch in parallel).
+type budget struct {
+	f     Fetcher
+	limit int32
+	what  string
+	used  atomic.Int32
+}
+
+func (b *budget) Fetch(ctx context.Context, url string) (*Response, error) {
+	return b.FetchHeader(ctx, url, nil)
+}
+
+func (b *budget) FetchHeader(ctx context.Context, url string, h http.Header) (*Response, error) {
+	hf, ok := b.f.(HeaderFetcher)
+	if len(h) > 0 && !ok {
+		return nil, errs.New(errs.Unsupported, "skipped: the fetcher cannot send request headers")
+	}
+	if b.used.Add(1) > b.limit {
+		return nil, errs.New(errs.Unsupported, "skipped: %s already made %d requests, Scout's limit", b.what, b.limit)
+	}
+	if len(h) > 0 {
+		return hf.FetchHeader(ctx, url, h)
+	}
+	return b.f.Fetch(ctx, url)
 }
 
 func cmpOr[T comparable](v, def T) T {

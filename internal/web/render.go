@@ -6,12 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
 	"path"
-	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	readability "codeberg.org/readeck/go-readability/v2"
@@ -27,10 +28,13 @@ const (
 	MethodJSON        = "json"
 	MethodFeed        = "feed"
 	MethodText        = "text"
-	MethodAlternate   = "alternate-markdown" // the page's <link rel="alternate" type="text/markdown">
-	MethodReadability = "readability"        // HTML main content through readability, as markdown
-	MethodHTML        = "html-to-markdown"   // the whole HTML page as markdown (readability found no article)
-	MethodDocument    = "markit"             // a document (PDF, DOCX, ...) converted to text
+	MethodAlternate   = "alternate-markdown"  // the page's <link rel="alternate" type="text/markdown">
+	MethodMDSuffix    = "md-suffix"           // the page's URL with .md appended (the llms.txt convention)
+	MethodNegotiated  = "content-negotiation" // the page's URL asked for with Accept: text/markdown
+	MethodLLMs        = "llms.txt"            // the site's /llms.txt, for a page that renders to almost nothing
+	MethodReadability = "readability"         // HTML main content through readability, as markdown
+	MethodHTML        = "html-to-markdown"    // the whole HTML page as markdown (readability found no article)
+	MethodDocument    = "markit"              // a document (PDF, DOCX, ...) converted to text
 	MethodImage       = "image"
 	MethodBinary      = "binary"
 	MethodRaw         = "raw"
@@ -73,18 +77,62 @@ func (p *Page) Header() string {
 // Output returns the header and the content: the text read shows and pages.
 func (p *Page) Output() string { return p.Header() + p.Content }
 
-// Options tune Render. The zero value uses convert.For for documents.
+// Options tune Render. The zero value uses convert.For for documents and
+// the built-in site handlers.
 type Options struct {
 	// Raw returns the body as text (":raw"), without rendering.
 	Raw bool
 	// Convert finds the converter of a document extension; nil means
 	// convert.For.
 	Convert func(ext string) (convert.Converter, bool)
+	// Handlers add site handlers by name, tried in name order before the
+	// built-in ones ("github", "gitlab"). A handler named like a built-in
+	// replaces it; a nil Handler removes it. nil means the built-ins only.
+	Handlers map[string]Handler
 }
 
-// Render fetches rawURL with f and renders it. A fetch that fails or
+// Client is a Fetcher that carries site handlers, for callers that pass
+// only a Fetcher along: Render reads through Client.Fetcher and adds
+// Client.Handlers to Options.Handlers (a name in Options wins).
+type Client struct {
+	// Fetcher fetches; nil means DefaultFetcher().
+	Fetcher Fetcher
+	// Handlers are site handlers by name, as in Options.Handlers.
+	Handlers map[string]Handler
+}
+
+// Fetch fetches url with c.Fetcher.
+func (c *Client) Fetch(ctx context.Context, url string) (*Response, error) {
+	return cmpOr[Fetcher](c.Fetcher, DefaultFetcher()).Fetch(ctx, url)
+}
+
+// Render fetches rawURL with f and renders it, in this order (pi's
+// renderUrl):
+//  1. https:// is added to a bare www. URL;
+//  2. unless Raw, the site handlers (Options.Handlers, then "github":
+//     blob pages as raw files, repository roots as their README; "gitlab":
+//     blob pages as raw files); the first that returns a page wins;
+//  3. the page is fetched;
+//  4. with Raw, the body is returned as it is; an image keeps its bytes,
+//     a document (PDF, DOCX, XLSX, ...) goes through its converter;
+//  5. JSON is pretty-printed, a feed listed, plain text shown;
+//  6. HTML: the page's markdown alternate (<link rel="alternate"
+//     type="text/markdown">), then URL.md, then the URL asked for with
+//     "Accept: text/markdown"; then a page whose article readability
+//     finds empty or under 200 characters is read as its feed alternate
+//     (<link rel="alternate" type="application/rss+xml|atom+xml">) when
+//     it has one; else readability's article as markdown, or the whole
+//     page converted when there is none; a page that renders to under 200
+//     characters is replaced by the site's /llms.txt;
+//  7. a page that renders to nothing is shown as its HTML (raw-html).
+//
+// One Render makes at most MaxRequests (8) requests, MaxHandlerRequests
+// (2) of them by the site handlers, each bounded by the
+// fetcher's deadline and byte cap (20 MiB by default), and a probe also
+// by 10 s. A probe that fails is listed in the notes ("Probes failed:
+// ..."), never returned as an error. A fetch of the page that fails or
 // returns an HTTP error gives a Page with Method "failed" and notes that
-// say why, not an error; the error is for an invalid URL or a canceled ctx.
+// say why; the error is for an invalid URL or a canceled ctx.
 func Render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, error) {
 	p, err := render(ctx, f, rawURL, o)
 	if err != nil {
@@ -98,15 +146,51 @@ func Render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 	return p, nil
 }
 
+// pipeline is one Render in progress.
+type pipeline struct {
+	f      *budget
+	o      Options
+	failed []string // the probes and handlers that failed, for the notes
+}
+
+// fail records a failed probe or handler.
+func (pl *pipeline) fail(format string, a ...any) {
+	pl.failed = append(pl.failed, fmt.Sprintf(format, a...))
+}
+
+// finish adds the failures to p's notes.
+func (pl *pipeline) finish(p *Page) *Page {
+	if len(pl.failed) > 0 {
+		p.Notes = append(p.Notes, "Probes failed: "+strings.Join(pl.failed, ", "))
+	}
+	return p
+}
+
 func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, error) {
 	u := Normalize(rawURL)
-	if _, err := CheckURL(u); err != nil {
+	parsed, err := CheckURL(u)
+	if err != nil {
 		return nil, err
+	}
+	if c, ok := f.(*Client); ok {
+		o.Handlers = mergeHandlers(c.Handlers, o.Handlers)
+		f = c.Fetcher
 	}
 	if f == nil {
 		f = DefaultFetcher()
 	}
-	resp, err := f.Fetch(ctx, u)
+	pl := &pipeline{f: &budget{f: f, limit: MaxRequests - MaxHandlerRequests, what: "the page and its probes"}, o: o}
+	if !o.Raw {
+		p, err := pl.site(ctx, parsed)
+		if err != nil {
+			return nil, err
+		}
+		if p != nil {
+			p.URL = u
+			return pl.finish(p), nil
+		}
+	}
+	resp, err := pl.f.Fetch(ctx, u)
 	if err != nil {
 		if ce := ctx.Err(); ce != nil {
 			return nil, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", u, ce)
@@ -114,7 +198,7 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 		if errs.CodeOf(err) == errs.InvalidParam {
 			return nil, err
 		}
-		return &Page{URL: u, FinalURL: u, Method: MethodFailed, Notes: []string{"Fetch failed: " + err.Error()}}, nil
+		return pl.finish(&Page{URL: u, FinalURL: u, Method: MethodFailed, Notes: []string{"Fetch failed: " + err.Error()}}), nil
 	}
 	p := &Page{URL: u, FinalURL: cmpOr(resp.FinalURL, u), Truncated: resp.Truncated}
 	if len(resp.Redirects) > 0 {
@@ -137,8 +221,54 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 			}
 			p.Content = cut(strings.TrimSpace(body), maxFailedBody)
 		}
+		return pl.finish(p), nil
+	}
+	if err := renderBody(ctx, pl, p, resp, o); err != nil {
+		return nil, err
+	}
+	return pl.finish(p), nil
+}
+
+// mergeHandlers returns a's handlers with b's added; b wins a name.
+func mergeHandlers(a, b map[string]Handler) map[string]Handler {
+	if len(a) == 0 {
+		return b
+	}
+	out := make(map[string]Handler, len(a)+len(b))
+	maps.Copy(out, a)
+	maps.Copy(out, b)
+	return out
+}
+
+// site runs the site handlers: the first page one returns, completed.
+func (pl *pipeline) site(ctx context.Context, u *url.URL) (*Page, error) {
+	f := &budget{f: pl.f.f, limit: MaxHandlerRequests, what: "the site handlers"}
+	for _, nh := range handlers(pl.o.Handlers) {
+		p, err := nh.h.Handle(ctx, f, u)
+		if ce := ctx.Err(); ce != nil {
+			return nil, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", u, ce)
+		}
+		if err != nil {
+			pl.fail("site handler %s (%v)", nh.name, err)
+			continue
+		}
+		if p == nil {
+			continue
+		}
+		p.FinalURL = cmpOr(p.FinalURL, u.String())
+		p.ContentType = cmpOr(p.ContentType, "text/plain")
+		p.Method = cmpOr(p.Method, "site:"+nh.name)
 		return p, nil
 	}
+	return nil, nil
+}
+
+// renderBody renders a 2xx response into p by its content type (steps 4
+// to 7 of Render). pl is nil for a body that must not start probes (a
+// site handler's raw file).
+func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Options) error {
+	mt, params := mediaType(resp)
+	p.ContentType = mt
 	if o.Raw {
 		p.Method = MethodRaw
 		if isHTML(mt) {
@@ -147,17 +277,17 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 		if !isText(mt) && !utf8.Valid(resp.Body) {
 			p.Method = MethodBinary
 			p.Content = binaryNotice(mt, len(resp.Body))
-			return p, nil
+			return nil
 		}
 		p.Content = decode(resp.Body, mt, params)
-		return p, nil
+		return nil
 	}
 	conv := o.Convert
 	if conv == nil {
 		conv = convert.For
 	}
 	switch {
-	case strings.HasPrefix(mt, "image/"):
+	case strings.HasPrefix(mt, "image/") && mt != "image/svg+xml":
 		p.Method, p.Image = MethodImage, resp.Body
 		p.Content = fmt.Sprintf("[Image: %s, %s]", mt, formatBytes(len(resp.Body)))
 	case documentExt(mt, p.FinalURL) != "":
@@ -170,7 +300,7 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 		text, err := c.Convert(ctx, bytes.NewReader(resp.Body), int64(len(resp.Body)))
 		if err != nil {
 			if ce := ctx.Err(); ce != nil {
-				return nil, errs.Wrap(errs.CodeOf(ce), ce, "converting %s: %v", u, ce)
+				return errs.Wrap(errs.CodeOf(ce), ce, "converting %s: %v", p.URL, ce)
 			}
 			p.Method = MethodFailed
 			p.Notes = append(p.Notes, "markit conversion failed: "+err.Error())
@@ -195,49 +325,99 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 		}
 		p.Method, p.Content = MethodFeed, md
 	case isHTML(mt):
-		html := decode(resp.Body, mt, params)
-		if md, alt, ok := markdownAlternate(ctx, f, html, p.FinalURL); ok {
-			p.Method, p.Content = MethodAlternate, md
-			p.Notes = append(p.Notes, "Used markdown alternate: "+alt)
-			break
-		}
-		if len(html) > maxHTML {
-			html = cut(html, maxHTML)
-			p.Notes = append(p.Notes, fmt.Sprintf("HTML cut at %s before rendering", formatBytes(maxHTML)))
-		}
-		p.Method, p.Content = renderHTML(ctx, html, p.FinalURL, &p.Notes)
+		return renderHTMLPage(ctx, pl, p, decode(resp.Body, mt, params))
 	case isText(mt):
 		p.Method, p.Content = MethodText, decode(resp.Body, mt, params)
 	default:
 		p.Method, p.Content = MethodBinary, binaryNotice(mt, len(resp.Body))
 	}
-	return p, nil
+	return nil
 }
 
-// renderHTML extracts the main content with readability and converts it
-// to markdown; when readability finds nothing it converts the whole page.
-func renderHTML(ctx context.Context, html, pageURL string, notes *[]string) (method, content string) {
-	base, _ := url.Parse(pageURL)
-	art, err := readability.FromReader(strings.NewReader(html), base)
-	if err == nil && art.Node != nil {
-		var b bytes.Buffer
-		if art.RenderHTML(&b) == nil {
-			md, err := convert.HTMLToMarkdown(ctx, &b, pageURL)
-			if err == nil && strings.TrimSpace(md) != "" {
-				if t := strings.TrimSpace(art.Title()); t != "" && !strings.HasPrefix(md, "# ") {
-					md = "# " + t + "\n\n" + md
-				}
-				return MethodReadability, md
-			}
+// nearlyEmpty is the rendered size, in non-space characters, under which
+// a page is replaced by the site's llms.txt.
+const nearlyEmpty = 200
+
+// renderHTMLPage is step 6 and 7 of Render for an HTML page.
+func renderHTMLPage(ctx context.Context, pl *pipeline, p *Page, page string) error {
+	links := headLinks(page)
+	if pl != nil {
+		if ok, err := pl.markdown(ctx, p, links); ok || err != nil {
+			return err
 		}
 	}
-	md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(html), pageURL)
-	if err != nil {
-		*notes = append(*notes, "HTML conversion failed: "+err.Error())
-		return MethodRawHTML, html
+	if len(page) > maxHTML {
+		page = cut(page, maxHTML)
+		p.Notes = append(p.Notes, fmt.Sprintf("HTML cut at %s before rendering", formatBytes(maxHTML)))
 	}
-	*notes = append(*notes, "No article found; converted the whole page")
-	return MethodHTML, md
+	md, found := readArticle(ctx, page, p.FinalURL)
+	if pl != nil && (!found || visible(md) < nearlyEmpty) {
+		if ok, err := pl.feed(ctx, p, links); ok || err != nil {
+			return err
+		}
+	}
+	if found {
+		p.Method, p.Content = MethodReadability, md
+	} else {
+		md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(page), p.FinalURL)
+		if err != nil {
+			p.Notes = append(p.Notes, "HTML conversion failed: "+err.Error())
+			p.Method, p.Content = MethodRawHTML, page
+			return nil
+		}
+		p.Notes = append(p.Notes, "No article found; converted the whole page")
+		p.Method, p.Content = MethodHTML, md
+	}
+	if n := visible(p.Content); pl != nil && n < nearlyEmpty {
+		if ok, err := pl.llms(ctx, p, n); ok || err != nil {
+			return err
+		}
+	}
+	if visible(p.Content) == 0 {
+		p.Notes = append(p.Notes, "The page rendered to no text; showing its HTML")
+		p.Method, p.Content = MethodRawHTML, page
+	}
+	return nil
+}
+
+// visible counts the non-space characters of s.
+func visible(s string) int {
+	n := 0
+	for _, r := range s {
+		if !unicode.IsSpace(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// readArticle extracts the main content with readability as markdown, headed
+// by the article's title; ok is false when readability finds no article.
+func readArticle(ctx context.Context, page, pageURL string) (md string, ok bool) {
+	base, _ := url.Parse(pageURL)
+	// The page is UTF-8 by now: parse it as such (readability's own parser
+	// would guess the charset again, windows-1252 without a meta tag).
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		return "", false
+	}
+	parser := readability.NewParser()
+	art, err := parser.ParseAndMutate(doc, base)
+	if err != nil || art.Node == nil {
+		return "", false
+	}
+	var b bytes.Buffer
+	if art.RenderHTML(&b) != nil {
+		return "", false
+	}
+	md, err = convert.HTMLToMarkdown(ctx, &b, pageURL)
+	if err != nil || strings.TrimSpace(md) == "" {
+		return "", false
+	}
+	if t := strings.TrimSpace(art.Title()); t != "" && !strings.HasPrefix(md, "# ") {
+		md = "# " + t + "\n\n" + md
+	}
+	return md, true
 }
 
 // mediaType returns the response's media type (sniffed when the header is
@@ -261,9 +441,13 @@ func mediaType(r *Response) (string, map[string]string) {
 	return mt, params
 }
 
-// decode converts a text body to UTF-8 using the charset parameter, a
-// BOM, or an HTML meta tag; invalid bytes become U+FFFD.
+// decode converts a text body to UTF-8 using the charset parameter, else
+// as UTF-8 when it is valid UTF-8, else by a BOM or an HTML meta tag;
+// invalid bytes become U+FFFD.
 func decode(body []byte, mt string, params map[string]string) string {
+	if params["charset"] == "" && utf8.Valid(body) {
+		return string(body) // UTF-8 wins over a guess (HTML without a declared charset defaults to windows-1252)
+	}
 	ct := mt
 	if cs := params["charset"]; cs != "" {
 		ct += "; charset=" + cs
@@ -346,67 +530,6 @@ func cut(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
-}
-
-// markdownAlternate fetches the markdown version a page links to with
-// <link rel="alternate" type="text/markdown" href="...">, if any.
-func markdownAlternate(ctx context.Context, f Fetcher, page, pageURL string) (md, alt string, ok bool) {
-	href := alternateHref(page)
-	if href == "" {
-		return "", "", false
-	}
-	base, err := url.Parse(pageURL)
-	if err != nil {
-		return "", "", false
-	}
-	ref, err := base.Parse(href)
-	if err != nil || (ref.Scheme != "http" && ref.Scheme != "https") {
-		return "", "", false
-	}
-	resp, err := f.Fetch(ctx, ref.String())
-	if err != nil || resp.Status < 200 || resp.Status > 299 {
-		return "", "", false
-	}
-	mt, params := mediaType(resp)
-	if !isText(mt) || isHTML(mt) {
-		return "", "", false
-	}
-	body := strings.TrimSpace(decode(resp.Body, mt, params))
-	return body, ref.String(), body != ""
-}
-
-// alternateHref finds the href of a markdown alternate link in the head.
-func alternateHref(page string) string {
-	z := html.NewTokenizer(strings.NewReader(page))
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return ""
-		case html.StartTagToken, html.SelfClosingTagToken:
-			name, hasAttr := z.TagName()
-			switch string(name) {
-			case "body":
-				return ""
-			case "link":
-				var rel, typ, href string
-				for hasAttr {
-					var k, v []byte
-					k, v, hasAttr = z.TagAttr()
-					switch string(k) {
-					case "rel":
-						rel = strings.ToLower(string(v))
-					case "type":
-						typ = strings.ToLower(string(v))
-					case "href":
-						href = string(v)
-					}
-				}
-				if slices.Contains(strings.Fields(rel), "alternate") && (typ == "text/markdown" || typ == "text/x-markdown") && href != "" {
-					return href
-				}
-			}
-		}
-	}
 }
 
 // formatBytes renders a size as read does: 512B, 1.2KB, 3.4MB, 1.0GB.

@@ -1,0 +1,255 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/net/html"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+// probeTimeout bounds one probe, within the fetcher's own deadline: a
+// probe is optional, and a slow one should not hold the read.
+const probeTimeout = 10 * time.Second
+
+// maxLinks bounds the alternate links headLinks returns.
+const maxLinks = 32
+
+// link is a <link rel="alternate"> of a page's head.
+type link struct {
+	typ  string // the type attribute, lower-cased, without parameters
+	href string // as written
+}
+
+// headLinks returns the rel="alternate" links of an HTML page that have a
+// type and an href, in document order, up to the <body> (at most
+// maxLinks).
+func headLinks(page string) []link {
+	var out []link
+	z := html.NewTokenizer(strings.NewReader(page))
+	for len(out) < maxLinks {
+		switch z.Next() {
+		case html.ErrorToken:
+			return out
+		case html.EndTagToken:
+			if name, _ := z.TagName(); string(name) == "head" {
+				return out
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			switch string(name) {
+			case "body":
+				return out
+			case "link":
+				var rel, typ, href string
+				for hasAttr {
+					var k, v []byte
+					k, v, hasAttr = z.TagAttr()
+					switch string(k) {
+					case "rel":
+						rel = strings.ToLower(string(v))
+					case "type":
+						typ, _, _ = strings.Cut(strings.ToLower(string(v)), ";")
+						typ = strings.TrimSpace(typ)
+					case "href":
+						href = strings.TrimSpace(string(v))
+					}
+				}
+				if slices.Contains(strings.Fields(rel), "alternate") && typ != "" && href != "" {
+					out = append(out, link{typ, href})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// resolve returns href resolved against base when it is an http(s) URL.
+func resolve(base, href string) (string, bool) {
+	b, err := url.Parse(base)
+	if err != nil {
+		return "", false
+	}
+	ref, err := b.Parse(href)
+	if err != nil || (ref.Scheme != "http" && ref.Scheme != "https") || ref.Host == "" {
+		return "", false
+	}
+	ref.Fragment, ref.RawFragment = "", ""
+	return ref.String(), true
+}
+
+// firstLink returns the resolved href of the first link whose type is
+// one of types.
+func firstLink(links []link, base string, types ...string) (string, bool) {
+	for _, l := range links {
+		if slices.Contains(types, l.typ) {
+			if u, ok := resolve(base, l.href); ok {
+				return u, true
+			}
+		}
+	}
+	return "", false
+}
+
+// probe fetches target for the probe called name (with header h when
+// set) and returns its body when it answered 2xx with a media type that
+// accept takes. A failure is recorded in pl and ok is false; err is set
+// only when the caller's ctx ended.
+func (pl *pipeline) probe(ctx context.Context, name, target string, h http.Header, accept func(mt string, body []byte) bool) (body string, ok bool, err error) {
+	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	resp, ferr := pl.f.FetchHeader(pctx, target, h)
+	if ce := ctx.Err(); ce != nil {
+		return "", false, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", target, ce)
+	}
+	var why string
+	switch {
+	case ferr != nil:
+		why = ferr.Error()
+	case resp.Status < 200 || resp.Status > 299:
+		why = fmt.Sprintf("HTTP %d", resp.Status)
+	case resp.Truncated:
+		why = "body over the byte cap"
+	}
+	if why == "" {
+		mt, params := mediaType(resp)
+		if accept(mt, resp.Body) {
+			body = strings.TrimSpace(decode(resp.Body, mt, params))
+			if body != "" {
+				return body, true, nil
+			}
+			why = "empty body"
+		} else {
+			why = "answered " + cmpOr(mt, "no content type")
+		}
+	}
+	pl.fail("%s %s (%s)", name, target, why)
+	return "", false, nil
+}
+
+// isMarkdown reports a markdown media type.
+func isMarkdown(mt string) bool { return mt == "text/markdown" || mt == "text/x-markdown" }
+
+// markdownText accepts markdown or plain text that does not look like an
+// HTML page (servers that answer every path with their app shell).
+func markdownText(mt string, body []byte) bool {
+	return (isMarkdown(mt) || mt == "text/plain") && !looksHTML(body)
+}
+
+// looksHTML reports a body that starts like an HTML document.
+func looksHTML(body []byte) bool {
+	head := strings.ToLower(strings.TrimSpace(string(body[:min(len(body), 512)])))
+	return strings.HasPrefix(head, "<!doctype html") || strings.HasPrefix(head, "<html") || strings.HasPrefix(head, "<head")
+}
+
+// markdown tries the markdown versions of an HTML page in turn: its
+// markdown alternate link, URL.md, and content negotiation. ok reports
+// that one filled p.
+func (pl *pipeline) markdown(ctx context.Context, p *Page, links []link) (ok bool, err error) {
+	tried := ""
+	if alt, found := firstLink(links, p.FinalURL, "text/markdown", "text/x-markdown"); found {
+		tried = alt
+		md, ok, err := pl.probe(ctx, MethodAlternate, alt, nil, func(mt string, body []byte) bool { return isText(mt) && !isHTML(mt) })
+		if err != nil {
+			return false, err
+		}
+		if ok {
+			p.Method, p.Content = MethodAlternate, md
+			p.Notes = append(p.Notes, "Used markdown alternate: "+alt)
+			return true, nil
+		}
+	}
+	if md := mdSuffix(p.FinalURL); md != "" && md != tried {
+		body, ok, err := pl.probe(ctx, MethodMDSuffix, md, nil, markdownText)
+		if err != nil {
+			return false, err
+		}
+		if ok {
+			p.Method, p.Content = MethodMDSuffix, body
+			p.Notes = append(p.Notes, "Used the markdown version: "+md)
+			return true, nil
+		}
+	}
+	if _, ok := pl.f.f.(HeaderFetcher); !ok {
+		pl.fail("%s (the fetcher cannot send an Accept header)", MethodNegotiated)
+		return false, nil
+	}
+	accept := http.Header{"Accept": {"text/markdown, text/x-markdown;q=0.9"}}
+	body, ok, err := pl.probe(ctx, MethodNegotiated, p.FinalURL, accept, func(mt string, _ []byte) bool { return isMarkdown(mt) })
+	if err != nil || !ok {
+		return false, err
+	}
+	p.Method, p.Content, p.ContentType = MethodNegotiated, body, "text/markdown"
+	p.Notes = append(p.Notes, "The server answered Accept: text/markdown with markdown")
+	return true, nil
+}
+
+// mdSuffix returns the URL of a page's markdown version by the llms.txt
+// convention: ".md" appended to the path, "index.html.md" for a path that
+// ends in '/'; "" for a path that already ends in ".md".
+func mdSuffix(page string) string {
+	u, err := url.Parse(page)
+	if err != nil || strings.HasSuffix(strings.ToLower(u.Path), ".md") {
+		return ""
+	}
+	u.Fragment, u.RawFragment = "", ""
+	if u.Path == "" || strings.HasSuffix(u.Path, "/") {
+		u.Path += "index.html.md"
+		if u.Path[0] != '/' {
+			u.Path = "/" + u.Path
+		}
+	} else {
+		u.Path += ".md"
+	}
+	u.RawPath = ""
+	return u.String()
+}
+
+// feed reads a page without an article as its feed alternate.
+func (pl *pipeline) feed(ctx context.Context, p *Page, links []link) (ok bool, err error) {
+	alt, found := firstLink(links, p.FinalURL, "application/rss+xml", "application/atom+xml")
+	if !found {
+		return false, nil
+	}
+	var md string
+	body, ok, err := pl.probe(ctx, MethodFeed, alt, nil, func(mt string, body []byte) bool {
+		if !isFeed(mt, body) && !isFeed("application/xml", body) {
+			return false
+		}
+		var ferr error
+		md, ferr = feedMarkdown(body)
+		return ferr == nil
+	})
+	if err != nil || !ok || body == "" {
+		return false, err
+	}
+	p.Method, p.Content = MethodFeed, md
+	p.Notes = append(p.Notes, "No article in the page; used its feed: "+alt)
+	return true, nil
+}
+
+// llms replaces a page that rendered to n < nearlyEmpty characters by
+// its site's /llms.txt.
+func (pl *pipeline) llms(ctx context.Context, p *Page, n int) (ok bool, err error) {
+	u, err := url.Parse(p.FinalURL)
+	if err != nil {
+		return false, nil
+	}
+	target := u.Scheme + "://" + u.Host + "/llms.txt"
+	if target == p.FinalURL {
+		return false, nil
+	}
+	body, ok, err := pl.probe(ctx, MethodLLMs, target, nil, markdownText)
+	if !ok || err != nil {
+		return false, err
+	}
+	p.Method, p.Content = MethodLLMs, body
+	p.Notes = append(p.Notes, fmt.Sprintf("The page rendered to %d characters; showing the site's %s", n, target))
+	return true, nil
+}
