@@ -315,3 +315,32 @@ func TestDefinedToolDecodes(t *testing.T) {
 		t.Fatalf("a missing argument reached the tool: %+v", env)
 	}
 }
+
+// FuzzDecode feeds arbitrary argument objects to every tool's decoder: it
+// must return a value or an INVALID_PARAM error, never panic.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `{"paths": ["a"], "limit": 1e308}`, `{"pattern": "x", "-A": -1, "-C": 1.0}`,
+		`{"pattern": "x", "limit": 9007199254740993}`, `{"paths": "a", "exclude": [null]}`,
+		`{"pattern": "", "type": "dir", "skip": -0}`, `{"path": null, "output_mode": 3}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		a, err := parseArgs(raw)
+		if err != nil {
+			if errs.CodeOf(err) != errs.InvalidParam {
+				t.Fatalf("parseArgs(%q): %v", raw, err)
+			}
+			return
+		}
+		for _, ts := range Toolsets() {
+			tools, _ := Tools(ts)
+			for _, tl := range tools {
+				if err := decode(a, tl.fields, reflect.New(tl.argsType).Interface()); err != nil && errs.CodeOf(err) != errs.InvalidParam {
+					t.Fatalf("%s/%s %q: %v", ts, tl.Name, raw, err)
+				}
+			}
+		}
+	})
+}
