@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"net/url"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -31,6 +32,54 @@ func FuzzRender(f *testing.F) {
 			}
 			if !strings.HasPrefix(p.Output(), "URL: https://fuzz.example/x.doc\n") {
 				t.Fatalf("header %q", p.Header())
+			}
+		}
+	})
+}
+
+// FuzzHeadLinks checks the alternate-link extraction and the URLs derived
+// from it on arbitrary pages and hrefs: no panic, links within the cap
+// with a lower-case type and an href, resolved URLs http(s) with a host
+// and no fragment, and a URL.md that is "" or names a .md path.
+func FuzzHeadLinks(f *testing.F) {
+	seeds := []string{
+		`<head><link rel="alternate" type="text/markdown" href="/a.md"></head>`,
+		`<link REL="Alternate nofollow" TYPE="Application/RSS+XML; charset=utf-8" href=" f.xml ">`,
+		`<link rel=alternate type=application/atom+xml href=//o.example/f#x><body>`,
+		`<link rel="alternate" type="text/markdown" href="javascript:alert(1)">`,
+		`<link rel="alternate" type="text/markdown" href="http://[::1">`,
+		`<html><head><link rel="alternate" type="text/markdown" href="` + "\xff\x00" + `"></head>`,
+		"<link rel='alternate' type='TEXT/X-MARKDOWN' href='../../a b.md?q=1'/>",
+	}
+	for _, s := range seeds {
+		f.Add(s, "https://x.example/dir/page")
+	}
+	f.Add(seeds[0], "https://x.example")
+	f.Add(seeds[2], "http://x.example/a%20b/?q#f")
+	f.Fuzz(func(t *testing.T, page, base string) {
+		links := headLinks(page)
+		if len(links) > maxLinks {
+			t.Fatalf("%d links", len(links))
+		}
+		for _, l := range links {
+			if l.typ == "" || l.href == "" || l.typ != strings.ToLower(l.typ) || strings.Contains(l.typ, ";") {
+				t.Fatalf("bad link %+v", l)
+			}
+			u, ok := resolve(base, l.href)
+			if !ok {
+				continue
+			}
+			pu, err := url.Parse(u)
+			if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" || pu.Fragment != "" {
+				t.Fatalf("resolve(%q, %q) = %q", base, l.href, u)
+			}
+		}
+		if _, err := CheckURL(base); err == nil {
+			if md := mdSuffix(base); md != "" {
+				mu, err := url.Parse(md)
+				if err != nil || !strings.HasSuffix(mu.Path, ".md") {
+					t.Fatalf("mdSuffix(%q) = %q", base, md)
+				}
 			}
 		}
 	})
