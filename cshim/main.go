@@ -53,9 +53,10 @@ package main
 //
 // char *scout_cancel(long long call_id)
 //   Cancels the running call started with that call_id; the call then
-//   returns a CANCELED error Envelope. Returns a success Envelope, or a
-//   NOT_FOUND error Envelope when no running call has the id (not started
-//   yet, or already returned).
+//   returns a CANCELED error Envelope (or its normal result, when it was
+//   already finishing). Returns a success Envelope, or a NOT_FOUND error
+//   Envelope when no running call has the id (not started yet, or already
+//   returned).
 //
 // void scout_free(char *p)      releases a returned string; NULL is ignored.
 // char *scout_version(void)     Scout's version (free it).
