@@ -49,8 +49,10 @@ type Reader struct {
 	// does not fetch it again. nil means no cache: every read fetches.
 	URLCache *URLCache
 	// Resolvers resolve internal URLs by scheme ("skill", "memory", ...,
-	// without "://"). nil means none: an internal URL is then an
-	// UNSUPPORTED error.
+	// without "://"). nil means only the built-in omp:// (Scout's own
+	// documentation: omp:// lists the documents, omp://README.md reads
+	// one); an internal URL of another scheme is then an UNSUPPORTED error.
+	// A resolver registered for "omp" replaces the built-in one.
 	Resolvers map[string]Resolver
 }
 

@@ -25,7 +25,11 @@ type Searcher struct {
 	// Resolvers resolve internal URLs given in SearchRequest.Paths, by
 	// scheme ("skill", "memory", ... without "://"): a resource with a
 	// backing file is searched as that file, a virtual one in memory. nil
-	// means none: such entries are read as paths.
+	// means only the built-in omp:// (Scout's own documentation: omp://
+	// searches every document, omp://README.md one); an internal URL of
+	// another known scheme (agent, artifact, issue, local, mcp, memory, pr,
+	// rule, skill, vault) is then a CodeUnsupported error. A resolver
+	// registered for "omp" replaces the built-in one.
 	Resolvers map[string]Resolver
 }
 
@@ -135,7 +139,8 @@ type SearchRequest struct {
 	Pattern string `json:"pattern"`
 	// Paths are the files, directories and globs to search, slash paths
 	// relative to the root ("src", "src/**/*.go", "*.md"), or archive
-	// members ("a.zip:src/x.ts"). nil or empty means the root. An entry
+	// members ("a.zip:src/x.ts"), or internal URLs ("omp://", see
+	// Searcher.Resolvers). nil or empty means the root. An entry
 	// that does not exist is left out and listed in
 	// SearchResult.MissingPaths; when every entry is missing, Search fails
 	// with CodeNotFound.
@@ -436,12 +441,9 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 	for _, r := range req.Lines {
 		g.LineRanges = append(g.LineRanges, [2]int{r.Start, r.End})
 	}
-	var reg *iurl.Registry
-	if len(s.Resolvers) > 0 {
-		reg = &iurl.Registry{}
-		for scheme, res := range s.Resolvers {
-			reg.Register(scheme, resolverFunc(res))
-		}
+	reg := &iurl.Registry{} // omp:// (Scout's own documentation) is built in
+	for scheme, res := range s.Resolvers {
+		reg.Register(scheme, resolverFunc(res))
 	}
 	return search.Request{
 		Paths:       req.Paths,

@@ -231,20 +231,22 @@ func urlSelector(raw, e string) (string, []scout.Range, error) {
 	return base, out, nil
 }
 
-// isInternalURL reports whether e is an internal URL the host can resolve.
+// isInternalURL reports whether e is an internal URL the host can resolve,
+// or one of the built-in omp:// (Scout's documentation).
 func isInternalURL(e string, resolvers map[string]scout.Resolver) bool {
 	scheme, _, ok := strings.Cut(e, "://")
 	if !ok {
 		return false
 	}
 	_, ok = resolvers[strings.ToLower(scheme)]
-	return ok
+	return ok || iurl.Builtin(scheme)
 }
 
 // searchScope is pi's formatPathRelativeToCwd for one entry: relative to
-// the root, "." for the root itself, no trailing '/'.
+// the root, "." for the root itself, no trailing '/'; a glob or an internal
+// URL as given.
 func searchScope(root, e string) string {
-	if glob.HasMeta(e) {
+	if glob.HasMeta(e) || strings.Contains(e, "://") {
 		return e
 	}
 	p, err := pathutil.Resolve(root, e)

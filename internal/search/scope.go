@@ -78,6 +78,13 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 	if len(entries) == 0 {
 		entries = []string{"."}
 	}
+	if o.Registry != nil {
+		// A collection URL (omp://) stands for its resources.
+		var err error
+		if entries, err = o.Registry.Expand(ctx, entries); err != nil {
+			return nil, err
+		}
+	}
 	sc := &Scope{}
 	seen := map[string]bool{}
 	for _, e := range entries {
