@@ -3,6 +3,7 @@ package scout
 import (
 	"context"
 	"io"
+	neturl "net/url"
 	"strings"
 	"time"
 
@@ -45,6 +46,13 @@ type Reader struct {
 	Fetcher Fetcher
 	// NoWeb refuses web URLs. false means they are fetched.
 	NoWeb bool
+	// SiteHandlers read the pages of particular web sites their own way,
+	// by name. They are tried in name order before the built-in ones
+	// ("github": blob pages as raw files, repository roots as their
+	// README; "gitlab": blob pages as raw files), never for ":raw". A
+	// handler named like a built-in replaces it; a nil one removes it. nil
+	// means the built-ins only.
+	SiteHandlers map[string]SiteHandler
 	// URLCache keeps rendered web pages so that paging a URL ("url:301")
 	// does not fetch it again. nil means no cache: every read fetches.
 	URLCache *URLCache
@@ -72,6 +80,25 @@ type FetchResponse struct {
 	Body        []byte   // the body, at most the fetcher's cap
 	Redirects   []string // the URLs redirected to, in order
 	Truncated   bool     // the body was cut at the cap
+}
+
+// SiteHandler reads the pages of one web site its own way (a GitHub blob
+// page as its raw file, say).
+type SiteHandler interface {
+	// Handle returns the page of url, or nil when url is not one of the
+	// site's pages. fetch fetches within the read's request budget (the
+	// site handlers share 2 requests). An error is shown in the page's
+	// notes, and url is then fetched as usual.
+	Handle(ctx context.Context, url string, fetch Fetcher) (*SitePage, error)
+}
+
+// SitePage is a page read by a SiteHandler.
+type SitePage struct {
+	URL         string   // where the content came from; "" means the URL read
+	ContentType string   // the content's media type; "" means text/plain
+	Method      string   // shown on the Method: line; "" means "site:" and the handler's name
+	Content     string   // the text shown
+	Notes       []string // remarks shown on the Notes: line
 }
 
 // URLCache keeps rendered web pages by URL and mode (rendered or :raw), at
@@ -192,15 +219,8 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 	if r.URLCache != nil {
 		c.WebCache = &r.URLCache.c
 	}
-	if r.Fetcher != nil {
-		c.Fetcher = web.FetcherFunc(func(ctx context.Context, url string) (*web.Response, error) {
-			resp, err := r.Fetcher.Fetch(ctx, url)
-			if err != nil || resp == nil {
-				return nil, err
-			}
-			return &web.Response{URL: resp.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: resp.ContentType,
-				Body: resp.Body, Redirects: resp.Redirects, Truncated: resp.Truncated}, nil
-		})
+	if r.Fetcher != nil || len(r.SiteHandlers) > 0 {
+		c.Fetcher = webClient(r.Fetcher, r.SiteHandlers)
 	}
 	if len(r.Resolvers) > 0 {
 		c.Registry = &iurl.Registry{}
@@ -215,6 +235,51 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 		}
 	}
 	return read.Run(ctx, c, req.Path)
+}
+
+// webClient adapts the host's fetcher (nil means the default) and site
+// handlers to the web package.
+func webClient(f Fetcher, sites map[string]SiteHandler) web.Fetcher {
+	c := &web.Client{Handlers: make(map[string]web.Handler, len(sites))}
+	if f != nil {
+		c.Fetcher = web.FetcherFunc(func(ctx context.Context, url string) (*web.Response, error) {
+			resp, err := f.Fetch(ctx, url)
+			if err != nil || resp == nil {
+				return nil, err
+			}
+			return &web.Response{URL: resp.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: resp.ContentType,
+				Body: resp.Body, Redirects: resp.Redirects, Truncated: resp.Truncated}, nil
+		})
+	}
+	for name, h := range sites {
+		if h == nil {
+			c.Handlers[name] = nil
+			continue
+		}
+		c.Handlers[name] = web.HandlerFunc(func(ctx context.Context, wf web.Fetcher, u *neturl.URL) (*web.Page, error) {
+			fetch := fetcherFunc(func(ctx context.Context, url string) (*FetchResponse, error) {
+				resp, err := wf.Fetch(ctx, url)
+				if err != nil {
+					return nil, err
+				}
+				return &FetchResponse{URL: resp.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: resp.ContentType,
+					Body: resp.Body, Redirects: resp.Redirects, Truncated: resp.Truncated}, nil
+			})
+			p, err := h.Handle(ctx, u.String(), fetch)
+			if err != nil || p == nil {
+				return nil, err
+			}
+			return &web.Page{FinalURL: p.URL, ContentType: p.ContentType, Method: p.Method, Content: p.Content, Notes: p.Notes}, nil
+		})
+	}
+	return c
+}
+
+// fetcherFunc adapts a function to the public Fetcher.
+type fetcherFunc func(ctx context.Context, url string) (*FetchResponse, error)
+
+func (f fetcherFunc) Fetch(ctx context.Context, url string) (*FetchResponse, error) {
+	return f(ctx, url)
 }
 
 // resolverFunc adapts a host Resolver to the internal registry.

@@ -1,0 +1,92 @@
+package read
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout/internal/web"
+)
+
+// TestWebRead checks the web path of read: site handlers carried by the
+// fetcher, images through the image path, paging from the cache.
+func TestWebRead(t *testing.T) {
+	var pngBuf bytes.Buffer
+	img := image.NewRGBA(image.Rect(0, 0, 3, 2))
+	img.Set(0, 0, color.RGBA{255, 0, 0, 255})
+	if err := png.Encode(&pngBuf, img); err != nil {
+		t.Fatal(err)
+	}
+	hits := 0
+	mux := http.NewServeMux()
+	mux.HandleFunc("/logo.png", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		w.Write(pngBuf.Bytes())
+	})
+	mux.HandleFunc("/lines", func(w http.ResponseWriter, r *http.Request) {
+		hits++
+		w.Header().Set("Content-Type", "text/plain")
+		for i := 1; i <= 400; i++ {
+			w.Write([]byte("line\n"))
+		}
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+
+	site := web.HandlerFunc(func(ctx context.Context, f web.Fetcher, u *url.URL) (*web.Page, error) {
+		if u.Path != "/handled" {
+			return nil, nil
+		}
+		return &web.Page{Content: "from the handler\n", Method: "test-site"}, nil
+	})
+	fetcher := &web.Client{Fetcher: &web.HTTPFetcher{}, Handlers: map[string]web.Handler{"test": site}}
+	tests := []struct {
+		reason   string
+		path     string
+		metaOnly bool
+		check    func(t *testing.T, res *Result)
+	}{
+		{"a site handler carried by the fetcher reads the page", srv.URL + "/handled", false, func(t *testing.T, res *Result) {
+			if res.URL.Method != "test-site" || !strings.Contains(res.Blocks[0].Lines[len(res.Blocks[0].Lines)-1].Text, "from the handler") {
+				t.Errorf("method %q blocks %+v", res.URL.Method, res.Blocks)
+			}
+		}},
+		{"an image URL goes through the image path, bytes kept", srv.URL + "/logo.png", false, func(t *testing.T, res *Result) {
+			if res.Image == nil || res.Image.Width != 3 || res.Image.Height != 2 || !bytes.Equal(res.ImageData, pngBuf.Bytes()) {
+				t.Errorf("image %+v, %d bytes", res.Image, len(res.ImageData))
+			}
+		}},
+		{"metadata only drops the bytes", srv.URL + "/logo.png", true, func(t *testing.T, res *Result) {
+			if res.Image == nil || res.ImageData != nil {
+				t.Errorf("image %+v, %d bytes", res.Image, len(res.ImageData))
+			}
+		}},
+		{"a long page is cut at 300 lines of URL output", srv.URL + "/lines", false, func(t *testing.T, res *Result) {
+			if res.Entity != EntityURL || res.Truncation == nil || res.Truncation.End != 300 {
+				t.Errorf("entity %q truncation %+v", res.Entity, res.Truncation)
+			}
+		}},
+		{"a range pages the cached render without a refetch", srv.URL + "/lines:350-352", false, func(t *testing.T, res *Result) {
+			if hits != 1 || len(res.Blocks) != 1 || res.Blocks[0].Lines[0].N != 349 {
+				t.Errorf("hits %d blocks %+v", hits, res.Blocks)
+			}
+		}},
+	}
+	cache := &web.Cache{}
+	for _, tt := range tests {
+		c := &Config{FS: fstest.MapFS{}, Split: memSplit, Fetcher: fetcher, WebCache: cache, ImageMetadataOnly: tt.metaOnly}
+		res, err := Run(context.Background(), c, tt.path)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.reason, err)
+		}
+		t.Run(tt.reason, func(t *testing.T) { tt.check(t, res) })
+	}
+}

@@ -1,0 +1,101 @@
+package scout_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/scoutkit/scout"
+)
+
+// mapFetcher answers from a map of URL to text/plain body; any other URL
+// is a 404. It records the URLs asked for.
+type mapFetcher struct {
+	pages map[string]string
+	asked []string
+}
+
+func (m *mapFetcher) Fetch(ctx context.Context, url string) (*scout.FetchResponse, error) {
+	m.asked = append(m.asked, url)
+	body, ok := m.pages[url]
+	if !ok {
+		return &scout.FetchResponse{URL: url, FinalURL: url, Status: 404, ContentType: "text/plain"}, nil
+	}
+	ct := "text/plain"
+	if strings.HasPrefix(body, "<") {
+		ct = "text/html"
+	}
+	return &scout.FetchResponse{URL: url, FinalURL: url, Status: 200, ContentType: ct, Body: []byte(body)}, nil
+}
+
+type siteFunc func(ctx context.Context, url string, fetch scout.Fetcher) (*scout.SitePage, error)
+
+func (f siteFunc) Handle(ctx context.Context, url string, fetch scout.Fetcher) (*scout.SitePage, error) {
+	return f(ctx, url, fetch)
+}
+
+// TestReadSiteHandlers checks Reader.SiteHandlers: the built-ins by
+// default, a host handler that fetches through the read's fetcher, one
+// that replaces a built-in, a nil one that removes it.
+func TestReadSiteHandlers(t *testing.T) {
+	const blob = "https://github.com/o/r/blob/main/a.go"
+	pages := map[string]string{
+		"https://raw.githubusercontent.com/o/r/main/a.go": "package a\n",
+		blob:                            "<html><body><p>the blob page</p></body></html>",
+		"https://api.docs.example/page": "docs from the API\n",
+	}
+	docs := siteFunc(func(ctx context.Context, url string, fetch scout.Fetcher) (*scout.SitePage, error) {
+		if !strings.HasPrefix(url, "https://docs.example/") {
+			return nil, nil
+		}
+		resp, err := fetch.Fetch(ctx, "https://api.docs.example/page")
+		if err != nil {
+			return nil, err
+		}
+		return &scout.SitePage{URL: resp.FinalURL, Content: string(resp.Body), Notes: []string{"via the docs API"}}, nil
+	})
+	failing := siteFunc(func(context.Context, string, scout.Fetcher) (*scout.SitePage, error) {
+		return nil, errors.New("site down")
+	})
+	tests := []struct {
+		reason   string
+		path     string
+		sites    map[string]scout.SiteHandler
+		method   string
+		contains []string
+	}{
+		{"the built-in github handler reads a blob page as its raw file", blob, nil, "github-raw",
+			[]string{"URL: https://raw.githubusercontent.com/o/r/main/a.go", "package a"}},
+		{"a host handler fetches through the read's fetcher", "https://docs.example/x", map[string]scout.SiteHandler{"docs": docs}, "site:docs",
+			[]string{"URL: https://api.docs.example/page", "Notes: via the docs API", "docs from the API"}},
+		{"a host handler replaces a built-in by name", blob, map[string]scout.SiteHandler{"github": docs}, "readability",
+			[]string{"the blob page"}},
+		{"a nil handler removes a built-in", blob, map[string]scout.SiteHandler{"github": nil}, "readability",
+			[]string{"the blob page", "content-negotiation (the fetcher cannot send an Accept header)"}},
+		{"a failing handler is noted and the page read", "https://docs.example/x", map[string]scout.SiteHandler{"docs": failing}, "failed",
+			[]string{"site handler docs (site down)"}},
+	}
+	for _, tt := range tests {
+		f := &mapFetcher{pages: pages}
+		r := scout.Reader{Fetcher: f, SiteHandlers: tt.sites}
+		res, err := r.Read(context.Background(), scout.ReadRequest{Path: tt.path})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.reason, err)
+		}
+		var text strings.Builder
+		for _, b := range res.Blocks {
+			for _, l := range b.Lines {
+				text.WriteString(l.Text + "\n")
+			}
+		}
+		if res.URL == nil || res.URL.Method != tt.method {
+			t.Errorf("%s: url %+v", tt.reason, res.URL)
+		}
+		for _, c := range tt.contains {
+			if !strings.Contains(text.String(), c) {
+				t.Errorf("%s: output lacks %q (asked %q):\n%s", tt.reason, c, f.asked, text.String())
+			}
+		}
+	}
+}
