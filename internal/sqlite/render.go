@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -150,12 +151,25 @@ func value(v any) string {
 }
 
 // formatFloat writes a REAL as JavaScript would: integral values without a
-// fraction, others in the shortest form that reads back the same.
+// fraction, others in the shortest form that reads back the same, in
+// decimal notation from 1e-6 up to 1e21 and in exponent notation (without
+// leading zeros in the exponent) outside it.
 func formatFloat(f float64) string {
 	if f > -1e18 && f < 1e18 && f == float64(int64(f)) {
 		return strconv.FormatInt(int64(f), 10)
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	switch a := math.Abs(f); {
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case math.IsNaN(f):
+		return "NaN"
+	case a >= 1e-6 && a < 1e21:
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	mant, exp, _ := strings.Cut(strconv.FormatFloat(f, 'e', -1, 64), "e")
+	return mant + "e" + exp[:1] + strings.TrimLeft(exp[1:], "0")
 }
 
 // formatSize formats n bytes as "512B", "1.2KB", "3.4MB" or "1.0GB".

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -243,4 +244,26 @@ func FuzzCandidates(f *testing.F) {
 			prev = len(c.DB)
 		}
 	})
+}
+
+func TestFormatFloat(t *testing.T) {
+	for _, c := range []struct {
+		f    float64
+		want string
+	}{
+		{4999999.5, "4999999.5"},                // decimal below 1e21, not 4.9999995e+06
+		{5e6, "5000000"},                        // integral: no fraction
+		{0.1, "0.1"},                            // shortest form that reads back
+		{-2.5, "-2.5"},                          // sign kept
+		{1e-6, "0.000001"},                      // the smallest decimal one
+		{1.5e-7, "1.5e-7"},                      // exponent without leading zero
+		{1e21, "1e+21"},                         // the first exponent one
+		{1.2345e300, "1.2345e+300"},             // large exponent
+		{math.Inf(-1), "-Infinity"},             // as JavaScript writes it
+		{1.2345678e20, "123456780000000000000"}, // below 1e21: decimal
+	} {
+		if got := formatFloat(c.f); got != c.want {
+			t.Errorf("formatFloat(%v) = %q, want %q", c.f, got, c.want)
+		}
+	}
 }
