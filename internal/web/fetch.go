@@ -1,10 +1,14 @@
 // Package web reads web URLs for read: an injectable fetcher (net/http by
-// default, with a deadline, a body cap and the redirect chain recorded), a
-// render pipeline (a page's markdown alternate, JSON pretty-printed, feeds,
-// plain text, HTML through readability into markdown, documents through
-// convert, :raw for the body), the "URL: / Content-Type: / Method: /
-// Notes:" header, URL selector splitting, and an LRU cache so that url:N
-// pages without refetching. Paging the rendered output is the caller's.
+// default, with a deadline, a body cap and the redirect chain recorded),
+// the render pipeline of pi's renderUrl (site handlers such as GitHub blob
+// pages read as raw files; a page's markdown alternate, URL.md, content
+// negotiation; JSON pretty-printed, feeds, plain text; HTML through
+// readability into markdown, a feed alternate for a page without an
+// article, the site's llms.txt for a page that renders to almost nothing;
+// documents through convert; :raw for the body), at most MaxRequests
+// requests per read, the "URL: / Content-Type: / Method: / Notes:" header,
+// URL selector splitting, and an LRU cache so that url:N pages without
+// refetching. Paging the rendered output is the caller's.
 package web
 
 import (

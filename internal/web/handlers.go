@@ -142,7 +142,7 @@ func githubReadme(ctx context.Context, f Fetcher, owner, repo string) (*Page, er
 		ct = "text/markdown"
 	}
 	return &Page{FinalURL: api, ContentType: ct, Method: MethodGitHubReadme, Content: decode(text, ct, nil),
-		Notes: []string{"README " + doc.Name + " from the GitHub API"}}, nil
+		Notes: []string{"Read " + doc.Name + " through the GitHub API"}}, nil
 }
 
 // gitlab reads a gitlab.com blob page (.../-/blob/ref/path) as its raw

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -147,7 +148,7 @@ func TestPipeline(t *testing.T) {
 		{"a repository root is read as its README", "https://github.com/o/r", false, nil,
 			MethodGitHubReadme, "https://raw.githubusercontent.com/o/r/HEAD/README.md", []string{"The readme."}, nil},
 		{"a README with another name comes from the API", "https://github.com/o/rst/", false, nil,
-			MethodGitHubReadme, "https://api.github.com/repos/o/rst/readme", []string{"reStructured readme"}, []string{"README README.rst from the GitHub API"}},
+			MethodGitHubReadme, "https://api.github.com/repos/o/rst/readme", []string{"reStructured readme"}, []string{"Read README.rst through the GitHub API"}},
 		{"a reserved first segment is not a repository", "https://github.com/features/copilot", false, nil,
 			MethodReadability, "https://github.com/features/copilot", []string{"HTML version"}, nil},
 		{":raw skips the site handlers", "https://github.com/o/r/blob/main/src/a.go", true, nil,
@@ -254,7 +255,7 @@ func TestRequestBudget(t *testing.T) {
 }
 
 // TestProbeBounds checks that a probe is bounded by the fetcher's byte
-// cap, and that a fetcher without headers skips content negotiation with
+// cap and deadline, and that a fetcher without headers skips content negotiation with
 // a note.
 func TestProbeBounds(t *testing.T) {
 	s := newSite(t)
@@ -268,6 +269,17 @@ func TestProbeBounds(t *testing.T) {
 	}
 	if p.Method != MethodReadability || !strings.Contains(strings.Join(p.Notes, "; "), "md-suffix https://big.example/page.md (body over the byte cap)") {
 		t.Errorf("over the cap: method %q notes %q", p.Method, p.Notes)
+	}
+	s.serve("hang.example/page", "text/html", []byte(markdownPage))
+	s.routes["hang.example/page.md"] = func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
+	f.Timeout = 300 * time.Millisecond
+	start := time.Now()
+	p, err = Render(context.Background(), f, "https://hang.example/page", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Method != MethodReadability || !strings.Contains(strings.Join(p.Notes, "; "), "md-suffix https://hang.example/page.md (\"https://hang.example/page.md\": context deadline exceeded)") || time.Since(start) > 5*time.Second {
+		t.Errorf("a probe that never answers: method %q notes %q after %v", p.Method, p.Notes, time.Since(start))
 	}
 	plain := FetcherFunc(f.Fetch)
 	p, err = Render(context.Background(), plain, "https://big.example/page", Options{})
