@@ -39,8 +39,17 @@ const (
 // builtinHandlers are the site handlers every Render uses unless
 // Options.Handlers replaces one by name.
 var builtinHandlers = map[string]Handler{
-	"github": HandlerFunc(github),
-	"gitlab": HandlerFunc(gitlab),
+	"github": builtin(github),
+	"gitlab": builtin(gitlab),
+}
+
+// builtin is a built-in site handler: it also gets the Render's options,
+// so that a raw file it fetches is rendered with the caller's converters.
+type builtin func(ctx context.Context, f Fetcher, u *url.URL, o Options) (*Page, error)
+
+// Handle calls b with the zero Options.
+func (b builtin) Handle(ctx context.Context, f Fetcher, u *url.URL) (*Page, error) {
+	return b(ctx, f, u, Options{})
 }
 
 // namedHandler is a handler with the name it was registered under.
@@ -97,7 +106,7 @@ var githubReserved = map[string]bool{
 // from raw.githubusercontent.com, and a repository root (github.com/o/r)
 // as its README: README.md at the default branch, else whatever the
 // GitHub API names the README.
-func github(ctx context.Context, f Fetcher, u *url.URL) (*Page, error) {
+func github(ctx context.Context, f Fetcher, u *url.URL, o Options) (*Page, error) {
 	if h := strings.ToLower(u.Hostname()); h != "github.com" && h != "www.github.com" {
 		return nil, nil
 	}
@@ -105,17 +114,17 @@ func github(ctx context.Context, f Fetcher, u *url.URL) (*Page, error) {
 	switch {
 	case len(seg) >= 5 && seg[2] == "blob" && !githubReserved[strings.ToLower(seg[0])]:
 		raw := "https://raw.githubusercontent.com/" + strings.Join(append(seg[:2:2], seg[3:]...), "/")
-		return rawFile(ctx, f, raw, MethodGitHubRaw)
+		return rawFile(ctx, f, raw, MethodGitHubRaw, o)
 	case len(seg) == 2 && !githubReserved[strings.ToLower(seg[0])]:
-		return githubReadme(ctx, f, seg[0], seg[1])
+		return githubReadme(ctx, f, seg[0], seg[1], o)
 	}
 	return nil, nil
 }
 
 // githubReadme fetches a repository's README.
-func githubReadme(ctx context.Context, f Fetcher, owner, repo string) (*Page, error) {
+func githubReadme(ctx context.Context, f Fetcher, owner, repo string, o Options) (*Page, error) {
 	raw := "https://raw.githubusercontent.com/" + owner + "/" + repo + "/HEAD/README.md"
-	p, rawErr := rawFile(ctx, f, raw, MethodGitHubReadme)
+	p, rawErr := rawFile(ctx, f, raw, MethodGitHubReadme, o)
 	if rawErr == nil || ctx.Err() != nil {
 		return p, rawErr
 	}
@@ -147,7 +156,7 @@ func githubReadme(ctx context.Context, f Fetcher, owner, repo string) (*Page, er
 
 // gitlab reads a gitlab.com blob page (.../-/blob/ref/path) as its raw
 // file (.../-/raw/ref/path).
-func gitlab(ctx context.Context, f Fetcher, u *url.URL) (*Page, error) {
+func gitlab(ctx context.Context, f Fetcher, u *url.URL, o Options) (*Page, error) {
 	if strings.ToLower(u.Hostname()) != "gitlab.com" {
 		return nil, nil
 	}
@@ -157,13 +166,14 @@ func gitlab(ctx context.Context, f Fetcher, u *url.URL) (*Page, error) {
 		return nil, nil
 	}
 	seg[i+1] = "raw"
-	return rawFile(ctx, f, "https://gitlab.com/"+strings.Join(seg, "/"), MethodGitLabRaw)
+	return rawFile(ctx, f, "https://gitlab.com/"+strings.Join(seg, "/"), MethodGitLabRaw, o)
 }
 
-// rawFile fetches a raw file and renders it as a body: text keeps method,
-// an image or a document keeps its own. A response other than 2xx is an
-// error, so that the pipeline reads the page itself.
-func rawFile(ctx context.Context, f Fetcher, raw, method string) (*Page, error) {
+// rawFile fetches a raw file and renders it as a body with o's
+// converters: text gets method, an image or a document keeps its own. A
+// response other than 2xx is an error, so that the pipeline reads the page
+// itself.
+func rawFile(ctx context.Context, f Fetcher, raw, method string, o Options) (*Page, error) {
 	resp, err := f.Fetch(ctx, raw)
 	if err != nil {
 		return nil, err
@@ -175,7 +185,7 @@ func rawFile(ctx context.Context, f Fetcher, raw, method string) (*Page, error) 
 	if resp.Truncated {
 		p.Notes = append(p.Notes, fmt.Sprintf("Body cut at %s", formatBytes(len(resp.Body))))
 	}
-	if err := renderBody(ctx, nil, p, resp, Options{}); err != nil {
+	if err := renderBody(ctx, nil, p, resp, o); err != nil {
 		return nil, err
 	}
 	switch p.Method {

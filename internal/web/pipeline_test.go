@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -17,6 +18,8 @@ import (
 	"time"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/scoutkit/scout/internal/convert"
 )
 
 // site is a fake web: one httptest server answering for every host, each
@@ -288,6 +291,28 @@ func TestProbeBounds(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(p.Notes, "; "), "content-negotiation (the fetcher cannot send an Accept header)") {
 		t.Errorf("plain fetcher: notes %q", p.Notes)
+	}
+}
+
+// fakeConverter is a document converter that names what it converted.
+type fakeConverter struct{}
+
+func (fakeConverter) Convert(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
+	return fmt.Sprintf("converted %d bytes", size), nil
+}
+
+// TestRawFileConverters checks that a document a site handler fetches is
+// converted with the caller's converters.
+func TestRawFileConverters(t *testing.T) {
+	s := newSite(t)
+	s.serve("raw.githubusercontent.com/o/r/main/doc.pdf", "application/octet-stream", []byte("%PDF-1.4 ..."))
+	conv := func(ext string) (convert.Converter, bool) { return fakeConverter{}, ext == ".pdf" }
+	p, err := Render(context.Background(), s.fetcher(), "https://github.com/o/r/blob/main/doc.pdf", Options{Convert: conv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Method != MethodDocument || p.Content != "converted 12 bytes" || !strings.Contains(strings.Join(p.Notes, "; "), "Raw file: https://raw.githubusercontent.com/o/r/main/doc.pdf") {
+		t.Errorf("method %q notes %q content %q", p.Method, p.Notes, p.Content)
 	}
 }
 

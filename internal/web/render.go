@@ -113,8 +113,9 @@ func (c *Client) Fetch(ctx context.Context, url string) (*Response, error) {
 //     blob pages as raw files, repository roots as their README; "gitlab":
 //     blob pages as raw files); the first that returns a page wins;
 //  3. the page is fetched;
-//  4. with Raw, the body is returned as it is; an image keeps its bytes,
-//     a document (PDF, DOCX, XLSX, ...) goes through its converter;
+//  4. with Raw, the body is returned as it is; else an image keeps its
+//     bytes and a document (PDF, DOCX, XLSX, ...) goes through its
+//     converter;
 //  5. JSON is pretty-printed, a feed listed, plain text shown;
 //  6. HTML: the page's markdown alternate (<link rel="alternate"
 //     type="text/markdown">), then URL.md, then the URL asked for with
@@ -244,7 +245,13 @@ func mergeHandlers(a, b map[string]Handler) map[string]Handler {
 func (pl *pipeline) site(ctx context.Context, u *url.URL) (*Page, error) {
 	f := &budget{f: pl.f.f, limit: MaxHandlerRequests, what: "the site handlers"}
 	for _, nh := range handlers(pl.o.Handlers) {
-		p, err := nh.h.Handle(ctx, f, u)
+		var p *Page
+		var err error
+		if b, ok := nh.h.(builtin); ok {
+			p, err = b(ctx, f, u, pl.o)
+		} else {
+			p, err = nh.h.Handle(ctx, f, u)
+		}
 		if ce := ctx.Err(); ce != nil {
 			return nil, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", u, ce)
 		}
