@@ -300,17 +300,25 @@ func TestDefinedToolDecodes(t *testing.T) {
 		seen = in
 		return okEnvelope(false, nil, in.Name), nil
 	})
-	defer func() {
-		mu.Lock()
-		delete(registry, "test-probe")
-		mu.Unlock()
-	}()
-	env := Call(context.Background(), Config{}, "test-probe", "probe", []byte(`{"name": "n", "list": ["l"]}`))
+	probe := builders[len(builders)-1]()
+	builders = builders[:len(builders)-1]
+	call := func(raw string) *scout.Envelope {
+		a, err := parseArgs([]byte(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, err := probe.run(context.Background(), &Config{}, a)
+		if err != nil {
+			return scout.ErrorEnvelope(err, nil)
+		}
+		return env
+	}
+	env := call(`{"name": "n", "list": ["l"]}`)
 	if env.Status != scout.StatusSuccess || env.Text != "n" || seen == nil || seen.Count != 3 {
 		t.Fatalf("got %+v, tool saw %+v", env, seen)
 	}
 	seen = nil
-	env = Call(context.Background(), Config{}, "test-probe", "probe", []byte(`{"name": "n"}`))
+	env = call(`{"name": "n"}`)
 	if env.Status != scout.StatusError || seen != nil {
 		t.Fatalf("a missing argument reached the tool: %+v", env)
 	}

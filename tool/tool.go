@@ -73,46 +73,52 @@ type Tool struct {
 	run      func(ctx context.Context, c *Config, a args) (*scout.Envelope, error)
 }
 
-var (
-	mu       sync.RWMutex
-	registry = map[string][]*Tool{}
-)
+// builders make the tools; each file's init adds its own. The schemas
+// are generated on first use, not at start-up: a program that links the
+// package but makes no call does not pay for them.
+var builders []func() *Tool
 
-// define registers a tool whose arguments are the struct T: its schema is
+// registry returns the tools by toolset, each toolset sorted by name.
+var registry = sync.OnceValue(func() map[string][]*Tool {
+	m := map[string][]*Tool{}
+	for _, b := range builders {
+		t := b()
+		m[t.Toolset] = append(m[t.Toolset], t)
+	}
+	for _, ts := range m {
+		sort.Slice(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
+	}
+	return m
+})
+
+// define adds a tool whose arguments are the struct T: its schema is
 // generated from T's fields and each call's arguments are decoded into a T
-// before run sees them (see args.go).
+// before run sees them (see args.go). Call it from init only.
 func define[T any](toolset, name, description string, run func(context.Context, *Config, *T) (*scout.Envelope, error)) {
-	fields := argSpec(reflect.TypeFor[T]())
-	register(&Tool{
-		Toolset:     toolset,
-		Name:        name,
-		Description: description,
-		Schema:      schemaOf(fields),
-		argsType:    reflect.TypeFor[T](),
-		fields:      fields,
-		run: func(ctx context.Context, c *Config, a args) (*scout.Envelope, error) {
-			var in T
-			if err := decode(a, fields, &in); err != nil {
-				return nil, err
-			}
-			return run(ctx, c, &in)
-		},
+	builders = append(builders, func() *Tool {
+		fields := argSpec(reflect.TypeFor[T]())
+		return &Tool{
+			Toolset:     toolset,
+			Name:        name,
+			Description: description,
+			Schema:      schemaOf(fields),
+			argsType:    reflect.TypeFor[T](),
+			fields:      fields,
+			run: func(ctx context.Context, c *Config, a args) (*scout.Envelope, error) {
+				var in T
+				if err := decode(a, fields, &in); err != nil {
+					return nil, err
+				}
+				return run(ctx, c, &in)
+			},
+		}
 	})
-}
-
-func register(t *Tool) {
-	mu.Lock()
-	defer mu.Unlock()
-	registry[t.Toolset] = append(registry[t.Toolset], t)
-	sort.Slice(registry[t.Toolset], func(i, j int) bool { return registry[t.Toolset][i].Name < registry[t.Toolset][j].Name })
 }
 
 // Toolsets returns the names of the toolsets, sorted.
 func Toolsets() []string {
-	mu.RLock()
-	defer mu.RUnlock()
 	var names []string
-	for k := range registry {
+	for k := range registry() {
 		names = append(names, k)
 	}
 	sort.Strings(names)
@@ -125,9 +131,7 @@ func Tools(toolset string) ([]Tool, error) {
 	if toolset == "" {
 		toolset = DefaultToolset
 	}
-	mu.RLock()
-	ts, ok := registry[toolset]
-	mu.RUnlock()
+	ts, ok := registry()[toolset]
 	if !ok {
 		return nil, errs.New(errs.InvalidParam, "Unknown toolset '%s'; toolsets: %s.", toolset, strings.Join(Toolsets(), ", "))
 	}
@@ -165,12 +169,23 @@ func toolsetName(s string) string {
 // never panics and never returns nil: every failure, including an unknown
 // tool, malformed arguments and a panic inside the tool, is an error
 // Envelope.
-func Call(ctx context.Context, c Config, toolset, name string, arguments []byte) (env *scout.Envelope) {
+func Call(ctx context.Context, c Config, toolset, name string, arguments []byte) *scout.Envelope {
+	t, err := Lookup(toolset, name)
+	if err != nil {
+		env := scout.ErrorEnvelope(err, json.RawMessage(arguments))
+		env.Context.Cwd = "."
+		return env
+	}
+	return t.call(ctx, c, arguments)
+}
+
+// call runs t; see Call.
+func (t *Tool) call(ctx context.Context, c Config, arguments []byte) (env *scout.Envelope) {
 	start := time.Now()
 	params := json.RawMessage(arguments)
 	defer func() {
 		if r := recover(); r != nil {
-			err := errs.New(errs.Internal, "Internal error in %s/%s: %v. This is a bug in Scout; please report it with the arguments.\n%s", toolsetName(toolset), name, r, firstLines(string(debug.Stack()), 12))
+			err := errs.New(errs.Internal, "Internal error in %s/%s: %v. This is a bug in Scout; please report it with the arguments.\n%s", t.Toolset, t.Name, r, firstLines(string(debug.Stack()), 12))
 			env = scout.ErrorEnvelope(err, params)
 		}
 		env.Stats.TimeMS = time.Since(start).Milliseconds()
@@ -181,10 +196,6 @@ func Call(ctx context.Context, c Config, toolset, name string, arguments []byte)
 			env.Context.ParamsInput = validOrNull(params)
 		}
 	}()
-	t, err := Lookup(toolset, name)
-	if err != nil {
-		return scout.ErrorEnvelope(err, params)
-	}
 	a, err := parseArgs(arguments)
 	if err != nil {
 		return scout.ErrorEnvelope(err, params)

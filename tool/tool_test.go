@@ -49,12 +49,9 @@ func TestCallBadInput(t *testing.T) {
 
 func TestCallRecoversPanics(t *testing.T) {
 	define("test-panic", "boom", "panics", func(context.Context, *Config, *struct{}) (*scout.Envelope, error) { panic("kaboom") })
-	defer func() {
-		mu.Lock()
-		delete(registry, "test-panic")
-		mu.Unlock()
-	}()
-	env := Call(context.Background(), Config{}, "test-panic", "boom", nil)
+	boom := builders[len(builders)-1]()
+	builders = builders[:len(builders)-1]
+	env := boom.call(context.Background(), Config{}, nil)
 	if env.Status != scout.StatusError || env.Error.Code != scout.CodeInternal || !strings.Contains(env.Text, "kaboom") {
 		t.Fatalf("panic gave %+v", env)
 	}
