@@ -125,6 +125,8 @@ func TestPipeline(t *testing.T) {
 	s.serve("blog.example/", "text/html", []byte(blogIndex))
 	s.serve("blog.example/feed.xml", "application/rss+xml", []byte(rss))
 	s.serve("blog.example/post", "text/html", []byte(articleFeed))
+	s.serve("blog2.example/", "text/html", []byte(blogIndex))
+	s.serve("blog2.example/feed.xml", "text/html", []byte(markdownPage))
 	s.serve("app.example/dash", "text/html", []byte(appShell))
 	s.serve("app.example/llms.txt", "text/plain", []byte("# App\n\n> The app's docs for LLMs.\n"))
 	s.serve("nollms.example/dash", "text/html", []byte(appShell))
@@ -173,11 +175,13 @@ func TestPipeline(t *testing.T) {
 		{"a path ending in / tries index.html.md", "https://docs.example/", false, nil,
 			MethodMDSuffix, "https://docs.example/", []string{"Index in markdown."}, nil},
 		{"an HTML app shell served as text/plain at URL.md is not markdown", "https://shell.example/page", false, nil,
-			MethodReadability, "https://shell.example/page", []string{"HTML version"}, []string{"md-suffix https://shell.example/page.md (answered text/plain)"}},
+			MethodReadability, "https://shell.example/page", []string{"HTML version"}, []string{"md-suffix https://shell.example/page.md (answered an HTML page as text/plain)"}},
 		{"content negotiation: Accept: text/markdown answered with markdown", "https://neg.example/page", false, nil,
 			MethodNegotiated, "https://neg.example/page", []string{"# Negotiated"}, []string{"md-suffix https://neg.example/page.md (HTTP 404)"}},
 		{"a page without an article is read as its feed alternate", "https://blog.example/", false, nil,
 			MethodFeed, "https://blog.example/", []string{"# News", "- [First](https://n.example/1)"}, []string{"No article in the page; used its feed: https://blog.example/feed.xml"}},
+		{"a feed link that answers HTML is noted, and the page read", "https://blog2.example/", false, nil,
+			MethodReadability, "https://blog2.example/", []string{"- [A](https://blog2.example/a)"}, []string{"feed https://blog2.example/feed.xml (answered text/html, not a feed)"}},
 		{"an article is not replaced by its feed", "https://blog.example/post", false, nil,
 			MethodReadability, "https://blog.example/post", []string{"A real post"}, nil},
 		{"a page that renders to almost nothing is replaced by llms.txt", "https://app.example/dash", false, nil,

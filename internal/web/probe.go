@@ -98,10 +98,11 @@ func firstLink(links []link, base string, types ...string) (string, bool) {
 }
 
 // probe fetches target for the probe called name (with header h when
-// set) and returns its body when it answered 2xx with a media type that
-// accept takes. A failure is recorded in pl and ok is false; err is set
-// only when the caller's ctx ended.
-func (pl *pipeline) probe(ctx context.Context, name, target string, h http.Header, accept func(mt string, body []byte) bool) (body string, ok bool, err error) {
+// set) and returns its body when it answered 2xx and check accepts its
+// media type and body (check returns "", or why not). A failure is
+// recorded in pl and ok is false; err is set only when the caller's ctx
+// ended.
+func (pl *pipeline) probe(ctx context.Context, name, target string, h http.Header, check func(mt string, body []byte) string) (body string, ok bool, err error) {
 	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	resp, ferr := pl.f.FetchHeader(pctx, target, h)
@@ -119,14 +120,12 @@ func (pl *pipeline) probe(ctx context.Context, name, target string, h http.Heade
 	}
 	if why == "" {
 		mt, params := mediaType(resp)
-		if accept(mt, resp.Body) {
+		if why = check(mt, resp.Body); why == "" {
 			body = strings.TrimSpace(decode(resp.Body, mt, params))
 			if body != "" {
 				return body, true, nil
 			}
 			why = "empty body"
-		} else {
-			why = "answered " + cmpOr(mt, "no content type")
 		}
 	}
 	pl.fail("%s %s (%s)", name, target, why)
@@ -136,10 +135,35 @@ func (pl *pipeline) probe(ctx context.Context, name, target string, h http.Heade
 // isMarkdown reports a markdown media type.
 func isMarkdown(mt string) bool { return mt == "text/markdown" || mt == "text/x-markdown" }
 
+// answered is the reason a probe's answer is not taken: its media type.
+func answered(mt string) string { return "answered " + cmpOr(mt, "no content type") }
+
 // markdownText accepts markdown or plain text that does not look like an
 // HTML page (servers that answer every path with their app shell).
-func markdownText(mt string, body []byte) bool {
-	return (isMarkdown(mt) || mt == "text/plain") && !looksHTML(body)
+func markdownText(mt string, body []byte) string {
+	switch {
+	case !isMarkdown(mt) && mt != "text/plain":
+		return answered(mt)
+	case looksHTML(body):
+		return "answered an HTML page as " + mt
+	}
+	return ""
+}
+
+// nonHTMLText accepts any text but HTML.
+func nonHTMLText(mt string, _ []byte) string {
+	if !isText(mt) || isHTML(mt) {
+		return answered(mt)
+	}
+	return ""
+}
+
+// markdownOnly accepts a markdown media type only.
+func markdownOnly(mt string, _ []byte) string {
+	if !isMarkdown(mt) {
+		return answered(mt)
+	}
+	return ""
 }
 
 // looksHTML reports a body that starts like an HTML document.
@@ -155,7 +179,7 @@ func (pl *pipeline) markdown(ctx context.Context, p *Page, links []link) (ok boo
 	tried := ""
 	if alt, found := firstLink(links, p.FinalURL, "text/markdown", "text/x-markdown"); found {
 		tried = alt
-		md, ok, err := pl.probe(ctx, MethodAlternate, alt, nil, func(mt string, body []byte) bool { return isText(mt) && !isHTML(mt) })
+		md, ok, err := pl.probe(ctx, MethodAlternate, alt, nil, nonHTMLText)
 		if err != nil {
 			return false, err
 		}
@@ -181,7 +205,7 @@ func (pl *pipeline) markdown(ctx context.Context, p *Page, links []link) (ok boo
 		return false, nil
 	}
 	accept := http.Header{"Accept": {"text/markdown, text/x-markdown;q=0.9"}}
-	body, ok, err := pl.probe(ctx, MethodNegotiated, p.FinalURL, accept, func(mt string, _ []byte) bool { return isMarkdown(mt) })
+	body, ok, err := pl.probe(ctx, MethodNegotiated, p.FinalURL, accept, markdownOnly)
 	if err != nil || !ok {
 		return false, err
 	}
@@ -218,15 +242,17 @@ func (pl *pipeline) feed(ctx context.Context, p *Page, links []link) (ok bool, e
 		return false, nil
 	}
 	var md string
-	body, ok, err := pl.probe(ctx, MethodFeed, alt, nil, func(mt string, body []byte) bool {
+	_, ok, err = pl.probe(ctx, MethodFeed, alt, nil, func(mt string, body []byte) string {
 		if !isFeed(mt, body) && !isFeed("application/xml", body) {
-			return false
+			return answered(mt) + ", not a feed"
 		}
 		var ferr error
-		md, ferr = feedMarkdown(body)
-		return ferr == nil
+		if md, ferr = feedMarkdown(body); ferr != nil {
+			return "feed parsing failed: " + ferr.Error()
+		}
+		return ""
 	})
-	if err != nil || !ok || body == "" {
+	if err != nil || !ok {
 		return false, err
 	}
 	p.Method, p.Content = MethodFeed, md
