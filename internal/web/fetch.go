@@ -4,7 +4,8 @@
 // pages read as raw files; a page's markdown alternate, URL.md, content
 // negotiation; JSON pretty-printed, feeds, plain text; HTML through
 // readability into markdown, a feed alternate for a page without an
-// article, the site's llms.txt for a page that renders to almost nothing;
+// article, the document a page that renders to almost nothing links to,
+// else the site's llms.txt;
 // documents through convert; :raw for the body), at most MaxRequests
 // requests per read, the "URL: / Content-Type: / Method: / Notes:" header,
 // URL selector splitting, and an LRU cache so that url:N pages without
@@ -187,9 +188,9 @@ func fetchErr(ctx context.Context, err error) error {
 
 // MaxRequests is the most requests one Render makes: at most
 // MaxHandlerRequests by the site handlers together, then the page and the
-// five probes around it (markdown alternate, URL.md, content negotiation,
-// feed alternate, llms.txt), each tried at most once.
-const MaxRequests = MaxHandlerRequests + 6
+// six probes around it (markdown alternate, URL.md, content negotiation,
+// feed alternate, linked document, llms.txt), each tried at most once.
+const MaxRequests = MaxHandlerRequests + 7
 
 // MaxHandlerRequests is the most requests the site handlers of one Render
 // make together; a fetch past it fails, and the handler's error is noted.

@@ -37,10 +37,11 @@ func FuzzRender(f *testing.F) {
 	})
 }
 
-// FuzzHeadLinks checks the alternate-link extraction and the URLs derived
-// from it on arbitrary pages and hrefs: no panic, links within the cap
-// with a lower-case type and an href, resolved URLs http(s) with a host
-// and no fragment, and a URL.md that is "" or names a .md path.
+// FuzzHeadLinks checks the link extraction and the URLs derived from it on
+// arbitrary pages and hrefs: no panic, alternate links within the cap with
+// a lower-case type and an href, resolved URLs http(s) with a host and no
+// fragment, a linked document that names a document, and a URL.md that is
+// "" or names a .md path.
 func FuzzHeadLinks(f *testing.F) {
 	seeds := []string{
 		`<head><link rel="alternate" type="text/markdown" href="/a.md"></head>`,
@@ -50,6 +51,7 @@ func FuzzHeadLinks(f *testing.F) {
 		`<link rel="alternate" type="text/markdown" href="http://[::1">`,
 		`<html><head><link rel="alternate" type="text/markdown" href="` + "\xff\x00" + `"></head>`,
 		"<link rel='alternate' type='TEXT/X-MARKDOWN' href='../../a b.md?q=1'/>",
+		`<body><a href="/help">h</a><embed src="../f.PDF#p=2"><object data="//cdn.example/s.xlsx"></object></body>`,
 	}
 	for _, s := range seeds {
 		f.Add(s, "https://x.example/dir/page")
@@ -72,6 +74,12 @@ func FuzzHeadLinks(f *testing.F) {
 			pu, err := url.Parse(u)
 			if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" || pu.Fragment != "" {
 				t.Fatalf("resolve(%q, %q) = %q", base, l.href, u)
+			}
+		}
+		if u, ok := documentLink(page, base); ok {
+			pu, err := url.Parse(u)
+			if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || documentExt("", u) == "" {
+				t.Fatalf("documentLink(%q) = %q", base, u)
 			}
 		}
 		if _, err := CheckURL(base); err == nil {

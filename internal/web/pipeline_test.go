@@ -130,6 +130,14 @@ func TestPipeline(t *testing.T) {
 	s.serve("app.example/dash", "text/html", []byte(appShell))
 	s.serve("app.example/llms.txt", "text/plain", []byte("# App\n\n> The app's docs for LLMs.\n"))
 	s.serve("nollms.example/dash", "text/html", []byte(appShell))
+	pdf, err := os.ReadFile("../convert/testdata/hello.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.serve("paper.example/abs/1", "text/html", []byte(`<html><head><title>1</title></head><body><p>Paper 1.</p><p><a href="/help">Help</a> <a href="/pdf/1.pdf">PDF</a></p></body></html>`))
+	s.serve("paper.example/pdf/1.pdf", "application/pdf", pdf)
+	s.serve("paper.example/abs/2", "text/html", []byte(`<html><body><iframe src="/pdf/2.pdf"></iframe></body></html>`))
+	s.serve("paper.example/pdf/2.pdf", "text/html", []byte(markdownPage))
 	s.serve("empty.example/x", "text/html", []byte(`<html><head><title></title></head><body><script>1</script></body></html>`))
 
 	tests := []struct {
@@ -188,6 +196,10 @@ func TestPipeline(t *testing.T) {
 			MethodLLMs, "https://app.example/dash", []string{"The app's docs for LLMs."}, []string{"showing the site's https://app.example/llms.txt"}},
 		{"without llms.txt the thin page stays, with the failed probe noted", "https://nollms.example/dash", false, nil,
 			MethodReadability, "https://nollms.example/dash", []string{"Loading the app…"}, []string{"llms.txt https://nollms.example/llms.txt (HTTP 404)"}},
+		{"a thin page is replaced by the document it links to", "https://paper.example/abs/1", false, nil,
+			MethodLinkedDocument, "https://paper.example/abs/1", []string{"Hello PDF"}, []string{"The page rendered to", "showing the document it links to: https://paper.example/pdf/1.pdf"}},
+		{"a linked document that is not one is noted", "https://paper.example/abs/2", false, nil,
+			MethodRawHTML, "https://paper.example/abs/2", []string{"<iframe"}, []string{"linked-document https://paper.example/pdf/2.pdf (answered text/html, not a document)"}},
 		{"a page that renders to nothing is shown as HTML", "https://empty.example/x", false, nil,
 			MethodRawHTML, "https://empty.example/x", []string{"<script>1</script>"}, []string{"The page rendered to no text; showing its HTML"}},
 	}
@@ -222,7 +234,7 @@ func TestPipeline(t *testing.T) {
 // requests, whatever the page and the handlers want.
 func TestRequestBudget(t *testing.T) {
 	s := newSite(t)
-	worst := `<html><head><link rel="alternate" type="text/markdown" href="/alt.md"><link rel="alternate" type="application/rss+xml" href="/feed.xml"></head><body><p>x</p></body></html>`
+	worst := `<html><head><link rel="alternate" type="text/markdown" href="/alt.md"><link rel="alternate" type="application/rss+xml" href="/feed.xml"></head><body><p>x <a href="/paper.pdf">paper</a></p></body></html>`
 	s.serve("w.example/page", "text/html", []byte(worst))
 	greedy := HandlerFunc(func(ctx context.Context, f Fetcher, u *url.URL) (*Page, error) {
 		var last error
@@ -237,10 +249,10 @@ func TestRequestBudget(t *testing.T) {
 		want     int
 		notes    []string
 	}{
-		{"the worst page: every probe tried once, each failure noted", nil, 6,
+		{"the worst page: every probe tried once, each failure noted", nil, 7,
 			[]string{"alternate-markdown https://w.example/alt.md (HTTP 404)", "md-suffix https://w.example/page.md (HTTP 404)",
 				"content-negotiation https://w.example/page (answered text/html)", "feed https://w.example/feed.xml (HTTP 404)",
-				"llms.txt https://w.example/llms.txt (HTTP 404)"}},
+				"linked-document https://w.example/paper.pdf (HTTP 404)", "llms.txt https://w.example/llms.txt (HTTP 404)"}},
 		{"a greedy handler is stopped at its share; the page and every probe still run", map[string]Handler{"greedy": greedy}, MaxRequests,
 			[]string{"site handler greedy (skipped: the site handlers already made 2 requests, Scout's limit)", "llms.txt https://w.example/llms.txt (HTTP 404)"}},
 	}
@@ -481,6 +493,23 @@ func TestHeadLinks(t *testing.T) {
 		got, ok := resolve("https://x.example/dir/page", in)
 		if got != want || ok != (want != "") {
 			t.Errorf("resolve(%q) = %q %v, want %q", in, got, ok, want)
+		}
+	}
+}
+
+func TestDocumentLink(t *testing.T) {
+	tests := []struct{ page, want, reason string }{
+		{`<p><a href="/help">help</a> <a href="paper.PDF#page=2">pdf</a></p>`, "https://x.example/dir/paper.PDF", "the first document link, any case, no fragment"},
+		{`<embed src="/f.docx"><a href="/g.pdf">`, "https://x.example/f.docx", "embed comes first in the document"},
+		{`<object data="//cdn.example/s.xlsx"></object>`, "https://cdn.example/s.xlsx", "object data, protocol-relative"},
+		{`<a href="javascript:x.pdf">`, "", "not an http(s) link"},
+		{`<a href="/page.html">`, "", "not a document"},
+		{`<img src="/a.pdf">`, "", "an image source is not a document link"},
+	}
+	for _, tt := range tests {
+		got, ok := documentLink(tt.page, "https://x.example/dir/page")
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("documentLink (%s) = %q %v, want %q", tt.reason, got, ok, tt.want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/scoutkit/scout/internal/convert"
 	"github.com/scoutkit/scout/internal/errs"
 )
 
@@ -103,20 +105,9 @@ func firstLink(links []link, base string, types ...string) (string, bool) {
 // recorded in pl and ok is false; err is set only when the caller's ctx
 // ended.
 func (pl *pipeline) probe(ctx context.Context, name, target string, h http.Header, check func(mt string, body []byte) string) (body string, ok bool, err error) {
-	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	defer cancel()
-	resp, ferr := pl.f.FetchHeader(pctx, target, h)
-	if ce := ctx.Err(); ce != nil {
-		return "", false, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", target, ce)
-	}
-	var why string
-	switch {
-	case ferr != nil:
-		why = ferr.Error()
-	case resp.Status < 200 || resp.Status > 299:
-		why = fmt.Sprintf("HTTP %d", resp.Status)
-	case resp.Truncated:
-		why = "body over the byte cap"
+	resp, why, err := pl.get(ctx, target, h)
+	if err != nil {
+		return "", false, err
 	}
 	if why == "" {
 		mt, params := mediaType(resp)
@@ -130,6 +121,27 @@ func (pl *pipeline) probe(ctx context.Context, name, target string, h http.Heade
 	}
 	pl.fail("%s %s (%s)", name, target, why)
 	return "", false, nil
+}
+
+// get fetches target for a probe, within probeTimeout. why says why the
+// response cannot be used ("" when it can: 2xx and whole); err is set only
+// when the caller's ctx ended.
+func (pl *pipeline) get(ctx context.Context, target string, h http.Header) (resp *Response, why string, err error) {
+	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	resp, ferr := pl.f.FetchHeader(pctx, target, h)
+	if ce := ctx.Err(); ce != nil {
+		return nil, "", errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", target, ce)
+	}
+	switch {
+	case ferr != nil:
+		return nil, ferr.Error(), nil
+	case resp.Status < 200 || resp.Status > 299:
+		return nil, fmt.Sprintf("HTTP %d", resp.Status), nil
+	case resp.Truncated:
+		return nil, "body over the byte cap", nil
+	}
+	return resp, "", nil
 }
 
 // isMarkdown reports a markdown media type.
@@ -278,4 +290,83 @@ func (pl *pipeline) llms(ctx context.Context, p *Page, n int) (ok bool, err erro
 	p.Method, p.Content = MethodLLMs, body
 	p.Notes = append(p.Notes, fmt.Sprintf("The page rendered to %d characters; showing the site's %s", n, target))
 	return true, nil
+}
+
+// documentLink returns the first link in a page to a document a converter
+// reads (<a href>, <embed src>, <iframe src>, <object data> whose path
+// ends in .pdf, .docx, ...), resolved against base.
+func documentLink(page, base string) (string, bool) {
+	z := html.NewTokenizer(strings.NewReader(page))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return "", false
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			want := map[string]string{"a": "href", "embed": "src", "iframe": "src", "object": "data"}[string(name)]
+			for hasAttr && want != "" {
+				var k, v []byte
+				k, v, hasAttr = z.TagAttr()
+				if string(k) != want {
+					continue
+				}
+				if u, ok := resolve(base, strings.TrimSpace(string(v))); ok && documentExt("", u) != "" {
+					return u, true
+				}
+			}
+		}
+	}
+}
+
+// linkedDocument replaces a page that rendered to n < nearlyEmpty
+// characters by the document it links to, converted.
+func (pl *pipeline) linkedDocument(ctx context.Context, p *Page, page string, n int) (ok bool, err error) {
+	target, found := documentLink(page, p.FinalURL)
+	if !found {
+		return false, nil
+	}
+	resp, why, err := pl.get(ctx, target, nil)
+	if err != nil {
+		return false, err
+	}
+	var text string
+	if why == "" {
+		text, why, err = pl.convert(ctx, resp, target)
+		if err != nil {
+			return false, err
+		}
+	}
+	if why != "" {
+		pl.fail("%s %s (%s)", MethodLinkedDocument, target, why)
+		return false, nil
+	}
+	p.Method, p.Content = MethodLinkedDocument, text
+	p.Notes = append(p.Notes, fmt.Sprintf("The page rendered to %d characters; showing the document it links to: %s", n, target))
+	return true, nil
+}
+
+// convert converts a fetched document with the caller's converters. why
+// says why it could not; err is set only when ctx ended.
+func (pl *pipeline) convert(ctx context.Context, resp *Response, target string) (text, why string, err error) {
+	mt, _ := mediaType(resp)
+	ext := documentExt(mt, target)
+	if ext == "" {
+		return "", answered(mt) + ", not a document", nil
+	}
+	conv := pl.o.Convert
+	if conv == nil {
+		conv = convert.For
+	}
+	c, ok := conv(ext)
+	if !ok {
+		return "", "no converter for " + ext, nil
+	}
+	text, cerr := c.Convert(ctx, bytes.NewReader(resp.Body), int64(len(resp.Body)))
+	if ce := ctx.Err(); ce != nil {
+		return "", "", errs.Wrap(errs.CodeOf(ce), ce, "converting %s: %v", target, ce)
+	}
+	if cerr != nil {
+		return "", "conversion failed: " + cerr.Error(), nil
+	}
+	return text, "", nil
 }

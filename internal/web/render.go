@@ -25,21 +25,22 @@ import (
 
 // Render methods, as shown on the Method: line.
 const (
-	MethodJSON        = "json"
-	MethodFeed        = "feed"
-	MethodText        = "text"
-	MethodAlternate   = "alternate-markdown"  // the page's <link rel="alternate" type="text/markdown">
-	MethodMDSuffix    = "md-suffix"           // the page's URL with .md appended (the llms.txt convention)
-	MethodNegotiated  = "content-negotiation" // the page's URL asked for with Accept: text/markdown
-	MethodLLMs        = "llms.txt"            // the site's /llms.txt, for a page that renders to almost nothing
-	MethodReadability = "readability"         // HTML main content through readability, as markdown
-	MethodHTML        = "html-to-markdown"    // the whole HTML page as markdown (readability found no article)
-	MethodDocument    = "markit"              // a document (PDF, DOCX, ...) converted to text
-	MethodImage       = "image"
-	MethodBinary      = "binary"
-	MethodRaw         = "raw"
-	MethodRawHTML     = "raw-html"
-	MethodFailed      = "failed"
+	MethodJSON           = "json"
+	MethodFeed           = "feed"
+	MethodText           = "text"
+	MethodAlternate      = "alternate-markdown"  // the page's <link rel="alternate" type="text/markdown">
+	MethodMDSuffix       = "md-suffix"           // the page's URL with .md appended (the llms.txt convention)
+	MethodNegotiated     = "content-negotiation" // the page's URL asked for with Accept: text/markdown
+	MethodLLMs           = "llms.txt"            // the site's /llms.txt, for a page that renders to almost nothing
+	MethodLinkedDocument = "linked-document"     // the document (PDF, ...) a page that renders to almost nothing links to
+	MethodReadability    = "readability"         // HTML main content through readability, as markdown
+	MethodHTML           = "html-to-markdown"    // the whole HTML page as markdown (readability found no article)
+	MethodDocument       = "markit"              // a document (PDF, DOCX, ...) converted to text
+	MethodImage          = "image"
+	MethodBinary         = "binary"
+	MethodRaw            = "raw"
+	MethodRawHTML        = "raw-html"
+	MethodFailed         = "failed"
 )
 
 // maxFailedBody is how much of an error page's text is kept.
@@ -124,10 +125,12 @@ func (c *Client) Fetch(ctx context.Context, url string) (*Response, error) {
 //     (<link rel="alternate" type="application/rss+xml|atom+xml">) when
 //     it has one; else readability's article as markdown, or the whole
 //     page converted when there is none; a page that renders to under 200
-//     characters is replaced by the site's /llms.txt;
+//     characters is replaced by the first document it links to (<a>,
+//     <embed>, <iframe> or <object> naming a .pdf, .docx, ...), converted,
+//     else by the site's /llms.txt;
 //  7. a page that renders to nothing is shown as its HTML (raw-html).
 //
-// One Render makes at most MaxRequests (8) requests, MaxHandlerRequests
+// One Render makes at most MaxRequests (9) requests, MaxHandlerRequests
 // (2) of them by the site handlers, each bounded by the
 // fetcher's deadline and byte cap (20 MiB by default), and a probe also
 // by 10 s. A probe that fails is listed in the notes ("Probes failed:
@@ -376,6 +379,9 @@ func renderHTMLPage(ctx context.Context, pl *pipeline, p *Page, page string) err
 		p.Method, p.Content = MethodHTML, md
 	}
 	if n := visible(p.Content); pl != nil && n < nearlyEmpty {
+		if ok, err := pl.linkedDocument(ctx, p, page, n); ok || err != nil {
+			return err
+		}
 		if ok, err := pl.llms(ctx, p, n); ok || err != nil {
 			return err
 		}
