@@ -5,11 +5,11 @@
 // negotiation; JSON pretty-printed, feeds, plain text; HTML through
 // readability into markdown, a feed alternate for a page without an
 // article, the document a page that renders to almost nothing links to,
-// else the site's llms.txt;
-// documents through convert; :raw for the body), at most MaxRequests
-// requests per read, the "URL: / Content-Type: / Method: / Notes:" header,
-// URL selector splitting, and an LRU cache so that url:N pages without
-// refetching. Paging the rendered output is the caller's.
+// else the site's llms.txt; documents through convert; :raw for the body),
+// at most MaxRequests requests per read, the "URL: / Content-Type: /
+// Method: / Notes:" header, URL selector splitting, and an LRU cache so
+// that url:N pages without refetching. Paging the rendered output is the
+// caller's.
 package web
 
 import (
