@@ -3,7 +3,6 @@ package read
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -24,15 +23,6 @@ func TestVariants(t *testing.T) {
 	for _, tt := range tests {
 		if got := variants(tt.in); fmt.Sprint(got) != fmt.Sprint(tt.want) {
 			t.Errorf("variants(%q) = %q, want %q (%s)", tt.in, got, tt.want, tt.reason)
-		}
-	}
-}
-
-func TestASCIIMasked(t *testing.T) {
-	for _, s := range []string{"", "a.zip", "İ", "dİr/a.ZIP:x", "\xff"} {
-		m := asciiMasked(s)
-		if len(m) != len(s) || len(strings.ToLower(m)) != len(m) {
-			t.Errorf("asciiMasked(%q) = %q: lengths differ", s, m)
 		}
 	}
 }

@@ -19,8 +19,7 @@ func (r *reader) database(ctx context.Context, p string) (*Result, bool, error) 
 
 // databaseVia is database with the database file found by locate.
 func (r *reader) databaseVia(ctx context.Context, p string, locate locator) (*Result, bool, error) {
-	for _, cand := range sqlite.Candidates(asciiMasked(p)) {
-		cand.DB, cand.Selector = p[:len(cand.DB)], p[len(cand.DB):]
+	for _, cand := range sqlite.Candidates(p) {
 		name, suffix, ok := locate(cand.DB)
 		if !ok || !r.isSQLite(name) {
 			continue
