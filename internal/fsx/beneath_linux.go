@@ -376,6 +376,34 @@ func (f *beneathFS) openRegular(name string) (Regular, error) {
 	if err != nil {
 		return nil, err
 	}
+	return regularFD(fd, name)
+}
+
+// OpenRegular opens the entry name (one path element) of the directory.
+func (d *dirFD) OpenRegular(name string) (Regular, error) {
+	if name == "" || name == "." || name == ".." || strings.IndexByte(name, '/') >= 0 {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if d.fd < 0 {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrClosed}
+	}
+	for {
+		fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, pathErr("open", name, err)
+		}
+		return regularFD(fd, name)
+	}
+}
+
+// regularFD checks that the open fd is a regular file and wraps it; it
+// closes fd on failure.
+func regularFD(fd int, name string) (Regular, error) {
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
 		unix.Close(fd)

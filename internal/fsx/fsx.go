@@ -75,6 +75,10 @@ type DirFD interface {
 	// Lstat returns the FileInfo of the entry name of the directory
 	// without following a symlink. After Close it fails with fs.ErrClosed.
 	Lstat(name string) (fs.FileInfo, error)
+	// OpenRegular opens the entry name of the directory as OpenRegular
+	// does, without following a symlink and without a path lookup from
+	// the root. After Close it fails with fs.ErrClosed.
+	OpenRegular(name string) (Regular, error)
 	// Close releases the descriptor.
 	Close() error
 }

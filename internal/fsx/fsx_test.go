@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"syscall"
 	"testing"
 	"testing/fstest"
 )
@@ -191,11 +192,33 @@ func TestDirFD(t *testing.T) {
 	if err != nil || fi.Mode().Type() != fs.ModeSymlink || fi.Name() != "in.go" {
 		t.Fatalf("Lstat(in.go) = %v, %v", fi, err)
 	}
+	f, err := d.OpenRegular(".hidden")
+	if err != nil || f.Size() != 0 {
+		t.Fatalf("OpenRegular(.hidden) = %v, %v", f, err)
+	}
+	f.Close()
+	for _, c := range []struct {
+		name string
+		want error
+	}{
+		{"in.go", syscall.ELOOP},     // a symlink is never followed
+		{"b", ErrNotRegular},         // a directory
+		{"b/deep.go", fs.ErrInvalid}, // one path element only
+		{"..", fs.ErrInvalid},        // never up
+		{"gone", fs.ErrNotExist},     // nothing there
+	} {
+		if _, err := d.OpenRegular(c.name); !errors.Is(err, c.want) {
+			t.Errorf("OpenRegular(%q) = %v, want %v", c.name, err, c.want)
+		}
+	}
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := d.Lstat("in.go"); !errors.Is(err, fs.ErrClosed) {
 		t.Fatalf("Lstat after Close = %v, want ErrClosed", err)
+	}
+	if _, err := d.OpenRegular(".hidden"); !errors.Is(err, fs.ErrClosed) {
+		t.Fatalf("OpenRegular after Close = %v, want ErrClosed", err)
 	}
 	if _, err := op.OpenDirFD("dirlink"); err == nil {
 		t.Fatal("OpenDirFD on a symlink must fail: it never follows a final symlink")

@@ -66,7 +66,14 @@ func (m *Matcher) NewScanner() *Scanner {
 // (the caller records it and goes on), or ctx ended (the partial result is
 // returned with it).
 func (s *Scanner) SearchFile(ctx context.Context, fsys fs.FS, name string, max int64) (*FileResult, error) {
-	f, err := fsx.OpenRegular(fsys, name)
+	return s.SearchOpened(ctx, name, max, func() (fsx.Regular, error) { return fsx.OpenRegular(fsys, name) })
+}
+
+// SearchOpened is SearchFile for a file that open opens (through a
+// directory descriptor, say); name is its path for errors. It closes the
+// file.
+func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open func() (fsx.Regular, error)) (*FileResult, error) {
+	f, err := open()
 	if err != nil {
 		return nil, &errs.Error{Code: errs.CodeOf(err), Path: name, Message: "cannot open " + name + ": " + err.Error(), Err: err}
 	}

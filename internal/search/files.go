@@ -28,7 +28,8 @@ type file struct {
 	mode  fs.FileMode // type bits
 	text  []byte      // content of an in-memory text
 	mem   bool
-	noTag bool // never give it a hashline tag
+	noTag bool                        // never give it a hashline tag
+	open  func() (fsx.Regular, error) // opens the file; nil: by path from the root
 }
 
 // Filter selects the files of a directory walk.
@@ -124,7 +125,7 @@ func (t *Target) fileOf(e walk.Entry, f Filter) (file, bool) {
 	if !t.Glob.Match(rel) || !f.Globs.Match(rel) || !f.Types.Match(rel) {
 		return file{}, false
 	}
-	return file{path: e.Path, mode: e.Type, noTag: t.NoTag}, true
+	return file{path: e.Path, mode: e.Type, noTag: t.NoTag, open: e.OpenRegular}, true
 }
 
 // walkSorted walks the directory target t sequentially in name order and

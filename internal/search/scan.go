@@ -130,9 +130,12 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 		res *grep.FileResult
 		err error
 	)
-	if f.mem {
+	switch {
+	case f.mem:
 		res, err = sc.SearchBytes(ctx, f.text)
-	} else {
+	case f.open != nil:
+		res, err = sc.SearchOpened(ctx, f.path, maxSize, f.open)
+	default:
 		res, err = sc.SearchFile(ctx, fsys, f.path, maxSize)
 	}
 	switch {

@@ -93,6 +93,28 @@ func (e Entry) Info() (fs.FileInfo, error) {
 	return e.list.info(e.idx, e.Path)
 }
 
+// OpenRegular opens the entry as a regular file (see fsx.OpenRegular); an
+// entry of another type (a symlink, a directory, ...) fails with
+// fsx.ErrNotRegular. During the call to fn it opens the name relative to
+// the directory's descriptor on the OS FS of fsx.OpenDir, without a path
+// lookup from the root; afterwards, or on other file systems, it opens
+// Path from the root.
+func (e Entry) OpenRegular() (fsx.Regular, error) {
+	switch {
+	case e.list == nil:
+		return nil, &fs.PathError{Op: "open", Path: e.Path, Err: fs.ErrInvalid}
+	case e.Type != 0:
+		return nil, &fs.PathError{Op: "open", Path: e.Path, Err: fsx.ErrNotRegular}
+	}
+	if fd := e.list.fd; fd != nil {
+		f, err := fd.OpenRegular(e.list.ents[e.idx].name)
+		if !errors.Is(err, fs.ErrClosed) {
+			return f, err
+		}
+	}
+	return fsx.OpenRegular(e.list.fsys, e.Path)
+}
+
 // Reason says why an entry was left out.
 type Reason string
 

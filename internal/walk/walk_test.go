@@ -3,6 +3,7 @@ package walk
 import (
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -517,5 +518,57 @@ func TestWalkStatAhead(t *testing.T) {
 				t.Errorf("%s: size of %s = %d, want %d (info fetched ahead)", fsName, p, got[p], n)
 			}
 		}
+	}
+}
+
+// TestEntryOpenRegular opens entries during the walk (through the
+// directory's descriptor on the OS) and after it (by path): the same
+// contents, and symlinks and directories refused either way.
+func TestEntryOpenRegular(t *testing.T) {
+	tr := tree{"d/f.txt": "12345", "d/l": "->f.txt", "top": "x"}
+	read := func(e Entry) (string, error) {
+		f, err := e.OpenRegular()
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		b, err := io.ReadAll(f)
+		if int64(len(b)) != f.Size() {
+			t.Errorf("%s: read %d bytes, Size %d", e.Path, len(b), f.Size())
+		}
+		return string(b), err
+	}
+	for fsName, fsys := range tr.both(t) {
+		var mu sync.Mutex
+		seen := map[string]Entry{}
+		during := map[string]string{}
+		_, err := Walk(context.Background(), fsys, ".", Options{}, func(e Entry) error {
+			s, err := read(e)
+			if err != nil {
+				s = "error"
+			}
+			mu.Lock()
+			seen[e.Path], during[e.Path] = e, s
+			mu.Unlock()
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{"d/f.txt", "top"} {
+			after, err := read(seen[p])
+			if during[p] != tr[p] || after != tr[p] || err != nil {
+				t.Errorf("%s: %s read %q during the walk, %q (%v) after; want %q", fsName, p, during[p], after, err, tr[p])
+			}
+		}
+		if during["d"] != "error" {
+			t.Errorf("%s: a directory opened as a regular file", fsName)
+		}
+		if _, err := read(seen["d/l"]); during["d/l"] != "error" || !errors.Is(err, fsx.ErrNotRegular) {
+			t.Errorf("%s: a symlink was followed (during the walk: %q; after: %v)", fsName, during["d/l"], err)
+		}
+	}
+	if _, err := (Entry{Path: "x"}).OpenRegular(); !errors.Is(err, fs.ErrInvalid) {
+		t.Fatalf("OpenRegular of an Entry not made by Walk = %v, want ErrInvalid", err)
 	}
 }
