@@ -193,13 +193,14 @@ func (f *beneathFS) openDir(op, name string) (*dirFD, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &dirFD{fd: fd}, nil
+	return &dirFD{fd: fd, sys: sysFor(fd)}, nil
 }
 
 // dirFD is an open directory; mu guards fd against a concurrent Close.
 type dirFD struct {
-	mu sync.RWMutex
-	fd int // -1 once closed
+	mu  sync.RWMutex
+	fd  int      // -1 once closed
+	sys sysCalls // for the directory and the files opened through it
 }
 
 var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
@@ -214,7 +215,7 @@ func (d *dirFD) ReadEntries(fn func(name string, typ fs.FileMode)) error {
 	defer direntBufs.Put(bp)
 	buf := *bp
 	for {
-		n, err := unix.Getdents(d.fd, buf)
+		n, err := d.sys.getdents(d.fd, buf)
 		if err == unix.EINTR {
 			continue
 		}
@@ -279,7 +280,7 @@ func (d *dirFD) Close() error {
 	if d.fd < 0 {
 		return fs.ErrClosed
 	}
-	err := unix.Close(d.fd)
+	err := d.sys.close(d.fd)
 	d.fd = -1
 	return err
 }
@@ -376,7 +377,7 @@ func (f *beneathFS) openRegular(name string) (Regular, error) {
 	if err != nil {
 		return nil, err
 	}
-	return regularFD(fd, name)
+	return regularFD(fd, name, sysCalls{})
 }
 
 // OpenRegular opens the entry name (one path element) of the directory.
@@ -390,30 +391,30 @@ func (d *dirFD) OpenRegular(name string) (Regular, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrClosed}
 	}
 	for {
-		fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		fd, err := d.sys.openat(d.fd, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_NOFOLLOW|unix.O_CLOEXEC)
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
 			return nil, pathErr("open", name, err)
 		}
-		return regularFD(fd, name)
+		return regularFD(fd, name, d.sys)
 	}
 }
 
 // regularFD checks that the open fd is a regular file and wraps it; it
 // closes fd on failure.
-func regularFD(fd int, name string) (Regular, error) {
+func regularFD(fd int, name string, sys sysCalls) (Regular, error) {
 	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		unix.Close(fd)
+	if err := sys.fstat(fd, &st); err != nil {
+		sys.close(fd)
 		return nil, pathErr("open", name, err)
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		unix.Close(fd)
+		sys.close(fd)
 		return nil, &fs.PathError{Op: "open", Path: name, Err: errNotRegular(fileMode(st.Mode))}
 	}
-	return &rawFile{fd: fd, name: name, size: st.Size}, nil
+	return &rawFile{fd: fd, name: name, size: st.Size, sys: sys}, nil
 }
 
 // rawFile is a regular file read through its descriptor.
@@ -421,6 +422,7 @@ type rawFile struct {
 	fd   int
 	name string
 	size int64
+	sys  sysCalls
 }
 
 func (r *rawFile) Size() int64 { return r.size }
@@ -430,7 +432,7 @@ func (r *rawFile) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	for {
-		n, err := unix.Read(r.fd, p)
+		n, err := r.sys.read(r.fd, p)
 		switch {
 		case err == unix.EINTR:
 			continue
@@ -447,7 +449,7 @@ func (r *rawFile) Close() error {
 	if r.fd < 0 {
 		return fs.ErrClosed
 	}
-	err := unix.Close(r.fd)
+	err := r.sys.close(r.fd)
 	r.fd = -1
 	return err
 }
