@@ -245,7 +245,7 @@ func (d *dirFD) ReadEntries(fn func(name string, typ fs.FileMode)) error {
 			mode, known := direntType(typ)
 			if !known {
 				var st unix.Stat_t
-				if err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+				if err := d.sys.lstatat(d.fd, name, &st); err != nil {
 					continue // removed since it was listed
 				}
 				mode = fileMode(st.Mode).Type()
@@ -263,7 +263,7 @@ func (d *dirFD) Lstat(name string) (fs.FileInfo, error) {
 	}
 	var st unix.Stat_t
 	for {
-		err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		err := d.sys.lstatat(d.fd, name, &st)
 		if err == unix.EINTR {
 			continue
 		}
@@ -347,7 +347,7 @@ func newFileInfo(name string, st *unix.Stat_t) *fileInfo { return &fileInfo{name
 func (fi *fileInfo) Name() string       { return fi.name }
 func (fi *fileInfo) Size() int64        { return fi.st.Size }
 func (fi *fileInfo) Mode() fs.FileMode  { return fileMode(fi.st.Mode) }
-func (fi *fileInfo) ModTime() time.Time { return time.Unix(fi.st.Mtim.Sec, fi.st.Mtim.Nsec) }
+func (fi *fileInfo) ModTime() time.Time { return time.Unix(int64(fi.st.Mtim.Sec), int64(fi.st.Mtim.Nsec)) }
 func (fi *fileInfo) IsDir() bool        { return fi.Mode().IsDir() }
 func (fi *fileInfo) Sys() any           { return &fi.st }
 
