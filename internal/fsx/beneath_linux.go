@@ -344,12 +344,14 @@ type fileInfo struct {
 
 func newFileInfo(name string, st *unix.Stat_t) *fileInfo { return &fileInfo{name: name, st: *st} }
 
-func (fi *fileInfo) Name() string       { return fi.name }
-func (fi *fileInfo) Size() int64        { return fi.st.Size }
-func (fi *fileInfo) Mode() fs.FileMode  { return fileMode(fi.st.Mode) }
-func (fi *fileInfo) ModTime() time.Time { return time.Unix(int64(fi.st.Mtim.Sec), int64(fi.st.Mtim.Nsec)) }
-func (fi *fileInfo) IsDir() bool        { return fi.Mode().IsDir() }
-func (fi *fileInfo) Sys() any           { return &fi.st }
+func (fi *fileInfo) Name() string      { return fi.name }
+func (fi *fileInfo) Size() int64       { return fi.st.Size }
+func (fi *fileInfo) Mode() fs.FileMode { return fileMode(fi.st.Mode) }
+func (fi *fileInfo) ModTime() time.Time {
+	return time.Unix(int64(fi.st.Mtim.Sec), int64(fi.st.Mtim.Nsec))
+}
+func (fi *fileInfo) IsDir() bool { return fi.Mode().IsDir() }
+func (fi *fileInfo) Sys() any    { return &fi.st }
 
 // dirEntry is an fs.DirEntry of ReadDir, with its info already read.
 type dirEntry struct {
