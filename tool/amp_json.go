@@ -3,6 +3,7 @@ package tool
 import (
 	"bytes"
 	"io"
+	"runtime"
 	"strconv"
 	"unicode/utf8"
 )
@@ -16,11 +17,11 @@ func (d ampContentData) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// WriteJSON writes the bytes of MarshalJSON to w in pieces of about 64 KB,
-// so that a host writing the result out never holds it whole.
+// WriteJSON writes the bytes of MarshalJSON to w in pieces of about 64 KB
+// (blocks of results encoded on all processors, written in order), so that
+// a host writing the result out never holds it whole.
 func (d ampContentData) WriteJSON(w io.Writer) error {
-	const flushAt = 64 << 10
-	b := make([]byte, 0, flushAt+4<<10)
+	b := make([]byte, 0, 256)
 	b = append(b, `{"pattern":`...)
 	b = appendJSONString(b, d.Pattern)
 	b = append(b, `,"output_mode":`...)
@@ -33,20 +34,63 @@ func (d ampContentData) WriteJSON(w io.Writer) error {
 		b = append(b, `,"total_is_lower_bound":true`...)
 	}
 	b = append(b, `,"results":[`...)
-	for i, r := range d.Results {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendResult(b, &r)
-		if len(b) >= flushAt {
-			if _, err := w.Write(b); err != nil {
-				return err
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	// Blocks of about 64 KB; a window of them is encoded ahead of the
+	// writer, each into its own buffer.
+	const block = 512
+	n := (len(d.Results) + block - 1) / block
+	window := 2 * runtime.GOMAXPROCS(0)
+	done := make([]chan []byte, n)
+	for i := range done {
+		done[i] = make(chan []byte, 1)
+	}
+	encode := func(i int) {
+		rs := d.Results[i*block : min((i+1)*block, len(d.Results))]
+		b := make([]byte, 0, 80<<10)
+		for j := range rs {
+			if i > 0 || j > 0 {
+				b = append(b, ',')
 			}
-			b = b[:0]
+			b = appendResult(b, &rs[j])
+		}
+		done[i] <- b
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), n) {
+		go func() {
+			for i := range next {
+				encode(i)
+			}
+		}()
+	}
+	slots := make(chan struct{}, window) // blocks handed out and not yet written
+	go func() {
+		defer close(next)
+		for i := range n {
+			select {
+			case slots <- struct{}{}:
+			case <-stop:
+				return
+			}
+			select {
+			case next <- i:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	for i := range n {
+		b := <-done[i]
+		<-slots
+		if _, err := w.Write(b); err != nil {
+			return err
 		}
 	}
-	b = append(b, "]}"...)
-	_, err := w.Write(b)
+	_, err := w.Write([]byte("]}"))
 	return err
 }
 

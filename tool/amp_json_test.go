@@ -3,6 +3,7 @@ package tool
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -89,4 +90,33 @@ func (p *pieces) Write(b []byte) (int, error) {
 	p.n++
 	p.max = max(p.max, len(b))
 	return p.buf.Write(b)
+}
+
+// TestAmpContentWriteJSONError: a failing writer ends the stream with its
+// error.
+func TestAmpContentWriteJSONError(t *testing.T) {
+	d := ampContentData{ampGrepData: &ampGrepData{Pattern: "p", OutputMode: "content"}}
+	for i := range 10000 {
+		d.Results = append(d.Results, ampResult{File: "f.go", LineNumber: i + 1, Content: "some content"})
+	}
+	w := &failAfter{n: 3}
+	if err := d.WriteJSON(w); err != errFull {
+		t.Fatalf("WriteJSON = %v, want the writer's error", err)
+	}
+	if w.n > 0 || w.calls != 4 {
+		t.Errorf("%d writes after the failure", w.calls-4)
+	}
+}
+
+var errFull = errors.New("disk full")
+
+type failAfter struct{ n, calls int }
+
+func (f *failAfter) Write(b []byte) (int, error) {
+	f.calls++
+	if f.n == 0 {
+		return 0, errFull
+	}
+	f.n--
+	return len(b), nil
 }
