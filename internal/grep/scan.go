@@ -43,8 +43,9 @@ type Scanner struct {
 	fnd finder
 	buf []byte
 
-	lines   []Line   // scratch for the lines of a file (see settle)
-	spanBuf [][2]int // scratch for the spans of a line
+	lines   []Line     // scratch for the lines of a file (see settle)
+	spanBuf [][2]int   // scratch for the spans of a line
+	state   fileSearch // the search of the current file
 
 	// Buffer sizes (tests shrink them): chunk is the read size of a
 	// streamed search, maxLine the longest line searched whole and the
@@ -380,7 +381,8 @@ type fileSearch struct {
 
 func (s *Scanner) begin(ctx context.Context, res *FileResult) *fileSearch {
 	res.Lines = s.lines[:0]
-	return &fileSearch{s: s, m: s.m, res: res, ctx: ctx, doneCh: ctx.Done(), cntLine: 1, nulLine: -1}
+	s.state = fileSearch{s: s, m: s.m, res: res, ctx: ctx, doneCh: ctx.Done(), cntLine: 1, nulLine: -1}
+	return &s.state
 }
 
 // canceled reports (and records) whether the context has ended.

@@ -24,12 +24,13 @@ const (
 
 // file is one file to search: an FS file or an in-memory text.
 type file struct {
-	path  string      // FS path, or the display path of an in-memory text
-	mode  fs.FileMode // type bits
-	text  []byte      // content of an in-memory text
-	mem   bool
-	noTag bool                        // never give it a hashline tag
-	open  func() (fsx.Regular, error) // opens the file; nil: by path from the root
+	path   string      // FS path, or the display path of an in-memory text
+	mode   fs.FileMode // type bits
+	text   []byte      // content of an in-memory text
+	mem    bool
+	noTag  bool       // never give it a hashline tag
+	entry  walk.Entry // the walk entry, which opens the file cheaply, when walked
+	walked bool       // false: open path from the root
 }
 
 // Filter selects the files of a directory walk.
@@ -125,7 +126,7 @@ func (t *Target) fileOf(e walk.Entry, f Filter) (file, bool) {
 	if !t.Glob.Match(rel) || !f.Globs.Match(rel) || !f.Types.Match(rel) {
 		return file{}, false
 	}
-	return file{path: e.Path, mode: e.Type, noTag: t.NoTag, open: e.OpenRegular}, true
+	return file{path: e.Path, mode: e.Type, noTag: t.NoTag, entry: e, walked: true}, true
 }
 
 // walkSorted walks the directory target t sequentially in name order and

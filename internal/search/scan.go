@@ -31,7 +31,7 @@ type outcome struct {
 // window ahead of fn, which bounds memory; when fn returns false, or ctx
 // is done, emit returns fs.SkipAll and the files in flight are dropped.
 // scan returns ctx's error if ctx ended it, else produce's error.
-func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emit func(file) error) error, m *grep.Matcher, maxSize int64, workers int, fn func(f *file, o outcome) bool) error {
+func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emit func(file) error) error, m *grep.Matcher, maxSize int64, workers int, fn func(f file, o outcome) bool) error {
 	if workers <= 0 {
 		workers = 2 * runtime.GOMAXPROCS(0)
 	}
@@ -81,7 +81,7 @@ func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emi
 			continue // drain, so that produce can return
 		}
 		o := <-j.done
-		if outer.Err() != nil || !fn(&j.f, o) {
+		if outer.Err() != nil || !fn(j.f, o) {
 			stopped = true
 			cancel()
 		}
@@ -133,8 +133,8 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 	switch {
 	case f.mem:
 		res, err = sc.SearchBytes(ctx, f.text)
-	case f.open != nil:
-		res, err = sc.SearchOpened(ctx, f.path, maxSize, f.open)
+	case f.walked:
+		res, err = sc.SearchOpened(ctx, f.path, maxSize, f.entry.OpenRegular)
 	default:
 		res, err = sc.SearchFile(ctx, fsys, f.path, maxSize)
 	}
@@ -158,7 +158,7 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 // were left out are passed to fn as they come (serialised), before the
 // matches: they carry no order-dependent information. workers > 0 sets
 // the number of walker goroutines.
-func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filter, m *grep.Matcher, maxSize int64, workers int, skipped map[string]int, fn func(f *file, o outcome) bool) error {
+func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filter, m *grep.Matcher, maxSize int64, workers int, skipped map[string]int, fn func(f file, o outcome) bool) error {
 	if workers > 0 {
 		wo.Workers = workers
 	}
@@ -204,10 +204,12 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 			return fs.SkipAll
 		case o.res != nil && o.res.MatchLines > 0:
 			hits = append(hits, hit{fl, o})
-		case !fn(&fl, o):
-			stop = true
-			cancel()
-			return fs.SkipAll
+		default:
+			if !fn(fl, o) {
+				stop = true
+				cancel()
+				return fs.SkipAll
+			}
 		}
 		return nil
 	}
@@ -227,7 +229,7 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 	}
 	slices.SortFunc(hits, func(a, b hit) int { return strings.Compare(a.f.path, b.f.path) })
 	for i := range hits {
-		if !fn(&hits[i].f, hits[i].o) {
+		if !fn(hits[i].f, hits[i].o) {
 			break
 		}
 	}

@@ -158,7 +158,7 @@ func prepare(ctx context.Context, fsys fs.FS, root string, req *Request) (*prepa
 // to consume every file: the walk and the search then overlap and the
 // results are sorted at the end, which is faster but holds every matching
 // file's result until then.
-func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f *file, o outcome) bool) error {
+func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f file, o outcome) bool) error {
 	if exhaustive {
 		return scanAll(ctx, p.fsys, p.scope, p.req.Walk, p.filter, p.matcher, p.req.MaxFileSize, p.req.Workers, p.skipped, fn)
 	}
@@ -215,7 +215,7 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, e
 		overspent bool // the budget is spent: one more matching file ends the scan
 	)
 	exhaustive := skip == 0 && req.MaxFiles < 0 && req.Budget < 0
-	err = p.each(ctx, exhaustive, func(f *file, o outcome) bool {
+	err = p.each(ctx, exhaustive, func(f file, o outcome) bool {
 		if o.res == nil {
 			out.skip(o)
 			return true
@@ -282,7 +282,7 @@ func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield fun
 		return nil, err
 	}
 	out := &Outcome{Scope: p.scope, Skipped: p.skipped}
-	err = p.each(ctx, false, func(f *file, o outcome) bool {
+	err = p.each(ctx, false, func(f file, o outcome) bool {
 		if o.res == nil {
 			out.skip(o)
 			return true
