@@ -2,6 +2,7 @@ package fsx
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -18,8 +19,9 @@ import (
 // openat2 call relative to the root descriptor with RESOLVE_BENEATH, so
 // the kernel refuses "..", absolute symlinks and symlinks leading out.
 type beneathFS struct {
-	root int    // O_PATH descriptor of the root directory
-	dir  string // absolute OS path of the root
+	root   int    // O_PATH descriptor of the root directory
+	dir    string // absolute OS path of the root
+	mounts mounts // which directories lie on local file systems
 }
 
 // openBeneath opens dir and checks that openat2 works here (it is missing
@@ -36,6 +38,11 @@ func openBeneath(dir string) (fs.FS, func(), bool) {
 		return nil, nil, false
 	}
 	unix.Close(probe)
+	if real, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd)); err == nil {
+		if info, err := os.ReadFile("/proc/self/mountinfo"); err == nil {
+			f.mounts = readMounts(real, string(info))
+		}
+	}
 	return f, func() { unix.Close(fd) }, true
 }
 
@@ -193,7 +200,7 @@ func (f *beneathFS) openDir(op, name string) (*dirFD, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &dirFD{fd: fd, sys: sysFor(fd)}, nil
+	return &dirFD{fd: fd, sys: f.mounts.sysFor(name)}, nil
 }
 
 // dirFD is an open directory; mu guards fd against a concurrent Close.

@@ -1,6 +1,9 @@
 package fsx
 
 import (
+	"slices"
+	"strconv"
+	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -16,31 +19,92 @@ import (
 // through the scheduler, so that one blocked call never stalls the rest.
 type sysCalls struct{ direct bool }
 
-// localFS lists the file system types (statfs f_type) whose calls are made
-// directly: disk and memory file systems of the kernel.
-var localFS = map[int64]bool{
-	unix.EXT4_SUPER_MAGIC:      true, // ext2, ext3, ext4
-	unix.XFS_SUPER_MAGIC:       true,
-	unix.BTRFS_SUPER_MAGIC:     true,
-	unix.TMPFS_MAGIC:           true,
-	unix.RAMFS_MAGIC:           true,
-	unix.OVERLAYFS_SUPER_MAGIC: true,
-	unix.F2FS_SUPER_MAGIC:      true,
-	unix.SQUASHFS_MAGIC:        true,
-	unix.MSDOS_SUPER_MAGIC:     true,
-	unix.EXFAT_SUPER_MAGIC:     true,
-	0x2fc12fc1:                 true, // ZFS
-	0xca451a4e:                 true, // bcachefs
+// localFS lists the file system types (as /proc/self/mountinfo names
+// them) whose calls are made directly: disk and memory file systems of the
+// kernel.
+var localFS = map[string]bool{
+	"ext2": true, "ext3": true, "ext4": true, "xfs": true, "btrfs": true, "f2fs": true,
+	"tmpfs": true, "ramfs": true, "overlay": true, "squashfs": true, "erofs": true,
+	"vfat": true, "msdos": true, "exfat": true, "ntfs3": true, "zfs": true, "bcachefs": true,
 }
 
-// sysFor returns how to make the calls on the open directory fd: directly
-// when it lies on a local file system.
-func sysFor(fd int) sysCalls {
-	var st unix.Statfs_t
-	if err := unix.Fstatfs(fd, &st); err != nil {
-		return sysCalls{}
+// mounts tells, for the directories below a root, whether their file
+// system is local. It is read once from /proc/self/mountinfo: the mount
+// points at or above the root and those below it, each with its type.
+type mounts struct {
+	rootLocal bool
+	below     []mountPoint // mount points below the root, deepest first
+}
+
+type mountPoint struct {
+	rel   string // slash path relative to the root
+	local bool
+}
+
+// readMounts builds the table for the directory real (an absolute path
+// without symlinks) from the text of /proc/self/mountinfo. A later mount
+// on the same point hides an earlier one. Without a readable table every
+// directory counts as not local.
+func readMounts(real, mountinfo string) mounts {
+	var m mounts
+	byPoint := map[string]bool{}
+	var order []string
+	for _, line := range strings.Split(mountinfo, "\n") {
+		pre, post, ok := strings.Cut(line, " - ")
+		fields, after := strings.Fields(pre), strings.Fields(post)
+		if !ok || len(fields) < 5 || len(after) < 1 {
+			continue
+		}
+		point := unescapeMount(fields[4])
+		if _, seen := byPoint[point]; !seen {
+			order = append(order, point)
+		}
+		byPoint[point] = localFS[after[0]]
 	}
-	return sysCalls{direct: localFS[int64(st.Type)]}
+	best := ""
+	for _, point := range order {
+		switch {
+		case point == real || point == "/" || strings.HasPrefix(real, point+"/"):
+			if len(point) >= len(best) {
+				best, m.rootLocal = point, byPoint[point]
+			}
+		case strings.HasPrefix(point, real+"/") || real == "/":
+			m.below = append(m.below, mountPoint{rel: strings.TrimPrefix(point[len(real):], "/"), local: byPoint[point]})
+		}
+	}
+	slices.SortFunc(m.below, func(a, b mountPoint) int { return len(b.rel) - len(a.rel) })
+	return m
+}
+
+// unescapeMount undoes the octal escapes (\040 for a space) of mountinfo.
+func unescapeMount(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// sysFor returns how to make the calls on the directory rel (a slash path
+// relative to the root, "." for the root): directly when it lies on a
+// local file system.
+func (m *mounts) sysFor(rel string) sysCalls {
+	for _, p := range m.below {
+		if rel == p.rel || strings.HasPrefix(rel, p.rel+"/") {
+			return sysCalls{direct: p.local}
+		}
+	}
+	return sysCalls{direct: m.rootLocal}
 }
 
 func errnoErr(e unix.Errno) error {

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"golang.org/x/sys/unix"
 )
 
 // TestSysCallsBothWays lists a directory and reads a file through it with
@@ -18,11 +17,7 @@ func TestSysCallsBothWays(t *testing.T) {
 		t.Skip("no openat2 here")
 	}
 	defer closeFn()
-	var st unix.Statfs_t
-	if err := unix.Statfs(dir, &st); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("temp dir file system type %#x: direct calls %v", st.Type, localFS[int64(st.Type)])
+	t.Logf("temp dir on a local file system: %v", fsys.(*beneathFS).mounts.rootLocal)
 	var lists [][]string
 	for _, direct := range []bool{false, true} {
 		d, err := fsys.(*beneathFS).openDir("open", "a/b")
@@ -55,5 +50,44 @@ func TestSysCallsBothWays(t *testing.T) {
 	}
 	if !slices.Equal(lists[0], lists[1]) || len(lists[0]) != 1 {
 		t.Errorf("listings differ: %v", lists)
+	}
+}
+
+func TestReadMounts(t *testing.T) {
+	const info = `22 27 0:21 / /proc rw,relatime - proc proc rw
+27 1 8:1 / / rw,relatime - ext4 /dev/sda1 rw
+30 27 0:40 / /home/me/src/net rw - nfs4 server:/x rw
+31 27 0:41 / /home/me/src/net/inner rw - tmpfs tmpfs rw
+32 27 0:42 / /home/me/src/with\040space rw - fuse.sshfs host: rw
+33 27 0:43 / /home/me/src-other rw - nfs host:/y rw
+34 27 0:44 / /srv rw - nfs host:/z rw
+35 34 0:45 / /srv rw - ext4 /dev/sdb rw
+garbage line
+`
+	cases := []struct {
+		root, rel string
+		direct    bool
+		reason    string
+	}{
+		{"/home/me/src", ".", true, "the root's file system is the deepest mount above it: ext4"},
+		{"/home/me/src", "pkg/a", true, "a plain directory below the root"},
+		{"/home/me/src", "net", false, "an NFS mount point below the root"},
+		{"/home/me/src", "net/x/y", false, "below an NFS mount"},
+		{"/home/me/src", "net/inner/z", true, "a tmpfs mounted inside the NFS mount"},
+		{"/home/me/src", "with space", false, "an escaped mount point (FUSE)"},
+		{"/home/me/src", "netx", true, "a sibling whose name only starts like a mount point"},
+		{"/home/me/src/net/a", ".", false, "a root inside an NFS mount"},
+		{"/srv", ".", true, "a later mount on the same point hides the earlier one"},
+		{"/", "srv/x", true, "the file system root: mounts below it count"},
+		{"/", "home/me/src/net", false, "the file system root: an NFS mount below it"},
+	}
+	for _, c := range cases {
+		m := readMounts(c.root, info)
+		if got := m.sysFor(c.rel).direct; got != c.direct {
+			t.Errorf("root %s, dir %s: direct %v, want %v (%s)", c.root, c.rel, got, c.direct, c.reason)
+		}
+	}
+	if m := readMounts("/x", ""); m.sysFor(".").direct {
+		t.Error("without a mount table, calls must go through the scheduler")
 	}
 }
