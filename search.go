@@ -6,6 +6,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/iurl"
+	"github.com/scoutkit/scout/internal/par"
 	"github.com/scoutkit/scout/internal/search"
 	"github.com/scoutkit/scout/internal/walk"
 )
@@ -367,9 +368,13 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 	if !r.Single {
 		r.Skip = max(req.Skip, 0)
 	}
-	for i, h := range out.Files {
-		r.Files[i] = fileMatch(h)
-	}
+	// A search can return hundreds of thousands of lines: convert on all
+	// processors.
+	par.Range(len(out.Files), 256, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			r.Files[i] = fileMatch(out.Files[i])
+		}
+	})
 	for _, err := range out.Errors {
 		fe := FileError{Code: CodeOf(err), Message: err.Error()}
 		if e, ok := err.(*Error); ok {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/internal/par"
 	"github.com/scoutkit/scout/internal/search"
 )
 
@@ -249,6 +250,15 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 	}
 	d.results = []ampResult{}
 	seen := 0
+	// result is the matching line j of f with its context.
+	result := func(f *scout.FileMatch, j int) ampResult {
+		l := f.Lines[j]
+		r := ampResult{File: f.Path, LineNumber: l.Line, Content: l.Text}
+		if g.contextSet {
+			r.Context = ampWindow(f.Lines, j, g.before, g.after)
+		}
+		return r
+	}
 	// add collects the matching lines of f inside the window; it returns
 	// false once the window is full.
 	add := func(f *scout.FileMatch) bool {
@@ -260,11 +270,7 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 			if seen <= g.Offset {
 				continue
 			}
-			r := ampResult{File: f.Path, LineNumber: l.Line, Content: l.Text}
-			if g.contextSet {
-				r.Context = ampWindow(f.Lines, i, g.before, g.after)
-			}
-			d.results = append(d.results, r)
+			d.results = append(d.results, result(f, i))
 			if want > 0 && seen >= want {
 				return false
 			}
@@ -278,10 +284,33 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 		if err != nil {
 			return err
 		}
-		d.results = make([]ampResult, 0, max(res.TotalMatchLines-g.Offset, 0))
-		for i := range res.Files {
-			add(&res.Files[i])
+		// Each matching line's place in the results is known from the
+		// lines before it: fill the results on all processors.
+		files := res.Files
+		before := make([]int, len(files)+1) // matching lines before files[i]
+		for i := range files {
+			before[i+1] = before[i]
+			for _, l := range files[i].Lines {
+				if l.Match {
+					before[i+1]++
+				}
+			}
 		}
+		seen = before[len(files)]
+		d.results = make([]ampResult, max(seen-g.Offset, 0))
+		par.Range(len(files), 64, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				n, f := before[i], &files[i]
+				for j, l := range f.Lines {
+					if !l.Match {
+						continue
+					}
+					if n++; n > g.Offset {
+						d.results[n-g.Offset-1] = result(f, j)
+					}
+				}
+			}
+		})
 		*st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
 		d.skipped = skippedMap(res.Skipped)
 	} else {

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"slices"
 	"testing"
-
 )
 
 // TestSysCallsBothWays lists a directory and reads a file through it with
