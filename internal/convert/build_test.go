@@ -4,14 +4,13 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/binary"
+	"encoding/xml"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
-
-	"github.com/xuri/excelize/v2"
 )
 
 // Builders of small documents for the tests: OOXML and EPUB are zips of
@@ -100,32 +99,57 @@ func pptxOf(t testing.TB, slides []string, notes map[int]string) []byte {
 	return zipOf(t, files)
 }
 
+// xlsxOf builds a workbook with one sheet per map entry, in name order:
+// strings go to the shared string table, numbers and booleans inline.
 func xlsxOf(t testing.TB, sheets map[string][][]any) []byte {
 	t.Helper()
-	f := excelize.NewFile()
-	defer f.Close()
-	first := true
-	for _, name := range sortedKeys(sheets) {
-		if first {
-			f.SetSheetName("Sheet1", name)
-			first = false
-		} else if _, err := f.NewSheet(name); err != nil {
-			t.Fatal(err)
-		}
+	files := map[string]string{
+		"_rels/.rels": `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+			`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+	}
+	var list, rels, sst strings.Builder
+	nsst := 0
+	for i, name := range sortedKeys(sheets) {
+		fmt.Fprintf(&list, `<sheet name="%s" sheetId="%d" r:id="rId%d"/>`, xmlText(name), i+1, i+1)
+		fmt.Fprintf(&rels, `<Relationship Id="rId%d" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet%d.xml"/>`, i+1, i+1)
+		var data strings.Builder
 		for r, row := range sheets[name] {
+			fmt.Fprintf(&data, `<row r="%d">`, r+1)
 			for c, v := range row {
-				cell, _ := excelize.CoordinatesToCellName(c+1, r+1)
-				if err := f.SetCellValue(name, cell, v); err != nil {
-					t.Fatal(err)
+				ref := columnName(c) + fmt.Sprint(r+1)
+				switch v := v.(type) {
+				case string:
+					fmt.Fprintf(&data, `<c r="%s" t="s"><v>%d</v></c>`, ref, nsst)
+					fmt.Fprintf(&sst, `<si><t>%s</t></si>`, xmlText(v))
+					nsst++
+				case bool:
+					b := 0
+					if v {
+						b = 1
+					}
+					fmt.Fprintf(&data, `<c r="%s" t="b"><v>%d</v></c>`, ref, b)
+				default:
+					fmt.Fprintf(&data, `<c r="%s"><v>%v</v></c>`, ref, v)
 				}
 			}
+			data.WriteString(`</row>`)
 		}
+		files[fmt.Sprintf("xl/worksheets/sheet%d.xml", i+1)] = `<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>` +
+			data.String() + `</sheetData></worksheet>`
 	}
-	b, err := f.WriteToBuffer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
+	rels.WriteString(`<Relationship Id="rIdS" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>`)
+	files["xl/workbook.xml"] = `<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>` +
+		list.String() + `</sheets></workbook>`
+	files["xl/_rels/workbook.xml.rels"] = `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` + rels.String() + `</Relationships>`
+	files["xl/sharedStrings.xml"] = `<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` + sst.String() + `</sst>`
+	return zipOf(t, files)
+}
+
+// xmlText escapes s for XML text and attribute values.
+func xmlText(s string) string {
+	var b strings.Builder
+	xml.EscapeText(&b, []byte(s))
+	return b.String()
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -414,33 +414,48 @@ func boolErr(v, isErr byte) string {
 	return "FALSE"
 }
 
-// number formats v by the number format of cell format xf: dates and
-// times as ISO dates, percentages with %, other numbers plainly.
+// number formats v by the number format of cell format xf.
 func (b *xlsBook) number(v float64, xf uint16) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "#NUM!"
-	}
 	fmtID := uint16(0)
 	if int(xf) < len(b.xfs) {
 		fmtID = b.xfs[xf]
 	}
-	code := b.formats[fmtID]
+	return formatNumber(v, int(fmtID), b.formats[fmtID], b.date1904)
+}
+
+// formatNumber formats a cell's number v by its number format, given as a
+// built-in format id and, for custom formats, the format code ("" for
+// none): dates and times as ISO dates of the 1900 or the 1904 date system,
+// percentages with %, other numbers plainly, rounded to the 15 significant
+// digits that Excel keeps. Both spreadsheet readers (XLS and XLSX) use it.
+func formatNumber(v float64, fmtID int, code string, date1904 bool) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "#NUM!"
+	}
 	switch {
 	case isDateFormat(fmtID, code) && v >= 0 && v < 2958466:
-		return b.date(v)
+		return serialDate(v, date1904)
 	case fmtID == 9 || fmtID == 10 || strings.Contains(code, "%"):
-		return strconv.FormatFloat(v*100, 'f', -1, 64) + "%"
+		return plainNumber(v*100) + "%"
 	}
+	return plainNumber(v)
+}
+
+// plainNumber writes v rounded to 15 significant digits, without an
+// exponent unless it is very large or very small.
+func plainNumber(v float64) string {
+	v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 15, 64), 64)
 	if a := math.Abs(v); v == 0 || (a >= 1e-6 && a < 1e15) {
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-// isDateFormat reports a built-in date/time format or a custom format
-// with date or time letters outside quotes and brackets.
-func isDateFormat(id uint16, code string) bool {
-	if (id >= 14 && id <= 22) || (id >= 45 && id <= 47) {
+// isDateFormat reports a built-in date/time format (the East Asian ones
+// included) or a custom format with date or time letters outside quotes
+// and brackets.
+func isDateFormat(id int, code string) bool {
+	if (id >= 14 && id <= 22) || (id >= 27 && id <= 36) || (id >= 45 && id <= 47) || (id >= 50 && id <= 58) {
 		return true
 	}
 	quoted, bracket := false, false
@@ -459,10 +474,10 @@ func isDateFormat(id uint16, code string) bool {
 	return false
 }
 
-// date converts a serial date of the workbook's date system.
-func (b *xlsBook) date(v float64) string {
+// serialDate converts a serial date of the 1900 or the 1904 date system.
+func serialDate(v float64, date1904 bool) string {
 	base := time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)
-	if b.date1904 {
+	if date1904 {
 		base = time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC)
 	} else if v < 61 {
 		base = base.AddDate(0, 0, 1) // Excel's phantom 29 February 1900

@@ -2,31 +2,63 @@ package convert
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/scoutkit/scout/internal/errs"
 )
 
-// convertXLSX renders each sheet as "## Name" and a markdown table whose
-// header is the sheet's first row. Cells show their formatted values.
+// Limits of the XLSX reader.
+const (
+	xlsxMaxRows     = 1 << 20     // Excel's last row, 1,048,576
+	xlsxMaxCols     = 1 << 14     // Excel's last column, XFD (16,384)
+	xlsxMaxInflate  = 8 * maxPart // bytes inflated from all parts of a workbook together
+	xlsxMaxFormatID = 1<<16 - 1   // custom number formats with larger ids are ignored
+	xlsxMaxDepth    = 256         // deepest XML nesting accepted in a part
+)
+
+// convertXLSX renders each sheet of an Office Open XML workbook, in the
+// workbook's order, as "## Name" and a markdown table whose header is the
+// sheet's first row; a sheet without values is "(empty sheet)". Cells show
+// shared and inline strings (rich text runs joined, phonetic guides left
+// out), numbers formatted like convertXLS formats them (dates and times by
+// their cell's number format, in the 1900 or the 1904 date system),
+// TRUE/FALSE, error values and the cached results of formulas. Cells are
+// placed by their references; missing cells are empty.
+//
+// The reader is our own (archive/zip and encoding/xml): every part is
+// capped at maxPart inflated bytes and the workbook at xlsxMaxInflate,
+// worksheets are streamed row by row, reading stops once the sheets hold
+// MaxOutput bytes of text, and a reference or index that points outside
+// the workbook is an error naming the cell.
+//
+// An encrypted workbook is an OLE compound file: it is reported as
+// encrypted. An Excel 97-2003 workbook saved as .xlsx is read as XLS.
 func convertXLSX(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
-	f, err := excelize.OpenReader(io.NewSectionReader(r, 0, size), excelize.Options{
-		UnzipSizeLimit:    8 * maxPart,
-		UnzipXMLSizeLimit: maxPart,
-	})
-	if err != nil {
-		return "", malformed("XLSX", err)
-	}
-	defer f.Close()
-	var out text
-	for _, name := range f.GetSheetList() {
-		rows, err := xlsxRows(ctx, f, name)
-		if err != nil {
-			return "", err
+	if isOLE(r, size) {
+		if s, err := oleStreams(r, size, "EncryptionInfo"); err == nil && s["EncryptionInfo"] != nil {
+			return "", malformed("XLSX", errors.New("the workbook is encrypted: save it without a password to read it"))
 		}
-		writeSheet(&out, name, rows)
+		return convertXLS(ctx, r, size)
+	}
+	p, err := openPkg(ctx, "XLSX", r, size)
+	if err != nil {
+		return "", err
+	}
+	b := &xlsxBook{p: p, budget: xlsxMaxInflate}
+	if err := b.load(); err != nil {
+		return "", xlsxErr("", err)
+	}
+	var out text
+	for _, s := range b.sheets {
+		rows, err := b.sheetRows(s.part)
+		if err != nil {
+			return "", xlsxErr(fmt.Sprintf("sheet %q: ", s.name), err)
+		}
+		writeSheet(&out, s.name, rows)
 		if out.full() {
 			break
 		}
@@ -34,40 +66,34 @@ func convertXLSX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 	return out.result(), nil
 }
 
-func xlsxRows(ctx context.Context, f *excelize.File, sheet string) ([][]string, error) {
-	it, err := f.Rows(sheet)
-	if err != nil {
-		return nil, malformed("XLSX", fmt.Errorf("sheet %q: %w", sheet, err))
+// isOLE reports a file that starts as an OLE compound file.
+func isOLE(r io.ReaderAt, size int64) bool {
+	head := make([]byte, len(oleMagic))
+	if size < int64(len(head)) {
+		return false
 	}
-	defer it.Close()
-	var rows [][]string
-	size := 0
-	for n := 0; it.Next(); n++ {
-		if n%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		cols, err := it.Columns()
-		if err != nil {
-			return nil, malformed("XLSX", fmt.Errorf("sheet %q: %w", sheet, err))
-		}
-		rows = append(rows, cols)
-		for _, c := range cols {
-			size += len(c) + 3
-		}
-		if size > MaxOutput {
-			break
-		}
+	n, _ := r.ReadAt(head, 0)
+	return string(head[:n]) == oleMagic
+}
+
+// xlsxErr reports a malformed workbook, the message starting with where;
+// errors that are not about the document (cancelation) and size limits
+// pass through.
+func xlsxErr(where string, err error) error {
+	var e *errs.Error
+	switch {
+	case errors.As(err, &e) && e.Code == errs.Unsupported && e.Err != nil:
+		err = e.Err
+	case errs.CodeOf(err) != errs.Internal:
+		return err
 	}
-	if err := it.Error(); err != nil {
-		return nil, malformed("XLSX", fmt.Errorf("sheet %q: %w", sheet, err))
-	}
-	return rows, nil
+	return malformed("XLSX", fmt.Errorf("%s%w", where, err))
 }
 
 // writeSheet writes "## name" and the rows as a markdown table, leaving out
-// empty rows at the end; an empty sheet is shown as "(empty sheet)".
+// empty rows at the end; an empty sheet is shown as "(empty sheet)". Rows
+// beyond what fits in MaxOutput are left out but for one, so that the
+// output goes past MaxOutput and Safe notes the cut.
 func writeSheet(out *text, name string, rows [][]string) {
 	for len(rows) > 0 && strings.TrimSpace(strings.Join(rows[len(rows)-1], "")) == "" {
 		rows = rows[:len(rows)-1]
@@ -77,5 +103,139 @@ func writeSheet(out *text, name string, rows [][]string) {
 		out.WriteString("(empty sheet)\n\n")
 		return
 	}
-	out.WriteString(mdTable(rows) + "\n")
+	out.WriteString(mdTable(fitRows(rows, MaxOutput-out.Len())) + "\n")
+}
+
+// fitRows returns the leading rows whose markdown table takes at most
+// budget bytes, and the row that goes past it.
+func fitRows(rows [][]string, budget int) [][]string {
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r))
+	}
+	size := 0
+	for i, r := range rows {
+		size += 2 + 3*width // "|" and "\n"; " " and " |" around each cell
+		for _, c := range r {
+			size += len(strings.TrimSpace(c))
+		}
+		if size > budget {
+			return rows[:i+1]
+		}
+	}
+	return rows
+}
+
+// cellValue renders a cell from its type (the t attribute), its cell
+// format index (s), the text of its <v> and of its inline string.
+func (b *xlsxBook) cellValue(typ, style, v, inline string) (string, error) {
+	switch typ {
+	case "s":
+		i, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || i < 0 || i >= b.sst.len() {
+			return "", fmt.Errorf("shared string %q does not exist (the workbook has %d)", v, b.sst.len())
+		}
+		return b.sst.at(i), nil
+	case "inlineStr":
+		return unescapeOOXML(inline), nil
+	case "str":
+		return unescapeOOXML(v), nil
+	case "b":
+		switch strings.TrimSpace(v) {
+		case "1":
+			return "TRUE", nil
+		case "0":
+			return "FALSE", nil
+		}
+		return v, nil
+	case "e", "d": // an error value; an ISO 8601 date
+		return v, nil
+	}
+	if v == "" {
+		return unescapeOOXML(inline), nil
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil {
+		return v, nil
+	}
+	id := 0
+	if i, err := strconv.Atoi(style); err == nil && i >= 0 && i < len(b.xfs) {
+		id = int(b.xfs[i])
+	}
+	return formatNumber(f, id, b.codes[id], b.date1904), nil
+}
+
+// unescapeOOXML decodes the _xHHHH_ escapes OOXML writes for characters
+// that XML cannot hold (_x000D_ is a carriage return; _x005F_ escapes an
+// underscore).
+func unescapeOOXML(s string) string {
+	if !strings.Contains(s, "_x") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if i+7 <= len(s) && s[i] == '_' && s[i+1] == 'x' && s[i+6] == '_' {
+			if n, err := strconv.ParseUint(s[i+2:i+6], 16, 16); err == nil {
+				b.WriteRune(rune(n))
+				i += 7
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
+// cellRef returns the 0-based column of a cell reference such as "C7".
+func cellRef(ref string) (int, error) {
+	col, i := 0, 0
+	for ; i < len(ref); i++ {
+		c := ref[i] | 0x20 // lower case
+		if c < 'a' || c > 'z' {
+			break
+		}
+		col = col*26 + int(c-'a') + 1
+		if col > xlsxMaxCols {
+			return 0, fmt.Errorf("cell %q lies beyond the last column XFD", ref)
+		}
+	}
+	if i == 0 || i == len(ref) || !isDigits(ref[i:]) {
+		return 0, fmt.Errorf("bad cell reference %q (want a column and a row, like C7)", ref)
+	}
+	return col - 1, nil
+}
+
+// columnName returns the letters of a 0-based column: 0 is A, 27 is AB.
+func columnName(col int) string {
+	var b []byte
+	for col++; col > 0; col = (col - 1) / 26 {
+		b = append([]byte{byte('A' + (col-1)%26)}, b...)
+	}
+	return string(b)
+}
+
+// rowNumber returns a row's number from its r attribute, or next when it
+// has none.
+func rowNumber(r string, next int) (int, error) {
+	if r == "" {
+		if next > xlsxMaxRows {
+			return 0, fmt.Errorf("more than %d rows", xlsxMaxRows)
+		}
+		return next, nil
+	}
+	n, err := strconv.Atoi(r)
+	if err != nil || !isDigits(r) || n < 1 || n > xlsxMaxRows {
+		return 0, fmt.Errorf("bad row number %q (want 1 to %d)", r, xlsxMaxRows)
+	}
+	return n, nil
+}
+
+func isDigits(s string) bool {
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

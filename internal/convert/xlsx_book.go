@@ -1,0 +1,407 @@
+package convert
+
+import (
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+// xlsxBook is an opened workbook: its sheets and what their cells refer
+// to (shared strings, number formats, the date system).
+type xlsxBook struct {
+	p        *pkg
+	budget   int64 // bytes that may still be inflated from the workbook
+	sheets   []xlsxSheet
+	sst      xlsxStrings
+	xfs      []uint32       // number format id of each cell format (cellXfs)
+	codes    map[int]string // custom number format codes by id
+	date1904 bool
+}
+
+type xlsxSheet struct {
+	name string
+	part string // the worksheet part, "" when the sheet has no part
+}
+
+// xlsxStrings is the shared string table, kept as one string and the end
+// offset of each item (a workbook may hold millions of short items).
+type xlsxStrings struct {
+	text strings.Builder
+	ends []uint32
+}
+
+func (s *xlsxStrings) len() int { return len(s.ends) }
+
+func (s *xlsxStrings) at(i int) string {
+	start := uint32(0)
+	if i > 0 {
+		start = s.ends[i-1]
+	}
+	return s.text.String()[start:s.ends[i]]
+}
+
+func (s *xlsxStrings) add(v string) {
+	s.text.WriteString(v)
+	s.ends = append(s.ends, uint32(s.text.Len()))
+}
+
+type xlsxRel struct{ id, typ, target string }
+
+// load reads the workbook part (found through the package relationships,
+// xl/workbook.xml if they name none), its relationships, the shared
+// strings and the cell formats.
+func (b *xlsxBook) load() error {
+	root, err := b.rels("")
+	if err != nil {
+		return err
+	}
+	wb := "xl/workbook.xml"
+	if r, ok := relOfType(root, "/officeDocument"); ok {
+		wb = r.target
+	}
+	var ids []string
+	err = b.walkPart(wb, func(x *xlsxPart, e xml.StartElement) error {
+		switch e.Name.Local {
+		case "workbookPr":
+			v := attr(e, "date1904")
+			b.date1904 = v == "1" || v == "true"
+		case "sheet":
+			b.sheets = append(b.sheets, xlsxSheet{name: attr(e, "name")})
+			ids = append(ids, attr(e, "id"))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(b.sheets) == 0 {
+		return fmt.Errorf("%s lists no sheets", wb)
+	}
+	rels, err := b.rels(wb)
+	if err != nil {
+		return err
+	}
+	byID := map[string]string{}
+	for _, r := range rels {
+		byID[r.id] = r.target
+	}
+	for i, id := range ids {
+		part, ok := byID[id]
+		if !ok {
+			return fmt.Errorf("sheet %q: its relationship %q is not in %s", b.sheets[i].name, id, relsPart(wb))
+		}
+		b.sheets[i].part = part
+	}
+	if r, ok := relOfType(rels, "/sharedStrings"); ok {
+		if err := b.loadStrings(r.target); err != nil {
+			return err
+		}
+	}
+	if r, ok := relOfType(rels, "/styles"); ok {
+		return b.loadStyles(r.target)
+	}
+	return nil
+}
+
+// loadStrings reads the shared string table.
+func (b *xlsxBook) loadStrings(part string) error {
+	return b.walkPart(part, func(x *xlsxPart, e xml.StartElement) error {
+		if e.Name.Local != "si" {
+			return nil
+		}
+		_, t, err := x.cellText(e)
+		if err == nil {
+			b.sst.add(unescapeOOXML(t))
+		}
+		return err
+	})
+}
+
+// loadStyles reads the number format of each cell format and the custom
+// number format codes.
+func (b *xlsxBook) loadStyles(part string) error {
+	b.codes = map[int]string{}
+	return b.walkPart(part, func(x *xlsxPart, e xml.StartElement) error {
+		switch e.Name.Local {
+		case "numFmt":
+			if id, err := strconv.Atoi(attr(e, "numFmtId")); err == nil && id >= 0 && id <= xlsxMaxFormatID {
+				b.codes[id] = attr(e, "formatCode")
+			}
+		case "cellXfs": // not cellStyleXfs, whose xf elements are the named styles
+			return x.walk(func(x *xlsxPart, e xml.StartElement) error {
+				if e.Name.Local == "xf" {
+					id, _ := strconv.ParseUint(attr(e, "numFmtId"), 10, 32)
+					b.xfs = append(b.xfs, uint32(id))
+				}
+				return nil
+			})
+		}
+		return nil
+	})
+}
+
+// errSheetFull stops reading a sheet that holds MaxOutput bytes of text.
+var errSheetFull = errors.New("sheet full")
+
+// sheetRows reads the cells of a worksheet part row by row: rows by their
+// r attribute (the next row when it is missing), cells by their reference
+// (the next column when it is missing). Rows between are empty.
+func (b *xlsxBook) sheetRows(part string) ([][]string, error) {
+	var rows [][]string
+	row, col := 0, 0 // the current row (from 1), the next cell's column (from 0)
+	size := 0        // the table's size so far, as fitRows counts it
+	cells := func(x *xlsxPart, e xml.StartElement) error {
+		switch e.Name.Local {
+		case "row":
+			n, err := rowNumber(attr(e, "r"), row+1)
+			if err != nil {
+				return err
+			}
+			row, col = n, 0
+			for len(rows) < row {
+				rows = append(rows, nil)
+				size += 2
+			}
+		case "c":
+			if row == 0 {
+				return errors.New("a cell outside a row")
+			}
+			if ref := attr(e, "r"); ref != "" {
+				c, err := cellRef(ref)
+				if err != nil {
+					return err
+				}
+				col = c
+			} else if col >= xlsxMaxCols {
+				return fmt.Errorf("row %d has more than %d cells", row, xlsxMaxCols)
+			}
+			v, inline, err := x.cellText(e)
+			if err != nil {
+				return err
+			}
+			s, err := b.cellValue(attr(e, "t"), attr(e, "s"), v, inline)
+			if err != nil {
+				return fmt.Errorf("cell %s%d: %w", columnName(col), row, err)
+			}
+			if s != "" {
+				r := rows[row-1]
+				if col >= len(r) {
+					size += 3 * (col + 1 - len(r))
+					r = append(r, make([]string, col+1-len(r))...)
+				}
+				r[col] = s
+				rows[row-1] = r
+				size += len(strings.TrimSpace(s))
+			}
+			col++
+		}
+		if size > MaxOutput {
+			return errSheetFull
+		}
+		return nil
+	}
+	err := b.walkPart(part, func(x *xlsxPart, e xml.StartElement) error {
+		if e.Name.Local == "sheetData" {
+			return x.walk(cells)
+		}
+		return nil
+	})
+	if err == errSheetFull {
+		err = nil
+	}
+	return rows, err
+}
+
+// rels reads the relationships of a part ("" for the package's own);
+// targets are resolved to part names unless external.
+func (b *xlsxBook) rels(part string) ([]xlsxRel, error) {
+	name := relsPart(part)
+	if !b.p.has(name) {
+		return nil, nil
+	}
+	dir := path.Dir(part)
+	if dir == "." {
+		dir = ""
+	} else {
+		dir += "/"
+	}
+	var out []xlsxRel
+	err := b.walkPart(name, func(x *xlsxPart, e xml.StartElement) error {
+		if e.Name.Local == "Relationship" {
+			t := attr(e, "Target")
+			if attr(e, "TargetMode") != "External" {
+				t = resolvePart(dir, t)
+			}
+			out = append(out, xlsxRel{attr(e, "Id"), attr(e, "Type"), t})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// relsPart names the relationships part of a part.
+func relsPart(part string) string {
+	dir, file := path.Split(part)
+	return dir + "_rels/" + file + ".rels"
+}
+
+// relOfType returns the first relationship whose type ends with suffix
+// (transitional and strict OOXML differ in the types' prefix).
+func relOfType(rels []xlsxRel, suffix string) (xlsxRel, bool) {
+	for _, r := range rels {
+		if strings.HasSuffix(r.typ, suffix) {
+			return r, true
+		}
+	}
+	return xlsxRel{}, false
+}
+
+// xlsxPart streams the XML tokens of one part, checking the context, the
+// workbook's inflation budget and the depth of nesting as it goes.
+type xlsxPart struct {
+	b     *xlsxBook
+	name  string
+	d     *xml.Decoder
+	depth int
+	n     int
+}
+
+// walkPart calls fn for each start element of a part, in document order.
+func (b *xlsxBook) walkPart(name string, fn func(x *xlsxPart, e xml.StartElement) error) error {
+	rc, err := b.p.open(name)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	x := &xlsxPart{b: b, name: name, d: newDecoder(&budgetReader{r: rc, b: b})}
+	return x.walk(fn)
+}
+
+// walk calls fn for each start element up to the end of the element
+// being read (the end of the part at the top); fn may read on through x,
+// but not past the end of the element it was given.
+func (x *xlsxPart) walk(fn func(x *xlsxPart, e xml.StartElement) error) error {
+	base := x.depth
+	for {
+		tok, err := x.next()
+		if err == io.EOF && base == 0 {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if err := fn(x, t); err != nil {
+				return err
+			}
+		case xml.EndElement:
+			if x.depth < base {
+				return nil
+			}
+		}
+	}
+}
+
+// cellText reads the rest of element e (a cell, a shared string item) and
+// returns the text of its <v> and that of its <t> elements outside
+// phonetic runs (<rPh>).
+func (x *xlsxPart) cellText(e xml.StartElement) (v, t string, err error) {
+	var vb, tb strings.Builder
+	var in *strings.Builder // the text being read, if any
+	phonetic := 0
+	for base := x.depth; x.depth >= base; {
+		tok, err := x.next()
+		if err != nil {
+			return "", "", err
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			switch tok.Name.Local {
+			case "v":
+				in = &vb
+			case "t":
+				if phonetic == 0 {
+					in = &tb
+				}
+			case "rPh":
+				phonetic++
+			}
+		case xml.EndElement:
+			switch tok.Name.Local {
+			case "v", "t":
+				in = nil
+			case "rPh":
+				phonetic--
+			}
+		case xml.CharData:
+			if in != nil {
+				in.Write(tok)
+			}
+		}
+	}
+	return vb.String(), tb.String(), nil
+}
+
+// next returns the part's next token, io.EOF at its end.
+func (x *xlsxPart) next() (xml.Token, error) {
+	if x.n++; x.n%4096 == 0 {
+		if err := x.b.p.ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	tok, err := x.d.Token()
+	if err == io.EOF {
+		if x.depth > 0 {
+			return nil, fmt.Errorf("part %s ends inside an element", x.name)
+		}
+		return nil, io.EOF
+	}
+	if err != nil {
+		var be *budgetError
+		if errors.As(err, &be) {
+			return nil, errs.Wrap(errs.TooLarge, err, "%v", err)
+		}
+		return nil, x.b.p.partErr(x.name, err)
+	}
+	switch tok.(type) {
+	case xml.StartElement:
+		if x.depth++; x.depth > xlsxMaxDepth {
+			return nil, fmt.Errorf("part %s nests elements more than %d deep", x.name, xlsxMaxDepth)
+		}
+	case xml.EndElement:
+		x.depth--
+	}
+	return tok, nil
+}
+
+// budgetReader counts inflated bytes against the workbook's budget.
+type budgetReader struct {
+	r io.Reader
+	b *xlsxBook
+}
+
+func (r *budgetReader) Read(p []byte) (int, error) {
+	if r.b.budget <= 0 {
+		return 0, &budgetError{}
+	}
+	if int64(len(p)) > r.b.budget {
+		p = p[:r.b.budget]
+	}
+	n, err := r.r.Read(p)
+	r.b.budget -= int64(n)
+	return n, err
+}
+
+// budgetError reports a workbook that inflates to more than xlsxMaxInflate.
+type budgetError struct{}
+
+func (*budgetError) Error() string {
+	return fmt.Sprintf("the workbook's parts inflate to more than %d MiB in all", xlsxMaxInflate>>20)
+}
