@@ -9,7 +9,6 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
-	"github.com/scoutkit/scout/internal/par"
 	"github.com/scoutkit/scout/internal/search"
 )
 
@@ -61,7 +60,7 @@ type ampGrepData struct {
 	// ampTotalBudget lines (content mode with head_limit only).
 	LowerBound bool `json:"total_is_lower_bound,omitempty"`
 
-	results []ampResult    // content
+	hits    *ampHits       // content
 	files   []string       // files_with_matches
 	counts  *orderedCounts // count
 	skipped map[string]int // files left out, by reason (for the text)
@@ -73,7 +72,7 @@ type ampGrepData struct {
 // ampContentData, ampFilesData and ampCountData are the three JSON shapes.
 type ampContentData struct {
 	*ampGrepData
-	Results []ampResult `json:"results"`
+	hits *ampHits // written as "results" (see amp_json.go)
 }
 
 type ampFilesData struct {
@@ -90,24 +89,11 @@ type ampCountData struct {
 func (d *ampGrepData) shape() any {
 	switch d.OutputMode {
 	case "content":
-		return ampContentData{d, d.results}
+		return ampContentData{d, d.hits}
 	case "count":
 		return ampCountData{d, d.counts}
 	}
 	return ampFilesData{d, d.files}
-}
-
-type ampResult struct {
-	File       string       `json:"file"`
-	LineNumber int          `json:"line_number"`
-	Content    string       `json:"content"`
-	Context    []ampContext `json:"context,omitempty"`
-}
-
-type ampContext struct {
-	LineNumber int    `json:"line_number"`
-	Content    string `json:"content"`
-	IsMatch    bool   `json:"is_match"`
 }
 
 // orderedCounts holds the per-file counts of the page in path order.
@@ -248,35 +234,8 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 		want = g.Offset + g.HeadLimit
 		req.MaxMatchesPerFile = want
 	}
-	d.results = []ampResult{}
-	seen := 0
-	// result is the matching line j of f with its context.
-	result := func(f *scout.FileMatch, j int) ampResult {
-		l := f.Lines[j]
-		r := ampResult{File: f.Path, LineNumber: l.Line, Content: l.Text}
-		if g.contextSet {
-			r.Context = ampWindow(f.Lines, j, g.before, g.after)
-		}
-		return r
-	}
-	// add collects the matching lines of f inside the window; it returns
-	// false once the window is full.
-	add := func(f *scout.FileMatch) bool {
-		for i, l := range f.Lines {
-			if !l.Match {
-				continue
-			}
-			seen++
-			if seen <= g.Offset {
-				continue
-			}
-			d.results = append(d.results, result(f, i))
-			if want > 0 && seen >= want {
-				return false
-			}
-		}
-		return true
-	}
+	var files []scout.FileMatch
+	seen := 0 // matching lines in files
 	if want < 0 {
 		// Everything is wanted: one exhaustive search, walk and search
 		// overlapping.
@@ -284,33 +243,7 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 		if err != nil {
 			return err
 		}
-		// Each matching line's place in the results is known from the
-		// lines before it: fill the results on all processors.
-		files := res.Files
-		before := make([]int, len(files)+1) // matching lines before files[i]
-		for i := range files {
-			before[i+1] = before[i]
-			for _, l := range files[i].Lines {
-				if l.Match {
-					before[i+1]++
-				}
-			}
-		}
-		seen = before[len(files)]
-		d.results = make([]ampResult, max(seen-g.Offset, 0))
-		par.Range(len(files), 64, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				n, f := before[i], &files[i]
-				for j, l := range f.Lines {
-					if !l.Match {
-						continue
-					}
-					if n++; n > g.Offset {
-						d.results[n-g.Offset-1] = result(f, j)
-					}
-				}
-			}
-		})
+		files = res.Files
 		*st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
 		d.skipped = skippedMap(res.Skipped)
 	} else {
@@ -318,14 +251,25 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 			if err != nil {
 				return err
 			}
-			if !add(f) {
+			files = append(files, *f)
+			for _, l := range f.Lines {
+				if l.Match {
+					seen++
+				}
+			}
+			if seen >= want {
 				break
 			}
 		}
 	}
-	d.MatchesCount = len(d.results)
+	count := -1
+	if g.HeadLimit > 0 {
+		count = g.HeadLimit
+	}
+	d.hits = newAmpHits(files, g.Offset, count, g.contextSet, g.before, g.after)
+	d.MatchesCount = d.hits.count
 	if want < 0 {
-		d.TotalMatches = seen
+		d.TotalMatches = d.hits.starts[len(files)]
 		return nil
 	}
 	// A page was asked for: count every matching line, within a budget.
@@ -340,21 +284,6 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 	*st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
 	d.skipped = skippedMap(res.Skipped)
 	return nil
-}
-
-// ampWindow returns the lines within before/after of the match at index i,
-// the match itself included.
-func ampWindow(lines []scout.LineMatch, i, before, after int) []ampContext {
-	n := lines[i].Line
-	var out []ampContext
-	start := i
-	for start > 0 && lines[start-1].Line >= n-before {
-		start--
-	}
-	for j := start; j < len(lines) && lines[j].Line <= n+after; j++ {
-		out = append(out, ampContext{LineNumber: lines[j].Line, Content: lines[j].Text, IsMatch: lines[j].Match})
-	}
-	return out
 }
 
 func skippedMap(m map[scout.SkipReason]int) map[string]int {
@@ -387,25 +316,25 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 	}
 	switch g.OutputMode {
 	case "content":
-		for i, r := range d.results {
-			if len(r.Context) == 0 {
-				ampLine(&item, r.File, r.LineNumber, ':', r.Content, g.LineNumbers)
+		h := d.hits
+		h.each(0, len(h.files), func(n int, f *scout.FileMatch, j int) bool {
+			if !h.context {
+				ampLine(&item, f.Path, f.Lines[j].Line, ':', f.Lines[j].Text, g.LineNumbers)
 			} else {
-				if i > 0 {
+				if n > 0 {
 					item.WriteString("--\n")
 				}
-				for _, c := range r.Context {
+				lo, hi := h.window(f, j)
+				for _, c := range f.Lines[lo:hi] {
 					sep := byte('-')
-					if c.IsMatch {
+					if c.Match {
 						sep = ':'
 					}
-					ampLine(&item, r.File, c.LineNumber, sep, c.Content, g.LineNumbers)
+					ampLine(&item, f.Path, c.Line, sep, c.Text, g.LineNumbers)
 				}
 			}
-			if !put() {
-				break
-			}
-		}
+			return put()
+		})
 	case "files_with_matches":
 		for _, f := range d.files {
 			item.WriteString(f + "\n")

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/scoutkit/scout"
 )
 
 // MarshalJSON writes the content-mode output by hand: it can hold hundreds
@@ -17,9 +19,9 @@ func (d ampContentData) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// WriteJSON writes the bytes of MarshalJSON to w in pieces of about 64 KB
-// (blocks of results encoded on all processors, written in order), so that
-// a host writing the result out never holds it whole.
+// WriteJSON writes the bytes of MarshalJSON to w in pieces (blocks of
+// files encoded on all processors, written in order), so that a host
+// writing the result out never holds it whole.
 func (d ampContentData) WriteJSON(w io.Writer) error {
 	b := make([]byte, 0, 256)
 	b = append(b, `{"pattern":`...)
@@ -37,24 +39,27 @@ func (d ampContentData) WriteJSON(w io.Writer) error {
 	if _, err := w.Write(b); err != nil {
 		return err
 	}
-	// Blocks of about 64 KB; a window of them is encoded ahead of the
-	// writer, each into its own buffer.
-	const block = 512
-	n := (len(d.Results) + block - 1) / block
-	window := 2 * runtime.GOMAXPROCS(0)
+	h := d.hits
+	if h == nil {
+		h = &ampHits{starts: []int{0}}
+	}
+	// Blocks of files; a window of them is encoded ahead of the writer,
+	// each into its own buffer.
+	const block = 32
+	n := (len(h.files) + block - 1) / block
 	done := make([]chan []byte, n)
 	for i := range done {
 		done[i] = make(chan []byte, 1)
 	}
 	encode := func(i int) {
-		rs := d.Results[i*block : min((i+1)*block, len(d.Results))]
-		b := make([]byte, 0, 80<<10)
-		for j := range rs {
-			if i > 0 || j > 0 {
+		b := make([]byte, 0, 64<<10)
+		h.each(i*block, min((i+1)*block, len(h.files)), func(n int, f *scout.FileMatch, j int) bool {
+			if n > 0 {
 				b = append(b, ',')
 			}
-			b = appendResult(b, &rs[j])
-		}
+			b = h.appendResult(b, f, j)
+			return true
+		})
 		done[i] <- b
 	}
 	stop := make(chan struct{})
@@ -67,7 +72,7 @@ func (d ampContentData) WriteJSON(w io.Writer) error {
 			}
 		}()
 	}
-	slots := make(chan struct{}, window) // blocks handed out and not yet written
+	slots := make(chan struct{}, 2*runtime.GOMAXPROCS(0)) // blocks handed out and not yet written
 	go func() {
 		defer close(next)
 		for i := range n {
@@ -86,6 +91,9 @@ func (d ampContentData) WriteJSON(w io.Writer) error {
 	for i := range n {
 		b := <-done[i]
 		<-slots
+		if len(b) == 0 {
+			continue
+		}
 		if _, err := w.Write(b); err != nil {
 			return err
 		}
@@ -94,26 +102,30 @@ func (d ampContentData) WriteJSON(w io.Writer) error {
 	return err
 }
 
-// appendResult appends one content result as a JSON object.
-func appendResult(b []byte, r *ampResult) []byte {
+// appendResult appends the result for line j of f as a JSON object: file,
+// line_number, content and, with context, the lines around it.
+func (h *ampHits) appendResult(b []byte, f *scout.FileMatch, j int) []byte {
+	l := &f.Lines[j]
 	b = append(b, `{"file":`...)
-	b = appendJSONString(b, r.File)
+	b = appendJSONString(b, f.Path)
 	b = append(b, `,"line_number":`...)
-	b = strconv.AppendInt(b, int64(r.LineNumber), 10)
+	b = strconv.AppendInt(b, int64(l.Line), 10)
 	b = append(b, `,"content":`...)
-	b = appendJSONString(b, r.Content)
-	if len(r.Context) > 0 {
+	b = appendJSONString(b, l.Text)
+	if h.context {
 		b = append(b, `,"context":[`...)
-		for j, c := range r.Context {
-			if j > 0 {
+		lo, hi := h.window(f, j)
+		for k := lo; k < hi; k++ {
+			c := &f.Lines[k]
+			if k > lo {
 				b = append(b, ',')
 			}
 			b = append(b, `{"line_number":`...)
-			b = strconv.AppendInt(b, int64(c.LineNumber), 10)
+			b = strconv.AppendInt(b, int64(c.Line), 10)
 			b = append(b, `,"content":`...)
-			b = appendJSONString(b, c.Content)
+			b = appendJSONString(b, c.Text)
 			b = append(b, `,"is_match":`...)
-			b = strconv.AppendBool(b, c.IsMatch)
+			b = strconv.AppendBool(b, c.Match)
 			b = append(b, '}')
 		}
 		b = append(b, ']')

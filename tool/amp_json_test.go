@@ -7,34 +7,100 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/scoutkit/scout"
 )
 
+// refResult and refContext are the content-mode JSON shapes of seed 003,
+// for encoding/json: the reference the hand-written encoder is checked
+// against.
+type refResult struct {
+	File       string       `json:"file"`
+	LineNumber int          `json:"line_number"`
+	Content    string       `json:"content"`
+	Context    []refContext `json:"context,omitempty"`
+}
+
+type refContext struct {
+	LineNumber int    `json:"line_number"`
+	Content    string `json:"content"`
+	IsMatch    bool   `json:"is_match"`
+}
+
+// refResults lists the results plainly: every matching line in order, the
+// window [skip, skip+count) of them, context by line numbers.
+func refResults(files []scout.FileMatch, skip, count int, context bool, before, after int) []refResult {
+	out := []refResult{}
+	n := 0
+	for _, f := range files {
+		for _, l := range f.Lines {
+			if !l.Match {
+				continue
+			}
+			n++
+			if n <= skip || (count >= 0 && n > skip+count) {
+				continue
+			}
+			r := refResult{File: f.Path, LineNumber: l.Line, Content: l.Text}
+			if context {
+				for _, c := range f.Lines {
+					if c.Line >= l.Line-before && c.Line <= l.Line+after {
+						r.Context = append(r.Context, refContext{c.Line, c.Text, c.Match})
+					}
+				}
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // TestAmpContentJSON checks the hand-written encoder against encoding/json
-// on awkward strings.
+// on awkward strings and on result windows across files, with context.
 func TestAmpContentJSON(t *testing.T) {
 	odd := []string{"", "plain", "quote \" and \\ backslash", "\b\f\n\r\t\x00\x1f\x7f", "<html> & co", "line\u2028sep\u2029", "bad \xff\xfe utf8", "é世界🙂"}
+	files := func(s string) []scout.FileMatch {
+		return []scout.FileMatch{
+			{Path: s, Lines: []scout.LineMatch{{Line: 1, Text: s, Match: true}}},
+			{Path: "f", Lines: []scout.LineMatch{{Line: 6, Text: s}, {Line: 7, Text: s, Match: true}, {Line: 8, Text: "m" + s, Match: true}, {Line: 10, Text: s}}},
+			{Path: "g/h", Lines: []scout.LineMatch{{Line: 3, Text: s, Match: true}}},
+		}
+	}
+	windows := []struct {
+		skip, count   int
+		context       bool
+		before, after int
+		reason        string
+	}{
+		{0, -1, false, 0, 0, "every result"},
+		{1, 2, false, 0, 0, "a window across files"},
+		{2, -1, true, 1, 2, "context, skipping into the second file"},
+		{0, 2, true, 5, 5, "context wider than the file"},
+		{9, -1, false, 0, 0, "skip past the end: no results"},
+	}
 	for _, s := range odd {
-		d := ampContentData{
-			ampGrepData: &ampGrepData{Pattern: s, OutputMode: "content", TotalMatches: 3, MatchesCount: 2, LowerBound: s == ""},
-			Results: []ampResult{
-				{File: s, LineNumber: 1, Content: s},
-				{File: "f", LineNumber: 7, Content: s, Context: []ampContext{{6, s, false}, {7, s, true}}},
-			},
-		}
-		got, err := d.MarshalJSON()
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The same fields in a type without MarshalJSON.
-		want, _ := json.Marshal(struct {
-			*ampGrepData
-			Results []ampResult `json:"results"`
-		}{d.ampGrepData, d.Results})
-		// encoding/json escapes <, > and & by default; compare with the
-		// same HTML escaping applied to ours.
-		gotHTML, _ := json.Marshal(json.RawMessage(got))
-		if string(gotHTML) != string(want) {
-			t.Errorf("%q:\n got %s\nwant %s", s, gotHTML, want)
+		for _, w := range windows {
+			fs := files(s)
+			h := newAmpHits(fs, w.skip, w.count, w.context, w.before, w.after)
+			d := ampContentData{
+				ampGrepData: &ampGrepData{Pattern: s, OutputMode: "content", TotalMatches: 3, MatchesCount: h.count, LowerBound: s == ""},
+				hits:        h,
+			}
+			got, err := d.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref := refResults(fs, w.skip, w.count, w.context, w.before, w.after)
+			want, _ := json.Marshal(struct {
+				*ampGrepData
+				Results []refResult `json:"results"`
+			}{d.ampGrepData, ref})
+			// encoding/json escapes <, > and & by default; compare with
+			// the same HTML escaping applied to ours.
+			gotHTML, _ := json.Marshal(json.RawMessage(got))
+			if string(gotHTML) != string(want) || h.count != len(ref) {
+				t.Errorf("%q, %s:\n got %s (count %d)\nwant %s", s, w.reason, gotHTML, h.count, want)
+			}
 		}
 	}
 }
@@ -64,10 +130,11 @@ func TestAppendJSONStringRandom(t *testing.T) {
 // TestAmpContentWriteJSON: the streamed form is MarshalJSON's bytes, in
 // bounded pieces.
 func TestAmpContentWriteJSON(t *testing.T) {
-	d := ampContentData{ampGrepData: &ampGrepData{Pattern: "p", OutputMode: "content"}}
+	var fs []scout.FileMatch
 	for i := range 3000 {
-		d.Results = append(d.Results, ampResult{File: "dir/file.go", LineNumber: i + 1, Content: strings.Repeat("x\t\"é", 10)})
+		fs = append(fs, scout.FileMatch{Path: "dir/file.go", Lines: []scout.LineMatch{{Line: i + 1, Text: strings.Repeat("x\t\"é", 10), Match: true}}})
 	}
+	d := ampContentData{ampGrepData: &ampGrepData{Pattern: "p", OutputMode: "content"}, hits: newAmpHits(fs, 0, -1, false, 0, 0)}
 	whole, _ := d.MarshalJSON()
 	var w pieces
 	if err := d.WriteJSON(&w); err != nil {
@@ -95,10 +162,11 @@ func (p *pieces) Write(b []byte) (int, error) {
 // TestAmpContentWriteJSONError: a failing writer ends the stream with its
 // error.
 func TestAmpContentWriteJSONError(t *testing.T) {
-	d := ampContentData{ampGrepData: &ampGrepData{Pattern: "p", OutputMode: "content"}}
+	var fs []scout.FileMatch
 	for i := range 10000 {
-		d.Results = append(d.Results, ampResult{File: "f.go", LineNumber: i + 1, Content: "some content"})
+		fs = append(fs, scout.FileMatch{Path: "f.go", Lines: []scout.LineMatch{{Line: i + 1, Text: "some content", Match: true}}})
 	}
+	d := ampContentData{ampGrepData: &ampGrepData{Pattern: "p", OutputMode: "content"}, hits: newAmpHits(fs, 0, -1, false, 0, 0)}
 	w := &failAfter{n: 3}
 	if err := d.WriteJSON(w); err != errFull {
 		t.Fatalf("WriteJSON = %v, want the writer's error", err)
