@@ -59,8 +59,10 @@ func FuzzPDF(f *testing.F) {
 }
 
 func FuzzXLSX(f *testing.F) {
-	c, _ := For(".xlsx")
-	fuzzConverter(f, c, xlsxOf(f, map[string][][]any{"S": {{"a", 1}}}))
+	fuzzConverter(f, Func(convertXLSX),
+		xlsxOf(f, map[string][][]any{"S": {{"a", 1}}, "T": {{true, 2.5}}}),
+		xlsxWith(f, `<row r="2"><c r="B2" s="1"><v>45000.5</v></c><c t="inlineStr"><is><r><t>a_x000D_</t></r></is></c><c r="D2" t="s"><v>0</v></c></row>`,
+			map[string]string{"xl/styles.xml": stylesOf(map[int]string{164: "yyyy"}, 0, 22, 164), "xl/sharedStrings.xml": sstOf(`<si><t>x</t><rPh><t>y</t></rPh></si>`)}))
 }
 
 func FuzzXLS(f *testing.F) {

@@ -48,7 +48,7 @@ func convertXLSX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 	if err != nil {
 		return "", err
 	}
-	b := &xlsxBook{p: p, budget: xlsxMaxInflate}
+	b := &xlsxBook{p: p, partCap: maxPart, budget: xlsxMaxInflate}
 	if err := b.load(); err != nil {
 		return "", xlsxErr("", err)
 	}
@@ -133,7 +133,7 @@ func (b *xlsxBook) cellValue(typ, style, v, inline string) (string, error) {
 	case "s":
 		i, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || i < 0 || i >= b.sst.len() {
-			return "", fmt.Errorf("shared string %q does not exist (the workbook has %d)", v, b.sst.len())
+			return "", fmt.Errorf("shared string %q does not exist (the workbook has %d)", clip(v), b.sst.len())
 		}
 		return b.sst.at(i), nil
 	case "inlineStr":
@@ -197,11 +197,11 @@ func cellRef(ref string) (int, error) {
 		}
 		col = col*26 + int(c-'a') + 1
 		if col > xlsxMaxCols {
-			return 0, fmt.Errorf("cell %q lies beyond the last column XFD", ref)
+			return 0, fmt.Errorf("cell %q lies beyond the last column XFD", clip(ref))
 		}
 	}
 	if i == 0 || i == len(ref) || !isDigits(ref[i:]) {
-		return 0, fmt.Errorf("bad cell reference %q (want a column and a row, like C7)", ref)
+		return 0, fmt.Errorf("bad cell reference %q (want a column and a row, like C7)", clip(ref))
 	}
 	return col - 1, nil
 }
@@ -226,9 +226,17 @@ func rowNumber(r string, next int) (int, error) {
 	}
 	n, err := strconv.Atoi(r)
 	if err != nil || !isDigits(r) || n < 1 || n > xlsxMaxRows {
-		return 0, fmt.Errorf("bad row number %q (want 1 to %d)", r, xlsxMaxRows)
+		return 0, fmt.Errorf("bad row number %q (want 1 to %d)", clip(r), xlsxMaxRows)
 	}
 	return n, nil
+}
+
+// clip shortens a value quoted in an error message to 20 bytes and "...".
+func clip(s string) string {
+	if len(s) <= 20 {
+		return s
+	}
+	return cutUTF8(s, 20) + "..."
 }
 
 func isDigits(s string) bool {

@@ -16,6 +16,7 @@ import (
 // to (shared strings, number formats, the date system).
 type xlsxBook struct {
 	p        *pkg
+	partCap  int64 // the most bytes inflated from one part (maxPart)
 	budget   int64 // bytes that may still be inflated from the workbook
 	sheets   []xlsxSheet
 	sst      xlsxStrings
@@ -72,7 +73,11 @@ func (b *xlsxBook) load() error {
 			v := attr(e, "date1904")
 			b.date1904 = v == "1" || v == "true"
 		case "sheet":
-			b.sheets = append(b.sheets, xlsxSheet{name: attr(e, "name")})
+			name := attr(e, "name")
+			if strings.TrimSpace(name) == "" {
+				name = fmt.Sprintf("(sheet %d, without a name)", len(b.sheets)+1)
+			}
+			b.sheets = append(b.sheets, xlsxSheet{name: name})
 			ids = append(ids, attr(e, "id"))
 		}
 		return nil
@@ -274,7 +279,7 @@ type xlsxPart struct {
 
 // walkPart calls fn for each start element of a part, in document order.
 func (b *xlsxBook) walkPart(name string, fn func(x *xlsxPart, e xml.StartElement) error) error {
-	rc, err := b.p.open(name)
+	rc, err := b.p.openCapped(name, b.partCap)
 	if err != nil {
 		return err
 	}
