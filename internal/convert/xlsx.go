@@ -56,7 +56,7 @@ func convertXLSX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 	for _, s := range b.sheets {
 		rows, err := b.sheetRows(s.part)
 		if err != nil {
-			return "", xlsxErr(fmt.Sprintf("sheet %q: ", s.name), err)
+			return "", xlsxErr(fmt.Sprintf("sheet %q: ", clip(s.name)), err)
 		}
 		writeSheet(&out, s.name, rows)
 		if out.full() {
@@ -158,9 +158,11 @@ func (b *xlsxBook) cellValue(typ, style, v, inline string) (string, error) {
 	if err != nil {
 		return v, nil
 	}
-	id := 0
-	if i, err := strconv.Atoi(style); err == nil && i >= 0 && i < len(b.xfs) {
-		id = int(b.xfs[i])
+	id := 0 // General
+	if style != "" {
+		if i, err := strconv.Atoi(style); err == nil && i >= 0 && i < len(b.xfs) {
+			id = int(b.xfs[i])
+		}
 	}
 	return formatNumber(f, id, b.codes[id], b.date1904), nil
 }
@@ -231,12 +233,12 @@ func rowNumber(r string, next int) (int, error) {
 	return n, nil
 }
 
-// clip shortens a value quoted in an error message to 20 bytes and "...".
+// clip shortens a value quoted in an error message to 40 bytes and "...".
 func clip(s string) string {
-	if len(s) <= 20 {
+	if len(s) <= 40 {
 		return s
 	}
-	return cutUTF8(s, 20) + "..."
+	return cutUTF8(s, 40) + "..."
 }
 
 func isDigits(s string) bool {

@@ -27,11 +27,13 @@ type xlsxBook struct {
 
 type xlsxSheet struct {
 	name string
-	part string // the worksheet part, "" when the sheet has no part
+	part string // the worksheet part
 }
 
 // xlsxStrings is the shared string table, kept as one string and the end
-// offset of each item (a workbook may hold millions of short items).
+// offset of each item (a workbook may hold millions of short items). The
+// text is at most partCap bytes (decoding XML never makes text longer), so
+// the offsets fit in 32 bits.
 type xlsxStrings struct {
 	text strings.Builder
 	ends []uint32
@@ -99,7 +101,7 @@ func (b *xlsxBook) load() error {
 	for i, id := range ids {
 		part, ok := byID[id]
 		if !ok {
-			return fmt.Errorf("sheet %q: its relationship %q is not in %s", b.sheets[i].name, id, relsPart(wb))
+			return fmt.Errorf("sheet %q: its relationship %q is not in %s", clip(b.sheets[i].name), clip(id), relsPart(wb))
 		}
 		b.sheets[i].part = part
 	}
@@ -361,7 +363,7 @@ func (x *xlsxPart) next() (xml.Token, error) {
 			return nil, err
 		}
 	}
-	tok, err := x.d.Token()
+	tok, err := x.d.RawToken() // local names are enough; no namespace translation, no HTML auto-closing
 	if err == io.EOF {
 		if x.depth > 0 {
 			return nil, fmt.Errorf("part %s ends inside an element", x.name)

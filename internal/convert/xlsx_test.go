@@ -237,7 +237,7 @@ func TestXLSXErrors(t *testing.T) {
 			errs.Unsupported, `bad cell reference "AB"`},
 		{"a reference with huge column letters", func(t testing.TB) []byte {
 			return xlsxWith(t, cell(`<c r="`+strings.Repeat("Z", 1000)+`1"><v>1</v></c>`), nil)
-		}, errs.Unsupported, `cell "ZZZZZZZZZZZZZZZZZZZZ..." lies beyond the last column XFD`},
+		}, errs.Unsupported, `cell "ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ..." lies beyond the last column XFD`},
 		{"the column after XFD", func(t testing.TB) []byte { return xlsxWith(t, cell(`<c r="XFE1"><v>1</v></c>`), nil) },
 			errs.Unsupported, `cell "XFE1" lies beyond the last column XFD`},
 		{"more cells without references than columns", func(t testing.TB) []byte {
