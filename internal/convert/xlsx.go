@@ -131,6 +131,9 @@ func fitRows(rows [][]string, budget int) [][]string {
 func (b *xlsxBook) cellValue(typ, style, v, inline string) (string, error) {
 	switch typ {
 	case "s":
+		if strings.TrimSpace(v) == "" {
+			return "", nil
+		}
 		i, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || i < 0 || i >= b.sst.len() {
 			return "", fmt.Errorf("shared string %q does not exist (the workbook has %d)", clip(v), b.sst.len())
