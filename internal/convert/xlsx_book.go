@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -158,7 +159,8 @@ var errSheetFull = errors.New("sheet full")
 
 // sheetRows reads the cells of a worksheet part row by row: rows by their
 // r attribute (the next row when it is missing), cells by their reference
-// (the next column when it is missing). Rows between are empty.
+// (the next column when it is missing). Rows between are empty, unless
+// the sheet is sparse.
 func (b *xlsxBook) sheetRows(part string) ([][]string, error) {
 	var rows [][]string
 	row, col := 0, 0 // the current row (from 1), the next cell's column (from 0)
@@ -222,7 +224,21 @@ func (b *xlsxBook) sheetRows(part string) ([][]string, error) {
 	if err == errSheetFull {
 		err = nil
 	}
-	return rows, err
+	return sparse(rows), err
+}
+
+// sparse leaves out the empty rows of a sheet whose grid would hold more
+// than xlsDenseCells cells, as the XLS reader does, so that a few cells
+// far apart do not turn into a wall of empty rows.
+func sparse(rows [][]string) [][]string {
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r))
+	}
+	if len(rows)*width <= xlsDenseCells {
+		return rows
+	}
+	return slices.DeleteFunc(rows, func(r []string) bool { return len(r) == 0 })
 }
 
 // rels reads the relationships of a part ("" for the package's own);
