@@ -18,6 +18,7 @@ const (
 	xlsxMaxInflate  = 8 * maxPart // bytes inflated from all parts of a workbook together
 	xlsxMaxFormatID = 1<<16 - 1   // custom number formats with larger ids are ignored
 	xlsxMaxDepth    = 256         // deepest XML nesting accepted in a part
+	xlsxMaxSheets   = 10000       // sheets read; the rest are counted in a closing note
 )
 
 // convertXLSX renders each sheet of an Office Open XML workbook, in the
@@ -32,8 +33,9 @@ const (
 // The reader is our own (archive/zip and encoding/xml): every part is
 // capped at maxPart inflated bytes and the workbook at xlsxMaxInflate,
 // worksheets are streamed row by row, reading stops once the sheets hold
-// MaxOutput bytes of text, and a reference or index that points outside
-// the workbook is an error naming the cell.
+// MaxOutput bytes of text or after xlsxMaxSheets sheets (a closing note
+// counts the others), and a reference or index that points outside the
+// workbook is an error naming the cell.
 //
 // An encrypted workbook is an OLE compound file: it is reported as
 // encrypted. An Excel 97-2003 workbook saved as .xlsx is read as XLS.
@@ -53,7 +55,11 @@ func convertXLSX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 		return "", xlsxErr("", err)
 	}
 	var out text
-	for _, s := range b.sheets {
+	for i, s := range b.sheets {
+		if i == xlsxMaxSheets {
+			fmt.Fprintf(&out, "[%d more sheets not shown: at most %d are read]\n", len(b.sheets)-i, xlsxMaxSheets)
+			break
+		}
 		rows, err := b.sheetRows(s.part)
 		if err != nil {
 			return "", xlsxErr(fmt.Sprintf("sheet %q: ", clip(s.name)), err)

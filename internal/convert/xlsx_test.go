@@ -402,6 +402,18 @@ func TestXLSXBounds(t *testing.T) {
 			t.Errorf("got %d bytes ending %q; want %d bytes and the notice, no second sheet", len(got), got[max(0, len(got)-80):], MaxOutput+len(notice))
 		}
 	})
+	t.Run("sheets past the 10,000th are counted, not read", func(t *testing.T) {
+		data := xlsxWith(t, `<row r="1"><c r="A1"><v>1</v></c></row>`, map[string]string{
+			"xl/workbook.xml": `<workbook ` + xlsxNS + `><sheets>` + strings.Repeat(`<sheet name="S" r:id="rId1"/>`, xlsxMaxSheets+5) + `</sheets></workbook>`,
+		})
+		got, err := convertXLSX(context.Background(), bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(got, "## S\n\n| 1 |\n| --- |\n"); n != xlsxMaxSheets || !strings.HasSuffix(got, "\n\n[5 more sheets not shown: at most 10000 are read]") {
+			t.Errorf("%d sheets shown, output ends %q", n, got[max(0, len(got)-80):])
+		}
+	})
 	t.Run("the workbook's inflation budget covers all its parts", func(t *testing.T) {
 		data := xlsxWith(t, `<row r="1"><c r="A1"><v>1</v></c></row>`, nil)
 		p, err := openPkg(context.Background(), "XLSX", bytes.NewReader(data), int64(len(data)))
