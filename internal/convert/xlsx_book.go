@@ -399,7 +399,7 @@ func (x *xlsxPart) next() (xml.Token, error) {
 			return nil, fmt.Errorf("part %s nests elements more than %d deep", x.name, xlsxMaxDepth)
 		}
 	case xml.EndElement:
-		x.depth--
+		x.depth = max(x.depth-1, 0) // a stray end tag at the top closes nothing
 	}
 	return tok, nil
 }
