@@ -14,8 +14,9 @@
 //     as [text](url), footnotes and endnotes as [^id] at the end.
 //   - PPTX: "<!-- Slide number: N -->", the title as #, shape text, tables,
 //     "### Notes:".
-//   - XLSX (excelize) and XLS (own BIFF8 reader): "## Sheet" and a markdown
-//     table per sheet, the first row as header.
+//   - XLSX (own reader on archive/zip and encoding/xml) and XLS (own BIFF8
+//     reader): "## Sheet" and a markdown table per sheet, the first row as
+//     header.
 //   - DOC (own piece-table reader on mscfb): the main text; paragraphs,
 //     table cells as tabs, field codes dropped, field results kept.
 //   - PPT (own record walker on mscfb): slide text, text boxes, notes.
@@ -27,7 +28,8 @@
 //
 // # Limits
 //
-// MaxOutput bytes of text; 64 MiB inflated per zip part, 8 MiB per EPUB
+// MaxOutput bytes of text; 64 MiB inflated per zip part and 512 MiB per
+// XLSX workbook, 8 MiB per EPUB
 // chapter; 256 MiB per OLE stream; 1 MiB of strings per PDF page; reads
 // fail after MaxDuration.
 package convert

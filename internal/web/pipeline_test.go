@@ -17,8 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/xuri/excelize/v2"
-
 	"github.com/scoutkit/scout/internal/convert"
 )
 
@@ -402,12 +400,10 @@ func TestBinaryKinds(t *testing.T) {
 		"META-INF/container.xml", `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="c.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`,
 		"c.opf", `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Book</dc:title></metadata><manifest><item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c1"/></spine></package>`,
 		"c1.xhtml", `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>x</title></head><body><p>Hello EPUB</p></body></html>`)
-	xf := excelize.NewFile()
-	xf.SetCellValue("Sheet1", "A1", "Hello XLSX")
-	xb, err := xf.WriteToBuffer()
-	if err != nil {
-		t.Fatal(err)
-	}
+	const sml = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`
+	xlsx := zipFiles(t, "xl/workbook.xml", `<?xml version="1.0"?><workbook `+sml+`><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+		"xl/_rels/workbook.xml.rels", `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+		"xl/worksheets/sheet1.xml", `<?xml version="1.0"?><worksheet `+sml+`><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Hello XLSX</t></is></c></row></sheetData></worksheet>`)
 	xls, err := os.ReadFile("../convert/testdata/basic.xls")
 	if err != nil {
 		t.Fatal(err)
@@ -420,7 +416,7 @@ func TestBinaryKinds(t *testing.T) {
 		reason      string
 	}{
 		{"/a.docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", docx, MethodDocument, "Hello DOCX", "DOCX by media type"},
-		{"/a.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", xb.Bytes(), MethodDocument, "Hello XLSX", "XLSX by media type"},
+		{"/a.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", xlsx, MethodDocument, "Hello XLSX", "XLSX by media type"},
 		{"/a.pptx", "application/vnd.openxmlformats-officedocument.presentationml.presentation", pptx, MethodDocument, "Hello PPTX", "PPTX by media type"},
 		{"/a.epub", "application/epub+zip", epub, MethodDocument, "Hello EPUB", "EPUB by media type"},
 		{"/download/a.docx", "application/octet-stream", docx, MethodDocument, "Hello DOCX", "a generic type: the URL's extension names the converter"},
