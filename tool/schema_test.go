@@ -300,7 +300,7 @@ func TestDefinedToolDecodes(t *testing.T) {
 		seen = in
 		return okEnvelope(false, nil, in.Name), nil
 	})
-	probe := builders[len(builders)-1]()
+	probe := builders[len(builders)-1].make(true)
 	builders = builders[:len(builders)-1]
 	call := func(raw string) *scout.Envelope {
 		a, err := parseArgs([]byte(raw))

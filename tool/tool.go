@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"reflect"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -73,17 +74,22 @@ type Tool struct {
 	run      func(ctx context.Context, c *Config, a args) (*scout.Envelope, error)
 }
 
-// builders make the tools; each file's init adds its own. The schemas
-// are generated on first use, not at start-up: a program that links the
-// package but makes no call does not pay for them.
-var builders []func() *Tool
+// builders make the tools; each file's init adds its own. Schemas are
+// generated on first use, not at start-up, and Call makes only the tool it
+// runs, without its schema: a program that links the package, or makes one
+// call, does not pay for them.
+var builders []builder
+
+type builder struct {
+	toolset, name string
+	make          func(schema bool) *Tool
+}
 
 // registry returns the tools by toolset, each toolset sorted by name.
 var registry = sync.OnceValue(func() map[string][]*Tool {
 	m := map[string][]*Tool{}
 	for _, b := range builders {
-		t := b()
-		m[t.Toolset] = append(m[t.Toolset], t)
+		m[b.toolset] = append(m[b.toolset], b.make(true))
 	}
 	for _, ts := range m {
 		sort.Slice(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
@@ -95,13 +101,12 @@ var registry = sync.OnceValue(func() map[string][]*Tool {
 // generated from T's fields and each call's arguments are decoded into a T
 // before run sees them (see args.go). Call it from init only.
 func define[T any](toolset, name, description string, run func(context.Context, *Config, *T) (*scout.Envelope, error)) {
-	builders = append(builders, func() *Tool {
+	builders = append(builders, builder{toolset, name, func(schema bool) *Tool {
 		fields := argSpec(reflect.TypeFor[T]())
-		return &Tool{
+		t := &Tool{
 			Toolset:     toolset,
 			Name:        name,
 			Description: description,
-			Schema:      schemaOf(fields),
 			argsType:    reflect.TypeFor[T](),
 			fields:      fields,
 			run: func(ctx context.Context, c *Config, a args) (*scout.Envelope, error) {
@@ -112,14 +117,20 @@ func define[T any](toolset, name, description string, run func(context.Context, 
 				return run(ctx, c, &in)
 			},
 		}
-	})
+		if schema {
+			t.Schema = schemaOf(fields)
+		}
+		return t
+	}})
 }
 
 // Toolsets returns the names of the toolsets, sorted.
 func Toolsets() []string {
 	var names []string
-	for k := range registry() {
-		names = append(names, k)
+	for _, b := range builders {
+		if !slices.Contains(names, b.toolset) {
+			names = append(names, b.toolset)
+		}
 	}
 	sort.Strings(names)
 	return names
@@ -170,13 +181,15 @@ func toolsetName(s string) string {
 // tool, malformed arguments and a panic inside the tool, is an error
 // Envelope.
 func Call(ctx context.Context, c Config, toolset, name string, arguments []byte) *scout.Envelope {
-	t, err := Lookup(toolset, name)
-	if err != nil {
-		env := scout.ErrorEnvelope(err, json.RawMessage(arguments))
-		env.Context.Cwd = "."
-		return env
+	for _, b := range builders {
+		if b.toolset == toolsetName(toolset) && b.name == name {
+			return b.make(false).call(ctx, c, arguments)
+		}
 	}
-	return t.call(ctx, c, arguments)
+	_, err := Lookup(toolset, name) // the error naming what exists
+	env := scout.ErrorEnvelope(err, json.RawMessage(arguments))
+	env.Context.Cwd = "."
+	return env
 }
 
 // call runs t; see Call.

@@ -49,7 +49,7 @@ func TestCallBadInput(t *testing.T) {
 
 func TestCallRecoversPanics(t *testing.T) {
 	define("test-panic", "boom", "panics", func(context.Context, *Config, *struct{}) (*scout.Envelope, error) { panic("kaboom") })
-	boom := builders[len(builders)-1]()
+	boom := builders[len(builders)-1].make(true)
 	builders = builders[:len(builders)-1]
 	env := boom.call(context.Background(), Config{}, nil)
 	if env.Status != scout.StatusError || env.Error.Code != scout.CodeInternal || !strings.Contains(env.Text, "kaboom") {
