@@ -17,9 +17,13 @@ need unzip unzip
 need python3 python3
 
 go build -o "$work/scout" ./cmd/scout
+# Scout's root is the work directory (paths outside the root are refused), so both sides name the files by
+# their paths relative to it.
 S="$work/scout"
+R="--root $work"
+cd "$work"
 
-db="$work/rows10m.db"
+db=rows10m.db
 if [ ! -f "$db" ]; then
   echo "creating $db (10,000,000 rows; about a minute)" >&2
   sqlite3 "$db.tmp" "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, score REAL, note TEXT);
@@ -29,7 +33,7 @@ if [ ! -f "$db" ]; then
   mv "$db.tmp" "$db"
 fi
 
-zipf="$work/entries100k.zip"
+zipf=entries100k.zip
 if [ ! -f "$zipf" ]; then
   echo "creating $zipf (100,000 entries)" >&2
   python3 - "$zipf" <<'PY'
@@ -44,9 +48,9 @@ last="dir099/file099999.txt"
 
 # name | scout command | anchor command (the anchor runs the equivalent queries)
 cases=(
-  "db-tables|$S read $db|sqlite3 $db .tables 'SELECT count(*) FROM (SELECT 1 FROM small LIMIT 10001)' 'SELECT count(*) FROM (SELECT 1 FROM t LIMIT 10001)'"
-  "db-page|$S read '$db:t?limit=20&order=id:desc'|sqlite3 -box $db 'SELECT * FROM t ORDER BY id DESC LIMIT 20'"
-  "zip-list-last|sh -c \"$S read $zipf >/dev/null && $S read $zipf:$last >/dev/null\"|sh -c \"unzip -l $zipf >/dev/null && unzip -p $zipf $last >/dev/null\""
+  "db-tables|$S read $R $db|sqlite3 $db .tables 'SELECT count(*) FROM (SELECT 1 FROM small LIMIT 10001)' 'SELECT count(*) FROM (SELECT 1 FROM t LIMIT 10001)'"
+  "db-page|$S read $R '$db:t?limit=20&order=id:desc'|sqlite3 -box $db 'SELECT * FROM t ORDER BY id DESC LIMIT 20'"
+  "zip-list-last|sh -c \"$S read $R $zipf >/dev/null && $S read $R $zipf:$last >/dev/null\"|sh -c \"unzip -l $zipf >/dev/null && unzip -p $zipf $last >/dev/null\""
 )
 
 printf '%-14s %10s %10s %8s %10s\n' case scout_ms anchor_ms ratio scout_rss
