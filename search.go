@@ -99,8 +99,7 @@ type LineMatch struct {
 	// Text; nil for context lines. A span that ran past a cut ends at
 	// len(Text).
 	Spans []Span `json:"spans,omitempty"`
-	// Cut reports that Text was shortened to MaxColumns bytes (on a
-	// character boundary).
+	// Cut reports that Text was shortened to MaxColumns characters.
 	Cut bool `json:"cut,omitempty"`
 }
 
@@ -198,8 +197,8 @@ type SearchRequest struct {
 	// more lines is cut to it round robin across its files. 0 means 2000;
 	// negative means unlimited (totals are then exact).
 	MaxMatches int `json:"max_matches,omitempty"`
-	// MaxColumns cuts longer lines to this many bytes (LineMatch.Cut). 0
-	// means 512; negative means no cut.
+	// MaxColumns cuts longer lines to this many characters (LineMatch.Cut).
+	// 0 means 512; negative means no cut.
 	MaxColumns int `json:"max_columns,omitempty"`
 	// Tags fills FileMatch.Tag with the hashline tag of each file of at
 	// most 4 MiB.
@@ -274,7 +273,7 @@ type SearchResult struct {
 	// Errors are samples (at most 10) of the failures counted as
 	// SkipUnreadable.
 	Errors []FileError `json:"errors,omitempty"`
-	// MaxColumns is the byte length lines were cut to (see LineMatch.Cut);
+	// MaxColumns is the character length lines were cut to (see LineMatch.Cut);
 	// 0 when lines are not cut.
 	MaxColumns int `json:"max_columns,omitempty"`
 }

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"testing"
 	"testing/fstest"
+	"unicode/utf8"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
@@ -270,15 +271,18 @@ func TestSearchLines(t *testing.T) {
 }
 
 func TestSearchCut(t *testing.T) {
-	tree := fstest.MapFS{"a.txt": {Data: []byte("hit " + strings.Repeat("é", 400) + "\n")}}
+	tree := fstest.MapFS{"a.txt": {Data: []byte("hit " + strings.Repeat("é", 400) + "\nhit " + strings.Repeat("é", 600) + "\n")}}
 	forEachFS(t, tree, func(t *testing.T, s scout.Searcher) {
 		r, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		l := r.Files[0].Lines[0]
-		if !l.Cut || len(l.Text) > 512 || !strings.HasPrefix(l.Text, "hit é") || !r.LinesCut() {
-			t.Errorf("a line over 512 bytes is cut on a character boundary and flagged: cut=%v len=%d", l.Cut, len(l.Text))
+		short, long := r.Files[0].Lines[0], r.Files[0].Lines[1]
+		if short.Cut || utf8.RuneCountInString(short.Text) != 404 {
+			t.Errorf("a line of 404 characters (804 bytes) is not cut: the cap counts characters: cut=%v len=%d", short.Cut, len(short.Text))
+		}
+		if !long.Cut || utf8.RuneCountInString(long.Text) != 512 || !strings.HasPrefix(long.Text, "hit é") || !r.LinesCut() {
+			t.Errorf("a line over 512 characters is cut to 512 and flagged: cut=%v chars=%d", long.Cut, utf8.RuneCountInString(long.Text))
 		}
 	})
 }

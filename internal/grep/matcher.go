@@ -37,8 +37,8 @@ type Options struct {
 	// treated as 0.
 	Before, After int
 	// MaxColumns cuts the Text of a reported line to at most this many
-	// bytes (on a character boundary) and sets Line.Cut; spans are clipped
-	// to the cut. 0 or negative means no cut.
+	// characters (an invalid byte counts as one) and sets Line.Cut; spans
+	// are clipped to the cut. 0 or negative means no cut.
 	MaxColumns int
 	// MaxMatchesPerFile stops reporting a file's lines after this many
 	// matching lines; the file is then searched on only to learn whether

@@ -158,7 +158,7 @@ func refSearch(o Options, data []byte) *FileResult {
 }
 
 // refLine decodes a line rune by rune (invalid bytes as U+FFFD), maps the
-// spans, and cuts at maxCols bytes on a character boundary.
+// spans, and cuts at maxCols characters.
 func refLine(raw []byte, n int, match bool, spans [][2]int, maxCols int) Line {
 	var text []byte
 	pos := map[int]int{}
@@ -171,10 +171,11 @@ func refLine(raw []byte, n int, match bool, spans [][2]int, maxCols int) Line {
 	pos[len(raw)] = len(text)
 	ln := Line{Number: n, Match: match}
 	cut := len(text)
-	if maxCols > 0 && cut > maxCols {
-		cut = maxCols
-		for !utf8.RuneStart(text[cut]) {
-			cut--
+	if maxCols > 0 && utf8.RuneCount(text) > maxCols {
+		cut = 0
+		for range maxCols {
+			_, w := utf8.DecodeRune(text[cut:])
+			cut += w
 		}
 		ln.Cut = true
 	}

@@ -8,7 +8,7 @@ type Line struct {
 	Number int
 	// Text is the line without its terminator ("\n" or "\r\n"), as valid
 	// UTF-8: each invalid byte is replaced by U+FFFD. When the line is
-	// longer than Options.MaxColumns bytes it is cut (see Cut).
+	// longer than Options.MaxColumns characters it is cut (see Cut).
 	Text string
 	// Match is true for a matching line, false for a context line.
 	Match bool
@@ -17,8 +17,8 @@ type Line struct {
 	// clipped to a cut Text; a match that lies wholly past the cut is
 	// left out (it is still counted in FileResult.Matches).
 	Spans [][2]int
-	// Cut reports that Text was shortened to MaxColumns bytes (on a
-	// character boundary); no ellipsis is added.
+	// Cut reports that Text was shortened to MaxColumns characters; no
+	// ellipsis is added.
 	Cut bool
 }
 
@@ -94,22 +94,12 @@ func makeLine(raw []byte, number int, match bool, spans [][2]int, maxCols int) L
 	ln := Line{Number: number, Match: match}
 	limit := len(raw)
 	if maxCols > 0 && limit > maxCols {
-		limit = maxCols // each raw byte decodes to at least one byte
-		// Do not split a valid character that straddles the limit.
-		for k := 1; k < utf8.UTFMax && limit-k >= 0; k++ {
-			if utf8.RuneStart(raw[limit-k]) {
-				if _, w := utf8.DecodeRune(raw[limit-k:]); w > k {
-					limit -= k
-				}
-				break
-			}
-		}
+		limit = colEnd(raw, maxCols)
 	}
+	ln.Cut = limit < len(raw)
 	if utf8.Valid(raw[:limit]) {
-		cut := limit
-		ln.Cut = limit < len(raw)
-		ln.Text = string(raw[:cut])
-		ln.Spans = clipSpans(spans, cut, nil)
+		ln.Text = string(raw[:limit])
+		ln.Spans = clipSpans(spans, limit, nil)
 		return ln
 	}
 	// Lossy decoding: every invalid byte becomes U+FFFD; pos maps raw
@@ -118,10 +108,7 @@ func makeLine(raw []byte, number int, match bool, spans [][2]int, maxCols int) L
 	pos := make([]int, limit+1)
 	i := 0
 	for i < limit {
-		r, w := utf8.DecodeRune(raw[i:])
-		if i+w > limit {
-			break // a character cut by limit
-		}
+		r, w := utf8.DecodeRune(raw[i:limit])
 		for k := 0; k < w; k++ {
 			pos[i+k] = len(buf)
 		}
@@ -131,22 +118,30 @@ func makeLine(raw []byte, number int, match bool, spans [][2]int, maxCols int) L
 	for ; i <= limit; i++ {
 		pos[i] = len(buf)
 	}
-	cut := len(buf)
-	if maxCols > 0 && cut > maxCols {
-		cut = maxCols
-		for cut > 0 && !utf8.RuneStart(buf[cut]) {
-			cut--
-		}
-	}
-	ln.Cut = limit < len(raw) || cut < len(buf)
-	ln.Text = string(buf[:cut])
-	ln.Spans = clipSpans(spans, cut, func(x int) int {
+	ln.Text = string(buf)
+	ln.Spans = clipSpans(spans, len(buf), func(x int) int {
 		if x >= len(pos) {
 			return int(^uint(0) >> 1) // past the decoded part
 		}
 		return pos[x]
 	})
 	return ln
+}
+
+// colEnd returns the byte offset in raw just past its first n characters,
+// an invalid byte counting as one (it decodes to one U+FFFD); len(raw) when
+// raw holds fewer.
+func colEnd(raw []byte, n int) int {
+	i := 0
+	for ; n > 0 && i < len(raw); n-- {
+		if raw[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		_, w := utf8.DecodeRune(raw[i:])
+		i += w
+	}
+	return i
 }
 
 // clipSpans maps spans through conv (nil: identity) and clips them to
