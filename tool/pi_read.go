@@ -5,6 +5,10 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/internal/archive"
+	"github.com/scoutkit/scout/internal/dirtree"
+	"github.com/scoutkit/scout/internal/read"
+	"github.com/scoutkit/scout/internal/sqlite"
 )
 
 func init() {
@@ -29,7 +33,7 @@ type piReadArgs struct {
 
 // piReadData is the details object of pi read (seed 001).
 type piReadData struct {
-	Kind             string            `json:"kind"` // "file" or "directory" (and "url" for web reads)
+	Kind             string            `json:"kind"` // "file", or "url" for web reads
 	IsDirectory      bool              `json:"isDirectory,omitempty"`
 	ResolvedPath     string            `json:"resolvedPath"`
 	SuffixResolution *piSuffix         `json:"suffixResolution,omitempty"`
@@ -40,7 +44,53 @@ type piReadData struct {
 	ContentType      string            `json:"contentType,omitempty"`
 	Method           string            `json:"method,omitempty"`
 	Notes            []string          `json:"notes,omitempty"`
+	Meta             *piMeta           `json:"meta,omitempty"`
 	Result           *scout.ReadResult `json:"result"`
+}
+
+// piMeta is the output metadata of pi read (seed 001's details.meta): the
+// source read, how a single-range read was cut, and the limits that
+// triggered.
+type piMeta struct {
+	Source     *piSource     `json:"source,omitempty"`
+	Truncation *piMetaTrunc  `json:"truncation,omitempty"`
+	Limits     *piMetaLimits `json:"limits,omitempty"`
+}
+
+type piSource struct {
+	Type  string `json:"type"` // "path", "url" or "internal"
+	Value string `json:"value"`
+}
+
+type piMetaTrunc struct {
+	Direction   string  `json:"direction"`   // always "head"
+	TruncatedBy string  `json:"truncatedBy"` // "lines" or "bytes"
+	TotalLines  int     `json:"totalLines"`
+	TotalBytes  int64   `json:"totalBytes"`
+	OutputLines int     `json:"outputLines"`
+	ShownRange  piRange `json:"shownRange"`
+	NextOffset  int     `json:"nextOffset"`
+	MaxBytes    int     `json:"maxBytes,omitempty"` // the byte budget, when it was the limit
+}
+
+type piRange struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+type piMetaLimits struct {
+	ResultLimit     *piReached   `json:"resultLimit,omitempty"`
+	ColumnTruncated *piMaxColumn `json:"columnTruncated,omitempty"`
+}
+
+// piReached is a list cap that was reached. Read takes no limit, so unlike
+// pi it suggests none: the text's notice says how to see the rest.
+type piReached struct {
+	Reached int `json:"reached"`
+}
+
+type piMaxColumn struct {
+	MaxColumn int `json:"maxColumn"`
 }
 
 type piSuffix struct {
@@ -79,10 +129,8 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 		style = format.StyleHashline
 	}
 	text := format.ReadText(res, &format.ReadOptions{Style: style})
-	d := &piReadData{Kind: "file", ResolvedPath: res.Path, Result: res}
-	if res.Kind == scout.ReadKindDirectory {
-		d.Kind, d.IsDirectory = "directory", true
-	}
+	d := &piReadData{Kind: "file", ResolvedPath: res.Path, Meta: readMeta(res), Result: res}
+	d.IsDirectory = res.Kind == scout.ReadKindDirectory
 	if u := res.URL; u != nil {
 		d.Kind, d.URL, d.FinalURL, d.ContentType, d.Method, d.Notes = "url", u.URL, u.FinalURL, u.ContentType, u.Method, u.Notes
 	}
@@ -102,4 +150,41 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 		env.Images = []scout.Image{{MIME: res.Image.MIME, Data: res.ImageData}}
 	}
 	return env, nil
+}
+
+// readMeta builds details.meta; nil when there is nothing to say (a
+// delimited entry read as several paths).
+func readMeta(res *scout.ReadResult) *piMeta {
+	if res.Kind == scout.ReadKindMulti {
+		return nil
+	}
+	m := &piMeta{Source: &piSource{Type: "path", Value: res.Path}}
+	switch {
+	case res.URL != nil:
+		m.Source = &piSource{Type: "url", Value: res.URL.URL}
+	case res.Entity == read.EntityResource:
+		m.Source.Type = "internal"
+	}
+	if t := res.Truncation; t != nil {
+		m.Truncation = &piMetaTrunc{Direction: "head", TruncatedBy: t.Reason, TotalLines: t.Total, TotalBytes: res.Bytes,
+			OutputLines: t.End - t.Start + 1, ShownRange: piRange{t.Start, t.End}, NextOffset: t.Next, MaxBytes: t.ByteLimit}
+	}
+	var l piMetaLimits
+	if res.Omitted > 0 {
+		switch res.Kind {
+		case scout.ReadKindDirectory:
+			l.ResultLimit = &piReached{dirtree.PerDir}
+		case scout.ReadKindArchive:
+			l.ResultLimit = &piReached{archive.DefaultListLimit}
+		case scout.ReadKindSQLite:
+			l.ResultLimit = &piReached{sqlite.MaxTables}
+		}
+	}
+	if res.ColumnCap > 0 {
+		l.ColumnTruncated = &piMaxColumn{MaxColumn: res.ColumnCap}
+	}
+	if l != (piMetaLimits{}) {
+		m.Limits = &l
+	}
+	return m
 }

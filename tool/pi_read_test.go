@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/png"
 	"strings"
@@ -34,7 +35,7 @@ func TestPiRead(t *testing.T) {
 		{"hashline", Config{}, `{"path":"a.txt"}`, scout.StatusSuccess, "¶a.txt#", "file", "default style is hashline"},
 		{"plain", Config{Style: "plain"}, `{"path":"a.txt"}`, scout.StatusSuccess, "one\ntwo", "file", "plain style has no prefixes"},
 		{"partial", Config{ReadLimit: 2}, `{"path":"a.txt"}`, scout.StatusPartial, "¶a.txt#", "file", "a read cut by the limit is partial"},
-		{"directory", Config{}, `{"path":"dir"}`, scout.StatusSuccess, ".\n  - b.txt", "directory", "directories report isDirectory"},
+		{"directory", Config{}, `{"path":"dir"}`, scout.StatusSuccess, ".\n  - b.txt", "file", "directories report isDirectory; kind is only file or url"},
 		{"image", Config{}, `{"path":"p.png"}`, scout.StatusSuccess, "Read image file [image/png]", "file", "images fill Envelope.Images"},
 		{"missing", Config{}, `{"path":"nope"}`, scout.StatusError, "Path 'nope' not found", "", "a missing path is an error envelope"},
 		{"bad selector", Config{}, `{"path":"a.txt:0"}`, scout.StatusError, "Line selector 0 is invalid", "", "selector errors name the fix"},
@@ -78,7 +79,7 @@ func TestPiRead(t *testing.T) {
 					}
 					return
 				}
-				if back.Data.Kind != tt.dataKind || back.Data.IsDirectory != (tt.dataKind == "directory") {
+				if back.Data.Kind != tt.dataKind || back.Data.IsDirectory != (tt.name == "directory") {
 					t.Fatalf("data %+v (%s)", back.Data, tt.reason)
 				}
 				if tt.name == "image" && (len(env.Images) != 1 || !bytes.Equal(back.Data.Result.ImageData, pngBuf.Bytes())) {
@@ -86,5 +87,47 @@ func TestPiRead(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+func TestPiReadMeta(t *testing.T) {
+	m := fstest.MapFS{
+		"a.txt":    {Data: []byte("one\ntwo\nthree\nfour\n")},
+		"wide.txt": {Data: []byte(strings.Repeat("x", 800) + "\n")},
+	}
+	for i := range 13 {
+		m[fmt.Sprintf("dir/sub/f%02d.txt", i)] = &fstest.MapFile{Data: []byte("f\n")}
+	}
+	tests := []struct {
+		name, path string
+		cfg        Config
+		want       string // details.meta as JSON, or a part of it
+		reason     string
+	}{
+		{"file", "a.txt", Config{}, `{"source":{"type":"path","value":"a.txt"}}`, "the source is the backing path"},
+		{"truncated", "a.txt", Config{ReadLimit: 2},
+			`{"source":{"type":"path","value":"a.txt"},"truncation":{"direction":"head","truncatedBy":"lines","totalLines":4,"totalBytes":19,"outputLines":2,"shownRange":{"start":1,"end":2},"nextOffset":3}}`,
+			"a cut read carries the shown range, totals and next offset"},
+		{"capped dir", "dir", Config{}, `{"source":{"type":"path","value":"dir"},"limits":{"resultLimit":{"reached":12}}}`, "a capped listing sets limits"},
+		{"column cap", "wide.txt", Config{}, `{"source":{"type":"path","value":"wide.txt"},"limits":{"columnTruncated":{"maxColumn":768}}}`, "cut lines set columnTruncated"},
+		{"internal", "omp://README.md:1", Config{}, `"source":{"type":"internal","value":"omp://README.md"}`, "an internal URL is an internal source"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := tt.cfg
+			cfg.FS, cfg.Root = m, "/r"
+			args, _ := json.Marshal(map[string]string{"path": tt.path})
+			env := Call(context.Background(), cfg, Pi, "read", args)
+			if env.Error != nil {
+				t.Fatalf("error %v (%s)", env.Error, tt.reason)
+			}
+			got, err := json.Marshal(env.Data.(*piReadData).Meta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(got), tt.want) {
+				t.Errorf("meta %s, want %s (%s)", got, tt.want, tt.reason)
+			}
+		})
 	}
 }
