@@ -82,6 +82,12 @@ type FindRequest struct {
 	// reported in FindResult.MissingPaths (all missing is an error).
 	// Empty means the whole tree.
 	Patterns []string
+	// Base, when set, is the directory Patterns are relative to, as in
+	// glob tools with a fixed search root: the walk starts at Base and
+	// every pattern is a glob matched against the paths below it, so no
+	// pattern names a base, a directory to list or a file. Recursive then
+	// has no effect.
+	Base string
 	// Recursive makes a glob with no '/' match at any depth ("*.go" is then
 	// "**/*.go"), as pi find does.
 	Recursive bool
@@ -200,6 +206,9 @@ type findScope struct {
 }
 
 func (f *Finder) resolveScope(ctx context.Context, fsys fs.FS, root string, req FindRequest) (*findScope, error) {
+	if req.Base != "" {
+		return f.baseScope(ctx, fsys, root, req)
+	}
 	inputs := req.Patterns
 	if len(inputs) == 0 {
 		inputs = []string{"."}
@@ -300,12 +309,40 @@ func (f *Finder) resolveScope(ctx context.Context, fsys fs.FS, root string, req 
 		}
 		sc.display = strings.Join(displays, ", ")
 	}
+	return sc, sc.compile()
+}
+
+func (sc *findScope) compile() error {
 	m, err := glob.Compile(sc.pattern)
+	sc.match = m
+	return err
+}
+
+// baseScope resolves a request with a Base: the walk base is Base and the
+// glob is the union of the patterns as written ("**/*" when there are none).
+func (f *Finder) baseScope(ctx context.Context, fsys fs.FS, root string, req FindRequest) (*findScope, error) {
+	base, err := pathutil.Resolve(root, strings.ReplaceAll(pathutil.Normalize(req.Base), `\`, "/"))
 	if err != nil {
 		return nil, err
 	}
-	sc.match = m
-	return sc, nil
+	info, err := f.statBase(ctx, fsys, base)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, &Error{Code: CodeNotFound, Message: "Path not found: " + pathutil.Display(base), Path: pathutil.Display(base)}
+	case err != nil:
+		return nil, err
+	case info != nil && !info.IsDir():
+		return nil, errs.New(errs.InvalidParam, "Path is not a directory: %s", absDisplay(root, base))
+	}
+	parts := make([]string, len(req.Patterns))
+	for i, p := range req.Patterns {
+		parts[i] = strings.ReplaceAll(p, `\`, "/")
+	}
+	sc := &findScope{base: base, display: pathutil.Display(base), pattern: glob.BraceUnion(parts)}
+	if sc.pattern == "" {
+		sc.pattern = "**/*"
+	}
+	return sc, sc.compile()
 }
 
 // splitNonRecursive splits a glob at its first glob-bearing segment without

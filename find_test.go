@@ -95,6 +95,12 @@ func TestFind(t *testing.T) {
 			[]string{"docs/guide.md"}, "an existing file is returned as is"},
 		{"union", scout.FindRequest{Patterns: []string{"docs", "cmd/**/*.go"}, Order: scout.ByPath},
 			[]string{"cmd/tool/main.go", "docs/guide.md"}, "several patterns are one union"},
+		{"base", scout.FindRequest{Base: "internal", Patterns: []string{"a"}},
+			[]string{"internal/a/"}, "with Base, a name is a glob below it, not a directory to list"},
+		{"base-no-match", scout.FindRequest{Base: ".", Patterns: []string{"nope.go"}}, nil,
+			"with Base, a name that matches nothing is no match, not a missing path"},
+		{"base-prunes", scout.FindRequest{Base: ".", Patterns: []string{"vendor/**/*.go"}, PruneDirs: []string{"vendor"}}, nil,
+			"with Base, the walk starts there, so a pruned directory the pattern names stays pruned"},
 	}
 	for wsName, ws := range workspaces(t, findFixture()) {
 		for _, tt := range tests {

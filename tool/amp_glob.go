@@ -47,17 +47,13 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 		et = scout.DirsOnly
 	}
 	ws := c.workspace()
-	base, err := pathutil.Resolve(ws.Root, strings.ReplaceAll(pathutil.Normalize(dir), `\`, "/"))
+	base, err := pathutil.Resolve(searchRoot(c), strings.ReplaceAll(pathutil.Normalize(dir), `\`, "/"))
 	if err != nil {
 		return nil, err
 	}
 	norm := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(pattern), `\`, "/"), "./")
-	full := norm
-	if base != "." {
-		full = base + "/" + norm
-	}
 	f := scout.Finder{Workspace: ws}
-	res, err := f.Find(ctx, scout.FindRequest{Patterns: []string{full}, Type: et, Exclude: exclude, Limit: ampGlobLimit})
+	res, err := f.Find(ctx, scout.FindRequest{Patterns: []string{norm}, Base: base, Type: et, Exclude: exclude, Limit: ampGlobLimit})
 	if err != nil {
 		return nil, err
 	}

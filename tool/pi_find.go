@@ -56,7 +56,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 		if strings.TrimSpace(n) == "" {
 			return nil, errs.New(errs.InvalidParam, "`paths` must contain non-empty globs or paths: entry %d is empty.", len(inputs)+1)
 		}
-		if err := rejectCommaJoined(fsys, ws.Root, n, func() string {
+		if err := rejectCommaJoined(fsys, searchRoot(c), n, func() string {
 			parts := strings.Split(n, ",")
 			for i := range parts {
 				parts[i] = strconv.Quote(strings.TrimSpace(parts[i]))

@@ -39,6 +39,7 @@ type stdGlobArgs struct {
 var stdIgnoredDirs = []string{".git", ".hg", ".svn", "__pycache__", "node_modules", "target", "build", "dist", ".idea", ".vscode", ".DS_Store", "venv", ".venv", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".cache", "site-packages"}
 
 const (
+	stdMaxLimit    = 200
 	stdMaxVisited  = 20000
 	stdMaxDuration = 2000 * time.Millisecond
 )
@@ -58,7 +59,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	}
 	defer release()
 	denied := errs.New(errs.AccessDenied, "Access denied. Path must be within project root.")
-	resolved, err := pathutil.Resolve(ws.Root, strings.ReplaceAll(pathutil.Normalize(dir), `\`, "/"))
+	resolved, err := pathutil.Resolve(searchRoot(c), strings.ReplaceAll(pathutil.Normalize(dir), `\`, "/"))
 	if err != nil {
 		if errs.CodeOf(err) == errs.AccessDenied {
 			return nil, denied
@@ -83,12 +84,9 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		return nil, errs.New(errs.InvalidParam, "Search root '%s' is not a directory.", dir)
 	}
 	norm := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(pattern), `\`, "/"), "./")
-	full := norm
-	if resolved != "." {
-		full = resolved + "/" + norm
-	}
 	req := scout.FindRequest{
-		Patterns:   []string{full},
+		Patterns:   []string{norm},
+		Base:       resolved,
 		Hidden:     hidden,
 		NoIgnore:   ignored,
 		Type:       scout.FilesOnly,
@@ -117,7 +115,9 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	}
 	shownPath := pathutil.Display(resolved)
 	scanned := fmt.Sprintf("(Scanned %d items in %dms)", res.Visited, elapsed)
-	data := map[string]any{"paths": paths, "truncated": res.Reason == scout.TruncLimit}
+	// Matches past the limit count even when a breaker then stopped the walk.
+	truncated := res.Matched > len(paths)
+	data := map[string]any{"paths": paths, "truncated": truncated}
 	if aborted != "" {
 		data["aborted_reason"] = aborted
 	}
@@ -131,6 +131,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 			msg := fmt.Sprintf("No files found matching '%s' in '%s'\n%s\n[Error: %s. Narrow path or pattern.]", norm, shownPath, scanned, why)
 			env := scout.ErrorEnvelope(&errs.Error{Code: code, Message: msg}, nil)
 			env.Data = data
+			env.Context.ParamsInput = nil // Call records the arguments as given
 			fillStd(env, res, resolved, norm)
 			return env, nil
 		}
@@ -139,19 +140,16 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 			text += "\n" + lo
 		}
 	} else {
-		var notes []string
+		text = fmt.Sprintf("Found %d files matching '%s' in '%s'\n%s\n", len(paths), norm, shownPath, scanned)
 		switch {
 		case aborted == "time_limit":
-			notes = append(notes, "[Partial: Search timed out (>2s). Results are incomplete.]")
+			text += "[Partial: Search timed out (>2s). Results are incomplete.]\n"
 		case aborted == "count_limit":
-			notes = append(notes, fmt.Sprintf("[Partial: Scanned more than %d items. Results are incomplete.]", stdMaxVisited))
-		}
-		if res.Reason == scout.TruncLimit {
-			notes = append(notes, fmt.Sprintf("[Truncated: showing the first %d of %d matches (limit=%d). Narrow the pattern or raise limit (max 200).]", len(paths), res.Matched, limit))
-		}
-		text = fmt.Sprintf("Found %d files matching '%s' in '%s'\n%s\n", len(paths), norm, shownPath, scanned)
-		if len(notes) > 0 {
-			text += strings.Join(notes, "\n") + "\n"
+			text += fmt.Sprintf("[Partial: Scanned more than %d items. Results are incomplete.]\n", stdMaxVisited)
+		case truncated && limit < stdMaxLimit:
+			text += fmt.Sprintf("[Truncated: showing the first %d of %d matches (limit=%d). Narrow the pattern or raise limit (max %d).]\n", len(paths), res.Matched, limit, stdMaxLimit)
+		case truncated:
+			text += fmt.Sprintf("[Truncated: showing the first %d of %d matches (limit=%d). Narrow the pattern or path for the rest.]\n", len(paths), res.Matched, limit)
 		}
 		text += "\n" + strings.Join(paths, "\n")
 	}
