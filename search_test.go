@@ -247,6 +247,34 @@ func TestSearch(t *testing.T) {
 	})
 }
 
+func TestSearchSkippedMembers(t *testing.T) {
+	pad := strings.Repeat("padding\n", 2000) // past the 8 KiB sniffed up front
+	tree := fstest.MapFS{"a.zip": {Data: zipOf(map[string]string{
+		"ok.txt":       "hit\n",
+		"img.png":      "\x89PNG\x00hit",
+		"latin1.txt":   "caf\xe9 hit\n",
+		"late-nul.txt": pad + "hit\x00\n",
+		"late-bad.txt": pad + "hit \xff\n",
+	})}}
+	tests := []struct{ member, want, reason string }{
+		{"img.png", "a.zip:img.png (binary)", "a NUL in the head: binary"},
+		{"latin1.txt", "a.zip:latin1.txt (not UTF-8)", "invalid UTF-8 in the head"},
+		{"late-nul.txt", "a.zip:late-nul.txt (binary)", "a NUL past the head still makes the member binary"},
+		{"late-bad.txt", "a.zip:late-bad.txt (not UTF-8)", "invalid UTF-8 past the head: search supports UTF-8 members only (seed 000)"},
+	}
+	forEachFS(t, tree, func(t *testing.T, s scout.Searcher) {
+		for _, tt := range tests {
+			r, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit", Paths: []string{"a.zip:" + tt.member, "a.zip:ok.txt"}})
+			if err != nil {
+				t.Fatalf("%s: %v", tt.reason, err)
+			}
+			if fmt.Sprint(r.SkippedMembers) != "["+tt.want+"]" || len(r.Files) != 1 {
+				t.Errorf("%s: skipped %q, %d files; want [%s] and the text member", tt.reason, r.SkippedMembers, len(r.Files), tt.want)
+			}
+		}
+	})
+}
+
 func TestSearchLines(t *testing.T) {
 	forEachFS(t, searchTree(), func(t *testing.T, s scout.Searcher) {
 		r, err := s.Search(context.Background(), scout.SearchRequest{Pattern: `h(i)t`, Paths: []string{"src/a.go"}, Before: 1, After: 1, Tags: true})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/errs"
@@ -54,8 +55,9 @@ type Scope struct {
 	// Missing are the entries whose path does not exist (only set when at
 	// least one other entry exists).
 	Missing []string
-	// BadMembers are archive members left out because they are binary or
-	// not UTF-8, with the reason, e.g. "a.zip:logo.png (binary)".
+	// BadMembers are archive members left out because they are binary,
+	// not UTF-8 or too large, with the reason, e.g. "a.zip:logo.png
+	// (binary)".
 	BadMembers []string
 }
 
@@ -210,7 +212,8 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 	case it.Dir:
 		return nil, true, errs.New(errs.InvalidParam, "Cannot search '%s': it is a directory inside the archive. Name one member, e.g. %s:%s/file.", entry, split.Archive, it.Path)
 	case it.Binary:
-		sc.BadMembers = append(sc.BadMembers, display+" (binary)")
+		// Known from the member's head, without reading it all.
+		sc.BadMembers = append(sc.BadMembers, display+" ("+notText(string(it.Head(archive.SniffBytes)))+")")
 		return nil, true, nil
 	}
 	text, err := it.Text(maxMember)
@@ -221,7 +224,23 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 		}
 		return nil, true, err
 	}
+	if why := notText(text); why != "" {
+		sc.BadMembers = append(sc.BadMembers, display+" ("+why+")")
+		return nil, true, nil
+	}
 	return &Target{Entry: entry, Path: display, Text: []byte(text), Mem: true}, true, nil
+}
+
+// notText says why an archive member's bytes are not searchable text:
+// "binary" (a NUL byte) or "not UTF-8"; "" when they are.
+func notText(s string) string {
+	switch {
+	case strings.IndexByte(s, 0) >= 0:
+		return "binary"
+	case !utf8.ValidString(s):
+		return "not UTF-8"
+	}
+	return ""
 }
 
 // statError turns a stat failure other than "does not exist" into a coded
