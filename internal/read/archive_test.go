@@ -149,3 +149,30 @@ func TestArchiveListingCap(t *testing.T) {
 		}
 	}
 }
+
+// TestArchiveMemberBudget checks that paging a member keeps the 50 KB
+// budget of in-memory texts, so a continuation is as long as the first page.
+func TestArchiveMemberBudget(t *testing.T) {
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	f, err := w.Create("big.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5000 {
+		fmt.Fprintf(f, "line %05d %s\n", i+1, strings.Repeat("q", 60))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c := &Config{FS: fstest.MapFS{"b.zip": {Data: b.Bytes()}}, Split: memSplit}
+	for _, p := range []string{"b.zip:big.txt", "b.zip:big.txt:650", "b.zip:big.txt:100-4000"} {
+		res, err := Run(context.Background(), c, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr := res.Truncation; tr == nil || tr.Reason != "bytes" || tr.ByteLimit != 50<<10 {
+			t.Errorf("%s: truncation %+v, want the 50KB byte limit", p, res.Truncation)
+		}
+	}
+}

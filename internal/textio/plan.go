@@ -23,8 +23,9 @@ type PlanOptions struct {
 	// Limit is the line count of an open-ended window. 0 means
 	// DefaultLimit; values above MaxLimit are clamped.
 	Limit int
-	// HeadBytes, when positive, replaces the byte budget of a read with no
-	// ranges (in-memory sources are head-truncated at 50 KB).
+	// HeadBytes, when positive, replaces the byte budget of every window
+	// (in-memory sources are head-truncated at 50 KB, with or without a
+	// selector).
 	HeadBytes int
 	// Unlimited removes the line and byte caps: only the ranges bound the
 	// windows (sources paged by explicit selectors alone).
@@ -52,12 +53,15 @@ func ClampLimit(n int) int {
 // TrailingContext lines after (when it has an end), except in raw mode;
 // several ranges are read exactly. Every window gets at most MaxLimit lines
 // (Limit for an open-ended one) and a byte budget of
-// max(MinByteBudget, lines×BytesPerLine).
+// max(MinByteBudget, lines×BytesPerLine), or HeadBytes.
 func Plan(ranges []Range, o PlanOptions) []Window {
 	ws := plan(ranges, o)
-	if o.Unlimited {
-		for i := range ws {
+	for i := range ws {
+		switch {
+		case o.Unlimited:
 			ws[i].MaxLines, ws[i].MaxBytes = 0, 0
+		case o.HeadBytes > 0:
+			ws[i].MaxBytes = o.HeadBytes
 		}
 	}
 	return ws
@@ -66,11 +70,7 @@ func Plan(ranges []Range, o PlanOptions) []Window {
 func plan(ranges []Range, o PlanOptions) []Window {
 	limit := ClampLimit(o.Limit)
 	if len(ranges) == 0 {
-		w := window(Range{Start: 1}, limit)
-		if o.HeadBytes > 0 {
-			w.MaxBytes = o.HeadBytes
-		}
-		return []Window{w}
+		return []Window{window(Range{Start: 1}, limit)}
 	}
 	if len(ranges) == 1 && !o.Raw {
 		r := ranges[0]

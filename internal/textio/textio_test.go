@@ -232,6 +232,8 @@ func TestPlan(t *testing.T) {
 		{"host limit", nil, PlanOptions{Limit: 10}, "[{1 0 10 51200}]", "the byte budget never drops below 50KB"},
 		{"limit clamp", nil, PlanOptions{Limit: 99999}, "[{1 0 3000 1536000}]", "limits above 3000 are clamped"},
 		{"in-memory head", nil, PlanOptions{Limit: MaxLimit, HeadBytes: 50 << 10}, "[{1 0 3000 51200}]", "in-memory sources are head-truncated at 50KB"},
+		{"in-memory open range", []Range{{650, 0}}, PlanOptions{Limit: MaxLimit, HeadBytes: 50 << 10}, "[{649 0 3000 51200}]", "paging an in-memory source keeps its 50KB budget"},
+		{"in-memory huge range", []Range{{1, 5000}}, PlanOptions{Limit: MaxLimit, HeadBytes: 50 << 10}, "[{1 5003 3000 51200}]", "so does a bounded range"},
 		{"range widened", []Range{{41, 60}}, PlanOptions{}, "[{40 63 24 51200}]", "1 line before, 3 after"},
 		{"range from 1", []Range{{1, 5}}, PlanOptions{}, "[{1 8 8 51200}]", "no leading context at line 1"},
 		{"open range", []Range{{51, 0}}, PlanOptions{}, "[{50 0 300 153600}]", "open-ended: leading context only, default limit"},
