@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"math"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/pathutil"
 )
 
@@ -66,6 +68,9 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 			return nil, err
 		}
 		inputs = append(inputs, n)
+	}
+	if searchesOSRoot(c, fsys, inputs) {
+		return nil, errs.New(errs.InvalidParam, "Searching from root directory '/' is not allowed: name a directory below it, e.g. [\"/home/*.txt\"] or [\"etc/**/*.conf\"].")
 	}
 	prune := []string{"node_modules"}
 	for _, in := range inputs {
@@ -143,6 +148,27 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	env.Context.PathResolved = res.Scope
 	env.Context.PatternNormalized = res.Pattern
 	return env, nil
+}
+
+// searchesOSRoot reports whether the find would walk the OS root "/" (the
+// project root is "/" and the existing bases share nothing below it), which
+// pi find refuses.
+func searchesOSRoot(c *Config, fsys fs.FS, inputs []string) bool {
+	if searchRoot(c) != "/" {
+		return false
+	}
+	var bases []string
+	for _, in := range inputs {
+		base, _, _ := glob.SplitFind(in)
+		p, err := pathutil.Resolve("/", base)
+		if err != nil {
+			return false // Find reports it
+		}
+		if _, err := fs.Stat(fsys, p); err == nil {
+			bases = append(bases, p)
+		}
+	}
+	return len(bases) > 0 && pathutil.CommonBase(bases) == "."
 }
 
 var piFindHints = map[scout.SkipReason]string{
