@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/scoutkit/scout"
 )
@@ -246,7 +247,7 @@ func dirOf(p string) string {
 }
 
 // fileLines renders a file's lines, each ending in '\n', with "..." where
-// line numbers jump.
+// line numbers jump. Trailing white space is dropped, as pi's grep does.
 func fileLines(f *scout.FileMatch, plain bool) string {
 	sep := "|"
 	if !plain && f.Tag != "" {
@@ -266,7 +267,7 @@ func fileLines(f *scout.FileMatch, plain bool) string {
 		}
 		b.WriteString(strconv.Itoa(l.Line))
 		b.WriteString(sep)
-		b.WriteString(l.Text)
+		b.WriteString(strings.TrimRightFunc(l.Text, unicode.IsSpace))
 		if l.Cut {
 			b.WriteString(CutMark)
 		}

@@ -90,6 +90,13 @@ func TestSearchText(t *testing.T) {
 			want:   "No matches found\nSkipped missing paths: x\nNot searched: 1 binary, 2 ignored (pass gitignore: false).",
 		},
 		{
+			name:   "trailing white space",
+			reason: "lines lose their trailing white space, as pi's grep trims them (pi-behaviour §2.2)",
+			res:    scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "  hit \t"), ctxLine(2, "x\u00a0 ")}}}},
+			opts:   &SearchOptions{Plain: true},
+			want:   "*1|  hit\n 2|x",
+		},
+		{
 			name:   "cut line",
 			reason: "a cut line ends in … and a notice follows",
 			res:    scout.SearchResult{Single: true, MaxColumns: 3, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{{Line: 1, Text: "abc", Match: true, Cut: true}}}}},
