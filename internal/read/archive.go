@@ -42,6 +42,11 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 	}
 	defer a.Close()
 	it, err := a.Lookup(ctx, inner)
+	if errs.CodeOf(err) == errs.NotFound && isSelector(r.c.Split, inner) {
+		// No member has that name: the selector pages the root listing
+		// ("a.zip:1-50", "a.zip:1-5,9-12").
+		it, err = a.Lookup(ctx, ":"+inner)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +113,19 @@ func listing(display string, it *archive.Item, sel Selector) (*Result, error) {
 		first, last = sel.Ranges[0].Start, sel.Ranges[0].End
 	}
 	body, capped := it.Listing(display, first, last)
-	return &Result{Kind: KindArchive, Entity: EntityListing, Path: display + ":" + it.Path, Body: body, TotalLines: len(it.Children), Omitted: capped}, nil
+	path := display
+	if it.Path != "" {
+		path += ":" + it.Path
+	}
+	return &Result{Kind: KindArchive, Entity: EntityListing, Path: path, Body: body, TotalLines: len(it.Children), Omitted: capped}, nil
+}
+
+// isSelector reports whether s is a read selector alone ("1-50", "raw").
+// An invalid one without ':' ("0", "5-3") counts too, so that its error is
+// the one reported.
+func isSelector(split SplitFunc, s string) bool {
+	base, _, ok, err := split("m:" + s)
+	return ok && base == "m" || err != nil && !strings.Contains(s, ":")
 }
 
 // maxArchivedDB caps a database read from inside an archive: it is copied

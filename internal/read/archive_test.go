@@ -73,6 +73,8 @@ func TestArchiveListingRanges(t *testing.T) {
 		{"a.zip:d/:31", "Line 31 is beyond end of listing (30 lines total). Use a.zip:d/:1 to read from the start, or a.zip:d/:30 to read the last line.", "", 1, 0, "past the end, with the local text and the archive path"},
 		{"a.zip:/:1-1", "d/", "[2 more lines in listing. Use a.zip:/:2 to continue]", 3, 0, "the root, named a.zip:/ in the hint"},
 		{"a.zip", "d/", "top.txt (8B)", 3, 0, "no selector lists everything under the cap"},
+		{"a.zip:2", "İç/", "top.txt (8B)", 2, 0, "a selector alone pages the root when no member has its name"},
+		{"a.zip:1-1", "d/", "[2 more lines in listing. Use a.zip:/:2 to continue]", 3, 0, "a range alone, too"},
 		{"a.zip:İç/", "é.txt (12B)", "é.txt (12B)", 1, 0, "a non-ASCII directory"},
 		{"dİr/b.zip", "x.txt (6B)", "x.txt (6B)", 1, 0, "a non-ASCII directory before the archive (İ lower-cases to more bytes)"},
 	}
@@ -106,12 +108,18 @@ func TestArchiveListingErrors(t *testing.T) {
 	}{
 		{"a.zip:d/:1-2,5-6", "Multi-range line selectors are not supported for directory listings. Use one range, e.g. a.zip:d/:1-100.", "multi-range, as for a local directory"},
 		{"a.zip:d/:conflicts", "'a.zip:d/' is a directory inside an archive: :conflicts needs a file.", ":conflicts needs a file"},
+		{"a.zip:1-2,5-6", "Multi-range line selectors are not supported for directory listings. Use one range, e.g. a.zip:/:1-100.", "a selector alone applies to the root"},
+		{"a.zip:0", "Line selector 0 is invalid; lines are 1-indexed. Use :1.", "an invalid selector alone gives its error, not 'not found'"},
 	}
 	split := func(p string) (string, Selector, bool, error) {
 		if base, ok := strings.CutSuffix(p, ":conflicts"); ok {
 			return base, Selector{Conflicts: true}, true, nil
 		}
-		return memSplit(p)
+		base, sel, ok, err := memSplit(p)
+		if err != nil {
+			err = errs.Wrap(errs.InvalidParam, err, "%v", err) // as scout.SplitPathSelector does
+		}
+		return base, sel, ok, err
 	}
 	for _, tt := range tests {
 		_, err := Run(context.Background(), &Config{FS: files, Split: split}, tt.path)
