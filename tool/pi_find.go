@@ -20,7 +20,7 @@ func init() {
 	define(Pi, "find", piFindDescription, runPiFind)
 }
 
-const piFindDescription = "Find files and directories by glob path pattern; use search when you need content matches instead of path matches.\n" +
+const piFindDescription = "Find filesystem paths by glob; use search when you need content matches instead of path matches.\n" +
 	"- `paths`: one or more globs, directories or files, e.g. [\"src/**/*.ts\"], [\"*.md\", \"docs/\"]. A bare top-level glob such as `*.ts` searches the whole tree; `src/*.ts` only src itself; `src/**/*.ts` all of src. Pass several paths as separate array elements, never comma-joined.\n" +
 	"- `*` and `?` never cross `/`; `**` crosses directories and also matches none; `{a,b}` alternatives; `[abc]` classes.\n" +
 	"- Results are newest first (modification time), grouped by directory (`# dir/` then names; directories end in `/`).\n" +
