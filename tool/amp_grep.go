@@ -212,7 +212,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (*scout.Envelop
 			return nil, err
 		}
 		d.shown, d.total = d.MatchesCount, d.TotalMatches
-		partial = d.MatchesCount < d.TotalMatches || d.LowerBound
+		partial = g.Offset+d.MatchesCount < d.TotalMatches || d.LowerBound
 	}
 	st.Matched = d.MatchesCount
 	env := okEnvelope(partial, d.shape(), ampGrepText(g, d))
