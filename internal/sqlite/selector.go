@@ -51,8 +51,8 @@ type Selector struct {
 //
 // A leading ':' is ignored, so both "db:t" and "db" + ":t" work. Values are
 // taken exactly as written: nothing is percent-decoded and '+' stays '+'.
-// q takes the rest of the selector, '&' included; in where, an '&' is part
-// of the condition unless limit=, offset=, order= or where= follows it.
+// In q and where, an '&' is part of the SQL unless limit=, offset=, order=
+// or where= follows it outside quotes; q cannot be combined with those.
 // Every error is INVALID_PARAM and says how to write the selector.
 func ParseSelector(s string) (Selector, error) {
 	s = strings.TrimPrefix(s, ":")
@@ -67,6 +67,9 @@ func ParseSelector(s string) (Selector, error) {
 		}
 		if strings.TrimSpace(q) == "" {
 			return Selector{}, errs.New(errs.InvalidParam, "q is empty: use db?q=SELECT ...")
+		}
+		if nextParam(q) >= 0 {
+			return Selector{}, errs.New(errs.InvalidParam, "q cannot be combined with other query parameters; write LIMIT, OFFSET, ORDER BY and WHERE into the SQL")
 		}
 		return Selector{Kind: Raw, SQL: q}, nil
 	}
@@ -164,16 +167,20 @@ func parseParams(q string) (map[string]string, error) {
 }
 
 // nextParam returns the index of the first "&limit=", "&offset=",
-// "&order=" or "&where=" in a where value (a parameter written after
-// where), or -1.
+// "&order=" or "&where=" outside quotes in a where or q value (a parameter
+// written after it), or -1.
 func nextParam(v string) int {
 	for i := 0; i < len(v); i++ {
-		if v[i] != '&' {
-			continue
-		}
-		for _, p := range []string{"limit=", "offset=", "order=", "where="} {
-			if len(v)-i-1 >= len(p) && strings.EqualFold(v[i+1:i+1+len(p)], p) {
-				return i
+		switch v[i] {
+		case '\'', '"', '`', '[':
+			if end := closeQuote(v, i); end > 0 {
+				i = end - 1 // an '&' inside a quoted string or name is SQL
+			}
+		case '&':
+			for _, p := range []string{"limit=", "offset=", "order=", "where="} {
+				if len(v)-i-1 >= len(p) && strings.EqualFold(v[i+1:i+1+len(p)], p) {
+					return i
+				}
 			}
 		}
 	}
