@@ -50,7 +50,7 @@ type piSearchData struct {
 	FileLimitReached    bool          `json:"fileLimitReached,omitempty"`
 	PerFileLimitReached bool          `json:"perFileLimitReached,omitempty"`
 	LinesTruncated      bool          `json:"linesTruncated,omitempty"`
-	Truncated           bool          `json:"truncated,omitempty"`
+	Truncated           bool          `json:"truncated"` // always present, as in pi
 	MissingPaths        []string      `json:"missingPaths,omitempty"`
 }
 
