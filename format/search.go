@@ -47,6 +47,21 @@ func Search(w io.Writer, r *scout.SearchResult, o *SearchOptions) error {
 // it. A SearchFiles result prints one path per line and a SearchCount
 // result "path:count" lines, with the same notices.
 func SearchText(r *scout.SearchResult, o *SearchOptions) (text string, truncated bool) {
+	text, cut := SearchTextCut(r, o)
+	return text, cut != nil
+}
+
+// Cut says how the byte cap cut a text (pi's head truncation).
+type Cut struct {
+	ShownLines int // the whole leading lines kept
+	TotalLines int // the lines before the cut
+	TotalBytes int // the bytes before the cut
+	MaxBytes   int // the cap
+}
+
+// SearchTextCut is SearchText with the details of the cut; nil when the
+// text was not cut.
+func SearchTextCut(r *scout.SearchResult, o *SearchOptions) (text string, cut *Cut) {
 	if o == nil {
 		o = &SearchOptions{}
 	}
@@ -68,7 +83,7 @@ func SearchText(r *scout.SearchResult, o *SearchOptions) (text string, truncated
 		if n := skippedLine(r, o.IgnoredHint); n != "" {
 			text += "\n" + n
 		}
-		return text, false
+		return text, nil
 	}
 	if p := pageNotice(r); p != "" {
 		body += "\n\n" + p
@@ -82,15 +97,16 @@ func SearchText(r *scout.SearchResult, o *SearchOptions) (text string, truncated
 	}
 	var parts []string
 	if max > 0 {
-		if kept, shown, total, cut := TruncateHead(body, max); cut {
-			body, truncated = kept, true
+		if kept, shown, total, cutHere := TruncateHead(body, max); cutHere {
+			cut = &Cut{ShownLines: shown, TotalLines: total, TotalBytes: len(body), MaxBytes: max}
+			body = kept
 			parts = append(parts, fmt.Sprintf("Showing lines 1-%d of %d (%s limit); narrow paths or pattern to see the rest", shown, total, KB(max)))
 		}
 	}
 	if r.LinesCut() {
 		parts = append(parts, "Some lines truncated to "+strconv.Itoa(r.MaxColumns)+" chars")
 	}
-	return body + Notice(parts...), truncated
+	return body + Notice(parts...), cut
 }
 
 // searchNotes are the lines on missing paths and skipped archive members.

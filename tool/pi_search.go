@@ -52,6 +52,9 @@ type piSearchData struct {
 	LinesTruncated      bool          `json:"linesTruncated,omitempty"`
 	Truncated           bool          `json:"truncated"` // always present, as in pi
 	MissingPaths        []string      `json:"missingPaths,omitempty"`
+	// Meta says how the text was cut to 50 KB and that lines were cut at
+	// 512 characters, as pi's details.meta does.
+	Meta *piMeta `json:"meta,omitempty"`
 }
 
 type piFileCount struct {
@@ -97,7 +100,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	if err != nil {
 		return nil, err
 	}
-	text, cut := format.SearchText(res, &format.SearchOptions{
+	text, cut := format.SearchTextCut(res, &format.SearchOptions{
 		Plain:       !c.hashline(),
 		IgnoredHint: "pass gitignore: false to search them",
 	})
@@ -110,8 +113,9 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		FileLimitReached:    res.NextSkip > 0,
 		PerFileLimitReached: res.Limited(),
 		LinesTruncated:      res.LinesCut(),
-		Truncated:           cut || res.Truncated == scout.TruncBudget || res.Truncated == scout.TruncMatches,
+		Truncated:           cut != nil || res.Truncated == scout.TruncBudget || res.Truncated == scout.TruncMatches,
 		MissingPaths:        res.MissingPaths,
+		Meta:                searchMeta(cut, res),
 	}
 	for _, f := range res.Files {
 		d.Files = append(d.Files, f.Path)
@@ -123,6 +127,23 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	env.Context.PathResolved = scope
 	env.Context.PatternNormalized = req.Pattern
 	return env, nil
+}
+
+// searchMeta is pi search's details.meta: the head truncation of the text
+// and the column cap, or nil when neither applied.
+func searchMeta(cut *format.Cut, res *scout.SearchResult) *piMeta {
+	var m piMeta
+	if cut != nil {
+		m.Truncation = &piMetaTrunc{Direction: "head", TruncatedBy: "bytes", TotalLines: cut.TotalLines, TotalBytes: int64(cut.TotalBytes),
+			OutputLines: cut.ShownLines, ShownRange: piRange{1, cut.ShownLines}, NextOffset: cut.ShownLines + 1, MaxBytes: cut.MaxBytes}
+	}
+	if res.LinesCut() {
+		m.Limits = &piMetaLimits{ColumnTruncated: &piMaxColumn{MaxColumn: res.MaxColumns}}
+	}
+	if m == (piMeta{}) {
+		return nil
+	}
+	return &m
 }
 
 // piPattern applies pi's pattern repairs: braces that cannot start a

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -66,5 +67,31 @@ func TestPiSearchSources(t *testing.T) {
 				t.Errorf("%s\n got: %s\nwant substring: %s", tt.reason, env.Text, tt.want)
 			}
 		})
+	}
+}
+
+func TestPiSearchMeta(t *testing.T) {
+	line := "hit " + strings.Repeat("x", 300) + "\n"
+	tree := fstest.MapFS{
+		"big.txt":  {Data: []byte(strings.Repeat(line, 200))},
+		"long.txt": {Data: []byte("hit " + strings.Repeat("y", 600) + "\n")},
+		"small.go": {Data: []byte("hit\n")},
+	}
+	tests := []struct {
+		args, want, reason string
+	}{
+		{`{"pattern":"hit","paths":"big.txt"}`, `"meta":{"truncation":{"direction":"head","truncatedBy":"bytes","totalLines":201,"totalBytes":61906,"outputLines":166,"shownRange":{"start":1,"end":166},"nextOffset":167,"maxBytes":51200}}`, "text over 50 KB (a 14-byte header, 200 lines of 306-308 bytes): meta.truncation (seed 000)"},
+		{`{"pattern":"hit","paths":"long.txt"}`, `"meta":{"limits":{"columnTruncated":{"maxColumn":512}}}`, "a line cut at 512 characters: meta.limits.columnTruncated"},
+		{`{"pattern":"hit","paths":"small.go"}`, `"truncated":false}`, "nothing cut: no meta"},
+	}
+	for _, tt := range tests {
+		env := Call(context.Background(), Config{FS: tree}, Pi, "search", []byte(tt.args))
+		b, err := json.Marshal(env.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), tt.want) {
+			t.Errorf("%s\n got: %s\nwant substring: %s", tt.reason, b, tt.want)
+		}
 	}
 }
