@@ -43,17 +43,26 @@ func (d ampContentData) WriteJSON(w io.Writer) error {
 	if h == nil {
 		h = &ampHits{starts: []int{0}}
 	}
-	// Blocks of files; a window of them is encoded ahead of the writer,
-	// each into its own buffer.
-	const block = 32
-	n := (len(h.files) + block - 1) / block
+	// Blocks of files of about 64 KiB of JSON; a window of them is encoded
+	// ahead of the writer, each into its own buffer. A written buffer goes
+	// back to free for a later block (fresh memory costs a page fault per
+	// 4 KiB).
+	bounds := h.blocks(64 << 10)
+	n := len(bounds) - 1
 	done := make([]chan []byte, n)
 	for i := range done {
 		done[i] = make(chan []byte, 1)
 	}
+	window := 2 * runtime.GOMAXPROCS(0)
+	free := make(chan []byte, window)
 	encode := func(i int) {
-		b := make([]byte, 0, 64<<10)
-		h.each(i*block, min((i+1)*block, len(h.files)), func(n int, f *scout.FileMatch, j int) bool {
+		var b []byte
+		select {
+		case b = <-free:
+		default:
+			b = make([]byte, 0, 64<<10)
+		}
+		h.each(bounds[i], bounds[i+1], func(n int, f *scout.FileMatch, j int) bool {
 			if n > 0 {
 				b = append(b, ',')
 			}
@@ -72,7 +81,7 @@ func (d ampContentData) WriteJSON(w io.Writer) error {
 			}
 		}()
 	}
-	slots := make(chan struct{}, 2*runtime.GOMAXPROCS(0)) // blocks handed out and not yet written
+	slots := make(chan struct{}, window) // blocks handed out and not yet written
 	go func() {
 		defer close(next)
 		for i := range n {
@@ -91,15 +100,42 @@ func (d ampContentData) WriteJSON(w io.Writer) error {
 	for i := range n {
 		b := <-done[i]
 		<-slots
-		if len(b) == 0 {
-			continue
+		if len(b) > 0 {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
 		}
-		if _, err := w.Write(b); err != nil {
-			return err
+		select {
+		case free <- b[:0]:
+		default:
 		}
 	}
 	_, err := w.Write([]byte("]}"))
 	return err
+}
+
+// blocks splits h.files into runs of whole files whose results take about
+// size bytes of JSON (a guess from the lines' lengths), as the bounds of
+// the runs: 0, ..., len(h.files).
+func (h *ampHits) blocks(size int) []int {
+	bounds := []int{0}
+	est := 0
+	for i := range h.files {
+		f := &h.files[i]
+		k := 0
+		for _, l := range f.Lines {
+			k += len(l.Text) + len(f.Path) + 48
+		}
+		if h.context { // lines are repeated in the context of their neighbours
+			k *= 2
+		}
+		est += k
+		if est >= size || i == len(h.files)-1 {
+			bounds = append(bounds, i+1)
+			est = 0
+		}
+	}
+	return bounds
 }
 
 // appendResult appends the result for line j of f as a JSON object: file,

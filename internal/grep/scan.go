@@ -20,12 +20,12 @@ import (
 const (
 	// MaxLineBytes is the longest line searched in one piece; longer
 	// lines are searched in windows of this size (FileResult.LongLines).
-	// It is also the largest file read whole in line mode.
 	MaxLineBytes = 4 << 20
 	// MaxWholeBytes caps a whole-file (multiline) search; the rest of a
 	// larger file is not searched (StopSize).
 	MaxWholeBytes = 16 << 20
-	// readSize is the buffer size of a streamed search of a large file.
+	// readSize is the buffer size of a streamed search of a large file,
+	// and the largest file read whole in line mode.
 	readSize = 1 << 20
 	// streamStart is the initial buffer size of a stream of unknown size.
 	streamStart = 64 << 10
@@ -174,7 +174,7 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 	case s.m.opts.FirstOnly && size > streamStart:
 		// Likely to stop early: read in small chunks, as ripgrep does.
 		want = min(s.chunk, streamStart)
-	case size >= 0 && size <= int64(s.maxLine):
+	case size >= 0 && size <= int64(s.chunk):
 		want = int(size) + 1
 	case size < 0:
 		want = min(s.chunk, streamStart)
@@ -332,10 +332,12 @@ func fill(r io.Reader, buf []byte, n int, size int64, off int) (int, bool, error
 	return n, false, nil
 }
 
-// buffer returns the scanner's buffer with length n.
+// buffer returns the scanner's buffer with length n. It grows at least
+// twofold (up to one chunk), so that files of rising sizes do not each
+// cost a new buffer: fresh memory costs a page fault per 4 KiB.
 func (s *Scanner) buffer(n int) []byte {
 	if cap(s.buf) < n {
-		s.buf = make([]byte, n)
+		s.buf = make([]byte, max(n, min(2*cap(s.buf), s.chunk+1)))
 	}
 	return s.buf[:n]
 }
