@@ -171,6 +171,8 @@ func TestReadKinds(t *testing.T) {
 			[]string{"[Cannot read binary archive entry 'src/bin.dat' (4B)]"}, nil, "binary members are a notice"},
 		{"zip by suffix", map[string][]byte{"pkg/dist/a.zip": archive}, "dist/a.zip:top.txt", nil,
 			[]string{"[Path 'dist/a.zip' not found; resolved to 'pkg/dist/a.zip' via suffix match]", "1:top"}, nil, "a missing archive is found by suffix match too"},
+		{"zip by suffix listing", map[string][]byte{"pkg/dist/a.zip": archive}, "dist/a.zip", nil,
+			[]string{"[Path 'dist/a.zip' not found; resolved to 'pkg/dist/a.zip' via suffix match]", "src/\ntop.txt (4B)"}, []string{"binary"}, "an archive found by suffix lists its root, not a binary notice"},
 		{"zip missing member", map[string][]byte{"a.zip": archive}, "a.zip:nope.txt", nil,
 			[]string{"error NOT_FOUND"}, nil, "a missing member is NOT_FOUND"},
 		{"summary", map[string][]byte{"big.go": goSource(30)}, "big.go", nil,

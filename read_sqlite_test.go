@@ -32,7 +32,7 @@ func TestReadSQLite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := map[string][]byte{"app.db": data, "notes.db": []byte("not a database\n")}
+	files := map[string][]byte{"app.db": data, "notes.db": []byte("not a database\n"), "var/deep/state.db": data}
 	tests := []struct {
 		path, want, reason string
 	}{
@@ -43,6 +43,7 @@ func TestReadSQLite(t *testing.T) {
 		{"app.db?q=SELECT name FROM users WHERE id=1", "ada", "a raw query"},
 		{"app.db?q=DELETE FROM users", "error", "writes are refused"},
 		{"notes.db", "1:not a database", "a .db without the SQLite header is a plain file"},
+		{"state.db", "resolved to 'var/deep/state.db' via suffix match]\nusers (2 rows)", "a database found by suffix lists its tables, not a binary notice"},
 	}
 	for _, tt := range tests {
 		got := readBoth(t, files, tt.path, nil)

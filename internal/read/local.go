@@ -29,19 +29,20 @@ func (r *reader) local(ctx context.Context, p string) (*Result, error) {
 	if !isNotExist(err) {
 		return nil, err
 	}
-	// One deadline bounds every suffix match of this path.
+	// One deadline bounds every suffix match of this path. A missing
+	// archive or database found by suffix is read as one ("a.zip" lists
+	// "sub/a.zip"), anything else as what it is.
 	sctx, cancel := context.WithTimeout(ctx, r.suffixLimit())
 	defer cancel()
+	for _, via := range []func(context.Context, string, locator) (*Result, bool, error){r.archiveVia, r.databaseVia} {
+		if res, ok, err := via(ctx, p, r.bySuffix(sctx)); ok || err != nil {
+			return res, err
+		}
+	}
 	if to := r.suffixMatch(sctx, base); to != "" {
 		if f, err := r.stat(to); err == nil {
 			f.suffix = &SuffixResolution{From: base, To: to}
 			return r.open(ctx, f, sel)
-		}
-	}
-	// A missing archive or database may be found by suffix too.
-	for _, via := range []func(context.Context, string, locator) (*Result, bool, error){r.archiveVia, r.databaseVia} {
-		if res, ok, err := via(ctx, p, r.bySuffix(sctx)); ok || err != nil {
-			return res, err
 		}
 	}
 	if res, ok := r.delimited(ctx, p); ok {
