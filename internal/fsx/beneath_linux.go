@@ -344,21 +344,25 @@ func fileMode(m uint32) fs.FileMode {
 
 // fileInfo is an fs.FileInfo built from a stat result; Sys returns the
 // *unix.Stat_t.
+// fileInfo is the part of a stat result that fs.FileInfo exposes: a walk
+// keeps one per file it reports, so it holds no whole unix.Stat_t.
 type fileInfo struct {
-	name string
-	st   unix.Stat_t
+	name      string
+	size      int64
+	sec, nsec int64
+	mode      uint32
 }
 
-func newFileInfo(name string, st *unix.Stat_t) *fileInfo { return &fileInfo{name: name, st: *st} }
-
-func (fi *fileInfo) Name() string      { return fi.name }
-func (fi *fileInfo) Size() int64       { return fi.st.Size }
-func (fi *fileInfo) Mode() fs.FileMode { return fileMode(fi.st.Mode) }
-func (fi *fileInfo) ModTime() time.Time {
-	return time.Unix(int64(fi.st.Mtim.Sec), int64(fi.st.Mtim.Nsec))
+func newFileInfo(name string, st *unix.Stat_t) *fileInfo {
+	return &fileInfo{name: name, size: st.Size, sec: int64(st.Mtim.Sec), nsec: int64(st.Mtim.Nsec), mode: st.Mode}
 }
-func (fi *fileInfo) IsDir() bool { return fi.Mode().IsDir() }
-func (fi *fileInfo) Sys() any    { return &fi.st }
+
+func (fi *fileInfo) Name() string       { return fi.name }
+func (fi *fileInfo) Size() int64        { return fi.size }
+func (fi *fileInfo) Mode() fs.FileMode  { return fileMode(fi.mode) }
+func (fi *fileInfo) ModTime() time.Time { return time.Unix(fi.sec, fi.nsec) }
+func (fi *fileInfo) IsDir() bool        { return fi.Mode().IsDir() }
+func (fi *fileInfo) Sys() any           { return nil }
 
 // dirEntry is an fs.DirEntry of ReadDir, with its info already read.
 type dirEntry struct {

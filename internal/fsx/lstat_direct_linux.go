@@ -14,7 +14,8 @@ func (s sysCalls) lstatat(dirfd int, name string, st *unix.Stat_t) error {
 	if !s.direct {
 		return unix.Fstatat(dirfd, name, st, unix.AT_SYMLINK_NOFOLLOW)
 	}
-	p, err := unix.BytePtrFromString(name)
+	var buf [256]byte // NAME_MAX + 1: a directory entry's name fits
+	p, err := cString(&buf, name)
 	if err != nil {
 		return err
 	}

@@ -107,6 +107,17 @@ func (m *mounts) sysFor(rel string) sysCalls {
 	return sysCalls{direct: m.rootLocal}
 }
 
+// cString returns name as a NUL-terminated C string, in buf when it fits
+// (no allocation for a directory entry's name), else on the heap.
+func cString(buf *[256]byte, name string) (*byte, error) {
+	if len(name) >= len(buf) || strings.IndexByte(name, 0) >= 0 {
+		return unix.BytePtrFromString(name)
+	}
+	copy(buf[:], name)
+	buf[len(name)] = 0
+	return &buf[0], nil
+}
+
 func errnoErr(e unix.Errno) error {
 	if e == 0 {
 		return nil
@@ -118,7 +129,8 @@ func (s sysCalls) openat(dirfd int, name string, flags int) (int, error) {
 	if !s.direct {
 		return unix.Openat(dirfd, name, flags, 0)
 	}
-	p, err := unix.BytePtrFromString(name)
+	var buf [256]byte
+	p, err := cString(&buf, name)
 	if err != nil {
 		return -1, err
 	}
