@@ -119,6 +119,9 @@ func driverError(err error) (errs.Code, string, bool) {
 	if !errors.As(err, &se) {
 		return "", "", false
 	}
+	if strings.Contains(err.Error(), "too many attached databases") {
+		return errs.InvalidParam, "ATTACH is refused: Scout reads only the database named in the path; read another database by its own path", true
+	}
 	if strings.Contains(err.Error(), "too many columns") {
 		return errs.TooLarge, fmt.Sprintf("Cannot read SQLite database: %v; a table has more columns than SQLite allows (2,000)", err), true
 	}

@@ -234,6 +234,17 @@ func TestReadOnly(t *testing.T) {
 				t.Errorf("%s %q: no error", name, q)
 			}
 		}
+		// the error says why and what to do instead
+		for q, want := range map[string]string{
+			"?q=INSERT INTO users(name) VALUES ('x')": "Scout opens databases read-only",
+			"?q=PRAGMA user_version = 7":              "Scout opens databases read-only",
+			"?q=ATTACH 'other.db' AS o":               "ATTACH is refused: Scout reads only the database named in the path",
+			":users?where=1; DROP TABLE users":        "where may not contain ';'",
+		} {
+			if _, err := read(q); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s %q: error %v, want %q", name, q, err, want)
+			}
+		}
 	}
 	checkUnchanged(t, dir, before, "a write attempt")
 	// the read-only guard did not stop reads
