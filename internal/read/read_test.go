@@ -3,9 +3,12 @@ package read
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/scoutkit/scout/internal/errs"
 )
 
 func TestVariants(t *testing.T) {
@@ -62,5 +65,26 @@ func TestSuffixMatch(t *testing.T) {
 	r.c.SuffixTimeout = time.Nanosecond
 	if got := r.suffixMatch(context.Background(), "file.go"); got != "" {
 		t.Errorf("a suffix match past its deadline returned %q", got)
+	}
+}
+
+// TestOtherSchemes checks that a missing path written as a URL of a scheme
+// read does not fetch says which URLs are read, and that a local path of
+// that name is still read.
+func TestOtherSchemes(t *testing.T) {
+	m := fstest.MapFS{"ftp:/h/f.txt": {Data: []byte("local\n")}}
+	c := &Config{FS: m, Split: noSplit}
+	for _, p := range []string{"gopher://x", "FTP://host/f.txt", "ssh://h/x"} {
+		_, err := Run(context.Background(), c, p)
+		if errs.CodeOf(err) != errs.NotFound || !strings.Contains(err.Error(), "read fetches http:// and https:// URLs") {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	_, err := Run(context.Background(), c, "a/b.txt")
+	if err == nil || err.Error() != "Path 'a/b.txt' not found" {
+		t.Errorf("a plain missing path: %v", err)
+	}
+	if res, err := Run(context.Background(), c, "ftp://h/f.txt"); err != nil || res == nil {
+		t.Errorf("an existing local path: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/pathutil"
 )
 
@@ -141,9 +142,15 @@ func (r *reader) suffixMatch(ctx context.Context, p string) string {
 	return matches[0]
 }
 
-// notFound is the error of a path that does not exist.
+// notFound is the error of a path that does not exist. A missing path
+// that looks like a URL of a scheme read does not fetch ("ftp://h/f")
+// says which URLs are read.
 func notFound(p string) error {
-	return &errs.Error{Code: errs.NotFound, Path: p, Message: "Path '" + p + "' not found", Err: fs.ErrNotExist}
+	msg := "Path '" + p + "' not found"
+	if u, err := iurl.Parse(p); err == nil {
+		msg += "; read fetches http:// and https:// URLs and internal URLs of registered schemes, not " + u.Scheme + "://"
+	}
+	return &errs.Error{Code: errs.NotFound, Path: p, Message: msg, Err: fs.ErrNotExist}
 }
 
 // locator finds a container file (an archive, a database) named as
