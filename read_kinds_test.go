@@ -140,6 +140,15 @@ func (m memResolver) Resolve(_ context.Context, url string) (*scout.Resource, er
 func TestReadKinds(t *testing.T) {
 	archive := zipBytes(t, map[string][]byte{"src/": nil, "src/a.txt": []byte("one\ntwo\nthree\n"), "src/bin.dat": {0, 1, 2, 0}, "top.txt": []byte("top\n")})
 	big := bytes.Repeat([]byte("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\n"), (5<<20)/64)
+	var long strings.Builder
+	for i := 1; i <= 5000; i++ {
+		fmt.Fprintf(&long, "l%d\n", i)
+	}
+	resources := func(r *scout.Reader) {
+		res := &scout.Resource{Text: long.String(), Immutable: true}
+		m := memResolver{"memory://long": res, "skill://long": res, "agent://r/reports/0": res, "agent://r?q=.x": res}
+		r.Resolvers = map[string]scout.Resolver{"memory": m, "skill": m, "agent": m}
+	}
 	tests := []struct {
 		name   string
 		files  map[string][]byte
@@ -200,6 +209,15 @@ func TestReadKinds(t *testing.T) {
 			r.Resolvers = map[string]scout.Resolver{"skill": memResolver{"skill://x": {SourcePath: "skills/x.md"}}}
 		}, []string{"¶skills/x.md#", "1:# X"}, nil, "a mutable resource with a backing file is read as the file"},
 		{"internal unregistered", nil, "skill://x", nil, []string{"error UNSUPPORTED"}, nil, "an internal URL with no resolver is refused"},
+		{"internal long resource", nil, "memory://long", resources, []string{"\nl3000\n\n[Showing lines 1-3000 of 5000. Use :3001 to continue]"}, []string{"l3001"}, "an in-memory resource is head-cut at 3000 lines"},
+		{"internal next page", nil, "memory://long:3001", resources, []string{"l3000\nl3001\n", "l5000"}, nil, "the continuation hint works"},
+		{"internal range", nil, "memory://long:10-12", resources, []string{"l9\nl10\n", "l15\n\n[4985 more lines in resource. Use :16 to continue]"}, []string{"¶"}, "a range of an immutable resource: context, the resource label, no anchors"},
+		{"internal beyond end", nil, "memory://long:6000", resources, []string{"Line 6000 is beyond end of resource (5000 lines total). Use :1 to read from the start, or :5000 to read the last line."}, nil, "the beyond-end message names the resource"},
+		{"skill unlimited", nil, "skill://long", resources, []string{"l1\n", "\nl5000"}, []string{"Showing"}, "skill:// is paged only by explicit selectors"},
+		{"skill range", nil, "skill://long:4990", resources, []string{"l4989\n", "l5000"}, []string{"l4988"}, "an explicit selector pages a skill"},
+		{"agent extraction", nil, "agent://r/reports/0", resources, []string{"l1\n", "\nl5000"}, []string{"Showing"}, "an agent:// /path extraction is not paged"},
+		{"agent query", nil, "agent://r?q=.x", resources, []string{"\nl5000"}, []string{"Showing"}, "an agent:// ?q= extraction is not paged"},
+		{"agent extraction with range", nil, "agent://r/reports/0:5", resources, []string{"error INVALID_PARAM: Cannot combine query extraction with offset/limit"}, nil, "extraction and a selector do not mix"},
 		{"web off", nil, "https://example.com/", func(r *scout.Reader) { r.NoWeb = true }, []string{"error UNSUPPORTED"}, nil, "the host can turn web reads off"},
 		{"nul", nil, "a\x00b", nil, []string{"error INVALID_PARAM: Invalid path: it contains a NUL byte"}, nil, "a NUL byte is refused"},
 		{"empty path", nil, "  ", nil, []string{"error INVALID_PARAM: Path must not be empty"}, nil, "an empty path is refused"},
