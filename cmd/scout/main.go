@@ -14,8 +14,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/scoutkit/scout/tool"
@@ -84,6 +86,31 @@ func (s *settings) register(fs *flag.FlagSet, withToolset bool) {
 	fs.IntVar(&s.cfg.ContextBefore, "context-before", 1, "pi search: context lines before a match")
 	fs.IntVar(&s.cfg.ContextAfter, "context-after", 3, "pi search: context lines after a match")
 	fs.IntVar(&s.cfg.ReadLimit, "read-limit", 300, "pi read: default line limit (at most 3000)")
+	fs.Func("max-filesize", "search: skip files larger than SIZE bytes (suffix K, M or G; none for no cap) (default 10M)", func(v string) error {
+		n, err := parseSize(v)
+		s.cfg.Searcher.MaxFileSize = n
+		return err
+	})
+}
+
+// parseSize reads a --max-filesize value: a whole number of bytes with an
+// optional K, M or G suffix (powers of 1024), or "none" (-1: no cap).
+func parseSize(v string) (int64, error) {
+	if v == "none" {
+		return -1, nil
+	}
+	shift := 0
+	if v != "" {
+		if i := strings.IndexByte("KMG", v[len(v)-1]&^0x20); i >= 0 {
+			shift = 10 * (i + 1)
+			v = v[:len(v)-1]
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 1 || n > math.MaxInt64>>shift {
+		return 0, fmt.Errorf("want a positive number of bytes with an optional K, M or G suffix (10M), or none")
+	}
+	return n << shift, nil
 }
 
 // check validates the shared flags and turns the CLI's explicit zero into

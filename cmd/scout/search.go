@@ -12,7 +12,7 @@ import (
 	"github.com/scoutkit/scout/format"
 )
 
-const searchUsage = "search PATTERN [PATH...] [-i] [-g GLOB]... [-t TYPE]... [-A N] [-B N] [-C N] [-l] [-c] [--hidden] [--no-ignore]"
+const searchUsage = "search PATTERN [PATH...] [-i] [-g GLOB]... [-t TYPE]... [-A N] [-B N] [-C N] [-l] [-c] [--hidden] [--no-ignore] [--max-filesize SIZE]"
 
 func init() {
 	commands["search"] = command{usage: searchUsage, run: runSearch}
@@ -80,7 +80,8 @@ func runSearch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	sr := scout.Searcher{Workspace: scout.Workspace{Root: s.cfg.Root}}
+	sr := s.cfg.Searcher
+	sr.Workspace = scout.Workspace{Root: s.cfg.Root}
 	res, err := sr.Search(ctx, req)
 	if err != nil {
 		fmt.Fprintln(stderr, "scout search:", err)
