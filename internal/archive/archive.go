@@ -30,6 +30,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/errs"
+
+	"github.com/scoutkit/scout/internal/dirtree"
 )
 
 // Format is an archive container format.
@@ -293,7 +295,7 @@ func (it *Item) Text(max int64) (string, error) {
 		return "", err
 	}
 	if max > 0 && int64(len(b)) > max {
-		return "", errs.New(errs.TooLarge, "Archive entry '%s' is larger than %s; read it with a line range (e.g. :1-500)", it.Path, FormatSize(max))
+		return "", errs.New(errs.TooLarge, "Archive entry '%s' is larger than %s; read it with a line range (e.g. :1-500)", it.Path, dirtree.FormatBytes(max))
 	}
 	return string(b), nil
 }
@@ -474,7 +476,7 @@ func (c *capReader) Read(p []byte) (int, error) {
 		var one [1]byte
 		n, err := c.r.Read(one[:])
 		if n > 0 {
-			return 0, errs.New(errs.TooLarge, "%s decompresses to more than %s, Scout's limit", c.what, FormatSize(c.max))
+			return 0, errs.New(errs.TooLarge, "%s decompresses to more than %s, Scout's limit", c.what, dirtree.FormatBytes(c.max))
 		}
 		return 0, c.wrap(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/scoutkit/scout/internal/dirtree"
 )
 
 // DefaultListLimit is the number of children a listing shows when the
@@ -118,7 +120,7 @@ func (it *Item) Listing(archive string, first, last int) (text string, capped in
 			case e.Dir:
 				sb.WriteByte('/')
 			case e.Size > 0:
-				fmt.Fprintf(&sb, " (%s)", FormatSize(e.Size))
+				fmt.Fprintf(&sb, " (%s)", dirtree.FormatBytes(e.Size))
 			}
 		}
 		switch {
@@ -137,20 +139,5 @@ func (it *Item) Listing(archive string, first, last int) (text string, capped in
 
 // BinaryNotice is the text shown instead of a binary member's content.
 func (it *Item) BinaryNotice() string {
-	return fmt.Sprintf("[Cannot read binary archive entry '%s' (%s)]", it.Path, FormatSize(it.Entry.Size))
-}
-
-// FormatSize formats n bytes as pi does: "512B", "1.2KB", "3.4MB", "1.0GB"
-// (base 1024, one decimal).
-func FormatSize(n int64) string {
-	const k = 1024
-	switch {
-	case n < k:
-		return fmt.Sprintf("%dB", n)
-	case n < k*k:
-		return fmt.Sprintf("%.1fKB", float64(n)/k)
-	case n < k*k*k:
-		return fmt.Sprintf("%.1fMB", float64(n)/(k*k))
-	}
-	return fmt.Sprintf("%.1fGB", float64(n)/(k*k*k))
+	return fmt.Sprintf("[Cannot read binary archive entry '%s' (%s)]", it.Path, dirtree.FormatBytes(it.Entry.Size))
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
+
+	"github.com/scoutkit/scout/internal/dirtree"
 )
 
 // zipIndex is an opened zip: its central directory and the normalised name
@@ -26,7 +28,7 @@ func openZip(fsys fs.FS, name string, lim Limits) (*zipIndex, error) {
 	ra, err := fsx.OpenReaderAt(fsys, name, lim.MaxInMemory)
 	if err != nil {
 		if errors.Is(err, fsx.ErrTooLarge) {
-			return nil, errs.Wrap(errs.TooLarge, err, "Cannot read archive '%s': it is larger than %s and its file system offers no random access", name, FormatSize(lim.MaxInMemory))
+			return nil, errs.Wrap(errs.TooLarge, err, "Cannot read archive '%s': it is larger than %s and its file system offers no random access", name, dirtree.FormatBytes(lim.MaxInMemory))
 		}
 		return nil, openError(name, err)
 	}

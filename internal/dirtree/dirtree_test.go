@@ -110,7 +110,11 @@ func TestFormat(t *testing.T) {
 	tests := []struct {
 		got, want, reason string
 	}{
+		{FormatBytes(0), "0B", "zero"},
 		{FormatBytes(512), "512B", "bytes under 1KB"},
+		{FormatBytes(1023), "1023B", "the last byte count"},
+		{FormatBytes(1024), "1.0KB", "the first kilobyte"},
+		{FormatBytes(3565158), "3.4MB", "rounded to one decimal"},
 		{FormatBytes(1229), "1.2KB", "one decimal"},
 		{FormatBytes(3 << 20), "3.0MB", "megabytes"},
 		{FormatBytes(1 << 30), "1.0GB", "gigabytes"},

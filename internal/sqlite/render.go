@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/scoutkit/scout/internal/dirtree"
 )
 
 // The rendering caps of pi's tables.
@@ -132,7 +134,7 @@ func value(v any) string {
 	case nil:
 		return "NULL"
 	case []byte:
-		return "<BLOB " + formatSize(int64(len(v))) + ">"
+		return "<BLOB " + dirtree.FormatBytes(int64(len(v))) + ">"
 	case string:
 		return v
 	case int64:
@@ -170,18 +172,4 @@ func formatFloat(f float64) string {
 	}
 	mant, exp, _ := strings.Cut(strconv.FormatFloat(f, 'e', -1, 64), "e")
 	return mant + "e" + exp[:1] + strings.TrimLeft(exp[1:], "0")
-}
-
-// formatSize formats n bytes as "512B", "1.2KB", "3.4MB" or "1.0GB".
-func formatSize(n int64) string {
-	const k = 1024
-	switch {
-	case n < k:
-		return fmt.Sprintf("%dB", n)
-	case n < k*k:
-		return fmt.Sprintf("%.1fKB", float64(n)/k)
-	case n < k*k*k:
-		return fmt.Sprintf("%.1fMB", float64(n)/(k*k))
-	}
-	return fmt.Sprintf("%.1fGB", float64(n)/(k*k*k))
 }

@@ -178,18 +178,6 @@ func TestRenderTable(t *testing.T) {
 	}
 }
 
-func TestFormatSize(t *testing.T) {
-	cases := []struct {
-		n    int64
-		want string
-	}{{0, "0B"}, {512, "512B"}, {1023, "1023B"}, {1024, "1.0KB"}, {1229, "1.2KB"}, {3565158, "3.4MB"}, {1 << 30, "1.0GB"}}
-	for _, c := range cases {
-		if got := formatSize(c.n); got != c.want {
-			t.Errorf("formatSize(%d) = %q, want %q", c.n, got, c.want)
-		}
-	}
-}
-
 func FuzzValidateWhere(f *testing.F) {
 	for _, s := range []string{"a = 1", "name = 'x''y'", "1) OR (1", `"a" = [b]`, "x IN (SELECT 1)", "a -- b", "'", "1;"} {
 		f.Add(s)

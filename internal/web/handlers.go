@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/scoutkit/scout/internal/dirtree"
 )
 
 // Handler renders the pages of one site its own way: step 2 of the
@@ -183,7 +185,7 @@ func rawFile(ctx context.Context, f Fetcher, raw, method string, o Options) (*Pa
 	}
 	p := &Page{FinalURL: cmpOr(resp.FinalURL, raw), Truncated: resp.Truncated}
 	if resp.Truncated {
-		p.Notes = append(p.Notes, fmt.Sprintf("Body cut at %s", formatBytes(len(resp.Body))))
+		p.Notes = append(p.Notes, fmt.Sprintf("Body cut at %s", dirtree.FormatBytes(int64(len(resp.Body)))))
 	}
 	if err := renderBody(ctx, nil, p, resp, o); err != nil {
 		return nil, err

@@ -21,6 +21,8 @@ import (
 
 	"github.com/scoutkit/scout/internal/convert"
 	"github.com/scoutkit/scout/internal/errs"
+
+	"github.com/scoutkit/scout/internal/dirtree"
 )
 
 // Render methods, as shown on the Method: line.
@@ -209,7 +211,7 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 		p.Notes = append(p.Notes, "Redirected: "+strings.Join(append([]string{u}, resp.Redirects...), " -> "))
 	}
 	if resp.Truncated {
-		p.Notes = append(p.Notes, fmt.Sprintf("Body cut at %s", formatBytes(len(resp.Body))))
+		p.Notes = append(p.Notes, fmt.Sprintf("Body cut at %s", dirtree.FormatBytes(int64(len(resp.Body)))))
 	}
 	mt, params := mediaType(resp)
 	p.ContentType = mt
@@ -299,7 +301,7 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 	switch {
 	case strings.HasPrefix(mt, "image/") && mt != "image/svg+xml":
 		p.Method, p.Image = MethodImage, resp.Body
-		p.Content = fmt.Sprintf("[Image: %s, %s]", mt, formatBytes(len(resp.Body)))
+		p.Content = fmt.Sprintf("[Image: %s, %s]", mt, dirtree.FormatBytes(int64(len(resp.Body))))
 	case documentExt(mt, p.FinalURL) != "":
 		ext := documentExt(mt, p.FinalURL)
 		c, ok := conv(ext)
@@ -358,7 +360,7 @@ func renderHTMLPage(ctx context.Context, pl *pipeline, p *Page, page string) err
 	}
 	if len(page) > maxHTML {
 		page = cut(page, maxHTML)
-		p.Notes = append(p.Notes, fmt.Sprintf("HTML cut at %s before rendering", formatBytes(maxHTML)))
+		p.Notes = append(p.Notes, fmt.Sprintf("HTML cut at %s before rendering", dirtree.FormatBytes(maxHTML)))
 	}
 	md, found := readArticle(ctx, page, p.FinalURL)
 	if pl != nil && (!found || visible(md) < nearlyEmpty) {
@@ -531,7 +533,7 @@ func documentExt(mt, rawURL string) string {
 }
 
 func binaryNotice(mt string, n int) string {
-	return fmt.Sprintf("[Binary content not shown: %s, %s]", cmpOr(mt, "unknown type"), formatBytes(n))
+	return fmt.Sprintf("[Binary content not shown: %s, %s]", cmpOr(mt, "unknown type"), dirtree.FormatBytes(int64(n)))
 }
 
 // cut shortens s to at most n bytes at a rune boundary, marking the cut.
@@ -543,18 +545,4 @@ func cut(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
-}
-
-// formatBytes renders a size as read does: 512B, 1.2KB, 3.4MB, 1.0GB.
-func formatBytes(n int) string {
-	const k = 1024
-	switch {
-	case n < k:
-		return fmt.Sprintf("%dB", n)
-	case n < k*k:
-		return fmt.Sprintf("%.1fKB", float64(n)/k)
-	case n < k*k*k:
-		return fmt.Sprintf("%.1fMB", float64(n)/(k*k))
-	}
-	return fmt.Sprintf("%.1fGB", float64(n)/(k*k*k))
 }
