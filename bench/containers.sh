@@ -5,7 +5,9 @@
 # Usage (from the project's root):  bench/containers.sh [WORKDIR]
 # WORKDIR (default /tmp/scout-bench-containers) keeps the generated fixtures between runs.
 # Prints one row per case: the median wall time of each side, their ratio scout/anchor (target <= 1.5),
-# and Scout's peak resident memory.
+# Scout's peak resident memory and, for the SQLite cases, the median of the same read in process
+# (BenchmarkReadSQLite: the public Reader plus the CLI's text rendering, without the process start-up
+# the CLI pays) with its ratio to the anchor.
 set -euo pipefail
 work=${1:-/tmp/scout-bench-containers}
 mkdir -p "$work"
@@ -17,6 +19,7 @@ need unzip unzip
 need python3 python3
 
 go build -o "$work/scout" ./cmd/scout
+proj=$(pwd)
 # Scout's root is the work directory (paths outside the root are refused), so both sides name the files by
 # their paths relative to it.
 S="$work/scout"
@@ -46,23 +49,40 @@ PY
 fi
 last="dir099/file099999.txt"
 
-# name | scout command | anchor command (the anchor runs the equivalent queries)
+# the SQLite reads in process, 10 x 100 iterations; inproc.txt holds "case median_ms" lines (none when
+# the benchmark cannot run: the in-process columns then show '-')
+(cd "$proj" && SCOUT_BENCH_DB="$work/$db" go test -run '^$' -bench '^BenchmarkReadSQLite$' -benchtime 100x -count 10 .) \
+  >"$work/inproc.out" 2>&1 || { echo "containers.sh: BenchmarkReadSQLite failed:" >&2; tail -5 "$work/inproc.out" >&2; }
+python3 -c '
+import re, statistics, sys
+t = {}
+for m in re.finditer(r"^BenchmarkReadSQLite/(\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op", sys.stdin.read(), re.M):
+    t.setdefault(m[1], []).append(float(m[2]))
+for k, v in t.items():
+    print(k, statistics.median(v) / 1e6)
+' <"$work/inproc.out" >"$work/inproc.txt"
+
+# name | scout command | anchor command (the anchor runs the equivalent queries); start-up is each
+# program doing nothing, the share of the CLI figures that an in-process caller does not pay
 cases=(
+  "start-up|$S version|sqlite3 :memory: 'SELECT 1'"
   "db-tables|$S read $R $db|sqlite3 $db .tables 'SELECT count(*) FROM (SELECT 1 FROM small LIMIT 10001)' 'SELECT count(*) FROM (SELECT 1 FROM t LIMIT 10001)'"
   "db-page|$S read $R '$db:t?limit=20&order=id:desc'|sqlite3 -box $db 'SELECT * FROM t ORDER BY id DESC LIMIT 20'"
   "zip-list-last|sh -c \"$S read $R $zipf >/dev/null && $S read $R $zipf:$last >/dev/null\"|sh -c \"unzip -l $zipf >/dev/null && unzip -p $zipf $last >/dev/null\""
 )
 
-printf '%-14s %10s %10s %8s %10s\n' case scout_ms anchor_ms ratio scout_rss
+printf '%-14s %10s %10s %8s %10s %10s %8s\n' case scout_ms anchor_ms ratio scout_rss inproc_ms ratio
 for c in "${cases[@]}"; do
   IFS='|' read -r name scmd acmd <<<"$c"
   hyperfine -N --output=pipe --warmup 3 --runs 15 --export-json "$work/$name.json" "$scmd" "$acmd" >/dev/null 2>&1 \
     || hyperfine --output=pipe --warmup 3 --runs 15 --export-json "$work/$name.json" "$scmd" "$acmd" >/dev/null
   rss=$( { /usr/bin/time -f '%M' sh -c "$scmd" >/dev/null; } 2>&1 | tail -1)
-  python3 - "$work/$name.json" "$name" "$rss" <<'PY'
+  python3 - "$work/$name.json" "$name" "$rss" "$work/inproc.txt" <<'PY'
 import json, statistics, sys
 r = json.load(open(sys.argv[1]))["results"]
 s, g = statistics.median(r[0]["times"]), statistics.median(r[1]["times"])
-print(f"{sys.argv[2]:<14} {s*1000:10.1f} {g*1000:10.1f} {s/g:8.2f} {int(sys.argv[3])/1024:8.1f}MB")
+inproc = dict(l.split() for l in open(sys.argv[4]))
+i = f"{float(inproc[sys.argv[2]]):10.2f} {float(inproc[sys.argv[2]])/(g*1000):8.2f}" if sys.argv[2] in inproc else f"{'-':>10} {'-':>8}"
+print(f"{sys.argv[2]:<14} {s*1000:10.1f} {g*1000:10.1f} {s/g:8.2f} {int(sys.argv[3])/1024:8.1f}MB {i}")
 PY
 done
