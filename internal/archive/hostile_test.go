@@ -98,6 +98,24 @@ func TestHostileArchives(t *testing.T) {
 			t.Errorf("%s (%s): got %v (%s), want %s containing %q", c.name, c.reason, err, errs.CodeOf(err), c.code, c.msg)
 		}
 	}
+	// a zip is listed from its central directory: members whose data are
+	// corrupt or decompress past every cap are never inflated to list them
+	for name, c := range map[string]struct {
+		data []byte
+		want string
+	}{
+		"c.zip": {badFlate, "f.txt (5.9KB)"},
+		"b.zip": {buildZip(t, []member{{name: "z", body: lines}}), "z (8.0MB)"},
+	} {
+		a, err := Open(context.Background(), fstest.MapFS{name: {Data: c.data}}, name, Limits{MaxMemberBytes: 1 << 10, MaxScanBytes: 1 << 10})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got, _ := lookupText(t, a, ""); got != c.want {
+			t.Errorf("%s listing: got %q, want %q", name, got, c.want)
+		}
+		a.Close()
+	}
 }
 
 func TestCanceled(t *testing.T) {
