@@ -58,6 +58,9 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// runTools prints a toolset's definitions in the Anthropic shape (name,
+// description, input_schema), byte for byte as testdata/tools/NAME.json
+// holds them.
 func runTools(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	const u = "tools [--toolset NAME]"
 	fs := newFlagSet("tools", stderr, u)
@@ -69,24 +72,15 @@ func runTools(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Usage: scout %s\n", u)
 		return 2
 	}
-	ts, err := tool.Tools(*toolset)
+	defs, err := tool.AnthropicTools(*toolset)
 	if err != nil {
 		fmt.Fprintln(stderr, "scout tools:", err)
 		return 2
 	}
-	type def struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description"`
-		InputSchema json.RawMessage `json:"input_schema"`
-	}
-	out := make([]def, len(ts))
-	for i, t := range ts {
-		out[i] = def{t.Name, t.Description, t.Schema}
-	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	if err := enc.Encode(defs); err != nil {
 		fmt.Fprintln(stderr, "scout tools:", err)
 		return 1
 	}

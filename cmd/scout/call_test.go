@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,11 +60,21 @@ func TestCallCommand(t *testing.T) {
 	}
 }
 
+// TestToolsCommand: `scout tools` prints each toolset's definitions, the
+// committed testdata/tools/NAME.json (kept fresh by tool's
+// TestDefinitionsSnapshot) byte for byte.
 func TestToolsCommand(t *testing.T) {
 	for _, ts := range tool.Toolsets() {
 		var out, errb bytes.Buffer
 		if code := run([]string{"tools", "--toolset", ts}, strings.NewReader(""), &out, &errb); code != 0 {
 			t.Fatalf("tools --toolset %s: exit %d: %s", ts, code, &errb)
+		}
+		snapshot, err := os.ReadFile(filepath.Join("..", "..", "testdata", "tools", ts+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out.Bytes(), snapshot) {
+			t.Errorf("tools --toolset %s differs from testdata/tools/%s.json", ts, ts)
 		}
 		var defs []struct {
 			Name        string          `json:"name"`
