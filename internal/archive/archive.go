@@ -176,6 +176,9 @@ type Entry struct {
 	ModTime time.Time
 	// Link is the target of a tar symbolic or hard link; "" otherwise.
 	Link string
+	// hard marks a hard link, whose target is named from the archive's
+	// root (a symbolic link's from its own directory).
+	hard bool
 }
 
 // Base returns the last element of Name.

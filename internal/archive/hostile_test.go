@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"archive/tar"
 	"archive/zip"
 	"bytes"
 	"context"
@@ -333,5 +334,42 @@ func TestZip64AndPrefix(t *testing.T) {
 		}
 		it.Close()
 		a.Close()
+	}
+}
+
+// TestTarLinks checks that a link entry is refused with the member to read
+// instead when it points inside the archive, and never followed out of it.
+func TestTarLinks(t *testing.T) {
+	var b bytes.Buffer
+	w := tar.NewWriter(&b)
+	hdrs := []*tar.Header{
+		{Name: "d/ok.txt", Typeflag: tar.TypeReg, Size: 3, Mode: 0o644},
+		{Name: "d/rel", Typeflag: tar.TypeSymlink, Linkname: "ok.txt"},
+		{Name: "up", Typeflag: tar.TypeSymlink, Linkname: "d/../d/ok.txt"},
+		{Name: "hard", Typeflag: tar.TypeLink, Linkname: "d/ok.txt"},
+		{Name: "abs", Typeflag: tar.TypeSymlink, Linkname: "/etc/passwd"},
+		{Name: "d/out", Typeflag: tar.TypeSymlink, Linkname: "../../secret"},
+	}
+	for _, h := range hdrs {
+		if err := w.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		if h.Size > 0 {
+			w.Write([]byte("ok\n"))
+		}
+	}
+	w.Close()
+	fsys := fstest.MapFS{"l.tar": {Data: b.Bytes()}}
+	for inner, want := range map[string]string{
+		"d/rel": "Archive entry 'd/rel' is a link to 'ok.txt'; read l.tar:d/ok.txt instead",
+		"up":    "Archive entry 'up' is a link to 'd/../d/ok.txt'; read l.tar:d/ok.txt instead",
+		"hard":  "Archive entry 'hard' is a link to 'd/ok.txt'; read l.tar:d/ok.txt instead",
+		"abs":   "Archive entry 'abs' is a link to '/etc/passwd', outside the archive; links are not followed",
+		"d/out": "Archive entry 'd/out' is a link to '../../secret', outside the archive; links are not followed",
+	} {
+		err := readMember(fsys, "l.tar", inner, Limits{})
+		if errs.CodeOf(err) != errs.Unsupported || err.Error() != want {
+			t.Errorf("%s: got %v, want %q", inner, err, want)
+		}
 	}
 }

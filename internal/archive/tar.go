@@ -9,6 +9,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"path"
 	"strings"
 
 	"github.com/scoutkit/scout/internal/errs"
@@ -108,7 +109,7 @@ func (s *tarStream) next(ctx context.Context) (Entry, error) {
 		case h.Typeflag == tar.TypeDir || strings.HasSuffix(h.Name, "/"):
 			e.Dir = true
 		case h.Typeflag == tar.TypeSymlink || h.Typeflag == tar.TypeLink:
-			e.Link = h.Linkname
+			e.Link, e.hard = h.Linkname, h.Typeflag == tar.TypeLink
 		default:
 			e.Size = h.Size
 		}
@@ -119,9 +120,22 @@ func (s *tarStream) next(ctx context.Context) (Entry, error) {
 // member returns the stream of the entry next just returned.
 func (s *tarStream) member(ctx context.Context, e Entry) (io.Reader, error) {
 	if e.Link != "" {
-		return nil, errs.New(errs.Unsupported, "Archive entry '%s' is a link to '%s'; read that path instead", e.Name, e.Link)
+		return nil, linkError(s.name, e)
 	}
 	return newCapReader(ctx, s.tr, "Archive entry '"+e.Name+"'", s.lim.MaxMemberBytes), nil
+}
+
+// linkError refuses to read a link entry, which stores no data, and names
+// the member to read instead when the link points inside the archive.
+func linkError(archive string, e Entry) error {
+	target := e.Link
+	if !e.hard {
+		target = path.Join(path.Dir(e.Name), target)
+	}
+	if t, ok := Clean(target); ok && t != "" && (e.hard || !path.IsAbs(e.Link)) {
+		return errs.New(errs.Unsupported, "Archive entry '%s' is a link to '%s'; read %s:%s instead", e.Name, e.Link, archive, t)
+	}
+	return errs.New(errs.Unsupported, "Archive entry '%s' is a link to '%s', outside the archive; links are not followed", e.Name, e.Link)
 }
 
 func (a *Archive) lookupTar(ctx context.Context, p, sel string) (*Item, error) {
