@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -285,4 +286,19 @@ func TestConcurrentCalls(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestGuard: a panic behind an exported function is an INTERNAL_ERROR
+// Envelope for the caller, not a crash of the host.
+func TestGuard(t *testing.T) {
+	var env scout.Envelope
+	if err := json.Unmarshal(guard("scout_call", func() []byte { panic("kaboom") }), &env); err != nil {
+		t.Fatal(err)
+	}
+	if env.Status != scout.StatusError || env.Error == nil || env.Error.Code != scout.CodeInternal || !strings.Contains(env.Error.Message, "Internal error in scout_call: kaboom") {
+		t.Errorf("a panic gave %+v", env)
+	}
+	if got := string(guard("scout_call", func() []byte { return []byte(`{"status":"success"}`) })); got != `{"status":"success"}` {
+		t.Errorf("guard changed a result: %s", got)
+	}
 }

@@ -104,9 +104,8 @@ var urlCache = &scout.URLCache{}
 // It never returns NULL. It is scout_call_opts with no options.
 //
 //export scout_call
-func scout_call(toolset, name, args, root *C.char) (out *C.char) {
-	defer recoverInto(&out, "scout_call")
-	return callC(toolset, name, args, root, nil)
+func scout_call(toolset, name, args, root *C.char) *C.char {
+	return cString(guard("scout_call", func() []byte { return callC(toolset, name, args, root, nil) }))
 }
 
 // scout_call_opts is scout_call with the host's settings, a JSON object
@@ -116,9 +115,8 @@ func scout_call(toolset, name, args, root *C.char) (out *C.char) {
 // range is an error Envelope naming it. It never returns NULL.
 //
 //export scout_call_opts
-func scout_call_opts(toolset, name, args, root, options *C.char) (out *C.char) {
-	defer recoverInto(&out, "scout_call_opts")
-	return callC(toolset, name, args, root, options)
+func scout_call_opts(toolset, name, args, root, options *C.char) *C.char {
+	return cString(guard("scout_call_opts", func() []byte { return callC(toolset, name, args, root, options) }))
 }
 
 // scout_cancel cancels the running call that scout_call_opts started with
@@ -128,13 +126,13 @@ func scout_call_opts(toolset, name, args, root, options *C.char) (out *C.char) {
 // It never returns NULL.
 //
 //export scout_cancel
-func scout_cancel(callID C.longlong) (out *C.char) {
-	defer recoverInto(&out, "scout_cancel")
-	return cString(envelopeJSON(cancelCall(int64(callID))))
+func scout_cancel(callID C.longlong) *C.char {
+	return cString(guard("scout_cancel", func() []byte { return envelopeJSON(cancelCall(int64(callID))) }))
 }
 
-// callC converts the C strings and runs the call.
-func callC(toolset, name, args, root, options *C.char) *C.char {
+// callC converts the C strings, runs the call and returns its Envelope as
+// JSON.
+func callC(toolset, name, args, root, options *C.char) []byte {
 	var ins [5]string
 	for i, s := range []struct {
 		field    string
@@ -147,11 +145,11 @@ func callC(toolset, name, args, root, options *C.char) *C.char {
 			if i > 2 { // the arguments were read: show them
 				params = json.RawMessage(ins[2])
 			}
-			return cString(envelopeJSON(scout.ErrorEnvelope(err, params)))
+			return envelopeJSON(scout.ErrorEnvelope(err, params))
 		}
 		ins[i] = v
 	}
-	return cString(envelopeJSON(call(ins[0], ins[1], ins[2], ins[3], ins[4])))
+	return envelopeJSON(call(ins[0], ins[1], ins[2], ins[3], ins[4]))
 }
 
 // call runs one tool for a C caller, with the strings converted.
@@ -355,11 +353,15 @@ func envelopeJSON(env *scout.Envelope) []byte {
 // cString copies b to a C string the caller frees with scout_free.
 func cString(b []byte) *C.char { return C.CString(string(b)) }
 
-// recoverInto turns a panic in fn into an INTERNAL_ERROR Envelope in *out.
-func recoverInto(out **C.char, fn string) {
-	if r := recover(); r != nil {
-		*out = cString(envelopeJSON(scout.ErrorEnvelope(errs.New(errs.Internal, "Internal error in %s: %v", fn, r), nil)))
-	}
+// guard returns f's Envelope JSON, or an INTERNAL_ERROR Envelope when f
+// panics: a bug in Scout must not crash the host (fn names the function).
+func guard(fn string, f func() []byte) (out []byte) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = envelopeJSON(scout.ErrorEnvelope(errs.New(errs.Internal, "Internal error in %s: %v. This is a bug in Scout; please report it with the arguments.", fn, r), nil))
+		}
+	}()
+	return f()
 }
 
 // scout_free releases a string returned by Scout. NULL is ignored.
