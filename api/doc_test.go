@@ -25,6 +25,21 @@ func TestExportedNamesDocumented(t *testing.T) {
 	}
 }
 
+// TestPackageDocSections: doc.go keeps the sections the package's users
+// look for.
+func TestPackageDocSections(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "../doc.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := f.Doc.Text()
+	for _, s := range []string{"File systems", "Paths and coordinates", "Selectors", "Limits and truncation", "Errors", "Output formats"} {
+		if !strings.Contains(doc, "\n# "+s+"\n") {
+			t.Errorf("doc.go has no section %q", "# "+s)
+		}
+	}
+}
+
 // TestAliasedTypesDocumented requires doc comments on the types that the
 // public packages alias from internal packages (scout.ReadResult =
 // read.Result): their fields and methods are public API too.
