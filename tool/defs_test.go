@@ -2,11 +2,16 @@ package tool
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout"
 )
 
 var updateDefs = flag.Bool("update-defs", false, "rewrite testdata/tools/*.json from the registered tools")
@@ -70,5 +75,34 @@ func TestDefinitionShapes(t *testing.T) {
 	}
 	if _, err := OpenAITools("nope"); err == nil {
 		t.Error("unknown toolset accepted")
+	}
+}
+
+// TestDispatch runs tool calls as the model APIs deliver them: a name from
+// the definitions and the arguments as JSON text.
+func TestDispatch(t *testing.T) {
+	cfg := Config{FS: fstest.MapFS{"a.go": {Data: []byte("package a\n")}}}
+	tests := []struct {
+		toolset, name, args string
+		code                scout.Code // "" for success
+		want                string     // in the text
+	}{
+		{Pi, "find", `{"paths": ["*.go"]}`, "", "a.go"},
+		{Amplifier, "grep", `{"pattern": "package", "output_mode": "content"}`, "", "a.go"},
+		{Standardized, "Glob", `{"pattern": "*.go"}`, "", "a.go"},
+		{Pi, "nope", `{}`, scout.CodeInvalidParam, "Unknown tool 'nope' in toolset 'pi'; tools: find, read, search."},
+		{"nope", "find", `{}`, scout.CodeInvalidParam, "Unknown toolset 'nope'"},
+		{Pi, "find", `{"paths": [`, scout.CodeInvalidParam, "not valid JSON"},
+		{Pi, "find", `"*.go"`, scout.CodeInvalidParam, "JSON object"},
+		{Pi, "find", `{"paths": 3}`, scout.CodeInvalidParam, "'paths'"},
+	}
+	for _, tt := range tests {
+		env := Dispatch(context.Background(), cfg, tt.toolset, tt.name, []byte(tt.args))
+		switch {
+		case tt.code == "" && (env.Status != scout.StatusSuccess || !strings.Contains(env.Text, tt.want)):
+			t.Errorf("%s/%s %s: %s %q; want success with %q", tt.toolset, tt.name, tt.args, env.Status, env.Text, tt.want)
+		case tt.code != "" && (env.Status != scout.StatusError || env.Error.Code != tt.code || !strings.Contains(env.Text, tt.want)):
+			t.Errorf("%s/%s %s: %s %q; want %s with %q", tt.toolset, tt.name, tt.args, env.Status, env.Text, tt.code, tt.want)
+		}
 	}
 }
