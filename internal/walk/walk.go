@@ -491,6 +491,10 @@ func (l *listing) info(i int, p string) (fs.FileInfo, error) {
 	defer l.mu.Unlock()
 	if l.cache == nil {
 		l.cache = make([]cachedInfo, len(l.ents))
+		// Write the fresh memory before reading it: a first read maps the
+		// shared zero page, and the write after it then costs a copy and
+		// a TLB shootdown on every processor running the walk.
+		clear(l.cache)
 	}
 	c := &l.cache[i]
 	if !c.ok {
