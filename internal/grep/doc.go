@@ -13,7 +13,10 @@
 //   - The pattern's required literals are extracted with regexp/syntax
 //     (prefix, inner, alternations, case-insensitive) and searched for in
 //     the whole buffer with vectorised bytes.IndexByte on their rarest
-//     byte; only the line around a candidate is checked by the automaton.
+//     byte (a case-insensitive literal whose rarest byte proves common in
+//     the text is looked for by two of its bytes, eight positions at a
+//     time in 64-bit words); only the line around a candidate is checked
+//     by the automaton.
 //     A pattern that is a plain literal or alternation of literals needs
 //     no check at all.
 //   - Without a usable literal, a lazy DFA (dfa.go) runs over the whole

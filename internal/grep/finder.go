@@ -2,6 +2,8 @@ package grep
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"strings"
 )
 
@@ -59,7 +61,7 @@ type exactFinder struct {
 
 func newExactFinder(s string) *exactFinder {
 	f := &exactFinder{needle: []byte(s)}
-	f.off = rarest(f.needle, func(b byte) int { return int(byteRank[b]) })
+	f.off = rarest(f.needle, -1, exactFreq)
 	f.rare = f.needle[f.off]
 	return f
 }
@@ -84,16 +86,27 @@ func (f *exactFinder) index(data []byte, from int) int {
 }
 
 // foldFinder finds an ASCII literal (without k or s) in any letter case.
+// It scans for both cases of its rarest byte with bytes.IndexByte; when
+// that byte proves common in the text searched (a candidate every few
+// dozen bytes, as the letters of "rareneedle" are in English text), it
+// hands over to a pairFinder for the rest of its life.
 type foldFinder struct {
 	lower    []byte // the literal in lower case
 	lo, up   byte   // the two cases of the scan byte (equal for a non-letter)
 	off      int
 	clo, cup int // next position of lo / up at or after the last search; -2 = unknown
+
+	cands, span int         // candidates seen and bytes scanned to find them
+	pair        *pairFinder // set once candidates are dense
 }
+
+// Dense candidates: after foldProbe of them, fewer than foldGap bytes
+// apart on average.
+const foldProbe, foldGap = 4096, 128
 
 func newFoldFinder(s string) *foldFinder {
 	f := &foldFinder{lower: []byte(strings.ToLower(s))}
-	f.off = rarest(f.lower, func(b byte) int { return int(byteRank[b]) + int(byteRank[toUpper(b)]) })
+	f.off = rarest(f.lower, -1, foldFreq)
 	f.lo, f.up = f.lower[f.off], toUpper(f.lower[f.off])
 	f.reset()
 	return f
@@ -102,6 +115,9 @@ func newFoldFinder(s string) *foldFinder {
 func (f *foldFinder) reset() { f.clo, f.cup = -2, -2 }
 
 func (f *foldFinder) index(data []byte, from int) int {
+	if f.pair != nil {
+		return f.pair.index(data, from)
+	}
 	n := len(f.lower)
 	at := from + f.off // the scan byte of a match starting at from or later
 	for {
@@ -119,6 +135,13 @@ func (f *foldFinder) index(data []byte, from int) int {
 		start := p - f.off
 		if start+n <= len(data) && foldEqual(data[start:start+n], f.lower) {
 			return start
+		}
+		if f.cands++; len(f.lower) >= 2 && f.cands <= foldProbe {
+			f.span += p + 1 - at
+			if f.cands == foldProbe && f.span < foldProbe*foldGap {
+				f.pair = newPairFinder(f.lower, true)
+				return f.pair.index(data, p-f.off+1)
+			}
 		}
 		at = p + 1
 	}
@@ -138,6 +161,93 @@ func advance(data []byte, cursor, at int, b byte) int {
 		return -1
 	}
 	return at + j
+}
+
+// pairFinder finds a literal of two or more bytes by the bytes at two of
+// its offsets, o1 < o2, eight candidate starts at a time: it loads the
+// words at start+o1 and start+o2, folds ASCII letters to lower case where
+// the search ignores case (OR 0x20 maps exactly a letter's two cases to
+// its lower case), and looks for a zero byte in the XOR with the wanted
+// bytes. Its speed does not depend on how common the bytes are.
+type pairFinder struct {
+	needle []byte // in lower case when fold
+	fold   bool
+	o1, o2 int
+	// the wanted bytes and the fold masks, repeated in each byte
+	want1, want2, mask1, mask2 uint64
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+func newPairFinder(needle []byte, fold bool) *pairFinder {
+	freq := exactFreq
+	if fold {
+		freq = foldFreq
+	}
+	a := rarest(needle, -1, freq)
+	b := rarest(needle, a, freq)
+	a, b = min(a, b), max(a, b)
+	f := &pairFinder{needle: needle, fold: fold, o1: a, o2: b}
+	f.want1, f.mask1 = lsb*uint64(needle[a]), f.foldMask(needle[a])
+	f.want2, f.mask2 = lsb*uint64(needle[b]), f.foldMask(needle[b])
+	return f
+}
+
+func (f *pairFinder) foldMask(c byte) uint64 {
+	if f.fold && c >= 'a' && c <= 'z' {
+		return lsb * 0x20
+	}
+	return 0
+}
+
+func (f *pairFinder) reset() {}
+
+func (f *pairFinder) index(data []byte, from int) int {
+	o1, o2 := f.o1, f.o2
+	m1, m2, c1, c2 := f.mask1, f.mask2, f.want1, f.want2
+	p := from
+	// Two words a step; the loads stay inside data while p+o2+16 <= len(data).
+	for end := len(data) - o2 - 16; p <= end; p += 16 {
+		x := (binary.LittleEndian.Uint64(data[p+o1:]) | m1 ^ c1) | (binary.LittleEndian.Uint64(data[p+o2:]) | m2 ^ c2)
+		y := (binary.LittleEndian.Uint64(data[p+o1+8:]) | m1 ^ c1) | (binary.LittleEndian.Uint64(data[p+o2+8:]) | m2 ^ c2)
+		// A set high bit marks a zero byte (or a byte above a zero one,
+		// which the comparison rejects).
+		if tx, ty := (x-lsb)&^x&msb, (y-lsb)&^y&msb; tx|ty != 0 {
+			if i := f.check(data, p, tx); i >= 0 {
+				return i
+			}
+			if i := f.check(data, p+8, ty); i >= 0 {
+				return i
+			}
+		}
+	}
+	for ; p+len(f.needle) <= len(data); p++ {
+		if f.equal(data[p : p+len(f.needle)]) {
+			return p
+		}
+	}
+	return -1
+}
+
+// check compares the needle at the starts p+i whose byte i of t is set.
+func (f *pairFinder) check(data []byte, p int, t uint64) int {
+	for ; t != 0; t &= t - 1 {
+		start := p + bits.TrailingZeros64(t)/8
+		if start+len(f.needle) <= len(data) && f.equal(data[start:start+len(f.needle)]) {
+			return start
+		}
+	}
+	return -1
+}
+
+func (f *pairFinder) equal(s []byte) bool {
+	if f.fold {
+		return foldEqual(s, f.needle)
+	}
+	return bytes.Equal(s, f.needle)
 }
 
 // multiFinder finds the nearest occurrence of any of several literals.
@@ -166,16 +276,30 @@ func (m *multiFinder) index(data []byte, from int) int {
 	return best
 }
 
-// rarest returns the index of the byte of b with the lowest rank.
-func rarest(b []byte, rank func(byte) int) int {
-	best := 0
+// rarest returns the index of the byte of b with the lowest rank, other
+// than the one at skip (-1: none); it prefers a byte other than b[skip].
+func rarest(b []byte, skip int, rank func(byte) int) int {
+	best := -1
 	for i := range b {
-		if rank(b[i]) < rank(b[best]) {
+		if i == skip {
+			continue
+		}
+		if best < 0 {
+			best = i
+			continue
+		}
+		same, bestSame := skip >= 0 && b[i] == b[skip], skip >= 0 && b[best] == b[skip]
+		if bestSame && !same || same == bestSame && rank(b[i]) < rank(b[best]) {
 			best = i
 		}
 	}
 	return best
 }
+
+// exactFreq and foldFreq rank bytes for a case-sensitive and an
+// ASCII-case-folding search.
+func exactFreq(c byte) int { return int(byteRank[c]) }
+func foldFreq(c byte) int  { return int(byteRank[c]) + int(byteRank[toUpper(c)]) }
 
 func toUpper(b byte) byte {
 	if b >= 'a' && b <= 'z' {
