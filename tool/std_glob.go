@@ -117,10 +117,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	scanned := fmt.Sprintf("(Scanned %d items in %dms)", res.Visited, elapsed)
 	// Matches past the limit count even when a breaker then stopped the walk.
 	truncated := res.Matched > len(paths)
-	data := map[string]any{"paths": paths, "truncated": truncated}
-	if aborted != "" {
-		data["aborted_reason"] = aborted
-	}
+	data := &stdGlobData{Paths: paths, Truncated: truncated, AbortedReason: aborted}
 	var text string
 	if len(paths) == 0 {
 		if aborted != "" {
@@ -156,6 +153,13 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	env := okEnvelope(res.Truncated, data, text)
 	fillStd(env, res, resolved, norm)
 	return env, nil
+}
+
+// stdGlobData is the data of a Glob result, in seed 002's field order.
+type stdGlobData struct {
+	Paths         []string `json:"paths"`
+	Truncated     bool     `json:"truncated"`                // matches past limit were left out
+	AbortedReason string   `json:"aborted_reason,omitempty"` // "count_limit" or "time_limit" when a breaker stopped the walk
 }
 
 var stdHints = map[scout.SkipReason]string{

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,7 +25,7 @@ func TestStdGlobBreakers(t *testing.T) {
 	if env.Status != scout.StatusError || env.Error.Code != scout.CodeInternal || !strings.Contains(env.Text, "more than 20000 items") {
 		t.Fatalf("no match before the count breaker: %s %+v %q", env.Status, env.Error, env.Text)
 	}
-	if d := env.Data.(map[string]any); d["aborted_reason"] != "count_limit" {
+	if d := env.Data.(*stdGlobData); d.AbortedReason != "count_limit" {
 		t.Errorf("data = %v, want aborted_reason count_limit", d)
 	}
 	if got := string(env.Context.ParamsInput); got != `{"pattern":"*.go"}` {
@@ -35,8 +36,11 @@ func TestStdGlobBreakers(t *testing.T) {
 	if env.Status != scout.StatusPartial || !strings.Contains(env.Text, "[Partial: Scanned more than 20000 items") {
 		t.Fatalf("match before the count breaker: %s %q", env.Status, env.Text)
 	}
-	if d := env.Data.(map[string]any); d["aborted_reason"] != "count_limit" || fmt.Sprint(d["paths"]) != "[a.py]" {
+	if d := env.Data.(*stdGlobData); d.AbortedReason != "count_limit" || fmt.Sprint(d.Paths) != "[a.py]" {
 		t.Errorf("data = %v", d)
+	}
+	if js, _ := json.Marshal(env.Data); string(js) != `{"paths":["a.py"],"truncated":false,"aborted_reason":"count_limit"}` {
+		t.Errorf("data = %s, want seed 002's fields in its order", js)
 	}
 	if env.Stats.Visited < 20000 {
 		t.Errorf("visited %d, want the breaker's 20000", env.Stats.Visited)
@@ -44,7 +48,7 @@ func TestStdGlobBreakers(t *testing.T) {
 
 	// Matches past the limit before the breaker: both truncated and aborted.
 	env = Call(context.Background(), cfg, Standardized, "Glob", []byte(`{"pattern":"f*.txt","limit":3}`))
-	if d := env.Data.(map[string]any); env.Status != scout.StatusPartial || d["truncated"] != true || d["aborted_reason"] != "count_limit" {
+	if d := env.Data.(*stdGlobData); env.Status != scout.StatusPartial || !d.Truncated || d.AbortedReason != "count_limit" {
 		t.Errorf("limit and breaker: %s %v", env.Status, d)
 	}
 }
@@ -72,5 +76,34 @@ func TestRelativeRootAbsolutePath(t *testing.T) {
 		if env.Status == scout.StatusError {
 			t.Errorf("root %q, %s %s: %s", tc.root, tc.name, tc.args, env.Text)
 		}
+	}
+}
+
+// TestStdGlobTimeLimit: the 2 s breaker gives a partial result with
+// aborted_reason time_limit and seed 002's notice, or a TIMEOUT error when
+// nothing matched yet.
+func TestStdGlobTimeLimit(t *testing.T) {
+	m := fstest.MapFS{"a.py": &fstest.MapFile{}}
+	dir := "d"
+	for range 20 { // a chain of directories, read one after the other
+		dir += "/d"
+	}
+	m[dir+"/z.py"] = &fstest.MapFile{}
+	cfg := Config{FS: slowFS{m}}
+	for _, tc := range []struct{ args, status, text string }{
+		{`{"pattern":"**/*.py"}`, "partial", "\n[Partial: Search timed out (>2s). Results are incomplete.]\n\na.py"},
+		{`{"pattern":"**/*.go"}`, "error", "\n[Error: Search timed out (>2s) before any match. Narrow path or pattern.]"},
+	} {
+		t.Run(tc.args, func(t *testing.T) {
+			t.Parallel()
+			env := Call(context.Background(), cfg, Standardized, "Glob", []byte(tc.args))
+			d, _ := env.Data.(*stdGlobData)
+			if string(env.Status) != tc.status || d == nil || d.AbortedReason != "time_limit" || !strings.HasSuffix(env.Text, tc.text) {
+				t.Fatalf("%s %+v %q, want %s with time_limit and %q", env.Status, d, env.Text, tc.status, tc.text)
+			}
+			if tc.status == "error" && env.Error.Code != scout.CodeTimeout {
+				t.Errorf("error %+v, want TIMEOUT", env.Error)
+			}
+		})
 	}
 }
