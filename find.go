@@ -332,7 +332,7 @@ func (f *Finder) baseScope(ctx context.Context, fsys fs.FS, root string, req Fin
 	case err != nil:
 		return nil, err
 	case info != nil && !info.IsDir():
-		return nil, errs.New(errs.InvalidParam, "Path is not a directory: %s", absDisplay(root, base))
+		return nil, errs.New(errs.InvalidParam, "Path is not a directory: %s; pass the directory to search below and match the file with the pattern.", pathutil.Display(base))
 	}
 	parts := make([]string, len(req.Patterns))
 	for i, p := range req.Patterns {

@@ -31,6 +31,20 @@ type ampGlobArgs struct {
 
 const ampGlobLimit = 100
 
+// ampGlobData is the JSON output of glob, in seed 003's field order.
+type ampGlobData struct {
+	Pattern  string         `json:"pattern"`
+	BasePath string         `json:"base_path"`
+	Count    int            `json:"count"`
+	Matches  []ampGlobMatch `json:"matches"`
+}
+
+type ampGlobMatch struct {
+	Path string `json:"path"`
+	Type string `json:"type"` // "file" or "dir"
+	Size int64  `json:"size"` // bytes; 0 for a directory
+}
+
 func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelope, error) {
 	if strings.TrimSpace(in.Pattern) == "" {
 		return nil, errs.New(errs.InvalidParam, "Missing required argument 'pattern': pass a glob such as '**/*.py'.")
@@ -57,25 +71,20 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	if err != nil {
 		return nil, err
 	}
-	type match struct {
-		Path string `json:"path"`
-		Type string `json:"type"`
-		Size int64  `json:"size"`
-	}
-	matches := make([]match, len(res.Entries))
+	matches := make([]ampGlobMatch, len(res.Entries))
 	lines := make([]string, len(res.Entries))
 	for i, e := range res.Entries {
 		t := "file"
 		if e.Dir {
 			t = "dir"
 		}
-		matches[i] = match{Path: e.Path, Type: t, Size: e.Size}
+		matches[i] = ampGlobMatch{Path: e.Path, Type: t, Size: e.Size}
 		lines[i] = e.Path
 		if e.Dir {
 			lines[i] += "/"
 		}
 	}
-	data := map[string]any{"pattern": pattern, "base_path": dir, "count": len(matches), "matches": matches}
+	data := &ampGlobData{Pattern: pattern, BasePath: dir, Count: len(matches), Matches: matches}
 	var text string
 	if len(matches) == 0 {
 		text = fmt.Sprintf("No files found matching '%s' in '%s'", norm, pathutil.Display(base))
