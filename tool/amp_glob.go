@@ -61,7 +61,7 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 		et = scout.DirsOnly
 	}
 	ws := c.workspace()
-	base, err := pathutil.Resolve(searchRoot(c), strings.ReplaceAll(pathutil.Normalize(dir), `\`, "/"))
+	base, err := resolveArg(c, dir)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/search"
 )
 
@@ -217,9 +218,9 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (*scout.Envelop
 	st.Matched = d.MatchesCount
 	env := okEnvelope(partial, d.shape(), ampGrepText(g, d))
 	env.Stats = st
-	env.Context.PathResolved = g.Path
-	if env.Context.PathResolved == "" {
-		env.Context.PathResolved = "."
+	env.Context.PathResolved = "."
+	if p, err := resolveArg(c, g.Path); err == nil { // the search refused a path outside
+		env.Context.PathResolved = pathutil.Display(p)
 	}
 	return env, nil
 }

@@ -277,6 +277,13 @@ func searchScope(root, e string) string {
 	return pathutil.Display(p)
 }
 
+// resolveArg resolves a path argument of the amplifier and standardized
+// tools (relative to the root, or absolute inside it; '\' is a separator)
+// to an io/fs path, or an ACCESS_DENIED error when it leaves the root.
+func resolveArg(c *Config, p string) (string, error) {
+	return pathutil.Resolve(searchRoot(c), strings.ReplaceAll(pathutil.Normalize(p), `\`, "/"))
+}
+
 // searchRoot returns the absolute OS directory of the project root, the one
 // absolute input paths are resolved against: Root (made absolute), or the
 // current directory when Root is "" and FS is nil. "" when there is none.

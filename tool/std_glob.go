@@ -59,7 +59,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	}
 	defer release()
 	denied := errs.New(errs.AccessDenied, "Access denied. Path must be within project root.")
-	resolved, err := pathutil.Resolve(searchRoot(c), strings.ReplaceAll(pathutil.Normalize(dir), `\`, "/"))
+	resolved, err := resolveArg(c, dir)
 	if err != nil {
 		if errs.CodeOf(err) == errs.AccessDenied {
 			return nil, denied
