@@ -1,10 +1,13 @@
 // Package hashline computes the whole-file tag printed in hashline output
 // (¶path#TAG): xxHash32 (seed 0) of the LF-normalised text with trailing
 // spaces, tabs and CRs removed at each line end, low 16 bits, four
-// uppercase hex digits.
+// uppercase hex digits. A leading UTF-8 byte-order mark is not text: read
+// decodes it away and search drops it from the first line, so the tag
+// leaves it out and both print the same tag for the same file.
 package hashline
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -14,10 +17,12 @@ const MaxTagBytes = 4 << 20
 
 // Tag returns the tag of a file's content.
 func Tag(content []byte) string {
-	h := Sum32(normalize(content)) & 0xFFFF
+	h := Sum32(normalize(bytes.TrimPrefix(content, bom))) & 0xFFFF
 	const hexdigits = "0123456789ABCDEF"
 	return string([]byte{hexdigits[h>>12&0xF], hexdigits[h>>8&0xF], hexdigits[h>>4&0xF], hexdigits[h&0xF]})
 }
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
 
 // normalize turns CRLF and lone CR into LF and strips spaces, tabs and CRs
 // before every line end and at the end of the text.

@@ -34,6 +34,7 @@ func TestTag(t *testing.T) {
 		{"line 1  \r\nline 2\t\n", "D245", "trailing blanks and CRLF do not change the tag"},
 		{"line 1\rline 2\n", "D245", "lone CR is a line end"},
 		{"export const value = 1;\n", "52DB", "pi-behaviour vector"},
+		{"\xEF\xBB\xBFhello\n", "5BF9", "a UTF-8 BOM is not text: search and read agree"},
 	}
 	for _, tt := range tests {
 		if got := Tag([]byte(tt.in)); got != tt.want {
