@@ -15,6 +15,7 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/search"
 	"github.com/scoutkit/scout/internal/walk"
 )
 
@@ -510,15 +511,14 @@ func findWalk(ctx context.Context, fsys fs.FS, sc *findScope, req FindRequest, l
 	})
 	res.Visited = stats.Visited
 	tripped := stats.Truncated
-	if len(stats.Skipped) > 0 {
-		res.Skipped = map[SkipReason]int{}
-		for k, v := range stats.Skipped {
-			if v > 0 {
-				res.Skipped[SkipReason(k)] = v
+	skipped := map[string]int{}
+	search.AddWalkSkips(fsys, sc.base, stats, skipped)
+	for k, v := range skipped {
+		if v > 0 {
+			if res.Skipped == nil {
+				res.Skipped = map[SkipReason]int{}
 			}
-		}
-		if len(res.Skipped) == 0 {
-			res.Skipped = nil
+			res.Skipped[SkipReason(k)] = v
 		}
 	}
 	res.Entries = keep.sorted()

@@ -161,6 +161,28 @@ func TestFindMissingOfSeveral(t *testing.T) {
 	}
 }
 
+// The .git of the walked directory is never listed and no option lists it,
+// so it is not counted as ignored: the notice would suggest gitignore:
+// false, which changes nothing. Ignored entries still count.
+func TestFindSkippedLeavesOutGit(t *testing.T) {
+	m := fstest.MapFS{
+		".git/HEAD":  {Data: []byte("ref: refs/heads/main\n")},
+		".gitignore": {Data: []byte("out/\n")},
+		"out/x.go":   {},
+		"a.go":       {},
+	}
+	for name, ws := range workspaces(t, m) {
+		f := scout.Finder{Workspace: ws}
+		res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"**/*.go"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Skipped[scout.SkipIgnored]; got != 1 || !slices.Equal(paths(res), []string{"a.go"}) {
+			t.Errorf("%s: ignored %d entries %v, want 1 (out/, not .git) and [a.go]", name, got, paths(res))
+		}
+	}
+}
+
 func TestFindLimitKeepsNewest(t *testing.T) {
 	m := fstest.MapFS{}
 	for i := range 500 {

@@ -91,7 +91,7 @@ func walkScope(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Fi
 			}
 			return nil
 		})
-		addWalkSkips(fsys, t.Path, st, skipped)
+		AddWalkSkips(fsys, t.Path, st, skipped)
 		if err != nil {
 			return err
 		}
@@ -99,10 +99,10 @@ func walkScope(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Fi
 	return nil
 }
 
-// addWalkSkips adds a walk's skip counts, leaving out the ".git" of the
-// walk root: the walker counts it as ignored, but it is never searched and
-// no option includes it, so counting it would only mislead.
-func addWalkSkips(fsys fs.FS, root string, st walk.Stats, skipped map[string]int) {
+// AddWalkSkips adds a walk's skip counts, leaving out the ".git" of the
+// walk root: the walker counts it as ignored, but it is never searched or
+// listed and no option includes it, so counting it would only mislead.
+func AddWalkSkips(fsys fs.FS, root string, st walk.Stats, skipped map[string]int) {
 	for r, n := range st.Skipped {
 		skipped[string(r)] += n
 	}
@@ -148,6 +148,6 @@ func walkSorted(ctx context.Context, fsys fs.FS, t Target, wo walk.Options, f Fi
 			err = nil
 		}
 	}
-	addWalkSkips(fsys, t.Path, st, skipped)
+	AddWalkSkips(fsys, t.Path, st, skipped)
 	return err
 }
