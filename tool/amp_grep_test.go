@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/scoutkit/scout"
 )
 
 // TestAmpGrepLowerBound: a page of 10 over a tree where every line matches
@@ -44,5 +48,24 @@ func TestAmpGrepSizeCap(t *testing.T) {
 	env := Call(context.Background(), c, Amplifier, "grep", []byte(`{"pattern":"x"}`))
 	if env.Text != "small.txt" || env.Stats.Skipped != 1 {
 		t.Errorf("big.txt is over the cap: got %q, skipped %d", env.Text, env.Stats.Skipped)
+	}
+}
+
+// TestAmpGrepSymlinkOut: a path through a symlink out of the project root
+// is ACCESS_DENIED with a message saying so (it passed on the OS's "stat
+// out: path escapes from the root").
+func TestAmpGrepSymlinkOut(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dir, filepath.Join(root, "out")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	env := Call(context.Background(), Config{Root: root}, Amplifier, "grep", []byte(`{"pattern":"x","path":"out"}`))
+	want := "Access denied: 'out' leads outside the project root through a symlink. Use a path inside the root."
+	if env.Error == nil || env.Error.Code != scout.CodeAccessDenied || env.Text != want {
+		t.Errorf("%s %+v %q, want ACCESS_DENIED %q", env.Status, env.Error, env.Text, want)
 	}
 }

@@ -251,8 +251,11 @@ func statError(entry string, err error) error {
 		return err
 	}
 	code := errs.CodeOf(err)
-	if code == errs.NotFound {
+	switch code {
+	case errs.NotFound:
 		code = errs.Internal
+	case errs.AccessDenied: // the OS refused a symlink out of the root
+		return &errs.Error{Code: code, Path: entry, Err: err, Message: "Access denied: '" + entry + "' leads outside the project root through a symlink. Use a path inside the root."}
 	}
 	return &errs.Error{Code: code, Path: entry, Err: err, Message: "Cannot search '" + entry + "': " + err.Error()}
 }
