@@ -514,6 +514,29 @@ func TestLongLine(t *testing.T) {
 	}
 }
 
+// TestLongLineCount: a line longer than maxLine with matches in several of
+// its windows is one matching line, whether lines are reported or only
+// counted (which tells lines apart by offset, not number).
+func TestLongLineCount(t *testing.T) {
+	long := strings.Repeat("x needle ", 2000) // 18 KB: five 4 KB windows
+	data := "first needle\n" + long + "\nmid\n" + long + long + "\nlast needle\n"
+	for _, count := range []bool{false, true} {
+		m, err := Compile(Options{Pattern: "needle", CountOnly: count, MaxColumns: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := m.NewScanner()
+		s.chunk, s.maxLine = 1<<10, 4<<10
+		res, err := s.SearchReader(context.Background(), strings.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.LongLines == 0 || res.MatchLines != 4 {
+			t.Errorf("count only %v: %s; want 4 matching lines", count, fmtResult(res))
+		}
+	}
+}
+
 // TestMemoryBound streams a large input with a rare literal and checks
 // that the search allocates a bounded amount of memory.
 func TestMemoryBound(t *testing.T) {

@@ -266,6 +266,9 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 		if split {
 			fs.afterLeft = 0
 			fs.lastEnd = fs.off + end
+			fs.contKey = fs.lineKey(bytes.LastIndexByte(buf[:end], '\n') + 1)
+		} else {
+			fs.contKey = 0
 		}
 		// Roll: keep the lines that may serve as context before the next
 		// match, drop the rest.
@@ -277,7 +280,9 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 			}
 			keep = max(keep, lo)
 		}
-		fs.countTo(buf, keep)
+		if !fs.keys {
+			fs.countTo(buf, keep)
+		}
 		copy(buf, buf[keep:n])
 		n -= keep
 		from = end - keep
@@ -374,7 +379,11 @@ type fileSearch struct {
 	lastEnd   int // absolute offset just after the last reported line
 	lastLine  int // number of the last reported line
 	afterLeft int // context lines still to report after the last match
-	lastMatch int // number of the last matching line
+	lastMatch int // number (or key) of the last matching line
+	// keys: counting needs no line numbers (CountOnly without ranges), so
+	// lines are told apart by lineKey and newlines are never counted.
+	keys    bool
+	contKey int // the key of the long line the next buffer continues; 0: none
 	limitHit  bool
 	nulLine   int  // start of the line holding a late NUL in the current buffer, or -1
 	stop      bool // stop: a limit, FirstOnly, the last line range, a late NUL or ctx
@@ -383,7 +392,8 @@ type fileSearch struct {
 
 func (s *Scanner) begin(ctx context.Context, res *FileResult) *fileSearch {
 	res.Lines = s.lines[:0]
-	s.state = fileSearch{s: s, m: s.m, res: res, ctx: ctx, doneCh: ctx.Done(), cntLine: 1, nulLine: -1}
+	s.state = fileSearch{s: s, m: s.m, res: res, ctx: ctx, doneCh: ctx.Done(), cntLine: 1, nulLine: -1,
+		keys: s.m.opts.CountOnly && s.m.ranges == nil && !s.m.whole}
 	return &s.state
 }
 
@@ -458,7 +468,7 @@ func (fs *fileSearch) process(buf []byte, from, end int) {
 	if fs.nulLine >= 0 {
 		// Report the NUL if the search reached it and the lines it hides
 		// were wanted (a line range may end before it).
-		if !fs.stop && fs.lineNo(buf, fs.nulLine) <= fs.m.lastRangeLine() {
+		if !fs.stop && (fs.m.ranges == nil || fs.lineNo(buf, fs.nulLine) <= fs.m.lastRangeLine()) {
 			fs.res.Truncated, fs.res.Stop = true, StopNUL
 		}
 		fs.stop, fs.afterLeft = true, 0 // nothing after the NUL's line
@@ -488,11 +498,15 @@ func (fs *fileSearch) processLines(data []byte, from int) {
 			return
 		}
 		pos = le + 1
+		line := trimCR(data, ls, le)
+		if fs.keys {
+			fs.count(fs.lineKey(ls), fs.s.count(line))
+			continue
+		}
 		n := fs.lineNo(data, ls)
 		if !m.inRanges(n) {
 			continue
 		}
-		line := trimCR(data, ls, le)
 		if m.opts.CountOnly || n == fs.lastMatch {
 			fs.count(n, fs.s.count(line))
 		} else {
@@ -576,6 +590,16 @@ func trimCR(data []byte, ls, le int) []byte {
 }
 
 // lineNo returns the number of the line starting at data[ls].
+// lineKey identifies, in place of its number, the line that starts at ls in
+// the current buffer: its absolute offset plus one, or the key of the long
+// line whose next window the buffer begins with.
+func (fs *fileSearch) lineKey(ls int) int {
+	if ls == 0 && fs.contKey != 0 {
+		return fs.contKey
+	}
+	return fs.off + ls + 1
+}
+
 func (fs *fileSearch) lineNo(data []byte, ls int) int {
 	fs.countTo(data, ls)
 	return fs.cntLine
