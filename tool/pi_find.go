@@ -122,8 +122,9 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	if limitReached {
 		meta = append(meta, limitNotice(limit, piFindMaxLimit, "narrow the pattern or paths for the rest"))
 	}
-	kept, shown, total, cut := format.TruncateHead(text, format.MaxBytes)
-	if cut {
+	var cut *format.Cut
+	if kept, shown, total, ok := format.TruncateHead(text, format.MaxBytes); ok {
+		cut = &format.Cut{ShownLines: shown, TotalLines: total, TotalBytes: len(text), MaxBytes: format.MaxBytes}
 		text = kept
 		meta = append([]string{fmt.Sprintf("Showing lines 1-%d of %d (%s limit). Narrow the pattern or lower limit to see the rest", shown, total, format.KB(format.MaxBytes))}, meta...)
 	}
@@ -132,8 +133,20 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 		"scopePath":          res.Scope,
 		"fileCount":          len(files),
 		"files":              files,
-		"truncated":          res.Truncated || cut,
+		"truncated":          res.Truncated || cut != nil,
 		"resultLimitReached": limitReached,
+	}
+	// details.truncation and details.meta (seed 004): how the text was cut
+	// and the result limit that was reached.
+	m := piMeta{Truncation: headCut(cut)}
+	if limitReached {
+		m.Limits = &piMetaLimits{ResultLimit: &piReached{limit}}
+	}
+	if m.Truncation != nil {
+		data["truncation"] = m.Truncation
+	}
+	if m != (piMeta{}) {
+		data["meta"] = m
 	}
 	if len(res.MissingPaths) > 0 {
 		data["missingPaths"] = res.MissingPaths
@@ -141,7 +154,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	if len(res.Skipped) > 0 {
 		data["skipped"] = res.Skipped
 	}
-	env := okEnvelope(res.Truncated || cut, data, text)
+	env := okEnvelope(res.Truncated || cut != nil, data, text)
 	env.Stats.Matched = len(files)
 	env.Stats.Visited = res.Visited
 	env.Stats.Skipped = sum(res.Skipped)

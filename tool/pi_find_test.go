@@ -1,7 +1,9 @@
 package tool
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -49,5 +51,29 @@ func TestPiFindTimeout(t *testing.T) {
 	notice := fmt.Sprintf("find timed out after 0.5s; returning %d partial matches — increase timeout or narrow pattern", n)
 	if env.Status != scout.StatusPartial || d["truncated"] != true || !strings.Contains(env.Text, notice) || n >= 20 {
 		t.Errorf("%s %v %q, want a partial result with %q", env.Status, d, env.Text, notice)
+	}
+}
+
+// TestPiFindMeta: a result limit and the 50 KB cap show in data as pi's
+// details.meta (limits.resultLimit, truncation) and details.truncation.
+func TestPiFindMeta(t *testing.T) {
+	m := fstest.MapFS{}
+	for i := range 200 {
+		m[fmt.Sprintf("%s%03d/%s.txt", strings.Repeat("d", 200), i, strings.Repeat("n", 250))] = &fstest.MapFile{}
+	}
+	env := Call(context.Background(), Config{FS: m}, Pi, "find", []byte(`{"paths":["**/*.txt"],"limit":150}`))
+	js, _ := json.Marshal(env.Data)
+	js = js[bytes.Index(js, []byte(`],`))+2:] // after the files
+	for _, want := range []string{
+		`"limits":{"resultLimit":{"reached":150}}`,
+		`"truncation":{"direction":"head","truncatedBy":"bytes"`,
+		`"resultLimitReached":true`,
+	} {
+		if !strings.Contains(string(js), want) {
+			t.Errorf("data %s\nlacks %s", js, want)
+		}
+	}
+	if !strings.Contains(env.Text, "(50KB limit)") || strings.Count(string(js), `"truncation":`) != 2 {
+		t.Errorf("text ending %q\ndata %s: want the cap notice, and truncation in data and data.meta", env.Text[max(0, len(env.Text)-200):], js)
 	}
 }

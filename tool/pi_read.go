@@ -73,6 +73,16 @@ type piMetaTrunc struct {
 	MaxBytes    int     `json:"maxBytes,omitempty"` // the byte budget, when it was the limit
 }
 
+// headCut is the meta.truncation of a text the byte cap cut (search,
+// find), or nil when it was not cut.
+func headCut(cut *format.Cut) *piMetaTrunc {
+	if cut == nil {
+		return nil
+	}
+	return &piMetaTrunc{Direction: "head", TruncatedBy: "bytes", TotalLines: cut.TotalLines, TotalBytes: int64(cut.TotalBytes),
+		OutputLines: cut.ShownLines, ShownRange: piRange{1, cut.ShownLines}, NextOffset: cut.ShownLines + 1, MaxBytes: cut.MaxBytes}
+}
+
 type piRange struct {
 	Start int `json:"start"`
 	End   int `json:"end"`
@@ -83,8 +93,8 @@ type piMetaLimits struct {
 	ColumnTruncated *piMaxColumn `json:"columnTruncated,omitempty"`
 }
 
-// piReached is a list cap that was reached. Read takes no limit, so unlike
-// pi it suggests none: the text's notice says how to see the rest.
+// piReached is a list or result cap that was reached. Unlike pi it
+// suggests no limit: the text's notice says how to see the rest.
 type piReached struct {
 	Reached int `json:"reached"`
 }

@@ -132,11 +132,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 // searchMeta is pi search's details.meta: the head truncation of the text
 // and the column cap, or nil when neither applied.
 func searchMeta(cut *format.Cut, res *scout.SearchResult) *piMeta {
-	var m piMeta
-	if cut != nil {
-		m.Truncation = &piMetaTrunc{Direction: "head", TruncatedBy: "bytes", TotalLines: cut.TotalLines, TotalBytes: int64(cut.TotalBytes),
-			OutputLines: cut.ShownLines, ShownRange: piRange{1, cut.ShownLines}, NextOffset: cut.ShownLines + 1, MaxBytes: cut.MaxBytes}
-	}
+	m := piMeta{Truncation: headCut(cut)}
 	if res.LinesCut() {
 		m.Limits = &piMetaLimits{ColumnTruncated: &piMaxColumn{MaxColumn: res.MaxColumns}}
 	}
