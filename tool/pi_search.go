@@ -210,10 +210,25 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 			return entryExists(fsys, root, base)
 		})...)
 	}
+	out = dedupe(out)
 	if len(out) == 1 {
 		return out, lines, searchScope(root, out[0]), nil
 	}
 	return out, lines, strings.Join(out, ", "), nil
+}
+
+// dedupe drops repeated entries, keeping the first of each (pi dedupes the
+// paths before it builds the scope).
+func dedupe(entries []string) []string {
+	seen := make(map[string]bool, len(entries))
+	out := entries[:0]
+	for _, e := range entries {
+		if !seen[e] {
+			seen[e] = true
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // pathSelector peels a ":50-100" selector off a path entry, unless the
