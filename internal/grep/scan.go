@@ -382,12 +382,12 @@ type fileSearch struct {
 	lastMatch int // number (or key) of the last matching line
 	// keys: counting needs no line numbers (CountOnly without ranges), so
 	// lines are told apart by lineKey and newlines are never counted.
-	keys    bool
-	contKey int // the key of the long line the next buffer continues; 0: none
-	limitHit  bool
-	nulLine   int  // start of the line holding a late NUL in the current buffer, or -1
-	stop      bool // stop: a limit, FirstOnly, the last line range, a late NUL or ctx
-	checks    int
+	keys     bool
+	contKey  int // the key of the long line the next buffer continues; 0: none
+	limitHit bool
+	nulLine  int  // start of the line holding a late NUL in the current buffer, or -1
+	stop     bool // stop: a limit, FirstOnly, the last line range, a late NUL or ctx
+	checks   int
 }
 
 func (s *Scanner) begin(ctx context.Context, res *FileResult) *fileSearch {
