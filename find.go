@@ -70,6 +70,11 @@ type FindOrder int
 const (
 	NewestFirst FindOrder = iota // modification time, newest first, then path
 	ByPath                       // byte-wise path order
+	// TreeOrder is the order of a top-down walk that sorts each
+	// directory's names (Python's os.walk with sorted lists): a
+	// directory's own entries, by name, before anything inside its
+	// subdirectories, which follow by name.
+	TreeOrder
 )
 
 // FindRequest is one discovery call.
@@ -593,10 +598,33 @@ func (h *entryHeap) Pop() any {
 
 // less reports whether a comes before b.
 func less(a, b FindEntry, order FindOrder) bool {
-	if order == NewestFirst && !a.ModTime.Equal(b.ModTime) {
+	switch {
+	case order == NewestFirst && !a.ModTime.Equal(b.ModTime):
 		return a.ModTime.After(b.ModTime)
+	case order == TreeOrder:
+		return treeLess(a.Path, b.Path)
 	}
 	return a.Path < b.Path
+}
+
+// treeLess reports whether slash path a comes before b in TreeOrder: below
+// their common directory, an entry of that directory comes before the
+// contents of its subdirectories, and names compare byte-wise.
+func treeLess(a, b string) bool {
+	for {
+		ai, bi := strings.IndexByte(a, '/'), strings.IndexByte(b, '/')
+		switch {
+		case ai < 0 && bi < 0:
+			return a < b
+		case ai < 0: // a is an entry here, b lies in a subdirectory
+			return true
+		case bi < 0:
+			return false
+		case a[:ai] != b[:bi]:
+			return a[:ai] < b[:bi]
+		}
+		a, b = a[ai+1:], b[bi+1:]
+	}
 }
 
 func sortEntries(es []FindEntry, order FindOrder) {

@@ -21,7 +21,7 @@ func init() {
 const stdGlobDescription = "Find files using glob patterns (relative to the search root).\n" +
 	"- `pattern` is relative to `path`: `*.md` matches only path's own files, `**/*.md` every level below it " +
 	"(`*` and `?` never cross `/`; `**/` also matches zero directories).\n" +
-	"- Results are files only, in alphabetical order, relative to the project root; at most `limit` (1-200, default 50).\n" +
+	"- Results are files only, in alphabetical order as a sorted top-down walk lists them (a directory's own files before its subdirectories'), relative to the project root; at most `limit` (1-200, default 50).\n" +
 	"- Hidden files and noisy directories (node_modules, dist, build, .git, ...) are skipped unless `include_hidden` / `include_ignored` is true.\n" +
 	"- The search stops after 20000 entries or 2 s and then returns what it found as a partial result."
 
@@ -90,7 +90,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		Hidden:     hidden,
 		NoIgnore:   ignored,
 		Type:       scout.FilesOnly,
-		Order:      scout.ByPath,
+		Order:      scout.TreeOrder,
 		Limit:      limit,
 		Timeout:    stdMaxDuration,
 		MaxVisited: stdMaxVisited,

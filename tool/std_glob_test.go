@@ -107,3 +107,24 @@ func TestStdGlobTimeLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestStdGlobTreeOrder: paths come as seed 002's sorted top-down walk lists
+// them (a directory's own files before its subdirectories'), and the limit
+// keeps the first of that order.
+func TestStdGlobTreeOrder(t *testing.T) {
+	m := fstest.MapFS{}
+	for _, p := range []string{"tests.py", "b.py", "src/z.py", "src/a.py", "src/utils/io.py", "a/deep/x.py"} {
+		m[p] = &fstest.MapFile{}
+	}
+	for _, c := range []struct {
+		args, want string
+	}{
+		{`{"pattern":"**/*.py"}`, "[b.py tests.py a/deep/x.py src/a.py src/z.py src/utils/io.py]"},
+		{`{"pattern":"**/*.py","limit":3}`, "[b.py tests.py a/deep/x.py]"},
+	} {
+		env := Call(context.Background(), Config{FS: m}, Standardized, "Glob", []byte(c.args))
+		if d, ok := env.Data.(*stdGlobData); !ok || fmt.Sprint(d.Paths) != c.want {
+			t.Errorf("%s: data %v, want paths %s", c.args, env.Data, c.want)
+		}
+	}
+}
