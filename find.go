@@ -14,6 +14,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/glob"
+	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/search"
 	"github.com/scoutkit/scout/internal/walk"
@@ -26,6 +27,11 @@ type Finder struct {
 	// Operations routes discovery to the host (a remote workspace, an index)
 	// instead of walking FS. nil means walk FS.
 	Operations FindOperations
+	// Resolvers resolve internal URLs given in FindRequest.Patterns, by
+	// scheme, as Searcher.Resolvers do: a URL stands for its backing file;
+	// one without a backing file, or with glob characters, is an error.
+	// nil means only the built-in omp:// (Scout's own documentation).
+	Resolvers map[string]Resolver
 }
 
 // FindOperations is a host's own discovery backend (pi find's custom
@@ -179,6 +185,9 @@ func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
 		defer cancel()
 	}
+	if req.Patterns, err = backingFiles(ctx, registry(f.Resolvers), req.Patterns); err != nil {
+		return nil, err
+	}
 	scope, err := f.resolveScope(ctx, fsys, root, req)
 	if err != nil {
 		return nil, err
@@ -199,6 +208,32 @@ func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 		return nil, err
 	}
 	return res, nil
+}
+
+// backingFiles returns patterns with each internal URL replaced by the
+// path of the file that backs it (seed 004); patterns is not modified.
+func backingFiles(ctx context.Context, reg *iurl.Registry, patterns []string) ([]string, error) {
+	out, copied := patterns, false
+	for i, p := range patterns {
+		if !strings.Contains(p, "://") || !reg.CanHandle(p) {
+			continue
+		}
+		if glob.HasMeta(p) {
+			return nil, &Error{Code: CodeInvalidParam, Message: "Glob patterns are not supported for internal URLs: " + p + ". Name one resource, or find its backing files by their path."}
+		}
+		r, err := reg.Resolve(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		if r.SourcePath == "" {
+			return nil, &Error{Code: CodeNotFound, Message: "Internal URL " + p + " has no backing file to find; read it instead."}
+		}
+		if !copied {
+			out, copied = slices.Clone(patterns), true
+		}
+		out[i] = r.SourcePath
+	}
+	return out, nil
 }
 
 // findScope is a resolved request: walk base, glob below it, and filters.

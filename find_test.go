@@ -343,3 +343,36 @@ func TestFindUnionQuotesLiteralNames(t *testing.T) {
 		}
 	}
 }
+
+// TestFindInternalURL: an internal URL stands for its backing file (seed
+// 004); a glob in one, or one without a backing file, is an error.
+func TestFindInternalURL(t *testing.T) {
+	res := memResolver{
+		"skill://guide": {SourcePath: "docs/guide.md"},
+		"memory://note": {Text: "virtual"},
+	}
+	for wsName, ws := range workspaces(t, findFixture()) {
+		f := scout.Finder{Workspace: ws, Resolvers: map[string]scout.Resolver{"skill": res, "memory": res}}
+		got, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"skill://guide"}})
+		if err != nil || !got.ExactFile || !slices.Equal(paths(got), []string{"docs/guide.md"}) {
+			t.Errorf("%s: skill://guide = %v, %v; want the backing file docs/guide.md", wsName, paths(got), err)
+		}
+		got, err = f.Find(context.Background(), scout.FindRequest{Patterns: []string{"skill://guide", "cmd"}})
+		if err != nil || !slices.Contains(paths(got), "docs/guide.md") || len(paths(got)) < 2 {
+			t.Errorf("%s: with another path = %v, %v; want the backing file among the results", wsName, paths(got), err)
+		}
+		for _, c := range []struct {
+			pattern string
+			code    scout.Code
+			reason  string
+		}{
+			{"skill://gu*", scout.CodeInvalidParam, "a glob in an internal URL"},
+			{"memory://note", scout.CodeNotFound, "a resource without a backing file"},
+			{"skill://nope", scout.CodeNotFound, "an unknown resource"},
+		} {
+			if _, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{c.pattern}}); scout.CodeOf(err) != c.code {
+				t.Errorf("%s: %s: err %v, want code %s (%s)", wsName, c.pattern, err, c.code, c.reason)
+			}
+		}
+	}
+}

@@ -223,10 +223,7 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 		c.Fetcher = webClient(r.Fetcher, r.SiteHandlers)
 	}
 	if len(r.Resolvers) > 0 {
-		c.Registry = &iurl.Registry{}
-		for scheme, res := range r.Resolvers {
-			c.Registry.Register(scheme, resolverFunc(res))
-		}
+		c.Registry = registry(r.Resolvers)
 	}
 	if len(r.Converters) > 0 {
 		c.Converters = make(map[string]convert.Converter, len(r.Converters))
@@ -280,6 +277,16 @@ type fetcherFunc func(ctx context.Context, url string) (*FetchResponse, error)
 
 func (f fetcherFunc) Fetch(ctx context.Context, url string) (*FetchResponse, error) {
 	return f(ctx, url)
+}
+
+// registry registers resolvers, by scheme, beside the built-in omp://
+// (Scout's own documentation).
+func registry(resolvers map[string]Resolver) *iurl.Registry {
+	reg := &iurl.Registry{}
+	for scheme, res := range resolvers {
+		reg.Register(scheme, resolverFunc(res))
+	}
+	return reg
 }
 
 // resolverFunc adapts a host Resolver to the internal registry.

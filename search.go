@@ -5,7 +5,6 @@ import (
 	"iter"
 
 	"github.com/scoutkit/scout/internal/grep"
-	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/par"
 	"github.com/scoutkit/scout/internal/search"
 	"github.com/scoutkit/scout/internal/walk"
@@ -445,10 +444,7 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 	for _, r := range req.Lines {
 		g.LineRanges = append(g.LineRanges, [2]int{r.Start, r.End})
 	}
-	reg := &iurl.Registry{} // omp:// (Scout's own documentation) is built in
-	for scheme, res := range s.Resolvers {
-		reg.Register(scheme, resolverFunc(res))
-	}
+	reg := registry(s.Resolvers)
 	return search.Request{
 		Paths:       req.Paths,
 		Grep:        g,

@@ -31,7 +31,7 @@ const piFindDescription = "Find filesystem paths by glob; use search when you ne
 // are clamped, not refused, so their schemas carry no bounds. The tag of
 // Paths is a quoted string: its message holds backquotes.
 type piFindArgs struct {
-	Paths     []string "json:\"paths\" required:\"true\" missing:\"`paths` must contain non-empty globs or paths: pass at least one, e.g. {\\\"paths\\\": [\\\"**/*.go\\\"]}.\" desc:\"One or more globs, files or directories, relative to the project root. Pass several as separate elements, e.g. [\\\"src/**/*.go\\\", \\\"cmd/\\\"]; never comma-joined.\""
+	Paths     []string "json:\"paths\" required:\"true\" missing:\"`paths` must contain non-empty globs or paths: pass at least one, e.g. {\\\"paths\\\": [\\\"**/*.go\\\"]}.\" desc:\"One or more globs, files, directories or internal URLs with backing files, relative to the project root. Pass several as separate elements, e.g. [\\\"src/**/*.go\\\", \\\"cmd/\\\"]; never comma-joined.\""
 	Hidden    bool     `json:"hidden" default:"true" desc:"Include hidden files and directories."`
 	Gitignore bool     `json:"gitignore" default:"true" desc:"Respect .gitignore; set false to include gitignored files."`
 	Limit     float64  `json:"limit" default:"200" desc:"Maximum paths returned (1-200)."`
@@ -78,7 +78,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 			prune = nil
 		}
 	}
-	f := scout.Finder{Workspace: ws}
+	f := scout.Finder{Workspace: ws, Resolvers: c.Searcher.Resolvers}
 	res, err := f.Find(ctx, scout.FindRequest{
 		Patterns:  inputs,
 		Recursive: true,

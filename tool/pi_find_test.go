@@ -77,3 +77,26 @@ func TestPiFindMeta(t *testing.T) {
 		t.Errorf("text ending %q\ndata %s: want the cap notice, and truncation in data and data.meta", env.Text[max(0, len(env.Text)-200):], js)
 	}
 }
+
+// TestPiFindInternalURL: find takes an internal URL with a backing file and
+// refuses a glob in one with search's error (seed 004).
+func TestPiFindInternalURL(t *testing.T) {
+	m := fstest.MapFS{"skills/x.md": &fstest.MapFile{Data: []byte("x\n")}}
+	res := scout.Resolver(resolverFunc(func(url string) *scout.Resource { return &scout.Resource{SourcePath: "skills/x.md"} }))
+	cfg := Config{FS: m}
+	cfg.Searcher.Resolvers = map[string]scout.Resolver{"skill": res}
+	env := Call(context.Background(), cfg, Pi, "find", []byte(`{"paths":["skill://x"]}`))
+	if env.Status != scout.StatusSuccess || env.Text != "skills/x.md" {
+		t.Errorf("skill://x: %s %q, want the backing file", env.Status, env.Text)
+	}
+	env = Call(context.Background(), cfg, Pi, "find", []byte(`{"paths":["skill://*"]}`))
+	if env.Status != scout.StatusError || !strings.Contains(env.Text, "Glob patterns are not supported for internal URLs: skill://*") {
+		t.Errorf("skill://*: %s %q, want the glob refused", env.Status, env.Text)
+	}
+}
+
+type resolverFunc func(url string) *scout.Resource
+
+func (f resolverFunc) Resolve(_ context.Context, url string) (*scout.Resource, error) {
+	return f(url), nil
+}
