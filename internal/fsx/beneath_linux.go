@@ -103,7 +103,7 @@ func (f *beneathFS) Lstat(name string) (fs.FileInfo, error) {
 func (f *beneathFS) stat(op, name string, flags int) (fs.FileInfo, error) {
 	fd, err := f.open(op, name, unix.O_PATH|flags)
 	if err != nil {
-		return nil, err
+		return nil, belowFile(err)
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t

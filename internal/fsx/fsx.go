@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // OpenDir opens the OS directory dir as a traversal-safe FS and returns it
@@ -162,7 +163,7 @@ func (r *rootFS) Open(name string) (fs.File, error) {
 
 func (r *rootFS) Stat(name string) (fs.FileInfo, error) {
 	fi, err := fs.Stat(r.FS, name)
-	return fi, outside(err)
+	return fi, belowFile(outside(err))
 }
 
 func (r *rootFS) ReadFile(name string) ([]byte, error) {
@@ -182,7 +183,18 @@ func (r *rootFS) ReadLink(name string) (string, error) {
 
 func (r *rootFS) Lstat(name string) (fs.FileInfo, error) {
 	fi, err := fs.Lstat(r.FS, name)
-	return fi, outside(err)
+	return fi, belowFile(outside(err))
+}
+
+// belowFile turns the "not a directory" of a stat whose path goes on below
+// a file into fs.ErrNotExist: that path does not exist (as in an
+// fstest.MapFS).
+func belowFile(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && errors.Is(pe.Err, syscall.ENOTDIR) {
+		return &fs.PathError{Op: pe.Op, Path: pe.Path, Err: fs.ErrNotExist}
+	}
+	return err
 }
 
 // outside replaces the unexported "path escapes from parent" error of

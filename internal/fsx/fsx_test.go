@@ -148,6 +148,17 @@ func TestReadDirFollowsSymlink(t *testing.T) {
 	}
 }
 
+// TestStatBelowFile: a path that goes on below a file does not exist, as
+// for an fstest.MapFS (not "not a directory").
+func TestStatBelowFile(t *testing.T) {
+	dir := makeTree(t)
+	for name, fsys := range openers(t, dir) {
+		if _, err := fs.Stat(fsys, "top.txt/x"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: Stat(top.txt/x) = %v, want ErrNotExist", name, err)
+		}
+	}
+}
+
 func TestReadLinkOnNonLink(t *testing.T) {
 	dir := makeTree(t)
 	for name, fsys := range openers(t, dir) {
