@@ -65,8 +65,8 @@ type EntryType int
 // The entry types.
 const (
 	FilesAndDirs EntryType = iota // files, directories and other entries
-	FilesOnly                     // regular files and symlinks (and other non-directories)
-	DirsOnly                      // directories only
+	FilesOnly                     // regular files, other non-directories and symlinks to them
+	DirsOnly                      // directories and symlinks to directories (not followed)
 )
 
 // FindOrder is the order of Find's result.
@@ -523,9 +523,27 @@ func findWalk(ctx context.Context, fsys fs.FS, sc *findScope, req FindRequest, l
 			mu.Unlock()
 		}
 		rel := relTo(sc.base, e.Path)
-		isDir := e.Type.IsDir()
-		if !sc.match.Match(rel) || (req.Type == FilesOnly && isDir) || (req.Type == DirsOnly && !isDir) {
+		if !sc.match.Match(rel) {
 			return nil
+		}
+		isDir := e.Type.IsDir()
+		if req.Type != FilesAndDirs {
+			kindDir := isDir
+			if e.Type&fs.ModeSymlink != 0 {
+				// A link is of its target's kind, as os.walk and pathlib
+				// see it; one whose target cannot be seen (outside the
+				// root) is of neither kind. A dangling link is a file.
+				switch fi, err := fs.Stat(fsys, e.Path); {
+				case err == nil:
+					kindDir = fi.IsDir()
+				case !errors.Is(err, fs.ErrNotExist):
+					return nil
+				}
+			}
+			if kindDir != (req.Type == DirsOnly) {
+				return nil
+			}
+			isDir = kindDir
 		}
 		for _, x := range excl {
 			if x.Match(rel) {

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -373,6 +375,45 @@ func TestFindInternalURL(t *testing.T) {
 			if _, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{c.pattern}}); scout.CodeOf(err) != c.code {
 				t.Errorf("%s: %s: err %v, want code %s (%s)", wsName, c.pattern, err, c.code, c.reason)
 			}
+		}
+	}
+}
+
+// TestFindTypeOfLinks: with FilesOnly or DirsOnly a symlink counts as its
+// target's kind (os.walk, pathlib); a link whose target lies outside the
+// root is neither; a dangling link is a file.
+func TestFindTypeOfLinks(t *testing.T) {
+	outside := t.TempDir()
+	root := t.TempDir()
+	for _, d := range []string{"d", "f.txt"} {
+		if d == "d" {
+			if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := os.WriteFile(filepath.Join(root, d), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"ldir": "d", "lfile": "f.txt", "lnone": "missing", "lout": outside} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Skip("no symlinks here:", err)
+		}
+	}
+	f := scout.Finder{Workspace: scout.Workspace{Root: root}}
+	for _, c := range []struct {
+		typ  scout.EntryType
+		want []string
+	}{
+		{scout.FilesOnly, []string{"f.txt", "lfile", "lnone"}},
+		{scout.DirsOnly, []string{"d/", "ldir/"}},
+		{scout.FilesAndDirs, []string{"d/", "f.txt", "ldir", "lfile", "lnone", "lout"}},
+	} {
+		res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"*"}, Type: c.typ, Order: scout.ByPath})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := paths(res); !slices.Equal(got, c.want) {
+			t.Errorf("type %d: %v, want %v", c.typ, got, c.want)
 		}
 	}
 }
