@@ -101,3 +101,12 @@ func TestFoldFinderDense(t *testing.T) {
 		t.Errorf("sparse candidates switched to the pair finder")
 	}
 }
+
+func TestLastNewline(t *testing.T) {
+	long := strings.Repeat("x", 10000)
+	for _, s := range []string{"", "a", "\n", "a\nb", long, long + "\n" + long, "\n" + long, long + "\n", "a\n" + long + "\nb\n" + long, strings.Repeat("ab\n", 3000) + long} {
+		if got, want := lastNewline([]byte(s)), strings.LastIndexByte(s, '\n'); got != want {
+			t.Errorf("lastNewline of %d bytes = %d, want %d", len(s), got, want)
+		}
+	}
+}

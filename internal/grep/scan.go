@@ -236,7 +236,7 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 				end = min(n, s.maxWhole)
 			}
 		} else if !eof {
-			nl := bytes.LastIndexByte(buf[from:n], '\n')
+			nl := lastNewline(buf[from:n])
 			switch {
 			case nl >= 0:
 				end = from + nl + 1
@@ -266,7 +266,8 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 		if split {
 			fs.afterLeft = 0
 			fs.lastEnd = fs.off + end
-			fs.contKey = fs.lineKey(bytes.LastIndexByte(buf[:end], '\n') + 1)
+			// No newline after from: the line starts in the context.
+			fs.contKey = fs.lineKey(bytes.LastIndexByte(buf[:from], '\n') + 1)
 		} else {
 			fs.contKey = 0
 		}
@@ -293,6 +294,27 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 		if fs.canceled() {
 			return res, fs.err
 		}
+	}
+}
+
+// lastNewline is bytes.LastIndexByte(b, '\n'), which is a loop over bytes,
+// but finds a long stretch without a newline (a minified file) with the
+// vectorised bytes.IndexByte.
+func lastNewline(b []byte) int {
+	const tail = 4 << 10
+	if len(b) <= tail {
+		return bytes.LastIndexByte(b, '\n')
+	}
+	if i := bytes.LastIndexByte(b[len(b)-tail:], '\n'); i >= 0 {
+		return len(b) - tail + i
+	}
+	last := -1
+	for head := b[:len(b)-tail]; ; {
+		i := bytes.IndexByte(head[last+1:], '\n')
+		if i < 0 {
+			return last
+		}
+		last += 1 + i
 	}
 }
 
@@ -721,7 +743,7 @@ func (s *Scanner) nextLine(data []byte, from int) (int, int) {
 		if p < 0 {
 			return -1, -1
 		}
-		ls := bytes.LastIndexByte(data[:p], '\n') + 1
+		ls := from + lastNewline(data[from:p]) + 1
 		le := len(data)
 		if j := bytes.IndexByte(data[p:], '\n'); j >= 0 {
 			le = p + j
