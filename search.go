@@ -438,7 +438,7 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 		Before:     req.Before,
 		After:      req.After,
 		MaxColumns: limit(req.MaxColumns, 512),
-		CountOnly:  req.Mode == SearchCount,
+		CountOnly:  req.Mode != SearchContent, // no lines to report in files mode either
 		FirstOnly:  req.Mode == SearchFiles,
 	}
 	for _, r := range req.Lines {
