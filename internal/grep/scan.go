@@ -611,7 +611,6 @@ func trimCR(data []byte, ls, le int) []byte {
 	return data[ls:le]
 }
 
-// lineNo returns the number of the line starting at data[ls].
 // lineKey identifies, in place of its number, the line that starts at ls in
 // the current buffer: its absolute offset plus one, or the key of the long
 // line whose next window the buffer begins with.
@@ -622,6 +621,7 @@ func (fs *fileSearch) lineKey(ls int) int {
 	return fs.off + ls + 1
 }
 
+// lineNo returns the number of the line starting at data[ls].
 func (fs *fileSearch) lineNo(data []byte, ls int) int {
 	fs.countTo(data, ls)
 	return fs.cntLine
@@ -635,7 +635,8 @@ func (fs *fileSearch) countTo(data []byte, p int) {
 	}
 }
 
-// count records a matching line without reporting it.
+// count records a matching line without reporting it; n is its number,
+// or its lineKey when fs.keys is set.
 func (fs *fileSearch) count(n, matches int) {
 	if n != fs.lastMatch {
 		fs.res.MatchLines++
