@@ -342,10 +342,9 @@ func fileMode(m uint32) fs.FileMode {
 	return mode
 }
 
-// fileInfo is an fs.FileInfo built from a stat result; Sys returns the
-// *unix.Stat_t.
 // fileInfo is the part of a stat result that fs.FileInfo exposes: a walk
-// keeps one per file it reports, so it holds no whole unix.Stat_t.
+// keeps one per file it reports, so it holds no whole unix.Stat_t, and Sys
+// returns nil.
 type fileInfo struct {
 	name      string
 	size      int64
