@@ -50,7 +50,8 @@ type piReadData struct {
 
 // piMeta is the output metadata of pi read (seed 001's details.meta): the
 // source read, how a single-range read was cut, and the limits that
-// triggered.
+// triggered. pi search and find use it too, with no Source, for how the
+// byte cap cut their text (headCut) and the limits they reached.
 type piMeta struct {
 	Source     *piSource     `json:"source,omitempty"`
 	Truncation *piMetaTrunc  `json:"truncation,omitempty"`
