@@ -29,9 +29,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/scoutkit/scout/internal/errs"
-
 	"github.com/scoutkit/scout/internal/dirtree"
+	"github.com/scoutkit/scout/internal/errs"
 )
 
 // Format is an archive container format.

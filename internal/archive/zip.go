@@ -8,10 +8,9 @@ import (
 	"math"
 	"strings"
 
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
-
-	"github.com/scoutkit/scout/internal/dirtree"
 )
 
 // zipIndex is an opened zip: its central directory and the normalised name

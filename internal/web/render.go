@@ -20,9 +20,8 @@ import (
 	"golang.org/x/net/html/charset"
 
 	"github.com/scoutkit/scout/internal/convert"
-	"github.com/scoutkit/scout/internal/errs"
-
 	"github.com/scoutkit/scout/internal/dirtree"
+	"github.com/scoutkit/scout/internal/errs"
 )
 
 // Render methods, as shown on the Method: line.
