@@ -69,3 +69,26 @@ func TestAmpGrepSymlinkOut(t *testing.T) {
 		t.Errorf("%s %+v %q, want ACCESS_DENIED %q", env.Status, env.Error, env.Text, want)
 	}
 }
+
+// TestSearchSymlinkLoop: a path that is a symlink loop is INVALID_PARAM
+// saying so, in grep and pi search as in find and read (it was an
+// INTERNAL_ERROR on the OS's "too many levels of symbolic links").
+func TestSearchSymlinkLoop(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Symlink("b", filepath.Join(root, "a")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	if err := os.Symlink("a", filepath.Join(root, "b")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ toolset, tool, args string }{
+		{Amplifier, "grep", `{"pattern":"x","path":"a"}`},
+		{Pi, "search", `{"pattern":"x","paths":["a"]}`},
+	} {
+		env := Call(context.Background(), Config{Root: root}, c.toolset, c.tool, []byte(c.args))
+		want := "Too many levels of symlinks in 'a'."
+		if env.Error == nil || env.Error.Code != scout.CodeInvalidParam || env.Text != want {
+			t.Errorf("%s: %s %+v %q, want INVALID_PARAM %q", c.tool, env.Status, env.Error, env.Text, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/archive"
@@ -249,6 +250,9 @@ func statError(entry string, err error) error {
 	var e *errs.Error
 	if errors.As(err, &e) {
 		return err
+	}
+	if errors.Is(err, syscall.ELOOP) {
+		return &errs.Error{Code: errs.InvalidParam, Path: entry, Err: err, Message: "Too many levels of symlinks in '" + entry + "'."}
 	}
 	code := errs.CodeOf(err)
 	switch code {
