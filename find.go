@@ -215,7 +215,7 @@ func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 func backingFiles(ctx context.Context, reg *iurl.Registry, patterns []string) ([]string, error) {
 	out, copied := patterns, false
 	for i, p := range patterns {
-		if !strings.Contains(p, "://") || !reg.CanHandle(p) {
+		if !reg.CanHandle(p) { // needs "://"
 			continue
 		}
 		if glob.HasMeta(p) {
