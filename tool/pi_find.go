@@ -52,13 +52,14 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 		return nil, err
 	}
 	defer closeFS()
+	root := searchRoot(c)
 	var inputs []string
 	for _, p := range in.Paths {
 		n := strings.ReplaceAll(pathutil.Normalize(p), `\`, "/")
 		if strings.TrimSpace(n) == "" {
 			return nil, errs.New(errs.InvalidParam, "`paths` must contain non-empty globs or paths: entry %d is empty.", len(inputs)+1)
 		}
-		if err := rejectCommaJoined(fsys, searchRoot(c), n, func() string {
+		if err := rejectCommaJoined(fsys, root, n, func() string {
 			parts := strings.Split(n, ",")
 			for i := range parts {
 				parts[i] = strconv.Quote(strings.TrimSpace(parts[i]))
@@ -69,7 +70,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 		}
 		inputs = append(inputs, n)
 	}
-	if searchesOSRoot(c, fsys, inputs) {
+	if searchesOSRoot(root, fsys, inputs) {
 		return nil, errs.New(errs.InvalidParam, "Searching from root directory '/' is not allowed: name a directory below it, e.g. [\"/home/*.txt\"] or [\"etc/**/*.conf\"].")
 	}
 	prune := []string{"node_modules"}
@@ -164,10 +165,10 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 }
 
 // searchesOSRoot reports whether the find would walk the OS root "/" (the
-// project root is "/" and the existing bases share nothing below it), which
-// pi find refuses.
-func searchesOSRoot(c *Config, fsys fs.FS, inputs []string) bool {
-	if searchRoot(c) != "/" {
+// project root, as searchRoot gives it, is "/" and the existing bases share
+// nothing below it), which pi find refuses.
+func searchesOSRoot(root string, fsys fs.FS, inputs []string) bool {
+	if root != "/" {
 		return false
 	}
 	var bases []string
