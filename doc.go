@@ -77,8 +77,9 @@
 // The pi toolset prints text in two styles. "hashline" (the default) heads
 // a file's lines with ¶path#TAG, where TAG is four hex digits derived from
 // the whole file's content (xxHash32 of the LF-normalised text with
-// trailing blanks removed, low 16 bits; none for files over 4 MiB), and
-// prints lines as "N:text" (search marks matches "*N:"). "plain" prints
-// "N|text". Tool calls return the Standard [Envelope]: status, data, text,
-// stats, context, and error when the status is "error".
+// trailing blanks and a leading UTF-8 byte-order mark removed, low 16
+// bits; none for files over 4 MiB), and prints lines as "N:text" (search
+// marks matches "*N:"). "plain" prints "N|text". Tool calls return the
+// Standard [Envelope]: status, data, text, stats, context, and error when
+// the status is "error".
 package scout
