@@ -218,8 +218,10 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (*scout.Envelop
 	st.Matched = d.MatchesCount
 	env := okEnvelope(partial, d.shape(), ampGrepText(g, d))
 	env.Stats = st
+	// The search has already refused a path resolveArg fails on; "." is
+	// only a fallback.
 	env.Context.PathResolved = "."
-	if p, err := resolveArg(c, g.Path); err == nil { // the search refused a path outside
+	if p, err := resolveArg(c, g.Path); err == nil {
 		env.Context.PathResolved = pathutil.Display(p)
 	}
 	return env, nil
