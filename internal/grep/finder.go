@@ -18,7 +18,9 @@ import (
 // compared whole: Go's bytes.Index keys on the first byte, which is often
 // a common one ("func main" starts with 'f'). Case-insensitive literals
 // scan for both cases of their rarest byte with two cached cursors and
-// compare with ASCII case folding. Small sets of literals keep one cursor
+// compare with ASCII case folding; when that byte proves common in the
+// text, they switch to a pairFinder, which tests two of their bytes at
+// eight positions per 64-bit word. Small sets of literals keep one cursor
 // per literal and take the nearest.
 type finder interface {
 	// index returns the offset of the first occurrence starting at or
