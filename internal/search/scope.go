@@ -10,6 +10,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/pathutil"
@@ -254,12 +255,12 @@ func statError(entry string, err error) error {
 	if errors.Is(err, syscall.ELOOP) {
 		return &errs.Error{Code: errs.InvalidParam, Path: entry, Err: err, Message: "Too many levels of symlinks in '" + entry + "'."}
 	}
+	if errors.Is(err, fsx.ErrOutsideRoot) { // the OS refused a symlink out of the root
+		return &errs.Error{Code: errs.AccessDenied, Path: entry, Err: err, Message: "Access denied: '" + entry + "' leads outside the project root through a symlink. Use a path inside the root."}
+	}
 	code := errs.CodeOf(err)
-	switch code {
-	case errs.NotFound:
+	if code == errs.NotFound {
 		code = errs.Internal
-	case errs.AccessDenied: // the OS refused a symlink out of the root
-		return &errs.Error{Code: code, Path: entry, Err: err, Message: "Access denied: '" + entry + "' leads outside the project root through a symlink. Use a path inside the root."}
 	}
 	return &errs.Error{Code: code, Path: entry, Err: err, Message: "Cannot search '" + entry + "': " + err.Error()}
 }
