@@ -131,7 +131,7 @@ func driverError(err error) (errs.Code, string, bool) {
 	case sqlite3.ErrBusy, sqlite3.ErrLocked:
 		return errs.Timeout, fmt.Sprintf("SQLite database is locked by another process (waited 3 s): %v", err), true
 	case sqlite3.ErrInterrupt:
-		return errs.Timeout, fmt.Sprintf("SQLite query stopped at its deadline: %v", err), true
+		return errs.Timeout, fmt.Sprintf("SQLite query stopped at its deadline (%v); %s", err, narrowHint), true
 	case sqlite3.ErrReadonly, sqlite3.ErrAuth:
 		return errs.InvalidParam, fmt.Sprintf("Scout opens databases read-only; statements that write are refused (%v)", err), true
 	case sqlite3.ErrCantOpen, sqlite3.ErrPerm:

@@ -130,7 +130,8 @@ type Options struct {
 // immutable=1 instead, because SQLite would otherwise create -wal and -shm
 // beside it; with a -wal present, SQLite keeps its read marks in the
 // existing -shm, the database and -wal are not touched. The caller must
-// have confined osPath to its workspace. ctx bounds every query.
+// have confined osPath to its workspace. ctx, and at most 30 s, bound the
+// read.
 func ReadFile(ctx context.Context, osPath, selector string) (*Result, error) {
 	sel, err := ParseSelector(selector)
 	if err != nil {
@@ -244,6 +245,9 @@ func (d *db) close() {
 	d.pool.Close()
 }
 
+// narrowHint says how to avoid a query's deadline.
+const narrowHint = "narrow the query (a WHERE, a LIMIT) so that it ends sooner"
+
 // dbError codes a driver error and says what it means for the caller.
 func dbError(err error) error {
 	if err == nil {
@@ -253,8 +257,11 @@ func dbError(err error) error {
 	if errors.As(err, &coded) {
 		return err
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return errs.Wrap(errs.CodeOf(err), err, "SQLite query stopped: %v", err)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return errs.Wrap(errs.Timeout, err, "SQLite query stopped at its deadline (%v); %s", err, narrowHint)
+	case errors.Is(err, context.Canceled):
+		return errs.Wrap(errs.Canceled, err, "SQLite query stopped: %v", err)
 	}
 	if code, msg, ok := driverError(err); ok {
 		return errs.Wrap(code, err, "%s", msg)

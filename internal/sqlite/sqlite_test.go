@@ -495,6 +495,19 @@ func TestDeadline(t *testing.T) {
 	}
 }
 
+// TestDefaultDeadline: a read stops at queryTimeout even when ctx has no
+// deadline, with a TIMEOUT that says how to avoid it.
+func TestDefaultDeadline(t *testing.T) {
+	_, path := fixtureDB(t)
+	defer func(d time.Duration) { queryTimeout = d }(queryTimeout)
+	queryTimeout = 100 * time.Millisecond
+	start := time.Now()
+	_, err := ReadFile(context.Background(), path, "?q=WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c")
+	if errs.CodeOf(err) != errs.Timeout || !strings.Contains(err.Error(), narrowHint) || time.Since(start) > 2*time.Second {
+		t.Errorf("endless query without a deadline: %v after %v", err, time.Since(start))
+	}
+}
+
 func TestResolve(t *testing.T) {
 	_, path := fixtureDB(t)
 	good, err := os.ReadFile(path)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/errs"
@@ -25,6 +26,11 @@ const (
 // rows stop after the row that passes it, as if the limit had been reached.
 // A variable so that tests can lower it.
 var maxResultBytes = 64 << 20
+
+// queryTimeout bounds one read of a database, however long ctx allows, so
+// that an endless query (a recursive CTE without a stop) ends. A variable
+// so that tests can lower it.
+var queryTimeout = 30 * time.Second
 
 // Result is one read of a database: typed values and the rendered text.
 type Result struct {
@@ -84,6 +90,8 @@ func (c Count) String() string {
 }
 
 func (d *db) read(ctx context.Context, sel Selector) (*Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, queryTimeout)
+	defer cancel()
 	var res *Result
 	var err error
 	switch sel.Kind {
