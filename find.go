@@ -98,7 +98,9 @@ type FindRequest struct {
 	// glob tools with a fixed search root: the walk starts at Base and
 	// every pattern is a glob matched against the paths below it, so no
 	// pattern names a base, a directory to list or a file. Recursive then
-	// has no effect.
+	// has no effect, no Patterns means every entry below Base, and a
+	// missing Base is a NOT_FOUND error. Empty means no fixed root: each
+	// pattern names its own base, as above.
 	Base string
 	// Recursive makes a glob with no '/' match at any depth ("*.go" is then
 	// "**/*.go"), as pi find does.
