@@ -27,9 +27,9 @@
 //     need exponentially many states) it gives up and regexp runs line by
 //     line instead, as RE2's DFA falls back to its NFA.
 //   - Line numbers are counted lazily with bytes.Count, only up to each
-//     matching line; CountOnly builds no Line values, and without line
-//     ranges it counts no newlines at all (lines are told apart by their
-//     offset).
+//     matching line; CountOnly builds no Line values, and in line mode
+//     without line ranges it counts no newlines at all (lines are told
+//     apart by their offset).
 //
 // # Limits
 //
