@@ -141,7 +141,7 @@ func (f *foldFinder) index(data []byte, from int) int {
 		if f.cands++; len(f.lower) >= 2 && f.cands <= foldProbe {
 			f.span += p + 1 - at
 			if f.cands == foldProbe && f.span < foldProbe*foldGap {
-				f.pair = newPairFinder(f.lower, true)
+				f.pair = newPairFinder(f.lower)
 				return f.pair.index(data, p-f.off+1)
 			}
 		}
@@ -165,15 +165,15 @@ func advance(data []byte, cursor, at int, b byte) int {
 	return at + j
 }
 
-// pairFinder finds a literal of two or more bytes by the bytes at two of
-// its offsets, o1 < o2, eight candidate starts at a time: it loads the
-// words at start+o1 and start+o2, folds ASCII letters to lower case where
-// the search ignores case (OR 0x20 maps exactly a letter's two cases to
-// its lower case), and looks for a zero byte in the XOR with the wanted
-// bytes. Its speed does not depend on how common the bytes are.
+// pairFinder finds an ASCII literal (in lower case, without k or s) of two
+// or more bytes in any letter case by the bytes at two of its offsets,
+// o1 < o2, eight candidate starts at a time: it loads the words at
+// start+o1 and start+o2, folds letters to lower case (OR 0x20 maps exactly
+// a letter's two cases to its lower case) and looks for a zero byte in the
+// XOR with the wanted bytes. Its speed does not depend on how common the
+// bytes are.
 type pairFinder struct {
-	needle []byte // in lower case when fold
-	fold   bool
+	lower  []byte
 	o1, o2 int
 	// the wanted bytes and the fold masks, repeated in each byte
 	want1, want2, mask1, mask2 uint64
@@ -184,22 +184,20 @@ const (
 	msb = 0x8080808080808080
 )
 
-func newPairFinder(needle []byte, fold bool) *pairFinder {
-	freq := exactFreq
-	if fold {
-		freq = foldFreq
-	}
-	a := rarest(needle, -1, freq)
-	b := rarest(needle, a, freq)
+func newPairFinder(lower []byte) *pairFinder {
+	a := rarest(lower, -1, foldFreq)
+	b := rarest(lower, a, foldFreq)
 	a, b = min(a, b), max(a, b)
-	f := &pairFinder{needle: needle, fold: fold, o1: a, o2: b}
-	f.want1, f.mask1 = lsb*uint64(needle[a]), f.foldMask(needle[a])
-	f.want2, f.mask2 = lsb*uint64(needle[b]), f.foldMask(needle[b])
+	f := &pairFinder{lower: lower, o1: a, o2: b}
+	f.want1, f.mask1 = lsb*uint64(lower[a]), foldMask(lower[a])
+	f.want2, f.mask2 = lsb*uint64(lower[b]), foldMask(lower[b])
 	return f
 }
 
-func (f *pairFinder) foldMask(c byte) uint64 {
-	if f.fold && c >= 'a' && c <= 'z' {
+// foldMask is the mask that folds byte c's letter case in each byte of a
+// word: 0x20 for a letter, 0 otherwise.
+func foldMask(c byte) uint64 {
+	if c >= 'a' && c <= 'z' {
 		return lsb * 0x20
 	}
 	return 0
@@ -226,30 +224,24 @@ func (f *pairFinder) index(data []byte, from int) int {
 			}
 		}
 	}
-	for ; p+len(f.needle) <= len(data); p++ {
-		if f.equal(data[p : p+len(f.needle)]) {
+	for n := len(f.lower); p+n <= len(data); p++ {
+		if foldEqual(data[p:p+n], f.lower) {
 			return p
 		}
 	}
 	return -1
 }
 
-// check compares the needle at the starts p+i whose byte i of t is set.
+// check compares the literal at the starts p+i whose byte i of t is set.
 func (f *pairFinder) check(data []byte, p int, t uint64) int {
+	n := len(f.lower)
 	for ; t != 0; t &= t - 1 {
 		start := p + bits.TrailingZeros64(t)/8
-		if start+len(f.needle) <= len(data) && f.equal(data[start:start+len(f.needle)]) {
+		if start+n <= len(data) && foldEqual(data[start:start+n], f.lower) {
 			return start
 		}
 	}
 	return -1
-}
-
-func (f *pairFinder) equal(s []byte) bool {
-	if f.fold {
-		return foldEqual(s, f.needle)
-	}
-	return bytes.Equal(s, f.needle)
 }
 
 // multiFinder finds the nearest occurrence of any of several literals.

@@ -523,13 +523,9 @@ func (fs *fileSearch) processLines(data []byte, from int) {
 		line := trimCR(data, ls, le)
 		if fs.keys {
 			fs.count(fs.lineKey(ls), fs.s.count(line))
+		} else if n := fs.lineNo(data, ls); !m.inRanges(n) {
 			continue
-		}
-		n := fs.lineNo(data, ls)
-		if !m.inRanges(n) {
-			continue
-		}
-		if m.opts.CountOnly || n == fs.lastMatch {
+		} else if m.opts.CountOnly || n == fs.lastMatch {
 			fs.count(n, fs.s.count(line))
 		} else {
 			fs.report(data, ls, le, n, nil, -1)
