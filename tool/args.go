@@ -165,17 +165,18 @@ func defaultValue(t reflect.Type, sf reflect.StructField, ft reflect.Type, s str
 // args are a tool call's arguments: one JSON object, by name.
 type args map[string]json.RawMessage
 
-// parseArgs checks that raw is one JSON object ("" is {}).
-func parseArgs(raw []byte) (args, error) {
+// parseArgs checks that raw is one JSON object ("" is {}); an error names
+// the arguments of fields, those of the tool called.
+func parseArgs(raw []byte, fields []argField) (args, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		raw = []byte("{}")
 	}
 	if !json.Valid(raw) {
-		return nil, errs.New(errs.InvalidParam, "Arguments are not valid JSON: pass one JSON object, e.g. {\"pattern\": \"TODO\"}.")
+		return nil, errs.New(errs.InvalidParam, "Arguments are not valid JSON: pass one JSON object of named arguments (valid arguments: %s).", argNames(fields))
 	}
 	if raw[0] != '{' {
-		return nil, errs.New(errs.InvalidParam, "Arguments must be a JSON object, got %s: pass e.g. {\"pattern\": \"TODO\"}.", jsonKind(raw))
+		return nil, errs.New(errs.InvalidParam, "Arguments must be a JSON object, got %s: pass named arguments (valid arguments: %s).", jsonKind(raw), argNames(fields))
 	}
 	var m args
 	if err := json.Unmarshal(raw, &m); err != nil {
@@ -204,11 +205,16 @@ func decode(a args, fields []argField, dst any) error {
 		return nil
 	}
 	sort.Strings(unknown)
-	valid := make([]string, len(fields))
+	return errs.New(errs.InvalidParam, "Unknown argument %s; valid arguments: %s.", quoteList(unknown), argNames(fields))
+}
+
+// argNames lists the names of fields, in order, comma-separated.
+func argNames(fields []argField) string {
+	names := make([]string, len(fields))
 	for i, f := range fields {
-		valid[i] = f.name
+		names[i] = f.name
 	}
-	return errs.New(errs.InvalidParam, "Unknown argument %s; valid arguments: %s.", quoteList(unknown), strings.Join(valid, ", "))
+	return strings.Join(names, ", ")
 }
 
 // decode sets dst from the argument; JSON null counts as absent.
@@ -267,6 +273,9 @@ func (f *argField) value(raw json.RawMessage) (reflect.Value, error) {
 	case kindNumber, kindInteger:
 		var n float64
 		if json.Unmarshal(raw, &n) != nil {
+			if jsonKind(raw) == "a number" { // beyond float64
+				return reflect.Value{}, errs.New(errs.InvalidParam, "Invalid argument '%s': %s is out of range; pass a smaller number.", f.name, clip(string(raw)))
+			}
 			return reflect.Value{}, typeErr(f.name, "a number", raw)
 		}
 		if f.kind == kindInteger && (n != math.Trunc(n) || math.Abs(n) > 1<<53) {

@@ -39,7 +39,7 @@ func TestSchemaAgreesWithDecoder(t *testing.T) {
 					t.Fatal(err)
 				}
 				schemaOK := rs.Validate(inst) == nil
-				a, err := parseArgs(c.args)
+				a, err := parseArgs(c.args, tl.fields)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -208,12 +208,13 @@ func TestDecode(t *testing.T) {
 		{`{` + base + `, "count": 2.5}`, nil, "Invalid argument 'count': must be an integer, got 2.5.", "an integer refuses fractions"},
 		{`{` + base + `, "low": 0.25}`, nil, "Invalid argument 'low': must be 0.5 or more, got 0.25.", "a minimum only"},
 		{`{` + base + `, "high": 11}`, nil, "Invalid argument 'high': must be 10 or less, got 11.", "a maximum only"},
+		{`{` + base + `, "high": 1e400}`, nil, "Invalid argument 'high': 1e400 is out of range; pass a smaller number.", "a number beyond float64"},
 		{`{` + base + `, "flag": "yes"}`, nil, `Invalid argument 'flag': must be true or false, got a string "yes".`, "a wrong type is named"},
 		{`{` + base + `, "any": 3}`, nil, "must be a string or an array of strings, got a number 3.", "oneOrMany refuses a number"},
 		{`{` + base + `, "zz": 1, "aa": 2}`, nil, "Unknown argument 'aa', 'zz'; valid arguments: name, mode, kind, count, low, high, flag, list, any.", "unknown arguments, sorted, with the valid ones in order"},
 	}
 	for _, tt := range tests {
-		a, err := parseArgs([]byte(tt.args))
+		a, err := parseArgs([]byte(tt.args), fields)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.args, err)
 		}
@@ -303,7 +304,7 @@ func TestDefinedToolDecodes(t *testing.T) {
 	probe := builders[len(builders)-1].make(true)
 	builders = builders[:len(builders)-1]
 	call := func(raw string) *scout.Envelope {
-		a, err := parseArgs([]byte(raw))
+		a, err := parseArgs([]byte(raw), probe.fields)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -335,7 +336,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		a, err := parseArgs(raw)
+		a, err := parseArgs(raw, nil)
 		if err != nil {
 			if errs.CodeOf(err) != errs.InvalidParam {
 				t.Fatalf("parseArgs(%q): %v", raw, err)

@@ -209,7 +209,7 @@ func (t *Tool) call(ctx context.Context, c Config, arguments []byte) (env *scout
 			env.Context.ParamsInput = validOrNull(params)
 		}
 	}()
-	a, err := parseArgs(arguments)
+	a, err := parseArgs(arguments, t.fields)
 	if err != nil {
 		return scout.ErrorEnvelope(err, params)
 	}

@@ -22,6 +22,8 @@ func TestCallBadInput(t *testing.T) {
 		{"nope", "find", `{}`, scout.CodeInvalidParam, "Unknown toolset 'nope'", "unknown toolset"},
 		{"pi", "nope", `{}`, scout.CodeInvalidParam, "Unknown tool 'nope'", "unknown tool"},
 		{"pi", "find", `{not json`, scout.CodeInvalidParam, "not valid JSON", "malformed JSON"},
+		{"pi", "find", `{"paths": [`, scout.CodeInvalidParam, "(valid arguments: paths, hidden, gitignore, limit, timeout)", "malformed JSON names the tool's arguments"},
+		{"amplifier", "grep", `[1,2]`, scout.CodeInvalidParam, "got an array: pass named arguments (valid arguments: pattern, ", "not an object names the tool's arguments"},
 		{"pi", "find", `[1,2]`, scout.CodeInvalidParam, "must be a JSON object, got an array", "arguments not an object"},
 		{"pi", "find", `"x"`, scout.CodeInvalidParam, "must be a JSON object, got a string", "arguments a string"},
 		{"pi", "find", `{"paths": "a.go"}`, scout.CodeInvalidParam, "'paths': must be an array of strings", "wrong field type is named"},
