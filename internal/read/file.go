@@ -263,7 +263,7 @@ func (r *reader) notebook(ctx context.Context, name, display string, info fs.Fil
 	if err != nil {
 		var e *errs.Error
 		if ok := asErr(err, &e); ok {
-			return nil, errs.Wrap(e.Code, err, "Cannot read notebook '%s': %s Read it with :raw to see the JSON.", display, e.Message)
+			return nil, errs.Wrap(e.Code, err, "Cannot read notebook '%s': %s.", display, e.Message) // the message says to use :raw
 		}
 		return nil, errs.Wrap(errs.Unsupported, err, "Cannot read notebook '%s': %v. Read it with :raw to see the JSON.", display, err)
 	}
