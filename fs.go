@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
 )
 
@@ -70,7 +71,7 @@ func CheckInside(fsys fs.FS, p string) error {
 	if _, ok := fsys.(fs.ReadLinkFS); !ok || p == "." {
 		return nil
 	}
-	denied := &Error{Code: CodeAccessDenied, Path: p, Message: "Access denied: '" + p + "' leads outside the project root through a symlink. Use a path inside the root."}
+	denied := errs.SymlinkOut(p, nil)
 	rest := strings.Split(p, "/")
 	cur := "."
 	for hops := 0; len(rest) > 0; {

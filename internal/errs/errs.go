@@ -56,6 +56,12 @@ func Wrap(code Code, cause error, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Err: cause}
 }
 
+// SymlinkOut is the ACCESS_DENIED error of path p, which leads outside the
+// project root through a symlink; cause may be nil.
+func SymlinkOut(p string, cause error) *Error {
+	return &Error{Code: AccessDenied, Path: p, Err: cause, Message: "Access denied: '" + p + "' leads outside the project root through a symlink. Use a path inside the root."}
+}
+
 // CodeOf returns the code of err: its own code if it is or wraps an *Error;
 // Canceled or Timeout for context errors; NotFound, AccessDenied or
 // InvalidParam for the matching io/fs errors; Internal otherwise.

@@ -256,7 +256,7 @@ func statError(entry string, err error) error {
 		return &errs.Error{Code: errs.InvalidParam, Path: entry, Err: err, Message: "Too many levels of symlinks in '" + entry + "'."}
 	}
 	if errors.Is(err, fsx.ErrOutsideRoot) { // the OS refused a symlink out of the root
-		return &errs.Error{Code: errs.AccessDenied, Path: entry, Err: err, Message: "Access denied: '" + entry + "' leads outside the project root through a symlink. Use a path inside the root."}
+		return errs.SymlinkOut(entry, err)
 	}
 	code := errs.CodeOf(err)
 	if code == errs.NotFound {
