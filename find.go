@@ -187,7 +187,7 @@ func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
 		defer cancel()
 	}
-	if req.Patterns, err = backingFiles(ctx, registry(f.Resolvers), req.Patterns); err != nil {
+	if req.Patterns, err = backingFiles(ctx, f.Resolvers, req.Patterns); err != nil {
 		return nil, err
 	}
 	scope, err := f.resolveScope(ctx, fsys, root, req)
@@ -214,10 +214,17 @@ func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 
 // backingFiles returns patterns with each internal URL replaced by the
 // path of the file that backs it (seed 004); patterns is not modified.
-func backingFiles(ctx context.Context, reg *iurl.Registry, patterns []string) ([]string, error) {
+func backingFiles(ctx context.Context, resolvers map[string]Resolver, patterns []string) ([]string, error) {
 	out, copied := patterns, false
+	var reg *iurl.Registry // made for the first pattern that may be a URL
 	for i, p := range patterns {
-		if !reg.CanHandle(p) { // needs "://"
+		if !strings.Contains(p, "://") {
+			continue
+		}
+		if reg == nil {
+			reg = registry(resolvers)
+		}
+		if !reg.CanHandle(p) {
 			continue
 		}
 		if glob.HasMeta(p) {
