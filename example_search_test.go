@@ -44,3 +44,27 @@ func ExampleSearcher_Search() {
 	// ## util.go
 	// *3|func helper() {}
 }
+
+// Stream yields each matching file as soon as it is searched, in path
+// order; breaking out of the loop stops the search.
+func ExampleSearcher_Stream() {
+	s := scout.Searcher{Workspace: scout.Workspace{FS: fstest.MapFS{
+		"a.go": {Data: []byte("// TODO: one\n")},
+		"b.go": {Data: []byte("nothing here\n")},
+		"c.go": {Data: []byte("// TODO: two\n// TODO: three\n")},
+		"d.go": {Data: []byte("// TODO: never reached\n")},
+	}}}
+	for f, err := range s.Stream(context.Background(), scout.SearchRequest{Pattern: "TODO"}) {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(f.Path, f.MatchLines)
+		if f.Path == "c.go" {
+			break
+		}
+	}
+	// Output:
+	// a.go 1
+	// c.go 2
+}
