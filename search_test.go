@@ -275,6 +275,21 @@ func TestSearchSkippedMembers(t *testing.T) {
 	})
 }
 
+// TestSearchMemberDotDot: a member path with a ".." segment is refused
+// as read refuses it, not folded into the archive's path and reported
+// missing.
+func TestSearchMemberDotDot(t *testing.T) {
+	tree := fstest.MapFS{"a.zip": {Data: zipOf(map[string]string{"src/ok.txt": "hit\n"})}}
+	forEachFS(t, tree, func(t *testing.T, s scout.Searcher) {
+		for _, p := range []string{"a.zip:../../etc/passwd", "a.zip:src/../src/ok.txt"} {
+			_, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit", Paths: []string{p}})
+			if scout.CodeOf(err) != scout.CodeInvalidParam || !strings.Contains(err.Error(), "paths inside an archive cannot leave it") {
+				t.Errorf("%s: %v, want INVALID_PARAM saying a member cannot leave the archive", p, err)
+			}
+		}
+	})
+}
+
 func TestSearchLines(t *testing.T) {
 	forEachFS(t, searchTree(), func(t *testing.T, s scout.Searcher) {
 		r, err := s.Search(context.Background(), scout.SearchRequest{Pattern: `h(i)t`, Paths: []string{"src/a.go"}, Before: 1, After: 1, Tags: true})

@@ -188,6 +188,18 @@ func resolveURL(ctx context.Context, fsys fs.FS, root, entry string, reg *iurl.R
 // resolveMember resolves "a.zip:member". ok is false when entry names no
 // archive file, so that it is read as an ordinary path.
 func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMember int64, sc *Scope) (*Target, bool, error) {
+	// The member is checked before the entry is cleaned, which would fold
+	// its ".." into the archive's own path.
+	for _, c := range archive.Candidates(entry) {
+		if _, ok := archive.Clean(c.Inner); ok {
+			continue
+		}
+		if ap, err := pathutil.Resolve(root, c.Archive); err == nil {
+			if st, err := fs.Stat(fsys, ap); err == nil && st.Mode().IsRegular() {
+				return nil, true, errs.New(errs.InvalidParam, "Archive path '%s' contains '..'; paths inside an archive cannot leave it. Name a member, e.g. %s:src/main.go.", c.Inner, c.Archive)
+			}
+		}
+	}
 	p, err := pathutil.Resolve(root, entry)
 	if err != nil {
 		return nil, false, nil
