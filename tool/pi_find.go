@@ -46,8 +46,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	}
 	limit := max(int(min(math.Floor(in.Limit), piFindMaxLimit)), 1)
 	timeout := min(max(in.Timeout, 0.5), 60)
-	ws := c.workspace()
-	fsys, closeFS, err := ws.OpenFS()
+	fsys, ws, closeFS, err := c.open()
 	if err != nil {
 		return nil, err
 	}

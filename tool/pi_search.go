@@ -69,8 +69,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	}
 	skip := int(math.Min(math.Floor(in.Skip), math.MaxInt32))
 
-	ws := c.workspace()
-	fsys, release, err := ws.OpenFS()
+	fsys, ws, release, err := c.open()
 	if err != nil {
 		return nil, err
 	}

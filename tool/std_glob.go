@@ -52,8 +52,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	if strings.TrimSpace(dir) == "" {
 		dir = "."
 	}
-	ws := c.workspace()
-	fsys, release, err := ws.OpenFS()
+	fsys, ws, release, err := c.open()
 	if err != nil {
 		return nil, err
 	}

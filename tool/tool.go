@@ -60,6 +60,16 @@ type Config struct {
 
 func (c *Config) workspace() scout.Workspace { return scout.Workspace{FS: c.FS, Root: c.Root} }
 
+// open opens the workspace once for a call: its FS, and a Workspace over
+// that FS for the core tools, so that they do not open the root again.
+func (c *Config) open() (fs.FS, scout.Workspace, func(), error) {
+	fsys, release, err := c.workspace().OpenFS()
+	if err != nil {
+		return nil, scout.Workspace{}, nil, err
+	}
+	return fsys, scout.Workspace{FS: fsys, Root: searchRoot(c)}, release, nil
+}
+
 func (c *Config) hashline() bool { return c.Style == "" || c.Style == "hashline" }
 
 // Tool is one agent-facing tool.
