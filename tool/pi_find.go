@@ -58,13 +58,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 		if strings.TrimSpace(n) == "" {
 			return nil, errs.New(errs.InvalidParam, "`paths` must contain non-empty globs or paths: entry %d is empty.", len(inputs)+1)
 		}
-		if err := rejectCommaJoined(fsys, root, n, func() string {
-			parts := strings.Split(n, ",")
-			for i := range parts {
-				parts[i] = strconv.Quote(strings.TrimSpace(parts[i]))
-			}
-			return fmt.Sprintf("the entry %q holds several paths; pass them as separate elements: [%s].", n, strings.Join(parts, ", "))
-		}); err != nil {
+		if err := rejectCommaJoined(fsys, root, n, n); err != nil {
 			return nil, err
 		}
 		inputs = append(inputs, n)

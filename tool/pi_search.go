@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -199,7 +198,7 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 			out = append(out, e)
 			continue
 		}
-		if err := rejectCommaJoined(fsys, root, e, func() string { return fmt.Sprintf("split %q into separate entries", raw) }); err != nil {
+		if err := rejectCommaJoined(fsys, root, e, raw); err != nil {
 			return nil, nil, "", err
 		}
 		// Several paths in one entry, joined by ';' or white space, are
