@@ -223,20 +223,12 @@ func TestFindMaxVisited(t *testing.T) {
 	}
 }
 
-// slowFS delays every directory read so that a timeout hits mid-walk.
-type slowFS struct{ fstest.MapFS }
-
-func (s slowFS) ReadDir(name string) ([]fs.DirEntry, error) {
-	time.Sleep(30 * time.Millisecond)
-	return s.MapFS.ReadDir(name)
-}
-
 func TestFindTimeoutReturnsPartial(t *testing.T) {
 	m := fstest.MapFS{}
 	for i := range 60 {
 		m[fmt.Sprintf("d%02d/f.txt", i)] = &fstest.MapFile{}
 	}
-	f := scout.Finder{Workspace: scout.Workspace{FS: slowFS{m}}}
+	f := scout.Finder{Workspace: scout.Workspace{FS: testfs.SlowFS{MapFS: m, Delay: 30 * time.Millisecond}}}
 	start := time.Now()
 	res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"**/*.txt"}, Timeout: 100 * time.Millisecond})
 	if err != nil {
@@ -267,7 +259,7 @@ func TestFindProgress(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var calls []time.Time
-	f := scout.Finder{Workspace: scout.Workspace{FS: slowFS{m}}}
+	f := scout.Finder{Workspace: scout.Workspace{FS: testfs.SlowFS{MapFS: m, Delay: 30 * time.Millisecond}}}
 	_, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"**/*.txt"}, Progress: func(p scout.FindProgress) {
 		mu.Lock()
 		calls = append(calls, time.Now())

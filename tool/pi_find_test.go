@@ -5,13 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // TestPiFindRefusesOSRoot: with the project root at "/", a find that would
@@ -30,14 +30,6 @@ func TestPiFindRefusesOSRoot(t *testing.T) {
 	}
 }
 
-// slowFS delays every directory read, so that a walk outlasts a timeout.
-type slowFS struct{ fstest.MapFS }
-
-func (s slowFS) ReadDir(name string) ([]fs.DirEntry, error) {
-	time.Sleep(150 * time.Millisecond)
-	return s.MapFS.ReadDir(name)
-}
-
 // TestPiFindTimeout: at the timeout, the matches found so far are returned
 // as a partial, truncated result with pi's notice.
 func TestPiFindTimeout(t *testing.T) {
@@ -45,7 +37,7 @@ func TestPiFindTimeout(t *testing.T) {
 	for i := range 20 {
 		m[fmt.Sprintf("d%02d/f.txt", i)] = &fstest.MapFile{}
 	}
-	env := Call(context.Background(), Config{FS: slowFS{m}}, Pi, "find", []byte(`{"paths":["**/*.txt"],"timeout":0.5}`))
+	env := Call(context.Background(), Config{FS: testfs.SlowFS{MapFS: m, Delay: 150 * time.Millisecond}}, Pi, "find", []byte(`{"paths":["**/*.txt"],"timeout":0.5}`))
 	d, _ := env.Data.(map[string]any)
 	n, _ := d["fileCount"].(int)
 	notice := fmt.Sprintf("find timed out after 0.5s; returning %d partial matches — increase timeout or narrow pattern", n)

@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 func TestStdGlobBreakers(t *testing.T) {
@@ -89,7 +91,7 @@ func TestStdGlobTimeLimit(t *testing.T) {
 		dir += "/d"
 	}
 	m[dir+"/z.py"] = &fstest.MapFile{}
-	cfg := Config{FS: slowFS{m}}
+	cfg := Config{FS: testfs.SlowFS{MapFS: m, Delay: 150 * time.Millisecond}}
 	for _, tc := range []struct{ args, status, text string }{
 		{`{"pattern":"**/*.py"}`, "partial", "\n[Partial: Search timed out (>2s). Results are incomplete.]\n\na.py"},
 		{`{"pattern":"**/*.go"}`, "error", "\n[Error: Search timed out (>2s) before any match. Narrow path or pattern.]"},

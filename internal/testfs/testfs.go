@@ -184,3 +184,16 @@ func Cases(t testing.TB, glob string) []string {
 	}
 	return files
 }
+
+// SlowFS is a MapFS whose every directory read takes Delay, so that a walk
+// outlasts a timeout.
+type SlowFS struct {
+	fstest.MapFS
+	Delay time.Duration
+}
+
+// ReadDir sleeps for Delay, then reads the directory.
+func (s SlowFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	time.Sleep(s.Delay)
+	return s.MapFS.ReadDir(name)
+}
