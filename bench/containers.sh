@@ -12,7 +12,7 @@ set -euo pipefail
 work=${1:-/tmp/scout-bench-containers}
 mkdir -p "$work"
 
-need() { command -v "$1" >/dev/null 2>&1 || { [ "$(id -u)" = 0 ] && { apt-get update -qq >/dev/null; apt-get install -y -qq "$2" >/dev/null; }; }; command -v "$1" >/dev/null || { echo "containers.sh: $1 is missing" >&2; exit 2; }; }
+. "$(dirname "$0")/lib.sh"
 need hyperfine hyperfine
 need sqlite3 sqlite3
 need unzip unzip

@@ -6,7 +6,7 @@
 # Usage (from the project root): bench/find.sh [WORKDIR]   (needs hyperfine and ripgrep; installs them when root)
 set -euo pipefail
 work=${1:-$(mktemp -d)}
-need() { command -v "$1" >/dev/null || { [ "$(id -u)" = 0 ] && apt-get install -y -qq "$2" >/dev/null; }; command -v "$1" >/dev/null; }
+. "$(dirname "$0")/lib.sh"
 need rg ripgrep && need hyperfine hyperfine
 go build -o "$work/scout" ./cmd/scout
 S=$work/scout

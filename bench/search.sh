@@ -12,7 +12,7 @@
 set -euo pipefail
 work=${1:-/tmp/scout-bench-search}
 mkdir -p "$work"
-need() { command -v "$1" >/dev/null 2>&1 || { [ "$(id -u)" = 0 ] && { apt-get update -qq >/dev/null; apt-get install -y -qq "$2" >/dev/null; }; }; command -v "$1" >/dev/null || { echo "search.sh: $1 is missing" >&2; exit 2; }; }
+. "$(dirname "$0")/lib.sh"
 need rg ripgrep
 need hyperfine hyperfine
 go build -o "$work/scout" ./cmd/scout
