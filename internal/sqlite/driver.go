@@ -37,6 +37,9 @@ func open(ctx context.Context, dsn string, data []byte) (*db, error) {
 			}
 		}
 		c.SetLimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+		// A value is held in memory whole when a row is read: bound it (the
+		// default, 1e9 bytes, let q=SELECT zeroblob(999999999) take 3 GB).
+		c.SetLimit(sqlite3.SQLITE_LIMIT_LENGTH, MaxValueBytes)
 		return nil
 	})
 	if err == nil {
@@ -113,6 +116,10 @@ func (d *db) inspect(q string, args []any) (statement, error) {
 	return st, err
 }
 
+// MaxValueBytes caps the size of one value (string or BLOB) a read makes
+// SQLite hold; a larger one fails the read with a TOO_LARGE error.
+const MaxValueBytes = 64 << 20
+
 // driverError maps a SQLite error to a code and a message.
 func driverError(err error) (errs.Code, string, bool) {
 	var se sqlite3.Error
@@ -136,7 +143,9 @@ func driverError(err error) (errs.Code, string, bool) {
 		return errs.InvalidParam, fmt.Sprintf("Scout opens databases read-only; statements that write are refused (%v)", err), true
 	case sqlite3.ErrCantOpen, sqlite3.ErrPerm:
 		return errs.Unsupported, fmt.Sprintf("Cannot open SQLite database: %v", err), true
-	case sqlite3.ErrTooBig, sqlite3.ErrNomem, sqlite3.ErrFull:
+	case sqlite3.ErrTooBig:
+		return errs.TooLarge, fmt.Sprintf("SQLite: %v: a value is over Scout's %d MiB cap; leave that column out or select its length, e.g. ?q=SELECT id, length(body) FROM t", err, MaxValueBytes>>20), true
+	case sqlite3.ErrNomem, sqlite3.ErrFull:
 		return errs.TooLarge, fmt.Sprintf("SQLite: %v", err), true
 	case sqlite3.ErrError, sqlite3.ErrRange, sqlite3.ErrMismatch, sqlite3.ErrConstraint:
 		return errs.InvalidParam, fmt.Sprintf("SQLite error: %v", err), true

@@ -508,6 +508,20 @@ func TestDefaultDeadline(t *testing.T) {
 	}
 }
 
+// TestValueCap: a value over MaxValueBytes fails the read with TOO_LARGE
+// and a hint, instead of being held in memory; a smaller one is read.
+func TestValueCap(t *testing.T) {
+	_, path := fixtureDB(t)
+	_, err := ReadFile(context.Background(), path, fmt.Sprintf("?q=SELECT zeroblob(%d)", MaxValueBytes+1))
+	if errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "length(") {
+		t.Errorf("a value over the cap: %v, want TOO_LARGE with a hint", err)
+	}
+	res, err := ReadFile(context.Background(), path, "?q=SELECT zeroblob(1048576) AS b")
+	if err != nil || !strings.Contains(res.Text, "<BLOB 1.0MB>") {
+		t.Errorf("a value under the cap: %v, %v", res, err)
+	}
+}
+
 func TestResolve(t *testing.T) {
 	_, path := fixtureDB(t)
 	good, err := os.ReadFile(path)
