@@ -1,6 +1,7 @@
 package fsx
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -232,23 +233,27 @@ func (d *dirFD) ReadEntries(fn func(name string, typ fs.FileMode)) error {
 		if n <= 0 {
 			return nil
 		}
-		// One string for the whole batch: the names are substrings of it,
-		// which saves an allocation per entry.
-		b := string(buf[:n])
-		for len(b) >= 19 {
+		// The names of the batch share one string, of their length only:
+		// one allocation per batch, and none for the records around them.
+		var names strings.Builder
+		names.Grow(nameBytes(buf[:n]))
+		for b := buf[:n]; len(b) >= 19; {
 			// struct linux_dirent64: ino u64, off s64, reclen u16, type u8, name.
 			reclen := int(b[16]) | int(b[17])<<8
 			if reclen < 19 || reclen > len(b) {
 				return errors.New("malformed directory entry from getdents64")
 			}
-			typ, name := b[18], b[19:reclen]
+			typ, raw := b[18], b[19:reclen]
 			b = b[reclen:]
-			if i := strings.IndexByte(name, 0); i >= 0 {
-				name = name[:i]
+			if i := bytes.IndexByte(raw, 0); i >= 0 {
+				raw = raw[:i]
 			}
-			if name == "." || name == ".." {
+			if string(raw) == "." || string(raw) == ".." {
 				continue
 			}
+			start := names.Len()
+			names.Write(raw)
+			name := names.String()[start:]
 			mode, known := direntType(typ)
 			if !known {
 				var st unix.Stat_t
@@ -260,6 +265,25 @@ func (d *dirFD) ReadEntries(fn func(name string, typ fs.FileMode)) error {
 			fn(name, mode)
 		}
 	}
+}
+
+// nameBytes is the length of the names in a getdents64 batch, at most
+// the batch's length.
+func nameBytes(b []byte) int {
+	n := 0
+	for len(b) >= 19 {
+		reclen := int(b[16]) | int(b[17])<<8
+		if reclen < 19 || reclen > len(b) {
+			break
+		}
+		raw := b[19:reclen]
+		if i := bytes.IndexByte(raw, 0); i >= 0 {
+			raw = raw[:i]
+		}
+		n += len(raw)
+		b = b[reclen:]
+	}
+	return n
 }
 
 func (d *dirFD) Lstat(name string) (fs.FileInfo, error) {

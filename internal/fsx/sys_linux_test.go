@@ -1,9 +1,13 @@
 package fsx
 
 import (
+	"fmt"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -89,4 +93,56 @@ garbage line
 	if m := readMounts("/x", ""); m.sysFor(".").direct {
 		t.Error("without a mount table, calls must go through the scheduler")
 	}
+}
+
+// TestReadEntriesManyBatches lists a directory that takes several
+// getdents64 batches, with names of every length up to 255 bytes: the same
+// names as os.ReadDir, each intact although the names of a batch share
+// one string.
+func TestReadEntriesManyBatches(t *testing.T) {
+	dir := t.TempDir()
+	var want []string
+	for i := range 1500 {
+		name := fmt.Sprintf("%d-%s", i, strings.Repeat("é", i%127)) // up to 4+252 bytes
+		if len(name) > 255 {
+			name = name[:255]
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, name)
+	}
+	fsys, closeFn, ok := openBeneath(dir)
+	if !ok {
+		t.Skip("no openat2 here")
+	}
+	defer closeFn()
+	d, err := fsys.(*beneathFS).openDir("open", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var got []string
+	if err := d.ReadEntries(func(name string, typ fs.FileMode) {
+		if typ != 0 {
+			t.Errorf("%q: type %v, want a regular file", name, typ)
+		}
+		got = append(got, name)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("listed %d names, want %d; first difference at %d", len(got), len(want), firstDiff(got, want))
+	}
+}
+
+func firstDiff(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }

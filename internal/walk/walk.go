@@ -455,6 +455,9 @@ type cachedInfo struct {
 	ok  bool
 }
 
+// direntScratch holds the slices list gathers entries in.
+var direntScratch = sync.Pool{New: func() any { return new([]dirent) }}
+
 // list reads the directory of j.
 func (w *walker) list(j job) (*listing, error) {
 	l := &listing{fsys: w.fsys}
@@ -463,13 +466,20 @@ func (w *walker) list(j job) (*listing, error) {
 		if err != nil {
 			return nil, err
 		}
+		// Gather into a reused slice, then keep an exact copy: growing the
+		// listing itself would allocate about twice its size.
+		sp := direntScratch.Get().(*[]dirent)
+		defer direntScratch.Put(sp)
+		ents := (*sp)[:0]
 		err = fd.ReadEntries(func(name string, typ fs.FileMode) {
-			l.ents = append(l.ents, dirent{name, typ})
+			ents = append(ents, dirent{name, typ})
 		})
+		*sp = ents
 		if err != nil {
 			fd.Close()
 			return nil, err
 		}
+		l.ents = slices.Clone(ents)
 		l.fd = fd
 		return l, nil
 	}
