@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // convertDOCX renders word/document.xml: headings as #, list items as -,
@@ -255,7 +256,7 @@ func (w *docxWriter) emitPara(p *docxPara) {
 	w.out.WriteString(s + "\n\n")
 }
 
-var headingStyle = regexp.MustCompile(`(?i)^heading\s*([1-9])$`)
+var headingStyle = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^heading\s*([1-9])$`) })
 
 // docxHeadings maps paragraph style ids to heading levels from
 // word/styles.xml (by the style's name, which is language-independent:
@@ -281,7 +282,7 @@ func docxHeadings(p *pkg) map[string]int {
 		return levels
 	}
 	for _, s := range doc.Styles {
-		if m := headingStyle.FindStringSubmatch(s.Name.Val); m != nil {
+		if m := headingStyle().FindStringSubmatch(s.Name.Val); m != nil {
 			levels[s.ID] = int(m[1][0] - '0')
 		} else if strings.EqualFold(s.Name.Val, "title") {
 			levels[s.ID] = 1

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -250,9 +251,10 @@ func scanContent(data []byte) (closed bool, textBytes int) {
 // reads that many entries even past the end of the stream.
 const maxObjStm = 1 << 20
 
+// The object-stream patterns, compiled on first use (not at start-up).
 var (
-	objStmRE = regexp.MustCompile(`/Type\s*/ObjStm\b`)
-	countRE  = regexp.MustCompile(`/N\s+(\d+)`)
+	objStmRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/Type\s*/ObjStm\b`) })
+	countRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/N\s+(\d+)`) })
 )
 
 // checkObjStms scans the raw file for object-stream dictionaries and
@@ -266,9 +268,9 @@ func checkObjStms(r io.ReaderAt, size int64) error {
 			return err
 		}
 		b := buf[:n]
-		for _, loc := range objStmRE.FindAllIndex(b, -1) {
+		for _, loc := range objStmRE().FindAllIndex(b, -1) {
 			window := b[max(0, loc[0]-overlap/2):min(len(b), loc[1]+overlap/2)]
-			for _, m := range countRE.FindAllSubmatch(window, -1) {
+			for _, m := range countRE().FindAllSubmatch(window, -1) {
 				if v, err := strconv.Atoi(string(m[1])); err != nil || v > maxObjStm {
 					return fmt.Errorf("an object stream announces %s objects", m[1])
 				}

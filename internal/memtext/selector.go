@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Range is an inclusive 1-based line range. End 0 means "to the end".
@@ -35,7 +36,7 @@ type Selector struct {
 
 // chunkRE is one range of a range list: N, N-M, N-, N+K, N..M, N.., with an
 // optional L before either number.
-var chunkRE = regexp.MustCompile(`(?i)^L?(\d+)(?:(\.\.|[-+])(?:L?(\d+))?)?$`)
+var chunkRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^L?(\d+)(?:(\.\.|[-+])(?:L?(\d+))?)?$`) })
 
 // IsRangeList reports whether s has the shape of a range list (it may
 // still fail ParseRanges, e.g. "0" or "5-3").
@@ -44,7 +45,7 @@ func IsRangeList(s string) bool {
 		return false
 	}
 	for _, c := range strings.Split(s, ",") {
-		if !chunkRE.MatchString(strings.TrimSpace(c)) {
+		if !chunkRE().MatchString(strings.TrimSpace(c)) {
 			return false
 		}
 	}
@@ -57,7 +58,7 @@ func ParseRanges(s string) ([]Range, error) {
 	var out []Range
 	for _, c := range strings.Split(s, ",") {
 		c = strings.TrimSpace(c)
-		m := chunkRE.FindStringSubmatch(c)
+		m := chunkRE().FindStringSubmatch(c)
 		if m == nil {
 			return nil, fmt.Errorf("Invalid line selector %q: use :N, :A-B, :A+C or :A-B,C-D", c)
 		}
