@@ -74,8 +74,8 @@ type statement struct {
 // reports it read-only and it takes exactly nargs parameters. When q is a
 // SELECT, it also finds its columns through "SELECT * FROM (q) LIMIT 0" and
 // whether any is declared DATE, DATETIME, TIMESTAMP or BOOLEAN, which the
-// driver would turn into time.Time or bool.
-func (d *db) inspect(q string, args []any) (statement, error) {
+// driver would turn into time.Time or bool, unless typed is false.
+func (d *db) inspect(q string, args []any, typed bool) (statement, error) {
 	var st statement
 	err := d.conn.Raw(func(dc any) error {
 		c := dc.(*sqlite3.SQLiteConn)
@@ -92,7 +92,7 @@ func (d *db) inspect(q string, args []any) (statement, error) {
 		if nin != len(args) {
 			return errs.New(errs.InvalidParam, "Bound parameters ('?', ':name', '@name', '$name') are not supported; write the values into the query")
 		}
-		if !selectLike(q) {
+		if !typed || !selectLike(q) {
 			return nil
 		}
 		vals := make([]driver.Value, len(args))
@@ -115,10 +115,6 @@ func (d *db) inspect(q string, args []any) (statement, error) {
 	})
 	return st, err
 }
-
-// MaxValueBytes caps the size of one value (string or BLOB) a read makes
-// SQLite hold; a larger one fails the read with a TOO_LARGE error.
-const MaxValueBytes = 64 << 20
 
 // driverError maps a SQLite error to a code and a message.
 func driverError(err error) (errs.Code, string, bool) {

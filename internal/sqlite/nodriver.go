@@ -18,6 +18,6 @@ type statement struct {
 	convert bool
 }
 
-func (d *db) inspect(string, []any) (statement, error) { return statement{}, errNoCgo }
+func (d *db) inspect(string, []any, bool) (statement, error) { return statement{}, errNoCgo }
 
 func driverError(error) (errs.Code, string, bool) { return "", "", false }

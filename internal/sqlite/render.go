@@ -128,13 +128,16 @@ func flat(s string) string {
 	return strings.NewReplacer("\r\n", `\n`, "\n", `\n`, "\r", `\n`, "\t", " ").Replace(s)
 }
 
-// value renders one SQLite value: NULL, a number, text, or "<BLOB 1.0KB>".
+// value renders one SQLite value: NULL, a number, text, "<BLOB 1.0KB>", or
+// "<TEXT 80.0MB>" for a text too large to load.
 func value(v any) string {
 	switch v := v.(type) {
 	case nil:
 		return "NULL"
 	case []byte:
 		return "<BLOB " + dirtree.FormatBytes(int64(len(v))) + ">"
+	case Sized:
+		return "<" + strings.ToUpper(v.Type) + " " + dirtree.FormatBytes(v.Bytes) + ">"
 	case string:
 		return v
 	case int64:

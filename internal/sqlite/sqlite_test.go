@@ -522,6 +522,65 @@ func TestValueCap(t *testing.T) {
 	}
 }
 
+// TestSizedValues: the table views show a BLOB's size without loading it,
+// and a value over MaxValueBytes as its size instead of failing; a query
+// that selects such a value still fails with the hint.
+func TestSizedValues(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 130 MB database")
+	}
+	path := filepath.Join(t.TempDir(), "big.db")
+	big := MaxValueBytes + 1
+	makeDB(t, path, "CREATE TABLE v(id INTEGER PRIMARY KEY, kind TEXT, b BLOB, t TEXT)",
+		"INSERT INTO v VALUES (1, 'small', x'0102', 'hi')",
+		fmt.Sprintf("INSERT INTO v VALUES (2, 'big', zeroblob(%d), replace(hex(zeroblob(%d)), '0', 'x'))", big, big/2+1))
+	ctx := context.Background()
+	for _, sel := range []string{":v", ":v?limit=5&order=id:desc", ":v?where=kind='big'", ":v:2"} {
+		res, err := ReadFile(ctx, path, sel)
+		if err != nil {
+			t.Errorf("%s: %v", sel, err)
+			continue
+		}
+		for _, want := range []string{"<BLOB 64.0MB>", "<TEXT 64.0MB>"} {
+			if !strings.Contains(res.Text, want) {
+				t.Errorf("%s: no %s in\n%s", sel, want, res.Text)
+			}
+		}
+		if sel != ":v:2" && sel != ":v?where=kind='big'" && (!strings.Contains(res.Text, "<BLOB 2B>") || !strings.Contains(res.Text, "hi")) {
+			t.Errorf("%s: the small row is not shown as before:\n%s", sel, res.Text)
+		}
+		for _, row := range res.Rows {
+			for _, v := range row {
+				if b, ok := v.([]byte); ok {
+					t.Errorf("%s: a BLOB of %d bytes was loaded", sel, len(b))
+				}
+			}
+		}
+	}
+	_, err := ReadFile(ctx, path, "?q=SELECT * FROM v")
+	if errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "length(") {
+		t.Errorf("selecting a value over the cap: %v, want TOO_LARGE with a hint", err)
+	}
+}
+
+// TestGeneratedColumns: the table views show generated columns, as
+// SELECT * does, and order by them.
+func TestGeneratedColumns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gen.db")
+	makeDB(t, path, "CREATE TABLE g(a INTEGER, b INTEGER GENERATED ALWAYS AS (10 - a) VIRTUAL, c TEXT GENERATED ALWAYS AS (a || 'x') STORED)",
+		"INSERT INTO g(a) VALUES (1), (2), (3)")
+	res, err := ReadFile(context.Background(), path, ":g?order=b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a", "b", "c"}; !slices.Equal(res.Columns, want) {
+		t.Errorf("columns %v, want %v", res.Columns, want)
+	}
+	if len(res.Rows) != 3 || res.Rows[0][0] != int64(3) || res.Rows[0][2] != "3x" {
+		t.Errorf("rows ordered by the generated column: %v", res.Rows)
+	}
+}
+
 func TestResolve(t *testing.T) {
 	_, path := fixtureDB(t)
 	good, err := os.ReadFile(path)
@@ -699,8 +758,8 @@ func TestResultBytesCap(t *testing.T) {
 	defer func() { maxResultBytes = old }()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "blobs.db")
-	makeDB(t, path, "CREATE TABLE b(id INTEGER PRIMARY KEY, data BLOB)",
-		"INSERT INTO b SELECT value, zeroblob(1000) FROM (WITH RECURSIVE s(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM s WHERE value < 10) SELECT value FROM s)")
+	makeDB(t, path, "CREATE TABLE b(id INTEGER PRIMARY KEY, data TEXT)",
+		"INSERT INTO b SELECT value, hex(zeroblob(500)) FROM (WITH RECURSIVE s(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM s WHERE value < 10) SELECT value FROM s)")
 	ctx := context.Background()
 	var seen int
 	res, err := ReadFile(ctx, path, ":b?limit=50")

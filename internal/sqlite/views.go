@@ -20,6 +20,10 @@ const (
 	EstimateAbove = 50_000 // a sqlite_stat1 estimate above this is shown as "~N rows"
 	ProbeCap      = 10_000 // rows counted at most; more shows as "10000+ rows"
 	MaxValueChars = 16_384 // characters of one value a Row shows
+	// MaxValueBytes caps the size of one value (text or BLOB) a read makes
+	// SQLite hold: a query selecting a larger one fails with TOO_LARGE; the
+	// table views show its size instead.
+	MaxValueBytes = 64 << 20
 )
 
 // maxResultBytes bounds the text and blob bytes one read loads (64 MiB):
@@ -47,7 +51,8 @@ type Result struct {
 	Table string
 	SQL   string
 	// Columns and Rows are the rows shown (Schema samples, Row, Query,
-	// Raw). A value is nil (NULL), int64, float64, string or []byte.
+	// Raw). A value is nil (NULL), int64, float64, string, []byte, or
+	// Sized in the table views (Schema, Row, Query).
 	Columns []string
 	Rows    [][]any
 	// Count is the table's row count (Schema).
@@ -208,7 +213,8 @@ func (d *db) table(ctx context.Context, name string) (string, string, []column, 
 		}
 		return "", "", nil, err
 	}
-	rows, err := d.conn.QueryContext(ctx, `SELECT name, type, pk FROM pragma_table_info(?)`, stored)
+	// The columns SELECT * gives: table_info leaves out generated columns.
+	rows, err := d.conn.QueryContext(ctx, `SELECT name, type, pk FROM pragma_table_xinfo(?) WHERE hidden <> 1`, stored)
 	if err != nil {
 		return "", "", nil, err
 	}
@@ -225,12 +231,12 @@ func (d *db) table(ctx context.Context, name string) (string, string, []column, 
 }
 
 func (d *db) schema(ctx context.Context, sel Selector) (*Result, error) {
-	name, sqlText, _, err := d.table(ctx, sel.Table)
+	name, sqlText, cols, err := d.table(ctx, sel.Table)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{Table: name, SQL: sqlText}
-	res.Columns, res.Rows, _, err = d.rows(ctx, "SELECT * FROM "+quote(name)+" LIMIT "+strconv.Itoa(SampleRows), nil, SampleRows)
+	res.Columns, res.Rows, _, err = d.tableRows(ctx, name, cols, " LIMIT "+strconv.Itoa(SampleRows), nil, SampleRows)
 	if err != nil {
 		return nil, err
 	}
@@ -280,7 +286,7 @@ func (d *db) row(ctx context.Context, sel Selector) (*Result, error) {
 		arg = n
 	}
 	res := &Result{Table: name}
-	res.Columns, res.Rows, _, err = d.rows(ctx, "SELECT * FROM "+quote(name)+" WHERE "+keyCol+" = ? LIMIT 1", []any{arg}, 1)
+	res.Columns, res.Rows, _, err = d.tableRows(ctx, name, cols, " WHERE "+keyCol+" = ? LIMIT 1", []any{arg}, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +356,7 @@ func (d *db) page(ctx context.Context, sel Selector) (*Result, error) {
 		return nil, err
 	}
 	sel.Table = name
-	q := "SELECT * FROM " + quote(name)
+	var q string
 	if sel.Where != "" {
 		q += " WHERE (" + sel.Where + "\n)"
 	}
@@ -371,7 +377,7 @@ func (d *db) page(ctx context.Context, sel Selector) (*Result, error) {
 	}
 	q += " LIMIT ? OFFSET ?"
 	res := &Result{Table: name}
-	res.Columns, res.Rows, res.More, err = d.rows(ctx, q, []any{int64(sel.Limit + 1), int64(sel.Offset)}, sel.Limit)
+	res.Columns, res.Rows, res.More, err = d.tableRows(ctx, name, cols, q, []any{int64(sel.Limit + 1), int64(sel.Offset)}, sel.Limit)
 	if err != nil {
 		return nil, err
 	}
@@ -415,7 +421,7 @@ func (d *db) raw(ctx context.Context, sel Selector) (*Result, error) {
 	}
 	res := &Result{}
 	var err error
-	res.Columns, res.Rows, res.More, err = d.rows(ctx, stmt, nil, MaxRawRows)
+	res.Columns, res.Rows, res.More, err = d.rows(ctx, stmt, nil, MaxRawRows, true)
 	if err != nil {
 		return nil, err
 	}
@@ -438,10 +444,11 @@ func notice(notes []string) string {
 // rows runs a read-only statement and returns its columns and at most max
 // rows, fewer once maxResultBytes of values are loaded; more reports that
 // another row followed. Values keep their SQLite storage class whatever the
-// column's declared type.
-func (d *db) rows(ctx context.Context, q string, args []any, max int) (cols []string, out [][]any, more bool, err error) {
+// column's declared type; typed tells that a column may have one (a
+// statement whose columns are all expressions has none).
+func (d *db) rows(ctx context.Context, q string, args []any, max int, typed bool) (cols []string, out [][]any, more bool, err error) {
 	loaded := 0
-	st, err := d.inspect(q, args)
+	st, err := d.inspect(q, args, typed)
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -491,6 +498,49 @@ func (d *db) rows(ctx context.Context, q string, args []any, max int) (cols []st
 		}
 	}
 	return cols, out, more, r.Err()
+}
+
+// Sized stands for a value the table views do not load: every BLOB, and
+// a text over MaxValueBytes (which SQLite would refuse to load). Type is
+// its storage class, "blob" or "text".
+type Sized struct {
+	Type  string
+	Bytes int64
+}
+
+// tableRows is rows for "SELECT * FROM name" followed by rest (WHERE,
+// ORDER BY, LIMIT), with the columns that SELECT * gives, but BLOBs and
+// texts over MaxValueBytes come as Sized: typeof and octet_length read
+// their size without loading them, so a table of large values is shown
+// in little memory and one over the cap does not fail the read.
+// cols are the table's columns as table gives them.
+func (d *db) tableRows(ctx context.Context, name string, cols []column, rest string, args []any, max int) (names []string, out [][]any, more bool, err error) {
+	// Two result columns per column, without aliases (an alias named as a
+	// column would take that column's place in ORDER BY): the value or its
+	// storage class, then its size when it is not loaded.
+	list := make([]string, 0, 2*len(cols))
+	for _, col := range cols {
+		names = append(names, col.name)
+		c := quote(col.name)
+		big := fmt.Sprintf("typeof(%s) = 'blob' OR octet_length(%s) > %d", c, c, MaxValueBytes)
+		list = append(list, "CASE WHEN "+big+" THEN typeof("+c+") ELSE "+c+" END", "CASE WHEN "+big+" THEN octet_length("+c+") END")
+	}
+	_, pairs, more, err := d.rows(ctx, "SELECT "+strings.Join(list, ", ")+" FROM "+quote(name)+rest, args, max, false)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	out = make([][]any, len(pairs))
+	for i, p := range pairs {
+		out[i] = make([]any, len(names))
+		for j := range names {
+			out[i][j] = p[2*j]
+			if n, ok := p[2*j+1].(int64); ok {
+				kind, _ := p[2*j].(string)
+				out[i][j] = Sized{Type: kind, Bytes: n}
+			}
+		}
+	}
+	return names, out, more, nil
 }
 
 // strings runs a query whose first column is text and returns it.
