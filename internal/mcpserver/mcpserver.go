@@ -1,25 +1,80 @@
 // Package mcpserver serves a Scout toolset over the Model Context Protocol
-// with the official Go SDK. Each tool returns its text as text content,
-// the Standard Envelope as structuredContent, and images read by `read` as
-// image content; tool errors are results with isError set, so the model
-// sees them. Every tool is annotated read-only and idempotent.
+// on a stream pair (stdio): JSON-RPC 2.0 messages, one per line. It answers
+// initialize, ping, tools/list and tools/call, and stops a call when the
+// client sends notifications/cancelled for it or goes away. Each tool
+// returns its text as text content, the Standard Envelope as
+// structuredContent and images read by `read` as image content; tool errors
+// are results with isError set, so the model sees them. Every tool is
+// annotated read-only and idempotent.
+//
+// The protocol surface is this small, so the package speaks it itself
+// rather than through an SDK: the official Go SDK's client is the test of
+// conformance, and the command starts without its dependencies.
 package mcpserver
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"slices"
+	"sync"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/tool"
 )
 
-// New returns an MCP server exposing the toolset's tools with cfg. When
+// ProtocolVersions are the MCP revisions the server speaks, newest first:
+// it answers a client with the client's revision when listed, else with
+// the newest.
+var ProtocolVersions = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// The JSON-RPC error codes the server answers with.
+const (
+	codeParse          = -32700
+	codeInvalidRequest = -32600
+	codeNoMethod       = -32601
+	codeInvalidParams  = -32602
+)
+
+// maxMessage caps one incoming message; tool arguments are far smaller.
+const maxMessage = 16 << 20
+
+// maxCalls caps the tool calls that run at once; more wait their turn.
+const maxCalls = 16
+
+// Server serves one toolset. Its zero value is not usable: see New.
+type Server struct {
+	cfg     tool.Config
+	toolset string
+	version string
+	tools   []toolDef
+	known   map[string]bool
+}
+
+// toolDef is a tool as tools/list describes it.
+type toolDef struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+	Annotations annotations     `json:"annotations"`
+}
+
+type annotations struct {
+	ReadOnlyHint    bool `json:"readOnlyHint"`
+	DestructiveHint bool `json:"destructiveHint"`
+	IdempotentHint  bool `json:"idempotentHint"`
+	OpenWorldHint   bool `json:"openWorldHint"`
+}
+
+// New returns a server exposing the toolset's tools with cfg. When
 // cfg.Reader.URLCache is nil the server gets its own cache (at most 100
 // pages, least recently used dropped first), shared by its calls, so that
 // paging a web page ("url:301") does not fetch it again.
-func New(cfg tool.Config, toolset, version string) (*mcp.Server, error) {
+func New(cfg tool.Config, toolset, version string) (*Server, error) {
 	tools, err := tool.Tools(toolset)
 	if err != nil {
 		return nil, err
@@ -27,43 +82,331 @@ func New(cfg tool.Config, toolset, version string) (*mcp.Server, error) {
 	if cfg.Reader.URLCache == nil {
 		cfg.Reader.URLCache = &scout.URLCache{}
 	}
-	s := mcp.NewServer(&mcp.Implementation{Name: "scout", Title: "Scout file tools", Version: version}, nil)
-	notDestructive, closedWorld := false, false
+	s := &Server{cfg: cfg, toolset: toolset, version: version, known: map[string]bool{}}
 	for _, t := range tools {
-		open := t.Name == "read" && !cfg.Reader.NoWeb // read fetches web URLs unless the host refused them
-		ann := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &notDestructive, OpenWorldHint: &closedWorld}
-		if open {
-			ann.OpenWorldHint = &open
-		}
-		name, ts := t.Name, t.Toolset
-		s.AddTool(&mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.Schema, Annotations: ann},
-			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				env := tool.Call(ctx, cfg, ts, name, req.Params.Arguments)
-				return result(env), nil
-			})
+		// read fetches web URLs unless the host refused them
+		open := t.Name == "read" && !cfg.Reader.NoWeb
+		s.tools = append(s.tools, toolDef{Name: t.Name, Description: t.Description, InputSchema: t.Schema,
+			Annotations: annotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: open}})
+		s.known[t.Name] = true
 	}
 	return s, nil
 }
 
-// result turns an Envelope into an MCP tool result.
-func result(env *scout.Envelope) *mcp.CallToolResult {
-	res := &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: env.Text}},
-		StructuredContent: env,
-		IsError:           env.Status == scout.StatusError,
-	}
-	for _, img := range env.Images {
-		res.Content = append(res.Content, &mcp.ImageContent{Data: img.Data, MIMEType: img.MIME})
-	}
-	return res
-}
-
-// Serve runs the server on the given streams until the client disconnects
-// or ctx is canceled.
+// Serve runs a server on the given streams until the client closes in or
+// ctx is canceled; either way it stops the calls still running, waits for
+// them and closes in and out.
 func Serve(ctx context.Context, cfg tool.Config, toolset, version string, in io.ReadCloser, out io.WriteCloser) error {
 	s, err := New(cfg, toolset, version)
 	if err != nil {
 		return err
 	}
-	return s.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+	defer out.Close()
+	defer in.Close() // also ends a read that ctx interrupted
+	return s.Serve(ctx, in, out)
+}
+
+// Serve reads messages from in and writes the answers to out until in
+// ends or ctx is canceled, then stops the calls still running and waits
+// for them. A read that ctx interrupts goes on in the background until in
+// is closed. Serve returns nil when in ends and ctx's error when canceled.
+func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c := &session{s: s, ctx: ctx, out: out, running: map[string]*call{}, slots: make(chan struct{}, maxCalls)}
+	lines := make(chan []byte)
+	readErr := make(chan error, 1)
+	go func() { readErr <- readLines(ctx, in, lines, c) }()
+	var err error
+loop:
+	for {
+		select {
+		case line := <-lines:
+			c.handle(line)
+		case err = <-readErr:
+			break loop
+		case <-ctx.Done():
+			err = ctx.Err()
+			break loop
+		}
+	}
+	cancel()
+	c.calls.Wait()
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
+// readLines sends each non-empty line of in to lines until in ends or ctx
+// is canceled; a line over maxMessage is answered with a parse error.
+func readLines(ctx context.Context, in io.Reader, lines chan<- []byte, c *session) error {
+	r := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, err := readLine(r)
+		if errors.Is(err, errTooLong) {
+			c.send(response{ID: nullID, Error: &rpcError{Code: codeParse, Message: fmt.Sprintf("message over %d MiB", maxMessage>>20)}})
+			continue
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			select {
+			case lines <- line:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+var errTooLong = errors.New("message too long")
+
+// readLine reads one line without its end; over maxMessage bytes it skips
+// the rest of the line and returns errTooLong.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		part, err := r.ReadSlice('\n')
+		if len(line)+len(part) > maxMessage {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = r.ReadSlice('\n')
+			}
+			if err != nil && !errors.Is(err, io.EOF) {
+				return nil, err
+			}
+			return nil, errTooLong
+		}
+		line = append(line, part...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return bytes.TrimRight(line, "\r\n"), err
+		}
+	}
+}
+
+// session is the state of one Serve.
+type session struct {
+	s     *Server
+	ctx   context.Context
+	out   io.Writer
+	outMu sync.Mutex
+	calls sync.WaitGroup
+	slots chan struct{} // a token per running call
+
+	mu      sync.Mutex
+	running map[string]*call // by request ID
+}
+
+// call is a running tools/call.
+type call struct {
+	cancel   context.CancelFunc
+	canceled bool // by the client, which then wants no answer
+}
+
+// request is an incoming message: a request when it has an ID, else a
+// notification; a message with neither a method nor an error is a
+// client's answer, which the server never asks for.
+type request struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+}
+
+type response struct {
+	ID     json.RawMessage `json:"id"`
+	Result any             `json:"result,omitempty"`
+	Error  *rpcError       `json:"error,omitempty"`
+}
+
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+var nullID = json.RawMessage("null")
+
+// send writes one message; a client that went away is noticed by the
+// reader, so a failed write is dropped.
+func (c *session) send(r response) {
+	b, err := json.Marshal(struct {
+		JSONRPC string `json:"jsonrpc"`
+		response
+	}{"2.0", r})
+	if err != nil {
+		b, _ = json.Marshal(struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Error   rpcError        `json:"error"`
+		}{"2.0", r.ID, rpcError{Code: -32603, Message: err.Error()}})
+	}
+	c.outMu.Lock()
+	defer c.outMu.Unlock()
+	c.out.Write(append(b, '\n'))
+}
+
+func (c *session) fail(id json.RawMessage, code int, format string, a ...any) {
+	c.send(response{ID: id, Error: &rpcError{Code: code, Message: fmt.Sprintf(format, a...)}})
+}
+
+// handle answers one line.
+func (c *session) handle(line []byte) {
+	if line[0] == '[' {
+		c.fail(nullID, codeInvalidRequest, "batches are not supported: send one JSON-RPC message per line")
+		return
+	}
+	var m request
+	if err := json.Unmarshal(line, &m); err != nil {
+		c.fail(nullID, codeParse, "not a JSON-RPC message: %v", err)
+		return
+	}
+	id := bytes.TrimSpace(m.ID)
+	switch {
+	case m.Method == "" && len(id) > 0:
+		return // an answer to a request the server never sent
+	case m.JSONRPC != "2.0" || m.Method == "":
+		c.fail(orNull(id), codeInvalidRequest, `not a JSON-RPC 2.0 request: it needs "jsonrpc": "2.0" and a method`)
+		return
+	case len(id) == 0:
+		c.notify(m)
+		return
+	case bytes.Equal(id, nullID) || (id[0] != '"' && (id[0] < '0' || id[0] > '9') && id[0] != '-'):
+		c.fail(nullID, codeInvalidRequest, "a request ID is a string or a number")
+		return
+	}
+	switch m.Method {
+	case "initialize":
+		var p struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		json.Unmarshal(m.Params, &p)
+		v := ProtocolVersions[0]
+		if slices.Contains(ProtocolVersions, p.ProtocolVersion) {
+			v = p.ProtocolVersion
+		}
+		c.send(response{ID: id, Result: map[string]any{
+			"protocolVersion": v,
+			"capabilities":    map[string]any{"tools": map[string]any{"listChanged": false}},
+			"serverInfo":      map[string]any{"name": "scout", "title": "Scout file tools", "version": c.s.version},
+		}})
+	case "ping":
+		c.send(response{ID: id, Result: struct{}{}})
+	case "tools/list":
+		c.send(response{ID: id, Result: map[string]any{"tools": c.s.tools}})
+	case "tools/call":
+		c.startCall(id, m.Params)
+	default:
+		c.fail(id, codeNoMethod, "method %q not found: this server offers initialize, ping, tools/list and tools/call", m.Method)
+	}
+}
+
+func orNull(id json.RawMessage) json.RawMessage {
+	if len(id) == 0 {
+		return nullID
+	}
+	return id
+}
+
+// notify handles a notification: notifications/cancelled stops a call;
+// the others need nothing.
+func (c *session) notify(m request) {
+	if m.Method != "notifications/cancelled" {
+		return
+	}
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(m.Params, &p) != nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r := c.running[string(bytes.TrimSpace(p.RequestID))]; r != nil {
+		r.canceled = true
+		r.cancel()
+	}
+}
+
+// startCall runs a tools/call in its own goroutine.
+func (c *session) startCall(id json.RawMessage, params json.RawMessage) {
+	var p struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		c.fail(id, codeInvalidParams, "tools/call params: %v", err)
+		return
+	}
+	if !c.s.known[p.Name] {
+		names := make([]string, len(c.s.tools))
+		for i, t := range c.s.tools {
+			names[i] = t.Name
+		}
+		c.fail(id, codeInvalidParams, "unknown tool %q: the %s toolset has %v", p.Name, c.s.toolset, names)
+		return
+	}
+	args := []byte(p.Arguments)
+	if len(args) == 0 {
+		args = []byte("{}") // no arguments: the tool names the ones it needs
+	}
+	ctx, cancel := context.WithCancel(c.ctx)
+	r := &call{cancel: cancel}
+	key := string(id)
+	c.mu.Lock()
+	if c.running[key] != nil {
+		c.mu.Unlock()
+		cancel()
+		c.fail(id, codeInvalidRequest, "request ID %s is already in use by a running call", id)
+		return
+	}
+	c.running[key] = r
+	c.mu.Unlock()
+	c.calls.Go(func() {
+		defer cancel()
+		select {
+		case c.slots <- struct{}{}:
+			defer func() { <-c.slots }()
+		case <-ctx.Done():
+		}
+		env := tool.Call(ctx, c.s.cfg, c.s.toolset, p.Name, args)
+		c.mu.Lock()
+		delete(c.running, key)
+		canceled := r.canceled
+		c.mu.Unlock()
+		if !canceled {
+			c.send(response{ID: id, Result: result(env)})
+		}
+	})
+}
+
+// toolResult is an MCP tool result.
+type toolResult struct {
+	Content           []any           `json:"content"`
+	StructuredContent *scout.Envelope `json:"structuredContent"`
+	IsError           bool            `json:"isError"`
+}
+
+type textContent struct {
+	Type string `json:"type"` // "text"
+	Text string `json:"text"`
+}
+
+type imageContent struct {
+	Type     string `json:"type"` // "image"
+	Data     []byte `json:"data"` // base64 in JSON
+	MIMEType string `json:"mimeType"`
+}
+
+// result turns an Envelope into an MCP tool result.
+func result(env *scout.Envelope) toolResult {
+	res := toolResult{
+		Content:           []any{textContent{Type: "text", Text: env.Text}},
+		StructuredContent: env,
+		IsError:           env.Status == scout.StatusError,
+	}
+	for _, img := range env.Images {
+		res.Content = append(res.Content, imageContent{Type: "image", Data: img.Data, MIMEType: img.MIME})
+	}
+	return res
 }

@@ -27,27 +27,47 @@ import (
 	"github.com/scoutkit/scout/tool"
 )
 
-// connect serves the toolset in memory and returns a connected client.
-func connect(t *testing.T, cfg tool.Config, toolset string) *mcp.ClientSession {
+// serve runs a server on pipes and returns the client's ends; the server
+// stops when the client closes its writer, and the cleanup checks that it
+// did, cleanly.
+func serve(t *testing.T, cfg tool.Config, toolset string) (*io.PipeReader, *io.PipeWriter) {
 	t.Helper()
 	s, err := New(cfg, toolset, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, ct := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := s.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := s.Serve(context.Background(), serverIn, serverOut)
+		serverOut.Close()
+		done <- err
+	}()
 	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
+		clientOut.Close()
+		go io.Copy(io.Discard, clientIn) // answers to calls canceled by the close
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Serve returned %v after the client closed, want nil", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("Serve still runs 10 s after its input closed")
+		}
 	})
+	return clientIn, clientOut
+}
+
+// connect serves the toolset in memory and returns a connected client.
+func connect(t *testing.T, cfg tool.Config, toolset string) *mcp.ClientSession {
+	t.Helper()
+	r, w := serve(t, cfg, toolset)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(), &mcp.IOTransport{Reader: r, Writer: w}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
 	return cs
 }
 

@@ -1,0 +1,154 @@
+package mcpserver
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/scoutkit/scout/tool"
+)
+
+// wire is a raw connection to a server: lines in, parsed messages out.
+type wire struct {
+	t   *testing.T
+	in  io.Writer
+	out *bufio.Reader
+}
+
+func dial(t *testing.T, cfg tool.Config, toolset string) *wire {
+	t.Helper()
+	r, w := serve(t, cfg, toolset)
+	return &wire{t: t, in: w, out: bufio.NewReader(r)}
+}
+
+func (w *wire) send(line string) {
+	w.t.Helper()
+	if _, err := io.WriteString(w.in, line+"\n"); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// next reads the next message the server writes.
+func (w *wire) next() map[string]any {
+	w.t.Helper()
+	type msg struct {
+		m   map[string]any
+		err error
+	}
+	ch := make(chan msg, 1)
+	go func() {
+		line, err := w.out.ReadBytes('\n')
+		var m map[string]any
+		if err == nil {
+			err = json.Unmarshal(line, &m)
+		}
+		ch <- msg{m, err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			w.t.Fatal(r.err)
+		}
+		if r.m["jsonrpc"] != "2.0" {
+			w.t.Errorf("message %v lacks jsonrpc 2.0", r.m)
+		}
+		return r.m
+	case <-time.After(10 * time.Second):
+		w.t.Fatal("no answer in 10 s")
+		return nil
+	}
+}
+
+// errCode is the code of an error answer, 0 for a result.
+func errCode(m map[string]any) int {
+	e, ok := m["error"].(map[string]any)
+	if !ok {
+		return 0
+	}
+	n, _ := e["code"].(float64)
+	return int(n)
+}
+
+// TestProtocol sends each message and a ping after it: the answer (or
+// none, for notifications and the client's own answers) comes before the
+// ping's.
+func TestProtocol(t *testing.T) {
+	tests := []struct {
+		name, line string
+		code       int    // the error code answered; 0 for a result, -1 for no answer
+		id         any    // the ID answered
+		want       string // in the answer's JSON
+	}{
+		{"not JSON", `{"jsonrpc": "2.0", "id": 1, "method"`, codeParse, nil, "not a JSON-RPC message"},
+		{"a batch", `[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]`, codeInvalidRequest, nil, "batches are not supported"},
+		{"no jsonrpc member", `{"id": 2, "method": "ping"}`, codeInvalidRequest, 2.0, `\"jsonrpc\": \"2.0\"`},
+		{"an object ID", `{"jsonrpc": "2.0", "id": {"a": 1}, "method": "ping"}`, codeInvalidRequest, nil, "string or a number"},
+		{"a null ID", `{"jsonrpc": "2.0", "id": null, "method": "ping"}`, codeInvalidRequest, nil, "string or a number"},
+		{"an unknown method", `{"jsonrpc": "2.0", "id": "x", "method": "resources/list"}`, codeNoMethod, "x", "tools/call"},
+		{"an unknown notification", `{"jsonrpc": "2.0", "method": "notifications/roots/list_changed"}`, -1, nil, ""},
+		{"the client's answer", `{"jsonrpc": "2.0", "id": 7, "result": {}}`, -1, nil, ""},
+		{"ping", `{"jsonrpc": "2.0", "id": 3, "method": "ping"}`, 0, 3.0, `"result":{}`},
+		{"an older revision is spoken", `{"jsonrpc": "2.0", "id": 4, "method": "initialize", "params": {"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}`, 0, 4.0, `"protocolVersion":"2025-03-26"`},
+		{"an unknown revision gets the newest", `{"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {"protocolVersion": "1999-01-01"}}`, 0, 5.0, `"protocolVersion":"` + ProtocolVersions[0] + `"`},
+		{"server info", `{"jsonrpc": "2.0", "id": 6, "method": "initialize", "params": {}}`, 0, 6.0, `"serverInfo":{"name":"scout","title":"Scout file tools","version":"test"}`},
+		{"an unknown tool", `{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "grep", "arguments": {}}}`, codeInvalidParams, 8.0, `unknown tool \"grep\"`},
+		{"tools/call without params", `{"jsonrpc": "2.0", "id": 9, "method": "tools/call"}`, codeInvalidParams, 9.0, "tools/call params"},
+		{"no arguments: the tool names what it needs", `{"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {"name": "find"}}`, 0, 10.0, `"isError":true`},
+		{"a call", `{"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {"name": "find", "arguments": {"paths": ["*.go"]}}}`, 0, 11.0, `a.go`},
+	}
+	w := dial(t, tool.Config{FS: fixture(t)}, tool.Pi)
+	for _, tt := range tests {
+		w.send(tt.line)
+		w.send(`{"jsonrpc": "2.0", "id": "after", "method": "ping"}`)
+		m := w.next()
+		if tt.code == -1 {
+			if m["id"] != "after" {
+				t.Errorf("%s: answered %v, want no answer", tt.name, m)
+			}
+			continue
+		}
+		// A tool call answers from its own goroutine, maybe after the ping.
+		if other := w.next(); m["id"] == "after" {
+			m = other
+		}
+		b, _ := json.Marshal(m)
+		if errCode(m) != tt.code || m["id"] != tt.id || !strings.Contains(string(b), tt.want) {
+			t.Errorf("%s: answered %s\nwant code %d, ID %v and %q", tt.name, b, tt.code, tt.id, tt.want)
+		}
+	}
+}
+
+// TestProtocolCancel: a call the client cancels gets no answer, and the
+// server goes on serving.
+func TestProtocolCancel(t *testing.T) {
+	cfg := tool.Config{FS: &slowFS{FS: fixture(t)}}
+	w := dial(t, cfg, tool.Pi)
+	w.send(`{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "search", "arguments": {"pattern": "x"}}}`)
+	w.send(`{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "reason": "user"}}`)
+	w.send(`{"jsonrpc": "2.0", "id": 2, "method": "ping"}`)
+	if m := w.next(); m["id"] != 2.0 {
+		t.Fatalf("answered %v first, want the ping's answer only", m)
+	}
+	w.send(`{"jsonrpc": "2.0", "id": 3, "method": "ping"}`)
+	if m := w.next(); m["id"] != 3.0 {
+		t.Fatalf("answered %v, want the second ping's answer (no answer for the canceled call)", m)
+	}
+}
+
+// TestProtocolLongMessage: a message over maxMessage is refused, and the
+// next one is read.
+func TestProtocolLongMessage(t *testing.T) {
+	w := dial(t, tool.Config{FS: fixture(t)}, tool.Pi)
+	go w.send(`{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"pad": "` + strings.Repeat("x", maxMessage) + `"}}`)
+	m := w.next()
+	if errCode(m) != codeParse || m["id"] != nil {
+		t.Fatalf("answered %v, want a parse error", m)
+	}
+	w.send(`{"jsonrpc": "2.0", "id": 2, "method": "ping"}`)
+	if m := w.next(); m["id"] != 2.0 {
+		t.Fatalf("answered %v, want the ping's answer", m)
+	}
+}
