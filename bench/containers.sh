@@ -19,6 +19,7 @@ need unzip unzip
 need python3 python3
 
 go build -o "$work/scout" ./cmd/scout
+go build -o "$work/sqlitefloor" ./bench/sqlitefloor
 proj=$(pwd)
 # Scout's root is the work directory (paths outside the root are refused), so both sides name the files by
 # their paths relative to it.
@@ -63,11 +64,13 @@ for k, v in t.items():
 ' <"$work/inproc.out" >"$work/inproc.txt"
 
 # name | scout command | anchor command (the anchor runs the equivalent queries); start-up is each
-# program doing nothing, the share of the CLI figures that an in-process caller does not pay
+# program doing nothing, the share of the CLI figures that an in-process caller does not pay;
+# floor-page is db-page done by bench/sqlitefloor, the least Go program on the same driver (no Scout)
 cases=(
   "start-up|$S version|sqlite3 :memory: 'SELECT 1'"
   "db-tables|$S read $R $db|sqlite3 $db .tables 'SELECT count(*) FROM (SELECT 1 FROM small LIMIT 10001)' 'SELECT count(*) FROM (SELECT 1 FROM t LIMIT 10001)'"
   "db-page|$S read $R '$db:t?limit=20&order=id:desc'|sqlite3 -box $db 'SELECT * FROM t ORDER BY id DESC LIMIT 20'"
+  "floor-page|$work/sqlitefloor $db 'SELECT * FROM t ORDER BY id DESC LIMIT 20'|sqlite3 -box $db 'SELECT * FROM t ORDER BY id DESC LIMIT 20'"
   "zip-list-last|sh -c \"$S read $R $zipf >/dev/null && $S read $R $zipf:$last >/dev/null\"|sh -c \"unzip -l $zipf >/dev/null && unzip -p $zipf $last >/dev/null\""
 )
 
