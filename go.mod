@@ -3,7 +3,6 @@ module github.com/scoutkit/scout
 go 1.26.0
 
 require (
-	codeberg.org/readeck/go-readability/v2 v2.0.0
 	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2
 	github.com/go-enry/go-enry/v2 v2.9.6
 	github.com/google/jsonschema-go v0.4.3
@@ -28,11 +27,7 @@ require (
 
 require (
 	github.com/JohannesKaufmann/dom v0.3.1 // indirect
-	github.com/andybalholm/cascadia v1.3.4 // indirect
-	github.com/araddon/dateparse v0.0.0-20210429162001-6b43995a97de // indirect
 	github.com/go-enry/go-oniguruma v1.2.1 // indirect
-	github.com/go-shiori/dom v0.0.0-20230515143342-73569d674e1c // indirect
-	github.com/gogs/chardet v0.0.0-20211120154057-b7413eaefb8f // indirect
 	github.com/mattn/go-pointer v0.0.1 // indirect
 	github.com/richardlehane/msoleps v1.0.6 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect

@@ -15,13 +15,12 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	readability "codeberg.org/readeck/go-readability/v2"
-	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 
 	"github.com/scoutkit/scout/internal/convert"
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/readable"
 )
 
 // Render methods, as shown on the Method: line.
@@ -34,7 +33,7 @@ const (
 	MethodNegotiated     = "content-negotiation" // the page's URL asked for with Accept: text/markdown
 	MethodLLMs           = "llms.txt"            // the site's /llms.txt, for a page that renders to almost nothing
 	MethodLinkedDocument = "linked-document"     // the document (PDF, ...) a page that renders to almost nothing links to
-	MethodReadability    = "readability"         // HTML main content through readability, as markdown
+	MethodReadability    = "readability"         // HTML main content (package readable), as markdown
 	MethodHTML           = "html-to-markdown"    // the whole HTML page as markdown (readability found no article)
 	MethodDocument       = "markit"              // a document (PDF, DOCX, ...) converted to text
 	MethodImage          = "image"
@@ -405,30 +404,18 @@ func visible(s string) int {
 	return n
 }
 
-// readArticle extracts the main content with readability as markdown, headed
-// by the article's title; ok is false when readability finds no article.
+// readArticle extracts the main content (package readable) as markdown,
+// headed by the page's title; ok is false when the page has no text.
 func readArticle(ctx context.Context, page, pageURL string) (md string, ok bool) {
-	base, _ := url.Parse(pageURL)
-	// The page is UTF-8 by now: parse it as such (readability's own parser
-	// would guess the charset again, windows-1252 without a meta tag).
-	doc, err := html.Parse(strings.NewReader(page))
-	if err != nil {
+	art, ok := readable.Extract(page)
+	if !ok {
 		return "", false
 	}
-	parser := readability.NewParser()
-	art, err := parser.ParseAndMutate(doc, base)
-	if err != nil || art.Node == nil {
-		return "", false
-	}
-	var b bytes.Buffer
-	if art.RenderHTML(&b) != nil {
-		return "", false
-	}
-	md, err = convert.HTMLToMarkdown(ctx, &b, pageURL)
+	md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(art.HTML), pageURL)
 	if err != nil || strings.TrimSpace(md) == "" {
 		return "", false
 	}
-	if t := strings.TrimSpace(art.Title()); t != "" && !strings.HasPrefix(md, "# ") {
+	if t := strings.TrimSpace(art.Title); t != "" && !strings.HasPrefix(md, "# ") {
 		md = "# " + t + "\n\n" + md
 	}
 	return md, true
