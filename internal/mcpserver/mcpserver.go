@@ -22,6 +22,7 @@ import (
 	"io"
 	"slices"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/tool"
@@ -29,8 +30,10 @@ import (
 
 // ProtocolVersions are the MCP revisions the server speaks, newest first:
 // it answers a client with the client's revision when listed, else with
-// the newest.
-var ProtocolVersions = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+// the newest. Not 2026-07-28: that revision has clients call
+// server/discover rather than initialize, and when the server does not
+// know the method they fall back to initialize with an older revision.
+var ProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 // The JSON-RPC error codes the server answers with.
 const (
@@ -250,14 +253,25 @@ func (c *session) fail(id json.RawMessage, code int, format string, a ...any) {
 	c.send(response{ID: id, Error: &rpcError{Code: code, Message: fmt.Sprintf(format, a...)}})
 }
 
-// handle answers one line.
+// handle answers one line (not empty).
 func (c *session) handle(line []byte) {
+	line = bytes.TrimSpace(line)
+	if !utf8.Valid(line) {
+		// Bad bytes become U+FFFD, as the decoder makes them in strings,
+		// so that no answer echoes them (in an ID or the arguments).
+		line = bytes.ToValidUTF8(line, []byte("\uFFFD"))
+	}
 	if line[0] == '[' {
 		c.fail(nullID, codeInvalidRequest, "batches are not supported: send one JSON-RPC message per line")
 		return
 	}
 	var m request
 	if err := json.Unmarshal(line, &m); err != nil {
+		if _, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+			// JSON, but not a request: answered with its ID when it has one
+			c.fail(answerID(m.ID), codeInvalidRequest, "not a JSON-RPC 2.0 request: %v", err)
+			return
+		}
 		c.fail(nullID, codeParse, "not a JSON-RPC message: %v", err)
 		return
 	}
@@ -266,12 +280,12 @@ func (c *session) handle(line []byte) {
 	case m.Method == "" && len(id) > 0:
 		return // an answer to a request the server never sent
 	case m.JSONRPC != "2.0" || m.Method == "":
-		c.fail(orNull(id), codeInvalidRequest, `not a JSON-RPC 2.0 request: it needs "jsonrpc": "2.0" and a method`)
+		c.fail(answerID(id), codeInvalidRequest, `not a JSON-RPC 2.0 request: it needs "jsonrpc": "2.0" and a method`)
 		return
 	case len(id) == 0:
 		c.notify(m)
 		return
-	case bytes.Equal(id, nullID) || (id[0] != '"' && (id[0] < '0' || id[0] > '9') && id[0] != '-'):
+	case !validID(id):
 		c.fail(nullID, codeInvalidRequest, "a request ID is a string or a number")
 		return
 	}
@@ -301,11 +315,18 @@ func (c *session) handle(line []byte) {
 	}
 }
 
-func orNull(id json.RawMessage) json.RawMessage {
-	if len(id) == 0 {
-		return nullID
+// validID reports whether id is a string or a number.
+func validID(id json.RawMessage) bool {
+	return len(id) > 0 && (id[0] == '"' || id[0] == '-' || '0' <= id[0] && id[0] <= '9')
+}
+
+// answerID is the ID to answer a bad message with: its own when valid,
+// else null.
+func answerID(id json.RawMessage) json.RawMessage {
+	if id = bytes.TrimSpace(id); validID(id) {
+		return id
 	}
-	return id
+	return nullID
 }
 
 // notify handles a notification: notifications/cancelled stops a call;
@@ -357,7 +378,8 @@ func (c *session) startCall(id json.RawMessage, params json.RawMessage) {
 	if c.running[key] != nil {
 		c.mu.Unlock()
 		cancel()
-		c.fail(id, codeInvalidRequest, "request ID %s is already in use by a running call", id)
+		// Answered with a null ID: the running call's answer is still to come.
+		c.fail(nullID, codeInvalidRequest, "request ID %s is already in use by a running call", id)
 		return
 	}
 	c.running[key] = r

@@ -3,10 +3,13 @@ package mcpserver
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/scoutkit/scout/tool"
 )
@@ -31,7 +34,7 @@ func (w *wire) send(line string) {
 	}
 }
 
-// next reads the next message the server writes.
+// next reads the next message the server writes, which must be UTF-8.
 func (w *wire) next() map[string]any {
 	w.t.Helper()
 	type msg struct {
@@ -42,6 +45,9 @@ func (w *wire) next() map[string]any {
 	go func() {
 		line, err := w.out.ReadBytes('\n')
 		var m map[string]any
+		if err == nil && !utf8.Valid(line) {
+			err = fmt.Errorf("answer %q is not UTF-8", line)
+		}
 		if err == nil {
 			err = json.Unmarshal(line, &m)
 		}
@@ -84,6 +90,12 @@ func TestProtocol(t *testing.T) {
 	}{
 		{"not JSON", `{"jsonrpc": "2.0", "id": 1, "method"`, codeParse, nil, "not a JSON-RPC message"},
 		{"a batch", `[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]`, codeInvalidRequest, nil, "batches are not supported"},
+		{"a batch after white space", ` [{"jsonrpc": "2.0", "id": 1, "method": "ping"}]`, codeInvalidRequest, nil, "batches are not supported"},
+		{"JSON that is not an object", `1`, codeInvalidRequest, nil, "not a JSON-RPC 2.0 request"},
+		{"a member of the wrong type: answered with the ID", `{"jsonrpc": "2.0", "id": 12, "method": 1}`, codeInvalidRequest, 12.0, "not a JSON-RPC 2.0 request"},
+		{"a jsonrpc number: answered with the ID", `{"jsonrpc": 2.0, "id": "j", "method": "ping"}`, codeInvalidRequest, "j", "not a JSON-RPC 2.0 request"},
+		{"an object ID without jsonrpc is not echoed", `{"id": {"a": 1}, "method": "ping"}`, codeInvalidRequest, nil, `\"jsonrpc\": \"2.0\"`},
+		{"an ID not in UTF-8 is answered in UTF-8", "{\"jsonrpc\": \"2.0\", \"id\": \"\xff\", \"method\": \"ping\"}", 0, "\uFFFD", `"result":{}`},
 		{"no jsonrpc member", `{"id": 2, "method": "ping"}`, codeInvalidRequest, 2.0, `\"jsonrpc\": \"2.0\"`},
 		{"an object ID", `{"jsonrpc": "2.0", "id": {"a": 1}, "method": "ping"}`, codeInvalidRequest, nil, "string or a number"},
 		{"a null ID", `{"jsonrpc": "2.0", "id": null, "method": "ping"}`, codeInvalidRequest, nil, "string or a number"},
@@ -92,6 +104,7 @@ func TestProtocol(t *testing.T) {
 		{"the client's answer", `{"jsonrpc": "2.0", "id": 7, "result": {}}`, -1, nil, ""},
 		{"ping", `{"jsonrpc": "2.0", "id": 3, "method": "ping"}`, 0, 3.0, `"result":{}`},
 		{"an older revision is spoken", `{"jsonrpc": "2.0", "id": 4, "method": "initialize", "params": {"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}`, 0, 4.0, `"protocolVersion":"2025-03-26"`},
+		{"2026-07-28 is not negotiated by initialize", `{"jsonrpc": "2.0", "id": 13, "method": "initialize", "params": {"protocolVersion": "2026-07-28"}}`, 0, 13.0, `"protocolVersion":"2025-11-25"`},
 		{"an unknown revision gets the newest", `{"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {"protocolVersion": "1999-01-01"}}`, 0, 5.0, `"protocolVersion":"` + ProtocolVersions[0] + `"`},
 		{"server info", `{"jsonrpc": "2.0", "id": 6, "method": "initialize", "params": {}}`, 0, 6.0, `"serverInfo":{"name":"scout","title":"Scout file tools","version":"test"}`},
 		{"an unknown tool", `{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "grep", "arguments": {}}}`, codeInvalidParams, 8.0, `unknown tool \"grep\"`},
@@ -150,5 +163,40 @@ func TestProtocolLongMessage(t *testing.T) {
 	w.send(`{"jsonrpc": "2.0", "id": 2, "method": "ping"}`)
 	if m := w.next(); m["id"] != 2.0 {
 		t.Fatalf("answered %v, want the ping's answer", m)
+	}
+}
+
+// gateFS blocks every Open until open is closed.
+type gateFS struct {
+	fs.FS
+	open chan struct{}
+}
+
+func (g gateFS) Open(name string) (fs.File, error) {
+	<-g.open
+	return g.FS.Open(name)
+}
+
+// TestProtocolDuplicateID: a request reusing the ID of a running call is
+// refused with a null ID, and the running call's answer still comes.
+func TestProtocolDuplicateID(t *testing.T) {
+	gate := make(chan struct{})
+	w := dial(t, tool.Config{FS: gateFS{fixture(t), gate}}, tool.Pi)
+	opened := false
+	defer func() {
+		if !opened {
+			close(gate)
+		}
+	}()
+	call := `{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "read", "arguments": {"path": "a.go"}}}`
+	w.send(call)
+	w.send(call)
+	if m := w.next(); errCode(m) != codeInvalidRequest || m["id"] != nil {
+		t.Fatalf("answered %v, want an invalid request with a null ID", m)
+	}
+	close(gate)
+	opened = true
+	if m := w.next(); errCode(m) != 0 || m["id"] != 1.0 {
+		t.Fatalf("answered %v, want the running call's result", m)
 	}
 }
