@@ -32,21 +32,31 @@ type Article struct {
 // the next, more lenient attempt runs, and the longest result wins.
 const minText = 500
 
+// attempts are the heuristics tried in turn, the strictest first.
+var attempts = []flags{
+	{stripUnlikely: true, weightClasses: true, cleanConditionally: true},
+	{weightClasses: true, cleanConditionally: true},
+	{cleanConditionally: true},
+	{},
+}
+
 // Extract returns the main content of page (HTML in UTF-8); ok is false
-// when the page holds no text.
+// when the page holds no text or nests deeper than the HTML parser allows
+// (512 elements).
 func Extract(page string) (Article, bool) {
+	// Parsed once: the parser's time grows with the nesting, a copy's
+	// does not. Each attempt changes its own copy; the last takes doc.
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		return Article{}, false
+	}
 	var best Article
-	for _, f := range []flags{
-		{stripUnlikely: true, weightClasses: true, cleanConditionally: true},
-		{weightClasses: true, cleanConditionally: true},
-		{cleanConditionally: true},
-		{},
-	} {
-		doc, err := html.Parse(strings.NewReader(page))
-		if err != nil {
-			return Article{}, false
+	for i, f := range attempts {
+		d := doc
+		if i < len(attempts)-1 {
+			d = clone(doc)
 		}
-		a := extract(doc, f)
+		a := extract(d, f)
 		if a.Text >= minText {
 			return a, true
 		}
@@ -86,16 +96,18 @@ func extract(doc *html.Node, f flags) Article {
 	if body == nil {
 		return a
 	}
-	e.prune(body)
+	e.prune(body, within{})
 	// A heading that repeats the title goes: the title heads the article.
 	if h := titleHeading(body, a.Title); h != nil {
 		h.Parent.RemoveChild(h)
 	}
 	top := e.top(body)
 	content := e.gather(top)
+	// The content is top and its siblings: all have top's ancestors.
+	figure := hasAncestor(top, atom.Figure)
 	var buf bytes.Buffer
 	for _, n := range content {
-		e.clean(n)
+		e.clean(n, figure || n.DataAtom == atom.Figure)
 		a.Text += textLen(n)
 		html.Render(&buf, n)
 	}
@@ -134,17 +146,24 @@ func title(doc *html.Node) string {
 	return t
 }
 
-// titleHeading is the first h1 or h2 whose text is the title, or nil.
+// titleHeading is the first h1 or h2 whose text is the title, or nil. A
+// heading inside another is not looked at, so no text is read twice.
 func titleHeading(body *html.Node, title string) *html.Node {
 	if title == "" {
 		return nil
 	}
 	var h *html.Node
 	walk(body, func(n *html.Node) bool {
-		if h == nil && (n.DataAtom == atom.H1 || n.DataAtom == atom.H2) && strings.EqualFold(text(n), title) {
+		if h != nil {
+			return false
+		}
+		if n.DataAtom != atom.H1 && n.DataAtom != atom.H2 {
+			return true
+		}
+		if strings.EqualFold(text(n), title) {
 			h = n
 		}
-		return h == nil
+		return false
 	})
 	return h
 }
@@ -171,30 +190,49 @@ var unlikelyRoles = []string{"menu", "menubar", "complementary", "navigation", "
 // prune removes what is never content: scripts and other non-text
 // elements, navigation, asides, footers, headers outside an article,
 // hidden elements and, with stripUnlikely, page chrome by class or id.
-func (e *extractor) prune(n *html.Node) {
+// in tells what n is or lies within.
+func (e *extractor) prune(n *html.Node, in within) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
 		switch {
 		case c.Type == html.CommentNode:
 			n.RemoveChild(c)
 		case c.Type != html.ElementNode:
-		case e.dropped(c):
+		case e.dropped(c, in):
 			n.RemoveChild(c)
 		default:
-			e.prune(c)
+			e.prune(c, in.enter(c))
 		}
 		c = next
 	}
 }
 
-func (e *extractor) dropped(n *html.Node) bool {
+// within is what prune has entered, so that no element looks up its
+// ancestors.
+type within struct {
+	article bool // an article or main
+	code    bool // a table, code or pre
+}
+
+func (in within) enter(n *html.Node) within {
+	switch n.DataAtom {
+	case atom.Article, atom.Main:
+		in.article = true
+	case atom.Table, atom.Code, atom.Pre:
+		in.code = true
+	}
+	return in
+}
+
+// dropped reports whether prune removes n, a child of an element within in.
+func (e *extractor) dropped(n *html.Node, in within) bool {
 	switch n.DataAtom {
 	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Link, atom.Meta, atom.Iframe, atom.Object,
 		atom.Embed, atom.Svg, atom.Canvas, atom.Button, atom.Input, atom.Select, atom.Textarea, atom.Dialog,
 		atom.Nav, atom.Aside, atom.Footer:
 		return true
 	case atom.Header:
-		return !hasAncestor(n, atom.Article, atom.Main)
+		return !in.article
 	case atom.Html, atom.Body, atom.Article, atom.Main, atom.A:
 		return false
 	}
@@ -208,7 +246,7 @@ func (e *extractor) dropped(n *html.Node) bool {
 	if r := attr(n, "role"); r != "" && slices.Contains(unlikelyRoles, strings.ToLower(r)) {
 		return true
 	}
-	if !e.stripUnlikely || hasAncestor(n, atom.Table, atom.Code, atom.Pre) {
+	if !e.stripUnlikely || in.code {
 		return false
 	}
 	s := classID(n)
@@ -222,12 +260,14 @@ func (e *extractor) top(body *html.Node) *html.Node {
 		if !e.paragraph(n) {
 			return true
 		}
-		t := text(n)
-		length := utf8.RuneCountInString(t)
+		// From the counts, not the text: a short paragraph is entered,
+		// and paragraphs in it would read its text again.
+		c := e.count(n)
+		length := c.chars - 1 // the words and a space between two
 		if length < 25 {
 			return true
 		}
-		s := 1 + float64(strings.Count(t, ",")+strings.Count(t, "，")) + min(float64(length/100), 3)
+		s := 1 + float64(c.commas) + min(float64(length/100), 3)
 		level := 0
 		// Up to five ancestors, not the root element.
 		for a := n.Parent; a != nil && a.Parent != nil && a.Parent.Type == html.ElementNode && level < 5; a = a.Parent {
@@ -408,25 +448,28 @@ func (e *extractor) gather(top *html.Node) []*html.Node {
 
 // clean removes from n what is not content: with cleanConditionally,
 // lists, divs, sections and layout tables that are mostly links, forms or
-// images, or whose class or id is of chrome; and empty paragraphs.
-func (e *extractor) clean(n *html.Node) {
+// images, or whose class or id is of chrome; and empty paragraphs. figure
+// tells whether n is or lies within a figure. A node's counts are read
+// before clean changes what it holds, so they are still true.
+func (e *extractor) clean(n *html.Node, figure bool) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
 		if c.Type == html.ElementNode {
-			if e.cleanConditionally && e.junk(c) {
+			if e.cleanConditionally && e.junk(c, figure) {
 				n.RemoveChild(c)
-			} else if c.DataAtom == atom.P && textLen(c) == 0 && find(c, atom.Img) == nil {
+			} else if c.DataAtom == atom.P && e.count(c).chars == 0 && e.count(c).img == 0 {
 				n.RemoveChild(c)
 			} else {
-				e.clean(c)
+				e.clean(c, figure || c.DataAtom == atom.Figure)
 			}
 		}
 		c = next
 	}
 }
 
-// junk reports whether a list, div, section or table looks like chrome.
-func (e *extractor) junk(n *html.Node) bool {
+// junk reports whether a list, div, section or table looks like chrome;
+// figure tells whether it lies within a figure.
+func (e *extractor) junk(n *html.Node, figure bool) bool {
 	switch n.DataAtom {
 	case atom.Ul, atom.Ol, atom.Div, atom.Section, atom.Table, atom.Fieldset, atom.Form:
 	default:
@@ -447,7 +490,7 @@ func (e *extractor) junk(n *html.Node) bool {
 	p, img, li, embeds := c.p, c.img, c.li, c.embeds
 	length, links := c.chars, e.linkDensity(n)
 	switch {
-	case img > 1 && float64(p)/float64(img) < 0.5 && !hasAncestor(n, atom.Figure):
+	case img > 1 && float64(p)/float64(img) < 0.5 && !figure:
 		return true
 	case !list && li-100 > p:
 		return true
@@ -505,10 +548,14 @@ func (e *extractor) linkDensity(n *html.Node) float64 {
 
 // count returns n's counts, computing each node's once: the pruned page
 // is walked once however deep it nests. Removals made later by clean do
-// not update them.
+// not update them. Leaves are counted again rather than remembered: most
+// nodes are leaves, and a map entry costs more than their count.
 func (e *extractor) count(n *html.Node) counts {
-	if c, ok := e.memo[n]; ok {
-		return c
+	leaf := n.FirstChild == nil
+	if !leaf {
+		if c, ok := e.memo[n]; ok {
+			return c
+		}
 	}
 	var c counts
 	if n.Type == html.TextNode {
@@ -543,7 +590,9 @@ func (e *extractor) count(n *html.Node) counts {
 	case atom.Th, atom.Thead, atom.Caption, atom.Colgroup:
 		c.header++
 	}
-	e.memo[n] = c
+	if !leaf {
+		e.memo[n] = c
+	}
 	return c
 }
 
@@ -573,6 +622,15 @@ func walk(n *html.Node, fn func(*html.Node) bool) {
 	}
 }
 
+// clone returns a copy of the tree under n.
+func clone(n *html.Node) *html.Node {
+	c := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace, Attr: slices.Clone(n.Attr)}
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		c.AppendChild(clone(ch))
+	}
+	return c
+}
+
 // find returns the first element of kind a in n (n included), or nil.
 func find(n *html.Node, a atom.Atom) *html.Node {
 	var found *html.Node
@@ -585,12 +643,10 @@ func find(n *html.Node, a atom.Atom) *html.Node {
 	return found
 }
 
-func hasAncestor(n *html.Node, kinds ...atom.Atom) bool {
+func hasAncestor(n *html.Node, kind atom.Atom) bool {
 	for a := n.Parent; a != nil; a = a.Parent {
-		for _, k := range kinds {
-			if a.DataAtom == k {
-				return true
-			}
+		if a.DataAtom == kind {
+			return true
 		}
 	}
 	return false

@@ -117,3 +117,28 @@ func BenchmarkExtractDeep(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExtractHostile: 1 MiB pages of little text, nested as deep as
+// the parser allows, each shaped to make one step read a subtree again at
+// every level; all four attempts run. Each should cost about as much as
+// the flat page, not hundreds of times more.
+func BenchmarkExtractHostile(b *testing.B) {
+	const size = 1 << 20
+	fill := func(prefix, unit string) string {
+		return prefix + strings.Repeat(unit, (size-len(prefix))/len(unit))
+	}
+	pages := []struct{ name, page string }{
+		{"flat", fill("<body>", "<i></i>")},
+		{"deep: every element looks for a table above it", fill("<body>"+strings.Repeat("<div>", 500), "<i></i>")},
+		{"short paragraphs in paragraphs", fill("<body>"+strings.Repeat("<div><span>", 250), "<i></i>")},
+		{"headings in headings", fill("<title>x</title><body>"+strings.Repeat("<h1><span>", 250), "<i></i>")},
+		{"image blocks in a figure", fill("<body><figure>"+strings.Repeat("<div>", 490), "<div><img><img></div>")},
+	}
+	for _, p := range pages {
+		b.Run(p.name, func(b *testing.B) {
+			for b.Loop() {
+				Extract(p.page)
+			}
+		})
+	}
+}
