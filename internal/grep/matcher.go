@@ -75,6 +75,9 @@ type Matcher struct {
 	lits     litSet // required literals: every match contains one (empty: none)
 	complete bool   // every occurrence of a literal in lits is a match (no verification)
 	plainLit []byte // the pattern is this one case-sensitive literal: spans by bytes.Index
+	// contextFree: no match depends on the text before it (no ^, \b or
+	// \B), so matches can be found one at a time on the rest of a line.
+	contextFree bool
 
 	ranges [][2]int // normalised LineRanges (sorted, last resolved)
 }
@@ -135,6 +138,7 @@ func Compile(o Options) (*Matcher, error) {
 	// mode, where classes such as \s or [^a] and a DotAll '.' may cross a
 	// line end (as in ripgrep's multiline mode).
 	m.whole = hasLiteralNewline(tree) || ((o.Multiline || o.DotAll) && canMatchNewline(tree))
+	m.contextFree = !looksBack(tree)
 	info := analyze(tree)
 	if info.pure && info.exact.usable(1) && !info.exact.anyFold() && !info.exact.hasByte('\r') {
 		// The pattern is a literal or an alternation of literals: an

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"slices"
+	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/unicode"
@@ -659,8 +660,11 @@ func (fs *fileSearch) report(data []byte, ls, le, n int, spans [][2]int, matches
 	fs.emitBefore(data, ls, n)
 	line := trimCR(data, ls, le)
 	if spans == nil {
-		spans = fs.s.spans(line)
-		matches = len(spans)
+		keep := len(line)
+		if o.MaxColumns > 0 {
+			keep = colEnd(line, o.MaxColumns)
+		}
+		spans, matches = fs.s.spans(line, keep)
 	}
 	fs.res.Lines = append(fs.res.Lines, makeLine(line, n, true, spans, o.MaxColumns))
 	fs.res.MatchLines++
@@ -779,28 +783,19 @@ func (s *Scanner) nextLineRegexp(data []byte, from int) (int, int) {
 	return -1, -1
 }
 
-// spans returns the matches in a matching line, in a scratch slice that
-// the next call reuses.
-func (s *Scanner) spans(line []byte) [][2]int {
-	if lit := s.m.plainLit; lit != nil {
-		out := s.spanBuf[:0]
-		defer func() { s.spanBuf = out[:0] }()
-		for p := 0; ; {
-			i := bytes.Index(line[p:], lit)
-			if i < 0 {
-				return out
-			}
-			out = append(out, [2]int{p + i, p + i + len(lit)})
-			p += i + len(lit)
+// spans returns the matches in a matching line that start at or before
+// offset keep (the rest cannot be shown), in a scratch slice that the next
+// call reuses, and how many matches the line holds.
+func (s *Scanner) spans(line []byte, keep int) ([][2]int, int) {
+	out, n := s.spanBuf[:0], 0
+	s.m.eachMatch(line, func(a, b int) {
+		if a <= keep {
+			out = append(out, [2]int{a, b})
 		}
-	}
-	idx := s.m.re.FindAllIndex(line, -1)
-	out := s.spanBuf[:0]
-	for _, x := range idx {
-		out = append(out, [2]int{x[0], x[1]})
-	}
+		n++
+	})
 	s.spanBuf = out[:0]
-	return out
+	return out, n
 }
 
 // count returns the number of matches in a matching line.
@@ -808,5 +803,60 @@ func (s *Scanner) count(line []byte) int {
 	if lit := s.m.plainLit; lit != nil {
 		return bytes.Count(line, lit)
 	}
-	return len(s.m.re.FindAllIndex(line, -1))
+	n := 0
+	s.m.eachMatch(line, func(int, int) { n++ })
+	return n
 }
+
+// eachMatch calls fn with the matches in line, in order, as FindAllIndex
+// finds them. A plain literal is found with bytes.Index. A pattern that
+// looks back (^, \b, \B) is matched on the line at once; other patterns
+// one match at a time on the rest of the line, so that a long line with
+// millions of matches takes no memory for them.
+func (m *Matcher) eachMatch(line []byte, fn func(a, b int)) {
+	if lit := m.plainLit; lit != nil {
+		for p := 0; ; {
+			i := bytes.Index(line[p:], lit)
+			if i < 0 {
+				return
+			}
+			fn(p+i, p+i+len(lit))
+			p += i + len(lit)
+		}
+	}
+	if !m.contextFree || len(line) < iterateAbove {
+		for _, x := range m.re.FindAllIndex(line, -1) {
+			fn(x[0], x[1])
+		}
+		return
+	}
+	// FindAllIndex's rule: after an empty match step one character; an
+	// empty match right where the previous match ended does not count.
+	for pos, prevEnd := 0, -1; pos <= len(line); {
+		loc := m.re.FindIndex(line[pos:])
+		if loc == nil {
+			return
+		}
+		a, b := pos+loc[0], pos+loc[1]
+		accept := true
+		if b == pos {
+			accept = a != prevEnd
+			if _, w := utf8.DecodeRune(line[pos:]); w > 0 {
+				pos += w
+			} else {
+				pos = len(line) + 1
+			}
+		} else {
+			pos = b
+		}
+		prevEnd = b
+		if accept {
+			fn(a, b)
+		}
+	}
+}
+
+// iterateAbove is the line length from which eachMatch finds a context-free
+// pattern's matches one at a time; below it FindAllIndex is faster. A
+// variable so that tests can lower it.
+var iterateAbove = 64 << 10
