@@ -3,6 +3,7 @@ package grep
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -56,6 +57,33 @@ func BenchmarkSearchBytes(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			s := m.NewScanner()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := s.SearchBytes(context.Background(), data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDenseLongLine searches one 1 MB line with a match every four
+// bytes, in line mode and as one text (a pattern that may cross lines):
+// each match's line is found without scanning the line again, and only
+// the spans that can be shown are kept.
+func BenchmarkDenseLongLine(b *testing.B) {
+	data := []byte(strings.Repeat("ab c", 1<<18))
+	for _, o := range []Options{
+		{Pattern: "a.", MaxColumns: 500},
+		{Pattern: "a.", DotAll: true, MaxColumns: 500},
+		{Pattern: "a.", DotAll: true, CountOnly: true},
+	} {
+		m, err := Compile(o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("whole=%v,count=%v", m.whole, o.CountOnly), func(b *testing.B) {
 			s := m.NewScanner()
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {

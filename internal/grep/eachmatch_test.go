@@ -11,7 +11,7 @@ func allByIteration(t testing.TB, m *Matcher, line []byte) (got, want [][2]int) 
 	old := iterateAbove
 	iterateAbove = 0
 	defer func() { iterateAbove = old }()
-	m.eachMatch(line, func(a, b int) { got = append(got, [2]int{a, b}) })
+	m.eachMatch(line, func(a, b int) bool { got = append(got, [2]int{a, b}); return true })
 	for _, x := range m.re.FindAllIndex(line, -1) {
 		want = append(want, [2]int{x[0], x[1]})
 	}

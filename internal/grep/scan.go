@@ -546,9 +546,29 @@ func (fs *fileSearch) processWhole(data []byte) {
 		return
 	}
 	m := fs.m
-	matches := m.re.FindAllIndex(data, -1)
 	curLS, curLE, curN, curCount := -1, 0, 0, 0
+	keep := 0 // the offset in the current line past which spans are not kept
 	var spans [][2]int
+	// lineAt returns the bounds [ls, le) of the line holding data[p]. The
+	// positions asked for only grow, so the last line found is reused and
+	// the next one is looked for from its end: each byte is scanned once
+	// however many matches a line holds.
+	lastLS, lastLE := -1, -1
+	lineAt := func(p int) (int, int) {
+		if lastLS >= 0 && p >= lastLS && p <= lastLE {
+			return lastLS, lastLE
+		}
+		from := 0
+		if lastLS >= 0 && p > lastLE {
+			from = lastLE // a newline: the search below finds it at least
+		}
+		lastLS = from + bytes.LastIndexByte(data[from:p], '\n') + 1
+		lastLE = len(data)
+		if j := bytes.IndexByte(data[p:], '\n'); j >= 0 {
+			lastLE = p + j
+		}
+		return lastLS, lastLE
+	}
 	flush := func() {
 		if curLS < 0 {
 			return
@@ -562,29 +582,28 @@ func (fs *fileSearch) processWhole(data []byte) {
 		}
 		curLS, spans, curCount = -1, nil, 0
 	}
-	for _, mt := range matches {
-		a, b := mt[0], mt[1]
+	m.eachMatch(data, func(a, b int) bool {
 		if a == len(data) && (a == 0 || data[a-1] == '\n') {
-			break // an empty match after the last line
+			return false // an empty match after the last line
 		}
 		first := true
 		for p := a; ; {
-			ls := bytes.LastIndexByte(data[:p], '\n') + 1
-			le := len(data)
-			if j := bytes.IndexByte(data[p:], '\n'); j >= 0 {
-				le = p + j
-			}
+			ls, le := lineAt(p)
+			text := trimCR(data, ls, le)
 			if ls != curLS {
 				flush()
 				if fs.stop {
-					return
+					return false
 				}
 				curLS, curLE, curN = ls, le, fs.lineNo(data, ls)
+				spans = [][2]int{} // not nil: report takes the spans and count given
+				keep = len(text)
+				if m.opts.MaxColumns > 0 {
+					keep = colEnd(text, m.opts.MaxColumns)
+				}
 			}
-			text := trimCR(data, ls, le)
-			spans = append(spans, [2]int{min(max(a, ls)-ls, len(text)), min(b, le) - ls})
-			if sp := &spans[len(spans)-1]; sp[1] > len(text) {
-				sp[1] = len(text)
+			if sa := min(max(a, ls)-ls, len(text)); sa <= keep && !m.opts.CountOnly { // the rest cannot be shown
+				spans = append(spans, [2]int{sa, min(b, le, ls+len(text)) - ls})
 			}
 			if first {
 				curCount++
@@ -595,7 +614,8 @@ func (fs *fileSearch) processWhole(data []byte) {
 			}
 			p = le + 1
 		}
-	}
+		return true
+	})
 	flush()
 }
 
@@ -788,11 +808,12 @@ func (s *Scanner) nextLineRegexp(data []byte, from int) (int, int) {
 // call reuses, and how many matches the line holds.
 func (s *Scanner) spans(line []byte, keep int) ([][2]int, int) {
 	out, n := s.spanBuf[:0], 0
-	s.m.eachMatch(line, func(a, b int) {
+	s.m.eachMatch(line, func(a, b int) bool {
 		if a <= keep {
 			out = append(out, [2]int{a, b})
 		}
 		n++
+		return true
 	})
 	s.spanBuf = out[:0]
 	return out, n
@@ -804,29 +825,33 @@ func (s *Scanner) count(line []byte) int {
 		return bytes.Count(line, lit)
 	}
 	n := 0
-	s.m.eachMatch(line, func(int, int) { n++ })
+	s.m.eachMatch(line, func(int, int) bool { n++; return true })
 	return n
 }
 
 // eachMatch calls fn with the matches in line, in order, as FindAllIndex
-// finds them. A plain literal is found with bytes.Index. A pattern that
+// finds them, until fn returns false. A plain literal is found with bytes.Index. A pattern that
 // looks back (^, \b, \B) is matched on the line at once; other patterns
 // one match at a time on the rest of the line, so that a long line with
 // millions of matches takes no memory for them.
-func (m *Matcher) eachMatch(line []byte, fn func(a, b int)) {
+func (m *Matcher) eachMatch(line []byte, fn func(a, b int) bool) {
 	if lit := m.plainLit; lit != nil {
 		for p := 0; ; {
 			i := bytes.Index(line[p:], lit)
 			if i < 0 {
 				return
 			}
-			fn(p+i, p+i+len(lit))
+			if !fn(p+i, p+i+len(lit)) {
+				return
+			}
 			p += i + len(lit)
 		}
 	}
 	if !m.contextFree || len(line) < iterateAbove {
 		for _, x := range m.re.FindAllIndex(line, -1) {
-			fn(x[0], x[1])
+			if !fn(x[0], x[1]) {
+				return
+			}
 		}
 		return
 	}
@@ -850,8 +875,8 @@ func (m *Matcher) eachMatch(line []byte, fn func(a, b int)) {
 			pos = b
 		}
 		prevEnd = b
-		if accept {
-			fn(a, b)
+		if accept && !fn(a, b) {
+			return
 		}
 	}
 }
