@@ -217,15 +217,15 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileRes
 				res.Binary = true
 				return res, nil
 			}
-			if n >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF {
+			// A UTF-8 byte-order mark; not a U+FEFF that a UTF-16 or
+			// UTF-32 text (decoded by now) holds after its own mark.
+			if res.Encoding == "" && n >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF {
 				copy(buf, buf[3:n])
 				n -= 3
 				fs.off = 3
 				fs.cntPos = 3
 				fs.lastEnd = 3
-				if res.Encoding == "" {
-					res.Encoding = "utf-8"
-				}
+				res.Encoding = "utf-8"
 			}
 		}
 		end := n
