@@ -474,12 +474,15 @@ func (w *walker) list(j job) (*listing, error) {
 		err = fd.ReadEntries(func(name string, typ fs.FileMode) {
 			ents = append(ents, dirent{name, typ})
 		})
-		*sp = ents
+		if err == nil {
+			l.ents = slices.Clone(ents)
+		}
+		clear(ents) // the pooled slice keeps no names alive
+		*sp = ents[:0]
 		if err != nil {
 			fd.Close()
 			return nil, err
 		}
-		l.ents = slices.Clone(ents)
 		l.fd = fd
 		return l, nil
 	}
