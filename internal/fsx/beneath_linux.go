@@ -235,22 +235,13 @@ func (d *dirFD) ReadEntries(fn func(name string, typ fs.FileMode)) error {
 		}
 		// The names of the batch share one string, of their length only:
 		// one allocation per batch, and none for the records around them.
+		batch, size := buf[:n], 0
+		if err := dirents(batch, func(_ byte, raw []byte) { size += len(raw) }); err != nil {
+			return err
+		}
 		var names strings.Builder
-		names.Grow(nameBytes(buf[:n]))
-		for b := buf[:n]; len(b) >= 19; {
-			// struct linux_dirent64: ino u64, off s64, reclen u16, type u8, name.
-			reclen := int(b[16]) | int(b[17])<<8
-			if reclen < 19 || reclen > len(b) {
-				return errors.New("malformed directory entry from getdents64")
-			}
-			typ, raw := b[18], b[19:reclen]
-			b = b[reclen:]
-			if i := bytes.IndexByte(raw, 0); i >= 0 {
-				raw = raw[:i]
-			}
-			if string(raw) == "." || string(raw) == ".." {
-				continue
-			}
+		names.Grow(size)
+		dirents(batch, func(typ byte, raw []byte) {
 			start := names.Len()
 			names.Write(raw)
 			name := names.String()[start:]
@@ -258,32 +249,34 @@ func (d *dirFD) ReadEntries(fn func(name string, typ fs.FileMode)) error {
 			if !known {
 				var st unix.Stat_t
 				if err := d.sys.lstatat(d.fd, name, &st); err != nil {
-					continue // removed since it was listed
+					return // removed since it was listed
 				}
 				mode = fileMode(st.Mode).Type()
 			}
 			fn(name, mode)
-		}
+		})
 	}
 }
 
-// nameBytes is the length of the names in a getdents64 batch, at most
-// the batch's length.
-func nameBytes(b []byte) int {
-	n := 0
+// dirents calls fn with the type and name of each record of a getdents64
+// batch, except "." and "..".
+func dirents(b []byte, fn func(typ byte, name []byte)) error {
 	for len(b) >= 19 {
+		// struct linux_dirent64: ino u64, off s64, reclen u16, type u8, name.
 		reclen := int(b[16]) | int(b[17])<<8
 		if reclen < 19 || reclen > len(b) {
-			break
+			return errors.New("malformed directory entry from getdents64")
 		}
-		raw := b[19:reclen]
+		typ, raw := b[18], b[19:reclen]
+		b = b[reclen:]
 		if i := bytes.IndexByte(raw, 0); i >= 0 {
 			raw = raw[:i]
 		}
-		n += len(raw)
-		b = b[reclen:]
+		if string(raw) != "." && string(raw) != ".." {
+			fn(typ, raw)
+		}
 	}
-	return n
+	return nil
 }
 
 func (d *dirFD) Lstat(name string) (fs.FileInfo, error) {
