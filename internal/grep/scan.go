@@ -597,10 +597,7 @@ func (fs *fileSearch) processWhole(data []byte) {
 				}
 				curLS, curLE, curN = ls, le, fs.lineNo(data, ls)
 				spans = [][2]int{} // not nil: report takes the spans and count given
-				keep = len(text)
-				if m.opts.MaxColumns > 0 {
-					keep = colEnd(text, m.opts.MaxColumns)
-				}
+				keep = m.shownEnd(text)
 			}
 			if sa := min(max(a, ls)-ls, len(text)); sa <= keep && !m.opts.CountOnly { // the rest cannot be shown
 				spans = append(spans, [2]int{sa, min(b, le, ls+len(text)) - ls})
@@ -680,11 +677,7 @@ func (fs *fileSearch) report(data []byte, ls, le, n int, spans [][2]int, matches
 	fs.emitBefore(data, ls, n)
 	line := trimCR(data, ls, le)
 	if spans == nil {
-		keep := len(line)
-		if o.MaxColumns > 0 {
-			keep = colEnd(line, o.MaxColumns)
-		}
-		spans, matches = fs.s.spans(line, keep)
+		spans, matches = fs.s.spans(line, fs.m.shownEnd(line))
 	}
 	fs.res.Lines = append(fs.res.Lines, makeLine(line, n, true, spans, o.MaxColumns))
 	fs.res.MatchLines++
@@ -827,6 +820,15 @@ func (s *Scanner) count(line []byte) int {
 	n := 0
 	s.m.eachMatch(line, func(int, int) bool { n++; return true })
 	return n
+}
+
+// shownEnd is the offset in line past which nothing is shown: the end of
+// its first MaxColumns characters, or its length.
+func (m *Matcher) shownEnd(line []byte) int {
+	if m.opts.MaxColumns > 0 {
+		return colEnd(line, m.opts.MaxColumns)
+	}
+	return len(line)
 }
 
 // eachMatch calls fn with the matches in line, in order, as FindAllIndex

@@ -55,7 +55,6 @@ type Server struct {
 	toolset string
 	version string
 	tools   []toolDef
-	known   map[string]bool
 }
 
 // toolDef is a tool as tools/list describes it.
@@ -85,13 +84,12 @@ func New(cfg tool.Config, toolset, version string) (*Server, error) {
 	if cfg.Reader.URLCache == nil {
 		cfg.Reader.URLCache = &scout.URLCache{}
 	}
-	s := &Server{cfg: cfg, toolset: toolset, version: version, known: map[string]bool{}}
+	s := &Server{cfg: cfg, toolset: toolset, version: version}
 	for _, t := range tools {
 		// read fetches web URLs unless the host refused them
 		open := t.Name == "read" && !cfg.Reader.NoWeb
 		s.tools = append(s.tools, toolDef{Name: t.Name, Description: t.Description, InputSchema: t.Schema,
 			Annotations: annotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: open}})
-		s.known[t.Name] = true
 	}
 	return s, nil
 }
@@ -359,7 +357,7 @@ func (c *session) startCall(id json.RawMessage, params json.RawMessage) {
 		c.fail(id, codeInvalidParams, "tools/call params: %v", err)
 		return
 	}
-	if !c.s.known[p.Name] {
+	if !slices.ContainsFunc(c.s.tools, func(t toolDef) bool { return t.Name == p.Name }) {
 		names := make([]string, len(c.s.tools))
 		for i, t := range c.s.tools {
 			names[i] = t.Name

@@ -239,8 +239,8 @@ func (e *extractor) dropped(n *html.Node, in within) bool {
 	if _, ok := attrOK(n, "hidden"); ok || attr(n, "aria-hidden") == "true" {
 		return true
 	}
-	if style := strings.ToLower(attr(n, "style")); strings.Contains(strings.ReplaceAll(style, " ", ""), "display:none") ||
-		strings.Contains(strings.ReplaceAll(style, " ", ""), "visibility:hidden") {
+	if style := strings.ReplaceAll(strings.ToLower(attr(n, "style")), " ", ""); strings.Contains(style, "display:none") ||
+		strings.Contains(style, "visibility:hidden") {
 		return true
 	}
 	if r := attr(n, "role"); r != "" && slices.Contains(unlikelyRoles, strings.ToLower(r)) {
