@@ -108,7 +108,7 @@ type FindRequest struct {
 	// Hidden includes entries whose name starts with '.'.
 	Hidden bool
 	// NoIgnore disables .gitignore, .ignore, .git/info/exclude and the
-	// global excludes file.
+	// excludes file (core.excludesFile).
 	NoIgnore bool
 	// PruneDirs are directory names never entered, e.g. "node_modules".
 	PruneDirs []string
@@ -522,9 +522,6 @@ func findWalk(ctx context.Context, fsys fs.FS, sc *findScope, req FindRequest, l
 		seen     int // entries passed to the callback, for Progress
 	)
 	opts := walk.Options{Hidden: req.Hidden, NoIgnore: req.NoIgnore, PruneDirs: prune, Sorted: req.MaxVisited > 0, MaxVisited: req.MaxVisited}
-	if !req.NoIgnore {
-		opts.GlobalExcludes = walk.LoadGlobalExcludes()
-	}
 	stats, werr := walk.Walk(ctx, fsys, sc.base, opts, func(e walk.Entry) error {
 		if req.Progress != nil {
 			mu.Lock()

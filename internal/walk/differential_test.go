@@ -162,8 +162,13 @@ func newScratchRepo(t *testing.T, seed uint64, files map[string]string) *scratch
 // run runs a command in the work tree and returns its output; rg's exit
 // status 1 (nothing listed) is not a failure.
 func (r *scratchRepo) run(name string, args ...string) string {
+	return r.runIn(".", name, args...)
+}
+
+// runIn runs a command in the directory dir of the work tree.
+func (r *scratchRepo) runIn(dir, name string, args ...string) string {
 	cmd := exec.Command(name, args...)
-	cmd.Dir, cmd.Env = r.dir, r.env
+	cmd.Dir, cmd.Env = filepath.Join(r.dir, filepath.FromSlash(dir)), r.env
 	out, err := cmd.Output()
 	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 && name == "rg" {
 		err = nil
