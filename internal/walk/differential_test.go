@@ -22,7 +22,7 @@ import (
 var (
 	genDirs  = []string{"a", "b", "foo", "build", "tmp", "cache", "doc", "sub", "x.o", "node_modules", "z1"}
 	genFiles = []string{"a", "b", "foo", "x.log", "y.log", "keep.log", "a.txt", "b.txt", "1.txt", "q.txt", "z9", "z",
-		"build", "tmp", "doc.html", "n.o", "#hash", "!bang", "data.dat", "trail.txt", "sp ", "README", "m.js", "c.bak"}
+		"build", "tmp", "doc.html", "n.o", "#hash", "!bang", "data.dat", "trail.txt", "sp ", "README", "m.js", "c.bak", "[ab"}
 )
 
 // genPattern returns one random gitignore line.
@@ -49,7 +49,8 @@ func genPattern(r *rand.Rand) string {
 	case 10:
 		p = pick(genDirs) + "/**"
 	case 11:
-		p = pick([]string{"[!0-9].txt", "[a-c].txt", "z[0-9]", "[[:digit:]].txt", "[!a]", "?.txt", "[ab]"})
+		p = pick([]string{"[!0-9].txt", "[a-c].txt", "z[0-9]", "[[:digit:]].txt", "[!a]", "?.txt", "[ab]", "[ab",
+			"[[:alpha:]]*", "[[:nope:]]", "[[:alpha:]-z].txt", "[[:upper:][:digit:]]*", "[]ab]", "[[:]ab]"})
 	case 12:
 		p = pick([]string{`\#hash`, `\!bang`, `sp\ `, "trail.txt   ", `\*`})
 	case 13:

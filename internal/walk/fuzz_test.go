@@ -18,9 +18,8 @@ func refMatch(p string, i int, s string) bool {
 	case '?':
 		return s != "" && s[0] != '/' && refMatch(p, i+1, s[1:])
 	case '[':
-		if set, n := parseClass(p[i:]); n > 0 {
-			return s != "" && set[s[0]>>5]&(1<<(s[0]&31)) != 0 && refMatch(p, i+n, s[1:])
-		}
+		set, n := parseClass(p[i:])
+		return n > 0 && s != "" && set[s[0]>>5]&(1<<(s[0]&31)) != 0 && refMatch(p, i+n, s[1:])
 	case '*':
 		j := i
 		for j < len(p) && p[j] == '*' {
