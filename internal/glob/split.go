@@ -138,13 +138,8 @@ func closeBraces(p string) string {
 	for i := 0; i < len(p); i++ {
 		switch p[i] {
 		case '[':
-			// Skip to the class's ']', which may not be its first member.
-			start := i + 1
-			if start < len(p) && (p[start] == '!' || p[start] == '^') {
-				start++
-			}
-			if end := strings.IndexByte(p[min(start+1, len(p)):], ']'); end >= 0 {
-				i = start + 1 + end
+			if end, ok := ClassEnd(p, i); ok {
+				i = end
 			}
 		case '{':
 			depth++
