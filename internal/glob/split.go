@@ -5,7 +5,7 @@ import "strings"
 // SplitFind splits a find entry into the directory to walk and the glob to
 // match below it, as pi find's parseFindPattern does. Every '\' is first
 // turned into '/', and every unclosed '{' is closed, as pi's native glob
-// does (notes/pi-behaviour.md §3.2).
+// does.
 //
 //   - no glob character: (p, "**/*", false), i.e. everything below p;
 //   - a glob in the first segment: (".", p) with "**/" put in front unless

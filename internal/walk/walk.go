@@ -33,7 +33,7 @@ type Options struct {
 	// info/exclude and the excludes file (core.excludesFile).
 	NoIgnore bool
 	// PruneDirs lists directory base names that are never entered nor
-	// reported (seed 002's fixed list, or "node_modules"); each pruned
+	// reported (the standardized Glob's fixed list, or "node_modules"); each pruned
 	// directory counts as ReasonIgnored. nil prunes nothing.
 	PruneDirs []string
 	// Workers is the number of goroutines reading directories (with
