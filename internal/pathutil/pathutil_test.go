@@ -278,3 +278,25 @@ func TestSplitDelimitedGlobEntryIsSplit(t *testing.T) {
 		t.Errorf("SplitDelimited = %q, want %q", got, want)
 	}
 }
+
+// FuzzCommaParts checks that no entry makes the splitter fail and that it
+// never returns an empty part or more text than it was given.
+func FuzzCommaParts(f *testing.F) {
+	for _, s := range []string{"a,b", "src/{a,b}.ts,lib", "x[,]y", "[[:alpha:],]x,y", `a\,b`, "[", "[!]", "{,[,]},", `"a", 'b'`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		parts, _ := CommaParts(s)
+		n := 0
+		for _, p := range parts {
+			if p == "" {
+				t.Fatalf("CommaParts(%q) = %q: an empty part", s, parts)
+			}
+			n += len(p)
+		}
+		if n > len(s) {
+			t.Fatalf("CommaParts(%q) = %q: more text than given", s, parts)
+		}
+		SplitDelimited(s, func(string) bool { return true })
+	})
+}
