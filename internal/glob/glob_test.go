@@ -553,12 +553,18 @@ func FuzzAgainstPathMatch(f *testing.F) {
 // glob, a regexp glob with a literal prefix, and one with alternatives.
 func BenchmarkMatch(b *testing.B) {
 	paths := []string{"src/internal/walk/walker.go", "README.md", "a/b/c/d/e/f/g/h.ts", "node_modules/x/y/index.js"}
-	for _, pattern := range []string{"**/*.go", "src/**/*_test.go", "**/*.{ts,tsx}"} {
-		g, err := Compile(pattern)
+	for _, tc := range []struct{ name, pattern string }{
+		{"**/*.go", "**/*.go"}, {"src/**/*_test.go", "src/**/*_test.go"}, {"**/*.{ts,tsx}", "**/*.{ts,tsx}"},
+		// Hostile shapes, to compare with the ones above: a run of 10,000
+		// stars (one wildcard), and 256 wildcards that all cross '/'.
+		{"10000-stars", strings.Repeat("*", 10000) + ".go"},
+		{"256-globstars", strings.Repeat("**a", 255) + "**"},
+	} {
+		g, err := Compile(tc.pattern)
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(pattern, func(b *testing.B) {
+		b.Run(tc.name, func(b *testing.B) {
 			for b.Loop() {
 				for _, p := range paths {
 					g.Match(p)
