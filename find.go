@@ -108,7 +108,7 @@ type FindRequest struct {
 	// Hidden includes entries whose name starts with '.'.
 	Hidden bool
 	// NoIgnore disables .gitignore, .ignore, .git/info/exclude and the
-	// global excludes file.
+	// excludes file (core.excludesFile).
 	NoIgnore bool
 	// PruneDirs are directory names never entered, e.g. "node_modules".
 	PruneDirs []string
@@ -159,7 +159,7 @@ type FindResult struct {
 	Scope        string             `json:"scope"`                  // the searched base(s), for display ("." is the root)
 	Pattern      string             `json:"pattern"`                // the glob matched below Scope ("" for an exact file)
 	ExactFile    bool               `json:"exactFile,omitempty"`    // the input named one file, returned as is
-	MissingPaths []string           `json:"missingPaths,omitempty"` // inputs skipped because their base does not exist
+	MissingPaths []string           `json:"missingPaths,omitempty"` // inputs skipped because their base does not exist, as given
 	Matched      int                `json:"matched"`                // entries that matched, before the limit
 	Visited      int                `json:"visited"`                // entries seen by the walk
 	Truncated    bool               `json:"truncated"`
@@ -213,7 +213,7 @@ func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 }
 
 // backingFiles returns patterns with each internal URL replaced by the
-// path of the file that backs it (seed 004); patterns is not modified.
+// path of the file that backs it, as pi find does; patterns is not modified.
 func backingFiles(ctx context.Context, resolvers map[string]Resolver, patterns []string) ([]string, error) {
 	out, copied := patterns, false
 	var reg *iurl.Registry // made for the first pattern that may be a URL
@@ -270,6 +270,7 @@ func (f *Finder) resolveScope(ctx context.Context, fsys fs.FS, root string, req 
 	}
 	var items []item
 	var missing []string
+	var missingBase string // of the last missing input
 	seen := map[string]bool{}
 	for _, in := range inputs {
 		p := strings.ReplaceAll(pathutil.Normalize(in), `\`, "/")
@@ -292,7 +293,8 @@ func (f *Finder) resolveScope(ctx context.Context, fsys fs.FS, root string, req 
 		info, err := f.statBase(ctx, fsys, rb)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			missing = append(missing, pathutil.Display(rb))
+			missing = append(missing, p) // as given: "tests/**/*.ts", not its base "tests"
+			missingBase = pathutil.Display(rb)
 			continue
 		case err != nil:
 			return nil, err
@@ -304,10 +306,11 @@ func (f *Finder) resolveScope(ctx context.Context, fsys fs.FS, root string, req 
 		items = append(items, it)
 	}
 	if len(items) == 0 {
-		return nil, &Error{Code: CodeNotFound, Message: "Path not found: " + strings.Join(missing, ", "), Path: strings.Join(missing, ", ")}
-	}
-	if len(items) == 1 && len(missing) > 0 && len(inputs) == 1 {
-		return nil, &Error{Code: CodeNotFound, Message: "Path not found: " + missing[0], Path: missing[0]}
+		notFound := strings.Join(missing, ", ")
+		if len(inputs) == 1 {
+			notFound = missingBase // one path: pi names its base
+		}
+		return nil, &Error{Code: CodeNotFound, Message: "Path not found: " + notFound, Path: notFound}
 	}
 	sc := &findScope{missing: missing}
 	if len(items) == 1 {
@@ -522,9 +525,6 @@ func findWalk(ctx context.Context, fsys fs.FS, sc *findScope, req FindRequest, l
 		seen     int // entries passed to the callback, for Progress
 	)
 	opts := walk.Options{Hidden: req.Hidden, NoIgnore: req.NoIgnore, PruneDirs: prune, Sorted: req.MaxVisited > 0, MaxVisited: req.MaxVisited}
-	if !req.NoIgnore {
-		opts.GlobalExcludes = walk.LoadGlobalExcludes()
-	}
 	stats, werr := walk.Walk(ctx, fsys, sc.base, opts, func(e walk.Entry) error {
 		if req.Progress != nil {
 			mu.Lock()

@@ -183,13 +183,19 @@ func rangeString(start, end int) string {
 	return fmt.Sprintf("%d-%d", start, end)
 }
 
+// DelimitedNote is the note on an entry that named several paths (joined
+// by a comma, ';' or white space) and was taken for them.
+func DelimitedNote(paths []string) string {
+	return fmt.Sprintf("Note: interpreted as %d paths: %s", len(paths), strings.Join(paths, ", "))
+}
+
 // writeParts renders a delimited entry read as several paths.
 func writeParts(b *strings.Builder, r *scout.ReadResult, o *ReadOptions) {
 	names := make([]string, len(r.Parts))
 	for i, p := range r.Parts {
 		names[i] = p.Path
 	}
-	fmt.Fprintf(b, "Note: interpreted as %d paths: %s", len(r.Parts), strings.Join(names, ", "))
+	b.WriteString(DelimitedNote(names))
 	for _, p := range r.Parts {
 		b.WriteString("\n\n")
 		if p.Result == nil {

@@ -17,11 +17,11 @@ func init() {
 
 const ampGlobDescription = "Find files matching a glob pattern, newest first.\n" +
 	"- `pattern` is relative to `path` (default \".\"): `*.py` matches path's own files, `**/*.py` every level below " +
-	"(`*` never crosses `/`; `**/` also matches zero directories); `{a,b}` alternatives.\n" +
+	"(`*` and `?` never cross `/`; `**/` also matches zero directories); `{a,b}` alternatives; `[abc]`, `[!a]` and POSIX `[[:digit:]]` classes.\n" +
 	"- `type`: \"file\", \"dir\" or \"any\" (default); `exclude`: globs to leave out (a glob without `/` matches a file name at any depth).\n" +
 	"- Hidden and gitignored files are left out. At most 100 matches are returned; narrow the pattern for more."
 
-// ampGlobArgs are the arguments of amplifier glob (seed 003).
+// ampGlobArgs are the arguments of amplifier glob.
 type ampGlobArgs struct {
 	Pattern string    `json:"pattern" required:"true" missing:"Missing required argument 'pattern': pass a glob such as '**/*.py'." desc:"Glob pattern, e.g. '**/*.py'."`
 	Path    string    `json:"path" default:"." desc:"Directory to search from (default: the project root)."`
@@ -31,7 +31,7 @@ type ampGlobArgs struct {
 
 const ampGlobLimit = 100
 
-// ampGlobData is the JSON output of glob, in seed 003's field order.
+// ampGlobData is the JSON output of glob, in amplifier's field order.
 type ampGlobData struct {
 	Pattern  string         `json:"pattern"`
 	BasePath string         `json:"base_path"`

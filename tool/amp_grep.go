@@ -163,7 +163,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (*scout.Envelop
 		MaxMatchesPerFile: -1,
 	}
 	if g.Path != "" && g.Path != "." {
-		req.Paths = []string{g.Path}
+		req.Paths = []string{argPath(g.Path)}
 	}
 	if g.Glob != "" {
 		req.Globs = []string{g.Glob}

@@ -22,12 +22,12 @@ func init() {
 
 const piFindDescription = "Find filesystem paths by glob; use search when you need content matches instead of path matches.\n" +
 	"- `paths`: one or more globs, directories or files, e.g. [\"src/**/*.ts\"], [\"*.md\", \"docs/\"]. A bare top-level glob such as `*.ts` searches the whole tree; `src/*.ts` only src itself; `src/**/*.ts` all of src. Pass several paths as separate array elements, never comma-joined.\n" +
-	"- `*` and `?` never cross `/`; `**` crosses directories and also matches none; `{a,b}` alternatives; `[abc]` classes.\n" +
+	"- `*` and `?` never cross `/`; `**` crosses directories and also matches none; `{a,b}` alternatives; `[abc]`, `[a-z]`, `[!a]` and POSIX `[[:digit:]]` classes.\n" +
 	"- Results are newest first (modification time), grouped by directory (`# dir/` then names; directories end in `/`).\n" +
-	"- `hidden` (default true) includes dotfiles; `gitignore` (default true) leaves out gitignored paths: pass false to include them.\n" +
+	"- `hidden` (default true) includes dotfiles; `gitignore` (default true) leaves out gitignored paths: pass false to include them. `node_modules` is left out unless a path names it (`node_modules/**`).\n" +
 	"- `limit` (default and maximum 200); `timeout` in seconds (default 5, 0.5-60) returns partial results when reached."
 
-// piFindArgs are the arguments of pi find (seed 004). limit and timeout
+// piFindArgs are the arguments of pi find. limit and timeout
 // are clamped, not refused, so their schemas carry no bounds. The tag of
 // Paths is a quoted string: its message holds backquotes.
 type piFindArgs struct {
@@ -53,25 +53,29 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	defer closeFS()
 	root := searchRoot(c)
 	var inputs []string
-	for _, p := range in.Paths {
+	var splits []piSplit
+	findBase := func(part string) string {
+		base, _, _ := glob.SplitFind(part)
+		return base
+	}
+	for i, p := range in.Paths {
 		n := strings.ReplaceAll(pathutil.Normalize(p), `\`, "/")
 		if strings.TrimSpace(n) == "" {
-			return nil, errs.New(errs.InvalidParam, "`paths` must contain non-empty globs or paths: entry %d is empty.", len(inputs)+1)
+			return nil, errs.New(errs.InvalidParam, "`paths` must contain non-empty globs or paths: entry %d is empty.", i+1)
 		}
 		if err := rejectCommaJoined(fsys, root, n, n); err != nil {
 			return nil, err
 		}
-		inputs = append(inputs, n)
+		parts := splitEntry(fsys, root, n, findBase)
+		if len(parts) > 1 {
+			splits = append(splits, piSplit{Entry: n, Paths: parts})
+		}
+		inputs = append(inputs, parts...)
 	}
 	if searchesOSRoot(root, fsys, inputs) {
 		return nil, errs.New(errs.InvalidParam, "Searching from root directory '/' is not allowed: name a directory below it, e.g. [\"/home/*.txt\"] or [\"etc/**/*.conf\"].")
 	}
-	prune := []string{"node_modules"}
-	for _, in := range inputs {
-		if strings.Contains(in, "node_modules") {
-			prune = nil
-		}
-	}
+	prune := pruneNodeModules(inputs)
 	f := scout.Finder{Workspace: ws, Resolvers: c.Searcher.Resolvers}
 	res, err := f.Find(ctx, scout.FindRequest{
 		Patterns:  inputs,
@@ -95,9 +99,10 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	if len(res.MissingPaths) > 0 {
 		notes = append(notes, "Skipped missing paths: "+strings.Join(res.MissingPaths, ", "))
 	}
+	notes = append(notes, splitNotes(splits)...)
 	if len(files) == 0 {
 		lines := append([]string{"No files found matching pattern"}, notes...)
-		if lo := format.LeftOut(res.Skipped, piFindHints); lo != "" {
+		if lo := format.LeftOut(res.Skipped, piFindHints(in.Gitignore, prune != nil)); lo != "" {
 			lines = append(lines, lo)
 		}
 		text = strings.Join(lines, "\n")
@@ -130,7 +135,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 		"truncated":          res.Truncated || cut != nil,
 		"resultLimitReached": limitReached,
 	}
-	// details.truncation and details.meta (seed 004): how the text was cut
+	// details.truncation and details.meta: how the text was cut
 	// and the result limit that was reached.
 	m := piMeta{Truncation: headCut(cut)}
 	if limitReached {
@@ -144,6 +149,9 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	}
 	if len(res.MissingPaths) > 0 {
 		data["missingPaths"] = res.MissingPaths
+	}
+	if len(splits) > 0 {
+		data["splitEntries"] = splits
 	}
 	if len(res.Skipped) > 0 {
 		data["skipped"] = res.Skipped
@@ -178,9 +186,29 @@ func searchesOSRoot(root string, fsys fs.FS, inputs []string) bool {
 	return len(bases) > 0 && pathutil.CommonBase(bases) == "."
 }
 
-var piFindHints = map[scout.SkipReason]string{
-	scout.SkipIgnored: "by .gitignore/.ignore or node_modules; pass gitignore: false",
-	scout.SkipHidden:  "pass hidden: true",
+// piFindHints says how to include what find left out: the ignored count
+// holds gitignored entries (gitignore: false includes them) and, while no
+// path names it, node_modules (which only naming it includes).
+func piFindHints(gitignore, nodeModulesPruned bool) map[scout.SkipReason]string {
+	return map[scout.SkipReason]string{
+		scout.SkipIgnored: ignoredHint(gitignore, nodeModulesPruned, "gitignored paths", "a path or glob"),
+		scout.SkipHidden:  "pass hidden: true",
+	}
+}
+
+// ignoredHint is the hint on an ignored count of pi find and search: what
+// includes gitignored entries, when ignore files were applied, and
+// node_modules, when it was left out for no path naming it. "" when
+// neither applies (only nested .git directories were left out).
+func ignoredHint(gitignore, nodeModulesPruned bool, what, where string) string {
+	var hints []string
+	if gitignore {
+		hints = append(hints, "pass gitignore: false for "+what)
+	}
+	if nodeModulesPruned {
+		hints = append(hints, "node_modules is left out unless "+where+" names it, e.g. node_modules/**")
+	}
+	return strings.Join(hints, "; ")
 }
 
 // limitNotice is the result-limit notice. It never suggests a limit above

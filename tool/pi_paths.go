@@ -6,23 +6,60 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/pathutil"
 )
 
-// rejectCommaJoined refuses a paths entry holding a comma outside braces,
-// unless the whole entry names an existing path (DESIGN.md), with the
-// seeds' error "paths is an array — pass ["a", "b"] not ["a,b"]" and the
-// entry split as it should have been passed; raw is the entry as given.
+// rejectCommaJoined refuses a paths entry holding a comma outside braces
+// and classes, unless the whole entry names an existing path,
+// with the seeds' error "paths is an array — pass ["a", "b"] not ["a,b"]"
+// and the entry split as it should have been passed (no empty element for
+// a stray comma); raw is the entry as given.
 func rejectCommaJoined(fsys fs.FS, root, entry, raw string) error {
-	if !pathutil.HasTopLevelComma(entry) || entryExists(fsys, root, entry) {
+	if _, hasComma := pathutil.CommaParts(entry); !hasComma || entryExists(fsys, root, entry) {
 		return nil
 	}
-	parts := strings.Split(raw, ",")
-	for i := range parts {
-		parts[i] = strconv.Quote(strings.TrimSpace(parts[i]))
+	parts, _ := pathutil.CommaParts(raw)
+	quoted := make([]string, len(parts))
+	for i, p := range parts {
+		quoted[i] = strconv.Quote(p)
 	}
-	return errs.New(errs.InvalidParam, `paths is an array — pass ["a", "b"] not ["a,b"]: the entry %q holds several paths; pass them as separate elements: [%s].`, raw, strings.Join(parts, ", "))
+	const array = `paths is an array — pass ["a", "b"] not ["a,b"]: `
+	switch len(parts) {
+	case 0:
+		return errs.New(errs.InvalidParam, array+`the entry %q names no path; pass a path or glob, e.g. ["src/**/*.ts"].`, raw)
+	case 1:
+		return errs.New(errs.InvalidParam, array+`the entry %q holds one path and a stray comma; pass it as [%s].`, raw, quoted[0])
+	}
+	return errs.New(errs.InvalidParam, array+`the entry %q holds several paths; pass them as separate elements: [%s].`, raw, strings.Join(quoted, ", "))
+}
+
+// splitEntry recovers several paths given as one entry, joined by ';' or
+// white space (pi's delimited-entry recovery, as read does), when they
+// exist; base returns the path to stat for a part (its base directory
+// when it is a glob). It returns the entry alone when it does not split.
+func splitEntry(fsys fs.FS, root, entry string, base func(part string) string) []string {
+	return pathutil.SplitDelimited(entry, func(part string) bool {
+		return entryExists(fsys, root, base(part))
+	})
+}
+
+// piSplit is a paths entry that named several paths, and the paths it was
+// taken for (details.splitEntries).
+type piSplit struct {
+	Entry string   `json:"entry"`
+	Paths []string `json:"paths"`
+}
+
+// splitNotes are the notes on the entries taken for several paths, worded
+// as read words them.
+func splitNotes(splits []piSplit) []string {
+	notes := make([]string, len(splits))
+	for i, s := range splits {
+		notes[i] = format.DelimitedNote(s.Paths)
+	}
+	return notes
 }
 
 // entryExists reports whether the entry names an existing path (one that

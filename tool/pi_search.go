@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -24,13 +25,14 @@ func init() {
 
 const piSearchDescription = `Search file contents with a regex (RE2 syntax) across files, directories, globs and archive members.
 
-- pattern: the regex; literal braces need no escaping (interface{} works), other metacharacters do.
+- pattern: the regex; literal braces need no escaping (interface{} works), other metacharacters do. A pattern with an unbalanced ( or ) is searched with every parenthesis literal (foo( finds "foo("), and the result says so.
 - paths: one path or an array: files, directories, globs (src/**/*.ts), archive members (a.zip:src/x.ts). Omitted = the project root. Add :50-100 to a single file to search only those lines.
-- i: case-insensitive. gitignore: false also searches ignored files. Hidden files are always searched.
+- globs: * and ? stay within a directory, ** crosses directories, {a,b} alternatives, [abc], [!a] and [[:digit:]] classes.
+- i: case-insensitive. gitignore: false also searches ignored files; node_modules is searched only when a path names it. Hidden files are always searched.
 - Results come 20 files per page; pass skip=N (from the notice) for the next page.
 Output: matches as *LINE:text, context as  LINE:text, grouped under # dir/ and ## file#TAG headings.`
 
-// piSearchArgs are the arguments of pi search (seed 000).
+// piSearchArgs are the arguments of pi search.
 type piSearchArgs struct {
 	Pattern   string    `json:"pattern" required:"true" missing:"Pattern must not be empty" desc:"Regex pattern (RE2 syntax)"`
 	Paths     oneOrMany `json:"paths" desc:"File, directory, glob or archive member, or an array of those; omitted means the project root. A single file may end in a line range such as :50-100."`
@@ -51,9 +53,21 @@ type piSearchData struct {
 	LinesTruncated      bool          `json:"linesTruncated,omitempty"`
 	Truncated           bool          `json:"truncated"` // always present, as in pi
 	MissingPaths        []string      `json:"missingPaths,omitempty"`
+	// SplitEntries are the paths entries taken for several paths.
+	SplitEntries []piSplit `json:"splitEntries,omitempty"`
+	// PatternRewrite says how the pattern was changed before the search.
+	PatternRewrite *piRewrite `json:"patternRewrite,omitempty"`
 	// Meta says how the text was cut to 50 KB and that lines were cut at
 	// 512 characters, as pi's details.meta does.
 	Meta *piMeta `json:"meta,omitempty"`
+}
+
+// piRewrite is a pattern pi repairs before searching: From as given, To
+// as searched, and why.
+type piRewrite struct {
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Reason string `json:"reason"`
 }
 
 type piFileCount struct {
@@ -73,15 +87,17 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		return nil, err
 	}
 	defer release()
-	paths, lines, scope, err := piSearchPaths(fsys, searchRoot(c), c.Searcher.Resolvers, in.Paths)
+	paths, lines, scope, splits, err := piSearchPaths(fsys, searchRoot(c), c.Searcher.Resolvers, in.Paths)
 	if err != nil {
 		return nil, err
 	}
+	searched, rewrite := piPattern(pattern)
 
 	s := c.Searcher
 	s.Workspace = ws
+	prune := pruneNodeModules(paths)
 	req := scout.SearchRequest{
-		Pattern:    piPattern(pattern),
+		Pattern:    searched,
 		Paths:      paths,
 		Lines:      lines,
 		IgnoreCase: in.I,
@@ -90,7 +106,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		After:      searchContext(c.ContextAfter, 3),
 		Hidden:     true,
 		NoIgnore:   !in.Gitignore,
-		PruneDirs:  pruneNodeModules(paths),
+		PruneDirs:  prune,
 		Skip:       skip,
 		Tags:       c.hashline(),
 	}
@@ -98,9 +114,14 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	if err != nil {
 		return nil, err
 	}
+	notes := splitNotes(splits)
+	if rewrite != nil {
+		notes = append(notes, fmt.Sprintf("Note: `%s` searched as `%s`: %s, so every parenthesis matches literally", rewrite.From, rewrite.To, rewrite.Reason))
+	}
 	text, cut := format.SearchTextCut(res, &format.SearchOptions{
 		Plain:       !c.hashline(),
-		IgnoredHint: "pass gitignore: false to search them",
+		IgnoredHint: ignoredHint(in.Gitignore, prune != nil, "gitignored files", "a path"),
+		Notes:       notes,
 	})
 	d := piSearchData{
 		ScopePath:           scope,
@@ -113,6 +134,8 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		LinesTruncated:      res.LinesCut(),
 		Truncated:           cut != nil || res.Truncated == scout.TruncBudget || res.Truncated == scout.TruncMatches,
 		MissingPaths:        res.MissingPaths,
+		SplitEntries:        splits,
+		PatternRewrite:      rewrite,
 		Meta:                searchMeta(cut, res),
 	}
 	for _, f := range res.Files {
@@ -142,14 +165,16 @@ func searchMeta(cut *format.Cut, res *scout.SearchResult) *piMeta {
 
 // piPattern applies pi's pattern repairs: braces that cannot start a
 // repetition are escaped, and when the result has an unclosed or unopened
-// group every unescaped parenthesis is escaped (one retry). A pattern that
-// is still invalid is left for the search to report.
-func piPattern(p string) string {
-	p = grep.SanitizeBraces(p)
+// group every unescaped parenthesis is escaped (one retry), which rewrite
+// then reports (nil otherwise). A pattern that is still invalid is left
+// for the search to report.
+func piPattern(pattern string) (searched string, rewrite *piRewrite) {
+	p := grep.SanitizeBraces(pattern)
 	if _, err := syntax.Parse(p, syntax.Perl); err != nil && grep.IsGroupError(err) {
-		return grep.EscapeParens(p)
+		p = grep.EscapeParens(p)
+		return p, &piRewrite{From: pattern, To: p, Reason: "unbalanced parenthesis"}
 	}
-	return p
+	return p, nil
 }
 
 // searchContext resolves a host context setting: 0 means def, negative none.
@@ -165,20 +190,22 @@ func searchContext(v, def int) int {
 
 // piSearchPaths normalises the paths entries, peels a line-range selector
 // (allowed on one entry only) and returns them with the scope path shown
-// to the model.
-func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver, entries []string) ([]string, []scout.Range, string, error) {
+// to the model and the entries taken for several paths.
+func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver, entries []string) (paths []string, lines []scout.Range, scope string, splits []piSplit, err error) {
 	if len(entries) == 0 {
-		return nil, nil, ".", nil
+		return nil, nil, ".", nil, nil
 	}
 	out := make([]string, 0, len(entries))
-	var lines []scout.Range
+	searchBase := func(part string) string {
+		base, _ := glob.SplitSearch(part)
+		return base
+	}
 	for _, raw := range entries {
 		e := pathutil.Normalize(raw)
 		if e == "" {
-			return nil, nil, "", errs.New(errs.InvalidParam, "`paths` must contain non-empty paths or globs")
+			return nil, nil, "", nil, errs.New(errs.InvalidParam, "`paths` must contain non-empty paths or globs")
 		}
 		var ranges []scout.Range
-		var err error
 		if isInternalURL(e, resolvers) {
 			e, ranges, err = urlSelector(raw, e)
 		} else {
@@ -186,11 +213,11 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 			e, ranges, err = pathSelector(fsys, root, raw, e)
 		}
 		if err != nil {
-			return nil, nil, "", err
+			return nil, nil, "", nil, err
 		}
 		if len(ranges) > 0 {
 			if len(entries) > 1 {
-				return nil, nil, "", errs.New(errs.InvalidParam, "Line-range selector requires a single file: %q is one of %d paths; search it alone to use :%s", raw, len(entries), strings.TrimPrefix(raw, e+":"))
+				return nil, nil, "", nil, errs.New(errs.InvalidParam, "Line-range selector requires a single file: %q is one of %d paths; search it alone to use :%s", raw, len(entries), strings.TrimPrefix(raw, e+":"))
 			}
 			lines = ranges
 		}
@@ -199,20 +226,19 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 			continue
 		}
 		if err := rejectCommaJoined(fsys, root, e, raw); err != nil {
-			return nil, nil, "", err
+			return nil, nil, "", nil, err
 		}
-		// Several paths in one entry, joined by ';' or white space, are
-		// recovered when they exist (pi's delimited-entry recovery).
-		out = append(out, pathutil.SplitDelimited(e, func(part string) bool {
-			base, _ := glob.SplitSearch(part)
-			return entryExists(fsys, root, base)
-		})...)
+		parts := splitEntry(fsys, root, e, searchBase)
+		if len(parts) > 1 {
+			splits = append(splits, piSplit{Entry: e, Paths: parts})
+		}
+		out = append(out, parts...)
 	}
 	out = dedupe(out)
 	if len(out) == 1 {
-		return out, lines, searchScope(root, out[0]), nil
+		return out, lines, searchScope(root, out[0]), splits, nil
 	}
-	return out, lines, strings.Join(out, ", "), nil
+	return out, lines, strings.Join(out, ", "), splits, nil
 }
 
 // dedupe drops repeated entries, keeping the first of each (pi dedupes the
@@ -287,10 +313,17 @@ func searchScope(root, e string) string {
 }
 
 // resolveArg resolves a path argument of the amplifier and standardized
-// tools (relative to the root, or absolute inside it; '\' is a separator)
-// to an io/fs path, or an ACCESS_DENIED error when it leaves the root.
+// tools (see argPath; relative to the root, or absolute inside it) to an
+// io/fs path, or an ACCESS_DENIED error when it leaves the root.
 func resolveArg(c *Config, p string) (string, error) {
-	return pathutil.Resolve(searchRoot(c), strings.ReplaceAll(pathutil.Normalize(p), `\`, "/"))
+	return pathutil.Resolve(searchRoot(c), argPath(p))
+}
+
+// argPath is the one rule for the path arguments of the amplifier and
+// standardized tools: pathutil.Normalize ("~/" is the home directory,
+// quotes and a leading '@' dropped) and '\' as a separator.
+func argPath(p string) string {
+	return strings.ReplaceAll(pathutil.Normalize(p), `\`, "/")
 }
 
 // searchRoot returns the absolute OS directory of the project root, the one
@@ -314,8 +347,8 @@ func searchRoot(c *Config) string {
 	return dir
 }
 
-// pruneNodeModules returns the directories pi search never enters:
-// node_modules, unless an entry names it.
+// pruneNodeModules returns the directories pi find and search never
+// enter: node_modules, unless an entry names it.
 func pruneNodeModules(entries []string) []string {
 	for _, e := range entries {
 		if strings.Contains(e, "node_modules") {

@@ -20,12 +20,12 @@ func init() {
 
 const stdGlobDescription = "Find files using glob patterns (relative to the search root).\n" +
 	"- `pattern` is relative to `path`: `*.md` matches only path's own files, `**/*.md` every level below it " +
-	"(`*` and `?` never cross `/`; `**/` also matches zero directories).\n" +
+	"(`*` and `?` never cross `/`; `**/` also matches zero directories); `{a,b}` alternatives; `[abc]`, `[!a]` and POSIX `[[:digit:]]` classes.\n" +
 	"- Results are files only, in alphabetical order as a sorted top-down walk lists them (a directory's own files before its subdirectories'), relative to the project root; at most `limit` (1-200, default 50).\n" +
 	"- Hidden files and noisy directories (node_modules, dist, build, .git, ...) are skipped unless `include_hidden` / `include_ignored` is true.\n" +
 	"- The search stops after 20000 entries or 2 s and then returns what it found as a partial result."
 
-// stdGlobArgs are the arguments of the standardized Glob (seed 002, field
+// stdGlobArgs are the arguments of the standardized Glob (field
 // for field).
 type stdGlobArgs struct {
 	Pattern        string `json:"pattern" required:"true" missing:"Missing required parameter 'pattern'." desc:"Glob pattern relative to the search root (path), e.g. '**/*.js'."`
@@ -35,7 +35,7 @@ type stdGlobArgs struct {
 	IncludeIgnored bool   `json:"include_ignored" default:"false" desc:"If true, traverse ignored directories (node_modules, dist, etc)."`
 }
 
-// stdIgnoredDirs is seed 002's fixed list of pruned directories.
+// stdIgnoredDirs is the standardized Glob's fixed list of pruned directories.
 var stdIgnoredDirs = []string{".git", ".hg", ".svn", "__pycache__", "node_modules", "target", "build", "dist", ".idea", ".vscode", ".DS_Store", "venv", ".venv", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".cache", "site-packages"}
 
 const (
@@ -154,7 +154,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	return env, nil
 }
 
-// stdGlobData is the data of a Glob result, in seed 002's field order.
+// stdGlobData is the data of a Glob result, in the contract's field order.
 type stdGlobData struct {
 	Paths         []string `json:"paths"`
 	Truncated     bool     `json:"truncated"`                // matches past limit were left out

@@ -46,7 +46,7 @@ func main() {
 	var hits []hit
 	bufs := sync.Pool{New: func() any { return new(searchBuf) }}
 	var out []byte
-	opts := walk.Options{Hidden: *hidden, NoIgnore: *noIgnore, Workers: *workers, Sorted: *sorted, GlobalExcludes: walk.LoadGlobalExcludes()}
+	opts := walk.Options{Hidden: *hidden, NoIgnore: *noIgnore, Workers: *workers, Sorted: *sorted}
 	st, err := walk.Walk(context.Background(), fsys, ".", opts, func(e walk.Entry) error {
 		if e.Type.IsDir() || !strings.HasSuffix(e.Path, *ext) {
 			return nil

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/scoutkit/scout/internal/errs"
 )
 
 // A character class is read into a set of rune ranges; a negated class
@@ -22,17 +20,43 @@ var excluded = []span{{'/', '/'}, {0xD800, 0xDFFF}}
 // translateClass translates the class that opens at pattern[start] == '['.
 // It returns the index of the closing ']' and the translated text.
 func translateClass(pattern string, start int) (int, string, error) {
+	end, set, negated, err := parseClass(pattern, start)
+	if err != nil {
+		return 0, "", err
+	}
+	text, err := emitClass(pattern, pattern[start:end+1], negated, set)
+	return end, text, err
+}
+
+// ClassEnd returns the index of the ']' that closes the character class
+// opening at s[start] == '[', and false when none does or the class is
+// malformed (Compile would refuse it).
+func ClassEnd(s string, start int) (int, bool) {
+	end, _, _, err := parseClass(s, start)
+	return end, err == nil
+}
+
+// parseClass reads the class that opens at pattern[start] == '[': the
+// index of its closing ']', its members and whether it is negated. A ']'
+// right after the '[' (and '!' or '^') is a member, '\' quotes the next
+// character, "a-z" is a range, "[:name:]" a POSIX class, and a "[:" not
+// closed by ":]" before the next ']' is a plain '[' member (as in git).
+func parseClass(pattern string, start int) (end int, set []span, negated bool, err error) {
 	i := start + 1
-	negated := false
 	if i < len(pattern) && (pattern[i] == '!' || pattern[i] == '^') {
 		negated = true
 		i++
 	}
-	var set []span
 	for first := true; i < len(pattern); first = false {
 		if pattern[i] == ']' && !first {
-			text, err := emitClass(pattern, pattern[start:i+1], negated, set)
-			return i, text, err
+			return i, set, negated, nil
+		}
+		if spans, n, err := posixClass(pattern, i); err != nil {
+			return 0, nil, false, err
+		} else if n > 0 {
+			set = append(set, spans...)
+			i += n
+			continue
 		}
 		lo, n := classRune(pattern, i)
 		i += n
@@ -41,12 +65,50 @@ func translateClass(pattern string, start int) (int, string, error) {
 			hi, n = classRune(pattern, i+1)
 			i += 1 + n
 			if hi < lo {
-				return 0, "", errs.New(errs.InvalidParam, "Invalid glob '%s': the range '%c-%c' is reversed — write it as '%c-%c'", pattern, lo, hi, hi, lo)
+				return 0, nil, false, invalid(pattern, "the range '%c-%c' is reversed — write it as '%c-%c'", lo, hi, hi, lo)
 			}
 		}
 		set = append(set, span{lo, hi})
 	}
-	return 0, "", errs.New(errs.InvalidParam, "Invalid glob '%s': unclosed '[' — close it with ']' or remove it", pattern)
+	return 0, nil, false, invalid(pattern, "unclosed '[' — close it with ']' or remove it")
+}
+
+// posixClasses are the "[:name:]" classes of a bracket expression, ASCII
+// only, as in git and POSIX's C locale.
+var posixClasses = map[string][]span{
+	"alnum":  {{'0', '9'}, {'A', 'Z'}, {'a', 'z'}},
+	"alpha":  {{'A', 'Z'}, {'a', 'z'}},
+	"blank":  {{'\t', '\t'}, {' ', ' '}},
+	"cntrl":  {{0, 31}, {127, 127}},
+	"digit":  {{'0', '9'}},
+	"graph":  {{33, 126}},
+	"lower":  {{'a', 'z'}},
+	"print":  {{32, 126}},
+	"punct":  {{33, 47}, {58, 64}, {91, 96}, {123, 126}},
+	"space":  {{'\t', '\r'}, {' ', ' '}},
+	"upper":  {{'A', 'Z'}},
+	"xdigit": {{'0', '9'}, {'A', 'F'}, {'a', 'f'}},
+}
+
+// posixClassNames lists posixClasses for error messages.
+const posixClassNames = "alnum, alpha, blank, cntrl, digit, graph, lower, print, punct, space, upper, xdigit"
+
+// posixClass reads a "[:name:]" class at pattern[i]: its spans and length,
+// or n == 0 when there is none there (then '[' is a plain member).
+func posixClass(pattern string, i int) (spans []span, n int, err error) {
+	if !strings.HasPrefix(pattern[i:], "[:") {
+		return nil, 0, nil
+	}
+	close := strings.IndexByte(pattern[i+2:], ']')
+	if close < 1 || pattern[i+2+close-1] != ':' {
+		return nil, 0, nil
+	}
+	name := pattern[i+2 : i+2+close-1]
+	spans, ok := posixClasses[name]
+	if !ok {
+		return nil, 0, invalid(pattern, "unknown character class '[:%s:]' — use one of %s", name, posixClassNames)
+	}
+	return spans, 2 + close + 1, nil
 }
 
 // classRune decodes the class character at pattern[i], reading a '\'
@@ -70,7 +132,7 @@ func emitClass(pattern, class string, negated bool, set []span) (string, error) 
 		set = subtract(set, x)
 	}
 	if len(set) == 0 {
-		return "", errs.New(errs.InvalidParam, "Invalid glob '%s': the class '%s' matches no character (a class never matches '/') — remove it", pattern, class)
+		return "", invalid(pattern, "the class '%s' matches no character (a class never matches '/') — remove it", class)
 	}
 	var b strings.Builder
 	b.WriteByte('[')

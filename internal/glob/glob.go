@@ -3,33 +3,48 @@
 //
 // Paths are slash-separated and relative to a base, as in io/fs. The syntax:
 //
-//	pattern  matches
-//	-------  -------
-//	*        any run of characters except '/'
-//	?        one character except '/'
-//	**       any run of characters including '/'; a "**" that is a whole
-//	         segment followed by '/' also matches zero directories, so
-//	         "**/foo" matches "foo" and "src/**/*.go" matches "src/a.go";
-//	         "a/**" matches below a, not a itself
-//	[abc]    one character of the class; ranges [a-z]; negation [!a] or
-//	         [^a]; ']' first and '-' first or last are literal; a class
-//	         never matches '/'
-//	{a,b}    one of the alternatives, nested freely; a '}' or ',' outside
-//	         braces is literal
-//	\c       the character c, literally
+//	pattern      matches
+//	-------      -------
+//	*            any run of characters except '/'
+//	?            one character except '/'
+//	**           any run of characters including '/'; a "**" that is a
+//	             whole segment followed by '/' also matches zero
+//	             directories, so "**/foo" matches "foo" and "src/**/*.go"
+//	             matches "src/a.go"; "a/**" matches below a, not a itself;
+//	             three or more stars in a row match any run of characters
+//	             too, but only "**/" matches zero directories
+//	[abc]        one character of the class; ranges [a-z]; negation [!a]
+//	             or [^a]; ']' first and '-' first or last are literal; '\'
+//	             quotes the next character; ',', '{' and '}' are plain
+//	             members; a class never matches '/'
+//	[[:alpha:]]  a POSIX class, inside a bracket expression like any
+//	             member ([[:digit:]_-], [![:space:]]): alnum, alpha, blank,
+//	             cntrl, digit, graph, lower, print, punct, space, upper,
+//	             xdigit; ASCII only, as in git
+//	{a,b}        one of the alternatives, nested freely; a '}' or ',' outside
+//	             braces is literal
+//	\c           the character c, literally
+//
+// Matching is case-sensitive and by character (UTF-8). A pattern is at
+// most 16 KiB long, with at most 256 wildcards (runs of '*', '?' and
+// classes); a longer one, an unclosed '[' or '{', an unknown class name,
+// a reversed range or a trailing lone '\' is an InvalidParam error that
+// says how to fix it.
 //
 // The pi contracts cannot write '\' escapes: their inputs have every '\'
 // turned into '/' before they reach this package (SplitFind, SplitSearch and
 // SearchPattern do it themselves). Compile itself reads '\' as an escape.
 //
 // A glob is translated to an anchored regular expression (package regexp),
-// so matching takes time linear in the path whatever the pattern; the
-// commonest shapes ("**/*.go", "*.{ts,tsx}", "**/Makefile", literal paths)
-// are matched with plain string tests, and the others are first checked
-// against their literal prefix and suffix.
+// so matching takes time linear in the path whatever the pattern, and runs
+// of stars become one wildcard; the commonest shapes ("**/*.go",
+// "*.{ts,tsx}", "**/Makefile", literal paths) are matched with plain string
+// tests, and the others are first checked against their literal prefix and
+// suffix.
 package glob
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -61,8 +76,11 @@ func Compile(pattern string) (*Pattern, error) {
 	if pattern == "" {
 		return nil, errs.New(errs.InvalidParam, "Invalid glob '': the pattern is empty — pass a glob such as '*' or '**/*.go'")
 	}
+	if len(pattern) > maxLen {
+		return nil, invalid(pattern, "it is %d bytes long, over the cap of %d bytes — shorten it, or split the paths over several calls", len(pattern), maxLen)
+	}
 	if !utf8.ValidString(pattern) {
-		return nil, errs.New(errs.InvalidParam, "Invalid glob %q: it is not valid UTF-8 — pass the pattern as UTF-8 text", pattern)
+		return nil, errs.New(errs.InvalidParam, "Invalid glob %q: it is not valid UTF-8 — pass the pattern as UTF-8 text", shown(pattern))
 	}
 	expr, err := translate(pattern)
 	if err != nil {
@@ -70,7 +88,7 @@ func Compile(pattern string) (*Pattern, error) {
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid glob '%s': %v — simplify the pattern", pattern, err)
+		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid glob '%s': %v — simplify the pattern", shown(pattern), err)
 	}
 	p := &Pattern{src: pattern, re: re, fast: fastPath(pattern)}
 	if i := strings.IndexAny(pattern, meta); i >= 0 {
@@ -190,7 +208,36 @@ func QuoteMeta(s string) string {
 	return b.String()
 }
 
-// translate turns a glob into an anchored regular expression.
+// The caps on a glob keep matching fast whatever the pattern: a match
+// runs every wildcard that may still match side by side, so its time
+// grows with their number.
+const (
+	maxLen       = 16 << 10 // bytes
+	maxWildcards = 256      // runs of '*', '?' and classes
+)
+
+// invalid is the InvalidParam error "Invalid glob 'PATTERN': WHAT".
+func invalid(pattern, format string, args ...any) error {
+	return errs.New(errs.InvalidParam, "Invalid glob '%s': %s", shown(pattern), fmt.Sprintf(format, args...))
+}
+
+// shown is a pattern as error messages quote it: a long one by its start.
+func shown(pattern string) string {
+	const max = 80
+	if len(pattern) <= max {
+		return pattern
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(pattern[cut]) {
+		cut--
+	}
+	return pattern[:cut] + "…"
+}
+
+// translate turns a glob into an anchored regular expression. Runs of
+// '*' become one wildcard and repeated "**/" segments one, so the
+// expression grows linearly with the pattern and has one wildcard per
+// run.
 func translate(pattern string) (string, error) {
 	var b strings.Builder
 	b.WriteString(`^(?s:`)
@@ -201,29 +248,44 @@ func translate(pattern string) (string, error) {
 	type brace struct{ start, endsAtStart bool }
 	segStart := true
 	var braces []brace
+	wildcards := 0
 	for i := 0; i < len(pattern); i++ {
 		c := pattern[i]
 		wasStart := segStart
 		segStart = false
+		if c == '*' || c == '?' || c == '[' {
+			if wildcards++; wildcards > maxWildcards {
+				return "", invalid(pattern, "it has more than %d wildcards (runs of '*', '?' and classes), the cap — use fewer", maxWildcards)
+			}
+		}
 		switch {
 		case c == '\\':
 			if i+1 == len(pattern) {
-				return "", errs.New(errs.InvalidParam, "Invalid glob '%s': it ends with a lone '\\' — remove it, or write '\\\\' for a literal backslash", pattern)
+				return "", invalid(pattern, "it ends with a lone '\\' — remove it, or write '\\\\' for a literal backslash")
 			}
 			r := nextRune(pattern[i+1:])
 			b.WriteString(regexp.QuoteMeta(r))
 			i += len(r)
-		case c == '*' && i+1 < len(pattern) && pattern[i+1] == '*':
-			i++
-			if wasStart && i+1 < len(pattern) && pattern[i+1] == '/' {
+		case c == '*':
+			run := len(pattern[i:]) - len(strings.TrimLeft(pattern[i:], "*"))
+			i += run - 1
+			switch {
+			case run == 1:
+				b.WriteString(`[^/]*`)
+			case run == 2 && wasStart && strings.HasPrefix(pattern[i+1:], "/"):
+				// "**/": zero or more directories; the same right after
+				// it adds nothing.
 				b.WriteString(`(?:.*/)?`)
 				i++
+				for strings.HasPrefix(pattern[i+1:], "**/") && !strings.HasPrefix(pattern[i+1:], "***") {
+					i += 3
+				}
 				segStart = true
-			} else {
+			default:
+				// "**" anywhere else, and longer runs ("***" is "**"
+				// then "*"), match any run of characters.
 				b.WriteString(`.*`)
 			}
-		case c == '*':
-			b.WriteString(`[^/]*`)
 		case c == '?':
 			b.WriteString(`[^/]`)
 		case c == '/':
@@ -257,7 +319,7 @@ func translate(pattern string) (string, error) {
 		}
 	}
 	if len(braces) > 0 {
-		return "", errs.New(errs.InvalidParam, "Invalid glob '%s': unclosed '{' — close it with '}' or remove it", pattern)
+		return "", invalid(pattern, "unclosed '{' — close it with '}' or remove it")
 	}
 	b.WriteString(`)$`)
 	return b.String(), nil

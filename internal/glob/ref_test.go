@@ -11,7 +11,7 @@ import (
 // independently of translate. FuzzAgainstReference compares the two.
 
 // refTokens is the alphabet the fuzzer builds patterns from.
-var refTokens = []string{"a", "b", ".", "/", "*", "?", "[ab]", "[!a]", "{", ",", "}"}
+var refTokens = []string{"a", "b", ".", "/", "*", "?", "[ab]", "[!a]", "{", ",", "}", "[[:lower:]]", "[![:lower:]]", "**"}
 
 // expandBraces returns the brace-free patterns p stands for; ok is false
 // when a '{' is left open.
@@ -95,6 +95,10 @@ func refMatch(p, s string, start bool) bool {
 			}
 		}
 		return false
+	case strings.HasPrefix(p, "[[:lower:]]"):
+		return s != "" && s[0] >= 'a' && s[0] <= 'z' && refMatch(p[11:], s[1:], false)
+	case strings.HasPrefix(p, "[![:lower:]]"):
+		return s != "" && (s[0] < 'a' || s[0] > 'z') && s[0] != '/' && refMatch(p[12:], s[1:], false)
 	case strings.HasPrefix(p, "[ab]"):
 		return s != "" && (s[0] == 'a' || s[0] == 'b') && refMatch(p[4:], s[1:], false)
 	case strings.HasPrefix(p, "[!a]"):
@@ -110,8 +114,10 @@ func FuzzAgainstReference(f *testing.F) {
 	f.Add([]byte{8, 4, 4, 3, 0, 9, 1, 10}, []byte{0})             // {**/a,b} vs a
 	f.Add([]byte{0, 3, 4, 4, 3, 4, 2, 1}, []byte{0, 3, 1, 2, 1})  // a/**/*.b vs a/b.b
 	f.Add([]byte{7, 5, 6, 8, 9, 0, 10, 4, 4}, []byte{1, 1, 3, 0}) // [!a]?[ab]{,a}** vs bb/a
+	f.Add([]byte{13, 3, 13, 3, 4, 4, 4, 3, 11}, []byte{0, 3, 1})  // **/**/***/[[:lower:]] vs a/b
+	f.Add([]byte{12, 4, 4, 4, 4, 2, 0}, []byte{2, 3, 2, 0})       // [![:lower:]]****.a vs ././.a
 	f.Fuzz(func(t *testing.T, pb, sb []byte) {
-		if len(pb) > 14 || len(sb) > 12 {
+		if len(pb) > 16 || len(sb) > 12 {
 			return
 		}
 		var p, s strings.Builder

@@ -5,7 +5,7 @@ import "strings"
 // SplitFind splits a find entry into the directory to walk and the glob to
 // match below it, as pi find's parseFindPattern does. Every '\' is first
 // turned into '/', and every unclosed '{' is closed, as pi's native glob
-// does (notes/pi-behaviour.md §3.2).
+// does.
 //
 //   - no glob character: (p, "**/*", false), i.e. everything below p;
 //   - a glob in the first segment: (".", p) with "**/" put in front unless
@@ -138,13 +138,8 @@ func closeBraces(p string) string {
 	for i := 0; i < len(p); i++ {
 		switch p[i] {
 		case '[':
-			// Skip to the class's ']', which may not be its first member.
-			start := i + 1
-			if start < len(p) && (p[start] == '!' || p[start] == '^') {
-				start++
-			}
-			if end := strings.IndexByte(p[min(start+1, len(p)):], ']'); end >= 0 {
-				i = start + 1 + end
+			if end, ok := ClassEnd(p, i); ok {
+				i = end
 			}
 		case '{':
 			depth++

@@ -1,8 +1,8 @@
 // Package pathutil holds the path rules shared by Scout's tools: how a user
 // path is cleaned up (Normalize), mapped onto the workspace (Resolve),
 // displayed (Display), split when one entry names several paths
-// (SplitDelimited, HasTopLevelComma) and merged (CommonBase). They follow
-// pi's path-utils (notes/pi-behaviour.md §1).
+// (SplitDelimited, CommaParts) and merged (CommonBase). They follow pi's
+// path-utils.
 package pathutil
 
 import (

@@ -194,21 +194,28 @@ func TestCommonBase(t *testing.T) {
 	}
 }
 
-func TestHasTopLevelComma(t *testing.T) {
+func TestCommaParts(t *testing.T) {
 	tests := []struct {
-		in   string
-		want bool
-		why  string
+		in       string
+		parts    []string
+		hasComma bool
+		why      string
 	}{
-		{"a,b", true, "plain comma"},
-		{"src/{a,b}.ts", false, "comma inside braces"},
-		{"{a,b},c", true, "comma after braces"},
-		{`a\,b`, false, "escaped comma"},
-		{"a b", false, "no comma"},
+		{"a,b", []string{"a", "b"}, true, "plain comma"},
+		{"src/{a,b}.ts", []string{"src/{a,b}.ts"}, false, "comma inside braces"},
+		{"{a,b},c", []string{"{a,b}", "c"}, true, "comma after braces"},
+		{`a\,b`, []string{"a,b"}, false, "escaped comma"},
+		{"a b", []string{"a b"}, false, "no comma"},
+		{"apps/a.txt,", []string{"apps/a.txt"}, true, "a trailing comma gives no empty part"},
+		{" a , , 'b' ", []string{"a", "b"}, true, "parts trimmed and unquoted, empty ones dropped"},
+		{"x[,]y", []string{"x[,]y"}, false, "comma inside a bracket class"},
+		{"[[:alpha:],]x,y", []string{"[[:alpha:],]x", "y"}, true, "a class with a POSIX class and a comma, then a comma"},
+		{"a[,b", []string{"a[", "b"}, true, "an unclosed '[' is no class"},
 	}
 	for _, tt := range tests {
-		if got := HasTopLevelComma(tt.in); got != tt.want {
-			t.Errorf("HasTopLevelComma(%q) = %v, want %v (%s)", tt.in, got, tt.want, tt.why)
+		parts, has := CommaParts(tt.in)
+		if !slices.Equal(parts, tt.parts) || has != tt.hasComma {
+			t.Errorf("CommaParts(%q) = %q, %v; want %q, %v (%s)", tt.in, parts, has, tt.parts, tt.hasComma, tt.why)
 		}
 	}
 }
@@ -238,6 +245,8 @@ func TestSplitDelimited(t *testing.T) {
 		{"apps/a.txt, pkg/c.txt;apps/b.txt", []string{"apps/a.txt", "pkg/c.txt;apps/b.txt"}, "comma mode wins first (lenient)"},
 		{`"apps/a.txt" 'pkg/c.txt'`, []string{"apps/a.txt", "pkg/c.txt"}, "parts unquoted"},
 		{"apps/{a,b}.txt", []string{"apps/{a,b}.txt"}, "comma inside braces does not split"},
+		{"apps/[ab,].txt", []string{"apps/[ab,].txt"}, "comma inside a class does not split"},
+		{"apps/[ ,a].txt,pkg/c.txt", []string{"apps/[ ,a].txt", "pkg/c.txt"}, "a comma or space inside a class does not split; the comma outside does"},
 		{`apps/a.txt\ pkg`, []string{`apps/a.txt\ pkg`}, "escaped delimiter does not split; nothing accepted"},
 		{"nope1,nope2", []string{"nope1,nope2"}, "nothing exists: the entry alone"},
 	}
@@ -268,4 +277,26 @@ func TestSplitDelimitedGlobEntryIsSplit(t *testing.T) {
 	if want := []string{"*.go", "*.md"}; !slices.Equal(got, want) {
 		t.Errorf("SplitDelimited = %q, want %q", got, want)
 	}
+}
+
+// FuzzCommaParts checks that no entry makes the splitter fail and that it
+// never returns an empty part or more text than it was given.
+func FuzzCommaParts(f *testing.F) {
+	for _, s := range []string{"a,b", "src/{a,b}.ts,lib", "x[,]y", "[[:alpha:],]x,y", `a\,b`, "[", "[!]", "{,[,]},", `"a", 'b'`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		parts, _ := CommaParts(s)
+		n := 0
+		for _, p := range parts {
+			if p == "" {
+				t.Fatalf("CommaParts(%q) = %q: an empty part", s, parts)
+			}
+			n += len(p)
+		}
+		if n > len(s) {
+			t.Fatalf("CommaParts(%q) = %q: more text than given", s, parts)
+		}
+		SplitDelimited(s, func(string) bool { return true })
+	})
 }

@@ -1,6 +1,10 @@
 package pathutil
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/scoutkit/scout/internal/glob"
+)
 
 // A delimiter mode of SplitDelimited: which bytes split, and whether every
 // part (strict) or at least one part (lenient) must resolve.
@@ -19,7 +23,7 @@ var modes = []mode{
 }
 
 // SplitDelimited recovers several paths given as one entry, as pi's
-// splitDelimitedPathEntry does (notes/pi-behaviour.md §1.2). exists reports
+// splitDelimitedPathEntry does. exists reports
 // whether a part resolves (the caller peels a ":sel" suffix and the glob
 // part before it stats); it is also asked about the whole entry. A nil
 // exists resolves nothing, so the entry comes back alone.
@@ -27,7 +31,8 @@ var modes = []mode{
 // The entry is returned alone when it has no glob character and exists.
 // Otherwise the modes are tried in order: comma, semicolon, white space,
 // then all of them mixed. A delimiter counts only outside '{}' and when not
-// escaped with '\' (the '\' is then dropped). Parts are trimmed and
+// escaped with '\' (the '\' is then dropped), and never inside a bracket
+// class ("[, ]"). Parts are trimmed and
 // unquoted, empty parts dropped. Comma and semicolon are lenient (accepted
 // when any part exists), white space and mixed are strict (every part must
 // exist). The first accepted split is returned; if none is, the entry alone.
@@ -57,16 +62,18 @@ func SplitDelimited(entry string, exists func(part string) bool) []string {
 	return []string{entry}
 }
 
-// HasTopLevelComma reports whether s holds a ',' outside '{}' that is not
-// escaped with '\': the sign of "a,b" given where an array was expected.
-func HasTopLevelComma(s string) bool {
-	_, split := splitOutsideBraces(s, ",")
-	return split
+// CommaParts splits s at its commas outside '{}' and bracket classes and
+// not escaped with '\' (the sign of "a,b" given where an array was
+// expected), as SplitDelimited does: parts trimmed and unquoted, empty
+// ones dropped. hasComma is false when s holds no such comma.
+func CommaParts(s string) (parts []string, hasComma bool) {
+	return splitOutsideBraces(s, ",")
 }
 
 // splitOutsideBraces splits s at the bytes of delims found outside braces
-// and not escaped, and reports whether there was any. The parts are trimmed
-// and unquoted, and empty ones dropped.
+// and bracket classes ("[,]" is a class, see glob.ClassEnd) and not
+// escaped, and reports whether there was any. The parts are trimmed and
+// unquoted, and empty ones dropped.
 func splitOutsideBraces(s, delims string) (parts []string, split bool) {
 	var cur strings.Builder
 	flush := func() {
@@ -82,6 +89,13 @@ func splitOutsideBraces(s, delims string) (parts []string, split bool) {
 		case c == '\\' && i+1 < len(s) && strings.IndexByte(delims, s[i+1]) >= 0:
 			cur.WriteByte(s[i+1])
 			i++
+		case c == '[':
+			end, ok := glob.ClassEnd(s, i)
+			if !ok {
+				end = i
+			}
+			cur.WriteString(s[i : end+1])
+			i = end
 		case c == '{':
 			depth++
 			cur.WriteByte(c)

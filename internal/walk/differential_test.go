@@ -22,7 +22,7 @@ import (
 var (
 	genDirs  = []string{"a", "b", "foo", "build", "tmp", "cache", "doc", "sub", "x.o", "node_modules", "z1"}
 	genFiles = []string{"a", "b", "foo", "x.log", "y.log", "keep.log", "a.txt", "b.txt", "1.txt", "q.txt", "z9", "z",
-		"build", "tmp", "doc.html", "n.o", "#hash", "!bang", "data.dat", "trail.txt", "sp ", "README", "m.js", "c.bak"}
+		"build", "tmp", "doc.html", "n.o", "#hash", "!bang", "data.dat", "trail.txt", "sp ", "README", "m.js", "c.bak", "[ab"}
 )
 
 // genPattern returns one random gitignore line.
@@ -49,7 +49,8 @@ func genPattern(r *rand.Rand) string {
 	case 10:
 		p = pick(genDirs) + "/**"
 	case 11:
-		p = pick([]string{"[!0-9].txt", "[a-c].txt", "z[0-9]", "[[:digit:]].txt", "[!a]", "?.txt", "[ab]"})
+		p = pick([]string{"[!0-9].txt", "[a-c].txt", "z[0-9]", "[[:digit:]].txt", "[!a]", "?.txt", "[ab]", "[ab",
+			"[[:alpha:]]*", "[[:nope:]]", "[[:alpha:]-z].txt", "[[:upper:][:digit:]]*", "[]ab]", "[[:]ab]"})
 	case 12:
 		p = pick([]string{`\#hash`, `\!bang`, `sp\ `, "trail.txt   ", `\*`})
 	case 13:
@@ -162,8 +163,13 @@ func newScratchRepo(t *testing.T, seed uint64, files map[string]string) *scratch
 // run runs a command in the work tree and returns its output; rg's exit
 // status 1 (nothing listed) is not a failure.
 func (r *scratchRepo) run(name string, args ...string) string {
+	return r.runIn(".", name, args...)
+}
+
+// runIn runs a command in the directory dir of the work tree.
+func (r *scratchRepo) runIn(dir, name string, args ...string) string {
 	cmd := exec.Command(name, args...)
-	cmd.Dir, cmd.Env = r.dir, r.env
+	cmd.Dir, cmd.Env = filepath.Join(r.dir, filepath.FromSlash(dir)), r.env
 	out, err := cmd.Output()
 	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 && name == "rg" {
 		err = nil

@@ -18,9 +18,8 @@ func refMatch(p string, i int, s string) bool {
 	case '?':
 		return s != "" && s[0] != '/' && refMatch(p, i+1, s[1:])
 	case '[':
-		if set, n := parseClass(p[i:]); n > 0 {
-			return s != "" && set[s[0]>>5]&(1<<(s[0]&31)) != 0 && refMatch(p, i+n, s[1:])
-		}
+		set, n := parseClass(p[i:])
+		return n > 0 && s != "" && set[s[0]>>5]&(1<<(s[0]&31)) != 0 && refMatch(p, i+n, s[1:])
 	case '*':
 		j := i
 		for j < len(p) && p[j] == '*' {
@@ -58,6 +57,7 @@ func FuzzPattern(f *testing.F) {
 		{"*.go", "a.go"}, {"**/foo", "a/b/foo"}, {"a/**/b", "a/x/b"}, {"a/**/b", "a/xb"}, {"foo/**", "foo/x"},
 		{"cls[!0-9].txt", "clsa.txt"}, {"[]a]", "]"}, {"[[:digit:]]", "7"}, {`\#x`, "#x"}, {"a**b", "a/b"},
 		{"**", "x/y"}, {"*/**/*", "a/b"}, {"[a-", "[a-"}, {`x\`, `x\`}, {"**/", "a/"}, {"a/**/**/b", "a/b"},
+		{"[[:nope:]]", "n"}, {"[[:]a]", "["}, {"a[", "a["}, {"[a-c[:digit:]x-z]", "5"}, {"[[::]]", ":"},
 	}
 	for _, s := range seeds {
 		f.Add(s[0], s[1])

@@ -2,34 +2,56 @@ package walk
 
 import (
 	"bufio"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/scoutkit/scout/internal/fsx"
 )
 
-// LoadGlobalExcludes returns the contents of the user's global gitignore,
-// for Options.GlobalExcludes, as git finds it: core.excludesFile from
-// /etc/gitconfig (unless GIT_CONFIG_NOSYSTEM is set), then
-// $XDG_CONFIG_HOME/git/config (default ~/.config/git/config), then
-// ~/.gitconfig (or $GIT_CONFIG_GLOBAL instead of those two), the last one
-// set winning; when none sets it, $XDG_CONFIG_HOME/git/ignore (default
-// ~/.config/git/ignore). It returns "" when there is no such file.
-// Include directives of git config files are not followed.
-func LoadGlobalExcludes() string {
-	return loadGlobalExcludes(os.Getenv, os.ReadFile)
+// gitEnv is where the git configuration outside any repository comes
+// from: the environment and the OS files it names.
+type gitEnv struct {
+	getenv   func(string) string
+	readFile func(name string) ([]byte, error) // an absolute OS path
 }
 
-func loadGlobalExcludes(getenv func(string) string, readFile func(string) ([]byte, error)) string {
-	home := getenv("HOME")
-	xdg := getenv("XDG_CONFIG_HOME")
+// osEnv is the process's environment and file system.
+var osEnv = &gitEnv{getenv: os.Getenv, readFile: readOSFile}
+
+// userConfig is what git's system and global configuration say about the
+// global excludes file.
+type userConfig struct {
+	home string // for "~/" in paths; "" when unknown
+	// file is the global excludes file: core.excludesFile from the system
+	// and global configuration, else $XDG_CONFIG_HOME/git/ignore
+	// (default ~/.config/git/ignore); "" when there is none.
+	file string
+}
+
+// loadUserConfig finds the global excludes file as git does:
+// core.excludesFile from /etc/gitconfig ($GIT_CONFIG_SYSTEM instead;
+// neither with GIT_CONFIG_NOSYSTEM), then $XDG_CONFIG_HOME/git/config
+// (default ~/.config/git/config), then ~/.gitconfig ($GIT_CONFIG_GLOBAL
+// instead of those two), the last one set winning; when none sets it,
+// $XDG_CONFIG_HOME/git/ignore. Include directives are not followed.
+func loadUserConfig(env *gitEnv) userConfig {
+	home := env.getenv("HOME")
+	xdg := env.getenv("XDG_CONFIG_HOME")
 	if xdg == "" && home != "" {
 		xdg = filepath.Join(home, ".config")
 	}
 	var configs []string
-	if getenv("GIT_CONFIG_NOSYSTEM") == "" {
-		configs = append(configs, "/etc/gitconfig")
+	if env.getenv("GIT_CONFIG_NOSYSTEM") == "" {
+		sys := env.getenv("GIT_CONFIG_SYSTEM")
+		if sys == "" {
+			sys = "/etc/gitconfig"
+		}
+		configs = append(configs, sys)
 	}
-	switch g := getenv("GIT_CONFIG_GLOBAL"); {
+	switch g := env.getenv("GIT_CONFIG_GLOBAL"); {
 	case g != "":
 		configs = append(configs, g)
 	default:
@@ -40,30 +62,63 @@ func loadGlobalExcludes(getenv func(string) string, readFile func(string) ([]byt
 			configs = append(configs, filepath.Join(home, ".gitconfig"))
 		}
 	}
-	file := ""
+	uc := userConfig{home: home}
 	for _, c := range configs {
-		b, err := readFile(c)
+		b, err := env.readFile(c)
 		if err != nil {
 			continue
 		}
 		if v, ok := configValue(string(b), "core", "excludesfile"); ok {
-			file = v
+			uc.file = v
 		}
 	}
-	switch {
-	case file == "" && xdg != "":
-		file = filepath.Join(xdg, "git", "ignore")
-	case strings.HasPrefix(file, "~/") && home != "":
-		file = filepath.Join(home, file[2:])
+	if uc.file == "" && xdg != "" {
+		uc.file = filepath.Join(xdg, "git", "ignore")
 	}
-	if file == "" {
-		return ""
+	uc.file = uc.expandHome(uc.file)
+	return uc
+}
+
+// expandHome expands a leading "~/" (git's "~" is the home directory);
+// a path it cannot expand is returned as is.
+func (uc userConfig) expandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok && uc.home != "" {
+		return filepath.Join(uc.home, rest)
 	}
-	b, err := readFile(file)
+	return p
+}
+
+// maxIgnoreFile is the size over which git refuses an ignore file.
+const maxIgnoreFile = 100 << 20
+
+// readRuleFile reads the regular file name of fsys, an ignore file or a
+// piece of git metadata. It refuses anything that is not a regular file
+// without opening it for reading (a FIFO would block) and files over
+// maxIgnoreFile, and it reads nothing from an empty file (so a /proc or
+// /sys file, which reports size 0 and may block, is empty).
+func readRuleFile(fsys fs.FS, name string) ([]byte, error) {
+	f, err := fsx.OpenRegular(fsys, name)
 	if err != nil {
-		return ""
+		return nil, err
 	}
-	return string(b)
+	defer f.Close()
+	switch size := f.Size(); {
+	case size == 0:
+		return nil, nil
+	case size > maxIgnoreFile:
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fsx.ErrTooLarge}
+	default:
+		return io.ReadAll(io.LimitReader(f, size))
+	}
+}
+
+// readOSFile reads an OS file with readRuleFile's rules.
+func readOSFile(name string) ([]byte, error) {
+	dir, base := filepath.Split(name)
+	if dir == "" || base == "" {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
+	}
+	return readRuleFile(os.DirFS(dir), base)
 }
 
 // configValue returns the last value of section.key (both lower case) in a
@@ -74,6 +129,7 @@ func configValue(content, section, key string) (string, bool) {
 	var found bool
 	cur := ""
 	sc := bufio.NewScanner(strings.NewReader(content))
+	sc.Buffer(nil, len(content)+1)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || line[0] == '#' || line[0] == ';' {

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestLoadGlobalExcludes(t *testing.T) {
+func TestLoadUserConfig(t *testing.T) {
 	cases := []struct {
 		name   string
 		env    map[string]string
@@ -48,6 +48,9 @@ func TestLoadGlobalExcludes(t *testing.T) {
 			map[string]string{"/h/.gitconfig": "[core]\nexcludesfile=/gone\n"},
 			"", "a configured file that does not exist gives nothing"},
 		{"no home", map[string]string{"GIT_CONFIG_NOSYSTEM": "1"}, nil, "", "no HOME, no XDG: nothing"},
+		{"GIT_CONFIG_SYSTEM", map[string]string{"HOME": "/h", "GIT_CONFIG_SYSTEM": "/s/cfg"},
+			map[string]string{"/s/cfg": "[core]\nexcludesfile=/sys\n", "/sys": "s\n", "/etc/gitconfig": "[core]\nexcludesfile=/no\n", "/no": "no\n"},
+			"s\n", "GIT_CONFIG_SYSTEM replaces /etc/gitconfig"},
 	}
 	for _, c := range cases {
 		getenv := func(k string) string { return c.env[k] }
@@ -57,8 +60,9 @@ func TestLoadGlobalExcludes(t *testing.T) {
 			}
 			return nil, fs.ErrNotExist
 		}
-		if got := loadGlobalExcludes(getenv, readFile); got != c.want {
-			t.Errorf("%s: got %q, want %q (%s)", c.name, got, c.want, c.reason)
+		uc := loadUserConfig(&gitEnv{getenv: getenv, readFile: readFile})
+		if got := c.files[uc.file]; got != c.want {
+			t.Errorf("%s: file %q holds %q, want %q (%s)", c.name, uc.file, got, c.want, c.reason)
 		}
 	}
 }

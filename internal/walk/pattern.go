@@ -32,7 +32,8 @@ type token struct {
 	set  *[8]uint32 // tClass: bit c set when byte c matches
 }
 
-// compilePattern compiles a gitignore glob. An unclosed "[" is a literal,
+// compilePattern compiles a gitignore glob. A glob that git's wildmatch
+// aborts on (an unclosed "[", an unknown "[:name:]" class) never matches,
 // as in git.
 func compilePattern(p string) pattern {
 	var toks []token
@@ -50,8 +51,7 @@ func compilePattern(p string) pattern {
 		case '[':
 			set, n := parseClass(p[i:])
 			if n == 0 {
-				toks = append(toks, token{kind: tLit, b: '['})
-				continue
+				return pattern{never: true}
 			}
 			toks = append(toks, token{kind: tClass, set: set})
 			i += n - 1
@@ -98,7 +98,11 @@ func isAlpha(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // parseClass parses the bracket expression at the start of p and returns
-// its byte set and length; n is 0 when the bracket is not closed.
+// its byte set and length, as git's wildmatch reads it: a ']' right after
+// the '[' (and '!' or '^') is a member, '\' quotes the next byte, "a-z"
+// is a range, "[:name:]" a POSIX class, and a "[:" not closed by ":]"
+// before the next ']' is a plain '[' member. n is 0 when git aborts the
+// match: the bracket is not closed, or the class name is unknown.
 func parseClass(p string) (set *[8]uint32, n int) {
 	set = new([8]uint32)
 	i := 1
@@ -121,16 +125,22 @@ func parseClass(p string) (set *[8]uint32, n int) {
 		}
 		first = false
 		if c == '[' && i+1 < len(p) && p[i+1] == ':' {
-			if end := strings.Index(p[i+2:], ":]"); end >= 0 {
-				if f, ok := posixClasses[p[i+2:i+2+end]]; ok {
-					for b := 0; b < 256; b++ {
-						if f(byte(b)) {
-							add(byte(b))
-						}
-					}
-					i += 2 + end + 1
-					continue
+			end := strings.IndexByte(p[i+2:], ']')
+			if end < 0 {
+				return nil, 0
+			}
+			if name := p[i+2 : i+2+end]; end >= 1 && name[end-1] == ':' {
+				f, ok := posixClasses[name[:end-1]]
+				if !ok {
+					return nil, 0
 				}
+				for b := 0; b < 256; b++ {
+					if f(byte(b)) {
+						add(byte(b))
+					}
+				}
+				i += 2 + end
+				continue
 			}
 		}
 		if c == '\\' && i+1 < len(p) {

@@ -48,6 +48,7 @@ const (
 // the file has no rules.
 func parseRules(content string) *ruleSet {
 	rs := &ruleSet{}
+	content = strings.TrimPrefix(content, "\uFEFF") // a UTF-8 byte-order mark, which git skips
 	for line := range strings.SplitSeq(content, "\n") {
 		r, ok := parseLine(line)
 		if !ok {

@@ -1,8 +1,9 @@
 // Package walk is Scout's directory walker: parallel, never following
-// symlinks, applying ignore files (.gitignore inside git work trees,
-// .ignore everywhere, .git/info/exclude, the global excludes file), the
-// hidden-file rule and fixed directory names to prune, and counting every
-// entry it leaves out with the reason.
+// symlinks, applying ignore files as git and ripgrep do (.gitignore inside
+// git work trees, .ignore everywhere, info/exclude, core.excludesFile,
+// and those of the directories above the walk root), the hidden-file rule
+// and fixed directory names to prune, and counting every entry it leaves
+// out with the reason. It is the one ignore engine of every Scout tool.
 package walk
 
 import (
@@ -10,9 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -31,16 +30,12 @@ type Options struct {
 	// included.
 	Hidden bool
 	// NoIgnore disables every ignore file: .gitignore, .ignore,
-	// .git/info/exclude and GlobalExcludes.
+	// info/exclude and the excludes file (core.excludesFile).
 	NoIgnore bool
 	// PruneDirs lists directory base names that are never entered nor
-	// reported (seed 002's fixed list, or "node_modules"); each pruned
+	// reported (the standardized Glob's fixed list, or "node_modules"); each pruned
 	// directory counts as ReasonIgnored. nil prunes nothing.
 	PruneDirs []string
-	// GlobalExcludes is the contents of the user's global gitignore
-	// (core.excludesFile), applied inside git work trees relative to the
-	// work-tree top; see LoadGlobalExcludes. "" means none.
-	GlobalExcludes string
 	// Workers is the number of goroutines reading directories (with
 	// Sorted, besides the caller's). 0 means 2×GOMAXPROCS: reads block, so
 	// more workers than cores hide latency.
@@ -66,6 +61,8 @@ type Options struct {
 	// fn, but directories are still entered. It is called concurrently
 	// unless Sorted. nil reports everything.
 	Filter func(rel string, isDir bool) bool
+
+	git *gitEnv // where the user's git configuration comes from; nil means the process's
 }
 
 // Entry is one reported entry.
@@ -152,17 +149,26 @@ const maxErrorSamples = 10
 // impossible (a symlink given as root is followed). A ".git" entry is
 // never reported nor entered.
 //
-// .gitignore files, .git/info/exclude and Options.GlobalExcludes apply
-// inside a git work tree: a ".git" in root, in a directory above it within
-// the FS or, for the OS FS of fsx.OpenDir, above the FS root (only the
-// global excludes are then known; nothing outside the FS is read).
-// .ignore files apply everywhere and take precedence over .gitignore. The
-// rule files of the directories above root (within the FS) apply too, but
+// The ignore rules are git's and ripgrep's. .gitignore files apply inside
+// a git work tree, from its top (the directory holding ".git") down;
+// .ignore files apply everywhere and take precedence over .gitignore
+// files; the work tree's info/exclude and excludes file apply after them.
+// The excludes file is core.excludesFile of the repository's config, else
+// of the user's (system and global git configuration), else
+// ~/.config/git/ignore. A ".git" file ("gitdir: PATH", a linked work tree
+// or a submodule) leads to the git directory, and its "commondir" to the
+// one that holds info/exclude and the config. The rule files of the
+// directories above root apply too: those inside the FS and, when fsys is
+// an OS directory (fsx.OSDir), those above the FS root: the .ignore files
+// up to "/" and, when a directory above holds ".git", that work tree's
+// .gitignore files down to the FS root and its excludes. Above the FS
+// root only those files (and the git metadata that locates them) are
+// read; an FS that is no OS directory has no directories above its root.
 // root itself is walked even when a rule covers it (as ripgrep does; git
-// would list nothing). A ".git" file (linked work tree, submodule) starts
-// a work tree whose info/exclude is not read. Matching is case-sensitive
-// (core.ignoreCase is not read), and symlinked ignore files are not read
-// (as git ≥ 2.32).
+// would list nothing). Matching is case-sensitive (core.ignoreCase is not
+// read), symlinked .gitignore and .ignore files are not read (as git ≥
+// 2.32), an ignore file over 100 MiB is not read (as git), and the
+// include directives of git config files are not followed.
 //
 // fn is called concurrently from several goroutines unless Options.Sorted.
 // A directory is reported before its contents. fn returning fs.SkipDir on
@@ -216,7 +222,7 @@ type walker struct {
 	opts   Options
 	fn     func(Entry) error
 	prune  map[string]bool
-	loader rulesLoader
+	loader *rulesLoader
 
 	visited atomic.Int64 // used when MaxVisited > 0
 	stop    atomic.Bool
@@ -259,10 +265,11 @@ func newWalker(fsys fs.FS, opts Options, fn func(Entry) error) *walker {
 			w.prune[d] = true
 		}
 	}
-	w.loader = rulesLoader{fsys: fsys, errs: w.noteError}
-	if !opts.NoIgnore && opts.GlobalExcludes != "" {
-		w.loader.global = parseRules(opts.GlobalExcludes)
+	env := opts.git
+	if env == nil {
+		env = osEnv
 	}
+	w.loader = newRulesLoader(fsys, env, w.noteError)
 	return w
 }
 
@@ -310,18 +317,13 @@ func (w *walker) result() (Stats, error) {
 }
 
 // ancestorRules returns the rules in force in root's parent, from the rule
-// files of the directories above root within the FS and, for the OS FS, a
-// work tree around the FS root.
+// files of the directories above the FS root (see rulesLoader.outer) and
+// those of the directories above root within the FS.
 func (w *walker) ancestorRules(root string) *dirRules {
 	if w.opts.NoIgnore {
 		return nil
 	}
-	var rules *dirRules
-	if d, ok := w.fsys.(fsx.OSDir); ok {
-		if outer, ok := outerWorkTree(d.OSDir()); ok {
-			rules = &dirRules{repo: &repo{outer: outer, global: w.loader.global}}
-		}
-	}
+	rules := w.loader.outer()
 	if root == "." {
 		return rules
 	}
@@ -344,23 +346,6 @@ func (w *walker) ancestorRules(root string) *dirRules {
 		rules = w.loader.child(rules, dir, f)
 	}
 	return rules
-}
-
-// outerWorkTree looks for a ".git" in the OS directories above dir and
-// returns the path from that work-tree top to dir plus "/".
-func outerWorkTree(dir string) (string, bool) {
-	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			rel, err := filepath.Rel(d, dir)
-			if err != nil {
-				return "", false
-			}
-			return filepath.ToSlash(rel) + "/", true
-		}
-		if filepath.Dir(d) == d {
-			return "", false
-		}
-	}
 }
 
 // parallel runs the workers until no directory is left. Each worker keeps

@@ -18,6 +18,28 @@ import (
 	"github.com/scoutkit/scout/internal/fsx"
 )
 
+// TestMain gives the tests a HOME of their own and no system git
+// configuration, so that only the configuration a test writes applies.
+func TestMain(m *testing.M) {
+	home, err := os.MkdirTemp("", "walk-home")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("HOME", home)
+	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	os.Unsetenv("XDG_CONFIG_HOME")
+	os.Unsetenv("GIT_CONFIG_GLOBAL")
+	code := m.Run()
+	os.RemoveAll(home)
+	os.Exit(code)
+}
+
+// homeEnv is a git environment whose only configuration is in home.
+func homeEnv(home string) *gitEnv {
+	env := map[string]string{"HOME": home, "GIT_CONFIG_NOSYSTEM": "1"}
+	return &gitEnv{getenv: func(k string) string { return env[k] }, readFile: readOSFile}
+}
+
 // collect walks and returns the reported paths (directories with a
 // trailing "/"), sorted, and the stats.
 func collect(t *testing.T, fsys fs.FS, root string, opts Options) ([]string, Stats) {
@@ -423,69 +445,66 @@ func TestStatsExplain(t *testing.T) {
 }
 
 func TestWalkOuterWorkTree(t *testing.T) {
-	// The FS root is a subdirectory of a git work tree: the global excludes
-	// apply, relative to the outer top; .gitignore files inside the FS apply.
-	top := t.TempDir()
-	writeFile(t, filepath.Join(top, ".git/HEAD"), "ref: refs/heads/main\n")
-	writeFile(t, filepath.Join(top, ".gitignore"), "*.txt\n") // outside the FS: not read
-	for _, p := range []string{"sub/a.txt", "sub/b.log", "sub/c.go", "sub/d/e.go", "sub/x.tmp"} {
-		writeFile(t, filepath.Join(top, p), "x")
+	// The FS root is a subdirectory of a git work tree: the ignore files of
+	// the directories above it apply, as git and ripgrep apply them.
+	base := t.TempDir()
+	top := filepath.Join(base, "top")
+	for name, content := range map[string]string{
+		".ignore":                              "*.ign\n", // above the work tree: .ignore files apply up to "/" (ripgrep)
+		".gitignore":                           "*.go\n",  // above the work-tree top: never applies
+		"top/.git/HEAD":                        "ref: refs/heads/main\n",
+		"top/.git/info/exclude":                "*.ex\n",
+		"top/.git/config":                      "[core]\n\texcludesFile = my.ignore\n", // relative to the top
+		"top/my.ignore":                        "*.cfg\n/sub/d/\n",
+		"top/.gitignore":                       "\uFEFF*.log\nsub/*.tmp\n!keep.log\n", // a byte-order mark before the first rule
+		"top/sub/.gitignore":                   "!b.log\n",
+		"top/sub/a.txt":                        "x",
+		"top/sub/b.log":                        "re-included by sub/.gitignore",
+		"top/sub/keep.log":                     "re-included by top/.gitignore",
+		"top/sub/l.log":                        "x",
+		"top/sub/c.go":                         "x",
+		"top/sub/d/e.go":                       "x",
+		"top/sub/x.tmp":                        "x",
+		"top/sub/in/q.tmp":                     "sub/*.tmp is anchored",
+		"top/sub/y.ign":                        "x",
+		"top/sub/z.ex":                         "x",
+		"top/sub/w.cfg":                        "x",
+		"top/sub/nested/.git":                  "gitdir: ../../.git/modules/nested\n",
+		"top/sub/nested/n.log":                 "a nested work tree: the .gitignore files above do not apply",
+		"top/sub/nested/n.ign":                 "x",
+		"top/.git/modules/nested/info/exclude": "n.*\n!n.log\n",
+		"top/sub/nested/n.txt":                 "excluded by its own info/exclude",
+	} {
+		writeFile(t, filepath.Join(base, filepath.FromSlash(name)), content)
 	}
-	writeFile(t, filepath.Join(top, "sub/.gitignore"), "*.tmp\n")
 	fsys, closeFn, err := fsx.OpenDir(filepath.Join(top, "sub"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer closeFn()
-	got, _ := collect(t, fsys, ".", Options{GlobalExcludes: "*.log\n/sub/d/\n"})
-	want := []string{"a.txt", "c.go"}
+	got, _ := collect(t, fsys, ".", Options{})
+	want := []string{"a.txt", "b.log", "c.go", "in/", "in/q.tmp", "keep.log", "nested/", "nested/n.log"}
 	if !slices.Equal(got, want) {
-		t.Errorf("got %q, want %q (global excludes anchored at the outer top; sub/.gitignore applies)", got, want)
+		t.Errorf("got %q, want %q", got, want)
 	}
 	// Without the OS directory (a plain FS of the same tree) there is no
-	// work tree: nothing is ignored but .ignore would be.
-	got, _ = collect(t, os.DirFS(filepath.Join(top, "sub")), ".", Options{GlobalExcludes: "*.log\n"})
-	if want := []string{"a.txt", "b.log", "c.go", "d/", "d/e.go", "x.tmp"}; !slices.Equal(got, want) {
+	// work tree and nothing above the root.
+	got, _ = collect(t, os.DirFS(filepath.Join(top, "sub")), ".", Options{})
+	want = []string{"a.txt", "b.log", "c.go", "d/", "d/e.go", "in/", "in/q.tmp", "keep.log", "l.log", "nested/",
+		"nested/n.ign", "nested/n.log", "nested/n.txt", "w.cfg", "x.tmp", "y.ign", "z.ex"}
+	if !slices.Equal(got, want) {
 		t.Errorf("plain FS: got %q, want %q", got, want)
+	}
+	// NoIgnore reads nothing above the root either.
+	got, _ = collect(t, fsys, ".", Options{NoIgnore: true})
+	if !slices.Equal(got, want) {
+		t.Errorf("NoIgnore: got %q, want %q", got, want)
 	}
 }
 
 func TestEntryInfoZero(t *testing.T) {
 	if _, err := (Entry{Path: "x"}).Info(); !errors.Is(err, fs.ErrInvalid) {
 		t.Fatalf("Info of an Entry not made by Walk = %v, want ErrInvalid", err)
-	}
-}
-
-func TestIgnored(t *testing.T) {
-	cases := []struct {
-		name   string
-		isDir  bool
-		opts   Options
-		want   bool
-		reason string
-	}{
-		{"a.log", false, Options{}, true, "root .gitignore *.log"},
-		{"keep.log", false, Options{}, false, "negated"},
-		{"excluded.txt", false, Options{}, true, ".git/info/exclude"},
-		{"build", true, Options{}, true, "dir-only rule on a directory"},
-		{"src/build", false, Options{}, false, "dir-only rule on a file"},
-		{"src/x.tmp", false, Options{}, true, "src/.ignore"},
-		{"src/y.log", false, Options{}, false, ".ignore re-includes over .gitignore"},
-		{"src/sub/s.go", false, Options{}, true, "nested .gitignore"},
-		{"src/sub/deep/d.go", false, Options{}, false, "nested work tree stops the parent .gitignore"},
-		{"src/sub/deep/e.tmp", false, Options{}, true, ".ignore applies across work trees"},
-		{"x/.git", true, Options{}, true, ".git always"},
-		{"node_modules", true, Options{PruneDirs: []string{"node_modules"}}, true, "pruned directory"},
-		{"a.log", false, Options{NoIgnore: true}, false, "NoIgnore"},
-		{".env", false, Options{}, false, "hidden is not ignored"},
-		{"../x", false, Options{}, false, "invalid path"},
-	}
-	for fsName, fsys := range sample.both(t) {
-		for _, c := range cases {
-			if got := Ignored(fsys, c.name, c.isDir, c.opts); got != c.want {
-				t.Errorf("%s: Ignored(%q, dir=%v) = %v, want %v (%s)", fsName, c.name, c.isDir, got, c.want, c.reason)
-			}
-		}
 	}
 }
 
