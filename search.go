@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 
+	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/par"
 	"github.com/scoutkit/scout/internal/search"
@@ -346,7 +347,7 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 	}
 	out, err := search.Run(ctx, fsys, root, in)
 	if err != nil {
-		return nil, err
+		return nil, errs.Stopped(ctx, "Search", err)
 	}
 	r := &SearchResult{
 		Mode:            req.Mode,
@@ -410,7 +411,7 @@ func (s *Searcher) Stream(ctx context.Context, req SearchRequest) iter.Seq2[*Fil
 			return true
 		})
 		if err != nil && !stopped {
-			yield(nil, err)
+			yield(nil, errs.Stopped(ctx, "Search", err))
 		}
 	}
 }

@@ -41,12 +41,12 @@ func translateClass(pattern string, start int) (int, string, error) {
 			hi, n = classRune(pattern, i+1)
 			i += 1 + n
 			if hi < lo {
-				return 0, "", errs.New(errs.InvalidParam, "Invalid glob '%s': the range '%c-%c' is reversed — write it as '%c-%c'", pattern, lo, hi, hi, lo)
+				return 0, "", errs.New(errs.InvalidParam, "Invalid glob '%s': the range '%c-%c' is reversed — write it as '%c-%c'", errs.Echo(pattern), lo, hi, hi, lo)
 			}
 		}
 		set = append(set, span{lo, hi})
 	}
-	return 0, "", errs.New(errs.InvalidParam, "Invalid glob '%s': unclosed '[' — close it with ']' or remove it", pattern)
+	return 0, "", errs.New(errs.InvalidParam, "Invalid glob '%s': unclosed '[' — close it with ']' or remove it", errs.Echo(pattern))
 }
 
 // classRune decodes the class character at pattern[i], reading a '\'
@@ -70,7 +70,7 @@ func emitClass(pattern, class string, negated bool, set []span) (string, error) 
 		set = subtract(set, x)
 	}
 	if len(set) == 0 {
-		return "", errs.New(errs.InvalidParam, "Invalid glob '%s': the class '%s' matches no character (a class never matches '/') — remove it", pattern, class)
+		return "", errs.New(errs.InvalidParam, "Invalid glob '%s': the class '%s' matches no character (a class never matches '/') — remove it", errs.Echo(pattern), errs.Echo(class))
 	}
 	var b strings.Builder
 	b.WriteByte('[')

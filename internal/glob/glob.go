@@ -62,7 +62,7 @@ func Compile(pattern string) (*Pattern, error) {
 		return nil, errs.New(errs.InvalidParam, "Invalid glob '': the pattern is empty — pass a glob such as '*' or '**/*.go'")
 	}
 	if !utf8.ValidString(pattern) {
-		return nil, errs.New(errs.InvalidParam, "Invalid glob %q: it is not valid UTF-8 — pass the pattern as UTF-8 text", pattern)
+		return nil, errs.New(errs.InvalidParam, "Invalid glob %q: it is not valid UTF-8 — pass the pattern as UTF-8 text", errs.Echo(pattern))
 	}
 	expr, err := translate(pattern)
 	if err != nil {
@@ -70,7 +70,7 @@ func Compile(pattern string) (*Pattern, error) {
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid glob '%s': %v — simplify the pattern", pattern, err)
+		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid glob '%s': %v — simplify the pattern", errs.Echo(pattern), err)
 	}
 	p := &Pattern{src: pattern, re: re, fast: fastPath(pattern)}
 	if i := strings.IndexAny(pattern, meta); i >= 0 {
@@ -208,7 +208,7 @@ func translate(pattern string) (string, error) {
 		switch {
 		case c == '\\':
 			if i+1 == len(pattern) {
-				return "", errs.New(errs.InvalidParam, "Invalid glob '%s': it ends with a lone '\\' — remove it, or write '\\\\' for a literal backslash", pattern)
+				return "", errs.New(errs.InvalidParam, "Invalid glob '%s': it ends with a lone '\\' — remove it, or write '\\\\' for a literal backslash", errs.Echo(pattern))
 			}
 			r := nextRune(pattern[i+1:])
 			b.WriteString(regexp.QuoteMeta(r))
@@ -257,7 +257,7 @@ func translate(pattern string) (string, error) {
 		}
 	}
 	if len(braces) > 0 {
-		return "", errs.New(errs.InvalidParam, "Invalid glob '%s': unclosed '{' — close it with '}' or remove it", pattern)
+		return "", errs.New(errs.InvalidParam, "Invalid glob '%s': unclosed '{' — close it with '}' or remove it", errs.Echo(pattern))
 	}
 	b.WriteString(`)$`)
 	return b.String(), nil

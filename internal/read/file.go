@@ -114,7 +114,7 @@ func (r *reader) lines(ctx context.Context, src io.Reader, sel Selector, po text
 		var e *errs.Error
 		switch {
 		case ctx.Err() != nil:
-			return nil, errs.Wrap(errs.CodeOf(ctx.Err()), ctx.Err(), "Read canceled: %v", ctx.Err())
+			return nil, errs.Stopped(ctx, "Read", ctx.Err())
 		case asErr(err, &e):
 			return nil, e // a source's own coded error (an archive member over its cap, say)
 		}
@@ -237,7 +237,7 @@ func (r *reader) document(ctx context.Context, name, display, ext string, c conv
 	text, err := c.Convert(ctx, ra, ra.Size())
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, errs.Wrap(errs.CodeOf(ctx.Err()), ctx.Err(), "Read canceled: %v", ctx.Err())
+			return nil, errs.Stopped(ctx, "Read", ctx.Err())
 		}
 		return &Result{Kind: KindNotice, Path: display, Bytes: ra.Size(), Body: convert.Notice(ext, err)}, nil
 	}

@@ -244,7 +244,7 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, e
 		return true
 	})
 	if err != nil {
-		return nil, ctxError(err)
+		return nil, errs.Stopped(ctx, "Search", err)
 	}
 	out.TotalFiles = seen
 	if out.Truncated == TruncBudget {
@@ -301,21 +301,9 @@ func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield fun
 		return yield(h[0])
 	})
 	if err != nil {
-		return nil, ctxError(err)
+		return nil, errs.Stopped(ctx, "Search", err)
 	}
 	return out, nil
-}
-
-// ctxError turns a context error into the coded error of a canceled or
-// timed-out search.
-func ctxError(err error) error {
-	switch errs.CodeOf(err) {
-	case errs.Canceled:
-		return errs.Wrap(errs.Canceled, err, "Search canceled: %v", err)
-	case errs.Timeout:
-		return errs.Wrap(errs.Timeout, err, "Search timed out: %v", err)
-	}
-	return err
 }
 
 // addTags sets the hashline tag of each FS file of at most
