@@ -140,7 +140,14 @@ type SearchRequest struct {
 	// Paths are the files, directories and globs to search, slash paths
 	// relative to the root ("src", "src/**/*.go", "*.md"), or archive
 	// members ("a.zip:src/x.ts"), or internal URLs ("omp://", see
-	// Searcher.Resolvers). nil or empty means the root. An entry
+	// Searcher.Resolvers). An archive (.zip, .tar, .tar.gz, .tgz) named
+	// as an entry ("a.zip"), or a directory or glob inside one
+	// ("a.zip:src/", "a.zip:src/**/*.ts"), is searched member by member,
+	// each shown as "a.zip:member" (a zip's in name order, a tar's in
+	// archive order, at the archive's place); its members are counted in
+	// SearchResult.Skipped as files are (binary, too large, hidden, links,
+	// unreadable). An archive met while walking a directory is searched as
+	// a file, as ripgrep does without -z. nil or empty means the root. An entry
 	// that does not exist is left out and listed in
 	// SearchResult.MissingPaths; when every entry is missing, Search fails
 	// with CodeNotFound.

@@ -59,6 +59,10 @@ func TestPiSearchSources(t *testing.T) {
 		{"backed", `{"pattern":"needle","paths":"skill://guide"}`, "¶docs/guide.md#", "a backed resource is searched as its file"},
 		{"url glob", `{"pattern":"needle","paths":"memory://*"}`, "Glob patterns are not supported for internal URLs: memory://*", "no globs in internal URLs"},
 		{"several", `{"pattern":"needle","paths":["memory://todo","docs"]}`, "# docs/\n## guide.md#", "internal URLs and paths together"},
+		{"archive", `{"pattern":"needle","paths":"dist/a.zip"}`, "# dist/\n## a.zip:src/x.ts\n*2|needle in zip", "an archive: its text members under file headings (issue 13 item 15)"},
+		{"archive no match", `{"pattern":"nothing here","paths":"dist/a.zip"}`, "No matches found\nNot searched: 1 binary.", "an archive's binary member is counted"},
+		{"archive dir", `{"pattern":"needle","paths":"dist/a.zip:src"}`, "# dist/\n## a.zip:src/x.ts\n*2|needle in zip", "a directory inside an archive"},
+		{"archive glob", `{"pattern":"needle","paths":"dist/a.zip:**/*.ts"}`, "# dist/\n## a.zip:src/x.ts\n*2|needle in zip", "a glob inside an archive"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -373,8 +373,9 @@ func (a *Archive) Lookup(ctx context.Context, inner string) (*Item, error) {
 type WalkFunc func(e Entry, r io.Reader, err error) error
 
 // Walk calls fn for each file member at or under dir ("" means the whole
-// archive), in archive order. Directories are not passed to fn. It returns
-// the number of entries left out for unsafe names.
+// archive): a zip's in byte-wise name order (its index is in memory), a
+// tar's in archive order (it is one stream, read once). Directories are not
+// passed to fn. It returns the number of entries left out for unsafe names.
 func (a *Archive) Walk(ctx context.Context, dir string, fn WalkFunc) (rejected int, err error) {
 	d, ok := Clean(dir)
 	if !ok {

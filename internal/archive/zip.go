@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/scoutkit/scout/internal/dirtree"
@@ -119,14 +120,20 @@ func (z *zipIndex) open(ctx context.Context, i int, lim Limits) (io.Reader, erro
 	return newCapReader(ctx, r, "Archive entry '"+errs.Echo(name)+"'", lim.MaxMemberBytes), nil
 }
 
+// walk calls fn for the file members at or under dir in byte-wise name
+// order.
 func (z *zipIndex) walk(ctx context.Context, dir string, fn WalkFunc, lim Limits, name string) (int, error) {
 	total := &budget{left: lim.MaxScanBytes, what: "Archive '" + name + "'"}
+	var order []int
 	for i, n := range z.names {
+		if n != "" && under(n, dir) {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(z.names[a], z.names[b]) })
+	for _, i := range order {
 		if err := ctx.Err(); err != nil {
 			return z.rejected, err
-		}
-		if n == "" || !under(n, dir) {
-			continue
 		}
 		e := z.entry(i)
 		if e.Dir {

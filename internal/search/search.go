@@ -3,7 +3,9 @@
 // members, in-memory texts), lists the files to search with the walker,
 // searches them in parallel with the engine of internal/grep, and hands the
 // results on in byte-wise path order, so that the output never depends on
-// scheduling.
+// scheduling. The members of an archive named as a path are searched as the
+// archive is walked, a zip's in name order and a tar's in archive order (a
+// tar is one stream), at the archive's place.
 //
 // Paging works on matching files: the first Skip matching files are passed
 // over, the next MaxFiles form the page, and the scan goes on past the page
@@ -179,7 +181,8 @@ func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f file, o 
 	if err != nil {
 		return err
 	}
-	return scan(ctx, p.fsys, listProducer(files), p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
+	ms := &memberSearch{fsys: p.fsys, m: p.matcher, maxSize: p.req.MaxFileSize, wo: p.req.Walk, filter: p.filter}
+	return scan(ctx, p.fsys, produce(files, ms), p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
 }
 
 // checkRanges enforces that line ranges apply to one file.
@@ -193,6 +196,8 @@ func checkRanges(req *Request, sc *Scope) error {
 		return errs.New(errs.InvalidParam, "Line-range selector requires a single file, not a glob: %s", t.Entry)
 	case t.Dir:
 		return errs.New(errs.InvalidParam, "Line-range selector requires a single file: %s is a directory", t.Entry)
+	case t.Archive:
+		return errs.New(errs.InvalidParam, "Line-range selector requires a single file: %s is an archive; name one member, e.g. %s:path/in/archive:50-100", t.Entry, t.Path)
 	}
 	return nil
 }
