@@ -359,10 +359,15 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 		if d.total > 0 {
 			text += fmt.Sprintf(" at offset %d (there are %d; use a smaller offset)", g.Offset, d.total)
 		}
-		if n := skippedNote(d.skipped); n != "" {
+		if n := skippedNote(d.skipped, ampSkipOrder); n != "" {
 			text += "\n" + n
 		}
 		return text
+	}
+	// Files that may hold a match the search could not read are named
+	// even when something matched.
+	if n := skippedNote(d.skipped, ampMissed); n != "" {
+		text += "\n\n" + n
 	}
 	unit := "files"
 	if g.OutputMode == "content" {
@@ -393,13 +398,21 @@ func ampLine(b *strings.Builder, file string, n int, sep byte, text string, numb
 	b.WriteByte('\n')
 }
 
-// skippedNote says what was left out of an empty result, or "".
-func skippedNote(skipped map[string]int) string {
+// The skip reasons named by an empty result, in order, and those named by
+// any result: files that were to be searched and could not be.
+var (
+	ampSkipOrder = []string{search.SkipBinary, "ignored", "hidden", search.SkipTooLarge, search.SkipError, search.SkipSymlink, search.SkipSpecial}
+	ampMissed    = []string{search.SkipTooLarge, search.SkipError}
+)
+
+// skippedNote says how many files were left out for each of reasons, or
+// "" when none was.
+func skippedNote(skipped map[string]int, reasons []string) string {
 	if len(skipped) == 0 {
 		return ""
 	}
 	var parts []string
-	for _, k := range []string{search.SkipBinary, "ignored", "hidden", search.SkipTooLarge, search.SkipError, search.SkipSymlink, search.SkipSpecial} {
+	for _, k := range reasons {
 		if n := skipped[k]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ReplaceAll(k, "_", " ")))
 		}

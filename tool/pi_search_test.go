@@ -99,3 +99,25 @@ func TestPiSearchMeta(t *testing.T) {
 		}
 	}
 }
+
+// TestPiSearchNotSearched: files the search could not read are named
+// whether or not something matched; a file over the size cap that held a
+// match was missed with no mention. See: issue 13 item 18.
+func TestPiSearchNotSearched(t *testing.T) {
+	tree := fstest.MapFS{
+		"big.log":   {Data: []byte(strings.Repeat("filler\n", 100) + "needle\n")},
+		"small.txt": {Data: []byte("needle\n")},
+		"logo.png":  {Data: []byte("\x89PNG\x00needle")},
+	}
+	c := Config{FS: tree}
+	c.Searcher.MaxFileSize = 100
+	for _, tt := range []struct{ args, want, reason string }{
+		{`{"pattern":"needle"}`, "*1:needle\n\nNot searched: 1 too large.", "matches: the too-large file is named, the binary one is not"},
+		{`{"pattern":"nothing"}`, "No matches found\nNot searched: 1 binary, 1 too large.", "no match: everything left out is named"},
+	} {
+		env := Call(context.Background(), c, Pi, "search", []byte(tt.args))
+		if !strings.HasSuffix(env.Text, tt.want) {
+			t.Errorf("%s\n got: %q\nwant suffix: %q", tt.reason, env.Text, tt.want)
+		}
+	}
+}
