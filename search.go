@@ -200,8 +200,9 @@ type SearchRequest struct {
 	MaxMatchesPerFile int `json:"max_matches_per_file,omitempty"`
 	// MaxMatches is the line budget of one call: the scan stops once this
 	// many matching lines were seen from the page start (and one more
-	// matching file shows the result is incomplete), and a page holding
-	// more lines is cut to it round robin across its files. 0 means 2000;
+	// matching file shows the result is incomplete), and in SearchContent
+	// mode a page holding more lines is cut to it round robin across its
+	// files (the counts of the other modes are never cut). 0 means 2000;
 	// negative means unlimited (totals are then exact).
 	MaxMatches int `json:"max_matches,omitempty"`
 	// MaxColumns cuts longer lines to this many characters (LineMatch.Cut).

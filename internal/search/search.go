@@ -258,7 +258,8 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, e
 	if out.Truncated != "" && len(out.Files) > 0 {
 		out.NextSkip = skip + len(out.Files)
 	}
-	if req.Budget >= 0 && out.pageLines() > req.Budget {
+	if req.Budget >= 0 && !req.Grep.CountOnly && out.pageLines() > req.Budget {
+		// Lines are dealt out round robin; counts are never cut.
 		roundRobin(out.Files, req.Budget, req.Grep.After)
 		if out.Truncated == "" {
 			out.Truncated = TruncLines
