@@ -173,6 +173,14 @@ const defaultFindLimit = 200
 // escaping base path and cancellation are errors; everything else (limits,
 // timeouts, unreadable directories) is reported in the result.
 func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error) {
+	res, err := f.find(ctx, req)
+	if err != nil {
+		return nil, errs.Stopped(ctx, "Find", err)
+	}
+	return res, nil
+}
+
+func (f *Finder) find(ctx context.Context, req FindRequest) (*FindResult, error) {
 	fsys, root, release, err := f.open()
 	if err != nil {
 		return nil, err
@@ -477,7 +485,7 @@ func (f *Finder) findOps(ctx context.Context, sc *findScope, limit int, res *Fin
 	paths, err := f.Operations.Glob(ctx, sc.pattern, sc.base, GlobOptions{Ignore: []string{"**/node_modules/**", "**/.git/**"}, Limit: opsLimit})
 	if err != nil {
 		if ctx.Err() != nil {
-			return ctxError(ctx)
+			return errs.Stopped(ctx, "Find", ctx.Err())
 		}
 		return err
 	}
@@ -497,14 +505,6 @@ func (f *Finder) findOps(ctx context.Context, sc *findScope, limit int, res *Fin
 		res.Entries, res.Truncated, res.Reason = res.Entries[:limit], true, TruncLimit
 	}
 	return nil
-}
-
-func ctxError(ctx context.Context) error {
-	err := ctx.Err()
-	if errors.Is(err, context.DeadlineExceeded) {
-		return errs.Wrap(errs.Timeout, err, "Find timed out: %v", err)
-	}
-	return errs.Wrap(errs.Canceled, err, "Find canceled: %v", err)
 }
 
 // findWalk walks the scope and keeps the best entries in order.
@@ -592,7 +592,7 @@ func findWalk(ctx context.Context, fsys fs.FS, sc *findScope, req FindRequest, l
 	switch {
 	case werr != nil && ctx.Err() != nil:
 		if !errors.Is(ctx.Err(), context.DeadlineExceeded) || req.Timeout == 0 {
-			return ctxError(ctx)
+			return errs.Stopped(ctx, "Find", ctx.Err())
 		}
 		res.Truncated, res.Reason = true, TruncTimeout
 	case werr != nil:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/convert"
 	"github.com/scoutkit/scout/internal/dirtree"
+	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/image"
 	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/read"
@@ -231,7 +232,11 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 			c.Converters[strings.ToLower(ext)] = conv
 		}
 	}
-	return read.Run(ctx, c, req.Path)
+	res, err := read.Run(ctx, c, req.Path)
+	if err != nil {
+		return nil, errs.Stopped(ctx, "Read", err)
+	}
+	return res, nil
 }
 
 // webClient adapts the host's fetcher (nil means the default) and site

@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 
+	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/par"
 	"github.com/scoutkit/scout/internal/search"
@@ -139,7 +140,14 @@ type SearchRequest struct {
 	// Paths are the files, directories and globs to search, slash paths
 	// relative to the root ("src", "src/**/*.go", "*.md"), or archive
 	// members ("a.zip:src/x.ts"), or internal URLs ("omp://", see
-	// Searcher.Resolvers). nil or empty means the root. An entry
+	// Searcher.Resolvers). An archive (.zip, .tar, .tar.gz, .tgz) named
+	// as an entry ("a.zip"), or a directory or glob inside one
+	// ("a.zip:src/", "a.zip:src/**/*.ts"), is searched member by member,
+	// each shown as "a.zip:member" (a zip's in name order, a tar's in
+	// archive order, at the archive's place); its members are counted in
+	// SearchResult.Skipped as files are (binary, too large, hidden, links,
+	// unreadable). An archive met while walking a directory is searched as
+	// a file, as ripgrep does without -z. nil or empty means the root. An entry
 	// that does not exist is left out and listed in
 	// SearchResult.MissingPaths; when every entry is missing, Search fails
 	// with CodeNotFound.
@@ -192,8 +200,9 @@ type SearchRequest struct {
 	MaxMatchesPerFile int `json:"max_matches_per_file,omitempty"`
 	// MaxMatches is the line budget of one call: the scan stops once this
 	// many matching lines were seen from the page start (and one more
-	// matching file shows the result is incomplete), and a page holding
-	// more lines is cut to it round robin across its files. 0 means 2000;
+	// matching file shows the result is incomplete), and in SearchContent
+	// mode a page holding more lines is cut to it round robin across its
+	// files (the counts of the other modes are never cut). 0 means 2000;
 	// negative means unlimited (totals are then exact).
 	MaxMatches int `json:"max_matches,omitempty"`
 	// MaxColumns cuts longer lines to this many characters (LineMatch.Cut).
@@ -346,7 +355,7 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 	}
 	out, err := search.Run(ctx, fsys, root, in)
 	if err != nil {
-		return nil, err
+		return nil, errs.Stopped(ctx, "Search", err)
 	}
 	r := &SearchResult{
 		Mode:            req.Mode,
@@ -410,7 +419,7 @@ func (s *Searcher) Stream(ctx context.Context, req SearchRequest) iter.Seq2[*Fil
 			return true
 		})
 		if err != nil && !stopped {
-			yield(nil, err)
+			yield(nil, errs.Stopped(ctx, "Search", err))
 		}
 	}
 }

@@ -133,21 +133,37 @@ func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
 // readNotices lists the notice parts of a text or directory result.
 func readNotices(r *scout.ReadResult, entity string) []string {
 	var parts []string
+	// A total that is a lower bound (a huge file not counted to its end)
+	// says so.
+	atLeast := ""
+	if r.TotalLinesAtLeast {
+		atLeast = "at least "
+	}
 	if t := r.Truncation; t != nil {
-		s := fmt.Sprintf("Showing lines %d-%d of %d", t.Start, t.End, t.Total)
+		s := fmt.Sprintf("Showing lines %d-%d of %s%d", t.Start, t.End, atLeast, t.Total)
 		if t.Reason == "bytes" {
 			s += " (" + KB(t.ByteLimit) + " limit)"
 		}
 		parts = append(parts, s, fmt.Sprintf("Use :%d to continue", t.Next))
 	} else if !r.Multi && len(r.Blocks) == 1 && r.Blocks[0].Next > 0 {
 		last := r.Blocks[0].Next - 1
-		parts = append(parts, fmt.Sprintf("%d more lines in %s", r.TotalLines-last, entity), fmt.Sprintf("Use :%d to continue", r.Blocks[0].Next))
+		more := fmt.Sprintf("%s%d more lines in %s", atLeast, r.TotalLines-last, entity)
+		if r.TotalLines == last {
+			more = fmt.Sprintf("The %s was not read past line %d", entity, last)
+		}
+		parts = append(parts, more, fmt.Sprintf("Use :%d to continue", r.Blocks[0].Next))
+	} else if r.Multi && r.TotalLinesAtLeast {
+		parts = append(parts, fmt.Sprintf("The %s has at least %d lines (not counted to its end)", entity, r.TotalLines))
 	}
 	if r.Raw {
 		for _, blk := range r.Blocks {
 			for _, l := range blk.Lines {
 				if l.Cut {
-					parts = append(parts, fmt.Sprintf("Line %d is %s; only its first %s fit the byte limit", l.N, dirtree.FormatBytes(int64(l.Bytes)), dirtree.FormatBytes(int64(len(l.Text)))))
+					size := dirtree.FormatBytes(int64(l.Bytes))
+					if r.TotalLinesAtLeast && l.N == r.TotalLines {
+						size = "over " + size // not read to its end
+					}
+					parts = append(parts, fmt.Sprintf("Line %d is %s; only its first %s fit the byte limit", l.N, size, dirtree.FormatBytes(int64(len(l.Text)))))
 				}
 			}
 		}

@@ -35,8 +35,9 @@ const CutMark = "…"
 
 // Search writes the pi text of a search result: matches grouped by file
 // (or flat for a single file), "..." between gaps, the page notice, the
-// notes on missing paths and skipped members, then the 50 KB cap and the
-// "[...]" notices.
+// notes on missing paths and skipped members, then the 50 KB cap, the
+// "Not searched: ..." line on files too large or unreadable (with no match,
+// on every file left out), and the "[...]" notices.
 func Search(w io.Writer, r *scout.SearchResult, o *SearchOptions) error {
 	text, _ := SearchText(r, o)
 	_, err := io.WriteString(w, text)
@@ -80,7 +81,7 @@ func SearchTextCut(r *scout.SearchResult, o *SearchOptions) (text string, cut *C
 		if len(notes) > 0 {
 			text += "\n" + strings.Join(notes, "\n")
 		}
-		if n := skippedLine(r, o.IgnoredHint); n != "" {
+		if n := skippedLine(r, o.IgnoredHint, nil); n != "" {
 			text += "\n" + n
 		}
 		return text, nil
@@ -106,8 +107,18 @@ func SearchTextCut(r *scout.SearchResult, o *SearchOptions) (text string, cut *C
 	if r.LinesCut() {
 		parts = append(parts, "Some lines truncated to "+strconv.Itoa(r.MaxColumns)+" chars")
 	}
+	// After the cut, so that it is never cut off.
+	if n := skippedLine(r, "", missed); n != "" {
+		body += "\n\n" + n
+	}
 	return body + Notice(parts...), cut
 }
+
+// missed are the skip reasons a result with matches still names: files
+// that were to be searched and could not be, so that a match in them was
+// missed. Ignored, hidden, binary, symlinked and special files are left out
+// by rule, as ripgrep leaves them out; an empty result names those too.
+var missed = map[scout.SkipReason]bool{scout.SkipTooLarge: true, scout.SkipUnreadable: true}
 
 // searchNotes are the lines on missing paths and skipped archive members.
 func searchNotes(r *scout.SearchResult, o *SearchOptions) []string {
@@ -133,14 +144,17 @@ func pageNotice(r *scout.SearchResult) string {
 	return fmt.Sprintf("Showing files %d-%d of %s. Use skip=%d for the next page, or narrow paths/pattern.", r.Skip+1, r.NextSkip, total, r.NextSkip)
 }
 
-// skippedLine says what was left out of an empty result, or "".
-func skippedLine(r *scout.SearchResult, ignoredHint string) string {
+// skippedLine says what was left out of the search, or "": every reason,
+// or only those in only when it is not nil.
+func skippedLine(r *scout.SearchResult, ignoredHint string, only map[scout.SkipReason]bool) string {
 	if len(r.Skipped) == 0 {
 		return ""
 	}
 	reasons := make([]string, 0, len(r.Skipped))
 	for k := range r.Skipped {
-		reasons = append(reasons, string(k))
+		if only == nil || only[k] {
+			reasons = append(reasons, string(k))
+		}
 	}
 	sort.Strings(reasons)
 	var parts []string

@@ -90,6 +90,22 @@ func TestSearchText(t *testing.T) {
 			want:   "No matches found\nSkipped missing paths: x\nNot searched: 1 binary, 2 ignored (pass gitignore: false).",
 		},
 		{
+			name:   "missed with matches",
+			reason: "files too large or unreadable are named even when something matched: one of them may hold a match (issue 13 item 18); files left out by rule are not",
+			res: scout.SearchResult{Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "x")}}},
+				Skipped: map[scout.SkipReason]int{scout.SkipTooLarge: 1, scout.SkipUnreadable: 2, scout.SkipBinary: 3, scout.SkipIgnored: 4}},
+			opts: &SearchOptions{Plain: true},
+			want: "# a\n*1|x\n\nNot searched: 1 too large, 2 unreadable.",
+		},
+		{
+			name:    "missed after the cut",
+			reason:  "the line on missed files comes after the byte cap, so that it is never cut off",
+			res:     scout.SearchResult{Single: true, Skipped: map[scout.SkipReason]int{scout.SkipTooLarge: 1}, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "aaaa"), match(2, "bbbb"), match(3, "cccc")}}}},
+			opts:    &SearchOptions{MaxBytes: 16},
+			want:    "*1|aaaa\n*2|bbbb\n\nNot searched: 1 too large.\n\n[Showing lines 1-2 of 3 (1KB limit); narrow paths or pattern to see the rest]",
+			wantCut: true,
+		},
+		{
 			name:   "trailing white space",
 			reason: "lines lose their trailing white space, as pi's grep trims them (pi-behaviour §2.2)",
 			res:    scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "  hit \t"), ctxLine(2, "x\u00a0 ")}}}},

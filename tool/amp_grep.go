@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/search"
 )
@@ -25,6 +27,7 @@ const ampGrepDescription = `Search file contents with regex patterns (RE2 syntax
 - -i case-insensitive; -n line numbers (content, default true); -A/-B/-C context lines (content).
 - multiline: patterns may span lines and '.' matches newlines.
 - head_limit limits the results (0 = unlimited), offset skips the first ones: use total_matches to page.
+- content: a reply holds at most 256 KB of results (then "truncated": true; continue with offset), and lines are cut at 2048 characters.
 Binary files and files over the size cap (10 MB by default) are skipped and counted.`
 
 // ampGrepArgs are the arguments of amplifier grep (seed 003). -A, -B and
@@ -58,8 +61,15 @@ type ampGrepData struct {
 	TotalMatches int    `json:"total_matches"`
 	MatchesCount int    `json:"matches_count"`
 	// LowerBound reports that counting total_matches stopped at
-	// ampTotalBudget lines (content mode with head_limit only).
+	// ampTotalBudget lines past the offset (content mode only).
 	LowerBound bool `json:"total_is_lower_bound,omitempty"`
+	// Truncated reports a content page cut short by ampMaxBytes, the
+	// reply's size cap, before head_limit results (or, without head_limit,
+	// before the last one): offset+matches_count continues it.
+	Truncated bool `json:"truncated,omitempty"`
+	// CutAt is ampMaxColumns when the content of some line of the page was
+	// cut to that many characters; 0 otherwise.
+	CutAt int `json:"content_cut_at,omitempty"`
 
 	hits    *ampHits       // content
 	files   []string       // files_with_matches
@@ -227,66 +237,202 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (*scout.Envelop
 	return env, nil
 }
 
+// The bounds of a content-mode reply. Without them, results were kept
+// whole: two 9 MB files of matching lines gave a 347 MB reply and 1.8 GB
+// of memory with -C 3.
+const (
+	// ampMaxBytes caps the JSON of the results of one reply; a page cut by
+	// it says so (truncated) and offset continues it.
+	ampMaxBytes = 256 << 10
+	// ampMaxColumns cuts the content of a result or context line to this
+	// many characters (content_cut_at).
+	ampMaxColumns = 2048
+	// ampMinResult is the JSON size of the smallest result,
+	// {"file":"","line_number":1,"content":""}: no reply holds more than
+	// ampMaxBytes/ampMinResult results, which bounds the lines kept per file.
+	ampMinResult = 42
+)
+
 // ampContent fills the content-mode results: matching lines in path and
 // line order, offset and head_limit applied to lines, each with its
-// context when -A/-B/-C was given.
+// context when -A/-B/-C was given, within ampMaxBytes of JSON.
+//
+// A counting pass comes first: it gives total_matches (a lower bound past
+// offset+ampTotalBudget lines), the files left out, and the file where
+// the offset falls. The page is then streamed from there, each file
+// keeping at most the results one reply can hold, so that memory is
+// bounded by the reply, not by the matches: the files before the offset
+// are searched again but dropped, and the lines of the file the offset
+// falls in are read from the first wanted one (found by counting over
+// line ranges), not from its start.
 func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, g *ampGrep, d *ampGrepData, st *scout.Stats) error {
-	req.Before, req.After = g.before, g.after
-	want := -1 // lines to collect, offset included
-	if g.HeadLimit > 0 {
-		want = g.Offset + g.HeadLimit
-		req.MaxMatchesPerFile = want
-	}
-	var files []scout.FileMatch
-	seen := 0 // matching lines in files
-	if want < 0 {
-		// Everything is wanted: one exhaustive search, walk and search
-		// overlapping.
-		res, err := s.Search(ctx, req)
-		if err != nil {
-			return err
-		}
-		files = res.Files
-		*st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
-		d.skipped = skippedMap(res.Skipped)
-	} else {
-		for f, err := range s.Stream(ctx, req) {
-			if err != nil {
-				return err
-			}
-			files = append(files, *f)
-			for _, l := range f.Lines {
-				if l.Match {
-					seen++
-				}
-			}
-			if seen >= want {
-				break
-			}
-		}
-	}
-	count := -1
-	if g.HeadLimit > 0 {
-		count = g.HeadLimit
-	}
-	d.hits = newAmpHits(files, g.Offset, count, g.contextSet, g.before, g.after)
-	d.MatchesCount = d.hits.count
-	if want < 0 {
-		d.TotalMatches = d.hits.starts[len(files)]
-		return nil
-	}
-	// A page was asked for: count every matching line, within a budget.
-	req.Mode, req.MaxFiles, req.MaxMatches = scout.SearchCount, -1, ampTotalBudget
-	req.Before, req.After = 0, 0
-	res, err := s.Search(ctx, req)
+	counts, err := ampCount(ctx, s, req, g.Offset+ampTotalBudget)
 	if err != nil {
 		return err
 	}
-	d.TotalMatches = max(res.TotalMatchLines, seen)
-	d.LowerBound = res.Truncated == scout.TruncBudget
-	*st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
-	d.skipped = skippedMap(res.Skipped)
+	*st = scout.Stats{Files: counts.Searched, Skipped: counts.SkippedTotal()}
+	d.skipped = skippedMap(counts.Skipped)
+	d.TotalMatches = counts.TotalMatchLines
+	d.LowerBound = counts.Truncated == scout.TruncBudget
+	want := ampMaxBytes/ampMinResult + 1 // results one reply may hold
+	if g.HeadLimit > 0 {
+		want = min(want, g.HeadLimit)
+	}
+	req.Before, req.After, req.MaxColumns = g.before, g.after, ampMaxColumns
+	req.MaxMatchesPerFile = want
+	page := &ampPage{hits: ampHits{context: g.contextSet, before: g.before, after: g.after}, want: want}
+	// Find the file the offset falls in: skipFiles matching files come
+	// before it, and skipLines of its matching lines.
+	skipFiles, skipLines, acc := len(counts.Files), 0, 0
+	for i, f := range counts.Files {
+		if acc+f.MatchLines > g.Offset {
+			skipFiles, skipLines = i, g.Offset-acc
+			break
+		}
+		acc += f.MatchLines
+	}
+	if skipFiles < len(counts.Files) {
+		// The files the page can need: from that one on, until they hold
+		// the wanted results. When each can be named alone, only they are
+		// searched, not the whole scope again.
+		var names []string
+		need := skipLines + want
+		for _, f := range counts.Files[skipFiles:] {
+			if need <= 0 {
+				break
+			}
+			names = append(names, f.Path)
+			need -= f.MatchLines
+		}
+		plain := !slices.ContainsFunc(names, func(p string) bool { return !ampPlainName(p) })
+		if skipLines > 0 {
+			f, skip, ok, err := ampFrom(ctx, s, req, names[0], skipLines)
+			switch {
+			case err != nil:
+				return err
+			case ok:
+				page.add(f, skip)
+				skipFiles++
+				names = names[1:]
+			default:
+				// The file cannot be named alone (a glob character in its
+				// name): its lines are kept from its start.
+				req.MaxMatchesPerFile = skipLines + want
+				page.skip = skipLines
+			}
+		}
+		stream := s.Stream(ctx, req)
+		switch {
+		case plain && len(names) == 0:
+			stream = func(func(*scout.FileMatch, error) bool) {} // the first file held the page
+		case plain:
+			req.Paths, skipFiles = names, 0
+			stream = s.Stream(ctx, req)
+		}
+		seen := 0 // matching files streamed
+		for f, err := range stream {
+			if err != nil {
+				return err
+			}
+			if seen++; seen <= skipFiles {
+				continue
+			}
+			if page.full() {
+				page.capped = page.capped || page.n < page.want // more results wait
+				break
+			}
+			page.add(f, page.skip)
+			page.skip = 0
+		}
+	}
+	d.hits = page.hitsOf()
+	d.MatchesCount = d.hits.count
+	d.Truncated = page.capped
+	if page.cut {
+		d.CutAt = ampMaxColumns
+	}
+	d.TotalMatches = max(d.TotalMatches, g.Offset+d.MatchesCount)
 	return nil
+}
+
+// ampPlainName reports whether the path p of a matching file names that
+// file alone when given as a path to search: no glob character, no ':' (an
+// archive member, or a selector), no '\' (a separator in search paths).
+func ampPlainName(p string) bool {
+	return !glob.HasMeta(p) && !strings.ContainsAny(p, `:\`)
+}
+
+// ampCount counts the matching lines of every file, in the order the
+// content is streamed, until budget lines have been seen.
+func ampCount(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, budget int) (*scout.SearchResult, error) {
+	req.Mode, req.MaxFiles, req.MaxMatches, req.MaxMatchesPerFile = scout.SearchCount, -1, budget, -1
+	return s.Search(ctx, req)
+}
+
+// ampFrom returns the lines of the file name from its (skip+1)-th matching
+// line on, with the context before it: the line is found by counting the
+// matching lines up to a line (a binary search over line ranges), then the
+// file is searched from there. skip tells how many of the returned
+// matching lines come before the wanted one (they are context only). ok is
+// false when name cannot be searched alone as one file.
+func ampFrom(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, name string, skip int) (f *scout.FileMatch, before int, ok bool, err error) {
+	if glob.HasMeta(name) {
+		return nil, 0, false, nil
+	}
+	req.Paths = []string{name}
+	count := req
+	count.Mode, count.MaxFiles, count.MaxMatches, count.MaxMatchesPerFile = scout.SearchCount, -1, -1, -1
+	// The smallest line L with skip+1 matching lines in 1..L.
+	lo, hi := 1, 1
+	for {
+		n, err := ampLines(ctx, s, count, hi)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		if n > skip {
+			break
+		}
+		if hi > 1<<40 {
+			return nil, 0, false, nil // the file changed since it was counted
+		}
+		lo, hi = hi+1, 2*hi
+	}
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		n, err := ampLines(ctx, s, count, mid)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		if n > skip {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	req.Lines = []scout.Range{{Start: max(1, lo-req.Before)}}
+	req.MaxMatchesPerFile += req.Before // matching lines in the context before it
+	res, err := s.Search(ctx, req)
+	if err != nil || len(res.Files) != 1 {
+		return nil, 0, false, err
+	}
+	f = &res.Files[0]
+	for _, l := range f.Lines {
+		if l.Match && l.Line < lo {
+			before++
+		}
+	}
+	return f, before, true, nil
+}
+
+// ampLines counts the matching lines in lines 1..last of the one file of
+// req.
+func ampLines(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, last int) (int, error) {
+	req.Lines = []scout.Range{{Start: 1, End: last}}
+	res, err := s.Search(ctx, req)
+	if err != nil {
+		return 0, err
+	}
+	return res.TotalMatchLines, nil
 }
 
 func skippedMap(m map[scout.SkipReason]int) map[string]int {
@@ -359,10 +505,15 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 		if d.total > 0 {
 			text += fmt.Sprintf(" at offset %d (there are %d; use a smaller offset)", g.Offset, d.total)
 		}
-		if n := skippedNote(d.skipped); n != "" {
+		if n := skippedNote(d.skipped, ampSkipOrder); n != "" {
 			text += "\n" + n
 		}
 		return text
+	}
+	// Files that may hold a match the search could not read are named
+	// even when something matched.
+	if n := skippedNote(d.skipped, ampMissed); n != "" {
+		text += "\n\n" + n
 	}
 	unit := "files"
 	if g.OutputMode == "content" {
@@ -376,8 +527,14 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 	case shown < d.shown:
 		text += fmt.Sprintf("\n\n[Text shows %s %d-%d of %s (%s limit); data holds the %d of this page. Use head_limit=%d with offset=%d for the next ones]",
 			unit, g.Offset+1, g.Offset+shown, total, format.KB(format.MaxBytes), d.shown, shown, g.Offset+shown)
+	case d.Truncated:
+		text += fmt.Sprintf("\n\n[Showing %s %d-%d of %s (a reply holds at most %s of results). Use offset=%d for more, and head_limit to page in smaller steps]",
+			unit, g.Offset+1, g.Offset+d.shown, total, format.KB(ampMaxBytes), g.Offset+d.shown)
 	case g.Offset+d.shown < d.total || d.LowerBound:
 		text += fmt.Sprintf("\n\n[Showing %s %d-%d of %s. Use offset=%d for more]", unit, g.Offset+1, g.Offset+d.shown, total, g.Offset+d.shown)
+	}
+	if d.CutAt > 0 {
+		text += fmt.Sprintf("\n\n[Some lines cut to %d characters]", d.CutAt)
 	}
 	return text
 }
@@ -393,13 +550,21 @@ func ampLine(b *strings.Builder, file string, n int, sep byte, text string, numb
 	b.WriteByte('\n')
 }
 
-// skippedNote says what was left out of an empty result, or "".
-func skippedNote(skipped map[string]int) string {
+// The skip reasons named by an empty result, in order, and those named by
+// any result: files that were to be searched and could not be.
+var (
+	ampSkipOrder = []string{search.SkipBinary, "ignored", "hidden", search.SkipTooLarge, search.SkipError, search.SkipSymlink, search.SkipSpecial}
+	ampMissed    = []string{search.SkipTooLarge, search.SkipError}
+)
+
+// skippedNote says how many files were left out for each of reasons, or
+// "" when none was.
+func skippedNote(skipped map[string]int, reasons []string) string {
 	if len(skipped) == 0 {
 		return ""
 	}
 	var parts []string
-	for _, k := range []string{search.SkipBinary, "ignored", "hidden", search.SkipTooLarge, search.SkipError, search.SkipSymlink, search.SkipSpecial} {
+	for _, k := range reasons {
 		if n := skipped[k]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ReplaceAll(k, "_", " ")))
 		}

@@ -40,13 +40,14 @@ func TestAmpGrepLowerBound(t *testing.T) {
 }
 
 // TestAmpGrepSizeCap: the host's Searcher.MaxFileSize is the size cap;
-// larger files are skipped and counted.
+// larger files are skipped, counted and named in the text even when
+// something matched (one of them may hold a match; issue 13 item 18).
 func TestAmpGrepSizeCap(t *testing.T) {
 	tree := fstest.MapFS{"big.txt": {Data: []byte(strings.Repeat("x", 200) + "\n")}, "small.txt": {Data: []byte("x\n")}}
 	c := Config{FS: tree}
 	c.Searcher.MaxFileSize = 100
 	env := Call(context.Background(), c, Amplifier, "grep", []byte(`{"pattern":"x"}`))
-	if env.Text != "small.txt" || env.Stats.Skipped != 1 {
+	if env.Text != "small.txt\n\nNot searched: 1 too large." || env.Stats.Skipped != 1 {
 		t.Errorf("big.txt is over the cap: got %q, skipped %d", env.Text, env.Stats.Skipped)
 	}
 }
@@ -89,6 +90,107 @@ func TestSearchSymlinkLoop(t *testing.T) {
 		want := "Too many levels of symlinks in 'a'."
 		if env.Error == nil || env.Error.Code != scout.CodeInvalidParam || env.Text != want {
 			t.Errorf("%s: %s %+v %q, want INVALID_PARAM %q", c.tool, env.Status, env.Error, env.Text, want)
+		}
+	}
+}
+
+// TestAmpGrepContentPages: content mode keeps a reply within ampMaxBytes
+// of results, says so (truncated, and how to go on), and the pages an
+// agent gets by following offset, with or without head_limit and context,
+// are exactly the results of one unbounded search, in order: also when
+// the offset falls deep in a file (read from its line on), in an archive
+// member, or in a file that cannot be named alone. See: issue 13 item 18
+// (two 9 MB files gave a 152 MB reply and 2 GB of memory).
+func TestAmpGrepContentPages(t *testing.T) {
+	var many strings.Builder
+	for i := range 9000 {
+		fmt.Fprintf(&many, "match %d with some words to make it longer\n", i)
+		if i%3 == 0 {
+			many.WriteString("context line\n")
+		}
+	}
+	long := "match " + strings.Repeat("é", 3000) + "\n"
+	tree := fstest.MapFS{
+		"a/many.txt":  {Data: []byte(many.String())},
+		"a/odd[1].go": {Data: []byte(many.String()[:20000])},
+		"b/long.txt":  {Data: []byte(strings.Repeat(long, 3))},
+		"c/pkg.zip":   {Data: zipBytes(t, map[string]string{"m.txt": many.String()[:30000]})},
+		"d/last.txt":  {Data: []byte("match at the end\n")},
+	}
+	c := Config{FS: tree}
+	for _, tt := range []struct {
+		path   string
+		args   string
+		before int
+		after  int
+	}{
+		{".", `"output_mode":"content"`, 0, 0},
+		{".", `"output_mode":"content","head_limit":1500`, 0, 0},
+		{".", `"output_mode":"content","-C":2`, 2, 2},
+		{".", `"output_mode":"content","-B":3,"head_limit":700`, 3, 0},
+		{"c/pkg.zip", `"output_mode":"content","-B":1,"head_limit":300`, 1, 0},
+	} {
+		// The reference: one unbounded search over the same files.
+		s := scout.Searcher{Workspace: scout.Workspace{FS: tree}}
+		res, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "match", Paths: []string{tt.path}, Before: tt.before, After: tt.after,
+			MaxFiles: -1, MaxMatches: -1, MaxMatchesPerFile: -1, MaxColumns: ampMaxColumns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := refResults(res.Files, 0, -1, tt.before+tt.after > 0, tt.before, tt.after)
+		var got []refResult
+		offset, pages := 0, 0
+		for offset < len(want) && pages < 100 {
+			pages++
+			env := Call(context.Background(), c, Amplifier, "grep", []byte(fmt.Sprintf(`{"pattern":"match","path":%q,%s,"offset":%d}`, tt.path, tt.args, offset)))
+			b, _ := json.Marshal(env.Data)
+			var d struct {
+				Total     int         `json:"total_matches"`
+				Count     int         `json:"matches_count"`
+				Truncated bool        `json:"truncated"`
+				CutAt     int         `json:"content_cut_at"`
+				Results   []refResult `json:"results"`
+			}
+			if err := json.Unmarshal(b, &d); err != nil {
+				t.Fatal(err)
+			}
+			results, _ := json.Marshal(d.Results)
+			if d.Count == 0 || d.Count != len(d.Results) || len(results) > ampMaxBytes+2 {
+				t.Fatalf("%s, offset %d: %d results (count %d) in %d bytes; want some, within %d bytes", tt.args, offset, len(d.Results), d.Count, len(results), ampMaxBytes)
+			}
+			if d.Truncated != strings.Contains(env.Text, "a reply holds at most 256KB of results") && !strings.Contains(env.Text, "Text shows") {
+				t.Errorf("%s, offset %d: truncated %v, but the text says %q", tt.args, offset, d.Truncated, env.Text[max(0, len(env.Text)-200):])
+			}
+			got = append(got, d.Results...)
+			offset += d.Count
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d results over %d pages, want %d", tt.args, len(got), pages, len(want))
+		}
+		for i := range want {
+			if fmt.Sprint(got[i]) != fmt.Sprint(want[i]) {
+				t.Fatalf("%s: result %d\n got %+v\nwant %+v", tt.args, i, got[i], want[i])
+			}
+		}
+		if pages < 3 {
+			t.Errorf("%s %s: %d pages; the fixture should need several", tt.path, tt.args, pages)
+		}
+	}
+}
+
+// BenchmarkAmpGrepContentHuge: content mode with no head_limit over two
+// 9 MB files where every line matches, with -C 3: the reply and the memory
+// stay bounded by ampMaxBytes (before: a 347 MB reply, 1.8 GB resident).
+func BenchmarkAmpGrepContentHuge(b *testing.B) {
+	line := "match this line of text with some words\n"
+	data := []byte(strings.Repeat(line, 9<<20/len(line)))
+	c := Config{FS: fstest.MapFS{"a.txt": {Data: data}, "b.txt": {Data: data}}}
+	args := []byte(`{"pattern":"match","output_mode":"content","-C":3}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		env := Call(context.Background(), c, Amplifier, "grep", args)
+		if env.Status != scout.StatusPartial {
+			b.Fatal(env.Status, env.Text)
 		}
 	}
 }

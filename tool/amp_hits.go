@@ -77,3 +77,61 @@ func (h *ampHits) window(f *scout.FileMatch, j int) (lo, hi int) {
 	}
 	return lo, hi
 }
+
+// ampPage gathers the files of a content page as they are streamed, and
+// the JSON size of their results, until it is full: want results, or
+// ampMaxBytes of JSON. The first result is taken whatever its size, so
+// that a page always moves the offset on.
+type ampPage struct {
+	hits   ampHits // the files gathered, and the context settings
+	want   int
+	skip   int  // matching lines of the next file that come before the page (the caller's)
+	n      int  // results gathered
+	size   int  // their JSON size, with the commas between them
+	capped bool // ampMaxBytes ended the page before want results
+	cut    bool // a line of a result was cut to ampMaxColumns
+	buf    []byte
+}
+
+// full reports that the page takes no more results.
+func (p *ampPage) full() bool { return p.n >= p.want || p.size >= ampMaxBytes }
+
+// add takes the results of f after its first skip matching lines, as far
+// as the page has room; skip may be set for the first file only.
+func (p *ampPage) add(f *scout.FileMatch, skip int) {
+	if len(p.hits.files) == 0 {
+		p.hits.skip = skip
+	}
+	p.hits.files = append(p.hits.files, *f)
+	fm := &p.hits.files[len(p.hits.files)-1]
+	seen := 0
+	for j, l := range fm.Lines {
+		if !l.Match {
+			continue
+		}
+		if seen++; seen <= skip {
+			continue
+		}
+		if p.full() {
+			p.capped = p.n < p.want
+			return
+		}
+		p.buf = p.hits.appendResult(p.buf[:0], fm, j)
+		sep := min(p.n, 1) // the comma before it
+		if p.n > 0 && p.size+sep+len(p.buf) > ampMaxBytes {
+			p.capped, p.size = true, ampMaxBytes
+			return
+		}
+		p.size += sep + len(p.buf)
+		p.n++
+		lo, hi := p.hits.window(fm, j)
+		for _, c := range fm.Lines[lo:hi] {
+			p.cut = p.cut || c.Cut
+		}
+	}
+}
+
+// hitsOf returns the page's results.
+func (p *ampPage) hitsOf() *ampHits {
+	return newAmpHits(p.hits.files, p.hits.skip, p.n, p.hits.context, p.hits.before, p.hits.after)
+}

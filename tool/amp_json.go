@@ -35,6 +35,13 @@ func (d ampContentData) WriteJSON(w io.Writer) error {
 	if d.LowerBound {
 		b = append(b, `,"total_is_lower_bound":true`...)
 	}
+	if d.Truncated {
+		b = append(b, `,"truncated":true`...)
+	}
+	if d.CutAt > 0 {
+		b = append(b, `,"content_cut_at":`...)
+		b = strconv.AppendInt(b, int64(d.CutAt), 10)
+	}
 	b = append(b, `,"results":[`...)
 	if _, err := w.Write(b); err != nil {
 		return err

@@ -83,7 +83,7 @@ func TestAmpContentJSON(t *testing.T) {
 			fs := files(s)
 			h := newAmpHits(fs, w.skip, w.count, w.context, w.before, w.after)
 			d := ampContentData{
-				ampGrepData: &ampGrepData{Pattern: s, OutputMode: "content", TotalMatches: 3, MatchesCount: h.count, LowerBound: s == ""},
+				ampGrepData: &ampGrepData{Pattern: s, OutputMode: "content", TotalMatches: 3, MatchesCount: h.count, LowerBound: s == "", Truncated: s == "plain", CutAt: len(s)},
 				hits:        h,
 			}
 			got, err := d.MarshalJSON()

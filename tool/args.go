@@ -234,7 +234,7 @@ func (f *argField) decode(a args, dst reflect.Value) error {
 		if f.invalid != "" {
 			msg := f.invalid
 			if strings.Contains(msg, "%s") {
-				msg = fmt.Sprintf(msg, clip(string(raw)))
+				msg = fmt.Sprintf(msg, errs.Echo(string(raw)))
 			}
 			return errs.New(errs.InvalidParam, "%s", msg)
 		}
@@ -261,7 +261,7 @@ func (f *argField) value(raw json.RawMessage) (reflect.Value, error) {
 			return reflect.Value{}, typeErr(f.name, "a string", raw)
 		}
 		if f.enum != nil && !slices.Contains(f.enum, s) {
-			return reflect.Value{}, errs.New(errs.InvalidParam, "Invalid argument '%s': must be one of %s, got %s.", f.name, strings.Join(f.enum, ", "), clip(string(raw)))
+			return reflect.Value{}, errs.New(errs.InvalidParam, "Invalid argument '%s': must be one of %s, got %s.", f.name, strings.Join(f.enum, ", "), errs.Echo(string(raw)))
 		}
 		return reflect.ValueOf(s), nil
 	case kindBool:
@@ -274,7 +274,7 @@ func (f *argField) value(raw json.RawMessage) (reflect.Value, error) {
 		var n float64
 		if json.Unmarshal(raw, &n) != nil {
 			if jsonKind(raw) == "a number" { // beyond float64
-				return reflect.Value{}, errs.New(errs.InvalidParam, "Invalid argument '%s': %s is out of range; pass a smaller number.", f.name, clip(string(raw)))
+				return reflect.Value{}, errs.New(errs.InvalidParam, "Invalid argument '%s': %s is out of range; pass a smaller number.", f.name, errs.Echo(string(raw)))
 			}
 			return reflect.Value{}, typeErr(f.name, "a number", raw)
 		}
@@ -330,13 +330,13 @@ func (f *argField) missingErr() error {
 }
 
 func typeErr(name, want string, v json.RawMessage) error {
-	return errs.New(errs.InvalidParam, "Invalid argument '%s': must be %s, got %s %s.", name, want, jsonKind(v), clip(string(v)))
+	return errs.New(errs.InvalidParam, "Invalid argument '%s': must be %s, got %s %s.", name, want, jsonKind(v), errs.Echo(string(v)))
 }
 
 func quoteList(ss []string) string {
 	q := make([]string, len(ss))
 	for i, s := range ss {
-		q[i] = "'" + s + "'"
+		q[i] = "'" + errs.Echo(s) + "'"
 	}
 	return strings.Join(q, ", ")
 }
@@ -359,13 +359,6 @@ func jsonKind(v json.RawMessage) string {
 		return "null"
 	}
 	return "a number"
-}
-
-func clip(s string) string {
-	if len(s) > 60 {
-		return s[:57] + "..."
-	}
-	return s
 }
 
 // fmtNum prints a float like JavaScript does for integers and short decimals.

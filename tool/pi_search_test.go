@@ -59,6 +59,10 @@ func TestPiSearchSources(t *testing.T) {
 		{"backed", `{"pattern":"needle","paths":"skill://guide"}`, "¶docs/guide.md#", "a backed resource is searched as its file"},
 		{"url glob", `{"pattern":"needle","paths":"memory://*"}`, "Glob patterns are not supported for internal URLs: memory://*", "no globs in internal URLs"},
 		{"several", `{"pattern":"needle","paths":["memory://todo","docs"]}`, "# docs/\n## guide.md#", "internal URLs and paths together"},
+		{"archive", `{"pattern":"needle","paths":"dist/a.zip"}`, "# dist/\n## a.zip:src/x.ts\n*2|needle in zip", "an archive: its text members under file headings (issue 13 item 15)"},
+		{"archive no match", `{"pattern":"nothing here","paths":"dist/a.zip"}`, "No matches found\nNot searched: 1 binary.", "an archive's binary member is counted"},
+		{"archive dir", `{"pattern":"needle","paths":"dist/a.zip:src"}`, "# dist/\n## a.zip:src/x.ts\n*2|needle in zip", "a directory inside an archive"},
+		{"archive glob", `{"pattern":"needle","paths":"dist/a.zip:**/*.ts"}`, "# dist/\n## a.zip:src/x.ts\n*2|needle in zip", "a glob inside an archive"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -92,6 +96,28 @@ func TestPiSearchMeta(t *testing.T) {
 		}
 		if !strings.Contains(string(b), tt.want) {
 			t.Errorf("%s\n got: %s\nwant substring: %s", tt.reason, b, tt.want)
+		}
+	}
+}
+
+// TestPiSearchNotSearched: files the search could not read are named
+// whether or not something matched; a file over the size cap that held a
+// match was missed with no mention. See: issue 13 item 18.
+func TestPiSearchNotSearched(t *testing.T) {
+	tree := fstest.MapFS{
+		"big.log":   {Data: []byte(strings.Repeat("filler\n", 100) + "needle\n")},
+		"small.txt": {Data: []byte("needle\n")},
+		"logo.png":  {Data: []byte("\x89PNG\x00needle")},
+	}
+	c := Config{FS: tree}
+	c.Searcher.MaxFileSize = 100
+	for _, tt := range []struct{ args, want, reason string }{
+		{`{"pattern":"needle"}`, "*1:needle\n\nNot searched: 1 too large.", "matches: the too-large file is named, the binary one is not"},
+		{`{"pattern":"nothing"}`, "No matches found\nNot searched: 1 binary, 1 too large.", "no match: everything left out is named"},
+	} {
+		env := Call(context.Background(), c, Pi, "search", []byte(tt.args))
+		if !strings.HasSuffix(env.Text, tt.want) {
+			t.Errorf("%s\n got: %q\nwant suffix: %q", tt.reason, env.Text, tt.want)
 		}
 	}
 }

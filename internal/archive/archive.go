@@ -286,7 +286,7 @@ func (it *Item) Head(n int) []byte {
 // past max bytes (max <= 0 means Limits.MaxMemberBytes alone bounds it).
 func (it *Item) Text(max int64) (string, error) {
 	if it.body == nil {
-		return "", errs.New(errs.InvalidParam, "'%s' is a directory inside the archive", it.Path)
+		return "", errs.New(errs.InvalidParam, "'%s' is a directory inside the archive", errs.Echo(it.Path))
 	}
 	r := io.Reader(it.body)
 	if max > 0 {
@@ -297,7 +297,7 @@ func (it *Item) Text(max int64) (string, error) {
 		return "", err
 	}
 	if max > 0 && int64(len(b)) > max {
-		return "", errs.New(errs.TooLarge, "Archive entry '%s' is larger than %s; read it with a line range (e.g. :1-500)", it.Path, dirtree.FormatBytes(max))
+		return "", errs.New(errs.TooLarge, "Archive entry '%s' is larger than %s; read it with a line range (e.g. :1-500)", errs.Echo(it.Path), dirtree.FormatBytes(max))
 	}
 	return string(b), nil
 }
@@ -357,7 +357,7 @@ func (a *Archive) Lookup(ctx context.Context, inner string) (*Item, error) {
 	member, sel := cutInner(inner)
 	p, ok := Clean(member)
 	if !ok {
-		return nil, errs.New(errs.InvalidParam, "Archive path '%s' contains '..'; paths inside an archive cannot leave it", member)
+		return nil, errs.New(errs.InvalidParam, "Archive path '%s' contains '..'; paths inside an archive cannot leave it", errs.Echo(member))
 	}
 	if a.format == Zip {
 		return a.zip.lookup(ctx, p, sel, a.lim)
@@ -373,12 +373,13 @@ func (a *Archive) Lookup(ctx context.Context, inner string) (*Item, error) {
 type WalkFunc func(e Entry, r io.Reader, err error) error
 
 // Walk calls fn for each file member at or under dir ("" means the whole
-// archive), in archive order. Directories are not passed to fn. It returns
-// the number of entries left out for unsafe names.
+// archive): a zip's in byte-wise name order (its index is in memory), a
+// tar's in archive order (it is one stream, read once). Directories are not
+// passed to fn. It returns the number of entries left out for unsafe names.
 func (a *Archive) Walk(ctx context.Context, dir string, fn WalkFunc) (rejected int, err error) {
 	d, ok := Clean(dir)
 	if !ok {
-		return 0, errs.New(errs.InvalidParam, "Archive path '%s' contains '..'; paths inside an archive cannot leave it", dir)
+		return 0, errs.New(errs.InvalidParam, "Archive path '%s' contains '..'; paths inside an archive cannot leave it", errs.Echo(dir))
 	}
 	if a.format == Zip {
 		return a.zip.walk(ctx, d, fn, a.lim, a.name)
@@ -444,7 +445,7 @@ func fastClean(name string) bool {
 
 // notFound is the error for a member path that names nothing.
 func notFound(p string) error {
-	return errs.New(errs.NotFound, "Path '%s' not found inside archive", p)
+	return errs.New(errs.NotFound, "Path '%s' not found inside archive", errs.Echo(p))
 }
 
 // openError turns an error opening the archive file into a coded error.

@@ -122,7 +122,7 @@ func (s *tarStream) member(ctx context.Context, e Entry) (io.Reader, error) {
 	if e.Link != "" {
 		return nil, linkError(s.name, e)
 	}
-	return newCapReader(ctx, s.tr, "Archive entry '"+e.Name+"'", s.lim.MaxMemberBytes), nil
+	return newCapReader(ctx, s.tr, "Archive entry '"+errs.Echo(e.Name)+"'", s.lim.MaxMemberBytes), nil
 }
 
 // linkError refuses to read a link entry, which stores no data, and names
@@ -133,9 +133,9 @@ func linkError(archive string, e Entry) error {
 		target = path.Join(path.Dir(e.Name), target)
 	}
 	if t, ok := Clean(target); ok && t != "" && (e.hard || !path.IsAbs(e.Link)) {
-		return errs.New(errs.Unsupported, "Archive entry '%s' is a link to '%s'; read %s:%s instead", e.Name, e.Link, archive, t)
+		return errs.New(errs.Unsupported, "Archive entry '%s' is a link to '%s'; read %s:%s instead", errs.Echo(e.Name), errs.Echo(e.Link), archive, errs.Echo(t))
 	}
-	return errs.New(errs.Unsupported, "Archive entry '%s' is a link to '%s', outside the archive; links are not followed", e.Name, e.Link)
+	return errs.New(errs.Unsupported, "Archive entry '%s' is a link to '%s', outside the archive; links are not followed", errs.Echo(e.Name), errs.Echo(e.Link))
 }
 
 func (a *Archive) lookupTar(ctx context.Context, p, sel string) (*Item, error) {

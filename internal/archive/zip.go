@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/scoutkit/scout/internal/dirtree"
@@ -107,26 +108,32 @@ func (z *zipIndex) lookup(ctx context.Context, p, sel string, lim Limits) (*Item
 func (z *zipIndex) open(ctx context.Context, i int, lim Limits) (io.Reader, error) {
 	f, name := &z.entries[i], z.names[i]
 	if f.flags&0x1 != 0 {
-		return nil, errs.New(errs.Unsupported, "Archive entry '%s' is encrypted; Scout cannot read encrypted zip members", name)
+		return nil, errs.New(errs.Unsupported, "Archive entry '%s' is encrypted; Scout cannot read encrypted zip members", errs.Echo(name))
 	}
 	if f.method != methodStore && f.method != methodDeflate {
-		return nil, errs.New(errs.Unsupported, "Archive entry '%s' uses zip compression method %d; Scout reads only stored and deflated members", name, f.method)
+		return nil, errs.New(errs.Unsupported, "Archive entry '%s' uses zip compression method %d; Scout reads only stored and deflated members", errs.Echo(name), f.method)
 	}
 	r, err := openEntry(z.ra, z.ra.Size(), z.base, f)
 	if err != nil {
-		return nil, errs.Wrap(errs.Unsupported, err, "Cannot read archive entry '%s': %v", name, err)
+		return nil, errs.Wrap(errs.Unsupported, err, "Cannot read archive entry '%s': %v", errs.Echo(name), err)
 	}
-	return newCapReader(ctx, r, "Archive entry '"+name+"'", lim.MaxMemberBytes), nil
+	return newCapReader(ctx, r, "Archive entry '"+errs.Echo(name)+"'", lim.MaxMemberBytes), nil
 }
 
+// walk calls fn for the file members at or under dir in byte-wise name
+// order.
 func (z *zipIndex) walk(ctx context.Context, dir string, fn WalkFunc, lim Limits, name string) (int, error) {
 	total := &budget{left: lim.MaxScanBytes, what: "Archive '" + name + "'"}
+	var order []int
 	for i, n := range z.names {
+		if n != "" && under(n, dir) {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(z.names[a], z.names[b]) })
+	for _, i := range order {
 		if err := ctx.Err(); err != nil {
 			return z.rejected, err
-		}
-		if n == "" || !under(n, dir) {
-			continue
 		}
 		e := z.entry(i)
 		if e.Dir {

@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strconv"
+	"syscall"
+	"unicode/utf8"
 )
 
 // Code is a stable, machine-readable error class.
@@ -62,10 +65,55 @@ func SymlinkOut(p string, cause error) *Error {
 	return &Error{Code: AccessDenied, Path: p, Err: cause, Message: "Access denied: '" + p + "' leads outside the project root through a symlink. Use a path inside the root."}
 }
 
+// Stopped returns the error of an operation (op: "Search", "Read") that
+// ended with err while ctx was done: a CANCELED error "op canceled: context
+// canceled", or TIMEOUT "op timed out: context deadline exceeded" when the
+// deadline passed, wrapping ctx's error. A coded CANCELED or TIMEOUT error
+// is kept as it is, and err is returned unchanged while ctx is not done, so
+// that a failure unrelated to the context keeps its own code. nil stays nil.
+func Stopped(ctx context.Context, op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	cause := ctx.Err()
+	if cause == nil {
+		if c := CodeOf(err); (c != Canceled && c != Timeout) || errors.As(err, new(*Error)) {
+			return err
+		}
+		cause = err // a context error of a context other than ctx
+	}
+	var e *Error
+	if errors.As(err, &e) && (e.Code == Canceled || e.Code == Timeout) {
+		return e
+	}
+	if errors.Is(cause, context.DeadlineExceeded) {
+		return &Error{Code: Timeout, Message: op + " timed out: " + cause.Error(), Err: cause}
+	}
+	return &Error{Code: Canceled, Message: op + " canceled: " + cause.Error(), Err: cause}
+}
+
+// MaxEcho is the number of bytes of one input an error message quotes.
+const MaxEcho = 200
+
+// Echo returns s as an error message quotes it: s itself when it is at
+// most MaxEcho bytes long, else its first MaxEcho bytes (whole characters)
+// followed by "…(N bytes)", so that a huge input does not make a huge
+// reply.
+func Echo(s string) string {
+	if len(s) <= MaxEcho {
+		return s
+	}
+	cut := MaxEcho
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…(" + strconv.Itoa(len(s)) + " bytes)"
+}
+
 // CodeOf returns the code of err: its own code if it is or wraps an *Error;
 // Canceled or Timeout for context errors; NotFound, AccessDenied or
-// InvalidParam for the matching io/fs errors; Internal otherwise.
-// CodeOf(nil) is "".
+// InvalidParam for the matching io/fs errors (and InvalidParam for a name
+// the OS refuses as too long); Internal otherwise. CodeOf(nil) is "".
 func CodeOf(err error) Code {
 	if err == nil {
 		return ""
@@ -83,7 +131,7 @@ func CodeOf(err error) Code {
 		return NotFound
 	case errors.Is(err, fs.ErrPermission):
 		return AccessDenied
-	case errors.Is(err, fs.ErrInvalid):
+	case errors.Is(err, fs.ErrInvalid), errors.Is(err, syscall.ENAMETOOLONG):
 		return InvalidParam
 	}
 	return Internal

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/scoutkit/scout/internal/errs"
 )
 
 // A character class is read into a set of rune ranges; a negated class
@@ -132,7 +134,7 @@ func emitClass(pattern, class string, negated bool, set []span) (string, error) 
 		set = subtract(set, x)
 	}
 	if len(set) == 0 {
-		return "", invalid(pattern, "the class '%s' matches no character (a class never matches '/') — remove it", class)
+		return "", invalid(pattern, "the class '%s' matches no character (a class never matches '/') — remove it", errs.Echo(class))
 	}
 	var b strings.Builder
 	b.WriteByte('[')

@@ -80,7 +80,7 @@ func Compile(pattern string) (*Pattern, error) {
 		return nil, invalid(pattern, "it is %d bytes long, over the cap of %d bytes — shorten it, or split the paths over several calls", len(pattern), maxLen)
 	}
 	if !utf8.ValidString(pattern) {
-		return nil, errs.New(errs.InvalidParam, "Invalid glob %q: it is not valid UTF-8 — pass the pattern as UTF-8 text", shown(pattern))
+		return nil, errs.New(errs.InvalidParam, "Invalid glob %q: it is not valid UTF-8 — pass the pattern as UTF-8 text", errs.Echo(pattern))
 	}
 	expr, err := translate(pattern)
 	if err != nil {
@@ -88,7 +88,7 @@ func Compile(pattern string) (*Pattern, error) {
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid glob '%s': %v — simplify the pattern", shown(pattern), err)
+		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid glob '%s': %v — simplify the pattern", errs.Echo(pattern), err)
 	}
 	p := &Pattern{src: pattern, re: re, fast: fastPath(pattern)}
 	if i := strings.IndexAny(pattern, meta); i >= 0 {
@@ -218,20 +218,7 @@ const (
 
 // invalid is the InvalidParam error "Invalid glob 'PATTERN': WHAT".
 func invalid(pattern, format string, args ...any) error {
-	return errs.New(errs.InvalidParam, "Invalid glob '%s': %s", shown(pattern), fmt.Sprintf(format, args...))
-}
-
-// shown is a pattern as error messages quote it: a long one by its start.
-func shown(pattern string) string {
-	const max = 80
-	if len(pattern) <= max {
-		return pattern
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(pattern[cut]) {
-		cut--
-	}
-	return pattern[:cut] + "…"
+	return errs.New(errs.InvalidParam, "Invalid glob '%s': %s", errs.Echo(pattern), fmt.Sprintf(format, args...))
 }
 
 // translate turns a glob into an anchored regular expression. Runs of

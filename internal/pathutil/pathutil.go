@@ -6,6 +6,7 @@
 package pathutil
 
 import (
+	"fmt"
 	"net/url"
 	"os"
 	"path"
@@ -92,13 +93,16 @@ func isWindowsAbs(s string) bool {
 // turn '\' into '/' first). The check is lexical: symlinks are the FS's
 // business (os.Root refuses escapes).
 func Resolve(root, p string) (string, error) {
+	if err := CheckLength(p); err != nil {
+		return "", err
+	}
 	if strings.IndexByte(p, 0) >= 0 {
 		return "", &errs.Error{Code: errs.InvalidParam, Path: p,
-			Message: "Invalid path '" + strings.ReplaceAll(p, "\x00", `\0`) + "': it contains a NUL byte — remove it"}
+			Message: "Invalid path '" + errs.Echo(strings.ReplaceAll(p, "\x00", `\0`)) + "': it contains a NUL byte — remove it"}
 	}
 	if strings.HasPrefix(p, "local:") {
 		return "", &errs.Error{Code: errs.InvalidParam, Path: p,
-			Message: "Cannot resolve '" + p + "': it uses the internal scheme 'local:', which names no file in the workspace — use a path relative to the project root"}
+			Message: "Cannot resolve '" + errs.Echo(p) + "': it uses the internal scheme 'local:', which names no file in the workspace — use a path relative to the project root"}
 	}
 	if strings.Trim(p, "/") == "" {
 		return ".", nil
@@ -106,7 +110,7 @@ func Resolve(root, p string) (string, error) {
 	if path.IsAbs(p) || filepath.IsAbs(p) || isWindowsAbs(p) {
 		if root == "" {
 			return "", &errs.Error{Code: errs.AccessDenied, Path: p,
-				Message: "Access denied: '" + p + "' is an absolute path, and this workspace has no OS root to place it in — use a path relative to the project root"}
+				Message: "Access denied: '" + errs.Echo(p) + "' is an absolute path, and this workspace has no OS root to place it in — use a path relative to the project root"}
 		}
 		if !path.IsAbs(p) && !filepath.IsAbs(p) { // a drive path on a POSIX system
 			return "", outside(root, p)
@@ -124,6 +128,31 @@ func Resolve(root, p string) (string, error) {
 	return clean, nil
 }
 
+// MaxPathBytes and MaxNameBytes are the longest path and the longest name
+// (one component between slashes) Resolve accepts, in bytes: Linux's
+// PATH_MAX and NAME_MAX. No file has a longer name, and the OS would refuse
+// it with a bare "file name too long".
+const (
+	MaxPathBytes = 4096
+	MaxNameBytes = 255
+)
+
+// CheckLength returns an InvalidParam error for a path longer than
+// MaxPathBytes or with a name longer than MaxNameBytes; nil otherwise.
+func CheckLength(p string) error {
+	if len(p) > MaxPathBytes {
+		return &errs.Error{Code: errs.InvalidParam, Path: errs.Echo(p),
+			Message: fmt.Sprintf("Path '%s' is too long: %d bytes, over the limit of %d. No file has such a path; pass a shorter one.", errs.Echo(p), len(p), MaxPathBytes)}
+	}
+	for name := range strings.SplitSeq(p, "/") {
+		if len(name) > MaxNameBytes {
+			return &errs.Error{Code: errs.InvalidParam, Path: errs.Echo(p),
+				Message: fmt.Sprintf("Path '%s' has a name of %d bytes ('%s'), over the limit of %d bytes per name. No file has such a name; check the path.", errs.Echo(p), len(name), errs.Echo(name), MaxNameBytes)}
+		}
+	}
+	return nil
+}
+
 // inside reports whether the cleaned relative slash path stays in the root.
 func inside(clean string) bool {
 	return clean != ".." && !strings.HasPrefix(clean, "../") && !path.IsAbs(clean)
@@ -136,7 +165,7 @@ func outside(root, p string) error {
 		where = "the project root '" + root + "'"
 	}
 	return &errs.Error{Code: errs.AccessDenied, Path: p,
-		Message: "Access denied: '" + p + "' is outside " + where + " — use a path inside it (relative paths start at the root)"}
+		Message: "Access denied: '" + errs.Echo(p) + "' is outside " + where + " — use a path inside it (relative paths start at the root)"}
 }
 
 // Display returns the display form of an io/fs path: "." for the root (and

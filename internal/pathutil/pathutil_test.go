@@ -300,3 +300,39 @@ func FuzzCommaParts(f *testing.F) {
 		SplitDelimited(s, func(string) bool { return true })
 	})
 }
+
+// TestCheckLength: a path no file can have is a clear INVALID_PARAM error
+// that quotes the path cut short, never the OS's bare "file name too long"
+// with the whole path (a 1 MB path gave a 5 MB reply). See: issue 13 item 18.
+func TestCheckLength(t *testing.T) {
+	long := strings.Repeat("a", MaxNameBytes+1)
+	tests := []struct {
+		in, want, why string
+	}{
+		{strings.Repeat("a/", MaxPathBytes/2), "", "at the path limit"},
+		{strings.Repeat("a", MaxNameBytes), "", "at the name limit"},
+		{strings.Repeat("a/", MaxPathBytes/2) + "b", "is too long: 4097 bytes, over the limit of 4096", "one byte over the path limit"},
+		{strings.Repeat("b/", 500000), "is too long: 1000000 bytes", "a 1 MB path"},
+		{"src/" + long + "/x.go", "has a name of 256 bytes", "one name over the limit"},
+	}
+	for _, tt := range tests {
+		err := CheckLength(tt.in)
+		if tt.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tt.why, err)
+			}
+			continue
+		}
+		var e *errs.Error
+		if !errors.As(err, &e) || e.Code != errs.InvalidParam || !strings.Contains(e.Message, tt.want) {
+			t.Errorf("%s: %v, want INVALID_PARAM %q", tt.why, err, tt.want)
+			continue
+		}
+		if len(e.Message) > 3*errs.MaxEcho || len(e.Path) > errs.MaxEcho+20 {
+			t.Errorf("%s: the error quotes %d bytes of a %d-byte path", tt.why, len(e.Message), len(tt.in))
+		}
+		if _, rerr := Resolve("/w", tt.in); rerr == nil || rerr.Error() != err.Error() {
+			t.Errorf("%s: Resolve = %v, want the same error", tt.why, rerr)
+		}
+	}
+}

@@ -62,7 +62,7 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 			return nil, err
 		}
 		if !ok {
-			return nil, errs.New(errs.InvalidParam, "Invalid selector ':%s' after archive member '%s:%s'. Use :N, :A-B, :A+C or :raw.", it.Selector, display, it.Path)
+			return nil, errs.New(errs.InvalidParam, "Invalid selector ':%s' after archive member '%s:%s'. Use :N, :A-B, :A+C or :raw.", errs.Echo(it.Selector), display, errs.Echo(it.Path))
 		}
 	}
 	member := display + ":" + it.Path
@@ -73,7 +73,7 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 		return &Result{Kind: KindNotice, Path: member, Bytes: it.Entry.Size, Body: it.BinaryNotice()}, nil
 	}
 	if sel.Conflicts {
-		return nil, errs.New(errs.InvalidParam, ":conflicts reads a local file, not an archive member. Read %s without it.", member)
+		return nil, errs.New(errs.InvalidParam, ":conflicts reads a local file, not an archive member. Read %s without it.", errs.Echo(member))
 	}
 	var res *Result
 	if it.Entry.Size <= hashline.MaxTagBytes {
@@ -104,9 +104,9 @@ func listing(display string, it *archive.Item, sel Selector) (*Result, error) {
 	dir := display + ":" + it.Path + "/"
 	switch {
 	case len(sel.Ranges) > 1:
-		return nil, errs.New(errs.InvalidParam, "Multi-range line selectors are not supported for directory listings. Use one range, e.g. %s:1-100.", dir)
+		return nil, errs.New(errs.InvalidParam, "Multi-range line selectors are not supported for directory listings. Use one range, e.g. %s:1-100.", errs.Echo(dir))
 	case sel.Conflicts:
-		return nil, errs.New(errs.InvalidParam, "'%s' is a directory inside an archive: :conflicts needs a file.", dir)
+		return nil, errs.New(errs.InvalidParam, "'%s' is a directory inside an archive: :conflicts needs a file.", errs.Echo(dir))
 	}
 	var first, last int
 	if len(sel.Ranges) == 1 {

@@ -24,7 +24,7 @@ func (r *reader) directory(ctx context.Context, name string, sel Selector) (*Res
 	tree, err := dirtree.Build(ctx, r.c.FS, name)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, errs.Wrap(errs.CodeOf(ctx.Err()), ctx.Err(), "Read canceled: %v", ctx.Err())
+			return nil, errs.Stopped(ctx, "Read", ctx.Err())
 		}
 		return nil, openErr(display, err)
 	}

@@ -106,21 +106,27 @@ func openErr(display string, err error) error {
 	return errs.Wrap(code, err, "Cannot read '%s': %v", display, err)
 }
 
+// countLimit is how far a read goes past the lines it shows, to count the
+// lines of the rest (see textio.Options.CountLimit): the first lines of a
+// 100 GB file cost at most this much reading, and their total is then
+// "at least".
+const countLimit = 64 << 20
+
 // lines collects the selected lines of a text.
 func (r *reader) lines(ctx context.Context, src io.Reader, sel Selector, po textio.PlanOptions, entity string) (*Result, error) {
 	wins := textio.Plan(sel.Ranges, po)
-	col, err := textio.Collect(ctx, src, wins, textio.Options{Raw: sel.Raw, MaxColumns: textio.MaxColumns})
+	col, err := textio.Collect(ctx, src, wins, textio.Options{Raw: sel.Raw, MaxColumns: textio.MaxColumns, CountLimit: countLimit})
 	if err != nil {
 		var e *errs.Error
 		switch {
 		case ctx.Err() != nil:
-			return nil, errs.Wrap(errs.CodeOf(ctx.Err()), ctx.Err(), "Read canceled: %v", ctx.Err())
+			return nil, errs.Stopped(ctx, "Read", ctx.Err())
 		case asErr(err, &e):
 			return nil, e // a source's own coded error (an archive member over its cap, say)
 		}
 		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot read the text: %v", err)
 	}
-	res := &Result{Kind: KindText, Entity: entity, Raw: sel.Raw, TotalLines: col.Total, Bytes: col.Bytes, Lossy: col.Lossy, Multi: len(wins) > 1}
+	res := &Result{Kind: KindText, Entity: entity, Raw: sel.Raw, TotalLines: col.Total, TotalLinesAtLeast: col.TotalAtLeast, Bytes: col.Bytes, Lossy: col.Lossy, Multi: len(wins) > 1}
 	for i, b := range col.Blocks {
 		blk := Block{Start: sel.rangeAt(i).Start, End: sel.rangeAt(i).End}
 		for _, l := range b.Lines {
@@ -133,12 +139,15 @@ func (r *reader) lines(ctx context.Context, src io.Reader, sel Selector, po text
 			}
 			blk.Lines = append(blk.Lines, line)
 		}
+		// Past a count that stopped early, the text may go on after any
+		// block: the last may end in the line where reading stopped.
+		more := b.Last() < col.Total || col.TotalAtLeast && i == len(col.Blocks)-1
 		switch {
 		case len(blk.Lines) == 0:
 			blk.Skipped = true
-		case b.Stop != textio.StopNone && b.Last() < col.Total:
+		case b.Stop != textio.StopNone && more:
 			blk.Stopped, blk.Next = true, b.Last()+1
-		case b.Last() < col.Total:
+		case more:
 			blk.Next = b.Last() + 1
 		}
 		res.Blocks = append(res.Blocks, blk)
@@ -237,7 +246,7 @@ func (r *reader) document(ctx context.Context, name, display, ext string, c conv
 	text, err := c.Convert(ctx, ra, ra.Size())
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, errs.Wrap(errs.CodeOf(ctx.Err()), ctx.Err(), "Read canceled: %v", ctx.Err())
+			return nil, errs.Stopped(ctx, "Read", ctx.Err())
 		}
 		return &Result{Kind: KindNotice, Path: display, Bytes: ra.Size(), Body: convert.Notice(ext, err)}, nil
 	}

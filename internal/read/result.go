@@ -59,8 +59,14 @@ type Result struct {
 	// Blocks are the shown lines (text and directory kinds): one block for
 	// a single range, one per range of a multi-range selector.
 	Blocks []Block `json:"blocks,omitempty"`
-	// TotalLines is the number of lines of the whole text or listing.
+	// TotalLines is the number of lines of the whole text or listing; a
+	// lower bound when TotalLinesAtLeast.
 	TotalLines int `json:"totalLines,omitempty"`
+	// TotalLinesAtLeast reports that the read stopped counting lines 64 MiB
+	// past the shown ones (a huge file): the text has TotalLines lines or
+	// more, and its last shown line, when it is line TotalLines, may be
+	// longer than its Bytes say.
+	TotalLinesAtLeast bool `json:"totalLinesAtLeast,omitempty"`
 	// Bytes is the size of the file or text in bytes.
 	Bytes int64 `json:"bytes,omitempty"`
 	// Multi reports a multi-range selector (blocks are joined with "…").
@@ -170,7 +176,7 @@ type Truncation struct {
 	Reason    string `json:"reason"`              // "lines" or "bytes"
 	Start     int    `json:"start"`               // first shown line
 	End       int    `json:"end"`                 // last shown line
-	Total     int    `json:"total"`               // lines in the whole text
+	Total     int    `json:"total"`               // lines in the whole text (a lower bound when Result.TotalLinesAtLeast)
 	Next      int    `json:"next"`                // the line to continue from
 	ByteLimit int    `json:"byteLimit,omitempty"` // the byte budget, when it was the limit
 }

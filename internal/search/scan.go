@@ -96,18 +96,6 @@ func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emi
 	return perr
 }
 
-// listProducer replays a list of files.
-func listProducer(files []file) func(ctx context.Context, emit func(file) error) error {
-	return func(ctx context.Context, emit func(file) error) error {
-		for _, f := range files {
-			if err := emit(f); err != nil {
-				return nil
-			}
-		}
-		return nil
-	}
-}
-
 // searchOne searches one file. A panic in the engine is turned into a
 // failure of that file (counted and sampled) instead of ending the process
 // from a worker goroutine.
@@ -119,6 +107,8 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 		}
 	}()
 	switch {
+	case f.done != nil:
+		return *f.done
 	case f.mode&fs.ModeSymlink != 0:
 		return outcome{skip: SkipSymlink}
 	case f.mode.Type() != 0:
@@ -131,6 +121,8 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 		err error
 	)
 	switch {
+	case f.r != nil:
+		res, err = sc.SearchReader(ctx, f.r)
 	case f.mem:
 		res, err = sc.SearchBytes(ctx, f.text)
 	case f.walked:
@@ -214,7 +206,7 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 		return nil
 	}
 	walked := map[string]int{} // written by walkScope while files are searched
-	err := walkScope(ctx, fsys, sc, wo, f, walked, emit)
+	err := walkScope(ctx, fsys, sc, wo, f, &memberSearch{fsys: fsys, m: m, maxSize: maxSize, wo: wo, filter: f}, walked, emit)
 	for r, n := range walked {
 		skipped[r] += n
 	}

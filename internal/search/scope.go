@@ -24,9 +24,15 @@ type Target struct {
 	// an in-memory target it is the display path ("a.zip:src/x.ts", a URL).
 	Path string
 	// Dir reports a directory to walk; Glob, when set, filters the files
-	// below it by their path relative to Path.
+	// below it (or below Member in an archive) by their path relative to
+	// it.
 	Dir  bool
 	Glob *glob.Pattern
+	// Archive reports an archive named as a path, searched member by
+	// member: Path is the archive file and Member the directory inside it
+	// whose members are searched ("" for the whole archive).
+	Archive bool
+	Member  string
 	// Mode is the type of a file target (0 for a regular file); a FIFO or a
 	// device named explicitly is skipped, never opened.
 	Mode fs.FileMode
@@ -65,16 +71,24 @@ type Scope struct {
 
 // Single reports whether the scope is one file or one archive member: no
 // paging, and lines are printed without a file heading. A virtual resource
-// counts as a multi-file scope, as in pi.
+// and an archive searched member by member count as multi-file scopes.
 func (s *Scope) Single() bool {
-	return len(s.Targets) == 1 && !s.Targets[0].Dir && !s.Targets[0].Virtual && len(s.BadMembers) == 0
+	if len(s.Targets) != 1 || len(s.BadMembers) > 0 {
+		return false
+	}
+	t := s.Targets[0]
+	return !t.Dir && !t.Virtual && !t.Archive
 }
 
 // Resolve resolves the entries of a search's paths against fsys, whose OS
 // directory is root ("" if unknown). An entry is a file, a directory, a
 // glob (split at its first segment holding a glob character, see
-// glob.SplitSearch) or an archive member ("a.zip:dir/f.ts"). No entries
-// means the root. Entries that do not exist are left out and listed in
+// glob.SplitSearch), an archive member ("a.zip:dir/f.ts"), or an archive
+// (.zip, .tar, .tar.gz, .tgz) searched member by member: the archive file
+// itself ("a.zip"), a directory inside it ("a.zip:src/") or a glob inside
+// it ("a.zip:src/**/*.ts"). An archive is expanded only when it is named:
+// one met while walking a directory is searched as a file, as ripgrep
+// does without -z. No entries means the root. Entries that do not exist are left out and listed in
 // Missing when others exist; when every entry is missing the result is a
 // NOT_FOUND error "Path not found: a, b". An internal URL is searched as
 // its backing file, or in memory when it has none.
@@ -145,6 +159,14 @@ func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o Resolve
 		return nil, false, statError(entry, err)
 	}
 	t = &Target{Entry: entry, Path: p, Mode: info.Mode().Type()}
+	if pattern == "" && info.Mode().IsRegular() && archive.FormatOf(p) != archive.None {
+		ok, err := isArchive(ctx, fsys, p)
+		if err != nil {
+			return nil, false, err
+		}
+		t.Archive = ok
+		return t, true, nil
+	}
 	if pattern != "" {
 		if !info.IsDir() {
 			return nil, false, errs.New(errs.InvalidParam, "Cannot search '%s': '%s' is not a directory, so the glob after it matches nothing. Pass the file itself or a directory glob.", entry, base)
@@ -205,18 +227,25 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 		return nil, false, nil
 	}
 	split, ok, err := archive.Resolve(fsys, p)
-	if err != nil || !ok || split.Inner == "" {
+	if err != nil || !ok {
 		return nil, false, nil
-	}
-	if glob.HasMeta(split.Inner) {
-		return nil, true, errs.New(errs.InvalidParam, "Glob patterns are not supported inside archives: %s. Name one member, e.g. %s:src/main.go.", entry, split.Archive)
 	}
 	a, err := archive.Open(ctx, fsys, split.Archive, archive.Limits{})
 	if err != nil {
 		return nil, true, err
 	}
 	defer a.Close()
-	it, err := a.Lookup(ctx, split.Inner)
+	inner, pattern := glob.SplitSearch(split.Inner)
+	t := &Target{Entry: entry, Path: split.Archive, Archive: true}
+	if pattern != "" {
+		if t.Glob, err = glob.Compile(pattern); err != nil {
+			return nil, true, err
+		}
+	}
+	if inner, _ = archive.Clean(inner); inner == "" {
+		return t, true, nil // the whole archive, or a glob from its root
+	}
+	it, err := a.Lookup(ctx, inner)
 	if err != nil {
 		return nil, true, err
 	}
@@ -224,7 +253,10 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 	display := split.Archive + ":" + it.Path
 	switch {
 	case it.Dir:
-		return nil, true, errs.New(errs.InvalidParam, "Cannot search '%s': it is a directory inside the archive. Name one member, e.g. %s:%s/file.", entry, split.Archive, it.Path)
+		t.Member = it.Path
+		return t, true, nil
+	case pattern != "":
+		return nil, true, errs.New(errs.InvalidParam, "Cannot search '%s': '%s' is a file inside the archive, so the glob after it matches nothing. Name the member itself or a directory glob.", errs.Echo(entry), errs.Echo(display))
 	case it.Binary:
 		// Known from the member's head, without reading it all.
 		sc.BadMembers = append(sc.BadMembers, display+" ("+notText(string(it.Head(archive.SniffBytes)))+")")
@@ -243,6 +275,21 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 		return nil, true, nil
 	}
 	return &Target{Entry: entry, Path: display, Text: []byte(text), Mem: true}, true, nil
+}
+
+// isArchive reports whether the regular file p, named like an archive,
+// opens as one. A file that is not a valid archive (a text file named
+// x.zip) is searched as a file; an archive over a limit is an error.
+func isArchive(ctx context.Context, fsys fs.FS, p string) (bool, error) {
+	a, err := archive.Open(ctx, fsys, p, archive.Limits{})
+	switch {
+	case err == nil:
+		a.Close()
+		return true, nil
+	case errs.CodeOf(err) == errs.Unsupported:
+		return false, nil
+	}
+	return false, err
 }
 
 // notText says why an archive member's bytes are not searchable text:

@@ -3,7 +3,9 @@
 // members, in-memory texts), lists the files to search with the walker,
 // searches them in parallel with the engine of internal/grep, and hands the
 // results on in byte-wise path order, so that the output never depends on
-// scheduling.
+// scheduling. The members of an archive named as a path are searched as the
+// archive is walked, a zip's in name order and a tar's in archive order (a
+// tar is one stream), at the archive's place.
 //
 // Paging works on matching files: the first Skip matching files are passed
 // over, the next MaxFiles form the page, and the scan goes on past the page
@@ -179,7 +181,8 @@ func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f file, o 
 	if err != nil {
 		return err
 	}
-	return scan(ctx, p.fsys, listProducer(files), p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
+	ms := &memberSearch{fsys: p.fsys, m: p.matcher, maxSize: p.req.MaxFileSize, wo: p.req.Walk, filter: p.filter}
+	return scan(ctx, p.fsys, produce(files, ms), p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
 }
 
 // checkRanges enforces that line ranges apply to one file.
@@ -193,6 +196,8 @@ func checkRanges(req *Request, sc *Scope) error {
 		return errs.New(errs.InvalidParam, "Line-range selector requires a single file, not a glob: %s", t.Entry)
 	case t.Dir:
 		return errs.New(errs.InvalidParam, "Line-range selector requires a single file: %s is a directory", t.Entry)
+	case t.Archive:
+		return errs.New(errs.InvalidParam, "Line-range selector requires a single file: %s is an archive; name one member, e.g. %s:path/in/archive:50-100", t.Entry, t.Path)
 	}
 	return nil
 }
@@ -244,7 +249,7 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, e
 		return true
 	})
 	if err != nil {
-		return nil, ctxError(err)
+		return nil, errs.Stopped(ctx, "Search", err)
 	}
 	out.TotalFiles = seen
 	if out.Truncated == TruncBudget {
@@ -253,7 +258,8 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, e
 	if out.Truncated != "" && len(out.Files) > 0 {
 		out.NextSkip = skip + len(out.Files)
 	}
-	if req.Budget >= 0 && out.pageLines() > req.Budget {
+	if req.Budget >= 0 && !req.Grep.CountOnly && out.pageLines() > req.Budget {
+		// Lines are dealt out round robin; counts are never cut.
 		roundRobin(out.Files, req.Budget, req.Grep.After)
 		if out.Truncated == "" {
 			out.Truncated = TruncLines
@@ -301,21 +307,9 @@ func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield fun
 		return yield(h[0])
 	})
 	if err != nil {
-		return nil, ctxError(err)
+		return nil, errs.Stopped(ctx, "Search", err)
 	}
 	return out, nil
-}
-
-// ctxError turns a context error into the coded error of a canceled or
-// timed-out search.
-func ctxError(err error) error {
-	switch errs.CodeOf(err) {
-	case errs.Canceled:
-		return errs.Wrap(errs.Canceled, err, "Search canceled: %v", err)
-	case errs.Timeout:
-		return errs.Wrap(errs.Timeout, err, "Search timed out: %v", err)
-	}
-	return err
 }
 
 // addTags sets the hashline tag of each FS file of at most

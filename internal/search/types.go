@@ -67,7 +67,7 @@ func CompileTypes(types []string) (*TypeFilter, error) {
 	for _, t := range types {
 		items, ok := typeItems(strings.TrimSpace(t))
 		if !ok {
-			return nil, errs.New(errs.InvalidParam, "Unknown file type '%s': use a common name (%s) or a language name such as 'python'.", t, strings.Join(TypeNames(), ", "))
+			return nil, errs.New(errs.InvalidParam, "Unknown file type '%s': use a common name (%s) or a language name such as 'python'.", errs.Echo(t), strings.Join(TypeNames(), ", "))
 		}
 		for _, it := range items {
 			if strings.HasPrefix(it, ".") && len(it) > 1 && !isDotName(it) {

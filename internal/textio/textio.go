@@ -1,7 +1,8 @@
 // Package textio reads the lines of a text in one streamed pass: it skips to
 // the wanted lines by counting newlines over large buffers, keeps only the
 // lines of the requested windows (each bounded in lines and bytes, and each
-// line bounded in memory), and counts the total number of lines to the end.
+// line bounded in memory), and counts the total number of lines to the end,
+// or, past Options.CountLimit, gives a lower bound of it.
 //
 // Lines are numbered from 1 and split on '\n'. A final '\n' ends the last
 // line; it does not start an empty one, so "a\nb\n" has 2 lines and an empty
@@ -44,6 +45,14 @@ type Options struct {
 	// mode; a longer line is cut to MaxColumns characters and marked Cut.
 	// 0 means no cap.
 	MaxColumns int
+	// CountLimit bounds the bytes read past what the last window keeps:
+	// those read only to count the lines after it, or to find the end of a
+	// line of the last window already cut to its cap. Once that many have
+	// been read, Collect stops, the line being read (cut) is the last one
+	// collected, and Result.Total is a lower bound (Result.TotalAtLeast),
+	// so that the first lines of a huge file cost no scan of it. 0 means
+	// the text is read to its end.
+	CountLimit int64
 }
 
 // Stop says why a window ended before its End. It is set only when the
@@ -95,9 +104,13 @@ func (b *Block) Last() int {
 // Result is the outcome of Collect.
 type Result struct {
 	Blocks []Block // one per window, in the order given
-	Total  int     // lines in the whole text
-	Bytes  int64   // bytes in the whole text
+	Total  int     // lines in the whole text; a lower bound when TotalAtLeast
+	Bytes  int64   // bytes in the whole text; those read when TotalAtLeast
 	Lossy  bool    // some collected line had invalid UTF-8, replaced by U+FFFD
+	// TotalAtLeast reports that reading stopped at Options.CountLimit
+	// before the end of the text: it has Total lines or more, and when the
+	// last collected line is line Total, its Bytes is a lower bound too.
+	TotalAtLeast bool
 }
 
 // bufSize is the read size: large, so that skipping lines is a few
@@ -114,7 +127,7 @@ func Collect(ctx context.Context, r io.Reader, wins []Window, o Options) (*Resul
 }
 
 func collect(ctx context.Context, r io.Reader, wins []Window, o Options, size int) (*Result, error) {
-	c := &collector{o: o, res: &Result{Blocks: make([]Block, len(wins))}, n: 1}
+	c := &collector{o: o, res: &Result{Blocks: make([]Block, len(wins))}, n: 1, idleFrom: -1}
 	prevEnd := 0
 	for i, w := range wins {
 		if w.Start < 1 {
@@ -150,6 +163,17 @@ func collect(ctx context.Context, r io.Reader, wins []Window, o Options, size in
 		if err != nil {
 			return nil, err
 		}
+		if o.CountLimit > 0 && c.idleFrom >= 0 && c.res.Bytes-c.idleFrom >= o.CountLimit {
+			// The line being read when reading stopped is a line too.
+			if c.taking {
+				c.emit()
+				c.n++
+			} else if c.curLen > 0 {
+				c.n++
+			}
+			c.res.Total, c.res.TotalAtLeast = c.n-1, true
+			return c.res, nil
+		}
 	}
 	// The text's last line has no '\n' when the text does not end in one.
 	if c.res.Bytes > 0 && last != '\n' {
@@ -172,6 +196,10 @@ type collector struct {
 	taking bool
 	// used counts the lines and bytes collected in window w.
 	usedLines, usedBytes int
+	// idleFrom is the offset in the text from which bytes are read only to
+	// count lines or to find the end of a cut line of the last window (see
+	// Options.CountLimit); -1 while they are read for a window.
+	idleFrom int64
 }
 
 // wants reports whether line n belongs to window w and the window still
@@ -220,13 +248,19 @@ func (c *collector) nextStart() int {
 	return 0
 }
 
-func (c *collector) feed(p []byte) {
+// feed takes the next bytes of the text, buf; c.res.Bytes counts those
+// before it.
+func (c *collector) feed(buf []byte) {
+	p := buf
 	for len(p) > 0 {
 		if !c.taking && c.curLen == 0 {
 			// At the start of line n.
 			if !c.wants() {
 				next := c.nextStart()
 				if next == 0 {
+					if c.idleFrom < 0 {
+						c.idleFrom = c.offset(buf, p)
+					}
 					c.n += bytes.Count(p, nl)
 					c.skipPartial(p)
 					return
@@ -243,7 +277,9 @@ func (c *collector) feed(p []byte) {
 			seg = p[:i]
 		}
 		if c.taking {
-			c.keep(seg)
+			if c.keep(seg) && c.idleFrom < 0 && c.w == len(c.res.Blocks)-1 {
+				c.idleFrom = c.offset(buf, p)
+			}
 		}
 		c.curLen += len(seg)
 		if i < 0 {
@@ -252,6 +288,11 @@ func (c *collector) feed(p []byte) {
 		c.endLine()
 		p = p[i+1:]
 	}
+}
+
+// offset returns the offset in the text of p, a suffix of buf.
+func (c *collector) offset(buf, p []byte) int64 {
+	return c.res.Bytes + int64(len(buf)-len(p))
 }
 
 var nl = []byte{'\n'}
@@ -283,21 +324,26 @@ func (c *collector) skipLines(p []byte, k int) []byte {
 	return p
 }
 
-func (c *collector) keep(seg []byte) {
+// keep appends what the cap lets through of seg, a piece of the line being
+// taken; full reports that the cap dropped some of it.
+func (c *collector) keep(seg []byte) (full bool) {
 	limit := c.keepCap()
 	if limit < 0 {
 		c.cur = append(c.cur, seg...)
-		return
+		return false
 	}
-	if room := limit - len(c.cur); room > 0 {
+	room := limit - len(c.cur)
+	if room > 0 {
 		c.cur = append(c.cur, seg[:min(room, len(seg))]...)
 	}
+	return len(seg) > room
 }
 
 // endLine finishes line n.
 func (c *collector) endLine() {
 	if c.taking {
 		c.emit()
+		c.idleFrom = -1
 	}
 	c.n++
 	c.cur = c.cur[:0]

@@ -90,18 +90,34 @@ func TestCollectDifferential(t *testing.T) {
 		wins := randomWindows(r, total)
 		raw := r.Intn(2) == 0
 		size := 1 + r.Intn(7)
-		res, err := collect(context.Background(), strings.NewReader(text), wins, Options{Raw: raw}, size)
+		limit := int64(r.Intn(3) * r.Intn(8)) // 0 (to the end) one time in three
+		res, err := collect(context.Background(), strings.NewReader(text), wins, Options{Raw: raw, CountLimit: limit}, size)
 		if err != nil {
 			t.Fatalf("case %d: %v", i, err)
 		}
 		want, wantTotal := wantBlocks(text, wins, raw)
-		if res.Total != wantTotal {
-			t.Fatalf("case %d %q: total %d, want %d", i, text, res.Total, wantTotal)
+		switch {
+		case res.TotalAtLeast && (limit == 0 || res.Total > wantTotal || res.Bytes > int64(len(text))):
+			t.Fatalf("case %d %q limit %d: total at least %d after %d bytes, want a lower bound of %d before the end", i, text, limit, res.Total, res.Bytes, wantTotal)
+		case !res.TotalAtLeast && (res.Total != wantTotal || res.Bytes != int64(len(text))):
+			t.Fatalf("case %d %q: total %d, bytes %d; want %d, %d", i, text, res.Total, res.Bytes, wantTotal, len(text))
 		}
-		if res.Bytes != int64(len(text)) {
-			t.Fatalf("case %d: bytes %d, want %d", i, res.Bytes, len(text))
+		for _, b := range res.Blocks {
+			if res.TotalAtLeast && (res.Total < b.Last() || b.Stop != StopNone && res.Total <= b.Last()) {
+				t.Fatalf("case %d %q: total at least %d, but block %+v collected line %d (stop %q)", i, text, res.Total, b.Window, b.Last(), b.Stop)
+			}
 		}
 		for j, b := range res.Blocks {
+			if res.TotalAtLeast && j == len(res.Blocks)-1 && len(b.Lines) > 0 && b.Last() == res.Total {
+				// Reading stopped in the last line collected: it is cut.
+				l := b.Lines[len(b.Lines)-1]
+				w := want[j][len(b.Lines)-1]
+				if l.N != w.N || !l.Cut || l.Bytes > w.Bytes {
+					t.Fatalf("case %d %q: last line %+v, want a cut start of %+v", i, text, l, w)
+				}
+				b.Lines = b.Lines[:len(b.Lines)-1]
+				want[j] = want[j][:len(b.Lines)]
+			}
 			if fmt.Sprint(b.Lines) != fmt.Sprint(want[j]) && !(len(b.Lines) == 0 && len(want[j]) == 0) {
 				t.Fatalf("case %d %q raw=%v buf=%d window %+v:\n got %+v\nwant %+v", i, text, raw, size, b.Window, b.Lines, want[j])
 			}
@@ -196,6 +212,78 @@ func TestCollectLongLineBounded(t *testing.T) {
 	if !l.Cut || utf8.RuneCountInString(l.Text) != 768 || l.Bytes != 64<<20 {
 		t.Fatalf("line cut=%v runes=%d bytes=%d", l.Cut, utf8.RuneCountInString(l.Text), l.Bytes)
 	}
+}
+
+// TestCollectCountLimit: the first lines of a huge text (a text head,
+// then a 100 GB hole of NULs) are read without reading the rest; the
+// total is then a lower bound. See: issue 13 item 18 (read f:1-5 of such
+// a file ran past 90 s).
+func TestCollectCountLimit(t *testing.T) {
+	head := strings.Repeat("a line of text\n", 5000)
+	const hole = 100 << 30
+	for _, tt := range []struct {
+		wins      []Window
+		wantLines int
+		wantTotal int
+		reason    string
+	}{
+		{Plan([]Range{{Start: 1, End: 5}}, PlanOptions{}), 8, 5001, "a range: its lines and context, then the count stops"},
+		{Plan(nil, PlanOptions{}), 300, 5001, "an open-ended read of 300 lines"},
+		{Plan([]Range{{Start: 4990, End: 5000}}, PlanOptions{}), 13, 5001, "a range that reaches the hole: lines 4989-5000, then the start of the hole's line, cut"},
+		{Plan([]Range{{Start: 4990, End: 5000}}, PlanOptions{Raw: true}), 11, 5001, "... raw: the range exactly, then the count stops in the hole"},
+	} {
+		r := &countingReader{r: io.MultiReader(strings.NewReader(head), &zeroReader{n: hole})}
+		res, err := Collect(context.Background(), r, tt.wins, Options{MaxColumns: MaxColumns, CountLimit: 64 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Blocks[0].Lines) != tt.wantLines || !res.TotalAtLeast || res.Total != tt.wantTotal {
+			t.Errorf("%s: %d lines, total %d (at least: %v); want %d lines, at least %d", tt.reason, len(res.Blocks[0].Lines), res.Total, res.TotalAtLeast, tt.wantLines, tt.wantTotal)
+		}
+		if r.n > int64(len(head))+64<<20+2*bufSize {
+			t.Errorf("%s: read %d bytes, want at most the head, the count limit and a buffer", tt.reason, r.n)
+		}
+	}
+}
+
+// TestCollectCountLimitLongLine: a first line of 100 GB is shown cut
+// without being read to its end.
+func TestCollectCountLimitLongLine(t *testing.T) {
+	r := &countingReader{r: &repeatReader{n: 100 << 30}}
+	res, err := Collect(context.Background(), r, Plan(nil, PlanOptions{}), Options{MaxColumns: MaxColumns, CountLimit: 64 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := res.Blocks[0]
+	if len(b.Lines) != 1 || !b.Lines[0].Cut || len(b.Lines[0].Text) != MaxColumns || res.Total != 1 || !res.TotalAtLeast || b.Stop != StopNone {
+		t.Errorf("block %+v, total %d (at least %v); want line 1 cut to %d characters, at least 1 line", b.Window, res.Total, res.TotalAtLeast, MaxColumns)
+	}
+	if r.n > 64<<20+2*bufSize {
+		t.Errorf("read %d bytes, want at most the count limit and a buffer", r.n)
+	}
+}
+
+type zeroReader struct{ n int64 }
+
+func (z *zeroReader) Read(p []byte) (int, error) {
+	if z.n == 0 {
+		return 0, io.EOF
+	}
+	k := int(min(int64(len(p)), z.n))
+	clear(p[:k])
+	z.n -= int64(k)
+	return k, nil
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n += int64(k)
+	return k, err
 }
 
 func TestCollectCanceled(t *testing.T) {

@@ -1,0 +1,98 @@
+package errs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestStopped(t *testing.T) {
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	expired, cancel2 := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel2()
+	live := context.Background()
+	notFound := New(NotFound, "Path 'x' not found")
+	own := New(Canceled, "SQLite query stopped")
+	tests := []struct {
+		name    string
+		ctx     context.Context
+		err     error
+		code    Code
+		msg     string
+		sameErr bool
+		reason  string
+	}{
+		{"nil", canceled, nil, "", "", true, "no error stays none"},
+		{"bare canceled", canceled, context.Canceled, Canceled, "Read canceled: context canceled", false, "a bare context error becomes Scout's"},
+		{"wrapped canceled", canceled, fmt.Errorf("read x: %w", context.Canceled), Canceled, "Read canceled: context canceled", false, "so does one wrapped by a reader"},
+		{"deadline", expired, context.DeadlineExceeded, Timeout, "Read timed out: context deadline exceeded", false, "a passed deadline is a timeout"},
+		{"other error while done", canceled, notFound, Canceled, "Read canceled: context canceled", false, "a failure met because the work stopped early is not reported as such"},
+		{"own code", canceled, own, Canceled, "SQLite query stopped", true, "a coded cancellation keeps its message"},
+		{"live ctx", live, notFound, NotFound, "Path 'x' not found", true, "an error unrelated to the context keeps its code"},
+		{"inner deadline", live, context.DeadlineExceeded, Timeout, "Read timed out: context deadline exceeded", false, "a bare deadline of an inner context is coded too"},
+	}
+	for _, tt := range tests {
+		got := Stopped(tt.ctx, "Read", tt.err)
+		if tt.err == nil {
+			if got != nil {
+				t.Errorf("%s: %v, want nil", tt.reason, got)
+			}
+			continue
+		}
+		var e *Error
+		if !errors.As(got, &e) || e.Code != tt.code || e.Message != tt.msg {
+			t.Errorf("%s: got %T %v, want %s %q", tt.reason, got, got, tt.code, tt.msg)
+			continue
+		}
+		if tt.sameErr != (got == tt.err) {
+			t.Errorf("%s: returned the same error = %v, want %v", tt.reason, got == tt.err, tt.sameErr)
+		}
+		if tt.code == Canceled && !tt.sameErr && !errors.Is(got, context.Canceled) {
+			t.Errorf("%s: the error does not wrap context.Canceled", tt.reason)
+		}
+	}
+}
+
+func TestEcho(t *testing.T) {
+	tests := []struct{ in, want, reason string }{
+		{"", "", "empty"},
+		{strings.Repeat("a", MaxEcho), strings.Repeat("a", MaxEcho), "at the limit: whole"},
+		{strings.Repeat("a", 5000), strings.Repeat("a", MaxEcho) + "…(5000 bytes)", "over: cut, with the length"},
+		{strings.Repeat("é", 150), strings.Repeat("é", 100) + "…(300 bytes)", "cut at a character boundary (é is 2 bytes)"},
+		{"a" + strings.Repeat("é", 150), "a" + strings.Repeat("é", 99) + "…(301 bytes)", "never inside a character"},
+	}
+	for _, tt := range tests {
+		if got := Echo(tt.in); got != tt.want {
+			t.Errorf("%s: Echo = %q, want %q", tt.reason, got, tt.want)
+		}
+	}
+}
+
+func TestCodeOf(t *testing.T) {
+	tests := []struct {
+		err    error
+		want   Code
+		reason string
+	}{
+		{nil, "", "no error"},
+		{New(TooLarge, "x"), TooLarge, "own code"},
+		{fmt.Errorf("w: %w", New(NotFound, "x")), NotFound, "wrapped own code"},
+		{context.Canceled, Canceled, "context"},
+		{context.DeadlineExceeded, Timeout, "deadline"},
+		{fs.ErrNotExist, NotFound, "missing"},
+		{fs.ErrPermission, AccessDenied, "permission"},
+		{&fs.PathError{Op: "stat", Path: "x", Err: syscall.ENAMETOOLONG}, InvalidParam, "a name the OS refuses as too long is the caller's to fix"},
+		{errors.New("boom"), Internal, "anything else"},
+	}
+	for _, tt := range tests {
+		if got := CodeOf(tt.err); got != tt.want {
+			t.Errorf("%s: CodeOf(%v) = %q, want %q", tt.reason, tt.err, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package scout_test
+
+import (
+	"context"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/format"
+)
+
+// hugeFS holds one file, "huge.txt": a text head of 5000 lines, then a
+// 100 GB hole of NUL bytes, made up as it is read; read counts the bytes
+// served.
+type hugeFS struct{ read *atomic.Int64 }
+
+const hugeHole = 100 << 30
+
+var hugeHead = strings.Repeat("a line of the text head\n", 5000)
+
+func (h hugeFS) Open(name string) (fs.File, error) {
+	switch name {
+	case ".":
+		return &hugeDir{}, nil
+	case "huge.txt":
+		return &hugeFile{r: io.MultiReader(strings.NewReader(hugeHead), io.LimitReader(zeros{}, hugeHole)), read: h.read}, nil
+	}
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+type hugeFile struct {
+	r    io.Reader
+	read *atomic.Int64
+}
+
+func (f *hugeFile) Stat() (fs.FileInfo, error) { return hugeInfo{}, nil }
+func (f *hugeFile) Close() error               { return nil }
+func (f *hugeFile) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	f.read.Add(int64(n))
+	return n, err
+}
+
+type hugeInfo struct{}
+
+func (hugeInfo) Name() string       { return "huge.txt" }
+func (hugeInfo) Size() int64        { return int64(len(hugeHead)) + hugeHole }
+func (hugeInfo) Mode() fs.FileMode  { return 0o644 }
+func (hugeInfo) ModTime() time.Time { return time.Time{} }
+func (hugeInfo) IsDir() bool        { return false }
+func (hugeInfo) Sys() any           { return nil }
+
+type hugeDir struct{}
+
+func (*hugeDir) Stat() (fs.FileInfo, error) { return dirInfo{}, nil }
+func (*hugeDir) Read([]byte) (int, error)   { return 0, io.EOF }
+func (*hugeDir) Close() error               { return nil }
+
+type dirInfo struct{ hugeInfo }
+
+func (dirInfo) Name() string      { return "." }
+func (dirInfo) Mode() fs.FileMode { return fs.ModeDir | 0o755 }
+func (dirInfo) IsDir() bool       { return true }
+
+// TestReadHugeFile: the first lines of a file with a text head and a
+// 100 GB hole come without reading the hole; the total is a lower bound,
+// and the text says so. See: issue 13 item 18 (read f:1-5 of such a file
+// ran past 90 s).
+func TestReadHugeFile(t *testing.T) {
+	tests := []struct {
+		path, first, notice, reason string
+		lines                       int
+	}{
+		{"huge.txt:1-5", "1:a line", "[at least 4993 more lines in file. Use :9 to continue]", "a range: its lines and context", 8},
+		{"huge.txt", "1:a line", "[Showing lines 1-300 of at least 5001. Use :301 to continue]", "no selector: the first 300 lines", 300},
+		{"huge.txt:4999", "4998:a line", "[The file was not read past line 5001. Use :5002 to continue. Some lines truncated to 768 chars]", "into the hole: its start is shown cut", 4},
+		{"huge.txt:1-5:raw", "a line", "[at least 4996 more lines in file. Use :6 to continue]", "raw", 5},
+	}
+	for _, tt := range tests {
+		var read atomic.Int64
+		r := scout.Reader{Workspace: scout.Workspace{FS: hugeFS{&read}}}
+		res, err := r.Read(context.Background(), scout.ReadRequest{Path: tt.path})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.reason, err)
+		}
+		text := format.ReadText(res, nil)
+		if n := len(res.Blocks[0].Lines); n != tt.lines || !res.TotalLinesAtLeast || !strings.HasPrefix(text, tt.first) || !strings.HasSuffix(text, tt.notice) {
+			t.Errorf("%s: %d lines, total %d (at least %v), text %.40q...%q; want %d lines, %q...%q", tt.reason, n, res.TotalLines, res.TotalLinesAtLeast, text, text[max(0, len(text)-90):], tt.lines, tt.first, tt.notice)
+		}
+		if got := read.Load(); got > int64(len(hugeHead))+80<<20 {
+			t.Errorf("%s: read %d MB of the file, want the head and at most 64 MB past it", tt.reason, got>>20)
+		}
+	}
+}
+
+// TestReadSparseFile: the same with a real sparse file on disk, where the
+// hole is the OS's.
+func TestReadSparseFile(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "sparse.txt")
+	if err := os.WriteFile(name, []byte(hugeHead), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(name, int64(len(hugeHead))+hugeHole); err != nil {
+		t.Skipf("no sparse file here: %v", err)
+	}
+	r := scout.Reader{Workspace: scout.Workspace{Root: dir}}
+	res, err := r.Read(context.Background(), scout.ReadRequest{Path: "sparse.txt:1-5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Blocks[0].Lines) != 8 || !res.TotalLinesAtLeast || res.TotalLines != 5001 {
+		t.Errorf("%d lines, total %d (at least %v); want 8 lines and at least 5001", len(res.Blocks[0].Lines), res.TotalLines, res.TotalLinesAtLeast)
+	}
+}

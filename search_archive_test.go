@@ -1,0 +1,239 @@
+package scout_test
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout"
+)
+
+// tarOf builds a plain tar; a member whose data starts with "->" is a
+// symbolic link to the rest.
+func tarOf(members ...[2]string) []byte {
+	var b bytes.Buffer
+	tw := tar.NewWriter(&b)
+	for _, m := range members {
+		h := &tar.Header{Name: m[0], Mode: 0o644, Size: int64(len(m[1])), Typeflag: tar.TypeReg}
+		if link, ok := strings.CutPrefix(m[1], "->"); ok {
+			h.Typeflag, h.Linkname, h.Size = tar.TypeSymlink, link, 0
+		}
+		tw.WriteHeader(h)
+		if h.Size > 0 {
+			tw.Write([]byte(m[1]))
+		}
+	}
+	tw.Close()
+	return b.Bytes()
+}
+
+// zipInOrder builds a zip of the members in the order given.
+func zipInOrder(members ...[2]string) []byte {
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	for _, m := range members {
+		f, _ := w.Create(m[0])
+		f.Write([]byte(m[1]))
+	}
+	w.Close()
+	return b.Bytes()
+}
+
+func gzipOf(data []byte) []byte {
+	var b bytes.Buffer
+	gz := gzip.NewWriter(&b)
+	gz.Write(data)
+	gz.Close()
+	return b.Bytes()
+}
+
+func archiveTree() fstest.MapFS {
+	return fstest.MapFS{
+		"dist/a.zip": {Data: zipInOrder(
+			[2]string{"src/x.ts", "const a = 1\nhit here\n"},
+			[2]string{"src/y.ts", "nothing\n"},
+			[2]string{"docs/guide.md", "a hit in the docs\n"},
+			[2]string{"logo.png", "\x89PNG\x00\x00hit"},
+			[2]string{".cache/old.txt", "hit cached\n"},
+			[2]string{"big.txt", strings.Repeat("x", 3000) + "\nhit\n"},
+		)},
+		"pkg.tgz":  {Data: gzipOf(tarOf([2]string{"lib/y.go", "package y\n// hit\n"}, [2]string{"bin/tool", "\x00hit"}))},
+		"pkg.tar":  {Data: tarOf([2]string{"a/one.txt", "hit one\n"}, [2]string{"a/link.txt", "->one.txt"}, [2]string{"../evil.txt", "hit\n"})},
+		"fake.zip": {Data: []byte("not a zip, but a hit\n")},
+		"bad.tar":  {Data: []byte(strings.Repeat("garbage ", 100))},
+		"src/m.go": {Data: []byte("// hit\n")},
+	}
+}
+
+// TestSearchArchive: an archive named as a path is searched member by
+// member, members shown as "archive:member" (a zip's in name order, a
+// tar's in archive order); members the search cannot use are counted,
+// never dropped silently. See: issue 13 item 15.
+func TestSearchArchive(t *testing.T) {
+	tests := []struct {
+		name    string
+		req     scout.SearchRequest
+		want    string
+		skipped map[scout.SkipReason]int
+		reason  string
+		single  bool
+	}{
+		{
+			name:    "zip",
+			req:     scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip"}, MaxFileSize: 1000},
+			want:    "dist/a.zip:docs/guide.md:1/1 virtual;dist/a.zip:src/x.ts:1/1 virtual; total=2 next=0 trunc=\"\"",
+			skipped: map[scout.SkipReason]int{scout.SkipBinary: 1, scout.SkipHidden: 1, scout.SkipTooLarge: 1},
+			reason:  "text members are searched; a binary, a hidden and an over-size member are counted",
+		},
+		{
+			name:    "zip hidden",
+			req:     scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip"}, Hidden: true},
+			want:    "dist/a.zip:.cache/old.txt:1/1 virtual;dist/a.zip:big.txt:1/1 virtual;dist/a.zip:docs/guide.md:1/1 virtual;dist/a.zip:src/x.ts:1/1 virtual; total=4 next=0 trunc=\"\"",
+			skipped: map[scout.SkipReason]int{scout.SkipBinary: 1},
+			reason:  "Hidden includes members under a dot directory, as it includes hidden files",
+		},
+		{
+			name:    "tgz",
+			req:     scout.SearchRequest{Pattern: "hit", Paths: []string{"pkg.tgz"}},
+			want:    "pkg.tgz:lib/y.go:1/1 virtual; total=1 next=0 trunc=\"\"",
+			skipped: map[scout.SkipReason]int{scout.SkipBinary: 1},
+			reason:  "a .tgz is searched the same way",
+		},
+		{
+			name:    "tar",
+			req:     scout.SearchRequest{Pattern: "hit", Paths: []string{"pkg.tar"}},
+			want:    "pkg.tar:a/one.txt:1/1 virtual; total=1 next=0 trunc=\"\"",
+			skipped: map[scout.SkipReason]int{scout.SkipSymlink: 1, scout.SkipUnreadable: 1},
+			reason:  "a link member is not followed and an entry leaving the archive is not searched: both counted",
+		},
+		{
+			name:   "directory inside",
+			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip:src/"}},
+			want:   "dist/a.zip:src/x.ts:1/1 virtual; total=1 next=0 trunc=\"\"",
+			reason: "a directory inside an archive is searched, and nothing outside it",
+		},
+		{
+			name:   "glob inside",
+			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip:*.md"}},
+			want:   "dist/a.zip:docs/guide.md:1/1 virtual; total=1 next=0 trunc=\"\"",
+			reason: "a bare glob inside an archive is recursive, as at the root",
+		},
+		{
+			name:   "globs and types",
+			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip"}, Globs: []string{"*.ts"}},
+			want:   "dist/a.zip:src/x.ts:1/1 virtual; total=1 next=0 trunc=\"\"",
+			reason: "Globs filter members by their path inside the archive",
+		},
+		{
+			name:    "named twice",
+			req:     scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip:src", "dist/a.zip"}, MaxFileSize: 1000},
+			want:    "dist/a.zip:docs/guide.md:1/1 virtual;dist/a.zip:src/x.ts:1/1 virtual; total=2 next=0 trunc=\"\"",
+			skipped: map[scout.SkipReason]int{scout.SkipBinary: 1, scout.SkipHidden: 1, scout.SkipTooLarge: 1},
+			reason:  "a member is searched (and counted) once when the archive and a directory in it are both named",
+		},
+		{
+			name:    "archive with a directory",
+			req:     scout.SearchRequest{Pattern: "hit", Paths: []string{"src", "pkg.tgz"}},
+			want:    "pkg.tgz:lib/y.go:1/1 virtual;src/m.go:1/1; total=2 next=0 trunc=\"\"",
+			skipped: map[scout.SkipReason]int{scout.SkipBinary: 1},
+			reason:  "members take the archive's place in path order",
+		},
+		{
+			name:    "walked archives are files",
+			req:     scout.SearchRequest{Pattern: "hit", Globs: []string{"*.zip", "*.tgz"}},
+			want:    "fake.zip:1/1; total=1 next=0 trunc=\"\"",
+			skipped: map[scout.SkipReason]int{scout.SkipBinary: 2},
+			reason:  "an archive met in a directory walk is not expanded (as rg without -z): searched as a file, binary",
+		},
+		{
+			name:   "not an archive",
+			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"fake.zip"}},
+			want:   "fake.zip:1/1; total=1 next=0 trunc=\"\"",
+			reason: "a text file named like an archive is searched as a file",
+			single: true,
+		},
+		{
+			name:    "corrupt tar",
+			req:     scout.SearchRequest{Pattern: "hit", Paths: []string{"bad.tar", "src"}},
+			want:    "src/m.go:1/1; total=1 next=0 trunc=\"\"",
+			skipped: map[scout.SkipReason]int{scout.SkipUnreadable: 1},
+			reason:  "an archive that cannot be read is counted as unreadable, with its error",
+		},
+	}
+	forEachFS(t, archiveTree(), func(t *testing.T, s scout.Searcher) {
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				r, err := s.Search(context.Background(), tt.req)
+				if err != nil {
+					t.Fatalf("%s: %v", tt.reason, err)
+				}
+				if got := summary(r); got != tt.want {
+					t.Errorf("%s\n got: %s\nwant: %s", tt.reason, got, tt.want)
+				}
+				want := tt.skipped
+				if want == nil {
+					want = map[scout.SkipReason]int{}
+				}
+				got := map[scout.SkipReason]int{}
+				for k, n := range r.Skipped {
+					if k != scout.SkipIgnored && n > 0 {
+						got[k] = n
+					}
+				}
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("%s: skipped %v, want %v", tt.reason, got, want)
+				}
+				if r.Single != tt.single {
+					t.Errorf("%s: Single = %v: an archive is a multi-file scope, a file a single one", tt.reason, r.Single)
+				}
+				all := tt.req
+				all.MaxFiles, all.MaxMatches = -1, -1
+				r2, err := s.Search(context.Background(), all)
+				if err != nil || summary(r2) != tt.want || fmt.Sprint(r2.Skipped) != fmt.Sprint(r.Skipped) {
+					t.Errorf("%s: unlimited (walk and search overlapping): %v\n got: %s %v\nwant: %s %v", tt.reason, err, summary(r2), r2.Skipped, tt.want, r.Skipped)
+				}
+			})
+		}
+	})
+}
+
+// TestSearchArchiveErrors: what cannot be searched inside an archive is a
+// clear error.
+func TestSearchArchiveErrors(t *testing.T) {
+	tests := []struct {
+		req  scout.SearchRequest
+		code scout.Code
+		want string
+	}{
+		{scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip:nope/"}}, scout.CodeNotFound, "Path 'nope' not found inside archive"},
+		{scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip:src/x.ts/*.go"}}, scout.CodeInvalidParam, "is a file inside the archive, so the glob after it matches nothing"},
+		{scout.SearchRequest{Pattern: "hit", Paths: []string{"pkg.tgz"}, Lines: []scout.Range{{Start: 1, End: 5}}}, scout.CodeInvalidParam, "pkg.tgz is an archive; name one member"},
+	}
+	forEachFS(t, archiveTree(), func(t *testing.T, s scout.Searcher) {
+		for _, tt := range tests {
+			_, err := s.Search(context.Background(), tt.req)
+			if scout.CodeOf(err) != tt.code || err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%v: %v, want %s %q", tt.req.Paths, err, tt.code, tt.want)
+			}
+		}
+	})
+}
+
+// TestSearchArchiveError: the error of an unreadable archive is kept as a
+// sample for the caller.
+func TestSearchArchiveError(t *testing.T) {
+	s := scout.Searcher{Workspace: scout.Workspace{FS: archiveTree()}}
+	r, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit", Paths: []string{"bad.tar", "src"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Errors) != 1 || r.Errors[0].Path != "bad.tar" || !strings.Contains(r.Errors[0].Message, "bad.tar") {
+		t.Errorf("errors %+v, want one naming bad.tar", r.Errors)
+	}
+}
