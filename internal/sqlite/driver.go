@@ -230,7 +230,7 @@ const authRecursive = 33
 var (
 	reportPragmas = set("application_id", "auto_vacuum", "collation_list", "compile_options",
 		"data_version", "database_list", "encoding", "foreign_keys", "freelist_count",
-		"function_list", "journal_mode", "module_list", "page_count", "page_size",
+		"function_list", "module_list", "page_count", "page_size",
 		"pragma_list", "schema_version", "user_version")
 	schemaPragmas = set("table_info", "table_xinfo", "table_list", "index_list", "index_info",
 		"index_xinfo", "foreign_key_list", "foreign_key_check", "integrity_check", "quick_check")
@@ -314,6 +314,7 @@ type statement struct {
 // subquery, through "SELECT * FROM (q) LIMIT 0".
 func (d *db) inspect(q string, args []any, wrap bool) (statement, error) {
 	var st statement
+	d.refuse("")
 	err := d.conn.Raw(func(dc any) error {
 		c := dc.(*sqlite3.SQLiteConn)
 		s, err := c.Prepare(q)
@@ -356,6 +357,9 @@ func (d *db) driverError(err error) (errs.Code, string, bool) {
 	if strings.Contains(err.Error(), "too many attached databases") {
 		return errs.InvalidParam, attachMsg, true
 	}
+	if why := d.refusedWhy(); why != "" && strings.Contains(err.Error(), "not authorized") {
+		return errs.InvalidParam, why, true
+	}
 	if strings.Contains(err.Error(), "too many columns") {
 		return errs.TooLarge, fmt.Sprintf("Cannot read SQLite database: %v; a table has more columns than SQLite allows (2,000)", err), true
 	}
@@ -367,9 +371,6 @@ func (d *db) driverError(err error) (errs.Code, string, bool) {
 	case sqlite3.ErrInterrupt:
 		return errs.Timeout, fmt.Sprintf("SQLite query stopped at its deadline (%v); %s", err, narrowHint), true
 	case sqlite3.ErrAuth:
-		if why := d.refusedWhy(); why != "" {
-			return errs.InvalidParam, why, true
-		}
 		return errs.InvalidParam, readOnlyMsg, true
 	case sqlite3.ErrReadonly:
 		return errs.InvalidParam, fmt.Sprintf("%s (%v)", readOnlyMsg, err), true

@@ -547,7 +547,7 @@ func TestValueCap(t *testing.T) {
 // hint.
 func TestSizedValues(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes a 130 MB database")
+		t.Skip("writes a 34 MB database")
 	}
 	path := filepath.Join(t.TempDir(), "big.db")
 	big := MaxValueBytes + 1
@@ -561,7 +561,7 @@ func TestSizedValues(t *testing.T) {
 			t.Errorf("%s: %v", sel, err)
 			continue
 		}
-		for _, want := range []string{"<BLOB 64.0MB>", "<TEXT 64.0MB>"} {
+		for _, want := range []string{"<BLOB 16.0MB>", "<TEXT 16.0MB>"} {
 			if !strings.Contains(res.Text, want) {
 				t.Errorf("%s: no %s in\n%s", sel, want, res.Text)
 			}
@@ -578,7 +578,7 @@ func TestSizedValues(t *testing.T) {
 		}
 	}
 	res, err := readFile(ctx, path, "?q=SELECT * FROM v")
-	if err != nil || !strings.Contains(res.Text, "<TEXT 64.0MB>") || !strings.Contains(res.Text, "<BLOB 64.0MB>") {
+	if err != nil || !strings.Contains(res.Text, "<TEXT 16.0MB>") || !strings.Contains(res.Text, "<BLOB 16.0MB>") {
 		t.Errorf("a query selecting values over the cap shows their sizes: %v %v", res, err)
 	}
 	_, err = readFile(ctx, path, "?q=SELECT t || 'x' FROM v WHERE id = 2")

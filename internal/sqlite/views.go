@@ -22,7 +22,7 @@ const (
 	MaxValueChars = 16_384 // characters of one value a Row shows
 	// MaxValueBytes caps the size of one value (text or BLOB) a read makes
 	// SQLite hold: a query computing a larger one fails with TOO_LARGE.
-	MaxValueBytes = 64 << 20
+	MaxValueBytes = 16 << 20
 	// MaxRowBytes bounds the text and BLOB bytes one row loads: a value
 	// over its column's share (MaxRowBytes divided among the columns, at
 	// least 1 KiB) is not loaded but shown as its size, "<TEXT 20.0MB>",
