@@ -21,7 +21,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"unsafe"
@@ -171,8 +170,9 @@ func (f *files) tempFull() bool { return C.scout_vfs_temp_full(f.c) != 0 }
 // open connects to the database of fl, named name, read-only: query_only,
 // EXCLUSIVE locking (so that a WAL is read without shared memory), a busy
 // timeout of 3,000 ms, ATTACH disabled, values capped at MaxValueBytes and
-// every statement checked by authorize. It parses the schema, so that a
-// broken database fails here.
+// every statement checked by the VFS's authorizer, which allows reading
+// and nothing else. It parses the schema, so that a broken database fails
+// here.
 func open(ctx context.Context, fl *files, name string) (*db, error) {
 	base := path.Base(name)
 	if len(base) > 200 {
@@ -194,9 +194,11 @@ func open(ctx context.Context, fl *files, name string) (*db, error) {
 			// (the default, 1e9 bytes, let q=SELECT zeroblob(999999999)
 			// take 3 GB).
 			c.SetLimit(sqlite3.SQLITE_LIMIT_LENGTH, MaxValueBytes)
-			c.RegisterAuthorizer(d.authorize)
 			return nil
 		})
+	}
+	if err == nil && C.scout_vfs_guard(fl.c) != 0 {
+		err = errs.New(errs.Internal, "SQLite: cannot install Scout's authorizer")
 	}
 	if err == nil {
 		var n int
@@ -221,86 +223,40 @@ func openError(err error) error {
 	return err
 }
 
-// authRecursive is SQLITE_RECURSIVE, which the driver does not export.
-const authRecursive = 33
-
-// The PRAGMAs a query may run: those that report a setting, without a
-// value, and those that describe the schema, with a table or index name
-// or none.
-var (
-	reportPragmas = set("application_id", "auto_vacuum", "collation_list", "compile_options",
-		"data_version", "database_list", "encoding", "foreign_keys", "freelist_count",
-		"function_list", "module_list", "page_count", "page_size",
-		"pragma_list", "schema_version", "user_version")
-	schemaPragmas = set("table_info", "table_xinfo", "table_list", "index_list", "index_info",
-		"index_xinfo", "foreign_key_list", "foreign_key_check", "integrity_check", "quick_check")
-)
-
-func set(names ...string) map[string]bool {
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
-	}
-	return m
-}
-
-// refusedFuncs are the SQL functions a read never calls: they load code or
-// change what SQLite does beyond the statement.
-var refusedFuncs = set("load_extension", "fts3_tokenizer")
-
 // readOnlyMsg says what a read runs.
 const readOnlyMsg = "Scout opens databases read-only; only statements that read are run: SELECT, WITH, VALUES, EXPLAIN, and PRAGMAs that report a setting (PRAGMA user_version) or describe the schema (PRAGMA table_info(t), index_list(t), foreign_key_list(t), integrity_check)"
-
-// authorize is the connection's authorizer: it allows what reads and
-// nothing that writes, attaches, loads code or changes a setting, and
-// records why it refused.
-func (d *db) authorize(op int, arg1, arg2, arg3 string) int {
-	switch op {
-	case sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, authRecursive:
-		return sqlite3.SQLITE_OK
-	case sqlite3.SQLITE_FUNCTION:
-		if !refusedFuncs[strings.ToLower(arg2)] {
-			return sqlite3.SQLITE_OK
-		}
-		d.refuse(fmt.Sprintf("%s() is refused: it loads code or changes SQLite's state. %s", arg2, readOnlyMsg))
-	case sqlite3.SQLITE_PRAGMA:
-		p := strings.ToLower(arg1)
-		if schemaPragmas[p] || reportPragmas[p] && arg2 == "" {
-			return sqlite3.SQLITE_OK
-		}
-		what := "PRAGMA " + arg1
-		if arg2 != "" {
-			what += " = " + arg2
-		}
-		d.refuse(fmt.Sprintf("%s is refused. %s", what, readOnlyMsg))
-	case sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH:
-		d.refuse(attachMsg)
-	default:
-		d.refuse(readOnlyMsg)
-	}
-	return sqlite3.SQLITE_DENY
-}
 
 // attachMsg says why ATTACH fails.
 const attachMsg = "ATTACH is refused: Scout reads only the database named in the path; read another database by its own path"
 
-// refusal holds why the authorizer refused a statement.
-type refusal struct {
-	mu  sync.Mutex
-	why string
-}
+// The authorizer's action codes that refused messages tell apart.
+const (
+	authPragma   = 19
+	authAttach   = 24
+	authDetach   = 25
+	authFunction = 31
+)
 
-func (d *db) refuse(why string) {
-	d.refused.mu.Lock()
-	d.refused.why = why
-	d.refused.mu.Unlock()
-}
-
-// refusedWhy returns why the authorizer last refused, "" if it did not.
+// refusedWhy says why the authorizer last refused a statement, "" if it
+// did not.
 func (d *db) refusedWhy() string {
-	d.refused.mu.Lock()
-	defer d.refused.mu.Unlock()
-	return d.refused.why
+	var a1, a2 *C.char
+	var has2 C.int
+	switch C.scout_vfs_refused(d.files.c, &a1, &a2, &has2) {
+	case 0:
+		return ""
+	case authFunction:
+		return fmt.Sprintf("%s() is refused: it loads code or changes SQLite's state. %s", C.GoString(a2), readOnlyMsg)
+	case authPragma:
+		what := "PRAGMA " + C.GoString(a1)
+		if has2 != 0 {
+			what += " = " + C.GoString(a2)
+		}
+		return fmt.Sprintf("%s is refused. %s", what, readOnlyMsg)
+	case authAttach, authDetach:
+		return attachMsg
+	}
+	return readOnlyMsg
 }
 
 // statement is what SQLite says about a statement before it runs.
@@ -314,7 +270,7 @@ type statement struct {
 // subquery, through "SELECT * FROM (q) LIMIT 0".
 func (d *db) inspect(q string, args []any, wrap bool) (statement, error) {
 	var st statement
-	d.refuse("")
+	C.scout_vfs_forget(d.files.c)
 	err := d.conn.Raw(func(dc any) error {
 		c := dc.(*sqlite3.SQLiteConn)
 		s, err := c.Prepare(q)

@@ -25,8 +25,6 @@ func (*files) copy(context.Context, fileIndex, io.Reader, int64, string) error {
 
 func open(context.Context, *files, string) (*db, error) { return nil, errNoCgo }
 
-type refusal struct{}
-
 type statement struct {
 	cols []string
 }

@@ -303,7 +303,6 @@ type db struct {
 	pool    *sql.DB
 	conn    *sql.Conn
 	files   *files
-	refused refusal
 	hasStat *bool // whether sqlite_stat1 exists; nil until asked
 }
 

@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -53,6 +54,15 @@
 #define SQLITE_LOCK_SHARED 1
 
 #define SQLITE_ACCESS_EXISTS 0
+
+#define SQLITE_FCNTL_PDB 30
+
+#define SQLITE_DENY 1
+#define SQLITE_PRAGMA 19
+#define SQLITE_READ 20
+#define SQLITE_SELECT 21
+#define SQLITE_FUNCTION 31
+#define SQLITE_RECURSIVE 33
 
 // The lock bytes of SQLite's file format.
 #define PENDING_BYTE 0x40000000
@@ -87,7 +97,11 @@ struct scout_vfs {
 	sqlite3_int64 temp_used; // bytes they hold
 	int temp_full;           // a temporary file was refused room
 	int canceled;
-	int refs; // Go's reference and one per open file
+	int refs;   // Go's reference and one per open file
+	sqlite3 *db; // the connection of the database, once opened
+	// the last refusal of the authorizer: its action and arguments
+	int refusedOp, refusedHas2;
+	char refused1[128], refused2[128];
 };
 
 typedef struct file {
@@ -249,6 +263,17 @@ static int srcCheckReservedLock(sqlite3_file *f, int *out) {
 
 static int notFound(sqlite3_file *f, int op, void *arg) { return SQLITE_NOTFOUND; }
 
+// srcFileControl learns the connection from SQLITE_FCNTL_PDB, which SQLite
+// sends the database file when a connection opens it.
+static int srcFileControl(sqlite3_file *f, int op, void *arg) {
+	file *p = (file *)f;
+	if (op == SQLITE_FCNTL_PDB && p->src == &p->vfs->src[SCOUT_MAIN]) {
+		p->vfs->db = *(sqlite3 **)arg;
+		return SQLITE_OK;
+	}
+	return SQLITE_NOTFOUND;
+}
+
 static int sectorSize(sqlite3_file *f) { return 4096; }
 
 static int noCharacteristics(sqlite3_file *f) { return 0; }
@@ -264,7 +289,7 @@ static const sqlite3_io_methods srcMethods = {
 	srcLock,
 	srcUnlock,
 	srcCheckReservedLock,
-	notFound,
+	srcFileControl,
 	sectorSize,
 	noCharacteristics,
 };
@@ -520,6 +545,88 @@ static int currentTimeInt64(sqlite3_vfs *base, sqlite3_int64 *t) {
 	*t = (sqlite3_int64)(d * 86400000.0);
 	return rc;
 }
+
+// ---- the authorizer ----
+
+// The PRAGMAs a statement may run: those that report a setting, without a
+// value, and those that describe the schema, with a table or index name or
+// none. Other PRAGMAs set something, of the connection or of the process.
+static const char *const reportPragmas[] = {
+	"application_id", "auto_vacuum", "collation_list", "compile_options", "data_version",
+	"database_list", "encoding", "foreign_keys", "freelist_count", "function_list",
+	"module_list", "page_count", "page_size", "pragma_list", "schema_version", "user_version",
+	NULL,
+};
+static const char *const schemaPragmas[] = {
+	"table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
+	"foreign_key_list", "foreign_key_check", "integrity_check", "quick_check",
+	NULL,
+};
+
+// The functions a statement never calls: they load code or change what
+// SQLite does beyond the statement.
+static const char *const refusedFuncs[] = {"load_extension", "fts3_tokenizer", NULL};
+
+static int listed(const char *const *list, const char *name) {
+	for (; name && *list; list++) {
+		if (strcasecmp(*list, name) == 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void keep(char *dst, const char *src) {
+	dst[0] = 0;
+	if (src) {
+		strncpy(dst, src, 127);
+		dst[127] = 0;
+	}
+}
+
+// authorize allows reading a table or view, a function other than
+// refusedFuncs, a recursive query and the PRAGMAs above; it refuses the
+// rest (writing, ATTACH, transactions, PRAGMAs that set) and records why.
+static int authorize(void *arg, int op, const char *a1, const char *a2, const char *dbName, const char *trigger) {
+	scout_vfs *v = arg;
+	switch (op) {
+	case SQLITE_SELECT:
+	case SQLITE_READ:
+	case SQLITE_RECURSIVE:
+		return SQLITE_OK;
+	case SQLITE_FUNCTION:
+		if (!listed(refusedFuncs, a2)) {
+			return SQLITE_OK;
+		}
+		break;
+	case SQLITE_PRAGMA:
+		if (listed(schemaPragmas, a1) || (listed(reportPragmas, a1) && a2 == NULL)) {
+			return SQLITE_OK;
+		}
+		break;
+	}
+	v->refusedOp = op;
+	v->refusedHas2 = a2 != NULL;
+	keep(v->refused1, a1);
+	keep(v->refused2, a2);
+	return SQLITE_DENY;
+}
+
+int scout_vfs_guard(scout_vfs *v) {
+	if (!v->db) {
+		return -1;
+	}
+	return sqlite3_set_authorizer(v->db, authorize, v) == SQLITE_OK ? 0 : -1;
+}
+
+int scout_vfs_refused(scout_vfs *v, const char **a1, const char **a2, int *has2) {
+	*a1 = v->refused1;
+	*a2 = v->refused2;
+	*has2 = v->refusedHas2;
+	return v->refusedOp;
+}
+
+void scout_vfs_forget(scout_vfs *v) { v->refusedOp = 0; }
 
 scout_vfs *scout_vfs_new(const char *name, sqlite3_int64 temp_max) {
 	sqlite3_vfs *os = sqlite3_vfs_find(NULL);

@@ -8,6 +8,7 @@
 #define SCOUT_VFS_H
 
 typedef long long int sqlite3_int64;
+typedef struct sqlite3 sqlite3;
 typedef struct sqlite3_file sqlite3_file;
 typedef struct sqlite3_io_methods sqlite3_io_methods;
 typedef struct sqlite3_vfs sqlite3_vfs;
@@ -67,6 +68,7 @@ struct sqlite3_vfs {
 sqlite3_vfs *sqlite3_vfs_find(const char *zVfsName);
 int sqlite3_vfs_register(sqlite3_vfs *, int makeDflt);
 int sqlite3_vfs_unregister(sqlite3_vfs *);
+int sqlite3_set_authorizer(sqlite3 *, int (*)(void *, int, const char *, const char *, const char *, const char *), void *);
 
 // The files of a read: the database, its -wal and its -journal.
 enum { SCOUT_MAIN, SCOUT_WAL, SCOUT_JOURNAL, SCOUT_NSRC };
@@ -84,6 +86,16 @@ void scout_vfs_set_fd(scout_vfs *, int i, int fd);
 // scout_vfs_set_mem gives the VFS size bytes at mem, from malloc, as file
 // i; the VFS frees them.
 void scout_vfs_set_mem(scout_vfs *, int i, unsigned char *mem, sqlite3_int64 size);
+// scout_vfs_guard installs the authorizer on the connection that opened
+// the VFS's database: it allows reading and nothing else, and records what
+// it refused. It returns 0, or -1 when no connection has opened it.
+int scout_vfs_guard(scout_vfs *);
+// scout_vfs_refused returns the authorizer action code of the last
+// refusal, 0 if none, with its two arguments (cut to 127 bytes, "" when
+// absent, *has2 telling whether the second one was given).
+int scout_vfs_refused(scout_vfs *, const char **arg1, const char **arg2, int *has2);
+// scout_vfs_forget clears the last refusal.
+void scout_vfs_forget(scout_vfs *);
 // scout_vfs_cancel makes every later read, lock and sleep of the VFS fail
 // at once.
 void scout_vfs_cancel(scout_vfs *);
