@@ -21,6 +21,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"unsafe"
@@ -50,6 +51,9 @@ type files struct {
 	// they may (<= 0: no cap).
 	inMemory, max int64
 	stop          func() bool // ends the cancellation watch
+	// mu keeps the watch from canceling a released VFS.
+	mu       sync.Mutex
+	released bool
 }
 
 // newFiles registers the VFS of one read. A done ctx makes its reads,
@@ -63,13 +67,22 @@ func newFiles(ctx context.Context, max int64) (*files, error) {
 		return nil, errs.New(errs.Internal, "SQLite: cannot register Scout's read-only VFS")
 	}
 	f := &files{c: c, name: name, max: max}
-	f.stop = context.AfterFunc(ctx, func() { C.scout_vfs_cancel(c) })
+	f.stop = context.AfterFunc(ctx, func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if !f.released {
+			C.scout_vfs_cancel(c)
+		}
+	})
 	return f, nil
 }
 
 // release unregisters the VFS; SQLite must have closed its files.
 func (f *files) release() {
 	f.stop()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.released = true
 	C.scout_vfs_release(f.c)
 }
 

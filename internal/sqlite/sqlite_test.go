@@ -174,6 +174,7 @@ Sample rows:
 			"a raw query over DATETIME and BOOLEAN columns keeps stored values and its order"},
 		{"?q=WITH x AS (SELECT created FROM users WHERE id = 2) SELECT * FROM x", "| created    |\n| ---------- |\n| not a date |", "WITH query over a DATETIME column"},
 		{":users?offset=500", "(no rows)\n\n[No rows at offset 500; use a smaller offset]", "offset past the end"},
+		{"?q=SELECT id, name AS id FROM users WHERE id = 2", "| id | id:1 |\n| -- | ---- |\n| 2  | bob  |", "a repeated column name told apart as SQLite names it in a subquery"},
 	}
 	_, path := fixtureDB(t)
 	for name, read := range readers(t, path) {

@@ -60,8 +60,10 @@ type Result struct {
 	Table string
 	SQL   string
 	// Columns and Rows are the rows shown (Schema samples, Row, Query,
-	// Raw). A value is nil (NULL), int64, float64, string, []byte, or
-	// Sized in the table views (Schema, Row, Query).
+	// Raw). A value is nil (NULL), int64, float64, string, []byte (only
+	// from a statement that is not a SELECT), or Sized for a value not
+	// loaded. A Raw SELECT's columns are named as SQLite names them in a
+	// subquery (a repeated name gets ":1", ":2").
 	Columns []string
 	Rows    [][]any
 	// Count is the table's row count (Schema).
