@@ -501,3 +501,34 @@ func TestPeakMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestValueOverShare: a text over its column's share of MaxRowBytes is
+// shown as its size in the table views and in a query, and the row view
+// shows its head with the hint to read on, as for any long value.
+func TestValueOverShare(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "share.db")
+	cols := []string{"id INTEGER PRIMARY KEY", "body TEXT"}
+	for i := range 30 {
+		cols = append(cols, fmt.Sprintf("c%d", i))
+	}
+	makeDB(t, path, "CREATE TABLE r("+strings.Join(cols, ", ")+")",
+		"INSERT INTO r(id, body, c0) VALUES (1, 'é' || printf('%.*c', 1000000, 'x'), 'small')")
+	if share(len(cols)) >= 1000002 {
+		t.Fatalf("the value is not over its share (%d bytes)", share(len(cols)))
+	}
+	ctx := context.Background()
+	for _, sel := range []string{":r", ":r?limit=5", "?q=SELECT * FROM r"} {
+		res, err := readFile(ctx, path, sel)
+		if err != nil || !strings.Contains(res.Text, "body: <TEXT 976.6KB>") || !strings.Contains(res.Text, "c0: small") {
+			t.Errorf("%s: %v\n%v", sel, err, res)
+		}
+	}
+	res, err := readFile(ctx, path, ":r:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "body: é" + strings.Repeat("x", MaxValueChars-1) + "… [983617 more characters; append ?q=SELECT substr(\"body\", 16385, 16384) FROM \"r\" WHERE \"id\" = 1 to the database path to read on]\nc0: small\n"
+	if !strings.Contains(res.Text, want) {
+		t.Errorf("row view: %.300q", res.Text)
+	}
+}
