@@ -538,9 +538,9 @@ func (d *db) scan(ctx context.Context, q string, args []any, max int) (cols []st
 	return cols, out, more, r.Err()
 }
 
-// Sized stands for a value that is not loaded: every BLOB in the table
-// views, and a text or BLOB over its share of MaxRowBytes in every view
-// and query. Type is its storage class, "blob" or "text".
+// Sized stands for a value that is not loaded: every BLOB of the views
+// and of a SELECT's rows, and every text over its column's share of
+// MaxRowBytes. Type is its storage class, "blob" or "text".
 type Sized struct {
 	Type  string
 	Bytes int64
