@@ -214,9 +214,6 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 		ImageMetadataOnly: r.ImageMetadataOnly,
 		Now:               r.Now,
 	}
-	if r.FS == nil {
-		c.OSRoot = root
-	}
 	if r.URLCache != nil {
 		c.WebCache = &r.URLCache.c
 	}

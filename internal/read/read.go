@@ -59,9 +59,6 @@ type Config struct {
 	Now func() time.Time
 	// SuffixTimeout bounds the suffix match; 0 means 5 s.
 	SuffixTimeout time.Duration
-	// OSRoot is the OS directory FS stands for when FS is that directory
-	// itself (databases are then opened in place); "" otherwise.
-	OSRoot string
 	// Fetcher fetches web URLs; nil means web.DefaultFetcher(). NoWeb
 	// refuses web URLs. WebCache keeps rendered pages for paging; nil
 	// means none.
