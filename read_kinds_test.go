@@ -201,7 +201,10 @@ func TestReadKinds(t *testing.T) {
 		{"document hook", map[string][]byte{"d.pdf": []byte("hello pdf")}, "d.pdf", func(r *scout.Reader) { r.Converters = map[string]scout.Converter{".PDF": upper{}} },
 			[]string{"HELLO PDF"}, []string{"¶"}, "a host converter replaces the built-in one; converted text has no anchors"},
 		{"document failure", map[string][]byte{"d.pdf": []byte("x")}, "d.pdf", func(r *scout.Reader) { r.Converters = map[string]scout.Converter{".pdf": failing{}} },
-			[]string{"[Cannot read .pdf file: no text layer]"}, nil, "a failed conversion is a notice, not an error"},
+			[]string{"error UNSUPPORTED: Cannot convert 'd.pdf': no text layer. Read 'd.pdf:raw' to get the file as it is."}, nil, "a failed conversion is an error"},
+		{"document in part", map[string][]byte{"d.rtf": []byte(`{\rtf1 ` + strings.Repeat("word ", 4<<20) + `}`)}, "d.rtf:1", nil,
+			[]string{"word word", "Note: Converted in part: conversion stopped after 16 MiB of text; the rest of the document is not shown]"}, nil,
+			"a document over the output cap shows its text and says what is left out"},
 		{"internal virtual", nil, "memory://notes:2", func(r *scout.Reader) {
 			r.Resolvers = map[string]scout.Resolver{"memory": memResolver{"memory://notes": {Text: "a\nb\nc\n", Immutable: true}}}
 		}, []string{"a\nb\nc"}, []string{"¶", "1:"}, "an immutable resource is paged without anchors"},
@@ -252,7 +255,8 @@ func clipText(s string) string {
 }
 
 // TestReadWeb reads URLs from a local server: the header, paging from the
-// cache without refetching, and a failed fetch reported as method failed.
+// cache without refetching, a failed fetch reported as an error, and the
+// private network allowed only on request.
 func TestReadWeb(t *testing.T) {
 	hits := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -268,6 +272,11 @@ func TestReadWeb(t *testing.T) {
 	}))
 	defer srv.Close()
 	r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{}}, URLCache: &scout.URLCache{}}
+	_, err := r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/t.txt"})
+	if scout.CodeOf(err) != scout.CodeAccessDenied || !strings.Contains(err.Error(), "127.0.0.1 is a loopback address") || hits != 0 {
+		t.Fatalf("a loopback address without AllowPrivateNetwork: err = %v, %d hits", err, hits)
+	}
+	r.AllowPrivateNetwork = true
 	res, err := r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/t.txt"})
 	if err != nil {
 		t.Fatal(err)
@@ -283,12 +292,9 @@ func TestReadWeb(t *testing.T) {
 	if text := format.ReadText(res, nil); !strings.Contains(text, "line 400") || hits != 1 {
 		t.Fatalf("second page (hits %d):\n%s", hits, clipText(text))
 	}
-	res, err = r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/missing"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.URL == nil || res.URL.Method != "failed" {
-		t.Fatalf("missing page: %+v", res.URL)
+	_, err = r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/missing"})
+	if scout.CodeOf(err) != scout.CodeNotFound || err.Error() != "HTTP 404 Not Found from "+srv.URL+"/missing: gone" {
+		t.Fatalf("missing page: %v", err)
 	}
 }
 

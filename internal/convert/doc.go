@@ -63,7 +63,7 @@ func convertDOC(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	return docText(chars), nil
+	return docText(chars)
 }
 
 // oleStreams reads the named streams of a compound file of the given
@@ -200,7 +200,7 @@ func pieceText(ctx context.Context, wd, clx []byte, ccpText int) ([]rune, error)
 }
 
 // docText maps Word's special characters to text.
-func docText(chars []rune) string {
+func docText(chars []rune) (string, error) {
 	var b text
 	// Field nesting: true for a field whose result is being shown.
 	var fields []bool
@@ -255,5 +255,9 @@ func docText(chars []rune) string {
 			}
 		}
 	}
-	return tidy(strings.ReplaceAll(b.String(), "\t\n", "\n"))
+	s := tidy(strings.ReplaceAll(b.String(), "\t\n", "\n"))
+	if b.full() {
+		return s, outputCut()
+	}
+	return s, nil
 }

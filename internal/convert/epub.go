@@ -87,5 +87,5 @@ func convertEPUB(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 		}
 		out.WriteString(md + "\n\n")
 	}
-	return out.result(), nil
+	return out.result()
 }

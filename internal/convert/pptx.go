@@ -43,7 +43,7 @@ func convertPPTX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 		}
 		out.WriteString("\n")
 	}
-	return out.result(), nil
+	return out.result()
 }
 
 // pptxSlides returns the slide part names in presentation order.
@@ -71,11 +71,11 @@ func pptxSlides(p *pkg) ([]string, error) {
 }
 
 type pptxWriter struct {
-	out     strings.Builder
-	shape   strings.Builder // text of the open shape
-	para    strings.Builder // text of the open paragraph
-	title   bool            // the open shape is a title placeholder
-	skip    bool            // the open shape is a slide number, date, header or footer
+	out     text
+	shape   text // text of the open shape
+	para    text // text of the open paragraph
+	title   bool // the open shape is a title placeholder
+	skip    bool // the open shape is a slide number, date, header or footer
 	inShape int
 	inText  bool
 	table   *docxTable
@@ -145,11 +145,11 @@ func pptxText(p *pkg, part string) (string, error) {
 				w.out.WriteString(s + "\n")
 			case "tc":
 				if w.table != nil {
-					w.table.row = append(w.table.row, strings.Join(w.table.cell, "\n"))
+					w.table.addCell()
 				}
 			case "tr":
 				if w.table != nil {
-					w.table.rows = append(w.table.rows, w.table.row)
+					w.table.addRow()
 				}
 			case "tbl":
 				if w.table != nil {

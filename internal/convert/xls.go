@@ -83,7 +83,7 @@ func convertXLS(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 	if len(b.sheets) == 0 {
 		return "", malformed("XLS", errors.New("no worksheets"))
 	}
-	return out.result(), nil
+	return out.result()
 }
 
 type xlsRec struct {

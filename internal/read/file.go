@@ -3,6 +3,7 @@ package read
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"io/fs"
 	"path"
@@ -226,8 +227,9 @@ func (r *reader) converter(ext string) (convert.Converter, bool) {
 }
 
 // document converts a document and pages its text in memory (line
-// selectors apply to the converted text); a failed conversion is a notice,
-// not an error.
+// selectors apply to the converted text). A document converted in part is
+// read as far as it goes, Incomplete saying why; a failed conversion is an
+// error.
 func (r *reader) document(ctx context.Context, name, display, ext string, c convert.Converter, sel Selector) (*Result, error) {
 	ra, err := fsx.OpenReaderAt(r.c.FS, name, 256<<20)
 	if err != nil {
@@ -235,17 +237,27 @@ func (r *reader) document(ctx context.Context, name, display, ext string, c conv
 	}
 	defer ra.Close()
 	text, err := c.Convert(ctx, ra, ra.Size())
-	if err != nil {
+	var part *convert.Partial
+	if err != nil && !errors.As(err, &part) {
 		if ctx.Err() != nil {
 			return nil, errs.Wrap(errs.CodeOf(ctx.Err()), ctx.Err(), "Read canceled: %v", ctx.Err())
 		}
-		return &Result{Kind: KindNotice, Path: display, Bytes: ra.Size(), Body: convert.Notice(ext, err)}, nil
+		code := errs.Unsupported // a host converter's own error
+		var e *errs.Error
+		if errors.As(err, &e) {
+			code = e.Code
+		}
+		return nil, errs.Wrap(code, err, "Cannot convert '%s': %v. Read '%s:raw' to get the file as it is.", display, err, display)
 	}
 	res, err := r.memory(ctx, text, sel, memoryPlan, EntityDocument, true)
 	if err != nil {
 		return nil, err
 	}
 	res.Path, res.Bytes = display, ra.Size()
+	if part != nil {
+		res.Incomplete = part.Reason
+		res.Notes = append(res.Notes, "Converted in part: "+part.Reason)
+	}
 	return res, nil
 }
 

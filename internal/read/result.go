@@ -108,16 +108,21 @@ type Result struct {
 	Notes []string `json:"notes,omitempty"`
 	// URL describes a web read.
 	URL *URLInfo `json:"url,omitempty"`
+	// Incomplete says why the content is not the whole source: a document
+	// or notebook converted in part (an output cap, pages that could not
+	// be read), a web body cut at the fetcher's cap; "" when it is whole.
+	// It makes the read partial.
+	Incomplete string `json:"incomplete,omitempty"`
 	// Parts are the reads of a delimited entry (Kind multi).
 	Parts []Part `json:"parts,omitempty"`
 }
 
 // Truncated reports whether a limit cut the result (the Envelope's
 // "partial"): a line or byte limit, a capped directory, a raw line cut at
-// the byte budget. The display cap of 768 characters per line does not
-// count: :raw shows those lines whole.
+// the byte budget, content that is Incomplete. The display cap of 768
+// characters per line does not count: :raw shows those lines whole.
 func (r *Result) Truncated() bool {
-	if r.Truncation != nil || r.Omitted > 0 {
+	if r.Truncation != nil || r.Omitted > 0 || r.Incomplete != "" {
 		return true
 	}
 	for _, b := range r.Blocks {

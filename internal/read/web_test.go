@@ -47,7 +47,7 @@ func TestWebRead(t *testing.T) {
 		}
 		return &web.Page{Content: "from the handler\n", Method: "test-site"}, nil
 	})
-	fetcher := &web.Client{Fetcher: &web.HTTPFetcher{}, Handlers: map[string]web.Handler{"test": site}}
+	fetcher := &web.Client{Fetcher: &web.HTTPFetcher{AllowPrivate: true}, Handlers: map[string]web.Handler{"test": site}}
 	tests := []struct {
 		reason   string
 		path     string
