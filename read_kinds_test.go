@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -24,6 +25,7 @@ import (
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/testfs"
+	"github.com/scoutkit/scout/tool"
 )
 
 // readBoth reads path over files as a MapFS and as a temporary directory
@@ -433,6 +435,47 @@ func TestReadConcurrent(t *testing.T) {
 	for err := range errs {
 		if err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestReadStatus checks the Envelope status of reads that do not give the
+// whole source: a document or notebook over the output cap is partial and
+// says why (data.result.incomplete), a document that cannot be converted
+// is an error.
+func TestReadStatus(t *testing.T) {
+	var nb strings.Builder
+	nb.WriteString(`{"cells":[{}`)
+	for range 3 << 19 {
+		nb.WriteString(`,{}`)
+	}
+	nb.WriteString(`]}`)
+	root := testfs.WriteDir(t, fstest.MapFS{
+		"big.rtf":     {Data: []byte(`{\rtf1 ` + strings.Repeat("word ", 4<<20) + `}`)},
+		"many.ipynb":  {Data: []byte(nb.String())},
+		"broken.pdf":  {Data: []byte("%PDF-1.4\nnot really\n")},
+		"broken.docx": {Data: []byte("PK\x03\x04 broken")},
+	})
+	tests := []struct {
+		path, status, want string
+	}{
+		{"big.rtf", "partial", `"incomplete":"conversion stopped after 16 MiB of text; the rest of the document is not shown"`},
+		{"many.ipynb", "partial", `"incomplete":"the notebook renders to more than 16.0 MiB of text: cells from 7`},
+		{"broken.pdf", "error", "Cannot convert 'broken.pdf': not a valid PDF document"},
+		{"broken.docx", "error", "Cannot convert 'broken.docx': not a valid DOCX document"},
+	}
+	for _, tt := range tests {
+		env := tool.Call(context.Background(), tool.Config{Root: root}, tool.Pi, "read", []byte(`{"path":"`+tt.path+`"}`))
+		got := env.Text
+		if env.Status == scout.StatusPartial {
+			data, err := json.Marshal(env.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = string(data) // the reason is in data.result.incomplete
+		}
+		if string(env.Status) != tt.status || !strings.Contains(got, tt.want) {
+			t.Errorf("%s: %s %q, want %s %q", tt.path, env.Status, got, tt.status, tt.want)
 		}
 	}
 }

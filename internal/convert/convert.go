@@ -4,8 +4,8 @@
 // Every converter reads through io.ReaderAt, honours ctx between pages,
 // parts or records, caps what it inflates and what it emits, and never
 // panics: a malformed document gives an error whose message says what is
-// wrong, and a document converted in part its text with a *Partial error
-// that says what is left out.
+// wrong, and a document converted in part its text with an *errs.Partial
+// error that says what is left out.
 //
 // # Output
 //
@@ -29,7 +29,7 @@
 //
 // # Limits
 //
-// MaxOutput bytes of text (more is a *Partial); 64 MiB inflated per zip
+// MaxOutput bytes of text (more is an *errs.Partial); 64 MiB inflated per zip
 // part and 512 MiB per XLSX workbook, 8 MiB per EPUB chapter; 256 MiB per
 // OLE stream; XML elements nested 256 deep and tags of 1 MiB; RTF groups
 // nested 1024 deep; PDF: 2 Mi objects, 256 Ki entries per array or
@@ -113,7 +113,9 @@ func Extensions() []string {
 // input) becomes an error, a canceled ctx is reported before any work,
 // reads of the document fail once ctx is done or MaxDuration has passed,
 // invalid UTF-8 in the output becomes U+FFFD, and output beyond MaxOutput
-// is cut with a notice.
+// is cut and reported with an *errs.Partial. A text with an *errs.Partial
+// passes through; an *errs.Partial without text becomes an UNSUPPORTED
+// error.
 func Safe(c Converter) Converter {
 	if s, ok := c.(safe); ok {
 		return s
@@ -138,7 +140,7 @@ func (s safe) Convert(ctx context.Context, r io.ReaderAt, size int64) (text stri
 		}
 	}()
 	text, err = s.c.Convert(ctx, ctxReaderAt{r, ctx}, size)
-	var part *Partial
+	var part *errs.Partial
 	if err != nil {
 		if ce := ctx.Err(); ce != nil {
 			return "", ctxErr(ce)
@@ -160,18 +162,9 @@ func (s safe) Convert(ctx context.Context, r io.ReaderAt, size int64) (text stri
 	return text, err
 }
 
-// Partial is the error a converter returns with the text it did convert
-// when it stopped before the end of the document: an output cap, a page
-// that could not be read. Reason says what is left out.
-type Partial struct {
-	Reason string
-}
-
-func (e *Partial) Error() string { return e.Reason }
-
 // outputCut is the Partial of a text cut at MaxOutput.
-func outputCut() *Partial {
-	return &Partial{Reason: fmt.Sprintf("conversion stopped after %d MiB of text; the rest of the document is not shown", MaxOutput>>20)}
+func outputCut() *errs.Partial {
+	return &errs.Partial{Reason: fmt.Sprintf("conversion stopped after %d MiB of text; the rest of the document is not shown", MaxOutput>>20)}
 }
 
 // ctxReaderAt fails reads once ctx is done.
@@ -259,7 +252,7 @@ func (t *text) Reset()         { t.b.Reset(); t.cut = false }
 func (t *text) full() bool { return t.cut || t.b.Len() >= MaxOutput }
 
 // result returns the text with runs of blank lines collapsed to one and
-// surrounding blank lines trimmed, and a *Partial error when the text
+// surrounding blank lines trimmed, and a *errs.Partial error when the text
 // reached MaxOutput.
 func (t *text) result() (string, error) {
 	s := tidy(t.b.String())

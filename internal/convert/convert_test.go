@@ -294,22 +294,22 @@ func TestSafe(t *testing.T) {
 			return strings.Repeat("é", MaxOutput), nil
 		}, "conversion stopped after 16 MiB of text", "é"},
 		{"a partial text passes through", func(context.Context, io.ReaderAt, int64) (string, error) {
-			return "some", &Partial{Reason: "page 2 left out"}
+			return "some", &errs.Partial{Reason: "page 2 left out"}
 		}, "page 2 left out", "some"},
 		{"a partial error without text is an error", func(context.Context, io.ReaderAt, int64) (string, error) {
-			return "", &Partial{Reason: "page 2 left out"}
+			return "", &errs.Partial{Reason: "page 2 left out"}
 		}, "page 2 left out", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
 			out, err := Safe(tt.c).Convert(context.Background(), bytes.NewReader(nil), 0)
-			var part *Partial
+			var part *errs.Partial
 			if tt.want != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.want) {
 					t.Fatalf("err = %v, want %q", err, tt.want)
 				}
 				if errors.As(err, &part) != (tt.out != "") {
-					t.Fatalf("err = %#v: a *Partial error comes with text, and only then", err)
+					t.Fatalf("err = %#v: a *errs.Partial error comes with text, and only then", err)
 				}
 				if tt.out == "" {
 					return

@@ -21,7 +21,7 @@ import (
 // producers often position words instead of writing spaces). A PDF without
 // a text layer (scanned images) gives an error that says so rather than an
 // empty text. A page that cannot be read is left out and named in a
-// *Partial error with the text of the others.
+// *errs.Partial error with the text of the others.
 func convertPDF(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
 	head := make([]byte, 8)
 	if n, _ := r.ReadAt(head, 0); bytes.HasPrefix(head[:n], []byte("%PDF-")) {
@@ -73,7 +73,7 @@ func convertPDF(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 	case res == "":
 		return "", malformed("PDF", errors.New("no text layer found (scanned images need OCR)"))
 	case len(failed) > 0:
-		return res, &Partial{Reason: pdfFailures(failed, pages)}
+		return res, &errs.Partial{Reason: pdfFailures(failed, pages)}
 	}
 	return res, cut
 }

@@ -557,6 +557,15 @@ func (s *pdfScan) xrefTable(l *pdfLexer) error {
 // stream skips the data of a stream to its "endstream", scanning it first
 // when the dictionary before it (d) announces an object stream.
 func (s *pdfScan) stream(l *pdfLexer, base int64, d *pdfFrame) error {
+	// The data starts after the end of the line of "stream".
+	if c, ok := l.byte(); ok && c == '\r' {
+		c, ok = l.byte()
+		if ok && c != '\n' {
+			l.unread()
+		}
+	} else if ok && c != '\n' {
+		l.unread()
+	}
 	start := base + l.off
 	n, err := skipTo(l, []byte("endstream"))
 	if err != nil || d == nil || !d.objStm {

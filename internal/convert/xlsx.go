@@ -58,7 +58,7 @@ func convertXLSX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 	for i, s := range b.sheets {
 		if i == xlsxMaxSheets {
 			res, _ := out.result()
-			return res, &Partial{Reason: fmt.Sprintf("%d more sheets not shown: at most %d are read", len(b.sheets)-i, xlsxMaxSheets)}
+			return res, &errs.Partial{Reason: fmt.Sprintf("%d more sheets not shown: at most %d are read", len(b.sheets)-i, xlsxMaxSheets)}
 		}
 		rows, err := b.sheetRows(s.part)
 		if err != nil {

@@ -397,9 +397,9 @@ func TestXLSXBounds(t *testing.T) {
 			"xl/workbook.xml": `<workbook ` + xlsxNS + `><sheets><sheet name="S" sheetId="1" r:id="rId1"/><sheet name="Later" sheetId="2" r:id="rId1"/></sheets></workbook>`,
 		})
 		got, err := run(t, ".xlsx", data)
-		var part *Partial
+		var part *errs.Partial
 		if !errors.As(err, &part) || part.Reason != "conversion stopped after 16 MiB of text; the rest of the document is not shown" {
-			t.Fatalf("err = %v, want a *Partial", err)
+			t.Fatalf("err = %v, want a *errs.Partial", err)
 		}
 		if len(got) < MaxOutput-1000 || len(got) > MaxOutput || strings.Contains(got, "## Later") {
 			t.Errorf("got %d bytes ending %q; want about %d bytes, no second sheet", len(got), got[max(0, len(got)-80):], MaxOutput)
@@ -410,9 +410,9 @@ func TestXLSXBounds(t *testing.T) {
 			"xl/workbook.xml": `<workbook ` + xlsxNS + `><sheets>` + strings.Repeat(`<sheet name="S" r:id="rId1"/>`, xlsxMaxSheets+5) + `</sheets></workbook>`,
 		})
 		got, err := convertXLSX(context.Background(), bytes.NewReader(data), int64(len(data)))
-		var part *Partial
+		var part *errs.Partial
 		if !errors.As(err, &part) || part.Reason != "5 more sheets not shown: at most 10000 are read" {
-			t.Fatalf("err = %v, want a *Partial", err)
+			t.Fatalf("err = %v, want a *errs.Partial", err)
 		}
 		if n := strings.Count(got, "## S\n\n| 1 |\n| --- |"); n != xlsxMaxSheets {
 			t.Errorf("%d sheets shown, output ends %q", n, got[max(0, len(got)-80):])

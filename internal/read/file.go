@@ -237,7 +237,7 @@ func (r *reader) document(ctx context.Context, name, display, ext string, c conv
 	}
 	defer ra.Close()
 	text, err := c.Convert(ctx, ra, ra.Size())
-	var part *convert.Partial
+	var part *errs.Partial
 	if err != nil && !errors.As(err, &part) {
 		if ctx.Err() != nil {
 			return nil, errs.Wrap(errs.CodeOf(ctx.Err()), ctx.Err(), "Read canceled: %v", ctx.Err())
@@ -261,29 +261,40 @@ func (r *reader) document(ctx context.Context, name, display, ext string, c conv
 	return res, nil
 }
 
-// notebook renders a notebook's cells and pages them in memory.
+// notebook renders a notebook's cells and pages them in memory; a
+// notebook that renders to more than notebook.MaxOutput is read as far as
+// that, Incomplete saying so.
 func (r *reader) notebook(ctx context.Context, name, display string, info fs.FileInfo, sel Selector) (*Result, error) {
 	if info.Size() > notebook.MaxBytes {
 		return nil, errs.New(errs.TooLarge, "Notebook '%s' is %s, over the %s limit. Read it with :raw and a line range, e.g. %s:1-200:raw.",
 			display, sizeOf(info.Size()), sizeOf(notebook.MaxBytes), display)
 	}
-	data, err := fs.ReadFile(r.c.FS, name)
+	f, err := r.c.FS.Open(name)
 	if err != nil {
 		return nil, openErr(display, err)
 	}
-	text, err := notebook.Render(data)
-	if err != nil {
+	defer f.Close()
+	text, err := notebook.Render(ctx, f)
+	var part *errs.Partial
+	if err != nil && !errors.As(err, &part) {
 		var e *errs.Error
-		if ok := asErr(err, &e); ok {
+		switch {
+		case ctx.Err() != nil:
+			return nil, errs.Wrap(errs.CodeOf(ctx.Err()), ctx.Err(), "Read canceled: %v", ctx.Err())
+		case asErr(err, &e):
 			return nil, errs.Wrap(e.Code, err, "Cannot read notebook '%s': %s.", display, e.Message) // the message says to use :raw
 		}
-		return nil, errs.Wrap(errs.Unsupported, err, "Cannot read notebook '%s': %v. Read it with :raw to see the JSON.", display, err)
+		return nil, openErr(display, err)
 	}
 	res, err := r.memory(ctx, text, sel, memoryPlan, EntityNotebook, false)
 	if err != nil {
 		return nil, err
 	}
 	res.Path, res.Bytes = display, info.Size()
+	if part != nil {
+		res.Incomplete = part.Reason
+		res.Notes = append(res.Notes, "Rendered in part: "+part.Reason)
+	}
 	return res, nil
 }
 

@@ -340,7 +340,7 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 			return binaryErr(p, mt, len(resp.Body))
 		}
 		text, err := c.Convert(ctx, bytes.NewReader(resp.Body), int64(len(resp.Body)))
-		var part *convert.Partial
+		var part *errs.Partial
 		if err != nil && (!errors.As(err, &part) || text == "") {
 			if ce := ctx.Err(); ce != nil {
 				return errs.Wrap(errs.CodeOf(ce), ce, "converting %s: %v", p.URL, ce)
