@@ -255,7 +255,10 @@ func (p *rtfParser) control() error {
 	if err != nil && err != io.EOF {
 		return err
 	}
-	v, _ := strconv.Atoi(string(num[:n]))
+	v := 0
+	if n > 0 {
+		v, _ = strconv.Atoi(string(num[:n]))
+	}
 	return p.word(string(word[:w]), v, n > 0)
 }
 

@@ -18,7 +18,7 @@ const (
 	KindBinary    Kind = "binary"    // a binary file, described by Binary instead of shown
 	KindConflicts Kind = "conflicts" // the :conflicts index of a file (Body)
 	KindSummary   Kind = "summary"   // a code summary with elided bodies (Summary)
-	KindNotice    Kind = "notice"    // a one-line notice instead of content (Body), e.g. a failed conversion
+	KindNotice    Kind = "notice"    // a one-line notice instead of content (Body), e.g. a binary archive member
 	KindMulti     Kind = "multi"     // a delimited entry read as several paths (Parts)
 )
 
