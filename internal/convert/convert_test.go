@@ -324,6 +324,32 @@ func TestSafe(t *testing.T) {
 
 var errBoom = errors.New("boom")
 
+// TestPartial checks documents that convert in part: the text of what is
+// there, and a *errs.Partial that names what is not.
+func TestPartial(t *testing.T) {
+	tests := []struct {
+		reason, ext string
+		data        func(testing.TB) []byte
+		text, want  string
+	}{
+		{"a slide listed but missing", ".pptx", func(t testing.TB) []byte {
+			data := pptxOf(t, []string{pptxShape("title", "One"), pptxShape("title", "Two")}, nil)
+			return bytes.Replace(data, []byte("ppt/slides/slide1.xml"), []byte("ppt/slides/slideX.xml"), -1) // the second slide's part
+		}, "# One", "1 of the 2 slides listed in the presentation are missing from the file"},
+		{"a chapter in the spine but missing", ".epub", func(t testing.TB) []byte {
+			data := epubOf(t, "Book", "<p>first</p>", "<p>second</p>")
+			return bytes.Replace(data, []byte("ch 1.xhtml"), []byte("ch 9.xhtml"), -1) // the zip entry of the second chapter
+		}, "first", "chapters named in the spine are missing from the book: "},
+	}
+	for _, tt := range tests {
+		got, err := run(t, tt.ext, tt.data(t))
+		var part *errs.Partial
+		if !errors.As(err, &part) || !strings.Contains(part.Reason, tt.want) || !strings.Contains(got, tt.text) {
+			t.Errorf("%s: err = %v, text %q; want %q and a *errs.Partial %q", tt.reason, err, got, tt.text, tt.want)
+		}
+	}
+}
+
 func gunzip(t testing.TB, b []byte) []byte {
 	t.Helper()
 	r, err := gzip.NewReader(bytes.NewReader(b))

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/scoutkit/scout/internal/errs"
 )
@@ -182,20 +183,23 @@ func TestRenderCanceled(t *testing.T) {
 	if r.read > 2<<20 {
 		t.Errorf("%d bytes read after the cancel at 1 MiB", r.read)
 	}
+	t.Logf("stopped %v after the cancel", time.Since(r.when).Round(10*time.Microsecond))
 }
 
-// cancelAt cancels once at bytes were read through it.
+// cancelAt cancels once at bytes were read through it, and notes when.
 type cancelAt struct {
 	r      io.Reader
 	read   int
 	at     int
 	cancel func()
+	when   time.Time
 }
 
 func (c *cancelAt) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
-	if c.read += n; c.read >= c.at {
+	if c.read += n; c.read >= c.at && c.when.IsZero() {
 		c.cancel()
+		c.when = time.Now()
 	}
 	return n, err
 }
