@@ -204,9 +204,9 @@ func TestReadKinds(t *testing.T) {
 			[]string{"HELLO PDF"}, []string{"¶"}, "a host converter replaces the built-in one; converted text has no anchors"},
 		{"document failure", map[string][]byte{"d.pdf": []byte("x")}, "d.pdf", func(r *scout.Reader) { r.Converters = map[string]scout.Converter{".pdf": failing{}} },
 			[]string{"error UNSUPPORTED: Cannot convert 'd.pdf': no text layer. Read 'd.pdf:raw' to get the file as it is."}, nil, "a failed conversion is an error"},
-		{"document in part", map[string][]byte{"d.rtf": []byte(`{\rtf1 ` + strings.Repeat("word ", 4<<20) + `}`)}, "d.rtf:1", nil,
-			[]string{"word word", "Note: Converted in part: conversion stopped after 16 MiB of text; the rest of the document is not shown]"}, nil,
-			"a document over the output cap shows its text and says what is left out"},
+		{"document in part", map[string][]byte{"deck.pptx": deckMissingSlide(t)}, "deck.pptx", nil,
+			[]string{"# First slide", "[Note: Converted in part: 1 of the 2 slides listed in the presentation are missing from the file]"}, nil,
+			"a document converted in part shows its text and says what is left out"},
 		{"internal virtual", nil, "memory://notes:2", func(r *scout.Reader) {
 			r.Resolvers = map[string]scout.Resolver{"memory": memResolver{"memory://notes": {Text: "a\nb\nc\n", Immutable: true}}}
 		}, []string{"a\nb\nc"}, []string{"¶", "1:"}, "an immutable resource is paged without anchors"},
@@ -440,27 +440,24 @@ func TestReadConcurrent(t *testing.T) {
 }
 
 // TestReadStatus checks the Envelope status of reads that do not give the
-// whole source: a document or notebook over the output cap is partial and
-// says why (data.result.incomplete), a document that cannot be converted
-// is an error.
+// whole source: a document converted in part and a notebook over the
+// output cap are partial and say why (data.result.incomplete), a document
+// that cannot be converted is an error.
 func TestReadStatus(t *testing.T) {
-	var nb strings.Builder
-	nb.WriteString(`{"cells":[{}`)
-	for range 3 << 19 {
-		nb.WriteString(`,{}`)
-	}
-	nb.WriteString(`]}`)
+	// Cells of 1 MiB: 17 fill the 16 MiB a notebook shows, 3 are left out.
+	cell := `{"cell_type":"code","source":"` + strings.Repeat("x", 1<<20-100) + `"}`
+	nb := `{"cells":[` + strings.Repeat(cell+",", 19) + cell + `]}`
 	root := testfs.WriteDir(t, fstest.MapFS{
-		"big.rtf":     {Data: []byte(`{\rtf1 ` + strings.Repeat("word ", 4<<20) + `}`)},
-		"many.ipynb":  {Data: []byte(nb.String())},
+		"deck.pptx":   {Data: deckMissingSlide(t)},
+		"many.ipynb":  {Data: []byte(nb)},
 		"broken.pdf":  {Data: []byte("%PDF-1.4\nnot really\n")},
 		"broken.docx": {Data: []byte("PK\x03\x04 broken")},
 	})
 	tests := []struct {
 		path, status, want string
 	}{
-		{"big.rtf", "partial", `"incomplete":"conversion stopped after 16 MiB of text; the rest of the document is not shown"`},
-		{"many.ipynb", "partial", `"incomplete":"the notebook renders to more than 16.0 MiB of text: cells from 7`},
+		{"deck.pptx", "partial", `"incomplete":"1 of the 2 slides listed in the presentation are missing from the file"`},
+		{"many.ipynb", "partial", `"incomplete":"the notebook renders to more than 16.0 MiB of text: cells from 17 on are not shown`},
 		{"broken.pdf", "error", "Cannot convert 'broken.pdf': not a valid PDF document"},
 		{"broken.docx", "error", "Cannot convert 'broken.docx': not a valid DOCX document"},
 	}
@@ -478,4 +475,29 @@ func TestReadStatus(t *testing.T) {
 			t.Errorf("%s: %s %q, want %s %q", tt.path, env.Status, got, tt.status, tt.want)
 		}
 	}
+}
+
+// deckMissingSlide is a PPTX whose presentation lists two slides, of which
+// only the first is in the file.
+func deckMissingSlide(t *testing.T) []byte {
+	const ns = `xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	for _, f := range [][2]string{
+		{"ppt/presentation.xml", `<p:presentation ` + ns + `><p:sldIdLst><p:sldId id="256" r:id="rId1"/><p:sldId id="257" r:id="rId2"/></p:sldIdLst></p:presentation>`},
+		{"ppt/_rels/presentation.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+			`<Relationship Id="rId1" Type="slide" Target="slides/slide1.xml"/><Relationship Id="rId2" Type="slide" Target="slides/slide2.xml"/></Relationships>`},
+		{"ppt/slides/slide1.xml", `<p:sld ` + ns + `><p:cSld><p:spTree><p:sp><p:nvSpPr><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr>` +
+			`<p:txBody><a:p><a:r><a:t>First slide</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:sld>`},
+	} {
+		fw, err := w.Create(f[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write([]byte(f[1]))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }

@@ -58,6 +58,10 @@ import (
 // dropped with a closing notice.
 const MaxOutput = 16 << 20
 
+// outputCap is MaxOutput, the bound the converters apply; the tests lower
+// it to reach it with small documents.
+var outputCap = MaxOutput
+
 // maxPart is the most bytes inflated from one part of a zip-based document.
 const maxPart = 64 << 20
 
@@ -153,8 +157,8 @@ func (s safe) Convert(ctx context.Context, r io.ReaderAt, size int64) (text stri
 		}
 	}
 	text = strings.ToValidUTF8(text, "\uFFFD")
-	if len(text) > MaxOutput {
-		text = cutUTF8(text, MaxOutput)
+	if len(text) > outputCap {
+		text = cutUTF8(text, outputCap)
 		if part == nil {
 			err = outputCut()
 		}
@@ -164,7 +168,11 @@ func (s safe) Convert(ctx context.Context, r io.ReaderAt, size int64) (text stri
 
 // outputCut is the Partial of a text cut at MaxOutput.
 func outputCut() *errs.Partial {
-	return &errs.Partial{Reason: fmt.Sprintf("conversion stopped after %d MiB of text; the rest of the document is not shown", MaxOutput>>20)}
+	size := fmt.Sprintf("%d MiB", outputCap>>20)
+	if outputCap < 1<<20 {
+		size = fmt.Sprintf("%d KiB", outputCap>>10)
+	}
+	return &errs.Partial{Reason: "conversion stopped after " + size + " of text; the rest of the document is not shown"}
 }
 
 // ctxReaderAt fails reads once ctx is done.
@@ -213,7 +221,7 @@ type text struct {
 }
 
 func (t *text) WriteString(s string) (int, error) {
-	if room := MaxOutput - t.b.Len(); len(s) > room {
+	if room := outputCap - t.b.Len(); len(s) > room {
 		s, t.cut = s[:max(room, 0)], true
 	}
 	return t.b.WriteString(s)
@@ -221,7 +229,7 @@ func (t *text) WriteString(s string) (int, error) {
 
 func (t *text) Write(p []byte) (int, error) {
 	n := len(p)
-	if room := MaxOutput - t.b.Len(); len(p) > room {
+	if room := outputCap - t.b.Len(); len(p) > room {
 		p, t.cut = p[:max(room, 0)], true
 	}
 	t.b.Write(p)
@@ -229,7 +237,7 @@ func (t *text) Write(p []byte) (int, error) {
 }
 
 func (t *text) WriteByte(c byte) error {
-	if t.b.Len() >= MaxOutput {
+	if t.b.Len() >= outputCap {
 		t.cut = true
 		return nil
 	}
@@ -237,7 +245,7 @@ func (t *text) WriteByte(c byte) error {
 }
 
 func (t *text) WriteRune(r rune) (int, error) {
-	if t.b.Len()+utf8.RuneLen(r) > MaxOutput {
+	if t.b.Len()+utf8.RuneLen(r) > outputCap {
 		t.cut = true
 		return 0, nil
 	}
@@ -249,7 +257,7 @@ func (t *text) String() string { return t.b.String() }
 func (t *text) Reset()         { t.b.Reset(); t.cut = false }
 
 // full reports whether the output reached MaxOutput: the converter stops.
-func (t *text) full() bool { return t.cut || t.b.Len() >= MaxOutput }
+func (t *text) full() bool { return t.cut || t.b.Len() >= outputCap }
 
 // result returns the text with runs of blank lines collapsed to one and
 // surrounding blank lines trimmed, and a *errs.Partial error when the text

@@ -169,8 +169,8 @@ func pieceText(ctx context.Context, wd, clx []byte, ccpText int) ([]rune, error)
 		if count <= 0 {
 			continue
 		}
-		if len(out)+count > MaxOutput {
-			count = MaxOutput - len(out)
+		if len(out)+count > outputCap {
+			count = outputCap - len(out)
 		}
 		fc := le.Uint32(pcd[k*8+2:])
 		if fc&0x40000000 != 0 {
@@ -192,7 +192,7 @@ func pieceText(ctx context.Context, wd, clx []byte, ccpText int) ([]rune, error)
 			}
 			out = append(out, utf16.Decode(u)...)
 		}
-		if len(out) >= MaxOutput {
+		if len(out) >= outputCap {
 			break
 		}
 	}

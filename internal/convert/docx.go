@@ -110,7 +110,7 @@ func (t *docxTable) addRow() {
 	}
 	t.rows = append(t.rows, t.row)
 	t.row = nil
-	if t.size += 24; t.size > MaxOutput {
+	if t.size += 24; t.size > outputCap {
 		t.full = true
 	}
 }

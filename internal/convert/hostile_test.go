@@ -79,20 +79,10 @@ func TestHostile(t *testing.T) {
 			return docxWith(t, "<w:p>"+strings.Repeat(`<w:hyperlink r:id="rId9"><w:r><w:t>a</w:t></w:r></w:hyperlink>`, 100<<10)+"</w:p>",
 				map[string]string{"word/_rels/document.xml.rels": rels})
 		}, "", "", "[a](https://example.com/x)[a](https://example.com/x)"},
-		{"docx: text over the output cap", ".docx", func(t testing.TB) []byte {
-			p := "<w:p><w:r><w:t>" + strings.Repeat("words ", 1<<20) + "</w:t></w:r></w:p>"
-			return docxOf(t, strings.Repeat(p, 3))
-		}, "", "conversion stopped after 16 MiB of text", "words words"},
-		{"docx: a table over the output cap", ".docx", func(t testing.TB) []byte {
-			row := "<w:tr><w:tc><w:p><w:r><w:t>" + strings.Repeat("c", 1000) + "</w:t></w:r></w:p></w:tc></w:tr>"
-			return docxOf(t, "<w:tbl>"+strings.Repeat(row, 20<<10)+"</w:tbl>")
-		}, "", "conversion stopped after 16 MiB of text", "| ccc"},
 		{"pptx: 2 Mi nested shapes", ".pptx", func(t testing.TB) []byte { return pptxOf(t, []string{strings.Repeat("<p:sp>", 2<<20)}, nil) },
 			errs.TooLarge, "part ppt/slides/slide1.xml nests elements more than 256 deep", ""},
 		{"rtf: 8 Mi nested groups", ".rtf", func(testing.TB) []byte { return []byte(`{\rtf1 ` + strings.Repeat("{", 8<<20)) },
 			errs.TooLarge, "RTF groups nest more than 1024 deep", ""},
-		{"rtf: text over the output cap", ".rtf", func(testing.TB) []byte { return []byte(`{\rtf1 ` + strings.Repeat("text ", 4<<20) + `}`) },
-			"", "conversion stopped after 16 MiB of text", "text text"},
 		{"pdf: 2 Mi nested graphics states, then text", ".pdf", func(testing.TB) []byte {
 			return pdfFlate(strings.Repeat("q ", 2<<20) + "BT /F1 12 Tf 72 720 Td (deep) Tj ET")
 		}, "", "", "deep"},
@@ -164,6 +154,48 @@ func TestHostile(t *testing.T) {
 	}
 }
 
+// TestOutputCap converts documents over the output cap, lowered to 256 KiB
+// so that small documents reach it: the text is cut there and partial, and
+// a table stops growing instead of holding all its rows.
+func TestOutputCap(t *testing.T) {
+	outputCap = 256 << 10
+	t.Cleanup(func() { outputCap = MaxOutput })
+	tests := []struct {
+		name, ext  string
+		data       func(t testing.TB) []byte
+		want, text string
+	}{
+		{"docx: text over the output cap", ".docx", func(t testing.TB) []byte {
+			p := "<w:p><w:r><w:t>" + strings.Repeat("words ", 20<<10) + "</w:t></w:r></w:p>"
+			return docxOf(t, strings.Repeat(p, 3))
+		}, "conversion stopped after 256 KiB of text", "words words"},
+		{"docx: a table over the output cap stops growing", ".docx", func(t testing.TB) []byte {
+			row := "<w:tr><w:tc><w:p><w:r><w:t>" + strings.Repeat("c", 1000) + "</w:t></w:r></w:p></w:tc></w:tr>"
+			return docxOf(t, "<w:tbl>"+strings.Repeat(row, 20000)+"</w:tbl>") // 20 MB of cells
+		}, "conversion stopped after 256 KiB of text", "| ccc"},
+		{"rtf: text over the output cap", ".rtf", func(testing.TB) []byte { return []byte(`{\rtf1 ` + strings.Repeat("text ", 200<<10) + `}`) },
+			"conversion stopped after 256 KiB of text", "text text"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := tt.data(t)
+			var got string
+			var err error
+			grew := heapPeak(func() { got, err = run(t, tt.ext, data) })
+			var part *errs.Partial
+			if !errors.As(err, &part) || !strings.Contains(part.Reason, tt.want) {
+				t.Fatalf("err = %v, want a *errs.Partial saying %q", err, tt.want)
+			}
+			if !strings.Contains(got, tt.text) || len(got) > outputCap || len(got) < outputCap/2 {
+				t.Errorf("%d bytes of text, want about %d containing %q", len(got), outputCap, tt.text)
+			}
+			if grew > 16<<20 { // the table's 20 MB would pass it twice over
+				t.Errorf("the heap grew by %d MiB", grew>>20)
+			}
+		})
+	}
+}
+
 // startReader signals its first read: the conversion has started.
 type startReader struct {
 	io.ReaderAt
@@ -184,38 +216,47 @@ func TestCancelMidway(t *testing.T) {
 	if testing.Short() {
 		t.Skip("converts large documents")
 	}
-	var pages []string
-	for range 2000 {
-		var c strings.Builder
-		for j := range 40 {
-			fmt.Fprintf(&c, "BT /F1 12 Tf 72 %d Td (a line of text on the page) Tj ET\n", 720-14*j)
-		}
-		pages = append(pages, c.String())
-	}
-	var slides, chapters []string
-	for i := range 3000 {
-		slides = append(slides, pptxShape("title", fmt.Sprint("slide ", i))+pptxShape("body", "some body text\nmore text"))
-	}
-	for range 300 {
-		chapters = append(chapters, "<p>"+strings.Repeat("chapter text ", 2000)+"</p>")
-	}
-	rows := make([][]any, 100000)
-	for i := range rows {
-		rows[i] = []any{"cell a", float64(i), "cell c"}
-	}
 	tests := []struct {
 		name, ext string
 		data      func() []byte
 	}{
-		{"pdf, 4 Mi nested graphics states", ".pdf", func() []byte { return pdfFlate(strings.Repeat("q ", 4<<20) + "BT /F1 12 Tf 72 720 Td (deep) Tj ET") }},
-		{"pdf, 2000 pages", ".pdf", func() []byte { return pdfFlate(pages...) }},
-		{"docx, 300,000 paragraphs", ".docx", func() []byte {
-			return docxOf(t, strings.Repeat("<w:p><w:r><w:t>some words of text here</w:t></w:r></w:p>", 300000))
+		{"pdf, 2 Mi nested graphics states", ".pdf", func() []byte { return pdfFlate(strings.Repeat("q ", 2<<20) + "BT /F1 12 Tf 72 720 Td (deep) Tj ET") }},
+		{"pdf, 500 pages", ".pdf", func() []byte {
+			var c strings.Builder
+			for j := range 40 {
+				fmt.Fprintf(&c, "BT /F1 12 Tf 72 %d Td (a line of text on the page) Tj ET\n", 720-14*j)
+			}
+			pages := make([]string, 500)
+			for i := range pages {
+				pages[i] = c.String()
+			}
+			return pdfFlate(pages...)
 		}},
-		{"pptx, 3000 slides", ".pptx", func() []byte { return pptxOf(t, slides, nil) }},
-		{"xlsx, 100,000 rows", ".xlsx", func() []byte { return xlsxOf(t, map[string][][]any{"S": rows}) }},
-		{"epub, 300 chapters", ".epub", func() []byte { return epubOf(t, "book", chapters...) }},
-		{"rtf, 10 MiB", ".rtf", func() []byte { return []byte(`{\rtf1 ` + strings.Repeat(`text \par `, 1<<20) + `}`) }},
+		{"docx, 60,000 paragraphs", ".docx", func() []byte {
+			return docxOf(t, strings.Repeat("<w:p><w:r><w:t>some words of text here</w:t></w:r></w:p>", 60000))
+		}},
+		{"pptx, 1000 slides", ".pptx", func() []byte {
+			slides := make([]string, 1000)
+			for i := range slides {
+				slides[i] = pptxShape("title", fmt.Sprint("slide ", i)) + pptxShape("body", "some body text\nmore text")
+			}
+			return pptxOf(t, slides, nil)
+		}},
+		{"xlsx, 30,000 rows", ".xlsx", func() []byte {
+			rows := make([][]any, 30000)
+			for i := range rows {
+				rows[i] = []any{"cell a", float64(i), "cell c"}
+			}
+			return xlsxOf(t, map[string][][]any{"S": rows})
+		}},
+		{"epub, 100 chapters", ".epub", func() []byte {
+			chapters := make([]string, 100)
+			for i := range chapters {
+				chapters[i] = "<p>" + strings.Repeat("chapter text ", 2000) + "</p>"
+			}
+			return epubOf(t, "book", chapters...)
+		}},
+		{"rtf, 4 MiB", ".rtf", func() []byte { return []byte(`{\rtf1 ` + strings.Repeat(`text \par `, 400<<10) + `}`) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -60,11 +60,12 @@ func convertPDF(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 		}
 		return nil
 	})
+	var why []string // what is left out
 	if err != nil && err != errFull {
 		if ctx.Err() != nil || out.Len() == 0 {
 			return "", err
 		}
-		failed = append(failed, err.Error())
+		why = append(why, "the pages after page "+fmt.Sprint(pages)+" are not read: "+err.Error())
 	}
 	res, cut := out.result()
 	switch {
@@ -73,9 +74,15 @@ func convertPDF(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 	case res == "":
 		return "", malformed("PDF", errors.New("no text layer found (scanned images need OCR)"))
 	case len(failed) > 0:
-		return res, &errs.Partial{Reason: pdfFailures(failed, pages)}
+		why = append([]string{pdfFailures(failed, pages)}, why...)
 	}
-	return res, cut
+	if cut != nil {
+		why = append(why, cut.Error())
+	}
+	if len(why) == 0 {
+		return res, nil
+	}
+	return res, &errs.Partial{Reason: strings.Join(why, "; ")}
 }
 
 // errFull stops the page walk once the output is full.

@@ -205,7 +205,7 @@ func (p *rtfParser) control() error {
 						p.skipN--
 						return nil
 					}
-					if len(p.pending) > MaxOutput {
+					if len(p.pending) > outputCap {
 						p.flush() // the output is full after it
 					}
 					p.pending = append(p.pending, byte(v))

@@ -182,7 +182,7 @@ func (b *xlsBook) sheetRows(pos int) [][]string {
 	size := 0
 	for _, rec := range b.recs[start+1:] {
 		d := rec.data
-		if size > MaxOutput {
+		if size > outputCap {
 			break
 		}
 		switch rec.typ {

@@ -32,6 +32,10 @@ const MaxCellBytes = 1 << 20
 // some 25 bytes per cell, several times its size in JSON.
 const MaxOutput = 16 << 20
 
+// inputCap and outputCap are MaxBytes and MaxOutput, the bounds Render
+// applies; the tests lower them to reach them with small notebooks.
+var inputCap, outputCap = MaxBytes, MaxOutput
+
 // rawHint ends every error: :raw reads the file as plain text.
 const rawHint = "read the file with the :raw selector to see it as plain text"
 
@@ -51,7 +55,7 @@ type cell struct {
 // TooLarge for a file or cell over the caps, Unsupported for text that is
 // not a notebook, Canceled or Timeout for ctx.
 func Render(ctx context.Context, r io.Reader) (string, error) {
-	lr := &limitReader{r: r, n: MaxBytes}
+	lr := &limitReader{r: r, n: int64(inputCap)}
 	nb := &renderer{ctx: ctx, d: json.NewDecoder(lr)}
 	text, err := nb.run()
 	if err != nil {
@@ -59,7 +63,7 @@ func Render(ctx context.Context, r io.Reader) (string, error) {
 		var p *errs.Partial
 		switch {
 		case lr.over:
-			return "", errs.New(errs.TooLarge, "notebook is over the %s limit; %s", size(MaxBytes), rawHint)
+			return "", errs.New(errs.TooLarge, "notebook is over the %s limit; %s", size(inputCap), rawHint)
 		case errors.As(err, &e), errors.As(err, &p):
 		case ctx.Err() != nil:
 			return "", errs.Wrap(errs.CodeOf(ctx.Err()), ctx.Err(), "notebook rendering stopped: %v", ctx.Err())
@@ -207,8 +211,8 @@ func (nb *renderer) cells() error {
 				return err
 			}
 		}
-		if nb.b.Len() >= MaxOutput {
-			return &errs.Partial{Reason: fmt.Sprintf("the notebook renders to more than %s of text: cells from %d on are not shown (read the file with :raw and a line range to see them as JSON)", size(MaxOutput), nb.n)}
+		if nb.b.Len() >= outputCap {
+			return &errs.Partial{Reason: fmt.Sprintf("the notebook renders to more than %s of text: cells from %d on are not shown (read the file with :raw and a line range to see them as JSON)", size(outputCap), nb.n)}
 		}
 		off := nb.d.InputOffset()
 		var c cell

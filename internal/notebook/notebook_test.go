@@ -89,7 +89,6 @@ func TestRenderErrors(t *testing.T) {
 		{"bad source", []byte(`{"cells":[{"cell_type":"code","source":42}]}`), errs.Unsupported, "cell 0: source must be", "a number is not a source"},
 		{"bad cells type", []byte(`{"cells":{"a":1}}`), errs.Unsupported, `field "cells"`, "cells must be an array"},
 		{"huge cell", huge, errs.TooLarge, "cell 0 is 10.0 MiB", "a 10 MB cell is refused with its size"},
-		{"huge file", []byte(`{"metadata":"` + strings.Repeat("x", MaxBytes) + `"}`), errs.TooLarge, "over the 64.0 MiB limit", "the file cap holds whatever the file says of its size"},
 		{"bad worksheet", []byte(`{"worksheets":[1]}`), errs.Unsupported, "a worksheet at byte 15 is a JSON number", "a worksheet must be an object"},
 		{"bad cell", []byte(`{"cells":["x"]}`), errs.Unsupported, "cell 0 at byte 10 is a JSON string", "a cell must be an object"},
 	}
@@ -104,6 +103,17 @@ func TestRenderErrors(t *testing.T) {
 				t.Errorf("%s: got %s %q, want %s containing %q and a :raw hint", tt.reason, e.Code, e.Message, tt.code, tt.substr)
 			}
 		})
+	}
+}
+
+// TestRenderFileCap reads a notebook over the file cap, lowered to 1 MiB:
+// the cap holds whatever the caller was told of the file's size.
+func TestRenderFileCap(t *testing.T) {
+	inputCap = 1 << 20
+	t.Cleanup(func() { inputCap = MaxBytes })
+	_, err := Render(context.Background(), strings.NewReader(`{"metadata":"`+strings.Repeat("x", 1<<20)+`"}`))
+	if errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "notebook is over the 1.0 MiB limit; read the file with the :raw selector") {
+		t.Fatalf("err = %v, want TOO_LARGE", err)
 	}
 }
 
@@ -146,22 +156,25 @@ func FuzzRender(f *testing.F) {
 	})
 }
 
-// TestRenderManyCells renders a notebook of 1.5 Mi empty cells (found to
-// take 1.5 GB per 16 MiB when decoded whole): it is decoded a cell at a
-// time and cut at MaxOutput, the rest reported.
+// TestRenderManyCells renders a notebook of 100,000 empty cells (such
+// notebooks took 1.5 GB per 16 MiB when decoded whole) under an output cap
+// lowered to 256 KiB: they are decoded a cell at a time and cut at the
+// cap, the rest reported.
 func TestRenderManyCells(t *testing.T) {
+	outputCap = 256 << 10
+	t.Cleanup(func() { outputCap = MaxOutput })
 	var in strings.Builder
 	in.WriteString(`{"nbformat":4,"cells":[{}`)
-	for range 3 << 19 {
+	for range 100000 {
 		in.WriteString(`,{}`)
 	}
 	in.WriteString(`]}`)
 	got, err := Render(context.Background(), strings.NewReader(in.String()))
 	var part *errs.Partial
-	if !errors.As(err, &part) || !strings.Contains(part.Reason, "the notebook renders to more than 16.0 MiB of text: cells from ") {
+	if !errors.As(err, &part) || !strings.Contains(part.Reason, "the notebook renders to more than 256.0 KiB of text: cells from 11") {
 		t.Fatalf("err = %v, want an *errs.Partial", err)
 	}
-	if len(got) < MaxOutput || len(got) > MaxOutput+64 || !strings.HasPrefix(got, "# %% [code] cell:0\n# %% [code] cell:1\n") {
+	if len(got) < outputCap || len(got) > outputCap+64 || !strings.HasPrefix(got, "# %% [code] cell:0\n# %% [code] cell:1\n") {
 		t.Errorf("%d bytes of text: %.60q", len(got), got)
 	}
 }
