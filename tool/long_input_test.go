@@ -13,7 +13,7 @@ import (
 // TestLongInput: a path no file can have is a clear INVALID_PARAM error in
 // every tool, and an error quotes a long input cut short, so that a reply
 // is never much larger than the call (a 1 MB path gave INTERNAL_ERROR
-// "file name too long" and a 5 MB reply). See: issue 13 item 18.
+// "file name too long" and a 5 MB reply).
 func TestLongInput(t *testing.T) {
 	cfg := Config{FS: fstest.MapFS{"a.txt": {Data: []byte("hit\n")}}}
 	paths := map[string]string{
@@ -51,6 +51,9 @@ func TestLongInput(t *testing.T) {
 		{"pi", "find", `{"paths": ["[` + big + `"]}`},
 		{"pi", "read", `{"path": "a.zip:` + big + `"}`},
 		{"standardized", "Glob", `{"pattern": "[` + big + `"}`},
+		{"pi", "search", `{"pattern": "hit", "paths": ["a.txt,` + big + `"]}`},
+		{"pi", "find", `{"paths": ["a.txt,` + big + `,"]}`},
+		{"pi", "read", `{"path": "https://example.com/` + big + `"}`},
 	} {
 		env := Call(context.Background(), cfg, c.toolset, c.name, []byte(c.args))
 		if env.Status != scout.StatusError {

@@ -28,11 +28,11 @@ func rejectCommaJoined(fsys fs.FS, root, entry, raw string) error {
 	const array = `paths is an array — pass ["a", "b"] not ["a,b"]: `
 	switch len(parts) {
 	case 0:
-		return errs.New(errs.InvalidParam, array+`the entry %q names no path; pass a path or glob, e.g. ["src/**/*.ts"].`, raw)
+		return errs.New(errs.InvalidParam, array+`the entry %q names no path; pass a path or glob, e.g. ["src/**/*.ts"].`, errs.Echo(raw))
 	case 1:
-		return errs.New(errs.InvalidParam, array+`the entry %q holds one path and a stray comma; pass it as [%s].`, raw, quoted[0])
+		return errs.New(errs.InvalidParam, array+`the entry %q holds one path and a stray comma; pass it as [%s].`, errs.Echo(raw), errs.Echo(quoted[0]))
 	}
-	return errs.New(errs.InvalidParam, array+`the entry %q holds several paths; pass them as separate elements: [%s].`, raw, strings.Join(quoted, ", "))
+	return errs.New(errs.InvalidParam, array+`the entry %q holds several paths; pass them as separate elements: [%s].`, errs.Echo(raw), errs.Echo(strings.Join(quoted, ", ")))
 }
 
 // splitEntry recovers several paths given as one entry, joined by ';' or

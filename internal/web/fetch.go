@@ -98,18 +98,25 @@ type HTTPFetcher struct {
 // DefaultFetcher returns an HTTPFetcher with the defaults.
 func DefaultFetcher() Fetcher { return &HTTPFetcher{} }
 
+// MaxURLBytes is the longest URL fetched: 8 KiB, what HTTP servers are
+// expected to accept at least.
+const MaxURLBytes = 8 << 10
+
 // CheckURL reports an error unless raw is an absolute http or https URL
 // with a host.
 func CheckURL(raw string) (*url.URL, error) {
+	if len(raw) > MaxURLBytes {
+		return nil, errs.New(errs.InvalidParam, "Invalid URL %q: it is %d bytes long, over the limit of %d — shorten it", errs.Echo(raw), len(raw), MaxURLBytes)
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: %v", raw, err)
+		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: %v", errs.Echo(raw), err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, errs.New(errs.InvalidParam, "Unsupported URL scheme %q in %q: only http:// and https:// URLs can be fetched", u.Scheme, raw)
+		return nil, errs.New(errs.InvalidParam, "Unsupported URL scheme %q in %q: only http:// and https:// URLs can be fetched", errs.Echo(u.Scheme), errs.Echo(raw))
 	}
 	if u.Host == "" {
-		return nil, errs.New(errs.InvalidParam, "Invalid URL %q: no host", raw)
+		return nil, errs.New(errs.InvalidParam, "Invalid URL %q: no host", errs.Echo(raw))
 	}
 	return u, nil
 }
