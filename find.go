@@ -142,29 +142,21 @@ type FindProgress struct {
 type FindEntry struct {
 	Path    string    `json:"path"` // slash path relative to the root; directories have no trailing '/'
 	Dir     bool      `json:"dir"`
-	Size    int64     `json:"size"`    // bytes (0 for directories)
-	ModTime time.Time `json:"modTime"` // zero when the backend did not say
+	Size    int64     `json:"size"`     // bytes (0 for directories)
+	ModTime time.Time `json:"mod_time"` // zero when the backend did not say
 }
-
-// The truncation reasons of a find (TruncReason is shared with search).
-const (
-	TruncLimit   TruncReason = "limit"   // more entries matched than the limit
-	TruncTimeout TruncReason = "timeout" // the timeout or a context deadline passed
-	TruncVisited TruncReason = "visited" // the MaxVisited breaker tripped
-)
 
 // FindResult is the outcome of a Find.
 type FindResult struct {
-	Entries      []FindEntry        `json:"entries"`                // the matches in the requested order, at most the limit; nil when none
-	Scope        string             `json:"scope"`                  // the searched base(s), for display ("." is the root)
-	Pattern      string             `json:"pattern"`                // the glob matched below Scope ("" for an exact file)
-	ExactFile    bool               `json:"exactFile,omitempty"`    // the input named one file, returned as is
-	MissingPaths []string           `json:"missingPaths,omitempty"` // inputs skipped because their base does not exist, as given
-	Matched      int                `json:"matched"`                // entries that matched, before the limit
-	Visited      int                `json:"visited"`                // entries seen by the walk
-	Truncated    bool               `json:"truncated"`
-	Reason       TruncReason        `json:"reason,omitempty"`  // why Truncated
-	Skipped      map[SkipReason]int `json:"skipped,omitempty"` // entries left out, by reason
+	Entries      []FindEntry        `json:"entries"`                 // the matches in the requested order, at most the limit; nil when none
+	Scope        string             `json:"scope"`                   // the searched base(s), for display ("." is the root)
+	Pattern      string             `json:"pattern"`                 // the glob matched below Scope ("" for an exact file)
+	ExactFile    bool               `json:"exact_file,omitempty"`    // the input named one file, returned as is
+	MissingPaths []string           `json:"missing_paths,omitempty"` // inputs skipped because their base does not exist, as given
+	Matched      int                `json:"matched"`                 // entries that matched, before the limit; a lower bound when Truncated is TruncTimeout or TruncVisited
+	Visited      int                `json:"visited"`                 // entries seen by the walk
+	Truncated    Truncation         `json:"truncated,omitempty"`     // TruncLimit, TruncTimeout or TruncVisited; "" when complete
+	Skipped      map[SkipReason]int `json:"skipped,omitempty"`       // entries left out, by reason
 }
 
 const defaultFindLimit = 200
@@ -502,7 +494,7 @@ func (f *Finder) findOps(ctx context.Context, sc *findScope, limit int, res *Fin
 	res.Matched = len(res.Entries)
 	sortEntries(res.Entries, NewestFirst)
 	if limit > 0 && len(res.Entries) > limit {
-		res.Entries, res.Truncated, res.Reason = res.Entries[:limit], true, TruncLimit
+		res.Entries, res.Truncated = res.Entries[:limit], TruncLimit
 	}
 	return nil
 }
@@ -594,13 +586,13 @@ func findWalk(ctx context.Context, fsys fs.FS, sc *findScope, req FindRequest, l
 		if !errors.Is(ctx.Err(), context.DeadlineExceeded) || req.Timeout == 0 {
 			return errs.Stopped(ctx, "Find", ctx.Err())
 		}
-		res.Truncated, res.Reason = true, TruncTimeout
+		res.Truncated = TruncTimeout
 	case werr != nil:
 		return werr
 	case tripped:
-		res.Truncated, res.Reason = true, TruncVisited
+		res.Truncated = TruncVisited
 	case limit > 0 && res.Matched > limit:
-		res.Truncated, res.Reason = true, TruncLimit
+		res.Truncated = TruncLimit
 	}
 	return nil
 }

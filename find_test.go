@@ -195,8 +195,8 @@ func TestFindLimitKeepsNewest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Truncated || res.Reason != scout.TruncLimit || res.Matched != 500 || len(res.Entries) != 10 {
-		t.Fatalf("truncated=%v reason=%q matched=%d entries=%d", res.Truncated, res.Reason, res.Matched, len(res.Entries))
+	if res.Truncated != scout.TruncLimit || res.Matched != 500 || len(res.Entries) != 10 {
+		t.Fatalf("truncated=%q matched=%d entries=%d", res.Truncated, res.Matched, len(res.Entries))
 	}
 	for i, e := range res.Entries {
 		if want := testfs.Epoch.Add(time.Duration(499-i) * time.Second); !e.ModTime.Equal(want) {
@@ -215,8 +215,8 @@ func TestFindMaxVisited(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Truncated || res.Reason != scout.TruncVisited || len(res.Entries) == 0 || len(res.Entries) > 20 {
-		t.Fatalf("truncated=%v reason=%q entries=%d", res.Truncated, res.Reason, len(res.Entries))
+	if res.Truncated != scout.TruncVisited || len(res.Entries) == 0 || len(res.Entries) > 20 {
+		t.Fatalf("truncated=%q entries=%d", res.Truncated, len(res.Entries))
 	}
 	if res.Entries[0].Path != "f000.txt" {
 		t.Errorf("first entry %s: the breaker must apply to a deterministic, sorted walk", res.Entries[0].Path)
@@ -234,8 +234,8 @@ func TestFindTimeoutReturnsPartial(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Truncated || res.Reason != scout.TruncTimeout {
-		t.Errorf("truncated=%v reason=%q, want a timeout", res.Truncated, res.Reason)
+	if res.Truncated != scout.TruncTimeout {
+		t.Errorf("truncated=%q, want a timeout", res.Truncated)
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Find took %v after a 100ms timeout", d)
