@@ -462,7 +462,7 @@ func (f *Finder) statBase(ctx context.Context, fsys fs.FS, p string) (fs.FileInf
 		}
 		return nil, nil // exists; kind unknown: treated as a directory
 	}
-	if err := CheckInside(fsys, p); err != nil {
+	if err := pathutil.CheckInside(fsys, p); err != nil {
 		return nil, err
 	}
 	return fs.Stat(fsys, p)

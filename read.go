@@ -12,6 +12,7 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/image"
 	"github.com/scoutkit/scout/internal/iurl"
+	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/read"
 	"github.com/scoutkit/scout/internal/textio"
 	"github.com/scoutkit/scout/internal/web"
@@ -207,7 +208,7 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 		FS:                fsys,
 		Root:              root,
 		Split:             splitSelector,
-		CheckInside:       CheckInside,
+		CheckInside:       pathutil.CheckInside,
 		Limit:             r.DefaultLimit,
 		NoSummaries:       r.NoSummaries,
 		NoWeb:             r.NoWeb,

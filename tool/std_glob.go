@@ -69,14 +69,14 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	switch {
 	case err == nil:
 	case errors.Is(err, fs.ErrNotExist):
-		if scout.CheckInside(fsys, resolved) != nil {
+		if pathutil.CheckInside(fsys, resolved) != nil {
 			return nil, denied
 		}
 		return nil, errs.New(errs.NotFound, "Search root '%s' does not exist.", dir)
 	default:
 		return nil, denied
 	}
-	if scout.CheckInside(fsys, resolved) != nil {
+	if pathutil.CheckInside(fsys, resolved) != nil {
 		return nil, denied
 	}
 	if !info.IsDir() {

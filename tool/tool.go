@@ -21,6 +21,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/pathutil"
 )
 
 // The toolset names.
@@ -63,7 +64,7 @@ func (c *Config) workspace() scout.Workspace { return scout.Workspace{FS: c.FS, 
 // open opens the workspace once for a call: its FS, and a Workspace over
 // that FS for the core tools, so that they do not open the root again.
 func (c *Config) open() (fs.FS, scout.Workspace, func(), error) {
-	fsys, release, err := c.workspace().OpenFS()
+	fsys, _, release, err := pathutil.Open(c.FS, c.Root)
 	if err != nil {
 		return nil, scout.Workspace{}, nil, err
 	}
