@@ -307,15 +307,19 @@ func (o *fakeOps) Glob(_ context.Context, pattern, dir string, opt scout.GlobOpt
 func TestFindOperations(t *testing.T) {
 	ops := &fakeOps{paths: []string{"src/a.go", "src/b.go", "src/c.txt"}}
 	f := scout.Finder{Operations: ops}
-	res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"src/**/*.go"}, Order: scout.ByPath})
+	res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"src/**/*.go"}, Order: scout.ByPath, PruneDirs: []string{"node_modules", "a*b"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := paths(res); !slices.Equal(got, []string{"src/a.go", "src/b.go"}) {
 		t.Errorf("got %q", got)
 	}
-	if ops.gotOpt.Limit != 200 || !slices.Contains(ops.gotOpt.Ignore, "**/node_modules/**") {
-		t.Errorf("Glob got options %+v, want limit 200 and the node_modules ignore", ops.gotOpt)
+	wantIgnore := []string{"**/.git/**", "**/node_modules/**", `**/a\*b/**`}
+	if ops.gotOpt.Limit != 200 || !slices.Equal(ops.gotOpt.Ignore, wantIgnore) {
+		t.Errorf("Glob got options %+v, want limit 200 and the ignores %q (.git, then the pruned directories, quoted)", ops.gotOpt, wantIgnore)
+	}
+	if _, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"src"}}); err != nil || !slices.Equal(ops.gotOpt.Ignore, []string{"**/.git/**"}) {
+		t.Errorf("no PruneDirs: Glob ignores %q (err %v), want only .git: node_modules is the pi adapter's to prune", ops.gotOpt.Ignore, err)
 	}
 	if _, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"nope/*.go"}}); scout.CodeOf(err) != scout.CodeNotFound {
 		t.Errorf("missing base through Operations: err %v, want NOT_FOUND", err)
