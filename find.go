@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/find"
 )
 
@@ -163,7 +162,7 @@ func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 	defer release()
 	out, err := find.Run(ctx, fsys, root, f.internal(&req))
 	if err != nil {
-		return nil, errs.Stopped(ctx, "Find", err)
+		return nil, fail(ctx, "Find", err)
 	}
 	r := &FindResult{
 		Scope:        out.Scope,
@@ -208,13 +207,20 @@ func (f *Finder) internal(req *FindRequest) find.Request {
 	}
 	if ops := f.Operations; ops != nil {
 		in.Ops = &find.Ops{
-			Exists: ops.Exists,
+			Exists: func(ctx context.Context, p string) (bool, error) {
+				ok, err := ops.Exists(ctx, p)
+				return ok, hostErr(err)
+			},
 			Glob: func(ctx context.Context, pattern, dir string, ignore []string, limit int) ([]string, error) {
-				return ops.Glob(ctx, pattern, dir, GlobOptions{Ignore: ignore, Limit: limit})
+				paths, err := ops.Glob(ctx, pattern, dir, GlobOptions{Ignore: ignore, Limit: limit})
+				return paths, hostErr(err)
 			},
 		}
 		if st, ok := ops.(FindStater); ok {
-			in.Ops.Stat = st.Stat
+			in.Ops.Stat = func(ctx context.Context, p string) (fs.FileInfo, error) {
+				info, err := st.Stat(ctx, p)
+				return info, hostErr(err)
+			}
 		}
 	}
 	return in

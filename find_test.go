@@ -144,8 +144,8 @@ func TestFindErrors(t *testing.T) {
 				if scout.CodeOf(err) != tt.code {
 					t.Fatalf("err = %v (code %q), want code %s (%s)", err, scout.CodeOf(err), tt.code, tt.reason)
 				}
-				if !errors.Is(err, &scout.Error{Code: tt.code}) {
-					t.Errorf("errors.Is does not match the sentinel for %s", tt.code)
+				if !errors.Is(err, tt.code) {
+					t.Errorf("errors.Is does not match the code %s", tt.code)
 				}
 			})
 		}

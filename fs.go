@@ -31,5 +31,6 @@ type Workspace struct {
 // open returns the FS to use, the absolute root ("" if unknown) and a
 // function that releases what open acquired.
 func (w Workspace) open() (fs.FS, string, func(), error) {
-	return pathutil.Open(w.FS, w.Root)
+	fsys, root, release, err := pathutil.Open(w.FS, w.Root)
+	return fsys, root, release, exportErr(err)
 }

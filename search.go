@@ -316,7 +316,7 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 	}
 	out, err := search.Run(ctx, fsys, root, in)
 	if err != nil {
-		return nil, errs.Stopped(ctx, "Search", err)
+		return nil, fail(ctx, "Search", err)
 	}
 	r := &SearchResult{
 		Mode:            req.Mode,
@@ -347,7 +347,7 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 	}
 	for _, err := range out.Errors {
 		sp := SkippedPath{Reason: SkipUnreadable, Code: CodeOf(err), Message: err.Error()}
-		if e, ok := err.(*Error); ok {
+		if e, ok := err.(*errs.Error); ok {
 			sp.Path = e.Path
 		}
 		r.SkippedPaths = append(r.SkippedPaths, sp)
@@ -382,7 +382,7 @@ func (s *Searcher) Stream(ctx context.Context, req SearchRequest) iter.Seq2[*Fil
 			return true
 		})
 		if err != nil && !stopped {
-			yield(nil, errs.Stopped(ctx, "Search", err))
+			yield(nil, fail(ctx, "Search", err))
 		}
 	}
 }

@@ -365,8 +365,8 @@ func TestSearchErrors(t *testing.T) {
 				if scout.CodeOf(err) != tt.code || !strings.Contains(err.Error(), tt.msg) {
 					t.Errorf("%s: got %s %q, want %s containing %q", tt.reason, scout.CodeOf(err), err, tt.code, tt.msg)
 				}
-				if !errors.Is(err, &scout.Error{Code: tt.code}) {
-					t.Errorf("%s: errors.Is with the code sentinel fails", tt.reason)
+				if !errors.Is(err, tt.code) {
+					t.Errorf("%s: errors.Is with the code fails", tt.reason)
 				}
 			})
 		}
@@ -378,7 +378,7 @@ func TestSearchCanceled(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		_, err := s.Search(ctx, scout.SearchRequest{Pattern: "hit"})
-		if !errors.Is(err, scout.ErrCanceled) {
+		if !errors.Is(err, scout.CodeCanceled) {
 			t.Errorf("a canceled context gives CodeCanceled, got %v", err)
 		}
 	})

@@ -10,6 +10,7 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"reflect"
 	"runtime/debug"
@@ -155,7 +156,7 @@ func Tools(toolset string) ([]Tool, error) {
 	}
 	ts, ok := registry()[toolset]
 	if !ok {
-		return nil, errs.New(errs.InvalidParam, "Unknown toolset '%s'; toolsets: %s.", toolset, strings.Join(Toolsets(), ", "))
+		return nil, &scout.Error{Code: scout.CodeInvalidParam, Message: fmt.Sprintf("Unknown toolset '%s'; toolsets: %s.", toolset, strings.Join(Toolsets(), ", "))}
 	}
 	out := make([]Tool, len(ts))
 	for i, t := range ts {
@@ -177,7 +178,7 @@ func Lookup(toolset, name string) (*Tool, error) {
 		}
 		names = append(names, ts[i].Name)
 	}
-	return nil, errs.New(errs.InvalidParam, "Unknown tool '%s' in toolset '%s'; tools: %s.", name, toolsetName(toolset), strings.Join(names, ", "))
+	return nil, &scout.Error{Code: scout.CodeInvalidParam, Message: fmt.Sprintf("Unknown tool '%s' in toolset '%s'; tools: %s.", name, toolsetName(toolset), strings.Join(names, ", "))}
 }
 
 func toolsetName(s string) string {
