@@ -2,18 +2,16 @@ package tool
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/scoutkit/scout"
-	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/pitext"
 )
 
 func init() {
@@ -77,7 +75,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	}
 	prune := pruneNodeModules(inputs)
 	f := scout.Finder{Workspace: ws, Resolvers: c.Searcher.Resolvers}
-	res, err := f.Find(ctx, scout.FindRequest{
+	req := scout.FindRequest{
 		Patterns:  inputs,
 		Recursive: true,
 		Hidden:    in.Hidden,
@@ -85,49 +83,19 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 		PruneDirs: prune,
 		Limit:     limit,
 		Timeout:   time.Duration(timeout * float64(time.Second)),
-	})
+	}
+	res, err := f.Find(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	files := format.FindPaths(res)
-	var text string
-	var notes []string
-	timedOut := res.Truncated == scout.TruncTimeout
-	if timedOut {
-		notes = append(notes, fmt.Sprintf("find timed out after %ss; returning %d partial matches — increase timeout or narrow pattern", strconv.FormatFloat(timeout, 'f', -1, 64), len(files)))
-	}
-	if len(res.MissingPaths) > 0 {
-		notes = append(notes, "Skipped missing paths: "+strings.Join(res.MissingPaths, ", "))
-	}
-	notes = append(notes, splitNotes(splits)...)
-	if len(files) == 0 {
-		lines := append([]string{"No files found matching pattern"}, notes...)
-		if lo := format.LeftOut(res.Skipped, piFindHints(in.Gitignore, prune != nil)); lo != "" {
-			lines = append(lines, lo)
-		}
-		text = strings.Join(lines, "\n")
-	} else {
-		if res.ExactFile {
-			text = files[0]
-		} else {
-			text = format.Grouped(files)
-		}
-		if len(notes) > 0 {
-			text += "\n\n" + strings.Join(notes, "\n")
-		}
-	}
+	files := pitext.Paths(res)
+	text, cut := pitext.Find(res, &pitext.FindOptions{
+		MaxLimit: piFindMaxLimit,
+		Timeout:  req.Timeout,
+		Hints:    piFindHints(in.Gitignore, prune != nil),
+		Notes:    splitNotes(splits),
+	})
 	limitReached := res.Truncated == scout.TruncLimit
-	var meta []string
-	if limitReached {
-		meta = append(meta, limitNotice(limit, piFindMaxLimit, "narrow the pattern or paths for the rest"))
-	}
-	var cut *format.Cut
-	if kept, shown, total, ok := format.TruncateHead(text, format.MaxBytes); ok {
-		cut = &format.Cut{ShownLines: shown, TotalLines: total, TotalBytes: len(text), MaxBytes: format.MaxBytes}
-		text = kept
-		meta = append([]string{fmt.Sprintf("Showing lines 1-%d of %d (%s limit). Narrow the pattern or lower limit to see the rest", shown, total, format.KB(format.MaxBytes))}, meta...)
-	}
-	text += format.Notice(meta...)
 	data := map[string]any{
 		"scopePath":          res.Scope,
 		"fileCount":          len(files),
@@ -209,17 +177,6 @@ func ignoredHint(gitignore, nodeModulesPruned bool, what, where string) string {
 		hints = append(hints, "node_modules is left out unless "+where+" names it, e.g. node_modules/**")
 	}
 	return strings.Join(hints, "; ")
-}
-
-// limitNotice is the result-limit notice. It never suggests a limit above
-// the tool's maximum: at the maximum it says how to narrow instead.
-func limitNotice(limit, maxLimit int, narrow string) string {
-	if next := 2 * limit; next <= maxLimit {
-		return fmt.Sprintf("%d results limit reached. Use limit=%d for more", limit, next)
-	} else if limit < maxLimit {
-		return fmt.Sprintf("%d results limit reached. Use limit=%d for more", limit, maxLimit)
-	}
-	return fmt.Sprintf("%d results limit reached; %s", limit, narrow)
 }
 
 func sum(m map[scout.SkipReason]int) int {

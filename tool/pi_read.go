@@ -7,6 +7,7 @@ import (
 	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/dirtree"
+	"github.com/scoutkit/scout/internal/pitext"
 	"github.com/scoutkit/scout/internal/read"
 	"github.com/scoutkit/scout/internal/sqlite"
 )
@@ -76,7 +77,7 @@ type piMetaTrunc struct {
 
 // headCut is the meta.truncation of a text the byte cap cut (search,
 // find), or nil when it was not cut.
-func headCut(cut *format.Cut) *piMetaTrunc {
+func headCut(cut *pitext.Cut) *piMetaTrunc {
 	if cut == nil {
 		return nil
 	}

@@ -102,7 +102,8 @@ func run(ctx context.Context, w io.Writer, trees []tree) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "== find (every file)\n%s\n", format.Grouped(format.FindPaths(found)))
+		listing, _ := format.FindText(found, nil)
+		fmt.Fprintf(w, "== find (every file)\n%s\n", listing)
 		if n := found.Skipped[scout.SkipHidden]; n > 0 {
 			fmt.Fprintf(w, "(%d hidden entries left out)\n", n)
 		}
