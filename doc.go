@@ -66,8 +66,11 @@
 // # Errors
 //
 // A call returns an error only for a bad request (pattern, selector, glob,
-// limits), a missing or escaping path, or cancellation; per-file failures
-// are counted in the result. Errors are [*Error] values with a stable
+// limits), a missing or escaping path, a read of something that cannot be
+// shown (a document that cannot be converted, a URL that cannot be fetched:
+// an HTTP error status, a private address), or cancellation; per-file
+// failures are counted in the result. A document converted in part is
+// read as far as it goes, and its ReadResult.Incomplete says why. Errors are [*Error] values with a stable
 // [Code] (INVALID_PARAM, NOT_FOUND, ACCESS_DENIED, TIMEOUT, ...) that
 // [errors.Is] matches against the sentinels ([ErrNotFound], ...), and a
 // message that says how to fix the call.

@@ -48,6 +48,15 @@ type Reader struct {
 	Fetcher Fetcher
 	// NoWeb refuses web URLs. false means they are fetched.
 	NoWeb bool
+	// AllowPrivateNetwork lets Scout's own fetcher (used when Fetcher is
+	// nil) read URLs of loopback ("localhost"), private (RFC 1918,
+	// fc00::/7), link-local and cloud metadata (169.254.169.254,
+	// fe80::/10, fd00:ec2::254, metadata.google.internal), shared and
+	// unspecified addresses, IPv4-mapped forms included. false refuses
+	// them with an ACCESS_DENIED error, checked on the address each
+	// connection is made to (redirects and names that change their
+	// answer included). A host Fetcher makes its own checks.
+	AllowPrivateNetwork bool
 	// SiteHandlers read the pages of particular web sites their own way,
 	// by name. They are tried in name order before the built-in ones
 	// ("github": blob pages as raw files, repository roots as their
@@ -197,7 +206,11 @@ const (
 
 // Read reads req.Path. The error reports a bad path or selector, a path
 // that does not exist or lies outside the root, a file that cannot be
-// read, or cancellation; anything else is in the result.
+// read, a document that cannot be converted, a URL that cannot be fetched
+// or shown (a network failure, an HTTP error status, a private address, a
+// binary body), or cancellation; anything else is in the result (a
+// document converted in part, a body cut at the fetcher's cap: the
+// result's Incomplete says so).
 func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error) {
 	fsys, root, release, err := r.open()
 	if err != nil {
@@ -205,18 +218,16 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 	}
 	defer release()
 	c := &read.Config{
-		FS:                fsys,
-		Root:              root,
-		Split:             splitSelector,
-		CheckInside:       pathutil.CheckInside,
-		Limit:             r.DefaultLimit,
-		NoSummaries:       r.NoSummaries,
-		NoWeb:             r.NoWeb,
-		ImageMetadataOnly: r.ImageMetadataOnly,
-		Now:               r.Now,
-	}
-	if r.FS == nil {
-		c.OSRoot = root
+		FS:                  fsys,
+		Root:                root,
+		Split:               splitSelector,
+		CheckInside:         pathutil.CheckInside,
+		Limit:               r.DefaultLimit,
+		NoSummaries:         r.NoSummaries,
+		NoWeb:               r.NoWeb,
+		AllowPrivateNetwork: r.AllowPrivateNetwork,
+		ImageMetadataOnly:   r.ImageMetadataOnly,
+		Now:                 r.Now,
 	}
 	if r.URLCache != nil {
 		c.WebCache = &r.URLCache.c

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -24,6 +25,7 @@ import (
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/testfs"
+	"github.com/scoutkit/scout/tool"
 )
 
 // readBoth reads path over files as a MapFS and as a temporary directory
@@ -201,7 +203,10 @@ func TestReadKinds(t *testing.T) {
 		{"document hook", map[string][]byte{"d.pdf": []byte("hello pdf")}, "d.pdf", func(r *scout.Reader) { r.Converters = map[string]scout.Converter{".PDF": upper{}} },
 			[]string{"HELLO PDF"}, []string{"¶"}, "a host converter replaces the built-in one; converted text has no anchors"},
 		{"document failure", map[string][]byte{"d.pdf": []byte("x")}, "d.pdf", func(r *scout.Reader) { r.Converters = map[string]scout.Converter{".pdf": failing{}} },
-			[]string{"[Cannot read .pdf file: no text layer]"}, nil, "a failed conversion is a notice, not an error"},
+			[]string{"error UNSUPPORTED: Cannot convert 'd.pdf': no text layer. Read 'd.pdf:raw' to get the file as it is."}, nil, "a failed conversion is an error"},
+		{"document in part", map[string][]byte{"deck.pptx": deckMissingSlide(t)}, "deck.pptx", nil,
+			[]string{"# First slide", "[Note: Converted in part: 1 of the 2 slides listed in the presentation are missing from the file]"}, nil,
+			"a document converted in part shows its text and says what is left out"},
 		{"internal virtual", nil, "memory://notes:2", func(r *scout.Reader) {
 			r.Resolvers = map[string]scout.Resolver{"memory": memResolver{"memory://notes": {Text: "a\nb\nc\n", Immutable: true}}}
 		}, []string{"a\nb\nc"}, []string{"¶", "1:"}, "an immutable resource is paged without anchors"},
@@ -252,7 +257,8 @@ func clipText(s string) string {
 }
 
 // TestReadWeb reads URLs from a local server: the header, paging from the
-// cache without refetching, and a failed fetch reported as method failed.
+// cache without refetching, a failed fetch reported as an error, and the
+// private network allowed only on request.
 func TestReadWeb(t *testing.T) {
 	hits := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -268,6 +274,11 @@ func TestReadWeb(t *testing.T) {
 	}))
 	defer srv.Close()
 	r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{}}, URLCache: &scout.URLCache{}}
+	_, err := r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/t.txt"})
+	if scout.CodeOf(err) != scout.CodeAccessDenied || !strings.Contains(err.Error(), "127.0.0.1 is a loopback address") || hits != 0 {
+		t.Fatalf("a loopback address without AllowPrivateNetwork: err = %v, %d hits", err, hits)
+	}
+	r.AllowPrivateNetwork = true
 	res, err := r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/t.txt"})
 	if err != nil {
 		t.Fatal(err)
@@ -283,12 +294,9 @@ func TestReadWeb(t *testing.T) {
 	if text := format.ReadText(res, nil); !strings.Contains(text, "line 400") || hits != 1 {
 		t.Fatalf("second page (hits %d):\n%s", hits, clipText(text))
 	}
-	res, err = r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/missing"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.URL == nil || res.URL.Method != "failed" {
-		t.Fatalf("missing page: %+v", res.URL)
+	_, err = r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/missing"})
+	if scout.CodeOf(err) != scout.CodeNotFound || err.Error() != "HTTP 404 Not Found from "+srv.URL+"/missing: gone" {
+		t.Fatalf("missing page: %v", err)
 	}
 }
 
@@ -429,4 +437,67 @@ func TestReadConcurrent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestReadStatus checks the Envelope status of reads that do not give the
+// whole source: a document converted in part and a notebook over the
+// output cap are partial and say why (data.result.incomplete), a document
+// that cannot be converted is an error.
+func TestReadStatus(t *testing.T) {
+	// Cells of 1 MiB: 17 fill the 16 MiB a notebook shows, 3 are left out.
+	cell := `{"cell_type":"code","source":"` + strings.Repeat("x", 1<<20-100) + `"}`
+	nb := `{"cells":[` + strings.Repeat(cell+",", 19) + cell + `]}`
+	root := testfs.WriteDir(t, fstest.MapFS{
+		"deck.pptx":   {Data: deckMissingSlide(t)},
+		"many.ipynb":  {Data: []byte(nb)},
+		"broken.pdf":  {Data: []byte("%PDF-1.4\nnot really\n")},
+		"broken.docx": {Data: []byte("PK\x03\x04 broken")},
+	})
+	tests := []struct {
+		path, status, want string
+	}{
+		{"deck.pptx", "partial", `"incomplete":"1 of the 2 slides listed in the presentation are missing from the file"`},
+		{"many.ipynb", "partial", `"incomplete":"the notebook renders to more than 16.0 MiB of text: cells from 17 on are not shown`},
+		{"broken.pdf", "error", "Cannot convert 'broken.pdf': not a valid PDF document"},
+		{"broken.docx", "error", "Cannot convert 'broken.docx': not a valid DOCX document"},
+	}
+	for _, tt := range tests {
+		env := tool.Call(context.Background(), tool.Config{Root: root}, tool.Pi, "read", []byte(`{"path":"`+tt.path+`"}`))
+		got := env.Text
+		if env.Status == scout.StatusPartial {
+			data, err := json.Marshal(env.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = string(data) // the reason is in data.result.incomplete
+		}
+		if string(env.Status) != tt.status || !strings.Contains(got, tt.want) {
+			t.Errorf("%s: %s %q, want %s %q", tt.path, env.Status, got, tt.status, tt.want)
+		}
+	}
+}
+
+// deckMissingSlide is a PPTX whose presentation lists two slides, of which
+// only the first is in the file.
+func deckMissingSlide(t *testing.T) []byte {
+	const ns = `xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	for _, f := range [][2]string{
+		{"ppt/presentation.xml", `<p:presentation ` + ns + `><p:sldIdLst><p:sldId id="256" r:id="rId1"/><p:sldId id="257" r:id="rId2"/></p:sldIdLst></p:presentation>`},
+		{"ppt/_rels/presentation.xml.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+			`<Relationship Id="rId1" Type="slide" Target="slides/slide1.xml"/><Relationship Id="rId2" Type="slide" Target="slides/slide2.xml"/></Relationships>`},
+		{"ppt/slides/slide1.xml", `<p:sld ` + ns + `><p:cSld><p:spTree><p:sp><p:nvSpPr><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr>` +
+			`<p:txBody><a:p><a:r><a:t>First slide</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:sld>`},
+	} {
+		fw, err := w.Create(f[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write([]byte(f[1]))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }

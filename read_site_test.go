@@ -44,6 +44,7 @@ func TestReadSiteHandlers(t *testing.T) {
 		"https://raw.githubusercontent.com/o/r/main/a.go": "package a\n",
 		blob:                            "<html><body><p>the blob page</p></body></html>",
 		"https://api.docs.example/page": "docs from the API\n",
+		"https://docs.example/x":        "<html><body><p>the docs page</p></body></html>",
 	}
 	docs := siteFunc(func(ctx context.Context, url string, fetch scout.Fetcher) (*scout.SitePage, error) {
 		if !strings.HasPrefix(url, "https://docs.example/") {
@@ -73,8 +74,8 @@ func TestReadSiteHandlers(t *testing.T) {
 			[]string{"the blob page"}},
 		{"a nil handler removes a built-in", blob, map[string]scout.SiteHandler{"github": nil}, "readability",
 			[]string{"the blob page", "content-negotiation (the fetcher cannot send an Accept header)"}},
-		{"a failing handler is noted and the page read", "https://docs.example/x", map[string]scout.SiteHandler{"docs": failing}, "failed",
-			[]string{"site handler docs (site down)"}},
+		{"a failing handler is noted and the page read", "https://docs.example/x", map[string]scout.SiteHandler{"docs": failing}, "readability",
+			[]string{"site handler docs (site down)", "the docs page"}},
 	}
 	for _, tt := range tests {
 		f := &mapFetcher{pages: pages}

@@ -160,6 +160,7 @@ func TestCallOptions(t *testing.T) {
 		{"read", `{"path":"a.txt"}`, `{"timeout_ms":-5}`, scout.CodeInvalidParam, "'timeout_ms' must be 0 (no limit) or more", "", "negative timeout"},
 		{"read", `{"path":"a.txt"}`, `{"call_id":-1}`, scout.CodeInvalidParam, "'call_id' must be a positive integer", "", "negative call id"},
 		{"read", `{"path":"a.txt"}`, `{"call_id":1.5}`, scout.CodeInvalidParam, "option 'call_id' must be an integer", "", "fractional call id"},
+		{"read", `{"path":"a.txt"}`, `{"allow_private_network":"yes"}`, scout.CodeInvalidParam, "option 'allow_private_network' must be true or false", "", "allow_private_network is a boolean"},
 	}
 	for _, tt := range tests {
 		env := call("pi", tt.tool, tt.args, root, tt.options)
@@ -199,7 +200,9 @@ func TestCancel(t *testing.T) {
 	srv, requests := blockingServer(t)
 	const id = 4242
 	done := make(chan *scout.Envelope)
-	go func() { done <- call("pi", "read", `{"path":"`+srv.URL+`/slow"}`, root, `{"call_id":4242}`) }()
+	go func() {
+		done <- call("pi", "read", `{"path":"`+srv.URL+`/slow"}`, root, `{"call_id":4242,"allow_private_network":true}`)
+	}()
 	// Wait until the request is in flight, so that the call is running.
 	for requests.Load() == 0 {
 		time.Sleep(5 * time.Millisecond)
@@ -233,7 +236,7 @@ func TestCancel(t *testing.T) {
 func TestTimeout(t *testing.T) {
 	srv, _ := blockingServer(t)
 	start := time.Now()
-	env := call("pi", "read", `{"path":"`+srv.URL+`/slow"}`, testTree(t), `{"timeout_ms":100}`)
+	env := call("pi", "read", `{"path":"`+srv.URL+`/slow"}`, testTree(t), `{"timeout_ms":100,"allow_private_network":true}`)
 	if env.Status != scout.StatusError || env.Error.Code != scout.CodeTimeout {
 		t.Errorf("timeout_ms: got %s", envelopeJSON(env))
 	}
@@ -242,7 +245,8 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
-// TestURLCache: paging a web page reads it from the process's cache.
+// TestURLCache: a loopback URL is refused unless allow_private_network;
+// paging a web page reads it from the process's cache.
 func TestURLCache(t *testing.T) {
 	var requests atomic.Int32
 	var page strings.Builder
@@ -256,11 +260,16 @@ func TestURLCache(t *testing.T) {
 	}))
 	defer srv.Close()
 	root := testTree(t)
-	first := call("pi", "read", `{"path":"`+srv.URL+`/page.txt"}`, root, "")
+	if env := call("pi", "read", `{"path":"`+srv.URL+`/page.txt"}`, root, ""); env.Status != scout.StatusError || env.Error.Code != scout.CodeAccessDenied ||
+		!strings.Contains(env.Text, "127.0.0.1 is a loopback address") || requests.Load() != 0 {
+		t.Fatalf("a loopback URL without allow_private_network: %s", envelopeJSON(env))
+	}
+	const allow = `{"allow_private_network":true}`
+	first := call("pi", "read", `{"path":"`+srv.URL+`/page.txt"}`, root, allow)
 	if first.Status == scout.StatusError || !strings.Contains(first.Text, "line 1") {
 		t.Fatalf("first read: %s", envelopeJSON(first))
 	}
-	next := call("pi", "read", `{"path":"`+srv.URL+`/page.txt:301"}`, root, "")
+	next := call("pi", "read", `{"path":"`+srv.URL+`/page.txt:301"}`, root, allow)
 	if next.Status == scout.StatusError || !strings.Contains(next.Text, "line 301") {
 		t.Fatalf("paged read: %s", envelopeJSON(next))
 	}

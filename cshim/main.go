@@ -45,6 +45,9 @@ package main
 //     "context_after": N    pi search lines after a match (default 3, 0 none)
 //     "read_limit": N       pi read default line limit (default 300, max 3000)
 //     "no_web": true        read refuses web URLs (default false)
+//     "allow_private_network": true   read fetches URLs of loopback,
+//                           private, link-local and cloud metadata
+//                           addresses (default false: refused)
 //     "timeout_ms": N       end the call with a TIMEOUT error after N ms
 //                           (default 0: no limit)
 //     "call_id": N          a positive integer naming the running call for
@@ -110,7 +113,8 @@ func scout_call(toolset, name, args, root *C.char) *C.char {
 
 // scout_call_opts is scout_call with the host's settings, a JSON object
 // (NULL or empty means {}): style, context_before, context_after,
-// read_limit, no_web, timeout_ms and call_id, as the C preamble above (the
+// read_limit, no_web, allow_private_network, timeout_ms and call_id, as
+// the C preamble above (the
 // header) describes. An unknown option or a value of the wrong type or
 // range is an error Envelope naming it. It never returns NULL.
 //
@@ -166,6 +170,7 @@ func call(toolset, name, args, root, options string) *scout.Envelope {
 		cfg.ReadLimit = *opts.ReadLimit
 	}
 	cfg.Reader.NoWeb = opts.NoWeb
+	cfg.Reader.AllowPrivateNetwork = opts.AllowPrivate
 	cfg.Reader.URLCache = urlCache
 	ctx := context.Background()
 	if opts.TimeoutMS > 0 {
@@ -192,11 +197,12 @@ type options struct {
 	ContextAfter  *int   `json:"context_after"`
 	ReadLimit     *int   `json:"read_limit"`
 	NoWeb         bool   `json:"no_web"`
+	AllowPrivate  bool   `json:"allow_private_network"`
 	TimeoutMS     int64  `json:"timeout_ms"`
 	CallID        int64  `json:"call_id"`
 }
 
-const optionNames = "style, context_before, context_after, read_limit, no_web, timeout_ms, call_id"
+const optionNames = "style, context_before, context_after, read_limit, no_web, allow_private_network, timeout_ms, call_id"
 
 // parseOptions decodes and checks the options object ("" is {}).
 func parseOptions(s string) (*options, error) {

@@ -54,8 +54,9 @@ type Config struct {
 	// 0 means 300; values above 3000 are clamped to 3000.
 	ReadLimit int
 	// Searcher and Reader carry host hooks and caps (file size cap, web
-	// fetcher, internal-URL resolvers, document converters, summaries,
-	// image policy). Their Workspace is replaced by Root and FS.
+	// fetcher, private addresses, internal-URL resolvers, document
+	// converters, summaries, image policy). Their Workspace is replaced by
+	// Root and FS.
 	Searcher scout.Searcher
 	Reader   scout.Reader
 }

@@ -14,15 +14,16 @@ import (
 )
 
 func init() {
-	commands["call"] = command{usage: "call [--toolset NAME] [--root DIR] TOOL [JSON|-]", run: runCall}
+	commands["call"] = command{usage: "call [--toolset NAME] [--root DIR] [--no-web] [--allow-private-network] TOOL [JSON|-]", run: runCall}
 	commands["tools"] = command{usage: "tools [--toolset NAME]", run: runTools}
 }
 
 func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const u = "call [--toolset NAME] [--root DIR] TOOL [JSON|-]"
+	const u = "call [--toolset NAME] [--root DIR] [--no-web] [--allow-private-network] TOOL [JSON|-]"
 	fs := newFlagSet("call", stderr, u)
 	var s settings
 	s.register(fs, true)
+	s.webFlags(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2

@@ -3,9 +3,9 @@
 //	scout search PATTERN [PATH...] [flags]       human use; prints the rendered text
 //	scout read PATH[:SELECTOR]
 //	scout find GLOB [GLOB...]
-//	scout call [--toolset NAME] [--root DIR] TOOL [JSON|-]   prints one Envelope as JSON
+//	scout call [--toolset NAME] [--root DIR] [--no-web] [--allow-private-network] TOOL [JSON|-]   prints one Envelope as JSON
 //	scout tools [--toolset NAME]                  prints the tool definitions
-//	scout mcp [--toolset NAME] [--root DIR] [--no-web]   serves the toolset over MCP on stdio
+//	scout mcp [--toolset NAME] [--root DIR] [--no-web] [--allow-private-network]   serves the toolset over MCP on stdio
 //
 // Exit status: 0 for success or partial, 1 for an error result, 2 for a usage error.
 package main
@@ -91,6 +91,15 @@ func (s *settings) register(fs *flag.FlagSet, withToolset bool) {
 		s.cfg.Searcher.MaxFileSize = n
 		return err
 	})
+}
+
+// privateHelp is the help of --allow-private-network.
+const privateHelp = "read: fetch URLs of loopback (localhost), private, link-local and cloud metadata addresses (refused by default)"
+
+// webFlags registers the web flags of call and mcp.
+func (s *settings) webFlags(fs *flag.FlagSet) {
+	fs.BoolVar(&s.cfg.Reader.NoWeb, "no-web", false, "read refuses web URLs (http://, https://, www.)")
+	fs.BoolVar(&s.cfg.Reader.AllowPrivateNetwork, "allow-private-network", false, privateHelp)
 }
 
 // parseSize reads a --max-filesize value: a whole number of bytes with an

@@ -16,16 +16,17 @@ func init() {
 	commands["mcp"] = command{usage: mcpUsage, run: runMCP}
 }
 
-const mcpUsage = "mcp [--toolset NAME] [--root DIR] [--no-web]"
+const mcpUsage = "mcp [--toolset NAME] [--root DIR] [--no-web] [--allow-private-network]"
 
 // runMCP serves the toolset on stdio. Web pages read are cached for the
-// server's life (see mcpserver.New); --no-web refuses web URLs.
+// server's life (see mcpserver.New); --no-web refuses web URLs,
+// --allow-private-network allows those of private addresses.
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	const u = mcpUsage
 	fs := newFlagSet("mcp", stderr, u)
 	var s settings
 	s.register(fs, true)
-	fs.BoolVar(&s.cfg.Reader.NoWeb, "no-web", false, "read refuses web URLs (http://, https://, www.)")
+	s.webFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

@@ -257,7 +257,8 @@ func TestMCPStandardizedToolset(t *testing.T) {
 	}
 }
 
-// TestMCPWeb: the real server pages a web page from its cache (one request
+// TestMCPWeb: the real server refuses a loopback URL unless
+// --allow-private-network, pages a web page from its cache (one request
 // for three reads), and with --no-web refuses URLs and says read is
 // closed-world.
 func TestMCPWeb(t *testing.T) {
@@ -281,7 +282,11 @@ func TestMCPWeb(t *testing.T) {
 		return res.Content[0].(*mcp.TextContent).Text, res.IsError
 	}
 
-	cs, _, _ := mcpSession(t, "--root", t.TempDir())
+	closed, _, _ := mcpSession(t, "--root", t.TempDir())
+	if text, isErr := read(closed, srv.URL+"/page.txt"); !isErr || !strings.Contains(text, "127.0.0.1 is a loopback address") || requests.Load() != 0 {
+		t.Fatalf("a loopback URL without --allow-private-network: isError %v, %q", isErr, text)
+	}
+	cs, _, _ := mcpSession(t, "--root", t.TempDir(), "--allow-private-network")
 	for _, p := range []struct{ sel, want string }{{"", "line 1"}, {":301", "line 301"}, {":390-395", "line 392"}} {
 		if text, isErr := read(cs, srv.URL+"/page.txt"+p.sel); isErr || !strings.Contains(text, p.want) {
 			t.Fatalf("read %s: isError %v, %q", p.sel, isErr, text)
@@ -291,7 +296,7 @@ func TestMCPWeb(t *testing.T) {
 		t.Errorf("%d requests for a page read three times, want 1 (the server's cache)", n)
 	}
 
-	off, _, _ := mcpSession(t, "--root", t.TempDir(), "--no-web")
+	off, _, _ := mcpSession(t, "--root", t.TempDir(), "--no-web", "--allow-private-network")
 	if text, isErr := read(off, srv.URL+"/page.txt"); !isErr || !strings.Contains(text, "turned off by the host") {
 		t.Errorf("--no-web read: isError %v, %q", isErr, text)
 	}

@@ -9,15 +9,16 @@ import (
 )
 
 func init() {
-	commands["read"] = command{usage: "read PATH[:SELECTOR] [--root DIR] [--style hashline|plain] [--read-limit N] [--no-summaries]", run: runRead}
+	commands["read"] = command{usage: "read PATH[:SELECTOR] [--root DIR] [--style hashline|plain] [--read-limit N] [--no-summaries] [--allow-private-network]", run: runRead}
 }
 
 func runRead(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const u = "read PATH[:SELECTOR] [--root DIR] [--style hashline|plain] [--read-limit N] [--no-summaries]"
+	const u = "read PATH[:SELECTOR] [--root DIR] [--style hashline|plain] [--read-limit N] [--no-summaries] [--allow-private-network]"
 	fs := newFlagSet("read", stderr, u)
 	var s settings
 	s.register(fs, false)
 	noSummaries := fs.Bool("no-summaries", false, "show source files as lines, not as code summaries")
+	fs.BoolVar(&s.cfg.Reader.AllowPrivateNetwork, "allow-private-network", false, privateHelp)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2

@@ -57,7 +57,7 @@ static char *canceled_env;
 
 static void *cancel_worker(void *arg) {
     (void)arg;
-    canceled_env = scout_call_opts("pi", "read", slow_args, thread_root, "{\"call_id\": 7}");
+    canceled_env = scout_call_opts("pi", "read", slow_args, thread_root, "{\"call_id\": 7, \"allow_private_network\": true}");
     return NULL;
 }
 
@@ -148,7 +148,9 @@ int main(int argc, char **argv) {
     }
     snprintf(slow_args, sizeof slow_args, "{\"path\": \"http://127.0.0.1:%d/slow\"}", port);
     expect_opts("no_web", "read", slow_args, root, "{\"no_web\": true}", "UNSUPPORTED");
-    expect_opts("timeout_ms", "read", slow_args, root, "{\"timeout_ms\": 200}", "TIMEOUT");
+    /* The server listens on a loopback address: read only with allow_private_network. */
+    expect_opts("private address", "read", slow_args, root, "{}", "ACCESS_DENIED");
+    expect_opts("timeout_ms", "read", slow_args, root, "{\"timeout_ms\": 200, \"allow_private_network\": true}", "TIMEOUT");
     pthread_t slow;
     if (pthread_create(&slow, NULL, cancel_worker, NULL) != 0) {
         fprintf(stderr, "FAIL pthread_create\n");

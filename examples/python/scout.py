@@ -70,7 +70,8 @@ class Scout:
 
         options (a dict, or str/bytes sent as they are) are the host settings
         of scout_call_opts: style, context_before, context_after, read_limit,
-        no_web, timeout_ms, call_id. With call_id set, cancel(call_id) from
+        no_web, allow_private_network, timeout_ms, call_id. With call_id set,
+        cancel(call_id) from
         another thread ends the call (ctypes releases the GIL while it runs).
         """
         if isinstance(args, dict):
@@ -140,15 +141,18 @@ def main():
     print("options: ok")
 
     # A server that accepts connections and never answers: a call to it runs
-    # until it is canceled or times out.
+    # until it is canceled or times out. It listens on a loopback address,
+    # which Scout reads only with allow_private_network.
+    local = {"allow_private_network": True}
     silent = socket.socket()
     silent.bind(("127.0.0.1", 0))
     silent.listen(16)
     slow_url = "http://127.0.0.1:%d/slow" % silent.getsockname()[1]
     expect_error("no_web", s.call("read", {"path": slow_url}, root=root, options={"no_web": True}), "UNSUPPORTED", "turned off by the host")
-    expect_error("timeout_ms", s.call("read", {"path": slow_url}, root=root, options={"timeout_ms": 200}), "TIMEOUT", "")
+    expect_error("private address", s.call("read", {"path": slow_url}, root=root), "ACCESS_DENIED", "127.0.0.1 is a loopback address")
+    expect_error("timeout_ms", s.call("read", {"path": slow_url}, root=root, options={"timeout_ms": 200, **local}), "TIMEOUT", "")
     canceled = []
-    t = threading.Thread(target=lambda: canceled.append(s.call("read", {"path": slow_url}, root=root, options={"call_id": 7})))
+    t = threading.Thread(target=lambda: canceled.append(s.call("read", {"path": slow_url}, root=root, options={"call_id": 7, **local})))
     t.start()
     deadline = time.time() + 10
     while time.time() < deadline:
@@ -176,8 +180,8 @@ def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     page_url = "http://127.0.0.1:%d/page.txt" % server.server_address[1]
-    first = s.call("read", {"path": page_url}, root=root)
-    nxt = s.call("read", {"path": page_url + ":301"}, root=root)
+    first = s.call("read", {"path": page_url}, root=root, options=local)
+    nxt = s.call("read", {"path": page_url + ":301"}, root=root, options=local)
     server.shutdown()
     check("line 1" in first["text"] and "line 301" in nxt["text"] and len(requests) == 1, "url cache", (first, nxt, requests))
     print("url cache: ok")

@@ -3,6 +3,7 @@ package convert
 import (
 	"archive/zip"
 	"bytes"
+	"compress/zlib"
 	"encoding/binary"
 	"encoding/xml"
 	"fmt"
@@ -196,7 +197,21 @@ func pdfOf(pages ...string) []byte {
 
 // pdfRaw writes a PDF with one page per content stream; /F1 is Helvetica
 // with widths for the printable ASCII range (500 units each).
-func pdfRaw(streams ...string) []byte {
+func pdfRaw(streams ...string) []byte { return pdfBuild(false, streams) }
+
+// pdfFlate is pdfRaw with the content streams compressed (FlateDecode).
+func pdfFlate(streams ...string) []byte { return pdfBuild(true, streams) }
+
+// deflate compresses b as a FlateDecode stream holds it.
+func deflate(b []byte) []byte {
+	var z bytes.Buffer
+	w, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
+	w.Write(b)
+	w.Close()
+	return z.Bytes()
+}
+
+func pdfBuild(flate bool, streams []string) []byte {
 	var b bytes.Buffer
 	var offsets []int
 	obj := func(body string) {
@@ -215,6 +230,11 @@ func pdfRaw(streams ...string) []byte {
 		strings.TrimSpace(strings.Repeat("500 ", 95)) + "] >>")
 	for i, content := range streams {
 		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i))
+		if flate {
+			z := deflate([]byte(content))
+			obj(fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", len(z), z))
+			continue
+		}
 		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%sendstream", len(content), content))
 	}
 	xref := b.Len()

@@ -4,7 +4,8 @@
 // Every converter reads through io.ReaderAt, honours ctx between pages,
 // parts or records, caps what it inflates and what it emits, and never
 // panics: a malformed document gives an error whose message says what is
-// wrong (Notice turns it into read's "[Cannot read .pdf file: ...]").
+// wrong, and a document converted in part its text with an *errs.Partial
+// error that says what is left out.
 //
 // # Output
 //
@@ -28,10 +29,15 @@
 //
 // # Limits
 //
-// MaxOutput bytes of text; 64 MiB inflated per zip part and 512 MiB per
-// XLSX workbook, 8 MiB per EPUB
-// chapter; 256 MiB per OLE stream; 1 MiB of strings per PDF page; reads
-// fail after MaxDuration.
+// MaxOutput bytes of text (more is an *errs.Partial); 64 MiB inflated per zip
+// part and 512 MiB per XLSX workbook, 8 MiB per EPUB chapter; 256 MiB per
+// OLE stream; XML elements nested 256 deep and tags of 1 MiB; RTF groups
+// nested 1024 deep; PDF: 2 Mi objects, 256 Ki entries per array or
+// dictionary, 64 Ki operands of 4 MiB in all between two content
+// operators, 64 MiB of content per page, 2 MiB per ToUnicode map, 64 MiB
+// per object stream, 1024 saved graphics states; reads fail after
+// MaxDuration. A bound crossed is a TOO_LARGE error (a PDF page over one
+// is left out, see convertPDF).
 package convert
 
 import (
@@ -43,6 +49,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/errs"
 )
@@ -50,6 +57,10 @@ import (
 // MaxOutput is the most text a converter emits; the rest of the document is
 // dropped with a closing notice.
 const MaxOutput = 16 << 20
+
+// outputCap is MaxOutput, the bound the converters apply; the tests lower
+// it to reach it with small documents.
+var outputCap = MaxOutput
 
 // maxPart is the most bytes inflated from one part of a zip-based document.
 const maxPart = 64 << 20
@@ -106,7 +117,9 @@ func Extensions() []string {
 // input) becomes an error, a canceled ctx is reported before any work,
 // reads of the document fail once ctx is done or MaxDuration has passed,
 // invalid UTF-8 in the output becomes U+FFFD, and output beyond MaxOutput
-// is cut with a notice.
+// is cut and reported with an *errs.Partial. A text with an *errs.Partial
+// passes through; an *errs.Partial without text becomes an UNSUPPORTED
+// error.
 func Safe(c Converter) Converter {
 	if s, ok := c.(safe); ok {
 		return s
@@ -131,17 +144,35 @@ func (s safe) Convert(ctx context.Context, r io.ReaderAt, size int64) (text stri
 		}
 	}()
 	text, err = s.c.Convert(ctx, ctxReaderAt{r, ctx}, size)
+	var part *errs.Partial
 	if err != nil {
 		if ce := ctx.Err(); ce != nil {
 			return "", ctxErr(ce)
 		}
-		return "", err
+		if !errors.As(err, &part) {
+			return "", err
+		}
+		if text == "" {
+			return "", errs.New(errs.Unsupported, "%s", part.Reason)
+		}
 	}
 	text = strings.ToValidUTF8(text, "\uFFFD")
-	if len(text) > MaxOutput {
-		text = cutUTF8(text, MaxOutput) + fmt.Sprintf("\n\n[Conversion stopped after %d MiB of text]", MaxOutput>>20)
+	if len(text) > outputCap {
+		text = cutUTF8(text, outputCap)
+		if part == nil {
+			err = outputCut()
+		}
 	}
-	return text, nil
+	return text, err
+}
+
+// outputCut is the Partial of a text cut at MaxOutput.
+func outputCut() *errs.Partial {
+	size := fmt.Sprintf("%d MiB", outputCap>>20)
+	if outputCap < 1<<20 {
+		size = fmt.Sprintf("%d KiB", outputCap>>10)
+	}
+	return &errs.Partial{Reason: "conversion stopped after " + size + " of text; the rest of the document is not shown"}
 }
 
 // ctxReaderAt fails reads once ctx is done.
@@ -155,12 +186,6 @@ func (c ctxReaderAt) ReadAt(p []byte, off int64) (int, error) {
 		return 0, err
 	}
 	return c.r.ReadAt(p, off)
-}
-
-// Notice renders a conversion failure as read shows it:
-// "[Cannot read .pdf file: <message>]".
-func Notice(ext string, err error) string {
-	return fmt.Sprintf("[Cannot read %s file: %s]", strings.ToLower(ext), err)
 }
 
 func ctxErr(err error) error {
@@ -187,39 +212,90 @@ func cutUTF8(s string, n int) string {
 	return s[:n]
 }
 
-// text accumulates converter output and stops growing past MaxOutput, so
-// a huge document cannot exhaust memory before Safe cuts it.
+// text accumulates converter output up to MaxOutput bytes; what is written
+// past that is dropped, so a huge document cannot exhaust memory, and the
+// cut is reported by result.
 type text struct {
-	strings.Builder
+	b   strings.Builder
+	cut bool
 }
 
-// full reports whether the output already reached MaxOutput.
-func (t *text) full() bool { return t.Len() > MaxOutput }
+func (t *text) WriteString(s string) (int, error) {
+	if room := outputCap - t.b.Len(); len(s) > room {
+		s, t.cut = s[:max(room, 0)], true
+	}
+	return t.b.WriteString(s)
+}
+
+func (t *text) Write(p []byte) (int, error) {
+	n := len(p)
+	if room := outputCap - t.b.Len(); len(p) > room {
+		p, t.cut = p[:max(room, 0)], true
+	}
+	t.b.Write(p)
+	return n, nil
+}
+
+func (t *text) WriteByte(c byte) error {
+	if t.b.Len() >= outputCap {
+		t.cut = true
+		return nil
+	}
+	return t.b.WriteByte(c)
+}
+
+func (t *text) WriteRune(r rune) (int, error) {
+	if t.b.Len()+utf8.RuneLen(r) > outputCap {
+		t.cut = true
+		return 0, nil
+	}
+	return t.b.WriteRune(r)
+}
+
+func (t *text) Len() int       { return t.b.Len() }
+func (t *text) String() string { return t.b.String() }
+func (t *text) Reset()         { t.b.Reset(); t.cut = false }
+
+// full reports whether the output reached MaxOutput: the converter stops.
+func (t *text) full() bool { return t.cut || t.b.Len() >= outputCap }
 
 // result returns the text with runs of blank lines collapsed to one and
-// surrounding blank lines trimmed.
-func (t *text) result() string { return tidy(t.String()) }
+// surrounding blank lines trimmed, and a *errs.Partial error when the text
+// reached MaxOutput.
+func (t *text) result() (string, error) {
+	s := tidy(t.b.String())
+	if t.full() {
+		return s, outputCut()
+	}
+	return s, nil
+}
 
 // tidy collapses runs of blank lines to one, trims trailing spaces on each
-// line and trims leading and trailing blank lines.
+// line and trims leading and trailing blank lines. It copies s once,
+// whatever its number of lines.
 func tidy(s string) string {
-	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
-	out := lines[:0]
-	blank := true
-	for _, l := range lines {
-		l = strings.TrimRight(l, " \t\r")
-		if l == "" {
-			if blank {
-				continue
-			}
-			blank = true
+	var b strings.Builder
+	b.Grow(len(s))
+	gap := false // a blank line since the last line written
+	for len(s) > 0 {
+		line := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
 		} else {
-			blank = false
+			s = ""
 		}
-		out = append(out, l)
+		line = strings.TrimRight(line, " \t\r")
+		switch {
+		case line == "":
+			gap = true
+			continue
+		case b.Len() > 0 && gap:
+			b.WriteString("\n\n")
+		case b.Len() > 0:
+			b.WriteByte('\n')
+		}
+		b.WriteString(line)
+		gap = false
 	}
-	for len(out) > 0 && out[len(out)-1] == "" {
-		out = out[:len(out)-1]
-	}
-	return strings.Join(out, "\n")
+	return b.String()
 }

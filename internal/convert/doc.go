@@ -63,7 +63,7 @@ func convertDOC(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	return docText(chars), nil
+	return docText(chars)
 }
 
 // oleStreams reads the named streams of a compound file of the given
@@ -169,8 +169,8 @@ func pieceText(ctx context.Context, wd, clx []byte, ccpText int) ([]rune, error)
 		if count <= 0 {
 			continue
 		}
-		if len(out)+count > MaxOutput {
-			count = MaxOutput - len(out)
+		if len(out)+count > outputCap {
+			count = outputCap - len(out)
 		}
 		fc := le.Uint32(pcd[k*8+2:])
 		if fc&0x40000000 != 0 {
@@ -192,7 +192,7 @@ func pieceText(ctx context.Context, wd, clx []byte, ccpText int) ([]rune, error)
 			}
 			out = append(out, utf16.Decode(u)...)
 		}
-		if len(out) >= MaxOutput {
+		if len(out) >= outputCap {
 			break
 		}
 	}
@@ -200,7 +200,7 @@ func pieceText(ctx context.Context, wd, clx []byte, ccpText int) ([]rune, error)
 }
 
 // docText maps Word's special characters to text.
-func docText(chars []rune) string {
+func docText(chars []rune) (string, error) {
 	var b text
 	// Field nesting: true for a field whose result is being shown.
 	var fields []bool
@@ -255,5 +255,9 @@ func docText(chars []rune) string {
 			}
 		}
 	}
-	return tidy(strings.ReplaceAll(b.String(), "\t\n", "\n"))
+	s := tidy(strings.ReplaceAll(b.String(), "\t\n", "\n"))
+	if b.full() {
+		return s, outputCut()
+	}
+	return s, nil
 }

@@ -38,7 +38,7 @@ func convertDOCX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 			w.out.WriteString(n + "\n\n")
 		}
 	}
-	return w.out.result(), nil
+	return w.out.result()
 }
 
 // docxNotes renders the footnotes or endnotes of a part as
@@ -60,7 +60,7 @@ func docxNotes(p *pkg, part, prefix string, headings map[string]int) ([]string, 
 			}
 		case xml.EndElement:
 			if (t.Name.Local == "footnote" || t.Name.Local == "endnote") && nw != nil {
-				if s := nw.out.result(); s != "" {
+				if s := tidy(nw.out.String()); s != "" {
 					out = append(out, "[^"+prefix+id+"]: "+strings.ReplaceAll(s, "\n\n", "\n"))
 				}
 				nw = nil
@@ -75,18 +75,44 @@ func docxNotes(p *pkg, part, prefix string, headings map[string]int) ([]string, 
 }
 
 type docxPara struct {
-	b         strings.Builder
+	b         text
 	level     int // heading level, 0 for body text
 	list      bool
 	listLevel int
-	linkStart int // offset in b where the open hyperlink's text starts
-	linkURL   string
+	linkURL   string // target of the open hyperlink, whose "[" is written
 }
 
+// docxTable is an open table. Its rows stop growing once their text
+// passes MaxOutput (full), which would fill the output on its own.
 type docxTable struct {
 	rows [][]string
 	row  []string
 	cell []string // paragraphs of the open cell
+	size int      // bytes held by rows, with their slice headers
+	full bool
+}
+
+// addCell ends the open cell.
+func (t *docxTable) addCell() {
+	c := strings.Join(t.cell, "\n")
+	t.cell = nil
+	if t.full {
+		return
+	}
+	t.row = append(t.row, c)
+	t.size += len(c) + 16
+}
+
+// addRow ends the open row.
+func (t *docxTable) addRow() {
+	if t.full {
+		return
+	}
+	t.rows = append(t.rows, t.row)
+	t.row = nil
+	if t.size += 24; t.size > outputCap {
+		t.full = true
+	}
 }
 
 type docxWriter struct {
@@ -155,7 +181,10 @@ func (w *docxWriter) start(e xml.StartElement) {
 		}
 	case "hyperlink":
 		if p != nil {
-			p.linkStart, p.linkURL = p.b.Len(), w.links[attr(e, "id")]
+			p.endLink()
+			if p.linkURL = w.links[attr(e, "id")]; p.linkURL != "" {
+				p.b.WriteByte('[')
+			}
 		}
 	case "footnoteReference":
 		if p != nil {
@@ -185,12 +214,8 @@ func (w *docxWriter) end(local string) {
 	case "t":
 		w.inText = false
 	case "hyperlink":
-		if p := w.para(); p != nil && p.linkURL != "" {
-			s := p.b.String()
-			label := s[p.linkStart:]
-			p.b.Reset()
-			p.b.WriteString(s[:p.linkStart] + "[" + label + "](" + p.linkURL + ")")
-			p.linkURL = ""
+		if p := w.para(); p != nil {
+			p.endLink()
 		}
 	case "p":
 		if len(w.paras) == 0 {
@@ -198,14 +223,15 @@ func (w *docxWriter) end(local string) {
 		}
 		p := w.paras[len(w.paras)-1]
 		w.paras = w.paras[:len(w.paras)-1]
+		p.endLink()
 		w.emitPara(p)
 	case "tc":
 		if t := w.table(); t != nil {
-			t.row = append(t.row, strings.Join(t.cell, "\n"))
+			t.addCell()
 		}
 	case "tr":
 		if t := w.table(); t != nil {
-			t.rows = append(t.rows, t.row)
+			t.addRow()
 		}
 	case "tbl":
 		t := w.table()
@@ -223,6 +249,17 @@ func (w *docxWriter) end(local string) {
 		if !w.out.full() {
 			w.out.WriteString(mdTable(t.rows) + "\n")
 		}
+		if t.full {
+			w.out.cut = true
+		}
+	}
+}
+
+// endLink closes the open hyperlink: "[label" becomes "[label](url)".
+func (p *docxPara) endLink() {
+	if p.linkURL != "" {
+		p.b.WriteString("](" + p.linkURL + ")")
+		p.linkURL = ""
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"path"
 	"strings"
+
+	"github.com/scoutkit/scout/internal/errs"
 )
 
 // maxChapter caps one EPUB chapter: XHTML is converted through a DOM,
@@ -68,12 +70,17 @@ func convertEPUB(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 	if len(opf.Creators) > 0 {
 		out.WriteString("Authors: " + strings.Join(opf.Creators, ", ") + "\n\n")
 	}
+	var missing []string
 	for _, ref := range opf.Spine {
 		if out.full() {
 			break
 		}
 		name, ok := hrefs[ref.IDRef]
-		if !ok || !p.has(name) {
+		switch {
+		case !ok:
+			continue // not an XHTML document: no text to show
+		case !p.has(name):
+			missing = append(missing, name)
 			continue
 		}
 		rc, err := p.openCapped(name, maxChapter)
@@ -87,5 +94,9 @@ func convertEPUB(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 		}
 		out.WriteString(md + "\n\n")
 	}
-	return out.result(), nil
+	res, err := out.result()
+	if err == nil && len(missing) > 0 {
+		err = &errs.Partial{Reason: "chapters named in the spine are missing from the book: " + strings.Join(missing, ", ")}
+	}
+	return res, err
 }

@@ -7,12 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
-	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/ledongthuc/pdf"
+
+	"github.com/scoutkit/scout/internal/errs"
 )
 
 // convertPDF extracts the text of each page; pages are separated by a blank
@@ -21,10 +20,17 @@ import (
 // horizontal gap between glyphs is wider than a fifth of the font size (PDF
 // producers often position words instead of writing spaces). A PDF without
 // a text layer (scanned images) gives an error that says so rather than an
-// empty text.
+// empty text. A page that cannot be read is left out and named in a
+// *errs.Partial error with the text of the others.
 func convertPDF(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
-	if err := checkObjStms(r, size); err != nil {
-		return "", malformed("PDF", err)
+	head := make([]byte, 8)
+	if n, _ := r.ReadAt(head, 0); bytes.HasPrefix(head[:n], []byte("%PDF-")) {
+		if err := scanPDF(ctx, r, size); err != nil {
+			if errs.CodeOf(err) == errs.TooLarge || ctx.Err() != nil {
+				return "", err
+			}
+			return "", malformed("PDF", err)
+		}
 	}
 	rd, err := pdf.NewReader(r, size)
 	if err != nil {
@@ -33,29 +39,63 @@ func convertPDF(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 		}
 		return "", malformed("PDF", err)
 	}
-	pages, err := pdfPages(ctx, rd.Trailer().Key("Root").Key("Pages"))
-	if err != nil {
-		return "", err
-	}
 	var out text
-	for i, p := range pages {
+	var failed []string
+	pages := 0
+	err = pdfPages(ctx, rd.Trailer().Key("Root").Key("Pages"), func(p pdf.Page) error {
 		if out.full() {
-			break
+			return errFull
 		}
-		if err := ctx.Err(); err != nil {
+		pages++
+		s, err := pageText(ctx, p)
+		if err != nil {
+			if ce := ctx.Err(); ce != nil {
+				return ce
+			}
+			failed = append(failed, fmt.Sprintf("page %d (%v)", pages, err))
+			return nil
+		}
+		if s != "" {
+			out.WriteString(s + "\n\n")
+		}
+		return nil
+	})
+	var why []string // what is left out
+	if err != nil && err != errFull {
+		if ctx.Err() != nil || out.Len() == 0 {
 			return "", err
 		}
-		s, err := pageText(p)
-		if err != nil {
-			return "", malformed("PDF", fmt.Errorf("page %d: %w", i+1, err))
-		}
-		out.WriteString(s + "\n\n")
+		why = append(why, "the pages after page "+fmt.Sprint(pages)+" are not read: "+err.Error())
 	}
-	res := out.result()
-	if res == "" {
+	res, cut := out.result()
+	switch {
+	case res == "" && len(failed) > 0:
+		return "", malformed("PDF", errors.New(failed[0]))
+	case res == "":
 		return "", malformed("PDF", errors.New("no text layer found (scanned images need OCR)"))
+	case len(failed) > 0:
+		why = append([]string{pdfFailures(failed, pages)}, why...)
 	}
-	return res, nil
+	if cut != nil {
+		why = append(why, cut.Error())
+	}
+	if len(why) == 0 {
+		return res, nil
+	}
+	return res, &errs.Partial{Reason: strings.Join(why, "; ")}
+}
+
+// errFull stops the page walk once the output is full.
+var errFull = errors.New("output full")
+
+// pdfFailures describes the pages left out: the first three, then a count.
+func pdfFailures(failed []string, pages int) string {
+	shown := failed[:min(len(failed), 3)]
+	s := fmt.Sprintf("%d of %d pages could not be read and are left out: %s", len(failed), pages, strings.Join(shown, "; "))
+	if len(failed) > len(shown) {
+		s += fmt.Sprintf("; and %d more", len(failed)-len(shown))
+	}
+	return s
 }
 
 // Bounds of the page tree walk.
@@ -64,11 +104,11 @@ const (
 	maxPDFDepth = 64
 )
 
-// pdfPages lists the pages of the page tree in order. The library's own
-// lookup (Reader.Page) loops forever on a tree that contains itself; this
-// walk is bounded in depth and in nodes visited.
-func pdfPages(ctx context.Context, root pdf.Value) ([]pdf.Page, error) {
-	var pages []pdf.Page
+// pdfPages calls fn with each page of the page tree in order, stopping at
+// its first error. The library's own lookup (Reader.Page) loops forever on
+// a tree that contains itself; this walk is bounded in depth and in nodes
+// visited, and holds no page beyond the one fn reads.
+func pdfPages(ctx context.Context, root pdf.Value, fn func(pdf.Page) error) error {
 	visited := 0
 	var walk func(v pdf.Value, depth int) error
 	walk = func(v pdf.Value, depth int) error {
@@ -92,89 +132,94 @@ func pdfPages(ctx context.Context, root pdf.Value) ([]pdf.Page, error) {
 				}
 			}
 		case v.Kind() == pdf.Dict:
-			pages = append(pages, pdf.Page{V: v})
+			return fn(pdf.Page{V: v})
 		}
 		return nil
 	}
-	if err := walk(root, 0); err != nil {
-		return nil, err
-	}
-	return pages, nil
+	return walk(root, 0)
 }
 
-// pageText lays out the glyphs of one page.
-func pageText(p pdf.Page) (s string, err error) {
+// pdfAbort carries ctx's error out of the interpreter, which has no other
+// way to stop.
+type pdfAbort struct{ err error }
+
+// pageText checks the streams of one page and lays out its glyphs.
+func pageText(ctx context.Context, p pdf.Page) (s string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			if a, ok := r.(pdfAbort); ok {
+				s, err = "", a.err
+				return
+			}
 			s, err = "", fmt.Errorf("bad content stream (%v)", r)
 		}
 	}()
-	if err := checkStreams(p); err != nil {
+	if err := checkStreams(ctx, p); err != nil {
 		return "", err
 	}
-	// The library appends a pseudo glyph, "\n" decoded in the current
-	// font, after every TJ; find what it looks like in each font to drop it.
-	pseudo := map[string]string{}
-	for _, name := range p.Fonts() {
-		f := p.Font(name)
-		base := f.BaseFont()
-		if i := strings.IndexByte(base, '+'); i >= 0 {
-			base = base[i+1:]
-		}
-		pseudo[base] = f.Encoder().Decode("\n")
-	}
-	var b strings.Builder
-	var lineY, endX, size float64
-	started, lastSpace := false, false
-	for _, g := range p.Content().Text {
-		if g.S == "" || g.S == "\n" || g.S == pseudo[g.Font] {
-			continue
-		}
-		fs := math.Max(g.FontSize, 1)
-		if started {
-			switch dy := lineY - g.Y; {
-			case math.Abs(dy) > 0.6*math.Max(fs, size):
-				b.WriteByte('\n')
-				if dy > 2*math.Max(fs, size) {
-					b.WriteByte('\n')
-				}
-				lineY, lastSpace = g.Y, true
-			case g.X-endX > 0.2*fs && !lastSpace && g.S != " ":
-				b.WriteByte(' ')
-			}
-		} else {
-			lineY, started = g.Y, true
-		}
-		b.WriteString(g.S)
-		endX, size = g.X+g.W, fs
-		lastSpace = g.S == " "
-	}
-	return strings.TrimSpace(b.String()), nil
+	var l pdfLayout
+	interpretPage(ctx, p, l.add)
+	return strings.TrimSpace(l.b.String()), nil
 }
 
-// maxContent caps the decoded content of one page, and maxPageText the
-// bytes inside its strings: the library keeps some 80 bytes per glyph.
+// pdfLayout lays glyphs out as lines of text as they are drawn.
+type pdfLayout struct {
+	b                  text
+	lineY, endX, size  float64
+	started, lastSpace bool
+}
+
+// add lays out one glyph: its text, font size, position and width.
+func (l *pdfLayout) add(s string, fontSize, x, y, w float64) {
+	if s == "" || s == "\n" {
+		return
+	}
+	fs := math.Max(fontSize, 1)
+	if l.started {
+		switch dy := l.lineY - y; {
+		case math.Abs(dy) > 0.6*math.Max(fs, l.size):
+			l.b.WriteByte('\n')
+			if dy > 2*math.Max(fs, l.size) {
+				l.b.WriteByte('\n')
+			}
+			l.lineY, l.lastSpace = y, true
+		case x-l.endX > 0.2*fs && !l.lastSpace && s != " ":
+			l.b.WriteByte(' ')
+		}
+	} else {
+		l.lineY, l.started = y, true
+	}
+	l.b.WriteString(s)
+	l.endX, l.size = x+w, fs
+	l.lastSpace = s == " "
+}
+
+// maxContent caps the decoded content of one page, and maxCMap a font's
+// ToUnicode map, which the library parses without the operand bounds
+// (a CMap defines names that push values).
 const (
-	maxContent  = 64 << 20
-	maxPageText = 1 << 20
+	maxContent = 64 << 20
+	maxCMap    = 2 << 20
 )
 
-// checkStreams refuses a page whose content or ToUnicode streams the
-// library cannot lex safely: its lexer loops forever on a hex string left
-// open at the end of a stream, and it lays out every glyph in memory.
-func checkStreams(p pdf.Page) error {
-	if err := scanStream(p.V.Key("Contents")); err != nil {
+// checkStreams refuses a page whose content or ToUnicode streams are over
+// the bounds of scanContent or the sizes above.
+func checkStreams(ctx context.Context, p pdf.Page) error {
+	if err := scanStream(ctx, p.V.Key("Contents"), maxContent, true); err != nil {
 		return fmt.Errorf("content stream: %w", err)
 	}
 	for _, name := range p.Fonts() {
-		if err := scanStream(p.Font(name).V.Key("ToUnicode")); err != nil {
+		if err := scanStream(ctx, p.Font(name).V.Key("ToUnicode"), maxCMap, false); err != nil {
 			return fmt.Errorf("font %s: ToUnicode: %w", name, err)
 		}
 	}
 	return nil
 }
 
-func scanStream(v pdf.Value) error {
+// scanStream checks a stream, or an array of streams read as one, with
+// scanContent (operands: with its operand bounds) and its size against
+// limit.
+func scanStream(ctx context.Context, v pdf.Value, limit int64, operands bool) error {
 	var rd io.Reader
 	switch v.Kind() {
 	case pdf.Stream:
@@ -190,92 +235,24 @@ func scanStream(v pdf.Value) error {
 	default:
 		return nil
 	}
-	data, err := io.ReadAll(io.LimitReader(rd, maxContent+1))
-	if err != nil {
+	cr := &countReader{r: io.LimitReader(rd, limit+1)}
+	if err := scanContent(ctx, cr, operands); err != nil {
 		return err
 	}
-	if len(data) > maxContent {
-		return fmt.Errorf("more than %d MiB", maxContent>>20)
-	}
-	closed, textBytes := scanContent(data)
-	if !closed {
-		return errors.New("unterminated hex string")
-	}
-	if textBytes > maxPageText {
-		return fmt.Errorf("more than %d bytes of strings on one page", maxPageText)
+	if cr.n > limit {
+		return fmt.Errorf("more than %d MiB", limit>>20)
 	}
 	return nil
 }
 
-// scanContent reports whether every hex string ("<...>") in a content
-// stream is closed, skipping comments and literal strings as the library's
-// lexer does, and counts the bytes inside strings.
-func scanContent(data []byte) (closed bool, textBytes int) {
-	for i := 0; i < len(data); i++ {
-		switch data[i] {
-		case '%':
-			for i < len(data) && data[i] != '\r' && data[i] != '\n' {
-				i++
-			}
-		case '(':
-			depth, start := 1, i
-			for i++; i < len(data) && depth > 0; i++ {
-				switch data[i] {
-				case '\\':
-					i++
-				case '(':
-					depth++
-				case ')':
-					depth--
-				}
-			}
-			i--
-			textBytes += max(0, i-start-1)
-		case '<':
-			if i+1 < len(data) && data[i+1] == '<' {
-				i++
-				continue
-			}
-			j := bytes.IndexByte(data[i+1:], '>')
-			if j < 0 {
-				return false, textBytes
-			}
-			i += j + 1
-			textBytes += j / 2
-		}
-	}
-	return true, textBytes
+// countReader counts the bytes read through it.
+type countReader struct {
+	r io.Reader
+	n int64
 }
 
-// maxObjStm caps the objects an object stream may announce: the library
-// reads that many entries even past the end of the stream.
-const maxObjStm = 1 << 20
-
-// The object-stream patterns, compiled on first use (not at start-up).
-var (
-	objStmRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/Type\s*/ObjStm\b`) })
-	countRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/N\s+(\d+)`) })
-)
-
-// checkObjStms scans the raw file for object-stream dictionaries and
-// refuses one that announces more than maxObjStm objects.
-func checkObjStms(r io.ReaderAt, size int64) error {
-	const chunk, overlap = 1 << 20, 2048
-	buf := make([]byte, chunk+overlap)
-	for off := int64(0); off < size; off += chunk {
-		n, err := r.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
-		if err != nil && err != io.EOF {
-			return err
-		}
-		b := buf[:n]
-		for _, loc := range objStmRE().FindAllIndex(b, -1) {
-			window := b[max(0, loc[0]-overlap/2):min(len(b), loc[1]+overlap/2)]
-			for _, m := range countRE().FindAllSubmatch(window, -1) {
-				if v, err := strconv.Atoi(string(m[1])); err != nil || v > maxObjStm {
-					return fmt.Errorf("an object stream announces %s objects", m[1])
-				}
-			}
-		}
-	}
-	return nil
+func (c *countReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += int64(n)
+	return n, err
 }

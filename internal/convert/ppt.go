@@ -56,11 +56,11 @@ func convertPPT(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 	if err := w.walk(doc, 0); err != nil {
 		return "", err
 	}
-	res := w.out.result()
+	res, err := w.out.result()
 	if res == "" && w.records == 0 {
 		return "", malformed("PPT", errors.New("no records in the PowerPoint Document stream"))
 	}
-	return res, nil
+	return res, err
 }
 
 type pptWriter struct {

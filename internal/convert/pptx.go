@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/scoutkit/scout/internal/errs"
 )
 
 // convertPPTX renders each slide in presentation order as
@@ -16,7 +18,7 @@ func convertPPTX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 	if err != nil {
 		return "", err
 	}
-	slides, err := pptxSlides(p)
+	slides, missing, err := pptxSlides(p)
 	if err != nil {
 		return "", err
 	}
@@ -43,14 +45,19 @@ func convertPPTX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 		}
 		out.WriteString("\n")
 	}
-	return out.result(), nil
+	res, err := out.result()
+	if err == nil && missing > 0 {
+		err = &errs.Partial{Reason: fmt.Sprintf("%d of the %d slides listed in the presentation are missing from the file", missing, missing+len(slides))}
+	}
+	return res, err
 }
 
-// pptxSlides returns the slide part names in presentation order.
-func pptxSlides(p *pkg) ([]string, error) {
+// pptxSlides returns the slide part names in presentation order, and how
+// many slides listed have no part.
+func pptxSlides(p *pkg) ([]string, int, error) {
 	const pres = "ppt/presentation.xml"
 	if !p.has(pres) {
-		return nil, malformed("PPTX", errMissing(pres))
+		return nil, 0, malformed("PPTX", errMissing(pres))
 	}
 	var doc struct {
 		IDs []struct {
@@ -58,24 +65,27 @@ func pptxSlides(p *pkg) ([]string, error) {
 		} `xml:"sldIdLst>sldId"`
 	}
 	if err := p.decodeXML(pres, &doc); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	rels := p.rels(pres)
 	var out []string
+	missing := 0
 	for _, id := range doc.IDs {
 		if t, ok := rels[id.RID]; ok && p.has(t) {
 			out = append(out, t)
+		} else {
+			missing++
 		}
 	}
-	return out, nil
+	return out, missing, nil
 }
 
 type pptxWriter struct {
-	out     strings.Builder
-	shape   strings.Builder // text of the open shape
-	para    strings.Builder // text of the open paragraph
-	title   bool            // the open shape is a title placeholder
-	skip    bool            // the open shape is a slide number, date, header or footer
+	out     text
+	shape   text // text of the open shape
+	para    text // text of the open paragraph
+	title   bool // the open shape is a title placeholder
+	skip    bool // the open shape is a slide number, date, header or footer
 	inShape int
 	inText  bool
 	table   *docxTable
@@ -145,11 +155,11 @@ func pptxText(p *pkg, part string) (string, error) {
 				w.out.WriteString(s + "\n")
 			case "tc":
 				if w.table != nil {
-					w.table.row = append(w.table.row, strings.Join(w.table.cell, "\n"))
+					w.table.addCell()
 				}
 			case "tr":
 				if w.table != nil {
-					w.table.rows = append(w.table.rows, w.table.row)
+					w.table.addRow()
 				}
 			case "tbl":
 				if w.table != nil {

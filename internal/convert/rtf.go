@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -14,10 +15,13 @@ import (
 	"golang.org/x/text/encoding/korean"
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/traditionalchinese"
+
+	"github.com/scoutkit/scout/internal/errs"
 )
 
-// maxRTF is the largest RTF file read (RTF is parsed in memory).
-const maxRTF = 256 << 20
+// maxRTFDepth bounds the nesting of groups: the state of every open group
+// is kept, and no real document nests a few dozen deep.
+const maxRTFDepth = 1024
 
 // rtfSkip are destinations whose content is not document text.
 var rtfSkip = map[string]bool{
@@ -50,26 +54,39 @@ type rtfState struct {
 // not text (font and colour tables, pictures, field instructions, headers)
 // are skipped, \uN and \'hh are decoded (the code page from \ansicpgN).
 func convertRTF(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
-	if size > maxRTF {
-		return "", malformed("RTF", errors.New("the file is larger than 256 MiB"))
+	p := rtfParser{in: bufio.NewReaderSize(io.NewSectionReader(r, 0, size), 64<<10), enc: charmap.Windows1252, st: rtfState{uc: 1}}
+	for {
+		c, err := p.in.ReadByte()
+		if err != nil {
+			return "", readErr(err)
+		}
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			p.in.UnreadByte()
+			break
+		}
 	}
-	data := make([]byte, size)
-	if _, err := r.ReadAt(data, 0); err != nil && err != io.EOF {
-		return "", err
-	}
-	if !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte(`{\rtf`)) {
+	if head, err := p.in.Peek(5); string(head) != `{\rtf` {
+		if err != nil && err != io.EOF {
+			return "", err
+		}
 		return "", malformed("RTF", errors.New(`it does not start with {\rtf`))
 	}
-	p := rtfParser{data: data, enc: charmap.Windows1252, st: rtfState{uc: 1}}
 	if err := p.run(ctx); err != nil {
 		return "", err
 	}
-	return p.out.result(), nil
+	return p.out.result()
+}
+
+// readErr reports a failed read; the end of the file is an empty RTF.
+func readErr(err error) error {
+	if err == io.EOF {
+		return malformed("RTF", errors.New(`it does not start with {\rtf`))
+	}
+	return err
 }
 
 type rtfParser struct {
-	data    []byte
-	i       int
+	in      *bufio.Reader
 	st      rtfState
 	stack   []rtfState
 	out     text
@@ -84,7 +101,7 @@ type rtfParser struct {
 }
 
 func (p *rtfParser) run(ctx context.Context) error {
-	for n := 0; p.i < len(p.data); n++ {
+	for n := 0; ; n++ {
 		if n%65536 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -93,13 +110,21 @@ func (p *rtfParser) run(ctx context.Context) error {
 		if p.out.full() {
 			break
 		}
-		c := p.data[p.i]
+		c, err := p.in.ReadByte()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
 		switch c {
 		case '{':
 			p.flush()
 			p.skipN = 0
+			if len(p.stack) == maxRTFDepth {
+				return errs.New(errs.TooLarge, "RTF groups nest more than %d deep", maxRTFDepth)
+			}
 			p.stack = append(p.stack, p.st)
-			p.i++
 			p.newDest = true
 			continue
 		case '}':
@@ -109,13 +134,12 @@ func (p *rtfParser) run(ctx context.Context) error {
 				p.st = p.stack[n-1]
 				p.stack = p.stack[:n-1]
 			}
-			p.i++
 		case '\\':
-			p.control()
+			if err := p.control(); err != nil {
+				return err
+			}
 		case '\r', '\n':
-			p.i++
 		default:
-			p.i++
 			p.char(string(c))
 		}
 		p.newDest = false
@@ -165,25 +189,27 @@ func (p *rtfParser) flush() {
 	}
 }
 
-func (p *rtfParser) control() {
-	p.i++ // the backslash
-	if p.i >= len(p.data) {
-		return
+// control reads a control symbol or word after its backslash.
+func (p *rtfParser) control() error {
+	c, err := p.in.ReadByte()
+	if err != nil {
+		return eof(err)
 	}
-	c := p.data[p.i]
 	if !isLetter(c) {
-		p.i++
 		switch c {
 		case '\'':
-			if p.i+2 <= len(p.data) {
-				if v, err := strconv.ParseUint(string(p.data[p.i:p.i+2]), 16, 8); err == nil {
-					p.i += 2
+			if h, err := p.in.Peek(2); err == nil {
+				if v, err := strconv.ParseUint(string(h), 16, 8); err == nil {
+					p.in.Discard(2)
 					if p.skipN > 0 {
 						p.skipN--
-						return
+						return nil
+					}
+					if len(p.pending) > outputCap {
+						p.flush() // the output is full after it
 					}
 					p.pending = append(p.pending, byte(v))
-					return
+					return nil
 				}
 			}
 		case '*':
@@ -197,36 +223,59 @@ func (p *rtfParser) control() {
 		case '\r', '\n':
 			p.char("\n")
 		}
-		return
+		return nil
 	}
-	start := p.i
-	for p.i < len(p.data) && isLetter(p.data[p.i]) {
-		p.i++
+	// A control word: letters (no known one is longer than 32; the rest of
+	// a longer one is read and dropped), an optional number of at most 11
+	// characters with its sign, an optional space.
+	var word, num [32]byte
+	w := copy(word[:], []byte{c})
+	for {
+		c, err = p.in.ReadByte()
+		if err != nil || !isLetter(c) {
+			break
+		}
+		if w < len(word) {
+			word[w] = c
+			w++
+		}
 	}
-	word := string(p.data[start:p.i])
-	numStart := p.i
-	if p.i < len(p.data) && p.data[p.i] == '-' {
-		p.i++
+	n := 0
+	if err == nil && c == '-' {
+		num[n], n = c, n+1
+		c, err = p.in.ReadByte()
 	}
-	for p.i < len(p.data) && p.data[p.i] >= '0' && p.data[p.i] <= '9' && p.i-numStart < 11 {
-		p.i++
+	for err == nil && c >= '0' && c <= '9' && n < 11 {
+		num[n], n = c, n+1
+		c, err = p.in.ReadByte()
 	}
-	num, hasNum := 0, p.i > numStart
-	if hasNum {
-		num, _ = strconv.Atoi(string(p.data[numStart:p.i]))
+	if err == nil && c != ' ' {
+		p.in.UnreadByte()
 	}
-	if p.i < len(p.data) && p.data[p.i] == ' ' {
-		p.i++
+	if err != nil && err != io.EOF {
+		return err
 	}
-	p.word(word, num, hasNum)
+	v := 0
+	if n > 0 {
+		v, _ = strconv.Atoi(string(num[:n]))
+	}
+	return p.word(string(word[:w]), v, n > 0)
 }
 
-func (p *rtfParser) word(w string, num int, hasNum bool) {
+// eof treats the end of the file as the end of the document.
+func eof(err error) error {
+	if err == io.EOF {
+		return nil
+	}
+	return err
+}
+
+func (p *rtfParser) word(w string, num int, hasNum bool) error {
 	p.flush()
 	if p.newDest && rtfSkip[w] {
 		p.st.skip = true
 		p.st.fontTbl = w == "fonttbl"
-		return
+		return nil
 	}
 	switch w {
 	case "deff":
@@ -260,7 +309,7 @@ func (p *rtfParser) word(w string, num int, hasNum bool) {
 		switch {
 		case r >= 0xD800 && r < 0xDC00:
 			p.high = r // wait for the low half in the next \uN
-			return
+			return nil
 		case r >= 0xDC00 && r < 0xE000:
 			r = utf16.DecodeRune(p.high, r)
 		}
@@ -275,13 +324,16 @@ func (p *rtfParser) word(w string, num int, hasNum bool) {
 	case "bin":
 		p.flush()
 		if hasNum && num > 0 {
-			p.i = min(len(p.data), p.i+num)
+			if _, err := p.in.Discard(num); err != nil {
+				return eof(err)
+			}
 		}
 	default:
 		if s, ok := rtfSymbols[w]; ok {
 			p.char(s)
 		}
 	}
+	return nil
 }
 
 // charsetEncoding maps an RTF \fcharset number to its code page.

@@ -83,7 +83,7 @@ func convertXLS(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 	if len(b.sheets) == 0 {
 		return "", malformed("XLS", errors.New("no worksheets"))
 	}
-	return out.result(), nil
+	return out.result()
 }
 
 type xlsRec struct {
@@ -182,7 +182,7 @@ func (b *xlsBook) sheetRows(pos int) [][]string {
 	size := 0
 	for _, rec := range b.recs[start+1:] {
 		d := rec.data
-		if size > MaxOutput {
+		if size > outputCap {
 			break
 		}
 		switch rec.typ {

@@ -57,8 +57,8 @@ func convertXLSX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 	var out text
 	for i, s := range b.sheets {
 		if i == xlsxMaxSheets {
-			fmt.Fprintf(&out, "[%d more sheets not shown: at most %d are read]\n", len(b.sheets)-i, xlsxMaxSheets)
-			break
+			res, _ := out.result()
+			return res, &errs.Partial{Reason: fmt.Sprintf("%d more sheets not shown: at most %d are read", len(b.sheets)-i, xlsxMaxSheets)}
 		}
 		rows, err := b.sheetRows(s.part)
 		if err != nil {
@@ -69,7 +69,7 @@ func convertXLSX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 			break
 		}
 	}
-	return out.result(), nil
+	return out.result()
 }
 
 // isOLE reports a file that starts as an OLE compound file.
@@ -109,7 +109,7 @@ func writeSheet(out *text, name string, rows [][]string) {
 		out.WriteString("(empty sheet)\n\n")
 		return
 	}
-	out.WriteString(mdTable(fitRows(rows, MaxOutput-out.Len())) + "\n")
+	out.WriteString(mdTable(fitRows(rows, outputCap-out.Len())) + "\n")
 }
 
 // fitRows returns the leading rows whose markdown table takes at most

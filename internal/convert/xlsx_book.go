@@ -210,7 +210,7 @@ func (b *xlsxBook) sheetRows(part string) ([][]string, error) {
 			}
 			col++
 		}
-		if size > MaxOutput {
+		if size > outputCap {
 			return errSheetFull
 		}
 		return nil

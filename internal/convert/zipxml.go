@@ -2,6 +2,7 @@ package convert
 
 import (
 	"archive/zip"
+	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
@@ -80,6 +81,17 @@ func (p *pkg) partErr(name string, err error) error {
 	return malformed(p.format, fmt.Errorf("part %s: %w", name, err))
 }
 
+// Bounds of the XML walked: elements nested deeper than maxXMLDepth, or
+// one tag (an element name and its attributes) longer than maxXMLTag
+// bytes, stop the walk with a TOO_LARGE error. The decoder keeps a record
+// of every open element and builds a tag's attributes in memory at several
+// times the bytes they take in the part; no real document comes near
+// either bound.
+const (
+	maxXMLDepth = 256
+	maxXMLTag   = 1 << 20
+)
+
 // walk streams the XML tokens of a part to fn, checking ctx as it goes.
 func (p *pkg) walk(name string, fn func(xml.Token)) error {
 	rc, err := p.open(name)
@@ -87,7 +99,8 @@ func (p *pkg) walk(name string, fn func(xml.Token)) error {
 		return err
 	}
 	defer rc.Close()
-	d := newDecoder(rc)
+	d := newDecoder(&tagReader{r: rc})
+	depth := 0
 	for n := 0; ; n++ {
 		if n%4096 == 0 {
 			if err := p.ctx.Err(); err != nil {
@@ -98,11 +111,91 @@ func (p *pkg) walk(name string, fn func(xml.Token)) error {
 		if err == io.EOF {
 			return nil
 		}
+		if errors.Is(err, errTagTooLong) {
+			return errs.Wrap(errs.TooLarge, err, "part %s has a tag longer than %d MiB", name, maxXMLTag>>20)
+		}
 		if err != nil {
 			return p.partErr(name, err)
 		}
+		switch tok.(type) {
+		case xml.StartElement:
+			if depth++; depth > maxXMLDepth {
+				return errs.New(errs.TooLarge, "part %s nests elements more than %d deep", name, maxXMLDepth)
+			}
+		case xml.EndElement:
+			depth--
+		}
 		fn(tok)
 	}
+}
+
+// tagReader passes XML through and fails a read once one tag, from its
+// "<" to its ">" outside quoted attribute values, is longer than
+// maxXMLTag: the decoder would hold all its attributes at once. Text,
+// comments, CDATA and processing instructions are not limited.
+type tagReader struct {
+	r     io.Reader
+	state byte // 0 outside tags, '<' just after one, 't' in a tag, a quote in a value, '!' in <! or <?
+	n     int  // bytes of the open tag
+}
+
+var errTagTooLong = errors.New("tag too long")
+
+func (t *tagReader) Read(b []byte) (int, error) {
+	n, err := t.r.Read(b)
+	for i := 0; i < n; {
+		switch t.state {
+		case 0:
+			j := bytes.IndexByte(b[i:n], '<')
+			if j < 0 {
+				i = n
+				continue
+			}
+			i += j + 1
+			t.state = '<'
+		case '<':
+			t.state, t.n = 't', 1
+			if b[i] == '!' || b[i] == '?' {
+				t.state = '!'
+			}
+		case '!':
+			j := bytes.IndexByte(b[i:n], '>')
+			if j < 0 {
+				i = n
+				continue
+			}
+			i += j + 1
+			t.state = 0
+		case 't':
+			j := bytes.IndexAny(b[i:n], `"'>`)
+			if j < 0 {
+				t.n += n - i
+				i = n
+				break
+			}
+			t.n += j + 1
+			if c := b[i+j]; c == '>' {
+				t.state = 0
+			} else {
+				t.state = c
+			}
+			i += j + 1
+		default: // in a quoted value
+			j := bytes.IndexByte(b[i:n], t.state)
+			if j < 0 {
+				t.n += n - i
+				i = n
+				break
+			}
+			t.n += j + 1
+			t.state = 't'
+			i += j + 1
+		}
+		if t.n > maxXMLTag {
+			return 0, errTagTooLong
+		}
+	}
+	return n, err
 }
 
 // decodeXML unmarshals a part into v.

@@ -110,6 +110,16 @@ func Echo(s string) string {
 	return s[:cut] + "…(" + strconv.Itoa(len(s)) + " bytes)"
 }
 
+// Partial is the error a source returns with the text it did produce when
+// it stopped before the end: an output cap, a document page that could not
+// be read. Reason says what is left out. It is no failure: the caller
+// shows the text and says it is partial.
+type Partial struct {
+	Reason string
+}
+
+func (e *Partial) Error() string { return e.Reason }
+
 // CodeOf returns the code of err: its own code if it is or wraps an *Error;
 // Canceled or Timeout for context errors; NotFound, AccessDenied or
 // InvalidParam for the matching io/fs errors (and InvalidParam for a name

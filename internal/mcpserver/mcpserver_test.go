@@ -359,14 +359,15 @@ func TestURLCache(t *testing.T) {
 			t.Fatalf("read %s: isError %v, %q; want %q", path, res.IsError, text, want)
 		}
 	}
-	cs := connect(t, tool.Config{FS: fixture(t)}, tool.Pi)
+	web := scout.Reader{AllowPrivateNetwork: true} // the test server listens on a loopback address
+	cs := connect(t, tool.Config{FS: fixture(t), Reader: web}, tool.Pi)
 	read(cs, srv.URL+"/page.txt", "line 1")
 	read(cs, srv.URL+"/page.txt:301", "line 301")
 	read(cs, srv.URL+"/page.txt:350-360", "line 355")
 	if n := requests.Load(); n != 1 {
 		t.Errorf("%d requests for one page read three times through one server, want 1", n)
 	}
-	other := connect(t, tool.Config{FS: fixture(t)}, tool.Pi)
+	other := connect(t, tool.Config{FS: fixture(t), Reader: web}, tool.Pi)
 	read(other, srv.URL+"/page.txt:301", "line 301")
 	if n := requests.Load(); n != 2 {
 		t.Errorf("%d requests after a second server paged the page, want 2 (one cache per server)", n)

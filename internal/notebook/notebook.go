@@ -9,9 +9,11 @@ package notebook
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/scoutkit/scout/internal/errs"
@@ -25,15 +27,17 @@ const MaxBytes = 64 << 20
 // MaxCellBytes is the largest source of a single cell.
 const MaxCellBytes = 1 << 20
 
+// MaxOutput is the most text Render returns: the cells past it are left
+// out and reported. A notebook of many small cells renders to a header of
+// some 25 bytes per cell, several times its size in JSON.
+const MaxOutput = 16 << 20
+
+// inputCap and outputCap are MaxBytes and MaxOutput, the bounds Render
+// applies; the tests lower them to reach them with small notebooks.
+var inputCap, outputCap = MaxBytes, MaxOutput
+
 // rawHint ends every error: :raw reads the file as plain text.
 const rawHint = "read the file with the :raw selector to see it as plain text"
-
-type file struct {
-	Cells      *[]cell `json:"cells"`
-	Worksheets *[]struct {
-		Cells []cell `json:"cells"`
-	} `json:"worksheets"`
-}
 
 type cell struct {
 	Type   string          `json:"cell_type"`
@@ -41,55 +45,261 @@ type cell struct {
 	Input  json.RawMessage `json:"input"` // nbformat 3 code cells
 }
 
-// Render returns the text of the notebook in data: each cell as
+// Render returns the text of the notebook that r holds: each cell as
 // `# %% [type] cell:i` (i counts from 0), a newline and its source; an
 // empty cell is its header alone; cells are joined with "\n". A notebook
-// without cells renders as "". The error, an *errs.Error, says what is
-// wrong: TooLarge for a file or cell over the caps, Unsupported for text
-// that is not a notebook.
-func Render(data []byte) (string, error) {
-	if len(data) > MaxBytes {
-		return "", errs.New(errs.TooLarge, "notebook is %s, over the %s limit; %s", size(len(data)), size(MaxBytes), rawHint)
-	}
-	var f file
-	if err := json.Unmarshal(data, &f); err != nil {
-		return "", errs.Wrap(errs.Unsupported, err, "notebook is not valid JSON (%s); %s", jsonProblem(data, err), rawHint)
-	}
-	var cells []cell
-	switch {
-	case f.Cells != nil:
-		cells = *f.Cells
-	case f.Worksheets != nil:
-		for _, ws := range *f.Worksheets {
-			cells = append(cells, ws.Cells...)
+// without cells renders as "". The notebook is decoded one cell at a time
+// and ctx is checked every 1024 cells. Past MaxOutput bytes of text the
+// rest is left out: the text comes with an *errs.Partial that says from
+// which cell. Any other error, an *errs.Error, says what is wrong:
+// TooLarge for a file or cell over the caps, Unsupported for text that is
+// not a notebook, Canceled or Timeout for ctx.
+func Render(ctx context.Context, r io.Reader) (string, error) {
+	lr := &limitReader{r: r, n: int64(inputCap)}
+	nb := &renderer{ctx: ctx, d: json.NewDecoder(lr)}
+	text, err := nb.run()
+	if err != nil {
+		var e *errs.Error
+		var p *errs.Partial
+		switch {
+		case lr.over:
+			return "", errs.New(errs.TooLarge, "notebook is over the %s limit; %s", size(inputCap), rawHint)
+		case errors.As(err, &e), errors.As(err, &p):
+		case ctx.Err() != nil:
+			return "", errs.Wrap(errs.CodeOf(ctx.Err()), ctx.Err(), "notebook rendering stopped: %v", ctx.Err())
+		default:
+			err = errs.Wrap(errs.Unsupported, err, "notebook is not valid JSON (%s); %s", jsonProblem(lr.read, nb.at, err), rawHint)
 		}
-	default:
+		if p == nil {
+			return "", err
+		}
+	}
+	return text, err
+}
+
+// renderer is one Render in progress.
+type renderer struct {
+	ctx context.Context
+	d   *json.Decoder
+	b   strings.Builder
+	n   int   // cells rendered
+	at  int64 // where the token or value read last starts
+}
+
+// token reads the next token, noting where it starts.
+func (nb *renderer) token() (json.Token, error) {
+	nb.at = nb.d.InputOffset()
+	return nb.d.Token()
+}
+
+// decode reads the next value into v, noting where it starts.
+func (nb *renderer) decode(v any) error {
+	nb.at = nb.d.InputOffset()
+	return nb.d.Decode(v)
+}
+
+// run reads the top-level object: "cells" (nbformat 4) wins over
+// "worksheets" (nbformat 3), whichever comes first in the file.
+func (nb *renderer) run() (string, error) {
+	if err := nb.object(""); err != nil {
+		return "", err
+	}
+	found, v4 := false, false
+	for nb.d.More() {
+		tok, err := nb.token()
+		if err != nil {
+			return "", err
+		}
+		switch key, _ := tok.(string); {
+		case key == "cells" && !v4, key == "worksheets" && !v4:
+			var ok bool
+			if ok, err = nb.array(key); err != nil || !ok {
+				break // null: as if it were absent
+			}
+			found = true
+			if key == "cells" {
+				nb.b.Reset()
+				nb.n, v4 = 0, true
+				err = nb.cells()
+			} else {
+				err = nb.worksheets()
+			}
+		default:
+			err = nb.skip()
+		}
+		if err != nil {
+			return nb.b.String(), err
+		}
+	}
+	if !found {
 		return "", errs.New(errs.Unsupported, `notebook has no "cells" array (nbformat 4) or "worksheets" (nbformat 3); %s`, rawHint)
 	}
-	var b strings.Builder
-	for i, c := range cells {
-		src := c.Source
-		if c.Type == "code" && len(c.Input) > 0 {
-			src = c.Input
+	return nb.b.String(), nil
+}
+
+// array reads the start of the value of field key: true for an array,
+// false for null, an error for anything else.
+func (nb *renderer) array(key string) (bool, error) {
+	off := nb.d.InputOffset()
+	tok, err := nb.token()
+	switch {
+	case err != nil:
+		return false, err
+	case tok == nil:
+		return false, nil
+	case tok == json.Delim('['):
+		return true, nil
+	}
+	return false, errs.New(errs.Unsupported, "notebook is not valid JSON (field %q holds a JSON %s at byte %d, not an array); %s", key, jsonKind(tok), off, rawHint)
+}
+
+// object reads the start of an object: the top level or a worksheet.
+func (nb *renderer) object(what string) error {
+	off := nb.d.InputOffset()
+	tok, err := nb.token()
+	if err != nil || tok == json.Delim('{') {
+		return err
+	}
+	if what == "" {
+		return errs.New(errs.Unsupported, "notebook is not valid JSON (the top level is a JSON %s, not an object); %s", jsonKind(tok), rawHint)
+	}
+	return errs.New(errs.Unsupported, "notebook is not valid JSON (%s at byte %d is a JSON %s, not an object); %s", what, off, jsonKind(tok), rawHint)
+}
+
+// skip reads a value that is not rendered.
+func (nb *renderer) skip() error {
+	var raw json.RawMessage
+	return nb.decode(&raw)
+}
+
+// worksheets renders the cells of each worksheet of nbformat 3, in an
+// array whose "[" is read.
+func (nb *renderer) worksheets() error {
+	for nb.d.More() {
+		if err := nb.object("a worksheet"); err != nil {
+			return err
 		}
-		text, err := source(src)
-		if err != nil {
-			return "", errs.Wrap(errs.Unsupported, err, "notebook cell %d: %v; %s", i, err, rawHint)
+		for nb.d.More() {
+			tok, err := nb.token()
+			if err != nil {
+				return err
+			}
+			var ok bool
+			if tok != "cells" {
+				err = nb.skip()
+			} else if ok, err = nb.array("cells"); ok {
+				err = nb.cells()
+			}
+			if err != nil {
+				return err
+			}
 		}
-		if len(text) > MaxCellBytes {
-			return "", errs.New(errs.TooLarge, "notebook cell %d is %s, over the %s per-cell limit; %s",
-				i, size(len(text)), size(MaxCellBytes), rawHint)
-		}
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		fmt.Fprintf(&b, "# %%%% [%s] cell:%d", cellType(c.Type), i)
-		if text != "" {
-			b.WriteByte('\n')
-			b.WriteString(text)
+		if _, err := nb.token(); err != nil { // }
+			return err
 		}
 	}
-	return b.String(), nil
+	_, err := nb.token() // ]
+	return err
+}
+
+// cells renders the cells of an array whose "[" is read, numbering on
+// from nb.n.
+func (nb *renderer) cells() error {
+	for nb.d.More() {
+		if nb.n%1024 == 0 {
+			if err := nb.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if nb.b.Len() >= outputCap {
+			return &errs.Partial{Reason: fmt.Sprintf("the notebook renders to more than %s of text: cells from %d on are not shown (read the file with :raw and a line range to see them as JSON)", size(outputCap), nb.n)}
+		}
+		off := nb.d.InputOffset()
+		var c cell
+		if err := nb.decode(&c); err != nil {
+			var typ *json.UnmarshalTypeError
+			if errors.As(err, &typ) {
+				return errs.Wrap(errs.Unsupported, err, "notebook is not valid JSON (cell %d at byte %d is a JSON %s, not an object); %s", nb.n, off, typ.Value, rawHint)
+			}
+			return err
+		}
+		if err := nb.cell(c); err != nil {
+			return err
+		}
+	}
+	_, err := nb.token() // ]
+	return err
+}
+
+// cell renders one cell.
+func (nb *renderer) cell(c cell) error {
+	i := nb.n
+	nb.n++
+	src := c.Source
+	if c.Type == "code" && len(c.Input) > 0 {
+		src = c.Input
+	}
+	text, err := source(src)
+	if err != nil {
+		return errs.Wrap(errs.Unsupported, err, "notebook cell %d: %v; %s", i, err, rawHint)
+	}
+	if len(text) > MaxCellBytes {
+		return errs.New(errs.TooLarge, "notebook cell %d is %s, over the %s per-cell limit; %s",
+			i, size(len(text)), size(MaxCellBytes), rawHint)
+	}
+	if i > 0 {
+		nb.b.WriteByte('\n')
+	}
+	fmt.Fprintf(&nb.b, "# %%%% [%s] cell:%d", cellType(c.Type), i)
+	if text != "" {
+		nb.b.WriteByte('\n')
+		nb.b.WriteString(text)
+	}
+	return nil
+}
+
+// limitReader reads at most n bytes of r; past them it fails (over).
+type limitReader struct {
+	r    io.Reader
+	n    int64
+	read int64 // bytes read, for error offsets
+	over bool
+}
+
+var errOver = errors.New("over the size limit")
+
+func (l *limitReader) Read(p []byte) (int, error) {
+	if l.read >= l.n {
+		if k, _ := l.r.Read(p[:min(len(p), 1)]); k > 0 {
+			l.over = true
+			return 0, errOver
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > l.n-l.read {
+		p = p[:l.n-l.read]
+	}
+	k, err := l.r.Read(p)
+	l.read += int64(k)
+	return k, err
+}
+
+// jsonKind names the JSON kind of a token.
+func jsonKind(tok json.Token) string {
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '[' {
+			return "array"
+		}
+		return "object"
+	case string:
+		return "string"
+	case float64, json.Number:
+		return "number"
+	case bool:
+		return "boolean"
+	}
+	return "null"
 }
 
 // cellType maps nbformat 3's heading cells to markdown and keeps the rest;
@@ -123,21 +333,19 @@ func source(raw json.RawMessage) (string, error) {
 	return strings.Join(parts, ""), nil
 }
 
-// jsonProblem describes a decoding error with its byte offset when known.
-func jsonProblem(data []byte, err error) string {
-	if len(bytes.TrimSpace(data)) == 0 {
+// jsonProblem describes a decoding error; read is how many bytes were
+// read, at where the broken value starts.
+func jsonProblem(read, at int64, err error) string {
+	if read == 0 {
 		return "the file is empty"
 	}
 	var syn *json.SyntaxError
 	if errors.As(err, &syn) {
-		return fmt.Sprintf("%s at byte %d", syn.Error(), syn.Offset)
+		// The decoder's own offset is not the file's: name the value.
+		return fmt.Sprintf("%s, in the value at byte %d", syn.Error(), at+1)
 	}
-	var typ *json.UnmarshalTypeError
-	if errors.As(err, &typ) {
-		if typ.Field == "" {
-			return fmt.Sprintf("the top level is a JSON %s, not an object", typ.Value)
-		}
-		return fmt.Sprintf("field %q holds a JSON %s at byte %d", typ.Field, typ.Value, typ.Offset)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		return fmt.Sprintf("unexpected end of JSON input at byte %d", read)
 	}
 	return err.Error()
 }

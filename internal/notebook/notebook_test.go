@@ -1,11 +1,15 @@
 package notebook
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/scoutkit/scout/internal/errs"
 )
@@ -55,7 +59,7 @@ func TestRender(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Render([]byte(tt.in))
+			got, err := Render(context.Background(), strings.NewReader(tt.in))
 			if err != nil {
 				t.Fatalf("%s: unexpected error %v", tt.reason, err)
 			}
@@ -85,11 +89,12 @@ func TestRenderErrors(t *testing.T) {
 		{"bad source", []byte(`{"cells":[{"cell_type":"code","source":42}]}`), errs.Unsupported, "cell 0: source must be", "a number is not a source"},
 		{"bad cells type", []byte(`{"cells":{"a":1}}`), errs.Unsupported, `field "cells"`, "cells must be an array"},
 		{"huge cell", huge, errs.TooLarge, "cell 0 is 10.0 MiB", "a 10 MB cell is refused with its size"},
-		{"huge file", make([]byte, MaxBytes+1), errs.TooLarge, "over the 64.0 MiB limit", "the file cap is checked before parsing"},
+		{"bad worksheet", []byte(`{"worksheets":[1]}`), errs.Unsupported, "a worksheet at byte 15 is a JSON number", "a worksheet must be an object"},
+		{"bad cell", []byte(`{"cells":["x"]}`), errs.Unsupported, "cell 0 at byte 10 is a JSON string", "a cell must be an object"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Render(tt.in)
+			_, err := Render(context.Background(), bytes.NewReader(tt.in))
 			var e *errs.Error
 			if !errors.As(err, &e) {
 				t.Fatalf("%s: got %v, want an *errs.Error", tt.reason, err)
@@ -98,6 +103,17 @@ func TestRenderErrors(t *testing.T) {
 				t.Errorf("%s: got %s %q, want %s containing %q and a :raw hint", tt.reason, e.Code, e.Message, tt.code, tt.substr)
 			}
 		})
+	}
+}
+
+// TestRenderFileCap reads a notebook over the file cap, lowered to 1 MiB:
+// the cap holds whatever the caller was told of the file's size.
+func TestRenderFileCap(t *testing.T) {
+	inputCap = 1 << 20
+	t.Cleanup(func() { inputCap = MaxBytes })
+	_, err := Render(context.Background(), strings.NewReader(`{"metadata":"`+strings.Repeat("x", 1<<20)+`"}`))
+	if errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "notebook is over the 1.0 MiB limit; read the file with the :raw selector") {
+		t.Fatalf("err = %v, want TOO_LARGE", err)
 	}
 }
 
@@ -110,7 +126,7 @@ func TestRenderGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Render(in)
+	got, err := Render(context.Background(), bytes.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +143,7 @@ func FuzzRender(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := Render(data)
+		got, err := Render(context.Background(), bytes.NewReader(data))
 		if err != nil {
 			if errs.CodeOf(err) != errs.Unsupported && errs.CodeOf(err) != errs.TooLarge {
 				t.Fatalf("unexpected code for %v", err)
@@ -138,4 +154,65 @@ func FuzzRender(f *testing.F) {
 			t.Fatalf("rendered text does not start with a cell header: %q", got)
 		}
 	})
+}
+
+// TestRenderManyCells renders a notebook of 100,000 empty cells (such
+// notebooks took 1.5 GB per 16 MiB when decoded whole) under an output cap
+// lowered to 256 KiB: they are decoded a cell at a time and cut at the
+// cap, the rest reported.
+func TestRenderManyCells(t *testing.T) {
+	outputCap = 256 << 10
+	t.Cleanup(func() { outputCap = MaxOutput })
+	var in strings.Builder
+	in.WriteString(`{"nbformat":4,"cells":[{}`)
+	for range 100000 {
+		in.WriteString(`,{}`)
+	}
+	in.WriteString(`]}`)
+	got, err := Render(context.Background(), strings.NewReader(in.String()))
+	var part *errs.Partial
+	if !errors.As(err, &part) || !strings.Contains(part.Reason, "the notebook renders to more than 256.0 KiB of text: cells from 11") {
+		t.Fatalf("err = %v, want an *errs.Partial", err)
+	}
+	if len(got) < outputCap || len(got) > outputCap+64 || !strings.HasPrefix(got, "# %% [code] cell:0\n# %% [code] cell:1\n") {
+		t.Errorf("%d bytes of text: %.60q", len(got), got)
+	}
+}
+
+// TestRenderCanceled cancels a render of many cells midway.
+func TestRenderCanceled(t *testing.T) {
+	var in strings.Builder
+	in.WriteString(`{"cells":[{"source":"x"}`)
+	for range 1 << 19 {
+		in.WriteString(`,{"source":"x"}`)
+	}
+	in.WriteString(`]}`)
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &cancelAt{r: strings.NewReader(in.String()), at: 1 << 20, cancel: cancel}
+	_, err := Render(ctx, r)
+	if errs.CodeOf(err) != errs.Canceled || !strings.Contains(err.Error(), "notebook rendering stopped: context canceled") {
+		t.Fatalf("err = %v, want CANCELED", err)
+	}
+	if r.read > 2<<20 {
+		t.Errorf("%d bytes read after the cancel at 1 MiB", r.read)
+	}
+	t.Logf("stopped %v after the cancel", time.Since(r.when).Round(10*time.Microsecond))
+}
+
+// cancelAt cancels once at bytes were read through it, and notes when.
+type cancelAt struct {
+	r      io.Reader
+	read   int
+	at     int
+	cancel func()
+	when   time.Time
+}
+
+func (c *cancelAt) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if c.read += n; c.read >= c.at && c.when.IsZero() {
+		c.cancel()
+		c.when = time.Now()
+	}
+	return n, err
 }

@@ -128,17 +128,10 @@ func isSelector(split SplitFunc, s string) bool {
 	return ok && base == "m" || err != nil && !strings.Contains(s, ":")
 }
 
-// maxArchivedDB caps a database read from inside an archive: it is copied
-// into memory to be opened.
-const maxArchivedDB = 512 << 20
-
 // archivedDatabase reads a SQLite database that is an archive member, with
-// the member's own selector (a.zip:data.db:users?limit=5).
+// the member's own selector (a.zip:data.db:users?limit=5). It is copied
+// into memory, up to sqlite.DefaultMaxInMemory.
 func (r *reader) archivedDatabase(ctx context.Context, display string, it *archive.Item) (*Result, error) {
-	data, err := it.Text(maxArchivedDB)
-	if err != nil {
-		return nil, err
-	}
 	sel := ""
 	if it.Selector != "" {
 		sel = ":" + it.Selector
@@ -146,7 +139,7 @@ func (r *reader) archivedDatabase(ctx context.Context, display string, it *archi
 			sel = it.Selector
 		}
 	}
-	res, err := sqlite.ReadBytes(ctx, []byte(data), sel)
+	res, err := sqlite.ReadReader(ctx, display+":"+it.Path, it.Body(), it.Entry.Size, sel, sqlite.Options{})
 	if err != nil {
 		return nil, err
 	}

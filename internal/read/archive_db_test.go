@@ -1,12 +1,14 @@
-//go:build cgo
+//go:build cgo && unix
 
 package read
 
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"context"
 	"database/sql"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +16,10 @@ import (
 	"testing/fstest"
 
 	_ "github.com/mattn/go-sqlite3"
+
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/sqlite"
 )
 
 // TestArchivedDatabase reads a SQLite database that is a zip member, with
@@ -54,4 +60,122 @@ func TestArchivedDatabase(t *testing.T) {
 			t.Errorf("%s: kind %v body %q, want %q (%s)", tt.path, res.Kind, res.Body, tt.want, tt.reason)
 		}
 	}
+}
+
+// TestArchivedDatabaseOverCap: a database inside a zip that is larger than
+// the cap on databases read into memory fails with TOO_LARGE saying its
+// size and the cap, before it is decompressed.
+func TestArchivedDatabaseOverCap(t *testing.T) {
+	var zb bytes.Buffer
+	zw := zip.NewWriter(&zb)
+	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) { return flate.NewWriter(w, flate.BestSpeed) })
+	w, err := zw.Create("big.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte(sqlite.Magic))
+	zero := make([]byte, 1<<20)
+	for range 140 {
+		w.Write(zero)
+	}
+	zw.Close()
+	fsys := fstest.MapFS{"a.zip": {Data: zb.Bytes()}}
+	_, err = Run(context.Background(), &Config{FS: fsys}, "a.zip:big.db")
+	if errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "'a.zip:big.db' is 140.0MB, over 128.0MB") {
+		t.Errorf("a 140 MB database in a %d KB zip: %v (%s), want TOO_LARGE with its size and the cap", zb.Len()>>10, err, errs.CodeOf(err))
+	}
+}
+
+// TestDatabaseSwapRace: while another goroutine swaps a database, and a
+// zip holding one, for symlinks to their like outside the root and back,
+// no read returns a row from outside.
+func TestDatabaseSwapRace(t *testing.T) {
+	base := t.TempDir()
+	root, outside, keep := filepath.Join(base, "root"), filepath.Join(base, "outside"), filepath.Join(base, "keep")
+	for _, d := range []string{root, outside, keep} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for dir, v := range map[string]string{keep: "inside", outside: "outside"} {
+		raw := testDB(t, v)
+		if err := os.WriteFile(filepath.Join(dir, "x.db"), raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var zb bytes.Buffer
+		zw := zip.NewWriter(&zb)
+		w, _ := zw.Create("data.db")
+		w.Write(raw)
+		zw.Close()
+		if err := os.WriteFile(filepath.Join(dir, "a.zip"), zb.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, n := range []string{"x.db", "a.zip"} {
+		if err := os.Link(filepath.Join(keep, n), filepath.Join(root, n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fsys, release, err := fsx.OpenDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		tmp := filepath.Join(root, "swap.tmp")
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			n := []string{"x.db", "a.zip"}[i%2]
+			os.Remove(tmp)
+			os.Symlink(filepath.Join(outside, n), tmp)
+			os.Rename(tmp, filepath.Join(root, n))
+			os.Link(filepath.Join(keep, n), tmp)
+			os.Rename(tmp, filepath.Join(root, n))
+		}
+	}()
+	read := map[string]int{}
+	for i := range 400 {
+		p := []string{"x.db?q=SELECT v FROM t", "a.zip:data.db?q=SELECT v FROM t"}[i%2]
+		res, err := Run(context.Background(), &Config{FS: fsys, Split: noSplit}, p)
+		if err == nil && strings.Contains(res.Body, "outside") {
+			close(stop)
+			<-done
+			t.Fatalf("%s returned a row from outside the root:\n%s", p, res.Body)
+		}
+		if err == nil && strings.Contains(res.Body, "inside") {
+			read[p]++
+		}
+	}
+	close(stop)
+	<-done
+	t.Logf("reads that saw the database inside: %v", read)
+	if len(read) < 2 {
+		t.Errorf("some path was never read (%v): the test is not meaningful", read)
+	}
+}
+
+// testDB returns a database with a table t holding the row v.
+func testDB(t *testing.T, v string) []byte {
+	dbPath := filepath.Join(t.TempDir(), "t.db")
+	db, err := sql.Open("sqlite3", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"CREATE TABLE t(v)", "INSERT INTO t VALUES ('" + v + "')"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	raw, err := os.ReadFile(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
 }

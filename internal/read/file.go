@@ -3,6 +3,7 @@ package read
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"io/fs"
 	"path"
@@ -235,8 +236,9 @@ func (r *reader) converter(ext string) (convert.Converter, bool) {
 }
 
 // document converts a document and pages its text in memory (line
-// selectors apply to the converted text); a failed conversion is a notice,
-// not an error.
+// selectors apply to the converted text). A document converted in part is
+// read as far as it goes, Incomplete saying why; a failed conversion is an
+// error.
 func (r *reader) document(ctx context.Context, name, display, ext string, c convert.Converter, sel Selector) (*Result, error) {
 	ra, err := fsx.OpenReaderAt(r.c.FS, name, 256<<20)
 	if err != nil {
@@ -244,43 +246,64 @@ func (r *reader) document(ctx context.Context, name, display, ext string, c conv
 	}
 	defer ra.Close()
 	text, err := c.Convert(ctx, ra, ra.Size())
-	if err != nil {
+	var part *errs.Partial
+	if err != nil && !errors.As(err, &part) {
 		if ctx.Err() != nil {
 			return nil, errs.Stopped(ctx, "Read", ctx.Err())
 		}
-		return &Result{Kind: KindNotice, Path: display, Bytes: ra.Size(), Body: convert.Notice(ext, err)}, nil
+		code := errs.Unsupported // a host converter's own error
+		var e *errs.Error
+		if errors.As(err, &e) {
+			code = e.Code
+		}
+		return nil, errs.Wrap(code, err, "Cannot convert '%s': %v. Read '%s:raw' to get the file as it is.", display, err, display)
 	}
 	res, err := r.memory(ctx, text, sel, memoryPlan, EntityDocument, true)
 	if err != nil {
 		return nil, err
 	}
 	res.Path, res.Bytes = display, ra.Size()
+	if part != nil {
+		res.Incomplete = part.Reason
+		res.Notes = append(res.Notes, "Converted in part: "+part.Reason)
+	}
 	return res, nil
 }
 
-// notebook renders a notebook's cells and pages them in memory.
+// notebook renders a notebook's cells and pages them in memory; a
+// notebook that renders to more than notebook.MaxOutput is read as far as
+// that, Incomplete saying so.
 func (r *reader) notebook(ctx context.Context, name, display string, info fs.FileInfo, sel Selector) (*Result, error) {
 	if info.Size() > notebook.MaxBytes {
 		return nil, errs.New(errs.TooLarge, "Notebook '%s' is %s, over the %s limit. Read it with :raw and a line range, e.g. %s:1-200:raw.",
 			display, sizeOf(info.Size()), sizeOf(notebook.MaxBytes), display)
 	}
-	data, err := fs.ReadFile(r.c.FS, name)
+	f, err := r.c.FS.Open(name)
 	if err != nil {
 		return nil, openErr(display, err)
 	}
-	text, err := notebook.Render(data)
-	if err != nil {
+	defer f.Close()
+	text, err := notebook.Render(ctx, f)
+	var part *errs.Partial
+	if err != nil && !errors.As(err, &part) {
 		var e *errs.Error
-		if ok := asErr(err, &e); ok {
+		switch {
+		case ctx.Err() != nil:
+			return nil, errs.Wrap(errs.CodeOf(ctx.Err()), ctx.Err(), "Read canceled: %v", ctx.Err())
+		case asErr(err, &e):
 			return nil, errs.Wrap(e.Code, err, "Cannot read notebook '%s': %s.", display, e.Message) // the message says to use :raw
 		}
-		return nil, errs.Wrap(errs.Unsupported, err, "Cannot read notebook '%s': %v. Read it with :raw to see the JSON.", display, err)
+		return nil, openErr(display, err)
 	}
 	res, err := r.memory(ctx, text, sel, memoryPlan, EntityNotebook, false)
 	if err != nil {
 		return nil, err
 	}
 	res.Path, res.Bytes = display, info.Size()
+	if part != nil {
+		res.Incomplete = part.Reason
+		res.Notes = append(res.Notes, "Rendered in part: "+part.Reason)
+	}
 	return res, nil
 }
 

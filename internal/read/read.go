@@ -59,15 +59,15 @@ type Config struct {
 	Now func() time.Time
 	// SuffixTimeout bounds the suffix match; 0 means 5 s.
 	SuffixTimeout time.Duration
-	// OSRoot is the OS directory FS stands for when FS is that directory
-	// itself (databases are then opened in place); "" otherwise.
-	OSRoot string
-	// Fetcher fetches web URLs; nil means web.DefaultFetcher(). NoWeb
-	// refuses web URLs. WebCache keeps rendered pages for paging; nil
-	// means none.
-	Fetcher  web.Fetcher
-	NoWeb    bool
-	WebCache *web.Cache
+	// Fetcher fetches web URLs; nil means a web.HTTPFetcher (a
+	// *web.Client with a nil Fetcher gets one too). NoWeb refuses web
+	// URLs. AllowPrivateNetwork lets that HTTPFetcher reach loopback,
+	// private, link-local and metadata addresses. WebCache keeps rendered
+	// pages for paging; nil means none.
+	Fetcher             web.Fetcher
+	NoWeb               bool
+	AllowPrivateNetwork bool
+	WebCache            *web.Cache
 	// Registry resolves internal URLs; nil means none is registered (an
 	// internal URL is then an UNSUPPORTED error).
 	Registry *iurl.Registry

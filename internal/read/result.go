@@ -18,7 +18,7 @@ const (
 	KindBinary    Kind = "binary"    // a binary file, described by Binary instead of shown
 	KindConflicts Kind = "conflicts" // the :conflicts index of a file (Body)
 	KindSummary   Kind = "summary"   // a code summary with elided bodies (Summary)
-	KindNotice    Kind = "notice"    // a one-line notice instead of content (Body), e.g. a failed conversion
+	KindNotice    Kind = "notice"    // a one-line notice instead of content (Body), e.g. a binary archive member
 	KindMulti     Kind = "multi"     // a delimited entry read as several paths (Parts)
 )
 
@@ -114,16 +114,21 @@ type Result struct {
 	Notes []string `json:"notes,omitempty"`
 	// URL describes a web read.
 	URL *URLInfo `json:"url,omitempty"`
+	// Incomplete says why the content is not the whole source: a document
+	// or notebook converted in part (an output cap, pages that could not
+	// be read), a web body cut at the fetcher's cap; "" when it is whole.
+	// It makes the read partial.
+	Incomplete string `json:"incomplete,omitempty"`
 	// Parts are the reads of a delimited entry (Kind multi).
 	Parts []Part `json:"parts,omitempty"`
 }
 
 // Truncated reports whether a limit cut the result (the Envelope's
 // "partial"): a line or byte limit, a capped directory, a raw line cut at
-// the byte budget. The display cap of 768 characters per line does not
-// count: :raw shows those lines whole.
+// the byte budget, content that is Incomplete. The display cap of 768
+// characters per line does not count: :raw shows those lines whole.
 func (r *Result) Truncated() bool {
-	if r.Truncation != nil || r.Omitted > 0 {
+	if r.Truncation != nil || r.Omitted > 0 || r.Incomplete != "" {
 		return true
 	}
 	for _, b := range r.Blocks {

@@ -3,7 +3,6 @@ package read
 import (
 	"context"
 	"io"
-	"path/filepath"
 
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/sqlite"
@@ -24,13 +23,7 @@ func (r *reader) databaseVia(ctx context.Context, p string, locate locator) (*Re
 		if !ok || !r.isSQLite(name) {
 			continue
 		}
-		var res *sqlite.Result
-		var err error
-		if r.c.OSRoot != "" {
-			res, err = sqlite.ReadFile(ctx, filepath.Join(r.c.OSRoot, filepath.FromSlash(name)), cand.Selector)
-		} else {
-			res, err = sqlite.ReadFS(ctx, r.c.FS, name, cand.Selector, sqlite.Options{})
-		}
+		res, err := sqlite.ReadFS(ctx, r.c.FS, name, cand.Selector, sqlite.Options{})
 		if err != nil {
 			return nil, true, err
 		}

@@ -41,11 +41,7 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 		page, _ = r.c.WebCache.Get(raw, sel.Raw)
 	}
 	if page == nil {
-		fetcher := r.c.Fetcher
-		if fetcher == nil {
-			fetcher = web.DefaultFetcher()
-		}
-		page, err = web.Render(ctx, fetcher, raw, web.Options{Raw: sel.Raw, Convert: r.converter})
+		page, err = web.Render(ctx, r.fetcher(), raw, web.Options{Raw: sel.Raw, Convert: r.converter})
 		if err != nil {
 			return nil, true, err
 		}
@@ -57,7 +53,7 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 	if err != nil {
 		return nil, true, err
 	}
-	res.Path = page.URL
+	res.Path, res.Incomplete = page.URL, page.Incomplete
 	res.URL = &URLInfo{URL: page.URL, FinalURL: page.FinalURL, ContentType: page.ContentType, Method: page.Method, Notes: page.Notes}
 	if page.Method == web.MethodImage && len(page.Image) > 0 {
 		if info, err := image.Inspect(bytes.NewReader(page.Image), int64(len(page.Image))); err == nil {
@@ -68,6 +64,23 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 		}
 	}
 	return res, true, nil
+}
+
+// fetcher returns the host's fetcher, with Scout's HTTPFetcher where it
+// has none.
+func (r *reader) fetcher() web.Fetcher {
+	own := &web.HTTPFetcher{AllowPrivate: r.c.AllowPrivateNetwork}
+	switch f := r.c.Fetcher.(type) {
+	case nil:
+		return own
+	case *web.Client:
+		if f.Fetcher == nil {
+			c := *f
+			c.Fetcher = own
+			return &c
+		}
+	}
+	return r.c.Fetcher
 }
 
 // fromMemtext converts a selector parsed by the web and internal-URL

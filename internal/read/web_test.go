@@ -1,8 +1,10 @@
 package read
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -13,6 +15,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/web"
 )
 
@@ -47,7 +50,7 @@ func TestWebRead(t *testing.T) {
 		}
 		return &web.Page{Content: "from the handler\n", Method: "test-site"}, nil
 	})
-	fetcher := &web.Client{Fetcher: &web.HTTPFetcher{}, Handlers: map[string]web.Handler{"test": site}}
+	fetcher := &web.Client{Fetcher: &web.HTTPFetcher{AllowPrivate: true}, Handlers: map[string]web.Handler{"test": site}}
 	tests := []struct {
 		reason   string
 		path     string
@@ -88,5 +91,54 @@ func TestWebRead(t *testing.T) {
 			t.Fatalf("%s: %v", tt.reason, err)
 		}
 		t.Run(tt.reason, func(t *testing.T) { tt.check(t, res) })
+	}
+}
+
+// TestWebDocuments reads documents from a URL: one built to exhaust memory
+// (a DOCX of 2 Mi nested paragraphs) and one that is not what it claims
+// are errors, one over the output cap is partial; Scout's own fetcher
+// reaches the test server only with AllowPrivateNetwork.
+func TestWebDocuments(t *testing.T) {
+	var deep bytes.Buffer
+	zw := zip.NewWriter(&deep)
+	w, _ := zw.Create("word/document.xml")
+	w.Write([]byte(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` + strings.Repeat("<w:p>", 2<<20)))
+	zw.Close()
+	docs := map[string][]byte{
+		"/deep.docx": deep.Bytes(),
+		"/bad.pdf":   []byte("%PDF-1.4\nnot really\n"),
+		"/big.rtf":   []byte(`{\rtf1 ` + strings.Repeat("word ", 7<<19) + `}`), // over the output cap, under the fetcher's
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Write(docs[r.URL.Path])
+	}))
+	t.Cleanup(srv.Close)
+	c := &Config{FS: fstest.MapFS{}, Split: memSplit}
+	if _, err := Run(context.Background(), c, srv.URL+"/big.rtf"); errs.CodeOf(err) != errs.AccessDenied {
+		t.Fatalf("without AllowPrivateNetwork: err = %v", err)
+	}
+	c.AllowPrivateNetwork = true
+	tests := []struct {
+		path string
+		code errs.Code
+		want string // in the error, or the result's Incomplete
+	}{
+		{"/deep.docx", errs.TooLarge, "Cannot convert the .docx document at " + srv.URL + "/deep.docx: part word/document.xml nests elements more than 256 deep"},
+		{"/bad.pdf", errs.Unsupported, "Cannot convert the .pdf document at " + srv.URL + "/bad.pdf: not a valid PDF document"},
+		{"/big.rtf", "", "conversion stopped after 16 MiB of text; the rest of the document is not shown"},
+	}
+	for _, tt := range tests {
+		res, err := Run(context.Background(), c, srv.URL+tt.path)
+		got := fmt.Sprint(err)
+		if err == nil {
+			got = res.Incomplete
+			if !res.Truncated() || !strings.Contains(strings.Join(res.URL.Notes, "; "), "Converted in part: "+tt.want) {
+				t.Errorf("%s: truncated %v notes %q", tt.path, res.Truncated(), res.URL.Notes)
+			}
+		}
+		if errs.CodeOf(err) != tt.code || !strings.Contains(got, tt.want) {
+			t.Errorf("%s: %s %q, want %s %q", tt.path, errs.CodeOf(err), got, tt.code, tt.want)
+		}
 	}
 }

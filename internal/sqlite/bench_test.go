@@ -1,4 +1,4 @@
-//go:build cgo
+//go:build cgo && unix
 
 package sqlite
 
@@ -38,7 +38,7 @@ func benchDB(b *testing.B) string {
 func BenchmarkList(b *testing.B) {
 	path := benchDB(b)
 	for b.Loop() {
-		if _, err := ReadFile(context.Background(), path, ""); err != nil {
+		if _, err := readFile(context.Background(), path, ""); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -48,7 +48,7 @@ func BenchmarkList(b *testing.B) {
 func BenchmarkPageDesc(b *testing.B) {
 	path := benchDB(b)
 	for b.Loop() {
-		res, err := ReadFile(context.Background(), path, ":t?limit=20&order=id:desc")
+		res, err := readFile(context.Background(), path, ":t?limit=20&order=id:desc")
 		if err != nil || len(res.Rows) != 20 {
 			b.Fatal(err)
 		}

@@ -1,8 +1,9 @@
-//go:build !cgo
+//go:build !cgo || !unix
 
 package sqlite
 
 import (
+	"bytes"
 	"context"
 	"testing"
 
@@ -11,7 +12,7 @@ import (
 
 func TestNoCgo(t *testing.T) {
 	data := append([]byte(Magic), make([]byte, 100)...)
-	_, err := ReadBytes(context.Background(), data, "")
+	_, err := ReadReader(context.Background(), "x.db", bytes.NewReader(data), int64(len(data)), "", Options{})
 	if errs.CodeOf(err) != errs.Unsupported {
 		t.Errorf("without cgo: %v", err)
 	}

@@ -3,27 +3,36 @@
 // a page of rows with order and where, or a read-only query of the caller's
 // own, each rendered as pi does (ASCII tables 120 wide, 40 per column).
 //
-// Nothing is ever written. A database that is an OS file is opened in place
-// with mode=ro and query_only (so SQLite itself refuses writes and its -wal
-// is honoured); one inside a fake file system or an archive is copied into
-// an in-memory database with sqlite3_deserialize. On both, every statement
-// is prepared first and refused unless SQLite reports it read-only, ATTACH
-// is disabled, and a where condition is validated before it is used.
+// Nothing is ever written, and nothing but the database named is read.
+// SQLite runs on a VFS of each read's own that opens no path: it reads the
+// database, its -wal and its -journal through the files the caller's file
+// system opened (in place for OS files, copied into memory otherwise), in
+// EXCLUSIVE locking mode so that a WAL is read without shared memory, with
+// temporary storage in memory under a cap. Every statement is checked by
+// an authorizer that allows only reading (no ATTACH, no extension, no
+// PRAGMA that sets anything), is prepared first and refused unless SQLite
+// reports it read-only, and a where condition is validated before it is
+// used. Values past a row's byte budget are shown as their size.
 //
-// The package needs cgo (github.com/mattn/go-sqlite3); built without it,
-// every read fails with an UNSUPPORTED error.
+// A database that another process writes through its WAL while Scout
+// reads it is read without the WAL's shared memory (writing it would be a
+// write): if that process checkpoints meanwhile, the read may see some of
+// the new rows or fail as corrupt; reading again gives a consistent view.
+//
+// The package needs cgo (github.com/mattn/go-sqlite3) on a Unix system;
+// built otherwise, every read fails with an UNSUPPORTED error.
 package sqlite
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"io"
 	"io/fs"
-	"net/url"
-	"os"
 	"strings"
 
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 )
 
@@ -114,157 +123,217 @@ func readHead(fsys fs.FS, name string) ([]byte, error) {
 // headerLen is the size of the database header at the start of the file.
 const headerLen = 100
 
-// DefaultMaxInMemory is the default of Options.MaxInMemory.
-const DefaultMaxInMemory = 512 << 20
+// fileIndex numbers the files of a read as the VFS does.
+type fileIndex int
 
-// Options configures ReadFS and ReadBytes.
+const (
+	mainFile    fileIndex = iota // the database
+	walFile                      // its -wal
+	journalFile                  // its -journal
+)
+
+// DefaultMaxInMemory is the default of Options.MaxInMemory.
+const DefaultMaxInMemory = 128 << 20
+
+// Options configures ReadFS and ReadReader.
 type Options struct {
-	// MaxInMemory caps the size of a database copied into memory. 0 means
-	// DefaultMaxInMemory (512 MiB); a negative value means no cap.
+	// MaxInMemory caps the bytes of a database (with its -wal and
+	// -journal) copied into memory: one that is not an OS file, or an
+	// archive member. 0 means DefaultMaxInMemory (128 MiB); a negative
+	// value means no cap.
 	MaxInMemory int64
 }
 
-// ReadFile reads the database at osPath, a real file, opened in place
-// read-only (mode=ro, query_only, busy timeout 3,000 ms), so that its -wal
-// is honoured. A WAL database without a -wal file is opened with
-// immutable=1 instead, because SQLite would otherwise create -wal and -shm
-// beside it; with a -wal present, SQLite keeps its read marks in the
-// existing -shm, the database and -wal are not touched. The caller must
-// have confined osPath to its workspace. ctx, and at most 30 s, bound the
-// read.
-func ReadFile(ctx context.Context, osPath, selector string) (*Result, error) {
-	sel, err := ParseSelector(selector)
-	if err != nil {
-		return nil, err
+func (o Options) maxInMemory() int64 {
+	if o.MaxInMemory == 0 {
+		return DefaultMaxInMemory
 	}
-	st, err := os.Stat(osPath)
-	if err != nil {
-		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot read SQLite database '%s': %v", osPath, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, errs.New(errs.Unsupported, "Cannot read SQLite database '%s': not a regular file", osPath)
-	}
-	dsn := "file:" + url.PathEscape(osPath) + "?mode=ro&_query_only=1&_busy_timeout=3000"
-	if walWithoutLog(osPath) {
-		dsn += "&immutable=1"
-	}
-	d, err := open(ctx, dsn, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer d.close()
-	return d.read(ctx, sel)
+	return o.MaxInMemory
 }
 
-// walWithoutLog reports whether the database at path is in WAL mode and
-// has no -wal file, so that it can be read as immutable.
-func walWithoutLog(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, 20)
-	if _, err := io.ReadFull(f, head); err != nil || !IsSQLite(head) || head[18] != 2 {
-		return false
-	}
-	_, err = os.Lstat(path + "-wal")
-	return errors.Is(err, fs.ErrNotExist)
-}
-
-// ReadFS reads the database name in fsys by copying it into memory
-// (uncheckpointed -wal content is not seen).
+// ReadFS reads the database name in fsys with selector. The database, its
+// -wal and its -journal are opened through fsys once, and SQLite reads
+// those open files, never a path: a file swapped for a symlink after fsys
+// checked it cannot lead the read elsewhere. When fsys gives OS files (the
+// FS of fsx.OpenDir, os.DirFS) they are read in place, the -wal's
+// committed content included, whatever their size; other files are copied
+// into memory, up to opt.MaxInMemory. Nothing is written: no -shm, no
+// journal, no temporary file. ctx, and at most 30 s, bound the read.
 func ReadFS(ctx context.Context, fsys fs.FS, name, selector string, opt Options) (*Result, error) {
 	sel, err := ParseSelector(selector)
 	if err != nil {
 		return nil, err
 	}
-	max := opt.MaxInMemory
-	if max == 0 {
-		max = DefaultMaxInMemory
+	ctx, cancel := context.WithTimeout(ctx, queryTimeout)
+	defer cancel()
+	fl, err := newFiles(ctx, opt.maxInMemory())
+	if err != nil {
+		return nil, err
 	}
+	defer fl.release()
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot read SQLite database '%s': %v", name, err)
 	}
 	defer f.Close()
-	r := io.Reader(f)
-	if max > 0 {
-		r = io.LimitReader(f, max+1)
-	}
-	data, err := io.ReadAll(r)
+	size, err := regularSize(f, name)
 	if err != nil {
-		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot read SQLite database '%s': %v", name, err)
+		return nil, err
 	}
-	if max > 0 && int64(len(data)) > max {
-		return nil, errs.New(errs.TooLarge, "SQLite database '%s' is larger than %d MiB, the limit for a database that is not an OS file", name, max>>20)
+	head, err := readHeader(f)
+	if err != nil {
+		return nil, failure(ctx, nil, err)
 	}
-	return readBytes(ctx, data, sel)
+	if err := fl.add(ctx, mainFile, f, size, head, name); err != nil {
+		return nil, failure(ctx, nil, err)
+	}
+	for _, side := range []struct {
+		i      fileIndex
+		suffix string
+	}{{walFile, "-wal"}, {journalFile, "-journal"}} {
+		if err := addSide(ctx, fl, fsys, name+side.suffix, side.i); err != nil {
+			return nil, failure(ctx, nil, err)
+		}
+	}
+	return readOpen(ctx, fl, name, sel)
 }
 
-// ReadBytes reads a database held in data (an archive member, say). data
-// is not modified.
-func ReadBytes(ctx context.Context, data []byte, selector string) (*Result, error) {
+// addSide gives fl the side file name (a -wal or -journal) when it exists.
+func addSide(ctx context.Context, fl *files, fsys fs.FS, name string, i fileIndex) error {
+	f, err := fsys.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return errs.Wrap(errs.CodeOf(err), err, "Cannot read SQLite database: its side file '%s' cannot be opened: %v", name, err)
+	}
+	defer f.Close()
+	size, err := regularSize(f, name)
+	if err != nil {
+		return err
+	}
+	return fl.add(ctx, i, f, size, nil, name)
+}
+
+// regularSize returns the size of the open file f, which must be a regular
+// file.
+func regularSize(f fs.File, name string) (int64, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return 0, errs.Wrap(errs.CodeOf(err), err, "Cannot read SQLite database '%s': %v", name, err)
+	}
+	if !st.Mode().IsRegular() {
+		return 0, errs.New(errs.Unsupported, "Cannot read SQLite database '%s': not a regular file", name)
+	}
+	return st.Size(), nil
+}
+
+// readHeader reads the database header from r and checks it.
+func readHeader(r io.Reader) ([]byte, error) {
+	head := make([]byte, headerLen)
+	n, err := io.ReadFull(r, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, err
+	}
+	head = head[:n]
+	if !IsSQLite(head) {
+		return nil, errs.New(errs.Unsupported, "Not a SQLite database: the file does not start with the SQLite header (it may be encrypted or truncated)")
+	}
+	if len(head) < headerLen {
+		return nil, errs.New(errs.Unsupported, "Cannot read SQLite database: it is truncated (%d bytes, less than its %d-byte header)", len(head), headerLen)
+	}
+	return head, nil
+}
+
+// ReadReader reads a database that r streams (an archive member, say),
+// named name in messages, whose size is size bytes (-1 when unknown). It
+// is copied into memory, up to opt.MaxInMemory: a larger one fails with
+// TOO_LARGE before anything is read when size tells.
+func ReadReader(ctx context.Context, name string, r io.Reader, size int64, selector string, opt Options) (*Result, error) {
 	sel, err := ParseSelector(selector)
 	if err != nil {
 		return nil, err
 	}
-	return readBytes(ctx, data, sel)
+	max := opt.maxInMemory()
+	if max > 0 && size > max {
+		return nil, tooLarge(name, size, max)
+	}
+	ctx, cancel := context.WithTimeout(ctx, queryTimeout)
+	defer cancel()
+	fl, err := newFiles(ctx, max)
+	if err != nil {
+		return nil, err
+	}
+	defer fl.release()
+	head, err := readHeader(r)
+	if err != nil {
+		return nil, failure(ctx, nil, err)
+	}
+	if err := fl.copy(ctx, mainFile, io.MultiReader(bytes.NewReader(head), r), size, name); err != nil {
+		return nil, failure(ctx, nil, err)
+	}
+	return readOpen(ctx, fl, name, sel)
 }
 
-func readBytes(ctx context.Context, data []byte, sel Selector) (*Result, error) {
-	if !IsSQLite(data) {
-		return nil, errs.New(errs.Unsupported, "Not a SQLite database: the file does not start with the SQLite header (it may be encrypted or truncated)")
+// tooLarge is the error for a database over the in-memory cap.
+func tooLarge(name string, size, max int64) error {
+	what := "is larger than"
+	if size >= 0 {
+		what = "is " + dirtree.FormatBytes(size) + ", over"
 	}
-	if len(data) < headerLen {
-		return nil, errs.New(errs.Unsupported, "Cannot read SQLite database: it is truncated (%d bytes, less than its %d-byte header)", len(data), headerLen)
-	}
-	if data[18] == 2 || data[19] == 2 {
-		// A WAL database cannot be deserialized as such; as a rollback
-		// database its main file reads the same.
-		data = append([]byte(nil), data...)
-		data[18], data[19] = 1, 1
-	}
-	d, err := open(ctx, "file::memory:?_query_only=1", data)
+	return errs.New(errs.TooLarge, "SQLite database '%s' %s %s, the limit for a database read into memory (one inside an archive, or not an OS file); extract it to a directory to read it in place", name, what, dirtree.FormatBytes(max))
+}
+
+// readOpen opens the database of fl and reads sel from it.
+func readOpen(ctx context.Context, fl *files, name string, sel Selector) (*Result, error) {
+	d, err := open(ctx, fl, name)
 	if err != nil {
 		return nil, err
 	}
 	defer d.close()
-	return d.read(ctx, sel)
+	res, err := d.read(ctx, sel)
+	if err != nil {
+		return nil, failure(ctx, d, err)
+	}
+	return res, nil
 }
 
 // db is one connection, used for one read and then closed.
 type db struct {
 	pool    *sql.DB
 	conn    *sql.Conn
+	files   *files
 	hasStat *bool // whether sqlite_stat1 exists; nil until asked
 }
 
 func (d *db) close() {
-	d.conn.Close()
+	if d.conn != nil {
+		d.conn.Close()
+	}
 	d.pool.Close()
 }
 
 // narrowHint says how to avoid a query's deadline.
 const narrowHint = "narrow the query (a WHERE, a LIMIT) so that it ends sooner"
 
-// dbError codes a driver error and says what it means for the caller.
-func dbError(err error) error {
-	if err == nil {
-		return nil
+// failure codes an error of a read on d (nil before the database is open)
+// and says what it means for the caller: CANCELED or TIMEOUT once ctx is
+// done, whatever SQLite reported.
+func failure(ctx context.Context, d *db, err error) error {
+	switch ctx.Err() {
+	case context.Canceled:
+		return errs.Wrap(errs.Canceled, err, "SQLite read canceled: %v", err)
+	case context.DeadlineExceeded:
+		return errs.Wrap(errs.Timeout, err, "SQLite query stopped at its deadline; %s", narrowHint)
 	}
 	var coded *errs.Error
 	if errors.As(err, &coded) {
 		return err
 	}
-	switch {
-	case errors.Is(err, context.DeadlineExceeded):
-		return errs.Wrap(errs.Timeout, err, "SQLite query stopped at its deadline (%v); %s", err, narrowHint)
-	case errors.Is(err, context.Canceled):
-		return errs.Wrap(errs.Canceled, err, "SQLite query stopped: %v", err)
-	}
-	if code, msg, ok := driverError(err); ok {
-		return errs.Wrap(code, err, "%s", msg)
+	if d != nil {
+		if code, msg, ok := d.driverError(err); ok {
+			return errs.Wrap(code, err, "%s", msg)
+		}
 	}
 	return errs.Wrap(errs.Internal, err, "SQLite: %v", err)
 }

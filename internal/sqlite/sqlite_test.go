@@ -1,4 +1,4 @@
-//go:build cgo
+//go:build cgo && unix
 
 package sqlite
 
@@ -20,7 +20,24 @@ import (
 	_ "github.com/mattn/go-sqlite3"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fsx"
 )
+
+// readFile reads the database at the OS path path as Scout's read tool
+// does: through the traversal-safe FS of its directory.
+func readFile(ctx context.Context, path, sel string) (*Result, error) {
+	fsys, release, err := fsx.OpenDir(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return ReadFS(ctx, fsys, filepath.Base(path), sel, Options{})
+}
+
+// readBytes reads a database held in data, as an archive member is read.
+func readBytes(ctx context.Context, data []byte, sel string) (*Result, error) {
+	return ReadReader(ctx, "mem.db", bytes.NewReader(data), int64(len(data)), sel, Options{})
+}
 
 // makeDB creates a database at path by running stmts with the driver.
 func makeDB(t testing.TB, path string, stmts ...string) {
@@ -73,16 +90,21 @@ func readers(t testing.TB, path string) map[string]func(sel string) (*Result, er
 	fsys := fstest.MapFS{"d/app.db": {Data: data}}
 	ctx := context.Background()
 	return map[string]func(string) (*Result, error){
-		"file":  func(sel string) (*Result, error) { return ReadFile(ctx, path, sel) },
+		"file":  func(sel string) (*Result, error) { return readFile(ctx, path, sel) },
 		"mapfs": func(sel string) (*Result, error) { return ReadFS(ctx, fsys, "d/app.db", sel, Options{}) },
-		"bytes": func(sel string) (*Result, error) { return ReadBytes(ctx, data, sel) },
+		"bytes": func(sel string) (*Result, error) { return readBytes(ctx, data, sel) },
 	}
 }
 
-// snapshot records every file of dir with its bytes and mtime.
+// snapshot records every file of dir with its bytes and mtime, and under
+// "." the mtime of dir itself, which a file created and removed changes.
 func snapshot(t testing.TB, dir string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
+	st, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{".": fmt.Sprint(st.ModTime().UnixNano())}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -152,6 +174,7 @@ Sample rows:
 			"a raw query over DATETIME and BOOLEAN columns keeps stored values and its order"},
 		{"?q=WITH x AS (SELECT created FROM users WHERE id = 2) SELECT * FROM x", "| created    |\n| ---------- |\n| not a date |", "WITH query over a DATETIME column"},
 		{":users?offset=500", "(no rows)\n\n[No rows at offset 500; use a smaller offset]", "offset past the end"},
+		{"?q=SELECT id, name AS id FROM users WHERE id = 2", "| id | id:1 |\n| -- | ---- |\n| 2  | bob  |", "a repeated column name told apart as SQLite names it in a subquery"},
 	}
 	_, path := fixtureDB(t)
 	for name, read := range readers(t, path) {
@@ -248,7 +271,7 @@ func TestReadOnly(t *testing.T) {
 	}
 	checkUnchanged(t, dir, before, "a write attempt")
 	// the read-only guard did not stop reads
-	res, err := ReadFile(context.Background(), path, "?q=SELECT count(*) FROM users")
+	res, err := readFile(context.Background(), path, "?q=SELECT count(*) FROM users")
 	if err != nil || !strings.Contains(res.Text, "30") {
 		t.Fatalf("read after attempts: %v %v", res, err)
 	}
@@ -262,12 +285,12 @@ func TestEveryReadLeavesFileAlone(t *testing.T) {
 		stmts := append([]string{"PRAGMA journal_mode=" + mode}, fixture...)
 		makeDB(t, path, stmts...)
 		before := snapshot(t, dir)
-		if mode == "wal" && len(before) != 1 {
+		if mode == "wal" && len(before) != 2 { // the database and "."
 			t.Fatalf("wal fixture left side files: %v", before)
 		}
 		time.Sleep(10 * time.Millisecond) // an mtime change would show
 		for _, s := range sels {
-			ReadFile(context.Background(), path, s)
+			readFile(context.Background(), path, s)
 		}
 		checkUnchanged(t, dir, before, mode+" read")
 	}
@@ -286,22 +309,18 @@ func TestWAL(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// the writer stays open: -wal and -shm exist and hold the rows; the
-	// reader keeps its read marks in -shm, SQLite's shared memory
+	// the writer stays open: -wal and -shm exist, the rows are in -wal;
+	// the reader reads -wal without touching -shm, SQLite's shared memory
 	before := snapshot(t, dir)
-	res, err := ReadFile(context.Background(), path, "")
+	if len(before) != 4 {
+		t.Fatalf("files of a live WAL database: %v", before)
+	}
+	time.Sleep(10 * time.Millisecond) // an mtime change would show
+	res, err := readFile(context.Background(), path, "")
 	if err != nil || res.Text != "t (3 rows)" {
 		t.Errorf("in place: %v %v", res, err)
 	}
-	after := snapshot(t, dir)
-	for _, name := range []string{"w.db", "w.db-wal"} {
-		if before[name] != after[name] {
-			t.Errorf("reading a live WAL database changed %s", name)
-		}
-	}
-	if len(after) != 3 {
-		t.Errorf("files after reading a live WAL database: %v", after)
-	}
+	checkUnchanged(t, dir, before, "reading a live WAL database")
 	if _, err := db.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +331,7 @@ func TestWAL(t *testing.T) {
 	if data[18] != 2 {
 		t.Fatalf("fixture is not in WAL mode")
 	}
-	res, err = ReadBytes(context.Background(), data, ":t")
+	res, err = readBytes(context.Background(), data, ":t")
 	if err != nil || !strings.Contains(res.Text, "| 3 |") {
 		t.Errorf("deserialized WAL file: %v %v", res, err)
 	}
@@ -335,20 +354,20 @@ func TestCounts(t *testing.T) {
 		"CREATE TABLE small(a)",
 		"INSERT INTO small VALUES (1)",
 	)
-	res, err := ReadFile(context.Background(), path, "")
+	res, err := readFile(context.Background(), path, "")
 	if want := "big (10000+ rows)\nmid (10000+ rows)\nsmall (1 rows)"; err != nil || res.Text != want {
 		t.Errorf("probe: got %v %v, want %q", res, err, want)
 	}
 	makeDB(t, path, "ANALYZE")
-	res, err = ReadFile(context.Background(), path, "")
+	res, err = readFile(context.Background(), path, "")
 	if want := "big (~60000 rows)\nmid (10000+ rows)\nsmall (1 rows)"; err != nil || res.Text != want {
 		t.Errorf("estimate: got %v %v, want %q (an estimate under 50000 is counted)", res, err, want)
 	}
-	res, err = ReadFile(context.Background(), path, ":big")
+	res, err = readFile(context.Background(), path, ":big")
 	if err != nil || !strings.HasSuffix(res.Text, "[~59995 more rows; append :big?limit=20&offset=5 to the database path to continue]") {
 		t.Errorf("schema of a big table: %v %v", res, err)
 	}
-	res, err = ReadFile(context.Background(), path, ":mid")
+	res, err = readFile(context.Background(), path, ":mid")
 	if err != nil || !strings.HasSuffix(res.Text, "[9995+ more rows; append :mid?limit=20&offset=5 to the database path to continue]") {
 		t.Errorf("schema of a probed table: %v %v", res, err)
 	}
@@ -358,7 +377,7 @@ func TestHintsWork(t *testing.T) {
 	_, path := fixtureDB(t)
 	ctx := context.Background()
 	var ids []string
-	res, err := ReadFile(ctx, path, ":users")
+	res, err := readFile(ctx, path, ":users")
 	for err == nil {
 		for _, r := range res.Rows {
 			ids = append(ids, value(r[0]))
@@ -369,7 +388,7 @@ func TestHintsWork(t *testing.T) {
 		if !strings.Contains(res.Text, res.Next) {
 			t.Fatalf("hint %q not in the text", res.Next)
 		}
-		res, err = ReadFile(ctx, path, res.Next)
+		res, err = readFile(ctx, path, res.Next)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -378,11 +397,11 @@ func TestHintsWork(t *testing.T) {
 		t.Errorf("following hints read %v", ids)
 	}
 	// a hint keeps a where that holds '&' and '%'
-	res, err = ReadFile(ctx, path, ":users?limit=1&where=name LIKE 'user%' AND (id & 1) = 0")
+	res, err = readFile(ctx, path, ":users?limit=1&where=name LIKE 'user%' AND (id & 1) = 0")
 	if err != nil || res.Next != ":users?limit=1&offset=1&where=name LIKE 'user%' AND (id & 1) = 0" {
 		t.Fatalf("where hint: %v %v", res, err)
 	}
-	next, err := ReadFile(ctx, path, res.Next)
+	next, err := readFile(ctx, path, res.Next)
 	if err != nil || value(next.Rows[0][0]) != "6" {
 		t.Errorf("following the where hint: %v %v", next, err)
 	}
@@ -397,22 +416,22 @@ func TestLimitsAndList(t *testing.T) {
 	}
 	makeDB(t, path, append(stmts, "ANALYZE")...) // sqlite_stat1 is never listed
 	ctx := context.Background()
-	res, err := ReadFile(ctx, path, "")
+	res, err := readFile(ctx, path, "")
 	if err != nil || len(res.Tables) != MaxTables || res.TotalTables != 504 {
 		t.Fatalf("list: %v", err)
 	}
 	if !strings.HasSuffix(res.Text, "[Showing 500 of 504 tables. Append "+res.Next+" to the database path to list more]") {
 		t.Errorf("list notice: %q", res.Text[len(res.Text)-200:])
 	}
-	rest, err := ReadFile(ctx, path, res.Next)
+	rest, err := readFile(ctx, path, res.Next)
 	if err != nil || len(rest.Rows) != 4 {
 		t.Errorf("list hint: %v %v", rest, err)
 	}
-	res, err = ReadFile(ctx, path, ":r?limit=9999")
+	res, err = readFile(ctx, path, ":r?limit=9999")
 	if err != nil || len(res.Rows) != 500 || !strings.Contains(res.Text, "[limit lowered to 500, the maximum. Showing rows 1-500; more rows match. Append :r?limit=500&offset=500") {
 		t.Errorf("clamped limit: %v", err)
 	}
-	res, err = ReadFile(ctx, path, "?q=SELECT * FROM r")
+	res, err = readFile(ctx, path, "?q=SELECT * FROM r")
 	if err != nil || len(res.Rows) != MaxRawRows || !res.More || !strings.HasSuffix(res.Text, "[Showing the first 500 rows; add LIMIT and OFFSET to the query to page through the rest]") {
 		t.Errorf("raw cap: %v", err)
 	}
@@ -452,7 +471,7 @@ func TestHostileDatabases(t *testing.T) {
 	}
 	before := snapshot(t, dir)
 	for _, c := range cases {
-		_, err := ReadBytes(context.Background(), c.data, c.sel)
+		_, err := readBytes(context.Background(), c.data, c.sel)
 		if errs.CodeOf(err) != c.code {
 			t.Errorf("%s (%s): got %v (%s), want %s", c.name, c.reason, err, errs.CodeOf(err), c.code)
 		}
@@ -460,8 +479,9 @@ func TestHostileDatabases(t *testing.T) {
 		if err := os.WriteFile(p, c.data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		before["hostile.db"] = snapshot(t, dir)["hostile.db"]
-		if _, err := ReadFile(context.Background(), p, c.sel); err == nil {
+		now := snapshot(t, dir)
+		before["hostile.db"], before["."] = now["hostile.db"], now["."]
+		if _, err := readFile(context.Background(), p, c.sel); err == nil {
 			t.Errorf("%s in place: no error", c.name)
 		}
 		checkUnchanged(t, dir, before, c.name)
@@ -478,7 +498,7 @@ func TestManyColumnsAsRecords(t *testing.T) {
 		vals[i] = fmt.Sprint(i)
 	}
 	makeDB(t, path, "CREATE TABLE w("+strings.Join(cols, ",")+")", "INSERT INTO w VALUES ("+strings.Join(vals, ",")+")")
-	res, err := ReadFile(context.Background(), path, "?q=SELECT * FROM w")
+	res, err := readFile(context.Background(), path, "?q=SELECT * FROM w")
 	if err != nil || !strings.HasPrefix(res.Text, "-- row 1 --\ncol0: 0\ncol1: 1\n") || !strings.HasSuffix(res.Text, "col39: 39") {
 		t.Errorf("records: %v %+v", err, res)
 	}
@@ -489,7 +509,7 @@ func TestDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := ReadFile(ctx, path, "?q=WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c")
+	_, err := readFile(ctx, path, "?q=WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c")
 	if errs.CodeOf(err) != errs.Timeout || time.Since(start) > 2*time.Second {
 		t.Errorf("endless query: %v after %v", err, time.Since(start))
 	}
@@ -502,7 +522,7 @@ func TestDefaultDeadline(t *testing.T) {
 	defer func(d time.Duration) { queryTimeout = d }(queryTimeout)
 	queryTimeout = 100 * time.Millisecond
 	start := time.Now()
-	_, err := ReadFile(context.Background(), path, "?q=WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c")
+	_, err := readFile(context.Background(), path, "?q=WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c")
 	if errs.CodeOf(err) != errs.Timeout || !strings.Contains(err.Error(), narrowHint) || time.Since(start) > 2*time.Second {
 		t.Errorf("endless query without a deadline: %v after %v", err, time.Since(start))
 	}
@@ -512,22 +532,23 @@ func TestDefaultDeadline(t *testing.T) {
 // and a hint, instead of being held in memory; a smaller one is read.
 func TestValueCap(t *testing.T) {
 	_, path := fixtureDB(t)
-	_, err := ReadFile(context.Background(), path, fmt.Sprintf("?q=SELECT zeroblob(%d)", MaxValueBytes+1))
+	_, err := readFile(context.Background(), path, fmt.Sprintf("?q=SELECT zeroblob(%d)", MaxValueBytes+1))
 	if errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "length(") {
 		t.Errorf("a value over the cap: %v, want TOO_LARGE with a hint", err)
 	}
-	res, err := ReadFile(context.Background(), path, "?q=SELECT zeroblob(1048576) AS b")
+	res, err := readFile(context.Background(), path, "?q=SELECT zeroblob(1048576) AS b")
 	if err != nil || !strings.Contains(res.Text, "<BLOB 1.0MB>") {
 		t.Errorf("a value under the cap: %v, %v", res, err)
 	}
 }
 
 // TestSizedValues: the table views show a BLOB's size without loading it,
-// and a value over MaxValueBytes as its size instead of failing; a query
-// that selects such a value still fails with the hint.
+// and a value over MaxValueBytes as its size instead of failing, and so
+// does a query selecting it; a query computing such a value fails with the
+// hint.
 func TestSizedValues(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes a 130 MB database")
+		t.Skip("writes a 34 MB database")
 	}
 	path := filepath.Join(t.TempDir(), "big.db")
 	big := MaxValueBytes + 1
@@ -536,12 +557,12 @@ func TestSizedValues(t *testing.T) {
 		fmt.Sprintf("INSERT INTO v VALUES (2, 'big', zeroblob(%d), replace(hex(zeroblob(%d)), '0', 'x'))", big, big/2+1))
 	ctx := context.Background()
 	for _, sel := range []string{":v", ":v?limit=5&order=id:desc", ":v?where=kind='big'", ":v:2"} {
-		res, err := ReadFile(ctx, path, sel)
+		res, err := readFile(ctx, path, sel)
 		if err != nil {
 			t.Errorf("%s: %v", sel, err)
 			continue
 		}
-		for _, want := range []string{"<BLOB 64.0MB>", "<TEXT 64.0MB>"} {
+		for _, want := range []string{"<BLOB 16.0MB>", "<TEXT 16.0MB>"} {
 			if !strings.Contains(res.Text, want) {
 				t.Errorf("%s: no %s in\n%s", sel, want, res.Text)
 			}
@@ -557,9 +578,13 @@ func TestSizedValues(t *testing.T) {
 			}
 		}
 	}
-	_, err := ReadFile(ctx, path, "?q=SELECT * FROM v")
+	res, err := readFile(ctx, path, "?q=SELECT * FROM v")
+	if err != nil || !strings.Contains(res.Text, "<TEXT 16.0MB>") || !strings.Contains(res.Text, "<BLOB 16.0MB>") {
+		t.Errorf("a query selecting values over the cap shows their sizes: %v %v", res, err)
+	}
+	_, err = readFile(ctx, path, "?q=SELECT t || 'x' FROM v WHERE id = 2")
 	if errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "length(") {
-		t.Errorf("selecting a value over the cap: %v, want TOO_LARGE with a hint", err)
+		t.Errorf("computing a value over the cap: %v, want TOO_LARGE with a hint", err)
 	}
 }
 
@@ -569,7 +594,7 @@ func TestGeneratedColumns(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gen.db")
 	makeDB(t, path, "CREATE TABLE g(a INTEGER, b INTEGER GENERATED ALWAYS AS (10 - a) VIRTUAL, c TEXT GENERATED ALWAYS AS (a || 'x') STORED)",
 		"INSERT INTO g(a) VALUES (1), (2), (3)")
-	res, err := ReadFile(context.Background(), path, ":g?order=b")
+	res, err := readFile(context.Background(), path, ":g?order=b")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -636,20 +661,20 @@ func TestOddPaths(t *testing.T) {
 		path := filepath.Join(dir, "x&y.db")
 		makeDB(t, path, "CREATE TABLE t(a)", "INSERT INTO t VALUES (1)")
 		before := snapshot(t, dir)
-		res, err := ReadFile(context.Background(), path, "")
+		res, err := readFile(context.Background(), path, "")
 		if err != nil || res.Text != "t (1 rows)" {
 			t.Errorf("%q: %v %v", path, res, err)
 		}
 		checkUnchanged(t, dir, before, "reading "+path)
 	}
-	_, err := ReadFile(context.Background(), filepath.Join(base, "missing.db"), "")
+	_, err := readFile(context.Background(), filepath.Join(base, "missing.db"), "")
 	if errs.CodeOf(err) != errs.NotFound {
 		t.Errorf("missing file: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(base, "missing.db")); err == nil {
 		t.Errorf("reading a missing database created it")
 	}
-	_, err = ReadFile(context.Background(), base, "")
+	_, err = readFile(context.Background(), base, "")
 	if errs.CodeOf(err) != errs.Unsupported {
 		t.Errorf("directory: %v", err)
 	}
@@ -668,13 +693,13 @@ func TestBusy(t *testing.T) {
 	}
 	defer w.Exec("ROLLBACK")
 	start := time.Now()
-	_, err = ReadFile(context.Background(), path, "")
+	_, err = readFile(context.Background(), path, "")
 	if errs.CodeOf(err) != errs.Timeout || time.Since(start) < 2500*time.Millisecond {
 		t.Errorf("locked database: %v after %v (the busy timeout is 3 s)", err, time.Since(start))
 	}
 }
 
-func FuzzReadBytes(f *testing.F) {
+func FuzzReadReader(f *testing.F) {
 	dir := f.TempDir()
 	path := filepath.Join(dir, "f.db")
 	makeDB(f, path, "CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT)", "INSERT INTO t VALUES (1, 'x'), (2, 'y')")
@@ -689,7 +714,7 @@ func FuzzReadBytes(f *testing.F) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		in := bytes.Clone(data)
-		ReadBytes(ctx, data, sel)
+		readBytes(ctx, data, sel)
 		if !bytes.Equal(in, data) {
 			t.Fatalf("ReadBytes modified its input")
 		}
@@ -701,7 +726,7 @@ func TestLongValue(t *testing.T) {
 	path := filepath.Join(dir, "long.db")
 	makeDB(t, path, "CREATE TABLE docs(name TEXT PRIMARY KEY, body TEXT)",
 		"INSERT INTO docs VALUES ('it''s', 'é' || replace(hex(zeroblob(20000)), '0', 'x'))")
-	res, err := ReadFile(context.Background(), path, ":docs:it's")
+	res, err := readFile(context.Background(), path, ":docs:it's")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -709,7 +734,7 @@ func TestLongValue(t *testing.T) {
 	if !strings.HasSuffix(res.Text, "… [23617 more characters; append "+hint+" to the database path to read on]") {
 		t.Fatalf("long value: %q", res.Text[len(res.Text)-200:])
 	}
-	more, err := ReadFile(context.Background(), path, hint)
+	more, err := readFile(context.Background(), path, hint)
 	if err != nil || !strings.Contains(more.Text, "xxxx") {
 		t.Errorf("following the hint: %v %v", more, err)
 	}
@@ -745,7 +770,7 @@ func TestHotJournal(t *testing.T) {
 	}
 	w.Exec("ROLLBACK")
 	before := snapshot(t, dst)
-	_, err = ReadFile(context.Background(), filepath.Join(dst, "h.db"), "")
+	_, err = readFile(context.Background(), filepath.Join(dst, "h.db"), "")
 	if errs.CodeOf(err) != errs.Unsupported || !strings.Contains(err.Error(), "hot journal") {
 		t.Errorf("hot journal: %v", err)
 	}
@@ -762,7 +787,7 @@ func TestResultBytesCap(t *testing.T) {
 		"INSERT INTO b SELECT value, hex(zeroblob(500)) FROM (WITH RECURSIVE s(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM s WHERE value < 10) SELECT value FROM s)")
 	ctx := context.Background()
 	var seen int
-	res, err := ReadFile(ctx, path, ":b?limit=50")
+	res, err := readFile(ctx, path, ":b?limit=50")
 	for err == nil {
 		if len(res.Rows) > 3 {
 			t.Fatalf("%d rows of 1000 bytes under a 2500-byte cap", len(res.Rows))
@@ -771,7 +796,7 @@ func TestResultBytesCap(t *testing.T) {
 		if res.Next == "" {
 			break
 		}
-		res, err = ReadFile(ctx, path, res.Next)
+		res, err = readFile(ctx, path, res.Next)
 	}
 	if err != nil || seen != 10 {
 		t.Errorf("paging under the byte cap read %d rows: %v", seen, err)

@@ -21,15 +21,24 @@ const (
 	ProbeCap      = 10_000 // rows counted at most; more shows as "10000+ rows"
 	MaxValueChars = 16_384 // characters of one value a Row shows
 	// MaxValueBytes caps the size of one value (text or BLOB) a read makes
-	// SQLite hold: a query selecting a larger one fails with TOO_LARGE; the
-	// table views show its size instead.
-	MaxValueBytes = 64 << 20
+	// SQLite hold: a query computing a larger one fails with TOO_LARGE.
+	MaxValueBytes = 16 << 20
+	// MaxRowBytes bounds the text and BLOB bytes one row loads: a value
+	// over its column's share (MaxRowBytes divided among the columns, at
+	// least 1 KiB) is not loaded but shown as its size, "<TEXT 20.0MB>",
+	// in every view and in a query's rows.
+	MaxRowBytes = 16 << 20
 )
 
-// maxResultBytes bounds the text and blob bytes one read loads (64 MiB):
+// maxResultBytes bounds the text and blob bytes one read loads (16 MiB):
 // rows stop after the row that passes it, as if the limit had been reached.
 // A variable so that tests can lower it.
-var maxResultBytes = 64 << 20
+var maxResultBytes = 16 << 20
+
+// share is the most bytes a value of a row of ncols columns loads.
+func share(ncols int) int64 {
+	return min(max(MaxRowBytes/int64(max(ncols, 1)), 1<<10), MaxValueBytes)
+}
 
 // queryTimeout bounds one read of a database, however long ctx allows, so
 // that an endless query (a recursive CTE without a stop) ends. A variable
@@ -51,8 +60,10 @@ type Result struct {
 	Table string
 	SQL   string
 	// Columns and Rows are the rows shown (Schema samples, Row, Query,
-	// Raw). A value is nil (NULL), int64, float64, string, []byte, or
-	// Sized in the table views (Schema, Row, Query).
+	// Raw). A value is nil (NULL), int64, float64, string, []byte (only
+	// from a statement that is not a SELECT), or Sized for a value not
+	// loaded. A Raw SELECT's columns are named as SQLite names them in a
+	// subquery (a repeated name gets ":1", ":2").
 	Columns []string
 	Rows    [][]any
 	// Count is the table's row count (Schema).
@@ -95,8 +106,6 @@ func (c Count) String() string {
 }
 
 func (d *db) read(ctx context.Context, sel Selector) (*Result, error) {
-	ctx, cancel := context.WithTimeout(ctx, queryTimeout)
-	defer cancel()
 	var res *Result
 	var err error
 	switch sel.Kind {
@@ -112,7 +121,7 @@ func (d *db) read(ctx context.Context, sel Selector) (*Result, error) {
 		res, err = d.raw(ctx, sel)
 	}
 	if err != nil {
-		return nil, dbError(err)
+		return nil, err
 	}
 	res.Kind = sel.Kind
 	return res, nil
@@ -297,14 +306,37 @@ func (d *db) row(ctx context.Context, sel Selector) (*Result, error) {
 	lines := make([]string, len(res.Columns))
 	for i, c := range res.Columns {
 		v := value(res.Rows[0][i])
-		if cut, rest := cutRunes(v, MaxValueChars); rest > 0 {
-			more := Selector{Kind: Raw, SQL: fmt.Sprintf("SELECT substr(%s, %d, %d) FROM %s WHERE %s = %s", quote(c), MaxValueChars+1, MaxValueChars, quote(name), keyCol, literal(arg))}
-			v = fmt.Sprintf("%s… [%d more characters; append %s to the database path to read on]", cut, rest, more)
+		if sz, ok := res.Rows[0][i].(Sized); ok && sz.Type == "text" && sz.Bytes <= MaxValueBytes {
+			// too large to load with the row: its head alone, then its
+			// length, each query holding the value once
+			var head string
+			var chars int
+			from := fmt.Sprintf(" FROM %s WHERE %s = ?", quote(name), keyCol)
+			if err := d.conn.QueryRowContext(ctx, fmt.Sprintf("SELECT substr(%s, 1, %d)", quote(c), MaxValueChars)+from, arg).Scan(&head); err != nil {
+				return nil, err
+			}
+			if err := d.conn.QueryRowContext(ctx, "SELECT length("+quote(c)+")"+from, arg).Scan(&chars); err != nil {
+				return nil, err
+			}
+			v = withRest(head, chars-utf8.RuneCountInString(head), c, name, keyCol, arg)
+		} else if cut, rest := cutRunes(v, MaxValueChars); rest > 0 {
+			v = withRest(cut, rest, c, name, keyCol, arg)
 		}
 		lines[i] = c + ": " + v
 	}
 	res.Text = strings.Join(lines, "\n")
 	return res, nil
+}
+
+// withRest ends the first characters of a long value of column c of the row
+// keyCol = arg of table with how many characters follow and the query
+// that reads on; rest <= 0 means none follow.
+func withRest(head string, rest int, c, table, keyCol string, arg any) string {
+	if rest <= 0 {
+		return head
+	}
+	more := Selector{Kind: Raw, SQL: fmt.Sprintf("SELECT substr(%s, %d, %d) FROM %s WHERE %s = %s", quote(c), MaxValueChars+1, MaxValueChars, quote(table), keyCol, literal(arg))}
+	return fmt.Sprintf("%s… [%d more characters; append %s to the database path to read on]", head, rest, more)
 }
 
 // cutRunes returns the first n characters of s and how many follow.
@@ -419,9 +451,23 @@ func (d *db) raw(ctx context.Context, sel Selector) (*Result, error) {
 	if !ok {
 		return nil, errs.New(errs.InvalidParam, "q holds more than one statement; run one statement per read")
 	}
+	st, err := d.inspect(stmt, nil, true)
+	if err != nil {
+		return nil, err
+	}
 	res := &Result{}
-	var err error
-	res.Columns, res.Rows, res.More, err = d.rows(ctx, stmt, nil, MaxRawRows, true)
+	if st.cols != nil {
+		// a SELECT: its values bounded as the table views bound them,
+		// under the names SQLite gives its columns as a subquery
+		refs := make([]string, len(st.cols))
+		for i, c := range st.cols {
+			refs[i] = quote(c)
+		}
+		res.Columns = st.cols
+		res.Rows, res.More, err = d.sizedRows(ctx, refs, "(\n"+stmt+"\n)", nil, MaxRawRows)
+	} else {
+		res.Columns, res.Rows, res.More, err = d.scan(ctx, stmt, nil, MaxRawRows)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -441,27 +487,19 @@ func notice(notes []string) string {
 	return "\n\n[" + strings.Join(notes, ". ") + "]"
 }
 
-// rows runs a read-only statement and returns its columns and at most max
-// rows, fewer once maxResultBytes of values are loaded; more reports that
-// another row followed. Values keep their SQLite storage class whatever the
-// column's declared type; typed tells that a column may have one (a
-// statement whose columns are all expressions has none).
-func (d *db) rows(ctx context.Context, q string, args []any, max int, typed bool) (cols []string, out [][]any, more bool, err error) {
-	loaded := 0
-	st, err := d.inspect(q, args, typed)
-	if err != nil {
+// rows runs a read-only statement with args and returns its columns and
+// at most max rows, fewer once maxResultBytes of values are loaded; more
+// reports that another row followed.
+func (d *db) rows(ctx context.Context, q string, args []any, max int) (cols []string, out [][]any, more bool, err error) {
+	if _, err := d.inspect(q, args, false); err != nil {
 		return nil, nil, false, err
 	}
-	if st.convert {
-		// The driver turns DATE, DATETIME, TIMESTAMP and BOOLEAN columns
-		// into time.Time and bool, losing what is stored. A compound whose
-		// first, empty arm has untyped columns reports no declared types.
-		nulls := make([]string, len(st.cols))
-		for i, c := range st.cols {
-			nulls[i] = "NULL AS " + quote(c)
-		}
-		q = "SELECT " + strings.Join(nulls, ", ") + " WHERE 0 UNION ALL SELECT * FROM (\n" + q + "\n)"
-	}
+	return d.scan(ctx, q, args, max)
+}
+
+// scan is rows for a statement already inspected.
+func (d *db) scan(ctx context.Context, q string, args []any, max int) (cols []string, out [][]any, more bool, err error) {
+	loaded := 0
 	r, err := d.conn.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, nil, false, err
@@ -500,45 +538,59 @@ func (d *db) rows(ctx context.Context, q string, args []any, max int, typed bool
 	return cols, out, more, r.Err()
 }
 
-// Sized stands for a value the table views do not load: every BLOB, and
-// a text over MaxValueBytes (which SQLite would refuse to load). Type is
-// its storage class, "blob" or "text".
+// Sized stands for a value that is not loaded: every BLOB of the views
+// and of a SELECT's rows, and every text over its column's share of
+// MaxRowBytes. Type is its storage class, "blob" or "text".
 type Sized struct {
 	Type  string
 	Bytes int64
 }
 
-// tableRows is rows for "SELECT * FROM name" followed by rest (WHERE,
-// ORDER BY, LIMIT), with the columns that SELECT * gives, but BLOBs and
-// texts over MaxValueBytes come as Sized: typeof and octet_length read
-// their size without loading them, so a table of large values is shown
-// in little memory and one over the cap does not fail the read.
-// cols are the table's columns as table gives them.
-func (d *db) tableRows(ctx context.Context, name string, cols []column, rest string, args []any, max int) (names []string, out [][]any, more bool, err error) {
-	// Two result columns per column, without aliases (an alias named as a
+// sizedRows runs "SELECT refs FROM from" (from may go on with WHERE, ORDER
+// BY, LIMIT) and returns at most max rows of the values refs name, as rows
+// does, except that a BLOB, and a text over its share of MaxRowBytes, comes
+// as Sized: typeof and octet_length read their size without loading them,
+// so that rows of large values are shown in little memory.
+func (d *db) sizedRows(ctx context.Context, refs []string, from string, args []any, max int) (out [][]any, more bool, err error) {
+	// Two result columns per value, without aliases (an alias named as a
 	// column would take that column's place in ORDER BY): the value or its
 	// storage class, then its size when it is not loaded.
-	list := make([]string, 0, 2*len(cols))
-	for _, col := range cols {
-		names = append(names, col.name)
-		c := quote(col.name)
-		big := fmt.Sprintf("typeof(%s) = 'blob' OR octet_length(%s) > %d", c, c, MaxValueBytes)
+	limit := share(len(refs))
+	list := make([]string, 0, 2*len(refs))
+	for _, c := range refs {
+		big := fmt.Sprintf("typeof(%s) = 'blob' OR octet_length(%s) > %d", c, c, limit)
 		list = append(list, "CASE WHEN "+big+" THEN typeof("+c+") ELSE "+c+" END", "CASE WHEN "+big+" THEN octet_length("+c+") END")
 	}
-	_, pairs, more, err := d.rows(ctx, "SELECT "+strings.Join(list, ", ")+" FROM "+quote(name)+rest, args, max, false)
+	_, pairs, more, err := d.rows(ctx, "SELECT "+strings.Join(list, ", ")+" FROM "+from, args, max)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, false, err
 	}
 	out = make([][]any, len(pairs))
 	for i, p := range pairs {
-		out[i] = make([]any, len(names))
-		for j := range names {
+		out[i] = make([]any, len(refs))
+		for j := range refs {
 			out[i][j] = p[2*j]
 			if n, ok := p[2*j+1].(int64); ok {
 				kind, _ := p[2*j].(string)
 				out[i][j] = Sized{Type: kind, Bytes: n}
 			}
 		}
+	}
+	return out, more, nil
+}
+
+// tableRows is sizedRows for "SELECT * FROM name" followed by rest (WHERE,
+// ORDER BY, LIMIT), with the columns that SELECT * gives; cols are the
+// table's columns as table gives them.
+func (d *db) tableRows(ctx context.Context, name string, cols []column, rest string, args []any, max int) (names []string, out [][]any, more bool, err error) {
+	refs := make([]string, len(cols))
+	for i, col := range cols {
+		names = append(names, col.name)
+		refs[i] = quote(col.name)
+	}
+	out, more, err = d.sizedRows(ctx, refs, quote(name)+rest, args, max)
+	if err != nil {
+		return nil, nil, false, err
 	}
 	return names, out, more, nil
 }

@@ -70,11 +70,21 @@ type Response struct {
 }
 
 // HTTPFetcher fetches with net/http. Its zero value works: a 30 s deadline,
-// a 20 MiB body cap, at most 10 redirects, http and https only.
+// a 20 MiB body cap, at most 10 redirects, http and https only, public
+// addresses only.
 type HTTPFetcher struct {
 	// Client is the HTTP client; nil means a client with Timeout. Its
-	// CheckRedirect is replaced to record the redirect chain.
+	// CheckRedirect is replaced to record the redirect chain. A Client
+	// with its own Transport makes its own connections: AllowPrivate is
+	// then not enforced.
 	Client *http.Client
+	// AllowPrivate lets the fetcher connect to loopback, private (RFC 1918,
+	// fc00::/7), link-local (169.254/16 and fe80::/10, where cloud metadata
+	// services answer), shared (100.64/10) and unspecified addresses,
+	// IPv4-mapped forms included. false refuses them with an ACCESS_DENIED
+	// error, checked on the address each connection is made to (after name
+	// resolution, for redirects too).
+	AllowPrivate bool
 	// Timeout bounds the whole exchange, body included; 0 means 30 s.
 	Timeout time.Duration
 	// MaxBytes caps the body kept; 0 means 20 MiB.
@@ -125,6 +135,9 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 		c := *f.Client
 		client = &c
 	}
+	if !f.AllowPrivate && client.Transport == nil {
+		client.Transport = publicTransport()
+	}
 	var redirects []string
 	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) > maxRedirects {
@@ -147,6 +160,9 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 	}
 	resp, err := client.Do(req)
 	if err != nil {
+		if pe, ok := privateErr(raw, err); ok {
+			return nil, pe
+		}
 		return nil, fetchErr(ctx, err)
 	}
 	defer resp.Body.Close()

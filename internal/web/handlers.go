@@ -8,8 +8,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-
-	"github.com/scoutkit/scout/internal/dirtree"
 )
 
 // Handler renders the pages of one site its own way: step 2 of the
@@ -183,10 +181,8 @@ func rawFile(ctx context.Context, f Fetcher, raw, method string, o Options) (*Pa
 	if resp.Status < 200 || resp.Status > 299 {
 		return nil, fmt.Errorf("HTTP %d from %s", resp.Status, raw)
 	}
-	p := &Page{FinalURL: cmpOr(resp.FinalURL, raw), Truncated: resp.Truncated}
-	if resp.Truncated {
-		p.Notes = append(p.Notes, fmt.Sprintf("Body cut at %s", dirtree.FormatBytes(int64(len(resp.Body)))))
-	}
+	p := &Page{FinalURL: cmpOr(resp.FinalURL, raw)}
+	bodyCut(p, resp)
 	if err := renderBody(ctx, nil, p, resp, o); err != nil {
 		return nil, err
 	}

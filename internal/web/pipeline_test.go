@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout/internal/convert"
+	"github.com/scoutkit/scout/internal/errs"
 )
 
 // site is a fake web: one httptest server answering for every host, each
@@ -422,7 +423,7 @@ func TestBinaryKinds(t *testing.T) {
 		{"/download/a.docx", "application/octet-stream", docx, MethodDocument, "Hello DOCX", "a generic type: the URL's extension names the converter"},
 		{"/a.xls", "application/vnd.ms-excel", xls, MethodDocument, "|", "XLS (our own reader)"},
 		{"/a.rtf", "application/rtf", []byte(`{\rtf1\ansi Hello RTF\par}`), MethodDocument, "Hello RTF", "RTF (our own reader)"},
-		{"/bad.docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", []byte("PK broken"), MethodFailed, "[Cannot read .docx file:", "a broken document is a notice, not an error"},
+		{"/bad.docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", []byte("PK broken"), "", "UNSUPPORTED: Cannot convert the .docx document at https://files.example/bad.docx: not a valid DOCX document", "a broken document is an error"},
 		{"/a.jpg", "image/jpeg", []byte("\xff\xd8\xff\xe0\x00\x10JFIF\x00"), MethodImage, "[Image: image/jpeg, 11B]", "JPEG keeps its bytes"},
 		{"/a.gif", "image/gif", []byte("GIF89a\x01\x00\x01\x00"), MethodImage, "[Image: image/gif, 10B]", "GIF keeps its bytes"},
 		{"/a.webp", "image/webp", []byte("RIFF\x00\x00\x00\x00WEBPVP8 "), MethodImage, "[Image: image/webp, 16B]", "WebP keeps its bytes"},
@@ -434,6 +435,12 @@ func TestBinaryKinds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p, err := Render(context.Background(), s.fetcher(), "https://files.example"+tt.path, Options{})
+		if tt.method == "" {
+			if got := fmt.Sprintf("%s: %v", errs.CodeOf(err), err); !strings.HasPrefix(got, tt.contains) {
+				t.Errorf("%s: err = %s, want %s", tt.reason, got, tt.contains)
+			}
+			continue
+		}
 		if err != nil {
 			t.Fatalf("%s: %v", tt.reason, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -37,14 +38,12 @@ const (
 	MethodHTML           = "html-to-markdown"    // the whole HTML page as markdown (readability found no article)
 	MethodDocument       = "markit"              // a document (PDF, DOCX, ...) converted to text
 	MethodImage          = "image"
-	MethodBinary         = "binary"
 	MethodRaw            = "raw"
 	MethodRawHTML        = "raw-html"
-	MethodFailed         = "failed"
 )
 
-// maxFailedBody is how much of an error page's text is kept.
-const maxFailedBody = 4 << 10
+// maxErrorBody is how much of an error page's text an HTTP error quotes.
+const maxErrorBody = 300
 
 // maxHTML is the most HTML rendered to markdown: readability and the
 // converter build DOMs several times the size of their input. A longer
@@ -60,7 +59,10 @@ type Page struct {
 	Notes       []string // remarks: redirects, truncation, fallbacks, failures
 	Content     string   // the rendered text
 	Image       []byte   // the bytes when Method is MethodImage
-	Truncated   bool     // the body was cut at the fetcher's cap
+	// Incomplete says why Content is not the whole resource: the body
+	// cut at the fetcher's cap, a document converted in part; "" when it
+	// is whole.
+	Incomplete string
 }
 
 // Header returns the lines that precede the content:
@@ -134,9 +136,15 @@ func (c *Client) Fetch(ctx context.Context, url string) (*Response, error) {
 // (2) of them by the site handlers, each bounded by the
 // fetcher's deadline and byte cap (20 MiB by default), and a probe also
 // by 10 s. A probe that fails is listed in the notes ("Probes failed:
-// ..."), never returned as an error. A fetch of the page that fails or
-// returns an HTTP error gives a Page with Method "failed" and notes that
-// say why; the error is for an invalid URL or a canceled ctx.
+// ..."), never returned as an error. The error, an *errs.Error, is for an
+// invalid URL, a canceled ctx, a fetch of the page that fails (its code:
+// ACCESS_DENIED for a private address, TIMEOUT, INTERNAL_ERROR for the
+// network), an HTTP error status (NOT_FOUND for 404 and 410,
+// ACCESS_DENIED for 401 and 403, TIMEOUT for 408 and 504, TOO_LARGE for
+// 413, INTERNAL_ERROR otherwise; the message quotes the error page), a
+// binary body (UNSUPPORTED) and a document that cannot be converted. A
+// body cut at the fetcher's cap, or a document converted in part, gives a
+// Page whose Incomplete says so.
 func Render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, error) {
 	p, err := render(ctx, f, rawURL, o)
 	if err != nil {
@@ -199,38 +207,65 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 		if ce := ctx.Err(); ce != nil {
 			return nil, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", u, ce)
 		}
-		if errs.CodeOf(err) == errs.InvalidParam {
+		if c := errs.CodeOf(err); c == errs.InvalidParam || c == errs.AccessDenied {
 			return nil, err
 		}
-		return pl.finish(&Page{URL: u, FinalURL: u, Method: MethodFailed, Notes: []string{"Fetch failed: " + err.Error()}}), nil
+		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot fetch %s: %v", u, err)
 	}
-	p := &Page{URL: u, FinalURL: cmpOr(resp.FinalURL, u), Truncated: resp.Truncated}
+	if resp.Status < 200 || resp.Status > 299 {
+		return nil, httpErr(ctx, u, resp)
+	}
+	p := &Page{URL: u, FinalURL: cmpOr(resp.FinalURL, u)}
 	if len(resp.Redirects) > 0 {
 		p.Notes = append(p.Notes, "Redirected: "+strings.Join(append([]string{u}, resp.Redirects...), " -> "))
 	}
-	if resp.Truncated {
-		p.Notes = append(p.Notes, fmt.Sprintf("Body cut at %s", dirtree.FormatBytes(int64(len(resp.Body)))))
-	}
-	mt, params := mediaType(resp)
-	p.ContentType = mt
-	if resp.Status < 200 || resp.Status > 299 {
-		p.Method = MethodFailed
-		p.Notes = append(p.Notes, fmt.Sprintf("HTTP %d %s", resp.Status, http.StatusText(resp.Status)))
-		if isText(mt) {
-			body := decode(resp.Body, mt, params)
-			if isHTML(mt) {
-				if md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(body), p.FinalURL); err == nil {
-					body = md
-				}
-			}
-			p.Content = cut(strings.TrimSpace(body), maxFailedBody)
-		}
-		return pl.finish(p), nil
-	}
+	bodyCut(p, resp)
 	if err := renderBody(ctx, pl, p, resp, o); err != nil {
 		return nil, err
 	}
 	return pl.finish(p), nil
+}
+
+// httpErr is the error of an HTTP error status, quoting the start of the
+// error page's text.
+func httpErr(ctx context.Context, u string, resp *Response) error {
+	code := errs.Internal
+	switch resp.Status {
+	case http.StatusNotFound, http.StatusGone:
+		code = errs.NotFound
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusProxyAuthRequired:
+		code = errs.AccessDenied
+	case http.StatusRequestTimeout, http.StatusGatewayTimeout:
+		code = errs.Timeout
+	case http.StatusRequestEntityTooLarge:
+		code = errs.TooLarge
+	}
+	msg := fmt.Sprintf("HTTP %d %s from %s", resp.Status, http.StatusText(resp.Status), u)
+	if resp.FinalURL != "" && resp.FinalURL != u {
+		msg += " (redirected to " + resp.FinalURL + ")"
+	}
+	mt, params := mediaType(resp)
+	if isText(mt) {
+		body := decode(resp.Body, mt, params)
+		if isHTML(mt) {
+			if md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(cut(body, maxHTML)), u); err == nil {
+				body = md
+			}
+		}
+		if body = strings.Join(strings.Fields(body), " "); body != "" {
+			msg += ": " + cut(body, maxErrorBody)
+		}
+	}
+	return errs.New(code, "%s", strings.ToValidUTF8(msg, "\uFFFD"))
+}
+
+// bodyCut notes a body cut at the fetcher's cap.
+func bodyCut(p *Page, resp *Response) {
+	if resp.Truncated {
+		size := dirtree.FormatBytes(int64(len(resp.Body)))
+		p.Notes = append(p.Notes, "Body cut at "+size)
+		p.Incomplete = "the body was cut at " + size + ", the fetcher's cap"
+	}
 }
 
 // mergeHandlers returns a's handlers with b's added; b wins a name.
@@ -285,9 +320,7 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 			p.Method = MethodRawHTML
 		}
 		if !isText(mt) && !utf8.Valid(resp.Body) {
-			p.Method = MethodBinary
-			p.Content = binaryNotice(mt, len(resp.Body))
-			return nil
+			return binaryErr(p, mt, len(resp.Body))
 		}
 		p.Content = decode(resp.Body, mt, params)
 		return nil
@@ -304,18 +337,27 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 		ext := documentExt(mt, p.FinalURL)
 		c, ok := conv(ext)
 		if !ok {
-			p.Method, p.Content = MethodBinary, binaryNotice(mt, len(resp.Body))
-			break
+			return binaryErr(p, mt, len(resp.Body))
 		}
 		text, err := c.Convert(ctx, bytes.NewReader(resp.Body), int64(len(resp.Body)))
-		if err != nil {
+		var part *errs.Partial
+		if err != nil && (!errors.As(err, &part) || text == "") {
 			if ce := ctx.Err(); ce != nil {
 				return errs.Wrap(errs.CodeOf(ce), ce, "converting %s: %v", p.URL, ce)
 			}
-			p.Method = MethodFailed
-			p.Notes = append(p.Notes, "markit conversion failed: "+err.Error())
-			p.Content = convert.Notice(ext, err)
-			break
+			code := errs.Unsupported
+			if e := (*errs.Error)(nil); errors.As(err, &e) {
+				code = e.Code
+			}
+			msg := fmt.Sprintf("Cannot convert the %s document at %s: %v", ext, p.FinalURL, err)
+			if p.Incomplete != "" {
+				msg += " (" + p.Incomplete + ")"
+			}
+			return errs.Wrap(code, err, "%s. Read it with :raw to get the body as it is.", msg)
+		}
+		if part != nil {
+			p.Notes = append(p.Notes, "Converted in part: "+part.Reason)
+			p.Incomplete = cmpOr(p.Incomplete, part.Reason)
 		}
 		p.Method, p.Content = MethodDocument, text
 	case isJSON(mt):
@@ -339,9 +381,15 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 	case isText(mt):
 		p.Method, p.Content = MethodText, decode(resp.Body, mt, params)
 	default:
-		p.Method, p.Content = MethodBinary, binaryNotice(mt, len(resp.Body))
+		return binaryErr(p, mt, len(resp.Body))
 	}
 	return nil
+}
+
+// binaryErr refuses a binary body that is no image or document.
+func binaryErr(p *Page, mt string, n int) error {
+	return errs.New(errs.Unsupported, "Cannot read %s: its content is binary (%s, %s). Web reads show text, HTML, JSON, feeds, images and documents (%s).",
+		p.FinalURL, cmpOr(mt, "unknown type"), dirtree.FormatBytes(int64(n)), strings.Join(convert.Extensions(), " "))
 }
 
 // nearlyEmpty is the rendered size, in non-space characters, under which
@@ -516,10 +564,6 @@ func documentExt(mt, rawURL string) string {
 		}
 	}
 	return ""
-}
-
-func binaryNotice(mt string, n int) string {
-	return fmt.Sprintf("[Binary content not shown: %s, %s]", cmpOr(mt, "unknown type"), dirtree.FormatBytes(int64(n)))
 }
 
 // cut shortens s to at most n bytes at a rune boundary, marking the cut.

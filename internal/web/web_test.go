@@ -157,16 +157,12 @@ func TestRender(t *testing.T) {
 		{"text in a declared charset is decoded", "/latin1", false, MethodText, "text/plain", []string{"café\nline 2"}, nil, ""},
 		{"a PDF is converted", "/doc.pdf", false, MethodDocument, "application/pdf", []string{"Hello PDF"}, nil, ""},
 		{"a document served as octet-stream is recognised by sniffing", "/download?f=x", false, MethodDocument, "application/pdf", []string{"Hello PDF"}, nil, ""},
-		{"binary content is described, not dumped", "/bin", false, MethodBinary, "application/octet-stream", []string{"[Binary content not shown: application/octet-stream, 9B]"}, nil, ""},
 		{"an image keeps its bytes for the caller", "/png", false, MethodImage, "image/png", []string{"[Image: image/png, 16B]"}, nil, ""},
-		{"HTTP errors are a failed page with the status in the notes", "/missing", false, MethodFailed, "application/json", []string{"no such page"}, nil, "HTTP 404 Not Found"},
-		{"an HTML error page is shown as markdown", "/gone", false, MethodFailed, "text/html", []string{"# Gone\n\nThis page was **removed**."}, []string{"<b>"}, "HTTP 410 Gone"},
 		{"redirects are followed and recorded", "/old", false, MethodJSON, "application/json", []string{`"b": 1`}, nil, "Redirected: " + srv.URL + "/old -> " + srv.URL + "/json"},
-		{"a redirect loop is a failed fetch", "/loop", false, MethodFailed, "", nil, nil, "stopped after 10 redirects"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
-			p, err := Render(context.Background(), &HTTPFetcher{}, srv.URL+tt.path, Options{Raw: tt.raw})
+			p, err := Render(context.Background(), local(), srv.URL+tt.path, Options{Raw: tt.raw})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,9 +186,42 @@ func TestRender(t *testing.T) {
 	}
 }
 
+// local is a fetcher for the tests' own server, which listens on a
+// loopback address.
+func local() *HTTPFetcher { return &HTTPFetcher{AllowPrivate: true} }
+
+// TestRenderErrors checks that a page that cannot be shown is an error
+// with a code and a message that says why, not a page.
+func TestRenderErrors(t *testing.T) {
+	srv, _ := server(t)
+	tests := []struct {
+		reason string
+		path   string
+		raw    bool
+		code   errs.Code
+		want   string
+	}{
+		{"an HTTP error quotes the error page", "/missing", false, errs.NotFound, "HTTP 404 Not Found from " + srv.URL + "/missing: {\"error\":\"no such page\"}"},
+		{"an HTML error page is quoted as text", "/gone", false, errs.NotFound, "HTTP 410 Gone from " + srv.URL + "/gone: # Gone This page was **removed**."},
+		{"a redirect loop is a failed fetch", "/loop", false, errs.Internal, "Cannot fetch " + srv.URL + "/loop: "},
+		{"binary content is refused", "/bin", false, errs.Unsupported, "Cannot read " + srv.URL + "/bin: its content is binary (application/octet-stream, 9B)."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			p, err := Render(context.Background(), local(), srv.URL+tt.path, Options{Raw: tt.raw})
+			if err == nil {
+				t.Fatalf("no error; page %+v", p)
+			}
+			if errs.CodeOf(err) != tt.code || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("err = %s %v, want %s %s", errs.CodeOf(err), err, tt.code, tt.want)
+			}
+		})
+	}
+}
+
 func TestRenderImageBytes(t *testing.T) {
 	srv, _ := server(t)
-	p, err := Render(context.Background(), nil, srv.URL+"/png", Options{})
+	p, err := Render(context.Background(), local(), srv.URL+"/png", Options{})
 	if err != nil || len(p.Image) != 16 {
 		t.Fatalf("err %v, image %d bytes", err, len(p.Image))
 	}
@@ -223,33 +252,30 @@ func TestBadInput(t *testing.T) {
 		}
 	})
 	t.Run("endless bytes are cut at the cap", func(t *testing.T) {
-		resp, err := (&HTTPFetcher{MaxBytes: 64 << 10}).Fetch(context.Background(), srv.URL+"/endless")
+		resp, err := (&HTTPFetcher{MaxBytes: 64 << 10, AllowPrivate: true}).Fetch(context.Background(), srv.URL+"/endless")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !resp.Truncated || len(resp.Body) != 64<<10 {
 			t.Fatalf("truncated %v, %d bytes", resp.Truncated, len(resp.Body))
 		}
-		p, err := Render(context.Background(), &HTTPFetcher{MaxBytes: 64 << 10}, srv.URL+"/endless", Options{})
-		if err != nil || !p.Truncated || !strings.Contains(strings.Join(p.Notes, ";"), "Body cut at 64.0KB") {
+		p, err := Render(context.Background(), &HTTPFetcher{MaxBytes: 64 << 10, AllowPrivate: true}, srv.URL+"/endless", Options{})
+		if err != nil || p.Incomplete != "the body was cut at 64.0KB, the fetcher's cap" || !strings.Contains(strings.Join(p.Notes, ";"), "Body cut at 64.0KB") {
 			t.Fatalf("err %v page %+v", err, p.Notes)
 		}
 	})
-	t.Run("a server that never answers is bounded by the timeout: a failed page", func(t *testing.T) {
+	t.Run("a server that never answers is bounded by the timeout: a TIMEOUT error", func(t *testing.T) {
 		start := time.Now()
-		p, err := Render(context.Background(), &HTTPFetcher{Timeout: 200 * time.Millisecond}, srv.URL+"/hang", Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.Method != MethodFailed || !strings.Contains(strings.Join(p.Notes, ";"), "Fetch failed") {
-			t.Fatalf("page %+v", p)
+		_, err := Render(context.Background(), &HTTPFetcher{Timeout: 200 * time.Millisecond, AllowPrivate: true}, srv.URL+"/hang", Options{})
+		if errs.CodeOf(err) != errs.Timeout || !strings.HasPrefix(err.Error(), "Cannot fetch "+srv.URL+"/hang: ") {
+			t.Fatalf("err = %v (%s)", err, errs.CodeOf(err))
 		}
 		if d := time.Since(start); d > 5*time.Second {
 			t.Fatalf("took %v", d)
 		}
 	})
 	t.Run("the fetch error is coded TIMEOUT", func(t *testing.T) {
-		_, err := (&HTTPFetcher{Timeout: 100 * time.Millisecond}).Fetch(context.Background(), srv.URL+"/hang")
+		_, err := (&HTTPFetcher{Timeout: 100 * time.Millisecond, AllowPrivate: true}).Fetch(context.Background(), srv.URL+"/hang")
 		if errs.CodeOf(err) != errs.Timeout {
 			t.Fatalf("err = %v (%s)", err, errs.CodeOf(err))
 		}
@@ -257,18 +283,18 @@ func TestBadInput(t *testing.T) {
 	t.Run("a canceled caller gets an error, not a page", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { time.Sleep(50 * time.Millisecond); cancel() }()
-		_, err := Render(ctx, &HTTPFetcher{}, srv.URL+"/hang", Options{})
+		_, err := Render(ctx, local(), srv.URL+"/hang", Options{})
 		if errs.CodeOf(err) != errs.Canceled {
 			t.Fatalf("err = %v", err)
 		}
 	})
-	t.Run("a refused connection is a failed page", func(t *testing.T) {
+	t.Run("a refused connection is an error", func(t *testing.T) {
 		dead := httptest.NewServer(http.NotFoundHandler())
 		url := dead.URL
 		dead.Close()
-		p, err := Render(context.Background(), nil, url+"/x", Options{})
-		if err != nil || p.Method != MethodFailed {
-			t.Fatalf("err %v page %+v", err, p)
+		_, err := Render(context.Background(), local(), url+"/x", Options{})
+		if errs.CodeOf(err) != errs.Internal || !strings.Contains(err.Error(), "Cannot fetch "+url+"/x: ") || !strings.Contains(err.Error(), "connection refused") {
+			t.Fatalf("err = %v (%s)", err, errs.CodeOf(err))
 		}
 	})
 }
@@ -351,13 +377,13 @@ func TestCacheLRUAndTTL(t *testing.T) {
 
 func TestAlternateFetches(t *testing.T) {
 	srv, hits := server(t)
-	if _, err := Render(context.Background(), nil, srv.URL+"/with-md", Options{Raw: true}); err != nil {
+	if _, err := Render(context.Background(), local(), srv.URL+"/with-md", Options{Raw: true}); err != nil {
 		t.Fatal(err)
 	}
 	if hits.get("/with-md") != 1 || hits.get("/page.md") != 0 {
 		t.Fatalf(":raw must fetch the page only: page %d, alternate %d", hits.get("/with-md"), hits.get("/page.md"))
 	}
-	if _, err := Render(context.Background(), nil, srv.URL+"/with-md", Options{}); err != nil {
+	if _, err := Render(context.Background(), local(), srv.URL+"/with-md", Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if hits.get("/with-md") != 2 || hits.get("/page.md") != 1 {

@@ -1,0 +1,311 @@
+package convert
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ledongthuc/pdf"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+// maxHeap is the most a conversion of one hostile input may grow the heap.
+const maxHeap = 256 << 20
+
+// heapPeak runs f and returns the most that the heap's objects, live or
+// not yet collected, grew while it ran, sampled every millisecond.
+func heapPeak(f func()) uint64 {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	base, peak := s[0].Value.Uint64(), uint64(0)
+	done, sampled := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(sampled)
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			metrics.Read(s)
+			peak = max(peak, s[0].Value.Uint64())
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	f()
+	close(done)
+	<-sampled
+	return max(peak, base) - base
+}
+
+// TestHostile converts inputs built to exhaust memory (found by attacking
+// Scout: each took gigabytes) and checks the answer, a clear error or a
+// text that says it is partial, and that the heap stays bounded.
+func TestHostile(t *testing.T) {
+	rels := `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+		`<Relationship Id="rId9" Type="hyperlink" Target="https://example.com/x" TargetMode="External"/></Relationships>`
+	pdfObj := func(doc []byte, objs ...string) []byte {
+		return append(doc, strings.Join(objs, "")...)
+	}
+	tests := []struct {
+		name string
+		ext  string
+		data func(t testing.TB) []byte
+		code errs.Code // the error's code; "" for a text
+		want string    // in the error, or in the *errs.Partial's reason ("" for none)
+		text string    // in the text
+	}{
+		{"docx: 2 Mi nested paragraphs", ".docx", func(t testing.TB) []byte { return docxOf(t, strings.Repeat("<w:p>", 2<<20)) },
+			errs.TooLarge, "part word/document.xml nests elements more than 256 deep", ""},
+		{"docx: 500 Ki nested tables", ".docx", func(t testing.TB) []byte { return docxOf(t, strings.Repeat("<w:tbl><w:tr><w:tc>", 500<<10)) },
+			errs.TooLarge, "nests elements more than 256 deep", ""},
+		{"docx: a tag of 2 MiB of attributes", ".docx", func(t testing.TB) []byte { return docxOf(t, "<w:p "+strings.Repeat(`a="" `, 400<<10)+"/>") },
+			errs.TooLarge, "part word/document.xml has a tag longer than 1 MiB", ""},
+		{"docx: a quote in a long tag does not hide its end", ".docx", func(t testing.TB) []byte {
+			return docxOf(t, `<w:p w:x="'>'"><w:r><w:t>`+strings.Repeat("long text ", 200<<10)+`</w:t></w:r></w:p>`)
+		}, "", "", "long text long text"},
+		{"docx: 100 Ki links in a paragraph (each rewrote the paragraph)", ".docx", func(t testing.TB) []byte {
+			return docxWith(t, "<w:p>"+strings.Repeat(`<w:hyperlink r:id="rId9"><w:r><w:t>a</w:t></w:r></w:hyperlink>`, 100<<10)+"</w:p>",
+				map[string]string{"word/_rels/document.xml.rels": rels})
+		}, "", "", "[a](https://example.com/x)[a](https://example.com/x)"},
+		{"pptx: 2 Mi nested shapes", ".pptx", func(t testing.TB) []byte { return pptxOf(t, []string{strings.Repeat("<p:sp>", 2<<20)}, nil) },
+			errs.TooLarge, "part ppt/slides/slide1.xml nests elements more than 256 deep", ""},
+		{"rtf: 8 Mi nested groups", ".rtf", func(testing.TB) []byte { return []byte(`{\rtf1 ` + strings.Repeat("{", 8<<20)) },
+			errs.TooLarge, "RTF groups nest more than 1024 deep", ""},
+		{"pdf: 2 Mi nested graphics states, then text", ".pdf", func(testing.TB) []byte {
+			return pdfFlate(strings.Repeat("q ", 2<<20) + "BT /F1 12 Tf 72 720 Td (deep) Tj ET")
+		}, "", "", "deep"},
+		{"pdf: a flood of operands", ".pdf", func(testing.TB) []byte { return pdfFlate(strings.Repeat("1 ", 4<<20)) },
+			errs.Unsupported, "page 1 (content stream: more than 65536 operands or 4 MiB between two operators)", ""},
+		{"pdf: a flood of closing brackets", ".pdf", func(testing.TB) []byte { return pdfFlate(strings.Repeat("]", 4<<20)) },
+			errs.Unsupported, "more than 65536 operands", ""},
+		{"pdf: a text array of 4 Mi elements", ".pdf", func(testing.TB) []byte { return pdfFlate("BT [" + strings.Repeat("(a) ", 4<<20) + "] TJ ET") },
+			errs.Unsupported, "more than 65536 operands", ""},
+		{"pdf: a page that cannot be read is left out", ".pdf", func(testing.TB) []byte {
+			return pdfFlate("BT /F1 12 Tf 72 720 Td (first) Tj ET", strings.Repeat("1 ", 1<<17), "BT /F1 12 Tf 72 720 Td (third) Tj ET")
+		}, "", "1 of 3 pages could not be read and are left out: page 2 (content stream: more than 65536 operands", "first\n\nthird"},
+		{"pdf: a trailer /Size of 4 billion objects", ".pdf", func(testing.TB) []byte {
+			return []byte(strings.Replace(string(pdfOf("x")), "/Size 6", "/Size 4000000000", 1))
+		}, errs.TooLarge, "/Size 4000000000 is over 2097152 objects", ""},
+		{"pdf: a cross-reference subsection at object 4 billion", ".pdf", func(testing.TB) []byte {
+			return []byte(strings.Replace(string(pdfOf("x")), "xref\n0 6", "xref\n4000000000 6", 1))
+		}, errs.TooLarge, "a cross-reference subsection reaches object 4000000006", ""},
+		{"pdf: a cross-reference stream with 4 GB entries", ".pdf", func(testing.TB) []byte {
+			return pdfObj(pdfOf("x"), "9 0 obj\n<< /Type /XRef /Size 6 /W [1 4000000000 1] /Length 0 >>\nstream\n\nendstream\nendobj\n")
+		}, errs.TooLarge, "/W asks for entries of 4000000002 bytes", ""},
+		{"pdf: a cross-reference stream index to object 4 billion", ".pdf", func(testing.TB) []byte {
+			return pdfObj(pdfOf("x"), "9 0 obj\n<< /Type /XRef /Size 6 /Index [0 2 4000000000 1] /W [1 2 1] /Length 0 >>\nstream\n\nendstream\nendobj\n")
+		}, errs.TooLarge, "/Index 4000000000 1 reaches past 2097152 objects", ""},
+		{"pdf: an escaped name does not hide a key", ".pdf", func(testing.TB) []byte {
+			return pdfObj(pdfOf("x"), "9 0 obj\n<< /Ty#70e /XR#65f /#53ize 4000000000 >>\nendobj\n")
+		}, errs.TooLarge, "/Size 4000000000", ""},
+		{"pdf: predictor columns of a trillion bytes", ".pdf", func(testing.TB) []byte {
+			return pdfObj(pdfOf("x"), "9 0 obj\n<< /DecodeParms << /Predictor 12 /Columns 1000000000000 >> /Length 0 >>\nstream\n\nendstream\nendobj\n")
+		}, errs.TooLarge, "/Columns 1000000000000 is over", ""},
+		{"pdf: an object stream announcing billions of objects", ".pdf", func(testing.TB) []byte {
+			return pdfObj(pdfOf("x"), "9 0 obj\n<< /Type /ObjStm /N 4000000000 /First 4 /Length 0 >>\nstream\n\nendstream\nendobj\n")
+		}, errs.TooLarge, "/N 4000000000 is over 1048576", ""},
+		{"pdf: an array of 300 Ki elements", ".pdf", func(testing.TB) []byte {
+			return pdfObj(pdfOf("x"), "9 0 obj\n["+strings.Repeat("0 ", 300<<10)+"]\nendobj\n")
+		}, errs.TooLarge, "an array or dictionary has more than 262144 entries", ""},
+		{"pdf: an array of 4 Mi elements in a compressed object stream", ".pdf", func(testing.TB) []byte {
+			z := deflate([]byte("10 0 [" + strings.Repeat("0 ", 4<<20) + "]"))
+			return pdfObj(pdfOf("x"), fmt.Sprintf("9 0 obj\n<< /Type /ObjStm /N 1 /First 5 /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream\nendobj\n", len(z), z))
+		}, errs.TooLarge, "an array or dictionary has more than 262144 entries", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := tt.data(t)
+			var got string
+			var err error
+			grew := heapPeak(func() { got, err = run(t, tt.ext, data) })
+			if grew > maxHeap {
+				t.Errorf("the heap grew by %d MiB", grew>>20)
+			}
+			var part *errs.Partial
+			switch {
+			case tt.code != "":
+				if errs.CodeOf(err) != tt.code || !strings.Contains(fmt.Sprint(err), tt.want) {
+					t.Fatalf("err = %s %v, want %s %q", errs.CodeOf(err), err, tt.code, tt.want)
+				}
+				return
+			case tt.want != "":
+				if !errors.As(err, &part) || !strings.Contains(part.Reason, tt.want) {
+					t.Fatalf("err = %v, want a *errs.Partial saying %q", err, tt.want)
+				}
+			case err != nil:
+				t.Fatalf("err = %v", err)
+			}
+			if !strings.Contains(got, tt.text) || len(got) > MaxOutput {
+				t.Errorf("%d bytes of text, want at most %d containing %q: %.200q", len(got), MaxOutput, tt.text, got)
+			}
+		})
+	}
+}
+
+// TestOutputCap converts documents over the output cap, lowered to 256 KiB
+// so that small documents reach it: the text is cut there and partial, and
+// a table stops growing instead of holding all its rows.
+func TestOutputCap(t *testing.T) {
+	outputCap = 256 << 10
+	t.Cleanup(func() { outputCap = MaxOutput })
+	tests := []struct {
+		name, ext  string
+		data       func(t testing.TB) []byte
+		want, text string
+	}{
+		{"docx: text over the output cap", ".docx", func(t testing.TB) []byte {
+			p := "<w:p><w:r><w:t>" + strings.Repeat("words ", 20<<10) + "</w:t></w:r></w:p>"
+			return docxOf(t, strings.Repeat(p, 3))
+		}, "conversion stopped after 256 KiB of text", "words words"},
+		{"docx: a table over the output cap stops growing", ".docx", func(t testing.TB) []byte {
+			row := "<w:tr><w:tc><w:p><w:r><w:t>" + strings.Repeat("c", 1000) + "</w:t></w:r></w:p></w:tc></w:tr>"
+			return docxOf(t, "<w:tbl>"+strings.Repeat(row, 20000)+"</w:tbl>") // 20 MB of cells
+		}, "conversion stopped after 256 KiB of text", "| ccc"},
+		{"rtf: text over the output cap", ".rtf", func(testing.TB) []byte { return []byte(`{\rtf1 ` + strings.Repeat("text ", 200<<10) + `}`) },
+			"conversion stopped after 256 KiB of text", "text text"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := tt.data(t)
+			var got string
+			var err error
+			grew := heapPeak(func() { got, err = run(t, tt.ext, data) })
+			var part *errs.Partial
+			if !errors.As(err, &part) || !strings.Contains(part.Reason, tt.want) {
+				t.Fatalf("err = %v, want a *errs.Partial saying %q", err, tt.want)
+			}
+			if !strings.Contains(got, tt.text) || len(got) > outputCap || len(got) < outputCap/2 {
+				t.Errorf("%d bytes of text, want about %d containing %q", len(got), outputCap, tt.text)
+			}
+			if grew > 16<<20 { // the table's 20 MB would pass it twice over
+				t.Errorf("the heap grew by %d MiB", grew>>20)
+			}
+		})
+	}
+}
+
+// cancelReader cancels the conversion once half of the document was
+// read through it, and notes when.
+type cancelReader struct {
+	io.ReaderAt
+	read, at int64
+	cancel   func()
+	once     sync.Once
+	when     time.Time
+}
+
+func (c *cancelReader) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.ReaderAt.ReadAt(p, off)
+	if c.read += int64(n); c.read >= c.at {
+		c.once.Do(func() { c.cancel(); c.when = time.Now() })
+	}
+	return n, err
+}
+
+// TestCancelMidway cancels conversions of large documents once half of
+// each was read and checks that each stops with a CANCELED error. The bound
+// is generous, to catch a conversion that does not stop; the latencies,
+// logged with -v, are what the converters achieve.
+func TestCancelMidway(t *testing.T) {
+	if testing.Short() {
+		t.Skip("converts large documents")
+	}
+	tests := []struct {
+		name, ext string
+		data      func() []byte
+	}{
+		{"pdf, 2 Mi nested graphics states", ".pdf", func() []byte { return pdfFlate(strings.Repeat("q ", 2<<20) + "BT /F1 12 Tf 72 720 Td (deep) Tj ET") }},
+		{"pdf, 500 pages", ".pdf", func() []byte {
+			var c strings.Builder
+			for j := range 40 {
+				fmt.Fprintf(&c, "BT /F1 12 Tf 72 %d Td (a line of text on the page) Tj ET\n", 720-14*j)
+			}
+			pages := make([]string, 500)
+			for i := range pages {
+				pages[i] = c.String()
+			}
+			return pdfFlate(pages...)
+		}},
+		{"docx, 60,000 paragraphs", ".docx", func() []byte {
+			return docxOf(t, strings.Repeat("<w:p><w:r><w:t>some words of text here</w:t></w:r></w:p>", 60000))
+		}},
+		{"pptx, 1000 slides", ".pptx", func() []byte {
+			slides := make([]string, 1000)
+			for i := range slides {
+				slides[i] = pptxShape("title", fmt.Sprint("slide ", i)) + pptxShape("body", "some body text\nmore text")
+			}
+			return pptxOf(t, slides, nil)
+		}},
+		{"xlsx, 30,000 rows", ".xlsx", func() []byte {
+			rows := make([][]any, 30000)
+			for i := range rows {
+				rows[i] = []any{"cell a", float64(i), "cell c"}
+			}
+			return xlsxOf(t, map[string][][]any{"S": rows})
+		}},
+		{"epub, 100 chapters", ".epub", func() []byte {
+			chapters := make([]string, 100)
+			for i := range chapters {
+				chapters[i] = "<p>" + strings.Repeat("chapter text ", 2000) + "</p>"
+			}
+			return epubOf(t, "book", chapters...)
+		}},
+		{"rtf, 4 MiB", ".rtf", func() []byte { return []byte(`{\rtf1 ` + strings.Repeat(`text \par `, 400<<10) + `}`) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := tt.data()
+			c, _ := For(tt.ext)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			r := &cancelReader{ReaderAt: bytes.NewReader(data), at: int64(len(data)) / 2, cancel: cancel}
+			done := make(chan error, 1)
+			go func() {
+				_, err := c.Convert(ctx, r, int64(len(data)))
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if errs.CodeOf(err) != errs.Canceled {
+					t.Fatalf("err = %v, want CANCELED", err)
+				}
+				t.Logf("stopped %v after the cancel", time.Since(r.when).Round(100*time.Microsecond))
+			case <-time.After(10 * time.Second):
+				t.Fatal("the conversion did not stop within 10 s")
+			}
+		})
+	}
+}
+
+// TestInterpretCanceled checks that the content interpreter itself stops
+// on a canceled ctx (within 256 operators), not only the reads around it.
+func TestInterpretCanceled(t *testing.T) {
+	data := pdfFlate(strings.Repeat("q Q ", 1<<20) + "BT /F1 12 Tf 72 720 Td (never) Tj ET")
+	rd, err := pdf.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page pdf.Page
+	pdfPages(context.Background(), rd.Trailer().Key("Root").Key("Pages"), func(p pdf.Page) error { page = p; return nil })
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	defer func() {
+		if a, ok := recover().(pdfAbort); !ok || a.err != context.Canceled {
+			t.Fatalf("recovered %v, want a pdfAbort", a)
+		}
+	}()
+	interpretPage(ctx, page, func(s string, _, _, _, _ float64) { t.Fatalf("drew %q after the cancel", s) })
+	t.Fatal("the interpreter ran to the end")
+}
