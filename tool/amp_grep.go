@@ -159,8 +159,7 @@ func newAmpGrep(in *ampGrepArgs) *ampGrep {
 
 func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (*scout.Envelope, error) {
 	g := newAmpGrep(in)
-	s := c.Searcher
-	s.Workspace = c.workspace()
+	s := c.searcher(c.workspace())
 	req := scout.SearchRequest{
 		Pattern:           g.Pattern,
 		IgnoreCase:        g.IgnoreCase,
@@ -219,7 +218,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (*scout.Envelop
 		st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
 		d.skipped = skippedMap(res.Skipped)
 	default:
-		if err := ampContent(ctx, &s, req, g, d, &st); err != nil {
+		if err := ampContent(ctx, s, req, g, d, &st); err != nil {
 			return nil, err
 		}
 		d.shown, d.total = d.MatchesCount, d.TotalMatches

@@ -74,7 +74,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 		return nil, errs.New(errs.InvalidParam, "Searching from root directory '/' is not allowed: name a directory below it, e.g. [\"/home/*.txt\"] or [\"etc/**/*.conf\"].")
 	}
 	prune := pruneNodeModules(inputs)
-	f := scout.Finder{Workspace: ws, Resolvers: c.Searcher.Resolvers}
+	f := c.finder(ws)
 	req := scout.FindRequest{
 		Patterns:  inputs,
 		Recursive: true,
@@ -96,12 +96,15 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 		Notes:    splitNotes(splits),
 	})
 	limitReached := res.Truncated == scout.TruncLimit
-	data := map[string]any{
-		"scopePath":          res.Scope,
-		"fileCount":          len(files),
-		"files":              files,
-		"truncated":          res.Truncated != "" || cut != nil,
-		"resultLimitReached": limitReached,
+	data := &piFindData{
+		ScopePath:          res.Scope,
+		FileCount:          len(files),
+		Files:              files,
+		Truncated:          res.Truncated != "" || cut != nil,
+		ResultLimitReached: limitReached,
+		MissingPaths:       res.MissingPaths,
+		SplitEntries:       splits,
+		Skipped:            res.Skipped,
 	}
 	// details.truncation and details.meta: how the text was cut
 	// and the result limit that was reached.
@@ -109,20 +112,9 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	if limitReached {
 		m.Limits = &piMetaLimits{ResultLimit: &piReached{limit}}
 	}
-	if m.Truncation != nil {
-		data["truncation"] = m.Truncation
-	}
+	data.Truncation = m.Truncation
 	if m != (piMeta{}) {
-		data["meta"] = m
-	}
-	if len(res.MissingPaths) > 0 {
-		data["missingPaths"] = res.MissingPaths
-	}
-	if len(splits) > 0 {
-		data["splitEntries"] = splits
-	}
-	if len(res.Skipped) > 0 {
-		data["skipped"] = res.Skipped
+		data.Meta = &m
 	}
 	env := okEnvelope(res.Truncated != "" || cut != nil, data, text)
 	env.Stats.Matched = len(files)
@@ -131,6 +123,21 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	env.Context.PathResolved = res.Scope
 	env.Context.PatternNormalized = res.Pattern
 	return env, nil
+}
+
+// piFindData is pi find's details, its fields in the order of their JSON
+// names.
+type piFindData struct {
+	FileCount          int                      `json:"fileCount"`
+	Files              []string                 `json:"files"`
+	Meta               *piMeta                  `json:"meta,omitempty"`
+	MissingPaths       []string                 `json:"missingPaths,omitempty"`
+	ResultLimitReached bool                     `json:"resultLimitReached"`
+	ScopePath          string                   `json:"scopePath"`
+	Skipped            map[scout.SkipReason]int `json:"skipped,omitempty"`
+	SplitEntries       []piSplit                `json:"splitEntries,omitempty"`
+	Truncated          bool                     `json:"truncated"`
+	Truncation         *piMetaTrunc             `json:"truncation,omitempty"`
 }
 
 // searchesOSRoot reports whether the find would walk the OS root "/" (the

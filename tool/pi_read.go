@@ -127,12 +127,7 @@ type piSummary struct {
 }
 
 func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope, error) {
-	r := c.Reader
-	r.Workspace = c.workspace()
-	if c.ReadLimit != 0 {
-		r.DefaultLimit = c.ReadLimit
-	}
-	res, err := r.Read(ctx, scout.ReadRequest{Path: in.Path})
+	res, err := c.reader(c.workspace()).Read(ctx, scout.ReadRequest{Path: in.Path})
 	if err != nil {
 		return nil, err
 	}

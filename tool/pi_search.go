@@ -87,14 +87,13 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		return nil, err
 	}
 	defer release()
-	paths, lines, scope, splits, err := piSearchPaths(fsys, searchRoot(c), c.Searcher.Resolvers, in.Paths)
+	paths, lines, scope, splits, err := piSearchPaths(fsys, searchRoot(c), c.Resolvers, in.Paths)
 	if err != nil {
 		return nil, err
 	}
 	searched, rewrite := piPattern(pattern)
 
-	s := c.Searcher
-	s.Workspace = ws
+	s := c.searcher(ws)
 	prune := pruneNodeModules(paths)
 	req := scout.SearchRequest{
 		Pattern:    searched,
