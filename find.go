@@ -50,12 +50,12 @@ type GlobOptions struct {
 	Limit int
 }
 
-// EntryType selects what Find returns.
-type EntryType int
+// EntryKind selects the kinds of entries Find returns.
+type EntryKind int
 
-// The entry types.
+// The entry kinds.
 const (
-	FilesAndDirs EntryType = iota // files, directories and other entries
+	FilesAndDirs EntryKind = iota // files, directories and other entries
 	FilesOnly                     // regular files, other non-directories and symlinks to them
 	DirsOnly                      // directories and symlinks to directories (not followed)
 )
@@ -104,20 +104,21 @@ type FindRequest struct {
 	// PruneDirs are directory names never entered, e.g. "node_modules"
 	// (given to Operations as GlobOptions.Ignore). nil prunes nothing.
 	PruneDirs []string
-	// Type selects files, directories or both (the zero value).
-	Type EntryType
+	// Kind selects files, directories or both (the zero value).
+	Kind EntryKind
 	// Exclude are globs of entries to leave out; one without '/' matches a
 	// base name at any depth.
 	Exclude []string
 	// Order is the result order; the zero value is newest first.
 	Order FindOrder
-	// Limit caps the entries returned. 0 means 200; negative means no cap.
+	// Limit caps the entries returned. 0 means DefaultFindLimit (200);
+	// negative means no cap.
 	Limit int
 	// Timeout bounds the walk; at the deadline the entries found so far
-	// are returned, with Truncated set. 0 means no timeout.
+	// are returned, with Truncated set. 0 or negative means no timeout.
 	Timeout time.Duration
 	// MaxVisited stops the walk after that many entries were seen
-	// (a breaker); 0 means no cap.
+	// (a breaker); 0 or negative means no cap.
 	MaxVisited int
 	// Progress, if set, receives the growing, unordered list of matches at
 	// most once every 200 ms while the walk runs. It must not block.
@@ -192,10 +193,10 @@ func (f *Finder) internal(req *FindRequest) find.Request {
 		Hidden:     req.Hidden,
 		NoIgnore:   req.NoIgnore,
 		PruneDirs:  req.PruneDirs,
-		Kind:       find.Kind(req.Type),
+		Kind:       find.Kind(req.Kind),
 		Exclude:    req.Exclude,
 		Order:      find.Order(req.Order),
-		Limit:      limit(req.Limit, defaultFindLimit),
+		Limit:      limit(req.Limit, DefaultFindLimit),
 		Timeout:    req.Timeout,
 		MaxVisited: req.MaxVisited,
 	}
@@ -225,5 +226,3 @@ func (f *Finder) internal(req *FindRequest) find.Request {
 	}
 	return in
 }
-
-const defaultFindLimit = 200

@@ -82,9 +82,9 @@ func TestFind(t *testing.T) {
 			[]string{"internal/a/a.go"}, "** matches zero or more directories"},
 		{"path-order", scout.FindRequest{Patterns: []string{"internal/**/*.go"}, Order: scout.ByPath},
 			[]string{"internal/a/a.go", "internal/a/a_test.go", "internal/b/b.go"}, "ByPath sorts byte-wise"},
-		{"files-only", scout.FindRequest{Patterns: []string{"internal"}, Type: scout.FilesOnly, Order: scout.ByPath},
+		{"files-only", scout.FindRequest{Patterns: []string{"internal"}, Kind: scout.FilesOnly, Order: scout.ByPath},
 			[]string{"internal/a/a.go", "internal/a/a_test.go", "internal/b/b.go"}, "a directory input lists everything below it"},
-		{"dirs-only", scout.FindRequest{Patterns: []string{"internal"}, Type: scout.DirsOnly, Order: scout.ByPath},
+		{"dirs-only", scout.FindRequest{Patterns: []string{"internal"}, Kind: scout.DirsOnly, Order: scout.ByPath},
 			[]string{"internal/a/", "internal/b/"}, "DirsOnly"},
 		{"exclude", scout.FindRequest{Patterns: []string{"internal/**/*.go"}, Exclude: []string{"*_test.go"}, Order: scout.ByPath},
 			[]string{"internal/a/a.go", "internal/b/b.go"}, "an exclude glob without / matches base names"},
@@ -397,19 +397,19 @@ func TestFindTypeOfLinks(t *testing.T) {
 	}
 	f := scout.Finder{Workspace: scout.Workspace{Root: root}}
 	for _, c := range []struct {
-		typ  scout.EntryType
+		kind scout.EntryKind
 		want []string
 	}{
 		{scout.FilesOnly, []string{"f.txt", "lfile", "lnone"}},
 		{scout.DirsOnly, []string{"d/", "ldir/"}},
 		{scout.FilesAndDirs, []string{"d/", "f.txt", "ldir", "lfile", "lnone", "lout"}},
 	} {
-		res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"*"}, Type: c.typ, Order: scout.ByPath})
+		res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"*"}, Kind: c.kind, Order: scout.ByPath})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := paths(res); !slices.Equal(got, c.want) {
-			t.Errorf("type %d: %v, want %v", c.typ, got, c.want)
+			t.Errorf("kind %d: %v, want %v", c.kind, got, c.want)
 		}
 	}
 }

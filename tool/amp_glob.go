@@ -67,7 +67,7 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	}
 	norm := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(pattern), `\`, "/"), "./")
 	f := scout.Finder{Workspace: ws}
-	res, err := f.Find(ctx, scout.FindRequest{Patterns: []string{norm}, Base: base, Type: et, Exclude: exclude, Limit: ampGlobLimit})
+	res, err := f.Find(ctx, scout.FindRequest{Patterns: []string{norm}, Base: base, Kind: et, Exclude: exclude, Limit: ampGlobLimit})
 	if err != nil {
 		return nil, err
 	}

@@ -88,7 +88,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		Base:       resolved,
 		Hidden:     hidden,
 		NoIgnore:   ignored,
-		Type:       scout.FilesOnly,
+		Kind:       scout.FilesOnly,
 		Order:      scout.TreeOrder,
 		Limit:      limit,
 		Timeout:    stdMaxDuration,

@@ -98,7 +98,7 @@ func run(ctx context.Context, w io.Writer, trees []tree) error {
 		fmt.Fprintf(w, "#### %s\n", t.name)
 
 		finder := scout.Finder{Workspace: ws}
-		found, err := finder.Find(ctx, scout.FindRequest{Type: scout.FilesOnly})
+		found, err := finder.Find(ctx, scout.FindRequest{Kind: scout.FilesOnly})
 		if err != nil {
 			return err
 		}

@@ -35,10 +35,10 @@ import (
 type Request struct {
 	Paths []string     // entries; none means the root
 	Grep  grep.Options // pattern, case, multiline, context, columns, line ranges, mode
-	// PerFile caps the matching lines reported per file: 0 means 200 when
-	// the scope is a single file and 20 otherwise; negative means no cap.
-	// It replaces Grep.MaxMatchesPerFile.
-	PerFile int
+	// PerFile and PerFileOne cap the matching lines reported per file,
+	// PerFileOne when the scope is a single file; negative means no cap.
+	// They replace Grep.MaxMatchesPerFile.
+	PerFile, PerFileOne int
 	Walk    walk.Options // hidden files, ignore files
 	Globs   []string     // ripgrep-style file filters ("!x" excludes)
 	Types   []string     // file types (see CompileTypes)
@@ -138,16 +138,11 @@ func prepare(ctx context.Context, fsys fs.FS, root string, req *Request) (*prepa
 			return nil, err
 		}
 	}
-	switch {
-	case req.PerFile < 0:
-		req.Grep.MaxMatchesPerFile = 0
-	case req.PerFile > 0:
-		req.Grep.MaxMatchesPerFile = req.PerFile
-	case sc.Single():
-		req.Grep.MaxMatchesPerFile = 200
-	default:
-		req.Grep.MaxMatchesPerFile = 20
+	perFile := req.PerFile
+	if sc.Single() {
+		perFile = req.PerFileOne
 	}
+	req.Grep.MaxMatchesPerFile = max(perFile, 0) // 0: no cap
 	m, err := grep.Compile(req.Grep)
 	if err != nil {
 		return nil, err
