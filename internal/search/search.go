@@ -39,9 +39,9 @@ type Request struct {
 	// PerFileOne when the scope is a single file; negative means no cap.
 	// They replace Grep.MaxMatchesPerFile.
 	PerFile, PerFileOne int
-	Walk    walk.Options // hidden files, ignore files
-	Globs   []string     // ripgrep-style file filters ("!x" excludes)
-	Types   []string     // file types (see CompileTypes)
+	Walk                walk.Options // hidden files, ignore files
+	Globs               []string     // ripgrep-style file filters ("!x" excludes)
+	Types               []string     // file types (see CompileTypes)
 	// MaxFileSize skips files larger than this many bytes (counted as
 	// too_large); negative means no cap.
 	MaxFileSize int64
