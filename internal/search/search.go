@@ -35,13 +35,13 @@ import (
 type Request struct {
 	Paths []string     // entries; none means the root
 	Grep  grep.Options // pattern, case, multiline, context, columns, line ranges, mode
-	// PerFile and PerFileOne cap the matching lines reported per file,
-	// PerFileOne when the scope is a single file; negative means no cap.
-	// They replace Grep.MaxMatchesPerFile.
-	PerFile, PerFileOne int
-	Walk                walk.Options // hidden files, ignore files
-	Globs               []string     // ripgrep-style file filters ("!x" excludes)
-	Types               []string     // file types (see CompileTypes)
+	// PerFile caps the matching lines reported per file (PerFileOne when
+	// the scope is a single file); negative means no cap. It replaces
+	// Grep.MaxMatchesPerFile.
+	PerFile int
+	Walk    walk.Options // hidden files, ignore files
+	Globs   []string     // ripgrep-style file filters ("!x" excludes)
+	Types   []string     // file types (see CompileTypes)
 	// MaxFileSize skips files larger than this many bytes (counted as
 	// too_large); negative means no cap.
 	MaxFileSize int64
@@ -55,6 +55,9 @@ type Request struct {
 	Workers int
 	// Registry resolves internal URLs; nil means none.
 	Registry *iurl.Registry
+
+	// PerFileOne is PerFile for a scope of a single file.
+	PerFileOne int
 }
 
 // Hit is one matching file.
