@@ -2,6 +2,7 @@ package scout_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -411,5 +412,27 @@ func TestFindTypeOfLinks(t *testing.T) {
 		if got := paths(res); !slices.Equal(got, c.want) {
 			t.Errorf("kind %d: %v, want %v", c.kind, got, c.want)
 		}
+	}
+}
+
+// TestFindJSON checks the snake_case JSON of a request and a result, and
+// that a request with a Progress hook still encodes.
+func TestFindJSON(t *testing.T) {
+	req := scout.FindRequest{Patterns: []string{"*.go"}, NoIgnore: true, PruneDirs: []string{"vendor"}, MaxVisited: 9, Progress: func(scout.FindProgress) {}}
+	b, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"patterns":["*.go"],"no_ignore":true,"prune_dirs":["vendor"],"max_visited":9}`; string(b) != want {
+		t.Errorf("request JSON %s, want %s", b, want)
+	}
+	res := scout.FindResult{Entries: []scout.FindEntry{{Path: "a.go", Size: 3}}, Scope: ".", ExactFile: true, MissingPaths: []string{"x"}, Matched: 1, Truncated: scout.TruncLimit}
+	b, err = json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"entries":[{"path":"a.go","dir":false,"size":3,"mod_time":"0001-01-01T00:00:00Z"}],"scope":".","pattern":"","exact_file":true,"missing_paths":["x"],"matched":1,"visited":0,"truncated":"limit"}`
+	if string(b) != want {
+		t.Errorf("result JSON\n%s\nwant\n%s", b, want)
 	}
 }
