@@ -192,58 +192,29 @@ type SearchRequest struct {
 	// Skip passes over this many matching files: the page cursor (see
 	// SearchResult.NextSkip). It is ignored when the scope is one file.
 	Skip int `json:"skip,omitempty"`
-	// MaxFiles is the number of matching files in a page. 0 means 20;
-	// negative means all.
+	// MaxFiles is the number of matching files in a page. 0 means
+	// DefaultMaxFiles (20); negative means all.
 	MaxFiles int `json:"max_files,omitempty"`
 	// MaxMatchesPerFile caps the matching lines returned per file. 0 means
-	// 200; negative means all. SearchCount always counts every line.
+	// DefaultMaxMatchesPerFile (20), or 200 when the scope is one file
+	// (SearchResult.Single); negative means all. SearchCount always counts
+	// every line.
 	MaxMatchesPerFile int `json:"max_matches_per_file,omitempty"`
 	// MaxMatches is the line budget of one call: the scan stops once this
 	// many matching lines were seen from the page start (and one more
 	// matching file shows the result is incomplete), and in SearchContent
 	// mode a page holding more lines is cut to it round robin across its
-	// files (the counts of the other modes are never cut). 0 means 2000;
-	// negative means unlimited (totals are then exact).
+	// files (the counts of the other modes are never cut). 0 means
+	// DefaultMaxMatches (2000); negative means unlimited (totals are then
+	// exact).
 	MaxMatches int `json:"max_matches,omitempty"`
 	// MaxColumns cuts longer lines to this many characters (LineMatch.Cut).
-	// 0 means 512; negative means no cut.
+	// 0 means DefaultMaxColumns (512); negative means no cut.
 	MaxColumns int `json:"max_columns,omitempty"`
 	// Tags fills FileMatch.Tag with the hashline tag of each file of at
 	// most 4 MiB.
 	Tags bool `json:"tags,omitempty"`
 }
-
-// TruncReason says why a search result is not complete.
-type TruncReason string
-
-// The truncation reasons.
-const (
-	// TruncNone: the result is complete.
-	TruncNone TruncReason = ""
-	// TruncFiles: more matching files exist than the page holds;
-	// TotalFiles is exact.
-	TruncFiles TruncReason = "files"
-	// TruncBudget: the MaxMatches budget stopped the scan and more matching
-	// files exist; TotalFiles and the totals are lower bounds.
-	TruncBudget TruncReason = "budget"
-	// TruncMatches: the page held more matching lines than MaxMatches and
-	// was cut round robin.
-	TruncMatches TruncReason = "matches"
-)
-
-// SkipReason says why a file was left out of a search.
-type SkipReason string
-
-// The skip reasons.
-const (
-	SkipIgnored    SkipReason = "ignored"    // an ignore rule (.gitignore, .ignore, git excludes) or .git
-	SkipHidden     SkipReason = "hidden"     // the name starts with '.', and Hidden is false
-	SkipSymlink    SkipReason = "symlink"    // symlinks are not followed
-	SkipBinary     SkipReason = "binary"     // a NUL byte in the first 64 KiB
-	SkipTooLarge   SkipReason = "too_large"  // larger than MaxFileSize
-	SkipSpecial    SkipReason = "special"    // a FIFO, device or socket: never opened
-	SkipUnreadable SkipReason = "unreadable" // it could not be opened or read (or vanished)
-)
 
 // SearchResult is the outcome of a search.
 type SearchResult struct {
@@ -265,8 +236,9 @@ type SearchResult struct {
 	// TruncBudget.
 	TotalMatchLines int `json:"total_match_lines"`
 	TotalMatches    int `json:"total_matches"`
-	// Truncated says why the result is not complete; "" when it is.
-	Truncated TruncReason `json:"truncated,omitempty"`
+	// Truncated says why the result is not complete: TruncFiles,
+	// TruncBudget or TruncMatches; "" when it is complete.
+	Truncated Truncation `json:"truncated,omitempty"`
 	// NextSkip is the Skip of the next page; 0 when there is none.
 	NextSkip int `json:"next_skip,omitempty"`
 	// Searched counts the files searched.
@@ -275,23 +247,15 @@ type SearchResult struct {
 	Skipped map[SkipReason]int `json:"skipped,omitempty"`
 	// MissingPaths are the request's entries that do not exist.
 	MissingPaths []string `json:"missing_paths,omitempty"`
-	// SkippedMembers are archive members left out because they are not
-	// UTF-8 text or too large, each with the reason in parentheses.
-	SkippedMembers []string `json:"skipped_members,omitempty"`
-	// Errors are samples (at most 10) of the failures counted as
-	// SkipUnreadable.
-	Errors []FileError `json:"errors,omitempty"`
+	// SkippedPaths name the archive members given in Paths that were left
+	// out because they are not UTF-8 text or too large (SkipBinary,
+	// SkipTooLarge; not counted in Skipped, which counts what a walk left
+	// out), then samples (at most 10) of the files counted as
+	// SkipUnreadable, with their failures.
+	SkippedPaths []SkippedPath `json:"skipped_paths,omitempty"`
 	// MaxColumns is the character length lines were cut to (see LineMatch.Cut);
 	// 0 when lines are not cut.
 	MaxColumns int `json:"max_columns,omitempty"`
-}
-
-// FileError is a file that could not be read: a per-file failure, counted
-// in the result rather than returned as the call's error.
-type FileError struct {
-	Path    string `json:"path"`    // slash path relative to the root
-	Code    Code   `json:"code"`    // e.g. CodeAccessDenied; never ""
-	Message string `json:"message"` // what failed, for people
 }
 
 // MatchLines returns the number of matching lines in the page.
@@ -334,10 +298,6 @@ func (r *SearchResult) SkippedTotal() int {
 	return n
 }
 
-// DefaultMaxFileSize is the size cap of a search when neither the request
-// nor the Searcher sets one: 10 MB.
-const DefaultMaxFileSize = 10 << 20
-
 // Search runs req and returns one page of results. The error is a *Error:
 // CodeInvalidParam for a bad pattern, glob, type or limit, CodeNotFound
 // when no entry of Paths exists, CodeAccessDenied for a path outside the
@@ -355,7 +315,7 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 	}
 	out, err := search.Run(ctx, fsys, root, in)
 	if err != nil {
-		return nil, errs.Stopped(ctx, "Search", err)
+		return nil, fail(ctx, "Search", err)
 	}
 	r := &SearchResult{
 		Mode:            req.Mode,
@@ -365,11 +325,10 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 		TotalFiles:      out.TotalFiles,
 		TotalMatchLines: out.TotalLines,
 		TotalMatches:    out.TotalMatches,
-		Truncated:       TruncReason(out.Truncated),
+		Truncated:       Truncation(out.Truncated),
 		NextSkip:        out.NextSkip,
 		Searched:        out.Searched,
 		MissingPaths:    out.Scope.Missing,
-		SkippedMembers:  out.Scope.BadMembers,
 		Skipped:         skipped(out.Skipped),
 	}
 	if !r.Single {
@@ -382,12 +341,15 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 			r.Files[i] = fileMatch(out.Files[i])
 		}
 	})
+	for _, m := range out.Scope.BadMembers {
+		r.SkippedPaths = append(r.SkippedPaths, SkippedPath{Path: m.Path, Reason: SkipReason(m.Reason), Message: m.Why})
+	}
 	for _, err := range out.Errors {
-		fe := FileError{Code: CodeOf(err), Message: err.Error()}
-		if e, ok := err.(*Error); ok {
-			fe.Path = e.Path
+		sp := SkippedPath{Reason: SkipUnreadable, Code: CodeOf(err), Message: err.Error()}
+		if e, ok := err.(*errs.Error); ok {
+			sp.Path = e.Path
 		}
-		r.Errors = append(r.Errors, fe)
+		r.SkippedPaths = append(r.SkippedPaths, sp)
 	}
 	return r, nil
 }
@@ -419,7 +381,7 @@ func (s *Searcher) Stream(ctx context.Context, req SearchRequest) iter.Seq2[*Fil
 			return true
 		})
 		if err != nil && !stopped {
-			yield(nil, errs.Stopped(ctx, "Search", err))
+			yield(nil, fail(ctx, "Search", err))
 		}
 	}
 }
@@ -446,7 +408,7 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 		DotAll:     req.DotAll,
 		Before:     req.Before,
 		After:      req.After,
-		MaxColumns: limit(req.MaxColumns, 512),
+		MaxColumns: limit(req.MaxColumns, DefaultMaxColumns),
 		CountOnly:  req.Mode != SearchContent, // no lines to report in files mode either
 		FirstOnly:  req.Mode == SearchFiles,
 	}
@@ -457,29 +419,19 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 	return search.Request{
 		Paths:       req.Paths,
 		Grep:        g,
-		PerFile:     req.MaxMatchesPerFile,
+		PerFile:     limit(req.MaxMatchesPerFile, DefaultMaxMatchesPerFile),
+		PerFileOne:  limit(req.MaxMatchesPerFile, defaultMaxMatchesOneFile),
 		Walk:        walk.Options{Hidden: req.Hidden, NoIgnore: req.NoIgnore, PruneDirs: req.PruneDirs},
 		Globs:       req.Globs,
 		Types:       req.Types,
 		MaxFileSize: size,
 		Skip:        req.Skip,
-		MaxFiles:    limit(req.MaxFiles, 20),
-		Budget:      limit(req.MaxMatches, 2000),
+		MaxFiles:    limit(req.MaxFiles, DefaultMaxFiles),
+		Budget:      limit(req.MaxMatches, DefaultMaxMatches),
 		Tags:        req.Tags,
 		Workers:     s.Workers,
 		Registry:    reg,
 	}, nil
-}
-
-// limit resolves a limit: 0 means def, negative means none (-1).
-func limit(v, def int) int {
-	switch {
-	case v == 0:
-		return def
-	case v < 0:
-		return -1
-	}
-	return v
 }
 
 // fileMatch converts an internal hit.

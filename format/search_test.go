@@ -78,9 +78,9 @@ func TestSearchText(t *testing.T) {
 		{
 			name:   "notes",
 			reason: "missing paths and skipped members are noted after the results",
-			res:    scout.SearchResult{MissingPaths: []string{"x", "y"}, SkippedMembers: []string{"a.zip:b.png (binary)"}, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "x")}}}},
+			res:    scout.SearchResult{MissingPaths: []string{"x", "y"}, SkippedPaths: []scout.SkippedPath{{Path: "a.zip:b.png", Reason: scout.SkipBinary}, {Path: "a.zip:c.txt", Reason: scout.SkipBinary, Message: "not UTF-8"}, {Path: "d.txt", Reason: scout.SkipUnreadable, Message: "permission denied"}}, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "x")}}}},
 			opts:   &SearchOptions{Plain: true},
-			want:   "# a\n*1|x\n\nSkipped missing paths: x, y\nSkipped archive entries (search supports text members only): a.zip:b.png (binary)",
+			want:   "# a\n*1|x\n\nSkipped missing paths: x, y\nSkipped archive entries (search supports text members only): a.zip:b.png (binary), a.zip:c.txt (not UTF-8)",
 		},
 		{
 			name:   "no match",
@@ -137,18 +137,6 @@ func TestSearchText(t *testing.T) {
 			if err := Search(&b, &tt.res, tt.opts); err != nil || b.String() != got {
 				t.Errorf("Search writes what SearchText returns")
 			}
-			if text, c := SearchTextCut(&tt.res, tt.opts); text != got || (c != nil) != cut {
-				t.Errorf("SearchTextCut returns SearchText's text, and a Cut when it was cut")
-			}
 		})
-	}
-}
-
-func TestSearchTextCut(t *testing.T) {
-	res := scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "aaaa"), match(2, "bbbb"), match(3, "cccc")}}}}
-	_, c := SearchTextCut(&res, &SearchOptions{MaxBytes: 16})
-	want := Cut{ShownLines: 2, TotalLines: 3, TotalBytes: len("*1|aaaa\n*2|bbbb\n*3|cccc"), MaxBytes: 16}
-	if c == nil || *c != want {
-		t.Errorf("the cut counts the lines kept, and the lines and bytes before the cut: got %+v, want %+v", c, want)
 	}
 }

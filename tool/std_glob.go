@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout"
-	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/pitext"
 )
 
 func init() {
@@ -69,14 +69,14 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	switch {
 	case err == nil:
 	case errors.Is(err, fs.ErrNotExist):
-		if scout.CheckInside(fsys, resolved) != nil {
+		if pathutil.CheckInside(fsys, resolved) != nil {
 			return nil, denied
 		}
 		return nil, errs.New(errs.NotFound, "Search root '%s' does not exist.", dir)
 	default:
 		return nil, denied
 	}
-	if scout.CheckInside(fsys, resolved) != nil {
+	if pathutil.CheckInside(fsys, resolved) != nil {
 		return nil, denied
 	}
 	if !info.IsDir() {
@@ -88,7 +88,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		Base:       resolved,
 		Hidden:     hidden,
 		NoIgnore:   ignored,
-		Type:       scout.FilesOnly,
+		Kind:       scout.FilesOnly,
 		Order:      scout.TreeOrder,
 		Limit:      limit,
 		Timeout:    stdMaxDuration,
@@ -104,9 +104,9 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		return nil, err
 	}
 	elapsed := time.Since(start).Milliseconds()
-	paths := format.FindPaths(res)
+	paths := pitext.Paths(res)
 	var aborted string
-	switch res.Reason {
+	switch res.Truncated {
 	case scout.TruncTimeout:
 		aborted = "time_limit"
 	case scout.TruncVisited:
@@ -132,7 +132,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 			return env, nil
 		}
 		text = fmt.Sprintf("No files found matching '%s' in '%s'\n%s", norm, shownPath, scanned)
-		if lo := format.LeftOut(res.Skipped, stdHints); lo != "" {
+		if lo := pitext.LeftOut(res.Skipped, stdHints); lo != "" {
 			text += "\n" + lo
 		}
 	} else {
@@ -149,7 +149,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		}
 		text += "\n" + strings.Join(paths, "\n")
 	}
-	env := okEnvelope(res.Truncated, data, text)
+	env := okEnvelope(res.Truncated != "", data, text)
 	fillStd(env, res, resolved, norm)
 	return env, nil
 }

@@ -18,7 +18,7 @@ func runRead(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var s settings
 	s.register(fs, false)
 	noSummaries := fs.Bool("no-summaries", false, "show source files as lines, not as code summaries")
-	fs.BoolVar(&s.cfg.Reader.AllowPrivateNetwork, "allow-private-network", false, privateHelp)
+	fs.BoolVar(&s.cfg.AllowPrivateNetwork, "allow-private-network", false, privateHelp)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2
@@ -31,7 +31,7 @@ func runRead(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "scout read:", err)
 		return 2
 	}
-	s.cfg.Reader.NoSummaries = *noSummaries
+	s.cfg.NoSummaries = *noSummaries
 	raw, _ := json.Marshal(map[string]string{"path": pos[0]})
 	return printText(tool.Pi, "read", s, raw, stdout, stderr)
 }
