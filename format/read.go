@@ -7,19 +7,14 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/dirtree"
-)
-
-// The line styles of a text read.
-const (
-	StyleHashline = "hashline" // "¶path#TAG" header, then "N:text" rows (the pi default)
-	StyleNumbered = "numbered" // "N|text" rows
-	StylePlain    = "plain"    // the lines alone
+	"github.com/scoutkit/scout/internal/summary"
 )
 
 // ReadOptions control how a read is rendered. nil means the defaults.
 type ReadOptions struct {
-	// Style is StyleHashline, StyleNumbered or StylePlain; "" means
-	// StyleHashline. Raw reads and immutable sources are always plain.
+	// Style is StyleHashline, StyleNumbered or StylePlain (see the package
+	// doc); "" means StyleHashline. Raw reads, immutable sources and
+	// directory trees are always plain.
 	Style string
 }
 
@@ -48,7 +43,7 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 		if style == StyleHashline && r.Tag != "" {
 			fmt.Fprintf(&b, "¶%s#%s\n", r.Path, r.Tag)
 		}
-		b.WriteString(r.Body)
+		writeSummary(&b, r, style)
 		if r.Footer != "" {
 			b.WriteString("\n\n" + r.Footer)
 		}
@@ -66,6 +61,26 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 		b.WriteString(r.Body)
 	}
 	return b.String()
+}
+
+// writeSummary renders a summary's rows in style; a result without rows
+// (made by hand) shows its Body.
+func writeSummary(b *strings.Builder, r *scout.ReadResult, style string) {
+	if r.Summary == nil || len(r.Summary.Rows) == 0 {
+		b.WriteString(r.Body)
+		return
+	}
+	for i, row := range r.Summary.Rows {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if row.Kind == summary.RowElided {
+			b.WriteString("...")
+			continue
+		}
+		writeNumber(b, style, row.Start, row.End)
+		b.WriteString(row.Text)
+	}
 }
 
 // writeLines renders text and directory results.
@@ -106,12 +121,7 @@ func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
 			if i > 0 {
 				b.WriteByte('\n')
 			}
-			switch style {
-			case StyleHashline:
-				fmt.Fprintf(b, "%d:", l.N)
-			case StyleNumbered:
-				fmt.Fprintf(b, "%d|", l.N)
-			}
+			writeNumber(b, style, l.N, l.N)
 			b.WriteString(l.Text)
 			if l.Cut && !r.Raw {
 				b.WriteString("…")

@@ -15,11 +15,12 @@ import (
 // SearchOptions configure Search. nil means the defaults: hashline style,
 // the 50 KB cap, no extra notes.
 type SearchOptions struct {
-	// Plain prints every line as "*N|text" (match) or " N|text" (context)
-	// and no tags. false is the hashline style: files with a tag print
-	// "*N:text" under a "¶path#TAG" or "## name#TAG" heading; files without
-	// one fall back to the plain marks.
-	Plain bool
+	// Style is the line style (see the package doc): StyleHashline ("" too)
+	// prints "*N:text" (match) and " N:text" (context) under a "¶path#TAG"
+	// or "## name#TAG" heading, files without a tag falling back to the
+	// numbered marks; StyleNumbered prints "*N|text" and " N|text" and no
+	// tags; StylePlain prints "*text" and " text", no numbers and no tags.
+	Style string
 	// MaxBytes caps the text (whole lines only) before the notices. 0 means
 	// MaxBytes (50 KB); negative means no cap.
 	MaxBytes int
@@ -71,9 +72,9 @@ func SearchTextCut(r *scout.SearchResult, o *SearchOptions) (text string, cut *C
 	case r.Mode != scout.SearchContent:
 		body = fileList(r)
 	case r.Single && len(r.Files) == 1:
-		body = singleFile(&r.Files[0], o.Plain)
+		body = singleFile(&r.Files[0], o.Style)
 	default:
-		body = grouped(r.Files, o.Plain)
+		body = grouped(r.Files, o.Style)
 	}
 	if body == "" {
 		text = "No matches found"
@@ -178,21 +179,27 @@ func fileList(r *scout.SearchResult) string {
 }
 
 // singleFile renders one file without a group heading.
-func singleFile(f *scout.FileMatch, plain bool) string {
-	lines := strings.TrimSuffix(fileLines(f, plain), "\n")
+func singleFile(f *scout.FileMatch, style string) string {
+	lines := strings.TrimSuffix(fileLines(f, style), "\n")
 	if lines == "" {
 		return ""
 	}
-	if !plain && f.Tag != "" {
+	if tagged(style, f) {
 		return "¶" + f.Path + "#" + f.Tag + "\n" + lines
 	}
 	return lines
 }
 
+// tagged reports whether f's heading shows its tag: in the hashline style,
+// when it has one.
+func tagged(style string, f *scout.FileMatch) bool {
+	return (style == "" || style == StyleHashline) && f.Tag != ""
+}
+
 // grouped renders files bucketed by directory, in order of first
 // appearance: "# dir/" then "## name#TAG" per file; files at the top
 // level print as "# name#TAG".
-func grouped(files []scout.FileMatch, plain bool) string {
+func grouped(files []scout.FileMatch, style string) string {
 	type group struct {
 		dir   string
 		files []*scout.FileMatch
@@ -214,7 +221,7 @@ func grouped(files []scout.FileMatch, plain bool) string {
 	for _, g := range groups {
 		var b strings.Builder
 		for _, f := range g.files {
-			lines := fileLines(f, plain)
+			lines := fileLines(f, style)
 			if lines == "" {
 				continue
 			}
@@ -233,7 +240,7 @@ func grouped(files []scout.FileMatch, plain bool) string {
 				b.WriteString("# ")
 			}
 			b.WriteString(name)
-			if !plain && f.Tag != "" {
+			if tagged(style, f) {
 				b.WriteString("#" + f.Tag)
 			}
 			b.WriteString("\n" + lines)
@@ -264,10 +271,12 @@ func dirOf(p string) string {
 
 // fileLines renders a file's lines, each ending in '\n', with "..." where
 // line numbers jump. Trailing white space is dropped, as pi's grep does.
-func fileLines(f *scout.FileMatch, plain bool) string {
-	sep := "|"
-	if !plain && f.Tag != "" {
-		sep = ":"
+func fileLines(f *scout.FileMatch, style string) string {
+	if style == "" {
+		style = StyleHashline
+	}
+	if style == StyleHashline && f.Tag == "" {
+		style = StyleNumbered // a file without a tag has no hashline version
 	}
 	var b strings.Builder
 	prev := 0
@@ -281,8 +290,7 @@ func fileLines(f *scout.FileMatch, plain bool) string {
 		} else {
 			b.WriteByte(' ')
 		}
-		b.WriteString(strconv.Itoa(l.Line))
-		b.WriteString(sep)
+		writeNumber(&b, style, l.Line, l.Line)
 		b.WriteString(strings.TrimRightFunc(l.Text, unicode.IsSpace))
 		if l.Cut {
 			b.WriteString(CutMark)

@@ -99,7 +99,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		return nil, err
 	}
 	text, cut := format.SearchTextCut(res, &format.SearchOptions{
-		Plain:       !c.hashline(),
+		Style:       c.Style,
 		IgnoredHint: "pass gitignore: false to search them",
 	})
 	d := piSearchData{

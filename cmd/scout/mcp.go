@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -12,40 +11,38 @@ import (
 	"github.com/scoutkit/scout/tool"
 )
 
-func init() {
-	commands["mcp"] = command{usage: mcpUsage, run: runMCP}
+var mcpCmd = &command{
+	name:  "mcp",
+	usage: "mcp [--toolset NAME] [--root DIR] [--no-web]",
+	help: `Serves a toolset over the Model Context Protocol on stdin and stdout (JSON-RPC 2.0, one
+message per line) until stdin ends, answering every request received before it ended, or
+until SIGTERM or SIGINT; the tools' own defaults apply. Web pages read are cached for the
+server's life.`,
+	run: runMCP,
 }
 
-const mcpUsage = "mcp [--toolset NAME] [--root DIR] [--no-web]"
-
-// runMCP serves the toolset on stdio. Web pages read are cached for the
-// server's life (see mcpserver.New); --no-web refuses web URLs.
-func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const u = mcpUsage
-	fs := newFlagSet("mcp", stderr, u)
+func runMCP(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f := newFlags(c, stdout, stderr)
 	var s settings
-	s.register(fs, true)
-	fs.BoolVar(&s.cfg.Reader.NoWeb, "no-web", false, "read refuses web URLs (http://, https://, www.)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	s.hostFlags(f)
+	f.BoolVar(&s.cfg.Reader.NoWeb, "no-web", false, "read refuses web URLs (http://, https://, www.)")
+	pos, code, ok := f.parse(args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() != 0 {
-		fmt.Fprintf(stderr, "Usage: scout %s\n", u)
-		return 2
+	if len(pos) != 0 {
+		return f.usageError("takes no arguments, got %q", pos[0])
 	}
 	if err := s.check(); err != nil {
-		fmt.Fprintln(stderr, "scout mcp:", err)
-		return 2
+		return f.usageError("%v", err)
 	}
 	if _, err := tool.Tools(s.toolset); err != nil {
-		fmt.Fprintln(stderr, "scout mcp:", err)
-		return 2
+		return f.usageError("%v", err)
 	}
 	if s.cfg.Root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			fmt.Fprintln(stderr, "scout mcp:", err)
-			return 1
+			return f.fail("%v", err)
 		}
 		s.cfg.Root = wd
 	}
@@ -55,8 +52,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	in, out := io.NopCloser(stdin), nopWriteCloser{stdout}
 	if err := mcpserver.Serve(ctx, s.cfg, s.toolset, version, in, out); err != nil && ctx.Err() == nil {
-		fmt.Fprintln(stderr, "scout mcp:", err)
-		return 1
+		return f.fail("%v", err)
 	}
 	return 0
 }

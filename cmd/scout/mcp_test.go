@@ -476,7 +476,7 @@ func TestMCPUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--toolset", "nope"}, "Unknown toolset 'nope'", "unknown toolset"},
 		{[]string{"--root", filepath.Join(t.TempDir(), "missing")}, "no such file", "root that does not exist"},
-		{[]string{"extra"}, "Usage: scout mcp", "positional argument"},
+		{[]string{"extra"}, "scout mcp: takes no arguments", "positional argument"},
 		{[]string{"--style", "fancy"}, "--style must be", "bad shared flag"},
 		{[]string{"--no-web=maybe"}, "invalid boolean value", "bad --no-web value"},
 	}
