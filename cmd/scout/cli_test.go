@@ -276,7 +276,9 @@ func TestSearchStreams(t *testing.T) {
 			out := &firstWrite{first: make(chan struct{})}
 			withTerminals(t, g, out)
 			done := make(chan int)
-			go func() { done <- run([]string{"search", "needle", "--sort", sortBy, "--style", "plain"}, nil, out, io.Discard) }()
+			go func() {
+				done <- run([]string{"search", "needle", "--sort", sortBy, "--style", "plain"}, nil, out, io.Discard)
+			}()
 			select {
 			case <-out.first:
 			case code := <-done:
