@@ -46,10 +46,21 @@ func runMCP(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer
 		}
 		s.cfg.Root = wd
 	}
-	// A client stops its server by closing stdin, then with SIGTERM: both
-	// end the server cleanly.
+	// A client stops its server by closing stdin (the requests it sent are
+	// still answered), then with SIGTERM, which ends the calls still
+	// running. A client that is gone (the reader of stdout closed) stops
+	// them too.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if f, ok := stdout.(*os.File); ok {
+		// Answers to a client that is gone fail with EPIPE rather than
+		// killing the server mid-way.
+		signal.Ignore(syscall.SIGPIPE)
+		var gone context.CancelFunc
+		ctx, gone = context.WithCancel(ctx)
+		defer gone()
+		watchReader(ctx, f, gone)
+	}
 	in, out := io.NopCloser(stdin), nopWriteCloser{stdout}
 	if err := mcpserver.Serve(ctx, s.cfg, s.toolset, version, in, out); err != nil && ctx.Err() == nil {
 		return f.fail("%v", err)
