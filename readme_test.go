@@ -92,27 +92,51 @@ func (b shBlock) name() string {
 	return first
 }
 
-// needs lists the programs the block runs, besides go and the shell's
-// builtins: the first word of each command.
+// needs lists the programs the block runs, besides go, the shell's
+// builtins and the repository's own scripts: the first word of each
+// command, continued lines joined, quotes respected.
 func (b shBlock) needs() []string {
+	text := strings.ReplaceAll(b.text, "\\\n", " ")
+	text = strings.ReplaceAll(text, "|\n", "| ")
 	var out []string
-	for _, line := range strings.Split(b.text, "\n") {
-		for _, cmd := range strings.FieldsFunc(line, func(r rune) bool { return r == '&' || r == '|' || r == ';' }) {
-			words := strings.Fields(cmd)
-			for len(words) > 0 && strings.Contains(words[0], "=") { // VAR=value prefixes
-				words = words[1:]
-			}
-			if len(words) == 0 {
-				continue
-			}
-			switch w := words[0]; {
-			case w == "go", w == "cd", w == "export", strings.HasPrefix(w, "/"), strings.Contains(w, "/"):
-			default:
-				out = append(out, w)
-			}
+	for _, cmd := range splitCommands(text) {
+		words := strings.Fields(cmd)
+		for len(words) > 0 && strings.Contains(words[0], "=") { // VAR=value prefixes
+			words = words[1:]
+		}
+		if len(words) == 0 {
+			continue
+		}
+		switch w := words[0]; {
+		case w == "go", w == "cd", w == "export", strings.Contains(w, "/"):
+		default:
+			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// splitCommands splits shell text at newlines, ;, & and | outside quotes.
+func splitCommands(text string) []string {
+	var cmds []string
+	var cur strings.Builder
+	var quote rune
+	for _, r := range text {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			}
+		case r == '\'' || r == '"':
+			quote = r
+		case r == '\n' || r == ';' || r == '&' || r == '|':
+			cmds = append(cmds, cur.String())
+			cur.Reset()
+			continue
+		}
+		cur.WriteRune(r)
+	}
+	return append(cmds, cur.String())
 }
 
 // shBlocks returns the README's ```sh blocks.

@@ -10,6 +10,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
@@ -151,7 +153,7 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 		}
 	}
 	prog.stop()
-	if ferr := out.flush(); err == nil && ferr != nil {
+	if ferr := out.close(); err == nil && ferr != nil {
 		err = ferr
 	}
 	if err != nil {
@@ -204,35 +206,71 @@ func singleFile(root string, paths []string) bool {
 }
 
 // output writes the results to stdout: at once, a file at a time, when
-// stdout is a terminal (clearing the progress line first), in blocks
-// otherwise, as ripgrep does.
+// stdout is a terminal (clearing the progress line first); otherwise in
+// blocks, flushed at least every flushEvery, so that a reader of the pipe
+// sees the first results as they come and a large output costs few writes.
 type output struct {
-	w    *bufio.Writer
-	tty  bool
-	prog *progress
-	err  error
+	mu    sync.Mutex
+	w     *bufio.Writer
+	tty   bool
+	prog  *progress
+	err   error
+	dirty bool // written since the last flush
+	done  chan struct{}
+	wg    sync.WaitGroup
 }
 
+// flushEvery is the longest a result waits in the buffer of a pipe.
+const flushEvery = 100 * time.Millisecond
+
 func newOutput(stdout io.Writer, prog *progress) *output {
-	return &output{w: bufio.NewWriterSize(stdout, 64<<10), tty: isTerminal(stdout), prog: prog}
+	o := &output{w: bufio.NewWriterSize(stdout, 64<<10), tty: isTerminal(stdout), prog: prog, done: make(chan struct{})}
+	if !o.tty {
+		o.wg.Go(func() {
+			t := time.NewTicker(flushEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-o.done:
+					return
+				case <-t.C:
+					o.mu.Lock()
+					if o.dirty && o.err == nil {
+						o.err = o.w.Flush()
+						o.dirty = false
+					}
+					o.mu.Unlock()
+				}
+			}
+		})
+	}
+	return o
 }
 
 // write writes s; it returns false once writing failed (a closed pipe),
 // which stops the search.
 func (o *output) write(s string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	if o.err != nil {
 		return false
 	}
 	if o.tty {
 		o.prog.clear()
 	}
-	if _, o.err = o.w.WriteString(s); o.err == nil && o.tty {
+	_, o.err = o.w.WriteString(s)
+	o.dirty = true
+	if o.err == nil && o.tty {
 		o.err = o.w.Flush()
+		o.dirty = false
 	}
 	return o.err == nil
 }
 
-func (o *output) flush() error {
+// close stops the flushing and writes what is left.
+func (o *output) close() error {
+	close(o.done)
+	o.wg.Wait()
 	if o.err != nil {
 		return o.err
 	}
