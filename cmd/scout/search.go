@@ -3,12 +3,12 @@ package main
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -42,11 +42,11 @@ type notFlag struct{ b *bool }
 func (n notFlag) String() string   { return "" }
 func (n notFlag) IsBoolFlag() bool { return true }
 func (n notFlag) Set(v string) error {
-	if v != "true" {
-		return fmt.Errorf("takes no value")
+	b, err := strconv.ParseBool(v)
+	if b {
+		*n.b = false
 	}
-	*n.b = false
-	return nil
+	return err
 }
 
 func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -131,7 +131,7 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	prog := startProgress(stderr, searchStatus)
 	req.Progress = prog.add
 	out := newOutput(stdout, prog)
-	opts := &format.SearchOptions{Style: s.cfg.Style, IgnoredHint: "--no-ignore searches them"}
+	opts := &format.SearchOptions{Style: s.cfg.Style, IgnoredHint: "--no-ignore searches what ignore files leave out; a PATH naming node_modules searches it"}
 	var err error
 	if workspaceFS == nil && singleFile(s.cfg.Root, req.Paths) {
 		// One file: its lines under the single-file header, as the tool
