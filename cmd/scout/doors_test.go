@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -71,7 +72,7 @@ func TestDoorsAgree(t *testing.T) {
 	ctx := context.Background()
 	sessions := map[string]*mcp.ClientSession{}
 	for _, c := range doorCalls {
-		goEnv := envelopeMap(t, tool.Call(ctx, tool.Config{Root: root}, c.toolset, c.name, []byte(c.args)))
+		goEnv := untimedEnvelope(t, tool.Call(ctx, tool.Config{Root: root}, c.toolset, c.name, []byte(c.args)))
 
 		code, out, errb := runCLI("call", "--toolset", c.toolset, "--root", root, c.name, c.args)
 		if code != 0 {
@@ -81,7 +82,7 @@ func TestDoorsAgree(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &callEnv); err != nil {
 			t.Fatal(err)
 		}
-		if got := envelopeMap(t, callEnv); !reflect.DeepEqual(got, goEnv) {
+		if got := untimedEnvelope(t, callEnv); !reflect.DeepEqual(got, goEnv) {
 			t.Errorf("%s/%s %s: scout call answers\n%v\nGo answers\n%v", c.toolset, c.name, c.args, got, goEnv)
 		}
 
@@ -94,10 +95,23 @@ func TestDoorsAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := envelopeMap(t, res.StructuredContent); !reflect.DeepEqual(got, goEnv) {
+		if got := untimedEnvelope(t, res.StructuredContent); !reflect.DeepEqual(got, goEnv) {
 			t.Errorf("%s/%s %s: scout mcp answers\n%v\nGo answers\n%v", c.toolset, c.name, c.args, got, goEnv)
 		}
 	}
+}
+
+// elapsed matches the durations some texts report ("Scanned 8 items in
+// 3ms"), which differ between two runs.
+var elapsed = regexp.MustCompile(`\b\d+ms\b`)
+
+// untimedEnvelope is envelopeMap with the durations in the text replaced.
+func untimedEnvelope(t *testing.T, v any) map[string]any {
+	m := envelopeMap(t, v)
+	if text, ok := m["text"].(string); ok {
+		m["text"] = elapsed.ReplaceAllString(text, "Nms")
+	}
+	return m
 }
 
 // mcpInProcess runs `scout mcp ARGS` in process on pipes and connects the
