@@ -215,17 +215,18 @@ func TestStyles(t *testing.T) {
 	}
 }
 
-// gateFS is a file system whose files after the first cannot be opened
-// until release is closed: a search that waits for them cannot end before
-// then.
+// gateFS is a file system whose file gate (or, when gate is "", whose
+// files after the first opened) cannot be opened until release is closed:
+// a search that waits for them cannot end before then.
 type gateFS struct {
 	fstest.MapFS
+	gate    string
 	opened  *atomic.Int32
 	release chan struct{}
 }
 
 func (g gateFS) Open(name string) (fs.File, error) {
-	if strings.HasSuffix(name, ".txt") && g.opened.Add(1) > 1 {
+	if g.gate != "" && name == g.gate || g.gate == "" && strings.HasSuffix(name, ".txt") && g.opened.Add(1) > 1 {
 		<-g.release
 	}
 	return g.MapFS.Open(name)
@@ -272,7 +273,13 @@ func TestSearchStreams(t *testing.T) {
 	}
 	for _, sortBy := range []string{"none", "path"} {
 		t.Run(sortBy, func(t *testing.T) {
-			g := gateFS{fstest.MapFS{"a/hit.txt": {Data: []byte("needle\n")}, "z/gate.txt": {Data: []byte("needle too\n")}}, new(atomic.Int32), make(chan struct{})}
+			// In path order a/hit.txt comes first whatever is opened first;
+			// as searched, whichever file is opened first.
+			gate := ""
+			if sortBy == "path" {
+				gate = "z/gate.txt"
+			}
+			g := gateFS{fstest.MapFS{"a/hit.txt": {Data: []byte("needle\n")}, "z/gate.txt": {Data: []byte("needle too\n")}}, gate, new(atomic.Int32), make(chan struct{})}
 			out := &firstWrite{first: make(chan struct{})}
 			withTerminals(t, g, out)
 			done := make(chan int)
@@ -285,6 +292,7 @@ func TestSearchStreams(t *testing.T) {
 				t.Fatalf("the search ended (exit %d) before the gate opened", code)
 			case <-time.After(30 * time.Second):
 				close(g.release)
+				<-done // the search must end before the cleanup restores the globals
 				t.Fatalf("no output in 30 s while the search waits on a file: the matches are not streamed")
 			}
 			first := out.String()
