@@ -30,7 +30,7 @@ func ExampleSearcher_Search() {
 		}
 	}
 	fmt.Println("skipped:", res.Skipped)
-	text, _ := format.SearchText(res, &format.SearchOptions{Plain: true})
+	text, _ := format.SearchText(res, &format.SearchOptions{Style: format.StyleNumbered})
 	fmt.Println(text)
 	// Output:
 	// src/main.go:3: func main() { [{0 9}]

@@ -214,6 +214,16 @@ type SearchRequest struct {
 	// Tags fills FileMatch.Tag with the hashline tag of each file of at
 	// most 4 MiB.
 	Tags bool `json:"tags,omitempty"`
+	// Unordered makes Stream and StreamFunc yield each matching file as
+	// soon as it is searched, in no particular order, as ripgrep prints
+	// without --sort: the first results come sooner. false yields them in
+	// byte-wise path order. Search ignores it.
+	Unordered bool `json:"unordered,omitempty"`
+	// Progress, when not nil, is called with the size in bytes of each
+	// file searched, as the search goes (never from two goroutines at
+	// once): a progress display counts files and bytes with it. It must
+	// return quickly. nil means no calls.
+	Progress func(size int64) `json:"-"`
 }
 
 // SearchResult is the outcome of a search.
@@ -341,49 +351,80 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 			r.Files[i] = fileMatch(out.Files[i])
 		}
 	})
+	r.SkippedPaths = skippedPaths(out)
+	return r, nil
+}
+
+// skippedPaths names the archive members left out and the sampled per-file
+// failures.
+func skippedPaths(out *search.Outcome) []SkippedPath {
+	var ps []SkippedPath
 	for _, m := range out.Scope.BadMembers {
-		r.SkippedPaths = append(r.SkippedPaths, SkippedPath{Path: m.Path, Reason: SkipReason(m.Reason), Message: m.Why})
+		ps = append(ps, SkippedPath{Path: m.Path, Reason: SkipReason(m.Reason), Message: m.Why})
 	}
 	for _, err := range out.Errors {
 		sp := SkippedPath{Reason: SkipUnreadable, Code: CodeOf(err), Message: err.Error()}
 		if e, ok := err.(*errs.Error); ok {
 			sp.Path = e.Path
 		}
-		r.SkippedPaths = append(r.SkippedPaths, sp)
+		ps = append(ps, sp)
 	}
-	return r, nil
+	return ps
 }
 
 // Stream runs req and yields each matching file as soon as it is known, in
-// byte-wise path order; Skip, MaxFiles and MaxMatches do not apply. A
-// request error is yielded once, with a nil FileMatch; stopping the loop
-// stops the search.
+// byte-wise path order (as searched with req.Unordered); Skip, MaxFiles and
+// MaxMatches do not apply. A request error is yielded once, with a nil
+// FileMatch; stopping the loop stops the search.
 func (s *Searcher) Stream(ctx context.Context, req SearchRequest) iter.Seq2[*FileMatch, error] {
 	return func(yield func(*FileMatch, error) bool) {
-		fsys, root, release, err := s.open()
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		defer release()
-		in, err := s.internal(&req)
-		if err != nil {
-			yield(nil, err)
-			return
-		}
 		stopped := false
-		_, err = search.Stream(ctx, fsys, root, in, func(h search.Hit) bool {
-			fm := fileMatch(h)
-			if !yield(&fm, nil) {
-				stopped = true
-				return false
-			}
-			return true
+		_, err := s.StreamFunc(ctx, req, func(fm *FileMatch) bool {
+			stopped = !yield(fm, nil)
+			return !stopped
 		})
 		if err != nil && !stopped {
-			yield(nil, fail(ctx, "Search", err))
+			yield(nil, err)
 		}
 	}
+}
+
+// StreamFunc is Stream with a callback, and the totals at the end: it
+// calls fn for each matching file (never from two goroutines at once)
+// until fn returns false, then returns a SearchResult without Files that
+// counts the search (TotalFiles, TotalMatchLines, TotalMatches, Searched,
+// Skipped) and holds its notes (Single, MissingPaths, SkippedPaths,
+// MaxColumns). When fn stops the search, the counts cover the
+// files seen until then. The errors are Search's.
+func (s *Searcher) StreamFunc(ctx context.Context, req SearchRequest, fn func(*FileMatch) bool) (*SearchResult, error) {
+	fsys, root, release, err := s.open()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	in, err := s.internal(&req)
+	if err != nil {
+		return nil, err
+	}
+	out, err := search.Stream(ctx, fsys, root, in, func(h search.Hit) bool {
+		fm := fileMatch(h)
+		return fn(&fm)
+	})
+	if err != nil {
+		return nil, fail(ctx, "Search", err)
+	}
+	return &SearchResult{
+		Mode:            req.Mode,
+		MaxColumns:      max(in.Grep.MaxColumns, 0),
+		Single:          out.Scope.Single(),
+		TotalFiles:      out.TotalFiles,
+		TotalMatchLines: out.TotalLines,
+		TotalMatches:    out.TotalMatches,
+		Searched:        out.Searched,
+		MissingPaths:    out.Scope.Missing,
+		Skipped:         skipped(out.Skipped),
+		SkippedPaths:    skippedPaths(out),
+	}, nil
 }
 
 // internal turns the request into the internal one, with defaults.
@@ -431,6 +472,8 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 		Tags:        req.Tags,
 		Workers:     s.Workers,
 		Registry:    reg,
+		Unordered:   req.Unordered,
+		Progress:    req.Progress,
 	}, nil
 }
 

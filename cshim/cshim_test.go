@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -19,6 +21,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/testfs"
+	"github.com/scoutkit/scout/tool"
 )
 
 // buildLib builds libscout.so and libscout.h into a temp dir and returns
@@ -41,6 +44,9 @@ func buildLib(t *testing.T) (dir, cc string) {
 		t.Skipf("no C compiler (%s): the shim cannot be built", cc)
 	}
 	dir = t.TempDir()
+	// On Linux c-shared compiles position-independent code, as the test
+	// command's vet (go vet -buildmode=pie) did: the build links what vet
+	// compiled.
 	if out, err := exec.Command("go", "build", "-buildmode=c-shared", "-o", filepath.Join(dir, libName()), ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build -buildmode=c-shared: %v\n%s", err, out)
 	}
@@ -76,8 +82,9 @@ func TestExamples(t *testing.T) {
 	}
 	// The ABI the README and the examples document.
 	for _, decl := range []string{
-		"extern char* scout_call(char* toolset, char* name, char* args, char* root);",
-		"extern char* scout_call_opts(char* toolset, char* name, char* args, char* root, char* options);",
+		"typedef const char scout_cchar;",
+		"extern char* scout_call(scout_cchar* toolset, scout_cchar* name, scout_cchar* args, scout_cchar* root);",
+		"extern char* scout_call_opts(scout_cchar* toolset, scout_cchar* name, scout_cchar* args, scout_cchar* root, scout_cchar* options);",
 		"extern char* scout_cancel(long long int callID);",
 		"// char *scout_call_opts(toolset, tool, json_args, root, options)", // the ABI's documentation
 		"extern void scout_free(char* p);",
@@ -108,7 +115,9 @@ func TestExamples(t *testing.T) {
 
 	t.Run("c", func(t *testing.T) {
 		bin := filepath.Join(lib, "scout-c")
-		build := exec.Command(cc, "-Wall", "-Werror", "-o", bin, filepath.Join("..", "examples", "c", "main.c"),
+		// -Wwrite-strings makes string literals const: the inputs must be
+		// const char*.
+		build := exec.Command(cc, "-Wall", "-Wextra", "-Wwrite-strings", "-Werror", "-o", bin, filepath.Join("..", "examples", "c", "main.c"),
 			"-I"+lib, "-L"+lib, "-lscout", "-lpthread", "-Wl,-rpath,"+lib)
 		if out, err := build.CombinedOutput(); err != nil {
 			t.Fatalf("cc: %v\n%s", err, out)
@@ -121,6 +130,25 @@ func TestExamples(t *testing.T) {
 			if !strings.Contains(string(out), want) {
 				t.Errorf("c output lacks %q:\n%s", want, out)
 			}
+		}
+	})
+
+	t.Run("c++", func(t *testing.T) {
+		cxx, err := exec.LookPath("c++")
+		if err != nil {
+			if cxx, err = exec.LookPath("g++"); err != nil {
+				t.Skip("no C++ compiler (c++, g++)")
+			}
+		}
+		bin := filepath.Join(lib, "scout-cpp")
+		build := exec.Command(cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-o", bin, filepath.Join("..", "examples", "cpp", "main.cpp"),
+			"-I"+lib, "-L"+lib, "-lscout", "-Wl,-rpath,"+lib)
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", cxx, err, out)
+		}
+		out, err := exec.Command(bin, root).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "c++ example: ok") || !strings.Contains(string(out), "main.go") {
+			t.Fatalf("c++ example: %v\n%s", err, out)
 		}
 	})
 }
@@ -145,15 +173,17 @@ func TestCallOptions(t *testing.T) {
 		{"read", `{"path":"a.txt"}`, "", "", "¶a.txt#", "", "no options: the defaults (hashline)"},
 		{"read", `{"path":"a.txt"}`, `{}`, "", "¶a.txt#", "", "an empty object is the defaults"},
 		{"read", `{"path":"a.txt"}`, `{"style":"plain"}`, "", "one\ntwo", "¶", "style plain"},
+		{"read", `{"path":"a.txt"}`, `{"style":"numbered"}`, "", "1|one\n2|two", "¶", "style numbered"},
 		{"read", `{"path":"a.txt"}`, `{"read_limit":1}`, "", "Use :2 to continue", "three", "read_limit cuts an open-ended read"},
-		{"search", `{"pattern":"func B","paths":["src/a.go"]}`, `{"style":"plain","context_before":0,"context_after":0}`, "", "*6|func B", "// B", "context lines 0 means none"},
-		{"search", `{"pattern":"func B","paths":["src/a.go"]}`, `{"style":"plain"}`, "", " 5|// B", "", "default context: 1 line before"},
+		{"search", `{"pattern":"func B","paths":["src/a.go"]}`, `{"style":"numbered","context_before":0,"context_after":0}`, "", "*6|func B", "// B", "context lines 0 means none"},
+		{"search", `{"pattern":"func B","paths":["src/a.go"]}`, `{"style":"numbered"}`, "", " 5|// B", "", "default context: 1 line before"},
+		{"search", `{"pattern":"func B","paths":["src/a.go"]}`, `{"style":"plain"}`, "", " // B\n*func B", "|", "plain search lines have no numbers"},
 		{"read", `{"path":"https://example.com/"}`, `{"no_web":true}`, scout.CodeUnsupported, "turned off by the host", "", "no_web refuses URLs"},
 		{"read", `{"path":"a.txt"}`, `{"timeout_ms":60000,"call_id":91}`, "", "one", "", "a timeout and an id that are not reached"},
 		{"read", `{"path":"a.txt"}`, `[1]`, scout.CodeInvalidParam, "options must be a JSON object", "", "options that are an array"},
 		{"read", `{"path":"a.txt"}`, `{bad`, scout.CodeInvalidParam, "options must be a JSON object", "", "options that are not JSON"},
 		{"read", `{"path":"a.txt"}`, `{"colour":1}`, scout.CodeInvalidParam, `unknown field "colour"; valid options: style, `, "", "an unknown option"},
-		{"read", `{"path":"a.txt"}`, `{"style":"fancy"}`, scout.CodeInvalidParam, `option 'style' must be "hashline" or "plain", got "fancy"`, "", "a bad style"},
+		{"read", `{"path":"a.txt"}`, `{"style":"fancy"}`, scout.CodeInvalidParam, `option 'style' must be "hashline", "numbered" or "plain", got "fancy"`, "", "a bad style"},
 		{"read", `{"path":"a.txt"}`, `{"style":3}`, scout.CodeInvalidParam, "option 'style' must be a string, got number", "", "a wrong type"},
 		{"read", `{"path":"a.txt"}`, `{"read_limit":0}`, scout.CodeInvalidParam, "'read_limit' must be at least 1", "", "read_limit 0"},
 		{"read", `{"path":"a.txt"}`, `{"context_after":-1}`, scout.CodeInvalidParam, "must be 0 or more", "", "negative context"},
@@ -310,4 +340,53 @@ func TestGuard(t *testing.T) {
 	if got := string(guard("scout_call", func() []byte { return []byte(`{"status":"success"}`) })); got != `{"status":"success"}` {
 		t.Errorf("guard changed a result: %s", got)
 	}
+}
+
+// TestDefaultsMatchGo: a call without options answers as Go's tool.Call
+// with the zero Config (the tools' own defaults), for every tool: hidden
+// files, ignore files, node_modules, context lines, the read limit.
+func TestDefaultsMatchGo(t *testing.T) {
+	var long strings.Builder
+	for i := 1; i <= 400; i++ {
+		fmt.Fprintf(&long, "line %d\n", i)
+	}
+	root := testfs.WriteDir(t, fstest.MapFS{
+		".git/HEAD":            {Data: []byte("ref: refs/heads/main\n")},
+		".gitignore":           {Data: []byte("ignored.txt\n")},
+		"ctx.txt":              {Data: []byte("b2\nb1\nneedle here\na1\na2\na3\na4\n")},
+		".hidden/h.txt":        {Data: []byte("needle hidden\n")},
+		"ignored.txt":          {Data: []byte("needle ignored\n")},
+		"node_modules/m/n.txt": {Data: []byte("needle module\n")},
+		"long.txt":             {Data: []byte(long.String())},
+	})
+	for _, c := range []struct{ toolset, name, args string }{
+		{"pi", "search", `{"pattern": "needle"}`},
+		{"pi", "find", `{"paths": ["*.txt"]}`},
+		{"pi", "read", `{"path": "long.txt"}`},
+		{"amplifier", "grep", `{"pattern": "needle", "output_mode": "content"}`},
+		{"amplifier", "glob", `{"pattern": "**/*.txt"}`},
+		{"standardized", "Glob", `{"pattern": "**/*.txt"}`},
+	} {
+		got := untimed(t, envelopeJSON(call(c.toolset, c.name, c.args, root, "")))
+		want := untimed(t, envelopeJSON(tool.Call(context.Background(), tool.Config{Root: root}, c.toolset, c.name, []byte(c.args))))
+		if got != want {
+			t.Errorf("%s/%s %s: the C shim answers\n%s\nGo answers\n%s", c.toolset, c.name, c.args, got, want)
+		}
+	}
+}
+
+// untimed is an Envelope's JSON without the call's time, in stats and in
+// the text.
+func untimed(t *testing.T, b []byte) string {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m["stats"].(map[string]any), "time_ms")
+	if text, ok := m["text"].(string); ok { // "Scanned 8 items in 3ms"
+		m["text"] = regexp.MustCompile(`\b\d+ms\b`).ReplaceAllString(text, "Nms")
+	}
+	out, _ := json.Marshal(m)
+	return string(out)
 }

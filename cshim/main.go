@@ -5,27 +5,30 @@
 // The ABI is JSON in, JSON out. Every string returned must be released with
 // scout_free. All functions are safe to call from many threads at once.
 //
-//	char *scout_call(char *toolset, char *name, char *args, char *root);
-//	char *scout_call_opts(char *toolset, char *name, char *args, char *root, char *options);
+//	char *scout_call(const char *toolset, const char *name, const char *args, const char *root);
+//	char *scout_call_opts(const char *toolset, const char *name, const char *args, const char *root, const char *options);
 //	char *scout_cancel(long long call_id);
 //	void  scout_free(char *p);
 //	char *scout_version(void);
 //	int   scout_abi_version(void);
 //
-// (the declarations libscout.h holds; Scout never writes to the strings
-// passed in.) Web pages read through the library are cached once per
+// (libscout.h spells const char as scout_cchar, the one way cgo can put
+// const in an exported signature.) Web pages read through the library are cached once per
 // process (at most 100, least recently used dropped first), so paging a URL
 // ("https://example.com:301") does not fetch it again.
 package main
 
 /*
-// libscout: Scout's read-only file tools (search, read, find, ...) for C and
-// every language with a C FFI. ABI version 2 (scout_abi_version).
+// libscout: Scout's read-only file tools (search, read, find, ...) for C,
+// C++ and every language with a C FFI. ABI version 2 (scout_abi_version).
 //
 // JSON in, JSON out. Every char* returned is a NUL-terminated UTF-8 JSON
 // text (or the version string) that the caller releases with scout_free;
-// none is ever NULL. Scout never writes to the strings passed in. Every
-// function is safe to call from many threads at once.
+// none is ever NULL. Every input is a scout_cchar*, that is a const char*:
+// Scout never writes to the strings passed in, and C++ may pass string
+// literals. (Version 2 first declared them char*; const changes no call,
+// so the ABI version stays 2.) Every function is safe to call from many
+// threads at once.
 //
 // char *scout_call(toolset, tool, json_args, root)
 //   Runs one tool and returns its Standard Envelope:
@@ -40,7 +43,9 @@ package main
 //
 // char *scout_call_opts(toolset, tool, json_args, root, options)
 //   scout_call with the host's settings, a JSON object (NULL or "" = {}):
-//     "style": "hashline" (default) | "plain"   pi text style
+//     "style": "hashline" (default) | "numbered" | "plain"
+//                           line style of search and read text: N:text
+//                           under a ¶path#TAG header, N|text, or the text
 //     "context_before": N   pi search lines before a match (default 1, 0 none)
 //     "context_after": N    pi search lines after a match (default 3, 0 none)
 //     "read_limit": N       pi read default line limit (default 300, max 3000)
@@ -69,6 +74,9 @@ package main
 // 100, least recently used dropped first): paging a URL
 // ("https://example.com:301") does not fetch it again.
 #include <stdlib.h>
+
+// scout_cchar is a character of an input string, which Scout only reads.
+typedef const char scout_cchar;
 */
 import "C"
 
@@ -86,13 +94,14 @@ import (
 	"unsafe"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/tool"
 )
 
-// abiVersion changes only when a signature or the meaning of an argument
-// changes; new tools and fields keep it. 2 added scout_call_opts and
-// scout_cancel.
+// abiVersion changes only when a call or the meaning of an argument
+// changes; new tools, fields and options keep it, and so did making the
+// inputs const. 2 added scout_call_opts and scout_cancel.
 const abiVersion = 2
 
 const version = "0.1.0"
@@ -107,7 +116,7 @@ var urlCache = &scout.URLCache{}
 // It never returns NULL. It is scout_call_opts with no options.
 //
 //export scout_call
-func scout_call(toolset, name, args, root *C.char) *C.char {
+func scout_call(toolset, name, args, root *C.scout_cchar) *C.char {
 	return cString(guard("scout_call", func() []byte { return callC(toolset, name, args, root, nil) }))
 }
 
@@ -119,7 +128,7 @@ func scout_call(toolset, name, args, root *C.char) *C.char {
 // range is an error Envelope naming it. It never returns NULL.
 //
 //export scout_call_opts
-func scout_call_opts(toolset, name, args, root, options *C.char) *C.char {
+func scout_call_opts(toolset, name, args, root, options *C.scout_cchar) *C.char {
 	return cString(guard("scout_call_opts", func() []byte { return callC(toolset, name, args, root, options) }))
 }
 
@@ -136,11 +145,11 @@ func scout_cancel(callID C.longlong) *C.char {
 
 // callC converts the C strings, runs the call and returns its Envelope as
 // JSON.
-func callC(toolset, name, args, root, options *C.char) []byte {
+func callC(toolset, name, args, root, options *C.scout_cchar) []byte {
 	var ins [5]string
 	for i, s := range []struct {
 		field    string
-		p        *C.char
+		p        *C.scout_cchar
 		optional bool
 	}{{"toolset", toolset, true}, {"tool", name, false}, {"json_args", args, true}, {"root", root, true}, {"options", options, true}} {
 		v, err := goString(s.field, s.p, s.optional)
@@ -224,8 +233,8 @@ func parseOptions(s string) (*options, error) {
 		return nil, errs.Wrap(errs.InvalidParam, err, "options: %v; valid options: %s.", err, optionNames)
 	}
 	switch {
-	case o.Style != "" && o.Style != "hashline" && o.Style != "plain":
-		return nil, errs.New(errs.InvalidParam, "option 'style' must be \"hashline\" or \"plain\", got %q.", o.Style)
+	case o.Style != "" && o.Style != format.StyleHashline && o.Style != format.StyleNumbered && o.Style != format.StylePlain:
+		return nil, errs.New(errs.InvalidParam, "option 'style' must be \"hashline\", \"numbered\" or \"plain\", got %q.", o.Style)
 	case o.ContextBefore != nil && *o.ContextBefore < 0, o.ContextAfter != nil && *o.ContextAfter < 0:
 		return nil, errs.New(errs.InvalidParam, "options 'context_before' and 'context_after' must be 0 or more.")
 	case o.ReadLimit != nil && *o.ReadLimit < 1:
@@ -330,7 +339,7 @@ func checkRoot(root string) error {
 
 // goString converts a C string, refusing NULL (unless optional) and
 // invalid UTF-8.
-func goString(field string, p *C.char, optional bool) (string, error) {
+func goString(field string, p *C.scout_cchar, optional bool) (string, error) {
 	if p == nil {
 		if optional {
 			return "", nil

@@ -8,19 +8,22 @@ import (
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/pitext"
+	"github.com/scoutkit/scout/internal/summary"
 )
 
-// The line styles of a text read.
+// The line styles of search, read and code summaries, the same in all
+// three (see the package doc).
 const (
-	StyleHashline = "hashline" // "¶path#TAG" header, then "N:text" rows (the pi default)
-	StyleNumbered = "numbered" // "N|text" rows
-	StylePlain    = "plain"    // the lines alone
+	StyleHashline = pitext.StyleHashline // "N:text" rows under a "¶path#TAG" header (the pi default)
+	StyleNumbered = pitext.StyleNumbered // "N|text" rows
+	StylePlain    = pitext.StylePlain    // the text alone
 )
 
 // ReadOptions control how a read is rendered. nil means the defaults.
 type ReadOptions struct {
-	// Style is StyleHashline, StyleNumbered or StylePlain; "" means
-	// StyleHashline. Raw reads and immutable sources are always plain.
+	// Style is StyleHashline, StyleNumbered or StylePlain (see the package
+	// doc); "" means StyleHashline. Raw reads, immutable sources and
+	// directory trees are always plain.
 	Style string
 }
 
@@ -49,7 +52,7 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 		if style == StyleHashline && r.Tag != "" {
 			fmt.Fprintf(&b, "¶%s#%s\n", r.Path, r.Tag)
 		}
-		b.WriteString(r.Body)
+		writeSummary(&b, r, style)
 		if r.Footer != "" {
 			b.WriteString("\n\n" + r.Footer)
 		}
@@ -67,6 +70,26 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 		b.WriteString(r.Body)
 	}
 	return b.String()
+}
+
+// writeSummary renders a summary's rows in style; a result without rows
+// (made by hand) shows its Body.
+func writeSummary(b *strings.Builder, r *scout.ReadResult, style string) {
+	if r.Summary == nil || len(r.Summary.Rows) == 0 {
+		b.WriteString(r.Body)
+		return
+	}
+	for i, row := range r.Summary.Rows {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if row.Kind == summary.RowElided {
+			b.WriteString("...")
+			continue
+		}
+		pitext.WriteNumber(b, style, row.Start, row.End)
+		b.WriteString(row.Text)
+	}
 }
 
 // writeLines renders text and directory results.
@@ -107,12 +130,7 @@ func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
 			if i > 0 {
 				b.WriteByte('\n')
 			}
-			switch style {
-			case StyleHashline:
-				fmt.Fprintf(b, "%d:", l.N)
-			case StyleNumbered:
-				fmt.Fprintf(b, "%d|", l.N)
-			}
+			pitext.WriteNumber(b, style, l.N, l.N)
 			b.WriteString(l.Text)
 			if l.Cut && !r.Raw {
 				b.WriteString("…")

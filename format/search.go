@@ -10,11 +10,12 @@ import (
 // SearchOptions configure Search. nil means the defaults: hashline style,
 // the 50 KB cap, no extra notes.
 type SearchOptions struct {
-	// Plain prints every line as "*N|text" (match) or " N|text" (context)
-	// and no tags. false is the hashline style: files with a tag print
-	// "*N:text" under a "¶path#TAG" or "## name#TAG" heading; files without
-	// one fall back to the plain marks.
-	Plain bool
+	// Style is the line style (see the package doc): StyleHashline ("" too)
+	// prints "*N:text" (match) and " N:text" (context) under a "¶path#TAG"
+	// or "## name#TAG" heading, files without a tag falling back to the
+	// numbered marks; StyleNumbered prints "*N|text" and " N|text" and no
+	// tags; StylePlain prints "*text" and " text", no numbers and no tags.
+	Style string
 	// MaxBytes caps the text (whole lines only) before the notices. 0 means
 	// 50 KB; negative means no cap.
 	MaxBytes int
@@ -40,10 +41,14 @@ func Search(w io.Writer, r *scout.SearchResult, o *SearchOptions) error {
 // it. A SearchFiles result prints one path per line and a SearchCount
 // result "path:count" lines, with the same notices.
 func SearchText(r *scout.SearchResult, o *SearchOptions) (text string, truncated bool) {
-	var po *pitext.SearchOptions
-	if o != nil {
-		po = &pitext.SearchOptions{Plain: o.Plain, MaxBytes: o.MaxBytes, IgnoredHint: o.IgnoredHint, Notes: o.Notes}
-	}
-	text, cut := pitext.Search(r, po)
+	text, cut := pitext.Search(r, o.pi())
 	return text, cut != nil
+}
+
+// pi returns the options as the pi renderer takes them; nil stays nil.
+func (o *SearchOptions) pi() *pitext.SearchOptions {
+	if o == nil {
+		return nil
+	}
+	return &pitext.SearchOptions{Style: o.Style, MaxBytes: o.MaxBytes, IgnoredHint: o.IgnoredHint, Notes: o.Notes}
 }

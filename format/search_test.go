@@ -29,10 +29,10 @@ func TestSearchText(t *testing.T) {
 			want:   "¶src/a.go#1A2B\n 4:x\n*5:hit",
 		},
 		{
-			name:   "single plain",
-			reason: "plain style: no header, | marks",
+			name:   "single numbered",
+			reason: "numbered style: no header, | marks",
 			res:    scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "src/a.go", Tag: "1A2B", Lines: []scout.LineMatch{match(5, "hit")}}}},
-			opts:   &SearchOptions{Plain: true},
+			opts:   &SearchOptions{Style: StyleNumbered},
 			want:   "*5|hit",
 		},
 		{
@@ -65,21 +65,21 @@ func TestSearchText(t *testing.T) {
 			name:   "page notice",
 			reason: "more files: the skip notice after a blank line",
 			res:    scout.SearchResult{Skip: 20, NextSkip: 40, TotalFiles: 55, Truncated: scout.TruncFiles, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "x")}}}},
-			opts:   &SearchOptions{Plain: true},
+			opts:   &SearchOptions{Style: StyleNumbered},
 			want:   "# a\n*1|x\n\nShowing files 21-40 of 55. Use skip=40 for the next page, or narrow paths/pattern.",
 		},
 		{
 			name:   "budget notice",
 			reason: "a total cut by the budget is a lower bound",
 			res:    scout.SearchResult{NextSkip: 2, TotalFiles: 2, Truncated: scout.TruncBudget, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "x")}}}},
-			opts:   &SearchOptions{Plain: true},
+			opts:   &SearchOptions{Style: StyleNumbered},
 			want:   "# a\n*1|x\n\nShowing files 1-2 of at least 2. Use skip=2 for the next page, or narrow paths/pattern.",
 		},
 		{
 			name:   "notes",
 			reason: "missing paths and skipped members are noted after the results",
 			res:    scout.SearchResult{MissingPaths: []string{"x", "y"}, SkippedPaths: []scout.SkippedPath{{Path: "a.zip:b.png", Reason: scout.SkipBinary}, {Path: "a.zip:c.txt", Reason: scout.SkipBinary, Message: "not UTF-8"}, {Path: "d.txt", Reason: scout.SkipUnreadable, Message: "permission denied"}}, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "x")}}}},
-			opts:   &SearchOptions{Plain: true},
+			opts:   &SearchOptions{Style: StyleNumbered},
 			want:   "# a\n*1|x\n\nSkipped missing paths: x, y\nSkipped archive entries (search supports text members only): a.zip:b.png (binary), a.zip:c.txt (not UTF-8)",
 		},
 		{
@@ -94,7 +94,7 @@ func TestSearchText(t *testing.T) {
 			reason: "files too large or unreadable are named even when something matched: one of them may hold a match (issue 13 item 18); files left out by rule are not",
 			res: scout.SearchResult{Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "x")}}},
 				Skipped: map[scout.SkipReason]int{scout.SkipTooLarge: 1, scout.SkipUnreadable: 2, scout.SkipBinary: 3, scout.SkipIgnored: 4}},
-			opts: &SearchOptions{Plain: true},
+			opts: &SearchOptions{Style: StyleNumbered},
 			want: "# a\n*1|x\n\nNot searched: 1 too large, 2 unreadable.",
 		},
 		{
@@ -109,7 +109,7 @@ func TestSearchText(t *testing.T) {
 			name:   "trailing white space",
 			reason: "lines lose their trailing white space, as pi's grep trims them (pi-behaviour §2.2)",
 			res:    scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "  hit \t"), ctxLine(2, "x\u00a0 ")}}}},
-			opts:   &SearchOptions{Plain: true},
+			opts:   &SearchOptions{Style: StyleNumbered},
 			want:   "*1|  hit\n 2|x",
 		},
 		{

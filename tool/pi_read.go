@@ -131,11 +131,7 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 	if err != nil {
 		return nil, err
 	}
-	style := format.StylePlain
-	if c.hashline() {
-		style = format.StyleHashline
-	}
-	text := format.ReadText(res, &format.ReadOptions{Style: style})
+	text := format.ReadText(res, &format.ReadOptions{Style: c.Style})
 	d := &piReadData{Kind: "file", ResolvedPath: res.Path, Meta: readMeta(res), Result: res}
 	d.IsDirectory = res.Kind == scout.ReadKindDirectory
 	if u := res.URL; u != nil {

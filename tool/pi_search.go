@@ -118,7 +118,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		notes = append(notes, fmt.Sprintf("Note: `%s` searched as `%s`: %s, so every parenthesis matches literally", rewrite.From, rewrite.To, rewrite.Reason))
 	}
 	text, cut := pitext.Search(res, &pitext.SearchOptions{
-		Plain:       !c.hashline(),
+		Style:       c.Style,
 		IgnoredHint: ignoredHint(in.Gitignore, prune != nil, "gitignored files", "a path"),
 		Notes:       notes,
 	})

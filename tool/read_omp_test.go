@@ -32,11 +32,11 @@ func ompURLs(t *testing.T) []string {
 }
 
 // runOMP runs the cases in workspaces that have a README.md of their own,
-// as a MapFS and as a real directory, in both pi text styles.
+// as a MapFS and as a real directory, in the hashline and numbered styles.
 func runOMP(t *testing.T, tests []ompCase) {
 	m := fstest.MapFS{"README.md": {Data: []byte("# Workspace readme: Scout must not show this\n")}}
 	for wsName, c := range map[string]Config{"MapFS": {FS: m}, "TempDir": {Root: testfs.WriteDir(t, m)}} {
-		for _, style := range []string{"hashline", "plain"} {
+		for _, style := range []string{"hashline", "numbered"} {
 			c.Style = style
 			for _, tt := range tests {
 				t.Run(wsName+"/"+style+"/"+tt.reason, func(t *testing.T) {

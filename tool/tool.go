@@ -45,7 +45,9 @@ type Config struct {
 	// FS replaces the OS directory Root as the tree (see scout.Workspace).
 	// nil means Root opened traversal-safe.
 	FS fs.FS
-	// Style is the pi text style: "hashline" (default when "") or "plain".
+	// Style is the line style of pi search and read text: "hashline"
+	// (default when ""), "numbered" or "plain", as the format package
+	// describes them.
 	Style string
 	// ContextBefore and ContextAfter are the pi search context lines.
 	// 0 means the defaults (1 before, 3 after); a negative value means none.

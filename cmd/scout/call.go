@@ -13,36 +13,44 @@ import (
 	"github.com/scoutkit/scout/tool"
 )
 
-func init() {
-	commands["call"] = command{usage: "call [--toolset NAME] [--root DIR] [--no-web] [--allow-private-network] TOOL [JSON|-]", run: runCall}
-	commands["tools"] = command{usage: "tools [--toolset NAME]", run: runTools}
+var callCmd = &command{
+	name:  "call",
+	usage: "call [--toolset NAME] [--root DIR] [--no-web] [--allow-private-network] TOOL [JSON|-]",
+	help: `Runs one tool of a toolset with its arguments as JSON (from the argument, or stdin with -;
+default {}) and prints its Standard Envelope as one line of JSON, as an agent host would get
+it; the tools' own defaults apply. Exit status 1 when the Envelope is an error.`,
+	run: runCall,
 }
 
-func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const u = "call [--toolset NAME] [--root DIR] [--no-web] [--allow-private-network] TOOL [JSON|-]"
-	fs := newFlagSet("call", stderr, u)
+var toolsCmd = &command{
+	name:  "tools",
+	usage: "tools [--toolset NAME]",
+	help:  `Prints the tool definitions of a toolset (name, description, JSON Schema of the arguments).`,
+	run:   runTools,
+}
+
+func runCall(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f := newFlags(c, stdout, stderr)
 	var s settings
-	s.register(fs, true)
-	s.webFlags(fs)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	s.hostFlags(f)
+	s.webFlags(f)
+	pos, code, ok := f.parse(args)
+	if !ok {
+		return code
 	}
 	if len(pos) < 1 || len(pos) > 2 {
-		fmt.Fprintf(stderr, "Usage: scout %s\n", u)
-		return 2
+		return f.usageError("want TOOL and at most one JSON argument, got %d arguments", len(pos))
 	}
 	if err := s.check(); err != nil {
-		fmt.Fprintln(stderr, "scout call:", err)
-		return 2
+		return f.usageError("%v", err)
 	}
 	raw := []byte("{}")
 	if len(pos) == 2 {
 		raw = []byte(pos[1])
 		if pos[1] == "-" {
+			var err error
 			if raw, err = io.ReadAll(stdin); err != nil {
-				fmt.Fprintln(stderr, "scout call: reading stdin:", err)
-				return 2
+				return f.usageError("reading stdin: %v", err)
 			}
 		}
 	}
@@ -50,8 +58,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	env := tool.Call(ctx, s.cfg, s.toolset, pos[0], raw)
 	if err := writeEnvelope(stdout, env); err != nil {
-		fmt.Fprintln(stderr, "scout call:", err)
-		return 1
+		return f.fail("%v", err)
 	}
 	if env.Status == scout.StatusError {
 		return 1
@@ -62,28 +69,26 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // runTools prints a toolset's definitions in the Anthropic shape (name,
 // description, input_schema), byte for byte as testdata/tools/NAME.json
 // holds them.
-func runTools(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const u = "tools [--toolset NAME]"
-	fs := newFlagSet("tools", stderr, u)
-	toolset := fs.String("toolset", tool.DefaultToolset, "toolset to print")
-	if err := fs.Parse(args); err != nil {
-		return 2
+func runTools(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f := newFlags(c, stdout, stderr)
+	var s settings
+	s.toolsetFlag(f)
+	pos, code, ok := f.parse(args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() != 0 {
-		fmt.Fprintf(stderr, "Usage: scout %s\n", u)
-		return 2
+	if len(pos) != 0 {
+		return f.usageError("takes no arguments, got %q", pos[0])
 	}
-	defs, err := tool.AnthropicTools(*toolset)
+	defs, err := tool.AnthropicTools(s.toolset)
 	if err != nil {
-		fmt.Fprintln(stderr, "scout tools:", err)
-		return 2
+		return f.usageError("%v", err)
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(defs); err != nil {
-		fmt.Fprintln(stderr, "scout tools:", err)
-		return 1
+		return f.fail("%v", err)
 	}
 	return 0
 }

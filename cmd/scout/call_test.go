@@ -30,8 +30,8 @@ func TestCallCommand(t *testing.T) {
 		{[]string{"--toolset", "nope", "--root", root, "find", "{}"}, "", 1, "error", "Unknown toolset 'nope'", "unknown toolset"},
 		{[]string{"--toolset", "standardized", "--root", root, "Glob", `{"pattern": "**/*.go"}`}, "", 0, "success", "b/c.go", "standardized toolset"},
 		{[]string{"--root", filepath.Join(root, "missing"), "find", "{}"}, "", 2, "", "no such file", "root that does not exist: usage error"},
-		{[]string{}, "", 2, "", "Usage: scout call", "no tool"},
-		{[]string{"--root", root, "find", "{}", "extra"}, "", 2, "", "Usage: scout call", "too many arguments"},
+		{[]string{}, "", 2, "", "scout call: want TOOL", "no tool"},
+		{[]string{"--root", root, "find", "{}", "extra"}, "", 2, "", "scout call: want TOOL and at most one JSON argument", "too many arguments"},
 	}
 	for _, tt := range tests {
 		var out, errb bytes.Buffer
@@ -100,7 +100,7 @@ func TestToolsCommand(t *testing.T) {
 		reason string
 	}{
 		{[]string{"--toolset", "nope"}, "Unknown toolset 'nope'", "unknown toolset"},
-		{[]string{"extra"}, "Usage: scout tools", "positional argument"},
+		{[]string{"extra"}, "scout tools: takes no arguments", "positional argument"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(append([]string{"tools"}, tt.args...), strings.NewReader(""), &out, &errb); code != 2 || !strings.Contains(errb.String(), tt.want) {

@@ -2,55 +2,127 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/scoutkit/scout"
-	"github.com/scoutkit/scout/tool"
+	"github.com/scoutkit/scout/internal/pitext"
 )
 
-func init() {
-	commands["find"] = command{usage: "find GLOB [GLOB...] [--no-hidden] [--no-ignore] [--limit N] [--timeout SECONDS]", run: runFind}
+var findCmd = &command{
+	name:  "find",
+	usage: "find GLOB [GLOB...] [flags]",
+	help: `Finds the files and directories matching the GLOBs (* and ? within a name, ** across
+directories, {a,b}, [abc]; a bare *.go means **/*.go), newest first, grouped by directory,
+with the find tool's defaults: hidden entries are included, .gitignore/.ignore rules apply,
+node_modules is left out unless a GLOB names it, at most 200 entries, 5 seconds.
+On a terminal, stderr shows the entries walked while a find runs.`,
+	run: runFind,
 }
 
-func runFind(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const u = "find GLOB [GLOB...] [--no-hidden] [--no-ignore] [--limit N] [--timeout SECONDS]"
-	fs := newFlagSet("find", stderr, u)
+// The find tool's bounds, which the flags share.
+const (
+	findMaxLimit   = 200
+	findMinTimeout = 0.5
+	findMaxTimeout = 60
+)
+
+func runFind(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f := newFlags(c, stdout, stderr)
 	var s settings
-	s.register(fs, false)
-	noHidden := fs.Bool("no-hidden", false, "leave out hidden files and directories")
-	noIgnore := fs.Bool("no-ignore", false, "include files that .gitignore/.ignore leave out")
-	limit := fs.Int("limit", 200, "maximum paths (1-200)")
-	timeout := fs.Float64("timeout", 5, "timeout in seconds (0.5-60)")
-	globs, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	s.rootFlag(f)
+	noHidden := f.Bool("no-hidden", false, "leave out hidden files and directories")
+	noIgnore := f.Bool("no-ignore", false, "also list what .gitignore, .ignore and git excludes leave out")
+	limit := f.Int("limit", findMaxLimit, "list at most `N` entries, 1 to 200 (default 200)")
+	timeout := f.Float64("timeout", 5, "stop after `SECONDS`, 0.5 to 60, and list what was found (default 5)")
+	globs, code, ok := f.parse(args)
+	if !ok {
+		return code
 	}
-	if len(globs) == 0 {
-		fmt.Fprintf(stderr, "Usage: scout %s\n", u)
-		return 2
+	switch {
+	case len(globs) == 0:
+		return f.usageError("missing GLOB")
+	case slices.Contains(globs, ""):
+		return f.usageError("a GLOB is empty: name what to find, e.g. '**/*.go'")
+	case *limit < 1 || *limit > findMaxLimit:
+		return f.usageError("--limit must be 1 to %d, got %d", findMaxLimit, *limit)
+	case *timeout < findMinTimeout || *timeout > findMaxTimeout:
+		return f.usageError("--timeout must be %g to %g seconds, got %g", findMinTimeout, float64(findMaxTimeout), *timeout)
 	}
 	if err := s.check(); err != nil {
-		fmt.Fprintln(stderr, "scout find:", err)
-		return 2
+		return f.usageError("%v", err)
 	}
-	raw, _ := json.Marshal(map[string]any{"paths": globs, "hidden": !*noHidden, "gitignore": !*noIgnore, "limit": *limit, "timeout": *timeout})
-	return printText(tool.Pi, "find", s, raw, stdout, stderr)
-}
-
-// printText runs a tool and prints its text: to stdout on success, to
-// stderr with exit status 1 on error.
-func printText(toolset, name string, s settings, raw []byte, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	env := tool.Call(ctx, s.cfg, toolset, name, raw)
-	if env.Status == scout.StatusError {
-		fmt.Fprintln(stderr, env.Text)
-		return 1
+	var visited atomic.Int64
+	prog := startProgress(stderr, func(_ *progress, d time.Duration) string {
+		return fmt.Sprintf("walked %d entries, %.1f s", visited.Load(), d.Seconds())
+	})
+	fd := scout.Finder{Workspace: scout.Workspace{Root: s.cfg.Root, FS: workspaceFS}}
+	res, err := fd.Find(ctx, scout.FindRequest{
+		Patterns:  globs,
+		Recursive: true,
+		Hidden:    !*noHidden,
+		NoIgnore:  *noIgnore,
+		PruneDirs: pruneNodeModules(globs),
+		Limit:     *limit,
+		Timeout:   time.Duration(*timeout * float64(time.Second)),
+		Progress:  func(p scout.FindProgress) { visited.Store(int64(p.Visited)) },
+	})
+	prog.stop()
+	if err != nil {
+		return f.fail("%v", err)
 	}
-	fmt.Fprintln(stdout, env.Text)
+	fmt.Fprintln(stdout, findText(res, *limit, *timeout))
 	return 0
+}
+
+// findHints say how to include what a find left out, in flags.
+var findHints = map[scout.SkipReason]string{
+	scout.SkipIgnored: "--no-ignore lists what ignore files leave out; a GLOB naming node_modules lists it",
+	scout.SkipHidden:  "drop --no-hidden to list them",
+}
+
+// findText renders a find for people: the entries grouped by directory,
+// then notes and notices in flags rather than tool arguments.
+func findText(res *scout.FindResult, limit int, timeout float64) string {
+	paths := pitext.Paths(res)
+	var notes []string
+	if res.Truncated == scout.TruncTimeout {
+		notes = append(notes, fmt.Sprintf("find timed out after %ss; listing the %d entries found. Raise --timeout (at most %g) or narrow the GLOB", strconv.FormatFloat(timeout, 'f', -1, 64), len(paths), float64(findMaxTimeout)))
+	}
+	if len(res.MissingPaths) > 0 {
+		notes = append(notes, "Skipped missing paths: "+strings.Join(res.MissingPaths, ", "))
+	}
+	var text string
+	switch {
+	case len(paths) == 0:
+		lines := append([]string{"No files found matching pattern"}, notes...)
+		if lo := pitext.LeftOut(res.Skipped, findHints); lo != "" {
+			lines = append(lines, lo)
+		}
+		return strings.Join(lines, "\n")
+	case res.ExactFile:
+		text = paths[0]
+	default:
+		text = pitext.Grouped(paths)
+	}
+	if len(notes) > 0 {
+		text += "\n\n" + strings.Join(notes, "\n")
+	}
+	if res.Truncated == scout.TruncLimit {
+		more := fmt.Sprintf("%d results limit reached; narrow the GLOB for the rest", limit)
+		if limit < findMaxLimit {
+			more = fmt.Sprintf("%d results limit reached. Use --limit %d for more", limit, min(2*limit, findMaxLimit))
+		}
+		text += pitext.Notice(more)
+	}
+	return text
 }

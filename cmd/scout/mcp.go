@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -12,52 +11,59 @@ import (
 	"github.com/scoutkit/scout/tool"
 )
 
-func init() {
-	commands["mcp"] = command{usage: mcpUsage, run: runMCP}
+var mcpCmd = &command{
+	name:  "mcp",
+	usage: "mcp [--toolset NAME] [--root DIR] [--no-web] [--allow-private-network]",
+	help: `Serves a toolset over the Model Context Protocol on stdin and stdout (JSON-RPC 2.0, one
+message per line) until stdin ends, answering every request received before it ended, or
+until SIGTERM or SIGINT; the tools' own defaults apply. Web pages read are cached for the
+server's life.`,
+	run: runMCP,
 }
 
-const mcpUsage = "mcp [--toolset NAME] [--root DIR] [--no-web] [--allow-private-network]"
-
-// runMCP serves the toolset on stdio. Web pages read are cached for the
-// server's life (see mcpserver.New); --no-web refuses web URLs,
-// --allow-private-network allows those of private addresses.
-func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const u = mcpUsage
-	fs := newFlagSet("mcp", stderr, u)
+func runMCP(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f := newFlags(c, stdout, stderr)
 	var s settings
-	s.register(fs, true)
-	s.webFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		return 2
+	s.hostFlags(f)
+	s.webFlags(f)
+	pos, code, ok := f.parse(args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() != 0 {
-		fmt.Fprintf(stderr, "Usage: scout %s\n", u)
-		return 2
+	if len(pos) != 0 {
+		return f.usageError("takes no arguments, got %q", pos[0])
 	}
 	if err := s.check(); err != nil {
-		fmt.Fprintln(stderr, "scout mcp:", err)
-		return 2
+		return f.usageError("%v", err)
 	}
 	if _, err := tool.Tools(s.toolset); err != nil {
-		fmt.Fprintln(stderr, "scout mcp:", err)
-		return 2
+		return f.usageError("%v", err)
 	}
 	if s.cfg.Root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			fmt.Fprintln(stderr, "scout mcp:", err)
-			return 1
+			return f.fail("%v", err)
 		}
 		s.cfg.Root = wd
 	}
-	// A client stops its server by closing stdin, then with SIGTERM: both
-	// end the server cleanly.
+	// A client stops its server by closing stdin (the requests it sent are
+	// still answered), then with SIGTERM, which ends the calls still
+	// running. A client that is gone (the reader of stdout closed) stops
+	// them too.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if f, ok := stdout.(*os.File); ok {
+		// Answers to a client that is gone fail with EPIPE rather than
+		// killing the server mid-way.
+		signal.Ignore(syscall.SIGPIPE)
+		var gone context.CancelFunc
+		ctx, gone = context.WithCancel(ctx)
+		defer gone()
+		watchReader(ctx, f, gone)
+	}
 	in, out := io.NopCloser(stdin), nopWriteCloser{stdout}
 	if err := mcpserver.Serve(ctx, s.cfg, s.toolset, version, in, out); err != nil && ctx.Err() == nil {
-		fmt.Fprintln(stderr, "scout mcp:", err)
-		return 1
+		return f.fail("%v", err)
 	}
 	return 0
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/testfs"
 	"github.com/scoutkit/scout/tool"
 )
 
@@ -50,7 +51,7 @@ func scoutBinary(t *testing.T) string {
 		if runtime.GOOS == "windows" {
 			binPath += ".exe"
 		}
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		out, err := exec.Command("go", "build", testfs.BuildMode(), "-o", binPath, ".").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
@@ -399,10 +400,13 @@ func TestMCPCancel(t *testing.T) {
 	}
 }
 
-func TestMCPClientDisconnectMidCall(t *testing.T) {
+// TestMCPClientGoneMidCall: a client that crashes mid-call (its ends of
+// both pipes close) does not leave the server working for it.
+func TestMCPClientGoneMidCall(t *testing.T) {
 	root := slowTree(t)
 	// The client's own pipes, so that the test can drop the connection
-	// the way a crashing client does: stdin reaches EOF mid-call.
+	// the way a crashing client does: stdin reaches EOF and stdout has no
+	// reader, mid-call.
 	cmd := exec.Command(scoutBinary(t), "mcp", "--toolset", "amplifier", "--root", root)
 	var stderr syncBuffer
 	cmd.Stderr = &stderr
@@ -438,6 +442,7 @@ func TestMCPClientDisconnectMidCall(t *testing.T) {
 	go cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "grep", Arguments: slowGrep})
 	time.Sleep(500 * time.Millisecond)
 	stdin.Close()
+	stdout.Close()
 	closed := time.Now()
 	wait()
 	select {
@@ -448,6 +453,42 @@ func TestMCPClientDisconnectMidCall(t *testing.T) {
 		t.Logf("the server exited %v after its stdin closed", time.Since(closed))
 	case <-time.After(10 * time.Second):
 		t.Fatalf("the server still runs 10 s after its client went away mid-call\nstderr: %s", &stderr)
+	}
+}
+
+// TestMCPPipedRequests: requests piped in before stdin ends are all
+// answered before the server exits, as `printf ... | scout mcp` expects.
+func TestMCPPipedRequests(t *testing.T) {
+	root := writeTree(t, map[string][]byte{"a.go": []byte("package a\n"), "b/c.go": []byte("package b\n")})
+	cmd := exec.Command(scoutBinary(t), "mcp", "--root", root)
+	cmd.Stdin = strings.NewReader(strings.Join([]string{
+		`{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "sh", "version": "1"}}}`,
+		`{"jsonrpc": "2.0", "method": "notifications/initialized"}`,
+		`{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "search", "arguments": {"pattern": "package"}}}`,
+		`{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "find", "arguments": {"paths": ["**/*.go"]}}}`,
+	}, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("scout mcp: %v\n%s", err, out)
+	}
+	answers := map[float64]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m struct {
+			ID     float64
+			Result struct{ IsError bool }
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		if m.Result.IsError {
+			t.Errorf("request %v failed: %s", m.ID, line)
+		}
+		answers[m.ID] = line
+	}
+	for id, want := range map[float64]string{1: `"protocolVersion":"2025-06-18"`, 2: "package a", 3: "c.go"} {
+		if !strings.Contains(answers[id], want) {
+			t.Errorf("request %v: answer %q lacks %q", id, answers[id], want)
+		}
 	}
 }
 
@@ -481,7 +522,7 @@ func TestMCPUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--toolset", "nope"}, "Unknown toolset 'nope'", "unknown toolset"},
 		{[]string{"--root", filepath.Join(t.TempDir(), "missing")}, "no such file", "root that does not exist"},
-		{[]string{"extra"}, "Usage: scout mcp", "positional argument"},
+		{[]string{"extra"}, "scout mcp: takes no arguments", "positional argument"},
 		{[]string{"--style", "fancy"}, "--style must be", "bad shared flag"},
 		{[]string{"--no-web=maybe"}, "invalid boolean value", "bad --no-web value"},
 	}

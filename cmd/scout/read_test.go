@@ -26,9 +26,9 @@ func TestReadCommand(t *testing.T) {
 		{[]string{"read", "--root", root, "--read-limit", "1", "a.txt"}, 0, "¶a.txt#", "--read-limit sets the open-ended limit"},
 		{[]string{"read", "--root", root, "big.go"}, 0, "¶big.go#", "a large source file is summarised"},
 		{[]string{"read", "--root", root, "--no-summaries", "--style", "plain", "big.go"}, 0, "package big\n\nfunc F0() int {\n", "--no-summaries shows the lines"},
-		{[]string{"read", "--root", root, "nope.txt"}, 1, "Path 'nope.txt' not found", "an error result exits 1 on stderr"},
-		{[]string{"read", "--root", root}, 2, "Usage: scout read", "a missing path is a usage error"},
-		{[]string{"read", "--root", root, "a.txt", "b.txt"}, 2, "Usage: scout read", "read takes one path"},
+		{[]string{"read", "--root", root, "nope.txt"}, 1, "scout read: Path 'nope.txt' not found", "an error result exits 1 on stderr"},
+		{[]string{"read", "--root", root}, 2, "scout read: want one PATH", "a missing path is a usage error"},
+		{[]string{"read", "--root", root, "a.txt", "b.txt"}, 2, "scout read: want one PATH", "read takes one path"},
 		{[]string{"read", "--root", root, "--style", "fancy", "a.txt"}, 2, "scout read: --style", "a bad style is a usage error"},
 	}
 	for _, tt := range tests {

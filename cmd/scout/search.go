@@ -1,21 +1,33 @@
 package main
 
 import (
+	"bufio"
 	"context"
-	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
 )
 
-const searchUsage = "search PATTERN [PATH...] [-i] [-g GLOB]... [-t TYPE]... [-A N] [-B N] [-C N] [-l] [-c] [--hidden] [--no-ignore] [--max-filesize SIZE]"
-
-func init() {
-	commands["search"] = command{usage: searchUsage, run: runSearch}
+var searchCmd = &command{
+	name:  "search",
+	usage: "search PATTERN [PATH...] [flags]",
+	help: `Searches file contents for PATTERN, a regex (Go RE2 syntax), in the PATHs (files,
+directories, globs, archive members; default the root), with the search tool's defaults:
+hidden files are searched, .gitignore/.ignore rules apply, node_modules is left out unless a
+PATH names it, files over 10 MB are skipped, 1 line of context is shown before and 3 after
+each match. Unlike the tool, which pages 20 files and caps its text at 50 KB, it prints every
+match, file by file as the files are searched (in no fixed order; --sort path orders them).
+On a terminal, stderr shows the files and bytes searched while a search runs.`,
+	run: runSearch,
 }
 
 // listFlag collects a repeatable string flag.
@@ -24,33 +36,65 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
-func runSearch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("search", stderr, searchUsage)
+// notFlag is a bool flag that sets its target to false (--no-hidden).
+type notFlag struct{ b *bool }
+
+func (n notFlag) String() string   { return "" }
+func (n notFlag) IsBoolFlag() bool { return true }
+func (n notFlag) Set(v string) error {
+	b, err := strconv.ParseBool(v)
+	if b {
+		*n.b = false
+	}
+	return err
+}
+
+func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f := newFlags(c, stdout, stderr)
 	var s settings
-	s.register(fs, false)
+	s.rootFlag(f)
+	s.styleFlag(f)
+	s.contextFlags(f)
+	s.maxFilesizeFlag(f)
 	var globs, types listFlag
-	fs.Var(&globs, "g", "include files matching this glob (repeatable; !GLOB excludes)")
-	fs.Var(&types, "t", "search only files of this type: go, py, js, ts, rust, md, ... (repeatable)")
-	ignoreCase := fs.Bool("i", false, "case-insensitive")
-	after := fs.Int("A", -1, "context lines after each match (default: --context-after)")
-	before := fs.Int("B", -1, "context lines before each match (default: --context-before)")
-	both := fs.Int("C", -1, "context lines before and after each match")
-	files := fs.Bool("l", false, "print only the paths of matching files")
-	count := fs.Bool("c", false, "print the number of matching lines per file")
-	hidden := fs.Bool("hidden", false, "search hidden files and directories")
-	noIgnore := fs.Bool("no-ignore", false, "do not respect .gitignore, .ignore and git excludes")
-	multiline := fs.Bool("U", false, "multiline: a match may span lines and '.' matches newlines")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	f.Var(&globs, "g", "search only files matching `GLOB` (repeatable; !GLOB leaves them out)")
+	f.Var(&types, "t", "search only files of `TYPE`: go, py, js, ts, rust, md, ... (repeatable)")
+	ignoreCase := f.Bool("i", false, "case-insensitive")
+	after := f.Int("A", -1, "show `N` lines after each match (default 3, or --context-after)")
+	before := f.Int("B", -1, "show `N` lines before each match (default 1, or --context-before)")
+	both := f.Int("C", -1, "show `N` lines before and after each match")
+	maxCount := f.Int("m", -1, "show at most `N` matching lines per file (default all)")
+	files := f.Bool("l", false, "print only the paths of matching files")
+	count := f.Bool("c", false, "print the number of matching lines per file")
+	hidden := true
+	f.BoolVar(&hidden, "hidden", true, "search hidden files and directories (the default)")
+	f.Var(notFlag{&hidden}, "no-hidden", "leave out hidden files and directories")
+	noIgnore := f.Bool("no-ignore", false, "also search files that .gitignore, .ignore and git excludes leave out")
+	multiline := f.Bool("U", false, "multiline: a match may span lines and '.' matches newlines")
+	sortBy := f.String("sort", "none", "print files in `ORDER`: none (as searched) or path")
+	pos, code, ok := f.parse(args)
+	if !ok {
+		return code
 	}
 	if len(pos) == 0 {
-		fmt.Fprintf(stderr, "Usage: scout %s\n", searchUsage)
-		return 2
+		return f.usageError("missing PATTERN")
 	}
 	if err := s.check(); err != nil {
-		fmt.Fprintln(stderr, "scout search:", err)
-		return 2
+		return f.usageError("%v", err)
+	}
+	if *sortBy != "none" && *sortBy != "path" {
+		return f.usageError("--sort must be none or path, got %q", *sortBy)
+	}
+	for _, n := range []struct {
+		name string
+		v    int
+	}{{"-A", *after}, {"-B", *before}, {"-C", *both}} {
+		if n.v < -1 {
+			return f.usageError("%s must be 0 or more, got %d", n.name, n.v)
+		}
+	}
+	if *maxCount == 0 || *maxCount < -1 {
+		return f.usageError("-m must be 1 or more, got %d", *maxCount)
 	}
 	if *both >= 0 {
 		*before, *after = *both, *both
@@ -61,16 +105,18 @@ func runSearch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		IgnoreCase:        *ignoreCase,
 		Multiline:         *multiline,
 		DotAll:            *multiline,
-		Before:            pick(*before, s.cfg.ContextBefore),
-		After:             pick(*after, s.cfg.ContextAfter),
+		Before:            pick(*before, s.cfg.ContextBefore, 1),
+		After:             pick(*after, s.cfg.ContextAfter, 3),
 		Globs:             globs,
 		Types:             types,
-		Hidden:            *hidden,
+		Hidden:            hidden,
 		NoIgnore:          *noIgnore,
+		PruneDirs:         pruneNodeModules(pos[1:]),
 		MaxFiles:          -1,
 		MaxMatches:        -1,
-		MaxMatchesPerFile: -1,
-		Tags:              s.cfg.Style != "plain",
+		MaxMatchesPerFile: *maxCount,
+		Tags:              s.cfg.Style == format.StyleHashline,
+		Unordered:         *sortBy == "none",
 	}
 	switch {
 	case *files:
@@ -80,22 +126,152 @@ func runSearch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	sr := scout.Searcher{Workspace: scout.Workspace{Root: s.cfg.Root}, MaxFileSize: s.cfg.MaxFileSize, Workers: s.cfg.Workers, Resolvers: s.cfg.Resolvers}
-	res, err := sr.Search(ctx, req)
-	if err != nil {
-		fmt.Fprintln(stderr, "scout search:", err)
-		return 1
+	sr := scout.Searcher{Workspace: scout.Workspace{Root: s.cfg.Root, FS: workspaceFS}, MaxFileSize: s.cfg.MaxFileSize, Workers: s.cfg.Workers, Resolvers: s.cfg.Resolvers}
+	prog := startProgress(stderr, searchStatus)
+	req.Progress = prog.add
+	out := newOutput(stdout, prog)
+	opts := &format.SearchOptions{Style: s.cfg.Style, IgnoredHint: "--no-ignore searches what ignore files leave out; a PATH naming node_modules searches it"}
+	var err error
+	if workspaceFS == nil && singleFile(s.cfg.Root, req.Paths) {
+		// One file: its lines under the single-file header, as the tool
+		// prints them; there is nothing to stream.
+		var res *scout.SearchResult
+		if res, err = sr.Search(ctx, req); err == nil {
+			opts.MaxBytes = -1
+			text, _ := format.SearchText(res, opts)
+			out.write(text + "\n")
+		}
+	} else {
+		st := format.SearchStream{Options: opts, Mode: req.Mode}
+		var res *scout.SearchResult
+		res, err = sr.StreamFunc(ctx, req, func(fm *scout.FileMatch) bool {
+			return out.write(st.File(fm))
+		})
+		if err == nil {
+			out.write(st.End(res))
+		}
 	}
-	text, _ := format.SearchText(res, &format.SearchOptions{Plain: s.cfg.Style == "plain", MaxBytes: -1, IgnoredHint: "--no-ignore searches them"})
-	fmt.Fprintln(stdout, text)
+	prog.stop()
+	if ferr := out.close(); err == nil && ferr != nil {
+		err = ferr
+	}
+	if err != nil {
+		return f.fail("%v", err)
+	}
 	return 0
 }
 
+// workspaceFS replaces the OS directory --root in search and find when not
+// nil: the tests' slow file systems.
+var workspaceFS fs.FS
+
 // pick returns the flag value, or the setting when the flag was not given
-// (-1); the settings use a negative value for "none".
-func pick(flagValue, setting int) int {
-	if flagValue >= 0 {
+// (-1); a setting of 0 is the default def and a negative one none.
+func pick(flagValue, setting, def int) int {
+	switch {
+	case flagValue >= 0:
 		return flagValue
+	case setting == 0:
+		return def
 	}
 	return max(setting, 0)
+}
+
+// pruneNodeModules returns the directories the search tool never enters:
+// node_modules, unless a path names it.
+func pruneNodeModules(paths []string) []string {
+	for _, p := range paths {
+		if strings.Contains(p, "node_modules") {
+			return nil
+		}
+	}
+	return []string{"node_modules"}
+}
+
+// singleFile reports whether paths is one existing regular file under
+// root (not a glob, an archive member or a directory): it is searched
+// whole, without streaming (an archive's members too, listed as Search
+// lists them).
+func singleFile(root string, paths []string) bool {
+	if len(paths) != 1 || strings.ContainsAny(paths[0], "*?[{:") {
+		return false
+	}
+	p := paths[0]
+	if !filepath.IsAbs(p) && root != "" {
+		p = filepath.Join(root, p)
+	}
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// output writes the results to stdout: at once, a file at a time, when
+// stdout is a terminal (clearing the progress line first); otherwise in
+// blocks, flushed at least every flushEvery, so that a reader of the pipe
+// sees the first results as they come and a large output costs few writes.
+type output struct {
+	mu    sync.Mutex
+	w     *bufio.Writer
+	tty   bool
+	prog  *progress
+	err   error
+	dirty bool // written since the last flush
+	done  chan struct{}
+	wg    sync.WaitGroup
+}
+
+// flushEvery is the longest a result waits in the buffer of a pipe.
+const flushEvery = 100 * time.Millisecond
+
+func newOutput(stdout io.Writer, prog *progress) *output {
+	o := &output{w: bufio.NewWriterSize(stdout, 64<<10), tty: isTerminal(stdout), prog: prog, done: make(chan struct{})}
+	if !o.tty {
+		o.wg.Go(func() {
+			t := time.NewTicker(flushEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-o.done:
+					return
+				case <-t.C:
+					o.mu.Lock()
+					if o.dirty && o.err == nil {
+						o.err = o.w.Flush()
+						o.dirty = false
+					}
+					o.mu.Unlock()
+				}
+			}
+		})
+	}
+	return o
+}
+
+// write writes s; it returns false once writing failed (a closed pipe),
+// which stops the search.
+func (o *output) write(s string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.err != nil {
+		return false
+	}
+	if o.tty {
+		o.prog.clear()
+	}
+	_, o.err = o.w.WriteString(s)
+	o.dirty = true
+	if o.err == nil && o.tty {
+		o.err = o.w.Flush()
+		o.dirty = false
+	}
+	return o.err == nil
+}
+
+// close stops the flushing and writes what is left.
+func (o *output) close() error {
+	close(o.done)
+	o.wg.Wait()
+	if o.err != nil {
+		return o.err
+	}
+	return o.w.Flush()
 }

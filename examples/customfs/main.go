@@ -113,7 +113,7 @@ func run(ctx context.Context, w io.Writer, trees []tree) error {
 		if err != nil {
 			return err
 		}
-		text, _ := format.SearchText(res, &format.SearchOptions{Plain: true})
+		text, _ := format.SearchText(res, &format.SearchOptions{Style: format.StyleNumbered})
 		fmt.Fprintf(w, "== search TODO\n%s\n", text)
 
 		if len(found.Entries) > 0 {

@@ -44,7 +44,7 @@ func run(ctx context.Context, w io.Writer, root, pattern string) error {
 	if err != nil {
 		return err
 	}
-	text, _ := format.SearchText(res, &format.SearchOptions{Plain: true})
+	text, _ := format.SearchText(res, &format.SearchOptions{Style: format.StyleNumbered})
 	fmt.Fprintf(w, "\n== search %s: %d files\n%s\n", pattern, res.TotalFiles, text)
 	if len(res.Files) == 0 {
 		return nil

@@ -3,9 +3,11 @@
 // initialize, ping, tools/list and tools/call, and stops a call when the
 // client sends notifications/cancelled for it or goes away. Each tool
 // returns its text as text content, the Standard Envelope as
-// structuredContent and images read by `read` as image content; tool errors
-// are results with isError set, so the model sees them. Every tool is
-// annotated read-only and idempotent.
+// structuredContent (declared as every tool's outputSchema) and images
+// read by `read` as image content; tool errors are results with isError
+// set, so the model sees them. Every tool is annotated read-only and
+// idempotent. When the client closes its input, the requests received
+// before are still answered.
 //
 // The protocol surface is this small, so the package speaks it itself
 // rather than through an SDK: the official Go SDK's client is the test of
@@ -59,11 +61,59 @@ type Server struct {
 
 // toolDef is a tool as tools/list describes it.
 type toolDef struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"inputSchema"`
-	Annotations annotations     `json:"annotations"`
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+	Annotations  annotations     `json:"annotations"`
 }
+
+// envelopeSchema is the JSON Schema of every tool's structuredContent, the
+// Standard Envelope (scout.Envelope); data is the tool's own result.
+var envelopeSchema = json.RawMessage(`{
+  "type": "object",
+  "description": "The Standard Envelope of the call; its text is also the text content.",
+  "properties": {
+    "status": {"type": "string", "enum": ["success", "partial", "error"], "description": "success, partial (a limit, a breaker or a timeout cut the result) or error"},
+    "data": {"description": "the tool's result, shaped by the tool; null on error"},
+    "text": {"type": "string", "description": "the model-facing text"},
+    "stats": {
+      "type": "object",
+      "properties": {
+        "time_ms": {"type": "integer"},
+        "matched": {"type": "integer"},
+        "visited": {"type": "integer"},
+        "skipped": {"type": "integer"},
+        "files": {"type": "integer"},
+        "bytes": {"type": "integer"}
+      },
+      "required": ["time_ms", "matched"],
+      "additionalProperties": false
+    },
+    "context": {
+      "type": "object",
+      "properties": {
+        "cwd": {"type": "string"},
+        "params_input": {"description": "the arguments as given"},
+        "path_resolved": {"type": "string"},
+        "pattern_normalized": {"type": "string"}
+      },
+      "required": ["cwd", "params_input"],
+      "additionalProperties": false
+    },
+    "error": {
+      "type": "object",
+      "properties": {
+        "code": {"type": "string"},
+        "message": {"type": "string"}
+      },
+      "required": ["code", "message"],
+      "additionalProperties": false
+    }
+  },
+  "required": ["status", "data", "text", "stats", "context"],
+  "additionalProperties": false
+}`)
 
 type annotations struct {
 	ReadOnlyHint    bool `json:"readOnlyHint"`
@@ -88,15 +138,15 @@ func New(cfg tool.Config, toolset, version string) (*Server, error) {
 	for _, t := range tools {
 		// read fetches web URLs unless the host refused them
 		open := t.Name == "read" && !cfg.NoWeb
-		s.tools = append(s.tools, toolDef{Name: t.Name, Description: t.Description, InputSchema: t.Schema,
+		s.tools = append(s.tools, toolDef{Name: t.Name, Description: t.Description, InputSchema: t.Schema, OutputSchema: envelopeSchema,
 			Annotations: annotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: open}})
 	}
 	return s, nil
 }
 
-// Serve runs a server on the given streams until the client closes in or
-// ctx is canceled; either way it stops the calls still running, waits for
-// them and closes in and out.
+// Serve runs a server on the given streams until the client closes in,
+// then answers the requests it received before that, or until ctx is
+// canceled, which stops the calls still running; it closes in and out.
 func Serve(ctx context.Context, cfg tool.Config, toolset, version string, in io.ReadCloser, out io.WriteCloser) error {
 	s, err := New(cfg, toolset, version)
 	if err != nil {
@@ -108,9 +158,12 @@ func Serve(ctx context.Context, cfg tool.Config, toolset, version string, in io.
 }
 
 // Serve reads messages from in and writes the answers to out until in
-// ends or ctx is canceled, then stops the calls still running and waits
-// for them. A read that ctx interrupts goes on in the background until in
-// is closed. Serve returns nil when in ends and ctx's error when canceled.
+// ends, then waits for the calls still running and writes their answers:
+// every request received is answered, as a client that closes its end to
+// shut the server down expects. When ctx is canceled it stops the calls
+// still running and returns once they are done. A read that ctx interrupts
+// goes on in the background until in is closed. Serve returns nil when in
+// ends and ctx's error when canceled.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -131,11 +184,21 @@ loop:
 			break loop
 		}
 	}
+	if errors.Is(err, io.EOF) {
+		done := make(chan struct{})
+		go func() {
+			c.calls.Wait()
+			close(done)
+		}()
+		select {
+		case <-done:
+			return nil
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+	}
 	cancel()
 	c.calls.Wait()
-	if errors.Is(err, io.EOF) {
-		return nil
-	}
 	return err
 }
 

@@ -14,11 +14,12 @@ import (
 // SearchOptions configure Search (see format.SearchOptions). nil means the
 // defaults: hashline style, the 50 KB cap, no extra notes.
 type SearchOptions struct {
-	// Plain prints every line as "*N|text" (match) or " N|text" (context)
-	// and no tags. false is the hashline style: files with a tag print
-	// "*N:text" under a "¶path#TAG" or "## name#TAG" heading; files without
-	// one fall back to the plain marks.
-	Plain bool
+	// Style is the line style: StyleHashline ("" too) prints "*N:text"
+	// (match) and " N:text" (context) under a "¶path#TAG" or "## name#TAG"
+	// heading, files without a tag falling back to the numbered marks;
+	// StyleNumbered prints "*N|text" and " N|text" and no tags; StylePlain
+	// prints "*text" and " text", no numbers and no tags.
+	Style string
 	// MaxBytes caps the text (whole lines only) before the notices. 0 means
 	// MaxBytes (50 KB); negative means no cap.
 	MaxBytes int
@@ -44,22 +45,22 @@ func Search(r *scout.SearchResult, o *SearchOptions) (text string, cut *Cut) {
 	if o == nil {
 		o = &SearchOptions{}
 	}
-	notes := searchNotes(r, o)
+	notes := Notes(r, o)
 	var body string
 	switch {
 	case r.Mode != scout.SearchContent:
 		body = fileList(r)
 	case r.Single && len(r.Files) == 1:
-		body = singleFile(&r.Files[0], o.Plain)
+		body = singleFile(&r.Files[0], o.Style)
 	default:
-		body = grouped(r.Files, o.Plain)
+		body = grouped(r.Files, o.Style)
 	}
 	if body == "" {
 		text = "No matches found"
 		if len(notes) > 0 {
 			text += "\n" + strings.Join(notes, "\n")
 		}
-		if n := skippedLine(r, o.IgnoredHint, nil); n != "" {
+		if n := SkippedLine(r, o.IgnoredHint, nil); n != "" {
 			text += "\n" + n
 		}
 		return text, nil
@@ -86,11 +87,15 @@ func Search(r *scout.SearchResult, o *SearchOptions) (text string, cut *Cut) {
 		parts = append(parts, "Some lines truncated to "+strconv.Itoa(r.MaxColumns)+" chars")
 	}
 	// After the cut, so that it is never cut off.
-	if n := skippedLine(r, "", missed); n != "" {
+	if n := MissedLine(r); n != "" {
 		body += "\n\n" + n
 	}
 	return body + Notice(parts...), cut
 }
+
+// MissedLine names the files that were to be searched and could not be
+// (too large, unreadable), or is "": a result with matches still says so.
+func MissedLine(r *scout.SearchResult) string { return SkippedLine(r, "", missed) }
 
 // missed are the skip reasons a result with matches still names: files
 // that were to be searched and could not be, so that a match in them was
@@ -98,8 +103,11 @@ func Search(r *scout.SearchResult, o *SearchOptions) (text string, cut *Cut) {
 // by rule, as ripgrep leaves them out; an empty result names those too.
 var missed = map[scout.SkipReason]bool{scout.SkipTooLarge: true, scout.SkipUnreadable: true}
 
-// searchNotes are the lines on missing paths and skipped archive members.
-func searchNotes(r *scout.SearchResult, o *SearchOptions) []string {
+// Notes are the lines on missing paths and skipped archive members.
+func Notes(r *scout.SearchResult, o *SearchOptions) []string {
+	if o == nil {
+		o = &SearchOptions{}
+	}
 	var notes []string
 	if len(r.MissingPaths) > 0 {
 		notes = append(notes, "Skipped missing paths: "+strings.Join(r.MissingPaths, ", "))
@@ -133,9 +141,9 @@ func pageNotice(r *scout.SearchResult) string {
 	return fmt.Sprintf("Showing files %d-%d of %s. Use skip=%d for the next page, or narrow paths/pattern.", r.Skip+1, r.NextSkip, total, r.NextSkip)
 }
 
-// skippedLine says what was left out of the search, or "": every reason,
+// SkippedLine says what was left out of the search, or "": every reason,
 // or only those in only when it is not nil.
-func skippedLine(r *scout.SearchResult, ignoredHint string, only map[scout.SkipReason]bool) string {
+func SkippedLine(r *scout.SearchResult, ignoredHint string, only map[scout.SkipReason]bool) string {
 	if len(r.Skipped) == 0 {
 		return ""
 	}
@@ -181,21 +189,27 @@ func fileList(r *scout.SearchResult) string {
 }
 
 // singleFile renders one file without a group heading.
-func singleFile(f *scout.FileMatch, plain bool) string {
-	lines := strings.TrimSuffix(fileLines(f, plain), "\n")
+func singleFile(f *scout.FileMatch, style string) string {
+	lines := strings.TrimSuffix(FileLines(f, style), "\n")
 	if lines == "" {
 		return ""
 	}
-	if !plain && f.Tag != "" {
+	if Tagged(style, f) {
 		return "¶" + f.Path + "#" + f.Tag + "\n" + lines
 	}
 	return lines
 }
 
+// Tagged reports whether f's heading shows its tag: in the hashline style,
+// when it has one.
+func Tagged(style string, f *scout.FileMatch) bool {
+	return (style == "" || style == StyleHashline) && f.Tag != ""
+}
+
 // grouped renders files bucketed by directory, in order of first
 // appearance: "# dir/" then "## name#TAG" per file; files at the top
 // level print as "# name#TAG".
-func grouped(files []scout.FileMatch, plain bool) string {
+func grouped(files []scout.FileMatch, style string) string {
 	type group struct {
 		dir   string
 		files []*scout.FileMatch
@@ -204,7 +218,7 @@ func grouped(files []scout.FileMatch, plain bool) string {
 	byDir := map[string]*group{}
 	for i := range files {
 		f := &files[i]
-		d := dirOf(f.Path)
+		d := DirOf(f.Path)
 		g := byDir[d]
 		if g == nil {
 			g = &group{dir: d}
@@ -217,7 +231,7 @@ func grouped(files []scout.FileMatch, plain bool) string {
 	for _, g := range groups {
 		var b strings.Builder
 		for _, f := range g.files {
-			lines := fileLines(f, plain)
+			lines := FileLines(f, style)
 			if lines == "" {
 				continue
 			}
@@ -236,7 +250,7 @@ func grouped(files []scout.FileMatch, plain bool) string {
 				b.WriteString("# ")
 			}
 			b.WriteString(name)
-			if !plain && f.Tag != "" {
+			if Tagged(style, f) {
 				b.WriteString("#" + f.Tag)
 			}
 			b.WriteString("\n" + lines)
@@ -248,10 +262,10 @@ func grouped(files []scout.FileMatch, plain bool) string {
 	return strings.Join(sections, "\n\n")
 }
 
-// dirOf returns the directory part of a display path with its trailing
+// DirOf returns the directory part of a display path with its trailing
 // '/', "" for a top-level file. An archive member groups under the
 // archive's directory; a URL-like path is top level.
-func dirOf(p string) string {
+func DirOf(p string) string {
 	if strings.Contains(p, "://") {
 		return ""
 	}
@@ -265,12 +279,14 @@ func dirOf(p string) string {
 	return d + "/"
 }
 
-// fileLines renders a file's lines, each ending in '\n', with "..." where
+// FileLines renders a file's lines, each ending in '\n', with "..." where
 // line numbers jump. Trailing white space is dropped, as pi's grep does.
-func fileLines(f *scout.FileMatch, plain bool) string {
-	sep := "|"
-	if !plain && f.Tag != "" {
-		sep = ":"
+func FileLines(f *scout.FileMatch, style string) string {
+	if style == "" {
+		style = StyleHashline
+	}
+	if style == StyleHashline && f.Tag == "" {
+		style = StyleNumbered // a file without a tag has no hashline version
 	}
 	var b strings.Builder
 	prev := 0
@@ -284,8 +300,7 @@ func fileLines(f *scout.FileMatch, plain bool) string {
 		} else {
 			b.WriteByte(' ')
 		}
-		b.WriteString(strconv.Itoa(l.Line))
-		b.WriteString(sep)
+		WriteNumber(&b, style, l.Line, l.Line)
 		b.WriteString(strings.TrimRightFunc(l.Text, unicode.IsSpace))
 		if l.Cut {
 			b.WriteString(cutMark)

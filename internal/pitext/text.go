@@ -6,8 +6,40 @@ package pitext
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
+
+// The line styles of search and read text, the same in both: a line of
+// the file is "N:text" in the hashline style (with a "¶path#TAG" header
+// that names the file's version), "N|text" in the numbered style and the
+// text alone in the plain style; a search marks a match with '*' and a
+// context line with ' ' before that; a summary's row for lines A to B is
+// "A-B:text", "A-B|text" or the text, its elided lines "...".
+const (
+	StyleHashline = "hashline"
+	StyleNumbered = "numbered"
+	StylePlain    = "plain"
+)
+
+// WriteNumber writes the number part of a row standing for lines n to end
+// (one line when equal) in style: "n:", "n|", "n-end:" ..., nothing when
+// plain. "" is the hashline style.
+func WriteNumber(b *strings.Builder, style string, n, end int) {
+	if style == StylePlain {
+		return
+	}
+	b.WriteString(strconv.Itoa(n))
+	if end != n {
+		b.WriteByte('-')
+		b.WriteString(strconv.Itoa(end))
+	}
+	if style == StyleNumbered {
+		b.WriteByte('|')
+	} else {
+		b.WriteByte(':')
+	}
+}
 
 // MaxBytes is the byte cap of pi tool text (50 KB).
 const MaxBytes = 50 * 1024

@@ -218,7 +218,7 @@ func (r *reader) conflicts(display string, src io.Reader) (*Result, error) {
 
 // summaryResult builds the result of a summarised file.
 func summaryResult(display string, size int64, text []byte, s *summary.Summary) *Result {
-	sum := &Summary{Lines: s.TotalLines, ElidedLines: s.ElidedLines}
+	sum := &Summary{Lines: s.TotalLines, ElidedLines: s.ElidedLines, Rows: s.Rows}
 	for _, sp := range s.Elided {
 		sum.ElidedSpans = append(sum.ElidedSpans, [2]int{sp.Start, sp.End})
 	}

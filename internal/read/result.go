@@ -3,6 +3,7 @@ package read
 import (
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/image"
+	"github.com/scoutkit/scout/internal/summary"
 )
 
 // Kind is what a read returned.
@@ -203,6 +204,10 @@ type Summary struct {
 	Lines       int      `json:"lines"`       // lines in the file
 	ElidedSpans [][2]int `json:"elidedSpans"` // 1-based inclusive elided ranges
 	ElidedLines int      `json:"elidedLines"`
+	// Rows are the summary's rows in file order, covering every line once:
+	// kept lines, merged "head .. tail" lines and elided runs. The JSON
+	// carries them as the Result's Body, in the hashline style.
+	Rows []summary.Row `json:"-"`
 }
 
 // URLInfo describes a web read.

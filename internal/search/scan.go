@@ -22,6 +22,7 @@ type outcome struct {
 	res  *grep.FileResult
 	skip string // a Skip reason; "" when res is set
 	err  error  // the cause when skip is SkipError
+	size int64  // the bytes of a searched file (res set)
 }
 
 // scan searches the files that produce passes to its emit function, with
@@ -120,15 +121,28 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 		res *grep.FileResult
 		err error
 	)
+	var size int64
+	open := func() (fsx.Regular, error) {
+		var r fsx.Regular
+		var err error
+		if f.walked {
+			r, err = f.entry.OpenRegular()
+		} else {
+			r, err = fsx.OpenRegular(fsys, f.path)
+		}
+		if err == nil {
+			size = r.Size()
+		}
+		return r, err
+	}
 	switch {
 	case f.r != nil:
 		res, err = sc.SearchReader(ctx, f.r)
 	case f.mem:
 		res, err = sc.SearchBytes(ctx, f.text)
-	case f.walked:
-		res, err = sc.SearchOpened(ctx, f.path, maxSize, f.entry.OpenRegular)
+		size = int64(len(f.text))
 	default:
-		res, err = sc.SearchFile(ctx, fsys, f.path, maxSize)
+		res, err = sc.SearchOpened(ctx, f.path, maxSize, open)
 	}
 	switch {
 	case errors.Is(err, fsx.ErrTooLarge):
@@ -141,16 +155,17 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 	if res.Binary {
 		return outcome{skip: SkipBinary}
 	}
-	return outcome{res: res}
+	return outcome{res: res, size: size}
 }
 
 // scanAll walks the scope and searches each file on the walker goroutine
 // that found it (no hand-off between goroutines), then calls fn for each
-// file that matched in byte-wise path order. Files that did not match or
-// were left out are passed to fn as they come (serialised), before the
-// matches: they carry no order-dependent information. workers > 0 sets
-// the number of walker goroutines.
-func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filter, m *grep.Matcher, maxSize int64, workers int, skipped map[string]int, fn func(f file, o outcome) bool) error {
+// file that matched in byte-wise path order, or as they come when
+// unordered. Files that did not match or were left out are passed to fn as
+// they come (serialised), before the matches: they carry no
+// order-dependent information. workers > 0 sets the number of walker
+// goroutines.
+func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filter, m *grep.Matcher, maxSize int64, workers int, unordered bool, skipped map[string]int, fn func(f file, o outcome) bool) error {
 	if workers > 0 {
 		wo.Workers = workers
 	}
@@ -194,7 +209,7 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 		switch {
 		case stop:
 			return fs.SkipAll
-		case o.res != nil && o.res.MatchLines > 0:
+		case o.res != nil && o.res.MatchLines > 0 && !unordered:
 			hits = append(hits, hit{fl, o})
 		default:
 			if !fn(fl, o) {

@@ -58,6 +58,12 @@ type Request struct {
 
 	// PerFileOne is PerFile for a scope of a single file.
 	PerFileOne int
+	// Unordered lets Stream pass matching files on as they are found
+	// instead of in path order.
+	Unordered bool
+	// Progress, when not nil, is called with the size of each file
+	// searched, from one goroutine at a time.
+	Progress func(size int64)
 }
 
 // Hit is one matching file.
@@ -157,10 +163,20 @@ func prepare(ctx context.Context, fsys fs.FS, root string, req *Request) (*prepa
 // order, until fn returns false. With exhaustive set, the caller promises
 // to consume every file: the walk and the search then overlap and the
 // results are sorted at the end, which is faster but holds every matching
-// file's result until then.
+// file's result until then. With req.Unordered the walk and the search
+// overlap too, and fn gets each file as it is searched.
 func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f file, o outcome) bool) error {
-	if exhaustive {
-		return scanAll(ctx, p.fsys, p.scope, p.req.Walk, p.filter, p.matcher, p.req.MaxFileSize, p.req.Workers, p.skipped, fn)
+	if progress := p.req.Progress; progress != nil {
+		inner := fn
+		fn = func(f file, o outcome) bool {
+			if o.res != nil {
+				progress(o.size)
+			}
+			return inner(f, o)
+		}
+	}
+	if exhaustive || p.req.Unordered {
+		return scanAll(ctx, p.fsys, p.scope, p.req.Walk, p.filter, p.matcher, p.req.MaxFileSize, p.req.Workers, p.req.Unordered, p.skipped, fn)
 	}
 	if t := p.scope.Targets; len(t) == 1 && t[0].Dir {
 		// One directory: stream a sorted walk, so that a page can fill
@@ -202,6 +218,7 @@ func checkRanges(req *Request, sc *Scope) error {
 
 // Run searches and pages the result.
 func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, error) {
+	req.Unordered = false // a page is in path order
 	p, err := prepare(ctx, fsys, root, &req)
 	if err != nil {
 		return nil, err
@@ -277,9 +294,9 @@ func (o *Outcome) pageLines() int {
 	return n
 }
 
-// Stream searches and calls yield for each matching file in path order,
-// until yield returns false. Skip, MaxFiles and Budget are ignored. The
-// returned Outcome has no Files.
+// Stream searches and calls yield for each matching file in path order
+// (as found when req.Unordered), until yield returns false. Skip, MaxFiles
+// and Budget are ignored. The returned Outcome has no Files.
 func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield func(Hit) bool) (*Outcome, error) {
 	p, err := prepare(ctx, fsys, root, &req)
 	if err != nil {

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/scoutkit/scout/tool"
+)
+
+// doorsTree is a git work tree with what the defaults decide on: a hidden
+// file, an ignored file, node_modules, a file over the 10 MB size cap, a
+// match with more context than the defaults show, a file longer than the
+// read limit.
+func doorsTree(t *testing.T) string {
+	t.Helper()
+	var long strings.Builder
+	for i := 1; i <= 400; i++ {
+		fmt.Fprintf(&long, "line %d\n", i)
+	}
+	root := writeTree(t, map[string][]byte{
+		".git/HEAD":            []byte("ref: refs/heads/main\n"),
+		".gitignore":           []byte("ignored.txt\n"),
+		"ctx.txt":              []byte("b2\nb1\nneedle here\na1\na2\na3\na4\n"),
+		".hidden/h.txt":        []byte("needle hidden\n"),
+		"ignored.txt":          []byte("needle ignored\n"),
+		"node_modules/m/n.txt": []byte("needle module\n"),
+		"long.txt":             []byte(long.String()),
+	})
+	big, err := os.Create(filepath.Join(root, "big.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer big.Close()
+	if _, err := big.WriteString("needle big\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := big.Truncate(10<<20 + 1); err != nil { // one byte over the cap
+		t.Fatal(err)
+	}
+	return root
+}
+
+// doorCalls are a call of each tool for each toolset, with only the
+// arguments a tool requires: every other argument is its default.
+var doorCalls = []struct{ toolset, name, args string }{
+	{"pi", "search", `{"pattern": "needle"}`},
+	{"pi", "find", `{"paths": ["*.txt"]}`},
+	{"pi", "read", `{"path": "long.txt"}`},
+	{"pi", "read", `{"path": "."}`},
+	{"amplifier", "grep", `{"pattern": "needle"}`},
+	{"amplifier", "grep", `{"pattern": "needle", "output_mode": "content"}`},
+	{"amplifier", "glob", `{"pattern": "**/*.txt"}`},
+	{"standardized", "Glob", `{"pattern": "**/*.txt"}`},
+}
+
+// TestDoorsAgree: a tool answers a call the same through every door that
+// takes tool arguments: Go (tool.Call with the zero Config, the tools'
+// own defaults), `scout call` and `scout mcp` (as their flags leave the
+// settings). The C shim's door is checked by the cshim package's tests.
+func TestDoorsAgree(t *testing.T) {
+	root := doorsTree(t)
+	ctx := context.Background()
+	sessions := map[string]*mcp.ClientSession{}
+	for _, c := range doorCalls {
+		goEnv := untimedEnvelope(t, tool.Call(ctx, tool.Config{Root: root}, c.toolset, c.name, []byte(c.args)))
+
+		code, out, errb := runCLI("call", "--toolset", c.toolset, "--root", root, c.name, c.args)
+		if code != 0 {
+			t.Fatalf("call %s %s: exit %d: %s", c.name, c.args, code, errb)
+		}
+		var callEnv any
+		if err := json.Unmarshal([]byte(out), &callEnv); err != nil {
+			t.Fatal(err)
+		}
+		if got := untimedEnvelope(t, callEnv); !reflect.DeepEqual(got, goEnv) {
+			t.Errorf("%s/%s %s: scout call answers\n%v\nGo answers\n%v", c.toolset, c.name, c.args, got, goEnv)
+		}
+
+		cs := sessions[c.toolset]
+		if cs == nil {
+			cs = mcpInProcess(t, "--toolset", c.toolset, "--root", root)
+			sessions[c.toolset] = cs
+		}
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: json.RawMessage(c.args)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := untimedEnvelope(t, res.StructuredContent); !reflect.DeepEqual(got, goEnv) {
+			t.Errorf("%s/%s %s: scout mcp answers\n%v\nGo answers\n%v", c.toolset, c.name, c.args, got, goEnv)
+		}
+	}
+}
+
+// elapsed matches the durations some texts report ("Scanned 8 items in
+// 3ms"), which differ between two runs.
+var elapsed = regexp.MustCompile(`\b\d+ms\b`)
+
+// untimedEnvelope is envelopeMap with the durations in the text replaced.
+func untimedEnvelope(t *testing.T, v any) map[string]any {
+	m := envelopeMap(t, v)
+	if text, ok := m["text"].(string); ok {
+		m["text"] = elapsed.ReplaceAllString(text, "Nms")
+	}
+	return m
+}
+
+// mcpInProcess runs `scout mcp ARGS` in process on pipes and connects the
+// SDK's client to it.
+func mcpInProcess(t *testing.T, args ...string) *mcp.ClientSession {
+	t.Helper()
+	serverIn, clientOut := io.Pipe()
+	clientIn, serverOut := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(append([]string{"mcp"}, args...), serverIn, serverOut, io.Discard)
+		serverOut.Close()
+	}()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "doors"}, nil).Connect(context.Background(), &mcp.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		if code := <-done; code != 0 {
+			t.Errorf("scout mcp exited %d", code)
+		}
+	})
+	return cs
+}
+
+// TestCommandDefaults: the human commands decide what the tool they stand
+// for decides, on each default: hidden files, ignore files, node_modules,
+// the size cap, the context lines, the read limit. Their only departures
+// (search prints every match, unpaged) are in their help.
+func TestCommandDefaults(t *testing.T) {
+	root := doorsTree(t)
+	tests := []struct {
+		reason    string
+		cli       []string
+		tool      string // pi tool
+		args      string
+		want, not []string
+	}{
+		{"search: hidden files are searched", []string{"search", "needle"}, "search", `{"pattern": "needle"}`,
+			[]string{"h.txt", "*1:needle hidden"}, nil},
+		{"search: ignored files, node_modules and files over 10 MB are not", []string{"search", "needle"}, "search", `{"pattern": "needle"}`,
+			nil, []string{"ignored", "module", "big"}},
+		{"search: 1 line of context before a match, 3 after", []string{"search", "needle", "ctx.txt"}, "search", `{"pattern": "needle", "paths": ["ctx.txt"]}`,
+			[]string{" 2:b1\n*3:needle here\n 4:a1\n 5:a2\n 6:a3"}, []string{"b2", "a4"}},
+		{"find: hidden entries are listed, ignored ones and node_modules are not", []string{"find", "*.txt"}, "find", `{"paths": ["*.txt"]}`,
+			[]string{"h.txt", "ctx.txt"}, []string{"ignored.txt", "n.txt"}},
+		{"read: 300 lines", []string{"read", "long.txt"}, "read", `{"path": "long.txt"}`,
+			[]string{"300:line 300", "Use :301 to continue"}, []string{"301:line 301"}},
+	}
+	for _, tt := range tests {
+		code, out, errb := runCLI(append(tt.cli, "--root", root)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tt.cli, code, errb)
+		}
+		env := tool.Call(context.Background(), tool.Config{Root: root}, tool.Pi, tt.tool, []byte(tt.args))
+		for door, text := range map[string]string{"scout " + tt.cli[0]: out, "the " + tt.tool + " tool": env.Text} {
+			for _, w := range tt.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("%s: %s lacks %q:\n%s", tt.reason, door, w, text)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(text, n) {
+					t.Errorf("%s: %s holds %q:\n%s", tt.reason, door, n, text)
+				}
+			}
+		}
+	}
+}

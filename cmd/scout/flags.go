@@ -1,0 +1,269 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/tool"
+)
+
+// flags is one subcommand's flag set: it prints the command's own help
+// (to stdout for -h, exit 0) and reports every error as "scout CMD: ...".
+type flags struct {
+	*flag.FlagSet
+	cmd    *command
+	stdout io.Writer
+	stderr io.Writer
+}
+
+func newFlags(c *command, stdout, stderr io.Writer) *flags {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors and help are printed by parse
+	fs.Usage = func() {}
+	return &flags{FlagSet: fs, cmd: c, stdout: stdout, stderr: stderr}
+}
+
+// parse parses args, flags and positional arguments mixed (everything
+// after "--" is positional). Short flags take attached values as ripgrep's
+// do (-C0, -A2, -m5) and bool short flags combine (-il). It returns the
+// positional arguments, or ok false with the exit status: 0 after -h
+// printed the help, 2 after a usage error.
+func (f *flags) parse(args []string) (pos []string, code int, ok bool) {
+	args = f.expandShort(args)
+	for {
+		err := f.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			f.help(f.stdout)
+			return nil, 0, false
+		}
+		if err != nil {
+			return nil, f.usageError("%v", err), false
+		}
+		args = f.Args()
+		if len(args) == 0 {
+			return pos, 0, true
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), 0, true
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// expandShort rewrites "-C0" as "-C", "0" when -C takes a value, and
+// "-il" as "-i", "-l" when every letter is a bool flag; other arguments,
+// and everything after "--", are left as they are.
+func (f *flags) expandShort(args []string) []string {
+	var out []string
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) < 3 || a[0] != '-' || a[1] == '-' || strings.Contains(a, "=") || f.Lookup(a[1:]) != nil {
+			out = append(out, a)
+			continue
+		}
+		if fl := f.Lookup(a[1:2]); fl != nil && !isBool(fl) {
+			out = append(out, a[:2], a[2:])
+			continue
+		}
+		split := make([]string, 0, len(a)-1)
+		for _, r := range a[1:] {
+			if fl := f.Lookup(string(r)); fl == nil || !isBool(fl) {
+				split = nil
+				break
+			}
+			split = append(split, "-"+string(r))
+		}
+		if split == nil {
+			out = append(out, a) // the flag package reports it
+			continue
+		}
+		out = append(out, split...)
+	}
+	return out
+}
+
+func isBool(fl *flag.Flag) bool {
+	b, ok := fl.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// usageError prints a usage error and returns the exit status 2.
+func (f *flags) usageError(format string, a ...any) int {
+	fmt.Fprintf(f.stderr, "scout %s: %s\nRun 'scout %s -h' for its flags.\n", f.cmd.name, fmt.Sprintf(format, a...), f.cmd.name)
+	return 2
+}
+
+// fail prints a run-time error and returns the exit status 1.
+func (f *flags) fail(format string, a ...any) int {
+	fmt.Fprintf(f.stderr, "scout %s: %s\n", f.cmd.name, fmt.Sprintf(format, a...))
+	return 1
+}
+
+// help prints the command's usage, description and flags. A flag's usage
+// text states its default itself; the flag package's own "(default ...)"
+// is not added.
+func (f *flags) help(w io.Writer) {
+	fmt.Fprintf(w, "Usage: scout %s\n\n%s\n", f.cmd.usage, f.cmd.help)
+	type row struct{ name, usage string }
+	var rows []row
+	width := 0
+	f.VisitAll(func(fl *flag.Flag) {
+		arg, usage := flag.UnquoteUsage(fl)
+		name := "--" + fl.Name
+		if len(fl.Name) == 1 {
+			name = "-" + fl.Name
+		}
+		if arg != "" {
+			name += " " + arg
+		}
+		width = max(width, len(name))
+		rows = append(rows, row{name, usage})
+	})
+	if len(rows) == 0 {
+		return
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		return strings.ToLower(strings.TrimLeft(rows[i].name, "-")) < strings.ToLower(strings.TrimLeft(rows[j].name, "-"))
+	})
+	fmt.Fprintln(w, "\nFlags:")
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, r.name, r.usage)
+	}
+}
+
+// settings are the host settings of the tools: the project root and the
+// text and search settings a model cannot change. Each command registers
+// the ones it uses.
+type settings struct {
+	toolset string
+	cfg     tool.Config
+}
+
+func (s *settings) toolsetFlag(f *flags) {
+	f.StringVar(&s.toolset, "toolset", tool.DefaultToolset, "the `NAME`d toolset: "+strings.Join(tool.Toolsets(), ", ")+" (default "+tool.DefaultToolset+")")
+}
+
+func (s *settings) rootFlag(f *flags) {
+	f.StringVar(&s.cfg.Root, "root", "", "the project root `DIR`, also the working directory (default the current directory)")
+}
+
+// styles are the --style values.
+var styles = []string{format.StyleHashline, format.StyleNumbered, format.StylePlain}
+
+func (s *settings) styleFlag(f *flags) {
+	f.StringVar(&s.cfg.Style, "style", format.StyleHashline, "line `STYLE` of search and read text: hashline (N:text under a ¶path#TAG header), numbered (N|text) or plain (the text alone) (default hashline)")
+}
+
+func (s *settings) contextFlags(f *flags) {
+	f.Func("context-before", "`N` context lines before a match in search (default 1)", func(v string) error {
+		return contextLines(v, &s.cfg.ContextBefore)
+	})
+	f.Func("context-after", "`N` context lines after a match in search (default 3)", func(v string) error {
+		return contextLines(v, &s.cfg.ContextAfter)
+	})
+}
+
+// contextLines sets a Config context setting from a flag: 0 is none (a
+// negative value in the Config, where 0 means the default).
+func contextLines(v string, dst *int) error {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return fmt.Errorf("want a number of lines, 0 or more")
+	}
+	*dst = n
+	if n == 0 {
+		*dst = -1
+	}
+	return nil
+}
+
+func (s *settings) readLimitFlag(f *flags) {
+	f.Func("read-limit", "`N` lines shown by a read without a range (default 300, at most 3000)", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return fmt.Errorf("want a number of lines, at least 1")
+		}
+		s.cfg.ReadLimit = n
+		return nil
+	})
+}
+
+func (s *settings) maxFilesizeFlag(f *flags) {
+	f.Func("max-filesize", "skip files larger than `SIZE` bytes in search, with a K, M or G suffix, or none for no cap (default 10M)", func(v string) error {
+		n, err := parseSize(v)
+		s.cfg.MaxFileSize = n
+		return err
+	})
+}
+
+// parseSize reads a --max-filesize value: a whole number of bytes with an
+// optional K, M or G suffix (powers of 1024), or "none" (-1: no cap).
+func parseSize(v string) (int64, error) {
+	if v == "none" {
+		return -1, nil
+	}
+	shift := 0
+	if v != "" {
+		if i := strings.IndexByte("KMG", v[len(v)-1]&^0x20); i >= 0 {
+			shift = 10 * (i + 1)
+			v = v[:len(v)-1]
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 1 || n > math.MaxInt64>>shift {
+		return 0, fmt.Errorf("want a positive number of bytes with an optional K, M or G suffix (10M), or none")
+	}
+	return n << shift, nil
+}
+
+// check validates the settings given.
+func (s *settings) check() error {
+	if s.cfg.Style != "" && !slices.Contains(styles, s.cfg.Style) {
+		return fmt.Errorf("--style must be %s, got %q", strings.Join(styles, ", "), s.cfg.Style)
+	}
+	if s.cfg.Root != "" {
+		st, err := os.Stat(s.cfg.Root)
+		if err != nil {
+			return fmt.Errorf("--root %s: %v", s.cfg.Root, err)
+		}
+		if !st.IsDir() {
+			return fmt.Errorf("--root %s is not a directory", s.cfg.Root)
+		}
+	}
+	return nil
+}
+
+// hostFlags registers the settings of call and mcp: the toolset, the root
+// and every tool setting.
+// webFlags are the flags of the hosts that serve read (call, mcp): --no-web
+// and --allow-private-network.
+func (s *settings) webFlags(f *flags) {
+	f.BoolVar(&s.cfg.NoWeb, "no-web", false, "read refuses web URLs (http://, https://, www.)")
+	s.privateFlag(f)
+}
+
+// privateFlag is --allow-private-network.
+func (s *settings) privateFlag(f *flags) {
+	f.BoolVar(&s.cfg.AllowPrivateNetwork, "allow-private-network", false, "read fetches URLs of loopback (localhost), private, link-local and cloud metadata addresses, which it refuses by default")
+}
+
+func (s *settings) hostFlags(f *flags) {
+	s.toolsetFlag(f)
+	s.rootFlag(f)
+	s.styleFlag(f)
+	s.contextFlags(f)
+	s.readLimitFlag(f)
+	s.maxFilesizeFlag(f)
+}

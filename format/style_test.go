@@ -1,0 +1,99 @@
+package format
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/summary"
+)
+
+// TestStylesAgree: a style prints a line of a file the same way in a
+// search, a read and a code summary (a search adds its '*' or ' ' mark).
+func TestStylesAgree(t *testing.T) {
+	line := func(n int, text string) scout.ReadLine { return scout.ReadLine{N: n, Text: text} }
+	read := &scout.ReadResult{Kind: scout.ReadKindText, Path: "a.go", Tag: "ABCD", TotalLines: 3,
+		Blocks: []scout.ReadBlock{{Start: 1, Lines: []scout.ReadLine{line(1, "package a"), line(2, "func F() {"), line(3, "}")}}}}
+	sum := &scout.ReadResult{Kind: scout.ReadKindSummary, Path: "a.go", Tag: "ABCD", TotalLines: 3,
+		Body: "1:package a\n2:func F() {\n...\n3:}",
+		Summary: &scout.ReadSummary{Lines: 3, Rows: []summary.Row{
+			{Kind: summary.RowLine, Start: 1, End: 1, Text: "package a"},
+			{Kind: summary.RowLine, Start: 2, End: 2, Text: "func F() {"},
+			{Kind: summary.RowElided, Start: 3, End: 2},
+			{Kind: summary.RowLine, Start: 3, End: 3, Text: "}"},
+		}}}
+	search := &scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a.go", Tag: "ABCD", Lines: []scout.LineMatch{
+		{Line: 1, Text: "package a"}, {Line: 2, Text: "func F() {", Match: true}, {Line: 3, Text: "}"}}}}}
+	tests := []struct {
+		style             string
+		read, sum, search string
+		reason            string
+	}{
+		{StyleHashline, "¶a.go#ABCD\n1:package a\n2:func F() {\n3:}", "¶a.go#ABCD\n1:package a\n2:func F() {\n...\n3:}", "¶a.go#ABCD\n 1:package a\n*2:func F() {\n 3:}",
+			"N: rows under the ¶path#TAG header"},
+		{StyleNumbered, "1|package a\n2|func F() {\n3|}", "1|package a\n2|func F() {\n...\n3|}", " 1|package a\n*2|func F() {\n 3|}",
+			"N| rows, no header"},
+		{StylePlain, "package a\nfunc F() {\n}", "package a\nfunc F() {\n...\n}", " package a\n*func F() {\n }",
+			"the text alone"},
+	}
+	for _, tt := range tests {
+		if got := ReadText(read, &ReadOptions{Style: tt.style}); got != tt.read {
+			t.Errorf("%s read (%s):\n got %q\nwant %q", tt.style, tt.reason, got, tt.read)
+		}
+		if got := ReadText(sum, &ReadOptions{Style: tt.style}); got != tt.sum {
+			t.Errorf("%s summary (%s):\n got %q\nwant %q", tt.style, tt.reason, got, tt.sum)
+		}
+		if got, _ := SearchText(search, &SearchOptions{Style: tt.style}); got != tt.search {
+			t.Errorf("%s search (%s):\n got %q\nwant %q", tt.style, tt.reason, got, tt.search)
+		}
+	}
+	// A merged summary row shows the range it stands for.
+	merged := &scout.ReadResult{Kind: scout.ReadKindSummary, Path: "a.go", Summary: &scout.ReadSummary{Rows: []summary.Row{{Kind: summary.RowMerged, Start: 4, End: 6, Text: "x .. y"}}}}
+	for style, want := range map[string]string{StyleHashline: "4-6:x .. y", StyleNumbered: "4-6|x .. y", StylePlain: "x .. y"} {
+		if got := ReadText(merged, &ReadOptions{Style: style}); got != want {
+			t.Errorf("%s merged row: got %q, want %q", style, got, want)
+		}
+	}
+	// A summary made by hand, without rows, shows its Body.
+	if got := ReadText(&scout.ReadResult{Kind: scout.ReadKindSummary, Body: "1:x"}, &ReadOptions{Style: StylePlain}); got != "1:x" {
+		t.Errorf("a summary without rows: got %q, want its Body", got)
+	}
+}
+
+func TestSearchStream(t *testing.T) {
+	files := []scout.FileMatch{
+		{Path: "src/b.go", Tag: "BBBB", Lines: []scout.LineMatch{match(2, "b"), ctxLine(3, "c"), match(9, "d")}},
+		{Path: "src/c.go", Tag: "CCCC", Lines: []scout.LineMatch{match(1, "e")}},
+		{Path: "a.txt", Lines: []scout.LineMatch{{Line: 1, Text: "aaa", Match: true, Cut: true}}, MatchLines: 1},
+		{Path: "src/d.go", Tag: "DDDD", Lines: []scout.LineMatch{match(4, "f")}},
+	}
+	tests := []struct {
+		name   string
+		s      SearchStream
+		files  []scout.FileMatch
+		end    scout.SearchResult
+		want   string
+		reason string
+	}{
+		{"content", SearchStream{}, files, scout.SearchResult{MaxColumns: 3, MissingPaths: []string{"x"}},
+			"# src/\n## b.go#BBBB\n*2:b\n 3:c\n...\n*9:d\n\n## c.go#CCCC\n*1:e\n\n# a.txt\n*1|aaa…\n\n# src/\n## d.go#DDDD\n*4:f\n\nSkipped missing paths: x\n\n[Some lines truncated to 3 chars]\n",
+			"each file under its heading as it comes; the directory heading again after another directory; notes and the cut notice at the end"},
+		{"plain", SearchStream{Options: &SearchOptions{Style: StylePlain}}, files[1:2], scout.SearchResult{},
+			"# src/\n## c.go\n*e\n", "no tags, no numbers"},
+		{"files", SearchStream{Mode: scout.SearchFiles}, files[:3], scout.SearchResult{}, "src/b.go\nsrc/c.go\na.txt\n", "one path per line"},
+		{"count", SearchStream{Mode: scout.SearchCount}, files[2:3], scout.SearchResult{}, "a.txt:1\n", "path:count"},
+		{"none", SearchStream{Options: &SearchOptions{IgnoredHint: "--no-ignore searches them"}}, nil,
+			scout.SearchResult{Skipped: map[scout.SkipReason]int{scout.SkipIgnored: 2}},
+			"No matches found\nNot searched: 2 ignored (--no-ignore searches them).\n", "nothing matched: what was not searched, with the hint"},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		for i := range tt.files {
+			b.WriteString(tt.s.File(&tt.files[i]))
+		}
+		b.WriteString(tt.s.End(&tt.end))
+		if b.String() != tt.want {
+			t.Errorf("%s (%s):\n got %q\nwant %q", tt.name, tt.reason, b.String(), tt.want)
+		}
+	}
+}
