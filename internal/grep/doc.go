@@ -33,6 +33,10 @@
 //
 // # Limits
 //
+// A pattern is at most MaxPatternBytes (64 KiB) long; a longer one is an
+// INVALID_PARAM error that states the cap (compiling costs memory in
+// proportion to the pattern).
+//
 // Memory is bounded by the buffers, not by the file: a line longer than
 // MaxLineBytes is searched in windows of that size (FileResult.LongLines;
 // a match across a window edge is missed), and a whole-file search reads

@@ -35,6 +35,7 @@ func TestCompileErrors(t *testing.T) {
 		{"bad class", "[z-a]", "invalid character class range: `z-a` at position 1", false, "range out of order"},
 		{"unclosed class", "x[ab", "missing closing ]: `[ab` at position 1", false, "suffix of the pattern"},
 		{"repeat too big", "a{1001}", "invalid repeat count", false, "Go caps repetitions at 1000"},
+		{"pattern too long", strings.Repeat("a|", MaxPatternBytes/2) + "b", "the pattern is 65537 bytes, over the cap of 65536 bytes", false, "compiling it would take memory and time"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
