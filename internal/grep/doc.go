@@ -58,10 +58,14 @@
 // a UTF-8 byte-order mark is skipped.
 //
 // In line mode a match never spans lines: classes such as \s or [^a] do
-// not match the newline (as in ripgrep). A pattern that spells out a
-// newline (a literal "\n"), or that can match one with Options.Multiline
-// or Options.DotAll, is searched over the whole file instead (up to
-// MaxWholeBytes), and each line a match touches is reported as matching.
+// not match the newline, and a pattern that spells one out (a literal
+// "\n") is an error that says to turn multiline on (as in ripgrep without
+// -U). With Options.Multiline or Options.DotAll, a pattern that can match
+// a newline, or (Multiline) that anchors at the text's start or end (\A,
+// \z, (?-m)^ and $), is searched over the whole file instead (up to
+// MaxWholeBytes), as ripgrep's -U does: \A and \z hold at the file's
+// start and end only, and each line a match touches is reported as
+// matching.
 //
 // # Regular expression syntax
 //

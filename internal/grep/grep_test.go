@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -148,9 +149,15 @@ func TestWholeMode(t *testing.T) {
 		whole  bool
 		reason string
 	}{
-		{Options{Pattern: `a\nb`}, true, "a literal newline"},
-		{Options{Pattern: "a\nb"}, true, "a real newline character"},
-		{Options{Pattern: `\n|0`, IgnoreCase: true}, true, "the parser makes [\n0] of it"},
+		{Options{Pattern: `a\nb`, Multiline: true}, true, "a literal newline"},
+		{Options{Pattern: "a\nb", DotAll: true}, true, "a real newline character"},
+		{Options{Pattern: `\n|0`, IgnoreCase: true, Multiline: true}, true, "the parser makes [\n0] of it"},
+		{Options{Pattern: `\Apackage`, Multiline: true}, true, "\\A holds at the file's start only"},
+		{Options{Pattern: `(?-m)^package`, Multiline: true}, true, "so does (?-m)^"},
+		{Options{Pattern: `\}\z`, Multiline: true}, true, "\\z holds at the file's end only"},
+		{Options{Pattern: `(?-m)\}$`, Multiline: true}, true, "so does (?-m)$"},
+		{Options{Pattern: `^package`, Multiline: true}, false, "^ holds at every line start: line mode"},
+		{Options{Pattern: `\Apackage`}, false, "without Multiline each line is a text, as in rg without -U"},
 		{Options{Pattern: `\s+`}, false, "a space class does not cross lines by default"},
 		{Options{Pattern: `\s+`, Multiline: true}, true, "with Multiline it may"},
 		{Options{Pattern: `[^a]`, Multiline: true}, true, "a negated class covers the newline"},
@@ -165,6 +172,65 @@ func TestWholeMode(t *testing.T) {
 		}
 		if m.whole != tt.whole {
 			t.Errorf("%+v: whole = %v, want %v (%s)", tt.o, m.whole, tt.whole, tt.reason)
+		}
+	}
+}
+
+// TestNewlineNeedsMultiline: a pattern that spells a newline is an error
+// outside multiline mode (ripgrep without -U refuses it too), one that
+// says how to fix the call; classes that merely cover the newline are
+// fine.
+func TestNewlineNeedsMultiline(t *testing.T) {
+	for _, p := range []string{`a\nb`, "a\nb", `\n|0`, `[\n]`, `foo\(\):\n\s+return`, `\x0A`} {
+		_, err := Compile(Options{Pattern: p})
+		if errs.CodeOf(err) != errs.InvalidParam || !errors.Is(err, ErrNewline) || !strings.Contains(err.Error(), "multiline") {
+			t.Errorf("%q: got %v, want INVALID_PARAM wrapping ErrNewline that names multiline", p, err)
+		}
+		for _, o := range []Options{{Pattern: p, Multiline: true}, {Pattern: p, DotAll: true}} {
+			if _, err := Compile(o); err != nil {
+				t.Errorf("%+v: %v", o, err)
+			}
+		}
+	}
+	for _, p := range []string{`\s+`, `[^a]`, `\W`, `.`} {
+		if _, err := Compile(Options{Pattern: p}); err != nil {
+			t.Errorf("%q covers the newline without spelling it: %v", p, err)
+		}
+	}
+}
+
+// TestMultilineAnchors: in multiline mode \A, \z and (?-m)^ and $ hold
+// at the file's start and end only, ^ and $ at every line (rg -U).
+func TestMultilineAnchors(t *testing.T) {
+	data := []byte("package a\npackage b\n}\nx }\n}")
+	tests := []struct {
+		pattern string
+		lines   []int
+	}{
+		{`\Apackage`, []int{1}},
+		{`(?-m)^package`, []int{1}},
+		{`^package`, []int{1, 2}},
+		{`\}\z`, []int{5}},
+		{`(?-m)\}$`, []int{5}},
+		{`\}$`, []int{3, 4, 5}},
+		{`^\}$`, []int{3, 5}},
+		{`\A\z`, nil},
+	}
+	for _, tt := range tests {
+		m, err := Compile(Options{Pattern: tt.pattern, Multiline: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := m.NewScanner().SearchBytes(context.Background(), data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, l := range res.Lines {
+			got = append(got, l.Number)
+		}
+		if !slices.Equal(got, tt.lines) {
+			t.Errorf("%q: lines %v, want %v", tt.pattern, got, tt.lines)
 		}
 	}
 }
@@ -196,7 +262,7 @@ func TestSearchCases(t *testing.T) {
 		{"ranges", Options{Pattern: "main|return", LineRanges: [][2]int{{3, 4}}, After: 5}, fixture, "3 true \"func main() {\" [[5 9]]|4 false \"\\tprintln(\\\"héllo\\\")\" []", "matches and context only inside the range"},
 		{"limit", Options{Pattern: "main|return", MaxMatchesPerFile: 1, After: 5}, fixture, "1 true \"package main\" [[8 12]]|2 false \"\" []", "after-context stops at the next match"},
 		{"first only", Options{Pattern: "main|return", FirstOnly: true}, fixture, "1 true \"package main\" [[8 12]]", "one line"},
-		{"multiline literal newline", Options{Pattern: "{\r?\n\tprint"}, fixture, "3 true \"func main() {\" [[12 13]]|4 true \"\\tprintln(\\\"héllo\\\")\" [[0 6]]", "a match spanning two lines marks both"},
+		{"multiline literal newline", Options{Pattern: "{\r?\n\tprint", Multiline: true}, fixture, "3 true \"func main() {\" [[12 13]]|4 true \"\\tprintln(\\\"héllo\\\")\" [[0 6]]", "a match spanning two lines marks both"},
 		{"dotall", Options{Pattern: "return.}", DotAll: true}, fixture, "5 true \"\\treturn\" [[1 7]]|6 true \"}\" [[0 1]]", "dot matches the newline"},
 		{"multiline anchors", Options{Pattern: "^}$", Multiline: true}, fixture, "6 true \"}\" [[0 1]]", "line mode with (?m)"},
 		{"no match", Options{Pattern: "zzz"}, fixture, "", "nothing"},
@@ -289,7 +355,7 @@ func TestEncodingWhole(t *testing.T) {
 	for _, u := range utf16.Encode([]rune(text)) {
 		data = append(data, byte(u), byte(u>>8))
 	}
-	m, err := Compile(Options{Pattern: "終わり\n最", CountOnly: true})
+	m, err := Compile(Options{Pattern: "終わり\n最", CountOnly: true, Multiline: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,10 +30,12 @@ type Options struct {
 	Pattern string
 	// IgnoreCase matches letters of either case (Unicode simple folding).
 	IgnoreCase bool
-	// Multiline makes ^ and $ match at line ends. When the pattern can
-	// match a newline (a literal \n, or '.' with DotAll, or a class such as
-	// \s) the whole file is searched as one text and a match may span
-	// lines; otherwise the search stays line by line.
+	// Multiline makes ^ and $ match at line ends and lets a match span
+	// lines. When the pattern can match a newline (a literal \n, or '.'
+	// with DotAll, or a class such as \s) or anchors at the text's start
+	// or end (\A, \z, (?-m)^ and $), the whole file is searched as one
+	// text; otherwise the search stays line by line. Without Multiline or
+	// DotAll, a pattern that spells a newline is an error (ErrNewline).
 	Multiline bool
 	// DotAll lets '.' match '\n' too (amplifier's multiline). It implies a
 	// whole-file search when the pattern contains '.'.
@@ -141,12 +143,16 @@ func Compile(o Options) (*Matcher, error) {
 	if err != nil {
 		return nil, regexError(o.Pattern, err)
 	}
+	if !o.Multiline && !o.DotAll && hasLiteralNewline(tree) {
+		return nil, &errs.Error{Code: errs.InvalidParam, Err: ErrNewline,
+			Message: "Invalid regex: the pattern spells a newline (\\n), but no line holds one: a match spans lines only in multiline mode. Turn multiline on, or take the \\n out"}
+	}
 	m := &Matcher{opts: o, re: re, prog: prog, ranges: normRanges(o.LineRanges)}
-	// A search is line by line unless a match can contain a newline: an
-	// explicit newline always can; otherwise only in Multiline or DotAll
-	// mode, where classes such as \s or [^a] and a DotAll '.' may cross a
-	// line end (as in ripgrep's multiline mode).
-	m.whole = hasLiteralNewline(tree) || ((o.Multiline || o.DotAll) && canMatchNewline(tree))
+	// A search is line by line unless it is multiline (as ripgrep's -U)
+	// and a match can contain a newline (a literal one, a class such as
+	// \s or [^a], a DotAll '.') or the pattern anchors at the text's start
+	// or end (\A, \z, (?-m)^ and $): those hold at the file's ends only.
+	m.whole = (o.Multiline || o.DotAll) && canMatchNewline(tree) || o.Multiline && anchorsText(tree)
 	m.contextFree = !looksBack(tree)
 	info := analyze(tree)
 	if info.pure && info.exact.usable(1) && !info.exact.anyFold() && !info.exact.hasByte('\r') {
@@ -169,6 +175,11 @@ func Compile(o Options) (*Matcher, error) {
 	}
 	return m, nil
 }
+
+// ErrNewline is the cause of the error of a pattern that spells a newline
+// without Multiline or DotAll (ripgrep's "the literal '\\n' is not
+// allowed"): callers may name their own multiline switch.
+var ErrNewline = errors.New("pattern spells a newline outside multiline mode")
 
 // regexError turns a regexp/syntax error into the InvalidParam error.
 func regexError(pattern string, err error) error {
