@@ -21,11 +21,19 @@
 //     no check at all.
 //   - Without a usable literal, a lazy DFA (dfa.go) runs over the whole
 //     buffer with one table lookup per byte and finds the next matching
-//     line; Go's regexp (a backtracker or NFA, no DFA) then runs only on
-//     matching lines, to report the match spans.
-//   - If the automaton's cache thrashes (patterns such as (a|b)*a(a|b){12}
-//     need exponentially many states) it gives up and regexp runs line by
-//     line instead, as RE2's DFA falls back to its NFA.
+//     line.
+//   - The matches of a matching line (their spans, their count) are found
+//     by two more lazy DFAs (matchdfa.go), exactly where Go's regexp finds
+//     them: one forward over the pattern to where the leftmost-first match
+//     ends, one backward over the reversed pattern to where it starts, one
+//     match at a time, so a line of millions of matches needs no memory
+//     for them. Go's regexp (a backtracker or a Pike VM, 25-50 MB/s) is not
+//     used to search.
+//   - If an automaton's cache thrashes (patterns such as (a|b)*a(a|b){12}
+//     need exponentially many states), the line DFA gives up and the match
+//     DFAs find the matching lines; these step uncached thread lists when
+//     they thrash in turn (a Pike VM without captures), as RE2's DFA falls
+//     back to its NFA.
 //   - Line numbers are counted lazily with bytes.Count, only up to each
 //     matching line; CountOnly builds no Line values, and in line mode
 //     without line ranges it counts no newlines at all (lines are told
@@ -40,11 +48,11 @@
 // Memory is bounded by the buffers, not by the file: a line longer than
 // MaxLineBytes is searched in windows of that size (FileResult.LongLines;
 // a match across a window edge is missed), and a whole-file search reads
-// at most MaxWholeBytes (StopSize). The context is checked between
-// buffers and every 64 matching lines; a single regexp run (the spans of
-// one long matching line, or a whole-file search) cannot be interrupted.
-// Counting matches (FileResult.Matches) runs regexp on each matching line,
-// so lines with very many matches search at Go regexp speed.
+// at most MaxWholeBytes (StopSize). Time is linear in the text (except
+// for patterns whose leftmost-first matches must look far ahead, such as
+// a.*z|a, as with Go's regexp). The context is checked between buffers,
+// every 64 matching lines and every 64 KiB that an automaton scans, inside
+// a long line or a whole-file search too.
 //
 // # Lines, binary files and encodings
 //

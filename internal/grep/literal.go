@@ -308,16 +308,6 @@ func foldRun(s string) string {
 	return best
 }
 
-// looksBack reports whether re holds an assertion about the text before a
-// position: ^ (either kind), \b or \B.
-func looksBack(re *syntax.Regexp) bool {
-	switch re.Op {
-	case syntax.OpBeginLine, syntax.OpBeginText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
-		return true
-	}
-	return slices.ContainsFunc(re.Sub, looksBack)
-}
-
 // anchorsText reports whether re holds an assertion about the start or the
 // end of the whole text: \A, \z, or ^ and $ outside (?m).
 func anchorsText(re *syntax.Regexp) bool {

@@ -3,7 +3,6 @@ package grep
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"regexp/syntax"
 	"strings"
 	"unicode/utf8"
@@ -76,16 +75,13 @@ type Options struct {
 // use; each goroutine searches through its own Scanner (NewScanner).
 type Matcher struct {
 	opts  Options
-	re    *regexp.Regexp // the pattern with the option flags, for spans
-	prog  *syntax.Prog   // for the lazy DFA (line mode)
-	whole bool           // search the whole file as one text (matches may span lines)
+	prog  *syntax.Prog // the pattern with the option flags
+	rprog *syntax.Prog // the pattern reversed, to find where a match starts
+	whole bool         // search the whole file as one text (matches may span lines)
 
 	lits     litSet // required literals: every match contains one (empty: none)
 	complete bool   // every occurrence of a literal in lits is a match (no verification)
 	plainLit []byte // the pattern is this one case-sensitive literal: spans by bytes.Index
-	// contextFree: no match depends on the text before it (no ^, \b or
-	// \B), so matches can be found one at a time on the rest of a line.
-	contextFree bool
 
 	ranges [][2]int // normalised LineRanges (sorted, last resolved)
 }
@@ -113,28 +109,16 @@ func Compile(o Options) (*Matcher, error) {
 		}
 	}
 	flags := syntax.Perl
-	prefix := ""
 	if o.IgnoreCase {
 		flags |= syntax.FoldCase
-		prefix += "i"
 	}
 	if o.Multiline {
 		flags &^= syntax.OneLine
-		prefix += "m"
 	}
 	if o.DotAll {
 		flags |= syntax.DotNL
-		prefix += "s"
 	}
 	tree, err := syntax.Parse(o.Pattern, flags)
-	if err != nil {
-		return nil, regexError(o.Pattern, err)
-	}
-	src := o.Pattern
-	if prefix != "" {
-		src = "(?" + prefix + ")" + src
-	}
-	re, err := regexp.Compile(src)
 	if err != nil {
 		return nil, regexError(o.Pattern, err)
 	}
@@ -143,17 +127,20 @@ func Compile(o Options) (*Matcher, error) {
 	if err != nil {
 		return nil, regexError(o.Pattern, err)
 	}
+	rprog, err := syntax.Compile(reversed(tree))
+	if err != nil {
+		return nil, regexError(o.Pattern, err)
+	}
 	if !o.Multiline && !o.DotAll && hasLiteralNewline(tree) {
 		return nil, &errs.Error{Code: errs.InvalidParam, Err: ErrNewline,
 			Message: "Invalid regex: the pattern spells a newline (\\n), but no line holds one: a match spans lines only in multiline mode. Turn multiline on, or take the \\n out"}
 	}
-	m := &Matcher{opts: o, re: re, prog: prog, ranges: normRanges(o.LineRanges)}
+	m := &Matcher{opts: o, prog: prog, rprog: rprog, ranges: normRanges(o.LineRanges)}
 	// A search is line by line unless it is multiline (as ripgrep's -U)
 	// and a match can contain a newline (a literal one, a class such as
 	// \s or [^a], a DotAll '.') or the pattern anchors at the text's start
 	// or end (\A, \z, (?-m)^ and $): those hold at the file's ends only.
 	m.whole = (o.Multiline || o.DotAll) && canMatchNewline(tree) || o.Multiline && anchorsText(tree)
-	m.contextFree = !looksBack(tree)
 	info := analyze(tree)
 	if info.pure && info.exact.usable(1) && !info.exact.anyFold() && !info.exact.hasByte('\r') {
 		// The pattern is a literal or an alternation of literals: an

@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"slices"
-	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/unicode"
@@ -39,10 +38,12 @@ const (
 // automaton caches, so keep one per goroutine; it is not safe for
 // concurrent use.
 type Scanner struct {
-	m   *Matcher
-	dfa *dfa
-	fnd finder
-	buf []byte
+	m    *Matcher
+	dfa  *dfa
+	fwd  *mdfa // the match automata (see matchDFAs); nil until used
+	back *mdfa
+	fnd  finder
+	buf  []byte
 
 	lines   []Line     // scratch for the lines of a file (see settle)
 	spanBuf [][2]int   // scratch for the spans of a line
@@ -56,8 +57,10 @@ type Scanner struct {
 
 // NewScanner returns a Scanner for m.
 func (m *Matcher) NewScanner() *Scanner {
-	return &Scanner{m: m, dfa: newDFA(m.prog), fnd: newFinder(m.lits),
+	s := &Scanner{m: m, dfa: newDFA(m.prog), fnd: newFinder(m.lits),
 		chunk: readSize, maxLine: MaxLineBytes, maxWhole: MaxWholeBytes}
+	s.dfa.poll = s.state.canceled
+	return s
 }
 
 // SearchFile searches the regular file name of fsys, unless it is larger
@@ -582,7 +585,8 @@ func (fs *fileSearch) processWhole(data []byte) {
 		}
 		curLS, spans, curCount = -1, nil, 0
 	}
-	m.eachMatch(data, func(a, b int) bool {
+	s := fs.s
+	s.eachMatch(data, true, func(a, b int) bool {
 		if a == len(data) && (a == 0 || data[a-1] == '\n') {
 			return false // an empty match after the last line
 		}
@@ -751,10 +755,10 @@ func (s *Scanner) nextLine(data []byte, from int) (int, int) {
 		} else {
 			p = s.dfa.scan(data, from, len(data))
 			if p == scanFailed {
-				return s.nextLineRegexp(data, from)
+				return s.nextLineEach(data, from)
 			}
 		}
-		if p < 0 {
+		if p < 0 { // none, or stopped
 			return -1, -1
 		}
 		ls := from + lastNewline(data[from:p]) + 1
@@ -768,8 +772,14 @@ func (s *Scanner) nextLine(data []byte, from int) (int, int) {
 		to := min(le+1, len(data))
 		switch s.dfa.scan(data, ls, to) {
 		case -1:
+		case stopped:
+			return -1, -1
 		case scanFailed:
-			if s.m.re.Match(trimCR(data, ls, le)) {
+			switch s.firstEnd(trimCR(data, ls, le)) {
+			case -1:
+			case stopped:
+				return -1, -1
+			default:
 				return ls, le
 			}
 		default:
@@ -780,15 +790,26 @@ func (s *Scanner) nextLine(data []byte, from int) (int, int) {
 	return -1, -1
 }
 
-// nextLineRegexp is nextLine by regexp, line by line: the fallback when
-// the DFA gives up.
-func (s *Scanner) nextLineRegexp(data []byte, from int) (int, int) {
+// nextLineEach is nextLine by the match automata, line by line: the
+// fallback when the line automaton gives up.
+func (s *Scanner) nextLineEach(data []byte, from int) (int, int) {
+	next := from + pollBytes // where to poll next
 	for ls := from; ls < len(data); {
+		if ls >= next {
+			if s.state.canceled() {
+				return -1, -1
+			}
+			next = ls + pollBytes
+		}
 		le := len(data)
 		if j := bytes.IndexByte(data[ls:], '\n'); j >= 0 {
 			le = ls + j
 		}
-		if s.m.re.Match(trimCR(data, ls, le)) {
+		switch s.firstEnd(trimCR(data, ls, le)) {
+		case -1:
+		case stopped:
+			return -1, -1
+		default:
 			return ls, le
 		}
 		ls = le + 1
@@ -801,7 +822,7 @@ func (s *Scanner) nextLineRegexp(data []byte, from int) (int, int) {
 // call reuses, and how many matches the line holds.
 func (s *Scanner) spans(line []byte, keep int) ([][2]int, int) {
 	out, n := s.spanBuf[:0], 0
-	s.m.eachMatch(line, func(a, b int) bool {
+	s.eachMatch(line, true, func(a, b int) bool {
 		if a <= keep {
 			out = append(out, [2]int{a, b})
 		}
@@ -818,7 +839,7 @@ func (s *Scanner) count(line []byte) int {
 		return bytes.Count(line, lit)
 	}
 	n := 0
-	s.m.eachMatch(line, func(int, int) bool { n++; return true })
+	s.eachMatch(line, false, func(int, int) bool { n++; return true })
 	return n
 }
 
@@ -830,60 +851,3 @@ func (m *Matcher) shownEnd(line []byte) int {
 	}
 	return len(line)
 }
-
-// eachMatch calls fn with the matches in line, in order, as FindAllIndex
-// finds them, until fn returns false. A plain literal is found with bytes.Index. A pattern that
-// looks back (^, \b, \B) is matched on the line at once; other patterns
-// one match at a time on the rest of the line, so that a long line with
-// millions of matches takes no memory for them.
-func (m *Matcher) eachMatch(line []byte, fn func(a, b int) bool) {
-	if lit := m.plainLit; lit != nil {
-		for p := 0; ; {
-			i := bytes.Index(line[p:], lit)
-			if i < 0 {
-				return
-			}
-			if !fn(p+i, p+i+len(lit)) {
-				return
-			}
-			p += i + len(lit)
-		}
-	}
-	if !m.contextFree || len(line) < iterateAbove {
-		for _, x := range m.re.FindAllIndex(line, -1) {
-			if !fn(x[0], x[1]) {
-				return
-			}
-		}
-		return
-	}
-	// FindAllIndex's rule: after an empty match step one character; an
-	// empty match right where the previous match ended does not count.
-	for pos, prevEnd := 0, -1; pos <= len(line); {
-		loc := m.re.FindIndex(line[pos:])
-		if loc == nil {
-			return
-		}
-		a, b := pos+loc[0], pos+loc[1]
-		accept := true
-		if b == pos {
-			accept = a != prevEnd
-			if _, w := utf8.DecodeRune(line[pos:]); w > 0 {
-				pos += w
-			} else {
-				pos = len(line) + 1
-			}
-		} else {
-			pos = b
-		}
-		prevEnd = b
-		if accept && !fn(a, b) {
-			return
-		}
-	}
-}
-
-// iterateAbove is the line length from which eachMatch finds a context-free
-// pattern's matches one at a time; below it FindAllIndex is faster. A
-// variable so that tests can lower it.
-var iterateAbove = 64 << 10

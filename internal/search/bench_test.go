@@ -2,11 +2,15 @@ package search
 
 import (
 	"context"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
+	"time"
 
+	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
 )
@@ -41,4 +45,45 @@ func BenchmarkGoroot(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkCancel cancels a no-literal search of $GOROOT/src at random
+// moments (0-100 ms in) and reports the worst and the median time from the
+// cancel to Run's return (the target is 100 ms at most), checking that
+// Run says CANCELED.
+func BenchmarkCancel(b *testing.B) {
+	root := filepath.Join(runtime.GOROOT(), "src")
+	if _, err := os.Stat(root); err != nil {
+		b.Skip("no GOROOT/src")
+	}
+	fsys, release, err := fsx.OpenDir(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer release()
+	req := Request{Grep: grep.Options{Pattern: "[A-Z][a-z]+[0-9]{2,}[a-z]", CountOnly: true}, MaxFileSize: -1, MaxFiles: -1, Budget: -1}
+	r := rand.New(rand.NewSource(1))
+	var lat []time.Duration
+	for b.Loop() {
+		ctx, cancel := context.WithCancel(context.Background())
+		var at time.Time
+		timer := time.AfterFunc(time.Duration(r.Intn(100_000))*time.Microsecond, func() { at = time.Now(); cancel() })
+		_, err := Run(ctx, fsys, root, req)
+		done := time.Now()
+		timer.Stop()
+		cancel()
+		if at.IsZero() {
+			continue // finished before the cancel
+		}
+		if errs.CodeOf(err) != errs.Canceled {
+			b.Fatalf("error %v, want CANCELED", err)
+		}
+		lat = append(lat, done.Sub(at))
+	}
+	if len(lat) == 0 {
+		b.Skip("every search finished before its cancel")
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "worst-ms")
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms")
 }
