@@ -15,9 +15,10 @@ import (
 	"github.com/scoutkit/scout/internal/grep"
 )
 
-// BenchmarkGoroot searches $GOROOT/src as the comparison script's cases do:
-// a literal listing files (exhaustive: walk and search overlap) and the
-// first pi page of a common word (ordered scan with early stop).
+// BenchmarkGoroot searches $GOROOT/src as the comparison scripts' cases do
+// (compare.sh, scale.sh): a literal listing files, counts (exhaustive:
+// walk and search overlap), every line of a common word, and the first pi
+// page of it (ordered scan with early stop).
 func BenchmarkGoroot(b *testing.B) {
 	root := filepath.Join(runtime.GOROOT(), "src")
 	if _, err := os.Stat(root); err != nil {
@@ -34,6 +35,9 @@ func BenchmarkGoroot(b *testing.B) {
 	}{
 		{"lit-files", Request{Grep: grep.Options{Pattern: "ErrUnexpectedEOF", FirstOnly: true}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: -1}},
 		{"casei-count", Request{Grep: grep.Options{Pattern: "errunexpectedeof", IgnoreCase: true, CountOnly: true}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: -1}},
+		{"common-count", Request{Grep: grep.Options{Pattern: "return", CountOnly: true}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: -1}},
+		{"nolit-count", Request{Grep: grep.Options{Pattern: "[A-Z][a-z]+[0-9]{2,}[a-z]", CountOnly: true}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: -1}},
+		{"many-content", Request{Grep: grep.Options{Pattern: "return"}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: -1, PerFile: -1}},
 		{"first-page", Request{Grep: grep.Options{Pattern: "return", Before: 1, After: 3, MaxColumns: 512}, MaxFileSize: 10 << 20, MaxFiles: 20, Budget: 2000}},
 	}
 	for _, c := range cases {
