@@ -262,12 +262,13 @@ func nulAhead(r io.Reader, buf []byte, k int) bool {
 }
 
 // lastNewline is bytes.LastIndexByte(b, '\n'), which is a loop over bytes,
-// but finds a long stretch without a newline (a minified file) with the
-// vectorised bytes.IndexByte.
+// but 32 bytes at a time where there is a SIMD kernel, and elsewhere finds
+// a long stretch without a newline (a minified file) with the vectorised
+// bytes.IndexByte.
 func lastNewline(b []byte) int {
 	const tail = 4 << 10
-	if len(b) <= tail {
-		return bytes.LastIndexByte(b, '\n')
+	if hasSIMD || len(b) <= tail {
+		return lastIndexByte(b, '\n')
 	}
 	if i := bytes.LastIndexByte(b[len(b)-tail:], '\n'); i >= 0 {
 		return len(b) - tail + i

@@ -12,11 +12,15 @@
 //     last line (and the lines needed as context) carried over.
 //   - The pattern's required literals are extracted with regexp/syntax
 //     (prefix, inner, alternations, case-insensitive) and searched for in
-//     the whole buffer with vectorised bytes.IndexByte on their rarest
+//     the whole buffer; only the line around a candidate is checked by
+//     the automaton. On amd64 with AVX2 a set of up to 8 literals, folded
+//     or not, is searched by two rare bytes of each, 32 start positions
+//     at a time (simd_amd64.s, as ripgrep's memchr and Teddy do);
+//     elsewhere by vectorised bytes.IndexByte on each literal's rarest
 //     byte (a case-insensitive literal whose rarest byte proves common in
 //     the text is looked for by two of its bytes, eight positions at a
-//     time in 64-bit words); only the line around a candidate is checked
-//     by the automaton.
+//     time in 64-bit words). Build with -tags purego to leave the assembly
+//     out.
 //     A pattern that is a plain literal or alternation of literals needs
 //     no check at all.
 //   - Without a usable literal, a lazy DFA (dfa.go) runs over the whole
