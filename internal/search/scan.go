@@ -153,7 +153,7 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 }
 
 // scanAll walks the scope and searches each file on the walker goroutine
-// that found it (no hand-off between goroutines), then calls fn for each
+// that found it, or on an idle helper goroutine, then calls fn for each
 // file that matched in byte-wise path order. Files that did not match or
 // were left out are passed to fn as they come (serialised), before the
 // matches: they carry no order-dependent information. workers > 0 sets
@@ -175,17 +175,8 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 		seen = map[string]bool{} // only with several targets, which may overlap
 	)
 	// Scanners hold buffers and automaton caches: reuse them across files.
-	free := make(chan *grep.Scanner, 2*runtime.GOMAXPROCS(0)+max(workers, 0))
-	emit := func(fl file) error {
-		if len(sc.Targets) > 1 {
-			mu.Lock()
-			dup := seen[fl.path]
-			seen[fl.path] = true
-			mu.Unlock()
-			if dup {
-				return nil
-			}
-		}
+	free := make(chan *grep.Scanner, 3*runtime.GOMAXPROCS(0)+max(workers, 0))
+	search := func(fl file) error {
 		var s *grep.Scanner
 		select {
 		case s = <-free:
@@ -213,8 +204,43 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 		}
 		return nil
 	}
+	// Helpers search the files that walkers hand over. A walker searches
+	// the files of the directory it reads; one that reads a large
+	// directory (cmd/compile/internal/ssa is 8% of the Go tree) would
+	// search it alone while the others wait at the end of the walk. A
+	// file goes to a helper only when one waits for work (a non-blocking
+	// send on an unbuffered channel), so while all are busy the walkers
+	// search what they find, with no hand-off.
+	handoff := make(chan file)
+	var helpers sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		helpers.Go(func() {
+			for fl := range handoff {
+				search(fl)
+			}
+		})
+	}
+	emit := func(fl file) error {
+		if len(sc.Targets) > 1 {
+			mu.Lock()
+			dup := seen[fl.path]
+			seen[fl.path] = true
+			mu.Unlock()
+			if dup {
+				return nil
+			}
+		}
+		select {
+		case handoff <- fl:
+			return nil
+		default:
+			return search(fl)
+		}
+	}
 	walked := map[string]int{} // written by walkScope while files are searched
 	err := walkScope(ctx, fsys, sc, wo, f, walked, emit)
+	close(handoff)
+	helpers.Wait()
 	for r, n := range walked {
 		skipped[r] += n
 	}
