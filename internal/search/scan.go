@@ -164,9 +164,13 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// A matching file, held until the walk ends: what fn reads of it (not
+	// the walk entry, which holds its whole directory listing, or an
+	// in-memory text).
 	type hit struct {
-		f file
-		o outcome
+		path       string
+		mem, noTag bool
+		res        *grep.FileResult
 	}
 	var (
 		mu   sync.Mutex
@@ -194,7 +198,7 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 		case stop:
 			return fs.SkipAll
 		case o.res != nil && o.res.MatchLines > 0:
-			hits = append(hits, hit{fl, o})
+			hits = append(hits, hit{fl.path, fl.mem, fl.noTag, o.res})
 		default:
 			if !fn(fl, o) {
 				stop = true
@@ -253,9 +257,9 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 	if err != nil {
 		return err
 	}
-	slices.SortFunc(hits, func(a, b hit) int { return strings.Compare(a.f.path, b.f.path) })
-	for i := range hits {
-		if !fn(hits[i].f, hits[i].o) {
+	slices.SortFunc(hits, func(a, b hit) int { return strings.Compare(a.path, b.path) })
+	for _, h := range hits {
+		if !fn(file{path: h.path, mem: h.mem, noTag: h.noTag}, outcome{res: h.res}) {
 			break
 		}
 	}
