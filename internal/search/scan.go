@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
@@ -155,56 +156,68 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 // scanAll walks the scope and searches each file on the walker goroutine
 // that found it, or on an idle helper goroutine, then calls fn for each
 // file that matched in byte-wise path order. Files that did not match or
-// were left out are passed to fn as they come (serialised), before the
-// matches: they carry no order-dependent information. workers > 0 sets
-// the number of walker goroutines.
+// were left out are passed to fn in batches as they come (serialised),
+// before the matches: they carry no order-dependent information. workers
+// > 0 sets the number of walker goroutines.
 func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filter, m *grep.Matcher, maxSize int64, workers int, skipped map[string]int, fn func(f file, o outcome) bool) error {
 	if workers > 0 {
 		wo.Workers = workers
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// A matching file, held until the walk ends: what fn reads of it (not
-	// the walk entry, which holds its whole directory listing, or an
-	// in-memory text).
-	type hit struct {
-		path       string
-		mem, noTag bool
-		res        *grep.FileResult
-	}
 	var (
-		mu   sync.Mutex
-		hits []hit
-		stop bool
+		mu   sync.Mutex // guards fn, seen and all
+		stop atomic.Bool
 		seen = map[string]bool{} // only with several targets, which may overlap
+		all  []*scanWorker       // every worker made, for the end
 	)
-	// Scanners hold buffers and automaton caches: reuse them across files.
-	free := make(chan *grep.Scanner, 3*runtime.GOMAXPROCS(0)+max(workers, 0))
-	search := func(fl file) error {
-		var s *grep.Scanner
-		select {
-		case s = <-free:
-		default:
-			s = m.NewScanner()
-		}
-		o := searchOne(ctx, fsys, s, &fl, maxSize)
-		select {
-		case free <- s:
-		default:
-		}
+	// flush passes a worker's batch of files that did not match to fn.
+	flush := func(w *scanWorker) {
 		mu.Lock()
 		defer mu.Unlock()
-		switch {
-		case stop:
-			return fs.SkipAll
-		case o.res != nil && o.res.MatchLines > 0:
-			hits = append(hits, hit{fl.path, fl.mem, fl.noTag, o.res})
-		default:
-			if !fn(fl, o) {
-				stop = true
+		for _, x := range w.misses {
+			if !stop.Load() && !fn(x.f, x.o) {
+				stop.Store(true)
 				cancel()
-				return fs.SkipAll
 			}
+		}
+		clear(w.misses)
+		w.misses = w.misses[:0]
+	}
+	// Workers (a Scanner, which holds buffers and automaton caches, and the
+	// results gathered) go from file to file through a pool; results meet
+	// only at the end, so no lock is taken per file.
+	free := make(chan *scanWorker, 3*runtime.GOMAXPROCS(0)+max(workers, 0))
+	search := func(fl file) error {
+		var w *scanWorker
+		select {
+		case w = <-free:
+		default:
+			w = &scanWorker{s: m.NewScanner()}
+			mu.Lock()
+			all = append(all, w)
+			mu.Unlock()
+		}
+		defer func() {
+			select {
+			case free <- w:
+			default:
+			}
+		}()
+		if stop.Load() {
+			return fs.SkipAll
+		}
+		o := searchOne(ctx, fsys, w.s, &fl, maxSize)
+		if o.res != nil && o.res.MatchLines > 0 {
+			w.hits = append(w.hits, hit{fl.path, fl.mem, fl.noTag, o.res})
+			return nil
+		}
+		fl.entry, fl.walked, fl.text = walk.Entry{}, false, nil // not needed by fn
+		if w.misses = append(w.misses, miss{fl, o}); len(w.misses) == missBatch {
+			flush(w)
+		}
+		if stop.Load() {
+			return fs.SkipAll
 		}
 		return nil
 	}
@@ -248,7 +261,17 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 	for r, n := range walked {
 		skipped[r] += n
 	}
-	if stop {
+	n := 0
+	for _, w := range all {
+		flush(w)
+		n += len(w.hits)
+	}
+	hits := make([]hit, 0, n)
+	for _, w := range all {
+		hits = append(hits, w.hits...)
+		w.hits = nil
+	}
+	if stop.Load() {
 		return nil
 	}
 	if err == nil {
@@ -265,3 +288,30 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 	}
 	return nil
 }
+
+// scanWorker is what a goroutine of scanAll searches a file with: a
+// Scanner, and the results gathered so far.
+type scanWorker struct {
+	s      *grep.Scanner
+	hits   []hit  // matching files, held until the walk ends
+	misses []miss // files that did not match, passed to fn missBatch at a time
+}
+
+// hit is a matching file, held until the walk ends: what fn reads of it
+// (not the walk entry, which holds its whole directory listing, or an
+// in-memory text).
+type hit struct {
+	path       string
+	mem, noTag bool
+	res        *grep.FileResult
+}
+
+// miss is a file that did not match, or was left out.
+type miss struct {
+	f file
+	o outcome
+}
+
+// missBatch is how many files that did not match a worker gathers before
+// passing them to fn, under its lock.
+const missBatch = 64
