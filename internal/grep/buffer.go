@@ -198,8 +198,7 @@ func (st *stream) roll(end int, split bool) {
 	if split {
 		fs.afterLeft = 0
 		fs.lastEnd = fs.off + end
-		// No newline after from: the line starts in the context.
-		fs.contKey = fs.lineKey(bytes.LastIndexByte(buf[:st.from], '\n') + 1)
+		fs.contKey = fs.lineKey(end-1, end) // the line that fills the buffer
 	} else {
 		fs.contKey = 0
 		lo := max(fs.lastEnd-fs.off, 0)

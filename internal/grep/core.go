@@ -33,7 +33,8 @@ type fileSearch struct {
 	// keys: counting needs no line numbers (CountOnly without ranges), so
 	// lines are told apart by lineKey and newlines are never counted.
 	keys     bool
-	contKey  int // the key of the long line the next buffer continues; 0: none
+	contKey  int // the key of the long line the buffer continues; 0: none
+	contEnd  int // where that line ends in the buffer (its first newline, or its end)
 	limitHit bool
 	nulLine  int  // start of the line holding a late NUL in the current buffer, or -1
 	stop     bool // stop: a limit, FirstOnly, the last line range, a late NUL or ctx
@@ -97,6 +98,12 @@ func (fs *fileSearch) process(buf []byte, from, end int) {
 	if f := fs.s.fnd; f != nil {
 		f.reset() // cursors point into the previous contents
 	}
+	if fs.contKey != 0 {
+		fs.contEnd = len(data)
+		if j := bytes.IndexByte(data, '\n'); j >= 0 {
+			fs.contEnd = j
+		}
+	}
 	pastRanges := false
 	if !fs.stop && !fs.m.whole && fs.m.ranges != nil {
 		// Nothing after the last range can match or be shown: do not
@@ -150,14 +157,14 @@ func trimCR(data []byte, ls, le int) []byte {
 	return data[ls:le]
 }
 
-// lineKey identifies, in place of its number, the line that starts at ls in
-// the current buffer: its absolute offset plus one, or the key of the long
-// line whose next window the buffer begins with.
-func (fs *fileSearch) lineKey(ls int) int {
-	if ls == 0 && fs.contKey != 0 {
+// lineKey identifies, in place of its number, the line that holds
+// data[p] and ends at le: its end's absolute offset plus one, or, in the
+// long line that the buffer continues, that line's key.
+func (fs *fileSearch) lineKey(p, le int) int {
+	if fs.contKey != 0 && p < fs.contEnd {
 		return fs.contKey
 	}
-	return fs.off + ls + 1
+	return fs.off + le + 1
 }
 
 // lineNo returns the number of the line starting at data[ls].

@@ -11,6 +11,10 @@ import "bytes"
 // time, counting or reporting each.
 func (fs *fileSearch) processLines(data []byte, from int) {
 	m := fs.m
+	if fs.keys && m.plainLit != nil && fs.s.fnd != nil {
+		fs.countLiteral(data, from)
+		return
+	}
 	for pos := from; pos < len(data) && !fs.stop; {
 		ls, le := fs.s.nextLine(data, pos)
 		if ls < 0 {
@@ -19,7 +23,7 @@ func (fs *fileSearch) processLines(data []byte, from int) {
 		pos = le + 1
 		line := trimCR(data, ls, le)
 		if fs.keys {
-			fs.count(fs.lineKey(ls), fs.s.count(line))
+			fs.count(fs.lineKey(ls, le), fs.s.count(line))
 		} else if n := fs.lineNo(data, ls); !m.inRanges(n) {
 			continue
 		} else if m.opts.CountOnly || n == fs.lastMatch {
@@ -27,6 +31,28 @@ func (fs *fileSearch) processLines(data []byte, from int) {
 		} else {
 			fs.report(data, ls, le, n, nil, -1)
 		}
+		if fs.checks++; fs.checks%checkEvery == 0 && fs.canceled() {
+			return
+		}
+	}
+}
+
+// countLiteral counts the lines of data[from:] that hold the pattern, a
+// plain literal, and its occurrences (as bytes.Count), in one pass of the
+// finder over the buffer: a line is found by its end only, and only when
+// it holds a match (ripgrep's counting without materialising lines).
+func (fs *fileSearch) countLiteral(data []byte, from int) {
+	f, n := fs.s.fnd, len(fs.m.plainLit)
+	for p := f.index(data, from); p >= 0 && !fs.stop; {
+		le := len(data)
+		if j := bytes.IndexByte(data[p:], '\n'); j >= 0 {
+			le = p + j
+		}
+		key, k := fs.lineKey(p, le), 0
+		for ; p >= 0 && p < le; p = f.index(data, p+n) {
+			k++ // the literal holds no newline: it ends in the line
+		}
+		fs.count(key, k)
 		if fs.checks++; fs.checks%checkEvery == 0 && fs.canceled() {
 			return
 		}
