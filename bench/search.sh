@@ -5,6 +5,8 @@
 #      a rare literal (files), a case-insensitive literal (count), a common word (count)
 #   2. a single 2 GB file: a rare literal, with Scout's peak resident memory (the target is under 64 MB)
 #   3. a single 200 MB file that is one line (minified): a literal, bounded time and memory
+#   4. a single 64 MB file that is one line of words: a pattern without a literal, counted (Scout counts
+#      every match of the line, FileResult.Matches, so rg runs with --count-matches)
 # Usage (from the project root): bench/search.sh [WORKDIR]   (WORKDIR keeps the fixtures between runs;
 # default /tmp/scout-bench-search). Needs hyperfine and ripgrep; installs them when root.
 # Prints one row per case: the median wall times, their ratio scout/rg (below 1.00 Scout is faster) and
@@ -60,6 +62,19 @@ if [ ! -f "$mini" ]; then
   python3 -c "import sys; open(sys.argv[1], 'wb').write(b'var a=1;' * (25 << 20) + b'RareNeedle;')" "$mini"
 fi
 
+words=$work/words64.txt
+if [ ! -f "$words" ]; then
+  python3 - "$words" <<'PY'
+import random, sys
+r = random.Random(1)
+words = ["alpha", "Beta", "gamma12x", "delta", "Epsilon", "zeta", "Theta99q", "iota", "kappa", "Lambda"]
+out, n = [], 0
+while n < 64 << 20:
+    w = r.choice(words); out.append(w); n += len(w) + 1
+open(sys.argv[1], "w").write(" ".join(out) + "\n")
+PY
+fi
+
 amp() { printf "%s call --toolset amplifier --max-filesize none --root %q grep %q" "$S" "$1" "$2"; }
 cases=(
   "tree-lit-files|$(amp "$tree" '{"pattern":"RareNeedle","output_mode":"files_with_matches","head_limit":0}')|rg -l RareNeedle $tree"
@@ -67,6 +82,7 @@ cases=(
   "tree-word-count|$(amp "$tree" '{"pattern":"payload","output_mode":"count","head_limit":0}')|rg -c payload $tree"
   "big2g-lit|$(amp "$work" '{"pattern":"RareNeedle","path":"big2g.txt","output_mode":"count","head_limit":0}')|rg -c RareNeedle $big"
   "minified-lit|$(amp "$work" '{"pattern":"RareNeedle","path":"minified.js","output_mode":"count","head_limit":0}')|rg -c RareNeedle $mini"
+  "longline-nolit|$(amp "$work" '{"pattern":"[A-Z][a-z]+[0-9]{2,}[a-z]","path":"words64.txt","output_mode":"count","head_limit":0}')|rg --count-matches [A-Z][a-z]+[0-9]{2,}[a-z] $words"
 )
 printf '%-18s %10s %10s %8s %10s\n' case scout_ms rg_ms ratio scout_rss
 for c in "${cases[@]}"; do

@@ -3,13 +3,16 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/glob"
+	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
 	"github.com/scoutkit/scout/internal/search"
@@ -25,7 +28,7 @@ const ampGrepDescription = `Search file contents with regex patterns (RE2 syntax
 - path: file or directory to search (default: the project root).
 - glob ("*.py", "*.{ts,tsx}") and type ("py", "js", "go", "rust", ...) filter files.
 - -i case-insensitive; -n line numbers (content, default true); -A/-B/-C context lines (content).
-- multiline: patterns may span lines and '.' matches newlines.
+- multiline: patterns may span lines and '.' matches newlines; without it no match crosses a line, and a pattern that spells a newline (\n) is an error, as in ripgrep.
 - head_limit limits the results (0 = unlimited), offset skips the first ones: use total_matches to page.
 - content: a reply holds at most 256 KB of results (then "truncated": true; continue with offset), and lines are cut at 2048 characters.
 Binary files and files over the size cap (10 MB by default) are skipped and counted.`
@@ -157,7 +160,12 @@ func newAmpGrep(in *ampGrepArgs) *ampGrep {
 	return g
 }
 
-func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (*scout.Envelope, error) {
+func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envelope, err error) {
+	defer func() {
+		if errors.Is(err, grep.ErrNewline) {
+			err = errs.Wrap(errs.InvalidParam, err, "Invalid regex: the pattern spells a newline (\\n), but without multiline no match crosses a line: pass \"multiline\": true to match across lines, or take the \\n out")
+		}
+	}()
 	g := newAmpGrep(in)
 	s := c.searcher(c.workspace())
 	req := scout.SearchRequest{

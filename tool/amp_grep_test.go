@@ -194,3 +194,24 @@ func BenchmarkAmpGrepContentHuge(b *testing.B) {
 		}
 	}
 }
+
+// TestAmpGrepNewline: without multiline a pattern that spells a newline is
+// an INVALID_PARAM error that says to pass multiline (ripgrep refuses it
+// too); with multiline it matches across lines. A pattern over the cap is
+// refused with the cap stated.
+func TestAmpGrepNewline(t *testing.T) {
+	tree := fstest.MapFS{"a.py": {Data: []byte("def foo():\n    return 1\n")}}
+	env := Call(context.Background(), Config{FS: tree}, Amplifier, "grep", []byte(`{"pattern":"foo\\(\\):\\n\\s+return","output_mode":"content"}`))
+	if env.Status != scout.StatusError || env.Error.Code != "INVALID_PARAM" || !strings.Contains(env.Error.Message, `"multiline": true`) {
+		t.Errorf("without multiline: %+v %+v", env.Status, env.Error)
+	}
+	env = Call(context.Background(), Config{FS: tree}, Amplifier, "grep", []byte(`{"pattern":"foo\\(\\):\\n\\s+return","output_mode":"content","multiline":true}`))
+	if env.Status != scout.StatusSuccess || env.Text != "a.py:1:def foo():\na.py:2:    return 1" {
+		t.Errorf("with multiline: %s %q", env.Status, env.Text)
+	}
+	long, _ := json.Marshal(map[string]string{"pattern": strings.Repeat("x", 70_000)})
+	env = Call(context.Background(), Config{FS: tree}, Amplifier, "grep", long)
+	if env.Status != scout.StatusError || env.Error.Code != "INVALID_PARAM" || !strings.Contains(env.Error.Message, "over the cap of 65536 bytes") {
+		t.Errorf("long pattern: %+v %+v", env.Status, env.Error)
+	}
+}

@@ -9,9 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // benchPatterns are the patterns of notes/perf.md: a literal, a
@@ -205,6 +207,25 @@ func BenchmarkGoText(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(res.MatchLines), "matchlines")
+		})
+	}
+}
+
+// BenchmarkCancel cancels each of cancelCases at random moments (0-50 ms
+// in) and reports the worst and the median time from the cancel to the
+// search's return: the target is 100 ms at most.
+func BenchmarkCancel(b *testing.B) {
+	for i, c := range cancelCases {
+		b.Run(strings.ReplaceAll(c.name, " ", "-"), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, uint64(i)))
+			var lat []time.Duration
+			for b.Loop() {
+				_, late := searchUntilCanceled(b, i, time.Duration(r.IntN(50_000))*time.Microsecond)
+				lat = append(lat, late)
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "worst-ms")
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms")
 		})
 	}
 }

@@ -82,10 +82,11 @@ type dfa struct {
 	startMatch bool   // the empty string matches at a line start: every line matches
 	startDead  bool   // nothing can ever match
 	flushes    int
-	limit      int  // most states cached (maxStates; tests lower it)
-	failed     bool // the cache thrashed: the caller must use regexp instead
-	scanned    int  // bytes scanned, for the thrashing check
-	lastFlush  int  // scanned at the last flush
+	limit      int         // most states cached (maxStates; tests lower it)
+	failed     bool        // the cache thrashed: the caller must use the match automata instead
+	scanned    int         // bytes scanned, for the thrashing check
+	lastFlush  int         // scanned at the last flush
+	poll       func() bool // asked every pollBytes whether to stop
 
 	// scratch
 	stack []uint32
@@ -135,26 +136,36 @@ func (d *dfa) reset() {
 // closure adds pc and everything reachable from it through instructions
 // that consume nothing, following assertions satisfied by flags.
 func (d *dfa) closure(set *sparseSet, pc uint32, flags syntax.EmptyOp) {
-	d.stack = append(d.stack[:0], pc)
-	for len(d.stack) > 0 {
-		pc := d.stack[len(d.stack)-1]
-		d.stack = d.stack[:len(d.stack)-1]
+	d.stack = closure(d.prog, d.stack, set, pc, flags)
+}
+
+// closure adds pc to set, then everything reachable from it through
+// instructions that consume nothing, following the assertions that flags
+// satisfy, in the order of Go's regexp: depth first, an Alt's Out before
+// its Arg, each instruction once. It returns stack, its scratch, for
+// reuse.
+func closure(prog *syntax.Prog, stack []uint32, set *sparseSet, pc uint32, flags syntax.EmptyOp) []uint32 {
+	stack = append(stack[:0], pc)
+	for len(stack) > 0 {
+		pc := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		if set.has(pc) {
 			continue
 		}
 		set.add(pc)
-		in := &d.prog.Inst[pc]
+		in := &prog.Inst[pc]
 		switch in.Op {
 		case syntax.InstAlt, syntax.InstAltMatch:
-			d.stack = append(d.stack, in.Arg, in.Out)
+			stack = append(stack, in.Arg, in.Out)
 		case syntax.InstNop, syntax.InstCapture:
-			d.stack = append(d.stack, in.Out)
+			stack = append(stack, in.Out)
 		case syntax.InstEmptyWidth:
 			if syntax.EmptyOp(in.Arg)&^flags == 0 {
-				d.stack = append(d.stack, in.Out)
+				stack = append(stack, in.Out)
 			}
 		}
 	}
+	return stack
 }
 
 // add turns set into a state (looked up or created) and
@@ -425,13 +436,14 @@ const scanFailed = -2
 // thrash is the least number of bytes per cached state that the scan
 // must advance between two cache flushes; below it the DFA gives up
 // (patterns such as (a|b)*a(a|b){12} need exponentially many states),
-// like RE2's DFA, and the caller falls back to regexp.
+// like RE2's DFA, and the caller falls back to the match automata, which
+// step uncached when they thrash too.
 const thrash = 16
 
 // scan returns the offset of a byte in the first line of data[from:to]
 // that contains a match (the line's '\n' when the match ends at the line
-// end), -1, or scanFailed. from must be a line start; to is len(data) or
-// an offset just after a '\n'.
+// end), -1, scanFailed, or stopped (poll said so). from must be a line
+// start; to is len(data) or an offset just after a '\n'.
 func (d *dfa) scan(data []byte, from, to int) int {
 	if d.startDead || from >= to {
 		return -1
@@ -447,8 +459,16 @@ func (d *dfa) scan(data []byte, from, to int) int {
 	s := d.start
 	i := from
 	res := -1
+	lim := min(len(data), i+pollBytes)
 loop:
 	for i < len(data) {
+		if i >= lim {
+			if d.poll != nil && d.poll() {
+				d.scanned += i - from
+				return stopped
+			}
+			lim = min(len(data), i+pollBytes)
+		}
 		t := trans[int(s)|int(data[i])]
 		if t > 0 {
 			i++

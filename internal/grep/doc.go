@@ -12,20 +12,32 @@
 //     last line (and the lines needed as context) carried over.
 //   - The pattern's required literals are extracted with regexp/syntax
 //     (prefix, inner, alternations, case-insensitive) and searched for in
-//     the whole buffer with vectorised bytes.IndexByte on their rarest
+//     the whole buffer; only the line around a candidate is checked by
+//     the automaton. On amd64 with AVX2 a set of up to 8 literals, folded
+//     or not, is searched by two rare bytes of each, 32 start positions
+//     at a time (simd_amd64.s, as ripgrep's memchr and Teddy do);
+//     elsewhere by vectorised bytes.IndexByte on each literal's rarest
 //     byte (a case-insensitive literal whose rarest byte proves common in
 //     the text is looked for by two of its bytes, eight positions at a
-//     time in 64-bit words); only the line around a candidate is checked
-//     by the automaton.
+//     time in 64-bit words). Build with -tags purego to leave the assembly
+//     out.
 //     A pattern that is a plain literal or alternation of literals needs
 //     no check at all.
 //   - Without a usable literal, a lazy DFA (dfa.go) runs over the whole
 //     buffer with one table lookup per byte and finds the next matching
-//     line; Go's regexp (a backtracker or NFA, no DFA) then runs only on
-//     matching lines, to report the match spans.
-//   - If the automaton's cache thrashes (patterns such as (a|b)*a(a|b){12}
-//     need exponentially many states) it gives up and regexp runs line by
-//     line instead, as RE2's DFA falls back to its NFA.
+//     line.
+//   - The matches of a matching line (their spans, their count) are found
+//     by two more lazy DFAs (matchdfa.go), exactly where Go's regexp finds
+//     them: one forward over the pattern to where the leftmost-first match
+//     ends, one backward over the reversed pattern to where it starts, one
+//     match at a time, so a line of millions of matches needs no memory
+//     for them. Go's regexp (a backtracker or a Pike VM, 25-50 MB/s) is not
+//     used to search.
+//   - If an automaton's cache thrashes (patterns such as (a|b)*a(a|b){12}
+//     need exponentially many states), the line DFA gives up and the match
+//     DFAs find the matching lines; these step uncached thread lists when
+//     they thrash in turn (a Pike VM without captures), as RE2's DFA falls
+//     back to its NFA.
 //   - Line numbers are counted lazily with bytes.Count, only up to each
 //     matching line; CountOnly builds no Line values, and in line mode
 //     without line ranges it counts no newlines at all (lines are told
@@ -33,14 +45,18 @@
 //
 // # Limits
 //
+// A pattern is at most MaxPatternBytes (64 KiB) long; a longer one is an
+// INVALID_PARAM error that states the cap (compiling costs memory in
+// proportion to the pattern).
+//
 // Memory is bounded by the buffers, not by the file: a line longer than
 // MaxLineBytes is searched in windows of that size (FileResult.LongLines;
 // a match across a window edge is missed), and a whole-file search reads
-// at most MaxWholeBytes (StopSize). The context is checked between
-// buffers and every 64 matching lines; a single regexp run (the spans of
-// one long matching line, or a whole-file search) cannot be interrupted.
-// Counting matches (FileResult.Matches) runs regexp on each matching line,
-// so lines with very many matches search at Go regexp speed.
+// at most MaxWholeBytes (StopSize). Time is linear in the text (except
+// for patterns whose leftmost-first matches must look far ahead, such as
+// a.*z|a, as with Go's regexp). The context is checked between buffers,
+// every 64 matching lines and every 64 KiB that an automaton scans, inside
+// a long line or a whole-file search too.
 //
 // # Lines, binary files and encodings
 //
@@ -54,10 +70,14 @@
 // a UTF-8 byte-order mark is skipped.
 //
 // In line mode a match never spans lines: classes such as \s or [^a] do
-// not match the newline (as in ripgrep). A pattern that spells out a
-// newline (a literal "\n"), or that can match one with Options.Multiline
-// or Options.DotAll, is searched over the whole file instead (up to
-// MaxWholeBytes), and each line a match touches is reported as matching.
+// not match the newline, and a pattern that spells one out (a literal
+// "\n") is an error that says to turn multiline on (as in ripgrep without
+// -U). With Options.Multiline or Options.DotAll, a pattern that can match
+// a newline, or (Multiline) that anchors at the text's start or end (\A,
+// \z, (?-m)^ and $), is searched over the whole file instead (up to
+// MaxWholeBytes), as ripgrep's -U does: \A and \z hold at the file's
+// start and end only, and each line a match touches is reported as
+// matching.
 //
 // # Regular expression syntax
 //

@@ -1,54 +1,149 @@
 package grep
 
 import (
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
-// allByIteration finds the matches of a context-free pattern one at a time
-// (as on a long line) and with FindAllIndex, for comparison.
-func allByIteration(t testing.TB, m *Matcher, line []byte) (got, want [][2]int) {
-	old := iterateAbove
-	iterateAbove = 0
-	defer func() { iterateAbove = old }()
-	m.eachMatch(line, func(a, b int) bool { got = append(got, [2]int{a, b}); return true })
-	for _, x := range m.re.FindAllIndex(line, -1) {
+// allMatches returns the matches that Scanner.eachMatch finds in hay and
+// those of regexp's FindAllIndex, for comparison. cache, when positive,
+// shrinks the automata's caches (to make them flush or go uncached).
+func allMatches(t testing.TB, o Options, hay []byte, cache int) (got, want [][2]int) {
+	t.Helper()
+	m, err := Compile(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := m.NewScanner()
+	if cache > 0 {
+		fwd, back := s.matchDFAs()
+		fwd.limit, back.limit = cache, cache
+	}
+	if !s.eachMatch(hay, true, func(a, b int) bool { got = append(got, [2]int{a, b}); return true }) {
+		t.Fatal("eachMatch stopped without a context")
+	}
+	var ends []int
+	s.eachMatch(hay, false, func(a, b int) bool { ends = append(ends, b); return true })
+	if len(ends) != len(got) {
+		t.Errorf("%d ends without starts, %d with", len(ends), len(got))
+	}
+	for i := range min(len(ends), len(got)) {
+		if ends[i] != got[i][1] {
+			t.Errorf("end %d without starts, %d with", ends[i], got[i][1])
+			break
+		}
+	}
+	for _, x := range regexp.MustCompile(goPattern(o)).FindAllIndex(hay, -1) {
 		want = append(want, [2]int{x[0], x[1]})
 	}
 	return got, want
 }
 
-// TestEachMatchIterates: matches found one at a time are FindAllIndex's,
-// empty matches included.
-func TestEachMatchIterates(t *testing.T) {
-	tests := []struct{ pattern, line string }{
-		{`a*`, "baaac aa"},
-		{`x*`, "héllo wörld"},
-		{`(?:)`, "abc"},
-		{`a|`, "banana"},
-		{`\d*?`, "a1b22"},
-		{`[a-z]+`, "one two  three"},
-		{`o$`, "foo o"},
-		{`é+|`, "ééaé"},
-		{`(?i)AB`, "abABaB"},
-		{`.`, "a\xffb"},
+// goPattern is the pattern of o for regexp, with the option flags.
+func goPattern(o Options) string {
+	flags := ""
+	if o.IgnoreCase {
+		flags += "i"
+	}
+	if o.Multiline {
+		flags += "m"
+	}
+	if o.DotAll {
+		flags += "s"
+	}
+	if flags == "" {
+		return o.Pattern
+	}
+	return "(?" + flags + ")" + o.Pattern
+}
+
+// TestEachMatch: the match automata find FindAllIndex's matches: empty
+// ones, assertions looking at the text around a match, leftmost-first
+// alternations, Unicode and invalid bytes, whole texts with newlines, and
+// with a cache too small to hold the states (flushes, then uncached
+// stepping).
+func TestEachMatch(t *testing.T) {
+	tests := []struct {
+		o   Options
+		hay string
+	}{
+		{Options{Pattern: `a*`}, "baaac aa"},
+		{Options{Pattern: `x*`}, "héllo wörld"},
+		{Options{Pattern: `(?:)`}, "abc"},
+		{Options{Pattern: `a|`}, "banana"},
+		{Options{Pattern: `\d*?`}, "a1b22"},
+		{Options{Pattern: `[a-z]+`}, "one two  three"},
+		{Options{Pattern: `o$`}, "foo o"},
+		{Options{Pattern: `é+|`}, "ééaé"},
+		{Options{Pattern: `(?i)AB`}, "abABaB"},
+		{Options{Pattern: `.`}, "a\xffb\xe2\x82"},
+		{Options{Pattern: `^a`}, "aaa"},
+		{Options{Pattern: `\bword\b`}, "word sword words word"},
+		{Options{Pattern: `x\B`}, "xx x xy"},
+		{Options{Pattern: `\B`}, "ab cd"},
+		{Options{Pattern: `a|ab`}, "abab"},
+		{Options{Pattern: `ab|a`}, "abab"},
+		{Options{Pattern: `a.*z|b`}, "a b z b"},
+		{Options{Pattern: `(a+)(b+)?`}, "aab ab a"},
+		{Options{Pattern: `a*?b|a`}, "aaab aa"},
+		{Options{Pattern: `[^a]+`}, "bbabba"},
+		{Options{Pattern: `^$`, Multiline: true}, "a\n\nb\n"},
+		{Options{Pattern: `^b|a$`, Multiline: true}, "ba\nab\nb"},
+		{Options{Pattern: `\Aa|b\z`, Multiline: true}, "ab\nab"},
+		{Options{Pattern: `a\nb`, Multiline: true}, "a\nb\na\nb"},
+		{Options{Pattern: `.+`, DotAll: true}, "a\nb"},
+		{Options{Pattern: `\s+`, Multiline: true}, "a \n b\n\nc"},
+		{Options{Pattern: `[A-Z][a-z]+[0-9]{2,}[a-z]`}, "Abc12d xyz Hello99x Ab1c"},
+		{Options{Pattern: `(a|b)*a(a|b){5}`}, strings.Repeat("abbabaababbbaab", 20)},
+		{Options{Pattern: `\w+\d`}, "ab1 cd ef22 é3"},
+		{Options{Pattern: `(?i)straße|k`}, "STRASSE Straße K \u212a"},
+		{Options{Pattern: `\x{FFFD}`}, "a\xffb�"},
+		{Options{Pattern: `$`}, "ab"},
+		{Options{Pattern: `\b`}, "ab cd"},
 	}
 	for _, tt := range tests {
-		m, err := Compile(Options{Pattern: tt.pattern})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !m.contextFree {
-			t.Fatalf("%q: not context-free", tt.pattern)
-		}
-		if got, want := allByIteration(t, m, []byte(tt.line)); !slices.Equal(got, want) {
-			t.Errorf("%q on %q: %v, want %v", tt.pattern, tt.line, got, want)
+		for _, cache := range []int{0, 1 << 11} {
+			if got, want := allMatches(t, tt.o, []byte(tt.hay), cache); !slices.Equal(got, want) {
+				t.Errorf("%q on %q (cache %d): %v, want %v", goPattern(tt.o), tt.hay, cache, got, want)
+			}
 		}
 	}
-	for _, p := range []string{`^a`, `\bword`, `x\B`, `(?m)^x`} {
-		if m, err := Compile(Options{Pattern: p}); err != nil || m.contextFree {
-			t.Errorf("%q: context-free %v, %v; it looks back", p, m != nil && m.contextFree, err)
+}
+
+// TestEachMatchUncached: a pattern whose states thrash the cache makes the
+// automata step uncached, with the same matches.
+func TestEachMatchUncached(t *testing.T) {
+	o := Options{Pattern: `(a|b)*a(a|b){12}`}
+	m, err := Compile(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := m.NewScanner()
+	fwd, back := s.matchDFAs()
+	fwd.limit, back.limit = 64<<10, 64<<10
+	hay := make([]byte, 60_000)
+	for i, x := 0, uint32(1); i < len(hay); i++ {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		hay[i] = "ab"[x&1]
+		if i%1000 == 999 {
+			hay[i] = ' '
 		}
+	}
+	var got [][2]int
+	s.eachMatch(hay, true, func(a, b int) bool { got = append(got, [2]int{a, b}); return true })
+	var want [][2]int
+	for _, x := range regexp.MustCompile(o.Pattern).FindAllIndex(hay, -1) {
+		want = append(want, [2]int{x[0], x[1]})
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("%d matches, want %d", len(got), len(want))
+	}
+	if !fwd.raw {
+		t.Errorf("the forward automaton did not go uncached: the test tests nothing")
 	}
 }
 
@@ -59,32 +154,33 @@ func TestSpansOfALongLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	line := []byte(repeat("ab", iterateAbove))
+	line := []byte(strings.Repeat("ab", 1<<16))
 	sp, n := m.NewScanner().spans(line, 10)
 	if n != len(line) || len(sp) != 11 {
 		t.Fatalf("%d matches, %d spans kept; want %d and 11", n, len(sp), len(line))
 	}
 }
 
-func repeat(s string, n int) string {
-	b := make([]byte, 0, len(s)*n)
-	for range n {
-		b = append(b, s...)
-	}
-	return string(b)
-}
-
 func FuzzEachMatch(f *testing.F) {
-	f.Add(`a*`, "baaac")
-	f.Add(`[a-z]+|\d*`, "ab 12 cd")
-	f.Add(`(?i)é*`, "ÉéE")
-	f.Fuzz(func(t *testing.T, pattern, line string) {
-		m, err := Compile(Options{Pattern: pattern})
-		if err != nil || !m.contextFree || m.plainLit != nil {
+	f.Add(`a*`, "baaac", uint8(0))
+	f.Add(`[a-z]+|\d*`, "ab 12 cd", uint8(1))
+	f.Add(`(?i)é*`, "ÉéE", uint8(2))
+	f.Add(`^\b|\B$`, "a b\nc", uint8(3))
+	f.Add(`(a|b)*a(a|b){3}`, "abbabab\xffaab", uint8(4))
+	f.Fuzz(func(t *testing.T, pattern, hay string, flags uint8) {
+		if len(pattern) > 40 || len(hay) > 512 {
 			return
 		}
-		if got, want := allByIteration(t, m, []byte(line)); !slices.Equal(got, want) {
-			t.Fatalf("%q on %q: %v, want %v", pattern, line, got, want)
+		o := Options{Pattern: pattern, IgnoreCase: flags&1 != 0, Multiline: flags&2 != 0, DotAll: flags&4 != 0}
+		if _, err := Compile(o); err != nil {
+			return
+		}
+		cache := 0
+		if flags&8 != 0 {
+			cache = 1 << 11
+		}
+		if got, want := allMatches(t, o, []byte(hay), cache); !slices.Equal(got, want) {
+			t.Fatalf("%q on %q: %v, want %v", goPattern(o), hay, got, want)
 		}
 	})
 }

@@ -35,6 +35,8 @@ func newFinder(set litSet) finder {
 	switch {
 	case len(set) == 0:
 		return nil
+	case hasSIMD && len(set) <= len(pairTable{}.lits):
+		return newSIMDFinder(set)
 	case len(set) == 1:
 		return newOneFinder(set[0])
 	}

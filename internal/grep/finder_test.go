@@ -104,3 +104,77 @@ func TestLastNewline(t *testing.T) {
 		}
 	}
 }
+
+// setStarts is the reference for a literal set: every start at which one
+// of its literals occurs (a folded one under ASCII case folding).
+func setStarts(data []byte, set litSet) []int {
+	var out []int
+	for p := range data {
+		for _, l := range set {
+			if p+len(l.s) > len(data) {
+				continue
+			}
+			s := string(data[p : p+len(l.s)])
+			if l.fold && strings.EqualFold(s, l.s) || !l.fold && s == l.s {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// TestSIMDFinder compares the SIMD finder with the reference on random
+// texts around the 32-byte blocks and random sets of up to 8 literals,
+// exact or folded, of 1 to 20 bytes, planted at random.
+func TestSIMDFinder(t *testing.T) {
+	if !hasSIMD {
+		t.Skip("no SIMD kernels on this machine")
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	alphabet := []string{"a", "A", "b", "B", "x", "@", "`", "\n", "é", "\xff"}
+	for iter := 0; iter < 4000; iter++ {
+		var set litSet
+		for n := 1 + r.IntN(8); n > 0; n-- {
+			var b strings.Builder
+			for k := 1 + r.IntN(20); k > 0; k-- {
+				b.WriteString(alphabet[r.IntN(6)]) // ASCII only
+			}
+			l := lit{s: b.String(), fold: r.IntN(3) == 0}
+			if l.fold {
+				l.s = strings.ToLower(l.s)
+			}
+			set = append(set, l)
+		}
+		var text strings.Builder
+		for n := r.IntN(200); n > 0; n-- {
+			if r.IntN(40) == 0 {
+				text.WriteString(set[r.IntN(len(set))].s)
+				continue
+			}
+			text.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		data := []byte(text.String())
+		got := allStarts(newSIMDFinder(set), data)
+		if want := setStarts(data, set); !slices.Equal(got, want) {
+			t.Fatalf("set %+v in %q: %v, want %v", set, data, got, want)
+		}
+	}
+}
+
+// TestLastIndexByte compares the SIMD kernel with bytes.LastIndexByte.
+func TestLastIndexByte(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for iter := 0; iter < 2000; iter++ {
+		b := make([]byte, r.IntN(300))
+		for i := range b {
+			b[i] = 'a'
+			if r.IntN(40) == 0 {
+				b[i] = '\n'
+			}
+		}
+		if got, want := lastIndexByte(b, '\n'), bytes.LastIndexByte(b, '\n'); got != want {
+			t.Fatalf("%q: %d, want %d", b, got, want)
+		}
+	}
+}

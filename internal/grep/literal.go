@@ -308,20 +308,19 @@ func foldRun(s string) string {
 	return best
 }
 
+// anchorsText reports whether re holds an assertion about the start or the
+// end of the whole text: \A, \z, or ^ and $ outside (?m).
+func anchorsText(re *syntax.Regexp) bool {
+	if re.Op == syntax.OpBeginText || re.Op == syntax.OpEndText {
+		return true
+	}
+	return slices.ContainsFunc(re.Sub, anchorsText)
+}
+
 // hasLiteralNewline reports whether the pattern spells out a newline: a
 // literal one, or a class that lists it on its own (the parser turns
 // "\n|0" into [\n0]); a class such as \s or [^a] that merely covers it
 // does not count.
-// looksBack reports whether re holds an assertion about the text before a
-// position: ^ (either kind), \b or \B.
-func looksBack(re *syntax.Regexp) bool {
-	switch re.Op {
-	case syntax.OpBeginLine, syntax.OpBeginText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
-		return true
-	}
-	return slices.ContainsFunc(re.Sub, looksBack)
-}
-
 func hasLiteralNewline(re *syntax.Regexp) bool {
 	switch re.Op {
 	case syntax.OpLiteral:

@@ -3,7 +3,6 @@ package grep
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"regexp/syntax"
 	"strings"
 	"unicode/utf8"
@@ -15,6 +14,12 @@ import (
 // which a NUL byte marks the file as binary.
 const DefaultBinaryScan = 64 << 10
 
+// MaxPatternBytes caps the length of a pattern. Compiling costs about
+// 0.4 KB of memory per pattern byte (a 4 MiB pattern took 1.9 GB and
+// several seconds, before any search), while real patterns, even long
+// alternations of identifiers, stay within a few KB.
+const MaxPatternBytes = 64 << 10
+
 // Options configures a Matcher. The zero value of every field except
 // Pattern is a usable default.
 type Options struct {
@@ -24,10 +29,12 @@ type Options struct {
 	Pattern string
 	// IgnoreCase matches letters of either case (Unicode simple folding).
 	IgnoreCase bool
-	// Multiline makes ^ and $ match at line ends. When the pattern can
-	// match a newline (a literal \n, or '.' with DotAll, or a class such as
-	// \s) the whole file is searched as one text and a match may span
-	// lines; otherwise the search stays line by line.
+	// Multiline makes ^ and $ match at line ends and lets a match span
+	// lines. When the pattern can match a newline (a literal \n, or '.'
+	// with DotAll, or a class such as \s) or anchors at the text's start
+	// or end (\A, \z, (?-m)^ and $), the whole file is searched as one
+	// text; otherwise the search stays line by line. Without Multiline or
+	// DotAll, a pattern that spells a newline is an error (ErrNewline).
 	Multiline bool
 	// DotAll lets '.' match '\n' too (amplifier's multiline). It implies a
 	// whole-file search when the pattern contains '.'.
@@ -68,16 +75,13 @@ type Options struct {
 // use; each goroutine searches through its own Scanner (NewScanner).
 type Matcher struct {
 	opts  Options
-	re    *regexp.Regexp // the pattern with the option flags, for spans
-	prog  *syntax.Prog   // for the lazy DFA (line mode)
-	whole bool           // search the whole file as one text (matches may span lines)
+	prog  *syntax.Prog // the pattern with the option flags
+	rprog *syntax.Prog // the pattern reversed, to find where a match starts
+	whole bool         // search the whole file as one text (matches may span lines)
 
 	lits     litSet // required literals: every match contains one (empty: none)
 	complete bool   // every occurrence of a literal in lits is a match (no verification)
 	plainLit []byte // the pattern is this one case-sensitive literal: spans by bytes.Index
-	// contextFree: no match depends on the text before it (no ^, \b or
-	// \B), so matches can be found one at a time on the rest of a line.
-	contextFree bool
 
 	ranges [][2]int // normalised LineRanges (sorted, last resolved)
 }
@@ -85,8 +89,11 @@ type Matcher struct {
 // Compile checks and compiles the options. An invalid pattern gives an
 // *errs.Error with code InvalidParam whose message reads
 // "Invalid regex: <reason> at position N" (N is a 0-based character offset
-// into Pattern).
+// into Pattern); so does a pattern longer than MaxPatternBytes.
 func Compile(o Options) (*Matcher, error) {
+	if len(o.Pattern) > MaxPatternBytes {
+		return nil, errs.New(errs.InvalidParam, "Invalid regex: the pattern is %d bytes, over the cap of %d bytes (64 KiB): use a shorter pattern, or split the alternatives over several searches", len(o.Pattern), MaxPatternBytes)
+	}
 	if o.Before < 0 {
 		o.Before = 0
 	}
@@ -102,28 +109,16 @@ func Compile(o Options) (*Matcher, error) {
 		}
 	}
 	flags := syntax.Perl
-	prefix := ""
 	if o.IgnoreCase {
 		flags |= syntax.FoldCase
-		prefix += "i"
 	}
 	if o.Multiline {
 		flags &^= syntax.OneLine
-		prefix += "m"
 	}
 	if o.DotAll {
 		flags |= syntax.DotNL
-		prefix += "s"
 	}
 	tree, err := syntax.Parse(o.Pattern, flags)
-	if err != nil {
-		return nil, regexError(o.Pattern, err)
-	}
-	src := o.Pattern
-	if prefix != "" {
-		src = "(?" + prefix + ")" + src
-	}
-	re, err := regexp.Compile(src)
 	if err != nil {
 		return nil, regexError(o.Pattern, err)
 	}
@@ -132,13 +127,20 @@ func Compile(o Options) (*Matcher, error) {
 	if err != nil {
 		return nil, regexError(o.Pattern, err)
 	}
-	m := &Matcher{opts: o, re: re, prog: prog, ranges: normRanges(o.LineRanges)}
-	// A search is line by line unless a match can contain a newline: an
-	// explicit newline always can; otherwise only in Multiline or DotAll
-	// mode, where classes such as \s or [^a] and a DotAll '.' may cross a
-	// line end (as in ripgrep's multiline mode).
-	m.whole = hasLiteralNewline(tree) || ((o.Multiline || o.DotAll) && canMatchNewline(tree))
-	m.contextFree = !looksBack(tree)
+	rprog, err := syntax.Compile(reversed(tree))
+	if err != nil {
+		return nil, regexError(o.Pattern, err)
+	}
+	if !o.Multiline && !o.DotAll && hasLiteralNewline(tree) {
+		return nil, &errs.Error{Code: errs.InvalidParam, Err: ErrNewline,
+			Message: "Invalid regex: the pattern spells a newline (\\n), but no line holds one: a match spans lines only in multiline mode. Turn multiline on, or take the \\n out"}
+	}
+	m := &Matcher{opts: o, prog: prog, rprog: rprog, ranges: normRanges(o.LineRanges)}
+	// A search is line by line unless it is multiline (as ripgrep's -U)
+	// and a match can contain a newline (a literal one, a class such as
+	// \s or [^a], a DotAll '.') or the pattern anchors at the text's start
+	// or end (\A, \z, (?-m)^ and $): those hold at the file's ends only.
+	m.whole = (o.Multiline || o.DotAll) && canMatchNewline(tree) || o.Multiline && anchorsText(tree)
 	info := analyze(tree)
 	if info.pure && info.exact.usable(1) && !info.exact.anyFold() && !info.exact.hasByte('\r') {
 		// The pattern is a literal or an alternation of literals: an
@@ -160,6 +162,11 @@ func Compile(o Options) (*Matcher, error) {
 	}
 	return m, nil
 }
+
+// ErrNewline is the cause of the error of a pattern that spells a newline
+// without Multiline or DotAll (ripgrep's "the literal '\\n' is not
+// allowed"): callers may name their own multiline switch.
+var ErrNewline = errors.New("pattern spells a newline outside multiline mode")
 
 // regexError turns a regexp/syntax error into the InvalidParam error.
 func regexError(pattern string, err error) error {

@@ -19,6 +19,7 @@ import (
 var rgCases = []struct {
 	pattern, rg string
 	ignoreCase  bool
+	multiline   bool // rg -U
 }{
 	{pattern: "ErrUnexpectedEOF"},
 	{pattern: "func main"},
@@ -48,6 +49,14 @@ var rgCases = []struct {
 	{pattern: "TODO|FIXME|XXX"},
 	{pattern: "[^a-z ]{6}"},
 	{pattern: `(?m)^\}$`},
+	{pattern: `\Apackage`, multiline: true},
+	{pattern: `(?-m)^package`, multiline: true},
+	{pattern: `^package`, multiline: true},
+	{pattern: `\}\n\z`, multiline: true},
+	{pattern: `(?-m)\}\n$`, multiline: true},
+	{pattern: `\A//`, multiline: true},
+	{pattern: `\{\n[ \t]+return`, multiline: true},
+	{pattern: `\n\n\n`, multiline: true},
 }
 
 // rgDirs are the parts of $GOROOT/src searched (all of it would take too
@@ -105,6 +114,9 @@ func TestRipgrep(t *testing.T) {
 			if c.ignoreCase {
 				args = append(args, "-i")
 			}
+			if c.multiline {
+				args = append(args, "-U")
+			}
 			args = append(args, "-e", rgPat)
 			cmd := exec.Command(rg, append(args, dirs...)...)
 			cmd.Dir = src
@@ -124,7 +136,7 @@ func TestRipgrep(t *testing.T) {
 				}
 				want[line[:i]] = n
 			}
-			m, err := Compile(Options{Pattern: c.pattern, IgnoreCase: c.ignoreCase, CountOnly: true})
+			m, err := Compile(Options{Pattern: c.pattern, IgnoreCase: c.ignoreCase, Multiline: c.multiline, CountOnly: true})
 			if err != nil {
 				t.Fatal(err)
 			}

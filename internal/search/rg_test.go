@@ -69,7 +69,10 @@ func TestRipgrep(t *testing.T) {
 	t.Run("generated", func(t *testing.T) {
 		dir := generateTree(t, 1)
 		for _, p := range rgPatterns {
-			compareRg(t, rg, dir, p.pattern, p.ignoreCase)
+			compareRg(t, rg, dir, p.pattern, p.ignoreCase, false)
+		}
+		for _, p := range rgMultiline {
+			compareRg(t, rg, dir, p, false, true)
 		}
 	})
 	t.Run("goroot", func(t *testing.T) {
@@ -82,16 +85,28 @@ func TestRipgrep(t *testing.T) {
 			patterns = patterns[:4] // the generated tree runs them all
 		}
 		for _, p := range patterns {
-			compareRg(t, rg, dir, p.pattern, p.ignoreCase)
+			compareRg(t, rg, dir, p.pattern, p.ignoreCase, false)
+		}
+		for _, p := range rgMultiline[:min(len(rgMultiline), len(patterns))] {
+			compareRg(t, rg, dir, p, false, true)
 		}
 	})
 }
 
-func compareRg(t *testing.T, rg, dir, pattern string, ignoreCase bool) {
+// rgMultiline are compared with rg -U: \A, \z and (?-m)^ and $ hold at the
+// file's ends only, ^ and $ at each line, and matches span lines.
+var rgMultiline = []string{`\Apackage`, `(?-m)^func main`, `\n\z`, `(?-m)nil \r?\n$`, `^package`, `\Afunc|[0-9]\z`, `nil \r?\n[0-9]+`}
+
+// compareRg compares Run's per-file match counts with rg's, in multiline
+// mode (rg -U) when multiline is set.
+func compareRg(t *testing.T, rg, dir, pattern string, ignoreCase, multiline bool) {
 	t.Helper()
 	args := []string{"--count-matches", "--no-messages", "--no-config"}
 	if ignoreCase {
 		args = append(args, "-i")
+	}
+	if multiline {
+		args = append(args, "-U")
 	}
 	cmd := exec.Command(rg, append(args, "-e", pattern, ".")...)
 	cmd.Dir = dir
@@ -114,7 +129,7 @@ func compareRg(t *testing.T, rg, dir, pattern string, ignoreCase bool) {
 	}
 	defer release()
 	res, err := Run(context.Background(), fsys, dir, Request{
-		Grep:        grep.Options{Pattern: pattern, IgnoreCase: ignoreCase, CountOnly: true},
+		Grep:        grep.Options{Pattern: pattern, IgnoreCase: ignoreCase, Multiline: multiline, CountOnly: true},
 		Walk:        walk.Options{},
 		MaxFileSize: -1, MaxFiles: -1, Budget: -1, PerFile: -1,
 	})

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
@@ -159,10 +160,10 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 }
 
 // scanAll walks the scope and searches each file on the walker goroutine
-// that found it (no hand-off between goroutines), then calls fn for each
+// that found it, or on an idle helper goroutine, then calls fn for each
 // file that matched in byte-wise path order, or as they come when
-// unordered. Files that did not match or were left out are passed to fn as
-// they come (serialised), before the matches: they carry no
+// unordered. Files that did not match or were left out are passed to fn in
+// batches as they come (serialised), before the matches: they carry no
 // order-dependent information. workers > 0 sets the number of walker
 // goroutines.
 func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filter, m *grep.Matcher, maxSize int64, workers int, unordered bool, skipped map[string]int, fn func(f file, o outcome) bool) error {
@@ -171,18 +172,89 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	type hit struct {
-		f file
-		o outcome
-	}
 	var (
-		mu   sync.Mutex
-		hits []hit
-		stop bool
+		mu   sync.Mutex // guards fn, seen and all
+		stop atomic.Bool
 		seen = map[string]bool{} // only with several targets, which may overlap
+		all  []*scanWorker       // every worker made, for the end
 	)
-	// Scanners hold buffers and automaton caches: reuse them across files.
-	free := make(chan *grep.Scanner, 2*runtime.GOMAXPROCS(0)+max(workers, 0))
+	// flush passes a worker's batch of files that did not match to fn.
+	flush := func(w *scanWorker) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, x := range w.misses {
+			if !stop.Load() && !fn(x.f, x.o) {
+				stop.Store(true)
+				cancel()
+			}
+		}
+		clear(w.misses)
+		w.misses = w.misses[:0]
+	}
+	// Workers (a Scanner, which holds buffers and automaton caches, and the
+	// results gathered) go from file to file through a pool; results meet
+	// only at the end, so no lock is taken per file.
+	free := make(chan *scanWorker, 3*runtime.GOMAXPROCS(0)+max(workers, 0))
+	search := func(fl file) error {
+		var w *scanWorker
+		select {
+		case w = <-free:
+		default:
+			w = &scanWorker{s: m.NewScanner()}
+			mu.Lock()
+			all = append(all, w)
+			mu.Unlock()
+		}
+		defer func() {
+			select {
+			case free <- w:
+			default:
+			}
+		}()
+		if stop.Load() {
+			return fs.SkipAll
+		}
+		o := searchOne(ctx, fsys, w.s, &fl, maxSize)
+		if o.res != nil && o.res.MatchLines > 0 {
+			if unordered {
+				fl.entry, fl.walked, fl.text = walk.Entry{}, false, nil // not needed by fn
+				mu.Lock()
+				defer mu.Unlock()
+				if !stop.Load() && !fn(fl, o) {
+					stop.Store(true)
+					cancel()
+					return fs.SkipAll
+				}
+				return nil
+			}
+			w.hits = append(w.hits, hit{fl.path, fl.mem, fl.noTag, o.res, o.size})
+			return nil
+		}
+		fl.entry, fl.walked, fl.text = walk.Entry{}, false, nil // not needed by fn
+		if w.misses = append(w.misses, miss{fl, o}); len(w.misses) == missBatch {
+			flush(w)
+		}
+		if stop.Load() {
+			return fs.SkipAll
+		}
+		return nil
+	}
+	// Helpers search the files that walkers hand over. A walker searches
+	// the files of the directory it reads; one that reads a large
+	// directory (cmd/compile/internal/ssa is 8% of the Go tree) would
+	// search it alone while the others wait at the end of the walk. A
+	// file goes to a helper only when one waits for work (a non-blocking
+	// send on an unbuffered channel), so while all are busy the walkers
+	// search what they find, with no hand-off.
+	handoff := make(chan file)
+	var helpers sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		helpers.Go(func() {
+			for fl := range handoff {
+				search(fl)
+			}
+		})
+	}
 	emit := func(fl file) error {
 		if len(sc.Targets) > 1 {
 			mu.Lock()
@@ -193,39 +265,31 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 				return nil
 			}
 		}
-		var s *grep.Scanner
 		select {
-		case s = <-free:
+		case handoff <- fl:
+			return nil
 		default:
-			s = m.NewScanner()
+			return search(fl)
 		}
-		o := searchOne(ctx, fsys, s, &fl, maxSize)
-		select {
-		case free <- s:
-		default:
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		switch {
-		case stop:
-			return fs.SkipAll
-		case o.res != nil && o.res.MatchLines > 0 && !unordered:
-			hits = append(hits, hit{fl, o})
-		default:
-			if !fn(fl, o) {
-				stop = true
-				cancel()
-				return fs.SkipAll
-			}
-		}
-		return nil
 	}
 	walked := map[string]int{} // written by walkScope while files are searched
 	err := walkScope(ctx, fsys, sc, wo, f, &memberSearch{fsys: fsys, m: m, maxSize: maxSize, wo: wo, filter: f}, walked, emit)
+	close(handoff)
+	helpers.Wait()
 	for r, n := range walked {
 		skipped[r] += n
 	}
-	if stop {
+	n := 0
+	for _, w := range all {
+		flush(w)
+		n += len(w.hits)
+	}
+	hits := make([]hit, 0, n)
+	for _, w := range all {
+		hits = append(hits, w.hits...)
+		w.hits = nil
+	}
+	if stop.Load() {
 		return nil
 	}
 	if err == nil {
@@ -234,11 +298,39 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 	if err != nil {
 		return err
 	}
-	slices.SortFunc(hits, func(a, b hit) int { return strings.Compare(a.f.path, b.f.path) })
-	for i := range hits {
-		if !fn(hits[i].f, hits[i].o) {
+	slices.SortFunc(hits, func(a, b hit) int { return strings.Compare(a.path, b.path) })
+	for _, h := range hits {
+		if !fn(file{path: h.path, mem: h.mem, noTag: h.noTag}, outcome{res: h.res, size: h.size}) {
 			break
 		}
 	}
 	return nil
 }
+
+// scanWorker is what a goroutine of scanAll searches a file with: a
+// Scanner, and the results gathered so far.
+type scanWorker struct {
+	s      *grep.Scanner
+	hits   []hit  // matching files, held until the walk ends
+	misses []miss // files that did not match, passed to fn missBatch at a time
+}
+
+// hit is a matching file, held until the walk ends: what fn reads of it
+// (not the walk entry, which holds its whole directory listing, or an
+// in-memory text).
+type hit struct {
+	path       string
+	mem, noTag bool
+	res        *grep.FileResult
+	size       int64 // the bytes searched, for progress
+}
+
+// miss is a file that did not match, or was left out.
+type miss struct {
+	f file
+	o outcome
+}
+
+// missBatch is how many files that did not match a worker gathers before
+// passing them to fn, under its lock.
+const missBatch = 64

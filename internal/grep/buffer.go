@@ -1,0 +1,324 @@
+package grep
+
+import (
+	"bytes"
+	"context"
+	"io"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/encoding/unicode/utf32"
+	"golang.org/x/text/transform"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+// Buffer handling: files are read in chunks into the Scanner's buffer;
+// the unfinished last line and the lines that may serve as context are
+// carried over to the next chunk.
+
+// stream is the reading side of the search of one file: a buffer holding
+// buf[:n], of which buf[:from] is context already searched, filled from r
+// and rolled forward as its lines are searched (ripgrep's line buffer).
+type stream struct {
+	s     *Scanner
+	fs    *fileSearch
+	r     io.Reader
+	size  int64 // the bytes r holds, or -1 when unknown
+	want  int   // the buffer size to reach before searching
+	buf   []byte
+	n     int
+	from  int
+	first bool // the first buffer is yet to be examined (encoding, binary)
+}
+
+// search reads r (size bytes when size >= 0) and searches it, a buffer at
+// a time.
+func (s *Scanner) search(ctx context.Context, r io.Reader, size int64) (*FileResult, error) {
+	res := &FileResult{}
+	fs := s.begin(ctx, res)
+	st := s.open(fs, r, size)
+	defer s.release()
+	for {
+		eof, err := st.fill()
+		if err != nil {
+			return res, errs.Wrap(errs.CodeOf(err), err, "read error: %v", err)
+		}
+		if !eof && st.n == len(st.buf) && len(st.buf) < st.want {
+			st.grow(st.want)
+			continue
+		}
+		if st.first {
+			restart, binary := st.head()
+			if binary {
+				return res, nil
+			}
+			if restart {
+				continue
+			}
+		}
+		end, last, split, more := st.cut(eof)
+		if more {
+			continue
+		}
+		if !fs.binaryCheck(st.buf, st.from, end) {
+			return res, nil
+		}
+		fs.process(st.buf, st.from, end)
+		if fs.err != nil || last {
+			return res, fs.err
+		}
+		if fs.stop && fs.afterLeft == 0 {
+			st.stopEarly()
+			return res, nil
+		}
+		st.roll(end, split)
+		if fs.canceled() {
+			return res, fs.err
+		}
+	}
+}
+
+// open starts the stream of r. The buffer to fill before searching is
+// the whole file when it is small or in whole-file mode, else one chunk,
+// and at least the binary window. A stream of unknown size starts with a
+// small buffer that grows while data keeps coming.
+func (s *Scanner) open(fs *fileSearch, r io.Reader, size int64) *stream {
+	want := s.chunk
+	switch {
+	case s.m.whole:
+		want = s.maxWhole + 1
+		if size >= 0 && size < int64(s.maxWhole) {
+			want = int(size) + 1
+		}
+	case s.m.opts.FirstOnly && size > streamStart:
+		// Likely to stop early: read in small chunks, as ripgrep does.
+		want = min(s.chunk, streamStart)
+	case size >= 0 && size <= int64(s.chunk):
+		want = int(size) + 1
+	case size < 0:
+		want = min(s.chunk, streamStart)
+	}
+	want = max(want, min(s.m.opts.BinaryScan, s.maxLine), 4) // 4: the longest byte-order mark
+	start := want
+	if size < 0 {
+		start = min(want, 4<<10)
+	}
+	s.st = stream{s: s, fs: fs, r: r, size: size, want: want, buf: s.buffer(start), first: true}
+	return &s.st
+}
+
+// fill reads into the rest of the buffer; it reports the end of the
+// stream.
+func (st *stream) fill() (bool, error) {
+	n, eof, err := readInto(st.r, st.buf, st.n, st.size, st.fs.off)
+	st.n = n
+	return eof, err
+}
+
+// grow doubles the buffer, up to limit bytes.
+func (st *stream) grow(limit int) {
+	st.buf = st.s.grow(st.buf, min(2*len(st.buf), limit), st.n)
+}
+
+// head examines the first buffer: a UTF-16 or UTF-32 byte-order mark
+// restarts the stream on the decoded text (restart); a NUL byte in the
+// binary window makes the file binary; a UTF-8 byte-order mark is skipped.
+func (st *stream) head() (restart, binary bool) {
+	st.first = false
+	fs, res := st.fs, st.fs.res
+	buf := st.buf[:st.n]
+	if enc, name := bomEncoding(buf); enc != nil && res.Encoding == "" {
+		head := bytes.Clone(buf)
+		st.r = transform.NewReader(io.MultiReader(bytes.NewReader(head), st.r), enc.NewDecoder())
+		res.Encoding, st.size, st.n = name, -1, 0
+		if st.s.m.whole {
+			st.want = st.s.maxWhole + 1 // the decoded text may be larger
+		}
+		st.first = true
+		return true, false
+	}
+	if scan := fs.m.opts.BinaryScan; scan > 0 && bytes.IndexByte(buf[:min(len(buf), scan)], 0) >= 0 {
+		res.Binary = true
+		return false, true
+	}
+	// A UTF-8 byte-order mark; not a U+FEFF that a UTF-16 or UTF-32 text
+	// (decoded by now) holds after its own mark.
+	if res.Encoding == "" && len(buf) >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF {
+		copy(st.buf, buf[3:])
+		st.n -= 3
+		fs.off, fs.cntPos, fs.lastEnd = 3, 3, 3
+		res.Encoding = "utf-8"
+	}
+	return false, false
+}
+
+// cut returns where the data to search now ends: all of it at the end of
+// the stream (last); in whole-file mode, at most the cap, the rest of a
+// larger file not searched (last, StopSize); otherwise after the last
+// whole line, or the whole buffer when one line fills it (split: a long
+// line is searched in windows). more reports that the buffer grew for a
+// line longer than it: read on first.
+func (st *stream) cut(eof bool) (end int, last, split, more bool) {
+	s, res := st.s, st.fs.res
+	switch {
+	case eof:
+		return st.n, true, false, false
+	case s.m.whole:
+		res.Truncated, res.Stop = true, StopSize
+		return min(st.n, s.maxWhole), true, false, false
+	}
+	if nl := lastNewline(st.buf[st.from:st.n]); nl >= 0 {
+		return st.from + nl + 1, false, false, false
+	}
+	if len(st.buf) < s.maxLine {
+		st.grow(s.maxLine)
+		return 0, false, false, true
+	}
+	res.LongLines++
+	return st.n, false, true, false
+}
+
+// stopEarly settles a search that stopped before the end of the stream:
+// the rest of the binary window must still be free of NUL bytes for the
+// result to stand.
+func (st *stream) stopEarly() {
+	fs := st.fs
+	if scan := fs.m.opts.BinaryScan; fs.nulLine < 0 && fs.off+st.n < scan && nulAhead(st.r, st.buf, scan-(fs.off+st.n)) {
+		*fs.res = FileResult{Binary: true, Encoding: fs.res.Encoding}
+	}
+}
+
+// roll drops the data searched up to end, except the lines that may serve
+// as context before the next match, and moves the rest to the start of
+// the buffer. After a split long line the next buffer goes on with it.
+func (st *stream) roll(end int, split bool) {
+	fs, buf := st.fs, st.buf
+	keep := end
+	if split {
+		fs.afterLeft = 0
+		fs.lastEnd = fs.off + end
+		fs.contKey = fs.lineKey(end-1, end) // the line that fills the buffer
+	} else {
+		fs.contKey = 0
+		lo := max(fs.lastEnd-fs.off, 0)
+		for k := 0; k < fs.m.opts.Before && keep > lo; k++ {
+			keep = bytes.LastIndexByte(buf[:keep-1], '\n') + 1
+		}
+		keep = max(keep, lo)
+	}
+	if !fs.keys {
+		fs.countTo(buf, keep)
+	}
+	copy(buf, buf[keep:st.n])
+	st.n -= keep
+	st.from = end - keep
+	fs.off += keep
+	if st.n > len(buf)/2 && len(buf) < st.s.maxLine {
+		st.grow(st.s.maxLine)
+	}
+}
+
+// readInto reads from r into buf[n:] until buf is full or r is exhausted. A
+// reader of known size is taken as exhausted once size bytes are read.
+func readInto(r io.Reader, buf []byte, n int, size int64, off int) (int, bool, error) {
+	empty := 0
+	for n < len(buf) {
+		if size >= 0 && int64(off+n) >= size && size > 0 {
+			return n, true, nil
+		}
+		k, err := r.Read(buf[n:])
+		n += k
+		if err == io.EOF {
+			return n, true, nil
+		}
+		if err != nil {
+			return n, false, err
+		}
+		if k > 0 {
+			empty = 0
+		} else if empty++; empty >= 100 {
+			return n, false, io.ErrNoProgress
+		}
+	}
+	return n, false, nil
+}
+
+// nulAhead reads up to k more bytes from r, using buf as scratch, and
+// reports whether they hold a NUL byte (read errors count as no).
+func nulAhead(r io.Reader, buf []byte, k int) bool {
+	for k > 0 {
+		n, err := r.Read(buf[:min(k, len(buf))])
+		if bytes.IndexByte(buf[:n], 0) >= 0 {
+			return true
+		}
+		k -= n
+		if err != nil || n == 0 {
+			return false
+		}
+	}
+	return false
+}
+
+// lastNewline is bytes.LastIndexByte(b, '\n'), which is a loop over bytes,
+// but 32 bytes at a time where there is a SIMD kernel, and elsewhere finds
+// a long stretch without a newline (a minified file) with the vectorised
+// bytes.IndexByte.
+func lastNewline(b []byte) int {
+	const tail = 4 << 10
+	if hasSIMD || len(b) <= tail {
+		return lastIndexByte(b, '\n')
+	}
+	if i := bytes.LastIndexByte(b[len(b)-tail:], '\n'); i >= 0 {
+		return len(b) - tail + i
+	}
+	last := -1
+	for head := b[:len(b)-tail]; ; {
+		i := bytes.IndexByte(head[last+1:], '\n')
+		if i < 0 {
+			return last
+		}
+		last += 1 + i
+	}
+}
+
+// bomEncoding returns the decoder and name for a UTF-16 or UTF-32
+// byte-order mark at the start of b, or nil.
+func bomEncoding(b []byte) (encoding.Encoding, string) {
+	switch {
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE, 0, 0}):
+		return utf32.UTF32(utf32.LittleEndian, utf32.ExpectBOM), "utf-32le"
+	case bytes.HasPrefix(b, []byte{0, 0, 0xFE, 0xFF}):
+		return utf32.UTF32(utf32.BigEndian, utf32.ExpectBOM), "utf-32be"
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
+		return unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"
+	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+		return unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"
+	}
+	return nil, ""
+}
+
+// buffer returns the scanner's buffer with length n. It grows at least
+// twofold (up to one chunk), so that files of rising sizes do not each
+// cost a new buffer: fresh memory costs a page fault per 4 KiB.
+func (s *Scanner) buffer(n int) []byte {
+	if cap(s.buf) < n {
+		s.buf = make([]byte, max(n, min(2*cap(s.buf), s.chunk+1)))
+	}
+	return s.buf[:n]
+}
+
+// grow returns a buffer of length n holding buf[:keep].
+func (s *Scanner) grow(buf []byte, n, keep int) []byte {
+	nb := make([]byte, n)
+	copy(nb, buf[:keep])
+	s.buf = nb
+	return nb
+}
+
+// release drops a buffer too big to keep between files.
+func (s *Scanner) release() {
+	if cap(s.buf) > s.maxLine+1 {
+		s.buf = nil
+	}
+}

@@ -1,0 +1,143 @@
+package grep
+
+import "bytes"
+
+// Line iteration (ripgrep's searcher core): the next matching line is
+// found in the whole buffer, by the literal prefilter or the line DFA, and
+// only the line around a candidate is verified; lines in between are
+// never looked at one by one.
+
+// processLines searches the lines of data[from:] one matching line at a
+// time, counting or reporting each.
+func (fs *fileSearch) processLines(data []byte, from int) {
+	m := fs.m
+	if fs.keys && m.plainLit != nil && fs.s.fnd != nil {
+		fs.countLiteral(data, from)
+		return
+	}
+	for pos := from; pos < len(data) && !fs.stop; {
+		ls, le := fs.s.nextLine(data, pos)
+		if ls < 0 {
+			return
+		}
+		pos = le + 1
+		line := trimCR(data, ls, le)
+		if fs.keys {
+			fs.count(fs.lineKey(ls, le), fs.s.count(line))
+		} else if n := fs.lineNo(data, ls); !m.inRanges(n) {
+			continue
+		} else if m.opts.CountOnly || n == fs.lastMatch {
+			fs.count(n, fs.s.count(line))
+		} else {
+			fs.report(data, ls, le, n, nil, -1)
+		}
+		if fs.checks++; fs.checks%checkEvery == 0 && fs.canceled() {
+			return
+		}
+	}
+}
+
+// countLiteral counts the lines of data[from:] that hold the pattern, a
+// plain literal, and its occurrences (as bytes.Count), in one pass of the
+// finder over the buffer: a line is found by its end only, and only when
+// it holds a match (ripgrep's counting without materialising lines).
+func (fs *fileSearch) countLiteral(data []byte, from int) {
+	f, n := fs.s.fnd, len(fs.m.plainLit)
+	for p := f.index(data, from); p >= 0 && !fs.stop; {
+		le := len(data)
+		if j := bytes.IndexByte(data[p:], '\n'); j >= 0 {
+			le = p + j
+		}
+		key, k := fs.lineKey(p, le), 0
+		for ; p >= 0 && p < le; p = f.index(data, p+n) {
+			k++ // the literal holds no newline: it ends in the line
+		}
+		fs.count(key, k)
+		if fs.checks++; fs.checks%checkEvery == 0 && fs.canceled() {
+			return
+		}
+	}
+}
+
+// nextLine returns the bounds [ls, le) of the next matching line in
+// data[from:] (le is the offset of its '\n' or len(data)), or -1, -1.
+// from must be a line start.
+func (s *Scanner) nextLine(data []byte, from int) (int, int) {
+	for from < len(data) {
+		var p int
+		if s.fnd != nil {
+			p = s.fnd.index(data, from)
+		} else {
+			p = s.dfa.scan(data, from, len(data))
+			if p == scanFailed {
+				return s.nextLineEach(data, from)
+			}
+		}
+		if p < 0 { // none, or stopped
+			return -1, -1
+		}
+		ls := from + lastNewline(data[from:p]) + 1
+		le := len(data)
+		if j := bytes.IndexByte(data[p:], '\n'); j >= 0 {
+			le = p + j
+		}
+		if s.fnd == nil || s.m.complete {
+			return ls, le
+		}
+		to := min(le+1, len(data))
+		switch s.dfa.scan(data, ls, to) {
+		case -1:
+		case stopped:
+			return -1, -1
+		case scanFailed:
+			switch s.firstEnd(trimCR(data, ls, le)) {
+			case -1:
+			case stopped:
+				return -1, -1
+			default:
+				return ls, le
+			}
+		default:
+			return ls, le
+		}
+		from = le + 1
+	}
+	return -1, -1
+}
+
+// nextLineEach is nextLine by the match automata, line by line: the
+// fallback when the line automaton gives up.
+func (s *Scanner) nextLineEach(data []byte, from int) (int, int) {
+	next := from + pollBytes // where to poll next
+	for ls := from; ls < len(data); {
+		if ls >= next {
+			if s.state.canceled() {
+				return -1, -1
+			}
+			next = ls + pollBytes
+		}
+		le := len(data)
+		if j := bytes.IndexByte(data[ls:], '\n'); j >= 0 {
+			le = ls + j
+		}
+		switch s.firstEnd(trimCR(data, ls, le)) {
+		case -1:
+		case stopped:
+			return -1, -1
+		default:
+			return ls, le
+		}
+		ls = le + 1
+	}
+	return -1, -1
+}
+
+// count returns the number of matches in a matching line.
+func (s *Scanner) count(line []byte) int {
+	if lit := s.m.plainLit; lit != nil {
+		return bytes.Count(line, lit)
+	}
+	n := 0
+	s.eachMatch(line, false, func(int, int) bool { n++; return true })
+	return n
+}

@@ -1,0 +1,618 @@
+package grep
+
+import (
+	"encoding/binary"
+	"regexp/syntax"
+	"slices"
+	"unicode/utf8"
+)
+
+// A lazy DFA that finds where matches begin and end exactly as Go's
+// regexp does (leftmost-first, FindAllIndex's matches), in time linear
+// in the text and at one table lookup per byte once its states are
+// built. Go's regexp runs a Pike VM (or a backtracker) at 25-50 MB/s;
+// counting the matches of one long line with it took seconds.
+//
+// As in RE2 and Rust's regex crate, two automata find a match:
+//
+//   - forward over the pattern, from the search position: a state is
+//     the Pike VM's list of threads in priority order (not a set), a
+//     match cuts the threads after it and stops new threads from
+//     starting, so the last match seen before no thread is left is where
+//     the leftmost-first match ends;
+//   - backward over the reversed pattern (runes, concatenations and
+//     anchors reversed), anchored at that end, longest: the leftmost
+//     start of a match ending there is the start of the leftmost-first
+//     match (a match further left would start a thread of higher
+//     priority).
+//
+// Empty-width assertions whose truth depends on the next character stay
+// in the list until it is seen (as in dfa.go); a state also records the
+// context of its position (text start, line start, word character
+// before) when the pattern asks about it. When the cache thrashes, the
+// automaton steps thread lists without caching them: a Pike VM without
+// captures, still linear. Every pollBytes bytes, poll is asked whether
+// to stop (the search's context ended).
+
+// Context flags of a state's position.
+const (
+	ctxBeginText uint8 = 1 << iota
+	ctxBeginLine
+	ctxWord    // the previous character is a word character
+	ctxMatched // forward: a match was seen, no new thread starts
+)
+
+// Bits of a transition value (a state id is a multiple of the row size,
+// at least 8).
+const (
+	tbMatch   int32 = 1 // a match ends before the character
+	tbDead    int32 = 2 // no thread is left: the search is over
+	tbUnknown int32 = 4 // not computed yet
+	tbMask    int32 = 7
+)
+
+// stopped is returned by a search that poll stopped.
+const stopped = -3
+
+// pollBytes is how many bytes a search scans between two polls.
+const pollBytes = 64 << 10
+
+// matchCacheBytes bounds the memory of one automaton's cache of states.
+const matchCacheBytes = 1 << 20
+
+type mstate struct {
+	insts []uint32 // threads in priority order: Rune*, Match and pending EmptyWidth instructions
+	fl    uint8    // context flags
+	end   int8     // 0 unknown, 1 a match ends at the end of the text, 2 not
+	wide  int8     // 0 unknown, 1 a thread may accept a rune outside ASCII, 2 none
+	class []int32  // transitions per rune class (non-ASCII); 0: unknown
+}
+
+type mdfa struct {
+	prog    *syntax.Prog
+	back    bool  // backward over the reversed pattern, anchored, longest
+	ctxMask uint8 // the context flags the pattern asks about
+	bounds  []rune
+	classes [256]uint8 // the byte classes: bytes of a class lead to the same state
+	high    uint8      // the class of the bytes outside ASCII
+	shift   uint       // a row holds 1<<shift transitions, one per class
+	unknown []int32    // a row of transitions not computed yet
+	trans   []int32    // the rows of the states; row 0 unused
+	states  []mstate
+	ids     map[string]int32
+	starts  [8]int32 // start states by context; 0: not built
+	used    int      // bytes held by the cache
+	limit   int      // most bytes the cache may hold (tests lower it)
+	raw     bool     // the cache thrashed: step thread lists uncached
+	scanned int      // bytes scanned by finished searches, for the thrashing check
+	now     int      // bytes scanned up to the current position (set before slow)
+	flushed int      // now at the last flush
+	flushes int
+	poll    func() bool
+
+	stack   []uint32
+	cur     sparseSet
+	next    sparseSet
+	list    []uint32
+	rawList []uint32
+	key     []byte
+}
+
+func newMDFA(prog *syntax.Prog, back bool) *mdfa {
+	n := len(prog.Inst)
+	d := &mdfa{prog: prog, back: back, bounds: runeBounds(prog), limit: matchCacheBytes,
+		cur: newSparseSet(n), next: newSparseSet(n), ids: map[string]int32{}}
+	for _, in := range prog.Inst {
+		if in.Op != syntax.InstEmptyWidth {
+			continue
+		}
+		op := syntax.EmptyOp(in.Arg)
+		if op&syntax.EmptyBeginText != 0 {
+			d.ctxMask |= ctxBeginText
+		}
+		if op&syntax.EmptyBeginLine != 0 {
+			d.ctxMask |= ctxBeginLine | ctxBeginText // a text start is a line start
+		}
+		if op&(syntax.EmptyWordBoundary|syntax.EmptyNoWordBoundary) != 0 {
+			d.ctxMask |= ctxWord
+		}
+	}
+	d.ctxMask |= ctxMatched
+	d.high = byteClasses(&d.classes, d.bounds, d.ctxMask&ctxWord != 0)
+	for 1<<d.shift < max(int(d.high)+1, 8) {
+		d.shift++
+	}
+	d.unknown = make([]int32, 1<<d.shift)
+	for i := range d.unknown {
+		d.unknown[i] = tbUnknown
+	}
+	d.flush()
+	return d
+}
+
+// byteClasses fills classes so that the ASCII bytes of a class are alike
+// for the pattern (the same rune class, both newlines or neither, both
+// word characters or neither when word matters) and returns the class of
+// all the bytes outside ASCII (stepped by rune, see slow).
+func byteClasses(classes *[256]uint8, bounds []rune, word bool) uint8 {
+	var starts [utf8.RuneSelf + 1]bool
+	for _, b := range bounds {
+		if b < utf8.RuneSelf {
+			starts[b] = true
+		}
+	}
+	starts['\n'], starts['\n'+1] = true, true
+	if word {
+		for _, b := range "09AZ__az" {
+			starts[b] = true
+		}
+		starts['9'+1], starts['Z'+1], starts['_'+1], starts['z'+1] = true, true, true, true
+	}
+	c := uint8(0)
+	for b := 1; b < utf8.RuneSelf; b++ {
+		if starts[b] {
+			c++
+		}
+		classes[b] = c
+	}
+	for b := utf8.RuneSelf; b < 256; b++ {
+		classes[b] = c + 1
+	}
+	return c + 1
+}
+
+// flush empties the cache.
+func (d *mdfa) flush() {
+	if len(d.trans) == 0 {
+		d.trans = append(make([]int32, 0, len(d.unknown)*16), d.unknown...)
+	}
+	d.trans = d.trans[:len(d.unknown)]
+	d.states = append(d.states[:0], mstate{})
+	clear(d.ids)
+	d.starts = [8]int32{}
+	d.used = 0
+	d.flushes++
+}
+
+// emptyOps returns the assertions that hold between a position with
+// context fl and the rune r after it (r < 0: the end of the text).
+func emptyOps(fl uint8, r rune) syntax.EmptyOp {
+	var op syntax.EmptyOp
+	if fl&ctxBeginText != 0 {
+		op |= syntax.EmptyBeginText | syntax.EmptyBeginLine
+	}
+	if fl&ctxBeginLine != 0 {
+		op |= syntax.EmptyBeginLine
+	}
+	switch {
+	case r < 0:
+		op |= syntax.EmptyEndText | syntax.EmptyEndLine
+	case r == '\n':
+		op |= syntax.EmptyEndLine
+	}
+	if (fl&ctxWord != 0) != isWordRune(r) {
+		op |= syntax.EmptyWordBoundary
+	} else {
+		op |= syntax.EmptyNoWordBoundary
+	}
+	return op
+}
+
+func isWordRune(r rune) bool { return r >= 0 && r < utf8.RuneSelf && syntax.IsWordChar(r) }
+
+// step runs the threads insts at a position with context fl over the
+// rune r (r < 0: the end of the text). It reports whether a match ends at
+// the position and leaves the threads after r in d.list.
+func (d *mdfa) step(insts []uint32, fl uint8, r rune) bool {
+	op := emptyOps(fl, r)
+	d.cur.clear()
+	for _, pc := range insts {
+		d.stack = closure(d.prog, d.stack, &d.cur, pc, op)
+	}
+	if !d.back && fl&ctxMatched == 0 {
+		// Unanchored: a thread starts here, with the lowest priority.
+		d.stack = closure(d.prog, d.stack, &d.cur, uint32(d.prog.Start), op)
+	}
+	d.next.clear()
+	match := false
+loop:
+	for _, pc := range d.cur.dense {
+		in := &d.prog.Inst[pc]
+		ok := false
+		switch in.Op {
+		case syntax.InstMatch:
+			match = true
+			if !d.back {
+				break loop // leftmost-first: the threads after it are cut
+			}
+		case syntax.InstRune:
+			ok = r >= 0 && in.MatchRune(r)
+		case syntax.InstRune1:
+			ok = r == in.Rune[0]
+		case syntax.InstRuneAny:
+			ok = r >= 0
+		case syntax.InstRuneAnyNotNL:
+			ok = r >= 0 && r != '\n'
+		}
+		if ok {
+			d.stack = closure(d.prog, d.stack, &d.next, in.Out, 0)
+		}
+	}
+	d.list = d.list[:0]
+	for _, pc := range d.next.dense {
+		switch d.prog.Inst[pc].Op {
+		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL,
+			syntax.InstMatch, syntax.InstEmptyWidth:
+			d.list = append(d.list, pc)
+		}
+	}
+	return match
+}
+
+// nextCtx returns the context after the rune r from a position with
+// context fl; match says whether a match ended before r.
+func (d *mdfa) nextCtx(fl uint8, r rune, match bool) uint8 {
+	var n uint8
+	if r == '\n' {
+		n |= ctxBeginLine
+	}
+	if isWordRune(r) {
+		n |= ctxWord
+	}
+	if !d.back && (match || fl&ctxMatched != 0) {
+		n |= ctxMatched
+	}
+	return n & d.ctxMask
+}
+
+// transition computes the transition of state s on rune r, creating the
+// target state (which may flush the cache).
+func (d *mdfa) transition(s int32, r rune) int32 {
+	st := &d.states[s>>d.shift]
+	insts, fl := st.insts, st.fl
+	match := d.step(insts, fl, r)
+	nfl := d.nextCtx(fl, r, match)
+	var t int32
+	if len(d.list) == 0 && (d.back || nfl&ctxMatched != 0) {
+		t = tbDead
+	} else {
+		t = d.intern(d.list, nfl)
+	}
+	if match {
+		t |= tbMatch
+	}
+	return t
+}
+
+// intern returns the id of the state of threads list with context fl,
+// creating it, and flushing the cache first when it is full.
+func (d *mdfa) intern(list []uint32, fl uint8) int32 {
+	d.key = append(d.key[:0], fl)
+	for _, pc := range list {
+		d.key = binary.LittleEndian.AppendUint32(d.key, pc)
+	}
+	if id, ok := d.ids[string(d.key)]; ok {
+		return id
+	}
+	size := 4*len(d.unknown) + 2*len(d.key) + 64
+	if d.used+size > d.limit && len(d.states) > 1 {
+		// Thrashing: fewer than thrash bytes scanned per state between
+		// two flushes (patterns such as (a|b)*a(a|b){12} need
+		// exponentially many states). Step uncached from now on.
+		if d.now-d.flushed < thrash*len(d.states) {
+			d.raw = true
+		}
+		d.flushed = d.now
+		d.flush()
+	}
+	d.used += size
+	id := int32(len(d.states)) << d.shift
+	d.states = append(d.states, mstate{insts: slices.Clone(list), fl: fl})
+	d.trans = append(d.trans, d.unknown...)
+	d.ids[string(d.key)] = id
+	return id
+}
+
+// start returns the state at a position with context fl, before any
+// rune: forward, no thread (one starts at each step); backward, the
+// reversed pattern's start.
+func (d *mdfa) start(fl uint8) int32 {
+	fl &= d.ctxMask
+	if id := d.starts[fl&7]; id != 0 {
+		return id
+	}
+	var list []uint32
+	if d.back {
+		list = []uint32{uint32(d.prog.Start)}
+	}
+	id := d.intern(list, fl)
+	d.starts[fl&7] = id
+	return id
+}
+
+// endMatch reports whether a match ends at the end of the text in state s.
+func (d *mdfa) endMatch(s int32) bool {
+	st := &d.states[s>>d.shift]
+	if st.end == 0 {
+		st.end = 2
+		if d.step(st.insts, st.fl, -1) {
+			st.end = 1
+		}
+	}
+	return st.end == 1
+}
+
+// acceptsWide reports whether a thread of state s (or one starting
+// there) may accept a rune outside ASCII or an invalid byte.
+func (d *mdfa) acceptsWide(s int32) bool {
+	st := &d.states[s>>d.shift]
+	if st.wide == 0 {
+		st.wide = 2
+		d.cur.clear()
+		for _, pc := range st.insts {
+			d.stack = closure(d.prog, d.stack, &d.cur, pc, ^syntax.EmptyOp(0))
+		}
+		if !d.back && st.fl&ctxMatched == 0 {
+			d.stack = closure(d.prog, d.stack, &d.cur, uint32(d.prog.Start), ^syntax.EmptyOp(0))
+		}
+		for _, pc := range d.cur.dense {
+			if wideInst(&d.prog.Inst[pc]) {
+				st.wide = 1
+				break
+			}
+		}
+	}
+	return st.wide == 1
+}
+
+// slow computes the transition of state s on the rune r, whose first
+// byte in scan order is b, and caches it when it can.
+func (d *mdfa) slow(s int32, b byte, r rune) int32 {
+	c := -1 // the rune class, when transitions are cached per class
+	if b >= utf8.RuneSelf && d.acceptsWide(s) {
+		c, _ = slices.BinarySearch(d.bounds, r+1) // the number of bounds <= r
+		if st := &d.states[s>>d.shift]; st.class != nil && st.class[c] != 0 {
+			return st.class[c]
+		}
+	}
+	f := d.flushes
+	t := d.transition(s, r)
+	if d.flushes != f {
+		return t // s went with the flushed cache
+	}
+	switch {
+	case b < utf8.RuneSelf || c < 0:
+		// A byte's class; or no thread takes a rune outside ASCII, and
+		// all of them (and every invalid byte) lead to the same state.
+		d.trans[int(s)+int(d.classes[b])] = t
+	default:
+		st := &d.states[s>>d.shift]
+		if st.class == nil {
+			st.class = make([]int32, len(d.bounds)+1)
+			d.used += 4 * len(st.class)
+		}
+		st.class[c] = t
+	}
+	return t
+}
+
+// ctxBefore is the context of position p of hay for a forward search,
+// ctxAfter for a backward one (the character after p comes first).
+func ctxBefore(hay []byte, p int) uint8 {
+	if p == 0 {
+		return ctxBeginText | ctxBeginLine
+	}
+	return ctxOf(hay[p-1])
+}
+
+func ctxAfter(hay []byte, p int) uint8 {
+	if p == len(hay) {
+		return ctxBeginText | ctxBeginLine
+	}
+	return ctxOf(hay[p])
+}
+
+// ctxOf is the context after the byte c (a byte outside ASCII belongs to
+// a rune that is neither a word character nor a newline).
+func ctxOf(c byte) uint8 {
+	var fl uint8
+	if c == '\n' {
+		fl |= ctxBeginLine
+	}
+	if isWordRune(rune(c)) {
+		fl |= ctxWord
+	}
+	return fl
+}
+
+// matchEnd returns where the leftmost-first match of hay that starts at
+// or after pos ends, -1 if there is none, or stopped.
+func (d *mdfa) matchEnd(hay []byte, pos int) int {
+	s := d.start(ctxBefore(hay, pos))
+	last := -1
+	i := pos
+	for {
+		lim := min(len(hay), i+pollBytes)
+		trans, classes := d.trans, &d.classes
+		for i < lim {
+			b := hay[i]
+			t := trans[int(s)+int(classes[b])]
+			w := 1
+			if b >= utf8.RuneSelf {
+				_, w = utf8.DecodeRune(hay[i:])
+			}
+			if t&tbMask != 0 {
+				if t == tbUnknown {
+					if d.raw {
+						d.scanned += i - pos
+						return d.rawEnd(hay, i, s, last)
+					}
+					r := rune(b)
+					if b >= utf8.RuneSelf {
+						r, _ = utf8.DecodeRune(hay[i:])
+					}
+					d.now = d.scanned + i - pos
+					t = d.slow(s, b, r)
+					trans = d.trans
+				}
+				if t&tbMatch != 0 {
+					last = i
+				}
+				if t&tbDead != 0 {
+					d.scanned += i - pos
+					return last
+				}
+			}
+			s = t &^ tbMask
+			i += w
+		}
+		if i >= len(hay) {
+			break
+		}
+		if d.poll != nil && d.poll() {
+			return stopped
+		}
+	}
+	d.scanned += i - pos
+	if d.endMatch(s) {
+		last = len(hay)
+	}
+	return last
+}
+
+// rawEnd goes on with matchEnd at hay[i] in state s without the cache.
+func (d *mdfa) rawEnd(hay []byte, i int, s int32, last int) int {
+	list := append(d.rawList[:0], d.states[s>>d.shift].insts...)
+	fl := d.states[s>>d.shift].fl
+	defer func() { d.rawList = list }()
+	for next := i + pollBytes; i < len(hay); {
+		if i >= next {
+			if d.poll != nil && d.poll() {
+				return stopped
+			}
+			next = i + pollBytes
+		}
+		r, w := rune(hay[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRune(hay[i:])
+		}
+		match := d.step(list, fl, r)
+		if match {
+			last = i
+		}
+		fl = d.nextCtx(fl, r, match)
+		if len(d.list) == 0 && fl&ctxMatched != 0 {
+			return last
+		}
+		list = append(list[:0], d.list...)
+		i += w
+	}
+	if d.step(list, fl, -1) {
+		last = len(hay)
+	}
+	return last
+}
+
+// matchStart returns the leftmost start, at or after pos, of a match that
+// ends at e, -1 if there is none, or stopped. d runs the reversed pattern
+// backward from e.
+func (d *mdfa) matchStart(hay []byte, pos, e int) int {
+	s := d.start(ctxAfter(hay, e))
+	best := -1
+	i := e
+	for i > pos {
+		lim := max(pos, i-pollBytes)
+		trans, classes := d.trans, &d.classes
+		for i > lim {
+			b := hay[i-1]
+			t := trans[int(s)+int(classes[b])]
+			w := 1
+			if b >= utf8.RuneSelf {
+				_, w = utf8.DecodeLastRune(hay[pos:i])
+			}
+			if t&tbMask != 0 {
+				if t == tbUnknown {
+					if d.raw {
+						d.scanned += e - i
+						return d.rawStart(hay, pos, i, s, best)
+					}
+					r := rune(b)
+					if b >= utf8.RuneSelf {
+						r, _ = utf8.DecodeLastRune(hay[pos:i])
+					}
+					d.now = d.scanned + e - i
+					t = d.slow(s, b, r)
+					trans = d.trans
+				}
+				if t&tbMatch != 0 {
+					best = i
+				}
+				if t&tbDead != 0 {
+					d.scanned += e - i
+					return best
+				}
+			}
+			s = t &^ tbMask
+			i -= w
+		}
+		if i > pos && d.poll != nil && d.poll() {
+			return stopped
+		}
+	}
+	d.scanned += e - i
+	if d.startsAt(s, hay, pos) {
+		best = pos
+	}
+	return best
+}
+
+// startsAt reports whether, in the backward state s at pos, a match ends:
+// whether the assertions before pos hold for the characters around it.
+func (d *mdfa) startsAt(s int32, hay []byte, pos int) bool {
+	if pos == 0 {
+		return d.endMatch(s)
+	}
+	r, _ := utf8.DecodeLastRune(hay[:pos])
+	if d.raw {
+		return d.step(d.states[s>>d.shift].insts, d.states[s>>d.shift].fl, r)
+	}
+	return d.slow(s, hay[pos-1], r)&tbMatch != 0
+}
+
+// rawStart goes on with matchStart at hay[i-1] in state s without the
+// cache.
+func (d *mdfa) rawStart(hay []byte, pos, i int, s int32, best int) int {
+	list := append(d.rawList[:0], d.states[s>>d.shift].insts...)
+	fl := d.states[s>>d.shift].fl
+	defer func() { d.rawList = list }()
+	for next := i - pollBytes; i > pos; {
+		if i <= next {
+			if d.poll != nil && d.poll() {
+				return stopped
+			}
+			next = i - pollBytes
+		}
+		r, w := rune(hay[i-1]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeLastRune(hay[pos:i])
+		}
+		if d.step(list, fl, r) {
+			best = i
+		}
+		fl = d.nextCtx(fl, r, false)
+		if len(d.list) == 0 {
+			return best
+		}
+		list = append(list[:0], d.list...)
+		i -= w
+	}
+	// At pos: the assertions before it, as startsAt checks them.
+	r := rune(-1)
+	if pos > 0 {
+		r, _ = utf8.DecodeLastRune(hay[:pos])
+	}
+	if d.step(list, fl, r) {
+		best = pos
+	}
+	return best
+}

@@ -1,0 +1,141 @@
+package grep
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"io/fs"
+	"slices"
+
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fsx"
+)
+
+// Buffer sizes.
+const (
+	// MaxLineBytes is the longest line searched in one piece; longer
+	// lines are searched in windows of this size (FileResult.LongLines).
+	MaxLineBytes = 4 << 20
+	// MaxWholeBytes caps a whole-file (multiline) search; the rest of a
+	// larger file is not searched (StopSize).
+	MaxWholeBytes = 16 << 20
+	// readSize is the buffer size of a streamed search of a large file,
+	// and the largest file read whole in line mode.
+	readSize = 1 << 20
+	// streamStart is the initial buffer size of a stream of unknown size.
+	streamStart = 64 << 10
+	// checkEvery is how many matching lines pass between two checks of
+	// the context.
+	checkEvery = 64
+)
+
+// Scanner searches files for a Matcher. It holds reusable buffers and
+// automaton caches, so keep one per goroutine; it is not safe for
+// concurrent use.
+type Scanner struct {
+	m    *Matcher
+	dfa  *dfa
+	fwd  *mdfa // the match automata (see matchDFAs); nil until used
+	back *mdfa
+	fnd  finder
+	buf  []byte
+
+	lines   []Line     // scratch for the lines of a file (see settle)
+	spanBuf [][2]int   // scratch for the spans of a line
+	state   fileSearch // the search of the current file
+	st      stream     // its reading side
+
+	// Buffer sizes (tests shrink them): chunk is the read size of a
+	// streamed search, maxLine the longest line searched whole and the
+	// largest file read whole, maxWhole the cap of a whole-file search.
+	chunk, maxLine, maxWhole int
+}
+
+// NewScanner returns a Scanner for m.
+func (m *Matcher) NewScanner() *Scanner {
+	s := &Scanner{m: m, dfa: newDFA(m.prog), fnd: newFinder(m.lits),
+		chunk: readSize, maxLine: MaxLineBytes, maxWhole: MaxWholeBytes}
+	s.dfa.poll = s.state.canceled
+	return s
+}
+
+// SearchFile searches the regular file name of fsys, unless it is larger
+// than max bytes (max < 0: no cap), which fails with an error wrapping
+// fsx.ErrTooLarge without reading. A file up to MaxLineBytes is read with
+// a single read into a reused buffer. The returned error is a coded
+// *errs.Error: the file cannot be opened or read, or is not a regular file
+// (the caller records it and goes on), or ctx ended (the partial result is
+// returned with it).
+func (s *Scanner) SearchFile(ctx context.Context, fsys fs.FS, name string, max int64) (*FileResult, error) {
+	return s.SearchOpened(ctx, name, max, func() (fsx.Regular, error) { return fsx.OpenRegular(fsys, name) })
+}
+
+// SearchOpened is SearchFile for a file that open opens (through a
+// directory descriptor, say); name is its path for errors. It closes the
+// file.
+func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open func() (fsx.Regular, error)) (*FileResult, error) {
+	f, err := open()
+	if err != nil {
+		return nil, &errs.Error{Code: errs.CodeOf(err), Path: name, Message: "cannot open " + name + ": " + err.Error(), Err: err}
+	}
+	defer f.Close()
+	if max >= 0 && f.Size() > max {
+		return nil, &errs.Error{Code: errs.TooLarge, Path: name, Message: name + " is over the size cap", Err: fsx.ErrTooLarge}
+	}
+	res, err := s.search(ctx, f, f.Size())
+	s.settle(res)
+	if err != nil {
+		if e, ok := err.(*errs.Error); ok && e.Path == "" {
+			e.Path = name
+		}
+	}
+	return res, err
+}
+
+// SearchReader searches everything r yields, in chunks.
+func (s *Scanner) SearchReader(ctx context.Context, r io.Reader) (*FileResult, error) {
+	res, err := s.search(ctx, r, -1)
+	s.settle(res)
+	return res, err
+}
+
+// SearchBytes searches b, which it does not modify or retain.
+func (s *Scanner) SearchBytes(ctx context.Context, b []byte) (*FileResult, error) {
+	if enc, _ := bomEncoding(b); enc != nil {
+		return s.SearchReader(ctx, bytes.NewReader(b))
+	}
+	res := &FileResult{}
+	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+		b = b[3:]
+		res.Encoding = "utf-8"
+	}
+	fs := s.begin(ctx, res)
+	if s.m.whole && len(b) > s.maxWhole {
+		b = b[:s.maxWhole]
+		res.Truncated, res.Stop = true, StopSize
+	}
+	if !fs.binaryCheck(b, 0, len(b)) {
+		return res, nil
+	}
+	fs.process(b, 0, len(b))
+	s.settle(res)
+	return res, fs.err
+}
+
+// settle gives res its own Lines, of the right size, and keeps the
+// slice they were gathered in as scratch for the next file: most files
+// report a few lines, and growing a slice for each costs more than one
+// copy.
+func (s *Scanner) settle(res *FileResult) {
+	if res == nil {
+		return
+	}
+	if c := cap(res.Lines); c > 0 && c <= 4096 {
+		s.lines = res.Lines[:0]
+	}
+	if len(res.Lines) == 0 {
+		res.Lines = nil
+	} else {
+		res.Lines = slices.Clone(res.Lines)
+	}
+}

@@ -1,0 +1,18 @@
+//go:build !purego
+
+package grep
+
+import "golang.org/x/sys/cpu"
+
+// hasSIMD reports whether the AVX2 kernels of simd_amd64.s can run.
+var hasSIMD = cpu.X86.HasAVX2
+
+// pairScan: see simd_amd64.s.
+//
+//go:noescape
+func pairScan(data []byte, from, end int, t *pairTable) int
+
+// lastIndexByteAVX2 is bytes.LastIndexByte, 32 bytes at a time.
+//
+//go:noescape
+func lastIndexByteAVX2(b []byte, c byte) int

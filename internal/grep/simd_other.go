@@ -1,0 +1,10 @@
+//go:build !amd64 || purego
+
+package grep
+
+// hasSIMD is false: the portable finders run (finder.go).
+const hasSIMD = false
+
+func pairScan([]byte, int, int, *pairTable) int { panic("grep: no SIMD kernels on this platform") }
+
+func lastIndexByteAVX2([]byte, byte) int { panic("grep: no SIMD kernels on this platform") }

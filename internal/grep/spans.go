@@ -1,0 +1,129 @@
+package grep
+
+import (
+	"bytes"
+	"regexp/syntax"
+	"slices"
+	"unicode/utf8"
+)
+
+// reversed returns a copy of re that matches the reversed texts of re's
+// matches: its concatenations and literals reversed, each anchor turned
+// into its mirror (^ and $, \A and \z).
+func reversed(re *syntax.Regexp) *syntax.Regexp {
+	r := *re
+	r.Sub = make([]*syntax.Regexp, len(re.Sub))
+	for i, sub := range re.Sub {
+		r.Sub[i] = reversed(sub)
+	}
+	switch re.Op {
+	case syntax.OpConcat:
+		slices.Reverse(r.Sub)
+	case syntax.OpLiteral:
+		r.Rune = slices.Clone(re.Rune)
+		slices.Reverse(r.Rune)
+	case syntax.OpBeginLine:
+		r.Op = syntax.OpEndLine
+	case syntax.OpEndLine:
+		r.Op = syntax.OpBeginLine
+	case syntax.OpBeginText:
+		r.Op = syntax.OpEndText
+	case syntax.OpEndText:
+		r.Op = syntax.OpBeginText
+	}
+	return &r
+}
+
+// matchDFAs returns the scanner's automata that find match spans (see
+// matchdfa.go), building them on first use.
+func (s *Scanner) matchDFAs() (fwd, back *mdfa) {
+	if s.fwd == nil {
+		s.fwd, s.back = newMDFA(s.m.prog, false), newMDFA(s.m.rprog, true)
+		s.fwd.poll, s.back.poll = s.state.canceled, s.state.canceled
+	}
+	return s.fwd, s.back
+}
+
+// eachMatch calls fn with the matches [a, b) of hay, in order, as
+// regexp's FindAllIndex finds them, until fn returns false; hay is the
+// whole text (a line, or a file in whole-file mode). Without starts, a is
+// -1 (finding where a match starts takes a second, backward scan). It
+// returns false when the search's context ended. A plain literal is found
+// with bytes.Index, any other pattern by the match automata, one match at
+// a time, so that a long line with millions of matches takes no memory for
+// them.
+func (s *Scanner) eachMatch(hay []byte, starts bool, fn func(a, b int) bool) bool {
+	next := pollBytes // the offset of the next poll
+	if lit := s.m.plainLit; lit != nil {
+		for p := 0; ; {
+			if p >= next {
+				if s.state.canceled() {
+					return false
+				}
+				next = p + pollBytes
+			}
+			i := bytes.Index(hay[p:], lit)
+			if i < 0 || !fn(p+i, p+i+len(lit)) {
+				return true
+			}
+			p += i + len(lit)
+		}
+	}
+	fwd, back := s.matchDFAs()
+	// FindAllIndex's rule: after an empty match step one character; an
+	// empty match right where the previous match ended does not count.
+	for pos, prevEnd := 0, -1; pos <= len(hay); {
+		if pos >= next {
+			if s.state.canceled() {
+				return false
+			}
+			next = pos + pollBytes
+		}
+		b := fwd.matchEnd(hay, pos)
+		if b == stopped {
+			return false
+		}
+		if b < 0 {
+			return true
+		}
+		a := -1
+		if starts {
+			a = back.matchStart(hay, pos, b)
+			switch {
+			case a == stopped:
+				return false
+			case a < 0:
+				panic("grep: the reversed pattern finds no start for a match")
+			}
+		}
+		accept := true
+		if b == pos { // an empty match: it starts at pos
+			accept = pos != prevEnd
+			if _, w := utf8.DecodeRune(hay[pos:]); w > 0 {
+				pos += w
+			} else {
+				pos = len(hay) + 1
+			}
+		} else {
+			pos = b
+		}
+		prevEnd = b
+		if accept && !fn(a, b) {
+			return true
+		}
+	}
+	return true
+}
+
+// firstEnd returns where the first match of hay ends, -1 if there is
+// none, or stopped.
+func (s *Scanner) firstEnd(hay []byte) int {
+	if lit := s.m.plainLit; lit != nil {
+		if i := bytes.Index(hay, lit); i >= 0 {
+			return i + len(lit)
+		}
+		return -1
+	}
+	fwd, _ := s.matchDFAs()
+	return fwd.matchEnd(hay, 0)
+}
