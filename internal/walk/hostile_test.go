@@ -3,9 +3,12 @@ package walk
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"path"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/testfs"
@@ -60,6 +63,54 @@ func TestIgnoreFileBounds(t *testing.T) {
 			if tt.err == "" && len(st.Errors) != 0 {
 				t.Errorf("%s, %s: errors %q", tt.name, fsName, msgs)
 			}
+		}
+	}
+}
+
+// deepFS is a tree of Depth directories "d", one in another, the last
+// holding f.txt, made up as it is read: an fstest.MapFS lists a directory
+// by scanning every path it holds, which at 10,000 levels takes seconds.
+type deepFS struct{ Depth int }
+
+func (d deepFS) level(name string) (int, bool) {
+	if name == "." {
+		return 0, true
+	}
+	k := strings.Count(name, "/") + 1
+	return k, name == strings.TrimSuffix(strings.Repeat("d/", k), "/") && k <= d.Depth
+}
+
+func (d deepFS) Open(name string) (fs.File, error) {
+	if _, ok := d.level(name); ok {
+		return fstest.MapFS{".": {Mode: fs.ModeDir | 0o755}}.Open(".")
+	}
+	if k, ok := d.level(path.Dir(name)); ok && k == d.Depth && path.Base(name) == "f.txt" {
+		return fstest.MapFS{"f.txt": {Data: []byte("x")}}.Open("f.txt")
+	}
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}
+
+func (d deepFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	k, ok := d.level(name)
+	switch {
+	case !ok:
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
+	case k == d.Depth:
+		return fs.ReadDir(fstest.MapFS{"f.txt": {Data: []byte("x")}}, ".")
+	}
+	return fs.ReadDir(fstest.MapFS{"d": {Mode: fs.ModeDir | 0o755}}, ".")
+}
+
+// TestWalkTenThousandLevels walks a tree 10,000 directories deep: every
+// level is reported, in order when sorted (TestWalkPastPathMaxOS walks a
+// deep one on the OS).
+func TestWalkTenThousandLevels(t *testing.T) {
+	const depth = 10_000
+	deep := strings.Repeat("d/", depth) + "f.txt"
+	for _, sorted := range []bool{false, true} {
+		got, st := collect(t, deepFS{depth}, ".", Options{Sorted: sorted})
+		if len(got) != depth+1 || got[depth] != deep || st.Skipped[ReasonUnreadable] != 0 || st.Visited != depth+1 {
+			t.Errorf("sorted=%v: %d entries, %+v; want all %d", sorted, len(got), st, depth+1)
 		}
 	}
 }
