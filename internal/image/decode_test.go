@@ -2,15 +2,19 @@ package image
 
 import (
 	"bytes"
+	"hash/crc32"
 	stdimage "image"
 	"image/jpeg"
 	"image/png"
 	"io"
 	"runtime"
+	"strings"
 	"testing"
 
 	"golang.org/x/image/bmp"
 	"golang.org/x/image/tiff"
+
+	"github.com/scoutkit/scout/internal/errs"
 )
 
 // allocated returns the bytes f allocates, garbage included: what the heap
@@ -136,6 +140,46 @@ func TestJPEGFrame(t *testing.T) {
 		p, s, c, ok := jpegFrame(tt.data)
 		if p != tt.progressive || s != tt.samples || c != tt.comps || ok != tt.ok {
 			t.Errorf("%s: jpegFrame = %v, %v, %d, %v; want %v, %v, %d, %v", tt.name, p, s, c, ok, tt.progressive, tt.samples, tt.comps, tt.ok)
+		}
+	}
+}
+
+// TestHugeHeaders loads images whose headers claim 100,000 x 100,000
+// pixels (or the most the format can say) over a few bytes of data: the
+// header is read and the bytes returned, or the data refused, without
+// allocating for the pixels.
+func TestHugeHeaders(t *testing.T) {
+	be32 := func(v uint32) string { return string([]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}) }
+	le32 := func(v uint32) string { return string([]byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)}) }
+	chunk := func(typ, data string) string {
+		return be32(uint32(len(data))) + typ + data + be32(crc32.ChecksumIEEE([]byte(typ+data)))
+	}
+	tests := []struct {
+		name, data string
+		w, h       int // 0 when the data is refused
+	}{
+		{"png 16-bit RGBA", "\x89PNG\r\n\x1a\n" + chunk("IHDR", be32(100000)+be32(100000)+"\x10\x06\x00\x00\x00") +
+			chunk("IDAT", "\x78\x9c\x03\x00\x00\x00\x00\x01") + chunk("IEND", ""), 100000, 100000},
+		{"gif", "GIF89a\xff\xff\xff\xff\x00\x00\x00,\x00\x00\x00\x00\xff\xff\xff\xff\x00\x02\x02L\x01\x00;", 65535, 65535},
+		{"jpeg (no scan: refused)", "\xff\xd8\xff\xc2\x00\x11\x08\xff\xdc\xff\xdc\x03\x01\x11\x00\x02\x11\x00\x03\x11\x00\xff\xd9", 0, 0},
+		{"bmp 32-bit", "BM" + le32(54) + "\x00\x00\x00\x00" + le32(54) + le32(40) + le32(100000) + le32(100000) + "\x01\x00\x20\x00" + strings.Repeat("\x00", 24), 100000, 100000},
+	}
+	for _, tt := range tests {
+		var info Info
+		var data []byte
+		var err error
+		grew := allocated(func() { info, data, err = Load(strings.NewReader(tt.data), int64(len(tt.data))) })
+		if grew > 1<<20 {
+			t.Errorf("%s: Load allocated %d bytes", tt.name, grew)
+		}
+		if tt.w == 0 {
+			if errs.CodeOf(err) != errs.Unsupported {
+				t.Errorf("%s: %v, want UNSUPPORTED", tt.name, err)
+			}
+			continue
+		}
+		if err != nil || info.Width != tt.w || info.Height != tt.h || string(data) != tt.data {
+			t.Errorf("%s: %+v, %d bytes, %v; want %dx%d and the file's bytes", tt.name, info, len(data), err, tt.w, tt.h)
 		}
 	}
 }
