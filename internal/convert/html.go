@@ -10,6 +10,7 @@ import (
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
+	"golang.org/x/net/html"
 
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
@@ -60,21 +61,57 @@ func HTMLToMarkdown(ctx context.Context, r io.Reader, baseURL string) (string, e
 	}
 	page, why := CutHTML(string(b))
 	b = nil
+	doc, err := html.Parse(ctxReader{ctx, strings.NewReader(page)})
+	if err != nil {
+		return "", err
+	}
 	conv := converter.NewConverter(converter.WithPlugins(
 		base.NewBasePlugin(),
 		commonmark.NewCommonmarkPlugin(),
 		table.NewTablePlugin(),
 	))
+	// The converter never looks at ctx: once it ends, the passes over the
+	// tree find it empty and the renderer skips every node.
+	for _, at := range []int{converter.PriorityEarly - 1, converter.PriorityStandard, converter.PriorityLate + 1} {
+		conv.Register.PreRenderer(func(_ converter.Context, doc *html.Node) {
+			if ctx.Err() != nil {
+				for c := doc.FirstChild; c != nil; c = doc.FirstChild {
+					doc.RemoveChild(c)
+				}
+			}
+		}, at)
+	}
+	conv.Register.Renderer(func(converter.Context, converter.Writer, *html.Node) converter.RenderStatus {
+		if ctx.Err() != nil {
+			return converter.RenderSuccess
+		}
+		return converter.RenderTryNext
+	}, converter.PriorityEarly-1)
 	opts := []converter.ConvertOptionFunc{converter.WithContext(ctx)}
 	if baseURL != "" {
 		opts = append(opts, converter.WithDomain(baseURL))
 	}
-	md, err := conv.ConvertString(page, opts...)
+	md, err := conv.ConvertNode(doc, opts...)
 	switch {
 	case err != nil:
 		return "", err
+	case ctx.Err() != nil:
+		return "", ctx.Err()
 	case why != "":
-		return md, &errs.Partial{Reason: "the HTML was cut " + why + " (the rest is not shown)"}
+		return string(md), &errs.Partial{Reason: "the HTML was cut " + why + " (the rest is not shown)"}
 	}
-	return md, nil
+	return string(md), nil
+}
+
+// ctxReader fails reads once ctx is done, so that a parse stops.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (r ctxReader) Read(p []byte) (int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return r.r.Read(p)
 }

@@ -3,8 +3,10 @@ package convert
 import (
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/scoutkit/scout/internal/errs"
 )
@@ -47,4 +49,50 @@ func TestHTMLToMarkdownCut(t *testing.T) {
 	if err != nil || md != "one" {
 		t.Errorf("under the caps: %q, %v", md, err)
 	}
+}
+
+// TestHTMLCanceled: the converter never looks at ctx, so HTMLToMarkdown
+// stops it itself: a ctx done before the call, or while the HTML is read,
+// gives ctx's error and no text; one canceled while the converter runs
+// stops it within its next pass over the tree.
+func TestHTMLCanceled(t *testing.T) {
+	page := "<html><body>" + strings.Repeat(`<p><a href="/x">link</a> and text</p>`, 50_000)
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if md, err := HTMLToMarkdown(done, strings.NewReader(page), ""); !errors.Is(err, context.Canceled) || md != "" {
+		t.Errorf("a done ctx: %d bytes, %v; want context.Canceled and nothing", len(md), err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &cancelAtEOF{r: strings.NewReader(page), cancel: cancel}
+	if md, err := HTMLToMarkdown(ctx, r, ""); !errors.Is(err, context.Canceled) || md != "" {
+		t.Errorf("canceled as the HTML is read: %d bytes, %v; want context.Canceled and nothing", len(md), err)
+	}
+	for _, after := range []time.Duration{10 * time.Millisecond, 50 * time.Millisecond, 200 * time.Millisecond} {
+		ctx, cancel := context.WithCancel(context.Background())
+		at := make(chan time.Time, 1)
+		timer := time.AfterFunc(after, func() { at <- time.Now(); cancel() })
+		_, err := HTMLToMarkdown(ctx, strings.NewReader(page), "")
+		if timer.Stop() || err == nil {
+			cancel()
+			continue // finished first
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("canceled after %v: %v", after, err)
+		}
+		t.Logf("canceled after %v: returned %v later", after, time.Since(<-at).Round(100*time.Microsecond))
+	}
+}
+
+// cancelAtEOF calls cancel when r is read to its end.
+type cancelAtEOF struct {
+	r      io.Reader
+	cancel func()
+}
+
+func (c *cancelAtEOF) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if err == io.EOF {
+		c.cancel()
+	}
+	return n, err
 }

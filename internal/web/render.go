@@ -541,7 +541,7 @@ func visible(s string) int {
 // readArticle extracts the main content (package readable) as markdown,
 // headed by the page's title; ok is false when the page has no text.
 func readArticle(ctx context.Context, page, pageURL string) (md string, ok bool) {
-	art, ok := readable.Extract(page)
+	art, ok := readable.Extract(ctx, page)
 	if !ok {
 		return "", false
 	}
