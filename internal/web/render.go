@@ -427,11 +427,9 @@ func indentedSize(body []byte) int64 {
 				newline()
 			}
 		case c == '}' || c == ']':
+			depth--
 			if j := prevNonSpace(body, i-1); j >= 0 && body[j] != '{' && body[j] != '[' {
-				depth--
 				newline()
-			} else {
-				depth--
 			}
 			n++
 		case c == ',':
