@@ -29,9 +29,11 @@
 //
 // # Limits
 //
-// MaxOutput bytes of text (more is an *errs.Partial); 64 MiB inflated per zip
-// part and 512 MiB per XLSX workbook, 8 MiB per EPUB chapter; 256 MiB per
-// OLE stream; XML elements nested 256 deep and tags of 1 MiB; RTF groups
+// MaxOutput bytes of text (more is an *errs.Partial); 64 MiB inflated per
+// zip part and 512 MiB per XLSX workbook, 8 MiB per EPUB chapter; HTML
+// (EPUB chapters, HTML saved as .doc or .xls) converted up to 8 MiB and
+// 100,000 start tags, the rest left out (an *errs.Partial); 256 MiB per OLE
+// stream; XML elements nested 256 deep and tags of 1 MiB; RTF groups
 // nested 1024 deep; PDF: 2 Mi objects, 256 Ki entries per array or
 // dictionary, 64 Ki operands of 4 MiB in all between two content
 // operators, 64 MiB of content per page, 2 MiB per ToUnicode map, 64 MiB

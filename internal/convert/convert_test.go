@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 func run(t testing.TB, ext string, data []byte) (string, error) {
@@ -367,7 +367,7 @@ func gunzip(t testing.TB, b []byte) []byte {
 // must stay what the builder writes.
 func TestHelloPDFFixture(t *testing.T) {
 	want := pdfOf("Hello PDF")
-	if *update {
+	if testfs.Updating() {
 		if err := os.WriteFile("testdata/hello.pdf", want, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -376,8 +376,6 @@ func TestHelloPDFFixture(t *testing.T) {
 		t.Fatal("testdata/hello.pdf differs from pdfOf(\"Hello PDF\"); run go test . -run TestHelloPDFFixture -args -update")
 	}
 }
-
-var update = flag.Bool("update", false, "rewrite generated fixtures")
 
 func TestScanContent(t *testing.T) {
 	flood := func(tok string, n int) string { return strings.Repeat(tok+" ", n) }

@@ -70,7 +70,7 @@ func convertEPUB(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 	if len(opf.Creators) > 0 {
 		out.WriteString("Authors: " + strings.Join(opf.Creators, ", ") + "\n\n")
 	}
-	var missing []string
+	var missing, cut []string
 	for _, ref := range opf.Spine {
 		if out.full() {
 			break
@@ -89,14 +89,27 @@ func convertEPUB(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 		}
 		md, err := HTMLToMarkdown(ctx, rc, "")
 		rc.Close()
-		if err != nil {
+		var part *errs.Partial
+		switch {
+		case errors.As(err, &part):
+			cut = append(cut, name+" ("+part.Reason+")")
+		case err != nil:
 			return "", p.partErr(name, err)
 		}
 		out.WriteString(md + "\n\n")
 	}
 	res, err := out.result()
-	if err == nil && len(missing) > 0 {
-		err = &errs.Partial{Reason: "chapters named in the spine are missing from the book: " + strings.Join(missing, ", ")}
+	if err == nil {
+		var why []string
+		if len(missing) > 0 {
+			why = append(why, "chapters named in the spine are missing from the book: "+strings.Join(missing, ", "))
+		}
+		if len(cut) > 0 {
+			why = append(why, "chapters converted in part: "+strings.Join(cut, ", "))
+		}
+		if len(why) > 0 {
+			err = &errs.Partial{Reason: strings.Join(why, "; ")}
+		}
 	}
 	return res, err
 }

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
-	"runtime/metrics"
 	"strings"
 	"sync"
 	"testing"
@@ -16,38 +14,11 @@ import (
 	"github.com/ledongthuc/pdf"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // maxHeap is the most a conversion of one hostile input may grow the heap.
 const maxHeap = 256 << 20
-
-// heapPeak runs f and returns the most that the heap's objects, live or
-// not yet collected, grew while it ran, sampled every millisecond.
-func heapPeak(f func()) uint64 {
-	runtime.GC()
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(s)
-	base, peak := s[0].Value.Uint64(), uint64(0)
-	done, sampled := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(sampled)
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			metrics.Read(s)
-			peak = max(peak, s[0].Value.Uint64())
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	f()
-	close(done)
-	<-sampled
-	return max(peak, base) - base
-}
 
 // TestHostile converts inputs built to exhaust memory (found by attacking
 // Scout: each took gigabytes) and checks the answer, a clear error or a
@@ -79,6 +50,12 @@ func TestHostile(t *testing.T) {
 			return docxWith(t, "<w:p>"+strings.Repeat(`<w:hyperlink r:id="rId9"><w:r><w:t>a</w:t></w:r></w:hyperlink>`, 100<<10)+"</w:p>",
 				map[string]string{"word/_rels/document.xml.rels": rels})
 		}, "", "", "[a](https://example.com/x)[a](https://example.com/x)"},
+		{"doc: an HTML page of 400 Ki links saved as .doc", ".doc", func(testing.TB) []byte {
+			return []byte("<html><body>" + strings.Repeat(`<a href="/x">l</a>`, 400<<10))
+		}, "", "the HTML was cut at 100000 tags (the rest is not shown)", "[l](/x)[l](/x)"},
+		{"epub: a chapter of 400 Ki links", ".epub", func(t testing.TB) []byte {
+			return epubOf(t, "Links", strings.Repeat(`<a href="/x">l</a>`, 400<<10))
+		}, "", "chapters converted in part: OEBPS/text/ch 1.xhtml (the HTML was cut at 100000 tags", "[l](/x)[l](/x)"},
 		{"pptx: 2 Mi nested shapes", ".pptx", func(t testing.TB) []byte { return pptxOf(t, []string{strings.Repeat("<p:sp>", 2<<20)}, nil) },
 			errs.TooLarge, "part ppt/slides/slide1.xml nests elements more than 256 deep", ""},
 		{"rtf: 8 Mi nested groups", ".rtf", func(testing.TB) []byte { return []byte(`{\rtf1 ` + strings.Repeat("{", 8<<20)) },
@@ -129,7 +106,7 @@ func TestHostile(t *testing.T) {
 			data := tt.data(t)
 			var got string
 			var err error
-			grew := heapPeak(func() { got, err = run(t, tt.ext, data) })
+			grew := testfs.HeapPeak(func() { got, err = run(t, tt.ext, data) })
 			if grew > maxHeap {
 				t.Errorf("the heap grew by %d MiB", grew>>20)
 			}
@@ -181,7 +158,7 @@ func TestOutputCap(t *testing.T) {
 			data := tt.data(t)
 			var got string
 			var err error
-			grew := heapPeak(func() { got, err = run(t, tt.ext, data) })
+			grew := testfs.HeapPeak(func() { got, err = run(t, tt.ext, data) })
 			var part *errs.Partial
 			if !errors.As(err, &part) || !strings.Contains(part.Reason, tt.want) {
 				t.Fatalf("err = %v, want a *errs.Partial saying %q", err, tt.want)

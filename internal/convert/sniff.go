@@ -3,8 +3,11 @@ package convert
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"strings"
+
+	"github.com/scoutkit/scout/internal/errs"
 )
 
 // mislabelled returns the converter for what a legacy Office file
@@ -60,8 +63,9 @@ func convertZipOffice(ctx context.Context, r io.ReaderAt, size int64) (string, e
 // convertHTML converts an HTML file (a web page saved as .doc or .xls).
 func convertHTML(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
 	md, err := HTMLToMarkdown(ctx, io.NewSectionReader(r, 0, size), "")
-	if err != nil {
+	var part *errs.Partial
+	if err != nil && !errors.As(err, &part) {
 		return "", malformed("HTML", err)
 	}
-	return tidy(strings.TrimLeft(md, "\ufeff \t\r\n")), nil
+	return tidy(strings.TrimLeft(md, "\ufeff \t\r\n")), err
 }

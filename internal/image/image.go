@@ -33,10 +33,11 @@ const MaxBytes = 20 << 20
 // supported format; fewer may still be enough for some.
 const HeadBytes = 32
 
-// MaxDecodePixels bounds the full decode Load runs to prove that the data
-// is intact: images with more pixels are checked by their header only,
-// which keeps memory near 4 bytes per pixel at most (64 MiB).
-const MaxDecodePixels = 16 << 20
+// MaxDecodeBytes bounds the full decode Load runs to prove that the data
+// is intact: an image whose decoder would allocate more (by decodeCost's
+// estimate: the pixels at their colour model's size and the decoder's
+// working buffers) is checked by its header only.
+const MaxDecodeBytes = 64 << 20
 
 // Info is an image's metadata.
 type Info struct {
@@ -101,50 +102,166 @@ func detect(head []byte) (format, bool) {
 // Errors are *errs.Error: TooLarge over MaxBytes, Unsupported for data
 // that is not a supported image or whose header does not decode.
 func Inspect(r io.ReaderAt, size int64) (Info, error) {
-	if size < 0 {
-		return Info{}, errs.New(errs.Internal, "image size %d is negative.", size)
-	}
-	if size > MaxBytes {
-		return Info{}, errs.New(errs.TooLarge, "image is %s, over the %s limit for images.", human(size), human(MaxBytes))
+	info, _, err := inspect(r, size)
+	return info, err
+}
+
+// inspect is Inspect that also returns the decoded header.
+func inspect(r io.ReaderAt, size int64) (Info, stdimage.Config, error) {
+	if err := checkSize(size); err != nil {
+		return Info{}, stdimage.Config{}, err
 	}
 	head := make([]byte, min(size, 64))
 	if _, err := r.ReadAt(head, 0); err != nil && err != io.EOF {
-		return Info{}, errs.Wrap(errs.Internal, err, "reading the image header: %v", err)
+		return Info{}, stdimage.Config{}, errs.Wrap(errs.Internal, err, "reading the image header: %v", err)
 	}
 	f, ok := detect(head)
 	if !ok {
-		return Info{}, errs.New(errs.Unsupported, "not a supported image (PNG, JPEG, GIF, WebP, BMP or TIFF by its first bytes).")
+		return Info{}, stdimage.Config{}, errs.New(errs.Unsupported, "not a supported image (PNG, JPEG, GIF, WebP, BMP or TIFF by its first bytes).")
 	}
 	cfg, _, err := stdimage.DecodeConfig(io.NewSectionReader(r, 0, size))
 	if err != nil {
-		return Info{}, errs.Wrap(errs.Unsupported, err, "the %s image header cannot be decoded (%v); the file may be corrupt or truncated.",
+		return Info{}, stdimage.Config{}, errs.Wrap(errs.Unsupported, err, "the %s image header cannot be decoded (%v); the file may be corrupt or truncated.",
 			strings.ToUpper(f.name), err)
 	}
 	info := Info{MIME: f.mime, Format: f.name, Bytes: size, Width: cfg.Width, Height: cfg.Height}
 	info.Channels, info.Alpha = channels(f.name, cfg.ColorModel, r, size, head)
-	return info, nil
+	return info, cfg, nil
+}
+
+// checkSize refuses a size no image may have.
+func checkSize(size int64) error {
+	if size < 0 {
+		return errs.New(errs.Internal, "image size %d is negative.", size)
+	}
+	if size > MaxBytes {
+		return errs.New(errs.TooLarge, "image is %s, over the %s limit for images.", human(size), human(MaxBytes))
+	}
+	return nil
 }
 
 // Load returns the metadata and the bytes of the size-byte image in r.
-// Images of at most MaxDecodePixels pixels are decoded in full, so a
-// truncated or corrupt file is an Unsupported error rather than bytes a
+// Images whose decode needs at most MaxDecodeBytes are decoded in full, so
+// a truncated or corrupt file is an Unsupported error rather than bytes a
 // model cannot see. Errors are as for Inspect.
 func Load(r io.ReaderAt, size int64) (Info, []byte, error) {
-	info, err := Inspect(r, size)
-	if err != nil {
+	if err := checkSize(size); err != nil {
 		return Info{}, nil, err
 	}
 	data := make([]byte, size)
 	if n, err := r.ReadAt(data, 0); int64(n) != size {
 		return Info{}, nil, errs.Wrap(errs.Internal, err, "reading the image: got %d of %d bytes: %v", n, size, err)
 	}
-	if int64(info.Width)*int64(info.Height) <= MaxDecodePixels {
+	// The header is read from the bytes decoded, so that a file changed
+	// under the read cannot pass a small header and a large image.
+	info, cfg, err := inspect(bytes.NewReader(data), size)
+	if err != nil {
+		return Info{}, nil, err
+	}
+	if decodeCost(info.Format, cfg, data) <= MaxDecodeBytes {
 		if _, _, err := stdimage.Decode(bytes.NewReader(data)); err != nil {
 			return Info{}, nil, errs.Wrap(errs.Unsupported, err, "the %s image data cannot be decoded (%v); the file may be corrupt or truncated.",
 				strings.ToUpper(info.Format), err)
 		}
 	}
 	return info, data, nil
+}
+
+// decodeCost estimates the bytes the standard decoders allocate to decode
+// the image data of format name and header cfg: the pixels at their colour
+// model's size, and the working buffers that can match them. A TIFF strip
+// or tile is read decompressed into a buffer grown by doubling (up to four
+// times the pixels' size allocated on the way); a progressive JPEG keeps four
+// bytes per sample until its last scan, and a CMYK JPEG is converted into
+// a second image; an interlaced PNG decodes each pass into an image of its
+// own; a lossless WebP holds its pixels as 32-bit words first.
+func decodeCost(name string, cfg stdimage.Config, data []byte) int64 {
+	px := int64(cfg.Width) * int64(cfg.Height)
+	bpp := pixelBytes(cfg.ColorModel)
+	switch name {
+	case "tiff":
+		return px * bpp * 5
+	case "png":
+		if len(data) > 28 && data[28] == 1 { // IHDR interlace method: Adam7
+			return px * bpp * 2
+		}
+	case "webp":
+		return px * bpp * 2
+	case "jpeg":
+		if progressive, samples, comps, ok := jpegFrame(data); ok {
+			cost := samples
+			if progressive {
+				cost += 4 * samples
+			}
+			if comps == 4 {
+				cost += 4
+			}
+			return int64(float64(px) * cost)
+		}
+	}
+	return px * bpp
+}
+
+// pixelBytes is the size of a pixel of the colour model m in the images
+// the decoders return: 8 for a model it does not know.
+func pixelBytes(m color.Model) int64 {
+	if _, ok := m.(color.Palette); ok {
+		return 1
+	}
+	switch m {
+	case color.GrayModel, color.AlphaModel:
+		return 1
+	case color.Gray16Model, color.Alpha16Model:
+		return 2
+	case color.YCbCrModel:
+		return 3
+	case color.RGBAModel, color.NRGBAModel, color.CMYKModel, color.NYCbCrAModel:
+		return 4
+	}
+	return 8
+}
+
+// jpegFrame reads the frame header (SOFn) of JPEG data: whether the image
+// is progressive, its samples per pixel (a component subsampled 2x2 counts
+// a quarter) and its number of components; ok is false when no frame
+// header is found before the data ends or stops looking like markers.
+func jpegFrame(data []byte) (progressive bool, samples float64, comps int, ok bool) {
+	for i := 2; i+4 <= len(data); {
+		if data[i] != 0xFF {
+			return false, 0, 0, false
+		}
+		m := data[i+1]
+		switch {
+		case m == 0xFF: // a fill byte
+			i++
+			continue
+		case m == 0x01, m >= 0xD0 && m <= 0xD8: // markers without a length
+			i += 2
+			continue
+		}
+		n := int(binary.BigEndian.Uint16(data[i+2:]))
+		if m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC {
+			seg := data[i+4 : min(len(data), i+2+n)] // P, Y, X, Nf, then C, HV, Tq per component
+			if len(seg) < 6 {
+				return false, 0, 0, false
+			}
+			comps = int(seg[5])
+			var hv []byte
+			hmax, vmax := 1, 1
+			for c := 0; c < comps && 6+3*c+2 < len(seg); c++ {
+				f := seg[6+3*c+1]
+				hv = append(hv, f)
+				hmax, vmax = max(hmax, int(f>>4)), max(vmax, int(f&15))
+			}
+			for _, f := range hv {
+				samples += float64(int(f>>4)*int(f&15)) / float64(hmax*vmax)
+			}
+			progressive = m == 0xC2 || m == 0xC6 || m == 0xCA || m == 0xCE
+			return progressive, samples, comps, true
+		}
+		i += 2 + n
+	}
+	return false, 0, 0, false
 }
 
 // Note is the line that goes with the image bytes: `Read image file [MIME]`.

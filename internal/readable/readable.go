@@ -13,6 +13,8 @@ package readable
 import (
 	"bytes"
 	"cmp"
+	"context"
+	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -41,22 +43,25 @@ var attempts = []flags{
 }
 
 // Extract returns the main content of page (HTML in UTF-8); ok is false
-// when the page holds no text or nests deeper than the HTML parser allows
-// (512 elements).
-func Extract(page string) (Article, bool) {
+// when the page holds no text, nests deeper than the HTML parser allows
+// (512 elements), or ctx ended (checked while parsing and between passes).
+func Extract(ctx context.Context, page string) (Article, bool) {
 	// Parsed once: the parser's time grows with the nesting, a copy's
 	// does not. Each attempt changes its own copy; the last takes doc.
-	doc, err := html.Parse(strings.NewReader(page))
+	doc, err := html.Parse(ctxReader{ctx, strings.NewReader(page)})
 	if err != nil {
 		return Article{}, false
 	}
 	var best Article
 	for i, f := range attempts {
+		if ctx.Err() != nil {
+			return Article{}, false
+		}
 		d := doc
 		if i < len(attempts)-1 {
 			d = clone(doc)
 		}
-		a := extract(d, f)
+		a := extract(ctx, d, f)
 		if a.Text >= minText {
 			return a, true
 		}
@@ -89,7 +94,21 @@ type counts struct {
 	p, img, li, embeds, header int // header: th, thead, caption, colgroup
 }
 
-func extract(doc *html.Node, f flags) Article {
+// ctxReader fails reads once ctx is done, so that a parse stops.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (r ctxReader) Read(p []byte) (int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return r.r.Read(p)
+}
+
+// extract runs one attempt; it returns an empty Article when ctx ends.
+func extract(ctx context.Context, doc *html.Node, f flags) Article {
 	e := &extractor{flags: f, score: map[*html.Node]float64{}, memo: map[*html.Node]counts{}}
 	a := Article{Title: title(doc)}
 	body := find(doc, atom.Body)
@@ -101,7 +120,13 @@ func extract(doc *html.Node, f flags) Article {
 	if h := titleHeading(body, a.Title); h != nil {
 		h.Parent.RemoveChild(h)
 	}
+	if ctx.Err() != nil {
+		return Article{}
+	}
 	top := e.top(body)
+	if ctx.Err() != nil {
+		return Article{}
+	}
 	content := e.gather(top)
 	// The content is top and its siblings: all have top's ancestors.
 	figure := hasAncestor(top, atom.Figure)

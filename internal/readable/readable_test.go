@@ -1,6 +1,7 @@
 package readable
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -63,7 +64,7 @@ func TestExtract(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a, ok := Extract(tt.page)
+			a, ok := Extract(context.Background(), tt.page)
 			if ok != tt.wantFound {
 				t.Fatalf("found %v, want %v (%+v)", ok, tt.wantFound, a)
 			}
@@ -87,9 +88,9 @@ func TestExtract(t *testing.T) {
 // TestExtractDeterministic: the same page gives the same article.
 func TestExtractDeterministic(t *testing.T) {
 	page := `<html><body><div class="a">` + prose("One") + `</div><div class="b">` + prose("One") + `</div></body></html>`
-	first, _ := Extract(page)
+	first, _ := Extract(context.Background(), page)
 	for range 20 {
-		if a, _ := Extract(page); a != first {
+		if a, _ := Extract(context.Background(), page); a != first {
 			t.Fatalf("two extractions differ:\n%s\n%s", first.HTML, a.HTML)
 		}
 	}
@@ -100,7 +101,7 @@ func FuzzExtract(f *testing.F) {
 	f.Add(`<table><tr><td>` + prose("cell") + `</td></tr></table>`)
 	f.Add(`<div hidden><p>`)
 	f.Fuzz(func(t *testing.T, page string) {
-		a, ok := Extract(page)
+		a, ok := Extract(context.Background(), page)
 		if ok != (a.Text > 0) || (a.HTML == "" && a.Text > 0) {
 			t.Fatalf("found %v with %d characters of text", ok, a.Text)
 		}
@@ -112,7 +113,7 @@ func FuzzExtract(f *testing.F) {
 func BenchmarkExtractDeep(b *testing.B) {
 	page := strings.Repeat(`<div class="x">`, 400) + strings.Repeat("<p>some text, with commas, and words enough to score as prose</p>", 50000) + strings.Repeat("</div>", 400)
 	for b.Loop() {
-		if _, ok := Extract(page); !ok {
+		if _, ok := Extract(context.Background(), page); !ok {
 			b.Fatal("no article")
 		}
 	}
@@ -137,8 +138,22 @@ func BenchmarkExtractHostile(b *testing.B) {
 	for _, p := range pages {
 		b.Run(p.name, func(b *testing.B) {
 			for b.Loop() {
-				Extract(p.page)
+				Extract(context.Background(), p.page)
 			}
 		})
+	}
+}
+
+// TestExtractCanceled: a done ctx stops the parse, and Extract finds
+// nothing.
+func TestExtractCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	page := "<html><body><article><p>" + strings.Repeat("Words, more words, and sentences. ", 400) + "</p></article></body></html>"
+	if a, ok := Extract(ctx, page); ok || a.Text != 0 {
+		t.Errorf("a done ctx: %+v, %v", a, ok)
+	}
+	if _, ok := Extract(context.Background(), page); !ok {
+		t.Error("the page has an article")
 	}
 }

@@ -77,7 +77,10 @@ func checkIgnoreOne(t *testing.T, seed uint64) {
 		t.Fatalf("seed %d: git check-ignore: %v", seed, err)
 	}
 	fields := strings.Split(string(out), "\x00")
-	rs := parseRules(content)
+	rs, err := parseRules(content)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := 0; i+3 < len(fields); i += 4 {
 		p := fields[i+3]
 		want := 0 // the deciding line, 1-based; 0 for none

@@ -80,7 +80,7 @@ func FuzzParseRules(f *testing.F) {
 	f.Add("*.log\n!keep.log\n/build/\n", "a/keep.log")
 	f.Add("\\\n[\n!\n/\n**\n", "x")
 	f.Fuzz(func(t *testing.T, content, rel string) {
-		rs := parseRules(content)
+		rs, _ := parseRules(content)
 		if rs == nil {
 			return
 		}

@@ -88,8 +88,11 @@ func (uc userConfig) expandHome(p string) string {
 	return p
 }
 
-// maxIgnoreFile is the size over which git refuses an ignore file.
-const maxIgnoreFile = 100 << 20
+// maxIgnoreFile is the size over which an ignore file is refused (git's
+// bound is 100 MB): every path is matched against every rule, and the
+// rules are compiled to about 16 bytes per byte. The largest ignore files
+// of real projects are tens of kilobytes.
+const maxIgnoreFile = 1 << 20
 
 // readRuleFile reads the regular file name of fsys, an ignore file or a
 // piece of git metadata. It refuses anything that is not a regular file

@@ -289,7 +289,12 @@ func (l *rulesLoader) rules(p place, optional bool) *ruleSet {
 		}
 		return nil
 	}
-	return parseRules(string(b))
+	rs, err := parseRules(string(b))
+	if err != nil {
+		l.errs(&fs.PathError{Op: "read", Path: p.path, Err: err})
+		return nil
+	}
+	return rs
 }
 
 // outer returns the rules of the OS directories above the FS root, for

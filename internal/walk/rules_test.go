@@ -94,7 +94,10 @@ func TestRuleSet(t *testing.T) {
 		{"dir/\n!dir/", "dir", true, matchKeep, "negated dir-only rule"},
 	}
 	for _, c := range cases {
-		rs := parseRules(c.file)
+		rs, err := parseRules(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
 		got := noMatch
 		if rs != nil {
 			base := c.rel

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -73,6 +74,9 @@ type atomEntry struct {
 // feedMarkdown renders an RSS or Atom feed as a markdown list: title, link,
 // date and a one-paragraph summary per item.
 func feedMarkdown(body []byte) (string, error) {
+	if xmlDepth(body, maxFeedDepth) > maxFeedDepth {
+		return "", fmt.Errorf("elements nest more than %d deep", maxFeedDepth)
+	}
 	var f feedDoc
 	d := xml.NewDecoder(bytes.NewReader(body))
 	d.Strict = false
@@ -147,4 +151,63 @@ func stripTags(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// maxFeedDepth is the deepest element nesting a feed may have: feeds nest
+// a few levels, and the XML decoder keeps a frame for each open element (a
+// body of 2 million unclosed items took 335 MB).
+const maxFeedDepth = 256
+
+// xmlDepth returns how deep the elements of body nest, counting up to the
+// first depth over limit. It reads tags only: comments, CDATA sections,
+// processing instructions and declarations are skipped, and a '>' inside
+// a quoted attribute value does not end its tag.
+func xmlDepth(body []byte, limit int) int {
+	depth, deepest := 0, 0
+	skip := func(i int, end string) int { // the index after end, or len(body)
+		if j := bytes.Index(body[i:], []byte(end)); j >= 0 {
+			return i + j + len(end)
+		}
+		return len(body)
+	}
+	for i := 0; i < len(body); {
+		j := bytes.IndexByte(body[i:], '<')
+		if j < 0 {
+			break
+		}
+		i += j
+		rest := body[i:]
+		switch {
+		case bytes.HasPrefix(rest, []byte("<!--")):
+			i = skip(i, "-->")
+		case bytes.HasPrefix(rest, []byte("<![CDATA[")):
+			i = skip(i, "]]>")
+		case bytes.HasPrefix(rest, []byte("<?")):
+			i = skip(i, "?>")
+		case bytes.HasPrefix(rest, []byte("<!")):
+			i = skip(i, ">")
+		case bytes.HasPrefix(rest, []byte("</")):
+			depth = max(depth-1, 0)
+			i = skip(i, ">")
+		default:
+			var quote byte
+			k := 1
+			for ; k < len(rest) && (quote != 0 || rest[k] != '>'); k++ {
+				switch {
+				case quote != 0 && rest[k] == quote:
+					quote = 0
+				case quote == 0 && (rest[k] == '"' || rest[k] == '\''):
+					quote = rest[k]
+				}
+			}
+			if deepest = max(deepest, depth+1); deepest > limit {
+				return deepest
+			}
+			if k >= len(rest) || rest[k-1] != '/' { // not self-closing: open
+				depth++
+			}
+			i += k + 1
+		}
+	}
+	return deepest
 }

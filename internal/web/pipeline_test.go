@@ -479,6 +479,8 @@ func TestHeadLinks(t *testing.T) {
 		{`<link REL="Alternate nofollow" TYPE="Application/RSS+XML; charset=utf-8" href=" f.xml ">`, []link{{"application/rss+xml", "f.xml"}}, "case, several rels, type parameters, spaces"},
 		{`<head></head><body><link rel="alternate" type="text/markdown" href="/late.md"></body>`, nil, "links after the head are not the page's alternates"},
 		{`<link rel="alternate" href="/no-type">`, nil, "a link without a type says nothing"},
+		{`<title>t</title><p>text<link rel="alternate" type="text/markdown" href="/late.md">`, nil, "an element of the body ends the head"},
+		{`<html><meta charset="utf-8"><script>if (a<b) {}</script><link rel="alternate" type="text/markdown" href="/a.md">`, []link{{"text/markdown", "/a.md"}}, "head elements before it"},
 		{`<link rel="alternate" type="text/markdown">`, nil, "a link without an href"},
 		{`<link rel="alternate" type="text/markdown" href="/a.md"/><link rel="alternate" type="application/atom+xml" href="/f">`, []link{{"text/markdown", "/a.md"}, {"application/atom+xml", "/f"}}, "self-closing, document order"},
 	}

@@ -31,13 +31,17 @@ type PrivateError struct {
 }
 
 func (e *PrivateError) Error() string {
+	a := "a "
+	if strings.ContainsRune("aeiou", rune(e.Kind[0])) {
+		a = "an "
+	}
 	if !e.Addr.IsValid() {
-		return fmt.Sprintf("%s is a %s name", e.Host, e.Kind)
+		return fmt.Sprintf("%s is %s%s name", e.Host, a, e.Kind)
 	}
 	if e.Host == e.Addr.String() {
-		return fmt.Sprintf("%s is a %s address", e.Host, e.Kind)
+		return fmt.Sprintf("%s is %s%s address", e.Host, a, e.Kind)
 	}
-	return fmt.Sprintf("%s resolves to %s, a %s address", e.Host, e.Addr, e.Kind)
+	return fmt.Sprintf("%s resolves to %s, %s%s address", e.Host, e.Addr, a, e.Kind)
 }
 
 // privateKind says what kind of non-public address a is: "loopback",

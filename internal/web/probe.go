@@ -30,7 +30,8 @@ type link struct {
 }
 
 // headLinks returns the rel="alternate" links of an HTML page that have a
-// type and an href, in document order, up to the <body> (at most
+// type and an href, in document order, up to the end of its head: its
+// </head>, or the first element that cannot be in a head (at most
 // maxLinks).
 func headLinks(page string) []link {
 	var out []link
@@ -46,7 +47,8 @@ func headLinks(page string) []link {
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
 			switch string(name) {
-			case "body":
+			case "html", "head", "base", "basefont", "bgsound", "meta", "title", "noscript", "noframes", "style", "script", "template":
+			default: // an element that starts the body (as the HTML parser reads it)
 				return out
 			case "link":
 				var rel, typ, href string

@@ -45,10 +45,9 @@ const (
 // maxErrorBody is how much of an error page's text an HTTP error quotes.
 const maxErrorBody = 300
 
-// maxHTML is the most HTML rendered to markdown: readability and the
-// converter build DOMs several times the size of their input. A longer
-// page is cut (the parser closes what the cut leaves open) with a note.
-const maxHTML = 8 << 20
+// maxErrorHTML is the most of an HTML error page converted to text, of
+// which maxErrorBody bytes are quoted.
+const maxErrorHTML = 64 << 10
 
 // Page is a rendered URL.
 type Page struct {
@@ -248,7 +247,7 @@ func httpErr(ctx context.Context, u string, resp *Response) error {
 	if isText(mt) {
 		body := decode(resp.Body, mt, params)
 		if isHTML(mt) {
-			if md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(cut(body, maxHTML)), u); err == nil {
+			if md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(cut(body, maxErrorHTML)), u); err == nil {
 				body = md
 			}
 		}
@@ -361,12 +360,21 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 		}
 		p.Method, p.Content = MethodDocument, text
 	case isJSON(mt):
-		var b bytes.Buffer
-		if err := json.Indent(&b, resp.Body, "", "  "); err != nil {
+		if !json.Valid(resp.Body) {
+			err := json.Unmarshal(resp.Body, new(struct{})) // the error Valid does not give
 			p.Method, p.Content = MethodText, decode(resp.Body, mt, params)
 			p.Notes = append(p.Notes, "Invalid JSON: "+err.Error())
 			break
 		}
+		n := indentedSize(resp.Body)
+		if n > maxIndented {
+			p.Method, p.Content = MethodText, decode(resp.Body, mt, params)
+			p.Notes = append(p.Notes, fmt.Sprintf("JSON shown as sent: indented it would take %s", dirtree.FormatBytes(n)))
+			break
+		}
+		var b bytes.Buffer
+		b.Grow(int(n))
+		json.Indent(&b, resp.Body, "", "  ") // valid: no error
 		p.Method, p.Content = MethodJSON, b.String()
 	case isFeed(mt, resp.Body):
 		md, err := feedMarkdown(resp.Body)
@@ -384,6 +392,71 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 		return binaryErr(p, mt, len(resp.Body))
 	}
 	return nil
+}
+
+// maxIndented is the largest indented JSON shown: indenting by two spaces
+// a level grows a deeply nested document with the square of its depth.
+const maxIndented = 32 << 20
+
+// indentedSize returns the size of the valid JSON body indented by
+// json.Indent with two spaces a level, without indenting it.
+func indentedSize(body []byte) int64 {
+	// json.Indent drops white space, but for what follows the value.
+	n, depth := int64(len(body)-1-prevNonSpace(body, len(body)-1)), int64(0)
+	inString, escaped := false, false
+	newline := func() { n += 1 + 2*depth }
+	for i, c := range body {
+		switch {
+		case inString:
+			n++
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			n++
+			inString = true
+		case c == '{' || c == '[':
+			n++
+			depth++
+			if j := nextNonSpace(body, i+1); j < len(body) && body[j] != '}' && body[j] != ']' {
+				newline()
+			}
+		case c == '}' || c == ']':
+			depth--
+			if j := prevNonSpace(body, i-1); j >= 0 && body[j] != '{' && body[j] != '[' {
+				newline()
+			}
+			n++
+		case c == ',':
+			n++
+			newline()
+		case c == ':':
+			n += 2
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+func nextNonSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func prevNonSpace(b []byte, i int) int {
+	for i >= 0 && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i--
+	}
+	return i
 }
 
 // binaryErr refuses a binary body that is no image or document.
@@ -404,9 +477,12 @@ func renderHTMLPage(ctx context.Context, pl *pipeline, p *Page, page string) err
 			return err
 		}
 	}
-	if len(page) > maxHTML {
-		page = cut(page, maxHTML)
-		p.Notes = append(p.Notes, fmt.Sprintf("HTML cut at %s before rendering", dirtree.FormatBytes(maxHTML)))
+	// Readability and the converter build DOMs of about a kilobyte per
+	// element: a longer page is cut (the parser closes what the cut leaves
+	// open) with a note.
+	if head, why := convert.CutHTML(page); why != "" {
+		page = head
+		p.Notes = append(p.Notes, "HTML cut "+why+" before rendering")
 	}
 	md, found := readArticle(ctx, page, p.FinalURL)
 	if pl != nil && (!found || visible(md) < nearlyEmpty) {
@@ -418,7 +494,7 @@ func renderHTMLPage(ctx context.Context, pl *pipeline, p *Page, page string) err
 		p.Method, p.Content = MethodReadability, md
 	} else {
 		md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(page), p.FinalURL)
-		if err != nil {
+		if err != nil && !isPartial(err) {
 			p.Notes = append(p.Notes, "HTML conversion failed: "+err.Error())
 			p.Method, p.Content = MethodRawHTML, page
 			return nil
@@ -441,6 +517,14 @@ func renderHTMLPage(ctx context.Context, pl *pipeline, p *Page, page string) err
 	return nil
 }
 
+// isPartial reports whether err is an *errs.Partial: text converted up to
+// a bound. The page was cut to the same bounds before and says so; only
+// the elements a parser adds can reach them again.
+func isPartial(err error) bool {
+	var part *errs.Partial
+	return errors.As(err, &part)
+}
+
 // visible counts the non-space characters of s.
 func visible(s string) int {
 	n := 0
@@ -455,12 +539,12 @@ func visible(s string) int {
 // readArticle extracts the main content (package readable) as markdown,
 // headed by the page's title; ok is false when the page has no text.
 func readArticle(ctx context.Context, page, pageURL string) (md string, ok bool) {
-	art, ok := readable.Extract(page)
+	art, ok := readable.Extract(ctx, page)
 	if !ok {
 		return "", false
 	}
 	md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(art.HTML), pageURL)
-	if err != nil || strings.TrimSpace(md) == "" {
+	if (err != nil && !isPartial(err)) || strings.TrimSpace(md) == "" {
 		return "", false
 	}
 	if t := strings.TrimSpace(art.Title); t != "" && !strings.HasPrefix(md, "# ") {
