@@ -53,6 +53,9 @@ type Request struct {
 	Workers int
 	// Registry resolves internal URLs; nil means none.
 	Registry *iurl.Registry
+	// Candidates, when not nil, limit the search to the files an index
+	// found (see Candidates).
+	Candidates *Candidates
 }
 
 // Hit is one matching file.
@@ -159,6 +162,13 @@ func prepare(ctx context.Context, fsys fs.FS, root string, req *Request) (*prepa
 // results are sorted at the end, which is faster but holds every matching
 // file's result until then.
 func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f file, o outcome) bool) error {
+	if p.req.Candidates != nil {
+		files, err := p.candidates(ctx)
+		if err != nil {
+			return err
+		}
+		return scan(ctx, p.fsys, listProducer(files), p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
+	}
 	if exhaustive {
 		return scanAll(ctx, p.fsys, p.scope, p.req.Walk, p.filter, p.matcher, p.req.MaxFileSize, p.req.Workers, p.skipped, fn)
 	}
