@@ -1,0 +1,322 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/grep"
+	"github.com/scoutkit/scout/internal/search"
+)
+
+// Backend is an index as the planner uses it; see scout.Index, which the
+// root package adapts to it. Paths are relative to the repository's top.
+type Backend interface {
+	Status(ctx context.Context) (Status, error)
+	Search(ctx context.Context, q *Query) (Answer, error)
+	Unindexed(ctx context.Context, commit string) ([]Unindexed, error)
+}
+
+// Status is what an index holds.
+type Status struct {
+	Commit    string
+	Files     int
+	Bytes     int64
+	Endpoints int
+}
+
+// Query is a search in an index's terms (see scout.IndexQuery).
+type Query struct {
+	Commit           string
+	Pattern          string
+	IgnoreCase       bool
+	Include, Exclude []string
+	MaxFiles         int
+}
+
+// Answer is an index's answer (see scout.IndexAnswer).
+type Answer struct {
+	Files      []string
+	Capped     bool
+	Incomplete []string
+	Endpoints  int
+}
+
+// Unindexed is a file an index holds without its content.
+type Unindexed struct {
+	Path, Reason string
+}
+
+// Report says how a search was answered (see scout.Backend).
+type Report struct {
+	Index     bool
+	Endpoints int
+	Commit    string
+	Overlay   int
+	Unindexed int
+	Fallback  string
+	Detail    string
+}
+
+// The fallback reasons (see scout.Backend).
+const (
+	EmptyPattern   = "empty_pattern"
+	Multiline      = "multiline"
+	LineRanges     = "line_ranges"
+	ArchiveMember  = "archive_member"
+	InternalURL    = "internal_url"
+	NamedFiles     = "named_files"
+	NoLiteral      = "no_literal"
+	FoldRegex      = "fold_regex"
+	NotOSDir       = "not_os_dir"
+	NotGit         = "not_git"
+	SmallIndex     = "small_index"
+	RepoNotIndexed = "repo_not_indexed"
+	ForeignCommit  = "foreign_commit"
+	StaleCommit    = "stale_commit"
+	ChangedSet     = "changed_set"
+	IndexBroad     = "index_broad"
+	Incomplete     = "index_incomplete"
+	Deadline       = "index_deadline"
+	IndexError     = "index_error"
+)
+
+// The planner's cost model. A scan reads about scanRate bytes a second;
+// the index gets a quarter of a scan's estimated time (within
+// [minDeadline, maxDeadline]) and may name at most 1/16 of its files, so
+// that reading its candidates costs a fraction of a scan, and a probe that
+// proves a pattern too common wastes little.
+const (
+	scanRate    = 1 << 30
+	minDeadline = 250 * time.Millisecond
+	maxDeadline = 5 * time.Second
+	minCap      = 64
+	capShare    = 16
+	// minChanged and changedShare bound the changed files read directly:
+	// the larger of minChanged and 1/changedShare of the indexed files.
+	minChanged   = 256
+	changedShare = 8
+)
+
+// MinBytes is the least indexed content for which the index is asked: on
+// smaller trees a scan takes tens of milliseconds, no more than the work
+// around an index answer. Tests lower it.
+var MinBytes int64 = 32 << 20
+
+// Search answers req (with fsys the tree at the OS directory root) through
+// the index when the planner finds that it can be exact and is likely
+// faster, and by a scan otherwise, saying which in the report. The outcome
+// is a scan's in either case.
+func Search(ctx context.Context, fsys fs.FS, root string, req search.Request, b Backend) (*search.Outcome, Report, error) {
+	rep, cand, err := plan(ctx, fsys, root, &req, b)
+	if err != nil {
+		return nil, rep, err
+	}
+	req.Candidates = cand
+	out, err := search.Run(ctx, fsys, root, req)
+	return out, rep, err
+}
+
+// plan returns the candidates to search, or nil with the report's
+// fallback reason to scan.
+func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b Backend) (Report, *search.Candidates, error) {
+	why, detail, err := static(fsys, req)
+	if err != nil || why != "" {
+		return Report{Fallback: why, Detail: detail}, nil, err
+	}
+	pattern, fold, err := LineSafe(req.Grep.Pattern, req.Grep.IgnoreCase)
+	if err != nil {
+		return Report{Fallback: Multiline, Detail: err.Error()}, nil, nil
+	}
+	lits, err := grep.RequiredLiterals(req.Grep)
+	if err != nil {
+		return Report{}, nil, err
+	}
+	switch {
+	case lits.MinRunes < 3:
+		return Report{Fallback: NoLiteral}, nil, nil
+	case fold && !lits.Exact:
+		return Report{Fallback: FoldRegex}, nil, nil
+	}
+	dir := fsys.(fsx.OSDir).OSDir()
+
+	// The index's status, the repository and its changes since the
+	// indexed commit.
+	sctx, cancel := context.WithTimeout(ctx, maxDeadline)
+	st, err := b.Status(sctx)
+	cancel()
+	if err != nil {
+		return indexFailure(ctx, err)
+	}
+	rep := Report{Endpoints: st.Endpoints, Commit: st.Commit}
+	switch {
+	case st.Commit == "":
+		rep.Fallback = RepoNotIndexed
+		return rep, nil, nil
+	case st.Bytes < MinBytes:
+		rep.Fallback, rep.Detail = SmallIndex, fmt.Sprintf("%d bytes indexed", st.Bytes)
+		return rep, nil, nil
+	}
+	r, err := findRepo(ctx, dir)
+	if err != nil {
+		rep.Fallback, rep.Detail = NotGit, err.Error()
+		return rep, nil, ctxErr(ctx)
+	}
+	include, exclude, ok, err := search.PathFilters(ctx, fsys, root, req)
+	if err != nil || !ok {
+		if err == nil {
+			rep.Fallback = ArchiveMember
+		}
+		return rep, nil, err
+	}
+	deadline := scanEstimate(st.Bytes) / 4
+	deadline = min(max(deadline, minDeadline), maxDeadline)
+	q := &Query{
+		Commit:     st.Commit,
+		Pattern:    pattern,
+		IgnoreCase: fold,
+		Include:    r.fromRoot(include),
+		Exclude:    r.fromRoot(exclude),
+		MaxFiles:   max(st.Files/capShare, minCap),
+	}
+	if r.prefix != "" {
+		q.Include = append(q.Include, "^"+regexp.QuoteMeta(r.prefix))
+	}
+
+	// The changes, the index's answer and its unindexed files at once.
+	var (
+		wg                   sync.WaitGroup
+		ch                   *Changes
+		chErr, ansErr, unErr error
+		ans                  Answer
+		un                   []Unindexed
+	)
+	ictx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+	wg.Go(func() { ch, chErr = trackerOf(r).changes(ctx, st.Commit, req.Walk.NoIgnore) })
+	wg.Go(func() { ans, ansErr = b.Search(ictx, q) })
+	wg.Go(func() { un, unErr = unindexed(ictx, b, r, st) })
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return rep, nil, err
+	}
+	switch {
+	case chErr != nil:
+		var fe *foreignError
+		switch {
+		case errors.As(chErr, &fe):
+			rep.Fallback, rep.Detail = ForeignCommit, chErr.Error()
+		default:
+			rep.Fallback, rep.Detail = NotGit, chErr.Error()
+		}
+		return rep, nil, nil
+	case ch.Stale:
+		rep.Fallback, rep.Detail = StaleCommit, "HEAD does not descend from "+st.Commit
+		return rep, nil, nil
+	case ansErr != nil || unErr != nil:
+		if ictx.Err() != nil {
+			rep.Fallback, rep.Detail = Deadline, fmt.Sprintf("no answer within %v", deadline)
+			return rep, nil, nil
+		}
+		rep.Fallback, rep.Detail = IndexError, errors.Join(ansErr, unErr).Error()
+		return rep, nil, nil
+	case ans.Capped:
+		rep.Fallback, rep.Detail = IndexBroad, fmt.Sprintf("more than %d files match", q.MaxFiles)
+		return rep, nil, nil
+	case len(ans.Incomplete) > 0:
+		rep.Fallback, rep.Detail = Incomplete, strings.Join(ans.Incomplete, "; ")
+		return rep, nil, nil
+	}
+	limit := max(st.Files/changedShare, minChanged)
+	cand, n := ch.inRoot(r)
+	if n < 0 {
+		rep.Fallback, rep.Detail = ChangedSet, "the search root is not tracked by git"
+		return rep, nil, nil
+	}
+	if n > limit {
+		rep.Fallback, rep.Detail = ChangedSet, fmt.Sprintf("%d changed paths since %s (at most %d)", n, st.Commit, limit)
+		return rep, nil, nil
+	}
+	rep.Index, rep.Overlay = true, n
+	rep.Endpoints = ans.Endpoints
+	for _, p := range ans.Files {
+		if rel, ok := r.toRoot(p); ok && !ch.covers(p) {
+			cand.Files = append(cand.Files, rel)
+		}
+	}
+	extra, err := readable(ctx, fsys, r, st, un, ch, include, exclude, req.MaxFileSize)
+	if err != nil {
+		return rep, nil, err
+	}
+	rep.Unindexed = len(extra)
+	cand.Files = append(cand.Files, extra...)
+	return rep, cand, nil
+}
+
+// static returns the fallback reason a request has on its own, before any
+// index is asked.
+func static(fsys fs.FS, req *search.Request) (why, detail string, err error) {
+	switch {
+	case req.Grep.Pattern == "":
+		return EmptyPattern, "", nil
+	case req.Grep.Multiline || req.Grep.DotAll:
+		return Multiline, "", nil
+	case len(req.Grep.LineRanges) > 0:
+		return LineRanges, "", nil
+	}
+	if _, ok := fsys.(fsx.OSDir); !ok {
+		return NotOSDir, "", nil
+	}
+	files := len(req.Paths) > 0
+	for _, p := range req.Paths {
+		switch {
+		case req.Registry != nil && req.Registry.CanHandle(p):
+			return InternalURL, p, nil
+		case strings.ContainsRune(p, ':'):
+			return ArchiveMember, p, nil
+		}
+		if files {
+			fi, err := fs.Stat(fsys, strings.TrimPrefix(p, "./"))
+			files = err == nil && fi.Mode().IsRegular()
+		}
+	}
+	if files {
+		return NamedFiles, "", nil
+	}
+	return "", "", nil
+}
+
+// indexFailure turns a failed Status into a fallback, or the context's
+// error when the search itself was canceled.
+func indexFailure(ctx context.Context, err error) (Report, *search.Candidates, error) {
+	if err := ctxErr(ctx); err != nil {
+		return Report{}, nil, err
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return Report{Fallback: Deadline, Detail: err.Error()}, nil, nil
+	}
+	return Report{Fallback: IndexError, Detail: err.Error()}, nil, nil
+}
+
+// ctxErr returns the coded error of a canceled or timed-out search.
+func ctxErr(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return errs.Wrap(errs.Timeout, err, "Search timed out: %v", err)
+		}
+		return errs.Wrap(errs.Canceled, err, "Search canceled: %v", err)
+	}
+	return nil
+}
+
+// scanEstimate is how long a scan of n bytes takes, about.
+func scanEstimate(n int64) time.Duration {
+	return time.Duration(float64(n) / scanRate * float64(time.Second))
+}
