@@ -95,18 +95,21 @@ func New(urls []string, repo string) (*Client, error) {
 		}
 	}
 	c.http = &http.Client{
-		Transport: &http.Transport{
-			Proxy:               nil, // only the configured URLs are contacted
-			DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-			MaxIdleConnsPerHost: 8,
-			IdleConnTimeout:     90 * time.Second,
-			ForceAttemptHTTP2:   false,
-		},
+		Transport: transport,
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return errors.New("redirects are not followed: give the webserver's own URL")
 		},
 	}
 	return c, nil
+}
+
+// transport is shared by all clients, so that one made per call still
+// reuses the connections of the last.
+var transport = &http.Transport{
+	Proxy:               nil, // only the configured URLs are contacted
+	DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+	MaxIdleConnsPerHost: 8,
+	IdleConnTimeout:     90 * time.Second,
 }
 
 // RepoName returns the name zoekt-git-index gives the repository that

@@ -278,7 +278,7 @@ func TestUnindexed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []scout.UnindexedFile{{"ab", "too_small"}, {"big.txt", "too_large"}, {"bin.dat", "binary"}, {"dense.txt", "too_many_trigrams"}, {"new.txt", "other"}, {"text.md", "other"}}
+	want := []scout.UnindexedFile{{Path: "ab", Reason: "too_small"}, {Path: "big.txt", Reason: "too_large"}, {Path: "bin.dat", Reason: "binary"}, {Path: "dense.txt", Reason: "too_many_trigrams"}, {Path: "new.txt", Reason: "other"}, {Path: "text.md", Reason: "other"}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("Unindexed = %v, want %v", got, want)
 	}

@@ -75,6 +75,7 @@ func usage(w io.Writer) {
 type settings struct {
 	toolset string
 	cfg     tool.Config
+	zoekt   zoektSettings
 }
 
 func (s *settings) register(fs *flag.FlagSet, withToolset bool) {
@@ -91,6 +92,7 @@ func (s *settings) register(fs *flag.FlagSet, withToolset bool) {
 		s.cfg.Searcher.MaxFileSize = n
 		return err
 	})
+	s.zoekt.register(fs)
 }
 
 // parseSize reads a --max-filesize value: a whole number of bytes with an
@@ -140,7 +142,7 @@ func (s *settings) check() error {
 			return fmt.Errorf("--root %s is not a directory", s.cfg.Root)
 		}
 	}
-	return nil
+	return s.zoekt.apply(&s.cfg)
 }
 
 func newFlagSet(name string, stderr io.Writer, usage string) *flag.FlagSet {
