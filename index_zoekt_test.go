@@ -117,6 +117,14 @@ func zoektServe(t *testing.T, bins, idx string) string {
 	return ""
 }
 
+// noThresholds lets the index answer on small trees: no size threshold,
+// no scan raced beside the plan.
+func noThresholds(t *testing.T) {
+	minBytes, hedge := index.MinBytes, index.Hedge
+	index.MinBytes, index.Hedge = 0, false
+	t.Cleanup(func() { index.MinBytes, index.Hedge = minBytes, hedge })
+}
+
 // waitCommit waits until the webservers hold commit (a re-index is
 // picked up within about a second).
 func waitCommit(t *testing.T, c *zoekt.Client, commit string) {
@@ -323,8 +331,7 @@ func differential(t *testing.T, root string, ix scout.Index, cases []searchCase)
 
 func TestZoektDifferential(t *testing.T) {
 	bins := zoektBins(t)
-	defer func(m int64) { index.MinBytes = m }(index.MinBytes)
-	index.MinBytes = 0
+	noThresholds(t)
 	work := t.TempDir()
 	repo := filepath.Join(work, "demo")
 	testTree(t, repo)
@@ -403,8 +410,7 @@ func TestZoektDifferential(t *testing.T) {
 // client's merged answers equal the scan.
 func TestZoektFanOut(t *testing.T) {
 	bins := zoektBins(t)
-	defer func(m int64) { index.MinBytes = m }(index.MinBytes)
-	index.MinBytes = 0
+	noThresholds(t)
 	work := t.TempDir()
 	repo := filepath.Join(work, "demo")
 	testTree(t, repo)
@@ -455,6 +461,8 @@ func TestZoektGoroot(t *testing.T) {
 		t.Skip("set SCOUT_ZOEKT_GOROOT=1 (and drop -short) to index a copy of $GOROOT/src")
 	}
 	bins := zoektBins(t)
+	defer func(h bool) { index.Hedge = h }(index.Hedge)
+	index.Hedge = false // the cases say which backend must answer: no race
 	work := t.TempDir()
 	repo := filepath.Join(work, "gosrc")
 	out, err := exec.Command("cp", "-a", filepath.Join(runtime.GOROOT(), "src"), repo).CombinedOutput()

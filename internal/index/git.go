@@ -141,11 +141,17 @@ func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Chan
 		wg                    sync.WaitGroup
 		diff, others          []byte
 		ancErr, diffErr, oErr error
-		untracked             = []string{"ls-files", "-z", "--others", "--directory", "--no-empty-directory"}
+		untracked             = []string{"ls-files", "-z", "--others"}
 	)
-	if !noIgnore {
+	if noIgnore {
+		// The ignored files too: a directory of them (build output,
+		// node_modules) as one entry.
+		untracked = append(untracked, "--directory", "--no-empty-directory")
+	} else {
 		// Scout honours .gitignore and info/exclude, but not the global
-		// excludes file: a file ignored only there is searched.
+		// excludes file: a file ignored only there is searched. Each
+		// untracked file is listed, so that the changed set's bound counts
+		// them; a nested work tree comes as one directory.
 		untracked = append([]string{"-c", "core.excludesFile=" + os.DevNull}, append(untracked, "--exclude-standard")...)
 	}
 	wg.Go(func() { _, ancErr = git(ctx, r.top, "merge-base", "--is-ancestor", commit, "HEAD") })

@@ -94,6 +94,10 @@ func TestChanges(t *testing.T) {
 	g.run("add", "later.go")
 	g.run("commit", "-q", "-m", "later") // committed since the indexed commit
 	g.write(".gitmodules", "[submodule \"sub\"]\n\tpath = vendor/sub\n\turl = ../sub\n")
+	g.write("nested/n.go", "package nested\n")
+	if out, err := exec.Command("git", "init", "-q", filepath.Join(g.dir, "nested")).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
 	os.WriteFile(filepath.Join(g.home, ".gitconfig"), []byte("[core]\n\texcludesFile = "+filepath.Join(g.home, "ignore")+"\n"), 0o644)
 	os.WriteFile(filepath.Join(g.home, "ignore"), []byte("global.txt\n"), 0o644)
 
@@ -105,10 +109,10 @@ func TestChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{".gitmodules", "a.go", "b.go", "global.txt", "later.go", "new.go"}; !slices.Equal(sorted(ch.Files), want) {
+	if want := []string{".gitmodules", "a.go", "b.go", "global.txt", "later.go", "new.go", "untracked/x.go"}; !slices.Equal(sorted(ch.Files), want) {
 		t.Errorf("Files = %q, want %q", sorted(ch.Files), want)
 	}
-	if want := []string{"untracked", "vendor/sub"}; !slices.Equal(sorted(ch.Dirs), want) {
+	if want := []string{"nested", "vendor/sub"}; !slices.Equal(sorted(ch.Dirs), want) {
 		t.Errorf("Dirs = %q, want %q", sorted(ch.Dirs), want)
 	}
 	if ch.Stale {
@@ -125,7 +129,7 @@ func TestChanges(t *testing.T) {
 		p    string
 		want bool
 	}{
-		{"a.go", true}, {"dir/c.go", false}, {"untracked/x.go", true}, {"untracked", false}, {"vendor/sub/m.go", true},
+		{"a.go", true}, {"dir/c.go", false}, {"untracked/x.go", true}, {"untracked", false}, {"vendor/sub/m.go", true}, {"vendor/subx", false},
 	} {
 		if got := ch.covers(tc.p); got != tc.want {
 			t.Errorf("covers(%q) = %v", tc.p, got)
@@ -133,6 +137,7 @@ func TestChanges(t *testing.T) {
 	}
 
 	// A commit HEAD does not descend from; one the repository lacks.
+	g.remove("nested")
 	g.run("checkout", "-q", "-b", "side", first)
 	g.write("side.go", "package side\n")
 	side := g.commit("side")
@@ -217,11 +222,8 @@ func TestTrackerWatches(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a search after edits asked git: %v", err)
 	}
-	if want := []string{"a.go", "b.go", "dir/moved.go", "keep.go", "new.go"}; !slices.Equal(sorted(ch.Files), want) {
+	if want := []string{"a.go", "b.go", "dir/moved.go", "keep.go", "new.go", "newdir/deep/x.go"}; !slices.Equal(sorted(ch.Files), want) {
 		t.Errorf("Files = %q, want %q", sorted(ch.Files), want)
-	}
-	if !ch.covers("newdir/deep/x.go") {
-		t.Errorf("the new directory is not covered: Dirs %q", ch.Dirs)
 	}
 	g.write("newdir/deep/y.go", "package x\n")
 	if ch, err := tr.changes(ctx, commit, false); err != nil || !ch.covers("newdir/deep/y.go") {

@@ -103,6 +103,11 @@ const (
 	// the larger of minChanged and 1/changedShare of the indexed files.
 	minChanged   = 256
 	changedShare = 8
+	// A plan undecided after 1/hedgeShare of a scan's estimated time
+	// (within [minHedge, maxHedge]) races a scan.
+	hedgeShare = 10
+	minHedge   = 5 * time.Millisecond
+	maxHedge   = 100 * time.Millisecond
 )
 
 // MinBytes is the least indexed content for which the index is asked: on
@@ -110,23 +115,90 @@ const (
 // around an index answer. Tests lower it.
 var MinBytes int64 = 32 << 20
 
+// Hedge starts a scan beside a plan that is slow to decide (see Search).
+// Tests turn it off to see the index answer on trees a scan reads in a
+// millisecond.
+var Hedge = true
+
 // Search answers req (with fsys the tree at the OS directory root) through
 // the index when the planner finds that it can be exact and is likely
 // faster, and by a scan otherwise, saying which in the report. The outcome
 // is a scan's in either case.
+//
+// The plan is hedged: once the index's status says how long a scan would
+// take, a plan that has not decided within a tenth of that (hedgeShare,
+// within [minHedge, maxHedge]) has a scan started beside it, and whichever
+// finishes first answers. A pattern too common for the index then costs
+// little more than the scan, and a slow index or git never makes a search
+// slower than scanning.
 func Search(ctx context.Context, fsys fs.FS, root string, req search.Request, b Backend) (*search.Outcome, Report, error) {
-	rep, cand, err := plan(ctx, fsys, root, &req, b)
-	if err != nil {
-		return nil, rep, err
+	type planned struct {
+		rep  Report
+		cand *search.Candidates
+		err  error
 	}
-	req.Candidates = cand
-	out, err := search.Run(ctx, fsys, root, req)
-	return out, rep, err
+	type scanned struct {
+		out *search.Outcome
+		err error
+	}
+	start := time.Now()
+	pctx, cancelPlan := context.WithCancel(ctx)
+	defer cancelPlan()
+	estimate := make(chan time.Duration, 1)
+	plans := make(chan planned, 1)
+	go func() {
+		rep, cand, err := plan(pctx, fsys, root, &req, b, estimate)
+		plans <- planned{rep, cand, err}
+	}()
+	sctx, cancelScan := context.WithCancel(ctx)
+	defer cancelScan()
+	var (
+		hedge <-chan time.Time
+		scans chan scanned // nil until the scan starts
+	)
+	for {
+		select {
+		case est := <-estimate:
+			if !Hedge {
+				continue
+			}
+			hedge = time.After(min(max(est/hedgeShare, minHedge), maxHedge) - time.Since(start))
+		case <-hedge:
+			hedge = nil
+			scans = make(chan scanned, 1)
+			go func(req search.Request) {
+				out, err := search.Run(sctx, fsys, root, req)
+				scans <- scanned{out, err}
+			}(req)
+		case s := <-scans:
+			if s.err != nil {
+				return nil, Report{}, s.err
+			}
+			return s.out, Report{Fallback: Deadline, Detail: fmt.Sprintf("a scan started beside the plan finished first, after %v", time.Since(start).Round(time.Millisecond))}, nil
+		case p := <-plans:
+			switch {
+			case p.err != nil:
+				return nil, p.rep, p.err
+			case p.cand == nil && scans != nil:
+				s := <-scans
+				return s.out, p.rep, s.err
+			case p.cand == nil:
+				out, err := search.Run(ctx, fsys, root, req)
+				return out, p.rep, err
+			}
+			cancelScan()
+			req.Candidates = p.cand
+			out, err := search.Run(ctx, fsys, root, req)
+			return out, p.rep, err
+		}
+	}
 }
 
 // plan returns the candidates to search, or nil with the report's
 // fallback reason to scan.
-func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b Backend) (Report, *search.Candidates, error) {
+// Once the index's status is known, the estimated time of a scan is sent
+// on estimate.
+func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b Backend, estimate chan<- time.Duration) (Report, *search.Candidates, error) {
 	why, detail, err := static(fsys, req)
 	if err != nil || why != "" {
 		return Report{Fallback: why, Detail: detail}, nil, err
@@ -156,6 +228,7 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		return indexFailure(ctx, err)
 	}
 	rep := Report{Endpoints: st.Endpoints, Commit: st.Commit}
+	estimate <- scanEstimate(st.Bytes)
 	switch {
 	case st.Commit == "":
 		rep.Fallback = RepoNotIndexed
@@ -176,8 +249,7 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		}
 		return rep, nil, err
 	}
-	deadline := scanEstimate(st.Bytes) / 4
-	deadline = min(max(deadline, minDeadline), maxDeadline)
+	deadline := min(max(scanEstimate(st.Bytes)/4, minDeadline), maxDeadline)
 	q := &Query{
 		Commit:     st.Commit,
 		Pattern:    pattern,

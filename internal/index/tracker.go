@@ -18,7 +18,8 @@ import (
 // A search first takes the events the kernel has queued, so a write that
 // finished before the search began is always seen. A path touched but
 // restored is read directly for nothing, which costs time, never
-// exactness. The watches skip the directories the ignore files exclude, so
+// exactness; after rebase touched paths the tracker asks git again. A new
+// directory's files count as touched one by one. The watches skip the directories the ignore files exclude, so
 // a search with NoIgnore asks git; a change to an ignore file, a moved
 // directory or an overflowing event queue makes the tracker start over.
 type tracker struct {
@@ -47,6 +48,11 @@ type watcher interface {
 
 // maxTouched bounds the paths a tracker collects before it starts over.
 const maxTouched = 1 << 20
+
+// rebase is the number of touched paths after which the tracker asks git
+// again: paths touched and then restored or deleted would otherwise keep
+// counting towards the changed set's bound.
+const rebase = minChanged
 
 // maxTrackers bounds the work trees watched at once.
 const maxTrackers = 4
@@ -97,7 +103,7 @@ func (t *tracker) changes(ctx context.Context, commit string, noIgnore bool) (*C
 		t.start()
 		return t.r.changes(ctx, commit, false)
 	}
-	if t.base == nil || t.commit != commit {
+	if t.base == nil || t.commit != commit || len(t.touched)+len(t.dirs) >= rebase {
 		// Paths touched from here on are collected again; git sees the
 		// tree as it is now.
 		t.touched, t.dirs = map[string]bool{}, map[string]bool{}

@@ -38,13 +38,15 @@ func newWatcher(top string, started func(w watcher, ok bool)) (watcher, error) {
 		return nil, err
 	}
 	w := &inotify{top: top, fd: fd, dirs: map[int32]string{}, buf: make([]byte, 64<<10)}
-	go func() { started(w, w.watchTree("") == nil) }()
+	go func() { started(w, w.watchTree("", nil) == nil) }()
 	return w, nil
 }
 
 // watchTree adds a watch on the directory dir (relative to top) and every
-// directory below it that a default walk enters.
-func (w *inotify) watchTree(dir string) error {
+// directory below it that a default walk enters, and passes the files it
+// finds to file (when not nil): a directory is listed after its watch is
+// in place, so a file created meanwhile is seen one way or the other.
+func (w *inotify) watchTree(dir string, file func(p string)) error {
 	if err := w.add(dir); err != nil {
 		return err
 	}
@@ -54,8 +56,11 @@ func (w *inotify) watchTree(dir string) error {
 	}
 	defer release()
 	var addErr error
-	_, err = walk.Walk(context.Background(), fsys, ".", walk.Options{Hidden: true}, func(e walk.Entry) error {
+	_, err = walk.Walk(context.Background(), fsys, ".", walk.Options{Hidden: true, Sorted: true}, func(e walk.Entry) error {
 		if !e.Type.IsDir() {
+			if file != nil {
+				file(path.Join(dir, e.Path))
+			}
 			return nil
 		}
 		if addErr = w.add(path.Join(dir, e.Path)); addErr != nil {
@@ -128,7 +133,6 @@ func (w *inotify) drain(fn func(p string, dir bool)) bool {
 					return false // the watches below it now have the wrong names
 				case isDir && ev.Mask&(syscall.IN_CREATE|syscall.IN_MOVED_TO) != 0:
 					created = append(created, p)
-					fn(p, true)
 				case isDir:
 					fn(p, true)
 				default:
@@ -140,10 +144,9 @@ func (w *inotify) drain(fn func(p string, dir bool)) bool {
 	if !ok {
 		return false
 	}
-	// Watch the new directories; what was written in them before the
-	// watch is covered, since each is read as a whole.
+	// Watch the new directories, and take their files as changed.
 	for _, d := range created {
-		if err := w.watchTree(d); err != nil {
+		if err := w.watchTree(d, func(p string) { fn(p, false) }); err != nil {
 			return false
 		}
 	}
