@@ -82,6 +82,7 @@ type IndexAnswer struct {
 
 // UnindexedFile is a file an index holds without its content.
 type UnindexedFile struct {
+	// Path is the file's path relative to the repository's top.
 	Path string `json:"path"`
 	// Reason is "binary", "too_large", "too_many_trigrams", "too_small"
 	// or another word of the index's.

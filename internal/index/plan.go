@@ -90,7 +90,7 @@ const (
 
 // The planner's cost model. A scan reads about scanRate bytes a second;
 // the index gets a quarter of a scan's estimated time (within
-// [minDeadline, maxDeadline]) and may name at most 1/16 of its files, so
+// [minDeadline, maxDeadline]) and may name at most 1/32 of its files, so
 // that reading its candidates costs a fraction of a scan, and a probe that
 // proves a pattern too common wastes little.
 const (
@@ -98,16 +98,16 @@ const (
 	minDeadline = 250 * time.Millisecond
 	maxDeadline = 5 * time.Second
 	minCap      = 64
-	capShare    = 16
+	capShare    = 32
 	// minChanged and changedShare bound the changed files read directly:
 	// the larger of minChanged and 1/changedShare of the indexed files.
 	minChanged   = 256
 	changedShare = 8
 	// A plan undecided after 1/hedgeShare of a scan's estimated time
 	// (within [minHedge, maxHedge]) races a scan.
-	hedgeShare = 10
-	minHedge   = 5 * time.Millisecond
-	maxHedge   = 100 * time.Millisecond
+	hedgeShare = 4
+	minHedge   = 10 * time.Millisecond
+	maxHedge   = time.Second
 )
 
 // MinBytes is the least indexed content for which the index is asked: on
@@ -126,11 +126,12 @@ var Hedge = true
 // is a scan's in either case.
 //
 // The plan is hedged: once the index's status says how long a scan would
-// take, a plan that has not decided within a tenth of that (hedgeShare,
+// take, a plan that has not decided within a quarter of that (hedgeShare,
 // within [minHedge, maxHedge]) has a scan started beside it, and whichever
-// finishes first answers. A pattern too common for the index then costs
-// little more than the scan, and a slow index or git never makes a search
-// slower than scanning.
+// finishes first answers: a slow index, or git slow to list the changes,
+// costs at most a quarter of a scan more than the scan. A pattern too
+// common for the index is found out sooner, by the cap on the files the
+// index may name.
 func Search(ctx context.Context, fsys fs.FS, root string, req search.Request, b Backend) (*search.Outcome, Report, error) {
 	type planned struct {
 		rep  Report
