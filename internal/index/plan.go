@@ -195,10 +195,9 @@ func Search(ctx context.Context, fsys fs.FS, root string, req search.Request, b 
 	}
 }
 
-// plan returns the candidates to search, or nil with the report's
-// fallback reason to scan.
-// Once the index's status is known, the estimated time of a scan is sent
-// on estimate.
+// plan returns the candidates to search, or nil when the tree must be
+// scanned, with the reason in the report. Once the index's status is
+// known, it sends the estimated time of a scan on estimate.
 func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b Backend, estimate chan<- time.Duration) (Report, *search.Candidates, error) {
 	why, detail, err := static(fsys, req)
 	if err != nil || why != "" {
