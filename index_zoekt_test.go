@@ -118,11 +118,11 @@ func zoektServe(t *testing.T, bins, idx string) string {
 }
 
 // noThresholds lets the index answer on small trees: no size threshold,
-// no scan raced beside the plan.
+// no cost for asking git, no scan raced beside the plan.
 func noThresholds(t *testing.T) {
-	minBytes, hedge := index.MinBytes, index.Hedge
-	index.MinBytes, index.Hedge = 0, false
-	t.Cleanup(func() { index.MinBytes, index.Hedge = minBytes, hedge })
+	minBytes, hedge, git := index.MinBytes, index.Hedge, index.GitPerFile
+	index.MinBytes, index.Hedge, index.GitPerFile = 0, false, 0
+	t.Cleanup(func() { index.MinBytes, index.Hedge, index.GitPerFile = minBytes, hedge, git })
 }
 
 // waitCommit waits until the webservers hold commit (a re-index is
@@ -461,8 +461,8 @@ func TestZoektGoroot(t *testing.T) {
 		t.Skip("set SCOUT_ZOEKT_GOROOT=1 (and drop -short) to index a copy of $GOROOT/src")
 	}
 	bins := zoektBins(t)
-	defer func(h bool) { index.Hedge = h }(index.Hedge)
-	index.Hedge = false // the cases say which backend must answer: no race
+	defer func(h bool, g time.Duration) { index.Hedge, index.GitPerFile = h, g }(index.Hedge, index.GitPerFile)
+	index.Hedge, index.GitPerFile = false, 0 // the cases say which backend must answer
 	work := t.TempDir()
 	repo := filepath.Join(work, "gosrc")
 	out, err := exec.Command("cp", "-a", filepath.Join(runtime.GOROOT(), "src"), repo).CombinedOutput()

@@ -187,6 +187,7 @@ func TestTrackerWatches(t *testing.T) {
 	tr := &tracker{r: r}
 	ctx := context.Background()
 	for range 2 {
+		tr.visit(false)
 		if _, err := tr.changes(ctx, commit, false); err != nil {
 			t.Fatal(err)
 		}

@@ -82,6 +82,7 @@ const (
 	ForeignCommit  = "foreign_commit"
 	StaleCommit    = "stale_commit"
 	ChangedSet     = "changed_set"
+	ColdOverlay    = "cold_overlay"
 	IndexBroad     = "index_broad"
 	Incomplete     = "index_incomplete"
 	Deadline       = "index_deadline"
@@ -114,6 +115,14 @@ const (
 // smaller trees a scan takes tens of milliseconds, no more than the work
 // around an index answer. Tests lower it.
 var MinBytes int64 = 32 << 20
+
+// GitPerFile is what finding the changed set with git costs per indexed
+// file, about (git diff stats every tracked file, git ls-files --others
+// lists every directory). When the tree is not watched yet and that costs
+// more than half a scan, the tree is scanned: the first searches of a
+// process, and every search of a one-shot command, on a tree of small
+// files. Tests set it to 0.
+var GitPerFile = 10 * time.Microsecond
 
 // Hedge starts a scan beside a plan that is slow to decide (see Search).
 // Tests turn it off to see the index answer on trees a scan reads in a
@@ -242,6 +251,11 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		rep.Fallback, rep.Detail = NotGit, err.Error()
 		return rep, nil, ctxErr(ctx)
 	}
+	tr := trackerOf(r)
+	if git := GitPerFile * time.Duration(st.Files); !tr.visit(req.Walk.NoIgnore) && git > scanEstimate(st.Bytes)/2 {
+		rep.Fallback, rep.Detail = ColdOverlay, fmt.Sprintf("finding the changed files with git would take about %v, a scan about %v", git.Round(time.Millisecond), scanEstimate(st.Bytes).Round(time.Millisecond))
+		return rep, nil, nil
+	}
 	include, exclude, ok, err := search.PathFilters(ctx, fsys, root, req)
 	if err != nil || !ok {
 		if err == nil {
@@ -272,7 +286,7 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	)
 	ictx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
-	wg.Go(func() { ch, chErr = trackerOf(r).changes(ctx, st.Commit, req.Walk.NoIgnore) })
+	wg.Go(func() { ch, chErr = tr.changes(ctx, st.Commit, req.Walk.NoIgnore) })
 	wg.Go(func() { ans, ansErr = b.Search(ictx, q) })
 	wg.Go(func() { un, unErr = unindexed(ictx, b, r, st) })
 	wg.Wait()

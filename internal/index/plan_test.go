@@ -53,8 +53,8 @@ func (f *fakeBackend) Unindexed(ctx context.Context, commit string) ([]Unindexed
 }
 
 func TestPlan(t *testing.T) {
-	defer func(m int64, h bool) { MinBytes, Hedge = m, h }(MinBytes, Hedge)
-	MinBytes, Hedge = 0, false
+	defer func(m int64, h bool, g time.Duration) { MinBytes, Hedge, GitPerFile = m, h, g }(MinBytes, Hedge, GitPerFile)
+	MinBytes, Hedge, GitPerFile = 0, false, 0
 	g := newGitRepo(t, map[string]string{
 		"a.go": "package a\n// needle one\n", "b.go": "package b\n// needle two\n", "c.go": "package c\n",
 		"docs/n.md": "needle in the docs\n", "bin.dat": "needle\x00binary\n", "u16.txt": "\xff\xfen\x00e\x00e\x00d\x00l\x00e\x00\n\x00",
@@ -89,6 +89,15 @@ func TestPlan(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
+	// The tree's first search: the changes are not watched yet, and
+	// finding them with git would cost more than half a scan.
+	GitPerFile = 10 * time.Microsecond
+	f := good()
+	f.status.Files = 1 << 20
+	if _, rep, _ := Search(ctx, fsys, g.dir, req("needle"), f); rep.Fallback != ColdOverlay {
+		t.Errorf("cold overlay: %+v", rep)
+	}
+	GitPerFile = 0
 	out, rep, err := Search(ctx, fsys, g.dir, req("needle"), good())
 	if err != nil || !rep.Index || rep.Unindexed != 1 || paths(out) != "a.go b.go docs/n.md u16.txt" {
 		t.Fatalf("index path: %v %+v %q", err, rep, paths(out))
@@ -146,7 +155,7 @@ func TestPlan(t *testing.T) {
 	g.write("side.go", "package side\n")
 	side := g.commit("side")
 	g.run("checkout", "-q", "-")
-	f := good()
+	f = good()
 	f.status.Commit = side
 	if _, rep, _ := Search(ctx, fsys, g.dir, req("needle"), f); rep.Fallback != StaleCommit {
 		t.Errorf("stale: %+v", rep)
@@ -187,8 +196,8 @@ func TestPlan(t *testing.T) {
 // TestHedge: an index slower than a scan loses the race to it; one that
 // answers first wins it.
 func TestHedge(t *testing.T) {
-	defer func(m int64, h bool) { MinBytes, Hedge = m, h }(MinBytes, Hedge)
-	MinBytes, Hedge = 0, true
+	defer func(m int64, h bool, g time.Duration) { MinBytes, Hedge, GitPerFile = m, h, g }(MinBytes, Hedge, GitPerFile)
+	MinBytes, Hedge, GitPerFile = 0, true, 0
 	g := newGitRepo(t, map[string]string{"a.go": "needle\n", "b.go": "other\n"})
 	commit := g.run("rev-parse", "HEAD")
 	fsys, release, err := fsx.OpenDir(g.dir)

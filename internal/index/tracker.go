@@ -84,17 +84,29 @@ func trackerOf(r *repo) *tracker {
 	return t
 }
 
-// changes returns what differs between commit and the work tree.
-func (t *tracker) changes(ctx context.Context, commit string, noIgnore bool) (*Changes, error) {
+// visit registers a search of the tree, starts watching it on the second,
+// and reports whether the changed set is watched (so cheap to get). A
+// search with noIgnore always asks git.
+func (t *tracker) visit(noIgnore bool) bool {
 	n := t.calls.Add(1)
 	if noIgnore {
-		return t.r.changes(ctx, commit, true)
+		return false
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.w == nil && !t.failed && n >= 2 {
 		t.start()
 	}
+	return t.ready
+}
+
+// changes returns what differs between commit and the work tree.
+func (t *tracker) changes(ctx context.Context, commit string, noIgnore bool) (*Changes, error) {
+	if noIgnore {
+		return t.r.changes(ctx, commit, true)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if !t.ready {
 		return t.r.changes(ctx, commit, false)
 	}
