@@ -67,6 +67,13 @@ func main() {
 	client, err := zoekt.New(strings.Split(*url, ","), zoekt.RepoName(*root))
 	check(err)
 	searcher := scout.Searcher{Workspace: scout.Workspace{Root: *root}, Index: client}
+	// The backend column is this process's plan: let it watch the tree, as
+	// the long-lived server does from its second search on.
+	for range 2 {
+		_, err := searcher.Search(context.Background(), request(queries[1]))
+		check(err)
+	}
+	time.Sleep(time.Second)
 
 	type command struct {
 		name string
