@@ -100,6 +100,8 @@ const (
 	maxDeadline = 5 * time.Second
 	minCap      = 64
 	capShare    = 32
+	// smallProbe is the cap of the first, small probe.
+	smallProbe = 64
 	// minChanged and changedShare bound the changed files read directly:
 	// the larger of minChanged and 1/changedShare of the indexed files.
 	minChanged   = 256
@@ -124,7 +126,8 @@ var MinBytes int64 = 32 << 20
 // files. Tests set it to 0.
 var GitPerFile = 10 * time.Microsecond
 
-// Hedge starts a scan beside a plan that is slow to decide (see Search).
+// Hedge starts a scan beside a plan that is slow to decide or finds many
+// files (see Search).
 // Tests turn it off to see the index answer on trees a scan reads in a
 // millisecond.
 var Hedge = true
@@ -134,13 +137,13 @@ var Hedge = true
 // faster, and by a scan otherwise, saying which in the report. The outcome
 // is a scan's in either case.
 //
-// The plan is hedged: once the index's status says how long a scan would
-// take, a plan that has not decided within a quarter of that (hedgeShare,
-// within [minHedge, maxHedge]) has a scan started beside it, and whichever
-// finishes first answers: a slow index, or git slow to list the changes,
-// costs at most a quarter of a scan more than the scan. A pattern too
-// common for the index is found out sooner, by the cap on the files the
-// index may name.
+// The plan is hedged: a scan starts beside it, and whichever finishes
+// first answers, when the index's first, small probe finds more than 64
+// matching files (the pattern may be too common for the index: the full
+// probe then runs beside the scan, not before it), or when the plan is
+// still undecided after a quarter of a scan's estimated time (hedgeShare,
+// within [minHedge, maxHedge]): a slow index, or git slow to list the
+// changes, costs at most that much more than the scan.
 func Search(ctx context.Context, fsys fs.FS, root string, req search.Request, b Backend) (*search.Outcome, Report, error) {
 	type planned struct {
 		rep  Report
@@ -154,10 +157,10 @@ func Search(ctx context.Context, fsys fs.FS, root string, req search.Request, b 
 	start := time.Now()
 	pctx, cancelPlan := context.WithCancel(ctx)
 	defer cancelPlan()
-	estimate := make(chan time.Duration, 1)
+	hedgeAt := make(chan time.Duration, 2)
 	plans := make(chan planned, 1)
 	go func() {
-		rep, cand, err := plan(pctx, fsys, root, &req, b, estimate)
+		rep, cand, err := plan(pctx, fsys, root, &req, b, hedgeAt)
 		plans <- planned{rep, cand, err}
 	}()
 	sctx, cancelScan := context.WithCancel(ctx)
@@ -168,11 +171,10 @@ func Search(ctx context.Context, fsys fs.FS, root string, req search.Request, b 
 	)
 	for {
 		select {
-		case est := <-estimate:
-			if !Hedge {
-				continue
+		case at := <-hedgeAt:
+			if Hedge && scans == nil {
+				hedge = time.After(at - time.Since(start))
 			}
-			hedge = time.After(min(max(est/hedgeShare, minHedge), maxHedge) - time.Since(start))
 		case <-hedge:
 			hedge = nil
 			scans = make(chan scanned, 1)
@@ -205,9 +207,11 @@ func Search(ctx context.Context, fsys fs.FS, root string, req search.Request, b 
 }
 
 // plan returns the candidates to search, or nil when the tree must be
-// scanned, with the reason in the report. Once the index's status is
-// known, it sends the estimated time of a scan on estimate.
-func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b Backend, estimate chan<- time.Duration) (Report, *search.Candidates, error) {
+// scanned, with the reason in the report. It sends on hedgeAt when a scan
+// should start beside it (a time since the search began): once the
+// index's status tells the scan's estimated time, and at once when a first
+// small probe finds that many files match.
+func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b Backend, hedgeAt chan<- time.Duration) (Report, *search.Candidates, error) {
 	why, detail, err := static(fsys, req)
 	if err != nil || why != "" {
 		return Report{Fallback: why, Detail: detail}, nil, err
@@ -237,7 +241,7 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		return indexFailure(ctx, err)
 	}
 	rep := Report{Endpoints: st.Endpoints, Commit: st.Commit}
-	estimate <- scanEstimate(st.Bytes)
+	hedgeAt <- min(max(scanEstimate(st.Bytes)/hedgeShare, minHedge), maxHedge)
 	switch {
 	case st.Commit == "":
 		rep.Fallback = RepoNotIndexed
@@ -287,7 +291,19 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	ictx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
 	wg.Go(func() { ch, chErr = tr.changes(ctx, st.Commit, req.Walk.NoIgnore) })
-	wg.Go(func() { ans, ansErr = b.Search(ictx, q) })
+	wg.Go(func() {
+		// A small probe first: most patterns worth the index match few
+		// files. When more match, a scan starts beside the full probe.
+		if q.MaxFiles > smallProbe {
+			small := *q
+			small.MaxFiles = smallProbe
+			if ans, ansErr = b.Search(ictx, &small); ansErr != nil || !ans.Capped {
+				return
+			}
+			hedgeAt <- 0
+		}
+		ans, ansErr = b.Search(ictx, q)
+	})
 	wg.Go(func() { un, unErr = unindexed(ictx, b, r, st) })
 	wg.Wait()
 	if err := ctx.Err(); err != nil {

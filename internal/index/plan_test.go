@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -30,6 +29,7 @@ type fakeBackend struct {
 	partial   []string
 	searchErr error
 	delay     time.Duration
+	fullDelay time.Duration // the delay of a probe with a cap over smallProbe
 	unindexed []Unindexed
 	queries   atomic.Int64
 	last      atomic.Value // *Query
@@ -40,12 +40,21 @@ func (f *fakeBackend) Status(ctx context.Context) (Status, error) { return f.sta
 func (f *fakeBackend) Search(ctx context.Context, q *Query) (Answer, error) {
 	f.queries.Add(1)
 	f.last.Store(q)
+	delay := f.delay
+	if q.MaxFiles > smallProbe {
+		delay += f.fullDelay
+	}
 	select {
-	case <-time.After(f.delay):
+	case <-time.After(delay):
 	case <-ctx.Done():
 		return Answer{}, ctx.Err()
 	}
-	return Answer{Files: f.files, Capped: f.capped, Incomplete: f.partial, Endpoints: 1}, f.searchErr
+	files := f.files
+	capped := f.capped || len(files) > q.MaxFiles
+	if len(files) > q.MaxFiles {
+		files = files[:q.MaxFiles]
+	}
+	return Answer{Files: files, Capped: capped, Incomplete: f.partial, Endpoints: 1}, f.searchErr
 }
 
 func (f *fakeBackend) Unindexed(ctx context.Context, commit string) ([]Unindexed, error) {
@@ -216,7 +225,19 @@ func TestHedge(t *testing.T) {
 	if out, rep, err := Search(context.Background(), fsys, g.dir, req, fast); err != nil || !rep.Index || len(out.Files) != 1 {
 		t.Errorf("a fast index: %v %+v", err, rep)
 	}
-	if !slices.Equal([]string{"a.go"}, fast.files) {
-		t.Fatal("unreachable")
+	// Many files match: the small probe is capped, and the scan starts at
+	// once, long before the quarter of its estimated time (1 s here).
+	many := &fakeBackend{status: Status{Commit: commit, Files: 1 << 20, Bytes: 1 << 40}, fullDelay: 10 * time.Second}
+	for i := range 100 {
+		many.files = append(many.files, fmt.Sprintf("f%d.go", i))
+	}
+	many.files = append(many.files, "a.go")
+	start = time.Now()
+	out, rep, err = Search(context.Background(), fsys, g.dir, req, many)
+	if err != nil || rep.Fallback != Deadline || len(out.Files) != 1 || time.Since(start) > 900*time.Millisecond {
+		t.Errorf("a common pattern: %v %+v after %v", err, rep, time.Since(start))
+	}
+	if n := many.queries.Load(); n != 2 {
+		t.Errorf("%d probes, want a small one and the full one", n)
 	}
 }
