@@ -56,11 +56,11 @@ const (
 	replyBaseBytes = 1 << 20
 	replyFileBytes = 4 << 10
 	// maxReplyBytes bounds any reply.
-	maxReplyBytes = 512 << 20
+	maxReplyBytes = 256 << 20
 	// defaultDeadline bounds a request whose context has no deadline.
 	defaultDeadline = 30 * time.Second
 	// unindexedCap caps the files of an Unindexed answer.
-	unindexedCap = 1 << 20
+	unindexedCap = 1 << 18
 )
 
 // New returns a client of the webservers at urls (http or https, e.g.
