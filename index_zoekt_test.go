@@ -36,6 +36,15 @@ var (
 	zoektErr  error
 )
 
+// TestMain removes the unpacked binaries after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if zoektDir != "" {
+		os.RemoveAll(zoektDir)
+	}
+	os.Exit(code)
+}
+
 // zoektBins unpacks the binaries once per test process and returns their
 // directory.
 func zoektBins(t *testing.T) string {
@@ -57,15 +66,14 @@ func zoektBins(t *testing.T) string {
 			zoektErr = err
 			return
 		}
+		zoektDir = dir // removed by TestMain
 		if out, err := exec.Command("tar", "-C", dir, "-xJf", tarball).CombinedOutput(); err != nil {
 			zoektErr = fmt.Errorf("unpacking %s: %v: %s", tarball, err, out)
 			return
 		}
 		if out, err := exec.Command(filepath.Join(dir, "zoekt-git-index"), "-help").CombinedOutput(); err != nil && !strings.Contains(string(out), "Usage") && !strings.Contains(string(out), "-index") {
 			zoektErr = fmt.Errorf("zoekt-git-index does not run here: %v: %.200s", err, out)
-			return
 		}
-		zoektDir = dir
 	})
 	if zoektErr != nil {
 		t.Skip("skipping the tests with the real zoekt: ", zoektErr)
