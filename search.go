@@ -32,6 +32,11 @@ type Searcher struct {
 	// rule, skill, vault) is then a CodeUnsupported error. A resolver
 	// registered for "omp" replaces the built-in one.
 	Resolvers map[string]Resolver
+	// Index, when set, answers searches from a prebuilt index of a commit
+	// of the workspace's repository where that is exact and likely faster
+	// than a scan (see Index); the result's Backend says whether it did.
+	// nil means every search scans. Stream always scans.
+	Index Index
 }
 
 // SearchMode says what a search reports for each matching file.
@@ -266,6 +271,10 @@ type SearchResult struct {
 	// MaxColumns is the character length lines were cut to (see LineMatch.Cut);
 	// 0 when lines are not cut.
 	MaxColumns int `json:"max_columns,omitempty"`
+	// Backend says whether the Searcher's Index answered, and why not when
+	// it did not; nil when the Searcher has no Index. Searched and Skipped
+	// count only the files read when the index answered.
+	Backend *Backend `json:"backend,omitempty"`
 }
 
 // MatchLines returns the number of matching lines in the page.
@@ -323,11 +332,20 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 	if err != nil {
 		return nil, err
 	}
-	out, err := search.Run(ctx, fsys, root, in)
+	var (
+		out     *search.Outcome
+		backend *Backend
+	)
+	if s.Index != nil {
+		out, backend, err = s.indexed(ctx, fsys, root, in)
+	} else {
+		out, err = search.Run(ctx, fsys, root, in)
+	}
 	if err != nil {
 		return nil, fail(ctx, "Search", err)
 	}
 	r := &SearchResult{
+		Backend:         backend,
 		Mode:            req.Mode,
 		MaxColumns:      max(in.Grep.MaxColumns, 0),
 		Files:           make([]FileMatch, len(out.Files)),

@@ -181,6 +181,9 @@ func call(toolset, name, args, root, options string) *scout.Envelope {
 	cfg.NoWeb = opts.NoWeb
 	cfg.AllowPrivateNetwork = opts.AllowPrivate
 	cfg.URLCache = urlCache
+	if err := opts.Zoekt.apply(&cfg); err != nil {
+		return scout.ErrorEnvelope(err, json.RawMessage(args))
+	}
 	ctx := context.Background()
 	if opts.TimeoutMS > 0 {
 		var cancel context.CancelFunc
@@ -201,17 +204,18 @@ func call(toolset, name, args, root, options string) *scout.Envelope {
 // options are scout_call_opts's settings; nil and zero fields keep the
 // defaults.
 type options struct {
-	Style         string `json:"style"`
-	ContextBefore *int   `json:"context_before"`
-	ContextAfter  *int   `json:"context_after"`
-	ReadLimit     *int   `json:"read_limit"`
-	NoWeb         bool   `json:"no_web"`
-	AllowPrivate  bool   `json:"allow_private_network"`
-	TimeoutMS     int64  `json:"timeout_ms"`
-	CallID        int64  `json:"call_id"`
+	Style         string       `json:"style"`
+	ContextBefore *int         `json:"context_before"`
+	ContextAfter  *int         `json:"context_after"`
+	ReadLimit     *int         `json:"read_limit"`
+	NoWeb         bool         `json:"no_web"`
+	AllowPrivate  bool         `json:"allow_private_network"`
+	TimeoutMS     int64        `json:"timeout_ms"`
+	CallID        int64        `json:"call_id"`
+	Zoekt         *zoektOption `json:"zoekt"`
 }
 
-const optionNames = "style, context_before, context_after, read_limit, no_web, allow_private_network, timeout_ms, call_id"
+const optionNames = "style, context_before, context_after, read_limit, no_web, allow_private_network, timeout_ms, call_id, zoekt"
 
 // parseOptions decodes and checks the options object ("" is {}).
 func parseOptions(s string) (*options, error) {
@@ -253,6 +257,10 @@ func optionKind(goType string) string {
 		return "a string"
 	case "bool":
 		return "true or false"
+	case "[]string":
+		return "a list of strings"
+	case "main.zoektOption":
+		return `an object {"urls": [...], "repo": "..."}`
 	}
 	return "an integer"
 }

@@ -69,6 +69,9 @@ type Config struct {
 	// Workers is the number of files searched at once. 0 means twice the
 	// number of CPUs Go uses.
 	Workers int
+	// Index answers searches from an index of the root's repository where
+	// it can (see scout.Searcher.Index). nil means every search scans.
+	Index scout.Index
 	// NoSummaries turns off read's code summaries. false means a source
 	// file read without a selector may be summarised.
 	NoSummaries bool
@@ -101,7 +104,7 @@ func (c *Config) workspace() scout.Workspace { return scout.Workspace{FS: c.FS, 
 
 // searcher is the core Searcher of the host's settings, over ws.
 func (c *Config) searcher(ws scout.Workspace) *scout.Searcher {
-	return &scout.Searcher{Workspace: ws, MaxFileSize: c.MaxFileSize, Workers: c.Workers, Resolvers: c.Resolvers}
+	return &scout.Searcher{Workspace: ws, MaxFileSize: c.MaxFileSize, Workers: c.Workers, Resolvers: c.Resolvers, Index: c.Index}
 }
 
 // reader is the core Reader of the host's settings, over ws.

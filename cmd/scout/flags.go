@@ -149,6 +149,7 @@ func (f *flags) help(w io.Writer) {
 type settings struct {
 	toolset string
 	cfg     tool.Config
+	zoekt   zoektSettings
 }
 
 func (s *settings) toolsetFlag(f *flags) {
@@ -242,11 +243,9 @@ func (s *settings) check() error {
 			return fmt.Errorf("--root %s is not a directory", s.cfg.Root)
 		}
 	}
-	return nil
+	return s.zoekt.apply(&s.cfg)
 }
 
-// hostFlags registers the settings of call and mcp: the toolset, the root
-// and every tool setting.
 // webFlags are the flags of the hosts that serve read (call, mcp): --no-web
 // and --allow-private-network.
 func (s *settings) webFlags(f *flags) {
@@ -259,6 +258,8 @@ func (s *settings) privateFlag(f *flags) {
 	f.BoolVar(&s.cfg.AllowPrivateNetwork, "allow-private-network", false, "read fetches URLs of loopback (localhost), private, link-local and cloud metadata addresses, which it refuses by default")
 }
 
+// hostFlags registers the settings of call and mcp: the toolset, the root
+// and every tool setting.
 func (s *settings) hostFlags(f *flags) {
 	s.toolsetFlag(f)
 	s.rootFlag(f)
@@ -266,4 +267,5 @@ func (s *settings) hostFlags(f *flags) {
 	s.contextFlags(f)
 	s.readLimitFlag(f)
 	s.maxFilesizeFlag(f)
+	s.zoekt.register(f)
 }

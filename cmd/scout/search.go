@@ -56,6 +56,7 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	s.styleFlag(f)
 	s.contextFlags(f)
 	s.maxFilesizeFlag(f)
+	s.zoekt.register(f)
 	var globs, types listFlag
 	f.Var(&globs, "g", "search only files matching `GLOB` (repeatable; !GLOB leaves them out)")
 	f.Var(&types, "t", "search only files of `TYPE`: go, py, js, ts, rust, md, ... (repeatable)")
@@ -126,7 +127,7 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	sr := scout.Searcher{Workspace: scout.Workspace{Root: s.cfg.Root, FS: workspaceFS}, MaxFileSize: s.cfg.MaxFileSize, Workers: s.cfg.Workers, Resolvers: s.cfg.Resolvers}
+	sr := scout.Searcher{Workspace: scout.Workspace{Root: s.cfg.Root, FS: workspaceFS}, MaxFileSize: s.cfg.MaxFileSize, Workers: s.cfg.Workers, Resolvers: s.cfg.Resolvers, Index: s.cfg.Index}
 	prog := startProgress(stderr, searchStatus)
 	req.Progress = prog.add
 	out := newOutput(stdout, prog)
@@ -140,6 +141,20 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 			opts.MaxBytes = -1
 			text, _ := format.SearchText(res, opts)
 			out.write(text + "\n")
+		}
+	} else if sr.Index != nil {
+		// An index answers whole searches, not streams: search, then print
+		// the files as a stream prints them.
+		st := format.SearchStream{Options: opts, Mode: req.Mode}
+		req.MaxFiles, req.MaxMatches = -1, -1
+		var res *scout.SearchResult
+		if res, err = sr.Search(ctx, req); err == nil {
+			for i := range res.Files {
+				if !out.write(st.File(&res.Files[i])) {
+					break
+				}
+			}
+			out.write(st.End(res))
 		}
 	} else {
 		st := format.SearchStream{Options: opts, Mode: req.Mode}

@@ -64,6 +64,9 @@ type Request struct {
 	// Progress, when not nil, is called with the size of each file
 	// searched, from one goroutine at a time.
 	Progress func(size int64)
+	// Candidates, when not nil, limit the search to the files an index
+	// found (see Candidates).
+	Candidates *Candidates
 }
 
 // Hit is one matching file.
@@ -174,6 +177,13 @@ func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f file, o 
 			}
 			return inner(f, o)
 		}
+	}
+	if p.req.Candidates != nil {
+		files, err := p.candidates(ctx)
+		if err != nil {
+			return err
+		}
+		return scan(ctx, p.fsys, produce(files, nil), p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
 	}
 	if exhaustive || p.req.Unordered {
 		return scanAll(ctx, p.fsys, p.scope, p.req.Walk, p.filter, p.matcher, p.req.MaxFileSize, p.req.Workers, p.req.Unordered, p.skipped, fn)

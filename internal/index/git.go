@@ -1,0 +1,294 @@
+package index
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/scoutkit/scout/internal/search"
+)
+
+// repo is the git work tree that holds a search root.
+type repo struct {
+	top    string // OS path of the work tree's top directory
+	prefix string // the root's path below top plus "/"; "" when the root is top
+}
+
+// maxGitOutput bounds what is read from one git command.
+const maxGitOutput = 64 << 20
+
+var repos sync.Map // OS dir -> *repo
+
+// findRepo returns the work tree holding the OS directory dir.
+func findRepo(ctx context.Context, dir string) (*repo, error) {
+	if r, ok := repos.Load(dir); ok {
+		return r.(*repo), nil
+	}
+	out, err := git(ctx, dir, "rev-parse", "--show-toplevel", "--show-prefix")
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) < 1 || lines[0] == "" {
+		return nil, fmt.Errorf("git rev-parse in %s gave no work tree", dir)
+	}
+	r := &repo{top: filepath.Clean(lines[0])}
+	if len(lines) > 1 {
+		r.prefix = lines[1]
+	}
+	repos.Store(dir, r)
+	return r, nil
+}
+
+// git runs a git command in dir and returns its output. It writes nothing
+// (no optional locks, so no index refresh is written either).
+func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	args = append([]string{"--no-optional-locks", "-c", "core.quotePath=false"}, args...)
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
+	var stderr bytes.Buffer
+	cmd.Stderr = &limitedBuffer{b: &stderr, n: 4096}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("git: %v", err)
+	}
+	out, readErr := io.ReadAll(io.LimitReader(stdout, maxGitOutput+1))
+	if len(out) > maxGitOutput {
+		cmd.Process.Kill()
+	}
+	err = cmd.Wait()
+	switch {
+	case len(out) > maxGitOutput:
+		return nil, fmt.Errorf("git %s: more than %d bytes of output", args[3], maxGitOutput)
+	case err != nil:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return out, &gitError{args: args[3:], code: ee.ExitCode(), stderr: strings.TrimSpace(stderr.String())}
+		}
+		return nil, fmt.Errorf("git %s: %v", args[3], err)
+	case readErr != nil:
+		return nil, readErr
+	}
+	return out, nil
+}
+
+// gitError is a git command that exited with a failure.
+type gitError struct {
+	args   []string
+	code   int
+	stderr string
+}
+
+func (e *gitError) Error() string {
+	return fmt.Sprintf("git %s: exit status %d: %s", strings.Join(e.args, " "), e.code, e.stderr)
+}
+
+// limitedBuffer keeps the first n bytes written to it.
+type limitedBuffer struct {
+	b *bytes.Buffer
+	n int
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := l.n - l.b.Len(); room > 0 {
+		l.b.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}
+
+// foreignError says that the indexed commit is not in the repository.
+type foreignError struct{ commit string }
+
+func (e *foreignError) Error() string {
+	return "commit " + e.commit + " is not in the local repository (fetch it, or index this clone)"
+}
+
+// Changes are the paths of a work tree whose content may differ from a
+// commit's, relative to the work tree's top.
+type Changes struct {
+	// Files are the tracked files changed, added or deleted since the
+	// commit (committed since or not) and the untracked files.
+	Files []string
+	// Dirs are directories whose every file is changed: untracked
+	// directories, nested work trees and submodules (whose files an index
+	// of the commit does not hold).
+	Dirs []string
+	// Stale reports that HEAD does not descend from the commit.
+	Stale bool
+
+	files map[string]bool
+}
+
+// changes asks git what differs between commit and the work tree: the
+// tracked changes, the untracked files (with noIgnore, the ignored ones
+// too), and the submodules. It writes nothing.
+func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Changes, error) {
+	var (
+		wg                    sync.WaitGroup
+		diff, others          []byte
+		ancErr, diffErr, oErr error
+		untracked             = []string{"ls-files", "-z", "--others"}
+	)
+	if noIgnore {
+		// The ignored files too: a directory of them (build output,
+		// node_modules) as one entry.
+		untracked = append(untracked, "--directory", "--no-empty-directory")
+	} else {
+		// Scout honours .gitignore and info/exclude, but not the global
+		// excludes file: a file ignored only there is searched. Each
+		// untracked file is listed, so that the changed set's bound counts
+		// them; a nested work tree comes as one directory.
+		untracked = append([]string{"-c", "core.excludesFile=" + os.DevNull}, append(untracked, "--exclude-standard")...)
+	}
+	wg.Go(func() { _, ancErr = git(ctx, r.top, "merge-base", "--is-ancestor", commit, "HEAD") })
+	wg.Go(func() { diff, diffErr = git(ctx, r.top, "diff", "--name-only", "-z", "--no-renames", commit, "--") })
+	wg.Go(func() { others, oErr = git(ctx, r.top, untracked...) })
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c := &Changes{}
+	var ge *gitError
+	switch {
+	case ancErr == nil:
+	case errors.As(ancErr, &ge) && ge.code == 1:
+		c.Stale = true
+	case errors.As(ancErr, &ge):
+		if _, err := git(ctx, r.top, "cat-file", "-e", commit+"^{commit}"); err != nil {
+			return nil, &foreignError{commit: commit}
+		}
+		return nil, ancErr
+	default:
+		return nil, ancErr
+	}
+	if diffErr != nil {
+		return nil, diffErr
+	}
+	if oErr != nil {
+		return nil, oErr
+	}
+	for _, p := range splitZ(diff) {
+		c.Files = append(c.Files, p)
+	}
+	for _, p := range splitZ(others) {
+		if d, ok := strings.CutSuffix(p, "/"); ok {
+			c.Dirs = append(c.Dirs, d)
+		} else {
+			c.Files = append(c.Files, p)
+		}
+	}
+	c.Dirs = append(c.Dirs, submodules(filepath.Join(r.top, ".gitmodules"))...)
+	c.index()
+	return c, nil
+}
+
+func splitZ(b []byte) []string {
+	var out []string
+	for _, p := range bytes.Split(b, []byte{0}) {
+		if len(p) > 0 {
+			out = append(out, string(p))
+		}
+	}
+	return out
+}
+
+var submodulePath = regexp.MustCompile(`^\s*path\s*=\s*(.*?)\s*$`)
+
+// submodules returns the paths of the submodules a .gitmodules file
+// declares: their files are in the work tree but not in an index built
+// without submodules.
+func submodules(name string) []string {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(io.LimitReader(f, 1<<20))
+	for sc.Scan() {
+		if m := submodulePath.FindStringSubmatch(sc.Text()); m != nil {
+			if p := path.Clean(strings.Trim(m[1], `"`)); p != "." && !strings.HasPrefix(p, "../") {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// index builds the lookup set of Files.
+func (c *Changes) index() {
+	c.files = make(map[string]bool, len(c.Files))
+	for _, p := range c.Files {
+		c.files[p] = true
+	}
+}
+
+// covers reports whether the path p (relative to the top) is changed.
+func (c *Changes) covers(p string) bool {
+	if c.files[p] {
+		return true
+	}
+	for _, d := range c.Dirs {
+		if strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// inRoot returns the changed paths below the search root, relative to it,
+// as candidates, and their number; -1 when the root itself lies in a
+// changed directory.
+func (c *Changes) inRoot(r *repo) (*search.Candidates, int) {
+	cand := &search.Candidates{}
+	for _, p := range c.Files {
+		if rel, ok := r.toRoot(p); ok {
+			cand.Files = append(cand.Files, rel)
+		}
+	}
+	for _, d := range c.Dirs {
+		if rel, ok := r.toRoot(d); ok {
+			cand.Dirs = append(cand.Dirs, rel)
+		} else if r.prefix != "" && strings.HasPrefix(r.prefix, d+"/") {
+			return nil, -1
+		}
+	}
+	return cand, len(cand.Files) + len(cand.Dirs)
+}
+
+// toRoot maps a path relative to the top to one relative to the search
+// root; false when it lies outside the root.
+func (r *repo) toRoot(p string) (string, bool) {
+	if r.prefix == "" {
+		return p, true
+	}
+	rel, ok := strings.CutPrefix(p, r.prefix)
+	return rel, ok && rel != ""
+}
+
+// fromRoot maps path regexes over paths relative to the search root (each
+// starting with '^') to regexes over paths relative to the top.
+func (r *repo) fromRoot(res []string) []string {
+	if r.prefix == "" || len(res) == 0 {
+		return res
+	}
+	out := make([]string, len(res))
+	for i, re := range res {
+		out[i] = "^" + regexp.QuoteMeta(r.prefix) + strings.TrimPrefix(re, "^")
+	}
+	return out
+}

@@ -1,0 +1,240 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// gitRepo is a scratch repository with its own HOME (so no user config
+// applies).
+type gitRepo struct {
+	t    *testing.T
+	dir  string
+	home string
+}
+
+func newGitRepo(t *testing.T, files map[string]string) *gitRepo {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	g := &gitRepo{t: t, dir: t.TempDir(), home: t.TempDir()}
+	t.Setenv("HOME", g.home)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("XDG_CONFIG_HOME", g.home)
+	g.run("init", "-q", "-b", "main")
+	for p, c := range files {
+		g.write(p, c)
+	}
+	g.commit("first")
+	return g
+}
+
+func (g *gitRepo) run(args ...string) string {
+	g.t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Dir = g.dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		g.t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func (g *gitRepo) write(p, content string) {
+	g.t.Helper()
+	full := filepath.Join(g.dir, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		g.t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+		g.t.Fatal(err)
+	}
+}
+
+func (g *gitRepo) remove(p string) {
+	g.t.Helper()
+	if err := os.RemoveAll(filepath.Join(g.dir, filepath.FromSlash(p))); err != nil {
+		g.t.Fatal(err)
+	}
+}
+
+func (g *gitRepo) commit(msg string) string {
+	g.t.Helper()
+	g.run("add", "-A")
+	g.run("commit", "-q", "--allow-empty", "-m", msg)
+	return g.run("rev-parse", "HEAD")
+}
+
+func sorted(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
+}
+
+func TestChanges(t *testing.T) {
+	g := newGitRepo(t, map[string]string{
+		"a.go": "package a\n", "b.go": "package b\n", "dir/c.go": "package c\n", ".gitignore": "*.log\n",
+	})
+	first := g.run("rev-parse", "HEAD")
+	g.write("a.go", "package a // edited\n")
+	g.remove("b.go")
+	g.write("new.go", "package n\n")
+	g.write("untracked/x.go", "package x\n")
+	g.write("debug.log", "ignored\n")
+	g.write("global.txt", "ignored only by the global excludes file\n")
+	g.write("later.go", "package later\n")
+	g.run("add", "later.go")
+	g.run("commit", "-q", "-m", "later") // committed since the indexed commit
+	g.write(".gitmodules", "[submodule \"sub\"]\n\tpath = vendor/sub\n\turl = ../sub\n")
+	g.write("nested/n.go", "package nested\n")
+	if out, err := exec.Command("git", "init", "-q", filepath.Join(g.dir, "nested")).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	os.WriteFile(filepath.Join(g.home, ".gitconfig"), []byte("[core]\n\texcludesFile = "+filepath.Join(g.home, "ignore")+"\n"), 0o644)
+	os.WriteFile(filepath.Join(g.home, "ignore"), []byte("global.txt\n"), 0o644)
+
+	r, err := findRepo(context.Background(), g.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := r.changes(context.Background(), first, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{".gitmodules", "a.go", "b.go", "global.txt", "later.go", "new.go", "untracked/x.go"}; !slices.Equal(sorted(ch.Files), want) {
+		t.Errorf("Files = %q, want %q", sorted(ch.Files), want)
+	}
+	if want := []string{"nested", "vendor/sub"}; !slices.Equal(sorted(ch.Dirs), want) {
+		t.Errorf("Dirs = %q, want %q", sorted(ch.Dirs), want)
+	}
+	if ch.Stale {
+		t.Error("HEAD descends from the commit, yet Stale")
+	}
+	all, err := r.changes(context.Background(), first, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(all.Files, "debug.log") {
+		t.Errorf("with noIgnore the ignored files are changes too: %q", all.Files)
+	}
+	for _, tc := range []struct {
+		p    string
+		want bool
+	}{
+		{"a.go", true}, {"dir/c.go", false}, {"untracked/x.go", true}, {"untracked", false}, {"vendor/sub/m.go", true}, {"vendor/subx", false},
+	} {
+		if got := ch.covers(tc.p); got != tc.want {
+			t.Errorf("covers(%q) = %v", tc.p, got)
+		}
+	}
+
+	// A commit HEAD does not descend from; one the repository lacks.
+	g.remove("nested")
+	g.run("checkout", "-q", "-b", "side", first)
+	g.write("side.go", "package side\n")
+	side := g.commit("side")
+	g.run("checkout", "-q", "main")
+	if ch, err := r.changes(context.Background(), side, false); err != nil || !ch.Stale {
+		t.Errorf("a commit of another branch: Stale %v, err %v", ch != nil && ch.Stale, err)
+	}
+	var fe *foreignError
+	if _, err := r.changes(context.Background(), strings.Repeat("ab", 20), false); !errors.As(err, &fe) {
+		t.Errorf("an unknown commit: err %v, want a foreignError", err)
+	}
+}
+
+func TestRepoPrefix(t *testing.T) {
+	g := newGitRepo(t, map[string]string{"src/a.go": "package a\n", "doc/x.md": "x\n"})
+	r, err := findRepo(context.Background(), filepath.Join(g.dir, "src"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.prefix != "src/" {
+		t.Fatalf("prefix %q", r.prefix)
+	}
+	if p, ok := r.toRoot("src/a.go"); !ok || p != "a.go" {
+		t.Errorf("toRoot(src/a.go) = %q %v", p, ok)
+	}
+	if _, ok := r.toRoot("doc/x.md"); ok {
+		t.Error("doc/x.md is outside the root")
+	}
+	if got := r.fromRoot([]string{`^x/`, `^(?:.*/)?y$`}); !slices.Equal(got, []string{`^src/x/`, `^src/(?:.*/)?y$`}) {
+		t.Errorf("fromRoot = %q", got)
+	}
+	if _, err := findRepo(context.Background(), t.TempDir()); err == nil {
+		t.Error("a directory outside any work tree has a repo")
+	}
+}
+
+// TestTrackerWatches checks that, once watching, the tracker sees edits,
+// new, deleted and moved files and new directories without asking git
+// (git is taken off PATH), and starts over when an ignore file changes.
+func TestTrackerWatches(t *testing.T) {
+	g := newGitRepo(t, map[string]string{"a.go": "package a\n", "b.go": "package b\n", "dir/c.go": "package c\n", "keep.go": "k\n"})
+	commit := g.run("rev-parse", "HEAD")
+	r, err := findRepo(context.Background(), g.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &tracker{r: r}
+	ctx := context.Background()
+	for range 2 {
+		tr.visit(false)
+		if _, err := tr.changes(ctx, commit, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tr.failed {
+		t.Skip("watching is not available here")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		tr.mu.Lock()
+		ready := tr.ready
+		tr.mu.Unlock()
+		if ready {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the watches were not in place after 10 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if ch, err := tr.changes(ctx, commit, false); err != nil || len(ch.Files)+len(ch.Dirs) != 0 {
+		t.Fatalf("clean tree: %+v %v", ch, err)
+	}
+	t.Setenv("PATH", "")
+	g.write("a.go", "package a // edited\n")
+	g.remove("b.go")
+	g.write("new.go", "package n\n")
+	g.write("newdir/deep/x.go", "package x\n")
+	if err := os.Rename(filepath.Join(g.dir, "keep.go"), filepath.Join(g.dir, "dir/moved.go")); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := tr.changes(ctx, commit, false)
+	if err != nil {
+		t.Fatalf("a search after edits asked git: %v", err)
+	}
+	if want := []string{"a.go", "b.go", "dir/moved.go", "keep.go", "new.go", "newdir/deep/x.go"}; !slices.Equal(sorted(ch.Files), want) {
+		t.Errorf("Files = %q, want %q", sorted(ch.Files), want)
+	}
+	g.write("newdir/deep/y.go", "package x\n")
+	if ch, err := tr.changes(ctx, commit, false); err != nil || !ch.covers("newdir/deep/y.go") {
+		t.Errorf("a file in a new directory: %v, %v", ch, err)
+	}
+	g.write(".gitignore", "*.tmp\n")
+	if _, err := tr.changes(ctx, commit, false); err == nil {
+		t.Error("after an ignore file changed the tracker did not start over (it did not ask git)")
+	}
+	tr.mu.Lock()
+	tr.reset()
+	tr.mu.Unlock()
+}

@@ -1,0 +1,109 @@
+// Package index plans Scout's searches over a prebuilt index of a commit
+// of the workspace (Searcher.Index): it decides whether the index can
+// answer a request exactly and faster than a scan, translates the request
+// into the index's terms, and hands the index's candidate files, together
+// with the files changed since the indexed commit, to the ordinary search,
+// which re-reads each one with Scout's own matcher. Results are therefore
+// those of a scan, whatever the index returns beyond its candidates.
+package index
+
+import (
+	"regexp/syntax"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+// LineSafe rewrites a line-mode pattern (as Scout's matcher runs it: each
+// line on its own, without its terminator, a UTF-8 byte-order mark skipped)
+// for an engine that matches the whole text of a file with ^ and $ at line
+// boundaries. The result never matches across a line end, and every line
+// Scout's matcher matches holds a match of it: '.' and classes lose '\n';
+// \A and \z become ^ and $; ^ may be followed by a byte-order mark and $
+// preceded by a carriage return. Case folding is lifted out of the pattern
+// into fold (the engine's case-insensitive flag, which then applies to the
+// whole pattern: a superset when only parts of it fold). A pattern that
+// spells out a newline has no line-safe form: the error says so.
+func LineSafe(pattern string, ignoreCase bool) (re string, fold bool, err error) {
+	flags := syntax.Perl &^ syntax.OneLine
+	if ignoreCase {
+		flags |= syntax.FoldCase
+	}
+	tree, err := syntax.Parse(pattern, flags)
+	if err != nil {
+		return "", false, errs.New(errs.InvalidParam, "Invalid regex: %v", err)
+	}
+	out, fold, err := lineSafe(tree)
+	if err != nil {
+		return "", false, err
+	}
+	return out.String(), fold, nil
+}
+
+// lineSafe rewrites re in place (see LineSafe) and reports whether any
+// part of it folds case.
+func lineSafe(re *syntax.Regexp) (*syntax.Regexp, bool, error) {
+	fold := re.Flags&syntax.FoldCase != 0
+	re.Flags &^= syntax.FoldCase
+	switch re.Op {
+	case syntax.OpLiteral:
+		for _, r := range re.Rune {
+			if r == '\n' {
+				return nil, false, errs.New(errs.InvalidParam, "the pattern spells out a newline: an index of lines cannot answer it")
+			}
+		}
+	case syntax.OpAnyChar:
+		re.Op = syntax.OpAnyCharNotNL
+	case syntax.OpCharClass:
+		re.Rune = withoutNewline(re.Rune)
+		if len(re.Rune) == 0 {
+			re.Op = syntax.OpNoMatch
+		}
+	case syntax.OpBeginText, syntax.OpBeginLine:
+		// ^\x{FEFF}?: the first line of a file may start with a byte-order
+		// mark, which Scout skips.
+		return concat(&syntax.Regexp{Op: syntax.OpBeginLine}, quest(literal(0xFEFF))), fold, nil
+	case syntax.OpEndText, syntax.OpEndLine:
+		// \r?$: a CRLF line ends before its CR for Scout.
+		return concat(quest(literal('\r')), &syntax.Regexp{Op: syntax.OpEndLine}), fold, nil
+	}
+	for i, sub := range re.Sub {
+		s, f, err := lineSafe(sub)
+		if err != nil {
+			return nil, false, err
+		}
+		re.Sub[i] = s
+		fold = fold || f
+	}
+	return re, fold, nil
+}
+
+// withoutNewline removes '\n' from a class's ranges.
+func withoutNewline(ranges []rune) []rune {
+	out := make([]rune, 0, len(ranges)+2)
+	for i := 0; i < len(ranges); i += 2 {
+		lo, hi := ranges[i], ranges[i+1]
+		if lo <= '\n' && '\n' <= hi {
+			if lo < '\n' {
+				out = append(out, lo, '\n'-1)
+			}
+			if hi > '\n' {
+				out = append(out, '\n'+1, hi)
+			}
+			continue
+		}
+		out = append(out, lo, hi)
+	}
+	return out
+}
+
+func literal(r rune) *syntax.Regexp {
+	return &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune{r}}
+}
+
+func quest(sub *syntax.Regexp) *syntax.Regexp {
+	return &syntax.Regexp{Op: syntax.OpQuest, Sub: []*syntax.Regexp{sub}}
+}
+
+func concat(subs ...*syntax.Regexp) *syntax.Regexp {
+	return &syntax.Regexp{Op: syntax.OpConcat, Sub: subs}
+}
