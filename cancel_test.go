@@ -91,7 +91,7 @@ func TestCanceled(t *testing.T) {
 			return
 		}
 		var e *scout.Error
-		if !errors.As(err, &e) || e.Code != scout.CodeCanceled || !errors.Is(err, scout.ErrCanceled) || !errors.Is(err, context.Canceled) || !strings.Contains(e.Message, "canceled") {
+		if !errors.As(err, &e) || e.Code != scout.CodeCanceled || !errors.Is(err, scout.CodeCanceled) || !errors.Is(err, context.Canceled) || !strings.Contains(e.Message, "canceled") {
 			t.Errorf("got %T %v, want a *scout.Error CANCELED wrapping context.Canceled", err, err)
 		}
 	}

@@ -1,44 +1,91 @@
 package scout
 
-import "github.com/scoutkit/scout/internal/errs"
+import (
+	"context"
+	"errors"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
 
 // Code is a stable, machine-readable error class. It survives JSON, the cgo
 // shim and MCP unchanged, so hosts can branch on it.
-type Code = errs.Code
+//
+// A Code is also an error target: errors.Is(err, scout.CodeNotFound)
+// reports whether err is or wraps an *Error of that code (as
+// errors.Is(err, syscall.ENOENT) does for an errno).
+type Code string
 
 // The error codes. The first five are those of the Standard Envelope.
 const (
-	CodeInvalidParam = errs.InvalidParam // the request is malformed: fix the named field
-	CodeNotFound     = errs.NotFound     // a path, member, table or row does not exist
-	CodeAccessDenied = errs.AccessDenied // the path lies outside the root
-	CodeTimeout      = errs.Timeout      // a deadline passed before any result was found
-	CodeInternal     = errs.Internal     // an I/O failure or a bug
-	CodeCanceled     = errs.Canceled     // the caller's context was canceled
-	CodeUnsupported  = errs.Unsupported  // the input is of a kind Scout cannot read
-	CodeTooLarge     = errs.TooLarge     // the input exceeds a documented size cap
+	CodeInvalidParam Code = "INVALID_PARAM"  // the request is malformed: fix the named field
+	CodeNotFound     Code = "NOT_FOUND"      // a path, member, table or row does not exist
+	CodeAccessDenied Code = "ACCESS_DENIED"  // the path lies outside the root
+	CodeTimeout      Code = "TIMEOUT"        // a deadline passed before any result was found
+	CodeInternal     Code = "INTERNAL_ERROR" // an I/O failure or a bug
+	CodeCanceled     Code = "CANCELED"       // the caller's context was canceled
+	CodeUnsupported  Code = "UNSUPPORTED"    // the input is of a kind Scout cannot read
+	CodeTooLarge     Code = "TOO_LARGE"      // the input exceeds a documented size cap
 )
+
+// Error returns the code itself, e.g. "NOT_FOUND".
+func (c Code) Error() string { return string(c) }
 
 // Error is the error type of every Scout call: a Code and the model-facing
 // Message, which already says how to fix the call. Per-file failures are
 // not errors; they are counted in results.
-//
-// errors.Is(err, scout.ErrNotFound) and the other sentinels compare codes,
-// so a caller never has to match message text.
-type Error = errs.Error
+type Error struct {
+	Code    Code   // the class of the failure; never ""
+	Message string // one or more lines for a person or a model
+	Path    string // the path concerned; "" when none
+	Err     error  // the underlying cause; nil when none
+}
 
-// Sentinels for errors.Is. Each carries only a code.
-var (
-	ErrInvalidParam = &Error{Code: CodeInvalidParam}
-	ErrNotFound     = &Error{Code: CodeNotFound}
-	ErrAccessDenied = &Error{Code: CodeAccessDenied}
-	ErrTimeout      = &Error{Code: CodeTimeout}
-	ErrCanceled     = &Error{Code: CodeCanceled}
-	ErrUnsupported  = &Error{Code: CodeUnsupported}
-	ErrTooLarge     = &Error{Code: CodeTooLarge}
-	ErrInternal     = &Error{Code: CodeInternal}
-)
+// Error returns the Message.
+func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is the Code of e, so that errors.Is compares
+// codes and a caller never has to match message text.
+func (e *Error) Is(target error) bool {
+	c, ok := target.(Code)
+	return ok && c == e.Code
+}
 
 // CodeOf returns the code of err: its own code if it is or wraps an *Error,
 // CodeCanceled or CodeTimeout for context errors, CodeNotFound for
-// fs.ErrNotExist, and CodeInternal otherwise. CodeOf(nil) is "".
-func CodeOf(err error) Code { return errs.CodeOf(err) }
+// fs.ErrNotExist, CodeAccessDenied for fs.ErrPermission, CodeInvalidParam
+// for fs.ErrInvalid, and CodeInternal otherwise. CodeOf(nil) is "".
+func CodeOf(err error) Code {
+	if e, ok := errors.AsType[*Error](err); ok {
+		return e.Code
+	}
+	return Code(errs.CodeOf(err))
+}
+
+// fail returns the error of the operation op ("Search", "Read", "Find")
+// that ended with err: a CodeCanceled or CodeTimeout *Error when ctx is
+// done, and an internal error as an *Error.
+func fail(ctx context.Context, op string, err error) error {
+	return exportErr(errs.Stopped(ctx, op, err))
+}
+
+// exportErr converts an internal coded error to an *Error; any other error is
+// returned as it is.
+func exportErr(err error) error {
+	if e, ok := err.(*errs.Error); ok {
+		return &Error{Code: Code(e.Code), Message: e.Message, Path: e.Path, Err: e.Err}
+	}
+	return err
+}
+
+// hostErr converts an *Error a host returned (from a Resolver, a
+// Converter, FindOperations, ...) to the internal coded error, so that the
+// engines see its code; any other error is returned as it is.
+func hostErr(err error) error {
+	if e, ok := err.(*Error); ok {
+		return &errs.Error{Code: errs.Code(e.Code), Message: e.Message, Path: e.Path, Err: e.Err}
+	}
+	return err
+}

@@ -45,7 +45,7 @@ func ExampleFinder_Find_limit() {
 	}
 	f := scout.Finder{Workspace: scout.Workspace{FS: fsys}}
 	res, _ := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"logs"}, Limit: 2})
-	fmt.Println(format.FindPaths(res), res.Truncated, res.Reason, res.Matched)
+	fmt.Println(format.FindPaths(res), res.Truncated, res.Matched)
 	// Output:
-	// [logs/4.log logs/3.log] true limit 5
+	// [logs/4.log logs/3.log] limit 5
 }

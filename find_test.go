@@ -144,8 +144,8 @@ func TestFindErrors(t *testing.T) {
 				if scout.CodeOf(err) != tt.code {
 					t.Fatalf("err = %v (code %q), want code %s (%s)", err, scout.CodeOf(err), tt.code, tt.reason)
 				}
-				if !errors.Is(err, &scout.Error{Code: tt.code}) {
-					t.Errorf("errors.Is does not match the sentinel for %s", tt.code)
+				if !errors.Is(err, tt.code) {
+					t.Errorf("errors.Is does not match the code %s", tt.code)
 				}
 			})
 		}
@@ -195,8 +195,8 @@ func TestFindLimitKeepsNewest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Truncated || res.Reason != scout.TruncLimit || res.Matched != 500 || len(res.Entries) != 10 {
-		t.Fatalf("truncated=%v reason=%q matched=%d entries=%d", res.Truncated, res.Reason, res.Matched, len(res.Entries))
+	if res.Truncated != scout.TruncLimit || res.Matched != 500 || len(res.Entries) != 10 {
+		t.Fatalf("truncated=%q matched=%d entries=%d", res.Truncated, res.Matched, len(res.Entries))
 	}
 	for i, e := range res.Entries {
 		if want := testfs.Epoch.Add(time.Duration(499-i) * time.Second); !e.ModTime.Equal(want) {
@@ -215,8 +215,8 @@ func TestFindMaxVisited(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Truncated || res.Reason != scout.TruncVisited || len(res.Entries) == 0 || len(res.Entries) > 20 {
-		t.Fatalf("truncated=%v reason=%q entries=%d", res.Truncated, res.Reason, len(res.Entries))
+	if res.Truncated != scout.TruncVisited || len(res.Entries) == 0 || len(res.Entries) > 20 {
+		t.Fatalf("truncated=%q entries=%d", res.Truncated, len(res.Entries))
 	}
 	if res.Entries[0].Path != "f000.txt" {
 		t.Errorf("first entry %s: the breaker must apply to a deterministic, sorted walk", res.Entries[0].Path)
@@ -234,8 +234,8 @@ func TestFindTimeoutReturnsPartial(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Truncated || res.Reason != scout.TruncTimeout {
-		t.Errorf("truncated=%v reason=%q, want a timeout", res.Truncated, res.Reason)
+	if res.Truncated != scout.TruncTimeout {
+		t.Errorf("truncated=%q, want a timeout", res.Truncated)
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Find took %v after a 100ms timeout", d)
@@ -307,15 +307,19 @@ func (o *fakeOps) Glob(_ context.Context, pattern, dir string, opt scout.GlobOpt
 func TestFindOperations(t *testing.T) {
 	ops := &fakeOps{paths: []string{"src/a.go", "src/b.go", "src/c.txt"}}
 	f := scout.Finder{Operations: ops}
-	res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"src/**/*.go"}, Order: scout.ByPath})
+	res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"src/**/*.go"}, Order: scout.ByPath, PruneDirs: []string{"node_modules", "a*b"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := paths(res); !slices.Equal(got, []string{"src/a.go", "src/b.go"}) {
 		t.Errorf("got %q", got)
 	}
-	if ops.gotOpt.Limit != 200 || !slices.Contains(ops.gotOpt.Ignore, "**/node_modules/**") {
-		t.Errorf("Glob got options %+v, want limit 200 and the node_modules ignore", ops.gotOpt)
+	wantIgnore := []string{"**/.git/**", "**/node_modules/**", `**/a\*b/**`}
+	if ops.gotOpt.Limit != 200 || !slices.Equal(ops.gotOpt.Ignore, wantIgnore) {
+		t.Errorf("Glob got options %+v, want limit 200 and the ignores %q (.git, then the pruned directories, quoted)", ops.gotOpt, wantIgnore)
+	}
+	if _, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"src"}}); err != nil || !slices.Equal(ops.gotOpt.Ignore, []string{"**/.git/**"}) {
+		t.Errorf("no PruneDirs: Glob ignores %q (err %v), want only .git: node_modules is the pi adapter's to prune", ops.gotOpt.Ignore, err)
 	}
 	if _, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"nope/*.go"}}); scout.CodeOf(err) != scout.CodeNotFound {
 		t.Errorf("missing base through Operations: err %v, want NOT_FOUND", err)

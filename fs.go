@@ -2,13 +2,8 @@ package scout
 
 import (
 	"io/fs"
-	"os"
-	"path"
-	"path/filepath"
-	"strings"
 
-	"github.com/scoutkit/scout/internal/errs"
-	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/pathutil"
 )
 
 // Workspace is the tree a tool works on. Finder, Searcher and Reader each
@@ -36,78 +31,6 @@ type Workspace struct {
 // open returns the FS to use, the absolute root ("" if unknown) and a
 // function that releases what open acquired.
 func (w Workspace) open() (fs.FS, string, func(), error) {
-	if w.FS != nil {
-		root := w.Root
-		if root != "" {
-			if abs, err := filepath.Abs(root); err == nil {
-				root = abs
-			}
-		}
-		return w.FS, root, func() {}, nil
-	}
-	dir := w.Root
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, "", nil, &Error{Code: CodeInternal, Message: "cannot determine the current directory: " + err.Error(), Err: err}
-		}
-		dir = wd
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, "", nil, &Error{Code: CodeInvalidParam, Message: "invalid root " + dir + ": " + err.Error(), Err: err}
-	}
-	fsys, closeFn, err := fsx.OpenDir(abs)
-	if err != nil {
-		return nil, "", nil, &Error{Code: CodeNotFound, Path: abs, Message: "Root directory '" + abs + "' cannot be opened: " + err.Error(), Err: err}
-	}
-	return fsys, abs, closeFn, nil
-}
-
-// CheckInside reports an ACCESS_DENIED error when the FS path p, or any
-// symlink on the way to it, leads outside the tree. It needs fs.ReadLinkFS
-// to see symlinks; without it the FS is trusted to contain its own paths.
-func CheckInside(fsys fs.FS, p string) error {
-	if _, ok := fsys.(fs.ReadLinkFS); !ok || p == "." {
-		return nil
-	}
-	denied := errs.SymlinkOut(p, nil)
-	rest := strings.Split(p, "/")
-	cur := "."
-	for hops := 0; len(rest) > 0; {
-		next := path.Join(cur, rest[0])
-		rest = rest[1:]
-		info, err := fs.Lstat(fsys, next)
-		if err != nil {
-			return nil // missing parts are the caller's NOT_FOUND
-		}
-		if info.Mode()&fs.ModeSymlink == 0 {
-			cur = next
-			continue
-		}
-		if hops++; hops > 40 {
-			return &Error{Code: CodeInvalidParam, Path: p, Message: "Too many levels of symlinks in '" + p + "'."}
-		}
-		target, err := fs.ReadLink(fsys, next)
-		if err != nil {
-			return nil
-		}
-		if path.IsAbs(target) {
-			return denied
-		}
-		resolved := path.Join(path.Dir(next), target)
-		if resolved == ".." || strings.HasPrefix(resolved, "../") {
-			return denied
-		}
-		rest = append(strings.Split(resolved, "/"), rest...)
-		cur = "."
-	}
-	return nil
-}
-
-// OpenFS returns the workspace's tree, the same one the tools use, and a
-// function that releases it. Hosts use it to check paths before a call.
-func (w Workspace) OpenFS() (fs.FS, func(), error) {
-	fsys, _, release, err := w.open()
-	return fsys, release, err
+	fsys, root, release, err := pathutil.Open(w.FS, w.Root)
+	return fsys, root, release, exportErr(err)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/image"
 	"github.com/scoutkit/scout/internal/iurl"
+	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/read"
 	"github.com/scoutkit/scout/internal/textio"
 	"github.com/scoutkit/scout/internal/web"
@@ -220,7 +221,7 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 		FS:                  fsys,
 		Root:                root,
 		Split:               splitSelector,
-		CheckInside:         CheckInside,
+		CheckInside:         pathutil.CheckInside,
 		Limit:               r.DefaultLimit,
 		NoSummaries:         r.NoSummaries,
 		NoWeb:               r.NoWeb,
@@ -240,12 +241,12 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 	if len(r.Converters) > 0 {
 		c.Converters = make(map[string]convert.Converter, len(r.Converters))
 		for ext, conv := range r.Converters {
-			c.Converters[strings.ToLower(ext)] = conv
+			c.Converters[strings.ToLower(ext)] = hostConverter{conv}
 		}
 	}
 	res, err := read.Run(ctx, c, req.Path)
 	if err != nil {
-		return nil, errs.Stopped(ctx, "Read", err)
+		return nil, fail(ctx, "Read", err)
 	}
 	return res, nil
 }
@@ -258,7 +259,7 @@ func webClient(f Fetcher, sites map[string]SiteHandler) web.Fetcher {
 		c.Fetcher = web.FetcherFunc(func(ctx context.Context, url string) (*web.Response, error) {
 			resp, err := f.Fetch(ctx, url)
 			if err != nil || resp == nil {
-				return nil, err
+				return nil, hostErr(err)
 			}
 			return &web.Response{URL: resp.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: resp.ContentType,
 				Body: resp.Body, Redirects: resp.Redirects, Truncated: resp.Truncated}, nil
@@ -273,19 +274,28 @@ func webClient(f Fetcher, sites map[string]SiteHandler) web.Fetcher {
 			fetch := fetcherFunc(func(ctx context.Context, url string) (*FetchResponse, error) {
 				resp, err := wf.Fetch(ctx, url)
 				if err != nil {
-					return nil, err
+					return nil, exportErr(err)
 				}
 				return &FetchResponse{URL: resp.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: resp.ContentType,
 					Body: resp.Body, Redirects: resp.Redirects, Truncated: resp.Truncated}, nil
 			})
 			p, err := h.Handle(ctx, u.String(), fetch)
 			if err != nil || p == nil {
-				return nil, err
+				return nil, hostErr(err)
 			}
 			return &web.Page{FinalURL: p.URL, ContentType: p.ContentType, Method: p.Method, Content: p.Content, Notes: p.Notes}, nil
 		})
 	}
 	return c
+}
+
+// hostConverter passes a host converter's errors to the engine with their
+// codes.
+type hostConverter struct{ c Converter }
+
+func (h hostConverter) Convert(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
+	text, err := h.c.Convert(ctx, r, size)
+	return text, hostErr(err)
 }
 
 // fetcherFunc adapts a function to the public Fetcher.
@@ -310,10 +320,10 @@ func resolverFunc(res Resolver) iurl.Resolver {
 	return iurl.ResolverFunc(func(ctx context.Context, u *iurl.URL) (*iurl.Resource, error) {
 		r, err := res.Resolve(ctx, u.Raw)
 		if err != nil {
-			return nil, err
+			return nil, hostErr(err)
 		}
 		if r == nil {
-			return nil, &Error{Code: CodeNotFound, Message: "Not found: " + u.Raw}
+			return nil, errs.New(errs.NotFound, "Not found: %s", u.Raw)
 		}
 		return &iurl.Resource{URL: u.Raw, SourcePath: r.SourcePath, Text: r.Text, Immutable: r.Immutable, ContentType: r.ContentType, Notes: r.Notes}, nil
 	})
@@ -323,7 +333,7 @@ func resolverFunc(res Resolver) iurl.Resolver {
 func splitSelector(p string) (string, read.Selector, bool, error) {
 	base, sel, ok, err := SplitPathSelector(p)
 	if err != nil || !ok {
-		return p, read.Selector{}, ok, err
+		return p, read.Selector{}, ok, hostErr(err)
 	}
 	rs := read.Selector{Raw: sel.Raw, Conflicts: sel.Conflicts}
 	for _, rg := range sel.Ranges {

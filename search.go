@@ -213,38 +213,6 @@ type SearchRequest struct {
 	Tags bool `json:"tags,omitempty"`
 }
 
-// TruncReason says why a search result is not complete.
-type TruncReason string
-
-// The truncation reasons.
-const (
-	// TruncNone: the result is complete.
-	TruncNone TruncReason = ""
-	// TruncFiles: more matching files exist than the page holds;
-	// TotalFiles is exact.
-	TruncFiles TruncReason = "files"
-	// TruncBudget: the MaxMatches budget stopped the scan and more matching
-	// files exist; TotalFiles and the totals are lower bounds.
-	TruncBudget TruncReason = "budget"
-	// TruncMatches: the page held more matching lines than MaxMatches and
-	// was cut round robin.
-	TruncMatches TruncReason = "matches"
-)
-
-// SkipReason says why a file was left out of a search.
-type SkipReason string
-
-// The skip reasons.
-const (
-	SkipIgnored    SkipReason = "ignored"    // an ignore rule (.gitignore, .ignore, git excludes) or .git
-	SkipHidden     SkipReason = "hidden"     // the name starts with '.', and Hidden is false
-	SkipSymlink    SkipReason = "symlink"    // symlinks are not followed
-	SkipBinary     SkipReason = "binary"     // a NUL byte in the first 64 KiB
-	SkipTooLarge   SkipReason = "too_large"  // larger than MaxFileSize
-	SkipSpecial    SkipReason = "special"    // a FIFO, device or socket: never opened
-	SkipUnreadable SkipReason = "unreadable" // it could not be opened or read (or vanished)
-)
-
 // SearchResult is the outcome of a search.
 type SearchResult struct {
 	// Mode is the request's mode: whether Files carry lines or counts.
@@ -265,8 +233,9 @@ type SearchResult struct {
 	// TruncBudget.
 	TotalMatchLines int `json:"total_match_lines"`
 	TotalMatches    int `json:"total_matches"`
-	// Truncated says why the result is not complete; "" when it is.
-	Truncated TruncReason `json:"truncated,omitempty"`
+	// Truncated says why the result is not complete: TruncFiles,
+	// TruncBudget or TruncMatches; "" when it is complete.
+	Truncated Truncation `json:"truncated,omitempty"`
 	// NextSkip is the Skip of the next page; 0 when there is none.
 	NextSkip int `json:"next_skip,omitempty"`
 	// Searched counts the files searched.
@@ -275,23 +244,15 @@ type SearchResult struct {
 	Skipped map[SkipReason]int `json:"skipped,omitempty"`
 	// MissingPaths are the request's entries that do not exist.
 	MissingPaths []string `json:"missing_paths,omitempty"`
-	// SkippedMembers are archive members left out because they are not
-	// UTF-8 text or too large, each with the reason in parentheses.
-	SkippedMembers []string `json:"skipped_members,omitempty"`
-	// Errors are samples (at most 10) of the failures counted as
-	// SkipUnreadable.
-	Errors []FileError `json:"errors,omitempty"`
+	// SkippedPaths name the archive members given in Paths that were left
+	// out because they are not UTF-8 text or too large (SkipBinary,
+	// SkipTooLarge; not counted in Skipped, which counts what a walk left
+	// out), then samples (at most 10) of the files counted as
+	// SkipUnreadable, with their failures.
+	SkippedPaths []SkippedPath `json:"skipped_paths,omitempty"`
 	// MaxColumns is the character length lines were cut to (see LineMatch.Cut);
 	// 0 when lines are not cut.
 	MaxColumns int `json:"max_columns,omitempty"`
-}
-
-// FileError is a file that could not be read: a per-file failure, counted
-// in the result rather than returned as the call's error.
-type FileError struct {
-	Path    string `json:"path"`    // slash path relative to the root
-	Code    Code   `json:"code"`    // e.g. CodeAccessDenied; never ""
-	Message string `json:"message"` // what failed, for people
 }
 
 // MatchLines returns the number of matching lines in the page.
@@ -355,7 +316,7 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 	}
 	out, err := search.Run(ctx, fsys, root, in)
 	if err != nil {
-		return nil, errs.Stopped(ctx, "Search", err)
+		return nil, fail(ctx, "Search", err)
 	}
 	r := &SearchResult{
 		Mode:            req.Mode,
@@ -365,11 +326,10 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 		TotalFiles:      out.TotalFiles,
 		TotalMatchLines: out.TotalLines,
 		TotalMatches:    out.TotalMatches,
-		Truncated:       TruncReason(out.Truncated),
+		Truncated:       Truncation(out.Truncated),
 		NextSkip:        out.NextSkip,
 		Searched:        out.Searched,
 		MissingPaths:    out.Scope.Missing,
-		SkippedMembers:  out.Scope.BadMembers,
 		Skipped:         skipped(out.Skipped),
 	}
 	if !r.Single {
@@ -382,12 +342,15 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 			r.Files[i] = fileMatch(out.Files[i])
 		}
 	})
+	for _, m := range out.Scope.BadMembers {
+		r.SkippedPaths = append(r.SkippedPaths, SkippedPath{Path: m.Path, Reason: SkipReason(m.Reason), Message: m.Why})
+	}
 	for _, err := range out.Errors {
-		fe := FileError{Code: CodeOf(err), Message: err.Error()}
-		if e, ok := err.(*Error); ok {
-			fe.Path = e.Path
+		sp := SkippedPath{Reason: SkipUnreadable, Code: CodeOf(err), Message: err.Error()}
+		if e, ok := err.(*errs.Error); ok {
+			sp.Path = e.Path
 		}
-		r.Errors = append(r.Errors, fe)
+		r.SkippedPaths = append(r.SkippedPaths, sp)
 	}
 	return r, nil
 }
@@ -419,7 +382,7 @@ func (s *Searcher) Stream(ctx context.Context, req SearchRequest) iter.Seq2[*Fil
 			return true
 		})
 		if err != nil && !stopped {
-			yield(nil, errs.Stopped(ctx, "Search", err))
+			yield(nil, fail(ctx, "Search", err))
 		}
 	}
 }

@@ -233,7 +233,7 @@ func TestSearchArchiveError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Errors) != 1 || r.Errors[0].Path != "bad.tar" || !strings.Contains(r.Errors[0].Message, "bad.tar") {
-		t.Errorf("errors %+v, want one naming bad.tar", r.Errors)
+	if len(r.SkippedPaths) != 1 || r.SkippedPaths[0].Path != "bad.tar" || !strings.Contains(r.SkippedPaths[0].Message, "bad.tar") {
+		t.Errorf("skipped paths %+v, want one naming bad.tar", r.SkippedPaths)
 	}
 }

@@ -216,7 +216,7 @@ func TestSearch(t *testing.T) {
 		},
 		{
 			name:   "binary member",
-			reason: "a binary member is listed in SkippedMembers when another entry remains",
+			reason: "a binary member is listed in SkippedPaths when another entry remains",
 			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"archive.zip:img.png", "README.md"}},
 			want:   "README.md:1/1; total=1 next=0 trunc=\"\"",
 		},
@@ -256,11 +256,15 @@ func TestSearchSkippedMembers(t *testing.T) {
 		"late-nul.txt": pad + "hit\x00\n",
 		"late-bad.txt": pad + "hit \xff\n",
 	})}}
-	tests := []struct{ member, want, reason string }{
-		{"img.png", "a.zip:img.png (binary)", "a NUL in the head: binary"},
-		{"latin1.txt", "a.zip:latin1.txt (not UTF-8)", "invalid UTF-8 in the head"},
-		{"late-nul.txt", "a.zip:late-nul.txt (binary)", "a NUL past the head still makes the member binary"},
-		{"late-bad.txt", "a.zip:late-bad.txt (not UTF-8)", "invalid UTF-8 past the head: search supports UTF-8 members only (seed 000)"},
+	tests := []struct {
+		member string
+		want   scout.SkippedPath
+		reason string
+	}{
+		{"img.png", scout.SkippedPath{Path: "a.zip:img.png", Reason: scout.SkipBinary}, "a NUL in the head: binary"},
+		{"latin1.txt", scout.SkippedPath{Path: "a.zip:latin1.txt", Reason: scout.SkipBinary, Message: "not UTF-8"}, "invalid UTF-8 in the head"},
+		{"late-nul.txt", scout.SkippedPath{Path: "a.zip:late-nul.txt", Reason: scout.SkipBinary}, "a NUL past the head still makes the member binary"},
+		{"late-bad.txt", scout.SkippedPath{Path: "a.zip:late-bad.txt", Reason: scout.SkipBinary, Message: "not UTF-8"}, "invalid UTF-8 past the head: search supports UTF-8 members only (seed 000)"},
 	}
 	forEachFS(t, tree, func(t *testing.T, s scout.Searcher) {
 		for _, tt := range tests {
@@ -268,8 +272,8 @@ func TestSearchSkippedMembers(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", tt.reason, err)
 			}
-			if fmt.Sprint(r.SkippedMembers) != "["+tt.want+"]" || len(r.Files) != 1 {
-				t.Errorf("%s: skipped %q, %d files; want [%s] and the text member", tt.reason, r.SkippedMembers, len(r.Files), tt.want)
+			if len(r.SkippedPaths) != 1 || r.SkippedPaths[0] != tt.want || len(r.Files) != 1 {
+				t.Errorf("%s: skipped %+v, %d files; want [%+v] and the text member", tt.reason, r.SkippedPaths, len(r.Files), tt.want)
 			}
 		}
 	})
@@ -361,8 +365,8 @@ func TestSearchErrors(t *testing.T) {
 				if scout.CodeOf(err) != tt.code || !strings.Contains(err.Error(), tt.msg) {
 					t.Errorf("%s: got %s %q, want %s containing %q", tt.reason, scout.CodeOf(err), err, tt.code, tt.msg)
 				}
-				if !errors.Is(err, &scout.Error{Code: tt.code}) {
-					t.Errorf("%s: errors.Is with the code sentinel fails", tt.reason)
+				if !errors.Is(err, tt.code) {
+					t.Errorf("%s: errors.Is with the code fails", tt.reason)
 				}
 			})
 		}
@@ -374,7 +378,7 @@ func TestSearchCanceled(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		_, err := s.Search(ctx, scout.SearchRequest{Pattern: "hit"})
-		if !errors.Is(err, scout.ErrCanceled) {
+		if !errors.Is(err, scout.CodeCanceled) {
 			t.Errorf("a canceled context gives CodeCanceled, got %v", err)
 		}
 	})
@@ -475,8 +479,8 @@ func TestSearchOSEntries(t *testing.T) {
 	wantFiles := "a.txt:1/1;locked.txt:1/1;"
 	if locked {
 		wantFiles = "a.txt:1/1;"
-		if r.Skipped[scout.SkipUnreadable] != 1 || len(r.Errors) != 1 || r.Errors[0].Path != "locked.txt" || r.Errors[0].Code != scout.CodeAccessDenied {
-			t.Errorf("an unreadable file is counted, with a sample error: %v %+v", r.Skipped, r.Errors)
+		if r.Skipped[scout.SkipUnreadable] != 1 || len(r.SkippedPaths) != 1 || r.SkippedPaths[0].Path != "locked.txt" || r.SkippedPaths[0].Reason != scout.SkipUnreadable || r.SkippedPaths[0].Code != scout.CodeAccessDenied {
+			t.Errorf("an unreadable file is counted, with a sample error: %v %+v", r.Skipped, r.SkippedPaths)
 		}
 	}
 	if got := summary(r); !strings.HasPrefix(got, wantFiles+" ") {
@@ -536,8 +540,8 @@ func TestSearchUnreadable(t *testing.T) {
 	if got := summary(r); !strings.HasPrefix(got, "a.txt:1/1; ") || r.Skipped[scout.SkipUnreadable] != 1 {
 		t.Errorf("the unreadable file is counted, the other searched: %s %v", got, r.Skipped)
 	}
-	if len(r.Errors) != 1 || r.Errors[0].Path != "b.txt" || r.Errors[0].Code != scout.CodeAccessDenied {
-		t.Errorf("a sample of the failure is kept: %+v", r.Errors)
+	if len(r.SkippedPaths) != 1 || r.SkippedPaths[0].Path != "b.txt" || r.SkippedPaths[0].Code != scout.CodeAccessDenied {
+		t.Errorf("a sample of the failure is kept: %+v", r.SkippedPaths)
 	}
 }
 

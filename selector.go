@@ -50,11 +50,11 @@ func ParseSelector(s string) (Selector, error) {
 	}
 	sel, ok, err := parseSelector(s)
 	if err != nil {
-		return Selector{}, err
+		return Selector{}, exportErr(err)
 	}
 	if !ok {
-		return Selector{}, errs.New(errs.InvalidParam,
-			"Invalid selector ':%s': use :N, :A-B, :A+C, :A.., a comma list of those (:5-16,960-973), :raw, :range:raw or :conflicts", s)
+		return Selector{}, exportErr(errs.New(errs.InvalidParam,
+			"Invalid selector ':%s': use :N, :A-B, :A+C, :A.., a comma list of those (:5-16,960-973), :raw, :range:raw or :conflicts", s))
 	}
 	return sel, nil
 }
@@ -107,7 +107,7 @@ func SplitPathSelector(p string) (path string, sel Selector, ok bool, err error)
 	}
 	sel, ok, err = parseChunk(p[i+1:])
 	if !ok || err != nil {
-		return p, Selector{}, false, err
+		return p, Selector{}, false, exportErr(err)
 	}
 	path = p[:i]
 	// One compound: raw after a range list, or a range list after raw.
@@ -115,7 +115,7 @@ func SplitPathSelector(p string) (path string, sel Selector, ok bool, err error)
 		prev, pok, perr := parseChunk(path[j+1:])
 		if pok && !prev.Conflicts && prev.Raw != sel.Raw {
 			if perr != nil {
-				return p, Selector{}, false, perr
+				return p, Selector{}, false, exportErr(perr)
 			}
 			sel = Selector{Ranges: slices.Concat(prev.Ranges, sel.Ranges), Raw: true}
 			path = path[:j]

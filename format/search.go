@@ -126,8 +126,19 @@ func searchNotes(r *scout.SearchResult, o *SearchOptions) []string {
 	if len(r.MissingPaths) > 0 {
 		notes = append(notes, "Skipped missing paths: "+strings.Join(r.MissingPaths, ", "))
 	}
-	if len(r.SkippedMembers) > 0 {
-		notes = append(notes, "Skipped archive entries (search supports text members only): "+strings.Join(r.SkippedMembers, ", "))
+	var members []string
+	for _, sp := range r.SkippedPaths {
+		if sp.Reason == scout.SkipUnreadable {
+			continue // a sample of a failure counted in Skipped
+		}
+		why := sp.Message
+		if why == "" {
+			why = strings.ReplaceAll(string(sp.Reason), "_", " ")
+		}
+		members = append(members, sp.Path+" ("+why+")")
+	}
+	if len(members) > 0 {
+		notes = append(notes, "Skipped archive entries (search supports text members only): "+strings.Join(members, ", "))
 	}
 	return append(notes, o.Notes...)
 }

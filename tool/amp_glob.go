@@ -93,11 +93,11 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 		}
 	} else {
 		text = strings.Join(lines, "\n")
-		if res.Reason == scout.TruncLimit {
+		if res.Truncated == scout.TruncLimit {
 			text += fmt.Sprintf("\n\n[Showing the %d newest of %d matches. Narrow the pattern or path for the rest.]", len(matches), res.Matched)
 		}
 	}
-	env := okEnvelope(res.Truncated, data, text)
+	env := okEnvelope(res.Truncated != "", data, text)
 	env.Stats.Matched = len(matches)
 	env.Stats.Visited = res.Visited
 	env.Context.PathResolved = base

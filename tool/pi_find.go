@@ -92,7 +92,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	files := format.FindPaths(res)
 	var text string
 	var notes []string
-	timedOut := res.Reason == scout.TruncTimeout
+	timedOut := res.Truncated == scout.TruncTimeout
 	if timedOut {
 		notes = append(notes, fmt.Sprintf("find timed out after %ss; returning %d partial matches — increase timeout or narrow pattern", strconv.FormatFloat(timeout, 'f', -1, 64), len(files)))
 	}
@@ -116,7 +116,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 			text += "\n\n" + strings.Join(notes, "\n")
 		}
 	}
-	limitReached := res.Reason == scout.TruncLimit
+	limitReached := res.Truncated == scout.TruncLimit
 	var meta []string
 	if limitReached {
 		meta = append(meta, limitNotice(limit, piFindMaxLimit, "narrow the pattern or paths for the rest"))
@@ -132,7 +132,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 		"scopePath":          res.Scope,
 		"fileCount":          len(files),
 		"files":              files,
-		"truncated":          res.Truncated || cut != nil,
+		"truncated":          res.Truncated != "" || cut != nil,
 		"resultLimitReached": limitReached,
 	}
 	// details.truncation and details.meta: how the text was cut
@@ -156,7 +156,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	if len(res.Skipped) > 0 {
 		data["skipped"] = res.Skipped
 	}
-	env := okEnvelope(res.Truncated || cut != nil, data, text)
+	env := okEnvelope(res.Truncated != "" || cut != nil, data, text)
 	env.Stats.Matched = len(files)
 	env.Stats.Visited = res.Visited
 	env.Stats.Skipped = sum(res.Skipped)

@@ -69,14 +69,14 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	switch {
 	case err == nil:
 	case errors.Is(err, fs.ErrNotExist):
-		if scout.CheckInside(fsys, resolved) != nil {
+		if pathutil.CheckInside(fsys, resolved) != nil {
 			return nil, denied
 		}
 		return nil, errs.New(errs.NotFound, "Search root '%s' does not exist.", dir)
 	default:
 		return nil, denied
 	}
-	if scout.CheckInside(fsys, resolved) != nil {
+	if pathutil.CheckInside(fsys, resolved) != nil {
 		return nil, denied
 	}
 	if !info.IsDir() {
@@ -106,7 +106,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	elapsed := time.Since(start).Milliseconds()
 	paths := format.FindPaths(res)
 	var aborted string
-	switch res.Reason {
+	switch res.Truncated {
 	case scout.TruncTimeout:
 		aborted = "time_limit"
 	case scout.TruncVisited:
@@ -149,7 +149,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		}
 		text += "\n" + strings.Join(paths, "\n")
 	}
-	env := okEnvelope(res.Truncated, data, text)
+	env := okEnvelope(res.Truncated != "", data, text)
 	fillStd(env, res, resolved, norm)
 	return env, nil
 }

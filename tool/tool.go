@@ -10,6 +10,7 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"reflect"
 	"runtime/debug"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/pathutil"
 )
 
 // The toolset names.
@@ -64,7 +66,7 @@ func (c *Config) workspace() scout.Workspace { return scout.Workspace{FS: c.FS, 
 // open opens the workspace once for a call: its FS, and a Workspace over
 // that FS for the core tools, so that they do not open the root again.
 func (c *Config) open() (fs.FS, scout.Workspace, func(), error) {
-	fsys, release, err := c.workspace().OpenFS()
+	fsys, _, release, err := pathutil.Open(c.FS, c.Root)
 	if err != nil {
 		return nil, scout.Workspace{}, nil, err
 	}
@@ -155,7 +157,7 @@ func Tools(toolset string) ([]Tool, error) {
 	}
 	ts, ok := registry()[toolset]
 	if !ok {
-		return nil, errs.New(errs.InvalidParam, "Unknown toolset '%s'; toolsets: %s.", toolset, strings.Join(Toolsets(), ", "))
+		return nil, &scout.Error{Code: scout.CodeInvalidParam, Message: fmt.Sprintf("Unknown toolset '%s'; toolsets: %s.", toolset, strings.Join(Toolsets(), ", "))}
 	}
 	out := make([]Tool, len(ts))
 	for i, t := range ts {
@@ -177,7 +179,7 @@ func Lookup(toolset, name string) (*Tool, error) {
 		}
 		names = append(names, ts[i].Name)
 	}
-	return nil, errs.New(errs.InvalidParam, "Unknown tool '%s' in toolset '%s'; tools: %s.", name, toolsetName(toolset), strings.Join(names, ", "))
+	return nil, &scout.Error{Code: scout.CodeInvalidParam, Message: fmt.Sprintf("Unknown tool '%s' in toolset '%s'; tools: %s.", name, toolsetName(toolset), strings.Join(names, ", "))}
 }
 
 func toolsetName(s string) string {

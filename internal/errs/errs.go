@@ -1,5 +1,5 @@
 // Package errs defines the coded error type that every Scout package
-// returns; the root package re-exports it as scout.Error.
+// returns; the root package converts it to scout.Error at its API.
 package errs
 
 import (

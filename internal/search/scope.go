@@ -63,10 +63,25 @@ type Scope struct {
 	// Missing are the entries whose path does not exist (only set when at
 	// least one other entry exists).
 	Missing []string
-	// BadMembers are archive members left out because they are binary,
-	// not UTF-8 or too large, with the reason, e.g. "a.zip:logo.png
-	// (binary)".
-	BadMembers []string
+	// BadMembers are archive members named by an entry and left out
+	// because they are binary, not UTF-8 or too large.
+	BadMembers []BadMember
+}
+
+// BadMember is an archive member left out of a search.
+type BadMember struct {
+	Path   string // "a.zip:logo.png"
+	Reason string // SkipBinary or SkipTooLarge
+	Why    string // "not UTF-8" for a member that is not binary but not UTF-8 either; "" otherwise
+}
+
+// String returns the member and why it was left out: "a.zip:logo.png (binary)".
+func (m BadMember) String() string {
+	why := m.Why
+	if why == "" {
+		why = strings.ReplaceAll(m.Reason, "_", " ")
+	}
+	return m.Path + " (" + why + ")"
 }
 
 // Single reports whether the scope is one file or one archive member: no
@@ -127,7 +142,7 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 			Message: "Path not found: " + strings.Join(sc.Missing, ", ")}
 	}
 	if len(sc.Targets) == 0 {
-		return nil, errs.New(errs.Unsupported, "Cannot search archive member(s): %s. Search supports text members only.", strings.Join(sc.BadMembers, ", "))
+		return nil, errs.New(errs.Unsupported, "Cannot search archive member(s): %s. Search supports text members only.", joinMembers(sc.BadMembers))
 	}
 	return sc, nil
 }
@@ -259,19 +274,19 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 		return nil, true, errs.New(errs.InvalidParam, "Cannot search '%s': '%s' is a file inside the archive, so the glob after it matches nothing. Name the member itself or a directory glob.", errs.Echo(entry), errs.Echo(display))
 	case it.Binary:
 		// Known from the member's head, without reading it all.
-		sc.BadMembers = append(sc.BadMembers, display+" ("+notText(string(it.Head(archive.SniffBytes)))+")")
+		sc.BadMembers = append(sc.BadMembers, badMember(display, notText(string(it.Head(archive.SniffBytes)))))
 		return nil, true, nil
 	}
 	text, err := it.Text(maxMember)
 	if err != nil {
 		if errs.CodeOf(err) == errs.TooLarge {
-			sc.BadMembers = append(sc.BadMembers, display+" (too large)")
+			sc.BadMembers = append(sc.BadMembers, BadMember{Path: display, Reason: SkipTooLarge})
 			return nil, true, nil
 		}
 		return nil, true, err
 	}
 	if why := notText(text); why != "" {
-		sc.BadMembers = append(sc.BadMembers, display+" ("+why+")")
+		sc.BadMembers = append(sc.BadMembers, badMember(display, why))
 		return nil, true, nil
 	}
 	return &Target{Entry: entry, Path: display, Text: []byte(text), Mem: true}, true, nil
@@ -290,6 +305,24 @@ func isArchive(ctx context.Context, fsys fs.FS, p string) (bool, error) {
 		return false, nil
 	}
 	return false, err
+}
+
+// badMember records a member that is not text; why is notText's answer.
+func badMember(display, why string) BadMember {
+	m := BadMember{Path: display, Reason: SkipBinary}
+	if why != "binary" {
+		m.Why = why
+	}
+	return m
+}
+
+// joinMembers lists members as "a (binary), b (too large)".
+func joinMembers(ms []BadMember) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = m.String()
+	}
+	return strings.Join(parts, ", ")
 }
 
 // notText says why an archive member's bytes are not searchable text:

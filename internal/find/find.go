@@ -1,0 +1,535 @@
+// Package find is Find's engine: it resolves the patterns of a request to
+// a walk base and one glob below it (a union when there are several), walks
+// the tree (or asks the host's operations), filters the entries and keeps
+// the first Limit of them in the requested order.
+package find
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/glob"
+	"github.com/scoutkit/scout/internal/iurl"
+	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/search"
+	"github.com/scoutkit/scout/internal/walk"
+)
+
+// Kind selects the entries a find returns.
+type Kind int
+
+// The kinds.
+const (
+	Any   Kind = iota // files, directories and other entries
+	Files             // regular files, other non-directories and symlinks to them
+	Dirs              // directories and symlinks to directories (not followed)
+)
+
+// Order is the order of a find's result.
+type Order int
+
+// The orders.
+const (
+	NewestFirst Order = iota // modification time, newest first, then path
+	ByPath                   // byte-wise path order
+	Tree                     // a sorted top-down walk: a directory's entries before its subdirectories' contents
+)
+
+// The truncation reasons.
+const (
+	TruncLimit   = "limit"   // more entries matched than Limit
+	TruncTimeout = "timeout" // Timeout passed
+	TruncVisited = "visited" // MaxVisited tripped
+)
+
+// Request is one find, with its defaults resolved.
+type Request struct {
+	Patterns   []string
+	Base       string
+	Recursive  bool
+	Hidden     bool
+	NoIgnore   bool
+	PruneDirs  []string
+	Kind       Kind
+	Exclude    []string
+	Order      Order
+	Limit      int           // the entries kept; negative means all
+	Timeout    time.Duration // 0 means none
+	MaxVisited int           // 0 means no cap
+	// Progress, if set, receives the unordered matches so far and the
+	// entries visited, at most every 200 ms.
+	Progress func(matched []string, visited int)
+	// Registry resolves internal URLs among Patterns to their backing
+	// files; nil means the built-in schemes only.
+	Registry *iurl.Registry
+	// Ops routes discovery to the host instead of walking the FS; nil
+	// means walk.
+	Ops *Ops
+}
+
+// Ops is a host's discovery backend. Paths are slash paths relative to the
+// root.
+type Ops struct {
+	Exists func(ctx context.Context, path string) (bool, error)
+	// Glob returns the paths below dir matching pattern, relative to dir,
+	// leaving out what ignore matches, at most limit (0: all).
+	Glob func(ctx context.Context, pattern, dir string, ignore []string, limit int) ([]string, error)
+	// Stat is nil when the host cannot stat: entries then have no kind,
+	// size or time, and a base is taken for a directory.
+	Stat func(ctx context.Context, path string) (fs.FileInfo, error)
+}
+
+// Entry is one path found.
+type Entry struct {
+	Path    string
+	Dir     bool
+	Size    int64
+	ModTime time.Time
+}
+
+// Result is the outcome of a find.
+type Result struct {
+	Entries   []Entry
+	Scope     string // the searched base(s), for display
+	Pattern   string // the glob below Scope; "" for an exact file
+	Exact     bool   // the input named one file
+	Missing   []string
+	Matched   int
+	Visited   int
+	Truncated string         // "", TruncLimit, TruncTimeout or TruncVisited
+	Skipped   map[string]int // by skip reason; nil when none
+}
+
+// Run lists the entries matching req below root (the absolute OS root, ""
+// if unknown) in fsys. A bad pattern, a missing or escaping base and
+// cancellation are errors; limits, timeouts and unreadable directories are
+// reported in the result.
+func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Result, error) {
+	if req.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+		defer cancel()
+	}
+	var err error
+	if req.Patterns, err = backingFiles(ctx, req.Registry, req.Patterns); err != nil {
+		return nil, err
+	}
+	f := finder{fsys: fsys, root: root, ops: req.Ops}
+	scope, err := f.resolveScope(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Scope: scope.display, Pattern: scope.pattern, Missing: scope.missing}
+	if scope.exact != nil {
+		res.Exact = true
+		res.Entries = []Entry{*scope.exact}
+		res.Matched = 1
+		return res, nil
+	}
+	if f.ops != nil {
+		err = f.findOps(ctx, scope, req, res)
+	} else {
+		err = f.walk(ctx, scope, req, res)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// backingFiles returns patterns with each internal URL replaced by the
+// path of the file that backs it, as pi find does; patterns is not modified.
+func backingFiles(ctx context.Context, reg *iurl.Registry, patterns []string) ([]string, error) {
+	out, copied := patterns, false
+	for i, p := range patterns {
+		if !strings.Contains(p, "://") {
+			continue
+		}
+		if reg == nil {
+			reg = &iurl.Registry{}
+		}
+		if !reg.CanHandle(p) {
+			continue
+		}
+		if glob.HasMeta(p) {
+			return nil, errs.New(errs.InvalidParam, "Glob patterns are not supported for internal URLs: %s. Name one resource, or find its backing files by their path.", p)
+		}
+		r, err := reg.Resolve(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		if r.SourcePath == "" {
+			return nil, errs.New(errs.NotFound, "Internal URL %s has no backing file to find; read it instead.", p)
+		}
+		if !copied {
+			out, copied = slices.Clone(patterns), true
+		}
+		out[i] = r.SourcePath
+	}
+	return out, nil
+}
+
+// finder is the tree a find runs on.
+type finder struct {
+	fsys fs.FS
+	root string
+	ops  *Ops
+}
+
+// scope is a resolved request: walk base, glob below it, and filters.
+type scope struct {
+	base    string // FS path of the walk base
+	display string // Scope for display
+	pattern string // glob relative to base
+	match   *glob.Pattern
+	exact   *Entry // set when the input names one file
+	missing []string
+}
+
+func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) {
+	if req.Base != "" {
+		return f.baseScope(ctx, req)
+	}
+	inputs := req.Patterns
+	if len(inputs) == 0 {
+		inputs = []string{"."}
+	}
+	type item struct {
+		input, base, glob string
+		hasGlob, isFile   bool
+		info              fs.FileInfo
+	}
+	var items []item
+	var missing []string
+	var missingBase string // of the last missing input
+	seen := map[string]bool{}
+	for _, in := range inputs {
+		p := strings.ReplaceAll(pathutil.Normalize(in), `\`, "/")
+		if strings.TrimSpace(p) == "" {
+			return nil, errs.New(errs.InvalidParam, "Patterns must contain non-empty globs or paths.")
+		}
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		base, g, hasGlob := glob.SplitFind(p)
+		if hasGlob && !req.Recursive {
+			base, g = splitNonRecursive(p)
+		}
+		rb, err := pathutil.Resolve(f.root, base)
+		if err != nil {
+			return nil, err
+		}
+		it := item{input: in, base: rb, glob: g, hasGlob: hasGlob}
+		info, err := f.statBase(ctx, rb)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			missing = append(missing, p) // as given: "tests/**/*.ts", not its base "tests"
+			missingBase = pathutil.Display(rb)
+			continue
+		case err != nil:
+			return nil, err
+		}
+		it.info, it.isFile = info, info != nil && !info.IsDir()
+		if it.isFile && hasGlob {
+			return nil, errs.New(errs.InvalidParam, "Path is not a directory: %s", absDisplay(f.root, rb))
+		}
+		items = append(items, it)
+	}
+	if len(items) == 0 {
+		notFound := strings.Join(missing, ", ")
+		if len(inputs) == 1 {
+			notFound = missingBase // one path: pi names its base
+		}
+		return nil, &errs.Error{Code: errs.NotFound, Message: "Path not found: " + notFound, Path: notFound}
+	}
+	sc := &scope{missing: missing}
+	if len(items) == 1 {
+		it := items[0]
+		sc.base, sc.display, sc.pattern = it.base, pathutil.Display(it.base), it.glob
+		if it.isFile {
+			e := Entry{Path: it.base}
+			if it.info != nil {
+				e.Size, e.ModTime = it.info.Size(), it.info.ModTime()
+			}
+			sc.exact = &e
+			sc.pattern = ""
+			return sc, nil
+		}
+	} else {
+		bases := make([]string, len(items))
+		displays := make([]string, len(items))
+		for i, it := range items {
+			bases[i] = it.base
+			displays[i] = pathutil.Display(it.base)
+			if !it.isFile && !it.hasGlob {
+				displays[i] += "/"
+			}
+		}
+		sc.base = pathutil.CommonBase(bases)
+		if sc.base != "." {
+			if info, err := f.statBase(ctx, sc.base); err != nil || info == nil || !info.IsDir() {
+				sc.base = path.Dir(sc.base)
+			}
+		}
+		var parts []string
+		for _, it := range items {
+			rel := relTo(sc.base, it.base)
+			if rel != "." {
+				rel = glob.QuoteMeta(rel) // a literal name may hold glob characters or commas
+			}
+			switch {
+			case it.hasGlob:
+				parts = append(parts, joinRel(rel, it.glob))
+			case it.isFile:
+				parts = append(parts, joinRel(rel, ""))
+			default:
+				parts = append(parts, joinRel(rel, "**/*"))
+			}
+		}
+		sc.pattern = glob.BraceUnion(parts)
+		if sc.pattern == "" {
+			sc.pattern = "**/*"
+		}
+		sc.display = strings.Join(displays, ", ")
+	}
+	return sc, sc.compile()
+}
+
+func (sc *scope) compile() error {
+	m, err := glob.Compile(sc.pattern)
+	sc.match = m
+	return err
+}
+
+// baseScope resolves a request with a Base: the walk base is Base and the
+// glob is the union of the patterns as written ("**/*" when there are none).
+func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
+	base, err := pathutil.Resolve(f.root, strings.ReplaceAll(pathutil.Normalize(req.Base), `\`, "/"))
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.statBase(ctx, base)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, &errs.Error{Code: errs.NotFound, Message: "Path not found: " + pathutil.Display(base), Path: pathutil.Display(base)}
+	case err != nil:
+		return nil, err
+	case info != nil && !info.IsDir():
+		return nil, errs.New(errs.InvalidParam, "Path is not a directory: %s; pass the directory to search below and match the file with the pattern.", pathutil.Display(base))
+	}
+	parts := make([]string, len(req.Patterns))
+	for i, p := range req.Patterns {
+		parts[i] = strings.ReplaceAll(p, `\`, "/")
+	}
+	sc := &scope{base: base, display: pathutil.Display(base), pattern: glob.BraceUnion(parts)}
+	if sc.pattern == "" {
+		sc.pattern = "**/*"
+	}
+	return sc, sc.compile()
+}
+
+// splitNonRecursive splits a glob at its first glob-bearing segment without
+// making a bare top-level glob recursive.
+func splitNonRecursive(p string) (base, pattern string) {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		if glob.HasMeta(s) {
+			if i == 0 {
+				return ".", p
+			}
+			return strings.Join(segs[:i], "/"), strings.Join(segs[i:], "/")
+		}
+	}
+	return p, "**/*"
+}
+
+func relTo(base, p string) string {
+	if base == "." {
+		return p
+	}
+	if p == base {
+		return "."
+	}
+	return strings.TrimPrefix(p, base+"/")
+}
+
+func joinRel(rel, g string) string {
+	switch {
+	case g == "":
+		return rel
+	case rel == ".":
+		return g
+	}
+	return rel + "/" + g
+}
+
+// absDisplay renders an FS path as the absolute OS path when the root is
+// known, as pi's messages do.
+func absDisplay(root, p string) string {
+	if root == "" {
+		return p
+	}
+	if p == "." {
+		return root
+	}
+	return strings.TrimSuffix(root, "/") + "/" + p
+}
+
+// statBase stats a base path, through the host's operations when set. It
+// returns fs.ErrNotExist for a missing path and ACCESS_DENIED for one that
+// escapes the root through a symlink.
+func (f *finder) statBase(ctx context.Context, p string) (fs.FileInfo, error) {
+	if f.ops != nil {
+		ok, err := f.ops.Exists(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fs.ErrNotExist
+		}
+		if f.ops.Stat != nil {
+			return f.ops.Stat(ctx, p)
+		}
+		return nil, nil // exists; kind unknown: treated as a directory
+	}
+	if err := pathutil.CheckInside(f.fsys, p); err != nil {
+		return nil, err
+	}
+	return fs.Stat(f.fsys, p)
+}
+
+// findOps runs a find through the host's operations. They are asked to
+// leave out .git, as the walk does, and the pruned directories.
+func (f *finder) findOps(ctx context.Context, sc *scope, req Request, res *Result) error {
+	ignore := []string{"**/.git/**"}
+	for _, d := range req.PruneDirs {
+		ignore = append(ignore, "**/"+glob.QuoteMeta(d)+"/**")
+	}
+	paths, err := f.ops.Glob(ctx, sc.pattern, sc.base, ignore, max(req.Limit, 0))
+	if err != nil {
+		if ctx.Err() != nil {
+			return errs.Stopped(ctx, "Find", ctx.Err())
+		}
+		return err
+	}
+	for _, p := range paths {
+		p = strings.TrimPrefix(path.Clean("/"+strings.TrimSuffix(p, "/")), "/")
+		e := Entry{Path: joinRel(sc.base, p)}
+		if f.ops.Stat != nil {
+			if info, err := f.ops.Stat(ctx, e.Path); err == nil {
+				e.Dir, e.Size, e.ModTime = info.IsDir(), info.Size(), info.ModTime()
+			}
+		}
+		res.Entries = append(res.Entries, e)
+	}
+	res.Matched = len(res.Entries)
+	sortEntries(res.Entries, req.Order)
+	if req.Limit >= 0 && len(res.Entries) > req.Limit {
+		res.Entries, res.Truncated = res.Entries[:req.Limit], TruncLimit
+	}
+	return nil
+}
+
+// walk walks the scope and keeps the first entries in order.
+func (f *finder) walk(ctx context.Context, sc *scope, req Request, res *Result) error {
+	var excl []*glob.Pattern
+	for _, e := range req.Exclude {
+		p, err := glob.CompileFilter(e)
+		if err != nil {
+			return err
+		}
+		excl = append(excl, p)
+	}
+	keep := newTopN(req.Limit, req.Order)
+	var (
+		mu       sync.Mutex
+		lastProg = time.Now()
+		seen     int // entries passed to the callback, for Progress
+	)
+	opts := walk.Options{Hidden: req.Hidden, NoIgnore: req.NoIgnore, PruneDirs: slices.Clone(req.PruneDirs), Sorted: req.MaxVisited > 0, MaxVisited: req.MaxVisited}
+	stats, werr := walk.Walk(ctx, f.fsys, sc.base, opts, func(e walk.Entry) error {
+		if req.Progress != nil {
+			mu.Lock()
+			seen++
+			mu.Unlock()
+		}
+		rel := relTo(sc.base, e.Path)
+		if !sc.match.Match(rel) {
+			return nil
+		}
+		isDir := e.Type.IsDir()
+		if req.Kind != Any {
+			kindDir := isDir
+			if e.Type&fs.ModeSymlink != 0 {
+				// A link is of its target's kind, as os.walk and pathlib
+				// see it; one whose target cannot be seen (outside the
+				// root) is of neither kind. A dangling link is a file.
+				switch fi, err := fs.Stat(f.fsys, e.Path); {
+				case err == nil:
+					kindDir = fi.IsDir()
+				case !errors.Is(err, fs.ErrNotExist):
+					return nil
+				}
+			}
+			if kindDir != (req.Kind == Dirs) {
+				return nil
+			}
+			isDir = kindDir
+		}
+		for _, x := range excl {
+			if x.Match(rel) {
+				return nil
+			}
+		}
+		fe := Entry{Path: e.Path, Dir: isDir}
+		if info, err := e.Info(); err == nil {
+			fe.ModTime = info.ModTime()
+			if !isDir {
+				fe.Size = info.Size()
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		res.Matched++
+		keep.add(fe)
+		if req.Progress != nil && time.Since(lastProg) >= 200*time.Millisecond {
+			lastProg = time.Now()
+			req.Progress(keep.paths(), seen)
+		}
+		return nil
+	})
+	res.Visited = stats.Visited
+	skipped := map[string]int{}
+	search.AddWalkSkips(f.fsys, sc.base, stats, skipped)
+	for k, v := range skipped {
+		if v > 0 {
+			if res.Skipped == nil {
+				res.Skipped = map[string]int{}
+			}
+			res.Skipped[k] = v
+		}
+	}
+	res.Entries = keep.sorted()
+	switch {
+	case werr != nil && ctx.Err() != nil:
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) || req.Timeout == 0 {
+			return errs.Stopped(ctx, "Find", ctx.Err())
+		}
+		res.Truncated = TruncTimeout
+	case werr != nil:
+		return werr
+	case stats.Truncated:
+		res.Truncated = TruncVisited
+	case req.Limit >= 0 && res.Matched > req.Limit:
+		res.Truncated = TruncLimit
+	}
+	return nil
+}
