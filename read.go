@@ -12,9 +12,7 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/image"
 	"github.com/scoutkit/scout/internal/iurl"
-	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/read"
-	"github.com/scoutkit/scout/internal/textio"
 	"github.com/scoutkit/scout/internal/web"
 )
 
@@ -220,8 +218,6 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 	c := &read.Config{
 		FS:                  fsys,
 		Root:                root,
-		Split:               splitSelector,
-		CheckInside:         pathutil.CheckInside,
 		Limit:               r.DefaultLimit,
 		NoSummaries:         r.NoSummaries,
 		NoWeb:               r.NoWeb,
@@ -327,17 +323,4 @@ func resolverFunc(res Resolver) iurl.Resolver {
 		}
 		return &iurl.Resource{URL: u.Raw, SourcePath: r.SourcePath, Text: r.Text, Immutable: r.Immutable, ContentType: r.ContentType, Notes: r.Notes}, nil
 	})
-}
-
-// splitSelector peels a read selector with SplitPathSelector.
-func splitSelector(p string) (string, read.Selector, bool, error) {
-	base, sel, ok, err := SplitPathSelector(p)
-	if err != nil || !ok {
-		return p, read.Selector{}, ok, hostErr(err)
-	}
-	rs := read.Selector{Raw: sel.Raw, Conflicts: sel.Conflicts}
-	for _, rg := range sel.Ranges {
-		rs.Ranges = append(rs.Ranges, textio.Range{Start: rg.Start, End: rg.End})
-	}
-	return base, rs, true, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/hashline"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/selector"
 	"github.com/scoutkit/scout/internal/sqlite"
 	"github.com/scoutkit/scout/internal/textio"
 )
@@ -42,7 +43,7 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 	}
 	defer a.Close()
 	it, err := a.Lookup(ctx, inner)
-	if errs.CodeOf(err) == errs.NotFound && isSelector(r.c.Split, inner) {
+	if errs.CodeOf(err) == errs.NotFound && isSelector(inner) {
 		// No member has that name: the selector pages the root listing
 		// ("a.zip:1-50", "a.zip:1-5,9-12").
 		it, err = a.Lookup(ctx, ":"+inner)
@@ -54,15 +55,15 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 	if !it.Dir && sqlite.HasExt(it.Path) && sqlite.IsSQLite(it.Head(len(sqlite.Magic))) {
 		return r.archivedDatabase(ctx, display, it)
 	}
-	var sel Selector
+	var sel selector.Selector
 	if it.Selector != "" {
 		var ok bool
-		_, sel, ok, err = r.c.Split("m:" + it.Selector)
+		sel, ok, err = selector.Parse(it.Selector)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
-			return nil, errs.New(errs.InvalidParam, "Invalid selector ':%s' after archive member '%s:%s'. Use :N, :A-B, :A+C or :raw.", errs.Echo(it.Selector), display, errs.Echo(it.Path))
+			return nil, selector.NotSelector(it.Selector, display+":"+it.Path)
 		}
 	}
 	member := display + ":" + it.Path
@@ -100,7 +101,7 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 // exactly, ":N" from N on; at most archive.DefaultListLimit are shown
 // either way. Multi-range and :conflicts are errors, as for a local
 // directory.
-func listing(display string, it *archive.Item, sel Selector) (*Result, error) {
+func listing(display string, it *archive.Item, sel selector.Selector) (*Result, error) {
 	dir := display + ":" + it.Path + "/"
 	switch {
 	case len(sel.Ranges) > 1:
@@ -123,9 +124,9 @@ func listing(display string, it *archive.Item, sel Selector) (*Result, error) {
 // isSelector reports whether s is a read selector alone ("1-50", "raw").
 // An invalid one without ':' ("0", "5-3") counts too, so that its error is
 // the one reported.
-func isSelector(split SplitFunc, s string) bool {
-	base, _, ok, err := split("m:" + s)
-	return ok && base == "m" || err != nil && !strings.Contains(s, ":")
+func isSelector(s string) bool {
+	_, ok, err := selector.Parse(s)
+	return ok && (err == nil || !strings.Contains(s, ":"))
 }
 
 // archivedDatabase reads a SQLite database that is an archive member, with

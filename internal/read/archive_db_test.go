@@ -142,7 +142,7 @@ func TestDatabaseSwapRace(t *testing.T) {
 	read := map[string]int{}
 	for i := range 400 {
 		p := []string{"x.db?q=SELECT v FROM t", "a.zip:data.db?q=SELECT v FROM t"}[i%2]
-		res, err := Run(context.Background(), &Config{FS: fsys, Split: noSplit}, p)
+		res, err := Run(context.Background(), &Config{FS: fsys}, p)
 		if err == nil && strings.Contains(res.Body, "outside") {
 			close(stop)
 			<-done

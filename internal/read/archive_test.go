@@ -11,23 +11,8 @@ import (
 	"testing/fstest"
 
 	"github.com/scoutkit/scout/internal/errs"
-	"github.com/scoutkit/scout/internal/memtext"
 	"github.com/scoutkit/scout/internal/testfs"
 )
-
-// memSplit parses selectors with memtext, as the root package's parser
-// does for the selectors these tests use.
-func memSplit(p string) (string, Selector, bool, error) {
-	base, s := memtext.SplitSelector(p)
-	if s == "" {
-		return p, Selector{}, false, nil
-	}
-	sel, ok, err := memtext.ParseSelector(s)
-	if !ok || err != nil {
-		return p, Selector{}, ok, err
-	}
-	return base, fromMemtext(sel), true, nil
-}
 
 // zipOf builds a zip of the given members ("d/" is a directory).
 func zipOf(t *testing.T, names ...string) []byte {
@@ -80,8 +65,8 @@ func TestArchiveListingRanges(t *testing.T) {
 	}
 	root := testfs.WriteDir(t, files)
 	configs := map[string]*Config{
-		"mapfs": {FS: files, Split: memSplit},
-		"dir":   {FS: os.DirFS(root), Root: root, Split: memSplit},
+		"mapfs": {FS: files},
+		"dir":   {FS: os.DirFS(root), Root: root},
 	}
 	for _, tt := range tests {
 		for fsName, c := range configs {
@@ -111,18 +96,8 @@ func TestArchiveListingErrors(t *testing.T) {
 		{"a.zip:1-2,5-6", "Multi-range line selectors are not supported for directory listings. Use one range, e.g. a.zip:/:1-100.", "a selector alone applies to the root"},
 		{"a.zip:0", "Line selector 0 is invalid; lines are 1-indexed. Use :1.", "an invalid selector alone gives its error, not 'not found'"},
 	}
-	split := func(p string) (string, Selector, bool, error) {
-		if base, ok := strings.CutSuffix(p, ":conflicts"); ok {
-			return base, Selector{Conflicts: true}, true, nil
-		}
-		base, sel, ok, err := memSplit(p)
-		if err != nil {
-			err = errs.Wrap(errs.InvalidParam, err, "%v", err) // as scout.SplitPathSelector does
-		}
-		return base, sel, ok, err
-	}
 	for _, tt := range tests {
-		_, err := Run(context.Background(), &Config{FS: files, Split: split}, tt.path)
+		_, err := Run(context.Background(), &Config{FS: files}, tt.path)
 		if errs.CodeOf(err) != errs.InvalidParam || err == nil || !strings.Contains(err.Error(), tt.msg) {
 			t.Errorf("%s (%s): %v", tt.path, tt.reason, err)
 		}
@@ -136,7 +111,7 @@ func TestArchiveListingCap(t *testing.T) {
 	for i := range 620 {
 		names = append(names, fmt.Sprintf("f%03d", i))
 	}
-	c := &Config{FS: fstest.MapFS{"a.zip": {Data: zipOf(t, names...)}}, Split: memSplit}
+	c := &Config{FS: fstest.MapFS{"a.zip": {Data: zipOf(t, names...)}}}
 	tests := []struct {
 		path, last string
 		omitted    int
@@ -173,7 +148,7 @@ func TestArchiveMemberBudget(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	c := &Config{FS: fstest.MapFS{"b.zip": {Data: b.Bytes()}}, Split: memSplit}
+	c := &Config{FS: fstest.MapFS{"b.zip": {Data: b.Bytes()}}}
 	for _, p := range []string{"b.zip:big.txt", "b.zip:big.txt:650", "b.zip:big.txt:100-4000"} {
 		res, err := Run(context.Background(), c, p)
 		if err != nil {

@@ -17,13 +17,14 @@ import (
 	"github.com/scoutkit/scout/internal/image"
 	"github.com/scoutkit/scout/internal/notebook"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/selector"
 	"github.com/scoutkit/scout/internal/summary"
 	"github.com/scoutkit/scout/internal/textio"
 )
 
 // file reads a regular file: a notebook, a document, an image, the
 // conflicts index, a summary, a binary notice or its lines.
-func (r *reader) file(ctx context.Context, name string, info fs.FileInfo, sel Selector) (*Result, error) {
+func (r *reader) file(ctx context.Context, name string, info fs.FileInfo, sel selector.Selector) (*Result, error) {
 	display := pathutil.Display(name)
 	ext := strings.ToLower(path.Ext(name))
 	if !sel.Raw && !sel.Conflicts {
@@ -114,8 +115,8 @@ func openErr(display string, err error) error {
 const countLimit = 64 << 20
 
 // lines collects the selected lines of a text.
-func (r *reader) lines(ctx context.Context, src io.Reader, sel Selector, po textio.PlanOptions, entity string) (*Result, error) {
-	wins := textio.Plan(sel.Ranges, po)
+func (r *reader) lines(ctx context.Context, src io.Reader, sel selector.Selector, po textio.PlanOptions, entity string) (*Result, error) {
+	wins := textio.Plan(lineRanges(sel), po)
 	col, err := textio.Collect(ctx, src, wins, textio.Options{Raw: sel.Raw, MaxColumns: textio.MaxColumns, CountLimit: countLimit})
 	if err != nil {
 		var e *errs.Error
@@ -129,7 +130,8 @@ func (r *reader) lines(ctx context.Context, src io.Reader, sel Selector, po text
 	}
 	res := &Result{Kind: KindText, Entity: entity, Raw: sel.Raw, TotalLines: col.Total, TotalLinesAtLeast: col.TotalAtLeast, Bytes: col.Bytes, Lossy: col.Lossy, Multi: len(wins) > 1}
 	for i, b := range col.Blocks {
-		blk := Block{Start: sel.rangeAt(i).Start, End: sel.rangeAt(i).End}
+		rg := rangeAt(sel, i)
+		blk := Block{Start: rg.Start, End: rg.End}
 		for _, l := range b.Lines {
 			line := Line{N: l.N, Text: l.Text, Cut: l.Cut}
 			if l.Cut {
@@ -170,12 +172,22 @@ func (r *reader) lines(ctx context.Context, src io.Reader, sel Selector, po text
 	return res, nil
 }
 
-// rangeAt returns the i-th requested range; no ranges means 1 to the end.
-func (s Selector) rangeAt(i int) textio.Range {
-	if i < len(s.Ranges) {
-		return s.Ranges[i]
+// rangeAt returns the i-th requested range of sel; no ranges means 1 to
+// the end.
+func rangeAt(sel selector.Selector, i int) selector.Range {
+	if i < len(sel.Ranges) {
+		return sel.Ranges[i]
 	}
-	return textio.Range{Start: 1}
+	return selector.Range{Start: 1}
+}
+
+// lineRanges returns the ranges of sel for textio.
+func lineRanges(sel selector.Selector) []textio.Range {
+	out := make([]textio.Range, len(sel.Ranges))
+	for i, r := range sel.Ranges {
+		out[i] = textio.Range{Start: r.Start, End: r.End}
+	}
+	return out
 }
 
 // conflictFooter adds the merge-conflict warning when the shown lines hold
@@ -239,7 +251,7 @@ func (r *reader) converter(ext string) (convert.Converter, bool) {
 // selectors apply to the converted text). A document converted in part is
 // read as far as it goes, Incomplete saying why; a failed conversion is an
 // error.
-func (r *reader) document(ctx context.Context, name, display, ext string, c convert.Converter, sel Selector) (*Result, error) {
+func (r *reader) document(ctx context.Context, name, display, ext string, c convert.Converter, sel selector.Selector) (*Result, error) {
 	ra, err := fsx.OpenReaderAt(r.c.FS, name, 256<<20)
 	if err != nil {
 		return nil, openErr(display, err)
@@ -273,7 +285,7 @@ func (r *reader) document(ctx context.Context, name, display, ext string, c conv
 // notebook renders a notebook's cells and pages them in memory; a
 // notebook that renders to more than notebook.MaxOutput is read as far as
 // that, Incomplete saying so.
-func (r *reader) notebook(ctx context.Context, name, display string, info fs.FileInfo, sel Selector) (*Result, error) {
+func (r *reader) notebook(ctx context.Context, name, display string, info fs.FileInfo, sel selector.Selector) (*Result, error) {
 	if info.Size() > notebook.MaxBytes {
 		return nil, errs.New(errs.TooLarge, "Notebook '%s' is %s, over the %s limit. Read it with :raw and a line range, e.g. %s:1-200:raw.",
 			display, sizeOf(info.Size()), sizeOf(notebook.MaxBytes), display)
@@ -342,7 +354,7 @@ var memoryPlan = textio.PlanOptions{Limit: textio.MaxLimit, HeadBytes: textio.Mi
 
 // memory pages a text held in memory with po (Raw is taken from sel).
 // Mutable texts get a tag.
-func (r *reader) memory(ctx context.Context, text string, sel Selector, po textio.PlanOptions, entity string, immutable bool) (*Result, error) {
+func (r *reader) memory(ctx context.Context, text string, sel selector.Selector, po textio.PlanOptions, entity string, immutable bool) (*Result, error) {
 	po.Raw = sel.Raw
 	res, err := r.lines(ctx, strings.NewReader(text), sel, po, entity)
 	if err != nil {

@@ -19,21 +19,8 @@ import (
 	"github.com/scoutkit/scout/internal/convert"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/iurl"
-	"github.com/scoutkit/scout/internal/textio"
 	"github.com/scoutkit/scout/internal/web"
 )
-
-// Selector is a parsed line selector.
-type Selector struct {
-	Ranges    []textio.Range // sorted and merged; nil means none
-	Raw       bool
-	Conflicts bool
-}
-
-// SplitFunc peels a trailing selector off a path: ok is false when the
-// tail is not selector syntax (it then stays part of the path), err is set
-// when it is but is invalid.
-type SplitFunc func(p string) (path string, sel Selector, ok bool, err error)
 
 // Config is everything a read needs besides the path string.
 type Config struct {
@@ -41,11 +28,6 @@ type Config struct {
 	// unknown: absolute paths are then refused).
 	FS   fs.FS
 	Root string
-	// Split parses selectors (scout.SplitPathSelector).
-	Split SplitFunc
-	// CheckInside refuses a path that leaves the tree through a symlink
-	// (scout.CheckInside); nil means no check.
-	CheckInside func(fsys fs.FS, p string) error
 	// Limit is the line limit of an open-ended file read; 0 means 300, at
 	// most 3000.
 	Limit int

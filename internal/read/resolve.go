@@ -36,10 +36,8 @@ func (r *reader) stat(p string) (*found, error) {
 	}
 	var firstErr error
 	for _, v := range variants(fsPath) {
-		if r.c.CheckInside != nil {
-			if err := r.c.CheckInside(r.c.FS, v); err != nil {
-				return nil, err
-			}
+		if err := pathutil.CheckInside(r.c.FS, v); err != nil {
+			return nil, err
 		}
 		info, err := fs.Stat(r.c.FS, v)
 		if err == nil {
@@ -165,7 +163,7 @@ func (r *reader) locate(p string) (string, *SuffixResolution, bool) {
 	if err != nil {
 		return "", nil, false
 	}
-	if r.c.CheckInside != nil && r.c.CheckInside(r.c.FS, name) != nil {
+	if pathutil.CheckInside(r.c.FS, name) != nil {
 		return "", nil, false
 	}
 	info, err := fs.Stat(r.c.FS, name)

@@ -85,7 +85,7 @@ func TestWebRead(t *testing.T) {
 	}
 	cache := &web.Cache{}
 	for _, tt := range tests {
-		c := &Config{FS: fstest.MapFS{}, Split: memSplit, Fetcher: fetcher, WebCache: cache, ImageMetadataOnly: tt.metaOnly}
+		c := &Config{FS: fstest.MapFS{}, Fetcher: fetcher, WebCache: cache, ImageMetadataOnly: tt.metaOnly}
 		res, err := Run(context.Background(), c, tt.path)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.reason, err)
@@ -114,7 +114,7 @@ func TestWebDocuments(t *testing.T) {
 		w.Write(docs[r.URL.Path])
 	}))
 	t.Cleanup(srv.Close)
-	c := &Config{FS: fstest.MapFS{}, Split: memSplit}
+	c := &Config{FS: fstest.MapFS{}}
 	if _, err := Run(context.Background(), c, srv.URL+"/big.rtf"); errs.CodeOf(err) != errs.AccessDenied {
 		t.Fatalf("without AllowPrivateNetwork: err = %v", err)
 	}

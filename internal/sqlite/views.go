@@ -11,11 +11,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/selector"
 )
 
 // The caps of the views.
 const (
 	MaxTables     = 500    // tables a List shows
+	SampleRows    = 5      // rows shown under a Schema
 	MaxRawRows    = 500    // rows a Raw query shows
 	EstimateAbove = 50_000 // a sqlite_stat1 estimate above this is shown as "~N rows"
 	ProbeCap      = 10_000 // rows counted at most; more shows as "10000+ rows"
@@ -48,7 +50,7 @@ var queryTimeout = 30 * time.Second
 // Result is one read of a database: typed values and the rendered text.
 type Result struct {
 	// Kind is the view that was read.
-	Kind Kind
+	Kind selector.DBKind
 	// Text is the model-facing rendering, notices included.
 	Text string
 	// Tables are the tables a List shows (at most MaxTables) and
@@ -105,17 +107,17 @@ func (c Count) String() string {
 	return s
 }
 
-func (d *db) read(ctx context.Context, sel Selector) (*Result, error) {
+func (d *db) read(ctx context.Context, sel selector.DB) (*Result, error) {
 	var res *Result
 	var err error
 	switch sel.Kind {
-	case List:
+	case selector.DBList:
 		res, err = d.list(ctx)
-	case Schema:
+	case selector.DBSchema:
 		res, err = d.schema(ctx, sel)
-	case Row:
+	case selector.DBRow:
 		res, err = d.row(ctx, sel)
-	case Query:
+	case selector.DBQuery:
 		res, err = d.page(ctx, sel)
 	default:
 		res, err = d.raw(ctx, sel)
@@ -159,7 +161,7 @@ func (d *db) list(ctx context.Context) (*Result, error) {
 	}
 	if len(names) > MaxTables {
 		q := fmt.Sprintf(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%%' ESCAPE '\' ORDER BY name COLLATE NOCASE, name LIMIT %d OFFSET %d`, MaxTables, MaxTables)
-		res.Next = Selector{Kind: Raw, SQL: q}.String()
+		res.Next = selector.DB{Kind: selector.DBRaw, SQL: q}.String()
 		fmt.Fprintf(&sb, "\n\n[Showing %d of %d tables. Append %s to the database path to list more]", MaxTables, len(names), res.Next)
 	}
 	res.Text = sb.String()
@@ -239,7 +241,7 @@ func (d *db) table(ctx context.Context, name string) (string, string, []column, 
 	return stored, sqlText, cols, rows.Err()
 }
 
-func (d *db) schema(ctx context.Context, sel Selector) (*Result, error) {
+func (d *db) schema(ctx context.Context, sel selector.DB) (*Result, error) {
 	name, sqlText, cols, err := d.table(ctx, sel.Table)
 	if err != nil {
 		return nil, err
@@ -261,14 +263,14 @@ func (d *db) schema(ctx context.Context, sel Selector) (*Result, error) {
 		more := res.Count
 		more.N = rest
 		res.More = true
-		res.Next = Selector{Kind: Query, Table: name, Limit: DefaultLimit, Offset: len(res.Rows)}.String()
+		res.Next = selector.DB{Kind: selector.DBQuery, Table: name, Limit: selector.DBDefaultLimit, Offset: len(res.Rows)}.String()
 		fmt.Fprintf(&sb, "\n\n[%s more rows; append %s to the database path to continue]", more, res.Next)
 	}
 	res.Text = sb.String()
 	return res, nil
 }
 
-func (d *db) row(ctx context.Context, sel Selector) (*Result, error) {
+func (d *db) row(ctx context.Context, sel selector.DB) (*Result, error) {
 	name, _, cols, err := d.table(ctx, sel.Table)
 	if err != nil {
 		return nil, err
@@ -335,7 +337,7 @@ func withRest(head string, rest int, c, table, keyCol string, arg any) string {
 	if rest <= 0 {
 		return head
 	}
-	more := Selector{Kind: Raw, SQL: fmt.Sprintf("SELECT substr(%s, %d, %d) FROM %s WHERE %s = %s", quote(c), MaxValueChars+1, MaxValueChars, quote(table), keyCol, literal(arg))}
+	more := selector.DB{Kind: selector.DBRaw, SQL: fmt.Sprintf("SELECT substr(%s, %d, %d) FROM %s WHERE %s = %s", quote(c), MaxValueChars+1, MaxValueChars, quote(table), keyCol, literal(arg))}
 	return fmt.Sprintf("%s… [%d more characters; append %s to the database path to read on]", head, rest, more)
 }
 
@@ -382,7 +384,7 @@ func coerce(key, typ string) any {
 	return key
 }
 
-func (d *db) page(ctx context.Context, sel Selector) (*Result, error) {
+func (d *db) page(ctx context.Context, sel selector.DB) (*Result, error) {
 	name, _, cols, err := d.table(ctx, sel.Table)
 	if err != nil {
 		return nil, err
@@ -415,7 +417,7 @@ func (d *db) page(ctx context.Context, sel Selector) (*Result, error) {
 	}
 	var notes []string
 	if sel.Clamped {
-		notes = append(notes, fmt.Sprintf("limit lowered to %d, the maximum", MaxLimit))
+		notes = append(notes, fmt.Sprintf("limit lowered to %d, the maximum", selector.DBMaxLimit))
 	}
 	if res.More {
 		next := sel
@@ -446,11 +448,8 @@ func findColumn(cols []column, name string) (string, bool) {
 	return "", false
 }
 
-func (d *db) raw(ctx context.Context, sel Selector) (*Result, error) {
-	stmt, ok := firstStatement(sel.SQL)
-	if !ok {
-		return nil, errs.New(errs.InvalidParam, "q holds more than one statement; run one statement per read")
-	}
+func (d *db) raw(ctx context.Context, sel selector.DB) (*Result, error) {
+	stmt := sel.SQL
 	st, err := d.inspect(stmt, nil, true)
 	if err != nil {
 		return nil, err
