@@ -52,7 +52,8 @@
 //
 // The grammar is the same after a file, a directory, an archive member, a
 // web URL and an internal URL; raw and conflicts may be written in any
-// case. A suffix that is not a selector stays part of the path,
+// case. A range reads exactly its lines ("f.go:30-40" gives lines 30 to
+// 40); [ReadRequest] Before and After add context around it. A suffix that is not a selector stays part of the path,
 // so archive members ("a.zip:dir/f.go:10-20") and database selectors
 // ("app.db:users?limit=5") work. See [ParseSelector].
 //

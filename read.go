@@ -149,8 +149,17 @@ type Converter interface {
 type ReadRequest struct {
 	// Path is a file or directory path, relative to the root or absolute
 	// inside it, optionally followed by a selector (":50-100", ":raw",
-	// ":conflicts"); or an archive path ("a.zip:dir/f.go:10-20").
-	Path string `json:"path" jsonschema:"Path to a file or directory, optionally with a selector such as :50-100 or :raw"`
+	// ":conflicts"); or an archive path ("a.zip:dir/f.go:10-20"). A line
+	// range reads exactly its lines: "f.go:30-40" gives lines 30 to 40.
+	Path string `json:"path"`
+	// Before and After widen a single line range of a text ("f.go:30-40")
+	// by that many lines before its start and after its end, as context
+	// around the lines asked for (the pi toolset's read sets 1 and 3). 0
+	// adds none. An open-ended range ("f.go:30") gets Before only; a list
+	// of ranges, a :raw read and a directory or archive listing are read
+	// exactly. Negative values are an INVALID_PARAM error.
+	Before int `json:"before,omitempty"`
+	After  int `json:"after,omitempty"`
 }
 
 // The result types of a read. They are defined in an internal package and
@@ -210,6 +219,9 @@ const (
 // document converted in part, a body cut at the fetcher's cap: the
 // result's Incomplete says so).
 func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error) {
+	if req.Before < 0 || req.After < 0 {
+		return nil, &Error{Code: CodeInvalidParam, Message: "Context lines (Before, After) must be 0 or more"}
+	}
 	fsys, root, release, err := r.open()
 	if err != nil {
 		return nil, err
@@ -219,6 +231,8 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 		FS:                  fsys,
 		Root:                root,
 		Limit:               r.DefaultLimit,
+		Before:              req.Before,
+		After:               req.After,
 		NoSummaries:         r.NoSummaries,
 		NoWeb:               r.NoWeb,
 		AllowPrivateNetwork: r.AllowPrivateNetwork,

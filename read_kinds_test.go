@@ -173,11 +173,11 @@ func TestReadKinds(t *testing.T) {
 		{"byte budget", map[string][]byte{"w.txt": numbered(400, 700)}, "w.txt", nil,
 			[]string{"1:0001", "(150KB limit). Use :"}, []string{"300:0300"}, "multi-byte lines exhaust the 150KB budget before 300 lines"},
 		{"over 4 MiB", map[string][]byte{"big.txt": big}, "big.txt:81919", nil,
-			[]string{"81918:", "81920:"}, []string{"¶"}, "files over 4 MiB are streamed and get no tag, but rows keep numbers"},
+			[]string{"81919:", "81920:"}, []string{"¶"}, "files over 4 MiB are streamed and get no tag, but rows keep numbers"},
 		{"zip listing", map[string][]byte{"a.zip": archive}, "a.zip", nil,
 			[]string{"src/", "top.txt (4B)"}, nil, "an archive lists its root"},
 		{"zip member range", map[string][]byte{"a.zip": archive}, "a.zip:src/a.txt:2", nil,
-			[]string{"¶a.zip:src/a.txt#", "1:one\n2:two\n3:three"}, nil, "member text goes through the normal text path"},
+			[]string{"¶a.zip:src/a.txt#", "\n2:two\n3:three"}, []string{"1:one"}, "member text goes through the normal text path: exactly the lines asked"},
 		{"zip binary member", map[string][]byte{"a.zip": archive}, "a.zip:src/bin.dat", nil,
 			[]string{"[Cannot read binary archive entry 'src/bin.dat' (4B)]"}, nil, "binary members are a notice"},
 		{"zip by suffix", map[string][]byte{"pkg/dist/a.zip": archive}, "dist/a.zip:top.txt", nil,
@@ -209,17 +209,17 @@ func TestReadKinds(t *testing.T) {
 			"a document converted in part shows its text and says what is left out"},
 		{"internal virtual", nil, "memory://notes:2", func(r *scout.Reader) {
 			r.Resolvers = map[string]scout.Resolver{"memory": memResolver{"memory://notes": {Text: "a\nb\nc\n", Immutable: true}}}
-		}, []string{"a\nb\nc"}, []string{"¶", "1:"}, "an immutable resource is paged without anchors"},
+		}, []string{"b\nc"}, []string{"¶", "1:", "a\n"}, "an immutable resource is paged without anchors"},
 		{"internal backing file", map[string][]byte{"skills/x.md": []byte("# X\n")}, "skill://x", func(r *scout.Reader) {
 			r.Resolvers = map[string]scout.Resolver{"skill": memResolver{"skill://x": {SourcePath: "skills/x.md"}}}
 		}, []string{"¶skills/x.md#", "1:# X"}, nil, "a mutable resource with a backing file is read as the file"},
 		{"internal unregistered", nil, "skill://x", nil, []string{"error UNSUPPORTED"}, nil, "an internal URL with no resolver is refused"},
 		{"internal long resource", nil, "memory://long", resources, []string{"\nl3000\n\n[Showing lines 1-3000 of 5000. Use :3001 to continue]"}, []string{"l3001"}, "an in-memory resource is head-cut at 3000 lines"},
-		{"internal next page", nil, "memory://long:3001", resources, []string{"l3000\nl3001\n", "l5000"}, nil, "the continuation hint works"},
-		{"internal range", nil, "memory://long:10-12", resources, []string{"l9\nl10\n", "l15\n\n[4985 more lines in resource. Use :16 to continue]"}, []string{"¶"}, "a range of an immutable resource: context, the resource label, no anchors"},
+		{"internal next page", nil, "memory://long:3001", resources, []string{"l3001\n", "l5000"}, []string{"l3000"}, "the continuation hint works"},
+		{"internal range", nil, "memory://long:10-12", resources, []string{"l10\nl11\nl12\n\n[4988 more lines in resource. Use :13 to continue]"}, []string{"¶", "l9"}, "a range of an immutable resource: its lines, the resource label, no anchors"},
 		{"internal beyond end", nil, "memory://long:6000", resources, []string{"Line 6000 is beyond end of resource (5000 lines total). Use :1 to read from the start, or :5000 to read the last line."}, nil, "the beyond-end message names the resource"},
 		{"skill unlimited", nil, "skill://long", resources, []string{"l1\n", "\nl5000"}, []string{"Showing"}, "skill:// is paged only by explicit selectors"},
-		{"skill range", nil, "skill://long:4990", resources, []string{"l4989\n", "l5000"}, []string{"l4988"}, "an explicit selector pages a skill"},
+		{"skill range", nil, "skill://long:4990", resources, []string{"l4990\n", "l5000"}, []string{"l4989"}, "an explicit selector pages a skill"},
 		{"agent extraction", nil, "agent://r/reports/0", resources, []string{"l1\n", "\nl5000"}, []string{"Showing"}, "an agent:// /path extraction is not paged"},
 		{"agent query", nil, "agent://r?q=.x", resources, []string{"\nl5000"}, []string{"Showing"}, "an agent:// ?q= extraction is not paged"},
 		{"agent extraction with range", nil, "agent://r/reports/0:5", resources, []string{"error INVALID_PARAM: Cannot combine query extraction with offset/limit"}, nil, "extraction and a selector do not mix"},
@@ -406,7 +406,7 @@ func TestReadArchiveBigMember(t *testing.T) {
 	tw.Close()
 	gz.Close()
 	got := readBoth(t, map[string][]byte{"a.tgz": buf.Bytes()}, "a.tgz:big.txt:99999", nil)
-	if strings.Contains(got, "¶") || !strings.Contains(got, "99998:member line 099998") || !strings.Contains(got, "100000:member line 100000") {
+	if strings.Contains(got, "¶") || !strings.Contains(got, "99999:member line 099999") || strings.Contains(got, "99998:") || !strings.Contains(got, "100000:member line 100000") {
 		t.Fatalf("got:\n%s", clipText(got))
 	}
 }

@@ -131,7 +131,8 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 	if c.ReadLimit != 0 {
 		r.DefaultLimit = c.ReadLimit
 	}
-	res, err := r.Read(ctx, scout.ReadRequest{Path: in.Path})
+	// pi widens a range by 1 line before and 3 after.
+	res, err := r.Read(ctx, scout.ReadRequest{Path: in.Path, Before: 1, After: 3})
 	if err != nil {
 		return nil, err
 	}

@@ -1,20 +1,27 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 
-	"github.com/scoutkit/scout/tool"
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/format"
 )
 
+const readUsage = "read PATH[:SELECTOR] [--root DIR] [--style hashline|plain] [--read-limit N] [--no-summaries] [--allow-private-network]"
+
 func init() {
-	commands["read"] = command{usage: "read PATH[:SELECTOR] [--root DIR] [--style hashline|plain] [--read-limit N] [--no-summaries] [--allow-private-network]", run: runRead}
+	commands["read"] = command{usage: readUsage, run: runRead}
 }
 
+// runRead reads one path and prints its text. A range reads exactly its
+// lines ("f.go:30-40" prints lines 30 to 40), unlike the pi read tool,
+// which widens it.
 func runRead(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const u = "read PATH[:SELECTOR] [--root DIR] [--style hashline|plain] [--read-limit N] [--no-summaries] [--allow-private-network]"
-	fs := newFlagSet("read", stderr, u)
+	fs := newFlagSet("read", stderr, readUsage)
 	var s settings
 	s.register(fs, false)
 	noSummaries := fs.Bool("no-summaries", false, "show source files as lines, not as code summaries")
@@ -24,14 +31,24 @@ func runRead(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "Usage: scout %s\n", u)
+		fmt.Fprintf(stderr, "Usage: scout %s\n", readUsage)
 		return 2
 	}
 	if err := s.check(); err != nil {
 		fmt.Fprintln(stderr, "scout read:", err)
 		return 2
 	}
-	s.cfg.Reader.NoSummaries = *noSummaries
-	raw, _ := json.Marshal(map[string]string{"path": pos[0]})
-	return printText(tool.Pi, "read", s, raw, stdout, stderr)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	r := s.cfg.Reader
+	r.Workspace = scout.Workspace{Root: s.cfg.Root}
+	r.DefaultLimit = s.cfg.ReadLimit
+	r.NoSummaries = *noSummaries
+	res, err := r.Read(ctx, scout.ReadRequest{Path: pos[0]})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	fmt.Fprintln(stdout, format.ReadText(res, &format.ReadOptions{Style: s.cfg.Style}))
+	return 0
 }

@@ -116,6 +116,7 @@ const countLimit = 64 << 20
 
 // lines collects the selected lines of a text.
 func (r *reader) lines(ctx context.Context, src io.Reader, sel selector.Selector, po textio.PlanOptions, entity string) (*Result, error) {
+	po.Before, po.After = r.c.Before, r.c.After
 	wins := textio.Plan(lineRanges(sel), po)
 	col, err := textio.Collect(ctx, src, wins, textio.Options{Raw: sel.Raw, MaxColumns: textio.MaxColumns, CountLimit: countLimit})
 	if err != nil {

@@ -31,6 +31,9 @@ type Config struct {
 	// Limit is the line limit of an open-ended file read; 0 means 300, at
 	// most 3000.
 	Limit int
+	// Before and After widen a single line range of a text by that many
+	// lines (not a :raw read, nor a listing); 0 adds none.
+	Before, After int
 	// NoSummaries turns off code summaries.
 	NoSummaries bool
 	// ImageMetadataOnly returns an image's metadata without its bytes.

@@ -78,7 +78,7 @@ func TestWebRead(t *testing.T) {
 			}
 		}},
 		{"a range pages the cached render without a refetch", srv.URL + "/lines:350-352", false, func(t *testing.T, res *Result) {
-			if hits != 1 || len(res.Blocks) != 1 || res.Blocks[0].Lines[0].N != 349 {
+			if hits != 1 || len(res.Blocks) != 1 || res.Blocks[0].Lines[0].N != 350 {
 				t.Errorf("hits %d blocks %+v", hits, res.Blocks)
 			}
 		}},
