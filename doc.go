@@ -59,12 +59,18 @@
 //
 // # Limits and truncation
 //
-// Every limit has a documented default and a maximum. A result cut by a
-// limit, a timeout or a byte cap says so in its Truncated and reason
-// fields, and the rendered text ends with a notice whose continuation hint
-// always works when followed. Nothing is skipped silently: files left out
-// (ignored, hidden, binary, too large, unreadable, symlinks) are counted
-// by reason.
+// Every limit has a documented default (the Default constants, such as
+// [DefaultMaxFiles] and [DefaultFindLimit]): a limit left at 0 means its
+// default, and a negative limit means no limit. A result cut by a limit, a
+// timeout or a byte cap says why in its Truncated field, of the one type
+// [Truncation] shared by the three results ("" means complete; each
+// reason says which totals become lower bounds), and the rendered text
+// ends with a notice whose continuation hint always works when followed.
+// Nothing is skipped silently: entries left out (ignored, hidden, binary,
+// too large, unreadable, symlinks) are counted by [SkipReason] in the
+// result's Skipped map, and those a result can name are listed as
+// [SkippedPath] values. Results encode to snake_case JSON, like the
+// [Envelope].
 //
 // # Errors
 //
@@ -73,10 +79,12 @@
 // shown (a document that cannot be converted, a URL that cannot be fetched:
 // an HTTP error status, a private address), or cancellation; per-file
 // failures are counted in the result. A document converted in part is
-// read as far as it goes, and its ReadResult.Incomplete says why. Errors are [*Error] values with a stable
-// [Code] (INVALID_PARAM, NOT_FOUND, ACCESS_DENIED, TIMEOUT, ...) that
-// [errors.Is] matches against the sentinels ([ErrNotFound], ...), and a
-// message that says how to fix the call.
+// read as far as it goes, and its ReadResult.Incomplete says why. Errors
+// are [*Error] values with a stable [Code] (INVALID_PARAM, NOT_FOUND,
+// ACCESS_DENIED, TIMEOUT, ...) and a message that says how to fix the
+// call. A Code is itself an [errors.Is] target:
+// errors.Is(err, scout.CodeNotFound) reports a missing path without
+// matching message text, and [CodeOf] returns the code of any error.
 //
 // # Output formats
 //

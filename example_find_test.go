@@ -25,7 +25,8 @@ func ExampleFinder_Find() {
 		return
 	}
 	// Newest first, grouped by directory; hidden entries are left out and counted.
-	fmt.Println(format.Grouped(format.FindPaths(res)))
+	text, _ := format.FindText(res, nil)
+	fmt.Println(text)
 	fmt.Println("skipped:", res.Skipped)
 	// Output:
 	// # internal/a/
@@ -45,7 +46,19 @@ func ExampleFinder_Find_limit() {
 	}
 	f := scout.Finder{Workspace: scout.Workspace{FS: fsys}}
 	res, _ := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"logs"}, Limit: 2})
-	fmt.Println(format.FindPaths(res), res.Truncated, res.Matched)
+	for _, e := range res.Entries {
+		fmt.Println(e.Path)
+	}
+	fmt.Println(res.Truncated, res.Matched)
+	text, _ := format.FindText(res, &format.FindOptions{MaxLimit: 3})
+	fmt.Println(text)
 	// Output:
-	// [logs/4.log logs/3.log] limit 5
+	// logs/4.log
+	// logs/3.log
+	// limit 5
+	// # logs/
+	// 4.log
+	// 3.log
+	//
+	// [2 results limit reached. Use limit=3 for more]
 }

@@ -50,12 +50,12 @@ type GlobOptions struct {
 	Limit int
 }
 
-// EntryType selects what Find returns.
-type EntryType int
+// EntryKind selects the kinds of entries Find returns.
+type EntryKind int
 
-// The entry types.
+// The entry kinds.
 const (
-	FilesAndDirs EntryType = iota // files, directories and other entries
+	FilesAndDirs EntryKind = iota // files, directories and other entries
 	FilesOnly                     // regular files, other non-directories and symlinks to them
 	DirsOnly                      // directories and symlinks to directories (not followed)
 )
@@ -84,7 +84,7 @@ type FindRequest struct {
 	// together as one union and entries whose base does not exist are
 	// reported in FindResult.MissingPaths (all missing is an error).
 	// Empty means the whole tree.
-	Patterns []string
+	Patterns []string `json:"patterns,omitempty"`
 	// Base, when set, is the directory Patterns are relative to, as in
 	// glob tools with a fixed search root: the walk starts at Base and
 	// every pattern is a glob matched against the paths below it, so no
@@ -92,36 +92,37 @@ type FindRequest struct {
 	// has no effect, no Patterns means every entry below Base, and a
 	// missing Base is a NOT_FOUND error. Empty means no fixed root: each
 	// pattern names its own base, as above.
-	Base string
+	Base string `json:"base,omitempty"`
 	// Recursive makes a glob with no '/' match at any depth ("*.go" is then
 	// "**/*.go"), as pi find does.
-	Recursive bool
+	Recursive bool `json:"recursive,omitempty"`
 	// Hidden includes entries whose name starts with '.'.
-	Hidden bool
+	Hidden bool `json:"hidden,omitempty"`
 	// NoIgnore disables .gitignore, .ignore, .git/info/exclude and the
 	// excludes file (core.excludesFile).
-	NoIgnore bool
+	NoIgnore bool `json:"no_ignore,omitempty"`
 	// PruneDirs are directory names never entered, e.g. "node_modules"
 	// (given to Operations as GlobOptions.Ignore). nil prunes nothing.
-	PruneDirs []string
-	// Type selects files, directories or both (the zero value).
-	Type EntryType
+	PruneDirs []string `json:"prune_dirs,omitempty"`
+	// Kind selects files, directories or both (the zero value).
+	Kind EntryKind `json:"kind,omitempty"`
 	// Exclude are globs of entries to leave out; one without '/' matches a
 	// base name at any depth.
-	Exclude []string
+	Exclude []string `json:"exclude,omitempty"`
 	// Order is the result order; the zero value is newest first.
-	Order FindOrder
-	// Limit caps the entries returned. 0 means 200; negative means no cap.
-	Limit int
+	Order FindOrder `json:"order,omitempty"`
+	// Limit caps the entries returned. 0 means DefaultFindLimit (200);
+	// negative means no cap.
+	Limit int `json:"limit,omitempty"`
 	// Timeout bounds the walk; at the deadline the entries found so far
-	// are returned, with Truncated set. 0 means no timeout.
-	Timeout time.Duration
+	// are returned, with Truncated set. 0 or negative means no timeout.
+	Timeout time.Duration `json:"timeout,omitempty"`
 	// MaxVisited stops the walk after that many entries were seen
-	// (a breaker); 0 means no cap.
-	MaxVisited int
+	// (a breaker); 0 or negative means no cap.
+	MaxVisited int `json:"max_visited,omitempty"`
 	// Progress, if set, receives the growing, unordered list of matches at
 	// most once every 200 ms while the walk runs. It must not block.
-	Progress func(FindProgress)
+	Progress func(FindProgress) `json:"-"`
 }
 
 // FindProgress is a snapshot passed to FindRequest.Progress.
@@ -192,10 +193,10 @@ func (f *Finder) internal(req *FindRequest) find.Request {
 		Hidden:     req.Hidden,
 		NoIgnore:   req.NoIgnore,
 		PruneDirs:  req.PruneDirs,
-		Kind:       find.Kind(req.Type),
+		Kind:       find.Kind(req.Kind),
 		Exclude:    req.Exclude,
 		Order:      find.Order(req.Order),
-		Limit:      limit(req.Limit, defaultFindLimit),
+		Limit:      limit(req.Limit, DefaultFindLimit),
 		Timeout:    req.Timeout,
 		MaxVisited: req.MaxVisited,
 	}
@@ -225,5 +226,3 @@ func (f *Finder) internal(req *FindRequest) find.Request {
 	}
 	return in
 }
-
-const defaultFindLimit = 200

@@ -2,6 +2,7 @@ package scout_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -82,9 +83,9 @@ func TestFind(t *testing.T) {
 			[]string{"internal/a/a.go"}, "** matches zero or more directories"},
 		{"path-order", scout.FindRequest{Patterns: []string{"internal/**/*.go"}, Order: scout.ByPath},
 			[]string{"internal/a/a.go", "internal/a/a_test.go", "internal/b/b.go"}, "ByPath sorts byte-wise"},
-		{"files-only", scout.FindRequest{Patterns: []string{"internal"}, Type: scout.FilesOnly, Order: scout.ByPath},
+		{"files-only", scout.FindRequest{Patterns: []string{"internal"}, Kind: scout.FilesOnly, Order: scout.ByPath},
 			[]string{"internal/a/a.go", "internal/a/a_test.go", "internal/b/b.go"}, "a directory input lists everything below it"},
-		{"dirs-only", scout.FindRequest{Patterns: []string{"internal"}, Type: scout.DirsOnly, Order: scout.ByPath},
+		{"dirs-only", scout.FindRequest{Patterns: []string{"internal"}, Kind: scout.DirsOnly, Order: scout.ByPath},
 			[]string{"internal/a/", "internal/b/"}, "DirsOnly"},
 		{"exclude", scout.FindRequest{Patterns: []string{"internal/**/*.go"}, Exclude: []string{"*_test.go"}, Order: scout.ByPath},
 			[]string{"internal/a/a.go", "internal/b/b.go"}, "an exclude glob without / matches base names"},
@@ -397,19 +398,41 @@ func TestFindTypeOfLinks(t *testing.T) {
 	}
 	f := scout.Finder{Workspace: scout.Workspace{Root: root}}
 	for _, c := range []struct {
-		typ  scout.EntryType
+		kind scout.EntryKind
 		want []string
 	}{
 		{scout.FilesOnly, []string{"f.txt", "lfile", "lnone"}},
 		{scout.DirsOnly, []string{"d/", "ldir/"}},
 		{scout.FilesAndDirs, []string{"d/", "f.txt", "ldir", "lfile", "lnone", "lout"}},
 	} {
-		res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"*"}, Type: c.typ, Order: scout.ByPath})
+		res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"*"}, Kind: c.kind, Order: scout.ByPath})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := paths(res); !slices.Equal(got, c.want) {
-			t.Errorf("type %d: %v, want %v", c.typ, got, c.want)
+			t.Errorf("kind %d: %v, want %v", c.kind, got, c.want)
 		}
+	}
+}
+
+// TestFindJSON checks the snake_case JSON of a request and a result, and
+// that a request with a Progress hook still encodes.
+func TestFindJSON(t *testing.T) {
+	req := scout.FindRequest{Patterns: []string{"*.go"}, NoIgnore: true, PruneDirs: []string{"vendor"}, MaxVisited: 9, Progress: func(scout.FindProgress) {}}
+	b, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"patterns":["*.go"],"no_ignore":true,"prune_dirs":["vendor"],"max_visited":9}`; string(b) != want {
+		t.Errorf("request JSON %s, want %s", b, want)
+	}
+	res := scout.FindResult{Entries: []scout.FindEntry{{Path: "a.go", Size: 3}}, Scope: ".", ExactFile: true, MissingPaths: []string{"x"}, Matched: 1, Truncated: scout.TruncLimit}
+	b, err = json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"entries":[{"path":"a.go","dir":false,"size":3,"mod_time":"0001-01-01T00:00:00Z"}],"scope":".","pattern":"","exact_file":true,"missing_paths":["x"],"matched":1,"visited":0,"truncated":"limit"}`
+	if string(b) != want {
+		t.Errorf("result JSON\n%s\nwant\n%s", b, want)
 	}
 }

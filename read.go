@@ -22,8 +22,9 @@ import (
 type Reader struct {
 	Workspace
 	// DefaultLimit is the number of lines an open-ended file read or a
-	// directory listing shows ("f.go", "f.go:100"). 0 means 300; values
-	// above 3000 mean 3000 and negative values mean 1. In-memory texts
+	// directory listing shows ("f.go", "f.go:100"). 0 means
+	// DefaultReadLimit (300); negative values, and values above 3000, mean
+	// 3000, the most one read shows. In-memory texts
 	// (archive members, notebooks, documents, resources) show up to 3000
 	// lines / 50 KB instead, web pages 300 lines / 50 KB.
 	DefaultLimit int
@@ -230,7 +231,7 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 	c := &read.Config{
 		FS:                  fsys,
 		Root:                root,
-		Limit:               r.DefaultLimit,
+		Limit:               readLimit(r.DefaultLimit),
 		Before:              req.Before,
 		After:               req.After,
 		NoSummaries:         r.NoSummaries,

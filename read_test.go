@@ -75,7 +75,8 @@ func TestReadGolden(t *testing.T) {
 					got = format.ReadText(res, &format.ReadOptions{Style: opts.Style})
 				}
 				got = strings.ReplaceAll(got, r.Root, "$ROOT")
-				cfg := tool.Config{FS: r.FS, Root: r.Root, Style: opts.Style, ReadLimit: opts.Limit, Reader: r}
+				cfg := tool.Config{FS: r.FS, Root: r.Root, Style: opts.Style, ReadLimit: opts.Limit,
+					NoSummaries: r.NoSummaries, ImageMetadataOnly: r.ImageMetadataOnly, Now: r.Now}
 				args, _ := json.Marshal(map[string]string{"path": path})
 				env := tool.Call(context.Background(), cfg, tool.Pi, "read", args)
 				env.Stats.TimeMS = 0

@@ -192,21 +192,24 @@ type SearchRequest struct {
 	// Skip passes over this many matching files: the page cursor (see
 	// SearchResult.NextSkip). It is ignored when the scope is one file.
 	Skip int `json:"skip,omitempty"`
-	// MaxFiles is the number of matching files in a page. 0 means 20;
-	// negative means all.
+	// MaxFiles is the number of matching files in a page. 0 means
+	// DefaultMaxFiles (20); negative means all.
 	MaxFiles int `json:"max_files,omitempty"`
 	// MaxMatchesPerFile caps the matching lines returned per file. 0 means
-	// 200; negative means all. SearchCount always counts every line.
+	// DefaultMaxMatchesPerFile (20), or 200 when the scope is one file
+	// (SearchResult.Single); negative means all. SearchCount always counts
+	// every line.
 	MaxMatchesPerFile int `json:"max_matches_per_file,omitempty"`
 	// MaxMatches is the line budget of one call: the scan stops once this
 	// many matching lines were seen from the page start (and one more
 	// matching file shows the result is incomplete), and in SearchContent
 	// mode a page holding more lines is cut to it round robin across its
-	// files (the counts of the other modes are never cut). 0 means 2000;
-	// negative means unlimited (totals are then exact).
+	// files (the counts of the other modes are never cut). 0 means
+	// DefaultMaxMatches (2000); negative means unlimited (totals are then
+	// exact).
 	MaxMatches int `json:"max_matches,omitempty"`
 	// MaxColumns cuts longer lines to this many characters (LineMatch.Cut).
-	// 0 means 512; negative means no cut.
+	// 0 means DefaultMaxColumns (512); negative means no cut.
 	MaxColumns int `json:"max_columns,omitempty"`
 	// Tags fills FileMatch.Tag with the hashline tag of each file of at
 	// most 4 MiB.
@@ -294,10 +297,6 @@ func (r *SearchResult) SkippedTotal() int {
 	}
 	return n
 }
-
-// DefaultMaxFileSize is the size cap of a search when neither the request
-// nor the Searcher sets one: 10 MB.
-const DefaultMaxFileSize = 10 << 20
 
 // Search runs req and returns one page of results. The error is a *Error:
 // CodeInvalidParam for a bad pattern, glob, type or limit, CodeNotFound
@@ -409,7 +408,7 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 		DotAll:     req.DotAll,
 		Before:     req.Before,
 		After:      req.After,
-		MaxColumns: limit(req.MaxColumns, 512),
+		MaxColumns: limit(req.MaxColumns, DefaultMaxColumns),
 		CountOnly:  req.Mode != SearchContent, // no lines to report in files mode either
 		FirstOnly:  req.Mode == SearchFiles,
 	}
@@ -420,29 +419,19 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 	return search.Request{
 		Paths:       req.Paths,
 		Grep:        g,
-		PerFile:     req.MaxMatchesPerFile,
+		PerFile:     limit(req.MaxMatchesPerFile, DefaultMaxMatchesPerFile),
+		PerFileOne:  limit(req.MaxMatchesPerFile, defaultMaxMatchesOneFile),
 		Walk:        walk.Options{Hidden: req.Hidden, NoIgnore: req.NoIgnore, PruneDirs: req.PruneDirs},
 		Globs:       req.Globs,
 		Types:       req.Types,
 		MaxFileSize: size,
 		Skip:        req.Skip,
-		MaxFiles:    limit(req.MaxFiles, 20),
-		Budget:      limit(req.MaxMatches, 2000),
+		MaxFiles:    limit(req.MaxFiles, DefaultMaxFiles),
+		Budget:      limit(req.MaxMatches, DefaultMaxMatches),
 		Tags:        req.Tags,
 		Workers:     s.Workers,
 		Registry:    reg,
 	}, nil
-}
-
-// limit resolves a limit: 0 means def, negative means none (-1).
-func limit(v, def int) int {
-	switch {
-	case v == 0:
-		return def
-	case v < 0:
-		return -1
-	}
-	return v
 }
 
 // fileMatch converts an internal hit.

@@ -169,9 +169,9 @@ func call(toolset, name, args, root, options string) *scout.Envelope {
 	if opts.ReadLimit != nil {
 		cfg.ReadLimit = *opts.ReadLimit
 	}
-	cfg.Reader.NoWeb = opts.NoWeb
-	cfg.Reader.AllowPrivateNetwork = opts.AllowPrivate
-	cfg.Reader.URLCache = urlCache
+	cfg.NoWeb = opts.NoWeb
+	cfg.AllowPrivateNetwork = opts.AllowPrivate
+	cfg.URLCache = urlCache
 	ctx := context.Background()
 	if opts.TimeoutMS > 0 {
 		var cancel context.CancelFunc

@@ -1,95 +1,52 @@
 package format
 
 import (
-	"fmt"
-	"path"
-	"sort"
-	"strings"
+	"io"
+	"time"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/pitext"
 )
 
-// FindPaths returns the display paths of a find result in result order;
-// directories end in '/'.
-func FindPaths(r *scout.FindResult) []string {
-	out := make([]string, len(r.Entries))
-	for i, e := range r.Entries {
-		out[i] = e.Path
-		if e.Dir {
-			out[i] += "/"
-		}
-	}
-	return out
+// FindOptions configure Find. nil means the defaults: the 50 KB cap, no
+// maximum limit, no hints, no extra notes.
+type FindOptions struct {
+	// MaxBytes caps the text (whole lines only) before the notices. 0 means
+	// 50 KB; negative means no cap.
+	MaxBytes int
+	// MaxLimit is the largest FindRequest.Limit the caller accepts: the
+	// notice of a result cut at its limit suggests at most this one, and at
+	// it says to narrow the pattern instead. 0 means no maximum.
+	MaxLimit int
+	// Timeout is the request's Timeout, which the note on a timed-out
+	// result names ("find timed out after 5s"). 0 leaves it out.
+	Timeout time.Duration
+	// Hints say, by skip reason, how to include what was left out; they
+	// follow the counts when nothing was found, e.g. SkipHidden:
+	// "pass hidden: true". nil means no hints.
+	Hints map[scout.SkipReason]string
+	// Notes are extra lines printed after the paths and the notes on a
+	// timeout and missing paths, before the notices.
+	Notes []string
 }
 
-// Grouped renders display paths grouped by directory, as pi find does: a
-// group per parent directory, in order of its first member; root entries
-// bare; other groups as "# dir/" followed by base names (directories keep
-// their trailing '/'); groups separated by a blank line.
-func Grouped(paths []string) string {
-	type group struct {
-		dir   string
-		names []string
-	}
-	var groups []*group
-	byDir := map[string]*group{}
-	for _, p := range paths {
-		trimmed := strings.TrimSuffix(p, "/")
-		dir, name := path.Dir(trimmed), path.Base(trimmed)
-		if strings.HasSuffix(p, "/") {
-			name += "/"
-		}
-		g := byDir[dir]
-		if g == nil {
-			g = &group{dir: dir}
-			byDir[dir] = g
-			groups = append(groups, g)
-		}
-		g.names = append(g.names, name)
-	}
-	var b strings.Builder
-	for i, g := range groups {
-		if i > 0 {
-			b.WriteString("\n\n")
-		}
-		if g.dir != "." {
-			b.WriteString("# " + g.dir + "/\n")
-		}
-		b.WriteString(strings.Join(g.names, "\n"))
-	}
-	return b.String()
+// Find writes the pi text of a find result: the paths grouped by directory
+// as "# dir/" then base names (directories end in '/'; entries of the root
+// bare; the file itself when the input named one), the notes on a timeout
+// and missing paths, with no match what was left out and why, then the
+// 50 KB cap and the "[...]" notices on the cut and the limit.
+func Find(w io.Writer, r *scout.FindResult, o *FindOptions) error {
+	text, _ := FindText(r, o)
+	_, err := io.WriteString(w, text)
+	return err
 }
 
-// LeftOut summarises what a walk left out and how to include it, or ""
-// when nothing was. hints maps a skip reason to the way to include such
-// entries (e.g. "ignored": "pass gitignore: false"); reasons without a hint
-// are listed without one.
-func LeftOut(skipped map[scout.SkipReason]int, hints map[scout.SkipReason]string) string {
-	if len(skipped) == 0 {
-		return ""
+// FindText returns the text Find writes, and whether the byte cap cut it.
+func FindText(r *scout.FindResult, o *FindOptions) (text string, truncated bool) {
+	var po *pitext.FindOptions
+	if o != nil {
+		po = &pitext.FindOptions{MaxBytes: o.MaxBytes, MaxLimit: o.MaxLimit, Timeout: o.Timeout, Hints: o.Hints, Notes: o.Notes}
 	}
-	reasons := make([]scout.SkipReason, 0, len(skipped))
-	total := 0
-	for r, n := range skipped {
-		if n > 0 {
-			reasons = append(reasons, r)
-			total += n
-		}
-	}
-	if total == 0 {
-		return ""
-	}
-	sort.Slice(reasons, func(i, j int) bool { return reasons[i] < reasons[j] })
-	parts := make([]string, len(reasons))
-	for i, r := range reasons {
-		parts[i] = fmt.Sprintf("%d %s", skipped[r], r)
-		if h := hints[r]; h != "" {
-			parts[i] += " (" + h + ")"
-		}
-	}
-	noun := "entries"
-	if total == 1 {
-		noun = "entry"
-	}
-	return fmt.Sprintf("Left out %d %s: %s.", total, noun, strings.Join(parts, ", "))
+	text, cut := pitext.Find(r, po)
+	return text, cut != nil
 }

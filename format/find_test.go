@@ -3,70 +3,78 @@ package format
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/scoutkit/scout"
 )
 
-func TestGrouped(t *testing.T) {
+func TestFindText(t *testing.T) {
+	entries := func(paths ...string) []scout.FindEntry {
+		var es []scout.FindEntry
+		for _, p := range paths {
+			es = append(es, scout.FindEntry{Path: strings.TrimSuffix(p, "/"), Dir: strings.HasSuffix(p, "/")})
+		}
+		return es
+	}
 	tests := []struct {
-		in     []string
-		want   string
-		reason string
+		name, reason string
+		res          scout.FindResult
+		opts         *FindOptions
+		want         string
+		wantCut      bool
 	}{
-		{nil, "", "no paths"},
-		{[]string{"a.go", "b.go"}, "a.go\nb.go", "root entries are bare"},
-		{[]string{"apps/ast.ts", "apps/grep.txt", "packages/x.ts"}, "# apps/\nast.ts\ngrep.txt\n\n# packages/\nx.ts", "pi's example"},
-		{[]string{"src/a.go", "main.go", "src/b.go"}, "# src/\na.go\nb.go\n\nmain.go", "groups in order of their first member"},
-		{[]string{"src/", "src/sub/", "src/sub/x.go"}, "src/\n\n# src/\nsub/\n\n# src/sub/\nx.go", "directories keep their slash and group by their parent"},
+		{
+			name:   "grouped",
+			reason: "entries grouped by directory in result order, directories with a slash",
+			res:    scout.FindResult{Entries: entries("main.go", "src/a.go", "src/sub/"), Matched: 3},
+			want:   "main.go\n\n# src/\na.go\nsub/",
+		},
+		{
+			name:   "exact file",
+			reason: "an input naming one file prints it alone",
+			res:    scout.FindResult{Entries: entries("src/a.go"), ExactFile: true, Matched: 1},
+			want:   "src/a.go",
+		},
+		{
+			name:   "none",
+			reason: "no match: the notes, then what was left out with the hints",
+			res:    scout.FindResult{MissingPaths: []string{"x/*.go"}, Skipped: map[scout.SkipReason]int{scout.SkipHidden: 2, scout.SkipIgnored: 1}},
+			opts:   &FindOptions{Hints: map[scout.SkipReason]string{scout.SkipHidden: "pass hidden: true"}, Notes: []string{"a note"}},
+			want:   "No files found matching pattern\nSkipped missing paths: x/*.go\na note\nLeft out 3 entries: 2 hidden (pass hidden: true), 1 ignored.",
+		},
+		{
+			name:   "limit",
+			reason: "a result cut at its limit suggests twice the limit, at most MaxLimit",
+			res:    scout.FindResult{Entries: entries("a", "b"), Matched: 5, Truncated: scout.TruncLimit},
+			opts:   &FindOptions{MaxLimit: 3},
+			want:   "a\nb\n\n[2 results limit reached. Use limit=3 for more]",
+		},
+		{
+			name:   "timeout",
+			reason: "a timed-out result says after how long, then the missing paths",
+			res:    scout.FindResult{Entries: entries("a"), Matched: 1, Truncated: scout.TruncTimeout, MissingPaths: []string{"m"}},
+			opts:   &FindOptions{Timeout: 1500 * time.Millisecond},
+			want:   "a\n\nfind timed out after 1.5s; returning 1 partial matches — increase timeout or narrow pattern\nSkipped missing paths: m",
+		},
+		{
+			name:    "cut",
+			reason:  "the byte cap keeps whole lines and says how to see the rest",
+			res:     scout.FindResult{Entries: entries("aaaa", "bbbb", "cccc"), Matched: 3},
+			opts:    &FindOptions{MaxBytes: 10},
+			want:    "aaaa\nbbbb\n\n[Showing lines 1-2 of 3 (1KB limit). Narrow the pattern or lower limit to see the rest]",
+			wantCut: true,
+		},
 	}
 	for _, tt := range tests {
-		if got := Grouped(tt.in); got != tt.want {
-			t.Errorf("Grouped(%q) =\n%s\nwant\n%s\n(%s)", tt.in, got, tt.want, tt.reason)
-		}
-	}
-}
-
-func TestTruncateHead(t *testing.T) {
-	s := strings.Repeat("abcdefghi\n", 10) + "end" // 11 lines, 103 bytes
-	tests := []struct {
-		max          int
-		shown, total int
-		cut          bool
-		reason       string
-	}{
-		{1000, 11, 11, false, "fits"},
-		{103, 11, 11, false, "exactly fits"},
-		{50, 5, 11, true, "whole lines only"},
-		{5, 0, 11, true, "not even one line"},
-	}
-	for _, tt := range tests {
-		kept, shown, total, cut := TruncateHead(s, tt.max)
-		if shown != tt.shown || total != tt.total || cut != tt.cut || len(kept) > tt.max {
-			t.Errorf("TruncateHead(max %d) = %d/%d cut %v (%d bytes); want %d/%d %v (%s)", tt.max, shown, total, cut, len(kept), tt.shown, tt.total, tt.cut, tt.reason)
-		}
-	}
-}
-
-func TestNoticeAndBytes(t *testing.T) {
-	if got := Notice("", "a", "b"); got != "\n\n[a. b]" {
-		t.Errorf("Notice = %q", got)
-	}
-	if Notice() != "" {
-		t.Error("Notice of nothing must be empty")
-	}
-	for n, want := range map[int64]string{512: "512B", 1229: "1.2KB", 3565158: "3.4MB", 1 << 30: "1.0GB"} {
-		if got := Bytes(n); got != want {
-			t.Errorf("Bytes(%d) = %s, want %s", n, got, want)
-		}
-	}
-}
-
-func TestLeftOut(t *testing.T) {
-	got := LeftOut(map[scout.SkipReason]int{scout.SkipHidden: 2, scout.SkipIgnored: 1, scout.SkipBinary: 0}, map[scout.SkipReason]string{scout.SkipHidden: "pass hidden: true"})
-	if want := "Left out 3 entries: 2 hidden (pass hidden: true), 1 ignored."; got != want {
-		t.Errorf("LeftOut = %q, want %q", got, want)
-	}
-	if LeftOut(nil, nil) != "" || LeftOut(map[scout.SkipReason]int{scout.SkipBinary: 0}, nil) != "" {
-		t.Error("nothing left out must give no text")
+		t.Run(tt.name, func(t *testing.T) {
+			got, cut := FindText(&tt.res, tt.opts)
+			if got != tt.want || cut != tt.wantCut {
+				t.Errorf("%s\n got (cut=%v):\n%s\nwant (cut=%v):\n%s", tt.reason, cut, got, tt.wantCut, tt.want)
+			}
+			var b strings.Builder
+			if err := Find(&b, &tt.res, tt.opts); err != nil || b.String() != got {
+				t.Errorf("Find writes what FindText returns")
+			}
+		})
 	}
 }

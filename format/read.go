@@ -7,6 +7,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/dirtree"
+	"github.com/scoutkit/scout/internal/pitext"
 )
 
 // The line styles of a text read.
@@ -127,7 +128,7 @@ func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
 	if r.Footer != "" {
 		b.WriteString("\n\n" + r.Footer)
 	}
-	b.WriteString(Notice(readNotices(r, entity)...))
+	b.WriteString(pitext.Notice(readNotices(r, entity)...))
 }
 
 // readNotices lists the notice parts of a text or directory result.
@@ -142,7 +143,7 @@ func readNotices(r *scout.ReadResult, entity string) []string {
 	if t := r.Truncation; t != nil {
 		s := fmt.Sprintf("Showing lines %d-%d of %s%d", t.Start, t.End, atLeast, t.Total)
 		if t.Reason == "bytes" {
-			s += " (" + KB(t.ByteLimit) + " limit)"
+			s += " (" + pitext.KB(t.ByteLimit) + " limit)"
 		}
 		parts = append(parts, s, fmt.Sprintf("Use :%d to continue", t.Next))
 	} else if !r.Multi && len(r.Blocks) == 1 && r.Blocks[0].Next > 0 {
@@ -199,19 +200,13 @@ func rangeString(start, end int) string {
 	return fmt.Sprintf("%d-%d", start, end)
 }
 
-// DelimitedNote is the note on an entry that named several paths (joined
-// by a comma, ';' or white space) and was taken for them.
-func DelimitedNote(paths []string) string {
-	return fmt.Sprintf("Note: interpreted as %d paths: %s", len(paths), strings.Join(paths, ", "))
-}
-
 // writeParts renders a delimited entry read as several paths.
 func writeParts(b *strings.Builder, r *scout.ReadResult, o *ReadOptions) {
 	names := make([]string, len(r.Parts))
 	for i, p := range r.Parts {
 		names[i] = p.Path
 	}
-	b.WriteString(DelimitedNote(names))
+	b.WriteString(pitext.DelimitedNote(names))
 	for _, p := range r.Parts {
 		b.WriteString("\n\n")
 		if p.Result == nil {

@@ -1,15 +1,10 @@
 package format
 
 import (
-	"fmt"
 	"io"
-	"path"
-	"sort"
-	"strconv"
-	"strings"
-	"unicode"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/pitext"
 )
 
 // SearchOptions configure Search. nil means the defaults: hashline style,
@@ -21,7 +16,7 @@ type SearchOptions struct {
 	// one fall back to the plain marks.
 	Plain bool
 	// MaxBytes caps the text (whole lines only) before the notices. 0 means
-	// MaxBytes (50 KB); negative means no cap.
+	// 50 KB; negative means no cap.
 	MaxBytes int
 	// IgnoredHint is appended to the count of ignored files when nothing
 	// matched, e.g. "pass gitignore: false to search them". "" means none.
@@ -29,9 +24,6 @@ type SearchOptions struct {
 	// Notes are extra lines printed after the results, before the notices.
 	Notes []string
 }
-
-// CutMark ends a line cut at the column limit.
-const CutMark = "…"
 
 // Search writes the pi text of a search result: matches grouped by file
 // (or flat for a single file), "..." between gaps, the page notice, the
@@ -48,271 +40,10 @@ func Search(w io.Writer, r *scout.SearchResult, o *SearchOptions) error {
 // it. A SearchFiles result prints one path per line and a SearchCount
 // result "path:count" lines, with the same notices.
 func SearchText(r *scout.SearchResult, o *SearchOptions) (text string, truncated bool) {
-	text, cut := SearchTextCut(r, o)
+	var po *pitext.SearchOptions
+	if o != nil {
+		po = &pitext.SearchOptions{Plain: o.Plain, MaxBytes: o.MaxBytes, IgnoredHint: o.IgnoredHint, Notes: o.Notes}
+	}
+	text, cut := pitext.Search(r, po)
 	return text, cut != nil
-}
-
-// Cut says how the byte cap cut a text (pi's head truncation).
-type Cut struct {
-	ShownLines int // the whole leading lines kept
-	TotalLines int // the lines before the cut
-	TotalBytes int // the bytes before the cut
-	MaxBytes   int // the cap
-}
-
-// SearchTextCut is SearchText with the details of the cut; nil when the
-// text was not cut.
-func SearchTextCut(r *scout.SearchResult, o *SearchOptions) (text string, cut *Cut) {
-	if o == nil {
-		o = &SearchOptions{}
-	}
-	notes := searchNotes(r, o)
-	var body string
-	switch {
-	case r.Mode != scout.SearchContent:
-		body = fileList(r)
-	case r.Single && len(r.Files) == 1:
-		body = singleFile(&r.Files[0], o.Plain)
-	default:
-		body = grouped(r.Files, o.Plain)
-	}
-	if body == "" {
-		text = "No matches found"
-		if len(notes) > 0 {
-			text += "\n" + strings.Join(notes, "\n")
-		}
-		if n := skippedLine(r, o.IgnoredHint, nil); n != "" {
-			text += "\n" + n
-		}
-		return text, nil
-	}
-	if p := pageNotice(r); p != "" {
-		body += "\n\n" + p
-	}
-	if len(notes) > 0 {
-		body += "\n\n" + strings.Join(notes, "\n")
-	}
-	max := o.MaxBytes
-	if max == 0 {
-		max = MaxBytes
-	}
-	var parts []string
-	if max > 0 {
-		if kept, shown, total, cutHere := TruncateHead(body, max); cutHere {
-			cut = &Cut{ShownLines: shown, TotalLines: total, TotalBytes: len(body), MaxBytes: max}
-			body = kept
-			parts = append(parts, fmt.Sprintf("Showing lines 1-%d of %d (%s limit); narrow paths or pattern to see the rest", shown, total, KB(max)))
-		}
-	}
-	if r.LinesCut() {
-		parts = append(parts, "Some lines truncated to "+strconv.Itoa(r.MaxColumns)+" chars")
-	}
-	// After the cut, so that it is never cut off.
-	if n := skippedLine(r, "", missed); n != "" {
-		body += "\n\n" + n
-	}
-	return body + Notice(parts...), cut
-}
-
-// missed are the skip reasons a result with matches still names: files
-// that were to be searched and could not be, so that a match in them was
-// missed. Ignored, hidden, binary, symlinked and special files are left out
-// by rule, as ripgrep leaves them out; an empty result names those too.
-var missed = map[scout.SkipReason]bool{scout.SkipTooLarge: true, scout.SkipUnreadable: true}
-
-// searchNotes are the lines on missing paths and skipped archive members.
-func searchNotes(r *scout.SearchResult, o *SearchOptions) []string {
-	var notes []string
-	if len(r.MissingPaths) > 0 {
-		notes = append(notes, "Skipped missing paths: "+strings.Join(r.MissingPaths, ", "))
-	}
-	var members []string
-	for _, sp := range r.SkippedPaths {
-		if sp.Reason == scout.SkipUnreadable {
-			continue // a sample of a failure counted in Skipped
-		}
-		why := sp.Message
-		if why == "" {
-			why = strings.ReplaceAll(string(sp.Reason), "_", " ")
-		}
-		members = append(members, sp.Path+" ("+why+")")
-	}
-	if len(members) > 0 {
-		notes = append(notes, "Skipped archive entries (search supports text members only): "+strings.Join(members, ", "))
-	}
-	return append(notes, o.Notes...)
-}
-
-// pageNotice is the "Showing files a-b of N" notice, or "".
-func pageNotice(r *scout.SearchResult) string {
-	if r.NextSkip == 0 || r.Single {
-		return ""
-	}
-	total := strconv.Itoa(r.TotalFiles)
-	if r.Truncated == scout.TruncBudget {
-		total = "at least " + total
-	}
-	return fmt.Sprintf("Showing files %d-%d of %s. Use skip=%d for the next page, or narrow paths/pattern.", r.Skip+1, r.NextSkip, total, r.NextSkip)
-}
-
-// skippedLine says what was left out of the search, or "": every reason,
-// or only those in only when it is not nil.
-func skippedLine(r *scout.SearchResult, ignoredHint string, only map[scout.SkipReason]bool) string {
-	if len(r.Skipped) == 0 {
-		return ""
-	}
-	reasons := make([]string, 0, len(r.Skipped))
-	for k := range r.Skipped {
-		if only == nil || only[k] {
-			reasons = append(reasons, string(k))
-		}
-	}
-	sort.Strings(reasons)
-	var parts []string
-	total := 0
-	for _, k := range reasons {
-		n := r.Skipped[scout.SkipReason(k)]
-		if n == 0 {
-			continue
-		}
-		total += n
-		part := fmt.Sprintf("%d %s", n, strings.ReplaceAll(k, "_", " "))
-		if k == string(scout.SkipIgnored) && ignoredHint != "" {
-			part += " (" + ignoredHint + ")"
-		}
-		parts = append(parts, part)
-	}
-	if total == 0 {
-		return ""
-	}
-	return fmt.Sprintf("Not searched: %s.", strings.Join(parts, ", "))
-}
-
-// fileList renders the files of a SearchFiles result one per line, and
-// those of a SearchCount result as "path:count".
-func fileList(r *scout.SearchResult) string {
-	var b strings.Builder
-	for _, f := range r.Files {
-		b.WriteString(f.Path)
-		if r.Mode == scout.SearchCount {
-			b.WriteString(":" + strconv.Itoa(f.MatchLines))
-		}
-		b.WriteByte('\n')
-	}
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// singleFile renders one file without a group heading.
-func singleFile(f *scout.FileMatch, plain bool) string {
-	lines := strings.TrimSuffix(fileLines(f, plain), "\n")
-	if lines == "" {
-		return ""
-	}
-	if !plain && f.Tag != "" {
-		return "¶" + f.Path + "#" + f.Tag + "\n" + lines
-	}
-	return lines
-}
-
-// grouped renders files bucketed by directory, in order of first
-// appearance: "# dir/" then "## name#TAG" per file; files at the top
-// level print as "# name#TAG".
-func grouped(files []scout.FileMatch, plain bool) string {
-	type group struct {
-		dir   string
-		files []*scout.FileMatch
-	}
-	var groups []*group
-	byDir := map[string]*group{}
-	for i := range files {
-		f := &files[i]
-		d := dirOf(f.Path)
-		g := byDir[d]
-		if g == nil {
-			g = &group{dir: d}
-			byDir[d] = g
-			groups = append(groups, g)
-		}
-		g.files = append(g.files, f)
-	}
-	var sections []string
-	for _, g := range groups {
-		var b strings.Builder
-		for _, f := range g.files {
-			lines := fileLines(f, plain)
-			if lines == "" {
-				continue
-			}
-			name := f.Path[len(g.dir):]
-			if g.dir != "" {
-				if b.Len() == 0 {
-					b.WriteString("# " + g.dir + "\n")
-				} else {
-					b.WriteString("\n")
-				}
-				b.WriteString("## ")
-			} else {
-				if b.Len() > 0 {
-					b.WriteString("\n")
-				}
-				b.WriteString("# ")
-			}
-			b.WriteString(name)
-			if !plain && f.Tag != "" {
-				b.WriteString("#" + f.Tag)
-			}
-			b.WriteString("\n" + lines)
-		}
-		if b.Len() > 0 {
-			sections = append(sections, strings.TrimSuffix(b.String(), "\n"))
-		}
-	}
-	return strings.Join(sections, "\n\n")
-}
-
-// dirOf returns the directory part of a display path with its trailing
-// '/', "" for a top-level file. An archive member groups under the
-// archive's directory; a URL-like path is top level.
-func dirOf(p string) string {
-	if strings.Contains(p, "://") {
-		return ""
-	}
-	if i := strings.IndexByte(p, ':'); i >= 0 {
-		p = p[:i]
-	}
-	d := path.Dir(p)
-	if d == "." {
-		return ""
-	}
-	return d + "/"
-}
-
-// fileLines renders a file's lines, each ending in '\n', with "..." where
-// line numbers jump. Trailing white space is dropped, as pi's grep does.
-func fileLines(f *scout.FileMatch, plain bool) string {
-	sep := "|"
-	if !plain && f.Tag != "" {
-		sep = ":"
-	}
-	var b strings.Builder
-	prev := 0
-	for _, l := range f.Lines {
-		if prev > 0 && l.Line > prev+1 {
-			b.WriteString("...\n")
-		}
-		prev = l.Line
-		if l.Match {
-			b.WriteByte('*')
-		} else {
-			b.WriteByte(' ')
-		}
-		b.WriteString(strconv.Itoa(l.Line))
-		b.WriteString(sep)
-		b.WriteString(strings.TrimRightFunc(l.Text, unicode.IsSpace))
-		if l.Cut {
-			b.WriteString(CutMark)
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
 }

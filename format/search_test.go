@@ -137,18 +137,6 @@ func TestSearchText(t *testing.T) {
 			if err := Search(&b, &tt.res, tt.opts); err != nil || b.String() != got {
 				t.Errorf("Search writes what SearchText returns")
 			}
-			if text, c := SearchTextCut(&tt.res, tt.opts); text != got || (c != nil) != cut {
-				t.Errorf("SearchTextCut returns SearchText's text, and a Cut when it was cut")
-			}
 		})
-	}
-}
-
-func TestSearchTextCut(t *testing.T) {
-	res := scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "aaaa"), match(2, "bbbb"), match(3, "cccc")}}}}
-	_, c := SearchTextCut(&res, &SearchOptions{MaxBytes: 16})
-	want := Cut{ShownLines: 2, TotalLines: 3, TotalBytes: len("*1|aaaa\n*2|bbbb\n*3|cccc"), MaxBytes: 16}
-	if c == nil || *c != want {
-		t.Errorf("the cut counts the lines kept, and the lines and bytes before the cut: got %+v, want %+v", c, want)
 	}
 }

@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/scoutkit/scout"
-	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/pitext"
 )
 
 func init() {
@@ -67,7 +67,7 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	}
 	norm := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(pattern), `\`, "/"), "./")
 	f := scout.Finder{Workspace: ws}
-	res, err := f.Find(ctx, scout.FindRequest{Patterns: []string{norm}, Base: base, Type: et, Exclude: exclude, Limit: ampGlobLimit})
+	res, err := f.Find(ctx, scout.FindRequest{Patterns: []string{norm}, Base: base, Kind: et, Exclude: exclude, Limit: ampGlobLimit})
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +88,7 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	var text string
 	if len(matches) == 0 {
 		text = fmt.Sprintf("No files found matching '%s' in '%s'", norm, pathutil.Display(base))
-		if lo := format.LeftOut(res.Skipped, nil); lo != "" {
+		if lo := pitext.LeftOut(res.Skipped, nil); lo != "" {
 			text += "\n" + lo
 		}
 	} else {

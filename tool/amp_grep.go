@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/scoutkit/scout"
-	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/pitext"
 	"github.com/scoutkit/scout/internal/search"
 )
 
@@ -159,8 +159,7 @@ func newAmpGrep(in *ampGrepArgs) *ampGrep {
 
 func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (*scout.Envelope, error) {
 	g := newAmpGrep(in)
-	s := c.Searcher
-	s.Workspace = c.workspace()
+	s := c.searcher(c.workspace())
 	req := scout.SearchRequest{
 		Pattern:           g.Pattern,
 		IgnoreCase:        g.IgnoreCase,
@@ -219,7 +218,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (*scout.Envelop
 		st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
 		d.skipped = skippedMap(res.Skipped)
 	default:
-		if err := ampContent(ctx, &s, req, g, d, &st); err != nil {
+		if err := ampContent(ctx, s, req, g, d, &st); err != nil {
 			return nil, err
 		}
 		d.shown, d.total = d.MatchesCount, d.TotalMatches
@@ -449,13 +448,13 @@ func skippedMap(m map[scout.SkipReason]int) map[string]int {
 // ampGrepText renders the result ripgrep-style for the model: path:line:text
 // for content (path-line-text for context), one path per line for files,
 // path:count for counts; then a paging note. The text stops at the last
-// whole item within format.MaxBytes (data keeps everything), with a note.
+// whole item within pitext.MaxBytes (data keeps everything), with a note.
 func ampGrepText(g *ampGrep, d *ampGrepData) string {
 	var b strings.Builder
 	var item strings.Builder
 	shown := 0 // items written
 	put := func() bool {
-		if b.Len()+item.Len() > format.MaxBytes {
+		if b.Len()+item.Len() > pitext.MaxBytes {
 			return false
 		}
 		b.WriteString(item.String())
@@ -526,10 +525,10 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 	switch {
 	case shown < d.shown:
 		text += fmt.Sprintf("\n\n[Text shows %s %d-%d of %s (%s limit); data holds the %d of this page. Use head_limit=%d with offset=%d for the next ones]",
-			unit, g.Offset+1, g.Offset+shown, total, format.KB(format.MaxBytes), d.shown, shown, g.Offset+shown)
+			unit, g.Offset+1, g.Offset+shown, total, pitext.KB(pitext.MaxBytes), d.shown, shown, g.Offset+shown)
 	case d.Truncated:
 		text += fmt.Sprintf("\n\n[Showing %s %d-%d of %s (a reply holds at most %s of results). Use offset=%d for more, and head_limit to page in smaller steps]",
-			unit, g.Offset+1, g.Offset+d.shown, total, format.KB(ampMaxBytes), g.Offset+d.shown)
+			unit, g.Offset+1, g.Offset+d.shown, total, pitext.KB(ampMaxBytes), g.Offset+d.shown)
 	case g.Offset+d.shown < d.total || d.LowerBound:
 		text += fmt.Sprintf("\n\n[Showing %s %d-%d of %s. Use offset=%d for more]", unit, g.Offset+1, g.Offset+d.shown, total, g.Offset+d.shown)
 	}

@@ -39,13 +39,13 @@ func TestAmpGrepLowerBound(t *testing.T) {
 	}
 }
 
-// TestAmpGrepSizeCap: the host's Searcher.MaxFileSize is the size cap;
+// TestAmpGrepSizeCap: the host's Config.MaxFileSize is the size cap;
 // larger files are skipped, counted and named in the text even when
 // something matched (one of them may hold a match; issue 13 item 18).
 func TestAmpGrepSizeCap(t *testing.T) {
 	tree := fstest.MapFS{"big.txt": {Data: []byte(strings.Repeat("x", 200) + "\n")}, "small.txt": {Data: []byte("x\n")}}
 	c := Config{FS: tree}
-	c.Searcher.MaxFileSize = 100
+	c.MaxFileSize = 100
 	env := Call(context.Background(), c, Amplifier, "grep", []byte(`{"pattern":"x"}`))
 	if env.Text != "small.txt\n\nNot searched: 1 too large." || env.Stats.Skipped != 1 {
 		t.Errorf("big.txt is over the cap: got %q, skipped %d", env.Text, env.Stats.Skipped)

@@ -1,11 +1,6 @@
 package tool
 
-import (
-	"context"
-	"encoding/json"
-
-	"github.com/scoutkit/scout"
-)
+import "encoding/json"
 
 // OpenAITool is a tool definition in the shape of OpenAI-style function
 // calling ("tools": [{"type": "function", "function": {...}}]).
@@ -53,11 +48,4 @@ func AnthropicTools(toolset string) ([]AnthropicTool, error) {
 		out[i] = AnthropicTool{Name: t.Name, Description: t.Description, InputSchema: t.Schema}
 	}
 	return out, nil
-}
-
-// Dispatch runs a model's tool call (the tool name and its JSON arguments,
-// as either API delivers them) and returns the Envelope; the model should
-// be shown its Text. It is Call under the name agent loops look for.
-func Dispatch(ctx context.Context, c Config, toolset, name string, arguments []byte) *scout.Envelope {
-	return Call(ctx, c, toolset, name, arguments)
 }

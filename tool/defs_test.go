@@ -78,9 +78,9 @@ func TestDefinitionShapes(t *testing.T) {
 	}
 }
 
-// TestDispatch runs tool calls as the model APIs deliver them: a name from
-// the definitions and the arguments as JSON text.
-func TestDispatch(t *testing.T) {
+// TestCallAsDelivered runs tool calls as the model APIs deliver them: a
+// name from the definitions and the arguments as JSON text.
+func TestCallAsDelivered(t *testing.T) {
 	cfg := Config{FS: fstest.MapFS{"a.go": {Data: []byte("package a\n")}}}
 	tests := []struct {
 		toolset, name, args string
@@ -97,7 +97,7 @@ func TestDispatch(t *testing.T) {
 		{Pi, "find", `{"paths": 3}`, scout.CodeInvalidParam, "'paths'"},
 	}
 	for _, tt := range tests {
-		env := Dispatch(context.Background(), cfg, tt.toolset, tt.name, []byte(tt.args))
+		env := Call(context.Background(), cfg, tt.toolset, tt.name, []byte(tt.args))
 		switch {
 		case tt.code == "" && (env.Status != scout.StatusSuccess || !strings.Contains(env.Text, tt.want)):
 			t.Errorf("%s/%s %s: %s %q; want success with %q", tt.toolset, tt.name, tt.args, env.Status, env.Text, tt.want)

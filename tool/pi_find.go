@@ -2,18 +2,16 @@ package tool
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/scoutkit/scout"
-	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/pitext"
 )
 
 func init() {
@@ -76,8 +74,8 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 		return nil, errs.New(errs.InvalidParam, "Searching from root directory '/' is not allowed: name a directory below it, e.g. [\"/home/*.txt\"] or [\"etc/**/*.conf\"].")
 	}
 	prune := pruneNodeModules(inputs)
-	f := scout.Finder{Workspace: ws, Resolvers: c.Searcher.Resolvers}
-	res, err := f.Find(ctx, scout.FindRequest{
+	f := c.finder(ws)
+	req := scout.FindRequest{
 		Patterns:  inputs,
 		Recursive: true,
 		Hidden:    in.Hidden,
@@ -85,55 +83,28 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 		PruneDirs: prune,
 		Limit:     limit,
 		Timeout:   time.Duration(timeout * float64(time.Second)),
-	})
+	}
+	res, err := f.Find(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	files := format.FindPaths(res)
-	var text string
-	var notes []string
-	timedOut := res.Truncated == scout.TruncTimeout
-	if timedOut {
-		notes = append(notes, fmt.Sprintf("find timed out after %ss; returning %d partial matches — increase timeout or narrow pattern", strconv.FormatFloat(timeout, 'f', -1, 64), len(files)))
-	}
-	if len(res.MissingPaths) > 0 {
-		notes = append(notes, "Skipped missing paths: "+strings.Join(res.MissingPaths, ", "))
-	}
-	notes = append(notes, splitNotes(splits)...)
-	if len(files) == 0 {
-		lines := append([]string{"No files found matching pattern"}, notes...)
-		if lo := format.LeftOut(res.Skipped, piFindHints(in.Gitignore, prune != nil)); lo != "" {
-			lines = append(lines, lo)
-		}
-		text = strings.Join(lines, "\n")
-	} else {
-		if res.ExactFile {
-			text = files[0]
-		} else {
-			text = format.Grouped(files)
-		}
-		if len(notes) > 0 {
-			text += "\n\n" + strings.Join(notes, "\n")
-		}
-	}
+	files := pitext.Paths(res)
+	text, cut := pitext.Find(res, &pitext.FindOptions{
+		MaxLimit: piFindMaxLimit,
+		Timeout:  req.Timeout,
+		Hints:    piFindHints(in.Gitignore, prune != nil),
+		Notes:    splitNotes(splits),
+	})
 	limitReached := res.Truncated == scout.TruncLimit
-	var meta []string
-	if limitReached {
-		meta = append(meta, limitNotice(limit, piFindMaxLimit, "narrow the pattern or paths for the rest"))
-	}
-	var cut *format.Cut
-	if kept, shown, total, ok := format.TruncateHead(text, format.MaxBytes); ok {
-		cut = &format.Cut{ShownLines: shown, TotalLines: total, TotalBytes: len(text), MaxBytes: format.MaxBytes}
-		text = kept
-		meta = append([]string{fmt.Sprintf("Showing lines 1-%d of %d (%s limit). Narrow the pattern or lower limit to see the rest", shown, total, format.KB(format.MaxBytes))}, meta...)
-	}
-	text += format.Notice(meta...)
-	data := map[string]any{
-		"scopePath":          res.Scope,
-		"fileCount":          len(files),
-		"files":              files,
-		"truncated":          res.Truncated != "" || cut != nil,
-		"resultLimitReached": limitReached,
+	data := &piFindData{
+		ScopePath:          res.Scope,
+		FileCount:          len(files),
+		Files:              files,
+		Truncated:          res.Truncated != "" || cut != nil,
+		ResultLimitReached: limitReached,
+		MissingPaths:       res.MissingPaths,
+		SplitEntries:       splits,
+		Skipped:            res.Skipped,
 	}
 	// details.truncation and details.meta: how the text was cut
 	// and the result limit that was reached.
@@ -141,20 +112,9 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	if limitReached {
 		m.Limits = &piMetaLimits{ResultLimit: &piReached{limit}}
 	}
-	if m.Truncation != nil {
-		data["truncation"] = m.Truncation
-	}
+	data.Truncation = m.Truncation
 	if m != (piMeta{}) {
-		data["meta"] = m
-	}
-	if len(res.MissingPaths) > 0 {
-		data["missingPaths"] = res.MissingPaths
-	}
-	if len(splits) > 0 {
-		data["splitEntries"] = splits
-	}
-	if len(res.Skipped) > 0 {
-		data["skipped"] = res.Skipped
+		data.Meta = &m
 	}
 	env := okEnvelope(res.Truncated != "" || cut != nil, data, text)
 	env.Stats.Matched = len(files)
@@ -163,6 +123,21 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	env.Context.PathResolved = res.Scope
 	env.Context.PatternNormalized = res.Pattern
 	return env, nil
+}
+
+// piFindData is pi find's details, its fields in the order of their JSON
+// names.
+type piFindData struct {
+	FileCount          int                      `json:"fileCount"`
+	Files              []string                 `json:"files"`
+	Meta               *piMeta                  `json:"meta,omitempty"`
+	MissingPaths       []string                 `json:"missingPaths,omitempty"`
+	ResultLimitReached bool                     `json:"resultLimitReached"`
+	ScopePath          string                   `json:"scopePath"`
+	Skipped            map[scout.SkipReason]int `json:"skipped,omitempty"`
+	SplitEntries       []piSplit                `json:"splitEntries,omitempty"`
+	Truncated          bool                     `json:"truncated"`
+	Truncation         *piMetaTrunc             `json:"truncation,omitempty"`
 }
 
 // searchesOSRoot reports whether the find would walk the OS root "/" (the
@@ -209,17 +184,6 @@ func ignoredHint(gitignore, nodeModulesPruned bool, what, where string) string {
 		hints = append(hints, "node_modules is left out unless "+where+" names it, e.g. node_modules/**")
 	}
 	return strings.Join(hints, "; ")
-}
-
-// limitNotice is the result-limit notice. It never suggests a limit above
-// the tool's maximum: at the maximum it says how to narrow instead.
-func limitNotice(limit, maxLimit int, narrow string) string {
-	if next := 2 * limit; next <= maxLimit {
-		return fmt.Sprintf("%d results limit reached. Use limit=%d for more", limit, next)
-	} else if limit < maxLimit {
-		return fmt.Sprintf("%d results limit reached. Use limit=%d for more", limit, maxLimit)
-	}
-	return fmt.Sprintf("%d results limit reached; %s", limit, narrow)
 }
 
 func sum(m map[scout.SkipReason]int) int {

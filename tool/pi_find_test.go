@@ -38,11 +38,13 @@ func TestPiFindTimeout(t *testing.T) {
 		m[fmt.Sprintf("d%02d/f.txt", i)] = &fstest.MapFile{}
 	}
 	env := Call(context.Background(), Config{FS: testfs.SlowFS{MapFS: m, Delay: 150 * time.Millisecond}}, Pi, "find", []byte(`{"paths":["**/*.txt"],"timeout":0.5}`))
-	d, _ := env.Data.(map[string]any)
-	n, _ := d["fileCount"].(int)
-	notice := fmt.Sprintf("find timed out after 0.5s; returning %d partial matches — increase timeout or narrow pattern", n)
-	if env.Status != scout.StatusPartial || d["truncated"] != true || !strings.Contains(env.Text, notice) || n >= 20 {
-		t.Errorf("%s %v %q, want a partial result with %q", env.Status, d, env.Text, notice)
+	d, ok := env.Data.(*piFindData)
+	if !ok {
+		t.Fatalf("data %T, want *piFindData", env.Data)
+	}
+	notice := fmt.Sprintf("find timed out after 0.5s; returning %d partial matches — increase timeout or narrow pattern", d.FileCount)
+	if env.Status != scout.StatusPartial || !d.Truncated || !strings.Contains(env.Text, notice) || d.FileCount >= 20 {
+		t.Errorf("%s %+v %q, want a partial result with %q", env.Status, d, env.Text, notice)
 	}
 }
 
@@ -76,7 +78,7 @@ func TestPiFindInternalURL(t *testing.T) {
 	m := fstest.MapFS{"skills/x.md": &fstest.MapFile{Data: []byte("x\n")}}
 	res := scout.Resolver(resolverFunc(func(url string) *scout.Resource { return &scout.Resource{SourcePath: "skills/x.md"} }))
 	cfg := Config{FS: m}
-	cfg.Searcher.Resolvers = map[string]scout.Resolver{"skill": res}
+	cfg.Resolvers = map[string]scout.Resolver{"skill": res}
 	env := Call(context.Background(), cfg, Pi, "find", []byte(`{"paths":["skill://x"]}`))
 	if env.Status != scout.StatusSuccess || env.Text != "skills/x.md" {
 		t.Errorf("skill://x: %s %q, want the backing file", env.Status, env.Text)

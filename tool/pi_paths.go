@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/pitext"
 )
 
 // rejectCommaJoined refuses a paths entry holding a comma outside braces
@@ -57,7 +57,7 @@ type piSplit struct {
 func splitNotes(splits []piSplit) []string {
 	notes := make([]string, len(splits))
 	for i, s := range splits {
-		notes[i] = format.DelimitedNote(s.Paths)
+		notes[i] = pitext.DelimitedNote(s.Paths)
 	}
 	return notes
 }

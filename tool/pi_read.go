@@ -7,6 +7,7 @@ import (
 	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/dirtree"
+	"github.com/scoutkit/scout/internal/pitext"
 	"github.com/scoutkit/scout/internal/read"
 	"github.com/scoutkit/scout/internal/sqlite"
 )
@@ -76,7 +77,7 @@ type piMetaTrunc struct {
 
 // headCut is the meta.truncation of a text the byte cap cut (search,
 // find), or nil when it was not cut.
-func headCut(cut *format.Cut) *piMetaTrunc {
+func headCut(cut *pitext.Cut) *piMetaTrunc {
 	if cut == nil {
 		return nil
 	}
@@ -126,13 +127,8 @@ type piSummary struct {
 }
 
 func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope, error) {
-	r := c.Reader
-	r.Workspace = c.workspace()
-	if c.ReadLimit != 0 {
-		r.DefaultLimit = c.ReadLimit
-	}
 	// pi widens a range by 1 line before and 3 after.
-	res, err := r.Read(ctx, scout.ReadRequest{Path: in.Path, Before: 1, After: 3})
+	res, err := c.reader(c.workspace()).Read(ctx, scout.ReadRequest{Path: in.Path, Before: 1, After: 3})
 	if err != nil {
 		return nil, err
 	}

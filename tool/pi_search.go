@@ -11,12 +11,12 @@ import (
 	"strings"
 
 	"github.com/scoutkit/scout"
-	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/pitext"
 	"github.com/scoutkit/scout/internal/selector"
 )
 
@@ -88,14 +88,13 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		return nil, err
 	}
 	defer release()
-	paths, lines, scope, splits, err := piSearchPaths(fsys, searchRoot(c), c.Searcher.Resolvers, in.Paths)
+	paths, lines, scope, splits, err := piSearchPaths(fsys, searchRoot(c), c.Resolvers, in.Paths)
 	if err != nil {
 		return nil, err
 	}
 	searched, rewrite := piPattern(pattern)
 
-	s := c.Searcher
-	s.Workspace = ws
+	s := c.searcher(ws)
 	prune := pruneNodeModules(paths)
 	req := scout.SearchRequest{
 		Pattern:    searched,
@@ -119,7 +118,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	if rewrite != nil {
 		notes = append(notes, fmt.Sprintf("Note: `%s` searched as `%s`: %s, so every parenthesis matches literally", rewrite.From, rewrite.To, rewrite.Reason))
 	}
-	text, cut := format.SearchTextCut(res, &format.SearchOptions{
+	text, cut := pitext.Search(res, &pitext.SearchOptions{
 		Plain:       !c.hashline(),
 		IgnoredHint: ignoredHint(in.Gitignore, prune != nil, "gitignored files", "a path"),
 		Notes:       notes,
@@ -153,7 +152,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 
 // searchMeta is pi search's details.meta: the head truncation of the text
 // and the column cap, or nil when neither applied.
-func searchMeta(cut *format.Cut, res *scout.SearchResult) *piMeta {
+func searchMeta(cut *pitext.Cut, res *scout.SearchResult) *piMeta {
 	m := piMeta{Truncation: headCut(cut)}
 	if res.LinesCut() {
 		m.Limits = &piMetaLimits{ColumnTruncated: &piMaxColumn{MaxColumn: res.MaxColumns}}

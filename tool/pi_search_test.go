@@ -45,7 +45,7 @@ func TestPiSearchSources(t *testing.T) {
 		"dist/a.zip":    {Data: zipBytes(t, map[string]string{"src/x.ts": "a\nneedle in zip\n", "logo.png": "\x00needle"})},
 	}
 	c := Config{FS: tree}
-	c.Searcher.Resolvers = map[string]scout.Resolver{"memory": memResolver{"memory://todo": "first\nneedle in memory\n"}, "skill": memResolver{"skill://guide": "file:docs/guide.md"}}
+	c.Resolvers = map[string]scout.Resolver{"memory": memResolver{"memory://todo": "first\nneedle in memory\n"}, "skill": memResolver{"skill://guide": "file:docs/guide.md"}}
 	c.ContextBefore, c.ContextAfter = -1, -1
 	tests := []struct {
 		name, args, want, reason string
@@ -110,7 +110,7 @@ func TestPiSearchNotSearched(t *testing.T) {
 		"logo.png":  {Data: []byte("\x89PNG\x00needle")},
 	}
 	c := Config{FS: tree}
-	c.Searcher.MaxFileSize = 100
+	c.MaxFileSize = 100
 	for _, tt := range []struct{ args, want, reason string }{
 		{`{"pattern":"needle"}`, "*1:needle\n\nNot searched: 1 too large.", "matches: the too-large file is named, the binary one is not"},
 		{`{"pattern":"nothing"}`, "No matches found\nNot searched: 1 binary, 1 too large.", "no match: everything left out is named"},

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout"
-	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/pitext"
 )
 
 func init() {
@@ -88,7 +88,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		Base:       resolved,
 		Hidden:     hidden,
 		NoIgnore:   ignored,
-		Type:       scout.FilesOnly,
+		Kind:       scout.FilesOnly,
 		Order:      scout.TreeOrder,
 		Limit:      limit,
 		Timeout:    stdMaxDuration,
@@ -104,7 +104,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		return nil, err
 	}
 	elapsed := time.Since(start).Milliseconds()
-	paths := format.FindPaths(res)
+	paths := pitext.Paths(res)
 	var aborted string
 	switch res.Truncated {
 	case scout.TruncTimeout:
@@ -132,7 +132,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 			return env, nil
 		}
 		text = fmt.Sprintf("No files found matching '%s' in '%s'\n%s", norm, shownPath, scanned)
-		if lo := format.LeftOut(res.Skipped, stdHints); lo != "" {
+		if lo := pitext.LeftOut(res.Skipped, stdHints); lo != "" {
 			text += "\n" + lo
 		}
 	} else {

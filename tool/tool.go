@@ -51,17 +51,79 @@ type Config struct {
 	// 0 means the defaults (1 before, 3 after); a negative value means none.
 	ContextBefore, ContextAfter int
 	// ReadLimit is the pi read default line limit for open-ended reads.
-	// 0 means 300; values above 3000 are clamped to 3000.
+	// 0 means scout.DefaultReadLimit (300); values above 3000 mean 3000;
+	// negative means 3000.
 	ReadLimit int
-	// Searcher and Reader carry host hooks and caps (file size cap, web
-	// fetcher, private addresses, internal-URL resolvers, document
-	// converters, summaries, image policy). Their Workspace is replaced by
-	// Root and FS.
-	Searcher scout.Searcher
-	Reader   scout.Reader
+
+	// Resolvers resolve internal URLs ("skill://deploy") by scheme, without
+	// "://", for every tool: search and read resolve them, find finds their
+	// backing files. nil means only the built-in omp:// (Scout's own
+	// documentation).
+	Resolvers map[string]scout.Resolver
+	// MaxFileSize is the size cap of search and grep: larger files are
+	// skipped and counted. 0 means scout.DefaultMaxFileSize; negative means
+	// no cap.
+	MaxFileSize int64
+	// Workers is the number of files searched at once. 0 means twice the
+	// number of CPUs Go uses.
+	Workers int
+	// NoSummaries turns off read's code summaries. false means a source
+	// file read without a selector may be summarised.
+	NoSummaries bool
+	// ImageMetadataOnly makes read return an image's metadata without its
+	// bytes. false means the bytes are returned.
+	ImageMetadataOnly bool
+	// Converters replace or add read's document converters by extension
+	// (".pdf"). nil means the built-in converters only.
+	Converters map[string]scout.Converter
+	// Fetcher fetches read's web URLs. nil means Scout's own net/http
+	// client (see scout.Reader.Fetcher).
+	Fetcher scout.Fetcher
+	// SiteHandlers read the pages of particular web sites their own way,
+	// by name (see scout.Reader.SiteHandlers). nil means the built-ins.
+	SiteHandlers map[string]scout.SiteHandler
+	// URLCache keeps rendered web pages between reads, so that paging a URL
+	// does not fetch it again. nil means no cache.
+	URLCache *scout.URLCache
+	// NoWeb makes read refuse web URLs. false means they are fetched.
+	NoWeb bool
+	// AllowPrivateNetwork lets read's own fetcher reach loopback, private
+	// and link-local addresses. false refuses them.
+	AllowPrivateNetwork bool
+	// Now is the clock of the ages in read's directory listings. nil means
+	// time.Now.
+	Now func() time.Time
 }
 
 func (c *Config) workspace() scout.Workspace { return scout.Workspace{FS: c.FS, Root: c.Root} }
+
+// searcher is the core Searcher of the host's settings, over ws.
+func (c *Config) searcher(ws scout.Workspace) *scout.Searcher {
+	return &scout.Searcher{Workspace: ws, MaxFileSize: c.MaxFileSize, Workers: c.Workers, Resolvers: c.Resolvers}
+}
+
+// reader is the core Reader of the host's settings, over ws.
+func (c *Config) reader(ws scout.Workspace) *scout.Reader {
+	return &scout.Reader{
+		Workspace:           ws,
+		DefaultLimit:        c.ReadLimit,
+		NoSummaries:         c.NoSummaries,
+		ImageMetadataOnly:   c.ImageMetadataOnly,
+		Converters:          c.Converters,
+		Fetcher:             c.Fetcher,
+		NoWeb:               c.NoWeb,
+		AllowPrivateNetwork: c.AllowPrivateNetwork,
+		SiteHandlers:        c.SiteHandlers,
+		URLCache:            c.URLCache,
+		Resolvers:           c.Resolvers,
+		Now:                 c.Now,
+	}
+}
+
+// finder is the core Finder of the host's settings, over ws.
+func (c *Config) finder(ws scout.Workspace) *scout.Finder {
+	return &scout.Finder{Workspace: ws, Resolvers: c.Resolvers}
+}
 
 // open opens the workspace once for a call: its FS, and a Workspace over
 // that FS for the core tools, so that they do not open the root again.

@@ -67,7 +67,7 @@ func TestCallConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			env := Call(context.Background(), cfg, "pi", "find", []byte(`{"paths":["*.go"]}`))
-			if env.Status != scout.StatusSuccess || env.Data.(map[string]any)["fileCount"] != 2 {
+			if env.Status != scout.StatusSuccess || env.Data.(*piFindData).FileCount != 2 {
 				t.Errorf("concurrent call: %s %v", env.Status, env.Data)
 			}
 		}()

@@ -88,7 +88,7 @@ func (s *settings) register(fs *flag.FlagSet, withToolset bool) {
 	fs.IntVar(&s.cfg.ReadLimit, "read-limit", 300, "pi read: default line limit (at most 3000)")
 	fs.Func("max-filesize", "search: skip files larger than SIZE bytes (suffix K, M or G; none for no cap) (default 10M)", func(v string) error {
 		n, err := parseSize(v)
-		s.cfg.Searcher.MaxFileSize = n
+		s.cfg.MaxFileSize = n
 		return err
 	})
 }
@@ -98,8 +98,8 @@ const privateHelp = "read: fetch URLs of loopback (localhost), private, link-loc
 
 // webFlags registers the web flags of call and mcp.
 func (s *settings) webFlags(fs *flag.FlagSet) {
-	fs.BoolVar(&s.cfg.Reader.NoWeb, "no-web", false, "read refuses web URLs (http://, https://, www.)")
-	fs.BoolVar(&s.cfg.Reader.AllowPrivateNetwork, "allow-private-network", false, privateHelp)
+	fs.BoolVar(&s.cfg.NoWeb, "no-web", false, "read refuses web URLs (http://, https://, www.)")
+	fs.BoolVar(&s.cfg.AllowPrivateNetwork, "allow-private-network", false, privateHelp)
 }
 
 // parseSize reads a --max-filesize value: a whole number of bytes with an

@@ -25,7 +25,7 @@ func runRead(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var s settings
 	s.register(fs, false)
 	noSummaries := fs.Bool("no-summaries", false, "show source files as lines, not as code summaries")
-	fs.BoolVar(&s.cfg.Reader.AllowPrivateNetwork, "allow-private-network", false, privateHelp)
+	fs.BoolVar(&s.cfg.AllowPrivateNetwork, "allow-private-network", false, privateHelp)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2
@@ -40,10 +40,8 @@ func runRead(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	r := s.cfg.Reader
-	r.Workspace = scout.Workspace{Root: s.cfg.Root}
-	r.DefaultLimit = s.cfg.ReadLimit
-	r.NoSummaries = *noSummaries
+	r := scout.Reader{Workspace: scout.Workspace{Root: s.cfg.Root}, DefaultLimit: s.cfg.ReadLimit,
+		NoSummaries: *noSummaries, AllowPrivateNetwork: s.cfg.AllowPrivateNetwork}
 	res, err := r.Read(ctx, scout.ReadRequest{Path: pos[0]})
 	if err != nil {
 		fmt.Fprintln(stderr, err)

@@ -80,8 +80,7 @@ func runSearch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	sr := s.cfg.Searcher
-	sr.Workspace = scout.Workspace{Root: s.cfg.Root}
+	sr := scout.Searcher{Workspace: scout.Workspace{Root: s.cfg.Root}, MaxFileSize: s.cfg.MaxFileSize, Workers: s.cfg.Workers, Resolvers: s.cfg.Resolvers}
 	res, err := sr.Search(ctx, req)
 	if err != nil {
 		fmt.Fprintln(stderr, "scout search:", err)

@@ -1,7 +1,7 @@
 // Command agentloop is a minimal agent loop over Scout's pi toolset. A
 // scripted model stands in for an LLM: each turn it answers with tool
 // calls (a name and JSON arguments, as the model APIs deliver them); the
-// loop runs them with tool.Dispatch, shows the model each Envelope's text,
+// loop runs them with tool.Call, shows the model each Envelope's text,
 // and stops when the model answers without a tool call.
 //
 //	go run ./examples/agentloop [-root DIR]
@@ -73,7 +73,7 @@ func run(ctx context.Context, w io.Writer, cfg tool.Config, m model) error {
 			return nil
 		}
 		for _, c := range calls {
-			env := tool.Dispatch(ctx, cfg, tool.Pi, c.Name, c.Arguments)
+			env := tool.Call(ctx, cfg, tool.Pi, c.Name, c.Arguments)
 			fmt.Fprintf(w, "\n[turn %d] %s %s -> %s\n%s\n", turn, c.Name, c.Arguments, env.Status, env.Text)
 			results = append(results, toolResult{Call: c, Text: env.Text, IsError: env.Status == scout.StatusError})
 		}

@@ -98,11 +98,12 @@ func run(ctx context.Context, w io.Writer, trees []tree) error {
 		fmt.Fprintf(w, "#### %s\n", t.name)
 
 		finder := scout.Finder{Workspace: ws}
-		found, err := finder.Find(ctx, scout.FindRequest{Type: scout.FilesOnly})
+		found, err := finder.Find(ctx, scout.FindRequest{Kind: scout.FilesOnly})
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "== find (every file)\n%s\n", format.Grouped(format.FindPaths(found)))
+		listing, _ := format.FindText(found, nil)
+		fmt.Fprintf(w, "== find (every file)\n%s\n", listing)
 		if n := found.Skipped[scout.SkipHidden]; n > 0 {
 			fmt.Fprintf(w, "(%d hidden entries left out)\n", n)
 		}

@@ -36,7 +36,8 @@ func run(ctx context.Context, w io.Writer, root, pattern string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "== find **/*.go: %d of %d, newest first\n%s\n", len(found.Entries), found.Matched, format.Grouped(format.FindPaths(found)))
+	listing, _ := format.FindText(found, nil)
+	fmt.Fprintf(w, "== find **/*.go: %d of %d, newest first\n%s\n", len(found.Entries), found.Matched, listing)
 
 	searcher := scout.Searcher{Workspace: ws}
 	res, err := searcher.Search(ctx, scout.SearchRequest{Pattern: pattern, Globs: []string{"*.go"}, After: 1, MaxFiles: 5})

@@ -22,7 +22,8 @@ import (
 	"github.com/scoutkit/scout/internal/walk"
 )
 
-// Kind selects the entries a find returns.
+// Kind selects the entries a find returns; the values are those of
+// scout.EntryKind.
 type Kind int
 
 // The kinds.
@@ -32,7 +33,8 @@ const (
 	Dirs              // directories and symlinks to directories (not followed)
 )
 
-// Order is the order of a find's result.
+// Order is the order of a find's result; the values are those of
+// scout.FindOrder.
 type Order int
 
 // The orders.

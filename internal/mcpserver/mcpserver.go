@@ -73,7 +73,7 @@ type annotations struct {
 }
 
 // New returns a server exposing the toolset's tools with cfg. When
-// cfg.Reader.URLCache is nil the server gets its own cache (at most 100
+// cfg.URLCache is nil the server gets its own cache (at most 100
 // pages, least recently used dropped first), shared by its calls, so that
 // paging a web page ("url:301") does not fetch it again.
 func New(cfg tool.Config, toolset, version string) (*Server, error) {
@@ -81,13 +81,13 @@ func New(cfg tool.Config, toolset, version string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Reader.URLCache == nil {
-		cfg.Reader.URLCache = &scout.URLCache{}
+	if cfg.URLCache == nil {
+		cfg.URLCache = &scout.URLCache{}
 	}
 	s := &Server{cfg: cfg, toolset: toolset, version: version}
 	for _, t := range tools {
 		// read fetches web URLs unless the host refused them
-		open := t.Name == "read" && !cfg.Reader.NoWeb
+		open := t.Name == "read" && !cfg.NoWeb
 		s.tools = append(s.tools, toolDef{Name: t.Name, Description: t.Description, InputSchema: t.Schema,
 			Annotations: annotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: open}})
 	}

@@ -179,7 +179,7 @@ func jsonEqual(t *testing.T, a, b []byte) bool {
 
 func TestNoWebIsClosedWorld(t *testing.T) {
 	cfg := tool.Config{FS: fixture(t)}
-	cfg.Reader.NoWeb = true
+	cfg.NoWeb = true
 	res, err := connect(t, cfg, tool.Pi).ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -359,15 +359,15 @@ func TestURLCache(t *testing.T) {
 			t.Fatalf("read %s: isError %v, %q; want %q", path, res.IsError, text, want)
 		}
 	}
-	web := scout.Reader{AllowPrivateNetwork: true} // the test server listens on a loopback address
-	cs := connect(t, tool.Config{FS: fixture(t), Reader: web}, tool.Pi)
+	web := tool.Config{FS: fixture(t), AllowPrivateNetwork: true} // the test server listens on a loopback address
+	cs := connect(t, web, tool.Pi)
 	read(cs, srv.URL+"/page.txt", "line 1")
 	read(cs, srv.URL+"/page.txt:301", "line 301")
 	read(cs, srv.URL+"/page.txt:350-360", "line 355")
 	if n := requests.Load(); n != 1 {
 		t.Errorf("%d requests for one page read three times through one server, want 1", n)
 	}
-	other := connect(t, tool.Config{FS: fixture(t), Reader: web}, tool.Pi)
+	other := connect(t, web, tool.Pi)
 	read(other, srv.URL+"/page.txt:301", "line 301")
 	if n := requests.Load(); n != 2 {
 		t.Errorf("%d requests after a second server paged the page, want 2 (one cache per server)", n)
@@ -376,7 +376,7 @@ func TestURLCache(t *testing.T) {
 
 func TestNoWebRefusesURLs(t *testing.T) {
 	cfg := tool.Config{FS: fixture(t)}
-	cfg.Reader.NoWeb = true
+	cfg.NoWeb = true
 	res, err := connect(t, cfg, tool.Pi).CallTool(context.Background(), &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"path": "https://example.com/"}})
 	if err != nil {
 		t.Fatal(err)

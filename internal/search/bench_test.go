@@ -30,7 +30,7 @@ func BenchmarkGoroot(b *testing.B) {
 	}{
 		{"lit-files", Request{Grep: grep.Options{Pattern: "ErrUnexpectedEOF", FirstOnly: true}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: -1}},
 		{"casei-count", Request{Grep: grep.Options{Pattern: "errunexpectedeof", IgnoreCase: true, CountOnly: true}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: -1}},
-		{"first-page", Request{Grep: grep.Options{Pattern: "return", Before: 1, After: 3, MaxColumns: 512}, MaxFileSize: 10 << 20, MaxFiles: 20, Budget: 2000}},
+		{"first-page", Request{Grep: grep.Options{Pattern: "return", Before: 1, After: 3, MaxColumns: 512}, PerFile: 20, PerFileOne: 200, MaxFileSize: 10 << 20, MaxFiles: 20, Budget: 2000}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

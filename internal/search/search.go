@@ -35,9 +35,9 @@ import (
 type Request struct {
 	Paths []string     // entries; none means the root
 	Grep  grep.Options // pattern, case, multiline, context, columns, line ranges, mode
-	// PerFile caps the matching lines reported per file: 0 means 200 when
-	// the scope is a single file and 20 otherwise; negative means no cap.
-	// It replaces Grep.MaxMatchesPerFile.
+	// PerFile caps the matching lines reported per file (PerFileOne when
+	// the scope is a single file); negative means no cap. It replaces
+	// Grep.MaxMatchesPerFile.
 	PerFile int
 	Walk    walk.Options // hidden files, ignore files
 	Globs   []string     // ripgrep-style file filters ("!x" excludes)
@@ -55,6 +55,9 @@ type Request struct {
 	Workers int
 	// Registry resolves internal URLs; nil means none.
 	Registry *iurl.Registry
+
+	// PerFileOne is PerFile for a scope of a single file.
+	PerFileOne int
 }
 
 // Hit is one matching file.
@@ -138,16 +141,11 @@ func prepare(ctx context.Context, fsys fs.FS, root string, req *Request) (*prepa
 			return nil, err
 		}
 	}
-	switch {
-	case req.PerFile < 0:
-		req.Grep.MaxMatchesPerFile = 0
-	case req.PerFile > 0:
-		req.Grep.MaxMatchesPerFile = req.PerFile
-	case sc.Single():
-		req.Grep.MaxMatchesPerFile = 200
-	default:
-		req.Grep.MaxMatchesPerFile = 20
+	perFile := req.PerFile
+	if sc.Single() {
+		perFile = req.PerFileOne
 	}
+	req.Grep.MaxMatchesPerFile = max(perFile, 0) // 0: no cap
 	m, err := grep.Compile(req.Grep)
 	if err != nil {
 		return nil, err

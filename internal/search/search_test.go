@@ -170,7 +170,7 @@ func TestBudgetStopsEarly(t *testing.T) {
 		tree[fmt.Sprintf("d/f%04d.txt", i)] = &fstest.MapFile{Data: []byte(strings.Repeat("hit\n", 50))}
 	}
 	out, err := Run(context.Background(), tree, "", Request{
-		Grep: grep.Options{Pattern: "hit"}, MaxFileSize: -1, MaxFiles: 20, Budget: 2000, Workers: 4,
+		Grep: grep.Options{Pattern: "hit"}, PerFile: 20, PerFileOne: 200, MaxFileSize: -1, MaxFiles: 20, Budget: 2000, Workers: 4,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,8 @@
-package format
+// Package pitext renders the pi toolset's text of search and find results
+// (format and tool share it) and holds pi's text helpers: the 50 KB head
+// cut, the bracketed notices, the grouped path listing and the summary of
+// what a walk left out.
+package pitext
 
 import (
 	"fmt"
@@ -39,21 +43,21 @@ func Notice(parts ...string) string {
 	return "\n\n[" + strings.Join(ps, ". ") + "]"
 }
 
+// Cut says how the byte cap cut a text (pi's head truncation).
+type Cut struct {
+	ShownLines int // the whole leading lines kept
+	TotalLines int // the lines before the cut
+	TotalBytes int // the bytes before the cut
+	MaxBytes   int // the cap
+}
+
+// DelimitedNote is the note on an entry that named several paths (joined
+// by a comma, ';' or white space) and was taken for them.
+func DelimitedNote(paths []string) string {
+	return fmt.Sprintf("Note: interpreted as %d paths: %s", len(paths), strings.Join(paths, ", "))
+}
+
 // KB renders a byte count as pi's "(50KB limit)" figure.
 func KB(n int) string {
 	return fmt.Sprintf("%dKB", (n+1023)/1024)
-}
-
-// Bytes renders a size as pi's formatBytes does: 512B, 1.2KB, 3.4MB, 1.0GB
-// (base 1024, one decimal place).
-func Bytes(n int64) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%dB", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%.1fKB", float64(n)/1024)
-	case n < 1024*1024*1024:
-		return fmt.Sprintf("%.1fMB", float64(n)/(1024*1024))
-	}
-	return fmt.Sprintf("%.1fGB", float64(n)/(1024*1024*1024))
 }

@@ -1,0 +1,175 @@
+package pitext
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/scoutkit/scout"
+)
+
+// FindOptions configure Find (see format.FindOptions).
+type FindOptions struct {
+	MaxBytes int                         // 0 means MaxBytes; negative means no cap
+	MaxLimit int                         // the largest limit the limit notice may suggest; 0 means no maximum
+	Timeout  time.Duration               // named by the timeout note; 0 leaves it out
+	Hints    map[scout.SkipReason]string // how to include what was left out, by reason
+	Notes    []string                    // lines after the paths and the notes on a timeout and missing paths
+}
+
+// Find returns the pi text of a find result: the paths grouped by
+// directory (the file itself when the input named one), the notes on a
+// timeout and missing paths, the caller's notes, with no match what was
+// left out, then the 50 KB cap and the "[...]" notices on the cut and the
+// limit. cut says how the byte cap cut the text; nil when it did not.
+func Find(r *scout.FindResult, o *FindOptions) (text string, cut *Cut) {
+	if o == nil {
+		o = &FindOptions{}
+	}
+	files := Paths(r)
+	var notes []string
+	if r.Truncated == scout.TruncTimeout {
+		after := ""
+		if o.Timeout > 0 {
+			after = " after " + strconv.FormatFloat(o.Timeout.Seconds(), 'f', -1, 64) + "s"
+		}
+		notes = append(notes, fmt.Sprintf("find timed out%s; returning %d partial matches — increase timeout or narrow pattern", after, len(files)))
+	}
+	if len(r.MissingPaths) > 0 {
+		notes = append(notes, "Skipped missing paths: "+strings.Join(r.MissingPaths, ", "))
+	}
+	notes = append(notes, o.Notes...)
+	if len(files) == 0 {
+		lines := append([]string{"No files found matching pattern"}, notes...)
+		if lo := LeftOut(r.Skipped, o.Hints); lo != "" {
+			lines = append(lines, lo)
+		}
+		text = strings.Join(lines, "\n")
+	} else {
+		if r.ExactFile {
+			text = files[0]
+		} else {
+			text = Grouped(files)
+		}
+		if len(notes) > 0 {
+			text += "\n\n" + strings.Join(notes, "\n")
+		}
+	}
+	var notices []string
+	if max := o.MaxBytes; max >= 0 {
+		if max == 0 {
+			max = MaxBytes
+		}
+		if kept, shown, total, ok := TruncateHead(text, max); ok {
+			cut = &Cut{ShownLines: shown, TotalLines: total, TotalBytes: len(text), MaxBytes: max}
+			text = kept
+			notices = append(notices, fmt.Sprintf("Showing lines 1-%d of %d (%s limit). Narrow the pattern or lower limit to see the rest", shown, total, KB(max)))
+		}
+	}
+	if r.Truncated == scout.TruncLimit {
+		notices = append(notices, LimitNotice(len(r.Entries), o.MaxLimit, "narrow the pattern or paths for the rest"))
+	}
+	return text + Notice(notices...), cut
+}
+
+// LimitNotice is the result-limit notice of a result cut at limit. It never
+// suggests a limit above maxLimit (0: no maximum): at the maximum it says
+// how to narrow instead.
+func LimitNotice(limit, maxLimit int, narrow string) string {
+	next := 2 * limit
+	if maxLimit > 0 && next > maxLimit {
+		if limit >= maxLimit {
+			return fmt.Sprintf("%d results limit reached; %s", limit, narrow)
+		}
+		next = maxLimit
+	}
+	return fmt.Sprintf("%d results limit reached. Use limit=%d for more", limit, next)
+}
+
+// Paths returns the display paths of a find result in result order;
+// directories end in '/'.
+func Paths(r *scout.FindResult) []string {
+	out := make([]string, len(r.Entries))
+	for i, e := range r.Entries {
+		out[i] = e.Path
+		if e.Dir {
+			out[i] += "/"
+		}
+	}
+	return out
+}
+
+// Grouped renders display paths grouped by directory, as pi find does: a
+// group per parent directory, in order of its first member; root entries
+// bare; other groups as "# dir/" followed by base names (directories keep
+// their trailing '/'); groups separated by a blank line.
+func Grouped(paths []string) string {
+	type group struct {
+		dir   string
+		names []string
+	}
+	var groups []*group
+	byDir := map[string]*group{}
+	for _, p := range paths {
+		trimmed := strings.TrimSuffix(p, "/")
+		dir, name := path.Dir(trimmed), path.Base(trimmed)
+		if strings.HasSuffix(p, "/") {
+			name += "/"
+		}
+		g := byDir[dir]
+		if g == nil {
+			g = &group{dir: dir}
+			byDir[dir] = g
+			groups = append(groups, g)
+		}
+		g.names = append(g.names, name)
+	}
+	var b strings.Builder
+	for i, g := range groups {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		if g.dir != "." {
+			b.WriteString("# " + g.dir + "/\n")
+		}
+		b.WriteString(strings.Join(g.names, "\n"))
+	}
+	return b.String()
+}
+
+// LeftOut summarises what a walk left out and how to include it, or ""
+// when nothing was. hints maps a skip reason to the way to include such
+// entries (e.g. "ignored": "pass gitignore: false"); reasons without a hint
+// are listed without one.
+func LeftOut(skipped map[scout.SkipReason]int, hints map[scout.SkipReason]string) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	reasons := make([]scout.SkipReason, 0, len(skipped))
+	total := 0
+	for r, n := range skipped {
+		if n > 0 {
+			reasons = append(reasons, r)
+			total += n
+		}
+	}
+	if total == 0 {
+		return ""
+	}
+	sort.Slice(reasons, func(i, j int) bool { return reasons[i] < reasons[j] })
+	parts := make([]string, len(reasons))
+	for i, r := range reasons {
+		parts[i] = fmt.Sprintf("%d %s", skipped[r], r)
+		if h := hints[r]; h != "" {
+			parts[i] += " (" + h + ")"
+		}
+	}
+	noun := "entries"
+	if total == 1 {
+		noun = "entry"
+	}
+	return fmt.Sprintf("Left out %d %s: %s.", total, noun, strings.Join(parts, ", "))
+}
