@@ -8,9 +8,7 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout/internal/convert"
-	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
-	"github.com/scoutkit/scout/internal/image"
 	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/read"
 	"github.com/scoutkit/scout/internal/web"
@@ -163,55 +161,6 @@ type ReadRequest struct {
 	After  int `json:"after,omitempty"`
 }
 
-// The result types of a read. They are defined in an internal package and
-// documented there field by field; these aliases are their public names.
-type (
-	// ReadResult is the typed outcome of a read; Kind says which fields
-	// are set.
-	ReadResult = read.Result
-	// ReadKind is what a read returned: "text", "directory", "archive",
-	// "sqlite", "image", "binary", "conflicts", "summary", "notice",
-	// "multi".
-	ReadKind = read.Kind
-	// ReadBlock is a run of consecutive shown lines.
-	ReadBlock = read.Block
-	// ReadLine is one shown line, numbered from 1.
-	ReadLine = read.Line
-	// ReadTruncation describes a read cut short by a line or byte limit.
-	ReadTruncation = read.Truncation
-	// ReadBinary describes a binary file that is not shown.
-	ReadBinary = read.Binary
-	// ReadSummary describes a code summary's elisions.
-	ReadSummary = read.Summary
-	// ReadURL describes a web read: the URL, its final URL, content type,
-	// render method and notes.
-	ReadURL = read.URLInfo
-	// ReadPart is one path of a delimited entry read as several paths.
-	ReadPart = read.Part
-	// SuffixResolution records a missing path found by a unique suffix
-	// match.
-	SuffixResolution = read.SuffixResolution
-	// DirEntry is one row of a directory tree (ReadResult.Entries).
-	DirEntry = dirtree.Entry
-	// ImageInfo is an image's metadata (ReadResult.Image): MIME type,
-	// format, bytes, width, height, channels and alpha.
-	ImageInfo = image.Info
-)
-
-// The kinds of ReadResult.
-const (
-	ReadKindText      = read.KindText      // lines of a file or an in-memory text (Entity says which)
-	ReadKindDirectory = read.KindDirectory // a directory tree, as lines
-	ReadKindArchive   = read.KindArchive   // a directory listing inside an archive (Body)
-	ReadKindSQLite    = read.KindSQLite    // a database view (Body)
-	ReadKindImage     = read.KindImage     // an image (Image, ImageData)
-	ReadKindBinary    = read.KindBinary    // a binary file, described, not shown (Binary)
-	ReadKindConflicts = read.KindConflicts // the :conflicts index (Body)
-	ReadKindSummary   = read.KindSummary   // a code summary (Body, Footer, Summary)
-	ReadKindNotice    = read.KindNotice    // a notice instead of content (Body)
-	ReadKindMulti     = read.KindMulti     // a delimited entry read as several paths (Parts)
-)
-
 // Read reads req.Path. The error reports a bad path or selector, a path
 // that does not exist or lies outside the root, a file that cannot be
 // read, a document that cannot be converted, a URL that cannot be fetched
@@ -259,7 +208,7 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 	if err != nil {
 		return nil, fail(ctx, "Read", err)
 	}
-	return res, nil
+	return exportResult(res), nil
 }
 
 // webClient adapts the host's fetcher (nil means the default) and site

@@ -54,13 +54,9 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 			b.WriteString("\n\n" + r.Footer)
 		}
 	case scout.ReadKindBinary:
-		fmt.Fprintf(&b, "[Cannot display binary file '%s' (%s, %s). Search it or read a text file instead]", r.Path, dirtree.FormatBytes(r.Binary.Size), r.Binary.MIME)
+		fmt.Fprintf(&b, "[Cannot display binary file '%s' (%s, %s). Search it or read a text file instead]", r.Path, dirtree.FormatBytes(r.Bytes), r.MIME)
 	case scout.ReadKindImage:
-		if r.ImageData != nil {
-			b.WriteString(r.Image.Note())
-		} else {
-			b.WriteString(r.Image.Describe())
-		}
+		writeImage(&b, r)
 	case scout.ReadKindMulti:
 		writeParts(&b, r, o)
 	default:
@@ -69,12 +65,40 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 	return b.String()
 }
 
+// writeImage renders an image: a note when its bytes come with the
+// result, its metadata when they do not.
+func writeImage(b *strings.Builder, r *scout.ReadResult) {
+	i := r.Image
+	if r.ImageData != nil {
+		fmt.Fprintf(b, "Read image file [%s]", i.MIME)
+		return
+	}
+	alpha := "no"
+	if i.Alpha {
+		alpha = "yes"
+	}
+	fmt.Fprintf(b, "Image metadata [%s]\n- bytes: %d (%s)\n- dimensions: %dx%d\n- channels: %d\n- alpha: %s",
+		i.MIME, i.Bytes, dirtree.FormatBytes(i.Bytes), i.Width, i.Height, i.Channels, alpha)
+}
+
+// entities are the words the notices use for the sources of lines.
+var entities = map[string]string{"archive": "archive entry", "url": "URL output"}
+
+// entity is the word for r's source in notices ("file", "archive entry",
+// "URL output", ...).
+func entity(r *scout.ReadResult) string {
+	if w, ok := entities[r.Source]; ok {
+		return w
+	}
+	if r.Source == "" {
+		return "file"
+	}
+	return r.Source
+}
+
 // writeLines renders text and directory results.
 func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
-	entity := r.Entity
-	if entity == "" {
-		entity = "file"
-	}
+	entity := entity(r)
 	if r.BeyondEnd > 0 {
 		if r.TotalLines == 0 {
 			fmt.Fprintf(b, "Line %d is beyond end of %s: the %s is empty.", r.BeyondEnd, entity, entity)
@@ -93,9 +117,10 @@ func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
 		fmt.Fprintf(b, "(empty %s)", entity)
 	}
 	var after []string // notices of multi-range blocks
+	multi := len(r.Blocks) > 1
 	first := true
 	for _, blk := range r.Blocks {
-		if blk.Skipped {
+		if blk.BeyondEnd {
 			after = append(after, fmt.Sprintf("[Range %s is beyond end of %s (%d lines total); skipped]", rangeString(blk.Start, blk.End), entity, r.TotalLines))
 			continue
 		}
@@ -118,7 +143,7 @@ func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
 				b.WriteString("…")
 			}
 		}
-		if r.Multi && blk.Stopped {
+		if multi && blk.Truncated != "" {
 			after = append(after, fmt.Sprintf("[Range %s stopped at line %d (limit). Use :%d to continue]", rangeString(blk.Start, blk.End), blk.Next-1, blk.Next))
 		}
 	}
@@ -140,20 +165,22 @@ func readNotices(r *scout.ReadResult, entity string) []string {
 	if r.TotalLinesAtLeast {
 		atLeast = "at least "
 	}
-	if t := r.Truncation; t != nil {
-		s := fmt.Sprintf("Showing lines %d-%d of %s%d", t.Start, t.End, atLeast, t.Total)
-		if t.Reason == "bytes" {
-			s += " (" + pitext.KB(t.ByteLimit) + " limit)"
+	switch {
+	case len(r.Blocks) == 1 && r.Blocks[0].Truncated != "":
+		b := r.Blocks[0]
+		s := fmt.Sprintf("Showing lines %d-%d of %s%d", b.Lines[0].N, b.Lines[len(b.Lines)-1].N, atLeast, r.TotalLines)
+		if b.Truncated == scout.TruncBytes {
+			s += " (" + pitext.KB(b.ByteLimit) + " limit)"
 		}
-		parts = append(parts, s, fmt.Sprintf("Use :%d to continue", t.Next))
-	} else if !r.Multi && len(r.Blocks) == 1 && r.Blocks[0].Next > 0 {
+		parts = append(parts, s, fmt.Sprintf("Use :%d to continue", b.Next))
+	case len(r.Blocks) == 1 && r.Blocks[0].Next > 0:
 		last := r.Blocks[0].Next - 1
 		more := fmt.Sprintf("%s%d more lines in %s", atLeast, r.TotalLines-last, entity)
 		if r.TotalLines == last {
 			more = fmt.Sprintf("The %s was not read past line %d", entity, last)
 		}
 		parts = append(parts, more, fmt.Sprintf("Use :%d to continue", r.Blocks[0].Next))
-	} else if r.Multi && r.TotalLinesAtLeast {
+	case len(r.Blocks) > 1 && r.TotalLinesAtLeast:
 		parts = append(parts, fmt.Sprintf("The %s has at least %d lines (not counted to its end)", entity, r.TotalLines))
 	}
 	if r.Raw {
@@ -175,14 +202,14 @@ func readNotices(r *scout.ReadResult, entity string) []string {
 	if r.Lossy {
 		parts = append(parts, "Invalid UTF-8 bytes shown as U+FFFD")
 	}
-	if r.Omitted > 0 {
-		parts = append(parts, fmt.Sprintf("%d entries not shown in capped directories; read a subdirectory to list all its entries", r.Omitted))
+	if r.Kind == scout.ReadKindDirectory && r.Unlisted > 0 {
+		parts = append(parts, fmt.Sprintf("%d entries not shown in capped directories; read a subdirectory to list all its entries", r.Unlisted))
 	}
-	if len(r.Pruned) > 0 {
-		parts = append(parts, "Not listed: "+strings.Join(r.Pruned, ", ")+" (always pruned)")
+	if p := skippedPaths(r, scout.SkipIgnored); len(p) > 0 {
+		parts = append(parts, "Not listed: "+strings.Join(p, ", ")+" (always pruned)")
 	}
-	if len(r.Unreadable) > 0 {
-		parts = append(parts, "Could not list: "+strings.Join(r.Unreadable, ", "))
+	if p := skippedPaths(r, scout.SkipUnreadable); len(p) > 0 {
+		parts = append(parts, "Could not list: "+strings.Join(p, ", "))
 	}
 	if r.URL == nil {
 		// A web page's notes are in its header already.
@@ -191,6 +218,17 @@ func readNotices(r *scout.ReadResult, entity string) []string {
 		}
 	}
 	return parts
+}
+
+// skippedPaths returns the paths r skipped for reason, in order.
+func skippedPaths(r *scout.ReadResult, reason scout.SkipReason) []string {
+	var out []string
+	for _, s := range r.SkippedPaths {
+		if s.Reason == reason {
+			out = append(out, s.Path)
+		}
+	}
+	return out
 }
 
 func rangeString(start, end int) string {

@@ -8,7 +8,6 @@ import (
 	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/pitext"
-	"github.com/scoutkit/scout/internal/read"
 	"github.com/scoutkit/scout/internal/sqlite"
 )
 
@@ -145,13 +144,13 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 	if s := res.SuffixResolution; s != nil {
 		d.SuffixResolution = &piSuffix{From: s.From, To: s.To}
 	}
-	if t := res.Truncation; t != nil {
-		d.Truncation = &piTruncation{Reason: t.Reason, StartLine: t.Start, EndLine: t.End, TotalLines: t.Total, TotalBytes: res.Bytes, NextOffset: t.Next, ByteLimit: t.ByteLimit}
+	if b, by := cutBlock(res); b != nil {
+		d.Truncation = &piTruncation{Reason: by, StartLine: b.Lines[0].N, EndLine: b.Lines[len(b.Lines)-1].N, TotalLines: res.TotalLines, TotalBytes: res.Bytes, NextOffset: b.Next, ByteLimit: b.ByteLimit}
 	}
 	if s := res.Summary; s != nil {
 		d.Summary = &piSummary{Lines: s.Lines, ElidedSpans: s.ElidedSpans, ElidedLines: s.ElidedLines}
 	}
-	env := okEnvelope(res.Truncated(), d, text)
+	env := okEnvelope(partial(res), d, text)
 	env.Stats = scout.Stats{Files: 1, Bytes: res.Bytes}
 	env.Context.PathResolved = res.Path
 	if res.Image != nil && res.ImageData != nil {
@@ -170,15 +169,16 @@ func readMeta(res *scout.ReadResult) *piMeta {
 	switch {
 	case res.URL != nil:
 		m.Source = &piSource{Type: "url", Value: res.URL.URL}
-	case res.Entity == read.EntityResource:
+	case res.Source == "resource":
 		m.Source.Type = "internal"
 	}
-	if t := res.Truncation; t != nil {
-		m.Truncation = &piMetaTrunc{Direction: "head", TruncatedBy: t.Reason, TotalLines: t.Total, TotalBytes: res.Bytes,
-			OutputLines: t.End - t.Start + 1, ShownRange: piRange{t.Start, t.End}, NextOffset: t.Next, MaxBytes: t.ByteLimit}
+	if b, by := cutBlock(res); b != nil {
+		start, end := b.Lines[0].N, b.Lines[len(b.Lines)-1].N
+		m.Truncation = &piMetaTrunc{Direction: "head", TruncatedBy: by, TotalLines: res.TotalLines, TotalBytes: res.Bytes,
+			OutputLines: end - start + 1, ShownRange: piRange{start, end}, NextOffset: b.Next, MaxBytes: b.ByteLimit}
 	}
 	var l piMetaLimits
-	if res.Omitted > 0 {
+	if res.Unlisted > 0 {
 		switch res.Kind {
 		case scout.ReadKindDirectory:
 			l.ResultLimit = &piReached{dirtree.PerDir}
@@ -195,4 +195,31 @@ func readMeta(res *scout.ReadResult) *piMeta {
 		m.Limits = &l
 	}
 	return m
+}
+
+// cutBlock returns the block of a single-range read that a limit ended
+// before the range did, and pi's word for the limit ("lines" or
+// "bytes"); nil when there is none.
+func cutBlock(res *scout.ReadResult) (*scout.ReadBlock, string) {
+	if len(res.Blocks) != 1 || res.Blocks[0].Truncated == "" {
+		return nil, ""
+	}
+	if res.Blocks[0].Truncated == scout.TruncBytes {
+		return &res.Blocks[0], "bytes"
+	}
+	return &res.Blocks[0], "lines"
+}
+
+// partial reports a read that is not whole: cut by a limit, or of content
+// converted in part (in any of a delimited entry's parts).
+func partial(res *scout.ReadResult) bool {
+	if res.Truncated != "" || res.Incomplete != "" {
+		return true
+	}
+	for _, p := range res.Parts {
+		if p.Result != nil && partial(p.Result) {
+			return true
+		}
+	}
+	return false
 }

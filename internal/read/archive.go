@@ -71,7 +71,7 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 		return listing(display, it, sel)
 	}
 	if it.Binary {
-		return &Result{Kind: KindNotice, Path: member, Bytes: it.Entry.Size, Body: it.BinaryNotice()}, nil
+		return &Result{Kind: KindNotice, Path: member, Archive: display, Bytes: it.Entry.Size, Body: it.BinaryNotice()}, nil
 	}
 	if sel.Conflicts {
 		return nil, errs.New(errs.InvalidParam, ":conflicts reads a local file, not an archive member. Read %s without it.", errs.Echo(member))
@@ -82,17 +82,17 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 		if err != nil {
 			return nil, err
 		}
-		res, err = r.memory(ctx, text, sel, memoryPlan, EntityArchive, false)
+		res, err = r.memory(ctx, text, sel, memoryPlan, SourceArchive, false)
 		if err != nil {
 			return nil, err
 		}
 	} else {
-		res, err = r.lines(ctx, it.Body(), sel, textio.PlanOptions{Raw: sel.Raw, Limit: memoryPlan.Limit, HeadBytes: memoryPlan.HeadBytes}, EntityArchive)
+		res, err = r.lines(ctx, it.Body(), sel, textio.PlanOptions{Raw: sel.Raw, Limit: memoryPlan.Limit, HeadBytes: memoryPlan.HeadBytes}, SourceArchive)
 		if err != nil {
 			return nil, err
 		}
 	}
-	res.Path, res.Bytes = member, it.Entry.Size
+	res.Path, res.Archive, res.Bytes = member, display, it.Entry.Size
 	return res, nil
 }
 
@@ -118,7 +118,11 @@ func listing(display string, it *archive.Item, sel selector.Selector) (*Result, 
 	if it.Path != "" {
 		path += ":" + it.Path
 	}
-	return &Result{Kind: KindArchive, Entity: EntityListing, Path: path, Body: body, TotalLines: len(it.Children), Omitted: capped}, nil
+	res := &Result{Kind: KindArchive, Source: SourceListing, Archive: display, Path: path, Body: body, TotalLines: len(it.Children), Unlisted: capped}
+	if capped > 0 {
+		res.Truncated = TruncLimit
+	}
+	return res, nil
 }
 
 // isSelector reports whether s is a read selector alone ("1-50", "raw").
@@ -144,5 +148,5 @@ func (r *reader) archivedDatabase(ctx context.Context, display string, it *archi
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Kind: KindSQLite, Path: display + ":" + it.Path + sel, Body: res.Text, Omitted: res.TotalTables - len(res.Tables)}, nil
+	return sqliteResult(res, display+":"+it.Path+sel, display, nil), nil
 }

@@ -75,10 +75,10 @@ func TestArchiveListingRanges(t *testing.T) {
 				t.Fatalf("%s %s (%s): %v", fsName, tt.path, tt.reason, err)
 			}
 			lines := strings.Split(res.Body, "\n")
-			if res.Kind != KindArchive || lines[0] != tt.first || lines[len(lines)-1] != tt.last && tt.last != "" || len(lines) != tt.lines || res.Omitted != tt.omitted {
-				t.Errorf("%s %s (%s): kind %s omitted %d body\n%s", fsName, tt.path, tt.reason, res.Kind, res.Omitted, res.Body)
+			if res.Kind != KindArchive || lines[0] != tt.first || lines[len(lines)-1] != tt.last && tt.last != "" || len(lines) != tt.lines || res.Unlisted != tt.omitted {
+				t.Errorf("%s %s (%s): kind %s unlisted %d body\n%s", fsName, tt.path, tt.reason, res.Kind, res.Unlisted, res.Body)
 			}
-			if res.Truncated() {
+			if res.Truncated != "" {
 				t.Errorf("%s %s (%s): a window shown as asked is not partial", fsName, tt.path, tt.reason)
 			}
 		}
@@ -127,8 +127,8 @@ func TestArchiveListingCap(t *testing.T) {
 			t.Fatal(err)
 		}
 		lines := strings.Split(res.Body, "\n")
-		if lines[len(lines)-1] != tt.last || res.Omitted != tt.omitted || res.Truncated() != (tt.omitted > 0) {
-			t.Errorf("%s (%s): omitted %d, last line %q", tt.path, tt.reason, res.Omitted, lines[len(lines)-1])
+		if lines[len(lines)-1] != tt.last || res.Unlisted != tt.omitted || (res.Truncated == TruncLimit) != (tt.omitted > 0) {
+			t.Errorf("%s (%s): unlisted %d, last line %q", tt.path, tt.reason, res.Unlisted, lines[len(lines)-1])
 		}
 	}
 }
@@ -154,8 +154,8 @@ func TestArchiveMemberBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tr := res.Truncation; tr == nil || tr.Reason != "bytes" || tr.ByteLimit != 50<<10 {
-			t.Errorf("%s: truncation %+v, want the 50KB byte limit", p, res.Truncation)
+		if b := res.Blocks[0]; res.Truncated != TruncBytes || b.Truncated != TruncBytes || b.ByteLimit != 50<<10 {
+			t.Errorf("%s: truncated %q, block %+v, want the 50KB byte limit", p, res.Truncated, b)
 		}
 	}
 }

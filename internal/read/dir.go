@@ -31,12 +31,15 @@ func (r *reader) directory(ctx context.Context, name string, sel selector.Select
 	}
 	lines := dirtree.Render(tree, r.c.now())
 	exact := selector.Selector{Ranges: sel.Ranges, Raw: true}
-	res, err := r.lines(ctx, strings.NewReader(strings.Join(lines, "\n")), exact, textio.PlanOptions{Raw: true, Limit: r.c.Limit}, EntityListing)
+	res, err := r.lines(ctx, strings.NewReader(strings.Join(lines, "\n")), exact, textio.PlanOptions{Raw: true, Limit: r.c.Limit}, SourceListing)
 	if err != nil {
 		return nil, err
 	}
 	res.Kind, res.Raw, res.Path = KindDirectory, false, display
-	res.Pruned, res.Omitted, res.Unreadable = tree.Pruned, tree.Omitted, tree.Unreadable
+	res.Pruned, res.Unlisted, res.Unreadable = tree.Pruned, tree.Omitted, tree.Unreadable
+	if res.Unlisted > 0 && res.Truncated == "" {
+		res.Truncated = TruncLimit
+	}
 	if len(tree.Entries) > 0 {
 		for _, b := range res.Blocks {
 			for _, l := range b.Lines {

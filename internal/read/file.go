@@ -75,7 +75,7 @@ func (r *reader) file(ctx context.Context, name string, info fs.FileInfo, sel se
 			return summaryResult(display, info.Size(), text, s), nil
 		}
 	}
-	res, err := r.lines(ctx, src, sel, textio.PlanOptions{Raw: sel.Raw, Limit: r.c.Limit}, EntityFile)
+	res, err := r.lines(ctx, src, sel, textio.PlanOptions{Raw: sel.Raw, Limit: r.c.Limit}, SourceFile)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +115,7 @@ func openErr(display string, err error) error {
 const countLimit = 64 << 20
 
 // lines collects the selected lines of a text.
-func (r *reader) lines(ctx context.Context, src io.Reader, sel selector.Selector, po textio.PlanOptions, entity string) (*Result, error) {
+func (r *reader) lines(ctx context.Context, src io.Reader, sel selector.Selector, po textio.PlanOptions, source string) (*Result, error) {
 	po.Before, po.After = r.c.Before, r.c.After
 	wins := textio.Plan(lineRanges(sel), po)
 	col, err := textio.Collect(ctx, src, wins, textio.Options{Raw: sel.Raw, MaxColumns: textio.MaxColumns, CountLimit: countLimit})
@@ -129,7 +129,7 @@ func (r *reader) lines(ctx context.Context, src io.Reader, sel selector.Selector
 		}
 		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot read the text: %v", err)
 	}
-	res := &Result{Kind: KindText, Entity: entity, Raw: sel.Raw, TotalLines: col.Total, TotalLinesAtLeast: col.TotalAtLeast, Bytes: col.Bytes, Lossy: col.Lossy, Multi: len(wins) > 1}
+	res := &Result{Kind: KindText, Source: source, Raw: sel.Raw, TotalLines: col.Total, TotalLinesAtLeast: col.TotalAtLeast, Bytes: col.Bytes, Lossy: col.Lossy}
 	for i, b := range col.Blocks {
 		rg := rangeAt(sel, i)
 		blk := Block{Start: rg.Start, End: rg.End}
@@ -139,6 +139,8 @@ func (r *reader) lines(ctx context.Context, src io.Reader, sel selector.Selector
 				line.Bytes = l.Bytes
 				if !sel.Raw {
 					res.ColumnCap = textio.MaxColumns
+				} else if res.Truncated == "" {
+					res.Truncated = TruncBytes // a raw line cut at the byte budget
 				}
 			}
 			blk.Lines = append(blk.Lines, line)
@@ -148,26 +150,28 @@ func (r *reader) lines(ctx context.Context, src io.Reader, sel selector.Selector
 		more := b.Last() < col.Total || col.TotalAtLeast && i == len(col.Blocks)-1
 		switch {
 		case len(blk.Lines) == 0:
-			blk.Skipped = true
+			blk.BeyondEnd = true
 		case b.Stop != textio.StopNone && more:
-			blk.Stopped, blk.Next = true, b.Last()+1
+			blk.Truncated, blk.Next = TruncLimit, b.Last()+1
+			if b.Stop == textio.StopBytes {
+				blk.Truncated, blk.ByteLimit = TruncBytes, wins[i].MaxBytes
+			}
+			if res.Truncated == "" {
+				res.Truncated = blk.Truncated
+			}
 		case more:
 			blk.Next = b.Last() + 1
 		}
 		res.Blocks = append(res.Blocks, blk)
 	}
-	if !res.Multi {
+	if len(wins) == 1 {
 		b := &res.Blocks[0]
-		b.Skipped = false
+		b.BeyondEnd = false
 		if start := max(b.Start, 1); start > col.Total && (col.Total > 0 || start > 1) {
 			res.BeyondEnd = start
 			res.Blocks = nil
-		} else if b.Stopped {
-			st := col.Blocks[0].Stop
-			res.Truncation = &Truncation{Reason: string(st), Start: b.Lines[0].N, End: b.Lines[len(b.Lines)-1].N, Total: col.Total, Next: b.Next}
-			if st == textio.StopBytes {
-				res.Truncation.ByteLimit = wins[0].MaxBytes
-			}
+		} else {
+			res.Next = b.Next
 		}
 	}
 	return res, nil
@@ -194,7 +198,7 @@ func lineRanges(sel selector.Selector) []textio.Range {
 // conflictFooter adds the merge-conflict warning when the shown lines hold
 // conflict blocks. whole is the whole text when it is in memory.
 func (r *reader) conflictFooter(res *Result, whole []byte, display string) {
-	if res.Raw || res.Multi || len(res.Blocks) == 0 || len(res.Blocks[0].Lines) == 0 {
+	if res.Raw || len(res.Blocks) != 1 || len(res.Blocks[0].Lines) == 0 {
 		return
 	}
 	b := res.Blocks[0]
@@ -235,7 +239,7 @@ func summaryResult(display string, size int64, text []byte, s *summary.Summary) 
 	for _, sp := range s.Elided {
 		sum.ElidedSpans = append(sum.ElidedSpans, [2]int{sp.Start, sp.End})
 	}
-	return &Result{Kind: KindSummary, Path: display, Entity: EntityFile, Bytes: size, TotalLines: s.TotalLines,
+	return &Result{Kind: KindSummary, Path: display, Source: SourceFile, Bytes: size, TotalLines: s.TotalLines,
 		Tag: hashline.Tag(text), Summary: sum, Body: s.Text(), Footer: summary.Footer(display, s)}
 }
 
@@ -271,7 +275,7 @@ func (r *reader) document(ctx context.Context, name, display, ext string, c conv
 		}
 		return nil, errs.Wrap(code, err, "Cannot convert '%s': %v. Read '%s:raw' to get the file as it is.", display, err, display)
 	}
-	res, err := r.memory(ctx, text, sel, memoryPlan, EntityDocument, true)
+	res, err := r.memory(ctx, text, sel, memoryPlan, SourceDocument, true)
 	if err != nil {
 		return nil, err
 	}
@@ -308,7 +312,7 @@ func (r *reader) notebook(ctx context.Context, name, display string, info fs.Fil
 		}
 		return nil, openErr(display, err)
 	}
-	res, err := r.memory(ctx, text, sel, memoryPlan, EntityNotebook, false)
+	res, err := r.memory(ctx, text, sel, memoryPlan, SourceNotebook, false)
 	if err != nil {
 		return nil, err
 	}
@@ -355,9 +359,9 @@ var memoryPlan = textio.PlanOptions{Limit: textio.MaxLimit, HeadBytes: textio.Mi
 
 // memory pages a text held in memory with po (Raw is taken from sel).
 // Mutable texts get a tag.
-func (r *reader) memory(ctx context.Context, text string, sel selector.Selector, po textio.PlanOptions, entity string, immutable bool) (*Result, error) {
+func (r *reader) memory(ctx context.Context, text string, sel selector.Selector, po textio.PlanOptions, source string, immutable bool) (*Result, error) {
 	po.Raw = sel.Raw
-	res, err := r.lines(ctx, strings.NewReader(text), sel, po, entity)
+	res, err := r.lines(ctx, strings.NewReader(text), sel, po, source)
 	if err != nil {
 		return nil, err
 	}

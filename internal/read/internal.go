@@ -55,7 +55,7 @@ func (r *reader) internalURL(ctx context.Context, p string) (*Result, bool, erro
 	if u.Scheme == "skill" || extract {
 		po = textio.PlanOptions{Unlimited: true}
 	}
-	out, err := r.memory(ctx, res.Text, sel, po, EntityResource, res.Immutable)
+	out, err := r.memory(ctx, res.Text, sel, po, SourceResource, res.Immutable)
 	if err != nil {
 		return nil, true, err
 	}

@@ -106,7 +106,7 @@ func (r *reader) delimited(ctx context.Context, p string) (*Result, bool) {
 	for _, part := range parts {
 		pr, err := r.local(ctx, part)
 		if err != nil {
-			res.Parts = append(res.Parts, Part{Path: part, Error: err.Error()})
+			res.Parts = append(res.Parts, Part{Path: part, Err: err})
 			continue
 		}
 		pr.Input = part

@@ -51,7 +51,7 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 			r.c.WebCache.Put(page, sel.Raw)
 		}
 	}
-	res, err := r.memory(ctx, page.Output(), sel, textio.PlanOptions{Limit: urlLines, HeadBytes: textio.MinByteBudget}, EntityURL, true)
+	res, err := r.memory(ctx, page.Output(), sel, textio.PlanOptions{Limit: urlLines, HeadBytes: textio.MinByteBudget}, SourceURL, true)
 	if err != nil {
 		return nil, true, err
 	}

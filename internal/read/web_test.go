@@ -73,8 +73,8 @@ func TestWebRead(t *testing.T) {
 			}
 		}},
 		{"a long page is cut at 300 lines of URL output", srv.URL + "/lines", false, func(t *testing.T, res *Result) {
-			if res.Entity != EntityURL || res.Truncation == nil || res.Truncation.End != 300 {
-				t.Errorf("entity %q truncation %+v", res.Entity, res.Truncation)
+			if b := res.Blocks[0]; res.Source != SourceURL || res.Truncated != TruncLimit || b.Lines[len(b.Lines)-1].N != 300 || res.Next != 301 {
+				t.Errorf("source %q truncated %q next %d", res.Source, res.Truncated, res.Next)
 			}
 		}},
 		{"a range pages the cached render without a refetch", srv.URL + "/lines:350-352", false, func(t *testing.T, res *Result) {
@@ -133,8 +133,8 @@ func TestWebDocuments(t *testing.T) {
 		got := fmt.Sprint(err)
 		if err == nil {
 			got = res.Incomplete
-			if !res.Truncated() || !strings.Contains(strings.Join(res.URL.Notes, "; "), "Converted in part: "+tt.want) {
-				t.Errorf("%s: truncated %v notes %q", tt.path, res.Truncated(), res.URL.Notes)
+			if res.Incomplete == "" || !strings.Contains(strings.Join(res.URL.Notes, "; "), "Converted in part: "+tt.want) {
+				t.Errorf("%s: incomplete %q notes %q", tt.path, res.Incomplete, res.URL.Notes)
 			}
 		}
 		if errs.CodeOf(err) != tt.code || !strings.Contains(got, tt.want) {
