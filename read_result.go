@@ -18,7 +18,7 @@ const (
 	ReadKindText      ReadKind = "text"      // lines of a file or an in-memory text (Source says which): Blocks
 	ReadKindDirectory ReadKind = "directory" // a directory tree: its rows as lines in Blocks, the entries shown in Entries
 	ReadKindArchive   ReadKind = "archive"   // a directory listing inside an archive (Body)
-	ReadKindSQLite    ReadKind = "sqlite"    // a database view (Body)
+	ReadKindSQLite    ReadKind = "sqlite"    // a database view: SQLite
 	ReadKindImage     ReadKind = "image"     // an image: Image, and ImageData unless metadata only
 	ReadKindBinary    ReadKind = "binary"    // a binary file, described, not shown: Bytes and MIME
 	ReadKindConflicts ReadKind = "conflicts" // the :conflicts index (Body)
@@ -120,8 +120,10 @@ type ReadResult struct {
 	ImageData []byte     `json:"image_data,omitempty"`
 	// Summary describes a code summary.
 	Summary *ReadSummary `json:"summary,omitempty"`
-	// Body is the pre-rendered text of the kinds archive, sqlite,
-	// conflicts, summary and notice.
+	// SQLite is a database read.
+	SQLite *SQLiteView `json:"sqlite,omitempty"`
+	// Body is the pre-rendered text of the kinds archive, conflicts,
+	// summary and notice.
 	Body string `json:"body,omitempty"`
 	// Footer is the merge-conflict warning after a window that shows
 	// conflict blocks, or a summary's footer.
@@ -275,6 +277,9 @@ func exportResult(r *read.Result) *ReadResult {
 	}
 	if s := r.Summary; s != nil {
 		out.Summary = &ReadSummary{Lines: s.Lines, ElidedSpans: s.ElidedSpans, ElidedLines: s.ElidedLines}
+	}
+	if r.SQLite != nil {
+		out.SQLite = exportSQLite(r.SQLite)
 	}
 	if u := r.URL; u != nil {
 		out.URL = &ReadURL{URL: u.URL, FinalURL: u.FinalURL, ContentType: u.ContentType, Method: u.Method, Notes: u.Notes}

@@ -57,6 +57,8 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 		fmt.Fprintf(&b, "[Cannot display binary file '%s' (%s, %s). Search it or read a text file instead]", r.Path, dirtree.FormatBytes(r.Bytes), r.MIME)
 	case scout.ReadKindImage:
 		writeImage(&b, r)
+	case scout.ReadKindSQLite:
+		writeSQLite(&b, r.SQLite)
 	case scout.ReadKindMulti:
 		writeParts(&b, r, o)
 	default:

@@ -3,6 +3,7 @@ package read
 import (
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/image"
+	"github.com/scoutkit/scout/internal/sqlite"
 )
 
 // Kind is what a read returned.
@@ -13,7 +14,7 @@ const (
 	KindText      Kind = "text"      // lines of a file or of an in-memory text (Source says which)
 	KindDirectory Kind = "directory" // the rendered tree of a directory, as lines, and its Entries
 	KindArchive   Kind = "archive"   // a directory listing inside an archive (Body)
-	KindSQLite    Kind = "sqlite"    // a database view (Body)
+	KindSQLite    Kind = "sqlite"    // a database view (SQLite)
 	KindImage     Kind = "image"     // an image: Image, and its bytes unless metadata only
 	KindBinary    Kind = "binary"    // a binary file, described by Binary instead of shown
 	KindConflicts Kind = "conflicts" // the :conflicts index of a file (Body)
@@ -78,6 +79,7 @@ type Result struct {
 	Image      *image.Info
 	ImageData  []byte
 	Summary    *Summary
+	SQLite     *sqlite.Result
 	Body       string // pre-rendered text of the kinds not typed yet
 	Footer     string // the conflict warning after a text's lines
 	Notes      []string

@@ -50,7 +50,7 @@ func (r *reader) isSQLite(name string) bool {
 // sqliteResult is the result of a database read shown as path, inside
 // the archive archive ("" for a file).
 func sqliteResult(res *sqlite.Result, path, archive string, suffix *SuffixResolution) *Result {
-	out := &Result{Kind: KindSQLite, Path: path, Archive: archive, Body: res.Text, SuffixResolution: suffix}
+	out := &Result{Kind: KindSQLite, Path: path, Archive: archive, SQLite: res, SuffixResolution: suffix}
 	if n := res.TotalTables - len(res.Tables); n > 0 {
 		out.Unlisted, out.Truncated = n, TruncLimit
 	}

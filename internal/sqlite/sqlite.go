@@ -1,7 +1,8 @@
 // Package sqlite reads SQLite databases for Scout's read tool: the table
 // list with row counts, a table's schema with sample rows, one row by key,
 // a page of rows with order and where, or a read-only query of the caller's
-// own, each rendered as pi does (ASCII tables 120 wide, 40 per column).
+// own, each as typed values (the format package renders them). Selectors
+// are parsed by internal/selector.
 //
 // Nothing is ever written, and nothing but the database named is read.
 // SQLite runs on a VFS of each read's own that opens no path: it reads the

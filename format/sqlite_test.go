@@ -1,51 +1,41 @@
-package sqlite
+package format
 
 import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/scoutkit/scout"
 )
+
+func text(s string) scout.SQLiteValue { return scout.SQLiteValue{Type: "text", Text: s} }
 
 func TestRenderTable(t *testing.T) {
 	long := strings.Repeat("x", 60)
 	cases := []struct {
 		cols   []string
-		rows   [][]any
+		rows   [][]scout.SQLiteValue
 		want   string
 		reason string
 	}{
 		{[]string{"a"}, nil, "(no rows)", "empty"},
-		{[]string{"n", "b", "f", "s"}, [][]any{{nil, []byte("abc"), 2.5, "x\ty"}}, "| n    | b         | f   | s   |\n| ---- | --------- | --- | --- |\n| NULL | <BLOB 3B> | 2.5 | x y |", "value kinds, tab as space"},
-		{[]string{"long"}, [][]any{{long}}, "| long                                     |\n| ---------------------------------------- |\n| " + strings.Repeat("x", 39) + "… |", "a column is at most 40 wide"},
-		{[]string{"a", "b", "c", "d"}, [][]any{{long, long, long, long}}, "", "four wide columns fit in 120"},
-		{[]string{"é"}, [][]any{{"ü"}}, "| é |\n| - |\n| ü |", "widths count characters"},
+		{[]string{"n", "b", "f", "s", "t"}, [][]scout.SQLiteValue{{{Type: "null"}, {Type: "blob", Size: 3}, {Type: "real", Real: 2.5}, {Type: "text", Text: "x\ty"}, {Type: "text", Size: 1 << 20}}},
+			"| n    | b         | f   | s   | t            |\n| ---- | --------- | --- | --- | ------------ |\n| NULL | <BLOB 3B> | 2.5 | x y | <TEXT 1.0MB> |", "value kinds, tab as space"},
+		{[]string{"long"}, [][]scout.SQLiteValue{{text(long)}}, "| long                                     |\n| ---------------------------------------- |\n| " + strings.Repeat("x", 39) + "… |", "a column is at most 40 wide"},
+		{[]string{"a", "b", "c", "d"}, [][]scout.SQLiteValue{{text(long), text(long), text(long), text(long)}}, "", "four wide columns fit in 120"},
+		{[]string{"é"}, [][]scout.SQLiteValue{{text("ü")}}, "| é |\n| - |\n| ü |", "widths count characters"},
 	}
 	for _, c := range cases {
-		got := renderTable(c.cols, c.rows)
+		got := table(c.cols, c.rows)
 		if c.want != "" && got != c.want {
 			t.Errorf("%s:\n%s\nwant\n%s", c.reason, got, c.want)
 		}
 		for _, l := range strings.Split(got, "\n") {
-			if n := len([]rune(l)); n > MaxWidth {
+			if n := len([]rune(l)); n > maxWidth {
 				t.Errorf("%s: line of %d characters: %s", c.reason, n, l)
 			}
 		}
 	}
-}
-
-func FuzzCandidates(f *testing.F) {
-	for _, s := range []string{"a.db", "a.DB:t:1", "x.sqlite3?q=SELECT 'b.db'", "İ.db", "a.db3:"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, p string) {
-		prev := len(p) + 1
-		for _, c := range Candidates(p) {
-			if !HasExt(c.DB) || len(c.DB) >= prev || c.DB+c.Selector != p {
-				t.Fatalf("%q: bad candidate %+v", p, c)
-			}
-			prev = len(c.DB)
-		}
-	})
 }
 
 func TestFormatFloat(t *testing.T) {
