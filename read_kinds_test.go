@@ -22,6 +22,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/testfs"
@@ -339,30 +341,71 @@ func TestReadCanceled(t *testing.T) {
 	}
 }
 
-// TestReadArchiveListingCap checks that a listing past 500 entries is a
-// partial result whose notice continues where it stopped.
-func TestReadArchiveListingCap(t *testing.T) {
-	var buf bytes.Buffer
-	w := zip.NewWriter(&buf)
-	for i := range 600 {
-		f, _ := w.Create(fmt.Sprintf("f%03d.txt", i))
-		f.Write([]byte("x"))
+// zipNames makes a zip of the named members, each holding its name and a
+// newline ("d/" is a directory).
+func zipNames(t *testing.T, names ...string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	for _, n := range names {
+		f, err := w.Create(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(n, "/") {
+			fmt.Fprintf(f, "%s\n", n)
+		}
 	}
-	w.Close()
-	r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{"a.zip": {Data: buf.Bytes()}}}}
-	res, err := r.Read(context.Background(), scout.ReadRequest{Path: "a.zip"})
-	if err != nil {
+	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if res.Truncated != scout.TruncLimit || res.Unlisted != 100 || !strings.Contains(res.Body, ":501") {
-		t.Fatalf("truncated %q unlisted %d body tail %q", res.Truncated, res.Unlisted, res.Body[len(res.Body)-200:])
+	return b.Bytes()
+}
+
+// TestReadArchiveListings checks the text of listings inside archives: a
+// line selector bounds them as it bounds a local directory listing, the
+// 500 cap is a partial result whose notice continues where it stopped,
+// and the hints name the directory in the archive.
+func TestReadArchiveListings(t *testing.T) {
+	var names, many []string
+	for i := range 30 {
+		names = append(names, fmt.Sprintf("d/f%02d.txt", i))
 	}
-	res, err = r.Read(context.Background(), scout.ReadRequest{Path: "a.zip:/:501"})
-	if err != nil {
-		t.Fatal(err)
+	names = append(names, "d/", "top.txt", "İç/é.txt", "e/", "../evil.txt")
+	for i := range 620 {
+		many = append(many, fmt.Sprintf("f%03d", i))
 	}
-	if res.Truncated != "" || !strings.Contains(res.Body, "f599.txt") {
-		t.Fatalf("second page: truncated %q body %q", res.Truncated, clipText(res.Body))
+	files := map[string][]byte{"a.zip": zipNames(t, names...), "dİr/b.zip": zipNames(t, "x.txt"), "big.zip": zipNames(t, many...)}
+	tests := []struct {
+		path, first, last string // the first and last lines of the text
+		lines             int
+		partial           bool
+		reason            string
+	}{
+		{"a.zip:d/:10-14", "f09.txt (10B)", "[16 more lines in listing. Use a.zip:d/:15 to continue]", 7, false, "a range end bounds the listing exactly"},
+		{"a.zip:d/:10+2", "f09.txt (10B)", "[19 more lines in listing. Use a.zip:d/:12 to continue]", 4, false, "A+C is a range too"},
+		{"a.zip:d/:28", "f27.txt (10B)", "f29.txt (10B)", 3, false, "an open range shows the rest; reaching the end needs no notice"},
+		{"a.zip:d/:29-40", "f28.txt (10B)", "f29.txt (10B)", 2, false, "an end past the last child is clamped"},
+		{"a.zip:d/:31", "Line 31 is beyond end of listing (30 lines total). Use a.zip:d/:1 to read from the start, or a.zip:d/:30 to read the last line.", "", 1, false, "past the end, with the local text and the archive path"},
+		{"a.zip:/:1-1", "d/", "[1 archive entries with '..' in their names were left out]", 5, false, "the root, named a.zip:/ in the hint; the '..' entry counted"},
+		{"a.zip", "d/", "[1 archive entries with '..' in their names were left out]", 6, false, "no selector lists everything under the cap"},
+		{"a.zip:e/", "(empty archive directory)", "", 1, false, "an empty directory"},
+		{"a.zip:İç/", "é.txt (12B)", "é.txt (12B)", 1, false, "a non-ASCII directory"},
+		{"dİr/b.zip", "x.txt (6B)", "x.txt (6B)", 1, false, "a non-ASCII directory before the archive (İ lower-cases to more bytes)"},
+		{"big.zip", "f000 (5B)", "[Showing lines 1-500 of 620. Use big.zip:/:501 to continue]", 502, true, "open-ended: the cap, and a hint that works"},
+		{"big.zip:/:2-600", "f001 (5B)", "[Showing lines 2-501 of 620. Use big.zip:/:502 to continue]", 502, true, "a window wider than the cap is capped"},
+		{"big.zip:/:501", "f500 (5B)", "f619 (5B)", 120, false, "the continuation reads the rest"},
+	}
+	for _, tt := range tests {
+		got := readBoth(t, files, tt.path, nil)
+		lines := strings.Split(got, "\n")
+		assert.Equal(t, tt.first, lines[0], "%s: %s", tt.path, tt.reason)
+		if tt.last != "" {
+			assert.Equal(t, tt.last, lines[len(lines)-1], "%s: %s", tt.path, tt.reason)
+		}
+		assert.Len(t, lines, tt.lines, "%s: %s", tt.path, tt.reason)
+		env := tool.Call(context.Background(), tool.Config{FS: mapFS(files)}, tool.Pi, "read", []byte(`{"path":"`+tt.path+`"}`))
+		assert.Equal(t, tt.partial, env.Status == scout.StatusPartial, "%s: %s", tt.path, tt.reason)
 	}
 }
 

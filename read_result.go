@@ -17,7 +17,7 @@ type ReadKind string
 const (
 	ReadKindText      ReadKind = "text"      // lines of a file or an in-memory text (Source says which): Blocks
 	ReadKindDirectory ReadKind = "directory" // a directory tree: its rows as lines in Blocks, the entries shown in Entries
-	ReadKindArchive   ReadKind = "archive"   // a directory listing inside an archive (Body)
+	ReadKindArchive   ReadKind = "archive"   // a directory inside an archive: its children in Entries
 	ReadKindSQLite    ReadKind = "sqlite"    // a database view: SQLite
 	ReadKindImage     ReadKind = "image"     // an image: Image, and ImageData unless metadata only
 	ReadKindBinary    ReadKind = "binary"    // a binary file, described, not shown: Bytes and MIME
@@ -97,7 +97,9 @@ type ReadResult struct {
 	Encoding string `json:"encoding,omitempty"`
 
 	// Entries are the entries shown by a listing: a directory's (the rows
-	// of its shown lines) or an archive directory's children.
+	// of its shown lines), or an archive directory's children (Path their
+	// names, Depth 1, Line their place in name order; TotalLines counts
+	// them all).
 	Entries []DirEntry `json:"entries,omitempty"`
 	// Unlisted counts the entries a listing left out at its caps: those
 	// behind a directory tree's "… N more" rows, an archive directory's
@@ -106,8 +108,10 @@ type ReadResult struct {
 	Unlisted int `json:"unlisted,omitempty"`
 	// Skipped counts the entries a listing left out by reason: a tree's
 	// always-pruned directories and .DS_Store files (SkipIgnored), its
-	// subdirectories that could not be listed (SkipUnreadable); nil when
-	// none. SkippedPaths names them, relative to Path.
+	// subdirectories that could not be listed (SkipUnreadable), an
+	// archive's entries whose names hold a ".." segment (SkipUnreadable,
+	// not named); nil when none. SkippedPaths names them, relative to
+	// Path.
 	Skipped      map[SkipReason]int `json:"skipped,omitempty"`
 	SkippedPaths []SkippedPath      `json:"skipped_paths,omitempty"`
 
@@ -122,8 +126,8 @@ type ReadResult struct {
 	Summary *ReadSummary `json:"summary,omitempty"`
 	// SQLite is a database read.
 	SQLite *SQLiteView `json:"sqlite,omitempty"`
-	// Body is the pre-rendered text of the kinds archive, conflicts,
-	// summary and notice.
+	// Body is the pre-rendered text of the kinds conflicts, summary and
+	// notice.
 	Body string `json:"body,omitempty"`
 	// Footer is the merge-conflict warning after a window that shows
 	// conflict blocks, or a summary's footer.
@@ -269,6 +273,12 @@ func exportResult(r *read.Result) *ReadResult {
 	}
 	skip(SkipIgnored, r.Pruned)
 	skip(SkipUnreadable, r.Unreadable)
+	if r.Rejected > 0 {
+		if out.Skipped == nil {
+			out.Skipped = map[SkipReason]int{}
+		}
+		out.Skipped[SkipUnreadable] += r.Rejected
+	}
 	if b := r.Binary; b != nil {
 		out.MIME = b.MIME
 	}

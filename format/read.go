@@ -59,6 +59,8 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 		writeImage(&b, r)
 	case scout.ReadKindSQLite:
 		writeSQLite(&b, r.SQLite)
+	case scout.ReadKindArchive:
+		writeArchive(&b, r)
 	case scout.ReadKindMulti:
 		writeParts(&b, r, o)
 	default:
@@ -81,6 +83,42 @@ func writeImage(b *strings.Builder, r *scout.ReadResult) {
 	}
 	fmt.Fprintf(b, "Image metadata [%s]\n- bytes: %d (%s)\n- dimensions: %dx%d\n- channels: %d\n- alpha: %s",
 		i.MIME, i.Bytes, dirtree.FormatBytes(i.Bytes), i.Width, i.Height, i.Channels, alpha)
+}
+
+// writeArchive renders a directory inside an archive: one line per child,
+// "name/" for a directory and "name (1.2KB)" for a file ("name" when it is
+// empty), with the notices of a local listing naming the directory
+// ("dist/a.zip:src/:15", "dist/a.zip:/:501" for the root).
+func writeArchive(b *strings.Builder, r *scout.ReadResult) {
+	dir := r.Archive + ":" + strings.TrimPrefix(strings.TrimPrefix(r.Path, r.Archive), ":") + "/"
+	switch {
+	case r.TotalLines == 0:
+		b.WriteString("(empty archive directory)")
+	case r.BeyondEnd > 0:
+		fmt.Fprintf(b, "Line %d is beyond end of listing (%d lines total). Use %s:1 to read from the start, or %s:%d to read the last line.", r.BeyondEnd, r.TotalLines, dir, dir, r.TotalLines)
+	default:
+		for i, e := range r.Entries {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(e.Path)
+			switch {
+			case e.Dir:
+				b.WriteByte('/')
+			case e.Size > 0:
+				fmt.Fprintf(b, " (%s)", dirtree.FormatBytes(e.Size))
+			}
+		}
+		switch {
+		case r.Truncated == scout.TruncLimit && len(r.Entries) > 0:
+			fmt.Fprintf(b, "\n\n[Showing lines %d-%d of %d. Use %s:%d to continue]", r.Entries[0].Line, r.Entries[len(r.Entries)-1].Line, r.TotalLines, dir, r.Next)
+		case r.Next > 0:
+			fmt.Fprintf(b, "\n\n[%d more lines in listing. Use %s:%d to continue]", r.TotalLines-r.Next+1, dir, r.Next)
+		}
+	}
+	if n := r.Skipped[scout.SkipUnreadable]; n > 0 {
+		fmt.Fprintf(b, "\n\n[%d archive entries with '..' in their names were left out]", n)
+	}
 }
 
 // entities are the words the notices use for the sources of lines.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/scoutkit/scout/internal/archive"
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/hashline"
 	"github.com/scoutkit/scout/internal/pathutil"
@@ -96,11 +97,12 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 	return res, nil
 }
 
-// listing renders a directory inside an archive. A line selector bounds
-// it as it bounds a local directory listing: ":A-B" shows children A to B
-// exactly, ":N" from N on; at most archive.DefaultListLimit are shown
-// either way. Multi-range and :conflicts are errors, as for a local
-// directory.
+// listing lists a directory inside an archive: its children, as entries
+// numbered from 1 in name order. A line selector bounds it as it bounds a
+// local directory listing: ":A-B" lists children A to B exactly, ":N"
+// from N on; at most archive.DefaultListLimit are listed either way (the
+// cap's truncation says so). Multi-range and :conflicts are errors, as for
+// a local directory.
 func listing(display string, it *archive.Item, sel selector.Selector) (*Result, error) {
 	dir := display + ":" + it.Path + "/"
 	switch {
@@ -109,18 +111,39 @@ func listing(display string, it *archive.Item, sel selector.Selector) (*Result, 
 	case sel.Conflicts:
 		return nil, errs.New(errs.InvalidParam, "'%s' is a directory inside an archive: :conflicts needs a file.", errs.Echo(dir))
 	}
-	var first, last int
+	first, last := 1, 0
 	if len(sel.Ranges) == 1 {
 		first, last = sel.Ranges[0].Start, sel.Ranges[0].End
 	}
-	body, capped := it.Listing(display, first, last)
+	total := len(it.Children)
+	want := total // the last child asked for
+	if last > 0 {
+		want = min(last, total)
+	}
+	end := min(want, first-1+archive.DefaultListLimit)
 	path := display
 	if it.Path != "" {
 		path += ":" + it.Path
 	}
-	res := &Result{Kind: KindArchive, Source: SourceListing, Archive: display, Path: path, Body: body, TotalLines: len(it.Children), Unlisted: capped}
-	if capped > 0 {
-		res.Truncated = TruncLimit
+	res := &Result{Kind: KindArchive, Source: SourceListing, Archive: display, Path: path, TotalLines: total, Rejected: it.Rejected}
+	switch {
+	case total == 0:
+	case first > total:
+		res.BeyondEnd = first
+	default:
+		for i, e := range it.Children[first-1 : end] {
+			mt := e.ModTime
+			if !mt.IsZero() {
+				mt = mt.UTC()
+			}
+			res.Entries = append(res.Entries, dirtree.Entry{Path: e.Base(), Line: first + i, Depth: 1, Dir: e.Dir, Size: e.Size, ModTime: mt})
+		}
+		switch {
+		case end < want:
+			res.Unlisted, res.Truncated, res.Next = want-end, TruncLimit, end+1
+		case end < total:
+			res.Next = end + 1
+		}
 	}
 	return res, nil
 }

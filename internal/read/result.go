@@ -13,7 +13,7 @@ type Kind string
 const (
 	KindText      Kind = "text"      // lines of a file or of an in-memory text (Source says which)
 	KindDirectory Kind = "directory" // the rendered tree of a directory, as lines, and its Entries
-	KindArchive   Kind = "archive"   // a directory listing inside an archive (Body)
+	KindArchive   Kind = "archive"   // a directory listing inside an archive (Entries)
 	KindSQLite    Kind = "sqlite"    // a database view (SQLite)
 	KindImage     Kind = "image"     // an image: Image, and its bytes unless metadata only
 	KindBinary    Kind = "binary"    // a binary file, described by Binary instead of shown
