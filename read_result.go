@@ -21,7 +21,7 @@ const (
 	ReadKindSQLite    ReadKind = "sqlite"    // a database view: SQLite
 	ReadKindImage     ReadKind = "image"     // an image: Image, and ImageData unless metadata only
 	ReadKindBinary    ReadKind = "binary"    // a binary file, described, not shown: Bytes and MIME
-	ReadKindConflicts ReadKind = "conflicts" // the :conflicts index (Body)
+	ReadKindConflicts ReadKind = "conflicts" // the :conflicts index: Conflicts
 	ReadKindSummary   ReadKind = "summary"   // a code summary (Body, Footer, Summary)
 	ReadKindNotice    ReadKind = "notice"    // a notice instead of content (Body): a binary archive member
 	ReadKindMulti     ReadKind = "multi"     // a delimited entry read as several paths: Parts
@@ -126,11 +126,13 @@ type ReadResult struct {
 	Summary *ReadSummary `json:"summary,omitempty"`
 	// SQLite is a database read.
 	SQLite *SQLiteView `json:"sqlite,omitempty"`
-	// Body is the pre-rendered text of the kinds conflicts, summary and
-	// notice.
+	// Conflicts are the merge-conflict blocks: the file's for
+	// ":conflicts", those the shown lines hold in a single-range read of
+	// a file (nil when they hold none).
+	Conflicts *ReadConflicts `json:"conflicts,omitempty"`
+	// Body is the pre-rendered text of the kinds summary and notice.
 	Body string `json:"body,omitempty"`
-	// Footer is the merge-conflict warning after a window that shows
-	// conflict blocks, or a summary's footer.
+	// Footer is a summary's footer.
 	Footer string `json:"footer,omitempty"`
 	// Notes are remarks shown with the content: an internal URL's notes
 	// from its resolver, a partial conversion; nil when none. A web
@@ -290,6 +292,9 @@ func exportResult(r *read.Result) *ReadResult {
 	}
 	if r.SQLite != nil {
 		out.SQLite = exportSQLite(r.SQLite)
+	}
+	if r.Conflicts != nil {
+		out.Conflicts = exportConflicts(r.Conflicts)
 	}
 	if u := r.URL; u != nil {
 		out.URL = &ReadURL{URL: u.URL, FinalURL: u.FinalURL, ContentType: u.ContentType, Method: u.Method, Notes: u.Notes}

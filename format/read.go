@@ -61,6 +61,8 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 		writeSQLite(&b, r.SQLite)
 	case scout.ReadKindArchive:
 		writeArchive(&b, r)
+	case scout.ReadKindConflicts:
+		writeConflictList(&b, r.Path, r.Conflicts)
 	case scout.ReadKindMulti:
 		writeParts(&b, r, o)
 	default:
@@ -190,8 +192,9 @@ func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
 	if len(after) > 0 {
 		b.WriteString("\n" + strings.Join(after, "\n"))
 	}
-	if r.Footer != "" {
-		b.WriteString("\n\n" + r.Footer)
+	if c := r.Conflicts; c != nil && len(c.Blocks) > 0 {
+		b.WriteString("\n\n")
+		writeConflictFooter(b, r.Path, c)
 	}
 	b.WriteString(pitext.Notice(readNotices(r, entity)...))
 }

@@ -86,7 +86,7 @@ func (r *reader) file(ctx context.Context, name string, info fs.FileInfo, sel se
 	} else if !sel.Raw {
 		res.Tag = hashline.Tag(text)
 	}
-	r.conflictFooter(res, text, display)
+	r.conflictFooter(res, text)
 	return res, nil
 }
 
@@ -195,9 +195,10 @@ func lineRanges(sel selector.Selector) []textio.Range {
 	return out
 }
 
-// conflictFooter adds the merge-conflict warning when the shown lines hold
-// conflict blocks. whole is the whole text when it is in memory.
-func (r *reader) conflictFooter(res *Result, whole []byte, display string) {
+// conflictFooter adds the conflict blocks the shown lines hold, and how
+// many the text has, to a single-range read. whole is the whole text when
+// it is in memory.
+func (r *reader) conflictFooter(res *Result, whole []byte) {
 	if res.Raw || len(res.Blocks) != 1 || len(res.Blocks[0].Lines) == 0 {
 		return
 	}
@@ -216,11 +217,12 @@ func (r *reader) conflictFooter(res *Result, whole []byte, display string) {
 		}
 		all = conflict.ParseLines(texts, from)
 	}
-	visible := conflict.Within(all, from, to)
-	res.Footer = conflict.RenderFooter(display, visible, len(all), false)
+	if visible := conflict.Within(all, from, to); len(visible) > 0 {
+		res.Conflicts = &Conflicts{Blocks: visible, Total: len(all)}
+	}
 }
 
-// conflicts renders the :conflicts index of a text.
+// conflicts reads the :conflicts index of a text.
 func (r *reader) conflicts(display string, src io.Reader) (*Result, error) {
 	text, err := io.ReadAll(src)
 	if err != nil {
@@ -230,7 +232,8 @@ func (r *reader) conflicts(display string, src io.Reader) (*Result, error) {
 	if cut {
 		text = text[:conflict.MaxScanBytes]
 	}
-	return &Result{Kind: KindConflicts, Path: display, Body: conflict.RenderList(display, conflict.Parse(text), cut)}, nil
+	blocks := conflict.Parse(text)
+	return &Result{Kind: KindConflicts, Path: display, Conflicts: &Conflicts{Blocks: blocks, Total: len(blocks), ScanCut: cut}}, nil
 }
 
 // summaryResult builds the result of a summarised file.

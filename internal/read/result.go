@@ -1,6 +1,7 @@
 package read
 
 import (
+	"github.com/scoutkit/scout/internal/conflict"
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/image"
 	"github.com/scoutkit/scout/internal/sqlite"
@@ -17,7 +18,7 @@ const (
 	KindSQLite    Kind = "sqlite"    // a database view (SQLite)
 	KindImage     Kind = "image"     // an image: Image, and its bytes unless metadata only
 	KindBinary    Kind = "binary"    // a binary file, described by Binary instead of shown
-	KindConflicts Kind = "conflicts" // the :conflicts index of a file (Body)
+	KindConflicts Kind = "conflicts" // the :conflicts index of a file (Conflicts)
 	KindSummary   Kind = "summary"   // a code summary with elided bodies (Summary, Body, Footer)
 	KindNotice    Kind = "notice"    // a notice instead of content (Body): a binary archive member
 	KindMulti     Kind = "multi"     // a delimited entry read as several paths (Parts)
@@ -80,8 +81,9 @@ type Result struct {
 	ImageData  []byte
 	Summary    *Summary
 	SQLite     *sqlite.Result
+	Conflicts  *Conflicts
 	Body       string // pre-rendered text of the kinds not typed yet
-	Footer     string // the conflict warning after a text's lines
+	Footer     string // a summary's footer
 	Notes      []string
 	URL        *URLInfo
 	Incomplete string
@@ -122,6 +124,14 @@ type Summary struct {
 	Lines       int
 	ElidedSpans [][2]int // 1-based inclusive elided ranges
 	ElidedLines int
+}
+
+// Conflicts are the merge-conflict blocks of a read: all of them in the
+// :conflicts index, those the shown lines hold in a text read.
+type Conflicts struct {
+	Blocks  []conflict.Block
+	Total   int  // blocks in the whole text (the lines read when it is not held whole)
+	ScanCut bool // the scan stopped at conflict.MaxScanBytes
 }
 
 // URLInfo describes a web read.
