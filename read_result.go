@@ -7,6 +7,7 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/image"
 	"github.com/scoutkit/scout/internal/read"
+	"github.com/scoutkit/scout/internal/summary"
 )
 
 // ReadKind is what a read returned; it says which fields of the
@@ -22,7 +23,7 @@ const (
 	ReadKindImage     ReadKind = "image"     // an image: Image, and ImageData unless metadata only
 	ReadKindBinary    ReadKind = "binary"    // a binary file, described, not shown: Bytes and MIME
 	ReadKindConflicts ReadKind = "conflicts" // the :conflicts index: Conflicts
-	ReadKindSummary   ReadKind = "summary"   // a code summary (Body, Footer, Summary)
+	ReadKindSummary   ReadKind = "summary"   // a code summary: the kept lines in Blocks, the elided spans in Summary
 	ReadKindNotice    ReadKind = "notice"    // a notice instead of content (Body): a binary archive member
 	ReadKindMulti     ReadKind = "multi"     // a delimited entry read as several paths: Parts
 )
@@ -60,7 +61,8 @@ type ReadResult struct {
 	Tag string `json:"tag,omitempty"`
 
 	// Blocks are the shown lines: one block per requested range (one for
-	// a single range or none), in the order of the ranges.
+	// a single range or none), in the order of the ranges; for a summary,
+	// one block per run of kept lines.
 	Blocks []ReadBlock `json:"blocks,omitempty"`
 	// TotalLines is the number of lines of the whole text or listing (the
 	// children of an archive directory); a lower bound when
@@ -122,7 +124,7 @@ type ReadResult struct {
 	// asked for metadata only.
 	Image     *ImageInfo `json:"image,omitempty"`
 	ImageData []byte     `json:"image_data,omitempty"`
-	// Summary describes a code summary.
+	// Summary describes a code summary's elisions.
 	Summary *ReadSummary `json:"summary,omitempty"`
 	// SQLite is a database read.
 	SQLite *SQLiteView `json:"sqlite,omitempty"`
@@ -130,10 +132,8 @@ type ReadResult struct {
 	// ":conflicts", those the shown lines hold in a single-range read of
 	// a file (nil when they hold none).
 	Conflicts *ReadConflicts `json:"conflicts,omitempty"`
-	// Body is the pre-rendered text of the kinds summary and notice.
+	// Body is the pre-rendered text of the kind notice.
 	Body string `json:"body,omitempty"`
-	// Footer is a summary's footer.
-	Footer string `json:"footer,omitempty"`
 	// Notes are remarks shown with the content: an internal URL's notes
 	// from its resolver, a partial conversion; nil when none. A web
 	// page's notes are in URL.
@@ -214,11 +214,28 @@ type ImageInfo struct {
 	Alpha    bool   `json:"alpha"`    // whether the image can hold transparency
 }
 
-// ReadSummary describes a code summary's elisions.
+// ReadSummary describes a code summary (Kind summary): a source file read
+// without a selector, its lines kept in Blocks except the interiors of
+// function bodies.
 type ReadSummary struct {
-	Lines       int      `json:"lines"`        // lines in the file
-	ElidedSpans [][2]int `json:"elided_spans"` // the 1-based inclusive ranges to re-read
-	ElidedLines int      `json:"elided_lines"` // lines not shown
+	Language string `json:"language"` // "go", "python", "javascript", "typescript", "tsx", "rust", "java", "c" or "cpp"
+	Lines    int    `json:"lines"`    // lines in the file
+	// Elided are the spans left out, in file order: the ranges to re-read.
+	Elided      []ElidedSpan `json:"elided"`
+	ElidedLines int          `json:"elided_lines"` // lines not shown
+}
+
+// ElidedSpan is a range of lines a code summary leaves out.
+type ElidedSpan struct {
+	// Start and End are the range to re-read, 1-based and inclusive.
+	Start int `json:"start"`
+	End   int `json:"end"`
+	// Lines counts the lines not shown: End-Start+1, or End-Start-1 when
+	// Merged.
+	Lines int `json:"lines"`
+	// Merged reports a body whose brace lines, Start and End, are kept (in
+	// Blocks) and shown on one row, the lines between them left out.
+	Merged bool `json:"merged,omitempty"`
 }
 
 // ReadURL describes a web read.
@@ -248,7 +265,7 @@ func exportResult(r *read.Result) *ReadResult {
 		Raw: r.Raw, Immutable: r.Immutable, Tag: r.Tag,
 		TotalLines: r.TotalLines, TotalLinesAtLeast: r.TotalLinesAtLeast, Bytes: r.Bytes, BeyondEnd: r.BeyondEnd,
 		Truncated: Truncation(r.Truncated), Next: r.Next, ColumnCap: r.ColumnCap, Lossy: r.Lossy, Encoding: r.Encoding,
-		Unlisted: r.Unlisted, ImageData: r.ImageData, Body: r.Body, Footer: r.Footer, Notes: r.Notes, Incomplete: r.Incomplete,
+		Unlisted: r.Unlisted, ImageData: r.ImageData, Body: r.Body, Notes: r.Notes, Incomplete: r.Incomplete,
 	}
 	if s := r.SuffixResolution; s != nil {
 		out.SuffixResolution = &SuffixResolution{From: s.From, To: s.To}
@@ -287,8 +304,8 @@ func exportResult(r *read.Result) *ReadResult {
 	if r.Image != nil {
 		out.Image = exportImage(r.Image)
 	}
-	if s := r.Summary; s != nil {
-		out.Summary = &ReadSummary{Lines: s.Lines, ElidedSpans: s.ElidedSpans, ElidedLines: s.ElidedLines}
+	if r.Summary != nil {
+		out.Summary, out.Blocks = exportSummary(r.Summary)
 	}
 	if r.SQLite != nil {
 		out.SQLite = exportSQLite(r.SQLite)
@@ -320,4 +337,32 @@ func exportEntry(e dirtree.Entry) DirEntry {
 
 func exportImage(i *image.Info) *ImageInfo {
 	return &ImageInfo{MIME: i.MIME, Format: i.Format, Bytes: i.Bytes, Width: i.Width, Height: i.Height, Channels: i.Channels, Alpha: i.Alpha}
+}
+
+// exportSummary converts a code summary: its spans, and its kept lines as
+// blocks of consecutive lines.
+func exportSummary(s *summary.Summary) (*ReadSummary, []ReadBlock) {
+	out := &ReadSummary{Language: s.Language, Lines: s.TotalLines, Elided: []ElidedSpan{}, ElidedLines: s.ElidedLines}
+	var blocks []ReadBlock
+	keep := func(n int, text string) {
+		if k := len(blocks); k > 0 && blocks[k-1].End == n-1 {
+			blocks[k-1].End = n
+			blocks[k-1].Lines = append(blocks[k-1].Lines, ReadLine{N: n, Text: text})
+			return
+		}
+		blocks = append(blocks, ReadBlock{Start: n, End: n, Lines: []ReadLine{{N: n, Text: text}}})
+	}
+	for _, r := range s.Rows {
+		switch r.Kind {
+		case summary.RowLine:
+			keep(r.Start, r.Text)
+		case summary.RowElided:
+			out.Elided = append(out.Elided, ElidedSpan{Start: r.Start, End: r.End, Lines: r.End - r.Start + 1})
+		case summary.RowMerged:
+			keep(r.Start, r.Text)
+			keep(r.End, r.Tail)
+			out.Elided = append(out.Elided, ElidedSpan{Start: r.Start, End: r.End, Lines: r.End - r.Start - 1, Merged: true})
+		}
+	}
+	return out, blocks
 }

@@ -49,10 +49,7 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 		if style == StyleHashline && r.Tag != "" {
 			fmt.Fprintf(&b, "¶%s#%s\n", r.Path, r.Tag)
 		}
-		b.WriteString(r.Body)
-		if r.Footer != "" {
-			b.WriteString("\n\n" + r.Footer)
-		}
+		writeSummary(&b, r)
 	case scout.ReadKindBinary:
 		fmt.Fprintf(&b, "[Cannot display binary file '%s' (%s, %s). Search it or read a text file instead]", r.Path, dirtree.FormatBytes(r.Bytes), r.MIME)
 	case scout.ReadKindImage:
@@ -69,6 +66,55 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 		b.WriteString(r.Body)
 	}
 	return b.String()
+}
+
+// writeSummary renders a code summary: a row per kept line ("N:text"),
+// "..." for an elided span, "S-E:head .. tail" for a body whose braces
+// are kept around its elided interior; then the footer naming the ranges
+// to re-read, all of them when there are at most two, else the first two
+// as an example.
+func writeSummary(b *strings.Builder, r *scout.ReadResult) {
+	var lines []scout.ReadLine
+	for _, blk := range r.Blocks {
+		lines = append(lines, blk.Lines...)
+	}
+	s := r.Summary
+	rows := 0
+	row := func() {
+		if rows > 0 {
+			b.WriteByte('\n')
+		}
+		rows++
+	}
+	for li, si := 0, 0; li < len(lines) || si < len(s.Elided); {
+		if si == len(s.Elided) || li < len(lines) && lines[li].N < s.Elided[si].Start {
+			row()
+			fmt.Fprintf(b, "%d:%s", lines[li].N, lines[li].Text)
+			li++
+			continue
+		}
+		sp := s.Elided[si]
+		si++
+		row()
+		if sp.Merged && li+1 < len(lines) && lines[li].N == sp.Start && lines[li+1].N == sp.End {
+			fmt.Fprintf(b, "%d-%d:%s .. %s", sp.Start, sp.End, strings.TrimRight(lines[li].Text, " \t"), strings.TrimSpace(lines[li+1].Text))
+			li += 2
+			continue
+		}
+		b.WriteString("...")
+	}
+	if len(s.Elided) == 0 {
+		return
+	}
+	lead, spans := " with ", s.Elided
+	if len(spans) > 2 {
+		lead, spans = ", e.g. ", spans[:2]
+	}
+	parts := make([]string, len(spans))
+	for i, sp := range spans {
+		parts[i] = fmt.Sprintf("%d-%d", sp.Start, sp.End)
+	}
+	fmt.Fprintf(b, "\n\n[%d %s elided; re-read needed ranges%s%s:%s]", s.ElidedLines, plural(s.ElidedLines, "line"), lead, r.Path, strings.Join(parts, ","))
 }
 
 // writeImage renders an image: a note when its bytes come with the

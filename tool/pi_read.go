@@ -148,7 +148,10 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 		d.Truncation = &piTruncation{Reason: by, StartLine: b.Lines[0].N, EndLine: b.Lines[len(b.Lines)-1].N, TotalLines: res.TotalLines, TotalBytes: res.Bytes, NextOffset: b.Next, ByteLimit: b.ByteLimit}
 	}
 	if s := res.Summary; s != nil {
-		d.Summary = &piSummary{Lines: s.Lines, ElidedSpans: s.ElidedSpans, ElidedLines: s.ElidedLines}
+		d.Summary = &piSummary{Lines: s.Lines, ElidedSpans: make([][2]int, len(s.Elided)), ElidedLines: s.ElidedLines}
+		for i, sp := range s.Elided {
+			d.Summary.ElidedSpans[i] = [2]int{sp.Start, sp.End}
+		}
 	}
 	env := okEnvelope(partial(res), d, text)
 	env.Stats = scout.Stats{Files: 1, Bytes: res.Bytes}

@@ -72,7 +72,7 @@ func (r *reader) file(ctx context.Context, name string, info fs.FileInfo, sel se
 	}
 	if whole && !sel.Raw && len(sel.Ranges) == 0 && !r.c.NoSummaries {
 		if s, ok := summary.Summarize(name, text); ok && s.ElidedLines > 0 {
-			return summaryResult(display, info.Size(), text, s), nil
+			return &Result{Kind: KindSummary, Path: display, Source: SourceFile, Bytes: info.Size(), TotalLines: s.TotalLines, Tag: hashline.Tag(text), Summary: s}, nil
 		}
 	}
 	res, err := r.lines(ctx, src, sel, textio.PlanOptions{Raw: sel.Raw, Limit: r.c.Limit}, SourceFile)
@@ -234,16 +234,6 @@ func (r *reader) conflicts(display string, src io.Reader) (*Result, error) {
 	}
 	blocks := conflict.Parse(text)
 	return &Result{Kind: KindConflicts, Path: display, Conflicts: &Conflicts{Blocks: blocks, Total: len(blocks), ScanCut: cut}}, nil
-}
-
-// summaryResult builds the result of a summarised file.
-func summaryResult(display string, size int64, text []byte, s *summary.Summary) *Result {
-	sum := &Summary{Lines: s.TotalLines, ElidedLines: s.ElidedLines}
-	for _, sp := range s.Elided {
-		sum.ElidedSpans = append(sum.ElidedSpans, [2]int{sp.Start, sp.End})
-	}
-	return &Result{Kind: KindSummary, Path: display, Source: SourceFile, Bytes: size, TotalLines: s.TotalLines,
-		Tag: hashline.Tag(text), Summary: sum, Body: s.Text(), Footer: summary.Footer(display, s)}
 }
 
 // converter returns the document converter for ext: the host's, else the

@@ -5,6 +5,7 @@ import (
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/image"
 	"github.com/scoutkit/scout/internal/sqlite"
+	"github.com/scoutkit/scout/internal/summary"
 )
 
 // Kind is what a read returned.
@@ -19,7 +20,7 @@ const (
 	KindImage     Kind = "image"     // an image: Image, and its bytes unless metadata only
 	KindBinary    Kind = "binary"    // a binary file, described by Binary instead of shown
 	KindConflicts Kind = "conflicts" // the :conflicts index of a file (Conflicts)
-	KindSummary   Kind = "summary"   // a code summary with elided bodies (Summary, Body, Footer)
+	KindSummary   Kind = "summary"   // a code summary with elided bodies (Summary)
 	KindNotice    Kind = "notice"    // a notice instead of content (Body): a binary archive member
 	KindMulti     Kind = "multi"     // a delimited entry read as several paths (Parts)
 )
@@ -79,11 +80,10 @@ type Result struct {
 	Binary     *Binary
 	Image      *image.Info
 	ImageData  []byte
-	Summary    *Summary
+	Summary    *summary.Summary
 	SQLite     *sqlite.Result
 	Conflicts  *Conflicts
 	Body       string // pre-rendered text of the kinds not typed yet
-	Footer     string // a summary's footer
 	Notes      []string
 	URL        *URLInfo
 	Incomplete string
@@ -117,13 +117,6 @@ type SuffixResolution struct {
 type Binary struct {
 	Size int64
 	MIME string
-}
-
-// Summary describes a structural summary.
-type Summary struct {
-	Lines       int
-	ElidedSpans [][2]int // 1-based inclusive elided ranges
-	ElidedLines int
 }
 
 // Conflicts are the merge-conflict blocks of a read: all of them in the
