@@ -21,10 +21,9 @@ const (
 	ReadKindArchive   ReadKind = "archive"   // a directory inside an archive: its children in Entries
 	ReadKindSQLite    ReadKind = "sqlite"    // a database view: SQLite
 	ReadKindImage     ReadKind = "image"     // an image: Image, and ImageData unless metadata only
-	ReadKindBinary    ReadKind = "binary"    // a binary file, described, not shown: Bytes and MIME
+	ReadKindBinary    ReadKind = "binary"    // a binary file or archive member, described, not shown: Bytes and MIME
 	ReadKindConflicts ReadKind = "conflicts" // the :conflicts index: Conflicts
 	ReadKindSummary   ReadKind = "summary"   // a code summary: the kept lines in Blocks, the elided spans in Summary
-	ReadKindNotice    ReadKind = "notice"    // a notice instead of content (Body): a binary archive member
 	ReadKindMulti     ReadKind = "multi"     // a delimited entry read as several paths: Parts
 )
 
@@ -117,8 +116,8 @@ type ReadResult struct {
 	Skipped      map[SkipReason]int `json:"skipped,omitempty"`
 	SkippedPaths []SkippedPath      `json:"skipped_paths,omitempty"`
 
-	// MIME is the media type detected from a binary file's content (Kind
-	// binary).
+	// MIME is the media type detected from the start of a binary file or
+	// archive member (Kind binary), e.g. "application/zip".
 	MIME string `json:"mime,omitempty"`
 	// Image is an image's metadata; ImageData its bytes unless the host
 	// asked for metadata only.
@@ -132,11 +131,8 @@ type ReadResult struct {
 	// ":conflicts", those the shown lines hold in a single-range read of
 	// a file (nil when they hold none).
 	Conflicts *ReadConflicts `json:"conflicts,omitempty"`
-	// Body is the pre-rendered text of the kind notice.
-	Body string `json:"body,omitempty"`
-	// Notes are remarks shown with the content: an internal URL's notes
-	// from its resolver, a partial conversion; nil when none. A web
-	// page's notes are in URL.
+	// Notes are an internal URL's remarks from its resolver, shown with
+	// the content; nil when none. A web page's notes are in URL.
 	Notes []string `json:"notes,omitempty"`
 	// URL describes a web read.
 	URL *ReadURL `json:"url,omitempty"`
@@ -265,7 +261,7 @@ func exportResult(r *read.Result) *ReadResult {
 		Raw: r.Raw, Immutable: r.Immutable, Tag: r.Tag,
 		TotalLines: r.TotalLines, TotalLinesAtLeast: r.TotalLinesAtLeast, Bytes: r.Bytes, BeyondEnd: r.BeyondEnd,
 		Truncated: Truncation(r.Truncated), Next: r.Next, ColumnCap: r.ColumnCap, Lossy: r.Lossy, Encoding: r.Encoding,
-		Unlisted: r.Unlisted, ImageData: r.ImageData, Body: r.Body, Notes: r.Notes, Incomplete: r.Incomplete,
+		Unlisted: r.Unlisted, ImageData: r.ImageData, Notes: r.Notes, Incomplete: r.Incomplete,
 	}
 	if s := r.SuffixResolution; s != nil {
 		out.SuffixResolution = &SuffixResolution{From: s.From, To: s.To}

@@ -51,7 +51,11 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 		}
 		writeSummary(&b, r)
 	case scout.ReadKindBinary:
-		fmt.Fprintf(&b, "[Cannot display binary file '%s' (%s, %s). Search it or read a text file instead]", r.Path, dirtree.FormatBytes(r.Bytes), r.MIME)
+		if r.Archive != "" {
+			fmt.Fprintf(&b, "[Cannot read binary archive entry '%s' (%s)]", strings.TrimPrefix(r.Path, r.Archive+":"), dirtree.FormatBytes(r.Bytes))
+		} else {
+			fmt.Fprintf(&b, "[Cannot display binary file '%s' (%s, %s). Search it or read a text file instead]", r.Path, dirtree.FormatBytes(r.Bytes), r.MIME)
+		}
 	case scout.ReadKindImage:
 		writeImage(&b, r)
 	case scout.ReadKindSQLite:
@@ -62,8 +66,6 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 		writeConflictList(&b, r.Path, r.Conflicts)
 	case scout.ReadKindMulti:
 		writeParts(&b, r, o)
-	default:
-		b.WriteString(r.Body)
 	}
 	return b.String()
 }
@@ -302,6 +304,13 @@ func readNotices(r *scout.ReadResult, entity string) []string {
 	}
 	if r.URL == nil {
 		// A web page's notes are in its header already.
+		switch {
+		case r.Incomplete == "":
+		case r.Source == "document":
+			parts = append(parts, "Note: Converted in part: "+r.Incomplete)
+		case r.Source == "notebook":
+			parts = append(parts, "Note: Rendered in part: "+r.Incomplete)
+		}
 		for _, n := range r.Notes {
 			parts = append(parts, "Note: "+n)
 		}

@@ -1,11 +1,8 @@
 package archive
 
 import (
-	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/scoutkit/scout/internal/dirtree"
 )
 
 // DefaultListLimit is the number of children a listing shows when the
@@ -75,9 +72,4 @@ func Sort(entries []Entry) {
 		}
 		return strings.Compare(a.Name, b.Name)
 	})
-}
-
-// BinaryNotice is the text shown instead of a binary member's content.
-func (it *Item) BinaryNotice() string {
-	return fmt.Sprintf("[Cannot read binary archive entry '%s' (%s)]", it.Path, dirtree.FormatBytes(it.Entry.Size))
 }

@@ -72,7 +72,8 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 		return listing(display, it, sel)
 	}
 	if it.Binary {
-		return &Result{Kind: KindNotice, Path: member, Archive: display, Bytes: it.Entry.Size, Body: it.BinaryNotice()}, nil
+		return &Result{Kind: KindBinary, Path: member, Archive: display, Bytes: it.Entry.Size,
+			Binary: &Binary{Size: it.Entry.Size, MIME: textio.ContentType(it.Head(archive.SniffBytes))}}, nil
 	}
 	if sel.Conflicts {
 		return nil, errs.New(errs.InvalidParam, ":conflicts reads a local file, not an archive member. Read %s without it.", errs.Echo(member))

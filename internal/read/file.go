@@ -275,7 +275,6 @@ func (r *reader) document(ctx context.Context, name, display, ext string, c conv
 	res.Path, res.Bytes = display, ra.Size()
 	if part != nil {
 		res.Incomplete = part.Reason
-		res.Notes = append(res.Notes, "Converted in part: "+part.Reason)
 	}
 	return res, nil
 }
@@ -312,7 +311,6 @@ func (r *reader) notebook(ctx context.Context, name, display string, info fs.Fil
 	res.Path, res.Bytes = display, info.Size()
 	if part != nil {
 		res.Incomplete = part.Reason
-		res.Notes = append(res.Notes, "Rendered in part: "+part.Reason)
 	}
 	return res, nil
 }

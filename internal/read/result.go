@@ -18,10 +18,9 @@ const (
 	KindArchive   Kind = "archive"   // a directory listing inside an archive (Entries)
 	KindSQLite    Kind = "sqlite"    // a database view (SQLite)
 	KindImage     Kind = "image"     // an image: Image, and its bytes unless metadata only
-	KindBinary    Kind = "binary"    // a binary file, described by Binary instead of shown
+	KindBinary    Kind = "binary"    // a binary file or archive member, described by Binary instead of shown
 	KindConflicts Kind = "conflicts" // the :conflicts index of a file (Conflicts)
 	KindSummary   Kind = "summary"   // a code summary with elided bodies (Summary)
-	KindNotice    Kind = "notice"    // a notice instead of content (Body): a binary archive member
 	KindMulti     Kind = "multi"     // a delimited entry read as several paths (Parts)
 )
 
@@ -83,7 +82,6 @@ type Result struct {
 	Summary    *summary.Summary
 	SQLite     *sqlite.Result
 	Conflicts  *Conflicts
-	Body       string // pre-rendered text of the kinds not typed yet
 	Notes      []string
 	URL        *URLInfo
 	Incomplete string
