@@ -25,13 +25,13 @@ type ReadConflicts struct {
 // ConflictBlock is one complete conflict block: the lines between a
 // "<<<<<<<" marker and its ">>>>>>>", with an optional diff3 base.
 type ConflictBlock struct {
-	ID    int          `json:"id"`
+	ID    int          `json:"id"`    // the block's number in the file, from 1
 	Start int          `json:"start"` // the line of the "<<<<<<<" marker
 	End   int          `json:"end"`   // the line of the ">>>>>>>" marker
-	Ours  ConflictSide `json:"ours"`
+	Ours  ConflictSide `json:"ours"`  // the "<<<<<<<" section
 	// Base is the "|||||||" section of a diff3 block; nil without one.
 	Base   *ConflictSide `json:"base,omitempty"`
-	Theirs ConflictSide  `json:"theirs"`
+	Theirs ConflictSide  `json:"theirs"` // the "=======" section
 }
 
 // ConflictSide is one side of a conflict block.

@@ -48,7 +48,7 @@ type SQLiteTable struct {
 
 // SQLiteSchema is a table's definition and its first rows.
 type SQLiteSchema struct {
-	Table SQLiteTable `json:"table"`
+	Table SQLiteTable `json:"table"` // the table, as the database spells it, and its row count
 	// SQL is the table's CREATE statement (a view's CREATE VIEW); "" when
 	// the database has none.
 	SQL     string         `json:"sql,omitempty"`
@@ -60,7 +60,7 @@ type SQLiteSchema struct {
 
 // SQLiteColumn is a column of a table, as SELECT * gives them.
 type SQLiteColumn struct {
-	Name string `json:"name"`
+	Name string `json:"name"`           // as the database spells it
 	Type string `json:"type,omitempty"` // the declared type; "" when none
 	// PrimaryKey is the column's 1-based position in the primary key; 0
 	// when it is not part of it.

@@ -30,9 +30,14 @@ func Read(w io.Writer, r *scout.ReadResult, o *ReadOptions) error {
 	return err
 }
 
-// ReadText returns the text of a read result: the content, then the notices
-// (truncation with the selector that continues, column cap, encoding, left
-// out entries) in one bracket after a blank line.
+// ReadText returns the text of a read result, rendered from its fields
+// alone: a text's lines in the chosen style, a directory's tree, an
+// archive directory's children, a database view (pi's ASCII tables), a
+// code summary's rows, the :conflicts index, an image's or a binary
+// file's note, each part of a delimited entry; then the notices
+// (truncation with the selector that continues, merge conflicts in view,
+// column cap, encoding, left-out entries) after a blank line. A result
+// whose Kind's payload is nil renders as nothing.
 func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 	style := StyleHashline
 	if o != nil && o.Style != "" {
@@ -46,6 +51,9 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 	case scout.ReadKindText, scout.ReadKindDirectory:
 		writeLines(&b, r, style)
 	case scout.ReadKindSummary:
+		if r.Summary == nil {
+			break
+		}
 		if style == StyleHashline && r.Tag != "" {
 			fmt.Fprintf(&b, "¶%s#%s\n", r.Path, r.Tag)
 		}
@@ -57,13 +65,19 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 			fmt.Fprintf(&b, "[Cannot display binary file '%s' (%s, %s). Search it or read a text file instead]", r.Path, dirtree.FormatBytes(r.Bytes), r.MIME)
 		}
 	case scout.ReadKindImage:
-		writeImage(&b, r)
+		if r.Image != nil {
+			writeImage(&b, r)
+		}
 	case scout.ReadKindSQLite:
-		writeSQLite(&b, r.SQLite)
+		if r.SQLite != nil {
+			writeSQLite(&b, r.SQLite)
+		}
 	case scout.ReadKindArchive:
 		writeArchive(&b, r)
 	case scout.ReadKindConflicts:
-		writeConflictList(&b, r.Path, r.Conflicts)
+		if r.Conflicts != nil {
+			writeConflictList(&b, r.Path, r.Conflicts)
+		}
 	case scout.ReadKindMulti:
 		writeParts(&b, r, o)
 	}

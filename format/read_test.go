@@ -61,3 +61,13 @@ func TestReadText(t *testing.T) {
 		}
 	}
 }
+
+// TestReadTextNilPayload: a result without the payload its Kind names
+// renders as nothing, not a panic.
+func TestReadTextNilPayload(t *testing.T) {
+	for _, k := range []scout.ReadKind{scout.ReadKindSummary, scout.ReadKindImage, scout.ReadKindSQLite, scout.ReadKindConflicts, scout.ReadKindArchive, scout.ReadKindMulti} {
+		if got := ReadText(&scout.ReadResult{Kind: k}, nil); got != "" && k != scout.ReadKindArchive && k != scout.ReadKindMulti {
+			t.Errorf("%s: %q", k, got)
+		}
+	}
+}
