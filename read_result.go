@@ -266,6 +266,9 @@ func exportResult(r *read.Result) *ReadResult {
 	if s := r.SuffixResolution; s != nil {
 		out.SuffixResolution = &SuffixResolution{From: s.From, To: s.To}
 	}
+	if len(r.Blocks) > 0 {
+		out.Blocks = make([]ReadBlock, 0, len(r.Blocks))
+	}
 	for _, b := range r.Blocks {
 		blk := ReadBlock{Start: b.Start, End: b.End, BeyondEnd: b.BeyondEnd, Truncated: Truncation(b.Truncated), ByteLimit: b.ByteLimit, Next: b.Next,
 			Lines: make([]ReadLine, len(b.Lines))}
@@ -274,8 +277,11 @@ func exportResult(r *read.Result) *ReadResult {
 		}
 		out.Blocks = append(out.Blocks, blk)
 	}
-	for _, e := range r.Entries {
-		out.Entries = append(out.Entries, exportEntry(e))
+	if len(r.Entries) > 0 {
+		out.Entries = make([]DirEntry, len(r.Entries))
+		for i, e := range r.Entries {
+			out.Entries[i] = exportEntry(e)
+		}
 	}
 	skip := func(reason SkipReason, paths []string) {
 		for _, p := range paths {
@@ -338,15 +344,20 @@ func exportImage(i *image.Info) *ImageInfo {
 // exportSummary converts a code summary: its spans, and its kept lines as
 // blocks of consecutive lines.
 func exportSummary(s *summary.Summary) (*ReadSummary, []ReadBlock) {
-	out := &ReadSummary{Language: s.Language, Lines: s.TotalLines, Elided: []ElidedSpan{}, ElidedLines: s.ElidedLines}
+	out := &ReadSummary{Language: s.Language, Lines: s.TotalLines, Elided: make([]ElidedSpan, 0, len(s.Elided)), ElidedLines: s.ElidedLines}
+	// The kept lines share one array, each block a run of it: a row keeps
+	// one line, a merged row two (it also has a span), so the array never
+	// grows and the runs stay in place.
+	lines := make([]ReadLine, 0, len(s.Rows)+len(s.Elided))
 	var blocks []ReadBlock
 	keep := func(n int, text string) {
+		lines = append(lines, ReadLine{N: n, Text: text})
 		if k := len(blocks); k > 0 && blocks[k-1].End == n-1 {
 			blocks[k-1].End = n
-			blocks[k-1].Lines = append(blocks[k-1].Lines, ReadLine{N: n, Text: text})
+			blocks[k-1].Lines = blocks[k-1].Lines[:len(blocks[k-1].Lines)+1]
 			return
 		}
-		blocks = append(blocks, ReadBlock{Start: n, End: n, Lines: []ReadLine{{N: n, Text: text}}})
+		blocks = append(blocks, ReadBlock{Start: n, End: n, Lines: lines[len(lines)-1:]})
 	}
 	for _, r := range s.Rows {
 		switch r.Kind {

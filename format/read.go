@@ -3,6 +3,7 @@ package format
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/scoutkit/scout"
@@ -90,7 +91,11 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 // to re-read, all of them when there are at most two, else the first two
 // as an example.
 func writeSummary(b *strings.Builder, r *scout.ReadResult) {
-	var lines []scout.ReadLine
+	n := 0
+	for _, blk := range r.Blocks {
+		n += len(blk.Lines)
+	}
+	lines := make([]scout.ReadLine, 0, n)
 	for _, blk := range r.Blocks {
 		lines = append(lines, blk.Lines...)
 	}
@@ -105,7 +110,9 @@ func writeSummary(b *strings.Builder, r *scout.ReadResult) {
 	for li, si := 0, 0; li < len(lines) || si < len(s.Elided); {
 		if si == len(s.Elided) || li < len(lines) && lines[li].N < s.Elided[si].Start {
 			row()
-			fmt.Fprintf(b, "%d:%s", lines[li].N, lines[li].Text)
+			writeInt(b, lines[li].N)
+			b.WriteByte(':')
+			b.WriteString(lines[li].Text)
 			li++
 			continue
 		}
@@ -238,9 +245,11 @@ func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
 			}
 			switch style {
 			case StyleHashline:
-				fmt.Fprintf(b, "%d:", l.N)
+				writeInt(b, l.N)
+				b.WriteByte(':')
 			case StyleNumbered:
-				fmt.Fprintf(b, "%d|", l.N)
+				writeInt(b, l.N)
+				b.WriteByte('|')
 			}
 			b.WriteString(l.Text)
 			if l.Cut && !r.Raw {
@@ -330,6 +339,12 @@ func readNotices(r *scout.ReadResult, entity string) []string {
 		}
 	}
 	return parts
+}
+
+// writeInt writes n in decimal without allocating.
+func writeInt(b *strings.Builder, n int) {
+	var buf [20]byte
+	b.Write(strconv.AppendInt(buf[:0], int64(n), 10))
 }
 
 // skippedPaths returns the paths r skipped for reason, in order.

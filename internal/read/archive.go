@@ -132,6 +132,7 @@ func listing(display string, it *archive.Item, sel selector.Selector) (*Result, 
 	case first > total:
 		res.BeyondEnd = first
 	default:
+		res.Entries = make([]dirtree.Entry, 0, end-first+1)
 		for i, e := range it.Children[first-1 : end] {
 			mt := e.ModTime
 			if !mt.IsZero() {
