@@ -26,12 +26,12 @@ const piReadDescription = `Read a file, directory, archive member, SQLite databa
 - URLs: https://..., www.... (rendered page with a header; page on with :301).
 Output: a ¶path#TAG header, then LINE:text rows.`
 
-// piReadArgs are the arguments of pi read (seed 001).
+// piReadArgs are the arguments of pi read.
 type piReadArgs struct {
 	Path string `json:"path" required:"true" missing:"Path must not be empty" desc:"Path to read, optionally ending in a selector such as :50-100 or :raw"`
 }
 
-// piReadData is the details object of pi read (seed 001).
+// piReadData is the details object of pi read.
 type piReadData struct {
 	Kind             string            `json:"kind"` // "file", or "url" for web reads
 	IsDirectory      bool              `json:"isDirectory,omitempty"`
@@ -48,7 +48,7 @@ type piReadData struct {
 	Result           *scout.ReadResult `json:"result"`
 }
 
-// piMeta is the output metadata of pi read (seed 001's details.meta): the
+// piMeta is the output metadata of pi read (its details.meta): the
 // source read, how a single-range read was cut, and the limits that
 // triggered. pi search and find use it too, with no Source, for how the
 // byte cap cut their text (headCut) and the limits they reached.

@@ -1,5 +1,5 @@
 // Package dirtree builds and renders the directory tree that read shows for
-// a directory (notes/pi-behaviour.md §4.5): two levels deep, hidden entries
+// a directory, as the pi read tool does: two levels deep, hidden entries
 // shown, each directory's children newest first, at most PerDir children
 // per directory below the root (the 11 newest, a "… N more" row, then the
 // oldest), sizes and relative ages in aligned columns. Directories named in

@@ -3,9 +3,10 @@
 // archive member, a SQLite database, a local file or directory), resolves
 // local paths the forgiving way agents need (quotes, ~, file://, Unicode
 // spaces, macOS spellings, a unique suffix match, a delimited list), and
-// returns a typed Result for the formatter.
+// returns a typed Result, which the root package converts to a
+// scout.ReadResult.
 //
-// The order of the checks follows notes/pi-behaviour.md §4: file:// ;
+// The order of the checks is the pi read tool's: file:// ;
 // web URL; internal URL; archive; SQLite; local path with its selector.
 package read
 

@@ -64,7 +64,7 @@ func statErr(p string, err error) error {
 }
 
 // variants returns p and the other spellings to try when p does not exist
-// (notes/pi-behaviour.md §1.1): shell-unescaped spaces, the narrow
+// as the pi read tool does: shell-unescaped spaces, the narrow
 // no-break space macOS puts before AM/PM in screenshot names, NFD, a curly
 // apostrophe, and NFD with a curly apostrophe.
 func variants(p string) []string {

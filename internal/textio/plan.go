@@ -1,6 +1,6 @@
 package textio
 
-// The limits of pi's read (notes/pi-behaviour.md §4.2-4.4).
+// The limits of pi's read tool.
 const (
 	DefaultLimit  = 300       // lines of an open-ended read
 	MaxLimit      = 3000      // the most lines one window collects
