@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
@@ -543,4 +544,37 @@ func deckMissingSlide(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// TestReadConflictsTyped checks the typed conflict blocks: the sides'
+// lines and counts (at most 6 lines kept), an equal side named, the base
+// of a diff3 block, and the blocks a window shows.
+func TestReadConflictsTyped(t *testing.T) {
+	long := "1\n2\n3\n4\n5\n6\n7\n8\n"
+	text := "a\n<<<<<<< HEAD\n" + long + "||||||| base\n" + long + "=======\nz\n>>>>>>> topic\nb\n<<<<<<< HEAD\nsame\n=======\nsame\n>>>>>>> topic\n"
+	r := scout.Reader{Workspace: scout.Workspace{FS: mapFS(map[string][]byte{"m.txt": []byte(text)})}}
+	res, err := r.Read(context.Background(), scout.ReadRequest{Path: "m.txt:conflicts"})
+	require.NoError(t, err)
+	require.Equal(t, scout.ReadKindConflicts, res.Kind)
+	want := &scout.ReadConflicts{Total: 2, Blocks: []scout.ConflictBlock{
+		{ID: 1, Start: 2, End: 22,
+			Ours:   scout.ConflictSide{Label: "HEAD", Start: 3, Count: 8, Lines: []string{"1", "2", "3", "4", "5", "6"}},
+			Base:   &scout.ConflictSide{Label: "base", Start: 12, Count: 8, Lines: []string{"1", "2", "3", "4", "5", "6"}, SameAs: "ours"},
+			Theirs: scout.ConflictSide{Label: "topic", Start: 21, Count: 1, Lines: []string{"z"}}},
+		{ID: 2, Start: 24, End: 28,
+			Ours:   scout.ConflictSide{Label: "HEAD", Start: 25, Count: 1, Lines: []string{"same"}},
+			Theirs: scout.ConflictSide{Label: "topic", Start: 27, Count: 1, Lines: []string{"same"}, SameAs: "ours"}},
+	}}
+	assert.Equal(t, want, res.Conflicts)
+	res, err = r.Read(context.Background(), scout.ReadRequest{Path: "m.txt:20-30"})
+	require.NoError(t, err)
+	require.NotNil(t, res.Conflicts, "a window that shows a block")
+	assert.Equal(t, 2, res.Conflicts.Total)
+	assert.Equal(t, []int{2}, []int{res.Conflicts.Blocks[0].ID}, "only the block wholly inside lines 20-30")
+	res, err = r.Read(context.Background(), scout.ReadRequest{Path: "m.txt:1"})
+	require.NoError(t, err)
+	assert.Len(t, res.Conflicts.Blocks, 2)
+	res, err = r.Read(context.Background(), scout.ReadRequest{Path: "m.txt:1-2"})
+	require.NoError(t, err)
+	assert.Nil(t, res.Conflicts, "no block wholly in view")
 }
