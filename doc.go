@@ -45,13 +45,16 @@
 //	:N  :LN  :N-      from line N to the end
 //	:A-B  :A..B       lines A to B (inclusive)
 //	:A+C              C lines from A
-//	:R1,R2,...        several ranges, sorted and merged
+//	:R1,R2,...        several ranges, sorted and merged ("5-10, 20-30")
 //	:raw              the bytes as they are: no summary, no line prefixes
 //	:conflicts        the file's unresolved merge conflicts
 //	:A-B:raw          a range, raw (also raw:A-B)
 //
-// A suffix that is not a selector stays part of the path, so archive
-// members ("a.zip:dir/f.go:10-20") and database selectors
+// The grammar is the same after a file, a directory, an archive member, a
+// web URL and an internal URL; raw and conflicts may be written in any
+// case. A range reads exactly its lines ("f.go:30-40" gives lines 30 to
+// 40); [ReadRequest] Before and After add context around it. A suffix that is not a selector stays part of the path,
+// so archive members ("a.zip:dir/f.go:10-20") and database selectors
 // ("app.db:users?limit=5") work. See [ParseSelector].
 //
 // # Limits and truncation

@@ -8,13 +8,9 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout/internal/convert"
-	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
-	"github.com/scoutkit/scout/internal/image"
 	"github.com/scoutkit/scout/internal/iurl"
-	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/read"
-	"github.com/scoutkit/scout/internal/textio"
 	"github.com/scoutkit/scout/internal/web"
 )
 
@@ -152,58 +148,18 @@ type Converter interface {
 type ReadRequest struct {
 	// Path is a file or directory path, relative to the root or absolute
 	// inside it, optionally followed by a selector (":50-100", ":raw",
-	// ":conflicts"); or an archive path ("a.zip:dir/f.go:10-20").
-	Path string `json:"path" jsonschema:"Path to a file or directory, optionally with a selector such as :50-100 or :raw"`
+	// ":conflicts"); or an archive path ("a.zip:dir/f.go:10-20"). A line
+	// range reads exactly its lines: "f.go:30-40" gives lines 30 to 40.
+	Path string `json:"path"`
+	// Before and After widen a single line range of a text ("f.go:30-40")
+	// by that many lines before its start and after its end, as context
+	// around the lines asked for (the pi toolset's read sets 1 and 3). 0
+	// adds none. An open-ended range ("f.go:30") gets Before only; a list
+	// of ranges, a :raw read and a directory or archive listing are read
+	// exactly. Negative values are an INVALID_PARAM error.
+	Before int `json:"before,omitempty"`
+	After  int `json:"after,omitempty"`
 }
-
-// The result types of a read. They are defined in an internal package and
-// documented there field by field; these aliases are their public names.
-type (
-	// ReadResult is the typed outcome of a read; Kind says which fields
-	// are set.
-	ReadResult = read.Result
-	// ReadKind is what a read returned: "text", "directory", "archive",
-	// "sqlite", "image", "binary", "conflicts", "summary", "notice",
-	// "multi".
-	ReadKind = read.Kind
-	// ReadBlock is a run of consecutive shown lines.
-	ReadBlock = read.Block
-	// ReadLine is one shown line, numbered from 1.
-	ReadLine = read.Line
-	// ReadTruncation describes a read cut short by a line or byte limit.
-	ReadTruncation = read.Truncation
-	// ReadBinary describes a binary file that is not shown.
-	ReadBinary = read.Binary
-	// ReadSummary describes a code summary's elisions.
-	ReadSummary = read.Summary
-	// ReadURL describes a web read: the URL, its final URL, content type,
-	// render method and notes.
-	ReadURL = read.URLInfo
-	// ReadPart is one path of a delimited entry read as several paths.
-	ReadPart = read.Part
-	// SuffixResolution records a missing path found by a unique suffix
-	// match.
-	SuffixResolution = read.SuffixResolution
-	// DirEntry is one row of a directory tree (ReadResult.Entries).
-	DirEntry = dirtree.Entry
-	// ImageInfo is an image's metadata (ReadResult.Image): MIME type,
-	// format, bytes, width, height, channels and alpha.
-	ImageInfo = image.Info
-)
-
-// The kinds of ReadResult.
-const (
-	ReadKindText      = read.KindText      // lines of a file or an in-memory text (Entity says which)
-	ReadKindDirectory = read.KindDirectory // a directory tree, as lines
-	ReadKindArchive   = read.KindArchive   // a directory listing inside an archive (Body)
-	ReadKindSQLite    = read.KindSQLite    // a database view (Body)
-	ReadKindImage     = read.KindImage     // an image (Image, ImageData)
-	ReadKindBinary    = read.KindBinary    // a binary file, described, not shown (Binary)
-	ReadKindConflicts = read.KindConflicts // the :conflicts index (Body)
-	ReadKindSummary   = read.KindSummary   // a code summary (Body, Footer, Summary)
-	ReadKindNotice    = read.KindNotice    // a notice instead of content (Body)
-	ReadKindMulti     = read.KindMulti     // a delimited entry read as several paths (Parts)
-)
 
 // Read reads req.Path. The error reports a bad path or selector, a path
 // that does not exist or lies outside the root, a file that cannot be
@@ -213,6 +169,9 @@ const (
 // document converted in part, a body cut at the fetcher's cap: the
 // result's Incomplete says so).
 func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error) {
+	if req.Before < 0 || req.After < 0 {
+		return nil, &Error{Code: CodeInvalidParam, Message: "Context lines (Before, After) must be 0 or more"}
+	}
 	fsys, root, release, err := r.open()
 	if err != nil {
 		return nil, err
@@ -221,9 +180,9 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 	c := &read.Config{
 		FS:                  fsys,
 		Root:                root,
-		Split:               splitSelector,
-		CheckInside:         pathutil.CheckInside,
 		Limit:               readLimit(r.DefaultLimit),
+		Before:              req.Before,
+		After:               req.After,
 		NoSummaries:         r.NoSummaries,
 		NoWeb:               r.NoWeb,
 		AllowPrivateNetwork: r.AllowPrivateNetwork,
@@ -249,7 +208,7 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 	if err != nil {
 		return nil, fail(ctx, "Read", err)
 	}
-	return res, nil
+	return exportResult(res), nil
 }
 
 // webClient adapts the host's fetcher (nil means the default) and site
@@ -328,17 +287,4 @@ func resolverFunc(res Resolver) iurl.Resolver {
 		}
 		return &iurl.Resource{URL: u.Raw, SourcePath: r.SourcePath, Text: r.Text, Immutable: r.Immutable, ContentType: r.ContentType, Notes: r.Notes}, nil
 	})
-}
-
-// splitSelector peels a read selector with SplitPathSelector.
-func splitSelector(p string) (string, read.Selector, bool, error) {
-	base, sel, ok, err := SplitPathSelector(p)
-	if err != nil || !ok {
-		return p, read.Selector{}, ok, hostErr(err)
-	}
-	rs := read.Selector{Raw: sel.Raw, Conflicts: sel.Conflicts}
-	for _, rg := range sel.Ranges {
-		rs.Ranges = append(rs.Ranges, textio.Range{Start: rg.Start, End: rg.End})
-	}
-	return base, rs, true, nil
 }

@@ -22,6 +22,9 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/testfs"
@@ -173,11 +176,11 @@ func TestReadKinds(t *testing.T) {
 		{"byte budget", map[string][]byte{"w.txt": numbered(400, 700)}, "w.txt", nil,
 			[]string{"1:0001", "(150KB limit). Use :"}, []string{"300:0300"}, "multi-byte lines exhaust the 150KB budget before 300 lines"},
 		{"over 4 MiB", map[string][]byte{"big.txt": big}, "big.txt:81919", nil,
-			[]string{"81918:", "81920:"}, []string{"¶"}, "files over 4 MiB are streamed and get no tag, but rows keep numbers"},
+			[]string{"81919:", "81920:"}, []string{"¶"}, "files over 4 MiB are streamed and get no tag, but rows keep numbers"},
 		{"zip listing", map[string][]byte{"a.zip": archive}, "a.zip", nil,
 			[]string{"src/", "top.txt (4B)"}, nil, "an archive lists its root"},
 		{"zip member range", map[string][]byte{"a.zip": archive}, "a.zip:src/a.txt:2", nil,
-			[]string{"¶a.zip:src/a.txt#", "1:one\n2:two\n3:three"}, nil, "member text goes through the normal text path"},
+			[]string{"¶a.zip:src/a.txt#", "\n2:two\n3:three"}, []string{"1:one"}, "member text goes through the normal text path: exactly the lines asked"},
 		{"zip binary member", map[string][]byte{"a.zip": archive}, "a.zip:src/bin.dat", nil,
 			[]string{"[Cannot read binary archive entry 'src/bin.dat' (4B)]"}, nil, "binary members are a notice"},
 		{"zip by suffix", map[string][]byte{"pkg/dist/a.zip": archive}, "dist/a.zip:top.txt", nil,
@@ -209,17 +212,17 @@ func TestReadKinds(t *testing.T) {
 			"a document converted in part shows its text and says what is left out"},
 		{"internal virtual", nil, "memory://notes:2", func(r *scout.Reader) {
 			r.Resolvers = map[string]scout.Resolver{"memory": memResolver{"memory://notes": {Text: "a\nb\nc\n", Immutable: true}}}
-		}, []string{"a\nb\nc"}, []string{"¶", "1:"}, "an immutable resource is paged without anchors"},
+		}, []string{"b\nc"}, []string{"¶", "1:", "a\n"}, "an immutable resource is paged without anchors"},
 		{"internal backing file", map[string][]byte{"skills/x.md": []byte("# X\n")}, "skill://x", func(r *scout.Reader) {
 			r.Resolvers = map[string]scout.Resolver{"skill": memResolver{"skill://x": {SourcePath: "skills/x.md"}}}
 		}, []string{"¶skills/x.md#", "1:# X"}, nil, "a mutable resource with a backing file is read as the file"},
 		{"internal unregistered", nil, "skill://x", nil, []string{"error UNSUPPORTED"}, nil, "an internal URL with no resolver is refused"},
 		{"internal long resource", nil, "memory://long", resources, []string{"\nl3000\n\n[Showing lines 1-3000 of 5000. Use :3001 to continue]"}, []string{"l3001"}, "an in-memory resource is head-cut at 3000 lines"},
-		{"internal next page", nil, "memory://long:3001", resources, []string{"l3000\nl3001\n", "l5000"}, nil, "the continuation hint works"},
-		{"internal range", nil, "memory://long:10-12", resources, []string{"l9\nl10\n", "l15\n\n[4985 more lines in resource. Use :16 to continue]"}, []string{"¶"}, "a range of an immutable resource: context, the resource label, no anchors"},
+		{"internal next page", nil, "memory://long:3001", resources, []string{"l3001\n", "l5000"}, []string{"l3000"}, "the continuation hint works"},
+		{"internal range", nil, "memory://long:10-12", resources, []string{"l10\nl11\nl12\n\n[4988 more lines in resource. Use :13 to continue]"}, []string{"¶", "l9"}, "a range of an immutable resource: its lines, the resource label, no anchors"},
 		{"internal beyond end", nil, "memory://long:6000", resources, []string{"Line 6000 is beyond end of resource (5000 lines total). Use :1 to read from the start, or :5000 to read the last line."}, nil, "the beyond-end message names the resource"},
 		{"skill unlimited", nil, "skill://long", resources, []string{"l1\n", "\nl5000"}, []string{"Showing"}, "skill:// is paged only by explicit selectors"},
-		{"skill range", nil, "skill://long:4990", resources, []string{"l4989\n", "l5000"}, []string{"l4988"}, "an explicit selector pages a skill"},
+		{"skill range", nil, "skill://long:4990", resources, []string{"l4990\n", "l5000"}, []string{"l4989"}, "an explicit selector pages a skill"},
 		{"agent extraction", nil, "agent://r/reports/0", resources, []string{"l1\n", "\nl5000"}, []string{"Showing"}, "an agent:// /path extraction is not paged"},
 		{"agent query", nil, "agent://r?q=.x", resources, []string{"\nl5000"}, []string{"Showing"}, "an agent:// ?q= extraction is not paged"},
 		{"agent extraction with range", nil, "agent://r/reports/0:5", resources, []string{"error INVALID_PARAM: Cannot combine query extraction with offset/limit"}, nil, "extraction and a selector do not mix"},
@@ -339,30 +342,71 @@ func TestReadCanceled(t *testing.T) {
 	}
 }
 
-// TestReadArchiveListingCap checks that a listing past 500 entries is a
-// partial result whose notice continues where it stopped.
-func TestReadArchiveListingCap(t *testing.T) {
-	var buf bytes.Buffer
-	w := zip.NewWriter(&buf)
-	for i := range 600 {
-		f, _ := w.Create(fmt.Sprintf("f%03d.txt", i))
-		f.Write([]byte("x"))
+// zipNames makes a zip of the named members, each holding its name and a
+// newline ("d/" is a directory).
+func zipNames(t *testing.T, names ...string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	for _, n := range names {
+		f, err := w.Create(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(n, "/") {
+			fmt.Fprintf(f, "%s\n", n)
+		}
 	}
-	w.Close()
-	r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{"a.zip": {Data: buf.Bytes()}}}}
-	res, err := r.Read(context.Background(), scout.ReadRequest{Path: "a.zip"})
-	if err != nil {
+	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if !res.Truncated() || res.Omitted != 100 || !strings.Contains(res.Body, ":501") {
-		t.Fatalf("truncated %v omitted %d body tail %q", res.Truncated(), res.Omitted, res.Body[len(res.Body)-200:])
+	return b.Bytes()
+}
+
+// TestReadArchiveListings checks the text of listings inside archives: a
+// line selector bounds them as it bounds a local directory listing, the
+// 500 cap is a partial result whose notice continues where it stopped,
+// and the hints name the directory in the archive.
+func TestReadArchiveListings(t *testing.T) {
+	var names, many []string
+	for i := range 30 {
+		names = append(names, fmt.Sprintf("d/f%02d.txt", i))
 	}
-	res, err = r.Read(context.Background(), scout.ReadRequest{Path: "a.zip:/:501"})
-	if err != nil {
-		t.Fatal(err)
+	names = append(names, "d/", "top.txt", "İç/é.txt", "e/", "../evil.txt")
+	for i := range 620 {
+		many = append(many, fmt.Sprintf("f%03d", i))
 	}
-	if res.Truncated() || !strings.Contains(res.Body, "f599.txt") {
-		t.Fatalf("second page: truncated %v body %q", res.Truncated(), clipText(res.Body))
+	files := map[string][]byte{"a.zip": zipNames(t, names...), "dİr/b.zip": zipNames(t, "x.txt"), "big.zip": zipNames(t, many...)}
+	tests := []struct {
+		path, first, last string // the first and last lines of the text
+		lines             int
+		partial           bool
+		reason            string
+	}{
+		{"a.zip:d/:10-14", "f09.txt (10B)", "[16 more lines in listing. Use a.zip:d/:15 to continue]", 7, false, "a range end bounds the listing exactly"},
+		{"a.zip:d/:10+2", "f09.txt (10B)", "[19 more lines in listing. Use a.zip:d/:12 to continue]", 4, false, "A+C is a range too"},
+		{"a.zip:d/:28", "f27.txt (10B)", "f29.txt (10B)", 3, false, "an open range shows the rest; reaching the end needs no notice"},
+		{"a.zip:d/:29-40", "f28.txt (10B)", "f29.txt (10B)", 2, false, "an end past the last child is clamped"},
+		{"a.zip:d/:31", "Line 31 is beyond end of listing (30 lines total). Use a.zip:d/:1 to read from the start, or a.zip:d/:30 to read the last line.", "", 1, false, "past the end, with the local text and the archive path"},
+		{"a.zip:/:1-1", "d/", "[1 archive entries with '..' in their names were left out]", 5, false, "the root, named a.zip:/ in the hint; the '..' entry counted"},
+		{"a.zip", "d/", "[1 archive entries with '..' in their names were left out]", 6, false, "no selector lists everything under the cap"},
+		{"a.zip:e/", "(empty archive directory)", "", 1, false, "an empty directory"},
+		{"a.zip:İç/", "é.txt (12B)", "é.txt (12B)", 1, false, "a non-ASCII directory"},
+		{"dİr/b.zip", "x.txt (6B)", "x.txt (6B)", 1, false, "a non-ASCII directory before the archive (İ lower-cases to more bytes)"},
+		{"big.zip", "f000 (5B)", "[Showing lines 1-500 of 620. Use big.zip:/:501 to continue]", 502, true, "open-ended: the cap, and a hint that works"},
+		{"big.zip:/:2-600", "f001 (5B)", "[Showing lines 2-501 of 620. Use big.zip:/:502 to continue]", 502, true, "a window wider than the cap is capped"},
+		{"big.zip:/:501", "f500 (5B)", "f619 (5B)", 120, false, "the continuation reads the rest"},
+	}
+	for _, tt := range tests {
+		got := readBoth(t, files, tt.path, nil)
+		lines := strings.Split(got, "\n")
+		assert.Equal(t, tt.first, lines[0], "%s: %s", tt.path, tt.reason)
+		if tt.last != "" {
+			assert.Equal(t, tt.last, lines[len(lines)-1], "%s: %s", tt.path, tt.reason)
+		}
+		assert.Len(t, lines, tt.lines, "%s: %s", tt.path, tt.reason)
+		env := tool.Call(context.Background(), tool.Config{FS: mapFS(files)}, tool.Pi, "read", []byte(`{"path":"`+tt.path+`"}`))
+		assert.Equal(t, tt.partial, env.Status == scout.StatusPartial, "%s: %s", tt.path, tt.reason)
 	}
 }
 
@@ -406,7 +450,7 @@ func TestReadArchiveBigMember(t *testing.T) {
 	tw.Close()
 	gz.Close()
 	got := readBoth(t, map[string][]byte{"a.tgz": buf.Bytes()}, "a.tgz:big.txt:99999", nil)
-	if strings.Contains(got, "¶") || !strings.Contains(got, "99998:member line 099998") || !strings.Contains(got, "100000:member line 100000") {
+	if strings.Contains(got, "¶") || !strings.Contains(got, "99999:member line 099999") || strings.Contains(got, "99998:") || !strings.Contains(got, "100000:member line 100000") {
 		t.Fatalf("got:\n%s", clipText(got))
 	}
 }
@@ -500,4 +544,37 @@ func deckMissingSlide(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// TestReadConflictsTyped checks the typed conflict blocks: the sides'
+// lines and counts (at most 6 lines kept), an equal side named, the base
+// of a diff3 block, and the blocks a window shows.
+func TestReadConflictsTyped(t *testing.T) {
+	long := "1\n2\n3\n4\n5\n6\n7\n8\n"
+	text := "a\n<<<<<<< HEAD\n" + long + "||||||| base\n" + long + "=======\nz\n>>>>>>> topic\nb\n<<<<<<< HEAD\nsame\n=======\nsame\n>>>>>>> topic\n"
+	r := scout.Reader{Workspace: scout.Workspace{FS: mapFS(map[string][]byte{"m.txt": []byte(text)})}}
+	res, err := r.Read(context.Background(), scout.ReadRequest{Path: "m.txt:conflicts"})
+	require.NoError(t, err)
+	require.Equal(t, scout.ReadKindConflicts, res.Kind)
+	want := &scout.ReadConflicts{Total: 2, Blocks: []scout.ConflictBlock{
+		{ID: 1, Start: 2, End: 22,
+			Ours:   scout.ConflictSide{Label: "HEAD", Start: 3, Count: 8, Lines: []string{"1", "2", "3", "4", "5", "6"}},
+			Base:   &scout.ConflictSide{Label: "base", Start: 12, Count: 8, Lines: []string{"1", "2", "3", "4", "5", "6"}, SameAs: "ours"},
+			Theirs: scout.ConflictSide{Label: "topic", Start: 21, Count: 1, Lines: []string{"z"}}},
+		{ID: 2, Start: 24, End: 28,
+			Ours:   scout.ConflictSide{Label: "HEAD", Start: 25, Count: 1, Lines: []string{"same"}},
+			Theirs: scout.ConflictSide{Label: "topic", Start: 27, Count: 1, Lines: []string{"same"}, SameAs: "ours"}},
+	}}
+	assert.Equal(t, want, res.Conflicts)
+	res, err = r.Read(context.Background(), scout.ReadRequest{Path: "m.txt:20-30"})
+	require.NoError(t, err)
+	require.NotNil(t, res.Conflicts, "a window that shows a block")
+	assert.Equal(t, 2, res.Conflicts.Total)
+	assert.Equal(t, []int{2}, []int{res.Conflicts.Blocks[0].ID}, "only the block wholly inside lines 20-30")
+	res, err = r.Read(context.Background(), scout.ReadRequest{Path: "m.txt:1"})
+	require.NoError(t, err)
+	assert.Len(t, res.Conflicts.Blocks, 2)
+	res, err = r.Read(context.Background(), scout.ReadRequest{Path: "m.txt:1-2"})
+	require.NoError(t, err)
+	assert.Nil(t, res.Conflicts, "no block wholly in view")
 }

@@ -109,8 +109,8 @@ func TestReadOMP(t *testing.T) {
 				if failed(t, err, tt.code, tt.want) {
 					return
 				}
-				if got := blockText(res); got != tt.want || !res.Immutable || res.Tag != "" || res.Entity != "resource" {
-					t.Errorf("read %s: immutable %v, tag %q, entity %q, text:\n%s\nwant:\n%s", tt.path, res.Immutable, res.Tag, res.Entity, got, tt.want)
+				if got := blockText(res); got != tt.want || !res.Immutable || res.Tag != "" || res.Source != "resource" {
+					t.Errorf("read %s: immutable %v, tag %q, source %q, text:\n%s\nwant:\n%s", tt.path, res.Immutable, res.Tag, res.Source, got, tt.want)
 				}
 			})
 		}

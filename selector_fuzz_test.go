@@ -3,14 +3,8 @@ package scout
 import (
 	"errors"
 	"reflect"
-	"regexp"
-	"strings"
 	"testing"
 )
-
-// piChunk is pi's own grammar (notes/pi-behaviour.md §1.7), used as the
-// oracle for what looks like a selector.
-var piChunk = regexp.MustCompile(`^(?:(?:[Ll]?\d+(?:(?:\.\.|[-+])[Ll]?(?:\d+)?)?)(?:,[Ll]?\d+(?:(?:\.\.|[-+])[Ll]?(?:\d+)?)?)*|raw|conflicts)$`)
 
 // checkSelector verifies the invariants of a parsed Selector.
 func checkSelector(t *testing.T, in string, sel Selector) {
@@ -49,42 +43,5 @@ func FuzzParseSelector(f *testing.F) {
 			return
 		}
 		checkSelector(t, s, sel)
-	})
-}
-
-func FuzzSplitPathSelector(f *testing.F) {
-	for _, s := range []string{"a.go:5", "a.go:raw:1-2", "a.go:1-2:raw", "a.zip:x/y:3", "foo:../bar", "x:0", "a:raw:raw:5", "a:5:5:raw", ":5"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, p string) {
-		path, sel, ok, err := SplitPathSelector(p)
-		tail := p[strings.LastIndexByte(p, ':')+1:]
-		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) || e.Code != CodeInvalidParam {
-				t.Fatalf("SplitPathSelector(%q): %v is not an InvalidParam *Error", p, err)
-			}
-			if !piChunk.MatchString(tail) {
-				t.Fatalf("SplitPathSelector(%q) errors on a suffix %q that is not a selector", p, tail)
-			}
-			return
-		}
-		if !ok {
-			if path != p || !sel.IsZero() {
-				t.Fatalf("SplitPathSelector(%q) = %q, %+v without a selector", p, path, sel)
-			}
-			if i := strings.LastIndexByte(p, ':'); i > 0 && piChunk.MatchString(tail) {
-				t.Fatalf("SplitPathSelector(%q) did not peel the selector %q", p, tail)
-			}
-			return
-		}
-		if !strings.HasPrefix(p, path+":") || path == "" {
-			t.Fatalf("SplitPathSelector(%q) path %q is not a prefix", p, path)
-		}
-		checkSelector(t, p, sel)
-		path2, sel2, ok2, err2 := SplitPathSelector(path + ":" + sel.String())
-		if err2 != nil || !ok2 || path2 != path || !reflect.DeepEqual(sel2, sel) {
-			t.Fatalf("SplitPathSelector(%q) = %q, %+v, but rejoined it gives %q, %+v, %v, %v", p, path, sel, path2, sel2, ok2, err2)
-		}
 	})
 }

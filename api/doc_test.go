@@ -40,37 +40,6 @@ func TestPackageDocSections(t *testing.T) {
 	}
 }
 
-// TestAliasedTypesDocumented requires doc comments on the types that the
-// public packages alias from internal packages (scout.ReadResult =
-// read.Result): their fields and methods are public API too.
-func TestAliasedTypesDocumented(t *testing.T) {
-	byDir := map[string][]string{}
-	for _, dir := range publicDirs {
-		aliases, err := findAliases("..", dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, a := range aliases {
-			missing, err := undocumented(a.dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, ok := byDir[a.dir]; !ok {
-				byDir[a.dir] = []string{}
-			}
-			for _, m := range missing {
-				name := m[strings.IndexByte(m, ' ')+1:]
-				if name == "type "+a.name || strings.HasPrefix(name, a.name+".") || strings.HasPrefix(name, "method "+a.name+".") {
-					byDir[a.dir] = append(byDir[a.dir], m)
-				}
-			}
-		}
-	}
-	for dir, missing := range byDir {
-		checkGaps(t, filepath.ToSlash(dir), missing)
-	}
-}
-
 // checkGaps fails on each undocumented name of dir ("file:line name") that
 // knownGaps does not list, and on each listed name that is documented now.
 func checkGaps(t *testing.T, dir string, missing []string) {

@@ -3,12 +3,12 @@ package format
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/pitext"
-	"github.com/scoutkit/scout/internal/summary"
 )
 
 // The line styles of search, read and code summaries, the same in all
@@ -33,9 +33,14 @@ func Read(w io.Writer, r *scout.ReadResult, o *ReadOptions) error {
 	return err
 }
 
-// ReadText returns the text of a read result: the content, then the notices
-// (truncation with the selector that continues, column cap, encoding, left
-// out entries) in one bracket after a blank line.
+// ReadText returns the text of a read result, rendered from its fields
+// alone: a text's lines in the chosen style, a directory's tree, an
+// archive directory's children, a database view (pi's ASCII tables), a
+// code summary's rows, the :conflicts index, an image's or a binary
+// file's note, each part of a delimited entry; then the notices
+// (truncation with the selector that continues, merge conflicts in view,
+// column cap, encoding, left-out entries) after a blank line. A result
+// whose Kind's payload is nil renders as nothing.
 func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 	style := StyleHashline
 	if o != nil && o.Style != "" {
@@ -49,55 +54,164 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 	case scout.ReadKindText, scout.ReadKindDirectory:
 		writeLines(&b, r, style)
 	case scout.ReadKindSummary:
+		if r.Summary == nil {
+			break
+		}
 		if style == StyleHashline && r.Tag != "" {
 			fmt.Fprintf(&b, "¶%s#%s\n", r.Path, r.Tag)
 		}
 		writeSummary(&b, r, style)
-		if r.Footer != "" {
-			b.WriteString("\n\n" + r.Footer)
-		}
 	case scout.ReadKindBinary:
-		fmt.Fprintf(&b, "[Cannot display binary file '%s' (%s, %s). Search it or read a text file instead]", r.Path, dirtree.FormatBytes(r.Binary.Size), r.Binary.MIME)
-	case scout.ReadKindImage:
-		if r.ImageData != nil {
-			b.WriteString(r.Image.Note())
+		if r.Archive != "" {
+			fmt.Fprintf(&b, "[Cannot read binary archive entry '%s' (%s)]", strings.TrimPrefix(r.Path, r.Archive+":"), dirtree.FormatBytes(r.Bytes))
 		} else {
-			b.WriteString(r.Image.Describe())
+			fmt.Fprintf(&b, "[Cannot display binary file '%s' (%s, %s). Search it or read a text file instead]", r.Path, dirtree.FormatBytes(r.Bytes), r.MIME)
+		}
+	case scout.ReadKindImage:
+		if r.Image != nil {
+			writeImage(&b, r)
+		}
+	case scout.ReadKindSQLite:
+		if r.SQLite != nil {
+			writeSQLite(&b, r.SQLite)
+		}
+	case scout.ReadKindArchive:
+		writeArchive(&b, r)
+	case scout.ReadKindConflicts:
+		if r.Conflicts != nil {
+			writeConflictList(&b, r.Path, r.Conflicts)
 		}
 	case scout.ReadKindMulti:
 		writeParts(&b, r, o)
-	default:
-		b.WriteString(r.Body)
 	}
 	return b.String()
 }
 
-// writeSummary renders a summary's rows in style; a result without rows
-// (made by hand) shows its Body.
+// writeSummary renders a code summary in style: a row per kept line
+// ("N:text"), "..." for an elided span, "S-E:head .. tail" for a body
+// whose braces are kept around its elided interior; then the footer naming
+// the ranges to re-read, all of them when there are at most two, else the
+// first two as an example.
 func writeSummary(b *strings.Builder, r *scout.ReadResult, style string) {
-	if r.Summary == nil || len(r.Summary.Rows) == 0 {
-		b.WriteString(r.Body)
-		return
+	n := 0
+	for _, blk := range r.Blocks {
+		n += len(blk.Lines)
 	}
-	for i, row := range r.Summary.Rows {
-		if i > 0 {
+	lines := make([]scout.ReadLine, 0, n)
+	for _, blk := range r.Blocks {
+		lines = append(lines, blk.Lines...)
+	}
+	s := r.Summary
+	rows := 0
+	row := func() {
+		if rows > 0 {
 			b.WriteByte('\n')
 		}
-		if row.Kind == summary.RowElided {
-			b.WriteString("...")
+		rows++
+	}
+	for li, si := 0, 0; li < len(lines) || si < len(s.Elided); {
+		if si == len(s.Elided) || li < len(lines) && lines[li].N < s.Elided[si].Start {
+			row()
+			pitext.WriteNumber(b, style, lines[li].N, lines[li].N)
+			b.WriteString(lines[li].Text)
+			li++
 			continue
 		}
-		pitext.WriteNumber(b, style, row.Start, row.End)
-		b.WriteString(row.Text)
+		sp := s.Elided[si]
+		si++
+		row()
+		if sp.Merged && li+1 < len(lines) && lines[li].N == sp.Start && lines[li+1].N == sp.End {
+			pitext.WriteNumber(b, style, sp.Start, sp.End)
+			fmt.Fprintf(b, "%s .. %s", strings.TrimRight(lines[li].Text, " \t"), strings.TrimSpace(lines[li+1].Text))
+			li += 2
+			continue
+		}
+		b.WriteString("...")
 	}
+	if len(s.Elided) == 0 {
+		return
+	}
+	lead, spans := " with ", s.Elided
+	if len(spans) > 2 {
+		lead, spans = ", e.g. ", spans[:2]
+	}
+	parts := make([]string, len(spans))
+	for i, sp := range spans {
+		parts[i] = fmt.Sprintf("%d-%d", sp.Start, sp.End)
+	}
+	fmt.Fprintf(b, "\n\n[%d %s elided; re-read needed ranges%s%s:%s]", s.ElidedLines, plural(s.ElidedLines, "line"), lead, r.Path, strings.Join(parts, ","))
+}
+
+// writeImage renders an image: a note when its bytes come with the
+// result, its metadata when they do not.
+func writeImage(b *strings.Builder, r *scout.ReadResult) {
+	i := r.Image
+	if r.ImageData != nil {
+		fmt.Fprintf(b, "Read image file [%s]", i.MIME)
+		return
+	}
+	alpha := "no"
+	if i.Alpha {
+		alpha = "yes"
+	}
+	fmt.Fprintf(b, "Image metadata [%s]\n- bytes: %d (%s)\n- dimensions: %dx%d\n- channels: %d\n- alpha: %s",
+		i.MIME, i.Bytes, dirtree.FormatBytes(i.Bytes), i.Width, i.Height, i.Channels, alpha)
+}
+
+// writeArchive renders a directory inside an archive: one line per child,
+// "name/" for a directory and "name (1.2KB)" for a file ("name" when it is
+// empty), with the notices of a local listing naming the directory
+// ("dist/a.zip:src/:15", "dist/a.zip:/:501" for the root).
+func writeArchive(b *strings.Builder, r *scout.ReadResult) {
+	dir := r.Archive + ":" + strings.TrimPrefix(strings.TrimPrefix(r.Path, r.Archive), ":") + "/"
+	switch {
+	case r.TotalLines == 0:
+		b.WriteString("(empty archive directory)")
+	case r.BeyondEnd > 0:
+		fmt.Fprintf(b, "Line %d is beyond end of listing (%d lines total). Use %s:1 to read from the start, or %s:%d to read the last line.", r.BeyondEnd, r.TotalLines, dir, dir, r.TotalLines)
+	default:
+		for i, e := range r.Entries {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(e.Path)
+			switch {
+			case e.Dir:
+				b.WriteByte('/')
+			case e.Size > 0:
+				fmt.Fprintf(b, " (%s)", dirtree.FormatBytes(e.Size))
+			}
+		}
+		switch {
+		case r.Truncated == scout.TruncLimit && len(r.Entries) > 0:
+			fmt.Fprintf(b, "\n\n[Showing lines %d-%d of %d. Use %s:%d to continue]", r.Entries[0].Line, r.Entries[len(r.Entries)-1].Line, r.TotalLines, dir, r.Next)
+		case r.Next > 0:
+			fmt.Fprintf(b, "\n\n[%d more lines in listing. Use %s:%d to continue]", r.TotalLines-r.Next+1, dir, r.Next)
+		}
+	}
+	if n := r.Skipped[scout.SkipUnreadable]; n > 0 {
+		fmt.Fprintf(b, "\n\n[%d archive entries with '..' in their names were left out]", n)
+	}
+}
+
+// entities are the words the notices use for the sources of lines.
+var entities = map[string]string{"archive": "archive entry", "url": "URL output"}
+
+// entity is the word for r's source in notices ("file", "archive entry",
+// "URL output", ...).
+func entity(r *scout.ReadResult) string {
+	if w, ok := entities[r.Source]; ok {
+		return w
+	}
+	if r.Source == "" {
+		return "file"
+	}
+	return r.Source
 }
 
 // writeLines renders text and directory results.
 func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
-	entity := r.Entity
-	if entity == "" {
-		entity = "file"
-	}
+	entity := entity(r)
 	if r.BeyondEnd > 0 {
 		if r.TotalLines == 0 {
 			fmt.Fprintf(b, "Line %d is beyond end of %s: the %s is empty.", r.BeyondEnd, entity, entity)
@@ -116,9 +230,10 @@ func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
 		fmt.Fprintf(b, "(empty %s)", entity)
 	}
 	var after []string // notices of multi-range blocks
+	multi := len(r.Blocks) > 1
 	first := true
 	for _, blk := range r.Blocks {
-		if blk.Skipped {
+		if blk.BeyondEnd {
 			after = append(after, fmt.Sprintf("[Range %s is beyond end of %s (%d lines total); skipped]", rangeString(blk.Start, blk.End), entity, r.TotalLines))
 			continue
 		}
@@ -136,15 +251,16 @@ func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
 				b.WriteString("…")
 			}
 		}
-		if r.Multi && blk.Stopped {
+		if multi && blk.Truncated != "" {
 			after = append(after, fmt.Sprintf("[Range %s stopped at line %d (limit). Use :%d to continue]", rangeString(blk.Start, blk.End), blk.Next-1, blk.Next))
 		}
 	}
 	if len(after) > 0 {
 		b.WriteString("\n" + strings.Join(after, "\n"))
 	}
-	if r.Footer != "" {
-		b.WriteString("\n\n" + r.Footer)
+	if c := r.Conflicts; c != nil && len(c.Blocks) > 0 {
+		b.WriteString("\n\n")
+		writeConflictFooter(b, r.Path, c)
 	}
 	b.WriteString(pitext.Notice(readNotices(r, entity)...))
 }
@@ -158,20 +274,22 @@ func readNotices(r *scout.ReadResult, entity string) []string {
 	if r.TotalLinesAtLeast {
 		atLeast = "at least "
 	}
-	if t := r.Truncation; t != nil {
-		s := fmt.Sprintf("Showing lines %d-%d of %s%d", t.Start, t.End, atLeast, t.Total)
-		if t.Reason == "bytes" {
-			s += " (" + pitext.KB(t.ByteLimit) + " limit)"
+	switch {
+	case len(r.Blocks) == 1 && r.Blocks[0].Truncated != "":
+		b := r.Blocks[0]
+		s := fmt.Sprintf("Showing lines %d-%d of %s%d", b.Lines[0].N, b.Lines[len(b.Lines)-1].N, atLeast, r.TotalLines)
+		if b.Truncated == scout.TruncBytes {
+			s += " (" + pitext.KB(b.ByteLimit) + " limit)"
 		}
-		parts = append(parts, s, fmt.Sprintf("Use :%d to continue", t.Next))
-	} else if !r.Multi && len(r.Blocks) == 1 && r.Blocks[0].Next > 0 {
+		parts = append(parts, s, fmt.Sprintf("Use :%d to continue", b.Next))
+	case len(r.Blocks) == 1 && r.Blocks[0].Next > 0:
 		last := r.Blocks[0].Next - 1
 		more := fmt.Sprintf("%s%d more lines in %s", atLeast, r.TotalLines-last, entity)
 		if r.TotalLines == last {
 			more = fmt.Sprintf("The %s was not read past line %d", entity, last)
 		}
 		parts = append(parts, more, fmt.Sprintf("Use :%d to continue", r.Blocks[0].Next))
-	} else if r.Multi && r.TotalLinesAtLeast {
+	case len(r.Blocks) > 1 && r.TotalLinesAtLeast:
 		parts = append(parts, fmt.Sprintf("The %s has at least %d lines (not counted to its end)", entity, r.TotalLines))
 	}
 	if r.Raw {
@@ -193,22 +311,46 @@ func readNotices(r *scout.ReadResult, entity string) []string {
 	if r.Lossy {
 		parts = append(parts, "Invalid UTF-8 bytes shown as U+FFFD")
 	}
-	if r.Omitted > 0 {
-		parts = append(parts, fmt.Sprintf("%d entries not shown in capped directories; read a subdirectory to list all its entries", r.Omitted))
+	if r.Kind == scout.ReadKindDirectory && r.Unlisted > 0 {
+		parts = append(parts, fmt.Sprintf("%d entries not shown in capped directories; read a subdirectory to list all its entries", r.Unlisted))
 	}
-	if len(r.Pruned) > 0 {
-		parts = append(parts, "Not listed: "+strings.Join(r.Pruned, ", ")+" (always pruned)")
+	if p := skippedPaths(r, scout.SkipIgnored); len(p) > 0 {
+		parts = append(parts, "Not listed: "+strings.Join(p, ", ")+" (always pruned)")
 	}
-	if len(r.Unreadable) > 0 {
-		parts = append(parts, "Could not list: "+strings.Join(r.Unreadable, ", "))
+	if p := skippedPaths(r, scout.SkipUnreadable); len(p) > 0 {
+		parts = append(parts, "Could not list: "+strings.Join(p, ", "))
 	}
 	if r.URL == nil {
 		// A web page's notes are in its header already.
+		switch {
+		case r.Incomplete == "":
+		case r.Source == "document":
+			parts = append(parts, "Note: Converted in part: "+r.Incomplete)
+		case r.Source == "notebook":
+			parts = append(parts, "Note: Rendered in part: "+r.Incomplete)
+		}
 		for _, n := range r.Notes {
 			parts = append(parts, "Note: "+n)
 		}
 	}
 	return parts
+}
+
+// writeInt writes n in decimal without allocating.
+func writeInt(b *strings.Builder, n int) {
+	var buf [20]byte
+	b.Write(strconv.AppendInt(buf[:0], int64(n), 10))
+}
+
+// skippedPaths returns the paths r skipped for reason, in order.
+func skippedPaths(r *scout.ReadResult, reason scout.SkipReason) []string {
+	var out []string
+	for _, s := range r.SkippedPaths {
+		if s.Reason == reason {
+			out = append(out, s.Path)
+		}
+	}
+	return out
 }
 
 func rangeString(start, end int) string {

@@ -30,27 +30,44 @@ func TestReadText(t *testing.T) {
 			StyleHashline, "1:x", "a text over 4 MiB has no header but keeps N: rows"},
 		{"immutable", &scout.ReadResult{Kind: "text", Path: "m://x", Immutable: true, TotalLines: 1, Blocks: []scout.ReadBlock{{Start: 1, Lines: lines(1, "x")}}},
 			StyleHashline, "x", "immutable sources have no prefixes"},
-		{"truncated bytes", &scout.ReadResult{Kind: "text", Path: "a", TotalLines: 9, Blocks: []scout.ReadBlock{{Start: 1, Lines: lines(1, "x"), Stopped: true, Next: 2}},
-			Truncation: &scout.ReadTruncation{Reason: "bytes", Start: 1, End: 1, Total: 9, Next: 2, ByteLimit: 153600}},
+		{"truncated bytes", &scout.ReadResult{Kind: "text", Path: "a", TotalLines: 9, Blocks: []scout.ReadBlock{{Start: 1, Lines: lines(1, "x"), Truncated: scout.TruncBytes, ByteLimit: 153600, Next: 2}},
+			Truncated: scout.TruncBytes, Next: 2},
 			StylePlain, "x\n\n[Showing lines 1-1 of 9 (150KB limit). Use :2 to continue]", "the byte notice names the budget"},
-		{"multi stopped", &scout.ReadResult{Kind: "text", Path: "a", Multi: true, TotalLines: 9000, Blocks: []scout.ReadBlock{
-			{Start: 1, End: 1, Lines: lines(1, "a")}, {Start: 10, End: 5000, Lines: lines(10, "b"), Stopped: true, Next: 11}}},
+		{"multi stopped", &scout.ReadResult{Kind: "text", Path: "a", TotalLines: 9000, Truncated: scout.TruncLimit, Blocks: []scout.ReadBlock{
+			{Start: 1, End: 1, Lines: lines(1, "a")}, {Start: 10, End: 5000, Lines: lines(10, "b"), Truncated: scout.TruncLimit, Next: 11}}},
 			StylePlain, "a\n\n…\n\nb\n[Range 10-5000 stopped at line 10 (limit). Use :11 to continue]", "a capped range of a multi-range says how to go on"},
 		{"raw cut", &scout.ReadResult{Kind: "text", Path: "a", Raw: true, TotalLines: 1, Blocks: []scout.ReadBlock{{Start: 1, Lines: []scout.ReadLine{{N: 1, Text: "abc", Cut: true, Bytes: 2048}}}}},
 			StyleHashline, "abc\n\n[Line 1 is 2.0KB; only its first 3B fit the byte limit]", "a raw line cut at the budget is reported"},
-		{"empty beyond", &scout.ReadResult{Kind: "text", Path: "a", Entity: "file", BeyondEnd: 3},
+		{"empty beyond", &scout.ReadResult{Kind: "text", Path: "a", Source: "file", BeyondEnd: 3},
 			"", "Line 3 is beyond end of file: the file is empty.", "an empty file has no last line to suggest"},
-		{"binary", &scout.ReadResult{Kind: "binary", Path: "b", Binary: &scout.ReadBinary{Size: 2048, MIME: "application/zip"}},
+		{"binary", &scout.ReadResult{Kind: "binary", Path: "b", Bytes: 2048, MIME: "application/zip"},
 			"", "[Cannot display binary file 'b' (2.0KB, application/zip). Search it or read a text file instead]", "binary files get one notice"},
 		{"parts", &scout.ReadResult{Kind: "multi", Parts: []scout.ReadPart{{Path: "x", Error: "Path 'x' not found"},
-			{Path: "y", Result: &scout.ReadResult{Kind: "notice", Body: "[n]"}}}},
-			"", "Note: interpreted as 2 paths: x, y\n\n[Could not read x: Path 'x' not found]\n\n[n]", "each part after a blank line, failures inline"},
+			{Path: "y", Result: &scout.ReadResult{Kind: "binary", Path: "a.zip:y", Archive: "a.zip", Bytes: 3}}}},
+			"", "Note: interpreted as 2 paths: x, y\n\n[Could not read x: Path 'x' not found]\n\n[Cannot read binary archive entry 'y' (3B)]", "each part after a blank line, failures inline"},
+		{"partial document", &scout.ReadResult{Kind: "text", Path: "d.pdf", Source: "document", Immutable: true, TotalLines: 1, Incomplete: "page 2 is damaged",
+			Notes: []string{"from the host"}, Blocks: []scout.ReadBlock{{Start: 1, Lines: lines(1, "v")}}},
+			"", "v\n\n[Note: Converted in part: page 2 is damaged. Note: from the host]", "a document converted in part says why, before the other notes"},
+		{"image", &scout.ReadResult{Kind: "image", Path: "p.png", Image: &scout.ImageInfo{MIME: "image/png", Format: "png", Bytes: 2048, Width: 5, Height: 3, Channels: 4, Alpha: true}, ImageData: []byte{1}},
+			"", "Read image file [image/png]", "an image with its bytes gets a note"},
+		{"image metadata", &scout.ReadResult{Kind: "image", Path: "p.png", Image: &scout.ImageInfo{MIME: "image/png", Format: "png", Bytes: 2048, Width: 5, Height: 3, Channels: 4, Alpha: true}},
+			"", "Image metadata [image/png]\n- bytes: 2048 (2.0KB)\n- dimensions: 5x3\n- channels: 4\n- alpha: yes", "an image without its bytes is described"},
 		{"notes", &scout.ReadResult{Kind: "text", Path: "r", Immutable: true, TotalLines: 1, Notes: []string{"Extracted: /a"}, Blocks: []scout.ReadBlock{{Start: 1, Lines: lines(1, "v")}}},
 			"", "v\n\n[Note: Extracted: /a]", "resource notes are notices"},
 	}
 	for _, tt := range tests {
 		if got := ReadText(tt.res, &ReadOptions{Style: tt.style}); got != tt.want {
 			t.Errorf("%s:\n got %q\nwant %q (%s)", tt.name, got, tt.want, tt.reason)
+		}
+	}
+}
+
+// TestReadTextNilPayload: a result without the payload its Kind names
+// renders as nothing, not a panic.
+func TestReadTextNilPayload(t *testing.T) {
+	for _, k := range []scout.ReadKind{scout.ReadKindSummary, scout.ReadKindImage, scout.ReadKindSQLite, scout.ReadKindConflicts, scout.ReadKindArchive, scout.ReadKindMulti} {
+		if got := ReadText(&scout.ReadResult{Kind: k}, nil); got != "" && k != scout.ReadKindArchive && k != scout.ReadKindMulti {
+			t.Errorf("%s: %q", k, got)
 		}
 	}
 }

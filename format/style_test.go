@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/scoutkit/scout"
-	"github.com/scoutkit/scout/internal/summary"
 )
 
 // TestStylesAgree: a style prints a line of a file the same way in a
@@ -14,14 +13,10 @@ func TestStylesAgree(t *testing.T) {
 	line := func(n int, text string) scout.ReadLine { return scout.ReadLine{N: n, Text: text} }
 	read := &scout.ReadResult{Kind: scout.ReadKindText, Path: "a.go", Tag: "ABCD", TotalLines: 3,
 		Blocks: []scout.ReadBlock{{Start: 1, Lines: []scout.ReadLine{line(1, "package a"), line(2, "func F() {"), line(3, "}")}}}}
-	sum := &scout.ReadResult{Kind: scout.ReadKindSummary, Path: "a.go", Tag: "ABCD", TotalLines: 3,
-		Body: "1:package a\n2:func F() {\n...\n3:}",
-		Summary: &scout.ReadSummary{Lines: 3, Rows: []summary.Row{
-			{Kind: summary.RowLine, Start: 1, End: 1, Text: "package a"},
-			{Kind: summary.RowLine, Start: 2, End: 2, Text: "func F() {"},
-			{Kind: summary.RowElided, Start: 3, End: 2},
-			{Kind: summary.RowLine, Start: 3, End: 3, Text: "}"},
-		}}}
+	sum := &scout.ReadResult{Kind: scout.ReadKindSummary, Path: "a.go", Tag: "ABCD", TotalLines: 5,
+		Blocks:  []scout.ReadBlock{{Start: 1, Lines: []scout.ReadLine{line(1, "package a"), line(2, "func F() {"), line(5, "}")}}},
+		Summary: &scout.ReadSummary{Lines: 5, Elided: []scout.ElidedSpan{{Start: 3, End: 4, Lines: 2}}, ElidedLines: 2}}
+	const footer = "\n\n[2 lines elided; re-read needed ranges with a.go:3-4]"
 	search := &scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a.go", Tag: "ABCD", Lines: []scout.LineMatch{
 		{Line: 1, Text: "package a"}, {Line: 2, Text: "func F() {", Match: true}, {Line: 3, Text: "}"}}}}}
 	tests := []struct {
@@ -29,11 +24,11 @@ func TestStylesAgree(t *testing.T) {
 		read, sum, search string
 		reason            string
 	}{
-		{StyleHashline, "¶a.go#ABCD\n1:package a\n2:func F() {\n3:}", "¶a.go#ABCD\n1:package a\n2:func F() {\n...\n3:}", "¶a.go#ABCD\n 1:package a\n*2:func F() {\n 3:}",
+		{StyleHashline, "¶a.go#ABCD\n1:package a\n2:func F() {\n3:}", "¶a.go#ABCD\n1:package a\n2:func F() {\n...\n5:}" + footer, "¶a.go#ABCD\n 1:package a\n*2:func F() {\n 3:}",
 			"N: rows under the ¶path#TAG header"},
-		{StyleNumbered, "1|package a\n2|func F() {\n3|}", "1|package a\n2|func F() {\n...\n3|}", " 1|package a\n*2|func F() {\n 3|}",
+		{StyleNumbered, "1|package a\n2|func F() {\n3|}", "1|package a\n2|func F() {\n...\n5|}" + footer, " 1|package a\n*2|func F() {\n 3|}",
 			"N| rows, no header"},
-		{StylePlain, "package a\nfunc F() {\n}", "package a\nfunc F() {\n...\n}", " package a\n*func F() {\n }",
+		{StylePlain, "package a\nfunc F() {\n}", "package a\nfunc F() {\n...\n}" + footer, " package a\n*func F() {\n }",
 			"the text alone"},
 	}
 	for _, tt := range tests {
@@ -47,16 +42,16 @@ func TestStylesAgree(t *testing.T) {
 			t.Errorf("%s search (%s):\n got %q\nwant %q", tt.style, tt.reason, got, tt.search)
 		}
 	}
-	// A merged summary row shows the range it stands for.
-	merged := &scout.ReadResult{Kind: scout.ReadKindSummary, Path: "a.go", Summary: &scout.ReadSummary{Rows: []summary.Row{{Kind: summary.RowMerged, Start: 4, End: 6, Text: "x .. y"}}}}
-	for style, want := range map[string]string{StyleHashline: "4-6:x .. y", StyleNumbered: "4-6|x .. y", StylePlain: "x .. y"} {
-		if got := ReadText(merged, &ReadOptions{Style: style}); got != want {
-			t.Errorf("%s merged row: got %q, want %q", style, got, want)
+	// A merged summary row (a body's braces kept around its elided
+	// interior) shows the range it stands for.
+	merged := &scout.ReadResult{Kind: scout.ReadKindSummary, Path: "a.go",
+		Blocks:  []scout.ReadBlock{{Start: 1, Lines: []scout.ReadLine{line(4, "x {"), line(6, "y }")}}},
+		Summary: &scout.ReadSummary{Lines: 6, Elided: []scout.ElidedSpan{{Start: 4, End: 6, Lines: 1, Merged: true}}, ElidedLines: 1}}
+	const mfooter = "\n\n[1 line elided; re-read needed ranges with a.go:4-6]"
+	for style, want := range map[string]string{StyleHashline: "4-6:x { .. y }", StyleNumbered: "4-6|x { .. y }", StylePlain: "x { .. y }"} {
+		if got := ReadText(merged, &ReadOptions{Style: style}); got != want+mfooter {
+			t.Errorf("%s merged row: got %q, want %q", style, got, want+mfooter)
 		}
-	}
-	// A summary made by hand, without rows, shows its Body.
-	if got := ReadText(&scout.ReadResult{Kind: scout.ReadKindSummary, Body: "1:x"}, &ReadOptions{Style: StylePlain}); got != "1:x" {
-		t.Errorf("a summary without rows: got %q, want its Body", got)
 	}
 }
 

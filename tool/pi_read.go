@@ -8,7 +8,6 @@ import (
 	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/pitext"
-	"github.com/scoutkit/scout/internal/read"
 	"github.com/scoutkit/scout/internal/sqlite"
 )
 
@@ -27,12 +26,12 @@ const piReadDescription = `Read a file, directory, archive member, SQLite databa
 - URLs: https://..., www.... (rendered page with a header; page on with :301).
 Output: a ¶path#TAG header, then LINE:text rows.`
 
-// piReadArgs are the arguments of pi read (seed 001).
+// piReadArgs are the arguments of pi read.
 type piReadArgs struct {
 	Path string `json:"path" required:"true" missing:"Path must not be empty" desc:"Path to read, optionally ending in a selector such as :50-100 or :raw"`
 }
 
-// piReadData is the details object of pi read (seed 001).
+// piReadData is the details object of pi read.
 type piReadData struct {
 	Kind             string            `json:"kind"` // "file", or "url" for web reads
 	IsDirectory      bool              `json:"isDirectory,omitempty"`
@@ -49,7 +48,7 @@ type piReadData struct {
 	Result           *scout.ReadResult `json:"result"`
 }
 
-// piMeta is the output metadata of pi read (seed 001's details.meta): the
+// piMeta is the output metadata of pi read (its details.meta): the
 // source read, how a single-range read was cut, and the limits that
 // triggered. pi search and find use it too, with no Source, for how the
 // byte cap cut their text (headCut) and the limits they reached.
@@ -127,7 +126,8 @@ type piSummary struct {
 }
 
 func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope, error) {
-	res, err := c.reader(c.workspace()).Read(ctx, scout.ReadRequest{Path: in.Path})
+	// pi widens a range by 1 line before and 3 after.
+	res, err := c.reader(c.workspace()).Read(ctx, scout.ReadRequest{Path: in.Path, Before: 1, After: 3})
 	if err != nil {
 		return nil, err
 	}
@@ -140,13 +140,16 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 	if s := res.SuffixResolution; s != nil {
 		d.SuffixResolution = &piSuffix{From: s.From, To: s.To}
 	}
-	if t := res.Truncation; t != nil {
-		d.Truncation = &piTruncation{Reason: t.Reason, StartLine: t.Start, EndLine: t.End, TotalLines: t.Total, TotalBytes: res.Bytes, NextOffset: t.Next, ByteLimit: t.ByteLimit}
+	if b, by := cutBlock(res); b != nil {
+		d.Truncation = &piTruncation{Reason: by, StartLine: b.Lines[0].N, EndLine: b.Lines[len(b.Lines)-1].N, TotalLines: res.TotalLines, TotalBytes: res.Bytes, NextOffset: b.Next, ByteLimit: b.ByteLimit}
 	}
 	if s := res.Summary; s != nil {
-		d.Summary = &piSummary{Lines: s.Lines, ElidedSpans: s.ElidedSpans, ElidedLines: s.ElidedLines}
+		d.Summary = &piSummary{Lines: s.Lines, ElidedSpans: make([][2]int, len(s.Elided)), ElidedLines: s.ElidedLines}
+		for i, sp := range s.Elided {
+			d.Summary.ElidedSpans[i] = [2]int{sp.Start, sp.End}
+		}
 	}
-	env := okEnvelope(res.Truncated(), d, text)
+	env := okEnvelope(partial(res), d, text)
 	env.Stats = scout.Stats{Files: 1, Bytes: res.Bytes}
 	env.Context.PathResolved = res.Path
 	if res.Image != nil && res.ImageData != nil {
@@ -165,15 +168,16 @@ func readMeta(res *scout.ReadResult) *piMeta {
 	switch {
 	case res.URL != nil:
 		m.Source = &piSource{Type: "url", Value: res.URL.URL}
-	case res.Entity == read.EntityResource:
+	case res.Source == "resource":
 		m.Source.Type = "internal"
 	}
-	if t := res.Truncation; t != nil {
-		m.Truncation = &piMetaTrunc{Direction: "head", TruncatedBy: t.Reason, TotalLines: t.Total, TotalBytes: res.Bytes,
-			OutputLines: t.End - t.Start + 1, ShownRange: piRange{t.Start, t.End}, NextOffset: t.Next, MaxBytes: t.ByteLimit}
+	if b, by := cutBlock(res); b != nil {
+		start, end := b.Lines[0].N, b.Lines[len(b.Lines)-1].N
+		m.Truncation = &piMetaTrunc{Direction: "head", TruncatedBy: by, TotalLines: res.TotalLines, TotalBytes: res.Bytes,
+			OutputLines: end - start + 1, ShownRange: piRange{start, end}, NextOffset: b.Next, MaxBytes: b.ByteLimit}
 	}
 	var l piMetaLimits
-	if res.Omitted > 0 {
+	if res.Unlisted > 0 {
 		switch res.Kind {
 		case scout.ReadKindDirectory:
 			l.ResultLimit = &piReached{dirtree.PerDir}
@@ -190,4 +194,31 @@ func readMeta(res *scout.ReadResult) *piMeta {
 		m.Limits = &l
 	}
 	return m
+}
+
+// cutBlock returns the block of a single-range read that a limit ended
+// before the range did, and pi's word for the limit ("lines" or
+// "bytes"); nil when there is none.
+func cutBlock(res *scout.ReadResult) (*scout.ReadBlock, string) {
+	if len(res.Blocks) != 1 || res.Blocks[0].Truncated == "" {
+		return nil, ""
+	}
+	if res.Blocks[0].Truncated == scout.TruncBytes {
+		return &res.Blocks[0], "bytes"
+	}
+	return &res.Blocks[0], "lines"
+}
+
+// partial reports a read that is not whole: cut by a limit, or of content
+// converted in part (in any of a delimited entry's parts).
+func partial(res *scout.ReadResult) bool {
+	if res.Truncated != "" || res.Incomplete != "" {
+		return true
+	}
+	for _, p := range res.Parts {
+		if p.Result != nil && partial(p.Result) {
+			return true
+		}
+	}
+	return false
 }

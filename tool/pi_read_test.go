@@ -66,7 +66,7 @@ func TestPiRead(t *testing.T) {
 						IsDirectory  bool   `json:"isDirectory"`
 						ResolvedPath string `json:"resolvedPath"`
 						Result       struct {
-							ImageData []byte `json:"imageData"`
+							ImageData []byte `json:"image_data"`
 						} `json:"result"`
 					} `json:"data"`
 				}

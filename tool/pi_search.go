@@ -17,6 +17,7 @@ import (
 	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
+	"github.com/scoutkit/scout/internal/selector"
 )
 
 func init() {
@@ -272,11 +273,11 @@ func pathSelector(fsys fs.FS, root, raw, e string) (string, []scout.Range, error
 
 // urlSelector peels line selectors off an internal URL.
 func urlSelector(raw, e string) (string, []scout.Range, error) {
-	base, sel, err := iurl.SplitSelector(e)
+	base, sel, _, err := selector.SplitInternal(e)
 	if err != nil {
 		return "", nil, err
 	}
-	if sel.Raw {
+	if sel.Raw || sel.Conflicts {
 		return "", nil, errs.New(errs.InvalidParam, `paths entry %q — only line-range selectors like ":50-100" are supported (no ":raw"/":conflicts")`, raw)
 	}
 	var out []scout.Range

@@ -2,22 +2,22 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"os"
 	"os/signal"
 
 	"github.com/scoutkit/scout"
-	"github.com/scoutkit/scout/tool"
+	"github.com/scoutkit/scout/format"
 )
 
 var readCmd = &command{
 	name:  "read",
 	usage: "read PATH[:SELECTOR] [flags]",
 	help: `Reads a file, directory, archive member, SQLite database, notebook, image, document or URL,
-as the read tool does (the same text and defaults): a selector picks lines (:50, :50-100,
-:50+20, :5-16,960-973), :raw shows the bytes as they are, :conflicts lists merge conflicts; a
-read without a range shows 300 lines and a large source file as a code summary.`,
+with the read tool's text and defaults: a selector picks lines (:50, :50-100, :50+20,
+:5-16,960-973), exactly those (the read tool adds a line before and three after a range),
+:raw shows the bytes as they are, :conflicts lists merge conflicts; a read without a range
+shows 300 lines and a large source file as a code summary.`,
 	run: runRead,
 }
 
@@ -39,13 +39,14 @@ func runRead(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	if err := s.check(); err != nil {
 		return f.usageError("%v", err)
 	}
-	raw, _ := json.Marshal(map[string]string{"path": pos[0]})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	env := tool.Call(ctx, s.cfg, tool.Pi, "read", raw)
-	if env.Status == scout.StatusError {
-		return f.fail("%s", env.Text)
+	r := scout.Reader{Workspace: scout.Workspace{Root: s.cfg.Root}, DefaultLimit: s.cfg.ReadLimit,
+		NoSummaries: s.cfg.NoSummaries, AllowPrivateNetwork: s.cfg.AllowPrivateNetwork}
+	res, err := r.Read(ctx, scout.ReadRequest{Path: pos[0]})
+	if err != nil {
+		return f.fail("%v", err)
 	}
-	io.WriteString(stdout, env.Text+"\n")
+	io.WriteString(stdout, format.ReadText(res, &format.ReadOptions{Style: s.cfg.Style})+"\n")
 	return 0
 }

@@ -22,6 +22,8 @@ func TestReadCommand(t *testing.T) {
 		reason string
 	}{
 		{[]string{"read", "--root", root, "a.txt:2-2"}, 0, "¶a.txt#", "a range read prints the hashline text"},
+		{[]string{"read", "--root", root, "--style", "plain", "a.txt:2-2"}, 0, "two\n\n[1 more lines in file. Use :3 to continue]\n", "a range reads exactly its lines, without pi's context"},
+		{[]string{"read", "--root", root, "--style", "plain", "a.txt:2"}, 0, "two\nthree\n", "an open-ended range starts at its line"},
 		{[]string{"read", "a.txt", "--root", root, "--style", "plain"}, 0, "one\ntwo\nthree\n", "flags may follow the path"},
 		{[]string{"read", "--root", root, "--read-limit", "1", "a.txt"}, 0, "¶a.txt#", "--read-limit sets the open-ended limit"},
 		{[]string{"read", "--root", root, "big.go"}, 0, "¶big.go#", "a large source file is summarised"},

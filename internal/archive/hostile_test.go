@@ -105,8 +105,8 @@ func TestHostileArchives(t *testing.T) {
 		data []byte
 		want string
 	}{
-		"c.zip": {badFlate, "f.txt (5.9KB)"},
-		"b.zip": {buildZip(t, []member{{name: "z", body: lines}}), "z (8.0MB)"},
+		"c.zip": {badFlate, "f.txt 6000"},
+		"b.zip": {buildZip(t, []member{{name: "z", body: lines}}), "z 8388608"},
 	} {
 		a, err := Open(context.Background(), fstest.MapFS{name: {Data: c.data}}, name, Limits{MaxMemberBytes: 1 << 10, MaxScanBytes: 1 << 10})
 		if err != nil {
@@ -282,7 +282,6 @@ func FuzzArchive(f *testing.F) {
 		}
 		defer a.Close()
 		if it, err := a.Lookup(context.Background(), ""); err == nil {
-			it.Listing(name, 0, 0)
 			for _, e := range it.Children {
 				if e.Name == "" || strings.Contains("/"+e.Name+"/", "/../") {
 					t.Fatalf("unsafe child name %q", e.Name)

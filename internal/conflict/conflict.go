@@ -1,6 +1,6 @@
-// Package conflict finds unresolved git merge-conflict blocks in text and
-// renders them the way the pi read tool does: the `:conflicts` index and
-// the footer appended to a normal read whose window shows conflicts.
+// Package conflict finds unresolved git merge-conflict blocks in text, for
+// the `:conflicts` index of a read and the blocks a read's window shows
+// (the format package renders them).
 //
 // A block is a run of lines between column-0 markers of exactly seven
 // characters, each alone on its line or followed by one space and a label:
@@ -25,8 +25,6 @@ package conflict
 
 import (
 	"bytes"
-	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -34,7 +32,7 @@ import (
 // caller that stops there reports the scan as truncated.
 const MaxScanBytes = 10 << 20
 
-// PreviewLines is how many lines of each side the footer shows.
+// PreviewLines is how many lines of each side a read result keeps.
 const PreviewLines = 6
 
 const (
@@ -187,153 +185,4 @@ func marker(line, m string) (string, bool) {
 		return "", false
 	}
 	return line[len(m)+1:], true
-}
-
-// RenderList renders the `:conflicts` index of a file: a header, the
-// labels, a notice and one `#N  La-b` row per block, IDs right-aligned,
-// `(3-way)` marking diff3 blocks. With no blocks it is the clean-file
-// message. display is the path as shown to the model; scanTruncated says
-// the scan stopped at MaxScanBytes.
-func RenderList(display string, blocks []Block, scanTruncated bool) string {
-	if len(blocks) == 0 {
-		msg := fmt.Sprintf("No unresolved git merge conflicts in %s.", display)
-		if scanTruncated {
-			msg += "\n" + truncatedNote
-		}
-		return msg
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "⚠ %d unresolved %s in %s\n", len(blocks), plural(len(blocks), "conflict"), display)
-	if scanTruncated {
-		b.WriteString(truncatedNote + "\n")
-	}
-	writeLabels(&b, blocks)
-	fmt.Fprintf(&b, "NOTICE: %s\n\n", notice(display, blocks[0]))
-	width := len(fmt.Sprint(blocks[len(blocks)-1].ID))
-	for i, blk := range blocks {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		fmt.Fprintf(&b, "#%*d  %s", width, blk.ID, lineRange(blk))
-		if blk.HasBase() {
-			b.WriteString("  (3-way)")
-		}
-	}
-	return b.String()
-}
-
-// RenderFooter renders the warning appended to a normal read whose window
-// shows the visible blocks, out of total blocks in the whole file (total
-// below len(visible) counts as len(visible)). It returns "" when visible
-// is empty. The text has no leading or trailing newline; the caller puts
-// it after one blank line. Each block shows at most PreviewLines lines
-// per side, and a side equal to another is shown as `≡ other`.
-func RenderFooter(display string, visible []Block, total int, scanTruncated bool) string {
-	if len(visible) == 0 {
-		return ""
-	}
-	total = max(total, len(visible))
-	var b strings.Builder
-	if total > len(visible) {
-		fmt.Fprintf(&b, "⚠ %d of %d unresolved %s visible in this window (read `%s:conflicts` for the full list).\n",
-			len(visible), total, plural(total, "conflict"), display)
-	} else {
-		fmt.Fprintf(&b, "⚠ %d unresolved %s detected\n", total, plural(total, "conflict"))
-	}
-	if scanTruncated {
-		b.WriteString(truncatedNote + "\n")
-	}
-	writeLabels(&b, visible)
-	fmt.Fprintf(&b, "NOTICE: %s", notice(display, visible[0]))
-	for _, blk := range visible {
-		fmt.Fprintf(&b, "\n\n──── #%d  %s ────\n<<< ours", blk.ID, lineRange(blk))
-		writeBody(&b, blk.Ours)
-		if blk.HasBase() {
-			switch {
-			case slices.Equal(blk.Base, blk.Ours):
-				b.WriteString("\n=== base ≡ ours")
-			case slices.Equal(blk.Base, blk.Theirs):
-				b.WriteString("\n=== base ≡ theirs")
-			default:
-				b.WriteString("\n=== base")
-				writeBody(&b, blk.Base)
-			}
-		}
-		if slices.Equal(blk.Theirs, blk.Ours) {
-			b.WriteString("\n>>> theirs ≡ ours")
-		} else {
-			b.WriteString("\n>>> theirs")
-			writeBody(&b, blk.Theirs)
-		}
-	}
-	return b.String()
-}
-
-const truncatedNote = "- note: file scan hit the byte cap; additional conflicts may exist beyond the scanned prefix."
-
-// notice tells the model how to see a whole block with Scout, which is
-// read-only: the pi tool's write-side hints (conflict://N) do not apply.
-// first is a block whose range serves as the example.
-func notice(display string, first Block) string {
-	return fmt.Sprintf("Read a whole block, markers included, by its L range, e.g. `%s:%d-%d`; `%s:conflicts` lists every block.",
-		display, first.Start, first.End, display)
-}
-
-// writeLabels writes `- ours = X`, `- theirs = Y` (each from the first
-// block that has a non-blank label) and `- base = Z` when any block is
-// diff3, one per line.
-func writeLabels(b *strings.Builder, blocks []Block) {
-	pick := func(get func(*Block) string) string {
-		for i := range blocks {
-			if l := get(&blocks[i]); strings.TrimSpace(l) != "" {
-				return l
-			}
-		}
-		return ""
-	}
-	if l := pick(func(x *Block) string { return x.OursLabel }); l != "" {
-		fmt.Fprintf(b, "- ours = %s\n", l)
-	}
-	if l := pick(func(x *Block) string { return x.TheirsLabel }); l != "" {
-		fmt.Fprintf(b, "- theirs = %s\n", l)
-	}
-	anyBase := false
-	for i := range blocks {
-		anyBase = anyBase || blocks[i].HasBase()
-	}
-	if anyBase {
-		l := pick(func(x *Block) string {
-			if x.HasBase() {
-				return x.BaseLabel
-			}
-			return ""
-		})
-		if l == "" {
-			l = "(no label)"
-		}
-		fmt.Fprintf(b, "- base = %s\n", l)
-	}
-}
-
-func writeBody(b *strings.Builder, lines []string) {
-	if len(lines) == 0 {
-		b.WriteString("\n(empty)")
-		return
-	}
-	for _, l := range lines[:min(len(lines), PreviewLines)] {
-		b.WriteByte('\n')
-		b.WriteString(l)
-	}
-	if hidden := len(lines) - PreviewLines; hidden > 0 {
-		fmt.Fprintf(b, "\n… (%d more %s)", hidden, plural(hidden, "line"))
-	}
-}
-
-func lineRange(b Block) string { return fmt.Sprintf("L%d-%d", b.Start, b.End) }
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }

@@ -1,5 +1,5 @@
 // Package dirtree builds and renders the directory tree that read shows for
-// a directory (notes/pi-behaviour.md §4.5): two levels deep, hidden entries
+// a directory, as the pi read tool does: two levels deep, hidden entries
 // shown, each directory's children newest first, at most PerDir children
 // per directory below the root (the 11 newest, a "… N more" row, then the
 // oldest), sizes and relative ages in aligned columns. Directories named in
@@ -40,8 +40,11 @@ type Entry struct {
 	ModTime time.Time `json:"modTime"`           // in UTC; zero when unknown
 	// More, when positive, makes this row the "… More more" marker of
 	// the entries left out of its directory; the other fields but Depth
-	// are then empty.
+	// and Line are then empty.
 	More int `json:"more,omitempty"`
+	// Line is the row's line in the rendered tree (Render's line 1 is
+	// ".", so the first entry is line 2).
+	Line int `json:"line"`
 }
 
 // Name returns the entry's base name.
@@ -105,6 +108,9 @@ func Build(ctx context.Context, fsys fs.FS, dir string) (*Tree, error) {
 		}
 	}
 	sort.Strings(t.Pruned)
+	for i := range t.Entries {
+		t.Entries[i].Line = i + 2
+	}
 	return t, nil
 }
 

@@ -10,7 +10,6 @@ package image
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
 	stdimage "image"
 	"image/color"
 	_ "image/gif"  // registers the GIF decoder
@@ -23,6 +22,7 @@ import (
 	_ "golang.org/x/image/tiff" // registers the TIFF decoder
 	_ "golang.org/x/image/webp" // registers the WebP decoder
 
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 )
 
@@ -135,7 +135,7 @@ func checkSize(size int64) error {
 		return errs.New(errs.Internal, "image size %d is negative.", size)
 	}
 	if size > MaxBytes {
-		return errs.New(errs.TooLarge, "image is %s, over the %s limit for images.", human(size), human(MaxBytes))
+		return errs.New(errs.TooLarge, "image is %s, over the %s limit for images.", dirtree.FormatBytes(size), dirtree.FormatBytes(MaxBytes))
 	}
 	return nil
 }
@@ -262,19 +262,6 @@ func jpegFrame(data []byte) (progressive bool, samples float64, comps int, ok bo
 		i += 2 + n
 	}
 	return false, 0, 0, false
-}
-
-// Note is the line that goes with the image bytes: `Read image file [MIME]`.
-func (i Info) Note() string { return fmt.Sprintf("Read image file [%s]", i.MIME) }
-
-// Describe renders the metadata for a host that asks for metadata only.
-func (i Info) Describe() string {
-	alpha := "no"
-	if i.Alpha {
-		alpha = "yes"
-	}
-	return fmt.Sprintf("Image metadata [%s]\n- bytes: %d (%s)\n- dimensions: %dx%d\n- channels: %d\n- alpha: %s",
-		i.MIME, i.Bytes, human(i.Bytes), i.Width, i.Height, i.Channels, alpha)
 }
 
 // channels works out the channel count and alpha. The decoders' colour
@@ -430,17 +417,4 @@ func tiffSamples(r io.ReaderAt, size int64, head []byte) int {
 		}
 	}
 	return 1
-}
-
-// human formats a byte count as pi does: 512B, 1.2KB, 3.4MB.
-func human(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1fGB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1fMB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1fKB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%dB", n)
 }

@@ -220,17 +220,6 @@ func TestLoadFromTempFile(t *testing.T) {
 	}
 }
 
-func TestText(t *testing.T) {
-	i := Info{MIME: "image/png", Format: "png", Bytes: 2048, Width: 5, Height: 3, Channels: 4, Alpha: true}
-	if got := i.Note(); got != "Read image file [image/png]" {
-		t.Errorf("Note = %q", got)
-	}
-	want := "Image metadata [image/png]\n- bytes: 2048 (2.0KB)\n- dimensions: 5x3\n- channels: 4\n- alpha: yes"
-	if got := i.Describe(); got != want {
-		t.Errorf("Describe =\n%s\nwant\n%s", got, want)
-	}
-}
-
 // FuzzInspect checks that no input panics Inspect or Load and that a
 // success reports the detected MIME type and positive dimensions.
 func FuzzInspect(f *testing.F) {

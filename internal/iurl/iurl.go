@@ -21,7 +21,6 @@ import (
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/glob"
-	"github.com/scoutkit/scout/internal/memtext"
 )
 
 // known are the schemes recognised as internal URLs even when no resolver
@@ -121,48 +120,6 @@ func validScheme(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-// SplitSelector peels line selectors off the end of an internal URL:
-// ":raw", range lists (":5-10,20-30") and the lenient ":-N" (lines 1-N),
-// repeatedly, so "agent://x:raw:5" gives raw lines 5 on. mcp:// URLs are
-// returned unchanged.
-func SplitSelector(p string) (base string, sel memtext.Selector, err error) {
-	base = p
-	i := strings.Index(p, "://")
-	if i <= 0 || strings.EqualFold(p[:i], "mcp") {
-		return p, sel, nil
-	}
-	floor := i + 3
-	for {
-		j := strings.LastIndexByte(base, ':')
-		if j < floor {
-			break
-		}
-		chunk := base[j+1:]
-		switch {
-		case strings.EqualFold(chunk, "raw"):
-			sel.Raw = true
-		case memtext.IsRangeList(chunk):
-			rs, err := memtext.ParseRanges(chunk)
-			if err != nil {
-				return p, memtext.Selector{}, errs.New(errs.InvalidParam, "%v", err)
-			}
-			sel.Ranges = append(sel.Ranges, rs...)
-		case len(chunk) > 1 && chunk[0] == '-' && memtext.IsRangeList(chunk[1:]) && !strings.ContainsAny(chunk[1:], "-+.,"):
-			rs, err := memtext.ParseRanges("1-" + chunk[1:])
-			if err != nil {
-				return p, memtext.Selector{}, errs.New(errs.InvalidParam, "%v", err)
-			}
-			sel.Ranges = append(sel.Ranges, rs...)
-		default:
-			sel.Ranges = memtext.Merge(sel.Ranges)
-			return base, sel, nil
-		}
-		base = base[:j]
-	}
-	sel.Ranges = memtext.Merge(sel.Ranges)
-	return base, sel, nil
 }
 
 // builtin are the resolvers every Registry has, unless one is registered

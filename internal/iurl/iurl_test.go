@@ -11,7 +11,6 @@ import (
 	"testing/fstest"
 
 	"github.com/scoutkit/scout/internal/errs"
-	"github.com/scoutkit/scout/internal/memtext"
 )
 
 func TestParse(t *testing.T) {
@@ -42,32 +41,6 @@ func TestParse(t *testing.T) {
 				t.Errorf("got %+v %v", u, err)
 			}
 		})
-	}
-}
-
-func TestSplitSelector(t *testing.T) {
-	tests := []struct {
-		reason, in, base string
-		sel              memtext.Selector
-	}{
-		{"no selector", "skill://x", "skill://x", memtext.Selector{}},
-		{"range", "agent://x:5-9", "agent://x", memtext.Selector{Ranges: []memtext.Range{{Start: 5, End: 9}}}},
-		{"chunks are peeled repeatedly", "agent://x:raw:5", "agent://x", memtext.Selector{Raw: true, Ranges: []memtext.Range{{Start: 5}}}},
-		{"the lenient -N form means 1-N", "memory://n:-3", "memory://n", memtext.Selector{Ranges: []memtext.Range{{Start: 1, End: 3}}}},
-		{"a namespaced host keeps its colon", "skill://team:deploy:2", "skill://team:deploy", memtext.Selector{Ranges: []memtext.Range{{Start: 2}}}},
-		{"mcp:// is opaque", "mcp://server/res:5", "mcp://server/res:5", memtext.Selector{}},
-		{"the scheme colon is never peeled", "rule://:5", "rule://", memtext.Selector{Ranges: []memtext.Range{{Start: 5}}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.reason, func(t *testing.T) {
-			base, sel, err := SplitSelector(tt.in)
-			if err != nil || base != tt.base || fmt.Sprint(sel) != fmt.Sprint(tt.sel) {
-				t.Errorf("got %q %+v %v, want %q %+v", base, sel, err, tt.base, tt.sel)
-			}
-		})
-	}
-	if _, _, err := SplitSelector("agent://x:0"); errs.CodeOf(err) != errs.InvalidParam || !strings.Contains(err.Error(), "Use :1") {
-		t.Errorf("line 0: err = %v", err)
 	}
 }
 
@@ -208,27 +181,4 @@ func TestParseQuery(t *testing.T) {
 			}
 		})
 	}
-}
-
-func FuzzSplitSelector(f *testing.F) {
-	for _, s := range []string{"agent://x:raw:5", "skill://a:b:-3", "mcp://s:1", "memory://n:1-2,5"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		base, sel, err := SplitSelector(s)
-		if err != nil {
-			return
-		}
-		if !strings.HasPrefix(s, base) {
-			t.Fatalf("base %q not a prefix of %q", base, s)
-		}
-		for _, r := range sel.Ranges {
-			if r.Start < 1 || (r.End != 0 && r.End < r.Start) {
-				t.Fatalf("bad range %v", r)
-			}
-		}
-		if u, err := Parse(base); err == nil {
-			_ = u.Segments()
-		}
-	})
 }

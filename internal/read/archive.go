@@ -5,9 +5,11 @@ import (
 	"strings"
 
 	"github.com/scoutkit/scout/internal/archive"
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/hashline"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/selector"
 	"github.com/scoutkit/scout/internal/sqlite"
 	"github.com/scoutkit/scout/internal/textio"
 )
@@ -42,7 +44,7 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 	}
 	defer a.Close()
 	it, err := a.Lookup(ctx, inner)
-	if errs.CodeOf(err) == errs.NotFound && isSelector(r.c.Split, inner) {
+	if errs.CodeOf(err) == errs.NotFound && isSelector(inner) {
 		// No member has that name: the selector pages the root listing
 		// ("a.zip:1-50", "a.zip:1-5,9-12").
 		it, err = a.Lookup(ctx, ":"+inner)
@@ -54,15 +56,15 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 	if !it.Dir && sqlite.HasExt(it.Path) && sqlite.IsSQLite(it.Head(len(sqlite.Magic))) {
 		return r.archivedDatabase(ctx, display, it)
 	}
-	var sel Selector
+	var sel selector.Selector
 	if it.Selector != "" {
 		var ok bool
-		_, sel, ok, err = r.c.Split("m:" + it.Selector)
+		sel, ok, err = selector.Parse(it.Selector)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
-			return nil, errs.New(errs.InvalidParam, "Invalid selector ':%s' after archive member '%s:%s'. Use :N, :A-B, :A+C or :raw.", errs.Echo(it.Selector), display, errs.Echo(it.Path))
+			return nil, selector.NotSelector(it.Selector, display+":"+it.Path)
 		}
 	}
 	member := display + ":" + it.Path
@@ -70,7 +72,8 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 		return listing(display, it, sel)
 	}
 	if it.Binary {
-		return &Result{Kind: KindNotice, Path: member, Bytes: it.Entry.Size, Body: it.BinaryNotice()}, nil
+		return &Result{Kind: KindBinary, Path: member, Archive: display, Bytes: it.Entry.Size,
+			Binary: &Binary{Size: it.Entry.Size, MIME: textio.ContentType(it.Head(archive.SniffBytes))}}, nil
 	}
 	if sel.Conflicts {
 		return nil, errs.New(errs.InvalidParam, ":conflicts reads a local file, not an archive member. Read %s without it.", errs.Echo(member))
@@ -81,26 +84,27 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 		if err != nil {
 			return nil, err
 		}
-		res, err = r.memory(ctx, text, sel, memoryPlan, EntityArchive, false)
+		res, err = r.memory(ctx, text, sel, memoryPlan, SourceArchive, false)
 		if err != nil {
 			return nil, err
 		}
 	} else {
-		res, err = r.lines(ctx, it.Body(), sel, textio.PlanOptions{Raw: sel.Raw, Limit: memoryPlan.Limit, HeadBytes: memoryPlan.HeadBytes}, EntityArchive)
+		res, err = r.lines(ctx, it.Body(), sel, textio.PlanOptions{Raw: sel.Raw, Limit: memoryPlan.Limit, HeadBytes: memoryPlan.HeadBytes}, SourceArchive)
 		if err != nil {
 			return nil, err
 		}
 	}
-	res.Path, res.Bytes = member, it.Entry.Size
+	res.Path, res.Archive, res.Bytes = member, display, it.Entry.Size
 	return res, nil
 }
 
-// listing renders a directory inside an archive. A line selector bounds
-// it as it bounds a local directory listing: ":A-B" shows children A to B
-// exactly, ":N" from N on; at most archive.DefaultListLimit are shown
-// either way. Multi-range and :conflicts are errors, as for a local
-// directory.
-func listing(display string, it *archive.Item, sel Selector) (*Result, error) {
+// listing lists a directory inside an archive: its children, as entries
+// numbered from 1 in name order. A line selector bounds it as it bounds a
+// local directory listing: ":A-B" lists children A to B exactly, ":N"
+// from N on; at most archive.DefaultListLimit are listed either way (the
+// cap's truncation says so). Multi-range and :conflicts are errors, as for
+// a local directory.
+func listing(display string, it *archive.Item, sel selector.Selector) (*Result, error) {
 	dir := display + ":" + it.Path + "/"
 	switch {
 	case len(sel.Ranges) > 1:
@@ -108,24 +112,50 @@ func listing(display string, it *archive.Item, sel Selector) (*Result, error) {
 	case sel.Conflicts:
 		return nil, errs.New(errs.InvalidParam, "'%s' is a directory inside an archive: :conflicts needs a file.", errs.Echo(dir))
 	}
-	var first, last int
+	first, last := 1, 0
 	if len(sel.Ranges) == 1 {
 		first, last = sel.Ranges[0].Start, sel.Ranges[0].End
 	}
-	body, capped := it.Listing(display, first, last)
+	total := len(it.Children)
+	want := total // the last child asked for
+	if last > 0 {
+		want = min(last, total)
+	}
+	end := min(want, first-1+archive.DefaultListLimit)
 	path := display
 	if it.Path != "" {
 		path += ":" + it.Path
 	}
-	return &Result{Kind: KindArchive, Entity: EntityListing, Path: path, Body: body, TotalLines: len(it.Children), Omitted: capped}, nil
+	res := &Result{Kind: KindArchive, Source: SourceListing, Archive: display, Path: path, TotalLines: total, Rejected: it.Rejected}
+	switch {
+	case total == 0:
+	case first > total:
+		res.BeyondEnd = first
+	default:
+		res.Entries = make([]dirtree.Entry, 0, end-first+1)
+		for i, e := range it.Children[first-1 : end] {
+			mt := e.ModTime
+			if !mt.IsZero() {
+				mt = mt.UTC()
+			}
+			res.Entries = append(res.Entries, dirtree.Entry{Path: e.Base(), Line: first + i, Depth: 1, Dir: e.Dir, Size: e.Size, ModTime: mt})
+		}
+		switch {
+		case end < want:
+			res.Unlisted, res.Truncated, res.Next = want-end, TruncLimit, end+1
+		case end < total:
+			res.Next = end + 1
+		}
+	}
+	return res, nil
 }
 
 // isSelector reports whether s is a read selector alone ("1-50", "raw").
 // An invalid one without ':' ("0", "5-3") counts too, so that its error is
 // the one reported.
-func isSelector(split SplitFunc, s string) bool {
-	base, _, ok, err := split("m:" + s)
-	return ok && base == "m" || err != nil && !strings.Contains(s, ":")
+func isSelector(s string) bool {
+	_, ok, err := selector.Parse(s)
+	return ok && (err == nil || !strings.Contains(s, ":"))
 }
 
 // archivedDatabase reads a SQLite database that is an archive member, with
@@ -143,5 +173,5 @@ func (r *reader) archivedDatabase(ctx context.Context, display string, it *archi
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Kind: KindSQLite, Path: display + ":" + it.Path + sel, Body: res.Text, Omitted: res.TotalTables - len(res.Tables)}, nil
+	return sqliteResult(res, display+":"+it.Path+sel, display, nil), nil
 }

@@ -8,6 +8,7 @@ import (
 	"compress/flate"
 	"context"
 	"database/sql"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -46,18 +47,24 @@ func TestArchivedDatabase(t *testing.T) {
 	w.Write(raw)
 	zw.Close()
 	fsys := fstest.MapFS{"a.zip": {Data: zb.Bytes()}}
-	tests := []struct{ path, want, reason string }{
-		{"a.zip:data.db", "users (2 rows)", "table list"},
-		{"a.zip:data.db:users", "Sample rows:", "schema and samples"},
-		{"a.zip:data.db:users:2", "name: bob", "row by key"},
+	tests := []struct {
+		path   string
+		check  func(*sqlite.Result) bool
+		reason string
+	}{
+		{"a.zip:data.db", func(r *sqlite.Result) bool {
+			return len(r.Tables) == 1 && r.Tables[0].Name == "users" && r.Tables[0].Count.N == 2
+		}, "table list"},
+		{"a.zip:data.db:users", func(r *sqlite.Result) bool { return r.Table == "users" && len(r.Schema) == 2 && len(r.Rows) == 2 }, "schema and samples"},
+		{"a.zip:data.db:users:2", func(r *sqlite.Result) bool { return r.Key == "2" && len(r.Rows) == 1 && r.Rows[0][1] == "bob" }, "row by key"},
 	}
 	for _, tt := range tests {
 		res, err := Run(context.Background(), &Config{FS: fsys}, tt.path)
 		if err != nil {
 			t.Fatalf("%s: %v (%s)", tt.path, err, tt.reason)
 		}
-		if res.Kind != KindSQLite || !strings.Contains(res.Body, tt.want) {
-			t.Errorf("%s: kind %v body %q, want %q (%s)", tt.path, res.Kind, res.Body, tt.want, tt.reason)
+		if res.Kind != KindSQLite || res.Archive != "a.zip" || !tt.check(res.SQLite) {
+			t.Errorf("%s: kind %v archive %q view %+v (%s)", tt.path, res.Kind, res.Archive, res.SQLite, tt.reason)
 		}
 	}
 }
@@ -142,13 +149,13 @@ func TestDatabaseSwapRace(t *testing.T) {
 	read := map[string]int{}
 	for i := range 400 {
 		p := []string{"x.db?q=SELECT v FROM t", "a.zip:data.db?q=SELECT v FROM t"}[i%2]
-		res, err := Run(context.Background(), &Config{FS: fsys, Split: noSplit}, p)
-		if err == nil && strings.Contains(res.Body, "outside") {
+		res, err := Run(context.Background(), &Config{FS: fsys}, p)
+		if err == nil && fmt.Sprint(res.SQLite.Rows) == "[[outside]]" {
 			close(stop)
 			<-done
-			t.Fatalf("%s returned a row from outside the root:\n%s", p, res.Body)
+			t.Fatalf("%s returned a row from outside the root: %v", p, res.SQLite.Rows)
 		}
-		if err == nil && strings.Contains(res.Body, "inside") {
+		if err == nil && fmt.Sprint(res.SQLite.Rows) == "[[inside]]" {
 			read[p]++
 		}
 	}

@@ -9,25 +9,15 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
-	"github.com/scoutkit/scout/internal/memtext"
 	"github.com/scoutkit/scout/internal/testfs"
 )
-
-// memSplit parses selectors with memtext, as the root package's parser
-// does for the selectors these tests use.
-func memSplit(p string) (string, Selector, bool, error) {
-	base, s := memtext.SplitSelector(p)
-	if s == "" {
-		return p, Selector{}, false, nil
-	}
-	sel, ok, err := memtext.ParseSelector(s)
-	if !ok || err != nil {
-		return p, Selector{}, ok, err
-	}
-	return base, fromMemtext(sel), true, nil
-}
 
 // zipOf builds a zip of the given members ("d/" is a directory).
 func zipOf(t *testing.T, names ...string) []byte {
@@ -50,7 +40,9 @@ func zipOf(t *testing.T, names ...string) []byte {
 }
 
 // TestArchiveListingRanges checks that a line selector bounds a listing
-// inside an archive as it bounds a local directory listing.
+// inside an archive as it bounds a local directory listing: the entries
+// listed, where the listing goes on, past the end (the text is tested in
+// the root package's TestReadArchiveListings).
 func TestArchiveListingRanges(t *testing.T) {
 	var names []string
 	for i := range 30 {
@@ -59,43 +51,44 @@ func TestArchiveListingRanges(t *testing.T) {
 	names = append(names, "d/", "top.txt", "İç/é.txt")
 	files := fstest.MapFS{"a.zip": {Data: zipOf(t, names...)}, "dİr/b.zip": {Data: zipOf(t, "x.txt")}}
 	tests := []struct {
-		path    string
-		first   string // the first line of the body
-		last    string // its last line
-		lines   int
-		omitted int
-		reason  string
+		path        string
+		first, last dirtree.Entry // the first and last entries listed
+		next        int
+		beyond      int
+		reason      string
 	}{
-		{"a.zip:d/:10-14", "f09.txt (10B)", "[16 more lines in listing. Use a.zip:d/:15 to continue]", 7, 0, "a range end bounds the listing exactly"},
-		{"a.zip:d/:10+2", "f09.txt (10B)", "[19 more lines in listing. Use a.zip:d/:12 to continue]", 4, 0, "A+C is a range too"},
-		{"a.zip:d/:28", "f27.txt (10B)", "f29.txt (10B)", 3, 0, "an open range shows the rest; reaching the end needs no notice"},
-		{"a.zip:d/:29-40", "f28.txt (10B)", "f29.txt (10B)", 2, 0, "an end past the last child is clamped"},
-		{"a.zip:d/:31", "Line 31 is beyond end of listing (30 lines total). Use a.zip:d/:1 to read from the start, or a.zip:d/:30 to read the last line.", "", 1, 0, "past the end, with the local text and the archive path"},
-		{"a.zip:/:1-1", "d/", "[2 more lines in listing. Use a.zip:/:2 to continue]", 3, 0, "the root, named a.zip:/ in the hint"},
-		{"a.zip", "d/", "top.txt (8B)", 3, 0, "no selector lists everything under the cap"},
-		{"a.zip:2", "İç/", "top.txt (8B)", 2, 0, "a selector alone pages the root when no member has its name"},
-		{"a.zip:1-1", "d/", "[2 more lines in listing. Use a.zip:/:2 to continue]", 3, 0, "a range alone, too"},
-		{"a.zip:İç/", "é.txt (12B)", "é.txt (12B)", 1, 0, "a non-ASCII directory"},
-		{"dİr/b.zip", "x.txt (6B)", "x.txt (6B)", 1, 0, "a non-ASCII directory before the archive (İ lower-cases to more bytes)"},
+		{"a.zip:d/:10-14", dirtree.Entry{Path: "f09.txt", Line: 10, Depth: 1, Size: 10}, dirtree.Entry{Path: "f13.txt", Line: 14, Depth: 1, Size: 10}, 15, 0, "a range end bounds the listing exactly"},
+		{"a.zip:d/:10+2", dirtree.Entry{Path: "f09.txt", Line: 10, Depth: 1, Size: 10}, dirtree.Entry{Path: "f10.txt", Line: 11, Depth: 1, Size: 10}, 12, 0, "A+C is a range too"},
+		{"a.zip:d/:28", dirtree.Entry{Path: "f27.txt", Line: 28, Depth: 1, Size: 10}, dirtree.Entry{Path: "f29.txt", Line: 30, Depth: 1, Size: 10}, 0, 0, "an open range lists the rest"},
+		{"a.zip:d/:29-40", dirtree.Entry{Path: "f28.txt", Line: 29, Depth: 1, Size: 10}, dirtree.Entry{Path: "f29.txt", Line: 30, Depth: 1, Size: 10}, 0, 0, "an end past the last child is clamped"},
+		{"a.zip:d/:31", dirtree.Entry{}, dirtree.Entry{}, 0, 31, "past the end"},
+		{"a.zip:/:1-1", dirtree.Entry{Path: "d", Line: 1, Depth: 1, Dir: true}, dirtree.Entry{Path: "d", Line: 1, Depth: 1, Dir: true}, 2, 0, "the root"},
+		{"a.zip", dirtree.Entry{Path: "d", Line: 1, Depth: 1, Dir: true}, dirtree.Entry{Path: "top.txt", Line: 3, Depth: 1, Size: 8}, 0, 0, "no selector lists everything under the cap"},
+		{"a.zip:2", dirtree.Entry{Path: "İç", Line: 2, Depth: 1, Dir: true}, dirtree.Entry{Path: "top.txt", Line: 3, Depth: 1, Size: 8}, 0, 0, "a selector alone pages the root when no member has its name"},
+		{"a.zip:İç/", dirtree.Entry{Path: "é.txt", Line: 1, Depth: 1, Size: 12}, dirtree.Entry{Path: "é.txt", Line: 1, Depth: 1, Size: 12}, 0, 0, "a non-ASCII directory"},
+		{"dİr/b.zip", dirtree.Entry{Path: "x.txt", Line: 1, Depth: 1, Size: 6}, dirtree.Entry{Path: "x.txt", Line: 1, Depth: 1, Size: 6}, 0, 0, "a non-ASCII directory before the archive (İ lower-cases to more bytes)"},
 	}
 	root := testfs.WriteDir(t, files)
 	configs := map[string]*Config{
-		"mapfs": {FS: files, Split: memSplit},
-		"dir":   {FS: os.DirFS(root), Root: root, Split: memSplit},
+		"mapfs": {FS: files},
+		"dir":   {FS: os.DirFS(root), Root: root},
 	}
 	for _, tt := range tests {
 		for fsName, c := range configs {
 			res, err := Run(context.Background(), c, tt.path)
-			if err != nil {
-				t.Fatalf("%s %s (%s): %v", fsName, tt.path, tt.reason, err)
+			require.NoError(t, err, "%s %s", fsName, tt.path)
+			assert.Equal(t, KindArchive, res.Kind)
+			var first, last dirtree.Entry
+			if n := len(res.Entries); n > 0 {
+				first, last = res.Entries[0], res.Entries[n-1]
+				first.ModTime, last.ModTime = time.Time{}, time.Time{}
 			}
-			lines := strings.Split(res.Body, "\n")
-			if res.Kind != KindArchive || lines[0] != tt.first || lines[len(lines)-1] != tt.last && tt.last != "" || len(lines) != tt.lines || res.Omitted != tt.omitted {
-				t.Errorf("%s %s (%s): kind %s omitted %d body\n%s", fsName, tt.path, tt.reason, res.Kind, res.Omitted, res.Body)
-			}
-			if res.Truncated() {
-				t.Errorf("%s %s (%s): a window shown as asked is not partial", fsName, tt.path, tt.reason)
-			}
+			assert.Equal(t, tt.first, first, "%s %s: %s", fsName, tt.path, tt.reason)
+			assert.Equal(t, tt.last, last, "%s %s: %s", fsName, tt.path, tt.reason)
+			assert.Equal(t, tt.next, res.Next, "%s %s: %s", fsName, tt.path, tt.reason)
+			assert.Equal(t, tt.beyond, res.BeyondEnd, "%s %s: %s", fsName, tt.path, tt.reason)
+			assert.Empty(t, res.Truncated, "%s %s: a window shown as asked is not partial", fsName, tt.path)
+			assert.Zero(t, res.Unlisted, "%s %s", fsName, tt.path)
 		}
 	}
 }
@@ -111,50 +104,38 @@ func TestArchiveListingErrors(t *testing.T) {
 		{"a.zip:1-2,5-6", "Multi-range line selectors are not supported for directory listings. Use one range, e.g. a.zip:/:1-100.", "a selector alone applies to the root"},
 		{"a.zip:0", "Line selector 0 is invalid; lines are 1-indexed. Use :1.", "an invalid selector alone gives its error, not 'not found'"},
 	}
-	split := func(p string) (string, Selector, bool, error) {
-		if base, ok := strings.CutSuffix(p, ":conflicts"); ok {
-			return base, Selector{Conflicts: true}, true, nil
-		}
-		base, sel, ok, err := memSplit(p)
-		if err != nil {
-			err = errs.Wrap(errs.InvalidParam, err, "%v", err) // as scout.SplitPathSelector does
-		}
-		return base, sel, ok, err
-	}
 	for _, tt := range tests {
-		_, err := Run(context.Background(), &Config{FS: files, Split: split}, tt.path)
+		_, err := Run(context.Background(), &Config{FS: files}, tt.path)
 		if errs.CodeOf(err) != errs.InvalidParam || err == nil || !strings.Contains(err.Error(), tt.msg) {
 			t.Errorf("%s (%s): %v", tt.path, tt.reason, err)
 		}
 	}
 }
 
-// TestArchiveListingCap checks the 500 cap: a partial result whose notice
-// continues where it stopped.
+// TestArchiveListingCap checks the 500 cap: a partial result that says
+// where to continue.
 func TestArchiveListingCap(t *testing.T) {
 	var names []string
 	for i := range 620 {
 		names = append(names, fmt.Sprintf("f%03d", i))
 	}
-	c := &Config{FS: fstest.MapFS{"a.zip": {Data: zipOf(t, names...)}}, Split: memSplit}
+	c := &Config{FS: fstest.MapFS{"a.zip": {Data: zipOf(t, names...)}}}
 	tests := []struct {
-		path, last string
-		omitted    int
-		reason     string
+		path              string
+		first, last, next int // the lines of the first and last entries listed, the line to continue from
+		unlisted          int
+		reason            string
 	}{
-		{"a.zip", "[Showing lines 1-500 of 620. Use a.zip:/:501 to continue]", 120, "open-ended: the cap"},
-		{"a.zip:/:2-600", "[Showing lines 2-501 of 620. Use a.zip:/:502 to continue]", 99, "a window wider than the cap is capped"},
-		{"a.zip:/:501", "f619 (5B)", 0, "the continuation reads the rest"},
+		{"a.zip", 1, 500, 501, 120, "open-ended: the cap"},
+		{"a.zip:/:2-600", 2, 501, 502, 99, "a window wider than the cap is capped"},
+		{"a.zip:/:501", 501, 620, 0, 0, "the continuation reads the rest"},
 	}
 	for _, tt := range tests {
 		res, err := Run(context.Background(), c, tt.path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.Split(res.Body, "\n")
-		if lines[len(lines)-1] != tt.last || res.Omitted != tt.omitted || res.Truncated() != (tt.omitted > 0) {
-			t.Errorf("%s (%s): omitted %d, last line %q", tt.path, tt.reason, res.Omitted, lines[len(lines)-1])
-		}
+		require.NoError(t, err)
+		got := []int{res.Entries[0].Line, res.Entries[len(res.Entries)-1].Line, res.Next, res.Unlisted}
+		assert.Equal(t, []int{tt.first, tt.last, tt.next, tt.unlisted}, got, "%s: %s", tt.path, tt.reason)
+		assert.Equal(t, tt.unlisted > 0, res.Truncated == TruncLimit, "%s: %s", tt.path, tt.reason)
 	}
 }
 
@@ -173,14 +154,14 @@ func TestArchiveMemberBudget(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	c := &Config{FS: fstest.MapFS{"b.zip": {Data: b.Bytes()}}, Split: memSplit}
+	c := &Config{FS: fstest.MapFS{"b.zip": {Data: b.Bytes()}}}
 	for _, p := range []string{"b.zip:big.txt", "b.zip:big.txt:650", "b.zip:big.txt:100-4000"} {
 		res, err := Run(context.Background(), c, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tr := res.Truncation; tr == nil || tr.Reason != "bytes" || tr.ByteLimit != 50<<10 {
-			t.Errorf("%s: truncation %+v, want the 50KB byte limit", p, res.Truncation)
+		if b := res.Blocks[0]; res.Truncated != TruncBytes || b.Truncated != TruncBytes || b.ByteLimit != 50<<10 {
+			t.Errorf("%s: truncated %q, block %+v, want the 50KB byte limit", p, res.Truncated, b)
 		}
 	}
 }

@@ -17,13 +17,14 @@ import (
 	"github.com/scoutkit/scout/internal/image"
 	"github.com/scoutkit/scout/internal/notebook"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/selector"
 	"github.com/scoutkit/scout/internal/summary"
 	"github.com/scoutkit/scout/internal/textio"
 )
 
 // file reads a regular file: a notebook, a document, an image, the
 // conflicts index, a summary, a binary notice or its lines.
-func (r *reader) file(ctx context.Context, name string, info fs.FileInfo, sel Selector) (*Result, error) {
+func (r *reader) file(ctx context.Context, name string, info fs.FileInfo, sel selector.Selector) (*Result, error) {
 	display := pathutil.Display(name)
 	ext := strings.ToLower(path.Ext(name))
 	if !sel.Raw && !sel.Conflicts {
@@ -71,10 +72,10 @@ func (r *reader) file(ctx context.Context, name string, info fs.FileInfo, sel Se
 	}
 	if whole && !sel.Raw && len(sel.Ranges) == 0 && !r.c.NoSummaries {
 		if s, ok := summary.Summarize(name, text); ok && s.ElidedLines > 0 {
-			return summaryResult(display, info.Size(), text, s), nil
+			return &Result{Kind: KindSummary, Path: display, Source: SourceFile, Bytes: info.Size(), TotalLines: s.TotalLines, Tag: hashline.Tag(text), Summary: s}, nil
 		}
 	}
-	res, err := r.lines(ctx, src, sel, textio.PlanOptions{Raw: sel.Raw, Limit: r.c.Limit}, EntityFile)
+	res, err := r.lines(ctx, src, sel, textio.PlanOptions{Raw: sel.Raw, Limit: r.c.Limit}, SourceFile)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +86,7 @@ func (r *reader) file(ctx context.Context, name string, info fs.FileInfo, sel Se
 	} else if !sel.Raw {
 		res.Tag = hashline.Tag(text)
 	}
-	r.conflictFooter(res, text, display)
+	r.conflictFooter(res, text)
 	return res, nil
 }
 
@@ -114,8 +115,9 @@ func openErr(display string, err error) error {
 const countLimit = 64 << 20
 
 // lines collects the selected lines of a text.
-func (r *reader) lines(ctx context.Context, src io.Reader, sel Selector, po textio.PlanOptions, entity string) (*Result, error) {
-	wins := textio.Plan(sel.Ranges, po)
+func (r *reader) lines(ctx context.Context, src io.Reader, sel selector.Selector, po textio.PlanOptions, source string) (*Result, error) {
+	po.Before, po.After = r.c.Before, r.c.After
+	wins := textio.Plan(lineRanges(sel), po)
 	col, err := textio.Collect(ctx, src, wins, textio.Options{Raw: sel.Raw, MaxColumns: textio.MaxColumns, CountLimit: countLimit})
 	if err != nil {
 		var e *errs.Error
@@ -127,15 +129,18 @@ func (r *reader) lines(ctx context.Context, src io.Reader, sel Selector, po text
 		}
 		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot read the text: %v", err)
 	}
-	res := &Result{Kind: KindText, Entity: entity, Raw: sel.Raw, TotalLines: col.Total, TotalLinesAtLeast: col.TotalAtLeast, Bytes: col.Bytes, Lossy: col.Lossy, Multi: len(wins) > 1}
+	res := &Result{Kind: KindText, Source: source, Raw: sel.Raw, TotalLines: col.Total, TotalLinesAtLeast: col.TotalAtLeast, Bytes: col.Bytes, Lossy: col.Lossy}
 	for i, b := range col.Blocks {
-		blk := Block{Start: sel.rangeAt(i).Start, End: sel.rangeAt(i).End}
+		rg := rangeAt(sel, i)
+		blk := Block{Start: rg.Start, End: rg.End}
 		for _, l := range b.Lines {
 			line := Line{N: l.N, Text: l.Text, Cut: l.Cut}
 			if l.Cut {
 				line.Bytes = l.Bytes
 				if !sel.Raw {
 					res.ColumnCap = textio.MaxColumns
+				} else if res.Truncated == "" {
+					res.Truncated = TruncBytes // a raw line cut at the byte budget
 				}
 			}
 			blk.Lines = append(blk.Lines, line)
@@ -145,43 +150,56 @@ func (r *reader) lines(ctx context.Context, src io.Reader, sel Selector, po text
 		more := b.Last() < col.Total || col.TotalAtLeast && i == len(col.Blocks)-1
 		switch {
 		case len(blk.Lines) == 0:
-			blk.Skipped = true
+			blk.BeyondEnd = true
 		case b.Stop != textio.StopNone && more:
-			blk.Stopped, blk.Next = true, b.Last()+1
+			blk.Truncated, blk.Next = TruncLimit, b.Last()+1
+			if b.Stop == textio.StopBytes {
+				blk.Truncated, blk.ByteLimit = TruncBytes, wins[i].MaxBytes
+			}
+			if res.Truncated == "" {
+				res.Truncated = blk.Truncated
+			}
 		case more:
 			blk.Next = b.Last() + 1
 		}
 		res.Blocks = append(res.Blocks, blk)
 	}
-	if !res.Multi {
+	if len(wins) == 1 {
 		b := &res.Blocks[0]
-		b.Skipped = false
+		b.BeyondEnd = false
 		if start := max(b.Start, 1); start > col.Total && (col.Total > 0 || start > 1) {
 			res.BeyondEnd = start
 			res.Blocks = nil
-		} else if b.Stopped {
-			st := col.Blocks[0].Stop
-			res.Truncation = &Truncation{Reason: string(st), Start: b.Lines[0].N, End: b.Lines[len(b.Lines)-1].N, Total: col.Total, Next: b.Next}
-			if st == textio.StopBytes {
-				res.Truncation.ByteLimit = wins[0].MaxBytes
-			}
+		} else {
+			res.Next = b.Next
 		}
 	}
 	return res, nil
 }
 
-// rangeAt returns the i-th requested range; no ranges means 1 to the end.
-func (s Selector) rangeAt(i int) textio.Range {
-	if i < len(s.Ranges) {
-		return s.Ranges[i]
+// rangeAt returns the i-th requested range of sel; no ranges means 1 to
+// the end.
+func rangeAt(sel selector.Selector, i int) selector.Range {
+	if i < len(sel.Ranges) {
+		return sel.Ranges[i]
 	}
-	return textio.Range{Start: 1}
+	return selector.Range{Start: 1}
 }
 
-// conflictFooter adds the merge-conflict warning when the shown lines hold
-// conflict blocks. whole is the whole text when it is in memory.
-func (r *reader) conflictFooter(res *Result, whole []byte, display string) {
-	if res.Raw || res.Multi || len(res.Blocks) == 0 || len(res.Blocks[0].Lines) == 0 {
+// lineRanges returns the ranges of sel for textio.
+func lineRanges(sel selector.Selector) []textio.Range {
+	out := make([]textio.Range, len(sel.Ranges))
+	for i, r := range sel.Ranges {
+		out[i] = textio.Range{Start: r.Start, End: r.End}
+	}
+	return out
+}
+
+// conflictFooter adds the conflict blocks the shown lines hold, and how
+// many the text has, to a single-range read. whole is the whole text when
+// it is in memory.
+func (r *reader) conflictFooter(res *Result, whole []byte) {
+	if res.Raw || len(res.Blocks) != 1 || len(res.Blocks[0].Lines) == 0 {
 		return
 	}
 	b := res.Blocks[0]
@@ -199,11 +217,12 @@ func (r *reader) conflictFooter(res *Result, whole []byte, display string) {
 		}
 		all = conflict.ParseLines(texts, from)
 	}
-	visible := conflict.Within(all, from, to)
-	res.Footer = conflict.RenderFooter(display, visible, len(all), false)
+	if visible := conflict.Within(all, from, to); len(visible) > 0 {
+		res.Conflicts = &Conflicts{Blocks: visible, Total: len(all)}
+	}
 }
 
-// conflicts renders the :conflicts index of a text.
+// conflicts reads the :conflicts index of a text.
 func (r *reader) conflicts(display string, src io.Reader) (*Result, error) {
 	text, err := io.ReadAll(src)
 	if err != nil {
@@ -213,17 +232,8 @@ func (r *reader) conflicts(display string, src io.Reader) (*Result, error) {
 	if cut {
 		text = text[:conflict.MaxScanBytes]
 	}
-	return &Result{Kind: KindConflicts, Path: display, Body: conflict.RenderList(display, conflict.Parse(text), cut)}, nil
-}
-
-// summaryResult builds the result of a summarised file.
-func summaryResult(display string, size int64, text []byte, s *summary.Summary) *Result {
-	sum := &Summary{Lines: s.TotalLines, ElidedLines: s.ElidedLines, Rows: s.Rows}
-	for _, sp := range s.Elided {
-		sum.ElidedSpans = append(sum.ElidedSpans, [2]int{sp.Start, sp.End})
-	}
-	return &Result{Kind: KindSummary, Path: display, Entity: EntityFile, Bytes: size, TotalLines: s.TotalLines,
-		Tag: hashline.Tag(text), Summary: sum, Body: s.Text(), Footer: summary.Footer(display, s)}
+	blocks := conflict.Parse(text)
+	return &Result{Kind: KindConflicts, Path: display, Conflicts: &Conflicts{Blocks: blocks, Total: len(blocks), ScanCut: cut}}, nil
 }
 
 // converter returns the document converter for ext: the host's, else the
@@ -239,7 +249,7 @@ func (r *reader) converter(ext string) (convert.Converter, bool) {
 // selectors apply to the converted text). A document converted in part is
 // read as far as it goes, Incomplete saying why; a failed conversion is an
 // error.
-func (r *reader) document(ctx context.Context, name, display, ext string, c convert.Converter, sel Selector) (*Result, error) {
+func (r *reader) document(ctx context.Context, name, display, ext string, c convert.Converter, sel selector.Selector) (*Result, error) {
 	ra, err := fsx.OpenReaderAt(r.c.FS, name, 256<<20)
 	if err != nil {
 		return nil, openErr(display, err)
@@ -258,14 +268,13 @@ func (r *reader) document(ctx context.Context, name, display, ext string, c conv
 		}
 		return nil, errs.Wrap(code, err, "Cannot convert '%s': %v. Read '%s:raw' to get the file as it is.", display, err, display)
 	}
-	res, err := r.memory(ctx, text, sel, memoryPlan, EntityDocument, true)
+	res, err := r.memory(ctx, text, sel, memoryPlan, SourceDocument, true)
 	if err != nil {
 		return nil, err
 	}
 	res.Path, res.Bytes = display, ra.Size()
 	if part != nil {
 		res.Incomplete = part.Reason
-		res.Notes = append(res.Notes, "Converted in part: "+part.Reason)
 	}
 	return res, nil
 }
@@ -273,7 +282,7 @@ func (r *reader) document(ctx context.Context, name, display, ext string, c conv
 // notebook renders a notebook's cells and pages them in memory; a
 // notebook that renders to more than notebook.MaxOutput is read as far as
 // that, Incomplete saying so.
-func (r *reader) notebook(ctx context.Context, name, display string, info fs.FileInfo, sel Selector) (*Result, error) {
+func (r *reader) notebook(ctx context.Context, name, display string, info fs.FileInfo, sel selector.Selector) (*Result, error) {
 	if info.Size() > notebook.MaxBytes {
 		return nil, errs.New(errs.TooLarge, "Notebook '%s' is %s, over the %s limit. Read it with :raw and a line range, e.g. %s:1-200:raw.",
 			display, sizeOf(info.Size()), sizeOf(notebook.MaxBytes), display)
@@ -295,14 +304,13 @@ func (r *reader) notebook(ctx context.Context, name, display string, info fs.Fil
 		}
 		return nil, openErr(display, err)
 	}
-	res, err := r.memory(ctx, text, sel, memoryPlan, EntityNotebook, false)
+	res, err := r.memory(ctx, text, sel, memoryPlan, SourceNotebook, false)
 	if err != nil {
 		return nil, err
 	}
 	res.Path, res.Bytes = display, info.Size()
 	if part != nil {
 		res.Incomplete = part.Reason
-		res.Notes = append(res.Notes, "Rendered in part: "+part.Reason)
 	}
 	return res, nil
 }
@@ -342,9 +350,9 @@ var memoryPlan = textio.PlanOptions{Limit: textio.MaxLimit, HeadBytes: textio.Mi
 
 // memory pages a text held in memory with po (Raw is taken from sel).
 // Mutable texts get a tag.
-func (r *reader) memory(ctx context.Context, text string, sel Selector, po textio.PlanOptions, entity string, immutable bool) (*Result, error) {
+func (r *reader) memory(ctx context.Context, text string, sel selector.Selector, po textio.PlanOptions, source string, immutable bool) (*Result, error) {
 	po.Raw = sel.Raw
-	res, err := r.lines(ctx, strings.NewReader(text), sel, po, entity)
+	res, err := r.lines(ctx, strings.NewReader(text), sel, po, source)
 	if err != nil {
 		return nil, err
 	}

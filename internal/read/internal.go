@@ -5,6 +5,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/iurl"
+	"github.com/scoutkit/scout/internal/selector"
 	"github.com/scoutkit/scout/internal/textio"
 )
 
@@ -21,11 +22,13 @@ func (r *reader) internalURL(ctx context.Context, p string) (*Result, bool, erro
 	if !reg.CanHandle(p) {
 		return nil, false, nil
 	}
-	base, msel, err := iurl.SplitSelector(p)
+	base, sel, _, err := selector.SplitInternal(p)
 	if err != nil {
-		return nil, true, errs.Wrap(errs.InvalidParam, err, "%v", err)
+		return nil, true, err
 	}
-	sel := fromMemtext(msel)
+	if sel.Conflicts {
+		return nil, true, errs.New(errs.InvalidParam, ":conflicts reads a local file, not an internal URL. Read %s without it.", errs.Echo(base))
+	}
 	u, err := iurl.Parse(base)
 	if err != nil {
 		return nil, true, err
@@ -52,7 +55,7 @@ func (r *reader) internalURL(ctx context.Context, p string) (*Result, bool, erro
 	if u.Scheme == "skill" || extract {
 		po = textio.PlanOptions{Unlimited: true}
 	}
-	out, err := r.memory(ctx, res.Text, sel, po, EntityResource, res.Immutable)
+	out, err := r.memory(ctx, res.Text, sel, po, SourceResource, res.Immutable)
 	if err != nil {
 		return nil, true, err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/selector"
 )
 
 // local reads a local path with an optional selector.
@@ -15,10 +16,10 @@ func (r *reader) local(ctx context.Context, p string) (*Result, error) {
 	// last colon (a file named "test:1-2").
 	if strings.Contains(p, ":") {
 		if f, err := r.stat(p); err == nil {
-			return r.open(ctx, f, Selector{})
+			return r.open(ctx, f, selector.Selector{})
 		}
 	}
-	base, sel, _, err := r.c.Split(p)
+	base, sel, _, err := selector.Split(p)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +53,7 @@ func (r *reader) local(ctx context.Context, p string) (*Result, error) {
 }
 
 // open reads a resolved path.
-func (r *reader) open(ctx context.Context, f *found, sel Selector) (*Result, error) {
+func (r *reader) open(ctx context.Context, f *found, sel selector.Selector) (*Result, error) {
 	var res *Result
 	var err error
 	mode := f.info.Mode()
@@ -91,7 +92,7 @@ func kindOf(m fs.FileMode) string {
 // it splits into parts that exist. ok is false when it does not split.
 func (r *reader) delimited(ctx context.Context, p string) (*Result, bool) {
 	parts := pathutil.SplitDelimited(p, func(part string) bool {
-		base, _, _, err := r.c.Split(part)
+		base, _, _, err := selector.Split(part)
 		if err != nil {
 			return false
 		}
@@ -105,7 +106,7 @@ func (r *reader) delimited(ctx context.Context, p string) (*Result, bool) {
 	for _, part := range parts {
 		pr, err := r.local(ctx, part)
 		if err != nil {
-			res.Parts = append(res.Parts, Part{Path: part, Error: err.Error()})
+			res.Parts = append(res.Parts, Part{Path: part, Err: err})
 			continue
 		}
 		pr.Input = part

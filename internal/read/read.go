@@ -3,9 +3,10 @@
 // archive member, a SQLite database, a local file or directory), resolves
 // local paths the forgiving way agents need (quotes, ~, file://, Unicode
 // spaces, macOS spellings, a unique suffix match, a delimited list), and
-// returns a typed Result for the formatter.
+// returns a typed Result, which the root package converts to a
+// scout.ReadResult.
 //
-// The order of the checks follows notes/pi-behaviour.md §4: file:// ;
+// The order of the checks is the pi read tool's: file:// ;
 // web URL; internal URL; archive; SQLite; local path with its selector.
 package read
 
@@ -19,21 +20,8 @@ import (
 	"github.com/scoutkit/scout/internal/convert"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/iurl"
-	"github.com/scoutkit/scout/internal/textio"
 	"github.com/scoutkit/scout/internal/web"
 )
-
-// Selector is a parsed line selector.
-type Selector struct {
-	Ranges    []textio.Range // sorted and merged; nil means none
-	Raw       bool
-	Conflicts bool
-}
-
-// SplitFunc peels a trailing selector off a path: ok is false when the
-// tail is not selector syntax (it then stays part of the path), err is set
-// when it is but is invalid.
-type SplitFunc func(p string) (path string, sel Selector, ok bool, err error)
 
 // Config is everything a read needs besides the path string.
 type Config struct {
@@ -41,14 +29,12 @@ type Config struct {
 	// unknown: absolute paths are then refused).
 	FS   fs.FS
 	Root string
-	// Split parses selectors (scout.SplitPathSelector).
-	Split SplitFunc
-	// CheckInside refuses a path that leaves the tree through a symlink
-	// (scout.CheckInside); nil means no check.
-	CheckInside func(fsys fs.FS, p string) error
 	// Limit is the line limit of an open-ended file read; 0 means 300, at
 	// most 3000.
 	Limit int
+	// Before and After widen a single line range of a text by that many
+	// lines (not a :raw read, nor a listing); 0 adds none.
+	Before, After int
 	// NoSummaries turns off code summaries.
 	NoSummaries bool
 	// ImageMetadataOnly returns an image's metadata without its bytes.

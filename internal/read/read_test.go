@@ -30,8 +30,6 @@ func TestVariants(t *testing.T) {
 	}
 }
 
-func noSplit(p string) (string, Selector, bool, error) { return p, Selector{}, false, nil }
-
 func TestSuffixMatch(t *testing.T) {
 	m := fstest.MapFS{
 		"pkg/deep/file.go":          {Data: []byte("x")},
@@ -42,7 +40,7 @@ func TestSuffixMatch(t *testing.T) {
 		"a/dup.go":                  {Data: []byte("a")},
 		"b/dup.go":                  {Data: []byte("b")},
 	}
-	r := &reader{c: &Config{FS: m, Split: noSplit}}
+	r := &reader{c: &Config{FS: m}}
 	tests := []struct {
 		in, want, reason string
 	}{
@@ -73,7 +71,7 @@ func TestSuffixMatch(t *testing.T) {
 // that name is still read.
 func TestOtherSchemes(t *testing.T) {
 	m := fstest.MapFS{"ftp:/h/f.txt": {Data: []byte("local\n")}}
-	c := &Config{FS: m, Split: noSplit}
+	c := &Config{FS: m}
 	for _, p := range []string{"gopher://x", "FTP://host/f.txt", "ssh://h/x"} {
 		_, err := Run(context.Background(), c, p)
 		if errs.CodeOf(err) != errs.NotFound || !strings.Contains(err.Error(), "read fetches http:// and https:// URLs") {

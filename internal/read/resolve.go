@@ -36,10 +36,8 @@ func (r *reader) stat(p string) (*found, error) {
 	}
 	var firstErr error
 	for _, v := range variants(fsPath) {
-		if r.c.CheckInside != nil {
-			if err := r.c.CheckInside(r.c.FS, v); err != nil {
-				return nil, err
-			}
+		if err := pathutil.CheckInside(r.c.FS, v); err != nil {
+			return nil, err
 		}
 		info, err := fs.Stat(r.c.FS, v)
 		if err == nil {
@@ -66,7 +64,7 @@ func statErr(p string, err error) error {
 }
 
 // variants returns p and the other spellings to try when p does not exist
-// (notes/pi-behaviour.md §1.1): shell-unescaped spaces, the narrow
+// as the pi read tool does: shell-unescaped spaces, the narrow
 // no-break space macOS puts before AM/PM in screenshot names, NFD, a curly
 // apostrophe, and NFD with a curly apostrophe.
 func variants(p string) []string {
@@ -165,7 +163,7 @@ func (r *reader) locate(p string) (string, *SuffixResolution, bool) {
 	if err != nil {
 		return "", nil, false
 	}
-	if r.c.CheckInside != nil && r.c.CheckInside(r.c.FS, name) != nil {
+	if pathutil.CheckInside(r.c.FS, name) != nil {
 		return "", nil, false
 	}
 	info, err := fs.Stat(r.c.FS, name)

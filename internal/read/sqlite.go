@@ -27,8 +27,7 @@ func (r *reader) databaseVia(ctx context.Context, p string, locate locator) (*Re
 		if err != nil {
 			return nil, true, err
 		}
-		return &Result{Kind: KindSQLite, Path: pathutil.Display(name) + cand.Selector, Body: res.Text,
-			Omitted: res.TotalTables - len(res.Tables), SuffixResolution: suffix}, true, nil
+		return sqliteResult(res, pathutil.Display(name)+cand.Selector, "", suffix), true, nil
 	}
 	return nil, false, nil
 }
@@ -46,4 +45,14 @@ func (r *reader) isSQLite(name string) bool {
 		return false
 	}
 	return sqlite.IsSQLite(head)
+}
+
+// sqliteResult is the result of a database read shown as path, inside
+// the archive archive ("" for a file).
+func sqliteResult(res *sqlite.Result, path, archive string, suffix *SuffixResolution) *Result {
+	out := &Result{Kind: KindSQLite, Path: path, Archive: archive, SQLite: res, SuffixResolution: suffix}
+	if n := res.TotalTables - len(res.Tables); n > 0 {
+		out.Unlisted, out.Truncated = n, TruncLimit
+	}
+	return out
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/image"
-	"github.com/scoutkit/scout/internal/memtext"
+	"github.com/scoutkit/scout/internal/selector"
 	"github.com/scoutkit/scout/internal/textio"
 	"github.com/scoutkit/scout/internal/web"
 )
@@ -31,11 +31,13 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 	if r.c.NoWeb {
 		return nil, true, errs.New(errs.Unsupported, "Reading web URLs is turned off by the host: %s cannot be read.", p)
 	}
-	raw, msel, err := web.SplitSelector(p)
+	raw, sel, _, err := selector.SplitURL(p)
 	if err != nil {
-		return nil, true, errs.Wrap(errs.InvalidParam, err, "%v", err)
+		return nil, true, err
 	}
-	sel := fromMemtext(msel)
+	if sel.Conflicts {
+		return nil, true, errs.New(errs.InvalidParam, ":conflicts reads a local file, not a URL. Read %s without it.", errs.Echo(raw))
+	}
 	var page *web.Page
 	if len(sel.Ranges) > 0 && r.c.WebCache != nil {
 		page, _ = r.c.WebCache.Get(raw, sel.Raw)
@@ -49,7 +51,7 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 			r.c.WebCache.Put(page, sel.Raw)
 		}
 	}
-	res, err := r.memory(ctx, page.Output(), sel, textio.PlanOptions{Limit: urlLines, HeadBytes: textio.MinByteBudget}, EntityURL, true)
+	res, err := r.memory(ctx, page.Output(), sel, textio.PlanOptions{Limit: urlLines, HeadBytes: textio.MinByteBudget}, SourceURL, true)
 	if err != nil {
 		return nil, true, err
 	}
@@ -81,14 +83,4 @@ func (r *reader) fetcher() web.Fetcher {
 		}
 	}
 	return r.c.Fetcher
-}
-
-// fromMemtext converts a selector parsed by the web and internal-URL
-// packages.
-func fromMemtext(m memtext.Selector) Selector {
-	s := Selector{Raw: m.Raw}
-	for _, rg := range m.Ranges {
-		s.Ranges = append(s.Ranges, textio.Range{Start: rg.Start, End: rg.End})
-	}
-	return s
 }

@@ -73,19 +73,19 @@ func TestWebRead(t *testing.T) {
 			}
 		}},
 		{"a long page is cut at 300 lines of URL output", srv.URL + "/lines", false, func(t *testing.T, res *Result) {
-			if res.Entity != EntityURL || res.Truncation == nil || res.Truncation.End != 300 {
-				t.Errorf("entity %q truncation %+v", res.Entity, res.Truncation)
+			if b := res.Blocks[0]; res.Source != SourceURL || res.Truncated != TruncLimit || b.Lines[len(b.Lines)-1].N != 300 || res.Next != 301 {
+				t.Errorf("source %q truncated %q next %d", res.Source, res.Truncated, res.Next)
 			}
 		}},
 		{"a range pages the cached render without a refetch", srv.URL + "/lines:350-352", false, func(t *testing.T, res *Result) {
-			if hits != 1 || len(res.Blocks) != 1 || res.Blocks[0].Lines[0].N != 349 {
+			if hits != 1 || len(res.Blocks) != 1 || res.Blocks[0].Lines[0].N != 350 {
 				t.Errorf("hits %d blocks %+v", hits, res.Blocks)
 			}
 		}},
 	}
 	cache := &web.Cache{}
 	for _, tt := range tests {
-		c := &Config{FS: fstest.MapFS{}, Split: memSplit, Fetcher: fetcher, WebCache: cache, ImageMetadataOnly: tt.metaOnly}
+		c := &Config{FS: fstest.MapFS{}, Fetcher: fetcher, WebCache: cache, ImageMetadataOnly: tt.metaOnly}
 		res, err := Run(context.Background(), c, tt.path)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.reason, err)
@@ -114,7 +114,7 @@ func TestWebDocuments(t *testing.T) {
 		w.Write(docs[r.URL.Path])
 	}))
 	t.Cleanup(srv.Close)
-	c := &Config{FS: fstest.MapFS{}, Split: memSplit}
+	c := &Config{FS: fstest.MapFS{}}
 	if _, err := Run(context.Background(), c, srv.URL+"/big.rtf"); errs.CodeOf(err) != errs.AccessDenied {
 		t.Fatalf("without AllowPrivateNetwork: err = %v", err)
 	}
@@ -133,8 +133,8 @@ func TestWebDocuments(t *testing.T) {
 		got := fmt.Sprint(err)
 		if err == nil {
 			got = res.Incomplete
-			if !res.Truncated() || !strings.Contains(strings.Join(res.URL.Notes, "; "), "Converted in part: "+tt.want) {
-				t.Errorf("%s: truncated %v notes %q", tt.path, res.Truncated(), res.URL.Notes)
+			if res.Incomplete == "" || !strings.Contains(strings.Join(res.URL.Notes, "; "), "Converted in part: "+tt.want) {
+				t.Errorf("%s: incomplete %q notes %q", tt.path, res.Incomplete, res.URL.Notes)
 			}
 		}
 		if errs.CodeOf(err) != tt.code || !strings.Contains(got, tt.want) {

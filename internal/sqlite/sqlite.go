@@ -1,7 +1,8 @@
 // Package sqlite reads SQLite databases for Scout's read tool: the table
 // list with row counts, a table's schema with sample rows, one row by key,
 // a page of rows with order and where, or a read-only query of the caller's
-// own, each rendered as pi does (ASCII tables 120 wide, 40 per column).
+// own, each as typed values (the format package renders them). Selectors
+// are parsed by internal/selector.
 //
 // Nothing is ever written, and nothing but the database named is read.
 // SQLite runs on a VFS of each read's own that opens no path: it reads the
@@ -34,6 +35,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/selector"
 )
 
 // Magic is the first 16 bytes of every SQLite database file.
@@ -151,7 +153,7 @@ func (o Options) maxInMemory() int64 {
 	return o.MaxInMemory
 }
 
-// ReadFS reads the database name in fsys with selector. The database, its
+// ReadFS reads the database name in fsys with the selector selText. The database, its
 // -wal and its -journal are opened through fsys once, and SQLite reads
 // those open files, never a path: a file swapped for a symlink after fsys
 // checked it cannot lead the read elsewhere. When fsys gives OS files (the
@@ -159,8 +161,8 @@ func (o Options) maxInMemory() int64 {
 // committed content included, whatever their size; other files are copied
 // into memory, up to opt.MaxInMemory. Nothing is written: no -shm, no
 // journal, no temporary file. ctx, and at most 30 s, bound the read.
-func ReadFS(ctx context.Context, fsys fs.FS, name, selector string, opt Options) (*Result, error) {
-	sel, err := ParseSelector(selector)
+func ReadFS(ctx context.Context, fsys fs.FS, name, selText string, opt Options) (*Result, error) {
+	sel, err := selector.ParseDB(selText)
 	if err != nil {
 		return nil, err
 	}
@@ -249,8 +251,8 @@ func readHeader(r io.Reader) ([]byte, error) {
 // named name in messages, whose size is size bytes (-1 when unknown). It
 // is copied into memory, up to opt.MaxInMemory: a larger one fails with
 // TOO_LARGE before anything is read when size tells.
-func ReadReader(ctx context.Context, name string, r io.Reader, size int64, selector string, opt Options) (*Result, error) {
-	sel, err := ParseSelector(selector)
+func ReadReader(ctx context.Context, name string, r io.Reader, size int64, selText string, opt Options) (*Result, error) {
+	sel, err := selector.ParseDB(selText)
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +287,7 @@ func tooLarge(name string, size, max int64) error {
 }
 
 // readOpen opens the database of fl and reads sel from it.
-func readOpen(ctx context.Context, fl *files, name string, sel Selector) (*Result, error) {
+func readOpen(ctx context.Context, fl *files, name string, sel selector.DB) (*Result, error) {
 	d, err := open(ctx, fl, name)
 	if err != nil {
 		return nil, err

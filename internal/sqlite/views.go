@@ -11,11 +11,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/selector"
 )
 
 // The caps of the views.
 const (
 	MaxTables     = 500    // tables a List shows
+	SampleRows    = 5      // rows shown under a Schema
 	MaxRawRows    = 500    // rows a Raw query shows
 	EstimateAbove = 50_000 // a sqlite_stat1 estimate above this is shown as "~N rows"
 	ProbeCap      = 10_000 // rows counted at most; more shows as "10000+ rows"
@@ -45,20 +47,19 @@ func share(ncols int) int64 {
 // so that tests can lower it.
 var queryTimeout = 30 * time.Second
 
-// Result is one read of a database: typed values and the rendered text.
+// Result is one read of a database, as typed values.
 type Result struct {
 	// Kind is the view that was read.
-	Kind Kind
-	// Text is the model-facing rendering, notices included.
-	Text string
+	Kind selector.DBKind
 	// Tables are the tables a List shows (at most MaxTables) and
 	// TotalTables how many there are.
 	Tables      []Table
 	TotalTables int
 	// Table is the table read, as the database spells it (Schema, Row,
-	// Query); SQL is its CREATE statement (Schema).
-	Table string
-	SQL   string
+	// Query); SQL is its CREATE statement and Schema its columns (Schema).
+	Table  string
+	SQL    string
+	Schema []Column
 	// Columns and Rows are the rows shown (Schema samples, Row, Query,
 	// Raw). A value is nil (NULL), int64, float64, string, []byte (only
 	// from a statement that is not a SELECT), or Sized for a value not
@@ -66,13 +67,40 @@ type Result struct {
 	// subquery (a repeated name gets ":1", ":2").
 	Columns []string
 	Rows    [][]any
+	// Cuts are a Row's texts cut to MaxValueChars characters, by column
+	// index; nil when none was cut.
+	Cuts map[int]Cut
 	// Count is the table's row count (Schema).
 	Count Count
+	// Key is the key of a Row as given.
+	Key string
+	// Offset and Limit are the page of a Query; Clamped reports a limit
+	// lowered to selector.DBMaxLimit.
+	Offset, Limit int
+	Clamped       bool
 	// More reports that more rows exist than Rows holds.
 	More bool
 	// Next is the selector that continues the output, to append to the
 	// database path (":t?limit=20&offset=20"); "" when there is nothing
 	// more or no selector reaches it.
+	Next string
+}
+
+// Column is a column of a table.
+type Column struct {
+	Name      string
+	Type      string // as declared; "" when none
+	PK        int    // 1-based position in the primary key; 0 when not in it
+	NotNull   bool
+	Default   string // the default's SQL text; "" when none
+	Generated bool
+}
+
+// Cut is the rest of a text a Row shows the first MaxValueChars
+// characters of: how many characters follow, and the selector that reads
+// them.
+type Cut struct {
+	Rest int
 	Next string
 }
 
@@ -93,29 +121,17 @@ type Count struct {
 	AtLeast   bool // there are more than N rows
 }
 
-// String renders the count as pi does: "6", "~60000", "10000+".
-func (c Count) String() string {
-	s := strconv.FormatInt(c.N, 10)
-	switch {
-	case c.Estimated:
-		return "~" + s
-	case c.AtLeast:
-		return s + "+"
-	}
-	return s
-}
-
-func (d *db) read(ctx context.Context, sel Selector) (*Result, error) {
+func (d *db) read(ctx context.Context, sel selector.DB) (*Result, error) {
 	var res *Result
 	var err error
 	switch sel.Kind {
-	case List:
+	case selector.DBList:
 		res, err = d.list(ctx)
-	case Schema:
+	case selector.DBSchema:
 		res, err = d.schema(ctx, sel)
-	case Row:
+	case selector.DBRow:
 		res, err = d.row(ctx, sel)
-	case Query:
+	case selector.DBQuery:
 		res, err = d.page(ctx, sel)
 	default:
 		res, err = d.raw(ctx, sel)
@@ -133,12 +149,7 @@ func (d *db) list(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{TotalTables: len(names)}
-	if len(names) == 0 {
-		res.Text = "(no tables)"
-		return res, nil
-	}
-	var sb strings.Builder
-	for i, name := range names[:min(len(names), MaxTables)] {
+	for _, name := range names[:min(len(names), MaxTables)] {
 		t := Table{Name: name}
 		t.Count, err = d.count(ctx, name)
 		if err != nil {
@@ -148,21 +159,11 @@ func (d *db) list(ctx context.Context) (*Result, error) {
 			t.Err = err.Error()
 		}
 		res.Tables = append(res.Tables, t)
-		if i > 0 {
-			sb.WriteByte('\n')
-		}
-		if t.Err != "" {
-			fmt.Fprintf(&sb, "%s (rows unknown: %s)", name, t.Err)
-		} else {
-			fmt.Fprintf(&sb, "%s (%s rows)", name, t.Count)
-		}
 	}
 	if len(names) > MaxTables {
 		q := fmt.Sprintf(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%%' ESCAPE '\' ORDER BY name COLLATE NOCASE, name LIMIT %d OFFSET %d`, MaxTables, MaxTables)
-		res.Next = Selector{Kind: Raw, SQL: q}.String()
-		fmt.Fprintf(&sb, "\n\n[Showing %d of %d tables. Append %s to the database path to list more]", MaxTables, len(names), res.Next)
+		res.Next = selector.DB{Kind: selector.DBRaw, SQL: q}.String()
 	}
-	res.Text = sb.String()
 	return res, nil
 }
 
@@ -204,16 +205,10 @@ func (d *db) count(ctx context.Context, table string) (Count, error) {
 	return Count{N: n}, nil
 }
 
-// column is one column of a table, from pragma_table_info.
-type column struct {
-	name, typ string
-	pk        int
-}
-
 // table finds name among the tables and views, exactly or else without
 // regard to case, and returns its stored name, CREATE statement and
 // columns.
-func (d *db) table(ctx context.Context, name string) (string, string, []column, error) {
+func (d *db) table(ctx context.Context, name string) (string, string, []Column, error) {
 	var stored, sqlText string
 	row := d.conn.QueryRowContext(ctx, `SELECT name, coalesce(sql, '') FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE ORDER BY name = ? DESC LIMIT 1`, name, name)
 	if err := row.Scan(&stored, &sqlText); err != nil {
@@ -223,28 +218,30 @@ func (d *db) table(ctx context.Context, name string) (string, string, []column, 
 		return "", "", nil, err
 	}
 	// The columns SELECT * gives: table_info leaves out generated columns.
-	rows, err := d.conn.QueryContext(ctx, `SELECT name, type, pk FROM pragma_table_xinfo(?) WHERE hidden <> 1`, stored)
+	rows, err := d.conn.QueryContext(ctx, `SELECT name, type, pk, "notnull", coalesce(dflt_value, ''), hidden FROM pragma_table_xinfo(?) WHERE hidden <> 1`, stored)
 	if err != nil {
 		return "", "", nil, err
 	}
 	defer rows.Close()
-	var cols []column
+	var cols []Column
 	for rows.Next() {
-		var c column
-		if err := rows.Scan(&c.name, &c.typ, &c.pk); err != nil {
+		var c Column
+		var hidden int
+		if err := rows.Scan(&c.Name, &c.Type, &c.PK, &c.NotNull, &c.Default, &hidden); err != nil {
 			return "", "", nil, err
 		}
+		c.Generated = hidden == 2 || hidden == 3 // a VIRTUAL or STORED generated column
 		cols = append(cols, c)
 	}
 	return stored, sqlText, cols, rows.Err()
 }
 
-func (d *db) schema(ctx context.Context, sel Selector) (*Result, error) {
+func (d *db) schema(ctx context.Context, sel selector.DB) (*Result, error) {
 	name, sqlText, cols, err := d.table(ctx, sel.Table)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Table: name, SQL: sqlText}
+	res := &Result{Table: name, SQL: sqlText, Schema: cols}
 	res.Columns, res.Rows, _, err = d.tableRows(ctx, name, cols, " LIMIT "+strconv.Itoa(SampleRows), nil, SampleRows)
 	if err != nil {
 		return nil, err
@@ -252,36 +249,27 @@ func (d *db) schema(ctx context.Context, sel Selector) (*Result, error) {
 	if res.Count, err = d.count(ctx, name); err != nil {
 		return nil, err
 	}
-	var sb strings.Builder
-	if sqlText != "" {
-		sb.WriteString(sqlText + "\n\n")
-	}
-	sb.WriteString("Sample rows:\n" + renderTable(res.Columns, res.Rows))
-	if rest := res.Count.N - int64(len(res.Rows)); rest > 0 {
-		more := res.Count
-		more.N = rest
+	if res.Count.N > int64(len(res.Rows)) {
 		res.More = true
-		res.Next = Selector{Kind: Query, Table: name, Limit: DefaultLimit, Offset: len(res.Rows)}.String()
-		fmt.Fprintf(&sb, "\n\n[%s more rows; append %s to the database path to continue]", more, res.Next)
+		res.Next = selector.DB{Kind: selector.DBQuery, Table: name, Limit: selector.DBDefaultLimit, Offset: len(res.Rows)}.String()
 	}
-	res.Text = sb.String()
 	return res, nil
 }
 
-func (d *db) row(ctx context.Context, sel Selector) (*Result, error) {
+func (d *db) row(ctx context.Context, sel selector.DB) (*Result, error) {
 	name, _, cols, err := d.table(ctx, sel.Table)
 	if err != nil {
 		return nil, err
 	}
-	var pks []column
+	var pks []Column
 	for _, c := range cols {
-		if c.pk > 0 {
+		if c.PK > 0 {
 			pks = append(pks, c)
 		}
 	}
 	keyCol, arg := "rowid", any(nil)
 	if len(pks) == 1 {
-		keyCol, arg = quote(pks[0].name), coerce(sel.Key, pks[0].typ)
+		keyCol, arg = quote(pks[0].Name), coerce(sel.Key, pks[0].Type)
 	} else {
 		r, err := d.conn.QueryContext(ctx, "SELECT rowid FROM "+quote(name)+" LIMIT 0")
 		if err != nil {
@@ -294,22 +282,21 @@ func (d *db) row(ctx context.Context, sel Selector) (*Result, error) {
 		}
 		arg = n
 	}
-	res := &Result{Table: name}
+	res := &Result{Table: name, Key: sel.Key}
 	res.Columns, res.Rows, _, err = d.tableRows(ctx, name, cols, " WHERE "+keyCol+" = ? LIMIT 1", []any{arg}, 1)
-	if err != nil {
-		return nil, err
+	if err != nil || len(res.Rows) == 0 {
+		return res, err
 	}
-	if len(res.Rows) == 0 {
-		res.Text = fmt.Sprintf("No row found in table '%s' for key '%s'.", name, sel.Key)
-		return res, nil
-	}
-	lines := make([]string, len(res.Columns))
+	row := res.Rows[0]
 	for i, c := range res.Columns {
-		v := value(res.Rows[0][i])
-		if sz, ok := res.Rows[0][i].(Sized); ok && sz.Type == "text" && sz.Bytes <= MaxValueBytes {
+		head, rest := "", 0
+		switch v := row[i].(type) {
+		case Sized:
+			if v.Type != "text" || v.Bytes > MaxValueBytes {
+				continue // shown as its size
+			}
 			// too large to load with the row: its head alone, then its
 			// length, each query holding the value once
-			var head string
 			var chars int
 			from := fmt.Sprintf(" FROM %s WHERE %s = ?", quote(name), keyCol)
 			if err := d.conn.QueryRowContext(ctx, fmt.Sprintf("SELECT substr(%s, 1, %d)", quote(c), MaxValueChars)+from, arg).Scan(&head); err != nil {
@@ -318,25 +305,27 @@ func (d *db) row(ctx context.Context, sel Selector) (*Result, error) {
 			if err := d.conn.QueryRowContext(ctx, "SELECT length("+quote(c)+")"+from, arg).Scan(&chars); err != nil {
 				return nil, err
 			}
-			v = withRest(head, chars-utf8.RuneCountInString(head), c, name, keyCol, arg)
-		} else if cut, rest := cutRunes(v, MaxValueChars); rest > 0 {
-			v = withRest(cut, rest, c, name, keyCol, arg)
+			rest = chars - utf8.RuneCountInString(head)
+		case string:
+			head, rest = cutRunes(v, MaxValueChars)
+		default:
+			continue
 		}
-		lines[i] = c + ": " + v
+		row[i] = head
+		if rest > 0 {
+			if res.Cuts == nil {
+				res.Cuts = map[int]Cut{}
+			}
+			res.Cuts[i] = Cut{Rest: rest, Next: readOn(c, name, keyCol, arg)}
+		}
 	}
-	res.Text = strings.Join(lines, "\n")
 	return res, nil
 }
 
-// withRest ends the first characters of a long value of column c of the row
-// keyCol = arg of table with how many characters follow and the query
-// that reads on; rest <= 0 means none follow.
-func withRest(head string, rest int, c, table, keyCol string, arg any) string {
-	if rest <= 0 {
-		return head
-	}
-	more := Selector{Kind: Raw, SQL: fmt.Sprintf("SELECT substr(%s, %d, %d) FROM %s WHERE %s = %s", quote(c), MaxValueChars+1, MaxValueChars, quote(table), keyCol, literal(arg))}
-	return fmt.Sprintf("%s… [%d more characters; append %s to the database path to read on]", head, rest, more)
+// readOn is the selector that reads on after the first MaxValueChars
+// characters of column c of the row keyCol = arg of table.
+func readOn(c, table, keyCol string, arg any) string {
+	return selector.DB{Kind: selector.DBRaw, SQL: fmt.Sprintf("SELECT substr(%s, %d, %d) FROM %s WHERE %s = %s", quote(c), MaxValueChars+1, MaxValueChars, quote(table), keyCol, literal(arg))}.String()
 }
 
 // cutRunes returns the first n characters of s and how many follow.
@@ -382,7 +371,7 @@ func coerce(key, typ string) any {
 	return key
 }
 
-func (d *db) page(ctx context.Context, sel Selector) (*Result, error) {
+func (d *db) page(ctx context.Context, sel selector.DB) (*Result, error) {
 	name, _, cols, err := d.table(ctx, sel.Table)
 	if err != nil {
 		return nil, err
@@ -397,7 +386,7 @@ func (d *db) page(ctx context.Context, sel Selector) (*Result, error) {
 		if !ok {
 			names := make([]string, len(cols))
 			for i, c := range cols {
-				names[i] = c.name
+				names[i] = c.Name
 			}
 			return nil, errs.New(errs.InvalidParam, "order column '%s' does not exist in table '%s'; its columns are %s", sel.Order, name, strings.Join(names, ", "))
 		}
@@ -413,44 +402,34 @@ func (d *db) page(ctx context.Context, sel Selector) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var notes []string
-	if sel.Clamped {
-		notes = append(notes, fmt.Sprintf("limit lowered to %d, the maximum", MaxLimit))
-	}
+	res.Offset, res.Limit, res.Clamped = sel.Offset, sel.Limit, sel.Clamped
 	if res.More {
 		next := sel
 		next.Offset += len(res.Rows)
 		next.Clamped = false
 		res.Next = next.String()
-		notes = append(notes, fmt.Sprintf("Showing rows %d-%d; more rows match. Append %s to the database path to continue", sel.Offset+1, sel.Offset+len(res.Rows), res.Next))
-	} else if len(res.Rows) == 0 && sel.Offset > 0 {
-		notes = append(notes, fmt.Sprintf("No rows at offset %d; use a smaller offset", sel.Offset))
 	}
-	res.Text = renderTable(res.Columns, res.Rows) + notice(notes)
 	return res, nil
 }
 
 // findColumn returns the stored name of the column name, matched exactly
 // or else without regard to case.
-func findColumn(cols []column, name string) (string, bool) {
+func findColumn(cols []Column, name string) (string, bool) {
 	for _, c := range cols {
-		if c.name == name {
-			return c.name, true
+		if c.Name == name {
+			return c.Name, true
 		}
 	}
 	for _, c := range cols {
-		if strings.EqualFold(c.name, name) {
-			return c.name, true
+		if strings.EqualFold(c.Name, name) {
+			return c.Name, true
 		}
 	}
 	return "", false
 }
 
-func (d *db) raw(ctx context.Context, sel Selector) (*Result, error) {
-	stmt, ok := firstStatement(sel.SQL)
-	if !ok {
-		return nil, errs.New(errs.InvalidParam, "q holds more than one statement; run one statement per read")
-	}
+func (d *db) raw(ctx context.Context, sel selector.DB) (*Result, error) {
+	stmt := sel.SQL
 	st, err := d.inspect(stmt, nil, true)
 	if err != nil {
 		return nil, err
@@ -471,20 +450,7 @@ func (d *db) raw(ctx context.Context, sel Selector) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var notes []string
-	if res.More {
-		notes = append(notes, fmt.Sprintf("Showing the first %d rows; add LIMIT and OFFSET to the query to page through the rest", len(res.Rows)))
-	}
-	res.Text = renderTable(res.Columns, res.Rows) + notice(notes)
 	return res, nil
-}
-
-// notice formats notes as pi's trailing notice: "\n\n[a. b]".
-func notice(notes []string) string {
-	if len(notes) == 0 {
-		return ""
-	}
-	return "\n\n[" + strings.Join(notes, ". ") + "]"
 }
 
 // rows runs a read-only statement with args and returns its columns and
@@ -521,6 +487,9 @@ func (d *db) scan(ctx context.Context, q string, args []any, max int) (cols []st
 		if err := r.Scan(ptrs...); err != nil {
 			return nil, nil, false, err
 		}
+		for i, v := range vals {
+			vals[i] = storageClass(v)
+		}
 		out = append(out, vals)
 		for _, v := range vals {
 			switch v := v.(type) {
@@ -536,6 +505,22 @@ func (d *db) scan(ctx context.Context, q string, args []any, max int) (cols []st
 		}
 	}
 	return cols, out, more, r.Err()
+}
+
+// storageClass returns v as a value of one of SQLite's storage classes:
+// the driver gives a column declared BOOLEAN as a bool and one declared
+// DATE, DATETIME or TIMESTAMP as a time.Time.
+func storageClass(v any) any {
+	switch v := v.(type) {
+	case bool:
+		if v {
+			return int64(1)
+		}
+		return int64(0)
+	case time.Time:
+		return v.Format("2006-01-02 15:04:05.999999999Z07:00")
+	}
+	return v
 }
 
 // Sized stands for a value that is not loaded: every BLOB of the views
@@ -582,11 +567,11 @@ func (d *db) sizedRows(ctx context.Context, refs []string, from string, args []a
 // tableRows is sizedRows for "SELECT * FROM name" followed by rest (WHERE,
 // ORDER BY, LIMIT), with the columns that SELECT * gives; cols are the
 // table's columns as table gives them.
-func (d *db) tableRows(ctx context.Context, name string, cols []column, rest string, args []any, max int) (names []string, out [][]any, more bool, err error) {
+func (d *db) tableRows(ctx context.Context, name string, cols []Column, rest string, args []any, max int) (names []string, out [][]any, more bool, err error) {
 	refs := make([]string, len(cols))
 	for i, col := range cols {
-		names = append(names, col.name)
-		refs[i] = quote(col.name)
+		names = append(names, col.Name)
+		refs[i] = quote(col.Name)
 	}
 	out, more, err = d.sizedRows(ctx, refs, quote(name)+rest, args, max)
 	if err != nil {

@@ -18,13 +18,14 @@ func ExampleSummarize() {
 		fmt.Println("not summarised")
 		return
 	}
-	rows := strings.Split(s.Text(), "\n")
-	fmt.Println(strings.Join(rows[:4], "\n"))
-	fmt.Println(summary.Footer("p.go", s))
+	for _, r := range s.Rows[:4] {
+		fmt.Printf("%d %d-%d %q %q\n", r.Kind, r.Start, r.End, r.Text, r.Tail)
+	}
+	fmt.Println(s.ElidedLines, s.Elided[:2])
 	// Output:
-	// 1:package p
-	// 2:
-	// 3-7:func f0() { .. }
-	// 8-12:func f1() { .. }
-	// [72 lines elided; re-read needed ranges, e.g. p.go:3-7,8-12]
+	// 0 1-1 "package p" ""
+	// 0 2-2 "" ""
+	// 2 3-7 "func f0() {" "}"
+	// 2 8-12 "func f1() {" "}"
+	// 72 [{3 7} {8 12}]
 }

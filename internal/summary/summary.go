@@ -1,7 +1,8 @@
 // Package summary builds the structural summary the read tool shows for a
 // source file read without a selector: every line is kept except the
-// interiors of function bodies, which are elided, and a footer names the
-// elided line ranges so a model can re-read exactly what it needs.
+// interiors of function bodies, which are elided; the elided line ranges
+// are listed so that a model can re-read exactly what it needs (the format
+// package renders the rows and that footer).
 //
 // # Rows
 //
@@ -11,9 +12,9 @@
 //	...                                      an elided span (RowElided)
 //	40-87:func main() { .. }                 a brace pair merged around its elided interior (RowMerged)
 //
-// A body is merged into one row when its opening brace ends its line and
-// its closing brace starts its line; the row stands for the whole pair
-// and its footer range covers it, braces included. Otherwise the brace
+// (shown as format renders them). A body is merged into one row when its
+// opening brace ends its line and its closing brace starts its line; the
+// row stands for the whole pair and its range covers it, braces included. Otherwise the brace
 // lines stay and only the interior becomes `...`. Indentation-delimited
 // bodies (Python) become `...`, and a docstring is kept.
 //
@@ -37,7 +38,6 @@ package summary
 
 import (
 	"bytes"
-	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -64,15 +64,16 @@ type RowKind uint8
 const (
 	RowLine   RowKind = iota // one kept line: Start == End, Text is the line
 	RowElided                // elided lines Start..End; Text is empty
-	RowMerged                // lines Start..End as `head .. tail`; Text is that
+	RowMerged                // lines Start..End shown as one row: Text is line Start, Tail line End, the lines between are elided
 )
 
 // Row is one row of a summary.
 type Row struct {
 	Kind  RowKind `json:"kind"`
-	Start int     `json:"start"` // first line the row stands for (1-based)
-	End   int     `json:"end"`   // last line the row stands for
-	Text  string  `json:"text"`  // see RowKind; never ends in CR or LF
+	Start int     `json:"start"`          // first line the row stands for (1-based)
+	End   int     `json:"end"`            // last line the row stands for
+	Text  string  `json:"text"`           // see RowKind; never ends in CR or LF
+	Tail  string  `json:"tail,omitempty"` // RowMerged: line End
 }
 
 // Summary is the structural summary of one file.
@@ -186,7 +187,7 @@ func build(lines []string, blocks []block) *Summary {
 		tail := strings.TrimSpace(lines[b.close-1])
 		if strings.HasSuffix(head, "{") && strings.HasPrefix(tail, "}") {
 			keep(b.open - 1)
-			s.Rows = append(s.Rows, Row{Kind: RowMerged, Start: b.open, End: b.close, Text: head + " .. " + tail})
+			s.Rows = append(s.Rows, Row{Kind: RowMerged, Start: b.open, End: b.close, Text: lines[b.open-1], Tail: lines[b.close-1]})
 			s.Elided = append(s.Elided, Span{b.open, b.close})
 			s.ElidedLines += b.close - b.open - 1
 			next = b.close + 1
@@ -204,54 +205,4 @@ func (s *Summary) elide(from, to int) {
 	s.Rows = append(s.Rows, Row{Kind: RowElided, Start: from, End: to})
 	s.Elided = append(s.Elided, Span{from, to})
 	s.ElidedLines += to - from + 1
-}
-
-// Text renders the rows, one per line: `N:text` for a kept line, `...`
-// for an elided span and `S-E:head .. tail` for a merged brace pair.
-func (s *Summary) Text() string {
-	var b strings.Builder
-	for i, r := range s.Rows {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		switch r.Kind {
-		case RowLine:
-			fmt.Fprintf(&b, "%d:%s", r.Start, r.Text)
-		case RowElided:
-			b.WriteString("...")
-		case RowMerged:
-			fmt.Fprintf(&b, "%d-%d:%s", r.Start, r.End, r.Text)
-		}
-	}
-	return b.String()
-}
-
-// Footer is the line that ends a summarised read:
-// `[K lines elided; re-read needed ranges with p:a-b,c-d]` naming every
-// range when there are at most two, or `[K lines elided; re-read needed
-// ranges, e.g. p:a-b,c-d]` with the first two when there are more.
-// display is the path as the model should type it. A summary without
-// elisions has no footer ("").
-func Footer(display string, s *Summary) string {
-	if s == nil || len(s.Elided) == 0 {
-		return ""
-	}
-	lead := " with "
-	spans := s.Elided
-	if len(spans) > 2 {
-		lead, spans = ", e.g. ", spans[:2]
-	}
-	parts := make([]string, len(spans))
-	for i, sp := range spans {
-		parts[i] = fmt.Sprintf("%d-%d", sp.Start, sp.End)
-	}
-	return fmt.Sprintf("[%d %s elided; re-read needed ranges%s%s:%s]",
-		s.ElidedLines, plural(s.ElidedLines, "line"), lead, display, strings.Join(parts, ","))
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }

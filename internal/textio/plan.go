@@ -1,16 +1,12 @@
 package textio
 
-// The limits of pi's read (notes/pi-behaviour.md §4.2-4.4).
+// The limits of pi's read tool.
 const (
 	DefaultLimit  = 300       // lines of an open-ended read
 	MaxLimit      = 3000      // the most lines one window collects
 	MinByteBudget = 50 * 1024 // a window's byte budget is max(MinByteBudget, lines×BytesPerLine)
 	BytesPerLine  = 512
 	MaxColumns    = 768 // display cap per line, in characters
-	// LeadingContext and TrailingContext widen one explicit range on its
-	// constrained sides (not in raw mode).
-	LeadingContext  = 1
-	TrailingContext = 3
 )
 
 // Range is an inclusive 1-based line range; End 0 means to the end.
@@ -18,7 +14,11 @@ type Range struct{ Start, End int }
 
 // PlanOptions are the settings of Plan.
 type PlanOptions struct {
-	// Raw disables the context widening of a single range.
+	// Before and After widen a single range by that many lines before
+	// its start and after its end (not an open end); 0 adds none. Several
+	// ranges are read exactly.
+	Before, After int
+	// Raw disables the widening.
 	Raw bool
 	// Limit is the line count of an open-ended window. 0 means
 	// DefaultLimit; values above MaxLimit are clamped.
@@ -48,10 +48,9 @@ func ClampLimit(n int) int {
 }
 
 // Plan turns sorted, merged selector ranges into windows. No ranges means
-// one open-ended window from line 1. A single range is widened by
-// LeadingContext lines before (when it does not start at 1) and
-// TrailingContext lines after (when it has an end), except in raw mode;
-// several ranges are read exactly. Every window gets at most MaxLimit lines
+// one open-ended window from line 1. A single range is widened by Before
+// and After lines, except in raw mode; several ranges are read exactly.
+// Every window gets at most MaxLimit lines
 // (Limit for an open-ended one) and a byte budget of
 // max(MinByteBudget, lines×BytesPerLine), or HeadBytes.
 func Plan(ranges []Range, o PlanOptions) []Window {
@@ -74,11 +73,9 @@ func plan(ranges []Range, o PlanOptions) []Window {
 	}
 	if len(ranges) == 1 && !o.Raw {
 		r := ranges[0]
-		if r.Start > 1 {
-			r.Start = max(1, r.Start-LeadingContext)
-		}
+		r.Start = max(1, r.Start-max(o.Before, 0))
 		if r.End > 0 {
-			r.End += TrailingContext
+			r.End += min(max(o.After, 0), maxContext) // r.End <= 1<<30: the sum fits an int32
 		}
 		return []Window{window(r, limit)}
 	}
@@ -96,3 +93,7 @@ func window(r Range, limit int) Window {
 	}
 	return Window{Start: r.Start, End: r.End, MaxLines: lines, MaxBytes: max(MinByteBudget, lines*BytesPerLine)}
 }
+
+// maxContext bounds After, so that a range's end plus its context fits an
+// int on every platform.
+const maxContext = 1<<30 - 1

@@ -227,9 +227,9 @@ func TestCollectCountLimit(t *testing.T) {
 		wantTotal int
 		reason    string
 	}{
-		{Plan([]Range{{Start: 1, End: 5}}, PlanOptions{}), 8, 5001, "a range: its lines and context, then the count stops"},
+		{Plan([]Range{{Start: 1, End: 5}}, PlanOptions{Before: 1, After: 3}), 8, 5001, "a range: its lines and context, then the count stops"},
 		{Plan(nil, PlanOptions{}), 300, 5001, "an open-ended read of 300 lines"},
-		{Plan([]Range{{Start: 4990, End: 5000}}, PlanOptions{}), 13, 5001, "a range that reaches the hole: lines 4989-5000, then the start of the hole's line, cut"},
+		{Plan([]Range{{Start: 4990, End: 5000}}, PlanOptions{Before: 1, After: 3}), 13, 5001, "a range that reaches the hole: lines 4989-5000, then the start of the hole's line, cut"},
 		{Plan([]Range{{Start: 4990, End: 5000}}, PlanOptions{Raw: true}), 11, 5001, "... raw: the range exactly, then the count stops in the hole"},
 	} {
 		r := &countingReader{r: io.MultiReader(strings.NewReader(head), &zeroReader{n: hole})}
@@ -320,16 +320,18 @@ func TestPlan(t *testing.T) {
 		{"host limit", nil, PlanOptions{Limit: 10}, "[{1 0 10 51200}]", "the byte budget never drops below 50KB"},
 		{"limit clamp", nil, PlanOptions{Limit: 99999}, "[{1 0 3000 1536000}]", "limits above 3000 are clamped"},
 		{"in-memory head", nil, PlanOptions{Limit: MaxLimit, HeadBytes: 50 << 10}, "[{1 0 3000 51200}]", "in-memory sources are head-truncated at 50KB"},
-		{"in-memory open range", []Range{{650, 0}}, PlanOptions{Limit: MaxLimit, HeadBytes: 50 << 10}, "[{649 0 3000 51200}]", "paging an in-memory source keeps its 50KB budget"},
-		{"in-memory huge range", []Range{{1, 5000}}, PlanOptions{Limit: MaxLimit, HeadBytes: 50 << 10}, "[{1 5003 3000 51200}]", "so does a bounded range"},
-		{"range widened", []Range{{41, 60}}, PlanOptions{}, "[{40 63 24 51200}]", "1 line before, 3 after"},
-		{"range from 1", []Range{{1, 5}}, PlanOptions{}, "[{1 8 8 51200}]", "no leading context at line 1"},
-		{"open range", []Range{{51, 0}}, PlanOptions{}, "[{50 0 300 153600}]", "open-ended: leading context only, default limit"},
-		{"raw exact", []Range{{41, 60}}, PlanOptions{Raw: true}, "[{41 60 20 51200}]", "raw ranges are exact"},
-		{"multi exact", []Range{{5, 16}, {960, 973}}, PlanOptions{}, "[{5 16 12 51200} {960 973 14 51200}]", "multi-ranges are read without context"},
+		{"in-memory open range", []Range{{650, 0}}, PlanOptions{Limit: MaxLimit, HeadBytes: 50 << 10, Before: 1, After: 3}, "[{649 0 3000 51200}]", "paging an in-memory source keeps its 50KB budget"},
+		{"in-memory huge range", []Range{{1, 5000}}, PlanOptions{Limit: MaxLimit, HeadBytes: 50 << 10, Before: 1, After: 3}, "[{1 5003 3000 51200}]", "so does a bounded range"},
+		{"range exact", []Range{{41, 60}}, PlanOptions{}, "[{41 60 20 51200}]", "no context asked: the range exactly"},
+		{"range widened", []Range{{41, 60}}, PlanOptions{Before: 1, After: 3}, "[{40 63 24 51200}]", "1 line before, 3 after"},
+		{"range from 1", []Range{{1, 5}}, PlanOptions{Before: 1, After: 3}, "[{1 8 8 51200}]", "no leading context at line 1"},
+		{"open range", []Range{{51, 0}}, PlanOptions{Before: 1, After: 3}, "[{50 0 300 153600}]", "open-ended: leading context only, default limit"},
+		{"huge context", []Range{{5, 9}}, PlanOptions{Before: 1 << 40, After: 1 << 40}, "[{1 1073741832 3000 1536000}]", "context is bounded: no overflow"},
+		{"raw exact", []Range{{41, 60}}, PlanOptions{Raw: true, Before: 1, After: 3}, "[{41 60 20 51200}]", "raw ranges are exact"},
+		{"multi exact", []Range{{5, 16}, {960, 973}}, PlanOptions{Before: 1, After: 3}, "[{5 16 12 51200} {960 973 14 51200}]", "multi-ranges are read without context"},
 		{"unlimited", nil, PlanOptions{Unlimited: true}, "[{1 0 0 0}]", "unlimited windows have no caps"},
-		{"unlimited range", []Range{{41, 60}}, PlanOptions{Unlimited: true}, "[{40 63 0 0}]", "ranges still get context"},
-		{"huge range", []Range{{1, 100000}}, PlanOptions{}, "[{1 100003 3000 1536000}]", "a range collects at most 3000 lines"},
+		{"unlimited range", []Range{{41, 60}}, PlanOptions{Unlimited: true, Before: 1, After: 3}, "[{40 63 0 0}]", "ranges still get context"},
+		{"huge range", []Range{{1, 100000}}, PlanOptions{After: 3}, "[{1 100003 3000 1536000}]", "a range collects at most 3000 lines"},
 	}
 	for _, tt := range tests {
 		if got := fmt.Sprint(Plan(tt.ranges, tt.o)); got != tt.want {

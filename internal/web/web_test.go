@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout/internal/errs"
-	"github.com/scoutkit/scout/internal/memtext"
 )
 
 const article = `<!doctype html><html><head><title>Widgets</title></head><body>
@@ -297,42 +296,6 @@ func TestBadInput(t *testing.T) {
 			t.Fatalf("err = %v (%s)", err, errs.CodeOf(err))
 		}
 	})
-}
-
-func TestSplitSelector(t *testing.T) {
-	tests := []struct {
-		reason string
-		in     string
-		url    string
-		sel    memtext.Selector
-		err    bool
-	}{
-		{"plain URL", "https://x.example/a", "https://x.example/a", memtext.Selector{}, false},
-		{"raw", "https://x.example/a:raw", "https://x.example/a", memtext.Selector{Raw: true}, false},
-		{"range", "https://x.example/a:5-10", "https://x.example/a", memtext.Selector{Ranges: []memtext.Range{{Start: 5, End: 10}}}, false},
-		{"range then raw", "https://x.example/a:5+2:raw", "https://x.example/a", memtext.Selector{Raw: true, Ranges: []memtext.Range{{Start: 5, End: 6}}}, false},
-		{"multi-range", "https://x.example/a:5-10,20-30", "https://x.example/a", memtext.Selector{Ranges: []memtext.Range{{Start: 5, End: 10}, {Start: 20, End: 30}}}, false},
-		{"a port is not a selector", "https://x.example:8080", "https://x.example:8080", memtext.Selector{}, false},
-		{"a slash before the selector on a bare host", "https://x.example/:80", "https://x.example/", memtext.Selector{Ranges: []memtext.Range{{Start: 80, End: 0}}}, false},
-		{"port and selector", "http://x.example:8080/p:raw", "http://x.example:8080/p", memtext.Selector{Raw: true}, false},
-		{"www host", "www.x.example/docs:3", "www.x.example/docs", memtext.Selector{Ranges: []memtext.Range{{Start: 3, End: 0}}}, false},
-		{"a colon in the path that is not a selector stays", "https://x.example/wiki/Help:Contents", "https://x.example/wiki/Help:Contents", memtext.Selector{}, false},
-		{"line 0 is an error", "https://x.example/a:0", "", memtext.Selector{}, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.reason, func(t *testing.T) {
-			u, sel, err := SplitSelector(tt.in)
-			if tt.err {
-				if err == nil {
-					t.Fatal("no error")
-				}
-				return
-			}
-			if err != nil || u != tt.url || fmt.Sprint(sel) != fmt.Sprint(tt.sel) {
-				t.Errorf("got %q %+v %v, want %q %+v", u, sel, err, tt.url, tt.sel)
-			}
-		})
-	}
 }
 
 func TestIsURLAndNormalize(t *testing.T) {

@@ -1,4 +1,4 @@
-package sqlite
+package selector
 
 import (
 	"strconv"
@@ -7,108 +7,113 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 )
 
-// Kind is what a selector asks for.
-type Kind uint8
+// DBKind is what a database selector asks for.
+type DBKind uint8
 
-// The kinds of read.
+// The kinds of database selector.
 const (
-	List   Kind = iota // db: the tables with row counts
-	Schema             // db:t: CREATE statement and sample rows
-	Row                // db:t:key: one row by primary key or rowid
-	Query              // db:t?limit=&offset=&order=&where=: a page of rows
-	Raw                // db?q=SELECT ...: a query of the caller's own
+	DBList   DBKind = iota // db: the tables with row counts
+	DBSchema               // db:t: CREATE statement and sample rows
+	DBRow                  // db:t:key: one row by primary key or rowid
+	DBQuery                // db:t?limit=&offset=&order=&where=: a page of rows
+	DBRaw                  // db?q=SELECT ...: a query of the caller's own
 )
 
-// The limits of a Query selector.
+// The limits of a DBQuery selector.
 const (
-	DefaultLimit = 20  // rows of a Query page when limit is not given
-	MaxLimit     = 500 // the largest limit; larger ones are lowered to it
-	SampleRows   = 5   // rows shown under a Schema
+	DBDefaultLimit = 20  // rows of a page when limit is not given
+	DBMaxLimit     = 500 // the largest limit; larger ones are lowered to it
 )
 
-// Selector is a parsed database selector: what follows the database path.
-type Selector struct {
-	Kind   Kind
-	Table  string // Schema, Row, Query
-	Key    string // Row
-	Limit  int    // Query: 1..MaxLimit
-	Offset int    // Query: >= 0
-	Order  string // Query: column to sort by; "" means table order
-	Desc   bool   // Query: sort descending
-	Where  string // Query: a validated SQL condition; "" means none
-	SQL    string // Raw: the statement
-	// Clamped reports that the requested limit was above MaxLimit.
+// DB is a parsed database selector: what follows the database path
+// ("app.db:users?limit=5").
+type DB struct {
+	Kind   DBKind
+	Table  string // DBSchema, DBRow, DBQuery
+	Key    string // DBRow
+	Limit  int    // DBQuery: 1..DBMaxLimit
+	Offset int    // DBQuery: >= 0
+	Order  string // DBQuery: column to sort by; "" means table order
+	Desc   bool   // DBQuery: sort descending
+	Where  string // DBQuery: a validated SQL condition; "" means none
+	SQL    string // DBRaw: the statement, without a final ';'
+
+	// Clamped reports that the requested limit was above DBMaxLimit.
 	Clamped bool
 }
 
-// ParseSelector parses what follows a database path:
+// ParseDB parses what follows a database path:
 //
-//	""                         List
-//	"t"                        Schema
-//	"t:key"                    Row
-//	"t?limit=&offset=&order=col[:asc|desc]&where=COND"   Query
-//	"?q=SELECT ..."            Raw
+//	""                         DBList
+//	"t"                        DBSchema
+//	"t:key"                    DBRow
+//	"t?limit=&offset=&order=col[:asc|desc]&where=COND"   DBQuery
+//	"?q=SELECT ..."            DBRaw (one statement)
 //
 // A leading ':' is ignored, so both "db:t" and "db" + ":t" work. Values are
 // taken exactly as written: nothing is percent-decoded and '+' stays '+'.
 // In q and where, an '&' is part of the SQL unless limit=, offset=, order=
 // or where= follows it outside quotes; q cannot be combined with those.
 // Every error is INVALID_PARAM and says how to write the selector.
-func ParseSelector(s string) (Selector, error) {
+func ParseDB(s string) (DB, error) {
 	s = strings.TrimPrefix(s, ":")
 	head, query, hasQuery := strings.Cut(s, "?")
 	if head == "" {
 		if !hasQuery {
-			return Selector{Kind: List}, nil
+			return DB{Kind: DBList}, nil
 		}
 		q, ok := strings.CutPrefix(query, "q=")
 		if !ok {
-			return Selector{}, errs.New(errs.InvalidParam, "A query on the database itself takes only q: use db?q=SELECT ... (or db:table?limit=20 for a table's rows)")
+			return DB{}, errs.New(errs.InvalidParam, "A query on the database itself takes only q: use db?q=SELECT ... (or db:table?limit=20 for a table's rows)")
 		}
 		if strings.TrimSpace(q) == "" {
-			return Selector{}, errs.New(errs.InvalidParam, "q is empty: use db?q=SELECT ...")
+			return DB{}, errs.New(errs.InvalidParam, "q is empty: use db?q=SELECT ...")
 		}
 		if nextParam(q) >= 0 {
-			return Selector{}, errs.New(errs.InvalidParam, "q cannot be combined with other query parameters; write LIMIT, OFFSET, ORDER BY and WHERE into the SQL")
+			return DB{}, errs.New(errs.InvalidParam, "q cannot be combined with other query parameters; write LIMIT, OFFSET, ORDER BY and WHERE into the SQL")
 		}
-		return Selector{Kind: Raw, SQL: q}, nil
+		stmt, ok := firstStatement(q)
+		if !ok {
+			return DB{}, errs.New(errs.InvalidParam, "q holds more than one statement; run one statement per read")
+		}
+		return DB{Kind: DBRaw, SQL: stmt}, nil
 	}
 	table, key, hasKey := strings.Cut(head, ":")
 	if table == "" {
-		return Selector{}, errs.New(errs.InvalidParam, "The table name is empty in ':%s'", s)
+		return DB{}, errs.New(errs.InvalidParam, "The table name is empty in ':%s'", s)
 	}
 	if hasKey {
 		if hasQuery {
-			return Selector{}, errs.New(errs.InvalidParam, "A row lookup (:%s:%s) takes no query parameters; use :%s?where=... to filter rows", table, key, table)
+			return DB{}, errs.New(errs.InvalidParam, "A row lookup (:%s:%s) takes no query parameters; use :%s?where=... to filter rows", table, key, table)
 		}
 		if key == "" {
-			return Selector{}, errs.New(errs.InvalidParam, "The row key is empty in ':%s'; use :%s:KEY", s, table)
+			return DB{}, errs.New(errs.InvalidParam, "The row key is empty in ':%s'; use :%s:KEY", s, table)
 		}
-		return Selector{Kind: Row, Table: table, Key: key}, nil
+		return DB{Kind: DBRow, Table: table, Key: key}, nil
 	}
 	if !hasQuery {
-		return Selector{Kind: Schema, Table: table}, nil
+		return DB{Kind: DBSchema, Table: table}, nil
 	}
 	params, err := parseParams(query)
 	if err != nil {
-		return Selector{}, err
+		return DB{}, err
 	}
-	sel := Selector{Kind: Query, Table: table, Limit: DefaultLimit}
+	sel := DB{Kind: DBQuery, Table: table, Limit: DBDefaultLimit}
 	for k, v := range params {
 		switch k {
 		case "limit":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 {
-				return Selector{}, errs.New(errs.InvalidParam, "limit must be a whole number from 1 to %d, not '%s'", MaxLimit, v)
+				return DB{}, errs.New(errs.InvalidParam, "limit must be a whole number from 1 to %d, not '%s'", DBMaxLimit, v)
 			}
-			if n > MaxLimit {
-				n, sel.Clamped = MaxLimit, true
+			if n > DBMaxLimit {
+				n, sel.Clamped = DBMaxLimit, true
 			}
 			sel.Limit = n
 		case "offset":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
-				return Selector{}, errs.New(errs.InvalidParam, "offset must be a whole number of 0 or more, not '%s'", v)
+				return DB{}, errs.New(errs.InvalidParam, "offset must be a whole number of 0 or more, not '%s'", v)
 			}
 			sel.Offset = n
 		case "order":
@@ -118,21 +123,21 @@ func ParseSelector(s string) (Selector, error) {
 			case "desc":
 				sel.Desc = true
 			default:
-				return Selector{}, errs.New(errs.InvalidParam, "order must be COLUMN, COLUMN:asc or COLUMN:desc, not '%s'", v)
+				return DB{}, errs.New(errs.InvalidParam, "order must be COLUMN, COLUMN:asc or COLUMN:desc, not '%s'", v)
 			}
 			if col == "" {
-				return Selector{}, errs.New(errs.InvalidParam, "order names no column; use order=COLUMN or order=COLUMN:desc")
+				return DB{}, errs.New(errs.InvalidParam, "order names no column; use order=COLUMN or order=COLUMN:desc")
 			}
 			sel.Order = col
 		case "where":
 			if err := ValidateWhere(v); err != nil {
-				return Selector{}, err
+				return DB{}, err
 			}
 			sel.Where = v
 		case "q":
-			return Selector{}, errs.New(errs.InvalidParam, "q cannot be combined with a table; use db?q=SELECT ... on the database path alone")
+			return DB{}, errs.New(errs.InvalidParam, "q cannot be combined with a table; use db?q=SELECT ... on the database path alone")
 		default:
-			return Selector{}, errs.New(errs.InvalidParam, "Unknown query parameter '%s'; a table query takes limit, offset, order and where", k)
+			return DB{}, errs.New(errs.InvalidParam, "Unknown query parameter '%s'; a table query takes limit, offset, order and where", k)
 		}
 	}
 	return sel, nil
@@ -187,15 +192,15 @@ func nextParam(v string) int {
 	return -1
 }
 
-// String writes the selector back in the form ParseSelector reads, starting
-// with ':' or '?' ("" for List), so it can be appended to a database path.
-func (s Selector) String() string {
+// String writes the selector back in the form ParseDB reads, starting
+// with ':' or '?' ("" for DBList), so it can be appended to a database path.
+func (s DB) String() string {
 	switch s.Kind {
-	case Schema:
+	case DBSchema:
 		return ":" + s.Table
-	case Row:
+	case DBRow:
 		return ":" + s.Table + ":" + s.Key
-	case Query:
+	case DBQuery:
 		var b strings.Builder
 		b.WriteString(":" + s.Table + "?limit=" + strconv.Itoa(s.Limit))
 		if s.Offset > 0 {
@@ -211,7 +216,7 @@ func (s Selector) String() string {
 			b.WriteString("&where=" + s.Where)
 		}
 		return b.String()
-	case Raw:
+	case DBRaw:
 		return "?q=" + s.SQL
 	}
 	return ""
