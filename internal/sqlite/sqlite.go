@@ -322,7 +322,13 @@ const narrowHint = "narrow the query (a WHERE, a LIMIT) so that it ends sooner"
 // and says what it means for the caller: CANCELED or TIMEOUT once ctx is
 // done, whatever SQLite reported.
 func failure(ctx context.Context, d *db, err error) error {
-	switch ctx.Err() {
+	cause := ctx.Err()
+	if cause == nil && errors.Is(err, context.Canceled) {
+		// The caller's context, canceled a moment before ctx, which
+		// derives from it, learns of it.
+		cause = context.Canceled
+	}
+	switch cause {
 	case context.Canceled:
 		return errs.Wrap(errs.Canceled, err, "SQLite read canceled: %v", err)
 	case context.DeadlineExceeded:
