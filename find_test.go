@@ -343,8 +343,8 @@ func TestFindUnionQuotesLiteralNames(t *testing.T) {
 	}
 }
 
-// TestFindInternalURL: an internal URL stands for its backing file (seed
-// 004); a glob in one, or one without a backing file, is an error.
+// TestFindInternalURL: an internal URL stands for its backing file; a
+// glob in one, or one without a backing file, is an error.
 func TestFindInternalURL(t *testing.T) {
 	res := memResolver{
 		"skill://guide": {SourcePath: "docs/guide.md"},

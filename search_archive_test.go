@@ -74,7 +74,7 @@ func archiveTree() fstest.MapFS {
 // TestSearchArchive: an archive named as a path is searched member by
 // member, members shown as "archive:member" (a zip's in name order, a
 // tar's in archive order); members the search cannot use are counted,
-// never dropped silently. See: issue 13 item 15.
+// never dropped silently.
 func TestSearchArchive(t *testing.T) {
 	tests := []struct {
 		name    string

@@ -33,7 +33,7 @@ const ampGrepDescription = `Search file contents with regex patterns (RE2 syntax
 - content: a reply holds at most 256 KB of results (then "truncated": true; continue with offset), and lines are cut at 2048 characters.
 Binary files and files over the size cap (10 MB by default) are skipped and counted.`
 
-// ampGrepArgs are the arguments of amplifier grep (seed 003). -A, -B and
+// ampGrepArgs are the arguments of amplifier grep. -A, -B and
 // -C are nil when absent: -A and -B override -C.
 type ampGrepArgs struct {
 	Pattern     string `json:"pattern" required:"true" missing:"Missing argument 'pattern': pass the regular expression to search for, e.g. {\"pattern\": \"TODO\"}." desc:"Regular expression pattern to search for"`

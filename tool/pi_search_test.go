@@ -59,7 +59,7 @@ func TestPiSearchSources(t *testing.T) {
 		{"backed", `{"pattern":"needle","paths":"skill://guide"}`, "¶docs/guide.md#", "a backed resource is searched as its file"},
 		{"url glob", `{"pattern":"needle","paths":"memory://*"}`, "Glob patterns are not supported for internal URLs: memory://*", "no globs in internal URLs"},
 		{"several", `{"pattern":"needle","paths":["memory://todo","docs"]}`, "# docs/\n## guide.md#", "internal URLs and paths together"},
-		{"archive", `{"pattern":"needle","paths":"dist/a.zip"}`, "# dist/\n## a.zip:src/x.ts\n*2|needle in zip", "an archive: its text members under file headings (issue 13 item 15)"},
+		{"archive", `{"pattern":"needle","paths":"dist/a.zip"}`, "# dist/\n## a.zip:src/x.ts\n*2|needle in zip", "an archive: its text members under file headings"},
 		{"archive no match", `{"pattern":"nothing here","paths":"dist/a.zip"}`, "No matches found\nNot searched: 1 binary.", "an archive's binary member is counted"},
 		{"archive dir", `{"pattern":"needle","paths":"dist/a.zip:src"}`, "# dist/\n## a.zip:src/x.ts\n*2|needle in zip", "a directory inside an archive"},
 		{"archive glob", `{"pattern":"needle","paths":"dist/a.zip:**/*.ts"}`, "# dist/\n## a.zip:src/x.ts\n*2|needle in zip", "a glob inside an archive"},
@@ -84,7 +84,7 @@ func TestPiSearchMeta(t *testing.T) {
 	tests := []struct {
 		args, want, reason string
 	}{
-		{`{"pattern":"hit","paths":"big.txt"}`, `"meta":{"truncation":{"direction":"head","truncatedBy":"bytes","totalLines":201,"totalBytes":61906,"outputLines":166,"shownRange":{"start":1,"end":166},"nextOffset":167,"maxBytes":51200}}`, "text over 50 KB (a 14-byte header, 200 lines of 306-308 bytes): meta.truncation (seed 000)"},
+		{`{"pattern":"hit","paths":"big.txt"}`, `"meta":{"truncation":{"direction":"head","truncatedBy":"bytes","totalLines":201,"totalBytes":61906,"outputLines":166,"shownRange":{"start":1,"end":166},"nextOffset":167,"maxBytes":51200}}`, "text over 50 KB (a 14-byte header, 200 lines of 306-308 bytes): meta.truncation"},
 		{`{"pattern":"hit","paths":"long.txt"}`, `"meta":{"limits":{"columnTruncated":{"maxColumn":512}}}`, "a line cut at 512 characters: meta.limits.columnTruncated"},
 		{`{"pattern":"hit","paths":"small.go"}`, `"truncated":false}`, "nothing cut: no meta"},
 	}
@@ -102,7 +102,7 @@ func TestPiSearchMeta(t *testing.T) {
 
 // TestPiSearchNotSearched: files the search could not read are named
 // whether or not something matched; a file over the size cap that held a
-// match was missed with no mention. See: issue 13 item 18.
+// match must never be missed without a mention.
 func TestPiSearchNotSearched(t *testing.T) {
 	tree := fstest.MapFS{
 		"big.log":   {Data: []byte(strings.Repeat("filler\n", 100) + "needle\n")},

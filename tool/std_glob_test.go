@@ -42,7 +42,7 @@ func TestStdGlobBreakers(t *testing.T) {
 		t.Errorf("data = %v", d)
 	}
 	if js, _ := json.Marshal(env.Data); string(js) != `{"paths":["a.py"],"truncated":false,"aborted_reason":"count_limit"}` {
-		t.Errorf("data = %s, want seed 002's fields in its order", js)
+		t.Errorf("data = %s, want the Glob fields in their order", js)
 	}
 	if env.Stats.Visited < 20000 {
 		t.Errorf("visited %d, want the breaker's 20000", env.Stats.Visited)
@@ -82,7 +82,7 @@ func TestRelativeRootAbsolutePath(t *testing.T) {
 }
 
 // TestStdGlobTimeLimit: the 2 s breaker gives a partial result with
-// aborted_reason time_limit and seed 002's notice, or a TIMEOUT error when
+// aborted_reason time_limit and the time-limit notice, or a TIMEOUT error when
 // nothing matched yet.
 func TestStdGlobTimeLimit(t *testing.T) {
 	m := fstest.MapFS{"a.py": &fstest.MapFile{}}
@@ -110,7 +110,7 @@ func TestStdGlobTimeLimit(t *testing.T) {
 	}
 }
 
-// TestStdGlobTreeOrder: paths come as seed 002's sorted top-down walk lists
+// TestStdGlobTreeOrder: paths come as a sorted top-down walk lists
 // them (a directory's own files before its subdirectories'), and the limit
 // keeps the first of that order.
 func TestStdGlobTreeOrder(t *testing.T) {
