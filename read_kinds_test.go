@@ -501,7 +501,7 @@ func TestReadStatus(t *testing.T) {
 		path, status, want string
 	}{
 		{"deck.pptx", "partial", `"incomplete":"1 of the 2 slides listed in the presentation are missing from the file"`},
-		{"many.ipynb", "partial", `"incomplete":"the notebook renders to more than 16.0 MiB of text: cells from 17 on are not shown`},
+		{"many.ipynb", "partial", `"incomplete":"the notebook renders to more than 16.0MB of text: cells from 17 on are not shown`},
 		{"broken.pdf", "error", "Cannot convert 'broken.pdf': not a valid PDF document"},
 		{"broken.docx", "error", "Cannot convert 'broken.docx': not a valid DOCX document"},
 	}

@@ -292,7 +292,7 @@ func TestSafe(t *testing.T) {
 		{"an error passes through", func(context.Context, io.ReaderAt, int64) (string, error) { return "", errBoom }, "boom", ""},
 		{"output over MaxOutput is cut and partial", func(context.Context, io.ReaderAt, int64) (string, error) {
 			return strings.Repeat("é", MaxOutput), nil
-		}, "conversion stopped after 16 MiB of text", "é"},
+		}, "conversion stopped after 16.0MB of text", "é"},
 		{"a partial text passes through", func(context.Context, io.ReaderAt, int64) (string, error) {
 			return "some", &errs.Partial{Reason: "page 2 left out"}
 		}, "page 2 left out", "some"},

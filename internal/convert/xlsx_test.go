@@ -398,7 +398,7 @@ func TestXLSXBounds(t *testing.T) {
 		})
 		got, err := run(t, ".xlsx", data)
 		var part *errs.Partial
-		if !errors.As(err, &part) || part.Reason != "conversion stopped after 16 MiB of text; the rest of the document is not shown" {
+		if !errors.As(err, &part) || part.Reason != "conversion stopped after 16.0MB of text; the rest of the document is not shown" {
 			t.Fatalf("err = %v, want a *errs.Partial", err)
 		}
 		if len(got) < MaxOutput-1000 || len(got) > MaxOutput || strings.Contains(got, "## Later") {

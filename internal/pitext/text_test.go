@@ -96,3 +96,23 @@ func TestLimitNotice(t *testing.T) {
 		}
 	}
 }
+
+func TestNotSearched(t *testing.T) {
+	skipped := map[scout.SkipReason]int{scout.SkipTooLarge: 1, scout.SkipIgnored: 2, scout.SkipBinary: 3, scout.SkipHidden: 0}
+	tests := []struct {
+		reasons []scout.SkipReason
+		hints   map[scout.SkipReason]string
+		want    string
+		reason  string
+	}{
+		{nil, nil, "Not searched: 3 binary, 2 ignored, 1 too large.", "every reason, sorted, '_' written as a blank"},
+		{[]scout.SkipReason{scout.SkipTooLarge, scout.SkipBinary}, nil, "Not searched: 1 too large, 3 binary.", "the reasons asked for, in their order"},
+		{nil, map[scout.SkipReason]string{scout.SkipIgnored: "--no-ignore"}, "Not searched: 3 binary, 2 ignored (--no-ignore), 1 too large.", "a hint follows its count"},
+		{[]scout.SkipReason{scout.SkipHidden, scout.SkipUnreadable}, nil, "", "zero or missing counts say nothing"},
+	}
+	for _, tt := range tests {
+		if got := NotSearched(skipped, tt.reasons, tt.hints); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.reason, got, tt.want)
+		}
+	}
+}

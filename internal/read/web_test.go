@@ -126,7 +126,7 @@ func TestWebDocuments(t *testing.T) {
 	}{
 		{"/deep.docx", errs.TooLarge, "Cannot convert the .docx document at " + srv.URL + "/deep.docx: part word/document.xml nests elements more than 256 deep"},
 		{"/bad.pdf", errs.Unsupported, "Cannot convert the .pdf document at " + srv.URL + "/bad.pdf: not a valid PDF document"},
-		{"/big.rtf", "", "conversion stopped after 16 MiB of text; the rest of the document is not shown"},
+		{"/big.rtf", "", "conversion stopped after 16.0MB of text; the rest of the document is not shown"},
 	}
 	for _, tt := range tests {
 		res, err := Run(context.Background(), c, srv.URL+tt.path)
