@@ -45,12 +45,13 @@ func findFixture() fstest.MapFS {
 	return m
 }
 
-// workspaces returns the fixture as a MapFS and as a temp dir.
+// workspaces returns the fixture as a MapFS and as a temp dir, by name.
 func workspaces(t *testing.T, m fstest.MapFS) map[string]scout.Workspace {
-	return map[string]scout.Workspace{
-		"mapfs": {FS: m},
-		"dir":   {Root: testfs.WriteDir(t, m)},
+	ws := map[string]scout.Workspace{}
+	for _, tr := range testfs.Trees(t, m) {
+		ws[tr.Name] = scout.Workspace{FS: tr.FS, Root: tr.Root}
 	}
+	return ws
 }
 
 func paths(r *scout.FindResult) []string {

@@ -1,10 +1,7 @@
 package scout_test
 
 import (
-	"archive/tar"
-	"archive/zip"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -36,43 +33,17 @@ func searchTree() fstest.MapFS {
 		".hidden/secret.txt": {Data: []byte("hit in hidden\n")},
 		"bin/tool":           {Data: []byte("hit\x00binary")},
 		"big.txt":            {Data: append(bytes.Repeat([]byte("x"), 2000), []byte("\nhit\n")...)},
-		"archive.zip":        {Data: zipOf(map[string]string{"src/x.ts": "let hit = 1;\nother\n", "img.png": "\x89PNG\x00\x00hit"})},
-		"bin.zip":            {Data: zipOf(map[string]string{"blob": "\x00hit"})},
-		"pkg.tar.gz":         {Data: tgzOf(map[string]string{"lib/y.go": "package y\n// hit\n"})},
+		"archive.zip":        {Data: testfs.Zip(testfs.Files(map[string]string{"src/x.ts": "let hit = 1;\nother\n", "img.png": "\x89PNG\x00\x00hit"})...)},
+		"bin.zip":            {Data: testfs.Zip(testfs.Files(map[string]string{"blob": "\x00hit"})...)},
+		"pkg.tar.gz":         {Data: testfs.Tgz(testfs.Files(map[string]string{"lib/y.go": "package y\n// hit\n"})...)},
 	}
-}
-
-func tgzOf(members map[string]string) []byte {
-	var b bytes.Buffer
-	gz := gzip.NewWriter(&b)
-	tw := tar.NewWriter(gz)
-	for name, data := range members {
-		tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg})
-		tw.Write([]byte(data))
-	}
-	tw.Close()
-	gz.Close()
-	return b.Bytes()
-}
-
-func zipOf(members map[string]string) []byte {
-	var b bytes.Buffer
-	w := zip.NewWriter(&b)
-	for name, data := range members {
-		f, err := w.Create(name)
-		if err != nil {
-			panic(err)
-		}
-		f.Write([]byte(data))
-	}
-	w.Close()
-	return b.Bytes()
 }
 
 // forEachFS runs f over the tree as a MapFS and as a temporary directory.
 func forEachFS(t *testing.T, tree fstest.MapFS, f func(t *testing.T, s scout.Searcher)) {
-	t.Run("mapfs", func(t *testing.T) { f(t, scout.Searcher{Workspace: scout.Workspace{FS: tree}}) })
-	t.Run("dir", func(t *testing.T) { f(t, scout.Searcher{Workspace: scout.Workspace{Root: testfs.WriteDir(t, tree)}}) })
+	for _, tr := range testfs.Trees(t, tree) {
+		t.Run(tr.Name, func(t *testing.T) { f(t, scout.Searcher{Workspace: scout.Workspace{FS: tr.FS, Root: tr.Root}}) })
+	}
 }
 
 // summary renders a result compactly: each file with its match lines and
@@ -249,13 +220,13 @@ func TestSearch(t *testing.T) {
 
 func TestSearchSkippedMembers(t *testing.T) {
 	pad := strings.Repeat("padding\n", 2000) // past the 8 KiB sniffed up front
-	tree := fstest.MapFS{"a.zip": {Data: zipOf(map[string]string{
+	tree := fstest.MapFS{"a.zip": {Data: testfs.Zip(testfs.Files(map[string]string{
 		"ok.txt":       "hit\n",
 		"img.png":      "\x89PNG\x00hit",
 		"latin1.txt":   "caf\xe9 hit\n",
 		"late-nul.txt": pad + "hit\x00\n",
 		"late-bad.txt": pad + "hit \xff\n",
-	})}}
+	})...)}}
 	tests := []struct {
 		member string
 		want   scout.SkippedPath
@@ -283,7 +254,7 @@ func TestSearchSkippedMembers(t *testing.T) {
 // as read refuses it, not folded into the archive's path and reported
 // missing.
 func TestSearchMemberDotDot(t *testing.T) {
-	tree := fstest.MapFS{"a.zip": {Data: zipOf(map[string]string{"src/ok.txt": "hit\n"})}}
+	tree := fstest.MapFS{"a.zip": {Data: testfs.Zip(testfs.Files(map[string]string{"src/ok.txt": "hit\n"})...)}}
 	forEachFS(t, tree, func(t *testing.T, s scout.Searcher) {
 		for _, p := range []string{"a.zip:../../etc/passwd", "a.zip:src/../src/ok.txt"} {
 			_, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit", Paths: []string{p}})

@@ -11,6 +11,7 @@ import (
 	"testing/fstest"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // TestAmpGrepLowerBound: a page of 10 over a tree where every line matches
@@ -114,7 +115,7 @@ func TestAmpGrepContentPages(t *testing.T) {
 		"a/many.txt":  {Data: []byte(many.String())},
 		"a/odd[1].go": {Data: []byte(many.String()[:20000])},
 		"b/long.txt":  {Data: []byte(strings.Repeat(long, 3))},
-		"c/pkg.zip":   {Data: zipBytes(t, map[string]string{"m.txt": many.String()[:30000]})},
+		"c/pkg.zip":   {Data: testfs.Zip(testfs.Files(map[string]string{"m.txt": many.String()[:30000]})...)},
 		"d/last.txt":  {Data: []byte("match at the end\n")},
 	}
 	c := Config{FS: tree}

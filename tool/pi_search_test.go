@@ -1,8 +1,6 @@
 package tool
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -10,6 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 type memResolver map[string]string
@@ -25,24 +24,10 @@ func (m memResolver) Resolve(_ context.Context, url string) (*scout.Resource, er
 	return &scout.Resource{Text: v}, nil
 }
 
-func zipBytes(t *testing.T, files map[string]string) []byte {
-	var b bytes.Buffer
-	w := zip.NewWriter(&b)
-	for name, data := range files {
-		f, err := w.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.Write([]byte(data))
-	}
-	w.Close()
-	return b.Bytes()
-}
-
 func TestPiSearchSources(t *testing.T) {
 	tree := fstest.MapFS{
 		"docs/guide.md": {Data: []byte("intro\nneedle in guide\n")},
-		"dist/a.zip":    {Data: zipBytes(t, map[string]string{"src/x.ts": "a\nneedle in zip\n", "logo.png": "\x00needle"})},
+		"dist/a.zip":    {Data: testfs.Zip(testfs.Files(map[string]string{"src/x.ts": "a\nneedle in zip\n", "logo.png": "\x00needle"})...)},
 	}
 	c := Config{FS: tree}
 	c.Resolvers = map[string]scout.Resolver{"memory": memResolver{"memory://todo": "first\nneedle in memory\n"}, "skill": memResolver{"skill://guide": "file:docs/guide.md"}}

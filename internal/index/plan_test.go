@@ -1,8 +1,6 @@
 package index
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +15,7 @@ import (
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/search"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // fakeBackend is an index that answers from a list of matching files
@@ -69,12 +68,7 @@ func TestPlan(t *testing.T) {
 		"docs/n.md": "needle in the docs\n", "bin.dat": "needle\x00binary\n", "u16.txt": "\xff\xfen\x00e\x00e\x00d\x00l\x00e\x00\n\x00",
 	})
 	commit := g.run("rev-parse", "HEAD")
-	var zbuf bytes.Buffer
-	zw := zip.NewWriter(&zbuf)
-	w, _ := zw.Create("a.go")
-	w.Write([]byte("needle in a zip\n"))
-	zw.Close()
-	g.write("x.zip", zbuf.String())
+	g.write("x.zip", string(testfs.Zip(testfs.Member{Name: "a.go", Body: "needle in a zip\n"})))
 	fsys, release, err := fsx.OpenDir(g.dir)
 	if err != nil {
 		t.Fatal(err)
