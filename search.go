@@ -344,21 +344,11 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 	if err != nil {
 		return nil, fail(ctx, "Search", err)
 	}
-	r := &SearchResult{
-		Backend:         backend,
-		Mode:            req.Mode,
-		MaxColumns:      max(in.Grep.MaxColumns, 0),
-		Files:           make([]FileMatch, len(out.Files)),
-		Single:          out.Scope.Single(),
-		TotalFiles:      out.TotalFiles,
-		TotalMatchLines: out.TotalLines,
-		TotalMatches:    out.TotalMatches,
-		Truncated:       Truncation(out.Truncated),
-		NextSkip:        out.NextSkip,
-		Searched:        out.Searched,
-		MissingPaths:    out.Scope.Missing,
-		Skipped:         skipped(out.Skipped),
-	}
+	r := totals(&req, &in, out)
+	r.Backend = backend
+	r.Files = make([]FileMatch, len(out.Files))
+	r.Truncated = Truncation(out.Truncated)
+	r.NextSkip = out.NextSkip
 	if !r.Single {
 		r.Skip = max(req.Skip, 0)
 	}
@@ -369,8 +359,24 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 			r.Files[i] = fileMatch(out.Files[i])
 		}
 	})
-	r.SkippedPaths = skippedPaths(out)
 	return r, nil
+}
+
+// totals is the result of a search without its page: the mode, the
+// counts and the notes.
+func totals(req *SearchRequest, in *search.Request, out *search.Outcome) *SearchResult {
+	return &SearchResult{
+		Mode:            req.Mode,
+		MaxColumns:      max(in.Grep.MaxColumns, 0),
+		Single:          out.Scope.Single(),
+		TotalFiles:      out.TotalFiles,
+		TotalMatchLines: out.TotalLines,
+		TotalMatches:    out.TotalMatches,
+		Searched:        out.Searched,
+		MissingPaths:    out.Scope.Missing,
+		Skipped:         skipped(out.Skipped),
+		SkippedPaths:    skippedPaths(out),
+	}
 }
 
 // skippedPaths names the archive members left out and the sampled per-file
@@ -431,18 +437,7 @@ func (s *Searcher) StreamFunc(ctx context.Context, req SearchRequest, fn func(*F
 	if err != nil {
 		return nil, fail(ctx, "Search", err)
 	}
-	return &SearchResult{
-		Mode:            req.Mode,
-		MaxColumns:      max(in.Grep.MaxColumns, 0),
-		Single:          out.Scope.Single(),
-		TotalFiles:      out.TotalFiles,
-		TotalMatchLines: out.TotalLines,
-		TotalMatches:    out.TotalMatches,
-		Searched:        out.Searched,
-		MissingPaths:    out.Scope.Missing,
-		Skipped:         skipped(out.Skipped),
-		SkippedPaths:    skippedPaths(out),
-	}, nil
+	return totals(&req, &in, out), nil
 }
 
 // internal turns the request into the internal one, with defaults.
