@@ -2,10 +2,12 @@ package scout_test
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/testfs"
@@ -144,18 +146,16 @@ func TestSearchArchive(t *testing.T) {
 						got[k] = n
 					}
 				}
-				if fmt.Sprint(got) != fmt.Sprint(want) {
-					t.Errorf("%s: skipped %v, want %v", tt.reason, got, want)
-				}
+				assert.Equal(t, want, got, "%s: skipped", tt.reason)
 				if r.Single != tt.single {
 					t.Errorf("%s: Single = %v: an archive is a multi-file scope, a file a single one", tt.reason, r.Single)
 				}
 				all := tt.req
 				all.MaxFiles, all.MaxMatches = -1, -1
 				r2, err := s.Search(context.Background(), all)
-				if err != nil || summary(r2) != tt.want || fmt.Sprint(r2.Skipped) != fmt.Sprint(r.Skipped) {
-					t.Errorf("%s: unlimited (walk and search overlapping): %v\n got: %s %v\nwant: %s %v", tt.reason, err, summary(r2), r2.Skipped, tt.want, r.Skipped)
-				}
+				require.NoError(t, err, "%s: unlimited", tt.reason)
+				assert.Equal(t, tt.want, summary(r2), "%s: unlimited (walk and search overlapping)", tt.reason)
+				assert.Equal(t, r.Skipped, r2.Skipped, "%s: unlimited (walk and search overlapping)", tt.reason)
 			})
 		}
 	})

@@ -16,6 +16,8 @@ import (
 	"testing/fstest"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/testfs"
@@ -243,9 +245,8 @@ func TestSearchSkippedMembers(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", tt.reason, err)
 			}
-			if len(r.SkippedPaths) != 1 || r.SkippedPaths[0] != tt.want || len(r.Files) != 1 {
-				t.Errorf("%s: skipped %+v, %d files; want [%+v] and the text member", tt.reason, r.SkippedPaths, len(r.Files), tt.want)
-			}
+			assert.Equal(t, []scout.SkippedPath{tt.want}, r.SkippedPaths, tt.reason)
+			assert.Len(t, r.Files, 1, "%s: the text member", tt.reason)
 		}
 	})
 }
@@ -276,9 +277,7 @@ func TestSearchLines(t *testing.T) {
 			{Line: 3, Text: "func A() { return }"},
 			{Line: 4, Text: "// hit hit", Match: true, Spans: []scout.Span{{Start: 3, End: 6}, {Start: 7, End: 10}}},
 		}
-		if fmt.Sprint(f.Lines) != fmt.Sprint(want) {
-			t.Errorf("lines: 1-based numbers, context before, half-open spans of each match\n got %v\nwant %v", f.Lines, want)
-		}
+		assert.Equal(t, want, f.Lines, "lines: 1-based numbers, context before, half-open spans of each match")
 		if f.Tag == "" || len(f.Tag) != 4 {
 			t.Errorf("Tags asks for the 4-hex hashline tag, got %q", f.Tag)
 		}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/testfs"
 )
@@ -165,13 +167,9 @@ func TestAmpGrepContentPages(t *testing.T) {
 			got = append(got, d.Results...)
 			offset += d.Count
 		}
-		if len(got) != len(want) {
-			t.Fatalf("%s: %d results over %d pages, want %d", tt.args, len(got), pages, len(want))
-		}
+		require.Len(t, got, len(want), "%s: the results over %d pages", tt.args, pages)
 		for i := range want {
-			if fmt.Sprint(got[i]) != fmt.Sprint(want[i]) {
-				t.Fatalf("%s: result %d\n got %+v\nwant %+v", tt.args, i, got[i], want[i])
-			}
+			require.Equal(t, want[i], got[i], "%s: result %d", tt.args, i)
 		}
 		if pages < 3 {
 			t.Errorf("%s %s: %d pages; the fixture should need several", tt.path, tt.args, pages)

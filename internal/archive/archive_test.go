@@ -11,6 +11,9 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/testfs"
@@ -219,23 +222,8 @@ func TestCandidates(t *testing.T) {
 		{"\xff\xfe.tgz:\xc3", []Split{{"\xff\xfe.tgz", "\xc3"}}, "invalid UTF-8 passes through untouched"},
 	}
 	for _, c := range cases {
-		got := Candidates(c.p)
-		if !equalSplits(got, c.want) {
-			t.Errorf("Candidates(%q) (%s) = %v, want %v", c.p, c.reason, got, c.want)
-		}
+		assert.Equal(t, c.want, Candidates(c.p), "Candidates(%q) (%s)", c.p, c.reason)
 	}
-}
-
-func equalSplits(a, b []Split) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestResolve(t *testing.T) {
@@ -257,9 +245,9 @@ func TestResolve(t *testing.T) {
 		}
 		for _, c := range cases {
 			got, ok, err := Resolve(fsys, c.p)
-			if err != nil || ok != c.ok || got != c.want {
-				t.Errorf("%s Resolve(%q) (%s) = %v, %v, %v", fsName, c.p, c.reason, got, ok, err)
-			}
+			require.NoError(t, err, "%s Resolve(%q) (%s)", fsName, c.p, c.reason)
+			assert.Equal(t, c.ok, ok, "%s Resolve(%q) (%s)", fsName, c.p, c.reason)
+			assert.Equal(t, c.want, got, "%s Resolve(%q) (%s)", fsName, c.p, c.reason)
 		}
 	}
 }

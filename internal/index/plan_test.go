@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
@@ -194,9 +195,7 @@ func TestPlan(t *testing.T) {
 		if _, rep, err := Search(ctx, fsys, g.dir, tc.r, f); err != nil || !rep.Index {
 			t.Fatalf("%+v %v", rep, err)
 		}
-		if q := f.last.Load().(*Query); !reflect.DeepEqual(q, tc.want) {
-			t.Errorf("query\n%+v\nwant\n%+v", q, tc.want)
-		}
+		assert.Equal(t, tc.want, f.last.Load().(*Query), "the query sent to the index")
 	}
 }
 

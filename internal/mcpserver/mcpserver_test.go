@@ -10,7 +10,6 @@ import (
 	"image/png"
 	"io"
 	"io/fs"
-	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -125,9 +124,7 @@ func TestListTools(t *testing.T) {
 					t.Errorf("%s: description %q, want the tool's own", w.Name, mt.Description)
 				}
 				got, _ := json.Marshal(mt.InputSchema)
-				if !jsonEqual(t, got, w.Schema) {
-					t.Errorf("%s: schema %s, want %s", w.Name, got, w.Schema)
-				}
+				assert.JSONEq(t, string(w.Schema), string(got), "%s: schema", w.Name)
 				a := mt.Annotations
 				if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint {
 					t.Errorf("%s: annotations %+v, want read-only, idempotent, not destructive", w.Name, a)
@@ -138,18 +135,6 @@ func TestListTools(t *testing.T) {
 			}
 		})
 	}
-}
-
-func jsonEqual(t *testing.T, a, b []byte) bool {
-	t.Helper()
-	var x, y any
-	if err := json.Unmarshal(a, &x); err != nil {
-		t.Fatalf("%s: %v", a, err)
-	}
-	if err := json.Unmarshal(b, &y); err != nil {
-		t.Fatalf("%s: %v", b, err)
-	}
-	return reflect.DeepEqual(x, y)
 }
 
 func TestNoWebIsClosedWorld(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout"
 )
 
@@ -71,12 +73,9 @@ func TestSearchCut(t *testing.T) {
 	res := scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{m(1, "aaaa"), m(2, "bbbb"), m(3, "cccc")}}}}
 	_, c := Search(&res, &SearchOptions{Style: StyleNumbered, MaxBytes: 16})
 	want := Cut{ShownLines: 2, TotalLines: 3, TotalBytes: len("*1|aaaa\n*2|bbbb\n*3|cccc"), MaxBytes: 16}
-	if c == nil || *c != want {
-		t.Errorf("the cut counts the lines kept, and the lines and bytes before the cut: got %+v, want %+v", c, want)
-	}
-	if _, c := Search(&res, &SearchOptions{Style: StyleNumbered, MaxBytes: -1}); c != nil {
-		t.Errorf("no cap, no cut: %+v", c)
-	}
+	assert.Equal(t, &want, c, "the cut counts the lines kept, and the lines and bytes before the cut")
+	_, c = Search(&res, &SearchOptions{Style: StyleNumbered, MaxBytes: -1})
+	assert.Nil(t, c, "no cap, no cut")
 }
 
 func TestLimitNotice(t *testing.T) {

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout/internal/convert"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/testfs"
@@ -471,8 +473,10 @@ func TestHeadLinks(t *testing.T) {
 		{`<link rel="alternate" type="text/markdown" href="/a.md"/><link rel="alternate" type="application/atom+xml" href="/f">`, []link{{"text/markdown", "/a.md"}, {"application/atom+xml", "/f"}}, "self-closing, document order"},
 	}
 	for _, tt := range tests {
-		if got := headLinks(tt.page); fmt.Sprint(got) != fmt.Sprint(tt.want) {
-			t.Errorf("headLinks (%s) = %v, want %v", tt.reason, got, tt.want)
+		if got := headLinks(tt.page); tt.want == nil {
+			assert.Empty(t, got, "headLinks (%s)", tt.reason)
+		} else {
+			assert.Equal(t, tt.want, got, "headLinks (%s)", tt.reason)
 		}
 	}
 	many := strings.Repeat(`<link rel="alternate" type="text/markdown" href="/a.md">`, 100)
