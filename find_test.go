@@ -16,6 +16,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/testfs"
 )
@@ -317,9 +319,7 @@ func TestFindOperations(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 	wantIgnore := []string{"**/.git/**", "**/node_modules/**", `**/a\*b/**`}
-	if ops.gotOpt.Limit != 200 || !slices.Equal(ops.gotOpt.Ignore, wantIgnore) {
-		t.Errorf("Glob got options %+v, want limit 200 and the ignores %q (.git, then the pruned directories, quoted)", ops.gotOpt, wantIgnore)
-	}
+	assert.Equal(t, scout.GlobOptions{Ignore: wantIgnore, Limit: 200}, ops.gotOpt, "Glob gets the limit and the ignores (.git, then the pruned directories, quoted)")
 	if _, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"src"}}); err != nil || !slices.Equal(ops.gotOpt.Ignore, []string{"**/.git/**"}) {
 		t.Errorf("no PruneDirs: Glob ignores %q (err %v), want only .git: node_modules is the pi adapter's to prune", ops.gotOpt.Ignore, err)
 	}

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/scoutkit/scout/internal/docs"
 	"github.com/scoutkit/scout/internal/errs"
 )
@@ -46,12 +49,8 @@ func TestDocs(t *testing.T) {
 						}
 						return
 					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					if res.Text != tt.text || res.ContentType != tt.ctype || !res.Immutable || res.SourcePath != "" || res.URL != tt.url {
-						t.Errorf("got %+v", res)
-					}
+					require.NoError(t, err)
+					assert.Equal(t, &Resource{URL: tt.url, Text: tt.text, Immutable: true, ContentType: tt.ctype}, res)
 				})
 			}
 		})
