@@ -3,7 +3,6 @@ package format
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/scoutkit/scout"
@@ -334,12 +333,6 @@ func readNotices(r *scout.ReadResult, entity string) []string {
 		}
 	}
 	return parts
-}
-
-// writeInt writes n in decimal without allocating.
-func writeInt(b *strings.Builder, n int) {
-	var buf [20]byte
-	b.Write(strconv.AppendInt(buf[:0], int64(n), 10))
 }
 
 // skippedPaths returns the paths r skipped for reason, in order.

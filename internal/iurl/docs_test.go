@@ -60,7 +60,7 @@ func TestDocs(t *testing.T) {
 func TestExpand(t *testing.T) {
 	var r Registry
 	r.Register("omp", Docs{FS: trees(t, map[string]string{"a.md": "a", "d/b.md": "b", "d/c.md": "c"})["MapFS"]})
-	r.Register("rule", Texts{Entries: map[string]string{"x": "y"}})
+	r.Register("rule", texts{"x": "y"})
 	tests := []struct {
 		reason string
 		in     []string
@@ -125,7 +125,7 @@ func TestBuiltinDocs(t *testing.T) {
 		}
 	}
 	var r Registry
-	r.Register("omp", Texts{Entries: map[string]string{"README.md": "host docs"}})
+	r.Register("omp", texts{"README.md": "host docs"})
 	if res, err := r.Resolve(ctx, "omp://README.md"); err != nil || res.Text != "host docs" {
 		t.Errorf("a registered omp resolver replaces the built-in one: %+v, %v", res, err)
 	}
