@@ -29,8 +29,8 @@ type Envelope struct {
 
 // Image is an image a tool returned.
 type Image struct {
-	MIME string // e.g. "image/png"
-	Data []byte // the encoded file bytes
+	MIME string `json:"mime"` // e.g. "image/png"
+	Data []byte `json:"data"` // the encoded file bytes
 }
 
 // Stats are the counters of a call. Zero fields are omitted, except TimeMS.

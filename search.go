@@ -54,34 +54,17 @@ const (
 	SearchCount
 )
 
+// searchModes are the names of the search modes.
+var searchModes = enum[SearchMode]{"search mode", "content", "files", "count"}
+
 // String returns "content", "files" or "count".
-func (m SearchMode) String() string {
-	switch m {
-	case SearchFiles:
-		return "files"
-	case SearchCount:
-		return "count"
-	}
-	return "content"
-}
+func (m SearchMode) String() string { return searchModes.name(m) }
 
 // MarshalText encodes the mode as its String, so JSON says "count".
 func (m SearchMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
 // UnmarshalText decodes "content", "files" or "count" ("" is content).
-func (m *SearchMode) UnmarshalText(b []byte) error {
-	switch string(b) {
-	case "", "content":
-		*m = SearchContent
-	case "files":
-		*m = SearchFiles
-	case "count":
-		*m = SearchCount
-	default:
-		return &Error{Code: CodeInvalidParam, Message: "Invalid search mode '" + string(b) + "': use content, files or count."}
-	}
-	return nil
-}
+func (m *SearchMode) UnmarshalText(b []byte) error { return searchModes.parse(b, m) }
 
 // Span is a half-open range [Start, End) of byte offsets into a line's Text.
 type Span struct {
