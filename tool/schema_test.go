@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/envelope"
 	"github.com/scoutkit/scout/internal/errs"
 )
 
@@ -313,7 +314,7 @@ func TestDefinedToolDecodes(t *testing.T) {
 		}
 		env, err := probe.run(context.Background(), &Config{}, a)
 		if err != nil {
-			return scout.ErrorEnvelope(err, nil)
+			return envelope.Error(err, nil)
 		}
 		return env
 	}
