@@ -131,7 +131,7 @@ type FindRequest struct {
 	// Kind selects files, directories or both (the zero value).
 	Kind EntryKind `json:"kind,omitempty"`
 	// Exclude are globs of entries to leave out; one without '/' matches a
-	// base name at any depth.
+	// base name at any depth. nil leaves nothing out.
 	Exclude []string `json:"exclude,omitempty"`
 	// Order is the result order; the zero value is newest first.
 	Order FindOrder `json:"order,omitempty"`

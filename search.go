@@ -97,8 +97,9 @@ type FileMatch struct {
 	// member is "archive.zip:member/path"; an internal-URL resource is its
 	// URL.
 	Path string `json:"path"`
-	// Lines are the matching and context lines in line order (SearchContent
-	// only), at most MaxMatchesPerFile matching lines.
+	// Lines are the matching and context lines in line order, at most
+	// MaxMatchesPerFile matching lines; nil in the SearchFiles and
+	// SearchCount modes.
 	Lines []LineMatch `json:"lines,omitempty"`
 	// MatchLines is the number of matching lines found in the file, at
 	// most MaxMatchesPerFile unless the mode is SearchCount, which counts
@@ -218,7 +219,8 @@ type SearchRequest struct {
 type SearchResult struct {
 	// Mode is the request's mode: whether Files carry lines or counts.
 	Mode SearchMode `json:"mode"`
-	// Files are the page's matching files in byte-wise path order.
+	// Files are the page's matching files in byte-wise path order; empty
+	// when none matched, nil in the totals StreamFunc returns.
 	Files []FileMatch `json:"files"`
 	// Single reports that the scope was one file (or one archive member):
 	// Skip and MaxFiles did not apply.
