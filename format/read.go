@@ -13,9 +13,9 @@ import (
 // The line styles of search, read and code summaries, the same in all
 // three (see the package doc).
 const (
-	StyleHashline = pitext.StyleHashline // "N:text" rows under a "¶path#TAG" header (the pi default)
-	StyleNumbered = pitext.StyleNumbered // "N|text" rows
-	StylePlain    = pitext.StylePlain    // the text alone
+	StyleHashline = "hashline" // "N:text" rows under a "¶path#TAG" header (the pi default)
+	StyleNumbered = "numbered" // "N|text" rows
+	StylePlain    = "plain"    // the text alone
 )
 
 // ReadOptions control how a read is rendered. nil means the defaults.
