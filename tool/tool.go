@@ -295,7 +295,7 @@ func (t *Tool) call(ctx context.Context, c Config, arguments []byte) (env *scout
 		return envelope.Error(err, params)
 	}
 	if err := ctx.Err(); err != nil {
-		return envelope.Error(errs.Wrap(errs.CodeOf(err), err, "Call canceled before it started: %v", err), params)
+		return envelope.Error(errs.Stopped(ctx, "Call", err), params)
 	}
 	env, err = t.run(ctx, &c, a)
 	if err != nil {
