@@ -328,6 +328,39 @@ func TestFindOperations(t *testing.T) {
 	}
 }
 
+// staterOps is a fakeOps with the FindStater ability: each path is a
+// file of size len(path), modified at its index in minutes; the
+// directories above them exist.
+type staterOps struct{ fakeOps }
+
+func (o *staterOps) Stat(_ context.Context, p string) (fs.FileInfo, error) {
+	m := fstest.MapFS{}
+	for i, q := range o.paths {
+		m[q] = &fstest.MapFile{Data: make([]byte, len(q)), ModTime: time.Unix(int64(i)*60, 0)}
+	}
+	return m.Stat(p)
+}
+
+// TestFindStater: with FindStater, an input naming a file is returned as
+// the exact file, and the globbed entries carry the kind, size and time
+// Stat gave, so that newest-first order works through Operations.
+func TestFindStater(t *testing.T) {
+	ops := &staterOps{fakeOps{paths: []string{"src/a.go", "src/bb.go", "src/c.txt"}}}
+	f := scout.Finder{Operations: ops}
+	res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"src/c.txt"}})
+	if assert.NoError(t, err) {
+		assert.True(t, res.ExactFile, "a file input is answered by Stat, without a glob")
+		assert.Equal(t, []scout.FindEntry{{Path: "src/c.txt", Size: 9, ModTime: time.Unix(120, 0)}}, res.Entries)
+	}
+	res, err = f.Find(context.Background(), scout.FindRequest{Patterns: []string{"src/**/*.go"}})
+	if assert.NoError(t, err) {
+		assert.Equal(t, []scout.FindEntry{
+			{Path: "src/bb.go", Size: 9, ModTime: time.Unix(60, 0)},
+			{Path: "src/a.go", Size: 8, ModTime: time.Unix(0, 0)},
+		}, res.Entries, "newest first, by the times Stat gave")
+	}
+}
+
 func TestFindUnionQuotesLiteralNames(t *testing.T) {
 	m := findFixture()
 	m["notes/a,b.txt"] = &fstest.MapFile{Data: []byte("x\n")}
