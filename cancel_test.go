@@ -37,8 +37,8 @@ func cancelTree() fstest.MapFS {
 
 // TestCanceled: a call canceled before or during its work fails with
 // Scout's CANCELED error, never a bare context.Canceled, whatever the work
-// (a directory walk, a search, a read of a zip or a tgz, a find). See:
-// issue 13 item 18 (a canceled .tgz read returned context.Canceled).
+// (a directory walk, a search, a read of a zip or a tgz, a find): a
+// canceled .tgz read is CANCELED too, not context.Canceled.
 func TestCanceled(t *testing.T) {
 	calls := []struct {
 		name, trigger string // trigger: the file whose opening cancels the call

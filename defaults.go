@@ -23,7 +23,7 @@ const (
 	DefaultFindLimit = 200
 	// DefaultReadLimit is the number of lines an open-ended file read or a
 	// directory listing shows.
-	DefaultReadLimit = textio.DefaultLimit
+	DefaultReadLimit = 300
 )
 
 // defaultMaxMatchesOneFile caps the matching lines of a search of one

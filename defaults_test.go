@@ -7,7 +7,10 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/textio"
 )
 
 // TestDefaults checks that a zero limit means its Default constant and a
@@ -85,4 +88,10 @@ func TestDefaults(t *testing.T) {
 	if len(found.Entries) != 300 || found.Truncated != "" {
 		t.Errorf("a negative find limit: %d entries, %q; want all 300", len(found.Entries), found.Truncated)
 	}
+}
+
+// TestDefaultsAgree: the engines' own defaults are the documented ones.
+func TestDefaultsAgree(t *testing.T) {
+	assert.Equal(t, textio.DefaultLimit, scout.DefaultReadLimit)
+	assert.Equal(t, textio.MaxLimit, 3000, "the most a read shows, as the docs say")
 }

@@ -53,9 +53,10 @@
 // The grammar is the same after a file, a directory, an archive member, a
 // web URL and an internal URL; raw and conflicts may be written in any
 // case. A range reads exactly its lines ("f.go:30-40" gives lines 30 to
-// 40); [ReadRequest] Before and After add context around it. A suffix that is not a selector stays part of the path,
-// so archive members ("a.zip:dir/f.go:10-20") and database selectors
-// ("app.db:users?limit=5") work. See [ParseSelector].
+// 40); [ReadRequest] Before and After add context around it. A suffix
+// that is not a selector stays part of the path, so archive members
+// ("a.zip:dir/f.go:10-20") and database selectors ("app.db:users?limit=5")
+// work. See [ParseSelector] and [SplitPathSelector].
 //
 // # Limits and truncation
 //
@@ -88,12 +89,13 @@
 //
 // # Output formats
 //
-// The pi toolset prints text in two styles. "hashline" (the default) heads
-// a file's lines with ¶path#TAG, where TAG is four hex digits derived from
-// the whole file's content (xxHash32 of the LF-normalised text with
-// trailing blanks and a leading UTF-8 byte-order mark removed, low 16
-// bits; none for files over 4 MiB), and prints lines as "N:text" (search
-// marks matches "*N:"). "plain" prints "N|text". Tool calls return the
-// Standard [Envelope]: status, data, text, stats, context, and error when
-// the status is "error".
+// [github.com/scoutkit/scout/format] prints search, read and summary lines
+// in three styles. "hashline" (the pi default) heads a file's lines with
+// ¶path#TAG, where TAG is four hex digits derived from the whole file's
+// content (xxHash32 of the LF-normalised text with trailing blanks and a
+// leading UTF-8 byte-order mark removed, low 16 bits; none for files over
+// 4 MiB), and prints lines as "N:text" (search marks matches "*N:").
+// "numbered" prints "N|text", "plain" the text alone. Tool calls return
+// the Standard [Envelope]: status, data, text, stats, context, and error
+// when the status is "error".
 package scout

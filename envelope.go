@@ -21,7 +21,7 @@ type Envelope struct {
 	Text    string          `json:"text"`            // the model-facing text
 	Stats   Stats           `json:"stats"`           // counters for the call
 	Context EnvelopeContext `json:"context"`         // what was asked and how it was resolved
-	Error   *EnvelopeError  `json:"error,omitempty"` // present only when Status is "error"
+	Error   *Error          `json:"error,omitempty"` // the call's error when Status is "error"; nil otherwise
 	// Images holds image payloads for hosts that can show them (MCP image
 	// content). It is not part of the JSON wire shape: the same bytes are in Data.
 	Images []Image `json:"-"`
@@ -29,8 +29,8 @@ type Envelope struct {
 
 // Image is an image a tool returned.
 type Image struct {
-	MIME string // e.g. "image/png"
-	Data []byte // the encoded file bytes
+	MIME string `json:"mime"` // e.g. "image/png"
+	Data []byte `json:"data"` // the encoded file bytes
 }
 
 // Stats are the counters of a call. Zero fields are omitted, except TimeMS.
@@ -49,24 +49,4 @@ type EnvelopeContext struct {
 	ParamsInput       json.RawMessage `json:"params_input"`                 // the arguments exactly as given
 	PathResolved      string          `json:"path_resolved,omitempty"`      // the path or scope searched, relative to the root; "" when none applies
 	PatternNormalized string          `json:"pattern_normalized,omitempty"` // the pattern as run (slashes, repairs); "" when none applies
-}
-
-// EnvelopeError is the error member of an Envelope.
-type EnvelopeError struct {
-	Code    Code   `json:"code"`    // the stable code, e.g. "INVALID_PARAM"; never ""
-	Message string `json:"message"` // what went wrong and how to fix the call (also the Envelope's Text)
-}
-
-// ErrorEnvelope builds an error Envelope for err, whose text is the error's
-// message. params is the raw input, recorded in the context.
-func ErrorEnvelope(err error, params json.RawMessage) *Envelope {
-	if len(params) == 0 || !json.Valid(params) {
-		params = json.RawMessage("null")
-	}
-	return &Envelope{
-		Status:  StatusError,
-		Text:    err.Error(),
-		Context: EnvelopeContext{Cwd: ".", ParamsInput: params},
-		Error:   &EnvelopeError{Code: CodeOf(err), Message: err.Error()},
-	}
 }

@@ -32,12 +32,13 @@ func (c Code) Error() string { return string(c) }
 
 // Error is the error type of every Scout call: a Code and the model-facing
 // Message, which already says how to fix the call. Per-file failures are
-// not errors; they are counted in results.
+// not errors; they are counted in results. It is also the error member of
+// an Envelope, whose JSON holds the code and the message.
 type Error struct {
-	Code    Code   // the class of the failure; never ""
-	Message string // one or more lines for a person or a model
-	Path    string // the path concerned; "" when none
-	Err     error  // the underlying cause; nil when none
+	Code    Code   `json:"code"`    // the class of the failure; never ""
+	Message string `json:"message"` // one or more lines for a person or a model
+	Path    string `json:"-"`       // the path concerned; "" when none
+	Err     error  `json:"-"`       // the underlying cause; nil when none
 }
 
 // Error returns the Message.

@@ -45,34 +45,58 @@ type FindStater interface {
 type GlobOptions struct {
 	// Ignore are globs of paths to leave out: "**/.git/**", which a walk
 	// never lists, then "**/NAME/**" for each of FindRequest.PruneDirs.
-	Ignore []string
+	Ignore []string `json:"ignore,omitempty"`
 	// Limit is the most paths wanted; 0 means no limit.
-	Limit int
+	Limit int `json:"limit,omitempty"`
 }
 
-// EntryKind selects the kinds of entries Find returns.
+// EntryKind selects the kinds of entries Find returns. Its text (and
+// JSON) form is "all", "files" or "dirs".
 type EntryKind int
 
 // The entry kinds.
 const (
-	FilesAndDirs EntryKind = iota // files, directories and other entries
-	FilesOnly                     // regular files, other non-directories and symlinks to them
-	DirsOnly                      // directories and symlinks to directories (not followed)
+	FilesAndDirs EntryKind = iota // "all": files, directories and other entries
+	FilesOnly                     // "files": regular files, other non-directories and symlinks to them
+	DirsOnly                      // "dirs": directories and symlinks to directories (not followed)
 )
 
-// FindOrder is the order of Find's result.
+var entryKinds = enum[EntryKind]{"entry kind", "all", "files", "dirs"}
+
+// String returns "all", "files" or "dirs".
+func (k EntryKind) String() string { return entryKinds.name(k) }
+
+// MarshalText encodes the kind as its String.
+func (k EntryKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText decodes "all", "files" or "dirs" ("" is all).
+func (k *EntryKind) UnmarshalText(b []byte) error { return entryKinds.parse(b, k) }
+
+// FindOrder is the order of Find's result. Its text (and JSON) form is
+// "newest", "path" or "tree".
 type FindOrder int
 
 // The orders.
 const (
-	NewestFirst FindOrder = iota // modification time, newest first, then path
-	ByPath                       // byte-wise path order
-	// TreeOrder is the order of a top-down walk that sorts each
+	NewestFirst FindOrder = iota // "newest": modification time, newest first, then path
+	ByPath                       // "path": byte-wise path order
+	// TreeOrder ("tree") is the order of a top-down walk that sorts each
 	// directory's names (Python's os.walk with sorted lists): a
 	// directory's own entries, by name, before anything inside its
 	// subdirectories, which follow by name.
 	TreeOrder
 )
+
+var findOrders = enum[FindOrder]{"order", "newest", "path", "tree"}
+
+// String returns "newest", "path" or "tree".
+func (o FindOrder) String() string { return findOrders.name(o) }
+
+// MarshalText encodes the order as its String.
+func (o FindOrder) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
+// UnmarshalText decodes "newest", "path" or "tree" ("" is newest).
+func (o *FindOrder) UnmarshalText(b []byte) error { return findOrders.parse(b, o) }
 
 // FindRequest is one discovery call.
 type FindRequest struct {
@@ -107,7 +131,7 @@ type FindRequest struct {
 	// Kind selects files, directories or both (the zero value).
 	Kind EntryKind `json:"kind,omitempty"`
 	// Exclude are globs of entries to leave out; one without '/' matches a
-	// base name at any depth.
+	// base name at any depth. nil leaves nothing out.
 	Exclude []string `json:"exclude,omitempty"`
 	// Order is the result order; the zero value is newest first.
 	Order FindOrder `json:"order,omitempty"`
@@ -127,8 +151,8 @@ type FindRequest struct {
 
 // FindProgress is a snapshot passed to FindRequest.Progress.
 type FindProgress struct {
-	Matched []string // display paths found so far, unordered
-	Visited int      // entries seen so far
+	Matched []string `json:"matched"` // display paths found so far, unordered
+	Visited int      `json:"visited"` // entries seen so far
 }
 
 // FindEntry is one path found.

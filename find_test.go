@@ -16,6 +16,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/testfs"
 )
@@ -45,12 +47,13 @@ func findFixture() fstest.MapFS {
 	return m
 }
 
-// workspaces returns the fixture as a MapFS and as a temp dir.
+// workspaces returns the fixture as a MapFS and as a temp dir, by name.
 func workspaces(t *testing.T, m fstest.MapFS) map[string]scout.Workspace {
-	return map[string]scout.Workspace{
-		"mapfs": {FS: m},
-		"dir":   {Root: testfs.WriteDir(t, m)},
+	ws := map[string]scout.Workspace{}
+	for _, tr := range testfs.Trees(t, m) {
+		ws[tr.Name] = scout.Workspace{FS: tr.FS, Root: tr.Root}
 	}
+	return ws
 }
 
 func paths(r *scout.FindResult) []string {
@@ -316,14 +319,45 @@ func TestFindOperations(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 	wantIgnore := []string{"**/.git/**", "**/node_modules/**", `**/a\*b/**`}
-	if ops.gotOpt.Limit != 200 || !slices.Equal(ops.gotOpt.Ignore, wantIgnore) {
-		t.Errorf("Glob got options %+v, want limit 200 and the ignores %q (.git, then the pruned directories, quoted)", ops.gotOpt, wantIgnore)
-	}
+	assert.Equal(t, scout.GlobOptions{Ignore: wantIgnore, Limit: 200}, ops.gotOpt, "Glob gets the limit and the ignores (.git, then the pruned directories, quoted)")
 	if _, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"src"}}); err != nil || !slices.Equal(ops.gotOpt.Ignore, []string{"**/.git/**"}) {
 		t.Errorf("no PruneDirs: Glob ignores %q (err %v), want only .git: node_modules is the pi adapter's to prune", ops.gotOpt.Ignore, err)
 	}
 	if _, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"nope/*.go"}}); scout.CodeOf(err) != scout.CodeNotFound {
 		t.Errorf("missing base through Operations: err %v, want NOT_FOUND", err)
+	}
+}
+
+// staterOps is a fakeOps with the FindStater ability: each path is a
+// file of size len(path), modified at its index in minutes; the
+// directories above them exist.
+type staterOps struct{ fakeOps }
+
+func (o *staterOps) Stat(_ context.Context, p string) (fs.FileInfo, error) {
+	m := fstest.MapFS{}
+	for i, q := range o.paths {
+		m[q] = &fstest.MapFile{Data: make([]byte, len(q)), ModTime: time.Unix(int64(i)*60, 0)}
+	}
+	return m.Stat(p)
+}
+
+// TestFindStater: with FindStater, an input naming a file is returned as
+// the exact file, and the globbed entries carry the kind, size and time
+// Stat gave, so that newest-first order works through Operations.
+func TestFindStater(t *testing.T) {
+	ops := &staterOps{fakeOps{paths: []string{"src/a.go", "src/bb.go", "src/c.txt"}}}
+	f := scout.Finder{Operations: ops}
+	res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"src/c.txt"}})
+	if assert.NoError(t, err) {
+		assert.True(t, res.ExactFile, "a file input is answered by Stat, without a glob")
+		assert.Equal(t, []scout.FindEntry{{Path: "src/c.txt", Size: 9, ModTime: time.Unix(120, 0)}}, res.Entries)
+	}
+	res, err = f.Find(context.Background(), scout.FindRequest{Patterns: []string{"src/**/*.go"}})
+	if assert.NoError(t, err) {
+		assert.Equal(t, []scout.FindEntry{
+			{Path: "src/bb.go", Size: 9, ModTime: time.Unix(60, 0)},
+			{Path: "src/a.go", Size: 8, ModTime: time.Unix(0, 0)},
+		}, res.Entries, "newest first, by the times Stat gave")
 	}
 }
 
@@ -343,8 +377,8 @@ func TestFindUnionQuotesLiteralNames(t *testing.T) {
 	}
 }
 
-// TestFindInternalURL: an internal URL stands for its backing file (seed
-// 004); a glob in one, or one without a backing file, is an error.
+// TestFindInternalURL: an internal URL stands for its backing file; a
+// glob in one, or one without a backing file, is an error.
 func TestFindInternalURL(t *testing.T) {
 	res := memResolver{
 		"skill://guide": {SourcePath: "docs/guide.md"},

@@ -81,13 +81,13 @@ type Fetcher interface {
 
 // FetchResponse is a fetched URL.
 type FetchResponse struct {
-	URL         string   // the URL requested
-	FinalURL    string   // the URL after redirects
-	Status      int      // HTTP status code
-	ContentType string   // the Content-Type header ("" if none)
-	Body        []byte   // the body, at most the fetcher's cap
-	Redirects   []string // the URLs redirected to, in order
-	Truncated   bool     // the body was cut at the cap
+	URL         string   `json:"url"`                    // the URL requested
+	FinalURL    string   `json:"final_url"`              // the URL after redirects
+	Status      int      `json:"status"`                 // HTTP status code
+	ContentType string   `json:"content_type,omitempty"` // the Content-Type header; "" when none
+	Body        []byte   `json:"body"`                   // the body, at most the fetcher's cap
+	Redirects   []string `json:"redirects,omitempty"`    // the URLs redirected to, in order; nil when none
+	Truncated   bool     `json:"truncated,omitempty"`    // the body was cut at the cap
 }
 
 // SiteHandler reads the pages of one web site its own way (a GitHub blob
@@ -102,11 +102,11 @@ type SiteHandler interface {
 
 // SitePage is a page read by a SiteHandler.
 type SitePage struct {
-	URL         string   // where the content came from; "" means the URL read
-	ContentType string   // the content's media type; "" means text/plain
-	Method      string   // shown on the Method: line; "" means "site:" and the handler's name
-	Content     string   // the text shown
-	Notes       []string // remarks shown on the Notes: line
+	URL         string   `json:"url,omitempty"`          // where the content came from; "" means the URL read
+	ContentType string   `json:"content_type,omitempty"` // the content's media type; "" means text/plain
+	Method      string   `json:"method,omitempty"`       // shown on the Method: line; "" means "site:" and the handler's name
+	Content     string   `json:"content"`                // the text shown
+	Notes       []string `json:"notes,omitempty"`        // remarks shown on the Notes: line; nil when none
 }
 
 // URLCache keeps rendered web pages by URL and mode (rendered or :raw), at
@@ -126,16 +126,16 @@ type Resource struct {
 	// SourcePath is the backing file, relative to the workspace root;
 	// "" for a virtual resource. A mutable resource with a backing file is
 	// read as that file.
-	SourcePath string
+	SourcePath string `json:"source_path,omitempty"`
 	// Text is the content of a virtual resource.
-	Text string
+	Text string `json:"text,omitempty"`
 	// Immutable marks a resource that cannot be edited: no hashline
 	// anchors are shown.
-	Immutable bool
+	Immutable bool `json:"immutable,omitempty"`
 	// ContentType is a MIME type; "" means text/plain.
-	ContentType string
-	// Notes are short remarks shown with the content.
-	Notes []string
+	ContentType string `json:"content_type,omitempty"`
+	// Notes are short remarks shown with the content; nil when none.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Converter converts a document (a PDF, a DOCX, ...) to text or markdown.

@@ -1,8 +1,6 @@
 package scout_test
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // BenchmarkRead times reads of each kind over an in-memory tree, through
@@ -30,19 +29,16 @@ func BenchmarkRead(b *testing.B) {
 	for i := range 60 {
 		fmt.Fprintf(&src, "\n// F%d does things.\nfunc F%d() int {\n\tx := %d\n\tx++\n\tx++\n\treturn x\n}\n", i, i, i)
 	}
-	var zb bytes.Buffer
-	zw := zip.NewWriter(&zb)
+	var members []testfs.Member
 	for i := range 600 {
-		f, _ := zw.Create(fmt.Sprintf("d/f%03d.txt", i))
-		f.Write([]byte("x\n"))
+		members = append(members, testfs.Member{Name: fmt.Sprintf("d/f%03d.txt", i), Body: "x\n"})
 	}
-	zw.Close()
 	when := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
 	files := fstest.MapFS{
 		"f.txt":  {Data: []byte(text.String())},
 		"c.txt":  {Data: []byte(conflicts.String())},
 		"big.go": {Data: []byte(src.String())},
-		"a.zip":  {Data: zb.Bytes()},
+		"a.zip":  {Data: testfs.Zip(members...)},
 	}
 	for i := range 20 {
 		for j := range 10 {

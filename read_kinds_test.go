@@ -1,10 +1,8 @@
 package scout_test
 
 import (
-	"archive/tar"
 	"archive/zip"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,8 +12,6 @@ import (
 	"image/png"
 	"io"
 	"io/fs"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -66,27 +62,6 @@ func readBoth(t *testing.T, files map[string][]byte, path string, setup func(*sc
 		t.Fatalf("MapFS and directory runs differ:\n--- mapfs\n%s\n--- dir\n%s", outs[0], outs[1])
 	}
 	return outs[0]
-}
-
-func zipBytes(t *testing.T, members map[string][]byte) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	w := zip.NewWriter(&buf)
-	for _, name := range []string{"src/", "src/a.txt", "src/bin.dat", "top.txt"} {
-		data, ok := members[name]
-		if !ok {
-			continue
-		}
-		f, err := w.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.Write(data)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
 func pngBytes(t *testing.T) []byte {
@@ -143,7 +118,7 @@ func (m memResolver) Resolve(_ context.Context, url string) (*scout.Resource, er
 }
 
 func TestReadKinds(t *testing.T) {
-	archive := zipBytes(t, map[string][]byte{"src/": nil, "src/a.txt": []byte("one\ntwo\nthree\n"), "src/bin.dat": {0, 1, 2, 0}, "top.txt": []byte("top\n")})
+	archive := testfs.Zip(testfs.Files(map[string]string{"src/": "", "src/a.txt": "one\ntwo\nthree\n", "src/bin.dat": "\x00\x01\x02\x00", "top.txt": "top\n"})...)
 	big := bytes.Repeat([]byte("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\n"), (5<<20)/64)
 	var long strings.Builder
 	for i := 1; i <= 5000; i++ {
@@ -263,42 +238,30 @@ func clipText(s string) string {
 // cache without refetching, a failed fetch reported as an error, and the
 // private network allowed only on request.
 func TestReadWeb(t *testing.T) {
-	hits := 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits++
-		if r.URL.Path == "/missing" {
-			http.Error(w, "gone", http.StatusNotFound)
-			return
-		}
-		w.Header().Set("Content-Type", "text/plain")
-		for i := 1; i <= 400; i++ {
-			fmt.Fprintf(w, "line %d\n", i)
-		}
-	}))
-	defer srv.Close()
+	srvURL, hits := testfs.PageServer(t)
 	r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{}}, URLCache: &scout.URLCache{}}
-	_, err := r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/t.txt"})
-	if scout.CodeOf(err) != scout.CodeAccessDenied || !strings.Contains(err.Error(), "127.0.0.1 is a loopback address") || hits != 0 {
-		t.Fatalf("a loopback address without AllowPrivateNetwork: err = %v, %d hits", err, hits)
+	_, err := r.Read(context.Background(), scout.ReadRequest{Path: srvURL + "/t.txt"})
+	if scout.CodeOf(err) != scout.CodeAccessDenied || !strings.Contains(err.Error(), "127.0.0.1 is a loopback address") || hits.Load() != 0 {
+		t.Fatalf("a loopback address without AllowPrivateNetwork: err = %v, %d hits", err, hits.Load())
 	}
 	r.AllowPrivateNetwork = true
-	res, err := r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/t.txt"})
+	res, err := r.Read(context.Background(), scout.ReadRequest{Path: srvURL + "/t.txt"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := format.ReadText(res, nil)
-	if !strings.HasPrefix(text, "URL: "+srv.URL+"/t.txt\n") || strings.Contains(text, "¶") || !strings.Contains(text, "Use :301 to continue") {
+	if !strings.HasPrefix(text, "URL: "+srvURL+"/t.txt\n") || strings.Contains(text, "¶") || !strings.Contains(text, "Use :301 to continue") {
 		t.Fatalf("first page:\n%s", clipText(text))
 	}
-	res, err = r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/t.txt:301"})
+	res, err = r.Read(context.Background(), scout.ReadRequest{Path: srvURL + "/t.txt:301"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text := format.ReadText(res, nil); !strings.Contains(text, "line 400") || hits != 1 {
-		t.Fatalf("second page (hits %d):\n%s", hits, clipText(text))
+	if text := format.ReadText(res, nil); !strings.Contains(text, "line 400") || hits.Load() != 1 {
+		t.Fatalf("second page (hits %d):\n%s", hits.Load(), clipText(text))
 	}
-	_, err = r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/missing"})
-	if scout.CodeOf(err) != scout.CodeNotFound || err.Error() != "HTTP 404 Not Found from "+srv.URL+"/missing: gone" {
+	_, err = r.Read(context.Background(), scout.ReadRequest{Path: srvURL + "/missing"})
+	if scout.CodeOf(err) != scout.CodeNotFound || err.Error() != "HTTP 404 Not Found from "+srvURL+"/missing: gone" {
 		t.Fatalf("missing page: %v", err)
 	}
 }
@@ -342,27 +305,6 @@ func TestReadCanceled(t *testing.T) {
 	}
 }
 
-// zipNames makes a zip of the named members, each holding its name and a
-// newline ("d/" is a directory).
-func zipNames(t *testing.T, names ...string) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	w := zip.NewWriter(&b)
-	for _, n := range names {
-		f, err := w.Create(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.HasSuffix(n, "/") {
-			fmt.Fprintf(f, "%s\n", n)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // TestReadArchiveListings checks the text of listings inside archives: a
 // line selector bounds them as it bounds a local directory listing, the
 // 500 cap is a partial result whose notice continues where it stopped,
@@ -376,7 +318,7 @@ func TestReadArchiveListings(t *testing.T) {
 	for i := range 620 {
 		many = append(many, fmt.Sprintf("f%03d", i))
 	}
-	files := map[string][]byte{"a.zip": zipNames(t, names...), "dİr/b.zip": zipNames(t, "x.txt"), "big.zip": zipNames(t, many...)}
+	files := map[string][]byte{"a.zip": testfs.Zip(testfs.SelfNamed(names...)...), "dİr/b.zip": testfs.Zip(testfs.SelfNamed("x.txt")...), "big.zip": testfs.Zip(testfs.SelfNamed(many...)...)}
 	tests := []struct {
 		path, first, last string // the first and last lines of the text
 		lines             int
@@ -438,18 +380,11 @@ func TestReadUnreadable(t *testing.T) {
 // TestReadArchiveBigMember streams a tar.gz member over 4 MiB: the window
 // is found without holding the member, and there is no tag.
 func TestReadArchiveBigMember(t *testing.T) {
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
-	var body bytes.Buffer
+	var body strings.Builder
 	for i := 1; i <= 100000; i++ {
 		fmt.Fprintf(&body, "member line %06d padding padding padding\n", i)
 	}
-	tw.WriteHeader(&tar.Header{Name: "big.txt", Mode: 0o644, Size: int64(body.Len()), Typeflag: tar.TypeReg})
-	tw.Write(body.Bytes())
-	tw.Close()
-	gz.Close()
-	got := readBoth(t, map[string][]byte{"a.tgz": buf.Bytes()}, "a.tgz:big.txt:99999", nil)
+	got := readBoth(t, map[string][]byte{"a.tgz": testfs.Tgz(testfs.Member{Name: "big.txt", Body: body.String()})}, "a.tgz:big.txt:99999", nil)
 	if strings.Contains(got, "¶") || !strings.Contains(got, "99999:member line 099999") || strings.Contains(got, "99998:") || !strings.Contains(got, "100000:member line 100000") {
 		t.Fatalf("got:\n%s", clipText(got))
 	}
@@ -501,7 +436,7 @@ func TestReadStatus(t *testing.T) {
 		path, status, want string
 	}{
 		{"deck.pptx", "partial", `"incomplete":"1 of the 2 slides listed in the presentation are missing from the file"`},
-		{"many.ipynb", "partial", `"incomplete":"the notebook renders to more than 16.0 MiB of text: cells from 17 on are not shown`},
+		{"many.ipynb", "partial", `"incomplete":"the notebook renders to more than 16.0MB of text: cells from 17 on are not shown`},
 		{"broken.pdf", "error", "Cannot convert 'broken.pdf': not a valid PDF document"},
 		{"broken.docx", "error", "Cannot convert 'broken.docx': not a valid DOCX document"},
 	}

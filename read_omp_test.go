@@ -9,7 +9,6 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/docs"
-	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // ompDocs returns Scout's embedded documentation as omp:// URLs, in path
@@ -53,7 +52,7 @@ func ompWorkspaces(t *testing.T) map[string]scout.Workspace {
 		"README.md":     {Data: []byte("# Workspace readme: Scout must not show this\n")},
 		"docs/tools.md": {Data: []byte("workspace tools\n")},
 	}
-	return map[string]scout.Workspace{"MapFS": {FS: m}, "TempDir": {Root: testfs.WriteDir(t, m)}}
+	return workspaces(t, m)
 }
 
 // failed reports whether a call failed as expected (code is not ""), and

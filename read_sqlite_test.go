@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // TestReadSQLite reads a database through the Reader over MapFS (copied
@@ -104,7 +105,7 @@ func sqliteBytes(t testing.TB, stmts ...string) []byte {
 // member.
 func TestReadSQLiteViews(t *testing.T) {
 	data := sqliteBytes(t, sqliteFixture...)
-	files := map[string][]byte{"app.db": data, "a.zip": zipOf(map[string]string{"app.db": string(data)})}
+	files := map[string][]byte{"app.db": data, "a.zip": testfs.Zip(testfs.Member{Name: "app.db", Body: string(data)})}
 	cases := []struct{ sel, want, reason string }{
 		{"", "codes (2 rows)\nempty (0 rows)\nItems (1 rows)\nnotes (2 rows)\nusers (30 rows)",
 			"tables sorted without case, views left out, never singular"},

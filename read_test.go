@@ -103,7 +103,7 @@ func TestReadExact(t *testing.T) {
 		fmt.Fprintf(&text, "l%d\n", i)
 	}
 	src := []byte(text.String())
-	files := map[string][]byte{"f.txt": src, "d.pdf": src, "a.zip": zipBytes(t, map[string][]byte{"top.txt": src})}
+	files := map[string][]byte{"f.txt": src, "d.pdf": src, "a.zip": testfs.Zip(testfs.Member{Name: "top.txt", Body: string(src)})}
 	setup := func(r *scout.Reader) {
 		r.Converters = map[string]scout.Converter{".pdf": upper{}}
 		r.Resolvers = map[string]scout.Resolver{"memory": memResolver{"memory://n": {Text: text.String(), Immutable: true}}}

@@ -1,5 +1,12 @@
 package scout
 
+import (
+	"strconv"
+	"strings"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
 // Truncation says why a result is not complete. "" means complete. Each
 // reason's doc says which totals become lower bounds.
 type Truncation string
@@ -62,4 +69,35 @@ type SkippedPath struct {
 	// counts as binary when it is not a NUL byte ("not UTF-8"); "" when
 	// Reason says it all.
 	Message string `json:"message,omitempty"`
+}
+
+// enum names the values of an integer enumeration, 0 first: its first
+// element says what the values are ("search mode"), the others are the
+// names, used by String, MarshalText and UnmarshalText.
+type enum[T ~int] []string
+
+// name returns v's name, or its number when it has none.
+func (e enum[T]) name(v T) string {
+	if v >= 0 && int(v) < len(e)-1 {
+		return e[v+1]
+	}
+	return strconv.Itoa(int(v))
+}
+
+// parse sets *v to the value named b; "" is the zero value. An unknown
+// name is a CodeInvalidParam error listing the names.
+func (e enum[T]) parse(b []byte, v *T) error {
+	s := string(b)
+	if s == "" {
+		*v = 0
+		return nil
+	}
+	for i, n := range e[1:] {
+		if n == s {
+			*v = T(i)
+			return nil
+		}
+	}
+	names := e[1:]
+	return &Error{Code: CodeInvalidParam, Message: "Invalid " + e[0] + " '" + errs.Echo(s) + "': use " + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1] + "."}
 }

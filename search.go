@@ -54,34 +54,17 @@ const (
 	SearchCount
 )
 
+// searchModes are the names of the search modes.
+var searchModes = enum[SearchMode]{"search mode", "content", "files", "count"}
+
 // String returns "content", "files" or "count".
-func (m SearchMode) String() string {
-	switch m {
-	case SearchFiles:
-		return "files"
-	case SearchCount:
-		return "count"
-	}
-	return "content"
-}
+func (m SearchMode) String() string { return searchModes.name(m) }
 
 // MarshalText encodes the mode as its String, so JSON says "count".
 func (m SearchMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
 // UnmarshalText decodes "content", "files" or "count" ("" is content).
-func (m *SearchMode) UnmarshalText(b []byte) error {
-	switch string(b) {
-	case "", "content":
-		*m = SearchContent
-	case "files":
-		*m = SearchFiles
-	case "count":
-		*m = SearchCount
-	default:
-		return &Error{Code: CodeInvalidParam, Message: "Invalid search mode '" + string(b) + "': use content, files or count."}
-	}
-	return nil
-}
+func (m *SearchMode) UnmarshalText(b []byte) error { return searchModes.parse(b, m) }
 
 // Span is a half-open range [Start, End) of byte offsets into a line's Text.
 type Span struct {
@@ -114,8 +97,9 @@ type FileMatch struct {
 	// member is "archive.zip:member/path"; an internal-URL resource is its
 	// URL.
 	Path string `json:"path"`
-	// Lines are the matching and context lines in line order (SearchContent
-	// only), at most MaxMatchesPerFile matching lines.
+	// Lines are the matching and context lines in line order, at most
+	// MaxMatchesPerFile matching lines; nil in the SearchFiles and
+	// SearchCount modes.
 	Lines []LineMatch `json:"lines,omitempty"`
 	// MatchLines is the number of matching lines found in the file, at
 	// most MaxMatchesPerFile unless the mode is SearchCount, which counts
@@ -235,7 +219,8 @@ type SearchRequest struct {
 type SearchResult struct {
 	// Mode is the request's mode: whether Files carry lines or counts.
 	Mode SearchMode `json:"mode"`
-	// Files are the page's matching files in byte-wise path order.
+	// Files are the page's matching files in byte-wise path order; empty
+	// when none matched, nil in the totals StreamFunc returns.
 	Files []FileMatch `json:"files"`
 	// Single reports that the scope was one file (or one archive member):
 	// Skip and MaxFiles did not apply.
@@ -344,21 +329,11 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 	if err != nil {
 		return nil, fail(ctx, "Search", err)
 	}
-	r := &SearchResult{
-		Backend:         backend,
-		Mode:            req.Mode,
-		MaxColumns:      max(in.Grep.MaxColumns, 0),
-		Files:           make([]FileMatch, len(out.Files)),
-		Single:          out.Scope.Single(),
-		TotalFiles:      out.TotalFiles,
-		TotalMatchLines: out.TotalLines,
-		TotalMatches:    out.TotalMatches,
-		Truncated:       Truncation(out.Truncated),
-		NextSkip:        out.NextSkip,
-		Searched:        out.Searched,
-		MissingPaths:    out.Scope.Missing,
-		Skipped:         skipped(out.Skipped),
-	}
+	r := totals(&req, &in, out)
+	r.Backend = backend
+	r.Files = make([]FileMatch, len(out.Files))
+	r.Truncated = Truncation(out.Truncated)
+	r.NextSkip = out.NextSkip
 	if !r.Single {
 		r.Skip = max(req.Skip, 0)
 	}
@@ -369,8 +344,24 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 			r.Files[i] = fileMatch(out.Files[i])
 		}
 	})
-	r.SkippedPaths = skippedPaths(out)
 	return r, nil
+}
+
+// totals is the result of a search without its page: the mode, the
+// counts and the notes.
+func totals(req *SearchRequest, in *search.Request, out *search.Outcome) *SearchResult {
+	return &SearchResult{
+		Mode:            req.Mode,
+		MaxColumns:      max(in.Grep.MaxColumns, 0),
+		Single:          out.Scope.Single(),
+		TotalFiles:      out.TotalFiles,
+		TotalMatchLines: out.TotalLines,
+		TotalMatches:    out.TotalMatches,
+		Searched:        out.Searched,
+		MissingPaths:    out.Scope.Missing,
+		Skipped:         skipped(out.Skipped),
+		SkippedPaths:    skippedPaths(out),
+	}
 }
 
 // skippedPaths names the archive members left out and the sampled per-file
@@ -431,18 +422,7 @@ func (s *Searcher) StreamFunc(ctx context.Context, req SearchRequest, fn func(*F
 	if err != nil {
 		return nil, fail(ctx, "Search", err)
 	}
-	return &SearchResult{
-		Mode:            req.Mode,
-		MaxColumns:      max(in.Grep.MaxColumns, 0),
-		Single:          out.Scope.Single(),
-		TotalFiles:      out.TotalFiles,
-		TotalMatchLines: out.TotalLines,
-		TotalMatches:    out.TotalMatches,
-		Searched:        out.Searched,
-		MissingPaths:    out.Scope.Missing,
-		Skipped:         skipped(out.Skipped),
-		SkippedPaths:    skippedPaths(out),
-	}, nil
+	return totals(&req, &in, out), nil
 }
 
 // internal turns the request into the internal one, with defaults.

@@ -1,70 +1,30 @@
 package scout_test
 
 import (
-	"archive/tar"
-	"archive/zip"
-	"bytes"
-	"compress/gzip"
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/testfs"
 )
-
-// tarOf builds a plain tar; a member whose data starts with "->" is a
-// symbolic link to the rest.
-func tarOf(members ...[2]string) []byte {
-	var b bytes.Buffer
-	tw := tar.NewWriter(&b)
-	for _, m := range members {
-		h := &tar.Header{Name: m[0], Mode: 0o644, Size: int64(len(m[1])), Typeflag: tar.TypeReg}
-		if link, ok := strings.CutPrefix(m[1], "->"); ok {
-			h.Typeflag, h.Linkname, h.Size = tar.TypeSymlink, link, 0
-		}
-		tw.WriteHeader(h)
-		if h.Size > 0 {
-			tw.Write([]byte(m[1]))
-		}
-	}
-	tw.Close()
-	return b.Bytes()
-}
-
-// zipInOrder builds a zip of the members in the order given.
-func zipInOrder(members ...[2]string) []byte {
-	var b bytes.Buffer
-	w := zip.NewWriter(&b)
-	for _, m := range members {
-		f, _ := w.Create(m[0])
-		f.Write([]byte(m[1]))
-	}
-	w.Close()
-	return b.Bytes()
-}
-
-func gzipOf(data []byte) []byte {
-	var b bytes.Buffer
-	gz := gzip.NewWriter(&b)
-	gz.Write(data)
-	gz.Close()
-	return b.Bytes()
-}
 
 func archiveTree() fstest.MapFS {
 	return fstest.MapFS{
-		"dist/a.zip": {Data: zipInOrder(
-			[2]string{"src/x.ts", "const a = 1\nhit here\n"},
-			[2]string{"src/y.ts", "nothing\n"},
-			[2]string{"docs/guide.md", "a hit in the docs\n"},
-			[2]string{"logo.png", "\x89PNG\x00\x00hit"},
-			[2]string{".cache/old.txt", "hit cached\n"},
-			[2]string{"big.txt", strings.Repeat("x", 3000) + "\nhit\n"},
+		"dist/a.zip": {Data: testfs.Zip(
+			testfs.Member{Name: "src/x.ts", Body: "const a = 1\nhit here\n"},
+			testfs.Member{Name: "src/y.ts", Body: "nothing\n"},
+			testfs.Member{Name: "docs/guide.md", Body: "a hit in the docs\n"},
+			testfs.Member{Name: "logo.png", Body: "\x89PNG\x00\x00hit"},
+			testfs.Member{Name: ".cache/old.txt", Body: "hit cached\n"},
+			testfs.Member{Name: "big.txt", Body: strings.Repeat("x", 3000) + "\nhit\n"},
 		)},
-		"pkg.tgz":  {Data: gzipOf(tarOf([2]string{"lib/y.go", "package y\n// hit\n"}, [2]string{"bin/tool", "\x00hit"}))},
-		"pkg.tar":  {Data: tarOf([2]string{"a/one.txt", "hit one\n"}, [2]string{"a/link.txt", "->one.txt"}, [2]string{"../evil.txt", "hit\n"})},
+		"pkg.tgz":  {Data: testfs.Tgz(testfs.Member{Name: "lib/y.go", Body: "package y\n// hit\n"}, testfs.Member{Name: "bin/tool", Body: "\x00hit"})},
+		"pkg.tar":  {Data: testfs.Tar(testfs.Member{Name: "a/one.txt", Body: "hit one\n"}, testfs.Member{Name: "a/link.txt", Link: "one.txt"}, testfs.Member{Name: "../evil.txt", Body: "hit\n"})},
 		"fake.zip": {Data: []byte("not a zip, but a hit\n")},
 		"bad.tar":  {Data: []byte(strings.Repeat("garbage ", 100))},
 		"src/m.go": {Data: []byte("// hit\n")},
@@ -74,7 +34,7 @@ func archiveTree() fstest.MapFS {
 // TestSearchArchive: an archive named as a path is searched member by
 // member, members shown as "archive:member" (a zip's in name order, a
 // tar's in archive order); members the search cannot use are counted,
-// never dropped silently. See: issue 13 item 15.
+// never dropped silently.
 func TestSearchArchive(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -186,18 +146,16 @@ func TestSearchArchive(t *testing.T) {
 						got[k] = n
 					}
 				}
-				if fmt.Sprint(got) != fmt.Sprint(want) {
-					t.Errorf("%s: skipped %v, want %v", tt.reason, got, want)
-				}
+				assert.Equal(t, want, got, "%s: skipped", tt.reason)
 				if r.Single != tt.single {
 					t.Errorf("%s: Single = %v: an archive is a multi-file scope, a file a single one", tt.reason, r.Single)
 				}
 				all := tt.req
 				all.MaxFiles, all.MaxMatches = -1, -1
 				r2, err := s.Search(context.Background(), all)
-				if err != nil || summary(r2) != tt.want || fmt.Sprint(r2.Skipped) != fmt.Sprint(r.Skipped) {
-					t.Errorf("%s: unlimited (walk and search overlapping): %v\n got: %s %v\nwant: %s %v", tt.reason, err, summary(r2), r2.Skipped, tt.want, r.Skipped)
-				}
+				require.NoError(t, err, "%s: unlimited", tt.reason)
+				assert.Equal(t, tt.want, summary(r2), "%s: unlimited (walk and search overlapping)", tt.reason)
+				assert.Equal(t, r.Skipped, r2.Skipped, "%s: unlimited (walk and search overlapping)", tt.reason)
 			})
 		}
 	})

@@ -7,7 +7,8 @@ import (
 // Range is an inclusive, 1-based line range. End == 0 means "to the end of
 // the file" (open-ended); otherwise Start <= End.
 type Range struct {
-	Start, End int
+	Start int `json:"start"`
+	End   int `json:"end,omitempty"`
 }
 
 // Selector is what may follow the last ':' of a path given to Read or
@@ -17,12 +18,12 @@ type Selector struct {
 	// Ranges are sorted by Start and merged where they overlap or touch; an
 	// open-ended range comes last, having swallowed those after it. nil
 	// means no line selection.
-	Ranges []Range
+	Ranges []Range `json:"ranges,omitempty"`
 	// Raw asks for the bytes unchanged: no line prefixes, no summary.
-	Raw bool
+	Raw bool `json:"raw,omitempty"`
 	// Conflicts asks for the unresolved git merge-conflict blocks. It never
 	// comes with Ranges or Raw.
-	Conflicts bool
+	Conflicts bool `json:"conflicts,omitempty"`
 }
 
 // ParseSelector parses a selector, given without its leading ':'. The forms

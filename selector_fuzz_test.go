@@ -2,8 +2,9 @@ package scout
 
 import (
 	"errors"
-	"reflect"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // checkSelector verifies the invariants of a parsed Selector.
@@ -24,9 +25,8 @@ func checkSelector(t *testing.T, in string, sel Selector) {
 		}
 	}
 	again, err := ParseSelector(sel.String())
-	if err != nil || !reflect.DeepEqual(again, sel) {
-		t.Fatalf("%q: String %q re-parses to %+v, %v; want %+v", in, sel.String(), again, err, sel)
-	}
+	require.NoError(t, err, "%q: String %q re-parses", in, sel.String())
+	require.Equal(t, sel, again, "%q: String %q re-parses", in, sel.String())
 }
 
 func FuzzParseSelector(f *testing.F) {

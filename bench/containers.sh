@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# containers.sh: times Scout's container reads against the classic tools, side by side in one run
-# (issue #5): a 10,000,000-row SQLite table against the sqlite3 shell running the equivalent queries,
+# containers.sh: times Scout's container reads against the classic tools, side by side in one run:
+# a 10,000,000-row SQLite table against the sqlite3 shell running the equivalent queries,
 # and a 100,000-entry zip (listing, then its last member) against unzip -l + unzip -p.
 # Usage (from the project's root):  bench/containers.sh [WORKDIR]
 # WORKDIR (default /tmp/scout-bench-containers) keeps the generated fixtures between runs.

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# bench/scale-rss.sh: Scout's peak resident memory on ../shared/bench/scale.sh's cases, and on paged content
+# bench/scale-rss.sh: Scout's peak resident memory on copies of $(go env GOROOT)/src, and on paged content
 # (amplifier content with head_limit 100, pi's first page), for several core counts and corpus sizes.
 # Usage (from the project root): bench/scale-rss.sh [-c "1 2"] [-n "1 16"] [-w WORKDIR]
 #   -c core counts (taskset; default 1 2), -n corpus copies (default "1 16"), -w the corpora of scale.sh
 #   (default /dev/shm/scout-scale; missing ones are built the same way: copies of $(go env GOROOT)/src).
 # Env: SCOUT (a built binary; default: go build ./cmd/scout). Prints one row per case, corpus and core count.
-# The target (issue 14): under 64 MB + 8 MB per search goroutine in count mode and in paged content mode.
+# The target: under 64 MB + 8 MB per search goroutine in count mode and in paged content mode.
 set -euo pipefail
 cores="1 2" copies="1 16" work=/dev/shm/scout-scale
 while getopts c:n:w: o; do case $o in c) cores=$OPTARG;; n) copies=$OPTARG;; w) work=$OPTARG;; *) exit 2;; esac; done

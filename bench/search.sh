@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/search.sh: Search on generated data, side by side with ripgrep in one hyperfine run per case
-# (issue #3's extra cases; ../shared/bench/compare.sh covers $(go env GOROOT)/src):
+# (cases beyond $(go env GOROOT)/src):
 #   1. a generated tree of about 1 GB (4,000 files of 256 KB of source-like text in 200 directories):
 #      a rare literal (files), a case-insensitive literal (count), a common word (count)
 #   2. a single 2 GB file: a rare literal, with Scout's peak resident memory (the target is under 64 MB)

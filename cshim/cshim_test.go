@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -18,6 +16,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/testfs"
@@ -278,28 +278,18 @@ func TestTimeout(t *testing.T) {
 // TestURLCache: a loopback URL is refused unless allow_private_network;
 // paging a web page reads it from the process's cache.
 func TestURLCache(t *testing.T) {
-	var requests atomic.Int32
-	var page strings.Builder
-	for i := 1; i <= 400; i++ {
-		fmt.Fprintf(&page, "line %d\n", i)
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests.Add(1)
-		w.Header().Set("Content-Type", "text/plain")
-		io.WriteString(w, page.String())
-	}))
-	defer srv.Close()
+	srvURL, requests := testfs.PageServer(t)
 	root := testTree(t)
-	if env := call("pi", "read", `{"path":"`+srv.URL+`/page.txt"}`, root, ""); env.Status != scout.StatusError || env.Error.Code != scout.CodeAccessDenied ||
+	if env := call("pi", "read", `{"path":"`+srvURL+`/page.txt"}`, root, ""); env.Status != scout.StatusError || env.Error.Code != scout.CodeAccessDenied ||
 		!strings.Contains(env.Text, "127.0.0.1 is a loopback address") || requests.Load() != 0 {
 		t.Fatalf("a loopback URL without allow_private_network: %s", envelopeJSON(env))
 	}
 	const allow = `{"allow_private_network":true}`
-	first := call("pi", "read", `{"path":"`+srv.URL+`/page.txt"}`, root, allow)
+	first := call("pi", "read", `{"path":"`+srvURL+`/page.txt"}`, root, allow)
 	if first.Status == scout.StatusError || !strings.Contains(first.Text, "line 1") {
 		t.Fatalf("first read: %s", envelopeJSON(first))
 	}
-	next := call("pi", "read", `{"path":"`+srv.URL+`/page.txt:301"}`, root, allow)
+	next := call("pi", "read", `{"path":"`+srvURL+`/page.txt:301"}`, root, allow)
 	if next.Status == scout.StatusError || !strings.Contains(next.Text, "line 301") {
 		t.Fatalf("paged read: %s", envelopeJSON(next))
 	}
@@ -367,26 +357,8 @@ func TestDefaultsMatchGo(t *testing.T) {
 		{"amplifier", "glob", `{"pattern": "**/*.txt"}`},
 		{"standardized", "Glob", `{"pattern": "**/*.txt"}`},
 	} {
-		got := untimed(t, envelopeJSON(call(c.toolset, c.name, c.args, root, "")))
-		want := untimed(t, envelopeJSON(tool.Call(context.Background(), tool.Config{Root: root}, c.toolset, c.name, []byte(c.args))))
-		if got != want {
-			t.Errorf("%s/%s %s: the C shim answers\n%s\nGo answers\n%s", c.toolset, c.name, c.args, got, want)
-		}
+		got := testfs.Untimed(t, envelopeJSON(call(c.toolset, c.name, c.args, root, "")))
+		want := testfs.Untimed(t, tool.Call(context.Background(), tool.Config{Root: root}, c.toolset, c.name, []byte(c.args)))
+		assert.Equal(t, want, got, "%s/%s %s: the C shim answers what Go answers", c.toolset, c.name, c.args)
 	}
-}
-
-// untimed is an Envelope's JSON without the call's time, in stats and in
-// the text.
-func untimed(t *testing.T, b []byte) string {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	delete(m["stats"].(map[string]any), "time_ms")
-	if text, ok := m["text"].(string); ok { // "Scanned 8 items in 3ms"
-		m["text"] = regexp.MustCompile(`\b\d+ms\b`).ReplaceAllString(text, "Nms")
-	}
-	out, _ := json.Marshal(m)
-	return string(out)
 }

@@ -95,6 +95,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/internal/envelope"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/tool"
 )
@@ -158,7 +159,7 @@ func callC(toolset, name, args, root, options *C.scout_cchar) []byte {
 			if i > 2 { // the arguments were read: show them
 				params = json.RawMessage(ins[2])
 			}
-			return envelopeJSON(scout.ErrorEnvelope(err, params))
+			return envelopeJSON(envelope.Error(err, params))
 		}
 		ins[i] = v
 	}
@@ -172,7 +173,7 @@ func call(toolset, name, args, root, options string) *scout.Envelope {
 		err = checkRoot(root)
 	}
 	if err != nil {
-		return scout.ErrorEnvelope(err, json.RawMessage(args))
+		return envelope.Error(err, json.RawMessage(args))
 	}
 	cfg := tool.Config{Root: root, Style: opts.Style, ContextBefore: opts.before(), ContextAfter: opts.after()}
 	if opts.ReadLimit != nil {
@@ -182,7 +183,7 @@ func call(toolset, name, args, root, options string) *scout.Envelope {
 	cfg.AllowPrivateNetwork = opts.AllowPrivate
 	cfg.URLCache = urlCache
 	if err := opts.Zoekt.apply(&cfg); err != nil {
-		return scout.ErrorEnvelope(err, json.RawMessage(args))
+		return envelope.Error(err, json.RawMessage(args))
 	}
 	ctx := context.Background()
 	if opts.TimeoutMS > 0 {
@@ -194,7 +195,7 @@ func call(toolset, name, args, root, options string) *scout.Envelope {
 		var done func()
 		ctx, done, err = running.start(ctx, opts.CallID)
 		if err != nil {
-			return scout.ErrorEnvelope(err, json.RawMessage(args))
+			return envelope.Error(err, json.RawMessage(args))
 		}
 		defer done()
 	}
@@ -312,7 +313,7 @@ func cancelCall(id int64) *scout.Envelope {
 	cancel, ok := running.m[id]
 	running.mu.Unlock()
 	if !ok {
-		return scout.ErrorEnvelope(errs.New(errs.NotFound, "No running call has call_id %d: it has not started yet or has already returned.", id), params)
+		return envelope.Error(errs.New(errs.NotFound, "No running call has call_id %d: it has not started yet or has already returned.", id), params)
 	}
 	cancel()
 	return &scout.Envelope{
@@ -367,7 +368,7 @@ func goString(field string, p *C.scout_cchar, optional bool) (string, error) {
 func envelopeJSON(env *scout.Envelope) []byte {
 	b, err := json.Marshal(env)
 	if err != nil {
-		e := scout.ErrorEnvelope(errs.Wrap(errs.Internal, err, "Internal error: the result cannot be encoded as JSON: %v. This is a bug in Scout; please report it with the arguments.", err), env.Context.ParamsInput)
+		e := envelope.Error(errs.Wrap(errs.Internal, err, "Internal error: the result cannot be encoded as JSON: %v. This is a bug in Scout; please report it with the arguments.", err), env.Context.ParamsInput)
 		b, _ = json.Marshal(e)
 	}
 	return b
@@ -381,7 +382,7 @@ func cString(b []byte) *C.char { return C.CString(string(b)) }
 func guard(fn string, f func() []byte) (out []byte) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = envelopeJSON(scout.ErrorEnvelope(errs.New(errs.Internal, "Internal error in %s: %v. This is a bug in Scout; please report it with the arguments.", fn, r), nil))
+			out = envelopeJSON(envelope.Error(errs.New(errs.Internal, "Internal error in %s: %v. This is a bug in Scout; please report it with the arguments.", fn, r), nil))
 		}
 	}()
 	return f()

@@ -26,7 +26,7 @@ type FindOptions struct {
 	// "pass hidden: true". nil means no hints.
 	Hints map[scout.SkipReason]string
 	// Notes are extra lines printed after the paths and the notes on a
-	// timeout and missing paths, before the notices.
+	// timeout and missing paths, before the notices. nil means none.
 	Notes []string
 }
 

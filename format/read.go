@@ -3,7 +3,6 @@ package format
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/scoutkit/scout"
@@ -14,9 +13,9 @@ import (
 // The line styles of search, read and code summaries, the same in all
 // three (see the package doc).
 const (
-	StyleHashline = pitext.StyleHashline // "N:text" rows under a "¶path#TAG" header (the pi default)
-	StyleNumbered = pitext.StyleNumbered // "N|text" rows
-	StylePlain    = pitext.StylePlain    // the text alone
+	StyleHashline = "hashline" // "N:text" rows under a "¶path#TAG" header (the pi default)
+	StyleNumbered = "numbered" // "N|text" rows
+	StylePlain    = "plain"    // the text alone
 )
 
 // ReadOptions control how a read is rendered. nil means the defaults.
@@ -334,12 +333,6 @@ func readNotices(r *scout.ReadResult, entity string) []string {
 		}
 	}
 	return parts
-}
-
-// writeInt writes n in decimal without allocating.
-func writeInt(b *strings.Builder, n int) {
-	var buf [20]byte
-	b.Write(strconv.AppendInt(buf[:0], int64(n), 10))
 }
 
 // skippedPaths returns the paths r skipped for reason, in order.

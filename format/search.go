@@ -23,6 +23,7 @@ type SearchOptions struct {
 	// matched, e.g. "pass gitignore: false to search them". "" means none.
 	IgnoredHint string
 	// Notes are extra lines printed after the results, before the notices.
+	// nil means none.
 	Notes []string
 }
 

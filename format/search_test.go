@@ -91,7 +91,7 @@ func TestSearchText(t *testing.T) {
 		},
 		{
 			name:   "missed with matches",
-			reason: "files too large or unreadable are named even when something matched: one of them may hold a match (issue 13 item 18); files left out by rule are not",
+			reason: "files too large or unreadable are named even when something matched: one of them may hold a match; files left out by rule are not",
 			res: scout.SearchResult{Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "x")}}},
 				Skipped: map[scout.SkipReason]int{scout.SkipTooLarge: 1, scout.SkipUnreadable: 2, scout.SkipBinary: 3, scout.SkipIgnored: 4}},
 			opts: &SearchOptions{Style: StyleNumbered},
@@ -107,7 +107,7 @@ func TestSearchText(t *testing.T) {
 		},
 		{
 			name:   "trailing white space",
-			reason: "lines lose their trailing white space, as pi's grep trims them (pi-behaviour §2.2)",
+			reason: "lines lose their trailing white space, as pi's grep trims them",
 			res:    scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "  hit \t"), ctxLine(2, "x\u00a0 ")}}}},
 			opts:   &SearchOptions{Style: StyleNumbered},
 			want:   "*1|  hit\n 2|x",

@@ -76,7 +76,7 @@ func (s *SearchStream) End(r *scout.SearchResult) string {
 	notes := pitext.Notes(r, o.pi())
 	if s.files == 0 {
 		lines := append([]string{"No matches found"}, notes...)
-		if n := pitext.SkippedLine(r, o.IgnoredHint, nil); n != "" {
+		if n := pitext.SkippedLine(r, o.pi()); n != "" {
 			lines = append(lines, n)
 		}
 		return strings.Join(lines, "\n") + "\n"

@@ -4,7 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/pitext"
 )
 
 // TestStylesAgree: a style prints a line of a file the same way in a
@@ -91,4 +94,9 @@ func TestSearchStream(t *testing.T) {
 			t.Errorf("%s (%s):\n got %q\nwant %q", tt.name, tt.reason, b.String(), tt.want)
 		}
 	}
+}
+
+// TestStyleNames: format's style names are the renderer's.
+func TestStyleNames(t *testing.T) {
+	assert.Equal(t, []string{pitext.StyleHashline, pitext.StyleNumbered, pitext.StylePlain}, []string{StyleHashline, StyleNumbered, StylePlain})
 }

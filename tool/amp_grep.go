@@ -15,7 +15,6 @@ import (
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
-	"github.com/scoutkit/scout/internal/search"
 )
 
 func init() {
@@ -33,7 +32,7 @@ const ampGrepDescription = `Search file contents with regex patterns (RE2 syntax
 - content: a reply holds at most 256 KB of results (then "truncated": true; continue with offset), and lines are cut at 2048 characters.
 Binary files and files over the size cap (10 MB by default) are skipped and counted.`
 
-// ampGrepArgs are the arguments of amplifier grep (seed 003). -A, -B and
+// ampGrepArgs are the arguments of amplifier grep. -A, -B and
 // -C are nil when absent: -A and -B override -C.
 type ampGrepArgs struct {
 	Pattern     string `json:"pattern" required:"true" missing:"Missing argument 'pattern': pass the regular expression to search for, e.g. {\"pattern\": \"TODO\"}." desc:"Regular expression pattern to search for"`
@@ -74,10 +73,10 @@ type ampGrepData struct {
 	// cut to that many characters; 0 otherwise.
 	CutAt int `json:"content_cut_at,omitempty"`
 
-	hits    *ampHits       // content
-	files   []string       // files_with_matches
-	counts  *orderedCounts // count
-	skipped map[string]int // files left out, by reason (for the text)
+	hits    *ampHits                 // content
+	files   []string                 // files_with_matches
+	counts  *orderedCounts           // count
+	skipped map[scout.SkipReason]int // files left out, by reason (for the text)
 	// shown and total count the units offset and head_limit apply to:
 	// lines in content mode, files otherwise.
 	shown, total int
@@ -224,7 +223,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 		d.shown, d.total = len(res.Files), res.TotalFiles
 		partial = res.NextSkip > 0
 		st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
-		d.skipped = skippedMap(res.Skipped)
+		d.skipped = res.Skipped
 	default:
 		if err := ampContent(ctx, s, req, g, d, &st); err != nil {
 			return nil, err
@@ -278,7 +277,7 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 		return err
 	}
 	*st = scout.Stats{Files: counts.Searched, Skipped: counts.SkippedTotal()}
-	d.skipped = skippedMap(counts.Skipped)
+	d.skipped = counts.Skipped
 	d.TotalMatches = counts.TotalMatchLines
 	d.LowerBound = counts.Truncated == scout.TruncBudget
 	want := ampMaxBytes/ampMinResult + 1 // results one reply may hold
@@ -442,17 +441,6 @@ func ampLines(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, l
 	return res.TotalMatchLines, nil
 }
 
-func skippedMap(m map[scout.SkipReason]int) map[string]int {
-	if len(m) == 0 {
-		return nil
-	}
-	out := make(map[string]int, len(m))
-	for k, v := range m {
-		out[string(k)] = v
-	}
-	return out
-}
-
 // ampGrepText renders the result ripgrep-style for the model: path:line:text
 // for content (path-line-text for context), one path per line for files,
 // path:count for counts; then a paging note. The text stops at the last
@@ -512,14 +500,14 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 		if d.total > 0 {
 			text += fmt.Sprintf(" at offset %d (there are %d; use a smaller offset)", g.Offset, d.total)
 		}
-		if n := skippedNote(d.skipped, ampSkipOrder); n != "" {
+		if n := pitext.NotSearched(d.skipped, ampSkipOrder, nil); n != "" {
 			text += "\n" + n
 		}
 		return text
 	}
 	// Files that may hold a match the search could not read are named
 	// even when something matched.
-	if n := skippedNote(d.skipped, ampMissed); n != "" {
+	if n := pitext.NotSearched(d.skipped, ampMissed, nil); n != "" {
 		text += "\n\n" + n
 	}
 	unit := "files"
@@ -560,24 +548,6 @@ func ampLine(b *strings.Builder, file string, n int, sep byte, text string, numb
 // The skip reasons named by an empty result, in order, and those named by
 // any result: files that were to be searched and could not be.
 var (
-	ampSkipOrder = []string{search.SkipBinary, "ignored", "hidden", search.SkipTooLarge, search.SkipError, search.SkipSymlink, search.SkipSpecial}
-	ampMissed    = []string{search.SkipTooLarge, search.SkipError}
+	ampSkipOrder = []scout.SkipReason{scout.SkipBinary, scout.SkipIgnored, scout.SkipHidden, scout.SkipTooLarge, scout.SkipUnreadable, scout.SkipSymlink, scout.SkipSpecial}
+	ampMissed    = []scout.SkipReason{scout.SkipTooLarge, scout.SkipUnreadable}
 )
-
-// skippedNote says how many files were left out for each of reasons, or
-// "" when none was.
-func skippedNote(skipped map[string]int, reasons []string) string {
-	if len(skipped) == 0 {
-		return ""
-	}
-	var parts []string
-	for _, k := range reasons {
-		if n := skipped[k]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ReplaceAll(k, "_", " ")))
-		}
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "Not searched: " + strings.Join(parts, ", ") + "."
-}

@@ -11,7 +11,7 @@ import (
 	"github.com/scoutkit/scout"
 )
 
-// refResult and refContext are the content-mode JSON shapes of seed 003,
+// refResult and refContext are amplifier grep's content-mode JSON shapes,
 // for encoding/json: the reference the hand-written encoder is checked
 // against.
 type refResult struct {

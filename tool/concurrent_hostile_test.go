@@ -1,8 +1,6 @@
 package tool
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -17,6 +15,7 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // mixedCalls are calls of every tool over mixedTree.
@@ -43,13 +42,8 @@ var mixedCalls = []struct {
 
 func mixedTree(t *testing.T) fstest.MapFS {
 	t.Helper()
-	var zb bytes.Buffer
-	zw := zip.NewWriter(&zb)
-	w, _ := zw.Create("in/m.txt")
-	w.Write([]byte("a member line\n"))
-	zw.Close()
 	m := fstest.MapFS{
-		"pkg.zip":    {Data: zb.Bytes()},
+		"pkg.zip":    {Data: testfs.Zip(testfs.Member{Name: "in/m.txt", Body: "a member line\n"})},
 		"nb.ipynb":   {Data: []byte(`{"cells":[{"cell_type":"code","source":["print(1)\n"],"outputs":[]},{"cell_type":"markdown","source":"# TODO notes"}],"nbformat":4,"nbformat_minor":5}`)},
 		"docs/a.md":  {Data: []byte("# Docs\nTODO: write\n")},
 		"docs/b.md":  {Data: []byte("nothing here\n")},

@@ -2,7 +2,6 @@ package tool
 
 import (
 	"archive/tar"
-	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,6 +14,7 @@ import (
 	"testing/fstest"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // outsideText is the content of the files outside the root: no Envelope
@@ -32,27 +32,14 @@ type hostileTree struct {
 
 func hostileArchives(t *testing.T) (zipData, tarData []byte) {
 	t.Helper()
-	var zb bytes.Buffer
-	zw := zip.NewWriter(&zb)
-	for name, body := range map[string]string{"ok.txt": "inside member\n", "../../slip.txt": "slipped member\n", "/abs.txt": "absolute member\n"} {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(body))
-	}
 	// A symbolic link member holds its target as its bytes: it is read as
 	// those bytes, never followed.
-	h := &zip.FileHeader{Name: "link_secret"}
-	h.SetMode(fs.ModeSymlink | 0o777)
-	w, err := zw.CreateHeader(h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Write([]byte("../outside/secret.txt"))
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
+	zipData = testfs.Zip(
+		testfs.Member{Name: "ok.txt", Body: "inside member\n"},
+		testfs.Member{Name: "../../slip.txt", Body: "slipped member\n"},
+		testfs.Member{Name: "/abs.txt", Body: "absolute member\n"},
+		testfs.Member{Name: "link_secret", Link: "../outside/secret.txt"},
+	)
 	var tb bytes.Buffer
 	tw := tar.NewWriter(&tb)
 	for _, h := range []*tar.Header{
@@ -75,7 +62,7 @@ func hostileArchives(t *testing.T) (zipData, tarData []byte) {
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return zb.Bytes(), tb.Bytes()
+	return zipData, tb.Bytes()
 }
 
 func hostileTrees(t *testing.T) []hostileTree {

@@ -73,7 +73,7 @@ func TestPiFindMeta(t *testing.T) {
 }
 
 // TestPiFindInternalURL: find takes an internal URL with a backing file and
-// refuses a glob in one with search's error (seed 004).
+// refuses a glob in one with search's error.
 func TestPiFindInternalURL(t *testing.T) {
 	m := fstest.MapFS{"skills/x.md": &fstest.MapFile{Data: []byte("x\n")}}
 	res := scout.Resolver(resolverFunc(func(url string) *scout.Resource { return &scout.Resource{SourcePath: "skills/x.md"} }))

@@ -13,7 +13,7 @@ import (
 
 // rejectCommaJoined refuses a paths entry holding a comma outside braces
 // and classes, unless the whole entry names an existing path,
-// with the seeds' error "paths is an array — pass ["a", "b"] not ["a,b"]"
+// with the error "paths is an array — pass ["a", "b"] not ["a,b"]"
 // and the entry split as it should have been passed (no empty element for
 // a stray comma); raw is the entry as given.
 func rejectCommaJoined(fsys fs.FS, root, entry, raw string) error {

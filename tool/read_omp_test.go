@@ -35,7 +35,8 @@ func ompURLs(t *testing.T) []string {
 // as a MapFS and as a real directory, in the hashline and numbered styles.
 func runOMP(t *testing.T, tests []ompCase) {
 	m := fstest.MapFS{"README.md": {Data: []byte("# Workspace readme: Scout must not show this\n")}}
-	for wsName, c := range map[string]Config{"MapFS": {FS: m}, "TempDir": {Root: testfs.WriteDir(t, m)}} {
+	for _, tr := range testfs.Trees(t, m) {
+		wsName, c := tr.Name, Config{FS: tr.FS, Root: tr.Root}
 		for _, style := range []string{"hashline", "numbered"} {
 			c.Style = style
 			for _, tt := range tests {

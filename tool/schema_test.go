@@ -9,8 +9,10 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/envelope"
 	"github.com/scoutkit/scout/internal/errs"
 )
 
@@ -223,8 +225,10 @@ func TestDecode(t *testing.T) {
 		switch {
 		case tt.want == nil && (err == nil || !strings.Contains(err.Error(), tt.msg) || errs.CodeOf(err) != errs.InvalidParam):
 			t.Errorf("%s: got error %v, want INVALID_PARAM %q (%s)", tt.args, err, tt.msg, tt.reason)
-		case tt.want != nil && (err != nil || !reflect.DeepEqual(&got, tt.want)):
-			t.Errorf("%s: got %+v, %v; want %+v (%s)", tt.args, got, err, *tt.want, tt.reason)
+		case tt.want != nil:
+			if assert.NoError(t, err, "%s (%s)", tt.args, tt.reason) {
+				assert.Equal(t, tt.want, &got, "%s (%s)", tt.args, tt.reason)
+			}
 		}
 	}
 }
@@ -310,7 +314,7 @@ func TestDefinedToolDecodes(t *testing.T) {
 		}
 		env, err := probe.run(context.Background(), &Config{}, a)
 		if err != nil {
-			return scout.ErrorEnvelope(err, nil)
+			return envelope.Error(err, nil)
 		}
 		return env
 	}

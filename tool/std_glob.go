@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/envelope"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
@@ -125,7 +126,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 				code, why = errs.Internal, fmt.Sprintf("Search scanned more than %d items without a match", stdMaxVisited)
 			}
 			msg := fmt.Sprintf("No files found matching '%s' in '%s'\n%s\n[Error: %s. Narrow path or pattern.]", norm, shownPath, scanned, why)
-			env := scout.ErrorEnvelope(&errs.Error{Code: code, Message: msg}, nil)
+			env := envelope.Error(&errs.Error{Code: code, Message: msg}, nil)
 			env.Data = data
 			env.Context.ParamsInput = nil // Call records the arguments as given
 			fillStd(env, res, resolved, norm)

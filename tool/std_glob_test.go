@@ -11,6 +11,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/testfs"
 )
@@ -38,11 +40,9 @@ func TestStdGlobBreakers(t *testing.T) {
 	if env.Status != scout.StatusPartial || !strings.Contains(env.Text, "[Partial: Scanned more than 20000 items") {
 		t.Fatalf("match before the count breaker: %s %q", env.Status, env.Text)
 	}
-	if d := env.Data.(*stdGlobData); d.AbortedReason != "count_limit" || fmt.Sprint(d.Paths) != "[a.py]" {
-		t.Errorf("data = %v", d)
-	}
+	assert.Equal(t, &stdGlobData{Paths: []string{"a.py"}, AbortedReason: "count_limit"}, env.Data)
 	if js, _ := json.Marshal(env.Data); string(js) != `{"paths":["a.py"],"truncated":false,"aborted_reason":"count_limit"}` {
-		t.Errorf("data = %s, want seed 002's fields in its order", js)
+		t.Errorf("data = %s, want the Glob fields in their order", js)
 	}
 	if env.Stats.Visited < 20000 {
 		t.Errorf("visited %d, want the breaker's 20000", env.Stats.Visited)
@@ -82,7 +82,7 @@ func TestRelativeRootAbsolutePath(t *testing.T) {
 }
 
 // TestStdGlobTimeLimit: the 2 s breaker gives a partial result with
-// aborted_reason time_limit and seed 002's notice, or a TIMEOUT error when
+// aborted_reason time_limit and the time-limit notice, or a TIMEOUT error when
 // nothing matched yet.
 func TestStdGlobTimeLimit(t *testing.T) {
 	m := fstest.MapFS{"a.py": &fstest.MapFile{}}
@@ -110,7 +110,7 @@ func TestStdGlobTimeLimit(t *testing.T) {
 	}
 }
 
-// TestStdGlobTreeOrder: paths come as seed 002's sorted top-down walk lists
+// TestStdGlobTreeOrder: paths come as a sorted top-down walk lists
 // them (a directory's own files before its subdirectories'), and the limit
 // keeps the first of that order.
 func TestStdGlobTreeOrder(t *testing.T) {
@@ -119,14 +119,15 @@ func TestStdGlobTreeOrder(t *testing.T) {
 		m[p] = &fstest.MapFile{}
 	}
 	for _, c := range []struct {
-		args, want string
+		args string
+		want []string
 	}{
-		{`{"pattern":"**/*.py"}`, "[b.py tests.py a/deep/x.py src/a.py src/z.py src/utils/io.py]"},
-		{`{"pattern":"**/*.py","limit":3}`, "[b.py tests.py a/deep/x.py]"},
+		{`{"pattern":"**/*.py"}`, []string{"b.py", "tests.py", "a/deep/x.py", "src/a.py", "src/z.py", "src/utils/io.py"}},
+		{`{"pattern":"**/*.py","limit":3}`, []string{"b.py", "tests.py", "a/deep/x.py"}},
 	} {
 		env := Call(context.Background(), Config{FS: m}, Standardized, "Glob", []byte(c.args))
-		if d, ok := env.Data.(*stdGlobData); !ok || fmt.Sprint(d.Paths) != c.want {
-			t.Errorf("%s: data %v, want paths %s", c.args, env.Data, c.want)
+		if d, ok := env.Data.(*stdGlobData); assert.True(t, ok, "%s: data %v", c.args, env.Data) {
+			assert.Equal(t, c.want, d.Paths, c.args)
 		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/envelope"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/pathutil"
 )
@@ -267,7 +268,7 @@ func Call(ctx context.Context, c Config, toolset, name string, arguments []byte)
 		}
 	}
 	_, err := Lookup(toolset, name) // the error naming what exists
-	env := scout.ErrorEnvelope(err, json.RawMessage(arguments))
+	env := envelope.Error(err, json.RawMessage(arguments))
 	env.Context.Cwd = "."
 	return env
 }
@@ -279,7 +280,7 @@ func (t *Tool) call(ctx context.Context, c Config, arguments []byte) (env *scout
 	defer func() {
 		if r := recover(); r != nil {
 			err := errs.New(errs.Internal, "Internal error in %s/%s: %v. This is a bug in Scout; please report it with the arguments.\n%s", t.Toolset, t.Name, r, firstLines(string(debug.Stack()), 12))
-			env = scout.ErrorEnvelope(err, params)
+			env = envelope.Error(err, params)
 		}
 		env.Stats.TimeMS = time.Since(start).Milliseconds()
 		if env.Context.Cwd == "" {
@@ -291,14 +292,14 @@ func (t *Tool) call(ctx context.Context, c Config, arguments []byte) (env *scout
 	}()
 	a, err := parseArgs(arguments, t.fields)
 	if err != nil {
-		return scout.ErrorEnvelope(err, params)
+		return envelope.Error(err, params)
 	}
 	if err := ctx.Err(); err != nil {
-		return scout.ErrorEnvelope(errs.Wrap(errs.CodeOf(err), err, "Call canceled before it started: %v", err), params)
+		return envelope.Error(errs.Stopped(ctx, "Call", err), params)
 	}
 	env, err = t.run(ctx, &c, a)
 	if err != nil {
-		return scout.ErrorEnvelope(err, params)
+		return envelope.Error(err, params)
 	}
 	return env
 }

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout"
 )
 
@@ -93,9 +95,7 @@ func TestClientFanOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *st != (scout.IndexStatus{Commit: commit, Files: 5, Bytes: 150, Endpoints: 3}) {
-		t.Errorf("Status = %+v", st)
-	}
+	assert.Equal(t, &scout.IndexStatus{Commit: commit, Files: 5, Bytes: 150, Endpoints: 3}, st)
 	q := query()
 	q.Include = []string{`^src/`}
 	q.Exclude = []string{`(?:^|/)[^/]*_test\.go$`}
@@ -281,9 +281,7 @@ func TestUnindexed(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []scout.UnindexedFile{{Path: "ab", Reason: "too_small"}, {Path: "big.txt", Reason: "too_large"}, {Path: "bin.dat", Reason: "binary"}, {Path: "dense.txt", Reason: "too_many_trigrams"}, {Path: "new.txt", Reason: "other"}, {Path: "text.md", Reason: "other"}}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("Unindexed = %v, want %v", got, want)
-	}
+	assert.Equal(t, want, got)
 }
 
 func b64(s string) string {

@@ -7,13 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
 
+	"github.com/scoutkit/scout/internal/testfs"
 	"github.com/scoutkit/scout/tool"
 )
 
@@ -72,19 +72,13 @@ func TestDoorsAgree(t *testing.T) {
 	ctx := context.Background()
 	sessions := map[string]*mcp.ClientSession{}
 	for _, c := range doorCalls {
-		goEnv := untimedEnvelope(t, tool.Call(ctx, tool.Config{Root: root}, c.toolset, c.name, []byte(c.args)))
+		goEnv := testfs.Untimed(t, tool.Call(ctx, tool.Config{Root: root}, c.toolset, c.name, []byte(c.args)))
 
 		code, out, errb := runCLI("call", "--toolset", c.toolset, "--root", root, c.name, c.args)
 		if code != 0 {
 			t.Fatalf("call %s %s: exit %d: %s", c.name, c.args, code, errb)
 		}
-		var callEnv any
-		if err := json.Unmarshal([]byte(out), &callEnv); err != nil {
-			t.Fatal(err)
-		}
-		if got := untimedEnvelope(t, callEnv); !reflect.DeepEqual(got, goEnv) {
-			t.Errorf("%s/%s %s: scout call answers\n%v\nGo answers\n%v", c.toolset, c.name, c.args, got, goEnv)
-		}
+		assert.Equal(t, goEnv, testfs.Untimed(t, []byte(out)), "%s/%s %s: scout call answers what Go answers", c.toolset, c.name, c.args)
 
 		cs := sessions[c.toolset]
 		if cs == nil {
@@ -95,23 +89,8 @@ func TestDoorsAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := untimedEnvelope(t, res.StructuredContent); !reflect.DeepEqual(got, goEnv) {
-			t.Errorf("%s/%s %s: scout mcp answers\n%v\nGo answers\n%v", c.toolset, c.name, c.args, got, goEnv)
-		}
+		assert.Equal(t, goEnv, testfs.Untimed(t, res.StructuredContent), "%s/%s %s: scout mcp answers what Go answers", c.toolset, c.name, c.args)
 	}
-}
-
-// elapsed matches the durations some texts report ("Scanned 8 items in
-// 3ms"), which differ between two runs.
-var elapsed = regexp.MustCompile(`\b\d+ms\b`)
-
-// untimedEnvelope is envelopeMap with the durations in the text replaced.
-func untimedEnvelope(t *testing.T, v any) map[string]any {
-	m := envelopeMap(t, v)
-	if text, ok := m["text"].(string); ok {
-		m["text"] = elapsed.ReplaceAllString(text, "Nms")
-	}
-	return m
 }
 
 // mcpInProcess runs `scout mcp ARGS` in process on pipes and connects the

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/envelope"
 )
 
 // rawData marshals itself, as the content-mode results of amplifier grep do.
@@ -42,7 +43,7 @@ func TestWriteEnvelope(t *testing.T) {
 			Text: "t", Context: scout.EnvelopeContext{Cwd: ".", ParamsInput: params}}},
 		{"plain data goes through encoding/json", &scout.Envelope{Status: scout.StatusPartial, Data: map[string]int{"n": 1},
 			Text: "t", Stats: scout.Stats{Matched: 3}, Context: scout.EnvelopeContext{Cwd: ".", ParamsInput: params}}},
-		{"error envelope, nil data", scout.ErrorEnvelope(errors.New("bad <input>"), params)},
+		{"error envelope, nil data", envelope.Error(errors.New("bad <input>"), params)},
 	}
 	for _, c := range cases {
 		var want, got bytes.Buffer

@@ -10,22 +10,19 @@ import (
 	"image/png"
 	"io"
 	"math/rand/v2"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/testfs"
@@ -128,23 +125,6 @@ func pngFile(t *testing.T) []byte {
 	return b.Bytes()
 }
 
-// envelopeMap is v as generic JSON without the call's timing.
-func envelopeMap(t *testing.T, v any) map[string]any {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("%s: %v", b, err)
-	}
-	if st, ok := m["stats"].(map[string]any); ok {
-		delete(st, "time_ms")
-	}
-	return m
-}
-
 func TestMCPEndToEnd(t *testing.T) {
 	root := writeTree(t, map[string][]byte{
 		"main.go":        []byte("package main\n\nfunc main() {}\n"),
@@ -193,9 +173,7 @@ func TestMCPEndToEnd(t *testing.T) {
 		if text, ok := res.Content[0].(*mcp.TextContent); !ok || text.Text != want.Text || !strings.Contains(text.Text, "util.go") {
 			t.Errorf("content %#v, want the text %q", res.Content[0], want.Text)
 		}
-		if got, w := envelopeMap(t, res.StructuredContent), envelopeMap(t, want); !reflect.DeepEqual(got, w) {
-			t.Errorf("structuredContent\n%v\nwant the Envelope\n%v", got, w)
-		}
+		assert.Equal(t, testfs.Untimed(t, want), testfs.Untimed(t, res.StructuredContent), "structuredContent is the Envelope")
 	})
 
 	t.Run("error", func(t *testing.T) {
@@ -203,7 +181,7 @@ func TestMCPEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		env := envelopeMap(t, res.StructuredContent)
+		env := testfs.Untimed(t, res.StructuredContent)
 		e, _ := env["error"].(map[string]any)
 		if !res.IsError || env["status"] != "error" || e["code"] != "INVALID_PARAM" || !strings.Contains(fmt.Sprint(e["message"]), "'paths'") {
 			t.Fatalf("isError %v, envelope %v; want an INVALID_PARAM error Envelope naming 'paths'", res.IsError, env)
@@ -263,17 +241,7 @@ func TestMCPStandardizedToolset(t *testing.T) {
 // for three reads), and with --no-web refuses URLs and says read is
 // closed-world.
 func TestMCPWeb(t *testing.T) {
-	var requests atomic.Int32
-	var page strings.Builder
-	for i := 1; i <= 400; i++ {
-		fmt.Fprintf(&page, "line %d\n", i)
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests.Add(1)
-		w.Header().Set("Content-Type", "text/plain")
-		io.WriteString(w, page.String())
-	}))
-	defer srv.Close()
+	srvURL, requests := testfs.PageServer(t)
 	read := func(cs *mcp.ClientSession, path string) (string, bool) {
 		t.Helper()
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"path": path}})
@@ -284,12 +252,12 @@ func TestMCPWeb(t *testing.T) {
 	}
 
 	closed, _, _ := mcpSession(t, "--root", t.TempDir())
-	if text, isErr := read(closed, srv.URL+"/page.txt"); !isErr || !strings.Contains(text, "127.0.0.1 is a loopback address") || requests.Load() != 0 {
+	if text, isErr := read(closed, srvURL+"/page.txt"); !isErr || !strings.Contains(text, "127.0.0.1 is a loopback address") || requests.Load() != 0 {
 		t.Fatalf("a loopback URL without --allow-private-network: isError %v, %q", isErr, text)
 	}
 	cs, _, _ := mcpSession(t, "--root", t.TempDir(), "--allow-private-network")
 	for _, p := range []struct{ sel, want string }{{"", "line 1"}, {":301", "line 301"}, {":390-395", "line 392"}} {
-		if text, isErr := read(cs, srv.URL+"/page.txt"+p.sel); isErr || !strings.Contains(text, p.want) {
+		if text, isErr := read(cs, srvURL+"/page.txt"+p.sel); isErr || !strings.Contains(text, p.want) {
 			t.Fatalf("read %s: isError %v, %q", p.sel, isErr, text)
 		}
 	}
@@ -298,7 +266,7 @@ func TestMCPWeb(t *testing.T) {
 	}
 
 	off, _, _ := mcpSession(t, "--root", t.TempDir(), "--no-web", "--allow-private-network")
-	if text, isErr := read(off, srv.URL+"/page.txt"); !isErr || !strings.Contains(text, "turned off by the host") {
+	if text, isErr := read(off, srvURL+"/page.txt"); !isErr || !strings.Contains(text, "turned off by the host") {
 		t.Errorf("--no-web read: isError %v, %q", isErr, text)
 	}
 	if n := requests.Load(); n != 1 {

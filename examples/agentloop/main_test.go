@@ -35,7 +35,8 @@ func TestRun(t *testing.T) {
 		{"none", without, []string{"No matches found", "model: There are no TODO comments"}, "the model stops early"},
 	}
 	for _, tt := range tests {
-		for kind, cfg := range map[string]tool.Config{"mapfs": {FS: tt.fsys}, "dir": {Root: testfs.WriteDir(t, tt.fsys)}} {
+		for _, tr := range testfs.Trees(t, tt.fsys) {
+			kind, cfg := tr.Name, tool.Config{FS: tr.FS, Root: tr.Root}
 			var out bytes.Buffer
 			if err := run(context.Background(), &out, cfg, scripted{}); err != nil {
 				t.Fatalf("%s/%s: %v", tt.name, kind, err)

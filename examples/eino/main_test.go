@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	einotool "github.com/cloudwego/eino/components/tool"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/scoutkit/scout/tool"
 )
@@ -46,9 +46,7 @@ func TestTools(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, _ := json.Marshal(js)
-			if !sameJSON(t, got, defs[i].Schema) {
-				t.Errorf("%s/%s: the model is shown the schema\n%s\nwant Scout's\n%s", ts, info.Name, got, defs[i].Schema)
-			}
+			assert.JSONEq(t, string(defs[i].Schema), string(got), "%s/%s: the model is shown another schema than Scout's", ts, info.Name)
 			if _, ok := bt.(einotool.InvokableTool); !ok {
 				t.Errorf("%s/%s is not invokable", ts, info.Name)
 			}
@@ -66,15 +64,6 @@ func TestTools(t *testing.T) {
 			t.Errorf("find: %q, %v; want %q", text, err, want)
 		}
 	}
-}
-
-func sameJSON(t *testing.T, a, b []byte) bool {
-	t.Helper()
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		t.Fatalf("not JSON: %s / %s", a, b)
-	}
-	return reflect.DeepEqual(x, y)
 }
 
 // TestRun: a ToolsNode runs a model's calls through the tools; a bad call

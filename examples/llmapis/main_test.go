@@ -5,10 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
-	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/scoutkit/scout/tool"
 )
@@ -66,9 +67,7 @@ func TestOpenAI(t *testing.T) {
 	}
 	for _, tl := range tools {
 		f := tl.(map[string]any)["function"].(map[string]any)
-		if !reflect.DeepEqual(f["parameters"], want[f["name"].(string)]) {
-			t.Errorf("%s: parameters %v, want Scout's schema", f["name"], f["parameters"])
-		}
+		assert.Equal(t, want[f["name"].(string)], f["parameters"], "%s: parameters, want Scout's schema", f["name"])
 	}
 	for i, text := range texts(cfg) {
 		msgs := script.requests[i+1]["messages"].([]any)
@@ -103,9 +102,7 @@ func TestAnthropic(t *testing.T) {
 	}
 	for _, tl := range tools {
 		m := tl.(map[string]any)
-		if !reflect.DeepEqual(m["input_schema"], want[m["name"].(string)]) {
-			t.Errorf("%s: input_schema %v, want Scout's schema %v", m["name"], m["input_schema"], want[m["name"].(string)])
-		}
+		assert.Equal(t, want[m["name"].(string)], m["input_schema"], "%s: input_schema, want Scout's schema", m["name"])
 	}
 	for i, text := range texts(cfg) {
 		msgs := script.requests[i+1]["messages"].([]any)

@@ -1,13 +1,8 @@
 package archive
 
 import (
-	"archive/tar"
-	"archive/zip"
-	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,87 +11,44 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/testfs"
 )
-
-// member is one entry of a test fixture.
-type member struct {
-	name string
-	body string
-	dir  bool
-}
 
 var fixtureTime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
-func buildZip(t testing.TB, ms []member) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	w := zip.NewWriter(&buf)
-	for _, m := range ms {
-		h := &zip.FileHeader{Name: m.name, Method: zip.Deflate, Modified: fixtureTime}
-		if m.dir {
-			h.Name += "/"
-			h.Method = zip.Store
-		}
-		f, err := w.CreateHeader(h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := io.WriteString(f, m.body); err != nil {
-			t.Fatal(err)
-		}
+// dated returns the members at fixtureTime.
+func dated(ms []testfs.Member) []testfs.Member {
+	out := make([]testfs.Member, len(ms))
+	for i, m := range ms {
+		m.ModTime = fixtureTime
+		out[i] = m
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return out
 }
 
-func buildTar(t testing.TB, ms []member, gz bool) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	var out io.Writer = &buf
-	var zw *gzip.Writer
+func buildZip(ms []testfs.Member) []byte { return testfs.Zip(dated(ms)...) }
+
+func buildTar(ms []testfs.Member, gz bool) []byte {
 	if gz {
-		zw = gzip.NewWriter(&buf)
-		out = zw
+		return testfs.Tgz(dated(ms)...)
 	}
-	w := tar.NewWriter(out)
-	for _, m := range ms {
-		h := &tar.Header{Name: m.name, Mode: 0o644, Size: int64(len(m.body)), ModTime: fixtureTime, Typeflag: tar.TypeReg, Format: tar.FormatPAX}
-		if m.dir {
-			h.Name += "/"
-			h.Typeflag = tar.TypeDir
-			h.Size = 0
-		}
-		if err := w.WriteHeader(h); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := io.WriteString(w, m.body); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if zw != nil {
-		if err := zw.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return buf.Bytes()
+	return testfs.Tar(dated(ms)...)
 }
 
 // build writes ms in the format named by name's extension.
-func build(t testing.TB, name string, ms []member) []byte {
+func build(t testing.TB, name string, ms []testfs.Member) []byte {
 	switch FormatOf(name) {
 	case Zip:
-		return buildZip(t, ms)
+		return buildZip(ms)
 	case Tar:
-		return buildTar(t, ms, false)
+		return buildTar(ms, false)
 	case TarGz:
-		return buildTar(t, ms, true)
+		return buildTar(ms, true)
 	}
 	t.Fatalf("no format for %s", name)
 	return nil
@@ -129,20 +81,20 @@ func fileSystems(t testing.TB, files map[string][]byte) map[string]fs.FS {
 var formats = []string{"a.zip", "a.tar", "a.tar.gz", "a.tgz"}
 
 // sample is the tree every format is tested on.
-var sample = []member{
-	{name: "README.md", body: "# hello\n"},
-	{name: "src", dir: true},
-	{name: "src/main.go", body: "package main\n\nfunc main() {}\n"},
-	{name: "src/Zeta.txt", body: strings.Repeat("z", 1300)},
-	{name: "src/alpha.txt", body: ""},
-	{name: "src/deep/nested/x.ts", body: "export const x = 1\n"},
-	{name: "docs/guide.md", body: "guide\n"}, // "docs" is only implied
-	{name: "bin/tool", body: "\x7fELF\x00\x01binary"},
-	{name: "empty", dir: true},
-	{name: "../../etc/passwd", body: "root:x:0:0\n"},
-	{name: "/abs/file.txt", body: "absolute\n"},
-	{name: `win\path.txt`, body: "backslash\n"},
-	{name: "./dot/./x.txt", body: "dot\n"},
+var sample = []testfs.Member{
+	{Name: "README.md", Body: "# hello\n"},
+	{Name: "src/"},
+	{Name: "src/main.go", Body: "package main\n\nfunc main() {}\n"},
+	{Name: "src/Zeta.txt", Body: strings.Repeat("z", 1300)},
+	{Name: "src/alpha.txt", Body: ""},
+	{Name: "src/deep/nested/x.ts", Body: "export const x = 1\n"},
+	{Name: "docs/guide.md", Body: "guide\n"}, // "docs" is only implied
+	{Name: "bin/tool", Body: "\x7fELF\x00\x01binary"},
+	{Name: "empty/"},
+	{Name: "../../etc/passwd", Body: "root:x:0:0\n"},
+	{Name: "/abs/file.txt", Body: "absolute\n"},
+	{Name: `win\path.txt`, Body: "backslash\n"},
+	{Name: "./dot/./x.txt", Body: "dot\n"},
 }
 
 func lookupText(t *testing.T, a *Archive, inner string) (string, *Item) {
@@ -270,28 +222,13 @@ func TestCandidates(t *testing.T) {
 		{"\xff\xfe.tgz:\xc3", []Split{{"\xff\xfe.tgz", "\xc3"}}, "invalid UTF-8 passes through untouched"},
 	}
 	for _, c := range cases {
-		got := Candidates(c.p)
-		if !equalSplits(got, c.want) {
-			t.Errorf("Candidates(%q) (%s) = %v, want %v", c.p, c.reason, got, c.want)
-		}
+		assert.Equal(t, c.want, Candidates(c.p), "Candidates(%q) (%s)", c.p, c.reason)
 	}
-}
-
-func equalSplits(a, b []Split) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestResolve(t *testing.T) {
 	files := map[string][]byte{
-		"x/a.zip":           buildZip(t, sample),
+		"x/a.zip":           buildZip(sample),
 		"dir.zip/inner.txt": []byte("a directory named like an archive"),
 	}
 	for fsName, fsys := range fileSystems(t, files) {
@@ -308,9 +245,9 @@ func TestResolve(t *testing.T) {
 		}
 		for _, c := range cases {
 			got, ok, err := Resolve(fsys, c.p)
-			if err != nil || ok != c.ok || got != c.want {
-				t.Errorf("%s Resolve(%q) (%s) = %v, %v, %v", fsName, c.p, c.reason, got, ok, err)
-			}
+			require.NoError(t, err, "%s Resolve(%q) (%s)", fsName, c.p, c.reason)
+			assert.Equal(t, c.ok, ok, "%s Resolve(%q) (%s)", fsName, c.p, c.reason)
+			assert.Equal(t, c.want, got, "%s Resolve(%q) (%s)", fsName, c.p, c.reason)
 		}
 	}
 }

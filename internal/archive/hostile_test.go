@@ -14,6 +14,7 @@ import (
 	"testing/fstest"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // rawZip writes one member with the given raw bytes, method and flags.
@@ -57,15 +58,15 @@ func readMember(fsys fs.FS, name, inner string, lim Limits) error {
 func TestHostileArchives(t *testing.T) {
 	zeros := strings.Repeat("\x00", 8<<20)
 	lines := strings.Repeat("aaaaaaa\n", 1<<20)
-	var many []member
+	var many []testfs.Member
 	for i := range 30 {
-		many = append(many, member{name: strings.Repeat("m", i+1), body: "x"})
+		many = append(many, testfs.Member{Name: strings.Repeat("m", i+1), Body: "x"})
 	}
-	good := buildZip(t, sample)
-	goodTar := buildTar(t, sample, false)
-	goodTgz := buildTar(t, sample, true)
+	good := buildZip(sample)
+	goodTar := buildTar(sample, false)
+	goodTgz := buildTar(sample, true)
 	// corrupt the deflate stream of src/main.go inside an otherwise valid zip
-	badFlate := buildZip(t, []member{{name: "f.txt", body: strings.Repeat("hello world ", 500)}})
+	badFlate := buildZip([]testfs.Member{{Name: "f.txt", Body: strings.Repeat("hello world ", 500)}})
 	for i := 40; i < 60; i++ {
 		badFlate[i] ^= 0xff
 	}
@@ -79,10 +80,10 @@ func TestHostileArchives(t *testing.T) {
 	}{
 		{"enc", "e.zip", "secret.txt", rawZip(t, "secret.txt", zip.Store, 0x1, []byte("xxxx"), []byte("yyyy")), Limits{}, errs.Unsupported, "is encrypted", "encrypted member"},
 		{"bzip2", "m.zip", "f.txt", rawZip(t, "f.txt", 12, 0, []byte("BZh9"), []byte("abc")), Limits{}, errs.Unsupported, "compression method 12", "unsupported method"},
-		{"zip bomb", "b.zip", "z", buildZip(t, []member{{name: "z", body: lines}}), Limits{MaxMemberBytes: 1 << 20}, errs.TooLarge, "decompresses to more than 1.0MB", "member bytes capped"},
-		{"tgz bomb", "b.tgz", "after", buildTar(t, []member{{name: "z", body: zeros}, {name: "after", body: "x"}}, true), Limits{MaxScanBytes: 1 << 20}, errs.TooLarge, "Archive 'b.tgz' decompresses to more than 1.0MB", "scan bytes capped"},
-		{"zip entries", "n.zip", "", buildZip(t, many), Limits{MaxEntries: 10}, errs.TooLarge, "30 entries, more than the limit of 10", "entry count capped at open"},
-		{"tar entries", "n.tar", "", buildTar(t, many, false), Limits{MaxEntries: 10}, errs.TooLarge, "more than 10 entries", "entry count capped while scanning"},
+		{"zip bomb", "b.zip", "z", buildZip([]testfs.Member{{Name: "z", Body: lines}}), Limits{MaxMemberBytes: 1 << 20}, errs.TooLarge, "decompresses to more than 1.0MB", "member bytes capped"},
+		{"tgz bomb", "b.tgz", "after", buildTar([]testfs.Member{{Name: "z", Body: zeros}, {Name: "after", Body: "x"}}, true), Limits{MaxScanBytes: 1 << 20}, errs.TooLarge, "Archive 'b.tgz' decompresses to more than 1.0MB", "scan bytes capped"},
+		{"zip entries", "n.zip", "", buildZip(many), Limits{MaxEntries: 10}, errs.TooLarge, "30 entries, more than the limit of 10", "entry count capped at open"},
+		{"tar entries", "n.tar", "", buildTar(many, false), Limits{MaxEntries: 10}, errs.TooLarge, "more than 10 entries", "entry count capped while scanning"},
 		{"zip truncated", "t.zip", "", good[:len(good)-10], Limits{}, errs.Unsupported, "not a valid zip file", "no end of central directory"},
 		{"zip garbage", "g.zip", "", []byte("this is not a zip at all"), Limits{}, errs.Unsupported, "Cannot read archive 'g.zip'", "garbage"},
 		{"zip corrupt data", "c.zip", "f.txt", badFlate, Limits{}, errs.Unsupported, "Archive entry 'f.txt'", "corrupt deflate stream"},
@@ -106,7 +107,7 @@ func TestHostileArchives(t *testing.T) {
 		want string
 	}{
 		"c.zip": {badFlate, "f.txt 6000"},
-		"b.zip": {buildZip(t, []member{{name: "z", body: lines}}), "z 8388608"},
+		"b.zip": {buildZip([]testfs.Member{{Name: "z", Body: lines}}), "z 8388608"},
 	} {
 		a, err := Open(context.Background(), fstest.MapFS{name: {Data: c.data}}, name, Limits{MaxMemberBytes: 1 << 10, MaxScanBytes: 1 << 10})
 		if err != nil {
@@ -120,7 +121,7 @@ func TestHostileArchives(t *testing.T) {
 }
 
 func TestCanceled(t *testing.T) {
-	fsys := fstest.MapFS{"a.tgz": {Data: buildTar(t, sample, true)}, "a.zip": {Data: buildZip(t, sample)}}
+	fsys := fstest.MapFS{"a.tgz": {Data: buildTar(sample, true)}, "a.zip": {Data: buildZip(sample)}}
 	for _, name := range []string{"a.tgz", "a.zip"} {
 		a, err := Open(context.Background(), fsys, name, Limits{})
 		if err != nil {
@@ -145,7 +146,7 @@ func TestCanceled(t *testing.T) {
 }
 
 func TestWalk(t *testing.T) {
-	ms := append([]member{}, sample...)
+	ms := append([]testfs.Member{}, sample...)
 	for _, name := range formats {
 		fsys := fstest.MapFS{name: {Data: build(t, name, ms)}}
 		a, err := Open(context.Background(), fsys, name, Limits{})
@@ -194,7 +195,7 @@ func TestCutInner(t *testing.T) {
 }
 
 func TestGzippedTarNamedTar(t *testing.T) {
-	fsys := fstest.MapFS{"a.tar": {Data: buildTar(t, sample, true)}}
+	fsys := fstest.MapFS{"a.tar": {Data: buildTar(sample, true)}}
 	if err := readMember(fsys, "a.tar", "src/main.go", Limits{}); err != nil {
 		t.Errorf("a gzipped .tar: %v", err)
 	}
@@ -202,8 +203,8 @@ func TestGzippedTarNamedTar(t *testing.T) {
 
 func TestWalkBudget(t *testing.T) {
 	mb := strings.Repeat("aaaaaaa\n", 1<<17)
-	ms := []member{{name: "a", body: mb}, {name: "b", body: mb}, {name: "c", body: mb}, {name: "d", body: mb}}
-	fsys := fstest.MapFS{"o.zip": {Data: buildZip(t, ms)}}
+	ms := []testfs.Member{{Name: "a", Body: mb}, {Name: "b", Body: mb}, {Name: "c", Body: mb}, {Name: "d", Body: mb}}
+	fsys := fstest.MapFS{"o.zip": {Data: buildZip(ms)}}
 	a, err := Open(context.Background(), fsys, "o.zip", Limits{MaxScanBytes: 3 << 20})
 	if err != nil {
 		t.Fatal(err)
@@ -226,7 +227,7 @@ func TestWalkBudget(t *testing.T) {
 }
 
 func TestHead(t *testing.T) {
-	fsys := fstest.MapFS{"a.tgz": {Data: buildTar(t, sample, true)}}
+	fsys := fstest.MapFS{"a.tgz": {Data: buildTar(sample, true)}}
 	a, err := Open(context.Background(), fsys, "a.tgz", Limits{})
 	if err != nil {
 		t.Fatal(err)
@@ -267,9 +268,9 @@ func TestIsBinary(t *testing.T) {
 }
 
 func FuzzArchive(f *testing.F) {
-	f.Add(buildZip(f, sample), uint8(0))
-	f.Add(buildTar(f, sample, false), uint8(1))
-	f.Add(buildTar(f, sample, true), uint8(2))
+	f.Add(buildZip(sample), uint8(0))
+	f.Add(buildTar(sample, false), uint8(1))
+	f.Add(buildTar(sample, true), uint8(2))
 	f.Add(rawZip(f, "x", 12, 1, []byte("abc"), []byte("abc")), uint8(0))
 	names := []string{"f.zip", "f.tar", "f.tgz"}
 	f.Fuzz(func(t *testing.T, data []byte, kind uint8) {
@@ -312,7 +313,7 @@ func TestZip64AndPrefix(t *testing.T) {
 		t.Fatal(err)
 	}
 	big := buf.Bytes()
-	sfx := append(bytes.Repeat([]byte("#!stub\n"), 300), buildZip(t, sample)...)
+	sfx := append(bytes.Repeat([]byte("#!stub\n"), 300), buildZip(sample)...)
 	cases := []struct {
 		name, file, inner, want string
 		data                    []byte

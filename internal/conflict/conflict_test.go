@@ -1,9 +1,10 @@
 package conflict
 
 import (
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestParse(t *testing.T) {
@@ -220,7 +221,5 @@ func nonNil(s []string) []string {
 
 func same(t *testing.T, want, got any, reason string) {
 	t.Helper()
-	if !reflect.DeepEqual(want, got) {
-		t.Errorf("%s\n got: %#v\nwant: %#v", reason, got, want)
-	}
+	assert.Equal(t, want, got, reason)
 }

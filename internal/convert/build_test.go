@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"archive/zip"
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
@@ -12,34 +11,13 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // Builders of small documents for the tests: OOXML and EPUB are zips of
 // XML, PDF is written object by object with a correct xref table, DOC is a
 // hand-built compound file.
-
-func zipOf(t testing.TB, files map[string]string) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	w := zip.NewWriter(&b)
-	// Deterministic order.
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		f, err := w.Create(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.Write([]byte(files[n]))
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
 
 const wNS = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`
 
@@ -61,7 +39,7 @@ func docxWith(t testing.TB, body string, extra map[string]string) []byte {
 	for k, v := range extra {
 		files[k] = v
 	}
-	return zipOf(t, files)
+	return testfs.Zip(testfs.Files(files)...)
 }
 
 const pNS = `xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"`
@@ -97,7 +75,7 @@ func pptxOf(t testing.TB, slides []string, notes map[int]string) []byte {
 	}
 	files["ppt/presentation.xml"] = `<?xml version="1.0"?><p:presentation ` + pNS + `><p:sldIdLst>` + ids.String() + `</p:sldIdLst></p:presentation>`
 	files["ppt/_rels/presentation.xml.rels"] = `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` + rels.String() + `</Relationships>`
-	return zipOf(t, files)
+	return testfs.Zip(testfs.Files(files)...)
 }
 
 // xlsxOf builds a workbook with one sheet per map entry, in name order:
@@ -143,7 +121,7 @@ func xlsxOf(t testing.TB, sheets map[string][][]any) []byte {
 		list.String() + `</sheets></workbook>`
 	files["xl/_rels/workbook.xml.rels"] = `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` + rels.String() + `</Relationships>`
 	files["xl/sharedStrings.xml"] = `<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` + sst.String() + `</sst>`
-	return zipOf(t, files)
+	return testfs.Zip(testfs.Files(files)...)
 }
 
 // xmlText escapes s for XML text and attribute values.
@@ -177,7 +155,7 @@ func epubOf(t testing.TB, title string, chapters ...string) []byte {
 		files["OEBPS/"+name] = `<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>x</title></head><body>` + chapters[i] + `</body></html>`
 	}
 	files["OEBPS/content.opf"] = `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>` + title + `</dc:title><dc:creator>Ada</dc:creator></metadata><manifest>` + manifest.String() + `</manifest><spine>` + spine.String() + `</spine></package>`
-	return zipOf(t, files)
+	return testfs.Zip(testfs.Files(files)...)
 }
 
 // pdfOf writes a PDF with one page per string, each line drawn with

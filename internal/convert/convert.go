@@ -45,7 +45,6 @@ package convert
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"maps"
 	"slices"
@@ -53,6 +52,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 )
 
@@ -170,11 +170,7 @@ func (s safe) Convert(ctx context.Context, r io.ReaderAt, size int64) (text stri
 
 // outputCut is the Partial of a text cut at MaxOutput.
 func outputCut() *errs.Partial {
-	size := fmt.Sprintf("%d MiB", outputCap>>20)
-	if outputCap < 1<<20 {
-		size = fmt.Sprintf("%d KiB", outputCap>>10)
-	}
-	return &errs.Partial{Reason: "conversion stopped after " + size + " of text; the rest of the document is not shown"}
+	return &errs.Partial{Reason: "conversion stopped after " + dirtree.FormatBytes(int64(outputCap)) + " of text; the rest of the document is not shown"}
 }
 
 // ctxReaderAt fails reads once ctx is done.

@@ -188,13 +188,15 @@ func TestMalformed(t *testing.T) {
 			}, "the page tree"},
 		{"pdf: no text layer", ".pdf", func(testing.TB) []byte { return pdfOf("") }, "no text layer"},
 		{"docx: not a zip", ".docx", func(testing.TB) []byte { return []byte("PK\x03\x04garbage") }, "not a valid DOCX"},
-		{"docx: zip without document.xml", ".docx", func(t testing.TB) []byte { return zipOf(t, map[string]string{"a.txt": "x"}) }, "missing part word/document.xml"},
+		{"docx: zip without document.xml", ".docx", func(t testing.TB) []byte { return testfs.Zip(testfs.Files(map[string]string{"a.txt": "x"})...) }, "missing part word/document.xml"},
 		{"docx: broken XML", ".docx", func(t testing.TB) []byte {
-			return zipOf(t, map[string]string{"word/document.xml": "<w:document><w:body><w:p>\x00"})
+			return testfs.Zip(testfs.Files(map[string]string{"word/document.xml": "<w:document><w:body><w:p>\x00"})...)
 		}, "not a valid DOCX"},
-		{"pptx: no presentation.xml", ".pptx", func(t testing.TB) []byte { return zipOf(t, map[string]string{"x": "y"}) }, "missing part ppt/presentation.xml"},
+		{"pptx: no presentation.xml", ".pptx", func(t testing.TB) []byte { return testfs.Zip(testfs.Files(map[string]string{"x": "y"})...) }, "missing part ppt/presentation.xml"},
 		{"xlsx: random bytes", ".xlsx", func(testing.TB) []byte { return []byte("not a workbook") }, "not a valid XLSX"},
-		{"epub: no container", ".epub", func(t testing.TB) []byte { return zipOf(t, map[string]string{"mimetype": "application/epub+zip"}) }, "missing part META-INF/container.xml"},
+		{"epub: no container", ".epub", func(t testing.TB) []byte {
+			return testfs.Zip(testfs.Files(map[string]string{"mimetype": "application/epub+zip"})...)
+		}, "missing part META-INF/container.xml"},
 		{"rtf: wrong header", ".rtf", func(testing.TB) []byte { return []byte("plain text") }, `does not start with {\rtf`},
 		{"doc: not a compound file", ".doc", func(testing.TB) []byte { return []byte("not ole") }, "not a valid DOC"},
 		{"doc: compound file without WordDocument", ".doc", func(testing.TB) []byte {
@@ -292,7 +294,7 @@ func TestSafe(t *testing.T) {
 		{"an error passes through", func(context.Context, io.ReaderAt, int64) (string, error) { return "", errBoom }, "boom", ""},
 		{"output over MaxOutput is cut and partial", func(context.Context, io.ReaderAt, int64) (string, error) {
 			return strings.Repeat("é", MaxOutput), nil
-		}, "conversion stopped after 16 MiB of text", "é"},
+		}, "conversion stopped after 16.0MB of text", "é"},
 		{"a partial text passes through", func(context.Context, io.ReaderAt, int64) (string, error) {
 			return "some", &errs.Partial{Reason: "page 2 left out"}
 		}, "page 2 left out", "some"},

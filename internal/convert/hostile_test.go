@@ -145,13 +145,13 @@ func TestOutputCap(t *testing.T) {
 		{"docx: text over the output cap", ".docx", func(t testing.TB) []byte {
 			p := "<w:p><w:r><w:t>" + strings.Repeat("words ", 20<<10) + "</w:t></w:r></w:p>"
 			return docxOf(t, strings.Repeat(p, 3))
-		}, "conversion stopped after 256 KiB of text", "words words"},
+		}, "conversion stopped after 256.0KB of text", "words words"},
 		{"docx: a table over the output cap stops growing", ".docx", func(t testing.TB) []byte {
 			row := "<w:tr><w:tc><w:p><w:r><w:t>" + strings.Repeat("c", 1000) + "</w:t></w:r></w:p></w:tc></w:tr>"
 			return docxOf(t, "<w:tbl>"+strings.Repeat(row, 20000)+"</w:tbl>") // 20 MB of cells
-		}, "conversion stopped after 256 KiB of text", "| ccc"},
+		}, "conversion stopped after 256.0KB of text", "| ccc"},
 		{"rtf: text over the output cap", ".rtf", func(testing.TB) []byte { return []byte(`{\rtf1 ` + strings.Repeat("text ", 200<<10) + `}`) },
-			"conversion stopped after 256 KiB of text", "text text"},
+			"conversion stopped after 256.0KB of text", "text text"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

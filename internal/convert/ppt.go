@@ -38,8 +38,8 @@ const (
 // record is bounded by its parent, so a corrupt length cannot make it
 // allocate or read more than the stream holds.
 //
-// (goppt, the library noted in dependencies.md, allocates whatever a
-// record header claims, up to 4 GiB, so it is not used.)
+// (The Go library goppt allocates whatever a record header claims, up to
+// 4 GiB, so it is not used.)
 func convertPPT(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
 	if c, ok := mislabelled(r, size); ok {
 		return c(ctx, r, size)

@@ -49,8 +49,8 @@ const (
 //
 // The reader is our own: it walks the Workbook stream record by record and
 // never trusts a count or size it has not checked against the bytes
-// present (grate, noted in dependencies.md, allocates whatever a file
-// announces and was crashed by 30 KB inputs under fuzzing).
+// present (the Go XLS library grate allocates whatever a file announces
+// and was crashed by 30 KB inputs under fuzzing).
 func convertXLS(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
 	if c, ok := mislabelled(r, size); ok {
 		return c(ctx, r, size)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // TestXLSXAgainstExcelize compares our reader with what the excelize-based
@@ -55,7 +56,7 @@ func TestXLSXAgainstExcelize(t *testing.T) {
 			if strings.HasSuffix(name, ".xlsx") {
 				data = mustRead(t, "testdata/"+name)
 			} else {
-				data = zipOf(t, parts[name])
+				data = testfs.Zip(testfs.Files(parts[name])...)
 			}
 			got, err := convertXLSX(context.Background(), bytes.NewReader(data), int64(len(data)))
 			if err != nil {
@@ -102,7 +103,7 @@ func xlsxWith(t testing.TB, rows string, extra map[string]string) []byte {
 	for k, v := range extra {
 		files[k] = v
 	}
-	return zipOf(t, files)
+	return testfs.Zip(testfs.Files(files)...)
 }
 
 func sstOf(items ...string) string {
@@ -240,7 +241,7 @@ func TestXLSXErrors(t *testing.T) {
 		want   string // substring of the message
 	}{
 		{"not a zip", func(testing.TB) []byte { return []byte("not a workbook") }, errs.Unsupported, "not a valid XLSX document: zip"},
-		{"a zip without a workbook part", func(t testing.TB) []byte { return zipOf(t, map[string]string{"a.xml": "<a/>"}) },
+		{"a zip without a workbook part", func(t testing.TB) []byte { return testfs.Zip(testfs.Files(map[string]string{"a.xml": "<a/>"})...) },
 			errs.Unsupported, "missing part xl/workbook.xml"},
 		{"a workbook without sheets", func(t testing.TB) []byte {
 			return xlsxWith(t, "", map[string]string{"xl/workbook.xml": `<workbook ` + xlsxNS + `><sheets/></workbook>`})
@@ -323,7 +324,7 @@ func renamePart(t testing.TB, b []byte, from, to string) []byte {
 		}
 		files[name] = string(data)
 	}
-	return zipOf(t, files)
+	return testfs.Zip(testfs.Files(files)...)
 }
 
 // zipBomb returns the zip b with part replaced by head and then spaces up
@@ -398,7 +399,7 @@ func TestXLSXBounds(t *testing.T) {
 		})
 		got, err := run(t, ".xlsx", data)
 		var part *errs.Partial
-		if !errors.As(err, &part) || part.Reason != "conversion stopped after 16 MiB of text; the rest of the document is not shown" {
+		if !errors.As(err, &part) || part.Reason != "conversion stopped after 16.0MB of text; the rest of the document is not shown" {
 			t.Fatalf("err = %v, want a *errs.Partial", err)
 		}
 		if len(got) < MaxOutput-1000 || len(got) > MaxOutput || strings.Contains(got, "## Later") {

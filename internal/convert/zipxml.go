@@ -59,20 +59,6 @@ func (p *pkg) openCapped(name string, limit int64) (io.ReadCloser, error) {
 	}{&capReader{r: rc, n: limit, limit: limit, name: name}, rc}, nil
 }
 
-// read returns a whole part.
-func (p *pkg) read(name string) ([]byte, error) {
-	rc, err := p.open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	b, err := io.ReadAll(rc)
-	if err != nil {
-		return nil, p.partErr(name, err)
-	}
-	return b, nil
-}
-
 func (p *pkg) partErr(name string, err error) error {
 	var ce *capError
 	if errors.As(err, &ce) {

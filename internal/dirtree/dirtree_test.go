@@ -9,6 +9,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout/internal/testfs"
 )
 
@@ -61,9 +63,7 @@ func TestRender(t *testing.T) {
 		if got != want {
 			t.Errorf("%s:\n%s\nwant:\n%s", mode, got, want)
 		}
-		if fmt.Sprint(tr.Pruned) != "[.DS_Store node_modules/]" {
-			t.Errorf("%s: pruned %v, want .DS_Store and node_modules recorded", mode, tr.Pruned)
-		}
+		assert.Equal(t, []string{".DS_Store", "node_modules/"}, tr.Pruned, "%s: .DS_Store and node_modules are recorded as pruned", mode)
 	}
 }
 

@@ -75,17 +75,6 @@ func SearchPattern(p string) string {
 	return "**/" + p
 }
 
-// SearchGlob compiles SearchPattern(p): the recursive glob of pi search for
-// a pattern relative to the search root.
-func SearchGlob(p string) (*Pattern, error) {
-	g, err := Compile(SearchPattern(p))
-	if err != nil {
-		return nil, err
-	}
-	g.src = p
-	return g, nil
-}
-
 // BraceUnion joins already-rebased items into one glob (pi's buildBraceUnion):
 // items are trimmed, empty ones dropped, "." segments and doubled slashes
 // removed, duplicates dropped (first one kept). One item is returned as is,

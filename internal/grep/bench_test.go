@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-// benchPatterns are the patterns of notes/perf.md: a literal, a
+// benchPatterns are the patterns the engine is measured on: a literal, a
 // case-insensitive literal, an alternation, no literal, an inner literal,
 // a frequent word, and a Unicode class.
 var benchPatterns = []struct {
@@ -99,7 +99,7 @@ func BenchmarkDenseLongLine(b *testing.B) {
 
 // BenchmarkGoroot searches $GOROOT/src as a tool would: a WalkDir
 // producer feeding one goroutine per worker, each with its own Scanner.
-// Compare with `rg` on the same tree (notes/perf.md).
+// Compare with `rg` on the same tree.
 func BenchmarkGoroot(b *testing.B) {
 	root := filepath.Join(runtime.GOROOT(), "src")
 	if _, err := os.Stat(root); err != nil {

@@ -5,7 +5,7 @@
 //
 // # How it is fast
 //
-// The methods are ripgrep's (see notes/perf.md):
+// The methods are ripgrep's:
 //
 //   - Small files are read whole with one read into a buffer the Scanner
 //     reuses; larger ones are streamed in 1 MiB chunks with the unfinished

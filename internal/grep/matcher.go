@@ -200,7 +200,7 @@ func IsGroupError(err error) bool {
 }
 
 // SanitizeBraces escapes the braces of pattern that cannot be part of a
-// repetition, as pi does before compiling (pi-behaviour §2.2): a '{' that
+// repetition, as pi does before compiling: a '{' that
 // does not start {N}, {N,} or {N,M} becomes \{, and every other '}'
 // becomes \}. Escapes are copied unchanged, and \p{..}, \P{..}, \x{..} and
 // \u{..} are copied whole.

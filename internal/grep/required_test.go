@@ -1,6 +1,10 @@
 package grep
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
 
 func TestRequiredLiterals(t *testing.T) {
 	for _, tc := range []struct {
@@ -25,9 +29,7 @@ func TestRequiredLiterals(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tc.pattern, err)
 		}
-		if got != tc.want {
-			t.Errorf("RequiredLiterals(%q, i=%v) = %+v, want %+v", tc.pattern, tc.ignoreCase, got, tc.want)
-		}
+		assert.Equal(t, tc.want, got, "RequiredLiterals(%q, i=%v)", tc.pattern, tc.ignoreCase)
 	}
 	if _, err := RequiredLiterals(Options{Pattern: "a("}); err == nil {
 		t.Error("RequiredLiterals(a() succeeded")

@@ -29,11 +29,11 @@ func TestTag(t *testing.T) {
 		{"", "5D05", "empty file"},
 		{"a", "7456", "no newline"},
 		{"hello\n", "5BF9", "final newline kept"},
-		{"shared-needle apps\n", "D246", "pi-behaviour vector"},
+		{"shared-needle apps\n", "D246", "the tag pi gives this text"},
 		{"line 1\nline 2\n", "D245", "plain lines"},
 		{"line 1  \r\nline 2\t\n", "D245", "trailing blanks and CRLF do not change the tag"},
 		{"line 1\rline 2\n", "D245", "lone CR is a line end"},
-		{"export const value = 1;\n", "52DB", "pi-behaviour vector"},
+		{"export const value = 1;\n", "52DB", "the tag pi gives this text"},
 		{"\xEF\xBB\xBFhello\n", "5BF9", "a UTF-8 BOM is not text: search and read agree"},
 	}
 	for _, tt := range tests {

@@ -18,6 +18,8 @@ import (
 	"golang.org/x/image/bmp"
 	"golang.org/x/image/tiff"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout/internal/errs"
 )
 
@@ -125,12 +127,13 @@ func TestInspectAndLoad(t *testing.T) {
 				t.Errorf("Detect = %q, %v; want %q", mime, ok, tt.want.MIME)
 			}
 			got, err := Inspect(bytes.NewReader(tt.data), int64(len(tt.data)))
-			if err != nil || got != tt.want {
-				t.Errorf("%s: Inspect = %+v, %v; want %+v", tt.reason, got, err, tt.want)
+			if assert.NoError(t, err, "%s: Inspect", tt.reason) {
+				assert.Equal(t, tt.want, got, "%s: Inspect", tt.reason)
 			}
 			got, data, err := Load(bytes.NewReader(tt.data), int64(len(tt.data)))
-			if err != nil || got != tt.want || !bytes.Equal(data, tt.data) {
-				t.Errorf("%s: Load = %+v, %d bytes, %v; want %+v and the file's bytes", tt.reason, got, len(data), err, tt.want)
+			if assert.NoError(t, err, "%s: Load", tt.reason) {
+				assert.Equal(t, tt.want, got, "%s: Load", tt.reason)
+				assert.True(t, bytes.Equal(data, tt.data), "%s: Load gives the file's bytes (%d of %d)", tt.reason, len(data), len(tt.data))
 			}
 		})
 	}

@@ -253,7 +253,7 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	r, err := findRepo(ctx, dir)
 	if err != nil {
 		rep.Fallback, rep.Detail = NotGit, err.Error()
-		return rep, nil, ctxErr(ctx)
+		return rep, nil, errs.Stopped(ctx, "Search", ctx.Err())
 	}
 	tr := trackerOf(r)
 	if git := GitPerFile * time.Duration(st.Files); !tr.visit(req.Walk.NoIgnore) && git > scanEstimate(st.Bytes)/2 {
@@ -398,24 +398,13 @@ func static(fsys fs.FS, req *search.Request) (why, detail string, err error) {
 // indexFailure turns a failed Status into a fallback, or the context's
 // error when the search itself was canceled.
 func indexFailure(ctx context.Context, err error) (Report, *search.Candidates, error) {
-	if err := ctxErr(ctx); err != nil {
+	if err := errs.Stopped(ctx, "Search", ctx.Err()); err != nil {
 		return Report{}, nil, err
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return Report{Fallback: Deadline, Detail: err.Error()}, nil, nil
 	}
 	return Report{Fallback: IndexError, Detail: err.Error()}, nil, nil
-}
-
-// ctxErr returns the coded error of a canceled or timed-out search.
-func ctxErr(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		if errors.Is(err, context.DeadlineExceeded) {
-			return errs.Wrap(errs.Timeout, err, "Search timed out: %v", err)
-		}
-		return errs.Wrap(errs.Canceled, err, "Search canceled: %v", err)
-	}
-	return nil
 }
 
 // scanEstimate is how long a scan of n bytes takes, about.

@@ -1,22 +1,22 @@
 package index
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/search"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // fakeBackend is an index that answers from a list of matching files
@@ -69,12 +69,7 @@ func TestPlan(t *testing.T) {
 		"docs/n.md": "needle in the docs\n", "bin.dat": "needle\x00binary\n", "u16.txt": "\xff\xfen\x00e\x00e\x00d\x00l\x00e\x00\n\x00",
 	})
 	commit := g.run("rev-parse", "HEAD")
-	var zbuf bytes.Buffer
-	zw := zip.NewWriter(&zbuf)
-	w, _ := zw.Create("a.go")
-	w.Write([]byte("needle in a zip\n"))
-	zw.Close()
-	g.write("x.zip", zbuf.String())
+	g.write("x.zip", string(testfs.Zip(testfs.Member{Name: "a.go", Body: "needle in a zip\n"})))
 	fsys, release, err := fsx.OpenDir(g.dir)
 	if err != nil {
 		t.Fatal(err)
@@ -200,9 +195,7 @@ func TestPlan(t *testing.T) {
 		if _, rep, err := Search(ctx, fsys, g.dir, tc.r, f); err != nil || !rep.Index {
 			t.Fatalf("%+v %v", rep, err)
 		}
-		if q := f.last.Load().(*Query); !reflect.DeepEqual(q, tc.want) {
-			t.Errorf("query\n%+v\nwant\n%+v", q, tc.want)
-		}
+		assert.Equal(t, tc.want, f.last.Load().(*Query), "the query sent to the index")
 	}
 }
 

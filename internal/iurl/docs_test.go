@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/scoutkit/scout/internal/docs"
 	"github.com/scoutkit/scout/internal/errs"
 )
@@ -46,12 +49,8 @@ func TestDocs(t *testing.T) {
 						}
 						return
 					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					if res.Text != tt.text || res.ContentType != tt.ctype || !res.Immutable || res.SourcePath != "" || res.URL != tt.url {
-						t.Errorf("got %+v", res)
-					}
+					require.NoError(t, err)
+					assert.Equal(t, &Resource{URL: tt.url, Text: tt.text, Immutable: true, ContentType: tt.ctype}, res)
 				})
 			}
 		})
@@ -61,7 +60,7 @@ func TestDocs(t *testing.T) {
 func TestExpand(t *testing.T) {
 	var r Registry
 	r.Register("omp", Docs{FS: trees(t, map[string]string{"a.md": "a", "d/b.md": "b", "d/c.md": "c"})["MapFS"]})
-	r.Register("rule", Texts{Entries: map[string]string{"x": "y"}})
+	r.Register("rule", texts{"x": "y"})
 	tests := []struct {
 		reason string
 		in     []string
@@ -126,7 +125,7 @@ func TestBuiltinDocs(t *testing.T) {
 		}
 	}
 	var r Registry
-	r.Register("omp", Texts{Entries: map[string]string{"README.md": "host docs"}})
+	r.Register("omp", texts{"README.md": "host docs"})
 	if res, err := r.Resolve(ctx, "omp://README.md"); err != nil || res.Text != "host docs" {
 		t.Errorf("a registered omp resolver replaces the built-in one: %+v, %v", res, err)
 	}

@@ -1,9 +1,8 @@
 // Package iurl resolves internal URLs (agent://, artifact://, skill://,
 // memory://, local://, rule://, mcp://, omp://, ...) through a registry of
-// resolvers keyed by scheme, and provides ready-made resolvers: Texts (in
-// memory), Files (a directory of an fs.FS), Agent (agent outputs with
-// /path and ?q= JSON extraction) and Docs (embedded documentation, built
-// into every Registry as omp://). Paging the resolved text is the caller's.
+// resolvers keyed by scheme; Docs, Scout's embedded documentation, is
+// built into every Registry as omp://. Paging the resolved text is the
+// caller's.
 //
 // An internal URL is scheme://host[/path][?query][:selector]. The host may
 // contain colons (namespaced skills: skill://team:deploy), so URLs are not
@@ -259,13 +258,4 @@ func (r *Registry) list(ctx context.Context, e string) ([]string, error) {
 		return nil, err
 	}
 	return l.List(ctx, u)
-}
-
-// notFound builds the error for a missing resource, listing what exists.
-func notFound(u *URL, available []string) error {
-	list := "none"
-	if len(available) > 0 {
-		list = strings.Join(available, ", ")
-	}
-	return errs.New(errs.NotFound, "Not found: %s://%s\nAvailable: %s", u.Scheme, u.Host, list)
 }

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -62,65 +61,6 @@ func trees(t *testing.T, files map[string]string) map[string]fs.FS {
 	return map[string]fs.FS{"MapFS": m, "TempDir": os.DirFS(dir)}
 }
 
-func TestResolvers(t *testing.T) {
-	files := map[string]string{
-		"out/review.md":          "# Review\nall good\n",
-		"out/review.json":        `{"reports":[{"title":"T1","body":"line a\nline b"},{"n":2}],"ok":true}`,
-		"out/plain.md":           `{"k":"v"}`,
-		"skills/deploy/SKILL.md": "deploy steps\n",
-		"skills/lint.md":         "lint\n",
-		"memory/today.md":        "remember\n",
-	}
-	for name, fsys := range trees(t, files) {
-		t.Run(name, func(t *testing.T) {
-			var r Registry
-			r.Register("agent", Agent{FS: fsys, Dir: "out"})
-			r.Register("skill", Files{FS: fsys, Dir: "skills", Suffix: ".md", Index: "SKILL.md", Immutable: true})
-			r.Register("memory", Files{FS: fsys, Dir: "memory", Suffix: ".md", Immutable: true})
-			r.Register("rule", Texts{Entries: map[string]string{"style": "be terse"}, Immutable: true})
-			tests := []struct {
-				reason, url, text, source, ctype string
-				immutable                        bool
-				errCode                          errs.Code
-				errText                          string
-			}{
-				{"agent output", "agent://review", "# Review\nall good\n", "out/review.md", "text/markdown", true, "", ""},
-				{"agent path extraction reads the JSON sidecar; a string is prose", "agent://review/reports/0/body", "line a\nline b", "out/review.json", "text/markdown", true, "", ""},
-				{"agent path extraction of an object is pretty JSON", "agent://review/reports/1", "{\n  \"n\": 2\n}", "out/review.json", "application/json", true, "", ""},
-				{"agent ?q= query", "agent://review?q=.reports[0].title", "T1", "out/review.json", "text/markdown", true, "", ""},
-				{"a missing path gives null", "agent://review/nope/3", "null", "out/review.json", "application/json", true, "", ""},
-				{"no sidecar: the .md itself is parsed", "agent://plain/k", "v", "out/plain.md", "text/markdown", true, "", ""},
-				{"unknown agent lists what exists", "agent://ghost", "", "", "", false, errs.NotFound, "Available: plain, review"},
-				{"agent ID cannot climb", "agent://..", "", "", "", false, errs.InvalidParam, "Invalid agent output ID"},
-				{"skill directory index", "skill://deploy", "deploy steps\n", "skills/deploy/SKILL.md", "", true, "", ""},
-				{"skill file with suffix", "skill://lint", "lint\n", "skills/lint.md", "", true, "", ""},
-				{"files cannot climb out of their directory", "skill://../memory/today", "", "", "", false, errs.InvalidParam, "relative to the skill directory"},
-				{"memory note", "memory://today", "remember\n", "memory/today.md", "", true, "", ""},
-				{"unknown memory note lists names", "memory://tomorrow", "", "", "", false, errs.NotFound, "Available: today"},
-				{"in-memory text", "rule://style", "be terse", "", "", true, "", ""},
-				{"known scheme without resolver", "artifact://1", "", "", "", false, errs.Unsupported, `no resolver is registered for the "artifact" scheme`},
-			}
-			for _, tt := range tests {
-				t.Run(tt.reason, func(t *testing.T) {
-					res, err := r.Resolve(context.Background(), tt.url)
-					if tt.errCode != "" {
-						if errs.CodeOf(err) != tt.errCode || !strings.Contains(err.Error(), tt.errText) {
-							t.Fatalf("err = %v (%s), want %s containing %q", err, errs.CodeOf(err), tt.errCode, tt.errText)
-						}
-						return
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					if res.Text != tt.text || res.SourcePath != tt.source || res.ContentType != tt.ctype || res.Immutable != tt.immutable || res.URL != tt.url {
-						t.Errorf("got %+v", res)
-					}
-				})
-			}
-		})
-	}
-}
-
 func TestRegistry(t *testing.T) {
 	var r Registry
 	if !r.CanHandle("memory://x") || r.CanHandle("custom://x") || r.CanHandle("src/main.go") || r.CanHandle("https://x") {
@@ -149,36 +89,19 @@ func TestRegistry(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r.Register("rule", Texts{Entries: map[string]string{"a": "b"}})
+	r.Register("rule", texts{"a": "b"})
 	if _, err := r.Resolve(ctx, "rule://a"); errs.CodeOf(err) != errs.Canceled {
 		t.Errorf("canceled: %v", err)
 	}
 }
 
-func TestParseQuery(t *testing.T) {
-	tests := []struct {
-		reason, in, want string
-		err              bool
-	}{
-		{"jq-style dots and brackets", ".reports[0].title", "[reports 0 title]", false},
-		{"dotted numbers", "reports.0.title", "[reports 0 title]", false},
-		{"slashes", "/reports/0", "[reports 0]", false},
-		{"quoted key", `["a.b"].c`, "[a.b c]", false},
-		{"unclosed bracket", ".a[0", "", true},
-		{"bracket with a bare word", ".a[x]", "", true},
+// texts resolves scheme://name to the text of name.
+type texts map[string]string
+
+func (m texts) Resolve(_ context.Context, u *URL) (*Resource, error) {
+	s, ok := m[u.Host+u.Path]
+	if !ok {
+		return nil, errs.New(errs.NotFound, "Not found: %s", u.Raw)
 	}
-	for _, tt := range tests {
-		t.Run(tt.reason, func(t *testing.T) {
-			got, err := ParseQuery(tt.in)
-			if tt.err {
-				if errs.CodeOf(err) != errs.InvalidParam {
-					t.Fatalf("err = %v", err)
-				}
-				return
-			}
-			if err != nil || fmt.Sprint(got) != tt.want {
-				t.Errorf("got %v %v", got, err)
-			}
-		})
-	}
+	return &Resource{URL: u.Raw, Text: s}, nil
 }

@@ -10,10 +10,6 @@ import (
 	"image/png"
 	"io"
 	"io/fs"
-	"net/http"
-	"net/http/httptest"
-	"reflect"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -21,6 +17,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/testfs"
@@ -92,34 +89,11 @@ func fixture(t *testing.T) fstest.MapFS {
 // trees returns the fixture as a MapFS config and as a real directory.
 func trees(t *testing.T) map[string]tool.Config {
 	m := fixture(t)
-	return map[string]tool.Config{"mapfs": {FS: m}, "dir": {Root: testfs.WriteDir(t, m)}}
-}
-
-// timing matches the durations some texts report ("Scanned 6 items in
-// 2ms"), which differ between two runs.
-var timing = regexp.MustCompile(`\b\d+ms\b`)
-
-func untimed(text string) string { return timing.ReplaceAllString(text, "Nms") }
-
-// envelopeJSON is v as generic JSON, without the timing that differs
-// between two runs.
-func envelopeJSON(t *testing.T, v any) map[string]any {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
+	cfgs := map[string]tool.Config{}
+	for _, tr := range testfs.Trees(t, m) {
+		cfgs[tr.Name] = tool.Config{FS: tr.FS, Root: tr.Root}
 	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("%s: %v", b, err)
-	}
-	if st, ok := m["stats"].(map[string]any); ok {
-		delete(st, "time_ms")
-	}
-	if text, ok := m["text"].(string); ok {
-		m["text"] = untimed(text)
-	}
-	return m
+	return cfgs
 }
 
 func TestListTools(t *testing.T) {
@@ -150,9 +124,7 @@ func TestListTools(t *testing.T) {
 					t.Errorf("%s: description %q, want the tool's own", w.Name, mt.Description)
 				}
 				got, _ := json.Marshal(mt.InputSchema)
-				if !jsonEqual(t, got, w.Schema) {
-					t.Errorf("%s: schema %s, want %s", w.Name, got, w.Schema)
-				}
+				assert.JSONEq(t, string(w.Schema), string(got), "%s: schema", w.Name)
 				a := mt.Annotations
 				if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint {
 					t.Errorf("%s: annotations %+v, want read-only, idempotent, not destructive", w.Name, a)
@@ -163,18 +135,6 @@ func TestListTools(t *testing.T) {
 			}
 		})
 	}
-}
-
-func jsonEqual(t *testing.T, a, b []byte) bool {
-	t.Helper()
-	var x, y any
-	if err := json.Unmarshal(a, &x); err != nil {
-		t.Fatalf("%s: %v", a, err)
-	}
-	if err := json.Unmarshal(b, &y); err != nil {
-		t.Fatalf("%s: %v", b, err)
-	}
-	return reflect.DeepEqual(x, y)
 }
 
 func TestNoWebIsClosedWorld(t *testing.T) {
@@ -238,12 +198,10 @@ func TestCallTool(t *testing.T) {
 				if len(res.Content) == 0 {
 					t.Fatalf("%s: no content", tt.reason)
 				}
-				if text, ok := res.Content[0].(*mcp.TextContent); !ok || untimed(text.Text) != untimed(want.Text) {
+				if text, ok := res.Content[0].(*mcp.TextContent); !ok || testfs.UntimedText(text.Text) != testfs.UntimedText(want.Text) {
 					t.Errorf("%s: first content %#v, want the text %q", tt.reason, res.Content[0], want.Text)
 				}
-				if got, w := envelopeJSON(t, res.StructuredContent), envelopeJSON(t, want); !reflect.DeepEqual(got, w) {
-					t.Errorf("%s: structuredContent\n%v\nwant the Envelope\n%v", tt.reason, got, w)
-				}
+				assert.Equal(t, testfs.Untimed(t, want), testfs.Untimed(t, res.StructuredContent), "%s: structuredContent is the Envelope", tt.reason)
 			}
 		})
 	}
@@ -338,17 +296,7 @@ func TestCancelStopsWork(t *testing.T) {
 // TestURLCache: a server fetches a web page once; paging it reads the
 // server's cache. Two servers do not share a cache.
 func TestURLCache(t *testing.T) {
-	var requests atomic.Int32
-	var page strings.Builder
-	for i := 1; i <= 400; i++ {
-		fmt.Fprintf(&page, "line %d\n", i)
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests.Add(1)
-		w.Header().Set("Content-Type", "text/plain")
-		io.WriteString(w, page.String())
-	}))
-	defer srv.Close()
+	srvURL, requests := testfs.PageServer(t)
 	read := func(cs *mcp.ClientSession, path, want string) {
 		t.Helper()
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"path": path}})
@@ -361,14 +309,14 @@ func TestURLCache(t *testing.T) {
 	}
 	web := tool.Config{FS: fixture(t), AllowPrivateNetwork: true} // the test server listens on a loopback address
 	cs := connect(t, web, tool.Pi)
-	read(cs, srv.URL+"/page.txt", "line 1")
-	read(cs, srv.URL+"/page.txt:301", "line 301")
-	read(cs, srv.URL+"/page.txt:350-360", "line 355")
+	read(cs, srvURL+"/page.txt", "line 1")
+	read(cs, srvURL+"/page.txt:301", "line 301")
+	read(cs, srvURL+"/page.txt:350-360", "line 355")
 	if n := requests.Load(); n != 1 {
 		t.Errorf("%d requests for one page read three times through one server, want 1", n)
 	}
 	other := connect(t, web, tool.Pi)
-	read(other, srv.URL+"/page.txt:301", "line 301")
+	read(other, srvURL+"/page.txt:301", "line 301")
 	if n := requests.Load(); n != 2 {
 		t.Errorf("%d requests after a second server paged the page, want 2 (one cache per server)", n)
 	}

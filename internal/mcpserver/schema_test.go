@@ -126,7 +126,7 @@ func TestOutputSchemaMatchesEnvelope(t *testing.T) {
 	check("Envelope", &schema, reflect.TypeFor[scout.Envelope]())
 	check("stats", schema.Properties["stats"], reflect.TypeFor[scout.Stats]())
 	check("context", schema.Properties["context"], reflect.TypeFor[scout.EnvelopeContext]())
-	check("error", schema.Properties["error"], reflect.TypeFor[scout.EnvelopeError]())
+	check("error", schema.Properties["error"], reflect.TypeFor[scout.Error]())
 }
 
 // TestAnswersBeforeEOF: requests piped in before the input ends are all

@@ -16,6 +16,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 )
 
@@ -350,13 +351,5 @@ func jsonProblem(read, at int64, err error) string {
 	return err.Error()
 }
 
-// size formats n bytes in the unit that reads best.
-func size(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
+// size formats n bytes as listings do.
+func size(n int) string { return dirtree.FormatBytes(int64(n)) }

@@ -88,7 +88,7 @@ func TestRenderErrors(t *testing.T) {
 		{"no cells", []byte(`{"metadata":{}}`), errs.Unsupported, `no "cells" array`, "JSON without cells is not a notebook"},
 		{"bad source", []byte(`{"cells":[{"cell_type":"code","source":42}]}`), errs.Unsupported, "cell 0: source must be", "a number is not a source"},
 		{"bad cells type", []byte(`{"cells":{"a":1}}`), errs.Unsupported, `field "cells"`, "cells must be an array"},
-		{"huge cell", huge, errs.TooLarge, "cell 0 is 10.0 MiB", "a 10 MB cell is refused with its size"},
+		{"huge cell", huge, errs.TooLarge, "cell 0 is 10.0MB", "a 10 MB cell is refused with its size"},
 		{"bad worksheet", []byte(`{"worksheets":[1]}`), errs.Unsupported, "a worksheet at byte 15 is a JSON number", "a worksheet must be an object"},
 		{"bad cell", []byte(`{"cells":["x"]}`), errs.Unsupported, "cell 0 at byte 10 is a JSON string", "a cell must be an object"},
 	}
@@ -112,7 +112,7 @@ func TestRenderFileCap(t *testing.T) {
 	inputCap = 1 << 20
 	t.Cleanup(func() { inputCap = MaxBytes })
 	_, err := Render(context.Background(), strings.NewReader(`{"metadata":"`+strings.Repeat("x", 1<<20)+`"}`))
-	if errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "notebook is over the 1.0 MiB limit; read the file with the :raw selector") {
+	if errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "notebook is over the 1.0MB limit; read the file with the :raw selector") {
 		t.Fatalf("err = %v, want TOO_LARGE", err)
 	}
 }
@@ -171,7 +171,7 @@ func TestRenderManyCells(t *testing.T) {
 	in.WriteString(`]}`)
 	got, err := Render(context.Background(), strings.NewReader(in.String()))
 	var part *errs.Partial
-	if !errors.As(err, &part) || !strings.Contains(part.Reason, "the notebook renders to more than 256.0 KiB of text: cells from 11") {
+	if !errors.As(err, &part) || !strings.Contains(part.Reason, "the notebook renders to more than 256.0KB of text: cells from 11") {
 		t.Fatalf("err = %v, want an *errs.Partial", err)
 	}
 	if len(got) < outputCap || len(got) > outputCap+64 || !strings.HasPrefix(got, "# %% [code] cell:0\n# %% [code] cell:1\n") {

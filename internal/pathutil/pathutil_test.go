@@ -220,7 +220,9 @@ func TestCommaParts(t *testing.T) {
 	}
 }
 
-// TestSplitDelimited runs §1.2's cases over a MapFS and a real directory.
+// TestSplitDelimited: an entry that names no existing path is split at
+// commas, semicolons and white space into the paths that exist, over a
+// MapFS and a real directory.
 func TestSplitDelimited(t *testing.T) {
 	files := []string{"apps/a.txt", "apps/b.txt", "my file.txt", "x,y.txt", "pkg/c.txt"}
 	mfs := fstest.MapFS{}
@@ -303,7 +305,7 @@ func FuzzCommaParts(f *testing.F) {
 
 // TestCheckLength: a path no file can have is a clear INVALID_PARAM error
 // that quotes the path cut short, never the OS's bare "file name too long"
-// with the whole path (a 1 MB path gave a 5 MB reply). See: issue 13 item 18.
+// with the whole path (a 1 MB path must not give a 5 MB reply).
 func TestCheckLength(t *testing.T) {
 	long := strings.Repeat("a", MaxNameBytes+1)
 	tests := []struct {

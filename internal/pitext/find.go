@@ -2,8 +2,9 @@ package pitext
 
 import (
 	"fmt"
+	"maps"
 	"path"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -107,69 +108,86 @@ func Paths(r *scout.FindResult) []string {
 // bare; other groups as "# dir/" followed by base names (directories keep
 // their trailing '/'); groups separated by a blank line.
 func Grouped(paths []string) string {
-	type group struct {
-		dir   string
-		names []string
-	}
-	var groups []*group
-	byDir := map[string]*group{}
-	for _, p := range paths {
-		trimmed := strings.TrimSuffix(p, "/")
-		dir, name := path.Dir(trimmed), path.Base(trimmed)
-		if strings.HasSuffix(p, "/") {
-			name += "/"
-		}
-		g := byDir[dir]
-		if g == nil {
-			g = &group{dir: dir}
-			byDir[dir] = g
-			groups = append(groups, g)
-		}
-		g.names = append(g.names, name)
-	}
 	var b strings.Builder
-	for i, g := range groups {
+	for i, g := range groupByDir(paths, func(p string) string { return path.Dir(strings.TrimSuffix(p, "/")) }) {
 		if i > 0 {
 			b.WriteString("\n\n")
 		}
 		if g.dir != "." {
 			b.WriteString("# " + g.dir + "/\n")
 		}
-		b.WriteString(strings.Join(g.names, "\n"))
+		for j, p := range g.items {
+			if j > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(path.Base(strings.TrimSuffix(p, "/")))
+			if strings.HasSuffix(p, "/") {
+				b.WriteByte('/')
+			}
+		}
 	}
 	return b.String()
 }
 
-// LeftOut summarises what a walk left out and how to include it, or ""
-// when nothing was. hints maps a skip reason to the way to include such
-// entries (e.g. "ignored": "pass gitignore: false"); reasons without a hint
-// are listed without one.
-func LeftOut(skipped map[scout.SkipReason]int, hints map[scout.SkipReason]string) string {
-	if len(skipped) == 0 {
-		return ""
-	}
-	reasons := make([]scout.SkipReason, 0, len(skipped))
-	total := 0
-	for r, n := range skipped {
-		if n > 0 {
-			reasons = append(reasons, r)
-			total += n
+// dirGroup is the items of one directory.
+type dirGroup[T any] struct {
+	dir   string
+	items []T
+}
+
+// groupByDir buckets items by the directory dir gives each, in the order
+// of each directory's first item; items keep their order in a group.
+func groupByDir[T any](items []T, dir func(T) string) []*dirGroup[T] {
+	var groups []*dirGroup[T]
+	byDir := map[string]*dirGroup[T]{}
+	for _, it := range items {
+		d := dir(it)
+		g := byDir[d]
+		if g == nil {
+			g = &dirGroup[T]{dir: d}
+			byDir[d] = g
+			groups = append(groups, g)
 		}
+		g.items = append(g.items, it)
 	}
+	return groups
+}
+
+// LeftOut summarises what a walk left out and how to include it, or ""
+// when nothing was: "Left out 3 entries: 2 hidden (pass hidden: true), 1
+// ignored." hints maps a skip reason to the way to include such entries;
+// reasons without a hint are listed without one.
+func LeftOut(skipped map[scout.SkipReason]int, hints map[scout.SkipReason]string) string {
+	parts, total := skipCounts(skipped, nil, hints)
 	if total == 0 {
 		return ""
-	}
-	sort.Slice(reasons, func(i, j int) bool { return reasons[i] < reasons[j] })
-	parts := make([]string, len(reasons))
-	for i, r := range reasons {
-		parts[i] = fmt.Sprintf("%d %s", skipped[r], r)
-		if h := hints[r]; h != "" {
-			parts[i] += " (" + h + ")"
-		}
 	}
 	noun := "entries"
 	if total == 1 {
 		noun = "entry"
 	}
 	return fmt.Sprintf("Left out %d %s: %s.", total, noun, strings.Join(parts, ", "))
+}
+
+// skipCounts renders the nonzero counts of skipped as "N reason" parts
+// ("2 hidden", "1 too large"), each followed by " (hint)" when hints has
+// one for its reason, and returns them with their total. reasons chooses
+// which reasons are counted, in its order; nil means all of them, sorted.
+func skipCounts(skipped map[scout.SkipReason]int, reasons []scout.SkipReason, hints map[scout.SkipReason]string) (parts []string, total int) {
+	if reasons == nil {
+		reasons = slices.Sorted(maps.Keys(skipped))
+	}
+	for _, r := range reasons {
+		n := skipped[r]
+		if n <= 0 {
+			continue
+		}
+		total += n
+		part := strconv.Itoa(n) + " " + strings.ReplaceAll(string(r), "_", " ")
+		if h := hints[r]; h != "" {
+			part += " (" + h + ")"
+		}
+		parts = append(parts, part)
+	}
+	return parts, total
 }

@@ -3,7 +3,6 @@ package pitext
 import (
 	"fmt"
 	"path"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -60,7 +59,7 @@ func Search(r *scout.SearchResult, o *SearchOptions) (text string, cut *Cut) {
 		if len(notes) > 0 {
 			text += "\n" + strings.Join(notes, "\n")
 		}
-		if n := SkippedLine(r, o.IgnoredHint, nil); n != "" {
+		if n := SkippedLine(r, o); n != "" {
 			text += "\n" + n
 		}
 		return text, nil
@@ -95,13 +94,11 @@ func Search(r *scout.SearchResult, o *SearchOptions) (text string, cut *Cut) {
 
 // MissedLine names the files that were to be searched and could not be
 // (too large, unreadable), or is "": a result with matches still says so.
-func MissedLine(r *scout.SearchResult) string { return SkippedLine(r, "", missed) }
-
-// missed are the skip reasons a result with matches still names: files
-// that were to be searched and could not be, so that a match in them was
-// missed. Ignored, hidden, binary, symlinked and special files are left out
-// by rule, as ripgrep leaves them out; an empty result names those too.
-var missed = map[scout.SkipReason]bool{scout.SkipTooLarge: true, scout.SkipUnreadable: true}
+// Ignored, hidden, binary, symlinked and special files are left out by
+// rule, as ripgrep leaves them out; an empty result names those too.
+func MissedLine(r *scout.SearchResult) string {
+	return NotSearched(r.Skipped, []scout.SkipReason{scout.SkipTooLarge, scout.SkipUnreadable}, nil)
+}
 
 // Notes are the lines on missing paths and skipped archive members.
 func Notes(r *scout.SearchResult, o *SearchOptions) []string {
@@ -141,37 +138,25 @@ func pageNotice(r *scout.SearchResult) string {
 	return fmt.Sprintf("Showing files %d-%d of %s. Use skip=%d for the next page, or narrow paths/pattern.", r.Skip+1, r.NextSkip, total, r.NextSkip)
 }
 
-// SkippedLine says what was left out of the search, or "": every reason,
-// or only those in only when it is not nil.
-func SkippedLine(r *scout.SearchResult, ignoredHint string, only map[scout.SkipReason]bool) string {
-	if len(r.Skipped) == 0 {
-		return ""
-	}
-	reasons := make([]string, 0, len(r.Skipped))
-	for k := range r.Skipped {
-		if only == nil || only[k] {
-			reasons = append(reasons, string(k))
-		}
-	}
-	sort.Strings(reasons)
-	var parts []string
-	total := 0
-	for _, k := range reasons {
-		n := r.Skipped[scout.SkipReason(k)]
-		if n == 0 {
-			continue
-		}
-		total += n
-		part := fmt.Sprintf("%d %s", n, strings.ReplaceAll(k, "_", " "))
-		if k == string(scout.SkipIgnored) && ignoredHint != "" {
-			part += " (" + ignoredHint + ")"
-		}
-		parts = append(parts, part)
-	}
+// NotSearched says what was left out of a search, "Not searched: 1
+// binary, 2 ignored (hint).", or "" when nothing was: the reasons of
+// skipCounts, with its hints.
+func NotSearched(skipped map[scout.SkipReason]int, reasons []scout.SkipReason, hints map[scout.SkipReason]string) string {
+	parts, total := skipCounts(skipped, reasons, hints)
 	if total == 0 {
 		return ""
 	}
-	return fmt.Sprintf("Not searched: %s.", strings.Join(parts, ", "))
+	return "Not searched: " + strings.Join(parts, ", ") + "."
+}
+
+// SkippedLine is the line of a search that found nothing on what was
+// left out: every reason, the ignored files with o.IgnoredHint; or "".
+func SkippedLine(r *scout.SearchResult, o *SearchOptions) string {
+	var hints map[scout.SkipReason]string
+	if o != nil && o.IgnoredHint != "" {
+		hints = map[scout.SkipReason]string{scout.SkipIgnored: o.IgnoredHint}
+	}
+	return NotSearched(r.Skipped, nil, hints)
 }
 
 // fileList renders the files of a SearchFiles result one per line, and
@@ -210,27 +195,14 @@ func Tagged(style string, f *scout.FileMatch) bool {
 // appearance: "# dir/" then "## name#TAG" per file; files at the top
 // level print as "# name#TAG".
 func grouped(files []scout.FileMatch, style string) string {
-	type group struct {
-		dir   string
-		files []*scout.FileMatch
-	}
-	var groups []*group
-	byDir := map[string]*group{}
+	ptrs := make([]*scout.FileMatch, len(files))
 	for i := range files {
-		f := &files[i]
-		d := DirOf(f.Path)
-		g := byDir[d]
-		if g == nil {
-			g = &group{dir: d}
-			byDir[d] = g
-			groups = append(groups, g)
-		}
-		g.files = append(g.files, f)
+		ptrs[i] = &files[i]
 	}
 	var sections []string
-	for _, g := range groups {
+	for _, g := range groupByDir(ptrs, func(f *scout.FileMatch) string { return DirOf(f.Path) }) {
 		var b strings.Builder
-		for _, f := range g.files {
+		for _, f := range g.items {
 			lines := FileLines(f, style)
 			if lines == "" {
 				continue

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout"
 )
 
@@ -71,12 +73,9 @@ func TestSearchCut(t *testing.T) {
 	res := scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{m(1, "aaaa"), m(2, "bbbb"), m(3, "cccc")}}}}
 	_, c := Search(&res, &SearchOptions{Style: StyleNumbered, MaxBytes: 16})
 	want := Cut{ShownLines: 2, TotalLines: 3, TotalBytes: len("*1|aaaa\n*2|bbbb\n*3|cccc"), MaxBytes: 16}
-	if c == nil || *c != want {
-		t.Errorf("the cut counts the lines kept, and the lines and bytes before the cut: got %+v, want %+v", c, want)
-	}
-	if _, c := Search(&res, &SearchOptions{Style: StyleNumbered, MaxBytes: -1}); c != nil {
-		t.Errorf("no cap, no cut: %+v", c)
-	}
+	assert.Equal(t, &want, c, "the cut counts the lines kept, and the lines and bytes before the cut")
+	_, c = Search(&res, &SearchOptions{Style: StyleNumbered, MaxBytes: -1})
+	assert.Nil(t, c, "no cap, no cut")
 }
 
 func TestLimitNotice(t *testing.T) {
@@ -93,6 +92,26 @@ func TestLimitNotice(t *testing.T) {
 	for _, tt := range tests {
 		if got := LimitNotice(tt.limit, tt.max, "narrow it"); got != tt.want {
 			t.Errorf("%s: LimitNotice(%d, %d) = %q, want %q", tt.reason, tt.limit, tt.max, got, tt.want)
+		}
+	}
+}
+
+func TestNotSearched(t *testing.T) {
+	skipped := map[scout.SkipReason]int{scout.SkipTooLarge: 1, scout.SkipIgnored: 2, scout.SkipBinary: 3, scout.SkipHidden: 0}
+	tests := []struct {
+		reasons []scout.SkipReason
+		hints   map[scout.SkipReason]string
+		want    string
+		reason  string
+	}{
+		{nil, nil, "Not searched: 3 binary, 2 ignored, 1 too large.", "every reason, sorted, '_' written as a blank"},
+		{[]scout.SkipReason{scout.SkipTooLarge, scout.SkipBinary}, nil, "Not searched: 1 too large, 3 binary.", "the reasons asked for, in their order"},
+		{nil, map[scout.SkipReason]string{scout.SkipIgnored: "--no-ignore"}, "Not searched: 3 binary, 2 ignored (--no-ignore), 1 too large.", "a hint follows its count"},
+		{[]scout.SkipReason{scout.SkipHidden, scout.SkipUnreadable}, nil, "", "zero or missing counts say nothing"},
+	}
+	for _, tt := range tests {
+		if got := NotSearched(skipped, tt.reasons, tt.hints); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.reason, got, tt.want)
 		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/sqlite"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // TestArchivedDatabase reads a SQLite database that is a zip member, with
@@ -41,12 +42,7 @@ func TestArchivedDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var zb bytes.Buffer
-	zw := zip.NewWriter(&zb)
-	w, _ := zw.Create("data.db")
-	w.Write(raw)
-	zw.Close()
-	fsys := fstest.MapFS{"a.zip": {Data: zb.Bytes()}}
+	fsys := fstest.MapFS{"a.zip": {Data: testfs.Zip(testfs.Member{Name: "data.db", Body: string(raw)})}}
 	tests := []struct {
 		path   string
 		check  func(*sqlite.Result) bool
@@ -109,12 +105,7 @@ func TestDatabaseSwapRace(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "x.db"), raw, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		var zb bytes.Buffer
-		zw := zip.NewWriter(&zb)
-		w, _ := zw.Create("data.db")
-		w.Write(raw)
-		zw.Close()
-		if err := os.WriteFile(filepath.Join(dir, "a.zip"), zb.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "a.zip"), testfs.Zip(testfs.Member{Name: "data.db", Body: string(raw)}), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,8 +1,6 @@
 package read
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -19,26 +17,6 @@ import (
 	"github.com/scoutkit/scout/internal/testfs"
 )
 
-// zipOf builds a zip of the given members ("d/" is a directory).
-func zipOf(t *testing.T, names ...string) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	w := zip.NewWriter(&b)
-	for _, n := range names {
-		f, err := w.Create(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.HasSuffix(n, "/") {
-			fmt.Fprintf(f, "%s\n", n)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // TestArchiveListingRanges checks that a line selector bounds a listing
 // inside an archive as it bounds a local directory listing: the entries
 // listed, where the listing goes on, past the end (the text is tested in
@@ -49,7 +27,7 @@ func TestArchiveListingRanges(t *testing.T) {
 		names = append(names, fmt.Sprintf("d/f%02d.txt", i))
 	}
 	names = append(names, "d/", "top.txt", "İç/é.txt")
-	files := fstest.MapFS{"a.zip": {Data: zipOf(t, names...)}, "dİr/b.zip": {Data: zipOf(t, "x.txt")}}
+	files := fstest.MapFS{"a.zip": {Data: testfs.Zip(testfs.SelfNamed(names...)...)}, "dİr/b.zip": {Data: testfs.Zip(testfs.SelfNamed("x.txt")...)}}
 	tests := []struct {
 		path        string
 		first, last dirtree.Entry // the first and last entries listed
@@ -94,7 +72,7 @@ func TestArchiveListingRanges(t *testing.T) {
 }
 
 func TestArchiveListingErrors(t *testing.T) {
-	files := fstest.MapFS{"a.zip": {Data: zipOf(t, "d/x.txt", "d/y.txt")}}
+	files := fstest.MapFS{"a.zip": {Data: testfs.Zip(testfs.SelfNamed("d/x.txt", "d/y.txt")...)}}
 	tests := []struct {
 		path, msg string
 		reason    string
@@ -119,7 +97,7 @@ func TestArchiveListingCap(t *testing.T) {
 	for i := range 620 {
 		names = append(names, fmt.Sprintf("f%03d", i))
 	}
-	c := &Config{FS: fstest.MapFS{"a.zip": {Data: zipOf(t, names...)}}}
+	c := &Config{FS: fstest.MapFS{"a.zip": {Data: testfs.Zip(testfs.SelfNamed(names...)...)}}}
 	tests := []struct {
 		path              string
 		first, last, next int // the lines of the first and last entries listed, the line to continue from
@@ -142,19 +120,11 @@ func TestArchiveListingCap(t *testing.T) {
 // TestArchiveMemberBudget checks that paging a member keeps the 50 KB
 // budget of in-memory texts, so a continuation is as long as the first page.
 func TestArchiveMemberBudget(t *testing.T) {
-	var b bytes.Buffer
-	w := zip.NewWriter(&b)
-	f, err := w.Create("big.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	var big strings.Builder
 	for i := range 5000 {
-		fmt.Fprintf(f, "line %05d %s\n", i+1, strings.Repeat("q", 60))
+		fmt.Fprintf(&big, "line %05d %s\n", i+1, strings.Repeat("q", 60))
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	c := &Config{FS: fstest.MapFS{"b.zip": {Data: b.Bytes()}}}
+	c := &Config{FS: fstest.MapFS{"b.zip": {Data: testfs.Zip(testfs.Member{Name: "big.txt", Body: big.String()})}}}
 	for _, p := range []string{"b.zip:big.txt", "b.zip:big.txt:650", "b.zip:big.txt:100-4000"} {
 		res, err := Run(context.Background(), c, p)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/conflict"
 	"github.com/scoutkit/scout/internal/convert"
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/hashline"
@@ -124,7 +125,7 @@ func (r *reader) lines(ctx context.Context, src io.Reader, sel selector.Selector
 		switch {
 		case ctx.Err() != nil:
 			return nil, errs.Stopped(ctx, "Read", ctx.Err())
-		case asErr(err, &e):
+		case errors.As(err, &e):
 			return nil, e // a source's own coded error (an archive member over its cap, say)
 		}
 		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot read the text: %v", err)
@@ -285,7 +286,7 @@ func (r *reader) document(ctx context.Context, name, display, ext string, c conv
 func (r *reader) notebook(ctx context.Context, name, display string, info fs.FileInfo, sel selector.Selector) (*Result, error) {
 	if info.Size() > notebook.MaxBytes {
 		return nil, errs.New(errs.TooLarge, "Notebook '%s' is %s, over the %s limit. Read it with :raw and a line range, e.g. %s:1-200:raw.",
-			display, sizeOf(info.Size()), sizeOf(notebook.MaxBytes), display)
+			display, dirtree.FormatBytes(info.Size()), dirtree.FormatBytes(notebook.MaxBytes), display)
 	}
 	f, err := r.c.FS.Open(name)
 	if err != nil {
@@ -298,8 +299,8 @@ func (r *reader) notebook(ctx context.Context, name, display string, info fs.Fil
 		var e *errs.Error
 		switch {
 		case ctx.Err() != nil:
-			return nil, errs.Wrap(errs.CodeOf(ctx.Err()), ctx.Err(), "Read canceled: %v", ctx.Err())
-		case asErr(err, &e):
+			return nil, errs.Stopped(ctx, "Read", ctx.Err())
+		case errors.As(err, &e):
 			return nil, errs.Wrap(e.Code, err, "Cannot read notebook '%s': %s.", display, e.Message) // the message says to use :raw
 		}
 		return nil, openErr(display, err)
@@ -321,7 +322,7 @@ func (r *reader) image(name, display string) (*Result, error) {
 	ra, err := fsx.OpenReaderAt(r.c.FS, name, image.MaxBytes)
 	if err != nil {
 		if e, ok := err.(*fs.PathError); ok && e.Err == fsx.ErrTooLarge {
-			return nil, errs.New(errs.TooLarge, "Image '%s' is over the %s limit for images.", display, sizeOf(image.MaxBytes))
+			return nil, errs.New(errs.TooLarge, "Image '%s' is over the %s limit for images.", display, dirtree.FormatBytes(image.MaxBytes))
 		}
 		return nil, openErr(display, err)
 	}
@@ -335,7 +336,7 @@ func (r *reader) image(name, display string) (*Result, error) {
 	}
 	if err != nil {
 		var e *errs.Error
-		if asErr(err, &e) {
+		if errors.As(err, &e) {
 			return nil, errs.Wrap(e.Code, err, "Cannot read image '%s': %s", display, e.Message)
 		}
 		return nil, openErr(display, err)

@@ -2,11 +2,12 @@ package read
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/scoutkit/scout/internal/errs"
 )
@@ -24,9 +25,7 @@ func TestVariants(t *testing.T) {
 		{`a\ b/c`, []string{`a\ b/c`, "a b/c"}, "shell-escaped spaces"},
 	}
 	for _, tt := range tests {
-		if got := variants(tt.in); fmt.Sprint(got) != fmt.Sprint(tt.want) {
-			t.Errorf("variants(%q) = %q, want %q (%s)", tt.in, got, tt.want, tt.reason)
-		}
+		assert.Equal(t, tt.want, variants(tt.in), "variants(%q) (%s)", tt.in, tt.reason)
 	}
 }
 

@@ -1,7 +1,6 @@
 package read
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 	"testing/fstest"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/testfs"
 	"github.com/scoutkit/scout/internal/web"
 )
 
@@ -99,13 +99,8 @@ func TestWebRead(t *testing.T) {
 // are errors, one over the output cap is partial; Scout's own fetcher
 // reaches the test server only with AllowPrivateNetwork.
 func TestWebDocuments(t *testing.T) {
-	var deep bytes.Buffer
-	zw := zip.NewWriter(&deep)
-	w, _ := zw.Create("word/document.xml")
-	w.Write([]byte(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` + strings.Repeat("<w:p>", 2<<20)))
-	zw.Close()
 	docs := map[string][]byte{
-		"/deep.docx": deep.Bytes(),
+		"/deep.docx": testfs.Zip(testfs.Member{Name: "word/document.xml", Body: `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` + strings.Repeat("<w:p>", 2<<20)}),
 		"/bad.pdf":   []byte("%PDF-1.4\nnot really\n"),
 		"/big.rtf":   []byte(`{\rtf1 ` + strings.Repeat("word ", 7<<19) + `}`), // over the output cap, under the fetcher's
 	}
@@ -126,7 +121,7 @@ func TestWebDocuments(t *testing.T) {
 	}{
 		{"/deep.docx", errs.TooLarge, "Cannot convert the .docx document at " + srv.URL + "/deep.docx: part word/document.xml nests elements more than 256 deep"},
 		{"/bad.pdf", errs.Unsupported, "Cannot convert the .pdf document at " + srv.URL + "/bad.pdf: not a valid PDF document"},
-		{"/big.rtf", "", "conversion stopped after 16 MiB of text; the rest of the document is not shown"},
+		{"/big.rtf", "", "conversion stopped after 16.0MB of text; the rest of the document is not shown"},
 	}
 	for _, tt := range tests {
 		res, err := Run(context.Background(), c, srv.URL+tt.path)

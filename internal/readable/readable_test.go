@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // prose is a paragraph long enough to score as content.
@@ -90,9 +92,8 @@ func TestExtractDeterministic(t *testing.T) {
 	page := `<html><body><div class="a">` + prose("One") + `</div><div class="b">` + prose("One") + `</div></body></html>`
 	first, _ := Extract(context.Background(), page)
 	for range 20 {
-		if a, _ := Extract(context.Background(), page); a != first {
-			t.Fatalf("two extractions differ:\n%s\n%s", first.HTML, a.HTML)
-		}
+		a, _ := Extract(context.Background(), page)
+		require.Equal(t, first, a, "two extractions of one page")
 	}
 }
 

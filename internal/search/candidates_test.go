@@ -6,8 +6,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
@@ -150,9 +151,7 @@ func TestCandidatesEqualScan(t *testing.T) {
 	for _, h := range got.Files {
 		paths = append(paths, h.Path)
 	}
-	if want := []string{"src/main_test.go", "src/nested/deep.txt", "src/util.go"}; !reflect.DeepEqual(paths, want) {
-		t.Errorf("candidate directories: got %q, want %q", paths, want)
-	}
+	assert.Equal(t, []string{"src/main_test.go", "src/nested/deep.txt", "src/util.go"}, paths, "candidate directories")
 }
 
 func same(t *testing.T, i int, name string, got, want *Outcome) {
@@ -165,9 +164,6 @@ func same(t *testing.T, i int, name string, got, want *Outcome) {
 		return
 	}
 	for j := range got.Files {
-		g, w := got.Files[j], want.Files[j]
-		if g.Path != w.Path || !reflect.DeepEqual(g.FileResult, w.FileResult) {
-			t.Errorf("req %d %s: file %d = %s %+v, want %s %+v", i, name, j, g.Path, g.FileResult, w.Path, w.FileResult)
-		}
+		assert.Equal(t, want.Files[j], got.Files[j], "req %d %s: file %d", i, name, j)
 	}
 }

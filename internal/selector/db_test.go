@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/scoutkit/scout/internal/errs"
 )
 
@@ -60,8 +63,8 @@ func TestParseDB(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || got != c.want {
-			t.Errorf("ParseDB(%q) (%s) = %+v, %v; want %+v", c.in, c.reason, got, err, c.want)
+		if assert.NoError(t, err, "ParseDB(%q) (%s)", c.in, c.reason) {
+			assert.Equal(t, c.want, got, "ParseDB(%q) (%s)", c.in, c.reason)
 		}
 	}
 }
@@ -76,8 +79,8 @@ func TestDBRoundTrip(t *testing.T) {
 	}
 	for _, s := range sels {
 		got, err := ParseDB(s.String())
-		if err != nil || got != s {
-			t.Errorf("round trip of %+v via %q = %+v, %v", s, s.String(), got, err)
+		if assert.NoError(t, err, "round trip via %q", s.String()) {
+			assert.Equal(t, s, got, "round trip via %q", s.String())
 		}
 	}
 }
@@ -189,8 +192,7 @@ func FuzzParseDB(f *testing.F) {
 		// hints are built with String: what parses must parse again alike
 		again, err := ParseDB(sel.String())
 		sel.Clamped = false
-		if err != nil || again != sel {
-			t.Fatalf("%q: %+v -> %q -> %+v, %v", s, sel, sel.String(), again, err)
-		}
+		require.NoError(t, err, "%q -> %q", s, sel.String())
+		require.Equal(t, sel, again, "%q -> %q", s, sel.String())
 	})
 }

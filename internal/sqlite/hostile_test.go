@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
 )
@@ -528,7 +530,6 @@ func TestValueOverShare(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "body: é" + strings.Repeat("x", MaxValueChars-1) + "\nc0: small\n"
-	if !strings.Contains(dump(res), want) || res.Cuts[1] != (Cut{Rest: 983617, Next: "?q=SELECT substr(\"body\", 16385, 16384) FROM \"r\" WHERE \"id\" = 1"}) {
-		t.Errorf("row view: %.300q, cuts %+v", dump(res), res.Cuts)
-	}
+	assert.Contains(t, dump(res), want, "row view")
+	assert.Equal(t, Cut{Rest: 983617, Next: "?q=SELECT substr(\"body\", 16385, 16384) FROM \"r\" WHERE \"id\" = 1"}, res.Cuts[1], "row view: the long value's cut")
 }

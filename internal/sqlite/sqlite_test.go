@@ -590,9 +590,9 @@ func TestResolve(t *testing.T) {
 	for fsName, fsys := range map[string]fs.FS{"mapfs": mfs, "osdir": root.FS()} {
 		for _, c := range cases {
 			got, ok, err := Resolve(fsys, c.p)
-			if err != nil || ok != c.ok || got != c.want {
-				t.Errorf("%s Resolve(%q) (%s) = %v, %v, %v", fsName, c.p, c.reason, got, ok, err)
-			}
+			require.NoError(t, err, "%s Resolve(%q) (%s)", fsName, c.p, c.reason)
+			assert.Equal(t, c.ok, ok, "%s Resolve(%q) (%s)", fsName, c.p, c.reason)
+			assert.Equal(t, c.want, got, "%s Resolve(%q) (%s)", fsName, c.p, c.reason)
 		}
 	}
 }
@@ -678,9 +678,8 @@ func TestLongValue(t *testing.T) {
 	}
 	hint := "?q=SELECT substr(\"body\", 16385, 16384) FROM \"docs\" WHERE \"name\" = 'it''s'"
 	body, _ := res.Rows[0][1].(string)
-	if n := utf8.RuneCountInString(body); n != MaxValueChars || res.Cuts[1] != (Cut{Rest: 23617, Next: hint}) {
-		t.Fatalf("long value: %d characters, cut %+v", n, res.Cuts)
-	}
+	require.Equal(t, MaxValueChars, utf8.RuneCountInString(body), "long value: its first characters")
+	require.Equal(t, Cut{Rest: 23617, Next: hint}, res.Cuts[1], "long value: the cut")
 	more, err := readFile(context.Background(), path, hint)
 	if err != nil || !strings.Contains(dump(more), "xxxx") {
 		t.Errorf("following the hint: %v %v", more, err)

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // TestFixtures summarises one fixture per language and checks the
@@ -89,9 +90,8 @@ func checkInvariants(t *testing.T, lines []string, s *Summary) {
 	if next != len(lines)+1 {
 		t.Errorf("rows end at line %d, want %d", next-1, len(lines))
 	}
-	if elided != s.ElidedLines || !reflect.DeepEqual(spans, s.Elided) {
-		t.Errorf("ElidedLines %d and spans %v disagree with the rows (%d, %v)", s.ElidedLines, s.Elided, elided, spans)
-	}
+	assert.Equal(t, elided, s.ElidedLines, "ElidedLines agrees with the rows")
+	assert.Equal(t, spans, s.Elided, "the elided spans agree with the rows")
 }
 
 func numbered(n int) []string {
@@ -140,11 +140,11 @@ func TestBuild(t *testing.T) {
 			checkInvariants(t, lines, s)
 			found := len(tt.want) == 0
 			for i := 0; !found && i+len(tt.want) <= len(s.Rows); i++ {
-				found = reflect.DeepEqual(s.Rows[i:i+len(tt.want)], tt.want)
+				found = assert.ObjectsAreEqual(tt.want, s.Rows[i:i+len(tt.want)])
 			}
-			if !found || !reflect.DeepEqual(s.Elided, tt.spans) || s.ElidedLines != tt.count {
-				t.Errorf("%s\ngot spans %v count %d rows:\n%+v", tt.reason, s.Elided, s.ElidedLines, s.Rows)
-			}
+			assert.True(t, found, "%s: rows %+v hold %+v", tt.reason, s.Rows, tt.want)
+			assert.Equal(t, tt.spans, s.Elided, tt.reason)
+			assert.Equal(t, tt.count, s.ElidedLines, tt.reason)
 		})
 	}
 }
@@ -206,9 +206,7 @@ func TestGoLineDirective(t *testing.T) {
 	if !ok {
 		t.Fatal("want a summary")
 	}
-	if s.Elided[0] != (Span{4, 10}) {
-		t.Errorf("a //line directive must not move ranges: first span %v, want {4 10}", s.Elided[0])
-	}
+	assert.Equal(t, Span{4, 10}, s.Elided[0], "a //line directive must not move ranges")
 }
 
 // FuzzSummarize checks that no Go input panics and that every summary
@@ -250,7 +248,7 @@ func TestConcurrent(t *testing.T) {
 		for range 4 {
 			go func() {
 				got, _ := Summarize(f, src)
-				if !reflect.DeepEqual(got, want) {
+				if !assert.ObjectsAreEqual(want, got) {
 					done <- f
 					return
 				}

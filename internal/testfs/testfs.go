@@ -197,3 +197,17 @@ func (s SlowFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	time.Sleep(s.Delay)
 	return s.MapFS.ReadDir(name)
 }
+
+// Tree is a fixture as one of the two file systems a suite runs over.
+type Tree struct {
+	Name string // "mapfs" or "dir"
+	FS   fs.FS  // the MapFS; nil for the directory
+	Root string // the directory's path; "" for the MapFS
+}
+
+// Trees returns m as an fstest.MapFS and as a temporary directory written
+// from it (WriteDir), in that order.
+func Trees(t testing.TB, m fstest.MapFS) []Tree {
+	t.Helper()
+	return []Tree{{Name: "mapfs", FS: m}, {Name: "dir", Root: WriteDir(t, m)}}
+}

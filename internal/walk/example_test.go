@@ -26,10 +26,10 @@ func ExampleWalk() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(st.Explain(map[walk.Reason]string{walk.ReasonHidden: "hidden=true includes them"}))
+	fmt.Println("left out:", st.Skipped[walk.ReasonIgnored], "ignored,", st.Skipped[walk.ReasonHidden], "hidden")
 	// Output:
 	// internal
 	// internal/util.go
 	// main.go
-	// left out: 3 ignored by ignore files or skipped directories, 2 hidden (hidden=true includes them)
+	// left out: 3 ignored, 2 hidden
 }

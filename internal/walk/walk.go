@@ -9,7 +9,6 @@ package walk
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"path"
 	"runtime"
@@ -651,49 +650,4 @@ func (w *walker) unreadable(j job, st *stats, err error) {
 	}
 	st.skipped[rUnreadable]++
 	w.noteError(err)
-}
-
-// Explain describes what the walk left out, for a result that is empty or
-// may look incomplete: one clause per reason, in a fixed order, each
-// followed by hints[reason] (how the caller includes those entries, in
-// the caller's own terms) when present. For example
-// "left out: 12 ignored by ignore files or skipped directories (set
-// gitignore=false to include), 3 hidden".
-// It returns "" when nothing was left out; a nil hints map adds no hints.
-func (s Stats) Explain(hints map[Reason]string) string {
-	var parts []string
-	for _, r := range reasons {
-		n := s.Skipped[r]
-		if n == 0 {
-			continue
-		}
-		var clause string
-		switch r {
-		case ReasonIgnored:
-			clause = fmt.Sprintf("%d ignored by ignore files or skipped directories", n)
-		case ReasonHidden:
-			clause = fmt.Sprintf("%d hidden", n)
-		case ReasonUnreadable:
-			clause = fmt.Sprintf("%d unreadable %s", n, plural(n, "directory", "directories"))
-		case ReasonSymlink:
-			clause = fmt.Sprintf("%d %s not followed", n, plural(n, "symlink", "symlinks"))
-		case ReasonLimit:
-			clause = fmt.Sprintf("%d not visited (entry limit reached)", n)
-		}
-		if h := hints[r]; h != "" {
-			clause += " (" + h + ")"
-		}
-		parts = append(parts, clause)
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "left out: " + strings.Join(parts, ", ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

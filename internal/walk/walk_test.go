@@ -424,26 +424,6 @@ func (f failingFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	return fs.ReadDir(f.FS, name)
 }
 
-func TestStatsExplain(t *testing.T) {
-	cases := []struct {
-		st     Stats
-		hints  map[Reason]string
-		want   string
-		reason string
-	}{
-		{Stats{}, nil, "", "nothing left out"},
-		{Stats{Skipped: map[Reason]int{ReasonHidden: 3, ReasonIgnored: 12}}, map[Reason]string{ReasonIgnored: "set gitignore=false to include"},
-			"left out: 12 ignored by ignore files or skipped directories (set gitignore=false to include), 3 hidden", "fixed order, hint only where given"},
-		{Stats{Skipped: map[Reason]int{ReasonUnreadable: 1, ReasonSymlink: 2, ReasonLimit: 5}}, nil,
-			"left out: 1 unreadable directory, 2 symlinks not followed, 5 not visited (entry limit reached)", "singular and plural"},
-	}
-	for _, c := range cases {
-		if got := c.st.Explain(c.hints); got != c.want {
-			t.Errorf("Explain = %q, want %q (%s)", got, c.want, c.reason)
-		}
-	}
-}
-
 func TestWalkOuterWorkTree(t *testing.T) {
 	// The FS root is a subdirectory of a git work tree: the ignore files of
 	// the directories above it apply, as git and ripgrep apply them.

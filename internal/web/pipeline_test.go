@@ -1,7 +1,6 @@
 package web
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/base64"
@@ -17,8 +16,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout/internal/convert"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // site is a fake web: one httptest server answering for every host, each
@@ -369,42 +371,28 @@ func TestCanceledProbe(t *testing.T) {
 	}
 }
 
-// zipFiles builds a zip of name -> content, in the order given.
-func zipFiles(t *testing.T, kv ...string) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	w := zip.NewWriter(&b)
-	for i := 0; i+1 < len(kv); i += 2 {
-		f, err := w.Create(kv[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.Write([]byte(kv[i+1]))
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // TestBinaryKinds checks that each binary kind the local reader handles is
 // fetched as bytes and handed to the same converters or image path.
 func TestBinaryKinds(t *testing.T) {
 	const w = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`
 	const pns = `xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"`
-	docx := zipFiles(t, "[Content_Types].xml", `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`,
-		"word/document.xml", `<?xml version="1.0"?><w:document `+w+`><w:body><w:p><w:r><w:t>Hello DOCX</w:t></w:r></w:p></w:body></w:document>`)
-	pptx := zipFiles(t, "ppt/presentation.xml", `<?xml version="1.0"?><p:presentation `+pns+`><p:sldIdLst><p:sldId id="256" r:id="rId1"/></p:sldIdLst></p:presentation>`,
-		"ppt/_rels/presentation.xml.rels", `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="slide" Target="slides/slide1.xml"/></Relationships>`,
-		"ppt/slides/slide1.xml", `<?xml version="1.0"?><p:sld `+pns+`><p:cSld><p:spTree><p:sp><p:nvSpPr><p:cNvPr id="1" name="s"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:txBody><a:p><a:r><a:t>Hello PPTX</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:sld>`)
-	epub := zipFiles(t, "mimetype", "application/epub+zip",
-		"META-INF/container.xml", `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="c.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`,
-		"c.opf", `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Book</dc:title></metadata><manifest><item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c1"/></spine></package>`,
-		"c1.xhtml", `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>x</title></head><body><p>Hello EPUB</p></body></html>`)
+	docx := testfs.Zip(
+		testfs.Member{Name: "[Content_Types].xml", Body: `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`},
+		testfs.Member{Name: "word/document.xml", Body: `<?xml version="1.0"?><w:document ` + w + `><w:body><w:p><w:r><w:t>Hello DOCX</w:t></w:r></w:p></w:body></w:document>`})
+	pptx := testfs.Zip(
+		testfs.Member{Name: "ppt/presentation.xml", Body: `<?xml version="1.0"?><p:presentation ` + pns + `><p:sldIdLst><p:sldId id="256" r:id="rId1"/></p:sldIdLst></p:presentation>`},
+		testfs.Member{Name: "ppt/_rels/presentation.xml.rels", Body: `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="slide" Target="slides/slide1.xml"/></Relationships>`},
+		testfs.Member{Name: "ppt/slides/slide1.xml", Body: `<?xml version="1.0"?><p:sld ` + pns + `><p:cSld><p:spTree><p:sp><p:nvSpPr><p:cNvPr id="1" name="s"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:txBody><a:p><a:r><a:t>Hello PPTX</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:sld>`})
+	epub := testfs.Zip(
+		testfs.Member{Name: "mimetype", Body: "application/epub+zip"},
+		testfs.Member{Name: "META-INF/container.xml", Body: `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="c.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`},
+		testfs.Member{Name: "c.opf", Body: `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Book</dc:title></metadata><manifest><item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c1"/></spine></package>`},
+		testfs.Member{Name: "c1.xhtml", Body: `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>x</title></head><body><p>Hello EPUB</p></body></html>`})
 	const sml = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`
-	xlsx := zipFiles(t, "xl/workbook.xml", `<?xml version="1.0"?><workbook `+sml+`><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`,
-		"xl/_rels/workbook.xml.rels", `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
-		"xl/worksheets/sheet1.xml", `<?xml version="1.0"?><worksheet `+sml+`><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Hello XLSX</t></is></c></row></sheetData></worksheet>`)
+	xlsx := testfs.Zip(
+		testfs.Member{Name: "xl/workbook.xml", Body: `<?xml version="1.0"?><workbook ` + sml + `><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`},
+		testfs.Member{Name: "xl/_rels/workbook.xml.rels", Body: `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`},
+		testfs.Member{Name: "xl/worksheets/sheet1.xml", Body: `<?xml version="1.0"?><worksheet ` + sml + `><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Hello XLSX</t></is></c></row></sheetData></worksheet>`})
 	xls, err := os.ReadFile("../convert/testdata/basic.xls")
 	if err != nil {
 		t.Fatal(err)
@@ -485,8 +473,10 @@ func TestHeadLinks(t *testing.T) {
 		{`<link rel="alternate" type="text/markdown" href="/a.md"/><link rel="alternate" type="application/atom+xml" href="/f">`, []link{{"text/markdown", "/a.md"}, {"application/atom+xml", "/f"}}, "self-closing, document order"},
 	}
 	for _, tt := range tests {
-		if got := headLinks(tt.page); fmt.Sprint(got) != fmt.Sprint(tt.want) {
-			t.Errorf("headLinks (%s) = %v, want %v", tt.reason, got, tt.want)
+		if got := headLinks(tt.page); tt.want == nil {
+			assert.Empty(t, got, "headLinks (%s)", tt.reason)
+		} else {
+			assert.Equal(t, tt.want, got, "headLinks (%s)", tt.reason)
 		}
 	}
 	many := strings.Repeat(`<link rel="alternate" type="text/markdown" href="/a.md">`, 100)

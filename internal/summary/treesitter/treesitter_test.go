@@ -3,9 +3,10 @@
 package treesitter
 
 import (
-	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestBlocks(t *testing.T) {
@@ -39,9 +40,8 @@ func TestBlocks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, ok := Blocks(tt.lang, []byte(tt.src))
-		if ok != tt.ok || !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("%s (%s): Blocks = %v, %v; want %v, %v", tt.reason, tt.lang, got, ok, tt.want, tt.ok)
-		}
+		assert.Equal(t, tt.ok, ok, "%s (%s)", tt.reason, tt.lang)
+		assert.Equal(t, tt.want, got, "%s (%s)", tt.reason, tt.lang)
 	}
 }
 
@@ -49,9 +49,7 @@ func TestLanguages(t *testing.T) {
 	got := Languages()
 	slices.Sort(got)
 	want := []string{"c", "cpp", "java", "javascript", "python", "rust", "tsx", "typescript"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("Languages = %v, want %v", got, want)
-	}
+	assert.Equal(t, want, got)
 }
 
 // FuzzBlocks checks that tree-sitter input of any shape never panics and
