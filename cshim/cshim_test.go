@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -389,4 +391,22 @@ func untimed(t *testing.T, b []byte) string {
 	}
 	out, _ := json.Marshal(m)
 	return string(out)
+}
+
+// TestHostGCSettings: loading the library changes none of the host's
+// process-wide garbage collector settings (the scout command sets its own;
+// a library must not): this test process ran the shim's init and that of
+// every package it imports.
+func TestHostGCSettings(t *testing.T) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+			t.Errorf("memory limit %d, want Go's default (none)", got)
+		}
+	}
+	if os.Getenv("GOGC") == "" {
+		if got := debug.SetGCPercent(100); got != 100 {
+			debug.SetGCPercent(got)
+			t.Errorf("GOGC %d, want Go's default 100", got)
+		}
+	}
 }
