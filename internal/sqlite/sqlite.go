@@ -324,7 +324,7 @@ const narrowHint = "narrow the query (a WHERE, a LIMIT) so that it ends sooner"
 func failure(ctx context.Context, d *db, err error) error {
 	switch ctx.Err() {
 	case context.Canceled:
-		return errs.Wrap(errs.Canceled, err, "SQLite read canceled: %v", err)
+		return errs.Wrap(errs.Canceled, err, "SQLite read canceled: %s", errs.Echo(err.Error()))
 	case context.DeadlineExceeded:
 		return errs.Wrap(errs.Timeout, err, "SQLite query stopped at its deadline; %s", narrowHint)
 	}
@@ -337,5 +337,5 @@ func failure(ctx context.Context, d *db, err error) error {
 			return errs.Wrap(code, err, "%s", msg)
 		}
 	}
-	return errs.Wrap(errs.Internal, err, "SQLite: %v", err)
+	return errs.Wrap(errs.Internal, err, "SQLite: %s", errs.Echo(err.Error()))
 }
