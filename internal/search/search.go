@@ -24,6 +24,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/hashline"
@@ -67,6 +68,10 @@ type Request struct {
 	// Candidates, when not nil, limit the search to the files an index
 	// found (see Candidates).
 	Candidates *Candidates
+	// Archive holds the caps of an archive searched member by member (a
+	// member's bytes, a pass's bytes, the entries); the zero value means
+	// the archive package's defaults.
+	Archive archive.Limits
 }
 
 // Hit is one matching file.
@@ -185,8 +190,9 @@ func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f file, o 
 		}
 		return scan(ctx, p.fsys, produce(files, nil), p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
 	}
+	ms := &memberSearch{fsys: p.fsys, m: p.matcher, maxSize: p.req.MaxFileSize, wo: p.req.Walk, filter: p.filter, lim: p.req.Archive}
 	if exhaustive || p.req.Unordered {
-		return scanAll(ctx, p.fsys, p.scope, p.req.Walk, p.filter, p.matcher, p.req.MaxFileSize, p.req.Workers, p.req.Unordered, p.skipped, fn)
+		return scanAll(ctx, p.fsys, p.scope, ms, p.req.Workers, p.req.Unordered, p.skipped, fn)
 	}
 	if t := p.scope.Targets; len(t) == 1 && t[0].Dir {
 		// One directory: stream a sorted walk, so that a page can fill
@@ -205,7 +211,6 @@ func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f file, o 
 	if err != nil {
 		return err
 	}
-	ms := &memberSearch{fsys: p.fsys, m: p.matcher, maxSize: p.req.MaxFileSize, wo: p.req.Walk, filter: p.filter}
 	return scan(ctx, p.fsys, produce(files, ms), p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
 }
 
