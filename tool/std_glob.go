@@ -65,19 +65,21 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		}
 		return nil, err
 	}
-	info, err := fs.Stat(fsys, resolved)
+	info, err := pathutil.Stat(fsys, resolved)
 	switch {
 	case err == nil:
 	case errors.Is(err, fs.ErrNotExist):
-		if pathutil.CheckInside(fsys, resolved) != nil {
-			return nil, denied
+		if err := pathutil.ContainerOutside(fsys, ws.Root, dir); err != nil {
+			if errs.CodeOf(err) == errs.AccessDenied {
+				return nil, denied
+			}
+			return nil, err
 		}
 		return nil, errs.New(errs.NotFound, "Search root '%s' does not exist.", dir)
+	case errs.CodeOf(err) == errs.AccessDenied:
+		return nil, denied
 	default:
-		return nil, denied
-	}
-	if pathutil.CheckInside(fsys, resolved) != nil {
-		return nil, denied
+		return nil, err // a symlink loop
 	}
 	if !info.IsDir() {
 		return nil, errs.New(errs.InvalidParam, "Search root '%s' is not a directory.", dir)

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/pathutil"
 )
 
 // MaxResource is the largest backing file read by Files and Agent.
@@ -84,7 +85,7 @@ func (f Files) Resolve(ctx context.Context, u *URL) (*Resource, error) {
 		candidates = append(candidates, path.Join(name, f.Index))
 	}
 	for _, c := range candidates {
-		st, err := fs.Stat(f.FS, c)
+		st, err := pathutil.Stat(f.FS, c)
 		if err != nil || !st.Mode().IsRegular() {
 			continue
 		}
