@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/fstest"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/fsx"
 )
 
 // TestOneCodePerCase: each kind of bad path gets one code, whichever of
@@ -121,6 +123,44 @@ func TestOneCodePerCase(t *testing.T) {
 			if env.Status == scout.StatusError || strings.Contains(out, "0u7s1d3-c0nt3nt") {
 				t.Errorf("%s %s/%s %v of the root: %s:\n%.500s", cfg.name, c.toolset, c.name, c.args, env.Status, out)
 			}
+		}
+	}
+}
+
+// statErrFS is a MapFS whose Stat of a name in errs fails with that error.
+type statErrFS struct {
+	fstest.MapFS
+	errs map[string]error
+}
+
+func (f statErrFS) Stat(name string) (fs.FileInfo, error) {
+	if err := f.errs[name]; err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
+	}
+	return f.MapFS.Stat(name)
+}
+
+// TestStdGlobStatErrors: the standardized Glob says what an OS refusal of
+// its search root is (it said "Path must be within project root" for a
+// permission error), and keeps its one wording for a path the OS refused
+// as leading out of the root.
+func TestStdGlobStatErrors(t *testing.T) {
+	cfg := Config{FS: statErrFS{
+		MapFS: fstest.MapFS{"locked/a.txt": {}, "out/a.txt": {}, "bad/a.txt": {}},
+		errs:  map[string]error{"locked": fs.ErrPermission, "out": fsx.ErrOutsideRoot, "bad": syscall.EIO},
+	}}
+	for _, tt := range []struct {
+		path string
+		code scout.Code
+		text string
+	}{
+		{"locked", scout.CodeAccessDenied, "Cannot read search root 'locked': stat locked: permission denied"},
+		{"out", scout.CodeAccessDenied, "Access denied. Path must be within project root."},
+		{"bad", scout.CodeInternal, "Cannot read search root 'bad': stat bad: input/output error"},
+	} {
+		env, _ := callJSON(t, cfg, Standardized, "Glob", map[string]any{"pattern": "*", "path": tt.path})
+		if env.Status != scout.StatusError || env.Error.Code != tt.code || env.Text != tt.text {
+			t.Errorf("Glob in %q: %s %+v, want %s %q", tt.path, env.Status, env.Error, tt.code, tt.text)
 		}
 	}
 }

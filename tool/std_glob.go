@@ -10,6 +10,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
 )
@@ -76,10 +77,12 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 			return nil, err
 		}
 		return nil, errs.New(errs.NotFound, "Search root '%s' does not exist.", dir)
-	case errs.CodeOf(err) == errs.AccessDenied:
-		return nil, denied
-	default:
+	case errors.As(err, new(*errs.Error)) && errs.CodeOf(err) == errs.AccessDenied, errors.Is(err, fsx.ErrOutsideRoot):
+		return nil, denied // the one wording of a path out of the root
+	case errors.As(err, new(*errs.Error)):
 		return nil, err // a symlink loop
+	default: // the OS refused the stat: permissions, an invalid name
+		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot read search root '%s': %v", errs.Echo(dir), err)
 	}
 	if !info.IsDir() {
 		return nil, errs.New(errs.InvalidParam, "Search root '%s' is not a directory.", dir)

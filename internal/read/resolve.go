@@ -40,7 +40,7 @@ func (r *reader) stat(p string) (*found, error) {
 		if err == nil {
 			return &found{fsPath: v, info: info}, nil
 		}
-		if !errors.Is(err, fs.ErrNotExist) {
+		if e := (*errs.Error)(nil); errors.As(err, &e) {
 			return nil, err // outside the root, a loop
 		}
 		if firstErr == nil {
