@@ -258,6 +258,10 @@ type SearchResult struct {
 	NextSkip int `json:"next_skip,omitempty"`
 	// Searched counts the files searched.
 	Searched int `json:"searched"`
+	// LongLines counts the files searched that hold a line longer than
+	// 4 MiB: such a line is searched in windows of 4 MiB, so a match that
+	// crosses a window edge is missed. 0 means none.
+	LongLines int `json:"long_lines,omitempty"`
 	// Skipped counts the files left out, by reason.
 	Skipped map[SkipReason]int `json:"skipped,omitempty"`
 	// MissingPaths are the request's entries that do not exist.
@@ -356,6 +360,7 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 		Truncated:       Truncation(out.Truncated),
 		NextSkip:        out.NextSkip,
 		Searched:        out.Searched,
+		LongLines:       out.LongLines,
 		MissingPaths:    out.Scope.Missing,
 		Skipped:         skipped(out.Skipped),
 	}
@@ -411,7 +416,7 @@ func (s *Searcher) Stream(ctx context.Context, req SearchRequest) iter.Seq2[*Fil
 // calls fn for each matching file (never from two goroutines at once)
 // until fn returns false, then returns a SearchResult without Files that
 // counts the search (TotalFiles, TotalMatchLines, TotalMatches, Searched,
-// Skipped) and holds its notes (Single, MissingPaths, SkippedPaths,
+// LongLines, Skipped) and holds its notes (Single, MissingPaths, SkippedPaths,
 // MaxColumns). When fn stops the search, the counts cover the
 // files seen until then. The errors are Search's.
 func (s *Searcher) StreamFunc(ctx context.Context, req SearchRequest, fn func(*FileMatch) bool) (*SearchResult, error) {
@@ -439,6 +444,7 @@ func (s *Searcher) StreamFunc(ctx context.Context, req SearchRequest, fn func(*F
 		TotalMatchLines: out.TotalLines,
 		TotalMatches:    out.TotalMatches,
 		Searched:        out.Searched,
+		LongLines:       out.LongLines,
 		MissingPaths:    out.Scope.Missing,
 		Skipped:         skipped(out.Skipped),
 		SkippedPaths:    skippedPaths(out),

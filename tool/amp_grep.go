@@ -78,6 +78,9 @@ type ampGrepData struct {
 	files   []string       // files_with_matches
 	counts  *orderedCounts // count
 	skipped map[string]int // files left out, by reason (for the text)
+	// longLines counts the files with a line searched in windows (for the
+	// text).
+	longLines int
 	// shown and total count the units offset and head_limit apply to:
 	// lines in content mode, files otherwise.
 	shown, total int
@@ -224,7 +227,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 		d.shown, d.total = len(res.Files), res.TotalFiles
 		partial = res.NextSkip > 0
 		st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
-		d.skipped = skippedMap(res.Skipped)
+		d.skipped, d.longLines = skippedMap(res.Skipped), res.LongLines
 	default:
 		if err := ampContent(ctx, s, req, g, d, &st); err != nil {
 			return nil, err
@@ -278,7 +281,7 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 		return err
 	}
 	*st = scout.Stats{Files: counts.Searched, Skipped: counts.SkippedTotal()}
-	d.skipped = skippedMap(counts.Skipped)
+	d.skipped, d.longLines = skippedMap(counts.Skipped), counts.LongLines
 	d.TotalMatches = counts.TotalMatchLines
 	d.LowerBound = counts.Truncated == scout.TruncBudget
 	want := ampMaxBytes/ampMinResult + 1 // results one reply may hold
@@ -512,15 +515,19 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 		if d.total > 0 {
 			text += fmt.Sprintf(" at offset %d (there are %d; use a smaller offset)", g.Offset, d.total)
 		}
-		if n := skippedNote(d.skipped, ampSkipOrder); n != "" {
-			text += "\n" + n
+		for _, n := range []string{skippedNote(d.skipped, ampSkipOrder), pitext.LongLinesNote(d.longLines)} {
+			if n != "" {
+				text += "\n" + n
+			}
 		}
 		return text
 	}
-	// Files that may hold a match the search could not read are named
-	// even when something matched.
-	if n := skippedNote(d.skipped, ampMissed); n != "" {
-		text += "\n\n" + n
+	// Files that may hold a match the search could not read, or not
+	// whole, are named even when something matched.
+	for _, n := range []string{skippedNote(d.skipped, ampMissed), pitext.LongLinesNote(d.longLines)} {
+		if n != "" {
+			text += "\n\n" + n
+		}
 	}
 	unit := "files"
 	if g.OutputMode == "content" {

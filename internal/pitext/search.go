@@ -103,7 +103,8 @@ func MissedLine(r *scout.SearchResult) string { return SkippedLine(r, "", missed
 // by rule, as ripgrep leaves them out; an empty result names those too.
 var missed = map[scout.SkipReason]bool{scout.SkipTooLarge: true, scout.SkipUnreadable: true}
 
-// Notes are the lines on missing paths and skipped archive members.
+// Notes are the lines on missing paths, skipped archive members and
+// lines searched in windows.
 func Notes(r *scout.SearchResult, o *SearchOptions) []string {
 	if o == nil {
 		o = &SearchOptions{}
@@ -126,7 +127,22 @@ func Notes(r *scout.SearchResult, o *SearchOptions) []string {
 	if len(members) > 0 {
 		notes = append(notes, "Skipped archive entries (search supports text members only): "+strings.Join(members, ", "))
 	}
+	if n := LongLinesNote(r.LongLines); n != "" {
+		notes = append(notes, n)
+	}
 	return append(notes, o.Notes...)
+}
+
+// LongLinesNote says that n files hold lines searched in windows (see
+// scout.SearchResult.LongLines), or is "" when n is 0.
+func LongLinesNote(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return "1 file has a line over 4 MiB, searched in 4 MiB windows: a match that crosses a window edge is missed."
+	}
+	return strconv.Itoa(n) + " files have lines over 4 MiB, searched in 4 MiB windows: a match that crosses a window edge is missed."
 }
 
 // pageNotice is the "Showing files a-b of N" notice, or "".

@@ -103,7 +103,11 @@ type Outcome struct {
 	Truncated                string // "" or a Trunc reason
 	NextSkip                 int    // Skip for the next page; 0 if none
 	Searched                 int    // files searched
-	Skipped                  map[string]int
+	// LongLines counts the files searched that hold a line longer than
+	// grep.MaxLineBytes: such a line is searched in windows of that size,
+	// so a match that crosses a window edge is missed.
+	LongLines int
+	Skipped   map[string]int
 	// Errors are the first maxErrors failures behind SkipError.
 	Errors []error
 }
@@ -116,6 +120,14 @@ func (o *Outcome) skip(oc outcome) {
 	o.Skipped[oc.skip]++
 	if oc.err != nil && len(o.Errors) < maxErrors {
 		o.Errors = append(o.Errors, oc.err)
+	}
+}
+
+// searched counts a file searched.
+func (o *Outcome) searched(res *grep.FileResult) {
+	o.Searched++
+	if res.LongLines > 0 {
+		o.LongLines++
 	}
 }
 
@@ -255,7 +267,7 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, e
 			out.skip(o)
 			return true
 		}
-		out.Searched++
+		out.searched(o.res)
 		if o.res.MatchLines == 0 {
 			return true
 		}
@@ -323,7 +335,7 @@ func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield fun
 			out.skip(o)
 			return true
 		}
-		out.Searched++
+		out.searched(o.res)
 		if o.res.MatchLines == 0 {
 			return true
 		}
