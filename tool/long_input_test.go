@@ -57,6 +57,12 @@ func TestLongInput(t *testing.T) {
 		{"pi", "search", `{"pattern": "hit", "paths": ["a.txt,` + big + `"]}`},
 		{"pi", "find", `{"paths": ["a.txt,` + big + `,"]}`},
 		{"pi", "read", `{"path": "https://example.com/` + big + `"}`},
+		// Patterns under the 64 KiB cap that the regexp parser refuses,
+		// quoting them: a 56 KB one gave a 168 KB reply.
+		{"pi", "search", `{"pattern": "` + strings.Repeat("x{1000}", 8000) + `"}`},
+		{"amplifier", "grep", `{"pattern": "` + strings.Repeat("x{1000}", 8000) + `"}`},
+		{"pi", "search", `{"pattern": "[` + big[:60000] + `"}`},
+		{"amplifier", "grep", `{"pattern": "(` + big[:60000] + `"}`},
 	} {
 		env := Call(context.Background(), cfg, c.toolset, c.name, []byte(c.args))
 		if env.Status != scout.StatusError {
