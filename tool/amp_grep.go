@@ -78,9 +78,7 @@ type ampGrepData struct {
 	files   []string       // files_with_matches
 	counts  *orderedCounts // count
 	skipped map[string]int // files left out, by reason (for the text)
-	// longLines counts the files with a line searched in windows (for the
-	// text).
-	longLines int
+	inPart  []string       // the notes on files searched only in part (for the text)
 	// shown and total count the units offset and head_limit apply to:
 	// lines in content mode, files otherwise.
 	shown, total int
@@ -227,7 +225,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 		d.shown, d.total = len(res.Files), res.TotalFiles
 		partial = res.NextSkip > 0
 		st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
-		d.skipped, d.longLines = skippedMap(res.Skipped), res.LongLines
+		d.skipped, d.inPart = skippedMap(res.Skipped), pitext.InPartNotes(res)
 	default:
 		if err := ampContent(ctx, s, req, g, d, &st); err != nil {
 			return nil, err
@@ -281,7 +279,7 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 		return err
 	}
 	*st = scout.Stats{Files: counts.Searched, Skipped: counts.SkippedTotal()}
-	d.skipped, d.longLines = skippedMap(counts.Skipped), counts.LongLines
+	d.skipped, d.inPart = skippedMap(counts.Skipped), pitext.InPartNotes(counts)
 	d.TotalMatches = counts.TotalMatchLines
 	d.LowerBound = counts.Truncated == scout.TruncBudget
 	want := ampMaxBytes/ampMinResult + 1 // results one reply may hold
@@ -515,7 +513,7 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 		if d.total > 0 {
 			text += fmt.Sprintf(" at offset %d (there are %d; use a smaller offset)", g.Offset, d.total)
 		}
-		for _, n := range []string{skippedNote(d.skipped, ampSkipOrder), pitext.LongLinesNote(d.longLines)} {
+		for _, n := range append([]string{skippedNote(d.skipped, ampSkipOrder)}, d.inPart...) {
 			if n != "" {
 				text += "\n" + n
 			}
@@ -524,7 +522,7 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 	}
 	// Files that may hold a match the search could not read, or not
 	// whole, are named even when something matched.
-	for _, n := range []string{skippedNote(d.skipped, ampMissed), pitext.LongLinesNote(d.longLines)} {
+	for _, n := range append([]string{skippedNote(d.skipped, ampMissed)}, d.inPart...) {
 		if n != "" {
 			text += "\n\n" + n
 		}

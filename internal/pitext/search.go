@@ -104,7 +104,7 @@ func MissedLine(r *scout.SearchResult) string { return SkippedLine(r, "", missed
 var missed = map[scout.SkipReason]bool{scout.SkipTooLarge: true, scout.SkipUnreadable: true}
 
 // Notes are the lines on missing paths, skipped archive members and
-// lines searched in windows.
+// files searched only in part.
 func Notes(r *scout.SearchResult, o *SearchOptions) []string {
 	if o == nil {
 		o = &SearchOptions{}
@@ -127,22 +127,30 @@ func Notes(r *scout.SearchResult, o *SearchOptions) []string {
 	if len(members) > 0 {
 		notes = append(notes, "Skipped archive entries (search supports text members only): "+strings.Join(members, ", "))
 	}
-	if n := LongLinesNote(r.LongLines); n != "" {
-		notes = append(notes, n)
-	}
+	notes = append(notes, InPartNotes(r)...)
 	return append(notes, o.Notes...)
 }
 
-// LongLinesNote says that n files hold lines searched in windows (see
-// scout.SearchResult.LongLines), or is "" when n is 0.
-func LongLinesNote(n int) string {
-	switch n {
-	case 0:
-		return ""
-	case 1:
-		return "1 file has a line over 4 MiB, searched in 4 MiB windows: a match that crosses a window edge is missed."
+// InPartNotes are the lines on the files searched only in part: lines
+// searched in windows, multiline searches cut, searches ended at a NUL.
+func InPartNotes(r *scout.SearchResult) []string {
+	var notes []string
+	plural := func(n int, one, many string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return strconv.Itoa(n) + " " + many
 	}
-	return strconv.Itoa(n) + " files have lines over 4 MiB, searched in 4 MiB windows: a match that crosses a window edge is missed."
+	if n := r.LongLines; n > 0 {
+		notes = append(notes, plural(n, "file has a line", "files have lines")+" over 4 MiB, searched in 4 MiB windows: a match that crosses a window edge is missed.")
+	}
+	if n := r.MultilineCut; n > 0 {
+		notes = append(notes, plural(n, "file is", "files are")+" over 16 MiB: a multiline search reads only the first 16 MiB of a file.")
+	}
+	if n := r.NULStops; n > 0 {
+		notes = append(notes, plural(n, "file has", "files have")+" a NUL byte after the first 64 KiB: the search stopped there, the rest being binary.")
+	}
+	return notes
 }
 
 // pageNotice is the "Showing files a-b of N" notice, or "".

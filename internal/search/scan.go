@@ -155,7 +155,9 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 	case err != nil:
 		return outcome{skip: SkipError, err: err}
 	}
-	if res.Binary {
+	if res.Binary || res.Stop == grep.StopNUL && res.MatchLines == 0 {
+		// A NUL byte in the head, or one further on before any match:
+		// the file is binary (past its head, as ripgrep quits at it).
 		return outcome{skip: SkipBinary}
 	}
 	return outcome{res: res, size: size}

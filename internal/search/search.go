@@ -107,7 +107,14 @@ type Outcome struct {
 	// grep.MaxLineBytes: such a line is searched in windows of that size,
 	// so a match that crosses a window edge is missed.
 	LongLines int
-	Skipped   map[string]int
+	// MultilineCut counts the files a whole-file (multiline) search read
+	// only the first grep.MaxWholeBytes of.
+	MultilineCut int
+	// NULStops counts the matching files whose search ended at a NUL byte
+	// past the binary window: the rest is binary and was not searched (a
+	// file with no match before it is counted as binary).
+	NULStops int
+	Skipped  map[string]int
 	// Errors are the first maxErrors failures behind SkipError.
 	Errors []error
 }
@@ -128,6 +135,12 @@ func (o *Outcome) searched(res *grep.FileResult) {
 	o.Searched++
 	if res.LongLines > 0 {
 		o.LongLines++
+	}
+	switch res.Stop {
+	case grep.StopSize:
+		o.MultilineCut++
+	case grep.StopNUL:
+		o.NULStops++
 	}
 }
 
