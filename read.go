@@ -150,6 +150,9 @@ type ReadRequest struct {
 	// inside it, optionally followed by a selector (":50-100", ":raw",
 	// ":conflicts"); or an archive path ("a.zip:dir/f.go:10-20"). A line
 	// range reads exactly its lines: "f.go:30-40" gives lines 30 to 40.
+	// The path before the selector is at most 4096 bytes (a name at most
+	// 255), the selector or SQLite query after it ("db?q=SELECT ...") at
+	// most 64 KiB; a longer one is a CodeInvalidParam error.
 	Path string `json:"path"`
 	// Before and After widen a single line range of a text ("f.go:30-40")
 	// by that many lines before its start and after its end, as context

@@ -73,29 +73,37 @@ func (dirInfo) Mode() fs.FileMode { return fs.ModeDir | 0o755 }
 func (dirInfo) IsDir() bool       { return true }
 
 // TestReadHugeFile: the first lines of a file with a text head and a
-// 100 GB hole come without reading the hole; the total is a lower bound,
-// and the text says so. The read stops counting 64 MB past the shown
-// lines, so f:1-5 of such a file is as quick as of a small one.
+// 100 GB hole come without reading the hole, and a line past the hole is
+// not looked for past 64 MiB into it; the total is a lower bound, and the
+// text says so, never claiming an end it did not see.
 func TestReadHugeFile(t *testing.T) {
 	tests := []struct {
 		path, first, notice, reason string
-		lines                       int
+		before, lines, beyond       int
 	}{
-		{"huge.txt:1-5", "1:a line", "[at least 4996 more lines in file. Use :6 to continue]", "a range: exactly its lines", 5},
-		{"huge.txt", "1:a line", "[Showing lines 1-300 of at least 5001. Use :301 to continue]", "no selector: the first 300 lines", 300},
-		{"huge.txt:4999", "4999:a line", "[The file was not read past line 5001. Use :5002 to continue. Some lines truncated to 768 chars]", "into the hole: its start is shown cut", 3},
-		{"huge.txt:1-5:raw", "a line", "[at least 4996 more lines in file. Use :6 to continue]", "raw", 5},
+		{"huge.txt:1-5", "1:a line", "[at least 4996 more lines in file. Use :6 to continue]", "a range: exactly its lines", 0, 5, 0},
+		{"huge.txt", "1:a line", "[Showing lines 1-300 of at least 5001. Use :301 to continue]", "no selector: the first 300 lines", 0, 300, 0},
+		{"huge.txt:4999", "4999:a line", "[Reading stopped in line 5001, which runs on for over 64 MiB without a line end; the lines after it are not read. Some lines truncated to 768 chars]", "into the hole: its start is shown cut", 0, 3, 0},
+		{"huge.txt:1-5:raw", "a line", "[at least 4996 more lines in file. Use :6 to continue]", "raw", 0, 5, 0},
+		{"huge.txt:6000", "Line 6000 was not reached: reading stopped in line 5001", "the file has at least 5001 lines. Use :5001 to see the start of that line, or :1 to read from the start.", "past the hole", 0, 0, 6000},
+		{"huge.txt:6000:raw", "Line 6000 was not reached", "Use :5001 to see the start of that line, or :1 to read from the start.", "past the hole, raw", 0, 0, 6000},
+		{"huge.txt:5002", "Line 5002 was not reached", "the file has at least 5001 lines. Use :5001 to see the start of that line, or :1 to read from the start.", "the line after the hole's, whose context line is the hole's", 1, 0, 5002},
+		{"huge.txt:1-2,6000-6001", "1:a line", "[Range 6000-6001 was not reached: reading stopped in line 5001, over 64 MiB without a line end; skipped]\n\n[The file has at least 5001 lines (not counted to its end)]", "two ranges, the second past the hole", 0, 2, 0},
 	}
 	for _, tt := range tests {
 		var read atomic.Int64
 		r := scout.Reader{Workspace: scout.Workspace{FS: hugeFS{&read}}}
-		res, err := r.Read(context.Background(), scout.ReadRequest{Path: tt.path})
+		res, err := r.Read(context.Background(), scout.ReadRequest{Path: tt.path, Before: tt.before})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.reason, err)
 		}
 		text := format.ReadText(res, nil)
-		if n := len(res.Blocks[0].Lines); n != tt.lines || !res.TotalLinesAtLeast || !strings.HasPrefix(text, tt.first) || !strings.HasSuffix(text, tt.notice) {
-			t.Errorf("%s: %d lines, total %d (at least %v), text %.40q...%q; want %d lines, %q...%q", tt.reason, n, res.TotalLines, res.TotalLinesAtLeast, text, text[max(0, len(text)-90):], tt.lines, tt.first, tt.notice)
+		n := 0
+		for _, b := range res.Blocks {
+			n += len(b.Lines)
+		}
+		if n != tt.lines || res.BeyondEnd != tt.beyond || !res.TotalLinesAtLeast || res.TotalLines != 5001 || !strings.HasPrefix(text, tt.first) || !strings.HasSuffix(text, tt.notice) {
+			t.Errorf("%s: %d lines, beyond end %d, total %d (at least %v), text %.60q...%q; want %d lines, beyond end %d, at least 5001, %q...%q", tt.reason, n, res.BeyondEnd, res.TotalLines, res.TotalLinesAtLeast, text, text[max(0, len(text)-120):], tt.lines, tt.beyond, tt.first, tt.notice)
 		}
 		if got := read.Load(); got > int64(len(hugeHead))+80<<20 {
 			t.Errorf("%s: read %d MB of the file, want the head and at most 64 MB past it", tt.reason, got>>20)
@@ -121,5 +129,13 @@ func TestReadSparseFile(t *testing.T) {
 	}
 	if len(res.Blocks[0].Lines) != 5 || !res.TotalLinesAtLeast || res.TotalLines != 5001 {
 		t.Errorf("%d lines, total %d (at least %v); want 5 lines and at least 5001", len(res.Blocks[0].Lines), res.TotalLines, res.TotalLinesAtLeast)
+	}
+	// A line past the hole is not looked for to its end (it took 80 s).
+	res, err = r.Read(context.Background(), scout.ReadRequest{Path: "sparse.txt:6000"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.BeyondEnd != 6000 || !res.TotalLinesAtLeast || res.TotalLines != 5001 {
+		t.Errorf("line 6000: beyond end %d, total %d (at least %v); want line 6000 not reached, at least 5001 lines", res.BeyondEnd, res.TotalLines, res.TotalLinesAtLeast)
 	}
 }

@@ -67,15 +67,20 @@ type ReadResult struct {
 	// children of an archive directory); a lower bound when
 	// TotalLinesAtLeast.
 	TotalLines int `json:"total_lines,omitempty"`
-	// TotalLinesAtLeast reports that the read stopped counting lines 64 MiB
-	// past the shown ones (a huge file): the text has TotalLines lines or
+	// TotalLinesAtLeast reports that the read stopped in line TotalLines
+	// before the end of the text: 64 MiB past the shown lines (a huge
+	// file), or 64 MiB into one line that had no line end by then (a huge
+	// line, or binary content such as a sparse file's run of NUL bytes,
+	// which no read scans to its end). The text has TotalLines lines or
 	// more, and its last shown line, when it is line TotalLines, may be
 	// longer than its Bytes say.
 	TotalLinesAtLeast bool `json:"total_lines_at_least,omitempty"`
 	// Bytes is the size of the file, member or text in bytes.
 	Bytes int64 `json:"bytes,omitempty"`
 	// BeyondEnd is the requested start line when it lies past the end of a
-	// single-range read or a listing (nothing is shown); 0 otherwise.
+	// single-range read or a listing (nothing is shown); 0 otherwise. With
+	// TotalLinesAtLeast it lies past where reading stopped: the line was
+	// not reached, and whether it exists is unknown.
 	BeyondEnd int `json:"beyond_end,omitempty"`
 	// Truncated says why the result is not whole: TruncLimit when a line
 	// limit ended a block (its Next continues) or a listing left entries
@@ -153,7 +158,8 @@ type ReadBlock struct {
 	// Lines are the shown lines, consecutive.
 	Lines []ReadLine `json:"lines"`
 	// BeyondEnd reports a range that starts past the end of the text (one
-	// of several ranges): no lines.
+	// of several ranges), or past where reading stopped when the result's
+	// TotalLinesAtLeast: no lines.
 	BeyondEnd bool `json:"beyond_end,omitempty"`
 	// Truncated is TruncLimit when the line limit ended the block before
 	// its End, TruncBytes when the byte budget did (ByteLimit); Next then

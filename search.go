@@ -243,6 +243,17 @@ type SearchResult struct {
 	NextSkip int `json:"next_skip,omitempty"`
 	// Searched counts the files searched.
 	Searched int `json:"searched"`
+	// LongLines, MultilineCut and NULStops count the files searched only
+	// in part; 0 means none. LongLines: files that hold a line longer than
+	// 4 MiB, which is searched in windows of 4 MiB, so that a match that
+	// crosses a window edge is missed. MultilineCut: files over 16 MiB, of
+	// which a Multiline search read only the first 16 MiB. NULStops:
+	// matching files in which a NUL byte past the first 64 KiB ended the
+	// search, the rest being binary (a file with no match before its NUL
+	// is counted in Skipped as binary).
+	LongLines    int `json:"long_lines,omitempty"`
+	MultilineCut int `json:"multiline_cut,omitempty"`
+	NULStops     int `json:"nul_stops,omitempty"`
 	// Skipped counts the files left out, by reason.
 	Skipped map[SkipReason]int `json:"skipped,omitempty"`
 	// MissingPaths are the request's entries that do not exist.
@@ -358,6 +369,9 @@ func totals(req *SearchRequest, in *search.Request, out *search.Outcome) *Search
 		TotalMatchLines: out.TotalLines,
 		TotalMatches:    out.TotalMatches,
 		Searched:        out.Searched,
+		LongLines:       out.LongLines,
+		MultilineCut:    out.MultilineCut,
+		NULStops:        out.NULStops,
 		MissingPaths:    out.Scope.Missing,
 		Skipped:         skipped(out.Skipped),
 		SkippedPaths:    skippedPaths(out),
@@ -402,7 +416,7 @@ func (s *Searcher) Stream(ctx context.Context, req SearchRequest) iter.Seq2[*Fil
 // calls fn for each matching file (never from two goroutines at once)
 // until fn returns false, then returns a SearchResult without Files that
 // counts the search (TotalFiles, TotalMatchLines, TotalMatches, Searched,
-// Skipped) and holds its notes (Single, MissingPaths, SkippedPaths,
+// LongLines, MultilineCut, NULStops, Skipped) and holds its notes (Single, MissingPaths, SkippedPaths,
 // MaxColumns). When fn stops the search, the counts cover the
 // files seen until then. The errors are Search's.
 func (s *Searcher) StreamFunc(ctx context.Context, req SearchRequest, fn func(*FileMatch) bool) (*SearchResult, error) {

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -360,5 +362,23 @@ func TestDefaultsMatchGo(t *testing.T) {
 		got := testfs.Untimed(t, envelopeJSON(call(c.toolset, c.name, c.args, root, "")))
 		want := testfs.Untimed(t, tool.Call(context.Background(), tool.Config{Root: root}, c.toolset, c.name, []byte(c.args)))
 		assert.Equal(t, want, got, "%s/%s %s: the C shim answers what Go answers", c.toolset, c.name, c.args)
+	}
+}
+
+// TestHostGCSettings: loading the library changes none of the host's
+// process-wide garbage collector settings (the scout command sets its own;
+// a library must not): this test process ran the shim's init and that of
+// every package it imports.
+func TestHostGCSettings(t *testing.T) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+			t.Errorf("memory limit %d, want Go's default (none)", got)
+		}
+	}
+	if os.Getenv("GOGC") == "" {
+		if got := debug.SetGCPercent(100); got != 100 {
+			debug.SetGCPercent(got)
+			t.Errorf("GOGC %d, want Go's default 100", got)
+		}
 	}
 }

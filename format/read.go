@@ -212,9 +212,12 @@ func entity(r *scout.ReadResult) string {
 func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
 	entity := entity(r)
 	if r.BeyondEnd > 0 {
-		if r.TotalLines == 0 {
+		switch {
+		case r.TotalLinesAtLeast:
+			fmt.Fprintf(b, "Line %d was not reached: reading stopped in line %d, which runs on for over 64 MiB without a line end (binary content such as a run of NUL bytes, or one huge line); the %s has at least %d lines. Use :%d to see the start of that line, or :1 to read from the start.", r.BeyondEnd, r.TotalLines, entity, r.TotalLines, r.TotalLines)
+		case r.TotalLines == 0:
 			fmt.Fprintf(b, "Line %d is beyond end of %s: the %s is empty.", r.BeyondEnd, entity, entity)
-		} else {
+		default:
 			fmt.Fprintf(b, "Line %d is beyond end of %s (%d lines total). Use :1 to read from the start, or :%d to read the last line.", r.BeyondEnd, entity, r.TotalLines, r.TotalLines)
 		}
 		return
@@ -233,7 +236,11 @@ func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
 	first := true
 	for _, blk := range r.Blocks {
 		if blk.BeyondEnd {
-			after = append(after, fmt.Sprintf("[Range %s is beyond end of %s (%d lines total); skipped]", rangeString(blk.Start, blk.End), entity, r.TotalLines))
+			if r.TotalLinesAtLeast {
+				after = append(after, fmt.Sprintf("[Range %s was not reached: reading stopped in line %d, over 64 MiB without a line end; skipped]", rangeString(blk.Start, blk.End), r.TotalLines))
+			} else {
+				after = append(after, fmt.Sprintf("[Range %s is beyond end of %s (%d lines total); skipped]", rangeString(blk.Start, blk.End), entity, r.TotalLines))
+			}
 			continue
 		}
 		if !first {
@@ -288,6 +295,8 @@ func readNotices(r *scout.ReadResult, entity string) []string {
 			more = fmt.Sprintf("The %s was not read past line %d", entity, last)
 		}
 		parts = append(parts, more, fmt.Sprintf("Use :%d to continue", r.Blocks[0].Next))
+	case r.TotalLinesAtLeast && lastShown(r) == r.TotalLines:
+		parts = append(parts, fmt.Sprintf("Reading stopped in line %d, which runs on for over 64 MiB without a line end; the lines after it are not read", r.TotalLines))
 	case len(r.Blocks) > 1 && r.TotalLinesAtLeast:
 		parts = append(parts, fmt.Sprintf("The %s has at least %d lines (not counted to its end)", entity, r.TotalLines))
 	}
@@ -333,6 +342,16 @@ func readNotices(r *scout.ReadResult, entity string) []string {
 		}
 	}
 	return parts
+}
+
+// lastShown returns the number of the last line shown, 0 when none is.
+func lastShown(r *scout.ReadResult) int {
+	for i := len(r.Blocks) - 1; i >= 0; i-- {
+		if l := r.Blocks[i].Lines; len(l) > 0 {
+			return l[len(l)-1].N
+		}
+	}
+	return 0
 }
 
 // skippedPaths returns the paths r skipped for reason, in order.

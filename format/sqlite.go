@@ -9,6 +9,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/dirtree"
+	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/pitext"
 )
 
@@ -88,7 +89,7 @@ func writeSQLite(b *strings.Builder, v *scout.SQLiteView) {
 // with how to read on.
 func writeRow(b *strings.Builder, r *scout.SQLiteRows) {
 	if len(r.Rows) == 0 {
-		fmt.Fprintf(b, "No row found in table '%s' for key '%s'.", r.Table, r.Key)
+		fmt.Fprintf(b, "No row found in table '%s' for key '%s'.", errs.Echo(r.Table), errs.Echo(r.Key))
 		return
 	}
 	for i, c := range r.Columns {

@@ -77,6 +77,7 @@ type ampGrepData struct {
 	files   []string                 // files_with_matches
 	counts  *orderedCounts           // count
 	skipped map[scout.SkipReason]int // files left out, by reason (for the text)
+	inPart  []string                 // the notes on files searched only in part (for the text)
 	// shown and total count the units offset and head_limit apply to:
 	// lines in content mode, files otherwise.
 	shown, total int
@@ -223,7 +224,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 		d.shown, d.total = len(res.Files), res.TotalFiles
 		partial = res.NextSkip > 0
 		st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
-		d.skipped = res.Skipped
+		d.skipped, d.inPart = res.Skipped, pitext.InPartNotes(res)
 	default:
 		if err := ampContent(ctx, s, req, g, d, &st); err != nil {
 			return nil, err
@@ -277,7 +278,7 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 		return err
 	}
 	*st = scout.Stats{Files: counts.Searched, Skipped: counts.SkippedTotal()}
-	d.skipped = counts.Skipped
+	d.skipped, d.inPart = counts.Skipped, pitext.InPartNotes(counts)
 	d.TotalMatches = counts.TotalMatchLines
 	d.LowerBound = counts.Truncated == scout.TruncBudget
 	want := ampMaxBytes/ampMinResult + 1 // results one reply may hold
@@ -500,15 +501,19 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 		if d.total > 0 {
 			text += fmt.Sprintf(" at offset %d (there are %d; use a smaller offset)", g.Offset, d.total)
 		}
-		if n := pitext.NotSearched(d.skipped, ampSkipOrder, nil); n != "" {
-			text += "\n" + n
+		for _, n := range append([]string{pitext.NotSearched(d.skipped, ampSkipOrder, nil)}, d.inPart...) {
+			if n != "" {
+				text += "\n" + n
+			}
 		}
 		return text
 	}
-	// Files that may hold a match the search could not read are named
-	// even when something matched.
-	if n := pitext.NotSearched(d.skipped, ampMissed, nil); n != "" {
-		text += "\n\n" + n
+	// Files that may hold a match the search could not read, or not
+	// whole, are named even when something matched.
+	for _, n := range append([]string{pitext.NotSearched(d.skipped, ampMissed, nil)}, d.inPart...) {
+		if n != "" {
+			text += "\n\n" + n
+		}
 	}
 	unit := "files"
 	if g.OutputMode == "content" {

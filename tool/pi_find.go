@@ -154,7 +154,7 @@ func searchesOSRoot(root string, fsys fs.FS, inputs []string) bool {
 		if err != nil {
 			return false // Find reports it
 		}
-		if _, err := fs.Stat(fsys, p); err == nil {
+		if _, err := pathutil.Stat(fsys, p); err == nil {
 			bases = append(bases, p)
 		}
 	}

@@ -69,6 +69,6 @@ func entryExists(fsys fs.FS, root, e string) bool {
 	if err != nil {
 		return false
 	}
-	_, err = fs.Stat(fsys, p)
+	_, err = pathutil.Stat(fsys, p)
 	return err == nil || !errors.Is(err, fs.ErrNotExist)
 }

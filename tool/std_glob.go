@@ -11,6 +11,7 @@ import (
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/envelope"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
 )
@@ -66,19 +67,23 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		}
 		return nil, err
 	}
-	info, err := fs.Stat(fsys, resolved)
+	info, err := pathutil.Stat(fsys, resolved)
 	switch {
 	case err == nil:
 	case errors.Is(err, fs.ErrNotExist):
-		if pathutil.CheckInside(fsys, resolved) != nil {
-			return nil, denied
+		if err := pathutil.ContainerOutside(fsys, ws.Root, dir); err != nil {
+			if errs.CodeOf(err) == errs.AccessDenied {
+				return nil, denied
+			}
+			return nil, err
 		}
 		return nil, errs.New(errs.NotFound, "Search root '%s' does not exist.", dir)
-	default:
-		return nil, denied
-	}
-	if pathutil.CheckInside(fsys, resolved) != nil {
-		return nil, denied
+	case errors.As(err, new(*errs.Error)) && errs.CodeOf(err) == errs.AccessDenied, errors.Is(err, fsx.ErrOutsideRoot):
+		return nil, denied // the one wording of a path out of the root
+	case errors.As(err, new(*errs.Error)):
+		return nil, err // a symlink loop
+	default: // the OS refused the stat: permissions, an invalid name
+		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot read search root '%s': %v", errs.Echo(dir), err)
 	}
 	if !info.IsDir() {
 		return nil, errs.New(errs.InvalidParam, "Search root '%s' is not a directory.", dir)

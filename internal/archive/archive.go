@@ -31,6 +31,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/pathutil"
 )
 
 // Format is an archive container format.
@@ -105,7 +106,7 @@ func Candidates(p string) []Split {
 // failure other than "does not exist" (a permission error, say).
 func Resolve(fsys fs.FS, p string) (s Split, ok bool, err error) {
 	for _, c := range Candidates(p) {
-		st, err := fs.Stat(fsys, c.Archive)
+		st, err := pathutil.Stat(fsys, c.Archive)
 		switch {
 		case err == nil && st.Mode().IsRegular():
 			return c, true, nil

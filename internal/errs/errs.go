@@ -65,6 +65,12 @@ func SymlinkOut(p string, cause error) *Error {
 	return &Error{Code: AccessDenied, Path: p, Err: cause, Message: "Access denied: '" + p + "' leads outside the project root through a symlink. Use a path inside the root."}
 }
 
+// SymlinkLoop is the INVALID_PARAM error of path p, which goes through a
+// symlink loop (more symlinks than a resolution follows); cause may be nil.
+func SymlinkLoop(p string, cause error) *Error {
+	return &Error{Code: InvalidParam, Path: p, Err: cause, Message: "Too many levels of symlinks in '" + Echo(p) + "'."}
+}
+
 // Stopped returns the error of an operation (op: "Search", "Read") that
 // ended with err while ctx was done: a CANCELED error "op canceled: context
 // canceled", or TIMEOUT "op timed out: context deadline exceeded" when the

@@ -233,6 +233,9 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 		info, err := f.statBase(ctx, rb)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
+			if err := pathutil.ContainerOutside(f.fsys, f.root, base); err != nil {
+				return nil, err
+			}
 			missing = append(missing, p) // as given: "tests/**/*.ts", not its base "tests"
 			missingBase = pathutil.Display(rb)
 			continue
@@ -321,6 +324,9 @@ func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
 	info, err := f.statBase(ctx, base)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		if err := pathutil.ContainerOutside(f.fsys, f.root, base); err != nil {
+			return nil, err
+		}
 		return nil, &errs.Error{Code: errs.NotFound, Message: "Path not found: " + pathutil.Display(base), Path: pathutil.Display(base)}
 	case err != nil:
 		return nil, err
@@ -402,10 +408,7 @@ func (f *finder) statBase(ctx context.Context, p string) (fs.FileInfo, error) {
 		}
 		return nil, nil // exists; kind unknown: treated as a directory
 	}
-	if err := pathutil.CheckInside(f.fsys, p); err != nil {
-		return nil, err
-	}
-	return fs.Stat(f.fsys, p)
+	return pathutil.Stat(f.fsys, p)
 }
 
 // findOps runs a find through the host's operations. They are asked to
@@ -474,7 +477,7 @@ func (f *finder) walk(ctx context.Context, sc *scope, req Request, res *Result) 
 				// A link is of its target's kind, as os.walk and pathlib
 				// see it; one whose target cannot be seen (outside the
 				// root) is of neither kind. A dangling link is a file.
-				switch fi, err := fs.Stat(f.fsys, e.Path); {
+				switch fi, err := pathutil.Stat(f.fsys, e.Path); {
 				case err == nil:
 					kindDir = fi.IsDir()
 				case !errors.Is(err, fs.ErrNotExist):

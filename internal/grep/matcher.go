@@ -184,7 +184,7 @@ func regexError(pattern string, err error) error {
 	}
 	msg := string(se.Code)
 	if se.Expr != "" {
-		msg += ": `" + se.Expr + "`"
+		msg += ": `" + errs.Echo(se.Expr) + "`"
 	}
 	if pos >= 0 {
 		msg += fmt.Sprintf(" at position %d", utf8.RuneCountInString(pattern[:pos]))

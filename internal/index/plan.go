@@ -13,6 +13,7 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
+	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/search"
 )
 
@@ -385,7 +386,7 @@ func static(fsys fs.FS, req *search.Request) (why, detail string, err error) {
 			return ArchiveMember, p, nil
 		}
 		if files {
-			fi, err := fs.Stat(fsys, strings.TrimPrefix(p, "./"))
+			fi, err := pathutil.Stat(fsys, strings.TrimPrefix(p, "./"))
 			files = err == nil && fi.Mode().IsRegular()
 		}
 	}

@@ -43,9 +43,62 @@ func Open(fsys fs.FS, root string) (fs.FS, string, func(), error) {
 	return osfs, abs, closeFn, nil
 }
 
+// Stat returns the FileInfo of the FS path p with symlinks followed, once
+// CheckInside has followed them itself: a path that leads outside the tree
+// through a symlink is an ACCESS_DENIED error, a symlink loop (more than
+// MaxSymlinkHops links) an INVALID_PARAM error, and a missing path
+// fs.ErrNotExist. Every stat of a path a caller gave goes through it: an
+// FS that follows symlinks without a hop limit (fstest.MapFS recurses
+// until its stack overflows) is never asked to follow a loop.
+func Stat(fsys fs.FS, p string) (fs.FileInfo, error) {
+	if err := CheckInside(fsys, p); err != nil {
+		return nil, err
+	}
+	return fs.Stat(fsys, p)
+}
+
+// ContainerOutside returns CheckInside's error for the first part of the
+// user path p before one of its first maxContainerColons colons that leads
+// outside the tree through a symlink, or through a loop ("ln.zip" of
+// "ln.zip:m.txt", "x.db" of "x.db:t"); nil when none does. A tool calls it
+// before it says such a path does not exist: a path that names something
+// inside a container is refused as the container is, also by a tool that
+// does not look inside containers. root is the OS root Resolve takes.
+func ContainerOutside(fsys fs.FS, root, p string) error {
+	if fsys == nil {
+		return nil
+	}
+	colons := 0
+	for i := 1; i < len(p) && colons < maxContainerColons; i++ {
+		if p[i] != ':' {
+			continue
+		}
+		colons++
+		q, err := Resolve(root, p[:i])
+		if err != nil {
+			continue
+		}
+		if err := CheckInside(fsys, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// maxContainerColons bounds the prefixes ContainerOutside checks: a
+// container path has one colon after its container ("a.zip:src/f.ts:5-9"
+// has two), and each prefix costs a stat per name in it.
+const maxContainerColons = 4
+
+// MaxSymlinkHops is the number of symlinks CheckInside follows on the way
+// to one path before it calls them a loop, as Linux does (ELOOP).
+const MaxSymlinkHops = 40
+
 // CheckInside reports an ACCESS_DENIED error when the FS path p, or any
-// symlink on the way to it, leads outside the tree. It needs fs.ReadLinkFS
-// to see symlinks; without it the FS is trusted to contain its own paths.
+// symlink on the way to it, leads outside the tree, and an INVALID_PARAM
+// error when more than MaxSymlinkHops symlinks lie on the way (a loop). It
+// needs fs.ReadLinkFS to see symlinks; without it the FS is trusted to
+// contain its own paths.
 func CheckInside(fsys fs.FS, p string) error {
 	if _, ok := fsys.(fs.ReadLinkFS); !ok || p == "." {
 		return nil
@@ -64,8 +117,8 @@ func CheckInside(fsys fs.FS, p string) error {
 			cur = next
 			continue
 		}
-		if hops++; hops > 40 {
-			return &errs.Error{Code: errs.InvalidParam, Path: p, Message: "Too many levels of symlinks in '" + p + "'."}
+		if hops++; hops > MaxSymlinkHops {
+			return errs.SymlinkLoop(p, nil)
 		}
 		target, err := fs.ReadLink(fsys, next)
 		if err != nil {

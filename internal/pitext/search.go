@@ -100,7 +100,8 @@ func MissedLine(r *scout.SearchResult) string {
 	return NotSearched(r.Skipped, []scout.SkipReason{scout.SkipTooLarge, scout.SkipUnreadable}, nil)
 }
 
-// Notes are the lines on missing paths and skipped archive members.
+// Notes are the lines on missing paths, skipped archive members and
+// files searched only in part.
 func Notes(r *scout.SearchResult, o *SearchOptions) []string {
 	if o == nil {
 		o = &SearchOptions{}
@@ -123,7 +124,30 @@ func Notes(r *scout.SearchResult, o *SearchOptions) []string {
 	if len(members) > 0 {
 		notes = append(notes, "Skipped archive entries (search supports text members only): "+strings.Join(members, ", "))
 	}
+	notes = append(notes, InPartNotes(r)...)
 	return append(notes, o.Notes...)
+}
+
+// InPartNotes are the lines on the files searched only in part: lines
+// searched in windows, multiline searches cut, searches ended at a NUL.
+func InPartNotes(r *scout.SearchResult) []string {
+	var notes []string
+	plural := func(n int, one, many string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return strconv.Itoa(n) + " " + many
+	}
+	if n := r.LongLines; n > 0 {
+		notes = append(notes, plural(n, "file has a line", "files have lines")+" over 4 MiB, searched in 4 MiB windows: a match that crosses a window edge is missed.")
+	}
+	if n := r.MultilineCut; n > 0 {
+		notes = append(notes, plural(n, "file is", "files are")+" over 16 MiB: a multiline search reads only the first 16 MiB of a file.")
+	}
+	if n := r.NULStops; n > 0 {
+		notes = append(notes, plural(n, "file has", "files have")+" a NUL byte after the first 64 KiB: the search stopped there, the rest being binary.")
+	}
+	return notes
 }
 
 // pageNotice is the "Showing files a-b of N" notice, or "".

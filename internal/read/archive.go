@@ -23,7 +23,10 @@ func (r *reader) archive(ctx context.Context, p string) (*Result, bool, error) {
 // archiveVia is archive with the archive file found by locate.
 func (r *reader) archiveVia(ctx context.Context, p string, locate locator) (*Result, bool, error) {
 	for _, cand := range archive.Candidates(p) {
-		name, suffix, ok := locate(cand.Archive)
+		name, suffix, ok, err := locate(cand.Archive)
+		if err != nil {
+			return nil, true, err
+		}
 		if !ok {
 			continue
 		}

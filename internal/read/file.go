@@ -110,9 +110,10 @@ func openErr(display string, err error) error {
 }
 
 // countLimit is how far a read goes past the lines it shows, to count the
-// lines of the rest (see textio.Options.CountLimit): the first lines of a
-// 100 GB file cost at most this much reading, and their total is then
-// "at least".
+// lines of the rest, and how far into any one line (see
+// textio.Options.CountLimit): the first lines of a 100 GB file, and a line
+// asked for past a 100 GB run of NUL bytes, cost at most this much
+// reading, and the total is then "at least".
 const countLimit = 64 << 20
 
 // lines collects the selected lines of a text.
@@ -146,9 +147,9 @@ func (r *reader) lines(ctx context.Context, src io.Reader, sel selector.Selector
 			}
 			blk.Lines = append(blk.Lines, line)
 		}
-		// Past a count that stopped early, the text may go on after any
-		// block: the last may end in the line where reading stopped.
-		more := b.Last() < col.Total || col.TotalAtLeast && i == len(col.Blocks)-1
+		// A block that ends in the line where reading stopped (a line over
+		// the count limit) has nothing after it to continue with.
+		more := b.Last() < col.Total
 		switch {
 		case len(blk.Lines) == 0:
 			blk.BeyondEnd = true

@@ -49,6 +49,9 @@ func (r *reader) local(ctx context.Context, p string) (*Result, error) {
 	if res, ok := r.delimited(ctx, p); ok {
 		return res, nil
 	}
+	if err := pathutil.ContainerOutside(r.c.FS, r.c.Root, p); err != nil {
+		return nil, err
+	}
 	return nil, notFound(base)
 }
 

@@ -20,6 +20,8 @@ import (
 	"github.com/scoutkit/scout/internal/convert"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/iurl"
+	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/selector"
 	"github.com/scoutkit/scout/internal/web"
 )
 
@@ -66,8 +68,14 @@ func (c *Config) now() time.Time {
 	return time.Now()
 }
 
-// Run reads the path string p.
+// Run reads the path string p: a path of at most pathutil.MaxPathBytes,
+// and a selector or query of at most selector.MaxBytes after it; a longer
+// p is an INVALID_PARAM error.
 func Run(ctx context.Context, c *Config, p string) (*Result, error) {
+	if limit := pathutil.MaxPathBytes + selector.MaxBytes; len(p) > limit {
+		return nil, errs.New(errs.InvalidParam, "Path '%s' is too long: %d bytes, over the limit of %d (a path of at most %d bytes and a selector or query of at most %d after it). Pass a shorter one.",
+			errs.Echo(p), len(p), limit, pathutil.MaxPathBytes, selector.MaxBytes)
+	}
 	if strings.IndexByte(p, 0) >= 0 {
 		return nil, errs.New(errs.InvalidParam, "Invalid path: it contains a NUL byte. Pass the path as plain text.")
 	}

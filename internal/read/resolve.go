@@ -36,12 +36,12 @@ func (r *reader) stat(p string) (*found, error) {
 	}
 	var firstErr error
 	for _, v := range variants(fsPath) {
-		if err := pathutil.CheckInside(r.c.FS, v); err != nil {
-			return nil, err
-		}
-		info, err := fs.Stat(r.c.FS, v)
+		info, err := pathutil.Stat(r.c.FS, v)
 		if err == nil {
 			return &found{fsPath: v, info: info}, nil
+		}
+		if e := (*errs.Error)(nil); errors.As(err, &e) {
+			return nil, err // outside the root, a loop
 		}
 		if firstErr == nil {
 			firstErr = err
@@ -154,33 +154,35 @@ func notFound(p string) error {
 // locator finds a container file (an archive, a database) named as
 // written: its FS path, the suffix resolution that found it (nil when the
 // path was found as written), and whether it is a regular file inside the
-// root.
-type locator func(p string) (name string, suffix *SuffixResolution, ok bool)
+// root. err is set when the path leads outside the root through a symlink
+// or through a symlink loop: the read ends with it, as it would for the
+// container alone, since the path names something inside it.
+type locator func(p string) (name string, suffix *SuffixResolution, ok bool, err error)
 
 // locate finds p as written.
-func (r *reader) locate(p string) (string, *SuffixResolution, bool) {
+func (r *reader) locate(p string) (string, *SuffixResolution, bool, error) {
 	name, err := pathutil.Resolve(r.c.Root, p)
 	if err != nil {
-		return "", nil, false
+		return "", nil, false, nil
 	}
-	if pathutil.CheckInside(r.c.FS, name) != nil {
-		return "", nil, false
+	info, err := pathutil.Stat(r.c.FS, name)
+	if e := (*errs.Error)(nil); errors.As(err, &e) {
+		return "", nil, false, err // outside the root, or a loop
 	}
-	info, err := fs.Stat(r.c.FS, name)
 	if err != nil || !info.Mode().IsRegular() {
-		return "", nil, false
+		return "", nil, false, nil
 	}
-	return name, nil, true
+	return name, nil, true, nil
 }
 
 // bySuffix finds p by a unique suffix match within ctx's deadline.
 func (r *reader) bySuffix(ctx context.Context) locator {
-	return func(p string) (string, *SuffixResolution, bool) {
+	return func(p string) (string, *SuffixResolution, bool, error) {
 		to := r.suffixMatch(ctx, p)
 		if to == "" {
-			return "", nil, false
+			return "", nil, false, nil
 		}
-		name, _, ok := r.locate(to)
-		return name, &SuffixResolution{From: p, To: to}, ok
+		name, _, ok, err := r.locate(to)
+		return name, &SuffixResolution{From: p, To: to}, ok, err
 	}
 }

@@ -19,7 +19,10 @@ func (r *reader) database(ctx context.Context, p string) (*Result, bool, error) 
 // databaseVia is database with the database file found by locate.
 func (r *reader) databaseVia(ctx context.Context, p string, locate locator) (*Result, bool, error) {
 	for _, cand := range sqlite.Candidates(p) {
-		name, suffix, ok := locate(cand.DB)
+		name, suffix, ok, err := locate(cand.DB)
+		if err != nil {
+			return nil, true, err
+		}
 		if !ok || !r.isSQLite(name) {
 			continue
 		}

@@ -228,6 +228,7 @@ type memberSearch struct {
 	maxSize int64 // the size cap of a member; negative means none
 	wo      walk.Options
 	filter  Filter
+	lim     archive.Limits // the archive's caps
 }
 
 // expand walks the archive target t and passes each file member under
@@ -236,8 +237,10 @@ type memberSearch struct {
 // hidden ones (unless wo.Hidden), those under a pruned directory, links
 // (never followed), unreadable ones (encrypted, an unknown compression)
 // and entries whose names leave the archive; each is passed with its skip
-// reason, so that it is counted. An archive that fails part way (corrupt,
-// over a cap) is passed as one unreadable file after the members read.
+// reason, so that it is counted (a member over the archive's member cap as
+// too_large). An archive that fails part way is passed as one file after
+// the members read: too_large when it went over a cap (its scan cap, say),
+// unreadable otherwise (corrupt).
 // seen, when not nil, drops members already passed. It returns ctx's error
 // when ctx ends and fs.SkipAll when emit does.
 func (ms *memberSearch) expand(ctx context.Context, t *Target, emit func(file) error, seen map[string]bool) error {
@@ -246,10 +249,13 @@ func (ms *memberSearch) expand(ctx context.Context, t *Target, emit func(file) e
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if errs.CodeOf(err) == errs.TooLarge {
+			return emit(file{path: display, mem: true, done: &outcome{skip: SkipTooLarge}})
+		}
 		return emit(file{path: display, mem: true, done: &outcome{skip: SkipError, err: &errs.Error{
 			Code: errs.CodeOf(err), Path: display, Err: err, Message: err.Error()}}})
 	}
-	a, err := archive.Open(ctx, ms.fsys, t.Path, archive.Limits{})
+	a, err := archive.Open(ctx, ms.fsys, t.Path, ms.lim)
 	if err != nil {
 		return fail(err)
 	}
@@ -306,6 +312,8 @@ func (ms *memberSearch) search(ctx context.Context, sc *grep.Scanner, f *file, r
 	switch {
 	case e.Link != "":
 		return outcome{skip: SkipSymlink}
+	case errs.CodeOf(err) == errs.TooLarge:
+		return outcome{skip: SkipTooLarge}
 	case err != nil:
 		return outcome{skip: SkipError, err: &errs.Error{Code: errs.CodeOf(err), Path: f.path, Err: err, Message: err.Error()}}
 	case !ms.wo.Hidden && hiddenMember(rel):

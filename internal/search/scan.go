@@ -146,14 +146,18 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 		res, err = sc.SearchOpened(ctx, f.path, maxSize, open)
 	}
 	switch {
-	case errors.Is(err, fsx.ErrTooLarge):
+	case errors.Is(err, fsx.ErrTooLarge), errs.CodeOf(err) == errs.TooLarge:
+		// Over the size cap, or an archive member over the archive's own
+		// cap while it was read.
 		return outcome{skip: SkipTooLarge}
 	case errors.Is(err, fsx.ErrNotRegular):
 		return outcome{skip: SkipSpecial}
 	case err != nil:
 		return outcome{skip: SkipError, err: err}
 	}
-	if res.Binary {
+	if res.Binary || res.Stop == grep.StopNUL && res.MatchLines == 0 {
+		// A NUL byte in the head, or one further on before any match:
+		// the file is binary (past its head, as ripgrep quits at it).
 		return outcome{skip: SkipBinary}
 	}
 	return outcome{res: res, size: size}
@@ -166,7 +170,8 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 // batches as they come (serialised), before the matches: they carry no
 // order-dependent information. workers > 0 sets the number of walker
 // goroutines.
-func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filter, m *grep.Matcher, maxSize int64, workers int, unordered bool, skipped map[string]int, fn func(f file, o outcome) bool) error {
+func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, workers int, unordered bool, skipped map[string]int, fn func(f file, o outcome) bool) error {
+	wo, f, m, maxSize := ms.wo, ms.filter, ms.m, ms.maxSize
 	if workers > 0 {
 		wo.Workers = workers
 	}
@@ -273,7 +278,7 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Filt
 		}
 	}
 	walked := map[string]int{} // written by walkScope while files are searched
-	err := walkScope(ctx, fsys, sc, wo, f, &memberSearch{fsys: fsys, m: m, maxSize: maxSize, wo: wo, filter: f}, walked, emit)
+	err := walkScope(ctx, fsys, sc, wo, f, ms, walked, emit)
 	close(handoff)
 	helpers.Wait()
 	for r, n := range walked {

@@ -130,6 +130,9 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 			return nil, err
 		}
 		if !found {
+			if err := pathutil.ContainerOutside(fsys, root, e); err != nil {
+				return nil, err
+			}
 			sc.Missing = append(sc.Missing, e)
 			continue
 		}
@@ -166,7 +169,7 @@ func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o Resolve
 	if err != nil {
 		return nil, false, err
 	}
-	info, err := fs.Stat(fsys, p)
+	info, err := pathutil.Stat(fsys, p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, false, nil
@@ -212,7 +215,7 @@ func resolveURL(ctx context.Context, fsys fs.FS, root, entry string, reg *iurl.R
 	if err != nil {
 		return nil, false, err
 	}
-	info, err := fs.Stat(fsys, p)
+	info, err := pathutil.Stat(fsys, p)
 	if err != nil {
 		return nil, false, statError(entry, err)
 	}
@@ -232,7 +235,7 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 			continue
 		}
 		if ap, err := pathutil.Resolve(root, c.Archive); err == nil {
-			if st, err := fs.Stat(fsys, ap); err == nil && st.Mode().IsRegular() {
+			if st, err := pathutil.Stat(fsys, ap); err == nil && st.Mode().IsRegular() {
 				return nil, true, errs.New(errs.InvalidParam, "Archive path '%s' contains '..'; paths inside an archive cannot leave it. Name a member, e.g. %s:src/main.go.", c.Inner, c.Archive)
 			}
 		}
@@ -242,6 +245,9 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 		return nil, false, nil
 	}
 	split, ok, err := archive.Resolve(fsys, p)
+	if e := (*errs.Error)(nil); errors.As(err, &e) {
+		return nil, true, err // the archive leads outside the root, or through a loop
+	}
 	if err != nil || !ok {
 		return nil, false, nil
 	}
@@ -345,7 +351,7 @@ func statError(entry string, err error) error {
 		return err
 	}
 	if errors.Is(err, syscall.ELOOP) {
-		return &errs.Error{Code: errs.InvalidParam, Path: entry, Err: err, Message: "Too many levels of symlinks in '" + entry + "'."}
+		return errs.SymlinkLoop(entry, err)
 	}
 	if errors.Is(err, fsx.ErrOutsideRoot) { // the OS refused a symlink out of the root
 		return errs.SymlinkOut(entry, err)

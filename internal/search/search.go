@@ -24,6 +24,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/hashline"
@@ -67,6 +68,10 @@ type Request struct {
 	// Candidates, when not nil, limit the search to the files an index
 	// found (see Candidates).
 	Candidates *Candidates
+	// Archive holds the caps of an archive searched member by member (a
+	// member's bytes, a pass's bytes, the entries); the zero value means
+	// the archive package's defaults.
+	Archive archive.Limits
 }
 
 // Hit is one matching file.
@@ -98,7 +103,18 @@ type Outcome struct {
 	Truncated                string // "" or a Trunc reason
 	NextSkip                 int    // Skip for the next page; 0 if none
 	Searched                 int    // files searched
-	Skipped                  map[string]int
+	// LongLines counts the files searched that hold a line longer than
+	// grep.MaxLineBytes: such a line is searched in windows of that size,
+	// so a match that crosses a window edge is missed.
+	LongLines int
+	// MultilineCut counts the files a whole-file (multiline) search read
+	// only the first grep.MaxWholeBytes of.
+	MultilineCut int
+	// NULStops counts the matching files whose search ended at a NUL byte
+	// past the binary window: the rest is binary and was not searched (a
+	// file with no match before it is counted as binary).
+	NULStops int
+	Skipped  map[string]int
 	// Errors are the first maxErrors failures behind SkipError.
 	Errors []error
 }
@@ -111,6 +127,20 @@ func (o *Outcome) skip(oc outcome) {
 	o.Skipped[oc.skip]++
 	if oc.err != nil && len(o.Errors) < maxErrors {
 		o.Errors = append(o.Errors, oc.err)
+	}
+}
+
+// searched counts a file searched.
+func (o *Outcome) searched(res *grep.FileResult) {
+	o.Searched++
+	if res.LongLines > 0 {
+		o.LongLines++
+	}
+	switch res.Stop {
+	case grep.StopSize:
+		o.MultilineCut++
+	case grep.StopNUL:
+		o.NULStops++
 	}
 }
 
@@ -185,8 +215,9 @@ func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f file, o 
 		}
 		return scan(ctx, p.fsys, produce(files, nil), p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
 	}
+	ms := &memberSearch{fsys: p.fsys, m: p.matcher, maxSize: p.req.MaxFileSize, wo: p.req.Walk, filter: p.filter, lim: p.req.Archive}
 	if exhaustive || p.req.Unordered {
-		return scanAll(ctx, p.fsys, p.scope, p.req.Walk, p.filter, p.matcher, p.req.MaxFileSize, p.req.Workers, p.req.Unordered, p.skipped, fn)
+		return scanAll(ctx, p.fsys, p.scope, ms, p.req.Workers, p.req.Unordered, p.skipped, fn)
 	}
 	if t := p.scope.Targets; len(t) == 1 && t[0].Dir {
 		// One directory: stream a sorted walk, so that a page can fill
@@ -205,7 +236,6 @@ func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f file, o 
 	if err != nil {
 		return err
 	}
-	ms := &memberSearch{fsys: p.fsys, m: p.matcher, maxSize: p.req.MaxFileSize, wo: p.req.Walk, filter: p.filter}
 	return scan(ctx, p.fsys, produce(files, ms), p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
 }
 
@@ -250,7 +280,7 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, e
 			out.skip(o)
 			return true
 		}
-		out.Searched++
+		out.searched(o.res)
 		if o.res.MatchLines == 0 {
 			return true
 		}
@@ -318,7 +348,7 @@ func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield fun
 			out.skip(o)
 			return true
 		}
-		out.Searched++
+		out.searched(o.res)
 		if o.res.MatchLines == 0 {
 			return true
 		}

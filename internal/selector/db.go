@@ -55,7 +55,12 @@ type DB struct {
 // In q and where, an '&' is part of the SQL unless limit=, offset=, order=
 // or where= follows it outside quotes; q cannot be combined with those.
 // Every error is INVALID_PARAM and says how to write the selector.
+//
+// s is at most MaxBytes long; a longer one is an INVALID_PARAM error.
 func ParseDB(s string) (DB, error) {
+	if len(s) > MaxBytes {
+		return DB{}, errs.New(errs.InvalidParam, "Database selector '%s' is too long: %d bytes, over the limit of %d. Shorten the query or the condition.", errs.Echo(s), len(s), MaxBytes)
+	}
 	s = strings.TrimPrefix(s, ":")
 	head, query, hasQuery := strings.Cut(s, "?")
 	if head == "" {
@@ -80,14 +85,14 @@ func ParseDB(s string) (DB, error) {
 	}
 	table, key, hasKey := strings.Cut(head, ":")
 	if table == "" {
-		return DB{}, errs.New(errs.InvalidParam, "The table name is empty in ':%s'", s)
+		return DB{}, errs.New(errs.InvalidParam, "The table name is empty in ':%s'", errs.Echo(s))
 	}
 	if hasKey {
 		if hasQuery {
-			return DB{}, errs.New(errs.InvalidParam, "A row lookup (:%s:%s) takes no query parameters; use :%s?where=... to filter rows", table, key, table)
+			return DB{}, errs.New(errs.InvalidParam, "A row lookup (:%s:%s) takes no query parameters; use :%s?where=... to filter rows", errs.Echo(table), errs.Echo(key), errs.Echo(table))
 		}
 		if key == "" {
-			return DB{}, errs.New(errs.InvalidParam, "The row key is empty in ':%s'; use :%s:KEY", s, table)
+			return DB{}, errs.New(errs.InvalidParam, "The row key is empty in ':%s'; use :%s:KEY", errs.Echo(s), errs.Echo(table))
 		}
 		return DB{Kind: DBRow, Table: table, Key: key}, nil
 	}
@@ -104,7 +109,7 @@ func ParseDB(s string) (DB, error) {
 		case "limit":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 {
-				return DB{}, errs.New(errs.InvalidParam, "limit must be a whole number from 1 to %d, not '%s'", DBMaxLimit, v)
+				return DB{}, errs.New(errs.InvalidParam, "limit must be a whole number from 1 to %d, not '%s'", DBMaxLimit, errs.Echo(v))
 			}
 			if n > DBMaxLimit {
 				n, sel.Clamped = DBMaxLimit, true
@@ -113,7 +118,7 @@ func ParseDB(s string) (DB, error) {
 		case "offset":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
-				return DB{}, errs.New(errs.InvalidParam, "offset must be a whole number of 0 or more, not '%s'", v)
+				return DB{}, errs.New(errs.InvalidParam, "offset must be a whole number of 0 or more, not '%s'", errs.Echo(v))
 			}
 			sel.Offset = n
 		case "order":
@@ -123,7 +128,7 @@ func ParseDB(s string) (DB, error) {
 			case "desc":
 				sel.Desc = true
 			default:
-				return DB{}, errs.New(errs.InvalidParam, "order must be COLUMN, COLUMN:asc or COLUMN:desc, not '%s'", v)
+				return DB{}, errs.New(errs.InvalidParam, "order must be COLUMN, COLUMN:asc or COLUMN:desc, not '%s'", errs.Echo(v))
 			}
 			if col == "" {
 				return DB{}, errs.New(errs.InvalidParam, "order names no column; use order=COLUMN or order=COLUMN:desc")
@@ -137,7 +142,7 @@ func ParseDB(s string) (DB, error) {
 		case "q":
 			return DB{}, errs.New(errs.InvalidParam, "q cannot be combined with a table; use db?q=SELECT ... on the database path alone")
 		default:
-			return DB{}, errs.New(errs.InvalidParam, "Unknown query parameter '%s'; a table query takes limit, offset, order and where", k)
+			return DB{}, errs.New(errs.InvalidParam, "Unknown query parameter '%s'; a table query takes limit, offset, order and where", errs.Echo(k))
 		}
 	}
 	return sel, nil
@@ -164,7 +169,7 @@ func parseParams(q string) (map[string]string, error) {
 			continue
 		}
 		if _, dup := out[k]; dup {
-			return nil, errs.New(errs.InvalidParam, "Query parameter '%s' is given twice", k)
+			return nil, errs.New(errs.InvalidParam, "Query parameter '%s' is given twice", errs.Echo(k))
 		}
 		out[k] = v
 	}

@@ -54,6 +54,8 @@ func TestParseDB(t *testing.T) {
 		{":users?sort=name", DB{}, "Unknown query parameter 'sort'", "unknown key"},
 		{":users?limit=1&limit=2", DB{}, "given twice", "repeated key"},
 		{":users?where=1; DROP TABLE users", DB{}, "may not contain ';'", "where is validated"},
+		{"?q=SELECT '" + strings.Repeat("a", MaxBytes-len("?q=SELECT ''")) + "'", DB{Kind: DBRaw, SQL: "SELECT '" + strings.Repeat("a", MaxBytes-len("?q=SELECT ''")) + "'"}, "", "a query of 64 KiB"},
+		{"?q=SELECT '" + strings.Repeat("a", MaxBytes-len("?q=SELECT '")) + "'", DB{}, "over the limit of 65536", "a query of 64 KiB + 1"},
 	}
 	for _, c := range cases {
 		got, err := ParseDB(c.in)

@@ -29,6 +29,12 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 )
 
+// MaxBytes is the longest selector or database query, in bytes: what
+// follows the file of a path ("5-10", "users?where=...", "?q=SELECT ...")
+// is at most 64 KiB. The path before it has its own caps (PATH_MAX and
+// NAME_MAX).
+const MaxBytes = 64 << 10
+
 // Range is an inclusive, 1-based line range. End 0 means to the end;
 // otherwise Start <= End.
 type Range struct{ Start, End int }

@@ -317,45 +317,48 @@ func (d *db) inspect(q string, args []any, wrap bool) (statement, error) {
 	return st, err
 }
 
-// driverError maps a SQLite error to a code and a message.
+// driverError maps a SQLite error to a code and a message. SQLite's own
+// text may quote the query, so it is cut as errs.Echo cuts an input.
 func (d *db) driverError(err error) (errs.Code, string, bool) {
 	var se sqlite3.Error
 	if !errors.As(err, &se) {
 		return "", "", false
 	}
-	if strings.Contains(err.Error(), "too many attached databases") {
+	text := err.Error()
+	msg := errs.Echo(text)
+	if strings.Contains(text, "too many attached databases") {
 		return errs.InvalidParam, attachMsg, true
 	}
-	if why := d.refusedWhy(); why != "" && strings.Contains(err.Error(), "not authorized") {
+	if why := d.refusedWhy(); why != "" && strings.Contains(text, "not authorized") {
 		return errs.InvalidParam, why, true
 	}
-	if strings.Contains(err.Error(), "too many columns") {
-		return errs.TooLarge, fmt.Sprintf("Cannot read SQLite database: %v; a table has more columns than SQLite allows (2,000)", err), true
+	if strings.Contains(text, "too many columns") {
+		return errs.TooLarge, fmt.Sprintf("Cannot read SQLite database: %s; a table has more columns than SQLite allows (2,000)", msg), true
 	}
 	switch se.Code {
 	case sqlite3.ErrNotADB, sqlite3.ErrCorrupt:
-		return errs.Unsupported, fmt.Sprintf("Cannot read SQLite database: %v (the file may be truncated, corrupt or encrypted)", err), true
+		return errs.Unsupported, fmt.Sprintf("Cannot read SQLite database: %s (the file may be truncated, corrupt or encrypted)", msg), true
 	case sqlite3.ErrBusy, sqlite3.ErrLocked:
-		return errs.Timeout, fmt.Sprintf("SQLite database is locked by another process (waited 3 s): %v", err), true
+		return errs.Timeout, fmt.Sprintf("SQLite database is locked by another process (waited 3 s): %s", msg), true
 	case sqlite3.ErrInterrupt:
-		return errs.Timeout, fmt.Sprintf("SQLite query stopped at its deadline (%v); %s", err, narrowHint), true
+		return errs.Timeout, fmt.Sprintf("SQLite query stopped at its deadline (%s); %s", msg, narrowHint), true
 	case sqlite3.ErrAuth:
 		return errs.InvalidParam, readOnlyMsg, true
 	case sqlite3.ErrReadonly:
-		return errs.InvalidParam, fmt.Sprintf("%s (%v)", readOnlyMsg, err), true
+		return errs.InvalidParam, fmt.Sprintf("%s (%s)", readOnlyMsg, msg), true
 	case sqlite3.ErrCantOpen, sqlite3.ErrPerm:
-		return errs.Unsupported, fmt.Sprintf("Cannot open SQLite database: %v", err), true
+		return errs.Unsupported, fmt.Sprintf("Cannot open SQLite database: %s", msg), true
 	case sqlite3.ErrTooBig:
-		return errs.TooLarge, fmt.Sprintf("SQLite: %v: a value is over Scout's %d MiB cap; leave that column out or select its length, e.g. ?q=SELECT id, length(body) FROM t", err, MaxValueBytes>>20), true
+		return errs.TooLarge, fmt.Sprintf("SQLite: %s: a value is over Scout's %d MiB cap; leave that column out or select its length, e.g. ?q=SELECT id, length(body) FROM t", msg, MaxValueBytes>>20), true
 	case sqlite3.ErrFull:
 		if d.files.tempFull() {
 			return errs.TooLarge, fmt.Sprintf("SQLite query needs more than %s of temporary storage (for sorting, grouping, DISTINCT or a recursive query), Scout's limit; %s", dirtree.FormatBytes(maxTempBytes), narrowHint), true
 		}
-		return errs.TooLarge, fmt.Sprintf("SQLite: %v", err), true
+		return errs.TooLarge, "SQLite: " + msg, true
 	case sqlite3.ErrNomem:
-		return errs.TooLarge, fmt.Sprintf("SQLite: %v", err), true
+		return errs.TooLarge, "SQLite: " + msg, true
 	case sqlite3.ErrError, sqlite3.ErrRange, sqlite3.ErrMismatch, sqlite3.ErrConstraint:
-		return errs.InvalidParam, fmt.Sprintf("SQLite error: %v", err), true
+		return errs.InvalidParam, "SQLite error: " + msg, true
 	}
-	return errs.Internal, fmt.Sprintf("SQLite error: %v", err), true
+	return errs.Internal, "SQLite error: " + msg, true
 }

@@ -330,7 +330,7 @@ func failure(ctx context.Context, d *db, err error) error {
 	}
 	switch cause {
 	case context.Canceled:
-		return errs.Wrap(errs.Canceled, err, "SQLite read canceled: %v", err)
+		return errs.Wrap(errs.Canceled, err, "SQLite read canceled: %s", errs.Echo(err.Error()))
 	case context.DeadlineExceeded:
 		return errs.Wrap(errs.Timeout, err, "SQLite query stopped at its deadline; %s", narrowHint)
 	}
@@ -343,5 +343,5 @@ func failure(ctx context.Context, d *db, err error) error {
 			return errs.Wrap(code, err, "%s", msg)
 		}
 	}
-	return errs.Wrap(errs.Internal, err, "SQLite: %v", err)
+	return errs.Wrap(errs.Internal, err, "SQLite: %s", errs.Echo(err.Error()))
 }

@@ -213,7 +213,7 @@ func (d *db) table(ctx context.Context, name string) (string, string, []Column, 
 	row := d.conn.QueryRowContext(ctx, `SELECT name, coalesce(sql, '') FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE ORDER BY name = ? DESC LIMIT 1`, name, name)
 	if err := row.Scan(&stored, &sqlText); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
-			return "", "", nil, errs.New(errs.NotFound, "SQLite table '%s' not found; read the database path alone to list its tables", name)
+			return "", "", nil, errs.New(errs.NotFound, "SQLite table '%s' not found; read the database path alone to list its tables", errs.Echo(name))
 		}
 		return "", "", nil, err
 	}
@@ -273,12 +273,12 @@ func (d *db) row(ctx context.Context, sel selector.DB) (*Result, error) {
 	} else {
 		r, err := d.conn.QueryContext(ctx, "SELECT rowid FROM "+quote(name)+" LIMIT 0")
 		if err != nil {
-			return nil, errs.New(errs.InvalidParam, "Table '%s' has no single-column primary key and no rowid, so a single key cannot name a row; use :%s?where=... instead", name, name)
+			return nil, errs.New(errs.InvalidParam, "Table '%s' has no single-column primary key and no rowid, so a single key cannot name a row; use :%s?where=... instead", errs.Echo(name), errs.Echo(name))
 		}
 		r.Close()
 		n, err := strconv.ParseInt(sel.Key, 10, 64)
 		if err != nil {
-			return nil, errs.New(errs.InvalidParam, "Table '%s' has no single-column primary key, so rows are looked up by rowid, a whole number; '%s' is not one. Use :%s?where=... to filter", name, sel.Key, name)
+			return nil, errs.New(errs.InvalidParam, "Table '%s' has no single-column primary key, so rows are looked up by rowid, a whole number; '%s' is not one. Use :%s?where=... to filter", errs.Echo(name), errs.Echo(sel.Key), errs.Echo(name))
 		}
 		arg = n
 	}
@@ -388,7 +388,7 @@ func (d *db) page(ctx context.Context, sel selector.DB) (*Result, error) {
 			for i, c := range cols {
 				names[i] = c.Name
 			}
-			return nil, errs.New(errs.InvalidParam, "order column '%s' does not exist in table '%s'; its columns are %s", sel.Order, name, strings.Join(names, ", "))
+			return nil, errs.New(errs.InvalidParam, "order column '%s' does not exist in table '%s'; its columns are %s", errs.Echo(sel.Order), errs.Echo(name), errs.Echo(strings.Join(names, ", ")))
 		}
 		sel.Order = col
 		q += " ORDER BY " + quote(col)

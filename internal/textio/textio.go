@@ -45,13 +45,18 @@ type Options struct {
 	// mode; a longer line is cut to MaxColumns characters and marked Cut.
 	// 0 means no cap.
 	MaxColumns int
-	// CountLimit bounds the bytes read past what the last window keeps:
-	// those read only to count the lines after it, or to find the end of a
-	// line of the last window already cut to its cap. Once that many have
-	// been read, Collect stops, the line being read (cut) is the last one
-	// collected, and Result.Total is a lower bound (Result.TotalAtLeast),
-	// so that the first lines of a huge file cost no scan of it. 0 means
-	// the text is read to its end.
+	// CountLimit bounds the bytes read past what the windows need: those
+	// read only to count the lines after the last window, or to find the
+	// end of a line of the last window already cut to its cap; and the
+	// bytes of any one line, since no line is needed past its start (a
+	// window shows it cut, and a line skipped on the way to a window is
+	// only counted). Once that many have been read past the last window,
+	// or one line has run that long without a '\n', Collect stops: the
+	// line being read is the last one counted (collected cut, when a
+	// window takes it) and Result.Total is a lower bound
+	// (Result.TotalAtLeast), so that neither the first lines of a huge
+	// file nor the lines after a huge line (a 100 GB run of NUL bytes)
+	// cost a scan of it. 0 means the text is read to its end.
 	CountLimit int64
 }
 
@@ -108,8 +113,10 @@ type Result struct {
 	Bytes  int64   // bytes in the whole text; those read when TotalAtLeast
 	Lossy  bool    // some collected line had invalid UTF-8, replaced by U+FFFD
 	// TotalAtLeast reports that reading stopped at Options.CountLimit
-	// before the end of the text: it has Total lines or more, and when the
-	// last collected line is line Total, its Bytes is a lower bound too.
+	// before the end of the text, in line Total: the text has Total lines
+	// or more, and when the last collected line is line Total, its Bytes is
+	// a lower bound too. A window that starts after line Total was not
+	// reached, and its block is empty.
 	TotalAtLeast bool
 }
 
@@ -163,9 +170,10 @@ func collect(ctx context.Context, r io.Reader, wins []Window, o Options, size in
 		if err != nil {
 			return nil, err
 		}
-		if o.CountLimit > 0 && c.idleFrom >= 0 && c.res.Bytes-c.idleFrom >= o.CountLimit {
+		if o.CountLimit > 0 && (c.idleFrom >= 0 && c.res.Bytes-c.idleFrom >= o.CountLimit || int64(c.curLen) >= o.CountLimit) {
 			// The line being read when reading stopped is a line too.
 			if c.taking {
+				c.stopped = true
 				c.emit()
 				c.n++
 			} else if c.curLen > 0 {
@@ -200,6 +208,8 @@ type collector struct {
 	// count lines or to find the end of a cut line of the last window (see
 	// Options.CountLimit); -1 while they are read for a window.
 	idleFrom int64
+	// stopped reports that reading stopped in line n: it is cut.
+	stopped bool
 }
 
 // wants reports whether line n belongs to window w and the window still
@@ -354,7 +364,7 @@ func (c *collector) endLine() {
 func (c *collector) emit() {
 	b := &c.res.Blocks[c.w]
 	text := c.cur
-	cut := len(text) < c.curLen
+	cut := len(text) < c.curLen || c.stopped
 	if cut {
 		// Drop a rune split by the byte cap.
 		text = trimPartialRune(text)
@@ -382,7 +392,7 @@ func (c *collector) emit() {
 	b.Lines = append(b.Lines, Line{N: c.n, Text: s, Cut: cut, Bytes: c.curLen})
 	c.usedLines++
 	c.usedBytes += len(s) + 1
-	if c.o.Raw && cut {
+	if c.o.Raw && cut && !c.stopped {
 		// Raw mode cut the window's first line at the byte cap.
 		b.Stop = StopBytes
 	}

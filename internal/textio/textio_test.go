@@ -108,7 +108,13 @@ func TestCollectDifferential(t *testing.T) {
 			}
 		}
 		for j, b := range res.Blocks {
-			if res.TotalAtLeast && j == len(res.Blocks)-1 && len(b.Lines) > 0 && b.Last() == res.Total {
+			if res.TotalAtLeast {
+				// Nothing after line Total is read.
+				for len(want[j]) > 0 && want[j][len(want[j])-1].N > res.Total {
+					want[j] = want[j][:len(want[j])-1]
+				}
+			}
+			if res.TotalAtLeast && len(b.Lines) > 0 && b.Last() == res.Total {
 				// Reading stopped in the last line collected: it is cut.
 				l := b.Lines[len(b.Lines)-1]
 				w := want[j][len(b.Lines)-1]
@@ -215,9 +221,9 @@ func TestCollectLongLineBounded(t *testing.T) {
 }
 
 // TestCollectCountLimit: the first lines of a huge text (a text head,
-// then a 100 GB hole of NULs) are read without reading the rest; the
-// total is then a lower bound: the count stops CountLimit bytes past the
-// shown lines.
+// then a 100 GB hole of NULs) are read without reading the rest, and a
+// line past the hole is not looked for past 64 MiB into it; the total is
+// then a lower bound.
 func TestCollectCountLimit(t *testing.T) {
 	head := strings.Repeat("a line of text\n", 5000)
 	const hole = 100 << 30
@@ -231,6 +237,10 @@ func TestCollectCountLimit(t *testing.T) {
 		{Plan(nil, PlanOptions{}), 300, 5001, "an open-ended read of 300 lines"},
 		{Plan([]Range{{Start: 4990, End: 5000}}, PlanOptions{Before: 1, After: 3}), 13, 5001, "a range that reaches the hole: lines 4989-5000, then the start of the hole's line, cut"},
 		{Plan([]Range{{Start: 4990, End: 5000}}, PlanOptions{Raw: true}), 11, 5001, "... raw: the range exactly, then the count stops in the hole"},
+		{Plan([]Range{{Start: 6000}}, PlanOptions{Before: 1}), 0, 5001, "a range past the hole's line: reading stops 64 MiB into it, line 6000 not reached"},
+		{Plan([]Range{{Start: 6000}}, PlanOptions{Raw: true}), 0, 5001, "... raw"},
+		{Plan([]Range{{Start: 5002, End: 5010}}, PlanOptions{Before: 1, After: 3}), 1, 5001, "a range whose context takes the hole's line: it is shown cut, line 5002 not reached"},
+		{Plan([]Range{{Start: 5001, End: 5001}, {Start: 6000, End: 6001}}, PlanOptions{}), 1, 5001, "two ranges: the hole's line cut, the second range not reached"},
 	} {
 		r := &countingReader{r: io.MultiReader(strings.NewReader(head), &zeroReader{n: hole})}
 		res, err := Collect(context.Background(), r, tt.wins, Options{MaxColumns: MaxColumns, CountLimit: 64 << 20})
@@ -239,6 +249,11 @@ func TestCollectCountLimit(t *testing.T) {
 		}
 		if len(res.Blocks[0].Lines) != tt.wantLines || !res.TotalAtLeast || res.Total != tt.wantTotal {
 			t.Errorf("%s: %d lines, total %d (at least: %v); want %d lines, at least %d", tt.reason, len(res.Blocks[0].Lines), res.Total, res.TotalAtLeast, tt.wantLines, tt.wantTotal)
+		}
+		for _, b := range res.Blocks {
+			if b.Last() == 5001 && !b.Lines[len(b.Lines)-1].Cut || len(res.Blocks) > 1 && len(res.Blocks[1].Lines) > 0 {
+				t.Errorf("%s: blocks %+v, want the hole's line cut and nothing after it", tt.reason, res.Blocks)
+			}
 		}
 		if r.n > int64(len(head))+64<<20+2*bufSize {
 			t.Errorf("%s: read %d bytes, want at most the head, the count limit and a buffer", tt.reason, r.n)

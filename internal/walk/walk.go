@@ -19,6 +19,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/pathutil"
 )
 
 // Options configure a walk. The zero value skips hidden entries, honours
@@ -182,7 +183,7 @@ func Walk(ctx context.Context, fsys fs.FS, root string, opts Options, fn func(En
 	if !fs.ValidPath(root) {
 		return Stats{}, errs.New(errs.InvalidParam, "invalid walk root %q: use a slash-separated path relative to the root, without \"..\"", root)
 	}
-	fi, err := fs.Stat(fsys, root)
+	fi, err := pathutil.Stat(fsys, root)
 	if err != nil {
 		return Stats{}, errs.Wrap(errs.CodeOf(err), err, "cannot walk %q: %v", root, err)
 	}

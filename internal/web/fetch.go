@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -192,14 +193,23 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 }
 
 // fetchErr codes a transport error: TIMEOUT when the deadline passed,
-// CANCELED when the caller canceled, INTERNAL otherwise.
+// CANCELED when the caller canceled, NOT_FOUND when the host name does not
+// resolve (no such host, or no answer from the resolver: the URL's host is
+// what to check), INTERNAL otherwise.
 func fetchErr(ctx context.Context, err error) error {
 	code := errs.Internal
+	var dns *net.DNSError
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
 		code = errs.Timeout
 	case errors.Is(err, context.Canceled):
 		code = errs.Canceled
+	case errors.As(err, &dns) && !dns.IsTimeout:
+		why := dns.Err
+		if dns.IsNotFound {
+			why = "no such host"
+		}
+		return errs.Wrap(errs.NotFound, err, "cannot resolve host '%s' (%s); check the URL's host name", errs.Echo(dns.Name), why)
 	default:
 		var ne interface{ Timeout() bool }
 		if errors.As(err, &ne) && ne.Timeout() {

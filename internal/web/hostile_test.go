@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"net/netip"
+	"net/url"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/scoutkit/scout/internal/errs"
@@ -134,5 +137,36 @@ func TestPrivateErrorText(t *testing.T) {
 		if got := tt.e.Error(); got != tt.want {
 			t.Errorf("%q, want %q", got, tt.want)
 		}
+	}
+}
+
+// TestFetchErrCodes: a transport error gets the code a caller can act on:
+// a host name that does not resolve is NOT_FOUND (it was INTERNAL_ERROR),
+// a resolver that timed out TIMEOUT, anything else INTERNAL_ERROR.
+func TestFetchErrCodes(t *testing.T) {
+	ctx := context.Background()
+	wrap := func(err error) error {
+		return &url.Error{Op: "Get", URL: "https://x.example/", Err: &net.OpError{Op: "dial", Net: "tcp", Err: err}}
+	}
+	for _, tt := range []struct {
+		err  error
+		code errs.Code
+		text string
+	}{
+		{wrap(&net.DNSError{Err: "no such host", Name: "x.example", IsNotFound: true}), errs.NotFound, "cannot resolve host 'x.example' (no such host); check the URL's host name"},
+		{wrap(&net.DNSError{Err: "server misbehaving", Name: "x.example", IsTemporary: true}), errs.NotFound, "cannot resolve host 'x.example' (server misbehaving)"},
+		{wrap(&net.DNSError{Err: "i/o timeout", Name: "x.example", IsTimeout: true}), errs.Timeout, "i/o timeout"},
+		{wrap(syscall.ECONNREFUSED), errs.Internal, "connection refused"},
+	} {
+		err := fetchErr(ctx, tt.err)
+		if errs.CodeOf(err) != tt.code || !strings.Contains(err.Error(), tt.text) {
+			t.Errorf("%v: %s %q, want %s with %q", tt.err, errs.CodeOf(err), err, tt.code, tt.text)
+		}
+	}
+	// Through the fetcher, with a name no resolver accepts (a label over
+	// 63 bytes): no query leaves the machine.
+	_, err := (&HTTPFetcher{}).Fetch(ctx, "http://"+strings.Repeat("a", 64)+".example/")
+	if errs.CodeOf(err) != errs.NotFound || !strings.Contains(err.Error(), "cannot resolve host") {
+		t.Errorf("an unresolvable host: %s %v, want NOT_FOUND 'cannot resolve host'", errs.CodeOf(err), err)
 	}
 }

@@ -1,0 +1,135 @@
+package pathutil
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout/internal/errs"
+)
+
+// symlinkTrees returns the same tree with symlinks as an fstest.MapFS and
+// as a temp dir opened as Scout opens a root, with the OS root ("" for the
+// MapFS). fstest.MapFS follows a symlink loop until its stack overflows:
+// any stat that reaches it without CheckInside first kills the test.
+func symlinkTrees(t *testing.T) []struct {
+	name string
+	fsys fs.FS
+	root string
+} {
+	t.Helper()
+	links := map[string]string{
+		"ln_in":      "a.txt",
+		"ln_in_dir":  "sub",
+		"ln_gone":    "nothing.txt",
+		"ln_out":     "../outside/x.txt",
+		"ln_abs":     "/etc",
+		"ln_loop1":   "ln_loop2",
+		"ln_loop2":   "ln_loop1",
+		"ln_self":    "ln_self",
+		"sub/ln_up":  "../ln_self",
+		"ln_to_loop": "sub/../ln_loop1",
+	}
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	m := fstest.MapFS{"a.txt": {Data: []byte("a\n")}, "sub/b.txt": {Data: []byte("b\n")}}
+	for p, body := range map[string]string{"root/a.txt": "a\n", "root/sub/b.txt": "b\n", "outside/x.txt": "x\n"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(base, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(base, p), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, p)); err != nil {
+			t.Skip("no symlinks:", err)
+		}
+		m[p] = &fstest.MapFile{Data: []byte(target), Mode: fs.ModeSymlink | 0o777}
+	}
+	osfs, abs, release, err := Open(nil, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(release)
+	return []struct {
+		name string
+		fsys fs.FS
+		root string
+	}{{"MapFS", m, ""}, {"OS", osfs, abs}}
+}
+
+// TestStat: a path through a symlink out of the tree, dangling or not, is
+// ACCESS_DENIED; a path through a symlink loop INVALID_PARAM, before the
+// FS is asked to follow it; a missing path fs.ErrNotExist.
+func TestStat(t *testing.T) {
+	tests := []struct {
+		p    string
+		code errs.Code // the error; "" for none, or fs.ErrNotExist when gone
+		dir  bool
+		gone bool
+	}{
+		{p: "a.txt"},
+		{p: "sub", dir: true},
+		{p: "ln_in"},
+		{p: "ln_in_dir/b.txt"},
+		{p: "ln_gone", gone: true},
+		{p: "missing/x", gone: true},
+		{p: "ln_out", code: errs.AccessDenied},
+		{p: "ln_abs", code: errs.AccessDenied},
+		{p: "ln_abs/passwd", code: errs.AccessDenied},
+		{p: "ln_loop1", code: errs.InvalidParam},
+		{p: "ln_self/x.txt", code: errs.InvalidParam},
+		{p: "sub/ln_up/y", code: errs.InvalidParam},
+		{p: "ln_to_loop", code: errs.InvalidParam},
+	}
+	for _, tr := range symlinkTrees(t) {
+		for _, tt := range tests {
+			fi, err := Stat(tr.fsys, tt.p)
+			switch {
+			case tt.code != "":
+				if errs.CodeOf(err) != tt.code {
+					t.Errorf("%s: Stat(%q) = %v, want %s", tr.name, tt.p, err, tt.code)
+				}
+			case tt.gone:
+				if !errors.Is(err, fs.ErrNotExist) {
+					t.Errorf("%s: Stat(%q) = %v, want fs.ErrNotExist", tr.name, tt.p, err)
+				}
+			case err != nil || fi.IsDir() != tt.dir:
+				t.Errorf("%s: Stat(%q) = %v, %v; want a dir %v", tr.name, tt.p, fi, err, tt.dir)
+			}
+		}
+	}
+}
+
+// TestContainerOutside: a path naming something inside a container is
+// refused as its container is; a container that is inside the tree, or
+// missing, is no error; only the first few colons are looked at.
+func TestContainerOutside(t *testing.T) {
+	tests := []struct {
+		p    string
+		code errs.Code
+	}{
+		{"ln_out:m.txt", errs.AccessDenied},
+		{"ln_out:t:1-2", errs.AccessDenied},
+		{"ln_abs:x", errs.AccessDenied},
+		{"ln_loop1:x", errs.InvalidParam},
+		{"sub/ln_up/y:1", errs.InvalidParam},
+		{"a.txt:1", ""},
+		{"ln_in:5", ""},
+		{"missing:x", ""},
+		{"ln_out", ""}, // no colon: the caller's own stat reports it
+		{":ln_out", ""},
+		{"a:b:c:d:ln_out:x", ""}, // past the fourth colon
+	}
+	for _, tr := range symlinkTrees(t) {
+		for _, tt := range tests {
+			if err := ContainerOutside(tr.fsys, tr.root, tt.p); errs.CodeOf(err) != tt.code {
+				t.Errorf("%s: ContainerOutside(%q) = %v, want %q", tr.name, tt.p, err, tt.code)
+			}
+		}
+	}
+}
