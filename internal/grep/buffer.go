@@ -32,6 +32,7 @@ type stream struct {
 	mp    *fsx.Mapping // the file's mapping, or nil: buf is read from r
 	size  int64        // the bytes r holds, or -1 when unknown
 	want  int          // the buffer size to reach before searching
+	then  int          // the size of want after the first buffer (> want: FirstOnly read a first chunk)
 	win   int          // the buffer size; a window of mp of at most win bytes
 	buf   []byte
 	n     int
@@ -101,22 +102,30 @@ func (s *Scanner) open(fs *fileSearch, r io.Reader, mp *fsx.Mapping, size int64)
 		if size >= 0 && size < int64(s.maxWhole) {
 			want = int(size) + 1
 		}
-	case s.m.opts.FirstOnly && size > streamStart:
-		// Likely to stop early: read in small chunks, as ripgrep does.
-		want = min(s.chunk, streamStart)
 	case size >= 0 && size <= int64(s.chunk):
 		want = int(size) + 1
 	case size < 0:
 		want = min(s.chunk, streamStart)
 	}
 	want = max(want, min(s.m.opts.BinaryScan, s.maxLine), 4) // 4: the longest byte-order mark
+	then := want
+	if s.m.opts.FirstOnly && !s.m.whole && size > streamStart {
+		// Likely to stop early: a first small chunk, as ripgrep reads;
+		// without a match there, the rest in big reads.
+		want = max(min(want, streamStart), min(s.m.opts.BinaryScan, s.maxLine), 4)
+	}
 	start := want
 	if size < 0 {
 		start = min(want, 4<<10)
 	}
-	s.st = stream{s: s, fs: fs, r: r, mp: mp, size: size, want: want, win: start, first: true}
+	s.st = stream{s: s, fs: fs, r: r, mp: mp, size: size, want: want, then: then, win: start, first: true}
 	if mp == nil {
-		s.st.buf = s.buffer(start)
+		room := start
+		if size >= 0 {
+			room = then // a FirstOnly search may grow to it: in place
+		}
+		s.buffer(room)
+		s.st.buf = s.place(0, start)
 	}
 	return &s.st
 }
@@ -265,6 +274,13 @@ func (st *stream) roll(end int, split bool) {
 	}
 	st.n -= keep
 	st.from = end - keep
+	if st.want < st.then {
+		// FirstOnly found no match in its first chunk: the rest in one go.
+		st.want, st.win = st.then, st.then
+		if st.mp == nil {
+			st.buf = st.s.grow(st.buf, st.win, st.n, fs.off)
+		}
+	}
 	if st.n > st.win/2 && st.win < st.s.maxLine {
 		st.grow(st.s.maxLine)
 	}
@@ -376,9 +392,13 @@ func (s *Scanner) buffer(n int) []byte {
 	return s.place(0, n)
 }
 
-// grow returns a window of n bytes of a new buffer, holding buf[:keep],
-// for data that starts at offset off.
+// grow returns a window of n bytes holding buf[:keep], a window of the
+// scanner's buffer for data that starts at offset off: the same window
+// made longer when the buffer has room, else one of a new buffer.
 func (s *Scanner) grow(buf []byte, n, keep, off int) []byte {
+	if cap(s.buf) >= n+readAlign {
+		return s.place(off, n)
+	}
 	s.buf = make([]byte, n+readAlign)
 	nb := s.place(off, n)
 	copy(nb, buf[:keep])

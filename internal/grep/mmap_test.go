@@ -132,3 +132,54 @@ func (f mappedFile) search(ctx context.Context, s *Scanner) (*FileResult, error)
 }
 
 func (f mappedFile) remove() { os.Remove(filepath.Join(mapDir.path, f.name)) }
+
+// TestFirstOnlyChunks: a FirstOnly search of a file over 64 KiB reads a
+// first chunk of 64 KiB, then the rest in one go; the result is that of
+// the whole data searched at once, wherever the match and a NUL lie,
+// whether the file is read or mapped.
+func TestFirstOnlyChunks(t *testing.T) {
+	line := "some text without the word we look for\n"
+	base := strings.Repeat(line, (300<<10)/len(line))
+	ctx := context.Background()
+	for _, at := range []int{0, 64<<10 - 30, 64 << 10, 64<<10 + 5, 200 << 10, -1} {
+		for _, nul := range []int{-1, 10, 70 << 10, 250 << 10} {
+			data := []byte(base)
+			if at >= 0 {
+				copy(data[at:], "a needle\n")
+			}
+			if nul >= 0 {
+				data[nul] = 0
+			}
+			for _, o := range []Options{
+				{Pattern: "needle", FirstOnly: true},
+				{Pattern: "needle", FirstOnly: true, CountOnly: true},
+				{Pattern: "ne+dle", FirstOnly: true, BinaryScan: 8 << 10},
+				{Pattern: "(?i)NEEDLE", FirstOnly: true, CountOnly: true, BinaryScan: -1},
+			} {
+				m, err := Compile(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := m.NewScanner().SearchBytes(ctx, data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f := newMappedFile(t, data)
+				for _, mapped := range []bool{false, true} {
+					s := m.NewScanner()
+					got, err := s.SearchFile(ctx, mapDir.fsys, f.name, -1) // under mapSize: read
+					if mapped {
+						got, err = f.search(ctx, s)
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if d := diff(want, got); d != "" {
+						t.Errorf("match at %d, NUL at %d, %+v, mapped %v:\n%s", at, nul, o, mapped, d)
+					}
+				}
+				f.remove()
+			}
+		}
+	}
+}
