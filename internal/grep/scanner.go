@@ -27,8 +27,9 @@ const (
 	readSize = 1 << 20
 	// mapSize is the size from which a file is mapped into memory
 	// instead of read, where fsx.Map can: a read copies every byte from
-	// the page cache, a mapping costs a few system calls and a page fault
-	// per 64 KiB or so.
+	// the page cache; a mapping costs mmap, page faults and munmap, which
+	// interrupts every other core that runs the process to flush its TLB,
+	// more than the copy of a small file.
 	mapSize = 4 << 20
 	// streamStart is the initial buffer size of a stream of unknown size.
 	streamStart = 64 << 10
