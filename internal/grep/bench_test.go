@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/scoutkit/scout/internal/errs"
 )
 
 // benchPatterns are the patterns the engine is measured on: a literal, a
@@ -222,6 +224,39 @@ func BenchmarkCancel(b *testing.B) {
 			for b.Loop() {
 				_, late := searchUntilCanceled(b, i, time.Duration(r.IntN(50_000))*time.Microsecond)
 				lat = append(lat, late)
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "worst-ms")
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms")
+		})
+	}
+}
+
+// BenchmarkCancelMapped is BenchmarkCancel on a mapped file of 256 MiB
+// of each case's text (one line where the text has no newline), over the
+// searches that the cancel reached.
+func BenchmarkCancelMapped(b *testing.B) {
+	for i, c := range cancelCases {
+		b.Run(strings.ReplaceAll(c.name, " ", "-"), func(b *testing.B) {
+			f := newMappedFile(b, bytes.Repeat([]byte(c.block), (256<<20)/len(c.block)))
+			defer f.remove()
+			r := rand.New(rand.NewPCG(1, uint64(i)))
+			var lat []time.Duration
+			for b.Loop() {
+				err, late := searchUntilCanceledIn(b, i, time.Duration(r.IntN(50_000))*time.Microsecond, func(ctx context.Context, s *Scanner) error {
+					_, err := f.search(ctx, s)
+					return err
+				})
+				if err == nil {
+					continue // done before the cancel (a whole-file search stops at its cap)
+				}
+				if errs.CodeOf(err) != errs.Canceled {
+					b.Fatalf("error %v, want CANCELED", err)
+				}
+				lat = append(lat, late)
+			}
+			if len(lat) == 0 {
+				b.Skip("every search ended before its cancel")
 			}
 			slices.Sort(lat)
 			b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "worst-ms")

@@ -37,6 +37,7 @@ type fileSearch struct {
 	contEnd  int // where that line ends in the buffer (its first newline, or its end)
 	limitHit bool
 	nulLine  int  // start of the line holding a late NUL in the current buffer, or -1
+	nulFree  int  // absolute offset before which the data is known to hold no NUL
 	stop     bool // stop: a limit, FirstOnly, the last line range, a late NUL or ctx
 	checks   int
 }
@@ -65,13 +66,18 @@ func (fs *fileSearch) canceled() bool {
 	}
 }
 
-// binaryCheck looks for a NUL in buf[from:end]. Inside the binary window
+// binaryCheck looks for a NUL in buf[from:end], past what the first
+// buffer's check already found free of NUL (nulFree). Inside the binary window
 // the file is binary: the result is cleared and false returned. After it,
 // end is cut back to the start of the NUL's line and the search stops
 // there. It returns true when the search goes on.
 func (fs *fileSearch) binaryCheck(buf []byte, from, end int) bool {
 	scan := fs.m.opts.BinaryScan
 	if scan < 0 {
+		return true
+	}
+	from = max(from, fs.nulFree-fs.off)
+	if from >= end {
 		return true
 	}
 	i := bytes.IndexByte(buf[from:end], 0)
@@ -86,6 +92,19 @@ func (fs *fileSearch) binaryCheck(buf []byte, from, end int) bool {
 	}
 	fs.nulLine = bytes.LastIndexByte(buf[:i], '\n') + 1
 	return true
+}
+
+// quiet reports that buf[from:end] can be passed over: it holds no NUL
+// byte and no start of a required literal, so none of its lines match, and
+// no context line after a match is due. It answers only where one pass of
+// the SIMD prefilter can tell, which then replaces the separate NUL scan of
+// binaryCheck; where it answers false, binaryCheck and process run.
+func (fs *fileSearch) quiet(buf []byte, from, end int) bool {
+	f, ok := fs.s.fnd.(*simdFinder)
+	if !ok || fs.m.whole || fs.m.ranges != nil || fs.afterLeft > 0 || fs.stop || fs.contKey != 0 {
+		return false
+	}
+	return f.quiet(buf[:end], from)
 }
 
 // process searches the lines of buf[from:end] (buf[:from] is context

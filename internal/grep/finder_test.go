@@ -162,6 +162,57 @@ func TestSIMDFinder(t *testing.T) {
 	}
 }
 
+// TestSIMDQuiet compares simdFinder.quiet (NUL bytes and literal starts
+// in one pass) with the reference on random texts of up to 600 bytes that
+// hold, each with some chance, a NUL or a literal at a random place, from
+// random offsets.
+func TestSIMDQuiet(t *testing.T) {
+	if !hasSIMD {
+		t.Skip("no SIMD kernels on this machine")
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	alphabet := []string{"a", "A", "b", "B", "x", "@", "`", "\n", "é", "\xff"}
+	quiet := 0
+	for iter := 0; iter < 6000; iter++ {
+		var set litSet
+		for n := 1 + r.IntN(3)*r.IntN(4); n > 0; n-- {
+			var b strings.Builder
+			for k := 1 + r.IntN(12); k > 0; k-- {
+				b.WriteString(alphabet[r.IntN(6)])
+			}
+			l := lit{s: b.String(), fold: r.IntN(3) == 0}
+			if l.fold {
+				l.s = strings.ToLower(l.s)
+			}
+			set = append(set, l)
+		}
+		data := make([]byte, r.IntN(600))
+		for i := range data {
+			data[i] = "xyz \n"[r.IntN(5)]
+		}
+		if len(data) > 0 && r.IntN(3) == 0 {
+			data[r.IntN(len(data))] = 0
+		}
+		if l := set[r.IntN(len(set))].s; len(data) > len(l) && r.IntN(3) == 0 {
+			copy(data[r.IntN(len(data)-len(l)):], l)
+		}
+		from := 0
+		if len(data) > 0 && r.IntN(2) == 0 {
+			from = r.IntN(len(data))
+		}
+		want := bytes.IndexByte(data[from:], 0) < 0 && !slices.ContainsFunc(setStarts(data, set), func(p int) bool { return p >= from })
+		if got := newSIMDFinder(set).quiet(data, from); got != want {
+			t.Fatalf("set %+v in %q from %d: quiet %v, want %v", set, data, from, got, want)
+		}
+		if want {
+			quiet++
+		}
+	}
+	if quiet < 1000 {
+		t.Fatalf("only %d quiet texts: the test does not cover the passes", quiet)
+	}
+}
+
 // TestLastIndexByte compares the SIMD kernel with bytes.LastIndexByte.
 func TestLastIndexByte(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))

@@ -223,6 +223,13 @@ func fmtResult(r *FileResult) string {
 // and returns the first result that differs from want (or "").
 func searchAll(t testing.TB, o Options, data []byte, want *FileResult) string {
 	t.Helper()
+	return searchVariants(t, o, data, want, true)
+}
+
+// searchVariants is searchAll, through a mapped file of the OS only when
+// mapped is set.
+func searchVariants(t testing.TB, o Options, data []byte, want *FileResult, mapped bool) string {
+	t.Helper()
 	m, err := Compile(o)
 	if err != nil {
 		t.Fatalf("Compile(%+v): %v", o, err)
@@ -249,9 +256,19 @@ func searchAll(t testing.TB, o Options, data []byte, want *FileResult) string {
 			return s.SearchReader(ctx, bytes.NewReader(data))
 		}},
 	}
+	if mapped {
+		f := newMappedFile(t, data)
+		defer f.remove()
+		variants = append(variants,
+			variant{"mapped", func(s *Scanner) (*FileResult, error) { return f.search(ctx, s) }},
+			variant{"mapped/chunk8", func(s *Scanner) (*FileResult, error) {
+				s.chunk, s.maxLine = 8, 64
+				return f.search(ctx, s)
+			}})
+	}
 	sc := m.NewScanner()
 	for _, v := range variants {
-		sc.chunk, sc.maxLine, sc.dfa = readSize, MaxLineBytes, newDFA(m.prog)
+		sc.chunk, sc.maxLine, sc.mapMin, sc.dfa = readSize, MaxLineBytes, mapSize, newDFA(m.prog)
 		for rep := 0; rep < 2; rep++ { // the second run reuses buffers and caches
 			got, err := v.run(sc)
 			if err != nil {

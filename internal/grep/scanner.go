@@ -3,9 +3,12 @@ package grep
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"io/fs"
+	"runtime/debug"
 	"slices"
+	"unsafe"
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
@@ -22,6 +25,12 @@ const (
 	// readSize is the buffer size of a streamed search of a large file,
 	// and the largest file read whole in line mode.
 	readSize = 1 << 20
+	// mapSize is the size from which a file is mapped into memory
+	// instead of read, where fsx.Map can: a read copies every byte from
+	// the page cache; a mapping costs mmap, page faults and munmap, which
+	// interrupts every other core that runs the process to flush its TLB,
+	// more than the copy of a small file.
+	mapSize = 4 << 20
 	// streamStart is the initial buffer size of a stream of unknown size.
 	streamStart = 64 << 10
 	// checkEvery is how many matching lines pass between two checks of
@@ -47,22 +56,24 @@ type Scanner struct {
 
 	// Buffer sizes (tests shrink them): chunk is the read size of a
 	// streamed search, maxLine the longest line searched whole and the
-	// largest file read whole, maxWhole the cap of a whole-file search.
-	chunk, maxLine, maxWhole int
+	// largest file read whole, maxWhole the cap of a whole-file search,
+	// mapMin the size from which a file is mapped (< 0: never).
+	chunk, maxLine, maxWhole, mapMin int
 }
 
 // NewScanner returns a Scanner for m.
 func (m *Matcher) NewScanner() *Scanner {
-	s := &Scanner{m: m, dfa: newDFA(m.prog), fnd: newFinder(m.lits),
-		chunk: readSize, maxLine: MaxLineBytes, maxWhole: MaxWholeBytes}
-	s.dfa.poll = s.state.canceled
+	s := &Scanner{m: m, chunk: readSize, maxLine: MaxLineBytes, maxWhole: MaxWholeBytes, mapMin: mapSize}
+	s.reset()
 	return s
 }
 
 // SearchFile searches the regular file name of fsys, unless it is larger
 // than max bytes (max < 0: no cap), which fails with an error wrapping
 // fsx.ErrTooLarge without reading. A file up to MaxLineBytes is read with
-// a single read into a reused buffer. The returned error is a coded
+// a single read into a reused buffer; a file of 4 MiB or more is mapped
+// into memory where fsx.Map can (a file that shrinks meanwhile fails with
+// an error, as one that cannot be read). The returned error is a coded
 // *errs.Error: the file cannot be opened or read, or is not a regular file
 // (the caller records it and goes on), or ctx ended (the partial result is
 // returned with it).
@@ -82,7 +93,12 @@ func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open
 	if max >= 0 && f.Size() > max {
 		return nil, &errs.Error{Code: errs.TooLarge, Path: name, Message: name + " is over the size cap", Err: fsx.ErrTooLarge}
 	}
-	res, err := s.search(ctx, f, f.Size())
+	var res *FileResult
+	if mp := s.mapFile(f); mp != nil {
+		res, err = s.searchMapped(ctx, name, mp)
+	} else {
+		res, err = s.search(ctx, f, nil, f.Size())
+	}
 	s.settle(res)
 	if err != nil {
 		if e, ok := err.(*errs.Error); ok && e.Path == "" {
@@ -94,9 +110,65 @@ func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open
 
 // SearchReader searches everything r yields, in chunks.
 func (s *Scanner) SearchReader(ctx context.Context, r io.Reader) (*FileResult, error) {
-	res, err := s.search(ctx, r, -1)
+	res, err := s.search(ctx, r, nil, -1)
 	s.settle(res)
 	return res, err
+}
+
+// mapFile maps f when it is large enough and fsx.Map can, else returns
+// nil.
+func (s *Scanner) mapFile(f fsx.Regular) *fsx.Mapping {
+	if s.mapMin < 0 || f.Size() < int64(s.mapMin) {
+		return nil
+	}
+	mp, err := fsx.Map(f)
+	if err != nil {
+		return nil
+	}
+	return mp
+}
+
+// searchMapped searches the mapping mp of the file name, and unmaps it. A
+// file that shrank meanwhile, whose mapping reads as zeros past its new
+// end and faults past that page, or whose storage failed, fails with an
+// error instead of a wrong result or the end of the process: the goroutine
+// panics on the fault (debug.SetPanicOnFault) and the panic is recovered
+// here; the Scanner's caches, which the panic may have left half updated,
+// are then rebuilt.
+func (s *Scanner) searchMapped(ctx context.Context, name string, mp *fsx.Mapping) (res *FileResult, err error) {
+	defer mp.Close()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(mp.Data)))
+	hi := lo + uintptr(len(mp.Data))
+	shrank := func() (*FileResult, error) {
+		return nil, &errs.Error{Code: errs.Internal, Path: name,
+			Message: fmt.Sprintf("cannot read %s: it shrank below %d bytes while it was searched, or its storage failed; search it again", name, len(mp.Data))}
+	}
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		if f, ok := r.(interface{ Addr() uintptr }); !ok || f.Addr() < lo || f.Addr() >= hi {
+			panic(r)
+		}
+		s.reset()
+		res, err = shrank()
+	}()
+	res, err = s.search(ctx, nil, mp, int64(len(mp.Data)))
+	if mp.Shrunk() {
+		return shrank()
+	}
+	return res, err
+}
+
+// reset builds the Scanner's automata and finder afresh.
+func (s *Scanner) reset() {
+	s.dfa = newDFA(s.m.prog)
+	s.dfa.poll = s.state.canceled
+	s.fwd, s.back = nil, nil
+	s.fnd = newFinder(s.m.lits)
+	s.lines, s.spanBuf = nil, nil
 }
 
 // SearchBytes searches b, which it does not modify or retain.

@@ -91,6 +91,37 @@ func (f *simdFinder) index(data []byte, from int) int {
 	return -1
 }
 
+// quiet reports whether data[from:] holds neither a NUL byte nor a start
+// of one of the literals: one pass over the data for the binary check and
+// the prefilter together.
+func (f *simdFinder) quiet(data []byte, from int) bool {
+	p := from
+	if end := len(data) - f.reach - 31; p < end {
+		for {
+			r := pairScanNUL(data, p, end, &f.t)
+			if r < 0 {
+				p = -1 - r
+				break
+			}
+			if data[r] == 0 || f.at(data, r) {
+				return false
+			}
+			if p = r + 1; p >= end {
+				break
+			}
+		}
+	}
+	if bytes.IndexByte(data[p:], 0) >= 0 {
+		return false
+	}
+	for ; p < len(data); p++ {
+		if f.at(data, p) {
+			return false
+		}
+	}
+	return true
+}
+
 // at reports whether a literal starts at data[p].
 func (f *simdFinder) at(data []byte, p int) bool {
 	for i, l := range f.lits {

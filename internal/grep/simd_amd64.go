@@ -12,6 +12,11 @@ var hasSIMD = cpu.X86.HasAVX2
 //go:noescape
 func pairScan(data []byte, from, end int, t *pairTable) int
 
+// pairScanNUL: see simd_amd64.s.
+//
+//go:noescape
+func pairScanNUL(data []byte, from, end int, t *pairTable) int
+
 // lastIndexByteAVX2 is bytes.LastIndexByte, 32 bytes at a time.
 //
 //go:noescape

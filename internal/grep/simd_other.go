@@ -7,4 +7,8 @@ const hasSIMD = false
 
 func pairScan([]byte, int, int, *pairTable) int { panic("grep: no SIMD kernels on this platform") }
 
+func pairScanNUL([]byte, int, int, *pairTable) int {
+	panic("grep: no SIMD kernels on this platform")
+}
+
 func lastIndexByteAVX2([]byte, byte) int { panic("grep: no SIMD kernels on this platform") }

@@ -1,0 +1,16 @@
+//go:build !linux
+
+package fsx
+
+// mapRegular maps nothing: files are read.
+func mapRegular(Regular) (*Mapping, error) { return nil, ErrNoMap }
+
+func (m *Mapping) release([]byte) {}
+
+type rawFile struct{}
+
+// Shrunk reports whether the mapped file is now shorter than Data.
+func (m *Mapping) Shrunk() bool { return false }
+
+// Close unmaps the file; Data must not be read after.
+func (m *Mapping) Close() error { return nil }
