@@ -43,6 +43,10 @@ type IndexStatus struct {
 	Bytes int64 `json:"bytes"`
 	// Endpoints is the number of servers that answered.
 	Endpoints int `json:"endpoints"`
+	// Local reports that a server runs on this machine, where a scan
+	// competes with it for the processors: Searcher then never starts a
+	// scan beside a search of the index, but gives the index less time.
+	Local bool `json:"local,omitempty"`
 }
 
 // IndexQuery is a content search in an index's terms.
@@ -154,7 +158,7 @@ func (b indexBackend) Status(ctx context.Context) (index.Status, error) {
 	if st == nil {
 		return index.Status{}, errors.New("the index returned no status")
 	}
-	return index.Status{Commit: st.Commit, Files: st.Files, Bytes: st.Bytes, Endpoints: st.Endpoints}, nil
+	return index.Status{Commit: st.Commit, Files: st.Files, Bytes: st.Bytes, Endpoints: st.Endpoints, Local: st.Local}, nil
 }
 
 func (b indexBackend) Search(ctx context.Context, q *index.Query) (index.Answer, error) {

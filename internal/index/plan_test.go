@@ -29,7 +29,6 @@ type fakeBackend struct {
 	partial   []string
 	searchErr error
 	delay     time.Duration
-	fullDelay time.Duration // the delay of a probe with a cap over smallProbe
 	unindexed []Unindexed
 	queries   atomic.Int64
 	last      atomic.Value // *Query
@@ -40,12 +39,8 @@ func (f *fakeBackend) Status(ctx context.Context) (Status, error) { return f.sta
 func (f *fakeBackend) Search(ctx context.Context, q *Query) (Answer, error) {
 	f.queries.Add(1)
 	f.last.Store(q)
-	delay := f.delay
-	if q.MaxFiles > smallProbe {
-		delay += f.fullDelay
-	}
 	select {
-	case <-time.After(delay):
+	case <-time.After(f.delay):
 	case <-ctx.Done():
 		return Answer{}, ctx.Err()
 	}
@@ -61,9 +56,18 @@ func (f *fakeBackend) Unindexed(ctx context.Context, commit string) ([]Unindexed
 	return f.unindexed, nil
 }
 
+// lenient lets the index answer on the tests' tiny trees: no size
+// threshold, no cost for asking git, a scan estimated at minScan (which
+// sets the probe's cap and deadline), nothing learned.
+func lenient(t *testing.T, minScan time.Duration) {
+	minBytes, prior := MinBytes, Prior
+	t.Cleanup(func() { MinBytes, Prior = minBytes, prior })
+	MinBytes = 0
+	Prior.MinScan, Prior.GitPerFile, Prior.Learn = minScan, 0, false
+}
+
 func TestPlan(t *testing.T) {
-	defer func(m int64, h bool, g time.Duration) { MinBytes, Hedge, GitPerFile = m, h, g }(MinBytes, Hedge, GitPerFile)
-	MinBytes, Hedge, GitPerFile = 0, false, 0
+	lenient(t, time.Minute)
 	g := newGitRepo(t, map[string]string{
 		"a.go": "package a\n// needle one\n", "b.go": "package b\n// needle two\n", "c.go": "package c\n",
 		"docs/n.md": "needle in the docs\n", "bin.dat": "needle\x00binary\n", "u16.txt": "\xff\xfen\x00e\x00e\x00d\x00l\x00e\x00\n\x00",
@@ -104,13 +108,13 @@ func TestPlan(t *testing.T) {
 	ctx := context.Background()
 	// The tree's first search: the changes are not watched yet, and
 	// finding them with git would cost more than half a scan.
-	GitPerFile = 10 * time.Microsecond
+	Prior.GitPerFile = 10 * time.Microsecond
 	f := good()
-	f.status.Files = 1 << 20
+	f.status.Files = 1 << 30
 	if _, rep, _ := Search(ctx, fsys, g.dir, req("needle"), f); rep.Fallback != ColdOverlay {
 		t.Errorf("cold overlay: %+v", rep)
 	}
-	GitPerFile = 0
+	Prior.GitPerFile = 0
 	out, rep, err := Search(ctx, fsys, g.dir, req("needle"), good())
 	if err != nil || !rep.Index || rep.Unindexed != 1 || paths(out) != "a.go b.go docs/n.md u16.txt" {
 		t.Fatalf("index path: %v %+v %q", err, rep, paths(out))
@@ -137,7 +141,6 @@ func TestPlan(t *testing.T) {
 		{"capped", req("needle"), func(f *fakeBackend) { f.capped = true }, IndexBroad},
 		{"incomplete", req("needle"), func(f *fakeBackend) { f.partial = []string{"2 shards skipped"} }, Incomplete},
 		{"search error", req("needle"), func(f *fakeBackend) { f.searchErr = errors.New("bad reply") }, IndexError},
-		{"deadline", req("needle"), func(f *fakeBackend) { f.delay = time.Minute }, Deadline},
 	} {
 		f := good()
 		if tc.change != nil {
@@ -173,6 +176,16 @@ func TestPlan(t *testing.T) {
 	if _, rep, _ := Search(ctx, fsys, g.dir, req("needle"), f); rep.Fallback != StaleCommit {
 		t.Errorf("stale: %+v", rep)
 	}
+	// An index on this machine that misses its deadline: a quarter of the
+	// scan's estimated time.
+	Prior.MinScan = 400 * time.Millisecond
+	f = good()
+	f.delay = time.Minute
+	start := time.Now()
+	if _, rep, _ := Search(ctx, fsys, g.dir, req("needle"), f); rep.Fallback != Deadline || time.Since(start) > 5*time.Second {
+		t.Errorf("deadline: %+v after %v", rep, time.Since(start))
+	}
+	Prior.MinScan = time.Minute
 	// Too many changed files.
 	for i := range minChanged + 1 {
 		g.write(fmt.Sprintf("gen/f%d.txt", i), "x\n")
@@ -191,9 +204,9 @@ func TestPlan(t *testing.T) {
 	}{
 		{search.Request{Grep: grep.Options{Pattern: "needle", IgnoreCase: true}, Globs: []string{"*.go", "!b*"}, Types: []string{"go"}},
 			&Query{Commit: commit, Pattern: `NEEDLE`, IgnoreCase: true,
-				Include: []string{`^(?s:(?:.*/)?[^/]*\.go)$`, `^(?:.*/)?(?:[^/]+\.go)$`}, Exclude: []string{`^(?s:(?:.*/)?b[^/]*)$`}, MaxFiles: minCap}},
+				Include: []string{`^(?s:(?:.*/)?[^/]*\.go)$`, `^(?:.*/)?(?:[^/]+\.go)$`}, Exclude: []string{`^(?s:(?:.*/)?b[^/]*)$`}, MaxFiles: maxCap}},
 		{search.Request{Grep: grep.Options{Pattern: "^needle (one|two)$"}, Paths: []string{"docs", "a.go"}},
-			&Query{Commit: commit, Pattern: `(?m:^\x{feff}?needle (one|two)\r?$)`, Include: []string{`(?:^docs/|^a\.go$)`}, MaxFiles: minCap}},
+			&Query{Commit: commit, Pattern: `(?m:^\x{feff}?needle (one|two)\r?$)`, Include: []string{`(?:^docs/|^a\.go$)`}, MaxFiles: maxCap}},
 	} {
 		f := good()
 		tc.r.MaxFileSize = -1
@@ -206,11 +219,11 @@ func TestPlan(t *testing.T) {
 	}
 }
 
-// TestHedge: an index slower than a scan loses the race to it; one that
-// answers first wins it.
-func TestHedge(t *testing.T) {
-	defer func(m int64, h bool, g time.Duration) { MinBytes, Hedge, GitPerFile = m, h, g }(MinBytes, Hedge, GitPerFile)
-	MinBytes, Hedge, GitPerFile = 0, true, 0
+// TestRace: beside an index on another machine, a scan starts after a
+// quarter of its estimated time, and the first to finish answers; an index
+// on this machine is never raced, but given a deadline.
+func TestRace(t *testing.T) {
+	lenient(t, 400*time.Millisecond)
 	g := newGitRepo(t, map[string]string{"a.go": "needle\n", "b.go": "other\n"})
 	commit := g.run("rev-parse", "HEAD")
 	fsys, release, err := fsx.OpenDir(g.dir)
@@ -219,29 +232,85 @@ func TestHedge(t *testing.T) {
 	}
 	defer release()
 	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
-	slow := &fakeBackend{status: Status{Commit: commit, Files: 2, Bytes: 1 << 40}, files: []string{"a.go"}, delay: 10 * time.Second}
-	start := time.Now()
-	out, rep, err := Search(context.Background(), fsys, g.dir, req, slow)
-	if err != nil || rep.Fallback != Deadline || len(out.Files) != 1 || time.Since(start) > 5*time.Second {
-		t.Errorf("a slow index: %v %+v after %v", err, rep, time.Since(start))
+	status := func(local bool) Status {
+		return Status{Commit: commit, Files: 2, Bytes: 1 << 20, Endpoints: 1, Local: local}
 	}
-	fast := &fakeBackend{status: Status{Commit: commit, Files: 2, Bytes: 1 << 40}, files: []string{"a.go"}}
-	if out, rep, err := Search(context.Background(), fsys, g.dir, req, fast); err != nil || !rep.Index || len(out.Files) != 1 {
-		t.Errorf("a fast index: %v %+v", err, rep)
+	for _, tc := range []struct {
+		name       string
+		local      bool
+		delay      time.Duration
+		index      bool
+		want       string // the fallback's detail starts with it
+		minT, maxT time.Duration
+	}{
+		// The racing scan starts after 100 ms and wins.
+		{"remote slow", false, 10 * time.Second, false, "a scan started beside the plan", 100 * time.Millisecond, 5 * time.Second},
+		{"remote fast", false, 0, true, "", 0, 5 * time.Second},
+		// No scan before the deadline of 100 ms (times the machine's load).
+		{"local slow", true, 10 * time.Second, false, "no answer within ", 100 * time.Millisecond, 5 * time.Second},
+		{"local fast", true, 0, true, "", 0, 5 * time.Second},
+	} {
+		f := &fakeBackend{status: status(tc.local), files: []string{"a.go"}, delay: tc.delay}
+		start := time.Now()
+		out, rep, err := Search(context.Background(), fsys, g.dir, req, f)
+		took := time.Since(start)
+		if err != nil || len(out.Files) != 1 || rep.Index != tc.index || !strings.HasPrefix(rep.Detail, tc.want) || took < tc.minT || took > tc.maxT {
+			t.Errorf("%s: %v %+v, %d files, after %v", tc.name, err, rep, len(out.Files), took)
+		}
 	}
-	// Many files match: the small probe is capped, and the scan starts at
-	// once, long before the quarter of its estimated time (1 s here).
-	many := &fakeBackend{status: Status{Commit: commit, Files: 1 << 20, Bytes: 1 << 40}, fullDelay: 10 * time.Second}
-	for i := range 100 {
-		many.files = append(many.files, fmt.Sprintf("f%d.go", i))
+}
+
+// TestCosts: the probe's cap follows the scan's estimated time, which the
+// scans of the same shape refine; a query found too common at a commit is
+// scanned at once the next time, without asking the index.
+func TestCosts(t *testing.T) {
+	lenient(t, 0)
+	Prior.Learn = true
+	Prior.MinScan = time.Millisecond
+	g := newGitRepo(t, map[string]string{"a.go": "needle\n", "b.go": "needle\n", "c.go": "other\n"})
+	commit := g.run("rev-parse", "HEAD")
+	fsys, release, err := fsx.OpenDir(g.dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	many.files = append(many.files, "a.go")
-	start = time.Now()
-	out, rep, err = Search(context.Background(), fsys, g.dir, req, many)
-	if err != nil || rep.Fallback != Deadline || len(out.Files) != 1 || time.Since(start) > 900*time.Millisecond {
-		t.Errorf("a common pattern: %v %+v after %v", err, rep, time.Since(start))
+	defer release()
+	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
+	f := &fakeBackend{status: Status{Commit: commit, Files: 3, Bytes: 1 << 30, Endpoints: 1, Local: true}, files: []string{"a.go", "b.go"}}
+	// 1 GiB: a scan of a second by the prior; a 16th of it at 15 µs per
+	// file.
+	if _, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || !rep.Index {
+		t.Fatalf("%v %+v", err, rep)
 	}
-	if n := many.queries.Load(); n != 2 {
-		t.Errorf("%d probes, want a small one and the full one", n)
+	if q := f.last.Load().(*Query); q.MaxFiles != 4166 {
+		t.Errorf("cap %d, want 4166", q.MaxFiles)
+	}
+	// Too common: the answer is capped, the tree scanned, and the scan's
+	// time (much less than a second) learned for the shape.
+	f.capped = true
+	_, rep, err := Search(context.Background(), fsys, g.dir, req, f)
+	if err != nil || rep.Fallback != IndexBroad {
+		t.Fatalf("%v %+v", err, rep)
+	}
+	m := modelOf(g.dir)
+	k := kind{literal: true}
+	e := m.estimate(shapeOf(&req, k), k, 1<<30)
+	if e.scan >= time.Second/2 {
+		t.Errorf("learned scan time %v", e.scan)
+	}
+	// The next such search asks the index nothing, unless the cap grew.
+	n := f.queries.Load()
+	if _, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || rep.Fallback != IndexBroad || f.queries.Load() != n {
+		t.Errorf("%v %+v, %d queries", err, rep, f.queries.Load()-n)
+	}
+	// Another shape (a glob) starts from the prior, scaled by the scans
+	// seen: its cap is below the first one.
+	f.capped = false
+	glob := req
+	glob.Globs = []string{"*.go"}
+	if _, rep, err := Search(context.Background(), fsys, g.dir, glob, f); err != nil || !rep.Index {
+		t.Fatalf("%v %+v", err, rep)
+	}
+	if q := f.last.Load().(*Query); q.MaxFiles >= 4166 || q.MaxFiles < minCap {
+		t.Errorf("cap %d after a fast scan", q.MaxFiles)
 	}
 }
