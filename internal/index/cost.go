@@ -49,11 +49,13 @@ var Prior = Costs{
 
 // The shares of a scan's estimated time.
 const (
-	// probeShare bounds the time a probe may spend on a pattern too common
-	// for the index: its cap is the number of files the index names in
-	// 1/probeShare of a scan (and no more than the index path can read in
-	// half of one).
-	probeShare = 16
+	// winNum/winDen and wasteShare set a probe's cap: the index path
+	// (naming the files, git's listing of the changes when the tree is
+	// not watched, reading every candidate) must take at most
+	// winNum/winDen of a scan, and a probe that finds the pattern too
+	// common (its answer capped) at most 1/wasteShare of one.
+	winNum, winDen = 3, 4
+	wasteShare     = 4
 	// deadlineShare: an index on this machine gets 1/deadlineShare of a
 	// scan's estimated time (plus git's, when the tree is not watched)
 	// before the plan gives up and scans.
@@ -201,13 +203,14 @@ func (e *estimate) rates() *rates {
 	return r
 }
 
-// cap is the number of files a probe asks for: as many as the index names
-// in 1/probeShare of a scan, and no more than the index path can name and
-// read in half a scan.
-func (e *estimate) cap() int {
+// cap is the number of files a probe asks for: as many as the index path
+// can name and read, after git's listing of the changes (git: 0 when the
+// tree is watched), in three quarters of a scan, and no more than the
+// index names in a quarter of one (what a capped probe wastes).
+func (e *estimate) cap(git time.Duration) int {
 	probe, verify := e.perFile()
-	n := min(float64(e.scan)/probeShare/float64(max(probe, time.Nanosecond)),
-		float64(e.scan)/2/float64(max(probe+verify, time.Nanosecond)))
+	n := min(float64(e.scan*winNum/winDen-git)/float64(max(probe+verify, time.Nanosecond)),
+		float64(e.scan)/wasteShare/float64(max(probe, time.Nanosecond)))
 	return int(min(max(n, minCap), maxCap))
 }
 
@@ -249,13 +252,14 @@ func (e *estimate) scanned(d time.Duration) {
 	}
 }
 
-// probed records an index answer that named n files in d.
-func (e *estimate) probed(n int, d time.Duration) {
+// probed records an index answer that named n files in d, of which rtt
+// (the time the index took to tell its status) is the round trip's.
+func (e *estimate) probed(n int, d, rtt time.Duration) {
 	if n < minCap {
 		return // mostly the round trip
 	}
 	e.m.mu.Lock()
-	e.rates().probe.add(d.Seconds() / float64(n))
+	e.rates().probe.add(max(d-rtt, 0).Seconds() / float64(n))
 	e.m.mu.Unlock()
 }
 

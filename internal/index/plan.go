@@ -108,10 +108,13 @@ var MinBytes int64 = 32 << 20
 //
 // The plan decides before any scan starts. It estimates the scan's time
 // (from the indexed bytes, refined by the scans of the same shape this
-// process has timed), and asks the index for at most as many files as it
-// names in a sixteenth of that time: an answer within the cap is read
-// file by file, a capped one means a scan (and is remembered for the
-// query at that commit, so that the next such search scans at once). An
+// process has timed), and asks the index for at most as many files as the
+// index path can name and read (after git's listing of the changes, when
+// the tree is not watched) in three quarters of that time: an answer
+// within the cap is read file by file, a capped one means a scan (and is
+// remembered for the query at that commit, so that the next such search
+// scans at once). Git is asked only once the index has answered within
+// the cap. An
 // index on this machine is never raced by a scan, which would compete
 // with it for the processors: a plan still undecided after a quarter of
 // the scan's estimated time (plus git's, when the tree is not watched)
@@ -221,7 +224,9 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 
 	// The index's status, the repository, the estimates.
 	sctx, cancel := context.WithTimeout(ctx, maxDeadline)
+	t := time.Now()
 	st, err := b.Status(sctx)
+	rtt := time.Since(t)
 	cancel()
 	if err != nil {
 		rep, err := indexFailure(ctx, err)
@@ -267,13 +272,13 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		IgnoreCase: fold,
 		Include:    r.fromRoot(include),
 		Exclude:    r.fromRoot(exclude),
-		MaxFiles:   est.cap(),
+		MaxFiles:   est.cap(git),
 	}
 	if r.prefix != "" {
 		q.Include = append(q.Include, "^"+regexp.QuoteMeta(r.prefix))
 	}
 	if n := est.m.knownBroad(q); n >= q.MaxFiles {
-		d.rep.Fallback, d.rep.Detail = IndexBroad, fmt.Sprintf("more than %d files match at this commit (an earlier search), more than the index can name in a %dth of a scan (about %v)", n, probeShare, est.scan.Round(time.Millisecond))
+		d.rep.Fallback, d.rep.Detail = IndexBroad, fmt.Sprintf("more than %d files match at this commit (an earlier search): reading them would take longer than a scan (about %v)", n, est.scan.Round(time.Millisecond))
 		return d, nil
 	}
 	deadline := est.deadline(git)
@@ -282,9 +287,10 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		deadline = est.remoteDeadline(git)
 	}
 
-	// The changes, the index's answer and its unindexed files at once; an
-	// answer that rules the index out ends the plan without waiting for
-	// the others. A watched tree's tracker goes on asking git past the
+	// The index's answer and its unindexed files at once, then the
+	// changes: an answer that rules the index out (a pattern too common)
+	// ends the plan before git is asked, so that it costs a scan no more
+	// than the probe. A watched tree's tracker goes on asking git past the
 	// deadline (it keeps the answer for the next search); the plan does
 	// not wait.
 	type changed struct {
@@ -299,17 +305,13 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	defer cancel()
 	changes, lists := make(chan changed, 1), make(chan listed, 1)
 	go func() {
-		ch, err := tr.changes(ictx, st.Commit, req.Walk.NoIgnore)
-		changes <- changed{ch, err}
-	}()
-	go func() {
 		un, err := unindexed(ictx, b, r, st)
 		lists <- listed{un, err}
 	}()
-	t := time.Now()
+	t = time.Now()
 	ans, err := b.Search(ictx, q)
 	if err == nil && !ans.Capped {
-		est.probed(len(ans.Files), time.Since(t))
+		est.probed(len(ans.Files), time.Since(t), rtt)
 	}
 	var (
 		ch           changed
@@ -317,6 +319,10 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		gotCh, gotUn bool
 	)
 	if err == nil && !ans.Capped && len(ans.Incomplete) == 0 {
+		go func() {
+			ch, err := tr.changes(ictx, st.Commit, req.Walk.NoIgnore)
+			changes <- changed{ch, err}
+		}()
 	wait:
 		for !gotCh || !gotUn {
 			select {
@@ -342,7 +348,7 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		return d, nil
 	case ans.Capped:
 		est.m.setBroad(q)
-		d.rep.Fallback, d.rep.Detail = IndexBroad, fmt.Sprintf("more than %d files match, more than the index can name in a %dth of a scan (about %v)", q.MaxFiles, probeShare, est.scan.Round(time.Millisecond))
+		d.rep.Fallback, d.rep.Detail = IndexBroad, fmt.Sprintf("more than %d files match: reading them would take longer than a scan (about %v)", q.MaxFiles, est.scan.Round(time.Millisecond))
 		return d, nil
 	case len(ans.Incomplete) > 0:
 		d.rep.Fallback, d.rep.Detail = Incomplete, strings.Join(ans.Incomplete, "; ")

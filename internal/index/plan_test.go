@@ -276,13 +276,13 @@ func TestCosts(t *testing.T) {
 	defer release()
 	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
 	f := &fakeBackend{status: Status{Commit: commit, Files: 3, Bytes: 1 << 30, Endpoints: 1, Local: true}, files: []string{"a.go", "b.go"}}
-	// 1 GiB: a scan of a second by the prior; a 16th of it at 15 µs per
-	// file.
+	// 1 GiB: a scan of a second by the prior; three quarters of it at
+	// 15 µs per file named and 40 µs per file read.
 	if _, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || !rep.Index {
 		t.Fatalf("%v %+v", err, rep)
 	}
-	if q := f.last.Load().(*Query); q.MaxFiles != 4166 {
-		t.Errorf("cap %d, want 4166", q.MaxFiles)
+	if q := f.last.Load().(*Query); q.MaxFiles != 13636 {
+		t.Errorf("cap %d, want 13636", q.MaxFiles)
 	}
 	// Too common: the answer is capped, the tree scanned, and the scan's
 	// time (much less than a second) learned for the shape.
@@ -310,7 +310,7 @@ func TestCosts(t *testing.T) {
 	if _, rep, err := Search(context.Background(), fsys, g.dir, glob, f); err != nil || !rep.Index {
 		t.Fatalf("%v %+v", err, rep)
 	}
-	if q := f.last.Load().(*Query); q.MaxFiles >= 4166 || q.MaxFiles < minCap {
+	if q := f.last.Load().(*Query); q.MaxFiles >= 13636 || q.MaxFiles < minCap {
 		t.Errorf("cap %d after a fast scan", q.MaxFiles)
 	}
 }
