@@ -310,7 +310,9 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	}()
 	t = time.Now()
 	ans, err := b.Search(ictx, q)
-	if err == nil && !ans.Capped {
+	if err == nil {
+		// A capped answer too: the cost per file of the patterns too
+		// common for the index, which bounds what the next probe wastes.
 		est.probed(len(ans.Files), time.Since(t), rtt)
 	}
 	var (
