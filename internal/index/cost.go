@@ -95,6 +95,7 @@ type kind struct{ literal, fold bool }
 type rates struct {
 	probe  mean // seconds per file named by the index
 	verify mean // seconds per candidate read
+	path   mean // seconds per candidate of a whole search the index answered, its status round trip aside
 }
 
 // mean is an exponentially weighted mean; n counts the samples.
@@ -153,6 +154,9 @@ type estimate struct {
 	kind  kind
 	prior time.Duration // the scan's time by the prior
 	scan  time.Duration // the scan's estimated time
+	// rtt and git are the index's status round trip and git's estimated
+	// time in the plan; set by the plan.
+	rtt, git time.Duration
 }
 
 // estimate returns the model's view of a request of the given shape and
@@ -174,11 +178,12 @@ func (m *model) estimate(shape string, k kind, bytes int64) *estimate {
 }
 
 // perFile returns the learned times per file of the estimate's kind of
-// pattern, or the prior's.
-func (e *estimate) perFile() (probe, verify time.Duration) {
+// pattern, or the prior's: the index's, the verification's, and the whole
+// index path's (0 until learned).
+func (e *estimate) perFile() (probe, verify, path time.Duration) {
 	probe, verify = Prior.ProbePerFile, Prior.VerifyPerFile
 	if !Prior.Learn {
-		return probe, verify
+		return probe, verify, 0
 	}
 	e.m.mu.Lock()
 	defer e.m.mu.Unlock()
@@ -189,8 +194,11 @@ func (e *estimate) perFile() (probe, verify time.Duration) {
 		if r.verify.n > 0 {
 			verify = time.Duration(r.verify.v * float64(time.Second))
 		}
+		if r.path.n > 0 {
+			path = time.Duration(r.path.v * float64(time.Second))
+		}
 	}
-	return probe, verify
+	return probe, verify, path
 }
 
 // rates returns the learned times of the estimate's kind. m.mu is held.
@@ -204,12 +212,13 @@ func (e *estimate) rates() *rates {
 }
 
 // cap is the number of files a probe asks for: as many as the index path
-// can name and read, after git's listing of the changes (git: 0 when the
+// can name and read (at the larger of the sum of its parts' learned times
+// per file and its own), after git's listing of the changes (0 when the
 // tree is watched), in three quarters of a scan, and no more than the
 // index names in a quarter of one (what a capped probe wastes).
-func (e *estimate) cap(git time.Duration) int {
-	probe, verify := e.perFile()
-	n := min(float64(e.scan*winNum/winDen-git)/float64(max(probe+verify, time.Nanosecond)),
+func (e *estimate) cap() int {
+	probe, verify, path := e.perFile()
+	n := min(float64(e.scan*winNum/winDen-e.git)/float64(max(probe+verify, path, time.Nanosecond)),
 		float64(e.scan)/wasteShare/float64(max(probe, time.Nanosecond)))
 	return int(min(max(n, minCap), maxCap))
 }
@@ -252,25 +261,29 @@ func (e *estimate) scanned(d time.Duration) {
 	}
 }
 
-// probed records an index answer that named n files in d, of which rtt
-// (the time the index took to tell its status) is the round trip's.
-func (e *estimate) probed(n int, d, rtt time.Duration) {
+// probed records an index answer that named n files in d, of which the
+// status's round trip is taken to be the fixed part.
+func (e *estimate) probed(n int, d time.Duration) {
 	if n < minCap {
 		return // mostly the round trip
 	}
 	e.m.mu.Lock()
-	e.rates().probe.add(max(d-rtt, 0).Seconds() / float64(n))
+	e.rates().probe.add(max(d-e.rtt, 0).Seconds() / float64(n))
 	e.m.mu.Unlock()
 }
 
-// verified records the reading of n candidates in d.
-func (e *estimate) verified(n int, d time.Duration) {
+// verified records the reading of n candidates in d, and the whole
+// search, which took total, when git had no part in it.
+func (e *estimate) verified(n int, d, total time.Duration) {
 	if n < minCap {
 		return
 	}
 	e.m.mu.Lock()
+	defer e.m.mu.Unlock()
 	e.rates().verify.add(d.Seconds() / float64(n))
-	e.m.mu.Unlock()
+	if e.git == 0 {
+		e.rates().path.add(max(total-e.rtt, 0).Seconds() / float64(n))
+	}
 }
 
 // queryKey names a query at its commit.

@@ -181,7 +181,7 @@ func Search(ctx context.Context, fsys fs.FS, root string, req search.Request, b 
 			t := time.Now()
 			out, err := search.Run(ctx, fsys, root, req)
 			if err == nil {
-				d.est.verified(len(d.cand.Files), time.Since(t))
+				d.est.verified(len(d.cand.Files), time.Since(t), time.Since(start))
 			}
 			return out, d.rep, err
 		}
@@ -248,6 +248,7 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	}
 	k := kind{literal: lits.Exact, fold: fold}
 	est := modelOf(dir).estimate(shapeOf(req, k), k, st.Bytes)
+	est.rtt = rtt
 	d.est = est
 	tr := trackerOf(r)
 	watched := tr.visit(req.Walk.NoIgnore)
@@ -255,6 +256,7 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	if !watched || !tr.cheap(st.Commit) {
 		git = Prior.GitPerFile * time.Duration(st.Files)
 	}
+	est.git = git
 	if !watched && git > est.scan/2 {
 		d.rep.Fallback, d.rep.Detail = ColdOverlay, fmt.Sprintf("finding the changed files with git would take about %v, a scan about %v", git.Round(time.Millisecond), est.scan.Round(time.Millisecond))
 		return d, nil
@@ -272,7 +274,7 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		IgnoreCase: fold,
 		Include:    r.fromRoot(include),
 		Exclude:    r.fromRoot(exclude),
-		MaxFiles:   est.cap(git),
+		MaxFiles:   est.cap(),
 	}
 	if r.prefix != "" {
 		q.Include = append(q.Include, "^"+regexp.QuoteMeta(r.prefix))
@@ -313,7 +315,7 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	if err == nil {
 		// A capped answer too: the cost per file of the patterns too
 		// common for the index, which bounds what the next probe wastes.
-		est.probed(len(ans.Files), time.Since(t), rtt)
+		est.probed(len(ans.Files), time.Since(t))
 	}
 	var (
 		ch           changed
