@@ -159,10 +159,21 @@ type estimate struct {
 	rtt, git time.Duration
 }
 
+// scopedShare is the share of the tree a scoped search (paths, globs,
+// types) is taken to read until a scan of its shape has been timed: a
+// glob such as *_test.go reads a sixth of the Go tree, *.md less, and a
+// probe sized for the whole tree would cost such a scan more than it
+// could save.
+const scopedShare = 0.25
+
 // estimate returns the model's view of a request of the given shape and
-// kind over an index of bytes.
-func (m *model) estimate(shape string, k kind, bytes int64) *estimate {
+// kind over an index of bytes; scoped says the request reads part of the
+// tree (paths, globs, types).
+func (m *model) estimate(shape string, k kind, bytes int64, scoped bool) *estimate {
 	prior := time.Duration(float64(bytes) / Prior.ScanRate * float64(time.Second))
+	if scoped {
+		prior = time.Duration(float64(prior) * scopedShare)
+	}
 	e := &estimate{m: m, shape: shape, kind: k, prior: prior, scan: prior}
 	if Prior.Learn {
 		m.mu.Lock()

@@ -223,6 +223,15 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	dir := fsys.(fsx.OSDir).OSDir()
 
 	// The index's status, the repository, the estimates.
+	type found struct {
+		r   *repo
+		err error
+	}
+	repos := make(chan found, 1)
+	go func() {
+		r, err := findRepo(ctx, dir)
+		repos <- found{r, err}
+	}()
 	sctx, cancel := context.WithTimeout(ctx, maxDeadline)
 	t := time.Now()
 	st, err := b.Status(sctx)
@@ -241,13 +250,15 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		d.rep.Fallback, d.rep.Detail = SmallIndex, fmt.Sprintf("%d bytes indexed", st.Bytes)
 		return d, nil
 	}
-	r, err := findRepo(ctx, dir)
-	if err != nil {
+	f := <-repos
+	r := f.r
+	if err := f.err; err != nil {
 		d.rep.Fallback, d.rep.Detail = NotGit, err.Error()
 		return d, ctxErr(ctx)
 	}
 	k := kind{literal: lits.Exact, fold: fold}
-	est := modelOf(dir).estimate(shapeOf(req, k), k, st.Bytes)
+	scoped := len(req.Paths)+len(req.Globs)+len(req.Types) > 0
+	est := modelOf(dir).estimate(shapeOf(req, k), k, st.Bytes, scoped)
 	est.rtt = rtt
 	d.est = est
 	tr := trackerOf(r)

@@ -293,7 +293,7 @@ func TestCosts(t *testing.T) {
 	}
 	m := modelOf(g.dir)
 	k := kind{literal: true}
-	e := m.estimate(shapeOf(&req, k), k, 1<<30)
+	e := m.estimate(shapeOf(&req, k), k, 1<<30, false)
 	if e.scan >= time.Second/2 {
 		t.Errorf("learned scan time %v", e.scan)
 	}
@@ -324,7 +324,7 @@ func TestCapLearnsThePath(t *testing.T) {
 	Prior.Learn = true
 	m := modelOf(t.TempDir())
 	k := kind{literal: true}
-	e := m.estimate("shape", k, 1<<30) // a scan of a second by the prior
+	e := m.estimate("shape", k, 1<<30, false) // a scan of a second by the prior
 	if c := e.cap(); c != 13636 {
 		t.Fatalf("prior cap %d, want 13636", c)
 	}
@@ -332,12 +332,12 @@ func TestCapLearnsThePath(t *testing.T) {
 	e.verified(100, time.Millisecond, 100*time.Millisecond)
 	// Reading learned at 10 µs a file: the probe's quarter of a scan
 	// (16,666 files at 15 µs) bounds the cap.
-	if c := m.estimate("shape", k, 1<<30).cap(); c != 16666 {
+	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 16666 {
 		t.Errorf("cap %d after a search with git, want 16666", c)
 	}
 	e.git = 0
 	e.verified(100, time.Millisecond, 100*time.Millisecond) // 1 ms per candidate in all
-	if c := m.estimate("shape", k, 1<<30).cap(); c != 750 {
+	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 750 {
 		t.Errorf("cap %d, want 750", c)
 	}
 }
