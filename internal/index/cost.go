@@ -35,13 +35,14 @@ type Costs struct {
 // Prior is the cost model a process starts from; tests replace it. The
 // figures were measured on a 2-core machine: a scan of the Go source tree
 // (130 MB, 11,478 files) takes 60-170 ms, of a 1 GB tree 0.9-2 s; a zoekt
-// webserver names matching files at 12-19 µs each; Scout reads a
+// webserver names matching files at 12-19 µs each for a rare pattern and
+// 20-50 µs for a common one (whose many lines it returns); Scout reads a
 // candidate in 25-40 µs; git diff and git ls-files --others together take
 // 2-7 µs per file.
 var Prior = Costs{
 	ScanRate:      1 << 30,
 	MinScan:       10 * time.Millisecond,
-	ProbePerFile:  15 * time.Microsecond,
+	ProbePerFile:  30 * time.Microsecond,
 	VerifyPerFile: 40 * time.Microsecond,
 	GitPerFile:    4 * time.Microsecond,
 	Learn:         true,
@@ -55,7 +56,7 @@ const (
 	// winNum/winDen of a scan, and a probe that finds the pattern too
 	// common (its answer capped) at most 1/wasteShare of one.
 	winNum, winDen = 3, 4
-	wasteShare     = 4
+	wasteShare     = 16
 	// deadlineShare: an index on this machine gets 1/deadlineShare of a
 	// scan's estimated time (plus git's, when the tree is not watched)
 	// before the plan gives up and scans.
@@ -226,7 +227,7 @@ func (e *estimate) rates() *rates {
 // can name and read (at the larger of the sum of its parts' learned times
 // per file and its own), after git's listing of the changes (0 when the
 // tree is watched), in three quarters of a scan, and no more than the
-// index names in a quarter of one (what a capped probe wastes).
+// index names in a sixteenth of one (what a capped probe wastes).
 func (e *estimate) cap() int {
 	probe, verify, path := e.perFile()
 	n := min(float64(e.scan*winNum/winDen-e.git)/float64(max(probe+verify, path, time.Nanosecond)),

@@ -290,7 +290,9 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	if r.prefix != "" {
 		q.Include = append(q.Include, "^"+regexp.QuoteMeta(r.prefix))
 	}
-	if n := est.m.knownBroad(q); n >= q.MaxFiles {
+	// A query found too common at this commit is asked again only when
+	// the cap has doubled since (the estimates move with every search).
+	if n := est.m.knownBroad(q); n > 0 && q.MaxFiles < 2*n {
 		d.rep.Fallback, d.rep.Detail = IndexBroad, fmt.Sprintf("more than %d files match at this commit (an earlier search): reading them would take longer than a scan (about %v)", n, est.scan.Round(time.Millisecond))
 		return d, nil
 	}

@@ -276,13 +276,14 @@ func TestCosts(t *testing.T) {
 	defer release()
 	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
 	f := &fakeBackend{status: Status{Commit: commit, Files: 3, Bytes: 1 << 30, Endpoints: 1, Local: true}, files: []string{"a.go", "b.go"}}
-	// 1 GiB: a scan of a second by the prior; three quarters of it at
-	// 15 µs per file named and 40 µs per file read.
+	// 1 GiB: a scan of a second by the prior; a 16th of it at 30 µs per
+	// file named (three quarters at 30 + 40 µs per file named and read
+	// would allow more).
 	if _, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || !rep.Index {
 		t.Fatalf("%v %+v", err, rep)
 	}
-	if q := f.last.Load().(*Query); q.MaxFiles != 13636 {
-		t.Errorf("cap %d, want 13636", q.MaxFiles)
+	if q := f.last.Load().(*Query); q.MaxFiles != 2083 {
+		t.Errorf("cap %d, want 2083", q.MaxFiles)
 	}
 	// Too common: the answer is capped, the tree scanned, and the scan's
 	// time (much less than a second) learned for the shape.
@@ -297,7 +298,7 @@ func TestCosts(t *testing.T) {
 	if e.scan >= time.Second/2 {
 		t.Errorf("learned scan time %v", e.scan)
 	}
-	// The next such search asks the index nothing, unless the cap grew.
+	// The next such search asks the index nothing, unless the cap doubled.
 	n := f.queries.Load()
 	if _, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || rep.Fallback != IndexBroad || f.queries.Load() != n {
 		t.Errorf("%v %+v, %d queries", err, rep, f.queries.Load()-n)
@@ -311,7 +312,7 @@ func TestCosts(t *testing.T) {
 	if _, rep, err := Search(context.Background(), fsys, g.dir, glob, f); err != nil || !rep.Index && rep.Fallback != Deadline {
 		t.Fatalf("%v %+v", err, rep)
 	}
-	if q := f.last.Load().(*Query); q.MaxFiles >= 13636 || q.MaxFiles < minCap {
+	if q := f.last.Load().(*Query); q.MaxFiles >= 2083 || q.MaxFiles < minCap {
 		t.Errorf("cap %d after a fast scan", q.MaxFiles)
 	}
 }
@@ -325,15 +326,13 @@ func TestCapLearnsThePath(t *testing.T) {
 	m := modelOf(t.TempDir())
 	k := kind{literal: true}
 	e := m.estimate("shape", k, 1<<30, false) // a scan of a second by the prior
-	if c := e.cap(); c != 13636 {
-		t.Fatalf("prior cap %d, want 13636", c)
+	if c := e.cap(); c != 2083 {
+		t.Fatalf("prior cap %d, want 2083", c)
 	}
 	e.git = time.Millisecond
 	e.verified(100, time.Millisecond, 100*time.Millisecond)
-	// Reading learned at 10 µs a file: the probe's quarter of a scan
-	// (16,666 files at 15 µs) bounds the cap.
-	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 16666 {
-		t.Errorf("cap %d after a search with git, want 16666", c)
+	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 2083 {
+		t.Errorf("cap %d after a search with git, want 2083 still", c)
 	}
 	e.git = 0
 	e.verified(100, time.Millisecond, 100*time.Millisecond) // 1 ms per candidate in all
