@@ -66,6 +66,12 @@ const (
 	hedgeShare = 4
 )
 
+// learnMin is the least number of files from which a time per file is
+// learned: an answer that names a few files costs the index mostly what
+// the query costs it whatever it finds (the round trip, the candidates a
+// regex rejects), and would make every pattern of its kind look dear.
+const learnMin = 256
+
 // The bounds of the derived figures.
 const (
 	minCap      = 16
@@ -276,8 +282,8 @@ func (e *estimate) scanned(d time.Duration) {
 // probed records an index answer that named n files in d, of which the
 // status's round trip is taken to be the fixed part.
 func (e *estimate) probed(n int, d time.Duration) {
-	if n < minCap {
-		return // mostly the round trip
+	if n < learnMin {
+		return
 	}
 	e.m.mu.Lock()
 	e.rates().probe.add(max(d-e.rtt, 0).Seconds() / float64(n))
@@ -287,7 +293,7 @@ func (e *estimate) probed(n int, d time.Duration) {
 // verified records the reading of n candidates in d, and the whole
 // search, which took total, when git had no part in it.
 func (e *estimate) verified(n int, d, total time.Duration) {
-	if n < minCap {
+	if n < learnMin {
 		return
 	}
 	e.m.mu.Lock()

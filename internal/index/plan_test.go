@@ -330,12 +330,12 @@ func TestCapLearnsThePath(t *testing.T) {
 		t.Fatalf("prior cap %d, want 2083", c)
 	}
 	e.git = time.Millisecond
-	e.verified(100, time.Millisecond, 100*time.Millisecond)
+	e.verified(1000, 10*time.Millisecond, time.Second)
 	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 2083 {
 		t.Errorf("cap %d after a search with git, want 2083 still", c)
 	}
 	e.git = 0
-	e.verified(100, time.Millisecond, 100*time.Millisecond) // 1 ms per candidate in all
+	e.verified(1000, 10*time.Millisecond, time.Second) // 1 ms per candidate in all
 	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 750 {
 		t.Errorf("cap %d, want 750", c)
 	}
