@@ -83,14 +83,16 @@ const (
 // A model is what a process has learned about searching one tree: how
 // long its scans take by the request's shape (the scope, the filters, the
 // kind of pattern), how that compares with the prior estimate, the
-// index's and the verification's time per file, and the queries found to
-// match too many files for the index at an indexed commit.
+// index's and the verification's time per file, the queries found to
+// match too many files for the index at an indexed commit, and the number
+// of files the others named.
 type model struct {
 	mu    sync.Mutex
 	scans map[string]*mean
 	calib mean            // observed scan time ÷ prior estimate
 	per   map[kind]*rates // per-file times by the kind of pattern
 	broad map[string]int
+	sizes map[string]int // the files an index answer within its cap named, by query
 }
 
 // kind is what the index's and the verification's time per file depend
@@ -141,7 +143,7 @@ func modelOf(dir string) *model {
 		if len(models) >= maxModels {
 			clear(models)
 		}
-		m = &model{scans: map[string]*mean{}, per: map[kind]*rates{}, broad: map[string]int{}}
+		m = &model{scans: map[string]*mean{}, per: map[kind]*rates{}, broad: map[string]int{}, sizes: map[string]int{}}
 		models[dir] = m
 	}
 	return m
@@ -332,4 +334,37 @@ func (m *model) setBroad(q *Query) {
 	}
 	k := queryKey(q)
 	m.broad[k] = max(m.broad[k], q.MaxFiles)
+}
+
+// knownSize returns the number of files an earlier answer to q at its
+// commit named, and whether there was one: the index's answer at a
+// commit does not change.
+func (m *model) knownSize(q *Query) (int, bool) {
+	if !Prior.Learn {
+		return 0, false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n, ok := m.sizes[queryKey(q)]
+	return n, ok
+}
+
+// setSize records that the index answered q naming n files.
+func (m *model) setSize(q *Query, n int) {
+	if !Prior.Learn {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.sizes) >= maxBroad {
+		clear(m.sizes)
+	}
+	m.sizes[queryKey(q)] = n
+}
+
+// wins reports whether the index path naming and reading n files is
+// estimated to take less than three quarters of a scan.
+func (e *estimate) wins(n int) bool {
+	probe, verify, path := e.perFile()
+	return time.Duration(n)*max(probe+verify, path) < e.scan*winNum/winDen-e.git
 }

@@ -290,8 +290,14 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	if r.prefix != "" {
 		q.Include = append(q.Include, "^"+regexp.QuoteMeta(r.prefix))
 	}
-	// A query found too common at this commit is asked again only when
-	// the cap has doubled since (the estimates move with every search).
+	// A query answered before at this commit names as many files again:
+	// the cap is what it takes when the index path still wins, without
+	// the bound on what a capped probe may waste. A query found too
+	// common is asked again only when the cap has doubled since (the
+	// estimates move with every search).
+	if n, ok := est.m.knownSize(q); ok && n > q.MaxFiles && est.wins(n) {
+		q.MaxFiles = n
+	}
 	if n := est.m.knownBroad(q); n > 0 && q.MaxFiles < 2*n {
 		d.rep.Fallback, d.rep.Detail = IndexBroad, fmt.Sprintf("more than %d files match at this commit (an earlier search): reading them would take longer than a scan (about %v)", n, est.scan.Round(time.Millisecond))
 		return d, nil
@@ -370,6 +376,9 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	case len(ans.Incomplete) > 0:
 		d.rep.Fallback, d.rep.Detail = Incomplete, strings.Join(ans.Incomplete, "; ")
 		return d, nil
+	}
+	est.m.setSize(q, len(ans.Files))
+	switch {
 	case ch.err != nil:
 		var fe *foreignError
 		switch {

@@ -340,3 +340,38 @@ func TestCapLearnsThePath(t *testing.T) {
 		t.Errorf("cap %d, want 750", c)
 	}
 }
+
+// TestKnownSize: the number of files an answer named is kept per query
+// and commit, and lifts the next probe's cap where reading that many
+// files still beats a scan.
+func TestKnownSize(t *testing.T) {
+	lenient(t, 0)
+	Prior.Learn = true
+	m := modelOf(t.TempDir())
+	e := m.estimate("shape", kind{}, 1<<30, false) // a scan of a second
+	q := &Query{Commit: "c1", Pattern: `func \(\w+\) Close\(\)`}
+	if _, ok := m.knownSize(q); ok {
+		t.Fatal("a size known before any answer")
+	}
+	m.setSize(q, 5000)
+	other := *q
+	other.Commit = "c2"
+	if n, ok := m.knownSize(q); !ok || n != 5000 {
+		t.Errorf("knownSize = %d, %v", n, ok)
+	}
+	if _, ok := m.knownSize(&other); ok {
+		t.Error("a size known at another commit")
+	}
+	// 70 µs a file by the prior: 5,000 files take 350 ms, 20,000 take
+	// 1.4 s, against three quarters of the scan (750 ms), less git's time.
+	for _, tc := range []struct {
+		n    int
+		git  time.Duration
+		want bool
+	}{{5000, 0, true}, {20000, 0, false}, {5000, 500 * time.Millisecond, false}} {
+		e.git = tc.git
+		if got := e.wins(tc.n); got != tc.want {
+			t.Errorf("wins(%d) with git %v = %v, want %v", tc.n, tc.git, got, tc.want)
+		}
+	}
+}
