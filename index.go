@@ -119,9 +119,9 @@ type Backend struct {
 	// commit is not in the local repository), "stale_commit" (HEAD does
 	// not descend from it), "changed_set" (too many changed files),
 	// "cold_overlay" (the changed files are not watched yet, and finding
-	// them with git would cost half a scan or more: every search of a
-	// one-shot command and the first of a long-lived process, on a tree of
-	// small files),
+	// them with git would cost half a scan or more: in a one-shot command
+	// or the first search of a long-lived process, a search of part of
+	// the tree, or any on a tree of many small files),
 	// "index_broad" (more files match than are worth reading one by one),
 	// "index_incomplete", "index_deadline" or "index_error".
 	Fallback string `json:"fallback,omitempty"`
