@@ -227,10 +227,10 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		r   *repo
 		err error
 	}
-	repos := make(chan found, 1)
+	repoc := make(chan found, 1)
 	go func() {
 		r, err := findRepo(ctx, dir)
-		repos <- found{r, err}
+		repoc <- found{r, err}
 	}()
 	sctx, cancel := context.WithTimeout(ctx, maxDeadline)
 	t := time.Now()
@@ -250,7 +250,7 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		d.rep.Fallback, d.rep.Detail = SmallIndex, fmt.Sprintf("%d bytes indexed", st.Bytes)
 		return d, nil
 	}
-	f := <-repos
+	f := <-repoc
 	r := f.r
 	if err := f.err; err != nil {
 		d.rep.Fallback, d.rep.Detail = NotGit, err.Error()
