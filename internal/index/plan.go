@@ -107,19 +107,21 @@ var MinBytes int64 = 32 << 20
 // is a scan's in either case.
 //
 // The plan decides before any scan starts. It estimates the scan's time
-// (from the indexed bytes, refined by the scans of the same shape this
-// process has timed), and asks the index for at most as many files as the
-// index path can name and read (after git's listing of the changes, when
-// the tree is not watched) in three quarters of that time: an answer
-// within the cap is read file by file, a capped one means a scan (and is
-// remembered for the query at that commit, so that the next such search
-// scans at once). Git is asked only once the index has answered within
-// the cap. An
-// index on this machine is never raced by a scan, which would compete
-// with it for the processors: a plan still undecided after a quarter of
-// the scan's estimated time (plus git's, when the tree is not watched)
-// gives up and scans. Beside an index on another machine a scan starts
-// after a quarter of its estimated time, and the first to finish answers.
+// (from the indexed bytes, a quarter of them for a search of part of the
+// tree, refined by the scans of the same shape this process has timed),
+// and asks the index for at most as many files as the index path can name
+// and read (after git's listing of the changes, when the tree is not
+// watched) in three quarters of that time, and no more than the index
+// names in a sixteenth of it: an answer within the cap is read file by
+// file, a capped one means a scan (and is remembered for the query at
+// that commit, so that the next such search scans at once, as an answer's
+// size lifts the next cap of the same query). Git is asked only once the
+// index has answered within the cap. An index on this machine is never
+// raced by a scan, which would compete with it for the processors: a plan
+// still undecided after a quarter of the scan's estimated time (plus
+// git's, when the tree is not watched) gives up and scans. Beside an index
+// on another machine a scan starts after a quarter of its estimated time,
+// and the first to finish answers.
 func Search(ctx context.Context, fsys fs.FS, root string, req search.Request, b Backend) (*search.Outcome, Report, error) {
 	type planned struct {
 		d   decision
