@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -373,5 +374,50 @@ func TestKnownSize(t *testing.T) {
 		if got := e.wins(tc.n); got != tc.want {
 			t.Errorf("wins(%d) with git %v = %v, want %v", tc.n, tc.git, got, tc.want)
 		}
+	}
+}
+
+// TestGitAfterProbe: git lists the changes only once the index has
+// answered within the cap; a pattern too common costs the scan the probe
+// alone. A git that logs its calls tells.
+func TestGitAfterProbe(t *testing.T) {
+	lenient(t, time.Minute)
+	g := newGitRepo(t, map[string]string{"a.go": "needle\n", "b.go": "other\n"})
+	commit := g.run("rev-parse", "HEAD")
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	log := filepath.Join(bin, "calls")
+	script := "#!/bin/sh\necho \"$*\" >> '" + log + "'\nexec '" + real + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	fsys, release, err := fsx.OpenDir(g.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	calls := func() string {
+		b, _ := os.ReadFile(log)
+		return string(b)
+	}
+	f := &fakeBackend{status: Status{Commit: commit, Files: 2, Bytes: 1 << 40, Endpoints: 1, Local: true}, files: []string{"a.go"}, capped: true}
+	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
+	if _, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || rep.Fallback != IndexBroad {
+		t.Fatalf("capped: %v %+v", err, rep)
+	}
+	if c := calls(); strings.Contains(c, "diff") || strings.Contains(c, "ls-files") {
+		t.Errorf("git listed the changes for a capped answer:\n%s", c)
+	}
+	f.capped = false
+	req.Grep.Pattern = "eedle" // not known as too common
+	if out, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || !rep.Index || len(out.Files) != 1 {
+		t.Fatalf("within the cap: %v %+v", err, rep)
+	}
+	if c := calls(); !strings.Contains(c, "diff") || !strings.Contains(c, "ls-files") {
+		t.Errorf("git did not list the changes for an answer within the cap:\n%s", c)
 	}
 }
