@@ -270,6 +270,13 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		git = Prior.GitPerFile * time.Duration(st.Files)
 	}
 	est.git = git
+	if watched && git > 0 {
+		// A watched tree whose changes since this commit are not known
+		// yet: learn them now, whatever the index answers (a pattern too
+		// common never asks git), so that the next search knows them
+		// without git.
+		go func() { _, _ = tr.changes(context.WithoutCancel(ctx), st.Commit, false) }()
+	}
 	if !watched && git > est.scan/2 {
 		d.rep.Fallback, d.rep.Detail = ColdOverlay, fmt.Sprintf("finding the changed files with git would take about %v, a scan about %v", git.Round(time.Millisecond), est.scan.Round(time.Millisecond))
 		return d, nil

@@ -421,3 +421,46 @@ func TestGitAfterProbe(t *testing.T) {
 		t.Errorf("git did not list the changes for an answer within the cap:\n%s", c)
 	}
 }
+
+// TestWatchedBase: in a long-lived process whose searches the index only
+// ever answers over the cap, the watched tree's changes are still learned,
+// so that later searches do not pay for git (and get caps without its
+// cost).
+func TestWatchedBase(t *testing.T) {
+	lenient(t, time.Minute)
+	g := newGitRepo(t, map[string]string{"a.go": "needle\n", "b.go": "other\n"})
+	commit := g.run("rev-parse", "HEAD")
+	fsys, release, err := fsx.OpenDir(g.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	r, err := findRepo(context.Background(), g.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := trackerOf(r)
+	Prior.GitPerFile = time.Millisecond // git counts while the changes are not known
+	f := &fakeBackend{status: Status{Commit: commit, Files: 2, Bytes: 1 << 40, Endpoints: 1, Local: true}, files: []string{"a.go"}, capped: true}
+	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
+	deadline := time.Now().Add(10 * time.Second)
+	for i := 0; !tr.cheap(commit); i++ {
+		if time.Now().After(deadline) {
+			tr.mu.Lock()
+			failed := tr.failed
+			tr.mu.Unlock()
+			if failed {
+				t.Skip("watching is not available here")
+			}
+			t.Fatalf("after %d capped searches the changes are still not known without git", i)
+		}
+		req.Grep.Pattern = fmt.Sprintf("needle%d", i) // never known as too common
+		if _, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || rep.Fallback != IndexBroad {
+			t.Fatalf("%v %+v", err, rep)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	tr.mu.Lock()
+	tr.reset()
+	tr.mu.Unlock()
+}
