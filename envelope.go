@@ -49,4 +49,8 @@ type EnvelopeContext struct {
 	ParamsInput       json.RawMessage `json:"params_input"`                 // the arguments exactly as given
 	PathResolved      string          `json:"path_resolved,omitempty"`      // the path or scope searched, relative to the root; "" when none applies
 	PatternNormalized string          `json:"pattern_normalized,omitempty"` // the pattern as run (slashes, repairs); "" when none applies
+	// Backend says how a content search was answered when the host gave
+	// the tools an index (an Index in the tool configuration): by the
+	// index, or by a scan and why. nil otherwise.
+	Backend *Backend `json:"backend,omitempty"`
 }

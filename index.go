@@ -43,6 +43,10 @@ type IndexStatus struct {
 	Bytes int64 `json:"bytes"`
 	// Endpoints is the number of servers that answered.
 	Endpoints int `json:"endpoints"`
+	// Local reports that a server runs on this machine, where a scan
+	// competes with it for the processors: Searcher then never starts a
+	// scan beside a search of the index, but gives the index less time.
+	Local bool `json:"local,omitempty"`
 }
 
 // IndexQuery is a content search in an index's terms.
@@ -115,9 +119,9 @@ type Backend struct {
 	// commit is not in the local repository), "stale_commit" (HEAD does
 	// not descend from it), "changed_set" (too many changed files),
 	// "cold_overlay" (the changed files are not watched yet, and finding
-	// them with git would cost half a scan or more: every search of a
-	// one-shot command and the first of a long-lived process, on a tree of
-	// small files),
+	// them with git would cost half a scan or more: in a one-shot command
+	// or the first search of a long-lived process, a search of part of
+	// the tree, or any on a tree of many small files),
 	// "index_broad" (more files match than are worth reading one by one),
 	// "index_incomplete", "index_deadline" or "index_error".
 	Fallback string `json:"fallback,omitempty"`
@@ -154,7 +158,7 @@ func (b indexBackend) Status(ctx context.Context) (index.Status, error) {
 	if st == nil {
 		return index.Status{}, errors.New("the index returned no status")
 	}
-	return index.Status{Commit: st.Commit, Files: st.Files, Bytes: st.Bytes, Endpoints: st.Endpoints}, nil
+	return index.Status{Commit: st.Commit, Files: st.Files, Bytes: st.Bytes, Endpoints: st.Endpoints, Local: st.Local}, nil
 }
 
 func (b indexBackend) Search(ctx context.Context, q *index.Query) (index.Answer, error) {

@@ -126,11 +126,21 @@ func zoektServe(t *testing.T, bins, idx string) string {
 }
 
 // noThresholds lets the index answer on small trees: no size threshold,
-// no cost for asking git, no scan raced beside the plan.
+// no cost for asking git, a scan estimated at a minute (so the probe's cap
+// and deadline are generous), nothing learned.
 func noThresholds(t *testing.T) {
-	minBytes, hedge, git := index.MinBytes, index.Hedge, index.GitPerFile
-	index.MinBytes, index.Hedge, index.GitPerFile = 0, false, 0
-	t.Cleanup(func() { index.MinBytes, index.Hedge, index.GitPerFile = minBytes, hedge, git })
+	fixedCosts(t, time.Minute)
+	minBytes := index.MinBytes
+	index.MinBytes = 0
+	t.Cleanup(func() { index.MinBytes = minBytes })
+}
+
+// fixedCosts makes the planner's estimates fixed: a scan takes at least
+// minScan, and nothing is learned from the searches.
+func fixedCosts(t *testing.T, minScan time.Duration) {
+	prior := index.Prior
+	index.Prior.MinScan, index.Prior.Learn = minScan, false
+	t.Cleanup(func() { index.Prior = prior })
 }
 
 // waitCommit waits until the webservers hold commit (a re-index is
@@ -469,8 +479,12 @@ func TestZoektGoroot(t *testing.T) {
 		t.Skip("set SCOUT_ZOEKT_GOROOT=1 (and drop -short) to index a copy of $GOROOT/src")
 	}
 	bins := zoektBins(t)
-	defer func(h bool, g time.Duration) { index.Hedge, index.GitPerFile = h, g }(index.Hedge, index.GitPerFile)
-	index.Hedge, index.GitPerFile = false, 0 // the cases say which backend must answer
+	// The cases say which backend must answer: a scan is taken to cost 2 s
+	// and the index 62.5 µs per file it names, so a probe asks for 2,000
+	// files (a 16th of a scan), and an index on this machine has 546 ms
+	// (a quarter of a scan and git's 46 ms), times the machine's load.
+	fixedCosts(t, 2*time.Second)
+	index.Prior.ProbePerFile = 62500 * time.Nanosecond
 	work := t.TempDir()
 	repo := filepath.Join(work, "gosrc")
 	out, err := exec.Command("cp", "-a", filepath.Join(runtime.GOROOT(), "src"), repo).CombinedOutput()

@@ -78,6 +78,7 @@ type ampGrepData struct {
 	counts  *orderedCounts           // count
 	skipped map[scout.SkipReason]int // files left out, by reason (for the text)
 	inPart  []string                 // the notes on files searched only in part (for the text)
+	backend *scout.Backend           // how the search was answered (for the context)
 	// shown and total count the units offset and head_limit apply to:
 	// lines in content mode, files otherwise.
 	shown, total int
@@ -225,6 +226,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 		partial = res.NextSkip > 0
 		st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
 		d.skipped, d.inPart = res.Skipped, pitext.InPartNotes(res)
+		d.backend = res.Backend
 	default:
 		if err := ampContent(ctx, s, req, g, d, &st); err != nil {
 			return nil, err
@@ -235,6 +237,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 	st.Matched = d.MatchesCount
 	env := okEnvelope(partial, d.shape(), ampGrepText(g, d))
 	env.Stats = st
+	env.Context.Backend = d.backend
 	// The search has already refused a path resolveArg fails on; "." is
 	// only a fallback.
 	env.Context.PathResolved = "."
@@ -279,6 +282,7 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 	}
 	*st = scout.Stats{Files: counts.Searched, Skipped: counts.SkippedTotal()}
 	d.skipped, d.inPart = counts.Skipped, pitext.InPartNotes(counts)
+	d.backend = counts.Backend
 	d.TotalMatches = counts.TotalMatchLines
 	d.LowerBound = counts.Truncated == scout.TruncBudget
 	want := ampMaxBytes/ampMinResult + 1 // results one reply may hold

@@ -147,6 +147,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	env.Stats = scout.Stats{Matched: d.MatchCount, Files: res.Searched, Skipped: res.SkippedTotal()}
 	env.Context.PathResolved = scope
 	env.Context.PatternNormalized = req.Pattern
+	env.Context.Backend = res.Backend
 	return env, nil
 }
 

@@ -42,9 +42,13 @@ import (
 // Client is an index of one repository served by zoekt webservers. It is
 // safe for concurrent use.
 type Client struct {
-	urls []string // base URLs, without a trailing '/'
-	repo string
-	http *http.Client
+	urls  []string // base URLs, without a trailing '/'
+	hosts []string // their host names or addresses
+	repo  string
+	http  *http.Client
+
+	localOnce sync.Once
+	local     bool
 }
 
 // The bounds on what is read from a webserver.
@@ -92,6 +96,7 @@ func New(urls []string, repo string) (*Client, error) {
 		if !seen[base] {
 			seen[base] = true
 			c.urls = append(c.urls, base)
+			c.hosts = append(c.hosts, u.Hostname())
 		}
 	}
 	c.http = &http.Client{
@@ -197,7 +202,8 @@ func (c *Client) Status(ctx context.Context) (*scout.IndexStatus, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &scout.IndexStatus{Endpoints: len(c.urls)}
+	c.localOnce.Do(func() { c.local = isLocal(c.hosts) })
+	st := &scout.IndexStatus{Endpoints: len(c.urls), Local: c.local}
 	holder := ""
 	for i, r := range replies {
 		if r.List == nil {
@@ -220,6 +226,38 @@ func (c *Client) Status(ctx context.Context) (*scout.IndexStatus, error) {
 		}
 	}
 	return st, nil
+}
+
+// isLocal reports whether one of hosts is this machine: "localhost", a
+// loopback address or an address of one of its interfaces. Names are not
+// resolved.
+func isLocal(hosts []string) bool {
+	var own []net.IP
+	if addrs, err := net.InterfaceAddrs(); err == nil {
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok {
+				own = append(own, n.IP)
+			}
+		}
+	}
+	for _, h := range hosts {
+		if strings.EqualFold(h, "localhost") || strings.HasSuffix(strings.ToLower(h), ".localhost") {
+			return true
+		}
+		ip := net.ParseIP(h)
+		if ip == nil {
+			continue
+		}
+		if ip.IsLoopback() || ip.IsUnspecified() {
+			return true
+		}
+		for _, o := range own {
+			if o.Equal(ip) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // headVersion returns the commit of an index built from one branch.

@@ -95,7 +95,7 @@ func TestClientFanOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assert.Equal(t, &scout.IndexStatus{Commit: commit, Files: 5, Bytes: 150, Endpoints: 3}, st)
+	assert.Equal(t, &scout.IndexStatus{Commit: commit, Files: 5, Bytes: 150, Endpoints: 3, Local: true}, st)
 	q := query()
 	q.Include = []string{`^src/`}
 	q.Exclude = []string{`(?:^|/)[^/]*_test\.go$`}
@@ -305,5 +305,26 @@ func TestRepoName(t *testing.T) {
 	plain := filepath.Join(t.TempDir(), "plain")
 	if got := RepoName(plain); got != "plain" {
 		t.Errorf("RepoName outside a work tree = %q, want the directory's name", got)
+	}
+}
+
+func TestIsLocal(t *testing.T) {
+	for _, tc := range []struct {
+		hosts []string
+		want  bool
+	}{
+		{[]string{"localhost"}, true},
+		{[]string{"zoekt.localhost"}, true},
+		{[]string{"127.0.0.1"}, true},
+		{[]string{"::1"}, true},
+		{[]string{"0.0.0.0"}, true},
+		{[]string{"192.0.2.7", "127.0.0.2"}, true},
+		{[]string{"192.0.2.7"}, false}, // TEST-NET-1: no machine's interface
+		{[]string{"zoekt.example.com"}, false},
+		{nil, false},
+	} {
+		if got := isLocal(tc.hosts); got != tc.want {
+			t.Errorf("isLocal(%q) = %v, want %v", tc.hosts, got, tc.want)
+		}
 	}
 }

@@ -30,7 +30,7 @@ func TestHelp(t *testing.T) {
 		cmd   string
 		flags []string // every flag the help lists, in order
 	}{
-		{"search", []string{"-A", "-B", "-c", "-C", "--context-after", "--context-before", "-g", "--hidden", "-i", "-l", "-m", "--max-filesize", "--no-hidden", "--no-ignore", "--root", "--sort", "--style", "-t", "-U", "--zoekt", "--zoekt-repo"}},
+		{"search", []string{"-A", "-B", "-c", "-C", "--context-after", "--context-before", "-g", "--hidden", "-i", "-l", "-m", "--max-filesize", "--no-hidden", "--no-ignore", "--root", "--sort", "--stats", "--style", "-t", "-U", "--zoekt", "--zoekt-repo"}},
 		{"read", []string{"--allow-private-network", "--no-summaries", "--read-limit", "--root", "--style"}},
 		{"find", []string{"--limit", "--no-hidden", "--no-ignore", "--root", "--timeout"}},
 		{"call", []string{"--allow-private-network", "--context-after", "--context-before", "--max-filesize", "--no-web", "--read-limit", "--root", "--style", "--toolset", "--zoekt", "--zoekt-repo"}},

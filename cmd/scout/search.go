@@ -73,6 +73,7 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	noIgnore := f.Bool("no-ignore", false, "also search files that .gitignore, .ignore and git excludes leave out")
 	multiline := f.Bool("U", false, "multiline: a match may span lines and '.' matches newlines")
 	sortBy := f.String("sort", "none", "print files in `ORDER`: none (as searched) or path")
+	stats := f.Bool("stats", false, "print to stderr what was searched and how: files, matching lines, and with --zoekt whether the index answered or why not")
 	pos, code, ok := f.parse(args)
 	if !ok {
 		return code
@@ -132,11 +133,13 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	req.Progress = prog.add
 	out := newOutput(stdout, prog)
 	opts := &format.SearchOptions{Style: s.cfg.Style, IgnoredHint: "--no-ignore searches what ignore files leave out; a PATH naming node_modules searches it"}
-	var err error
+	var (
+		err error
+		res *scout.SearchResult
+	)
 	if workspaceFS == nil && singleFile(s.cfg.Root, req.Paths) {
 		// One file: its lines under the single-file header, as the tool
 		// prints them; there is nothing to stream.
-		var res *scout.SearchResult
 		if res, err = sr.Search(ctx, req); err == nil {
 			opts.MaxBytes = -1
 			text, _ := format.SearchText(res, opts)
@@ -147,7 +150,6 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 		// the files as a stream prints them.
 		st := format.SearchStream{Options: opts, Mode: req.Mode}
 		req.MaxFiles, req.MaxMatches = -1, -1
-		var res *scout.SearchResult
 		if res, err = sr.Search(ctx, req); err == nil {
 			for i := range res.Files {
 				if !out.write(st.File(&res.Files[i])) {
@@ -158,7 +160,6 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 		}
 	} else {
 		st := format.SearchStream{Options: opts, Mode: req.Mode}
-		var res *scout.SearchResult
 		res, err = sr.StreamFunc(ctx, req, func(fm *scout.FileMatch) bool {
 			return out.write(st.File(fm))
 		})
@@ -169,6 +170,9 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	prog.stop()
 	if ferr := out.close(); err == nil && ferr != nil {
 		err = ferr
+	}
+	if err == nil && *stats && res != nil {
+		io.WriteString(stderr, "scout: "+statsNote(res)+"\n")
 	}
 	if err != nil {
 		return f.fail("%v", err)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/tool"
 	"github.com/scoutkit/scout/zoekt"
 )
@@ -43,4 +44,42 @@ func (z *zoektSettings) apply(cfg *tool.Config) error {
 	}
 	cfg.Index = c
 	return nil
+}
+
+// statsNote says in one line what a search read and found, and with an
+// index, how it was answered.
+func statsNote(res *scout.SearchResult) string {
+	note := fmt.Sprintf("%s searched, %s in %s", plural(res.Searched, "file"), plural(res.TotalMatchLines, "matching line"), plural(res.TotalFiles, "file"))
+	if res.Backend != nil {
+		note += "; " + backendNote(res.Backend)
+	}
+	return note
+}
+
+// backendNote says how a search was answered: by the index (its servers,
+// commit and the files read beside it), or by a scan and why.
+func backendNote(b *scout.Backend) string {
+	if !b.Index {
+		note := "scanned the tree, not answered by zoekt: " + b.Fallback
+		if b.Detail != "" {
+			note += " (" + b.Detail + ")"
+		}
+		return note
+	}
+	parts := []string{plural(b.Endpoints, "endpoint")}
+	if b.Commit != "" {
+		parts = append(parts, "commit "+b.Commit[:min(len(b.Commit), 12)])
+	}
+	parts = append(parts, "overlay "+plural(b.Overlay, "changed path"))
+	if b.Unindexed > 0 {
+		parts = append(parts, plural(b.Unindexed, "unindexed file")+" read")
+	}
+	return "answered by zoekt (" + strings.Join(parts, ", ") + ")"
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -32,6 +32,25 @@ func TestZoektFlags(t *testing.T) {
 			t.Errorf("%q: the webserver was not asked", args)
 		}
 	}
+	// How the search was answered: --stats on stderr, the envelope's
+	// context.backend. The server does not hold the repository.
+	for _, tc := range []struct {
+		args   []string
+		stdout string
+		stderr string
+	}{
+		{[]string{"search", "needle", "--root", root, "--zoekt", srv.URL, "--stats"}, "needle",
+			"scout: 1 file searched, 1 matching line in 1 file; scanned the tree, not answered by zoekt: repo_not_indexed\n"},
+		{[]string{"search", "needle", "--root", root, "--stats"}, "needle", "scout: 1 file searched, 1 matching line in 1 file\n"},
+		{[]string{"search", "needle", "--root", root, "--zoekt", srv.URL}, "needle", ""},
+		{[]string{"call", "--root", root, "--zoekt", srv.URL, "search", `{"pattern": "needle"}`},
+			`"backend":{"index":false,"endpoints":1,"fallback":"repo_not_indexed"}`, ""},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(tc.args, strings.NewReader(""), &out, &errb); code != 0 || !strings.Contains(out.String(), tc.stdout) || errb.String() != tc.stderr {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %q and %q", tc.args, code, &out, &errb, tc.stdout, tc.stderr)
+		}
+	}
 	t.Setenv("SCOUT_ZOEKT", srv.URL)
 	before := hits.Load()
 	var out, errb bytes.Buffer

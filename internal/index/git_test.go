@@ -211,6 +211,9 @@ func TestTrackerWatches(t *testing.T) {
 	if ch, err := tr.changes(ctx, commit, false); err != nil || len(ch.Files)+len(ch.Dirs) != 0 {
 		t.Fatalf("clean tree: %+v %v", ch, err)
 	}
+	if !tr.cheap(commit) || tr.cheap(strings.Repeat("0", 40)) {
+		t.Errorf("cheap(commit) = %v, cheap(another) = %v; want true, false", tr.cheap(commit), tr.cheap(strings.Repeat("0", 40)))
+	}
 	t.Setenv("PATH", "")
 	g.write("a.go", "package a // edited\n")
 	g.remove("b.go")

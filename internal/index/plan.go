@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/scoutkit/scout/internal/errs"
@@ -31,6 +30,7 @@ type Status struct {
 	Files     int
 	Bytes     int64
 	Endpoints int
+	Local     bool
 }
 
 // Query is a search in an index's terms (see scout.IndexQuery).
@@ -90,28 +90,11 @@ const (
 	IndexError     = "index_error"
 )
 
-// The planner's cost model. A scan reads about scanRate bytes a second;
-// the index gets a quarter of a scan's estimated time (within
-// [minDeadline, maxDeadline]) and may name at most 1/32 of its files, so
-// that reading its candidates costs a fraction of a scan, and a probe that
-// proves a pattern too common wastes little.
+// minChanged and changedShare bound the changed files read directly: the
+// larger of minChanged and 1/changedShare of the indexed files.
 const (
-	scanRate    = 1 << 30
-	minDeadline = 250 * time.Millisecond
-	maxDeadline = 5 * time.Second
-	minCap      = 64
-	capShare    = 32
-	// smallProbe is the cap of the first, small probe.
-	smallProbe = 64
-	// minChanged and changedShare bound the changed files read directly:
-	// the larger of minChanged and 1/changedShare of the indexed files.
 	minChanged   = 256
 	changedShare = 8
-	// A plan undecided after 1/hedgeShare of a scan's estimated time
-	// (within [minHedge, maxHedge]) races a scan.
-	hedgeShare = 4
-	minHedge   = 10 * time.Millisecond
-	maxHedge   = time.Second
 )
 
 // MinBytes is the least indexed content for which the index is asked: on
@@ -119,37 +102,31 @@ const (
 // around an index answer. Tests lower it.
 var MinBytes int64 = 32 << 20
 
-// GitPerFile is what finding the changed set with git costs per indexed
-// file, about (git diff stats every tracked file, git ls-files --others
-// lists every directory). When the tree is not watched yet and that costs
-// more than half a scan, the tree is scanned: the first searches of a
-// process, and every search of a one-shot command, on a tree of small
-// files. Tests set it to 0.
-var GitPerFile = 10 * time.Microsecond
-
-// Hedge starts a scan beside a plan that is slow to decide or finds many
-// files (see Search).
-// Tests turn it off to see the index answer on trees a scan reads in a
-// millisecond.
-var Hedge = true
-
 // Search answers req (with fsys the tree at the OS directory root) through
 // the index when the planner finds that it can be exact and is likely
 // faster, and by a scan otherwise, saying which in the report. The outcome
 // is a scan's in either case.
 //
-// The plan is hedged: a scan starts beside it, and whichever finishes
-// first answers, when the index's first, small probe finds more than 64
-// matching files (the pattern may be too common for the index: the full
-// probe then runs beside the scan, not before it), or when the plan is
-// still undecided after a quarter of a scan's estimated time (hedgeShare,
-// within [minHedge, maxHedge]): a slow index, or git slow to list the
-// changes, costs at most that much more than the scan.
+// The plan decides before any scan starts. It estimates the scan's time
+// (from the indexed bytes, a quarter of them for a search of part of the
+// tree, refined by the scans of the same shape this process has timed),
+// and asks the index for at most as many files as the index path can name
+// and read (after git's listing of the changes, when the tree is not
+// watched) in three quarters of that time, and no more than the index
+// names in a sixteenth of it: an answer within the cap is read file by
+// file, a capped one means a scan (and is remembered for the query at
+// that commit, so that the next such search scans at once, as an answer's
+// size lifts the next cap of the same query). Git is asked only once the
+// index has answered within the cap. An index on this machine is never
+// raced by a scan, which would compete with it for the processors: a plan
+// still undecided after a quarter of the scan's estimated time (plus
+// git's, when the tree is not watched) gives up and scans. Beside an index
+// on another machine a scan starts after a quarter of its estimated time,
+// and the first to finish answers.
 func Search(ctx context.Context, fsys fs.FS, root string, req search.Request, b Backend) (*search.Outcome, Report, error) {
 	type planned struct {
-		rep  Report
-		cand *search.Candidates
-		err  error
+		d   decision
+		err error
 	}
 	type scanned struct {
 		out *search.Outcome
@@ -158,24 +135,22 @@ func Search(ctx context.Context, fsys fs.FS, root string, req search.Request, b 
 	start := time.Now()
 	pctx, cancelPlan := context.WithCancel(ctx)
 	defer cancelPlan()
-	hedgeAt := make(chan time.Duration, 2)
+	hedgeAt := make(chan time.Duration, 1)
 	plans := make(chan planned, 1)
 	go func() {
-		rep, cand, err := plan(pctx, fsys, root, &req, b, hedgeAt)
-		plans <- planned{rep, cand, err}
+		d, err := plan(pctx, fsys, root, &req, b, hedgeAt)
+		plans <- planned{d, err}
 	}()
 	sctx, cancelScan := context.WithCancel(ctx)
 	defer cancelScan()
 	var (
 		hedge <-chan time.Time
-		scans chan scanned // nil until the scan starts
+		scans chan scanned // nil until a scan starts beside the plan
 	)
 	for {
 		select {
 		case at := <-hedgeAt:
-			if Hedge && scans == nil {
-				hedge = time.After(at - time.Since(start))
-			}
+			hedge = time.After(at - time.Since(start))
 		case <-hedge:
 			hedge = nil
 			scans = make(chan scanned, 1)
@@ -189,178 +164,272 @@ func Search(ctx context.Context, fsys fs.FS, root string, req search.Request, b 
 			}
 			return s.out, Report{Fallback: Deadline, Detail: fmt.Sprintf("a scan started beside the plan finished first, after %v", time.Since(start).Round(time.Millisecond))}, nil
 		case p := <-plans:
+			d := p.d
 			switch {
 			case p.err != nil:
-				return nil, p.rep, p.err
-			case p.cand == nil && scans != nil:
+				return nil, d.rep, p.err
+			case d.cand == nil && scans != nil:
 				s := <-scans
-				return s.out, p.rep, s.err
-			case p.cand == nil:
+				return s.out, d.rep, s.err
+			case d.cand == nil:
+				t := time.Now()
 				out, err := search.Run(ctx, fsys, root, req)
-				return out, p.rep, err
+				if err == nil && d.est != nil {
+					d.est.scanned(time.Since(t))
+				}
+				return out, d.rep, err
 			}
 			cancelScan()
-			req.Candidates = p.cand
+			req.Candidates = d.cand
+			t := time.Now()
 			out, err := search.Run(ctx, fsys, root, req)
-			return out, p.rep, err
+			if err == nil {
+				d.est.verified(len(d.cand.Files), time.Since(t), time.Since(start))
+			}
+			return out, d.rep, err
 		}
 	}
 }
 
-// plan returns the candidates to search, or nil when the tree must be
-// scanned, with the reason in the report. It sends on hedgeAt when a scan
-// should start beside it (a time since the search began): once the
-// index's status tells the scan's estimated time, and at once when a first
-// small probe finds that many files match.
-func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b Backend, hedgeAt chan<- time.Duration) (Report, *search.Candidates, error) {
+// decision is a plan's outcome: the candidates to search, or nil when the
+// tree must be scanned (the report says why), and the estimate the plan
+// used (nil when the request never reached it), which learns the time the
+// search then takes.
+type decision struct {
+	rep  Report
+	cand *search.Candidates
+	est  *estimate
+}
+
+// plan decides how to answer req. For an index on another machine, it
+// sends on hedgeAt when a scan should start beside it (a time since the
+// search began).
+func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b Backend, hedgeAt chan<- time.Duration) (decision, error) {
 	why, detail, err := static(fsys, req)
 	if err != nil || why != "" {
-		return Report{Fallback: why, Detail: detail}, nil, err
+		return decision{rep: Report{Fallback: why, Detail: detail}}, err
 	}
 	pattern, fold, err := LineSafe(req.Grep.Pattern, req.Grep.IgnoreCase)
 	if err != nil {
-		return Report{Fallback: Multiline, Detail: err.Error()}, nil, nil
+		return decision{rep: Report{Fallback: Multiline, Detail: err.Error()}}, nil
 	}
 	lits, err := grep.RequiredLiterals(req.Grep)
 	if err != nil {
-		return Report{}, nil, err
+		return decision{}, err
 	}
 	switch {
 	case lits.MinRunes < 3:
-		return Report{Fallback: NoLiteral}, nil, nil
+		return decision{rep: Report{Fallback: NoLiteral}}, nil
 	case fold && !lits.Exact:
-		return Report{Fallback: FoldRegex}, nil, nil
+		return decision{rep: Report{Fallback: FoldRegex}}, nil
 	}
 	dir := fsys.(fsx.OSDir).OSDir()
 
-	// The index's status, the repository and its changes since the
-	// indexed commit.
+	// The index's status, the repository, the estimates.
+	type found struct {
+		r   *repo
+		err error
+	}
+	repoc := make(chan found, 1)
+	go func() {
+		r, err := findRepo(ctx, dir)
+		repoc <- found{r, err}
+	}()
 	sctx, cancel := context.WithTimeout(ctx, maxDeadline)
+	t := time.Now()
 	st, err := b.Status(sctx)
+	rtt := time.Since(t)
 	cancel()
 	if err != nil {
-		return indexFailure(ctx, err)
+		rep, err := indexFailure(ctx, err)
+		return decision{rep: rep}, err
 	}
-	rep := Report{Endpoints: st.Endpoints, Commit: st.Commit}
-	hedgeAt <- min(max(scanEstimate(st.Bytes)/hedgeShare, minHedge), maxHedge)
+	d := decision{rep: Report{Endpoints: st.Endpoints, Commit: st.Commit}}
 	switch {
 	case st.Commit == "":
-		rep.Fallback = RepoNotIndexed
-		return rep, nil, nil
+		d.rep.Fallback = RepoNotIndexed
+		return d, nil
 	case st.Bytes < MinBytes:
-		rep.Fallback, rep.Detail = SmallIndex, fmt.Sprintf("%d bytes indexed", st.Bytes)
-		return rep, nil, nil
+		d.rep.Fallback, d.rep.Detail = SmallIndex, fmt.Sprintf("%d bytes indexed", st.Bytes)
+		return d, nil
 	}
-	r, err := findRepo(ctx, dir)
-	if err != nil {
-		rep.Fallback, rep.Detail = NotGit, err.Error()
-		return rep, nil, errs.Stopped(ctx, "Search", ctx.Err())
+	f := <-repoc
+	r := f.r
+	if err := f.err; err != nil {
+		d.rep.Fallback, d.rep.Detail = NotGit, err.Error()
+		return d, errs.Stopped(ctx, "Search", ctx.Err())
 	}
+	k := kind{literal: lits.Exact, fold: fold}
+	scoped := len(req.Paths)+len(req.Globs)+len(req.Types) > 0
+	est := modelOf(dir).estimate(shapeOf(req, k), k, st.Bytes, scoped)
+	est.rtt = rtt
+	d.est = est
 	tr := trackerOf(r)
-	if git := GitPerFile * time.Duration(st.Files); !tr.visit(req.Walk.NoIgnore) && git > scanEstimate(st.Bytes)/2 {
-		rep.Fallback, rep.Detail = ColdOverlay, fmt.Sprintf("finding the changed files with git would take about %v, a scan about %v", git.Round(time.Millisecond), scanEstimate(st.Bytes).Round(time.Millisecond))
-		return rep, nil, nil
+	watched := tr.visit(req.Walk.NoIgnore)
+	var git time.Duration // git's estimated time, when the plan needs git
+	if !watched || !tr.cheap(st.Commit) {
+		git = Prior.GitPerFile * time.Duration(st.Files)
+	}
+	est.git = git
+	if watched && git > 0 {
+		// A watched tree whose changes since this commit are not known
+		// yet: learn them now, whatever the index answers (a pattern too
+		// common never asks git), so that the next search knows them
+		// without git.
+		go func() { _, _ = tr.changes(context.WithoutCancel(ctx), st.Commit, false) }()
+	}
+	if !watched && git > est.scan/2 {
+		d.rep.Fallback, d.rep.Detail = ColdOverlay, fmt.Sprintf("finding the changed files with git would take about %v, a scan about %v", git.Round(time.Millisecond), est.scan.Round(time.Millisecond))
+		return d, nil
 	}
 	include, exclude, ok, err := search.PathFilters(ctx, fsys, root, req)
 	if err != nil || !ok {
 		if err == nil {
-			rep.Fallback = ArchiveMember
+			d.rep.Fallback = ArchiveMember
 		}
-		return rep, nil, err
+		return d, err
 	}
-	deadline := min(max(scanEstimate(st.Bytes)/4, minDeadline), maxDeadline)
 	q := &Query{
 		Commit:     st.Commit,
 		Pattern:    pattern,
 		IgnoreCase: fold,
 		Include:    r.fromRoot(include),
 		Exclude:    r.fromRoot(exclude),
-		MaxFiles:   max(st.Files/capShare, minCap),
+		MaxFiles:   est.cap(),
 	}
 	if r.prefix != "" {
 		q.Include = append(q.Include, "^"+regexp.QuoteMeta(r.prefix))
 	}
+	// A query answered before at this commit names as many files again:
+	// the cap is what it takes when the index path still wins, without
+	// the bound on what a capped probe may waste. A query found too
+	// common is asked again only when the cap has doubled since (the
+	// estimates move with every search).
+	if n, ok := est.m.knownSize(q); ok && n > q.MaxFiles && est.wins(n) {
+		q.MaxFiles = n
+	}
+	if n := est.m.knownBroad(q); n > 0 && q.MaxFiles < 2*n {
+		d.rep.Fallback, d.rep.Detail = IndexBroad, fmt.Sprintf("more than %d files match at this commit (an earlier search): reading them would take longer than a scan (about %v)", n, est.scan.Round(time.Millisecond))
+		return d, nil
+	}
+	deadline := est.deadline(git)
+	if !st.Local {
+		hedgeAt <- est.hedge()
+		deadline = est.remoteDeadline(git)
+	}
 
-	// The changes, the index's answer and its unindexed files at once.
-	var (
-		wg                   sync.WaitGroup
-		ch                   *Changes
-		chErr, ansErr, unErr error
-		ans                  Answer
-		un                   []Unindexed
-	)
+	// The index's answer and its unindexed files at once, then the
+	// changes: an answer that rules the index out (a pattern too common)
+	// ends the plan before git is asked, so that it costs a scan no more
+	// than the probe. A watched tree's tracker goes on asking git past the
+	// deadline (it keeps the answer for the next search); the plan does
+	// not wait.
+	type changed struct {
+		ch  *Changes
+		err error
+	}
+	type listed struct {
+		un  []Unindexed
+		err error
+	}
 	ictx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
-	wg.Go(func() { ch, chErr = tr.changes(ctx, st.Commit, req.Walk.NoIgnore) })
-	wg.Go(func() {
-		// A small probe first: most patterns worth the index match few
-		// files. When more match, a scan starts beside the full probe.
-		if q.MaxFiles > smallProbe {
-			small := *q
-			small.MaxFiles = smallProbe
-			if ans, ansErr = b.Search(ictx, &small); ansErr != nil || !ans.Capped {
-				return
-			}
-			hedgeAt <- 0
-		}
-		ans, ansErr = b.Search(ictx, q)
-	})
-	wg.Go(func() { un, unErr = unindexed(ictx, b, r, st) })
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return rep, nil, err
+	changes, lists := make(chan changed, 1), make(chan listed, 1)
+	go func() {
+		un, err := unindexed(ictx, b, r, st)
+		lists <- listed{un, err}
+	}()
+	t = time.Now()
+	ans, err := b.Search(ictx, q)
+	if err == nil {
+		// A capped answer too: the cost per file of the patterns too
+		// common for the index, which bounds what the next probe wastes.
+		est.probed(len(ans.Files), time.Since(t))
 	}
+	var (
+		ch           changed
+		un           listed
+		gotCh, gotUn bool
+	)
+	if err == nil && !ans.Capped && len(ans.Incomplete) == 0 {
+		go func() {
+			ch, err := tr.changes(ictx, st.Commit, req.Walk.NoIgnore)
+			changes <- changed{ch, err}
+		}()
+	wait:
+		for !gotCh || !gotUn {
+			select {
+			case ch = <-changes:
+				gotCh = true
+			case un = <-lists:
+				gotUn = true
+			case <-ictx.Done():
+				break wait
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return d, err
+	}
+	late := !gotCh || ch.err != nil || !gotUn || un.err != nil
 	switch {
-	case chErr != nil:
+	case ictx.Err() != nil && (err != nil || late):
+		d.rep.Fallback, d.rep.Detail = Deadline, fmt.Sprintf("no answer within %v", deadline)
+		return d, nil
+	case err != nil:
+		d.rep.Fallback, d.rep.Detail = IndexError, err.Error()
+		return d, nil
+	case ans.Capped:
+		est.m.setBroad(q)
+		d.rep.Fallback, d.rep.Detail = IndexBroad, fmt.Sprintf("more than %d files match: reading them would take longer than a scan (about %v)", q.MaxFiles, est.scan.Round(time.Millisecond))
+		return d, nil
+	case len(ans.Incomplete) > 0:
+		d.rep.Fallback, d.rep.Detail = Incomplete, strings.Join(ans.Incomplete, "; ")
+		return d, nil
+	}
+	est.m.setSize(q, len(ans.Files))
+	switch {
+	case ch.err != nil:
 		var fe *foreignError
 		switch {
-		case errors.As(chErr, &fe):
-			rep.Fallback, rep.Detail = ForeignCommit, chErr.Error()
+		case errors.As(ch.err, &fe):
+			d.rep.Fallback, d.rep.Detail = ForeignCommit, ch.err.Error()
 		default:
-			rep.Fallback, rep.Detail = NotGit, chErr.Error()
+			d.rep.Fallback, d.rep.Detail = NotGit, ch.err.Error()
 		}
-		return rep, nil, nil
-	case ch.Stale:
-		rep.Fallback, rep.Detail = StaleCommit, "HEAD does not descend from "+st.Commit
-		return rep, nil, nil
-	case ansErr != nil || unErr != nil:
-		if ictx.Err() != nil {
-			rep.Fallback, rep.Detail = Deadline, fmt.Sprintf("no answer within %v", deadline)
-			return rep, nil, nil
-		}
-		rep.Fallback, rep.Detail = IndexError, errors.Join(ansErr, unErr).Error()
-		return rep, nil, nil
-	case ans.Capped:
-		rep.Fallback, rep.Detail = IndexBroad, fmt.Sprintf("more than %d files match", q.MaxFiles)
-		return rep, nil, nil
-	case len(ans.Incomplete) > 0:
-		rep.Fallback, rep.Detail = Incomplete, strings.Join(ans.Incomplete, "; ")
-		return rep, nil, nil
+		return d, nil
+	case ch.ch.Stale:
+		d.rep.Fallback, d.rep.Detail = StaleCommit, "HEAD does not descend from "+st.Commit
+		return d, nil
+	case un.err != nil:
+		d.rep.Fallback, d.rep.Detail = IndexError, un.err.Error()
+		return d, nil
 	}
 	limit := max(st.Files/changedShare, minChanged)
-	cand, n := ch.inRoot(r)
+	cand, n := ch.ch.inRoot(r)
 	if n < 0 {
-		rep.Fallback, rep.Detail = ChangedSet, "the search root is not tracked by git"
-		return rep, nil, nil
+		d.rep.Fallback, d.rep.Detail = ChangedSet, "the search root is not tracked by git"
+		return d, nil
 	}
 	if n > limit {
-		rep.Fallback, rep.Detail = ChangedSet, fmt.Sprintf("%d changed paths since %s (at most %d)", n, st.Commit, limit)
-		return rep, nil, nil
+		d.rep.Fallback, d.rep.Detail = ChangedSet, fmt.Sprintf("%d changed paths since %s (at most %d)", n, st.Commit, limit)
+		return d, nil
 	}
-	rep.Index, rep.Overlay = true, n
-	rep.Endpoints = ans.Endpoints
+	d.rep.Index, d.rep.Overlay = true, n
+	d.rep.Endpoints = ans.Endpoints
 	for _, p := range ans.Files {
-		if rel, ok := r.toRoot(p); ok && !ch.covers(p) {
+		if rel, ok := r.toRoot(p); ok && !ch.ch.covers(p) {
 			cand.Files = append(cand.Files, rel)
 		}
 	}
-	extra, err := readable(ctx, fsys, r, st, un, ch, include, exclude, req.MaxFileSize)
+	extra, err := readable(ctx, fsys, r, st, un.un, ch.ch, include, exclude, req.MaxFileSize)
 	if err != nil {
-		return rep, nil, err
+		return d, err
 	}
-	rep.Unindexed = len(extra)
+	d.rep.Unindexed = len(extra)
 	cand.Files = append(cand.Files, extra...)
-	return rep, cand, nil
+	d.cand = cand
+	return d, nil
 }
 
 // static returns the fallback reason a request has on its own, before any
@@ -398,17 +467,12 @@ func static(fsys fs.FS, req *search.Request) (why, detail string, err error) {
 
 // indexFailure turns a failed Status into a fallback, or the context's
 // error when the search itself was canceled.
-func indexFailure(ctx context.Context, err error) (Report, *search.Candidates, error) {
+func indexFailure(ctx context.Context, err error) (Report, error) {
 	if err := errs.Stopped(ctx, "Search", ctx.Err()); err != nil {
-		return Report{}, nil, err
+		return Report{}, err
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return Report{Fallback: Deadline, Detail: err.Error()}, nil, nil
+		return Report{Fallback: Deadline, Detail: err.Error()}, nil
 	}
-	return Report{Fallback: IndexError, Detail: err.Error()}, nil, nil
-}
-
-// scanEstimate is how long a scan of n bytes takes, about.
-func scanEstimate(n int64) time.Duration {
-	return time.Duration(float64(n) / scanRate * float64(time.Second))
+	return Report{Fallback: IndexError, Detail: err.Error()}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -29,7 +30,6 @@ type fakeBackend struct {
 	partial   []string
 	searchErr error
 	delay     time.Duration
-	fullDelay time.Duration // the delay of a probe with a cap over smallProbe
 	unindexed []Unindexed
 	queries   atomic.Int64
 	last      atomic.Value // *Query
@@ -40,12 +40,8 @@ func (f *fakeBackend) Status(ctx context.Context) (Status, error) { return f.sta
 func (f *fakeBackend) Search(ctx context.Context, q *Query) (Answer, error) {
 	f.queries.Add(1)
 	f.last.Store(q)
-	delay := f.delay
-	if q.MaxFiles > smallProbe {
-		delay += f.fullDelay
-	}
 	select {
-	case <-time.After(delay):
+	case <-time.After(f.delay):
 	case <-ctx.Done():
 		return Answer{}, ctx.Err()
 	}
@@ -61,9 +57,18 @@ func (f *fakeBackend) Unindexed(ctx context.Context, commit string) ([]Unindexed
 	return f.unindexed, nil
 }
 
+// lenient lets the index answer on the tests' tiny trees: no size
+// threshold, no cost for asking git, a scan estimated at minScan (which
+// sets the probe's cap and deadline), nothing learned.
+func lenient(t *testing.T, minScan time.Duration) {
+	minBytes, prior := MinBytes, Prior
+	t.Cleanup(func() { MinBytes, Prior = minBytes, prior })
+	MinBytes = 0
+	Prior.MinScan, Prior.GitPerFile, Prior.Learn = minScan, 0, false
+}
+
 func TestPlan(t *testing.T) {
-	defer func(m int64, h bool, g time.Duration) { MinBytes, Hedge, GitPerFile = m, h, g }(MinBytes, Hedge, GitPerFile)
-	MinBytes, Hedge, GitPerFile = 0, false, 0
+	lenient(t, time.Minute)
 	g := newGitRepo(t, map[string]string{
 		"a.go": "package a\n// needle one\n", "b.go": "package b\n// needle two\n", "c.go": "package c\n",
 		"docs/n.md": "needle in the docs\n", "bin.dat": "needle\x00binary\n", "u16.txt": "\xff\xfen\x00e\x00e\x00d\x00l\x00e\x00\n\x00",
@@ -99,13 +104,13 @@ func TestPlan(t *testing.T) {
 	ctx := context.Background()
 	// The tree's first search: the changes are not watched yet, and
 	// finding them with git would cost more than half a scan.
-	GitPerFile = 10 * time.Microsecond
+	Prior.GitPerFile = 10 * time.Microsecond
 	f := good()
-	f.status.Files = 1 << 20
+	f.status.Files = 1 << 30
 	if _, rep, _ := Search(ctx, fsys, g.dir, req("needle"), f); rep.Fallback != ColdOverlay {
 		t.Errorf("cold overlay: %+v", rep)
 	}
-	GitPerFile = 0
+	Prior.GitPerFile = 0
 	out, rep, err := Search(ctx, fsys, g.dir, req("needle"), good())
 	if err != nil || !rep.Index || rep.Unindexed != 1 || paths(out) != "a.go b.go docs/n.md u16.txt" {
 		t.Fatalf("index path: %v %+v %q", err, rep, paths(out))
@@ -132,7 +137,6 @@ func TestPlan(t *testing.T) {
 		{"capped", req("needle"), func(f *fakeBackend) { f.capped = true }, IndexBroad},
 		{"incomplete", req("needle"), func(f *fakeBackend) { f.partial = []string{"2 shards skipped"} }, Incomplete},
 		{"search error", req("needle"), func(f *fakeBackend) { f.searchErr = errors.New("bad reply") }, IndexError},
-		{"deadline", req("needle"), func(f *fakeBackend) { f.delay = time.Minute }, Deadline},
 	} {
 		f := good()
 		if tc.change != nil {
@@ -168,6 +172,16 @@ func TestPlan(t *testing.T) {
 	if _, rep, _ := Search(ctx, fsys, g.dir, req("needle"), f); rep.Fallback != StaleCommit {
 		t.Errorf("stale: %+v", rep)
 	}
+	// An index on this machine that misses its deadline: a quarter of the
+	// scan's estimated time.
+	Prior.MinScan = 400 * time.Millisecond
+	f = good()
+	f.delay = time.Minute
+	start := time.Now()
+	if _, rep, _ := Search(ctx, fsys, g.dir, req("needle"), f); rep.Fallback != Deadline || time.Since(start) > 5*time.Second {
+		t.Errorf("deadline: %+v after %v", rep, time.Since(start))
+	}
+	Prior.MinScan = time.Minute
 	// Too many changed files.
 	for i := range minChanged + 1 {
 		g.write(fmt.Sprintf("gen/f%d.txt", i), "x\n")
@@ -186,9 +200,9 @@ func TestPlan(t *testing.T) {
 	}{
 		{search.Request{Grep: grep.Options{Pattern: "needle", IgnoreCase: true}, Globs: []string{"*.go", "!b*"}, Types: []string{"go"}},
 			&Query{Commit: commit, Pattern: `NEEDLE`, IgnoreCase: true,
-				Include: []string{`^(?s:(?:.*/)?[^/]*\.go)$`, `^(?:.*/)?(?:[^/]+\.go)$`}, Exclude: []string{`^(?s:(?:.*/)?b[^/]*)$`}, MaxFiles: minCap}},
+				Include: []string{`^(?s:(?:.*/)?[^/]*\.go)$`, `^(?:.*/)?(?:[^/]+\.go)$`}, Exclude: []string{`^(?s:(?:.*/)?b[^/]*)$`}, MaxFiles: maxCap}},
 		{search.Request{Grep: grep.Options{Pattern: "^needle (one|two)$"}, Paths: []string{"docs", "a.go"}},
-			&Query{Commit: commit, Pattern: `(?m:^\x{feff}?needle (one|two)\r?$)`, Include: []string{`(?:^docs/|^a\.go$)`}, MaxFiles: minCap}},
+			&Query{Commit: commit, Pattern: `(?m:^\x{feff}?needle (one|two)\r?$)`, Include: []string{`(?:^docs/|^a\.go$)`}, MaxFiles: maxCap}},
 	} {
 		f := good()
 		tc.r.MaxFileSize = -1
@@ -199,11 +213,11 @@ func TestPlan(t *testing.T) {
 	}
 }
 
-// TestHedge: an index slower than a scan loses the race to it; one that
-// answers first wins it.
-func TestHedge(t *testing.T) {
-	defer func(m int64, h bool, g time.Duration) { MinBytes, Hedge, GitPerFile = m, h, g }(MinBytes, Hedge, GitPerFile)
-	MinBytes, Hedge, GitPerFile = 0, true, 0
+// TestRace: beside an index on another machine, a scan starts after a
+// quarter of its estimated time, and the first to finish answers; an index
+// on this machine is never raced, but given a deadline.
+func TestRace(t *testing.T) {
+	lenient(t, 400*time.Millisecond)
 	g := newGitRepo(t, map[string]string{"a.go": "needle\n", "b.go": "other\n"})
 	commit := g.run("rev-parse", "HEAD")
 	fsys, release, err := fsx.OpenDir(g.dir)
@@ -212,29 +226,234 @@ func TestHedge(t *testing.T) {
 	}
 	defer release()
 	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
-	slow := &fakeBackend{status: Status{Commit: commit, Files: 2, Bytes: 1 << 40}, files: []string{"a.go"}, delay: 10 * time.Second}
-	start := time.Now()
-	out, rep, err := Search(context.Background(), fsys, g.dir, req, slow)
-	if err != nil || rep.Fallback != Deadline || len(out.Files) != 1 || time.Since(start) > 5*time.Second {
-		t.Errorf("a slow index: %v %+v after %v", err, rep, time.Since(start))
+	status := func(local bool) Status {
+		return Status{Commit: commit, Files: 2, Bytes: 1 << 20, Endpoints: 1, Local: local}
 	}
-	fast := &fakeBackend{status: Status{Commit: commit, Files: 2, Bytes: 1 << 40}, files: []string{"a.go"}}
-	if out, rep, err := Search(context.Background(), fsys, g.dir, req, fast); err != nil || !rep.Index || len(out.Files) != 1 {
-		t.Errorf("a fast index: %v %+v", err, rep)
+	for _, tc := range []struct {
+		name       string
+		local      bool
+		delay      time.Duration
+		index      bool
+		want       string // the fallback's detail starts with it
+		minT, maxT time.Duration
+	}{
+		// The racing scan starts after 100 ms and wins.
+		{"remote slow", false, 10 * time.Second, false, "a scan started beside the plan", 100 * time.Millisecond, 5 * time.Second},
+		{"remote fast", false, 0, true, "", 0, 5 * time.Second},
+		// No scan before the deadline of 100 ms (times the machine's load).
+		{"local slow", true, 10 * time.Second, false, "no answer within ", 100 * time.Millisecond, 5 * time.Second},
+		{"local fast", true, 0, true, "", 0, 5 * time.Second},
+	} {
+		f := &fakeBackend{status: status(tc.local), files: []string{"a.go"}, delay: tc.delay}
+		start := time.Now()
+		out, rep, err := Search(context.Background(), fsys, g.dir, req, f)
+		took := time.Since(start)
+		if err != nil || len(out.Files) != 1 || rep.Index != tc.index || !strings.HasPrefix(rep.Detail, tc.want) || took < tc.minT || took > tc.maxT {
+			t.Errorf("%s: %v %+v, %d files, after %v", tc.name, err, rep, len(out.Files), took)
+		}
 	}
-	// Many files match: the small probe is capped, and the scan starts at
-	// once, long before the quarter of its estimated time (1 s here).
-	many := &fakeBackend{status: Status{Commit: commit, Files: 1 << 20, Bytes: 1 << 40}, fullDelay: 10 * time.Second}
-	for i := range 100 {
-		many.files = append(many.files, fmt.Sprintf("f%d.go", i))
+}
+
+// TestCosts: the probe's cap follows the scan's estimated time, which the
+// scans of the same shape refine; a query found too common at a commit is
+// scanned at once the next time, without asking the index.
+func TestCosts(t *testing.T) {
+	lenient(t, 0)
+	Prior.Learn = true
+	Prior.MinScan = time.Millisecond
+	g := newGitRepo(t, map[string]string{"a.go": "needle\n", "b.go": "needle\n", "c.go": "other\n"})
+	commit := g.run("rev-parse", "HEAD")
+	fsys, release, err := fsx.OpenDir(g.dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	many.files = append(many.files, "a.go")
-	start = time.Now()
-	out, rep, err = Search(context.Background(), fsys, g.dir, req, many)
-	if err != nil || rep.Fallback != Deadline || len(out.Files) != 1 || time.Since(start) > 900*time.Millisecond {
-		t.Errorf("a common pattern: %v %+v after %v", err, rep, time.Since(start))
+	defer release()
+	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
+	f := &fakeBackend{status: Status{Commit: commit, Files: 3, Bytes: 1 << 30, Endpoints: 1, Local: true}, files: []string{"a.go", "b.go"}}
+	// 1 GiB: a scan of a second by the prior; a 16th of it at 30 µs per
+	// file named (three quarters at 30 + 40 µs per file named and read
+	// would allow more).
+	if _, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || !rep.Index {
+		t.Fatalf("%v %+v", err, rep)
 	}
-	if n := many.queries.Load(); n != 2 {
-		t.Errorf("%d probes, want a small one and the full one", n)
+	if q := f.last.Load().(*Query); q.MaxFiles != 2083 {
+		t.Errorf("cap %d, want 2083", q.MaxFiles)
 	}
+	// Too common: the answer is capped, the tree scanned, and the scan's
+	// time (much less than a second) learned for the shape.
+	f.capped = true
+	_, rep, err := Search(context.Background(), fsys, g.dir, req, f)
+	if err != nil || rep.Fallback != IndexBroad {
+		t.Fatalf("%v %+v", err, rep)
+	}
+	m := modelOf(g.dir)
+	k := kind{literal: true}
+	e := m.estimate(shapeOf(&req, k), k, 1<<30, false)
+	if e.scan >= time.Second/2 {
+		t.Errorf("learned scan time %v", e.scan)
+	}
+	// The next such search asks the index nothing, unless the cap doubled.
+	n := f.queries.Load()
+	if _, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || rep.Fallback != IndexBroad || f.queries.Load() != n {
+		t.Errorf("%v %+v, %d queries", err, rep, f.queries.Load()-n)
+	}
+	// Another shape (a glob) starts from the prior, scaled by the scans
+	// seen: its cap is below the first one. (Its deadline is the least,
+	// 25 ms, which git may miss on a loaded machine: the cap is the point.)
+	f.capped = false
+	glob := req
+	glob.Globs = []string{"*.go"}
+	if _, rep, err := Search(context.Background(), fsys, g.dir, glob, f); err != nil || !rep.Index && rep.Fallback != Deadline {
+		t.Fatalf("%v %+v", err, rep)
+	}
+	if q := f.last.Load().(*Query); q.MaxFiles >= 2083 || q.MaxFiles < minCap {
+		t.Errorf("cap %d after a fast scan", q.MaxFiles)
+	}
+}
+
+// TestCapLearnsThePath: a whole index path slower than its parts (the
+// probe and the reading) lowers the cap of the next probe of that kind;
+// a search in which git took part teaches nothing about it.
+func TestCapLearnsThePath(t *testing.T) {
+	lenient(t, 0)
+	Prior.Learn = true
+	m := modelOf(t.TempDir())
+	k := kind{literal: true}
+	e := m.estimate("shape", k, 1<<30, false) // a scan of a second by the prior
+	if c := e.cap(); c != 2083 {
+		t.Fatalf("prior cap %d, want 2083", c)
+	}
+	e.git = time.Millisecond
+	e.verified(1000, 10*time.Millisecond, time.Second)
+	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 2083 {
+		t.Errorf("cap %d after a search with git, want 2083 still", c)
+	}
+	e.git = 0
+	e.verified(1000, 10*time.Millisecond, time.Second) // 1 ms per candidate in all
+	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 750 {
+		t.Errorf("cap %d, want 750", c)
+	}
+}
+
+// TestKnownSize: the number of files an answer named is kept per query
+// and commit, and lifts the next probe's cap where reading that many
+// files still beats a scan.
+func TestKnownSize(t *testing.T) {
+	lenient(t, 0)
+	Prior.Learn = true
+	m := modelOf(t.TempDir())
+	e := m.estimate("shape", kind{}, 1<<30, false) // a scan of a second
+	q := &Query{Commit: "c1", Pattern: `func \(\w+\) Close\(\)`}
+	if _, ok := m.knownSize(q); ok {
+		t.Fatal("a size known before any answer")
+	}
+	m.setSize(q, 5000)
+	other := *q
+	other.Commit = "c2"
+	if n, ok := m.knownSize(q); !ok || n != 5000 {
+		t.Errorf("knownSize = %d, %v", n, ok)
+	}
+	if _, ok := m.knownSize(&other); ok {
+		t.Error("a size known at another commit")
+	}
+	// 70 µs a file by the prior: 5,000 files take 350 ms, 20,000 take
+	// 1.4 s, against three quarters of the scan (750 ms), less git's time.
+	for _, tc := range []struct {
+		n    int
+		git  time.Duration
+		want bool
+	}{{5000, 0, true}, {20000, 0, false}, {5000, 500 * time.Millisecond, false}} {
+		e.git = tc.git
+		if got := e.wins(tc.n); got != tc.want {
+			t.Errorf("wins(%d) with git %v = %v, want %v", tc.n, tc.git, got, tc.want)
+		}
+	}
+}
+
+// TestGitAfterProbe: git lists the changes only once the index has
+// answered within the cap; a pattern too common costs the scan the probe
+// alone. A git that logs its calls tells.
+func TestGitAfterProbe(t *testing.T) {
+	lenient(t, time.Minute)
+	g := newGitRepo(t, map[string]string{"a.go": "needle\n", "b.go": "other\n"})
+	commit := g.run("rev-parse", "HEAD")
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	log := filepath.Join(bin, "calls")
+	script := "#!/bin/sh\necho \"$*\" >> '" + log + "'\nexec '" + real + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	fsys, release, err := fsx.OpenDir(g.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	calls := func() string {
+		b, _ := os.ReadFile(log)
+		return string(b)
+	}
+	f := &fakeBackend{status: Status{Commit: commit, Files: 2, Bytes: 1 << 40, Endpoints: 1, Local: true}, files: []string{"a.go"}, capped: true}
+	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
+	if _, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || rep.Fallback != IndexBroad {
+		t.Fatalf("capped: %v %+v", err, rep)
+	}
+	if c := calls(); strings.Contains(c, "diff") || strings.Contains(c, "ls-files") {
+		t.Errorf("git listed the changes for a capped answer:\n%s", c)
+	}
+	f.capped = false
+	req.Grep.Pattern = "eedle" // not known as too common
+	if out, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || !rep.Index || len(out.Files) != 1 {
+		t.Fatalf("within the cap: %v %+v", err, rep)
+	}
+	if c := calls(); !strings.Contains(c, "diff") || !strings.Contains(c, "ls-files") {
+		t.Errorf("git did not list the changes for an answer within the cap:\n%s", c)
+	}
+}
+
+// TestWatchedBase: in a long-lived process whose searches the index only
+// ever answers over the cap, the watched tree's changes are still learned,
+// so that later searches do not pay for git (and get caps without its
+// cost).
+func TestWatchedBase(t *testing.T) {
+	lenient(t, time.Minute)
+	g := newGitRepo(t, map[string]string{"a.go": "needle\n", "b.go": "other\n"})
+	commit := g.run("rev-parse", "HEAD")
+	fsys, release, err := fsx.OpenDir(g.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	r, err := findRepo(context.Background(), g.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := trackerOf(r)
+	Prior.GitPerFile = time.Millisecond // git counts while the changes are not known
+	f := &fakeBackend{status: Status{Commit: commit, Files: 2, Bytes: 1 << 40, Endpoints: 1, Local: true}, files: []string{"a.go"}, capped: true}
+	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
+	deadline := time.Now().Add(10 * time.Second)
+	for i := 0; !tr.cheap(commit); i++ {
+		if time.Now().After(deadline) {
+			tr.mu.Lock()
+			failed := tr.failed
+			tr.mu.Unlock()
+			if failed {
+				t.Skip("watching is not available here")
+			}
+			t.Fatalf("after %d capped searches the changes are still not known without git", i)
+		}
+		req.Grep.Pattern = fmt.Sprintf("needle%d", i) // never known as too common
+		if _, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || rep.Fallback != IndexBroad {
+			t.Fatalf("%v %+v", err, rep)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	tr.mu.Lock()
+	tr.reset()
+	tr.mu.Unlock()
 }

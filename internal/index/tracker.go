@@ -5,6 +5,7 @@ import (
 	"path"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // A tracker keeps the changed set of one work tree for a long-lived
@@ -23,8 +24,9 @@ import (
 // a search with NoIgnore asks git; a change to an ignore file, a moved
 // directory or an overflowing event queue makes the tracker start over.
 type tracker struct {
-	r     *repo
-	calls atomic.Int64
+	r        *repo
+	calls    atomic.Int64
+	watching atomic.Bool // ready, readable while mu is held by a search asking git
 
 	mu      sync.Mutex
 	w       watcher // nil until watching starts
@@ -92,7 +94,9 @@ func (t *tracker) visit(noIgnore bool) bool {
 	if noIgnore {
 		return false
 	}
-	t.mu.Lock()
+	if !t.mu.TryLock() {
+		return t.watching.Load() // a search is asking git
+	}
 	defer t.mu.Unlock()
 	if t.w == nil && !t.failed && n >= 2 {
 		t.start()
@@ -100,7 +104,23 @@ func (t *tracker) visit(noIgnore bool) bool {
 	return t.ready
 }
 
-// changes returns what differs between commit and the work tree.
+// cheap reports whether the changes since commit come without asking git:
+// the tree is watched and git was asked for commit since the last start
+// (and is not being asked now).
+func (t *tracker) cheap(commit string) bool {
+	if !t.mu.TryLock() {
+		return false
+	}
+	defer t.mu.Unlock()
+	return t.ready && !t.restart && t.base != nil && t.commit == commit && len(t.touched)+len(t.dirs) < rebase
+}
+
+// gitTimeout bounds the git commands whose answer a watched tree keeps.
+const gitTimeout = time.Minute
+
+// changes returns what differs between commit and the work tree. When the
+// tree is watched, the git commands that set the base go on after ctx ends
+// (within gitTimeout): their answer serves the searches that follow.
 func (t *tracker) changes(ctx context.Context, commit string, noIgnore bool) (*Changes, error) {
 	if noIgnore {
 		return t.r.changes(ctx, commit, true)
@@ -119,7 +139,9 @@ func (t *tracker) changes(ctx context.Context, commit string, noIgnore bool) (*C
 		// Paths touched from here on are collected again; git sees the
 		// tree as it is now.
 		t.touched, t.dirs = map[string]bool{}, map[string]bool{}
-		base, err := t.r.changes(ctx, commit, false)
+		gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), gitTimeout)
+		base, err := t.r.changes(gctx, commit, false)
+		cancel()
 		if err != nil {
 			return nil, err
 		}
@@ -183,6 +205,7 @@ func (t *tracker) started(w watcher, ok bool) {
 		return
 	}
 	t.ready, t.base, t.commit = true, nil, ""
+	t.watching.Store(true)
 	t.touched, t.dirs = map[string]bool{}, map[string]bool{}
 }
 
@@ -192,5 +215,6 @@ func (t *tracker) reset() {
 		t.w.close()
 	}
 	t.w, t.ready, t.restart, t.base, t.commit = nil, false, false, nil, ""
+	t.watching.Store(false)
 	t.touched, t.dirs = nil, nil
 }

@@ -96,7 +96,22 @@ var envelopeSchema = json.RawMessage(`{
         "cwd": {"type": "string"},
         "params_input": {"description": "the arguments as given"},
         "path_resolved": {"type": "string"},
-        "pattern_normalized": {"type": "string"}
+        "pattern_normalized": {"type": "string"},
+        "backend": {
+          "type": "object",
+          "description": "how a content search was answered when the host configured an index (--zoekt): by the index, or by a scan and why",
+          "properties": {
+            "index": {"type": "boolean"},
+            "endpoints": {"type": "integer"},
+            "commit": {"type": "string"},
+            "overlay": {"type": "integer"},
+            "unindexed": {"type": "integer"},
+            "fallback": {"type": "string"},
+            "detail": {"type": "string"}
+          },
+          "required": ["index"],
+          "additionalProperties": false
+        }
       },
       "required": ["cwd", "params_input"],
       "additionalProperties": false
