@@ -9,6 +9,8 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/docs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // ompDocs returns Scout's embedded documentation as omp:// URLs, in path
@@ -94,7 +96,7 @@ func TestReadOMP(t *testing.T) {
 	}{
 		{"omp:// lists every document", "omp://", strings.Join(urls, "\n") + "\n", ""},
 		{"a directory lists the documents below it", "omp://docs", strings.Join(inDocs, "\n") + "\n", ""},
-		{"a document is the embedded file, whole", "omp://README.md", text["omp://README.md"], ""},
+		{"a document is the embedded file, whole", "omp://docs/tools.md", text["omp://docs/tools.md"], ""},
 		{"a document below docs/", inDocs[0], text[inDocs[0]], ""},
 		{"a line selector pages the document", "omp://README.md:3-3:raw", firstLines[2], ""},
 		{"a missing document lists those that exist", "omp://nope.md", "Available: " + strings.Join(urls, ", "), scout.CodeNotFound},
@@ -114,6 +116,23 @@ func TestReadOMP(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestReadOMPBudget: a document over the read's byte budget (the README)
+// ends where the budget does, on a whole line, and says where to go on.
+func TestReadOMPBudget(t *testing.T) {
+	_, text := ompDocs(t)
+	readme := text["omp://README.md"]
+	if len(readme) <= 50<<10 {
+		t.Skipf("the README (%d bytes) fits the 50 KiB budget", len(readme))
+	}
+	r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{}}}
+	res, err := r.Read(context.Background(), scout.ReadRequest{Path: "omp://README.md"})
+	require.NoError(t, err)
+	got := blockText(res)
+	assert.Equal(t, scout.TruncBytes, res.Truncated)
+	assert.True(t, strings.HasPrefix(readme, got), "the page is not the README's start")
+	assert.Equal(t, strings.Count(got, "\n")+1, res.Next, "the next line to read")
 }
 
 // TestReadOMPHostResolver checks that a host's omp resolver replaces the

@@ -69,7 +69,8 @@ func TestPiReadOMP(t *testing.T) {
 	urls := ompURLs(t)
 	runOMP(t, []ompCase{
 		{"omp:// lists the documents", "read", `{"path": "omp://"}`, scout.StatusSuccess, []string{strings.Join(urls, "\n")}, "¶", `"resolvedPath":"omp://"`},
-		{"a document, without anchors: it is immutable", "read", `{"path": "omp://README.md"}`, scout.StatusSuccess, []string{"# Scout\n\nScout is a Go library"}, "Workspace readme", `"immutable":true`},
+		{"a document, without anchors: it is immutable", "read", `{"path": "omp://docs/tools.md"}`, scout.StatusSuccess, []string{"# "}, "Workspace readme", `"immutable":true`},
+		{"a document over 50KB is read in pages", "read", `{"path": "omp://README.md"}`, scout.StatusPartial, []string{"# Scout\n\nScout is a Go library", "(50KB limit). Use :"}, "Workspace readme", `"immutable":true`},
 		{"a line range pages the document", "read", `{"path": "omp://README.md:1-1:raw"}`, scout.StatusSuccess, []string{"# Scout\n", "more lines in resource. Use :2 to continue"}, "Scout is a Go library", `"next":2`},
 		{"a missing document names those that exist", "read", `{"path": "omp://nope.md"}`, scout.StatusError, []string{"Not found: omp://nope.md", strings.Join(urls, ", ")}, "", ""},
 		{"no globs in internal URLs", "read", `{"path": "omp://docs/*.md"}`, scout.StatusError, []string{"Glob patterns are not supported for internal URLs"}, "", ""},
