@@ -33,8 +33,10 @@ type fileSearch struct {
 	// keys: counting needs no line numbers (CountOnly without ranges), so
 	// lines are told apart by lineKey and newlines are never counted.
 	keys     bool
-	contKey  int // the key of the long line the buffer continues; 0: none
-	contEnd  int // where that line ends in the buffer (its first newline, or its end)
+	contKey  int      // the key of the long line the buffer continues; 0: none
+	contEnd  int      // where that line ends in the buffer (its first newline, or its end)
+	split    bool     // the buffer ends inside a long line
+	long     longLine // the long line the buffer ends in or continues
 	limitHit bool
 	nulLine  int  // start of the line holding a late NUL in the current buffer, or -1
 	nulFree  int  // absolute offset before which the data is known to hold no NUL

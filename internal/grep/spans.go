@@ -53,26 +53,46 @@ func (s *Scanner) matchDFAs() (fwd, back *mdfa) {
 // a time, so that a long line with millions of matches takes no memory for
 // them.
 func (s *Scanner) eachMatch(hay []byte, starts bool, fn func(a, b int) bool) bool {
-	next := pollBytes // the offset of the next poll
+	w := matchWalk{pos: 0, prevEnd: -1}
+	return s.walk(hay, &w, starts, len(hay), fn)
+}
+
+// matchWalk is where FindAllIndex's walk over a text stands: the offset
+// it searches from next, and where the last match ended (-1: none), so
+// that a walk over a long line goes on in the next window.
+type matchWalk struct{ pos, prevEnd int }
+
+// walk is eachMatch from where w stands, up to the first match that
+// starts after limit: it stops before that match, w standing where the
+// walk would take it up (a window owns the matches that start up to its
+// limit). A match found with b > limit has its start found even without
+// starts.
+func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, fn func(a, b int) bool) bool {
+	next := w.pos + pollBytes // the offset of the next poll
 	if lit := s.m.plainLit; lit != nil {
-		for p := 0; ; {
-			if p >= next {
+		for {
+			if w.pos >= next {
 				if s.state.canceled() {
 					return false
 				}
-				next = p + pollBytes
+				next = w.pos + pollBytes
 			}
-			i := bytes.Index(hay[p:], lit)
-			if i < 0 || !fn(p+i, p+i+len(lit)) {
+			i := bytes.Index(hay[w.pos:], lit)
+			a := w.pos + i
+			if i < 0 || a > limit {
 				return true
 			}
-			p += i + len(lit)
+			w.pos, w.prevEnd = a+len(lit), a+len(lit)
+			if !fn(a, a+len(lit)) {
+				return true
+			}
 		}
 	}
 	fwd, back := s.matchDFAs()
 	// FindAllIndex's rule: after an empty match step one character; an
 	// empty match right where the previous match ended does not count.
-	for pos, prevEnd := 0, -1; pos <= len(hay); {
+	for w.pos <= len(hay) {
+		pos := w.pos
 		if pos >= next {
 			if s.state.canceled() {
 				return false
@@ -87,7 +107,9 @@ func (s *Scanner) eachMatch(hay []byte, starts bool, fn func(a, b int) bool) boo
 			return true
 		}
 		a := -1
-		if starts {
+		if b == pos {
+			a = pos // an empty match: it starts at pos
+		} else if starts || b > limit {
 			a = back.matchStart(hay, pos, b)
 			switch {
 			case a == stopped:
@@ -96,18 +118,24 @@ func (s *Scanner) eachMatch(hay []byte, starts bool, fn func(a, b int) bool) boo
 				panic("grep: the reversed pattern finds no start for a match")
 			}
 		}
+		if a > limit {
+			return true
+		}
 		accept := true
-		if b == pos { // an empty match: it starts at pos
-			accept = pos != prevEnd
-			if _, w := utf8.DecodeRune(hay[pos:]); w > 0 {
-				pos += w
+		if b == pos {
+			accept = pos != w.prevEnd
+			if _, n := utf8.DecodeRune(hay[pos:]); n > 0 {
+				w.pos += n
 			} else {
-				pos = len(hay) + 1
+				w.pos = len(hay) + 1
 			}
 		} else {
-			pos = b
+			w.pos = b
 		}
-		prevEnd = b
+		w.prevEnd = b
+		if !starts {
+			a = -1
+		}
 		if accept && !fn(a, b) {
 			return true
 		}
