@@ -114,6 +114,7 @@ func (fs *fileSearch) quiet(buf []byte, from, end int) bool {
 func (fs *fileSearch) process(buf []byte, from, end int) {
 	if fs.nulLine >= 0 {
 		end = fs.nulLine
+		from = min(from, end) // a long line's NUL: the window's context goes too
 	}
 	data := buf[:end]
 	if f := fs.s.fnd; f != nil {

@@ -34,7 +34,9 @@ const (
 	// through.
 	StopLimit
 	// StopNUL: a NUL byte after the binary window ended the search at the
-	// start of the line that holds it (ripgrep's "binary quit"). Not
+	// start of the line that holds it (ripgrep's "binary quit"), or, in a
+	// line longer than MaxLineBytes, at the start of the window that holds
+	// it (the matches of the line's earlier windows stay reported). Not
 	// reported when the search stopped before it (FirstOnly, the limit)
 	// or when the NUL lies after the last line range.
 	StopNUL

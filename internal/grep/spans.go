@@ -68,21 +68,23 @@ type matchWalk struct{ pos, prevEnd int }
 // limit). A match found with b > limit has its start found even without
 // starts.
 func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, fn func(a, b int) bool) bool {
-	next := w.pos + pollBytes // the offset of the next poll
+	pos, prevEnd := w.pos, w.prevEnd
+	defer func() { w.pos, w.prevEnd = pos, prevEnd }()
+	next := pos + pollBytes // the offset of the next poll
 	if lit := s.m.plainLit; lit != nil {
 		for {
-			if w.pos >= next {
+			if pos >= next {
 				if s.state.canceled() {
 					return false
 				}
-				next = w.pos + pollBytes
+				next = pos + pollBytes
 			}
-			i := bytes.Index(hay[w.pos:], lit)
-			a := w.pos + i
+			i := bytes.Index(hay[pos:], lit)
+			a := pos + i
 			if i < 0 || a > limit {
 				return true
 			}
-			w.pos, w.prevEnd = a+len(lit), a+len(lit)
+			pos, prevEnd = a+len(lit), a+len(lit)
 			if !fn(a, a+len(lit)) {
 				return true
 			}
@@ -91,8 +93,7 @@ func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, fn func
 	fwd, back := s.matchDFAs()
 	// FindAllIndex's rule: after an empty match step one character; an
 	// empty match right where the previous match ended does not count.
-	for w.pos <= len(hay) {
-		pos := w.pos
+	for pos <= len(hay) {
 		if pos >= next {
 			if s.state.canceled() {
 				return false
@@ -123,16 +124,16 @@ func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, fn func
 		}
 		accept := true
 		if b == pos {
-			accept = pos != w.prevEnd
+			accept = pos != prevEnd
 			if _, n := utf8.DecodeRune(hay[pos:]); n > 0 {
-				w.pos += n
+				pos += n
 			} else {
-				w.pos = len(hay) + 1
+				pos = len(hay) + 1
 			}
 		} else {
-			w.pos = b
+			pos = b
 		}
-		w.prevEnd = b
+		prevEnd = b
 		if !starts {
 			a = -1
 		}

@@ -107,16 +107,18 @@ func (fs *fileSearch) longLine(data []byte, from int) int {
 		if spans == nil {
 			spans = [][2]int{} // not nil: reportText takes the spans given
 		}
-		ok := s.walk(hay, &w, report, limit, func(a, b int) bool {
-			if report && a+shift <= show {
-				spans = append(spans, [2]int{a + shift, b + shift})
+		if fs.candidate(data, hs+w.pos, hs+len(hay)) {
+			ok := s.walk(hay, &w, report, limit, func(a, b int) bool {
+				if report && a+shift <= show {
+					spans = append(spans, [2]int{a + shift, b + shift})
+				}
+				k++
+				return true
+			})
+			s.spanBuf = spans[:0]
+			if !ok {
+				return len(data)
 			}
-			k++
-			return true
-		})
-		s.spanBuf = spans[:0]
-		if !ok {
-			return len(data)
 		}
 		switch {
 		case k == 0:
@@ -152,6 +154,17 @@ func (fs *fileSearch) longLine(data []byte, from int) int {
 		ll.keep = max(ll.start, base+limit-lookBytes)
 	}
 	return next
+}
+
+// candidate reports that data[from:to] may hold the start of a match: it
+// holds a required literal, or the pattern has none.
+func (fs *fileSearch) candidate(data []byte, from, to int) bool {
+	f := fs.s.fnd
+	if f == nil {
+		return true
+	}
+	p := f.index(data, from)
+	return p >= 0 && p < to
 }
 
 // lineUnknown is fileSearch.lastEnd inside a long line reported or shown
