@@ -66,15 +66,15 @@ type matchWalk struct{ pos, prevEnd int }
 // starts after limit: it stops before that match, w standing where the
 // walk would take it up (a window owns the matches that start up to its
 // limit). A match found with b > limit has its start found even without
-// starts.
+// starts (see startOf).
 func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, fn func(a, b int) bool) bool {
 	pos, prevEnd := w.pos, w.prevEnd
-	defer func() { w.pos, w.prevEnd = pos, prevEnd }()
 	next := pos + pollBytes // the offset of the next poll
 	if lit := s.m.plainLit; lit != nil {
 		for {
 			if pos >= next {
 				if s.state.canceled() {
+					w.pos, w.prevEnd = pos, prevEnd
 					return false
 				}
 				next = pos + pollBytes
@@ -82,10 +82,12 @@ func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, fn func
 			i := bytes.Index(hay[pos:], lit)
 			a := pos + i
 			if i < 0 || a > limit {
+				w.pos, w.prevEnd = pos, prevEnd
 				return true
 			}
 			pos, prevEnd = a+len(lit), a+len(lit)
 			if !fn(a, a+len(lit)) {
+				w.pos, w.prevEnd = pos, prevEnd
 				return true
 			}
 		}
@@ -96,30 +98,31 @@ func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, fn func
 	for pos <= len(hay) {
 		if pos >= next {
 			if s.state.canceled() {
+				w.pos, w.prevEnd = pos, prevEnd
 				return false
 			}
 			next = pos + pollBytes
 		}
 		b := fwd.matchEnd(hay, pos)
 		if b == stopped {
+			w.pos, w.prevEnd = pos, prevEnd
 			return false
 		}
 		if b < 0 {
+			w.pos, w.prevEnd = pos, prevEnd
 			return true
 		}
 		a := -1
 		if b == pos {
 			a = pos // an empty match: it starts at pos
 		} else if starts || b > limit {
-			a = back.matchStart(hay, pos, b)
-			switch {
-			case a == stopped:
+			if a = s.startOf(back, hay, pos, b, limit, starts); a == stopped {
+				w.pos, w.prevEnd = pos, prevEnd
 				return false
-			case a < 0:
-				panic("grep: the reversed pattern finds no start for a match")
 			}
 		}
 		if a > limit {
+			w.pos, w.prevEnd = pos, prevEnd
 			return true
 		}
 		accept := true
@@ -138,10 +141,35 @@ func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, fn func
 			a = -1
 		}
 		if accept && !fn(a, b) {
+			w.pos, w.prevEnd = pos, prevEnd
 			return true
 		}
 	}
+	w.pos, w.prevEnd = pos, prevEnd
 	return true
+}
+
+// startOf returns where the match found from pos that ends at b starts,
+// or stopped. Without starts, for a pattern that can match more than a
+// long line's windows overlap (a match that is then missed or cut at a
+// window edge anyway), only whether it starts after limit counts: the
+// start is looked for back to limit only, not over the megabytes that
+// a.*z may span.
+func (s *Scanner) startOf(back *mdfa, hay []byte, pos, b, limit int, starts bool) int {
+	from := pos
+	if !starts && !s.exact() {
+		from = max(pos, limit)
+	}
+	a := back.matchStart(hay, from, b)
+	switch {
+	case a == stopped:
+		return stopped
+	case a < 0 && from > pos:
+		return pos // it starts before limit
+	case a < 0:
+		panic("grep: the reversed pattern finds no start for a match")
+	}
+	return a
 }
 
 // firstEnd returns where the first match of hay ends, -1 if there is

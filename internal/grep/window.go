@@ -107,18 +107,32 @@ func (fs *fileSearch) longLine(data []byte, from int) int {
 		if spans == nil {
 			spans = [][2]int{} // not nil: reportText takes the spans given
 		}
-		if fs.candidate(data, hs+w.pos, hs+len(hay)) {
-			ok := s.walk(hay, &w, report, limit, func(a, b int) bool {
-				if report && a+shift <= show {
-					spans = append(spans, [2]int{a + shift, b + shift})
-				}
-				k++
-				return true
-			})
-			s.spanBuf = spans[:0]
-			if !ok {
-				return len(data)
+		match := func(a, b int) bool {
+			if report && a+shift <= show {
+				spans = append(spans, [2]int{a + shift, b + shift})
 			}
+			k++
+			return true
+		}
+		ok := true
+		switch lit := fs.m.plainLit; {
+		case lit != nil && s.fnd != nil:
+			// The literal's occurrences are its matches: found by the
+			// finder, in the buffer (whose offsets its cursors keep).
+			for p := s.fnd.index(data, hs+w.pos); p >= 0 && p-hs <= limit && p+len(lit) <= hs+len(hay); p = s.fnd.index(data, w.pos+hs) {
+				w.pos, w.prevEnd = p-hs+len(lit), p-hs+len(lit)
+				if report {
+					match(p-hs, w.pos)
+				} else if k++; k%checkEvery == 0 && fs.canceled() {
+					return len(data)
+				}
+			}
+		case fs.candidate(data, hs+w.pos, hs+len(hay)):
+			ok = s.walk(hay, &w, report, limit, match)
+		}
+		s.spanBuf = spans[:0]
+		if !ok {
+			return len(data)
 		}
 		switch {
 		case k == 0:
