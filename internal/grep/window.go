@@ -165,7 +165,7 @@ func (fs *fileSearch) longLine(data []byte, from int) int {
 		if w.prevEnd < 0 {
 			ll.walk.prevEnd = -1
 		}
-		ll.keep = max(ll.start, base+limit-lookBytes)
+		ll.keep = max(ll.start, base+limit-lookBytes, fs.off+1) // +1: a window as small as a test's goes on
 	}
 	return next
 }
