@@ -245,8 +245,11 @@ type SearchResult struct {
 	Searched int `json:"searched"`
 	// LongLines, MultilineCut and NULStops count the files searched only
 	// in part; 0 means none. LongLines: files that hold a line longer than
-	// 4 MiB, which is searched in windows of 4 MiB, so that a match that
-	// crosses a window edge is missed. MultilineCut: files over 16 MiB, of
+	// 4 MiB, which is searched in windows of 4 MiB that overlap by 64 KiB,
+	// when the pattern can match more than 64 KiB: such a match that
+	// crosses a window edge is missed (a pattern whose matches are at most
+	// 64 KiB long, one without unbounded repetitions such as * or +, misses
+	// none and counts no file). MultilineCut: files over 16 MiB, of
 	// which a Multiline search read only the first 16 MiB. NULStops:
 	// matching files in which a NUL byte past the first 64 KiB ended the
 	// search, the rest being binary (a file with no match before its NUL

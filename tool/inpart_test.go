@@ -12,8 +12,9 @@ import (
 
 // TestInPartNotes: a search that read some file only in part says so in
 // pi search and amplifier grep, with a match and without one (each was a
-// silent partial answer): a line over 4 MiB (searched in 4 MiB windows, a
-// match across a window edge missed), a multiline search of a file over
+// silent partial answer): a line over 4 MiB (searched in 4 MiB windows
+// that overlap by 64 KiB, a longer match across a window edge missed: a
+// pattern with an unbounded repetition), a multiline search of a file over
 // 16 MiB (only its first 16 MiB read), and a NUL byte past the first
 // 64 KiB of a file that matched before it (the rest not searched).
 func TestInPartNotes(t *testing.T) {
@@ -24,7 +25,7 @@ func TestInPartNotes(t *testing.T) {
 		"big/big.txt": {Data: []byte(strings.Repeat("line\n", 16<<20/5) + "a\nneedle\n")},
 	}}
 	const (
-		long  = "1 file has a line over 4 MiB, searched in 4 MiB windows: a match that crosses a window edge is missed."
+		long  = "1 file has a line over 4 MiB, searched in 4 MiB windows that overlap by 64 KiB: a match longer than 64 KiB that crosses a window edge is missed."
 		multi = "1 file is over 16 MiB: a multiline search reads only the first 16 MiB of a file."
 		nul   = "1 file has a NUL byte after the first 64 KiB: the search stopped there, the rest being binary."
 	)
@@ -33,13 +34,16 @@ func TestInPartNotes(t *testing.T) {
 		args          map[string]any
 		notes         []string
 	}{
-		{Pi, "search", map[string]any{"pattern": "a needle", "paths": []string{"edge.txt", "short.txt", "nul.txt"}}, []string{long, nul}},
-		{Pi, "search", map[string]any{"pattern": "a needle", "paths": []string{"edge.txt"}}, []string{long}},
+		{Pi, "search", map[string]any{"pattern": "a +needle", "paths": []string{"edge.txt", "short.txt", "nul.txt"}}, []string{long, nul}},
+		{Pi, "search", map[string]any{"pattern": "a +needle", "paths": []string{"edge.txt"}}, []string{long}},
+		// A match of at most 64 KiB is found across the edge: no note.
+		{Pi, "search", map[string]any{"pattern": "a needle", "paths": []string{"edge.txt"}}, nil},
 		{Pi, "search", map[string]any{"pattern": "a needle", "paths": []string{"short.txt"}}, nil},
-		{Amplifier, "grep", map[string]any{"pattern": "a needle", "path": "edge.txt", "output_mode": "content"}, []string{long}},
+		{Amplifier, "grep", map[string]any{"pattern": "a +needle", "path": "edge.txt", "output_mode": "content"}, []string{long}},
+		{Amplifier, "grep", map[string]any{"pattern": "a needle", "path": "edge.txt", "output_mode": "count"}, nil},
 		// Listing files stops at a file's first match: nul.txt is whole.
-		{Amplifier, "grep", map[string]any{"pattern": "a needle", "glob": "{edge,nul}.txt"}, []string{long}},
-		{Amplifier, "grep", map[string]any{"pattern": "a needle", "glob": "{edge,nul}.txt", "output_mode": "count"}, []string{long, nul}},
+		{Amplifier, "grep", map[string]any{"pattern": "a +needle", "glob": "{edge,nul}.txt"}, []string{long}},
+		{Amplifier, "grep", map[string]any{"pattern": "a +needle", "glob": "{edge,nul}.txt", "output_mode": "count"}, []string{long, nul}},
 		{Amplifier, "grep", map[string]any{"pattern": "a\\s+needle", "path": "big", "multiline": true, "output_mode": "content"}, []string{multi}},
 		{Amplifier, "grep", map[string]any{"pattern": "a\\s+needle", "multiline": true, "glob": "{big/big,short}.txt"}, []string{multi}},
 		{Amplifier, "grep", map[string]any{"pattern": "a needle", "path": "short.txt"}, nil},
@@ -52,10 +56,13 @@ func TestInPartNotes(t *testing.T) {
 				t.Errorf("%s/%s %v: %s, note %q shown %v, want %v:\n%.300s", c.toolset, c.name, c.args, env.Status, n, !want, want, env.Text)
 			}
 		}
+		if c.args["multiline"] == nil && strings.Contains(env.Text, "No matches found") {
+			t.Errorf("%s/%s %v: %.300s", c.toolset, c.name, c.args, env.Text)
+		}
 	}
 	// The Go API counts them in data, streamed or paged.
 	sr := &scout.Searcher{Workspace: scout.Workspace{FS: cfg.FS}}
-	res, err := sr.StreamFunc(context.Background(), scout.SearchRequest{Pattern: "a needle"}, func(*scout.FileMatch) bool { return true })
+	res, err := sr.StreamFunc(context.Background(), scout.SearchRequest{Pattern: "a +needle"}, func(*scout.FileMatch) bool { return true })
 	if err != nil {
 		t.Fatal(err)
 	}

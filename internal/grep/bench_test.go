@@ -264,3 +264,43 @@ func BenchmarkCancelMapped(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLongLine searches one 64 MiB line (16 windows), read and
+// mapped: a rare literal (one match, across a window edge), a frequent
+// one counted, a pattern without a literal counted, and one with an
+// unbounded repetition. Compare with `rg` on the same file.
+func BenchmarkLongLine(b *testing.B) {
+	line := bytes.Repeat([]byte("some words of a long line "), (64<<20)/26)
+	copy(line[MaxLineBytes-3:], "a needle")
+	line = append(line, '\n')
+	name := filepath.Join(b.TempDir(), "long.txt")
+	if err := os.WriteFile(name, line, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	fsys := os.DirFS(filepath.Dir(name))
+	for _, o := range []Options{
+		{Pattern: "needle", MaxColumns: 512},
+		{Pattern: "words", CountOnly: true},
+		{Pattern: "[a-z]ong", CountOnly: true},
+		{Pattern: "n.*e", CountOnly: true},
+	} {
+		m, err := Compile(o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, mapped := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/mapped=%v", o.Pattern, mapped), func(b *testing.B) {
+				s := m.NewScanner()
+				if !mapped {
+					s.mapMin = -1
+				}
+				b.SetBytes(int64(len(line)))
+				for b.Loop() {
+					if _, err := s.SearchFile(context.Background(), fsys, "long.txt", -1); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -69,6 +69,7 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, mp *fsx.Mapping, size
 		if more {
 			continue
 		}
+		fs.split = split
 		if !split && fs.quiet(st.buf, st.from, end) {
 			// Nothing to report in this buffer.
 		} else if !fs.binaryCheck(st.buf, st.from, end) {
@@ -219,7 +220,9 @@ func (st *stream) cut(eof bool) (end int, last, split, more bool) {
 		st.grow(s.maxLine)
 		return 0, false, false, true
 	}
-	res.LongLines++
+	if st.fs.contKey == 0 && !s.exact() {
+		res.LongLines++ // a match longer than the margin may be missed
+	}
 	return st.n, false, true, false
 }
 
@@ -250,9 +253,11 @@ func (st *stream) roll(end int, split bool) {
 	fs, buf := st.fs, st.buf
 	keep := end
 	if split {
-		fs.afterLeft = 0
-		fs.lastEnd = fs.off + end
+		fs.lastEnd = lineUnknown
 		fs.contKey = fs.lineKey(end-1, end) // the line that fills the buffer
+		if !fs.stop {
+			keep = fs.long.keep - fs.off // the windows overlap
+		}
 	} else {
 		fs.contKey = 0
 		lo := max(fs.lastEnd-fs.off, 0)

@@ -33,8 +33,10 @@ type fileSearch struct {
 	// keys: counting needs no line numbers (CountOnly without ranges), so
 	// lines are told apart by lineKey and newlines are never counted.
 	keys     bool
-	contKey  int // the key of the long line the buffer continues; 0: none
-	contEnd  int // where that line ends in the buffer (its first newline, or its end)
+	contKey  int      // the key of the long line the buffer continues; 0: none
+	contEnd  int      // where that line ends in the buffer (its first newline, or its end)
+	split    bool     // the buffer ends inside a long line
+	long     longLine // the long line the buffer ends in or continues
 	limitHit bool
 	nulLine  int  // start of the line holding a late NUL in the current buffer, or -1
 	nulFree  int  // absolute offset before which the data is known to hold no NUL
@@ -112,6 +114,7 @@ func (fs *fileSearch) quiet(buf []byte, from, end int) bool {
 func (fs *fileSearch) process(buf []byte, from, end int) {
 	if fs.nulLine >= 0 {
 		end = fs.nulLine
+		from = min(from, end) // a long line's NUL: the window's context goes too
 	}
 	data := buf[:end]
 	if f := fs.s.fnd; f != nil {

@@ -50,9 +50,15 @@
 // proportion to the pattern).
 //
 // Memory is bounded by the buffers, not by the file: a line longer than
-// MaxLineBytes is searched in windows of that size (FileResult.LongLines;
-// a match across a window edge is missed), and a whole-file search reads
-// at most MaxWholeBytes (StopSize). Time is linear in the text (except
+// MaxLineBytes is searched in windows of that size that overlap by Margin
+// (64 KiB), and a whole-file search reads at most MaxWholeBytes (StopSize).
+// A window owns the matches that start before Margin (and a character)
+// from its end; the next one takes up the walk over the line's matches
+// where it stopped, so a match of at most Margin bytes is found and
+// counted once, wherever it lies, as in the whole line. Only a pattern
+// that can match more (an unbounded repetition, by regexp/syntax) may miss
+// a match across a window edge: such lines are counted in
+// FileResult.LongLines. Time is linear in the text (except
 // for patterns whose leftmost-first matches must look far ahead, such as
 // a.*z|a, as with Go's regexp). The context is checked between buffers,
 // every 64 matching lines and every 64 KiB that an automaton scans, inside

@@ -11,6 +11,12 @@ import "bytes"
 // time, counting or reporting each.
 func (fs *fileSearch) processLines(data []byte, from int) {
 	m := fs.m
+	if fs.split || fs.contKey != 0 {
+		from = fs.longLine(data, from)
+		if from >= len(data) || fs.stop {
+			return
+		}
+	}
 	if fs.keys && m.plainLit != nil && fs.s.fnd != nil {
 		fs.countLiteral(data, from)
 		return

@@ -56,7 +56,9 @@ type Options struct {
 	// fastest path.
 	CountOnly bool
 	// FirstOnly stops each file at its first matching line (files with
-	// matches). MatchLines is then 1 and Matches counts that line only.
+	// matches). MatchLines is then 1 and Matches counts that line only
+	// (in a line longer than MaxLineBytes, only the matches of its windows
+	// up to the first that holds one: the rest of the line is not read).
 	FirstOnly bool
 	// LineRanges, when non-empty, restricts matches to lines inside these
 	// inclusive 1-based [first, last] ranges; context lines outside them
@@ -82,6 +84,7 @@ type Matcher struct {
 	lits     litSet // required literals: every match contains one (empty: none)
 	complete bool   // every occurrence of a literal in lits is a match (no verification)
 	plainLit []byte // the pattern is this one case-sensitive literal: spans by bytes.Index
+	maxLen   int    // the most bytes a match takes; -1: no bound
 
 	ranges [][2]int // normalised LineRanges (sorted, last resolved)
 }
@@ -135,7 +138,7 @@ func Compile(o Options) (*Matcher, error) {
 		return nil, &errs.Error{Code: errs.InvalidParam, Err: ErrNewline,
 			Message: "Invalid regex: the pattern spells a newline (\\n), but no line holds one: a match spans lines only in multiline mode. Turn multiline on, or take the \\n out"}
 	}
-	m := &Matcher{opts: o, prog: prog, rprog: rprog, ranges: normRanges(o.LineRanges)}
+	m := &Matcher{opts: o, prog: prog, rprog: rprog, ranges: normRanges(o.LineRanges), maxLen: maxMatchLen(tree)}
 	// A search is line by line unless it is multiline (as ripgrep's -U)
 	// and a match can contain a newline (a literal one, a class such as
 	// \s or [^a], a DotAll '.') or the pattern anchors at the text's start

@@ -17,8 +17,9 @@ type Line struct {
 	// clipped to a cut Text; a match that lies wholly past the cut is
 	// left out (it is still counted in FileResult.Matches).
 	Spans [][2]int
-	// Cut reports that Text was shortened to MaxColumns characters; no
-	// ellipsis is added.
+	// Cut reports that Text was shortened to MaxColumns characters, or to
+	// the part of a line longer than MaxLineBytes that its first window
+	// holds (see FileResult.LongLines); no ellipsis is added.
 	Cut bool
 }
 
@@ -33,7 +34,9 @@ const (
 	// through.
 	StopLimit
 	// StopNUL: a NUL byte after the binary window ended the search at the
-	// start of the line that holds it (ripgrep's "binary quit"). Not
+	// start of the line that holds it (ripgrep's "binary quit"), or, in a
+	// line longer than MaxLineBytes, at the start of the window that holds
+	// it (the matches of the line's earlier windows stay reported). Not
 	// reported when the search stopped before it (FirstOnly, the limit)
 	// or when the NUL lies after the last line range.
 	StopNUL
@@ -82,9 +85,15 @@ type FileResult struct {
 	// with a UTF-8 byte-order mark (which is skipped), and "" otherwise
 	// (the bytes are searched as UTF-8).
 	Encoding string
-	// LongLines counts lines longer than MaxLineBytes: each was searched
-	// in windows of that size, so a match that crosses a window edge is
-	// missed, and context next to such a line may show only part of it.
+	// LongLines counts the lines longer than MaxLineBytes, searched in
+	// windows of that size that overlap by Margin, when the pattern can
+	// match more than Margin bytes: such a match that crosses a window edge
+	// is missed (or cut at the edge). 0 when the pattern's matches are at
+	// most Margin bytes long (no unbounded repetition): each is then found
+	// once, wherever it lies. Either way, the Text of such a line, matching
+	// or context, holds at most the part of it that its first window holds
+	// (Cut), and with FirstOnly, Matches counts the matches of its windows
+	// up to the first that holds one.
 	LongLines int
 }
 

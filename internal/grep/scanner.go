@@ -17,7 +17,8 @@ import (
 // Buffer sizes.
 const (
 	// MaxLineBytes is the longest line searched in one piece; longer
-	// lines are searched in windows of this size (FileResult.LongLines).
+	// lines are searched in windows of this size that overlap by Margin
+	// (FileResult.LongLines).
 	MaxLineBytes = 4 << 20
 	// MaxWholeBytes caps a whole-file (multiline) search; the rest of a
 	// larger file is not searched (StopSize).

@@ -10,6 +10,12 @@ import "bytes"
 // report adds the matching line data[ls:le] (number n) with its context.
 // spans and matches are computed when spans is nil.
 func (fs *fileSearch) report(data []byte, ls, le, n int, spans [][2]int, matches int) {
+	fs.reportText(data, ls, le, n, nil, spans, matches, false)
+}
+
+// reportText is report with the line's text given (nil: data[ls:le]);
+// cut marks a text that is not the whole line (a long line's).
+func (fs *fileSearch) reportText(data []byte, ls, le, n int, text []byte, spans [][2]int, matches int, cut bool) {
 	o := &fs.m.opts
 	if fs.limitHit {
 		fs.flushAfter(data, ls)
@@ -20,11 +26,16 @@ func (fs *fileSearch) report(data []byte, ls, le, n int, spans [][2]int, matches
 	}
 	fs.flushAfter(data, ls)
 	fs.emitBefore(data, ls, n)
-	line := trimCR(data, ls, le)
+	line := text
+	if line == nil {
+		line = trimCR(data, ls, le)
+	}
 	if spans == nil {
 		spans, matches = fs.s.spans(line, fs.m.shownEnd(line))
 	}
-	fs.res.Lines = append(fs.res.Lines, makeLine(line, n, true, spans, o.MaxColumns))
+	ln := makeLine(line, n, true, spans, o.MaxColumns)
+	ln.Cut = ln.Cut || cut
+	fs.res.Lines = append(fs.res.Lines, ln)
 	fs.res.MatchLines++
 	fs.res.Matches += matches
 	fs.lastMatch, fs.lastLine = n, n
@@ -50,7 +61,7 @@ func (fs *fileSearch) flushAfter(data []byte, upTo int) {
 		if j := bytes.IndexByte(data[p:upTo], '\n'); j >= 0 {
 			le = p + j
 		}
-		fs.context(data, p, le, fs.lastLine+1)
+		fs.context(data, p, le, fs.lastLine+1, fs.split && le == len(data))
 		fs.lastEnd = fs.off + le + 1
 		fs.afterLeft--
 	}
@@ -69,20 +80,37 @@ func (fs *fileSearch) emitBefore(data []byte, ls, n int) {
 		p = bytes.LastIndexByte(data[lo:p-1], '\n') + 1 + lo
 		k++
 	}
+	if ll := &fs.long; k < before && p == lo && ll.ctx.Number == n-k-1 && fs.lastLine < ll.ctx.Number {
+		// The line before is a long line that has ended: it shows from
+		// its head, after the lines kept from before it.
+		for _, l := range ll.ctxBefore[max(len(ll.ctxBefore)-(before-k-1), 0):] {
+			if l.Number > fs.lastLine {
+				fs.res.Lines = append(fs.res.Lines, l)
+				fs.lastLine = l.Number
+			}
+		}
+		fs.lastLine = ll.ctx.Number
+		if fs.m.inRanges(ll.ctx.Number) {
+			fs.res.Lines = append(fs.res.Lines, ll.ctx)
+		}
+	}
 	for ; k > 0; k-- {
 		le := p + bytes.IndexByte(data[p:ls], '\n')
-		fs.context(data, p, le, n-k)
+		fs.context(data, p, le, n-k, false)
 		p = le + 1
 	}
 }
 
-// context reports a context line unless a line range excludes it.
-func (fs *fileSearch) context(data []byte, ls, le, n int) {
+// context reports a context line unless a line range excludes it; cut
+// marks a part of a long line.
+func (fs *fileSearch) context(data []byte, ls, le, n int, cut bool) {
 	fs.lastLine = n
 	if !fs.m.inRanges(n) {
 		return
 	}
-	fs.res.Lines = append(fs.res.Lines, makeLine(trimCR(data, ls, le), n, false, nil, fs.m.opts.MaxColumns))
+	ln := makeLine(trimCR(data, ls, le), n, false, nil, fs.m.opts.MaxColumns)
+	ln.Cut = ln.Cut || cut
+	fs.res.Lines = append(fs.res.Lines, ln)
 }
 
 // spans returns the matches in a matching line that start at or before

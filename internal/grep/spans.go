@@ -53,54 +53,83 @@ func (s *Scanner) matchDFAs() (fwd, back *mdfa) {
 // a time, so that a long line with millions of matches takes no memory for
 // them.
 func (s *Scanner) eachMatch(hay []byte, starts bool, fn func(a, b int) bool) bool {
-	next := pollBytes // the offset of the next poll
+	w := matchWalk{pos: 0, prevEnd: -1}
+	return s.walk(hay, &w, starts, len(hay), fn)
+}
+
+// matchWalk is where FindAllIndex's walk over a text stands: the offset
+// it searches from next, and where the last match ended (-1: none), so
+// that a walk over a long line goes on in the next window.
+type matchWalk struct{ pos, prevEnd int }
+
+// walk is eachMatch from where w stands, up to the first match that
+// starts after limit: it stops before that match, w standing where the
+// walk would take it up (a window owns the matches that start up to its
+// limit). A match found with b > limit has its start found even without
+// starts (see startOf).
+func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, fn func(a, b int) bool) bool {
+	pos, prevEnd := w.pos, w.prevEnd
+	next := pos + pollBytes // the offset of the next poll
 	if lit := s.m.plainLit; lit != nil {
-		for p := 0; ; {
-			if p >= next {
+		for {
+			if pos >= next {
 				if s.state.canceled() {
+					w.pos, w.prevEnd = pos, prevEnd
 					return false
 				}
-				next = p + pollBytes
+				next = pos + pollBytes
 			}
-			i := bytes.Index(hay[p:], lit)
-			if i < 0 || !fn(p+i, p+i+len(lit)) {
+			i := bytes.Index(hay[pos:], lit)
+			a := pos + i
+			if i < 0 || a > limit {
+				w.pos, w.prevEnd = pos, prevEnd
 				return true
 			}
-			p += i + len(lit)
+			pos, prevEnd = a+len(lit), a+len(lit)
+			if !fn(a, a+len(lit)) {
+				w.pos, w.prevEnd = pos, prevEnd
+				return true
+			}
 		}
 	}
 	fwd, back := s.matchDFAs()
 	// FindAllIndex's rule: after an empty match step one character; an
 	// empty match right where the previous match ended does not count.
-	for pos, prevEnd := 0, -1; pos <= len(hay); {
+	for pos <= len(hay) {
 		if pos >= next {
 			if s.state.canceled() {
+				w.pos, w.prevEnd = pos, prevEnd
 				return false
 			}
 			next = pos + pollBytes
 		}
 		b := fwd.matchEnd(hay, pos)
 		if b == stopped {
+			w.pos, w.prevEnd = pos, prevEnd
 			return false
 		}
 		if b < 0 {
+			w.pos, w.prevEnd = pos, prevEnd
 			return true
 		}
 		a := -1
-		if starts {
-			a = back.matchStart(hay, pos, b)
-			switch {
-			case a == stopped:
+		if b == pos {
+			a = pos // an empty match: it starts at pos
+		} else if starts || b > limit {
+			if a = s.startOf(back, hay, pos, b, limit, starts); a == stopped {
+				w.pos, w.prevEnd = pos, prevEnd
 				return false
-			case a < 0:
-				panic("grep: the reversed pattern finds no start for a match")
 			}
 		}
+		if a > limit {
+			w.pos, w.prevEnd = pos, prevEnd
+			return true
+		}
 		accept := true
-		if b == pos { // an empty match: it starts at pos
+		if b == pos {
 			accept = pos != prevEnd
-			if _, w := utf8.DecodeRune(hay[pos:]); w > 0 {
-				pos += w
+			if _, n := utf8.DecodeRune(hay[pos:]); n > 0 {
+				pos += n
 			} else {
 				pos = len(hay) + 1
 			}
@@ -108,11 +137,39 @@ func (s *Scanner) eachMatch(hay []byte, starts bool, fn func(a, b int) bool) boo
 			pos = b
 		}
 		prevEnd = b
+		if !starts {
+			a = -1
+		}
 		if accept && !fn(a, b) {
+			w.pos, w.prevEnd = pos, prevEnd
 			return true
 		}
 	}
+	w.pos, w.prevEnd = pos, prevEnd
 	return true
+}
+
+// startOf returns where the match found from pos that ends at b starts,
+// or stopped. Without starts, for a pattern that can match more than a
+// long line's windows overlap (a match that is then missed or cut at a
+// window edge anyway), only whether it starts after limit counts: the
+// start is looked for back to limit only, not over the megabytes that
+// a.*z may span.
+func (s *Scanner) startOf(back *mdfa, hay []byte, pos, b, limit int, starts bool) int {
+	from := pos
+	if !starts && !s.exact() {
+		from = max(pos, limit)
+	}
+	a := back.matchStart(hay, from, b)
+	switch {
+	case a == stopped:
+		return stopped
+	case a < 0 && from > pos:
+		return pos // it starts before limit
+	case a < 0:
+		panic("grep: the reversed pattern finds no start for a match")
+	}
+	return a
 }
 
 // firstEnd returns where the first match of hay ends, -1 if there is

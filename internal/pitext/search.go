@@ -139,7 +139,7 @@ func InPartNotes(r *scout.SearchResult) []string {
 		return strconv.Itoa(n) + " " + many
 	}
 	if n := r.LongLines; n > 0 {
-		notes = append(notes, plural(n, "file has a line", "files have lines")+" over 4 MiB, searched in 4 MiB windows: a match that crosses a window edge is missed.")
+		notes = append(notes, plural(n, "file has a line", "files have lines")+" over 4 MiB, searched in 4 MiB windows that overlap by 64 KiB: a match longer than 64 KiB that crosses a window edge is missed.")
 	}
 	if n := r.MultilineCut; n > 0 {
 		notes = append(notes, plural(n, "file is", "files are")+" over 16 MiB: a multiline search reads only the first 16 MiB of a file.")

@@ -16,8 +16,10 @@ import (
 // TestInPartCounted: the files searched only in part are counted, in Run
 // (paged and exhaustive) and Stream, on an fstest.MapFS and on the OS; each
 // was a silent partial answer ("No matches found" while rg finds one):
-//   - a line over grep.MaxLineBytes is searched in windows, where a match
-//     across a window edge is missed (LongLines, matching or not);
+//   - a line over grep.MaxLineBytes is searched in overlapping windows,
+//     where a match longer than the overlap across a window edge is missed
+//     (LongLines, matching or not, for a pattern that can match more; a
+//     bounded one finds the match at the edge and counts nothing);
 //   - a multiline search reads the first grep.MaxWholeBytes of a file
 //     (MultilineCut);
 //   - a NUL byte past the binary window ends the search; a file that
@@ -84,6 +86,13 @@ func TestInPartCounted(t *testing.T) {
 				t.Fatal(err)
 			}
 			check("Stream", out)
+		}
+		out, err := Run(context.Background(), fsys, "", Request{Paths: []string{"edge.txt", "far.txt"}, Grep: grep.Options{Pattern: "a needle"}, MaxFileSize: -1, MaxFiles: -1, Budget: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.LongLines != 0 || out.TotalFiles != 2 || out.TotalMatches != 2 {
+			t.Errorf("%s a bounded pattern: LongLines %d, %d files, %d matches; want 0, 2, 2", name, out.LongLines, out.TotalFiles, out.TotalMatches)
 		}
 	}
 }

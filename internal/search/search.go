@@ -104,8 +104,9 @@ type Outcome struct {
 	NextSkip                 int    // Skip for the next page; 0 if none
 	Searched                 int    // files searched
 	// LongLines counts the files searched that hold a line longer than
-	// grep.MaxLineBytes: such a line is searched in windows of that size,
-	// so a match that crosses a window edge is missed.
+	// grep.MaxLineBytes, searched in windows of that size that overlap by
+	// grep.Margin, when the pattern can match more than grep.Margin bytes:
+	// such a match that crosses a window edge is missed.
 	LongLines int
 	// MultilineCut counts the files a whole-file (multiline) search read
 	// only the first grep.MaxWholeBytes of.

@@ -1,0 +1,230 @@
+package grep
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp/syntax"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestMaxMatchLen(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		want    int
+	}{
+		{"needle", 6},
+		{"(?i)k", 3}, // the Kelvin sign
+		{"(?i)s", 2}, // ſ
+		{"é", 2},
+		{"a|bcd|ef", 3},
+		{"[a-z]{3}", 3},
+		{"x{2,5}", 5},
+		{"a?b??", 2},
+		{".", 4},
+		{`\d\d\d`, 3},
+		{`^\bfoo$`, 3},
+		{"(a|b){1000}", 1000},
+		{"", 0},
+		{"a*", -1},
+		{"a+", -1},
+		{"a.*z", -1},
+		{"x{2,}", -1},
+		{"(?:)*", 0},
+	} {
+		re, err := syntax.Parse(c.pattern, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := maxMatchLen(re.Simplify()); got != c.want {
+			t.Errorf("maxMatchLen(%q) = %d, want %d", c.pattern, got, c.want)
+		}
+	}
+}
+
+// windowLines builds lines longer than the test window (64 bytes, margin
+// 16): text placed at every offset of a filler line, so that a match lies
+// before, across and after each window edge and each owned limit.
+func windowLines(filler, text string, length int) []string {
+	var lines []string
+	for at := 0; at+len(text) <= length; at++ {
+		l := strings.Repeat(filler, length/len(filler)+1)[:length]
+		lines = append(lines, l[:at]+text+l[at+len(text):])
+	}
+	return lines
+}
+
+// TestLongLineWindows searches lines longer than a window of 64 bytes
+// (margin 16) with matches at every offset, read and mapped, in content,
+// count and files modes, and compares with the line-by-line reference:
+// a match of at most the margin is found once, wherever it lies.
+func TestLongLineWindows(t *testing.T) {
+	cases := []struct {
+		filler, text string
+		patterns     []string
+	}{
+		{"x", "needle", []string{"needle", "(?i)NEEDLE", "ne{2}dle", "[n][e]{1,3}dle|zzz", "needle|pin", "e", "xn", `\bneedle`, `needle\b`}},
+		{"é", "needle", []string{"needle", `n.{3}le`, "é", "ée", "(?i)Én"}},
+		{"ab ", "12345", []string{`\d\d\d`, `\d{2}`, `[0-9]`, `\b\d`, "45 |ab", `ab(c|1)`}},
+		{"a", "b", []string{"aa", "aaa", "ab", "a{3}b", "^a", "a$", "^", "$", `\b`, "a?"}},
+		{"k", "K", []string{"(?i)K", "(?i)kk"}},
+	}
+	// Where the long lines lie: among short lines, matching or not, and
+	// next to each other (context across them).
+	shapes := []func(line string) string{
+		func(line string) string { return "short\n" + line + "\nshort x needle\n" + line + "\n" },
+		func(line string) string { return "needle 1\n" + line + "\n" + line + "\nx\nneedle 2\r\n" + line },
+	}
+	modes := []Options{
+		{MaxColumns: 10},
+		{MaxColumns: 10, Before: 1, After: 1},
+		{MaxColumns: 10, Before: 2, After: 3},
+		{MaxColumns: 40, Before: 3},
+		{CountOnly: true},
+		{FirstOnly: true, CountOnly: true},
+		{FirstOnly: true, MaxColumns: 10},
+		{CountOnly: true, LineRanges: [][2]int{{2, 3}}},
+		{MaxColumns: 10, MaxMatchesPerFile: 2},
+	}
+	ctx := context.Background()
+	for _, c := range cases {
+		type search struct {
+			o Options
+			s *Scanner
+		}
+		var searches []search
+		for _, p := range c.patterns {
+			for _, mode := range modes {
+				o := mode
+				o.Pattern = p
+				m, err := Compile(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				searches = append(searches, search{o, m.NewScanner()})
+			}
+		}
+		for i, line := range windowLines(c.filler, c.text, 230) {
+			if i%7 != 0 && i > 120 {
+				continue // enough offsets past the third window
+			}
+			data := []byte(shapes[i%len(shapes)](line))
+			f := newMappedFile(t, data)
+			for _, se := range searches {
+				o, s := se.o, se.s
+				want := refSearch(o, data)
+				for _, mapped := range []bool{false, true} {
+					s.chunk, s.maxLine, s.mapMin = 8, 64, -1
+					var got *FileResult
+					var err error
+					if mapped {
+						got, err = f.search(ctx, s)
+					} else {
+						got, err = s.SearchReader(ctx, iotestOneByte(data))
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					// A text of 40 columns is more than a 64-byte window
+					// holds; FirstOnly does not read the rest of the line.
+					if d := diff(windowed(want, got, o), got); d != "" {
+						t.Fatalf("%q at %d in %q, %+v, mapped %v:\n%s", c.text, i, c.filler, o, mapped, d)
+					}
+				}
+			}
+			f.remove()
+		}
+	}
+}
+
+// TestLongLineNote: a pattern whose matches may be longer than the
+// overlap counts the long line (a match across a window edge may be
+// missed); a bounded one does not.
+func TestLongLineNote(t *testing.T) {
+	data := []byte("x\n" + strings.Repeat("ab ", 100) + "\n")
+	for _, c := range []struct {
+		pattern string
+		long    bool
+	}{
+		{"needle", false}, {`a\w{1,15}`, false}, {"(?i)b a|x", false}, {"", false},
+		{"a.*z", true}, {"a+", true}, {`\w{17}`, true}, {"ab a{15}", true},
+	} {
+		for _, count := range []bool{false, true} {
+			m, err := Compile(Options{Pattern: c.pattern, CountOnly: count})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := m.NewScanner()
+			s.chunk, s.maxLine = 8, 64 // a margin of 16 bytes
+			res, err := s.SearchReader(context.Background(), iotestOneByte(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (res.LongLines > 0) != c.long {
+				t.Errorf("%q: LongLines %d, want a count: %v", c.pattern, res.LongLines, c.long)
+			}
+		}
+	}
+}
+
+// TestLongLineRipgrep searches a 12 MiB line with matches around each edge
+// of its real windows (4 MiB, overlapping by Margin), read and mapped,
+// and compares the counts with ripgrep's (and the reference's).
+func TestLongLineRipgrep(t *testing.T) {
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		t.Skip("rg is not installed")
+	}
+	if testing.Short() {
+		t.Skip("12 MiB")
+	}
+	line := []byte(strings.Repeat("a", 12<<20))
+	var at []int
+	for _, edge := range []int{MaxLineBytes, 2*MaxLineBytes - Margin, 3*MaxLineBytes - 2*Margin} {
+		for _, d := range []int{-Margin - 20, -Margin - 8, -Margin - 4, -Margin, -20, -9, -8, -7, -3, -1, 0, 1, 5} {
+			at = append(at, edge+d)
+		}
+	}
+	for _, p := range at {
+		copy(line[p-1:], "a needle")
+	}
+	data := append([]byte("first a needle\n"), line...)
+	data = append(data, "\nlast\n"...)
+	dir := t.TempDir()
+	name := filepath.Join(dir, "long.txt")
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fsys := os.DirFS(dir)
+	for _, p := range []string{"needle", "a needle", "(?i)A NEEDLE", `e{2}d`, "a needle|x"} {
+		out, err := exec.Command(rg, "--no-config", "--count-matches", "-e", p, name).Output()
+		if err != nil {
+			t.Fatalf("rg: %v", err)
+		}
+		want, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+		ref := refSearch(Options{Pattern: p, CountOnly: true}, data)
+		if want != ref.Matches || ref.MatchLines != 2 {
+			t.Fatalf("%q: rg %d matches, the reference %d", p, want, ref.Matches)
+		}
+		m, err := Compile(Options{Pattern: p, CountOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mapped := range []bool{false, true} {
+			s := m.NewScanner()
+			if !mapped {
+				s.mapMin = -1
+			}
+			res, err := s.SearchFile(context.Background(), fsys, "long.txt", -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Matches != want || res.MatchLines != 2 || res.LongLines != 0 {
+				t.Errorf("%q mapped %v: %s; rg finds %d matches", p, mapped, fmtResult(res), want)
+			}
+		}
+	}
+}
