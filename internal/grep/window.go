@@ -39,9 +39,10 @@ type longLine struct {
 	// head is the start of the line as far as its first window owns it,
 	// cut to what can be shown, kept while the line is not reported: a
 	// later window may report it, or show it as context (ctx, once the
-	// line has ended; Number 0: none). before are the context lines
-	// before it, kept for a report in a later window, or to come before
-	// ctx (ctxBefore).
+	// line has ended; Number 0: none; a line out of the line ranges is
+	// never shown). before are the context lines before it, kept for a
+	// report in a later window, or to come before ctx (ctxBefore), even
+	// where ctx is not shown.
 	head      []byte
 	before    []Line
 	ctx       Line
@@ -148,10 +149,14 @@ func (fs *fileSearch) longLine(data []byte, from int) int {
 		default:
 			fs.count(n, k)
 		}
+	} else if lines && fs.contKey == 0 && fs.split {
+		// Out of the line ranges, the line is not shown, but the context
+		// lines before it may come before a match after it.
+		ll.before = fs.beforeLines(data, hs, n)
 	}
 	if fs.contKey != 0 && !fs.split {
 		// The line ends here: the lines after it come next.
-		if lines && fs.lastLine < n && ll.head != nil {
+		if lines && fs.lastLine < n {
 			ll.ctx = makeLine(ll.head, n, false, nil, o.MaxColumns)
 			ll.ctx.Cut = true
 			ll.ctxBefore = ll.before
