@@ -142,7 +142,7 @@ func (fs *fileSearch) longLine(data []byte, from int) int {
 				ll.before = fs.beforeLines(data, hs, n)
 			}
 		case report:
-			if fs.contKey != 0 && !fs.limitHit {
+			if fs.contKey != 0 {
 				fs.reportLong(n)
 			}
 			fs.reportText(data, hs, le, n, text, spans, k, fs.split || fs.contKey != 0)
@@ -206,11 +206,15 @@ func (fs *fileSearch) beforeLines(data []byte, ls, n int) []Line {
 }
 
 // reportLong readies the report of the long line numbered n in a window
-// after its first: the context lines saved before it come first, and a
-// context line that showed it gives way to the matching line.
+// after its first: a context line that showed it gives way to the
+// matching line, or goes when the limit of matching lines stops before it;
+// else the context lines saved before it come first.
 func (fs *fileSearch) reportLong(n int) {
 	if k := len(fs.res.Lines); k > 0 && fs.res.Lines[k-1].Number == n {
 		fs.res.Lines = fs.res.Lines[:k-1]
+	}
+	if fs.limitHit {
+		return
 	}
 	for _, l := range fs.long.before {
 		if l.Number > fs.lastLine {
