@@ -161,9 +161,7 @@ func (fs *fileSearch) longLine(data []byte, from int) int {
 			ll.ctx.Cut = true
 			ll.ctxBefore = ll.before
 		}
-		if fs.lastEnd == lineUnknown || fs.lastEnd < fs.off+le+1 {
-			fs.lastEnd = fs.off + le + 1
-		}
+		fs.longEnd(le)
 	}
 	if fs.split {
 		ll.walk = matchWalk{pos: base + max(w.pos, limit), prevEnd: base + w.prevEnd}
@@ -189,6 +187,14 @@ func (fs *fileSearch) candidate(data []byte, from, to int) bool {
 // lineUnknown is fileSearch.lastEnd inside a long line reported or shown
 // as context: the next lines start where it ends, not known yet.
 const lineUnknown = math.MaxInt
+
+// longEnd records that the long line the buffer continues ends at
+// data[le]: the lines after it start past it.
+func (fs *fileSearch) longEnd(le int) {
+	if fs.lastEnd == lineUnknown || fs.lastEnd < fs.off+le+1 {
+		fs.lastEnd = fs.off + le + 1
+	}
+}
 
 // beforeLines returns the context lines before the long line that starts
 // at data[ls] (number n), for a report in a later window, after

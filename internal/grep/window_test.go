@@ -250,38 +250,43 @@ func longRangeLines(lines ...string) []byte {
 }
 
 // TestLongLineRangesContext searches long lines (windows of 64 bytes)
-// with context before and after them and line ranges that cut through
-// that context, or a limit of matches, read and mapped, and compares with
-// the reference: the context lines before a long line out of the ranges
-// are kept for a match after it, those kept before a long line count by
-// their numbers, and a long line whose match past its first window is
-// over the limit is not shown as context.
+// with context before and after them, line ranges that cut through that
+// context, a limit of matching lines or FirstOnly, read and mapped, and
+// compares with the reference: the context lines before a long line out
+// of the ranges are kept for a match after it, those kept before a long
+// line count by their numbers, a long line whose match past its first
+// window is over the limit is not shown as context, and after-context
+// goes on past a long line once the search has stopped.
 func TestLongLineRangesContext(t *testing.T) {
 	type search struct {
 		data   []byte
 		ranges [][2]int
 		before int
 		after  int
-		max    int // MaxMatchesPerFile
+		max    int  // MaxMatchesPerFile
+		first  bool // FirstOnly
 	}
 	searches := []search{
 		// Line 3 (long, out of the ranges) ends the buffer that holds
 		// line 1: it comes before the match in line 4.
-		{longRangeLines("a", "a", "L100", "L100", "b needle"), [][2]int{{1, 1}, {4, 6}}, 3, 0, 0},
-		{longRangeLines("b needle", "L", "a", "L", "L100"), [][2]int{{3, 3}, {5, 6}}, 2, 0, 0},
-		{longRangeLines("a", "L", "L", "a", "L", "L3", "L3"), [][2]int{{4, 4}, {6, 7}}, 3, 2, 0},
-		{longRangeLines("L", "L", "L", "L", "L", "L100", "L3", "L3"), [][2]int{{4, 4}, {6, 8}}, 3, 2, 0},
+		{longRangeLines("a", "a", "L100", "L100", "b needle"), [][2]int{{1, 1}, {4, 6}}, 3, 0, 0, false},
+		{longRangeLines("b needle", "L", "a", "L", "L100"), [][2]int{{3, 3}, {5, 6}}, 2, 0, 0, false},
+		{longRangeLines("a", "L", "L", "a", "L", "L3", "L3"), [][2]int{{4, 4}, {6, 7}}, 3, 2, 0, false},
+		{longRangeLines("L", "L", "L", "L", "L", "L100", "L3", "L3"), [][2]int{{4, 4}, {6, 8}}, 3, 2, 0, false},
 		// Line 2 is out of the ranges: of the lines kept before line 3,
 		// only line 1 is shown, too far from line 4 for two lines before.
-		{longRangeLines("a", "a", "L", "b needle"), [][2]int{{1, 1}, {3, 4}}, 2, 0, 0},
-		{longRangeLines("b needle", "a", "L", "L", "L100", "L140", "b needle"), [][2]int{{1, 3}, {7, 7}}, 3, 0, 0},
+		{longRangeLines("a", "a", "L", "b needle"), [][2]int{{1, 1}, {3, 4}}, 2, 0, 0, false},
+		{longRangeLines("b needle", "a", "L", "L", "L100", "L140", "b needle"), [][2]int{{1, 3}, {7, 7}}, 3, 0, 0, false},
 		// The match of line 3 lies past its first window, shown as
 		// context after line 2: the limit stops before it.
-		{longRangeLines("L", "L3", "L100", "a"), nil, 0, 3, 1},
-		{longRangeLines("b needle", "a", "L", "L100"), [][2]int{{1, 3}, {4, 4}}, 1, 3, 1},
+		{longRangeLines("L", "L3", "L100", "a"), nil, 0, 3, 1, false},
+		{longRangeLines("b needle", "a", "L", "L100"), [][2]int{{1, 3}, {4, 4}}, 1, 3, 1, false},
+		// After the first match, the after-context goes on past the end
+		// of long line 2 (was a slice panic: where it ended was lost).
+		{longRangeLines("b needle", "L", "b needle", "L"), nil, 0, 3, 0, true},
 	}
 	r := rand.New(rand.NewPCG(3, 4))
-	kinds := []string{"a", "b needle", "", "L", "L3", "L60", "L100", "L145"}
+	kinds := []string{"a", "b needle", "", "c needle\r", "L", "L3", "L60", "L100", "L145"}
 	for range 3000 {
 		var s search
 		lines := make([]string, 2+r.IntN(9))
@@ -297,12 +302,13 @@ func TestLongLineRangesContext(t *testing.T) {
 		if r.IntN(5) == 0 {
 			s.max = 1 + r.IntN(3)
 		}
+		s.first = r.IntN(7) == 0
 		searches = append(searches, s)
 	}
 	ctx := context.Background()
 	for i, se := range searches {
 		for _, p := range []string{"needle", "ne{1,3}dle", "x{3}n", "^", "e$"} {
-			o := Options{Pattern: p, MaxColumns: 10, Before: se.before, After: se.after, LineRanges: se.ranges, MaxMatchesPerFile: se.max}
+			o := Options{Pattern: p, MaxColumns: []int{10, 0, 40}[i%3], FirstOnly: se.first, Before: se.before, After: se.after, LineRanges: se.ranges, MaxMatchesPerFile: se.max}
 			m, err := Compile(o)
 			if err != nil {
 				t.Fatal(err)
