@@ -135,7 +135,11 @@ func (fs *fileSearch) process(buf []byte, from, end int) {
 		}
 	}
 	if fs.stop {
-		// Only after-context is still wanted.
+		// Only after-context is still wanted: after the long line the
+		// buffer continues when it ends here.
+		if fs.contKey != 0 && !fs.split {
+			fs.longEnd(fs.contEnd)
+		}
 	} else if fs.m.whole {
 		fs.processWhole(data)
 	} else {

@@ -83,8 +83,8 @@ func (fs *fileSearch) emitBefore(data []byte, ls, n int) {
 	if ll := &fs.long; k < before && p == lo && ll.ctx.Number == n-k-1 && fs.lastLine < ll.ctx.Number {
 		// The line before is a long line that has ended: it shows from
 		// its head, after the lines kept from before it.
-		for _, l := range ll.ctxBefore[max(len(ll.ctxBefore)-(before-k-1), 0):] {
-			if l.Number > fs.lastLine {
+		for _, l := range ll.ctxBefore {
+			if l.Number >= n-before && l.Number > fs.lastLine {
 				fs.res.Lines = append(fs.res.Lines, l)
 				fs.lastLine = l.Number
 			}

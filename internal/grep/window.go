@@ -39,9 +39,10 @@ type longLine struct {
 	// head is the start of the line as far as its first window owns it,
 	// cut to what can be shown, kept while the line is not reported: a
 	// later window may report it, or show it as context (ctx, once the
-	// line has ended; Number 0: none). before are the context lines
-	// before it, kept for a report in a later window, or to come before
-	// ctx (ctxBefore).
+	// line has ended; Number 0: none; a line out of the line ranges is
+	// never shown). before are the context lines before it, kept for a
+	// report in a later window, or to come before ctx (ctxBefore), even
+	// where ctx is not shown.
 	head      []byte
 	before    []Line
 	ctx       Line
@@ -141,24 +142,26 @@ func (fs *fileSearch) longLine(data []byte, from int) int {
 				ll.before = fs.beforeLines(data, hs, n)
 			}
 		case report:
-			if fs.contKey != 0 && !fs.limitHit {
+			if fs.contKey != 0 {
 				fs.reportLong(n)
 			}
 			fs.reportText(data, hs, le, n, text, spans, k, fs.split || fs.contKey != 0)
 		default:
 			fs.count(n, k)
 		}
+	} else if lines && fs.contKey == 0 && fs.split {
+		// Out of the line ranges, the line is not shown, but the context
+		// lines before it may come before a match after it.
+		ll.before = fs.beforeLines(data, hs, n)
 	}
 	if fs.contKey != 0 && !fs.split {
 		// The line ends here: the lines after it come next.
-		if lines && fs.lastLine < n && ll.head != nil {
+		if lines && fs.lastLine < n {
 			ll.ctx = makeLine(ll.head, n, false, nil, o.MaxColumns)
 			ll.ctx.Cut = true
 			ll.ctxBefore = ll.before
 		}
-		if fs.lastEnd == lineUnknown || fs.lastEnd < fs.off+le+1 {
-			fs.lastEnd = fs.off + le + 1
-		}
+		fs.longEnd(le)
 	}
 	if fs.split {
 		ll.walk = matchWalk{pos: base + max(w.pos, limit), prevEnd: base + w.prevEnd}
@@ -185,6 +188,14 @@ func (fs *fileSearch) candidate(data []byte, from, to int) bool {
 // as context: the next lines start where it ends, not known yet.
 const lineUnknown = math.MaxInt
 
+// longEnd records that the long line the buffer continues ends at
+// data[le]: the lines after it start past it.
+func (fs *fileSearch) longEnd(le int) {
+	if fs.lastEnd == lineUnknown || fs.lastEnd < fs.off+le+1 {
+		fs.lastEnd = fs.off + le + 1
+	}
+}
+
 // beforeLines returns the context lines before the long line that starts
 // at data[ls] (number n), for a report in a later window, after
 // reporting the after-context lines due before it.
@@ -201,11 +212,15 @@ func (fs *fileSearch) beforeLines(data []byte, ls, n int) []Line {
 }
 
 // reportLong readies the report of the long line numbered n in a window
-// after its first: the context lines saved before it come first, and a
-// context line that showed it gives way to the matching line.
+// after its first: a context line that showed it gives way to the
+// matching line, or goes when the limit of matching lines stops before it;
+// else the context lines saved before it come first.
 func (fs *fileSearch) reportLong(n int) {
 	if k := len(fs.res.Lines); k > 0 && fs.res.Lines[k-1].Number == n {
 		fs.res.Lines = fs.res.Lines[:k-1]
+	}
+	if fs.limitHit {
+		return
 	}
 	for _, l := range fs.long.before {
 		if l.Number > fs.lastLine {

@@ -2,6 +2,7 @@ package grep
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -224,6 +225,115 @@ func TestLongLineRipgrep(t *testing.T) {
 			}
 			if res.Matches != want || res.MatchLines != 2 || res.LongLines != 0 {
 				t.Errorf("%q mapped %v: %s; rg finds %d matches", p, mapped, fmtResult(res), want)
+			}
+		}
+	}
+}
+
+// longRangeLines builds a file from lines where "L" stands for a long line
+// of 150 bytes (more than two test windows of 64) without a match, and
+// "L3", "L100" for one with "needle" at that offset: in its first window,
+// or in a later one.
+func longRangeLines(lines ...string) []byte {
+	var b strings.Builder
+	for _, l := range lines {
+		if at, ok := strings.CutPrefix(l, "L"); ok {
+			long := []byte(strings.Repeat("x", 150))
+			if n, err := strconv.Atoi(at); err == nil {
+				copy(long[n:], "needle")
+			}
+			l = string(long)
+		}
+		b.WriteString(l + "\n")
+	}
+	return []byte(b.String())
+}
+
+// TestLongLineRangesContext searches long lines (windows of 64 bytes)
+// with context before and after them, line ranges that cut through that
+// context, a limit of matching lines or FirstOnly, read and mapped, and
+// compares with the reference: the context lines before a long line out
+// of the ranges are kept for a match after it, those kept before a long
+// line count by their numbers, a long line whose match past its first
+// window is over the limit is not shown as context, and after-context
+// goes on past a long line once the search has stopped.
+func TestLongLineRangesContext(t *testing.T) {
+	type search struct {
+		data   []byte
+		ranges [][2]int
+		before int
+		after  int
+		max    int  // MaxMatchesPerFile
+		first  bool // FirstOnly
+	}
+	searches := []search{
+		// Line 3 (long, out of the ranges) ends the buffer that holds
+		// line 1: it comes before the match in line 4.
+		{longRangeLines("a", "a", "L100", "L100", "b needle"), [][2]int{{1, 1}, {4, 6}}, 3, 0, 0, false},
+		{longRangeLines("b needle", "L", "a", "L", "L100"), [][2]int{{3, 3}, {5, 6}}, 2, 0, 0, false},
+		{longRangeLines("a", "L", "L", "a", "L", "L3", "L3"), [][2]int{{4, 4}, {6, 7}}, 3, 2, 0, false},
+		{longRangeLines("L", "L", "L", "L", "L", "L100", "L3", "L3"), [][2]int{{4, 4}, {6, 8}}, 3, 2, 0, false},
+		// Line 2 is out of the ranges: of the lines kept before line 3,
+		// only line 1 is shown, too far from line 4 for two lines before.
+		{longRangeLines("a", "a", "L", "b needle"), [][2]int{{1, 1}, {3, 4}}, 2, 0, 0, false},
+		{longRangeLines("b needle", "a", "L", "L", "L100", "L140", "b needle"), [][2]int{{1, 3}, {7, 7}}, 3, 0, 0, false},
+		// The match of line 3 lies past its first window, shown as
+		// context after line 2: the limit stops before it.
+		{longRangeLines("L", "L3", "L100", "a"), nil, 0, 3, 1, false},
+		{longRangeLines("b needle", "a", "L", "L100"), [][2]int{{1, 3}, {4, 4}}, 1, 3, 1, false},
+		// After the first match, the after-context goes on past the end
+		// of long line 2 (was a slice panic: where it ended was lost).
+		{longRangeLines("b needle", "L", "b needle", "L"), nil, 0, 3, 0, true},
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	kinds := []string{"a", "b needle", "", "c needle\r", "L", "L3", "L60", "L100", "L145"}
+	for range 3000 {
+		var s search
+		lines := make([]string, 2+r.IntN(9))
+		for i := range lines {
+			lines[i] = kinds[r.IntN(len(kinds))]
+		}
+		s.data = longRangeLines(lines...)
+		for k := 1 + r.IntN(3); k > 0; k-- {
+			a := 1 + r.IntN(len(lines))
+			s.ranges = append(s.ranges, [2]int{a, a + r.IntN(3)})
+		}
+		s.before, s.after = r.IntN(6), r.IntN(5)
+		if r.IntN(5) == 0 {
+			s.max = 1 + r.IntN(3)
+		}
+		s.first = r.IntN(7) == 0
+		searches = append(searches, s)
+	}
+	ctx := context.Background()
+	for i, se := range searches {
+		for _, p := range []string{"needle", "ne{1,3}dle", "x{3}n", "^", "e$"} {
+			o := Options{Pattern: p, MaxColumns: []int{10, 0, 40}[i%3], FirstOnly: se.first, Before: se.before, After: se.after, LineRanges: se.ranges, MaxMatchesPerFile: se.max}
+			m, err := Compile(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := refSearch(o, se.data)
+			s := m.NewScanner()
+			for _, mapped := range []bool{false, true} {
+				if mapped && i%10 != 0 && i >= 6 {
+					continue // a mapped file for the table and every tenth search
+				}
+				s.chunk, s.maxLine, s.mapMin = 8, 64, -1
+				var got *FileResult
+				if mapped {
+					f := newMappedFile(t, se.data)
+					got, err = f.search(ctx, s)
+					f.remove()
+				} else {
+					got, err = s.SearchReader(ctx, iotestOneByte(se.data))
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := diff(windowed(want, got, o), got); d != "" {
+					t.Fatalf("search %d %q in %q, %+v, mapped %v:\n%s", i, p, se.data, o, mapped, d)
+				}
 			}
 		}
 	}
