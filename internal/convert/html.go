@@ -14,6 +14,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/textio"
 )
 
 // The bounds of the HTML that HTMLToMarkdown converts: the DOMs that HTML
@@ -61,7 +62,7 @@ func HTMLToMarkdown(ctx context.Context, r io.Reader, baseURL string) (string, e
 	}
 	page, why := CutHTML(string(b))
 	b = nil
-	doc, err := html.Parse(ctxReader{ctx, strings.NewReader(page)})
+	doc, err := html.Parse(textio.ContextReader(ctx, strings.NewReader(page)))
 	if err != nil {
 		return "", err
 	}
@@ -101,17 +102,4 @@ func HTMLToMarkdown(ctx context.Context, r io.Reader, baseURL string) (string, e
 		return string(md), &errs.Partial{Reason: "the HTML was cut " + why + " (the rest is not shown)"}
 	}
 	return string(md), nil
-}
-
-// ctxReader fails reads once ctx is done, so that a parse stops.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (r ctxReader) Read(p []byte) (int, error) {
-	if err := r.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return r.r.Read(p)
 }

@@ -111,19 +111,9 @@ func Compile(o Options) (*Matcher, error) {
 			return nil, errs.New(errs.InvalidParam, "Invalid line range %d-%d: lines are numbered from 1", r[0], r[1])
 		}
 	}
-	flags := syntax.Perl
-	if o.IgnoreCase {
-		flags |= syntax.FoldCase
-	}
-	if o.Multiline {
-		flags &^= syntax.OneLine
-	}
-	if o.DotAll {
-		flags |= syntax.DotNL
-	}
-	tree, err := syntax.Parse(o.Pattern, flags)
+	tree, err := parse(o)
 	if err != nil {
-		return nil, regexError(o.Pattern, err)
+		return nil, err
 	}
 	tree = tree.Simplify()
 	prog, err := syntax.Compile(tree)

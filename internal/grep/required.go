@@ -21,19 +21,9 @@ type Literals struct {
 // RequiredLiterals analyses o's pattern with o's case and line flags, as
 // Compile does. An invalid pattern gives Compile's error.
 func RequiredLiterals(o Options) (Literals, error) {
-	flags := syntax.Perl
-	if o.IgnoreCase {
-		flags |= syntax.FoldCase
-	}
-	if o.Multiline {
-		flags &^= syntax.OneLine
-	}
-	if o.DotAll {
-		flags |= syntax.DotNL
-	}
-	tree, err := syntax.Parse(o.Pattern, flags)
+	tree, err := parse(o)
 	if err != nil {
-		return Literals{}, regexError(o.Pattern, err)
+		return Literals{}, err
 	}
 	in := analyze(tree.Simplify())
 	set := in.best()
@@ -47,4 +37,24 @@ func RequiredLiterals(o Options) (Literals, error) {
 		}
 	}
 	return l, nil
+}
+
+// parse parses o's pattern with o's case and line flags; an invalid
+// pattern gives the error Compile reports.
+func parse(o Options) (*syntax.Regexp, error) {
+	flags := syntax.Perl
+	if o.IgnoreCase {
+		flags |= syntax.FoldCase
+	}
+	if o.Multiline {
+		flags &^= syntax.OneLine
+	}
+	if o.DotAll {
+		flags |= syntax.DotNL
+	}
+	tree, err := syntax.Parse(o.Pattern, flags)
+	if err != nil {
+		return nil, regexError(o.Pattern, err)
+	}
+	return tree, nil
 }

@@ -14,13 +14,14 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/scoutkit/scout/internal/textio"
 )
 
 // Article is the main content of a page.
@@ -48,7 +49,7 @@ var attempts = []flags{
 func Extract(ctx context.Context, page string) (Article, bool) {
 	// Parsed once: the parser's time grows with the nesting, a copy's
 	// does not. Each attempt changes its own copy; the last takes doc.
-	doc, err := html.Parse(ctxReader{ctx, strings.NewReader(page)})
+	doc, err := html.Parse(textio.ContextReader(ctx, strings.NewReader(page)))
 	if err != nil {
 		return Article{}, false
 	}
@@ -92,19 +93,6 @@ type extractor struct {
 type counts struct {
 	chars, linkChars, commas   int
 	p, img, li, embeds, header int // header: th, thead, caption, colgroup
-}
-
-// ctxReader fails reads once ctx is done, so that a parse stops.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (r ctxReader) Read(p []byte) (int, error) {
-	if err := r.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return r.r.Read(p)
 }
 
 // extract runs one attempt; it returns an empty Article when ctx ends.
