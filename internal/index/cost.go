@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -14,8 +15,10 @@ import (
 // a probe's cap and deadline.
 type Costs struct {
 	// ScanRate is the bytes of indexed content a scan of the whole tree
-	// reads per second.
-	ScanRate float64
+	// reads per second on each processor it runs on, counted up to
+	// ScanProcs.
+	ScanRate  float64
+	ScanProcs int
 	// MinScan is the least a scan is estimated to take.
 	MinScan time.Duration
 	// ProbePerFile is the index's time per matching file it names, and
@@ -33,16 +36,20 @@ type Costs struct {
 }
 
 // Prior is the cost model a process starts from; tests replace it. The
-// figures were measured on a 2-core machine: a scan of the Go source tree
-// (130 MB, 11,478 files) takes 60-170 ms, of a 1 GB tree 0.9-2 s; a zoekt
-// webserver names matching files at 12-19 µs each for a rare pattern and
-// 20-50 µs for a common one (whose many lines it returns); Scout reads a
-// candidate in 25-40 µs; git diff and git ls-files --others together take
-// 2-7 µs per file.
+// figures were measured on a 2-core machine, with the tree in the page
+// cache: a scan of the Go source tree (130 MB, 11,478 files) takes 60-170
+// ms, of a 1 GB tree 0.45-2 s; a zoekt webserver names matching files at
+// 12-19 µs each for a rare pattern, and a probe capped at n matches of a
+// common one (whose many lines it returns, every shard up to the cap)
+// takes about 20 ms plus 60-90 µs per match; Scout reads a candidate in
+// 25-40 µs; git diff and git ls-files --others together take 2-7 µs per
+// file. The scan's rate is the least expected: an estimate too low only
+// scans where the index might have won.
 var Prior = Costs{
 	ScanRate:      1 << 30,
+	ScanProcs:     8,
 	MinScan:       10 * time.Millisecond,
-	ProbePerFile:  30 * time.Microsecond,
+	ProbePerFile:  60 * time.Microsecond,
 	VerifyPerFile: 40 * time.Microsecond,
 	GitPerFile:    4 * time.Microsecond,
 	Learn:         true,
@@ -56,7 +63,7 @@ const (
 	// winNum/winDen of a scan, and a probe that finds the pattern too
 	// common (its answer capped) at most 1/wasteShare of one.
 	winNum, winDen = 3, 4
-	wasteShare     = 16
+	wasteShare     = 32
 	// deadlineShare: an index on this machine gets 1/deadlineShare of a
 	// scan's estimated time (plus git's, when the tree is not watched)
 	// before the plan gives up and scans.
@@ -179,7 +186,8 @@ const scopedShare = 0.25
 // kind over an index of bytes; scoped says the request reads part of the
 // tree (paths, globs, types).
 func (m *model) estimate(shape string, k kind, bytes int64, scoped bool) *estimate {
-	prior := time.Duration(float64(bytes) / Prior.ScanRate * float64(time.Second))
+	procs := max(min(runtime.GOMAXPROCS(0), Prior.ScanProcs), 1)
+	prior := time.Duration(float64(bytes) / (Prior.ScanRate * float64(procs)) * float64(time.Second))
 	if scoped {
 		prior = time.Duration(float64(prior) * scopedShare)
 	}
@@ -235,7 +243,7 @@ func (e *estimate) rates() *rates {
 // can name and read (at the larger of the sum of its parts' learned times
 // per file and its own), after git's listing of the changes (0 when the
 // tree is watched), in three quarters of a scan, and no more than the
-// index names in a sixteenth of one (what a capped probe wastes).
+// index names in a thirty-second of one (what a capped probe wastes).
 func (e *estimate) cap() int {
 	probe, verify, path := e.perFile()
 	n := min(float64(e.scan*winNum/winDen-e.git)/float64(max(probe+verify, path, time.Nanosecond)),

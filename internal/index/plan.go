@@ -108,12 +108,12 @@ var MinBytes int64 = 32 << 20
 // is a scan's in either case.
 //
 // The plan decides before any scan starts. It estimates the scan's time
-// (from the indexed bytes, a quarter of them for a search of part of the
-// tree, refined by the scans of the same shape this process has timed),
-// and asks the index for at most as many files as the index path can name
-// and read (after git's listing of the changes, when the tree is not
-// watched) in three quarters of that time, and no more than the index
-// names in a sixteenth of it: an answer within the cap is read file by
+// (from the indexed bytes and the processors, a quarter of them for a
+// search of part of the tree, refined by the scans of the same shape this
+// process has timed), and asks the index for at most as many files as the
+// index path can name and read (after git's listing of the changes, when
+// the tree is not watched) in three quarters of that time, and no more
+// than the index names in a thirty-second of it: an answer within the cap is read file by
 // file, a capped one means a scan (and is remembered for the query at
 // that commit, so that the next such search scans at once, as an answer's
 // size lifts the next cap of the same query). Git is asked only once the
@@ -165,6 +165,9 @@ func Search(ctx context.Context, fsys fs.FS, root string, req search.Request, b 
 			return s.out, Report{Fallback: Deadline, Detail: fmt.Sprintf("a scan started beside the plan finished first, after %v", time.Since(start).Round(time.Millisecond))}, nil
 		case p := <-plans:
 			d := p.d
+			if d.learn != nil {
+				defer d.learn()
+			}
 			switch {
 			case p.err != nil:
 				return nil, d.rep, p.err
@@ -199,6 +202,9 @@ type decision struct {
 	rep  Report
 	cand *search.Candidates
 	est  *estimate
+	// learn, when not nil, starts what the plan wants learned once the
+	// search has answered.
+	learn func()
 }
 
 // plan decides how to answer req. For an index on another machine, it
@@ -273,10 +279,12 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	est.git = git
 	if watched && git > 0 {
 		// A watched tree whose changes since this commit are not known
-		// yet: learn them now, whatever the index answers (a pattern too
-		// common never asks git), so that the next search knows them
-		// without git.
-		go func() { _, _ = tr.changes(context.WithoutCancel(ctx), st.Commit, false) }()
+		// yet: learn them once the search has answered, whatever the
+		// index answers (a pattern too common never asks git), so that
+		// the next search knows them without git, and git does not
+		// compete with this search's scan.
+		commit := st.Commit
+		d.learn = func() { go func() { _, _ = tr.changes(context.WithoutCancel(ctx), commit, false) }() }
 	}
 	if !watched && git > est.scan/2 {
 		d.rep.Fallback, d.rep.Detail = ColdOverlay, fmt.Sprintf("finding the changed files with git would take about %v, a scan about %v", git.Round(time.Millisecond), est.scan.Round(time.Millisecond))

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -59,13 +60,19 @@ func (f *fakeBackend) Unindexed(ctx context.Context, commit string) ([]Unindexed
 
 // lenient lets the index answer on the tests' tiny trees: no size
 // threshold, no cost for asking git, a scan estimated at minScan (which
-// sets the probe's cap and deadline), nothing learned.
+// sets the probe's cap and deadline, and when a scan races the plan) and
+// at a GiB a second whatever the processors, nothing learned.
 func lenient(t *testing.T, minScan time.Duration) {
 	minBytes, prior := MinBytes, Prior
 	t.Cleanup(func() { MinBytes, Prior = minBytes, prior })
 	MinBytes = 0
-	Prior.MinScan, Prior.GitPerFile, Prior.Learn = minScan, 0, false
+	Prior.MinScan, Prior.GitPerFile, Prior.Learn, Prior.ScanProcs = minScan, 0, false, 1
 }
+
+// wasteCap is the cap of a probe when a scan is estimated at scan and the
+// index path has no other bound: what the index names in a
+// thirty-second of it.
+func wasteCap(scan time.Duration) int { return int(scan / wasteShare / Prior.ProbePerFile) }
 
 func TestPlan(t *testing.T) {
 	lenient(t, time.Minute)
@@ -200,9 +207,9 @@ func TestPlan(t *testing.T) {
 	}{
 		{search.Request{Grep: grep.Options{Pattern: "needle", IgnoreCase: true}, Globs: []string{"*.go", "!b*"}, Types: []string{"go"}},
 			&Query{Commit: commit, Pattern: `NEEDLE`, IgnoreCase: true,
-				Include: []string{`^(?s:(?:.*/)?[^/]*\.go)$`, `^(?:.*/)?(?:[^/]+\.go)$`}, Exclude: []string{`^(?s:(?:.*/)?b[^/]*)$`}, MaxFiles: maxCap}},
+				Include: []string{`^(?s:(?:.*/)?[^/]*\.go)$`, `^(?:.*/)?(?:[^/]+\.go)$`}, Exclude: []string{`^(?s:(?:.*/)?b[^/]*)$`}, MaxFiles: wasteCap(time.Minute)}},
 		{search.Request{Grep: grep.Options{Pattern: "^needle (one|two)$"}, Paths: []string{"docs", "a.go"}},
-			&Query{Commit: commit, Pattern: `(?m:^\x{feff}?needle (one|two)\r?$)`, Include: []string{`(?:^docs/|^a\.go$)`}, MaxFiles: maxCap}},
+			&Query{Commit: commit, Pattern: `(?m:^\x{feff}?needle (one|two)\r?$)`, Include: []string{`(?:^docs/|^a\.go$)`}, MaxFiles: wasteCap(time.Minute)}},
 	} {
 		f := good()
 		tc.r.MaxFileSize = -1
@@ -270,14 +277,14 @@ func TestCosts(t *testing.T) {
 	defer release()
 	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
 	f := &fakeBackend{status: Status{Commit: commit, Files: 3, Bytes: 1 << 30, Endpoints: 1, Local: true}, files: []string{"a.go", "b.go"}}
-	// 1 GiB: a scan of a second by the prior; a 16th of it at 30 µs per
-	// file named (three quarters at 30 + 40 µs per file named and read
+	// 1 GiB: a scan of a second by the prior; a 32nd of it at 60 µs per
+	// file named (three quarters at 60 + 40 µs per file named and read
 	// would allow more).
 	if _, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || !rep.Index {
 		t.Fatalf("%v %+v", err, rep)
 	}
-	if q := f.last.Load().(*Query); q.MaxFiles != 2083 {
-		t.Errorf("cap %d, want 2083", q.MaxFiles)
+	if q := f.last.Load().(*Query); q.MaxFiles != 520 {
+		t.Errorf("cap %d, want 520", q.MaxFiles)
 	}
 	// Too common: the answer is capped, the tree scanned, and the scan's
 	// time (much less than a second) learned for the shape.
@@ -306,7 +313,7 @@ func TestCosts(t *testing.T) {
 	if _, rep, err := Search(context.Background(), fsys, g.dir, glob, f); err != nil || !rep.Index && rep.Fallback != Deadline {
 		t.Fatalf("%v %+v", err, rep)
 	}
-	if q := f.last.Load().(*Query); q.MaxFiles >= 2083 || q.MaxFiles < minCap {
+	if q := f.last.Load().(*Query); q.MaxFiles >= 520 || q.MaxFiles < minCap {
 		t.Errorf("cap %d after a fast scan", q.MaxFiles)
 	}
 }
@@ -320,18 +327,18 @@ func TestCapLearnsThePath(t *testing.T) {
 	m := modelOf(t.TempDir())
 	k := kind{literal: true}
 	e := m.estimate("shape", k, 1<<30, false) // a scan of a second by the prior
-	if c := e.cap(); c != 2083 {
-		t.Fatalf("prior cap %d, want 2083", c)
+	if c := e.cap(); c != 520 {
+		t.Fatalf("prior cap %d, want 520", c)
 	}
 	e.git = time.Millisecond
-	e.verified(1000, 10*time.Millisecond, time.Second)
-	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 2083 {
-		t.Errorf("cap %d after a search with git, want 2083 still", c)
+	e.verified(1000, 10*time.Millisecond, 2*time.Second)
+	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 520 {
+		t.Errorf("cap %d after a search with git, want 520 still", c)
 	}
 	e.git = 0
-	e.verified(1000, 10*time.Millisecond, time.Second) // 1 ms per candidate in all
-	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 750 {
-		t.Errorf("cap %d, want 750", c)
+	e.verified(1000, 10*time.Millisecond, 2*time.Second) // 2 ms per candidate in all
+	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 375 {
+		t.Errorf("cap %d, want 375", c)
 	}
 }
 
@@ -356,8 +363,8 @@ func TestKnownSize(t *testing.T) {
 	if _, ok := m.knownSize(&other); ok {
 		t.Error("a size known at another commit")
 	}
-	// 70 µs a file by the prior: 5,000 files take 350 ms, 20,000 take
-	// 1.4 s, against three quarters of the scan (750 ms), less git's time.
+	// 100 µs a file by the prior: 5,000 files take 500 ms, 20,000 take
+	// 2 s, against three quarters of the scan (750 ms), less git's time.
 	for _, tc := range []struct {
 		n    int
 		git  time.Duration
@@ -456,4 +463,20 @@ func TestWatchedBase(t *testing.T) {
 	tr.mu.Lock()
 	tr.reset()
 	tr.mu.Unlock()
+}
+
+// TestScanProcs: the prior's scan rate is per processor, up to ScanProcs.
+func TestScanProcs(t *testing.T) {
+	lenient(t, 0)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	m := modelOf(t.TempDir())
+	for _, tc := range []struct {
+		procs int
+		want  time.Duration
+	}{{1, time.Second}, {2, time.Second / 2}, {8, time.Second / 4}} {
+		Prior.ScanProcs = tc.procs
+		if got := m.estimate("shape", kind{}, 1<<30, false).scan; got != tc.want {
+			t.Errorf("ScanProcs %d at GOMAXPROCS 4: a GiB is scanned in %v, want %v", tc.procs, got, tc.want)
+		}
+	}
 }
