@@ -480,10 +480,9 @@ func TestZoektGoroot(t *testing.T) {
 	}
 	bins := zoektBins(t)
 	// The cases say which backend must answer: a scan is taken to cost 2 s
-	// and the index 62.5 µs per file it names, so a probe asks for 1,000
-	// files (a 32nd of a scan), a scan races the plan from 62.5 ms, and
-	// the index path, once taken, has 546 ms (a quarter of a scan and
-	// git's 46 ms), times the machine's load.
+	// and the index 62.5 µs per file it names, so a probe asks for 2,000
+	// files (a 16th of a scan), and an index on this machine has 546 ms
+	// (a quarter of a scan and git's 46 ms), times the machine's load.
 	fixedCosts(t, 2*time.Second)
 	index.Prior.ProbePerFile = 62500 * time.Nanosecond
 	work := t.TempDir()

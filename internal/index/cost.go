@@ -39,17 +39,16 @@ type Costs struct {
 // figures were measured on a 2-core machine, with the tree in the page
 // cache: a scan of the Go source tree (130 MB, 11,478 files) takes 60-170
 // ms, of a 1 GB tree 0.45-2 s; a zoekt webserver names matching files at
-// 12-19 µs each for a rare pattern, and a probe capped at n matches of a
-// common one (whose many lines it returns, every shard up to the cap)
-// takes about 20 ms plus 60-90 µs per match; Scout reads a candidate in
-// 25-40 µs; git diff and git ls-files --others together take 2-7 µs per
-// file. The scan's rate is the least expected: an estimate too low only
-// scans where the index might have won.
+// 12-19 µs each for a rare pattern, and a probe of a common one capped at
+// n matches (shared by the shards) takes 3 ms plus 15-22 µs per match;
+// Scout reads a candidate in 25-40 µs; git diff and git ls-files --others
+// together take 2-7 µs per file. The scan's rate is the least expected:
+// an estimate too low only scans where the index might have won.
 var Prior = Costs{
 	ScanRate:      1 << 30,
 	ScanProcs:     8,
 	MinScan:       10 * time.Millisecond,
-	ProbePerFile:  60 * time.Microsecond,
+	ProbePerFile:  20 * time.Microsecond,
 	VerifyPerFile: 40 * time.Microsecond,
 	GitPerFile:    4 * time.Microsecond,
 	Learn:         true,
@@ -63,7 +62,7 @@ const (
 	// winNum/winDen of a scan, and a probe that finds the pattern too
 	// common (its answer capped) at most 1/wasteShare of one.
 	winNum, winDen = 3, 4
-	wasteShare     = 32
+	wasteShare     = 16
 	// deadlineShare: an index on this machine gets 1/deadlineShare of a
 	// scan's estimated time (plus git's, when the tree is not watched)
 	// before the plan gives up and scans.
@@ -243,7 +242,7 @@ func (e *estimate) rates() *rates {
 // can name and read (at the larger of the sum of its parts' learned times
 // per file and its own), after git's listing of the changes (0 when the
 // tree is watched), in three quarters of a scan, and no more than the
-// index names in a thirty-second of one (what a capped probe wastes).
+// index names in a sixteenth of one (what a capped probe wastes).
 func (e *estimate) cap() int {
 	probe, verify, path := e.perFile()
 	n := min(float64(e.scan*winNum/winDen-e.git)/float64(max(probe+verify, path, time.Nanosecond)),

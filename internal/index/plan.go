@@ -113,7 +113,7 @@ var MinBytes int64 = 32 << 20
 // process has timed), and asks the index for at most as many files as the
 // index path can name and read (after git's listing of the changes, when
 // the tree is not watched) in three quarters of that time, and no more
-// than the index names in a thirty-second of it: an answer within the cap is read file by
+// than the index names in a sixteenth of it: an answer within the cap is read file by
 // file, a capped one means a scan (and is remembered for the query at
 // that commit, so that the next such search scans at once, as an answer's
 // size lifts the next cap of the same query). Git is asked only once the

@@ -69,10 +69,6 @@ func lenient(t *testing.T, minScan time.Duration) {
 	Prior.MinScan, Prior.GitPerFile, Prior.Learn, Prior.ScanProcs = minScan, 0, false, 1
 }
 
-// wasteCap is the cap of a probe when a scan is estimated at scan and the
-// index path has no other bound: what the index names in a
-// thirty-second of it.
-func wasteCap(scan time.Duration) int { return int(scan / wasteShare / Prior.ProbePerFile) }
 
 func TestPlan(t *testing.T) {
 	lenient(t, time.Minute)
@@ -207,9 +203,9 @@ func TestPlan(t *testing.T) {
 	}{
 		{search.Request{Grep: grep.Options{Pattern: "needle", IgnoreCase: true}, Globs: []string{"*.go", "!b*"}, Types: []string{"go"}},
 			&Query{Commit: commit, Pattern: `NEEDLE`, IgnoreCase: true,
-				Include: []string{`^(?s:(?:.*/)?[^/]*\.go)$`, `^(?:.*/)?(?:[^/]+\.go)$`}, Exclude: []string{`^(?s:(?:.*/)?b[^/]*)$`}, MaxFiles: wasteCap(time.Minute)}},
+				Include: []string{`^(?s:(?:.*/)?[^/]*\.go)$`, `^(?:.*/)?(?:[^/]+\.go)$`}, Exclude: []string{`^(?s:(?:.*/)?b[^/]*)$`}, MaxFiles: maxCap}},
 		{search.Request{Grep: grep.Options{Pattern: "^needle (one|two)$"}, Paths: []string{"docs", "a.go"}},
-			&Query{Commit: commit, Pattern: `(?m:^\x{feff}?needle (one|two)\r?$)`, Include: []string{`(?:^docs/|^a\.go$)`}, MaxFiles: wasteCap(time.Minute)}},
+			&Query{Commit: commit, Pattern: `(?m:^\x{feff}?needle (one|two)\r?$)`, Include: []string{`(?:^docs/|^a\.go$)`}, MaxFiles: maxCap}},
 	} {
 		f := good()
 		tc.r.MaxFileSize = -1
@@ -277,14 +273,14 @@ func TestCosts(t *testing.T) {
 	defer release()
 	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
 	f := &fakeBackend{status: Status{Commit: commit, Files: 3, Bytes: 1 << 30, Endpoints: 1, Local: true}, files: []string{"a.go", "b.go"}}
-	// 1 GiB: a scan of a second by the prior; a 32nd of it at 60 µs per
-	// file named (three quarters at 60 + 40 µs per file named and read
+	// 1 GiB: a scan of a second by the prior; a 16th of it at 20 µs per
+	// file named (three quarters at 20 + 40 µs per file named and read
 	// would allow more).
 	if _, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || !rep.Index {
 		t.Fatalf("%v %+v", err, rep)
 	}
-	if q := f.last.Load().(*Query); q.MaxFiles != 520 {
-		t.Errorf("cap %d, want 520", q.MaxFiles)
+	if q := f.last.Load().(*Query); q.MaxFiles != 3125 {
+		t.Errorf("cap %d, want 3125", q.MaxFiles)
 	}
 	// Too common: the answer is capped, the tree scanned, and the scan's
 	// time (much less than a second) learned for the shape.
@@ -313,7 +309,7 @@ func TestCosts(t *testing.T) {
 	if _, rep, err := Search(context.Background(), fsys, g.dir, glob, f); err != nil || !rep.Index && rep.Fallback != Deadline {
 		t.Fatalf("%v %+v", err, rep)
 	}
-	if q := f.last.Load().(*Query); q.MaxFiles >= 520 || q.MaxFiles < minCap {
+	if q := f.last.Load().(*Query); q.MaxFiles >= 3125 || q.MaxFiles < minCap {
 		t.Errorf("cap %d after a fast scan", q.MaxFiles)
 	}
 }
@@ -327,13 +323,13 @@ func TestCapLearnsThePath(t *testing.T) {
 	m := modelOf(t.TempDir())
 	k := kind{literal: true}
 	e := m.estimate("shape", k, 1<<30, false) // a scan of a second by the prior
-	if c := e.cap(); c != 520 {
-		t.Fatalf("prior cap %d, want 520", c)
+	if c := e.cap(); c != 3125 {
+		t.Fatalf("prior cap %d, want 3125", c)
 	}
 	e.git = time.Millisecond
 	e.verified(1000, 10*time.Millisecond, 2*time.Second)
-	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 520 {
-		t.Errorf("cap %d after a search with git, want 520 still", c)
+	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 3125 {
+		t.Errorf("cap %d after a search with git, want 3125 still", c)
 	}
 	e.git = 0
 	e.verified(1000, 10*time.Millisecond, 2*time.Second) // 2 ms per candidate in all
@@ -363,8 +359,8 @@ func TestKnownSize(t *testing.T) {
 	if _, ok := m.knownSize(&other); ok {
 		t.Error("a size known at another commit")
 	}
-	// 100 µs a file by the prior: 5,000 files take 500 ms, 20,000 take
-	// 2 s, against three quarters of the scan (750 ms), less git's time.
+	// 60 µs a file by the prior: 5,000 files take 300 ms, 20,000 take
+	// 1.2 s, against three quarters of the scan (750 ms), less git's time.
 	for _, tc := range []struct {
 		n    int
 		git  time.Duration
