@@ -69,7 +69,6 @@ func lenient(t *testing.T, minScan time.Duration) {
 	Prior.MinScan, Prior.GitPerFile, Prior.Learn, Prior.ScanProcs = minScan, 0, false, 1
 }
 
-
 func TestPlan(t *testing.T) {
 	lenient(t, time.Minute)
 	g := newGitRepo(t, map[string]string{
