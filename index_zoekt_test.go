@@ -132,15 +132,16 @@ func noThresholds(t *testing.T) {
 	fixedCosts(t, time.Minute)
 	minBytes := index.MinBytes
 	index.MinBytes = 0
-	t.Cleanup(func() { index.MinBytes = minBytes })
+	t.Cleanup(func() { index.Settle(); index.MinBytes = minBytes })
 }
 
 // fixedCosts makes the planner's estimates fixed: a scan takes at least
 // minScan, and nothing is learned from the searches.
 func fixedCosts(t *testing.T, minScan time.Duration) {
 	prior := index.Prior
+	index.Settle()
 	index.Prior.MinScan, index.Prior.Learn = minScan, false
-	t.Cleanup(func() { index.Prior = prior })
+	t.Cleanup(func() { index.Settle(); index.Prior = prior })
 }
 
 // waitCommit waits until the webservers hold commit (a re-index is
@@ -536,11 +537,12 @@ func TestZoektGoroot(t *testing.T) {
 	}
 	bins := zoektBins(t)
 	// The cases say which backend must answer: a scan is taken to cost 2 s
-	// and the index 62.5 µs per file it names, so a probe asks for 2,000
-	// files (a 16th of a scan), and an index on this machine has 546 ms
-	// (a quarter of a scan and git's 46 ms), times the machine's load.
+	// and the index 15.625 µs per file it names, so a probe asks for 2,000
+	// files (a 64th of a scan), which the shards share, and an index on
+	// this machine has 546 ms (a quarter of a scan and git's 46 ms), times
+	// the machine's load.
 	fixedCosts(t, 2*time.Second)
-	index.Prior.ProbePerFile = 62500 * time.Nanosecond
+	index.Prior.ProbePerFile = 15625 * time.Nanosecond
 	work := t.TempDir()
 	repo := filepath.Join(work, "gosrc")
 	out, err := exec.Command("cp", "-a", filepath.Join(runtime.GOROOT(), "src"), repo).CombinedOutput()

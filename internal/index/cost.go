@@ -62,7 +62,7 @@ const (
 	// winNum/winDen of a scan, and a probe that finds the pattern too
 	// common (its answer capped) at most 1/wasteShare of one.
 	winNum, winDen = 3, 4
-	wasteShare     = 16
+	wasteShare     = 64
 	// deadlineShare: an index on this machine gets 1/deadlineShare of a
 	// scan's estimated time (plus git's, when the tree is not watched)
 	// before the plan gives up and scans.
@@ -239,16 +239,27 @@ func (e *estimate) rates() *rates {
 }
 
 // cap is the number of files a probe asks for: as many as the index path
-// can name and read (at the larger of the sum of its parts' learned times
-// per file and its own), after git's listing of the changes (0 when the
-// tree is watched), in three quarters of a scan, and no more than the
-// index names in a sixteenth of one (what a capped probe wastes).
+// can name and read in three quarters of a scan (fullCap), and no more
+// than the index names in a sixty-fourth of one (what a capped probe
+// wastes).
 func (e *estimate) cap() int {
-	probe, verify, path := e.perFile()
-	n := min(float64(e.scan*winNum/winDen-e.git)/float64(max(probe+verify, path, time.Nanosecond)),
-		float64(e.scan)/wasteShare/float64(max(probe, time.Nanosecond)))
-	return int(min(max(n, minCap), maxCap))
+	probe, _, _ := e.perFile()
+	return clampCap(min(e.winFiles(), float64(e.scan)/wasteShare/float64(max(probe, time.Nanosecond))))
 }
+
+// fullCap is the number of files the index path can name and read (at the
+// larger of the sum of its parts' learned times per file and its own),
+// after git's listing of the changes (0 when the tree is watched), in
+// three quarters of a scan: the cap of a probe made once a search has
+// answered, which delays no search.
+func (e *estimate) fullCap() int { return clampCap(e.winFiles()) }
+
+func (e *estimate) winFiles() float64 {
+	probe, verify, path := e.perFile()
+	return float64(e.scan*winNum/winDen-e.git) / float64(max(probe+verify, path, time.Nanosecond))
+}
+
+func clampCap(n float64) int { return int(min(max(n, minCap), maxCap)) }
 
 // deadline is the time the plan may take beside an index on this machine,
 // git's estimated time included, scaled by the machine's load.
