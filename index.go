@@ -66,7 +66,9 @@ type IndexQuery struct {
 	Include []string `json:"include,omitempty"`
 	Exclude []string `json:"exclude,omitempty"`
 	// MaxFiles caps the files of the answer: beyond it the answer is
-	// Capped. It is always positive.
+	// Capped. An index may stop before it, as when each of its parts
+	// stops at its share of the cap, and say Capped then too. It is
+	// always positive.
 	MaxFiles int `json:"max_files"`
 }
 
@@ -74,7 +76,8 @@ type IndexQuery struct {
 type IndexAnswer struct {
 	// Files are the paths of the matching files, in no particular order.
 	Files []string `json:"files"`
-	// Capped reports that more files match than IndexQuery.MaxFiles.
+	// Capped reports that the index stopped at IndexQuery.MaxFiles, or at
+	// its parts' shares of it: more files may match than Files names.
 	Capped bool `json:"capped,omitempty"`
 	// Incomplete says, for people, what else cut the answer short: files
 	// or shards skipped, a missed deadline. Empty when the answer holds

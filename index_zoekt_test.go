@@ -132,15 +132,16 @@ func noThresholds(t *testing.T) {
 	fixedCosts(t, time.Minute)
 	minBytes := index.MinBytes
 	index.MinBytes = 0
-	t.Cleanup(func() { index.MinBytes = minBytes })
+	t.Cleanup(func() { index.Settle(); index.MinBytes = minBytes })
 }
 
 // fixedCosts makes the planner's estimates fixed: a scan takes at least
 // minScan, and nothing is learned from the searches.
 func fixedCosts(t *testing.T, minScan time.Duration) {
 	prior := index.Prior
+	index.Settle()
 	index.Prior.MinScan, index.Prior.Learn = minScan, false
-	t.Cleanup(func() { index.Prior = prior })
+	t.Cleanup(func() { index.Settle(); index.Prior = prior })
 }
 
 // waitCommit waits until the webservers hold commit (a re-index is
@@ -468,8 +469,64 @@ func TestZoektFanOut(t *testing.T) {
 	whole, err := c.Search(context.Background(), &scout.IndexQuery{Commit: head, Pattern: "Errorf", MaxFiles: 1000})
 	require.NoError(t, err)
 	assert.Less(t, len(part.Files), len(whole.Files), "one webserver holds only some of the files")
+	// The shards share a cap: a pattern of 40 files asked for 8 is capped,
+	// and no shard names more than its share.
+	capped, err := c.Search(context.Background(), &scout.IndexQuery{Commit: head, Pattern: "Errorf", MaxFiles: 8})
+	require.NoError(t, err)
+	assert.True(t, capped.Capped, "%+v", capped)
+	assert.Less(t, len(capped.Files), len(whole.Files))
 	n := differential(t, repo, c, searchCases())
 	assert.Greater(t, n, 30)
+	// The same searches beside an index taken for one on another machine,
+	// a slow one: a scan races the plan from 25 ms (a quarter of a scan
+	// estimated at 100 ms) and answers first, with a scan's results.
+	fixedCosts(t, 100*time.Millisecond)
+	for _, tc := range searchCases() {
+		got := raceOnce(t, repo, remote{c, 2 * time.Second}, tc)
+		if tc.fallback == "" {
+			assert.Equal(t, index.Deadline, got.Backend.Fallback, tc.name)
+			assert.Contains(t, got.Backend.Detail, "a scan started beside the plan finished first", tc.name)
+		}
+	}
+}
+
+// remote is an Index that says it runs on another machine, and answers
+// searches after a delay.
+type remote struct {
+	scout.Index
+	delay time.Duration
+}
+
+func (r remote) Search(ctx context.Context, q *scout.IndexQuery) (*scout.IndexAnswer, error) {
+	select {
+	case <-time.After(r.delay):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return r.Index.Search(ctx, q)
+}
+
+func (r remote) Status(ctx context.Context) (*scout.IndexStatus, error) {
+	st, err := r.Index.Status(ctx)
+	if st != nil {
+		st.Local = false
+	}
+	return st, err
+}
+
+// raceOnce searches with ix and by a scan, compares the results, and
+// returns the result with ix.
+func raceOnce(t *testing.T, root string, ix scout.Index, tc searchCase) *scout.SearchResult {
+	t.Helper()
+	scan := scout.Searcher{Workspace: scout.Workspace{Root: root}}
+	indexed := scout.Searcher{Workspace: scout.Workspace{Root: root}, Index: ix}
+	want, err := scan.Search(context.Background(), tc.req)
+	require.NoError(t, err, tc.name)
+	got, err := indexed.Search(context.Background(), tc.req)
+	require.NoError(t, err, tc.name)
+	require.NotNil(t, got.Backend, tc.name)
+	same(t, tc.name, want, got)
+	return got
 }
 
 // TestZoektGoroot runs the differential test on a copy of the Go source
@@ -480,11 +537,12 @@ func TestZoektGoroot(t *testing.T) {
 	}
 	bins := zoektBins(t)
 	// The cases say which backend must answer: a scan is taken to cost 2 s
-	// and the index 62.5 µs per file it names, so a probe asks for 2,000
-	// files (a 16th of a scan), and an index on this machine has 546 ms
-	// (a quarter of a scan and git's 46 ms), times the machine's load.
+	// and the index 15.625 µs per file it names, so a probe asks for 2,000
+	// files (a 64th of a scan), which the shards share, and an index on
+	// this machine has 546 ms (a quarter of a scan and git's 46 ms), times
+	// the machine's load.
 	fixedCosts(t, 2*time.Second)
-	index.Prior.ProbePerFile = 62500 * time.Nanosecond
+	index.Prior.ProbePerFile = 15625 * time.Nanosecond
 	work := t.TempDir()
 	repo := filepath.Join(work, "gosrc")
 	out, err := exec.Command("cp", "-a", filepath.Join(runtime.GOROOT(), "src"), repo).CombinedOutput()

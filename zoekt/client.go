@@ -49,6 +49,9 @@ type Client struct {
 
 	localOnce sync.Once
 	local     bool
+
+	mu     sync.Mutex
+	shards int // the repository's shards on all webservers, at the last Status; 0 before
 }
 
 // The bounds on what is read from a webserver.
@@ -151,6 +154,7 @@ type (
 					}
 				}
 				Stats struct {
+					Shards       int
 					Documents    int
 					ContentBytes int64
 				}
@@ -204,7 +208,7 @@ func (c *Client) Status(ctx context.Context) (*scout.IndexStatus, error) {
 	}
 	c.localOnce.Do(func() { c.local = isLocal(c.hosts) })
 	st := &scout.IndexStatus{Endpoints: len(c.urls), Local: c.local}
-	holder := ""
+	holder, shards := "", 0
 	for i, r := range replies {
 		if r.List == nil {
 			return nil, fmt.Errorf("zoekt: %s/api/list: the reply has no List: is it zoekt-webserver -rpc?", c.urls[i])
@@ -223,8 +227,12 @@ func (c *Client) Status(ctx context.Context) (*scout.IndexStatus, error) {
 			st.Commit, holder = version, c.urls[i]
 			st.Files += repo.Stats.Documents
 			st.Bytes += repo.Stats.ContentBytes
+			shards += max(repo.Stats.Shards, 0)
 		}
 	}
+	c.mu.Lock()
+	c.shards = shards
+	c.mu.Unlock()
 	return st, nil
 }
 
@@ -303,7 +311,7 @@ func (c *Client) Search(ctx context.Context, q *scout.IndexQuery) (*scout.IndexA
 		}
 	}
 	atoms = append(atoms, content)
-	replies, wall, err := c.search(ctx, strings.Join(atoms, " "), q.MaxFiles)
+	replies, shardCap, wall, err := c.search(ctx, strings.Join(atoms, " "), q.MaxFiles)
 	if err != nil {
 		return nil, err
 	}
@@ -311,7 +319,8 @@ func (c *Client) Search(ctx context.Context, q *scout.IndexQuery) (*scout.IndexA
 	seen := map[string]bool{}
 	for i, r := range replies {
 		res := r.Result
-		if res.MatchCount >= q.MaxFiles && res.FilesSkipped > 0 {
+		if res.MatchCount >= shardCap && res.FilesSkipped > 0 {
+			// A shard, or all of them, reached the cap.
 			ans.Capped = true
 		} else if res.FilesSkipped > 0 {
 			ans.Incomplete = append(ans.Incomplete, fmt.Sprintf("%s skipped %d files (deadline %v)", c.urls[i], res.FilesSkipped, wall))
@@ -342,9 +351,13 @@ func (c *Client) Search(ctx context.Context, q *scout.IndexQuery) (*scout.IndexA
 	return ans, nil
 }
 
-// search posts a query to every webserver with caps of maxFiles matches
-// and the context's deadline as zoekt's own MaxWallTime.
-func (c *Client) search(ctx context.Context, query string, maxFiles int) ([]searchReply, time.Duration, error) {
+// search posts a query to every webserver with a cap of maxFiles matches
+// in all, shared by the repository's shards (zoekt searches its shards
+// at once, each up to its own cap, so that a cap for all alone would let
+// a common pattern cost each shard the whole cap), and the context's
+// deadline as zoekt's own MaxWallTime. It returns the replies, the cap of
+// each shard and the MaxWallTime sent.
+func (c *Client) search(ctx context.Context, query string, maxFiles int) ([]searchReply, int, time.Duration, error) {
 	ctx, cancel := withDeadline(ctx)
 	defer cancel()
 	dl, _ := ctx.Deadline()
@@ -352,10 +365,14 @@ func (c *Client) search(ctx context.Context, query string, maxFiles int) ([]sear
 	// little time to send that before the request's own deadline.
 	wall := time.Until(dl) * 9 / 10
 	if wall <= 0 {
-		return nil, 0, context.DeadlineExceeded
+		return nil, 0, 0, context.DeadlineExceeded
 	}
+	c.mu.Lock()
+	shards := max(c.shards, 1)
+	c.mu.Unlock()
+	shardCap := (maxFiles + shards - 1) / shards
 	limit := min(int64(replyBaseBytes)+int64(maxFiles)*replyFileBytes, maxReplyBytes)
-	req := searchRequest{Q: query, Opts: searchOptions{ShardMaxMatchCount: maxFiles, TotalMaxMatchCount: maxFiles, MaxWallTime: int64(wall)}}
+	req := searchRequest{Q: query, Opts: searchOptions{ShardMaxMatchCount: shardCap, TotalMaxMatchCount: maxFiles, MaxWallTime: int64(wall)}}
 	replies := make([]searchReply, len(c.urls))
 	err := c.fanOut(ctx, func(ctx context.Context, i int) error {
 		if err := c.post(ctx, c.urls[i], "/api/search", req, limit, &replies[i]); err != nil {
@@ -366,14 +383,14 @@ func (c *Client) search(ctx context.Context, query string, maxFiles int) ([]sear
 		}
 		return nil
 	})
-	return replies, wall, err
+	return replies, shardCap, wall, err
 }
 
 // Unindexed lists the files of commit that the index holds without their
 // content: zoekt indexes each as one line "NOT-INDEXED: <why>".
 func (c *Client) Unindexed(ctx context.Context, commit string) ([]scout.UnindexedFile, error) {
 	query := "case:yes repo:" + anchored(c.repo) + " content:" + escapeValue(`(?m:^)NOT-INDEXED: `)
-	replies, _, err := c.search(ctx, query, unindexedCap)
+	replies, _, _, err := c.search(ctx, query, unindexedCap)
 	if err != nil {
 		return nil, err
 	}

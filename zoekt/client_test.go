@@ -146,6 +146,47 @@ func TestClientTruncation(t *testing.T) {
 	}
 }
 
+// TestClientShardCaps: the cap is shared by the repository's shards, as
+// the last Status counted them, and a shard that reaches its share caps
+// the answer; a file skipped below it is a deadline's.
+func TestClientShardCaps(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		files           []string
+		skipped         int
+		capped          bool
+		wantShard       float64
+		shards, maxFile int
+	}{
+		{"share reached", []string{"a", "b"}, 10, true, 2, 4, 8},
+		{"deadline", []string{"a"}, 10, false, 2, 4, 8},
+		{"rounded up", []string{"a"}, 0, false, 3, 3, 7},
+	} {
+		f := &fake{list: strings.Replace(listJSON("repo", commit, 3, 100), `"Shards":1`, fmt.Sprintf(`"Shards":%d`, tc.shards), 1),
+			search: searchJSON("repo", commit, tc.files, tc.skipped, 0)}
+		c, _ := New([]string{serve(t, f)}, "repo")
+		if _, err := c.Status(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		q := query()
+		q.MaxFiles = tc.maxFile
+		ans, err := c.Search(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sent := f.lastQ.Load().(struct {
+			Q    string
+			Opts map[string]any
+		})
+		if sent.Opts["ShardMaxMatchCount"] != tc.wantShard || sent.Opts["TotalMaxMatchCount"] != float64(tc.maxFile) {
+			t.Errorf("%s: caps sent %v", tc.name, sent.Opts)
+		}
+		if ans.Capped != tc.capped || !tc.capped && tc.skipped > 0 && len(ans.Incomplete) == 0 {
+			t.Errorf("%s: %+v", tc.name, ans)
+		}
+	}
+}
+
 // TestClientHostile: an endpoint that cannot be reached, is not zoekt, or
 // answers with a malformed, huge, deeply nested or wrongly typed reply, or
 // not at all, gives a clear error within the deadline, never a panic or

@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -14,8 +15,10 @@ import (
 // a probe's cap and deadline.
 type Costs struct {
 	// ScanRate is the bytes of indexed content a scan of the whole tree
-	// reads per second.
-	ScanRate float64
+	// reads per second on each processor it runs on, counted up to
+	// ScanProcs.
+	ScanRate  float64
+	ScanProcs int
 	// MinScan is the least a scan is estimated to take.
 	MinScan time.Duration
 	// ProbePerFile is the index's time per matching file it names, and
@@ -33,16 +36,19 @@ type Costs struct {
 }
 
 // Prior is the cost model a process starts from; tests replace it. The
-// figures were measured on a 2-core machine: a scan of the Go source tree
-// (130 MB, 11,478 files) takes 60-170 ms, of a 1 GB tree 0.9-2 s; a zoekt
-// webserver names matching files at 12-19 µs each for a rare pattern and
-// 20-50 µs for a common one (whose many lines it returns); Scout reads a
-// candidate in 25-40 µs; git diff and git ls-files --others together take
-// 2-7 µs per file.
+// figures were measured on a 2-core machine, with the tree in the page
+// cache: a scan of the Go source tree (130 MB, 11,478 files) takes 60-170
+// ms, of a 1 GB tree 0.45-2 s; a zoekt webserver names matching files at
+// 12-19 µs each for a rare pattern, and a probe of a common one capped at
+// n matches (shared by the shards) takes 3 ms plus 15-22 µs per match;
+// Scout reads a candidate in 25-40 µs; git diff and git ls-files --others
+// together take 2-7 µs per file. The scan's rate is the least expected:
+// an estimate too low only scans where the index might have won.
 var Prior = Costs{
 	ScanRate:      1 << 30,
+	ScanProcs:     8,
 	MinScan:       10 * time.Millisecond,
-	ProbePerFile:  30 * time.Microsecond,
+	ProbePerFile:  20 * time.Microsecond,
 	VerifyPerFile: 40 * time.Microsecond,
 	GitPerFile:    4 * time.Microsecond,
 	Learn:         true,
@@ -56,7 +62,7 @@ const (
 	// winNum/winDen of a scan, and a probe that finds the pattern too
 	// common (its answer capped) at most 1/wasteShare of one.
 	winNum, winDen = 3, 4
-	wasteShare     = 16
+	wasteShare     = 64
 	// deadlineShare: an index on this machine gets 1/deadlineShare of a
 	// scan's estimated time (plus git's, when the tree is not watched)
 	// before the plan gives up and scans.
@@ -179,7 +185,8 @@ const scopedShare = 0.25
 // kind over an index of bytes; scoped says the request reads part of the
 // tree (paths, globs, types).
 func (m *model) estimate(shape string, k kind, bytes int64, scoped bool) *estimate {
-	prior := time.Duration(float64(bytes) / Prior.ScanRate * float64(time.Second))
+	procs := max(min(runtime.GOMAXPROCS(0), Prior.ScanProcs), 1)
+	prior := time.Duration(float64(bytes) / (Prior.ScanRate * float64(procs)) * float64(time.Second))
 	if scoped {
 		prior = time.Duration(float64(prior) * scopedShare)
 	}
@@ -232,16 +239,27 @@ func (e *estimate) rates() *rates {
 }
 
 // cap is the number of files a probe asks for: as many as the index path
-// can name and read (at the larger of the sum of its parts' learned times
-// per file and its own), after git's listing of the changes (0 when the
-// tree is watched), in three quarters of a scan, and no more than the
-// index names in a sixteenth of one (what a capped probe wastes).
+// can name and read in three quarters of a scan (fullCap), and no more
+// than the index names in a sixty-fourth of one (what a capped probe
+// wastes).
 func (e *estimate) cap() int {
-	probe, verify, path := e.perFile()
-	n := min(float64(e.scan*winNum/winDen-e.git)/float64(max(probe+verify, path, time.Nanosecond)),
-		float64(e.scan)/wasteShare/float64(max(probe, time.Nanosecond)))
-	return int(min(max(n, minCap), maxCap))
+	probe, _, _ := e.perFile()
+	return clampCap(min(e.winFiles(), float64(e.scan)/wasteShare/float64(max(probe, time.Nanosecond))))
 }
+
+// fullCap is the number of files the index path can name and read (at the
+// larger of the sum of its parts' learned times per file and its own),
+// after git's listing of the changes (0 when the tree is watched), in
+// three quarters of a scan: the cap of a probe made once a search has
+// answered, which delays no search.
+func (e *estimate) fullCap() int { return clampCap(e.winFiles()) }
+
+func (e *estimate) winFiles() float64 {
+	probe, verify, path := e.perFile()
+	return float64(e.scan*winNum/winDen-e.git) / float64(max(probe+verify, path, time.Nanosecond))
+}
+
+func clampCap(n float64) int { return int(min(max(n, minCap), maxCap)) }
 
 // deadline is the time the plan may take beside an index on this machine,
 // git's estimated time included, scaled by the machine's load.

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/scoutkit/scout/internal/errs"
@@ -108,21 +109,23 @@ var MinBytes int64 = 32 << 20
 // is a scan's in either case.
 //
 // The plan decides before any scan starts. It estimates the scan's time
-// (from the indexed bytes, a quarter of them for a search of part of the
-// tree, refined by the scans of the same shape this process has timed),
-// and asks the index for at most as many files as the index path can name
-// and read (after git's listing of the changes, when the tree is not
-// watched) in three quarters of that time, and no more than the index
-// names in a sixteenth of it: an answer within the cap is read file by
-// file, a capped one means a scan (and is remembered for the query at
-// that commit, so that the next such search scans at once, as an answer's
-// size lifts the next cap of the same query). Git is asked only once the
-// index has answered within the cap. An index on this machine is never
-// raced by a scan, which would compete with it for the processors: a plan
-// still undecided after a quarter of the scan's estimated time (plus
-// git's, when the tree is not watched) gives up and scans. Beside an index
-// on another machine a scan starts after a quarter of its estimated time,
-// and the first to finish answers.
+// (from the indexed bytes and the processors, a quarter of them for a
+// search of part of the tree, refined by the scans of the same shape this
+// process has timed), and asks the index for at most as many files as the
+// index path can name and read (after git's listing of the changes, when
+// the tree is not watched) in three quarters of that time, and no more
+// than the index names in a sixty-fourth of it: an answer within the cap
+// is read file by file, a capped one means a scan. Once that scan has
+// answered, the index is asked again in the background with the first
+// bound alone, and what it answers is remembered for the query at that
+// commit: the next such search reads the files it named, or scans at once
+// (a query found too common is asked again only when the cap has
+// doubled). Git is asked only once the index has answered within the cap.
+// An index on this machine is never raced by a scan, which would compete
+// with it for the processors: a plan still undecided after a quarter of
+// the scan's estimated time (plus git's, when the tree is not watched)
+// gives up and scans. Beside an index on another machine a scan starts
+// after a quarter of its estimated time, and the first to finish answers.
 func Search(ctx context.Context, fsys fs.FS, root string, req search.Request, b Backend) (*search.Outcome, Report, error) {
 	type planned struct {
 		d   decision
@@ -165,6 +168,9 @@ func Search(ctx context.Context, fsys fs.FS, root string, req search.Request, b 
 			return s.out, Report{Fallback: Deadline, Detail: fmt.Sprintf("a scan started beside the plan finished first, after %v", time.Since(start).Round(time.Millisecond))}, nil
 		case p := <-plans:
 			d := p.d
+			if d.learn != nil {
+				defer d.learn()
+			}
 			switch {
 			case p.err != nil:
 				return nil, d.rep, p.err
@@ -199,6 +205,9 @@ type decision struct {
 	rep  Report
 	cand *search.Candidates
 	est  *estimate
+	// learn, when not nil, starts what the plan wants learned once the
+	// search has answered.
+	learn func()
 }
 
 // plan decides how to answer req. For an index on another machine, it
@@ -273,10 +282,12 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	est.git = git
 	if watched && git > 0 {
 		// A watched tree whose changes since this commit are not known
-		// yet: learn them now, whatever the index answers (a pattern too
-		// common never asks git), so that the next search knows them
-		// without git.
-		go func() { _, _ = tr.changes(context.WithoutCancel(ctx), st.Commit, false) }()
+		// yet: learn them once the search has answered, whatever the
+		// index answers (a pattern too common never asks git), so that
+		// the next search knows them without git, and git does not
+		// compete with this search's scan.
+		commit := st.Commit
+		d.learn = func() { learning.Go(func() { _, _ = tr.changes(context.WithoutCancel(ctx), commit, false) }) }
 	}
 	if !watched && git > est.scan/2 {
 		d.rep.Fallback, d.rep.Detail = ColdOverlay, fmt.Sprintf("finding the changed files with git would take about %v, a scan about %v", git.Round(time.Millisecond), est.scan.Round(time.Millisecond))
@@ -381,7 +392,15 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		return d, nil
 	case ans.Capped:
 		est.m.setBroad(q)
-		d.rep.Fallback, d.rep.Detail = IndexBroad, fmt.Sprintf("more than %d files match: reading them would take longer than a scan (about %v)", q.MaxFiles, est.scan.Round(time.Millisecond))
+		d.rep.Fallback = IndexBroad
+		if full := est.fullCap(); Prior.Learn && full > q.MaxFiles {
+			wide := *q
+			wide.MaxFiles = full
+			d.learn = then(d.learn, func() { learnWide(b, &wide, est) })
+			d.rep.Detail = fmt.Sprintf("more than %d files match; the index is asked for up to %d once this search has answered, for the next", q.MaxFiles, full)
+			return d, nil
+		}
+		d.rep.Detail = fmt.Sprintf("more than %d files match: reading them would take longer than a scan (about %v)", q.MaxFiles, est.scan.Round(time.Millisecond))
 		return d, nil
 	case len(ans.Incomplete) > 0:
 		d.rep.Fallback, d.rep.Detail = Incomplete, strings.Join(ans.Incomplete, "; ")
@@ -430,6 +449,43 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	cand.Files = append(cand.Files, extra...)
 	d.cand = cand
 	return d, nil
+}
+
+// learning counts what runs once a search has answered.
+var learning sync.WaitGroup
+
+// Settle waits until what the searches so far started once they had
+// answered has ended; tests call it before they change Prior or MinBytes.
+func Settle() { learning.Wait() }
+
+// then returns a function that runs a (when not nil), then b.
+func then(a, b func()) func() {
+	if a == nil {
+		return b
+	}
+	return func() { a(); b() }
+}
+
+// learnWide asks the index q, the query of a probe found capped, with the
+// cap of the whole index path (see fullCap), and remembers its answer's
+// size, or that it was capped again: the next search of the query then
+// knows whether the index can answer it, though its first probe was kept
+// small so that a pattern too common costs the scan little.
+func learnWide(b Backend, q *Query, est *estimate) {
+	learning.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), bound(est.scan))
+		defer cancel()
+		t := time.Now()
+		ans, err := b.Search(ctx, q)
+		switch {
+		case err != nil || len(ans.Incomplete) > 0:
+		case ans.Capped:
+			est.m.setBroad(q)
+		default:
+			est.probed(len(ans.Files), time.Since(t))
+			est.m.setSize(q, len(ans.Files))
+		}
+	})
 }
 
 // static returns the fallback reason a request has on its own, before any

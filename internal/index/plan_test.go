@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -59,12 +60,13 @@ func (f *fakeBackend) Unindexed(ctx context.Context, commit string) ([]Unindexed
 
 // lenient lets the index answer on the tests' tiny trees: no size
 // threshold, no cost for asking git, a scan estimated at minScan (which
-// sets the probe's cap and deadline), nothing learned.
+// sets the probe's cap and deadline, and when a scan races the plan) and
+// at a GiB a second whatever the processors, nothing learned.
 func lenient(t *testing.T, minScan time.Duration) {
 	minBytes, prior := MinBytes, Prior
-	t.Cleanup(func() { MinBytes, Prior = minBytes, prior })
+	t.Cleanup(func() { Settle(); MinBytes, Prior = minBytes, prior })
 	MinBytes = 0
-	Prior.MinScan, Prior.GitPerFile, Prior.Learn = minScan, 0, false
+	Prior.MinScan, Prior.GitPerFile, Prior.Learn, Prior.ScanProcs = minScan, 0, false, 1
 }
 
 func TestPlan(t *testing.T) {
@@ -200,9 +202,9 @@ func TestPlan(t *testing.T) {
 	}{
 		{search.Request{Grep: grep.Options{Pattern: "needle", IgnoreCase: true}, Globs: []string{"*.go", "!b*"}, Types: []string{"go"}},
 			&Query{Commit: commit, Pattern: `NEEDLE`, IgnoreCase: true,
-				Include: []string{`^(?s:(?:.*/)?[^/]*\.go)$`, `^(?:.*/)?(?:[^/]+\.go)$`}, Exclude: []string{`^(?s:(?:.*/)?b[^/]*)$`}, MaxFiles: maxCap}},
+				Include: []string{`^(?s:(?:.*/)?[^/]*\.go)$`, `^(?:.*/)?(?:[^/]+\.go)$`}, Exclude: []string{`^(?s:(?:.*/)?b[^/]*)$`}, MaxFiles: int(time.Minute / wasteShare / Prior.ProbePerFile)}},
 		{search.Request{Grep: grep.Options{Pattern: "^needle (one|two)$"}, Paths: []string{"docs", "a.go"}},
-			&Query{Commit: commit, Pattern: `(?m:^\x{feff}?needle (one|two)\r?$)`, Include: []string{`(?:^docs/|^a\.go$)`}, MaxFiles: maxCap}},
+			&Query{Commit: commit, Pattern: `(?m:^\x{feff}?needle (one|two)\r?$)`, Include: []string{`(?:^docs/|^a\.go$)`}, MaxFiles: int(time.Minute / wasteShare / Prior.ProbePerFile)}},
 	} {
 		f := good()
 		tc.r.MaxFileSize = -1
@@ -270,14 +272,14 @@ func TestCosts(t *testing.T) {
 	defer release()
 	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
 	f := &fakeBackend{status: Status{Commit: commit, Files: 3, Bytes: 1 << 30, Endpoints: 1, Local: true}, files: []string{"a.go", "b.go"}}
-	// 1 GiB: a scan of a second by the prior; a 16th of it at 30 µs per
-	// file named (three quarters at 30 + 40 µs per file named and read
+	// 1 GiB: a scan of a second by the prior; a 64th of it at 20 µs per
+	// file named (three quarters at 20 + 40 µs per file named and read
 	// would allow more).
 	if _, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || !rep.Index {
 		t.Fatalf("%v %+v", err, rep)
 	}
-	if q := f.last.Load().(*Query); q.MaxFiles != 2083 {
-		t.Errorf("cap %d, want 2083", q.MaxFiles)
+	if q := f.last.Load().(*Query); q.MaxFiles != 781 {
+		t.Errorf("cap %d, want 781", q.MaxFiles)
 	}
 	// Too common: the answer is capped, the tree scanned, and the scan's
 	// time (much less than a second) learned for the shape.
@@ -292,7 +294,10 @@ func TestCosts(t *testing.T) {
 	if e.scan >= time.Second/2 {
 		t.Errorf("learned scan time %v", e.scan)
 	}
-	// The next such search asks the index nothing, unless the cap doubled.
+	// Once the index, asked again after the scan with the whole path's
+	// cap, answered capped too, the next such search asks it nothing,
+	// unless the cap doubled.
+	Settle()
 	n := f.queries.Load()
 	if _, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || rep.Fallback != IndexBroad || f.queries.Load() != n {
 		t.Errorf("%v %+v, %d queries", err, rep, f.queries.Load()-n)
@@ -306,8 +311,47 @@ func TestCosts(t *testing.T) {
 	if _, rep, err := Search(context.Background(), fsys, g.dir, glob, f); err != nil || !rep.Index && rep.Fallback != Deadline {
 		t.Fatalf("%v %+v", err, rep)
 	}
-	if q := f.last.Load().(*Query); q.MaxFiles >= 2083 || q.MaxFiles < minCap {
+	if q := f.last.Load().(*Query); q.MaxFiles >= 781 || q.MaxFiles < minCap {
 		t.Errorf("cap %d after a fast scan", q.MaxFiles)
+	}
+}
+
+// TestLearnWide: a first probe capped small, the tree is scanned; then the
+// index is asked with the whole path's cap, and the next search of the
+// query reads the files it named.
+func TestLearnWide(t *testing.T) {
+	lenient(t, 10*time.Millisecond) // a cap of 16 files (the least) at first, 125 for the whole path
+	Prior.Learn = true
+	files := map[string]string{}
+	var names []string
+	for i := range 40 {
+		name := fmt.Sprintf("f%02d.go", i)
+		files[name] = "needle\n"
+		names = append(names, name)
+	}
+	g := newGitRepo(t, files)
+	commit := g.run("rev-parse", "HEAD")
+	fsys, release, err := fsx.OpenDir(g.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	f := &fakeBackend{status: Status{Commit: commit, Files: 40, Bytes: 1 << 20, Endpoints: 1, Local: true}, files: names}
+	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
+	out, rep, err := Search(context.Background(), fsys, g.dir, req, f)
+	if err != nil || rep.Fallback != IndexBroad || len(out.Files) != 40 || !strings.Contains(rep.Detail, "asked for up to 125") {
+		t.Fatalf("first: %v %+v, %d files", err, rep, len(out.Files))
+	}
+	Settle()
+	if q := f.last.Load().(*Query); q.MaxFiles != 125 {
+		t.Errorf("the query after the search had a cap of %d, want 125", q.MaxFiles)
+	}
+	out, rep, err = Search(context.Background(), fsys, g.dir, req, f)
+	if err != nil || !rep.Index || len(out.Files) != 40 {
+		t.Errorf("second: %v %+v, %d files", err, rep, len(out.Files))
+	}
+	if q := f.last.Load().(*Query); q.MaxFiles != 40 {
+		t.Errorf("the second search's cap %d, want 40 (the size answered)", q.MaxFiles)
 	}
 }
 
@@ -320,18 +364,18 @@ func TestCapLearnsThePath(t *testing.T) {
 	m := modelOf(t.TempDir())
 	k := kind{literal: true}
 	e := m.estimate("shape", k, 1<<30, false) // a scan of a second by the prior
-	if c := e.cap(); c != 2083 {
-		t.Fatalf("prior cap %d, want 2083", c)
+	if c := e.cap(); c != 781 {
+		t.Fatalf("prior cap %d, want 781", c)
 	}
 	e.git = time.Millisecond
-	e.verified(1000, 10*time.Millisecond, time.Second)
-	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 2083 {
-		t.Errorf("cap %d after a search with git, want 2083 still", c)
+	e.verified(1000, 10*time.Millisecond, 2*time.Second)
+	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 781 {
+		t.Errorf("cap %d after a search with git, want 781 still", c)
 	}
 	e.git = 0
-	e.verified(1000, 10*time.Millisecond, time.Second) // 1 ms per candidate in all
-	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 750 {
-		t.Errorf("cap %d, want 750", c)
+	e.verified(1000, 10*time.Millisecond, 2*time.Second) // 2 ms per candidate in all
+	if c := m.estimate("shape", k, 1<<30, false).cap(); c != 375 {
+		t.Errorf("cap %d, want 375", c)
 	}
 }
 
@@ -356,8 +400,8 @@ func TestKnownSize(t *testing.T) {
 	if _, ok := m.knownSize(&other); ok {
 		t.Error("a size known at another commit")
 	}
-	// 70 µs a file by the prior: 5,000 files take 350 ms, 20,000 take
-	// 1.4 s, against three quarters of the scan (750 ms), less git's time.
+	// 60 µs a file by the prior: 5,000 files take 300 ms, 20,000 take
+	// 1.2 s, against three quarters of the scan (750 ms), less git's time.
 	for _, tc := range []struct {
 		n    int
 		git  time.Duration
@@ -456,4 +500,20 @@ func TestWatchedBase(t *testing.T) {
 	tr.mu.Lock()
 	tr.reset()
 	tr.mu.Unlock()
+}
+
+// TestScanProcs: the prior's scan rate is per processor, up to ScanProcs.
+func TestScanProcs(t *testing.T) {
+	lenient(t, 0)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	m := modelOf(t.TempDir())
+	for _, tc := range []struct {
+		procs int
+		want  time.Duration
+	}{{1, time.Second}, {2, time.Second / 2}, {8, time.Second / 4}} {
+		Prior.ScanProcs = tc.procs
+		if got := m.estimate("shape", kind{}, 1<<30, false).scan; got != tc.want {
+			t.Errorf("ScanProcs %d at GOMAXPROCS 4: a GiB is scanned in %v, want %v", tc.procs, got, tc.want)
+		}
+	}
 }
