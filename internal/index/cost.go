@@ -340,7 +340,8 @@ func (m *model) knownBroad(q *Query) int {
 	return m.broad[queryKey(q)]
 }
 
-// setBroad records that more files than q.MaxFiles match q.
+// setBroad records that more files than q.MaxFiles match q, in place of
+// the size of an earlier answer.
 func (m *model) setBroad(q *Query) {
 	if !Prior.Learn {
 		return
@@ -352,6 +353,7 @@ func (m *model) setBroad(q *Query) {
 	}
 	k := queryKey(q)
 	m.broad[k] = max(m.broad[k], q.MaxFiles)
+	delete(m.sizes, k)
 }
 
 // knownSize returns the number of files an earlier answer to q at its
@@ -367,7 +369,8 @@ func (m *model) knownSize(q *Query) (int, bool) {
 	return n, ok
 }
 
-// setSize records that the index answered q naming n files.
+// setSize records that the index answered q naming n files, in place of
+// an earlier capped answer.
 func (m *model) setSize(q *Query, n int) {
 	if !Prior.Learn {
 		return
@@ -377,7 +380,9 @@ func (m *model) setSize(q *Query, n int) {
 	if len(m.sizes) >= maxBroad {
 		clear(m.sizes)
 	}
-	m.sizes[queryKey(q)] = n
+	k := queryKey(q)
+	m.sizes[k] = n
+	delete(m.broad, k)
 }
 
 // wins reports whether the index path naming and reading n files is

@@ -312,14 +312,14 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		q.Include = append(q.Include, "^"+regexp.QuoteMeta(r.prefix))
 	}
 	// A query answered before at this commit names as many files again:
-	// the cap is what it takes when the index path still wins, without
-	// the bound on what a capped probe may waste. A query found too
-	// common is asked again only when the cap has doubled since (the
-	// estimates move with every search).
-	if n, ok := est.m.knownSize(q); ok && n > q.MaxFiles && est.wins(n) {
-		q.MaxFiles = n
-	}
-	if n := est.m.knownBroad(q); n > 0 && q.MaxFiles < 2*n {
+	// while the index path still wins with that many, the cap is the
+	// whole path's, without the bound on what a capped probe may waste
+	// (the cap only guards against a change, and the index's parts share
+	// it, unevenly). A query found too common is asked again only when
+	// the cap has doubled since (the estimates move with every search).
+	if n, ok := est.m.knownSize(q); ok && est.wins(n) {
+		q.MaxFiles = max(q.MaxFiles, est.fullCap())
+	} else if n := est.m.knownBroad(q); n > 0 && q.MaxFiles < 2*n {
 		d.rep.Fallback, d.rep.Detail = IndexBroad, fmt.Sprintf("more than %d files match at this commit (an earlier search): reading them would take longer than a scan (about %v)", n, est.scan.Round(time.Millisecond))
 		return d, nil
 	}

@@ -350,8 +350,8 @@ func TestLearnWide(t *testing.T) {
 	if err != nil || !rep.Index || len(out.Files) != 40 {
 		t.Errorf("second: %v %+v, %d files", err, rep, len(out.Files))
 	}
-	if q := f.last.Load().(*Query); q.MaxFiles != 40 {
-		t.Errorf("the second search's cap %d, want 40 (the size answered)", q.MaxFiles)
+	if q := f.last.Load().(*Query); q.MaxFiles != 125 {
+		t.Errorf("the second search's cap %d, want 125 (the whole path's, for a query of known size)", q.MaxFiles)
 	}
 }
 
