@@ -3,6 +3,9 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -103,6 +106,60 @@ func TestPiSearchNotSearched(t *testing.T) {
 		env := Call(context.Background(), c, Pi, "search", []byte(tt.args))
 		if !strings.HasSuffix(env.Text, tt.want) {
 			t.Errorf("%s\n got: %q\nwant suffix: %q", tt.reason, env.Text, tt.want)
+		}
+	}
+}
+
+// TestPiSearchByteCapContinues: when the 50 KB cap cuts a page of files,
+// the notice names the skip that shows the first file not shown whole, so
+// that following the hints shows every matching line of every file, and
+// never asks for the same page again.
+func TestPiSearchByteCapContinues(t *testing.T) {
+	tree := fstest.MapFS{}
+	var want []string
+	for i := range 30 {
+		name := fmt.Sprintf("f%02d.txt", i)
+		var b strings.Builder
+		for j := 1; j <= 20; j++ {
+			fmt.Fprintf(&b, "hit %d %s\n", j, strings.Repeat("z", 300))
+		}
+		tree[name] = &fstest.MapFile{Data: []byte(b.String())}
+		want = append(want, name)
+	}
+	skipRe := regexp.MustCompile(`skip=(\d+)`)
+	seen := map[string]bool{}
+	skip, calls := 0, 0
+	for {
+		calls++
+		if calls > 30 {
+			t.Fatal("the hints do not end")
+		}
+		env := Call(context.Background(), Config{FS: tree}, Pi, "search", fmt.Appendf(nil, `{"pattern":"hit","skip":%d}`, skip))
+		if env.Status == scout.StatusError {
+			t.Fatalf("skip=%d: %+v", skip, env.Error)
+		}
+		if len(env.Text) > 51200+300 {
+			t.Errorf("skip=%d: %d bytes of text", skip, len(env.Text))
+		}
+		for _, name := range want {
+			// A file is seen when its section reaches its last line.
+			if i := strings.Index(env.Text, "# "+name+"#"); i >= 0 && strings.Contains(env.Text[i:], "*20:hit 20 ") {
+				seen[name] = true
+			}
+		}
+		m := skipRe.FindAllStringSubmatch(env.Text, -1)
+		if len(m) == 0 {
+			break
+		}
+		next, _ := strconv.Atoi(m[len(m)-1][1])
+		if next <= skip {
+			t.Fatalf("skip=%d: the hint asks for skip=%d again:\n%s", skip, next, env.Text[max(0, len(env.Text)-400):])
+		}
+		skip = next
+	}
+	for _, name := range want {
+		if !seen[name] {
+			t.Errorf("%s was never shown whole by following the hints (%d calls)", name, calls)
 		}
 	}
 }
