@@ -163,3 +163,42 @@ func TestPiSearchByteCapContinues(t *testing.T) {
 		}
 	}
 }
+
+// TestPiSearchCaps: a single file shows its first 200 matching lines and
+// ignores skip; in a scope of several files each shows its first 20. Both
+// set perFileLimitReached; neither has a page notice.
+func TestPiSearchCaps(t *testing.T) {
+	lines := func(n int) []byte {
+		var b strings.Builder
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(&b, "hit %d\n", i)
+		}
+		return []byte(b.String())
+	}
+	tree := fstest.MapFS{"big.txt": {Data: lines(250)}, "small.txt": {Data: lines(25)}}
+	c := Config{FS: tree, Style: "numbered"}
+	tests := []struct {
+		args            string
+		first, last     string // the first and last lines of the text
+		matches         int
+		reason          string
+		notWantInText   string
+		wantPerFileFlag bool
+	}{
+		{`{"pattern":"hit","paths":"big.txt","skip":5}`, "*1|hit 1", "*200|hit 200", 200, "a single file: 200 matches from the first, skip ignored", "skip=", true},
+		{`{"pattern":"hit","paths":"small.txt"}`, "*1|hit 1", "*25|hit 25", 25, "a single file under the cap: all its matches", "skip=", false},
+		{`{"pattern":"hit"}`, "# big.txt", "*20|hit 20", 40, "a directory: 20 matches per file", "skip=", true},
+	}
+	for _, tt := range tests {
+		env := Call(context.Background(), c, Pi, "search", []byte(tt.args))
+		d, ok := env.Data.(piSearchData)
+		if !ok {
+			t.Fatalf("%s: data is %T", tt.reason, env.Data)
+		}
+		ls := strings.Split(env.Text, "\n")
+		if ls[0] != tt.first || ls[len(ls)-1] != tt.last || d.MatchCount != tt.matches || d.PerFileLimitReached != tt.wantPerFileFlag || strings.Contains(env.Text, tt.notWantInText) {
+			t.Errorf("%s: text %q...%q, matchCount %d, perFileLimitReached %v; want %q...%q, %d, %v, without %q",
+				tt.reason, ls[0], ls[len(ls)-1], d.MatchCount, d.PerFileLimitReached, tt.first, tt.last, tt.matches, tt.wantPerFileFlag, tt.notWantInText)
+		}
+	}
+}
