@@ -179,7 +179,7 @@ func TestCallOptions(t *testing.T) {
 		{"read", `{"path":"a.txt"}`, `{"read_limit":1}`, "", "Use :2 to continue", "three", "read_limit cuts an open-ended read"},
 		{"search", `{"pattern":"func B","paths":["src/a.go"]}`, `{"style":"numbered","context_before":0,"context_after":0}`, "", "*6|func B", "// B", "context lines 0 means none"},
 		{"search", `{"pattern":"func B","paths":["src/a.go"]}`, `{"style":"numbered"}`, "", " 5|// B", "", "default context: 1 line before"},
-		{"search", `{"pattern":"func B","paths":["src/a.go"]}`, `{"style":"plain"}`, "", " // B\n*func B", "|", "plain search lines have no numbers"},
+		{"search", `{"pattern":"func B","paths":["src/a.go"]}`, `{"style":"plain"}`, "", " 5|// B\n*6|func B", "¶", "plain search lines keep pi's N| numbers, without a tag"},
 		{"read", `{"path":"https://example.com/"}`, `{"no_web":true}`, scout.CodeUnsupported, "turned off by the host", "", "no_web refuses URLs"},
 		{"read", `{"path":"a.txt"}`, `{"timeout_ms":60000,"call_id":91}`, "", "one", "", "a timeout and an id that are not reached"},
 		{"read", `{"path":"a.txt"}`, `[1]`, scout.CodeInvalidParam, "options must be a JSON object", "", "options that are an array"},

@@ -258,9 +258,9 @@ const (
 	// many characters (content_cut_at).
 	ampMaxColumns = 2048
 	// ampMinResult is the JSON size of the smallest result,
-	// {"file":"","line_number":1,"content":""}: no reply holds more than
+	// {"file":"","content":""} (-n false): no reply holds more than
 	// ampMaxBytes/ampMinResult results, which bounds the lines kept per file.
-	ampMinResult = 42
+	ampMinResult = 24
 )
 
 // ampContent fills the content-mode results: matching lines in path and
@@ -291,7 +291,7 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 	}
 	req.Before, req.After, req.MaxColumns = g.before, g.after, ampMaxColumns
 	req.MaxMatchesPerFile = want
-	page := &ampPage{hits: ampHits{context: g.contextSet, before: g.before, after: g.after}, want: want}
+	page := &ampPage{hits: ampHits{context: g.contextSet, before: g.before, after: g.after, noNumbers: !g.LineNumbers}, want: want}
 	// Find the file the offset falls in: skipFiles matching files come
 	// before it, and skipLines of its matching lines.
 	skipFiles, skipLines, acc := len(counts.Files), 0, 0

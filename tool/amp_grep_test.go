@@ -140,7 +140,7 @@ func TestAmpGrepContentPages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := refResults(res.Files, 0, -1, tt.before+tt.after > 0, tt.before, tt.after)
+		want := refResults(res.Files, 0, -1, tt.before+tt.after > 0, tt.before, tt.after, false)
 		var got []refResult
 		offset, pages := 0, 0
 		for offset < len(want) && pages < 100 {

@@ -11,7 +11,10 @@ type ampHits struct {
 	skip, count   int
 	context       bool
 	before, after int
-	starts        []int // matching lines before files[i]; len(files)+1 entries
+	// noNumbers leaves line_number out of the results (-n false); the
+	// lines of their context keep theirs.
+	noNumbers bool
+	starts    []int // matching lines before files[i]; len(files)+1 entries
 }
 
 // newAmpHits indexes files; count < 0 means every matching line after skip.
@@ -133,5 +136,7 @@ func (p *ampPage) add(f *scout.FileMatch, skip int) {
 
 // hitsOf returns the page's results.
 func (p *ampPage) hitsOf() *ampHits {
-	return newAmpHits(p.hits.files, p.hits.skip, p.n, p.hits.context, p.hits.before, p.hits.after)
+	h := newAmpHits(p.hits.files, p.hits.skip, p.n, p.hits.context, p.hits.before, p.hits.after)
+	h.noNumbers = p.hits.noNumbers
+	return h
 }

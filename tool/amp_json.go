@@ -146,13 +146,16 @@ func (h *ampHits) blocks(size int) []int {
 }
 
 // appendResult appends the result for line j of f as a JSON object: file,
-// line_number, content and, with context, the lines around it.
+// line_number (unless noNumbers), content and, with context, the lines
+// around it.
 func (h *ampHits) appendResult(b []byte, f *scout.FileMatch, j int) []byte {
 	l := &f.Lines[j]
 	b = append(b, `{"file":`...)
 	b = appendJSONString(b, f.Path)
-	b = append(b, `,"line_number":`...)
-	b = strconv.AppendInt(b, int64(l.Line), 10)
+	if !h.noNumbers {
+		b = append(b, `,"line_number":`...)
+		b = strconv.AppendInt(b, int64(l.Line), 10)
+	}
 	b = append(b, `,"content":`...)
 	b = appendJSONString(b, l.Text)
 	if h.context {

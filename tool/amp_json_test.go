@@ -16,7 +16,7 @@ import (
 // against.
 type refResult struct {
 	File       string       `json:"file"`
-	LineNumber int          `json:"line_number"`
+	LineNumber *int         `json:"line_number,omitempty"` // nil with -n false
 	Content    string       `json:"content"`
 	Context    []refContext `json:"context,omitempty"`
 }
@@ -28,8 +28,9 @@ type refContext struct {
 }
 
 // refResults lists the results plainly: every matching line in order, the
-// window [skip, skip+count) of them, context by line numbers.
-func refResults(files []scout.FileMatch, skip, count int, context bool, before, after int) []refResult {
+// window [skip, skip+count) of them, context by line numbers; no
+// line_number with noNumbers.
+func refResults(files []scout.FileMatch, skip, count int, context bool, before, after int, noNumbers bool) []refResult {
 	out := []refResult{}
 	n := 0
 	for _, f := range files {
@@ -41,7 +42,10 @@ func refResults(files []scout.FileMatch, skip, count int, context bool, before, 
 			if n <= skip || (count >= 0 && n > skip+count) {
 				continue
 			}
-			r := refResult{File: f.Path, LineNumber: l.Line, Content: l.Text}
+			r := refResult{File: f.Path, Content: l.Text}
+			if !noNumbers {
+				r.LineNumber = &l.Line
+			}
 			if context {
 				for _, c := range f.Lines {
 					if c.Line >= l.Line-before && c.Line <= l.Line+after {
@@ -70,18 +74,22 @@ func TestAmpContentJSON(t *testing.T) {
 		skip, count   int
 		context       bool
 		before, after int
+		noNumbers     bool
 		reason        string
 	}{
-		{0, -1, false, 0, 0, "every result"},
-		{1, 2, false, 0, 0, "a window across files"},
-		{2, -1, true, 1, 2, "context, skipping into the second file"},
-		{0, 2, true, 5, 5, "context wider than the file"},
-		{9, -1, false, 0, 0, "skip past the end: no results"},
+		{0, -1, false, 0, 0, false, "every result"},
+		{1, 2, false, 0, 0, false, "a window across files"},
+		{2, -1, true, 1, 2, false, "context, skipping into the second file"},
+		{0, 2, true, 5, 5, false, "context wider than the file"},
+		{9, -1, false, 0, 0, false, "skip past the end: no results"},
+		{1, 2, false, 0, 0, true, "-n false: no line_number"},
+		{0, -1, true, 1, 1, true, "-n false: no line_number in results, context lines keep theirs"},
 	}
 	for _, s := range odd {
 		for _, w := range windows {
 			fs := files(s)
 			h := newAmpHits(fs, w.skip, w.count, w.context, w.before, w.after)
+			h.noNumbers = w.noNumbers
 			d := ampContentData{
 				ampGrepData: &ampGrepData{Pattern: s, OutputMode: "content", TotalMatches: 3, MatchesCount: h.count, LowerBound: s == "", Truncated: s == "plain", CutAt: len(s)},
 				hits:        h,
@@ -90,7 +98,7 @@ func TestAmpContentJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ref := refResults(fs, w.skip, w.count, w.context, w.before, w.after)
+			ref := refResults(fs, w.skip, w.count, w.context, w.before, w.after, w.noNumbers)
 			want, _ := json.Marshal(struct {
 				*ampGrepData
 				Results []refResult `json:"results"`

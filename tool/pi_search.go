@@ -24,10 +24,10 @@ func init() {
 	define(Pi, "search", piSearchDescription, runPiSearch)
 }
 
-const piSearchDescription = `Search file contents with a regex (RE2 syntax) across files, directories, globs and archive members.
+const piSearchDescription = `Search file contents with a regex (RE2 syntax) across files, directories, globs, archive members and internal URLs.
 
 - pattern: the regex; literal braces need no escaping (interface{} works), other metacharacters do. A pattern with an unbalanced ( or ) is searched with every parenthesis literal (foo( finds "foo("), and the result says so.
-- paths: one path or an array: files, directories, globs (src/**/*.ts), archives (a.zip: its text members), archive members (a.zip:src/x.ts), directories or globs inside archives (a.zip:src/**/*.ts). Omitted = the project root. Add :50-100 to a single file to search only those lines.
+- paths: one path or an array: files, directories, globs (src/**/*.ts), archives (a.zip: its text members), archive members (a.zip:src/x.ts), directories or globs inside archives (a.zip:src/**/*.ts), internal URLs (omp://, no globs). Omitted = the project root. Add :50-100 to a single file to search only those lines.
 - globs: * and ? stay within a directory, ** crosses directories, {a,b} alternatives, [abc], [!a] and [[:digit:]] classes.
 - i: case-insensitive. gitignore: false also searches ignored files; node_modules is searched only when a path names it. Hidden files are always searched.
 - Results come 20 files per page; pass skip=N (from the notice) for the next page.
@@ -36,7 +36,7 @@ Output: matches as *LINE:text, context as  LINE:text, grouped under # dir/ and #
 // piSearchArgs are the arguments of pi search.
 type piSearchArgs struct {
 	Pattern   string    `json:"pattern" required:"true" missing:"Pattern must not be empty" desc:"Regex pattern (RE2 syntax)"`
-	Paths     oneOrMany `json:"paths" desc:"File, directory, glob, archive (.zip, .tar, .tar.gz, .tgz) or archive member, or an array of those; omitted means the project root. A single file may end in a line range such as :50-100."`
+	Paths     oneOrMany `json:"paths" desc:"File, directory, glob, archive (.zip, .tar, .tar.gz, .tgz), archive member or internal URL, or an array of those; omitted means the project root. A single file may end in a line range such as :50-100."`
 	I         bool      `json:"i" default:"false" desc:"Case-insensitive search (default false)"`
 	Gitignore bool      `json:"gitignore" default:"true" desc:"Respect .gitignore during directory scans (default true)"`
 	Skip      float64   `json:"skip" default:"0" min:"0" invalid:"Skip must be a non-negative number" desc:"Number of matching files to skip: the page offset from the notice (default 0)"`
@@ -119,7 +119,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		notes = append(notes, fmt.Sprintf("Note: `%s` searched as `%s`: %s, so every parenthesis matches literally", rewrite.From, rewrite.To, rewrite.Reason))
 	}
 	text, cut := pitext.Search(res, &pitext.SearchOptions{
-		Style:       c.Style,
+		Style:       piSearchStyle(c.Style),
 		IgnoredHint: ignoredHint(in.Gitignore, prune != nil, "gitignored files", "a path"),
 		Notes:       notes,
 	})
@@ -149,6 +149,16 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	env.Context.PatternNormalized = req.Pattern
 	env.Context.Backend = res.Backend
 	return env, nil
+}
+
+// piSearchStyle is the line style of pi search's text for the host's
+// style: pi's plain mode still numbers the lines of a search ("*5|text"),
+// so plain prints as numbered; only read drops the numbers.
+func piSearchStyle(style string) string {
+	if style == pitext.StylePlain {
+		return pitext.StyleNumbered
+	}
+	return style
 }
 
 // searchMeta is pi search's details.meta: the head truncation of the text

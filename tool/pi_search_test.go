@@ -3,6 +3,9 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -103,6 +106,99 @@ func TestPiSearchNotSearched(t *testing.T) {
 		env := Call(context.Background(), c, Pi, "search", []byte(tt.args))
 		if !strings.HasSuffix(env.Text, tt.want) {
 			t.Errorf("%s\n got: %q\nwant suffix: %q", tt.reason, env.Text, tt.want)
+		}
+	}
+}
+
+// TestPiSearchByteCapContinues: when the 50 KB cap cuts a page of files,
+// the notice names the skip that shows the first file not shown whole, so
+// that following the hints shows every matching line of every file, and
+// never asks for the same page again.
+func TestPiSearchByteCapContinues(t *testing.T) {
+	tree := fstest.MapFS{}
+	var want []string
+	for i := range 30 {
+		name := fmt.Sprintf("f%02d.txt", i)
+		var b strings.Builder
+		for j := 1; j <= 20; j++ {
+			fmt.Fprintf(&b, "hit %d %s\n", j, strings.Repeat("z", 300))
+		}
+		tree[name] = &fstest.MapFile{Data: []byte(b.String())}
+		want = append(want, name)
+	}
+	skipRe := regexp.MustCompile(`skip=(\d+)`)
+	seen := map[string]bool{}
+	skip, calls := 0, 0
+	for {
+		calls++
+		if calls > 30 {
+			t.Fatal("the hints do not end")
+		}
+		env := Call(context.Background(), Config{FS: tree}, Pi, "search", fmt.Appendf(nil, `{"pattern":"hit","skip":%d}`, skip))
+		if env.Status == scout.StatusError {
+			t.Fatalf("skip=%d: %+v", skip, env.Error)
+		}
+		if len(env.Text) > 51200+300 {
+			t.Errorf("skip=%d: %d bytes of text", skip, len(env.Text))
+		}
+		for _, name := range want {
+			// A file is seen when its section reaches its last line.
+			if i := strings.Index(env.Text, "# "+name+"#"); i >= 0 && strings.Contains(env.Text[i:], "*20:hit 20 ") {
+				seen[name] = true
+			}
+		}
+		m := skipRe.FindAllStringSubmatch(env.Text, -1)
+		if len(m) == 0 {
+			break
+		}
+		next, _ := strconv.Atoi(m[len(m)-1][1])
+		if next <= skip {
+			t.Fatalf("skip=%d: the hint asks for skip=%d again:\n%s", skip, next, env.Text[max(0, len(env.Text)-400):])
+		}
+		skip = next
+	}
+	for _, name := range want {
+		if !seen[name] {
+			t.Errorf("%s was never shown whole by following the hints (%d calls)", name, calls)
+		}
+	}
+}
+
+// TestPiSearchCaps: a single file shows its first 200 matching lines and
+// ignores skip; in a scope of several files each shows its first 20. Both
+// set perFileLimitReached; neither has a page notice.
+func TestPiSearchCaps(t *testing.T) {
+	lines := func(n int) []byte {
+		var b strings.Builder
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(&b, "hit %d\n", i)
+		}
+		return []byte(b.String())
+	}
+	tree := fstest.MapFS{"big.txt": {Data: lines(250)}, "small.txt": {Data: lines(25)}}
+	c := Config{FS: tree, Style: "numbered"}
+	tests := []struct {
+		args            string
+		first, last     string // the first and last lines of the text
+		matches         int
+		reason          string
+		notWantInText   string
+		wantPerFileFlag bool
+	}{
+		{`{"pattern":"hit","paths":"big.txt","skip":5}`, "*1|hit 1", "*200|hit 200", 200, "a single file: 200 matches from the first, skip ignored", "skip=", true},
+		{`{"pattern":"hit","paths":"small.txt"}`, "*1|hit 1", "*25|hit 25", 25, "a single file under the cap: all its matches", "skip=", false},
+		{`{"pattern":"hit"}`, "# big.txt", "*20|hit 20", 40, "a directory: 20 matches per file", "skip=", true},
+	}
+	for _, tt := range tests {
+		env := Call(context.Background(), c, Pi, "search", []byte(tt.args))
+		d, ok := env.Data.(piSearchData)
+		if !ok {
+			t.Fatalf("%s: data is %T", tt.reason, env.Data)
+		}
+		ls := strings.Split(env.Text, "\n")
+		if ls[0] != tt.first || ls[len(ls)-1] != tt.last || d.MatchCount != tt.matches || d.PerFileLimitReached != tt.wantPerFileFlag || strings.Contains(env.Text, tt.notWantInText) {
+			t.Errorf("%s: text %q...%q, matchCount %d, perFileLimitReached %v; want %q...%q, %d, %v, without %q",
+				tt.reason, ls[0], ls[len(ls)-1], d.MatchCount, d.PerFileLimitReached, tt.first, tt.last, tt.matches, tt.wantPerFileFlag, tt.notWantInText)
 		}
 	}
 }

@@ -48,7 +48,8 @@ type Config struct {
 	FS fs.FS
 	// Style is the line style of pi search and read text: "hashline"
 	// (default when ""), "numbered" or "plain", as the format package
-	// describes them.
+	// describes them, except that search keeps its line numbers in the
+	// plain style ("*5|text"), as pi's plain mode does.
 	Style string
 	// ContextBefore and ContextAfter are the pi search context lines.
 	// 0 means the defaults (1 before, 3 after); a negative value means none.

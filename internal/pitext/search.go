@@ -46,13 +46,14 @@ func Search(r *scout.SearchResult, o *SearchOptions) (text string, cut *Cut) {
 	}
 	notes := Notes(r, o)
 	var body string
+	var ends []int // where each file's section ends, when grouped
 	switch {
 	case r.Mode != scout.SearchContent:
 		body = fileList(r)
 	case r.Single && len(r.Files) == 1:
 		body = singleFile(&r.Files[0], o.Style)
 	default:
-		body = grouped(r.Files, o.Style)
+		body, ends = grouped(r.Files, o.Style)
 	}
 	if body == "" {
 		text = "No matches found"
@@ -79,7 +80,7 @@ func Search(r *scout.SearchResult, o *SearchOptions) (text string, cut *Cut) {
 		if kept, shown, total, cutHere := TruncateHead(body, max); cutHere {
 			cut = &Cut{ShownLines: shown, TotalLines: total, TotalBytes: len(body), MaxBytes: max}
 			body = kept
-			parts = append(parts, fmt.Sprintf("Showing lines 1-%d of %d (%s limit); narrow paths or pattern to see the rest", shown, total, KB(max)))
+			parts = append(parts, fmt.Sprintf("Showing lines 1-%d of %d (%s limit); %s", shown, total, KB(max), cutHint(r, ends, len(kept))))
 		}
 	}
 	if r.LinesCut() {
@@ -90,6 +91,34 @@ func Search(r *scout.SearchResult, o *SearchOptions) (text string, cut *Cut) {
 		body += "\n\n" + n
 	}
 	return body + Notice(parts...), cut
+}
+
+// cutHint says how to see what the byte cap cut off a page of files whose
+// sections end at ends, kept bytes being shown: the skip that starts at
+// the first file not shown whole (the page notice, cut off with it, would
+// skip it), or the next page's skip when only the notices were cut. A cut
+// in the first file, or in a single file, leaves narrowing.
+func cutHint(r *scout.SearchResult, ends []int, kept int) string {
+	const narrow = "narrow paths or pattern to see the rest"
+	if len(ends) == 0 || r.Single {
+		return narrow
+	}
+	k := len(ends)
+	for i, e := range ends {
+		if e > kept {
+			k = i
+			break
+		}
+	}
+	switch {
+	case k == 0:
+		return narrow
+	case k < len(ends):
+		return fmt.Sprintf("use skip=%d to continue from %s, or narrow paths or pattern", r.Skip+k, r.Files[k].Path)
+	case r.NextSkip > 0:
+		return fmt.Sprintf("use skip=%d for the next page, or narrow paths or pattern", r.NextSkip)
+	}
+	return narrow
 }
 
 // MissedLine names the files that were to be searched and could not be
@@ -217,45 +246,44 @@ func Tagged(style string, f *scout.FileMatch) bool {
 
 // grouped renders files bucketed by directory, in order of first
 // appearance: "# dir/" then "## name#TAG" per file; files at the top
-// level print as "# name#TAG".
-func grouped(files []scout.FileMatch, style string) string {
-	ptrs := make([]*scout.FileMatch, len(files))
-	for i := range files {
-		ptrs[i] = &files[i]
+// level print as "# name#TAG". ends[i] is the length of the text up to the
+// end of files[i]'s section (0 for a file with no lines).
+func grouped(files []scout.FileMatch, style string) (text string, ends []int) {
+	idx := make([]int, len(files))
+	for i := range idx {
+		idx[i] = i
 	}
-	var sections []string
-	for _, g := range groupByDir(ptrs, func(f *scout.FileMatch) string { return DirOf(f.Path) }) {
-		var b strings.Builder
-		for _, f := range g.items {
+	ends = make([]int, len(files))
+	var b strings.Builder
+	for _, g := range groupByDir(idx, func(i int) string { return DirOf(files[i].Path) }) {
+		first := true
+		for _, i := range g.items {
+			f := &files[i]
 			lines := FileLines(f, style)
 			if lines == "" {
 				continue
 			}
-			name := f.Path[len(g.dir):]
+			if b.Len() > 0 {
+				b.WriteString("\n\n")
+			}
 			if g.dir != "" {
-				if b.Len() == 0 {
+				if first {
 					b.WriteString("# " + g.dir + "\n")
-				} else {
-					b.WriteString("\n")
 				}
 				b.WriteString("## ")
 			} else {
-				if b.Len() > 0 {
-					b.WriteString("\n")
-				}
 				b.WriteString("# ")
 			}
-			b.WriteString(name)
+			first = false
+			b.WriteString(f.Path[len(g.dir):])
 			if Tagged(style, f) {
 				b.WriteString("#" + f.Tag)
 			}
-			b.WriteString("\n" + lines)
-		}
-		if b.Len() > 0 {
-			sections = append(sections, strings.TrimSuffix(b.String(), "\n"))
+			b.WriteString("\n" + strings.TrimSuffix(lines, "\n"))
+			ends[i] = b.Len()
 		}
 	}
-	return strings.Join(sections, "\n\n")
+	return b.String(), ends
 }
 
 // DirOf returns the directory part of a display path with its trailing
