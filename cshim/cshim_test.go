@@ -309,7 +309,7 @@ func TestConcurrentCalls(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			opts := fmt.Sprintf(`{"call_id":%d}`, 10000+i)
-			env := call("pi", []string{"find", "search", "read"}[i%3], []string{`{"paths":["**/*.go"]}`, `{"pattern":"func"}`, `{"path":"."}`}[i%3], root, opts)
+			env := call("pi", []string{"find", "search", "read"}[i%3], []string{`{"paths":["**/*.go"]}`, `{"paths":".","pattern":"func"}`, `{"path":"."}`}[i%3], root, opts)
 			if env.Status == scout.StatusError && env.Error.Code != scout.CodeCanceled {
 				t.Errorf("call %d: %s", i, envelopeJSON(env))
 			}
@@ -352,7 +352,7 @@ func TestDefaultsMatchGo(t *testing.T) {
 		"long.txt":             {Data: []byte(long.String())},
 	})
 	for _, c := range []struct{ toolset, name, args string }{
-		{"pi", "search", `{"pattern": "needle"}`},
+		{"pi", "search", `{"paths": ".", "pattern": "needle"}`},
 		{"pi", "find", `{"paths": ["*.txt"]}`},
 		{"pi", "read", `{"path": "long.txt"}`},
 		{"amplifier", "grep", `{"pattern": "needle", "output_mode": "content"}`},

@@ -35,7 +35,7 @@ func TestZoektOption(t *testing.T) {
 		{`{"zoekt":{"urls":"http://x"}}`, "must be a list of strings"},
 		{`{"zoekt":{"url":["http://x"]}}`, `unknown field "url"`},
 	} {
-		env := call("pi", "search", `{"pattern":"x"}`, root, tc.options)
+		env := call("pi", "search", `{"paths":".","pattern":"x"}`, root, tc.options)
 		if env.Status != scout.StatusError || env.Error.Code != scout.CodeInvalidParam || !strings.Contains(env.Error.Message, tc.want) {
 			t.Errorf("%s: got %s %+v; want INVALID_PARAM with %q", tc.options, env.Status, env.Error, tc.want)
 		}

@@ -111,7 +111,7 @@ func TestOneCodePerCase(t *testing.T) {
 			toolset, name string
 			args          map[string]any
 		}{
-			{Pi, "search", map[string]any{"pattern": "inside|d3-c0n"}},
+			{Pi, "search", map[string]any{"paths": ".", "pattern": "inside|d3-c0n"}},
 			{Pi, "find", map[string]any{"paths": []string{"**/*"}}},
 			{Amplifier, "grep", map[string]any{"pattern": "inside|d3-c0n", "output_mode": "content"}},
 			{Amplifier, "glob", map[string]any{"pattern": "**/*", "type": "file"}},

@@ -22,7 +22,7 @@ import (
 var mixedCalls = []struct {
 	toolset, name, args string
 }{
-	{Pi, "search", `{"pattern":"func \\w+"}`},
+	{Pi, "search", `{"paths":".","pattern":"func \\w+"}`},
 	{Pi, "search", `{"pattern":"TODO","paths":["src/","docs/*.md"],"i":true}`},
 	{Pi, "search", `{"pattern":"member","paths":["pkg.zip"]}`},
 	{Pi, "read", `{"path":"src/a.go"}`},
@@ -157,7 +157,7 @@ func TestFilesChangeDuringCalls(t *testing.T) {
 		}
 	}()
 	calls := []struct{ toolset, name, args string }{
-		{Pi, "search", `{"pattern":"churn"}`},
+		{Pi, "search", `{"paths":".","pattern":"churn"}`},
 		{Pi, "find", `{"paths":["**/*.txt"]}`},
 		{Pi, "read", `{"path":"d1"}`},
 		{Pi, "read", `{"path":"d2/f02.txt:3-9"}`},

@@ -209,7 +209,7 @@ func TestHostilePaths(t *testing.T) {
 			toolset, name string
 			args          map[string]any
 		}{
-			{Pi, "search", map[string]any{"pattern": "d3-c0n|inside"}},
+			{Pi, "search", map[string]any{"pattern": "d3-c0n|inside", "paths": "."}},
 			{Pi, "find", map[string]any{"paths": []string{"**/*"}}},
 			{Amplifier, "grep", map[string]any{"pattern": "d3-c0n|inside", "output_mode": "content"}},
 			{Amplifier, "glob", map[string]any{"pattern": "**/*"}},

@@ -81,7 +81,7 @@ func TestSpecialFiles(t *testing.T) {
 		args          map[string]any
 		want          string
 	}{
-		{Pi, "search", map[string]any{"pattern": "hit"}, "a.txt"},
+		{Pi, "search", map[string]any{"paths": ".", "pattern": "hit"}, "a.txt"},
 		{Amplifier, "grep", map[string]any{"pattern": "hit", "output_mode": "content"}, "a.txt:1:hit"},
 		{Pi, "find", map[string]any{"paths": []string{"*"}}, "fifo"},
 		{Amplifier, "glob", map[string]any{"pattern": "*"}, "fifo"},

@@ -47,7 +47,7 @@ func TestLongInput(t *testing.T) {
 	// Other inputs a message quotes.
 	big := strings.Repeat("x", 1<<20)
 	for _, c := range []struct{ toolset, name, args string }{
-		{"pi", "search", `{"pattern": "hit", "` + big + `": 1}`},
+		{"pi", "search", `{"paths": ".", "pattern": "hit", "` + big + `": 1}`},
 		{"amplifier", "grep", `{"pattern": "hit", "type": "` + big + `"}`},
 		{"amplifier", "grep", `{"pattern": "hit", "glob": "[` + big + `"}`},
 		{"amplifier", "grep", `{"pattern": "hit", "-i": "` + big + `"}`},
@@ -59,9 +59,9 @@ func TestLongInput(t *testing.T) {
 		{"pi", "read", `{"path": "https://example.com/` + big + `"}`},
 		// Patterns under the 64 KiB cap that the regexp parser refuses,
 		// quoting them: a 56 KB one gave a 168 KB reply.
-		{"pi", "search", `{"pattern": "` + strings.Repeat("x{1000}", 8000) + `"}`},
+		{"pi", "search", `{"paths": ".", "pattern": "` + strings.Repeat("x{1000}", 8000) + `"}`},
 		{"amplifier", "grep", `{"pattern": "` + strings.Repeat("x{1000}", 8000) + `"}`},
-		{"pi", "search", `{"pattern": "[` + big[:60000] + `"}`},
+		{"pi", "search", `{"paths": ".", "pattern": "[` + big[:60000] + `"}`},
 		{"amplifier", "grep", `{"pattern": "(` + big[:60000] + `"}`},
 	} {
 		env := Call(context.Background(), cfg, c.toolset, c.name, []byte(c.args))

@@ -27,7 +27,7 @@ func init() {
 const piSearchDescription = `Search file contents with a regex (RE2 syntax) across files, directories, globs, archive members and internal URLs.
 
 - pattern: the regex; literal braces need no escaping (interface{} works), other metacharacters do. A pattern with an unbalanced ( or ) is searched with every parenthesis literal (foo( finds "foo("), and the result says so.
-- paths: one path or an array: files, directories, globs (src/**/*.ts), archives (a.zip: its text members), archive members (a.zip:src/x.ts), directories or globs inside archives (a.zip:src/**/*.ts), internal URLs (omp://, no globs). Omitted = the project root. Add :50-100 to a single file to search only those lines.
+- paths: one path or an array: files, directories, globs (src/**/*.ts), archives (a.zip: its text members), archive members (a.zip:src/x.ts), directories or globs inside archives (a.zip:src/**/*.ts), internal URLs (omp://, no globs); "." for the project root. Add :50-100 to a single file to search only those lines.
 - globs: * and ? stay within a directory, ** crosses directories, {a,b} alternatives, [abc], [!a] and [[:digit:]] classes.
 - i: case-insensitive. gitignore: false also searches ignored files; node_modules is searched only when a path names it. Hidden files are always searched.
 - Results come 20 files per page; pass skip=N (from the notice) for the next page.
@@ -36,7 +36,7 @@ Output: matches as *LINE:text, context as  LINE:text, grouped under # dir/ and #
 // piSearchArgs are the arguments of pi search.
 type piSearchArgs struct {
 	Pattern   string    `json:"pattern" required:"true" missing:"Pattern must not be empty" desc:"Regex pattern (RE2 syntax)"`
-	Paths     oneOrMany `json:"paths" desc:"File, directory, glob, archive (.zip, .tar, .tar.gz, .tgz), archive member or internal URL, or an array of those; omitted means the project root. A single file may end in a line range such as :50-100."`
+	Paths     oneOrMany `json:"paths" required:"true" missing:"paths must contain non-empty paths or globs: pass at least one, e.g. {\"paths\": [\".\"]} for the project root." desc:"File, directory, glob, archive (.zip, .tar, .tar.gz, .tgz), archive member or internal URL, or an array of those (\".\" for the project root). A single file may end in a line range such as :50-100."`
 	I         bool      `json:"i" default:"false" desc:"Case-insensitive search (default false)"`
 	Gitignore bool      `json:"gitignore" default:"true" desc:"Respect .gitignore during directory scans (default true)"`
 	Skip      float64   `json:"skip" default:"0" min:"0" invalid:"Skip must be a non-negative number" desc:"Number of matching files to skip: the page offset from the notice (default 0)"`

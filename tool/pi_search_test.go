@@ -100,8 +100,8 @@ func TestPiSearchNotSearched(t *testing.T) {
 	c := Config{FS: tree}
 	c.MaxFileSize = 100
 	for _, tt := range []struct{ args, want, reason string }{
-		{`{"pattern":"needle"}`, "*1:needle\n\nNot searched: 1 too large.", "matches: the too-large file is named, the binary one is not"},
-		{`{"pattern":"nothing"}`, "No matches found\nNot searched: 1 binary, 1 too large.", "no match: everything left out is named"},
+		{`{"paths":".","pattern":"needle"}`, "*1:needle\n\nNot searched: 1 too large.", "matches: the too-large file is named, the binary one is not"},
+		{`{"paths":".","pattern":"nothing"}`, "No matches found\nNot searched: 1 binary, 1 too large.", "no match: everything left out is named"},
 	} {
 		env := Call(context.Background(), c, Pi, "search", []byte(tt.args))
 		if !strings.HasSuffix(env.Text, tt.want) {
@@ -134,7 +134,7 @@ func TestPiSearchByteCapContinues(t *testing.T) {
 		if calls > 30 {
 			t.Fatal("the hints do not end")
 		}
-		env := Call(context.Background(), Config{FS: tree}, Pi, "search", fmt.Appendf(nil, `{"pattern":"hit","skip":%d}`, skip))
+		env := Call(context.Background(), Config{FS: tree}, Pi, "search", fmt.Appendf(nil, `{"paths":".","pattern":"hit","skip":%d}`, skip))
 		if env.Status == scout.StatusError {
 			t.Fatalf("skip=%d: %+v", skip, env.Error)
 		}
@@ -187,7 +187,7 @@ func TestPiSearchCaps(t *testing.T) {
 	}{
 		{`{"pattern":"hit","paths":"big.txt","skip":5}`, "*1|hit 1", "*200|hit 200", 200, "a single file: 200 matches from the first, skip ignored", "skip=", true},
 		{`{"pattern":"hit","paths":"small.txt"}`, "*1|hit 1", "*25|hit 25", 25, "a single file under the cap: all its matches", "skip=", false},
-		{`{"pattern":"hit"}`, "# big.txt", "*20|hit 20", 40, "a directory: 20 matches per file", "skip=", true},
+		{`{"paths":".","pattern":"hit"}`, "# big.txt", "*20|hit 20", 40, "a directory: 20 matches per file", "skip=", true},
 	}
 	for _, tt := range tests {
 		env := Call(context.Background(), c, Pi, "search", []byte(tt.args))

@@ -98,7 +98,7 @@ func TestFiveToolsOneIgnoreEngine(t *testing.T) {
 		t.Helper()
 		for _, tc := range []struct{ toolset, name, args string }{
 			{Pi, "find", `{"paths": ["**/*.*"]}`},
-			{Pi, "search", `{"pattern": "needle"}`},
+			{Pi, "search", `{"paths": ".", "pattern": "needle"}`},
 			{Amplifier, "glob", `{"pattern": "**/*.*", "type": "file"}`},
 			{Amplifier, "grep", `{"pattern": "needle"}`},
 			{Standardized, "Glob", `{"pattern": "**/*.*"}`},
@@ -214,8 +214,8 @@ func TestIgnoredHintsAreFollowable(t *testing.T) {
 			[]string{"node_modules/m/i.js"},
 		},
 		{
-			"search", `{"pattern": "needle"}`, "pass gitignore: false for gitignored files; node_modules is left out unless a path names it, e.g. node_modules/**",
-			[]string{`{"pattern": "needle", "gitignore": false}`, `{"pattern": "needle", "paths": ["node_modules/**"]}`},
+			"search", `{"paths": ".", "pattern": "needle"}`, "pass gitignore: false for gitignored files; node_modules is left out unless a path names it, e.g. node_modules/**",
+			[]string{`{"paths": ".", "pattern": "needle", "gitignore": false}`, `{"pattern": "needle", "paths": ["node_modules/**"]}`},
 			[]string{"a.log", "node_modules/m/i.js"},
 		},
 	} {
@@ -266,14 +266,14 @@ func TestPiSearchParenNote(t *testing.T) {
 		{"foo(", "Note: `foo(` searched as `foo\\(`: unbalanced parenthesis, so every parenthesis matches literally"},
 		{"bar)", "Note: `bar)` searched as `bar\\)`: unbalanced parenthesis, so every parenthesis matches literally"},
 	} {
-		args, _ := json.Marshal(map[string]string{"pattern": tc.pattern})
+		args, _ := json.Marshal(map[string]string{"paths": ".", "pattern": tc.pattern})
 		env, data := call(t, Config{Root: root}, Pi, "search", string(args))
 		rw, _ := data["patternRewrite"].(map[string]any)
 		if !strings.Contains(env.Text, tc.want) || rw["from"] != tc.pattern || rw["reason"] != "unbalanced parenthesis" {
 			t.Errorf("%q: text %q, patternRewrite %v", tc.pattern, env.Text, rw)
 		}
 	}
-	env, data := call(t, Config{Root: root}, Pi, "search", `{"pattern": "foo\\("}`)
+	env, data := call(t, Config{Root: root}, Pi, "search", `{"paths": ".", "pattern": "foo\\("}`)
 	if _, ok := data["patternRewrite"]; ok || strings.Contains(env.Text, "Note:") {
 		t.Errorf("a valid pattern is not rewritten: %q %v", env.Text, data)
 	}

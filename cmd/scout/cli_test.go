@@ -172,7 +172,7 @@ func TestNotices(t *testing.T) {
 		{[]string{"find", "*.md", "--no-hidden"}, []string{"drop --no-hidden", "--no-ignore"}, []string{"gitignore:", "hidden:"}, "left out entries name flags"},
 		{[]string{"search", "nomatch", "--no-hidden"}, []string{"Not searched:", "--no-ignore searches what ignore files leave out"}, []string{"gitignore:"}, "what was not searched names --no-ignore"},
 		{[]string{"call", "find", `{"paths": ["*.txt"], "limit": 1}`}, []string{"Use limit=2 for more"}, []string{"--limit"}, "the tool's notice names its argument"},
-		{[]string{"call", "search", `{"pattern": "nomatch"}`}, []string{"pass gitignore: false"}, []string{"--no-ignore"}, "the tool's notice names its argument"},
+		{[]string{"call", "search", `{"paths": ".", "pattern": "nomatch"}`}, []string{"pass gitignore: false"}, []string{"--no-ignore"}, "the tool's notice names its argument"},
 	}
 	for _, tt := range tests {
 		code, out, errb := runCLI(append(tt.args, "--root", root)...)

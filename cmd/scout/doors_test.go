@@ -53,7 +53,7 @@ func doorsTree(t *testing.T) string {
 // doorCalls are a call of each tool for each toolset, with only the
 // arguments a tool requires: every other argument is its default.
 var doorCalls = []struct{ toolset, name, args string }{
-	{"pi", "search", `{"pattern": "needle"}`},
+	{"pi", "search", `{"paths": ".", "pattern": "needle"}`},
 	{"pi", "find", `{"paths": ["*.txt"]}`},
 	{"pi", "read", `{"path": "long.txt"}`},
 	{"pi", "read", `{"path": "."}`},
@@ -130,9 +130,9 @@ func TestCommandDefaults(t *testing.T) {
 		args      string
 		want, not []string
 	}{
-		{"search: hidden files are searched", []string{"search", "needle"}, "search", `{"pattern": "needle"}`,
+		{"search: hidden files are searched", []string{"search", "needle"}, "search", `{"paths": ".", "pattern": "needle"}`,
 			[]string{"h.txt", "*1:needle hidden"}, nil},
-		{"search: ignored files, node_modules and files over 10 MB are not", []string{"search", "needle"}, "search", `{"pattern": "needle"}`,
+		{"search: ignored files, node_modules and files over 10 MB are not", []string{"search", "needle"}, "search", `{"paths": ".", "pattern": "needle"}`,
 			nil, []string{"ignored", "module", "big"}},
 		{"search: 1 line of context before a match, 3 after", []string{"search", "needle", "ctx.txt"}, "search", `{"pattern": "needle", "paths": ["ctx.txt"]}`,
 			[]string{" 2:b1\n*3:needle here\n 4:a1\n 5:a2\n 6:a3"}, []string{"b2", "a4"}},

@@ -432,7 +432,7 @@ func TestMCPPipedRequests(t *testing.T) {
 	cmd.Stdin = strings.NewReader(strings.Join([]string{
 		`{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "sh", "version": "1"}}}`,
 		`{"jsonrpc": "2.0", "method": "notifications/initialized"}`,
-		`{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "search", "arguments": {"pattern": "package"}}}`,
+		`{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "search", "arguments": {"paths": ".", "pattern": "package"}}}`,
 		`{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "find", "arguments": {"paths": ["**/*.go"]}}}`,
 	}, "\n") + "\n")
 	out, err := cmd.Output()

@@ -46,7 +46,7 @@ func TestSearchMaxFilesize(t *testing.T) {
 		{[]string{"search", "needle", "--root", root}, "small.txt", "default cap"},
 		{[]string{"search", "needle", "--root", big, "--max-filesize", "1K"}, "too large", "a file over the cap is counted"},
 		{[]string{"search", "needle", "--root", big, "--max-filesize", "none"}, "needle", "no cap"},
-		{[]string{"call", "--root", big, "--max-filesize", "1K", "search", `{"pattern": "needle"}`}, "too large", "call takes the cap too"},
+		{[]string{"call", "--root", big, "--max-filesize", "1K", "search", `{"paths": ".", "pattern": "needle"}`}, "too large", "call takes the cap too"},
 	}
 	for _, tt := range tests {
 		var out, errb bytes.Buffer

@@ -21,7 +21,7 @@ func TestZoektFlags(t *testing.T) {
 	defer srv.Close()
 	for _, args := range [][]string{
 		{"search", "needle", "--root", root, "--zoekt", srv.URL},
-		{"call", "--root", root, "--zoekt", srv.URL + "," + srv.URL + "/", "--zoekt-repo", "r", "search", `{"pattern": "needle"}`},
+		{"call", "--root", root, "--zoekt", srv.URL + "," + srv.URL + "/", "--zoekt-repo", "r", "search", `{"paths": ".", "pattern": "needle"}`},
 	} {
 		before := hits.Load()
 		var out, errb bytes.Buffer
@@ -43,7 +43,7 @@ func TestZoektFlags(t *testing.T) {
 			"scout: 1 file searched, 1 matching line in 1 file; scanned the tree, not answered by zoekt: repo_not_indexed\n"},
 		{[]string{"search", "needle", "--root", root, "--stats"}, "needle", "scout: 1 file searched, 1 matching line in 1 file\n"},
 		{[]string{"search", "needle", "--root", root, "--zoekt", srv.URL}, "needle", ""},
-		{[]string{"call", "--root", root, "--zoekt", srv.URL, "search", `{"pattern": "needle"}`},
+		{[]string{"call", "--root", root, "--zoekt", srv.URL, "search", `{"paths": ".", "pattern": "needle"}`},
 			`"backend":{"index":false,"endpoints":1,"fallback":"repo_not_indexed"}`, ""},
 	} {
 		var out, errb bytes.Buffer

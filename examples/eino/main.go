@@ -79,8 +79,8 @@ func run(ctx context.Context, w io.Writer, cfg tool.Config) error {
 	}
 	msg := schema.AssistantMessage("", []schema.ToolCall{
 		call("1", "find", `{"paths": ["**/*.go"], "limit": 5}`),
-		call("2", "search", `{"pattern": "func main"}`),
-		call("3", "search", `{"pattern": "x", "i": "yes"}`), // a mistake the model sees
+		call("2", "search", `{"paths": ".", "pattern": "func main"}`),
+		call("3", "search", `{"paths": ".", "pattern": "x", "i": "yes"}`), // a mistake the model sees
 	})
 	results, err := node.Invoke(ctx, msg)
 	if err != nil {

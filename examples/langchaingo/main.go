@@ -62,8 +62,8 @@ func (t *scoutTool) Call(ctx context.Context, input string) (string, error) {
 // (the second a mistake the model then sees explained) and an answer.
 var script = []string{
 	"Thought: find the Go files first.\nAction: find\nAction Input: {\"paths\": [\"**/*.go\"], \"limit\": 5}",
-	"Thought: now the entry points.\nAction: search\nAction Input: {\"pattern\": \"func main\", \"i\": \"yes\"}",
-	"Thought: i is a boolean.\nAction: search\nAction Input: {\"pattern\": \"func main\"}",
+	"Thought: now the entry points.\nAction: search\nAction Input: {\"paths\": \".\", \"pattern\": \"func main\", \"i\": \"yes\"}",
+	"Thought: i is a boolean.\nAction: search\nAction Input: {\"paths\": \".\", \"pattern\": \"func main\"}",
 	"Final Answer: the entry point is main.go.",
 }
 

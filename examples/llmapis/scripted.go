@@ -30,7 +30,7 @@ func (s *scripted) record(r *http.Request) (map[string]any, int) {
 // scriptedCalls are the tool calls of the first two turns.
 var scriptedCalls = []struct{ name, args string }{
 	{"find", `{"paths": ["**/*.go"], "limit": 20}`},
-	{"search", `{"pattern": "func main"}`},
+	{"search", `{"paths": ".", "pattern": "func main"}`},
 }
 
 type openAIScript struct{ scripted }

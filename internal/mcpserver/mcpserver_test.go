@@ -170,7 +170,7 @@ func TestCallTool(t *testing.T) {
 		{"pi", "find", `{}`, true, "missing required argument"},
 		{"pi", "find", `[1, 2]`, true, "arguments that are not an object"},
 		{"pi", "find", `null`, true, "null arguments: an error Envelope, not a protocol error"},
-		{"pi", "search", `{"pattern": "func A"}`, false, "pi search"},
+		{"pi", "search", `{"paths": ".", "pattern": "func A"}`, false, "pi search"},
 		{"pi", "read", `{"path": "a.go:1-2"}`, false, "pi read of a line range"},
 		{"pi", "read", `{"path": "missing.go"}`, true, "pi read of a missing file"},
 		{"amplifier", "glob", `{"pattern": "**/*.md"}`, false, "amplifier toolset"},

@@ -139,7 +139,7 @@ func TestProtocol(t *testing.T) {
 func TestProtocolCancel(t *testing.T) {
 	cfg := tool.Config{FS: &slowFS{FS: fixture(t)}}
 	w := dial(t, cfg, tool.Pi)
-	w.send(`{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "search", "arguments": {"pattern": "x"}}}`)
+	w.send(`{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "search", "arguments": {"paths": ".", "pattern": "x"}}}`)
 	w.send(`{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "reason": "user"}}`)
 	w.send(`{"jsonrpc": "2.0", "id": 2, "method": "ping"}`)
 	if m := w.next(); m["id"] != 2.0 {

@@ -26,7 +26,7 @@ import (
 func TestOutputSchema(t *testing.T) {
 	calls := map[string][]string{
 		"find":   {`{"paths": ["**/*.go"]}`, `{"paths": ["**/*"], "limit": 1}`, `{"paths": 3}`},
-		"search": {`{"pattern": "package"}`, `{"pattern": ""}`},
+		"search": {`{"paths": ".", "pattern": "package"}`, `{"pattern": ""}`},
 		"read":   {`{"path": "a.go"}`, `{"path": "img/px.png"}`, `{"path": "."}`, `{"path": "nope.go"}`},
 		"grep":   {`{"pattern": "package", "output_mode": "content"}`, `{"pattern": "package", "output_mode": "count"}`, `{"pattern": "("}`},
 		"glob":   {`{"pattern": "**/*.go"}`, `{"pattern": 7}`},
@@ -139,7 +139,7 @@ func TestAnswersBeforeEOF(t *testing.T) {
 	in := strings.NewReader(strings.Join([]string{
 		`{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}}`,
 		`{"jsonrpc": "2.0", "method": "notifications/initialized"}`,
-		`{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "search", "arguments": {"pattern": "package"}}}`,
+		`{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "search", "arguments": {"paths": ".", "pattern": "package"}}}`,
 		`{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "find", "arguments": {"paths": ["**/*.go"]}}}`,
 	}, "\n") + "\n")
 	r, w := io.Pipe()
