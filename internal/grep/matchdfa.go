@@ -315,17 +315,23 @@ func (d *mdfa) intern(list []uint32, fl uint8) int32 {
 
 // start returns the state at a position with context fl, before any
 // rune: forward, no thread (one starts at each step); backward, the
-// reversed pattern's start.
+// reversed pattern's start. It is kept small to inline: a line with a
+// match every few bytes starts a search for each.
 func (d *mdfa) start(fl uint8) int32 {
-	fl &= d.ctxMask
 	if id := d.starts[fl&7]; id != 0 {
 		return id
 	}
+	return d.newStart(fl)
+}
+
+// newStart builds the start state of start and keeps it by fl (the
+// contexts that the pattern does not ask about share one state).
+func (d *mdfa) newStart(fl uint8) int32 {
 	var list []uint32
 	if d.back {
 		list = []uint32{uint32(d.prog.Start)}
 	}
-	id := d.intern(list, fl)
+	id := d.intern(list, fl&d.ctxMask)
 	d.starts[fl&7] = id
 	return id
 }
