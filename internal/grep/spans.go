@@ -189,6 +189,9 @@ func (k *skipper) next(pos, n int) int {
 		return -1
 	}
 	p := max(pos, q-k.lead)
+	for p > pos && !utf8.RuneStart(k.data[k.off+p]) {
+		p-- // a search starts at a character, as the walk's do
+	}
 	if k.calls < skipProbe {
 		k.calls++
 		k.spared += p - pos
