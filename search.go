@@ -105,7 +105,10 @@ type FileMatch struct {
 	// most MaxMatchesPerFile unless the mode is SearchCount, which counts
 	// them all.
 	MatchLines int `json:"match_lines"`
-	// Matches is the number of individual matches on those lines.
+	// Matches is the number of individual matches on those lines. In the
+	// SearchFiles mode they are the matches of the first matching line,
+	// and of a line longer than 4 MiB only those of its windows up to the
+	// first that holds one: the rest of the line is not read.
 	Matches int `json:"matches"`
 	// Limited reports that the file has more matching lines than
 	// MaxMatchesPerFile let through.

@@ -5,8 +5,9 @@
 #      a rare literal (files), a case-insensitive literal (count), a common word (count)
 #   2. a single 2 GB file: a rare literal, with Scout's peak resident memory (the target is under 64 MB)
 #   3. a single 200 MB file that is one line (minified): a literal, bounded time and memory
-#   4. a single 64 MB file that is one line of words: a pattern without a literal, counted (Scout counts
-#      every match of the line, FileResult.Matches, so rg runs with --count-matches)
+#   4. a single 64 MB file that is one line of words: a pattern without a literal and one with a weak literal
+#      ([a-z]eta), counted (Scout counts every match of the line, FileResult.Matches, so rg runs with
+#      --count-matches)
 # Usage (from the project root): bench/search.sh [WORKDIR]   (WORKDIR keeps the fixtures between runs;
 # default /tmp/scout-bench-search). Needs hyperfine and ripgrep; installs them when root.
 # Prints one row per case: the median wall times, their ratio scout/rg (below 1.00 Scout is faster) and
@@ -83,6 +84,7 @@ cases=(
   "big2g-lit|$(amp "$work" '{"pattern":"RareNeedle","path":"big2g.txt","output_mode":"count","head_limit":0}')|rg -c RareNeedle $big"
   "minified-lit|$(amp "$work" '{"pattern":"RareNeedle","path":"minified.js","output_mode":"count","head_limit":0}')|rg -c RareNeedle $mini"
   "longline-nolit|$(amp "$work" '{"pattern":"[A-Z][a-z]+[0-9]{2,}[a-z]","path":"words64.txt","output_mode":"count","head_limit":0}')|rg --count-matches [A-Z][a-z]+[0-9]{2,}[a-z] $words"
+  "longline-weaklit|$(amp "$work" '{"pattern":"[a-z]eta","path":"words64.txt","output_mode":"count","head_limit":0}')|rg --count-matches [a-z]eta $words"
 )
 printf '%-18s %10s %10s %8s %10s\n' case scout_ms rg_ms ratio scout_rss
 for c in "${cases[@]}"; do

@@ -315,17 +315,23 @@ func (d *mdfa) intern(list []uint32, fl uint8) int32 {
 
 // start returns the state at a position with context fl, before any
 // rune: forward, no thread (one starts at each step); backward, the
-// reversed pattern's start.
+// reversed pattern's start. It is kept small to inline: a line with a
+// match every few bytes starts a search for each.
 func (d *mdfa) start(fl uint8) int32 {
-	fl &= d.ctxMask
 	if id := d.starts[fl&7]; id != 0 {
 		return id
 	}
+	return d.newStart(fl)
+}
+
+// newStart builds the start state of start and keeps it by fl (the
+// contexts that the pattern does not ask about share one state).
+func (d *mdfa) newStart(fl uint8) int32 {
 	var list []uint32
 	if d.back {
 		list = []uint32{uint32(d.prog.Start)}
 	}
-	id := d.intern(list, fl)
+	id := d.intern(list, fl&d.ctxMask)
 	d.starts[fl&7] = id
 	return id
 }
@@ -433,10 +439,12 @@ func (d *mdfa) matchEnd(hay []byte, pos int) int {
 	i := pos
 	for {
 		lim := min(len(hay), i+pollBytes)
-		trans, classes := d.trans, &d.classes
 		for i < lim {
+			if i, s = d.plain(hay[:lim], i, s); i >= lim {
+				break
+			}
 			b := hay[i]
-			t := trans[int(s)+int(classes[b])]
+			t := d.trans[int(s)+int(d.classes[b])]
 			w := 1
 			if b >= utf8.RuneSelf {
 				_, w = utf8.DecodeRune(hay[i:])
@@ -453,7 +461,6 @@ func (d *mdfa) matchEnd(hay []byte, pos int) int {
 					}
 					d.now = d.scanned + i - pos
 					t = d.slow(s, b, r)
-					trans = d.trans
 				}
 				if t&tbMatch != 0 {
 					last = i
@@ -478,6 +485,25 @@ func (d *mdfa) matchEnd(hay []byte, pos int) int {
 		last = len(hay)
 	}
 	return last
+}
+
+// plain steps the forward state s over hay from i while the bytes are
+// ASCII and their transitions known, to neither a match nor the end. It
+// returns where it stopped and the state there: the per-byte loop of
+// matchEnd, kept small so that it runs in registers, one table lookup
+// per byte.
+func (d *mdfa) plain(hay []byte, i int, s int32) (int, int32) {
+	trans, classes := d.trans, &d.classes
+	si := uint(s) // ids are not negative: no sign extension on the path from one byte to the next
+	for ; i < len(hay); i++ {
+		b := hay[i]
+		t := uint(uint32(trans[si+uint(classes[b])]))
+		if t&uint(tbMask) != 0 || b >= utf8.RuneSelf {
+			break
+		}
+		si = t
+	}
+	return i, int32(si)
 }
 
 // rawEnd goes on with matchEnd at hay[i] in state s without the cache.
@@ -522,10 +548,14 @@ func (d *mdfa) matchStart(hay []byte, pos, e int) int {
 	i := e
 	for i > pos {
 		lim := max(pos, i-pollBytes)
-		trans, classes := d.trans, &d.classes
 		for i > lim {
+			if i, s = d.plainBack(hay[lim:i], s); i == 0 {
+				i = lim
+				break
+			}
+			i += lim
 			b := hay[i-1]
-			t := trans[int(s)+int(classes[b])]
+			t := d.trans[int(s)+int(d.classes[b])]
 			w := 1
 			if b >= utf8.RuneSelf {
 				_, w = utf8.DecodeLastRune(hay[pos:i])
@@ -542,7 +572,6 @@ func (d *mdfa) matchStart(hay []byte, pos, e int) int {
 					}
 					d.now = d.scanned + e - i
 					t = d.slow(s, b, r)
-					trans = d.trans
 				}
 				if t&tbMatch != 0 {
 					best = i
@@ -564,6 +593,24 @@ func (d *mdfa) matchStart(hay []byte, pos, e int) int {
 		best = pos
 	}
 	return best
+}
+
+// plainBack is plain for the backward automaton: it steps s over hay
+// from its end and returns how many bytes are left before where it
+// stopped, and the state there.
+func (d *mdfa) plainBack(hay []byte, s int32) (int, int32) {
+	trans, classes := d.trans, &d.classes
+	si := uint(s)
+	i := len(hay)
+	for ; i > 0; i-- {
+		b := hay[i-1]
+		t := uint(uint32(trans[si+uint(classes[b])]))
+		if t&uint(tbMask) != 0 || b >= utf8.RuneSelf {
+			break
+		}
+		si = t
+	}
+	return i, int32(si)
 }
 
 // startsAt reports whether, in the backward state s at pos, a match ends:

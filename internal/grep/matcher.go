@@ -85,6 +85,7 @@ type Matcher struct {
 	complete bool   // every occurrence of a literal in lits is a match (no verification)
 	plainLit []byte // the pattern is this one case-sensitive literal: spans by bytes.Index
 	maxLen   int    // the most bytes a match takes; -1: no bound
+	lead     int    // the most bytes of a match before the part of a literal of lits that the finder finds; -1: no bound or no lits
 
 	ranges [][2]int // normalised LineRanges (sorted, last resolved)
 }
@@ -152,6 +153,10 @@ func Compile(o Options) (*Matcher, error) {
 		// A line never contains its newline: such a literal cannot mark a
 		// candidate line.
 		m.lits, m.complete, m.plainLit = nil, false, nil
+	}
+	m.lead = -1
+	if len(m.lits) > 0 && m.maxLen >= 0 {
+		m.lead = m.maxLen - m.lits.score()
 	}
 	return m, nil
 }

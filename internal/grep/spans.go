@@ -54,7 +54,7 @@ func (s *Scanner) matchDFAs() (fwd, back *mdfa) {
 // them.
 func (s *Scanner) eachMatch(hay []byte, starts bool, fn func(a, b int) bool) bool {
 	w := matchWalk{pos: 0, prevEnd: -1}
-	return s.walk(hay, &w, starts, len(hay), fn)
+	return s.walk(hay, &w, starts, len(hay), nil, fn)
 }
 
 // matchWalk is where FindAllIndex's walk over a text stands: the offset
@@ -66,8 +66,9 @@ type matchWalk struct{ pos, prevEnd int }
 // starts after limit: it stops before that match, w standing where the
 // walk would take it up (a window owns the matches that start up to its
 // limit). A match found with b > limit has its start found even without
-// starts (see startOf).
-func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, fn func(a, b int) bool) bool {
+// starts (see startOf). With sk, the automata search from where sk says
+// the next match may start (nil: from where the last match ended).
+func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, sk *skipper, fn func(a, b int) bool) bool {
 	pos, prevEnd := w.pos, w.prevEnd
 	next := pos + pollBytes // the offset of the next poll
 	if lit := s.m.plainLit; lit != nil {
@@ -102,6 +103,14 @@ func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, fn func
 				return false
 			}
 			next = pos + pollBytes
+		}
+		if sk != nil {
+			p := sk.next(pos, len(hay))
+			if p < 0 {
+				w.pos, w.prevEnd = pos, prevEnd
+				return true
+			}
+			pos = p
 		}
 		b := fwd.matchEnd(hay, pos)
 		if b == stopped {
@@ -147,6 +156,50 @@ func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, fn func
 	}
 	w.pos, w.prevEnd = pos, prevEnd
 	return true
+}
+
+// A skipper tells a walk over a long line where the next match may start:
+// every match holds an occurrence of a required literal, which its finder
+// finds in the buffer, so no match starts before the next occurrence less
+// the most bytes a match holds before it (Matcher.lead), and none is left
+// after the last. The automata then run near the literals only, not over
+// every byte. Where matches lie closer than that (a match every few
+// bytes), a call of the finder costs more than the bytes it spares the
+// automata: after skipProbe calls that spared fewer than skipGain bytes
+// each on average, the skipper stops skipping.
+type skipper struct {
+	f      finder // nil: stopped
+	data   []byte // the buffer; the text walked starts at data[off]
+	off    int
+	lead   int
+	calls  int
+	spared int // bytes skipped by the first skipProbe calls
+}
+
+const skipProbe, skipGain = 64, 8
+
+// next returns where in the text, of n bytes, a match may start at or
+// after pos, or -1 if none can.
+func (k *skipper) next(pos, n int) int {
+	if k.f == nil {
+		return pos
+	}
+	q := k.f.index(k.data, k.off+pos) - k.off
+	if q < 0 || q >= n {
+		return -1
+	}
+	p := max(pos, q-k.lead)
+	for p > pos && !utf8.RuneStart(k.data[k.off+p]) {
+		p-- // a search starts at a character, as the walk's do
+	}
+	if k.calls < skipProbe {
+		k.calls++
+		k.spared += p - pos
+		if k.calls == skipProbe && k.spared < skipProbe*skipGain {
+			k.f = nil
+		}
+	}
+	return p
 }
 
 // startOf returns where the match found from pos that ends at b starts,

@@ -129,7 +129,11 @@ func (fs *fileSearch) longLine(data []byte, from int) int {
 				}
 			}
 		case fs.candidate(data, hs+w.pos, hs+len(hay)):
-			ok = s.walk(hay, &w, report, limit, match)
+			var sk *skipper
+			if fs.m.lead >= 0 {
+				sk = &skipper{f: s.fnd, data: data, off: hs, lead: fs.m.lead}
+			}
+			ok = s.walk(hay, &w, report, limit, sk, match)
 		}
 		s.spanBuf = spans[:0]
 		if !ok {

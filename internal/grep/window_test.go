@@ -68,10 +68,12 @@ func TestLongLineWindows(t *testing.T) {
 		patterns     []string
 	}{
 		{"x", "needle", []string{"needle", "(?i)NEEDLE", "ne{2}dle", "[n][e]{1,3}dle|zzz", "needle|pin", "e", "xn", `\bneedle`, `needle\b`}},
-		{"é", "needle", []string{"needle", `n.{3}le`, "é", "ée", "(?i)Én"}},
+		{"é", "needle", []string{"needle", `n.{3}le`, "é", "ée", "(?i)Én", `.{1,3}dle`}},
 		{"ab ", "12345", []string{`\d\d\d`, `\d{2}`, `[0-9]`, `\b\d`, "45 |ab", `ab(c|1)`}},
 		{"a", "b", []string{"aa", "aaa", "ab", "a{3}b", "^a", "a$", "^", "$", `\b`, "a?"}},
 		{"k", "K", []string{"(?i)K", "(?i)kk"}},
+		// A literal in every few bytes: the walk skips to each (Matcher.lead).
+		{"song ", "Kong", []string{"[a-z]ong", "[A-Z]ong", `\w{2}ng\b`, "(?i)kong", "[A-Z]?[a-z]on(g|e)"}},
 	}
 	// Where the long lines lie: among short lines, matching or not, and
 	// next to each other (context across them).
