@@ -181,7 +181,7 @@ func TestReadKinds(t *testing.T) {
 		{"document hook", map[string][]byte{"d.pdf": []byte("hello pdf")}, "d.pdf", func(r *scout.Reader) { r.Converters = map[string]scout.Converter{".PDF": upper{}} },
 			[]string{"HELLO PDF"}, []string{"¶"}, "a host converter replaces the built-in one; converted text has no anchors"},
 		{"document failure", map[string][]byte{"d.pdf": []byte("x")}, "d.pdf", func(r *scout.Reader) { r.Converters = map[string]scout.Converter{".pdf": failing{}} },
-			[]string{"error UNSUPPORTED: Cannot convert 'd.pdf': no text layer. Read 'd.pdf:raw' to get the file as it is."}, nil, "a failed conversion is an error"},
+			[]string{"error UNSUPPORTED: Cannot read .pdf file: d.pdf: no text layer. Read 'd.pdf:raw' to get the file as it is."}, nil, "a failed conversion is an error"},
 		{"document in part", map[string][]byte{"deck.pptx": deckMissingSlide(t)}, "deck.pptx", nil,
 			[]string{"# First slide", "[Note: Converted in part: 1 of the 2 slides listed in the presentation are missing from the file]"}, nil,
 			"a document converted in part shows its text and says what is left out"},
@@ -437,8 +437,8 @@ func TestReadStatus(t *testing.T) {
 	}{
 		{"deck.pptx", "partial", `"incomplete":"1 of the 2 slides listed in the presentation are missing from the file"`},
 		{"many.ipynb", "partial", `"incomplete":"the notebook renders to more than 16.0MB of text: cells from 17 on are not shown`},
-		{"broken.pdf", "error", "Cannot convert 'broken.pdf': not a valid PDF document"},
-		{"broken.docx", "error", "Cannot convert 'broken.docx': not a valid DOCX document"},
+		{"broken.pdf", "error", "Cannot read .pdf file: broken.pdf: not a valid PDF document"},
+		{"broken.docx", "error", "Cannot read .docx file: broken.docx: not a valid DOCX document"},
 	}
 	for _, tt := range tests {
 		env := tool.Call(context.Background(), tool.Config{Root: root}, tool.Pi, "read", []byte(`{"path":"`+tt.path+`"}`))

@@ -35,12 +35,12 @@ func TestWebCommands(t *testing.T) {
 		{[]string{"read", "--root", root, page}, 1, "", "Access denied: " + page + " was not fetched: 127.0.0.1 is a loopback address", "read refuses a loopback URL"},
 		{[]string{"read", "--root", root, "--allow-private-network", page}, 0, "", "hello from the server", "read --allow-private-network fetches it"},
 		{[]string{"read", "--root", root, "--allow-private-network", srv.URL + "/missing"}, 1, "", "HTTP 404 Not Found from " + srv.URL + "/missing: no such page", "an HTTP error exits 1"},
-		{[]string{"read", "--root", root, "bad.pdf"}, 1, "", "Cannot convert 'bad.pdf': not a valid PDF document", "a PDF that cannot be converted exits 1"},
-		{[]string{"read", "--root", root, "bad.docx"}, 1, "", "Cannot convert 'bad.docx': not a valid DOCX document", "a DOCX that cannot be converted exits 1"},
+		{[]string{"read", "--root", root, "bad.pdf"}, 1, "", "Cannot read .pdf file: bad.pdf: not a valid PDF document", "a PDF that cannot be converted exits 1"},
+		{[]string{"read", "--root", root, "bad.docx"}, 1, "", "Cannot read .docx file: bad.docx: not a valid DOCX document", "a DOCX that cannot be converted exits 1"},
 		{[]string{"call", "--root", root, "read", `{"path":"` + page + `"}`}, 1, "error", "127.0.0.1 is a loopback address", "call refuses a loopback URL"},
 		{[]string{"call", "--root", root, "--allow-private-network", "read", `{"path":"` + page + `"}`}, 0, "success", "hello from the server", "call --allow-private-network fetches it"},
 		{[]string{"call", "--root", root, "--no-web", "--allow-private-network", "read", `{"path":"` + page + `"}`}, 1, "error", "Reading web URLs is turned off by the host", "call --no-web refuses URLs"},
-		{[]string{"call", "--root", root, "read", `{"path":"bad.pdf"}`}, 1, "error", "Cannot convert 'bad.pdf'", "call: a failed conversion is an error Envelope"},
+		{[]string{"call", "--root", root, "read", `{"path":"bad.pdf"}`}, 1, "error", "Cannot read .pdf file: bad.pdf", "call: a failed conversion is an error Envelope"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

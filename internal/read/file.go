@@ -268,7 +268,7 @@ func (r *reader) document(ctx context.Context, name, display, ext string, c conv
 		if errors.As(err, &e) {
 			code = e.Code
 		}
-		return nil, errs.Wrap(code, err, "Cannot convert '%s': %v. Read '%s:raw' to get the file as it is.", display, err, display)
+		return nil, errs.Wrap(code, err, "Cannot read %s file: %s: %v. Read '%s:raw' to get the file as it is.", ext, display, err, display)
 	}
 	res, err := r.memory(ctx, text, sel, memoryPlan, SourceDocument, true)
 	if err != nil {
