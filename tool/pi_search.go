@@ -119,7 +119,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		notes = append(notes, fmt.Sprintf("Note: `%s` searched as `%s`: %s, so every parenthesis matches literally", rewrite.From, rewrite.To, rewrite.Reason))
 	}
 	text, cut := pitext.Search(res, &pitext.SearchOptions{
-		Style:       piSearchStyle(c.Style),
+		Style:       pitext.SearchStyle(c.Style),
 		IgnoredHint: ignoredHint(in.Gitignore, prune != nil, "gitignored files", "a path"),
 		Notes:       notes,
 	})
@@ -149,16 +149,6 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	env.Context.PatternNormalized = req.Pattern
 	env.Context.Backend = res.Backend
 	return env, nil
-}
-
-// piSearchStyle is the line style of pi search's text for the host's
-// style: pi's plain mode still numbers the lines of a search ("*5|text"),
-// so plain prints as numbered; only read drops the numbers.
-func piSearchStyle(style string) string {
-	if style == pitext.StylePlain {
-		return pitext.StyleNumbered
-	}
-	return style
 }
 
 // searchMeta is pi search's details.meta: the head truncation of the text

@@ -193,8 +193,9 @@ func TestNotices(t *testing.T) {
 	}
 }
 
-// TestStyles: --style prints the same kind of line in search and read;
-// numbered is selectable.
+// TestStyles: --style prints the same kind of line in search and read,
+// as the tools print them: a search in the plain style keeps pi's plain
+// mode's numbers; numbered is selectable.
 func TestStyles(t *testing.T) {
 	root := writeTree(t, map[string][]byte{"a.txt": []byte("one\ntwo\n")})
 	tag := tagOf(t, root, "a.txt")
@@ -203,7 +204,7 @@ func TestStyles(t *testing.T) {
 	}{
 		{"hashline", "¶a.txt#" + tag + "\n 1:one\n*2:two\n", "¶a.txt#" + tag + "\n1:one\n2:two\n"},
 		{"numbered", " 1|one\n*2|two\n", "1|one\n2|two\n"},
-		{"plain", " one\n*two\n", "one\ntwo\n"},
+		{"plain", " 1|one\n*2|two\n", "one\ntwo\n"},
 	}
 	for _, tt := range tests {
 		if code, out, errb := runCLI("search", "two", "a.txt", "--root", root, "--style", tt.style); code != 0 || out != tt.search {
@@ -268,8 +269,8 @@ func withTerminals(t *testing.T, fsys fs.FS, ttys ...io.Writer) {
 // in either order; the totals come at the end.
 func TestSearchStreams(t *testing.T) {
 	want := map[string]string{
-		"a/hit.txt":  "# a/\n## hit.txt\n*needle\n",
-		"z/gate.txt": "# z/\n## gate.txt\n*needle too\n",
+		"a/hit.txt":  "# a/\n## hit.txt\n*1|needle\n",
+		"z/gate.txt": "# z/\n## gate.txt\n*1|needle too\n",
 	}
 	for _, sortBy := range []string{"none", "path"} {
 		t.Run(sortBy, func(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/internal/pitext"
 )
 
 var searchCmd = &command{
@@ -132,7 +133,7 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	prog := startProgress(stderr, searchStatus)
 	req.Progress = prog.add
 	out := newOutput(stdout, prog)
-	opts := &format.SearchOptions{Style: s.cfg.Style, IgnoredHint: "--no-ignore searches what ignore files leave out; a PATH naming node_modules searches it"}
+	opts := &format.SearchOptions{Style: pitext.SearchStyle(s.cfg.Style), IgnoredHint: "--no-ignore searches what ignore files leave out; a PATH naming node_modules searches it"}
 	var (
 		err error
 		res *scout.SearchResult

@@ -22,6 +22,16 @@ const (
 	StylePlain    = "plain"
 )
 
+// SearchStyle is the style pi search prints for the style setting: pi's
+// plain mode keeps the line numbers of a search ("*5|text", " 9|text"),
+// which is the numbered style; the others are themselves.
+func SearchStyle(style string) string {
+	if style == StylePlain {
+		return StyleNumbered
+	}
+	return style
+}
+
 // WriteNumber writes the number part of a row standing for lines n to end
 // (one line when equal) in style: "n:", "n|", "n-end:" ..., nothing when
 // plain. "" is the hashline style.
