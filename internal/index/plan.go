@@ -241,7 +241,11 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	}
 	repoc := make(chan found, 1)
 	go func() {
-		r, err := findRepo(ctx, dir)
+		// Not canceled with the plan, which may end before git answers
+		// (a cold first search); git rev-parse ends on its own.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), maxDeadline)
+		defer cancel()
+		r, err := findRepo(rctx, dir)
 		repoc <- found{r, err}
 	}()
 	sctx, cancel := context.WithTimeout(ctx, maxDeadline)
@@ -262,17 +266,36 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		d.rep.Fallback, d.rep.Detail = SmallIndex, fmt.Sprintf("%d bytes indexed", st.Bytes)
 		return d, nil
 	}
-	f := <-repoc
-	r := f.r
-	if err := f.err; err != nil {
-		d.rep.Fallback, d.rep.Detail = NotGit, err.Error()
-		return d, errs.Stopped(ctx, "Search", ctx.Err())
-	}
 	k := kind{literal: lits.Exact, fold: fold}
 	scoped := len(req.Paths)+len(req.Globs)+len(req.Types) > 0
 	est := modelOf(dir).estimate(shapeOf(req, k), k, st.Bytes, scoped)
 	est.rtt = rtt
 	d.est = est
+	if _, found := repos.Load(dir); !found && Prior.GitPerFile*time.Duration(st.Files) > est.scan/2 {
+		// The process's first search of the tree, which nothing watches
+		// yet, and git would cost more than half a scan: the scan starts
+		// without waiting for git to name the repository; the search
+		// still counts for the tracker, which watches from the second.
+		est.git = Prior.GitPerFile * time.Duration(st.Files)
+		go func() {
+			if f := <-repoc; f.err == nil {
+				trackerOf(f.r).visit(req.Walk.NoIgnore)
+			}
+		}()
+		d.rep.Fallback, d.rep.Detail = ColdOverlay, coldDetail(est)
+		return d, nil
+	}
+	var f found
+	select {
+	case f = <-repoc:
+	case <-ctx.Done():
+		return d, errs.Stopped(ctx, "Search", ctx.Err())
+	}
+	r := f.r
+	if err := f.err; err != nil {
+		d.rep.Fallback, d.rep.Detail = NotGit, err.Error()
+		return d, errs.Stopped(ctx, "Search", ctx.Err())
+	}
 	tr := trackerOf(r)
 	watched := tr.visit(req.Walk.NoIgnore)
 	var git time.Duration // git's estimated time, when the plan needs git
@@ -290,7 +313,7 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		d.learn = func() { learning.Go(func() { _, _ = tr.changes(context.WithoutCancel(ctx), commit, false) }) }
 	}
 	if !watched && git > est.scan/2 {
-		d.rep.Fallback, d.rep.Detail = ColdOverlay, fmt.Sprintf("finding the changed files with git would take about %v, a scan about %v", git.Round(time.Millisecond), est.scan.Round(time.Millisecond))
+		d.rep.Fallback, d.rep.Detail = ColdOverlay, coldDetail(est)
 		return d, nil
 	}
 	include, exclude, ok, err := search.PathFilters(ctx, fsys, root, req)
@@ -449,6 +472,11 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	cand.Files = append(cand.Files, extra...)
 	d.cand = cand
 	return d, nil
+}
+
+// coldDetail says why a search whose changes git must list scans.
+func coldDetail(e *estimate) string {
+	return fmt.Sprintf("finding the changed files with git would take about %v, a scan about %v", e.git.Round(time.Millisecond), e.scan.Round(time.Millisecond))
 }
 
 // learning counts what runs once a search has answered.

@@ -517,3 +517,51 @@ func TestScanProcs(t *testing.T) {
 		}
 	}
 }
+
+// TestColdFirstSearch: a process's first search of a tree whose changes
+// git would list slower than half a scan scans without waiting for git to
+// name the repository (a git that takes a second to answer tells), and
+// still counts for the tracker.
+func TestColdFirstSearch(t *testing.T) {
+	lenient(t, time.Millisecond)
+	Prior.GitPerFile = time.Millisecond
+	g := newGitRepo(t, map[string]string{"a.go": "needle\n"})
+	commit := g.run("rev-parse", "HEAD")
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	script := "#!/bin/sh\nsleep 1\nexec '" + real + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	fsys, release, err := fsx.OpenDir(g.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	f := &fakeBackend{status: Status{Commit: commit, Files: 1000, Bytes: 1 << 20, Endpoints: 1, Local: true}, files: []string{"a.go"}}
+	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
+	start := time.Now()
+	out, rep, err := Search(context.Background(), fsys, g.dir, req, f)
+	if err != nil || rep.Fallback != ColdOverlay || len(out.Files) != 1 {
+		t.Fatalf("%v %+v", err, rep)
+	}
+	if took := time.Since(start); took > 900*time.Millisecond {
+		t.Errorf("the first search waited %v for git", took)
+	}
+	// The tracker counts the search once git has named the repository.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		r, err := findRepo(context.Background(), g.dir)
+		if err == nil && trackerOf(r).calls.Load() >= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first search was not counted for the tracker")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
