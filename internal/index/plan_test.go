@@ -421,17 +421,8 @@ func TestGitAfterProbe(t *testing.T) {
 	lenient(t, time.Minute)
 	g := newGitRepo(t, map[string]string{"a.go": "needle\n", "b.go": "other\n"})
 	commit := g.run("rev-parse", "HEAD")
-	real, err := exec.LookPath("git")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := t.TempDir()
-	log := filepath.Join(bin, "calls")
-	script := "#!/bin/sh\necho \"$*\" >> '" + log + "'\nexec '" + real + "' \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	log := filepath.Join(t.TempDir(), "calls")
+	wrapGit(t, `echo "$*" >> '`+log+`'`)
 	fsys, release, err := fsx.OpenDir(g.dir)
 	if err != nil {
 		t.Fatal(err)
@@ -527,16 +518,7 @@ func TestColdFirstSearch(t *testing.T) {
 	Prior.GitPerFile = time.Millisecond
 	g := newGitRepo(t, map[string]string{"a.go": "needle\n"})
 	commit := g.run("rev-parse", "HEAD")
-	real, err := exec.LookPath("git")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := t.TempDir()
-	script := "#!/bin/sh\nsleep 1\nexec '" + real + "' \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	wrapGit(t, "sleep 1")
 	fsys, release, err := fsx.OpenDir(g.dir)
 	if err != nil {
 		t.Fatal(err)
@@ -564,4 +546,20 @@ func TestColdFirstSearch(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// wrapGit puts first on the PATH, for the rest of the test, a git that
+// runs the shell command before, then the real git.
+func wrapGit(t *testing.T, before string) {
+	t.Helper()
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	script := "#!/bin/sh\n" + before + "\nexec '" + real + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
