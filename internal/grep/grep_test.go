@@ -590,7 +590,8 @@ func abText(n int) string {
 
 // searchUntilCanceled runs case c on an endless reader and cancels it
 // after delay; it returns the error and how long the search took to return
-// after the cancel.
+// after the cancel, or -1 when it ended before (a whole-file search that
+// reached its size cap).
 func searchUntilCanceled(tb testing.TB, i int, delay time.Duration) (error, time.Duration) {
 	return searchUntilCanceledIn(tb, i, delay, func(ctx context.Context, s *Scanner) error {
 		_, err := s.SearchReader(ctx, &endless{block: []byte(strings.Repeat(cancelCases[i].block, 64))})
@@ -611,10 +612,15 @@ func searchUntilCanceledIn(tb testing.TB, i int, delay time.Duration, search fun
 		c.setup(s)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	var at time.Time
-	timer := time.AfterFunc(delay, func() { at = time.Now(); cancel() })
-	defer timer.Stop()
+	fired := make(chan struct{})
+	timer := time.AfterFunc(delay, func() { at = time.Now(); cancel(); close(fired) })
 	err = search(ctx, s)
+	if timer.Stop() {
+		return err, -1 // the search ended before the cancel
+	}
+	<-fired
 	return err, time.Since(at)
 }
 
@@ -623,7 +629,9 @@ func searchUntilCanceledIn(tb testing.TB, i int, delay time.Duration, search fun
 // hangs; BenchmarkCancel measures the latency).
 func TestCancelInside(t *testing.T) {
 	for i, c := range cancelCases {
-		err, late := searchUntilCanceled(t, i, 30*time.Millisecond)
+		// 5 ms in: a whole-file search must not reach its size cap first,
+		// on a machine many times faster than this one.
+		err, late := searchUntilCanceled(t, i, 5*time.Millisecond)
 		if errs.CodeOf(err) != errs.Canceled {
 			t.Errorf("%s: error %v, want CANCELED", c.name, err)
 		}
