@@ -21,7 +21,9 @@ import (
 // and pages.
 //
 // Implementations must be safe for concurrent use. Paths are slash paths
-// relative to the repository's top directory.
+// relative to the repository's top directory. Searcher may call Search
+// once more after a search has answered, in the background, to learn how
+// many files a query too common for its first, small cap names.
 type Index interface {
 	// Status says which commit of the repository the index holds.
 	Status(ctx context.Context) (*IndexStatus, error)
