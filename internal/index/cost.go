@@ -89,16 +89,21 @@ const (
 // A model is what a process has learned about searching one tree: how
 // long its scans take by the request's shape (the scope, the filters, the
 // kind of pattern), how that compares with the prior estimate, the
-// index's and the verification's time per file, the queries found to
-// match too many files for the index at an indexed commit, and the number
-// of files the others named.
+// index's and the verification's time per file, and what the index
+// answered to each query at an indexed commit.
 type model struct {
 	mu    sync.Mutex
 	scans map[string]*mean
-	calib mean            // observed scan time ÷ prior estimate
-	per   map[kind]*rates // per-file times by the kind of pattern
-	broad map[string]int
-	sizes map[string]int // the files an index answer within its cap named, by query
+	calib mean                // observed scan time ÷ prior estimate
+	per   map[kind]*rates     // per-file times by the kind of pattern
+	known map[string]answered // by query and commit (queryKey)
+}
+
+// answered is the last that an index answered to a query at a commit:
+// it named n files, or, when capped, more than n.
+type answered struct {
+	n      int
+	capped bool
 }
 
 // kind is what the index's and the verification's time per file depend
@@ -132,7 +137,7 @@ func (m *mean) add(x float64) {
 const (
 	maxModels = 8
 	maxShapes = 256
-	maxBroad  = 4096
+	maxKnown  = 4096
 )
 
 var (
@@ -149,7 +154,7 @@ func modelOf(dir string) *model {
 		if len(models) >= maxModels {
 			clear(models)
 		}
-		m = &model{scans: map[string]*mean{}, per: map[kind]*rates{}, broad: map[string]int{}, sizes: map[string]int{}}
+		m = &model{scans: map[string]*mean{}, per: map[kind]*rates{}, known: map[string]answered{}}
 		models[dir] = m
 	}
 	return m
@@ -332,57 +337,60 @@ func queryKey(q *Query) string {
 // knownBroad returns the cap a query exceeded at its commit before, 0 if
 // none.
 func (m *model) knownBroad(q *Query) int {
-	if !Prior.Learn {
-		return 0
+	if a, ok := m.lookup(q); ok && a.capped {
+		return a.n
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.broad[queryKey(q)]
-}
-
-// setBroad records that more files than q.MaxFiles match q, in place of
-// the size of an earlier answer.
-func (m *model) setBroad(q *Query) {
-	if !Prior.Learn {
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if len(m.broad) >= maxBroad {
-		clear(m.broad)
-	}
-	k := queryKey(q)
-	m.broad[k] = max(m.broad[k], q.MaxFiles)
-	delete(m.sizes, k)
+	return 0
 }
 
 // knownSize returns the number of files an earlier answer to q at its
 // commit named, and whether there was one: the index's answer at a
 // commit does not change.
 func (m *model) knownSize(q *Query) (int, bool) {
-	if !Prior.Learn {
-		return 0, false
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	n, ok := m.sizes[queryKey(q)]
-	return n, ok
+	a, ok := m.lookup(q)
+	return a.n, ok && !a.capped
+}
+
+// setBroad records that more files than q.MaxFiles match q, in place of
+// the size of an earlier answer.
+func (m *model) setBroad(q *Query) {
+	m.record(q, func(a answered) answered {
+		if a.capped {
+			return answered{max(a.n, q.MaxFiles), true}
+		}
+		return answered{q.MaxFiles, true}
+	})
 }
 
 // setSize records that the index answered q naming n files, in place of
 // an earlier capped answer.
 func (m *model) setSize(q *Query, n int) {
+	m.record(q, func(answered) answered { return answered{n: n} })
+}
+
+// lookup returns what the index answered to q at its commit before.
+func (m *model) lookup(q *Query) (answered, bool) {
+	if !Prior.Learn {
+		return answered{}, false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a, ok := m.known[queryKey(q)]
+	return a, ok
+}
+
+// record replaces what is known of q's answers by next of it.
+func (m *model) record(q *Query, next func(answered) answered) {
 	if !Prior.Learn {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.sizes) >= maxBroad {
-		clear(m.sizes)
+	if len(m.known) >= maxKnown {
+		clear(m.known)
 	}
 	k := queryKey(q)
-	m.sizes[k] = n
-	delete(m.broad, k)
+	m.known[k] = next(m.known[k])
 }
 
 // wins reports whether the index path naming and reading n files is

@@ -271,12 +271,13 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	est := modelOf(dir).estimate(shapeOf(req, k), k, st.Bytes, scoped)
 	est.rtt = rtt
 	d.est = est
-	if _, found := repos.Load(dir); !found && Prior.GitPerFile*time.Duration(st.Files) > est.scan/2 {
+	gitCost := Prior.GitPerFile * time.Duration(st.Files) // git's listing of the changes, estimated
+	if _, found := repos.Load(dir); !found && gitCost > est.scan/2 {
 		// The process's first search of the tree, which nothing watches
 		// yet, and git would cost more than half a scan: the scan starts
 		// without waiting for git to name the repository; the search
 		// still counts for the tracker, which watches from the second.
-		est.git = Prior.GitPerFile * time.Duration(st.Files)
+		est.git = gitCost
 		go func() {
 			if f := <-repoc; f.err == nil {
 				trackerOf(f.r).visit(req.Walk.NoIgnore)
@@ -300,7 +301,7 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	watched := tr.visit(req.Walk.NoIgnore)
 	var git time.Duration // git's estimated time, when the plan needs git
 	if !watched || !tr.cheap(st.Commit) {
-		git = Prior.GitPerFile * time.Duration(st.Files)
+		git = gitCost
 	}
 	est.git = git
 	if watched && git > 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,17 +72,11 @@ func lenient(t *testing.T, minScan time.Duration) {
 
 func TestPlan(t *testing.T) {
 	lenient(t, time.Minute)
-	g := newGitRepo(t, map[string]string{
+	g, commit, fsys := openRepo(t, map[string]string{
 		"a.go": "package a\n// needle one\n", "b.go": "package b\n// needle two\n", "c.go": "package c\n",
 		"docs/n.md": "needle in the docs\n", "bin.dat": "needle\x00binary\n", "u16.txt": "\xff\xfen\x00e\x00e\x00d\x00l\x00e\x00\n\x00",
 	})
-	commit := g.run("rev-parse", "HEAD")
 	g.write("x.zip", string(testfs.Zip(testfs.Member{Name: "a.go", Body: "needle in a zip\n"})))
-	fsys, release, err := fsx.OpenDir(g.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
 	req := func(pattern string) search.Request {
 		return search.Request{Grep: grep.Options{Pattern: pattern, CountOnly: true}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
 	}
@@ -220,13 +215,7 @@ func TestPlan(t *testing.T) {
 // on this machine is never raced, but given a deadline.
 func TestRace(t *testing.T) {
 	lenient(t, 400*time.Millisecond)
-	g := newGitRepo(t, map[string]string{"a.go": "needle\n", "b.go": "other\n"})
-	commit := g.run("rev-parse", "HEAD")
-	fsys, release, err := fsx.OpenDir(g.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
+	g, commit, fsys := openRepo(t, map[string]string{"a.go": "needle\n", "b.go": "other\n"})
 	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
 	status := func(local bool) Status {
 		return Status{Commit: commit, Files: 2, Bytes: 1 << 20, Endpoints: 1, Local: local}
@@ -263,13 +252,7 @@ func TestCosts(t *testing.T) {
 	lenient(t, 0)
 	Prior.Learn = true
 	Prior.MinScan = time.Millisecond
-	g := newGitRepo(t, map[string]string{"a.go": "needle\n", "b.go": "needle\n", "c.go": "other\n"})
-	commit := g.run("rev-parse", "HEAD")
-	fsys, release, err := fsx.OpenDir(g.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
+	g, commit, fsys := openRepo(t, map[string]string{"a.go": "needle\n", "b.go": "needle\n", "c.go": "other\n"})
 	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
 	f := &fakeBackend{status: Status{Commit: commit, Files: 3, Bytes: 1 << 30, Endpoints: 1, Local: true}, files: []string{"a.go", "b.go"}}
 	// 1 GiB: a scan of a second by the prior; a 64th of it at 20 µs per
@@ -329,13 +312,7 @@ func TestLearnWide(t *testing.T) {
 		files[name] = "needle\n"
 		names = append(names, name)
 	}
-	g := newGitRepo(t, files)
-	commit := g.run("rev-parse", "HEAD")
-	fsys, release, err := fsx.OpenDir(g.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
+	g, commit, fsys := openRepo(t, files)
 	f := &fakeBackend{status: Status{Commit: commit, Files: 40, Bytes: 1 << 20, Endpoints: 1, Local: true}, files: names}
 	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
 	out, rep, err := Search(context.Background(), fsys, g.dir, req, f)
@@ -419,15 +396,9 @@ func TestKnownSize(t *testing.T) {
 // alone. A git that logs its calls tells.
 func TestGitAfterProbe(t *testing.T) {
 	lenient(t, time.Minute)
-	g := newGitRepo(t, map[string]string{"a.go": "needle\n", "b.go": "other\n"})
-	commit := g.run("rev-parse", "HEAD")
+	g, commit, fsys := openRepo(t, map[string]string{"a.go": "needle\n", "b.go": "other\n"})
 	log := filepath.Join(t.TempDir(), "calls")
 	wrapGit(t, `echo "$*" >> '`+log+`'`)
-	fsys, release, err := fsx.OpenDir(g.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
 	calls := func() string {
 		b, _ := os.ReadFile(log)
 		return string(b)
@@ -456,13 +427,7 @@ func TestGitAfterProbe(t *testing.T) {
 // cost).
 func TestWatchedBase(t *testing.T) {
 	lenient(t, time.Minute)
-	g := newGitRepo(t, map[string]string{"a.go": "needle\n", "b.go": "other\n"})
-	commit := g.run("rev-parse", "HEAD")
-	fsys, release, err := fsx.OpenDir(g.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
+	g, commit, fsys := openRepo(t, map[string]string{"a.go": "needle\n", "b.go": "other\n"})
 	r, err := findRepo(context.Background(), g.dir)
 	if err != nil {
 		t.Fatal(err)
@@ -516,14 +481,8 @@ func TestScanProcs(t *testing.T) {
 func TestColdFirstSearch(t *testing.T) {
 	lenient(t, time.Millisecond)
 	Prior.GitPerFile = time.Millisecond
-	g := newGitRepo(t, map[string]string{"a.go": "needle\n"})
-	commit := g.run("rev-parse", "HEAD")
+	g, commit, fsys := openRepo(t, map[string]string{"a.go": "needle\n"})
 	wrapGit(t, "sleep 1")
-	fsys, release, err := fsx.OpenDir(g.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
 	f := &fakeBackend{status: Status{Commit: commit, Files: 1000, Bytes: 1 << 20, Endpoints: 1, Local: true}, files: []string{"a.go"}}
 	req := search.Request{Grep: grep.Options{Pattern: "needle"}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
 	start := time.Now()
@@ -562,4 +521,17 @@ func wrapGit(t *testing.T, before string) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+// openRepo makes a git repository of files with one commit, and returns
+// it, the commit and the tree as the planner reads it.
+func openRepo(t *testing.T, files map[string]string) (*gitRepo, string, fs.FS) {
+	t.Helper()
+	g := newGitRepo(t, files)
+	fsys, release, err := fsx.OpenDir(g.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(release)
+	return g, g.run("rev-parse", "HEAD"), fsys
 }
