@@ -311,7 +311,8 @@ func (c *Client) Search(ctx context.Context, q *scout.IndexQuery) (*scout.IndexA
 		}
 	}
 	atoms = append(atoms, content)
-	replies, shardCap, wall, err := c.search(ctx, strings.Join(atoms, " "), q.MaxFiles)
+	shardCap := c.share(q.MaxFiles)
+	replies, wall, err := c.search(ctx, strings.Join(atoms, " "), shardCap, q.MaxFiles)
 	if err != nil {
 		return nil, err
 	}
@@ -351,13 +352,21 @@ func (c *Client) Search(ctx context.Context, q *scout.IndexQuery) (*scout.IndexA
 	return ans, nil
 }
 
-// search posts a query to every webserver with a cap of maxFiles matches
-// in all, shared by the repository's shards (zoekt searches its shards
-// at once, each up to its own cap, so that a cap for all alone would let
-// a common pattern cost each shard the whole cap), and the context's
-// deadline as zoekt's own MaxWallTime. It returns the replies, the cap of
-// each shard and the MaxWallTime sent.
-func (c *Client) search(ctx context.Context, query string, maxFiles int) ([]searchReply, int, time.Duration, error) {
+// share is each shard's cap when the repository's shards share a cap of
+// maxFiles matches: zoekt searches a webserver's shards at once, each up
+// to its own cap, so that the cap for all alone would let a common
+// pattern cost every shard the whole cap.
+func (c *Client) share(maxFiles int) int {
+	c.mu.Lock()
+	shards := max(c.shards, 1)
+	c.mu.Unlock()
+	return (maxFiles + shards - 1) / shards
+}
+
+// search posts a query to every webserver with caps of shardCap matches
+// per shard and maxFiles in all, and the context's deadline as zoekt's
+// own MaxWallTime, which it returns.
+func (c *Client) search(ctx context.Context, query string, shardCap, maxFiles int) ([]searchReply, time.Duration, error) {
 	ctx, cancel := withDeadline(ctx)
 	defer cancel()
 	dl, _ := ctx.Deadline()
@@ -365,12 +374,8 @@ func (c *Client) search(ctx context.Context, query string, maxFiles int) ([]sear
 	// little time to send that before the request's own deadline.
 	wall := time.Until(dl) * 9 / 10
 	if wall <= 0 {
-		return nil, 0, 0, context.DeadlineExceeded
+		return nil, 0, context.DeadlineExceeded
 	}
-	c.mu.Lock()
-	shards := max(c.shards, 1)
-	c.mu.Unlock()
-	shardCap := (maxFiles + shards - 1) / shards
 	limit := min(int64(replyBaseBytes)+int64(maxFiles)*replyFileBytes, maxReplyBytes)
 	req := searchRequest{Q: query, Opts: searchOptions{ShardMaxMatchCount: shardCap, TotalMaxMatchCount: maxFiles, MaxWallTime: int64(wall)}}
 	replies := make([]searchReply, len(c.urls))
@@ -383,14 +388,14 @@ func (c *Client) search(ctx context.Context, query string, maxFiles int) ([]sear
 		}
 		return nil
 	})
-	return replies, shardCap, wall, err
+	return replies, wall, err
 }
 
 // Unindexed lists the files of commit that the index holds without their
 // content: zoekt indexes each as one line "NOT-INDEXED: <why>".
 func (c *Client) Unindexed(ctx context.Context, commit string) ([]scout.UnindexedFile, error) {
 	query := "case:yes repo:" + anchored(c.repo) + " content:" + escapeValue(`(?m:^)NOT-INDEXED: `)
-	replies, _, _, err := c.search(ctx, query, unindexedCap)
+	replies, _, err := c.search(ctx, query, unindexedCap, unindexedCap) // complete or an error: no share
 	if err != nil {
 		return nil, err
 	}

@@ -184,6 +184,19 @@ func TestClientShardCaps(t *testing.T) {
 		if ans.Capped != tc.capped || !tc.capped && tc.skipped > 0 && len(ans.Incomplete) == 0 {
 			t.Errorf("%s: %+v", tc.name, ans)
 		}
+		// The list of files held without content must be whole: its cap
+		// is not shared.
+		f.search = searchJSON("repo", commit, nil, 0, 0)
+		if _, err := c.Unindexed(context.Background(), commit); err != nil {
+			t.Fatal(err)
+		}
+		sent = f.lastQ.Load().(struct {
+			Q    string
+			Opts map[string]any
+		})
+		if sent.Opts["ShardMaxMatchCount"] != float64(unindexedCap) {
+			t.Errorf("%s: the unindexed list's shard cap %v, want %d", tc.name, sent.Opts["ShardMaxMatchCount"], unindexedCap)
+		}
 	}
 }
 
