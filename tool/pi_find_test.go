@@ -67,7 +67,9 @@ func TestPiFindMeta(t *testing.T) {
 			t.Errorf("data %s\nlacks %s", js, want)
 		}
 	}
-	if !strings.Contains(env.Text, "(50KB limit)") || strings.Count(string(js), `"truncation":`) != 2 {
+	// The hint names what shows the rest: a lower limit only shows fewer of
+	// the same newest paths.
+	if !strings.Contains(env.Text, "(50KB limit). Narrow the pattern or paths to see the rest") || strings.Count(string(js), `"truncation":`) != 2 {
 		t.Errorf("text ending %q\ndata %s: want the cap notice, and truncation in data and data.meta", env.Text[max(0, len(env.Text)-200):], js)
 	}
 }
