@@ -31,20 +31,26 @@ func TestPiFindRefusesOSRoot(t *testing.T) {
 }
 
 // TestPiFindTimeout: at the timeout, the matches found so far are returned
-// as a partial, truncated result with pi's notice.
+// as a partial, truncated result with pi's notice; a timeout under 0.5 s is
+// clamped to 0.5 s, not refused.
 func TestPiFindTimeout(t *testing.T) {
 	m := fstest.MapFS{}
 	for i := range 20 {
 		m[fmt.Sprintf("d%02d/f.txt", i)] = &fstest.MapFile{}
 	}
-	env := Call(context.Background(), Config{FS: testfs.SlowFS{MapFS: m, Delay: 150 * time.Millisecond}}, Pi, "find", []byte(`{"paths":["**/*.txt"],"timeout":0.5}`))
-	d, ok := env.Data.(*piFindData)
-	if !ok {
-		t.Fatalf("data %T, want *piFindData", env.Data)
-	}
-	notice := fmt.Sprintf("find timed out after 0.5s; returning %d partial matches — increase timeout or narrow pattern", d.FileCount)
-	if env.Status != scout.StatusPartial || !d.Truncated || !strings.Contains(env.Text, notice) || d.FileCount >= 20 {
-		t.Errorf("%s %+v %q, want a partial result with %q", env.Status, d, env.Text, notice)
+	for _, timeout := range []string{"0.5", "0.1", "0"} {
+		t.Run(timeout, func(t *testing.T) {
+			t.Parallel()
+			env := Call(context.Background(), Config{FS: testfs.SlowFS{MapFS: m, Delay: 150 * time.Millisecond}}, Pi, "find", []byte(`{"paths":["**/*.txt"],"timeout":`+timeout+`}`))
+			d, ok := env.Data.(*piFindData)
+			if !ok {
+				t.Fatalf("data %T (%q), want *piFindData", env.Data, env.Text)
+			}
+			notice := fmt.Sprintf("find timed out after 0.5s; returning %d partial matches — increase timeout or narrow pattern", d.FileCount)
+			if env.Status != scout.StatusPartial || !d.Truncated || !strings.Contains(env.Text, notice) || d.FileCount >= 20 {
+				t.Errorf("%s %+v %q, want a partial result with %q", env.Status, d, env.Text, notice)
+			}
+		})
 	}
 }
 
