@@ -3,10 +3,13 @@ package tool
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"sort"
 	"strings"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
 )
@@ -60,7 +63,11 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	case "dir":
 		et = scout.DirsOnly
 	}
-	ws := c.workspace()
+	fsys, ws, release, err := c.open()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	base, err := resolveArg(c, dir)
 	if err != nil {
 		return nil, err
@@ -71,6 +78,7 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	if err != nil {
 		return nil, err
 	}
+	followLinks(fsys, res.Entries)
 	matches := make([]ampGlobMatch, len(res.Entries))
 	lines := make([]string, len(res.Entries))
 	for i, e := range res.Entries {
@@ -103,4 +111,37 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	env.Context.PathResolved = base
 	env.Context.PatternNormalized = norm
 	return env, nil
+}
+
+// followLinks gives each symlink among entries the kind, size and time of
+// its target, as amplifier's glob sees a match (is_file, is_dir and stat
+// follow links), and orders the entries newest first again by those times.
+// A link whose target cannot be seen (dangling, or outside the root) keeps
+// its own.
+func followLinks(fsys fs.FS, entries []scout.FindEntry) {
+	followed := false
+	for i, e := range entries {
+		li, err := fsx.Lstat(fsys, e.Path)
+		if err != nil || li.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		ti, err := pathutil.Stat(fsys, e.Path)
+		if err != nil {
+			continue
+		}
+		entries[i].Dir, entries[i].ModTime, entries[i].Size = ti.IsDir(), ti.ModTime(), 0
+		if !ti.IsDir() {
+			entries[i].Size = ti.Size()
+		}
+		followed = true
+	}
+	if followed {
+		sort.SliceStable(entries, func(i, j int) bool {
+			a, b := entries[i], entries[j]
+			if !a.ModTime.Equal(b.ModTime) {
+				return a.ModTime.After(b.ModTime)
+			}
+			return a.Path < b.Path
+		})
+	}
 }

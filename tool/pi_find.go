@@ -36,14 +36,17 @@ type piFindArgs struct {
 	Timeout   float64  `json:"timeout" default:"5" desc:"Timeout in seconds (0.5-60); partial results are returned when it passes."`
 }
 
-const piFindMaxLimit = 200
+const (
+	piFindMaxLimit   = 200
+	piFindMaxTimeout = 60 // seconds
+)
 
 func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope, error) {
 	if in.Limit <= 0 {
 		return nil, errs.New(errs.InvalidParam, "Limit must be a positive number (1-%d), got %s.", piFindMaxLimit, fmtNum(in.Limit))
 	}
 	limit := max(int(min(math.Floor(in.Limit), piFindMaxLimit)), 1)
-	timeout := min(max(in.Timeout, 0.5), 60)
+	timeout := min(max(in.Timeout, 0.5), piFindMaxTimeout)
 	fsys, ws, closeFS, err := c.open()
 	if err != nil {
 		return nil, err
@@ -90,8 +93,9 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	}
 	files := pitext.Paths(res)
 	text, cut := pitext.Find(res, &pitext.FindOptions{
-		MaxLimit: piFindMaxLimit,
-		Timeout:  req.Timeout,
+		MaxLimit:   piFindMaxLimit,
+		Timeout:    req.Timeout,
+		MaxTimeout: piFindMaxTimeout * time.Second,
 		Hints:    piFindHints(in.Gitignore, prune != nil),
 		Notes:    splitNotes(splits),
 	})

@@ -31,20 +31,26 @@ func TestPiFindRefusesOSRoot(t *testing.T) {
 }
 
 // TestPiFindTimeout: at the timeout, the matches found so far are returned
-// as a partial, truncated result with pi's notice.
+// as a partial, truncated result with pi's notice; a timeout under 0.5 s is
+// clamped to 0.5 s, not refused.
 func TestPiFindTimeout(t *testing.T) {
 	m := fstest.MapFS{}
 	for i := range 20 {
 		m[fmt.Sprintf("d%02d/f.txt", i)] = &fstest.MapFile{}
 	}
-	env := Call(context.Background(), Config{FS: testfs.SlowFS{MapFS: m, Delay: 150 * time.Millisecond}}, Pi, "find", []byte(`{"paths":["**/*.txt"],"timeout":0.5}`))
-	d, ok := env.Data.(*piFindData)
-	if !ok {
-		t.Fatalf("data %T, want *piFindData", env.Data)
-	}
-	notice := fmt.Sprintf("find timed out after 0.5s; returning %d partial matches — increase timeout or narrow pattern", d.FileCount)
-	if env.Status != scout.StatusPartial || !d.Truncated || !strings.Contains(env.Text, notice) || d.FileCount >= 20 {
-		t.Errorf("%s %+v %q, want a partial result with %q", env.Status, d, env.Text, notice)
+	for _, timeout := range []string{"0.5", "0.1", "0"} {
+		t.Run(timeout, func(t *testing.T) {
+			t.Parallel()
+			env := Call(context.Background(), Config{FS: testfs.SlowFS{MapFS: m, Delay: 150 * time.Millisecond}}, Pi, "find", []byte(`{"paths":["**/*.txt"],"timeout":`+timeout+`}`))
+			d, ok := env.Data.(*piFindData)
+			if !ok {
+				t.Fatalf("data %T (%q), want *piFindData", env.Data, env.Text)
+			}
+			notice := fmt.Sprintf("find timed out after 0.5s; returning %d partial matches — increase timeout or narrow pattern", d.FileCount)
+			if env.Status != scout.StatusPartial || !d.Truncated || !strings.Contains(env.Text, notice) || d.FileCount >= 20 {
+				t.Errorf("%s %+v %q, want a partial result with %q", env.Status, d, env.Text, notice)
+			}
+		})
 	}
 }
 
@@ -67,7 +73,9 @@ func TestPiFindMeta(t *testing.T) {
 			t.Errorf("data %s\nlacks %s", js, want)
 		}
 	}
-	if !strings.Contains(env.Text, "(50KB limit)") || strings.Count(string(js), `"truncation":`) != 2 {
+	// The hint names what shows the rest: a lower limit only shows fewer of
+	// the same newest paths.
+	if !strings.Contains(env.Text, "(50KB limit). Narrow the pattern or paths to see the rest") || strings.Count(string(js), `"truncation":`) != 2 {
 		t.Errorf("text ending %q\ndata %s: want the cap notice, and truncation in data and data.meta", env.Text[max(0, len(env.Text)-200):], js)
 	}
 }

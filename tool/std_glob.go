@@ -104,12 +104,11 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		req.PruneDirs = stdIgnoredDirs
 	}
 	f := scout.Finder{Workspace: ws}
-	start := time.Now()
 	res, err := f.Find(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	elapsed := time.Since(start).Milliseconds()
+	elapsed := elapsedMS(ctx) // the text's time is stats.time_ms
 	paths := pitext.Paths(res)
 	var aborted string
 	switch res.Truncated {

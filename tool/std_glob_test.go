@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -128,6 +130,36 @@ func TestStdGlobTreeOrder(t *testing.T) {
 		env := Call(context.Background(), Config{FS: m}, Standardized, "Glob", []byte(c.args))
 		if d, ok := env.Data.(*stdGlobData); assert.True(t, ok, "%s: data %v", c.args, env.Data) {
 			assert.Equal(t, c.want, d.Paths, c.args)
+		}
+	}
+}
+
+// slowStatFS delays Stat as SlowFS delays ReadDir: time spent before the
+// walk (the search root's stat) counts in the call's time.
+type slowStatFS struct{ testfs.SlowFS }
+
+func (s slowStatFS) Stat(name string) (fs.FileInfo, error) {
+	time.Sleep(s.Delay)
+	return s.MapFS.Stat(name)
+}
+
+// TestStdGlobTextStats: the text's "(Scanned V items in Tms)" gives the
+// envelope's stats.visited and stats.time_ms, as the contract's example
+// does (12000 items in 2010ms; visited 12000, time_ms 2010), also when the
+// call spends time outside the walk.
+func TestStdGlobTextStats(t *testing.T) {
+	m := fstest.MapFS{"a.py": &fstest.MapFile{}, "src/b.py": &fstest.MapFile{}, "src/c/d.py": &fstest.MapFile{}}
+	cfg := Config{FS: slowStatFS{testfs.SlowFS{MapFS: m, Delay: 5 * time.Millisecond}}}
+	re := regexp.MustCompile(`\(Scanned (\d+) items in (\d+)ms\)`)
+	for _, args := range []string{`{"pattern":"**/*.py"}`, `{"pattern":"**/*.py","limit":1}`, `{"pattern":"*.go","path":"src"}`} {
+		env := Call(context.Background(), cfg, Standardized, "Glob", []byte(args))
+		sm := re.FindStringSubmatch(env.Text)
+		if sm == nil {
+			t.Fatalf("%s: text %q lacks the scanned line", args, env.Text)
+		}
+		want := fmt.Sprintf("(Scanned %d items in %dms)", env.Stats.Visited, env.Stats.TimeMS)
+		if sm[0] != want || env.Stats.TimeMS < 5 {
+			t.Errorf("%s: text says %s, stats say %s", args, sm[0], want)
 		}
 	}
 }

@@ -276,14 +276,16 @@ func Call(ctx context.Context, c Config, toolset, name string, arguments []byte)
 
 // call runs t; see Call.
 func (t *Tool) call(ctx context.Context, c Config, arguments []byte) (env *scout.Envelope) {
-	start := time.Now()
+	clock := &callClock{start: time.Now()}
+	ctx = context.WithValue(ctx, callClockKey{}, clock)
 	params := json.RawMessage(arguments)
 	defer func() {
 		if r := recover(); r != nil {
 			err := errs.New(errs.Internal, "Internal error in %s/%s: %v. This is a bug in Scout; please report it with the arguments.\n%s", t.Toolset, t.Name, r, firstLines(string(debug.Stack()), 12))
 			env = envelope.Error(err, params)
+			clock.read = false
 		}
-		env.Stats.TimeMS = time.Since(start).Milliseconds()
+		env.Stats.TimeMS = clock.final()
 		if env.Context.Cwd == "" {
 			env.Context.Cwd = "."
 		}
@@ -303,6 +305,35 @@ func (t *Tool) call(ctx context.Context, c Config, arguments []byte) (env *scout
 		return envelope.Error(err, params)
 	}
 	return env
+}
+
+// callClock times a call: stats.time_ms is the time from the call's start
+// to its end, unless the tool printed a time in its text (elapsedMS), which
+// is then the time reported, so that the two agree.
+type callClock struct {
+	start time.Time
+	ms    int64
+	read  bool
+}
+
+type callClockKey struct{}
+
+// elapsedMS returns the milliseconds since the call in ctx started and
+// makes them the call's stats.time_ms; 0 outside a call.
+func elapsedMS(ctx context.Context) int64 {
+	c, _ := ctx.Value(callClockKey{}).(*callClock)
+	if c == nil {
+		return 0
+	}
+	c.ms, c.read = time.Since(c.start).Milliseconds(), true
+	return c.ms
+}
+
+func (c *callClock) final() int64 {
+	if c.read {
+		return c.ms
+	}
+	return time.Since(c.start).Milliseconds()
 }
 
 func validOrNull(p json.RawMessage) json.RawMessage {

@@ -24,18 +24,20 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 }
 
 // TestHelp: -h prints the command's help to stdout and exits 0; the help
-// lists the command's own flags, each once, with at most one default.
+// lists the command's own flags, each once, with at most one default, then
+// on one line the shared flags it accepts without a use for them.
 func TestHelp(t *testing.T) {
 	tests := []struct {
 		cmd   string
 		flags []string // every flag the help lists, in order
+		inert string   // the shared flags accepted with no effect
 	}{
-		{"search", []string{"-A", "-B", "-c", "-C", "--context-after", "--context-before", "-g", "--hidden", "-i", "-l", "-m", "--max-filesize", "--no-hidden", "--no-ignore", "--root", "--sort", "--stats", "--style", "-t", "-U", "--zoekt", "--zoekt-repo"}},
-		{"read", []string{"--allow-private-network", "--no-summaries", "--read-limit", "--root", "--style"}},
-		{"find", []string{"--limit", "--no-hidden", "--no-ignore", "--root", "--timeout"}},
-		{"call", []string{"--allow-private-network", "--context-after", "--context-before", "--max-filesize", "--no-web", "--read-limit", "--root", "--style", "--toolset", "--zoekt", "--zoekt-repo"}},
-		{"tools", []string{"--toolset"}},
-		{"mcp", []string{"--allow-private-network", "--context-after", "--context-before", "--max-filesize", "--no-web", "--read-limit", "--root", "--style", "--toolset", "--zoekt", "--zoekt-repo"}},
+		{"search", []string{"-A", "-B", "-c", "-C", "--context-after", "--context-before", "-g", "--hidden", "-i", "-l", "-m", "--max-filesize", "--no-hidden", "--no-ignore", "--root", "--sort", "--stats", "--style", "-t", "-U", "--zoekt", "--zoekt-repo"}, "--read-limit N"},
+		{"read", []string{"--allow-private-network", "--no-summaries", "--read-limit", "--root", "--style"}, "--context-after N, --context-before N"},
+		{"find", []string{"--limit", "--no-hidden", "--no-ignore", "--root", "--timeout"}, "--context-after N, --context-before N, --read-limit N, --style STYLE"},
+		{"call", []string{"--allow-private-network", "--context-after", "--context-before", "--max-filesize", "--no-web", "--read-limit", "--root", "--style", "--toolset", "--zoekt", "--zoekt-repo"}, ""},
+		{"tools", []string{"--toolset"}, ""},
+		{"mcp", []string{"--allow-private-network", "--context-after", "--context-before", "--max-filesize", "--no-web", "--read-limit", "--root", "--style", "--toolset", "--zoekt", "--zoekt-repo"}, ""},
 	}
 	flagLine := regexp.MustCompile(`^  (-{1,2}[a-zA-Z-]+)`)
 	for _, tt := range tests {
@@ -44,6 +46,14 @@ func TestHelp(t *testing.T) {
 			if code != 0 || errb != "" || !strings.HasPrefix(out, "Usage: scout "+tt.cmd) {
 				t.Errorf("%s %s: exit %d, stdout %q, stderr %q; want 0 and the help on stdout", tt.cmd, h, code, out, errb)
 				continue
+			}
+			head := "\nAccepted as call and mcp accept them, with no effect on " + tt.cmd + ":\n  "
+			out, inert, _ := strings.Cut(out, head)
+			if inert != "" {
+				inert = strings.TrimSuffix(inert, "\n")
+			}
+			if inert != tt.inert {
+				t.Errorf("%s %s: accepted without effect %q, want %q", tt.cmd, h, inert, tt.inert)
 			}
 			var listed []string
 			for _, line := range strings.Split(out, "\n") {
@@ -65,6 +75,29 @@ func TestHelp(t *testing.T) {
 	}
 	if code, _, errb := runCLI(); code != 2 || !strings.Contains(errb, "Usage:") {
 		t.Errorf("scout alone: exit %d, stderr %q; want the usage and 2", code, errb)
+	}
+}
+
+// TestSharedFlags: call, mcp and the human commands accept --style,
+// --context-before, --context-after and --read-limit alike, also a command
+// on which one has no effect, and refuse a bad value the same way.
+func TestSharedFlags(t *testing.T) {
+	root := writeTree(t, map[string][]byte{"a.txt": []byte("alpha\n")})
+	shared := []string{"--root", root, "--style", "plain", "--context-before", "0", "--context-after", "2", "--read-limit", "10"}
+	for _, args := range [][]string{
+		{"find", "*.txt"},
+		{"read", "a.txt"},
+		{"search", "alpha"},
+		{"call", "find", `{"paths":["*.txt"]}`},
+	} {
+		code, out, errb := runCLI(append(append([]string{args[0]}, shared...), args[1:]...)...)
+		if code != 0 || errb != "" || !strings.Contains(out, "a.txt") && !strings.Contains(out, "alpha") {
+			t.Errorf("%s with the shared flags: exit %d, stdout %q, stderr %q; want 0 and the result", args[0], code, out, errb)
+		}
+		code, _, errb = runCLI(args[0], "--style", "fancy", args[1])
+		if code != 2 || !strings.Contains(errb, "--style must be") {
+			t.Errorf("%s --style fancy: exit %d, stderr %q; want the usage error", args[0], code, errb)
+		}
 	}
 }
 

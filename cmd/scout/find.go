@@ -38,6 +38,7 @@ func runFind(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	f := newFlags(c, stdout, stderr)
 	var s settings
 	s.rootFlag(f)
+	s.sharedFlags(f)
 	noHidden := f.Bool("no-hidden", false, "leave out hidden files and directories")
 	noIgnore := f.Bool("no-ignore", false, "also list what .gitignore, .ignore and git excludes leave out")
 	limit := f.Int("limit", findMaxLimit, "list at most `N` entries, 1 to 200 (default 200)")

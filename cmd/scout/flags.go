@@ -23,6 +23,7 @@ type flags struct {
 	cmd    *command
 	stdout io.Writer
 	stderr io.Writer
+	inert  []string // shared flags the command accepts and has no use for, by name
 }
 
 func newFlags(c *command, stdout, stderr io.Writer) *flags {
@@ -119,6 +120,7 @@ func (f *flags) help(w io.Writer) {
 	type row struct{ name, usage string }
 	var rows []row
 	width := 0
+	var inert []string
 	f.VisitAll(func(fl *flag.Flag) {
 		arg, usage := flag.UnquoteUsage(fl)
 		name := "--" + fl.Name
@@ -128,18 +130,24 @@ func (f *flags) help(w io.Writer) {
 		if arg != "" {
 			name += " " + arg
 		}
+		if slices.Contains(f.inert, fl.Name) {
+			inert = append(inert, name)
+			return
+		}
 		width = max(width, len(name))
 		rows = append(rows, row{name, usage})
 	})
-	if len(rows) == 0 {
-		return
+	if len(rows) > 0 {
+		sort.SliceStable(rows, func(i, j int) bool {
+			return strings.ToLower(strings.TrimLeft(rows[i].name, "-")) < strings.ToLower(strings.TrimLeft(rows[j].name, "-"))
+		})
+		fmt.Fprintln(w, "\nFlags:")
+		for _, r := range rows {
+			fmt.Fprintf(w, "  %-*s  %s\n", width, r.name, r.usage)
+		}
 	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		return strings.ToLower(strings.TrimLeft(rows[i].name, "-")) < strings.ToLower(strings.TrimLeft(rows[j].name, "-"))
-	})
-	fmt.Fprintln(w, "\nFlags:")
-	for _, r := range rows {
-		fmt.Fprintf(w, "  %-*s  %s\n", width, r.name, r.usage)
+	if len(inert) > 0 {
+		fmt.Fprintf(w, "\nAccepted as call and mcp accept them, with no effect on %s:\n  %s\n", f.cmd.name, strings.Join(inert, ", "))
 	}
 }
 
@@ -258,14 +266,28 @@ func (s *settings) privateFlag(f *flags) {
 	f.BoolVar(&s.cfg.AllowPrivateNetwork, "allow-private-network", false, "read fetches URLs of loopback (localhost), private, link-local and cloud metadata addresses, which it refuses by default")
 }
 
+// sharedFlags registers the tool settings that call, mcp and every human
+// command accept alike, so that one set of settings suits every command:
+// --style, --context-before, --context-after and --read-limit. Those not
+// named in used are accepted and have no effect on the command; its help
+// lists them apart.
+func (s *settings) sharedFlags(f *flags, used ...string) {
+	s.styleFlag(f)
+	s.contextFlags(f)
+	s.readLimitFlag(f)
+	for _, name := range []string{"style", "context-before", "context-after", "read-limit"} {
+		if !slices.Contains(used, name) {
+			f.inert = append(f.inert, name)
+		}
+	}
+}
+
 // hostFlags registers the settings of call and mcp: the toolset, the root
 // and every tool setting.
 func (s *settings) hostFlags(f *flags) {
 	s.toolsetFlag(f)
 	s.rootFlag(f)
-	s.styleFlag(f)
-	s.contextFlags(f)
-	s.readLimitFlag(f)
+	s.sharedFlags(f, "style", "context-before", "context-after", "read-limit")
 	s.maxFilesizeFlag(f)
 	s.zoekt.register(f)
 }

@@ -25,8 +25,7 @@ func runRead(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	f := newFlags(c, stdout, stderr)
 	var s settings
 	s.rootFlag(f)
-	s.styleFlag(f)
-	s.readLimitFlag(f)
+	s.sharedFlags(f, "style", "read-limit")
 	f.BoolVar(&s.cfg.NoSummaries, "no-summaries", false, "show source files as lines, not as code summaries")
 	s.privateFlag(f)
 	pos, code, ok := f.parse(args)

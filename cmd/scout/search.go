@@ -54,8 +54,7 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	f := newFlags(c, stdout, stderr)
 	var s settings
 	s.rootFlag(f)
-	s.styleFlag(f)
-	s.contextFlags(f)
+	s.sharedFlags(f, "style", "context-before", "context-after")
 	s.maxFilesizeFlag(f)
 	s.zoekt.register(f)
 	var globs, types listFlag

@@ -17,6 +17,9 @@ type FindOptions struct {
 	MaxBytes int                         // 0 means MaxBytes; negative means no cap
 	MaxLimit int                         // the largest limit the limit notice may suggest; 0 means no maximum
 	Timeout  time.Duration               // named by the timeout note; 0 leaves it out
+	// MaxTimeout is the largest timeout the caller accepts: at it the
+	// timeout note says to narrow the pattern only. 0 means no maximum.
+	MaxTimeout time.Duration
 	Hints    map[scout.SkipReason]string // how to include what was left out, by reason
 	Notes    []string                    // lines after the paths and the notes on a timeout and missing paths
 }
@@ -37,7 +40,11 @@ func Find(r *scout.FindResult, o *FindOptions) (text string, cut *Cut) {
 		if o.Timeout > 0 {
 			after = " after " + strconv.FormatFloat(o.Timeout.Seconds(), 'f', -1, 64) + "s"
 		}
-		notes = append(notes, fmt.Sprintf("find timed out%s; returning %d partial matches — increase timeout or narrow pattern", after, len(files)))
+		advice := "increase timeout or narrow pattern"
+		if o.MaxTimeout > 0 && o.Timeout >= o.MaxTimeout {
+			advice = "narrow pattern" // a longer timeout is refused
+		}
+		notes = append(notes, fmt.Sprintf("find timed out%s; returning %d partial matches — %s", after, len(files), advice))
 	}
 	if len(r.MissingPaths) > 0 {
 		notes = append(notes, "Skipped missing paths: "+strings.Join(r.MissingPaths, ", "))
@@ -67,7 +74,7 @@ func Find(r *scout.FindResult, o *FindOptions) (text string, cut *Cut) {
 		if kept, shown, total, ok := TruncateHead(text, max); ok {
 			cut = &Cut{ShownLines: shown, TotalLines: total, TotalBytes: len(text), MaxBytes: max}
 			text = kept
-			notices = append(notices, fmt.Sprintf("Showing lines 1-%d of %d (%s limit). Narrow the pattern or lower limit to see the rest", shown, total, KB(max)))
+			notices = append(notices, fmt.Sprintf("Showing lines 1-%d of %d (%s limit). Narrow the pattern or paths to see the rest", shown, total, KB(max)))
 		}
 	}
 	if r.Truncated == scout.TruncLimit {

@@ -3,6 +3,7 @@ package pitext
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
@@ -92,6 +93,25 @@ func TestLimitNotice(t *testing.T) {
 	for _, tt := range tests {
 		if got := LimitNotice(tt.limit, tt.max, "narrow it"); got != tt.want {
 			t.Errorf("%s: LimitNotice(%d, %d) = %q, want %q", tt.reason, tt.limit, tt.max, got, tt.want)
+		}
+	}
+}
+
+func TestFindTimeoutNote(t *testing.T) {
+	res := &scout.FindResult{Entries: []scout.FindEntry{{Path: "a"}}, Matched: 1, Truncated: scout.TruncTimeout}
+	tests := []struct {
+		timeout, max time.Duration
+		want         string
+		reason       string
+	}{
+		{5 * time.Second, 60 * time.Second, "find timed out after 5s; returning 1 partial matches — increase timeout or narrow pattern", "under the maximum: a longer timeout helps"},
+		{60 * time.Second, 60 * time.Second, "find timed out after 60s; returning 1 partial matches — narrow pattern", "at the maximum: only narrowing helps"},
+		{90 * time.Second, 0, "find timed out after 90s; returning 1 partial matches — increase timeout or narrow pattern", "no maximum"},
+	}
+	for _, tt := range tests {
+		text, _ := Find(res, &FindOptions{Timeout: tt.timeout, MaxTimeout: tt.max})
+		if want := "a\n\n" + tt.want; text != want {
+			t.Errorf("%s: %q, want %q", tt.reason, text, want)
 		}
 	}
 }
