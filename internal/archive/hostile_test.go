@@ -5,6 +5,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -70,6 +71,14 @@ func TestHostileArchives(t *testing.T) {
 	for i := 40; i < 60; i++ {
 		badFlate[i] ^= 0xff
 	}
+	// a zip bomb of overlapping entries: the second entry's record points
+	// at the first's, or inside its data
+	overlap := func(off uint32) []byte {
+		b := buildZip([]testfs.Member{{Name: "a", Body: lines}, {Name: "b", Body: lines}})
+		second := bytes.LastIndex(b, []byte("PK\x01\x02"))
+		binary.LittleEndian.PutUint32(b[second+42:], off)
+		return b
+	}
 	cases := []struct {
 		name, file, inner string
 		data              []byte
@@ -84,6 +93,8 @@ func TestHostileArchives(t *testing.T) {
 		{"tgz bomb", "b.tgz", "after", buildTar([]testfs.Member{{Name: "z", Body: zeros}, {Name: "after", Body: "x"}}, true), Limits{MaxScanBytes: 1 << 20}, errs.TooLarge, "Archive 'b.tgz' decompresses to more than 1.0MB", "scan bytes capped"},
 		{"zip entries", "n.zip", "", buildZip(many), Limits{MaxEntries: 10}, errs.TooLarge, "30 entries, more than the limit of 10", "entry count capped at open"},
 		{"tar entries", "n.tar", "", buildTar(many, false), Limits{MaxEntries: 10}, errs.TooLarge, "more than 10 entries", "entry count capped while scanning"},
+		{"zip overlap", "o.zip", "b", overlap(0), Limits{}, errs.TooLarge, "its entries overlap", "two entries share one record"},
+		{"zip quoted overlap", "q.zip", "", overlap(40), Limits{}, errs.TooLarge, "the mark of a zip bomb", "an entry's record inside another's data"},
 		{"zip truncated", "t.zip", "", good[:len(good)-10], Limits{}, errs.Unsupported, "not a valid zip file", "no end of central directory"},
 		{"zip garbage", "g.zip", "", []byte("this is not a zip at all"), Limits{}, errs.Unsupported, "Cannot read archive 'g.zip'", "garbage"},
 		{"zip corrupt data", "c.zip", "f.txt", badFlate, Limits{}, errs.Unsupported, "Archive entry 'f.txt'", "corrupt deflate stream"},

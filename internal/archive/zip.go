@@ -39,6 +39,9 @@ func openZip(fsys fs.FS, name string, lim Limits) (*zipIndex, error) {
 		if errors.As(err, &many) {
 			return nil, errs.New(errs.TooLarge, "Cannot read archive '%s': it has %d entries, more than the limit of %d", name, many.count, lim.MaxEntries)
 		}
+		if errors.Is(err, errOverlap) {
+			return nil, errs.New(errs.TooLarge, "Cannot read archive '%s': its entries overlap (entries share compressed data), the mark of a zip bomb, so it is not read", name)
+		}
 		return nil, errs.Wrap(errs.Unsupported, err, "Cannot read archive '%s': %v", name, err)
 	}
 	z := &zipIndex{ra: ra, base: base, entries: entries, names: make([]string, len(entries))}

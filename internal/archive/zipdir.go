@@ -11,12 +11,14 @@ package archive
 
 import (
 	"bufio"
+	"cmp"
 	"compress/flate"
 	"encoding/binary"
 	"errors"
 	"hash"
 	"hash/crc32"
 	"io"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -116,8 +118,39 @@ func readCentral(r io.ReaderAt, size int64, maxEntries int) (entries []zipEntry,
 		}
 		entries = append(entries, e)
 	}
+	if err := checkOverlap(entries, size-base); err != nil {
+		return nil, 0, err
+	}
 	return entries, base, nil
 }
+
+// checkOverlap refuses entries whose local records overlap: a valid zip
+// stores each member's header and data apart, while a zip bomb points
+// thousands of entries at one highly compressed kernel, so that a few
+// hundred kilobytes inflate to terabytes. Each record takes at least its
+// fixed header and its compressed size; an entry whose sizes exceed the
+// file is left to fail when it is read. size is the zip's length without
+// any prepended data.
+func checkOverlap(entries []zipEntry, size int64) error {
+	type span struct{ start, end int64 }
+	spans := make([]span, 0, len(entries))
+	for i := range entries {
+		e := &entries[i]
+		if e.csize > uint64(size) || e.off > size {
+			continue
+		}
+		spans = append(spans, span{e.off, e.off + localLen + int64(e.csize)})
+	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+	for i := 1; i < len(spans); i++ {
+		if spans[i].start < spans[i-1].end {
+			return errOverlap
+		}
+	}
+	return nil
+}
+
+var errOverlap = errors.New("entries overlap")
 
 // zip64 applies a Zip64 extended-information extra field: each field that
 // is all ones in the fixed header is read from it, in order.

@@ -50,6 +50,13 @@ func TestHostile(t *testing.T) {
 			return docxWith(t, "<w:p>"+strings.Repeat(`<w:hyperlink r:id="rId9"><w:r><w:t>a</w:t></w:r></w:hyperlink>`, 100<<10)+"</w:p>",
 				map[string]string{"word/_rels/document.xml.rels": rels})
 		}, "", "", "[a](https://example.com/x)[a](https://example.com/x)"},
+		{"docx: 100 Ki empty parts (archive/zip keeps each listed)", ".docx", func(t testing.TB) []byte {
+			parts := make(map[string]string, 100<<10)
+			for i := range 100 << 10 {
+				parts[fmt.Sprint(i)] = ""
+			}
+			return docxWith(t, "<w:p/>", parts)
+		}, errs.TooLarge, "the DOCX package's zip directory is over 4 MiB (too many parts)", ""},
 		{"doc: an HTML page of 400 Ki links saved as .doc", ".doc", func(testing.TB) []byte {
 			return []byte("<html><body>" + strings.Repeat(`<a href="/x">l</a>`, 400<<10))
 		}, "", "the HTML was cut at 100000 tags (the rest is not shown)", "[l](/x)[l](/x)"},

@@ -23,8 +23,20 @@ type pkg struct {
 	files  map[string]*zip.File
 }
 
+// maxDirBytes bounds the bytes read to open a package, its zip directory
+// for the most part: archive/zip keeps every entry it lists in memory,
+// about 280 bytes for a record of 46 or more in the file, so that a 90 MB
+// file of a million empty entries took 280 MB. No document comes near
+// 4 MiB of directory (some 50,000 parts).
+const maxDirBytes = 4 << 20
+
 func openPkg(ctx context.Context, format string, r io.ReaderAt, size int64) (*pkg, error) {
-	zr, err := zip.NewReader(r, size)
+	dir := &dirReader{r: r, left: maxDirBytes}
+	zr, err := zip.NewReader(dir, size)
+	dir.left = -1 // the parts are read without this bound
+	if errors.Is(err, errDirTooLarge) {
+		return nil, errs.New(errs.TooLarge, "the %s package's zip directory is over %d MiB (too many parts)", format, maxDirBytes>>20)
+	}
 	if err != nil {
 		return nil, malformed(format, err)
 	}
@@ -33,6 +45,25 @@ func openPkg(ctx context.Context, format string, r io.ReaderAt, size int64) (*pk
 		p.files[strings.TrimPrefix(f.Name, "/")] = f
 	}
 	return p, nil
+}
+
+var errDirTooLarge = errors.New("zip directory too large")
+
+// dirReader reads from r until left bytes have been read, then fails with
+// errDirTooLarge; a negative left means no bound.
+type dirReader struct {
+	r    io.ReaderAt
+	left int64
+}
+
+func (d *dirReader) ReadAt(p []byte, off int64) (int, error) {
+	if d.left >= 0 {
+		if int64(len(p)) > d.left {
+			return 0, errDirTooLarge
+		}
+		d.left -= int64(len(p))
+	}
+	return d.r.ReadAt(p, off)
 }
 
 // has reports whether the package holds name.

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/scoutkit/scout/internal/fsx"
 )
 
 // The tree's shape.
@@ -64,9 +66,11 @@ type Tree struct {
 
 // Build lists dir in fsys. It fails only when dir itself cannot be read or
 // ctx is done. Subdirectories are listed concurrently (the work is system
-// calls); the result does not depend on the order they finish in.
+// calls); the result does not depend on the order they finish in. The
+// root's entries are all kept; a subdirectory's are streamed, keeping only
+// those shown, so that its size does not bound the memory.
 func Build(ctx context.Context, fsys fs.FS, dir string) (*Tree, error) {
-	root := list(fsys, dir, "")
+	root := list(ctx, fsys, dir, "", 0)
 	if root.err != nil {
 		return nil, root.err
 	}
@@ -81,7 +85,7 @@ func Build(ctx context.Context, fsys fs.FS, dir string) (*Tree, error) {
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
-			subs[i] = list(fsys, path.Join(dir, k.Path), k.Path)
+			subs[i] = list(ctx, fsys, path.Join(dir, k.Path), k.Path, PerDir)
 			<-sem
 		}()
 	}
@@ -102,7 +106,7 @@ func Build(ctx context.Context, fsys fs.FS, dir string) (*Tree, error) {
 			continue
 		}
 		t.Pruned = append(t.Pruned, sub.pruned...)
-		for _, s := range capped(sub.entries, t) {
+		for _, s := range capped(sub, t) {
 			s.Depth = 2
 			t.Entries = append(t.Entries, s)
 		}
@@ -117,51 +121,102 @@ func Build(ctx context.Context, fsys fs.FS, dir string) (*Tree, error) {
 // workers bounds the subdirectories listed at once.
 const workers = 8
 
+// batch is how often, in entries, a long listing checks ctx.
+const batch = 1024
+
 // listing is one directory's children.
 type listing struct {
-	entries []Entry  // sorted newest first
+	entries []Entry  // sorted newest first; with a keep, only those kept
+	total   int      // the children listed, kept or not
 	pruned  []string // left-out names, as paths relative to the root
 	err     error
 }
 
 // list returns the entries of dir sorted newest first, leaving out and
 // recording pruned names. prefix is dir's path relative to the listed root.
-func list(fsys fs.FS, dir, prefix string) listing {
-	des, err := fs.ReadDir(fsys, dir)
-	if err != nil {
-		return listing{err: err}
-	}
+// keep > 0 keeps only the keep-1 newest entries and the oldest, what capped
+// shows of a directory of more than keep, and on an OS file system reads
+// the directory as a stream, so that its size does not bound the memory;
+// 0 keeps all.
+func list(ctx context.Context, fsys fs.FS, dir, prefix string, keep int) listing {
 	var l listing
-	l.entries = make([]Entry, 0, len(des))
-	for _, de := range des {
-		name := de.Name()
+	add := func(name string, typ fs.FileMode, info func() (fs.FileInfo, error)) {
 		rel := path.Join(prefix, name)
-		if de.IsDir() && Pruned[name] {
+		isDir := typ&fs.ModeDir != 0
+		if isDir && Pruned[name] {
 			l.pruned = append(l.pruned, rel+"/")
-			continue
+			return
 		}
-		if !de.IsDir() && name == ".DS_Store" {
+		if !isDir && name == ".DS_Store" {
 			l.pruned = append(l.pruned, rel)
-			continue
+			return
 		}
-		e := Entry{Path: rel, Dir: de.IsDir(), Symlink: de.Type()&fs.ModeSymlink != 0}
-		if info, err := de.Info(); err == nil {
+		e := Entry{Path: rel, Dir: isDir, Symlink: typ&fs.ModeSymlink != 0}
+		if info, err := info(); err == nil {
 			e.ModTime = info.ModTime().UTC()
 			if !e.Dir {
 				e.Size = info.Size()
 			}
 		}
+		l.total++
 		l.entries = append(l.entries, e)
+		if keep > 0 && len(l.entries) >= 2*keep {
+			l.entries = trim(l.entries, keep)
+		}
 	}
-	out := l.entries
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
+	if o, ok := fsys.(fsx.DirOpener); ok && keep > 0 {
+		d, err := o.OpenDirFD(dir)
+		if err != nil {
+			return listing{err: err}
+		}
+		defer d.Close()
+		err = d.ReadEntries(func(name string, typ fs.FileMode) {
+			if l.total%batch == 0 && ctx.Err() != nil {
+				return
+			}
+			add(name, typ, func() (fs.FileInfo, error) { return d.Lstat(name) })
+		})
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err != nil {
+			return listing{err: err}
+		}
+	} else {
+		des, err := fs.ReadDir(fsys, dir)
+		if err != nil {
+			return listing{err: err}
+		}
+		for _, de := range des {
+			add(de.Name(), de.Type(), de.Info)
+		}
+	}
+	if keep > 0 {
+		l.entries = trim(l.entries, keep)
+	} else {
+		sortEntries(l.entries)
+	}
+	return l
+}
+
+// sortEntries sorts es newest first, then by name.
+func sortEntries(es []Entry) {
+	sort.SliceStable(es, func(i, j int) bool {
+		a, b := es[i], es[j]
 		if !a.ModTime.Equal(b.ModTime) {
 			return a.ModTime.After(b.ModTime)
 		}
 		return nameLess(a.Name(), b.Name())
 	})
-	return l
+}
+
+// trim sorts es and keeps its keep-1 first entries and its last.
+func trim(es []Entry, keep int) []Entry {
+	sortEntries(es)
+	if len(es) <= keep {
+		return es
+	}
+	return append(es[:keep-1], es[len(es)-1])
 }
 
 // nameLess orders names case-insensitively, then byte-wise.
@@ -174,11 +229,12 @@ func nameLess(a, b string) bool {
 }
 
 // capped keeps PerDir-1 newest entries, a "… N more" row and the oldest.
-func capped(es []Entry, t *Tree) []Entry {
-	if len(es) <= PerDir {
+func capped(l listing, t *Tree) []Entry {
+	es := l.entries
+	if l.total <= PerDir {
 		return es
 	}
-	more := len(es) - PerDir
+	more := l.total - PerDir
 	t.Omitted += more
 	out := append([]Entry(nil), es[:PerDir-1]...)
 	out = append(out, Entry{More: more})

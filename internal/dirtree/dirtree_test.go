@@ -4,13 +4,18 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"path"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
+	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/testfs"
 )
 
@@ -132,4 +137,73 @@ func TestFormat(t *testing.T) {
 
 func osFS(t *testing.T, m fstest.MapFS) fs.FS {
 	return osDirFS(testfs.WriteDir(t, m))
+}
+
+// manyFS is a root holding the directory "big" of n files, listed through
+// fsx.DirOpener as the OS file system lists directories: file i is i
+// minutes old, and its name lists its number backwards so that the order of
+// names is not the order of ages.
+type manyFS struct {
+	fstest.MapFS
+	n int
+}
+
+func (m manyFS) OpenDirFD(name string) (fsx.DirFD, error) {
+	if name != "big" {
+		return nil, fs.ErrNotExist
+	}
+	return manyDir(m), nil
+}
+
+type manyDir manyFS
+
+func manyName(i int) string {
+	b := []byte(fmt.Sprintf("f%07d", i))
+	slices.Reverse(b[1:])
+	return string(b)
+}
+
+func (d manyDir) ReadEntries(fn func(string, fs.FileMode)) error {
+	for i := range d.n {
+		fn(manyName(i), 0)
+	}
+	return nil
+}
+
+func (d manyDir) Lstat(name string) (fs.FileInfo, error) {
+	b := []byte(name[1:])
+	slices.Reverse(b)
+	i, err := strconv.Atoi(string(b))
+	if err != nil {
+		return nil, err
+	}
+	return fstest.MapFS{name: file("", time.Duration(i)*time.Minute)}.Stat(name)
+}
+
+func (manyDir) OpenRegular(string) (fsx.Regular, error) { return nil, fs.ErrInvalid }
+func (manyDir) Close() error                            { return nil }
+
+// TestBigSubdirectory: a subdirectory of a million entries is listed in
+// little memory, its 11 newest entries, the count of the rest and the
+// oldest as from the whole listing (it was held whole, some 400 bytes an
+// entry on the OS file system).
+func TestBigSubdirectory(t *testing.T) {
+	const n = 1_000_000
+	fsys := manyFS{fstest.MapFS{"big": dir(0)}, n}
+	var tr *Tree
+	var err error
+	grew := testfs.HeapPeak(func() { tr, err = Build(context.Background(), fsys, ".") })
+	require.NoError(t, err)
+	assert.Less(t, grew, uint64(32<<20), "the heap grew by %d MiB", grew>>20)
+	var got []string
+	for _, e := range tr.Entries[1:] {
+		got = append(got, fmt.Sprintf("%s %d", path.Base(e.Path), e.More))
+	}
+	var want []string
+	for i := range PerDir - 1 {
+		want = append(want, manyName(i)+" 0")
+	}
+	want = append(want, fmt.Sprintf(". %d", n-PerDir), manyName(n-1)+" 0")
+	assert.Equal(t, want, got)
+	assert.Equal(t, n-PerDir, tr.Omitted)
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
 )
@@ -72,7 +73,7 @@ func pathErr(op, name string, err error) error {
 
 // open validates name and opens it beneath the root.
 func (f *beneathFS) open(op, name string, flags int) (int, error) {
-	if !fs.ValidPath(name) {
+	if !validPath(name) {
 		return -1, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
 	}
 	fd, err := f.openat2(name, flags, 0)
@@ -481,4 +482,15 @@ func (r *rawFile) Close() error {
 	err := r.sys.close(r.fd)
 	r.fd = -1
 	return err
+}
+
+// validPath is fs.ValidPath without its demand for UTF-8: a Linux file
+// name is any bytes but '/' and NUL, and the walk, which lists such names,
+// opens them by their directory's descriptor; the same name opened from
+// the root must not fail instead, by when the directory was closed.
+func validPath(name string) bool {
+	if !utf8.ValidString(name) {
+		name = strings.ToValidUTF8(name, "\uFFFD")
+	}
+	return fs.ValidPath(name)
 }

@@ -1,6 +1,7 @@
 package fsx
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -145,4 +146,40 @@ func firstDiff(a, b []string) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// TestNotUTF8Names: a name that is not valid UTF-8, which a listing gives,
+// opens and stats from the root as by its directory's descriptor (a search
+// found such a file or called it unreadable, by when the walk closed its
+// directory), while "..", "." and empty elements stay refused.
+func TestNotUTF8Names(t *testing.T) {
+	dir := t.TempDir()
+	name := "bad\xff\xfe.txt"
+	if err := os.Mkdir(filepath.Join(dir, "d\xc3"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{name, "d\xc3/" + name} {
+		if err := os.WriteFile(filepath.Join(dir, p), []byte("hi\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fsys, closeFn, ok := openBeneath(dir)
+	if !ok {
+		t.Skip("no openat2 here")
+	}
+	defer closeFn()
+	for _, p := range []string{name, "d\xc3/" + name} {
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil || string(b) != "hi\n" {
+			t.Errorf("ReadFile(%q) = %q, %v", p, b, err)
+		}
+		if _, err := fs.Stat(fsys, p); err != nil {
+			t.Errorf("Stat(%q): %v", p, err)
+		}
+	}
+	for _, p := range []string{"d\xc3/../" + name, "./" + name, "d\xc3//" + name, "\xff/../" + name} {
+		if _, err := fsys.Open(p); !errors.Is(err, fs.ErrInvalid) {
+			t.Errorf("Open(%q): %v, want fs.ErrInvalid", p, err)
+		}
+	}
 }

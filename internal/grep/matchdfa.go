@@ -60,6 +60,10 @@ const pollBytes = 64 << 10
 // matchCacheBytes bounds the memory of one automaton's cache of states.
 const matchCacheBytes = 1 << 20
 
+// thrashFlushes is the number of flushes in a row, each after fewer than
+// thrash bytes per state, that make the match automata step uncached.
+const thrashFlushes = 16
+
 type mstate struct {
 	insts []uint32 // threads in priority order: Rune*, Match and pending EmptyWidth instructions
 	fl    uint8    // context flags
@@ -88,6 +92,7 @@ type mdfa struct {
 	now     int      // bytes scanned up to the current position (set before slow)
 	flushed int      // now at the last flush
 	flushes int
+	quick   int // flushes in a row that came too soon, toward thrashFlushes
 	poll    func() bool
 
 	stack   []uint32
@@ -297,10 +302,18 @@ func (d *mdfa) intern(list []uint32, fl uint8) int32 {
 	size := 4*len(d.unknown) + 2*len(d.key) + 64
 	if d.used+size > d.limit && len(d.states) > 1 {
 		// Thrashing: fewer than thrash bytes scanned per state between
-		// two flushes (patterns such as (a|b)*a(a|b){12} need
-		// exponentially many states). Step uncached from now on.
+		// thrashFlushes flushes in a row (patterns such as
+		// (a|b)*a(a|b){12} need exponentially many states). Step
+		// uncached from now on. A pattern whose states are large but
+		// few (a{1000}$ fills the cache with the states it passes
+		// through once, on its way to the one it stays in) is given
+		// those flushes to get there.
 		if d.now-d.flushed < thrash*len(d.states) {
-			d.raw = true
+			if d.quick++; d.quick >= thrashFlushes {
+				d.raw = true
+			}
+		} else {
+			d.quick = 0
 		}
 		d.flushed = d.now
 		d.flush()

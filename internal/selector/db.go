@@ -71,15 +71,15 @@ func ParseDB(s string) (DB, error) {
 		if !ok {
 			return DB{}, errs.New(errs.InvalidParam, "A query on the database itself takes only q: use db?q=SELECT ... (or db:table?limit=20 for a table's rows)")
 		}
-		if strings.TrimSpace(q) == "" {
-			return DB{}, errs.New(errs.InvalidParam, "q is empty: use db?q=SELECT ...")
-		}
 		if nextParam(q) >= 0 {
 			return DB{}, errs.New(errs.InvalidParam, "q cannot be combined with other query parameters; write LIMIT, OFFSET, ORDER BY and WHERE into the SQL")
 		}
 		stmt, ok := firstStatement(q)
 		if !ok {
 			return DB{}, errs.New(errs.InvalidParam, "q holds more than one statement; run one statement per read")
+		}
+		if strings.TrimSpace(stmt) == "" { // "", or nothing before a ';'
+			return DB{}, errs.New(errs.InvalidParam, "q is empty: use db?q=SELECT ...")
 		}
 		return DB{Kind: DBRaw, SQL: stmt}, nil
 	}

@@ -36,6 +36,7 @@ func TestParseDB(t *testing.T) {
 		{"?q=SELECT 1", DB{Kind: DBRaw, SQL: "SELECT 1"}, "", "raw query"},
 		{"?q=SELECT a?b", DB{Kind: DBRaw, SQL: "SELECT a?b"}, "", "'?' inside q"},
 		{"?q=", DB{}, "q is empty", "empty q"},
+		{"?q= ;", DB{}, "q is empty", "nothing before the ';' (ran as an empty query, and String gave ?q= that does not parse)"},
 		{"?q=SELECT 1; -- done", DB{Kind: DBRaw, SQL: "SELECT 1"}, "", "a final ';' and comments are dropped"},
 		{"?q=SELECT 1; SELECT 2", DB{}, "more than one statement", "one statement per read"},
 		{"?q=SELECT 1 & 3", DB{Kind: DBRaw, SQL: "SELECT 1 & 3"}, "", "q takes the rest, '&' included"},

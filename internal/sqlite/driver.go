@@ -333,7 +333,7 @@ func (d *db) driverError(err error) (errs.Code, string, bool) {
 		return errs.InvalidParam, why, true
 	}
 	if strings.Contains(text, "too many columns") {
-		return errs.TooLarge, fmt.Sprintf("Cannot read SQLite database: %s; a table has more columns than SQLite allows (2,000)", msg), true
+		return errs.TooLarge, fmt.Sprintf("Cannot read SQLite database: %s; a table or a query result has more columns than SQLite allows (2,000): select fewer columns, e.g. ?q=SELECT id, name FROM t", msg), true
 	}
 	switch se.Code {
 	case sqlite3.ErrNotADB, sqlite3.ErrCorrupt:

@@ -450,6 +450,37 @@ func TestManyColumnsAsRecords(t *testing.T) {
 	}
 }
 
+// TestAsManyColumnsAsSQLiteAllows: a table of 2,000 columns, SQLite's
+// limit, is read by every view (each value took two result columns, so
+// that any table of more than 1,000 failed with "too many columns").
+func TestAsManyColumnsAsSQLiteAllows(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "w.db")
+	const n = 2000
+	cols := make([]string, n)
+	vals := make([]string, n)
+	for i := range cols {
+		cols[i] = fmt.Sprintf("c%d", i)
+		vals[i] = fmt.Sprint(i)
+	}
+	vals[1] = "zeroblob(5)"
+	vals[2] = "'" + strings.Repeat("x", 10000) + "'" // over its share, 8 KiB
+	makeDB(t, path, "CREATE TABLE w("+strings.Join(cols, ",")+")", "INSERT INTO w VALUES ("+strings.Join(vals, ",")+")")
+	for _, sel := range []string{":w", ":w:1", "?q=SELECT * FROM w"} {
+		res, err := readFile(context.Background(), path, sel)
+		require.NoError(t, err, sel)
+		require.Len(t, res.Rows, 1, sel)
+		row := res.Rows[0]
+		require.Len(t, row, n, sel)
+		assert.Equal(t, int64(0), row[0], sel)
+		assert.Equal(t, Sized{Type: "blob", Bytes: 5}, row[1], sel)
+		if sel != ":w:1" { // the row view loads a long text's head
+			assert.Equal(t, Sized{Type: "text", Bytes: 10000}, row[2], sel)
+		}
+		assert.Equal(t, int64(n-1), row[n-1], sel)
+	}
+}
+
 func TestDeadline(t *testing.T) {
 	_, path := fixtureDB(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)

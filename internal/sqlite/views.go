@@ -537,31 +537,40 @@ type Sized struct {
 // as Sized: typeof and octet_length read their size without loading them,
 // so that rows of large values are shown in little memory.
 func (d *db) sizedRows(ctx context.Context, refs []string, from string, args []any, max int) (out [][]any, more bool, err error) {
-	// Two result columns per value, without aliases (an alias named as a
-	// column would take that column's place in ORDER BY): the value or its
-	// storage class, then its size when it is not loaded.
+	// One result column per value, so that a table of as many columns as
+	// SQLite allows can be read, without an alias (an alias named as a
+	// column would take that column's place in ORDER BY): the value, or,
+	// when it is not loaded, a BLOB naming its storage class and size, such
+	// as "b1048576" (a value loaded is never a BLOB).
 	limit := share(len(refs))
-	list := make([]string, 0, 2*len(refs))
+	list := make([]string, 0, len(refs))
 	for _, c := range refs {
 		big := fmt.Sprintf("typeof(%s) = 'blob' OR octet_length(%s) > %d", c, c, limit)
-		list = append(list, "CASE WHEN "+big+" THEN typeof("+c+") ELSE "+c+" END", "CASE WHEN "+big+" THEN octet_length("+c+") END")
+		list = append(list, "CASE WHEN "+big+" THEN CAST(substr(typeof("+c+"), 1, 1) || octet_length("+c+") AS BLOB) ELSE "+c+" END")
 	}
-	_, pairs, more, err := d.rows(ctx, "SELECT "+strings.Join(list, ", ")+" FROM "+from, args, max)
+	_, out, more, err = d.rows(ctx, "SELECT "+strings.Join(list, ", ")+" FROM "+from, args, max)
 	if err != nil {
 		return nil, false, err
 	}
-	out = make([][]any, len(pairs))
-	for i, p := range pairs {
-		out[i] = make([]any, len(refs))
-		for j := range refs {
-			out[i][j] = p[2*j]
-			if n, ok := p[2*j+1].(int64); ok {
-				kind, _ := p[2*j].(string)
-				out[i][j] = Sized{Type: kind, Bytes: n}
+	for _, row := range out {
+		for j, v := range row {
+			if b, ok := v.([]byte); ok {
+				row[j] = sized(b)
 			}
 		}
 	}
 	return out, more, nil
+}
+
+// sized decodes sizedRows' BLOB for a value not loaded: the first letter of
+// its storage class, then its size in bytes.
+func sized(b []byte) Sized {
+	n, _ := strconv.ParseInt(string(b[min(len(b), 1):]), 10, 64)
+	kind := "text"
+	if len(b) > 0 && b[0] == 'b' {
+		kind = "blob"
+	}
+	return Sized{Type: kind, Bytes: n}
 }
 
 // tableRows is sizedRows for "SELECT * FROM name" followed by rest (WHERE,
