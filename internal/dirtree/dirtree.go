@@ -7,6 +7,7 @@
 package dirtree
 
 import (
+	"container/heap"
 	"context"
 	"fmt"
 	"io/fs"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/fsx"
 )
@@ -54,68 +56,63 @@ func (e Entry) Name() string { return path.Base(e.Path) }
 
 // Tree is a built directory tree.
 type Tree struct {
-	Entries []Entry // in display order
+	// Entries are the rows in display order: all of them, or with Build's
+	// rows > 0 the first rows only.
+	Entries []Entry
+	// Rows counts every row of the tree, those left out of Entries too.
+	Rows int
+	// Width is the widest label (indent, "- " and name) of every row, in
+	// characters; Render pads the labels to it.
+	Width int
+	// Bytes is the size of the whole tree's text: Render's lines of every
+	// row joined by newlines.
+	Bytes int
 	// Omitted counts the entries replaced by "… N more" rows.
 	Omitted int
 	// Pruned lists the left-out directories (with a trailing '/') and
 	// .DS_Store files, as paths relative to the listed directory, sorted.
 	Pruned []string
-	// Unreadable lists subdirectories whose children could not be listed.
+	// Unreadable lists subdirectories whose children could not be listed,
+	// in display order.
 	Unreadable []string
 }
 
-// Build lists dir in fsys. It fails only when dir itself cannot be read or
-// ctx is done. Subdirectories are listed concurrently (the work is system
-// calls); the result does not depend on the order they finish in. The
-// root's entries are all kept; a subdirectory's are streamed, keeping only
-// those shown, so that its size does not bound the memory.
-func Build(ctx context.Context, fsys fs.FS, dir string) (*Tree, error) {
-	root := list(ctx, fsys, dir, "", 0)
-	if root.err != nil {
-		return nil, root.err
-	}
-	subs := make([]listing, len(root.entries))
+// Build lists dir in fsys, as of now (for the rows' ages). rows > 0 keeps only the first rows rows in
+// Entries (a reader shows a window of lines): the memory then grows with
+// rows, not with the directory, whose entries are streamed on an OS file
+// system; 0 keeps every row. Rows, Width, Omitted, Pruned and Unreadable
+// describe the whole tree either way. Build fails only when dir itself
+// cannot be read or ctx is done. Subdirectories are listed concurrently
+// (the work is system calls); the result does not depend on the order they
+// finish in.
+func Build(ctx context.Context, fsys fs.FS, dir string, rows int, now time.Time) (*Tree, error) {
+	b := builder{rows: rows, now: now}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, workers)
-	for i, k := range root.entries {
-		if !k.Dir || ctx.Err() != nil {
-			continue
+	pruned, err := scan(ctx, fsys, dir, "", func(e Entry) {
+		e.Depth = 1
+		n := &node{e: e}
+		b.add(n)
+		if !e.Dir || ctx.Err() != nil {
+			return
 		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
-			subs[i] = list(ctx, fsys, path.Join(dir, k.Path), k.Path, PerDir)
+			sub := list(ctx, fsys, path.Join(dir, e.Path), e.Path, PerDir)
 			<-sem
+			b.done(n, sub)
 		}()
-	}
+	})
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
 		return nil, err
 	}
-	t := &Tree{Pruned: root.pruned}
-	for i, k := range root.entries {
-		k.Depth = 1
-		t.Entries = append(t.Entries, k)
-		if !k.Dir {
-			continue
-		}
-		sub := subs[i]
-		if sub.err != nil {
-			t.Unreadable = append(t.Unreadable, k.Path)
-			continue
-		}
-		t.Pruned = append(t.Pruned, sub.pruned...)
-		for _, s := range capped(sub, t) {
-			s.Depth = 2
-			t.Entries = append(t.Entries, s)
-		}
-	}
-	sort.Strings(t.Pruned)
-	for i := range t.Entries {
-		t.Entries[i].Line = i + 2
-	}
-	return t, nil
+	return b.tree(pruned), nil
 }
 
 // workers bounds the subdirectories listed at once.
@@ -123,6 +120,113 @@ const workers = 8
 
 // batch is how often, in entries, a long listing checks ctx.
 const batch = 1024
+
+// node is one of the listed directory's own entries, with the rows its
+// subdirectory shows once listed.
+type node struct {
+	e       Entry
+	sub     []Entry // the rows below e, at depth 2
+	err     error   // why e's children could not be listed
+	evicted bool    // no longer among the rows kept
+}
+
+// builder gathers a tree from entries and subdirectory listings that come
+// in any order: it keeps the nodes of the rows first rows (a heap of the
+// newest, since each node is at least one row) and sums up the rest.
+type builder struct {
+	mu         sync.Mutex
+	rows       int
+	now        time.Time
+	kept       nodeHeap
+	t          Tree
+	unreadable []*node
+	fixed      int // the rows' lengths but their labels' padding
+	padded     int // the rows padded to the labels' width
+}
+
+// row counts e, a row of the tree.
+func (b *builder) row(e Entry) {
+	b.t.Rows++
+	b.t.Width = max(b.t.Width, labelWidth(e))
+	fixed, padded := measure(e, b.now)
+	b.fixed += fixed
+	if padded {
+		b.padded++
+	}
+}
+
+func (b *builder) add(n *node) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.row(n.e)
+	heap.Push(&b.kept, n)
+	if b.rows > 0 && len(b.kept) > b.rows {
+		heap.Pop(&b.kept).(*node).evicted = true
+	}
+}
+
+func (b *builder) done(n *node, sub listing) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if sub.err != nil {
+		n.err = sub.err
+		b.unreadable = append(b.unreadable, n)
+		return
+	}
+	b.t.Pruned = append(b.t.Pruned, sub.pruned...)
+	rows, more := capped(sub)
+	b.t.Omitted += more
+	for i := range rows {
+		rows[i].Depth = 2
+		b.row(rows[i])
+	}
+	if !n.evicted {
+		n.sub = rows
+	}
+}
+
+// tree returns the tree built, its rows numbered from line 2.
+func (b *builder) tree(pruned []string) *Tree {
+	t := &b.t
+	t.Bytes = len(empty)
+	if t.Rows > 0 {
+		t.Bytes = len(".") + t.Rows + b.fixed + b.padded*(t.Width+2) // a newline before each row
+	}
+	t.Pruned = append(t.Pruned, pruned...)
+	sort.Strings(t.Pruned)
+	sort.Slice(b.unreadable, func(i, j int) bool { return newer(b.unreadable[i].e, b.unreadable[j].e) })
+	for _, n := range b.unreadable {
+		t.Unreadable = append(t.Unreadable, n.e.Path)
+	}
+	kept := []*node(b.kept)
+	sort.Slice(kept, func(i, j int) bool { return newer(kept[i].e, kept[j].e) })
+	for _, n := range kept {
+		t.Entries = append(t.Entries, n.e)
+		t.Entries = append(t.Entries, n.sub...)
+	}
+	if b.rows > 0 && len(t.Entries) > b.rows {
+		t.Entries = t.Entries[:b.rows]
+	}
+	for i := range t.Entries {
+		t.Entries[i].Line = i + 2
+	}
+	return t
+}
+
+// nodeHeap holds the kept nodes with the oldest (last shown) on top.
+type nodeHeap []*node
+
+func (h nodeHeap) Len() int           { return len(h) }
+func (h nodeHeap) Less(i, j int) bool { return newer(h[j].e, h[i].e) }
+func (h nodeHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *nodeHeap) Push(x any)        { *h = append(*h, x.(*node)) }
+func (h *nodeHeap) Pop() any {
+	old := *h
+	n := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return n
+}
 
 // listing is one directory's children.
 type listing struct {
@@ -134,21 +238,44 @@ type listing struct {
 
 // list returns the entries of dir sorted newest first, leaving out and
 // recording pruned names. prefix is dir's path relative to the listed root.
-// keep > 0 keeps only the keep-1 newest entries and the oldest, what capped
-// shows of a directory of more than keep, and on an OS file system reads
-// the directory as a stream, so that its size does not bound the memory;
-// 0 keeps all.
+// It keeps only the keep-1 newest entries and the oldest, what capped
+// shows of a directory of more than keep, so that the directory's size
+// does not bound the memory.
 func list(ctx context.Context, fsys fs.FS, dir, prefix string, keep int) listing {
 	var l listing
+	pruned, err := scan(ctx, fsys, dir, prefix, func(e Entry) {
+		l.total++
+		l.entries = append(l.entries, e)
+		if len(l.entries) >= 2*keep {
+			l.entries = trim(l.entries, keep)
+		}
+	})
+	if err != nil {
+		return listing{err: err}
+	}
+	l.pruned = pruned
+	l.entries = trim(l.entries, keep)
+	return l
+}
+
+// scan calls fn with each child of dir, in the order the file system
+// gives them, and returns the names it leaves out (pruned directories and
+// .DS_Store files) as paths relative to the root. prefix is dir's path
+// relative to the listed root. On a file system that offers it
+// (fsx.DirOpener), the directory is read as a stream; it stops early when
+// ctx is done, and returns ctx's error.
+func scan(ctx context.Context, fsys fs.FS, dir, prefix string, fn func(Entry)) ([]string, error) {
+	var pruned []string
+	seen := 0
 	add := func(name string, typ fs.FileMode, info func() (fs.FileInfo, error)) {
 		rel := path.Join(prefix, name)
 		isDir := typ&fs.ModeDir != 0
 		if isDir && Pruned[name] {
-			l.pruned = append(l.pruned, rel+"/")
+			pruned = append(pruned, rel+"/")
 			return
 		}
 		if !isDir && name == ".DS_Store" {
-			l.pruned = append(l.pruned, rel)
+			pruned = append(pruned, rel)
 			return
 		}
 		e := Entry{Path: rel, Dir: isDir, Symlink: typ&fs.ModeSymlink != 0}
@@ -158,20 +285,16 @@ func list(ctx context.Context, fsys fs.FS, dir, prefix string, keep int) listing
 				e.Size = info.Size()
 			}
 		}
-		l.total++
-		l.entries = append(l.entries, e)
-		if keep > 0 && len(l.entries) >= 2*keep {
-			l.entries = trim(l.entries, keep)
-		}
+		fn(e)
 	}
-	if o, ok := fsys.(fsx.DirOpener); ok && keep > 0 {
+	if o, ok := fsys.(fsx.DirOpener); ok {
 		d, err := o.OpenDirFD(dir)
 		if err != nil {
-			return listing{err: err}
+			return nil, err
 		}
 		defer d.Close()
 		err = d.ReadEntries(func(name string, typ fs.FileMode) {
-			if l.total%batch == 0 && ctx.Err() != nil {
+			if seen++; seen%batch == 0 && ctx.Err() != nil {
 				return
 			}
 			add(name, typ, func() (fs.FileInfo, error) { return d.Lstat(name) })
@@ -179,35 +302,29 @@ func list(ctx context.Context, fsys fs.FS, dir, prefix string, keep int) listing
 		if err == nil {
 			err = ctx.Err()
 		}
-		if err != nil {
-			return listing{err: err}
-		}
-	} else {
-		des, err := fs.ReadDir(fsys, dir)
-		if err != nil {
-			return listing{err: err}
-		}
-		for _, de := range des {
-			add(de.Name(), de.Type(), de.Info)
-		}
+		return pruned, err
 	}
-	if keep > 0 {
-		l.entries = trim(l.entries, keep)
-	} else {
-		sortEntries(l.entries)
+	des, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, err
 	}
-	return l
+	for _, de := range des {
+		add(de.Name(), de.Type(), de.Info)
+	}
+	return pruned, ctx.Err()
+}
+
+// newer reports whether a is shown before b: newest first, then by name.
+func newer(a, b Entry) bool {
+	if !a.ModTime.Equal(b.ModTime) {
+		return a.ModTime.After(b.ModTime)
+	}
+	return nameLess(a.Name(), b.Name())
 }
 
 // sortEntries sorts es newest first, then by name.
 func sortEntries(es []Entry) {
-	sort.SliceStable(es, func(i, j int) bool {
-		a, b := es[i], es[j]
-		if !a.ModTime.Equal(b.ModTime) {
-			return a.ModTime.After(b.ModTime)
-		}
-		return nameLess(a.Name(), b.Name())
-	})
+	sort.SliceStable(es, func(i, j int) bool { return newer(es[i], es[j]) })
 }
 
 // trim sorts es and keeps its keep-1 first entries and its last.
@@ -228,50 +345,74 @@ func nameLess(a, b string) bool {
 	return a < b
 }
 
-// capped keeps PerDir-1 newest entries, a "… N more" row and the oldest.
-func capped(l listing, t *Tree) []Entry {
+// capped returns the rows a subdirectory shows: all its entries, or of more
+// than PerDir the PerDir-1 newest, a "… more" row and the oldest; more is
+// the count that row stands for.
+func capped(l listing) (rows []Entry, more int) {
 	es := l.entries
 	if l.total <= PerDir {
-		return es
+		return es, 0
 	}
-	more := l.total - PerDir
-	t.Omitted += more
+	more = l.total - PerDir
 	out := append([]Entry(nil), es[:PerDir-1]...)
 	out = append(out, Entry{More: more})
-	return append(out, es[len(es)-1])
+	return append(out, es[len(es)-1]), more
 }
 
 // Render returns the tree's lines: "." then one row per entry, the label
 // ("  "×depth + "- " + name, "/" after directories) padded to the widest
 // label plus 2, the size padded to 8, two spaces and the age, trailing
-// blanks removed. Ages are relative to now. An empty tree renders as
-// "(empty directory)".
+// blanks removed. Ages are relative to now, which is Build's. An empty
+// tree renders as "(empty directory)".
 func Render(t *Tree, now time.Time) []string {
 	if len(t.Entries) == 0 {
-		return []string{"(empty directory)"}
+		return []string{empty}
 	}
-	labels := make([]string, len(t.Entries))
-	width := 0
-	for i, e := range t.Entries {
-		labels[i] = label(e)
-		width = max(width, len([]rune(labels[i])))
+	width := t.Width
+	for _, e := range t.Entries {
+		width = max(width, labelWidth(e))
 	}
 	lines := make([]string, 0, len(t.Entries)+1)
 	lines = append(lines, ".")
-	for i, e := range t.Entries {
-		if e.More > 0 {
-			lines = append(lines, labels[i])
+	for _, e := range t.Entries {
+		l, tl := label(e), tail(e, now)
+		if tl == "" {
+			lines = append(lines, strings.TrimRight(l, " "))
 			continue
 		}
-		size := ""
-		if !e.Dir {
-			size = FormatBytes(e.Size)
-		}
-		row := fmt.Sprintf("%s%-8s  %-4s", pad(labels[i], width+2), size, FormatAge(e.ModTime, now))
-		lines = append(lines, strings.TrimRight(row, " "))
+		lines = append(lines, pad(l, width+2)+tl)
 	}
 	return lines
 }
+
+// empty is the text of an empty directory.
+const empty = "(empty directory)"
+
+// tail returns what follows a row's padded label: the size padded to 8,
+// two spaces and the age, trailing blanks removed; "" for a "… more" row.
+func tail(e Entry, now time.Time) string {
+	if e.More > 0 {
+		return ""
+	}
+	size := ""
+	if !e.Dir {
+		size = FormatBytes(e.Size)
+	}
+	return strings.TrimRight(fmt.Sprintf("%-8s  %-4s", size, FormatAge(e.ModTime, now)), " ")
+}
+
+// measure returns the length in bytes of e's rendered row: fixed, plus
+// the labels' width + 2 when padded.
+func measure(e Entry, now time.Time) (fixed int, padded bool) {
+	l, tl := label(e), tail(e, now)
+	if tl == "" {
+		return len(strings.TrimRight(l, " ")), false
+	}
+	return len(l) - utf8.RuneCountInString(l) + len(tl), true
+}
+
+// labelWidth is the width of e's label in characters.
+func labelWidth(e Entry) int { return utf8.RuneCountInString(label(e)) }
 
 func label(e Entry) string {
 	indent := strings.Repeat("  ", e.Depth)

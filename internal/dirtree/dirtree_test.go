@@ -60,7 +60,7 @@ func TestRender(t *testing.T) {
 		if mode == "dir" {
 			fsys = osFS(t, m)
 		}
-		tr, err := Build(context.Background(), fsys, ".")
+		tr, err := Build(context.Background(), fsys, ".", 0, now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +80,7 @@ func TestCap(t *testing.T) {
 	for i := range 15 {
 		m[fmt.Sprintf("r%02d", i)] = file("x", time.Duration(i+2)*time.Hour)
 	}
-	tr, err := Build(context.Background(), m, ".")
+	tr, err := Build(context.Background(), m, ".", 0, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,14 +99,14 @@ func TestCap(t *testing.T) {
 
 func TestEmptyAndMissing(t *testing.T) {
 	m := fstest.MapFS{"e": dir(time.Hour)}
-	tr, err := Build(context.Background(), m, "e")
+	tr, err := Build(context.Background(), m, "e", 0, now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := Render(tr, now); len(got) != 1 || got[0] != "(empty directory)" {
 		t.Errorf("empty dir renders %q", got)
 	}
-	if _, err := Build(context.Background(), m, "nope"); err == nil {
+	if _, err := Build(context.Background(), m, "nope", 0, now); err == nil {
 		t.Error("missing dir: want an error")
 	}
 }
@@ -139,20 +139,25 @@ func osFS(t *testing.T, m fstest.MapFS) fs.FS {
 	return osDirFS(testfs.WriteDir(t, m))
 }
 
-// manyFS is a root holding the directory "big" of n files, listed through
+// manyFS is a root whose directory big holds n files, listed through
 // fsx.DirOpener as the OS file system lists directories: file i is i
 // minutes old, and its name lists its number backwards so that the order of
-// names is not the order of ages.
+// names is not the order of ages. Its other directories are those of the
+// MapFS.
 type manyFS struct {
 	fstest.MapFS
-	n int
+	big string
+	n   int
 }
 
 func (m manyFS) OpenDirFD(name string) (fsx.DirFD, error) {
-	if name != "big" {
-		return nil, fs.ErrNotExist
+	if name == m.big {
+		return manyDir(m), nil
 	}
-	return manyDir(m), nil
+	if _, err := fs.ReadDir(m.MapFS, name); err != nil {
+		return nil, err
+	}
+	return mapDir{m.MapFS, name}, nil
 }
 
 type manyDir manyFS
@@ -183,16 +188,34 @@ func (d manyDir) Lstat(name string) (fs.FileInfo, error) {
 func (manyDir) OpenRegular(string) (fsx.Regular, error) { return nil, fs.ErrInvalid }
 func (manyDir) Close() error                            { return nil }
 
+// mapDir is a directory of a MapFS as an fsx.DirFD.
+type mapDir struct {
+	m   fstest.MapFS
+	dir string
+}
+
+func (d mapDir) ReadEntries(fn func(string, fs.FileMode)) error {
+	des, err := fs.ReadDir(d.m, d.dir)
+	for _, de := range des {
+		fn(de.Name(), de.Type())
+	}
+	return err
+}
+
+func (d mapDir) Lstat(name string) (fs.FileInfo, error) { return d.m.Stat(path.Join(d.dir, name)) }
+func (mapDir) OpenRegular(string) (fsx.Regular, error)  { return nil, fs.ErrInvalid }
+func (mapDir) Close() error                             { return nil }
+
 // TestBigSubdirectory: a subdirectory of a million entries is listed in
 // little memory, its 11 newest entries, the count of the rest and the
 // oldest as from the whole listing (it was held whole, some 400 bytes an
 // entry on the OS file system).
 func TestBigSubdirectory(t *testing.T) {
 	const n = 1_000_000
-	fsys := manyFS{fstest.MapFS{"big": dir(0)}, n}
+	fsys := manyFS{fstest.MapFS{"big": dir(0)}, "big", n}
 	var tr *Tree
 	var err error
-	grew := testfs.HeapPeak(func() { tr, err = Build(context.Background(), fsys, ".") })
+	grew := testfs.HeapPeak(func() { tr, err = Build(context.Background(), fsys, ".", 0, now) })
 	require.NoError(t, err)
 	assert.Less(t, grew, uint64(32<<20), "the heap grew by %d MiB", grew>>20)
 	var got []string
@@ -206,4 +229,66 @@ func TestBigSubdirectory(t *testing.T) {
 	want = append(want, fmt.Sprintf(". %d", n-PerDir), manyName(n-1)+" 0")
 	assert.Equal(t, want, got)
 	assert.Equal(t, n-PerDir, tr.Omitted)
+}
+
+// TestBigDirectory: a directory of a million entries read for its first
+// rows is listed in little memory, its rows those of the whole listing,
+// and the rows left out counted.
+func TestBigDirectory(t *testing.T) {
+	const n, rows = 1_000_000, 300
+	fsys := manyFS{fstest.MapFS{}, ".", n}
+	var tr *Tree
+	var err error
+	grew := testfs.HeapPeak(func() { tr, err = Build(context.Background(), fsys, ".", rows, now) })
+	require.NoError(t, err)
+	assert.Less(t, grew, uint64(32<<20), "the heap grew by %d MiB", grew>>20)
+	require.Len(t, tr.Entries, rows)
+	for i, e := range tr.Entries {
+		require.Equal(t, manyName(i), e.Path, "row %d", i)
+		require.Equal(t, i+2, e.Line)
+	}
+	assert.Equal(t, n, tr.Rows)
+	assert.Equal(t, len("  - f0000000"), tr.Width)
+}
+
+// TestRows: a tree built for its first rows has those rows of the whole
+// tree, and the whole tree's row count, label width, omitted count and
+// left-out names, over a MapFS, os.DirFS and the OS file system that
+// streams directories; ties of time are ordered by name as in the whole.
+func TestRows(t *testing.T) {
+	m := fstest.MapFS{
+		"node_modules": dir(time.Minute), ".DS_Store": file("", 0),
+		"naïve café.txt": file("z", 0), "implicit/x.txt": file("x", 0), // a name of runes wider than a byte; a directory of no time on a MapFS
+	}
+	for i := range 20 {
+		m[fmt.Sprintf("file%02d.txt", i)] = file("x", time.Duration(i%7)*time.Hour)
+	}
+	for i := range 6 {
+		d := fmt.Sprintf("dir%d", i)
+		m[d] = dir(time.Duration(i%3) * time.Hour)
+		for j := range 5 * i {
+			m[fmt.Sprintf("%s/%s-child-%02d", d, strings.Repeat("long", i), j)] = file("y", time.Duration(j%4)*time.Minute)
+		}
+		m[d+"/build"] = dir(0)
+	}
+	osRoot := testfs.WriteDir(t, m)
+	beneath, closeFn, err := fsx.OpenDir(osRoot)
+	require.NoError(t, err)
+	t.Cleanup(closeFn)
+	for mode, fsys := range map[string]fs.FS{"mapfs": m, "dirfs": osDirFS(osRoot), "beneath": beneath} {
+		whole, err := Build(context.Background(), fsys, ".", 0, now)
+		require.NoError(t, err, mode)
+		require.Equal(t, len(whole.Entries), whole.Rows, mode)
+		require.Greater(t, whole.Omitted, 0, mode)
+		for _, rows := range []int{1, 2, 5, 13, 14, 40, whole.Rows, whole.Rows + 10} {
+			part, err := Build(context.Background(), fsys, ".", rows, now)
+			require.NoError(t, err, mode)
+			want := *whole
+			want.Entries = whole.Entries[:min(rows, len(whole.Entries))]
+			assert.Equal(t, &want, part, "%s, %d rows", mode, rows)
+			lines := Render(whole, now)
+			assert.Equal(t, lines[:1+len(want.Entries)], Render(part, now), "%s, %d rows", mode, rows)
+			assert.Equal(t, len(strings.Join(lines, "\n")), part.Bytes, "%s, %d rows", mode, rows)
+		}
+	}
 }

@@ -14,14 +14,14 @@ import (
 
 // FindOptions configure Find (see format.FindOptions).
 type FindOptions struct {
-	MaxBytes int                         // 0 means MaxBytes; negative means no cap
-	MaxLimit int                         // the largest limit the limit notice may suggest; 0 means no maximum
-	Timeout  time.Duration               // named by the timeout note; 0 leaves it out
+	MaxBytes int           // 0 means MaxBytes; negative means no cap
+	MaxLimit int           // the largest limit the limit notice may suggest; 0 means no maximum
+	Timeout  time.Duration // named by the timeout note; 0 leaves it out
 	// MaxTimeout is the largest timeout the caller accepts: at it the
 	// timeout note says to narrow the pattern only. 0 means no maximum.
 	MaxTimeout time.Duration
-	Hints    map[scout.SkipReason]string // how to include what was left out, by reason
-	Notes    []string                    // lines after the paths and the notes on a timeout and missing paths
+	Hints      map[scout.SkipReason]string // how to include what was left out, by reason
+	Notes      []string                    // lines after the paths and the notes on a timeout and missing paths
 }
 
 // Find returns the pi text of a find result: the paths grouped by

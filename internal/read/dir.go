@@ -2,6 +2,7 @@ package read
 
 import (
 	"context"
+	"io"
 	"strings"
 
 	"github.com/scoutkit/scout/internal/dirtree"
@@ -22,20 +23,30 @@ func (r *reader) directory(ctx context.Context, name string, sel selector.Select
 	if sel.Conflicts {
 		return nil, errs.New(errs.InvalidParam, "'%s' is a directory: :conflicts needs a file.", display)
 	}
-	tree, err := dirtree.Build(ctx, r.c.FS, name)
+	exact := selector.Selector{Ranges: sel.Ranges, Raw: true}
+	po := textio.PlanOptions{Raw: true, Limit: r.c.Limit}
+	// Only the rows up to the last line shown are built (line 1 is "."):
+	// the others are counted, so that a huge directory costs little memory.
+	now := r.c.now()
+	tree, err := dirtree.Build(ctx, r.c.FS, name, textio.LastLine(textio.Plan(lineRanges(exact), po)), now)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, errs.Stopped(ctx, "Read", ctx.Err())
 		}
 		return nil, openErr(display, err)
 	}
-	lines := dirtree.Render(tree, r.c.now())
-	exact := selector.Selector{Ranges: sel.Ranges, Raw: true}
-	res, err := r.lines(ctx, strings.NewReader(strings.Join(lines, "\n")), exact, textio.PlanOptions{Raw: true, Limit: r.c.Limit}, SourceListing)
+	var src io.Reader = strings.NewReader(strings.Join(dirtree.Render(tree, now), "\n"))
+	if rest := tree.Rows - len(tree.Entries); rest > 0 {
+		// The rows not built read as empty lines, never shown: the text
+		// counts them. The first newline ends the last row built.
+		blank := blankLines(rest + 1)
+		src = io.MultiReader(src, &blank)
+	}
+	res, err := r.lines(ctx, src, exact, po, SourceListing)
 	if err != nil {
 		return nil, err
 	}
-	res.Kind, res.Raw, res.Path = KindDirectory, false, display
+	res.Kind, res.Raw, res.Path, res.Bytes = KindDirectory, false, display, int64(tree.Bytes)
 	res.Pruned, res.Unlisted, res.Unreadable = tree.Pruned, tree.Omitted, tree.Unreadable
 	if res.Unlisted > 0 && res.Truncated == "" {
 		res.Truncated = TruncLimit
@@ -43,11 +54,26 @@ func (r *reader) directory(ctx context.Context, name string, sel selector.Select
 	if len(tree.Entries) > 0 {
 		for _, b := range res.Blocks {
 			for _, l := range b.Lines {
-				if l.N >= 2 {
+				if l.N >= 2 && l.N-2 < len(tree.Entries) {
 					res.Entries = append(res.Entries, tree.Entries[l.N-2])
 				}
 			}
 		}
 	}
 	return res, nil
+}
+
+// blankLines reads as that many newlines.
+type blankLines int
+
+func (b *blankLines) Read(p []byte) (int, error) {
+	if *b <= 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), int(*b))
+	for i := range p[:n] {
+		p[i] = '\n'
+	}
+	*b -= blankLines(n)
+	return n, nil
 }

@@ -86,6 +86,25 @@ func plan(ranges []Range, o PlanOptions) []Window {
 	return ws
 }
 
+// LastLine returns the last line the windows can show; 0 when one of them
+// may reach the end of the text.
+func LastLine(ws []Window) int {
+	last := 0
+	for _, w := range ws {
+		end := w.End
+		if w.MaxLines > 0 {
+			if l := max(w.Start, 1) + w.MaxLines - 1; end == 0 || l < end {
+				end = l
+			}
+		}
+		if end == 0 {
+			return 0
+		}
+		last = max(last, end)
+	}
+	return last
+}
+
 func window(r Range, limit int) Window {
 	lines := limit
 	if r.End > 0 {
