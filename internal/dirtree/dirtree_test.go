@@ -232,8 +232,8 @@ func TestBigSubdirectory(t *testing.T) {
 }
 
 // TestBigDirectory: a directory of 300,000 entries read for its first
-// rows is listed in little memory (holding them all takes over 30 MiB), its rows those of the whole listing,
-// and the rows left out counted.
+// rows is listed in little memory (holding them all takes over 30 MiB),
+// its rows those of the whole listing, and the rows left out counted.
 func TestBigDirectory(t *testing.T) {
 	const n, rows = 300_000, 300
 	fsys := manyFS{fstest.MapFS{}, ".", n}
