@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 )
@@ -53,7 +54,7 @@ func refSearch(o Options, data []byte) *FileResult {
 	if flags != "" {
 		src = "(?" + flags + ")" + src
 	}
-	re := regexp.MustCompile(src)
+	re, lineIdx := refMatches(src, data)
 	var lines [][]byte
 	full := data
 	for len(data) > 0 {
@@ -103,7 +104,7 @@ func refSearch(o Options, data []byte) *FileResult {
 		if !inRange(i + 1) {
 			continue
 		}
-		if idx := re.FindAllIndex(l, -1); idx != nil {
+		if idx := lineIdx(i, l); idx != nil {
 			h := hit{n: i + 1, count: len(idx)}
 			for _, x := range idx {
 				h.spans = append(h.spans, [2]int{x[0], x[1]})
@@ -156,6 +157,43 @@ func refSearch(o Options, data []byte) *FileResult {
 		res.Lines = append(res.Lines, refLine(lines[n-1], n, m, spans, o.MaxColumns))
 	}
 	return res
+}
+
+// refMemo holds the regexp of the last reference search and the matches
+// it found in each line of that search's data: the tests search the same
+// data with one pattern in many modes, and the regexp's matching (its
+// backtracker allocates for each match) is most of their time under -race.
+var refMemo struct {
+	sync.Mutex
+	src, data string
+	re        *regexp.Regexp
+	lines     map[int][][]int // by line index
+}
+
+// refMatches returns the regexp of src and the function giving the
+// matches of regexp in line i of data, l: re.FindAllIndex(l, -1), found
+// once per pattern, data and line.
+func refMatches(src string, data []byte) (*regexp.Regexp, func(i int, l []byte) [][]int) {
+	refMemo.Lock()
+	defer refMemo.Unlock()
+	if refMemo.re == nil || refMemo.src != src {
+		refMemo.src, refMemo.re = src, regexp.MustCompile(src)
+		refMemo.data, refMemo.lines = "", nil
+	}
+	if refMemo.lines == nil || refMemo.data != string(data) {
+		refMemo.data, refMemo.lines = string(data), map[int][][]int{}
+	}
+	re, lines := refMemo.re, refMemo.lines
+	return re, func(i int, l []byte) [][]int {
+		refMemo.Lock()
+		defer refMemo.Unlock()
+		idx, ok := lines[i]
+		if !ok {
+			idx = re.FindAllIndex(l, -1)
+			lines[i] = idx
+		}
+		return idx
+	}
 }
 
 // refLine decodes a line rune by rune (invalid bytes as U+FFFD), maps the
