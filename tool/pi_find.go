@@ -96,8 +96,8 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 		MaxLimit:   piFindMaxLimit,
 		Timeout:    req.Timeout,
 		MaxTimeout: piFindMaxTimeout * time.Second,
-		Hints:    piFindHints(in.Gitignore, prune != nil),
-		Notes:    splitNotes(splits),
+		Hints:      piFindHints(in.Gitignore, prune != nil),
+		Notes:      splitNotes(splits),
 	})
 	limitReached := res.Truncated == scout.TruncLimit
 	data := &piFindData{
