@@ -60,15 +60,10 @@ func TestPiReadContract(t *testing.T) {
 		{"bad.pdf", scout.StatusError, "Cannot read .pdf file: bad.pdf: not a valid PDF document…", "a failed conversion names the extension as the contract words it"},
 		{"bad.docx", scout.StatusError, "Cannot read .docx file: bad.docx: not a valid DOCX document…", "the same for every converted extension"},
 	}
-	for _, tt := range tests {
-		for _, mode := range []string{"mapfs", "dir"} {
-			t.Run(tt.path+"/"+mode, func(t *testing.T) {
-				cfg := Config{}
-				if mode == "mapfs" {
-					cfg.FS, cfg.Root = m, "/r"
-				} else {
-					cfg.Root = testfs.WriteDir(t, m)
-				}
+	for _, tr := range testfs.Trees(t, m) {
+		cfg := Config{FS: tr.FS, Root: tr.Root}
+		for _, tt := range tests {
+			t.Run(tt.path+"/"+tr.Name, func(t *testing.T) {
 				args, _ := json.Marshal(map[string]string{"path": tt.path})
 				env := Call(context.Background(), cfg, Pi, "read", args)
 				want, prefix := strings.CutSuffix(tt.text, "…")
