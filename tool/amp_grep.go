@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -117,26 +116,6 @@ type orderedCounts struct {
 	counts []int
 }
 
-// MarshalJSON writes the counts as one JSON object, keys in page order.
-func (o *orderedCounts) MarshalJSON() ([]byte, error) {
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, p := range o.paths {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, err := json.Marshal(p)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(o.counts[i]))
-	}
-	b.WriteByte('}')
-	return []byte(b.String()), nil
-}
-
 // ampGrep is a grep call: its arguments and the context lines they ask for.
 type ampGrep struct {
 	*ampGrepArgs
@@ -207,7 +186,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 			return nil, err
 		}
 		if g.OutputMode == "count" {
-			d.counts = &orderedCounts{}
+			d.counts = &orderedCounts{paths: make([]string, 0, len(res.Files)), counts: make([]int, 0, len(res.Files))}
 			d.TotalMatches = res.TotalMatchLines
 			for _, f := range res.Files {
 				d.counts.paths = append(d.counts.paths, f.Path)
@@ -216,7 +195,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 			}
 		} else {
 			d.TotalMatches = res.TotalFiles
-			d.files = []string{}
+			d.files = make([]string, 0, len(res.Files))
 			for _, f := range res.Files {
 				d.files = append(d.files, f.Path)
 			}

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/par"
 )
 
 // MarshalJSON writes the content-mode output by hand: it can hold hundreds
@@ -23,25 +25,7 @@ func (d ampContentData) MarshalJSON() ([]byte, error) {
 // files encoded on all processors, written in order), so that a host
 // writing the result out never holds it whole.
 func (d ampContentData) WriteJSON(w io.Writer) error {
-	b := make([]byte, 0, 256)
-	b = append(b, `{"pattern":`...)
-	b = appendJSONString(b, d.Pattern)
-	b = append(b, `,"output_mode":`...)
-	b = appendJSONString(b, d.OutputMode)
-	b = append(b, `,"total_matches":`...)
-	b = strconv.AppendInt(b, int64(d.TotalMatches), 10)
-	b = append(b, `,"matches_count":`...)
-	b = strconv.AppendInt(b, int64(d.MatchesCount), 10)
-	if d.LowerBound {
-		b = append(b, `,"total_is_lower_bound":true`...)
-	}
-	if d.Truncated {
-		b = append(b, `,"truncated":true`...)
-	}
-	if d.CutAt > 0 {
-		b = append(b, `,"content_cut_at":`...)
-		b = strconv.AppendInt(b, int64(d.CutAt), 10)
-	}
+	b := d.appendHead(make([]byte, 0, 256))
 	b = append(b, `,"results":[`...)
 	if _, err := w.Write(b); err != nil {
 		return err
@@ -119,6 +103,89 @@ func (d ampContentData) WriteJSON(w io.Writer) error {
 	}
 	_, err := w.Write([]byte("]}"))
 	return err
+}
+
+// appendHead appends the fields that every mode's JSON object starts with,
+// from its opening brace, as encoding/json writes ampGrepData.
+func (d *ampGrepData) appendHead(b []byte) []byte {
+	b = append(b, `{"pattern":`...)
+	b = appendJSONString(b, d.Pattern)
+	b = append(b, `,"output_mode":`...)
+	b = appendJSONString(b, d.OutputMode)
+	b = append(b, `,"total_matches":`...)
+	b = strconv.AppendInt(b, int64(d.TotalMatches), 10)
+	b = append(b, `,"matches_count":`...)
+	b = strconv.AppendInt(b, int64(d.MatchesCount), 10)
+	if d.LowerBound {
+		b = append(b, `,"total_is_lower_bound":true`...)
+	}
+	if d.Truncated {
+		b = append(b, `,"truncated":true`...)
+	}
+	if d.CutAt > 0 {
+		b = append(b, `,"content_cut_at":`...)
+		b = strconv.AppendInt(b, int64(d.CutAt), 10)
+	}
+	return b
+}
+
+// MarshalJSON writes the files-mode output by hand, as encoding/json would
+// for the struct tags: a list of 100,000 paths through reflection, which
+// then validates and copies what a marshaller returns, took longer than
+// searching them on many processors.
+func (d ampFilesData) MarshalJSON() ([]byte, error) {
+	b := append(d.appendHead(nil), `,"files":`...)
+	if d.Files == nil {
+		return append(b, "null}"...), nil
+	}
+	b = append(b, '[')
+	b = appendEach(b, len(d.Files), func(b []byte, i int) []byte { return appendJSONString(b, d.Files[i]) })
+	return append(b, "]}"...), nil
+}
+
+// MarshalJSON writes the count-mode output by hand, as ampFilesData's does:
+// counts is an object whose keys keep the page's order.
+func (d ampCountData) MarshalJSON() ([]byte, error) {
+	b := append(d.appendHead(nil), `,"counts":`...)
+	o := d.Counts
+	if o == nil {
+		return append(b, "null}"...), nil
+	}
+	b = append(b, '{')
+	b = appendEach(b, len(o.paths), func(b []byte, i int) []byte {
+		b = appendJSONString(b, o.paths[i])
+		b = append(b, ':')
+		return strconv.AppendInt(b, int64(o.counts[i]), 10)
+	})
+	return append(b, "}}"...), nil
+}
+
+// appendEach appends the n elements that enc appends, separated by commas.
+// A long list is encoded in parts on all processors, then joined.
+func appendEach(b []byte, n int, enc func(b []byte, i int) []byte) []byte {
+	const part = 4096 // elements per part
+	parts := make([][]byte, (n+part-1)/part)
+	par.Range(len(parts), 1, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			var pb []byte
+			for i := p * part; i < min(n, (p+1)*part); i++ {
+				if i > 0 {
+					pb = append(pb, ',')
+				}
+				pb = enc(pb, i)
+			}
+			parts[p] = pb
+		}
+	})
+	size := len(b)
+	for _, pb := range parts {
+		size += len(pb)
+	}
+	b = slices.Grow(b, size-len(b))
+	for _, pb := range parts {
+		b = append(b, pb...)
+	}
+	return b
 }
 
 // blocks splits h.files into runs of whole files whose results take about

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/scoutkit/scout"
 )
@@ -195,4 +199,68 @@ func (f *failAfter) Write(b []byte) (int, error) {
 	}
 	f.n--
 	return len(b), nil
+}
+
+// TestAmpCountFilesJSON checks the hand-written count and files encoders
+// against encoding/json (without HTML escaping, as the CLI writes) on
+// awkward paths, and on empty and nil lists.
+func TestAmpCountFilesJSON(t *testing.T) {
+	odd := []string{"", "plain", "quote \" and \\ backslash", "\b\f\n\r\t\x00\x1f\x7f", "<html> & co", "line\u2028sep\u2029", "bad \xff\xfe utf8", "é世界🙂"}
+	ref := func(v any) string {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSuffix(b.String(), "\n")
+	}
+	var many []string
+	for i := range 10000 {
+		many = append(many, fmt.Sprintf("dir%d/%s%d.go", i%9, odd[i%len(odd)], i))
+	}
+	type refCounts struct {
+		*ampGrepData
+		Counts json.RawMessage `json:"counts"`
+	}
+	type refFiles struct {
+		*ampGrepData
+		Files []string `json:"files"`
+	}
+	for _, c := range []struct {
+		paths  []string
+		reason string
+	}{
+		{nil, "nil: null"},
+		{[]string{}, "empty: an empty object and list"},
+		{[]string{"a.go"}, "one path"},
+		{odd, "awkward paths"},
+		{many, "more paths than one part holds: encoded in parts"},
+	} {
+		d := &ampGrepData{Pattern: "p<" + c.reason, OutputMode: "count", TotalMatches: 7, MatchesCount: len(c.paths), LowerBound: c.paths == nil, CutAt: len(c.paths)}
+		var oc *orderedCounts
+		counts := "null"
+		if c.paths != nil {
+			oc = &orderedCounts{paths: c.paths}
+			var o strings.Builder
+			o.WriteByte('{')
+			for i, p := range c.paths {
+				oc.counts = append(oc.counts, i*1000-1)
+				if i > 0 {
+					o.WriteByte(',')
+				}
+				o.WriteString(ref(p) + ":" + ref(i*1000-1))
+			}
+			o.WriteByte('}')
+			counts = o.String()
+		}
+		got, err := ampCountData{d, oc}.MarshalJSON()
+		require.NoError(t, err)
+		assert.Equal(t, ref(refCounts{d, json.RawMessage(counts)}), string(got), c.reason)
+		assert.True(t, json.Valid(got), c.reason)
+
+		got, err = ampFilesData{d, c.paths}.MarshalJSON()
+		require.NoError(t, err)
+		assert.Equal(t, ref(refFiles{d, c.paths}), string(got), c.reason)
+	}
 }

@@ -1,8 +1,15 @@
 package par
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestRange(t *testing.T) {
@@ -37,4 +44,48 @@ func TestRange(t *testing.T) {
 			t.Errorf("%s: %d calls", c.reason, calls.Load())
 		}
 	}
+}
+
+func TestSortFunc(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, procs := range []int{1, 2, 3, 8} {
+		prev := runtime.GOMAXPROCS(procs)
+		for _, c := range []struct {
+			n, minPer, keys int
+			reason          string
+		}{
+			{0, 1, 10, "empty"},
+			{1, 1, 10, "one element"},
+			{10, 100, 1000, "too few to split: sorted on the caller's goroutine"},
+			{1000, 1, 1 << 30, "distinct keys, split between the processors"},
+			{1001, 7, 5, "many equal keys, parts of unequal size"},
+			{5, 0, 3, "minPer 0 counts as 1"},
+		} {
+			s := make([]int, c.n)
+			for i := range s {
+				s[i] = rng.IntN(c.keys)
+			}
+			want := slices.Clone(s)
+			slices.Sort(want)
+			SortFunc(s, c.minPer, func(a, b int) int { return a - b })
+			if !slices.Equal(s, want) {
+				t.Errorf("GOMAXPROCS %d, %s: not sorted or not a permutation", procs, c.reason)
+			}
+		}
+		runtime.GOMAXPROCS(prev)
+	}
+}
+
+// TestSortFuncStrings: with distinct keys the result is slices.SortFunc's.
+func TestSortFuncStrings(t *testing.T) {
+	prev := runtime.GOMAXPROCS(4)
+	defer runtime.GOMAXPROCS(prev)
+	var s []string
+	for i := range 5000 {
+		s = append(s, fmt.Sprintf("dir%d/sub%d/file%d.go", i%7, i%13, i))
+	}
+	want := slices.Clone(s)
+	slices.Sort(want)
+	SortFunc(s, 16, strings.Compare)
+	assert.Equal(t, want, s)
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"io/fs"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -15,20 +16,30 @@ import (
 	"github.com/scoutkit/scout/internal/grep"
 )
 
-// BenchmarkGoroot searches $GOROOT/src as the comparison scripts' cases do
-// (compare.sh, scale.sh): a literal listing files, counts (exhaustive:
-// walk and search overlap), every line of a common word, and the first pi
-// page of it (ordered scan with early stop).
-func BenchmarkGoroot(b *testing.B) {
-	root := filepath.Join(runtime.GOROOT(), "src")
+// benchRoot opens the tree the benchmarks search: $SCOUT_BENCH_ROOT when
+// set (scale.sh's 16 copies of the Go tree, say), else $GOROOT/src.
+func benchRoot(b *testing.B) (fs.FS, string) {
+	root := os.Getenv("SCOUT_BENCH_ROOT")
+	if root == "" {
+		root = filepath.Join(runtime.GOROOT(), "src")
+	}
 	if _, err := os.Stat(root); err != nil {
-		b.Skip("no GOROOT/src")
+		b.Skipf("no tree to search: %v", err)
 	}
 	fsys, release, err := fsx.OpenDir(root)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer release()
+	b.Cleanup(release)
+	return fsys, root
+}
+
+// BenchmarkGoroot searches the bench tree (benchRoot) as the comparison
+// scripts' cases do (compare.sh, scale.sh): a literal listing files, counts
+// (exhaustive: walk and search overlap), every line of a common word, and
+// the first pi page of it (ordered scan with early stop).
+func BenchmarkGoroot(b *testing.B) {
+	fsys, root := benchRoot(b)
 	cases := []struct {
 		name string
 		req  Request
@@ -51,27 +62,25 @@ func BenchmarkGoroot(b *testing.B) {
 	}
 }
 
-// BenchmarkCancel cancels a no-literal search of $GOROOT/src at random
-// moments (0-100 ms in) and reports the worst and the median time from the
-// cancel to Run's return (the target is 100 ms at most), checking that
-// Run says CANCELED.
+// BenchmarkCancel cancels a no-literal search of the bench tree (benchRoot)
+// at random moments, uniform over the time a whole search takes (measured
+// first), and reports the worst and the median time from the cancel to
+// Run's return (the target is 100 ms at most), checking that Run says
+// CANCELED.
 func BenchmarkCancel(b *testing.B) {
-	root := filepath.Join(runtime.GOROOT(), "src")
-	if _, err := os.Stat(root); err != nil {
-		b.Skip("no GOROOT/src")
-	}
-	fsys, release, err := fsx.OpenDir(root)
-	if err != nil {
+	fsys, root := benchRoot(b)
+	req := Request{Grep: grep.Options{Pattern: "[A-Z][a-z]+[0-9]{2,}[a-z]", CountOnly: true}, MaxFileSize: -1, MaxFiles: -1, Budget: -1}
+	start := time.Now()
+	if _, err := Run(context.Background(), fsys, root, req); err != nil {
 		b.Fatal(err)
 	}
-	defer release()
-	req := Request{Grep: grep.Options{Pattern: "[A-Z][a-z]+[0-9]{2,}[a-z]", CountOnly: true}, MaxFileSize: -1, MaxFiles: -1, Budget: -1}
+	whole := time.Since(start)
 	r := rand.New(rand.NewSource(1))
 	var lat []time.Duration
 	for b.Loop() {
 		ctx, cancel := context.WithCancel(context.Background())
 		var at time.Time
-		timer := time.AfterFunc(time.Duration(r.Intn(100_000))*time.Microsecond, func() { at = time.Now(); cancel() })
+		timer := time.AfterFunc(time.Duration(r.Int63n(int64(whole))), func() { at = time.Now(); cancel() })
 		_, err := Run(ctx, fsys, root, req)
 		done := time.Now()
 		timer.Stop()
