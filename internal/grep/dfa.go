@@ -33,10 +33,13 @@ import (
 // instruction is added to every new set.
 //
 // State ids are premultiplied (index*256, the row offset in the table).
-// The loop is bound by the latency of one dependent load per byte, so a
-// self-loop (a state that most bytes keep, such as the start state of
-// [A-Z]... on lower-case text) switches to a skip loop over a parallel
-// table of self-loop flags, whose loads do not depend on each other. A
+// The per-byte loop (run) is bound by the latency of one dependent load
+// per byte, so a self-loop (a state that most bytes keep, such as the
+// start state of [A-Z]... on lower-case text) switches to a skip over the
+// bytes that keep the state, whose tests do not depend on each other. On
+// amd64 the loop is in assembly: the skip tests 32 bytes at a time, and a
+// DFA of fewer than 16 states steps by one byte shuffle per byte over a
+// table of next-state indexes (lanes), a dependency of one cycle. A
 // state remembers the previous character's word-ness only when the
 // pattern has \b or \B.
 //
@@ -76,8 +79,9 @@ type dfa struct {
 	states     []dstate
 	ids        map[string]int32
 	start      int32
-	skip       []byte         // skipBytes per state: the nibble tables of the bytes that keep it
-	lanes      [256][16]uint8 // by byte and state index < 16, the index of the next state; 0: not a cached state
+	stay       []bool         // without SIMD, parallel to trans: the transition is a self-loop
+	skip       []byte         // with SIMD, skipBytes per state: the nibble tables of the bytes that keep it
+	lanes      [256][16]uint8 // by byte, then state index below 16: the next state's index; 0: not a cached state
 	bounds     []rune         // rune class bounds (runeBounds)
 	hasWord    bool           // the pattern has \b or \B: states track word characters
 	startMatch bool           // the empty string matches at a line start: every line matches
@@ -117,8 +121,9 @@ func newDFA(prog *syntax.Prog) *dfa {
 
 // reset empties the cache and rebuilds the start state.
 func (d *dfa) reset() {
-	d.trans = make([]int32, 256, 256*16)
-	d.skip = make([]byte, skipBytes, skipBytes*16)
+	d.trans = make([]int32, 0, 256*16)
+	d.stay, d.skip = nil, nil
+	d.grow()
 	d.lanes = [256][16]uint8{}
 	d.states = make([]dstate, 1, 16)
 	d.ids = make(map[string]int32)
@@ -216,8 +221,7 @@ func (d *dfa) add(set *sparseSet, begin, word bool) int32 {
 	}
 	id := int32(len(d.states)) << 8
 	d.states = append(d.states, dstate{insts: slices.Clone(d.list), begin: begin, word: word})
-	d.trans = append(d.trans, make([]int32, 256)...)
-	d.skip = append(d.skip, make([]byte, skipBytes)...)
+	d.grow()
 	d.ids[string(d.key)] = id
 	return id
 }
@@ -337,6 +341,16 @@ func wideInst(in *syntax.Inst) bool {
 	return false
 }
 
+// grow adds the rows of a new state.
+func (d *dfa) grow() {
+	d.trans = append(d.trans, make([]int32, 256)...)
+	if hasSIMD {
+		d.skip = append(d.skip, make([]byte, skipBytes)...)
+	} else {
+		d.stay = append(d.stay, make([]bool, 256)...)
+	}
+}
+
 // cache records t as the transition of state s on the bytes [lo, hi).
 func (d *dfa) cache(s int32, lo, hi int, t int32) {
 	for b := lo; b < hi; b++ {
@@ -344,8 +358,11 @@ func (d *dfa) cache(s int32, lo, hi int, t int32) {
 		if s < 16<<8 && t > 0 && t < 16<<8 {
 			d.lanes[b][s>>8] = uint8(t >> 8)
 		}
+		if !hasSIMD {
+			d.stay[int(s)|b] = t == s
+		}
 	}
-	if t == s {
+	if hasSIMD && t == s {
 		d.buildSkip(s)
 	}
 }
@@ -540,7 +557,7 @@ func (d *dfa) run(data []byte, i int, s int32) (int, int32) {
 // dependent table load per byte, and after a self-loop a skip over the
 // bytes that keep the state, whose tests do not depend on each other.
 func (d *dfa) runPortable(data []byte, i int, s int32) (int, int32) {
-	trans, skip := d.trans, d.skip
+	trans, stay := d.trans, d.stay
 	si := uint(s) // ids are not negative: no sign extension from one byte to the next
 	for i < len(data) {
 		t := uint(trans[si|uint(data[i])])
@@ -549,8 +566,8 @@ func (d *dfa) runPortable(data []byte, i int, s int32) (int, int32) {
 		}
 		i++
 		if t == si {
-			tab := (*[skipBytes]byte)(skip[si>>3:])
-			for i < len(data) && tab[data[i]&15]&tab[16+data[i]>>4] != 0 {
+			row := (*[256]bool)(stay[si:])
+			for i < len(data) && row[data[i]] {
 				i++
 			}
 		}

@@ -6,14 +6,11 @@ import (
 	"testing"
 )
 
-// TestRunKernels checks the assembly loops of the line DFA against the
-// portable one: from random states and positions, over text whose
-// transitions are partly cached, each stops at the same byte in the same
-// state.
-func TestRunKernels(t *testing.T) {
-	if !hasSIMD {
-		t.Skip("no SIMD kernels on this platform")
-	}
+// TestRun checks the line DFA's per-byte loops (the assembly ones where
+// they run) against a plain step loop: from random states and positions,
+// over text whose transitions are partly cached, each stops at the same
+// byte in the same state.
+func TestRun(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	text := corpus(1 << 16)
 	text = append(text, "Ab12c\r\nΑβγ x\xff\xfe Value12a\r\rq\n"...)
@@ -36,27 +33,44 @@ func TestRunKernels(t *testing.T) {
 				t.Fatal(err)
 			}
 			d := newDFA(m.prog)
+			type run func(data []byte, i int, s int32) (int, int32)
+			runs := map[string]run{"run": d.run}
+			if hasSIMD {
+				runs["dfaRun"] = func(data []byte, i int, s int32) (int, int32) {
+					i, si := dfaRun(data, i, uint(s), d.trans, d.skip)
+					return i, int32(si)
+				}
+				runs["dfaRunLanes"] = func(data []byte, i int, s int32) (int, int32) {
+					if len(d.states) > 16 {
+						return d.run(data, i, s)
+					}
+					i, si := dfaRunLanes(data, i, uint(s), d.trans, d.skip, &d.lanes)
+					return i, int32(si)
+				}
+			}
 			for _, n := range []int{len(text) / 8, len(text)} { // partly, then fully cached
 				for from := 0; from < n; {
 					p := d.scan(text, from, n)
 					if p < 0 {
 						break
 					}
-					from = p + 1 + max(0, bytes.IndexByte(text[p+1:n], '\n'))
+					j := bytes.IndexByte(text[p:n], '\n')
+					if j < 0 {
+						break
+					}
+					from = p + j + 1
 				}
 				for range 2000 {
 					i := r.IntN(len(text))
 					s := int32(1+r.IntN(len(d.states)-1)) << 8
 					end := i + r.IntN(len(text)-i+1)
-					wi, ws := d.runPortable(text[:end], i, s)
-					gi, gs := dfaRun(text[:end], i, uint(s), d.trans, d.skip)
-					if gi != wi || int32(gs) != ws {
-						t.Fatalf("dfaRun from %d in %d: (%d, %d), want (%d, %d)", i, s, gi, gs, wi, ws)
+					wi, ws := i, s
+					for ; wi < end && d.trans[int(ws)|int(text[wi])] > 0; wi++ {
+						ws = d.trans[int(ws)|int(text[wi])]
 					}
-					if len(d.states) <= 16 {
-						gi, gs = dfaRunLanes(text[:end], i, uint(s), d.trans, d.skip, &d.lanes)
-						if gi != wi || int32(gs) != ws {
-							t.Fatalf("dfaRunLanes from %d in %d: (%d, %d), want (%d, %d)", i, s, gi, gs, wi, ws)
+					for name, f := range runs {
+						if gi, gs := f(text[:end], i, s); gi != wi || gs != ws {
+							t.Fatalf("%s from %d in state %d: (%d, %d), want (%d, %d)", name, i, s, gi, gs, wi, ws)
 						}
 					}
 				}

@@ -346,12 +346,13 @@ done:
 
 // func dfaRunLanes(data []byte, i int, s uint, trans []int32, skip []byte, lanes *[256][16]uint8) (int, uint)
 //
-// dfaRun for a DFA whose states all have an index below 16: 16 bytes at
-// a time, the state index is stepped in byte 0 of X6 by one shuffle per
-// byte (X6[0] = lanes[b][X6[0]]), a dependency of one cycle instead of a
-// table load. A block that ends in lane 0 (a transition that is not a
-// cached state) is stepped again byte by byte through trans, which stops
-// at that transition.
+// dfaRun for a DFA whose states all have an index below 16. Where at
+// least 16 of the next 32 bytes keep s (its skip tables), it skips them;
+// otherwise it steps the next 16 bytes with the state's index in byte 0
+// of X6, one shuffle per byte (X6[0] = lanes[b][X6[0]]): a dependency of
+// one cycle from byte to byte instead of a table load. A block that ends
+// in lane 0 (it met a transition that is not a cached state) is stepped
+// again byte by byte through trans, which stops there.
 TEXT ·dfaRunLanes(SB), NOSPLIT, $0-112
 	MOVQ data_base+0(FP), SI
 	MOVQ data_len+8(FP), CX
@@ -369,7 +370,6 @@ block:
 	LEAQ 32(DX), R12
 	CMPQ R12, CX
 	JGT  tail
-	// Skip 32 bytes that all keep the state (as dfaRun does).
 	MOVQ           R8, R10
 	SHRQ           $3, R10
 	ADDQ           R9, R10
@@ -383,10 +383,18 @@ block:
 	VPSHUFB        Y5, Y2, Y5
 	VPAND          Y4, Y5, Y4
 	VPCMPEQB       Y0, Y4, Y4
-	VPTEST         Y4, Y4
-	JNZ            lanes
-	MOVQ           R12, DX
+	VPMOVMSKB      Y4, AX
+	TESTL          AX, AX
+	JZ             all
+	TZCNTL         AX, AX
+	CMPL           AX, $16
+	JLT            lanes
+	ADDQ           AX, DX
 	JMP            block
+
+all:
+	MOVQ R12, DX
+	JMP  block
 
 lanes:
 	LEAQ 16(DX), R12
