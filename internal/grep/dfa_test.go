@@ -78,3 +78,49 @@ func TestRun(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildSkip checks that a state's skip tables accept only bytes that
+// keep the state, and all of them when their high nibbles need at most 8
+// distinct sets of low nibbles.
+func TestBuildSkip(t *testing.T) {
+	m, err := Compile(Options{Pattern: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, c := range []struct {
+		name  string
+		stays func(b int) bool
+		exact bool
+	}{
+		{"none", func(int) bool { return false }, true},
+		{"all", func(int) bool { return true }, true},
+		{"not A-Z or newline", func(b int) bool { return (b < 'A' || b > 'Z') && b != '\n' && b != '\r' }, true},
+		{"a-z", func(b int) bool { return b >= 'a' && b <= 'z' }, true},
+		{"random", func(int) bool { return r.IntN(2) == 0 }, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := newDFA(m.prog)
+			if !hasSIMD {
+				d.skip = make([]byte, skipBytes*len(d.states))
+			}
+			s := d.start
+			want := make([]bool, 256)
+			for b := range 256 {
+				want[b] = c.stays(b)
+				d.trans[int(s)|b] = s + 256 // another state
+				if want[b] {
+					d.trans[int(s)|b] = s
+				}
+			}
+			d.buildSkip(s)
+			tab := d.skip[s>>3:][:skipBytes]
+			for b := range 256 {
+				got := tab[b&15]&tab[16+b>>4] != 0
+				if got && !want[b] || c.exact && got != want[b] {
+					t.Errorf("byte %#x: skipped %v, keeps the state %v", b, got, want[b])
+				}
+			}
+		})
+	}
+}
