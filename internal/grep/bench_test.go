@@ -181,19 +181,7 @@ func searchTree(tb testing.TB, m *Matcher, fsys fs.FS, workers int) int {
 // BenchmarkGoText measures the engine alone on real text: the Go files
 // of $GOROOT/src concatenated (up to 32 MiB).
 func BenchmarkGoText(b *testing.B) {
-	root := filepath.Join(runtime.GOROOT(), "src")
-	var data []byte
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") && len(data) < 32<<20 {
-			if c, err := os.ReadFile(p); err == nil {
-				data = append(data, c...)
-			}
-		}
-		return nil
-	})
-	if len(data) == 0 {
-		b.Skip("no GOROOT/src")
-	}
+	data := goText(b)
 	for _, bp := range benchPatterns {
 		b.Run(bp.name, func(b *testing.B) {
 			m, err := Compile(bp.o)
@@ -209,6 +197,65 @@ func BenchmarkGoText(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(res.MatchLines), "matchlines")
+		})
+	}
+}
+
+// goText returns the Go files of $GOROOT/src concatenated (up to 32
+// MiB), or skips the benchmark.
+func goText(b *testing.B) []byte {
+	root := filepath.Join(runtime.GOROOT(), "src")
+	var data []byte
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") && len(data) < 32<<20 {
+			if c, err := os.ReadFile(p); err == nil {
+				data = append(data, c...)
+			}
+		}
+		return nil
+	})
+	if len(data) == 0 {
+		b.Skip("no GOROOT/src")
+	}
+	return data
+}
+
+// BenchmarkLineDFA measures the line DFA's scan alone on the Go text,
+// from one matching line to the next: DFAs of few states that leave their
+// start state often (noliteral, 7 states; words) or rarely (greek), and
+// one of more than 16 states (innerliteral).
+func BenchmarkLineDFA(b *testing.B) {
+	data := goText(b)
+	for _, bp := range []struct{ name, pattern string }{
+		{"noliteral", "[A-Z][a-z]+[0-9]{2,}[a-z]"},
+		{"words", "[a-z]{4} [a-z]"},
+		{"greek", `\p{Greek}`},
+		{"innerliteral", `func [A-Z][a-zA-Z]*\(ctx context\.Context`},
+	} {
+		b.Run(bp.name, func(b *testing.B) {
+			m, err := Compile(Options{Pattern: bp.pattern})
+			if err != nil {
+				b.Fatal(err)
+			}
+			d := newDFA(m.prog)
+			b.SetBytes(int64(len(data)))
+			lines := 0
+			for b.Loop() {
+				lines = 0
+				for from := 0; from < len(data); {
+					p := d.scan(data, from, len(data))
+					if p < 0 {
+						break
+					}
+					lines++
+					j := bytes.IndexByte(data[p:], '\n')
+					if j < 0 {
+						break
+					}
+					from = p + j + 1
+				}
+			}
+			b.ReportMetric(float64(lines), "matchlines")
 		})
 	}
 }

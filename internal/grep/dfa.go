@@ -33,10 +33,13 @@ import (
 // instruction is added to every new set.
 //
 // State ids are premultiplied (index*256, the row offset in the table).
-// The loop is bound by the latency of one dependent load per byte, so a
-// self-loop (a state that most bytes keep, such as the start state of
-// [A-Z]... on lower-case text) switches to a skip loop over a parallel
-// table of self-loop flags, whose loads do not depend on each other. A
+// The per-byte loop (run) is bound by the latency of one dependent load
+// per byte, so a self-loop (a state that most bytes keep, such as the
+// start state of [A-Z]... on lower-case text) switches to a skip over the
+// bytes that keep the state, whose tests do not depend on each other. On
+// amd64 the loop is in assembly: the skip tests 32 bytes at a time, and a
+// DFA of fewer than 16 states steps by one byte shuffle per byte over a
+// table of next-state indexes (lanes), a dependency of one cycle. A
 // state remembers the previous character's word-ness only when the
 // pattern has \b or \B.
 //
@@ -76,11 +79,13 @@ type dfa struct {
 	states     []dstate
 	ids        map[string]int32
 	start      int32
-	stay       []bool // parallel to trans: the transition is a self-loop
-	bounds     []rune // rune class bounds (runeBounds)
-	hasWord    bool   // the pattern has \b or \B: states track word characters
-	startMatch bool   // the empty string matches at a line start: every line matches
-	startDead  bool   // nothing can ever match
+	stay       []bool         // without SIMD, parallel to trans: the transition is a self-loop
+	skip       []byte         // with SIMD, skipBytes per state: the nibble tables of the bytes that keep it
+	lanes      [256][16]uint8 // by byte, then state index below 16: the next state's index; 0: not a cached state
+	bounds     []rune         // rune class bounds (runeBounds)
+	hasWord    bool           // the pattern has \b or \B: states track word characters
+	startMatch bool           // the empty string matches at a line start: every line matches
+	startDead  bool           // nothing can ever match
 	flushes    int
 	limit      int         // most states cached (maxStates; tests lower it)
 	failed     bool        // the cache thrashed: the caller must use the match automata instead
@@ -116,8 +121,10 @@ func newDFA(prog *syntax.Prog) *dfa {
 
 // reset empties the cache and rebuilds the start state.
 func (d *dfa) reset() {
-	d.trans = make([]int32, 256, 256*16)
-	d.stay = make([]bool, 256, 256*16)
+	d.trans = make([]int32, 0, 256*16)
+	d.stay, d.skip = nil, nil
+	d.grow()
+	d.lanes = [256][16]uint8{}
 	d.states = make([]dstate, 1, 16)
 	d.ids = make(map[string]int32)
 	d.cur.clear()
@@ -214,8 +221,7 @@ func (d *dfa) add(set *sparseSet, begin, word bool) int32 {
 	}
 	id := int32(len(d.states)) << 8
 	d.states = append(d.states, dstate{insts: slices.Clone(d.list), begin: begin, word: word})
-	d.trans = append(d.trans, make([]int32, 256)...)
-	d.stay = append(d.stay, make([]bool, 256)...)
+	d.grow()
 	d.ids[string(d.key)] = id
 	return id
 }
@@ -335,6 +341,32 @@ func wideInst(in *syntax.Inst) bool {
 	return false
 }
 
+// grow adds the rows of a new state.
+func (d *dfa) grow() {
+	d.trans = append(d.trans, make([]int32, 256)...)
+	if hasSIMD {
+		d.skip = append(d.skip, make([]byte, skipBytes)...)
+	} else {
+		d.stay = append(d.stay, make([]bool, 256)...)
+	}
+}
+
+// cache records t as the transition of state s on the bytes [lo, hi).
+func (d *dfa) cache(s int32, lo, hi int, t int32) {
+	for b := lo; b < hi; b++ {
+		d.trans[int(s)|b] = t
+		if s < 16<<8 && t > 0 && t < 16<<8 {
+			d.lanes[b][s>>8] = uint8(t >> 8)
+		}
+		if !hasSIMD {
+			d.stay[int(s)|b] = t == s
+		}
+	}
+	if hasSIMD && t == s {
+		d.buildSkip(s)
+	}
+}
+
 // slow computes the transition of s at data[i] and returns it with the
 // number of bytes it consumes, caching what can be cached.
 func (d *dfa) slow(s int32, data []byte, i, to int) (int32, int) {
@@ -345,7 +377,7 @@ func (d *dfa) slow(s int32, data []byte, i, to int) (int32, int) {
 		if d.eolMatch(s) {
 			t = tMatch
 		}
-		d.trans[int(s)|int(b)] = t
+		d.cache(s, int(b), int(b)+1, t)
 		return t, 1
 	case b == '\r':
 		if i+1 < to && data[i+1] == '\n' {
@@ -359,8 +391,7 @@ func (d *dfa) slow(s int32, data []byte, i, to int) (int32, int) {
 		f := d.flushes
 		t := d.step(s, rune(b))
 		if d.flushes == f {
-			d.trans[int(s)|int(b)] = t
-			d.stay[int(s)|int(b)] = t == s
+			d.cache(s, int(b), int(b)+1, t)
 		}
 		return t, 1
 	}
@@ -372,10 +403,7 @@ func (d *dfa) slow(s int32, data []byte, i, to int) (int32, int) {
 		f := d.flushes
 		t := d.step(s, utf8.RuneError)
 		if d.flushes == f && (t <= 0 || !d.acceptsWide(t)) {
-			for c := utf8.RuneSelf; c < 256; c++ {
-				d.trans[int(s)|c] = t
-				d.stay[int(s)|c] = t == s
-			}
+			d.cache(s, utf8.RuneSelf, 256, t)
 			return t, 1
 		}
 		_, w := utf8.DecodeRune(data[i:to])
@@ -455,71 +483,139 @@ func (d *dfa) scan(data []byte, from, to int) int {
 		return from
 	}
 	data = data[:to]
-	trans, stay := d.trans, d.stay
 	s := d.start
 	i := from
-	res := -1
-	lim := min(len(data), i+pollBytes)
-loop:
 	for i < len(data) {
-		if i >= lim {
-			if d.poll != nil && d.poll() {
+		lim := min(len(data), i+pollBytes)
+		for i < lim {
+			if i, s = d.run(data[:lim], i, s); i >= lim {
+				break
+			}
+			t := d.trans[int(s)|int(data[i])]
+			w := 1
+			if t == tUnknown {
+				f := d.flushes
+				t, w = d.slow(s, data, i, to)
+				if d.flushes != f {
+					at := d.scanned + i - from
+					if at-d.lastFlush < thrash*d.limit {
+						d.failed = true
+						return scanFailed
+					}
+					d.lastFlush = at
+				}
+			}
+			switch t {
+			case tMatch:
 				d.scanned += i - from
-				return stopped
-			}
-			lim = min(len(data), i+pollBytes)
-		}
-		t := trans[int(s)|int(data[i])]
-		if t > 0 {
-			i++
-			if t == s {
-				// A self-loop: skip the bytes that keep this state, without
-				// the dependent table loads of the general step.
-				for i < len(data) && stay[int(s)|int(data[i])] {
-					i++
+				return i
+			case tDead:
+				// Nothing can match on the rest of this line.
+				j := bytes.IndexByte(data[i:], '\n')
+				if j < 0 {
+					d.scanned += to - from
+					return -1
 				}
-			}
-			s = t
-			continue
-		}
-		if t == tUnknown {
-			var w int
-			f := d.flushes
-			t, w = d.slow(s, data, i, to)
-			trans, stay = d.trans, d.stay // the cache may have grown or been flushed
-			if d.flushes != f {
-				at := d.scanned + i - from
-				if at-d.lastFlush < thrash*d.limit {
-					d.failed = true
-					return scanFailed
-				}
-				d.lastFlush = at
-			}
-			if t > 0 {
-				s = t
+				i += j + 1
+				s = d.start
+			default:
 				i += w
-				continue
+				s = t
 			}
 		}
-		if t == tMatch {
-			res = i
-			break
+		if i < len(data) && d.poll != nil && d.poll() {
+			d.scanned += i - from
+			return stopped
 		}
-		// Dead: nothing can match on the rest of this line.
-		j := bytes.IndexByte(data[i:to], '\n')
-		if j < 0 {
-			i = to
-			s = d.start
-			break loop
-		}
-		i += j + 1
-		s = d.start
 	}
 	d.scanned += i - from
-	if res < 0 && s != d.start && d.eolMatch(s) {
-		res = to - 1
+	if s != d.start && d.eolMatch(s) {
+		return to - 1
 	}
-	return res
+	return -1
+}
+
+// run steps the state s over data from i while the transitions are
+// cached states (neither a match nor a dead state) and returns where it
+// stopped and the state there: the per-byte loop of scan. On amd64 it
+// runs in assembly: dfaRunLanes while the DFA has fewer than 16 states,
+// dfaRun beyond.
+func (d *dfa) run(data []byte, i int, s int32) (int, int32) {
+	if !hasSIMD {
+		return d.runPortable(data, i, s)
+	}
+	var si uint
+	if len(d.states) <= 16 {
+		i, si = dfaRunLanes(data, i, uint(s), d.trans, d.skip, &d.lanes)
+	} else {
+		i, si = dfaRun(data, i, uint(s), d.trans, d.skip)
+	}
+	return i, int32(si)
+}
+
+// runPortable is run in Go, kept small so that it runs in registers: one
+// dependent table load per byte, and after a self-loop a skip over the
+// bytes that keep the state, whose tests do not depend on each other.
+func (d *dfa) runPortable(data []byte, i int, s int32) (int, int32) {
+	trans, stay := d.trans, d.stay
+	si := uint(s) // ids are not negative: no sign extension from one byte to the next
+	for i < len(data) {
+		t := uint(trans[si|uint(data[i])])
+		if int(t) <= 0 {
+			break
+		}
+		i++
+		if t == si {
+			row := (*[256]bool)(stay[si:])
+			for i < len(data) && row[data[i]] {
+				i++
+			}
+		}
+		si = t
+	}
+	return i, int32(si)
+}
+
+// skipBytes is the size of a state's skip tables: a byte b keeps the
+// state if tab[b&15] & tab[16+b>>4] != 0 (each of up to 8 bits stands for
+// a set of high nibbles that share their low nibbles), a test that
+// dfaRun makes 32 bytes at a time with two byte shuffles.
+const skipBytes = 32
+
+// buildSkip fills the skip tables of state s from its cached
+// transitions. When the bytes that keep s need more than 8 distinct sets
+// of low nibbles, the high nibbles past the eighth are left out: the
+// tables hold a subset of those bytes, still exact for what they skip.
+func (d *dfa) buildSkip(s int32) {
+	var lows [16]uint16 // by high nibble, the low nibbles of the bytes that keep s
+	for b, t := range d.trans[s : s+256] {
+		if t == s {
+			lows[b>>4] |= 1 << (b & 15)
+		}
+	}
+	tab := (*[skipBytes]byte)(d.skip[s>>3:])
+	*tab = [skipBytes]byte{}
+	var sets [8]uint16
+	n := 0
+	for h, l := range lows {
+		if l == 0 {
+			continue
+		}
+		k := slices.Index(sets[:n], l)
+		if k < 0 {
+			if n == len(sets) {
+				continue
+			}
+			k, sets[n] = n, l
+			n++
+		}
+		tab[16+h] = 1 << k
+		for c := range 16 {
+			if l>>c&1 != 0 {
+				tab[c] |= 1 << k
+			}
+		}
+	}
 }
 
 // sparseSet is a set of small integers with O(1) clear (Briggs-Torczon).

@@ -21,3 +21,15 @@ func pairScanNUL(data []byte, from, end int, t *pairTable) int
 //
 //go:noescape
 func lastIndexByteAVX2(b []byte, c byte) int
+
+// dfaRun is the loop of dfa.run for a DFA of 16 states or more: see
+// simd_amd64.s.
+//
+//go:noescape
+func dfaRun(data []byte, i int, s uint, trans []int32, skip []byte) (int, uint)
+
+// dfaRunLanes is the loop of dfa.run for a DFA of fewer than 16 states:
+// see simd_amd64.s.
+//
+//go:noescape
+func dfaRunLanes(data []byte, i int, s uint, trans []int32, skip []byte, lanes *[256][16]uint8) (int, uint)

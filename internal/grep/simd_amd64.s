@@ -262,3 +262,245 @@ none:
 	MOVQ $-1, ret+32(FP)
 	VZEROUPPER
 	RET
+
+// func dfaRun(data []byte, i int, s uint, trans []int32, skip []byte) (int, uint)
+//
+// The line DFA's per-byte loop (dfa.run): steps s through trans from
+// data[i] while the transition is a state (> 0), and after a self-loop
+// skips the bytes that keep s, 32 at a time, by its skip tables: a byte
+// stays if the shuffles of its low and high nibbles share a bit. Returns
+// where it stopped and the state there.
+TEXT ·dfaRun(SB), NOSPLIT, $0-104
+	MOVQ         data_base+0(FP), SI
+	MOVQ         data_len+8(FP), CX
+	MOVQ         i+24(FP), DX
+	MOVQ         s+32(FP), R8
+	MOVQ         trans_base+40(FP), DI
+	MOVQ         skip_base+64(FP), R9
+	MOVQ         $0x0f, AX
+	MOVQ         AX, X3
+	VPBROADCASTB X3, Y3
+	VPXOR        Y0, Y0, Y0
+
+step:
+	CMPQ    DX, CX
+	JGE     done
+	MOVBQZX (SI)(DX*1), AX
+	ORQ     R8, AX
+	MOVLQSX (DI)(AX*4), AX
+	TESTQ   AX, AX
+	JLE     done
+	INCQ    DX
+	CMPQ    AX, R8
+	MOVQ    AX, R8
+	JNE     step
+
+	// A self-loop: skip the bytes that keep s.
+	MOVQ           R8, R10
+	SHRQ           $3, R10
+	ADDQ           R9, R10
+	VBROADCASTI128 (R10), Y1
+	VBROADCASTI128 16(R10), Y2
+
+block:
+	LEAQ      32(DX), AX
+	CMPQ      AX, CX
+	JGT       tail
+	VMOVDQU   (SI)(DX*1), Y4
+	VPSRLW    $4, Y4, Y5
+	VPAND     Y3, Y4, Y4
+	VPAND     Y3, Y5, Y5
+	VPSHUFB   Y4, Y1, Y4
+	VPSHUFB   Y5, Y2, Y5
+	VPAND     Y4, Y5, Y4
+	VPCMPEQB  Y0, Y4, Y4
+	VPMOVMSKB Y4, AX
+	TESTL     AX, AX
+	JNZ       found
+	ADDQ      $32, DX
+	JMP       block
+
+found:
+	TZCNTL AX, AX
+	ADDQ   AX, DX
+	JMP    step
+
+tail:
+	CMPQ    DX, CX
+	JGE     done
+	MOVBQZX (SI)(DX*1), AX
+	MOVQ    AX, BX
+	ANDQ    $15, AX
+	SHRQ    $4, BX
+	MOVB    (R10)(AX*1), AX
+	ANDB    16(R10)(BX*1), AX
+	JZ      step
+	INCQ    DX
+	JMP     tail
+
+done:
+	MOVQ DX, ret+88(FP)
+	MOVQ R8, ret1+96(FP)
+	VZEROUPPER
+	RET
+
+// func dfaRunLanes(data []byte, i int, s uint, trans []int32, skip []byte, lanes *[256][16]uint8) (int, uint)
+//
+// dfaRun for a DFA whose states all have an index below 16. Where at
+// least 16 of the next 32 bytes keep s (its skip tables), it skips them;
+// otherwise it steps the next 16 bytes with the state's index in byte 0
+// of X6, one shuffle per byte (X6[0] = lanes[b][X6[0]]): a dependency of
+// one cycle from byte to byte instead of a table load. A block that ends
+// in lane 0 (it met a transition that is not a cached state) is stepped
+// again byte by byte through trans, which stops there.
+TEXT ·dfaRunLanes(SB), NOSPLIT, $0-112
+	MOVQ data_base+0(FP), SI
+	MOVQ data_len+8(FP), CX
+	MOVQ i+24(FP), DX
+	MOVQ s+32(FP), R8
+	MOVQ trans_base+40(FP), DI
+	MOVQ skip_base+64(FP), R9
+	MOVQ lanes+88(FP), R11
+	MOVQ         $0x0f, AX
+	MOVQ         AX, X3
+	VPBROADCASTB X3, Y3
+	VPXOR        Y0, Y0, Y0
+
+block:
+	LEAQ 32(DX), R12
+	CMPQ R12, CX
+	JGT  tail
+	MOVQ           R8, R10
+	SHRQ           $3, R10
+	ADDQ           R9, R10
+	VBROADCASTI128 (R10), Y1
+	VBROADCASTI128 16(R10), Y2
+	VMOVDQU        (SI)(DX*1), Y4
+	VPSRLW         $4, Y4, Y5
+	VPAND          Y3, Y4, Y4
+	VPAND          Y3, Y5, Y5
+	VPSHUFB        Y4, Y1, Y4
+	VPSHUFB        Y5, Y2, Y5
+	VPAND          Y4, Y5, Y4
+	VPCMPEQB       Y0, Y4, Y4
+	VPMOVMSKB      Y4, AX
+	TESTL          AX, AX
+	JZ             all
+	TZCNTL         AX, AX
+	CMPL           AX, $16
+	JLT            lanes
+	ADDQ           AX, DX
+	JMP            block
+
+all:
+	MOVQ R12, DX
+	JMP  block
+
+lanes:
+	LEAQ 16(DX), R12
+	MOVQ R8, AX
+	SHRQ $8, AX
+	VMOVQ AX, X6
+	MOVBLZX 0(SI)(DX*1), AX
+	SHLQ    $4, AX
+	VMOVDQU (R11)(AX*1), X1
+	VPSHUFB X6, X1, X6
+	MOVBLZX 1(SI)(DX*1), AX
+	SHLQ    $4, AX
+	VMOVDQU (R11)(AX*1), X1
+	VPSHUFB X6, X1, X6
+	MOVBLZX 2(SI)(DX*1), AX
+	SHLQ    $4, AX
+	VMOVDQU (R11)(AX*1), X1
+	VPSHUFB X6, X1, X6
+	MOVBLZX 3(SI)(DX*1), AX
+	SHLQ    $4, AX
+	VMOVDQU (R11)(AX*1), X1
+	VPSHUFB X6, X1, X6
+	MOVBLZX 4(SI)(DX*1), AX
+	SHLQ    $4, AX
+	VMOVDQU (R11)(AX*1), X1
+	VPSHUFB X6, X1, X6
+	MOVBLZX 5(SI)(DX*1), AX
+	SHLQ    $4, AX
+	VMOVDQU (R11)(AX*1), X1
+	VPSHUFB X6, X1, X6
+	MOVBLZX 6(SI)(DX*1), AX
+	SHLQ    $4, AX
+	VMOVDQU (R11)(AX*1), X1
+	VPSHUFB X6, X1, X6
+	MOVBLZX 7(SI)(DX*1), AX
+	SHLQ    $4, AX
+	VMOVDQU (R11)(AX*1), X1
+	VPSHUFB X6, X1, X6
+	MOVBLZX 8(SI)(DX*1), AX
+	SHLQ    $4, AX
+	VMOVDQU (R11)(AX*1), X1
+	VPSHUFB X6, X1, X6
+	MOVBLZX 9(SI)(DX*1), AX
+	SHLQ    $4, AX
+	VMOVDQU (R11)(AX*1), X1
+	VPSHUFB X6, X1, X6
+	MOVBLZX 10(SI)(DX*1), AX
+	SHLQ    $4, AX
+	VMOVDQU (R11)(AX*1), X1
+	VPSHUFB X6, X1, X6
+	MOVBLZX 11(SI)(DX*1), AX
+	SHLQ    $4, AX
+	VMOVDQU (R11)(AX*1), X1
+	VPSHUFB X6, X1, X6
+	MOVBLZX 12(SI)(DX*1), AX
+	SHLQ    $4, AX
+	VMOVDQU (R11)(AX*1), X1
+	VPSHUFB X6, X1, X6
+	MOVBLZX 13(SI)(DX*1), AX
+	SHLQ    $4, AX
+	VMOVDQU (R11)(AX*1), X1
+	VPSHUFB X6, X1, X6
+	MOVBLZX 14(SI)(DX*1), AX
+	SHLQ    $4, AX
+	VMOVDQU (R11)(AX*1), X1
+	VPSHUFB X6, X1, X6
+	MOVBLZX 15(SI)(DX*1), AX
+	SHLQ    $4, AX
+	VMOVDQU (R11)(AX*1), X1
+	VPSHUFB X6, X1, X6
+	VMOVQ   X6, AX
+	MOVBLZX AL, AX
+	TESTL   AX, AX
+	JZ      bytes
+	SHLQ    $8, AX
+	MOVQ    AX, R8
+	MOVQ    R12, DX
+	JMP     block
+
+bytes:
+	// Step the block again byte by byte, to where the lane went to 0.
+	CMPQ    DX, R12
+	JGE     block
+	MOVBQZX (SI)(DX*1), AX
+	ORQ     R8, AX
+	MOVLQSX (DI)(AX*4), AX
+	TESTQ   AX, AX
+	JLE     ldone
+	INCQ    DX
+	MOVQ    AX, R8
+	JMP     bytes
+
+tail:
+	CMPQ    DX, CX
+	JGE     ldone
+	MOVBQZX (SI)(DX*1), AX
+	ORQ     R8, AX
+	MOVLQSX (DI)(AX*4), AX
+	TESTQ   AX, AX
+	JLE     ldone
+	INCQ    DX
+	MOVQ    AX, R8
+	JMP     tail
+
+ldone:
+	MOVQ DX, ret+96(FP)
+	MOVQ R8, ret1+104(FP)
+	VZEROUPPER
+	RET

@@ -12,3 +12,11 @@ func pairScanNUL([]byte, int, int, *pairTable) int {
 }
 
 func lastIndexByteAVX2([]byte, byte) int { panic("grep: no SIMD kernels on this platform") }
+
+func dfaRun([]byte, int, uint, []int32, []byte) (int, uint) {
+	panic("grep: no SIMD kernels on this platform")
+}
+
+func dfaRunLanes([]byte, int, uint, []int32, []byte, *[256][16]uint8) (int, uint) {
+	panic("grep: no SIMD kernels on this platform")
+}
