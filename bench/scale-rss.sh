@@ -4,7 +4,7 @@
 # Usage (from the project root): bench/scale-rss.sh [-c "1 2"] [-n "1 16"] [-w WORKDIR]
 #   -c core counts (taskset; default 1 2), -n corpus copies (default "1 16"), -w the corpora of scale.sh
 #   (default /dev/shm/scout-scale; missing ones are built the same way: copies of $(go env GOROOT)/src).
-# Env: SCOUT (a built binary; default: go build ./cmd/scout). Prints one row per case, corpus and core count.
+# Env: SCOUT (a built binary; default: go build ./cmd/scout), GNUTIME (GNU time; default /usr/bin/time). Prints one row per case, corpus and core count.
 # The target: under 64 MB + 8 MB per search goroutine in count mode and in paged content mode.
 set -euo pipefail
 cores="1 2" copies="1 16" work=/dev/shm/scout-scale
@@ -32,8 +32,8 @@ for n in $copies; do
     for cs in "${cases[@]}"; do
       IFS='|' read -r name tool args <<<"$cs"
       toolset=amplifier; [ "$tool" = search ] && toolset=pi
-      kb=$( { taskset -c "0-$((c-1))" /usr/bin/time -f '%M' "$SCOUT" call --toolset "$toolset" --root "$corp" "$tool" "$args" >/dev/null; } 2>&1 | tail -1)
-      printf '%-14s %6s %5s %10.1f\n' "$name" "c$n" "$c" "$(echo "$kb/1024" | bc -l)"
+      kb=$( { taskset -c "0-$((c-1))" "${GNUTIME:-/usr/bin/time}" -f '%M' "$SCOUT" call --toolset "$toolset" --root "$corp" "$tool" "$args" >/dev/null; } 2>&1 | tail -1)
+      awk -v n="$name" -v k="$kb" -v cp="c$n" -v c="$c" 'BEGIN { printf "%-14s %6s %5s %10.1f\n", n, cp, c, k/1024 }'
     done
   done
 done
