@@ -13,6 +13,7 @@ import (
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/iurl"
+	"github.com/scoutkit/scout/internal/par"
 	"github.com/scoutkit/scout/internal/pathutil"
 )
 
@@ -120,12 +121,22 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 	}
 	sc := &Scope{}
 	seen := map[string]bool{}
-	for _, e := range entries {
+	pre := preResolve(ctx, fsys, root, entries, o)
+	for i, e := range entries {
 		if seen[e] {
 			continue
 		}
 		seen[e] = true
-		t, found, err := resolveEntry(ctx, fsys, root, e, o, sc)
+		var (
+			t     *Target
+			found bool
+			err   error
+		)
+		if r := pre[i]; r.done {
+			t, found, err = r.t, r.found, r.err
+		} else {
+			t, found, err = resolveEntry(ctx, fsys, root, e, o, sc)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -149,6 +160,41 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 	}
 	return sc, nil
 }
+
+// resolved is resolveEntry's answer for one entry, done when it was given.
+type resolved struct {
+	t     *Target
+	found bool
+	err   error
+	done  bool
+}
+
+// preResolve resolves the plain entries of a long list (no internal URL,
+// no colon: neither touches the Scope) on all processors. Each costs a stat
+// per path element; a page of 400 files named one by one after a counting
+// pass took 8 ms on one processor of a 16-core machine. The entries left
+// undone are resolved in order by the caller.
+func preResolve(ctx context.Context, fsys fs.FS, root string, entries []string, o ResolveOptions) []resolved {
+	out := make([]resolved, len(entries))
+	if len(entries) < 2*minPreResolve {
+		return out
+	}
+	par.Range(len(entries), minPreResolve, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			e := entries[i]
+			if strings.ContainsRune(e, ':') || o.Registry != nil && o.Registry.CanHandle(e) {
+				continue
+			}
+			t, found, err := resolveEntry(ctx, fsys, root, e, o, nil)
+			out[i] = resolved{t, found, err, true}
+		}
+	})
+	return out
+}
+
+// minPreResolve is the fewest entries a processor resolves in preResolve
+// (a variable for the tests, which compare with resolving in order).
+var minPreResolve = 32
 
 // resolveEntry resolves one entry. found is false when its path does not
 // exist; t is nil for an archive member left out (recorded in sc).

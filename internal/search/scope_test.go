@@ -2,13 +2,20 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // deniedFS fails every Stat with the error of its path, as a host FS or
@@ -42,4 +49,73 @@ func TestStatErrorAccessDenied(t *testing.T) {
 			t.Errorf("%s: %v, want ACCESS_DENIED %q", entry, err, want)
 		}
 	}
+}
+
+// TestResolveMany: a long list of entries, resolved on several processors,
+// gives the scope of resolving them one after another: targets and missing
+// entries in order, duplicates once, globs, directories, archives and
+// their members, and the first error in order.
+func TestResolveMany(t *testing.T) {
+	m := fstest.MapFS{"a.zip": {Data: testfs.Zip(testfs.Files(map[string]string{"m.txt": "x"})...)}}
+	var entries []string
+	for i := range 300 {
+		p := fmt.Sprintf("d%d/e%d/f%d.go", i%5, i%7, i)
+		m[p] = &fstest.MapFile{Data: []byte("x")}
+		entries = append(entries, p)
+		switch i % 50 {
+		case 3:
+			entries = append(entries, p) // a duplicate
+		case 7:
+			entries = append(entries, fmt.Sprintf("gone%d.go", i))
+		case 11:
+			entries = append(entries, "d1/**/*.go", "d2", "a.zip", "a.zip:m.txt")
+		}
+	}
+	prev := runtime.GOMAXPROCS(4)
+	defer runtime.GOMAXPROCS(prev)
+	for _, tree := range testfs.Trees(t, m) {
+		fsys, root := tree.FS, tree.Root
+		if fsys == nil {
+			var release func()
+			var err error
+			fsys, release, err = fsx.OpenDir(root)
+			require.NoError(t, err)
+			defer release()
+		}
+		for _, c := range []struct {
+			entries []string
+			reason  string
+		}{
+			{entries, "files, duplicates, missing files, a glob, a directory, an archive and a member"},
+			{append(slices.Clone(entries[:100]), "", "d3"), "an empty entry: the first error in order"},
+		} {
+			resolve := func(min int) (*Scope, error) {
+				defer func(old int) { minPreResolve = old }(minPreResolve)
+				minPreResolve = min
+				return Resolve(context.Background(), fsys, root, c.entries, ResolveOptions{})
+			}
+			want, wantErr := resolve(1 << 30) // in order, one by one
+			got, err := resolve(8)
+			assert.Equal(t, wantErr, err, "%s: %s", tree.Name, c.reason)
+			assert.Equal(t, globless(want), globless(got), "%s: %s", tree.Name, c.reason)
+			if wantErr == nil {
+				assert.Len(t, got.Missing, 6, "%s: %s", tree.Name, c.reason)
+			}
+		}
+	}
+}
+
+// globless returns the targets of sc with each compiled glob replaced by
+// whether there is one (a compiled pattern holds caches that differ).
+func globless(sc *Scope) []any {
+	if sc == nil {
+		return nil
+	}
+	var out []any
+	for _, t := range sc.Targets {
+		hasGlob := t.Glob != nil
+		t.Glob = nil
+		out = append(out, t, hasGlob)
+	}
+	return append(out, sc.Missing, sc.BadMembers)
 }
