@@ -18,7 +18,8 @@ import (
 // BenchmarkGoroot searches $GOROOT/src as the comparison scripts' cases do
 // (compare.sh, scale.sh): a literal listing files, counts (exhaustive:
 // walk and search overlap), every line of a common word, and the first pi
-// page of it (ordered scan with early stop).
+// page of it and the amplifier grep's budgeted counting pass (ordered
+// scans with early stop).
 func BenchmarkGoroot(b *testing.B) {
 	root := filepath.Join(runtime.GOROOT(), "src")
 	if _, err := os.Stat(root); err != nil {
@@ -38,6 +39,7 @@ func BenchmarkGoroot(b *testing.B) {
 		{"common-count", Request{Grep: grep.Options{Pattern: "return", CountOnly: true}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: -1, PerFile: -1, PerFileOne: -1}},
 		{"nolit-count", Request{Grep: grep.Options{Pattern: "[A-Z][a-z]+[0-9]{2,}[a-z]", CountOnly: true}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: -1, PerFile: -1, PerFileOne: -1}},
 		{"many-content", Request{Grep: grep.Options{Pattern: "return"}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: -1, PerFile: -1, PerFileOne: -1}},
+		{"budget-count", Request{Grep: grep.Options{Pattern: "return", CountOnly: true}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: 100_000, PerFile: -1, PerFileOne: -1}},
 		{"first-page", Request{Grep: grep.Options{Pattern: "return", Before: 1, After: 3, MaxColumns: 512}, PerFile: 20, PerFileOne: 200, MaxFileSize: 10 << 20, MaxFiles: 20, Budget: 2000}},
 	}
 	for _, c := range cases {
@@ -54,7 +56,8 @@ func BenchmarkGoroot(b *testing.B) {
 // BenchmarkCancel cancels a no-literal search of $GOROOT/src at random
 // moments (0-100 ms in) and reports the worst and the median time from the
 // cancel to Run's return (the target is 100 ms at most), checking that
-// Run says CANCELED.
+// Run says CANCELED: an exhaustive count, and one with a match budget,
+// which takes the ordered scan that may stop early.
 func BenchmarkCancel(b *testing.B) {
 	root := filepath.Join(runtime.GOROOT(), "src")
 	if _, err := os.Stat(root); err != nil {
@@ -65,29 +68,40 @@ func BenchmarkCancel(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer release()
-	req := Request{Grep: grep.Options{Pattern: "[A-Z][a-z]+[0-9]{2,}[a-z]", CountOnly: true}, MaxFileSize: -1, MaxFiles: -1, Budget: -1}
-	r := rand.New(rand.NewSource(1))
-	var lat []time.Duration
-	for b.Loop() {
-		ctx, cancel := context.WithCancel(context.Background())
-		var at time.Time
-		timer := time.AfterFunc(time.Duration(r.Intn(100_000))*time.Microsecond, func() { at = time.Now(); cancel() })
-		_, err := Run(ctx, fsys, root, req)
-		done := time.Now()
-		timer.Stop()
-		cancel()
-		if at.IsZero() {
-			continue // finished before the cancel
-		}
-		if errs.CodeOf(err) != errs.Canceled {
-			b.Fatalf("error %v, want CANCELED", err)
-		}
-		lat = append(lat, done.Sub(at))
+	nolit := grep.Options{Pattern: "[A-Z][a-z]+[0-9]{2,}[a-z]", CountOnly: true}
+	cases := []struct {
+		name string
+		req  Request
+	}{
+		{"exhaustive", Request{Grep: nolit, MaxFileSize: -1, MaxFiles: -1, Budget: -1}},
+		{"ordered", Request{Grep: nolit, MaxFileSize: -1, MaxFiles: -1, Budget: 1 << 30}},
 	}
-	if len(lat) == 0 {
-		b.Skip("every search finished before its cancel")
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			r := rand.New(rand.NewSource(1))
+			var lat []time.Duration
+			for b.Loop() {
+				ctx, cancel := context.WithCancel(context.Background())
+				var at time.Time
+				timer := time.AfterFunc(time.Duration(r.Intn(100_000))*time.Microsecond, func() { at = time.Now(); cancel() })
+				_, err := Run(ctx, fsys, root, c.req)
+				done := time.Now()
+				timer.Stop()
+				cancel()
+				if at.IsZero() {
+					continue // finished before the cancel
+				}
+				if errs.CodeOf(err) != errs.Canceled {
+					b.Fatalf("error %v, want CANCELED", err)
+				}
+				lat = append(lat, done.Sub(at))
+			}
+			if len(lat) == 0 {
+				b.Skip("every search finished before its cancel")
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "worst-ms")
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms")
+		})
 	}
-	slices.Sort(lat)
-	b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "worst-ms")
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms")
 }
