@@ -32,12 +32,12 @@ type outcome struct {
 // and may stream (a walk) or replay a list. Files go to the workers in
 // batches of consecutive files (see batch and batcher): one hand-off and
 // one completion signal per batch, not per file. A batch is closed when
-// it is full or when fn has taken every file before it, so the consumer
-// never waits on a batch still being filled. Workers run at most a
-// bounded window of batches ahead of fn, which bounds memory. When fn
-// returns false, or ctx is done, emit returns fs.SkipAll and the files in
-// flight are dropped. scan returns ctx's error if ctx ended it, else
-// produce's error.
+// it is full, when fn has taken every file before it (the consumer never
+// waits on a batch still being filled) or, early in a scan, when a worker
+// waits for work. Workers run at most a bounded window of batches ahead
+// of fn, which bounds memory. When fn returns false, or ctx is done, emit
+// returns fs.SkipAll and the files in flight are dropped. scan returns
+// ctx's error if ctx ended it, else produce's error.
 func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emit func(file) error) error, m *grep.Matcher, maxSize int64, workers int, fn func(f file, o outcome) bool) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -52,11 +52,25 @@ func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emi
 	jobs := make(chan *batch, window+2)
 	order := make(chan *batch, window)
 	bt := batcher{window: window}
-	var wg sync.WaitGroup
+	var (
+		wg   sync.WaitGroup
+		idle atomic.Int32 // workers waiting for a batch
+	)
 	for range workers {
 		wg.Go(func() {
 			sc := m.NewScanner()
-			for b := range jobs {
+			for {
+				var b *batch
+				select {
+				case b = <-jobs:
+				default:
+					idle.Add(1)
+					b = <-jobs
+					idle.Add(-1)
+				}
+				if b == nil {
+					return // jobs is closed
+				}
 				var bytes, n int64
 				for i := range b.files {
 					if ctx.Err() != nil {
@@ -87,7 +101,12 @@ func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emi
 					return fs.SkipAll
 				}
 			}
-			if cur.full() {
+			// A batch goes to the workers when full and, while batches
+			// still grow (early in a scan, when a page waits for its
+			// first results), as soon as a worker waits for work and none
+			// is queued; later, waking a worker per file or two would
+			// cost more than the search.
+			if cur.full() || cap(cur.files) < maxBatchFiles && idle.Load() > 0 && len(jobs) == 0 {
 				cur.close(jobs)
 			}
 			return nil
