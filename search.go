@@ -20,8 +20,9 @@ type Searcher struct {
 	// does not set its own cap. 0 means DefaultMaxFileSize (10 MB);
 	// negative means no cap.
 	MaxFileSize int64
-	// Workers is the number of files searched at once. 0 means twice the
-	// number of CPUs Go uses.
+	// Workers is the number of files searched at once. 0 means the number
+	// of CPUs Go uses for a search that may stop early (a page, a match
+	// budget), twice that for one that reads every file.
 	Workers int
 	// Resolvers resolve internal URLs given in SearchRequest.Paths, by
 	// scheme ("skill", "memory", ... without "://"): a resource with a

@@ -68,8 +68,9 @@ type Config struct {
 	// skipped and counted. 0 means scout.DefaultMaxFileSize; negative means
 	// no cap.
 	MaxFileSize int64
-	// Workers is the number of files searched at once. 0 means twice the
-	// number of CPUs Go uses.
+	// Workers is the number of files searched at once. 0 means the number
+	// of CPUs Go uses for a search that may stop early (a page, a match
+	// budget), twice that for one that reads every file.
 	Workers int
 	// Index answers searches from an index of the root's repository where
 	// it can (see scout.Searcher.Index). nil means every search scans.

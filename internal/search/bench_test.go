@@ -37,7 +37,8 @@ func benchRoot(b *testing.B) (fs.FS, string) {
 // BenchmarkGoroot searches the bench tree (benchRoot) as the comparison
 // scripts' cases do (compare.sh, scale.sh): a literal listing files, counts
 // (exhaustive: walk and search overlap), every line of a common word, and
-// the first pi page of it (ordered scan with early stop).
+// the first pi page of it and the amplifier grep's budgeted counting pass
+// (ordered scans with early stop).
 func BenchmarkGoroot(b *testing.B) {
 	fsys, root := benchRoot(b)
 	cases := []struct {
@@ -49,6 +50,7 @@ func BenchmarkGoroot(b *testing.B) {
 		{"common-count", Request{Grep: grep.Options{Pattern: "return", CountOnly: true}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: -1, PerFile: -1, PerFileOne: -1}},
 		{"nolit-count", Request{Grep: grep.Options{Pattern: "[A-Z][a-z]+[0-9]{2,}[a-z]", CountOnly: true}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: -1, PerFile: -1, PerFileOne: -1}},
 		{"many-content", Request{Grep: grep.Options{Pattern: "return"}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: -1, PerFile: -1, PerFileOne: -1}},
+		{"budget-count", Request{Grep: grep.Options{Pattern: "return", CountOnly: true}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: 100_000, PerFile: -1, PerFileOne: -1}},
 		{"first-page", Request{Grep: grep.Options{Pattern: "return", Before: 1, After: 3, MaxColumns: 512}, PerFile: 20, PerFileOne: 200, MaxFileSize: 10 << 20, MaxFiles: 20, Budget: 2000}},
 	}
 	for _, c := range cases {
@@ -66,37 +68,49 @@ func BenchmarkGoroot(b *testing.B) {
 // at random moments, uniform over the time a whole search takes (measured
 // first), and reports the worst and the median time from the cancel to
 // Run's return (the target is 100 ms at most), checking that Run says
-// CANCELED.
+// CANCELED: an exhaustive count, and one with a match budget, which takes
+// the ordered scan that may stop early.
 func BenchmarkCancel(b *testing.B) {
 	fsys, root := benchRoot(b)
-	req := Request{Grep: grep.Options{Pattern: "[A-Z][a-z]+[0-9]{2,}[a-z]", CountOnly: true}, MaxFileSize: -1, MaxFiles: -1, Budget: -1}
-	start := time.Now()
-	if _, err := Run(context.Background(), fsys, root, req); err != nil {
-		b.Fatal(err)
+	nolit := grep.Options{Pattern: "[A-Z][a-z]+[0-9]{2,}[a-z]", CountOnly: true}
+	cases := []struct {
+		name string
+		req  Request
+	}{
+		{"exhaustive", Request{Grep: nolit, MaxFileSize: -1, MaxFiles: -1, Budget: -1}},
+		{"ordered", Request{Grep: nolit, MaxFileSize: -1, MaxFiles: -1, Budget: 1 << 30}},
 	}
-	whole := time.Since(start)
-	r := rand.New(rand.NewSource(1))
-	var lat []time.Duration
-	for b.Loop() {
-		ctx, cancel := context.WithCancel(context.Background())
-		var at time.Time
-		timer := time.AfterFunc(time.Duration(r.Int63n(int64(whole))), func() { at = time.Now(); cancel() })
-		_, err := Run(ctx, fsys, root, req)
-		done := time.Now()
-		timer.Stop()
-		cancel()
-		if at.IsZero() {
-			continue // finished before the cancel
-		}
-		if errs.CodeOf(err) != errs.Canceled {
-			b.Fatalf("error %v, want CANCELED", err)
-		}
-		lat = append(lat, done.Sub(at))
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			start := time.Now()
+			if _, err := Run(context.Background(), fsys, root, c.req); err != nil {
+				b.Fatal(err)
+			}
+			whole := time.Since(start)
+			r := rand.New(rand.NewSource(1))
+			var lat []time.Duration
+			for b.Loop() {
+				ctx, cancel := context.WithCancel(context.Background())
+				var at time.Time
+				timer := time.AfterFunc(time.Duration(r.Int63n(int64(whole))), func() { at = time.Now(); cancel() })
+				_, err := Run(ctx, fsys, root, c.req)
+				done := time.Now()
+				timer.Stop()
+				cancel()
+				if at.IsZero() {
+					continue // finished before the cancel
+				}
+				if errs.CodeOf(err) != errs.Canceled {
+					b.Fatalf("error %v, want CANCELED", err)
+				}
+				lat = append(lat, done.Sub(at))
+			}
+			if len(lat) == 0 {
+				b.Skip("every search finished before its cancel")
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "worst-ms")
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms")
+		})
 	}
-	if len(lat) == 0 {
-		b.Skip("every search finished before its cancel")
-	}
-	slices.Sort(lat)
-	b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "worst-ms")
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms")
 }

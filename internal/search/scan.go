@@ -29,64 +29,109 @@ type outcome struct {
 // scan searches the files that produce passes to its emit function, with
 // several goroutines, and calls fn for each in the order produced, so the
 // output does not depend on scheduling. produce runs in its own goroutine
-// and may stream (a walk) or replay a list. Workers run at most a bounded
-// window ahead of fn, which bounds memory; when fn returns false, or ctx
-// is done, emit returns fs.SkipAll and the files in flight are dropped.
-// scan returns ctx's error if ctx ended it, else produce's error.
+// and may stream (a walk) or replay a list. Files go to the workers in
+// batches of consecutive files (see batch and batcher): one hand-off and
+// one completion signal per batch, not per file. A batch is closed when
+// it is full, when fn has taken every file before it (the consumer never
+// waits on a batch still being filled) or, early in a scan, when a worker
+// waits for work. Workers run at most a bounded window of batches ahead
+// of fn, which bounds memory. When fn returns false, or ctx is done, emit
+// returns fs.SkipAll and the files in flight are dropped. scan returns
+// ctx's error if ctx ended it, else produce's error.
 func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emit func(file) error) error, m *grep.Matcher, maxSize int64, workers int, fn func(f file, o outcome) bool) error {
 	if workers <= 0 {
-		workers = 2 * runtime.GOMAXPROCS(0)
+		workers = runtime.GOMAXPROCS(0)
 	}
 	outer := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	type job struct {
-		f    file
-		done chan outcome
-	}
-	window := 4*workers + 16
-	jobs := make(chan job, window)  // to the workers
-	order := make(chan job, window) // to fn, in order
-	var wg sync.WaitGroup
+	window := 2*workers + 2
+	// Batches are registered in order when opened and handed to the
+	// workers when closed: jobs holds at most the window, the batch the
+	// consumer waits on and the one being filled.
+	jobs := make(chan *batch, window+2)
+	order := make(chan *batch, window)
+	bt := batcher{window: window}
+	var (
+		wg   sync.WaitGroup
+		idle atomic.Int32 // workers waiting for a batch
+	)
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			sc := m.NewScanner()
-			for j := range jobs {
-				if ctx.Err() != nil {
-					j.done <- outcome{skip: SkipError, err: ctx.Err()}
-					continue
+			for {
+				var b *batch
+				select {
+				case b = <-jobs:
+				default:
+					idle.Add(1)
+					b = <-jobs
+					idle.Add(-1)
 				}
-				j.done <- searchOne(ctx, fsys, sc, &j.f, maxSize)
+				if b == nil {
+					return // jobs is closed
+				}
+				var bytes, n int64
+				for i := range b.files {
+					if ctx.Err() != nil {
+						b.outs[i] = outcome{skip: SkipError, err: ctx.Err()}
+						continue
+					}
+					o := searchOne(ctx, fsys, sc, &b.files[i], maxSize)
+					if o.res != nil {
+						bytes, n = bytes+o.size, n+1
+					}
+					b.outs[i] = o
+				}
+				bt.searched(bytes, n)
+				close(b.done)
 			}
-		}()
+		})
 	}
 	var perr error
 	go func() {
+		var cur *batch // the batch being filled
 		perr = produce(ctx, func(f file) error {
-			j := job{f: f, done: make(chan outcome, 1)}
-			select {
-			case order <- j:
-			case <-ctx.Done():
-				return fs.SkipAll
+			if cur == nil || !cur.add(f) {
+				cur = bt.next(f)
+				select {
+				case order <- cur:
+				case <-ctx.Done():
+					cur = nil
+					return fs.SkipAll
+				}
 			}
-			jobs <- j // workers always drain jobs
+			// A batch goes to the workers when full and, while batches
+			// still grow (early in a scan, when a page waits for its
+			// first results), as soon as a worker waits for work and none
+			// is queued; later, waking a worker per file or two would
+			// cost more than the search.
+			if cur.full() || cap(cur.files) < maxBatchFiles && idle.Load() > 0 && len(jobs) == 0 {
+				cur.close(jobs)
+			}
 			return nil
 		})
+		if cur != nil {
+			cur.close(jobs)
+		}
 		close(jobs)
 		close(order)
 	}()
 	stopped := false
-	for j := range order {
+	for b := range order {
 		if stopped {
 			continue // drain, so that produce can return
 		}
-		o := <-j.done
-		if outer.Err() != nil || !fn(j.f, o) {
-			stopped = true
-			cancel()
+		b.close(jobs) // fn took every file before it: do not wait for more
+		<-b.done
+		for i, f := range b.files {
+			if outer.Err() != nil || !fn(f, b.outs[i]) {
+				stopped = true
+				cancel()
+				break
+			}
 		}
+		bt.took(len(b.files))
 	}
 	wg.Wait()
 	if err := outer.Err(); err != nil {

@@ -52,7 +52,9 @@ type Request struct {
 	// Tags asks for the hashline tag of each page file of at most
 	// hashline.MaxTagBytes bytes.
 	Tags bool
-	// Workers is the number of search goroutines; 0 means 2 × GOMAXPROCS.
+	// Workers is the number of search goroutines; 0 means GOMAXPROCS for
+	// an ordered scan that may stop early and 2 × GOMAXPROCS walkers for
+	// an exhaustive one.
 	Workers int
 	// Registry resolves internal URLs; nil means none.
 	Registry *iurl.Registry

@@ -1,0 +1,202 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/scoutkit/scout/internal/grep"
+)
+
+// scanTree makes n files of every kind scan tells apart: matching, not
+// matching, binary, over the size cap (16 bytes), a symlink, a FIFO and a
+// file gone since it was listed (unreadable).
+func scanTree(n int) (fstest.MapFS, []file) {
+	tree := fstest.MapFS{}
+	var files []file
+	for i := range n {
+		p := fmt.Sprintf("d/f%05d", i)
+		mf := &fstest.MapFile{}
+		switch i % 8 {
+		case 0, 1:
+			mf.Data = []byte("hit\nmiss\nhit\n")
+		case 2:
+			mf.Data = []byte("miss\n")
+		case 3:
+			mf.Data = []byte("hit\x00\n")
+		case 4:
+			mf.Data = []byte(strings.Repeat("hit\n", 8))
+		case 5:
+			mf.Mode = fs.ModeSymlink
+		case 6:
+			mf.Mode = fs.ModeNamedPipe
+		}
+		if i%8 != 7 {
+			tree[p] = mf
+		}
+		files = append(files, file{path: p, mode: mf.Mode.Type()})
+	}
+	return tree, files
+}
+
+// summary is what fn is given for one file, in a comparable form.
+func summary(f file, o outcome) string {
+	if o.res != nil {
+		return fmt.Sprintf("%s: %d lines, %d bytes", f.path, o.res.MatchLines, o.size)
+	}
+	return fmt.Sprintf("%s: %s %v", f.path, o.skip, o.err)
+}
+
+// TestScanOrdered checks that the batched scan gives fn every file in the
+// order produced, with the outcome a plain search of each file in turn
+// gives, and that it stops at once when fn returns false, for numbers of
+// files below, at and far above a batch and a window.
+func TestScanOrdered(t *testing.T) {
+	m, err := grep.Compile(grep.Options{Pattern: "hit"})
+	require.NoError(t, err)
+	const maxSize = 16
+	for _, n := range []int{0, 1, 7, 33, 2000} {
+		tree, files := scanTree(n)
+		var want []string
+		sc := m.NewScanner()
+		for _, f := range files {
+			want = append(want, summary(f, searchOne(context.Background(), tree, sc, &f, maxSize)))
+		}
+		for _, workers := range []int{1, 3, 16} {
+			for _, stop := range []int{-1, 0, 1, 40, 1500} {
+				name := fmt.Sprintf("%d files, %d workers, stop after %d", n, workers, stop)
+				var got []string
+				err := scan(context.Background(), tree, produce(files, nil), m, maxSize, workers, func(f file, o outcome) bool {
+					got = append(got, summary(f, o))
+					return len(got) != stop+1
+				})
+				require.NoError(t, err, name)
+				w := want
+				if stop >= 0 && stop+1 < len(w) {
+					w = w[:stop+1]
+				}
+				assert.Equal(t, w, got, name)
+			}
+		}
+	}
+}
+
+// TestScanCanceled checks that a scan of an endless stream of files ends
+// with ctx's error when ctx is canceled, calling fn no more.
+func TestScanCanceled(t *testing.T) {
+	m, err := grep.Compile(grep.Options{Pattern: "hit"})
+	require.NoError(t, err)
+	tree := fstest.MapFS{"a": {Data: []byte("hit\n")}}
+	endless := func(ctx context.Context, emit func(file) error) error {
+		for {
+			if err := emit(file{path: "a"}); err != nil {
+				return err
+			}
+		}
+	}
+	for _, workers := range []int{1, 4} {
+		ctx, cancel := context.WithCancel(context.Background())
+		calls := 0
+		err := scan(ctx, tree, endless, m, -1, workers, func(f file, o outcome) bool {
+			if calls++; calls == 1000 {
+				cancel()
+			}
+			return true
+		})
+		cancel()
+		assert.ErrorIs(t, err, context.Canceled, "%d workers", workers)
+		assert.Equal(t, 1000, calls, "%d workers: fn called after the cancel", workers)
+	}
+}
+
+// TestScanDoesNotWaitForFullBatch checks that fn gets each file while the
+// batch that holds it is still open: the producer here emits a file only
+// once fn has taken the one before, as a walk of a slow file system, or
+// one directory at a time, may. A scan that waited for a batch to fill
+// before searching it would never finish.
+func TestScanDoesNotWaitForFullBatch(t *testing.T) {
+	m, err := grep.Compile(grep.Options{Pattern: "hit"})
+	require.NoError(t, err)
+	tree, files := scanTree(500)
+	taken := make(chan struct{}, 1)
+	lockstep := func(ctx context.Context, emit func(file) error) error {
+		for _, f := range files {
+			if err := emit(f); err != nil {
+				return err
+			}
+			select {
+			case <-taken:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	n := 0
+	err = scan(ctx, tree, lockstep, m, -1, 2, func(f file, o outcome) bool {
+		n++
+		taken <- struct{}{}
+		return true
+	})
+	require.NoError(t, err, "the scan waited for a batch to fill")
+	assert.Equal(t, len(files), n)
+}
+
+// TestBatchSizes checks how big the next batch may be: one file before fn
+// has taken any, about half as many files in flight as fn took, at most
+// maxBatchFiles, and fewer for large files.
+func TestBatchSizes(t *testing.T) {
+	tests := []struct {
+		window              int
+		taken, files, bytes int64
+		want                int
+	}{
+		{window: 10, want: 1},
+		{window: 10, taken: 19, want: 1},
+		{window: 10, taken: 80, files: 80, bytes: 80 << 10, want: 4},
+		{window: 10, taken: 1e6, files: 1e6, bytes: 1e6 << 10, want: maxBatchFiles},
+		{window: 10, taken: 1e6, files: 100, bytes: 100 * (batchBytes / 4), want: 4},
+		{window: 10, taken: 1e6, files: 100, bytes: 100 << 30, want: 1},
+	}
+	for _, tt := range tests {
+		bt := batcher{window: tt.window}
+		bt.took(int(tt.taken))
+		bt.searched(tt.bytes, tt.files)
+		b := bt.next(file{path: "x"})
+		assert.Equal(t, tt.want, cap(b.files), "%+v", tt)
+		assert.Equal(t, []file{{path: "x"}}, b.files)
+	}
+}
+
+// TestScanProduceError checks that scan returns the producer's own error
+// once the files produced before it are through.
+func TestScanProduceError(t *testing.T) {
+	m, err := grep.Compile(grep.Options{Pattern: "hit"})
+	require.NoError(t, err)
+	tree, files := scanTree(100)
+	boom := errors.New("boom")
+	n := 0
+	err = scan(context.Background(), tree, func(ctx context.Context, emit func(file) error) error {
+		for _, f := range files {
+			if err := emit(f); err != nil {
+				return err
+			}
+		}
+		return boom
+	}, m, -1, 3, func(f file, o outcome) bool {
+		n++
+		return true
+	})
+	assert.ErrorIs(t, err, boom)
+	assert.Equal(t, len(files), n, "files produced before the error reach fn")
+}
