@@ -51,7 +51,19 @@ func Open(fsys fs.FS, root string) (fs.FS, string, func(), error) {
 // FS that follows symlinks without a hop limit (fstest.MapFS recurses
 // until its stack overflows) is never asked to follow a loop.
 func Stat(fsys fs.FS, p string) (fs.FileInfo, error) {
-	if err := CheckInside(fsys, p); err != nil {
+	return Dirs(nil).Stat(fsys, p)
+}
+
+// Dirs remembers the directories that CheckInside found to be directories
+// reached through no symlink, so that later paths under them are checked
+// with an lstat of their own elements only: a caller that checks many
+// paths of one tree at once (the files a search names) keeps one. nil
+// remembers nothing. A Dirs is not safe for concurrent use.
+type Dirs map[string]bool
+
+// Stat is Stat, checking with d.
+func (d Dirs) Stat(fsys fs.FS, p string) (fs.FileInfo, error) {
+	if err := d.checkInside(fsys, p); err != nil {
 		return nil, err
 	}
 	return fs.Stat(fsys, p)
@@ -100,6 +112,10 @@ const MaxSymlinkHops = 40
 // needs fs.ReadLinkFS to see symlinks; without it the FS is trusted to
 // contain its own paths.
 func CheckInside(fsys fs.FS, p string) error {
+	return Dirs(nil).checkInside(fsys, p)
+}
+
+func (d Dirs) checkInside(fsys fs.FS, p string) error {
 	if _, ok := fsys.(fs.ReadLinkFS); !ok || p == "." {
 		return nil
 	}
@@ -109,11 +125,18 @@ func CheckInside(fsys fs.FS, p string) error {
 	for hops := 0; len(rest) > 0; {
 		next := path.Join(cur, rest[0])
 		rest = rest[1:]
+		if len(rest) > 0 && d[next] {
+			cur = next
+			continue
+		}
 		info, err := fs.Lstat(fsys, next)
 		if err != nil {
 			return nil // missing parts are the caller's NOT_FOUND
 		}
 		if info.Mode()&fs.ModeSymlink == 0 {
+			if d != nil && len(rest) > 0 && info.IsDir() {
+				d[next] = true // cur holds no symlink: next is a real path from the root
+			}
 			cur = next
 			continue
 		}

@@ -87,8 +87,13 @@ func TestStat(t *testing.T) {
 		{p: "ln_to_loop", code: errs.InvalidParam},
 	}
 	for _, tr := range symlinkTrees(t) {
-		for _, tt := range tests {
-			fi, err := Stat(tr.fsys, tt.p)
+		// Stat, then twice through one Dirs, as a caller checking many
+		// paths keeps one: the second pass meets known directories.
+		dirs := Dirs{}
+		stats := []func(fs.FS, string) (fs.FileInfo, error){Stat, dirs.Stat, dirs.Stat}
+		for i := range len(stats) * len(tests) {
+			tt := tests[i%len(tests)]
+			fi, err := stats[i/len(tests)](tr.fsys, tt.p)
 			switch {
 			case tt.code != "":
 				if errs.CodeOf(err) != tt.code {
@@ -131,5 +136,40 @@ func TestContainerOutside(t *testing.T) {
 				t.Errorf("%s: ContainerOutside(%q) = %v, want %q", tr.name, tt.p, err, tt.code)
 			}
 		}
+	}
+}
+
+// lstatCounter counts the lstat calls that reach a MapFS.
+type lstatCounter struct {
+	fstest.MapFS
+	n int
+}
+
+func (c *lstatCounter) Lstat(name string) (fs.FileInfo, error) {
+	c.n++
+	return c.MapFS.Lstat(name)
+}
+
+func (c *lstatCounter) ReadLink(name string) (string, error) { return c.MapFS.ReadLink(name) }
+
+// TestDirsSaves: paths that share directories are checked with an lstat of
+// their last element once the directories are known, and a symlink in a
+// known directory is still followed.
+func TestDirsSaves(t *testing.T) {
+	c := &lstatCounter{MapFS: fstest.MapFS{
+		"a/b/c/x.go": {}, "a/b/c/y.go": {}, "a/b/c/z.go": {},
+		"a/b/c/out": {Data: []byte("../../../../etc"), Mode: fs.ModeSymlink | 0o777},
+	}}
+	dirs := Dirs{}
+	for _, p := range []string{"a/b/c/x.go", "a/b/c/y.go", "a/b/c/z.go"} {
+		if _, err := dirs.Stat(c, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c.n != 4+1+1 {
+		t.Errorf("%d lstat calls for three files of one directory, want 6 (4 for the first path, 1 for each other)", c.n)
+	}
+	if _, err := dirs.Stat(c, "a/b/c/out/passwd"); errs.CodeOf(err) != errs.AccessDenied {
+		t.Errorf("a symlink out in a known directory: %v, want ACCESS_DENIED", err)
 	}
 }

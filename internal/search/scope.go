@@ -122,6 +122,7 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 	sc := &Scope{}
 	seen := map[string]bool{}
 	pre := preResolve(ctx, fsys, root, entries, o)
+	dirs := pathutil.Dirs{}
 	for i, e := range entries {
 		if seen[e] {
 			continue
@@ -135,7 +136,7 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 		if r := pre[i]; r.done {
 			t, found, err = r.t, r.found, r.err
 		} else {
-			t, found, err = resolveEntry(ctx, fsys, root, e, o, sc)
+			t, found, err = resolveEntry(ctx, fsys, root, e, o, sc, dirs)
 		}
 		if err != nil {
 			return nil, err
@@ -180,12 +181,13 @@ func preResolve(ctx context.Context, fsys fs.FS, root string, entries []string, 
 		return out
 	}
 	par.Range(len(entries), minPreResolve, func(lo, hi int) {
+		dirs := pathutil.Dirs{} // the entries of a part share directories
 		for i := lo; i < hi; i++ {
 			e := entries[i]
 			if strings.ContainsRune(e, ':') || o.Registry != nil && o.Registry.CanHandle(e) {
 				continue
 			}
-			t, found, err := resolveEntry(ctx, fsys, root, e, o, nil)
+			t, found, err := resolveEntry(ctx, fsys, root, e, o, nil, dirs)
 			out[i] = resolved{t, found, err, true}
 		}
 	})
@@ -196,9 +198,10 @@ func preResolve(ctx context.Context, fsys fs.FS, root string, entries []string, 
 // (a variable for the tests, which compare with resolving in order).
 var minPreResolve = 32
 
-// resolveEntry resolves one entry. found is false when its path does not
-// exist; t is nil for an archive member left out (recorded in sc).
-func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o ResolveOptions, sc *Scope) (t *Target, found bool, err error) {
+// resolveEntry resolves one entry, checking its path with dirs. found is
+// false when its path does not exist; t is nil for an archive member left
+// out (recorded in sc).
+func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o ResolveOptions, sc *Scope, dirs pathutil.Dirs) (t *Target, found bool, err error) {
 	if entry == "" {
 		return nil, false, errs.New(errs.InvalidParam, "`paths` must contain non-empty paths or globs")
 	}
@@ -215,7 +218,7 @@ func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o Resolve
 	if err != nil {
 		return nil, false, err
 	}
-	info, err := pathutil.Stat(fsys, p)
+	info, err := dirs.Stat(fsys, p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, false, nil
