@@ -322,14 +322,10 @@ func newer(a, b Entry) bool {
 	return nameLess(a.Name(), b.Name())
 }
 
-// sortEntries sorts es newest first, then by name.
-func sortEntries(es []Entry) {
-	sort.SliceStable(es, func(i, j int) bool { return newer(es[i], es[j]) })
-}
-
-// trim sorts es and keeps its keep-1 first entries and its last.
+// trim sorts es newest first, then by name, and keeps its keep-1 first
+// entries and its last.
 func trim(es []Entry, keep int) []Entry {
-	sortEntries(es)
+	sort.SliceStable(es, func(i, j int) bool { return newer(es[i], es[j]) })
 	if len(es) <= keep {
 		return es
 	}

@@ -54,7 +54,12 @@ func corpus(n int) []byte {
 
 // BenchmarkSearchBytes measures the engine alone on an in-memory corpus.
 func BenchmarkSearchBytes(b *testing.B) {
-	data := corpus(8 << 20)
+	benchEngine(b, corpus(8<<20))
+}
+
+// benchEngine runs every benchPatterns case over data with one Scanner,
+// reporting the matching lines found.
+func benchEngine(b *testing.B, data []byte) {
 	for _, bp := range benchPatterns {
 		b.Run(bp.name, func(b *testing.B) {
 			m, err := Compile(bp.o)
@@ -63,11 +68,13 @@ func BenchmarkSearchBytes(b *testing.B) {
 			}
 			s := m.NewScanner()
 			b.SetBytes(int64(len(data)))
+			var res *FileResult
 			for b.Loop() {
-				if _, err := s.SearchBytes(context.Background(), data); err != nil {
+				if res, err = s.SearchBytes(context.Background(), data); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(res.MatchLines), "matchlines")
 		})
 	}
 }
@@ -181,24 +188,7 @@ func searchTree(tb testing.TB, m *Matcher, fsys fs.FS, workers int) int {
 // BenchmarkGoText measures the engine alone on real text: the Go files
 // of $GOROOT/src concatenated (up to 32 MiB).
 func BenchmarkGoText(b *testing.B) {
-	data := goText(b)
-	for _, bp := range benchPatterns {
-		b.Run(bp.name, func(b *testing.B) {
-			m, err := Compile(bp.o)
-			if err != nil {
-				b.Fatal(err)
-			}
-			s := m.NewScanner()
-			b.SetBytes(int64(len(data)))
-			var res *FileResult
-			for b.Loop() {
-				if res, err = s.SearchBytes(context.Background(), data); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(res.MatchLines), "matchlines")
-		})
-	}
+	benchEngine(b, goText(b))
 }
 
 // goText returns the Go files of $GOROOT/src concatenated (up to 32

@@ -8,8 +8,8 @@ import (
 // batch is a run of consecutive files of an ordered scan, searched by one
 // worker. The producer fills it until it is full, the consumer reaches it
 // or (see scan) a worker waits for work: then it is closed, and whoever
-// closed it hands it to the workers. outs[i] is the outcome of files[i], set when
-// done is closed.
+// closed it hands it to the workers. outs[i] is the outcome of files[i],
+// set when done is closed.
 type batch struct {
 	mu     sync.Mutex // guards files and closed until closed
 	closed bool
