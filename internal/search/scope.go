@@ -128,28 +128,22 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 			continue
 		}
 		seen[e] = true
-		var (
-			t     *Target
-			found bool
-			err   error
-		)
-		if r := pre[i]; r.done {
-			t, found, err = r.t, r.found, r.err
-		} else {
-			t, found, err = resolveEntry(ctx, fsys, root, e, o, sc, dirs)
+		r := pre[i]
+		if !r.done {
+			r = resolveEntry(ctx, fsys, root, e, o, dirs)
 		}
-		if err != nil {
-			return nil, err
-		}
-		if !found {
+		switch {
+		case r.err != nil:
+			return nil, r.err
+		case !r.found:
 			if err := pathutil.ContainerOutside(fsys, root, e); err != nil {
 				return nil, err
 			}
 			sc.Missing = append(sc.Missing, e)
-			continue
-		}
-		if t != nil {
-			sc.Targets = append(sc.Targets, *t)
+		case r.bad != nil:
+			sc.BadMembers = append(sc.BadMembers, *r.bad)
+		default:
+			sc.Targets = append(sc.Targets, *r.t)
 		}
 	}
 	if len(sc.Targets) == 0 && len(sc.BadMembers) == 0 {
@@ -162,19 +156,22 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 	return sc, nil
 }
 
-// resolved is resolveEntry's answer for one entry, done when it was given.
+// resolved is the answer for one entry: its target, or the archive member
+// it names that is left out (bad), or found false when its path does not
+// exist; done when it was given.
 type resolved struct {
 	t     *Target
+	bad   *BadMember
 	found bool
 	err   error
 	done  bool
 }
 
-// preResolve resolves the plain entries of a long list (no internal URL,
-// no colon: neither touches the Scope) on all processors. Each costs a stat
-// per path element; a page of 400 files named one by one after a counting
-// pass took 8 ms on one processor of a 16-core machine. The entries left
-// undone are resolved in order by the caller.
+// preResolve resolves the entries of a long list on all processors, except
+// internal URLs, whose resolvers are the host's. Each costs a stat per path
+// element; a page of 400 files named one by one after a counting pass took
+// 8 ms on one processor of a 16-core machine. The entries left undone are
+// resolved in order by the caller.
 func preResolve(ctx context.Context, fsys fs.FS, root string, entries []string, o ResolveOptions) []resolved {
 	out := make([]resolved, len(entries))
 	if len(entries) < 2*minPreResolve {
@@ -183,12 +180,9 @@ func preResolve(ctx context.Context, fsys fs.FS, root string, entries []string, 
 	par.Range(len(entries), minPreResolve, func(lo, hi int) {
 		dirs := pathutil.Dirs{} // the entries of a part share directories
 		for i := lo; i < hi; i++ {
-			e := entries[i]
-			if strings.ContainsRune(e, ':') || o.Registry != nil && o.Registry.CanHandle(e) {
-				continue
+			if o.Registry == nil || !o.Registry.CanHandle(entries[i]) {
+				out[i] = resolveEntry(ctx, fsys, root, entries[i], o, dirs)
 			}
-			t, found, err := resolveEntry(ctx, fsys, root, e, o, nil, dirs)
-			out[i] = resolved{t, found, err, true}
 		}
 	})
 	return out
@@ -198,21 +192,27 @@ func preResolve(ctx context.Context, fsys fs.FS, root string, entries []string, 
 // (a variable for the tests, which compare with resolving in order).
 var minPreResolve = 32
 
-// resolveEntry resolves one entry, checking its path with dirs. found is
-// false when its path does not exist; t is nil for an archive member left
-// out (recorded in sc).
-func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o ResolveOptions, sc *Scope, dirs pathutil.Dirs) (t *Target, found bool, err error) {
+// resolveEntry resolves one entry, checking its path with dirs.
+func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o ResolveOptions, dirs pathutil.Dirs) resolved {
 	if entry == "" {
-		return nil, false, errs.New(errs.InvalidParam, "`paths` must contain non-empty paths or globs")
+		return resolved{err: errs.New(errs.InvalidParam, "`paths` must contain non-empty paths or globs"), done: true}
 	}
 	if o.Registry != nil && o.Registry.CanHandle(entry) {
-		return resolveURL(ctx, fsys, root, entry, o.Registry)
+		t, err := resolveURL(ctx, fsys, root, entry, o.Registry)
+		return resolved{t: t, found: true, err: err, done: true}
 	}
 	if strings.ContainsRune(entry, ':') {
-		if t, ok, err := resolveMember(ctx, fsys, root, entry, o.MaxMember, sc); ok || err != nil {
-			return t, true, err
+		if r := resolveMember(ctx, fsys, root, entry, o.MaxMember); r.done {
+			return r
 		}
 	}
+	t, found, err := resolvePath(ctx, fsys, root, entry, dirs)
+	return resolved{t: t, found: found, err: err, done: true}
+}
+
+// resolvePath resolves an entry that is a path or a glob. found is false
+// when its path does not exist.
+func resolvePath(ctx context.Context, fsys fs.FS, root, entry string, dirs pathutil.Dirs) (t *Target, found bool, err error) {
 	base, pattern := glob.SplitSearch(entry)
 	p, err := pathutil.Resolve(root, base)
 	if err != nil {
@@ -249,34 +249,34 @@ func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o Resolve
 // resolveURL resolves an internal URL: a resource with a backing file is
 // that file (without a tag when immutable); one without is searched in
 // memory under its URL.
-func resolveURL(ctx context.Context, fsys fs.FS, root, entry string, reg *iurl.Registry) (*Target, bool, error) {
+func resolveURL(ctx context.Context, fsys fs.FS, root, entry string, reg *iurl.Registry) (*Target, error) {
 	if glob.HasMeta(entry) {
-		return nil, false, errs.New(errs.InvalidParam, "Glob patterns are not supported for internal URLs: %s", entry)
+		return nil, errs.New(errs.InvalidParam, "Glob patterns are not supported for internal URLs: %s", entry)
 	}
 	res, err := reg.Resolve(ctx, entry)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if res.SourcePath == "" {
-		return &Target{Entry: entry, Path: entry, Text: []byte(res.Text), Mem: true, Virtual: true}, true, nil
+		return &Target{Entry: entry, Path: entry, Text: []byte(res.Text), Mem: true, Virtual: true}, nil
 	}
 	p, err := pathutil.Resolve(root, res.SourcePath)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	info, err := pathutil.Stat(fsys, p)
 	if err != nil {
-		return nil, false, statError(entry, err)
+		return nil, statError(entry, err)
 	}
 	if info.IsDir() {
-		return &Target{Entry: entry, Path: p, Dir: true, NoTag: res.Immutable}, true, nil
+		return &Target{Entry: entry, Path: p, Dir: true, NoTag: res.Immutable}, nil
 	}
-	return &Target{Entry: entry, Path: p, Mode: info.Mode().Type(), NoTag: res.Immutable}, true, nil
+	return &Target{Entry: entry, Path: p, Mode: info.Mode().Type(), NoTag: res.Immutable}, nil
 }
 
-// resolveMember resolves "a.zip:member". ok is false when entry names no
-// archive file, so that it is read as an ordinary path.
-func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMember int64, sc *Scope) (*Target, bool, error) {
+// resolveMember resolves "a.zip:member". It is not done when entry names
+// no archive file, so that it is read as an ordinary path.
+func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMember int64) resolved {
 	// The member is checked before the entry is cleaned, which would fold
 	// its ".." into the archive's own path.
 	for _, c := range archive.Candidates(entry) {
@@ -285,67 +285,73 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 		}
 		if ap, err := pathutil.Resolve(root, c.Archive); err == nil {
 			if st, err := pathutil.Stat(fsys, ap); err == nil && st.Mode().IsRegular() {
-				return nil, true, errs.New(errs.InvalidParam, "Archive path '%s' contains '..'; paths inside an archive cannot leave it. Name a member, e.g. %s:src/main.go.", c.Inner, c.Archive)
+				return failed(errs.New(errs.InvalidParam, "Archive path '%s' contains '..'; paths inside an archive cannot leave it. Name a member, e.g. %s:src/main.go.", c.Inner, c.Archive))
 			}
 		}
 	}
 	p, err := pathutil.Resolve(root, entry)
 	if err != nil {
-		return nil, false, nil
+		return resolved{}
 	}
 	split, ok, err := archive.Resolve(fsys, p)
 	if e := (*errs.Error)(nil); errors.As(err, &e) {
-		return nil, true, err // the archive leads outside the root, or through a loop
+		return failed(err) // the archive leads outside the root, or through a loop
 	}
 	if err != nil || !ok {
-		return nil, false, nil
+		return resolved{}
 	}
 	a, err := archive.Open(ctx, fsys, split.Archive, archive.Limits{})
 	if err != nil {
-		return nil, true, err
+		return failed(err)
 	}
 	defer a.Close()
 	inner, pattern := glob.SplitSearch(split.Inner)
 	t := &Target{Entry: entry, Path: split.Archive, Archive: true}
 	if pattern != "" {
 		if t.Glob, err = glob.Compile(pattern); err != nil {
-			return nil, true, err
+			return failed(err)
 		}
 	}
 	if inner, _ = archive.Clean(inner); inner == "" {
-		return t, true, nil // the whole archive, or a glob from its root
+		return target(t) // the whole archive, or a glob from its root
 	}
 	it, err := a.Lookup(ctx, inner)
 	if err != nil {
-		return nil, true, err
+		return failed(err)
 	}
 	defer it.Close()
 	display := split.Archive + ":" + it.Path
 	switch {
 	case it.Dir:
 		t.Member = it.Path
-		return t, true, nil
+		return target(t)
 	case pattern != "":
-		return nil, true, errs.New(errs.InvalidParam, "Cannot search '%s': '%s' is a file inside the archive, so the glob after it matches nothing. Name the member itself or a directory glob.", errs.Echo(entry), errs.Echo(display))
+		return failed(errs.New(errs.InvalidParam, "Cannot search '%s': '%s' is a file inside the archive, so the glob after it matches nothing. Name the member itself or a directory glob.", errs.Echo(entry), errs.Echo(display)))
 	case it.Binary:
 		// Known from the member's head, without reading it all.
-		sc.BadMembers = append(sc.BadMembers, badMember(display, notText(string(it.Head(archive.SniffBytes)))))
-		return nil, true, nil
+		return leftOut(badMember(display, notText(string(it.Head(archive.SniffBytes)))))
 	}
 	text, err := it.Text(maxMember)
 	if err != nil {
 		if errs.CodeOf(err) == errs.TooLarge {
-			sc.BadMembers = append(sc.BadMembers, BadMember{Path: display, Reason: SkipTooLarge})
-			return nil, true, nil
+			return leftOut(BadMember{Path: display, Reason: SkipTooLarge})
 		}
-		return nil, true, err
+		return failed(err)
 	}
 	if why := notText(text); why != "" {
-		sc.BadMembers = append(sc.BadMembers, badMember(display, why))
-		return nil, true, nil
+		return leftOut(badMember(display, why))
 	}
-	return &Target{Entry: entry, Path: display, Text: []byte(text), Mem: true}, true, nil
+	return target(&Target{Entry: entry, Path: display, Text: []byte(text), Mem: true})
 }
+
+// target is the answer for an entry resolved to t.
+func target(t *Target) resolved { return resolved{t: t, found: true, done: true} }
+
+// failed is the answer for an entry whose resolution failed with err.
+func failed(err error) resolved { return resolved{found: true, err: err, done: true} }
+
+// leftOut is the answer for an archive member left out of the search.
+func leftOut(b BadMember) resolved { return resolved{bad: &b, found: true, done: true} }
 
 // isArchive reports whether the regular file p, named like an archive,
 // opens as one. A file that is not a valid archive (a text file named

@@ -53,10 +53,10 @@ func TestStatErrorAccessDenied(t *testing.T) {
 
 // TestResolveMany: a long list of entries, resolved on several processors,
 // gives the scope of resolving them one after another: targets and missing
-// entries in order, duplicates once, globs, directories, archives and
-// their members, and the first error in order.
+// entries in order, duplicates once, globs, directories, archives, their
+// members and the members left out, and the first error in order.
 func TestResolveMany(t *testing.T) {
-	m := fstest.MapFS{"a.zip": {Data: testfs.Zip(testfs.Files(map[string]string{"m.txt": "x"})...)}}
+	m := fstest.MapFS{"a.zip": {Data: testfs.Zip(testfs.Files(map[string]string{"m.txt": "x", "b.bin": "\x00\x01"})...)}}
 	var entries []string
 	for i := range 300 {
 		p := fmt.Sprintf("d%d/e%d/f%d.go", i%5, i%7, i)
@@ -68,7 +68,7 @@ func TestResolveMany(t *testing.T) {
 		case 7:
 			entries = append(entries, fmt.Sprintf("gone%d.go", i))
 		case 11:
-			entries = append(entries, "d1/**/*.go", "d2", "a.zip", "a.zip:m.txt")
+			entries = append(entries, "d1/**/*.go", "d2", "a.zip", "a.zip:m.txt", "a.zip:b.bin")
 		}
 	}
 	prev := runtime.GOMAXPROCS(4)
@@ -88,6 +88,7 @@ func TestResolveMany(t *testing.T) {
 		}{
 			{entries, "files, duplicates, missing files, a glob, a directory, an archive and a member"},
 			{append(slices.Clone(entries[:100]), "", "d3"), "an empty entry: the first error in order"},
+			{append(slices.Clone(entries[:100]), "a.zip:gone.txt", ""), "a missing member: the first error in order"},
 		} {
 			resolve := func(min int) (*Scope, error) {
 				defer func(old int) { minPreResolve = old }(minPreResolve)
@@ -100,6 +101,7 @@ func TestResolveMany(t *testing.T) {
 			assert.Equal(t, globless(want), globless(got), "%s: %s", tree.Name, c.reason)
 			if wantErr == nil {
 				assert.Len(t, got.Missing, 6, "%s: %s", tree.Name, c.reason)
+				assert.Len(t, got.BadMembers, 1, "%s: %s", tree.Name, c.reason)
 			}
 		}
 	}
