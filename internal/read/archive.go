@@ -92,7 +92,7 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 			return nil, err
 		}
 	} else {
-		res, err = r.lines(ctx, it.Body(), sel, textio.PlanOptions{Raw: sel.Raw, Limit: memoryPlan.Limit, HeadBytes: memoryPlan.HeadBytes}, SourceArchive)
+		res, err = r.lines(ctx, it.Body(), sel, r.plan(sel, memoryPlan), SourceArchive)
 		if err != nil {
 			return nil, err
 		}

@@ -24,11 +24,11 @@ func (r *reader) directory(ctx context.Context, name string, sel selector.Select
 		return nil, errs.New(errs.InvalidParam, "'%s' is a directory: :conflicts needs a file.", display)
 	}
 	exact := selector.Selector{Ranges: sel.Ranges, Raw: true}
-	po := textio.PlanOptions{Raw: true, Limit: r.c.Limit}
+	wins := r.plan(exact, textio.PlanOptions{Limit: r.c.Limit})
 	// Only the rows up to the last line shown are built (line 1 is "."):
 	// the others are counted, so that a huge directory costs little memory.
 	now := r.c.now()
-	tree, err := dirtree.Build(ctx, r.c.FS, name, textio.LastLine(textio.Plan(lineRanges(exact), po)), now)
+	tree, err := dirtree.Build(ctx, r.c.FS, name, textio.LastLine(wins), now)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, errs.Stopped(ctx, "Read", ctx.Err())
@@ -42,7 +42,7 @@ func (r *reader) directory(ctx context.Context, name string, sel selector.Select
 		blank := blankLines(rest + 1)
 		src = io.MultiReader(src, &blank)
 	}
-	res, err := r.lines(ctx, src, exact, po, SourceListing)
+	res, err := r.lines(ctx, src, exact, wins, SourceListing)
 	if err != nil {
 		return nil, err
 	}

@@ -76,7 +76,7 @@ func (r *reader) file(ctx context.Context, name string, info fs.FileInfo, sel se
 			return &Result{Kind: KindSummary, Path: display, Source: SourceFile, Bytes: info.Size(), TotalLines: s.TotalLines, Tag: hashline.Tag(text), Summary: s}, nil
 		}
 	}
-	res, err := r.lines(ctx, src, sel, textio.PlanOptions{Raw: sel.Raw, Limit: r.c.Limit}, SourceFile)
+	res, err := r.lines(ctx, src, sel, r.plan(sel, textio.PlanOptions{Limit: r.c.Limit}), SourceFile)
 	if err != nil {
 		return nil, err
 	}
@@ -116,10 +116,15 @@ func openErr(display string, err error) error {
 // reading, and the total is then "at least".
 const countLimit = 64 << 20
 
-// lines collects the selected lines of a text.
-func (r *reader) lines(ctx context.Context, src io.Reader, sel selector.Selector, po textio.PlanOptions, source string) (*Result, error) {
-	po.Before, po.After = r.c.Before, r.c.After
-	wins := textio.Plan(lineRanges(sel), po)
+// plan returns the windows of the lines sel selects, read with po (Raw is
+// taken from sel, the context lines from the configuration).
+func (r *reader) plan(sel selector.Selector, po textio.PlanOptions) []textio.Window {
+	po.Raw, po.Before, po.After = sel.Raw, r.c.Before, r.c.After
+	return textio.Plan(lineRanges(sel), po)
+}
+
+// lines collects the lines of a text in wins, planned for sel by plan.
+func (r *reader) lines(ctx context.Context, src io.Reader, sel selector.Selector, wins []textio.Window, source string) (*Result, error) {
 	col, err := textio.Collect(ctx, src, wins, textio.Options{Raw: sel.Raw, MaxColumns: textio.MaxColumns, CountLimit: countLimit})
 	if err != nil {
 		var e *errs.Error
@@ -350,11 +355,10 @@ func (r *reader) image(name, display string) (*Result, error) {
 // selector.
 var memoryPlan = textio.PlanOptions{Limit: textio.MaxLimit, HeadBytes: textio.MinByteBudget}
 
-// memory pages a text held in memory with po (Raw is taken from sel).
+// memory pages a text held in memory, planned with po (see plan).
 // Mutable texts get a tag.
 func (r *reader) memory(ctx context.Context, text string, sel selector.Selector, po textio.PlanOptions, source string, immutable bool) (*Result, error) {
-	po.Raw = sel.Raw
-	res, err := r.lines(ctx, strings.NewReader(text), sel, po, source)
+	res, err := r.lines(ctx, strings.NewReader(text), sel, r.plan(sel, po), source)
 	if err != nil {
 		return nil, err
 	}
