@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/scoutkit/scout/internal/errs"
@@ -83,15 +84,18 @@ func isWindowsAbs(s string) bool {
 //
 //   - "" and a path made only of slashes ("/", "///") are the root;
 //   - a relative path is cleaned ("./a/../b" is "b"); one that climbs out
-//     of the root ("../x") is an AccessDenied error;
-//   - an absolute path inside root becomes relative to it; outside root, or
+//     of the root ("../x") is an AccessDenied error, unless it comes back
+//     in ("../w/x" from the root "/w");
+//   - an absolute path inside root, spelled through root or through the
+//     symlinks both resolve to, becomes relative to it; outside root, or
 //     with root "", it is an AccessDenied error;
 //   - a NUL byte, or the internal scheme "local:" (pi's resolveToCwd
 //     refuses it too), is an InvalidParam error.
 //
 // Backslashes are not separators here: the caller decides (find and search
-// turn '\' into '/' first). The check is lexical: symlinks are the FS's
-// business (os.Root refuses escapes).
+// turn '\' into '/' first). The check is lexical except for the symlinks
+// of an absolute path that is not inside root as spelled: symlinks inside
+// root are the FS's business (os.Root refuses escapes).
 func Resolve(root, p string) (string, error) {
 	if err := CheckLength(p); err != nil {
 		return "", err
@@ -115,17 +119,61 @@ func Resolve(root, p string) (string, error) {
 		if !path.IsAbs(p) && !filepath.IsAbs(p) { // a drive path on a POSIX system
 			return "", outside(root, p)
 		}
-		rel, err := filepath.Rel(filepath.Clean(root), filepath.Clean(filepath.FromSlash(p)))
-		if err != nil || !inside(filepath.ToSlash(rel)) {
-			return "", outside(root, p)
+		if rel, ok := within(root, filepath.FromSlash(p)); ok {
+			return rel, nil
 		}
-		return filepath.ToSlash(rel), nil
+		return "", outside(root, p)
 	}
 	clean := path.Clean(p)
 	if !inside(clean) {
+		// "../w/x" from the root "/w" climbs out and back in.
+		if root != "" {
+			if rel, ok := within(root, filepath.Join(root, filepath.FromSlash(p))); ok {
+				return rel, nil
+			}
+		}
 		return "", outside(root, p)
 	}
 	return clean, nil
+}
+
+// within returns the absolute OS path abs relative to root, slash-separated,
+// and whether it is inside root. A path outside root's spelling is compared
+// again with the symlinks of both resolved, so that a root given through a
+// link (or /tmp on a system where it is one) admits the real spelling, and
+// the reverse.
+func within(root, abs string) (string, bool) {
+	if rel, err := filepath.Rel(filepath.Clean(root), filepath.Clean(abs)); err == nil && inside(filepath.ToSlash(rel)) {
+		return filepath.ToSlash(rel), true
+	}
+	realRoot, realAbs := realPath(root), realPath(abs)
+	if realRoot == filepath.Clean(root) && realAbs == filepath.Clean(abs) {
+		return "", false
+	}
+	rel, err := filepath.Rel(realRoot, realAbs)
+	if err != nil || !inside(filepath.ToSlash(rel)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// realPath returns p with the symlinks of its longest existing prefix
+// resolved, and the rest appended; p cleaned when none resolves.
+func realPath(p string) string {
+	p = filepath.Clean(p)
+	var rest []string
+	for dir := p; ; {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			slices.Reverse(rest)
+			return filepath.Join(append([]string{r}, rest...)...)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return p
+		}
+		rest = append(rest, filepath.Base(dir))
+		dir = parent
+	}
 }
 
 // MaxPathBytes and MaxNameBytes are the longest path and the longest name

@@ -64,6 +64,10 @@ func TestResolve(t *testing.T) {
 		{"/w", "..", "", errs.AccessDenied, "parent of the root"},
 		{"/w", "a/../../x", "", errs.AccessDenied, "climbs out after cleaning"},
 		{"/w", "..foo", "..foo", "", "a name starting with dots is not a parent"},
+		{"/w", "../w/src/a.go", "src/a.go", "", "climbs out and back in"},
+		{"/w", "../w", ".", "", "climbs out and back to the root"},
+		{"/w", "../wx/a", "", errs.AccessDenied, "climbs out into a sibling sharing the prefix"},
+		{"", "../w/x", "", errs.AccessDenied, "climbs out with no OS root to come back to"},
 		{"/w", "/w", ".", "", "absolute root"},
 		{"/w/", "/w/src/a.go", "src/a.go", "", "absolute inside (root with a trailing slash)"},
 		{"/w", "/w/../w/x", "x", "", "absolute path cleaned first"},
@@ -111,6 +115,26 @@ func TestResolveTempDir(t *testing.T) {
 		{root + "-sibling/x", "", errs.AccessDenied, "a sibling sharing the prefix"},
 		{"src/pkg", "src/pkg", "", "relative path"},
 	}
+	// A root given through a link admits the real spelling, a real root
+	// the spelling through a link, and neither a link that leads out.
+	link := root + "-link"
+	other := t.TempDir()
+	for _, l := range [][2]string{{root, link}, {other, root + "-out"}} {
+		if err := os.Symlink(l[0], l[1]); err != nil {
+			t.Skip("no symlinks here:", err)
+		}
+		t.Cleanup(func() { os.Remove(l[1]) })
+	}
+	tests = append(tests, []struct {
+		in, want string
+		code     errs.Code
+		why      string
+	}{
+		{link + "/src/pkg", "src/pkg", "", "through a link to the root"},
+		{"../" + filepath.Base(root) + "-link/src", "src", "", "out and back in through a link to the root"},
+		{root + "-out/x", "", errs.AccessDenied, "through a link that leads out"},
+		{other, "", errs.AccessDenied, "a directory outside"},
+	}...)
 	fsys := os.DirFS(root)
 	for _, tt := range tests {
 		got, err := Resolve(root, tt.in)
@@ -122,6 +146,11 @@ func TestResolveTempDir(t *testing.T) {
 			if _, err := fs.Stat(fsys, got); err != nil {
 				t.Errorf("Resolve(root, %q) = %q does not open in os.DirFS(root): %v", tt.in, got, err)
 			}
+		}
+	}
+	for in, want := range map[string]string{filepath.Join(root, "src"): "src", link + "/src": "src", root + "-out": ""} {
+		if got, err := Resolve(link, in); got != want || (want == "") != (err != nil) {
+			t.Errorf("Resolve(link, %q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
 }
