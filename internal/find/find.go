@@ -442,7 +442,11 @@ func (f *finder) findOps(ctx context.Context, sc *scope, req Request, res *Resul
 	res.Matched = len(res.Entries)
 	sortEntries(res.Entries, req.Order)
 	if req.Limit >= 0 && len(res.Entries) > req.Limit {
-		res.Entries, res.Truncated = res.Entries[:req.Limit], TruncLimit
+		res.Entries = res.Entries[:req.Limit]
+	}
+	// The host was asked for at most Limit paths: as many may mean more.
+	if req.Limit > 0 && res.Matched >= req.Limit {
+		res.Truncated = TruncLimit
 	}
 	return nil
 }
