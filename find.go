@@ -46,7 +46,9 @@ type GlobOptions struct {
 	// Ignore are globs of paths to leave out: "**/.git/**", which a walk
 	// never lists, then "**/NAME/**" for each of FindRequest.PruneDirs.
 	Ignore []string `json:"ignore,omitempty"`
-	// Limit is the most paths wanted; 0 means no limit.
+	// Limit is the most paths wanted; 0 means no limit. An answer of
+	// Limit paths or more is taken as cut there: the result's Truncated is
+	// TruncLimit.
 	Limit int `json:"limit,omitempty"`
 }
 
@@ -170,7 +172,7 @@ type FindResult struct {
 	Pattern      string             `json:"pattern"`                 // the glob matched below Scope ("" for an exact file)
 	ExactFile    bool               `json:"exact_file,omitempty"`    // the input named one file, returned as is
 	MissingPaths []string           `json:"missing_paths,omitempty"` // inputs skipped because their base does not exist, as given
-	Matched      int                `json:"matched"`                 // entries that matched, before the limit; a lower bound when Truncated is TruncTimeout or TruncVisited
+	Matched      int                `json:"matched"`                 // entries that matched, before the limit; a lower bound when Truncated is TruncTimeout or TruncVisited, or TruncLimit through Operations
 	Visited      int                `json:"visited"`                 // entries seen by the walk
 	Truncated    Truncation         `json:"truncated,omitempty"`     // TruncLimit, TruncTimeout or TruncVisited; "" when complete
 	Skipped      map[SkipReason]int `json:"skipped,omitempty"`       // entries left out, by reason

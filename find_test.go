@@ -328,6 +328,32 @@ func TestFindOperations(t *testing.T) {
 	}
 }
 
+// TestFindOperationsLimit: Operations.Glob is asked for at most the limit,
+// so an answer of that many paths may stand for more: the result says the
+// limit was reached. A shorter answer is complete; a longer one is cut.
+func TestFindOperationsLimit(t *testing.T) {
+	ops := &fakeOps{paths: []string{"a.go", "b.go", "c.go"}}
+	f := scout.Finder{Operations: ops}
+	for _, tt := range []struct {
+		limit     int
+		entries   int
+		truncated scout.Truncation
+		reason    string
+	}{
+		{4, 3, "", "fewer paths than the limit: complete"},
+		{3, 3, scout.TruncLimit, "as many paths as the limit: the host may have stopped there"},
+		{2, 2, scout.TruncLimit, "a host that returns more than the limit is cut"},
+		{-1, 3, "", "no limit"},
+	} {
+		res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"*.go"}, Limit: tt.limit})
+		if assert.NoError(t, err, tt.reason) {
+			assert.Len(t, res.Entries, tt.entries, tt.reason)
+			assert.Equal(t, tt.truncated, res.Truncated, tt.reason)
+			assert.Equal(t, 3, res.Matched, tt.reason)
+		}
+	}
+}
+
 // staterOps is a fakeOps with the FindStater ability: each path is a
 // file of size len(path), modified at its index in minutes; the
 // directories above them exist.

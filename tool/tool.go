@@ -8,6 +8,7 @@
 package tool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -270,7 +271,7 @@ func Call(ctx context.Context, c Config, toolset, name string, arguments []byte)
 		}
 	}
 	_, err := Lookup(toolset, name) // the error naming what exists
-	env := envelope.Error(err, json.RawMessage(arguments))
+	env := envelope.Error(err, paramsOf(arguments))
 	env.Context.Cwd = "."
 	return env
 }
@@ -279,7 +280,7 @@ func Call(ctx context.Context, c Config, toolset, name string, arguments []byte)
 func (t *Tool) call(ctx context.Context, c Config, arguments []byte) (env *scout.Envelope) {
 	clock := &callClock{start: time.Now()}
 	ctx = context.WithValue(ctx, callClockKey{}, clock)
-	params := json.RawMessage(arguments)
+	params := paramsOf(arguments)
 	defer func() {
 		if r := recover(); r != nil {
 			err := errs.New(errs.Internal, "Internal error in %s/%s: %v. This is a bug in Scout; please report it with the arguments.\n%s", t.Toolset, t.Name, r, firstLines(string(debug.Stack()), 12))
@@ -335,6 +336,15 @@ func (c *callClock) final() int64 {
 		return c.ms
 	}
 	return time.Since(c.start).Milliseconds()
+}
+
+// paramsOf is the params_input of arguments: as given, except that no
+// arguments (empty or blank), which the tools read as {}, are {}.
+func paramsOf(arguments []byte) json.RawMessage {
+	if len(bytes.TrimSpace(arguments)) == 0 {
+		return json.RawMessage("{}")
+	}
+	return json.RawMessage(arguments)
 }
 
 func validOrNull(p json.RawMessage) json.RawMessage {

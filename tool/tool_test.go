@@ -74,3 +74,25 @@ func TestCallConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestCallParamsInput: context.params_input is the arguments as given; no
+// arguments, which the tools read as {}, are recorded as {} (an object, as
+// the Envelope's context requires), and arguments that are not JSON as null.
+func TestCallParamsInput(t *testing.T) {
+	cfg := Config{FS: fstest.MapFS{"a.go": {}}}
+	for _, tt := range []struct {
+		toolset, name, args, want, reason string
+	}{
+		{Pi, "find", "", `{}`, "no arguments"},
+		{Pi, "find", " \n\t", `{}`, "blank arguments"},
+		{Standardized, "Glob", "", `{}`, "no arguments, an error for a missing parameter"},
+		{Pi, "nope", "", `{}`, "no arguments to an unknown tool"},
+		{Pi, "find", `{"paths": ["a.go"]}`, `{"paths": ["a.go"]}`, "arguments as given"},
+		{Pi, "find", `{not json`, `null`, "not JSON"},
+	} {
+		env := Call(context.Background(), cfg, tt.toolset, tt.name, []byte(tt.args))
+		if got := string(env.Context.ParamsInput); got != tt.want {
+			t.Errorf("%s/%s %q: params_input %s, want %s (%s)", tt.toolset, tt.name, tt.args, got, tt.want, tt.reason)
+		}
+	}
+}

@@ -211,16 +211,16 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 	var items []item
 	var missing []string
 	var missingBase string // of the last missing input
-	seen := map[string]bool{}
+	type input struct {
+		base, glob string
+		hasGlob    bool
+	}
+	seen := map[input]bool{} // "a", "./a" and "a/" are one input
 	for _, in := range inputs {
 		p := strings.ReplaceAll(pathutil.Normalize(in), `\`, "/")
 		if strings.TrimSpace(p) == "" {
 			return nil, errs.New(errs.InvalidParam, "Patterns must contain non-empty globs or paths.")
 		}
-		if seen[p] {
-			continue
-		}
-		seen[p] = true
 		base, g, hasGlob := glob.SplitFind(p)
 		if hasGlob && !req.Recursive {
 			base, g = splitNonRecursive(p)
@@ -229,6 +229,10 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 		if err != nil {
 			return nil, err
 		}
+		if seen[input{rb, g, hasGlob}] {
+			continue
+		}
+		seen[input{rb, g, hasGlob}] = true
 		it := item{input: in, base: rb, glob: g, hasGlob: hasGlob}
 		info, err := f.statBase(ctx, rb)
 		switch {
@@ -438,7 +442,11 @@ func (f *finder) findOps(ctx context.Context, sc *scope, req Request, res *Resul
 	res.Matched = len(res.Entries)
 	sortEntries(res.Entries, req.Order)
 	if req.Limit >= 0 && len(res.Entries) > req.Limit {
-		res.Entries, res.Truncated = res.Entries[:req.Limit], TruncLimit
+		res.Entries = res.Entries[:req.Limit]
+	}
+	// The host was asked for at most Limit paths: as many may mean more.
+	if req.Limit > 0 && res.Matched >= req.Limit {
+		res.Truncated = TruncLimit
 	}
 	return nil
 }
