@@ -67,6 +67,10 @@ type Scope struct {
 	// BadMembers are archive members named by an entry and left out
 	// because they are binary, not UTF-8 or too large.
 	BadMembers []BadMember
+	// missingWhy holds, for a missing entry that names a member of an
+	// existing archive, the error that says so: the answer when it is the
+	// only entry.
+	missingWhy map[string]error
 }
 
 // BadMember is an archive member left out of a search.
@@ -153,6 +157,9 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 		}
 	}
 	if len(sc.Targets) == 0 && len(sc.BadMembers) == 0 {
+		if err := sc.missingWhy[sc.Missing[0]]; len(sc.Missing) == 1 && err != nil {
+			return nil, err
+		}
 		return nil, &errs.Error{Code: errs.NotFound, Path: strings.Join(sc.Missing, ", "),
 			Message: "Path not found: " + strings.Join(sc.Missing, ", ")}
 	}
@@ -210,6 +217,15 @@ func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o Resolve
 	}
 	if strings.ContainsRune(entry, ':') {
 		if t, ok, err := resolveMember(ctx, fsys, root, entry, o.MaxMember, sc); ok || err != nil {
+			if errs.CodeOf(err) == errs.NotFound {
+				// A member that does not exist is missing, as a file is:
+				// left out of a search that names other paths.
+				if sc.missingWhy == nil {
+					sc.missingWhy = map[string]error{}
+				}
+				sc.missingWhy[entry] = err
+				return nil, false, nil
+			}
 			return t, true, err
 		}
 	}
