@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"path"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
 )
@@ -73,6 +76,20 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 		return nil, err
 	}
 	norm := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(pattern), `\`, "/"), "./")
+	if static, rest, ok := leadingDir(norm); ok {
+		// The pattern starts above path, or at an absolute path: its
+		// leading directory becomes the base (refused outside the root),
+		// rather than a glob below path that matches nothing.
+		if path.IsAbs(static) {
+			base, err = resolveArg(c, static)
+		} else {
+			base, err = pathutil.Resolve(searchRoot(c), path.Join(base, static))
+		}
+		if err != nil {
+			return nil, err
+		}
+		norm = rest
+	}
 	f := scout.Finder{Workspace: ws}
 	res, err := f.Find(ctx, scout.FindRequest{Patterns: []string{norm}, Base: base, Kind: et, Exclude: exclude, Limit: ampGlobLimit})
 	if err != nil {
@@ -111,6 +128,26 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	env.Context.PathResolved = base
 	env.Context.PatternNormalized = norm
 	return env, nil
+}
+
+// leadingDir splits a glob pattern whose leading directory is absolute or
+// climbs with "..": the segments before the first that holds a glob
+// character (all but the last when none does), and the rest. ok is false
+// for any other pattern, which is relative to path as it is.
+func leadingDir(pattern string) (dir, rest string, ok bool) {
+	segs := strings.Split(pattern, "/")
+	i := 0
+	for i < len(segs)-1 && !glob.HasMeta(segs[i]) {
+		i++
+	}
+	dir, rest = strings.Join(segs[:i], "/"), strings.Join(segs[i:], "/")
+	if strings.HasPrefix(pattern, "/") && dir == "" {
+		dir = "/"
+	}
+	if !path.IsAbs(dir) && !slices.Contains(segs[:i], "..") {
+		return "", "", false
+	}
+	return dir, rest, true
 }
 
 // followLinks gives each symlink among entries the kind, size and time of

@@ -445,21 +445,34 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 	switch g.OutputMode {
 	case "content":
 		h := d.hits
+		// As ripgrep prints context: a line shared by the windows of
+		// several results is printed once, and "--" separates windows
+		// that do not touch. last is the last line printed of file prev
+		// (-1 before its first, so that "--" also separates files).
+		var prev *scout.FileMatch
+		last := 0
 		h.each(0, len(h.files), func(n int, f *scout.FileMatch, j int) bool {
 			if !h.context {
 				ampLine(&item, f.Path, f.Lines[j].Line, ':', f.Lines[j].Text, g.LineNumbers)
-			} else {
-				if n > 0 {
-					item.WriteString("--\n")
+				return put()
+			}
+			if f != prev {
+				prev, last = f, -1
+			}
+			lo, hi := h.window(f, j)
+			for lo < hi && f.Lines[lo].Line <= last {
+				lo++
+			}
+			if lo < hi && n > 0 && f.Lines[lo].Line != last+1 {
+				item.WriteString("--\n")
+			}
+			for _, c := range f.Lines[lo:hi] {
+				sep := byte('-')
+				if c.Match {
+					sep = ':'
 				}
-				lo, hi := h.window(f, j)
-				for _, c := range f.Lines[lo:hi] {
-					sep := byte('-')
-					if c.Match {
-						sep = ':'
-					}
-					ampLine(&item, f.Path, c.Line, sep, c.Text, g.LineNumbers)
-				}
+				ampLine(&item, f.Path, c.Line, sep, c.Text, g.LineNumbers)
+				last = c.Line
 			}
 			return put()
 		})

@@ -120,6 +120,7 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 		}
 	}
 	sc := &Scope{}
+	var why error // why the first missing entry is missing, when known
 	seen := map[string]bool{}
 	pre := preResolve(ctx, fsys, root, entries, o)
 	dirs := pathutil.Dirs{}
@@ -139,6 +140,9 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 			if err := pathutil.ContainerOutside(fsys, root, e); err != nil {
 				return nil, err
 			}
+			if len(sc.Missing) == 0 {
+				why = r.why
+			}
 			sc.Missing = append(sc.Missing, e)
 		case r.bad != nil:
 			sc.BadMembers = append(sc.BadMembers, *r.bad)
@@ -147,6 +151,9 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 		}
 	}
 	if len(sc.Targets) == 0 && len(sc.BadMembers) == 0 {
+		if len(sc.Missing) == 1 && why != nil {
+			return nil, why
+		}
 		return nil, &errs.Error{Code: errs.NotFound, Path: strings.Join(sc.Missing, ", "),
 			Message: "Path not found: " + strings.Join(sc.Missing, ", ")}
 	}
@@ -158,12 +165,14 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 
 // resolved is the answer for one entry: its target, or the archive member
 // it names that is left out (bad), or found false when its path does not
-// exist; done when it was given.
+// exist (why says so, for a member an archive does not hold); done when it
+// was given.
 type resolved struct {
 	t     *Target
 	bad   *BadMember
 	found bool
 	err   error
+	why   error
 	done  bool
 }
 
@@ -203,6 +212,11 @@ func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o Resolve
 	}
 	if strings.ContainsRune(entry, ':') {
 		if r := resolveMember(ctx, fsys, root, entry, o.MaxMember); r.done {
+			if errs.CodeOf(r.err) == errs.NotFound {
+				// A member that does not exist is missing, as a file is:
+				// left out of a search that names other paths.
+				return resolved{why: r.err, done: true}
+			}
 			return r
 		}
 	}

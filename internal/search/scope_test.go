@@ -88,7 +88,7 @@ func TestResolveMany(t *testing.T) {
 		}{
 			{entries, "files, duplicates, missing files, a glob, a directory, an archive and a member"},
 			{append(slices.Clone(entries[:100]), "", "d3"), "an empty entry: the first error in order"},
-			{append(slices.Clone(entries[:100]), "a.zip:gone.txt", ""), "a missing member: the first error in order"},
+			{append(slices.Clone(entries[:100]), "a.zip:gone.txt", ""), "a missing member, then an empty entry: the error"},
 		} {
 			resolve := func(min int) (*Scope, error) {
 				defer func(old int) { minPreResolve = old }(minPreResolve)
@@ -120,4 +120,45 @@ func globless(sc *Scope) []any {
 		out = append(out, t, hasGlob)
 	}
 	return append(out, sc.Missing, sc.BadMembers)
+}
+
+// TestResolveMissingMember: a member that an existing archive does not
+// hold is a missing entry, as a missing file is: left out (and listed)
+// when other entries exist, its own NOT_FOUND error when it is the only
+// one, and "Path not found" with the others when every entry is missing.
+func TestResolveMissingMember(t *testing.T) {
+	m := fstest.MapFS{
+		"a.zip": {Data: testfs.Zip(testfs.Files(map[string]string{"src/m.txt": "x"})...)},
+		"f.txt": {Data: []byte("x")},
+	}
+	tests := []struct {
+		entries     []string
+		targets     []string // Target.Path
+		missing     []string
+		err, reason string
+	}{
+		{[]string{"a.zip:src/nope.txt", "f.txt"}, []string{"f.txt"}, []string{"a.zip:src/nope.txt"}, "", "a missing member beside a file is skipped"},
+		{[]string{"f.txt", "a.zip:nodir/*.txt"}, []string{"f.txt"}, []string{"a.zip:nodir/*.txt"}, "", "a glob below a missing directory of the archive too"},
+		{[]string{"a.zip:src/m.txt", "a.zip:src/nope.txt"}, []string{"a.zip:src/m.txt"}, []string{"a.zip:src/nope.txt"}, "", "beside a member that exists"},
+		{[]string{"a.zip:src/nope.txt"}, nil, nil, "Path 'src/nope.txt' not found inside archive", "alone, the archive's own error"},
+		{[]string{"a.zip:src/nope.txt", "gone.txt"}, nil, nil, "Path not found: a.zip:src/nope.txt, gone.txt", "all missing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			sc, err := Resolve(context.Background(), m, "", tt.entries, ResolveOptions{})
+			if tt.err != "" {
+				require.Error(t, err)
+				assert.Equal(t, errs.NotFound, errs.CodeOf(err))
+				assert.Equal(t, tt.err, err.Error())
+				return
+			}
+			require.NoError(t, err)
+			var got []string
+			for _, tg := range sc.Targets {
+				got = append(got, tg.Path)
+			}
+			assert.Equal(t, tt.targets, got)
+			assert.Equal(t, tt.missing, sc.Missing)
+		})
+	}
 }
