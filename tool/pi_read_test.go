@@ -22,6 +22,7 @@ func TestPiRead(t *testing.T) {
 		"a.txt":     {Data: []byte("one\ntwo\nthree\nfour\n")},
 		"dir/b.txt": {Data: []byte("b\n")},
 		"p.png":     {Data: pngBuf.Bytes()},
+		"a.zip":     {Data: testfs.Zip(testfs.Member{Name: "src/x.txt", Body: "x\n"})},
 	}
 	tests := []struct {
 		name     string
@@ -36,6 +37,7 @@ func TestPiRead(t *testing.T) {
 		{"plain", Config{Style: "plain"}, `{"path":"a.txt"}`, scout.StatusSuccess, "one\ntwo", "file", "plain style has no prefixes"},
 		{"partial", Config{ReadLimit: 2}, `{"path":"a.txt"}`, scout.StatusPartial, "¶a.txt#", "file", "a read cut by the limit is partial"},
 		{"directory", Config{}, `{"path":"dir"}`, scout.StatusSuccess, ".\n  - b.txt", "file", "directories report isDirectory; kind is only file or url"},
+		{"archive directory", Config{}, `{"path":"a.zip:src"}`, scout.StatusSuccess, "x.txt (2B)", "file", "a directory inside an archive reports isDirectory too"},
 		{"image", Config{}, `{"path":"p.png"}`, scout.StatusSuccess, "Read image file [image/png]", "file", "images fill Envelope.Images"},
 		{"missing", Config{}, `{"path":"nope"}`, scout.StatusError, "Path 'nope' not found", "", "a missing path is an error envelope"},
 		{"bad selector", Config{}, `{"path":"a.txt:0"}`, scout.StatusError, "Line selector 0 is invalid", "", "selector errors name the fix"},
@@ -79,7 +81,7 @@ func TestPiRead(t *testing.T) {
 					}
 					return
 				}
-				if back.Data.Kind != tt.dataKind || back.Data.IsDirectory != (tt.name == "directory") {
+				if back.Data.Kind != tt.dataKind || back.Data.IsDirectory != strings.HasSuffix(tt.name, "directory") {
 					t.Fatalf("data %+v (%s)", back.Data, tt.reason)
 				}
 				if tt.name == "image" && (len(env.Images) != 1 || !bytes.Equal(back.Data.Result.ImageData, pngBuf.Bytes())) {
