@@ -3,6 +3,8 @@ package tool
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
@@ -11,6 +13,7 @@ import (
 	"github.com/scoutkit/scout/internal/pitext"
 	"github.com/scoutkit/scout/internal/read"
 	"github.com/scoutkit/scout/internal/sqlite"
+	"github.com/scoutkit/scout/internal/web"
 )
 
 func init() {
@@ -144,6 +147,9 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 		if env := conversionNotice(err); env != nil {
 			return env, nil
 		}
+		if env := failedURL(err); env != nil {
+			return env, nil
+		}
 		return nil, err
 	}
 	text := format.ReadText(res, &format.ReadOptions{Style: c.Style})
@@ -183,6 +189,30 @@ func conversionNotice(err error) *scout.Envelope {
 	env := okEnvelope(false, d, "["+se.Message+"]")
 	env.Stats = scout.Stats{Files: 1}
 	env.Context.PathResolved = se.Path
+	return env
+}
+
+// failedURL is the Envelope of a web read answered with an HTTP error
+// status: pi reads it as a URL read whose method is "failed", its header
+// alone, the status in its notes, not as an error. It returns nil for any
+// other error.
+func failedURL(err error) *scout.Envelope {
+	var st *web.StatusError
+	if !errors.As(err, &st) {
+		return nil
+	}
+	p := &web.Page{URL: st.URL, FinalURL: st.FinalURL, ContentType: st.ContentType, Method: "failed",
+		Notes: []string{fmt.Sprintf("Failed to fetch URL (HTTP %d)", st.Status)}}
+	if p.FinalURL == "" {
+		p.FinalURL = p.URL
+	}
+	if p.ContentType == "" {
+		p.ContentType = "unknown"
+	}
+	d := &piReadData{Kind: "url", ResolvedPath: p.URL, URL: p.URL, FinalURL: p.FinalURL, ContentType: p.ContentType,
+		Method: p.Method, Notes: p.Notes, Meta: &piMeta{Source: &piSource{Type: "url", Value: p.URL}}}
+	env := okEnvelope(false, d, strings.TrimRight(p.Header(), "\n"))
+	env.Context.PathResolved = p.URL
 	return env
 }
 
