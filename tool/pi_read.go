@@ -2,13 +2,18 @@ package tool
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/pitext"
+	"github.com/scoutkit/scout/internal/read"
 	"github.com/scoutkit/scout/internal/sqlite"
+	"github.com/scoutkit/scout/internal/web"
 )
 
 func init() {
@@ -33,19 +38,27 @@ type piReadArgs struct {
 
 // piReadData is the details object of pi read.
 type piReadData struct {
-	Kind             string            `json:"kind"` // "file", or "url" for web reads
-	IsDirectory      bool              `json:"isDirectory,omitempty"`
-	ResolvedPath     string            `json:"resolvedPath"`
-	SuffixResolution *piSuffix         `json:"suffixResolution,omitempty"`
-	Truncation       *piTruncation     `json:"truncation,omitempty"`
-	Summary          *piSummary        `json:"summary,omitempty"`
-	URL              string            `json:"url,omitempty"`
-	FinalURL         string            `json:"finalUrl,omitempty"`
-	ContentType      string            `json:"contentType,omitempty"`
-	Method           string            `json:"method,omitempty"`
-	Notes            []string          `json:"notes,omitempty"`
-	Meta             *piMeta           `json:"meta,omitempty"`
-	Result           *scout.ReadResult `json:"result"`
+	Kind             string        `json:"kind"` // "file", or "url" for web reads
+	IsDirectory      bool          `json:"isDirectory,omitempty"`
+	ResolvedPath     string        `json:"resolvedPath"`
+	SuffixResolution *piSuffix     `json:"suffixResolution,omitempty"`
+	Truncation       *piTruncation `json:"truncation,omitempty"`
+	Summary          *piSummary    `json:"summary,omitempty"`
+	URL              string        `json:"url,omitempty"`
+	FinalURL         string        `json:"finalUrl,omitempty"`
+	ContentType      string        `json:"contentType,omitempty"`
+	Method           string        `json:"method,omitempty"`
+	Notes            []string      `json:"notes,omitempty"`
+	Meta             *piMeta       `json:"meta,omitempty"`
+	// ContentUnavailable says why a read has no content to show: a
+	// document that could not be converted ("conversion-failed"); its
+	// Result is then nil.
+	ContentUnavailable *piUnavailable    `json:"contentUnavailable,omitempty"`
+	Result             *scout.ReadResult `json:"result"`
+}
+
+type piUnavailable struct {
+	Reason string `json:"reason"`
 }
 
 // piMeta is the output metadata of pi read (its details.meta): the
@@ -119,21 +132,29 @@ type piTruncation struct {
 	ByteLimit  int    `json:"byteLimit,omitempty"`
 }
 
+// piSummary is pi's details.summary: counts only (the spans are in
+// result.summary.elided).
 type piSummary struct {
-	Lines       int      `json:"lines"`
-	ElidedSpans [][2]int `json:"elidedSpans"`
-	ElidedLines int      `json:"elidedLines"`
+	Lines       int `json:"lines"`       // rows of the summary text, its footer left out
+	ElidedSpans int `json:"elidedSpans"` // spans left out
+	ElidedLines int `json:"elidedLines"` // lines left out
 }
 
 func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope, error) {
 	// pi widens a range by 1 line before and 3 after.
 	res, err := c.reader(c.workspace()).Read(ctx, scout.ReadRequest{Path: in.Path, Before: 1, After: 3})
 	if err != nil {
+		if env := conversionNotice(err); env != nil {
+			return env, nil
+		}
+		if env := failedURL(err); env != nil {
+			return env, nil
+		}
 		return nil, err
 	}
 	text := format.ReadText(res, &format.ReadOptions{Style: c.Style})
 	d := &piReadData{Kind: "file", ResolvedPath: res.Path, Meta: readMeta(res), Result: res}
-	d.IsDirectory = res.Kind == scout.ReadKindDirectory
+	d.IsDirectory = res.Kind == scout.ReadKindDirectory || res.Kind == scout.ReadKindArchive
 	if u := res.URL; u != nil {
 		d.Kind, d.URL, d.FinalURL, d.ContentType, d.Method, d.Notes = "url", u.URL, u.FinalURL, u.ContentType, u.Method, u.Notes
 	}
@@ -144,10 +165,7 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 		d.Truncation = &piTruncation{Reason: by, StartLine: b.Lines[0].N, EndLine: b.Lines[len(b.Lines)-1].N, TotalLines: res.TotalLines, TotalBytes: res.Bytes, NextOffset: b.Next, ByteLimit: b.ByteLimit}
 	}
 	if s := res.Summary; s != nil {
-		d.Summary = &piSummary{Lines: s.Lines, ElidedSpans: make([][2]int, len(s.Elided)), ElidedLines: s.ElidedLines}
-		for i, sp := range s.Elided {
-			d.Summary.ElidedSpans[i] = [2]int{sp.Start, sp.End}
-		}
+		d.Summary = &piSummary{Lines: summaryRows(res), ElidedSpans: len(s.Elided), ElidedLines: s.ElidedLines}
 	}
 	env := okEnvelope(partial(res), d, text)
 	env.Stats = scout.Stats{Files: 1, Bytes: res.Bytes}
@@ -156,6 +174,64 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 		env.Images = []scout.Image{{MIME: res.Image.MIME, Data: res.ImageData}}
 	}
 	return env, nil
+}
+
+// conversionNotice is the Envelope of a document that could not be
+// converted: pi reads it as the notice "[Cannot read .pdf file: ...]", not
+// as an error. It returns nil for any other error.
+func conversionNotice(err error) *scout.Envelope {
+	var se *scout.Error
+	if !errors.As(err, &se) || !errors.As(err, new(*read.ConversionError)) {
+		return nil
+	}
+	d := &piReadData{Kind: "file", ResolvedPath: se.Path, Meta: &piMeta{Source: &piSource{Type: "path", Value: se.Path}},
+		ContentUnavailable: &piUnavailable{Reason: "conversion-failed"}}
+	env := okEnvelope(false, d, "["+se.Message+"]")
+	env.Stats = scout.Stats{Files: 1}
+	env.Context.PathResolved = se.Path
+	return env
+}
+
+// failedURL is the Envelope of a web read answered with an HTTP error
+// status: pi reads it as a URL read whose method is "failed", its header
+// alone, the status in its notes, not as an error. It returns nil for any
+// other error.
+func failedURL(err error) *scout.Envelope {
+	var st *web.StatusError
+	if !errors.As(err, &st) {
+		return nil
+	}
+	p := &web.Page{URL: st.URL, FinalURL: st.FinalURL, ContentType: st.ContentType, Method: "failed",
+		Notes: []string{fmt.Sprintf("Failed to fetch URL (HTTP %d)", st.Status)}}
+	if p.FinalURL == "" {
+		p.FinalURL = p.URL
+	}
+	if p.ContentType == "" {
+		p.ContentType = "unknown"
+	}
+	d := &piReadData{Kind: "url", ResolvedPath: p.URL, URL: p.URL, FinalURL: p.FinalURL, ContentType: p.ContentType,
+		Method: p.Method, Notes: p.Notes, Meta: &piMeta{Source: &piSource{Type: "url", Value: p.URL}}}
+	env := okEnvelope(false, d, strings.TrimRight(p.Header(), "\n"))
+	env.Context.PathResolved = p.URL
+	return env
+}
+
+// summaryRows counts the rows of a summary's text as format renders it:
+// one per kept line, "..." for an elided span, one for a merged brace pair
+// (its two kept lines).
+func summaryRows(res *scout.ReadResult) int {
+	n := 0
+	for _, b := range res.Blocks {
+		n += len(b.Lines)
+	}
+	for _, sp := range res.Summary.Elided {
+		if sp.Merged {
+			n--
+		} else {
+			n++
+		}
+	}
+	return n
 }
 
 // readMeta builds details.meta; nil when there is nothing to say (a

@@ -50,15 +50,15 @@ func TestPiReadContract(t *testing.T) {
 			"a start past the end of an entry is explained, not an error"},
 		{"a.zip:src/empty.txt", scout.StatusSuccess, "¶a.zip:src/empty.txt#5D05\n(empty archive entry)", "an empty entry says so"},
 		{"a.zip:src/bin.dat", scout.StatusSuccess, "[Cannot read binary archive entry 'src/bin.dat' (3B)]", "a binary entry is a notice, not an error"},
-		{"a.zip:nope.txt", scout.StatusError, "Path 'nope.txt' not found inside archive", "a missing member"},
+		{"a.zip:nope.txt", scout.StatusError, "Path 'a.zip:nope.txt' not found inside archive", "a missing member names the whole read path"},
 		{"nb.ipynb:2-3", scout.StatusSuccess,
 			"¶nb.ipynb#4FB1\n1:# %% [markdown] cell:0\n2:# T\n3:text\n4:# %% [code] cell:1\n5:a = 1\n6:b = 2\n\n[1 more lines in notebook. Use :7 to continue]",
 			"a notebook's range pages its cells' text; the notice names the notebook"},
 		{"nb.ipynb:9", scout.StatusSuccess,
 			"Line 9 is beyond end of notebook (7 lines total). Use :1 to read from the start, or :7 to read the last line.",
 			"a start past the end of a notebook"},
-		{"bad.pdf", scout.StatusError, "Cannot read .pdf file: bad.pdf: not a valid PDF document…", "a failed conversion names the extension as the contract words it"},
-		{"bad.docx", scout.StatusError, "Cannot read .docx file: bad.docx: not a valid DOCX document…", "the same for every converted extension"},
+		{"bad.pdf", scout.StatusSuccess, "[Cannot read .pdf file: bad.pdf: not a valid PDF document…", "a failed conversion is a notice, not an error, naming the extension as the contract words it"},
+		{"bad.docx", scout.StatusSuccess, "[Cannot read .docx file: bad.docx: not a valid DOCX document…", "the same for every converted extension"},
 	}
 	for _, tr := range testfs.Trees(t, m) {
 		cfg := Config{FS: tr.FS, Root: tr.Root}

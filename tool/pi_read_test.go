@@ -7,9 +7,13 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/testfs"
@@ -22,6 +26,7 @@ func TestPiRead(t *testing.T) {
 		"a.txt":     {Data: []byte("one\ntwo\nthree\nfour\n")},
 		"dir/b.txt": {Data: []byte("b\n")},
 		"p.png":     {Data: pngBuf.Bytes()},
+		"a.zip":     {Data: testfs.Zip(testfs.Member{Name: "src/x.txt", Body: "x\n"})},
 	}
 	tests := []struct {
 		name     string
@@ -36,6 +41,7 @@ func TestPiRead(t *testing.T) {
 		{"plain", Config{Style: "plain"}, `{"path":"a.txt"}`, scout.StatusSuccess, "one\ntwo", "file", "plain style has no prefixes"},
 		{"partial", Config{ReadLimit: 2}, `{"path":"a.txt"}`, scout.StatusPartial, "¶a.txt#", "file", "a read cut by the limit is partial"},
 		{"directory", Config{}, `{"path":"dir"}`, scout.StatusSuccess, ".\n  - b.txt", "file", "directories report isDirectory; kind is only file or url"},
+		{"archive directory", Config{}, `{"path":"a.zip:src"}`, scout.StatusSuccess, "x.txt (2B)", "file", "a directory inside an archive reports isDirectory too"},
 		{"image", Config{}, `{"path":"p.png"}`, scout.StatusSuccess, "Read image file [image/png]", "file", "images fill Envelope.Images"},
 		{"missing", Config{}, `{"path":"nope"}`, scout.StatusError, "Path 'nope' not found", "", "a missing path is an error envelope"},
 		{"bad selector", Config{}, `{"path":"a.txt:0"}`, scout.StatusError, "Line selector 0 is invalid", "", "selector errors name the fix"},
@@ -79,7 +85,7 @@ func TestPiRead(t *testing.T) {
 					}
 					return
 				}
-				if back.Data.Kind != tt.dataKind || back.Data.IsDirectory != (tt.name == "directory") {
+				if back.Data.Kind != tt.dataKind || back.Data.IsDirectory != strings.HasSuffix(tt.name, "directory") {
 					t.Fatalf("data %+v (%s)", back.Data, tt.reason)
 				}
 				if tt.name == "image" && (len(env.Images) != 1 || !bytes.Equal(back.Data.Result.ImageData, pngBuf.Bytes())) {
@@ -129,5 +135,62 @@ func TestPiReadMeta(t *testing.T) {
 				t.Errorf("meta %s, want %s (%s)", got, tt.want, tt.reason)
 			}
 		})
+	}
+}
+
+// TestPiReadFailedURL checks that a web read answered with an HTTP error
+// status is pi's failed URL read (method "failed", the status in the
+// notes, the header alone), a success, while the Reader's error and other
+// fetch failures stay errors.
+func TestPiReadFailedURL(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/gone":
+			http.Redirect(w, r, "/missing", http.StatusFound)
+		case "/missing":
+			http.Error(w, "no such page", http.StatusNotFound)
+		case "/secret":
+			w.WriteHeader(http.StatusForbidden)
+		default:
+			w.Header().Set("Content-Type", "text/plain")
+			w.Write([]byte("hello\n"))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	tests := []struct {
+		path, status, text string
+		notes              []string
+		reason             string
+	}{
+		{"/missing", "success", "URL: " + srv.URL + "/missing\nContent-Type: text/plain\nMethod: failed\nNotes: Failed to fetch URL (HTTP 404)\n\n---",
+			[]string{"Failed to fetch URL (HTTP 404)"}, "a 404 is a failed read, not an error"},
+		{"/missing:5", "success", "URL: " + srv.URL + "/missing\nContent-Type: text/plain\nMethod: failed\nNotes: Failed to fetch URL (HTTP 404)\n\n---",
+			[]string{"Failed to fetch URL (HTTP 404)"}, "a range of a failed URL shows the failure"},
+		{"/gone", "success", "URL: " + srv.URL + "/missing\nContent-Type: text/plain\nMethod: failed\nNotes: Failed to fetch URL (HTTP 404)\n\n---",
+			[]string{"Failed to fetch URL (HTTP 404)"}, "the header names the URL after redirects"},
+		{"/secret", "success", "URL: " + srv.URL + "/secret\nContent-Type: text/plain\nMethod: failed\nNotes: Failed to fetch URL (HTTP 403)\n\n---",
+			[]string{"Failed to fetch URL (HTTP 403)"}, "any error status, with an empty body"},
+		{"/page.txt", "success", "URL: " + srv.URL + "/page.txt\nContent-Type: text/plain\nMethod: text\n\n---\n\nhello", nil, "a page that loads is unchanged"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			args, _ := json.Marshal(map[string]string{"path": srv.URL + tt.path})
+			env := Call(context.Background(), Config{FS: fstest.MapFS{}, Root: "/r", AllowPrivateNetwork: true}, Pi, "read", args)
+			if string(env.Status) != tt.status || env.Text != tt.text {
+				t.Fatalf("%s %q,\nwant %s %q (%s)", env.Status, env.Text, tt.status, tt.text, tt.reason)
+			}
+			d := env.Data.(*piReadData)
+			if tt.notes != nil {
+				assert.Equal(t, "failed", d.Method, tt.reason)
+				assert.Equal(t, tt.notes, d.Notes, tt.reason)
+				assert.Equal(t, "url", d.Kind, tt.reason)
+				assert.Equal(t, &piSource{Type: "url", Value: srv.URL + strings.TrimSuffix(tt.path, ":5")}, d.Meta.Source, tt.reason)
+			}
+		})
+	}
+	// The Reader itself reports the status as an error.
+	r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{}, Root: "/r"}, AllowPrivateNetwork: true}
+	if _, err := r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/missing"}); scout.CodeOf(err) != scout.CodeNotFound {
+		t.Errorf("Reader.Read of a 404: %v, want a NOT_FOUND error", err)
 	}
 }

@@ -30,7 +30,7 @@ func (r *reader) archiveVia(ctx context.Context, p string, locate locator) (*Res
 		if !ok {
 			continue
 		}
-		res, err := r.readArchive(ctx, name, cand.Inner)
+		res, err := r.readArchive(ctx, p, name, cand.Inner)
 		if res != nil {
 			res.SuffixResolution = suffix
 		}
@@ -39,7 +39,10 @@ func (r *reader) archiveVia(ctx context.Context, p string, locate locator) (*Res
 	return nil, false, nil
 }
 
-func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, error) {
+// readArchive reads inner, a member path and its selector, in the archive
+// file name; p is the whole read path, which a missing member's error names
+// ("Path 'a.zip:nope.txt' not found inside archive").
+func (r *reader) readArchive(ctx context.Context, p, name, inner string) (*Result, error) {
 	display := pathutil.Display(name)
 	a, err := archive.Open(ctx, r.c.FS, name, archive.Limits{})
 	if err != nil {
@@ -51,6 +54,9 @@ func (r *reader) readArchive(ctx context.Context, name, inner string) (*Result, 
 		// No member has that name: the selector pages the root listing
 		// ("a.zip:1-50", "a.zip:1-5,9-12").
 		it, err = a.Lookup(ctx, ":"+inner)
+	}
+	if errs.CodeOf(err) == errs.NotFound {
+		return nil, errs.Wrap(errs.NotFound, err, "Path '%s' not found inside archive", errs.Echo(p))
 	}
 	if err != nil {
 		return nil, err

@@ -252,10 +252,22 @@ func (r *reader) converter(ext string) (convert.Converter, bool) {
 	return convert.For(ext)
 }
 
+// ConversionError is the cause of the error of a document that could not
+// be converted: the converter's error, for a caller that shows such a
+// document as a notice rather than an error.
+type ConversionError struct {
+	Err error // the converter's error
+}
+
+func (e *ConversionError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the converter's error.
+func (e *ConversionError) Unwrap() error { return e.Err }
+
 // document converts a document and pages its text in memory (line
 // selectors apply to the converted text). A document converted in part is
 // read as far as it goes, Incomplete saying why; a failed conversion is an
-// error.
+// error whose cause is a *ConversionError and whose Path is the document.
 func (r *reader) document(ctx context.Context, name, display, ext string, c convert.Converter, sel selector.Selector) (*Result, error) {
 	ra, err := fsx.OpenReaderAt(r.c.FS, name, 256<<20)
 	if err != nil {
@@ -273,7 +285,9 @@ func (r *reader) document(ctx context.Context, name, display, ext string, c conv
 		if errors.As(err, &e) {
 			code = e.Code
 		}
-		return nil, errs.Wrap(code, err, "Cannot read %s file: %s: %v. Read '%s:raw' to get the file as it is.", ext, display, err, display)
+		failed := errs.Wrap(code, &ConversionError{Err: err}, "Cannot read %s file: %s: %v. Read '%s:raw' to get the file as it is.", ext, display, err, display)
+		failed.Path = display
+		return nil, failed
 	}
 	res, err := r.memory(ctx, text, sel, memoryPlan, SourceDocument, true)
 	if err != nil {

@@ -225,8 +225,19 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 	return pl.finish(p), nil
 }
 
+// StatusError is the cause of the error of a fetch answered with an HTTP
+// error status, for a caller that shows such a fetch as a failed read.
+type StatusError struct {
+	URL         string // the URL requested
+	FinalURL    string // the URL after redirects; "" when there were none
+	Status      int    // the HTTP status code
+	ContentType string // the error page's media type, without parameters
+}
+
+func (e *StatusError) Error() string { return fmt.Sprintf("HTTP %d from %s", e.Status, e.URL) }
+
 // httpErr is the error of an HTTP error status, quoting the start of the
-// error page's text.
+// error page's text; its cause is a *StatusError.
 func httpErr(ctx context.Context, u string, resp *Response) error {
 	code := errs.Internal
 	switch resp.Status {
@@ -255,7 +266,8 @@ func httpErr(ctx context.Context, u string, resp *Response) error {
 			msg += ": " + cut(body, maxErrorBody)
 		}
 	}
-	return errs.New(code, "%s", strings.ToValidUTF8(msg, "\uFFFD"))
+	st := &StatusError{URL: u, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: mt}
+	return errs.Wrap(code, st, "%s", strings.ToValidUTF8(msg, "\uFFFD"))
 }
 
 // bodyCut notes a body cut at the fetcher's cap.
