@@ -15,8 +15,13 @@
 // extracted or written.
 //
 // Limits bound the work done for hostile input: the number of entries, the
-// decompressed bytes read from one member, and the decompressed bytes one
-// pass over a .tar.gz may produce. Exceeding one is a TOO_LARGE error.
+// size of a zip's central directory, the decompressed bytes read from one
+// member, and the decompressed bytes one pass over a .tar.gz may produce.
+// Exceeding one is a TOO_LARGE error, and so is a zip whose entries
+// overlap.
+//
+// OpenZip reads a zip from an io.ReaderAt under the same limits, for
+// formats that are zips inside (OOXML, EPUB).
 package archive
 
 import (
@@ -122,6 +127,7 @@ func Resolve(fsys fs.FS, p string) (s Split, ok bool, err error) {
 // The defaults of Limits.
 const (
 	DefaultMaxEntries     = 200_000
+	DefaultMaxDirBytes    = 64 << 20
 	DefaultMaxMemberBytes = 4 << 30
 	DefaultMaxScanBytes   = 8 << 30
 	DefaultMaxInMemory    = 256 << 20
@@ -133,6 +139,9 @@ type Limits struct {
 	// MaxEntries is the number of entries an archive may hold
 	// (DefaultMaxEntries, 200,000).
 	MaxEntries int
+	// MaxDirBytes is the size of a zip's central directory, which is read
+	// into memory to index the zip (DefaultMaxDirBytes, 64 MiB).
+	MaxDirBytes int64
 	// MaxMemberBytes is the number of decompressed bytes read from one
 	// member (DefaultMaxMemberBytes, 4 GiB).
 	MaxMemberBytes int64
@@ -156,6 +165,7 @@ func (l Limits) withDefaults() Limits {
 		return v
 	}
 	l.MaxEntries = int(def(int64(l.MaxEntries), DefaultMaxEntries))
+	l.MaxDirBytes = def(l.MaxDirBytes, DefaultMaxDirBytes)
 	l.MaxMemberBytes = def(l.MaxMemberBytes, DefaultMaxMemberBytes)
 	l.MaxScanBytes = def(l.MaxScanBytes, DefaultMaxScanBytes)
 	l.MaxInMemory = def(l.MaxInMemory, DefaultMaxInMemory)
@@ -191,6 +201,7 @@ type Archive struct {
 	name   string
 	lim    Limits
 	zip    *zipIndex // Zip only
+	file   io.Closer // the zip's file
 	fsys   fs.FS     // Tar and TarGz
 }
 
@@ -206,11 +217,11 @@ func Open(ctx context.Context, fsys fs.FS, name string, lim Limits) (*Archive, e
 	case None:
 		return nil, errs.New(errs.Unsupported, "'%s' is not an archive; Scout reads .zip, .tar, .tar.gz and .tgz", name)
 	case Zip:
-		z, err := openZip(fsys, name, a.lim)
+		z, file, err := openZip(fsys, name, a.lim)
 		if err != nil {
 			return nil, err
 		}
-		a.zip = z
+		a.zip, a.file = z, file
 		return a, nil
 	}
 	st, err := fs.Stat(fsys, name)
@@ -226,8 +237,8 @@ func Open(ctx context.Context, fsys fs.FS, name string, lim Limits) (*Archive, e
 // Close releases the archive's file. Items returned by Lookup must be
 // closed first.
 func (a *Archive) Close() error {
-	if a.zip != nil {
-		return a.zip.ra.Close()
+	if a.file != nil {
+		return a.file.Close()
 	}
 	return nil
 }

@@ -56,13 +56,29 @@ func readMember(fsys fs.FS, name, inner string, lim Limits) error {
 	return err
 }
 
-func TestHostileArchives(t *testing.T) {
-	zeros := strings.Repeat("\x00", 8<<20)
-	lines := strings.Repeat("aaaaaaa\n", 1<<20)
+// lines is 8 MiB of short lines, which deflate to little.
+var lines = strings.Repeat("aaaaaaa\n", 1<<20)
+
+// overlapZip returns a zip bomb of overlapping entries: the second entry's
+// record points at the first's (off 0), or inside its data.
+func overlapZip(off uint32) []byte {
+	b := buildZip([]testfs.Member{{Name: "a", Body: lines}, {Name: "b", Body: lines}})
+	second := bytes.LastIndex(b, []byte("PK\x01\x02"))
+	binary.LittleEndian.PutUint32(b[second+42:], off)
+	return b
+}
+
+// manyMembers returns 30 one-byte members.
+func manyMembers() []testfs.Member {
 	var many []testfs.Member
 	for i := range 30 {
 		many = append(many, testfs.Member{Name: strings.Repeat("m", i+1), Body: "x"})
 	}
+	return many
+}
+
+func TestHostileArchives(t *testing.T) {
+	zeros := strings.Repeat("\x00", 8<<20)
 	good := buildZip(sample)
 	goodTar := buildTar(sample, false)
 	goodTgz := buildTar(sample, true)
@@ -70,14 +86,6 @@ func TestHostileArchives(t *testing.T) {
 	badFlate := buildZip([]testfs.Member{{Name: "f.txt", Body: strings.Repeat("hello world ", 500)}})
 	for i := 40; i < 60; i++ {
 		badFlate[i] ^= 0xff
-	}
-	// a zip bomb of overlapping entries: the second entry's record points
-	// at the first's, or inside its data
-	overlap := func(off uint32) []byte {
-		b := buildZip([]testfs.Member{{Name: "a", Body: lines}, {Name: "b", Body: lines}})
-		second := bytes.LastIndex(b, []byte("PK\x01\x02"))
-		binary.LittleEndian.PutUint32(b[second+42:], off)
-		return b
 	}
 	cases := []struct {
 		name, file, inner string
@@ -91,10 +99,11 @@ func TestHostileArchives(t *testing.T) {
 		{"bzip2", "m.zip", "f.txt", rawZip(t, "f.txt", 12, 0, []byte("BZh9"), []byte("abc")), Limits{}, errs.Unsupported, "compression method 12", "unsupported method"},
 		{"zip bomb", "b.zip", "z", buildZip([]testfs.Member{{Name: "z", Body: lines}}), Limits{MaxMemberBytes: 1 << 20}, errs.TooLarge, "decompresses to more than 1.0MB", "member bytes capped"},
 		{"tgz bomb", "b.tgz", "after", buildTar([]testfs.Member{{Name: "z", Body: zeros}, {Name: "after", Body: "x"}}, true), Limits{MaxScanBytes: 1 << 20}, errs.TooLarge, "Archive 'b.tgz' decompresses to more than 1.0MB", "scan bytes capped"},
-		{"zip entries", "n.zip", "", buildZip(many), Limits{MaxEntries: 10}, errs.TooLarge, "30 entries, more than the limit of 10", "entry count capped at open"},
-		{"tar entries", "n.tar", "", buildTar(many, false), Limits{MaxEntries: 10}, errs.TooLarge, "more than 10 entries", "entry count capped while scanning"},
-		{"zip overlap", "o.zip", "b", overlap(0), Limits{}, errs.TooLarge, "its entries overlap", "two entries share one record"},
-		{"zip quoted overlap", "q.zip", "", overlap(40), Limits{}, errs.TooLarge, "the mark of a zip bomb", "an entry's record inside another's data"},
+		{"zip entries", "n.zip", "", buildZip(manyMembers()), Limits{MaxEntries: 10}, errs.TooLarge, "30 entries, more than the limit of 10", "entry count capped at open"},
+		{"zip directory", "d.zip", "", buildZip(manyMembers()), Limits{MaxDirBytes: 1 << 10}, errs.TooLarge, "its central directory is 2.1KB, more than the limit of 1.0KB", "directory bytes capped at open"},
+		{"tar entries", "n.tar", "", buildTar(manyMembers(), false), Limits{MaxEntries: 10}, errs.TooLarge, "more than 10 entries", "entry count capped while scanning"},
+		{"zip overlap", "o.zip", "b", overlapZip(0), Limits{}, errs.TooLarge, "its entries overlap", "two entries share one record"},
+		{"zip quoted overlap", "q.zip", "", overlapZip(40), Limits{}, errs.TooLarge, "the mark of a zip bomb", "an entry's record inside another's data"},
 		{"zip truncated", "t.zip", "", good[:len(good)-10], Limits{}, errs.Unsupported, "not a valid zip file", "no end of central directory"},
 		{"zip garbage", "g.zip", "", []byte("this is not a zip at all"), Limits{}, errs.Unsupported, "Cannot read archive 'g.zip'", "garbage"},
 		{"zip corrupt data", "c.zip", "f.txt", badFlate, Limits{}, errs.Unsupported, "Archive entry 'f.txt'", "corrupt deflate stream"},
@@ -301,9 +310,23 @@ func FuzzArchive(f *testing.F) {
 			}
 			it.Close()
 		}
+		var z *ZipReader
+		if a.format == Zip {
+			if z, err = openZipBytes(data, lim); err != nil {
+				t.Fatalf("Open opened the zip, OpenZip did not: %v", err)
+			}
+		}
 		a.Walk(context.Background(), "", func(e Entry, r io.Reader, err error) error {
 			if r != nil {
 				io.Copy(io.Discard, r)
+			}
+			if z != nil {
+				if !z.Has(e.Name) {
+					t.Fatalf("OpenZip does not find member %q", e.Name)
+				}
+				if r, err := z.Open(context.Background(), e.Name, 0); err == nil {
+					io.Copy(io.Discard, r)
+				}
 			}
 			return nil
 		})
@@ -325,6 +348,16 @@ func TestZip64AndPrefix(t *testing.T) {
 	}
 	big := buf.Bytes()
 	sfx := append(bytes.Repeat([]byte("#!stub\n"), 300), buildZip(sample)...)
+	var cbuf bytes.Buffer
+	w = zip.NewWriter(&cbuf)
+	if f, err := w.Create("notes.txt"); err == nil {
+		fmt.Fprint(f, "noted")
+	}
+	w.SetComment(strings.Repeat("a comment ", 6000))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	commented := cbuf.Bytes()
 	cases := []struct {
 		name, file, inner, want string
 		data                    []byte
@@ -332,6 +365,7 @@ func TestZip64AndPrefix(t *testing.T) {
 	}{
 		{"zip64", "big.zip", "d6/f69999", "69999", big, "more than 65,535 entries need the Zip64 end records"},
 		{"prefix", "sfx.zip", "src/deep/nested/x.ts", "export const x = 1\n", sfx, "data before the zip (a self-extracting stub)"},
+		{"comment", "c.zip", "notes.txt", "noted", commented, "an end record 60,000 bytes before the end, behind its comment"},
 	}
 	for _, c := range cases {
 		fsys := fstest.MapFS{c.file: {Data: c.data}}

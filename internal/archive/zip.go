@@ -17,34 +17,52 @@ import (
 // zipIndex is an opened zip: its central directory and the normalised name
 // of each entry ("" for an entry that was rejected or names the root).
 type zipIndex struct {
-	ra       fsx.ReaderAt
+	r        io.ReaderAt
+	size     int64
 	base     int64 // length of data prepended to the zip
 	entries  []zipEntry
 	names    []string
 	rejected int
 }
 
-func openZip(fsys fs.FS, name string, lim Limits) (*zipIndex, error) {
+// openZip opens the zip file name and indexes it; the caller closes the
+// file returned with the index.
+func openZip(fsys fs.FS, name string, lim Limits) (*zipIndex, io.Closer, error) {
 	ra, err := fsx.OpenReaderAt(fsys, name, lim.MaxInMemory)
 	if err != nil {
 		if errors.Is(err, fsx.ErrTooLarge) {
-			return nil, errs.Wrap(errs.TooLarge, err, "Cannot read archive '%s': it is larger than %s and its file system offers no random access", name, dirtree.FormatBytes(lim.MaxInMemory))
+			return nil, nil, errs.Wrap(errs.TooLarge, err, "Cannot read archive '%s': it is larger than %s and its file system offers no random access", name, dirtree.FormatBytes(lim.MaxInMemory))
 		}
-		return nil, openError(name, err)
+		return nil, nil, openError(name, err)
 	}
-	entries, base, err := readCentral(ra, ra.Size(), lim.MaxEntries)
+	z, err := indexZip(ra, ra.Size(), lim)
 	if err != nil {
 		ra.Close()
-		var many *tooManyError
-		if errors.As(err, &many) {
-			return nil, errs.New(errs.TooLarge, "Cannot read archive '%s': it has %d entries, more than the limit of %d", name, many.count, lim.MaxEntries)
-		}
-		if errors.Is(err, errOverlap) {
-			return nil, errs.New(errs.TooLarge, "Cannot read archive '%s': its entries overlap (entries share compressed data), the mark of a zip bomb, so it is not read", name)
-		}
-		return nil, errs.Wrap(errs.Unsupported, err, "Cannot read archive '%s': %v", name, err)
+		return nil, nil, errs.Wrap(errs.CodeOf(err), err, "Cannot read archive '%s': %v", name, err)
 	}
-	z := &zipIndex{ra: ra, base: base, entries: entries, names: make([]string, len(entries))}
+	return z, ra, nil
+}
+
+// indexZip reads the central directory of the size-byte zip in r within
+// lim and normalises the names of its entries. An error is TOO_LARGE for a
+// bound crossed (entries that overlap included), UNSUPPORTED otherwise;
+// its message speaks of the zip as "it" ("it has 30 entries, ..."), for
+// the caller to name the zip.
+func indexZip(r io.ReaderAt, size int64, lim Limits) (*zipIndex, error) {
+	entries, base, err := readCentral(r, size, lim.MaxEntries, lim.MaxDirBytes)
+	var many *tooManyError
+	var dir *dirTooLargeError
+	switch {
+	case errors.As(err, &many):
+		return nil, errs.Wrap(errs.TooLarge, err, "it has %d entries, more than the limit of %d", many.count, lim.MaxEntries)
+	case errors.As(err, &dir):
+		return nil, errs.Wrap(errs.TooLarge, err, "its central directory is %s, more than the limit of %s", dirtree.FormatBytes(dir.size), dirtree.FormatBytes(lim.MaxDirBytes))
+	case errors.Is(err, errOverlap):
+		return nil, errs.Wrap(errs.TooLarge, err, "its entries overlap (entries share compressed data), the mark of a zip bomb, so it is not read")
+	case err != nil:
+		return nil, errs.Wrap(errs.Unsupported, err, "%v", err)
+	}
+	z := &zipIndex{r: r, size: size, base: base, entries: entries, names: make([]string, len(entries))}
 	for i := range entries {
 		n, ok := Clean(entries[i].name)
 		if !ok {
@@ -53,6 +71,68 @@ func openZip(fsys fs.FS, name string, lim Limits) (*zipIndex, error) {
 		z.names[i] = n
 	}
 	return z, nil
+}
+
+// ZipReader is a zip read from an io.ReaderAt, for formats that are zips
+// inside (OOXML, EPUB): its file members are found by name and read one at
+// a time or several at once.
+type ZipReader struct {
+	idx   *zipIndex
+	lim   Limits
+	files map[string]int // the entry of each file member's normalised name, the first of a name
+}
+
+// OpenZip indexes the size-byte zip in r within lim's MaxEntries and
+// MaxDirBytes (MaxScanBytes and MaxInMemory do not apply). A bound
+// crossed, or entries that overlap, is a TOO_LARGE error; one that is not
+// a zip Scout can read UNSUPPORTED. The message speaks of the zip as "it"
+// ("its entries overlap ..."), for the caller to name the zip.
+func OpenZip(r io.ReaderAt, size int64, lim Limits) (*ZipReader, error) {
+	lim = lim.withDefaults()
+	idx, err := indexZip(r, size, lim)
+	if err != nil {
+		return nil, err
+	}
+	z := &ZipReader{idx: idx, lim: lim, files: make(map[string]int, len(idx.names))}
+	for i, n := range idx.names {
+		if _, dup := z.files[n]; n != "" && !dup && !idx.entries[i].dir() {
+			z.files[n] = i
+		}
+	}
+	return z, nil
+}
+
+// Has reports whether the zip holds a file member named name, compared
+// after both are normalised as by Clean.
+func (z *ZipReader) Has(name string) bool {
+	_, ok := z.lookup(name)
+	return ok
+}
+
+func (z *ZipReader) lookup(name string) (int, bool) {
+	p, ok := Clean(name)
+	if !ok {
+		return 0, false
+	}
+	i, ok := z.files[p]
+	return i, ok
+}
+
+// Open opens the file member name for reading. The stream fails with
+// TOO_LARGE past max decompressed bytes (<= 0: Limits.MaxMemberBytes), once
+// ctx is done, and with UNSUPPORTED for corrupt data. A missing member is
+// a NOT_FOUND error, an encrypted one or one compressed otherwise than by
+// deflate UNSUPPORTED. The messages name the member. Close hands the
+// member's decoder to the next member opened.
+func (z *ZipReader) Open(ctx context.Context, name string, max int64) (io.ReadCloser, error) {
+	i, ok := z.lookup(name)
+	if !ok {
+		return nil, notFound(name)
+	}
+	if max <= 0 {
+		max = z.lim.MaxMemberBytes
+	}
+	return z.idx.open(ctx, i, max)
 }
 
 func (z *zipIndex) entry(i int) Entry {
@@ -73,12 +153,12 @@ func (z *zipIndex) lookup(ctx context.Context, p, sel string, lim Limits) (*Item
 				continue
 			}
 			if e := z.entry(i); !e.Dir {
-				r, err := z.open(ctx, i, lim)
+				r, err := z.open(ctx, i, lim.MaxMemberBytes)
 				if err != nil {
 					return nil, err
 				}
 				it := &Item{Path: p, Selector: sel, Entry: e}
-				if err := it.setBody(r, nil); err != nil {
+				if err := it.setBody(r, r); err != nil {
 					return nil, err
 				}
 				return it, nil
@@ -106,9 +186,9 @@ func (z *zipIndex) lookup(ctx context.Context, p, sel string, lim Limits) (*Item
 	return it, nil
 }
 
-// open opens the i-th member for reading, refusing what Scout cannot
-// decode.
-func (z *zipIndex) open(ctx context.Context, i int, lim Limits) (io.Reader, error) {
+// open opens the i-th member for reading, capped at max decompressed bytes
+// (0: no cap), refusing what Scout cannot decode.
+func (z *zipIndex) open(ctx context.Context, i int, max int64) (io.ReadCloser, error) {
 	f, name := &z.entries[i], z.names[i]
 	if f.flags&0x1 != 0 {
 		return nil, errs.New(errs.Unsupported, "Archive entry '%s' is encrypted; Scout cannot read encrypted zip members", errs.Echo(name))
@@ -116,11 +196,14 @@ func (z *zipIndex) open(ctx context.Context, i int, lim Limits) (io.Reader, erro
 	if f.method != methodStore && f.method != methodDeflate {
 		return nil, errs.New(errs.Unsupported, "Archive entry '%s' uses zip compression method %d; Scout reads only stored and deflated members", errs.Echo(name), f.method)
 	}
-	r, err := openEntry(z.ra, z.ra.Size(), z.base, f)
+	r, err := openEntry(z.r, z.size, z.base, f)
 	if err != nil {
 		return nil, errs.Wrap(errs.Unsupported, err, "Cannot read archive entry '%s': %v", errs.Echo(name), err)
 	}
-	return newCapReader(ctx, r, "Archive entry '"+errs.Echo(name)+"'", lim.MaxMemberBytes), nil
+	return struct {
+		io.Reader
+		io.Closer
+	}{newCapReader(ctx, r, "Archive entry '"+errs.Echo(name)+"'", max), r}, nil
 }
 
 // walk calls fn for the file members at or under dir in byte-wise name
@@ -142,11 +225,12 @@ func (z *zipIndex) walk(ctx context.Context, dir string, fn WalkFunc, lim Limits
 		if e.Dir {
 			continue
 		}
-		r, err := z.open(ctx, i, lim)
+		r, err := z.open(ctx, i, lim.MaxMemberBytes)
+		var body io.Reader = r
 		if r != nil && lim.MaxScanBytes > 0 {
-			r = &budgetReader{r: r, b: total}
+			body = &budgetReader{r: r, b: total}
 		}
-		if err := fn(e, r, err); err != nil {
+		if err := fn(e, body, err); err != nil {
 			if errors.Is(err, fs.SkipAll) {
 				return z.rejected, nil
 			}

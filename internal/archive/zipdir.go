@@ -18,8 +18,10 @@ import (
 	"hash"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -66,10 +68,10 @@ func (e *zipEntry) modTime() time.Time {
 }
 
 // readCentral reads the central directory of the size-byte zip in r,
-// refusing more than maxEntries entries (<= 0: no limit) before it
-// allocates them. base is the length of any data prepended to the zip,
-// to add to each entry's offset.
-func readCentral(r io.ReaderAt, size int64, maxEntries int) (entries []zipEntry, base int64, err error) {
+// refusing more than maxEntries entries or a directory of more than
+// maxDir bytes (<= 0: no limit) before it allocates them. base is the
+// length of any data prepended to the zip, to add to each entry's offset.
+func readCentral(r io.ReaderAt, size int64, maxEntries int, maxDir int64) (entries []zipEntry, base int64, err error) {
 	count, cdOff, cdSize, base, err := findDirectory(r, size)
 	if err != nil {
 		return nil, 0, err
@@ -77,10 +79,13 @@ func readCentral(r io.ReaderAt, size int64, maxEntries int) (entries []zipEntry,
 	if maxEntries > 0 && count > uint64(maxEntries) {
 		return nil, 0, &tooManyError{count}
 	}
+	if maxDir > 0 && cdSize > maxDir {
+		return nil, 0, &dirTooLargeError{cdSize}
+	}
 	if count > uint64(cdSize)/centralLen {
 		return nil, 0, errFormat
 	}
-	br := bufio.NewReaderSize(io.NewSectionReader(r, cdOff, cdSize), 64<<10)
+	br := bufio.NewReaderSize(io.NewSectionReader(r, cdOff, cdSize), int(min(cdSize, 64<<10)))
 	entries = make([]zipEntry, 0, count)
 	var hdr [centralLen]byte
 	var buf []byte // name and extra field, reused
@@ -202,23 +207,30 @@ func (e *zipEntry) zip64(extra []byte) error {
 // findDirectory locates the end-of-central-directory record (and its Zip64
 // form) and returns the entry count and the directory's place in the file.
 func findDirectory(r io.ReaderAt, size int64) (count uint64, off, n, base int64, err error) {
-	tail := min(size, eocdLen+maxCommentLen)
-	buf := make([]byte, tail)
-	if _, err := r.ReadAt(buf, size-tail); err != nil && err != io.EOF {
-		return 0, 0, 0, 0, err
-	}
+	// the record ends the file but for a comment, most often empty: it is
+	// looked for in the last KiB, then in all the room a comment may take
 	le := binary.LittleEndian
+	var buf []byte
 	at := -1
-	for i := len(buf) - eocdLen; i >= 0; i-- {
-		if le.Uint32(buf[i:]) == sigEOCD && i+eocdLen+int(le.Uint16(buf[i+20:])) <= len(buf) {
-			at = i
+	for _, tail := range []int64{1 << 10, eocdLen + maxCommentLen} {
+		tail = min(size, tail)
+		buf = make([]byte, tail)
+		if _, err := r.ReadAt(buf, size-tail); err != nil && err != io.EOF {
+			return 0, 0, 0, 0, err
+		}
+		for i := len(buf) - eocdLen; i >= 0 && at < 0; i-- {
+			if le.Uint32(buf[i:]) == sigEOCD && i+eocdLen+int(le.Uint16(buf[i+20:])) <= len(buf) {
+				at = i
+			}
+		}
+		if at >= 0 || tail == size {
 			break
 		}
 	}
 	if at < 0 {
 		return 0, 0, 0, 0, errFormat
 	}
-	eocdOff := size - tail + int64(at)
+	eocdOff := size - int64(len(buf)) + int64(at)
 	rec := buf[at:]
 	count, n, off = uint64(le.Uint16(rec[10:])), int64(le.Uint32(rec[12:])), int64(le.Uint32(rec[16:]))
 	dirEnd := eocdOff
@@ -272,10 +284,15 @@ type tooManyError struct{ count uint64 }
 
 func (e *tooManyError) Error() string { return "too many entries" }
 
+// dirTooLargeError reports a central directory above the limit.
+type dirTooLargeError struct{ size int64 }
+
+func (e *dirTooLargeError) Error() string { return "central directory too large" }
+
 // openEntry returns the decompressed bytes of e, checked against its size
 // and CRC-32 when they are read to the end. base is the offset of the zip
 // data in r (non-zero for a self-extracting zip).
-func openEntry(r io.ReaderAt, size, base int64, e *zipEntry) (io.Reader, error) {
+func openEntry(r io.ReaderAt, size, base int64, e *zipEntry) (*checkReader, error) {
 	var lh [localLen]byte
 	if _, err := r.ReadAt(lh[:], base+e.off); err != nil {
 		return nil, errFormat
@@ -289,45 +306,87 @@ func openEntry(r io.ReaderAt, size, base int64, e *zipEntry) (io.Reader, error) 
 		return nil, errFormat
 	}
 	raw := io.NewSectionReader(r, data, int64(e.csize))
-	var body io.Reader
+	c := &checkReader{r: raw, e: e, h: crc32.NewIEEE()}
 	switch e.method {
 	case methodStore:
-		body = raw
 	case methodDeflate:
-		body = flate.NewReader(bufio.NewReaderSize(raw, 32<<10))
+		c.inf = newInflater(raw)
+		c.r = c.inf.fr
 	default:
 		return nil, errors.ErrUnsupported
 	}
-	return &checkReader{r: body, e: e, h: crc32.NewIEEE()}, nil
+	return c, nil
+}
+
+// inflater is a deflate decoder and its input buffer. They take some 80 KB
+// to make, more than most members of a document hold, so they are kept in
+// a pool for the next member once one is read to its end or closed.
+type inflater struct {
+	br *bufio.Reader
+	fr io.Reader
+}
+
+var inflaters sync.Pool
+
+func newInflater(r io.Reader) *inflater {
+	f, ok := inflaters.Get().(*inflater)
+	if !ok {
+		br := bufio.NewReaderSize(r, 32<<10)
+		return &inflater{br: br, fr: flate.NewReader(br)}
+	}
+	f.br.Reset(r)
+	f.fr.(flate.Resetter).Reset(f.br, nil)
+	return f
 }
 
 // checkReader verifies a member's size and CRC-32 as it is read.
 type checkReader struct {
-	r io.Reader
-	e *zipEntry
-	h hash.Hash32
-	n uint64
+	r   io.Reader // nil once the end was read or the reader closed
+	inf *inflater // the deflate decoder of r, if any
+	e   *zipEntry
+	h   hash.Hash32
+	n   uint64
+	end error // what the end gave, or fs.ErrClosed
 }
 
 var errChecksum = errors.New("checksum error")
 
 func (c *checkReader) Read(p []byte) (int, error) {
+	if c.r == nil {
+		return 0, c.end
+	}
 	n, err := c.r.Read(p)
 	c.h.Write(p[:n])
 	c.n += uint64(n)
 	if c.n > c.e.usize {
 		return 0, errFormat
 	}
-	if err == io.EOF {
-		if c.n != c.e.usize {
-			return n, io.ErrUnexpectedEOF
-		}
-		// a member written with a data descriptor may leave the CRC out
-		if c.e.crc != 0 || c.e.flags&0x8 == 0 {
-			if c.h.Sum32() != c.e.crc {
-				return n, errChecksum
-			}
-		}
+	if err != io.EOF {
+		return n, err
 	}
+	switch {
+	case c.n != c.e.usize:
+		err = io.ErrUnexpectedEOF
+	// a member written with a data descriptor may leave the CRC out
+	case (c.e.crc != 0 || c.e.flags&0x8 == 0) && c.h.Sum32() != c.e.crc:
+		err = errChecksum
+	}
+	c.release(err)
 	return n, err
+}
+
+// Close hands the decoder to the pool; reads after it fail.
+func (c *checkReader) Close() error {
+	if c.r != nil {
+		c.release(fs.ErrClosed)
+	}
+	return nil
+}
+
+// release ends the reads: they return end from now on.
+func (c *checkReader) release(end error) {
+	if c.inf != nil {
+		inflaters.Put(c.inf)
+	}
+	c.r, c.inf, c.end = nil, nil, end
 }

@@ -15,9 +15,8 @@
 //     as [text](url), footnotes and endnotes as [^id] at the end.
 //   - PPTX: "<!-- Slide number: N -->", the title as #, shape text, tables,
 //     "### Notes:".
-//   - XLSX (own reader on archive/zip and encoding/xml) and XLS (own BIFF8
-//     reader): "## Sheet" and a markdown table per sheet, the first row as
-//     header.
+//   - XLSX (own reader on encoding/xml) and XLS (own BIFF8 reader):
+//     "## Sheet" and a markdown table per sheet, the first row as header.
 //   - DOC (own piece-table reader on mscfb): the main text; paragraphs,
 //     table cells as tabs, field codes dropped, field results kept.
 //   - PPT (own record walker on mscfb): slide text, text boxes, notes.
@@ -29,17 +28,19 @@
 //
 // # Limits
 //
-// MaxOutput bytes of text (more is an *errs.Partial); 64 MiB inflated per
-// zip part and 512 MiB per XLSX workbook, 8 MiB per EPUB chapter; HTML
-// (EPUB chapters, HTML saved as .doc or .xls) converted up to 8 MiB and
-// 100,000 start tags, the rest left out (an *errs.Partial); 256 MiB per OLE
-// stream; XML elements nested 256 deep and tags of 1 MiB; RTF groups
-// nested 1024 deep; PDF: 2 Mi objects, 256 Ki entries per array or
-// dictionary, 64 Ki operands of 4 MiB in all between two content
+// MaxOutput bytes of text (more is an *errs.Partial); OOXML and EPUB
+// packages are zips read by package archive, under its limits and checks
+// (entries that overlap are refused) with 4 MiB of zip directory; 64 MiB
+// inflated per zip part and 512 MiB per XLSX workbook, 8 MiB per EPUB
+// chapter; HTML (EPUB chapters, HTML saved as .doc or .xls) converted up to
+// 8 MiB and 100,000 start tags, the rest left out (an *errs.Partial);
+// 256 MiB per OLE stream; XML elements nested 256 deep and tags of 1 MiB;
+// RTF groups nested 1024 deep; PDF: 2 Mi objects, 256 Ki entries per array
+// or dictionary, 64 Ki operands of 4 MiB in all between two content
 // operators, 64 MiB of content per page, 2 MiB per ToUnicode map, 64 MiB
 // per object stream, 1024 saved graphics states; reads fail after
-// MaxDuration. A bound crossed is a TOO_LARGE error (a PDF page over one
-// is left out, see convertPDF).
+// MaxDuration. A bound crossed is a TOO_LARGE error (a PDF page over one is
+// left out, see convertPDF).
 package convert
 
 import (

@@ -445,7 +445,7 @@ func TestDeadline(t *testing.T) {
 
 func TestZipBomb(t *testing.T) {
 	_, err := run(t, ".epub", epubOf(t, "bomb", "<p>"+strings.Repeat("a", 9<<20)+"</p>"))
-	if errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "inflates to more than 8 MiB") {
+	if errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "Archive entry 'OEBPS/text/ch 1.xhtml' decompresses to more than 8.0MB") {
 		t.Fatalf("err = %v (%s), want TOO_LARGE", err, errs.CodeOf(err))
 	}
 }

@@ -3,6 +3,7 @@ package convert
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -50,13 +51,19 @@ func TestHostile(t *testing.T) {
 			return docxWith(t, "<w:p>"+strings.Repeat(`<w:hyperlink r:id="rId9"><w:r><w:t>a</w:t></w:r></w:hyperlink>`, 100<<10)+"</w:p>",
 				map[string]string{"word/_rels/document.xml.rels": rels})
 		}, "", "", "[a](https://example.com/x)[a](https://example.com/x)"},
-		{"docx: 100 Ki empty parts (archive/zip keeps each listed)", ".docx", func(t testing.TB) []byte {
+		{"docx: 100 Ki empty parts (a zip directory of 5 MiB)", ".docx", func(t testing.TB) []byte {
 			parts := make(map[string]string, 100<<10)
 			for i := range 100 << 10 {
 				parts[fmt.Sprint(i)+"/"] = "" // stored, not deflated: a compressor per part took a minute under -race
 			}
 			return docxWith(t, "<w:p/>", parts)
-		}, errs.TooLarge, "the DOCX package's zip directory is over 4 MiB (too many parts)", ""},
+		}, errs.TooLarge, "the DOCX package: its central directory is 5.1MB, more than the limit of 4.0MB", ""},
+		{"docx: two parts over one deflated stream (a zip bomb)", ".docx", func(t testing.TB) []byte {
+			b := docxOf(t, "<w:p/>")
+			last := bytes.LastIndex(b, []byte("PK\x01\x02")) // the central directory's last record
+			binary.LittleEndian.PutUint32(b[last+42:], 0)    // its part's data is now the first part's
+			return b
+		}, errs.TooLarge, "the DOCX package: its entries overlap (entries share compressed data), the mark of a zip bomb", ""},
 		{"doc: an HTML page of 400 Ki links saved as .doc", ".doc", func(testing.TB) []byte {
 			return []byte("<html><body>" + strings.Repeat(`<a href="/x">l</a>`, 400<<10))
 		}, "", "the HTML was cut at 100000 tags (the rest is not shown)", "[l](/x)[l](/x)"},

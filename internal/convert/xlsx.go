@@ -30,12 +30,12 @@ const (
 // TRUE/FALSE, error values and the cached results of formulas. Cells are
 // placed by their references; missing cells are empty.
 //
-// The reader is our own (archive/zip and encoding/xml): every part is
-// capped at maxPart inflated bytes and the workbook at xlsxMaxInflate,
-// worksheets are streamed row by row, reading stops once the sheets hold
-// MaxOutput bytes of text or after xlsxMaxSheets sheets (a closing note
-// counts the others), and a reference or index that points outside the
-// workbook is an error naming the cell.
+// The reader is our own (encoding/xml over package archive's zip reader):
+// every part is capped at maxPart inflated bytes and the workbook at
+// xlsxMaxInflate, worksheets are streamed row by row, reading stops once
+// the sheets hold MaxOutput bytes of text or after xlsxMaxSheets sheets (a
+// closing note counts the others), and a reference or index that points
+// outside the workbook is an error naming the cell.
 //
 // An encrypted workbook is an OLE compound file: it is reported as
 // encrypted. An Excel 97-2003 workbook saved as .xlsx is read as XLS.

@@ -240,7 +240,7 @@ func TestXLSXErrors(t *testing.T) {
 		code   errs.Code
 		want   string // substring of the message
 	}{
-		{"not a zip", func(testing.TB) []byte { return []byte("not a workbook") }, errs.Unsupported, "not a valid XLSX document: zip"},
+		{"not a zip", func(testing.TB) []byte { return []byte("not a workbook") }, errs.Unsupported, "not a valid XLSX document: not a valid zip file"},
 		{"a zip without a workbook part", func(t testing.TB) []byte { return testfs.Zip(testfs.Files(map[string]string{"a.xml": "<a/>"})...) },
 			errs.Unsupported, "missing part xl/workbook.xml"},
 		{"a workbook without sheets", func(t testing.TB) []byte {
@@ -448,7 +448,7 @@ func TestXLSXBounds(t *testing.T) {
 		if err == nil {
 			_, err = b.sheetRows(b.sheets[0].part)
 		}
-		if errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "part xl/worksheets/sheet1.xml inflates to more than 1 MiB") {
+		if errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "Archive entry 'xl/worksheets/sheet1.xml' decompresses to more than 1.0MB") {
 			t.Errorf("err = %v (%s), want TOO_LARGE for the part", err, errs.CodeOf(err))
 		}
 	})

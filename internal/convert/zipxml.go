@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/xml"
@@ -13,6 +12,7 @@ import (
 
 	"golang.org/x/net/html/charset"
 
+	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/errs"
 )
 
@@ -20,54 +20,27 @@ import (
 type pkg struct {
 	ctx    context.Context
 	format string
-	files  map[string]*zip.File
+	zip    *archive.ZipReader
 }
 
-// maxDirBytes bounds the bytes read to open a package, its zip directory
-// for the most part: archive/zip keeps every entry it lists in memory,
-// about 280 bytes for a record of 46 or more in the file, so that a 90 MB
-// file of a million empty entries took 280 MB. No document comes near
-// 4 MiB of directory (some 50,000 parts).
-const maxDirBytes = 4 << 20
+// pkgLimits are the limits of package archive for the zip of a package,
+// but for 4 MiB of zip directory: no document comes near it (some 50,000
+// parts). Each part is capped as it is opened (openCapped).
+var pkgLimits = archive.Limits{MaxDirBytes: 4 << 20}
 
 func openPkg(ctx context.Context, format string, r io.ReaderAt, size int64) (*pkg, error) {
-	dir := &dirReader{r: r, left: maxDirBytes}
-	zr, err := zip.NewReader(dir, size)
-	dir.left = -1 // the parts are read without this bound
-	if errors.Is(err, errDirTooLarge) {
-		return nil, errs.New(errs.TooLarge, "the %s package's zip directory is over %d MiB (too many parts)", format, maxDirBytes>>20)
-	}
-	if err != nil {
+	z, err := archive.OpenZip(r, size, pkgLimits)
+	switch {
+	case errs.CodeOf(err) == errs.TooLarge:
+		return nil, errs.Wrap(errs.TooLarge, err, "the %s package: %v", format, err)
+	case err != nil:
 		return nil, malformed(format, err)
 	}
-	p := &pkg{ctx: ctx, format: format, files: make(map[string]*zip.File, len(zr.File))}
-	for _, f := range zr.File {
-		p.files[strings.TrimPrefix(f.Name, "/")] = f
-	}
-	return p, nil
-}
-
-var errDirTooLarge = errors.New("zip directory too large")
-
-// dirReader reads from r until left bytes have been read, then fails with
-// errDirTooLarge; a negative left means no bound.
-type dirReader struct {
-	r    io.ReaderAt
-	left int64
-}
-
-func (d *dirReader) ReadAt(p []byte, off int64) (int, error) {
-	if d.left >= 0 {
-		if int64(len(p)) > d.left {
-			return 0, errDirTooLarge
-		}
-		d.left -= int64(len(p))
-	}
-	return d.r.ReadAt(p, off)
+	return &pkg{ctx: ctx, format: format, zip: z}, nil
 }
 
 // has reports whether the package holds name.
-func (p *pkg) has(name string) bool { _, ok := p.files[name]; return ok }
+func (p *pkg) has(name string) bool { return p.zip.Has(name) }
 
 // open opens a part, capped at maxPart inflated bytes.
 func (p *pkg) open(name string) (io.ReadCloser, error) {
@@ -76,26 +49,28 @@ func (p *pkg) open(name string) (io.ReadCloser, error) {
 
 // openCapped opens a part, capped at limit inflated bytes.
 func (p *pkg) openCapped(name string, limit int64) (io.ReadCloser, error) {
-	f, ok := p.files[name]
-	if !ok {
-		return nil, malformed(p.format, fmt.Errorf("missing part %s", name))
+	if !p.has(name) {
+		return nil, malformed(p.format, errMissing(name))
 	}
-	rc, err := f.Open()
+	rc, err := p.zip.Open(p.ctx, name, limit)
 	if err != nil {
-		return nil, malformed(p.format, fmt.Errorf("part %s: %w", name, err))
+		return nil, p.partErr(name, err)
 	}
-	return struct {
-		io.Reader
-		io.Closer
-	}{&capReader{r: rc, n: limit, limit: limit, name: name}, rc}, nil
+	return rc, nil
 }
 
+// partErr reports an error met reading a part. The zip reader's errors
+// name the part and keep their code: TOO_LARGE past the part's cap,
+// UNSUPPORTED for a part it cannot read (corrupt, encrypted), reported as
+// a malformed document. Others (XML syntax) are a malformed document too.
 func (p *pkg) partErr(name string, err error) error {
-	var ce *capError
-	if errors.As(err, &ce) {
-		return errs.Wrap(errs.TooLarge, err, "%v", err)
+	switch errs.CodeOf(err) {
+	case errs.Unsupported:
+		return malformed(p.format, err)
+	case errs.Internal:
+		return malformed(p.format, fmt.Errorf("part %s: %w", name, err))
 	}
-	return malformed(p.format, fmt.Errorf("part %s: %w", name, err))
+	return err
 }
 
 // Bounds of the XML walked: elements nested deeper than maxXMLDepth, or
@@ -282,35 +257,6 @@ func attr(e xml.StartElement, local string) string {
 		}
 	}
 	return ""
-}
-
-// capError reports a part larger than maxPart once inflated.
-type capError struct {
-	name  string
-	limit int64
-}
-
-func (e *capError) Error() string {
-	return fmt.Sprintf("part %s inflates to more than %d MiB", e.name, e.limit>>20)
-}
-
-type capReader struct {
-	r     io.Reader
-	n     int64
-	limit int64
-	name  string
-}
-
-func (c *capReader) Read(b []byte) (int, error) {
-	if c.n <= 0 {
-		return 0, &capError{c.name, c.limit}
-	}
-	if int64(len(b)) > c.n {
-		b = b[:c.n]
-	}
-	n, err := c.r.Read(b)
-	c.n -= int64(n)
-	return n, err
 }
 
 // mdTable renders rows as a markdown table, the first row as the header.
