@@ -1,6 +1,7 @@
 package scout
 
 import (
+	"cmp"
 	"context"
 	"io/fs"
 	"time"
@@ -130,12 +131,14 @@ type FindRequest struct {
 	// PruneDirs are directory names never entered, e.g. "node_modules"
 	// (given to Operations as GlobOptions.Ignore). nil prunes nothing.
 	PruneDirs []string `json:"prune_dirs,omitempty"`
-	// Kind selects files, directories or both (the zero value).
+	// Kind selects files, directories or both (the zero value). A value
+	// other than the named ones is a CodeInvalidParam error.
 	Kind EntryKind `json:"kind,omitempty"`
 	// Exclude are globs of entries to leave out; one without '/' matches a
 	// base name at any depth. nil leaves nothing out.
 	Exclude []string `json:"exclude,omitempty"`
-	// Order is the result order; the zero value is newest first.
+	// Order is the result order; the zero value is newest first. A value
+	// other than the named ones is a CodeInvalidParam error.
 	Order FindOrder `json:"order,omitempty"`
 	// Limit caps the entries returned. 0 means DefaultFindLimit (200);
 	// negative means no cap.
@@ -178,10 +181,14 @@ type FindResult struct {
 	Skipped      map[SkipReason]int `json:"skipped,omitempty"`       // entries left out, by reason
 }
 
-// Find lists the entries matching the request. A bad pattern, a missing or
-// escaping base path and cancellation are errors; everything else (limits,
-// timeouts, unreadable directories) is reported in the result.
+// Find lists the entries matching the request. A bad pattern, Kind or
+// Order, a missing or escaping base path and cancellation are errors;
+// everything else (limits, timeouts, unreadable directories) is reported
+// in the result.
 func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error) {
+	if err := cmp.Or(entryKinds.check(req.Kind), findOrders.check(req.Order)); err != nil {
+		return nil, err
+	}
 	fsys, root, release, err := f.open()
 	if err != nil {
 		return nil, err

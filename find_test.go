@@ -126,25 +126,28 @@ func TestFind(t *testing.T) {
 
 func TestFindErrors(t *testing.T) {
 	tests := []struct {
-		name     string
-		patterns []string
-		code     scout.Code
-		reason   string
+		name   string
+		req    scout.FindRequest
+		code   scout.Code
+		reason string
 	}{
-		{"missing", []string{"nope"}, scout.CodeNotFound, "a single missing path"},
-		{"all-missing", []string{"nope", "gone/*.go"}, scout.CodeNotFound, "every entry missing"},
-		{"outside", []string{"../x"}, scout.CodeAccessDenied, ".. above the root"},
-		{"absolute", []string{"/etc/passwd"}, scout.CodeAccessDenied, "absolute path outside the root"},
-		{"not-dir", []string{"go.mod/*.go"}, scout.CodeInvalidParam, "a glob below a file"},
-		{"bad-glob", []string{"internal/{a"}, scout.CodeInvalidParam, "unclosed brace"},
-		{"empty", []string{" "}, scout.CodeInvalidParam, "blank pattern"},
-		{"nul", []string{"a\x00b"}, scout.CodeInvalidParam, "NUL byte"},
+		{"missing", scout.FindRequest{Patterns: []string{"nope"}}, scout.CodeNotFound, "a single missing path"},
+		{"all-missing", scout.FindRequest{Patterns: []string{"nope", "gone/*.go"}}, scout.CodeNotFound, "every entry missing"},
+		{"outside", scout.FindRequest{Patterns: []string{"../x"}}, scout.CodeAccessDenied, ".. above the root"},
+		{"absolute", scout.FindRequest{Patterns: []string{"/etc/passwd"}}, scout.CodeAccessDenied, "absolute path outside the root"},
+		{"not-dir", scout.FindRequest{Patterns: []string{"go.mod/*.go"}}, scout.CodeInvalidParam, "a glob below a file"},
+		{"bad-glob", scout.FindRequest{Patterns: []string{"internal/{a"}}, scout.CodeInvalidParam, "unclosed brace"},
+		{"empty", scout.FindRequest{Patterns: []string{" "}}, scout.CodeInvalidParam, "blank pattern"},
+		{"nul", scout.FindRequest{Patterns: []string{"a\x00b"}}, scout.CodeInvalidParam, "NUL byte"},
+		{"kind", scout.FindRequest{Kind: scout.DirsOnly + 1}, scout.CodeInvalidParam, "a Kind that names no kind was read as files only"},
+		{"negative-kind", scout.FindRequest{Kind: -1}, scout.CodeInvalidParam, "a negative Kind"},
+		{"order", scout.FindRequest{Order: scout.TreeOrder + 1}, scout.CodeInvalidParam, "an Order that names no order"},
 	}
 	for wsName, ws := range workspaces(t, findFixture()) {
 		for _, tt := range tests {
 			t.Run(wsName+"/"+tt.name, func(t *testing.T) {
 				f := scout.Finder{Workspace: ws}
-				_, err := f.Find(context.Background(), scout.FindRequest{Patterns: tt.patterns})
+				_, err := f.Find(context.Background(), tt.req)
 				if scout.CodeOf(err) != tt.code {
 					t.Fatalf("err = %v (code %q), want code %s (%s)", err, scout.CodeOf(err), tt.code, tt.reason)
 				}
