@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout/internal/find"
+	"github.com/scoutkit/scout/internal/pathutil"
 )
 
 // Finder discovers paths by glob. Its zero value finds in the current
@@ -14,7 +15,9 @@ import (
 type Finder struct {
 	Workspace
 	// Operations routes discovery to the host (a remote workspace, an index)
-	// instead of walking FS. nil means walk FS.
+	// instead of walking FS. nil means walk FS. With Operations and no FS,
+	// no OS directory is opened: Root (default the current directory) only
+	// places absolute input paths, and may name a remote directory.
 	Operations FindOperations
 	// Resolvers resolve internal URLs given in FindRequest.Patterns, by
 	// scheme, as Searcher.Resolvers do: a URL stands for its backing file;
@@ -189,7 +192,7 @@ func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 	if err := cmp.Or(entryKinds.check(req.Kind), findOrders.check(req.Order)); err != nil {
 		return nil, err
 	}
-	fsys, root, release, err := f.open()
+	fsys, root, release, err := f.tree()
 	if err != nil {
 		return nil, err
 	}
@@ -215,6 +218,17 @@ func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 		}
 	}
 	return r, nil
+}
+
+// tree is the workspace a find runs on. Through Operations with no FS, no
+// OS directory is opened: Root only places absolute input paths, and may
+// name a directory of a remote workspace.
+func (f *Finder) tree() (fs.FS, string, func(), error) {
+	if f.Operations == nil || f.FS != nil {
+		return f.open()
+	}
+	root, err := pathutil.AbsRoot(f.Root)
+	return nil, root, func() {}, exportErr(err)
 }
 
 // internal turns the request into the internal one, with defaults.

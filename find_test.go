@@ -331,6 +331,26 @@ func TestFindOperations(t *testing.T) {
 	}
 }
 
+// TestFindOperationsRemoteRoot: a Finder with Operations and no FS opens
+// no OS directory, so its Root may be a directory of the remote workspace
+// that does not exist here; it places absolute inputs.
+func TestFindOperationsRemoteRoot(t *testing.T) {
+	ops := &fakeOps{paths: []string{"src/a.go", "src/b.go"}}
+	remote := filepath.Join(t.TempDir(), "remote", "proj") // not on this machine
+	f := scout.Finder{Workspace: scout.Workspace{Root: remote}, Operations: ops}
+	for _, p := range []string{"src/**/*.go", remote + "/src/**/*.go"} {
+		res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{p}, Order: scout.ByPath})
+		if assert.NoError(t, err, "%s: the remote root was opened on this machine", p) {
+			assert.Equal(t, []string{"src/a.go", "src/b.go"}, paths(res), p)
+		}
+	}
+	_, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"/elsewhere/src/*.go"}})
+	assert.Equal(t, scout.CodeAccessDenied, scout.CodeOf(err), "an absolute path outside the remote root")
+	local := scout.Finder{Workspace: scout.Workspace{Root: remote}}
+	_, err = local.Find(context.Background(), scout.FindRequest{})
+	assert.Equal(t, scout.CodeNotFound, scout.CodeOf(err), "without Operations the root is opened, and a missing one is an error")
+}
+
 // TestFindOperationsLimit: Operations.Glob is asked for at most the limit,
 // so an answer of that many paths may stand for more: the result says the
 // limit was reached. A shorter answer is complete; a longer one is cut.
