@@ -33,7 +33,8 @@ type Image struct {
 	Data []byte `json:"data"` // the encoded file bytes
 }
 
-// Stats are the counters of a call. Zero fields are omitted, except TimeMS.
+// Stats are the counters of a call. Zero fields are omitted, except TimeMS
+// and Matched, which the JSON always holds.
 type Stats struct {
 	TimeMS  int64 `json:"time_ms"`
 	Matched int   `json:"matched"`           // results returned: paths, matching lines or files, by tool

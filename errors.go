@@ -20,7 +20,7 @@ const (
 	CodeInvalidParam Code = "INVALID_PARAM"  // the request is malformed: fix the named field
 	CodeNotFound     Code = "NOT_FOUND"      // a path, member, table or row does not exist
 	CodeAccessDenied Code = "ACCESS_DENIED"  // the path lies outside the root
-	CodeTimeout      Code = "TIMEOUT"        // a deadline passed before any result was found
+	CodeTimeout      Code = "TIMEOUT"        // the context's deadline passed, or a time limit of Scout's own (a fetch, a query, a breaker that found nothing)
 	CodeInternal     Code = "INTERNAL_ERROR" // an I/O failure or a bug
 	CodeCanceled     Code = "CANCELED"       // the caller's context was canceled
 	CodeUnsupported  Code = "UNSUPPORTED"    // the input is of a kind Scout cannot read

@@ -1,11 +1,13 @@
 package scout
 
 import (
+	"cmp"
 	"context"
 	"io/fs"
 	"time"
 
 	"github.com/scoutkit/scout/internal/find"
+	"github.com/scoutkit/scout/internal/pathutil"
 )
 
 // Finder discovers paths by glob. Its zero value finds in the current
@@ -13,7 +15,9 @@ import (
 type Finder struct {
 	Workspace
 	// Operations routes discovery to the host (a remote workspace, an index)
-	// instead of walking FS. nil means walk FS.
+	// instead of walking FS. nil means walk FS. With Operations and no FS,
+	// no OS directory is opened: Root (default the current directory) only
+	// places absolute input paths, and may name a remote directory.
 	Operations FindOperations
 	// Resolvers resolve internal URLs given in FindRequest.Patterns, by
 	// scheme, as Searcher.Resolvers do: a URL stands for its backing file;
@@ -130,12 +134,14 @@ type FindRequest struct {
 	// PruneDirs are directory names never entered, e.g. "node_modules"
 	// (given to Operations as GlobOptions.Ignore). nil prunes nothing.
 	PruneDirs []string `json:"prune_dirs,omitempty"`
-	// Kind selects files, directories or both (the zero value).
+	// Kind selects files, directories or both (the zero value). A value
+	// other than the named ones is a CodeInvalidParam error.
 	Kind EntryKind `json:"kind,omitempty"`
 	// Exclude are globs of entries to leave out; one without '/' matches a
 	// base name at any depth. nil leaves nothing out.
 	Exclude []string `json:"exclude,omitempty"`
-	// Order is the result order; the zero value is newest first.
+	// Order is the result order; the zero value is newest first. A value
+	// other than the named ones is a CodeInvalidParam error.
 	Order FindOrder `json:"order,omitempty"`
 	// Limit caps the entries returned. 0 means DefaultFindLimit (200);
 	// negative means no cap.
@@ -178,11 +184,15 @@ type FindResult struct {
 	Skipped      map[SkipReason]int `json:"skipped,omitempty"`       // entries left out, by reason
 }
 
-// Find lists the entries matching the request. A bad pattern, a missing or
-// escaping base path and cancellation are errors; everything else (limits,
-// timeouts, unreadable directories) is reported in the result.
+// Find lists the entries matching the request. A bad pattern, Kind or
+// Order, a missing or escaping base path and cancellation are errors;
+// everything else (limits, timeouts, unreadable directories) is reported
+// in the result.
 func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error) {
-	fsys, root, release, err := f.open()
+	if err := cmp.Or(entryKinds.check(req.Kind), findOrders.check(req.Order)); err != nil {
+		return nil, err
+	}
+	fsys, root, release, err := f.tree()
 	if err != nil {
 		return nil, err
 	}
@@ -208,6 +218,17 @@ func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 		}
 	}
 	return r, nil
+}
+
+// tree is the workspace a find runs on. Through Operations with no FS, no
+// OS directory is opened: Root only places absolute input paths, and may
+// name a directory of a remote workspace.
+func (f *Finder) tree() (fs.FS, string, func(), error) {
+	if f.Operations == nil || f.FS != nil {
+		return f.open()
+	}
+	root, err := pathutil.AbsRoot(f.Root)
+	return nil, root, func() {}, exportErr(err)
 }
 
 // internal turns the request into the internal one, with defaults.

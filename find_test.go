@@ -126,25 +126,28 @@ func TestFind(t *testing.T) {
 
 func TestFindErrors(t *testing.T) {
 	tests := []struct {
-		name     string
-		patterns []string
-		code     scout.Code
-		reason   string
+		name   string
+		req    scout.FindRequest
+		code   scout.Code
+		reason string
 	}{
-		{"missing", []string{"nope"}, scout.CodeNotFound, "a single missing path"},
-		{"all-missing", []string{"nope", "gone/*.go"}, scout.CodeNotFound, "every entry missing"},
-		{"outside", []string{"../x"}, scout.CodeAccessDenied, ".. above the root"},
-		{"absolute", []string{"/etc/passwd"}, scout.CodeAccessDenied, "absolute path outside the root"},
-		{"not-dir", []string{"go.mod/*.go"}, scout.CodeInvalidParam, "a glob below a file"},
-		{"bad-glob", []string{"internal/{a"}, scout.CodeInvalidParam, "unclosed brace"},
-		{"empty", []string{" "}, scout.CodeInvalidParam, "blank pattern"},
-		{"nul", []string{"a\x00b"}, scout.CodeInvalidParam, "NUL byte"},
+		{"missing", scout.FindRequest{Patterns: []string{"nope"}}, scout.CodeNotFound, "a single missing path"},
+		{"all-missing", scout.FindRequest{Patterns: []string{"nope", "gone/*.go"}}, scout.CodeNotFound, "every entry missing"},
+		{"outside", scout.FindRequest{Patterns: []string{"../x"}}, scout.CodeAccessDenied, ".. above the root"},
+		{"absolute", scout.FindRequest{Patterns: []string{"/etc/passwd"}}, scout.CodeAccessDenied, "absolute path outside the root"},
+		{"not-dir", scout.FindRequest{Patterns: []string{"go.mod/*.go"}}, scout.CodeInvalidParam, "a glob below a file"},
+		{"bad-glob", scout.FindRequest{Patterns: []string{"internal/{a"}}, scout.CodeInvalidParam, "unclosed brace"},
+		{"empty", scout.FindRequest{Patterns: []string{" "}}, scout.CodeInvalidParam, "blank pattern"},
+		{"nul", scout.FindRequest{Patterns: []string{"a\x00b"}}, scout.CodeInvalidParam, "NUL byte"},
+		{"kind", scout.FindRequest{Kind: scout.DirsOnly + 1}, scout.CodeInvalidParam, "a Kind that names no kind was read as files only"},
+		{"negative-kind", scout.FindRequest{Kind: -1}, scout.CodeInvalidParam, "a negative Kind"},
+		{"order", scout.FindRequest{Order: scout.TreeOrder + 1}, scout.CodeInvalidParam, "an Order that names no order"},
 	}
 	for wsName, ws := range workspaces(t, findFixture()) {
 		for _, tt := range tests {
 			t.Run(wsName+"/"+tt.name, func(t *testing.T) {
 				f := scout.Finder{Workspace: ws}
-				_, err := f.Find(context.Background(), scout.FindRequest{Patterns: tt.patterns})
+				_, err := f.Find(context.Background(), tt.req)
 				if scout.CodeOf(err) != tt.code {
 					t.Fatalf("err = %v (code %q), want code %s (%s)", err, scout.CodeOf(err), tt.code, tt.reason)
 				}
@@ -326,6 +329,26 @@ func TestFindOperations(t *testing.T) {
 	if _, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"nope/*.go"}}); scout.CodeOf(err) != scout.CodeNotFound {
 		t.Errorf("missing base through Operations: err %v, want NOT_FOUND", err)
 	}
+}
+
+// TestFindOperationsRemoteRoot: a Finder with Operations and no FS opens
+// no OS directory, so its Root may be a directory of the remote workspace
+// that does not exist here; it places absolute inputs.
+func TestFindOperationsRemoteRoot(t *testing.T) {
+	ops := &fakeOps{paths: []string{"src/a.go", "src/b.go"}}
+	remote := filepath.Join(t.TempDir(), "remote", "proj") // not on this machine
+	f := scout.Finder{Workspace: scout.Workspace{Root: remote}, Operations: ops}
+	for _, p := range []string{"src/**/*.go", remote + "/src/**/*.go"} {
+		res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{p}, Order: scout.ByPath})
+		if assert.NoError(t, err, "%s: the remote root was opened on this machine", p) {
+			assert.Equal(t, []string{"src/a.go", "src/b.go"}, paths(res), p)
+		}
+	}
+	_, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"/elsewhere/src/*.go"}})
+	assert.Equal(t, scout.CodeAccessDenied, scout.CodeOf(err), "an absolute path outside the remote root")
+	local := scout.Finder{Workspace: scout.Workspace{Root: remote}}
+	_, err = local.Find(context.Background(), scout.FindRequest{})
+	assert.Equal(t, scout.CodeNotFound, scout.CodeOf(err), "without Operations the root is opened, and a missing one is an error")
 }
 
 // TestFindOperationsLimit: Operations.Glob is asked for at most the limit,

@@ -76,9 +76,12 @@ type SkippedPath struct {
 // names, used by String, MarshalText and UnmarshalText.
 type enum[T ~int] []string
 
+// valid reports whether v has a name.
+func (e enum[T]) valid(v T) bool { return v >= 0 && int(v) < len(e)-1 }
+
 // name returns v's name, or its number when it has none.
 func (e enum[T]) name(v T) string {
-	if v >= 0 && int(v) < len(e)-1 {
+	if e.valid(v) {
 		return e[v+1]
 	}
 	return strconv.Itoa(int(v))
@@ -98,6 +101,20 @@ func (e enum[T]) parse(b []byte, v *T) error {
 			return nil
 		}
 	}
+	return e.invalid("'" + errs.Echo(s) + "'")
+}
+
+// check returns nil when v is one of the named values, and otherwise the
+// CodeInvalidParam error of a request field set to a number out of range.
+func (e enum[T]) check(v T) error {
+	if e.valid(v) {
+		return nil
+	}
+	return e.invalid(strconv.Itoa(int(v)))
+}
+
+// invalid is the error of a value, as quoted, that names no value.
+func (e enum[T]) invalid(quoted string) error {
 	names := e[1:]
-	return &Error{Code: CodeInvalidParam, Message: "Invalid " + e[0] + " '" + errs.Echo(s) + "': use " + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1] + "."}
+	return &Error{Code: CodeInvalidParam, Message: "Invalid " + e[0] + " " + quoted + ": use " + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1] + "."}
 }

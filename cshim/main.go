@@ -45,7 +45,9 @@ package main
 //   scout_call with the host's settings, a JSON object (NULL or "" = {}):
 //     "style": "hashline" (default) | "numbered" | "plain"
 //                           line style of search and read text: N:text
-//                           under a ¶path#TAG header, N|text, or the text
+//                           under ¶path#TAG or "# path#TAG" headings,
+//                           N|text, or plain (N|text in search, the text
+//                           alone in read)
 //     "context_before": N   pi search lines before a match (default 1, 0 none)
 //     "context_after": N    pi search lines after a match (default 3, 0 none)
 //     "read_limit": N       pi read default line limit (default 300, max 3000)

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/envelope"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/pathutil"
@@ -50,7 +51,8 @@ type Config struct {
 	// Style is the line style of pi search and read text: "hashline"
 	// (default when ""), "numbered" or "plain", as the format package
 	// describes them, except that search keeps its line numbers in the
-	// plain style ("*5|text"), as pi's plain mode does.
+	// plain style ("*5|text"), as pi's plain mode does. Any other value
+	// makes every call an INVALID_PARAM error.
 	Style string
 	// ContextBefore and ContextAfter are the pi search context lines.
 	// 0 means the defaults (1 before, 3 after); a negative value means none.
@@ -144,7 +146,17 @@ func (c *Config) open() (fs.FS, scout.Workspace, func(), error) {
 	return fsys, scout.Workspace{FS: fsys, Root: searchRoot(c)}, release, nil
 }
 
-func (c *Config) hashline() bool { return c.Style == "" || c.Style == "hashline" }
+func (c *Config) hashline() bool { return c.Style == "" || c.Style == format.StyleHashline }
+
+// check reports a setting that names nothing, which would otherwise render
+// the text in no documented style.
+func (c *Config) check() error {
+	switch c.Style {
+	case "", format.StyleHashline, format.StyleNumbered, format.StylePlain:
+		return nil
+	}
+	return errs.New(errs.InvalidParam, "The host's Config.Style is %q: set \"hashline\", \"numbered\" or \"plain\" (\"\" means hashline).", errs.Echo(c.Style))
+}
 
 // Tool is one agent-facing tool.
 type Tool struct {
@@ -295,6 +307,9 @@ func (t *Tool) call(ctx context.Context, c Config, arguments []byte) (env *scout
 			env.Context.ParamsInput = validOrNull(params)
 		}
 	}()
+	if err := c.check(); err != nil {
+		return envelope.Error(err, params)
+	}
 	a, err := parseArgs(arguments, t.fields)
 	if err != nil {
 		return envelope.Error(err, params)

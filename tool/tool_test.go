@@ -49,6 +49,33 @@ func TestCallBadInput(t *testing.T) {
 	}
 }
 
+func TestCallConfigStyle(t *testing.T) {
+	fsys := fstest.MapFS{"a.go": {Data: []byte("package a\n")}}
+	tests := []struct {
+		style  string
+		ok     bool
+		reason string
+	}{
+		{"", true, "the default, hashline"},
+		{"hashline", true, "named"},
+		{"numbered", true, "named"},
+		{"plain", true, "named"},
+		{"Plain", false, "styles are lower case; it rendered lines in no documented style"},
+		{"bogus", false, "a style that names nothing rendered \"1:text\" without a header"},
+	}
+	for _, tt := range tests {
+		for _, call := range [][3]string{{"pi", "read", `{"path": "a.go"}`}, {"pi", "search", `{"pattern": "a", "paths": ["."]}`}, {"amplifier", "grep", `{"pattern": "a"}`}} {
+			env := Call(context.Background(), Config{FS: fsys, Style: tt.style}, call[0], call[1], []byte(call[2]))
+			if got := env.Status != scout.StatusError; got != tt.ok {
+				t.Errorf("Style %q, %s/%s: status %s %q (%s)", tt.style, call[0], call[1], env.Status, env.Text, tt.reason)
+			}
+			if !tt.ok && (env.Error == nil || env.Error.Code != scout.CodeInvalidParam || !strings.Contains(env.Text, "Config.Style")) {
+				t.Errorf("Style %q, %s/%s: error %+v, want INVALID_PARAM naming Config.Style", tt.style, call[0], call[1], env.Error)
+			}
+		}
+	}
+}
+
 func TestCallRecoversPanics(t *testing.T) {
 	define("test-panic", "boom", "panics", func(context.Context, *Config, *struct{}) (*scout.Envelope, error) { panic("kaboom") })
 	boom := builders[len(builders)-1].make(true)

@@ -172,7 +172,7 @@ func (s *settings) rootFlag(f *flags) {
 var styles = []string{format.StyleHashline, format.StyleNumbered, format.StylePlain}
 
 func (s *settings) styleFlag(f *flags) {
-	f.StringVar(&s.cfg.Style, "style", format.StyleHashline, "line `STYLE` of search and read text: hashline (N:text under a ¶path#TAG header), numbered (N|text) or plain (pi's plain mode: N|text in search, the text alone in read) (default hashline)")
+	f.StringVar(&s.cfg.Style, "style", format.StyleHashline, "line `STYLE` of search and read text: hashline (N:text under ¶path#TAG or \"# path#TAG\" headings), numbered (N|text) or plain (pi's plain mode: N|text in search, the text alone in read) (default hashline)")
 }
 
 func (s *settings) contextFlags(f *flags) {

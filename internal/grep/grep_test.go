@@ -55,8 +55,20 @@ func TestCompileErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Compile(Options{Pattern: "a", LineRanges: [][2]int{{0, 3}}}); errs.CodeOf(err) != errs.InvalidParam {
-		t.Errorf("line range starting at 0: got %v, want INVALID_PARAM", err)
+	for _, tt := range []struct {
+		r      [2]int
+		reason string
+	}{
+		{[2]int{0, 3}, "lines are numbered from 1"},
+		{[2]int{5, 2}, "the end before the start: read as an empty range, the search found nothing"},
+		{[2]int{5, -1}, "a negative end: 0 is the open end"},
+	} {
+		if _, err := Compile(Options{Pattern: "a", LineRanges: [][2]int{{1, 2}, tt.r}}); errs.CodeOf(err) != errs.InvalidParam {
+			t.Errorf("line range %v: got %v, want INVALID_PARAM (%s)", tt.r, err, tt.reason)
+		}
+	}
+	if _, err := Compile(Options{Pattern: "a", LineRanges: [][2]int{{3, 3}, {7, 0}}}); err != nil {
+		t.Errorf("a one-line range and an open one: %v", err)
 	}
 }
 

@@ -62,8 +62,9 @@ type Options struct {
 	FirstOnly bool
 	// LineRanges, when non-empty, restricts matches to lines inside these
 	// inclusive 1-based [first, last] ranges; context lines outside them
-	// are dropped too. A range with last < first is empty; last <= 0 means
-	// "to the end of the file".
+	// are dropped too. last 0 means "to the end of the file"; a first
+	// below 1, or a last other than 0 below first, is an INVALID_PARAM
+	// error.
 	LineRanges [][2]int
 	// BinaryScan is the size of the window at the start of a file in which
 	// a NUL byte marks the file binary and skips it; a NUL after the window
@@ -108,8 +109,11 @@ func Compile(o Options) (*Matcher, error) {
 		o.BinaryScan = DefaultBinaryScan
 	}
 	for _, r := range o.LineRanges {
-		if r[0] < 1 {
+		switch {
+		case r[0] < 1:
 			return nil, errs.New(errs.InvalidParam, "Invalid line range %d-%d: lines are numbered from 1", r[0], r[1])
+		case r[1] != 0 && r[1] < r[0]:
+			return nil, errs.New(errs.InvalidParam, "Invalid line range %d-%d: the end must be at least the start (or 0: to the end of the file)", r[0], r[1])
 		}
 	}
 	tree, err := parse(o)
@@ -279,20 +283,15 @@ func EscapeParens(pattern string) string {
 	return b.String()
 }
 
-// normRanges sorts and merges the line ranges; an open end becomes
-// maxInt and empty ranges are dropped.
+// normRanges sorts and merges the line ranges, which Compile checked; an
+// open end becomes maxInt.
 func normRanges(in [][2]int) [][2]int {
 	var out [][2]int
 	for _, r := range in {
-		if r[1] <= 0 {
+		if r[1] == 0 {
 			r[1] = int(^uint(0) >> 1)
 		}
-		if r[1] >= r[0] {
-			out = append(out, r)
-		}
-	}
-	if len(in) > 0 && len(out) == 0 {
-		return [][2]int{{1, 0}} // all ranges empty: nothing can match
+		out = append(out, r)
 	}
 	for i := 1; i < len(out); i++ { // insertion sort: lists are tiny
 		for j := i; j > 0 && out[j][0] < out[j-1][0]; j-- {

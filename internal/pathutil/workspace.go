@@ -24,23 +24,33 @@ func Open(fsys fs.FS, root string) (fs.FS, string, func(), error) {
 		}
 		return fsys, root, func() {}, nil
 	}
-	dir := root
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, "", nil, &errs.Error{Code: errs.Internal, Message: "cannot determine the current directory: " + err.Error(), Err: err}
-		}
-		dir = wd
-	}
-	abs, err := filepath.Abs(dir)
+	abs, err := AbsRoot(root)
 	if err != nil {
-		return nil, "", nil, &errs.Error{Code: errs.InvalidParam, Message: "invalid root " + dir + ": " + err.Error(), Err: err}
+		return nil, "", nil, err
 	}
 	osfs, closeFn, err := fsx.OpenDir(abs)
 	if err != nil {
 		return nil, "", nil, &errs.Error{Code: errs.NotFound, Path: abs, Message: "Root directory '" + abs + "' cannot be opened: " + err.Error(), Err: err}
 	}
 	return osfs, abs, closeFn, nil
+}
+
+// AbsRoot returns the absolute form of the OS directory root ("" is the
+// current directory) without opening it.
+func AbsRoot(root string) (string, error) {
+	dir := root
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", &errs.Error{Code: errs.Internal, Message: "cannot determine the current directory: " + err.Error(), Err: err}
+		}
+		dir = wd
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", &errs.Error{Code: errs.InvalidParam, Message: "invalid root " + dir + ": " + err.Error(), Err: err}
+	}
+	return abs, nil
 }
 
 // Stat returns the FileInfo of the FS path p with symlinks followed, once
