@@ -107,10 +107,8 @@ func Compile(o Options) (*Matcher, error) {
 	if o.BinaryScan == 0 {
 		o.BinaryScan = DefaultBinaryScan
 	}
-	for _, r := range o.LineRanges {
-		if r[0] < 1 {
-			return nil, errs.New(errs.InvalidParam, "Invalid line range %d-%d: lines are numbered from 1", r[0], r[1])
-		}
+	if err := checkRanges(o.LineRanges); err != nil {
+		return nil, err
 	}
 	tree, err := parse(o)
 	if err != nil {
@@ -277,6 +275,30 @@ func EscapeParens(pattern string) string {
 		}
 	}
 	return b.String()
+}
+
+// WithRanges returns a copy of m that keeps only the lines inside ranges, as
+// Options.LineRanges does, sharing m's compiled pattern: a file searched
+// with its own ranges costs no compilation. nil ranges means every line.
+// The error is Compile's for a range that starts before line 1.
+func (m *Matcher) WithRanges(ranges [][2]int) (*Matcher, error) {
+	if err := checkRanges(ranges); err != nil {
+		return nil, err
+	}
+	c := *m
+	c.opts.LineRanges = ranges
+	c.ranges = normRanges(ranges)
+	return &c, nil
+}
+
+// checkRanges rejects a line range that starts before line 1.
+func checkRanges(ranges [][2]int) error {
+	for _, r := range ranges {
+		if r[0] < 1 {
+			return errs.New(errs.InvalidParam, "Invalid line range %d-%d: lines are numbered from 1", r[0], r[1])
+		}
+	}
+	return nil
 }
 
 // normRanges sorts and merges the line ranges; an open end becomes
