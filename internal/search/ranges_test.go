@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scoutkit/scout/internal/errs"
-	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/testfs"
 )
@@ -57,15 +56,8 @@ func TestEntryRanges(t *testing.T) {
 		{[]string{"a.zip:m.txt:3", "top.txt"}, nil, map[string]string{"a.zip:m.txt": "3m", "top.txt": "1m"}, false, "an archive member with a range among other paths"},
 		{[]string{"a.zip:m.txt:3", "a.zip"}, nil, map[string]string{"a.zip:m.txt": "1m 2c 3m"}, false, "a member also held by its archive entry is searched whole"},
 	}
-	for _, tree := range testfs.Trees(t, rangesTree()) {
+	for _, tree := range openTrees(t, rangesTree()) {
 		fsys, root := tree.FS, tree.Root
-		if fsys == nil {
-			var release func()
-			var err error
-			fsys, release, err = fsx.OpenDir(root)
-			require.NoError(t, err)
-			defer release()
-		}
 		for _, tt := range tests {
 			for _, exhaustive := range []bool{false, true} {
 				req := Request{Paths: tt.entries, Grep: grep.Options{Pattern: "needle", Before: 1, After: 1, LineRanges: tt.lines},
@@ -122,15 +114,8 @@ func TestEntryRangesErrors(t *testing.T) {
 		{[]string{"nope.ts"}, [][2]int{{3, 4}}, errs.NotFound, "Path not found for line-range selector: nope.ts"},
 		{[]string{"src/a.ts"}, [][2]int{{0, 4}}, errs.InvalidParam, "Invalid line range 0-4: lines are numbered from 1"},
 	}
-	for _, tree := range testfs.Trees(t, rangesTree()) {
+	for _, tree := range openTrees(t, rangesTree()) {
 		fsys, root := tree.FS, tree.Root
-		if fsys == nil {
-			var release func()
-			var err error
-			fsys, release, err = fsx.OpenDir(root)
-			require.NoError(t, err)
-			defer release()
-		}
 		for _, tt := range tests {
 			_, err := Run(context.Background(), fsys, root, Request{Paths: tt.entries, Grep: grep.Options{Pattern: "needle", LineRanges: tt.lines}, MaxFileSize: -1})
 			require.Error(t, err, "%s: %q", tree.Name, tt.entries)
