@@ -45,6 +45,29 @@ func ExampleSearcher_Search() {
 	// *3|func helper() {}
 }
 
+// A path may end in line ranges, as a path given to Read does: that file
+// is searched in those lines only, the other paths whole.
+func ExampleSearcher_Search_lineRanges() {
+	s := scout.Searcher{Workspace: scout.Workspace{FS: fstest.MapFS{
+		"main.go": {Data: []byte("// TODO: one\nfunc main() {}\n// TODO: two\n// TODO: three\n")},
+		"util.go": {Data: []byte("// TODO: four\n")},
+	}}}
+	res, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "TODO", Paths: []string{"main.go:3-4", "util.go"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, f := range res.Files {
+		for _, l := range f.Lines {
+			fmt.Printf("%s:%d: %s\n", f.Path, l.Line, l.Text)
+		}
+	}
+	// Output:
+	// main.go:3: // TODO: two
+	// main.go:4: // TODO: three
+	// util.go:1: // TODO: four
+}
+
 // Stream yields each matching file as soon as it is searched, in path
 // order; breaking out of the loop stops the search.
 func ExampleSearcher_Stream() {

@@ -114,7 +114,8 @@ type Backend struct {
 	Overlay   int `json:"overlay,omitempty"`
 	Unindexed int `json:"unindexed,omitempty"`
 	// Fallback, when Index is false, says why the tree was scanned:
-	// "empty_pattern", "multiline" (a match may span lines), "line_ranges",
+	// "empty_pattern", "multiline" (a match may span lines), "line_ranges"
+	// (Lines, or a path with its own line selector),
 	// "archive_member", "internal_url", "named_files" (the paths name
 	// files only), "no_literal" (no required literal of 3 or more
 	// characters), "fold_regex" (a case-insensitive pattern that is not a

@@ -144,6 +144,21 @@ type SearchRequest struct {
 	// that does not exist is left out and listed in
 	// SearchResult.MissingPaths; when every entry is missing, Search fails
 	// with CodeNotFound.
+	//
+	// An entry naming a file, an archive member or an internal URL may end
+	// in line ranges, as a path given to Reader.Read does
+	// ("src/a.go:50-100", "src/a.go:5-16,960-973", "a.zip:src/x.ts:10-20",
+	// "skill://x:5-9"; see ParseSelector and SplitPathSelector): that file
+	// is searched in those lines only, matches and context alike, while
+	// the other entries are searched whole. An entry that names an
+	// existing path as written is that path (a file named "a:1-2"). Ranges
+	// after a glob, a directory or a whole archive, or a selector other
+	// than ranges (":raw"), are a CodeInvalidParam error; ranges after a
+	// missing path the CodeNotFound error "Path not found for line-range
+	// selector: src/a.go", even among other entries. A file that another
+	// entry asks for whole (named again without ranges, or held by a
+	// directory, a glob or an archive entry) is searched whole, and the
+	// ranges of several entries naming one file are joined.
 	Paths []string `json:"paths,omitempty"`
 	// IgnoreCase matches letters of either case.
 	IgnoreCase bool `json:"ignore_case,omitempty"`
@@ -178,7 +193,10 @@ type SearchRequest struct {
 	MaxFileSize int64 `json:"max_file_size,omitempty"`
 	// Lines restricts matches, and the context shown, to these line
 	// ranges. It needs Paths to name exactly one file (or archive member
-	// or internal URL). nil means every line.
+	// or internal URL), without ranges of its own: Paths
+	// {"src/a.go"} with Lines {{50, 100}} is Paths {"src/a.go:50-100"}
+	// (giving both is a CodeInvalidParam error). With several paths, give
+	// each its own ranges in Paths instead. nil means every line.
 	Lines []Range `json:"lines,omitempty"`
 	// Mode chooses lines, files or counts. The zero value is SearchContent.
 	Mode SearchMode `json:"mode,omitempty"`
@@ -321,8 +339,9 @@ func (r *SearchResult) SkippedTotal() int {
 }
 
 // Search runs req and returns one page of results. The error is a *Error:
-// CodeInvalidParam for a bad pattern, glob, type or limit, CodeNotFound
-// when no entry of Paths exists, CodeAccessDenied for a path outside the
+// CodeInvalidParam for a bad pattern, glob, type, line range or limit,
+// CodeNotFound when no entry of Paths exists (or one with line ranges
+// does not), CodeAccessDenied for a path outside the
 // root, CodeCanceled or CodeTimeout when ctx ends. Files that cannot be
 // searched are counted in SearchResult.Skipped, never returned as errors.
 func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {

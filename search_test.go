@@ -287,6 +287,41 @@ func TestSearchLines(t *testing.T) {
 	})
 }
 
+// TestSearchPathRanges: an entry of Paths may end in line ranges, among
+// other entries searched whole; an existing path is taken as written.
+func TestSearchPathRanges(t *testing.T) {
+	tree := searchTree()
+	tree["notes:2"] = &fstest.MapFile{Data: []byte("hit\n")}
+	tests := []struct {
+		paths        []string
+		want, reason string
+	}{
+		{[]string{"src/a.go:4", "README.md"}, `README.md:1/1;src/a.go:1/2; total=2 next=0 trunc=""`, "a ranged file among others"},
+		{[]string{"src/a.go:1-3", "README.md"}, `README.md:1/1; total=1 next=0 trunc=""`, "no match in the range"},
+		{[]string{"src/many.txt:5-7,29", "src/a.go"}, `src/a.go:1/2;src/many.txt:5/5; total=2 next=0 trunc=""`, "a range list, the last one open: 5-7, 29-30"},
+		{[]string{"src/many.txt:5-7", "src/many.txt:29"}, `src/many.txt:5/5; total=1 next=0 trunc=""`, "two selectors of one file are joined"},
+		{[]string{"src/many.txt:5-7", "src"}, `src/a.go:1/2;src/deep/c.py:1/1;src/many.txt:20/20 limited; total=3 next=0 trunc=""`, "a directory entry holding the file asks for all of it"},
+		{[]string{"archive.zip:src/x.ts:1", "README.md"}, `README.md:1/1;archive.zip:src/x.ts:1/1 virtual; total=2 next=0 trunc=""`, "an archive member with a range among other paths"},
+		{[]string{"archive.zip:src/x.ts:2", "README.md"}, `README.md:1/1; total=1 next=0 trunc=""`, "... outside its match"},
+		{[]string{"notes:2", "README.md"}, `README.md:1/1;notes:2:1/1; total=2 next=0 trunc=""`, "a file named with a colon is that file"},
+	}
+	forEachFS(t, tree, func(t *testing.T, s scout.Searcher) {
+		for _, tt := range tests {
+			r, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit", Paths: tt.paths})
+			if err != nil {
+				t.Fatalf("%s: %v", tt.reason, err)
+			}
+			assert.Equal(t, tt.want, summary(r), tt.reason)
+		}
+		// Ranges over every line give the result of no ranges.
+		whole, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit", Paths: []string{"src/a.go", "src/many.txt"}, Before: 1, After: 3})
+		assert.NoError(t, err)
+		ranged, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit", Paths: []string{"src/a.go:1-", "src/many.txt:L1-L30"}, Before: 1, After: 3})
+		assert.NoError(t, err)
+		assert.Equal(t, whole, ranged, "ranges covering every line")
+	})
+}
+
 func TestSearchCut(t *testing.T) {
 	tree := fstest.MapFS{"a.txt": {Data: []byte("hit " + strings.Repeat("é", 400) + "\nhit " + strings.Repeat("é", 600) + "\n")}}
 	forEachFS(t, tree, func(t *testing.T, s scout.Searcher) {
@@ -321,6 +356,12 @@ func TestSearchErrors(t *testing.T) {
 		{"range on dir", "ranges need one file", scout.SearchRequest{Pattern: "a", Paths: []string{"src"}, Lines: []scout.Range{{Start: 1, End: 2}}}, scout.CodeInvalidParam, "src is a directory"},
 		{"range on glob", "ranges need one file", scout.SearchRequest{Pattern: "a", Paths: []string{"src/*.go"}, Lines: []scout.Range{{Start: 1, End: 2}}}, scout.CodeInvalidParam, "not a glob"},
 		{"range on missing", "ranges on a missing path", scout.SearchRequest{Pattern: "a", Paths: []string{"nope.go"}, Lines: []scout.Range{{Start: 1, End: 2}}}, scout.CodeNotFound, "Path not found for line-range selector: nope.go"},
+		{"range on dir among others", "a path's own ranges need one file, among others too", scout.SearchRequest{Pattern: "a", Paths: []string{"src:1-2", "README.md"}}, scout.CodeInvalidParam, "Line-range selector requires a single file: src is a directory"},
+		{"range on archive", "a whole archive takes no ranges", scout.SearchRequest{Pattern: "a", Paths: []string{"README.md", "archive.zip:5"}}, scout.CodeInvalidParam, "archive.zip is an archive; name one member"},
+		{"range on missing among others", "a missing path with ranges is an error, not skipped", scout.SearchRequest{Pattern: "a", Paths: []string{"README.md", "nope.go:3"}}, scout.CodeNotFound, "Path not found for line-range selector: nope.go"},
+		{"ranges twice", "Lines and a path's own ranges", scout.SearchRequest{Pattern: "a", Paths: []string{"src/a.go:4"}, Lines: []scout.Range{{Start: 1, End: 2}}}, scout.CodeInvalidParam, "Line ranges given twice"},
+		{"lines with several paths", "Lines is for one path", scout.SearchRequest{Pattern: "a", Paths: []string{"src/a.go", "README.md"}, Lines: []scout.Range{{Start: 1, End: 2}}}, scout.CodeInvalidParam, "append its ranges to it"},
+		{"raw selector", "a search path takes ranges only", scout.SearchRequest{Pattern: "a", Paths: []string{"src/a.go:raw"}}, scout.CodeInvalidParam, "a search path takes line ranges only"},
 		{"binary member only", "no text member left", scout.SearchRequest{Pattern: "a", Paths: []string{"bin.zip:blob"}}, scout.CodeUnsupported, "Cannot search archive member(s): bin.zip:blob"},
 		{"member missing", "a missing archive member", scout.SearchRequest{Pattern: "a", Paths: []string{"archive.zip:nope.ts"}}, scout.CodeNotFound, "not found inside archive"},
 		{"glob after file", "a glob below a file", scout.SearchRequest{Pattern: "a", Paths: []string{"README.md/*.go"}}, scout.CodeInvalidParam, "is not a directory"},

@@ -160,7 +160,11 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 		MaxMatchesPerFile: -1,
 	}
 	if g.Path != "" && g.Path != "." {
-		req.Paths = []string{argPath(g.Path)}
+		p, err := ampPath(c, g.Path)
+		if err != nil {
+			return nil, err
+		}
+		req.Paths = []string{p}
 	}
 	if g.Glob != "" {
 		req.Globs = []string{g.Glob}
@@ -224,6 +228,33 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 		env.Context.PathResolved = pathutil.Display(p)
 	}
 	return env, nil
+}
+
+// ampPath is the path argument as the search takes it. Amplifier's path is
+// ripgrep's, a name: one that ends in what the search reads as a line
+// selector ("src/a.go:10") and does not exist as written is NOT_FOUND, as
+// any missing path, where the search would search those lines.
+func ampPath(c *Config, arg string) (string, error) {
+	p := argPath(arg)
+	if _, _, ok, err := scout.SplitPathSelector(p); !ok && err == nil {
+		return p, nil
+	}
+	fsys, _, release, err := c.open()
+	if err != nil {
+		return "", err
+	}
+	defer release()
+	root := searchRoot(c)
+	if entryExists(fsys, root, p) {
+		return p, nil
+	}
+	if _, err := pathutil.Resolve(root, p); err != nil {
+		return "", err
+	}
+	if err := pathutil.ContainerOutside(fsys, root, p); err != nil {
+		return "", err
+	}
+	return "", &errs.Error{Code: errs.NotFound, Path: p, Message: "Path not found: " + p}
 }
 
 // The bounds of a content-mode reply. Without them, results were kept

@@ -119,6 +119,7 @@ func TestAmpGrepContentPages(t *testing.T) {
 		"b/long.txt":  {Data: []byte(strings.Repeat(long, 3))},
 		"c/pkg.zip":   {Data: testfs.Zip(testfs.Files(map[string]string{"m.txt": many.String()[:30000]})...)},
 		"d/last.txt":  {Data: []byte("match at the end\n")},
+		"e/notes:5":   {Data: []byte(many.String()[:20000])}, // a name that reads as a line selector
 	}
 	c := Config{FS: tree}
 	for _, tt := range []struct {
@@ -132,6 +133,7 @@ func TestAmpGrepContentPages(t *testing.T) {
 		{".", `"output_mode":"content","-C":2`, 2, 2},
 		{".", `"output_mode":"content","-B":3,"head_limit":700`, 3, 0},
 		{"c/pkg.zip", `"output_mode":"content","-B":1,"head_limit":300`, 1, 0},
+		{"e/notes:5", `"output_mode":"content","-B":1,"head_limit":100`, 1, 0},
 	} {
 		// The reference: one unbounded search over the same files.
 		s := scout.Searcher{Workspace: scout.Workspace{FS: tree}}

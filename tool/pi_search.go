@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp/syntax"
+	"slices"
 	"strings"
 
 	"github.com/scoutkit/scout"
@@ -17,6 +18,7 @@ import (
 	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
+	"github.com/scoutkit/scout/internal/search"
 	"github.com/scoutkit/scout/internal/selector"
 )
 
@@ -189,14 +191,15 @@ func searchContext(v, def int) int {
 	return v
 }
 
-// piSearchPaths normalises the paths entries, peels a line-range selector
-// (allowed on one entry only) and returns them with the scope path shown
-// to the model and the entries taken for several paths.
+// piSearchPaths normalises the paths entries, peels their line-range
+// selectors and returns them with the scope path shown to the model and the
+// entries taken for several paths. One entry is returned with its ranges
+// as lines; several keep theirs as selectors, in canonical form.
 func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver, entries []string) (paths []string, lines []scout.Range, scope string, splits []piSplit, err error) {
 	if len(entries) == 0 {
 		return nil, nil, ".", nil, nil
 	}
-	out := make([]string, 0, len(entries))
+	var out []piEntry
 	searchBase := func(part string) string {
 		base, _ := glob.SplitSearch(part)
 		return base
@@ -206,24 +209,21 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 		if e == "" {
 			return nil, nil, "", nil, errs.New(errs.InvalidParam, "`paths` must contain non-empty paths or globs")
 		}
-		var ranges []scout.Range
+		var sel selector.Selector
 		if isInternalURL(e, resolvers) {
-			e, ranges, err = urlSelector(raw, e)
+			e, sel, _, err = selector.SplitInternal(e)
 		} else {
 			e = strings.ReplaceAll(e, `\`, "/")
-			e, ranges, err = pathSelector(fsys, root, raw, e)
+			e, sel, err = search.SplitSelector(fsys, root, e, nil)
 		}
 		if err != nil {
 			return nil, nil, "", nil, err
 		}
-		if len(ranges) > 0 {
-			if len(entries) > 1 {
-				return nil, nil, "", nil, errs.New(errs.InvalidParam, "Line-range selector requires a single file: %q is one of %d paths; search it alone to use :%s", raw, len(entries), strings.TrimPrefix(raw, e+":"))
-			}
-			lines = ranges
+		if sel.Raw || sel.Conflicts {
+			return nil, nil, "", nil, errs.New(errs.InvalidParam, `paths entry %q — only line-range selectors like ":50-100" are supported (no ":raw"/":conflicts")`, raw)
 		}
-		if isInternalURL(e, resolvers) || len(ranges) > 0 {
-			out = append(out, e)
+		if isInternalURL(e, resolvers) || len(sel.Ranges) > 0 {
+			out = append(out, piEntry{e, sel.Ranges})
 			continue
 		}
 		if err := rejectCommaJoined(fsys, root, e, raw); err != nil {
@@ -233,59 +233,55 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 		if len(parts) > 1 {
 			splits = append(splits, piSplit{Entry: e, Paths: parts})
 		}
-		out = append(out, parts...)
+		for _, p := range parts {
+			out = append(out, piEntry{path: p})
+		}
 	}
 	out = dedupe(out)
 	if len(out) == 1 {
-		return out, lines, searchScope(root, out[0]), splits, nil
+		for _, r := range out[0].ranges {
+			lines = append(lines, scout.Range{Start: r.Start, End: r.End})
+		}
+		return []string{out[0].path}, lines, searchScope(root, out[0].path), splits, nil
 	}
-	return out, lines, strings.Join(out, ", "), splits, nil
+	names := make([]string, len(out))
+	paths = make([]string, len(out))
+	for i, e := range out {
+		names[i], paths[i] = e.path, e.path
+		if e.ranges != nil {
+			paths[i] += ":" + selector.Selector{Ranges: e.ranges}.String()
+		}
+	}
+	return paths, nil, strings.Join(names, ", "), splits, nil
 }
 
-// dedupe drops repeated entries, keeping the first of each (pi dedupes the
-// paths before it builds the scope).
-func dedupe(entries []string) []string {
-	seen := make(map[string]bool, len(entries))
+// piEntry is a paths entry: the path and the line ranges its selector
+// gave (nil: every line).
+type piEntry struct {
+	path   string
+	ranges []selector.Range
+}
+
+// dedupe merges repeated paths, keeping the first of each where it was
+// (pi dedupes the paths before it builds the scope): the ranges of a path
+// given several times are joined, and a path given once without ranges
+// is searched whole.
+func dedupe(entries []piEntry) []piEntry {
+	at := make(map[string]int, len(entries))
 	out := entries[:0]
 	for _, e := range entries {
-		if !seen[e] {
-			seen[e] = true
+		i, ok := at[e.path]
+		switch {
+		case !ok:
+			at[e.path] = len(out)
 			out = append(out, e)
+		case out[i].ranges == nil || e.ranges == nil:
+			out[i].ranges = nil
+		default:
+			out[i].ranges = selector.Merge(slices.Concat(out[i].ranges, e.ranges))
 		}
 	}
 	return out
-}
-
-// pathSelector peels a ":50-100" selector off a path entry, unless the
-// whole entry names an existing path.
-func pathSelector(fsys fs.FS, root, raw, e string) (string, []scout.Range, error) {
-	if entryExists(fsys, root, e) {
-		return e, nil, nil
-	}
-	p, sel, ok, err := scout.SplitPathSelector(e)
-	if err != nil || !ok {
-		return e, nil, err
-	}
-	if sel.Raw || sel.Conflicts {
-		return "", nil, errs.New(errs.InvalidParam, `paths entry %q — only line-range selectors like ":50-100" are supported (no ":raw"/":conflicts")`, raw)
-	}
-	return p, sel.Ranges, nil
-}
-
-// urlSelector peels line selectors off an internal URL.
-func urlSelector(raw, e string) (string, []scout.Range, error) {
-	base, sel, _, err := selector.SplitInternal(e)
-	if err != nil {
-		return "", nil, err
-	}
-	if sel.Raw || sel.Conflicts {
-		return "", nil, errs.New(errs.InvalidParam, `paths entry %q — only line-range selectors like ":50-100" are supported (no ":raw"/":conflicts")`, raw)
-	}
-	var out []scout.Range
-	for _, r := range sel.Ranges {
-		out = append(out, scout.Range{Start: r.Start, End: r.End})
-	}
-	return base, out, nil
 }
 
 // isInternalURL reports whether e is an internal URL the host can resolve,

@@ -27,7 +27,9 @@ func (m memResolver) Resolve(_ context.Context, url string) (*scout.Resource, er
 	return &scout.Resource{Text: v}, nil
 }
 
-func TestPiSearchSources(t *testing.T) {
+// piSources is the host of the tests of pi search's sources: files, an
+// archive, a virtual resource and a backed one, no context lines.
+func piSources() Config {
 	tree := fstest.MapFS{
 		"docs/guide.md": {Data: []byte("intro\nneedle in guide\n")},
 		"dist/a.zip":    {Data: testfs.Zip(testfs.Files(map[string]string{"src/x.ts": "a\nneedle in zip\n", "logo.png": "\x00needle"})...)},
@@ -35,6 +37,11 @@ func TestPiSearchSources(t *testing.T) {
 	c := Config{FS: tree}
 	c.Resolvers = map[string]scout.Resolver{"memory": memResolver{"memory://todo": "first\nneedle in memory\n"}, "skill": memResolver{"skill://guide": "file:docs/guide.md"}}
 	c.ContextBefore, c.ContextAfter = -1, -1
+	return c
+}
+
+func TestPiSearchSources(t *testing.T) {
+	c := piSources()
 	tests := []struct {
 		name, args, want, reason string
 	}{
@@ -59,6 +66,27 @@ func TestPiSearchSources(t *testing.T) {
 				t.Errorf("%s\n got: %s\nwant substring: %s", tt.reason, env.Text, tt.want)
 			}
 		})
+	}
+}
+
+// TestPiSearchRangesAmongOthers: a line range on an archive member or an
+// internal URL among other paths keeps that entry to its lines; the other
+// paths are searched whole.
+func TestPiSearchRangesAmongOthers(t *testing.T) {
+	c := piSources()
+	tests := []struct {
+		args, want, absent, reason string
+	}{
+		{`{"pattern":"needle|intro","paths":["dist/a.zip:src/x.ts:2","docs/guide.md"]}`, "# dist/\n## a.zip:src/x.ts\n*2|needle in zip\n\n# docs/\n## guide.md#", "", "a member with a range among other paths"},
+		{`{"pattern":"needle","paths":["dist/a.zip:src/x.ts:1-1","docs/guide.md"]}`, "# docs/\n## guide.md#", "a.zip", "... that holds no match"},
+		{`{"pattern":"needle|first","paths":["memory://todo:1-1","docs"]}`, "*1|first", "needle in memory", "a virtual resource"},
+		{`{"pattern":"needle|intro","paths":["skill://guide:2","dist/a.zip:src/x.ts"]}`, "*2:needle in guide", "intro", "a backed resource"},
+	}
+	for _, tt := range tests {
+		env := Call(context.Background(), c, Pi, "search", []byte(tt.args))
+		if !strings.Contains(env.Text, tt.want) || tt.absent != "" && strings.Contains(env.Text, tt.absent) {
+			t.Errorf("%s\n got: %s\nwant substring: %s, and no %q", tt.reason, env.Text, tt.want, tt.absent)
+		}
 	}
 }
 

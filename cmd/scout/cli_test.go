@@ -177,6 +177,36 @@ func TestAttachedValues(t *testing.T) {
 	}
 }
 
+// TestSearchLineRanges: a PATH may end in line ranges, alone (printed as
+// one file) or among other paths (file by file); a file named with a
+// colon is that file.
+func TestSearchLineRanges(t *testing.T) {
+	root := writeTree(t, map[string][]byte{
+		"a.txt":   []byte("two\nx\ntwo\ntwo\n"),
+		"b.txt":   []byte("two\n"),
+		"log:1-2": []byte("two\n"),
+	})
+	a, b, log := tagOf(t, root, "a.txt"), tagOf(t, root, "b.txt"), tagOf(t, root, "log:1-2")
+	tests := []struct {
+		paths []string
+		want  string
+	}{
+		{[]string{"a.txt:2-3"}, "¶a.txt#" + a + "\n 2:x\n*3:two\n"},
+		{[]string{"a.txt:3-3,1-2", "b.txt"}, "# a.txt#" + a + "\n*1:two\n 2:x\n*3:two\n\n# b.txt#" + b + "\n*1:two\n"},
+		{[]string{"a.txt:4", "b.txt"}, "# a.txt#" + a + "\n*4:two\n\n# b.txt#" + b + "\n*1:two\n"},
+		{[]string{"log:1-2"}, "¶log:1-2#" + log + "\n*1:two\n"},
+	}
+	for _, tt := range tests {
+		args := append([]string{"search", "two", "--root", root, "--sort", "path"}, tt.paths...)
+		if code, out, errb := runCLI(args...); code != 0 || out != tt.want {
+			t.Errorf("search two %v: exit %d %q %s; want %q", tt.paths, code, out, errb, tt.want)
+		}
+	}
+	if code, _, errb := runCLI("search", "two", "--root", root, "a.txt", "nope.txt:1-2"); code != 1 || !strings.Contains(errb, "Path not found for line-range selector: nope.txt") {
+		t.Errorf("a missing path with ranges among others: exit %d, %q; want 1 and NOT_FOUND", code, errb)
+	}
+}
+
 // tagOf returns the hashline tag of a file, as a read shows it.
 func tagOf(t *testing.T, root, name string) string {
 	t.Helper()

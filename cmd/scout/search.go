@@ -27,7 +27,9 @@ hidden files are searched, .gitignore/.ignore rules apply, node_modules is left 
 PATH names it, files over 10 MB are skipped, 1 line of context is shown before and 3 after
 each match. Unlike the tool, which pages 20 files and caps its text at 50 KB, it prints every
 match, file by file as the files are searched (in no fixed order; --sort path orders them).
-On a terminal, stderr shows the files and bytes searched while a search runs.`,
+On a terminal, stderr shows the files and bytes searched while a search runs. A PATH naming
+a file or archive member may end in line ranges (src/a.go:10-20, src/a.go:5-16,960-973):
+only those lines of it are searched.`,
 	run: runSearch,
 }
 
@@ -208,19 +210,25 @@ func pruneNodeModules(paths []string) []string {
 }
 
 // singleFile reports whether paths is one existing regular file under
-// root (not a glob, an archive member or a directory): it is searched
-// whole, without streaming (an archive's members too, listed as Search
-// lists them).
+// root, or one with line ranges (src/a.go:10-20), not a glob, an archive
+// member or a directory: it is searched whole, without streaming (an
+// archive's members too, listed as Search lists them).
 func singleFile(root string, paths []string) bool {
-	if len(paths) != 1 || strings.ContainsAny(paths[0], "*?[{:") {
+	if len(paths) != 1 || strings.ContainsAny(paths[0], "*?[{") {
 		return false
 	}
-	p := paths[0]
-	if !filepath.IsAbs(p) && root != "" {
-		p = filepath.Join(root, p)
+	regular := func(p string) bool {
+		if !filepath.IsAbs(p) && root != "" {
+			p = filepath.Join(root, p)
+		}
+		st, err := os.Stat(p)
+		return err == nil && st.Mode().IsRegular()
 	}
-	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular()
+	if regular(paths[0]) {
+		return true
+	}
+	base, sel, ok, err := scout.SplitPathSelector(paths[0])
+	return ok && err == nil && len(sel.Ranges) > 0 && regular(base)
 }
 
 // output writes the results to stdout: at once, a file at a time, when

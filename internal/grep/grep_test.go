@@ -19,6 +19,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestCompileErrors(t *testing.T) {
@@ -833,4 +834,62 @@ func TestOneHugeLine(t *testing.T) {
 			t.Errorf("%q: allocated %d MiB for a %d MiB line", p, alloc>>20, size>>20)
 		}
 	}
+}
+
+// TestWithRanges checks that a copy of a matcher restricted to line ranges
+// searches as the matcher compiled with them does, and leaves the original
+// whole.
+func TestWithRanges(t *testing.T) {
+	text := []byte("a1\nb2\na3\na4\nb5\na6\na7\n")
+	ranges := [][2]int{{6, 0}, {2, 3}}
+	for _, o := range []Options{
+		{Pattern: "a"},
+		{Pattern: "a", Before: 1, After: 2},
+		{Pattern: "a", CountOnly: true},
+		{Pattern: "a", FirstOnly: true},
+		{Pattern: "b", MaxMatchesPerFile: 1},
+		{Pattern: `a\d\nb`, Multiline: true},
+	} {
+		base, err := Compile(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ranged, err := base.WithRanges(ranges)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o2 := o
+		o2.LineRanges = ranges
+		ref, err := Compile(o2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		search := func(m *Matcher) *FileResult {
+			res, err := m.NewScanner().SearchBytes(context.Background(), text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		assert.Equal(t, search(ref), search(ranged), "%+v: WithRanges differs from LineRanges", o)
+		assert.Equal(t, search(base), search(mustCompile(t, o)), "%+v: WithRanges changed the original", o)
+		whole, err := ranged.WithRanges(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		assert.Equal(t, search(base), search(whole), "%+v: WithRanges(nil) is not every line", o)
+	}
+	m := mustCompile(t, Options{Pattern: "a"})
+	if _, err := m.WithRanges([][2]int{{0, 3}}); errs.CodeOf(err) != errs.InvalidParam {
+		t.Errorf("line range starting at 0: got %v, want INVALID_PARAM", err)
+	}
+}
+
+func mustCompile(t *testing.T, o Options) *Matcher {
+	t.Helper()
+	m, err := Compile(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -108,13 +108,8 @@ func Compile(o Options) (*Matcher, error) {
 	if o.BinaryScan == 0 {
 		o.BinaryScan = DefaultBinaryScan
 	}
-	for _, r := range o.LineRanges {
-		switch {
-		case r[0] < 1:
-			return nil, errs.New(errs.InvalidParam, "Invalid line range %d-%d: lines are numbered from 1", r[0], r[1])
-		case r[1] != 0 && r[1] < r[0]:
-			return nil, errs.New(errs.InvalidParam, "Invalid line range %d-%d: the end must be at least the start (or 0: to the end of the file)", r[0], r[1])
-		}
+	if err := checkRanges(o.LineRanges); err != nil {
+		return nil, err
 	}
 	tree, err := parse(o)
 	if err != nil {
@@ -283,8 +278,37 @@ func EscapeParens(pattern string) string {
 	return b.String()
 }
 
-// normRanges sorts and merges the line ranges, which Compile checked; an
-// open end becomes maxInt.
+// WithRanges returns a copy of m that keeps only the lines inside ranges, as
+// Options.LineRanges does, sharing m's compiled pattern: a file searched
+// with its own ranges costs no compilation. nil ranges means every line.
+// The error is Compile's for a range that starts before line 1 or ends
+// before its start.
+func (m *Matcher) WithRanges(ranges [][2]int) (*Matcher, error) {
+	if err := checkRanges(ranges); err != nil {
+		return nil, err
+	}
+	c := *m
+	c.opts.LineRanges = ranges
+	c.ranges = normRanges(ranges)
+	return &c, nil
+}
+
+// checkRanges rejects a line range that starts before line 1 or ends
+// before its start.
+func checkRanges(ranges [][2]int) error {
+	for _, r := range ranges {
+		switch {
+		case r[0] < 1:
+			return errs.New(errs.InvalidParam, "Invalid line range %d-%d: lines are numbered from 1", r[0], r[1])
+		case r[1] != 0 && r[1] < r[0]:
+			return errs.New(errs.InvalidParam, "Invalid line range %d-%d: the end must be at least the start (or 0: to the end of the file)", r[0], r[1])
+		}
+	}
+	return nil
+}
+
+// normRanges sorts and merges the line ranges, which checkRanges checked;
+// an open end becomes maxInt.
 func normRanges(in [][2]int) [][2]int {
 	var out [][2]int
 	for _, r := range in {

@@ -15,6 +15,7 @@ import (
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/search"
+	"github.com/scoutkit/scout/internal/selector"
 )
 
 // Backend is an index as the planner uses it; see scout.Index, which the
@@ -537,6 +538,9 @@ func static(fsys fs.FS, req *search.Request) (why, detail string, err error) {
 		case req.Registry != nil && req.Registry.CanHandle(p):
 			return InternalURL, p, nil
 		case strings.ContainsRune(p, ':'):
+			if _, sel, ok, _ := selector.Split(p); ok && len(sel.Ranges) > 0 {
+				return LineRanges, p, nil // a file's own line selector
+			}
 			return ArchiveMember, p, nil
 		}
 		if files {

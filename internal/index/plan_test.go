@@ -125,6 +125,7 @@ func TestPlan(t *testing.T) {
 		{"multiline", search.Request{Grep: grep.Options{Pattern: "needle", Multiline: true}}, nil, Multiline},
 		{"newline", multiline(req(`needle\nx`)), nil, Multiline},
 		{"line ranges", search.Request{Grep: grep.Options{Pattern: "needle", LineRanges: [][2]int{{1, 2}}}, Paths: []string{"a.go"}}, nil, LineRanges},
+		{"entry line ranges", search.Request{Grep: grep.Options{Pattern: "needle"}, Paths: []string{"a.go:1-2", "b.go"}}, nil, LineRanges},
 		{"archive", search.Request{Grep: grep.Options{Pattern: "needle"}, Paths: []string{"x.zip:a.go"}}, nil, ArchiveMember},
 		{"named files", search.Request{Grep: grep.Options{Pattern: "needle"}, Paths: []string{"a.go", "b.go"}}, nil, NamedFiles},
 		{"status error", req("needle"), func(f *fakeBackend) { f.statusErr = errors.New("boom") }, IndexError},

@@ -48,6 +48,9 @@ type file struct {
 	// path is then "archive:dir", which sorts where the members' display
 	// paths sort.
 	archive *Target
+	// m is the matcher of a file searched in its own line ranges; nil
+	// means the scan's.
+	m *grep.Matcher
 }
 
 // Filter selects the files of a directory walk.
@@ -98,14 +101,14 @@ func walkScope(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Fi
 		var err error
 		switch {
 		case t.Mem:
-			err = emit(file{path: t.Path, text: t.Text, mem: true})
+			err = emit(file{path: t.Path, text: t.Text, mem: true, m: t.m})
 		case t.Archive && ms != nil:
 			err = ms.expand(ctx, &sc.Targets[i], emit, nil)
 		case t.Archive:
 			err = emit(file{path: t.Path + ":" + t.Member, archive: &sc.Targets[i]})
 		case !t.Dir:
 			// An explicit file is searched even when ignored or hidden.
-			err = emit(file{path: t.Path, mode: t.Mode, noTag: t.NoTag})
+			err = emit(file{path: t.Path, mode: t.Mode, noTag: t.NoTag, m: t.m})
 		}
 		if err != nil {
 			return skipAll(err)
@@ -198,10 +201,16 @@ func skipAll(err error) error {
 }
 
 // produce replays a list of files made by collect, expanding each archive
-// in it into its members with ms.
+// in it into its members with ms. A member named by an entry of its own is
+// passed as that entry, not again by its archive's expansion.
 func produce(files []file, ms *memberSearch) func(ctx context.Context, emit func(file) error) error {
 	return func(ctx context.Context, emit func(file) error) error {
-		seen := map[string]bool{} // members of an archive named twice ("a.zip", "a.zip:src")
+		seen := map[string]bool{} // members of an archive named twice ("a.zip", "a.zip:src"), or named alone
+		for _, f := range files {
+			if f.mem && f.archive == nil {
+				seen[f.path] = true
+			}
+		}
 		for _, f := range files {
 			var err error
 			if f.archive != nil {

@@ -15,9 +15,10 @@ import (
 // exclude. They may admit more files than the search (ignore and hidden
 // rules are not expressed, nor globs relative to a directory among the
 // excludes), never fewer. ok is false when a target of req's scope is not
-// a file or directory of fsys (an archive member, an in-memory resource).
+// a file or directory of fsys (an archive member, an in-memory resource),
+// or is searched in part (line ranges).
 func PathFilters(ctx context.Context, fsys fs.FS, root string, req *Request) (include, exclude []string, ok bool, err error) {
-	sc, err := Resolve(ctx, fsys, root, req.Paths, ResolveOptions{MaxMember: req.MaxFileSize, Registry: req.Registry})
+	sc, err := Resolve(ctx, fsys, root, req.Paths, ResolveOptions{MaxMember: req.MaxFileSize, Registry: req.Registry, Lines: req.Grep.LineRanges})
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -33,7 +34,7 @@ func PathFilters(ctx context.Context, fsys fs.FS, root string, req *Request) (in
 	whole := false
 	for _, t := range sc.Targets {
 		switch {
-		case t.Mem:
+		case t.Mem || t.Ranges != nil:
 			return nil, nil, false, nil
 		case !t.Dir:
 			scope = append(scope, "^"+regexp.QuoteMeta(t.Path)+"$")

@@ -78,3 +78,12 @@ func TestPathFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestPathFiltersRanges: a file searched in its own line ranges is no
+// index candidate, which would be searched whole.
+func TestPathFiltersRanges(t *testing.T) {
+	req := Request{Paths: []string{"a.go:1-2", "src"}, Grep: grep.Options{Pattern: "."}}
+	if _, _, ok, err := PathFilters(context.Background(), candFS(t), "", &req); err != nil || ok {
+		t.Errorf("PathFilters(a.go:1-2, src) = ok %v, err %v; want not ok", ok, err)
+	}
+}

@@ -162,6 +162,8 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 		return outcome{skip: SkipSpecial}
 	case f.mem && maxSize >= 0 && int64(len(f.text)) > maxSize:
 		return outcome{skip: SkipTooLarge}
+	case f.m != nil:
+		sc = f.m.NewScanner() // a file named with line ranges: one of few
 	}
 	var (
 		res *grep.FileResult

@@ -12,9 +12,11 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/glob"
+	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/par"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/selector"
 )
 
 // Target is one resolved entry of a search's paths.
@@ -46,6 +48,13 @@ type Target struct {
 	NoTag bool
 	// Virtual marks an internal-URL resource searched in memory.
 	Virtual bool
+	// Ranges, when not nil, keep the search of a file target (a file, an
+	// archive member, an internal-URL resource) to these line ranges, as
+	// grep.Options.LineRanges does: the entry's line selector
+	// ("src/a.go:50-100") or ResolveOptions.Lines. nil means every line.
+	Ranges [][2]int
+	// m is the matcher restricted to Ranges (set by prepare).
+	m *grep.Matcher
 }
 
 // ResolveOptions are the settings of Resolve.
@@ -56,6 +65,10 @@ type ResolveOptions struct {
 	// Registry resolves internal URLs ("skill://x"); nil means none, so
 	// such entries are searched as paths (and are usually missing).
 	Registry *iurl.Registry
+	// Lines are line ranges given for the whole request (a Request's
+	// Grep.LineRanges): the one entry there must then be, which must name a
+	// file and carry no selector of its own. nil means none.
+	Lines [][2]int
 }
 
 // Scope is the resolved set of targets of a search.
@@ -108,6 +121,18 @@ func (s *Scope) Single() bool {
 // Missing when others exist; when every entry is missing the result is a
 // NOT_FOUND error "Path not found: a, b". An internal URL is searched as
 // its backing file, or in memory when it has none.
+//
+// An entry may end in a line selector, as a path given to Read does
+// ("src/a.go:50-100", "a.zip:f.ts:5-16,960-973", "skill://x:5-9"; see
+// SplitSelector): its target is then searched in those lines only
+// (Target.Ranges). Such an entry must name one file, archive member or
+// internal-URL resource: a glob, a directory or a whole archive is an
+// INVALID_PARAM error, a missing path the NOT_FOUND error "Path not found
+// for line-range selector: src/a.go" (even among other entries). A file
+// that other entries ask for whole (named again without ranges, or held
+// by a directory or glob entry, or an archive entry for a member) is
+// searched whole; the ranges of several entries naming one file are
+// joined.
 func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o ResolveOptions) (*Scope, error) {
 	if len(entries) == 0 {
 		entries = []string{"."}
@@ -118,6 +143,9 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 		if entries, err = o.Registry.Expand(ctx, entries); err != nil {
 			return nil, err
 		}
+	}
+	if len(o.Lines) > 0 && len(entries) != 1 {
+		return nil, errs.New(errs.InvalidParam, "Line-range selector requires a single file: line ranges given for the whole search need one path; to restrict one of several paths, append its ranges to it, e.g. src/main.go:50-100")
 	}
 	sc := &Scope{}
 	var why error // why the first missing entry is missing, when known
@@ -160,7 +188,72 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 	if len(sc.Targets) == 0 {
 		return nil, errs.New(errs.Unsupported, "Cannot search archive member(s): %s. Search supports text members only.", joinMembers(sc.BadMembers))
 	}
+	sc.widen()
 	return sc, nil
+}
+
+// widen gives each target with line ranges what the whole scope asks of
+// its file: every line when another target names the file without ranges
+// or holds it (a directory or glob, an archive or a directory inside
+// one), else the ranges of every target naming it.
+func (s *Scope) widen() {
+	ranged := map[string][][2]int{} // the ranges asked of a file
+	whole := map[string]bool{}      // files asked for whole
+	for _, t := range s.Targets {
+		switch {
+		case t.Dir || t.Archive:
+		case t.Ranges == nil:
+			whole[t.Path] = true
+		default:
+			ranged[t.Path] = append(ranged[t.Path], t.Ranges...)
+		}
+	}
+	if len(ranged) == 0 {
+		return
+	}
+	for i := range s.Targets {
+		t := &s.Targets[i]
+		if t.Ranges == nil {
+			continue
+		}
+		if whole[t.Path] || s.holds(t) {
+			t.Ranges = nil
+			continue
+		}
+		t.Ranges = ranged[t.Path]
+	}
+}
+
+// holds reports whether a directory or archive target of the scope holds
+// the file of target f: below the directory and matching its glob, or a
+// member of the archive below its directory and matching its glob.
+func (s *Scope) holds(f *Target) bool {
+	if f.Virtual {
+		return false
+	}
+	for _, d := range s.Targets {
+		var rel string
+		switch {
+		case d.Dir && d.Path == ".":
+			rel = f.Path
+		case d.Dir && strings.HasPrefix(f.Path, d.Path+"/"):
+			rel = f.Path[len(d.Path)+1:]
+		case d.Archive && f.Mem && strings.HasPrefix(f.Path, d.Path+":"):
+			rel = f.Path[len(d.Path)+1:]
+			if d.Member != "" {
+				if !strings.HasPrefix(rel, d.Member+"/") {
+					continue
+				}
+				rel = rel[len(d.Member)+1:]
+			}
+		default:
+			continue
+		}
+		if d.Glob.Match(rel) {
+			return true
+		}
+	}
+	return false
 }
 
 // resolved is the answer for one entry: its target, or the archive member
@@ -207,9 +300,120 @@ func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o Resolve
 		return resolved{err: errs.New(errs.InvalidParam, "`paths` must contain non-empty paths or globs"), done: true}
 	}
 	if o.Registry != nil && o.Registry.CanHandle(entry) {
-		t, err := resolveURL(ctx, fsys, root, entry, o.Registry)
-		return resolved{t: t, found: true, err: err, done: true}
+		return resolveURLEntry(ctx, fsys, root, entry, o)
 	}
+	base, sel, err := SplitSelector(fsys, root, entry, dirs)
+	if err != nil {
+		return failed(err)
+	}
+	if sel.IsZero() {
+		return withRanges(fsys, root, resolveFile(ctx, fsys, root, entry, o, dirs), entry, o.Lines)
+	}
+	switch {
+	case sel.Raw || sel.Conflicts:
+		return failed(notRanges(base, sel))
+	case len(o.Lines) > 0:
+		return failed(twice(entry, base))
+	}
+	return withRanges(fsys, root, resolveFile(ctx, fsys, root, base, o, dirs), base, ranges(sel))
+}
+
+// twice is the error of an entry with its own line selector in a request
+// with line ranges for the whole search.
+func twice(entry, base string) error {
+	return errs.New(errs.InvalidParam, "Line ranges given twice: for the whole search and as the selector of '%s'; give them once, e.g. %s:50-100", errs.Echo(entry), errs.Echo(base))
+}
+
+// SplitSelector peels the line selector off a paths entry
+// ("src/a.go:50-100", "a.zip:f.ts:5-9") with the one selector grammar (see
+// internal/selector), unless the entry names an existing path as a whole
+// (a file named "a:1-2"). An entry without one is returned whole with the
+// zero Selector; a selector of the right form but invalid (":0", ":5-3")
+// is its INVALID_PARAM error. dirs may be nil.
+func SplitSelector(fsys fs.FS, root, entry string, dirs pathutil.Dirs) (string, selector.Selector, error) {
+	if !strings.ContainsRune(entry, ':') {
+		return entry, selector.Selector{}, nil
+	}
+	base, sel, ok, err := selector.Split(entry)
+	if !ok && err == nil {
+		return entry, selector.Selector{}, nil
+	}
+	if p, perr := pathutil.Resolve(root, entry); perr == nil {
+		if _, serr := dirs.Stat(fsys, p); serr == nil || !errors.Is(serr, fs.ErrNotExist) {
+			return entry, selector.Selector{}, nil
+		}
+	}
+	if err != nil {
+		return "", selector.Selector{}, err
+	}
+	return base, sel, nil
+}
+
+// ranges converts a selector's line ranges to grep's; nil when it has
+// none.
+func ranges(sel selector.Selector) [][2]int {
+	var out [][2]int
+	for _, r := range sel.Ranges {
+		out = append(out, [2]int{r.Start, r.End})
+	}
+	return out
+}
+
+// notRanges is the error of a selector other than line ranges after the
+// path base.
+func notRanges(base string, sel selector.Selector) error {
+	return errs.New(errs.InvalidParam, "Invalid selector ':%s' after '%s': a search path takes line ranges only, e.g. %s:50-100", sel.String(), errs.Echo(base), errs.Echo(base))
+}
+
+// withRanges gives the target of r, resolved from the entry named name,
+// the line ranges rs (none when rs is nil), checking that it is one file:
+// a glob, a directory or a whole archive is an INVALID_PARAM error, a
+// missing path NOT_FOUND (ACCESS_DENIED when a container in it leads out
+// of the root, as for a missing entry).
+func withRanges(fsys fs.FS, root string, r resolved, name string, rs [][2]int) resolved {
+	switch {
+	case len(rs) == 0 || r.err != nil && errs.CodeOf(r.err) != errs.NotFound || r.bad != nil:
+		return r
+	case !r.found || r.err != nil:
+		if err := pathutil.ContainerOutside(fsys, root, name); err != nil {
+			return failed(err)
+		}
+		return failed(errs.New(errs.NotFound, "Path not found for line-range selector: %s", name))
+	}
+	switch t := r.t; {
+	case t.Glob != nil:
+		return failed(errs.New(errs.InvalidParam, "Line-range selector requires a single file, not a glob: %s", name))
+	case t.Dir:
+		return failed(errs.New(errs.InvalidParam, "Line-range selector requires a single file: %s is a directory", name))
+	case t.Archive:
+		return failed(errs.New(errs.InvalidParam, "Line-range selector requires a single file: %s is an archive; name one member, e.g. %s:path/in/archive:50-100", name, t.Path))
+	}
+	r.t.Ranges = rs
+	return r
+}
+
+// resolveURLEntry resolves an internal URL, with its line selector.
+func resolveURLEntry(ctx context.Context, fsys fs.FS, root, entry string, o ResolveOptions) resolved {
+	base, sel, _, err := selector.SplitInternal(entry)
+	switch {
+	case err != nil:
+		return failed(err)
+	case sel.Raw || sel.Conflicts:
+		return failed(notRanges(base, sel))
+	case len(sel.Ranges) > 0 && len(o.Lines) > 0:
+		return failed(twice(entry, base))
+	}
+	rs := ranges(sel)
+	if rs == nil {
+		rs = o.Lines
+	}
+	t, err := resolveURL(ctx, fsys, root, base, o.Registry)
+	return withRanges(fsys, root, resolved{t: t, found: true, err: err, done: true}, base, rs)
+}
+
+// resolveFile resolves an entry without selector: an archive member, a
+// file, a directory or a glob.
+func resolveFile(ctx context.Context, fsys fs.FS, root, entry string, o ResolveOptions, dirs pathutil.Dirs) resolved {
 	if strings.ContainsRune(entry, ':') {
 		if r := resolveMember(ctx, fsys, root, entry, o.MaxMember); r.done {
 			if errs.CodeOf(r.err) == errs.NotFound {

@@ -73,15 +73,8 @@ func TestResolveMany(t *testing.T) {
 	}
 	prev := runtime.GOMAXPROCS(4)
 	defer runtime.GOMAXPROCS(prev)
-	for _, tree := range testfs.Trees(t, m) {
+	for _, tree := range openTrees(t, m) {
 		fsys, root := tree.FS, tree.Root
-		if fsys == nil {
-			var release func()
-			var err error
-			fsys, release, err = fsx.OpenDir(root)
-			require.NoError(t, err)
-			defer release()
-		}
 		for _, c := range []struct {
 			entries []string
 			reason  string
@@ -105,6 +98,21 @@ func TestResolveMany(t *testing.T) {
 			}
 		}
 	}
+}
+
+// openTrees returns testfs.Trees of m, the directory opened as an FS (and
+// closed when the test ends).
+func openTrees(t *testing.T, m fstest.MapFS) []testfs.Tree {
+	trees := testfs.Trees(t, m)
+	for i := range trees {
+		if trees[i].FS == nil {
+			fsys, release, err := fsx.OpenDir(trees[i].Root)
+			require.NoError(t, err)
+			t.Cleanup(release)
+			trees[i].FS = fsys
+		}
+	}
+	return trees
 }
 
 // globless returns the targets of sc with each compiled glob replaced by

@@ -34,8 +34,11 @@ import (
 
 // Request is one search, with the defaults already resolved by the caller.
 type Request struct {
-	Paths []string     // entries; none means the root
-	Grep  grep.Options // pattern, case, multiline, context, columns, line ranges, mode
+	Paths []string // entries (see Resolve); none means the root
+	// Grep holds the pattern, case, multiline, context, columns and mode;
+	// its LineRanges are those of the one entry of Paths (see
+	// ResolveOptions.Lines), whose entries may also carry their own.
+	Grep grep.Options
 	// PerFile caps the matching lines reported per file (PerFileOne when
 	// the scope is a single file); negative means no cap. It replaces
 	// Grep.MaxMatchesPerFile.
@@ -171,26 +174,28 @@ func prepare(ctx context.Context, fsys fs.FS, root string, req *Request) (*prepa
 	if err != nil {
 		return nil, err
 	}
-	sc, err := Resolve(ctx, fsys, root, req.Paths, ResolveOptions{MaxMember: req.MaxFileSize, Registry: req.Registry})
+	sc, err := Resolve(ctx, fsys, root, req.Paths, ResolveOptions{MaxMember: req.MaxFileSize, Registry: req.Registry, Lines: req.Grep.LineRanges})
 	if err != nil {
-		if len(req.Grep.LineRanges) > 0 && errs.CodeOf(err) == errs.NotFound && len(req.Paths) == 1 {
-			return nil, errs.New(errs.NotFound, "Path not found for line-range selector: %s", req.Paths[0])
-		}
 		return nil, err
-	}
-	if len(req.Grep.LineRanges) > 0 {
-		if err := checkRanges(req, sc); err != nil {
-			return nil, err
-		}
 	}
 	perFile := req.PerFile
 	if sc.Single() {
 		perFile = req.PerFileOne
 	}
 	req.Grep.MaxMatchesPerFile = max(perFile, 0) // 0: no cap
+	req.Grep.LineRanges = nil                    // Resolve gave them to their target
 	m, err := grep.Compile(req.Grep)
 	if err != nil {
 		return nil, err
+	}
+	for i := range sc.Targets {
+		// A file with its own line ranges is searched with a copy of the
+		// matcher that shares its compiled pattern.
+		if t := &sc.Targets[i]; t.Ranges != nil {
+			if t.m, err = m.WithRanges(t.Ranges); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return &prepared{fsys: fsys, req: req, scope: sc, matcher: m, filter: Filter{Globs: globs, Types: types}, skipped: map[string]int{}}, nil
 }
@@ -240,23 +245,6 @@ func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f file, o 
 		return err
 	}
 	return scan(ctx, p.fsys, produce(files, ms), p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
-}
-
-// checkRanges enforces that line ranges apply to one file.
-func checkRanges(req *Request, sc *Scope) error {
-	if len(req.Paths) != 1 || len(sc.Targets) != 1 {
-		return errs.New(errs.InvalidParam, "Line-range selector requires a single file: pass one path, e.g. src/main.go:50-100")
-	}
-	t := sc.Targets[0]
-	switch {
-	case t.Glob != nil:
-		return errs.New(errs.InvalidParam, "Line-range selector requires a single file, not a glob: %s", t.Entry)
-	case t.Dir:
-		return errs.New(errs.InvalidParam, "Line-range selector requires a single file: %s is a directory", t.Entry)
-	case t.Archive:
-		return errs.New(errs.InvalidParam, "Line-range selector requires a single file: %s is an archive; name one member, e.g. %s:path/in/archive:50-100", t.Entry, t.Path)
-	}
-	return nil
 }
 
 // Run searches and pages the result.
