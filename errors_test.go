@@ -37,6 +37,10 @@ func TestErrorsArePublic(t *testing.T) {
 			_, err := (&scout.Searcher{Workspace: ws}).Search(ctx, scout.SearchRequest{Pattern: "x", Paths: []string{"a.txt"}, Lines: []scout.Range{{Start: 5, End: 2}}})
 			return err
 		}, scout.CodeInvalidParam, "a range whose end comes before its start (it found nothing)"},
+		{"search mode", func() error {
+			_, err := (&scout.Searcher{Workspace: ws}).Search(ctx, scout.SearchRequest{Pattern: "x", Mode: scout.SearchCount + 1})
+			return err
+		}, scout.CodeInvalidParam, "a Mode that names no mode (it was read as content)"},
 		{"stream", func() error {
 			for _, err := range (&scout.Searcher{Workspace: ws}).Stream(ctx, scout.SearchRequest{Pattern: "x", Paths: []string{"nope"}}) {
 				return err

@@ -198,7 +198,8 @@ type SearchRequest struct {
 	// (giving both is a CodeInvalidParam error). With several paths, give
 	// each its own ranges in Paths instead. nil means every line.
 	Lines []Range `json:"lines,omitempty"`
-	// Mode chooses lines, files or counts. The zero value is SearchContent.
+	// Mode chooses lines, files or counts. The zero value is SearchContent;
+	// a value other than the named ones is a CodeInvalidParam error.
 	Mode SearchMode `json:"mode,omitempty"`
 	// Skip passes over this many matching files: the page cursor (see
 	// SearchResult.NextSkip). It is ignored when the scope is one file.
@@ -472,6 +473,9 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 	}
 	if req.Before < 0 || req.After < 0 {
 		return search.Request{}, &Error{Code: CodeInvalidParam, Message: "Context lines (Before, After) must be 0 or more"}
+	}
+	if err := searchModes.check(req.Mode); err != nil {
+		return search.Request{}, err
 	}
 	size := req.MaxFileSize
 	if size == 0 {
