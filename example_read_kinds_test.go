@@ -47,7 +47,7 @@ func ExampleReadResult_directory() {
 	res := read(fstest.MapFS{
 		"src/main.go":         {Data: []byte("package main\n"), ModTime: when},
 		"README.md":           {Data: []byte("# hi\n"), ModTime: when},
-		"node_modules/x/i.js": {Data: []byte("x\n"), ModTime: when},
+		".git/HEAD":           {Data: []byte("ref: refs/heads/main\n"), ModTime: when},
 		"src/util/strings.go": {Data: []byte("package util\n"), ModTime: when},
 		"src/util/numbers.go": {Data: []byte("package util\n"), ModTime: when},
 	}, ".")
@@ -60,7 +60,7 @@ func ExampleReadResult_directory() {
 	// 3 1 src true 0
 	// 4 2 src/main.go false 13
 	// 5 2 src/util true 0
-	// map[ignored:1] node_modules/
+	// map[ignored:1] .git/
 }
 
 func ExampleReadResult_archive() {

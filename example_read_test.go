@@ -2,6 +2,7 @@ package scout_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing/fstest"
@@ -72,4 +73,45 @@ func ExampleReader_Read_plain() {
 	// 2|beta
 	//
 	// [Showing lines 1-2 of 3. Use :3 to continue]
+}
+
+func ExampleReader_Read_agentSettings() {
+	files := fstest.MapFS{
+		"src/deep/x.go":  {Data: []byte("package deep\n")},
+		"build/out.txt":  {Data: []byte("built\n")},
+		"README.md":      {Data: []byte("# hi\n")},
+		".git/HEAD":      {Data: []byte("ref: refs/heads/main\n")},
+		"vendor/mod.txt": {Data: []byte("m\n")},
+	}
+	ctx := context.Background()
+
+	// The zero Reader lists every directory but .git, and a missing path
+	// is an error.
+	plain := scout.Reader{Workspace: scout.Workspace{FS: files}}
+	res, _ := plain.Read(ctx, scout.ReadRequest{Path: "."})
+	for _, e := range res.Entries {
+		if e.Depth == 1 {
+			fmt.Print(e.Path, " ")
+		}
+	}
+	fmt.Println(res.Skipped)
+	_, err := plain.Read(ctx, scout.ReadRequest{Path: "x.go"})
+	fmt.Println(errors.Is(err, scout.CodeNotFound))
+
+	// An agent's host may prune more names and read a missing path by a
+	// unique suffix match, as the pi read tool does.
+	agent := scout.Reader{Workspace: scout.Workspace{FS: files}, PruneDirs: []string{"build", "vendor"}, SuffixMatch: true}
+	res, _ = agent.Read(ctx, scout.ReadRequest{Path: "."})
+	for _, s := range res.SkippedPaths {
+		fmt.Println(s.Reason, s.Path)
+	}
+	res, _ = agent.Read(ctx, scout.ReadRequest{Path: "x.go"})
+	fmt.Println(res.Path, res.SuffixResolution.From, res.SuffixResolution.To)
+	// Output:
+	// build README.md src vendor map[ignored:1]
+	// true
+	// ignored .git/
+	// ignored build/
+	// ignored vendor/
+	// src/deep/x.go x.go src/deep/x.go
 }

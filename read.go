@@ -39,6 +39,24 @@ type Reader struct {
 	// Now is the clock used for the ages in directory listings. nil means
 	// time.Now.
 	Now func() time.Time
+	// PruneDirs are directory names a directory listing leaves out at
+	// every depth it shows, e.g. "node_modules" (the pi toolset's read
+	// prunes node_modules, .git, .next, dist, build, target, .venv,
+	// .cache, .turbo, .parcel-cache and coverage). Each directory left out
+	// is counted in the result's Skipped as SkipIgnored and named in
+	// SkippedPaths; a directory read by name is listed. nil prunes no
+	// directory but .git, which a listing never shows (nor .DS_Store
+	// files).
+	PruneDirs []string
+	// SuffixMatch reads a path that does not exist as the one entry of the
+	// tree whose path ends with it, whole segments compared ("deep/x.go"
+	// reads "src/deep/x.go"; .git is not searched, node_modules only when
+	// the path names it), found within 5 seconds: the result's
+	// SuffixResolution says so. An archive or database path found so
+	// ("a.zip:f.go", "app.db:users") is read as one. No match, or more
+	// than one, leaves the path missing. false means a missing path is a
+	// CodeNotFound error.
+	SuffixMatch bool
 	// Fetcher fetches web URLs (http://, https://, www.). nil means a
 	// net/http client with a 30 s deadline, a 20 MiB body cap and at most
 	// 10 redirects.
@@ -191,6 +209,8 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 		AllowPrivateNetwork: r.AllowPrivateNetwork,
 		ImageMetadataOnly:   r.ImageMetadataOnly,
 		Now:                 r.Now,
+		PruneDirs:           r.PruneDirs,
+		SuffixMatch:         r.SuffixMatch,
 	}
 	if r.URLCache != nil {
 		c.WebCache = &r.URLCache.c

@@ -48,7 +48,7 @@ type ReadResult struct {
 	// for Path "dist/a.zip:src/f.go"); "" outside an archive.
 	Archive string `json:"archive,omitempty"`
 	// SuffixResolution is set when Path was found by a unique suffix match
-	// because Input did not exist.
+	// (Reader.SuffixMatch) because Input did not exist.
 	SuffixResolution *SuffixResolution `json:"suffix_resolution,omitempty"`
 	// Raw reports a :raw read: bytes as they are, no line prefixes.
 	Raw bool `json:"raw,omitempty"`
@@ -113,7 +113,8 @@ type ReadResult struct {
 	// listed. Truncated is then TruncLimit.
 	Unlisted int `json:"unlisted,omitempty"`
 	// Skipped counts the entries a listing left out by reason: a tree's
-	// always-pruned directories and .DS_Store files (SkipIgnored), its
+	// pruned directories (.git and Reader.PruneDirs) and .DS_Store files
+	// (SkipIgnored), its
 	// subdirectories that could not be listed (SkipUnreadable), an
 	// archive's entries whose names hold a ".." segment (SkipUnreadable,
 	// not named); nil when none. SkippedPaths names them, relative to
@@ -180,7 +181,8 @@ type ReadLine struct {
 	Bytes int `json:"bytes,omitempty"`
 }
 
-// SuffixResolution records a missing path found by a unique suffix match.
+// SuffixResolution records a missing path found by a unique suffix match
+// (Reader.SuffixMatch).
 type SuffixResolution struct {
 	From string `json:"from"` // the path as given
 	To   string `json:"to"`   // the path read

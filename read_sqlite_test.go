@@ -44,18 +44,22 @@ func TestReadSQLite(t *testing.T) {
 	files := map[string][]byte{"app.db": data, "notes.db": []byte("not a database\n"), "var/deep/state.db": data}
 	tests := []struct {
 		path, want, reason string
+		setup              func(*scout.Reader)
 	}{
-		{"app.db", "users (2 rows)", "the table list"},
-		{"app.db:users", "CREATE TABLE users", "a table's schema and samples"},
-		{"app.db:users:2", "name: bob", "a row by primary key"},
-		{"app.db:users?limit=1&order=id:desc", "bob", "a query page"},
-		{"app.db?q=SELECT name FROM users WHERE id=1", "ada", "a raw query"},
-		{"app.db?q=DELETE FROM users", "error", "writes are refused"},
-		{"notes.db", "1:not a database", "a .db without the SQLite header is a plain file"},
-		{"state.db", "resolved to 'var/deep/state.db' via suffix match]\nusers (2 rows)", "a database found by suffix lists its tables, not a binary notice"},
+		{"app.db", "users (2 rows)", "the table list", nil},
+		{"app.db:users", "CREATE TABLE users", "a table's schema and samples", nil},
+		{"app.db:users:2", "name: bob", "a row by primary key", nil},
+		{"app.db:users?limit=1&order=id:desc", "bob", "a query page", nil},
+		{"app.db?q=SELECT name FROM users WHERE id=1", "ada", "a raw query", nil},
+		{"app.db?q=DELETE FROM users", "error", "writes are refused", nil},
+		{"notes.db", "1:not a database", "a .db without the SQLite header is a plain file", nil},
+		{"state.db", "resolved to 'var/deep/state.db' via suffix match]\nusers (2 rows)", "a database found by suffix lists its tables, not a binary notice", suffixMatch},
+		{"state.db:users", "resolved to 'var/deep/state.db' via suffix match]\n", "a database table found by suffix", suffixMatch},
+		{"state.db", "error NOT_FOUND: Path 'state.db' not found", "without SuffixMatch a missing database is NOT_FOUND", nil},
+		{"state.db:users", "error NOT_FOUND", "without SuffixMatch a missing database is NOT_FOUND", nil},
 	}
 	for _, tt := range tests {
-		got := readBoth(t, files, tt.path, nil)
+		got := readBoth(t, files, tt.path, tt.setup)
 		if !strings.Contains(got, tt.want) {
 			t.Errorf("%s: missing %q (%s) in:\n%s", tt.path, tt.want, tt.reason, got)
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/internal/pitext"
 	"github.com/scoutkit/scout/internal/testfs"
 	"github.com/scoutkit/scout/tool"
 )
@@ -31,8 +32,10 @@ var goldenNow = testfs.Epoch.Add(48 * time.Hour)
 // imageMetadataOnly), the expected text ("want.txt"), which for an error
 // is "error CODE: message", and the Envelope of the pi read tool for the
 // same call ("want.json"). The text is read as the pi tool reads it, a
-// range widened by 1 line before and 3 after, so that both show the same
-// lines (TestReadExact checks the exact reads). Each case runs over
+// range widened by 1 line before and 3 after, pi's directories pruned
+// from listings and a missing path found by suffix match, so that both
+// show the same lines (TestReadExact checks the exact reads,
+// TestReaderHostSettings the zero Reader's listings and missing paths). Each case runs over
 // fstest.MapFS and over the same tree in a temporary directory.
 func TestReadGolden(t *testing.T) {
 	for _, file := range testfs.Cases(t, "testdata/read/*.txtar") {
@@ -56,7 +59,7 @@ func TestReadGolden(t *testing.T) {
 			}
 			for _, mode := range []string{"mapfs", "dir"} {
 				r := scout.Reader{DefaultLimit: opts.Limit, NoSummaries: opts.NoSummaries, ImageMetadataOnly: opts.ImageMetadataOnly,
-					Now: func() time.Time { return goldenNow }}
+					Now: func() time.Time { return goldenNow }, PruneDirs: pitext.ReadPruneDirs, SuffixMatch: true}
 				if mode == "mapfs" {
 					r.FS, r.Root = c.MapFS, "/scout-root"
 				} else {

@@ -76,7 +76,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	if searchesOSRoot(root, fsys, inputs) {
 		return nil, errs.New(errs.InvalidParam, "Searching from root directory '/' is not allowed: name a directory below it, e.g. [\"/home/*.txt\"] or [\"etc/**/*.conf\"].")
 	}
-	prune := pruneNodeModules(inputs)
+	prune := pitext.PruneNodeModules(inputs)
 	f := c.finder(ws)
 	req := scout.FindRequest{
 		Patterns:  inputs,

@@ -141,8 +141,12 @@ type piSummary struct {
 }
 
 func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope, error) {
-	// pi widens a range by 1 line before and 3 after.
-	res, err := c.reader(c.workspace()).Read(ctx, scout.ReadRequest{Path: in.Path, Before: 1, After: 3})
+	// pi prunes its fixed list from listings, reads a missing path by
+	// a unique suffix match, and widens a range by 1 line before and 3
+	// after.
+	r := c.reader(c.workspace())
+	r.PruneDirs, r.SuffixMatch = pitext.ReadPruneDirs, true
+	res, err := r.Read(ctx, scout.ReadRequest{Path: in.Path, Before: 1, After: 3})
 	if err != nil {
 		if env := conversionNotice(err); env != nil {
 			return env, nil

@@ -97,7 +97,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	searched, rewrite := piPattern(pattern)
 
 	s := c.searcher(ws)
-	prune := pruneNodeModules(paths)
+	prune := pitext.PruneNodeModules(paths)
 	req := scout.SearchRequest{
 		Pattern:    searched,
 		Paths:      paths,
@@ -342,15 +342,4 @@ func searchRoot(c *Config) string {
 		return abs
 	}
 	return dir
-}
-
-// pruneNodeModules returns the directories pi find and search never
-// enter: node_modules, unless an entry names it.
-func pruneNodeModules(entries []string) []string {
-	for _, e := range entries {
-		if strings.Contains(e, "node_modules") {
-			return nil
-		}
-	}
-	return []string{"node_modules"}
 }

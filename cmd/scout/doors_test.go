@@ -119,8 +119,9 @@ func mcpInProcess(t *testing.T, args ...string) *mcp.ClientSession {
 
 // TestCommandDefaults: the human commands decide what the tool they stand
 // for decides, on each default: hidden files, ignore files, node_modules,
-// the size cap, the context lines, the read limit. Their only departures
-// (search prints every match, unpaged) are in their help.
+// the size cap, the context lines, the read limit, the directories a
+// listing leaves out, the suffix match of a missing path. Their only
+// departures (search prints every match, unpaged) are in their help.
 func TestCommandDefaults(t *testing.T) {
 	root := doorsTree(t)
 	tests := []struct {
@@ -140,6 +141,10 @@ func TestCommandDefaults(t *testing.T) {
 			[]string{"h.txt", "ctx.txt"}, []string{"ignored.txt", "n.txt"}},
 		{"read: 300 lines", []string{"read", "long.txt"}, "read", `{"path": "long.txt"}`,
 			[]string{"300:line 300", "Use :301 to continue"}, []string{"301:line 301"}},
+		{"read: a listing leaves out pi's directories", []string{"read", "."}, "read", `{"path": "."}`,
+			[]string{"- long.txt", "[Not listed: .git/, node_modules/ (always pruned)]"}, []string{"- node_modules/"}},
+		{"read: a missing path is found by a unique suffix match", []string{"read", "h.txt"}, "read", `{"path": "h.txt"}`,
+			[]string{"[Path 'h.txt' not found; resolved to '.hidden/h.txt' via suffix match]", "1:needle hidden"}, nil},
 	}
 	for _, tt := range tests {
 		code, out, errb := runCLI(append(tt.cli, "--root", root)...)

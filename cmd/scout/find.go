@@ -72,7 +72,7 @@ func runFind(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 		Recursive: true,
 		Hidden:    !*noHidden,
 		NoIgnore:  *noIgnore,
-		PruneDirs: pruneNodeModules(globs),
+		PruneDirs: pitext.PruneNodeModules(globs),
 		Limit:     *limit,
 		Timeout:   time.Duration(*timeout * float64(time.Second)),
 		Progress:  func(p scout.FindProgress) { visited.Store(int64(p.Visited)) },

@@ -8,6 +8,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/internal/pitext"
 )
 
 var readCmd = &command{
@@ -41,7 +42,8 @@ func runRead(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	r := scout.Reader{Workspace: scout.Workspace{Root: s.cfg.Root}, DefaultLimit: s.cfg.ReadLimit,
-		NoSummaries: s.cfg.NoSummaries, AllowPrivateNetwork: s.cfg.AllowPrivateNetwork}
+		NoSummaries: s.cfg.NoSummaries, AllowPrivateNetwork: s.cfg.AllowPrivateNetwork,
+		PruneDirs: pitext.ReadPruneDirs, SuffixMatch: true}
 	res, err := r.Read(ctx, scout.ReadRequest{Path: pos[0]})
 	if err != nil {
 		return f.fail("%v", err)

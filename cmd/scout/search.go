@@ -115,7 +115,7 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 		Types:             types,
 		Hidden:            hidden,
 		NoIgnore:          *noIgnore,
-		PruneDirs:         pruneNodeModules(pos[1:]),
+		PruneDirs:         pitext.PruneNodeModules(pos[1:]),
 		MaxFiles:          -1,
 		MaxMatches:        -1,
 		MaxMatchesPerFile: *maxCount,
@@ -196,17 +196,6 @@ func pick(flagValue, setting, def int) int {
 		return def
 	}
 	return max(setting, 0)
-}
-
-// pruneNodeModules returns the directories the search tool never enters:
-// node_modules, unless a path names it.
-func pruneNodeModules(paths []string) []string {
-	for _, p := range paths {
-		if strings.Contains(p, "node_modules") {
-			return nil
-		}
-	}
-	return []string{"node_modules"}
 }
 
 // singleFile reports whether paths is one existing regular file under

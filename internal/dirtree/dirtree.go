@@ -2,8 +2,9 @@
 // a directory, as the pi read tool does: two levels deep, hidden entries
 // shown, each directory's children newest first, at most PerDir children
 // per directory below the root (the 11 newest, a "… N more" row, then the
-// oldest), sizes and relative ages in aligned columns. Directories named in
-// Pruned and .DS_Store files are left out and recorded.
+// oldest), sizes and relative ages in aligned columns. .git, the
+// directories named by the caller and .DS_Store files are left out and
+// recorded.
 package dirtree
 
 import (
@@ -26,13 +27,6 @@ const (
 	MaxDepth = 2  // levels listed below the directory
 	PerDir   = 12 // children shown per directory below the root
 )
-
-// Pruned names directories that are never listed (build output, caches,
-// version control, dependencies).
-var Pruned = map[string]bool{
-	"node_modules": true, ".git": true, ".next": true, "dist": true, "build": true, "target": true,
-	".venv": true, ".cache": true, ".turbo": true, ".parcel-cache": true, "coverage": true,
-}
 
 // Entry is one row of the tree.
 type Entry struct {
@@ -77,19 +71,24 @@ type Tree struct {
 	Unreadable []string
 }
 
-// Build lists dir in fsys, as of now (for the rows' ages). rows > 0 keeps only the first rows rows in
-// Entries (a reader shows a window of lines): the memory then grows with
+// Build lists dir in fsys, as of now (for the rows' ages), leaving out
+// the subdirectories named in prune and .git, which is never listed.
+// rows > 0 keeps only the first rows rows in Entries (a reader shows a window of lines): the memory then grows with
 // rows, not with the directory, whose entries are streamed on an OS file
 // system; 0 keeps every row. Rows, Width, Omitted, Pruned and Unreadable
 // describe the whole tree either way. Build fails only when dir itself
 // cannot be read or ctx is done. Subdirectories are listed concurrently
 // (the work is system calls); the result does not depend on the order they
 // finish in.
-func Build(ctx context.Context, fsys fs.FS, dir string, rows int, now time.Time) (*Tree, error) {
+func Build(ctx context.Context, fsys fs.FS, dir string, prune []string, rows int, now time.Time) (*Tree, error) {
 	b := builder{rows: rows, now: now}
+	skip := map[string]bool{".git": true}
+	for _, name := range prune {
+		skip[name] = true
+	}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, workers)
-	pruned, err := scan(ctx, fsys, dir, "", func(e Entry) {
+	pruned, err := scan(ctx, fsys, dir, "", skip, func(e Entry) {
 		e.Depth = 1
 		n := &node{e: e}
 		b.add(n)
@@ -100,7 +99,7 @@ func Build(ctx context.Context, fsys fs.FS, dir string, rows int, now time.Time)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
-			sub := list(ctx, fsys, path.Join(dir, e.Path), e.Path, PerDir)
+			sub := list(ctx, fsys, path.Join(dir, e.Path), e.Path, skip, PerDir)
 			<-sem
 			b.done(n, sub)
 		}()
@@ -237,13 +236,13 @@ type listing struct {
 }
 
 // list returns the entries of dir sorted newest first, leaving out and
-// recording pruned names. prefix is dir's path relative to the listed root.
+// recording the directories named in skip and .DS_Store files. prefix is dir's path relative to the listed root.
 // It keeps only the keep-1 newest entries and the oldest, what capped
 // shows of a directory of more than keep, so that the directory's size
 // does not bound the memory.
-func list(ctx context.Context, fsys fs.FS, dir, prefix string, keep int) listing {
+func list(ctx context.Context, fsys fs.FS, dir, prefix string, skip map[string]bool, keep int) listing {
 	var l listing
-	pruned, err := scan(ctx, fsys, dir, prefix, func(e Entry) {
+	pruned, err := scan(ctx, fsys, dir, prefix, skip, func(e Entry) {
 		l.total++
 		l.entries = append(l.entries, e)
 		if len(l.entries) >= 2*keep {
@@ -259,18 +258,18 @@ func list(ctx context.Context, fsys fs.FS, dir, prefix string, keep int) listing
 }
 
 // scan calls fn with each child of dir, in the order the file system
-// gives them, and returns the names it leaves out (pruned directories and
-// .DS_Store files) as paths relative to the root. prefix is dir's path
+// gives them, and returns the names it leaves out (the directories named in
+// skip and .DS_Store files) as paths relative to the root. prefix is dir's path
 // relative to the listed root. On a file system that offers it
 // (fsx.DirOpener), the directory is read as a stream; it stops early when
 // ctx is done, and returns ctx's error.
-func scan(ctx context.Context, fsys fs.FS, dir, prefix string, fn func(Entry)) ([]string, error) {
+func scan(ctx context.Context, fsys fs.FS, dir, prefix string, skip map[string]bool, fn func(Entry)) ([]string, error) {
 	var pruned []string
 	seen := 0
 	add := func(name string, typ fs.FileMode, info func() (fs.FileInfo, error)) {
 		rel := path.Join(prefix, name)
 		isDir := typ&fs.ModeDir != 0
-		if isDir && Pruned[name] {
+		if isDir && skip[name] {
 			pruned = append(pruned, rel+"/")
 			return
 		}

@@ -60,7 +60,7 @@ func TestRender(t *testing.T) {
 		if mode == "dir" {
 			fsys = osFS(t, m)
 		}
-		tr, err := Build(context.Background(), fsys, ".", 0, now)
+		tr, err := Build(context.Background(), fsys, ".", []string{"node_modules"}, 0, now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,6 +72,51 @@ func TestRender(t *testing.T) {
 	}
 }
 
+// TestPrune checks that a listing leaves out .git and the directories
+// named, at both depths, and records them; a file of a pruned name is
+// listed.
+func TestPrune(t *testing.T) {
+	m := fstest.MapFS{
+		".git/HEAD":       file("h", time.Hour),
+		"build/out.txt":   file("o", time.Hour),
+		"src/build/x.o":   file("x", time.Hour),
+		"src/.git/HEAD":   file("h", time.Hour),
+		"src/a.go":        file("a", time.Hour),
+		"dist":            file("a file named dist", time.Hour),
+		"node_modules/ok": file("k", time.Hour),
+	}
+	tests := []struct {
+		name   string
+		prune  []string
+		pruned []string
+	}{
+		{"nil prunes .git only", nil, []string{".git/", "src/.git/"}},
+		{".git named again", []string{".git"}, []string{".git/", "src/.git/"}},
+		{"named dirs at both depths", []string{"build", "dist", "node_modules"},
+			[]string{".git/", "build/", "node_modules/", "src/.git/", "src/build/"}},
+	}
+	for _, tt := range tests {
+		for _, mode := range []string{"mapfs", "dir"} {
+			var fsys fs.FS = m
+			if mode == "dir" {
+				fsys = osFS(t, m)
+			}
+			tr, err := Build(context.Background(), fsys, ".", tt.prune, 0, now)
+			require.NoError(t, err, "%s, %s", tt.name, mode)
+			assert.Equal(t, tt.pruned, tr.Pruned, "%s, %s", tt.name, mode)
+			var listed []string
+			for _, e := range tr.Entries {
+				listed = append(listed, e.Path)
+			}
+			for _, p := range tt.pruned {
+				assert.NotContains(t, listed, strings.TrimSuffix(p, "/"), "%s, %s", tt.name, mode)
+			}
+			assert.Contains(t, listed, "dist", "%s, %s: a file named like a pruned directory is listed", tt.name, mode)
+			assert.Contains(t, listed, "src/a.go", "%s, %s", tt.name, mode)
+		}
+	}
+}
+
 func TestCap(t *testing.T) {
 	m := fstest.MapFS{"d": dir(time.Hour)}
 	for i := range 15 {
@@ -80,7 +125,7 @@ func TestCap(t *testing.T) {
 	for i := range 15 {
 		m[fmt.Sprintf("r%02d", i)] = file("x", time.Duration(i+2)*time.Hour)
 	}
-	tr, err := Build(context.Background(), m, ".", 0, now)
+	tr, err := Build(context.Background(), m, ".", nil, 0, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,14 +144,14 @@ func TestCap(t *testing.T) {
 
 func TestEmptyAndMissing(t *testing.T) {
 	m := fstest.MapFS{"e": dir(time.Hour)}
-	tr, err := Build(context.Background(), m, "e", 0, now)
+	tr, err := Build(context.Background(), m, "e", nil, 0, now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := Render(tr, now); len(got) != 1 || got[0] != "(empty directory)" {
 		t.Errorf("empty dir renders %q", got)
 	}
-	if _, err := Build(context.Background(), m, "nope", 0, now); err == nil {
+	if _, err := Build(context.Background(), m, "nope", nil, 0, now); err == nil {
 		t.Error("missing dir: want an error")
 	}
 }
@@ -215,7 +260,7 @@ func TestBigSubdirectory(t *testing.T) {
 	fsys := manyFS{fstest.MapFS{"big": dir(0)}, "big", n}
 	var tr *Tree
 	var err error
-	grew := testfs.HeapPeak(func() { tr, err = Build(context.Background(), fsys, ".", 0, now) })
+	grew := testfs.HeapPeak(func() { tr, err = Build(context.Background(), fsys, ".", nil, 0, now) })
 	require.NoError(t, err)
 	assert.Less(t, grew, uint64(32<<20), "the heap grew by %d MiB", grew>>20)
 	var got []string
@@ -239,7 +284,7 @@ func TestBigDirectory(t *testing.T) {
 	fsys := manyFS{fstest.MapFS{}, ".", n}
 	var tr *Tree
 	var err error
-	grew := testfs.HeapPeak(func() { tr, err = Build(context.Background(), fsys, ".", rows, now) })
+	grew := testfs.HeapPeak(func() { tr, err = Build(context.Background(), fsys, ".", nil, rows, now) })
 	require.NoError(t, err)
 	assert.Less(t, grew, uint64(16<<20), "the heap grew by %d MiB", grew>>20)
 	require.Len(t, tr.Entries, rows)
@@ -276,12 +321,12 @@ func TestRows(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(closeFn)
 	for mode, fsys := range map[string]fs.FS{"mapfs": m, "dirfs": osDirFS(osRoot), "beneath": beneath} {
-		whole, err := Build(context.Background(), fsys, ".", 0, now)
+		whole, err := Build(context.Background(), fsys, ".", nil, 0, now)
 		require.NoError(t, err, mode)
 		require.Equal(t, len(whole.Entries), whole.Rows, mode)
 		require.Greater(t, whole.Omitted, 0, mode)
 		for _, rows := range []int{1, 2, 5, 13, 14, 40, whole.Rows, whole.Rows + 10} {
-			part, err := Build(context.Background(), fsys, ".", rows, now)
+			part, err := Build(context.Background(), fsys, ".", nil, rows, now)
 			require.NoError(t, err, mode)
 			want := *whole
 			want.Entries = whole.Entries[:min(rows, len(whole.Entries))]

@@ -28,7 +28,7 @@ func (r *reader) directory(ctx context.Context, name string, sel selector.Select
 	// Only the rows up to the last line shown are built (line 1 is "."):
 	// the others are counted, so that a huge directory costs little memory.
 	now := r.c.now()
-	tree, err := dirtree.Build(ctx, r.c.FS, name, textio.LastLine(wins), now)
+	tree, err := dirtree.Build(ctx, r.c.FS, name, r.c.PruneDirs, textio.LastLine(wins), now)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, errs.Stopped(ctx, "Read", ctx.Err())

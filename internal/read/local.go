@@ -30,20 +30,9 @@ func (r *reader) local(ctx context.Context, p string) (*Result, error) {
 	if !isNotExist(err) {
 		return nil, err
 	}
-	// One deadline bounds every suffix match of this path. A missing
-	// archive or database found by suffix is read as one ("a.zip" lists
-	// "sub/a.zip"), anything else as what it is.
-	sctx, cancel := context.WithTimeout(ctx, r.suffixLimit())
-	defer cancel()
-	for _, via := range []func(context.Context, string, locator) (*Result, bool, error){r.archiveVia, r.databaseVia} {
-		if res, ok, err := via(ctx, p, r.bySuffix(sctx)); ok || err != nil {
+	if r.c.SuffixMatch {
+		if res, ok, err := r.bySuffixMatch(ctx, p, base, sel); ok || err != nil {
 			return res, err
-		}
-	}
-	if to := r.suffixMatch(sctx, base); to != "" {
-		if f, err := r.stat(to); err == nil {
-			f.suffix = &SuffixResolution{From: base, To: to}
-			return r.open(ctx, f, sel)
 		}
 	}
 	if res, ok := r.delimited(ctx, p); ok {
@@ -53,6 +42,29 @@ func (r *reader) local(ctx context.Context, p string) (*Result, error) {
 		return nil, err
 	}
 	return nil, notFound(base)
+}
+
+// bySuffixMatch reads the missing path p (base and sel its path and
+// selector) as the one entry of the tree whose path ends with it. One
+// deadline bounds every suffix match of p. A missing archive or database
+// found by suffix is read as one ("a.zip" lists "sub/a.zip"), anything
+// else as what it is. ok is false when no unique match was found.
+func (r *reader) bySuffixMatch(ctx context.Context, p, base string, sel selector.Selector) (*Result, bool, error) {
+	sctx, cancel := context.WithTimeout(ctx, r.suffixLimit())
+	defer cancel()
+	for _, via := range []func(context.Context, string, locator) (*Result, bool, error){r.archiveVia, r.databaseVia} {
+		if res, ok, err := via(ctx, p, r.bySuffix(sctx)); ok || err != nil {
+			return res, ok, err
+		}
+	}
+	if to := r.suffixMatch(sctx, base); to != "" {
+		if f, err := r.stat(to); err == nil {
+			f.suffix = &SuffixResolution{From: base, To: to}
+			res, err := r.open(ctx, f, sel)
+			return res, true, err
+		}
+	}
+	return nil, false, nil
 }
 
 // open reads a resolved path.

@@ -2,9 +2,9 @@
 // string of a read, decides what it names (a web URL, an internal URL, an
 // archive member, a SQLite database, a local file or directory), resolves
 // local paths the forgiving way agents need (quotes, ~, file://, Unicode
-// spaces, macOS spellings, a unique suffix match, a delimited list), and
-// returns a typed Result, which the root package converts to a
-// scout.ReadResult.
+// spaces, macOS spellings, a delimited list, and with Config.SuffixMatch a
+// unique suffix match), and returns a typed Result, which the root package
+// converts to a scout.ReadResult.
 //
 // The order of the checks is the pi read tool's: file:// ;
 // web URL; internal URL; archive; SQLite; local path with its selector.
@@ -45,6 +45,13 @@ type Config struct {
 	Converters map[string]convert.Converter
 	// Now is the clock for directory ages; nil means time.Now.
 	Now func() time.Time
+	// PruneDirs are the directory names a listing leaves out besides
+	// .git, which it never shows; nil means .git only.
+	PruneDirs []string
+	// SuffixMatch reads a missing path as the one entry of the tree whose
+	// path ends with it (an archive or a database too); false means a
+	// missing path is NOT_FOUND.
+	SuffixMatch bool
 	// SuffixTimeout bounds the suffix match; 0 means 5 s.
 	SuffixTimeout time.Duration
 	// Fetcher fetches web URLs; nil means a web.HTTPFetcher (a

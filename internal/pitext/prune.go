@@ -1,0 +1,22 @@
+package pitext
+
+import "strings"
+
+// ReadPruneDirs are the directories pi's read leaves out of a directory
+// listing (build output, caches, version control, dependencies): the
+// scout.Reader's PruneDirs of the pi toolset and of scout read.
+var ReadPruneDirs = []string{
+	"node_modules", ".git", ".next", "dist", "build", "target",
+	".venv", ".cache", ".turbo", ".parcel-cache", "coverage",
+}
+
+// PruneNodeModules returns the directories pi's search and find never
+// enter: node_modules, unless an entry (a path or a glob) names it.
+func PruneNodeModules(entries []string) []string {
+	for _, e := range entries {
+		if strings.Contains(e, "node_modules") {
+			return nil
+		}
+	}
+	return []string{"node_modules"}
+}
