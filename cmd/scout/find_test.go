@@ -26,80 +26,97 @@ func TestFindText(t *testing.T) {
 		}
 		return es
 	}
+	// names returns n root file names starting with prefix and their
+	// listing.
+	names := func(prefix string, n int) (names []string, listing string) {
+		for i := range n {
+			names = append(names, fmt.Sprintf("%s%03d", prefix, i))
+		}
+		return names, strings.Join(names, "\n")
+	}
+	n150, list150 := names("f", 150)
+	n200, list200 := names("f", 200)
+	long, longList := names(strings.Repeat("n", 300), 200)
 	tests := []struct {
 		name, reason string
 		res          scout.FindResult
-		limit        int
 		timeout      float64
 		want         string
 	}{
 		{
-			name:   "grouped",
-			reason: "entries grouped by directory in result order, directories with a slash",
-			res:    scout.FindResult{Entries: entries("main.go", "src/a.go", "src/sub/"), Matched: 3},
-			limit:  200, timeout: 5,
-			want: "main.go\n\n# src/\na.go\nsub/",
+			name:    "grouped",
+			reason:  "entries grouped by directory in result order, directories with a slash",
+			res:     scout.FindResult{Entries: entries("main.go", "src/a.go", "src/sub/"), Matched: 3},
+			timeout: 5,
+			want:    "main.go\n\n# src/\na.go\nsub/",
 		},
 		{
-			name:   "exact file",
-			reason: "a GLOB naming one file prints it alone",
-			res:    scout.FindResult{Entries: entries("src/a.go"), ExactFile: true, Matched: 1},
-			limit:  200, timeout: 5,
-			want: "src/a.go",
+			name:    "no byte cap",
+			reason:  "a listing over 50 KB is printed whole",
+			res:     scout.FindResult{Entries: entries(long...), Matched: 200},
+			timeout: 5,
+			want:    longList,
 		},
 		{
-			name:   "none",
-			reason: "no match: the missing paths, then what was left out with the flags that include it",
-			res:    scout.FindResult{MissingPaths: []string{"x/*.go"}, Skipped: map[scout.SkipReason]int{scout.SkipHidden: 2, scout.SkipIgnored: 1, scout.SkipSymlink: 1}},
-			limit:  200, timeout: 5,
-			want: "No files found matching pattern\nSkipped missing paths: x/*.go\nLeft out 4 entries: 2 hidden (drop --no-hidden to list them), 1 ignored (--no-ignore lists what ignore files leave out; a GLOB naming node_modules lists it), 1 symlink.",
+			name:    "exact file",
+			reason:  "a GLOB naming one file prints it alone",
+			res:     scout.FindResult{Entries: entries("src/a.go"), ExactFile: true, Matched: 1},
+			timeout: 5,
+			want:    "src/a.go",
 		},
 		{
-			name:   "missing paths",
-			reason: "missing paths are noted after the entries",
-			res:    scout.FindResult{Entries: entries("src/a.go", "src/b.go"), Matched: 2, MissingPaths: []string{"nope/*.go", "gone"}},
-			limit:  200, timeout: 5,
-			want: "# src/\na.go\nb.go\n\nSkipped missing paths: nope/*.go, gone",
+			name:    "none",
+			reason:  "no match: the missing paths, then what was left out with the flags that include it",
+			res:     scout.FindResult{MissingPaths: []string{"x/*.go"}, Skipped: map[scout.SkipReason]int{scout.SkipHidden: 2, scout.SkipIgnored: 1, scout.SkipSymlink: 1}},
+			timeout: 5,
+			want:    "No files found matching pattern\nSkipped missing paths: x/*.go\nLeft out 4 entries: 2 hidden (drop --no-hidden to list them), 1 ignored (--no-ignore lists what ignore files leave out; a GLOB naming node_modules lists it), 1 symlink.",
 		},
 		{
-			name:   "limit",
-			reason: "a result cut below the maximum limit suggests --limit twice as large",
-			res:    scout.FindResult{Entries: entries("a", "b"), Matched: 5, Truncated: scout.TruncLimit},
-			limit:  2, timeout: 5,
-			want: "a\nb\n\n[2 results limit reached. Use --limit 4 for more]",
+			name:    "missing paths",
+			reason:  "missing paths are noted after the entries",
+			res:     scout.FindResult{Entries: entries("src/a.go", "src/b.go"), Matched: 2, MissingPaths: []string{"nope/*.go", "gone"}},
+			timeout: 5,
+			want:    "# src/\na.go\nb.go\n\nSkipped missing paths: nope/*.go, gone",
 		},
 		{
-			name:   "limit near the maximum",
-			reason: "the suggested --limit is at most 200",
-			res:    scout.FindResult{Entries: entries("a", "b"), Matched: 500, Truncated: scout.TruncLimit},
-			limit:  150, timeout: 5,
-			want: "a\nb\n\n[150 results limit reached. Use --limit 200 for more]",
+			name:    "limit",
+			reason:  "a result cut below the maximum limit suggests --limit twice as large",
+			res:     scout.FindResult{Entries: entries("a", "b"), Matched: 5, Truncated: scout.TruncLimit},
+			timeout: 5,
+			want:    "a\nb\n\n[2 results limit reached. Use --limit 4 for more]",
 		},
 		{
-			name:   "limit at the maximum",
-			reason: "at --limit 200 the notice says to narrow the GLOB",
-			res:    scout.FindResult{Entries: entries("a", "b"), Matched: 500, Truncated: scout.TruncLimit},
-			limit:  200, timeout: 5,
-			want: "a\nb\n\n[200 results limit reached; narrow the GLOB for the rest]",
+			name:    "limit near the maximum",
+			reason:  "the suggested --limit is at most 200",
+			res:     scout.FindResult{Entries: entries(n150...), Matched: 500, Truncated: scout.TruncLimit},
+			timeout: 5,
+			want:    list150 + "\n\n[150 results limit reached. Use --limit 200 for more]",
 		},
 		{
-			name:   "timeout",
-			reason: "a timed-out result names --timeout and its maximum, then the missing paths",
-			res:    scout.FindResult{Entries: entries("a", "d/b"), Matched: 2, Truncated: scout.TruncTimeout, MissingPaths: []string{"m"}},
-			limit:  200, timeout: 1.5,
-			want: "a\n\n# d/\nb\n\nfind timed out after 1.5s; listing the 2 entries found. Raise --timeout (at most 60) or narrow the GLOB\nSkipped missing paths: m",
+			name:    "limit at the maximum",
+			reason:  "at --limit 200 the notice says to narrow the GLOB",
+			res:     scout.FindResult{Entries: entries(n200...), Matched: 500, Truncated: scout.TruncLimit},
+			timeout: 5,
+			want:    list200 + "\n\n[200 results limit reached; narrow the GLOB for the rest]",
 		},
 		{
-			name:   "timeout with nothing found",
-			reason: "a timeout before any match is noted under the no-match line",
-			res:    scout.FindResult{Truncated: scout.TruncTimeout},
-			limit:  200, timeout: 60,
-			want: "No files found matching pattern\nfind timed out after 60s; listing the 0 entries found. Raise --timeout (at most 60) or narrow the GLOB",
+			name:    "timeout",
+			reason:  "a timed-out result names --timeout and its maximum, then the missing paths",
+			res:     scout.FindResult{Entries: entries("a", "d/b"), Matched: 2, Truncated: scout.TruncTimeout, MissingPaths: []string{"m"}},
+			timeout: 1.5,
+			want:    "a\n\n# d/\nb\n\nfind timed out after 1.5s; listing the 2 entries found. Raise --timeout (at most 60) or narrow the GLOB\nSkipped missing paths: m",
+		},
+		{
+			name:    "timeout with nothing found",
+			reason:  "a timeout before any match is noted under the no-match line",
+			res:     scout.FindResult{Truncated: scout.TruncTimeout},
+			timeout: 60,
+			want:    "No files found matching pattern\nfind timed out after 60s; listing the 0 entries found. Raise --timeout (at most 60) or narrow the GLOB",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := findText(&tt.res, tt.limit, tt.timeout); got != tt.want {
+			if got := findText(&tt.res, len(tt.res.Entries), tt.timeout); got != tt.want {
 				t.Errorf("%s\n got:\n%s\nwant:\n%s", tt.reason, got, tt.want)
 			}
 		})
