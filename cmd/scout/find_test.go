@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/testfs"
 )
 
@@ -116,7 +117,7 @@ func TestFindText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := findText(&tt.res, len(tt.res.Entries), tt.timeout); got != tt.want {
+			if got, _ := format.FindText(&tt.res, findOptions(tt.timeout)); got != tt.want {
 				t.Errorf("%s\n got:\n%s\nwant:\n%s", tt.reason, got, tt.want)
 			}
 		})
