@@ -99,6 +99,7 @@ import (
 	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/envelope"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/pitext"
 	"github.com/scoutkit/scout/tool"
 )
 
@@ -274,13 +275,10 @@ func (o *options) before() int { return contextLines(o.ContextBefore) }
 func (o *options) after() int  { return contextLines(o.ContextAfter) }
 
 func contextLines(p *int) int {
-	switch {
-	case p == nil:
+	if p == nil {
 		return 0
-	case *p == 0:
-		return -1
 	}
-	return *p
+	return pitext.ContextSetting(*p)
 }
 
 // calls are the running calls that have a call_id.

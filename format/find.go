@@ -9,7 +9,7 @@ import (
 )
 
 // FindOptions configure Find. nil means the defaults: the 50 KB cap, no
-// maximum limit, no hints, no extra notes.
+// maximum limit, no hints, no extra notes, the find tool's words.
 type FindOptions struct {
 	// MaxBytes caps the text (whole lines only) before the notices. 0 means
 	// 50 KB; negative means no cap.
@@ -28,6 +28,21 @@ type FindOptions struct {
 	// Notes are extra lines printed after the paths and the notes on a
 	// timeout and missing paths, before the notices. nil means none.
 	Notes []string
+	// LimitNotice phrases the notice on a result cut at its limit in the
+	// host's words, e.g. a command line's "Use --limit 100 for more": n is
+	// the limit reached (the entries listed) and next the limit to suggest,
+	// twice n and at most MaxLimit, or 0 where no larger limit can be
+	// suggested (n is MaxLimit) and only a narrower request finds the rest.
+	// "" leaves the notice out. nil means the find tool's words: "n results
+	// limit reached. Use limit=next for more", or "n results limit reached;
+	// narrow the pattern or paths for the rest".
+	LimitNotice func(n, next int) string
+	// TimeoutNote phrases the note on a timed-out result that lists n
+	// entries in the host's words, e.g. how to ask for a longer timeout;
+	// Timeout is then unused. "" leaves the note out. nil means the find
+	// tool's words: "find timed out after 5s; returning n partial matches
+	// — increase timeout or narrow pattern".
+	TimeoutNote func(n int) string
 }
 
 // Find writes the pi text of a find result: the paths grouped by directory
@@ -45,7 +60,8 @@ func Find(w io.Writer, r *scout.FindResult, o *FindOptions) error {
 func FindText(r *scout.FindResult, o *FindOptions) (text string, truncated bool) {
 	var po *pitext.FindOptions
 	if o != nil {
-		po = &pitext.FindOptions{MaxBytes: o.MaxBytes, MaxLimit: o.MaxLimit, Timeout: o.Timeout, Hints: o.Hints, Notes: o.Notes}
+		po = &pitext.FindOptions{MaxBytes: o.MaxBytes, MaxLimit: o.MaxLimit, Timeout: o.Timeout, Hints: o.Hints, Notes: o.Notes,
+			LimitNotice: o.LimitNotice, TimeoutNote: o.TimeoutNote}
 	}
 	text, cut := pitext.Find(r, po)
 	return text, cut != nil

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,12 @@ func TestFindText(t *testing.T) {
 			es = append(es, scout.FindEntry{Path: strings.TrimSuffix(p, "/"), Dir: strings.HasSuffix(p, "/")})
 		}
 		return es
+	}
+	hostLimit := func(n, next int) string {
+		if next == 0 {
+			return fmt.Sprintf("%d reached, narrow it", n)
+		}
+		return fmt.Sprintf("%d reached, --limit %d for more", n, next)
 	}
 	tests := []struct {
 		name, reason string
@@ -55,6 +62,41 @@ func TestFindText(t *testing.T) {
 			res:    scout.FindResult{Entries: entries("a"), Matched: 1, Truncated: scout.TruncTimeout, MissingPaths: []string{"m"}},
 			opts:   &FindOptions{Timeout: 1500 * time.Millisecond},
 			want:   "a\n\nfind timed out after 1.5s; returning 1 partial matches — increase timeout or narrow pattern\nSkipped missing paths: m",
+		},
+		{
+			name:   "limit in the host's words",
+			reason: "LimitNotice is given the limit reached and the next one, at most MaxLimit",
+			res:    scout.FindResult{Entries: entries("a", "b"), Matched: 5, Truncated: scout.TruncLimit},
+			opts:   &FindOptions{MaxLimit: 3, LimitNotice: hostLimit},
+			want:   "a\nb\n\n[2 reached, --limit 3 for more]",
+		},
+		{
+			name:   "limit at the maximum in the host's words",
+			reason: "at MaxLimit LimitNotice is given 0: no larger limit can be asked for",
+			res:    scout.FindResult{Entries: entries("a", "b"), Matched: 5, Truncated: scout.TruncLimit},
+			opts:   &FindOptions{MaxLimit: 2, LimitNotice: hostLimit},
+			want:   "a\nb\n\n[2 reached, narrow it]",
+		},
+		{
+			name:   "limit notice left out",
+			reason: "a LimitNotice of \"\" prints no notice",
+			res:    scout.FindResult{Entries: entries("a", "b"), Matched: 5, Truncated: scout.TruncLimit},
+			opts:   &FindOptions{LimitNotice: func(int, int) string { return "" }},
+			want:   "a\nb",
+		},
+		{
+			name:   "timeout in the host's words",
+			reason: "TimeoutNote is given the entries listed and replaces the tool's note, before the missing paths",
+			res:    scout.FindResult{Entries: entries("a", "b/"), Matched: 2, Truncated: scout.TruncTimeout, MissingPaths: []string{"m"}},
+			opts:   &FindOptions{Timeout: time.Second, TimeoutNote: func(n int) string { return fmt.Sprintf("%d found; raise --timeout", n) }},
+			want:   "a\nb/\n\n2 found; raise --timeout\nSkipped missing paths: m",
+		},
+		{
+			name:   "timeout note left out",
+			reason: "a TimeoutNote of \"\" prints no note",
+			res:    scout.FindResult{Truncated: scout.TruncTimeout},
+			opts:   &FindOptions{TimeoutNote: func(int) string { return "" }},
+			want:   "No files found matching pattern",
 		},
 		{
 			name:    "cut",

@@ -104,8 +104,8 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		Lines:      lines,
 		IgnoreCase: in.I,
 		Multiline:  strings.Contains(pattern, "\n") || strings.Contains(pattern, `\n`),
-		Before:     searchContext(c.ContextBefore, 1),
-		After:      searchContext(c.ContextAfter, 3),
+		Before:     pitext.SearchContext(c.ContextBefore, pitext.ContextBefore),
+		After:      pitext.SearchContext(c.ContextAfter, pitext.ContextAfter),
 		Hidden:     true,
 		NoIgnore:   !in.Gitignore,
 		PruneDirs:  prune,
@@ -178,17 +178,6 @@ func piPattern(pattern string) (searched string, rewrite *piRewrite) {
 		return p, &piRewrite{From: pattern, To: p, Reason: "unbalanced parenthesis"}
 	}
 	return p, nil
-}
-
-// searchContext resolves a host context setting: 0 means def, negative none.
-func searchContext(v, def int) int {
-	switch {
-	case v == 0:
-		return def
-	case v < 0:
-		return 0
-	}
-	return v
 }
 
 // piSearchPaths normalises the paths entries, peels their line-range

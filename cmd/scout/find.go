@@ -8,11 +8,11 @@ import (
 	"os/signal"
 	"slices"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/pitext"
 )
 
@@ -81,7 +81,8 @@ func runFind(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	if err != nil {
 		return f.fail("%v", err)
 	}
-	fmt.Fprintln(stdout, findText(res, *limit, *timeout))
+	text, _ := format.FindText(res, findOptions(*timeout))
+	fmt.Fprintln(stdout, text)
 	return 0
 }
 
@@ -91,39 +92,21 @@ var findHints = map[scout.SkipReason]string{
 	scout.SkipHidden:  "drop --no-hidden to list them",
 }
 
-// findText renders a find for people: the entries grouped by directory,
-// then notes and notices in flags rather than tool arguments.
-func findText(res *scout.FindResult, limit int, timeout float64) string {
-	paths := pitext.Paths(res)
-	var notes []string
-	if res.Truncated == scout.TruncTimeout {
-		notes = append(notes, fmt.Sprintf("find timed out after %ss; listing the %d entries found. Raise --timeout (at most %g) or narrow the GLOB", strconv.FormatFloat(timeout, 'f', -1, 64), len(paths), float64(findMaxTimeout)))
+// findOptions render a find for people: the find tool's text, uncapped,
+// with its notices in flags rather than tool arguments.
+func findOptions(timeout float64) *format.FindOptions {
+	return &format.FindOptions{
+		MaxBytes: -1,
+		MaxLimit: findMaxLimit,
+		Hints:    findHints,
+		LimitNotice: func(n, next int) string {
+			if next == 0 {
+				return fmt.Sprintf("%d results limit reached; narrow the GLOB for the rest", n)
+			}
+			return fmt.Sprintf("%d results limit reached. Use --limit %d for more", n, next)
+		},
+		TimeoutNote: func(n int) string {
+			return fmt.Sprintf("find timed out after %ss; listing the %d entries found. Raise --timeout (at most %g) or narrow the GLOB", strconv.FormatFloat(timeout, 'f', -1, 64), n, float64(findMaxTimeout))
+		},
 	}
-	if len(res.MissingPaths) > 0 {
-		notes = append(notes, "Skipped missing paths: "+strings.Join(res.MissingPaths, ", "))
-	}
-	var text string
-	switch {
-	case len(paths) == 0:
-		lines := append([]string{"No files found matching pattern"}, notes...)
-		if lo := pitext.LeftOut(res.Skipped, findHints); lo != "" {
-			lines = append(lines, lo)
-		}
-		return strings.Join(lines, "\n")
-	case res.ExactFile:
-		text = paths[0]
-	default:
-		text = pitext.Grouped(paths)
-	}
-	if len(notes) > 0 {
-		text += "\n\n" + strings.Join(notes, "\n")
-	}
-	if res.Truncated == scout.TruncLimit {
-		more := fmt.Sprintf("%d results limit reached; narrow the GLOB for the rest", limit)
-		if limit < findMaxLimit {
-			more = fmt.Sprintf("%d results limit reached. Use --limit %d for more", limit, min(2*limit, findMaxLimit))
-		}
-		text += pitext.Notice(more)
-	}
-	return text
 }

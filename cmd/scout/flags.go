@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/internal/pitext"
 	"github.com/scoutkit/scout/tool"
 )
 
@@ -184,17 +185,14 @@ func (s *settings) contextFlags(f *flags) {
 	})
 }
 
-// contextLines sets a Config context setting from a flag: 0 is none (a
-// negative value in the Config, where 0 means the default).
+// contextLines sets a Config context setting from a flag's number of
+// lines, 0 for none.
 func contextLines(v string, dst *int) error {
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 0 {
 		return fmt.Errorf("want a number of lines, 0 or more")
 	}
-	*dst = n
-	if n == 0 {
-		*dst = -1
-	}
+	*dst = pitext.ContextSetting(n)
 	return nil
 }
 

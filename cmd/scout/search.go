@@ -109,8 +109,8 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 		IgnoreCase:        *ignoreCase,
 		Multiline:         *multiline,
 		DotAll:            *multiline,
-		Before:            pick(*before, s.cfg.ContextBefore, 1),
-		After:             pick(*after, s.cfg.ContextAfter, 3),
+		Before:            pick(*before, s.cfg.ContextBefore, pitext.ContextBefore),
+		After:             pick(*after, s.cfg.ContextAfter, pitext.ContextAfter),
 		Globs:             globs,
 		Types:             types,
 		Hidden:            hidden,
@@ -189,13 +189,10 @@ var workspaceFS fs.FS
 // pick returns the flag value, or the setting when the flag was not given
 // (-1); a setting of 0 is the default def and a negative one none.
 func pick(flagValue, setting, def int) int {
-	switch {
-	case flagValue >= 0:
+	if flagValue >= 0 {
 		return flagValue
-	case setting == 0:
-		return def
 	}
-	return max(setting, 0)
+	return pitext.SearchContext(setting, def)
 }
 
 // singleFile reports whether paths is one existing regular file under

@@ -22,6 +22,10 @@ type FindOptions struct {
 	MaxTimeout time.Duration
 	Hints      map[scout.SkipReason]string // how to include what was left out, by reason
 	Notes      []string                    // lines after the paths and the notes on a timeout and missing paths
+	// LimitNotice and TimeoutNote phrase those notices in the caller's
+	// words (see format.FindOptions); nil means pi's.
+	LimitNotice func(n, next int) string
+	TimeoutNote func(n int) string
 }
 
 // Find returns the pi text of a find result: the paths grouped by
@@ -36,15 +40,9 @@ func Find(r *scout.FindResult, o *FindOptions) (text string, cut *Cut) {
 	files := Paths(r)
 	var notes []string
 	if r.Truncated == scout.TruncTimeout {
-		after := ""
-		if o.Timeout > 0 {
-			after = " after " + strconv.FormatFloat(o.Timeout.Seconds(), 'f', -1, 64) + "s"
+		if note := timeoutNote(len(files), o); note != "" {
+			notes = append(notes, note)
 		}
-		advice := "increase timeout or narrow pattern"
-		if o.MaxTimeout > 0 && o.Timeout >= o.MaxTimeout {
-			advice = "narrow pattern" // a longer timeout is refused
-		}
-		notes = append(notes, fmt.Sprintf("find timed out%s; returning %d partial matches — %s", after, len(files), advice))
 	}
 	if len(r.MissingPaths) > 0 {
 		notes = append(notes, "Skipped missing paths: "+strings.Join(r.MissingPaths, ", "))
@@ -78,23 +76,56 @@ func Find(r *scout.FindResult, o *FindOptions) (text string, cut *Cut) {
 		}
 	}
 	if r.Truncated == scout.TruncLimit {
-		notices = append(notices, LimitNotice(len(r.Entries), o.MaxLimit, "narrow the pattern or paths for the rest"))
+		n := len(r.Entries)
+		if o.LimitNotice != nil {
+			notices = append(notices, o.LimitNotice(n, nextLimit(n, o.MaxLimit)))
+		} else {
+			notices = append(notices, LimitNotice(n, o.MaxLimit, "narrow the pattern or paths for the rest"))
+		}
 	}
 	return text + Notice(notices...), cut
+}
+
+// timeoutNote is the note on a timed-out find that found n entries: the
+// caller's TimeoutNote, or pi's, which names o.Timeout and, below
+// o.MaxTimeout, suggests a longer one.
+func timeoutNote(n int, o *FindOptions) string {
+	if o.TimeoutNote != nil {
+		return o.TimeoutNote(n)
+	}
+	after := ""
+	if o.Timeout > 0 {
+		after = " after " + strconv.FormatFloat(o.Timeout.Seconds(), 'f', -1, 64) + "s"
+	}
+	advice := "increase timeout or narrow pattern"
+	if o.MaxTimeout > 0 && o.Timeout >= o.MaxTimeout {
+		advice = "narrow pattern" // a longer timeout is refused
+	}
+	return fmt.Sprintf("find timed out%s; returning %d partial matches — %s", after, n, advice)
 }
 
 // LimitNotice is the result-limit notice of a result cut at limit. It never
 // suggests a limit above maxLimit (0: no maximum): at the maximum it says
 // how to narrow instead.
 func LimitNotice(limit, maxLimit int, narrow string) string {
+	if next := nextLimit(limit, maxLimit); next > 0 {
+		return fmt.Sprintf("%d results limit reached. Use limit=%d for more", limit, next)
+	}
+	return fmt.Sprintf("%d results limit reached; %s", limit, narrow)
+}
+
+// nextLimit is the limit to suggest after a result cut at limit: twice
+// it, at most maxLimit (0: no maximum). It is 0 where no larger limit can
+// be suggested: limit is maxLimit already (or 0).
+func nextLimit(limit, maxLimit int) int {
 	next := 2 * limit
 	if maxLimit > 0 && next > maxLimit {
 		if limit >= maxLimit {
-			return fmt.Sprintf("%d results limit reached; %s", limit, narrow)
+			return 0
 		}
 		next = maxLimit
 	}
-	return fmt.Sprintf("%d results limit reached. Use limit=%d for more", limit, next)
+	return next
 }
 
 // Paths returns the display paths of a find result in result order;

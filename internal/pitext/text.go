@@ -1,7 +1,8 @@
 // Package pitext renders the pi toolset's text of search and find results
 // (format and tool share it) and holds pi's text helpers: the 50 KB head
 // cut, the bracketed notices, the grouped path listing and the summary of
-// what a walk left out; and the directories pi's tools leave out.
+// what a walk left out; and pi's settings that the tools and their hosts
+// share: the directories pi's tools leave out, search's context lines.
 package pitext
 
 import (
