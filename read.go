@@ -72,6 +72,15 @@ type Reader struct {
 	// connection is made to (redirects and names that change their
 	// answer included). A host Fetcher makes its own checks.
 	AllowPrivateNetwork bool
+	// URLHeaderLines puts a web page's header before its body in the
+	// lines of the read, as the pi toolset's read shows it: "URL: ...",
+	// "Content-Type: ...", "Method: ...", "Notes: ..." when there are
+	// notes, then an empty line, "---" and an empty line. Line selectors,
+	// totals and the next page then count the header's lines
+	// (ReadURL.HeaderLines says how many). false means the lines are the
+	// body alone ("https://host/x.txt:2" is the body's line 2), the
+	// header's fields being data in ReadResult.URL only.
+	URLHeaderLines bool
 	// SiteHandlers read the pages of particular web sites their own way,
 	// by name. They are tried in name order before the built-in ones
 	// ("github": blob pages as raw files, repository roots as their
@@ -211,6 +220,7 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 		Now:                 r.Now,
 		PruneDirs:           r.PruneDirs,
 		SuffixMatch:         r.SuffixMatch,
+		URLHeader:           r.URLHeaderLines,
 	}
 	if r.URLCache != nil {
 		c.WebCache = &r.URLCache.c

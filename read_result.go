@@ -249,6 +249,10 @@ type ReadURL struct {
 	ContentType string   `json:"content_type,omitempty"` // the response's media type; "" when the server sent none
 	Method      string   `json:"method"`                 // how the page was rendered (the "Method:" header line)
 	Notes       []string `json:"notes,omitempty"`        // remarks shown with the page (a failed fetch, a cut body); nil when none
+	// HeaderLines is the number of lines before the body in the result's
+	// lines: the header that Reader.URLHeaderLines puts there. 0 means
+	// the lines are the body alone.
+	HeaderLines int `json:"header_lines,omitempty"`
 }
 
 // ReadPart is one path of a delimited entry read as several paths: its
@@ -324,7 +328,7 @@ func exportResult(r *read.Result) *ReadResult {
 		out.Conflicts = exportConflicts(r.Conflicts)
 	}
 	if u := r.URL; u != nil {
-		out.URL = &ReadURL{URL: u.URL, FinalURL: u.FinalURL, ContentType: u.ContentType, Method: u.Method, Notes: u.Notes}
+		out.URL = &ReadURL{URL: u.URL, FinalURL: u.FinalURL, ContentType: u.ContentType, Method: u.Method, Notes: u.Notes, HeaderLines: u.HeaderLines}
 	}
 	for _, p := range r.Parts {
 		part := ReadPart{Path: p.Path}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/format"
 )
 
 // mapFetcher answers from a map of URL to text/plain body; any other URL
@@ -84,18 +85,14 @@ func TestReadSiteHandlers(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.reason, err)
 		}
-		var text strings.Builder
-		for _, b := range res.Blocks {
-			for _, l := range b.Lines {
-				text.WriteString(l.Text + "\n")
-			}
-		}
 		if res.URL == nil || res.URL.Method != tt.method {
 			t.Errorf("%s: url %+v", tt.reason, res.URL)
 		}
+		// The header (URL, notes) is rendered from res.URL.
+		text := format.ReadText(res, nil)
 		for _, c := range tt.contains {
-			if !strings.Contains(text.String(), c) {
-				t.Errorf("%s: output lacks %q (asked %q):\n%s", tt.reason, c, f.asked, text.String())
+			if !strings.Contains(text, c) {
+				t.Errorf("%s: output lacks %q (asked %q):\n%s", tt.reason, c, f.asked, text)
 			}
 		}
 	}

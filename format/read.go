@@ -8,6 +8,7 @@ import (
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/pitext"
+	"github.com/scoutkit/scout/internal/web"
 )
 
 // The line styles of search, read and code summaries, the same in all
@@ -33,10 +34,12 @@ func Read(w io.Writer, r *scout.ReadResult, o *ReadOptions) error {
 }
 
 // ReadText returns the text of a read result, rendered from its fields
-// alone: a text's lines in the chosen style, a directory's tree, an
-// archive directory's children, a database view (pi's ASCII tables), a
-// code summary's rows, the :conflicts index, an image's or a binary
-// file's note, each part of a delimited entry; then the notices
+// alone: a text's lines in the chosen style (a web page's after its
+// header, rendered from ReadResult.URL when the lines do not hold it), a
+// directory's tree, an archive directory's children, a database view
+// (pi's ASCII tables), a code summary's rows, the :conflicts index, an
+// image's or a binary file's note, each part of a delimited entry; then
+// the notices
 // (truncation with the selector that continues, merge conflicts in view,
 // column cap, encoding, left-out entries) after a blank line. A result
 // whose Kind's payload is nil renders as nothing.
@@ -51,6 +54,11 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 	}
 	switch r.Kind {
 	case scout.ReadKindText, scout.ReadKindDirectory:
+		if u := r.URL; u != nil && u.HeaderLines == 0 {
+			// The page's header is not in its lines: shown from the
+			// payload as the lines would show it.
+			b.WriteString((&web.Page{FinalURL: u.FinalURL, ContentType: u.ContentType, Method: u.Method, Notes: u.Notes}).Header())
+		}
 		writeLines(&b, r, style)
 	case scout.ReadKindSummary:
 		if r.Summary == nil {

@@ -142,10 +142,10 @@ type piSummary struct {
 
 func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope, error) {
 	// pi prunes its fixed list from listings, reads a missing path by
-	// a unique suffix match, and widens a range by 1 line before and 3
-	// after.
+	// a unique suffix match, pages a web page's header with its body,
+	// and widens a range by 1 line before and 3 after.
 	r := c.reader(c.workspace())
-	r.PruneDirs, r.SuffixMatch = pitext.ReadPruneDirs, true
+	r.PruneDirs, r.SuffixMatch, r.URLHeaderLines = pitext.ReadPruneDirs, true, true
 	res, err := r.Read(ctx, scout.ReadRequest{Path: in.Path, Before: 1, After: 3})
 	if err != nil {
 		if env := conversionNotice(err); env != nil {

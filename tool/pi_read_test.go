@@ -141,7 +141,7 @@ func TestPiReadMeta(t *testing.T) {
 // TestPiReadFailedURL checks that a web read answered with an HTTP error
 // status is pi's failed URL read (method "failed", the status in the
 // notes, the header alone), a success, while the Reader's error and other
-// fetch failures stay errors.
+// fetch failures stay errors; a page that loads is paged with its header.
 func TestPiReadFailedURL(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -171,6 +171,7 @@ func TestPiReadFailedURL(t *testing.T) {
 		{"/secret", "success", "URL: " + srv.URL + "/secret\nContent-Type: text/plain\nMethod: failed\nNotes: Failed to fetch URL (HTTP 403)\n\n---",
 			[]string{"Failed to fetch URL (HTTP 403)"}, "any error status, with an empty body"},
 		{"/page.txt", "success", "URL: " + srv.URL + "/page.txt\nContent-Type: text/plain\nMethod: text\n\n---\n\nhello", nil, "a page that loads is unchanged"},
+		{"/page.txt:3", "success", "Content-Type: text/plain\nMethod: text\n\n---\n\nhello", nil, "a line selector pages the header with the body (line 3 and the line before)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {

@@ -43,7 +43,7 @@ func runRead(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	defer stop()
 	r := scout.Reader{Workspace: scout.Workspace{Root: s.cfg.Root}, DefaultLimit: s.cfg.ReadLimit,
 		NoSummaries: s.cfg.NoSummaries, AllowPrivateNetwork: s.cfg.AllowPrivateNetwork,
-		PruneDirs: pitext.ReadPruneDirs, SuffixMatch: true}
+		PruneDirs: pitext.ReadPruneDirs, SuffixMatch: true, URLHeaderLines: true}
 	res, err := r.Read(ctx, scout.ReadRequest{Path: pos[0]})
 	if err != nil {
 		return f.fail("%v", err)

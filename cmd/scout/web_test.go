@@ -35,6 +35,7 @@ func TestWebCommands(t *testing.T) {
 	}{
 		{[]string{"read", "--root", root, page}, 1, "", "Access denied: " + page + " was not fetched: 127.0.0.1 is a loopback address", "read refuses a loopback URL"},
 		{[]string{"read", "--root", root, "--allow-private-network", page}, 0, "", "hello from the server", "read --allow-private-network fetches it"},
+		{[]string{"read", "--root", root, "--allow-private-network", page + ":2"}, 0, "", "Content-Type: text/plain\nMethod: text\n\n---\n\nhello from the server", "read pages the header with the body, as the read tool does"},
 		{[]string{"read", "--root", root, "--allow-private-network", srv.URL + "/missing"}, 1, "", "HTTP 404 Not Found from " + srv.URL + "/missing: no such page", "an HTTP error exits 1"},
 		{[]string{"read", "--root", root, "bad.pdf"}, 1, "", "Cannot read .pdf file: bad.pdf: not a valid PDF document", "a PDF that cannot be converted exits 1"},
 		{[]string{"read", "--root", root, "bad.docx"}, 1, "", "Cannot read .docx file: bad.docx: not a valid DOCX document", "a DOCX that cannot be converted exits 1"},

@@ -63,6 +63,10 @@ type Config struct {
 	NoWeb               bool
 	AllowPrivateNetwork bool
 	WebCache            *web.Cache
+	// URLHeader puts a web page's header (web.Page.Header) before its
+	// content, so that line selectors page both; false pages the content
+	// alone.
+	URLHeader bool
 	// Registry resolves internal URLs; nil means none is registered (an
 	// internal URL is then an UNSUPPORTED error).
 	Registry *iurl.Registry

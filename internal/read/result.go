@@ -129,6 +129,9 @@ type Conflicts struct {
 type URLInfo struct {
 	URL, FinalURL, ContentType, Method string
 	Notes                              []string
+	// HeaderLines is the number of lines of the header before the
+	// content (Config.URLHeader); 0 when the lines are the content alone.
+	HeaderLines int
 }
 
 // Part is one path of a delimited entry: its result or its error.

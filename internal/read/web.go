@@ -15,9 +15,9 @@ import (
 // URL output shows 300 lines / 50 KB when no range is given.
 const urlLines = 300
 
-// web reads a web URL (http://, https://, www.): the rendered page, its
-// header first, paged in memory. A range pages the cached render when the
-// URL was read before.
+// web reads a web URL (http://, https://, www.): the rendered page, with
+// Config.URLHeader its header first, paged in memory. A range pages the
+// cached render when the URL was read before.
 func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 	if !web.IsURL(p) {
 		return nil, false, nil
@@ -51,12 +51,16 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 			r.c.WebCache.Put(page, sel.Raw)
 		}
 	}
-	res, err := r.memory(ctx, page.Output(), sel, textio.PlanOptions{Limit: urlLines, HeadBytes: textio.MinByteBudget}, SourceURL, true)
+	text, header := page.Content, 0
+	if r.c.URLHeader {
+		text, header = page.Output(), strings.Count(page.Header(), "\n")
+	}
+	res, err := r.memory(ctx, text, sel, textio.PlanOptions{Limit: urlLines, HeadBytes: textio.MinByteBudget}, SourceURL, true)
 	if err != nil {
 		return nil, true, err
 	}
 	res.Path, res.Incomplete = page.URL, page.Incomplete
-	res.URL = &URLInfo{URL: page.URL, FinalURL: page.FinalURL, ContentType: page.ContentType, Method: page.Method, Notes: page.Notes}
+	res.URL = &URLInfo{URL: page.URL, FinalURL: page.FinalURL, ContentType: page.ContentType, Method: page.Method, Notes: page.Notes, HeaderLines: header}
 	if page.Method == web.MethodImage && len(page.Image) > 0 {
 		if info, err := image.Inspect(bytes.NewReader(page.Image), int64(len(page.Image))); err == nil {
 			res.Image = &info

@@ -1,0 +1,168 @@
+package scout_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/format"
+)
+
+// urlServer serves /page (text/plain, "line 1" to "line 400"), /short
+// ("a", "b", "c"), /old (a redirect to /short) and /missing (a 404). It
+// counts the requests for /page.
+func urlServer(t *testing.T) (string, *atomic.Int32) {
+	pageHits := new(atomic.Int32)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/page":
+			pageHits.Add(1)
+			w.Header().Set("Content-Type", "text/plain")
+			for i := 1; i <= 400; i++ {
+				fmt.Fprintf(w, "line %d\n", i)
+			}
+		case "/short":
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, "a\nb\nc\n")
+		case "/old":
+			http.Redirect(w, r, "/short", http.StatusFound)
+		default:
+			http.Error(w, "gone", http.StatusNotFound)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, pageHits
+}
+
+// urlView is what a test compares of a web read: the first and last line
+// shown ("N:text"), the total, the next page, a line beyond the end, the
+// header's line count.
+type urlView struct {
+	First, Last                    string
+	Total, Next, BeyondEnd, Header int
+}
+
+func viewOf(res *scout.ReadResult) urlView {
+	v := urlView{Total: res.TotalLines, BeyondEnd: res.BeyondEnd}
+	if res.URL != nil {
+		v.Header = res.URL.HeaderLines
+	}
+	if len(res.Blocks) > 0 {
+		b := res.Blocks[0]
+		v.Next = b.Next
+		if n := len(b.Lines); n > 0 {
+			v.First = fmt.Sprintf("%d:%s", b.Lines[0].N, b.Lines[0].Text)
+			v.Last = fmt.Sprintf("%d:%s", b.Lines[n-1].N, b.Lines[n-1].Text)
+		}
+	}
+	return v
+}
+
+// TestReadURLHeaderLines checks Reader.URLHeaderLines: off (the default),
+// line selectors, totals and the next page count the body's lines; on (the
+// pi read tool's setting), the header's lines come first and are counted.
+// format renders the header either way.
+func TestReadURLHeaderLines(t *testing.T) {
+	srvURL, pageHits := urlServer(t)
+	header := "URL: " + srvURL + "/page\nContent-Type: text/plain\nMethod: text\n\n---\n\n"
+	tests := []struct {
+		name string
+		on   bool
+		path string // after the server's URL
+		want urlView
+		text []string // in format.ReadText's text, in order, the last one ending it
+	}{
+		{"off first page", false, "/page", urlView{"1:line 1", "300:line 300", 400, 301, 0, 0},
+			[]string{header + "line 1\n", "\nline 300\n\n[Showing lines 1-300 of 400. Use :301 to continue]"}},
+		{"on first page", true, "/page", urlView{"1:URL: " + srvURL + "/page", "300:line 294", 406, 301, 0, 6},
+			[]string{header + "line 1\n", "\nline 294\n\n[Showing lines 1-300 of 406. Use :301 to continue]"}},
+		{"off from line 2", false, "/page:2", urlView{"2:line 2", "301:line 301", 400, 302, 0, 0},
+			[]string{header + "line 2\n", "\nline 301\n\n[Showing lines 2-301 of 400. Use :302 to continue]"}},
+		{"on from line 2", true, "/page:2", urlView{"2:Content-Type: text/plain", "301:line 295", 406, 302, 0, 6},
+			[]string{"Content-Type: text/plain\nMethod: text\n", "\nline 295\n\n[Showing lines 2-301 of 406. Use :302 to continue]"}},
+		{"off range", false, "/page:3-4", urlView{"3:line 3", "4:line 4", 400, 5, 0, 0},
+			[]string{header + "line 3\nline 4\n\n[396 more lines in URL output. Use :5 to continue]"}},
+		{"on range", true, "/page:3-4", urlView{"3:Method: text", "4:", 406, 5, 0, 6},
+			[]string{"Method: text\n\n\n[402 more lines in URL output. Use :5 to continue]"}},
+		{"off last page", false, "/page:301", urlView{"301:line 301", "400:line 400", 400, 0, 0, 0},
+			[]string{header + "line 301\n", "\nline 400"}},
+		{"on last page", true, "/page:301", urlView{"301:line 295", "406:line 400", 406, 0, 0, 6},
+			[]string{"line 295\n", "\nline 400"}},
+		{"off beyond the body", false, "/page:401", urlView{"", "", 400, 0, 401, 0},
+			[]string{header + "Line 401 is beyond end of URL output (400 lines total). Use :1 to read from the start, or :400 to read the last line."}},
+		{"on body's end", true, "/page:401", urlView{"401:line 395", "406:line 400", 406, 0, 0, 6},
+			[]string{"line 395\n", "\nline 400"}},
+		{"off notes", false, "/old", urlView{"1:a", "3:c", 3, 0, 0, 0},
+			[]string{"Notes: Redirected: " + srvURL + "/old -> " + srvURL + "/short\n\n---\n\na\nb\nc"}},
+		{"on notes", true, "/old", urlView{"1:URL: " + srvURL + "/short", "10:c", 10, 0, 0, 7},
+			[]string{"Notes: Redirected: " + srvURL + "/old -> " + srvURL + "/short\n\n---\n\na\nb\nc"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{}}, AllowPrivateNetwork: true, URLHeaderLines: tt.on}
+			res, err := r.Read(context.Background(), scout.ReadRequest{Path: srvURL + tt.path})
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, viewOf(res))
+			require.NotNil(t, res.URL)
+			assert.Equal(t, "text/plain", res.URL.ContentType, "the header's fields are data in both settings")
+			text := format.ReadText(res, nil)
+			if !tt.on {
+				assert.True(t, strings.HasPrefix(text, "URL: "), "the text starts with the header:\n%s", clipText(text))
+			}
+			rest := text
+			for _, w := range tt.text {
+				i := strings.Index(rest, w)
+				require.GreaterOrEqual(t, i, 0, "missing %q in:\n%s", w, clipText(text))
+				rest = rest[i+len(w):]
+			}
+			assert.Empty(t, rest, "after the last text wanted")
+		})
+	}
+
+	t.Run("same text for a whole page", func(t *testing.T) {
+		var texts [2]string
+		for i, on := range []bool{false, true} {
+			r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{}}, AllowPrivateNetwork: true, URLHeaderLines: on}
+			res, err := r.Read(context.Background(), scout.ReadRequest{Path: srvURL + "/old"})
+			require.NoError(t, err)
+			texts[i] = format.ReadText(res, nil)
+		}
+		assert.Equal(t, texts[1], texts[0], "format renders the header from the payload when the lines lack it")
+	})
+
+	t.Run("failed read", func(t *testing.T) {
+		for _, on := range []bool{false, true} {
+			r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{}}, AllowPrivateNetwork: true, URLHeaderLines: on}
+			res, err := r.Read(context.Background(), scout.ReadRequest{Path: srvURL + "/missing:2"})
+			assert.Nil(t, res)
+			assert.Equal(t, scout.CodeNotFound, scout.CodeOf(err), "on=%v", on)
+			assert.EqualError(t, err, "HTTP 404 Not Found from "+srvURL+"/missing: gone", "on=%v", on)
+		}
+	})
+
+	t.Run("one cached page for both settings", func(t *testing.T) {
+		cache := &scout.URLCache{}
+		off := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{}}, AllowPrivateNetwork: true, URLCache: cache}
+		on := off
+		on.URLHeaderLines = true
+		before := pageHits.Load()
+		_, err := off.Read(context.Background(), scout.ReadRequest{Path: srvURL + "/page"})
+		require.NoError(t, err)
+		res, err := on.Read(context.Background(), scout.ReadRequest{Path: srvURL + "/page:7"})
+		require.NoError(t, err)
+		assert.Equal(t, urlView{"7:line 1", "306:line 300", 406, 307, 0, 6}, viewOf(res))
+		res, err = off.Read(context.Background(), scout.ReadRequest{Path: srvURL + "/page:7"})
+		require.NoError(t, err)
+		assert.Equal(t, urlView{"7:line 7", "306:line 306", 400, 307, 0, 0}, viewOf(res))
+		assert.Equal(t, int32(1), pageHits.Load()-before, "the ranges page the cached render")
+	})
+}
