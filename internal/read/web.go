@@ -53,7 +53,8 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 	}
 	text, header := page.Content, 0
 	if r.c.URLHeader {
-		text, header = page.Output(), strings.Count(page.Header(), "\n")
+		h := page.Header()
+		text, header = h+page.Content, strings.Count(h, "\n")
 	}
 	res, err := r.memory(ctx, text, sel, textio.PlanOptions{Limit: urlLines, HeadBytes: textio.MinByteBudget}, SourceURL, true)
 	if err != nil {
