@@ -89,6 +89,11 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		return nil, errs.New(errs.InvalidParam, "Search root '%s' is not a directory.", dir)
 	}
 	norm := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(pattern), `\`, "/"), "./")
+	if d, rest, ok := leadingDir(norm); ok {
+		// The pattern is matched below path: an absolute or climbing one
+		// would match nothing, silently.
+		return nil, errs.New(errs.InvalidParam, "Pattern '%s' is not relative to path: the pattern is matched below path, so name the directory in path, e.g. {\"path\": %q, \"pattern\": %q}.", norm, d, rest)
+	}
 	req := scout.FindRequest{
 		Patterns:   []string{norm},
 		Base:       resolved,

@@ -163,3 +163,25 @@ func TestStdGlobTextStats(t *testing.T) {
 		}
 	}
 }
+
+// TestStdGlobPatternNotRelative: a pattern is matched below path, so an
+// absolute one or one that climbs out of path would match nothing; it is an
+// INVALID_PARAM error that names the path to give instead.
+func TestStdGlobPatternNotRelative(t *testing.T) {
+	m := fstest.MapFS{"src/a.py": &fstest.MapFile{}, "b.py": &fstest.MapFile{}}
+	for _, tc := range []struct{ reason, args, want string }{
+		{"absolute", `{"pattern":"/proj/src/*.py"}`, `{"path": "/proj/src", "pattern": "*.py"}`},
+		{"climbs out of path", `{"pattern":"../*.py","path":"src"}`, `{"path": "..", "pattern": "*.py"}`},
+		{"climbs after a directory", `{"pattern":"src/../**/*.py"}`, `{"path": "src/..", "pattern": "**/*.py"}`},
+	} {
+		env := Call(context.Background(), Config{FS: m}, Standardized, "Glob", []byte(tc.args))
+		if assert.Equal(t, scout.StatusError, env.Status, tc.reason) {
+			assert.Equal(t, scout.CodeInvalidParam, env.Error.Code, tc.reason)
+			assert.Contains(t, env.Error.Message, tc.want, tc.reason)
+		}
+	}
+	for _, args := range []string{`{"pattern":"**/*.py"}`, `{"pattern":"src/*.py"}`, `{"pattern":"a..b/*.py"}`} {
+		env := Call(context.Background(), Config{FS: m}, Standardized, "Glob", []byte(args))
+		assert.NotEqual(t, scout.StatusError, env.Status, "%s: %s", args, env.Text)
+	}
+}
