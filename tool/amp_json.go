@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout"
@@ -214,7 +216,8 @@ func (h *ampHits) blocks(size int) []int {
 
 // appendResult appends the result for line j of f as a JSON object: file,
 // line_number (unless noNumbers), content and, with context, the lines
-// around it.
+// around it. Contents end without trailing white space, as amplifier's
+// results do (the text keeps the lines as they are, as ripgrep prints them).
 func (h *ampHits) appendResult(b []byte, f *scout.FileMatch, j int) []byte {
 	l := &f.Lines[j]
 	b = append(b, `{"file":`...)
@@ -224,7 +227,7 @@ func (h *ampHits) appendResult(b []byte, f *scout.FileMatch, j int) []byte {
 		b = strconv.AppendInt(b, int64(l.Line), 10)
 	}
 	b = append(b, `,"content":`...)
-	b = appendJSONString(b, l.Text)
+	b = appendJSONString(b, strings.TrimRightFunc(l.Text, unicode.IsSpace))
 	if h.context {
 		b = append(b, `,"context":[`...)
 		lo, hi := h.window(f, j)
@@ -236,7 +239,7 @@ func (h *ampHits) appendResult(b []byte, f *scout.FileMatch, j int) []byte {
 			b = append(b, `{"line_number":`...)
 			b = strconv.AppendInt(b, int64(c.Line), 10)
 			b = append(b, `,"content":`...)
-			b = appendJSONString(b, c.Text)
+			b = appendJSONString(b, strings.TrimRightFunc(c.Text, unicode.IsSpace))
 			b = append(b, `,"is_match":`...)
 			b = strconv.AppendBool(b, c.Match)
 			b = append(b, '}')

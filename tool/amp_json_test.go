@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,7 +34,8 @@ type refContext struct {
 
 // refResults lists the results plainly: every matching line in order, the
 // window [skip, skip+count) of them, context by line numbers; no
-// line_number with noNumbers.
+// line_number with noNumbers; contents without trailing white space, as
+// Python's str.rstrip leaves them.
 func refResults(files []scout.FileMatch, skip, count int, context bool, before, after int, noNumbers bool) []refResult {
 	out := []refResult{}
 	n := 0
@@ -46,14 +48,14 @@ func refResults(files []scout.FileMatch, skip, count int, context bool, before, 
 			if n <= skip || (count >= 0 && n > skip+count) {
 				continue
 			}
-			r := refResult{File: f.Path, Content: l.Text}
+			r := refResult{File: f.Path, Content: strings.TrimRightFunc(l.Text, unicode.IsSpace)}
 			if !noNumbers {
 				r.LineNumber = &l.Line
 			}
 			if context {
 				for _, c := range f.Lines {
 					if c.Line >= l.Line-before && c.Line <= l.Line+after {
-						r.Context = append(r.Context, refContext{c.Line, c.Text, c.Match})
+						r.Context = append(r.Context, refContext{c.Line, strings.TrimRightFunc(c.Text, unicode.IsSpace), c.Match})
 					}
 				}
 			}
@@ -66,7 +68,7 @@ func refResults(files []scout.FileMatch, skip, count int, context bool, before, 
 // TestAmpContentJSON checks the hand-written encoder against encoding/json
 // on awkward strings and on result windows across files, with context.
 func TestAmpContentJSON(t *testing.T) {
-	odd := []string{"", "plain", "quote \" and \\ backslash", "\b\f\n\r\t\x00\x1f\x7f", "<html> & co", "line\u2028sep\u2029", "bad \xff\xfe utf8", "é世界🙂"}
+	odd := []string{"", "plain", "quote \" and \\ backslash", "\b\f\n\r\t\x00\x1f\x7f", "<html> & co", "line\u2028sep\u2029", "  indented, trailing \t\u00a0 ", "bad \xff\xfe utf8", "é世界🙂"}
 	files := func(s string) []scout.FileMatch {
 		return []scout.FileMatch{
 			{Path: s, Lines: []scout.LineMatch{{Line: 1, Text: s, Match: true}}},
@@ -205,7 +207,7 @@ func (f *failAfter) Write(b []byte) (int, error) {
 // against encoding/json (without HTML escaping, as the CLI writes) on
 // awkward paths, and on empty and nil lists.
 func TestAmpCountFilesJSON(t *testing.T) {
-	odd := []string{"", "plain", "quote \" and \\ backslash", "\b\f\n\r\t\x00\x1f\x7f", "<html> & co", "line\u2028sep\u2029", "bad \xff\xfe utf8", "é世界🙂"}
+	odd := []string{"", "plain", "quote \" and \\ backslash", "\b\f\n\r\t\x00\x1f\x7f", "<html> & co", "line\u2028sep\u2029", "  indented, trailing \t\u00a0 ", "bad \xff\xfe utf8", "é世界🙂"}
 	ref := func(v any) string {
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
