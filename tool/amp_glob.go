@@ -48,7 +48,7 @@ type ampGlobData struct {
 type ampGlobMatch struct {
 	Path string `json:"path"`
 	Type string `json:"type"` // "file" or "dir"
-	Size int64  `json:"size"` // bytes; 0 for a directory
+	Size *int64 `json:"size"` // bytes; nil (null) for a directory
 }
 
 func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelope, error) {
@@ -99,11 +99,10 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	matches := make([]ampGlobMatch, len(res.Entries))
 	lines := make([]string, len(res.Entries))
 	for i, e := range res.Entries {
-		t := "file"
-		if e.Dir {
-			t = "dir"
+		matches[i] = ampGlobMatch{Path: e.Path, Type: "dir"}
+		if !e.Dir {
+			matches[i].Type, matches[i].Size = "file", &e.Size
 		}
-		matches[i] = ampGlobMatch{Path: e.Path, Type: t, Size: e.Size}
 		lines[i] = e.Path
 		if e.Dir {
 			lines[i] += "/"
