@@ -36,12 +36,11 @@ func ExampleSearcher_Search() {
 	// src/main.go:3: func main() { [{0 9}]
 	// src/util.go:3: func helper() {} [{0 11}]
 	// skipped: map[binary:1]
-	// # src/
-	// ## main.go
+	// # src/main.go
 	// *3|func main() {
-	//  4|	println("hello")
+	// 4|	println("hello")
 	//
-	// ## util.go
+	// # src/util.go
 	// *3|func helper() {}
 }
 

@@ -14,8 +14,10 @@
 //	numbered  "12|text"
 //	plain     "text", no numbers and no tags
 //
-// A search marks each line: '*' for a match, ' ' for context ("*12:text",
-// " 13:text"). A summary row standing for several lines shows their range
+// A search marks a match with '*' and leaves context unmarked ("*12:text",
+// "13:text"; in the plain style, which has no numbers, context is marked
+// ' '). A search of several files heads each with "# path#TAG" ("# path"
+// without a tag). A summary row standing for several lines shows their range
 // ("12-14:text") and an elided run as "...". Directory trees and raw
 // reads are always plain.
 package format

@@ -11,9 +11,9 @@ import (
 // the 50 KB cap, no extra notes.
 type SearchOptions struct {
 	// Style is the line style (see the package doc): StyleHashline ("" too)
-	// prints "*N:text" (match) and " N:text" (context) under a "¶path#TAG"
-	// or "## name#TAG" heading, files without a tag falling back to the
-	// numbered marks; StyleNumbered prints "*N|text" and " N|text" and no
+	// prints "*N:text" (match) and "N:text" (context) under a "¶path#TAG"
+	// or "# path#TAG" heading, files without a tag falling back to the
+	// numbered marks; StyleNumbered prints "*N|text" and "N|text" and no
 	// tags; StylePlain prints "*text" and " text", no numbers and no tags.
 	Style string
 	// MaxBytes caps the text (whole lines only) before the notices. 0 means

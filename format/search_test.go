@@ -24,9 +24,9 @@ func TestSearchText(t *testing.T) {
 	}{
 		{
 			name:   "single hashline",
-			reason: "one file: the ¶path#TAG header, then *N: and  N: lines",
+			reason: "one file: the ¶path#TAG header, then *N: and N: lines",
 			res:    scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "src/a.go", Tag: "1A2B", Lines: []scout.LineMatch{ctxLine(4, "x"), match(5, "hit")}}}},
-			want:   "¶src/a.go#1A2B\n 4:x\n*5:hit",
+			want:   "¶src/a.go#1A2B\n4:x\n*5:hit",
 		},
 		{
 			name:   "single numbered",
@@ -43,23 +43,43 @@ func TestSearchText(t *testing.T) {
 		},
 		{
 			name:   "grouped",
-			reason: "files grouped by directory in order of first appearance; root files together as '# name'; gaps as '...'",
+			reason: "one '# path#TAG' heading per file ('# path' without a tag), in the result's order (no regrouping by directory); gaps as '...'",
 			res: scout.SearchResult{Files: []scout.FileMatch{
 				{Path: "a.txt", Tag: "AAAA", Lines: []scout.LineMatch{match(1, "a")}},
 				{Path: "src/b.go", Tag: "BBBB", Lines: []scout.LineMatch{match(2, "b"), ctxLine(3, "c"), match(9, "d")}},
 				{Path: "src/c.go", Tag: "CCCC", Lines: []scout.LineMatch{match(1, "e")}},
 				{Path: "z.txt", Lines: []scout.LineMatch{match(7, "z")}},
 			}},
-			want: "# a.txt#AAAA\n*1:a\n\n# z.txt\n*7|z\n\n# src/\n## b.go#BBBB\n*2:b\n 3:c\n...\n*9:d\n\n## c.go#CCCC\n*1:e",
+			want: "# a.txt#AAAA\n*1:a\n\n# src/b.go#BBBB\n*2:b\n3:c\n...\n*9:d\n\n# src/c.go#CCCC\n*1:e\n\n# z.txt\n*7|z",
 		},
 		{
 			name:   "archive and URL",
-			reason: "an archive member groups under the archive's directory; a URL is top level",
+			reason: "an archive member and a URL have no tag: '# path' headings and | marks even in hashline mode",
 			res: scout.SearchResult{Files: []scout.FileMatch{
 				{Path: "dist/a.zip:src/x.ts", Virtual: true, Lines: []scout.LineMatch{match(1, "x")}},
 				{Path: "memory://notes", Virtual: true, Lines: []scout.LineMatch{match(2, "y")}},
 			}},
-			want: "# dist/\n## a.zip:src/x.ts\n*1|x\n\n# memory://notes\n*2|y",
+			want: "# dist/a.zip:src/x.ts\n*1|x\n\n# memory://notes\n*2|y",
+		},
+		{
+			name:   "grouped numbered",
+			reason: "pi's plain mode (the numbered style): '# path' headings without tags, context lines 'N|text' without a leading space, '...' between gaps",
+			res: scout.SearchResult{Files: []scout.FileMatch{
+				{Path: "d/a.txt", Tag: "7027", Lines: []scout.LineMatch{ctxLine(4, "before"), match(5, "hit"), ctxLine(6, "after"), match(20, "again")}},
+				{Path: "/abs/b.txt", Tag: "BBBB", Lines: []scout.LineMatch{match(1, "b")}},
+			}},
+			opts: &SearchOptions{Style: StyleNumbered},
+			want: "# d/a.txt\n4|before\n*5|hit\n6|after\n...\n*20|again\n\n# /abs/b.txt\n*1|b",
+		},
+		{
+			name:   "grouped plain",
+			reason: "the plain style has no numbers: a context line keeps its ' ' mark so that it never reads as a match",
+			res: scout.SearchResult{Files: []scout.FileMatch{
+				{Path: "d/a.txt", Tag: "7027", Lines: []scout.LineMatch{ctxLine(4, "*x"), match(5, "hit")}},
+				{Path: "e.txt", Lines: []scout.LineMatch{match(1, "e")}},
+			}},
+			opts: &SearchOptions{Style: StylePlain},
+			want: "# d/a.txt\n *x\n*hit\n\n# e.txt\n*e",
 		},
 		{
 			name:   "page notice",
@@ -110,7 +130,7 @@ func TestSearchText(t *testing.T) {
 			reason: "lines lose their trailing white space, as pi's grep trims them",
 			res:    scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "  hit \t"), ctxLine(2, "x\u00a0 ")}}}},
 			opts:   &SearchOptions{Style: StyleNumbered},
-			want:   "*1|  hit\n 2|x",
+			want:   "*1|  hit\n2|x",
 		},
 		{
 			name:   "cut line",

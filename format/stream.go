@@ -10,10 +10,9 @@ import (
 
 // SearchStream renders a search file by file while it runs
 // (scout.Searcher.StreamFunc): File for each matching file as it comes,
-// End for the notices once the search is done. A file's heading is printed
-// with it: "# dir/" then "## name" ("# name" at the top level), the
-// directory heading left out when the file before was in the same
-// directory. Lines look as Search prints them; nothing is capped.
+// End for the notices once the search is done. Each file is printed under
+// its "# path#TAG" heading ("# path" without a tag), as Search prints
+// several files; nothing is capped.
 type SearchStream struct {
 	// Options give the style, the hint for ignored files and the notes;
 	// MaxBytes does not apply. nil means the defaults.
@@ -22,9 +21,8 @@ type SearchStream struct {
 	// "path:count" lines.
 	Mode scout.SearchMode
 
-	files int    // files printed
-	dir   string // the directory of the last file printed
-	cut   bool   // a line was cut at the column limit
+	files int  // files printed
+	cut   bool // a line was cut at the column limit
 }
 
 // File returns the text of one matching file, ending in a newline; a
@@ -45,20 +43,7 @@ func (s *SearchStream) File(f *scout.FileMatch) string {
 		if s.files > 0 {
 			b.WriteByte('\n')
 		}
-		d := pitext.DirOf(f.Path)
-		switch {
-		case d == "":
-			b.WriteString("# " + f.Path)
-		case s.files > 0 && d == s.dir:
-			b.WriteString("## " + f.Path[len(d):])
-		default:
-			b.WriteString("# " + d + "\n## " + f.Path[len(d):])
-		}
-		if pitext.Tagged(style, f) {
-			b.WriteString("#" + f.Tag)
-		}
-		b.WriteString("\n" + lines)
-		s.dir = d
+		b.WriteString(pitext.FileHeading(f, style) + "\n" + lines)
 		for _, l := range f.Lines {
 			s.cut = s.cut || l.Cut
 		}

@@ -11,7 +11,8 @@ import (
 )
 
 // TestStylesAgree: a style prints a line of a file the same way in a
-// search, a read and a code summary (a search adds its '*' or ' ' mark).
+// search, a read and a code summary (a search adds its '*' mark to a
+// match, and its ' ' mark to context in the plain style).
 func TestStylesAgree(t *testing.T) {
 	line := func(n int, text string) scout.ReadLine { return scout.ReadLine{N: n, Text: text} }
 	read := &scout.ReadResult{Kind: scout.ReadKindText, Path: "a.go", Tag: "ABCD", TotalLines: 3,
@@ -27,9 +28,9 @@ func TestStylesAgree(t *testing.T) {
 		read, sum, search string
 		reason            string
 	}{
-		{StyleHashline, "¶a.go#ABCD\n1:package a\n2:func F() {\n3:}", "¶a.go#ABCD\n1:package a\n2:func F() {\n...\n5:}" + footer, "¶a.go#ABCD\n 1:package a\n*2:func F() {\n 3:}",
+		{StyleHashline, "¶a.go#ABCD\n1:package a\n2:func F() {\n3:}", "¶a.go#ABCD\n1:package a\n2:func F() {\n...\n5:}" + footer, "¶a.go#ABCD\n1:package a\n*2:func F() {\n3:}",
 			"N: rows under the ¶path#TAG header"},
-		{StyleNumbered, "1|package a\n2|func F() {\n3|}", "1|package a\n2|func F() {\n...\n5|}" + footer, " 1|package a\n*2|func F() {\n 3|}",
+		{StyleNumbered, "1|package a\n2|func F() {\n3|}", "1|package a\n2|func F() {\n...\n5|}" + footer, "1|package a\n*2|func F() {\n3|}",
 			"N| rows, no header"},
 		{StylePlain, "package a\nfunc F() {\n}", "package a\nfunc F() {\n...\n}" + footer, " package a\n*func F() {\n }",
 			"the text alone"},
@@ -74,10 +75,12 @@ func TestSearchStream(t *testing.T) {
 		reason string
 	}{
 		{"content", SearchStream{}, files, scout.SearchResult{MaxColumns: 3, MissingPaths: []string{"x"}},
-			"# src/\n## b.go#BBBB\n*2:b\n 3:c\n...\n*9:d\n\n## c.go#CCCC\n*1:e\n\n# a.txt\n*1|aaa…\n\n# src/\n## d.go#DDDD\n*4:f\n\nSkipped missing paths: x\n\n[Some lines truncated to 3 chars]\n",
-			"each file under its heading as it comes; the directory heading again after another directory; notes and the cut notice at the end"},
+			"# src/b.go#BBBB\n*2:b\n3:c\n...\n*9:d\n\n# src/c.go#CCCC\n*1:e\n\n# a.txt\n*1|aaa…\n\n# src/d.go#DDDD\n*4:f\n\nSkipped missing paths: x\n\n[Some lines truncated to 3 chars]\n",
+			"each file under its '# path#TAG' heading ('# path' without a tag) as it comes; notes and the cut notice at the end"},
 		{"plain", SearchStream{Options: &SearchOptions{Style: StylePlain}}, files[1:2], scout.SearchResult{},
-			"# src/\n## c.go\n*e\n", "no tags, no numbers"},
+			"# src/c.go\n*e\n", "no tags, no numbers"},
+		{"numbered", SearchStream{Options: &SearchOptions{Style: StyleNumbered}}, files[:1], scout.SearchResult{},
+			"# src/b.go\n*2|b\n3|c\n...\n*9|d\n", "no tags; context without a leading space"},
 		{"files", SearchStream{Mode: scout.SearchFiles}, files[:3], scout.SearchResult{}, "src/b.go\nsrc/c.go\na.txt\n", "one path per line"},
 		{"count", SearchStream{Mode: scout.SearchCount}, files[2:3], scout.SearchResult{}, "a.txt:1\n", "path:count"},
 		{"none", SearchStream{Options: &SearchOptions{IgnoredHint: "--no-ignore searches them"}}, nil,

@@ -33,7 +33,7 @@ const piSearchDescription = `Search file contents with a regex (RE2 syntax) acro
 - globs: * and ? stay within a directory, ** crosses directories, {a,b} alternatives, [abc], [!a] and [[:digit:]] classes.
 - i: case-insensitive. gitignore: false also searches ignored files; node_modules is searched only when a path names it. Hidden files are always searched.
 - Results come 20 files per page; pass skip=N (from the notice) for the next page.
-Output: matches as *LINE:text, context as  LINE:text, grouped under # dir/ and ## file#TAG headings.`
+Output: matches as *LINE:text, context as LINE:text; one file under a ¶path#TAG header, several files each under a # path#TAG heading (# path, with LINE|text lines, for a file without a tag such as an archive member).`
 
 // piSearchArgs are the arguments of pi search.
 type piSearchArgs struct {

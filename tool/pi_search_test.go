@@ -47,17 +47,17 @@ func TestPiSearchSources(t *testing.T) {
 	}{
 		{"member", `{"pattern":"needle","paths":"dist/a.zip:src/x.ts"}`, "*2|needle in zip", "an archive member: flat lines, no tag"},
 		{"member range", `{"pattern":"needle","paths":"dist/a.zip:src/x.ts:1-1"}`, "No matches found", "a line range on an archive member"},
-		{"binary member", `{"pattern":"needle","paths":["dist/a.zip:logo.png","docs/guide.md"]}`, "# docs/\n## guide.md#", "a binary member is skipped when others remain"},
+		{"binary member", `{"pattern":"needle","paths":["dist/a.zip:logo.png","docs/guide.md"]}`, "# docs/guide.md#", "a binary member is skipped when others remain"},
 		{"binary member note", `{"pattern":"needle","paths":["dist/a.zip:logo.png","docs/guide.md"]}`, "Skipped archive entries (search supports text members only): dist/a.zip:logo.png (binary)", "... with a note"},
 		{"virtual", `{"pattern":"needle","paths":"memory://todo"}`, "*2|needle in memory", "a virtual resource is searched in memory, without a tag"},
 		{"virtual range", `{"pattern":"needle|first","paths":"memory://todo:1"}`, "*1|first\n*2|needle in memory", "a line selector on an internal URL"},
 		{"backed", `{"pattern":"needle","paths":"skill://guide"}`, "¶docs/guide.md#", "a backed resource is searched as its file"},
 		{"url glob", `{"pattern":"needle","paths":"memory://*"}`, "Glob patterns are not supported for internal URLs: memory://*", "no globs in internal URLs"},
-		{"several", `{"pattern":"needle","paths":["memory://todo","docs"]}`, "# docs/\n## guide.md#", "internal URLs and paths together"},
-		{"archive", `{"pattern":"needle","paths":"dist/a.zip"}`, "# dist/\n## a.zip:src/x.ts\n*2|needle in zip", "an archive: its text members under file headings"},
+		{"several", `{"pattern":"needle","paths":["memory://todo","docs"]}`, "# docs/guide.md#", "internal URLs and paths together"},
+		{"archive", `{"pattern":"needle","paths":"dist/a.zip"}`, "# dist/a.zip:src/x.ts\n*2|needle in zip", "an archive: its text members under file headings"},
 		{"archive no match", `{"pattern":"nothing here","paths":"dist/a.zip"}`, "No matches found\nNot searched: 1 binary.", "an archive's binary member is counted"},
-		{"archive dir", `{"pattern":"needle","paths":"dist/a.zip:src"}`, "# dist/\n## a.zip:src/x.ts\n*2|needle in zip", "a directory inside an archive"},
-		{"archive glob", `{"pattern":"needle","paths":"dist/a.zip:**/*.ts"}`, "# dist/\n## a.zip:src/x.ts\n*2|needle in zip", "a glob inside an archive"},
+		{"archive dir", `{"pattern":"needle","paths":"dist/a.zip:src"}`, "# dist/a.zip:src/x.ts\n*2|needle in zip", "a directory inside an archive"},
+		{"archive glob", `{"pattern":"needle","paths":"dist/a.zip:**/*.ts"}`, "# dist/a.zip:src/x.ts\n*2|needle in zip", "a glob inside an archive"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,8 +77,8 @@ func TestPiSearchRangesAmongOthers(t *testing.T) {
 	tests := []struct {
 		args, want, absent, reason string
 	}{
-		{`{"pattern":"needle|intro","paths":["dist/a.zip:src/x.ts:2","docs/guide.md"]}`, "# dist/\n## a.zip:src/x.ts\n*2|needle in zip\n\n# docs/\n## guide.md#", "", "a member with a range among other paths"},
-		{`{"pattern":"needle","paths":["dist/a.zip:src/x.ts:1-1","docs/guide.md"]}`, "# docs/\n## guide.md#", "a.zip", "... that holds no match"},
+		{`{"pattern":"needle|intro","paths":["dist/a.zip:src/x.ts:2","docs/guide.md"]}`, "# dist/a.zip:src/x.ts\n*2|needle in zip\n\n# docs/guide.md#", "", "a member with a range among other paths"},
+		{`{"pattern":"needle","paths":["dist/a.zip:src/x.ts:1-1","docs/guide.md"]}`, "# docs/guide.md#", "a.zip", "... that holds no match"},
 		{`{"pattern":"needle|first","paths":["memory://todo:1-1","docs"]}`, "*1|first", "needle in memory", "a virtual resource"},
 		{`{"pattern":"needle|intro","paths":["skill://guide:2","dist/a.zip:src/x.ts"]}`, "*2:needle in guide", "intro", "a backed resource"},
 	}

@@ -191,8 +191,8 @@ func TestSearchLineRanges(t *testing.T) {
 		paths []string
 		want  string
 	}{
-		{[]string{"a.txt:2-3"}, "¶a.txt#" + a + "\n 2:x\n*3:two\n"},
-		{[]string{"a.txt:3-3,1-2", "b.txt"}, "# a.txt#" + a + "\n*1:two\n 2:x\n*3:two\n\n# b.txt#" + b + "\n*1:two\n"},
+		{[]string{"a.txt:2-3"}, "¶a.txt#" + a + "\n2:x\n*3:two\n"},
+		{[]string{"a.txt:3-3,1-2", "b.txt"}, "# a.txt#" + a + "\n*1:two\n2:x\n*3:two\n\n# b.txt#" + b + "\n*1:two\n"},
 		{[]string{"a.txt:4", "b.txt"}, "# a.txt#" + a + "\n*4:two\n\n# b.txt#" + b + "\n*1:two\n"},
 		{[]string{"log:1-2"}, "¶log:1-2#" + log + "\n*1:two\n"},
 	}
@@ -265,9 +265,9 @@ func TestStyles(t *testing.T) {
 	tests := []struct {
 		style, search, read string
 	}{
-		{"hashline", "¶a.txt#" + tag + "\n 1:one\n*2:two\n", "¶a.txt#" + tag + "\n1:one\n2:two\n"},
-		{"numbered", " 1|one\n*2|two\n", "1|one\n2|two\n"},
-		{"plain", " 1|one\n*2|two\n", "one\ntwo\n"},
+		{"hashline", "¶a.txt#" + tag + "\n1:one\n*2:two\n", "¶a.txt#" + tag + "\n1:one\n2:two\n"},
+		{"numbered", "1|one\n*2|two\n", "1|one\n2|two\n"},
+		{"plain", "1|one\n*2|two\n", "one\ntwo\n"},
 	}
 	for _, tt := range tests {
 		if code, out, errb := runCLI("search", "two", "a.txt", "--root", root, "--style", tt.style); code != 0 || out != tt.search {
@@ -332,8 +332,8 @@ func withTerminals(t *testing.T, fsys fs.FS, ttys ...io.Writer) {
 // in either order; the totals come at the end.
 func TestSearchStreams(t *testing.T) {
 	want := map[string]string{
-		"a/hit.txt":  "# a/\n## hit.txt\n*1|needle\n",
-		"z/gate.txt": "# z/\n## gate.txt\n*1|needle too\n",
+		"a/hit.txt":  "# a/hit.txt\n*1|needle\n",
+		"z/gate.txt": "# z/gate.txt\n*1|needle too\n",
 	}
 	for _, sortBy := range []string{"none", "path"} {
 		t.Run(sortBy, func(t *testing.T) {

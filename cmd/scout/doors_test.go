@@ -136,7 +136,7 @@ func TestCommandDefaults(t *testing.T) {
 		{"search: ignored files, node_modules and files over 10 MB are not", []string{"search", "needle"}, "search", `{"paths": ".", "pattern": "needle"}`,
 			nil, []string{"ignored", "module", "big"}},
 		{"search: 1 line of context before a match, 3 after", []string{"search", "needle", "ctx.txt"}, "search", `{"pattern": "needle", "paths": ["ctx.txt"]}`,
-			[]string{" 2:b1\n*3:needle here\n 4:a1\n 5:a2\n 6:a3"}, []string{"b2", "a4"}},
+			[]string{"2:b1\n*3:needle here\n4:a1\n5:a2\n6:a3"}, []string{"b2", "a4"}},
 		{"find: hidden entries are listed, ignored ones and node_modules are not", []string{"find", "*.txt"}, "find", `{"paths": ["*.txt"]}`,
 			[]string{"h.txt", "ctx.txt"}, []string{"ignored.txt", "n.txt"}},
 		{"read: 300 lines", []string{"read", "long.txt"}, "read", `{"path": "long.txt"}`,

@@ -115,18 +115,12 @@ func (scripted) Next(tools []tool.OpenAITool, results []toolResult) ([]toolCall,
 }
 
 // firstFile returns the first file of a pi search text, as a model reads
-// it: "# dir/" heads a directory's files ("## name#TAG"), "# name#TAG" is
-// a file in the root. "" means there is none.
+// it: each file is headed "# path#TAG" ("# path" when it has no tag). ""
+// means there is none.
 func firstFile(text string) string {
-	dir := ""
 	for _, line := range strings.Split(text, "\n") {
-		switch {
-		case strings.HasPrefix(line, "## "):
-			return dir + untag(line[3:])
-		case strings.HasPrefix(line, "# ") && strings.HasSuffix(line, "/"):
-			dir = line[2:]
-		case strings.HasPrefix(line, "# "):
-			return untag(line[2:])
+		if name, ok := strings.CutPrefix(line, "# "); ok {
+			return untag(name)
 		}
 	}
 	return ""

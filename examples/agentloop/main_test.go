@@ -67,9 +67,10 @@ func TestRunStopsAModelThatNeverAnswers(t *testing.T) {
 
 func TestFirstFile(t *testing.T) {
 	tests := []struct{ text, want, reason string }{
-		{"# store/\n## db.go#1A2B\n*3:x", "store/db.go", "a file in a directory, hashline tag"},
-		{"# main.go#00FF\n*1:x", "main.go", "a file in the root"},
-		{"# a/\n## b#c.go\n", "a/b#c.go", "a '#' that is not a tag stays"},
+		{"# store/db.go#1A2B\n*3:x\n\n# main.go#00FF\n*1:x", "store/db.go", "a file in a directory, hashline tag"},
+		{"# main.go#00FF\n2:y\n*3:x", "main.go", "a file in the root"},
+		{"# a/b.zip:src/x.go\n*1|x", "a/b.zip:src/x.go", "an archive member: no tag"},
+		{"# a/b#c.go\n", "a/b#c.go", "a '#' that is not a tag stays"},
 		{"No matches found", "", "no file"},
 	}
 	for _, tt := range tests {

@@ -147,7 +147,7 @@ func Paths(r *scout.FindResult) []string {
 // their trailing '/'); groups separated by a blank line.
 func Grouped(paths []string) string {
 	var b strings.Builder
-	for i, g := range groupByDir(paths, func(p string) string { return path.Dir(strings.TrimSuffix(p, "/")) }) {
+	for i, g := range groupByDir(paths) {
 		if i > 0 {
 			b.WriteString("\n\n")
 		}
@@ -167,26 +167,27 @@ func Grouped(paths []string) string {
 	return b.String()
 }
 
-// dirGroup is the items of one directory.
-type dirGroup[T any] struct {
+// dirGroup is the paths of one directory.
+type dirGroup struct {
 	dir   string
-	items []T
+	items []string
 }
 
-// groupByDir buckets items by the directory dir gives each, in the order
-// of each directory's first item; items keep their order in a group.
-func groupByDir[T any](items []T, dir func(T) string) []*dirGroup[T] {
-	var groups []*dirGroup[T]
-	byDir := map[string]*dirGroup[T]{}
-	for _, it := range items {
-		d := dir(it)
+// groupByDir buckets paths by their parent directory ("." at the top
+// level), in the order of each directory's first path; paths keep their
+// order in a group.
+func groupByDir(paths []string) []*dirGroup {
+	var groups []*dirGroup
+	byDir := map[string]*dirGroup{}
+	for _, p := range paths {
+		d := path.Dir(strings.TrimSuffix(p, "/"))
 		g := byDir[d]
 		if g == nil {
-			g = &dirGroup[T]{dir: d}
+			g = &dirGroup{dir: d}
 			byDir[d] = g
 			groups = append(groups, g)
 		}
-		g.items = append(g.items, it)
+		g.items = append(g.items, p)
 	}
 	return groups
 }

@@ -2,7 +2,6 @@ package pitext
 
 import (
 	"fmt"
-	"path"
 	"strconv"
 	"strings"
 	"unicode"
@@ -14,9 +13,9 @@ import (
 // defaults: hashline style, the 50 KB cap, no extra notes.
 type SearchOptions struct {
 	// Style is the line style: StyleHashline ("" too) prints "*N:text"
-	// (match) and " N:text" (context) under a "¶path#TAG" or "## name#TAG"
+	// (match) and "N:text" (context) under a "¶path#TAG" or "# path#TAG"
 	// heading, files without a tag falling back to the numbered marks;
-	// StyleNumbered prints "*N|text" and " N|text" and no tags; StylePlain
+	// StyleNumbered prints "*N|text" and "N|text" and no tags; StylePlain
 	// prints "*text" and " text", no numbers and no tags.
 	Style string
 	// MaxBytes caps the text (whole lines only) before the notices. 0 means
@@ -244,67 +243,42 @@ func Tagged(style string, f *scout.FileMatch) bool {
 	return (style == "" || style == StyleHashline) && f.Tag != ""
 }
 
-// grouped renders files bucketed by directory, in order of first
-// appearance: "# dir/" then "## name#TAG" per file; files at the top
-// level print as "# name#TAG". ends[i] is the length of the text up to the
-// end of files[i]'s section (0 for a file with no lines).
+// grouped renders files one section each, in their order: a "# path#TAG"
+// heading ("# path" without a tag), then the lines; sections are
+// separated by a blank line and a file with no lines has none. ends[i] is
+// the length of the text up to the end of files[i]'s section (0 for a
+// file with no lines).
 func grouped(files []scout.FileMatch, style string) (text string, ends []int) {
-	idx := make([]int, len(files))
-	for i := range idx {
-		idx[i] = i
-	}
 	ends = make([]int, len(files))
 	var b strings.Builder
-	for _, g := range groupByDir(idx, func(i int) string { return DirOf(files[i].Path) }) {
-		first := true
-		for _, i := range g.items {
-			f := &files[i]
-			lines := FileLines(f, style)
-			if lines == "" {
-				continue
-			}
-			if b.Len() > 0 {
-				b.WriteString("\n\n")
-			}
-			if g.dir != "" {
-				if first {
-					b.WriteString("# " + g.dir + "\n")
-				}
-				b.WriteString("## ")
-			} else {
-				b.WriteString("# ")
-			}
-			first = false
-			b.WriteString(f.Path[len(g.dir):])
-			if Tagged(style, f) {
-				b.WriteString("#" + f.Tag)
-			}
-			b.WriteString("\n" + strings.TrimSuffix(lines, "\n"))
-			ends[i] = b.Len()
+	for i := range files {
+		lines := FileLines(&files[i], style)
+		if lines == "" {
+			continue
 		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(FileHeading(&files[i], style) + "\n" + strings.TrimSuffix(lines, "\n"))
+		ends[i] = b.Len()
 	}
 	return b.String(), ends
 }
 
-// DirOf returns the directory part of a display path with its trailing
-// '/', "" for a top-level file. An archive member groups under the
-// archive's directory; a URL-like path is top level.
-func DirOf(p string) string {
-	if strings.Contains(p, "://") {
-		return ""
+// FileHeading is the heading of f's section in a text of several files:
+// "# path#TAG" when its tag shows in style (see Tagged), "# path"
+// otherwise.
+func FileHeading(f *scout.FileMatch, style string) string {
+	if Tagged(style, f) {
+		return "# " + f.Path + "#" + f.Tag
 	}
-	if i := strings.IndexByte(p, ':'); i >= 0 {
-		p = p[:i]
-	}
-	d := path.Dir(p)
-	if d == "." {
-		return ""
-	}
-	return d + "/"
+	return "# " + f.Path
 }
 
 // FileLines renders a file's lines, each ending in '\n', with "..." where
-// line numbers jump. Trailing white space is dropped, as pi's grep does.
+// line numbers jump: a match marked '*' ("*5:text"), a context line
+// unmarked ("9:text"), or marked ' ' in the plain style, which has no
+// numbers. Trailing white space is dropped, as pi's grep does.
 func FileLines(f *scout.FileMatch, style string) string {
 	if style == "" {
 		style = StyleHashline
@@ -321,8 +295,8 @@ func FileLines(f *scout.FileMatch, style string) string {
 		prev = l.Line
 		if l.Match {
 			b.WriteByte('*')
-		} else {
-			b.WriteByte(' ')
+		} else if style == StylePlain {
+			b.WriteByte(' ') // without a number, a context line starting with '*' would read as a match
 		}
 		WriteNumber(&b, style, l.Line, l.Line)
 		b.WriteString(strings.TrimRightFunc(l.Text, unicode.IsSpace))

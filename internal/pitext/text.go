@@ -14,9 +14,10 @@ import (
 // The line styles of search and read text, the same in both: a line of
 // the file is "N:text" in the hashline style (with a "¶path#TAG" header
 // that names the file's version), "N|text" in the numbered style and the
-// text alone in the plain style; a search marks a match with '*' and a
-// context line with ' ' before that; a summary's row for lines A to B is
-// "A-B:text", "A-B|text" or the text, its elided lines "...".
+// text alone in the plain style; a search marks a match with '*' before
+// that, and a context line with ' ' in the plain style only; a summary's
+// row for lines A to B is "A-B:text", "A-B|text" or the text, its elided
+// lines "...".
 const (
 	StyleHashline = "hashline"
 	StyleNumbered = "numbered"
@@ -24,7 +25,7 @@ const (
 )
 
 // SearchStyle is the style pi search prints for the style setting: pi's
-// plain mode keeps the line numbers of a search ("*5|text", " 9|text"),
+// plain mode keeps the line numbers of a search ("*5|text", "9|text"),
 // which is the numbered style; the others are themselves.
 func SearchStyle(style string) string {
 	if style == StylePlain {
