@@ -95,13 +95,24 @@ func timeoutNote(n int, o *FindOptions) string {
 	}
 	after := ""
 	if o.Timeout > 0 {
-		after = " after " + strconv.FormatFloat(o.Timeout.Seconds(), 'f', -1, 64) + "s"
+		after = " after " + seconds(o.Timeout) + "s"
 	}
 	advice := "increase timeout or narrow pattern"
 	if o.MaxTimeout > 0 && o.Timeout >= o.MaxTimeout {
 		advice = "narrow pattern" // a longer timeout is refused
 	}
 	return fmt.Sprintf("find timed out%s; returning %d partial matches — %s", after, n, advice)
+}
+
+// seconds writes d as pi's timeout note does: whole seconds bare ("5"),
+// others to one decimal, halves rounded up ("1.25" -> "1.3").
+func seconds(d time.Duration) string {
+	ms := d.Round(time.Millisecond).Milliseconds()
+	if ms%1000 == 0 {
+		return strconv.FormatInt(ms/1000, 10)
+	}
+	tenths := (ms + 50) / 100
+	return strconv.FormatInt(tenths/10, 10) + "." + strconv.FormatInt(tenths%10, 10)
 }
 
 // LimitNotice is the result-limit notice of a result cut at limit. It never

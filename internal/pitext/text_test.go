@@ -107,6 +107,9 @@ func TestFindTimeoutNote(t *testing.T) {
 		{5 * time.Second, 60 * time.Second, "find timed out after 5s; returning 1 partial matches — increase timeout or narrow pattern", "under the maximum: a longer timeout helps"},
 		{60 * time.Second, 60 * time.Second, "find timed out after 60s; returning 1 partial matches — narrow pattern", "at the maximum: only narrowing helps"},
 		{90 * time.Second, 0, "find timed out after 90s; returning 1 partial matches — increase timeout or narrow pattern", "no maximum"},
+		{1250 * time.Millisecond, 0, "find timed out after 1.3s; returning 1 partial matches — increase timeout or narrow pattern", "one decimal, a half rounded up"},
+		{500 * time.Millisecond, 0, "find timed out after 0.5s; returning 1 partial matches — increase timeout or narrow pattern", "under a second"},
+		{2040 * time.Millisecond, 0, "find timed out after 2.0s; returning 1 partial matches — increase timeout or narrow pattern", "not whole: one decimal even when it is 0"},
 	}
 	for _, tt := range tests {
 		text, _ := Find(res, &FindOptions{Timeout: tt.timeout, MaxTimeout: tt.max})
