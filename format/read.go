@@ -96,9 +96,8 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 
 // writeSummary renders a code summary in style: a row per kept line
 // ("N:text"), "..." for an elided span, "S-E:head .. tail" for a body
-// whose braces are kept around its elided interior; then the footer naming
-// the ranges to re-read, all of them when there are at most two, else the
-// first two as an example.
+// whose braces are kept around its elided interior; then the footer giving
+// the first two ranges to re-read as an example (", e.g. a.go:5-16,40-80").
 func writeSummary(b *strings.Builder, r *scout.ReadResult, style string) {
 	n := 0
 	for _, blk := range r.Blocks {
@@ -138,15 +137,12 @@ func writeSummary(b *strings.Builder, r *scout.ReadResult, style string) {
 	if len(s.Elided) == 0 {
 		return
 	}
-	lead, spans := " with ", s.Elided
-	if len(spans) > 2 {
-		lead, spans = ", e.g. ", spans[:2]
-	}
+	spans := s.Elided[:min(len(s.Elided), 2)]
 	parts := make([]string, len(spans))
 	for i, sp := range spans {
 		parts[i] = fmt.Sprintf("%d-%d", sp.Start, sp.End)
 	}
-	fmt.Fprintf(b, "\n\n[%d %s elided; re-read needed ranges%s%s:%s]", s.ElidedLines, plural(s.ElidedLines, "line"), lead, r.Path, strings.Join(parts, ","))
+	fmt.Fprintf(b, "\n\n[%d %s elided; re-read needed ranges, e.g. %s:%s]", s.ElidedLines, plural(s.ElidedLines, "line"), r.Path, strings.Join(parts, ","))
 }
 
 // writeImage renders an image: a note when its bytes come with the

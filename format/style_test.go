@@ -20,7 +20,7 @@ func TestStylesAgree(t *testing.T) {
 	sum := &scout.ReadResult{Kind: scout.ReadKindSummary, Path: "a.go", Tag: "ABCD", TotalLines: 5,
 		Blocks:  []scout.ReadBlock{{Start: 1, Lines: []scout.ReadLine{line(1, "package a"), line(2, "func F() {"), line(5, "}")}}},
 		Summary: &scout.ReadSummary{Lines: 5, Elided: []scout.ElidedSpan{{Start: 3, End: 4, Lines: 2}}, ElidedLines: 2}}
-	const footer = "\n\n[2 lines elided; re-read needed ranges with a.go:3-4]"
+	const footer = "\n\n[2 lines elided; re-read needed ranges, e.g. a.go:3-4]"
 	search := &scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a.go", Tag: "ABCD", Lines: []scout.LineMatch{
 		{Line: 1, Text: "package a"}, {Line: 2, Text: "func F() {", Match: true}, {Line: 3, Text: "}"}}}}}
 	tests := []struct {
@@ -51,7 +51,7 @@ func TestStylesAgree(t *testing.T) {
 	merged := &scout.ReadResult{Kind: scout.ReadKindSummary, Path: "a.go",
 		Blocks:  []scout.ReadBlock{{Start: 1, Lines: []scout.ReadLine{line(4, "x {"), line(6, "y }")}}},
 		Summary: &scout.ReadSummary{Lines: 6, Elided: []scout.ElidedSpan{{Start: 4, End: 6, Lines: 1, Merged: true}}, ElidedLines: 1}}
-	const mfooter = "\n\n[1 line elided; re-read needed ranges with a.go:4-6]"
+	const mfooter = "\n\n[1 line elided; re-read needed ranges, e.g. a.go:4-6]"
 	for style, want := range map[string]string{StyleHashline: "4-6:x { .. y }", StyleNumbered: "4-6|x { .. y }", StylePlain: "x { .. y }"} {
 		if got := ReadText(merged, &ReadOptions{Style: style}); got != want+mfooter {
 			t.Errorf("%s merged row: got %q, want %q", style, got, want+mfooter)

@@ -41,8 +41,8 @@ func TestSummaryGolden(t *testing.T) {
 	}
 }
 
-// TestSummaryFooter checks the footer: every range when there are at most
-// two, an example of two otherwise, the count in the singular.
+// TestSummaryFooter checks the footer: always "re-read needed ranges, e.g."
+// with at most two ranges as the example, the count in the singular.
 func TestSummaryFooter(t *testing.T) {
 	tests := []struct {
 		spans  []scout.ElidedSpan
@@ -50,10 +50,10 @@ func TestSummaryFooter(t *testing.T) {
 		want   string
 		reason string
 	}{
-		{[]scout.ElidedSpan{{Start: 5, End: 16, Lines: 10, Merged: true}}, 10, "[10 lines elided; re-read needed ranges with a.go:5-16]", "one span"},
-		{[]scout.ElidedSpan{{Start: 5, End: 16, Lines: 12}, {Start: 40, End: 80, Lines: 38}}, 50, "[50 lines elided; re-read needed ranges with a.go:5-16,40-80]", "two spans, all named"},
-		{[]scout.ElidedSpan{{Start: 5, End: 16, Lines: 12}, {Start: 40, End: 80, Lines: 38}, {Start: 90, End: 95, Lines: 5}}, 55, "[55 lines elided; re-read needed ranges, e.g. a.go:5-16,40-80]", "more than two: an example"},
-		{[]scout.ElidedSpan{{Start: 3, End: 3, Lines: 1}}, 1, "[1 line elided; re-read needed ranges with a.go:3-3]", "singular"},
+		{[]scout.ElidedSpan{{Start: 5, End: 16, Lines: 10, Merged: true}}, 10, "[10 lines elided; re-read needed ranges, e.g. a.go:5-16]", "one span: still an example"},
+		{[]scout.ElidedSpan{{Start: 5, End: 16, Lines: 12}, {Start: 40, End: 80, Lines: 38}}, 50, "[50 lines elided; re-read needed ranges, e.g. a.go:5-16,40-80]", "two spans, both named"},
+		{[]scout.ElidedSpan{{Start: 5, End: 16, Lines: 12}, {Start: 40, End: 80, Lines: 38}, {Start: 90, End: 95, Lines: 5}}, 55, "[55 lines elided; re-read needed ranges, e.g. a.go:5-16,40-80]", "more than two: the first two"},
+		{[]scout.ElidedSpan{{Start: 3, End: 3, Lines: 1}}, 1, "[1 line elided; re-read needed ranges, e.g. a.go:3-3]", "singular"},
 	}
 	for _, tt := range tests {
 		res := &scout.ReadResult{Kind: scout.ReadKindSummary, Path: "a.go", Summary: &scout.ReadSummary{Language: "go", Elided: tt.spans, ElidedLines: tt.lines}}
