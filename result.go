@@ -56,7 +56,8 @@ const (
 
 // SkippedPath names one entry left out of a result and why. Results list
 // the skipped entries they can name in SkippedPaths; the counts by reason
-// are in their Skipped map.
+// are in their Skipped map, which counts the entries found while walking,
+// not those the request named (Named).
 type SkippedPath struct {
 	// Path is the entry's slash path relative to the root, or
 	// "archive.zip:member" for an archive member.
@@ -69,6 +70,11 @@ type SkippedPath struct {
 	// counts as binary when it is not a NUL byte ("not UTF-8"); "" when
 	// Reason says it all.
 	Message string `json:"message,omitempty"`
+	// Named reports an entry that the request named (an archive member,
+	// directory or glob given in SearchRequest.Paths), left out on its
+	// own and not counted in Skipped. false means an entry found while
+	// walking, counted in Skipped.
+	Named bool `json:"named,omitempty"`
 }
 
 // enum names the values of an integer enumeration, 0 first: its first

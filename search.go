@@ -284,11 +284,15 @@ type SearchResult struct {
 	Skipped map[SkipReason]int `json:"skipped,omitempty"`
 	// MissingPaths are the request's entries that do not exist.
 	MissingPaths []string `json:"missing_paths,omitempty"`
-	// SkippedPaths name the archive members given in Paths that were left
-	// out because they are not UTF-8 text or too large (SkipBinary,
-	// SkipTooLarge; not counted in Skipped, which counts what a walk left
-	// out), then samples (at most 10) of the files counted as
-	// SkipUnreadable, with their failures.
+	// SkippedPaths name first the entries of Paths naming an archive
+	// member, a directory or a glob inside an archive that were left out
+	// (Named; not counted in Skipped, which counts what a walk left out):
+	// the member is not UTF-8 text (SkipBinary) or too large, its archive
+	// is over a limit (SkipTooLarge, with the limit in Message), or the
+	// archive or the member cannot be read (SkipUnreadable, with Code and
+	// Message: "not a valid zip file", corrupt, truncated, encrypted).
+	// Then come samples (at most 10) of the files counted as
+	// SkipUnreadable, with their failures (Named false).
 	SkippedPaths []SkippedPath `json:"skipped_paths,omitempty"`
 	// MaxColumns is the character length lines were cut to (see LineMatch.Cut);
 	// 0 when lines are not cut.
@@ -405,12 +409,12 @@ func totals(req *SearchRequest, in *search.Request, out *search.Outcome) *Search
 	}
 }
 
-// skippedPaths names the archive members left out and the sampled per-file
+// skippedPaths names the archive entries left out and the sampled per-file
 // failures.
 func skippedPaths(out *search.Outcome) []SkippedPath {
 	var ps []SkippedPath
 	for _, m := range out.Scope.BadMembers {
-		ps = append(ps, SkippedPath{Path: m.Path, Reason: SkipReason(m.Reason), Message: m.Why})
+		ps = append(ps, SkippedPath{Path: m.Path, Reason: SkipReason(m.Reason), Code: Code(m.Code), Message: m.Why, Named: true})
 	}
 	for _, err := range out.Errors {
 		sp := SkippedPath{Reason: SkipUnreadable, Code: CodeOf(err), Message: err.Error()}

@@ -169,7 +169,7 @@ func TestSearchArchiveErrors(t *testing.T) {
 		code scout.Code
 		want string
 	}{
-		{scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip:nope/"}}, scout.CodeNotFound, "Path 'nope' not found inside archive"},
+		{scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip:nope/"}}, scout.CodeNotFound, "Path 'dist/a.zip:nope/' not found inside archive"},
 		{scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip:src/x.ts/*.go"}}, scout.CodeInvalidParam, "is a file inside the archive, so the glob after it matches nothing"},
 		{scout.SearchRequest{Pattern: "hit", Paths: []string{"pkg.tgz"}, Lines: []scout.Range{{Start: 1, End: 5}}}, scout.CodeInvalidParam, "pkg.tgz is an archive; name one member"},
 	}
@@ -194,4 +194,21 @@ func TestSearchArchiveError(t *testing.T) {
 	if len(r.SkippedPaths) != 1 || r.SkippedPaths[0].Path != "bad.tar" || !strings.Contains(r.SkippedPaths[0].Message, "bad.tar") {
 		t.Errorf("skipped paths %+v, want one naming bad.tar", r.SkippedPaths)
 	}
+}
+
+// TestSearchUnreadableMember: a member entry whose archive cannot be read
+// is a named SkippedPath, unreadable with what failed, not counted in
+// Skipped; an unreadable archive found by the search is a sample of what
+// Skipped counts, not named.
+func TestSearchUnreadableMember(t *testing.T) {
+	forEachFS(t, archiveTree(), func(t *testing.T, s scout.Searcher) {
+		r, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit", Paths: []string{"fake.zip:src/x.ts", "bad.tar", "src"}})
+		require.NoError(t, err)
+		require.Len(t, r.SkippedPaths, 2)
+		assert.Equal(t, scout.SkippedPath{Path: "fake.zip:src/x.ts", Reason: scout.SkipUnreadable, Code: scout.CodeUnsupported, Message: "not a valid zip file", Named: true}, r.SkippedPaths[0])
+		assert.Equal(t, "bad.tar", r.SkippedPaths[1].Path)
+		assert.False(t, r.SkippedPaths[1].Named, "a sample of a counted failure")
+		assert.Equal(t, map[scout.SkipReason]int{scout.SkipUnreadable: 1}, r.Skipped, "the named entry is not counted")
+		assert.Len(t, r.Files, 1)
+	})
 }

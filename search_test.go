@@ -234,10 +234,10 @@ func TestSearchSkippedMembers(t *testing.T) {
 		want   scout.SkippedPath
 		reason string
 	}{
-		{"img.png", scout.SkippedPath{Path: "a.zip:img.png", Reason: scout.SkipBinary}, "a NUL in the head: binary"},
-		{"latin1.txt", scout.SkippedPath{Path: "a.zip:latin1.txt", Reason: scout.SkipBinary, Message: "not UTF-8"}, "invalid UTF-8 in the head"},
-		{"late-nul.txt", scout.SkippedPath{Path: "a.zip:late-nul.txt", Reason: scout.SkipBinary}, "a NUL past the head still makes the member binary"},
-		{"late-bad.txt", scout.SkippedPath{Path: "a.zip:late-bad.txt", Reason: scout.SkipBinary, Message: "not UTF-8"}, "invalid UTF-8 past the head: search supports UTF-8 members only"},
+		{"img.png", scout.SkippedPath{Path: "a.zip:img.png", Reason: scout.SkipBinary, Named: true}, "a NUL in the head: binary"},
+		{"latin1.txt", scout.SkippedPath{Path: "a.zip:latin1.txt", Reason: scout.SkipBinary, Message: "not UTF-8", Named: true}, "invalid UTF-8 in the head"},
+		{"late-nul.txt", scout.SkippedPath{Path: "a.zip:late-nul.txt", Reason: scout.SkipBinary, Named: true}, "a NUL past the head still makes the member binary"},
+		{"late-bad.txt", scout.SkippedPath{Path: "a.zip:late-bad.txt", Reason: scout.SkipBinary, Message: "not UTF-8", Named: true}, "invalid UTF-8 past the head: search supports UTF-8 members only"},
 	}
 	forEachFS(t, tree, func(t *testing.T, s scout.Searcher) {
 		for _, tt := range tests {

@@ -98,7 +98,7 @@ func TestSearchText(t *testing.T) {
 		{
 			name:   "notes",
 			reason: "missing paths and skipped members are noted after the results",
-			res:    scout.SearchResult{MissingPaths: []string{"x", "y"}, SkippedPaths: []scout.SkippedPath{{Path: "a.zip:b.png", Reason: scout.SkipBinary}, {Path: "a.zip:c.txt", Reason: scout.SkipBinary, Message: "not UTF-8"}, {Path: "d.txt", Reason: scout.SkipUnreadable, Message: "permission denied"}}, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "x")}}}},
+			res:    scout.SearchResult{MissingPaths: []string{"x", "y"}, SkippedPaths: []scout.SkippedPath{{Path: "a.zip:b.png", Reason: scout.SkipBinary, Named: true}, {Path: "a.zip:c.txt", Reason: scout.SkipBinary, Message: "not UTF-8", Named: true}, {Path: "d.txt", Reason: scout.SkipUnreadable, Message: "permission denied"}}, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "x")}}}},
 			opts:   &SearchOptions{Style: StyleNumbered},
 			want:   "# a\n*1|x\n\nSkipped missing paths: x, y\nSkipped archive entries (search supports text members only): a.zip:b.png (binary), a.zip:c.txt (not UTF-8)",
 		},

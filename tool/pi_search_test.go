@@ -69,6 +69,48 @@ func TestPiSearchSources(t *testing.T) {
 	}
 }
 
+// TestPiSearchUnreadableArchive: a member entry whose archive cannot be
+// read is left out with a note among other paths, and is the error alone;
+// a lone member the archive does not hold names the whole entry, as read
+// does.
+func TestPiSearchUnreadableArchive(t *testing.T) {
+	c := piSources()
+	c.FS.(fstest.MapFS)["dist/bad.zip"] = &fstest.MapFile{Data: []byte("junk")}
+	tests := []struct {
+		args   string
+		status scout.Status
+		want   []string
+		reason string
+	}{
+		{`{"pattern":"needle","paths":["dist/bad.zip:src/x.ts","docs/guide.md"]}`, scout.StatusSuccess,
+			[]string{"guide.md#", "needle in guide", "\n\nSkipped archive entries (search supports text members only): dist/bad.zip:src/x.ts (not a valid zip file)"},
+			"the other path is searched; the note names the entry and why"},
+		{`{"pattern":"needle","paths":["dist/bad.zip:src/x.ts","dist/a.zip:logo.png","docs/guide.md"]}`, scout.StatusSuccess,
+			[]string{"Skipped archive entries (search supports text members only): dist/bad.zip:src/x.ts (not a valid zip file), dist/a.zip:logo.png (binary)"},
+			"one note for every member left out"},
+		{`{"pattern":"needle","paths":["dist/bad.zip:src/x.ts"]}`, scout.StatusError,
+			[]string{"Cannot search archive member(s): dist/bad.zip:src/x.ts (not a valid zip file). Search supports text members only."},
+			"alone: the error"},
+		{`{"pattern":"needle","paths":["dist/a.zip:src/nope.ts"]}`, scout.StatusError,
+			[]string{"Path 'dist/a.zip:src/nope.ts' not found inside archive"},
+			"a lone missing member names the whole entry"},
+		{`{"pattern":"needle","paths":["dist/a.zip:src/nope.ts","docs/guide.md"]}`, scout.StatusSuccess,
+			[]string{"needle in guide", "Skipped missing paths: dist/a.zip:src/nope.ts"},
+			"among other paths, a missing path"},
+	}
+	for _, tt := range tests {
+		env := Call(context.Background(), c, Pi, "search", []byte(tt.args))
+		if env.Status != tt.status {
+			t.Errorf("%s: status %s, want %s (%s)", tt.reason, env.Status, tt.status, env.Text)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(env.Text, w) {
+				t.Errorf("%s\n got: %s\nwant substring: %s", tt.reason, env.Text, w)
+			}
+		}
+	}
+}
+
 // TestPiSearchRangesAmongOthers: a line range on an archive member or an
 // internal URL among other paths keeps that entry to its lines; the other
 // paths are searched whole.

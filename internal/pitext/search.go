@@ -128,8 +128,9 @@ func MissedLine(r *scout.SearchResult) string {
 	return NotSearched(r.Skipped, []scout.SkipReason{scout.SkipTooLarge, scout.SkipUnreadable}, nil)
 }
 
-// Notes are the lines on missing paths, skipped archive members and
-// files searched only in part.
+// Notes are the lines on missing paths, the archive entries the request
+// named that were left out (binary, too large, unreadable) and files
+// searched only in part.
 func Notes(r *scout.SearchResult, o *SearchOptions) []string {
 	if o == nil {
 		o = &SearchOptions{}
@@ -140,7 +141,7 @@ func Notes(r *scout.SearchResult, o *SearchOptions) []string {
 	}
 	var members []string
 	for _, sp := range r.SkippedPaths {
-		if sp.Reason == scout.SkipUnreadable {
+		if !sp.Named {
 			continue // a sample of a failure counted in Skipped
 		}
 		why := sp.Message

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"strings"
 	"syscall"
@@ -77,16 +78,28 @@ type Scope struct {
 	// Missing are the entries whose path does not exist (only set when at
 	// least one other entry exists).
 	Missing []string
-	// BadMembers are archive members named by an entry and left out
-	// because they are binary, not UTF-8 or too large.
+	// BadMembers are the entries naming an archive member, a directory
+	// or a glob inside an archive that are left out: the member is
+	// binary, not UTF-8 or too large, or the archive or member cannot be
+	// read (see Resolve). Unlike the files a walk leaves out, they are not
+	// counted as skipped.
 	BadMembers []BadMember
 }
 
-// BadMember is an archive member left out of a search.
+// BadMember is an archive entry left out of a search.
 type BadMember struct {
-	Path   string // "a.zip:logo.png"
-	Reason string // SkipBinary or SkipTooLarge
-	Why    string // "not UTF-8" for a member that is not binary but not UTF-8 either; "" otherwise
+	// Path is the member ("a.zip:logo.png"), or the entry as given when
+	// the archive could not be read up to the member ("bad.zip:src/").
+	Path string
+	// Reason is SkipBinary, SkipTooLarge or SkipError (unreadable).
+	Reason string
+	// Code classifies an unreadable entry's failure (errs.Unsupported);
+	// "" for the other reasons.
+	Code errs.Code
+	// Why says what failed for an unreadable entry ("not a valid zip
+	// file") or an archive over a limit, or is "not UTF-8" for a member
+	// that is not binary but not UTF-8 either; "" when Reason says it all.
+	Why string
 }
 
 // String returns the member and why it was left out: "a.zip:logo.png (binary)".
@@ -119,8 +132,26 @@ func (s *Scope) Single() bool {
 // one met while walking a directory is searched as a file, as ripgrep
 // does without -z. No entries means the root. Entries that do not exist are left out and listed in
 // Missing when others exist; when every entry is missing the result is a
-// NOT_FOUND error "Path not found: a, b". An internal URL is searched as
-// its backing file, or in memory when it has none.
+// NOT_FOUND error "Path not found: a, b" (a lone member that its archive
+// does not hold: "Path 'a.zip:nope.txt' not found inside archive"). An
+// internal URL is searched as its backing file, or in memory when it has
+// none.
+//
+// An archive file that does not open as an archive (a text file named
+// x.zip) is searched as a file; one over the archive limits (entries,
+// central directory, overlapping entries) is still an archive target,
+// which the search counts as too large. An entry naming a member, a
+// directory or a glob inside an archive is left out and listed in
+// BadMembers when the member is binary, not UTF-8 or too large, when the
+// archive is over a limit (SkipTooLarge, Why saying which), and when the
+// archive or the member cannot be read (SkipError, unreadable: not a
+// valid zip, tar or gzip stream, corrupt, truncated, an encrypted member,
+// an unknown compression, a link). When no target remains and some entry
+// is such a member, the result is the UNSUPPORTED error "Cannot search
+// archive member(s): bad.zip:src/x.txt (not a valid zip file). Search
+// supports text members only." Other failures stay errors: a permission or
+// I/O error, an archive reached through a symlink out of the root, a
+// member path with "..", a canceled search.
 //
 // An entry may end in a line selector, as a path given to Read does
 // ("src/a.go:50-100", "a.zip:f.ts:5-16,960-973", "skill://x:5-9"; see
@@ -518,11 +549,6 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 	if err != nil || !ok {
 		return resolved{}
 	}
-	a, err := archive.Open(ctx, fsys, split.Archive, archive.Limits{})
-	if err != nil {
-		return failed(err)
-	}
-	defer a.Close()
 	inner, pattern := glob.SplitSearch(split.Inner)
 	t := &Target{Entry: entry, Path: split.Archive, Archive: true}
 	if pattern != "" {
@@ -530,12 +556,30 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 			return failed(err)
 		}
 	}
+	a, err := archive.Open(ctx, fsys, split.Archive, archive.Limits{})
+	if err != nil {
+		return unreadable(ctx, entry, split.Archive, err)
+	}
+	defer a.Close()
 	if inner, _ = archive.Clean(inner); inner == "" {
-		return target(t) // the whole archive, or a glob from its root
+		// The whole archive, or a glob from its root. Open has read a
+		// zip's directory; a tar is read up to its first file member, so
+		// that one that is not a tar is left out as such a zip is.
+		if archive.FormatOf(split.Archive) != archive.Zip {
+			if _, err := a.Walk(ctx, "", func(archive.Entry, io.Reader, error) error { return fs.SkipAll }); err != nil {
+				return unreadable(ctx, entry, split.Archive, err)
+			}
+		}
+		return target(t)
 	}
 	it, err := a.Lookup(ctx, inner)
-	if err != nil {
-		return failed(err)
+	switch {
+	case errs.CodeOf(err) == errs.NotFound:
+		// Named as read names it: the whole entry, not the member alone.
+		return failed(&errs.Error{Code: errs.NotFound, Path: entry, Err: err,
+			Message: "Path '" + errs.Echo(entry) + "' not found inside archive"})
+	case err != nil:
+		return unreadable(ctx, entry, split.Archive, err)
 	}
 	defer it.Close()
 	display := split.Archive + ":" + it.Path
@@ -550,11 +594,11 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 		return leftOut(badMember(display, notText(string(it.Head(archive.SniffBytes)))))
 	}
 	text, err := it.Text(maxMember)
-	if err != nil {
-		if errs.CodeOf(err) == errs.TooLarge {
-			return leftOut(BadMember{Path: display, Reason: SkipTooLarge})
-		}
-		return failed(err)
+	switch {
+	case errs.CodeOf(err) == errs.TooLarge:
+		return leftOut(BadMember{Path: display, Reason: SkipTooLarge})
+	case err != nil:
+		return unreadable(ctx, display, split.Archive, err)
 	}
 	if why := notText(text); why != "" {
 		return leftOut(badMember(display, why))
@@ -573,17 +617,47 @@ func leftOut(b BadMember) resolved { return resolved{bad: &b, found: true, done:
 
 // isArchive reports whether the regular file p, named like an archive,
 // opens as one. A file that is not a valid archive (a text file named
-// x.zip) is searched as a file; an archive over a limit is an error.
+// x.zip) is searched as a file; an archive over a limit is one, which the
+// search counts as too large.
 func isArchive(ctx context.Context, fsys fs.FS, p string) (bool, error) {
 	a, err := archive.Open(ctx, fsys, p, archive.Limits{})
 	switch {
 	case err == nil:
 		a.Close()
 		return true, nil
+	case ctx.Err() != nil:
+		return false, err
 	case errs.CodeOf(err) == errs.Unsupported:
 		return false, nil
+	case errs.CodeOf(err) == errs.TooLarge:
+		return true, nil
 	}
 	return false, err
+}
+
+// unreadable is the answer for the entry named path whose archive or
+// member failed with err, archive being the archive's path: left out as
+// unreadable (an UNSUPPORTED error: not a valid archive, corrupt,
+// truncated, an encrypted member, a link) or too large (over a limit of
+// the archive); else the failure is the entry's error.
+func unreadable(ctx context.Context, path, archive string, err error) resolved {
+	reason := SkipError
+	switch {
+	case ctx.Err() != nil:
+		return failed(err)
+	case errs.CodeOf(err) == errs.TooLarge:
+		reason = SkipTooLarge
+	case errs.CodeOf(err) != errs.Unsupported:
+		return failed(err)
+	}
+	// "Cannot read archive 'a.zip': not a valid zip file" is said of the
+	// entry: "a.zip:src/x.txt (not a valid zip file)".
+	why := strings.TrimPrefix(err.Error(), "Cannot read archive '"+archive+"': ")
+	b := BadMember{Path: path, Reason: reason, Why: why}
+	if reason == SkipError {
+		b.Code = errs.Unsupported
+	}
+	return leftOut(b)
 }
 
 // badMember records a member that is not text; why is notText's answer.

@@ -1,7 +1,9 @@
 package search
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io/fs"
 	"runtime"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/testfs"
 )
 
@@ -148,7 +151,7 @@ func TestResolveMissingMember(t *testing.T) {
 		{[]string{"a.zip:src/nope.txt", "f.txt"}, []string{"f.txt"}, []string{"a.zip:src/nope.txt"}, "", "a missing member beside a file is skipped"},
 		{[]string{"f.txt", "a.zip:nodir/*.txt"}, []string{"f.txt"}, []string{"a.zip:nodir/*.txt"}, "", "a glob below a missing directory of the archive too"},
 		{[]string{"a.zip:src/m.txt", "a.zip:src/nope.txt"}, []string{"a.zip:src/m.txt"}, []string{"a.zip:src/nope.txt"}, "", "beside a member that exists"},
-		{[]string{"a.zip:src/nope.txt"}, nil, nil, "Path 'src/nope.txt' not found inside archive", "alone, the archive's own error"},
+		{[]string{"a.zip:src/nope.txt"}, nil, nil, "Path 'a.zip:src/nope.txt' not found inside archive", "alone, its own error naming the whole entry, as read names it"},
 		{[]string{"a.zip:src/nope.txt", "gone.txt"}, nil, nil, "Path not found: a.zip:src/nope.txt, gone.txt", "all missing"},
 	}
 	for _, tt := range tests {
@@ -168,5 +171,177 @@ func TestResolveMissingMember(t *testing.T) {
 			assert.Equal(t, tt.targets, got)
 			assert.Equal(t, tt.missing, sc.Missing)
 		})
+	}
+}
+
+// openDeniedFS fails the Open of the files in its set with a permission
+// error, as the OS does for a file its mode forbids reading.
+type openDeniedFS struct {
+	fstest.MapFS
+	denied map[string]bool
+}
+
+func (d openDeniedFS) Open(name string) (fs.File, error) {
+	if d.denied[name] {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return d.MapFS.Open(name)
+}
+
+// unreadableTree holds archives that cannot be read: not archives at all,
+// a truncated zip, a zip with a corrupt member, a zip over a limit (its
+// entries overlap), a tar link; beside a good zip and tar and a text file.
+func unreadableTree() fstest.MapFS {
+	good := testfs.Zip(testfs.Files(map[string]string{"src/x.txt": "needle\n", "logo.png": "\x00needle"})...)
+	flate := testfs.Zip(testfs.Member{Name: "f.txt", Body: strings.Repeat("hello world ", 500)})
+	for i := 40; i < 60; i++ {
+		flate[i] ^= 0xff // the deflate stream of f.txt
+	}
+	lines := strings.Repeat("aaaaaaa\n", 1<<20)
+	overlap := testfs.Zip(testfs.Member{Name: "a", Body: lines}, testfs.Member{Name: "b", Body: lines})
+	second := bytes.LastIndex(overlap, []byte("PK\x01\x02"))
+	binary.LittleEndian.PutUint32(overlap[second+42:], 0) // b's record is a's
+	return fstest.MapFS{
+		"bad.zip":   {Data: []byte("junk")},
+		"bad.tgz":   {Data: []byte("junk")},
+		"bad.tar":   {Data: []byte(strings.Repeat("garbage ", 100))},
+		"trunc.zip": {Data: good[:100]},
+		"flate.zip": {Data: flate},
+		"over.zip":  {Data: overlap},
+		"link.tar":  {Data: testfs.Tar(testfs.Member{Name: "x.txt", Body: "needle\n"}, testfs.Member{Name: "lnk", Link: "x.txt"})},
+		"good.zip":  {Data: good},
+		"good.tgz":  {Data: testfs.Tgz(testfs.Files(map[string]string{"src/x.txt": "needle\n"})...)},
+		"top.txt":   {Data: []byte("needle\n")},
+	}
+}
+
+// TestResolveUnreadableArchive: an entry naming a member, a directory or a
+// glob inside an archive that cannot be read (not a valid zip, tar or
+// gzip stream, truncated, a corrupt member, a link) is left out as
+// unreadable, and one in an archive over a limit as too large, with what
+// failed; the other entries are searched. When nothing else remains, the
+// error names them all. A bare archive name that is not an archive is a
+// file, and one over a limit still an archive; failures that are not the
+// archive's own (cancellation, a permission error, a bad glob) stay
+// errors.
+func TestResolveUnreadableArchive(t *testing.T) {
+	unreadable := func(path, why string) BadMember {
+		return BadMember{Path: path, Reason: SkipError, Code: errs.Unsupported, Why: why}
+	}
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		entries []string
+		ctx     context.Context
+		targets []string // Target.Path, with "(archive)" for an archive target
+		bad     []BadMember
+		code    errs.Code
+		err     string
+		reason  string
+	}{
+		{entries: []string{"bad.zip:src/x.txt", "top.txt"}, targets: []string{"top.txt"},
+			bad:    []BadMember{unreadable("bad.zip:src/x.txt", "not a valid zip file")},
+			reason: "a member of a file that is not a zip is left out; the other entry is searched"},
+		{entries: []string{"bad.zip:src/", "top.txt"}, targets: []string{"top.txt"},
+			bad:    []BadMember{unreadable("bad.zip:src/", "not a valid zip file")},
+			reason: "a directory inside it, named as given"},
+		{entries: []string{"bad.zip:**/*.go", "top.txt"}, targets: []string{"top.txt"},
+			bad:    []BadMember{unreadable("bad.zip:**/*.go", "not a valid zip file")},
+			reason: "a glob from its root"},
+		{entries: []string{"trunc.zip:src/x.txt", "top.txt"}, targets: []string{"top.txt"},
+			bad:    []BadMember{unreadable("trunc.zip:src/x.txt", "not a valid zip file")},
+			reason: "a truncated zip"},
+		{entries: []string{"bad.tgz:src/x.txt", "top.txt"}, targets: []string{"top.txt"},
+			bad:    []BadMember{unreadable("bad.tgz:src/x.txt", "not a valid gzip stream (unexpected EOF)")},
+			reason: "a .tgz that is not gzip"},
+		{entries: []string{"bad.tar:**/*.txt", "top.txt"}, targets: []string{"top.txt"},
+			bad:    []BadMember{unreadable("bad.tar:**/*.txt", "it is corrupt or truncated (archive/tar: invalid tar header)")},
+			reason: "a glob from the root of a file that is not a tar: read up to its first member"},
+		{entries: []string{"bad.tar:src/", "top.txt"}, targets: []string{"top.txt"},
+			bad:    []BadMember{unreadable("bad.tar:src/", "it is corrupt or truncated (archive/tar: invalid tar header)")},
+			reason: "a directory inside it"},
+		{entries: []string{"flate.zip:f.txt", "top.txt"}, targets: []string{"top.txt"},
+			bad:    []BadMember{unreadable("flate.zip:f.txt", "Archive entry 'f.txt' is corrupt: flate: corrupt input before offset 9")},
+			reason: "a corrupt member of a valid zip"},
+		{entries: []string{"link.tar:lnk", "top.txt"}, targets: []string{"top.txt"},
+			bad:    []BadMember{unreadable("link.tar:lnk", "Archive entry 'lnk' is a link to 'x.txt'; read link.tar:x.txt instead")},
+			reason: "a link member, with the member to read instead"},
+		{entries: []string{"over.zip:a", "top.txt"}, targets: []string{"top.txt"},
+			bad:    []BadMember{{Path: "over.zip:a", Reason: SkipTooLarge, Why: "its entries overlap (entries share compressed data), the mark of a zip bomb, so it is not read"}},
+			reason: "an archive over a limit: too large, with the limit"},
+		{entries: []string{"bad.zip:a", "good.zip:logo.png", "good.zip:src/x.txt", "bad.tgz:b"}, targets: []string{"good.zip:src/x.txt"},
+			bad:    []BadMember{unreadable("bad.zip:a", "not a valid zip file"), {Path: "good.zip:logo.png", Reason: SkipBinary}, unreadable("bad.tgz:b", "not a valid gzip stream (unexpected EOF)")},
+			reason: "unreadable and binary members together, in order"},
+		{entries: []string{"bad.zip:src/x.txt"}, code: errs.Unsupported,
+			err:    "Cannot search archive member(s): bad.zip:src/x.txt (not a valid zip file). Search supports text members only.",
+			reason: "alone, the error names it"},
+		{entries: []string{"bad.zip:a", "good.zip:logo.png", "over.zip:b"}, code: errs.Unsupported,
+			err:    "Cannot search archive member(s): bad.zip:a (not a valid zip file), good.zip:logo.png (binary), over.zip:b (its entries overlap (entries share compressed data), the mark of a zip bomb, so it is not read). Search supports text members only.",
+			reason: "nothing else: the error names them all"},
+		{entries: []string{"bad.zip", "bad.zip:src/x.txt"}, targets: []string{"bad.zip"},
+			bad:    []BadMember{unreadable("bad.zip:src/x.txt", "not a valid zip file")},
+			reason: "a bare name that is not an archive is searched as a file"},
+		{entries: []string{"over.zip"}, targets: []string{"over.zip (archive)"},
+			reason: "a bare archive over a limit is an archive, which the search counts as too large"},
+		{entries: []string{"good.tgz:**/*.txt", "good.zip:src/"}, targets: []string{"good.tgz (archive)", "good.zip (archive)"},
+			reason: "readable archives are targets"},
+		{entries: []string{"bad.zip:src/x.txt", "top.txt"}, ctx: canceled, code: errs.Canceled,
+			err: "context canceled", reason: "a canceled search stays an error"},
+		{entries: []string{"bad.zip:[", "top.txt"}, code: errs.InvalidParam,
+			err: "", reason: "a bad glob stays an error"},
+	}
+	for _, tree := range openTrees(t, unreadableTree()) {
+		for _, tt := range tests {
+			t.Run(tree.Name+"/"+tt.reason, func(t *testing.T) {
+				ctx := tt.ctx
+				if ctx == nil {
+					ctx = context.Background()
+				}
+				sc, err := Resolve(ctx, tree.FS, tree.Root, tt.entries, ResolveOptions{})
+				if tt.code != "" {
+					require.Error(t, err)
+					assert.Equal(t, tt.code, errs.CodeOf(err))
+					if tt.err != "" {
+						assert.Equal(t, tt.err, err.Error())
+					}
+					return
+				}
+				require.NoError(t, err)
+				var got []string
+				for _, tg := range sc.Targets {
+					if tg.Archive {
+						tg.Path += " (archive)"
+					}
+					got = append(got, tg.Path)
+				}
+				assert.Equal(t, tt.targets, got)
+				assert.Equal(t, tt.bad, sc.BadMembers)
+				assert.Empty(t, sc.Missing)
+			})
+		}
+	}
+}
+
+// TestResolveArchiveDenied: an archive the FS refuses to open is the
+// entry's error, not an unreadable archive.
+func TestResolveArchiveDenied(t *testing.T) {
+	fsys := openDeniedFS{unreadableTree(), map[string]bool{"good.zip": true}}
+	_, err := Resolve(context.Background(), fsys, "", []string{"good.zip:src/x.txt", "top.txt"}, ResolveOptions{})
+	require.Error(t, err)
+	assert.Equal(t, errs.AccessDenied, errs.CodeOf(err))
+	assert.Contains(t, err.Error(), "permission denied")
+}
+
+// TestRunUnreadableArchive: an archive over a limit named bare is counted
+// as too large by the search, as one that goes over a cap part way is,
+// and the other entries are searched.
+func TestRunUnreadableArchive(t *testing.T) {
+	for _, tree := range openTrees(t, unreadableTree()) {
+		req := Request{Paths: []string{"over.zip", "top.txt"}, Grep: grep.Options{Pattern: "needle"}, MaxFileSize: -1, MaxFiles: -1, Budget: -1}
+		out, err := Run(context.Background(), tree.FS, tree.Root, req)
+		require.NoError(t, err, tree.Name)
+		assert.Len(t, out.Files, 1, tree.Name)
+		assert.Equal(t, 1, out.Skipped[SkipTooLarge], tree.Name)
+		assert.Empty(t, out.Errors, tree.Name)
 	}
 }
