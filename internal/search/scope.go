@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -219,39 +220,39 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 	if len(sc.Targets) == 0 {
 		return nil, errs.New(errs.Unsupported, "Cannot search archive member(s): %s. Search supports text members only.", joinMembers(sc.BadMembers))
 	}
-	sc.widen()
+	sc.merge()
 	return sc, nil
 }
 
-// widen gives each target with line ranges what the whole scope asks of
-// its file: every line when another target names the file without ranges
-// or holds it (a directory or glob, an archive or a directory inside
-// one), else the ranges of every target naming it.
-func (s *Scope) widen() {
-	ranged := map[string][][2]int{} // the ranges asked of a file
-	whole := map[string]bool{}      // files asked for whole
+// merge makes one target of the entries that name one file (the first
+// of them, where it was), and gives a target with line ranges what the
+// whole scope asks of its file: every line when an entry names the file
+// without ranges or another target holds it (a directory or glob, an
+// archive or a directory inside one), else the ranges of every entry
+// naming it.
+func (s *Scope) merge() {
+	at := map[string]int{} // the index of each file's target in out
+	out := s.Targets[:0]
 	for _, t := range s.Targets {
+		i, ok := at[t.Path]
 		switch {
 		case t.Dir || t.Archive:
-		case t.Ranges == nil:
-			whole[t.Path] = true
+			out = append(out, t)
+		case !ok:
+			at[t.Path] = len(out)
+			out = append(out, t)
+		case out[i].Ranges == nil || t.Ranges == nil:
+			out[i].Ranges = nil
 		default:
-			ranged[t.Path] = append(ranged[t.Path], t.Ranges...)
+			out[i].Ranges = slices.Concat(out[i].Ranges, t.Ranges)
 		}
 	}
-	if len(ranged) == 0 {
-		return
-	}
+	clear(s.Targets[len(out):])
+	s.Targets = out
 	for i := range s.Targets {
-		t := &s.Targets[i]
-		if t.Ranges == nil {
-			continue
-		}
-		if whole[t.Path] || s.holds(t) {
+		if t := &s.Targets[i]; t.Ranges != nil && s.holds(t) {
 			t.Ranges = nil
-			continue
 		}
-		t.Ranges = ranged[t.Path]
 	}
 }
 
