@@ -46,6 +46,15 @@ func readLimit(n int) int {
 	return n
 }
 
+// listingLimit resolves Reader.ListingLimit as readLimit does, but 0
+// stays 0: the listing is then read with the file read limit.
+func listingLimit(n int) int {
+	if n == 0 {
+		return 0
+	}
+	return readLimit(n)
+}
+
 // limit resolves a limit: 0 means def, negative means none (-1).
 func limit(v, def int) int {
 	switch {

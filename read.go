@@ -20,12 +20,21 @@ import (
 type Reader struct {
 	Workspace
 	// DefaultLimit is the number of lines an open-ended file read or a
-	// directory listing shows ("f.go", "f.go:100"). 0 means
+	// directory listing shows ("f.go", "f.go:100"; a listing read without
+	// a selector shows ListingLimit rows when it is set). 0 means
 	// DefaultReadLimit (300); negative values, and values above 3000, mean
 	// 3000, the most one read shows. In-memory texts
 	// (archive members, notebooks, documents, resources) show up to 3000
 	// lines / 50 KB instead, web pages 300 lines / 50 KB.
 	DefaultLimit int
+	// ListingLimit is the number of rows a directory listing read without
+	// a line selector shows ("src", not "src:301"), within 50 KB, as the
+	// pi toolset's read shows one (it sets 3000). 0 means the listing is
+	// read as an open-ended file is: DefaultLimit rows, within
+	// max(50 KB, rows×512 bytes). Negative values, and values above 3000,
+	// mean 3000. A selector pages a listing as it pages a file:
+	// "src:301" shows DefaultLimit rows from row 301.
+	ListingLimit int
 	// NoSummaries turns off code summaries: a source file read without a
 	// selector is then shown as lines. false means summaries are on.
 	NoSummaries bool
@@ -211,6 +220,7 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 		FS:                  fsys,
 		Root:                root,
 		Limit:               readLimit(r.DefaultLimit),
+		ListingLimit:        listingLimit(r.ListingLimit),
 		Before:              req.Before,
 		After:               req.After,
 		NoSummaries:         r.NoSummaries,

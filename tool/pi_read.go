@@ -26,7 +26,7 @@ const piReadDescription = `Read a file, directory, archive member, SQLite databa
   :50 (from line 50), :50-100, :50+20 (20 lines), :5-16,960-973 (several ranges), :raw (bytes as they are, no line prefixes), :50-100:raw, :conflicts (merge-conflict blocks).
 - A range is widened by 1 line before and 3 after (not with :raw). An open-ended read shows 300 lines; the notice at the end says which selector continues.
 - A large source file read without a selector is summarised (bodies elided); the footer names the ranges to re-read.
-- Directories show a two-level tree, newest first. Archives: a.zip, a.zip:dir/, a.zip:dir/f.ts:50-60.
+- Directories show a two-level tree, newest first, up to 3000 rows (50 KB) without a selector. Archives: a.zip, a.zip:dir/, a.zip:dir/f.ts:50-60.
 - SQLite: app.db (tables), app.db:users (schema and samples), app.db:users:42 (a row), app.db:users?limit=20&offset=20&order=id:desc&where=..., app.db?q=SELECT ...
 - URLs: https://..., www.... (rendered page with a header; page on with :301).
 Output: a ¶path#TAG header, then LINE:text rows.`
@@ -141,11 +141,13 @@ type piSummary struct {
 }
 
 func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope, error) {
-	// pi prunes its fixed list from listings, reads a missing path by
-	// a unique suffix match, pages a web page's header with its body,
-	// and widens a range by 1 line before and 3 after.
+	// pi prunes its fixed list from listings and shows one read without
+	// a selector up to 3000 rows, reads a missing path by a unique suffix
+	// match, pages a web page's header with its body, and widens a range
+	// by 1 line before and 3 after.
 	r := c.reader(c.workspace())
-	r.PruneDirs, r.SuffixMatch, r.URLHeaderLines = pitext.ReadPruneDirs, true, true
+	r.PruneDirs, r.ListingLimit = pitext.ReadPruneDirs, pitext.ReadListingLimit
+	r.SuffixMatch, r.URLHeaderLines = true, true
 	res, err := r.Read(ctx, scout.ReadRequest{Path: in.Path, Before: 1, After: 3})
 	if err != nil {
 		if env := conversionNotice(err); env != nil {

@@ -57,9 +57,10 @@ type Config struct {
 	// ContextBefore and ContextAfter are the pi search context lines.
 	// 0 means the defaults (1 before, 3 after); a negative value means none.
 	ContextBefore, ContextAfter int
-	// ReadLimit is the pi read default line limit for open-ended reads.
-	// 0 means scout.DefaultReadLimit (300); values above 3000 mean 3000;
-	// negative means 3000.
+	// ReadLimit is the pi read default line limit for open-ended reads
+	// (a directory read without a selector shows up to 3000 rows and 50 KB
+	// whatever it is). 0 means scout.DefaultReadLimit (300); values above
+	// 3000 mean 3000; negative means 3000.
 	ReadLimit int
 
 	// Resolvers resolve internal URLs ("skill://deploy") by scheme, without

@@ -27,7 +27,7 @@ func doorsTree(t *testing.T) string {
 	for i := 1; i <= 400; i++ {
 		fmt.Fprintf(&long, "line %d\n", i)
 	}
-	root := writeTree(t, map[string][]byte{
+	files := map[string][]byte{
 		".git/HEAD":            []byte("ref: refs/heads/main\n"),
 		".gitignore":           []byte("ignored.txt\n"),
 		"ctx.txt":              []byte("b2\nb1\nneedle here\na1\na2\na3\na4\n"),
@@ -35,7 +35,11 @@ func doorsTree(t *testing.T) string {
 		"ignored.txt":          []byte("needle ignored\n"),
 		"node_modules/m/n.txt": []byte("needle module\n"),
 		"long.txt":             []byte(long.String()),
-	})
+	}
+	for i := 1; i <= 350; i++ { // a listing of 351 rows
+		files[fmt.Sprintf("rows/r%03d", i)] = nil
+	}
+	root := writeTree(t, files)
 	big, err := os.Create(filepath.Join(root, "big.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -141,8 +145,10 @@ func TestCommandDefaults(t *testing.T) {
 			[]string{"h.txt", "ctx.txt"}, []string{"ignored.txt", "n.txt"}},
 		{"read: 300 lines", []string{"read", "long.txt"}, "read", `{"path": "long.txt"}`,
 			[]string{"300:line 300", "Use :301 to continue"}, []string{"301:line 301"}},
+		{"read: a listing without a selector shows more than 300 rows", []string{"read", "rows"}, "read", `{"path": "rows"}`,
+			[]string{"- r001", "- r350"}, []string{"Showing lines", "to continue"}},
 		{"read: a listing leaves out pi's directories", []string{"read", "."}, "read", `{"path": "."}`,
-			[]string{"- long.txt", "[Not listed: .git/, node_modules/ (always pruned)]"}, []string{"- node_modules/"}},
+			[]string{"- long.txt", "Not listed: .git/, node_modules/ (always pruned)]"}, []string{"- node_modules/"}},
 		{"read: a missing path is found by a unique suffix match", []string{"read", "h.txt"}, "read", `{"path": "h.txt"}`,
 			[]string{"[Path 'h.txt' not found; resolved to '.hidden/h.txt' via suffix match]", "1:needle hidden"}, nil},
 	}

@@ -18,7 +18,8 @@ var readCmd = &command{
 with the read tool's text and defaults: a selector picks lines (:50, :50-100, :50+20,
 :5-16,960-973), exactly those (the read tool adds a line before and three after a range),
 :raw shows the bytes as they are, :conflicts lists merge conflicts; a read without a range
-shows 300 lines and a large source file as a code summary.`,
+shows 300 lines (a directory up to 3000 rows and 50 KB) and a large source file as a code
+summary.`,
 	run: runRead,
 }
 
@@ -43,7 +44,7 @@ func runRead(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	defer stop()
 	r := scout.Reader{Workspace: scout.Workspace{Root: s.cfg.Root}, DefaultLimit: s.cfg.ReadLimit,
 		NoSummaries: s.cfg.NoSummaries, AllowPrivateNetwork: s.cfg.AllowPrivateNetwork,
-		PruneDirs: pitext.ReadPruneDirs, SuffixMatch: true, URLHeaderLines: true}
+		PruneDirs: pitext.ReadPruneDirs, ListingLimit: pitext.ReadListingLimit, SuffixMatch: true, URLHeaderLines: true}
 	res, err := r.Read(ctx, scout.ReadRequest{Path: pos[0]})
 	if err != nil {
 		return f.fail("%v", err)

@@ -10,6 +10,11 @@ var ReadPruneDirs = []string{
 	".venv", ".cache", ".turbo", ".parcel-cache", "coverage",
 }
 
+// ReadListingLimit is the Reader.ListingLimit of the pi toolset and of
+// scout read: pi shows a directory read without a line selector whole, up
+// to its text caps of 3000 lines and 50 KB.
+const ReadListingLimit = 3000
+
 // PruneNodeModules returns the directories pi's search and find never
 // enter: node_modules, unless an entry (a path or a glob) names it.
 func PruneNodeModules(entries []string) []string {

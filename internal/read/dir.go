@@ -13,8 +13,8 @@ import (
 )
 
 // directory renders the tree of a directory; a line selector slices the
-// rendered lines exactly (no context), and with none the read limit
-// applies.
+// rendered lines exactly (no context), and with none the listing limit
+// applies (the read limit when it is 0).
 func (r *reader) directory(ctx context.Context, name string, sel selector.Selector) (*Result, error) {
 	display := pathutil.Display(name)
 	if len(sel.Ranges) > 1 {
@@ -24,7 +24,11 @@ func (r *reader) directory(ctx context.Context, name string, sel selector.Select
 		return nil, errs.New(errs.InvalidParam, "'%s' is a directory: :conflicts needs a file.", display)
 	}
 	exact := selector.Selector{Ranges: sel.Ranges, Raw: true}
-	wins := r.plan(exact, textio.PlanOptions{Limit: r.c.Limit})
+	po := textio.PlanOptions{Limit: r.c.Limit}
+	if len(sel.Ranges) == 0 && r.c.ListingLimit != 0 {
+		po = textio.PlanOptions{Limit: r.c.ListingLimit, HeadBytes: textio.MinByteBudget}
+	}
+	wins := r.plan(exact, po)
 	// Only the rows up to the last line shown are built (line 1 is "."):
 	// the others are counted, so that a huge directory costs little memory.
 	now := r.c.now()

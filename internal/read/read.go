@@ -34,6 +34,9 @@ type Config struct {
 	// Limit is the line limit of an open-ended file read; 0 means 300, at
 	// most 3000.
 	Limit int
+	// ListingLimit is the row limit of a directory listing read without a
+	// line selector, within 50 KB; 0 means Limit (and its byte budget).
+	ListingLimit int
 	// Before and After widen a single line range of a text by that many
 	// lines (not a :raw read, nor a listing); 0 adds none.
 	Before, After int
