@@ -99,41 +99,22 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 // whose braces are kept around its elided interior; then the footer giving
 // the first two ranges to re-read as an example (", e.g. a.go:5-16,40-80").
 func writeSummary(b *strings.Builder, r *scout.ReadResult, style string) {
-	n := 0
-	for _, blk := range r.Blocks {
-		n += len(blk.Lines)
-	}
-	lines := make([]scout.ReadLine, 0, n)
-	for _, blk := range r.Blocks {
-		lines = append(lines, blk.Lines...)
-	}
-	s := r.Summary
-	rows := 0
-	row := func() {
-		if rows > 0 {
+	for i, row := range pitext.SummaryRows(r) {
+		if i > 0 {
 			b.WriteByte('\n')
 		}
-		rows++
-	}
-	for li, si := 0, 0; li < len(lines) || si < len(s.Elided); {
-		if si == len(s.Elided) || li < len(lines) && lines[li].N < s.Elided[si].Start {
-			row()
-			pitext.WriteNumber(b, style, lines[li].N, lines[li].N)
-			b.WriteString(lines[li].Text)
-			li++
-			continue
+		switch {
+		case row.Elided:
+			b.WriteString("...")
+		case row.Start != row.End:
+			pitext.WriteNumber(b, style, row.Start, row.End)
+			fmt.Fprintf(b, "%s .. %s", strings.TrimRight(row.Text, " \t"), strings.TrimSpace(row.Tail))
+		default:
+			pitext.WriteNumber(b, style, row.Start, row.End)
+			b.WriteString(row.Text)
 		}
-		sp := s.Elided[si]
-		si++
-		row()
-		if sp.Merged && li+1 < len(lines) && lines[li].N == sp.Start && lines[li+1].N == sp.End {
-			pitext.WriteNumber(b, style, sp.Start, sp.End)
-			fmt.Fprintf(b, "%s .. %s", strings.TrimRight(lines[li].Text, " \t"), strings.TrimSpace(lines[li+1].Text))
-			li += 2
-			continue
-		}
-		b.WriteString("...")
 	}
+	s := r.Summary
 	if len(s.Elided) == 0 {
 		return
 	}

@@ -171,7 +171,7 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 		d.Truncation = &piTruncation{Reason: by, StartLine: b.Lines[0].N, EndLine: b.Lines[len(b.Lines)-1].N, TotalLines: res.TotalLines, TotalBytes: res.Bytes, NextOffset: b.Next, ByteLimit: b.ByteLimit}
 	}
 	if s := res.Summary; s != nil {
-		d.Summary = &piSummary{Lines: summaryRows(res), ElidedSpans: len(s.Elided), ElidedLines: s.ElidedLines}
+		d.Summary = &piSummary{Lines: len(pitext.SummaryRows(res)), ElidedSpans: len(s.Elided), ElidedLines: s.ElidedLines}
 	}
 	env := okEnvelope(partial(res), d, text)
 	env.Stats = scout.Stats{Files: 1, Bytes: res.Bytes}
@@ -220,24 +220,6 @@ func failedURL(err error) *scout.Envelope {
 	env := okEnvelope(false, d, strings.TrimRight(p.Header(), "\n"))
 	env.Context.PathResolved = p.URL
 	return env
-}
-
-// summaryRows counts the rows of a summary's text as format renders it:
-// one per kept line, "..." for an elided span, one for a merged brace pair
-// (its two kept lines).
-func summaryRows(res *scout.ReadResult) int {
-	n := 0
-	for _, b := range res.Blocks {
-		n += len(b.Lines)
-	}
-	for _, sp := range res.Summary.Elided {
-		if sp.Merged {
-			n--
-		} else {
-			n++
-		}
-	}
-	return n
 }
 
 // readMeta builds details.meta; nil when there is nothing to say (a
