@@ -27,6 +27,7 @@ const ampGrepDescription = `Search file contents with regex patterns (RE2 syntax
 - glob ("*.py", "*.{ts,tsx}") and type ("py", "js", "go", "rust", ...) filter files.
 - -i case-insensitive; -n line numbers (content, default true); -A/-B/-C context lines (content).
 - multiline: patterns may span lines and '.' matches newlines; without it no match crosses a line, and a pattern that spells a newline (\n) is an error, as in ripgrep.
+  When the pattern can match a newline, a content result is a run of consecutive matching lines (line_number its first, content its lines), and count counts matches.
 - head_limit limits the results (0 = unlimited), offset skips the first ones: use total_matches to page.
 - content: a reply holds at most 256 KB of results (then "truncated": true; continue with offset), and lines are cut at 2048 characters.
 Binary files and files over the size cap (10 MB by default) are skipped and counted.`
@@ -50,9 +51,10 @@ type ampGrepArgs struct {
 }
 
 // ampTotalBudget bounds the counting pass that computes total_matches when
-// head_limit is set: past this many matching lines the total is a lower
-// bound (total_is_lower_bound), so a page of 10 over a huge tree returns
-// at once.
+// head_limit is set: past this many results (matching lines, or runs of
+// them when a match can span lines) the total is a lower bound
+// (total_is_lower_bound), so a page of 10 over a huge tree returns at
+// once.
 const ampTotalBudget = 100_000
 
 // ampGrepData is what every mode's JSON output starts with.
@@ -79,7 +81,7 @@ type ampGrepData struct {
 	inPart  []string                 // the notes on files searched only in part (for the text)
 	backend *scout.Backend           // how the search was answered (for the context)
 	// shown and total count the units offset and head_limit apply to:
-	// lines in content mode, files otherwise.
+	// results in content mode, files otherwise.
 	shown, total int
 }
 
@@ -173,6 +175,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 		req.Types = []string{g.Type}
 	}
 	d := &ampGrepData{Pattern: g.Pattern, OutputMode: g.OutputMode}
+	runs := ampSpansLines(req)
 	var partial bool
 	var st scout.Stats
 	switch g.OutputMode {
@@ -191,11 +194,20 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 		}
 		if g.OutputMode == "count" {
 			d.counts = &orderedCounts{paths: make([]string, 0, len(res.Files)), counts: make([]int, 0, len(res.Files))}
+			// ripgrep's count of a search whose matches can span lines
+			// counts matches, not lines.
 			d.TotalMatches = res.TotalMatchLines
+			if runs {
+				d.TotalMatches = res.TotalMatches
+			}
 			for _, f := range res.Files {
+				n := f.MatchLines
+				if runs {
+					n = f.Matches
+				}
 				d.counts.paths = append(d.counts.paths, f.Path)
-				d.counts.counts = append(d.counts.counts, f.MatchLines)
-				d.MatchesCount += f.MatchLines
+				d.counts.counts = append(d.counts.counts, n)
+				d.MatchesCount += n
 			}
 		} else {
 			d.TotalMatches = res.TotalFiles
@@ -211,7 +223,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 		d.skipped, d.inPart = res.Skipped, pitext.InPartNotes(res)
 		d.backend = res.Backend
 	default:
-		if err := ampContent(ctx, s, req, g, d, &st); err != nil {
+		if err := ampContent(ctx, s, req, g, d, &st, runs); err != nil {
 			return nil, err
 		}
 		d.shown, d.total = d.MatchesCount, d.TotalMatches
@@ -228,6 +240,19 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 		env.Context.PathResolved = pathutil.Display(p)
 	}
 	return env, nil
+}
+
+// ampSpansLines reports whether a match of req can span lines (a multiline
+// search whose pattern can match a newline), as the search decides it: its
+// results are then runs of matching lines, and its counts count matches,
+// as ripgrep reports a search that is not line by line. false when the
+// pattern does not compile (the search reports the error).
+func ampSpansLines(req scout.SearchRequest) bool {
+	if !req.Multiline && !req.DotAll {
+		return false
+	}
+	m, err := grep.Compile(grep.Options{Pattern: req.Pattern, IgnoreCase: req.IgnoreCase, Multiline: req.Multiline, DotAll: req.DotAll})
+	return err == nil && m.SpansLines()
 }
 
 // ampPath is the path argument as the search takes it. Amplifier's path is
@@ -273,73 +298,87 @@ const (
 	ampMinResult = 24
 )
 
-// ampContent fills the content-mode results: matching lines in path and
-// line order, offset and head_limit applied to lines, each with its
+// ampContent fills the content-mode results: results (matching lines, or
+// with runs the runs of matching lines with consecutive numbers) in path
+// and line order, offset and head_limit applied to results, each with its
 // context when -A/-B/-C was given, within ampMaxBytes of JSON.
 //
 // A counting pass comes first: it gives total_matches (a lower bound past
-// offset+ampTotalBudget lines), the files left out, and the file where
+// offset+ampTotalBudget results), the files left out, and the file where
 // the offset falls. The page is then streamed from there, each file
 // keeping at most the results one reply can hold, so that memory is
 // bounded by the reply, not by the matches: the files before the offset
 // are searched again but dropped, and the lines of the file the offset
-// falls in are read from the first wanted one (found by counting over
-// line ranges), not from its start.
-func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, g *ampGrep, d *ampGrepData, st *scout.Stats) error {
-	counts, err := ampCount(ctx, s, req, g.Offset+ampTotalBudget)
-	if err != nil {
-		return err
-	}
-	*st = scout.Stats{Files: counts.Searched, Skipped: counts.SkippedTotal()}
-	d.skipped, d.inPart = counts.Skipped, pitext.InPartNotes(counts)
-	d.backend = counts.Backend
-	d.TotalMatches = counts.TotalMatchLines
-	d.LowerBound = counts.Truncated == scout.TruncBudget
+// falls in are read from the first wanted result (found by counting over
+// line ranges, or by the counting pass with runs), not from its start.
+func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, g *ampGrep, d *ampGrepData, st *scout.Stats, runs bool) error {
 	want := ampMaxBytes/ampMinResult + 1 // results one reply may hold
 	if g.HeadLimit > 0 {
 		want = min(want, g.HeadLimit)
 	}
+	var t *ampTally
+	var err error
+	if runs {
+		t, err = ampCountRuns(ctx, s, req, g.Offset, want, g.Offset+ampTotalBudget)
+	} else {
+		t, err = ampCount(ctx, s, req, g.Offset+ampTotalBudget)
+	}
+	if err != nil {
+		return err
+	}
+	*st = scout.Stats{Files: t.res.Searched, Skipped: t.res.SkippedTotal()}
+	d.skipped, d.inPart = t.res.Skipped, pitext.InPartNotes(t.res)
+	d.backend = t.res.Backend
+	d.TotalMatches = t.total
+	d.LowerBound = t.lower
 	req.Before, req.After, req.MaxColumns = g.before, g.after, ampMaxColumns
+	// The matching lines a file keeps: a result is one, or a run of them.
 	req.MaxMatchesPerFile = want
-	page := &ampPage{hits: ampHits{context: g.contextSet, before: g.before, after: g.after, noNumbers: !g.LineNumbers}, want: want}
+	if runs {
+		req.MaxMatchesPerFile = t.lines
+	}
+	page := &ampPage{hits: ampHits{context: g.contextSet, before: g.before, after: g.after, noNumbers: !g.LineNumbers, runs: runs}, want: want}
 	// Find the file the offset falls in: skipFiles matching files come
-	// before it, and skipLines of its matching lines.
-	skipFiles, skipLines, acc := len(counts.Files), 0, 0
-	for i, f := range counts.Files {
-		if acc+f.MatchLines > g.Offset {
-			skipFiles, skipLines = i, g.Offset-acc
+	// before it, and skip of its results.
+	skipFiles, skip, acc := len(t.files), 0, 0
+	for i, f := range t.files {
+		if acc+f.n > g.Offset {
+			skipFiles, skip = i, g.Offset-acc
 			break
 		}
-		acc += f.MatchLines
+		acc += f.n
 	}
-	if skipFiles < len(counts.Files) {
+	if skipFiles < len(t.files) {
 		// The files the page can need: from that one on, until they hold
 		// the wanted results. When each can be named alone, only they are
 		// searched, not the whole scope again.
 		var names []string
-		need := skipLines + want
-		for _, f := range counts.Files[skipFiles:] {
+		need := skip + want
+		for _, f := range t.files[skipFiles:] {
 			if need <= 0 {
 				break
 			}
-			names = append(names, f.Path)
-			need -= f.MatchLines
+			names = append(names, f.path)
+			need -= f.n
 		}
 		plain := !slices.ContainsFunc(names, func(p string) bool { return !ampPlainName(p) })
-		if skipLines > 0 {
-			f, skip, ok, err := ampFrom(ctx, s, req, names[0], skipLines)
+		if skip > 0 {
+			f, before, ok, err := ampFrom(ctx, s, req, names[0], skip, t.from, runs)
 			switch {
 			case err != nil:
 				return err
 			case ok:
-				page.add(f, skip)
+				page.add(f, before)
 				skipFiles++
 				names = names[1:]
 			default:
 				// The file cannot be named alone (a glob character in its
 				// name): its lines are kept from its start.
-				req.MaxMatchesPerFile = skipLines + want
-				page.skip = skipLines
+				req.MaxMatchesPerFile = skip + want
+				if runs {
+					req.MaxMatchesPerFile = max(t.lines, t.upto)
+				}
+				page.skip = skip
 			}
 		}
 		stream := s.Stream(ctx, req)
@@ -376,6 +415,85 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 	return nil
 }
 
+// ampTally is what the counting pass of a content page learns: the
+// search's totals, and the results of each matching file in order.
+type ampTally struct {
+	res   *scout.SearchResult // the totals, the files left out, the notes
+	files []ampFileCount
+	total int  // results
+	lower bool // total is a lower bound: the pass stopped at its budget
+	// With runs: from is the first line of the result the offset names,
+	// lines the most matching lines the page's results take in one file,
+	// and upto the matching lines of the offset's file from its start to
+	// the end of its last result in the page.
+	from, lines, upto int
+}
+
+// ampFileCount is a matching file and its number of results.
+type ampFileCount struct {
+	path string
+	n    int
+}
+
+// ampCount counts the matching lines of every file, in the order the
+// content is streamed, until budget lines have been seen.
+func ampCount(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, budget int) (*ampTally, error) {
+	req.Mode, req.MaxFiles, req.MaxMatches, req.MaxMatchesPerFile = scout.SearchCount, -1, budget, -1
+	res, err := s.Search(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	t := &ampTally{res: res, total: res.TotalMatchLines, lower: res.Truncated == scout.TruncBudget}
+	t.files = make([]ampFileCount, len(res.Files))
+	for i, f := range res.Files {
+		t.files[i] = ampFileCount{f.Path, f.MatchLines}
+	}
+	return t, nil
+}
+
+// ampCountRuns counts the runs of matching lines of every file, in the
+// order the content is streamed, until budget runs have been seen, and
+// where the page of want runs from offset lies. It reads the lines (cut to
+// one character), as runs need line numbers; a file keeps at most budget+1
+// matching lines, past which the total is a lower bound.
+func ampCountRuns(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, offset, want, budget int) (*ampTally, error) {
+	req.Mode, req.Before, req.After, req.MaxColumns, req.MaxMatchesPerFile = scout.SearchContent, 0, 0, 1, budget+1
+	t := &ampTally{}
+	res, err := s.StreamFunc(ctx, req, func(f *scout.FileMatch) bool {
+		if t.total >= budget {
+			t.lower = true // one more matching file
+			return false
+		}
+		n, page := 0, 0 // runs, and matching lines in the page's runs
+		for j, l := range f.Lines {
+			if !l.Match {
+				continue
+			}
+			if ampFirst(f.Lines, j, true) {
+				if n++; t.total+n-1 == offset {
+					t.from = l.Line
+				}
+			}
+			if k := t.total + n - 1; k >= offset && k < offset+want {
+				page++
+				if t.total <= offset {
+					t.upto = j + 1
+				}
+			}
+		}
+		t.files = append(t.files, ampFileCount{f.Path, n})
+		t.total += n
+		t.lines = max(t.lines, page)
+		t.lower = f.Limited
+		return !f.Limited
+	})
+	if err != nil {
+		return nil, err
+	}
+	t.res = res
+	return t, nil
+}
+
 // ampPlainName reports whether the path p of a matching file names that
 // file alone when given as a path to search: no glob character, no ':' (an
 // archive member, or a selector), no '\' (a separator in search paths).
@@ -383,24 +501,22 @@ func ampPlainName(p string) bool {
 	return !glob.HasMeta(p) && !strings.ContainsAny(p, `:\`)
 }
 
-// ampCount counts the matching lines of every file, in the order the
-// content is streamed, until budget lines have been seen.
-func ampCount(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, budget int) (*scout.SearchResult, error) {
-	req.Mode, req.MaxFiles, req.MaxMatches, req.MaxMatchesPerFile = scout.SearchCount, -1, budget, -1
-	return s.Search(ctx, req)
-}
-
-// ampFrom returns the lines of the file name from its (skip+1)-th matching
-// line on, with the context before it: the line is found by counting the
-// matching lines up to a line (a binary search over line ranges), then the
-// file is searched from there. skip tells how many of the returned
-// matching lines come before the wanted one (they are context only). ok is
-// false when name cannot be searched alone as one file.
-func ampFrom(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, name string, skip int) (f *scout.FileMatch, before int, ok bool, err error) {
+// ampFrom returns the lines of the file name from its (skip+1)-th result
+// on, with the context before it: the result's first line is from with
+// runs (a whole-file search whose ranges only filter the lines it reports
+// finds the same matches), or else found by counting the matching lines up
+// to a line (a binary search over line ranges); then the file is searched
+// from there. before tells how many of the returned results come before
+// the wanted one (they are context only). ok is false when name cannot be
+// searched alone as one file.
+func ampFrom(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, name string, skip, from int, runs bool) (f *scout.FileMatch, before int, ok bool, err error) {
 	if glob.HasMeta(name) {
 		return nil, 0, false, nil
 	}
 	req.Paths = []string{name}
+	if runs {
+		return ampFromLine(ctx, s, req, from, runs)
+	}
 	count := req
 	count.Mode, count.MaxFiles, count.MaxMatches, count.MaxMatchesPerFile = scout.SearchCount, -1, -1, -1
 	// The smallest line L with skip+1 matching lines in 1..L.
@@ -430,6 +546,12 @@ func ampFrom(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, na
 			lo = mid + 1
 		}
 	}
+	return ampFromLine(ctx, s, req, lo, runs)
+}
+
+// ampFromLine searches the one file of req from line lo on, with the
+// context before it; before counts the results that start before lo.
+func ampFromLine(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, lo int, runs bool) (f *scout.FileMatch, before int, ok bool, err error) {
 	req.Lines = []scout.Range{{Start: max(1, lo-req.Before)}}
 	req.MaxMatchesPerFile += req.Before // matching lines in the context before it
 	res, err := s.Search(ctx, req)
@@ -437,8 +559,8 @@ func ampFrom(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, na
 		return nil, 0, false, err
 	}
 	f = &res.Files[0]
-	for _, l := range f.Lines {
-		if l.Match && l.Line < lo {
+	for j, l := range f.Lines {
+		if l.Line < lo && ampFirst(f.Lines, j, runs) {
 			before++
 		}
 	}
@@ -484,7 +606,9 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 		last := 0
 		h.each(0, len(h.files), func(n int, f *scout.FileMatch, j int) bool {
 			if !h.context {
-				ampLine(&item, f.Path, f.Lines[j].Line, ':', f.Lines[j].Text, g.LineNumbers)
+				for _, l := range f.Lines[j:h.end(f, j)] {
+					ampLine(&item, f.Path, l.Line, ':', l.Text, g.LineNumbers)
+				}
 				return put()
 			}
 			if f != prev {

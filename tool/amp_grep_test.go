@@ -18,27 +18,34 @@ import (
 
 // TestAmpGrepLowerBound: a page of 10 over a tree where every line matches
 // returns at once; counting total_matches stops at the budget and says so.
+// With multiline and a pattern that spans lines, the budget counts results
+// (runs of lines: here 100 per file).
 func TestAmpGrepLowerBound(t *testing.T) {
-	tree := fstest.MapFS{}
-	for i := range 1200 {
-		tree[fmt.Sprintf("d%02d/f%04d.txt", i%10, i)] = &fstest.MapFile{Data: []byte(strings.Repeat("x\n", 100))}
-	}
-	env := Call(context.Background(), Config{FS: tree}, Amplifier, "grep", []byte(`{"pattern":"x","output_mode":"content","head_limit":10}`))
-	if env.Status != "partial" {
-		t.Fatalf("status %s: %s", env.Status, env.Text)
-	}
-	b, _ := json.Marshal(env.Data)
-	var d struct {
-		Total      int  `json:"total_matches"`
-		Count      int  `json:"matches_count"`
-		LowerBound bool `json:"total_is_lower_bound"`
-	}
-	json.Unmarshal(b, &d)
-	if d.Count != 10 || !d.LowerBound || d.Total < ampTotalBudget || d.Total >= 120000 {
-		t.Errorf("want 10 results and a lower-bound total of at least %d, got %+v", ampTotalBudget, d)
-	}
-	if !strings.Contains(env.Text, "[Showing results 1-10 of at least") {
-		t.Errorf("the text says the total is a lower bound: %s", env.Text[max(0, len(env.Text)-120):])
+	for _, tt := range []struct{ line, args string }{
+		{"x\n", `"pattern":"x"`},
+		{"x\n\n", `"pattern":"x\\n","multiline":true`},
+	} {
+		tree := fstest.MapFS{}
+		for i := range 1200 {
+			tree[fmt.Sprintf("d%02d/f%04d.txt", i%10, i)] = &fstest.MapFile{Data: []byte(strings.Repeat(tt.line, 100))}
+		}
+		env := Call(context.Background(), Config{FS: tree}, Amplifier, "grep", []byte(`{`+tt.args+`,"output_mode":"content","head_limit":10}`))
+		if env.Status != "partial" {
+			t.Fatalf("%s: status %s: %s", tt.args, env.Status, env.Text)
+		}
+		b, _ := json.Marshal(env.Data)
+		var d struct {
+			Total      int  `json:"total_matches"`
+			Count      int  `json:"matches_count"`
+			LowerBound bool `json:"total_is_lower_bound"`
+		}
+		json.Unmarshal(b, &d)
+		if d.Count != 10 || !d.LowerBound || d.Total < ampTotalBudget || d.Total >= 120000 {
+			t.Errorf("%s: want 10 results and a lower-bound total of at least %d, got %+v", tt.args, ampTotalBudget, d)
+		}
+		if !strings.Contains(env.Text, "[Showing results 1-10 of at least") {
+			t.Errorf("%s: the text says the total is a lower bound: %s", tt.args, env.Text[max(0, len(env.Text)-120):])
+		}
 	}
 }
 
@@ -102,7 +109,8 @@ func TestSearchSymlinkLoop(t *testing.T) {
 // agent gets by following offset, with or without head_limit and context,
 // are exactly the results of one unbounded search, in order: also when
 // the offset falls deep in a file (read from its line on), in an archive
-// member, or in a file that cannot be named alone. A reply stays small
+// member, or in a file that cannot be named alone; also when a result is
+// a run of matching lines (multiline). A reply stays small
 // whatever the files hold (two 9 MB files must not give a 152 MB reply).
 func TestAmpGrepContentPages(t *testing.T) {
 	var many strings.Builder
@@ -122,32 +130,44 @@ func TestAmpGrepContentPages(t *testing.T) {
 		"e/notes:5":   {Data: []byte(many.String()[:20000])}, // a name that reads as a line selector
 	}
 	c := Config{FS: tree}
+	// A multiline pattern whose matches span two lines and touch: each
+	// result is a run of three lines.
+	const spanning = `longer\nmatch`
 	for _, tt := range []struct {
-		path   string
-		args   string
-		before int
-		after  int
+		path    string
+		args    string
+		before  int
+		after   int
+		pattern string
 	}{
-		{".", `"output_mode":"content"`, 0, 0},
-		{".", `"output_mode":"content","head_limit":1500`, 0, 0},
-		{".", `"output_mode":"content","-C":2`, 2, 2},
-		{".", `"output_mode":"content","-B":3,"head_limit":700`, 3, 0},
-		{"c/pkg.zip", `"output_mode":"content","-B":1,"head_limit":300`, 1, 0},
-		{"e/notes:5", `"output_mode":"content","-B":1,"head_limit":100`, 1, 0},
+		{".", `"output_mode":"content"`, 0, 0, ""},
+		{".", `"output_mode":"content","head_limit":1500`, 0, 0, ""},
+		{".", `"output_mode":"content","-C":2`, 2, 2, ""},
+		{".", `"output_mode":"content","-B":3,"head_limit":700`, 3, 0, ""},
+		{"c/pkg.zip", `"output_mode":"content","-B":1,"head_limit":300`, 1, 0, ""},
+		{"e/notes:5", `"output_mode":"content","-B":1,"head_limit":100`, 1, 0, ""},
+		{".", `"output_mode":"content","multiline":true`, 0, 0, spanning},
+		{".", `"output_mode":"content","multiline":true,"-C":2,"head_limit":500`, 2, 2, spanning},
+		{"c/pkg.zip", `"output_mode":"content","multiline":true,"-B":1,"head_limit":40`, 1, 0, spanning},
+		{"e/notes:5", `"output_mode":"content","multiline":true,"-B":2,"head_limit":30`, 2, 0, spanning},
 	} {
+		runs := tt.pattern != ""
+		if !runs {
+			tt.pattern = "match"
+		}
 		// The reference: one unbounded search over the same files.
 		s := scout.Searcher{Workspace: scout.Workspace{FS: tree}}
-		res, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "match", Paths: []string{tt.path}, Before: tt.before, After: tt.after,
-			MaxFiles: -1, MaxMatches: -1, MaxMatchesPerFile: -1, MaxColumns: ampMaxColumns})
+		res, err := s.Search(context.Background(), scout.SearchRequest{Pattern: tt.pattern, Paths: []string{tt.path}, Before: tt.before, After: tt.after,
+			Multiline: runs, DotAll: runs, MaxFiles: -1, MaxMatches: -1, MaxMatchesPerFile: -1, MaxColumns: ampMaxColumns})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := refResults(res.Files, 0, -1, tt.before+tt.after > 0, tt.before, tt.after, false)
+		want := refResults(res.Files, 0, -1, tt.before+tt.after > 0, tt.before, tt.after, false, runs)
 		var got []refResult
 		offset, pages := 0, 0
 		for offset < len(want) && pages < 100 {
 			pages++
-			env := Call(context.Background(), c, Amplifier, "grep", []byte(fmt.Sprintf(`{"pattern":"match","path":%q,%s,"offset":%d}`, tt.path, tt.args, offset)))
+			env := Call(context.Background(), c, Amplifier, "grep", []byte(fmt.Sprintf(`{"pattern":%q,"path":%q,%s,"offset":%d}`, tt.pattern, tt.path, tt.args, offset)))
 			b, _ := json.Marshal(env.Data)
 			var d struct {
 				Total     int         `json:"total_matches"`

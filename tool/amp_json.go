@@ -214,10 +214,11 @@ func (h *ampHits) blocks(size int) []int {
 	return bounds
 }
 
-// appendResult appends the result for line j of f as a JSON object: file,
-// line_number (unless noNumbers), content and, with context, the lines
-// around it. Contents end without trailing white space, as amplifier's
-// results do (the text keeps the lines as they are, as ripgrep prints them).
+// appendResult appends the result that starts at line j of f as a JSON
+// object: file, line_number (its first line, unless noNumbers), content
+// (its lines joined by "\n") and, with context, the lines around it.
+// Contents end without trailing white space, as amplifier's results do
+// (the text keeps the lines as they are, as ripgrep prints them).
 func (h *ampHits) appendResult(b []byte, f *scout.FileMatch, j int) []byte {
 	l := &f.Lines[j]
 	b = append(b, `{"file":`...)
@@ -227,7 +228,18 @@ func (h *ampHits) appendResult(b []byte, f *scout.FileMatch, j int) []byte {
 		b = strconv.AppendInt(b, int64(l.Line), 10)
 	}
 	b = append(b, `,"content":`...)
-	b = appendJSONString(b, strings.TrimRightFunc(l.Text, unicode.IsSpace))
+	content := l.Text
+	if end := h.end(f, j); end > j+1 {
+		var sb strings.Builder
+		for k := j; k < end; k++ {
+			if k > j {
+				sb.WriteByte('\n')
+			}
+			sb.WriteString(f.Lines[k].Text)
+		}
+		content = sb.String()
+	}
+	b = appendJSONString(b, strings.TrimRightFunc(content, unicode.IsSpace))
 	if h.context {
 		b = append(b, `,"context":[`...)
 		lo, hi := h.window(f, j)

@@ -32,29 +32,38 @@ type refContext struct {
 	IsMatch    bool   `json:"is_match"`
 }
 
-// refResults lists the results plainly: every matching line in order, the
-// window [skip, skip+count) of them, context by line numbers; no
-// line_number with noNumbers; contents without trailing white space, as
-// Python's str.rstrip leaves them.
-func refResults(files []scout.FileMatch, skip, count int, context bool, before, after int, noNumbers bool) []refResult {
+// refResults lists the results plainly: every matching line in order (with
+// runs, every run of matching lines with consecutive numbers, their texts
+// joined by "\n"), the window [skip, skip+count) of them, context by line
+// numbers around the result's first and last lines; no line_number with
+// noNumbers; contents without trailing white space, as Python's str.rstrip
+// leaves them.
+func refResults(files []scout.FileMatch, skip, count int, context bool, before, after int, noNumbers, runs bool) []refResult {
 	out := []refResult{}
 	n := 0
 	for _, f := range files {
-		for _, l := range f.Lines {
+		for i := 0; i < len(f.Lines); i++ {
+			l := f.Lines[i]
 			if !l.Match {
 				continue
+			}
+			text, last := l.Text, l.Line
+			for runs && i+1 < len(f.Lines) && f.Lines[i+1].Match && f.Lines[i+1].Line == last+1 {
+				i++
+				text += "\n" + f.Lines[i].Text
+				last++
 			}
 			n++
 			if n <= skip || (count >= 0 && n > skip+count) {
 				continue
 			}
-			r := refResult{File: f.Path, Content: strings.TrimRightFunc(l.Text, unicode.IsSpace)}
+			r := refResult{File: f.Path, Content: strings.TrimRightFunc(text, unicode.IsSpace)}
 			if !noNumbers {
 				r.LineNumber = &l.Line
 			}
 			if context {
 				for _, c := range f.Lines {
-					if c.Line >= l.Line-before && c.Line <= l.Line+after {
+					if c.Line >= l.Line-before && c.Line <= last+after {
 						r.Context = append(r.Context, refContext{c.Line, strings.TrimRightFunc(c.Text, unicode.IsSpace), c.Match})
 					}
 				}
@@ -74,6 +83,8 @@ func TestAmpContentJSON(t *testing.T) {
 			{Path: s, Lines: []scout.LineMatch{{Line: 1, Text: s, Match: true}}},
 			{Path: "f", Lines: []scout.LineMatch{{Line: 6, Text: s}, {Line: 7, Text: s, Match: true}, {Line: 8, Text: "m" + s, Match: true}, {Line: 10, Text: s}}},
 			{Path: "g/h", Lines: []scout.LineMatch{{Line: 3, Text: s, Match: true}}},
+			{Path: "r", Lines: []scout.LineMatch{{Line: 1, Text: s, Match: true}, {Line: 2, Text: s + " ", Match: true}, {Line: 3, Text: s}, {Line: 4, Text: s, Match: true},
+				{Line: 5, Text: "", Match: true}, {Line: 6, Text: s, Match: true}, {Line: 8, Text: s, Match: true}}},
 		}
 	}
 	windows := []struct {
@@ -81,20 +92,24 @@ func TestAmpContentJSON(t *testing.T) {
 		context       bool
 		before, after int
 		noNumbers     bool
+		runs          bool
 		reason        string
 	}{
-		{0, -1, false, 0, 0, false, "every result"},
-		{1, 2, false, 0, 0, false, "a window across files"},
-		{2, -1, true, 1, 2, false, "context, skipping into the second file"},
-		{0, 2, true, 5, 5, false, "context wider than the file"},
-		{9, -1, false, 0, 0, false, "skip past the end: no results"},
-		{1, 2, false, 0, 0, true, "-n false: no line_number"},
-		{0, -1, true, 1, 1, true, "-n false: no line_number in results, context lines keep theirs"},
+		{0, -1, false, 0, 0, false, false, "every result"},
+		{1, 2, false, 0, 0, false, false, "a window across files"},
+		{2, -1, true, 1, 2, false, false, "context, skipping into the second file"},
+		{0, 2, true, 5, 5, false, false, "context wider than the file"},
+		{9, -1, false, 0, 0, false, false, "skip past the end: no results"},
+		{1, 2, false, 0, 0, true, false, "-n false: no line_number"},
+		{0, -1, true, 1, 1, true, false, "-n false: no line_number in results, context lines keep theirs"},
+		{0, -1, false, 0, 0, false, true, "runs: consecutive matching lines make one result"},
+		{4, 2, true, 1, 1, false, true, "runs: context around a run, skipping into the last file"},
+		{5, -1, true, 3, 0, true, true, "runs: -n false, context before"},
 	}
 	for _, s := range odd {
 		for _, w := range windows {
 			fs := files(s)
-			h := newAmpHits(fs, w.skip, w.count, w.context, w.before, w.after)
+			h := newAmpHits(fs, w.skip, w.count, w.context, w.before, w.after, w.runs)
 			h.noNumbers = w.noNumbers
 			d := ampContentData{
 				ampGrepData: &ampGrepData{Pattern: s, OutputMode: "content", TotalMatches: 3, MatchesCount: h.count, LowerBound: s == "", Truncated: s == "plain", CutAt: len(s)},
@@ -104,7 +119,7 @@ func TestAmpContentJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ref := refResults(fs, w.skip, w.count, w.context, w.before, w.after, w.noNumbers)
+			ref := refResults(fs, w.skip, w.count, w.context, w.before, w.after, w.noNumbers, w.runs)
 			want, _ := json.Marshal(struct {
 				*ampGrepData
 				Results []refResult `json:"results"`
@@ -148,7 +163,7 @@ func TestAmpContentWriteJSON(t *testing.T) {
 	for i := range 3000 {
 		fs = append(fs, scout.FileMatch{Path: "dir/file.go", Lines: []scout.LineMatch{{Line: i + 1, Text: strings.Repeat("x\t\"é", 10), Match: true}}})
 	}
-	d := ampContentData{ampGrepData: &ampGrepData{Pattern: "p", OutputMode: "content"}, hits: newAmpHits(fs, 0, -1, false, 0, 0)}
+	d := ampContentData{ampGrepData: &ampGrepData{Pattern: "p", OutputMode: "content"}, hits: newAmpHits(fs, 0, -1, false, 0, 0, false)}
 	whole, _ := d.MarshalJSON()
 	var w pieces
 	if err := d.WriteJSON(&w); err != nil {
@@ -180,7 +195,7 @@ func TestAmpContentWriteJSONError(t *testing.T) {
 	for i := range 10000 {
 		fs = append(fs, scout.FileMatch{Path: "f.go", Lines: []scout.LineMatch{{Line: i + 1, Text: "some content", Match: true}}})
 	}
-	d := ampContentData{ampGrepData: &ampGrepData{Pattern: "p", OutputMode: "content"}, hits: newAmpHits(fs, 0, -1, false, 0, 0)}
+	d := ampContentData{ampGrepData: &ampGrepData{Pattern: "p", OutputMode: "content"}, hits: newAmpHits(fs, 0, -1, false, 0, 0, false)}
 	w := &failAfter{n: 3}
 	if err := d.WriteJSON(w); err != errFull {
 		t.Fatalf("WriteJSON = %v, want the writer's error", err)

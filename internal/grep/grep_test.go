@@ -893,3 +893,33 @@ func mustCompile(t *testing.T, o Options) *Matcher {
 	}
 	return m
 }
+
+// TestSpansLines: a match can span lines only in a multiline search whose
+// pattern can match a newline; a whole-file search for an anchor alone
+// keeps every match within a line.
+func TestSpansLines(t *testing.T) {
+	for _, tt := range []struct {
+		pattern           string
+		multiline, dotAll bool
+		want              bool
+	}{
+		{`a\nb`, true, true, true},
+		{`a\nb`, true, false, true},
+		{`a.b`, true, true, true},
+		{`a.b`, true, false, false},
+		{`a\sb`, true, false, true},
+		{`[^a]`, true, false, true},
+		{`aa|bb`, true, true, false},
+		{`\Aaa`, true, true, false},
+		{`a.b`, false, false, false},
+		{`a\sb`, false, false, false},
+	} {
+		m, err := Compile(Options{Pattern: tt.pattern, Multiline: tt.multiline, DotAll: tt.dotAll})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.SpansLines(); got != tt.want {
+			t.Errorf("%q multiline %v dotall %v: SpansLines %v, want %v", tt.pattern, tt.multiline, tt.dotAll, got, tt.want)
+		}
+	}
+}

@@ -81,6 +81,7 @@ type Matcher struct {
 	prog  *syntax.Prog // the pattern with the option flags
 	rprog *syntax.Prog // the pattern reversed, to find where a match starts
 	whole bool         // search the whole file as one text (matches may span lines)
+	spans bool         // a match can span lines (whole, and the pattern can match a newline)
 
 	lits     litSet // required literals: every match contains one (empty: none)
 	complete bool   // every occurrence of a literal in lits is a match (no verification)
@@ -133,7 +134,8 @@ func Compile(o Options) (*Matcher, error) {
 	// and a match can contain a newline (a literal one, a class such as
 	// \s or [^a], a DotAll '.') or the pattern anchors at the text's start
 	// or end (\A, \z, (?-m)^ and $): those hold at the file's ends only.
-	m.whole = (o.Multiline || o.DotAll) && canMatchNewline(tree) || o.Multiline && anchorsText(tree)
+	m.spans = (o.Multiline || o.DotAll) && canMatchNewline(tree)
+	m.whole = m.spans || o.Multiline && anchorsText(tree)
 	info := analyze(tree)
 	if info.pure && info.exact.usable(1) && !info.exact.anyFold() && !info.exact.hasByte('\r') {
 		// The pattern is a literal or an alternation of literals: an
@@ -159,6 +161,12 @@ func Compile(o Options) (*Matcher, error) {
 	}
 	return m, nil
 }
+
+// SpansLines reports whether a match can span lines: the search is
+// multiline (Multiline or DotAll) and the pattern can match a newline.
+// Otherwise every match lies within one line, even when the whole file is
+// searched as one text (a pattern that only anchors at its ends).
+func (m *Matcher) SpansLines() bool { return m.spans }
 
 // ErrNewline is the cause of the error of a pattern that spells a newline
 // without Multiline or DotAll (ripgrep's "the literal '\\n' is not
