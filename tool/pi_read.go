@@ -141,13 +141,10 @@ type piSummary struct {
 }
 
 func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope, error) {
-	// pi prunes its fixed list from listings and shows one read without
-	// a selector up to 3000 rows, reads a missing path by a unique suffix
-	// match, pages a web page's header with its body, and widens a range
-	// by 1 line before and 3 after.
+	// pi's read settings, and its range widened by 1 line before and 3
+	// after.
 	r := c.reader(c.workspace())
-	r.PruneDirs, r.ListingLimit = pitext.ReadPruneDirs, pitext.ReadListingLimit
-	r.SuffixMatch, r.URLHeaderLines = true, true
+	pitext.ReadSettings(r)
 	res, err := r.Read(ctx, scout.ReadRequest{Path: in.Path, Before: 1, After: 3})
 	if err != nil {
 		if env := conversionNotice(err); env != nil {

@@ -43,8 +43,8 @@ func runRead(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	r := scout.Reader{Workspace: scout.Workspace{Root: s.cfg.Root}, DefaultLimit: s.cfg.ReadLimit,
-		NoSummaries: s.cfg.NoSummaries, AllowPrivateNetwork: s.cfg.AllowPrivateNetwork,
-		PruneDirs: pitext.ReadPruneDirs, ListingLimit: pitext.ReadListingLimit, SuffixMatch: true, URLHeaderLines: true}
+		NoSummaries: s.cfg.NoSummaries, AllowPrivateNetwork: s.cfg.AllowPrivateNetwork}
+	pitext.ReadSettings(&r)
 	res, err := r.Read(ctx, scout.ReadRequest{Path: pos[0]})
 	if err != nil {
 		return f.fail("%v", err)
