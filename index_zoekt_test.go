@@ -21,6 +21,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/index"
+	"github.com/scoutkit/scout/internal/testfs"
 	"github.com/scoutkit/scout/zoekt"
 )
 
@@ -545,7 +546,7 @@ func TestZoektGoroot(t *testing.T) {
 	index.Prior.ProbePerFile = 15625 * time.Nanosecond
 	work := t.TempDir()
 	repo := filepath.Join(work, "gosrc")
-	out, err := exec.Command("cp", "-a", filepath.Join(runtime.GOROOT(), "src"), repo).CombinedOutput()
+	out, err := exec.Command("cp", "-a", testfs.GoSrc(t), repo).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	gitIn(t, repo, "init", "-q")
 	gitIn(t, repo, "add", "-A")

@@ -181,9 +181,7 @@ func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Chan
 	if oErr != nil {
 		return nil, oErr
 	}
-	for _, p := range splitZ(diff) {
-		c.Files = append(c.Files, p)
-	}
+	c.Files = append(c.Files, splitZ(diff)...)
 	for _, p := range splitZ(others) {
 		if d, ok := strings.CutSuffix(p, "/"); ok {
 			c.Dirs = append(c.Dirs, d)

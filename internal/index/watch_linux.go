@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/walk"
 )
@@ -68,10 +69,13 @@ func (w *inotify) watchTree(dir string, file func(p string)) error {
 		}
 		return nil
 	})
-	if addErr != nil {
+	switch {
+	case addErr != nil:
 		return addErr
+	case err != nil && errs.CodeOf(err) != errs.NotFound:
+		return err // not listed: what it holds is not watched
 	}
-	return nil
+	return nil // gone meanwhile: its parent's event recorded it
 }
 
 // add watches one directory. A directory that vanished is no error.

@@ -155,7 +155,13 @@ func TestProtocolCancel(t *testing.T) {
 // next one is read.
 func TestProtocolLongMessage(t *testing.T) {
 	w := dial(t, tool.Config{FS: fixture(t)}, tool.Pi)
-	go w.send(`{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"pad": "` + strings.Repeat("x", maxMessage) + `"}}`)
+	long := `{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"pad": "` + strings.Repeat("x", maxMessage) + `"}}` + "\n"
+	go func() {
+		// Not w.send: t.Fatal must not be called outside the test's goroutine.
+		if _, err := io.WriteString(w.in, long); err != nil {
+			t.Errorf("writing the long message: %v", err)
+		}
+	}()
 	m := w.next()
 	if errCode(m) != codeParse || m["id"] != nil {
 		t.Fatalf("answered %v, want a parse error", m)

@@ -5,8 +5,6 @@ import (
 	"io/fs"
 	"math/rand"
 	"os"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -14,6 +12,7 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // benchRoot opens the tree the benchmarks search: $SCOUT_BENCH_ROOT when
@@ -21,7 +20,7 @@ import (
 func benchRoot(b *testing.B) (fs.FS, string) {
 	root := os.Getenv("SCOUT_BENCH_ROOT")
 	if root == "" {
-		root = filepath.Join(runtime.GOROOT(), "src")
+		root = testfs.GoSrc(b)
 	}
 	if _, err := os.Stat(root); err != nil {
 		b.Skipf("no tree to search: %v", err)

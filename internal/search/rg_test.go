@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
+	"github.com/scoutkit/scout/internal/testfs"
 	"github.com/scoutkit/scout/internal/walk"
 )
 
@@ -76,10 +76,7 @@ func TestRipgrep(t *testing.T) {
 		}
 	})
 	t.Run("goroot", func(t *testing.T) {
-		dir := filepath.Join(runtime.GOROOT(), "src")
-		if _, err := os.Stat(dir); err != nil {
-			t.Skip("no GOROOT/src")
-		}
+		dir := testfs.GoSrc(t)
 		patterns := rgPatterns
 		if raceEnabled {
 			patterns = patterns[:4] // the generated tree runs them all

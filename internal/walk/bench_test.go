@@ -2,24 +2,19 @@ package walk
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // BenchmarkWalkGOROOT walks $GOROOT/src (about 12,800 entries) reporting
 // the .go files, as `rg --files -g '*.go'` does; "newest" also lstats each
 // of them, as a find sorted by mtime must.
 func BenchmarkWalkGOROOT(b *testing.B) {
-	dir := filepath.Join(runtime.GOROOT(), "src")
-	if _, err := os.Stat(dir); err != nil {
-		b.Skip("GOROOT/src not found")
-	}
+	dir := testfs.GoSrc(b)
 	fsys, closeFn, err := fsx.OpenDir(dir)
 	if err != nil {
 		b.Fatal(err)

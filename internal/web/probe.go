@@ -48,8 +48,6 @@ func headLinks(page string) []link {
 			name, hasAttr := z.TagName()
 			switch string(name) {
 			case "html", "head", "base", "basefont", "bgsound", "meta", "title", "noscript", "noframes", "style", "script", "template":
-			default: // an element that starts the body (as the HTML parser reads it)
-				return out
 			case "link":
 				var rel, typ, href string
 				for hasAttr {
@@ -68,6 +66,8 @@ func headLinks(page string) []link {
 				if slices.Contains(strings.Fields(rel), "alternate") && typ != "" && href != "" {
 					out = append(out, link{typ, href})
 				}
+			default: // an element that starts the body (as the HTML parser reads it)
+				return out
 			}
 		}
 	}
