@@ -168,25 +168,17 @@ func (t *Target) fileOf(e walk.Entry, f Filter) (file, bool) {
 	return file{path: e.Path, mode: e.Type, noTag: t.NoTag, entry: e, walked: true}, true
 }
 
-// walkSorted walks the directory target t sequentially in name order and
-// passes its files to emit in byte-wise path order (see orderer), counting
-// the entries the walk left out.
+// walkSorted walks the directory target t sequentially and passes its
+// files to emit in byte-wise path order (the walk's sorted order),
+// counting the entries the walk left out.
 func walkSorted(ctx context.Context, fsys fs.FS, t Target, wo walk.Options, f Filter, skipped map[string]int, emit func(file) error) error {
 	wo.Sorted = true
-	o := &orderer{fsys: fsys, emit: emit}
 	st, err := walk.Walk(ctx, fsys, t.Path, wo, func(e walk.Entry) error {
-		fl, ok := t.fileOf(e, f)
-		if !ok {
-			return o.entry(e, nil)
+		if fl, ok := t.fileOf(e, f); ok {
+			return emit(fl)
 		}
-		return o.entry(e, &fl)
+		return nil
 	})
-	if err == nil {
-		err = o.flush()
-		if err == fs.SkipAll {
-			err = nil
-		}
-	}
 	AddWalkSkips(fsys, t.Path, st, skipped)
 	return err
 }

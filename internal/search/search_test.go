@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,6 +14,8 @@ import (
 
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
+	"github.com/scoutkit/scout/internal/testfs"
+	"github.com/stretchr/testify/require"
 )
 
 func lines(spec string) []grep.Line {
@@ -222,40 +223,24 @@ func TestHugeLine(t *testing.T) {
 // order on random trees full of names that sort differently as path
 // components ("a" and "a.go", "a-b", "a!"), at every depth.
 func TestPathOrder(t *testing.T) {
-	names := []string{"a", "a.go", "a-b", "a!", "a b", "ab", "b", "b.c", "0"}
-	for seed := range 30 {
-		r := rand.New(rand.NewSource(int64(seed)))
+	for seed := range 20 {
 		tree := fstest.MapFS{}
-		var add func(dir string, depth int)
-		add = func(dir string, depth int) {
-			for _, n := range names {
-				if r.Intn(3) == 0 {
-					continue
-				}
-				p := strings.TrimPrefix(dir+"/"+n, "/")
-				if depth < 5 && r.Intn(2) == 0 {
-					add(p, depth+1)
-				} else {
-					tree[p] = &fstest.MapFile{Data: []byte("x\n")}
-				}
-			}
+		for _, p := range testfs.PathOrderTree(int64(seed), 4) {
+			tree[p] = &fstest.MapFile{Data: []byte("x\n")}
 		}
-		add("", 1)
 		var want []string
 		for p := range tree {
 			want = append(want, p)
 		}
 		sort.Strings(want)
-		out, err := Run(context.Background(), tree, "", Request{Grep: grep.Options{Pattern: "x"}, MaxFileSize: -1, MaxFiles: 1 << 20, Budget: -1, Workers: 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, h := range out.Files {
-			got = append(got, h.Path)
-		}
-		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Fatalf("seed %d: files not in byte-wise path order:\n got %v\nwant %v", seed, got, want)
+		for _, tr := range openTrees(t, tree) {
+			out, err := Run(context.Background(), tr.FS, "", Request{Grep: grep.Options{Pattern: "x"}, MaxFileSize: -1, MaxFiles: 1 << 20, Budget: -1, Workers: 3})
+			require.NoError(t, err)
+			var got []string
+			for _, h := range out.Files {
+				got = append(got, h.Path)
+			}
+			require.Equal(t, want, got, "%s seed %d: files not in byte-wise path order", tr.Name, seed)
 		}
 	}
 }

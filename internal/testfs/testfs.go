@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"flag"
 	"io/fs"
+	"math/rand"
 	"os"
 	"path"
 	"path/filepath"
@@ -210,4 +211,30 @@ type Tree struct {
 func Trees(t testing.TB, m fstest.MapFS) []Tree {
 	t.Helper()
 	return []Tree{{Name: "mapfs", FS: m}, {Name: "dir", Root: WriteDir(t, m)}}
+}
+
+// PathOrderTree returns the file paths of a random tree (seeded by seed)
+// whose names sort around '/' ("a", "a.go", "a-b", "a!", "a b", ...), for
+// tests of byte-wise path order: each name is left out, a file, or a
+// directory of more such names, up to depth levels deep.
+func PathOrderTree(seed int64, depth int) []string {
+	names := []string{"a", "a.go", "a-b", "a!", "a b", "ab", "b", "b.c", "0", "a0"}
+	r := rand.New(rand.NewSource(seed))
+	var files []string
+	var add func(dir string, level int)
+	add = func(dir string, level int) {
+		for _, n := range names {
+			if r.Intn(3) == 0 {
+				continue
+			}
+			p := path.Join(dir, n)
+			if level < depth && r.Intn(2) == 0 {
+				add(p, level+1)
+			} else {
+				files = append(files, p)
+			}
+		}
+	}
+	add(".", 1)
+	return files
 }

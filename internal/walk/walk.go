@@ -7,6 +7,7 @@
 package walk
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io/fs"
@@ -40,11 +41,12 @@ type Options struct {
 	// Sorted, besides the caller's). 0 means 2×GOMAXPROCS: reads block, so
 	// more workers than cores hide latency.
 	Workers int
-	// Sorted calls fn from one goroutine, depth first, each directory's
-	// entries in byte-wise name order, a directory's subtree right after
-	// the directory itself, so that the calls to fn, the stats and any
-	// limit are deterministic; workers still read directories ahead in
-	// parallel. false calls fn concurrently in no particular order.
+	// Sorted calls fn from one goroutine in byte-wise path order (depth
+	// first, a directory's subtree right after the directory itself, a
+	// sibling "a.go" before the directory "a" as "a.go" < "a/x"), so that
+	// the calls to fn, the stats and any limit are deterministic; workers
+	// still read directories ahead in parallel. false calls fn
+	// concurrently in no particular order.
 	Sorted bool
 	// StatAhead, with Sorted, has the workers fetch the Info of every
 	// reported entry while they list its directory, so that fn, which runs
@@ -510,14 +512,41 @@ func (l *listing) info(i int, p string) (fs.FileInfo, error) {
 	return c.fi, c.err
 }
 
-// sortByName sorts a listing's entries by name (fs.ReadDir already does).
-func (l *listing) sortByName() {
-	if l.infos == nil {
-		slices.SortFunc(l.ents, func(a, b dirent) int { return strings.Compare(a.name, b.name) })
+// sortByPath orders a listing's entries as their paths sort byte-wise: by
+// name, a directory's name compared as if followed by '/' (the paths of
+// its subtree), so that "a.go" and "a-b" come before the directory "a". A
+// depth-first walk of listings so sorted reports in byte-wise path order.
+func (l *listing) sortByPath() {
+	if l.infos != nil {
+		slices.SortFunc(l.infos, func(a, b fs.DirEntry) int { return pathOrder(a.Name(), a.IsDir(), b.Name(), b.IsDir()) })
+		for i, de := range l.infos {
+			l.ents[i] = dirent{de.Name(), de.Type()}
+		}
+		return
 	}
+	slices.SortFunc(l.ents, func(a, b dirent) int { return pathOrder(a.name, a.typ.IsDir(), b.name, b.typ.IsDir()) })
 }
 
-// prepare lists the directory of j (sorted by name when Options.Sorted)
+// pathOrder compares the sibling names a and b as the paths of what they
+// hold: a directory's name followed by '/'.
+func pathOrder(a string, aDir bool, b string, bDir bool) int {
+	n := min(len(a), len(b))
+	if c := strings.Compare(a[:n], b[:n]); c != 0 || len(a) == len(b) {
+		return c
+	}
+	if len(a) < len(b) { // a is a prefix of b
+		if aDir {
+			return cmp.Compare('/', b[n])
+		}
+		return -1
+	}
+	if bDir {
+		return cmp.Compare(a[n], '/')
+	}
+	return 1
+}
+
+// prepare lists the directory of j (in path order when Options.Sorted)
 // and returns the listing with the rules in force inside the directory.
 func (w *walker) prepare(j job) (*listing, *dirRules, error) {
 	l, err := w.list(j)
@@ -535,7 +564,7 @@ func (w *walker) prepare(j job) (*listing, *dirRules, error) {
 		rules = w.loader.child(rules, j.dir, f)
 	}
 	if w.opts.Sorted {
-		l.sortByName()
+		l.sortByPath()
 	}
 	return l, rules, nil
 }

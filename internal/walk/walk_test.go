@@ -16,6 +16,8 @@ import (
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/testfs"
+	"github.com/stretchr/testify/require"
 )
 
 // TestMain gives the tests a HOME of their own and no system git
@@ -251,9 +253,38 @@ func TestWalkSortedOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"a", "a/b", "a/b/c", "a/z", "a.txt", "b", "b/x", "c"}
+		want := []string{"a.txt", "a", "a/b", "a/b/c", "a/z", "b", "b/x", "c"}
 		if !slices.Equal(got, want) {
-			t.Errorf("%s: order %q, want %q (pre-order, names in byte order)", fsName, got, want)
+			t.Errorf("%s: order %q, want %q (pre-order, byte-wise path order: a.txt < a/b)", fsName, got, want)
+		}
+	}
+}
+
+// TestWalkSortedPathOrder: on random trees of names that sort around '/'
+// ("a", "a.go", "a-b", "a!", ...), a sorted walk reports every entry in
+// byte-wise order of its path, a directory's path taken with a trailing
+// '/' (so that it comes right before its subtree).
+func TestWalkSortedPathOrder(t *testing.T) {
+	for seed := range 20 {
+		tr := tree{}
+		for _, p := range testfs.PathOrderTree(int64(seed), 4) {
+			tr[p] = "x"
+		}
+		for fsName, fsys := range tr.both(t) {
+			var keys []string
+			_, err := Walk(context.Background(), fsys, ".", Options{Sorted: true, Workers: 3}, func(e Entry) error {
+				k := e.Path
+				if e.Type.IsDir() {
+					k += "/"
+				}
+				keys = append(keys, k)
+				return nil
+			})
+			require.NoError(t, err)
+			require.NotEmpty(t, keys)
+			for i := 1; i < len(keys); i++ {
+				require.Lessf(t, keys[i-1], keys[i], "%s seed %d: entries out of byte-wise path order", fsName, seed)
+			}
 		}
 	}
 }
