@@ -23,12 +23,22 @@ func archiveTree() fstest.MapFS {
 			testfs.Member{Name: ".cache/old.txt", Body: "hit cached\n"},
 			testfs.Member{Name: "big.txt", Body: strings.Repeat("x", 3000) + "\nhit\n"},
 		)},
-		"pkg.tgz":  {Data: testfs.Tgz(testfs.Member{Name: "lib/y.go", Body: "package y\n// hit\n"}, testfs.Member{Name: "bin/tool", Body: "\x00hit"})},
-		"pkg.tar":  {Data: testfs.Tar(testfs.Member{Name: "a/one.txt", Body: "hit one\n"}, testfs.Member{Name: "a/link.txt", Link: "one.txt"}, testfs.Member{Name: "../evil.txt", Body: "hit\n"})},
-		"fake.zip": {Data: []byte("not a zip, but a hit\n")},
-		"bad.tar":  {Data: []byte(strings.Repeat("garbage ", 100))},
-		"src/m.go": {Data: []byte("// hit\n")},
+		"pkg.tgz":     {Data: testfs.Tgz(testfs.Member{Name: "lib/y.go", Body: "package y\n// hit\n"}, testfs.Member{Name: "bin/tool", Body: "\x00hit"})},
+		"pkg.tar":     {Data: testfs.Tar(testfs.Member{Name: "a/one.txt", Body: "hit one\n"}, testfs.Member{Name: "a/link.txt", Link: "one.txt"}, testfs.Member{Name: "../evil.txt", Body: "hit\n"})},
+		"fake.zip":    {Data: []byte("not a zip, but a hit\n")},
+		"fake.tar":    {Data: []byte("not a tar, but a hit\n")},
+		"fake.tar.gz": {Data: []byte("not a tar.gz, but a hit\n")},
+		"bad.tar":     {Data: corruptTar()},
+		"src/m.go":    {Data: []byte("// hit\n")},
 	}
+}
+
+// corruptTar is a tar whose first member is whole and holds no hit, and
+// whose second header is corrupt.
+func corruptTar() []byte {
+	b := testfs.Tar(testfs.Member{Name: "a.txt", Body: "nothing\n"}, testfs.Member{Name: "b.txt", Body: "hit\n"})
+	copy(b[1024+148:], "garbage!") // the second header's checksum
+	return b
 }
 
 // TestSearchArchive: an archive named as a path is searched member by
@@ -119,11 +129,25 @@ func TestSearchArchive(t *testing.T) {
 			single: true,
 		},
 		{
+			name:   "not a tar",
+			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"fake.tar"}},
+			want:   "fake.tar:1/1; total=1 next=0 trunc=\"\"",
+			reason: "a text file named .tar is a file too: its first header is no tar header",
+			single: true,
+		},
+		{
+			name:   "not a tar.gz",
+			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"fake.tar.gz"}},
+			want:   "fake.tar.gz:1/1; total=1 next=0 trunc=\"\"",
+			reason: "and one named .tar.gz: it is no gzip stream",
+			single: true,
+		},
+		{
 			name:    "corrupt tar",
 			req:     scout.SearchRequest{Pattern: "hit", Paths: []string{"bad.tar", "src"}},
 			want:    "src/m.go:1/1; total=1 next=0 trunc=\"\"",
 			skipped: map[scout.SkipReason]int{scout.SkipUnreadable: 1},
-			reason:  "an archive that cannot be read is counted as unreadable, with its error",
+			reason:  "a tar corrupt after its first member is counted as unreadable, with its error",
 		},
 	}
 	forEachFS(t, archiveTree(), func(t *testing.T, s scout.Searcher) {
@@ -183,32 +207,33 @@ func TestSearchArchiveErrors(t *testing.T) {
 	})
 }
 
-// TestSearchArchiveError: the error of an unreadable archive is kept as a
-// sample for the caller.
+// TestSearchArchiveError: the error of an archive that the search could
+// not read to its end is kept as a sample for the caller.
 func TestSearchArchiveError(t *testing.T) {
 	s := scout.Searcher{Workspace: scout.Workspace{FS: archiveTree()}}
 	r, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit", Paths: []string{"bad.tar", "src"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.SkippedPaths) != 1 || r.SkippedPaths[0].Path != "bad.tar" || !strings.Contains(r.SkippedPaths[0].Message, "bad.tar") {
-		t.Errorf("skipped paths %+v, want one naming bad.tar", r.SkippedPaths)
-	}
+	want := []scout.SkippedPath{{Path: "bad.tar", Reason: scout.SkipUnreadable, Code: scout.CodeUnsupported,
+		Message: "Cannot read archive 'bad.tar': it is corrupt or truncated (archive/tar: invalid tar header)"}}
+	assert.Equal(t, want, r.SkippedPaths)
 }
 
 // TestSearchUnreadableMember: a member entry whose archive cannot be read
-// is a named SkippedPath, unreadable with what failed, not counted in
-// Skipped; an unreadable archive found by the search is a sample of what
-// Skipped counts, not named.
+// (a zip or a tar that is none) is a named SkippedPath, unreadable with
+// what failed, not counted in Skipped; an unreadable archive found by the
+// search is a sample of what Skipped counts, not named.
 func TestSearchUnreadableMember(t *testing.T) {
 	forEachFS(t, archiveTree(), func(t *testing.T, s scout.Searcher) {
-		r, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit", Paths: []string{"fake.zip:src/x.ts", "bad.tar", "src"}})
+		r, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit", Paths: []string{"fake.zip:src/x.ts", "fake.tar:src/x.ts", "bad.tar", "src"}})
 		require.NoError(t, err)
-		require.Len(t, r.SkippedPaths, 2)
+		require.Len(t, r.SkippedPaths, 3)
 		assert.Equal(t, scout.SkippedPath{Path: "fake.zip:src/x.ts", Reason: scout.SkipUnreadable, Code: scout.CodeUnsupported, Message: "not a valid zip file", Named: true}, r.SkippedPaths[0])
-		assert.Equal(t, "bad.tar", r.SkippedPaths[1].Path)
-		assert.False(t, r.SkippedPaths[1].Named, "a sample of a counted failure")
-		assert.Equal(t, map[scout.SkipReason]int{scout.SkipUnreadable: 1}, r.Skipped, "the named entry is not counted")
+		assert.Equal(t, scout.SkippedPath{Path: "fake.tar:src/x.ts", Reason: scout.SkipUnreadable, Code: scout.CodeUnsupported, Message: "it is corrupt or truncated (unexpected EOF)", Named: true}, r.SkippedPaths[1])
+		assert.Equal(t, "bad.tar", r.SkippedPaths[2].Path)
+		assert.False(t, r.SkippedPaths[2].Named, "a sample of a counted failure")
+		assert.Equal(t, map[scout.SkipReason]int{scout.SkipUnreadable: 1}, r.Skipped, "the named entries are not counted")
 		assert.Len(t, r.Files, 1)
 	})
 }

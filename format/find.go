@@ -25,8 +25,9 @@ type FindOptions struct {
 	// follow the counts when nothing was found, e.g. SkipHidden:
 	// "pass hidden: true". nil means no hints.
 	Hints map[scout.SkipReason]string
-	// Notes are extra lines printed after the paths and the notes on a
-	// timeout and missing paths, before the notices. nil means none.
+	// Notes are extra lines on the request printed after the paths, before
+	// the notes on a timeout and missing paths and the notices. nil means
+	// none.
 	Notes []string
 	// LimitNotice phrases the notice on a result cut at its limit in the
 	// host's words, e.g. a command line's "Use --limit 100 for more": n is

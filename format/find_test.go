@@ -44,10 +44,10 @@ func TestFindText(t *testing.T) {
 		},
 		{
 			name:   "none",
-			reason: "no match: the notes, then what was left out with the hints",
+			reason: "no match: the caller's notes on the request, the notes on the result, then what was left out with the hints",
 			res:    scout.FindResult{MissingPaths: []string{"x/*.go"}, Skipped: map[scout.SkipReason]int{scout.SkipHidden: 2, scout.SkipIgnored: 1}},
 			opts:   &FindOptions{Hints: map[scout.SkipReason]string{scout.SkipHidden: "pass hidden: true"}, Notes: []string{"a note"}},
-			want:   "No files found matching pattern\nSkipped missing paths: x/*.go\na note\nLeft out 3 entries: 2 hidden (pass hidden: true), 1 ignored.",
+			want:   "No files found matching pattern\na note\nSkipped missing paths: x/*.go\nLeft out 3 entries: 2 hidden (pass hidden: true), 1 ignored.",
 		},
 		{
 			name:   "limit",

@@ -22,14 +22,16 @@ type SearchOptions struct {
 	// IgnoredHint is appended to the count of ignored files when nothing
 	// matched, e.g. "pass gitignore: false to search them". "" means none.
 	IgnoredHint string
-	// Notes are extra lines printed after the results, before the notices.
-	// nil means none.
+	// Notes are extra lines on the request printed after the results,
+	// before the notes on the result (missing paths, archive entries left
+	// out, files searched in part) and the notices. nil means none.
 	Notes []string
 }
 
 // Search writes the pi text of a search result: matches grouped by file
 // (or flat for a single file), "..." between gaps, the page notice, the
-// notes on missing paths and skipped members, then the 50 KB cap, the
+// caller's notes, the notes on missing paths and skipped members, then
+// the 50 KB cap, the
 // "Not searched: ..." line on files too large or unreadable (with no match,
 // on every file left out), and the "[...]" notices.
 func Search(w io.Writer, r *scout.SearchResult, o *SearchOptions) error {

@@ -103,6 +103,20 @@ func TestSearchText(t *testing.T) {
 			want:   "# a\n*1|x\n\nSkipped missing paths: x, y\nSkipped archive entries (search supports text members only): a.zip:b.png (binary), a.zip:c.txt (not UTF-8)",
 		},
 		{
+			name:   "caller's notes",
+			reason: "the caller's notes on the request come before the notes on the result, with matches or without",
+			res:    scout.SearchResult{MissingPaths: []string{"y"}, LongLines: 1, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "x")}}}},
+			opts:   &SearchOptions{Style: StyleNumbered, Notes: []string{"Note: interpreted as 2 paths: a, y"}},
+			want:   "# a\n*1|x\n\nNote: interpreted as 2 paths: a, y\nSkipped missing paths: y\n1 file has a line over 4 MiB, searched in 4 MiB windows that overlap by 64 KiB: a match longer than 64 KiB that crosses a window edge is missed.",
+		},
+		{
+			name:   "caller's notes, no match",
+			reason: "the caller's notes on the request come before the notes on the result, with matches or without",
+			res:    scout.SearchResult{MissingPaths: []string{"y"}},
+			opts:   &SearchOptions{Notes: []string{"Note: interpreted as 2 paths: a, y"}},
+			want:   "No matches found\nNote: interpreted as 2 paths: a, y\nSkipped missing paths: y",
+		},
+		{
 			name:   "no match",
 			reason: "No matches found, the notes, then what was not searched",
 			res:    scout.SearchResult{MissingPaths: []string{"x"}, Skipped: map[scout.SkipReason]int{scout.SkipIgnored: 2, scout.SkipBinary: 1, scout.SkipTooLarge: 0}},

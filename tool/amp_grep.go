@@ -248,11 +248,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 // as ripgrep reports a search that is not line by line. false when the
 // pattern does not compile (the search reports the error).
 func ampSpansLines(req scout.SearchRequest) bool {
-	if !req.Multiline && !req.DotAll {
-		return false
-	}
-	m, err := grep.Compile(grep.Options{Pattern: req.Pattern, IgnoreCase: req.IgnoreCase, Multiline: req.Multiline, DotAll: req.DotAll})
-	return err == nil && m.SpansLines()
+	return grep.SpansLines(grep.Options{Pattern: req.Pattern, IgnoreCase: req.IgnoreCase, Multiline: req.Multiline, DotAll: req.DotAll})
 }
 
 // ampPath is the path argument as the search takes it. Amplifier's path is

@@ -9,6 +9,7 @@ import (
 	"testing/fstest"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/selector"
 )
 
@@ -149,5 +150,50 @@ func checkSize(t *testing.T, what string, env *scout.Envelope, args int) {
 	b, _ := json.Marshal(env)
 	if len(b) > args+2048 {
 		t.Errorf("%s: a %d-byte call gave a %d-byte reply: %.300s", what, args, len(b), env.Text)
+	}
+}
+
+// TestLongCommaJoined: the refusal of a long comma-joined paths entry
+// quotes it once, cut as errors cut what they quote, and says how many
+// paths it holds (it quoted the entry and again its split, each cut); a
+// short one is quoted whole, with its split.
+func TestLongCommaJoined(t *testing.T) {
+	cfg := Config{FS: fstest.MapFS{"a.txt": {Data: []byte("hit\n")}}}
+	var many []string
+	for i := range 80_000 {
+		many = append(many, fmt.Sprintf("src/f%d.go", i))
+	}
+	tests := []struct {
+		entry, want string
+		once        string // what the message holds once, when the entry is long
+	}{
+		{strings.Join(many, ","), "holds 80000 paths; pass them as separate elements.", "src/f0.go"},
+		{"a.txt," + strings.Repeat("x", 1<<20), "holds 2 paths; pass them as separate elements.", "a.txt"},
+		{strings.Repeat("x", 1<<20) + ",", "holds one path and a stray comma; pass the path without it.", strings.Repeat("x", 150)},
+		{"a.txt,b.txt", `the entry "a.txt,b.txt" holds several paths; pass them as separate elements: ["a.txt", "b.txt"].`, ""},
+		{"b.txt,", `the entry "b.txt," holds one path and a stray comma; pass it as ["b.txt"].`, ""},
+	}
+	for _, tt := range tests {
+		for _, name := range []string{"search", "find"} {
+			args, _ := json.Marshal(map[string]any{"pattern": "hit", "paths": []string{tt.entry}})
+			if name == "find" {
+				args, _ = json.Marshal(map[string]any{"paths": []string{tt.entry}})
+			}
+			env := Call(context.Background(), cfg, "pi", name, args)
+			what := name + " " + tt.entry[:min(len(tt.entry), 40)]
+			if env.Status != scout.StatusError || env.Error.Code != scout.CodeInvalidParam {
+				t.Fatalf("%s: %s %+v, want INVALID_PARAM", what, env.Status, env.Error)
+			}
+			msg := env.Error.Message
+			if !strings.Contains(msg, tt.want) {
+				t.Errorf("%s: %q, want it to say %q", what, msg, tt.want)
+			}
+			if n := strings.Count(msg, tt.once); tt.once != "" && n != 1 {
+				t.Errorf("%s: %q quotes the entry %d times, want once", what, msg, n)
+			}
+			if len(msg) > 2*errs.MaxEcho {
+				t.Errorf("%s: a %d-byte message: %q", what, len(msg), msg)
+			}
+		}
 	}
 }

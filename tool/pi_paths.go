@@ -15,24 +15,31 @@ import (
 // and classes, unless the whole entry names an existing path,
 // with the error "paths is an array — pass ["a", "b"] not ["a,b"]"
 // and the entry split as it should have been passed (no empty element for
-// a stray comma); raw is the entry as given.
+// a stray comma); raw is the entry as given. An entry longer than an error
+// quotes (errs.MaxEcho) is quoted once, cut, with the number of its paths.
 func rejectCommaJoined(fsys fs.FS, root, entry, raw string) error {
 	if _, hasComma := pathutil.CommaParts(entry); !hasComma || entryExists(fsys, root, entry) {
 		return nil
 	}
 	parts, _ := pathutil.CommaParts(raw)
+	const array = `paths is an array — pass ["a", "b"] not ["a,b"]: `
+	long := len(raw) > errs.MaxEcho
+	switch {
+	case len(parts) == 0:
+		return errs.New(errs.InvalidParam, array+`the entry %q names no path; pass a path or glob, e.g. ["src/**/*.ts"].`, errs.Echo(raw))
+	case long && len(parts) == 1:
+		return errs.New(errs.InvalidParam, array+`the entry %q holds one path and a stray comma; pass the path without it.`, errs.Echo(raw))
+	case long:
+		return errs.New(errs.InvalidParam, array+`the entry %q holds %d paths; pass them as separate elements.`, errs.Echo(raw), len(parts))
+	}
 	quoted := make([]string, len(parts))
 	for i, p := range parts {
 		quoted[i] = strconv.Quote(p)
 	}
-	const array = `paths is an array — pass ["a", "b"] not ["a,b"]: `
-	switch len(parts) {
-	case 0:
-		return errs.New(errs.InvalidParam, array+`the entry %q names no path; pass a path or glob, e.g. ["src/**/*.ts"].`, errs.Echo(raw))
-	case 1:
-		return errs.New(errs.InvalidParam, array+`the entry %q holds one path and a stray comma; pass it as [%s].`, errs.Echo(raw), errs.Echo(quoted[0]))
+	if len(parts) == 1 {
+		return errs.New(errs.InvalidParam, array+`the entry %q holds one path and a stray comma; pass it as [%s].`, raw, errs.Echo(quoted[0]))
 	}
-	return errs.New(errs.InvalidParam, array+`the entry %q holds several paths; pass them as separate elements: [%s].`, errs.Echo(raw), errs.Echo(strings.Join(quoted, ", ")))
+	return errs.New(errs.InvalidParam, array+`the entry %q holds several paths; pass them as separate elements: [%s].`, raw, errs.Echo(strings.Join(quoted, ", ")))
 }
 
 // splitEntry recovers several paths given as one entry, joined by ';' or

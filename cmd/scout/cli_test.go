@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"io/fs"
 	"regexp"
@@ -13,6 +14,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/scoutkit/scout/internal/hashline"
 	"github.com/scoutkit/scout/internal/testfs"
 )
 
@@ -204,6 +206,55 @@ func TestSearchLineRanges(t *testing.T) {
 	}
 	if code, _, errb := runCLI("search", "two", "--root", root, "a.txt", "nope.txt:1-2"); code != 1 || !strings.Contains(errb, "Path not found for line-range selector: nope.txt") {
 		t.Errorf("a missing path with ranges among others: exit %d, %q; want 1 and NOT_FOUND", code, errb)
+	}
+}
+
+// TestSearchOneFile: entries that name one file, however many (ranges of
+// it, a second spelling, a missing path beside it), or one archive member,
+// print its lines under the single-file header, as the search tool prints
+// them (SearchResult.Single); other scopes print each file under its
+// heading.
+func TestSearchOneFile(t *testing.T) {
+	root := writeTree(t, map[string][]byte{
+		"a.txt":    []byte("two\nx\ntwo\ntwo\n"),
+		"src/m.go": []byte("// two\n"),
+		"z.zip":    testfs.Zip(testfs.Member{Name: "x.ts", Body: "two\n"}),
+		"t.tar":    []byte("not a tar: two\n"),
+	})
+	// read takes t.tar for an archive, which it is not: its tag is computed.
+	a, m, tt := tagOf(t, root, "a.txt"), tagOf(t, root, "src/m.go"), hashline.Tag([]byte("not a tar: two\n"))
+	tests := []struct {
+		paths  []string
+		want   string
+		single bool
+	}{
+		{[]string{"a.txt"}, "¶a.txt#" + a + "\n*1:two\n2:x\n*3:two\n*4:two\n", true},
+		{[]string{"a.txt:1-1", "a.txt:4-4"}, "¶a.txt#" + a + "\n*1:two\n...\n*4:two\n", true},
+		{[]string{"a.txt", "./a.txt"}, "¶a.txt#" + a + "\n*1:two\n2:x\n*3:two\n*4:two\n", true},
+		{[]string{"a.txt:1-1", "a.txt"}, "¶a.txt#" + a + "\n*1:two\n2:x\n*3:two\n*4:two\n", true},
+		{[]string{"a.txt:3", "nope.txt"}, "¶a.txt#" + a + "\n*3:two\n*4:two\n\nSkipped missing paths: nope.txt\n", true},
+		{[]string{"z.zip:x.ts"}, "*1|two\n", true},
+		{[]string{"t.tar"}, "¶t.tar#" + tt + "\n*1:not a tar: two\n", true},
+		{[]string{"a.txt:1-1", "src/m.go"}, "# a.txt#" + a + "\n*1:two\n\n# src/m.go#" + m + "\n*1:// two\n", false},
+		{[]string{"src"}, "# src/m.go#" + m + "\n*1:// two\n", false},
+		{[]string{"z.zip"}, "# z.zip:x.ts\n*1|two\n", false},
+	}
+	for _, tc := range tests {
+		args := append([]string{"search", "two", "--root", root, "--sort", "path"}, tc.paths...)
+		code, out, errb := runCLI(args...)
+		if code != 0 || out != tc.want {
+			t.Errorf("search two %v: exit %d %q %s; want %q", tc.paths, code, out, errb, tc.want)
+		}
+		if !tc.single {
+			continue
+		}
+		// The same text as the tool's.
+		in, _ := json.Marshal(map[string]any{"pattern": "two", "paths": tc.paths})
+		_, call, _ := runCLI("call", "--root", root, "search", string(in))
+		var env struct{ Text string }
+		if err := json.Unmarshal([]byte(call), &env); err != nil || env.Text+"\n" != out {
+			t.Errorf("search two %v: %q; the tool says %q (%v)", tc.paths, out, env.Text, err)
+		}
 	}
 }
 

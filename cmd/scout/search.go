@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/pitext"
 )
 
@@ -139,35 +141,22 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 		err error
 		res *scout.SearchResult
 	)
-	if workspaceFS == nil && singleFile(s.cfg.Root, req.Paths) {
-		// One file: its lines under the single-file header, as the tool
-		// prints them; there is nothing to stream.
-		if res, err = sr.Search(ctx, req); err == nil {
-			opts.MaxBytes = -1
-			text, _ := format.SearchText(res, opts)
-			out.write(text + "\n")
-		}
-	} else if sr.Index != nil {
+	pr := &printer{out: out, st: format.SearchStream{Options: opts, Mode: req.Mode}, opts: opts, hold: mayBeOne(s.cfg.Root, req.Paths)}
+	if sr.Index != nil {
 		// An index answers whole searches, not streams: search, then print
 		// the files as a stream prints them.
-		st := format.SearchStream{Options: opts, Mode: req.Mode}
-		req.MaxFiles, req.MaxMatches = -1, -1
 		if res, err = sr.Search(ctx, req); err == nil {
 			for i := range res.Files {
-				if !out.write(st.File(&res.Files[i])) {
+				if !pr.file(&res.Files[i]) {
 					break
 				}
 			}
-			out.write(st.End(res))
 		}
 	} else {
-		st := format.SearchStream{Options: opts, Mode: req.Mode}
-		res, err = sr.StreamFunc(ctx, req, func(fm *scout.FileMatch) bool {
-			return out.write(st.File(fm))
-		})
-		if err == nil {
-			out.write(st.End(res))
-		}
+		res, err = sr.StreamFunc(ctx, req, pr.file)
+	}
+	if err == nil {
+		pr.end(res)
 	}
 	prog.stop()
 	if ferr := out.close(); err == nil && ferr != nil {
@@ -195,26 +184,81 @@ func pick(flagValue, setting, def int) int {
 	return pitext.SearchContext(setting, def)
 }
 
-// singleFile reports whether paths is one existing regular file under
-// root, or one with line ranges (src/a.go:10-20), not a glob, an archive
-// member or a directory: it is searched whole, without streaming (an
-// archive's members too, listed as Search lists them).
-func singleFile(root string, paths []string) bool {
-	if len(paths) != 1 || strings.ContainsAny(paths[0], "*?[{") {
-		return false
-	}
-	regular := func(p string) bool {
-		if !filepath.IsAbs(p) && root != "" {
-			p = filepath.Join(root, p)
-		}
-		st, err := os.Stat(p)
-		return err == nil && st.Mode().IsRegular()
-	}
-	if regular(paths[0]) {
+// printer prints a search's files as they come, each under its heading,
+// or, when the search was of one file (SearchResult.Single: one file, one
+// archive member, or several entries naming one file, as "a:2-2 a:6-7"),
+// that file's lines under the single-file header, as the search tool
+// prints them. While hold is set, the first file is held back until a
+// second one comes or the search ends, when the result says which form is
+// right.
+type printer struct {
+	out  *output
+	st   format.SearchStream
+	opts *format.SearchOptions
+	hold bool
+	held *scout.FileMatch // the first file, held back
+}
+
+// file prints fm or holds it back; false once writing failed.
+func (p *printer) file(fm *scout.FileMatch) bool {
+	if p.hold {
+		p.hold, p.held = false, fm
 		return true
 	}
-	base, sel, ok, err := scout.SplitPathSelector(paths[0])
-	return ok && err == nil && len(sel.Ranges) > 0 && regular(base)
+	if p.held != nil {
+		held := p.held
+		p.held = nil
+		if !p.out.write(p.st.File(held)) {
+			return false
+		}
+	}
+	return p.out.write(p.st.File(fm))
+}
+
+// end prints what is left: the single file's text, or the file held back
+// and the totals.
+func (p *printer) end(res *scout.SearchResult) {
+	if res.Single {
+		if p.held != nil {
+			res.Files = []scout.FileMatch{*p.held}
+		}
+		p.opts.MaxBytes = -1
+		text, _ := format.SearchText(res, p.opts)
+		p.out.write(text + "\n")
+		return
+	}
+	if p.held != nil && !p.out.write(p.st.File(p.held)) {
+		return
+	}
+	p.out.write(p.st.End(res))
+}
+
+// mayBeOne reports whether a search of paths under root may be of one
+// file: some are given and none is a directory, or a glob below one, which
+// makes a multi-file search. The search decides (SearchResult.Single);
+// this only keeps a printer from holding back the first file of a search
+// that streams many, which it prints at once.
+func mayBeOne(root string, paths []string) bool {
+	if len(paths) == 0 {
+		return false
+	}
+	for _, p := range paths {
+		base, _ := glob.SplitSearch(p)
+		var st fs.FileInfo
+		var err error
+		if workspaceFS != nil {
+			st, err = fs.Stat(workspaceFS, path.Clean(base))
+		} else {
+			if !filepath.IsAbs(base) && root != "" {
+				base = filepath.Join(root, base)
+			}
+			st, err = os.Stat(base)
+		}
+		if err == nil && st.IsDir() {
+			return false
+		}
+	}
+	return true
 }
 
 // output writes the results to stdout: at once, a file at a time, when

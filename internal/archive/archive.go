@@ -28,6 +28,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"strings"
@@ -206,8 +207,11 @@ type Archive struct {
 }
 
 // Open opens the archive name in fsys, with the format given by its
-// extension. A zip's central directory is read now; a tar is only checked
-// to be a readable file.
+// extension, and reads enough of it to know that it is one: a zip's
+// central directory, a tar's first header (a .tar.gz's through its gzip
+// stream). A file that is not an archive of its format, or whose directory
+// or first header is corrupt, is an UNSUPPORTED error; Why says what
+// failed.
 func Open(ctx context.Context, fsys fs.FS, name string, lim Limits) (*Archive, error) {
 	a := &Archive{format: FormatOf(name), name: name, lim: lim.withDefaults(), fsys: fsys}
 	if err := ctx.Err(); err != nil {
@@ -229,7 +233,15 @@ func Open(ctx context.Context, fsys fs.FS, name string, lim Limits) (*Archive, e
 		return nil, openError(name, err)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, errs.New(errs.Unsupported, "Cannot read archive '%s': not a regular file", name)
+		return nil, cannotRead(errs.Unsupported, name, nil, "not a regular file")
+	}
+	s, err := a.openTar(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	if _, err := s.tr.Next(); err != nil && err != io.EOF {
+		return nil, s.corrupt(err)
 	}
 	return a, nil
 }
@@ -466,7 +478,38 @@ func openError(name string, err error) error {
 	if code == errs.Internal {
 		code = errs.Unsupported
 	}
-	return errs.Wrap(code, err, "Cannot read archive '%s': %v", name, err)
+	return cannotRead(code, name, err, "%v", err)
+}
+
+// failure is the cause of an error about an archive as a whole: why is
+// what failed, said without naming the archive.
+type failure struct {
+	why string
+	err error // the cause; nil when none
+}
+
+func (f *failure) Error() string { return f.why }
+func (f *failure) Unwrap() error { return f.err }
+
+// cannotRead is the error, with code, of the archive name as a whole:
+// "Cannot read archive 'NAME': " and what failed, wrapping cause (nil when
+// none).
+func cannotRead(code errs.Code, name string, cause error, format string, args ...any) *errs.Error {
+	why := fmt.Sprintf(format, args...)
+	return &errs.Error{Code: code, Message: "Cannot read archive '" + name + "': " + why, Err: &failure{why: why, err: cause}}
+}
+
+// Why returns what failed in err, an error of this package, for a caller
+// that names the archive itself: for an error about the archive as a whole
+// ("Cannot read archive 'a.zip': not a valid zip file") what follows the
+// name ("not a valid zip file"), else err's message, which names the
+// member or archive concerned ("Archive entry 'f.txt' is encrypted; ...").
+func Why(err error) string {
+	var f *failure
+	if errors.As(err, &f) {
+		return f.why
+	}
+	return err.Error()
 }
 
 // capReader wraps a decompressing stream: it stops at a byte cap and on

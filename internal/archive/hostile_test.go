@@ -421,3 +421,54 @@ func TestTarLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenReadsHead: Open reads enough of an archive to know that it is
+// one, a zip's directory or a tar's first header, so that a file named
+// like an archive that is none fails there, whatever its format; a tar
+// corrupt further on opens, and fails where it is read. Why is what
+// failed without the archive's name for an error about the archive as a
+// whole, and the message itself for one about a member.
+func TestOpenReadsHead(t *testing.T) {
+	cut := buildTar([]testfs.Member{{Name: "a.txt", Body: "a\n"}, {Name: "b.txt", Body: "b\n"}}, false)
+	copy(cut[1024+148:], "garbage!") // the second header's checksum
+	cases := []struct {
+		name   string
+		data   []byte
+		why    string // "" when Open succeeds
+		reason string
+	}{
+		{"t.zip", []byte("a text file\n"), "not a valid zip file", "text named .zip"},
+		{"t.tar", []byte("a text file\n"), "it is corrupt or truncated (unexpected EOF)", "text shorter than a tar header"},
+		{"g.tar", bytes.Repeat([]byte("garbage!"), 100), "it is corrupt or truncated (archive/tar: invalid tar header)", "text longer than a tar header"},
+		{"t.tgz", []byte("a text file\n"), "not a valid gzip stream (gzip: invalid header)", "text named .tgz"},
+		{"t.tar.gz", testfs.Gzip([]byte("gzipped text, no tar\n")), "it is corrupt or truncated (unexpected EOF)", "gzipped text named .tar.gz"},
+		{"z.tar", testfs.Gzip([]byte("gzipped text, no tar\n")), "it is corrupt or truncated (unexpected EOF)", "gzipped text named .tar"},
+		{"e.tar", nil, "", "an empty file: a tar without members"},
+		{"cut.tar", cut, "", "a tar whose second header is corrupt"},
+		{"ok.tgz", buildTar(sample, true), "", "a good tgz"},
+	}
+	for _, c := range cases {
+		fsys := fstest.MapFS{c.name: {Data: c.data}}
+		a, err := Open(context.Background(), fsys, c.name, Limits{})
+		if c.why == "" {
+			if err != nil {
+				t.Errorf("%s (%s): %v", c.name, c.reason, err)
+				continue
+			}
+			a.Close()
+			continue
+		}
+		if errs.CodeOf(err) != errs.Unsupported || err.Error() != "Cannot read archive '"+c.name+"': "+c.why || Why(err) != c.why {
+			t.Errorf("%s (%s): %v (%s), Why %q; want UNSUPPORTED %q", c.name, c.reason, err, errs.CodeOf(err), Why(err), c.why)
+		}
+	}
+	err := readMember(fstest.MapFS{"cut.tar": {Data: cut}}, "cut.tar", "b.txt", Limits{})
+	if want := "it is corrupt or truncated (archive/tar: invalid tar header)"; err == nil || Why(err) != want {
+		t.Errorf("cut.tar:b.txt: %v, want %q", err, want)
+	}
+	link := buildTar([]testfs.Member{{Name: "x.txt", Body: "x\n"}, {Name: "lnk", Link: "x.txt"}}, false)
+	err = readMember(fstest.MapFS{"l.tar": {Data: link}}, "l.tar", "lnk", Limits{})
+	if err == nil || Why(err) != err.Error() || !strings.HasPrefix(Why(err), "Archive entry 'lnk' is a link") {
+		t.Errorf("l.tar:lnk: %v, Why %q; want the message itself", err, Why(err))
+	}
+}

@@ -44,7 +44,7 @@ func (a *Archive) openTar(ctx context.Context) (*tarStream, error) {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
 			}
-			return nil, errs.Wrap(errs.Unsupported, err, "Cannot read archive '%s': not a valid gzip stream (%v)", a.name, err)
+			return nil, cannotRead(errs.Unsupported, a.name, err, "not a valid gzip stream (%v)", err)
 		}
 		r = newCapReader(ctx, zr, "Archive '"+a.name+"'", a.lim.MaxScanBytes)
 	}
@@ -84,14 +84,11 @@ func (s *tarStream) next(ctx context.Context) (Entry, error) {
 			return Entry{}, io.EOF
 		}
 		if err != nil {
-			if errs.CodeOf(err) != errs.Internal {
-				return Entry{}, err
-			}
-			return Entry{}, errs.Wrap(errs.Unsupported, err, "Cannot read archive '%s': it is corrupt or truncated (%v)", s.name, err)
+			return Entry{}, s.corrupt(err)
 		}
 		s.entries++
 		if s.lim.MaxEntries > 0 && s.entries > s.lim.MaxEntries {
-			return Entry{}, errs.New(errs.TooLarge, "Cannot read archive '%s': it has more than %d entries, the limit", s.name, s.lim.MaxEntries)
+			return Entry{}, cannotRead(errs.TooLarge, s.name, nil, "it has more than %d entries, the limit", s.lim.MaxEntries)
 		}
 		if h.Typeflag == tar.TypeXGlobalHeader {
 			continue
@@ -115,6 +112,16 @@ func (s *tarStream) next(ctx context.Context) (Entry, error) {
 		}
 		return e, nil
 	}
+}
+
+// corrupt codes err, the failure to read a header: a coded error (a
+// cancellation, a cap of the gzip stream) as it is, else the archive is
+// corrupt or truncated.
+func (s *tarStream) corrupt(err error) error {
+	if errs.CodeOf(err) != errs.Internal {
+		return err
+	}
+	return cannotRead(errs.Unsupported, s.name, err, "it is corrupt or truncated (%v)", err)
 }
 
 // member returns the stream of the entry next just returned.

@@ -31,14 +31,14 @@ func openZip(fsys fs.FS, name string, lim Limits) (*zipIndex, io.Closer, error) 
 	ra, err := fsx.OpenReaderAt(fsys, name, lim.MaxInMemory)
 	if err != nil {
 		if errors.Is(err, fsx.ErrTooLarge) {
-			return nil, nil, errs.Wrap(errs.TooLarge, err, "Cannot read archive '%s': it is larger than %s and its file system offers no random access", name, dirtree.FormatBytes(lim.MaxInMemory))
+			return nil, nil, cannotRead(errs.TooLarge, name, err, "it is larger than %s and its file system offers no random access", dirtree.FormatBytes(lim.MaxInMemory))
 		}
 		return nil, nil, openError(name, err)
 	}
 	z, err := indexZip(ra, ra.Size(), lim)
 	if err != nil {
 		ra.Close()
-		return nil, nil, errs.Wrap(errs.CodeOf(err), err, "Cannot read archive '%s': %v", name, err)
+		return nil, nil, cannotRead(errs.CodeOf(err), name, err, "%v", err)
 	}
 	return z, ra, nil
 }

@@ -896,30 +896,45 @@ func mustCompile(t *testing.T, o Options) *Matcher {
 
 // TestSpansLines: a match can span lines only in a multiline search whose
 // pattern can match a newline; a whole-file search for an anchor alone
-// keeps every match within a line.
+// keeps every match within a line. SpansLines, which builds no matcher,
+// says what the matcher Compile builds does; a pattern Compile refuses
+// spans nothing.
 func TestSpansLines(t *testing.T) {
 	for _, tt := range []struct {
 		pattern           string
 		multiline, dotAll bool
+		ignoreCase        bool
 		want              bool
 	}{
-		{`a\nb`, true, true, true},
-		{`a\nb`, true, false, true},
-		{`a.b`, true, true, true},
-		{`a.b`, true, false, false},
-		{`a\sb`, true, false, true},
-		{`[^a]`, true, false, true},
-		{`aa|bb`, true, true, false},
-		{`\Aaa`, true, true, false},
-		{`a.b`, false, false, false},
-		{`a\sb`, false, false, false},
+		{`a\nb`, true, true, false, true},
+		{`a\nb`, true, false, false, true},
+		{`a.b`, true, true, false, true},
+		{`a.b`, true, false, false, false},
+		{`a\sb`, true, false, false, true},
+		{`[^a]`, true, false, false, true},
+		{`[^a]`, true, false, true, true},
+		{`aa|bb`, true, true, false, false},
+		{`\Aaa`, true, true, false, false},
+		{`(?s:a.b)`, true, false, false, true},
+		{`a.b`, false, false, false, false},
+		{`a\sb`, false, false, false, false},
+		{`a(\n`, true, true, false, false},
+		{strings.Repeat(`\n`, MaxPatternBytes/2+1), true, true, false, false},
 	} {
-		m, err := Compile(Options{Pattern: tt.pattern, Multiline: tt.multiline, DotAll: tt.dotAll})
-		if err != nil {
-			t.Fatal(err)
+		o := Options{Pattern: tt.pattern, Multiline: tt.multiline, DotAll: tt.dotAll, IgnoreCase: tt.ignoreCase}
+		name := errs.Echo(tt.pattern)
+		if got := SpansLines(o); got != tt.want {
+			t.Errorf("%q multiline %v dotall %v: SpansLines %v, want %v", name, tt.multiline, tt.dotAll, got, tt.want)
 		}
-		if got := m.SpansLines(); got != tt.want {
-			t.Errorf("%q multiline %v dotall %v: SpansLines %v, want %v", tt.pattern, tt.multiline, tt.dotAll, got, tt.want)
+		m, err := Compile(o)
+		if err != nil {
+			if tt.want {
+				t.Errorf("%q: %v", name, err)
+			}
+			continue
+		}
+		if m.spans != tt.want {
+			t.Errorf("%q multiline %v dotall %v: the matcher spans %v, want %v", name, tt.multiline, tt.dotAll, m.spans, tt.want)
 		}
 	}
 }

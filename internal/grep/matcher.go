@@ -134,7 +134,7 @@ func Compile(o Options) (*Matcher, error) {
 	// and a match can contain a newline (a literal one, a class such as
 	// \s or [^a], a DotAll '.') or the pattern anchors at the text's start
 	// or end (\A, \z, (?-m)^ and $): those hold at the file's ends only.
-	m.spans = (o.Multiline || o.DotAll) && canMatchNewline(tree)
+	m.spans = spansLines(o, tree)
 	m.whole = m.spans || o.Multiline && anchorsText(tree)
 	info := analyze(tree)
 	if info.pure && info.exact.usable(1) && !info.exact.anyFold() && !info.exact.hasByte('\r') {
@@ -162,11 +162,25 @@ func Compile(o Options) (*Matcher, error) {
 	return m, nil
 }
 
-// SpansLines reports whether a match can span lines: the search is
-// multiline (Multiline or DotAll) and the pattern can match a newline.
-// Otherwise every match lies within one line, even when the whole file is
-// searched as one text (a pattern that only anchors at its ends).
-func (m *Matcher) SpansLines() bool { return m.spans }
+// SpansLines reports whether a match of o's pattern can span lines in the
+// search Compile(o) makes: the search is multiline (Multiline or DotAll)
+// and the pattern can match a newline. Otherwise every match lies within
+// one line, even when the whole file is searched as one text (a pattern
+// that only anchors at its ends). It parses the pattern and builds no
+// matcher; false when Compile would refuse the pattern as too long or
+// invalid.
+func SpansLines(o Options) bool {
+	if !o.Multiline && !o.DotAll || len(o.Pattern) > MaxPatternBytes {
+		return false
+	}
+	tree, err := parse(o)
+	return err == nil && spansLines(o, tree.Simplify())
+}
+
+// spansLines is SpansLines of o with its pattern parsed and simplified.
+func spansLines(o Options, tree *syntax.Regexp) bool {
+	return (o.Multiline || o.DotAll) && canMatchNewline(tree)
+}
 
 // ErrNewline is the cause of the error of a pattern that spells a newline
 // without Multiline or DotAll (ripgrep's "the literal '\\n' is not

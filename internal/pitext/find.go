@@ -21,7 +21,7 @@ type FindOptions struct {
 	// timeout note says to narrow the pattern only. 0 means no maximum.
 	MaxTimeout time.Duration
 	Hints      map[scout.SkipReason]string // how to include what was left out, by reason
-	Notes      []string                    // lines after the paths and the notes on a timeout and missing paths
+	Notes      []string                    // lines on the request, after the paths, before the notes on a timeout and missing paths
 	// LimitNotice and TimeoutNote phrase those notices in the caller's
 	// words (see format.FindOptions); nil means pi's.
 	LimitNotice func(n, next int) string
@@ -29,8 +29,8 @@ type FindOptions struct {
 }
 
 // Find returns the pi text of a find result: the paths grouped by
-// directory (the file itself when the input named one), the notes on a
-// timeout and missing paths, the caller's notes, with no match what was
+// directory (the file itself when the input named one), the caller's
+// notes, the notes on a timeout and missing paths, with no match what was
 // left out, then the 50 KB cap and the "[...]" notices on the cut and the
 // limit. cut says how the byte cap cut the text; nil when it did not.
 func Find(r *scout.FindResult, o *FindOptions) (text string, cut *Cut) {
@@ -38,7 +38,7 @@ func Find(r *scout.FindResult, o *FindOptions) (text string, cut *Cut) {
 		o = &FindOptions{}
 	}
 	files := Paths(r)
-	var notes []string
+	notes := slices.Clone(o.Notes)
 	if r.Truncated == scout.TruncTimeout {
 		if note := timeoutNote(len(files), o); note != "" {
 			notes = append(notes, note)
@@ -47,7 +47,6 @@ func Find(r *scout.FindResult, o *FindOptions) (text string, cut *Cut) {
 	if len(r.MissingPaths) > 0 {
 		notes = append(notes, "Skipped missing paths: "+strings.Join(r.MissingPaths, ", "))
 	}
-	notes = append(notes, o.Notes...)
 	if len(files) == 0 {
 		lines := append([]string{"No files found matching pattern"}, notes...)
 		if lo := LeftOut(r.Skipped, o.Hints); lo != "" {

@@ -2,6 +2,7 @@ package pitext
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -24,7 +25,9 @@ type SearchOptions struct {
 	// IgnoredHint is appended to the count of ignored files when nothing
 	// matched, e.g. "pass gitignore: false to search them". "" means none.
 	IgnoredHint string
-	// Notes are extra lines printed after the results, before the notices.
+	// Notes are extra lines on the request printed after the results,
+	// before the notes on the result (missing paths, archive entries left
+	// out, files searched in part) and the notices.
 	Notes []string
 }
 
@@ -33,7 +36,8 @@ const cutMark = "…"
 
 // Search returns the pi text of a search result: matches grouped by file
 // (or flat for a single file), "..." between gaps, the page notice, the
-// notes on missing paths and skipped members, then the 50 KB cap, the
+// caller's notes, the notes on missing paths and skipped members, then
+// the 50 KB cap, the
 // "Not searched: ..." line on files too large or unreadable (with no match,
 // on every file left out), and the "[...]" notices. A SearchFiles result
 // prints one path per line and a SearchCount result "path:count" lines,
@@ -128,14 +132,15 @@ func MissedLine(r *scout.SearchResult) string {
 	return NotSearched(r.Skipped, []scout.SkipReason{scout.SkipTooLarge, scout.SkipUnreadable}, nil)
 }
 
-// Notes are the lines on missing paths, the archive entries the request
-// named that were left out (binary, too large, unreadable) and files
-// searched only in part.
+// Notes are the caller's notes (o.Notes: how the request was read, as an
+// entry taken for several paths), then the lines on missing paths, the
+// archive entries the request named that were left out (binary, too
+// large, unreadable) and files searched only in part.
 func Notes(r *scout.SearchResult, o *SearchOptions) []string {
 	if o == nil {
 		o = &SearchOptions{}
 	}
-	var notes []string
+	notes := slices.Clone(o.Notes)
 	if len(r.MissingPaths) > 0 {
 		notes = append(notes, "Skipped missing paths: "+strings.Join(r.MissingPaths, ", "))
 	}
@@ -153,8 +158,7 @@ func Notes(r *scout.SearchResult, o *SearchOptions) []string {
 	if len(members) > 0 {
 		notes = append(notes, "Skipped archive entries (search supports text members only): "+strings.Join(members, ", "))
 	}
-	notes = append(notes, InPartNotes(r)...)
-	return append(notes, o.Notes...)
+	return append(notes, InPartNotes(r)...)
 }
 
 // InPartNotes are the lines on the files searched only in part: lines

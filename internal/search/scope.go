@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"errors"
-	"io"
 	"io/fs"
 	"slices"
 	"strings"
@@ -139,7 +138,8 @@ func (s *Scope) Single() bool {
 // none.
 //
 // An archive file that does not open as an archive (a text file named
-// x.zip) is searched as a file; one over the archive limits (entries,
+// x.zip or x.tar: archive.Open reads a zip's directory, a tar's first
+// header) is searched as a file; one over the archive limits (entries,
 // central directory, overlapping entries) is still an archive target,
 // which the search counts as too large. An entry naming a member, a
 // directory or a glob inside an archive is left out and listed in
@@ -559,19 +559,11 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 	}
 	a, err := archive.Open(ctx, fsys, split.Archive, archive.Limits{})
 	if err != nil {
-		return unreadable(ctx, entry, split.Archive, err)
+		return unreadable(ctx, entry, err)
 	}
 	defer a.Close()
 	if inner, _ = archive.Clean(inner); inner == "" {
-		// The whole archive, or a glob from its root. Open has read a
-		// zip's directory; a tar is read up to its first file member, so
-		// that one that is not a tar is left out as such a zip is.
-		if archive.FormatOf(split.Archive) != archive.Zip {
-			if _, err := a.Walk(ctx, "", func(archive.Entry, io.Reader, error) error { return fs.SkipAll }); err != nil {
-				return unreadable(ctx, entry, split.Archive, err)
-			}
-		}
-		return target(t)
+		return target(t) // the whole archive, or a glob from its root
 	}
 	it, err := a.Lookup(ctx, inner)
 	switch {
@@ -580,7 +572,7 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 		return failed(&errs.Error{Code: errs.NotFound, Path: entry, Err: err,
 			Message: "Path '" + errs.Echo(entry) + "' not found inside archive"})
 	case err != nil:
-		return unreadable(ctx, entry, split.Archive, err)
+		return unreadable(ctx, entry, err)
 	}
 	defer it.Close()
 	display := split.Archive + ":" + it.Path
@@ -599,7 +591,7 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 	case errs.CodeOf(err) == errs.TooLarge:
 		return leftOut(BadMember{Path: display, Reason: SkipTooLarge})
 	case err != nil:
-		return unreadable(ctx, display, split.Archive, err)
+		return unreadable(ctx, display, err)
 	}
 	if why := notText(text); why != "" {
 		return leftOut(badMember(display, why))
@@ -618,7 +610,7 @@ func leftOut(b BadMember) resolved { return resolved{bad: &b, found: true, done:
 
 // isArchive reports whether the regular file p, named like an archive,
 // opens as one. A file that is not a valid archive (a text file named
-// x.zip) is searched as a file; an archive over a limit is one, which the
+// x.zip or x.tar) is searched as a file; an archive over a limit is one, which the
 // search counts as too large.
 func isArchive(ctx context.Context, fsys fs.FS, p string) (bool, error) {
 	a, err := archive.Open(ctx, fsys, p, archive.Limits{})
@@ -637,11 +629,11 @@ func isArchive(ctx context.Context, fsys fs.FS, p string) (bool, error) {
 }
 
 // unreadable is the answer for the entry named path whose archive or
-// member failed with err, archive being the archive's path: left out as
-// unreadable (an UNSUPPORTED error: not a valid archive, corrupt,
-// truncated, an encrypted member, a link) or too large (over a limit of
-// the archive); else the failure is the entry's error.
-func unreadable(ctx context.Context, path, archive string, err error) resolved {
+// member failed with err: left out as unreadable (an UNSUPPORTED error:
+// not a valid archive, corrupt, truncated, an encrypted member, a link) or
+// too large (over a limit of the archive); else the failure is the
+// entry's error.
+func unreadable(ctx context.Context, path string, err error) resolved {
 	reason := SkipError
 	switch {
 	case ctx.Err() != nil:
@@ -653,8 +645,7 @@ func unreadable(ctx context.Context, path, archive string, err error) resolved {
 	}
 	// "Cannot read archive 'a.zip': not a valid zip file" is said of the
 	// entry: "a.zip:src/x.txt (not a valid zip file)".
-	why := strings.TrimPrefix(err.Error(), "Cannot read archive '"+archive+"': ")
-	b := BadMember{Path: path, Reason: reason, Why: why}
+	b := BadMember{Path: path, Reason: reason, Why: archive.Why(err)}
 	if reason == SkipError {
 		b.Code = errs.Unsupported
 	}

@@ -190,7 +190,8 @@ func (d openDeniedFS) Open(name string) (fs.File, error) {
 
 // unreadableTree holds archives that cannot be read: not archives at all,
 // a truncated zip, a zip with a corrupt member, a zip over a limit (its
-// entries overlap), a tar link; beside a good zip and tar and a text file.
+// entries overlap), a tar link, a tar corrupt after its first member;
+// beside a good zip and tar and a text file.
 func unreadableTree() fstest.MapFS {
 	good := testfs.Zip(testfs.Files(map[string]string{"src/x.txt": "needle\n", "logo.png": "\x00needle"})...)
 	flate := testfs.Zip(testfs.Member{Name: "f.txt", Body: strings.Repeat("hello world ", 500)})
@@ -202,17 +203,27 @@ func unreadableTree() fstest.MapFS {
 	second := bytes.LastIndex(overlap, []byte("PK\x01\x02"))
 	binary.LittleEndian.PutUint32(overlap[second+42:], 0) // b's record is a's
 	return fstest.MapFS{
-		"bad.zip":   {Data: []byte("junk")},
-		"bad.tgz":   {Data: []byte("junk")},
-		"bad.tar":   {Data: []byte(strings.Repeat("garbage ", 100))},
-		"trunc.zip": {Data: good[:100]},
-		"flate.zip": {Data: flate},
-		"over.zip":  {Data: overlap},
-		"link.tar":  {Data: testfs.Tar(testfs.Member{Name: "x.txt", Body: "needle\n"}, testfs.Member{Name: "lnk", Link: "x.txt"})},
-		"good.zip":  {Data: good},
-		"good.tgz":  {Data: testfs.Tgz(testfs.Files(map[string]string{"src/x.txt": "needle\n"})...)},
-		"top.txt":   {Data: []byte("needle\n")},
+		"bad.zip":    {Data: []byte("junk")},
+		"bad.tgz":    {Data: []byte("junk")},
+		"bad.tar":    {Data: []byte(strings.Repeat("garbage ", 100))},
+		"bad.tar.gz": {Data: []byte("junk")},
+		"cut.tar":    {Data: cutTar()},
+		"trunc.zip":  {Data: good[:100]},
+		"flate.zip":  {Data: flate},
+		"over.zip":   {Data: overlap},
+		"link.tar":   {Data: testfs.Tar(testfs.Member{Name: "x.txt", Body: "needle\n"}, testfs.Member{Name: "lnk", Link: "x.txt"})},
+		"good.zip":   {Data: good},
+		"good.tgz":   {Data: testfs.Tgz(testfs.Files(map[string]string{"src/x.txt": "needle\n"})...)},
+		"top.txt":    {Data: []byte("needle\n")},
 	}
+}
+
+// cutTar is a tar whose first member, x.txt, is whole and whose second
+// header is corrupt.
+func cutTar() []byte {
+	b := testfs.Tar(testfs.Member{Name: "x.txt", Body: "needle\n"}, testfs.Member{Name: "y.txt", Body: "needle\n"})
+	copy(b[1024+148:], "garbage!") // the second header's checksum
+	return b
 }
 
 // TestResolveUnreadableArchive: an entry naming a member, a directory or a
@@ -256,7 +267,7 @@ func TestResolveUnreadableArchive(t *testing.T) {
 			reason: "a .tgz that is not gzip"},
 		{entries: []string{"bad.tar:**/*.txt", "top.txt"}, targets: []string{"top.txt"},
 			bad:    []BadMember{unreadable("bad.tar:**/*.txt", "it is corrupt or truncated (archive/tar: invalid tar header)")},
-			reason: "a glob from the root of a file that is not a tar: read up to its first member"},
+			reason: "a glob from the root of a file that is not a tar: its first header is no tar header"},
 		{entries: []string{"bad.tar:src/", "top.txt"}, targets: []string{"top.txt"},
 			bad:    []BadMember{unreadable("bad.tar:src/", "it is corrupt or truncated (archive/tar: invalid tar header)")},
 			reason: "a directory inside it"},
@@ -281,6 +292,16 @@ func TestResolveUnreadableArchive(t *testing.T) {
 		{entries: []string{"bad.zip", "bad.zip:src/x.txt"}, targets: []string{"bad.zip"},
 			bad:    []BadMember{unreadable("bad.zip:src/x.txt", "not a valid zip file")},
 			reason: "a bare name that is not an archive is searched as a file"},
+		{entries: []string{"bad.tar", "bad.tar:src/x.txt"}, targets: []string{"bad.tar"},
+			bad:    []BadMember{unreadable("bad.tar:src/x.txt", "it is corrupt or truncated (archive/tar: invalid tar header)")},
+			reason: "a tar too: its first header decides, as a zip's directory does"},
+		{entries: []string{"bad.tgz", "bad.tar.gz"}, targets: []string{"bad.tgz", "bad.tar.gz"},
+			reason: "and a .tgz or .tar.gz that is not gzip"},
+		{entries: []string{"cut.tar", "cut.tar:**/*.txt"}, targets: []string{"cut.tar (archive)", "cut.tar (archive)"},
+			reason: "a tar whose first header reads is an archive, corrupt further on or not: the search counts it unreadable"},
+		{entries: []string{"cut.tar:x.txt", "cut.tar:y.txt", "top.txt"}, targets: []string{"cut.tar:x.txt", "top.txt"},
+			bad:    []BadMember{unreadable("cut.tar:y.txt", "it is corrupt or truncated (archive/tar: invalid tar header)")},
+			reason: "a member after the corrupt header is unreadable, one before it is read"},
 		{entries: []string{"over.zip"}, targets: []string{"over.zip (archive)"},
 			reason: "a bare archive over a limit is an archive, which the search counts as too large"},
 		{entries: []string{"good.tgz:**/*.txt", "good.zip:src/"}, targets: []string{"good.tgz (archive)", "good.zip (archive)"},
@@ -333,15 +354,49 @@ func TestResolveArchiveDenied(t *testing.T) {
 }
 
 // TestRunUnreadableArchive: an archive over a limit named bare is counted
-// as too large by the search, as one that goes over a cap part way is,
-// and the other entries are searched.
+// as too large by the search, as one that goes over a cap part way is; a
+// tar corrupt after its first member is searched up to there and counted
+// unreadable, with its error; a file named .tar or .tgz that is none is
+// searched as a file; the other entries are searched.
 func TestRunUnreadableArchive(t *testing.T) {
+	tests := []struct {
+		paths   []string
+		pattern string
+		files   []string
+		skipped map[string]int
+		err     string // the message of the one error kept, if any
+	}{
+		{[]string{"over.zip", "top.txt"}, "needle", []string{"top.txt"}, map[string]int{SkipTooLarge: 1}, ""},
+		{[]string{"cut.tar", "top.txt"}, "needle", []string{"cut.tar:x.txt", "top.txt"}, map[string]int{SkipError: 1},
+			"Cannot read archive 'cut.tar': it is corrupt or truncated (archive/tar: invalid tar header)"},
+		{[]string{"bad.tar", "bad.tgz", "bad.tar.gz"}, "garbage|junk", []string{"bad.tar", "bad.tar.gz", "bad.tgz"}, map[string]int{}, ""},
+	}
 	for _, tree := range openTrees(t, unreadableTree()) {
-		req := Request{Paths: []string{"over.zip", "top.txt"}, Grep: grep.Options{Pattern: "needle"}, MaxFileSize: -1, MaxFiles: -1, Budget: -1}
-		out, err := Run(context.Background(), tree.FS, tree.Root, req)
-		require.NoError(t, err, tree.Name)
-		assert.Len(t, out.Files, 1, tree.Name)
-		assert.Equal(t, 1, out.Skipped[SkipTooLarge], tree.Name)
-		assert.Empty(t, out.Errors, tree.Name)
+		for _, tt := range tests {
+			req := Request{Paths: tt.paths, Grep: grep.Options{Pattern: tt.pattern}, MaxFileSize: -1, MaxFiles: -1, Budget: -1}
+			out, err := Run(context.Background(), tree.FS, tree.Root, req)
+			require.NoError(t, err, tree.Name)
+			var got []string
+			for _, h := range out.Files {
+				got = append(got, h.Path)
+			}
+			assert.Equal(t, tt.files, got, "%s %v", tree.Name, tt.paths)
+			skipped := map[string]int{}
+			for k, n := range out.Skipped {
+				if n > 0 {
+					skipped[k] = n
+				}
+			}
+			assert.Equal(t, tt.skipped, skipped, "%s %v", tree.Name, tt.paths)
+			var msgs []string
+			for _, e := range out.Errors {
+				msgs = append(msgs, e.Error())
+			}
+			if tt.err == "" {
+				assert.Empty(t, msgs, "%s %v", tree.Name, tt.paths)
+			} else {
+				assert.Equal(t, []string{tt.err}, msgs, "%s %v", tree.Name, tt.paths)
+			}
+		}
 	}
 }
