@@ -84,6 +84,16 @@ func Tgz(ms ...Member) []byte {
 	return b.Bytes()
 }
 
+// Gzip returns data gzipped.
+func Gzip(data []byte) []byte {
+	var b bytes.Buffer
+	gz := gzip.NewWriter(&b)
+	_, err := gz.Write(data)
+	must(err)
+	must(gz.Close())
+	return b.Bytes()
+}
+
 func writeTar(out io.Writer, ms []Member) {
 	w := tar.NewWriter(out)
 	for _, m := range ms {
