@@ -2,6 +2,7 @@ package grep
 
 import (
 	"bytes"
+	"math"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -273,7 +274,7 @@ func (d *dfa) bytes() int {
 func (d *dfa) need() int {
 	n := d.bytes() + stateBytes + d.keys.grows(len(d.key))
 	if len(d.trans) == cap(d.trans) {
-		n += 4*len(d.trans) + len(d.skip) + len(d.stay)
+		n += 4*cap(d.trans) + cap(d.skip) + cap(d.stay)
 	}
 	return n
 }
@@ -394,12 +395,21 @@ func wideInst(in *syntax.Inst) bool {
 
 // grow adds the rows of a new state.
 func (d *dfa) grow() {
-	d.trans = append(d.trans, make([]int32, 256)...)
+	d.trans = append(grown(d.trans, 256, math.MaxInt), make([]int32, 256)...)
 	if hasSIMD {
-		d.skip = append(d.skip, make([]byte, skipBytes)...)
+		d.skip = append(grown(d.skip, skipBytes, math.MaxInt), make([]byte, skipBytes)...)
 	} else {
-		d.stay = append(d.stay, make([]bool, 256)...)
+		d.stay = append(grown(d.stay, 256, math.MaxInt), make([]bool, 256)...)
 	}
+}
+
+// grown returns s with room for n more elements: when it must grow, its
+// capacity doubles, but to no more than most (and at least len(s)+n).
+func grown[E any](s []E, n, most int) []E {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	return append(make([]E, 0, max(min(2*cap(s), most), len(s)+n)), s...)
 }
 
 // cache records t as the transition of state s on the bytes [lo, hi).

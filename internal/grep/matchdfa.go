@@ -388,13 +388,8 @@ func (d *mdfa) intern(list []uint32, fl uint8) int32 {
 		d.flush()
 	}
 	i = d.keys.add(d.key, h)
-	if len(d.trans)+len(d.unknown) > cap(d.trans) {
-		// Grow the table by what the budget has left, at most doubling
-		// it, at least by the row.
-		n := min(cap(d.trans), max(d.limit-d.bytes(), 0)/4)
-		d.trans = append(make([]int32, 0, cap(d.trans)+max(n, len(d.unknown))), d.trans...)
-	}
-	d.trans = append(d.trans, d.unknown...)
+	// The table grows by what the budget has left at most.
+	d.trans = append(grown(d.trans, len(d.unknown), cap(d.trans)+max(d.limit-d.bytes(), 0)/4), d.unknown...)
 	d.states = append(d.states, mstate{})
 	return i << d.shift
 }
