@@ -561,7 +561,9 @@ func (d *dfa) scan(data []byte, from, to int) int {
 				if d.flushes != f {
 					at := d.scanned + i - from
 					if at-d.lastFlush < thrash*d.held {
+						// Given up for good: the cache goes too.
 						d.failed = true
+						d.trans, d.skip, d.stay, d.states, d.keys = nil, nil, nil, nil, stateKeys{}
 						return scanFailed
 					}
 					d.lastFlush = at
