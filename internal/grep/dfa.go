@@ -269,8 +269,8 @@ func (d *dfa) bytes() int {
 }
 
 // need returns what the cache would hold with a new state of key d.key:
-// the state, and where they must grow for them, a block for its key and
-// its rows (the tables double).
+// the state itself, a new block for its key if none has room, and the
+// tables doubled if they are full.
 func (d *dfa) need() int {
 	n := d.bytes() + stateBytes + d.keys.grows(len(d.key))
 	if len(d.trans) == cap(d.trans) {

@@ -395,8 +395,8 @@ func (d *mdfa) intern(list []uint32, fl uint8) int32 {
 }
 
 // need returns what the cache would hold with a new state of key d.key:
-// the state, and where they must grow for them, a block for its key and
-// its row.
+// the state itself, a new block for its key if none has room, and its row
+// if the table is full (which then grows by what the budget has left).
 func (d *mdfa) need() int {
 	n := d.bytes() + stateBytes + d.keys.grows(len(d.key))
 	if len(d.trans)+len(d.unknown) > cap(d.trans) {

@@ -121,7 +121,7 @@ func (k *stateKeys) grows(n int) int {
 func (k *stateKeys) add(key []byte, h uint64) int32 {
 	b := k.cur
 	for b < len(k.blocks) && cap(k.blocks[b])-len(k.blocks[b]) < len(key) {
-		b++ // a block kept from before a reset may be full or small
+		b++ // the block being filled is full, or one kept from before a reset is too small
 	}
 	if b == len(k.blocks) {
 		n := k.grows(len(key))
