@@ -77,7 +77,9 @@ const (
 )
 
 // cacheGrowth is the room left to grow the match automata's caches of
-// the scanners of one Matcher past matchCacheBytes.
+// the scanners of one Matcher past matchCacheBytes. Room taken is not
+// given back: it bounds what the Matcher's scanners grow over its life
+// (a search).
 type cacheGrowth struct{ left atomic.Int64 }
 
 func newCacheGrowth() *cacheGrowth {
