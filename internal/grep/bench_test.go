@@ -348,3 +348,51 @@ func BenchmarkLongLine(b *testing.B) {
 		}
 	}
 }
+
+// bigStatePatterns are patterns whose automaton states are huge: a state
+// of a chain of 3000 character classes holds up to 3000 threads, and a
+// search passes through 3000 such states before each match.
+var bigStatePatterns = []struct {
+	name string
+	o    Options
+}{
+	{"chain3000/count", Options{Pattern: strings.Repeat("(?:a|b)", 3000), CountOnly: true}},
+	{"chain3000/files", Options{Pattern: strings.Repeat("(?:a|b)", 3000), CountOnly: true, FirstOnly: true}},
+	{"chain3000/content", Options{Pattern: strings.Repeat("(?:a|b)", 3000), MaxColumns: 512}},
+	{"chain3000/ignorecase", Options{Pattern: strings.Repeat("[ab]", 3000), IgnoreCase: true, CountOnly: true}},
+	{"repeat1000/count", Options{Pattern: "[ab]{1000}", CountOnly: true}},
+	{"pairs500x/count", Options{Pattern: "(?:ab|ba|aa){500}x", CountOnly: true}},
+}
+
+// BenchmarkBigStates searches a 256 KiB line of random letters a and b
+// for each of bigStatePatterns, and a text of such lines of 4 KiB.
+// Compare with `rg --count-matches` on the same text.
+func BenchmarkBigStates(b *testing.B) {
+	line := []byte(abText(256<<10) + "\n")
+	var lines []byte
+	for i := 0; i < len(line)-1; i += 4 << 10 {
+		lines = append(append(lines, line[i:i+4<<10]...), '\n')
+	}
+	for _, bp := range bigStatePatterns {
+		for _, text := range []struct {
+			name string
+			data []byte
+		}{{"line", line}, {"lines", lines}} {
+			b.Run(bp.name+"/"+text.name, func(b *testing.B) {
+				m, err := Compile(bp.o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s := m.NewScanner()
+				b.SetBytes(int64(len(text.data)))
+				var res *FileResult
+				for b.Loop() {
+					if res, err = s.SearchBytes(context.Background(), text.data); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(res.Matches), "matches")
+			})
+		}
+	}
+}

@@ -2,7 +2,7 @@ package grep
 
 import (
 	"bytes"
-	"encoding/binary"
+	"math"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -50,8 +50,10 @@ import (
 // state in which no thread can take a non-ASCII rune sends all of them to
 // one state, so its bytes >= 0x80 go through the byte table. A '\r' is
 // never cached, because whether
-// it ends a line depends on the byte after it. When the cache exceeds
-// maxStates it is flushed and rebuilt from the current state.
+// it ends a line depends on the byte after it. When the cache would hold
+// more than maxStates states or dfaCacheBytes bytes (its table, its
+// states' keys: see statekey.go) it is flushed and rebuilt from the
+// current state.
 
 // Special transition values. Real states have ids >= 256: a state's id
 // is its index times 256, the offset of its row in the transition table,
@@ -62,22 +64,35 @@ const (
 	tDead    int32 = -2
 )
 
-const maxStates = 1024
+// The bounds of the line DFA's cache: ordinary patterns reach maxStates
+// first (a state's row of transitions takes 1 KiB); those of large states
+// (a chain of 3000 character classes) reach dfaCacheBytes and thrash it,
+// and the match automata, which may hold more, find the matching lines.
+const (
+	maxStates     = 1024
+	dfaCacheBytes = 2 << 20
+)
 
+// dstate is a cached state; its key (the flags dBegin and dWord, then the
+// Rune*, Match and pending EmptyWidth instructions, sorted) is in
+// stateKeys, under the same index.
 type dstate struct {
-	insts []uint32 // Rune*, Match and pending EmptyWidth instructions, sorted
-	begin bool     // at the start of a line
-	word  bool     // the previous character is a word character
-	eol   int8     // 0 unknown, 1 a match ends at the line end, 2 not
-	wide  int8     // 0 unknown, 1 some instruction may accept a non-ASCII rune, 2 none
-	class []int32  // transition per rune class (non-ASCII); nil until needed
+	eol   int8    // 0 unknown, 1 a match ends at the line end, 2 not
+	wide  int8    // 0 unknown, 1 some instruction may accept a non-ASCII rune, 2 none
+	class []int32 // transition per rune class (non-ASCII); nil until needed
 }
+
+// Flags of a line DFA state, in its key's first byte.
+const (
+	dBegin = 1 << iota // at the start of a line
+	dWord              // the previous character is a word character
+)
 
 type dfa struct {
 	prog       *syntax.Prog
 	trans      []int32 // 256 entries per state; row 0 unused
 	states     []dstate
-	ids        map[string]int32
+	keys       stateKeys // the states' keys, by index
 	start      int32
 	stay       []bool         // without SIMD, parallel to trans: the transition is a self-loop
 	skip       []byte         // with SIMD, skipBytes per state: the nibble tables of the bytes that keep it
@@ -87,28 +102,35 @@ type dfa struct {
 	startMatch bool           // the empty string matches at a line start: every line matches
 	startDead  bool           // nothing can ever match
 	flushes    int
+	held       int         // the states the cache held when it was last flushed
+	classBytes int         // bytes of the states' rows of rune class transitions
 	limit      int         // most states cached (maxStates; tests lower it)
+	byteLimit  int         // most bytes cached: dfaCacheBytes
 	failed     bool        // the cache thrashed: the caller must use the match automata instead
+	work       int         // instructions stepped since the last poll
 	scanned    int         // bytes scanned, for the thrashing check
 	lastFlush  int         // scanned at the last flush
-	poll       func() bool // asked every pollBytes whether to stop
+	poll       func() bool // asked every pollBytes bytes scanned and instructions stepped whether to stop
 
 	// scratch
 	stack []uint32
 	cur   sparseSet
 	next  sparseSet
 	list  []uint32
+	insts []uint32 // the instructions of a state, decoded by threads
 	key   []byte
 }
 
 func newDFA(prog *syntax.Prog) *dfa {
 	n := len(prog.Inst)
 	d := &dfa{
-		prog:   prog,
-		bounds: runeBounds(prog),
-		limit:  maxStates,
-		cur:    newSparseSet(n),
-		next:   newSparseSet(n),
+		prog:      prog,
+		bounds:    runeBounds(prog),
+		limit:     maxStates,
+		byteLimit: dfaCacheBytes,
+		keys:      newStateKeys(),
+		cur:       newSparseSet(n),
+		next:      newSparseSet(n),
 	}
 	for _, in := range prog.Inst {
 		if in.Op == syntax.InstEmptyWidth && syntax.EmptyOp(in.Arg)&(syntax.EmptyWordBoundary|syntax.EmptyNoWordBoundary) != 0 {
@@ -126,7 +148,8 @@ func (d *dfa) reset() {
 	d.grow()
 	d.lanes = [256][16]uint8{}
 	d.states = make([]dstate, 1, 16)
-	d.ids = make(map[string]int32)
+	d.keys.reset()
+	d.classBytes = 0
 	d.cur.clear()
 	d.closure(&d.cur, uint32(d.prog.Start), syntax.EmptyBeginLine|syntax.EmptyBeginText)
 	t := d.add(&d.cur, true, false)
@@ -204,43 +227,73 @@ func (d *dfa) add(set *sparseSet, begin, word bool) int32 {
 		return tDead
 	}
 	slices.Sort(d.list)
-	d.key = d.key[:0]
 	var fl byte
 	if begin {
-		fl |= 1
+		fl |= dBegin
 	}
 	if word {
-		fl |= 2
+		fl |= dWord
 	}
-	d.key = append(d.key, fl)
-	for _, pc := range d.list {
-		d.key = binary.LittleEndian.AppendUint32(d.key, pc)
+	d.key = appendKey(append(d.key[:0], fl), d.list)
+	i, h := d.keys.find(d.key)
+	if i != 0 {
+		return i << 8
 	}
-	if id, ok := d.ids[string(d.key)]; ok {
-		return id
+	if len(d.states) > 2 && (len(d.states) >= d.limit || d.need() > d.byteLimit) {
+		// Full (with more than the start state): flush, and make the
+		// state in the new cache; set is d.next, which reset leaves
+		// alone.
+		d.held = len(d.states)
+		d.flushes++
+		d.reset()
+		return d.add(set, begin, word)
 	}
-	id := int32(len(d.states)) << 8
-	d.states = append(d.states, dstate{insts: slices.Clone(d.list), begin: begin, word: word})
+	i = d.keys.add(d.key, h)
+	d.states = append(d.states, dstate{})
 	d.grow()
-	d.ids[string(d.key)] = id
-	return id
+	return i << 8
+}
+
+// threads returns the instructions of state s and its flags, decoded
+// into scratch that the next call reuses.
+func (d *dfa) threads(s int32) ([]uint32, byte) {
+	key := d.keys.key(s >> 8)
+	d.insts = keyInsts(d.insts[:0], key)
+	return d.insts, key[0]
+}
+
+// bytes returns what the cache holds: its states, and the blocks of their
+// keys and its tables with the room they keep for more.
+func (d *dfa) bytes() int {
+	return d.keys.held + 4*cap(d.trans) + cap(d.skip) + cap(d.stay) + stateBytes*len(d.states) + d.classBytes
+}
+
+// need returns what the cache would hold with a new state of key d.key:
+// the state itself, a new block for its key if none has room, and the
+// tables doubled if they are full.
+func (d *dfa) need() int {
+	n := d.bytes() + stateBytes + d.keys.grows(len(d.key))
+	if len(d.trans) == cap(d.trans) {
+		n += 4*cap(d.trans) + cap(d.skip) + cap(d.stay)
+	}
+	return n
 }
 
 // step computes the transition of state s on rune r (not '\n').
 func (d *dfa) step(s int32, r rune) int32 {
-	st := &d.states[s>>8]
+	insts, fl := d.threads(s)
 	isWord := r < utf8.RuneSelf && syntax.IsWordChar(r)
 	var flags syntax.EmptyOp
-	if st.begin {
+	if fl&dBegin != 0 {
 		flags |= syntax.EmptyBeginLine | syntax.EmptyBeginText
 	}
-	if st.word != isWord {
+	if (fl&dWord != 0) != isWord {
 		flags |= syntax.EmptyWordBoundary
 	} else {
 		flags |= syntax.EmptyNoWordBoundary
 	}
 	d.cur.clear()
-	for _, pc := range st.insts {
+	for _, pc := range insts {
 		d.closure(&d.cur, pc, flags)
 	}
 	d.next.clear()
@@ -264,10 +317,7 @@ func (d *dfa) step(s int32, r rune) int32 {
 		}
 	}
 	d.closure(&d.next, uint32(d.prog.Start), 0)
-	if len(d.states) >= d.limit {
-		d.flushes++
-		d.reset()
-	}
+	d.work += len(d.cur.dense) + len(d.next.dense)
 	return d.add(&d.next, false, isWord)
 }
 
@@ -275,17 +325,18 @@ func (d *dfa) step(s int32, r rune) int32 {
 func (d *dfa) eolMatch(s int32) bool {
 	st := &d.states[s>>8]
 	if st.eol == 0 {
+		insts, fl := d.threads(s)
 		flags := syntax.EmptyEndLine | syntax.EmptyEndText
-		if st.begin {
+		if fl&dBegin != 0 {
 			flags |= syntax.EmptyBeginLine | syntax.EmptyBeginText
 		}
-		if st.word {
+		if fl&dWord != 0 {
 			flags |= syntax.EmptyWordBoundary
 		} else {
 			flags |= syntax.EmptyNoWordBoundary
 		}
 		d.cur.clear()
-		for _, pc := range st.insts {
+		for _, pc := range insts {
 			d.closure(&d.cur, pc, flags)
 		}
 		st.eol = 2
@@ -305,8 +356,9 @@ func (d *dfa) acceptsWide(s int32) bool {
 	st := &d.states[s>>8]
 	if st.wide == 0 {
 		st.wide = 2
+		insts, _ := d.threads(s)
 		d.cur.clear()
-		for _, pc := range st.insts {
+		for _, pc := range insts {
 			d.closure(&d.cur, pc, ^syntax.EmptyOp(0)) // every assertion: a superset
 		}
 		for _, pc := range d.cur.dense {
@@ -343,12 +395,21 @@ func wideInst(in *syntax.Inst) bool {
 
 // grow adds the rows of a new state.
 func (d *dfa) grow() {
-	d.trans = append(d.trans, make([]int32, 256)...)
+	d.trans = append(grown(d.trans, 256, math.MaxInt), make([]int32, 256)...)
 	if hasSIMD {
-		d.skip = append(d.skip, make([]byte, skipBytes)...)
+		d.skip = append(grown(d.skip, skipBytes, math.MaxInt), make([]byte, skipBytes)...)
 	} else {
-		d.stay = append(d.stay, make([]bool, 256)...)
+		d.stay = append(grown(d.stay, 256, math.MaxInt), make([]bool, 256)...)
 	}
+}
+
+// grown returns s with room for n more elements: when it must grow, its
+// capacity doubles, but to no more than most (and at least len(s)+n).
+func grown[E any](s []E, n, most int) []E {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	return append(make([]E, 0, max(min(2*cap(s), most), len(s)+n)), s...)
 }
 
 // cache records t as the transition of state s on the bytes [lo, hi).
@@ -420,6 +481,7 @@ func (d *dfa) slow(s int32, data []byte, i, to int) (int32, int) {
 		st := &d.states[s>>8]
 		if st.class == nil {
 			st.class = make([]int32, len(d.bounds)+1)
+			d.classBytes += 4 * len(st.class)
 		}
 		st.class[c] = t
 	}
@@ -498,11 +560,20 @@ func (d *dfa) scan(data []byte, from, to int) int {
 				t, w = d.slow(s, data, i, to)
 				if d.flushes != f {
 					at := d.scanned + i - from
-					if at-d.lastFlush < thrash*d.limit {
+					if at-d.lastFlush < thrash*d.held {
+						// Given up for good: the cache goes too.
 						d.failed = true
+						d.trans, d.skip, d.stay, d.states, d.keys = nil, nil, nil, nil, stateKeys{}
 						return scanFailed
 					}
 					d.lastFlush = at
+				}
+				if d.work >= pollBytes {
+					d.work = 0
+					if d.poll != nil && d.poll() {
+						d.scanned += i - from
+						return stopped
+					}
 				}
 			}
 			switch t {

@@ -61,8 +61,18 @@
 // FileResult.LongLines. Time is linear in the text (except
 // for patterns whose leftmost-first matches must look far ahead, such as
 // a.*z|a, as with Go's regexp). The context is checked between buffers,
-// every 64 matching lines and every 64 KiB that an automaton scans, inside
-// a long line or a whole-file search too.
+// every 64 matching lines and every 64 KiB that an automaton scans or
+// 64 Ki threads that it steps, inside a long line or a whole-file search
+// too.
+//
+// The automata's caches are bounded by the bytes they hold (their states'
+// keys, about one byte per thread, and their tables): the line DFA at 1024
+// states and 2 MiB, each match automaton at 1 MiB, which a cache of large
+// states (a chain of 3000 character classes needs 4.5 MB) doubles while
+// the match automata of all the scanners of a Matcher have grown theirs by
+// 64 MiB at most in all. A pattern whose states need more is stepped with
+// flushes or uncached, at the cost of a Pike VM (time in proportion to the
+// text times the threads).
 //
 // # Lines, binary files and encodings
 //

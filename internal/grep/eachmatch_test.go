@@ -22,7 +22,8 @@ func allMatches(t testing.TB, o Options, hay []byte, cache int) (got, want [][2]
 	s := m.NewScanner()
 	if cache > 0 {
 		fwd, back := s.matchDFAs()
-		fwd.limit, back.limit = cache, cache
+		shrinkCache(fwd, cache)
+		shrinkCache(back, cache)
 	}
 	if !s.eachMatch(hay, true, func(a, b int) bool { got = append(got, [2]int{a, b}); return true }) {
 		t.Fatal("eachMatch stopped without a context")
@@ -43,6 +44,10 @@ func allMatches(t testing.TB, o Options, hay []byte, cache int) (got, want [][2]
 	}
 	return got, want
 }
+
+// shrinkCache sets the budget of d's cache to n bytes, which it may not
+// grow, to make it flush or go uncached.
+func shrinkCache(d *mdfa, n int) { d.limit, d.growth = n, nil }
 
 // goPattern is the pattern of o for regexp, with the option flags.
 func goPattern(o Options) string {
@@ -125,7 +130,8 @@ func TestEachMatchUncached(t *testing.T) {
 	}
 	s := m.NewScanner()
 	fwd, back := s.matchDFAs()
-	fwd.limit, back.limit = 64<<10, 64<<10
+	shrinkCache(fwd, 64<<10)
+	shrinkCache(back, 64<<10)
 	hay := make([]byte, 60_000)
 	for i, x := 0, uint32(1); i < len(hay); i++ {
 		x ^= x << 13

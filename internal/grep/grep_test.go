@@ -585,7 +585,17 @@ var cancelCases = []struct {
 	{"uncached automata", Options{Pattern: `(a|b)*a(a|b){12}c`, CountOnly: true}, abText(4096), func(s *Scanner) {
 		s.dfa.limit = 16
 		fwd, back := s.matchDFAs()
-		fwd.limit, back.limit = 4<<10, 4<<10
+		shrinkCache(fwd, 4<<10)
+		shrinkCache(back, 4<<10)
+	}},
+	// States of up to 9000 threads: building one costs as much as
+	// scanning thousands of bytes, and stepping one uncached too.
+	{"huge states", Options{Pattern: strings.Repeat("[ab]", 9000), CountOnly: true}, abText(4096), nil},
+	{"huge states uncached", Options{Pattern: strings.Repeat("[ab]", 9000), CountOnly: true}, abText(4096), func(s *Scanner) {
+		s.dfa.byteLimit = 1 << 10
+		fwd, back := s.matchDFAs()
+		shrinkCache(fwd, 64<<10)
+		shrinkCache(back, 64<<10)
 	}},
 }
 

@@ -1,9 +1,9 @@
 package grep
 
 import (
-	"encoding/binary"
 	"regexp/syntax"
 	"slices"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -31,8 +31,10 @@ import (
 // context of its position (text start, line start, word character
 // before) when the pattern asks about it. When the cache thrashes, the
 // automaton steps thread lists without caching them: a Pike VM without
-// captures, still linear. Every pollBytes bytes, poll is asked whether
-// to stop (the search's context ended).
+// captures, still linear. Every pollBytes bytes scanned, and every
+// pollBytes threads stepped on the slow path (a state of thousands of
+// threads costs as much as thousands of bytes), poll is asked whether to
+// stop (the search's context ended).
 
 // Context flags of a state's position.
 const (
@@ -57,56 +59,101 @@ const stopped = -3
 // pollBytes is how many bytes a search scans between two polls.
 const pollBytes = 64 << 10
 
-// matchCacheBytes bounds the memory of one automaton's cache of states.
-const matchCacheBytes = 1 << 20
+// The memory of an automaton's cache of states: a budget of
+// matchCacheBytes at first. A cache that fills it with large states, keys
+// of bigState bytes or more on average (a chain of 3000 character classes
+// passes through 3000 states of up to 3000 threads, 4.5 MB of keys, before
+// each match), doubles its budget, as long as the match automata of all
+// the scanners of its Matcher have together grown theirs by no more than
+// matchCacheGrowth. When the states need more, the cache is flushed, and
+// the automaton steps uncached when flushes come too often (see intern).
+// Small states that fill the budget are many (patterns such as
+// (a|b)*a(a|b){12} need exponentially many): more room would not hold
+// them either.
+const (
+	matchCacheBytes  = 1 << 20
+	matchCacheGrowth = 64 << 20
+	bigState         = 256
+)
+
+// cacheGrowth is the room left to grow the match automata's caches of
+// the scanners of one Matcher past matchCacheBytes. Room taken is not
+// given back: it bounds what the Matcher's scanners grow over its life
+// (a search).
+type cacheGrowth struct{ left atomic.Int64 }
+
+func newCacheGrowth() *cacheGrowth {
+	g := &cacheGrowth{}
+	g.left.Store(matchCacheGrowth)
+	return g
+}
+
+// take takes n bytes of the room and reports whether there were that many
+// (nil: none).
+func (g *cacheGrowth) take(n int) bool {
+	if g == nil {
+		return false
+	}
+	if g.left.Add(-int64(n)) < 0 {
+		g.left.Add(int64(n))
+		return false
+	}
+	return true
+}
 
 // thrashFlushes is the number of flushes in a row, each after fewer than
 // thrash bytes per state, that make the match automata step uncached.
 const thrashFlushes = 16
 
+// mstate is a cached state; its key (the context flags and the threads in
+// priority order: Rune*, Match and pending EmptyWidth instructions) is in
+// stateKeys, under the same index.
 type mstate struct {
-	insts []uint32 // threads in priority order: Rune*, Match and pending EmptyWidth instructions
-	fl    uint8    // context flags
-	end   int8     // 0 unknown, 1 a match ends at the end of the text, 2 not
-	wide  int8     // 0 unknown, 1 a thread may accept a rune outside ASCII, 2 none
-	class []int32  // transitions per rune class (non-ASCII); 0: unknown
+	end   int8    // 0 unknown, 1 a match ends at the end of the text, 2 not
+	wide  int8    // 0 unknown, 1 a thread may accept a rune outside ASCII, 2 none
+	class []int32 // transitions per rune class (non-ASCII); 0: unknown
 }
 
 type mdfa struct {
-	prog    *syntax.Prog
-	back    bool  // backward over the reversed pattern, anchored, longest
-	ctxMask uint8 // the context flags the pattern asks about
-	bounds  []rune
-	classes [256]uint8 // the byte classes: bytes of a class lead to the same state
-	high    uint8      // the class of the bytes outside ASCII
-	shift   uint       // a row holds 1<<shift transitions, one per class
-	unknown []int32    // a row of transitions not computed yet
-	trans   []int32    // the rows of the states; row 0 unused
-	states  []mstate
-	ids     map[string]int32
-	starts  [8]int32 // start states by context; 0: not built
-	used    int      // bytes held by the cache
-	limit   int      // most bytes the cache may hold (tests lower it)
-	raw     bool     // the cache thrashed: step thread lists uncached
-	scanned int      // bytes scanned by finished searches, for the thrashing check
-	now     int      // bytes scanned up to the current position (set before slow)
-	flushed int      // now at the last flush
-	flushes int
-	quick   int // flushes in a row that came too soon, toward thrashFlushes
-	poll    func() bool
+	prog       *syntax.Prog
+	back       bool  // backward over the reversed pattern, anchored, longest
+	ctxMask    uint8 // the context flags the pattern asks about
+	bounds     []rune
+	classes    [256]uint8   // the byte classes: bytes of a class lead to the same state
+	high       uint8        // the class of the bytes outside ASCII
+	shift      uint         // a row holds 1<<shift transitions, one per class
+	unknown    []int32      // a row of transitions not computed yet
+	trans      []int32      // the rows of the states; row 0 unused
+	states     []mstate     // by index; 0 unused
+	keys       stateKeys    // the states' keys, by index
+	starts     [8]int32     // start states by context; 0: not built
+	classBytes int          // bytes of the states' rows of rune class transitions
+	limit      int          // most bytes the cache may hold: matchCacheBytes, doubled as it grows (tests lower it)
+	growth     *cacheGrowth // the room to grow limit, shared with the Matcher's other automata; nil: none
+	raw        bool         // the cache thrashed: step thread lists uncached
+	work       int          // threads stepped since the last poll
+	scanned    int          // bytes scanned by finished searches, for the thrashing check
+	now        int          // bytes scanned up to the current position (set before slow)
+	flushed    int          // now at the last flush
+	flushes    int
+	quick      int // flushes in a row that came too soon, toward thrashFlushes
+	poll       func() bool
 
 	stack   []uint32
 	cur     sparseSet
 	next    sparseSet
 	list    []uint32
+	insts   []uint32 // the threads of a state, decoded by threads
 	rawList []uint32
 	key     []byte
 }
 
-func newMDFA(prog *syntax.Prog, back bool) *mdfa {
+// newMDFA returns the automaton of prog, forward or back; its cache grows
+// from growth (nil: it does not grow).
+func newMDFA(prog *syntax.Prog, back bool, growth *cacheGrowth) *mdfa {
 	n := len(prog.Inst)
-	d := &mdfa{prog: prog, back: back, bounds: runeBounds(prog), limit: matchCacheBytes,
-		cur: newSparseSet(n), next: newSparseSet(n), ids: map[string]int32{}}
+	d := &mdfa{prog: prog, back: back, bounds: runeBounds(prog), limit: matchCacheBytes, growth: growth,
+		cur: newSparseSet(n), next: newSparseSet(n), keys: newStateKeys()}
 	for _, in := range prog.Inst {
 		if in.Op != syntax.InstEmptyWidth {
 			continue
@@ -166,6 +213,20 @@ func byteClasses(classes *[256]uint8, bounds []rune, word bool) uint8 {
 	return c + 1
 }
 
+// threads returns the threads of state s and its context flags, decoded
+// into scratch that the next call reuses.
+func (d *mdfa) threads(s int32) ([]uint32, uint8) {
+	key := d.keys.key(s >> d.shift)
+	d.insts = keyInsts(d.insts[:0], key)
+	return d.insts, key[0]
+}
+
+// bytes returns what the cache holds: its states, and the blocks of their
+// keys and the table of their rows with the room they keep for more.
+func (d *mdfa) bytes() int {
+	return d.keys.held + 4*cap(d.trans) + stateBytes*len(d.states) + d.classBytes
+}
+
 // flush empties the cache.
 func (d *mdfa) flush() {
 	if len(d.trans) == 0 {
@@ -173,9 +234,9 @@ func (d *mdfa) flush() {
 	}
 	d.trans = d.trans[:len(d.unknown)]
 	d.states = append(d.states[:0], mstate{})
-	clear(d.ids)
+	d.keys.reset()
 	d.starts = [8]int32{}
-	d.used = 0
+	d.classBytes = 0
 	d.flushes++
 }
 
@@ -251,7 +312,18 @@ loop:
 			d.list = append(d.list, pc)
 		}
 	}
+	d.work += len(d.cur.dense) + len(d.next.dense)
 	return match
+}
+
+// tired reports whether poll says to stop, asking it once the slow path
+// has stepped pollBytes threads since it was last asked.
+func (d *mdfa) tired() bool {
+	if d.work < pollBytes {
+		return false
+	}
+	d.work = 0
+	return d.poll != nil && d.poll()
 }
 
 // nextCtx returns the context after the rune r from a position with
@@ -273,8 +345,7 @@ func (d *mdfa) nextCtx(fl uint8, r rune, match bool) uint8 {
 // transition computes the transition of state s on rune r, creating the
 // target state (which may flush the cache).
 func (d *mdfa) transition(s int32, r rune) int32 {
-	st := &d.states[s>>d.shift]
-	insts, fl := st.insts, st.fl
+	insts, fl := d.threads(s)
 	match := d.step(insts, fl, r)
 	nfl := d.nextCtx(fl, r, match)
 	var t int32
@@ -292,15 +363,15 @@ func (d *mdfa) transition(s int32, r rune) int32 {
 // intern returns the id of the state of threads list with context fl,
 // creating it, and flushing the cache first when it is full.
 func (d *mdfa) intern(list []uint32, fl uint8) int32 {
-	d.key = append(d.key[:0], fl)
-	for _, pc := range list {
-		d.key = binary.LittleEndian.AppendUint32(d.key, pc)
+	d.key = appendKey(append(d.key[:0], fl), list)
+	i, h := d.keys.find(d.key)
+	if i != 0 {
+		return i << d.shift
 	}
-	if id, ok := d.ids[string(d.key)]; ok {
-		return id
+	for d.need() > d.limit && d.keys.held >= bigState*len(d.states) && d.growth.take(d.limit) {
+		d.limit *= 2 // few but large states: keep them
 	}
-	size := 4*len(d.unknown) + 2*len(d.key) + 64
-	if d.used+size > d.limit && len(d.states) > 1 {
+	if d.need() > d.limit && len(d.states) > 1 {
 		// Thrashing: fewer than thrash bytes scanned per state between
 		// thrashFlushes flushes in a row (patterns such as
 		// (a|b)*a(a|b){12} need exponentially many states). Step
@@ -318,12 +389,22 @@ func (d *mdfa) intern(list []uint32, fl uint8) int32 {
 		d.flushed = d.now
 		d.flush()
 	}
-	d.used += size
-	id := int32(len(d.states)) << d.shift
-	d.states = append(d.states, mstate{insts: slices.Clone(list), fl: fl})
-	d.trans = append(d.trans, d.unknown...)
-	d.ids[string(d.key)] = id
-	return id
+	i = d.keys.add(d.key, h)
+	// The table grows by what the budget has left at most.
+	d.trans = append(grown(d.trans, len(d.unknown), cap(d.trans)+max(d.limit-d.bytes(), 0)/4), d.unknown...)
+	d.states = append(d.states, mstate{})
+	return i << d.shift
+}
+
+// need returns what the cache would hold with a new state of key d.key:
+// the state itself, a new block for its key if none has room, and its row
+// if the table is full (which then grows by what the budget has left).
+func (d *mdfa) need() int {
+	n := d.bytes() + stateBytes + d.keys.grows(len(d.key))
+	if len(d.trans)+len(d.unknown) > cap(d.trans) {
+		n += 4 * len(d.unknown)
+	}
+	return n
 }
 
 // start returns the state at a position with context fl, before any
@@ -354,7 +435,7 @@ func (d *mdfa) endMatch(s int32) bool {
 	st := &d.states[s>>d.shift]
 	if st.end == 0 {
 		st.end = 2
-		if d.step(st.insts, st.fl, -1) {
+		if insts, fl := d.threads(s); d.step(insts, fl, -1) {
 			st.end = 1
 		}
 	}
@@ -367,11 +448,12 @@ func (d *mdfa) acceptsWide(s int32) bool {
 	st := &d.states[s>>d.shift]
 	if st.wide == 0 {
 		st.wide = 2
+		insts, fl := d.threads(s)
 		d.cur.clear()
-		for _, pc := range st.insts {
+		for _, pc := range insts {
 			d.stack = closure(d.prog, d.stack, &d.cur, pc, ^syntax.EmptyOp(0))
 		}
-		if !d.back && st.fl&ctxMatched == 0 {
+		if !d.back && fl&ctxMatched == 0 {
 			d.stack = closure(d.prog, d.stack, &d.cur, uint32(d.prog.Start), ^syntax.EmptyOp(0))
 		}
 		for _, pc := range d.cur.dense {
@@ -408,7 +490,7 @@ func (d *mdfa) slow(s int32, b byte, r rune) int32 {
 		st := &d.states[s>>d.shift]
 		if st.class == nil {
 			st.class = make([]int32, len(d.bounds)+1)
-			d.used += 4 * len(st.class)
+			d.classBytes += 4 * len(st.class)
 		}
 		st.class[c] = t
 	}
@@ -473,7 +555,9 @@ func (d *mdfa) matchEnd(hay []byte, pos int) int {
 						r, _ = utf8.DecodeRune(hay[i:])
 					}
 					d.now = d.scanned + i - pos
-					t = d.slow(s, b, r)
+					if t = d.slow(s, b, r); d.tired() {
+						return stopped
+					}
 				}
 				if t&tbMatch != 0 {
 					last = i
@@ -521,15 +605,15 @@ func (d *mdfa) plain(hay []byte, i int, s int32) (int, int32) {
 
 // rawEnd goes on with matchEnd at hay[i] in state s without the cache.
 func (d *mdfa) rawEnd(hay []byte, i int, s int32, last int) int {
-	list := append(d.rawList[:0], d.states[s>>d.shift].insts...)
-	fl := d.states[s>>d.shift].fl
+	insts, fl := d.threads(s)
+	list := append(d.rawList[:0], insts...)
 	defer func() { d.rawList = list }()
 	for next := i + pollBytes; i < len(hay); {
-		if i >= next {
+		if i >= next || d.work >= pollBytes {
 			if d.poll != nil && d.poll() {
 				return stopped
 			}
-			next = i + pollBytes
+			next, d.work = i+pollBytes, 0
 		}
 		r, w := rune(hay[i]), 1
 		if r >= utf8.RuneSelf {
@@ -584,7 +668,9 @@ func (d *mdfa) matchStart(hay []byte, pos, e int) int {
 						r, _ = utf8.DecodeLastRune(hay[pos:i])
 					}
 					d.now = d.scanned + e - i
-					t = d.slow(s, b, r)
+					if t = d.slow(s, b, r); d.tired() {
+						return stopped
+					}
 				}
 				if t&tbMatch != 0 {
 					best = i
@@ -634,7 +720,8 @@ func (d *mdfa) startsAt(s int32, hay []byte, pos int) bool {
 	}
 	r, _ := utf8.DecodeLastRune(hay[:pos])
 	if d.raw {
-		return d.step(d.states[s>>d.shift].insts, d.states[s>>d.shift].fl, r)
+		insts, fl := d.threads(s)
+		return d.step(insts, fl, r)
 	}
 	return d.slow(s, hay[pos-1], r)&tbMatch != 0
 }
@@ -642,15 +729,15 @@ func (d *mdfa) startsAt(s int32, hay []byte, pos int) bool {
 // rawStart goes on with matchStart at hay[i-1] in state s without the
 // cache.
 func (d *mdfa) rawStart(hay []byte, pos, i int, s int32, best int) int {
-	list := append(d.rawList[:0], d.states[s>>d.shift].insts...)
-	fl := d.states[s>>d.shift].fl
+	insts, fl := d.threads(s)
+	list := append(d.rawList[:0], insts...)
 	defer func() { d.rawList = list }()
 	for next := i - pollBytes; i > pos; {
-		if i <= next {
+		if i <= next || d.work >= pollBytes {
 			if d.poll != nil && d.poll() {
 				return stopped
 			}
-			next = i - pollBytes
+			next, d.work = i-pollBytes, 0
 		}
 		r, w := rune(hay[i-1]), 1
 		if r >= utf8.RuneSelf {

@@ -89,7 +89,8 @@ type Matcher struct {
 	maxLen   int    // the most bytes a match takes; -1: no bound
 	lead     int    // the most bytes of a match before the part of a literal of lits that the finder finds; -1: no bound or no lits
 
-	ranges [][2]int // normalised LineRanges (sorted, last resolved)
+	ranges [][2]int     // normalised LineRanges (sorted, last resolved)
+	growth *cacheGrowth // the room its scanners' match automata share to grow their caches
 }
 
 // Compile checks and compiles the options. An invalid pattern gives an
@@ -129,7 +130,8 @@ func Compile(o Options) (*Matcher, error) {
 		return nil, &errs.Error{Code: errs.InvalidParam, Err: ErrNewline,
 			Message: "Invalid regex: the pattern spells a newline (\\n), but no line holds one: a match spans lines only in multiline mode. Turn multiline on, or take the \\n out"}
 	}
-	m := &Matcher{opts: o, prog: prog, rprog: rprog, ranges: normRanges(o.LineRanges), maxLen: maxMatchLen(tree)}
+	m := &Matcher{opts: o, prog: prog, rprog: rprog, ranges: normRanges(o.LineRanges), maxLen: maxMatchLen(tree),
+		growth: newCacheGrowth()}
 	// A search is line by line unless it is multiline (as ripgrep's -U)
 	// and a match can contain a newline (a literal one, a class such as
 	// \s or [^a], a DotAll '.') or the pattern anchors at the text's start

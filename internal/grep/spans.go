@@ -38,7 +38,7 @@ func reversed(re *syntax.Regexp) *syntax.Regexp {
 // matchdfa.go), building them on first use.
 func (s *Scanner) matchDFAs() (fwd, back *mdfa) {
 	if s.fwd == nil {
-		s.fwd, s.back = newMDFA(s.m.prog, false), newMDFA(s.m.rprog, true)
+		s.fwd, s.back = newMDFA(s.m.prog, false, s.m.growth), newMDFA(s.m.rprog, true, s.m.growth)
 		s.fwd.poll, s.back.poll = s.state.canceled, s.state.canceled
 	}
 	return s.fwd, s.back
