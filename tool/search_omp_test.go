@@ -15,7 +15,7 @@ func TestPiSearchOMP(t *testing.T) {
 			`"scopePath":"omp://","matchCount":5,"fileCount":2,"files":["omp://README.md","omp://docs/packages.md"]`},
 		{"a directory URL searches the documents below it", "search", `{"pattern": "^# (Scout$|Package )", "paths": ["omp://docs"]}`, scout.StatusSuccess,
 			[]string{"# omp://docs/packages.md\n"}, "omp://README.md", `"scopePath":"omp://docs","matchCount":4,"fileCount":1,`},
-		{"documents and workspace paths together", "search", `{"pattern": "^# ", "paths": ["README.md", "omp://"]}`, scout.StatusSuccess,
+		{"documents and workspace paths together", "search", `{"pattern": "^# (Workspace|Scout$|Package |Tool )", "paths": ["README.md", "omp://"]}`, scout.StatusSuccess,
 			[]string{"README.md", "# Workspace readme", "# omp://README.md\n", "1|# Scout"}, "", `"files":["README.md","omp://README.md","omp://docs/packages.md","omp://docs/tools.md"]`},
 		{"a line range on one document", "search", `{"pattern": "Scout", "paths": "omp://README.md:1-1"}`, scout.StatusSuccess,
 			[]string{"# omp://README.md\n", "1|# Scout"}, "Scout is a Go library", `"scopePath":"omp://README.md","matchCount":1,`},

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // benchPatterns are the patterns the engine is measured on: a literal, a
@@ -110,11 +111,7 @@ func BenchmarkDenseLongLine(b *testing.B) {
 // producer feeding one goroutine per worker, each with its own Scanner.
 // Compare with `rg` on the same tree.
 func BenchmarkGoroot(b *testing.B) {
-	root := filepath.Join(runtime.GOROOT(), "src")
-	if _, err := os.Stat(root); err != nil {
-		b.Skip("no GOROOT/src")
-	}
-	fsys := os.DirFS(root)
+	fsys := os.DirFS(testfs.GoSrc(b))
 	for _, bp := range benchPatterns {
 		b.Run(bp.name, func(b *testing.B) {
 			m, err := Compile(bp.o)
@@ -194,7 +191,7 @@ func BenchmarkGoText(b *testing.B) {
 // goText returns the Go files of $GOROOT/src concatenated (up to 32
 // MiB), or skips the benchmark.
 func goText(b *testing.B) []byte {
-	root := filepath.Join(runtime.GOROOT(), "src")
+	root := testfs.GoSrc(b)
 	var data []byte
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") && len(data) < 32<<20 {

@@ -6,11 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // rgCases pair a pattern with its ripgrep spelling where Go and Rust
@@ -71,7 +72,7 @@ func TestRipgrep(t *testing.T) {
 	if err != nil {
 		t.Skip("rg is not installed")
 	}
-	src := filepath.Join(runtime.GOROOT(), "src")
+	src := testfs.GoSrc(t)
 	var dirs []string
 	for _, d := range rgDirs {
 		if _, err := os.Stat(filepath.Join(src, d)); err == nil {
