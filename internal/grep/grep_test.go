@@ -136,6 +136,12 @@ func TestLiterals(t *testing.T) {
 		{`\pL+z`, false, "z", false, "a single rare byte is worth scanning for"},
 		{"foo\r", false, "foo\r", false, "a CR may be a line terminator: verify"},
 		{`foo\r`, false, "foo\r", false, "an escaped CR too"},
+		{"(?:ab|ba|aa){500}x", false, "abx|bax|aax", false, "the neighbours across a split run, though the run is too many"},
+		{"(?:foo|bar|baz)(?:qux|quux|corge){3}Zed", false, "quxZed|quuxZed|corgeZed", false, "the run of three before Zed, not the run of nine before it"},
+		{"[a-c]{20}@example", false, "a@example|b@example|c@example", false, "the last class and the literal after it"},
+		{"(?:ab|cd|ef)(?:gh|ij|kl)(?:mn|op)", false, "ghmn|ghop|ijmn|ijop|klmn|klop", false, "within a run of exact children too"},
+		{`(?:\w+x|@)[a-c]{9}`, false, "", false, "no usable set, no rare byte"},
+		{`[a-c]{9}\pL+@`, false, "@", false, "a rare byte beats a set of too many literals"},
 	}
 	for _, tt := range tests {
 		m, err := Compile(Options{Pattern: tt.pattern, IgnoreCase: tt.ic})
@@ -581,7 +587,8 @@ var cancelCases = []struct {
 	{"long line, dense matches counted", Options{Pattern: `\w+`, CountOnly: true}, "Some text without the needle ", nil},
 	{"long line, spans", Options{Pattern: `\w+\d|x`}, "a1 b2 cc3 ", nil},
 	{"whole file", Options{Pattern: `\s+\w`, Multiline: true}, "Some text\nwithout the\nneedle ", nil},
-	{"whole file, long match", Options{Pattern: `S.*Q`, DotAll: true}, "Some text\nwithout the\nneedle ", nil},
+	// Two letters that the text lacks: no prefilter (a single rare Q would be one) and no match.
+	{"whole file, long match", Options{Pattern: `S.*[QZ]`, DotAll: true}, "Some text\nwithout the\nneedle ", nil},
 	{"uncached automata", Options{Pattern: `(a|b)*a(a|b){12}c`, CountOnly: true}, abText(4096), func(s *Scanner) {
 		s.dfa.limit = 16
 		fwd, back := s.matchDFAs()

@@ -15,7 +15,9 @@ import (
 // set). The prefilter searches a buffer for the best required set of the
 // whole pattern and runs the automaton only on the lines that contain a
 // candidate. Case-insensitive literals are kept with a fold flag and
-// searched with an ASCII case-folding finder.
+// searched with an ASCII case-folding finder. Which required set is best
+// depends on its user: the prefilter can search only for a few literals
+// (byPrefilter), a trigram index wants long ones (byLength).
 
 // maxSet bounds the size of literal sets (products of small sets grow
 // fast; a larger set would not make a fast prefilter anyway).
@@ -43,8 +45,12 @@ type info struct {
 	pure  bool   // the node is made only of literals, small classes, concatenations and alternations
 }
 
-// analyze computes the info of re.
-func analyze(re *syntax.Regexp) info {
+// order reports whether the set s is a better required set than t; at
+// each node analyze keeps the best set by its order.
+type order func(s, t litSet) bool
+
+// analyze computes the info of re, choosing required sets by better.
+func analyze(re *syntax.Regexp, better order) info {
 	switch re.Op {
 	case syntax.OpEmptyMatch:
 		return info{exact: litSet{{}}, pure: true}
@@ -59,26 +65,26 @@ func analyze(re *syntax.Regexp) info {
 		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
 		return info{exact: litSet{{}}}
 	case syntax.OpCapture:
-		return analyze(re.Sub[0])
+		return analyze(re.Sub[0], better)
 	case syntax.OpQuest:
-		sub := analyze(re.Sub[0])
+		sub := analyze(re.Sub[0], better)
 		if sub.exact != nil && len(sub.exact) < maxSet {
 			return info{exact: append(litSet{{}}, sub.exact...), pure: sub.pure}
 		}
 		return info{}
 	case syntax.OpPlus:
-		sub := analyze(re.Sub[0])
-		return info{req: sub.best(), pre: sub.exact, suf: sub.exact}
+		sub := analyze(re.Sub[0], better)
+		return info{req: sub.best(better), pre: sub.exact, suf: sub.exact}
 	case syntax.OpRepeat:
 		if re.Min == 0 {
 			return info{}
 		}
-		sub := analyze(re.Sub[0])
-		return info{req: sub.best(), pre: sub.exact, suf: sub.exact}
+		sub := analyze(re.Sub[0], better)
+		return info{req: sub.best(better), pre: sub.exact, suf: sub.exact}
 	case syntax.OpConcat:
-		return concatInfo(re.Sub)
+		return concatInfo(flatConcat(nil, re.Sub), better)
 	case syntax.OpAlternate:
-		return alternateInfo(re.Sub)
+		return alternateInfo(re.Sub, better)
 	}
 	// OpAnyChar, OpAnyCharNotNL, OpStar, OpNoMatch and anything new.
 	return info{}
@@ -116,21 +122,34 @@ func classInfo(ranges []rune) info {
 // concatInfo combines the children of a concatenation: runs of children
 // with exact sets multiply into longer literals, extended by the known
 // start of the child that ends a run and started from the known end of
-// the child before; the best run or child requirement becomes the
-// requirement of the whole.
-func concatInfo(subs []*syntax.Regexp) info {
+// the child before; the best of the runs, the children's own sets and the
+// products of two neighbours (which a run may have split, or extended to
+// too many literals) becomes the requirement of the whole.
+func concatInfo(subs []*syntax.Regexp, better order) info {
 	out := info{pure: true}
 	run := litSet{{}}
 	exactAll := true
-	var best litSet
+	var best, last litSet // last: the known end of the child before; nil: unknown
 	consider := func(s litSet) {
-		if s.better(best) {
+		if better(s, best) {
 			best = s
 		}
 	}
 	for _, sub := range subs {
-		si := analyze(sub)
+		si := analyze(sub, better)
 		out.pure = out.pure && si.pure
+		first := si.exact
+		if first == nil {
+			first = si.pre
+		}
+		if last != nil && first != nil {
+			consider(product(last, first))
+		}
+		consider(si.exact)
+		last = si.exact
+		if last == nil {
+			last = si.suf
+		}
 		if si.exact != nil {
 			if p := product(run, si.exact); p != nil {
 				run = p
@@ -171,20 +190,38 @@ func concatInfo(subs []*syntax.Regexp) info {
 	return out
 }
 
+// flatConcat appends subs to dst with the children of a nested
+// concatenation, captured or not, in its place (Simplify nests a
+// repetition's copies): runs and neighbours then cross the nesting.
+func flatConcat(dst, subs []*syntax.Regexp) []*syntax.Regexp {
+	for _, sub := range subs {
+		inner := sub
+		for inner.Op == syntax.OpCapture {
+			inner = inner.Sub[0]
+		}
+		if inner.Op == syntax.OpConcat {
+			dst = flatConcat(dst, inner.Sub)
+		} else {
+			dst = append(dst, sub)
+		}
+	}
+	return dst
+}
+
 // alternateInfo unions the children's sets.
-func alternateInfo(subs []*syntax.Regexp) info {
+func alternateInfo(subs []*syntax.Regexp, better order) info {
 	out := info{pure: true}
 	var exact, req litSet
 	exactOK, reqOK := true, true
 	for _, sub := range subs {
-		si := analyze(sub)
+		si := analyze(sub, better)
 		out.pure = out.pure && si.pure
 		if si.exact == nil {
 			exactOK = false
 		} else {
 			exact = append(exact, si.exact...)
 		}
-		if b := si.best(); b == nil {
+		if b := si.best(better); b == nil {
 			reqOK = false
 		} else {
 			req = append(req, b...)
@@ -215,8 +252,8 @@ func product(a, b litSet) litSet {
 }
 
 // best returns the better of the exact and the required set.
-func (in info) best() litSet {
-	if in.exact.better(in.req) {
+func (in info) best(better order) litSet {
+	if better(in.exact, in.req) {
 		return in.exact
 	}
 	return in.req
@@ -260,14 +297,38 @@ func (s litSet) score() int {
 	return shortest
 }
 
-// better reports whether s is a better prefilter than t: a longer
-// shortest literal, then fewer literals.
-func (s litSet) better(t litSet) bool {
+// byLength prefers a longer shortest literal, then fewer literals: the
+// order for a trigram index, which can look up many literals but none
+// shorter than a trigram.
+func byLength(s, t litSet) bool {
 	a, b := s.score(), t.score()
 	if a != b {
 		return a > b
 	}
 	return a > 0 && len(s) < len(t)
+}
+
+// byPrefilter prefers the set the prefilter makes the more use of (see
+// use), then byLength: a set of too many literals is worth nothing to it,
+// however long they are.
+func byPrefilter(s, t litSet) bool {
+	if a, b := s.use(), t.use(); a != b {
+		return a > b
+	}
+	return byLength(s, t)
+}
+
+// use rates the set as a prefilter: 2 when it is worth searching for
+// (usable with literals of two bytes or more), 1 when it is a single rare
+// byte, 0 when the automaton alone does better.
+func (s litSet) use() int {
+	switch {
+	case s.usable(2):
+		return 2
+	case s.rareByte():
+		return 1
+	}
+	return 0
 }
 
 // usable reports whether the set is worth a prefilter: at most 8

@@ -138,7 +138,7 @@ func Compile(o Options) (*Matcher, error) {
 	// or end (\A, \z, (?-m)^ and $): those hold at the file's ends only.
 	m.spans = spansLines(o, tree)
 	m.whole = m.spans || o.Multiline && anchorsText(tree)
-	info := analyze(tree)
+	info := analyze(tree, byPrefilter)
 	if info.pure && info.exact.usable(1) && !info.exact.anyFold() && !info.exact.hasByte('\r') {
 		// The pattern is a literal or an alternation of literals: an
 		// occurrence is a match, no verification needed (unless it holds
@@ -149,7 +149,7 @@ func Compile(o Options) (*Matcher, error) {
 		if len(m.lits) == 1 {
 			m.plainLit = []byte(m.lits[0].s)
 		}
-	} else if b := info.best(); b.usable(2) || b.rareByte() {
+	} else if b := info.best(byPrefilter); b.use() > 0 {
 		m.lits = b
 	}
 	if !m.whole && m.lits.hasByte('\n') {

@@ -25,8 +25,8 @@ func RequiredLiterals(o Options) (Literals, error) {
 	if err != nil {
 		return Literals{}, err
 	}
-	in := analyze(tree.Simplify())
-	set := in.best()
+	in := analyze(tree.Simplify(), byLength)
+	set := in.best(byLength)
 	if len(set) == 0 || len(set) > maxSet {
 		return Literals{}, nil
 	}

@@ -24,6 +24,11 @@ func TestRequiredLiterals(t *testing.T) {
 		{`x*`, false, Literals{}},
 		{`(?:abc|de)f`, false, Literals{MinRunes: 3, Exact: true}},
 		{`a\x{FFFD}bcd`, false, Literals{}}, // U+FFFD also matches invalid bytes: no literal is trusted
+		// The index takes the longest set, however many literals (the
+		// prefilter takes quxZed|quuxZed|corgeZed, or a@example|...).
+		{`(?:foo|bar|baz)(?:qux|quux|corge){3}Zed`, false, Literals{MinRunes: 9}},
+		{`[a-c]{20}@example`, false, Literals{MinRunes: 10}},
+		{`(?:ab|ba|aa){500}x`, false, Literals{MinRunes: 5}},
 	} {
 		got, err := RequiredLiterals(Options{Pattern: tc.pattern, IgnoreCase: tc.ignoreCase})
 		if err != nil {
