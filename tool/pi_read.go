@@ -38,7 +38,7 @@ type piReadArgs struct {
 
 // piReadData is the details object of pi read.
 type piReadData struct {
-	Kind             string        `json:"kind"` // "file", or "url" for web reads
+	Kind             string        `json:"kind,omitempty"` // "url" for web reads; file reads omit it, as pi's do
 	IsDirectory      bool          `json:"isDirectory,omitempty"`
 	ResolvedPath     string        `json:"resolvedPath"`
 	SuffixResolution *piSuffix     `json:"suffixResolution,omitempty"`
@@ -156,7 +156,7 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 		return nil, err
 	}
 	text := format.ReadText(res, &format.ReadOptions{Style: c.Style})
-	d := &piReadData{Kind: "file", ResolvedPath: res.Path, Meta: readMeta(res), Result: res}
+	d := &piReadData{ResolvedPath: res.Path, Meta: readMeta(res), Result: res}
 	d.IsDirectory = res.Kind == scout.ReadKindDirectory || res.Kind == scout.ReadKindArchive
 	if u := res.URL; u != nil {
 		d.Kind, d.URL, d.FinalURL, d.ContentType, d.Method, d.Notes = "url", u.URL, u.FinalURL, u.ContentType, u.Method, u.Notes
@@ -187,7 +187,7 @@ func conversionNotice(err error) *scout.Envelope {
 	if !errors.As(err, &se) || !errors.As(err, new(*read.ConversionError)) {
 		return nil
 	}
-	d := &piReadData{Kind: "file", ResolvedPath: se.Path, Meta: &piMeta{Source: &piSource{Type: "path", Value: se.Path}},
+	d := &piReadData{ResolvedPath: se.Path, Meta: &piMeta{Source: &piSource{Type: "path", Value: se.Path}},
 		ContentUnavailable: &piUnavailable{Reason: "conversion-failed"}}
 	env := okEnvelope(false, d, "["+se.Message+"]")
 	env.Stats = scout.Stats{Files: 1}
