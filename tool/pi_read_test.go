@@ -29,13 +29,13 @@ func TestPiRead(t *testing.T) {
 		"a.zip":     {Data: testfs.Zip(testfs.Member{Name: "src/x.txt", Body: "x\n"})},
 	}
 	tests := []struct {
-		name     string
-		cfg      Config
-		args     string
-		status   scout.Status
-		text     string // prefix of the text
-		data     bool // a result with data, whose kind is left out (file reads omit it)
-		reason   string
+		name   string
+		cfg    Config
+		args   string
+		status scout.Status
+		text   string // prefix of the text
+		data   bool   // a result with data, whose kind is left out (file reads omit it)
+		reason string
 	}{
 		{"hashline", Config{}, `{"path":"a.txt"}`, scout.StatusSuccess, "¶a.txt#", true, "default style is hashline"},
 		{"plain", Config{Style: "plain"}, `{"path":"a.txt"}`, scout.StatusSuccess, "one\ntwo", true, "plain style has no prefixes"},
