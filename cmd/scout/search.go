@@ -121,7 +121,6 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 		MaxFiles:          -1,
 		MaxMatches:        -1,
 		MaxMatchesPerFile: *maxCount,
-		Tags:              s.cfg.Style == format.StyleHashline,
 		Unordered:         *sortBy == "none",
 	}
 	switch {
@@ -129,6 +128,11 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 		req.Mode = scout.SearchFiles
 	case *count:
 		req.Mode = scout.SearchCount
+	default:
+		// Tags are printed in headings of matching lines only: reading each
+		// file again for a tag that -l and -c never print took most of
+		// their time.
+		req.Tags = s.cfg.Style == format.StyleHashline
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

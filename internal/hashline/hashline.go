@@ -27,6 +27,24 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // normalize turns CRLF and lone CR into LF and strips spaces, tabs and CRs
 // before every line end and at the end of the text.
 func normalize(b []byte) []byte {
+	if bytes.IndexByte(b, '\r') >= 0 {
+		return normalizeCR(b)
+	}
+	// Without CRs, line by line: a copy of each line without its trailing
+	// blanks (a byte at a time took most of a search's time for tags).
+	out := make([]byte, 0, len(b))
+	for {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return append(out, trimSpaceTabCR(b)...)
+		}
+		out = append(append(out, trimSpaceTabCR(b[:i])...), '\n')
+		b = b[i+1:]
+	}
+}
+
+// normalizeCR is normalize for any text, CRs included.
+func normalizeCR(b []byte) []byte {
 	out := make([]byte, 0, len(b))
 	for i := 0; i < len(b); i++ {
 		c := b[i]

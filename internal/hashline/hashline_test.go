@@ -1,6 +1,7 @@
 package hashline
 
 import (
+	"bytes"
 	"testing"
 )
 
@@ -40,5 +41,28 @@ func TestTag(t *testing.T) {
 		if got := Tag([]byte(tt.in)); got != tt.want {
 			t.Errorf("Tag(%q) = %s, want %s (%s)", tt.in, got, tt.want, tt.why)
 		}
+	}
+}
+
+// FuzzNormalize: the line-by-line normalize of text without CRs agrees
+// with the general one, a byte at a time.
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{"", "a", "a \n\tb\t\n", " \n \n", "x\r\ny \r z", "\n\n  ", "a\t \t"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := normalize(b), normalizeCR(b); !bytes.Equal(got, want) {
+			t.Fatalf("normalize(%q) = %q, want %q", b, got, want)
+		}
+	})
+}
+
+// BenchmarkTag tags 1 MiB of Go-like lines, some with trailing blanks.
+func BenchmarkTag(b *testing.B) {
+	line := []byte("\tif err := f(x); err != nil {  \n\t\treturn err\n\t}\n")
+	data := bytes.Repeat(line, (1<<20)/len(line))
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		Tag(data)
 	}
 }
