@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
@@ -522,6 +523,38 @@ func TestSearchTagLimit(t *testing.T) {
 		}
 		if r.Files[0].Tag != "" || r.Files[1].Tag == "" {
 			t.Errorf("files over 4 MiB get no tag, smaller ones do: %q %q", r.Files[0].Tag, r.Files[1].Tag)
+		}
+	})
+}
+
+// TestStreamTags: a stream, ordered or not, gives each matching file the
+// tag a search gives it (its workers compute the tags), archive members
+// and files over 4 MiB none.
+func TestStreamTags(t *testing.T) {
+	big := bytes.Repeat([]byte("hit line\n"), (4<<20)/9+10)
+	tree := fstest.MapFS{"big.txt": {Data: big}, "a.go": {Data: []byte("x\nhit\n")}, "d/b.txt": {Data: []byte("hit  \r\n")},
+		"d/none.txt": {Data: []byte("miss\n")}, "z.zip": {Data: testfs.Zip(testfs.Files(map[string]string{"m.txt": "hit\n"})...)}}
+	forEachFS(t, tree, func(t *testing.T, s scout.Searcher) {
+		req := scout.SearchRequest{Pattern: "hit", Paths: []string{".", "z.zip"}, Tags: true, MaxFiles: -1}
+		want := map[string]string{}
+		r, err := s.Search(context.Background(), req)
+		require.NoError(t, err)
+		for _, f := range r.Files {
+			want[f.Path] = f.Tag
+		}
+		require.Len(t, want, 4)
+		require.NotEmpty(t, want["a.go"])
+		require.Empty(t, want["big.txt"])
+		require.Empty(t, want["z.zip:m.txt"])
+		for _, unordered := range []bool{false, true} {
+			req.Unordered = unordered
+			got := map[string]string{}
+			_, err := s.StreamFunc(context.Background(), req, func(f *scout.FileMatch) bool {
+				got[f.Path] = f.Tag
+				return true
+			})
+			require.NoError(t, err)
+			assert.Equal(t, want, got, "unordered %v", unordered)
 		}
 	})
 }

@@ -227,6 +227,7 @@ type memberSearch struct {
 	fsys    fs.FS
 	m       *grep.Matcher
 	maxSize int64 // the size cap of a member; negative means none
+	tags    bool  // a scan of the search computes the tags of matching FS files (perFile.tags)
 	wo      walk.Options
 	filter  Filter
 	lim     archive.Limits // the archive's caps
@@ -328,7 +329,7 @@ func (ms *memberSearch) search(ctx context.Context, sc *grep.Scanner, f *file, r
 	if ms.maxSize >= 0 {
 		f.r = &capReader{r: r, left: ms.maxSize}
 	}
-	o := searchOne(ctx, nil, sc, f, ms.maxSize)
+	o := searchOne(ctx, nil, sc, f, perFile{maxSize: ms.maxSize})
 	f.r = nil
 	return o
 }

@@ -24,6 +24,16 @@ type outcome struct {
 	skip string // a Skip reason; "" when res is set
 	err  error  // the cause when skip is SkipError
 	size int64  // the bytes of a searched file (res set)
+	tag  string // the hashline tag of a matching file, when perFile.tags
+}
+
+// perFile is how a scan's workers treat each file.
+type perFile struct {
+	maxSize int64 // the size cap; negative means none
+	// tags has the worker that found a file matching also compute its
+	// hashline tag (FS files only), so that a stream, which passes files
+	// on one at a time, does not read them again one after another.
+	tags bool
 }
 
 // scan searches the files that produce passes to its emit function, with
@@ -38,7 +48,7 @@ type outcome struct {
 // of fn, which bounds memory. When fn returns false, or ctx is done, emit
 // returns fs.SkipAll and the files in flight are dropped. scan returns
 // ctx's error if ctx ended it, else produce's error.
-func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emit func(file) error) error, m *grep.Matcher, maxSize int64, workers int, fn func(f file, o outcome) bool) error {
+func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emit func(file) error) error, m *grep.Matcher, pf perFile, workers int, fn func(f file, o outcome) bool) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -77,7 +87,7 @@ func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emi
 						b.outs[i] = outcome{skip: SkipError, err: ctx.Err()}
 						continue
 					}
-					o := searchOne(ctx, fsys, sc, &b.files[i], maxSize)
+					o := searchOne(ctx, fsys, sc, &b.files[i], pf)
 					if o.res != nil {
 						bytes, n = bytes+o.size, n+1
 					}
@@ -146,7 +156,8 @@ func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emi
 // searchOne searches one file. A panic in the engine is turned into a
 // failure of that file (counted and sampled) instead of ending the process
 // from a worker goroutine.
-func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSize int64) (o outcome) {
+func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf perFile) (o outcome) {
+	maxSize := pf.maxSize
 	defer func() {
 		if r := recover(); r != nil {
 			o = outcome{skip: SkipError, err: &errs.Error{Code: errs.Internal, Path: f.path,
@@ -207,7 +218,11 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 		// the file is binary (past its head, as ripgrep quits at it).
 		return outcome{skip: SkipBinary}
 	}
-	return outcome{res: res, size: size}
+	o = outcome{res: res, size: size}
+	if pf.tags && res.MatchLines > 0 && !f.mem && !f.noTag {
+		o.tag = fileTag(fsys, f.path)
+	}
+	return o
 }
 
 // scanAll walks the scope and searches each file on the walker goroutine
@@ -218,7 +233,7 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, maxSi
 // order-dependent information. workers > 0 sets the number of walker
 // goroutines.
 func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, workers int, unordered bool, skipped map[string]int, fn func(f file, o outcome) bool) error {
-	wo, f, m, maxSize := ms.wo, ms.filter, ms.m, ms.maxSize
+	wo, f, m, pf := ms.wo, ms.filter, ms.m, perFile{maxSize: ms.maxSize, tags: ms.tags}
 	if workers > 0 {
 		wo.Workers = workers
 	}
@@ -266,7 +281,7 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 		if stop.Load() {
 			return fs.SkipAll
 		}
-		o := searchOne(ctx, fsys, w.s, &fl, maxSize)
+		o := searchOne(ctx, fsys, w.s, &fl, pf)
 		if o.res != nil && o.res.MatchLines > 0 {
 			if unordered {
 				fl.entry, fl.walked, fl.text = walk.Entry{}, false, nil // not needed by fn

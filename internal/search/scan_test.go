@@ -68,13 +68,13 @@ func TestScanOrdered(t *testing.T) {
 		var want []string
 		sc := m.NewScanner()
 		for _, f := range files {
-			want = append(want, summary(f, searchOne(context.Background(), tree, sc, &f, maxSize)))
+			want = append(want, summary(f, searchOne(context.Background(), tree, sc, &f, perFile{maxSize: maxSize})))
 		}
 		for _, workers := range []int{1, 3, 16} {
 			for _, stop := range []int{-1, 0, 1, 40, 1500} {
 				name := fmt.Sprintf("%d files, %d workers, stop after %d", n, workers, stop)
 				var got []string
-				err := scan(context.Background(), tree, produce(files, nil), m, maxSize, workers, func(f file, o outcome) bool {
+				err := scan(context.Background(), tree, produce(files, nil), m, perFile{maxSize: maxSize}, workers, func(f file, o outcome) bool {
 					got = append(got, summary(f, o))
 					return len(got) != stop+1
 				})
@@ -105,7 +105,7 @@ func TestScanCanceled(t *testing.T) {
 	for _, workers := range []int{1, 4} {
 		ctx, cancel := context.WithCancel(context.Background())
 		calls := 0
-		err := scan(ctx, tree, endless, m, -1, workers, func(f file, o outcome) bool {
+		err := scan(ctx, tree, endless, m, perFile{maxSize: -1}, workers, func(f file, o outcome) bool {
 			if calls++; calls == 1000 {
 				cancel()
 			}
@@ -143,7 +143,7 @@ func TestScanDoesNotWaitForFullBatch(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	n := 0
-	err = scan(ctx, tree, lockstep, m, -1, 2, func(f file, o outcome) bool {
+	err = scan(ctx, tree, lockstep, m, perFile{maxSize: -1}, 2, func(f file, o outcome) bool {
 		n++
 		taken <- struct{}{}
 		return true
@@ -193,7 +193,7 @@ func TestScanProduceError(t *testing.T) {
 			}
 		}
 		return boom
-	}, m, -1, 3, func(f file, o outcome) bool {
+	}, m, perFile{maxSize: -1}, 3, func(f file, o outcome) bool {
 		n++
 		return true
 	})

@@ -205,8 +205,9 @@ func prepare(ctx context.Context, fsys fs.FS, root string, req *Request) (*prepa
 // to consume every file: the walk and the search then overlap and the
 // results are sorted at the end, which is faster but holds every matching
 // file's result until then. With req.Unordered the walk and the search
-// overlap too, and fn gets each file as it is searched.
-func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f file, o outcome) bool) error {
+// overlap too, and fn gets each file as it is searched. With tags set, the
+// workers compute the hashline tag of each matching file (outcome.tag).
+func (p *prepared) each(ctx context.Context, exhaustive, tags bool, fn func(f file, o outcome) bool) error {
 	if progress := p.req.Progress; progress != nil {
 		inner := fn
 		fn = func(f file, o outcome) bool {
@@ -221,9 +222,10 @@ func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f file, o 
 		if err != nil {
 			return err
 		}
-		return scan(ctx, p.fsys, produce(files, nil), p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
+		return scan(ctx, p.fsys, produce(files, nil), p.matcher, perFile{maxSize: p.req.MaxFileSize, tags: tags}, p.req.Workers, fn)
 	}
-	ms := &memberSearch{fsys: p.fsys, m: p.matcher, maxSize: p.req.MaxFileSize, wo: p.req.Walk, filter: p.filter, lim: p.req.Archive}
+	pf := perFile{maxSize: p.req.MaxFileSize, tags: tags}
+	ms := &memberSearch{fsys: p.fsys, m: p.matcher, maxSize: pf.maxSize, tags: tags, wo: p.req.Walk, filter: p.filter, lim: p.req.Archive}
 	if exhaustive || p.req.Unordered {
 		return scanAll(ctx, p.fsys, p.scope, ms, p.req.Workers, p.req.Unordered, p.skipped, fn)
 	}
@@ -234,7 +236,7 @@ func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f file, o 
 		produce := func(ctx context.Context, emit func(file) error) error {
 			return walkSorted(ctx, p.fsys, t[0], p.req.Walk, p.filter, walked, emit)
 		}
-		err := scan(ctx, p.fsys, produce, p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
+		err := scan(ctx, p.fsys, produce, p.matcher, pf, p.req.Workers, fn)
 		for r, n := range walked {
 			p.skipped[r] += n
 		}
@@ -244,7 +246,7 @@ func (p *prepared) each(ctx context.Context, exhaustive bool, fn func(f file, o 
 	if err != nil {
 		return err
 	}
-	return scan(ctx, p.fsys, produce(files, ms), p.matcher, p.req.MaxFileSize, p.req.Workers, fn)
+	return scan(ctx, p.fsys, produce(files, ms), p.matcher, pf, p.req.Workers, fn)
 }
 
 // Run searches and pages the result.
@@ -266,7 +268,7 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, e
 		overspent bool // the budget is spent: one more matching file ends the scan
 	)
 	exhaustive := skip == 0 && req.MaxFiles < 0 && req.Budget < 0
-	err = p.each(ctx, exhaustive, func(f file, o outcome) bool {
+	err = p.each(ctx, exhaustive, false, func(f file, o outcome) bool {
 		if o.res == nil {
 			out.skip(o)
 			return true
@@ -334,7 +336,7 @@ func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield fun
 		return nil, err
 	}
 	out := &Outcome{Scope: p.scope, Skipped: p.skipped}
-	err = p.each(ctx, false, func(f file, o outcome) bool {
+	err = p.each(ctx, false, req.Tags, func(f file, o outcome) bool {
 		if o.res == nil {
 			out.skip(o)
 			return true
@@ -346,11 +348,7 @@ func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield fun
 		out.TotalFiles++
 		out.TotalLines += o.res.MatchLines
 		out.TotalMatches += o.res.Matches
-		h := []Hit{{Path: f.path, Mem: f.mem, NoTag: f.noTag, FileResult: o.res}}
-		if req.Tags {
-			addTags(fsys, h)
-		}
-		return yield(h[0])
+		return yield(Hit{Path: f.path, Mem: f.mem, NoTag: f.noTag, Tag: o.tag, FileResult: o.res})
 	})
 	if err != nil {
 		return nil, errs.Stopped(ctx, "Search", err)
@@ -373,23 +371,23 @@ func addTags(fsys fs.FS, hits []Hit) {
 				if i >= len(hits) {
 					return
 				}
-				hits[i].Tag = tagOf(fsys, &hits[i])
+				if h := &hits[i]; !h.Mem && !h.NoTag {
+					h.Tag = fileTag(fsys, h.Path)
+				}
 			}
 		})
 	}
 	wg.Wait()
 }
 
-// tagOf returns the hashline tag of a hit's file, or "".
-func tagOf(fsys fs.FS, h *Hit) string {
-	if h.Mem || h.NoTag {
-		return ""
-	}
-	info, err := fs.Stat(fsys, h.Path)
+// fileTag returns the hashline tag of the file name of fsys, or "" when it
+// cannot be read or is over hashline.MaxTagBytes.
+func fileTag(fsys fs.FS, name string) string {
+	info, err := fs.Stat(fsys, name)
 	if err != nil || info.Size() > hashline.MaxTagBytes {
 		return ""
 	}
-	b, err := fs.ReadFile(fsys, h.Path)
+	b, err := fs.ReadFile(fsys, name)
 	if err != nil || len(b) > hashline.MaxTagBytes {
 		return ""
 	}
