@@ -30,17 +30,32 @@ func normalize(b []byte) []byte {
 	if bytes.IndexByte(b, '\r') >= 0 {
 		return normalizeCR(b)
 	}
-	// Without CRs, line by line: a copy of each line without its trailing
-	// blanks (a byte at a time took most of a search's time for tags).
-	out := make([]byte, 0, len(b))
-	for {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			return append(out, trimSpaceTabCR(b)...)
+	// Without CRs, line by line (a byte at a time took most of a search's
+	// time for tags), and without a copy until a line ends in blanks
+	// (most source files have none).
+	var out []byte
+	kept := 0 // b[kept:i] is to be kept as it is, not copied yet
+	for i := 0; ; {
+		end := len(b)
+		if j := bytes.IndexByte(b[i:], '\n'); j >= 0 {
+			end = i + j
 		}
-		out = append(append(out, trimSpaceTabCR(b[:i])...), '\n')
-		b = b[i+1:]
+		if t := trimSpaceTabCR(b[i:end]); len(t) < end-i {
+			if out == nil {
+				out = make([]byte, 0, len(b))
+			}
+			out = append(out, b[kept:i+len(t)]...)
+			kept = end
+		}
+		if end == len(b) {
+			break
+		}
+		i = end + 1
 	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[kept:]...)
 }
 
 // normalizeCR is normalize for any text, CRs included.

@@ -57,12 +57,19 @@ func FuzzNormalize(f *testing.F) {
 	})
 }
 
-// BenchmarkTag tags 1 MiB of Go-like lines, some with trailing blanks.
+// BenchmarkTag tags 1 MiB of Go-like lines, with and without trailing
+// blanks on some lines.
 func BenchmarkTag(b *testing.B) {
-	line := []byte("\tif err := f(x); err != nil {  \n\t\treturn err\n\t}\n")
-	data := bytes.Repeat(line, (1<<20)/len(line))
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		Tag(data)
+	for name, line := range map[string]string{
+		"blanks": "\tif err := f(x); err != nil {  \n\t\treturn err\n\t}\n",
+		"clean":  "\tif err := f(x); err != nil {\n\t\treturn err\n\t}\n",
+	} {
+		data := bytes.Repeat([]byte(line), (1<<20)/len(line))
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				Tag(data)
+			}
+		})
 	}
 }
