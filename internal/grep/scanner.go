@@ -84,13 +84,14 @@ func (s *Scanner) SearchFile(ctx context.Context, fsys fs.FS, name string, max i
 
 // SearchOpened is SearchFile for a file that open opens (through a
 // directory descriptor, say); name is its path for errors. It closes the
-// file. A search that went to the end of the file with all of it in
-// memory at once (a file read with a single read, or mapped), without an
-// error, calls whole, when not nil, with the result and the file's text:
+// file. A search without an error that holds the whole file in memory at
+// its end (a file read whole with one read, or a mapped file searched to
+// its end) calls whole, when not nil, with the result and the file's text:
 // its bytes, less a UTF-8 byte-order mark (FileResult.Encoding "utf-8").
 // text is valid only during the call (the buffer is reused, the mapping
-// closed). A file read in pieces, decoded from UTF-16 or UTF-32, binary,
-// or whose search stopped before its end gets no call.
+// closed). A file read in pieces, a mapped one whose search stopped before
+// its end, a text decoded from UTF-16 or UTF-32, or a binary file gets no
+// call.
 func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open func() (fsx.Regular, error), whole func(res *FileResult, text []byte)) (*FileResult, error) {
 	f, err := open()
 	if err != nil {
@@ -147,14 +148,14 @@ func (s *Scanner) finish(res *FileResult, err error, whole func(*FileResult, []b
 	}
 }
 
-// searchMapped searches the mapping mp of the file name, calls finish
-// before it unmaps it, and unmaps it. A
-// file that shrank meanwhile, whose mapping reads as zeros past its new
-// end and faults past that page, or whose storage failed, fails with an
-// error instead of a wrong result or the end of the process: the goroutine
-// panics on the fault (debug.SetPanicOnFault) and the panic is recovered
-// here; the Scanner's caches, which the panic may have left half updated,
-// are then rebuilt.
+// searchMapped searches the mapping mp of the file name, finishes the
+// result while the mapping is there, and unmaps it. A file that shrank
+// meanwhile, whose mapping reads as zeros past its new end and faults past
+// that page, or whose storage failed, fails with an error instead of a
+// wrong result or the end of the process: the goroutine panics on the
+// fault (debug.SetPanicOnFault) and the panic is recovered here; the
+// Scanner's caches, which the panic may have left half updated, are then
+// rebuilt.
 func (s *Scanner) searchMapped(ctx context.Context, name string, mp *fsx.Mapping, whole func(*FileResult, []byte)) (res *FileResult, err error) {
 	defer mp.Close()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
