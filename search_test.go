@@ -21,6 +21,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/internal/hashline"
 	"github.com/scoutkit/scout/internal/testfs"
 )
 
@@ -555,6 +556,69 @@ func TestStreamTags(t *testing.T) {
 			})
 			require.NoError(t, err)
 			assert.Equal(t, want, got, "unordered %v", unordered)
+		}
+	})
+}
+
+// TestStreamTagsWhole: a stream's worker tags a matching file from the text
+// the search held whole (a file read in one buffer, or mapped), else by
+// reading it again; either way the tag is the file's, the one a search
+// gives it: CRLF and trailing blanks, byte-order marks, files read in
+// pieces, searches that stop before the end, files of exactly 4 MiB (mapped
+// in a temp dir) and over (no tag).
+func TestStreamTagsWhole(t *testing.T) {
+	bom := "\xEF\xBB\xBF"
+	lines := func(line string, size int) []byte {
+		b := bytes.Repeat([]byte(line), size/len(line)+1)
+		return b[:size]
+	}
+	tree := fstest.MapFS{
+		"small.go":        {Data: []byte("x\nhit\n")},
+		"crlf.txt":        {Data: []byte("hit  \r\nb\t\r\n\r\n  \n")},
+		"bom.txt":         {Data: []byte(bom + "hit \nx\n")},
+		"bom2.txt":        {Data: []byte(bom + bom + "hit\n")},
+		"many.txt":        {Data: bytes.Repeat([]byte("hit\t\r\n"), 2000)},
+		"pieces.txt":      {Data: lines("a hit \r\nsome text\t\n", 2<<20)},
+		"pieces-end.txt":  {Data: append(lines("some text\t\r\n", 2<<20), "hit\n"...)},
+		"exact-4MiB.txt":  {Data: lines("a hit  \r\nother text\n", hashline.MaxTagBytes)},
+		"end-4MiB.txt":    {Data: append(lines("some text \r\n", hashline.MaxTagBytes-4), "hit\n"...)},
+		"over-4MiB.txt":   {Data: lines("a hit\n", hashline.MaxTagBytes+1)},
+		"bom-pieces.txt":  {Data: append([]byte(bom), lines("hit \n", 3<<20)...)},
+		"none.txt":        {Data: []byte("miss\n")},
+		"sub/nested.txt":  {Data: []byte("\thit\t\n\n\n")},
+		"sub/bom-4MiB.md": {Data: append([]byte(bom), lines("hit\r\n", hashline.MaxTagBytes-3)...)},
+		"sub/bom-over.md": {Data: append([]byte(bom), lines("hit\r\n", hashline.MaxTagBytes-2)...)},
+	}
+	reqs := []scout.SearchRequest{
+		{Pattern: "hit"},
+		{Pattern: "hit", MaxMatchesPerFile: 1},
+		{Pattern: `hit\s*`, Multiline: true}, // the whole file as one text
+	}
+	forEachFS(t, tree, func(t *testing.T, s scout.Searcher) {
+		for _, req := range reqs {
+			req.Tags, req.MaxFiles = true, -1
+			r, err := s.Search(context.Background(), req)
+			require.NoError(t, err)
+			want := map[string]string{}
+			for _, f := range r.Files {
+				want[f.Path] = f.Tag
+				if data := tree[f.Path].Data; len(data) <= hashline.MaxTagBytes {
+					require.Equal(t, hashline.Tag(data), f.Tag, f.Path)
+				} else {
+					require.Empty(t, f.Tag, f.Path)
+				}
+			}
+			require.Len(t, want, len(tree)-1, "%+v", req)
+			for _, unordered := range []bool{false, true} {
+				req.Unordered = unordered
+				got := map[string]string{}
+				_, err := s.StreamFunc(context.Background(), req, func(f *scout.FileMatch) bool {
+					got[f.Path] = f.Tag
+					return true
+				})
+				require.NoError(t, err)
+				assert.Equal(t, want, got, "%+v", req)
+			}
 		}
 	})
 }

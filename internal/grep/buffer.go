@@ -38,6 +38,7 @@ type stream struct {
 	n     int
 	from  int
 	first bool // the first buffer is yet to be examined (encoding, binary)
+	ended bool // the search went to the end of the stream, without an error
 }
 
 // search reads r (size bytes when size >= 0), or the mapping mp when not
@@ -78,6 +79,7 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, mp *fsx.Mapping, size
 			fs.process(st.buf, st.from, end)
 		}
 		if fs.err != nil || last {
+			st.ended = eof && fs.err == nil
 			return res, fs.err
 		}
 		if fs.stop && fs.afterLeft == 0 {
@@ -224,6 +226,30 @@ func (st *stream) cut(eof bool) (end int, last, split, more bool) {
 		res.LongLines++ // a match longer than the margin may be missed
 	}
 	return st.n, false, true, false
+}
+
+// text returns the whole text of the file when the search went to its end
+// with all of it at hand (the mapping, or a buffer never rolled forward)
+// and did not decode it: the file's bytes from the end of a UTF-8
+// byte-order mark on.
+func (st *stream) text() ([]byte, bool) {
+	start := 0
+	switch st.fs.res.Encoding {
+	case "":
+	case "utf-8":
+		start = 3
+	default:
+		return nil, false // decoded: the buffer holds other bytes
+	}
+	switch {
+	case !st.ended:
+		return nil, false
+	case st.mp != nil:
+		return st.mp.Data[start:], true
+	case st.fs.off != start:
+		return nil, false // read in pieces
+	}
+	return st.buf[:st.n], true
 }
 
 // stopEarly settles a search that stopped before the end of the stream:

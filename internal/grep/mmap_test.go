@@ -68,7 +68,7 @@ func TestMappedShrinks(t *testing.T) {
 				}
 				return f, err
 			}
-			res, err := s.SearchOpened(ctx, "big", -1, open)
+			res, err := s.SearchOpened(ctx, "big", -1, open, nil)
 			if res != nil || errs.CodeOf(err) != errs.Internal || !strings.Contains(err.Error(), "shrank") {
 				t.Fatalf("%q, cut to %d bytes: result %v, error %v; want no result and an error that says the file shrank", pattern, size, res, err)
 			}
@@ -183,3 +183,101 @@ func TestFirstOnlyChunks(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchOpenedWhole: SearchOpened gives the caller the text of a file
+// that it held whole at the end of the search (read in one buffer, or
+// mapped), less a UTF-8 byte-order mark, and nothing for a file read in
+// pieces, decoded, binary, or whose search stopped before its end; the
+// result is the same as without the call.
+func TestSearchOpenedWhole(t *testing.T) {
+	hits := strings.Repeat("a hit  \r\nno\n", 1000) // 12 KB
+	miss := strings.Repeat("nothing here\n", 1000)
+	bom := "\xEF\xBB\xBF"
+	small := func(s *Scanner) { s.chunk, s.maxLine = 1<<10, 4<<10 }
+	tests := []struct {
+		name   string
+		data   string
+		opts   Options
+		tune   func(s *Scanner) // buffer sizes
+		mapped bool
+		want   *string // the text given; nil: no call
+	}{
+		{name: "read whole", data: "a hit\nb\n", want: ptr("a hit\nb\n")},
+		{name: "no match", data: "miss\n", want: ptr("miss\n")},
+		{name: "empty", data: "", want: ptr("")},
+		{name: "CRLF and blanks", data: hits, want: &hits},
+		{name: "BOM", data: bom + "a hit\n", want: ptr("a hit\n")},
+		{name: "two BOMs", data: bom + bom + "a hit\n", want: ptr(bom + "a hit\n")},
+		{name: "UTF-16", data: "\xFF\xFEh\x00i\x00t\x00\n\x00"},
+		{name: "binary", data: "a hit\x00\n"},
+		{name: "stopped in the only buffer", data: hits, opts: Options{MaxMatchesPerFile: 1}, want: &hits},
+		{name: "first only, in the only buffer", data: hits, opts: Options{FirstOnly: true}, want: &hits},
+		{name: "in pieces", data: hits, tune: small},
+		{name: "in pieces, no match", data: miss, tune: small},
+		{name: "in pieces, BOM", data: bom + hits, tune: small},
+		{name: "in pieces, stopped", data: hits, opts: Options{MaxMatchesPerFile: 1}, tune: small},
+		{name: "mapped", data: hits, tune: small, mapped: true, want: &hits},
+		{name: "mapped, BOM", data: bom + hits, tune: small, mapped: true, want: &hits},
+		{name: "mapped, stopped", data: hits, opts: Options{MaxMatchesPerFile: 1}, tune: small, mapped: true},
+		{name: "mapped, UTF-16", data: "\xFF\xFE" + strings.Repeat("h\x00i\x00t\x00\n\x00", 1000), tune: small, mapped: true},
+		{name: "whole file", data: hits, opts: Options{Multiline: true, Pattern: `hit\s+no`}, tune: small, want: &hits},
+		{name: "whole file over the cap", data: hits, opts: Options{Multiline: true, Pattern: `hit\s+no`},
+			tune: func(s *Scanner) { small(s); s.maxWhole = 4 << 10 }},
+	}
+	ctx := context.Background()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.opts.Pattern == "" {
+				tt.opts.Pattern = "hit"
+			}
+			m, err := Compile(tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := newMappedFile(t, []byte(tt.data))
+			defer f.remove()
+			search := func(whole func(*FileResult, []byte)) *FileResult {
+				s := m.NewScanner()
+				s.mapMin = -1
+				if tt.tune != nil {
+					tt.tune(s)
+				}
+				if tt.mapped {
+					s.mapMin = 0
+				}
+				open := func() (fsx.Regular, error) { return fsx.OpenRegular(mapDir.fsys, f.name) }
+				res, err := s.SearchOpened(ctx, f.name, -1, open, whole)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			var got *string
+			calls := 0
+			var given *FileResult
+			res := search(func(res *FileResult, text []byte) {
+				calls++
+				given = res
+				got = ptr(string(text))
+			})
+			if calls > 1 || calls == 1 && given != res {
+				t.Errorf("%d calls, with result %p; want at most one, with the result returned (%p)", calls, given, res)
+			}
+			switch {
+			case tt.want == nil && got != nil:
+				t.Errorf("the text was given (%d bytes); want none", len(*got))
+			case tt.want != nil && got == nil:
+				t.Errorf("no text given; want %d bytes", len(*tt.want))
+			case tt.want != nil && *got != *tt.want:
+				t.Errorf("text %q; want %q", trunc(*got), trunc(*tt.want))
+			}
+			if d := diff(search(nil), res); d != "" {
+				t.Errorf("the result differs from one without the call:\n%s", d)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func trunc(s string) string { return s[:min(len(s), 40)] }

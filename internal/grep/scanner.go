@@ -79,13 +79,20 @@ func (m *Matcher) NewScanner() *Scanner {
 // (the caller records it and goes on), or ctx ended (the partial result is
 // returned with it).
 func (s *Scanner) SearchFile(ctx context.Context, fsys fs.FS, name string, max int64) (*FileResult, error) {
-	return s.SearchOpened(ctx, name, max, func() (fsx.Regular, error) { return fsx.OpenRegular(fsys, name) })
+	return s.SearchOpened(ctx, name, max, func() (fsx.Regular, error) { return fsx.OpenRegular(fsys, name) }, nil)
 }
 
 // SearchOpened is SearchFile for a file that open opens (through a
 // directory descriptor, say); name is its path for errors. It closes the
-// file.
-func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open func() (fsx.Regular, error)) (*FileResult, error) {
+// file. A search without an error that holds the whole file in memory at
+// its end (a file read whole with one read, or a mapped file searched to
+// its end) calls whole, when not nil, with the result and the file's text:
+// its bytes, less a UTF-8 byte-order mark (FileResult.Encoding "utf-8").
+// text is valid only during the call (the buffer is reused, the mapping
+// closed). A file read in pieces, a mapped one whose search stopped before
+// its end, a text decoded from UTF-16 or UTF-32, or a binary file gets no
+// call.
+func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open func() (fsx.Regular, error), whole func(res *FileResult, text []byte)) (*FileResult, error) {
 	f, err := open()
 	if err != nil {
 		return nil, &errs.Error{Code: errs.CodeOf(err), Path: name, Message: "cannot open " + name + ": " + err.Error(), Err: err}
@@ -96,11 +103,11 @@ func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open
 	}
 	var res *FileResult
 	if mp := s.mapFile(f); mp != nil {
-		res, err = s.searchMapped(ctx, name, mp)
+		res, err = s.searchMapped(ctx, name, mp, whole)
 	} else {
 		res, err = s.search(ctx, f, nil, f.Size())
+		s.finish(res, err, whole)
 	}
-	s.settle(res)
 	if err != nil {
 		if e, ok := err.(*errs.Error); ok && e.Path == "" {
 			e.Path = name
@@ -129,14 +136,27 @@ func (s *Scanner) mapFile(f fsx.Regular) *fsx.Mapping {
 	return mp
 }
 
-// searchMapped searches the mapping mp of the file name, and unmaps it. A
-// file that shrank meanwhile, whose mapping reads as zeros past its new
-// end and faults past that page, or whose storage failed, fails with an
-// error instead of a wrong result or the end of the process: the goroutine
-// panics on the fault (debug.SetPanicOnFault) and the panic is recovered
-// here; the Scanner's caches, which the panic may have left half updated,
-// are then rebuilt.
-func (s *Scanner) searchMapped(ctx context.Context, name string, mp *fsx.Mapping) (res *FileResult, err error) {
+// finish settles the result of a search of a file and gives whole the
+// file's text when the search held all of it (see SearchOpened).
+func (s *Scanner) finish(res *FileResult, err error, whole func(*FileResult, []byte)) {
+	s.settle(res)
+	if whole == nil || err != nil {
+		return
+	}
+	if text, ok := s.st.text(); ok {
+		whole(res, text)
+	}
+}
+
+// searchMapped searches the mapping mp of the file name, finishes the
+// result while the mapping is there, and unmaps it. A file that shrank
+// meanwhile, whose mapping reads as zeros past its new end and faults past
+// that page, or whose storage failed, fails with an error instead of a
+// wrong result or the end of the process: the goroutine panics on the
+// fault (debug.SetPanicOnFault) and the panic is recovered here; the
+// Scanner's caches, which the panic may have left half updated, are then
+// rebuilt.
+func (s *Scanner) searchMapped(ctx context.Context, name string, mp *fsx.Mapping, whole func(*FileResult, []byte)) (res *FileResult, err error) {
 	defer mp.Close()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	lo := uintptr(unsafe.Pointer(unsafe.SliceData(mp.Data)))
@@ -160,6 +180,7 @@ func (s *Scanner) searchMapped(ctx context.Context, name string, mp *fsx.Mapping
 	if mp.Shrunk() {
 		return shrank()
 	}
+	s.finish(res, err, whole)
 	return res, err
 }
 

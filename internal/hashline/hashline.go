@@ -17,7 +17,13 @@ const MaxTagBytes = 4 << 20
 
 // Tag returns the tag of a file's content.
 func Tag(content []byte) string {
-	h := Sum32(normalize(bytes.TrimPrefix(content, bom))) & 0xFFFF
+	return TextTag(bytes.TrimPrefix(content, bom))
+}
+
+// TextTag returns the tag of a file's text: its content less a leading
+// UTF-8 byte-order mark, which TextTag does not look for.
+func TextTag(text []byte) string {
+	h := Sum32(normalize(text)) & 0xFFFF
 	const hexdigits = "0123456789ABCDEF"
 	return string([]byte{hexdigits[h>>12&0xF], hexdigits[h>>8&0xF], hexdigits[h>>4&0xF], hexdigits[h&0xF]})
 }

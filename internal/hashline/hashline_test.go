@@ -2,6 +2,7 @@ package hashline
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -36,10 +37,16 @@ func TestTag(t *testing.T) {
 		{"line 1\rline 2\n", "D245", "lone CR is a line end"},
 		{"export const value = 1;\n", "52DB", "the tag pi gives this text"},
 		{"\xEF\xBB\xBFhello\n", "5BF9", "a UTF-8 BOM is not text: search and read agree"},
+		{"\xEF\xBB\xBF\xEF\xBB\xBFhello\n", "F497", "only the first BOM is not text"},
 	}
 	for _, tt := range tests {
 		if got := Tag([]byte(tt.in)); got != tt.want {
 			t.Errorf("Tag(%q) = %s, want %s (%s)", tt.in, got, tt.want, tt.why)
+		}
+		if text, ok := strings.CutPrefix(tt.in, "\xEF\xBB\xBF"); ok {
+			if got := TextTag([]byte(text)); got != tt.want {
+				t.Errorf("TextTag(%q) = %s, want %s, the tag of the content with its BOM", text, got, tt.want)
+			}
 		}
 	}
 }

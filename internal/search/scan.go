@@ -179,7 +179,19 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 	var (
 		res *grep.FileResult
 		err error
+		// tag is set from the text of a matching file that the search
+		// held whole (tagged), which fileTag would read again.
+		tag    string
+		tagged bool
+		whole  func(*grep.FileResult, []byte)
 	)
+	if pf.tags && !f.mem && !f.noTag {
+		whole = func(res *grep.FileResult, text []byte) {
+			if res.MatchLines > 0 {
+				tag, tagged = textTag(res, text), true
+			}
+		}
+	}
 	var size int64
 	open := func() (fsx.Regular, error) {
 		var r fsx.Regular
@@ -201,7 +213,7 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 		res, err = sc.SearchBytes(ctx, f.text)
 		size = int64(len(f.text))
 	default:
-		res, err = sc.SearchOpened(ctx, f.path, maxSize, open)
+		res, err = sc.SearchOpened(ctx, f.path, maxSize, open, whole)
 	}
 	switch {
 	case errors.Is(err, fsx.ErrTooLarge), errs.CodeOf(err) == errs.TooLarge:
@@ -220,7 +232,10 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 	}
 	o = outcome{res: res, size: size}
 	if pf.tags && res.MatchLines > 0 && !f.mem && !f.noTag {
-		o.tag = fileTag(fsys, f.path)
+		if !tagged {
+			tag = fileTag(fsys, f.path) // read in pieces, or not to its end
+		}
+		o.tag = tag
 	}
 	return o
 }
