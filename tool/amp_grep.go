@@ -645,7 +645,12 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 	text := strings.TrimSuffix(b.String(), "\n")
 	if d.shown == 0 {
 		text = "No matches found"
-		if d.total > 0 {
+		switch {
+		case d.total > 0 && d.LowerBound:
+			// Runs of lines are counted up to a budget of lines per file,
+			// which the offset can lie past.
+			text += fmt.Sprintf(" at offset %d: counting stopped at %d results (a lower bound) before reaching it; narrow path, glob or pattern to page further", g.Offset, d.total)
+		case d.total > 0:
 			text += fmt.Sprintf(" at offset %d (there are %d; use a smaller offset)", g.Offset, d.total)
 		}
 		for _, n := range append([]string{pitext.NotSearched(d.skipped, ampSkipOrder, nil)}, d.inPart...) {

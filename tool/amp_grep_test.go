@@ -49,6 +49,23 @@ func TestAmpGrepLowerBound(t *testing.T) {
 	}
 }
 
+// TestAmpGrepOffsetPastCount: with multiline, runs of two lines in one file
+// are counted up to the budget of lines, so an offset past the runs counted
+// finds nothing; the text says the total is a lower bound and how to go
+// on, not that there are that many.
+func TestAmpGrepOffsetPastCount(t *testing.T) {
+	var b strings.Builder
+	for i := range ampTotalBudget + 50 {
+		fmt.Fprintf(&b, "ab%d\ncd\n\n", i)
+	}
+	tree := fstest.MapFS{"f.txt": {Data: []byte(b.String())}}
+	env := Call(context.Background(), Config{FS: tree}, Amplifier, "grep", []byte(fmt.Sprintf(`{"pattern":"ab\\d+\\ncd","multiline":true,"output_mode":"content","offset":%d,"head_limit":5}`, ampTotalBudget+10)))
+	require.Equal(t, scout.StatusPartial, env.Status, env.Text)
+	require.Contains(t, env.Text, "No matches found at offset 100010: counting stopped at")
+	require.Contains(t, env.Text, "(a lower bound) before reaching it; narrow path, glob or pattern to page further")
+	require.NotContains(t, env.Text, "there are")
+}
+
 // TestAmpGrepSizeCap: the host's Config.MaxFileSize is the size cap;
 // larger files are skipped, counted and named in the text even when
 // something matched (one of them may hold a match).
