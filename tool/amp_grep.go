@@ -682,8 +682,12 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 	case d.Truncated:
 		text += fmt.Sprintf("\n\n[Showing %s %d-%d of %s (a reply holds at most %s of results). Use offset=%d for more, and head_limit to page in smaller steps]",
 			unit, g.Offset+1, g.Offset+d.shown, total, pitext.KB(ampMaxBytes), g.Offset+d.shown)
-	case g.Offset+d.shown < d.total || d.LowerBound:
+	case g.Offset+d.shown < d.total:
 		text += fmt.Sprintf("\n\n[Showing %s %d-%d of %s. Use offset=%d for more]", unit, g.Offset+1, g.Offset+d.shown, total, g.Offset+d.shown)
+	case d.LowerBound:
+		// The page ends where counting stopped (runs counted up to a
+		// budget of lines per file): a next offset would find nothing.
+		text += fmt.Sprintf("\n\n[Showing %s %d-%d of %s: counting stopped there; narrow path, glob or pattern to page further]", unit, g.Offset+1, g.Offset+d.shown, total)
 	}
 	if d.CutAt > 0 {
 		text += fmt.Sprintf("\n\n[Some lines cut to %d characters]", d.CutAt)

@@ -64,6 +64,18 @@ func TestAmpGrepOffsetPastCount(t *testing.T) {
 	require.Contains(t, env.Text, "No matches found at offset 100010: counting stopped at")
 	require.Contains(t, env.Text, "(a lower bound) before reaching it; narrow path, glob or pattern to page further")
 	require.NotContains(t, env.Text, "there are")
+	// A page that ends where counting stopped offers no next offset.
+	env = Call(context.Background(), Config{FS: tree}, Amplifier, "grep", []byte(fmt.Sprintf(`{"pattern":"ab\\d+\\ncd","multiline":true,"output_mode":"content","offset":%d,"head_limit":30}`, ampTotalBudget-10)))
+	require.Equal(t, scout.StatusPartial, env.Status, env.Text)
+	var d struct {
+		Total int `json:"total_matches"`
+		Count int `json:"matches_count"`
+	}
+	b2, _ := json.Marshal(env.Data)
+	require.NoError(t, json.Unmarshal(b2, &d))
+	require.Less(t, d.Count, 30, "the page ends at the count")
+	require.Contains(t, env.Text, fmt.Sprintf("[Showing results %d-%d of at least %d: counting stopped there; narrow path, glob or pattern to page further]", ampTotalBudget-9, ampTotalBudget-10+d.Count, d.Total))
+	require.NotContains(t, env.Text, "Use offset=")
 }
 
 // TestAmpGrepSizeCap: the host's Config.MaxFileSize is the size cap;
