@@ -547,16 +547,7 @@ func TestStreamTags(t *testing.T) {
 		require.NotEmpty(t, want["a.go"])
 		require.Empty(t, want["big.txt"])
 		require.Empty(t, want["z.zip:m.txt"])
-		for _, unordered := range []bool{false, true} {
-			req.Unordered = unordered
-			got := map[string]string{}
-			_, err := s.StreamFunc(context.Background(), req, func(f *scout.FileMatch) bool {
-				got[f.Path] = f.Tag
-				return true
-			})
-			require.NoError(t, err)
-			assert.Equal(t, want, got, "unordered %v", unordered)
-		}
+		checkStreamTags(t, s, req, want)
 	})
 }
 
@@ -609,18 +600,25 @@ func TestStreamTagsWhole(t *testing.T) {
 				}
 			}
 			require.Len(t, want, len(tree)-1, "%+v", req)
-			for _, unordered := range []bool{false, true} {
-				req.Unordered = unordered
-				got := map[string]string{}
-				_, err := s.StreamFunc(context.Background(), req, func(f *scout.FileMatch) bool {
-					got[f.Path] = f.Tag
-					return true
-				})
-				require.NoError(t, err)
-				assert.Equal(t, want, got, "%+v", req)
-			}
+			checkStreamTags(t, s, req, want)
 		}
 	})
+}
+
+// checkStreamTags streams req, ordered and unordered, and checks that the
+// tags of its files are want's (path to tag).
+func checkStreamTags(t *testing.T, s scout.Searcher, req scout.SearchRequest, want map[string]string) {
+	t.Helper()
+	for _, unordered := range []bool{false, true} {
+		req.Unordered = unordered
+		got := map[string]string{}
+		_, err := s.StreamFunc(context.Background(), req, func(f *scout.FileMatch) bool {
+			got[f.Path] = f.Tag
+			return true
+		})
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "%+v", req)
+	}
 }
 
 var _ fs.FS = fstest.MapFS{}

@@ -224,13 +224,12 @@ func produce(files []file, ms *memberSearch) func(ctx context.Context, emit func
 // searched (file.done); the memory this takes is that of one member's
 // search at a time, never that of the archive.
 type memberSearch struct {
-	fsys    fs.FS
-	m       *grep.Matcher
-	maxSize int64 // the size cap of a member; negative means none
-	tags    bool  // a scan of the search computes the tags of matching FS files (perFile.tags)
-	wo      walk.Options
-	filter  Filter
-	lim     archive.Limits // the archive's caps
+	fsys   fs.FS
+	m      *grep.Matcher
+	pf     perFile // the search's per-file settings: maxSize caps a member too
+	wo     walk.Options
+	filter Filter
+	lim    archive.Limits // the archive's caps
 }
 
 // expand walks the archive target t and passes each file member under
@@ -322,14 +321,14 @@ func (ms *memberSearch) search(ctx context.Context, sc *grep.Scanner, f *file, r
 		return outcome{skip: string(walk.ReasonHidden)}
 	case prunedMember(rel, ms.wo.PruneDirs):
 		return outcome{skip: string(walk.ReasonIgnored)}
-	case ms.maxSize >= 0 && e.Size > ms.maxSize:
+	case ms.pf.maxSize >= 0 && e.Size > ms.pf.maxSize:
 		return outcome{skip: SkipTooLarge}
 	}
 	f.r = r
-	if ms.maxSize >= 0 {
-		f.r = &capReader{r: r, left: ms.maxSize}
+	if ms.pf.maxSize >= 0 {
+		f.r = &capReader{r: r, left: ms.pf.maxSize}
 	}
-	o := searchOne(ctx, nil, sc, f, perFile{maxSize: ms.maxSize})
+	o := searchOne(ctx, nil, sc, f, perFile{maxSize: ms.pf.maxSize}) // a member has no tag
 	f.r = nil
 	return o
 }

@@ -185,7 +185,8 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 		tagged bool
 		whole  func(*grep.FileResult, []byte)
 	)
-	if pf.tags && !f.mem && !f.noTag {
+	wantTag := pf.tags && !f.mem && !f.noTag
+	if wantTag {
 		whole = func(res *grep.FileResult, text []byte) {
 			if res.MatchLines > 0 {
 				tag, tagged = textTag(res, text), true
@@ -231,7 +232,7 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 		return outcome{skip: SkipBinary}
 	}
 	o = outcome{res: res, size: size}
-	if pf.tags && res.MatchLines > 0 && !f.mem && !f.noTag {
+	if wantTag && res.MatchLines > 0 {
 		if !tagged {
 			tag = fileTag(fsys, f.path) // read in pieces, or not to its end
 		}
@@ -248,7 +249,7 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 // order-dependent information. workers > 0 sets the number of walker
 // goroutines.
 func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, workers int, unordered bool, skipped map[string]int, fn func(f file, o outcome) bool) error {
-	wo, f, m, pf := ms.wo, ms.filter, ms.m, perFile{maxSize: ms.maxSize, tags: ms.tags}
+	wo, f, m, pf := ms.wo, ms.filter, ms.m, ms.pf
 	if workers > 0 {
 		wo.Workers = workers
 	}

@@ -19,6 +19,7 @@ package search
 
 import (
 	"context"
+	"io"
 	"io/fs"
 	"runtime"
 	"sync"
@@ -217,15 +218,15 @@ func (p *prepared) each(ctx context.Context, exhaustive, tags bool, fn func(f fi
 			return inner(f, o)
 		}
 	}
+	pf := perFile{maxSize: p.req.MaxFileSize, tags: tags}
 	if p.req.Candidates != nil {
 		files, err := p.candidates(ctx)
 		if err != nil {
 			return err
 		}
-		return scan(ctx, p.fsys, produce(files, nil), p.matcher, perFile{maxSize: p.req.MaxFileSize, tags: tags}, p.req.Workers, fn)
+		return scan(ctx, p.fsys, produce(files, nil), p.matcher, pf, p.req.Workers, fn)
 	}
-	pf := perFile{maxSize: p.req.MaxFileSize, tags: tags}
-	ms := &memberSearch{fsys: p.fsys, m: p.matcher, maxSize: pf.maxSize, tags: tags, wo: p.req.Walk, filter: p.filter, lim: p.req.Archive}
+	ms := &memberSearch{fsys: p.fsys, m: p.matcher, pf: pf, wo: p.req.Walk, filter: p.filter, lim: p.req.Archive}
 	if exhaustive || p.req.Unordered {
 		return scanAll(ctx, p.fsys, p.scope, ms, p.req.Workers, p.req.Unordered, p.skipped, fn)
 	}
@@ -383,11 +384,15 @@ func addTags(fsys fs.FS, hits []Hit) {
 // fileTag returns the hashline tag of the file name of fsys, or "" when it
 // cannot be read or is over hashline.MaxTagBytes.
 func fileTag(fsys fs.FS, name string) string {
-	info, err := fs.Stat(fsys, name)
-	if err != nil || info.Size() > hashline.MaxTagBytes {
+	f, err := fsys.Open(name)
+	if err != nil {
 		return ""
 	}
-	b, err := fs.ReadFile(fsys, name)
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || info.Size() > hashline.MaxTagBytes {
+		return ""
+	}
+	b, err := io.ReadAll(io.LimitReader(f, hashline.MaxTagBytes+1))
 	if err != nil || len(b) > hashline.MaxTagBytes {
 		return ""
 	}
