@@ -13,6 +13,7 @@ import (
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/testfs"
+	"github.com/scoutkit/scout/internal/walk"
 )
 
 // benchRoot opens the tree the benchmarks search: $SCOUT_BENCH_ROOT when
@@ -31,6 +32,20 @@ func benchRoot(b *testing.B) (fs.FS, string) {
 	}
 	b.Cleanup(release)
 	return fsys, root
+}
+
+// BenchmarkSortedWalk times the sorted walk that feeds the ordered scan
+// (walkSorted over the bench tree, every file passed on in path order and
+// dropped): the one goroutine that bounds an ordered search on many cores.
+func BenchmarkSortedWalk(b *testing.B) {
+	fsys, _ := benchRoot(b)
+	for b.Loop() {
+		n := 0
+		err := walkSorted(context.Background(), fsys, Target{Path: "."}, walk.Options{}, Filter{}, map[string]int{}, func(file) error { n++; return nil })
+		if err != nil || n == 0 {
+			b.Fatal(err, n)
+		}
+	}
 }
 
 // BenchmarkGoroot searches the bench tree (benchRoot) as the comparison
