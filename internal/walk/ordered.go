@@ -52,11 +52,10 @@ const (
 // ordered is the shared state of the workers of an ordered walk; it uses
 // walker.mu and walker.cond.
 type ordered struct {
-	stack    []*node     // pending nodes, the next needed on top
-	ahead    int         // nodes claimed or listed, not yet released
-	waiting  int         // workers waiting in prefetch
-	finished bool        // the caller is done: workers return
-	retired  []fsx.DirFD // left directories' descriptors kept open (retire)
+	stack    []*node // pending nodes, the next needed on top
+	ahead    int     // nodes claimed or listed, not yet released
+	waiting  int     // workers waiting in prefetch
+	finished bool    // the caller is done: workers return
 }
 
 // orderedWalk walks from root in order; see the comment above.
@@ -73,7 +72,6 @@ func (w *walker) orderedWalk(root job) {
 	}
 	st := w.newStats()
 	w.visit(rootNode, st) // releases every node it listed or had listed
-	closeAll(o.retired)
 	w.mu.Lock()
 	o.finished = true
 	w.cond.Broadcast()
@@ -224,25 +222,8 @@ func (w *walker) drop(nd *node) {
 	w.mu.Lock()
 	fds := w.abandon(nd, nil)
 	w.mu.Unlock()
-	w.retire(fds)
+	closeAll(fds)
 }
-
-// retire closes the descriptors of directories the caller has left but
-// keeps the last keepOpen of them open: a consumer opens the files reported
-// from them soon after (an ordered search's workers), by name relative to
-// the directory rather than by a path from the root. The walk closes them
-// all when it ends. It runs on the caller's goroutine.
-func (w *walker) retire(fds []fsx.DirFD) {
-	o := &w.ord
-	o.retired = append(o.retired, fds...)
-	if n := len(o.retired) - keepOpen; n > 0 {
-		closeAll(o.retired[:n])
-		o.retired = append(o.retired[:0], o.retired[n:]...)
-	}
-}
-
-// keepOpen is how many left directories' descriptors retire keeps open.
-const keepOpen = 64
 
 // abandon marks nd and, recursively, its subdirectories as not to be
 // walked: listed ones free their place in the budget and their
