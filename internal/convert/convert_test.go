@@ -216,7 +216,7 @@ func TestMalformed(t *testing.T) {
 		}, "no Workbook stream"},
 		{"xls: an Excel 5/95 workbook", ".xls", func(t testing.TB) []byte {
 			return cfbOf(map[string][]byte{"Book": []byte("old")})
-		}, "Excel 5/95 (BIFF5) workbooks are not supported"},
+		}, "workbooks of Excel 5/95 (BIFF5) are not supported"},
 		{"xls: a workbook without worksheets", ".xls", func(t testing.TB) []byte {
 			return cfbOf(map[string][]byte{"Workbook": biff(0x0809, make([]byte, 16), 0x000A, []byte{})})
 		}, "no worksheets"},

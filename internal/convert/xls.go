@@ -62,7 +62,7 @@ func convertXLS(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 	wb := streams["Workbook"]
 	if wb == nil {
 		if streams["Book"] != nil {
-			return "", malformed("XLS", errors.New("Excel 5/95 (BIFF5) workbooks are not supported"))
+			return "", malformed("XLS", errors.New("workbooks of Excel 5/95 (BIFF5) are not supported"))
 		}
 		return "", malformed("XLS", errors.New("no Workbook stream"))
 	}

@@ -257,7 +257,7 @@ func BenchmarkCancel(b *testing.B) {
 			r := rand.New(rand.NewPCG(1, uint64(i)))
 			var lat []time.Duration
 			for b.Loop() {
-				if _, late := searchUntilCanceled(b, i, time.Duration(r.IntN(50_000))*time.Microsecond); late >= 0 {
+				if late, _ := searchUntilCanceled(b, i, time.Duration(r.IntN(50_000))*time.Microsecond); late >= 0 {
 					lat = append(lat, late)
 				} // else done before the cancel (a whole-file search stops at its cap)
 			}
@@ -282,7 +282,7 @@ func BenchmarkCancelMapped(b *testing.B) {
 			r := rand.New(rand.NewPCG(1, uint64(i)))
 			var lat []time.Duration
 			for b.Loop() {
-				err, late := searchUntilCanceledIn(b, i, time.Duration(r.IntN(50_000))*time.Microsecond, func(ctx context.Context, s *Scanner) error {
+				late, err := searchUntilCanceledIn(b, i, time.Duration(r.IntN(50_000))*time.Microsecond, func(ctx context.Context, s *Scanner) error {
 					_, err := f.search(ctx, s)
 					return err
 				})

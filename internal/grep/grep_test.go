@@ -619,10 +619,10 @@ func abText(n int) string {
 }
 
 // searchUntilCanceled runs case c on an endless reader and cancels it
-// after delay; it returns the error and how long the search took to return
-// after the cancel, or -1 when it ended before (a whole-file search that
-// reached its size cap).
-func searchUntilCanceled(tb testing.TB, i int, delay time.Duration) (error, time.Duration) {
+// after delay; it returns how long the search took to return after the
+// cancel, or -1 when it ended before (a whole-file search that reached its
+// size cap), and the search's error.
+func searchUntilCanceled(tb testing.TB, i int, delay time.Duration) (time.Duration, error) {
 	return searchUntilCanceledIn(tb, i, delay, func(ctx context.Context, s *Scanner) error {
 		_, err := s.SearchReader(ctx, &endless{block: []byte(strings.Repeat(cancelCases[i].block, 64))})
 		return err
@@ -631,7 +631,7 @@ func searchUntilCanceled(tb testing.TB, i int, delay time.Duration) (error, time
 
 // searchUntilCanceledIn is searchUntilCanceled with search running the
 // search.
-func searchUntilCanceledIn(tb testing.TB, i int, delay time.Duration, search func(context.Context, *Scanner) error) (error, time.Duration) {
+func searchUntilCanceledIn(tb testing.TB, i int, delay time.Duration, search func(context.Context, *Scanner) error) (time.Duration, error) {
 	c := cancelCases[i]
 	m, err := Compile(c.o)
 	if err != nil {
@@ -648,10 +648,10 @@ func searchUntilCanceledIn(tb testing.TB, i int, delay time.Duration, search fun
 	timer := time.AfterFunc(delay, func() { at = time.Now(); cancel(); close(fired) })
 	err = search(ctx, s)
 	if timer.Stop() {
-		return err, -1 // the search ended before the cancel
+		return -1, err // the search ended before the cancel
 	}
 	<-fired
-	return err, time.Since(at)
+	return time.Since(at), err
 }
 
 // TestCancelInside: a search canceled inside one long line or one
@@ -661,7 +661,7 @@ func TestCancelInside(t *testing.T) {
 	for i, c := range cancelCases {
 		// 5 ms in: a whole-file search must not reach its size cap first,
 		// on a machine many times faster than this one.
-		err, late := searchUntilCanceled(t, i, 5*time.Millisecond)
+		late, err := searchUntilCanceled(t, i, 5*time.Millisecond)
 		if errs.CodeOf(err) != errs.Canceled {
 			t.Errorf("%s: error %v, want CANCELED", c.name, err)
 		}
