@@ -30,6 +30,10 @@ const (
 // file when the request sets no MaxMatchesPerFile.
 const defaultMaxMatchesOneFile = 200
 
+// maxWorkers caps Searcher.Workers: far more files at once than any
+// machine's cores or disks serve (each worker holds buffers).
+const maxWorkers = 256
+
 // maxReadLimit is the most lines one read shows (Reader.DefaultLimit
 // above it, or negative, means it).
 const maxReadLimit = textio.MaxLimit

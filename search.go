@@ -20,9 +20,10 @@ type Searcher struct {
 	// does not set its own cap. 0 means DefaultMaxFileSize (10 MB);
 	// negative means no cap.
 	MaxFileSize int64
-	// Workers is the number of files searched at once. 0 means the number
-	// of CPUs Go uses for a search that may stop early (a page, a match
-	// budget), twice that for one that reads every file.
+	// Workers is the number of files searched at once, at most 256 (more
+	// count as 256). 0 means the number of CPUs Go uses for a
+	// search that may stop early (a page, a match budget), twice that for
+	// one that reads every file.
 	Workers int
 	// Resolvers resolve internal URLs given in SearchRequest.Paths, by
 	// scheme ("skill", "memory", ... without "://"): a resource with a
@@ -516,7 +517,7 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 		MaxFiles:    limit(req.MaxFiles, DefaultMaxFiles),
 		Budget:      limit(req.MaxMatches, DefaultMaxMatches),
 		Tags:        req.Tags,
-		Workers:     s.Workers,
+		Workers:     min(s.Workers, maxWorkers),
 		Registry:    reg,
 		Unordered:   req.Unordered,
 		Progress:    req.Progress,

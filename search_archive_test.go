@@ -237,3 +237,35 @@ func TestSearchUnreadableMember(t *testing.T) {
 		assert.Len(t, r.Files, 1)
 	})
 }
+
+// TestSearchArchiveLeavingEntriesCounted: each archive entry whose name
+// leaves the archive is counted once as unreadable, whether the search
+// pages, streams in path order or streams as found, and whatever else
+// the request names.
+func TestSearchArchiveLeavingEntriesCounted(t *testing.T) {
+	tree := fstest.MapFS{
+		"evil.tar": {Data: testfs.Tar(
+			testfs.Member{Name: "../a.txt", Body: "hit\n"},
+			testfs.Member{Name: "x/../../b.txt", Body: "hit\n"},
+			testfs.Member{Name: "ok.txt", Body: "hit\n"},
+		)},
+		"src/m.go": {Data: []byte("// hit\n")},
+	}
+	want := map[scout.SkipReason]int{scout.SkipUnreadable: 2}
+	forEachFS(t, tree, func(t *testing.T, s scout.Searcher) {
+		for _, paths := range [][]string{{"evil.tar"}, {"evil.tar", "src"}} {
+			for _, pattern := range []string{"hit", "absent"} {
+				req := scout.SearchRequest{Pattern: pattern, Paths: paths}
+				r, err := s.Search(context.Background(), req)
+				require.NoError(t, err)
+				assert.Equal(t, want, r.Skipped, "Search %v %q", paths, pattern)
+				for _, unordered := range []bool{false, true} {
+					req.Unordered = unordered
+					r, err := s.StreamFunc(context.Background(), req, func(*scout.FileMatch) bool { return true })
+					require.NoError(t, err)
+					assert.Equal(t, want, r.Skipped, "StreamFunc %v %q unordered=%v", paths, pattern, unordered)
+				}
+			}
+		}
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -679,4 +680,22 @@ func TestSearchGolden(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestSearchHugeWorkers: Workers past what a search can use is capped:
+// math.MaxInt made a channel of that size (a panic), and a million
+// started a million goroutines (2.8 GB).
+func TestSearchHugeWorkers(t *testing.T) {
+	tree := fstest.MapFS{"a.txt": {Data: []byte("hit\n")}, "d/b.txt": {Data: []byte("hit\n")}}
+	forEachFS(t, tree, func(t *testing.T, s scout.Searcher) {
+		s.Workers = math.MaxInt
+		for _, unordered := range []bool{true, false} {
+			r, err := s.StreamFunc(context.Background(), scout.SearchRequest{Pattern: "hit", Unordered: unordered}, func(*scout.FileMatch) bool { return true })
+			require.NoError(t, err)
+			assert.Equal(t, 2, r.TotalFiles, "unordered=%v", unordered)
+		}
+		r, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit"})
+		require.NoError(t, err)
+		assert.Equal(t, 2, r.TotalFiles)
+	})
 }

@@ -50,6 +50,12 @@ func TestFindText(t *testing.T) {
 			want:   "No files found matching pattern\na note\nSkipped missing paths: x/*.go\nLeft out 3 entries: 2 hidden (pass hidden: true), 1 ignored.",
 		},
 		{
+			name:   "unreadable",
+			reason: "entries found: what could not be read is still said (a directory not listed may hide matches), the other reasons not",
+			res:    scout.FindResult{Entries: entries("a"), Matched: 1, Skipped: map[scout.SkipReason]int{scout.SkipUnreadable: 2, scout.SkipHidden: 3}},
+			want:   "a\n\nLeft out 2 entries: 2 unreadable.",
+		},
+		{
 			name:   "limit",
 			reason: "a result cut at its limit suggests twice the limit, at most MaxLimit",
 			res:    scout.FindResult{Entries: entries("a", "b"), Matched: 5, Truncated: scout.TruncLimit},

@@ -120,6 +120,9 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 		if res.Truncated == scout.TruncLimit {
 			text += fmt.Sprintf("\n\n[Showing the %d newest of %d matches. Narrow the pattern or path for the rest.]", len(matches), res.Matched)
 		}
+		if lo := pitext.LeftOutUnreadable(res.Skipped); lo != "" {
+			text += "\n\n" + lo
+		}
 	}
 	env := okEnvelope(res.Truncated != "", data, text)
 	env.Stats.Matched = len(matches)

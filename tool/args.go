@@ -278,11 +278,14 @@ func (f *argField) value(raw json.RawMessage) (reflect.Value, error) {
 			}
 			return reflect.Value{}, typeErr(f.name, "a number", raw)
 		}
-		if f.kind == kindInteger && (n != math.Trunc(n) || math.Abs(n) > 1<<53) {
+		if f.kind == kindInteger && n != math.Trunc(n) {
 			return reflect.Value{}, errs.New(errs.InvalidParam, "Invalid argument '%s': must be an integer, got %s.", f.name, fmtNum(n))
 		}
 		if err := f.inBounds(n); err != nil {
 			return reflect.Value{}, err
+		}
+		if f.kind == kindInteger && math.Abs(n) > 1<<53 {
+			return reflect.Value{}, errs.New(errs.InvalidParam, "Invalid argument '%s': %s is out of range; pass an integer between -2^53 and 2^53.", f.name, errs.Echo(string(raw)))
 		}
 		if f.kind == kindInteger {
 			return reflect.ValueOf(int(n)), nil

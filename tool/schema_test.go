@@ -211,6 +211,8 @@ func TestDecode(t *testing.T) {
 		{`{` + base + `, "low": 0.25}`, nil, "Invalid argument 'low': must be 0.5 or more, got 0.25.", "a minimum only"},
 		{`{` + base + `, "high": 11}`, nil, "Invalid argument 'high': must be 10 or less, got 11.", "a maximum only"},
 		{`{` + base + `, "high": 1e400}`, nil, "Invalid argument 'high': 1e400 is out of range; pass a smaller number.", "a number beyond float64"},
+		{`{` + base + `, "count": 9223372036854775807}`, nil, "Invalid argument 'count': must be between 1 and 9, got 9.223372036854776e+18.", "a huge integer is out of the bounds, not a fraction"},
+		{`{` + base + `, "high": -9223372036854775807}`, nil, "Invalid argument 'high': -9223372036854775807 is out of range; pass an integer between -2^53 and 2^53.", "an integer beyond 2^53 within the bounds is out of range, not a fraction"},
 		{`{` + base + `, "flag": "yes"}`, nil, `Invalid argument 'flag': must be true or false, got a string "yes".`, "a wrong type is named"},
 		{`{` + base + `, "any": 3}`, nil, "must be a string or an array of strings, got a number 3.", "oneOrMany refuses a number"},
 		{`{` + base + `, "zz": 1, "aa": 2}`, nil, "Unknown argument 'aa', 'zz'; valid arguments: name, mode, kind, count, low, high, flag, list, any.", "unknown arguments, sorted, with the valid ones in order"},

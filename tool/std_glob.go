@@ -157,6 +157,9 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		case truncated:
 			text += fmt.Sprintf("[Truncated: showing the first %d of %d matches (limit=%d). Narrow the pattern or path for the rest.]\n", len(paths), res.Matched, limit)
 		}
+		if lo := pitext.LeftOutUnreadable(res.Skipped); lo != "" {
+			text += lo + "\n"
+		}
 		text += "\n" + strings.Join(paths, "\n")
 	}
 	env := okEnvelope(res.Truncated != "", data, text)

@@ -3,11 +3,13 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/scoutkit/scout"
 )
@@ -276,5 +278,31 @@ func TestPiSearchParenNote(t *testing.T) {
 	env, data := call(t, Config{Root: root}, Pi, "search", `{"paths": ".", "pattern": "foo\\("}`)
 	if _, ok := data["patternRewrite"]; ok || strings.Contains(env.Text, "Note:") {
 		t.Errorf("a valid pattern is not rewritten: %q %v", env.Text, data)
+	}
+}
+
+// lockedFS is a file system whose directory locked cannot be listed.
+type lockedFS struct{ fs.FS }
+
+func (l lockedFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == "locked" {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrPermission}
+	}
+	return fs.ReadDir(l.FS, name)
+}
+
+// TestListingSaysUnreadable: a directory the walk cannot list may hide
+// matches, so every glob tool says it left one out, with matches too.
+func TestListingSaysUnreadable(t *testing.T) {
+	cfg := Config{FS: lockedFS{fstest.MapFS{"a.go": {}, "locked/b.go": {}}}}
+	for _, c := range []struct{ toolset, name, args string }{
+		{Pi, "find", `{"paths": ["**/*"]}`},
+		{Amplifier, "glob", `{"pattern": "**/*"}`},
+		{Standardized, "Glob", `{"pattern": "**/*"}`},
+	} {
+		env := Call(context.Background(), cfg, c.toolset, c.name, []byte(c.args))
+		if env.Status == "error" || !strings.Contains(env.Text, "a.go") || !strings.Contains(env.Text, "Left out 1 entry: 1 unreadable.") {
+			t.Errorf("%s %s: %s %q; want a.go and the unreadable directory said", c.toolset, c.name, env.Status, env.Text)
+		}
 	}
 }

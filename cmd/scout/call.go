@@ -10,6 +10,7 @@ import (
 	"os/signal"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/mcpserver"
 	"github.com/scoutkit/scout/tool"
 )
 
@@ -49,8 +50,11 @@ func runCall(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 		raw = []byte(pos[1])
 		if pos[1] == "-" {
 			var err error
-			if raw, err = io.ReadAll(stdin); err != nil {
+			if raw, err = io.ReadAll(io.LimitReader(stdin, mcpserver.MaxMessage+1)); err != nil {
 				return f.usageError("reading stdin: %v", err)
+			}
+			if len(raw) > mcpserver.MaxMessage {
+				return f.usageError("the arguments on stdin are over %d MiB, as no message to scout mcp may be; tool arguments are far smaller", mcpserver.MaxMessage>>20)
 			}
 		}
 	}

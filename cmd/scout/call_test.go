@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scoutkit/scout/internal/mcpserver"
 	"github.com/scoutkit/scout/tool"
 )
 
@@ -32,6 +33,7 @@ func TestCallCommand(t *testing.T) {
 		{[]string{"--root", filepath.Join(root, "missing"), "find", "{}"}, "", 2, "", "no such file", "root that does not exist: usage error"},
 		{[]string{}, "", 2, "", "scout call: want TOOL", "no tool"},
 		{[]string{"--root", root, "find", "{}", "extra"}, "", 2, "", "scout call: want TOOL and at most one JSON argument", "too many arguments"},
+		{[]string{"--root", root, "read", "-"}, `{"path": "` + strings.Repeat("a", mcpserver.MaxMessage) + `"}`, 2, "", "scout call: the arguments on stdin are over 16 MiB", "arguments over mcp's message cap: refused before decoding (300 MB took 1.2 GB and 22 s)"},
 	}
 	for _, tt := range tests {
 		var out, errb bytes.Buffer

@@ -116,6 +116,9 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"search", "--nope"}, 2, "flag provided but not defined: -nope", "unknown flag"},
 		{[]string{"search"}, 2, "missing PATTERN", "no pattern"},
 		{[]string{"search", "x", "--root", root, "-A", "-2"}, 2, "-A must be 0 or more", "bad value"},
+		{[]string{"search", "x", "--root", root, "-A", "-1"}, 2, "-A must be 0 or more, got -1", "-1 is no default"},
+		{[]string{"search", "x", "--root", root, "-C-1"}, 2, "-C must be 0 or more, got -1", "-1 is no default"},
+		{[]string{"search", "x", "--root", root, "-m", "-1"}, 2, "-m must be 1 or more, got -1", "-1 is no default"},
 		{[]string{"search", "x", "--sort", "size"}, 2, "--sort must be none or path", "bad sort"},
 		{[]string{"search", "(", "--root", root}, 1, "Invalid regex", "bad pattern"},
 		{[]string{"read", "--root", root}, 2, "want one PATH", "no path"},
@@ -123,6 +126,7 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"read", "--read-limit", "0", "a.txt"}, 2, "invalid value \"0\" for flag -read-limit", "bad read limit"},
 		{[]string{"find", "--root", root}, 2, "missing GLOB", "no glob"},
 		{[]string{"find", "--limit", "500", "*"}, 2, "--limit must be 1 to 200, got 500", "limit over the tool's maximum"},
+		{[]string{"find", "--root", root, "--timeout", "NaN", "*"}, 2, "--timeout must be 0.5 to 60 seconds, got NaN", "NaN is no number of seconds"},
 		{[]string{"find", "--timeout", "0.1", "*"}, 2, "--timeout must be 0.5 to 60 seconds", "timeout under the minimum"},
 		{[]string{"find", "--root", root, "nope/*.go"}, 1, "not found", "missing base"},
 		{[]string{"call", "--style", "fancy", "find"}, 2, "--style must be hashline, numbered, plain", "bad style"},
@@ -176,6 +180,13 @@ func TestAttachedValues(t *testing.T) {
 	// A pattern after -- is never a flag.
 	if code, out, _ := runCLI("search", "--root", root, "-l", "--", "-C0"); code != 0 || !strings.HasPrefix(out, "No matches found") {
 		t.Errorf("-- -C0: exit %d, %q; want a search for -C0", code, out)
+	}
+	// Nor is any argument after it: a path starting with '-' included.
+	for _, args := range [][]string{{"--", "-one", "-a.txt"}, {"-l", "--", "-one", "-a.txt"}, {"--sort", "path", "--", "-one", "-a.txt", "-i"}} {
+		code, out, errb := runCLI(append([]string{"search", "--root", root}, args...)...)
+		if code != 1 || !strings.Contains(errb, "-a.txt") || !strings.Contains(errb, "not found") {
+			t.Errorf("%v: exit %d, %q %q; want a search for -one in the missing file -a.txt", args, code, out, errb)
+		}
 	}
 }
 

@@ -54,7 +54,7 @@ func runFind(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 		return f.usageError("a GLOB is empty: name what to find, e.g. '**/*.go'")
 	case *limit < 1 || *limit > findMaxLimit:
 		return f.usageError("--limit must be 1 to %d, got %d", findMaxLimit, *limit)
-	case *timeout < findMinTimeout || *timeout > findMaxTimeout:
+	case !(*timeout >= findMinTimeout && *timeout <= findMaxTimeout): // NaN too
 		return f.usageError("--timeout must be %g to %g seconds, got %g", findMinTimeout, float64(findMaxTimeout), *timeout)
 	}
 	if err := s.check(); err != nil {

@@ -40,7 +40,9 @@ func newFlags(c *command, stdout, stderr io.Writer) *flags {
 // positional arguments, or ok false with the exit status: 0 after -h
 // printed the help, 2 after a usage error.
 func (f *flags) parse(args []string) (pos []string, code int, ok bool) {
-	args = f.expandShort(args)
+	end := f.terminator(args)
+	rest := args[min(end+1, len(args)):]
+	args = f.expandShort(args[:end])
 	for {
 		err := f.Parse(args)
 		if errors.Is(err, flag.ErrHelp) {
@@ -52,25 +54,38 @@ func (f *flags) parse(args []string) (pos []string, code int, ok bool) {
 		}
 		args = f.Args()
 		if len(args) == 0 {
-			return pos, 0, true
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), 0, true
+			return append(pos, rest...), 0, true
 		}
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
 }
 
+// terminator returns the index in args of the "--" that ends the flags,
+// or len(args) when none does; a "--" that is a flag's value (-g --) ends
+// nothing.
+func (f *flags) terminator(args []string) int {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return i
+		}
+		if len(a) < 2 || a[0] != '-' || strings.Contains(a, "=") {
+			continue
+		}
+		if fl := f.Lookup(strings.TrimPrefix(a[1:], "-")); fl != nil && !isBool(fl) {
+			i++ // its value
+		}
+	}
+	return len(args)
+}
+
 // expandShort rewrites "-C0" as "-C", "0" when -C takes a value, and
-// "-il" as "-i", "-l" when every letter is a bool flag; other arguments,
-// and everything after "--", are left as they are.
+// "-il" as "-i", "-l" when every letter is a bool flag; other arguments
+// are left as they are.
 func (f *flags) expandShort(args []string) []string {
 	var out []string
-	for i, a := range args {
-		if a == "--" {
-			return append(out, args[i:]...)
-		}
+	for _, a := range args {
 		if len(a) < 3 || a[0] != '-' || a[1] == '-' || strings.Contains(a, "=") || f.Lookup(a[1:]) != nil {
 			out = append(out, a)
 			continue

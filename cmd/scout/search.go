@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"flag"
 	"io"
 	"io/fs"
 	"os"
@@ -91,15 +92,17 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	if *sortBy != "none" && *sortBy != "path" {
 		return f.usageError("--sort must be none or path, got %q", *sortBy)
 	}
+	set := map[string]bool{} // -1 means unset: a value given is checked
+	f.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	for _, n := range []struct {
 		name string
 		v    int
-	}{{"-A", *after}, {"-B", *before}, {"-C", *both}} {
-		if n.v < -1 {
-			return f.usageError("%s must be 0 or more, got %d", n.name, n.v)
+	}{{"A", *after}, {"B", *before}, {"C", *both}} {
+		if n.v < 0 && set[n.name] {
+			return f.usageError("-%s must be 0 or more, got %d", n.name, n.v)
 		}
 	}
-	if *maxCount == 0 || *maxCount < -1 {
+	if *maxCount < 1 && set["m"] {
 		return f.usageError("-m must be 1 or more, got %d", *maxCount)
 	}
 	if *both >= 0 {

@@ -37,6 +37,10 @@ func TestCompileErrors(t *testing.T) {
 		{"bad class", "[z-a]", "invalid character class range: `z-a` at position 1", false, "range out of order"},
 		{"unclosed class", "x[ab", "missing closing ]: `[ab` at position 1", false, "suffix of the pattern"},
 		{"repeat too big", "a{1001}", "invalid repeat count", false, "Go caps repetitions at 1000"},
+		{"look-ahead", "foo(?=bar)", "`(?=` at position 3; look-around is not supported (RE2 syntax)", false, "ripgrep says so too"},
+		{"negative look-behind", "(?<!foo)bar", "look-around is not supported (RE2 syntax)", false, "Go reads (?< as a named group: \"invalid named capture\" alone misleads"},
+		{"look-behind", "a(?<=b)", "look-around is not supported (RE2 syntax)", false, "the same after other text"},
+		{"backreference", `(a)\1`, "invalid escape sequence: `\\1` at position 3; backreferences are not supported (RE2 syntax)", false, "an escaped digit is a backreference elsewhere"},
 		{"pattern too long", strings.Repeat("a|", MaxPatternBytes/2) + "b", "the pattern is 65537 bytes, over the cap of 65536 bytes", false, "compiling it would take memory and time"},
 	}
 	for _, tt := range tests {

@@ -210,6 +210,13 @@ func regexError(pattern string, err error) error {
 	if pos >= 0 {
 		msg += fmt.Sprintf(" at position %d", utf8.RuneCountInString(pattern[:pos]))
 	}
+	switch {
+	case strings.HasPrefix(se.Expr, "(?=") || strings.HasPrefix(se.Expr, "(?!") ||
+		strings.HasPrefix(se.Expr, "(?<=") || strings.HasPrefix(se.Expr, "(?<!"):
+		msg += "; look-around is not supported (RE2 syntax): match the text around it too, or leave it out"
+	case se.Code == syntax.ErrInvalidEscape && len(se.Expr) == 2 && se.Expr[1] >= '1' && se.Expr[1] <= '9':
+		msg += "; backreferences are not supported (RE2 syntax): spell the repeated text out"
+	}
 	return errs.Wrap(errs.InvalidParam, err, "Invalid regex: %s", msg)
 }
 

@@ -45,8 +45,8 @@ const (
 	codeInvalidParams  = -32602
 )
 
-// maxMessage caps one incoming message; tool arguments are far smaller.
-const maxMessage = 16 << 20
+// MaxMessage caps one incoming message; tool arguments are far smaller.
+const MaxMessage = 16 << 20
 
 // maxCalls caps the tool calls that run at once; more wait their turn.
 const maxCalls = 16
@@ -218,13 +218,13 @@ loop:
 }
 
 // readLines sends each non-empty line of in to lines until in ends or ctx
-// is canceled; a line over maxMessage is answered with a parse error.
+// is canceled; a line over MaxMessage is answered with a parse error.
 func readLines(ctx context.Context, in io.Reader, lines chan<- []byte, c *session) error {
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
 		line, err := readLine(r)
 		if errors.Is(err, errTooLong) {
-			c.send(response{ID: nullID, Error: &rpcError{Code: codeParse, Message: fmt.Sprintf("message over %d MiB", maxMessage>>20)}})
+			c.send(response{ID: nullID, Error: &rpcError{Code: codeParse, Message: fmt.Sprintf("message over %d MiB", MaxMessage>>20)}})
 			continue
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
@@ -242,13 +242,13 @@ func readLines(ctx context.Context, in io.Reader, lines chan<- []byte, c *sessio
 
 var errTooLong = errors.New("message too long")
 
-// readLine reads one line without its end; over maxMessage bytes it skips
+// readLine reads one line without its end; over MaxMessage bytes it skips
 // the rest of the line and returns errTooLong.
 func readLine(r *bufio.Reader) ([]byte, error) {
 	var line []byte
 	for {
 		part, err := r.ReadSlice('\n')
-		if len(line)+len(part) > maxMessage {
+		if len(line)+len(part) > MaxMessage {
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = r.ReadSlice('\n')
 			}

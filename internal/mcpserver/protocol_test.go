@@ -151,11 +151,11 @@ func TestProtocolCancel(t *testing.T) {
 	}
 }
 
-// TestProtocolLongMessage: a message over maxMessage is refused, and the
+// TestProtocolLongMessage: a message over MaxMessage is refused, and the
 // next one is read.
 func TestProtocolLongMessage(t *testing.T) {
 	w := dial(t, tool.Config{FS: fixture(t)}, tool.Pi)
-	long := `{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"pad": "` + strings.Repeat("x", maxMessage) + `"}}` + "\n"
+	long := `{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"pad": "` + strings.Repeat("x", MaxMessage) + `"}}` + "\n"
 	go func() {
 		// Not w.send: t.Fatal must not be called outside the test's goroutine.
 		if _, err := io.WriteString(w.in, long); err != nil {

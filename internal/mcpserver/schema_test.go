@@ -150,7 +150,7 @@ func TestAnswersBeforeEOF(t *testing.T) {
 	}()
 	answers := map[float64]map[string]any{}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, maxMessage)
+	sc.Buffer(nil, MaxMessage)
 	for sc.Scan() {
 		var m map[string]any
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {

@@ -30,9 +30,10 @@ type FindOptions struct {
 
 // Find returns the pi text of a find result: the paths grouped by
 // directory (the file itself when the input named one), the caller's
-// notes, the notes on a timeout and missing paths, with no match what was
-// left out, then the 50 KB cap and the "[...]" notices on the cut and the
-// limit. cut says how the byte cap cut the text; nil when it did not.
+// notes, the notes on a timeout and missing paths, what was left out (with
+// matches, only what could not be read), then the 50 KB cap and the "[...]"
+// notices on the cut and the limit. cut says how the byte cap cut the
+// text; nil when it did not.
 func Find(r *scout.FindResult, o *FindOptions) (text string, cut *Cut) {
 	if o == nil {
 		o = &FindOptions{}
@@ -58,6 +59,9 @@ func Find(r *scout.FindResult, o *FindOptions) (text string, cut *Cut) {
 			text = files[0]
 		} else {
 			text = Grouped(files)
+		}
+		if lo := LeftOutUnreadable(r.Skipped); lo != "" {
+			notes = append(notes, lo)
 		}
 		if len(notes) > 0 {
 			text += "\n\n" + strings.Join(notes, "\n")
@@ -216,6 +220,13 @@ func LeftOut(skipped map[scout.SkipReason]int, hints map[scout.SkipReason]string
 		noun = "entry"
 	}
 	return fmt.Sprintf("Left out %d %s: %s.", total, noun, strings.Join(parts, ", "))
+}
+
+// LeftOutUnreadable is LeftOut of the unreadable entries alone, the note
+// a listing with entries still needs: a directory that could not be read
+// may hide matches. "" when none.
+func LeftOutUnreadable(skipped map[scout.SkipReason]int) string {
+	return LeftOut(map[scout.SkipReason]int{scout.SkipUnreadable: skipped[scout.SkipUnreadable]}, nil)
 }
 
 // skipCounts renders the nonzero counts of skipped as "N reason" parts

@@ -294,17 +294,12 @@ func (ms *memberSearch) expand(ctx context.Context, t *Target, emit func(file) e
 	case err != nil:
 		return fail(err)
 	}
-	for i := range rejected {
-		o := outcome{skip: SkipError}
-		if i == 0 {
-			o.err = &errs.Error{Code: errs.InvalidParam, Path: display,
-				Message: fmt.Sprintf("%d entries of archive '%s' have '..' in their names and were not searched", rejected, display)}
-		}
-		if err := emit(file{path: display, mem: true, done: &o}); err != nil {
-			return err
-		}
+	if rejected == 0 {
+		return nil
 	}
-	return nil
+	// One file for them all: a scan of several targets passes a path once.
+	return emit(file{path: display, mem: true, done: &outcome{skip: SkipError, n: rejected, err: &errs.Error{Code: errs.InvalidParam, Path: display,
+		Message: fmt.Sprintf("%d entries of archive '%s' have '..' in their names and were not searched", rejected, display)}}})
 }
 
 // search searches one archive member, or says why it is left out; rel is

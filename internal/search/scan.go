@@ -23,6 +23,7 @@ type outcome struct {
 	res  *grep.FileResult
 	skip string // a Skip reason; "" when res is set
 	err  error  // the cause when skip is SkipError
+	n    int    // the entries a skip stands for when more than one (an archive's entries leaving it)
 	size int64  // the bytes of a searched file (res set)
 	tag  string // the hashline tag of a matching file, when perFile.tags
 }

@@ -131,7 +131,7 @@ const maxErrors = 10
 
 // skip counts a file left out, keeping a sample of the failure.
 func (o *Outcome) skip(oc outcome) {
-	o.Skipped[oc.skip]++
+	o.Skipped[oc.skip] += max(oc.n, 1)
 	if oc.err != nil && len(o.Errors) < maxErrors {
 		o.Errors = append(o.Errors, oc.err)
 	}
