@@ -263,8 +263,8 @@ func (st *stream) give(end bool) {
 // drain reads the rest of the file after a search that stopped before its
 // end, for st.text, when every byte read so far was given to it and it
 // asks for more; it reports whether it did. As stopEarly, it looks at the
-// rest of the binary window: a NUL there makes the file binary, and
-// st.text gets no end.
+// rest of the binary window (read on for it when st.text asks for no
+// more): a NUL there makes the file binary, and st.text gets no end.
 func (st *stream) drain() bool {
 	fs := st.fs
 	off := fs.off + st.n // the offset of the next byte of the file
@@ -278,14 +278,18 @@ func (st *stream) drain() bool {
 		if err != nil {
 			return true // the result stands; the text has no end
 		}
-		if fs.nulLine < 0 && off < scan && bytes.IndexByte(buf[:min(n, scan-off)], 0) >= 0 {
-			*fs.res = FileResult{Binary: true, Encoding: fs.res.Encoding}
-			return true
-		}
-		if !st.text(buf[:n], eof) || eof {
-			return true
-		}
+		nul := fs.nulLine < 0 && off < scan && bytes.IndexByte(buf[:min(n, scan-off)], 0) >= 0
+		more := !nul && st.text(buf[:n], eof) && !eof
 		off += n
+		if !more && !nul && !eof && fs.nulLine < 0 && off < scan {
+			nul = nulAhead(st.r, buf, scan-off)
+		}
+		if nul {
+			*fs.res = FileResult{Binary: true, Encoding: fs.res.Encoding}
+		}
+		if !more {
+			return true
+		}
 	}
 	return true
 }

@@ -206,8 +206,9 @@ func TestSearchOpenedText(t *testing.T) {
 		mapped bool
 		want   *string // the text given with end; nil: none
 		pieces bool    // given in several calls, not one
-		// decline: text returns false; it must get one call then, no end.
-		decline bool
+		// declineAt: text returns false at this call (0: never); it must
+		// get no more calls, and no end.
+		declineAt int
 	}{
 		{name: "read whole", data: "a hit\nb\n", want: ptr("a hit\nb\n")},
 		{name: "no match", data: "miss\n"},
@@ -232,8 +233,10 @@ func TestSearchOpenedText(t *testing.T) {
 		{name: "in pieces, stopped, NUL ahead", data: hits[:5000] + "\x00" + hits, opts: Options{MaxMatchesPerFile: 1}, tune: small},
 		{name: "in pieces, stopped, NUL past the window", data: hits + "\x00", opts: Options{MaxMatchesPerFile: 1, BinaryScan: 4 << 10},
 			tune: small, want: ptr(hits + "\x00"), pieces: true},
-		{name: "in pieces, declined", data: hits, tune: small, decline: true},
-		{name: "in pieces, stopped, declined", data: hits, opts: Options{MaxMatchesPerFile: 1}, tune: small, decline: true},
+		{name: "in pieces, declined", data: hits, tune: small, declineAt: 1},
+		{name: "in pieces, stopped, declined", data: hits, opts: Options{MaxMatchesPerFile: 1}, tune: small, declineAt: 1},
+		{name: "in pieces, stopped, declined read on, NUL ahead", data: hits + hits[:8000] + "\x00" + hits, opts: Options{MaxMatchesPerFile: 1},
+			tune: small, declineAt: 2},
 		{name: "mapped", data: hits, tune: small, mapped: true, want: &hits},
 		{name: "mapped, BOM", data: bom + hits, tune: small, mapped: true, want: &hits},
 		{name: "mapped, first match late", data: late, tune: small, mapped: true, want: &late},
@@ -283,10 +286,10 @@ func TestSearchOpenedText(t *testing.T) {
 					ends++
 				}
 				given = append(given, p...)
-				return !tt.decline
+				return calls != tt.declineAt
 			})
-			if tt.decline && calls != 1 {
-				t.Errorf("%d calls after the first declined more", calls-1)
+			if tt.declineAt > 0 && calls != tt.declineAt {
+				t.Errorf("%d calls; want %d, the one that declined more the last", calls, tt.declineAt)
 			}
 			switch {
 			case tt.want == nil && ends > 0:
