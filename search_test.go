@@ -553,16 +553,26 @@ func TestStreamTags(t *testing.T) {
 }
 
 // TestStreamTagsWhole: a stream's worker tags a matching file from the text
-// the search held whole (a file read in one buffer, or mapped), else by
-// reading it again; either way the tag is the file's, the one a search
-// gives it: CRLF and trailing blanks, byte-order marks, files read in
-// pieces, searches that stop before the end, files of exactly 4 MiB (mapped
-// in a temp dir) and over (no tag).
+// the search gave it as it read it (a file read in one buffer or mapped; a
+// file read in pieces whose first match is in its first piece, read on to
+// its end after a search that stopped early), else by reading it again;
+// either way the tag is the file's, the one a search gives it: CRLF and
+// trailing blanks (across the 1 MiB boundary between two pieces too),
+// byte-order marks, files read in pieces, searches that stop before the
+// end, files of exactly 4 MiB (mapped in a temp dir) and over (no tag).
 func TestStreamTagsWhole(t *testing.T) {
 	bom := "\xEF\xBB\xBF"
 	lines := func(line string, size int) []byte {
 		b := bytes.Repeat([]byte(line), size/len(line)+1)
 		return b[:size]
+	}
+	// straddle is a file of 1 MiB and a bit with mid at the 1 MiB
+	// boundary, its first cut bytes before it, which matches on its first
+	// and last lines: searched to its end, in pieces.
+	straddle := func(head, mid string, cut int) []byte {
+		b := append([]byte(head+"a hit \r\n"), lines("some text\t\n", 1<<20-cut-len(head)-8)...)
+		b = append(b, mid...)
+		return append(b, lines("more \t\r\n", 64<<10)...)
 	}
 	tree := fstest.MapFS{
 		"small.go":        {Data: []byte("x\nhit\n")},
@@ -576,13 +586,18 @@ func TestStreamTagsWhole(t *testing.T) {
 		"end-4MiB.txt":    {Data: append(lines("some text \r\n", hashline.MaxTagBytes-4), "hit\n"...)},
 		"over-4MiB.txt":   {Data: lines("a hit\n", hashline.MaxTagBytes+1)},
 		"bom-pieces.txt":  {Data: append([]byte(bom), lines("hit \n", 3<<20)...)},
+		"cut-crlf.txt":    {Data: append(straddle("", "x \t\r\ny\n", 4), "hit\n"...)},
+		"cut-cr.txt":      {Data: append(straddle("", "x\r\ry\n", 2), "hit"...)},
+		"cut-blanks.txt":  {Data: append(straddle("", "x  \t  y\n", 3), "hit \t"...)},
+		"cut-trail.txt":   {Data: append(straddle("", "x  \t  \n", 3), "hit\r"...)},
+		"cut-bom.txt":     {Data: append(straddle(bom, "x \t\r\ny\n", 4), "hit\r\n"...)},
 		"none.txt":        {Data: []byte("miss\n")},
 		"sub/nested.txt":  {Data: []byte("\thit\t\n\n\n")},
 		"sub/bom-4MiB.md": {Data: append([]byte(bom), lines("hit\r\n", hashline.MaxTagBytes-3)...)},
 		"sub/bom-over.md": {Data: append([]byte(bom), lines("hit\r\n", hashline.MaxTagBytes-2)...)},
 	}
 	reqs := []scout.SearchRequest{
-		{Pattern: "hit"},
+		{Pattern: "hit"}, // 20 lines a file: most big files are read on after the search stops
 		{Pattern: "hit", MaxMatchesPerFile: 1},
 		{Pattern: `hit\s*`, Multiline: true}, // the whole file as one text
 	}

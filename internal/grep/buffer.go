@@ -38,15 +38,20 @@ type stream struct {
 	n     int
 	from  int
 	first bool // the first buffer is yet to be examined (encoding, binary)
-	ended bool // the search went to the end of the stream, without an error
+	// text is SearchOpened's, given the text read from r; given is the
+	// offset up to which it was, or -1 when it is given no more.
+	text  func(p []byte, end bool) bool
+	given int
 }
 
 // search reads r (size bytes when size >= 0), or the mapping mp when not
-// nil, and searches it, a buffer at a time.
-func (s *Scanner) search(ctx context.Context, r io.Reader, mp *fsx.Mapping, size int64) (*FileResult, error) {
+// nil, and searches it, a buffer at a time. The text read from r goes to
+// text when not nil (see SearchOpened).
+func (s *Scanner) search(ctx context.Context, r io.Reader, mp *fsx.Mapping, size int64, text func([]byte, bool) bool) (*FileResult, error) {
 	res := &FileResult{}
 	fs := s.begin(ctx, res)
 	st := s.open(fs, r, mp, size)
+	st.text = text
 	defer s.release()
 	for {
 		eof, err := st.fill()
@@ -78,13 +83,17 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, mp *fsx.Mapping, size
 		} else {
 			fs.process(st.buf, st.from, end)
 		}
+		if fs.err == nil {
+			st.give(last && eof)
+		}
 		if fs.err != nil || last {
-			st.ended = eof && fs.err == nil
 			return res, fs.err
 		}
 		if fs.stop && fs.afterLeft == 0 {
-			st.stopEarly()
-			return res, nil
+			if !st.drain() {
+				st.stopEarly()
+			}
+			return res, fs.err
 		}
 		st.roll(end, split)
 		if fs.canceled() {
@@ -197,6 +206,10 @@ func (st *stream) head() (restart, binary bool) {
 		fs.off, fs.cntPos, fs.lastEnd = 3, 3, 3
 		res.Encoding = "utf-8"
 	}
+	st.given = -1
+	if res.Encoding == "" || res.Encoding == "utf-8" {
+		st.given = fs.off // not decoded: the text is the file's
+	}
 	return false, false
 }
 
@@ -228,28 +241,57 @@ func (st *stream) cut(eof bool) (end int, last, split, more bool) {
 	return st.n, false, true, false
 }
 
-// text returns the whole text of the file when the search went to its end
-// with all of it at hand (the mapping, or a buffer never rolled forward)
-// and did not decode it: the file's bytes from the end of a UTF-8
-// byte-order mark on.
-func (st *stream) text() ([]byte, bool) {
-	start := 0
-	switch st.fs.res.Encoding {
-	case "":
-	case "utf-8":
-		start = 3
-	default:
-		return nil, false // decoded: the buffer holds other bytes
-	}
+// give gives st.text the text read since the last call, once the file
+// has a match and as long as the text before it was given (a file read in
+// one buffer is given whole); end: this is the end of the text.
+func (st *stream) give(end bool) {
+	fs := st.fs
 	switch {
-	case !st.ended:
-		return nil, false
-	case st.mp != nil:
-		return st.mp.Data[start:], true
-	case st.fs.off != start:
-		return nil, false // read in pieces
+	case st.text == nil || st.mp != nil || st.given < 0 || fs.res.MatchLines == 0:
+		return
+	case st.given < fs.off:
+		st.given = -1 // the text before this buffer is gone
+		return
 	}
-	return st.buf[:st.n], true
+	from := st.given - fs.off
+	st.given = fs.off + st.n
+	if !st.text(st.buf[from:st.n], end) {
+		st.given = -1
+	}
+}
+
+// drain reads the rest of the file after a search that stopped before its
+// end, for st.text, when every byte read so far was given to it and it
+// asks for more; it reports whether it did. As stopEarly, it looks at the
+// rest of the binary window (read on for it when st.text asks for no
+// more): a NUL there makes the file binary, and st.text gets no end.
+func (st *stream) drain() bool {
+	fs := st.fs
+	off := fs.off + st.n // the offset of the next byte of the file
+	if st.text == nil || st.mp != nil || st.given != off {
+		return false
+	}
+	scan := fs.m.opts.BinaryScan
+	buf := st.s.place(off, st.win)
+	for !fs.canceled() {
+		n, eof, err := readInto(st.r, buf, 0, st.size, off)
+		if err != nil {
+			return true // the result stands; the text has no end
+		}
+		nul := fs.nulLine < 0 && off < scan && bytes.IndexByte(buf[:min(n, scan-off)], 0) >= 0
+		more := !nul && st.text(buf[:n], eof) && !eof
+		off += n
+		if !more && !nul && !eof && fs.nulLine < 0 && off < scan {
+			nul = nulAhead(st.r, buf, scan-off)
+		}
+		if nul {
+			*fs.res = FileResult{Binary: true, Encoding: fs.res.Encoding}
+		}
+		if !more {
+			return true
+		}
+	}
+	return true
 }
 
 // stopEarly settles a search that stopped before the end of the stream:

@@ -184,14 +184,18 @@ func TestFirstOnlyChunks(t *testing.T) {
 	}
 }
 
-// TestSearchOpenedWhole: SearchOpened gives the caller the text of a file
-// that it held whole at the end of the search (read in one buffer, or
-// mapped), less a UTF-8 byte-order mark, and nothing for a file read in
-// pieces, decoded, binary, or whose search stopped before its end; the
-// result is the same as without the call.
-func TestSearchOpenedWhole(t *testing.T) {
+// TestSearchOpenedText: SearchOpened gives the caller the text of a file
+// with a match, less a UTF-8 byte-order mark, as it reads it: in one piece
+// when it held the file whole (read in one buffer, or mapped, stopped
+// early or not), in the pieces it read when its first match is in its
+// first piece, and no end for a file without a match, decoded, binary,
+// read in pieces from past its first one, or whose search read in pieces
+// stopped before its end; the result is the same as without the call.
+func TestSearchOpenedText(t *testing.T) {
 	hits := strings.Repeat("a hit  \r\nno\n", 1000) // 12 KB
 	miss := strings.Repeat("nothing here\n", 1000)
+	late := miss + "a hit\n" + miss
+	long := strings.Repeat("x", 3000) + " hit " + strings.Repeat("y", 10000) + "\n" + hits // a line over maxLine
 	bom := "\xEF\xBB\xBF"
 	small := func(s *Scanner) { s.chunk, s.maxLine = 1<<10, 4<<10 }
 	tests := []struct {
@@ -200,11 +204,15 @@ func TestSearchOpenedWhole(t *testing.T) {
 		opts   Options
 		tune   func(s *Scanner) // buffer sizes
 		mapped bool
-		want   *string // the text given; nil: no call
+		want   *string // the text given with end; nil: none
+		pieces bool    // given in several calls, not one
+		// declineAt: text returns false at this call (0: never); it must
+		// get no more calls, and no end.
+		declineAt int
 	}{
 		{name: "read whole", data: "a hit\nb\n", want: ptr("a hit\nb\n")},
-		{name: "no match", data: "miss\n", want: ptr("miss\n")},
-		{name: "empty", data: "", want: ptr("")},
+		{name: "no match", data: "miss\n"},
+		{name: "empty", data: ""},
 		{name: "CRLF and blanks", data: hits, want: &hits},
 		{name: "BOM", data: bom + "a hit\n", want: ptr("a hit\n")},
 		{name: "two BOMs", data: bom + bom + "a hit\n", want: ptr(bom + "a hit\n")},
@@ -212,13 +220,28 @@ func TestSearchOpenedWhole(t *testing.T) {
 		{name: "binary", data: "a hit\x00\n"},
 		{name: "stopped in the only buffer", data: hits, opts: Options{MaxMatchesPerFile: 1}, want: &hits},
 		{name: "first only, in the only buffer", data: hits, opts: Options{FirstOnly: true}, want: &hits},
-		{name: "in pieces", data: hits, tune: small},
+		{name: "in pieces", data: hits, tune: small, want: &hits, pieces: true},
+		{name: "in pieces, context", data: hits, opts: Options{Before: 3, After: 2}, tune: small, want: &hits, pieces: true},
+		{name: "in pieces, a long line", data: long, tune: small, want: &long, pieces: true},
 		{name: "in pieces, no match", data: miss, tune: small},
-		{name: "in pieces, BOM", data: bom + hits, tune: small},
-		{name: "in pieces, stopped", data: hits, opts: Options{MaxMatchesPerFile: 1}, tune: small},
+		{name: "in pieces, first match late", data: late, tune: small},
+		{name: "in pieces, BOM", data: bom + hits, tune: small, want: &hits, pieces: true},
+		{name: "in pieces, stopped", data: hits, opts: Options{MaxMatchesPerFile: 1}, tune: small, want: &hits, pieces: true},
+		{name: "in pieces, stopped, BOM", data: bom + hits, opts: Options{MaxMatchesPerFile: 1}, tune: small, want: &hits, pieces: true},
+		{name: "in pieces, stopped, context", data: hits, opts: Options{MaxMatchesPerFile: 3, After: 2}, tune: small, want: &hits, pieces: true},
+		{name: "in pieces, first only", data: hits, opts: Options{FirstOnly: true}, tune: small, want: &hits, pieces: true},
+		{name: "in pieces, stopped, NUL ahead", data: hits[:5000] + "\x00" + hits, opts: Options{MaxMatchesPerFile: 1}, tune: small},
+		{name: "in pieces, stopped, NUL past the window", data: hits + "\x00", opts: Options{MaxMatchesPerFile: 1, BinaryScan: 4 << 10},
+			tune: small, want: ptr(hits + "\x00"), pieces: true},
+		{name: "in pieces, declined", data: hits, tune: small, declineAt: 1},
+		{name: "in pieces, stopped, declined", data: hits, opts: Options{MaxMatchesPerFile: 1}, tune: small, declineAt: 1},
+		{name: "in pieces, stopped, declined read on, NUL ahead", data: hits + hits[:8000] + "\x00" + hits, opts: Options{MaxMatchesPerFile: 1},
+			tune: small, declineAt: 2},
 		{name: "mapped", data: hits, tune: small, mapped: true, want: &hits},
 		{name: "mapped, BOM", data: bom + hits, tune: small, mapped: true, want: &hits},
-		{name: "mapped, stopped", data: hits, opts: Options{MaxMatchesPerFile: 1}, tune: small, mapped: true},
+		{name: "mapped, first match late", data: late, tune: small, mapped: true, want: &late},
+		{name: "mapped, stopped", data: hits, opts: Options{MaxMatchesPerFile: 1}, tune: small, mapped: true, want: &hits},
+		{name: "mapped, no match", data: miss, tune: small, mapped: true},
 		{name: "mapped, UTF-16", data: "\xFF\xFE" + strings.Repeat("h\x00i\x00t\x00\n\x00", 1000), tune: small, mapped: true},
 		{name: "whole file", data: hits, opts: Options{Multiline: true, Pattern: `hit\s+no`}, tune: small, want: &hits},
 		{name: "whole file over the cap", data: hits, opts: Options{Multiline: true, Pattern: `hit\s+no`},
@@ -236,7 +259,7 @@ func TestSearchOpenedWhole(t *testing.T) {
 			}
 			f := newMappedFile(t, []byte(tt.data))
 			defer f.remove()
-			search := func(whole func(*FileResult, []byte)) *FileResult {
+			search := func(text func([]byte, bool) bool) *FileResult {
 				s := m.NewScanner()
 				s.mapMin = -1
 				if tt.tune != nil {
@@ -246,30 +269,40 @@ func TestSearchOpenedWhole(t *testing.T) {
 					s.mapMin = 0
 				}
 				open := func() (fsx.Regular, error) { return fsx.OpenRegular(mapDir.fsys, f.name) }
-				res, err := s.SearchOpened(ctx, f.name, -1, open, whole)
+				res, err := s.SearchOpened(ctx, f.name, -1, open, text)
 				if err != nil {
 					t.Fatal(err)
 				}
 				return res
 			}
-			var got *string
-			calls := 0
-			var given *FileResult
-			res := search(func(res *FileResult, text []byte) {
+			var given []byte
+			calls, ends := 0, 0
+			res := search(func(p []byte, end bool) bool {
+				if ends > 0 {
+					t.Errorf("a call after the end")
+				}
 				calls++
-				given = res
-				got = ptr(string(text))
+				if end {
+					ends++
+				}
+				given = append(given, p...)
+				return calls != tt.declineAt
 			})
-			if calls > 1 || calls == 1 && given != res {
-				t.Errorf("%d calls, with result %p; want at most one, with the result returned (%p)", calls, given, res)
+			if tt.declineAt > 0 && calls != tt.declineAt {
+				t.Errorf("%d calls; want %d, the one that declined more the last", calls, tt.declineAt)
 			}
 			switch {
-			case tt.want == nil && got != nil:
-				t.Errorf("the text was given (%d bytes); want none", len(*got))
-			case tt.want != nil && got == nil:
-				t.Errorf("no text given; want %d bytes", len(*tt.want))
-			case tt.want != nil && *got != *tt.want:
-				t.Errorf("text %q; want %q", trunc(*got), trunc(*tt.want))
+			case tt.want == nil && ends > 0:
+				t.Errorf("the text was given to its end (%d bytes); want no end", len(given))
+			case tt.want != nil && ends == 0:
+				t.Errorf("no end given (%d calls, %d bytes); want %d bytes", calls, len(given), len(*tt.want))
+			case tt.want != nil && string(given) != *tt.want:
+				t.Errorf("text %q; want %q", trunc(string(given)), trunc(*tt.want))
+			case tt.want != nil && (calls > 1) != tt.pieces:
+				t.Errorf("given in %d calls; want several: %v", calls, tt.pieces)
+			}
+			if tt.want == nil && calls > 0 && !strings.HasPrefix(strings.TrimPrefix(tt.data, bom), string(given)) {
+				t.Errorf("the text given without an end, %q, is not the start of the file's", trunc(string(given)))
 			}
 			if d := diff(search(nil), res); d != "" {
 				t.Errorf("the result differs from one without the call:\n%s", d)

@@ -84,15 +84,23 @@ func (s *Scanner) SearchFile(ctx context.Context, fsys fs.FS, name string, max i
 
 // SearchOpened is SearchFile for a file that open opens (through a
 // directory descriptor, say); name is its path for errors. It closes the
-// file. A search without an error that holds the whole file in memory at
-// its end (a file read whole with one read, or a mapped file searched to
-// its end) calls whole, when not nil, with the result and the file's text:
-// its bytes, less a UTF-8 byte-order mark (FileResult.Encoding "utf-8").
-// text is valid only during the call (the buffer is reused, the mapping
-// closed). A file read in pieces, a mapped one whose search stopped before
-// its end, a text decoded from UTF-16 or UTF-32, or a binary file gets no
-// call.
-func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open func() (fsx.Regular, error), whole func(res *FileResult, text []byte)) (*FileResult, error) {
+// file.
+//
+// For a file in which the search finds a matching line, text, when not
+// nil, is given the file's text as the search reads it, so that the
+// caller need not read it again: its bytes less a UTF-8 byte-order mark
+// (FileResult.Encoding "utf-8"), in consecutive pieces from its start,
+// each valid only during the call (the buffer is reused, the mapping
+// closed), the last with end set, for as long as text returns true. A file
+// read in one buffer, or mapped, is given in one piece; the rest of a file
+// read in pieces whose search stopped before its end (a limit, FirstOnly)
+// is read for text. There is no call with end for a search that fails or
+// is canceled, a text decoded from UTF-16 or UTF-32, a binary file, or a
+// file read in pieces whose first match lies past its first piece (the
+// text before it is gone by then). A file that changes while it is
+// searched is given as it was read. The result is the same with text as
+// without.
+func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open func() (fsx.Regular, error), text func(p []byte, end bool) bool) (*FileResult, error) {
 	f, err := open()
 	if err != nil {
 		return nil, &errs.Error{Code: errs.CodeOf(err), Path: name, Message: "cannot open " + name + ": " + err.Error(), Err: err}
@@ -103,10 +111,10 @@ func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open
 	}
 	var res *FileResult
 	if mp := s.mapFile(f); mp != nil {
-		res, err = s.searchMapped(ctx, name, mp, whole)
+		res, err = s.searchMapped(ctx, name, mp, text)
 	} else {
-		res, err = s.search(ctx, f, nil, f.Size())
-		s.finish(res, err, whole)
+		res, err = s.search(ctx, f, nil, f.Size(), text)
+		s.settle(res)
 	}
 	if err != nil {
 		if e, ok := err.(*errs.Error); ok && e.Path == "" {
@@ -118,7 +126,7 @@ func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open
 
 // SearchReader searches everything r yields, in chunks.
 func (s *Scanner) SearchReader(ctx context.Context, r io.Reader) (*FileResult, error) {
-	res, err := s.search(ctx, r, nil, -1)
+	res, err := s.search(ctx, r, nil, -1, nil)
 	s.settle(res)
 	return res, err
 }
@@ -136,18 +144,6 @@ func (s *Scanner) mapFile(f fsx.Regular) *fsx.Mapping {
 	return mp
 }
 
-// finish settles the result of a search of a file and gives whole the
-// file's text when the search held all of it (see SearchOpened).
-func (s *Scanner) finish(res *FileResult, err error, whole func(*FileResult, []byte)) {
-	s.settle(res)
-	if whole == nil || err != nil {
-		return
-	}
-	if text, ok := s.st.text(); ok {
-		whole(res, text)
-	}
-}
-
 // searchMapped searches the mapping mp of the file name, finishes the
 // result while the mapping is there, and unmaps it. A file that shrank
 // meanwhile, whose mapping reads as zeros past its new end and faults past
@@ -155,8 +151,9 @@ func (s *Scanner) finish(res *FileResult, err error, whole func(*FileResult, []b
 // wrong result or the end of the process: the goroutine panics on the
 // fault (debug.SetPanicOnFault) and the panic is recovered here; the
 // Scanner's caches, which the panic may have left half updated, are then
-// rebuilt.
-func (s *Scanner) searchMapped(ctx context.Context, name string, mp *fsx.Mapping, whole func(*FileResult, []byte)) (res *FileResult, err error) {
+// rebuilt. It gives text (see SearchOpened) the mapping's text, which
+// the search did not read again into a buffer.
+func (s *Scanner) searchMapped(ctx context.Context, name string, mp *fsx.Mapping, text func([]byte, bool) bool) (res *FileResult, err error) {
 	defer mp.Close()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	lo := uintptr(unsafe.Pointer(unsafe.SliceData(mp.Data)))
@@ -176,11 +173,19 @@ func (s *Scanner) searchMapped(ctx context.Context, name string, mp *fsx.Mapping
 		s.reset()
 		res, err = shrank()
 	}()
-	res, err = s.search(ctx, nil, mp, int64(len(mp.Data)))
+	res, err = s.search(ctx, nil, mp, int64(len(mp.Data)), nil)
 	if mp.Shrunk() {
 		return shrank()
 	}
-	s.finish(res, err, whole)
+	s.settle(res)
+	if text != nil && err == nil && res.MatchLines > 0 && !res.Binary {
+		switch res.Encoding {
+		case "":
+			text(mp.Data, true)
+		case "utf-8":
+			text(mp.Data[3:], true)
+		}
+	}
 	return res, err
 }
 

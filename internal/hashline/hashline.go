@@ -23,76 +23,120 @@ func Tag(content []byte) string {
 // TextTag returns the tag of a file's text: its content less a leading
 // UTF-8 byte-order mark, which TextTag does not look for.
 func TextTag(text []byte) string {
-	h := Sum32(normalize(text)) & 0xFFFF
-	const hexdigits = "0123456789ABCDEF"
-	return string([]byte{hexdigits[h>>12&0xF], hexdigits[h>>8&0xF], hexdigits[h>>4&0xF], hexdigits[h&0xF]})
+	var h Hasher
+	h.Write(text)
+	return h.Tag()
 }
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
-// normalize turns CRLF and lone CR into LF and strips spaces, tabs and CRs
-// before every line end and at the end of the text.
-func normalize(b []byte) []byte {
-	if bytes.IndexByte(b, '\r') >= 0 {
-		return normalizeCR(b)
+// A Hasher computes the tag of a text written to it in pieces, split
+// anywhere: after the Writes of its pieces in order, Tag returns what
+// TextTag returns for the whole text. As TextTag, it does not look for a
+// byte-order mark. The zero Hasher is ready for use.
+//
+// The text is normalised as it comes: CRLF and lone CR become LF, and the
+// spaces and tabs before every line end and at the end of the text are
+// dropped. It is hashed a stretch of lines at a time, copying nothing:
+// across a line that ends in blanks or CR, not a byte at a time.
+type Hasher struct {
+	d digest
+	// blanks are the spaces and tabs at the end of the text so far, held
+	// back: they are dropped if a line end or the end of the text follows,
+	// and hashed if more text follows on their line.
+	blanks []byte
+	// cr: the text so far ends in a CR, hashed as a line end; an LF right
+	// after it belongs to that line end.
+	cr bool
+}
+
+var lf = []byte{'\n'}
+
+// Write adds p, the next piece of the text.
+func (h *Hasher) Write(p []byte) {
+	if len(p) == 0 {
+		return
 	}
-	// Without CRs, line by line (a byte at a time took most of a search's
-	// time for tags), and without a copy until a line ends in blanks
-	// (most source files have none).
-	var out []byte
-	kept := 0 // b[kept:i] is to be kept as it is, not copied yet
-	for i := 0; ; {
-		end := len(b)
-		if j := bytes.IndexByte(b[i:], '\n'); j >= 0 {
-			end = i + j
+	if h.cr {
+		h.cr = false
+		if p[0] == '\n' {
+			p = p[1:]
 		}
-		if t := trimSpaceTabCR(b[i:end]); len(t) < end-i {
-			if out == nil {
-				out = make([]byte, 0, len(b))
-			}
-			out = append(out, b[kept:i+len(t)]...)
+	}
+	if len(h.blanks) > 0 {
+		// The held blanks and p's leading ones are one run: trailing
+		// blanks if a line end or the end of the text follows it.
+		i := 0
+		for i < len(p) && (p[i] == ' ' || p[i] == '\t') {
+			i++
+		}
+		switch {
+		case i == len(p):
+			h.blanks = append(h.blanks, p...)
+			return
+		case p[i] == '\n' || p[i] == '\r':
+			p = p[i:]
+		default:
+			h.d.write(h.blanks) // p[:i] goes with the rest of p
+		}
+		h.blanks = h.blanks[:0]
+	}
+	// p[kept:i] is normalised text, not hashed yet; cr and nl are the
+	// next CR and LF at or after i (len(p): none), looked for again only
+	// once passed, so that text without CRs costs one IndexByte a line.
+	kept, cr, nl := 0, indexFrom(p, 0, '\r'), -1
+	for i := 0; ; {
+		if nl < i {
+			nl = indexFrom(p, i, '\n')
+		}
+		if cr < i {
+			cr = indexFrom(p, i, '\r')
+		}
+		end := min(cr, nl)
+		t := end
+		for t > i && (p[t-1] == ' ' || p[t-1] == '\t') {
+			t--
+		}
+		if end == len(p) {
+			// p ends in a line that the next piece may go on with.
+			h.d.write(p[kept:t])
+			h.blanks = append(h.blanks, p[t:]...)
+			return
+		}
+		if t < end || end == cr {
+			h.d.write(p[kept:t])
 			kept = end
 		}
-		if end == len(b) {
-			break
-		}
 		i = end + 1
-	}
-	if out == nil {
-		return b
-	}
-	return append(out, b[kept:]...)
-}
-
-// normalizeCR is normalize for any text, CRs included.
-func normalizeCR(b []byte) []byte {
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if c == '\r' {
-			if i+1 < len(b) && b[i+1] == '\n' {
-				continue
+		if end == cr {
+			switch {
+			case i == len(p):
+				h.d.write(lf)
+				kept, h.cr = i, true
+			case p[i] == '\n': // CRLF: the LF is the line end
+				kept = i
+				i++
+			default:
+				h.d.write(lf)
+				kept = i
 			}
-			c = '\n'
 		}
-		if c == '\n' {
-			out = trimSpaceTabCR(out)
-		}
-		out = append(out, c)
 	}
-	return trimSpaceTabCR(out)
 }
 
-func trimSpaceTabCR(b []byte) []byte {
-	for len(b) > 0 {
-		switch b[len(b)-1] {
-		case ' ', '\t', '\r':
-			b = b[:len(b)-1]
-			continue
-		}
-		break
+// Tag returns the tag of the text written so far.
+func (h *Hasher) Tag() string {
+	v := h.d.sum() & 0xFFFF
+	const hexdigits = "0123456789ABCDEF"
+	return string([]byte{hexdigits[v>>12&0xF], hexdigits[v>>8&0xF], hexdigits[v>>4&0xF], hexdigits[v&0xF]})
+}
+
+// indexFrom returns the index of the first c in b at or after i, or len(b).
+func indexFrom(b []byte, i int, c byte) int {
+	if j := bytes.IndexByte(b[i:], c); j >= 0 {
+		return i + j
 	}
-	return b
+	return len(b)
 }
 
 const (
@@ -105,26 +149,66 @@ const (
 
 // Sum32 is xxHash32 with seed 0.
 func Sum32(b []byte) uint32 {
-	n := len(b)
-	var h uint32
-	if n >= 16 {
+	var d digest
+	d.write(b)
+	return d.sum()
+}
+
+// digest is the state of an xxHash32 (seed 0) of bytes written in pieces;
+// the zero digest has had nothing written.
+type digest struct {
+	v1, v2, v3, v4 uint32
+	n              uint32   // bytes written, modulo 2^32 as xxHash32 has it
+	started        bool     // the v's are set: 16 bytes or more written
+	mem            [16]byte // mem[:k] were written after the last stripe
+	k              int
+}
+
+// write hashes b, 16-byte stripes straight from b.
+func (d *digest) write(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	d.n += uint32(len(b))
+	if d.k+len(b) < 16 {
+		d.k += copy(d.mem[d.k:], b)
+		return
+	}
+	if !d.started {
 		p1, p2 := prime1, prime2
-		v1 := p1 + p2
-		v2 := prime2
-		v3 := uint32(0)
-		v4 := -p1
-		for len(b) >= 16 {
-			v1 = round(v1, binary.LittleEndian.Uint32(b[0:]))
-			v2 = round(v2, binary.LittleEndian.Uint32(b[4:]))
-			v3 = round(v3, binary.LittleEndian.Uint32(b[8:]))
-			v4 = round(v4, binary.LittleEndian.Uint32(b[12:]))
-			b = b[16:]
-		}
-		h = bits.RotateLeft32(v1, 1) + bits.RotateLeft32(v2, 7) + bits.RotateLeft32(v3, 12) + bits.RotateLeft32(v4, 18)
+		d.v1, d.v2, d.v3, d.v4 = p1+p2, p2, 0, -p1
+		d.started = true
+	}
+	v1, v2, v3, v4 := d.v1, d.v2, d.v3, d.v4
+	if d.k > 0 {
+		c := copy(d.mem[d.k:], b)
+		b = b[c:]
+		v1 = round(v1, binary.LittleEndian.Uint32(d.mem[0:]))
+		v2 = round(v2, binary.LittleEndian.Uint32(d.mem[4:]))
+		v3 = round(v3, binary.LittleEndian.Uint32(d.mem[8:]))
+		v4 = round(v4, binary.LittleEndian.Uint32(d.mem[12:]))
+	}
+	for len(b) >= 16 {
+		v1 = round(v1, binary.LittleEndian.Uint32(b[0:]))
+		v2 = round(v2, binary.LittleEndian.Uint32(b[4:]))
+		v3 = round(v3, binary.LittleEndian.Uint32(b[8:]))
+		v4 = round(v4, binary.LittleEndian.Uint32(b[12:]))
+		b = b[16:]
+	}
+	d.v1, d.v2, d.v3, d.v4 = v1, v2, v3, v4
+	d.k = copy(d.mem[:], b)
+}
+
+// sum returns the hash of the bytes written.
+func (d *digest) sum() uint32 {
+	var h uint32
+	if d.started {
+		h = bits.RotateLeft32(d.v1, 1) + bits.RotateLeft32(d.v2, 7) + bits.RotateLeft32(d.v3, 12) + bits.RotateLeft32(d.v4, 18)
 	} else {
 		h = prime5
 	}
-	h += uint32(n)
+	h += d.n
+	b := d.mem[:d.k]
 	for len(b) >= 4 {
 		h += binary.LittleEndian.Uint32(b) * prime3
 		h = bits.RotateLeft32(h, 17) * prime4

@@ -2,6 +2,9 @@ package hashline
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,25 +54,135 @@ func TestTag(t *testing.T) {
 	}
 }
 
-// FuzzNormalize: the line-by-line normalize of text without CRs agrees
-// with the general one, a byte at a time.
-func FuzzNormalize(f *testing.F) {
-	for _, s := range []string{"", "a", "a \n\tb\t\n", " \n \n", "x\r\ny \r z", "\n\n  ", "a\t \t"} {
-		f.Add([]byte(s))
+// normalized is the normalised text by its definition, a byte at a time:
+// CRLF and lone CR become LF, and the spaces and tabs before every line
+// end and at the end of the text are dropped.
+func normalized(b []byte) []byte {
+	trim := func(b []byte) []byte { return bytes.TrimRight(b, " \t") }
+	out := []byte{}
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c == '\r' {
+			if i+1 < len(b) && b[i+1] == '\n' {
+				continue
+			}
+			c = '\n'
+		}
+		if c == '\n' {
+			out = trim(out)
+		}
+		out = append(out, c)
 	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if got, want := normalize(b), normalizeCR(b); !bytes.Equal(got, want) {
-			t.Fatalf("normalize(%q) = %q, want %q", b, got, want)
+	return trim(out)
+}
+
+// hexTag is the tag of a hash.
+func hexTag(h uint32) string { return fmt.Sprintf("%04X", h&0xFFFF) }
+
+// piecesTag is the tag a Hasher gives text written in the pieces that the
+// cuts (offsets, in any order, out of range ones clamped) make.
+func piecesTag(text []byte, cuts []int) string {
+	cuts = slices.Clone(cuts)
+	for i, c := range cuts {
+		cuts[i] = max(0, min(c, len(text)))
+	}
+	slices.Sort(cuts)
+	var h Hasher
+	prev := 0
+	for _, c := range cuts {
+		h.Write(text[prev:c])
+		prev = c
+	}
+	h.Write(text[prev:])
+	return h.Tag()
+}
+
+// TestHasher: the tag of a text written in pieces, split anywhere, is
+// TextTag's of the whole text and the tag of its normalised text by
+// definition, for random texts made of the bytes that normalising treats
+// specially (CR, LF, spaces, tabs, a byte-order mark) and others, with and
+// without a final line end, and for every split of short texts in two
+// and three pieces.
+func TestHasher(t *testing.T) {
+	check := func(text []byte, cuts []int) {
+		t.Helper()
+		want := hexTag(Sum32(normalized(text)))
+		if got := TextTag(text); got != want {
+			t.Fatalf("TextTag(%q) = %s, want %s", text, got, want)
+		}
+		if got := piecesTag(text, cuts); got != want {
+			t.Fatalf("text %q cut at %v: tag %s, want %s", text, cuts, got, want)
+		}
+	}
+	for _, s := range []string{"", "a", " ", "\r", "\r\n", "a \r\n b\t\r\r\n\n \t", "x\r \n", "a\t \t", " \n \n", "\xEF\xBB\xBFa \r\n"} {
+		text := []byte(s)
+		for i := 0; i <= len(text); i++ {
+			for j := i; j <= len(text); j++ {
+				check(text, []int{i, j})
+			}
+		}
+	}
+	alphabet := []string{"a", "b", "xyz", " ", "\t", "\r", "\n", "\r\n", "  \t", "\xEF\xBB\xBF", strings.Repeat("long line ", 5)}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var b []byte
+		for range rnd.IntN(60) {
+			b = append(b, alphabet[rnd.IntN(len(alphabet))]...)
+		}
+		cuts := make([]int, rnd.IntN(6))
+		for i := range cuts {
+			cuts[i] = rnd.IntN(len(b) + 1)
+		}
+		check(b, cuts)
+	}
+	// Long stretches: a run of blanks or of lines that a cut falls in.
+	long := []byte(strings.Repeat("text  \r\n", 5000) + strings.Repeat(" ", 3000) + "end" + strings.Repeat("\t", 100))
+	for range 200 {
+		check(long, []int{rnd.IntN(len(long)), rnd.IntN(len(long)), rnd.IntN(len(long))})
+	}
+}
+
+// FuzzHasher: as TestHasher, for any text cut at any three offsets.
+func FuzzHasher(f *testing.F) {
+	for _, s := range []string{"", "a", "a \n\tb\t\n", " \n \n", "x\r\ny \r z", "\n\n  ", "a\t \t", "\xEF\xBB\xBFa\r"} {
+		f.Add([]byte(s), 1, 2, 3)
+	}
+	f.Fuzz(func(t *testing.T, b []byte, i, j, k int) {
+		want := hexTag(Sum32(normalized(b)))
+		if got := TextTag(b); got != want {
+			t.Fatalf("TextTag(%q) = %s, want %s", b, got, want)
+		}
+		if got := piecesTag(b, []int{i, j, k}); got != want {
+			t.Fatalf("text %q cut at %d, %d, %d: tag %s, want %s", b, i, j, k, got, want)
 		}
 	})
 }
 
+// TestSum32Pieces: the digest of bytes written in pieces is Sum32's of
+// them all, whatever the pieces' sizes around the 16-byte stripes.
+func TestSum32Pieces(t *testing.T) {
+	b := []byte(strings.Repeat("0123456789abcdefghijklmnopqrstuvwxyz", 3))
+	for n := 0; n <= len(b); n++ {
+		for step := 1; step <= 20; step++ {
+			var d digest
+			for i := 0; i < n; i += step {
+				d.write(b[i:min(i+step, n)])
+			}
+			if got, want := d.sum(), Sum32(b[:n]); got != want {
+				t.Fatalf("%d bytes in pieces of %d: %08X, want %08X", n, step, got, want)
+			}
+		}
+	}
+}
+
 // BenchmarkTag tags 1 MiB of Go-like lines, with and without trailing
-// blanks on some lines.
+// blanks on some lines, and with CRLF line ends; "pieces" writes the same
+// text to a Hasher in 64 KiB pieces.
 func BenchmarkTag(b *testing.B) {
 	for name, line := range map[string]string{
 		"blanks": "\tif err := f(x); err != nil {  \n\t\treturn err\n\t}\n",
 		"clean":  "\tif err := f(x); err != nil {\n\t\treturn err\n\t}\n",
+		"crlf":   "\tif err := f(x); err != nil {\r\n\t\treturn err\r\n\t}\r\n",
 	} {
 		data := bytes.Repeat([]byte(line), (1<<20)/len(line))
 		b.Run(name, func(b *testing.B) {
@@ -78,5 +191,24 @@ func BenchmarkTag(b *testing.B) {
 				Tag(data)
 			}
 		})
+		b.Run(name+"/pieces", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				var h Hasher
+				for p := data; len(p) > 0; p = p[min(len(p), 64<<10):] {
+					h.Write(p[:min(len(p), 64<<10)])
+				}
+				h.Tag()
+			}
+		})
+	}
+}
+
+// BenchmarkSum32 hashes 1 MiB.
+func BenchmarkSum32(b *testing.B) {
+	data := bytes.Repeat([]byte("0123456789abcdef"), (1<<20)/16)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		Sum32(data)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
+	"github.com/scoutkit/scout/internal/hashline"
 	"github.com/scoutkit/scout/internal/par"
 	"github.com/scoutkit/scout/internal/walk"
 )
@@ -181,20 +182,28 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 		res *grep.FileResult
 		err error
 		// tag is set from the text of a matching file that the search
-		// held whole (tagged), which fileTag would read again.
+		// gave to its end (tagged), as it read it, which fileTag would
+		// read again. A file that changed meanwhile gets the tag of the
+		// text searched.
 		tag    string
 		tagged bool
-		whole  func(*grep.FileResult, []byte)
+		text   func([]byte, bool) bool
+		size   int64
 	)
 	wantTag := pf.tags && !f.mem && !f.noTag
 	if wantTag {
-		whole = func(res *grep.FileResult, text []byte) {
-			if res.MatchLines > 0 {
-				tag, tagged = textTag(res, text), true
+		var h hashline.Hasher
+		text = func(p []byte, end bool) bool {
+			if size > hashline.MaxTagBytes {
+				return false // no tag
 			}
+			h.Write(p)
+			if end {
+				tag, tagged = h.Tag(), true
+			}
+			return true
 		}
 	}
-	var size int64
 	open := func() (fsx.Regular, error) {
 		var r fsx.Regular
 		var err error
@@ -215,7 +224,7 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 		res, err = sc.SearchBytes(ctx, f.text)
 		size = int64(len(f.text))
 	default:
-		res, err = sc.SearchOpened(ctx, f.path, maxSize, open, whole)
+		res, err = sc.SearchOpened(ctx, f.path, maxSize, open, text)
 	}
 	switch {
 	case errors.Is(err, fsx.ErrTooLarge), errs.CodeOf(err) == errs.TooLarge:
@@ -234,8 +243,8 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 	}
 	o = outcome{res: res, size: size}
 	if wantTag && res.MatchLines > 0 {
-		if !tagged {
-			tag = fileTag(fsys, f.path) // read in pieces, or not to its end
+		if !tagged && size <= hashline.MaxTagBytes {
+			tag = fileTag(fsys, f.path) // not given to its end: read it again
 		}
 		o.tag = tag
 	}

@@ -1,10 +1,12 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -14,6 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scoutkit/scout/internal/grep"
+	"github.com/scoutkit/scout/internal/hashline"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // scanTree makes n files of every kind scan tells apart: matching, not
@@ -199,4 +203,76 @@ func TestScanProduceError(t *testing.T) {
 	})
 	assert.ErrorIs(t, err, boom)
 	assert.Equal(t, len(files), n, "files produced before the error reach fn")
+}
+
+// countFS counts the opens of each file of an FS and the bytes read; a
+// Stat does not count.
+type countFS struct {
+	fs.FS
+	opens, read map[string]int
+}
+
+func (c *countFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
+
+func (c *countFS) Open(name string) (fs.File, error) {
+	f, err := c.FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	c.opens[name]++
+	return &countFile{File: f, c: c, name: name}, nil
+}
+
+type countFile struct {
+	fs.File
+	c    *countFS
+	name string
+}
+
+func (f *countFile) Read(p []byte) (int, error) {
+	n, err := f.File.Read(p)
+	f.c.read[f.name] += n
+	return n, err
+}
+
+// TestSearchOneTagReadsOnce: a worker that tags a matching file read in
+// pieces (over 1 MiB) hashes the pieces the search reads, and reads on
+// after a search that stopped early, so that the file is opened and read
+// once; only a file whose first match lies past its first piece is read
+// again. Over a MapFS and a temp dir.
+func TestSearchOneTagReadsOnce(t *testing.T) {
+	lines := func(line string, size int) []byte {
+		return bytes.Repeat([]byte(line), size/len(line)+1)[:size]
+	}
+	tree := fstest.MapFS{
+		"small.txt":  {Data: []byte("a hit \r\nb\n")},
+		"pieces.txt": {Data: lines("a hit \r\nsome text\t\n", 5<<19)},
+		"sparse.txt": {Data: append([]byte("a hit\n"), lines("some text  \r\n", 3<<20)...)},
+		"bom.txt":    {Data: append([]byte("\xEF\xBB\xBF"), lines("hit \t\r\n", 2<<20)...)},
+		"late.txt":   {Data: append(lines("some text\r\n", 2<<20), "a hit\n"...)},
+	}
+	for _, dir := range []bool{false, true} {
+		fsys := fs.FS(tree)
+		if dir {
+			fsys = os.DirFS(testfs.WriteDir(t, tree))
+		}
+		for _, perFileMax := range []int{0, 1, 20} {
+			m, err := grep.Compile(grep.Options{Pattern: "hit", MaxMatchesPerFile: perFileMax})
+			require.NoError(t, err)
+			sc := m.NewScanner()
+			for name, f := range tree {
+				c := &countFS{FS: fsys, opens: map[string]int{}, read: map[string]int{}}
+				o := searchOne(context.Background(), c, sc, &file{path: name}, perFile{maxSize: -1, tags: true})
+				require.NotNil(t, o.res, "%s: %v", name, o.err)
+				what := fmt.Sprintf("%s, dir %v, %d a file", name, dir, perFileMax)
+				assert.Equal(t, hashline.Tag(f.Data), o.tag, what)
+				times := 1
+				if name == "late.txt" {
+					times = 2
+				}
+				assert.Equal(t, times, c.opens[name], what)
+				assert.Equal(t, times*len(f.Data), c.read[name], what)
+			}
+		}
+	}
 }

@@ -399,20 +399,6 @@ func fileTag(fsys fs.FS, name string) string {
 	return hashline.Tag(b)
 }
 
-// textTag returns what fileTag returns for a file from its text as a
-// search held it whole (see grep.Scanner.SearchOpened): its content less a
-// UTF-8 byte-order mark when res.Encoding is "utf-8".
-func textTag(res *grep.FileResult, text []byte) string {
-	size := len(text)
-	if res.Encoding == "utf-8" {
-		size += 3 // the byte-order mark
-	}
-	if size > hashline.MaxTagBytes {
-		return ""
-	}
-	return hashline.TextTag(text)
-}
-
 // roundRobin cuts the page's matching lines to budget, taking one line
 // from each file in turn, and drops the context lines that belonged only
 // to the lines cut.
