@@ -1,10 +1,15 @@
 package convert
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
+	"io"
+	"maps"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/scoutkit/scout/internal/testfs"
 
 	"github.com/scoutkit/scout/internal/errs"
 )
@@ -19,16 +24,22 @@ func fuzzConverter(f *testing.F, c Converter, seeds ...[]byte) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		out, err := c.Convert(context.Background(), bytes.NewReader(data), int64(len(data)))
-		if err != nil {
-			if errs.CodeOf(err) == "" {
-				t.Fatalf("uncoded error %v", err)
-			}
-			return
-		}
-		if !utf8.ValidString(out) {
-			t.Fatalf("invalid UTF-8 output %q", out)
-		}
+		checkConverted(t, out, err)
 	})
+}
+
+// checkConverted fails t unless err is coded or out is valid UTF-8.
+func checkConverted(t *testing.T, out string, err error) {
+	t.Helper()
+	if err != nil {
+		if errs.CodeOf(err) == "" {
+			t.Fatalf("uncoded error %v", err)
+		}
+		return
+	}
+	if !utf8.ValidString(out) {
+		t.Fatalf("invalid UTF-8 output %q", out)
+	}
 }
 
 func FuzzRTF(f *testing.F) {
@@ -71,4 +82,55 @@ func FuzzXLS(f *testing.F) {
 
 func FuzzPPT(f *testing.F) {
 	fuzzConverter(f, Func(convertPPT), gunzip(f, mustRead(f, "testdata/test.ppt.gz")), pptOf())
+}
+
+// fuzzParts fuzzes the XML of up to four parts of a zip-based document, the
+// others taken from base (FuzzDOCX and its kind fuzz the zip bytes, whose
+// checksums turn most changes into a zip error); a name "" is unused.
+func fuzzParts(f *testing.F, c Converter, base []byte, names [4]string) {
+	zr, err := zip.NewReader(bytes.NewReader(base), int64(len(base)))
+	if err != nil {
+		f.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, m := range zr.File {
+		r, err := m.Open()
+		if err != nil {
+			f.Fatal(err)
+		}
+		b, err := io.ReadAll(r)
+		if err != nil {
+			f.Fatal(err)
+		}
+		files[m.Name] = string(b)
+	}
+	f.Add(files[names[0]], files[names[1]], files[names[2]], files[names[3]])
+	f.Fuzz(func(t *testing.T, a, b, c2, d string) {
+		fs := maps.Clone(files)
+		for i, s := range []string{a, b, c2, d} {
+			if names[i] != "" {
+				fs[names[i]] = s
+			}
+		}
+		data := testfs.Zip(testfs.Files(fs)...)
+		out, err := c.Convert(context.Background(), bytes.NewReader(data), int64(len(data)))
+		checkConverted(t, out, err)
+	})
+}
+
+func FuzzDOCXParts(f *testing.F) {
+	fuzzParts(f, Func(convertDOCX), docxWith(f,
+		`<w:p><w:pPr><w:pStyle w:val="berschrift1"/><w:numPr/></w:pPr><w:r><w:t>h</w:t></w:r></w:p><w:tbl><w:tr><w:tc><w:p><w:r><w:t>n</w:t><w:footnoteReference w:id="1"/></w:r></w:p></w:tc></w:tr></w:tbl><w:p><w:hyperlink r:id="rId9"><w:r><w:t>l</w:t></w:r></w:hyperlink></w:p>`,
+		map[string]string{"word/footnotes.xml": `<w:footnotes ` + wNS + `><w:footnote w:type="separator" w:id="0"/><w:footnote w:id="1"><w:p><w:r><w:t>fn</w:t></w:r></w:p></w:footnote></w:footnotes>`}),
+		[4]string{"word/document.xml", "word/styles.xml", "word/footnotes.xml", "word/_rels/document.xml.rels"})
+}
+
+func FuzzPPTXParts(f *testing.F) {
+	fuzzParts(f, Func(convertPPTX), pptxOf(f, []string{pptxShape("title", "t") + pptxShape("", "a\nb")}, map[int]string{0: "n"}),
+		[4]string{"ppt/presentation.xml", "ppt/_rels/presentation.xml.rels", "ppt/slides/slide1.xml", "ppt/slides/_rels/slide1.xml.rels"})
+}
+
+func FuzzEPUBParts(f *testing.F) {
+	fuzzParts(f, Func(convertEPUB), epubOf(f, "b", "<h1>x</h1><p>a <em>b</em></p>", "<ul><li>c</li></ul><table><tr><td>d</td></tr></table>"),
+		[4]string{"META-INF/container.xml", "OEBPS/content.opf", "OEBPS/text/ch 1.xhtml", "OEBPS/text/ch 2.xhtml"})
 }

@@ -54,7 +54,7 @@ func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 // kept as markdown tables. baseURL, when not "", makes relative links
 // absolute ("https://example.com/docs/"). HTML over CutHTML's bounds is
 // converted up to them, and the text comes with an *errs.Partial that
-// says so.
+// says so. The markdown is valid UTF-8 whatever the HTML's bytes.
 func HTMLToMarkdown(ctx context.Context, r io.Reader, baseURL string) (string, error) {
 	b, err := io.ReadAll(io.LimitReader(r, int64(maxHTMLBytes)+1))
 	if err != nil {
@@ -62,6 +62,9 @@ func HTMLToMarkdown(ctx context.Context, r io.Reader, baseURL string) (string, e
 	}
 	page, why := CutHTML(string(b))
 	b = nil
+	// As HTML decoding does, and the parser does not: each invalid UTF-8
+	// sequence becomes U+FFFD.
+	page = strings.ToValidUTF8(page, "\uFFFD")
 	doc, err := html.Parse(textio.ContextReader(ctx, strings.NewReader(page)))
 	if err != nil {
 		return "", err

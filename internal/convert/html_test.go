@@ -51,6 +51,19 @@ func TestHTMLToMarkdownCut(t *testing.T) {
 	}
 }
 
+func TestHTMLToMarkdownInvalidUTF8(t *testing.T) {
+	tests := []struct{ page, want, reason string }{
+		{"<p>a\xffb</p>", "a\uFFFDb", "in a paragraph"},
+		{"<html><body><p>x</p></body></html>n\xac*\xf3", "x\n\nn\uFFFD\\*\uFFFD", "text after </html> is body text"},
+	}
+	for _, tt := range tests {
+		md, err := HTMLToMarkdown(context.Background(), strings.NewReader(tt.page), "")
+		if err != nil || md != tt.want {
+			t.Errorf("%s: HTMLToMarkdown(%q) = %q, %v; want %q", tt.reason, tt.page, md, err, tt.want)
+		}
+	}
+}
+
 // TestHTMLCanceled: the converter never looks at ctx, so HTMLToMarkdown
 // stops it itself: a ctx done before the call, or while the HTML is read,
 // gives ctx's error and no text; one canceled while the converter runs

@@ -156,7 +156,7 @@ func TestResolveTempDir(t *testing.T) {
 }
 
 func FuzzResolve(f *testing.F) {
-	for _, s := range []string{"", "/", "a/../..", "/w/x", "/wx", "..", "./a//b/", "/w/../..", "a\x00", "C:\\x", `..\x`} {
+	for _, s := range []string{"", "/", "a/../..", "/w/x", "/wx", "..", "../w/x", "./a//b/", "/w/../..", "a\x00", "C:\\x", `..\x`} {
 		f.Add("/w", s)
 		f.Add("", s)
 	}
@@ -183,6 +183,12 @@ func FuzzResolve(f *testing.F) {
 			}
 		case path.IsAbs(p):
 			if want := path.Clean(p); path.Join(path.Clean(root), got) != want {
+				t.Fatalf("Resolve(%q, %q) = %q, which is not %q below the root", root, p, got, want)
+			}
+		case path.Clean(p) == ".." || strings.HasPrefix(path.Clean(p), "../"):
+			// It climbs out of the root and back in ("../w/x" from "/w",
+			// ".." from "/").
+			if want := path.Join(path.Clean(root), p); root == "" || path.Join(path.Clean(root), got) != want {
 				t.Fatalf("Resolve(%q, %q) = %q, which is not %q below the root", root, p, got, want)
 			}
 		default:

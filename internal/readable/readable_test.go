@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 )
@@ -105,6 +106,12 @@ func FuzzExtract(f *testing.F) {
 		a, ok := Extract(context.Background(), page)
 		if ok != (a.Text > 0) || (a.HTML == "" && a.Text > 0) {
 			t.Fatalf("found %v with %d characters of text", ok, a.Text)
+		}
+		if n := utf8.RuneCountInString(page); a.Text > n {
+			t.Fatalf("%d characters of text from a page of %d", a.Text, n)
+		}
+		if again, _ := Extract(context.Background(), page); again != a {
+			t.Fatalf("two extractions differ:\n%+v\n%+v", a, again)
 		}
 	})
 }

@@ -691,9 +691,12 @@ func FuzzReadReader(f *testing.F) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		in := bytes.Clone(data)
-		readBytes(ctx, data, sel)
+		_, err := readBytes(ctx, data, sel)
 		if !bytes.Equal(in, data) {
 			t.Fatalf("ReadBytes modified its input")
+		}
+		if err != nil && errs.CodeOf(err) == "" {
+			t.Fatalf("uncoded error %v", err)
 		}
 	})
 }
