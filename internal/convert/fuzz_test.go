@@ -1,10 +1,8 @@
 package convert
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
-	"io"
 	"maps"
 	"testing"
 	"unicode/utf8"
@@ -88,22 +86,7 @@ func FuzzPPT(f *testing.F) {
 // others taken from base (FuzzDOCX and its kind fuzz the zip bytes, whose
 // checksums turn most changes into a zip error); a name "" is unused.
 func fuzzParts(f *testing.F, c Converter, base []byte, names [4]string) {
-	zr, err := zip.NewReader(bytes.NewReader(base), int64(len(base)))
-	if err != nil {
-		f.Fatal(err)
-	}
-	files := map[string]string{}
-	for _, m := range zr.File {
-		r, err := m.Open()
-		if err != nil {
-			f.Fatal(err)
-		}
-		b, err := io.ReadAll(r)
-		if err != nil {
-			f.Fatal(err)
-		}
-		files[m.Name] = string(b)
-	}
+	files := zipParts(f, base)
 	f.Add(files[names[0]], files[names[1]], files[names[2]], files[names[3]])
 	f.Fuzz(func(t *testing.T, a, b, c2, d string) {
 		fs := maps.Clone(files)

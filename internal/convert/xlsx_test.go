@@ -306,6 +306,17 @@ func TestXLSXErrors(t *testing.T) {
 // renamePart returns the zip b with one entry renamed.
 func renamePart(t testing.TB, b []byte, from, to string) []byte {
 	t.Helper()
+	files := zipParts(t, b)
+	if data, ok := files[from]; ok {
+		delete(files, from)
+		files[to] = data
+	}
+	return testfs.Zip(testfs.Files(files)...)
+}
+
+// zipParts returns the entries of the zip b by name.
+func zipParts(t testing.TB, b []byte) map[string]string {
+	t.Helper()
 	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
 		t.Fatal(err)
@@ -316,15 +327,14 @@ func renamePart(t testing.TB, b []byte, from, to string) []byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		data, _ := io.ReadAll(rc)
+		data, err := io.ReadAll(rc)
 		rc.Close()
-		name := f.Name
-		if name == from {
-			name = to
+		if err != nil {
+			t.Fatal(err)
 		}
-		files[name] = string(data)
+		files[f.Name] = string(data)
 	}
-	return testfs.Zip(testfs.Files(files)...)
+	return files
 }
 
 // zipBomb returns the zip b with part replaced by head and then spaces up
