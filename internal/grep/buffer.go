@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/text/encoding"
@@ -455,12 +456,10 @@ func bomEncoding(b []byte) (encoding.Encoding, string) {
 }
 
 // buffer returns a window of n bytes of the scanner's buffer for data
-// that starts at offset 0. The buffer grows at least twofold (up to one
-// chunk), so that files of rising sizes do not each cost a new buffer:
-// fresh memory costs a page fault per 4 KiB.
+// that starts at offset 0.
 func (s *Scanner) buffer(n int) []byte {
 	if cap(s.buf) < n+readAlign {
-		s.buf = make([]byte, max(n, min(2*cap(s.buf), s.chunk+1))+readAlign)
+		s.buf = s.alloc(n + readAlign)
 	}
 	return s.place(0, n)
 }
@@ -472,10 +471,69 @@ func (s *Scanner) grow(buf []byte, n, keep, off int) []byte {
 	if cap(s.buf) >= n+readAlign {
 		return s.place(off, n)
 	}
-	s.buf = make([]byte, n+readAlign)
+	old := s.buf
+	s.buf = s.alloc(n + readAlign)
 	nb := s.place(off, n)
 	copy(nb, buf[:keep])
+	putBig(old)
 	return nb
+}
+
+// Buffers. A scanner keeps a buffer of up to ownMax bytes between files
+// (s.own), room for the binary window (DefaultBinaryScan) and a file of
+// that size; a file that needs a larger one, as 1% of the files of a
+// source tree do, takes one from bigBufs and gives it back when its
+// search ends. A search runs a scanner per goroutine that searches
+// (dozens on a large machine), and each keeping a chunk-sized buffer made
+// half the memory a search of a source tree allocated, and half the
+// garbage collections of a host that searches again and again.
+const ownMax = 128 << 10
+
+// bigBufs holds buffers of more than ownMax bytes, as *[]byte, by size
+// class: bigBufs[k] those of ownMax<<(k+1) bytes and the byte and the
+// alignment a read of that many needs (a chunk, a file read whole);
+// a larger buffer (a whole-file search's) is not kept.
+var bigBufs [6]sync.Pool
+
+// bigClass returns the class of a big buffer of at least need bytes and
+// its size; ok is false when need is over the largest class.
+func bigClass(need int) (k, size int, ok bool) {
+	for k = range bigBufs {
+		if size = ownMax<<(k+1) + 1 + readAlign; need <= size {
+			return k, size, true
+		}
+	}
+	return 0, need, false
+}
+
+// alloc returns a buffer of at least need bytes: the scanner's own,
+// grown at least twofold (up to one chunk or ownMax), so that files of
+// rising sizes do not each cost a new one (fresh memory costs a page
+// fault per 4 KiB), or a big one.
+func (s *Scanner) alloc(need int) []byte {
+	if need <= ownMax {
+		s.own = make([]byte, max(need, min(2*cap(s.own), s.chunk+1+readAlign, ownMax)))
+		return s.own
+	}
+	k, size, ok := bigClass(need)
+	if ok {
+		if p, _ := bigBufs[k].Get().(*[]byte); p != nil {
+			return *p
+		}
+	}
+	return make([]byte, size)
+}
+
+// putBig gives b, when it is a big buffer of a class, back to bigBufs.
+func putBig(b []byte) {
+	if cap(b) <= ownMax {
+		return
+	}
+	if k, size, ok := bigClass(cap(b)); ok && size == cap(b) {
+		p := new([]byte) // not &b, which would move b to the heap on every call
+		*p = b[:size]
+		bigBufs[k].Put(p)
+	}
 }
 
 // readAlign is the alignment of the data in the buffer relative to its
@@ -495,9 +553,11 @@ func (s *Scanner) place(off, n int) []byte {
 	return s.buf[pad : pad+n : pad+n]
 }
 
-// release drops a buffer too big to keep between files.
+// release ends a file's use of the buffer: a big one goes back to
+// bigBufs and the scanner's own is its buffer again.
 func (s *Scanner) release() {
-	if cap(s.buf) > s.maxLine+1+readAlign {
-		s.buf = nil
+	if cap(s.buf) > ownMax {
+		putBig(s.buf)
+		s.buf = s.own
 	}
 }

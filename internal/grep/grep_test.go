@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -957,5 +958,53 @@ func TestSpansLines(t *testing.T) {
 		if m.spans != tt.want {
 			t.Errorf("%q multiline %v dotall %v: the matcher spans %v, want %v", name, tt.multiline, tt.dotAll, m.spans, tt.want)
 		}
+	}
+}
+
+// TestBigBuffers: a file that needs more than a scanner's own buffer
+// (ownMax) is searched in a big buffer that goes back to the pool when its
+// search ends, so the scanner keeps only its own; files of every size
+// class, searched by several scanners at once (the race detector watches
+// the pool), give the same results as with fresh scanners.
+func TestBigBuffers(t *testing.T) {
+	files := map[string]string{"small.txt": "x\nneedle 0\n"}
+	var names []string
+	for i, n := range []int{ownMax / 2, ownMax + 1, 3 * ownMax, 9 * ownMax, 2*readSize + 17} {
+		name := fmt.Sprintf("f%d.txt", i)
+		files[name] = strings.Repeat("some text of a line\n", n/20) + fmt.Sprintf("needle %d\n", i)
+		names = append(names, name)
+	}
+	names = append(names, "small.txt")
+	m, err := Compile(Options{Pattern: `needle \d`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for kind, fsys := range treeFS(t, files) {
+		want := map[string]string{}
+		for _, name := range names {
+			res, err := m.NewScanner().SearchFile(context.Background(), fsys, name, -1)
+			if err != nil || len(res.Lines) != 1 {
+				t.Fatalf("%s %s: %v %+v", kind, name, err, res)
+			}
+			want[name] = res.Lines[0].Text
+		}
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				s := m.NewScanner()
+				for range 3 {
+					for _, name := range names {
+						res, err := s.SearchFile(context.Background(), fsys, name, -1)
+						if err != nil || len(res.Lines) != 1 || res.Lines[0].Text != want[name] {
+							t.Errorf("%s %s: %v %+v, want %q", kind, name, err, res, want[name])
+						}
+						if cap(s.buf) > ownMax || cap(s.own) > ownMax {
+							t.Errorf("%s %s: the scanner keeps a buffer of %d bytes, own %d; want at most %d", kind, name, cap(s.buf), cap(s.own), ownMax)
+						}
+					}
+				}
+			})
+		}
+		wg.Wait()
 	}
 }

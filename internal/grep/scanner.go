@@ -48,7 +48,8 @@ type Scanner struct {
 	fwd  *mdfa // the match automata (see matchDFAs); nil until used
 	back *mdfa
 	fnd  finder
-	buf  []byte
+	buf  []byte // the buffer of the current file: own, or a big one (see alloc)
+	own  []byte // the scanner's own buffer, of at most ownMax bytes
 
 	lines   []Line     // scratch for the lines of a file (see settle)
 	spanBuf [][2]int   // scratch for the spans of a line
