@@ -452,7 +452,8 @@ func skippedPaths(out *search.Outcome) []SkippedPath {
 }
 
 // Stream runs req and yields each matching file as soon as it is known, in
-// byte-wise path order (as searched with req.Unordered); Skip, MaxFiles and
+// byte-wise path order (as searched with req.Unordered), a file of many
+// matching lines in parts with req.PartLines; Skip, MaxFiles and
 // MaxMatches do not apply. A request error is yielded once, with a nil
 // FileMatch; stopping the loop stops the search.
 func (s *Searcher) Stream(ctx context.Context, req SearchRequest) iter.Seq2[*FileMatch, error] {
@@ -469,7 +470,8 @@ func (s *Searcher) Stream(ctx context.Context, req SearchRequest) iter.Seq2[*Fil
 }
 
 // StreamFunc is Stream with a callback, and the totals at the end: it
-// calls fn for each matching file (never from two goroutines at once)
+// calls fn for each matching file, or part of one (see
+// SearchRequest.PartLines), never from two goroutines at once,
 // until fn returns false, then returns a SearchResult without Files that
 // counts the search (TotalFiles, TotalMatchLines, TotalMatches, Searched,
 // LongLines, MultilineCut, NULStops, Skipped) and holds its notes (Single, MissingPaths, SkippedPaths,

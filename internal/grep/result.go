@@ -62,8 +62,8 @@ func (s Stop) String() string {
 type FileResult struct {
 	// Lines are the matching and context lines in line order, each line
 	// at most once even when contexts overlap. Empty with CountOnly. Its
-	// size grows with the matches: set MaxMatchesPerFile (and MaxColumns)
-	// to bound the memory a file can take.
+	// size grows with the matches: set MaxMatchesPerFile or PartLines (and
+	// MaxColumns) to bound the memory a file can take.
 	Lines []Line
 	// MatchLines is the number of matching lines: those reported, or all
 	// of them with CountOnly (1 with FirstOnly).
