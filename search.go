@@ -122,6 +122,16 @@ type FileMatch struct {
 	// Virtual reports a result that is not an editable workspace file: an
 	// archive member, an in-memory resource or an immutable source.
 	Virtual bool `json:"virtual,omitempty"`
+	// More reports a part of the file that more parts follow: with
+	// SearchRequest.PartLines, Stream and StreamFunc yield a file of more
+	// matching lines in consecutive parts, in line order, whose MatchLines
+	// and Matches count the part's own lines. false on a file's last part,
+	// and in Search's Files.
+	More bool `json:"more,omitempty"`
+	// Single reports, on a file that Stream or StreamFunc yields, that the
+	// search is of this file alone, as SearchResult.Single says at the end.
+	// false in Search's Files (SearchResult.Single says it there).
+	Single bool `json:"single,omitempty"`
 }
 
 // SearchRequest is one search: the pattern, where to look and how much to
@@ -237,6 +247,20 @@ type SearchRequest struct {
 	// once): a progress display counts files and bytes with it. It must
 	// return quickly. nil means no calls.
 	Progress func(size int64) `json:"-"`
+	// PartLines makes Stream and StreamFunc yield a file with more
+	// matching lines than this in consecutive parts of at most this many
+	// matching lines each, with their context (FileMatch.More set on all
+	// but the last), so that a file of millions of matching lines takes the
+	// memory of one part at a time; the other files wait meanwhile. Joined,
+	// the parts are the file whole (Limited and Tag: every part carries
+	// the tag of the whole file, Limited is on the last). Never split: the
+	// SearchFiles and SearchCount modes, a Multiline or DotAll search
+	// whose pattern can match a newline (it reads the whole file), archive
+	// members and in-memory resources, files decoded from UTF-16 or UTF-32,
+	// and, from a file's first line over 4 MiB on, the rest of it (one
+	// part). 0 means each file whole; negative is a CodeInvalidParam
+	// error. Search ignores it: a page holds files whole.
+	PartLines int `json:"part_lines,omitempty"`
 }
 
 // SearchResult is the outcome of a search.
@@ -428,7 +452,8 @@ func skippedPaths(out *search.Outcome) []SkippedPath {
 }
 
 // Stream runs req and yields each matching file as soon as it is known, in
-// byte-wise path order (as searched with req.Unordered); Skip, MaxFiles and
+// byte-wise path order (as searched with req.Unordered), a file of many
+// matching lines in parts with req.PartLines; Skip, MaxFiles and
 // MaxMatches do not apply. A request error is yielded once, with a nil
 // FileMatch; stopping the loop stops the search.
 func (s *Searcher) Stream(ctx context.Context, req SearchRequest) iter.Seq2[*FileMatch, error] {
@@ -445,7 +470,8 @@ func (s *Searcher) Stream(ctx context.Context, req SearchRequest) iter.Seq2[*Fil
 }
 
 // StreamFunc is Stream with a callback, and the totals at the end: it
-// calls fn for each matching file (never from two goroutines at once)
+// calls fn for each matching file, or part of one (see
+// SearchRequest.PartLines), never from two goroutines at once,
 // until fn returns false, then returns a SearchResult without Files that
 // counts the search (TotalFiles, TotalMatchLines, TotalMatches, Searched,
 // LongLines, MultilineCut, NULStops, Skipped) and holds its notes (Single, MissingPaths, SkippedPaths,
@@ -479,6 +505,9 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 	if req.Before < 0 || req.After < 0 {
 		return search.Request{}, &Error{Code: CodeInvalidParam, Message: "Context lines (Before, After) must be 0 or more"}
 	}
+	if req.PartLines < 0 {
+		return search.Request{}, &Error{Code: CodeInvalidParam, Message: "PartLines must be 0 (files whole) or more"}
+	}
 	if err := searchModes.check(req.Mode); err != nil {
 		return search.Request{}, err
 	}
@@ -499,6 +528,7 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 		MaxColumns: limit(req.MaxColumns, DefaultMaxColumns),
 		CountOnly:  req.Mode != SearchContent, // no lines to report in files mode either
 		FirstOnly:  req.Mode == SearchFiles,
+		PartLines:  req.PartLines,
 	}
 	for _, r := range req.Lines {
 		g.LineRanges = append(g.LineRanges, [2]int{r.Start, r.End})
@@ -533,6 +563,8 @@ func fileMatch(h search.Hit) FileMatch {
 		Limited:    h.Stop == grep.StopLimit,
 		Tag:        h.Tag,
 		Virtual:    h.Mem || h.NoTag,
+		More:       h.More,
+		Single:     h.Single,
 	}
 	if len(h.Lines) == 0 {
 		return fm

@@ -10,9 +10,14 @@ import (
 
 // SearchStream renders a search file by file while it runs
 // (scout.Searcher.StreamFunc): File for each matching file as it comes,
-// End for the notices once the search is done. Each file is printed under
-// its "# path#TAG" heading ("# path" without a tag), as Search prints
-// several files; nothing is capped.
+// End for the notices once the search is done; the text is Search's for
+// the same files, uncapped. Each file is printed under its "# path#TAG"
+// heading ("# path" without a tag), as Search prints several files, or,
+// when the search is of that file alone (FileMatch.Single), as Search
+// prints a single file: under "¶path#TAG" in the hashline style, with no
+// heading otherwise. A file that comes in parts (FileMatch.More) is printed
+// part by part, as one file: its heading before its first part, "..."
+// where line numbers jump from one part to the next.
 type SearchStream struct {
 	// Options give the style, the hint for ignored files and the notes;
 	// MaxBytes does not apply. nil means the defaults.
@@ -23,10 +28,13 @@ type SearchStream struct {
 
 	files int  // files printed
 	cut   bool // a line was cut at the column limit
+	more  bool // the last file printed has more parts to come
+	last  int  // the number of its last line printed
 }
 
-// File returns the text of one matching file, ending in a newline; a
-// content file after the first starts with a blank line.
+// File returns the text of one matching file, or of the next part of one,
+// ending in a newline; a content file after the first starts with a blank
+// line.
 func (s *SearchStream) File(f *scout.FileMatch) string {
 	var b strings.Builder
 	switch s.Mode {
@@ -36,17 +44,33 @@ func (s *SearchStream) File(f *scout.FileMatch) string {
 		b.WriteString(f.Path + ":" + strconv.Itoa(f.MatchLines) + "\n")
 	default:
 		style := s.options().Style
-		lines := pitext.FileLines(f, style)
-		if lines == "" {
-			return ""
+		part, prev := s.more, 0 // a part after the file's first
+		if part {
+			prev = s.last
 		}
-		if s.files > 0 {
-			b.WriteByte('\n')
+		lines := pitext.FileLines(f, style, prev)
+		s.more = f.More
+		if n := len(f.Lines); n > 0 {
+			s.last = f.Lines[n-1].Line
 		}
-		b.WriteString(pitext.FileHeading(f, style) + "\n" + lines)
 		for _, l := range f.Lines {
 			s.cut = s.cut || l.Cut
 		}
+		if part || lines == "" {
+			return lines
+		}
+		switch {
+		case f.Single:
+			if h := pitext.SingleHeading(f, style); h != "" {
+				b.WriteString(h + "\n")
+			}
+		case s.files > 0:
+			b.WriteByte('\n')
+			fallthrough
+		default:
+			b.WriteString(pitext.FileHeading(f, style) + "\n")
+		}
+		b.WriteString(lines)
 	}
 	s.files++
 	return b.String()
@@ -55,7 +79,8 @@ func (s *SearchStream) File(f *scout.FileMatch) string {
 // End returns the text that ends the search, r being its totals: "No
 // matches found" with what was not searched when no file was printed, the
 // notes on missing paths and skipped archive members, the files too large
-// or unreadable to search, and the notice on cut lines. It ends in a newline, or is "" when there is nothing to say.
+// or unreadable to search, and the notice on cut lines. It ends in a
+// newline, or is "" when there is nothing to say.
 func (s *SearchStream) End(r *scout.SearchResult) string {
 	o := s.options()
 	notes := pitext.Notes(r, o.pi())

@@ -8,8 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
-	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,7 +15,6 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
-	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/pitext"
 )
 
@@ -148,22 +145,25 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 		err error
 		res *scout.SearchResult
 	)
-	pr := &printer{out: out, st: format.SearchStream{Options: opts, Mode: req.Mode}, opts: opts, hold: mayBeOne(s.cfg.Root, req.Paths)}
+	st := format.SearchStream{Options: opts, Mode: req.Mode}
+	show := func(fm *scout.FileMatch) bool { return out.write(st.File(fm)) }
 	if sr.Index != nil {
 		// An index answers whole searches, not streams: search, then print
 		// the files as a stream prints them.
 		if res, err = sr.Search(ctx, req); err == nil {
 			for i := range res.Files {
-				if !pr.file(&res.Files[i]) {
+				res.Files[i].Single = res.Single // as a stream's files say
+				if !show(&res.Files[i]) {
 					break
 				}
 			}
 		}
 	} else {
-		res, err = sr.StreamFunc(ctx, req, pr.file)
+		req.PartLines = partLines
+		res, err = sr.StreamFunc(ctx, req, show)
 	}
 	if err == nil {
-		pr.end(res)
+		out.write(st.End(res))
 	}
 	prog.stop()
 	if ferr := out.close(); err == nil && ferr != nil {
@@ -191,82 +191,11 @@ func pick(flagValue, setting, def int) int {
 	return pitext.SearchContext(setting, def)
 }
 
-// printer prints a search's files as they come, each under its heading,
-// or, when the search was of one file (SearchResult.Single: one file, one
-// archive member, or several entries naming one file, as "a:2-2 a:6-7"),
-// that file's lines under the single-file header, as the search tool
-// prints them. While hold is set, the first file is held back until a
-// second one comes or the search ends, when the result says which form is
-// right.
-type printer struct {
-	out  *output
-	st   format.SearchStream
-	opts *format.SearchOptions
-	hold bool
-	held *scout.FileMatch // the first file, held back
-}
-
-// file prints fm or holds it back; false once writing failed.
-func (p *printer) file(fm *scout.FileMatch) bool {
-	if p.hold {
-		p.hold, p.held = false, fm
-		return true
-	}
-	if p.held != nil {
-		held := p.held
-		p.held = nil
-		if !p.out.write(p.st.File(held)) {
-			return false
-		}
-	}
-	return p.out.write(p.st.File(fm))
-}
-
-// end prints what is left: the single file's text, or the file held back
-// and the totals.
-func (p *printer) end(res *scout.SearchResult) {
-	if res.Single {
-		if p.held != nil {
-			res.Files = []scout.FileMatch{*p.held}
-		}
-		p.opts.MaxBytes = -1
-		text, _ := format.SearchText(res, p.opts)
-		p.out.write(text + "\n")
-		return
-	}
-	if p.held != nil && !p.out.write(p.st.File(p.held)) {
-		return
-	}
-	p.out.write(p.st.End(res))
-}
-
-// mayBeOne reports whether a search of paths under root may be of one
-// file: some are given and none is a directory, or a glob below one, which
-// makes a multi-file search. The search decides (SearchResult.Single);
-// this only keeps a printer from holding back the first file of a search
-// that streams many, which it prints at once.
-func mayBeOne(root string, paths []string) bool {
-	if len(paths) == 0 {
-		return false
-	}
-	for _, p := range paths {
-		base, _ := glob.SplitSearch(p)
-		var st fs.FileInfo
-		var err error
-		if workspaceFS != nil {
-			st, err = fs.Stat(workspaceFS, path.Clean(base))
-		} else {
-			if !filepath.IsAbs(base) && root != "" {
-				base = filepath.Join(root, base)
-			}
-			st, err = os.Stat(base)
-		}
-		if err == nil && st.IsDir() {
-			return false
-		}
-	}
-	return true
-}
+// partLines is the most matching lines of a file printed at once: a file
+// with more comes in parts (scout.SearchRequest.PartLines), so that one of
+// millions of matching lines takes the memory of a part, not of the file.
+// Tests make it small.
+var partLines = 1024
 
 // output writes the results to stdout: at once, a file at a time, when
 // stdout is a terminal (clearing the progress line first); otherwise in

@@ -475,6 +475,16 @@ func (r *rawFile) Read(p []byte) (int, error) {
 	}
 }
 
+// Seek sets the offset of the next Read (io.Seeker), so that a search can
+// go on from the middle of the file.
+func (r *rawFile) Seek(offset int64, whence int) (int64, error) {
+	off, err := unix.Seek(r.fd, offset, whence)
+	if err != nil {
+		return 0, pathErr("seek", r.name, err)
+	}
+	return off, nil
+}
+
 func (r *rawFile) Close() error {
 	if r.fd < 0 {
 		return fs.ErrClosed

@@ -45,14 +45,36 @@ type stream struct {
 	given int
 }
 
-// search reads r (size bytes when size >= 0), or the mapping mp when not
-// nil, and searches it, a buffer at a time. The text read from r goes to
-// text when not nil (see SearchOpened).
-func (s *Scanner) search(ctx context.Context, r io.Reader, mp *fsx.Mapping, size int64, text func([]byte, bool) bool) (*FileResult, error) {
+// how says how a file is searched; its zero value searches it whole from
+// its start.
+type how struct {
+	// text is given the text read (see SearchOpened); nil: none.
+	text func([]byte, bool) bool
+	// parts splits the result (Options.PartLines), giving each full part
+	// to part (nil: stopping at the first).
+	parts bool
+	part  func(*FileResult) bool
+	// at is where a split search goes on (SearchFrom); nil: at the start.
+	at *Resume
+}
+
+// search reads r (size bytes when size >= 0, r's data starting at the
+// offset h.at when set), or the mapping mp when not nil, and searches it,
+// a buffer at a time, as h says.
+func (s *Scanner) search(ctx context.Context, r io.Reader, mp *fsx.Mapping, size int64, h how) (*FileResult, error) {
 	res := &FileResult{}
 	fs := s.begin(ctx, res)
+	if h.parts {
+		fs.parts(h.part)
+	}
+	if h.at != nil {
+		fs.resume(h.at)
+	}
 	st := s.open(fs, r, mp, size)
-	st.text = text
+	if h.at != nil {
+		st.first, st.given = false, -1 // the head was examined by the first part
+	}
+	st.text = h.text
 	defer s.release()
 	for {
 		eof, err := st.fill()
@@ -138,7 +160,7 @@ func (s *Scanner) open(fs *fileSearch, r io.Reader, mp *fsx.Mapping, size int64)
 			room = then // a FirstOnly search may grow to it: in place
 		}
 		s.buffer(room)
-		s.st.buf = s.place(0, start)
+		s.st.buf = s.place(fs.off, start)
 	}
 	return &s.st
 }
@@ -181,6 +203,7 @@ func (st *stream) head() (restart, binary bool) {
 		}
 		st.r = transform.NewReader(io.MultiReader(bytes.NewReader(head), st.r), enc.NewDecoder())
 		res.Encoding, st.size, st.n = name, -1, 0
+		fs.partMax = 0 // a decoded text's offsets are not the file's: no parts
 		if st.s.m.whole {
 			st.want = st.s.maxWhole + 1 // the decoded text may be larger
 		}
@@ -301,7 +324,7 @@ func (st *stream) drain() bool {
 func (st *stream) stopEarly() {
 	fs := st.fs
 	scan := fs.m.opts.BinaryScan
-	if fs.nulLine >= 0 || fs.off+st.n >= scan {
+	if fs.nulLine >= 0 || fs.off+st.n >= scan || fs.nulFree >= scan {
 		return
 	}
 	var nul bool

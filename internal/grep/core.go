@@ -42,14 +42,65 @@ type fileSearch struct {
 	nulFree  int  // absolute offset before which the data is known to hold no NUL
 	stop     bool // stop: a limit, FirstOnly, the last line range, a late NUL or ctx
 	checks   int
+	maxLines int // the matching lines still reported (MaxMatchesPerFile or Resume.Left); 0: no limit
+	total    int // the matching lines reported, over the parts
+	// Parts (Options.PartLines): partMax is the matching lines of a part
+	// (0: the file is not split, or no more); partHit says the part is
+	// full; part is given each full part and says whether to go on (nil:
+	// stop at the first, with Resume set).
+	partMax int
+	partHit bool
+	part    func(*FileResult) bool
 }
 
 // begin starts the search of a file into res.
 func (s *Scanner) begin(ctx context.Context, res *FileResult) *fileSearch {
 	res.Lines = s.lines[:0]
 	s.state = fileSearch{s: s, m: s.m, res: res, ctx: ctx, doneCh: ctx.Done(), cntLine: 1, nulLine: -1,
-		keys: s.m.opts.CountOnly && s.m.ranges == nil && !s.m.whole}
+		keys: s.m.opts.CountOnly && s.m.ranges == nil && !s.m.whole, maxLines: max(s.m.opts.MaxMatchesPerFile, 0)}
 	return &s.state
+}
+
+// parts makes the search end a part at every Options.PartLines matching
+// lines, where it can (see PartLines), giving each to part (nil: stopping
+// at the first).
+func (fs *fileSearch) parts(part func(*FileResult) bool) {
+	o := &fs.m.opts
+	if o.PartLines > 0 && !o.CountOnly && !o.FirstOnly && !fs.m.whole {
+		fs.partMax, fs.part = o.PartLines, part
+	}
+}
+
+// resume starts the search at at, a line start that a search of the same
+// file stopped at: the lines before it were searched, and the binary
+// window checked.
+func (fs *fileSearch) resume(at *Resume) {
+	off := int(at.Offset)
+	fs.off, fs.cntPos, fs.lastEnd = off, off, off
+	fs.cntLine, fs.lastLine = at.Line, at.Line-1
+	fs.maxLines = at.Left
+	fs.nulFree = max(fs.m.opts.BinaryScan, 0)
+	fs.res.Encoding = at.Encoding
+}
+
+// endPart ends the part that holds PartLines matching lines, the next
+// matching line being found and the after-context before it reported: the
+// part goes to fs.part, and the search goes on with a fresh part (true);
+// without fs.part, or when it returns false, the search stops there, with
+// Resume set.
+func (fs *fileSearch) endPart() bool {
+	res := fs.res
+	res.Resume = &Resume{Offset: int64(fs.lastEnd), Line: fs.lastLine + 1, Encoding: res.Encoding}
+	if fs.maxLines > 0 {
+		res.Resume.Left = fs.maxLines - fs.total
+	}
+	fs.partHit = false
+	if fs.part != nil && fs.part(res) {
+		res.Lines, res.MatchLines, res.Matches, res.Resume = res.Lines[:0], 0, 0, nil
+		return true
+	}
+	fs.stop, fs.afterLeft = true, 0
+	return false
 }
 
 // canceled reports (and records) whether the context has ended.

@@ -74,6 +74,21 @@
 // flushes or uncached, at the cost of a Pike VM (time in proportion to the
 // text times the threads).
 //
+// # Parts
+//
+// Options.PartLines bounds the memory of a file with millions of matching
+// lines: SearchOpened stops once a part holds that many, where the next
+// matching line is found (after the after-context before it, as
+// MaxMatchesPerFile stops), and FileResult.Resume says where: the start of
+// the line after the part's last reported one. SearchFrom goes on from
+// there (a mapped file by slicing its mapping again, a read one by a seek),
+// line numbers and the MaxMatchesPerFile limit going on, and hands each
+// next part to a callback. Joined, the parts are exactly the whole
+// search's result. Where a resume point could not be exact, the file is
+// not split: in-memory texts and streams, CountOnly, FirstOnly and
+// whole-file searches, texts decoded from UTF-16 or UTF-32, and, from its
+// first line longer than MaxLineBytes on, the rest of a file (one part).
+//
 // # Lines, binary files and encodings
 //
 // Lines end with "\n" or "\r\n"; neither is part of Line.Text, and in line

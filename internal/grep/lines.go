@@ -12,6 +12,7 @@ import "bytes"
 func (fs *fileSearch) processLines(data []byte, from int) {
 	m := fs.m
 	if fs.split || fs.contKey != 0 {
+		fs.partMax = 0 // a long line's state does not resume: one part from here on
 		from = fs.longLine(data, from)
 		if from >= len(data) || fs.stop {
 			return

@@ -72,6 +72,18 @@ type Options struct {
 	// DefaultBinaryScan; negative turns binary detection off (NUL is then
 	// an ordinary byte, as for ripgrep's --text).
 	BinaryScan int
+	// PartLines splits the result of a file searched by
+	// Scanner.SearchOpened or Scanner.SearchFrom into parts of at most this
+	// many matching lines (with their context), so that memory is bounded
+	// by the part, not by the file: a part ends where the next one's first
+	// matching line is found, after the after-context that comes before
+	// it, exactly where MaxMatchesPerFile would stop (FileResult.Resume).
+	// Never split: texts searched by SearchBytes or SearchReader,
+	// CountOnly and FirstOnly searches, whole-file (multiline) searches,
+	// texts decoded from UTF-16 or UTF-32, and the rest of a file from its
+	// first line longer than MaxLineBytes on (one part). 0 or negative
+	// means each file whole.
+	PartLines int
 }
 
 // Matcher is a compiled search. It is immutable and safe for concurrent

@@ -62,8 +62,8 @@ func (s Stop) String() string {
 type FileResult struct {
 	// Lines are the matching and context lines in line order, each line
 	// at most once even when contexts overlap. Empty with CountOnly. Its
-	// size grows with the matches: set MaxMatchesPerFile (and MaxColumns)
-	// to bound the memory a file can take.
+	// size grows with the matches: set MaxMatchesPerFile or PartLines (and
+	// MaxColumns) to bound the memory a file can take.
 	Lines []Line
 	// MatchLines is the number of matching lines: those reported, or all
 	// of them with CountOnly (1 with FirstOnly).
@@ -95,6 +95,26 @@ type FileResult struct {
 	// (Cut), and with FirstOnly, Matches counts the matches of its windows
 	// up to the first that holds one.
 	LongLines int
+	// Resume, when not nil, ends a part of a file split by
+	// Options.PartLines: the search stopped where the next part starts,
+	// and SearchFrom goes on from there. nil when the search of the file
+	// is done (Truncated and Stop say how).
+	Resume *Resume
+}
+
+// Resume is where the search of a file split into parts goes on: the
+// start of a line, all lines before it searched and none of them due to be
+// reported with the next part.
+type Resume struct {
+	// Offset is the byte offset of the line in the file.
+	Offset int64
+	// Line is its 1-based number.
+	Line int
+	// Left is how many more matching lines Options.MaxMatchesPerFile lets
+	// through; 0 means no limit.
+	Left int
+	// Encoding is FileResult.Encoding of the search that stopped here.
+	Encoding string
 }
 
 // makeLine builds a reported line from raw bytes (terminator removed) and

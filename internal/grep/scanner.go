@@ -94,13 +94,16 @@ func (s *Scanner) SearchFile(ctx context.Context, fsys fs.FS, name string, max i
 // each valid only during the call (the buffer is reused, the mapping
 // closed), the last with end set, for as long as text returns true. A file
 // read in one buffer, or mapped, is given in one piece; the rest of a file
-// read in pieces whose search stopped before its end (a limit, FirstOnly)
-// is read for text. There is no call with end for a search that fails or
+// read in pieces whose search stopped before its end (a limit, the end of
+// a part, FirstOnly) is read for text. There is no call with end for a search that fails or
 // is canceled, a text decoded from UTF-16 or UTF-32, a binary file, or a
 // file read in pieces whose first match lies past its first piece (the
 // text before it is gone by then). A file that changes while it is
 // searched is given as it was read. The result is the same with text as
 // without.
+//
+// With Options.PartLines, the search stops at the end of the file's first
+// part, FileResult.Resume saying where SearchFrom goes on.
 func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open func() (fsx.Regular, error), text func(p []byte, end bool) bool) (*FileResult, error) {
 	f, err := open()
 	if err != nil {
@@ -110,11 +113,54 @@ func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open
 	if max >= 0 && f.Size() > max {
 		return nil, &errs.Error{Code: errs.TooLarge, Path: name, Message: name + " is over the size cap", Err: fsx.ErrTooLarge}
 	}
-	var res *FileResult
+	return s.searchRegular(ctx, name, f, how{text: text, parts: true})
+}
+
+// SearchFrom searches on the file that open opens (name is its path for
+// errors) from at, the FileResult.Resume of a search of it that ended a
+// part (Options.PartLines): the lines from at.Line on, numbered on, with
+// no before-context from the lines before at (they were searched), no
+// binary check of the file's head (the first part had it; a NUL further on
+// still ends the search, StopNUL) and the MaxMatchesPerFile lines left
+// (at.Left). Each part that fills up goes to part, with its Resume set,
+// and the search goes on while part returns true; res, its Lines and
+// Resume are valid only during the call (the next part reuses them). It
+// returns the last part, or the one part returned false for. A file that
+// changed since the first part is searched as it is now: one that shrank
+// below at ends with no lines. The errors are SearchOpened's, without the
+// size cap.
+func (s *Scanner) SearchFrom(ctx context.Context, name string, open func() (fsx.Regular, error), at *Resume, part func(res *FileResult) bool) (*FileResult, error) {
+	f, err := open()
+	if err != nil {
+		return nil, &errs.Error{Code: errs.CodeOf(err), Path: name, Message: "cannot open " + name + ": " + err.Error(), Err: err}
+	}
+	defer f.Close()
+	if at.Offset >= f.Size() {
+		return &FileResult{Encoding: at.Encoding}, nil
+	}
+	h := how{parts: true, part: part, at: at}
+	if s.mapMin < 0 || f.Size() < int64(s.mapMin) {
+		// Read from at on: by a seek, or by reading the bytes before it
+		// where the file cannot seek.
+		if sk, ok := f.(io.Seeker); ok {
+			_, err = sk.Seek(at.Offset, io.SeekStart)
+		} else {
+			_, err = io.CopyN(io.Discard, f, at.Offset)
+		}
+		if err != nil {
+			return nil, &errs.Error{Code: errs.CodeOf(err), Path: name, Message: "cannot read " + name + ": " + err.Error(), Err: err}
+		}
+	}
+	return s.searchRegular(ctx, name, f, h)
+}
+
+// searchRegular searches the open file f as h says: mapped when it is
+// large enough and fsx.Map can, else read.
+func (s *Scanner) searchRegular(ctx context.Context, name string, f fsx.Regular, h how) (res *FileResult, err error) {
 	if mp := s.mapFile(f); mp != nil {
-		res, err = s.searchMapped(ctx, name, mp, text)
+		res, err = s.searchMapped(ctx, name, mp, h)
 	} else {
-		res, err = s.search(ctx, f, nil, f.Size(), text)
+		res, err = s.search(ctx, f, nil, f.Size(), h)
 		s.settle(res)
 	}
 	if err != nil {
@@ -127,7 +173,7 @@ func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open
 
 // SearchReader searches everything r yields, in chunks.
 func (s *Scanner) SearchReader(ctx context.Context, r io.Reader) (*FileResult, error) {
-	res, err := s.search(ctx, r, nil, -1, nil)
+	res, err := s.search(ctx, r, nil, -1, how{})
 	s.settle(res)
 	return res, err
 }
@@ -154,7 +200,7 @@ func (s *Scanner) mapFile(f fsx.Regular) *fsx.Mapping {
 // Scanner's caches, which the panic may have left half updated, are then
 // rebuilt. It gives text (see SearchOpened) the mapping's text, which
 // the search did not read again into a buffer.
-func (s *Scanner) searchMapped(ctx context.Context, name string, mp *fsx.Mapping, text func([]byte, bool) bool) (res *FileResult, err error) {
+func (s *Scanner) searchMapped(ctx context.Context, name string, mp *fsx.Mapping, h how) (res *FileResult, err error) {
 	defer mp.Close()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	lo := uintptr(unsafe.Pointer(unsafe.SliceData(mp.Data)))
@@ -174,7 +220,9 @@ func (s *Scanner) searchMapped(ctx context.Context, name string, mp *fsx.Mapping
 		s.reset()
 		res, err = shrank()
 	}()
-	res, err = s.search(ctx, nil, mp, int64(len(mp.Data)), nil)
+	text := h.text
+	h.text = nil // given below, from the mapping
+	res, err = s.search(ctx, nil, mp, int64(len(mp.Data)), h)
 	if mp.Shrunk() {
 		return shrank()
 	}

@@ -25,6 +25,9 @@ func (fs *fileSearch) reportText(data []byte, ls, le, n int, text []byte, spans 
 		return
 	}
 	fs.flushAfter(data, ls)
+	if fs.partHit && fs.partMax > 0 && !fs.endPart() {
+		return
+	}
 	fs.emitBefore(data, ls, n)
 	line := text
 	if line == nil {
@@ -38,14 +41,18 @@ func (fs *fileSearch) reportText(data []byte, ls, le, n int, text []byte, spans 
 	fs.res.Lines = append(fs.res.Lines, ln)
 	fs.res.MatchLines++
 	fs.res.Matches += matches
+	fs.total++
 	fs.lastMatch, fs.lastLine = n, n
 	fs.lastEnd = fs.off + le + 1
 	fs.afterLeft = o.After
 	if o.FirstOnly {
 		fs.stop = true
 	}
-	if o.MaxMatchesPerFile > 0 && fs.res.MatchLines >= o.MaxMatchesPerFile {
+	if fs.maxLines > 0 && fs.total >= fs.maxLines {
 		fs.limitHit = true
+	}
+	if fs.partMax > 0 && fs.res.MatchLines >= fs.partMax {
+		fs.partHit = true
 	}
 }
 

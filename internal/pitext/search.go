@@ -232,14 +232,24 @@ func fileList(r *scout.SearchResult) string {
 
 // singleFile renders one file without a group heading.
 func singleFile(f *scout.FileMatch, style string) string {
-	lines := strings.TrimSuffix(FileLines(f, style), "\n")
+	lines := strings.TrimSuffix(FileLines(f, style, 0), "\n")
 	if lines == "" {
 		return ""
 	}
-	if Tagged(style, f) {
-		return "¶" + f.Path + "#" + f.Tag + "\n" + lines
+	if h := SingleHeading(f, style); h != "" {
+		return h + "\n" + lines
 	}
 	return lines
+}
+
+// SingleHeading is the heading of f's lines in the text of a search of f
+// alone: "¶path#TAG" when its tag shows in style (see Tagged), else ""
+// (no heading).
+func SingleHeading(f *scout.FileMatch, style string) string {
+	if Tagged(style, f) {
+		return "¶" + f.Path + "#" + f.Tag
+	}
+	return ""
 }
 
 // Tagged reports whether f's heading shows its tag: in the hashline style,
@@ -257,7 +267,7 @@ func grouped(files []scout.FileMatch, style string) (text string, ends []int) {
 	ends = make([]int, len(files))
 	var b strings.Builder
 	for i := range files {
-		lines := FileLines(&files[i], style)
+		lines := FileLines(&files[i], style, 0)
 		if lines == "" {
 			continue
 		}
@@ -283,8 +293,11 @@ func FileHeading(f *scout.FileMatch, style string) string {
 // FileLines renders a file's lines, each ending in '\n', with "..." where
 // line numbers jump: a match marked '*' ("*5:text"), a context line
 // unmarked ("9:text"), or marked ' ' in the plain style, which has no
-// numbers. Trailing white space is dropped, as pi's grep does.
-func FileLines(f *scout.FileMatch, style string) string {
+// numbers. Trailing white space is dropped, as pi's grep does. prev is the
+// number of the line printed before f's lines, for a part of a file after
+// its first (FileMatch.More): "..." comes first when they do not go on from
+// it; 0 means none.
+func FileLines(f *scout.FileMatch, style string, prev int) string {
 	if style == "" {
 		style = StyleHashline
 	}
@@ -292,7 +305,6 @@ func FileLines(f *scout.FileMatch, style string) string {
 		style = StyleNumbered // a file without a tag has no hashline version
 	}
 	var b strings.Builder
-	prev := 0
 	for _, l := range f.Lines {
 		if prev > 0 && l.Line > prev+1 {
 			b.WriteString("...\n")

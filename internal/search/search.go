@@ -27,6 +27,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/hashline"
 	"github.com/scoutkit/scout/internal/iurl"
@@ -38,7 +39,9 @@ type Request struct {
 	Paths []string // entries (see Resolve); none means the root
 	// Grep holds the pattern, case, multiline, context, columns and mode;
 	// its LineRanges are those of the one entry of Paths (see
-	// ResolveOptions.Lines), whose entries may also carry their own.
+	// ResolveOptions.Lines), whose entries may also carry their own. Its
+	// PartLines has Stream yield a file of more matching lines in parts
+	// (Hit.More); Run holds files whole and ignores it.
 	Grep grep.Options
 	// PerFile caps the matching lines reported per file (PerFileOne when
 	// the scope is a single file); negative means no cap. It replaces
@@ -86,6 +89,13 @@ type Hit struct {
 	Mem   bool   // an in-memory text: an archive member or a virtual resource
 	NoTag bool   // an immutable source: never tagged
 	Tag   string // hashline tag, when asked for and available
+	// More, set by Stream, says that this is a part of the file and more
+	// follow (Request.Grep.PartLines); the last part has it false. Each
+	// part's counts are its own.
+	More bool
+	// Single, set by Stream, says that the scope is this one file
+	// (Scope.Single), before the Outcome says so at the end.
+	Single bool
 	*grep.FileResult
 }
 
@@ -140,6 +150,12 @@ func (o *Outcome) skip(oc outcome) {
 // searched counts a file searched.
 func (o *Outcome) searched(res *grep.FileResult) {
 	o.Searched++
+	o.ended(res)
+}
+
+// ended counts how the search of a file ended, res being its result or
+// its last part.
+func (o *Outcome) ended(res *grep.FileResult) {
 	if res.LongLines > 0 {
 		o.LongLines++
 	}
@@ -252,7 +268,8 @@ func (p *prepared) each(ctx context.Context, exhaustive, tags bool, fn func(f fi
 
 // Run searches and pages the result.
 func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, error) {
-	req.Unordered = false // a page is in path order
+	req.Unordered = false  // a page is in path order
+	req.Grep.PartLines = 0 // a page holds files whole
 	p, err := prepare(ctx, fsys, root, &req)
 	if err != nil {
 		return nil, err
@@ -331,12 +348,22 @@ func (o *Outcome) pageLines() int {
 // Stream searches and calls yield for each matching file in path order
 // (as found when req.Unordered), until yield returns false. Skip, MaxFiles
 // and Budget are ignored. The returned Outcome has no Files.
+//
+// With req.Grep.PartLines, a file split into parts (see grep.Options) is
+// yielded part after part (Hit.More), each in turn, as the search goes on
+// from where the last stopped: the other files wait meanwhile, as for a
+// slow yield, so that memory is bounded by the files in flight, each
+// holding at most one part. The totals are those of a search of whole
+// files. A file that cannot be read again to go on ends with a last part
+// without lines, and counts as unreadable too.
 func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield func(Hit) bool) (*Outcome, error) {
 	p, err := prepare(ctx, fsys, root, &req)
 	if err != nil {
 		return nil, err
 	}
 	out := &Outcome{Scope: p.scope, Skipped: p.skipped}
+	single := p.scope.Single()
+	var sc *grep.Scanner // searches on split files; made when one comes
 	err = p.each(ctx, false, req.Tags, func(f file, o outcome) bool {
 		if o.res == nil {
 			out.skip(o)
@@ -349,12 +376,54 @@ func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield fun
 		out.TotalFiles++
 		out.TotalLines += o.res.MatchLines
 		out.TotalMatches += o.res.Matches
-		return yield(Hit{Path: f.path, Mem: f.mem, NoTag: f.noTag, Tag: o.tag, FileResult: o.res})
+		h := Hit{Path: f.path, Mem: f.mem, NoTag: f.noTag, Tag: o.tag, Single: single, FileResult: o.res}
+		if o.res.Resume == nil {
+			return yield(h)
+		}
+		if f.m != nil {
+			return p.goOn(ctx, f.m.NewScanner(), f.path, h, out, yield) // a file in its own line ranges: one of few
+		}
+		if sc == nil {
+			sc = p.matcher.NewScanner()
+		}
+		return p.goOn(ctx, sc, f.path, h, out, yield)
 	})
 	if err != nil {
 		return nil, errs.Stopped(ctx, "Search", err)
 	}
 	return out, nil
+}
+
+// goOn yields h, the first part of the file name split into parts, then
+// searches on from where it stopped with sc, yielding each part as it
+// fills, until the file ends or yield returns false (false then). It
+// counts the parts in out.
+func (p *prepared) goOn(ctx context.Context, sc *grep.Scanner, name string, h Hit, out *Outcome, yield func(Hit) bool) bool {
+	h.More = true
+	if !yield(h) {
+		return false
+	}
+	stopped := false
+	open := func() (fsx.Regular, error) { return fsx.OpenRegular(p.fsys, name) }
+	last, err := sc.SearchFrom(ctx, name, open, h.Resume, func(r *grep.FileResult) bool {
+		out.TotalLines += r.MatchLines
+		out.TotalMatches += r.Matches
+		h.FileResult = r
+		stopped = !yield(h)
+		return !stopped
+	})
+	switch {
+	case stopped || ctx.Err() != nil:
+		return false
+	case err != nil:
+		out.skip(outcome{skip: SkipError, err: err})
+		last = &grep.FileResult{}
+	}
+	out.TotalLines += last.MatchLines
+	out.TotalMatches += last.Matches
+	out.ended(last)
+	h.More, h.FileResult = false, last
+	return yield(h)
 }
 
 // addTags sets the hashline tag of each FS file of at most
