@@ -56,6 +56,9 @@ type piSearchData struct {
 	LinesTruncated      bool          `json:"linesTruncated,omitempty"`
 	Truncated           bool          `json:"truncated"` // always present, as in pi
 	MissingPaths        []string      `json:"missingPaths,omitempty"`
+	// Skipped counts the files left out by reason (ignored, binary, too
+	// large, ...), as pi find's data does; nil when none were.
+	Skipped map[scout.SkipReason]int `json:"skipped,omitempty"`
 	// SplitEntries are the paths entries taken for several paths.
 	SplitEntries []piSplit `json:"splitEntries,omitempty"`
 	// PatternRewrite says how the pattern was changed before the search.
@@ -136,6 +139,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		LinesTruncated:      res.LinesCut(),
 		Truncated:           cut != nil || res.Truncated == scout.TruncBudget || res.Truncated == scout.TruncMatches,
 		MissingPaths:        res.MissingPaths,
+		Skipped:             res.Skipped,
 		SplitEntries:        splits,
 		PatternRewrite:      rewrite,
 		Meta:                searchMeta(cut, res),
