@@ -38,7 +38,7 @@ Output: matches as *LINE:text, context as LINE:text; one file under a ¶path#TAG
 // piSearchArgs are the arguments of pi search.
 type piSearchArgs struct {
 	Pattern   string    `json:"pattern" required:"true" missing:"Pattern must not be empty" desc:"Regex pattern (RE2 syntax)"`
-	Paths     oneOrMany `json:"paths" required:"true" missing:"paths must contain non-empty paths or globs: pass at least one, e.g. {\"paths\": [\".\"]} for the project root." desc:"File, directory, glob, archive (.zip, .tar, .tar.gz, .tgz), archive member or internal URL, or an array of those (\".\" for the project root). A single file may end in a line range such as :50-100."`
+	Paths     oneOrMany "json:\"paths\" required:\"true\" missing:\"`paths` must contain non-empty paths or globs: pass at least one, e.g. {\\\"paths\\\": [\\\".\\\"]} for the project root.\" desc:\"File, directory, glob, archive (.zip, .tar, .tar.gz, .tgz), archive member or internal URL, or an array of those (\\\".\\\" for the project root). A single file may end in a line range such as :50-100.\""
 	I         bool      `json:"i" default:"false" desc:"Case-insensitive search (default false)"`
 	Gitignore bool      `json:"gitignore" default:"true" desc:"Respect .gitignore during directory scans (default true)"`
 	Skip      float64   `json:"skip" default:"0" min:"0" invalid:"Skip must be a non-negative number" desc:"Number of matching files to skip: the page offset from the notice (default 0)"`
@@ -56,6 +56,9 @@ type piSearchData struct {
 	LinesTruncated      bool          `json:"linesTruncated,omitempty"`
 	Truncated           bool          `json:"truncated"` // always present, as in pi
 	MissingPaths        []string      `json:"missingPaths,omitempty"`
+	// Skipped counts the files left out by reason (ignored, binary, too
+	// large, ...), as pi find's data does; nil when none were.
+	Skipped map[scout.SkipReason]int `json:"skipped,omitempty"`
 	// SplitEntries are the paths entries taken for several paths.
 	SplitEntries []piSplit `json:"splitEntries,omitempty"`
 	// PatternRewrite says how the pattern was changed before the search.
@@ -136,6 +139,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		LinesTruncated:      res.LinesCut(),
 		Truncated:           cut != nil || res.Truncated == scout.TruncBudget || res.Truncated == scout.TruncMatches,
 		MissingPaths:        res.MissingPaths,
+		Skipped:             res.Skipped,
 		SplitEntries:        splits,
 		PatternRewrite:      rewrite,
 		Meta:                searchMeta(cut, res),

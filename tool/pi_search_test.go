@@ -12,6 +12,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/testfs"
+	"github.com/stretchr/testify/assert"
 )
 
 type memResolver map[string]string
@@ -177,6 +178,37 @@ func TestPiSearchNotSearched(t *testing.T) {
 		if !strings.HasSuffix(env.Text, tt.want) {
 			t.Errorf("%s\n got: %q\nwant suffix: %q", tt.reason, env.Text, tt.want)
 		}
+	}
+}
+
+// TestPiSearchSkippedData: data counts the files left out by reason, as
+// pi find's data does, whether or not the text names them; a search that
+// left nothing out has no skipped field.
+func TestPiSearchSkippedData(t *testing.T) {
+	tree := fstest.MapFS{
+		"big.log":   {Data: []byte(strings.Repeat("filler\n", 100) + "needle\n")},
+		"small.txt": {Data: []byte("needle\n")},
+		"logo.png":  {Data: []byte("\x89PNG\x00needle")},
+	}
+	c := Config{FS: tree}
+	c.MaxFileSize = 100
+	for _, tt := range []struct {
+		args   string
+		want   map[scout.SkipReason]int
+		reason string
+	}{
+		{`{"paths":".","pattern":"needle"}`, map[scout.SkipReason]int{scout.SkipBinary: 1, scout.SkipTooLarge: 1}, "matches: the text names only the too-large file, data counts both"},
+		{`{"paths":".","pattern":"nothing"}`, map[scout.SkipReason]int{scout.SkipBinary: 1, scout.SkipTooLarge: 1}, "no match"},
+		{`{"paths":"small.txt","pattern":"needle"}`, nil, "nothing left out: no skipped field"},
+	} {
+		env := Call(context.Background(), c, Pi, "search", []byte(tt.args))
+		d, ok := env.Data.(piSearchData)
+		if !ok {
+			t.Fatalf("%s: data %T (%q)", tt.reason, env.Data, env.Text)
+		}
+		assert.Equal(t, tt.want, d.Skipped, tt.reason)
+		js, _ := json.Marshal(env.Data)
+		assert.Equal(t, tt.want != nil, strings.Contains(string(js), `"skipped":`), "%s: %s", tt.reason, js)
 	}
 }
 
