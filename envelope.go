@@ -38,7 +38,7 @@ type Image struct {
 type Stats struct {
 	TimeMS  int64 `json:"time_ms"`
 	Matched int   `json:"matched"`           // results returned: paths, matching lines or files, by tool
-	Visited int   `json:"visited,omitempty"` // entries the walk saw; 0 when the tool does not walk
+	Visited int   `json:"visited"`           // entries the walk saw; 0 when the tool does not walk (always present: the standardized Glob's stats have it)
 	Skipped int   `json:"skipped,omitempty"` // entries left out (ignored, hidden, binary, too large, unreadable, ...)
 	Files   int   `json:"files,omitempty"`   // files searched or read
 	Bytes   int64 `json:"bytes,omitempty"`   // bytes read

@@ -87,7 +87,7 @@ var envelopeSchema = json.RawMessage(`{
         "files": {"type": "integer"},
         "bytes": {"type": "integer"}
       },
-      "required": ["time_ms", "matched"],
+      "required": ["time_ms", "matched", "visited"],
       "additionalProperties": false
     },
     "context": {
