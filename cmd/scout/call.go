@@ -45,6 +45,9 @@ func runCall(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	if err := s.check(); err != nil {
 		return f.usageError("%v", err)
 	}
+	if _, err := tool.Tools(s.toolset); err != nil {
+		return f.usageError("%v", err) // a flag's value, as tools and mcp say
+	}
 	raw := []byte("{}")
 	if len(pos) == 2 {
 		raw = []byte(pos[1])

@@ -28,7 +28,7 @@ func TestCallCommand(t *testing.T) {
 		{[]string{"--root", root, "find", `{"paths": 3}`}, "", 1, "error", "'paths'", "wrong field type: exit 1, Envelope printed"},
 		{[]string{"--root", root, "find", `{not json`}, "", 1, "error", "not valid JSON", "arguments that are not JSON"},
 		{[]string{"--root", root, "nope"}, "", 1, "error", "Unknown tool 'nope'", "unknown tool"},
-		{[]string{"--toolset", "nope", "--root", root, "find", "{}"}, "", 1, "error", "Unknown toolset 'nope'", "unknown toolset"},
+		{[]string{"--toolset", "nope", "--root", root, "find", "{}"}, "", 2, "", "Unknown toolset 'nope'", "unknown toolset: a usage error, as in tools and mcp"},
 		{[]string{"--toolset", "standardized", "--root", root, "Glob", `{"pattern": "**/*.go"}`}, "", 0, "success", "b/c.go", "standardized toolset"},
 		{[]string{"--root", filepath.Join(root, "missing"), "find", "{}"}, "", 2, "", "no such file", "root that does not exist: usage error"},
 		{[]string{}, "", 2, "", "scout call: want TOOL", "no tool"},
