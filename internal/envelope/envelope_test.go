@@ -17,8 +17,8 @@ func TestError(t *testing.T) {
 		want   string
 		reason string
 	}{
-		{fs.ErrNotExist, `{"path":"x"}`, `{"status":"error","data":null,"text":"file does not exist","stats":{"time_ms":0,"matched":0},"context":{"cwd":".","params_input":{"path":"x"}},"error":{"code":"NOT_FOUND","message":"file does not exist"}}`, "the code of any error, the arguments as given"},
-		{errors.New("bad"), `{not json`, `{"status":"error","data":null,"text":"bad","stats":{"time_ms":0,"matched":0},"context":{"cwd":".","params_input":null},"error":{"code":"INTERNAL_ERROR","message":"bad"}}`, "invalid arguments are recorded as null"},
+		{fs.ErrNotExist, `{"path":"x"}`, `{"status":"error","data":null,"text":"file does not exist","stats":{"time_ms":0,"matched":0,"visited":0},"context":{"cwd":".","params_input":{"path":"x"}},"error":{"code":"NOT_FOUND","message":"file does not exist"}}`, "the code of any error, the arguments as given"},
+		{errors.New("bad"), `{not json`, `{"status":"error","data":null,"text":"bad","stats":{"time_ms":0,"matched":0,"visited":0},"context":{"cwd":".","params_input":null},"error":{"code":"INTERNAL_ERROR","message":"bad"}}`, "invalid arguments are recorded as null"},
 	}
 	for _, tt := range tests {
 		b, err := json.Marshal(Error(tt.err, json.RawMessage(tt.params)))
