@@ -56,6 +56,8 @@ type how struct {
 	part  func(*FileResult) bool
 	// at is where a split search goes on (SearchFrom); nil: at the start.
 	at *Resume
+	// id is the identity of the file searched (Resume.File).
+	id fsx.FileID
 }
 
 // search reads r (size bytes when size >= 0, r's data starting at the
@@ -66,6 +68,7 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, mp *fsx.Mapping, size
 	fs := s.begin(ctx, res)
 	if h.parts {
 		fs.parts(h.part)
+		fs.size, fs.id = size, h.id
 	}
 	if h.at != nil {
 		fs.resume(h.at)
