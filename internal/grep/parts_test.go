@@ -27,8 +27,9 @@ type partsRun struct {
 }
 
 // partsRuns read a file of the OS mapped or read (with the seek of the OS
-// file), in small buffers or large, and a file of an fs.FS that cannot
-// seek, small or large enough to be mapped (which fsx.Map cannot).
+// file), in small buffers or large, a file of an fs.FS that cannot seek,
+// small or large enough to be mapped (which fsx.Map cannot), and one whose
+// size is not known (0 bytes, as a file of /proc says).
 var partsRuns = []partsRun{
 	{"mapped", osFile, func(s *Scanner) { s.mapMin = 0 }},
 	{"mapped/chunk8", osFile, func(s *Scanner) { s.mapMin, s.chunk, s.maxLine = 0, 8, 64 }},
@@ -36,6 +37,7 @@ var partsRuns = []partsRun{
 	{"read/chunk8", osFile, func(s *Scanner) { s.mapMin, s.chunk, s.maxLine = -1, 8, 64 }},
 	{"noseek/chunk16", noSeekFile, func(s *Scanner) { s.mapMin, s.chunk, s.maxLine = -1, 16, 256 }},
 	{"unmappable/chunk16", noSeekFile, func(s *Scanner) { s.mapMin, s.chunk, s.maxLine = 0, 16, 256 }},
+	{"size0/chunk16", sizeZeroFile, func(s *Scanner) { s.mapMin, s.chunk, s.maxLine = -1, 16, 256 }},
 }
 
 func osFile(tb testing.TB, data []byte) (fs.FS, string) {
@@ -47,6 +49,32 @@ func osFile(tb testing.TB, data []byte) (fs.FS, string) {
 func noSeekFile(tb testing.TB, data []byte) (fs.FS, string) {
 	return noSeekFS{fstest.MapFS{"f": {Data: data}}}, "f"
 }
+
+func sizeZeroFile(tb testing.TB, data []byte) (fs.FS, string) {
+	return zeroFS{fstest.MapFS{"f": {Data: data}}}, "f"
+}
+
+// zeroFS says that its files have 0 bytes, as the files of /proc do.
+type zeroFS struct{ fsys fs.FS }
+
+func (z zeroFS) Open(name string) (fs.File, error) {
+	f, err := z.fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return zeroFile{f}, nil
+}
+
+type zeroFile struct{ fs.File }
+
+func (f zeroFile) Stat() (fs.FileInfo, error) {
+	fi, err := f.File.Stat()
+	return zeroInfo{fi}, err
+}
+
+type zeroInfo struct{ fs.FileInfo }
+
+func (zeroInfo) Size() int64 { return 0 }
 
 // noSeekFS hides the Seek of its files.
 type noSeekFS struct{ fsys fs.FS }

@@ -141,7 +141,7 @@ func (s *Scanner) SearchFrom(ctx context.Context, name string, open func() (fsx.
 	if err != nil {
 		return nil, err
 	}
-	if at.Offset >= size {
+	if size > 0 && at.Offset >= size {
 		return &FileResult{Encoding: at.Encoding}, nil
 	}
 	h := how{parts: true, part: part, at: at, id: at.File}
@@ -149,10 +149,10 @@ func (s *Scanner) SearchFrom(ctx context.Context, name string, open func() (fsx.
 	if size == f.Size() {
 		mp = s.mapFile(f)
 	}
-	var r io.Reader
+	var r io.Reader = f
 	if mp == nil {
 		// Read from at on: by a seek, or by reading the bytes before it
-		// where the file cannot seek; up to size.
+		// where the file cannot seek; up to size when known.
 		if sk, ok := f.(io.Seeker); ok {
 			_, err = sk.Seek(at.Offset, io.SeekStart)
 		} else {
@@ -161,13 +161,16 @@ func (s *Scanner) SearchFrom(ctx context.Context, name string, open func() (fsx.
 		if err != nil {
 			return nil, &errs.Error{Code: errs.CodeOf(err), Path: name, Message: "cannot read " + name + ": " + err.Error(), Err: err}
 		}
-		r = io.LimitReader(f, size-at.Offset)
+		if size > 0 {
+			r = io.LimitReader(f, size-at.Offset)
+		}
 	}
 	return s.searchIn(ctx, name, r, mp, size, h)
 }
 
 // check returns how much of f, the file of at opened again, SearchFrom
-// searches: what it held when its search began (at.Size; 0: f whole). It
+// searches: what it held when its search began (at.Size), or 0 for all of
+// it where that size was not known (a file of /proc says 0 bytes). It
 // fails when f is not that file (FileIDs known and different) or is
 // shorter now.
 func (at *Resume) check(name string, f fsx.Regular) (int64, error) {
@@ -179,10 +182,8 @@ func (at *Resume) check(name string, f fsx.Regular) (int64, error) {
 	case f.Size() < at.Size:
 		return 0, &errs.Error{Code: errs.Internal, Path: name,
 			Message: fmt.Sprintf("cannot search %s on: it shrank from %d to %d bytes while it was searched in parts; search it again", name, at.Size, f.Size())}
-	case at.Size > 0:
-		return at.Size, nil
 	}
-	return f.Size(), nil
+	return at.Size, nil
 }
 
 // searchIn searches size bytes of the open file name as h says: the
