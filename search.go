@@ -258,8 +258,13 @@ type SearchRequest struct {
 	// whose pattern can match a newline (it reads the whole file), archive
 	// members and in-memory resources, files decoded from UTF-16 or UTF-32,
 	// and, from a file's first line over 4 MiB on, the rest of it (one
-	// part). 0 means each file whole; negative is a CodeInvalidParam
-	// error. Search ignores it: a page holds files whole.
+	// part). The parts after the first are searched in the file as far as
+	// it reached when its search began (what was appended since is not
+	// searched); a file that shrank, or that another file took the place
+	// of, meanwhile ends with a last part without lines and counts as
+	// unreadable (SkippedPaths says why). 0 means each file whole;
+	// negative is a CodeInvalidParam error. Search ignores it: a page holds
+	// files whole.
 	PartLines int `json:"part_lines,omitempty"`
 }
 

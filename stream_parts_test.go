@@ -131,7 +131,8 @@ func TestStreamParts(t *testing.T) {
 
 // TestStreamPartsStop: returning false in the middle of a file's parts
 // stops the search; canceling the context there fails the call promptly
-// with CodeCanceled.
+// with CodeCanceled, in path order or as searched (the search of the file
+// going on stops, and the stop is the cancel's, not the host's).
 func TestStreamPartsStop(t *testing.T) {
 	forEachFS(t, partsTree(), func(t *testing.T, s scout.Searcher) {
 		req := scout.SearchRequest{Pattern: "hit", Paths: []string{"many.txt", "z.txt"}, MaxMatchesPerFile: -1, PartLines: 2}
@@ -143,17 +144,20 @@ func TestStreamPartsStop(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, 3, n, "no part after the one that stopped")
 
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		n = 0
-		req.PartLines = 1
-		_, err = s.StreamFunc(ctx, req, func(f *scout.FileMatch) bool {
-			if n++; n == 2 {
-				cancel()
-			}
-			return true
-		})
-		assert.Equal(t, scout.CodeCanceled, scout.CodeOf(err), "%v", err)
-		assert.Less(t, n, 2+64, "the parts after the cancel: at most those until the next check")
+		for _, unordered := range []bool{false, true} {
+			ctx, cancel := context.WithCancel(context.Background())
+			n = 0
+			req.PartLines, req.Unordered = 1, unordered
+			res, err := s.StreamFunc(ctx, req, func(f *scout.FileMatch) bool {
+				if n++; n == 2 {
+					cancel()
+				}
+				return true
+			})
+			cancel()
+			assert.Equal(t, scout.CodeCanceled, scout.CodeOf(err), "unordered %v: %v", unordered, err)
+			assert.Nil(t, res, "unordered %v", unordered)
+			assert.Less(t, n, 2+64, "unordered %v: the parts after the cancel: at most those until the next check", unordered)
+		}
 	})
 }

@@ -444,7 +444,7 @@ func regularFD(fd int, name string, sys sysCalls) (Regular, error) {
 		sys.close(fd)
 		return nil, &fs.PathError{Op: "open", Path: name, Err: errNotRegular(fileMode(st.Mode))}
 	}
-	return &rawFile{fd: fd, name: name, size: st.Size, sys: sys}, nil
+	return &rawFile{fd: fd, name: name, size: st.Size, fid: FileID{uint64(st.Dev), st.Ino}, sys: sys}, nil
 }
 
 // rawFile is a regular file read through its descriptor.
@@ -452,10 +452,12 @@ type rawFile struct {
 	fd   int
 	name string
 	size int64
+	fid  FileID
 	sys  sysCalls
 }
 
 func (r *rawFile) Size() int64 { return r.size }
+func (r *rawFile) id() FileID  { return r.fid }
 
 func (r *rawFile) Read(p []byte) (int, error) {
 	if len(p) == 0 {

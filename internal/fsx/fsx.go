@@ -214,6 +214,20 @@ type Regular interface {
 	Size() int64
 }
 
+// FileID identifies a file of the OS (its device and inode numbers), so
+// that a file opened again by name can be told from another one put in
+// its place meanwhile. The zero FileID means unknown.
+type FileID struct{ dev, ino uint64 }
+
+// ID returns the identity of f, a file opened by OpenRegular, or the zero
+// FileID where its FS does not tell it (an fstest.MapFS).
+func ID(f Regular) FileID {
+	if i, ok := f.(interface{ id() FileID }); ok {
+		return i.id()
+	}
+	return FileID{}
+}
+
 // OpenRegular opens the regular file name of fsys for reading. It refuses,
 // without reading or blocking, anything that is not a regular file (FIFOs,
 // devices, directories). On the OS FS of OpenDir the file is read with raw
@@ -229,15 +243,17 @@ func OpenRegular(fsys fs.FS, name string) (Regular, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sizedFile{File: f, size: st.Size()}, nil
+	return &sizedFile{File: f, size: st.Size(), fid: statID(st)}, nil
 }
 
 type sizedFile struct {
 	fs.File
 	size int64
+	fid  FileID
 }
 
 func (f *sizedFile) Size() int64 { return f.size }
+func (f *sizedFile) id() FileID  { return f.fid }
 
 // ReadFileBuf reads the regular file name of fsys into buf, reusing its
 // storage (growing it when the file is larger), and returns the contents.

@@ -56,6 +56,8 @@ type how struct {
 	part  func(*FileResult) bool
 	// at is where a split search goes on (SearchFrom); nil: at the start.
 	at *Resume
+	// id is the identity of the file searched (Resume.File).
+	id fsx.FileID
 }
 
 // search reads r (size bytes when size >= 0, r's data starting at the
@@ -66,6 +68,7 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, mp *fsx.Mapping, size
 	fs := s.begin(ctx, res)
 	if h.parts {
 		fs.parts(h.part)
+		fs.size, fs.id = size, h.id
 	}
 	if h.at != nil {
 		fs.resume(h.at)
@@ -255,8 +258,15 @@ func (st *stream) cut(eof bool) (end int, last, split, more bool) {
 	if nl := lastNewline(st.buf[st.from:st.n]); nl >= 0 {
 		return st.from + nl + 1, false, false, false
 	}
-	if st.win < s.maxLine {
-		st.grow(s.maxLine)
+	limit := s.maxLine
+	if st.fs.contKey == 0 {
+		// Room for a line of maxLine bytes after the context lines the
+		// buffer carries (buf[:from], up to maxLine bytes of them), not
+		// a window of a long line that overlaps the one before.
+		limit += min(st.from, s.maxLine)
+	}
+	if st.win < limit {
+		st.grow(limit)
 		return 0, false, false, true
 	}
 	if st.fs.contKey == 0 && !s.exact() {

@@ -5,6 +5,7 @@ import (
 	"context"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fsx"
 )
 
 // The state of the search of one file, shared by its reading side
@@ -51,6 +52,8 @@ type fileSearch struct {
 	partMax int
 	partHit bool
 	part    func(*FileResult) bool
+	size    int64      // the bytes of the file searched (Resume.Size)
+	id      fsx.FileID // its identity (Resume.File)
 }
 
 // begin starts the search of a file into res.
@@ -90,7 +93,7 @@ func (fs *fileSearch) resume(at *Resume) {
 // Resume set.
 func (fs *fileSearch) endPart() bool {
 	res := fs.res
-	res.Resume = &Resume{Offset: int64(fs.lastEnd), Line: fs.lastLine + 1, Encoding: res.Encoding}
+	res.Resume = &Resume{Offset: int64(fs.lastEnd), Line: fs.lastLine + 1, Encoding: res.Encoding, Size: fs.size, File: fs.id}
 	if fs.maxLines > 0 {
 		res.Resume.Left = fs.maxLines - fs.total
 	}

@@ -84,7 +84,9 @@
 // there (a mapped file by slicing its mapping again, a read one by a seek),
 // line numbers and the MaxMatchesPerFile limit going on, and hands each
 // next part to a callback. Joined, the parts are exactly the whole
-// search's result. Where a resume point could not be exact, the file is
+// search's result: SearchFrom searches the file as far as it reached at
+// the first part (Resume.Size), and fails on a file that shrank or that
+// another took the place of since (Resume.File). Where a resume point could not be exact, the file is
 // not split: in-memory texts and streams, CountOnly, FirstOnly and
 // whole-file searches, texts decoded from UTF-16 or UTF-32, and, from its
 // first line longer than MaxLineBytes on, the rest of a file (one part).

@@ -704,6 +704,44 @@ func TestLongLine(t *testing.T) {
 	}
 }
 
+// TestLongContextLine: a line that fills the buffer (maxLine bytes with
+// its newline) kept as before-context does not make the line after it a
+// long line: read or mapped, that line is found and shown whole, with the
+// context line before it (a matching line after a context line of 4 MiB
+// was shown as "…").
+func TestLongContextLine(t *testing.T) {
+	const maxLine = 64
+	ctx := context.Background()
+	for _, n := range []int{maxLine - 2, maxLine - 1} {
+		for _, before := range []int{1, 2} {
+			data := []byte("a\n" + strings.Repeat("x", n) + "\nneedle one\nneedle two\n")
+			o := Options{Pattern: "needle", Before: before}
+			want := refSearch(o, data)
+			m, err := Compile(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := newMappedFile(t, data)
+			defer f.remove()
+			for _, mapped := range []bool{false, true} {
+				s := m.NewScanner()
+				s.chunk, s.maxLine = 8, maxLine
+				got, err := s.SearchReader(ctx, bytes.NewReader(data))
+				if mapped {
+					s.mapMin = 0
+					got, err = f.search(ctx, s)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := diff(want, got); d != "" {
+					t.Errorf("a line of %d bytes, %d lines before, mapped %v:\n%s", n, before, mapped, d)
+				}
+			}
+		}
+	}
+}
+
 // TestLongLineCount: a line longer than maxLine with matches in several of
 // its windows is one matching line, whether lines are reported or only
 // counted (which tells lines apart by offset, not number), and each match

@@ -1,15 +1,20 @@
 package grep
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
 )
 
@@ -22,14 +27,17 @@ type partsRun struct {
 }
 
 // partsRuns read a file of the OS mapped or read (with the seek of the OS
-// file), in small buffers or large, and a file of an fs.FS that cannot
-// seek.
+// file), in small buffers or large, a file of an fs.FS that cannot seek,
+// small or large enough to be mapped (which fsx.Map cannot), and one whose
+// size is not known (0 bytes, as a file of /proc says).
 var partsRuns = []partsRun{
 	{"mapped", osFile, func(s *Scanner) { s.mapMin = 0 }},
 	{"mapped/chunk8", osFile, func(s *Scanner) { s.mapMin, s.chunk, s.maxLine = 0, 8, 64 }},
 	{"read", osFile, func(s *Scanner) { s.mapMin = -1 }},
 	{"read/chunk8", osFile, func(s *Scanner) { s.mapMin, s.chunk, s.maxLine = -1, 8, 64 }},
 	{"noseek/chunk16", noSeekFile, func(s *Scanner) { s.mapMin, s.chunk, s.maxLine = -1, 16, 256 }},
+	{"unmappable/chunk16", noSeekFile, func(s *Scanner) { s.mapMin, s.chunk, s.maxLine = 0, 16, 256 }},
+	{"size0/chunk16", sizeZeroFile, func(s *Scanner) { s.mapMin, s.chunk, s.maxLine = -1, 16, 256 }},
 }
 
 func osFile(tb testing.TB, data []byte) (fs.FS, string) {
@@ -41,6 +49,32 @@ func osFile(tb testing.TB, data []byte) (fs.FS, string) {
 func noSeekFile(tb testing.TB, data []byte) (fs.FS, string) {
 	return noSeekFS{fstest.MapFS{"f": {Data: data}}}, "f"
 }
+
+func sizeZeroFile(tb testing.TB, data []byte) (fs.FS, string) {
+	return zeroFS{fstest.MapFS{"f": {Data: data}}}, "f"
+}
+
+// zeroFS says that its files have 0 bytes, as the files of /proc do.
+type zeroFS struct{ fsys fs.FS }
+
+func (z zeroFS) Open(name string) (fs.File, error) {
+	f, err := z.fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return zeroFile{f}, nil
+}
+
+type zeroFile struct{ fs.File }
+
+func (f zeroFile) Stat() (fs.FileInfo, error) {
+	fi, err := f.File.Stat()
+	return zeroInfo{fi}, err
+}
+
+type zeroInfo struct{ fs.FileInfo }
+
+func (zeroInfo) Size() int64 { return 0 }
 
 // noSeekFS hides the Seek of its files.
 type noSeekFS struct{ fsys fs.FS }
@@ -215,9 +249,9 @@ func TestPartsSplit(t *testing.T) {
 		data []byte
 		want *Resume // nil: one part
 	}{
-		{"split", Options{PartLines: 2}, data, &Resume{Offset: 12, Line: 3}},
-		{"after-context to the next match", Options{PartLines: 2, After: 5}, data, &Resume{Offset: 14, Line: 4}},
-		{"limit left", Options{PartLines: 1, MaxMatchesPerFile: 3}, data, &Resume{Offset: 6, Line: 2, Left: 2}},
+		{"split", Options{PartLines: 2}, data, &Resume{Offset: 12, Line: 3, Size: 26}},
+		{"after-context to the next match", Options{PartLines: 2, After: 5}, data, &Resume{Offset: 14, Line: 4, Size: 26}},
+		{"limit left", Options{PartLines: 1, MaxMatchesPerFile: 3}, data, &Resume{Offset: 6, Line: 2, Left: 2, Size: 26}},
 		{"limit first", Options{PartLines: 2, MaxMatchesPerFile: 2}, data, nil},
 		{"as many as the part", Options{PartLines: 4}, data, nil},
 		{"count only", Options{PartLines: 1, CountOnly: true}, data, nil},
@@ -246,6 +280,108 @@ func TestPartsSplit(t *testing.T) {
 		}
 		if tt.want != nil && res.Truncated {
 			t.Errorf("%s: a part is Truncated (%v)", tt.name, res.Stop)
+		}
+	}
+}
+
+// TestPartsFileChanged: a file that changes between its parts is
+// searched on as it was when its first part was searched: what was
+// appended is left out (the parts join into the search of the file
+// before), and a file that shrank, or that another took the place of,
+// fails with an error that says so, mapped or read. A file rewritten in
+// place to the same size is not told apart: its next parts are of the new
+// text.
+func TestPartsFileChanged(t *testing.T) {
+	data := partsText(60, "\n", true)
+	more := []byte("hit appended\nhit again\n")
+	tests := []struct {
+		name   string
+		change func(path string) error
+		err    string // "": searched on
+	}{
+		{"appended", func(path string) error {
+			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				return err
+			}
+			_, err = f.Write(more)
+			return errors.Join(err, f.Close())
+		}, ""},
+		{"rewritten in place", func(path string) error {
+			return os.WriteFile(path, bytes.ReplaceAll(data, []byte("a hit"), []byte("o hit")), 0o644)
+		}, ""},
+		{"shrank", func(path string) error { return os.Truncate(path, int64(len(data)-5)) }, "it shrank from"},
+		{"emptied", func(path string) error { return os.Truncate(path, 0) }, "it shrank from"},
+		{"replaced", func(path string) error {
+			if err := os.WriteFile(path+".new", append(slices.Clone(data), more...), 0o644); err != nil {
+				return err
+			}
+			return os.Rename(path+".new", path)
+		}, "another file took its place"},
+		{"replaced by a symlink", func(path string) error {
+			if err := os.WriteFile(path+".other", data, 0o644); err != nil {
+				return err
+			}
+			return errors.Join(os.Remove(path), os.Symlink(filepath.Base(path)+".other", path))
+		}, "another file took its place"},
+	}
+	m, err := Compile(Options{Pattern: "hit", Before: 1, After: 1, PartLines: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, _ := Compile(Options{Pattern: "hit", Before: 1, After: 1})
+	ctx := context.Background()
+	for _, tt := range tests {
+		for _, run := range partsRuns[:4] { // the files of the OS
+			t.Run(tt.name+"/"+run.name, func(t *testing.T) {
+				fsys, name := run.fsys(t, data)
+				path := filepath.Join(mapDir.path, name)
+				t.Cleanup(func() { os.Remove(path + ".other") })
+				s := whole.NewScanner()
+				run.tune(s)
+				want, err := s.SearchFile(ctx, fsys, name, -1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s = m.NewScanner()
+				run.tune(s)
+				open := func() (fsx.Regular, error) { return fsx.OpenRegular(fsys, name) }
+				first, err := s.SearchOpened(ctx, name, -1, open, nil)
+				if err != nil || first.Resume == nil {
+					t.Fatalf("first part: %v, %+v", err, first)
+				}
+				got := *first
+				got.Lines = slices.Clone(first.Lines)
+				if err := tt.change(path); err != nil {
+					t.Fatal(err)
+				}
+				add := func(p *FileResult) {
+					got.Lines = append(got.Lines, p.Lines...)
+					got.MatchLines += p.MatchLines
+					got.Matches += p.Matches
+					got.Truncated, got.Stop, got.Resume = p.Truncated, p.Stop, p.Resume
+				}
+				last, err := s.SearchFrom(ctx, name, open, first.Resume, func(p *FileResult) bool { add(p); return true })
+				if tt.err != "" {
+					if err == nil || !strings.Contains(err.Error(), tt.err) || errs.CodeOf(err) != errs.Internal || last != nil {
+						t.Fatalf("got %v, %+v; want an Internal error saying %q", err, last, tt.err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				add(last)
+				if tt.name == "rewritten in place" {
+					if l := got.Lines[len(got.Lines)-2]; !strings.HasPrefix(l.Text, "o hit") {
+						t.Fatalf("the parts after the first: not the file as rewritten: %+v", l)
+					}
+					return
+				}
+				if d := diff(want, &got); d != "" {
+					t.Fatal(d)
+				}
+			})
 		}
 	}
 }

@@ -1,6 +1,10 @@
 package grep
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	"github.com/scoutkit/scout/internal/fsx"
+)
 
 // Line is one reported line: a matching line or a context line.
 type Line struct {
@@ -115,6 +119,11 @@ type Resume struct {
 	Left int
 	// Encoding is FileResult.Encoding of the search that stopped here.
 	Encoding string
+	// Size is the size of the file when its search began, and File its
+	// identity (the zero FileID: unknown); SearchFrom searches that file
+	// as far as it reached then.
+	Size int64
+	File fsx.FileID
 }
 
 // makeLine builds a reported line from raw bytes (terminator removed) and

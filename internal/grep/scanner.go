@@ -113,7 +113,7 @@ func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open
 	if max >= 0 && f.Size() > max {
 		return nil, &errs.Error{Code: errs.TooLarge, Path: name, Message: name + " is over the size cap", Err: fsx.ErrTooLarge}
 	}
-	return s.searchRegular(ctx, name, f, how{text: text, parts: true})
+	return s.searchIn(ctx, name, f, s.mapFile(f), f.Size(), how{text: text, parts: true, id: fsx.ID(f)})
 }
 
 // SearchFrom searches on the file that open opens (name is its path for
@@ -125,23 +125,34 @@ func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open
 // (at.Left). Each part that fills up goes to part, with its Resume set,
 // and the search goes on while part returns true; res, its Lines and
 // Resume are valid only during the call (the next part reuses them). It
-// returns the last part, or the one part returned false for. A file that
-// changed since the first part is searched as it is now: one that shrank
-// below at ends with no lines. The errors are SearchOpened's, without the
-// size cap.
+// returns the last part, or the one part returned false for. The file is
+// searched as far as it reached when its search began (at.Size): what was
+// appended since is not searched, as a search of the whole file leaves it
+// out. A file that another took the place of since (at.File), or that
+// shrank, fails with an error: the parts before were not of the file now
+// there. The errors are otherwise SearchOpened's, without the size cap.
 func (s *Scanner) SearchFrom(ctx context.Context, name string, open func() (fsx.Regular, error), at *Resume, part func(res *FileResult) bool) (*FileResult, error) {
 	f, err := open()
 	if err != nil {
 		return nil, &errs.Error{Code: errs.CodeOf(err), Path: name, Message: "cannot open " + name + ": " + err.Error(), Err: err}
 	}
 	defer f.Close()
-	if at.Offset >= f.Size() {
+	size, err := at.check(name, f)
+	if err != nil {
+		return nil, err
+	}
+	if size > 0 && at.Offset >= size {
 		return &FileResult{Encoding: at.Encoding}, nil
 	}
-	h := how{parts: true, part: part, at: at}
-	if s.mapMin < 0 || f.Size() < int64(s.mapMin) {
+	h := how{parts: true, part: part, at: at, id: at.File}
+	var mp *fsx.Mapping
+	if size == f.Size() {
+		mp = s.mapFile(f)
+	}
+	var r io.Reader = f
+	if mp == nil {
 		// Read from at on: by a seek, or by reading the bytes before it
-		// where the file cannot seek.
+		// where the file cannot seek; up to size when known.
 		if sk, ok := f.(io.Seeker); ok {
 			_, err = sk.Seek(at.Offset, io.SeekStart)
 		} else {
@@ -150,17 +161,38 @@ func (s *Scanner) SearchFrom(ctx context.Context, name string, open func() (fsx.
 		if err != nil {
 			return nil, &errs.Error{Code: errs.CodeOf(err), Path: name, Message: "cannot read " + name + ": " + err.Error(), Err: err}
 		}
+		if size > 0 {
+			r = io.LimitReader(f, size-at.Offset)
+		}
 	}
-	return s.searchRegular(ctx, name, f, h)
+	return s.searchIn(ctx, name, r, mp, size, h)
 }
 
-// searchRegular searches the open file f as h says: mapped when it is
-// large enough and fsx.Map can, else read.
-func (s *Scanner) searchRegular(ctx context.Context, name string, f fsx.Regular, h how) (res *FileResult, err error) {
-	if mp := s.mapFile(f); mp != nil {
+// check returns how much of f, the file of at opened again, SearchFrom
+// searches: what it held when its search began (at.Size), or 0 for all of
+// it where that size was not known (a file of /proc says 0 bytes). It
+// fails when f is not that file (FileIDs known and different) or is
+// shorter now.
+func (at *Resume) check(name string, f fsx.Regular) (int64, error) {
+	id := fsx.ID(f)
+	switch {
+	case at.File != (fsx.FileID{}) && id != (fsx.FileID{}) && id != at.File:
+		return 0, &errs.Error{Code: errs.Internal, Path: name,
+			Message: "cannot search " + name + " on: another file took its place while it was searched in parts; search it again"}
+	case f.Size() < at.Size:
+		return 0, &errs.Error{Code: errs.Internal, Path: name,
+			Message: fmt.Sprintf("cannot search %s on: it shrank from %d to %d bytes while it was searched in parts; search it again", name, at.Size, f.Size())}
+	}
+	return at.Size, nil
+}
+
+// searchIn searches size bytes of the open file name as h says: the
+// mapping mp when not nil, else r, from h.at on when set (r stands there).
+func (s *Scanner) searchIn(ctx context.Context, name string, r io.Reader, mp *fsx.Mapping, size int64, h how) (res *FileResult, err error) {
+	if mp != nil {
 		res, err = s.searchMapped(ctx, name, mp, h)
 	} else {
-		res, err = s.search(ctx, f, nil, f.Size(), h)
+		res, err = s.search(ctx, r, nil, size, h)
 		s.settle(res)
 	}
 	if err != nil {

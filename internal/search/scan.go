@@ -257,12 +257,14 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 // unordered. Files that did not match or were left out are passed to fn in
 // batches as they come (serialised), before the matches: they carry no
 // order-dependent information. workers > 0 sets the number of walker
-// goroutines.
+// goroutines. It returns ctx's error if ctx ended, even while fn stopped
+// the scan, else the walk's.
 func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, workers int, unordered bool, skipped map[string]int, fn func(f file, o outcome) bool) error {
 	wo, f, m, pf := ms.wo, ms.filter, ms.m, ms.pf
 	if workers > 0 {
 		wo.Workers = workers
 	}
+	outer := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -383,7 +385,9 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 		w.hits = nil
 	}
 	if stop.Load() {
-		return nil
+		// fn stopped the scan: no error, unless ctx ended meanwhile (fn
+		// gives up on a file's parts then), as scan reports it.
+		return outer.Err()
 	}
 	if err == nil {
 		err = ctx.Err()

@@ -354,8 +354,9 @@ func (o *Outcome) pageLines() int {
 // from where the last stopped: the other files wait meanwhile, as for a
 // slow yield, so that memory is bounded by the files in flight, each
 // holding at most one part. The totals are those of a search of whole
-// files. A file that cannot be read again to go on ends with a last part
-// without lines, and counts as unreadable too.
+// files. A file that cannot be searched on (it is gone, shrank, or another
+// took its place) ends with a last part without lines, and counts as
+// unreadable too.
 func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield func(Hit) bool) (*Outcome, error) {
 	p, err := prepare(ctx, fsys, root, &req)
 	if err != nil {
