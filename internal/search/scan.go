@@ -155,6 +155,12 @@ func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emi
 	return perr
 }
 
+// enginePanic is the error of a file whose search panicked with r.
+func enginePanic(path string, r any) error {
+	return &errs.Error{Code: errs.Internal, Path: path,
+		Message: fmt.Sprintf("internal error searching %s: %v; this is a bug in Scout, please report it", path, r)}
+}
+
 // searchOne searches one file. A panic in the engine is turned into a
 // failure of that file (counted and sampled) instead of ending the process
 // from a worker goroutine.
@@ -162,8 +168,7 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 	maxSize := pf.maxSize
 	defer func() {
 		if r := recover(); r != nil {
-			o = outcome{skip: SkipError, err: &errs.Error{Code: errs.Internal, Path: f.path,
-				Message: fmt.Sprintf("internal error searching %s: %v; this is a bug in Scout, please report it", f.path, r)}}
+			o = outcome{skip: SkipError, err: enginePanic(f.path, r)}
 		}
 	}()
 	switch {

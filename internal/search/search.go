@@ -404,15 +404,19 @@ func (p *prepared) goOn(ctx context.Context, sc *grep.Scanner, name string, h Hi
 	if !yield(h) {
 		return false
 	}
-	stopped := false
+	stopped, yielding := false, false
 	open := func() (fsx.Regular, error) { return fsx.OpenRegular(p.fsys, name) }
-	last, err := sc.SearchFrom(ctx, name, open, h.Resume, func(r *grep.FileResult) bool {
-		out.TotalLines += r.MatchLines
-		out.TotalMatches += r.Matches
-		h.FileResult = r
-		stopped = !yield(h)
-		return !stopped
-	})
+	last, err := searchOn(func() (*grep.FileResult, error) {
+		return sc.SearchFrom(ctx, name, open, h.Resume, func(r *grep.FileResult) bool {
+			out.TotalLines += r.MatchLines
+			out.TotalMatches += r.Matches
+			h.FileResult = r
+			yielding = true
+			stopped = !yield(h)
+			yielding = false
+			return !stopped
+		})
+	}, name, &yielding)
 	switch {
 	case stopped || ctx.Err() != nil:
 		return false
@@ -425,6 +429,22 @@ func (p *prepared) goOn(ctx context.Context, sc *grep.Scanner, name string, h Hi
 	out.ended(last)
 	h.More, h.FileResult = false, last
 	return yield(h)
+}
+
+// searchOn runs search, goOn's search of the rest of the file name, on
+// the goroutine that yields (the host's): a panic in the engine becomes
+// the file's error, as a worker's does (searchOne), while one raised
+// while yielding is the host's and goes on up untouched.
+func searchOn(search func() (*grep.FileResult, error), name string, yielding *bool) (res *grep.FileResult, err error) {
+	defer func() {
+		if *yielding {
+			return // not recovered: the host's panic keeps its stack
+		}
+		if r := recover(); r != nil {
+			res, err = nil, enginePanic(name, r)
+		}
+	}()
+	return search()
 }
 
 // addTags sets the hashline tag of each FS file of at most
