@@ -159,17 +159,23 @@ func TestPiSearchMeta(t *testing.T) {
 	}
 }
 
+// leftOutConfig is a tree with one file too large (the cap is 100 bytes),
+// one binary and one small text, each holding "needle".
+func leftOutConfig() Config {
+	c := Config{FS: fstest.MapFS{
+		"big.log":   {Data: []byte(strings.Repeat("filler\n", 100) + "needle\n")},
+		"small.txt": {Data: []byte("needle\n")},
+		"logo.png":  {Data: []byte("\x89PNG\x00needle")},
+	}}
+	c.MaxFileSize = 100
+	return c
+}
+
 // TestPiSearchNotSearched: files the search could not read are named
 // whether or not something matched; a file over the size cap that held a
 // match must never be missed without a mention.
 func TestPiSearchNotSearched(t *testing.T) {
-	tree := fstest.MapFS{
-		"big.log":   {Data: []byte(strings.Repeat("filler\n", 100) + "needle\n")},
-		"small.txt": {Data: []byte("needle\n")},
-		"logo.png":  {Data: []byte("\x89PNG\x00needle")},
-	}
-	c := Config{FS: tree}
-	c.MaxFileSize = 100
+	c := leftOutConfig()
 	for _, tt := range []struct{ args, want, reason string }{
 		{`{"paths":".","pattern":"needle"}`, "*1:needle\n\nNot searched: 1 too large.", "matches: the too-large file is named, the binary one is not"},
 		{`{"paths":".","pattern":"nothing"}`, "No matches found\nNot searched: 1 binary, 1 too large.", "no match: everything left out is named"},
@@ -185,13 +191,7 @@ func TestPiSearchNotSearched(t *testing.T) {
 // pi find's data does, whether or not the text names them; a search that
 // left nothing out has no skipped field.
 func TestPiSearchSkippedData(t *testing.T) {
-	tree := fstest.MapFS{
-		"big.log":   {Data: []byte(strings.Repeat("filler\n", 100) + "needle\n")},
-		"small.txt": {Data: []byte("needle\n")},
-		"logo.png":  {Data: []byte("\x89PNG\x00needle")},
-	}
-	c := Config{FS: tree}
-	c.MaxFileSize = 100
+	c := leftOutConfig()
 	for _, tt := range []struct {
 		args   string
 		want   map[scout.SkipReason]int
