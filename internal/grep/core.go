@@ -46,11 +46,9 @@ type fileSearch struct {
 	maxLines int // the matching lines still reported (MaxMatchesPerFile or Resume.Left); 0: no limit
 	total    int // the matching lines reported, over the parts
 	// Parts (Options.PartLines): partMax is the matching lines of a part
-	// (0: the file is not split, or no more); partHit says the part is
-	// full; part is given each full part and says whether to go on (nil:
-	// stop at the first, with Resume set).
+	// (0: the file is not split, or no more); part is given each full part
+	// and says whether to go on (nil: stop at the first, with Resume set).
 	partMax int
-	partHit bool
 	part    func(*FileResult) bool
 	size    int64      // the bytes of the file searched (Resume.Size)
 	id      fsx.FileID // its identity (Resume.File)
@@ -86,6 +84,12 @@ func (fs *fileSearch) resume(at *Resume) {
 	fs.res.Encoding = at.Encoding
 }
 
+// partFull reports that the current part holds its PartLines matching
+// lines.
+func (fs *fileSearch) partFull() bool {
+	return fs.partMax > 0 && fs.res.MatchLines >= fs.partMax
+}
+
 // endPart ends the part that holds PartLines matching lines, the next
 // matching line being found and the after-context before it reported: the
 // part goes to fs.part, and the search goes on with a fresh part (true);
@@ -97,7 +101,6 @@ func (fs *fileSearch) endPart() bool {
 	if fs.maxLines > 0 {
 		res.Resume.Left = fs.maxLines - fs.total
 	}
-	fs.partHit = false
 	if fs.part != nil && fs.part(res) {
 		res.Lines, res.MatchLines, res.Matches, res.Resume = res.Lines[:0], 0, 0, nil
 		return true

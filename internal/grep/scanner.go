@@ -107,7 +107,7 @@ func (s *Scanner) SearchFile(ctx context.Context, fsys fs.FS, name string, max i
 func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open func() (fsx.Regular, error), text func(p []byte, end bool) bool) (*FileResult, error) {
 	f, err := open()
 	if err != nil {
-		return nil, &errs.Error{Code: errs.CodeOf(err), Path: name, Message: "cannot open " + name + ": " + err.Error(), Err: err}
+		return nil, fileError("cannot open", name, err)
 	}
 	defer f.Close()
 	if max >= 0 && f.Size() > max {
@@ -134,7 +134,7 @@ func (s *Scanner) SearchOpened(ctx context.Context, name string, max int64, open
 func (s *Scanner) SearchFrom(ctx context.Context, name string, open func() (fsx.Regular, error), at *Resume, part func(res *FileResult) bool) (*FileResult, error) {
 	f, err := open()
 	if err != nil {
-		return nil, &errs.Error{Code: errs.CodeOf(err), Path: name, Message: "cannot open " + name + ": " + err.Error(), Err: err}
+		return nil, fileError("cannot open", name, err)
 	}
 	defer f.Close()
 	size, err := at.check(name, f)
@@ -159,13 +159,19 @@ func (s *Scanner) SearchFrom(ctx context.Context, name string, open func() (fsx.
 			_, err = io.CopyN(io.Discard, f, at.Offset)
 		}
 		if err != nil {
-			return nil, &errs.Error{Code: errs.CodeOf(err), Path: name, Message: "cannot read " + name + ": " + err.Error(), Err: err}
+			return nil, fileError("cannot read", name, err)
 		}
 		if size > 0 {
 			r = io.LimitReader(f, size-at.Offset)
 		}
 	}
 	return s.searchIn(ctx, name, r, mp, size, h)
+}
+
+// fileError is the coded error of a failed open or read (what) of the
+// file name.
+func fileError(what, name string, err error) error {
+	return &errs.Error{Code: errs.CodeOf(err), Path: name, Message: what + " " + name + ": " + err.Error(), Err: err}
 }
 
 // check returns how much of f, the file of at opened again, SearchFrom

@@ -25,7 +25,7 @@ func (fs *fileSearch) reportText(data []byte, ls, le, n int, text []byte, spans 
 		return
 	}
 	fs.flushAfter(data, ls)
-	if fs.partHit && fs.partMax > 0 && !fs.endPart() {
+	if fs.partFull() && !fs.endPart() {
 		return
 	}
 	fs.emitBefore(data, ls, n)
@@ -50,9 +50,6 @@ func (fs *fileSearch) reportText(data []byte, ls, le, n int, text []byte, spans 
 	}
 	if fs.maxLines > 0 && fs.total >= fs.maxLines {
 		fs.limitHit = true
-	}
-	if fs.partMax > 0 && fs.res.MatchLines >= fs.partMax {
-		fs.partHit = true
 	}
 }
 
