@@ -513,17 +513,17 @@ func (s *Scanner) grow(buf []byte, n, keep, off int) []byte {
 }
 
 // Buffers. A scanner keeps a buffer of up to ownMax bytes between files
-// (s.own), room for the binary window (DefaultBinaryScan) and a file of
-// that size; a file that needs a larger one, as 1% of the files of a
-// source tree do, takes one from bigBufs and gives it back when its
-// search ends. A search runs a scanner per goroutine that searches
-// (dozens on a large machine), and each keeping a chunk-sized buffer made
-// half the memory a search of a source tree allocated, and half the
-// garbage collections of a host that searches again and again.
-const ownMax = 128 << 10
+// (s.own): room for a chunk (readSize), so for the binary window and for
+// any file read whole in line mode; a file that needs more (a line longer
+// than a chunk, a whole-file search) takes one from bigBufs and gives it
+// back when its search ends. A search runs a scanner per goroutine that
+// searches (dozens on a large machine): with chunks of 1 MiB, big buffers
+// were more than half of what a search of a source tree allocated at 16
+// processors (20 of 35 MB), enough for a collection in a short search.
+const ownMax = readSize + 1 + readAlign
 
 // bigBufs holds buffers of more than ownMax bytes, as *[]byte, by size
-// class: bigBufs[k] those of ownMax<<(k+1) bytes and the byte and the
+// class: bigBufs[k] those of readSize<<(k+1) bytes and the byte and the
 // alignment a read of that many needs (a chunk, a file read whole);
 // a larger buffer (a whole-file search's) is not kept.
 var bigBufs [6]sync.Pool
@@ -532,7 +532,7 @@ var bigBufs [6]sync.Pool
 // its size; ok is false when need is over the largest class.
 func bigClass(need int) (k, size int, ok bool) {
 	for k = range bigBufs {
-		if size = ownMax<<(k+1) + 1 + readAlign; need <= size {
+		if size = readSize<<(k+1) + 1 + readAlign; need <= size {
 			return k, size, true
 		}
 	}

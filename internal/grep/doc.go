@@ -8,7 +8,7 @@
 // The methods are ripgrep's:
 //
 //   - Small files are read whole with one read into a buffer the Scanner
-//     reuses; larger ones are streamed in 1 MiB chunks with the unfinished
+//     reuses; larger ones are streamed in 128 KiB chunks with the unfinished
 //     last line (and the lines needed as context) carried over.
 //   - The pattern's required literals are extracted with regexp/syntax
 //     (prefix, inner, alternations, case-insensitive) and searched for in

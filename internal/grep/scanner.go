@@ -23,9 +23,12 @@ const (
 	// MaxWholeBytes caps a whole-file (multiline) search; the rest of a
 	// larger file is not searched (StopSize).
 	MaxWholeBytes = 16 << 20
-	// readSize is the buffer size of a streamed search of a large file,
-	// and the largest file read whole in line mode.
-	readSize = 1 << 20
+	// readSize is the buffer size of a streamed search of a large file
+	// (the window of a mapped one), and the largest file read whole in
+	// line mode. 128 KiB: a scanner's own buffer holds it (ownMax), and a
+	// read of that many costs no more per byte than larger ones (ripgrep
+	// reads 64 KiB).
+	readSize = 128 << 10
 	// mapSize is the size from which a file is mapped into memory
 	// instead of read, where fsx.Map can: a read copies every byte from
 	// the page cache; a mapping costs mmap, page faults and munmap, which
