@@ -21,7 +21,8 @@ func init() {
 	define(Amplifier, "glob", ampGlobDescription, runAmpGlob)
 }
 
-const ampGlobDescription = "Find files matching a glob pattern, newest first.\n" +
+const ampGlobDescription = "Find files matching glob patterns.\n" +
+	"- Results are newest first (modification time).\n" +
 	"- `pattern` is relative to `path` (default \".\"): `*.py` matches path's own files, `**/*.py` every level below " +
 	"(`*` and `?` never cross `/`; `**/` also matches zero directories); `{a,b}` alternatives; `[abc]`, `[!a]` and POSIX `[[:digit:]]` classes.\n" +
 	"- `type`: \"file\", \"dir\" or \"any\" (default); `exclude`: globs to leave out (a glob without `/` matches a file name at any depth).\n" +

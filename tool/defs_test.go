@@ -153,3 +153,26 @@ func TestContractParamDescriptions(t *testing.T) {
 		})
 	}
 }
+
+// TestContractSummaries pins each tool description's first line to the
+// contract's one-line summary of the tool.
+func TestContractSummaries(t *testing.T) {
+	tests := []struct {
+		toolset, tool, summary string
+	}{
+		{Pi, "search", "Search file contents with a regex across files, directories, globs, and internal URLs."},
+		{Pi, "read", "Read files, directories, archives, SQLite databases, internal resources, images, documents, and URLs through one path string."},
+		{Pi, "find", "Find filesystem paths by glob; use search when you need content matches instead of path matches."},
+		{Standardized, "Glob", "Find files using glob patterns (relative to the search root)."},
+		{Amplifier, "glob", "Find files matching glob patterns."},
+	}
+	for _, tt := range tests {
+		tl, err := Lookup(tt.toolset, tt.tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first, _, _ := strings.Cut(tl.Description, "\n"); first != tt.summary {
+			t.Errorf("%s/%s: first line\n got %q\nwant %q", tt.toolset, tt.tool, first, tt.summary)
+		}
+	}
+}
