@@ -407,7 +407,11 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 	if page.cut {
 		d.CutAt = ampMaxColumns
 	}
-	d.TotalMatches = max(d.TotalMatches, g.Offset+d.MatchesCount)
+	if d.MatchesCount > 0 {
+		// The page shows results past offset: there are at least that
+		// many, whatever the counting pass saw. An empty page says nothing.
+		d.TotalMatches = max(d.TotalMatches, g.Offset+d.MatchesCount)
+	}
 	return nil
 }
 
