@@ -21,7 +21,8 @@ func init() {
 	define(Amplifier, "glob", ampGlobDescription, runAmpGlob)
 }
 
-const ampGlobDescription = "Find files matching a glob pattern, newest first.\n" +
+const ampGlobDescription = "Find files matching glob patterns.\n" +
+	"- Results are newest first (modification time).\n" +
 	"- `pattern` is relative to `path` (default \".\"): `*.py` matches path's own files, `**/*.py` every level below " +
 	"(`*` and `?` never cross `/`; `**/` also matches zero directories); `{a,b}` alternatives; `[abc]`, `[!a]` and POSIX `[[:digit:]]` classes.\n" +
 	"- `type`: \"file\", \"dir\" or \"any\" (default); `exclude`: globs to leave out (a glob without `/` matches a file name at any depth).\n" +
@@ -39,10 +40,14 @@ const ampGlobLimit = 100
 
 // ampGlobData is the JSON output of glob, in amplifier's field order.
 type ampGlobData struct {
-	Pattern  string         `json:"pattern"`
-	BasePath string         `json:"base_path"`
-	Count    int            `json:"count"`
-	Matches  []ampGlobMatch `json:"matches"`
+	Pattern  string `json:"pattern"`
+	BasePath string `json:"base_path"`
+	// TotalFiles and ResultsCapped are set only when more than
+	// ampGlobLimit entries matched: the number that matched, and true.
+	TotalFiles    int            `json:"total_files,omitempty"`
+	Count         int            `json:"count"`
+	Matches       []ampGlobMatch `json:"matches"`
+	ResultsCapped bool           `json:"results_capped,omitempty"`
 }
 
 type ampGlobMatch struct {
@@ -118,6 +123,7 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	} else {
 		text = strings.Join(lines, "\n")
 		if res.Truncated == scout.TruncLimit {
+			data.TotalFiles, data.ResultsCapped = res.Matched, true
 			text += fmt.Sprintf("\n\n[Showing the %d newest of %d matches. Narrow the pattern or path for the rest.]", len(matches), res.Matched)
 		}
 		if lo := pitext.LeftOutUnreadable(res.Skipped); lo != "" {

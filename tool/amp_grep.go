@@ -37,17 +37,17 @@ Binary files and files over the size cap (10 MB by default) are skipped and coun
 type ampGrepArgs struct {
 	Pattern     string `json:"pattern" required:"true" missing:"Missing argument 'pattern': pass the regular expression to search for, e.g. {\"pattern\": \"TODO\"}." desc:"Regular expression pattern to search for"`
 	Path        string `json:"path" desc:"File or directory to search (default: current directory)"`
-	OutputMode  string `json:"output_mode" enum:"content,files_with_matches,count" default:"files_with_matches" desc:"Output format (default files_with_matches)"`
+	OutputMode  string `json:"output_mode" enum:"content,files_with_matches,count" default:"files_with_matches" desc:"Output format - \"content\" (matching lines), \"files_with_matches\" (file paths only), or \"count\" (match counts). Default: files_with_matches"`
 	IgnoreCase  bool   `json:"-i" default:"false" desc:"Case insensitive search"`
 	LineNumbers bool   `json:"-n" default:"true" desc:"Show line numbers (default: true for content mode)"`
 	After       *int   `json:"-A" min:"0" desc:"Lines of context after each match"`
 	Before      *int   `json:"-B" min:"0" desc:"Lines of context before each match"`
 	Context     *int   `json:"-C" min:"0" desc:"Lines of context before and after each match"`
-	Glob        string `json:"glob" desc:"Glob pattern to filter files (e.g. \"*.py\", \"*.{ts,tsx}\")"`
-	Type        string `json:"type" desc:"File type to search (e.g. \"js\", \"py\", \"rust\")"`
+	Glob        string `json:"glob" desc:"Glob pattern to filter files (e.g., \"*.py\", \"*.{ts,tsx}\")"`
+	Type        string `json:"type" desc:"File type to search (e.g., \"js\", \"py\", \"rust\") - more efficient than glob"`
 	Multiline   bool   `json:"multiline" default:"false" desc:"Enable multiline mode for cross-line patterns"`
-	HeadLimit   int    `json:"head_limit" default:"0" min:"0" desc:"Limit output to the first N results (default 0 = unlimited)"`
-	Offset      int    `json:"offset" default:"0" min:"0" desc:"Skip the first N results before applying head_limit (default 0)"`
+	HeadLimit   int    "json:\"head_limit\" default:\"0\" min:\"0\" desc:\"Limit output to first N results (default: 0 = unlimited). Use with `total_matches` to implement pagination.\""
+	Offset      int    `json:"offset" default:"0" min:"0" desc:"Skip first N results before applying head_limit (default: 0)"`
 }
 
 // ampTotalBudget bounds the counting pass that computes total_matches when
@@ -407,7 +407,11 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 	if page.cut {
 		d.CutAt = ampMaxColumns
 	}
-	d.TotalMatches = max(d.TotalMatches, g.Offset+d.MatchesCount)
+	if d.MatchesCount > 0 {
+		// The page shows results past offset: there are at least that
+		// many, whatever the counting pass saw. An empty page says nothing.
+		d.TotalMatches = max(d.TotalMatches, g.Offset+d.MatchesCount)
+	}
 	return nil
 }
 

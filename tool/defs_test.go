@@ -106,3 +106,73 @@ func TestCallAsDelivered(t *testing.T) {
 		}
 	}
 }
+
+// TestContractParamDescriptions pins the parameter descriptions the
+// contracts spell out word for word (the standardized Glob's schema,
+// amplifier grep's parameter list), and the defaults they state.
+func TestContractParamDescriptions(t *testing.T) {
+	tests := []struct {
+		toolset, tool, param, desc string
+	}{
+		{Standardized, "Glob", "pattern", "Glob pattern relative to the search root (path), e.g. '**/*.js'."},
+		{Standardized, "Glob", "path", "Directory to start search from (relative to project root)."},
+		{Standardized, "Glob", "limit", "Max matches to return (1-200)."},
+		{Standardized, "Glob", "include_hidden", "If true, include hidden files and directories."},
+		{Standardized, "Glob", "include_ignored", "If true, traverse ignored directories (node_modules, dist, etc)."},
+		{Amplifier, "grep", "pattern", "Regular expression pattern to search for"},
+		{Amplifier, "grep", "path", "File or directory to search (default: current directory)"},
+		{Amplifier, "grep", "output_mode", `Output format - "content" (matching lines), "files_with_matches" (file paths only), or "count" (match counts). Default: files_with_matches`},
+		{Amplifier, "grep", "-i", "Case insensitive search"},
+		{Amplifier, "grep", "-n", "Show line numbers (default: true for content mode)"},
+		{Amplifier, "grep", "-A", "Lines of context after each match"},
+		{Amplifier, "grep", "-B", "Lines of context before each match"},
+		{Amplifier, "grep", "-C", "Lines of context before and after each match"},
+		{Amplifier, "grep", "glob", `Glob pattern to filter files (e.g., "*.py", "*.{ts,tsx}")`},
+		{Amplifier, "grep", "type", `File type to search (e.g., "js", "py", "rust") - more efficient than glob`},
+		{Amplifier, "grep", "multiline", "Enable multiline mode for cross-line patterns"},
+		{Amplifier, "grep", "head_limit", "Limit output to first N results (default: 0 = unlimited). Use with `total_matches` to implement pagination."},
+		{Amplifier, "grep", "offset", "Skip first N results before applying head_limit (default: 0)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.toolset+"/"+tt.tool+"/"+tt.param, func(t *testing.T) {
+			tl, err := Lookup(tt.toolset, tt.tool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var schema struct {
+				Properties map[string]struct {
+					Description string `json:"description"`
+				} `json:"properties"`
+			}
+			if err := json.Unmarshal(tl.Schema, &schema); err != nil {
+				t.Fatal(err)
+			}
+			if got := schema.Properties[tt.param].Description; got != tt.desc {
+				t.Errorf("description:\n got %q\nwant %q", got, tt.desc)
+			}
+		})
+	}
+}
+
+// TestContractSummaries pins each tool description's first line to the
+// contract's one-line summary of the tool.
+func TestContractSummaries(t *testing.T) {
+	tests := []struct {
+		toolset, tool, summary string
+	}{
+		{Pi, "search", "Search file contents with a regex across files, directories, globs, and internal URLs."},
+		{Pi, "read", "Read files, directories, archives, SQLite databases, internal resources, images, documents, and URLs through one path string."},
+		{Pi, "find", "Find filesystem paths by glob; use search when you need content matches instead of path matches."},
+		{Standardized, "Glob", "Find files using glob patterns (relative to the search root)."},
+		{Amplifier, "glob", "Find files matching glob patterns."},
+	}
+	for _, tt := range tests {
+		tl, err := Lookup(tt.toolset, tt.tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first, _, _ := strings.Cut(tl.Description, "\n"); first != tt.summary {
+			t.Errorf("%s/%s: first line\n got %q\nwant %q", tt.toolset, tt.tool, first, tt.summary)
+		}
+	}
+}

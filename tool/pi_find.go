@@ -32,7 +32,7 @@ type piFindArgs struct {
 	Paths     []string "json:\"paths\" required:\"true\" missing:\"`paths` must contain non-empty globs or paths: pass at least one, e.g. {\\\"paths\\\": [\\\"**/*.go\\\"]}.\" desc:\"One or more globs, files, directories or internal URLs with backing files, relative to the project root. Pass several as separate elements, e.g. [\\\"src/**/*.go\\\", \\\"cmd/\\\"]; never comma-joined.\""
 	Hidden    bool     `json:"hidden" default:"true" desc:"Include hidden files and directories."`
 	Gitignore bool     `json:"gitignore" default:"true" desc:"Respect .gitignore; set false to include gitignored files."`
-	Limit     float64  `json:"limit" default:"200" desc:"Maximum paths returned (1-200)."`
+	Limit     float64  `json:"limit" default:"200" invalid:"Limit must be a positive number (1-200), got %s." desc:"Maximum paths returned (1-200)."`
 	Timeout   float64  `json:"timeout" default:"5" desc:"Timeout in seconds (0.5-60); partial results are returned when it passes."`
 }
 

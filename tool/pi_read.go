@@ -20,7 +20,7 @@ func init() {
 	define(Pi, "read", piReadDescription, runPiRead)
 }
 
-const piReadDescription = `Read a file, directory, archive member, SQLite database, notebook, image, document or URL through one path string.
+const piReadDescription = `Read files, directories, archives, SQLite databases, internal resources, images, documents, and URLs through one path string.
 
 - path: relative to the project root (or absolute inside it). End it with a selector:
   :50 (from line 50), :50-100, :50+20 (20 lines), :5-16,960-973 (several ranges), :raw (bytes as they are, no line prefixes), :50-100:raw, :conflicts (merge-conflict blocks).
@@ -28,7 +28,7 @@ const piReadDescription = `Read a file, directory, archive member, SQLite databa
 - A large source file read without a selector is summarised (bodies elided); the footer names the ranges to re-read.
 - Directories show a two-level tree, newest first, up to 3000 rows (50 KB) without a selector. Archives: a.zip, a.zip:dir/, a.zip:dir/f.ts:50-60.
 - SQLite: app.db (tables), app.db:users (schema and samples), app.db:users:42 (a row), app.db:users?limit=20&offset=20&order=id:desc&where=..., app.db?q=SELECT ...
-- URLs: https://..., www.... (rendered page with a header; page on with :301).
+- Notebooks (.ipynb) read as # %% [code] cell:N text; documents (.pdf, .docx, ...) as converted text. URLs: https://..., www.... (rendered page with a header; page on with :301).
 Output: a ¶path#TAG header, then LINE:text rows.`
 
 // piReadArgs are the arguments of pi read.

@@ -26,9 +26,9 @@ func init() {
 	define(Pi, "search", piSearchDescription, runPiSearch)
 }
 
-const piSearchDescription = `Search file contents with a regex (RE2 syntax) across files, directories, globs, archive members and internal URLs.
+const piSearchDescription = `Search file contents with a regex across files, directories, globs, and internal URLs.
 
-- pattern: the regex; literal braces need no escaping (interface{} works), other metacharacters do. A pattern with an unbalanced ( or ) is searched with every parenthesis literal (foo( finds "foo("), and the result says so.
+- pattern: the regex (RE2 syntax); literal braces need no escaping (interface{} works), other metacharacters do. A pattern with an unbalanced ( or ) is searched with every parenthesis literal (foo( finds "foo("), and the result says so.
 - paths: one path or an array: files, directories, globs (src/**/*.ts), archives (a.zip: its text members), archive members (a.zip:src/x.ts), directories or globs inside archives (a.zip:src/**/*.ts), internal URLs (omp://, no globs); "." for the project root. Add :50-100 to a single file to search only those lines.
 - globs: * and ? stay within a directory, ** crosses directories, {a,b} alternatives, [abc], [!a] and [[:digit:]] classes.
 - i: case-insensitive. gitignore: false also searches ignored files; node_modules is searched only when a path names it. Hidden files are always searched.
