@@ -40,14 +40,10 @@ const ampGlobLimit = 100
 
 // ampGlobData is the JSON output of glob, in amplifier's field order.
 type ampGlobData struct {
-	Pattern  string `json:"pattern"`
-	BasePath string `json:"base_path"`
-	// TotalFiles and ResultsCapped are set only when more than
-	// ampGlobLimit entries matched: the number that matched, and true.
-	TotalFiles    int            `json:"total_files,omitempty"`
-	Count         int            `json:"count"`
-	Matches       []ampGlobMatch `json:"matches"`
-	ResultsCapped bool           `json:"results_capped,omitempty"`
+	Pattern  string         `json:"pattern"`
+	BasePath string         `json:"base_path"`
+	Count    int            `json:"count"`
+	Matches  []ampGlobMatch `json:"matches"`
 }
 
 type ampGlobMatch struct {
@@ -123,7 +119,6 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	} else {
 		text = strings.Join(lines, "\n")
 		if res.Truncated == scout.TruncLimit {
-			data.TotalFiles, data.ResultsCapped = res.Matched, true
 			text += fmt.Sprintf("\n\n[Showing the %d newest of %d matches. Narrow the pattern or path for the rest.]", len(matches), res.Matched)
 		}
 		if lo := pitext.LeftOutUnreadable(res.Skipped); lo != "" {
