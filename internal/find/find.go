@@ -191,7 +191,8 @@ type scope struct {
 	display string // Scope for display
 	pattern string // glob relative to base
 	match   *glob.Pattern
-	exact   *Entry // set when the input names one file
+	under   []string // directories (relative to base) every match lies in or below; nil: any (see literalDirs)
+	exact   *Entry   // set when the input names one file
 	missing []string
 }
 
@@ -263,6 +264,7 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 	if len(items) == 1 {
 		it := items[0]
 		sc.base, sc.display, sc.pattern = it.base, pathutil.Display(it.base), it.glob
+		sc.under = literalDirs([]string{it.glob})
 		if it.isFile {
 			e := Entry{Path: it.base}
 			if it.info != nil {
@@ -303,7 +305,7 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 				parts = append(parts, joinRel(rel, "**/*"))
 			}
 		}
-		sc.pattern = glob.BraceUnion(parts)
+		sc.pattern, sc.under = glob.BraceUnion(parts), literalDirs(parts)
 		if sc.pattern == "" {
 			sc.pattern = "**/*"
 		}
@@ -341,11 +343,56 @@ func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
 	for i, p := range req.Patterns {
 		parts[i] = strings.ReplaceAll(p, `\`, "/")
 	}
-	sc := &scope{base: base, display: pathutil.Display(base), pattern: glob.BraceUnion(parts)}
+	sc := &scope{base: base, display: pathutil.Display(base), pattern: glob.BraceUnion(parts), under: literalDirs(parts)}
 	if sc.pattern == "" {
 		sc.pattern = "**/*"
 	}
 	return sc, sc.compile()
+}
+
+// literalDirs returns, for globs relative to a walk base, the directories
+// every match lies in or below: each glob's leading segments up to the
+// first with a glob character, or up to its last ("src/cmd" for
+// "src/cmd/*.go", "a" for "a/b.go"). A walk need not enter a directory
+// that is neither on the way to one of them nor below one (enters). nil
+// when one glob has no such directory ("*.go", "**/x"): every directory
+// may hold a match.
+func literalDirs(globs []string) []string {
+	if len(globs) == 0 {
+		return nil
+	}
+	dirs := make([]string, 0, len(globs))
+	for _, g := range globs {
+		segs := strings.Split(g, "/")
+		n := len(segs) - 1
+		for i, s := range segs[:n] {
+			if glob.HasMeta(s) {
+				n = i
+				break
+			}
+		}
+		d := path.Clean(strings.Join(segs[:n], "/"))
+		if d == "." || d == ".." || strings.HasPrefix(d, "../") || strings.HasPrefix(d, "/") {
+			return nil
+		}
+		dirs = append(dirs, d)
+	}
+	return dirs
+}
+
+// enters reports whether a walk of sc enters the directory rel (relative
+// to the base): one that is on the way to, or is, or lies below one of
+// sc.under.
+func (sc *scope) enters(rel string) bool {
+	if sc.under == nil {
+		return true
+	}
+	for _, d := range sc.under {
+		if rel == d || strings.HasPrefix(d, rel+"/") || strings.HasPrefix(rel, d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // splitNonRecursive splits a glob at its first glob-bearing segment without
@@ -468,7 +515,7 @@ func (f *finder) walk(ctx context.Context, sc *scope, req Request, res *Result) 
 		seen     int // entries passed to the callback, for Progress
 	)
 	opts := walk.Options{Hidden: req.Hidden, NoIgnore: req.NoIgnore, PruneDirs: slices.Clone(req.PruneDirs), Sorted: req.MaxVisited > 0, MaxVisited: req.MaxVisited}
-	stats, werr := walk.Walk(ctx, f.fsys, sc.base, opts, func(e walk.Entry) error {
+	visit := func(e walk.Entry) error {
 		if req.Progress != nil {
 			mu.Lock()
 			seen++
@@ -518,6 +565,12 @@ func (f *finder) walk(ctx context.Context, sc *scope, req Request, res *Result) 
 			req.Progress(keep.paths(), seen)
 		}
 		return nil
+	}
+	stats, werr := walk.Walk(ctx, f.fsys, sc.base, opts, func(e walk.Entry) error {
+		if err := visit(e); err != nil || !e.Type.IsDir() || sc.enters(relTo(sc.base, e.Path)) {
+			return err
+		}
+		return fs.SkipDir // nothing below can match
 	})
 	res.Visited = stats.Visited
 	skipped := map[string]int{}

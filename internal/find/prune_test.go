@@ -1,0 +1,100 @@
+package find
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/scoutkit/scout/internal/testfs"
+)
+
+func TestLiteralDirs(t *testing.T) {
+	tests := []struct {
+		globs []string
+		want  []string
+	}{
+		{[]string{"src/cmd/*.go"}, []string{"src/cmd"}},
+		{[]string{"a/b.go"}, []string{"a"}},
+		{[]string{"src/**"}, []string{"src"}},
+		{[]string{"src/*/x.go"}, []string{"src"}},
+		{[]string{"./src//a/*.go"}, []string{"src/a"}},
+		{[]string{"src/{a,b/c}/x"}, []string{"src"}},
+		{[]string{"src/*.go", "lib/**/*.go"}, []string{"src", "lib"}},
+		{[]string{"*.go"}, nil},
+		{[]string{"x.go"}, nil},
+		{[]string{"**/x.go"}, nil},
+		{[]string{"{src,lib}/*.go"}, nil},
+		{[]string{"src/*.go", "*.md"}, nil},
+		{[]string{"../x/*.go"}, nil},
+		{nil, nil},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, literalDirs(tt.globs), "%q", tt.globs)
+	}
+	sc := &scope{under: []string{"src/cmd", "lib"}}
+	for rel, want := range map[string]bool{"src": true, "src/cmd": true, "src/cmd/x": true, "lib/a/b": true,
+		"src/other": false, "srcx": false, "src/cmdx": false, "docs": false, "libx": false} {
+		assert.Equal(t, want, sc.enters(rel), "enters(%q)", rel)
+	}
+}
+
+// TestPrunedWalk: a walk does not enter directories where the patterns
+// cannot match, and finds what a walk of every directory finds (a brace
+// union of the pattern alone matches the same paths and prunes nothing).
+// Over a MapFS and a temporary directory.
+func TestPrunedWalk(t *testing.T) {
+	m := fstest.MapFS{}
+	for i := range 6 {
+		for j := range 5 {
+			m[fmt.Sprintf("d%d/s%d/f.py", i, j)] = &fstest.MapFile{Data: []byte("x")}
+			m[fmt.Sprintf("d%d/s%d/deep/g.py", i, j)] = &fstest.MapFile{Data: []byte("x")}
+		}
+		m[fmt.Sprintf("d%d/top.py", i)] = &fstest.MapFile{Data: []byte("x")}
+	}
+	m["d1/.hidden/h.py"] = &fstest.MapFile{Data: []byte("x")}
+	m["d1/node_modules/n.py"] = &fstest.MapFile{Data: []byte("x")}
+	for _, tr := range testfs.Trees(t, m) {
+		fsys := tr.FS
+		if fsys == nil {
+			r, err := os.OpenRoot(tr.Root)
+			require.NoError(t, err)
+			defer r.Close()
+			fsys = r.FS()
+		}
+		for _, patterns := range [][]string{
+			{"d1/*.py"},
+			{"d1/**/*.py"},
+			{"d1/s2/*"},
+			{"d1/*/deep/*.py"},
+			{"d1/s3/f.py"},
+			{"d2/**", "d4/s1/*.py"},
+			{"d1/node_modules/*.py"},
+			{"d1/.hidden/*.py"},
+			{"**/deep/*.py"},
+		} {
+			for _, base := range []string{".", "d1"} {
+				req := Request{Patterns: patterns, Base: base, Kind: Any, Limit: -1, PruneDirs: []string{"node_modules"}}
+				got, err := Run(context.Background(), fsys, tr.Root, req)
+				require.NoError(t, err)
+				ref := req
+				ref.Patterns = []string{"{" + patterns[0]}
+				for _, p := range patterns[1:] {
+					ref.Patterns[0] += "," + p
+				}
+				ref.Patterns[0] += "}"
+				want, err := Run(context.Background(), fsys, tr.Root, ref)
+				require.NoError(t, err)
+				assert.Equal(t, want.Entries, got.Entries, "%s %q below %s", tr.Name, patterns, base)
+				assert.LessOrEqual(t, got.Visited, want.Visited, "%s %q below %s", tr.Name, patterns, base)
+				if base == "." && patterns[0] != "**/deep/*.py" {
+					assert.Less(t, got.Visited, want.Visited/2, "%s %q: the walk entered directories where nothing can match", tr.Name, patterns)
+				}
+			}
+		}
+	}
+}
