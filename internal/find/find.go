@@ -191,8 +191,8 @@ type scope struct {
 	display string // Scope for display
 	pattern string // glob relative to base
 	match   *glob.Pattern
-	under   []string // directories (relative to base) every match lies in or below; nil: any (see literalDirs)
-	exact   *Entry   // set when the input names one file
+	under   []reach // where matches can lie; nil: anywhere
+	exact   *Entry  // set when the input names one file
 	missing []string
 }
 
@@ -264,7 +264,7 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 	if len(items) == 1 {
 		it := items[0]
 		sc.base, sc.display, sc.pattern = it.base, pathutil.Display(it.base), it.glob
-		sc.under = literalDirs([]string{it.glob})
+		sc.under = reaches([]string{it.glob})
 		if it.isFile {
 			e := Entry{Path: it.base}
 			if it.info != nil {
@@ -305,7 +305,7 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 				parts = append(parts, joinRel(rel, "**/*"))
 			}
 		}
-		sc.pattern, sc.under = glob.BraceUnion(parts), literalDirs(parts)
+		sc.pattern, sc.under = glob.BraceUnion(parts), reaches(parts)
 		if sc.pattern == "" {
 			sc.pattern = "**/*"
 		}
@@ -343,25 +343,31 @@ func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
 	for i, p := range req.Patterns {
 		parts[i] = strings.ReplaceAll(p, `\`, "/")
 	}
-	sc := &scope{base: base, display: pathutil.Display(base), pattern: glob.BraceUnion(parts), under: literalDirs(parts)}
+	sc := &scope{base: base, display: pathutil.Display(base), pattern: glob.BraceUnion(parts), under: reaches(parts)}
 	if sc.pattern == "" {
 		sc.pattern = "**/*"
 	}
 	return sc, sc.compile()
 }
 
-// literalDirs returns, for globs relative to a walk base, the directories
-// every match lies in or below: each glob's leading segments up to the
-// first with a glob character, or up to its last ("src/cmd" for
-// "src/cmd/*.go", "a" for "a/b.go"). A walk need not enter a directory
-// that is neither on the way to one of them nor below one (enters). nil
-// when one glob has no such directory ("*.go", "**/x"): every directory
-// may hold a match.
-func literalDirs(globs []string) []string {
+// reach is where the matches of a glob relative to a walk base can lie:
+// in or below dir (its leading segments up to the first with a glob
+// character, or up to its last: "src/cmd" for "src/cmd/*.go", "" for
+// "*.go"), at most depth levels down (its number of '/', which is at
+// least that of any of its brace alternatives; -1 when a '**' can cross
+// any number).
+type reach struct {
+	dir   string
+	depth int
+}
+
+// reaches returns the reach of each glob; nil when one of them can match
+// anywhere ("**/x"): a walk must enter every directory.
+func reaches(globs []string) []reach {
 	if len(globs) == 0 {
 		return nil
 	}
-	dirs := make([]string, 0, len(globs))
+	rs := make([]reach, 0, len(globs))
 	for _, g := range globs {
 		segs := strings.Split(g, "/")
 		n := len(segs) - 1
@@ -371,24 +377,30 @@ func literalDirs(globs []string) []string {
 				break
 			}
 		}
-		d := path.Clean(strings.Join(segs[:n], "/"))
-		if d == "." || d == ".." || strings.HasPrefix(d, "../") || strings.HasPrefix(d, "/") {
+		r := reach{dir: path.Clean(strings.Join(segs[:n], "/")), depth: len(segs) - 1}
+		if r.dir == "." {
+			r.dir = ""
+		}
+		if strings.Contains(g, "**") {
+			r.depth = -1
+		}
+		if r.dir == ".." || strings.HasPrefix(r.dir, "../") || strings.HasPrefix(r.dir, "/") || r.dir == "" && r.depth < 0 {
 			return nil
 		}
-		dirs = append(dirs, d)
+		rs = append(rs, r)
 	}
-	return dirs
+	return rs
 }
 
 // enters reports whether a walk of sc enters the directory rel (relative
-// to the base): one that is on the way to, or is, or lies below one of
-// sc.under.
+// to the base): one where a match can lie, or on the way to one.
 func (sc *scope) enters(rel string) bool {
 	if sc.under == nil {
 		return true
 	}
-	for _, d := range sc.under {
-		if rel == d || strings.HasPrefix(d, rel+"/") || strings.HasPrefix(rel, d+"/") {
+	depth := strings.Count(rel, "/") + 1 // rel's level: 1 for a directory in the base
+	for _, r := range sc.under {
+		if (r.dir == "" || rel == r.dir || strings.HasPrefix(r.dir, rel+"/") || strings.HasPrefix(rel, r.dir+"/")) && (r.depth < 0 || depth <= r.depth) {
 			return true
 		}
 	}

@@ -13,39 +13,44 @@ import (
 	"github.com/scoutkit/scout/internal/testfs"
 )
 
-func TestLiteralDirs(t *testing.T) {
+func TestReaches(t *testing.T) {
 	tests := []struct {
 		globs []string
-		want  []string
+		want  []reach
 	}{
-		{[]string{"src/cmd/*.go"}, []string{"src/cmd"}},
-		{[]string{"a/b.go"}, []string{"a"}},
-		{[]string{"src/**"}, []string{"src"}},
-		{[]string{"src/*/x.go"}, []string{"src"}},
-		{[]string{"./src//a/*.go"}, []string{"src/a"}},
-		{[]string{"src/{a,b/c}/x"}, []string{"src"}},
-		{[]string{"src/*.go", "lib/**/*.go"}, []string{"src", "lib"}},
-		{[]string{"*.go"}, nil},
-		{[]string{"x.go"}, nil},
+		{[]string{"src/cmd/*.go"}, []reach{{"src/cmd", 2}}},
+		{[]string{"a/b.go"}, []reach{{"a", 1}}},
+		{[]string{"src/**"}, []reach{{"src", -1}}},
+		{[]string{"src/*/x.go"}, []reach{{"src", 2}}},
+		{[]string{"./src//a/*.go"}, []reach{{"src/a", 4}}},
+		{[]string{"src/{a,b/c}/x"}, []reach{{"src", 3}}},
+		{[]string{"src/*.go", "lib/**/*.go"}, []reach{{"src", 1}, {"lib", -1}}},
+		{[]string{"*.go"}, []reach{{"", 0}}},
+		{[]string{"x.go"}, []reach{{"", 0}}},
+		{[]string{"*/*.go"}, []reach{{"", 1}}},
+		{[]string{"{src,lib}/*.go"}, []reach{{"", 1}}},
 		{[]string{"**/x.go"}, nil},
-		{[]string{"{src,lib}/*.go"}, nil},
-		{[]string{"src/*.go", "*.md"}, nil},
+		{[]string{"src/*.go", "**/*.md"}, nil},
 		{[]string{"../x/*.go"}, nil},
 		{nil, nil},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, literalDirs(tt.globs), "%q", tt.globs)
+		assert.Equal(t, tt.want, reaches(tt.globs), "%q", tt.globs)
 	}
-	sc := &scope{under: []string{"src/cmd", "lib"}}
-	for rel, want := range map[string]bool{"src": true, "src/cmd": true, "src/cmd/x": true, "lib/a/b": true,
+	sc := &scope{under: []reach{{"src/cmd", 2}, {"lib", -1}, {"", 0}}}
+	for rel, want := range map[string]bool{"src": true, "src/cmd": true, "src/cmd/x": false, "lib/a/b": true,
 		"src/other": false, "srcx": false, "src/cmdx": false, "docs": false, "libx": false} {
 		assert.Equal(t, want, sc.enters(rel), "enters(%q)", rel)
 	}
+	sc = &scope{under: []reach{{"", 1}}}
+	assert.True(t, sc.enters("a"))
+	assert.False(t, sc.enters("a/b"))
 }
 
 // TestPrunedWalk: a walk does not enter directories where the patterns
 // cannot match, and finds what a walk of every directory finds (a brace
-// union of the pattern alone matches the same paths and prunes nothing).
+// union of the patterns and **/no-such-name matches the same paths and
+// prunes nothing).
 // Over a MapFS and a temporary directory.
 func TestPrunedWalk(t *testing.T) {
 	m := fstest.MapFS{}
@@ -76,6 +81,10 @@ func TestPrunedWalk(t *testing.T) {
 			{"d1/node_modules/*.py"},
 			{"d1/.hidden/*.py"},
 			{"**/deep/*.py"},
+			{"*.py"},
+			{"*/*.py"},
+			{"*/*/deep/*.py"},
+			{"{d1,d3}/*/f.py"},
 		} {
 			for _, base := range []string{".", "d1"} {
 				req := Request{Patterns: patterns, Base: base, Kind: Any, Limit: -1, PruneDirs: []string{"node_modules"}}
@@ -86,13 +95,13 @@ func TestPrunedWalk(t *testing.T) {
 				for _, p := range patterns[1:] {
 					ref.Patterns[0] += "," + p
 				}
-				ref.Patterns[0] += "}"
+				ref.Patterns[0] += ",**/no-such-name}"
 				want, err := Run(context.Background(), fsys, tr.Root, ref)
 				require.NoError(t, err)
 				assert.Equal(t, want.Entries, got.Entries, "%s %q below %s", tr.Name, patterns, base)
 				assert.LessOrEqual(t, got.Visited, want.Visited, "%s %q below %s", tr.Name, patterns, base)
-				if base == "." && patterns[0] != "**/deep/*.py" {
-					assert.Less(t, got.Visited, want.Visited/2, "%s %q: the walk entered directories where nothing can match", tr.Name, patterns)
+				if base == "." && patterns[0] != "**/deep/*.py" && patterns[0] != "*/*/deep/*.py" {
+					assert.Less(t, got.Visited, want.Visited, "%s %q: the walk entered directories where nothing can match", tr.Name, patterns)
 				}
 			}
 		}
