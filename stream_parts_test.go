@@ -157,7 +157,10 @@ func TestStreamPartsStop(t *testing.T) {
 			cancel()
 			assert.Equal(t, scout.CodeCanceled, scout.CodeOf(err), "unordered %v: %v", unordered, err)
 			assert.Nil(t, res, "unordered %v", unordered)
-			assert.Less(t, n, 2+64, "unordered %v: the parts after the cancel: at most those until the next check", unordered)
+			// After the cancel: many.txt's parts until the next check (every
+			// 64 matching lines), and z.txt's two, searched meanwhile by a
+			// worker when unordered.
+			assert.LessOrEqual(t, n, 2+64+2, "unordered %v: the parts after the cancel: at most those until the next check", unordered)
 		}
 	})
 }
