@@ -86,8 +86,12 @@ func TestPrunedWalk(t *testing.T) {
 			{"*/*/deep/*.py"},
 			{"{d1,d3}/*/f.py"},
 		} {
-			for _, base := range []string{".", "d1"} {
-				req := Request{Patterns: patterns, Base: base, Kind: Any, Limit: -1, PruneDirs: []string{"node_modules"}}
+			for _, walk := range []struct {
+				base       string
+				maxVisited int // with one, the walk is in path order on one goroutine
+			}{{".", 0}, {".", 100000}, {"d1", 0}, {"d1", 100000}} {
+				base := walk.base
+				req := Request{Patterns: patterns, Base: base, Kind: Any, Limit: -1, PruneDirs: []string{"node_modules"}, MaxVisited: walk.maxVisited}
 				got, err := Run(context.Background(), fsys, tr.Root, req)
 				require.NoError(t, err)
 				ref := req
