@@ -20,7 +20,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -152,7 +151,10 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 			return fmt.Errorf("stopped after %d redirects", maxRedirects)
 		}
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-			return fmt.Errorf("redirect to unsupported scheme %q", req.URL.Scheme)
+			return fmt.Errorf("redirect to unsupported scheme %q", errs.Echo(req.URL.Scheme))
+		}
+		if n := len(req.URL.String()); n > MaxURLBytes {
+			return fmt.Errorf("redirect to a URL of %d bytes, over the limit of %d", n, MaxURLBytes)
 		}
 		redirects = append(redirects, req.URL.String())
 		return nil
@@ -216,7 +218,23 @@ func fetchErr(ctx context.Context, err error) error {
 			code = errs.Timeout
 		}
 	}
-	return errs.Wrap(code, err, "%s", strings.TrimPrefix(err.Error(), "Get "))
+	return errs.Wrap(code, err, "%s", errText(err))
+}
+
+// maxErrText caps the text of a transport error quoted in a message: the
+// server's answer can put long text in it (a Location header that does not
+// parse).
+const maxErrText = 1 << 10
+
+// errText is a transport error's text without its "Get " prefix, with the
+// URL it names cut by errs.Echo (a redirect target is the server's) and
+// the rest cut at maxErrText.
+func errText(err error) string {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return cut(err.Error(), maxErrText)
+	}
+	return fmt.Sprintf("%q: %s", errs.Echo(ue.URL), cut(ue.Err.Error(), maxErrText))
 }
 
 // MaxRequests is the most requests one Render makes: at most

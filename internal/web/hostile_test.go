@@ -4,9 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -168,5 +173,81 @@ func TestFetchErrCodes(t *testing.T) {
 	_, err := (&HTTPFetcher{}).Fetch(ctx, "http://"+strings.Repeat("a", 64)+".example/")
 	if errs.CodeOf(err) != errs.NotFound || !strings.Contains(err.Error(), "cannot resolve host") {
 		t.Errorf("an unresolvable host: %s %v, want NOT_FOUND 'cannot resolve host'", errs.CodeOf(err), err)
+	}
+}
+
+// TestHostileHeaders: what a server puts in its headers (a redirect's
+// Location, the Content-Type) and in a page's links reaches the page's
+// URL, notes and errors cut short. A server's 1 MB Location headers gave a
+// 22 MB reply through pi read, a 1 MB Content-Type 2 MB.
+func TestHostileHeaders(t *testing.T) {
+	long := strings.Repeat("a", 500<<10)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/chain/", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/chain/"))
+		if n == 0 {
+			fmt.Fprint(w, "end")
+			return
+		}
+		http.Redirect(w, r, fmt.Sprintf("/chain/%d?%s", n-1, long), http.StatusFound)
+	})
+	mux.HandleFunc("/short-chain", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/chain/0?"+strings.Repeat("b", 3000), http.StatusFound)
+	})
+	mux.HandleFunc("/bad-location", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", "http://[::1"+long)
+		w.WriteHeader(http.StatusFound)
+	})
+	ctype := func(status int, ct, body string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", ct)
+			w.WriteHeader(status)
+			fmt.Fprint(w, body)
+		}
+	}
+	mux.HandleFunc("/ct-binary", ctype(200, "application/"+long, "\x00\x01binary"))
+	mux.HandleFunc("/ct-text", ctype(200, "text/"+long, "some text"))
+	mux.HandleFunc("/ct-404", ctype(404, "text/"+long, "gone"))
+	mux.HandleFunc("/links", ctype(200, "text/html", `<html><head><link rel="alternate" type="text/markdown" href="/md?`+long+`"></head><body><p>short</p><a href="/doc`+long+`.pdf">doc</a></body></html>`))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+
+	tests := []struct {
+		reason, path string
+		code         errs.Code // "" for a page
+		want         string    // in the error, or in the page's notes
+	}{
+		{"a redirect to a URL over MaxURLBytes is refused", "/chain/1", errs.Internal, "redirect to a URL of 512031 bytes, over the limit of 8192"},
+		{"a redirect under it is followed, noted cut", "/short-chain", "", "Redirected: " + srv.URL + "/short-chain -> " + srv.URL + "/chain/0?bbb"},
+		{"a Location that does not parse is quoted cut", "/bad-location", errs.Internal, `failed to parse Location header "http://[::1aaa`},
+		{"a long binary Content-Type is quoted cut", "/ct-binary", errs.Unsupported, "its content is binary (application/aaa"},
+		{"a long text Content-Type is shown cut", "/ct-text", "", ""},
+		{"a long Content-Type of an error page", "/ct-404", errs.NotFound, "HTTP 404 Not Found"},
+		{"links over the URL limit are noted cut", "/links", "", "Probes failed: alternate-markdown " + srv.URL + "/md?aaa"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			p, err := Render(context.Background(), local(), srv.URL+tt.path, Options{})
+			if tt.code != "" {
+				if errs.CodeOf(err) != tt.code || !strings.Contains(err.Error(), tt.want) || len(err.Error()) > 2<<10 {
+					t.Fatalf("err = %s %.3000v (%d bytes), want %s with %q, under 2 KiB", errs.CodeOf(err), err, len(fmt.Sprint(err)), tt.code, tt.want)
+				}
+				var st *StatusError
+				if errors.As(err, &st) && len(st.ContentType) > 2<<10 {
+					t.Errorf("StatusError.ContentType is %d bytes", len(st.ContentType))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			notes := strings.Join(p.Notes, "; ")
+			if !strings.Contains(notes, tt.want) {
+				t.Errorf("notes %.3000q, want %q", notes, tt.want)
+			}
+			if n := len(p.Header()); n > 4<<10 {
+				t.Errorf("the header is %d bytes: %.3000q", n, p.Header())
+			}
+		})
 	}
 }

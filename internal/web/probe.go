@@ -121,7 +121,7 @@ func (pl *pipeline) probe(ctx context.Context, name, target string, h http.Heade
 			why = "empty body"
 		}
 	}
-	pl.fail("%s %s (%s)", name, target, why)
+	pl.fail("%s %s (%s)", name, errs.Echo(target), why)
 	return "", false, nil
 }
 
@@ -339,7 +339,7 @@ func (pl *pipeline) linkedDocument(ctx context.Context, p *Page, page string, n 
 		}
 	}
 	if why != "" {
-		pl.fail("%s %s (%s)", MethodLinkedDocument, target, why)
+		pl.fail("%s %s (%s)", MethodLinkedDocument, errs.Echo(target), why)
 		return false, nil
 	}
 	p.Method, p.Content = MethodLinkedDocument, text

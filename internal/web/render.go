@@ -216,7 +216,12 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 	}
 	p := &Page{URL: u, FinalURL: cmpOr(resp.FinalURL, u)}
 	if len(resp.Redirects) > 0 {
-		p.Notes = append(p.Notes, "Redirected: "+strings.Join(append([]string{u}, resp.Redirects...), " -> "))
+		// Each URL cut by errs.Echo: the URL: line has the final one whole.
+		chain := []string{errs.Echo(u)}
+		for _, r := range resp.Redirects {
+			chain = append(chain, errs.Echo(r))
+		}
+		p.Notes = append(p.Notes, "Redirected: "+strings.Join(chain, " -> "))
 	}
 	bodyCut(p, resp)
 	if err := renderBody(ctx, pl, p, resp, o); err != nil {
@@ -566,8 +571,15 @@ func readArticle(ctx context.Context, page, pageURL string) (md string, ok bool)
 }
 
 // mediaType returns the response's media type (sniffed when the header is
-// missing) and its parameters.
+// missing) and its parameters. A media type over errs.MaxEcho bytes
+// (registered ones are far shorter) is cut by errs.Echo: it is the
+// server's text, shown on the Content-Type line and in errors.
 func mediaType(r *Response) (string, map[string]string) {
+	mt, params := parseMediaType(r)
+	return errs.Echo(mt), params
+}
+
+func parseMediaType(r *Response) (string, map[string]string) {
 	ct := r.ContentType
 	if ct == "" {
 		ct = http.DetectContentType(r.Body)
