@@ -7,7 +7,9 @@
 // read by `read` as image content; tool errors are results with isError
 // set, so the model sees them. Every tool is annotated read-only and
 // idempotent. When the client closes its input, the requests received
-// before are still answered.
+// before are still answered. At most 16 calls run at once and 64 run or
+// wait: past them the server reads no further message until a call is
+// answered.
 //
 // The protocol surface is this small, so the package speaks it itself
 // rather than through an SDK: the official Go SDK's client is the test of
@@ -50,6 +52,12 @@ const MaxMessage = 16 << 20
 
 // maxCalls caps the tool calls that run at once; more wait their turn.
 const maxCalls = 16
+
+// maxPending caps the tool calls running or waiting to run: past it the
+// server reads no further message until one is answered, so a client that
+// sends requests without waiting for answers is slowed down rather than
+// costing a goroutine and its arguments per request.
+const maxPending = 4 * maxCalls
 
 // Server serves one toolset. Its zero value is not usable: see New.
 type Server struct {
@@ -182,7 +190,7 @@ func Serve(ctx context.Context, cfg tool.Config, toolset, version string, in io.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	c := &session{s: s, ctx: ctx, out: out, running: map[string]*call{}, slots: make(chan struct{}, maxCalls)}
+	c := &session{s: s, ctx: ctx, out: out, running: map[string]*call{}, slots: make(chan struct{}, maxCalls), pending: make(chan struct{}, maxPending)}
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
 	go func() { readErr <- readLines(ctx, in, lines, c) }()
@@ -266,12 +274,13 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 
 // session is the state of one Serve.
 type session struct {
-	s     *Server
-	ctx   context.Context
-	out   io.Writer
-	outMu sync.Mutex
-	calls sync.WaitGroup
-	slots chan struct{} // a token per running call
+	s       *Server
+	ctx     context.Context
+	out     io.Writer
+	outMu   sync.Mutex
+	calls   sync.WaitGroup
+	slots   chan struct{} // a token per running call
+	pending chan struct{} // a token per call running or waiting for a slot
 
 	mu      sync.Mutex
 	running map[string]*call // by request ID
@@ -447,6 +456,11 @@ func (c *session) startCall(id json.RawMessage, params json.RawMessage) {
 	if len(args) == 0 {
 		args = []byte("{}") // no arguments: the tool names the ones it needs
 	}
+	select {
+	case c.pending <- struct{}{}:
+	case <-c.ctx.Done():
+		return // the server is stopping: no call starts
+	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	r := &call{cancel: cancel}
 	key := string(id)
@@ -454,6 +468,7 @@ func (c *session) startCall(id json.RawMessage, params json.RawMessage) {
 	if c.running[key] != nil {
 		c.mu.Unlock()
 		cancel()
+		<-c.pending
 		// Answered with a null ID: the running call's answer is still to come.
 		c.fail(nullID, codeInvalidRequest, "request ID %s is already in use by a running call", id)
 		return
@@ -461,6 +476,7 @@ func (c *session) startCall(id json.RawMessage, params json.RawMessage) {
 	c.running[key] = r
 	c.mu.Unlock()
 	c.calls.Go(func() {
+		defer func() { <-c.pending }()
 		defer cancel()
 		select {
 		case c.slots <- struct{}{}:

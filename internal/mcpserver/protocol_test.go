@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -204,5 +205,61 @@ func TestProtocolDuplicateID(t *testing.T) {
 	opened = true
 	if m := w.next(); errCode(m) != 0 || m["id"] != 1.0 {
 		t.Fatalf("answered %v, want the running call's result", m)
+	}
+}
+
+// TestProtocolPipelined: a client that sends many calls without waiting
+// for answers gets them all, while the server holds at most maxPending of
+// them (each took a goroutine and its arguments: 100,000 pipelined
+// searches grew the server past 460 MB and on).
+func TestProtocolPipelined(t *testing.T) {
+	gate := make(chan struct{})
+	w := dial(t, tool.Config{FS: gateFS{fixture(t), gate}}, tool.Pi)
+	const n = 10 * maxPending
+	answers := make(chan float64, n)
+	go func() {
+		for {
+			line, err := w.out.ReadBytes('\n')
+			if err != nil {
+				return
+			}
+			var m struct {
+				ID float64 `json:"id"`
+			}
+			json.Unmarshal(line, &m)
+			answers <- m.ID
+		}
+	}()
+	base := runtime.NumGoroutine()
+	go func() {
+		for i := range n {
+			fmt.Fprintf(w.in, `{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "read", "arguments": {"path": "a.go"}}}`+"\n", i)
+		}
+	}()
+	// Wait until the server stops taking calls (every call waits at the gate).
+	most, still := 0, 0
+	for still < 20 {
+		time.Sleep(10 * time.Millisecond)
+		if g := runtime.NumGoroutine() - base; g > most {
+			most, still = g, 0
+		} else {
+			still++
+		}
+	}
+	if most > maxPending+16 {
+		t.Errorf("%d goroutines more with %d calls sent and none answered, want at most %d", most, n, maxPending+16)
+	}
+	close(gate)
+	seen := map[float64]bool{}
+	for range n {
+		select {
+		case id := <-answers:
+			seen[id] = true
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%d answers of %d in 10 s", len(seen), n)
+		}
+	}
+	if len(seen) != n {
+		t.Errorf("%d distinct answers of %d", len(seen), n)
 	}
 }
