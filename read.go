@@ -161,7 +161,9 @@ type Resolver interface {
 type Resource struct {
 	// SourcePath is the backing file, relative to the workspace root;
 	// "" for a virtual resource. A mutable resource with a backing file is
-	// read as that file.
+	// read as that file (a directory when Text is empty); one that cannot
+	// be read (missing, outside the root) is an error when Text is empty,
+	// else Text is read with a note that says why.
 	SourcePath string `json:"source_path,omitempty"`
 	// Text is the content of a virtual resource.
 	Text string `json:"text,omitempty"`
