@@ -179,7 +179,8 @@ func TestFetchErrCodes(t *testing.T) {
 // TestHostileHeaders: what a server puts in its headers (a redirect's
 // Location, the Content-Type) and in a page's links reaches the page's
 // URL, notes and errors cut short. A server's 1 MB Location headers gave a
-// 22 MB reply through pi read, a 1 MB Content-Type 2 MB.
+// 22 MB reply through pi read, a 1 MB Content-Type 2 MB. A body in a
+// coding Scout did not ask for is refused.
 func TestHostileHeaders(t *testing.T) {
 	long := strings.Repeat("a", 500<<10)
 	mux := http.NewServeMux()
@@ -208,6 +209,17 @@ func TestHostileHeaders(t *testing.T) {
 	mux.HandleFunc("/ct-binary", ctype(200, "application/"+long, "\x00\x01binary"))
 	mux.HandleFunc("/ct-text", ctype(200, "text/"+long, "some text"))
 	mux.HandleFunc("/ct-404", ctype(404, "text/"+long, "gone"))
+	encoded := func(ce string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.Header().Set("Content-Encoding", ce)
+			fmt.Fprint(w, "\x8b\x0b\x80<html><body><p>compressed</p></body></html>\x03")
+		}
+	}
+	mux.HandleFunc("/br", encoded("br"))
+	mux.HandleFunc("/gzip-twice", encoded("gzip, gzip"))
+	mux.HandleFunc("/identity", encoded("identity"))
+	mux.HandleFunc("/charset-coding", encoded("UTF-8"))
 	mux.HandleFunc("/links", ctype(200, "text/html", `<html><head><link rel="alternate" type="text/markdown" href="/md?`+long+`"></head><body><p>short</p><a href="/doc`+long+`.pdf">doc</a></body></html>`))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
@@ -224,6 +236,10 @@ func TestHostileHeaders(t *testing.T) {
 		{"a long text Content-Type is shown cut", "/ct-text", "", ""},
 		{"a long Content-Type of an error page", "/ct-404", errs.NotFound, "HTTP 404 Not Found"},
 		{"links over the URL limit are noted cut", "/links", "", "Probes failed: alternate-markdown " + srv.URL + "/md?aaa"},
+		{"a coding not asked for is refused (its bytes were shown as the page)", "/br", errs.Unsupported, `Cannot fetch ` + srv.URL + `/br: the body was sent with Content-Encoding "br", which Scout does not decode (it asks for gzip or none)`},
+		{"gzip applied twice is not decoded either", "/gzip-twice", errs.Unsupported, `Content-Encoding "gzip, gzip"`},
+		{"identity is no coding", "/identity", "", ""},
+		{"a charset given as the coding (a common mistake) is no coding", "/charset-coding", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
