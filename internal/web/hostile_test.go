@@ -267,3 +267,31 @@ func TestHostileHeaders(t *testing.T) {
 		})
 	}
 }
+
+// TestNULText: a body sent as text that holds a NUL byte near its start is
+// binary, as a local file is (20 MB of NULs sent as text/plain were shown
+// as text); UTF-16 and UTF-32 text, with a byte order mark or a charset
+// that names them, is text.
+func TestNULText(t *testing.T) {
+	tests := []struct {
+		ctype, body string
+		binary      bool
+	}{
+		{"text/plain", strings.Repeat("\x00", 1<<20), true},
+		{"text/html", "<html><body>\x00\x01\x02 PK zip bytes</body></html>", true},
+		{"application/json", `{"a":"` + "\x00" + `"}`, true},
+		{"text/plain", strings.Repeat("x", 64<<10) + "\x00 after the sniffed start", false},
+		{"text/plain; charset=utf-16le", "h\x00i\x00", false},
+		{"text/plain", "\xff\xfeh\x00i\x00", false},
+		{"text/plain", "plain text", false},
+	}
+	for _, tt := range tests {
+		fetch := FetcherFunc(func(_ context.Context, u string) (*Response, error) {
+			return &Response{URL: u, FinalURL: u, Status: 200, ContentType: tt.ctype, Body: []byte(tt.body)}, nil
+		})
+		_, err := Render(context.Background(), fetch, "https://nul.example/x", Options{})
+		if got := errs.CodeOf(err) == errs.Unsupported && strings.Contains(err.Error(), "but its content is binary (a NUL byte in its first 64.0KB)"); got != tt.binary {
+			t.Errorf("%s %.40q: err %v, want binary %v", tt.ctype, tt.body, err, tt.binary)
+		}
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/readable"
+	"github.com/scoutkit/scout/internal/textio"
 )
 
 // Render methods, as shown on the Method: line.
@@ -345,6 +346,10 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 	if conv == nil {
 		conv = convert.For
 	}
+	if isText(mt) && nulText(resp.Body, params["charset"]) {
+		return errs.New(errs.Unsupported, "Cannot read %s: it was sent as %s, but its content is binary (a NUL byte in its first %s). Read it with :raw to get the body as it is.",
+			p.FinalURL, mt, dirtree.FormatBytes(textio.SniffBytes))
+	}
 	switch {
 	case strings.HasPrefix(mt, "image/") && mt != "image/svg+xml":
 		p.Method, p.Image = MethodImage, resp.Body
@@ -474,6 +479,18 @@ func prevNonSpace(b []byte, i int) int {
 		i--
 	}
 	return i
+}
+
+// nulText reports a body sent as text that is binary as a local file
+// would be (textio.Sniff: a NUL byte in its start without a UTF-16 or
+// UTF-32 byte order mark), unless its charset is a UTF-16 or UTF-32 one.
+func nulText(body []byte, charset string) bool {
+	cs := strings.ToLower(charset)
+	if strings.HasPrefix(cs, "utf-16") || strings.HasPrefix(cs, "utf-32") || strings.HasPrefix(cs, "ucs-") || cs == "unicode" {
+		return false
+	}
+	_, binary := textio.Sniff(body[:min(len(body), textio.SniffBytes)])
+	return binary
 }
 
 // binaryErr refuses a binary body that is no image or document.
