@@ -146,8 +146,9 @@ type SitePage struct {
 }
 
 // URLCache keeps rendered web pages by URL and mode (rendered or :raw), at
-// most 100, least recently used dropped first. Its zero value is ready; it
-// is safe for concurrent use.
+// most 100 pages and 64 MiB (a page counted under its requested and its
+// final URL), least recently used dropped first; a larger page is not
+// kept. Its zero value is ready; it is safe for concurrent use.
 type URLCache struct{ c web.Cache }
 
 // Resolver resolves the internal URLs of one scheme.

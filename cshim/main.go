@@ -14,7 +14,7 @@
 //
 // (libscout.h spells const char as scout_cchar, the one way cgo can put
 // const in an exported signature.) Web pages read through the library are cached once per
-// process (at most 100, least recently used dropped first), so paging a URL
+// process (at most 100 pages and 64 MiB, least recently used dropped first), so paging a URL
 // ("https://example.com:301") does not fetch it again.
 package main
 
@@ -74,7 +74,7 @@ package main
 // int scout_abi_version(void)   the ABI version.
 //
 // Web pages read through the library are cached once per process (at most
-// 100, least recently used dropped first): paging a URL
+// 100 pages and 64 MiB, least recently used dropped first): paging a URL
 // ("https://example.com:301") does not fetch it again.
 #include <stdlib.h>
 

@@ -147,7 +147,7 @@ type annotations struct {
 
 // New returns a server exposing the toolset's tools with cfg. When
 // cfg.URLCache is nil the server gets its own cache (at most 100
-// pages, least recently used dropped first), shared by its calls, so that
+// pages and 64 MiB, least recently used dropped first), shared by its calls, so that
 // paging a web page ("url:301") does not fetch it again.
 func New(cfg tool.Config, toolset, version string) (*Server, error) {
 	tools, err := tool.Tools(toolset)
