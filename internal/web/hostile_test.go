@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/testfs"
@@ -293,5 +294,33 @@ func TestNULText(t *testing.T) {
 		if got := errs.CodeOf(err) == errs.Unsupported && strings.Contains(err.Error(), "but its content is binary (a NUL byte in its first 64.0KB)"); got != tt.binary {
 			t.Errorf("%s %.40q: err %v, want binary %v", tt.ctype, tt.body, err, tt.binary)
 		}
+	}
+}
+
+// TestProbeBudget: the probes of one Render share one time budget, so a
+// site whose probes never answer holds a read for that budget, not for
+// each probe's timeout in turn (six probes took a minute).
+func TestProbeBudget(t *testing.T) {
+	old := probeBudget
+	probeBudget = 300 * time.Millisecond
+	t.Cleanup(func() { probeBudget = old })
+	const page = `<html><head><link rel="alternate" type="text/markdown" href="/md"><link rel="alternate" type="application/rss+xml" href="/feed"></head><body><p>thin</p><a href="/d.pdf">doc</a></body></html>`
+	fetch := FetcherFunc(func(ctx context.Context, u string) (*Response, error) {
+		if u == "https://slow.example/x" {
+			return &Response{URL: u, FinalURL: u, Status: 200, ContentType: "text/html", Body: []byte(page)}, nil
+		}
+		<-ctx.Done() // a probe that never answers
+		return nil, ctx.Err()
+	})
+	start := time.Now()
+	p, err := Render(context.Background(), fetch, "https://slow.example/x", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the probes took %v, want about the budget (300ms)", d)
+	}
+	if notes := strings.Join(p.Notes, "; "); !strings.Contains(notes, "(skipped: the probes took their 300ms)") {
+		t.Errorf("notes %q do not say the later probes were skipped", notes)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -133,10 +134,10 @@ func (c *Client) Fetch(ctx context.Context, url string) (*Response, error) {
 //  7. a page that renders to nothing is shown as its HTML (raw-html).
 //
 // One Render makes at most MaxRequests (9) requests, MaxHandlerRequests
-// (2) of them by the site handlers, each bounded by the
-// fetcher's deadline and byte cap (20 MiB by default), and a probe also
-// by 10 s. A probe that fails is listed in the notes ("Probes failed:
-// ..."), never returned as an error. The error, an *errs.Error, is for an
+// (2) of them by the site handlers, each bounded by the fetcher's deadline
+// and byte cap (20 MiB by default), a probe also by 10 s and the probes
+// together by 15 s. A probe that fails is listed in the notes ("Probes
+// failed: ..."), never returned as an error. The error, an *errs.Error, is for an
 // invalid URL, a canceled ctx, a fetch of the page that fails (its code:
 // ACCESS_DENIED for a private address, TIMEOUT, INTERNAL_ERROR for the
 // network), an HTTP error status (NOT_FOUND for 404 and 410,
@@ -160,9 +161,10 @@ func Render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 
 // pipeline is one Render in progress.
 type pipeline struct {
-	f      *budget
-	o      Options
-	failed []string // the probes and handlers that failed, for the notes
+	f        *budget
+	o        Options
+	failed   []string  // the probes and handlers that failed, for the notes
+	probeEnd time.Time // when the probes' time is up; zero before the first
 }
 
 // fail records a failed probe or handler.
