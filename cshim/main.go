@@ -14,8 +14,9 @@
 //
 // (libscout.h spells const char as scout_cchar, the one way cgo can put
 // const in an exported signature.) Web pages read through the library are cached once per
-// process (at most 100 pages and 64 MiB, least recently used dropped first), so paging a URL
-// ("https://example.com:301") does not fetch it again.
+// process (at most 100 pages and 64 MiB, least recently used dropped
+// first), so paging a URL ("https://example.com:301") does not fetch it
+// again.
 package main
 
 /*

@@ -150,9 +150,9 @@ type annotations struct {
 }
 
 // New returns a server exposing the toolset's tools with cfg. When
-// cfg.URLCache is nil the server gets its own cache (at most 100
-// pages and 64 MiB, least recently used dropped first), shared by its calls, so that
-// paging a web page ("url:301") does not fetch it again.
+// cfg.URLCache is nil the server gets its own cache (at most 100 pages
+// and 64 MiB, least recently used dropped first), shared by its calls, so
+// that paging a web page ("url:301") does not fetch it again.
 func New(cfg tool.Config, toolset, version string) (*Server, error) {
 	tools, err := tool.Tools(toolset)
 	if err != nil {
@@ -300,7 +300,7 @@ type session struct {
 
 	qmu    sync.Mutex
 	qcond  *sync.Cond // signals a call queued or taken, and the end
-	queue  []*job     // the calls waiting for a worker, first first
+	queue  []*job     // the calls waiting for a worker, oldest first
 	qbytes int        // the bytes of their arguments
 	closed bool       // no call will be queued any more
 
