@@ -146,8 +146,9 @@ type SitePage struct {
 }
 
 // URLCache keeps rendered web pages by URL and mode (rendered or :raw), at
-// most 100, least recently used dropped first. Its zero value is ready; it
-// is safe for concurrent use.
+// most 100 pages and 64 MiB (a page counted under its requested and its
+// final URL), least recently used dropped first; a larger page is not
+// kept. Its zero value is ready; it is safe for concurrent use.
 type URLCache struct{ c web.Cache }
 
 // Resolver resolves the internal URLs of one scheme.
@@ -161,7 +162,9 @@ type Resolver interface {
 type Resource struct {
 	// SourcePath is the backing file, relative to the workspace root;
 	// "" for a virtual resource. A mutable resource with a backing file is
-	// read as that file.
+	// read as that file (a directory when Text is empty); one that cannot
+	// be read (missing, outside the root) is an error when Text is empty,
+	// else Text is read with a note that says why.
 	SourcePath string `json:"source_path,omitempty"`
 	// Text is the content of a virtual resource.
 	Text string `json:"text,omitempty"`

@@ -193,6 +193,15 @@ func TestReadKinds(t *testing.T) {
 		{"internal backing file", map[string][]byte{"skills/x.md": []byte("# X\n")}, "skill://x", func(r *scout.Reader) {
 			r.Resolvers = map[string]scout.Resolver{"skill": memResolver{"skill://x": {SourcePath: "skills/x.md"}}}
 		}, []string{"¶skills/x.md#", "1:# X"}, nil, "a mutable resource with a backing file is read as the file"},
+		{"internal backing file missing", nil, "skill://x", func(r *scout.Reader) {
+			r.Resolvers = map[string]scout.Resolver{"skill": memResolver{"skill://x": {SourcePath: "gone.md"}}}
+		}, []string{"error NOT_FOUND: Cannot read skill://x: its backing file 'gone.md' does not exist"}, nil, "a missing backing file is an error, not an empty text"},
+		{"internal backing file missing, with text", nil, "skill://x", func(r *scout.Reader) {
+			r.Resolvers = map[string]scout.Resolver{"skill": memResolver{"skill://x": {SourcePath: "gone.md", Text: "the text\n"}}}
+		}, []string{"the text", "[Note: The resource's backing file 'gone.md' does not exist; showing its text]"}, nil, "the resource's text is shown, saying why"},
+		{"internal backing directory", map[string][]byte{"skills/x.md": []byte("# X\n")}, "skill://all", func(r *scout.Reader) {
+			r.Resolvers = map[string]scout.Resolver{"skill": memResolver{"skill://all": {SourcePath: "skills"}}}
+		}, []string{"x.md"}, nil, "a backing directory without text is listed"},
 		{"internal unregistered", nil, "skill://x", nil, []string{"error UNSUPPORTED"}, nil, "an internal URL with no resolver is refused"},
 		{"internal long resource", nil, "memory://long", resources, []string{"\nl3000\n\n[Showing lines 1-3000 of 5000. Use :3001 to continue]"}, []string{"l3001"}, "an in-memory resource is head-cut at 3000 lines"},
 		{"internal next page", nil, "memory://long:3001", resources, []string{"l3001\n", "l5000"}, []string{"l3000"}, "the continuation hint works"},
@@ -239,6 +248,19 @@ func clipText(s string) string {
 // TestReadWeb reads URLs from a local server: the header, paging from the
 // cache without refetching, a failed fetch reported as an error, and the
 // private network allowed only on request.
+// TestReadBackingFileOutside: a resolver whose backing file lies outside
+// the root is refused, as a search refuses it; the read was an empty text.
+func TestReadBackingFileOutside(t *testing.T) {
+	for _, p := range []string{"../x.md", "sub/../../x.md", "/etc/passwd"} {
+		r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{"sub/a": {}}, Root: "/scout-root"},
+			Resolvers: map[string]scout.Resolver{"skill": memResolver{"skill://x": {SourcePath: p}}}}
+		_, err := r.Read(context.Background(), scout.ReadRequest{Path: "skill://x"})
+		if scout.CodeOf(err) != scout.CodeAccessDenied || !strings.HasPrefix(fmt.Sprint(err), "Cannot read skill://x: its backing file '"+p+"' cannot be read: Access denied:") {
+			t.Errorf("%s: %s %v, want ACCESS_DENIED naming the backing file", p, scout.CodeOf(err), err)
+		}
+	}
+}
+
 func TestReadWeb(t *testing.T) {
 	srvURL, hits := testfs.PageServer(t)
 	r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{}}, URLCache: &scout.URLCache{}}

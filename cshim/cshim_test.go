@@ -189,6 +189,8 @@ func TestCallOptions(t *testing.T) {
 		{"read", `{"path":"a.txt"}`, `{"style":3}`, scout.CodeInvalidParam, "option 'style' must be a string, got number", "", "a wrong type"},
 		{"read", `{"path":"a.txt"}`, `{"read_limit":0}`, scout.CodeInvalidParam, "'read_limit' must be at least 1", "", "read_limit 0"},
 		{"read", `{"path":"a.txt"}`, `{"context_after":-1}`, scout.CodeInvalidParam, "must be 0 or more", "", "negative context"},
+		{"read", `{"path":"a.txt"}`, `{"timeout_ms":9223372036854775807}`, "", "one", "", "a timeout past time.Duration's range is no limit (it wrapped to a deadline passed: TIMEOUT)"},
+		{"read", `{"path":"a.txt"}`, `{"timeout_ms":9223372036854}`, "", "one", "", "the longest timeout"},
 		{"read", `{"path":"a.txt"}`, `{"timeout_ms":-5}`, scout.CodeInvalidParam, "'timeout_ms' must be 0 (no limit) or more", "", "negative timeout"},
 		{"read", `{"path":"a.txt"}`, `{"call_id":-1}`, scout.CodeInvalidParam, "'call_id' must be a positive integer", "", "negative call id"},
 		{"read", `{"path":"a.txt"}`, `{"call_id":1.5}`, scout.CodeInvalidParam, "option 'call_id' must be an integer", "", "fractional call id"},
@@ -379,6 +381,33 @@ func TestHostGCSettings(t *testing.T) {
 		if got := debug.SetGCPercent(100); got != 100 {
 			debug.SetGCPercent(got)
 			t.Errorf("GOGC %d, want Go's default 100", got)
+		}
+	}
+}
+
+// TestArgsCap: json_args over 16 MiB are refused before they are parsed,
+// as scout call and scout mcp refuse such a message (100 MB of arguments
+// took 1.45 GB resident to refuse, with a 100 MB reply echoing them).
+func TestArgsCap(t *testing.T) {
+	root := testTree(t)
+	pad := func(n int) string {
+		head, tail := `{"path":"a.txt","x":"`, `"}`
+		return head + strings.Repeat("a", n-len(head)-len(tail)) + tail
+	}
+	tests := []struct {
+		args, want string
+		params     bool // the Envelope echoes the arguments
+	}{
+		{pad(16 << 20), "Unknown argument 'x'", true},
+		{pad(16<<20 + 1), "json_args is 16777217 bytes, over the limit of 16 MiB", false},
+	}
+	for _, tt := range tests {
+		env := call("pi", "read", tt.args, root, "")
+		if env.Status != scout.StatusError || env.Error.Code != scout.CodeInvalidParam || !strings.Contains(env.Error.Message, tt.want) {
+			t.Errorf("%d bytes: %s %+v, want INVALID_PARAM %q", len(tt.args), env.Status, env.Error, tt.want)
+		}
+		if got := len(env.Context.ParamsInput) > 4; got != tt.params {
+			t.Errorf("%d bytes: params_input echoed %v, want %v", len(tt.args), got, tt.params)
 		}
 	}
 }

@@ -14,8 +14,9 @@
 //
 // (libscout.h spells const char as scout_cchar, the one way cgo can put
 // const in an exported signature.) Web pages read through the library are cached once per
-// process (at most 100, least recently used dropped first), so paging a URL
-// ("https://example.com:301") does not fetch it again.
+// process (at most 100 pages and 64 MiB, least recently used dropped
+// first), so paging a URL ("https://example.com:301") does not fetch it
+// again.
 package main
 
 /*
@@ -36,7 +37,8 @@ package main
 //    "context", "error": {"code", "message"} (only on error)}.
 //   toolset: "pi" (search, read, find; NULL or "" means "pi"),
 //   "amplifier" (grep, glob) or "standardized" (Glob).
-//   json_args: the tool's arguments as a JSON object (NULL or "" means {}).
+//   json_args: the tool's arguments as a JSON object (NULL or "" means {};
+//   at most 16 MiB).
 //   root: the project directory (NULL or "" means the current directory).
 //   NULL for the tool, a string that is not UTF-8, a root that is not a
 //   directory and any bad argument give an error Envelope, never a crash.
@@ -56,7 +58,7 @@ package main
 //                           private, link-local and cloud metadata
 //                           addresses (default false: refused)
 //     "timeout_ms": N       end the call with a TIMEOUT error after N ms
-//                           (default 0: no limit)
+//                           (default 0: no limit; so is one over 292 years)
 //     "call_id": N          a positive integer naming the running call for
 //                           scout_cancel; unique among running calls
 //   An unknown option or a bad value is an error Envelope naming it.
@@ -73,7 +75,7 @@ package main
 // int scout_abi_version(void)   the ABI version.
 //
 // Web pages read through the library are cached once per process (at most
-// 100, least recently used dropped first): paging a URL
+// 100 pages and 64 MiB, least recently used dropped first): paging a URL
 // ("https://example.com:301") does not fetch it again.
 #include <stdlib.h>
 
@@ -89,6 +91,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"sync"
 	"time"
@@ -99,6 +102,7 @@ import (
 	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/envelope"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/mcpserver"
 	"github.com/scoutkit/scout/internal/pitext"
 	"github.com/scoutkit/scout/tool"
 )
@@ -171,6 +175,9 @@ func callC(toolset, name, args, root, options *C.scout_cchar) []byte {
 
 // call runs one tool for a C caller, with the strings converted.
 func call(toolset, name, args, root, options string) *scout.Envelope {
+	if len(args) > mcpserver.MaxMessage {
+		return envelope.Error(errs.New(errs.InvalidParam, "json_args is %d bytes, over the limit of %d MiB: pass a smaller arguments object.", len(args), mcpserver.MaxMessage>>20), nil)
+	}
 	opts, err := parseOptions(options)
 	if err == nil {
 		err = checkRoot(root)
@@ -189,7 +196,9 @@ func call(toolset, name, args, root, options string) *scout.Envelope {
 		return envelope.Error(err, json.RawMessage(args))
 	}
 	ctx := context.Background()
-	if opts.TimeoutMS > 0 {
+	// A timeout past time.Duration's range (292 years) is no limit: the
+	// product would wrap to a deadline already passed.
+	if opts.TimeoutMS > 0 && opts.TimeoutMS <= math.MaxInt64/int64(time.Millisecond) {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(opts.TimeoutMS)*time.Millisecond)
 		defer cancel()

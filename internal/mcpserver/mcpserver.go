@@ -7,7 +7,9 @@
 // read by `read` as image content; tool errors are results with isError
 // set, so the model sees them. Every tool is annotated read-only and
 // idempotent. When the client closes its input, the requests received
-// before are still answered.
+// before are still answered. At most 16 calls run at once; past 4096
+// waiting (or 64 MiB of their arguments) the server reads no further
+// message until one starts.
 //
 // The protocol surface is this small, so the package speaks it itself
 // rather than through an SDK: the official Go SDK's client is the test of
@@ -50,6 +52,16 @@ const MaxMessage = 16 << 20
 
 // maxCalls caps the tool calls that run at once; more wait their turn.
 const maxCalls = 16
+
+// maxQueued and maxQueuedBytes cap the tool calls waiting for their turn
+// and the bytes of their arguments: past either the server reads no
+// further message until a call starts, so a client that sends requests
+// without waiting for answers is slowed down, while one that writes a few
+// thousand before it reads any answer is still served.
+const (
+	maxQueued      = 4096
+	maxQueuedBytes = 64 << 20
+)
 
 // Server serves one toolset. Its zero value is not usable: see New.
 type Server struct {
@@ -138,9 +150,9 @@ type annotations struct {
 }
 
 // New returns a server exposing the toolset's tools with cfg. When
-// cfg.URLCache is nil the server gets its own cache (at most 100
-// pages, least recently used dropped first), shared by its calls, so that
-// paging a web page ("url:301") does not fetch it again.
+// cfg.URLCache is nil the server gets its own cache (at most 100 pages
+// and 64 MiB, least recently used dropped first), shared by its calls, so
+// that paging a web page ("url:301") does not fetch it again.
 func New(cfg tool.Config, toolset, version string) (*Server, error) {
 	tools, err := tool.Tools(toolset)
 	if err != nil {
@@ -182,7 +194,17 @@ func Serve(ctx context.Context, cfg tool.Config, toolset, version string, in io.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	c := &session{s: s, ctx: ctx, out: out, running: map[string]*call{}, slots: make(chan struct{}, maxCalls)}
+	c := &session{s: s, ctx: ctx, out: out, running: map[string]*call{}}
+	c.qcond = sync.NewCond(&c.qmu)
+	for range maxCalls {
+		c.calls.Go(c.work)
+	}
+	go func() { // wakes a wait for room in the queue when ctx ends
+		<-ctx.Done()
+		c.qmu.Lock()
+		c.qcond.Broadcast()
+		c.qmu.Unlock()
+	}()
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
 	go func() { readErr <- readLines(ctx, in, lines, c) }()
@@ -199,6 +221,10 @@ loop:
 			break loop
 		}
 	}
+	c.qmu.Lock()
+	c.closed = true // the workers run what is queued, then end
+	c.qcond.Broadcast()
+	c.qmu.Unlock()
 	if errors.Is(err, io.EOF) {
 		done := make(chan struct{})
 		go func() {
@@ -270,11 +296,26 @@ type session struct {
 	ctx   context.Context
 	out   io.Writer
 	outMu sync.Mutex
-	calls sync.WaitGroup
-	slots chan struct{} // a token per running call
+	calls sync.WaitGroup // the workers that run the calls
+
+	qmu    sync.Mutex
+	qcond  *sync.Cond // signals a call queued or taken, and the end
+	queue  []*job     // the calls waiting for a worker, oldest first
+	qbytes int        // the bytes of their arguments
+	closed bool       // no call will be queued any more
 
 	mu      sync.Mutex
 	running map[string]*call // by request ID
+}
+
+// job is a tools/call waiting for a worker.
+type job struct {
+	id   json.RawMessage
+	key  string // the running map's key
+	name string
+	args []byte
+	ctx  context.Context
+	r    *call
 }
 
 // call is a running tools/call.
@@ -425,7 +466,8 @@ func (c *session) notify(m request) {
 	}
 }
 
-// startCall runs a tools/call in its own goroutine.
+// startCall queues a tools/call for a worker; it waits while the queue is
+// full.
 func (c *session) startCall(id json.RawMessage, params json.RawMessage) {
 	var p struct {
 		Name      string          `json:"name"`
@@ -460,22 +502,49 @@ func (c *session) startCall(id json.RawMessage, params json.RawMessage) {
 	}
 	c.running[key] = r
 	c.mu.Unlock()
-	c.calls.Go(func() {
-		defer cancel()
-		select {
-		case c.slots <- struct{}{}:
-			defer func() { <-c.slots }()
-		case <-ctx.Done():
+	c.qmu.Lock()
+	defer c.qmu.Unlock()
+	for len(c.queue) > 0 && (len(c.queue) >= maxQueued || c.qbytes+len(args) > maxQueuedBytes) && c.ctx.Err() == nil {
+		c.qcond.Wait()
+	}
+	c.queue = append(c.queue, &job{id: id, key: key, name: p.Name, args: args, ctx: ctx, r: r})
+	c.qbytes += len(args)
+	c.qcond.Broadcast()
+}
+
+// work runs queued calls, one at a time, until the queue is closed and
+// empty.
+func (c *session) work() {
+	for {
+		c.qmu.Lock()
+		for len(c.queue) == 0 && !c.closed {
+			c.qcond.Wait()
 		}
-		env := tool.Call(ctx, c.s.cfg, c.s.toolset, p.Name, args)
-		c.mu.Lock()
-		delete(c.running, key)
-		canceled := r.canceled
-		c.mu.Unlock()
-		if !canceled {
-			c.send(response{ID: id, Result: result(env)})
+		if len(c.queue) == 0 {
+			c.qmu.Unlock()
+			return
 		}
-	})
+		j := c.queue[0]
+		c.queue[0] = nil
+		c.queue = c.queue[1:]
+		c.qbytes -= len(j.args)
+		c.qcond.Broadcast()
+		c.qmu.Unlock()
+		c.run(j)
+	}
+}
+
+// run runs one call and answers it, unless the client canceled it.
+func (c *session) run(j *job) {
+	defer j.r.cancel()
+	env := tool.Call(j.ctx, c.s.cfg, c.s.toolset, j.name, j.args)
+	c.mu.Lock()
+	delete(c.running, j.key)
+	canceled := j.r.canceled
+	c.mu.Unlock()
+	if !canceled {
+		c.send(response{ID: j.id, Result: result(env)})
+	}
 }
 
 // toolResult is an MCP tool result.

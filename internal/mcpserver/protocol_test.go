@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -204,5 +205,50 @@ func TestProtocolDuplicateID(t *testing.T) {
 	opened = true
 	if m := w.next(); errCode(m) != 0 || m["id"] != 1.0 {
 		t.Fatalf("answered %v, want the running call's result", m)
+	}
+}
+
+// TestProtocolPipelined: a client that writes many calls before it reads
+// any answer gets them all, and the calls waiting for their turn cost no
+// goroutine each (100,000 pipelined searches grew the server past 460 MB
+// and on).
+func TestProtocolPipelined(t *testing.T) {
+	gate := make(chan struct{})
+	w := dial(t, tool.Config{FS: gateFS{fixture(t), gate}}, tool.Pi)
+	const n = 2000
+	base := runtime.NumGoroutine()
+	written := make(chan struct{})
+	go func() {
+		for i := range n {
+			fmt.Fprintf(w.in, `{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "read", "arguments": {"path": "a.go"}}}`+"\n", i)
+		}
+		close(written)
+	}()
+	// Wait until the server has taken the calls (the running ones wait at
+	// the gate).
+	most, still := 0, 0
+	for still < 20 {
+		time.Sleep(10 * time.Millisecond)
+		if g := runtime.NumGoroutine() - base; g > most {
+			most, still = g, 0
+		} else {
+			still++
+		}
+	}
+	if most > maxCalls+10 { // the workers may start after base was taken
+		t.Errorf("%d goroutines more with %d calls sent and none answered, want at most %d", most, n, maxCalls+10)
+	}
+	close(gate)
+	select {
+	case <-written:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server stopped reading before the client read any answer")
+	}
+	seen := map[float64]bool{}
+	for range n {
+		seen[w.next()["id"].(float64)] = true
+	}
+	if len(seen) != n {
+		t.Errorf("%d distinct answers of %d", len(seen), n)
 	}
 }

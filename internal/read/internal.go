@@ -2,6 +2,9 @@ package read
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/iurl"
@@ -11,8 +14,10 @@ import (
 
 // internalURL reads an internal URL (skill://, agent://, memory:// ...)
 // through the host's resolvers. A mutable resource with a backing file in
-// the workspace is read as that file; any other is paged in memory, without
-// anchors when it is immutable. skill:// resources and agent:// extractions
+// the workspace is read as that file (or directory, when it has no text);
+// any other is paged in memory, without anchors when it is immutable, with
+// a note when its backing file could not be read (an error when it has no
+// text either). skill:// resources and agent:// extractions
 // are paged only by explicit selectors.
 func (r *reader) internalURL(ctx context.Context, p string) (*Result, bool, error) {
 	reg := r.c.Registry
@@ -41,14 +46,27 @@ func (r *reader) internalURL(ctx context.Context, p string) (*Result, bool, erro
 	if err != nil {
 		return nil, true, err
 	}
+	notes := res.Notes
 	if res.SourcePath != "" && !res.Immutable {
-		if f, err := r.stat(res.SourcePath); err == nil && f.info.Mode().IsRegular() {
+		f, err := r.stat(res.SourcePath)
+		if err == nil && (f.info.Mode().IsRegular() || res.Text == "") {
 			out, err := r.open(ctx, f, sel)
 			if err != nil {
 				return nil, true, err
 			}
 			out.Notes = append(out.Notes, res.Notes...)
 			return out, true, nil
+		}
+		// A backing file that cannot be read is said, never an empty text.
+		if err != nil {
+			why := fmt.Sprintf("backing file '%s' cannot be read: %v", errs.Echo(res.SourcePath), err)
+			if errors.Is(err, fs.ErrNotExist) {
+				why = fmt.Sprintf("backing file '%s' does not exist", errs.Echo(res.SourcePath))
+			}
+			if res.Text == "" {
+				return nil, true, errs.Wrap(errs.CodeOf(err), err, "Cannot read %s: its %s", base, why)
+			}
+			notes = append(notes, "The resource's "+why+"; showing its text")
 		}
 	}
 	po := memoryPlan
@@ -59,6 +77,6 @@ func (r *reader) internalURL(ctx context.Context, p string) (*Result, bool, erro
 	if err != nil {
 		return nil, true, err
 	}
-	out.Path, out.Notes = base, res.Notes
+	out.Path, out.Notes = base, notes
 	return out, true, nil
 }

@@ -9,20 +9,29 @@ import (
 // DefaultCacheEntries is the size of a Cache whose MaxEntries is 0.
 const DefaultCacheEntries = 100
 
+// DefaultCacheBytes is the byte bound of a Cache whose MaxBytes is 0.
+const DefaultCacheBytes = 64 << 20
+
 // Cache keeps rendered pages by URL and mode (rendered or raw) so that
 // paging a URL does not refetch it. A page is stored under both the
-// requested and the final URL. The zero value holds 100 entries that never
-// expire; it is safe for concurrent use.
+// requested and the final URL. The zero value holds 100 entries of 64 MiB
+// in all that never expire; it is safe for concurrent use.
 type Cache struct {
 	// MaxEntries bounds the entries (least recently used are dropped);
 	// 0 means DefaultCacheEntries.
 	MaxEntries int
+	// MaxBytes bounds the bytes of the pages kept (their text, image, URLs
+	// and notes, counted under each URL a page is kept under; least
+	// recently used are dropped); a page larger than it is not kept. 0
+	// means DefaultCacheBytes.
+	MaxBytes int64
 	// TTL is how long an entry stays usable; 0 means forever.
 	TTL time.Duration
 
 	mu    sync.Mutex
 	ll    *list.List
 	items map[string]*list.Element
+	bytes int64            // the sizes of the entries, summed
 	now   func() time.Time // for tests; nil means time.Now
 }
 
@@ -30,6 +39,7 @@ type cacheEntry struct {
 	key  string
 	page *Page
 	at   time.Time
+	size int64
 }
 
 func cacheKey(url string, raw bool) string {
@@ -60,17 +70,27 @@ func (c *Cache) Get(url string, raw bool) (*Page, bool) {
 	}
 	e := el.Value.(*cacheEntry)
 	if c.TTL > 0 && c.clock().Sub(e.at) > c.TTL {
-		c.ll.Remove(el)
-		delete(c.items, e.key)
+		c.remove(el)
 		return nil, false
 	}
 	c.ll.MoveToFront(el)
 	return e.page, true
 }
 
-// Put stores p under its requested and final URL.
+// Put stores p under its requested and final URL, unless it is larger
+// than the cache's byte bound.
 func (c *Cache) Put(p *Page, raw bool) {
 	if c == nil {
+		return
+	}
+	var keys []string
+	for _, u := range []string{p.URL, p.FinalURL} {
+		if k := cacheKey(u, raw); u != "" && (len(keys) == 0 || keys[0] != k) {
+			keys = append(keys, k)
+		}
+	}
+	size, maxBytes := pageSize(p), cmpOr(c.MaxBytes, DefaultCacheBytes)
+	if size*int64(len(keys)) > maxBytes {
 		return
 	}
 	c.mu.Lock()
@@ -80,24 +100,33 @@ func (c *Cache) Put(p *Page, raw bool) {
 		c.ll = list.New()
 	}
 	now := c.clock()
-	for _, u := range []string{p.URL, p.FinalURL} {
-		if u == "" {
-			continue
-		}
-		k := cacheKey(u, raw)
+	for _, k := range keys {
 		if el, ok := c.items[k]; ok {
-			el.Value = &cacheEntry{key: k, page: p, at: now}
-			c.ll.MoveToFront(el)
-			continue
+			c.remove(el)
 		}
-		c.items[k] = c.ll.PushFront(&cacheEntry{key: k, page: p, at: now})
+		c.items[k] = c.ll.PushFront(&cacheEntry{key: k, page: p, at: now, size: size})
+		c.bytes += size
 	}
 	max := cmpOr(c.MaxEntries, DefaultCacheEntries)
-	for c.ll.Len() > max {
-		el := c.ll.Back()
-		c.ll.Remove(el)
-		delete(c.items, el.Value.(*cacheEntry).key)
+	for c.ll.Len() > max || c.bytes > maxBytes {
+		c.remove(c.ll.Back())
 	}
+}
+
+// remove drops an entry; c.mu is held.
+func (c *Cache) remove(el *list.Element) {
+	e := c.ll.Remove(el).(*cacheEntry)
+	delete(c.items, e.key)
+	c.bytes -= e.size
+}
+
+// pageSize is what a page holds in bytes, for MaxBytes.
+func pageSize(p *Page) int64 {
+	n := len(p.URL) + len(p.FinalURL) + len(p.ContentType) + len(p.Method) + len(p.Content) + len(p.Image) + len(p.Incomplete)
+	for _, s := range p.Notes {
+		n += len(s)
+	}
+	return int64(n)
 }
 
 // Len returns the number of entries.

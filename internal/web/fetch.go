@@ -71,8 +71,10 @@ type Response struct {
 }
 
 // HTTPFetcher fetches with net/http. Its zero value works: a 30 s deadline,
-// a 20 MiB body cap, at most 10 redirects, http and https only, public
-// addresses only.
+// a 20 MiB body cap, at most 10 redirects (each to a URL of at most
+// MaxURLBytes), http and https only, public addresses only. A body in a
+// compression it did not ask for (br, deflate, ...) is an UNSUPPORTED
+// error.
 type HTTPFetcher struct {
 	// Client is the HTTP client; nil means a client with Timeout. Its
 	// CheckRedirect is replaced to record the redirect chain. A Client
@@ -152,7 +154,10 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 			return fmt.Errorf("stopped after %d redirects", maxRedirects)
 		}
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-			return fmt.Errorf("redirect to unsupported scheme %q", req.URL.Scheme)
+			return fmt.Errorf("redirect to unsupported scheme %q", errs.Echo(req.URL.Scheme))
+		}
+		if n := len(req.URL.String()); n > MaxURLBytes {
+			return fmt.Errorf("redirect to a URL of %d bytes, over the limit of %d", n, MaxURLBytes)
 		}
 		redirects = append(redirects, req.URL.String())
 		return nil
@@ -174,6 +179,9 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 		return nil, fetchErr(ctx, err)
 	}
 	defer resp.Body.Close()
+	if ce := resp.Header.Get("Content-Encoding"); compressed(ce) {
+		return nil, errs.New(errs.Unsupported, "the body was sent with Content-Encoding %q, which Scout does not decode (it asks for gzip or none)", errs.Echo(ce))
+	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBytes+1))
 	if err != nil {
 		return nil, fetchErr(ctx, err)
@@ -190,6 +198,21 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 		out.Body, out.Truncated = body[:maxBytes], true
 	}
 	return out, nil
+}
+
+// compressed reports a Content-Encoding that names a compression left on
+// the body: the transport asks for gzip and decodes it (dropping the
+// header), so a body in another coding (or gzip twice) would be shown as
+// its bytes. Other values (identity, or a charset written there by
+// mistake) leave the body as it is.
+func compressed(ce string) bool {
+	for c := range strings.SplitSeq(ce, ",") {
+		switch strings.ToLower(strings.TrimSpace(c)) {
+		case "gzip", "x-gzip", "deflate", "br", "zstd", "compress", "x-compress":
+			return true
+		}
+	}
+	return false
 }
 
 // fetchErr codes a transport error: TIMEOUT when the deadline passed,
@@ -216,7 +239,23 @@ func fetchErr(ctx context.Context, err error) error {
 			code = errs.Timeout
 		}
 	}
-	return errs.Wrap(code, err, "%s", strings.TrimPrefix(err.Error(), "Get "))
+	return errs.Wrap(code, err, "%s", errText(err))
+}
+
+// maxErrText caps the text of a transport error quoted in a message: the
+// server's answer can put long text in it (a Location header that does not
+// parse).
+const maxErrText = 1 << 10
+
+// errText is a transport error's text without its "Get " prefix, with the
+// URL it names cut by errs.Echo (a redirect target is the server's) and
+// the rest cut at maxErrText.
+func errText(err error) string {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return cut(err.Error(), maxErrText)
+	}
+	return fmt.Sprintf("%q: %s", errs.Echo(ue.URL), cut(ue.Err.Error(), maxErrText))
 }
 
 // MaxRequests is the most requests one Render makes: at most

@@ -4,12 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/testfs"
@@ -168,5 +174,153 @@ func TestFetchErrCodes(t *testing.T) {
 	_, err := (&HTTPFetcher{}).Fetch(ctx, "http://"+strings.Repeat("a", 64)+".example/")
 	if errs.CodeOf(err) != errs.NotFound || !strings.Contains(err.Error(), "cannot resolve host") {
 		t.Errorf("an unresolvable host: %s %v, want NOT_FOUND 'cannot resolve host'", errs.CodeOf(err), err)
+	}
+}
+
+// TestHostileHeaders: what a server puts in its headers (a redirect's
+// Location, the Content-Type) and in a page's links reaches the page's
+// URL, notes and errors cut short. A server's 1 MB Location headers gave a
+// 22 MB reply through pi read, a 1 MB Content-Type 2 MB. A body in a
+// coding Scout did not ask for is refused.
+func TestHostileHeaders(t *testing.T) {
+	long := strings.Repeat("a", 500<<10)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/chain/", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/chain/"))
+		if n == 0 {
+			fmt.Fprint(w, "end")
+			return
+		}
+		http.Redirect(w, r, fmt.Sprintf("/chain/%d?%s", n-1, long), http.StatusFound)
+	})
+	mux.HandleFunc("/short-chain", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/chain/0?"+strings.Repeat("b", 3000), http.StatusFound)
+	})
+	mux.HandleFunc("/bad-location", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", "http://[::1"+long)
+		w.WriteHeader(http.StatusFound)
+	})
+	ctype := func(status int, ct, body string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", ct)
+			w.WriteHeader(status)
+			fmt.Fprint(w, body)
+		}
+	}
+	mux.HandleFunc("/ct-binary", ctype(200, "application/"+long, "\x00\x01binary"))
+	mux.HandleFunc("/ct-text", ctype(200, "text/"+long, "some text"))
+	mux.HandleFunc("/ct-404", ctype(404, "text/"+long, "gone"))
+	encoded := func(ce string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.Header().Set("Content-Encoding", ce)
+			fmt.Fprint(w, "\x8b\x0b\x80<html><body><p>compressed</p></body></html>\x03")
+		}
+	}
+	mux.HandleFunc("/br", encoded("br"))
+	mux.HandleFunc("/gzip-twice", encoded("gzip, gzip"))
+	mux.HandleFunc("/identity", encoded("identity"))
+	mux.HandleFunc("/charset-coding", encoded("UTF-8"))
+	mux.HandleFunc("/links", ctype(200, "text/html", `<html><head><link rel="alternate" type="text/markdown" href="/md?`+long+`"></head><body><p>short</p><a href="/doc`+long+`.pdf">doc</a></body></html>`))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+
+	tests := []struct {
+		reason, path string
+		code         errs.Code // "" for a page
+		want         string    // in the error, or in the page's notes
+	}{
+		{"a redirect to a URL over MaxURLBytes is refused", "/chain/1", errs.Internal, "redirect to a URL of 512031 bytes, over the limit of 8192"},
+		{"a redirect under it is followed, noted cut", "/short-chain", "", "Redirected: " + srv.URL + "/short-chain -> " + srv.URL + "/chain/0?bbb"},
+		{"a Location that does not parse is quoted cut", "/bad-location", errs.Internal, `failed to parse Location header "http://[::1aaa`},
+		{"a long binary Content-Type is quoted cut", "/ct-binary", errs.Unsupported, "its content is binary (application/aaa"},
+		{"a long text Content-Type is shown cut", "/ct-text", "", ""},
+		{"a long Content-Type of an error page", "/ct-404", errs.NotFound, "HTTP 404 Not Found"},
+		{"links over the URL limit are noted cut", "/links", "", "Probes failed: alternate-markdown " + srv.URL + "/md?aaa"},
+		{"a coding not asked for is refused (its bytes were shown as the page)", "/br", errs.Unsupported, `Cannot fetch ` + srv.URL + `/br: the body was sent with Content-Encoding "br", which Scout does not decode (it asks for gzip or none)`},
+		{"gzip applied twice is not decoded either", "/gzip-twice", errs.Unsupported, `Content-Encoding "gzip, gzip"`},
+		{"identity is no coding", "/identity", "", ""},
+		{"a charset given as the coding (a common mistake) is no coding", "/charset-coding", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			p, err := Render(context.Background(), local(), srv.URL+tt.path, Options{})
+			if tt.code != "" {
+				if errs.CodeOf(err) != tt.code || !strings.Contains(err.Error(), tt.want) || len(err.Error()) > 2<<10 {
+					t.Fatalf("err = %s %.3000v (%d bytes), want %s with %q, under 2 KiB", errs.CodeOf(err), err, len(fmt.Sprint(err)), tt.code, tt.want)
+				}
+				var st *StatusError
+				if errors.As(err, &st) && len(st.ContentType) > 2<<10 {
+					t.Errorf("StatusError.ContentType is %d bytes", len(st.ContentType))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			notes := strings.Join(p.Notes, "; ")
+			if !strings.Contains(notes, tt.want) {
+				t.Errorf("notes %.3000q, want %q", notes, tt.want)
+			}
+			if n := len(p.Header()); n > 4<<10 {
+				t.Errorf("the header is %d bytes: %.3000q", n, p.Header())
+			}
+		})
+	}
+}
+
+// TestNULText: a body sent as text that holds a NUL byte near its start is
+// binary, as a local file is (20 MB of NULs sent as text/plain were shown
+// as text); UTF-16 and UTF-32 text, with a byte order mark or a charset
+// that names them, is text.
+func TestNULText(t *testing.T) {
+	tests := []struct {
+		ctype, body string
+		binary      bool
+	}{
+		{"text/plain", strings.Repeat("\x00", 1<<20), true},
+		{"text/html", "<html><body>\x00\x01\x02 PK zip bytes</body></html>", true},
+		{"application/json", `{"a":"` + "\x00" + `"}`, true},
+		{"text/plain", strings.Repeat("x", 64<<10) + "\x00 after the sniffed start", false},
+		{"text/plain; charset=utf-16le", "h\x00i\x00", false},
+		{"text/plain", "\xff\xfeh\x00i\x00", false},
+		{"text/plain", "plain text", false},
+	}
+	for _, tt := range tests {
+		fetch := FetcherFunc(func(_ context.Context, u string) (*Response, error) {
+			return &Response{URL: u, FinalURL: u, Status: 200, ContentType: tt.ctype, Body: []byte(tt.body)}, nil
+		})
+		_, err := Render(context.Background(), fetch, "https://nul.example/x", Options{})
+		if got := errs.CodeOf(err) == errs.Unsupported && strings.Contains(err.Error(), "but its content is binary (a NUL byte in its first 64.0KB)"); got != tt.binary {
+			t.Errorf("%s %.40q: err %v, want binary %v", tt.ctype, tt.body, err, tt.binary)
+		}
+	}
+}
+
+// TestProbeBudget: the probes of one Render share one time budget, so a
+// site whose probes never answer holds a read for that budget, not for
+// each probe's timeout in turn (six probes took a minute).
+func TestProbeBudget(t *testing.T) {
+	old := probeBudget
+	probeBudget = 300 * time.Millisecond
+	t.Cleanup(func() { probeBudget = old })
+	const page = `<html><head><link rel="alternate" type="text/markdown" href="/md"><link rel="alternate" type="application/rss+xml" href="/feed"></head><body><p>thin</p><a href="/d.pdf">doc</a></body></html>`
+	fetch := FetcherFunc(func(ctx context.Context, u string) (*Response, error) {
+		if u == "https://slow.example/x" {
+			return &Response{URL: u, FinalURL: u, Status: 200, ContentType: "text/html", Body: []byte(page)}, nil
+		}
+		<-ctx.Done() // a probe that never answers
+		return nil, ctx.Err()
+	})
+	start := time.Now()
+	p, err := Render(context.Background(), fetch, "https://slow.example/x", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the probes took %v, want about the budget (300ms)", d)
+	}
+	if notes := strings.Join(p.Notes, "; "); !strings.Contains(notes, "(skipped: the probes took their 300ms)") {
+		t.Errorf("notes %q do not say the later probes were skipped", notes)
 	}
 }

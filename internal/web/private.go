@@ -192,7 +192,7 @@ func privateErr(rawURL string, err error) (error, bool) {
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		rawURL = ue.URL // the redirect that was refused
+		rawURL = errs.Echo(ue.URL) // the redirect that was refused
 	}
 	return errs.Wrap(errs.AccessDenied, pe, "Access denied: %s was not fetched: %v. Scout does not read loopback, private, link-local or cloud metadata addresses unless the host allows them: set %s.", rawURL, pe, PrivateOption), true
 }

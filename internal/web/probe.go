@@ -20,6 +20,11 @@ import (
 // probe is optional, and a slow one should not hold the read.
 const probeTimeout = 10 * time.Second
 
+// probeBudget bounds the probes of one Render together, from the start of
+// the first: six probes of a site that never answers took a minute. A
+// variable for the tests.
+var probeBudget = 15 * time.Second
+
 // maxLinks bounds the alternate links headLinks returns.
 const maxLinks = 32
 
@@ -121,15 +126,22 @@ func (pl *pipeline) probe(ctx context.Context, name, target string, h http.Heade
 			why = "empty body"
 		}
 	}
-	pl.fail("%s %s (%s)", name, target, why)
+	pl.fail("%s %s (%s)", name, errs.Echo(target), why)
 	return "", false, nil
 }
 
-// get fetches target for a probe, within probeTimeout. why says why the
-// response cannot be used ("" when it can: 2xx and whole); err is set only
-// when the caller's ctx ended.
+// get fetches target for a probe, within probeTimeout and what is left of
+// probeBudget. why says why the response cannot be used ("" when it can:
+// 2xx and whole); err is set only when the caller's ctx ended.
 func (pl *pipeline) get(ctx context.Context, target string, h http.Header) (resp *Response, why string, err error) {
-	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	if pl.probeEnd.IsZero() {
+		pl.probeEnd = time.Now().Add(probeBudget)
+	}
+	left := time.Until(pl.probeEnd)
+	if left <= 0 {
+		return nil, fmt.Sprintf("skipped: the probes took their %v", probeBudget), nil
+	}
+	pctx, cancel := context.WithTimeout(ctx, min(probeTimeout, left))
 	defer cancel()
 	resp, ferr := pl.f.FetchHeader(pctx, target, h)
 	if ce := ctx.Err(); ce != nil {
@@ -339,7 +351,7 @@ func (pl *pipeline) linkedDocument(ctx context.Context, p *Page, page string, n 
 		}
 	}
 	if why != "" {
-		pl.fail("%s %s (%s)", MethodLinkedDocument, target, why)
+		pl.fail("%s %s (%s)", MethodLinkedDocument, errs.Echo(target), why)
 		return false, nil
 	}
 	p.Method, p.Content = MethodLinkedDocument, text

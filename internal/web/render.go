@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -22,6 +23,7 @@ import (
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/readable"
+	"github.com/scoutkit/scout/internal/textio"
 )
 
 // Render methods, as shown on the Method: line.
@@ -132,10 +134,10 @@ func (c *Client) Fetch(ctx context.Context, url string) (*Response, error) {
 //  7. a page that renders to nothing is shown as its HTML (raw-html).
 //
 // One Render makes at most MaxRequests (9) requests, MaxHandlerRequests
-// (2) of them by the site handlers, each bounded by the
-// fetcher's deadline and byte cap (20 MiB by default), and a probe also
-// by 10 s. A probe that fails is listed in the notes ("Probes failed:
-// ..."), never returned as an error. The error, an *errs.Error, is for an
+// (2) of them by the site handlers, each bounded by the fetcher's deadline
+// and byte cap (20 MiB by default), a probe also by 10 s and the probes
+// together by 15 s. A probe that fails is listed in the notes ("Probes
+// failed: ..."), never returned as an error. The error, an *errs.Error, is for an
 // invalid URL, a canceled ctx, a fetch of the page that fails (its code:
 // ACCESS_DENIED for a private address, TIMEOUT, INTERNAL_ERROR for the
 // network), an HTTP error status (NOT_FOUND for 404 and 410,
@@ -159,9 +161,10 @@ func Render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 
 // pipeline is one Render in progress.
 type pipeline struct {
-	f      *budget
-	o      Options
-	failed []string // the probes and handlers that failed, for the notes
+	f        *budget
+	o        Options
+	failed   []string  // the probes and handlers that failed, for the notes
+	probeEnd time.Time // when the probes' time is up; zero before the first
 }
 
 // fail records a failed probe or handler.
@@ -216,7 +219,12 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 	}
 	p := &Page{URL: u, FinalURL: cmpOr(resp.FinalURL, u)}
 	if len(resp.Redirects) > 0 {
-		p.Notes = append(p.Notes, "Redirected: "+strings.Join(append([]string{u}, resp.Redirects...), " -> "))
+		// Each URL cut by errs.Echo: the URL: line has the final one whole.
+		chain := []string{errs.Echo(u)}
+		for _, r := range resp.Redirects {
+			chain = append(chain, errs.Echo(r))
+		}
+		p.Notes = append(p.Notes, "Redirected: "+strings.Join(chain, " -> "))
 	}
 	bodyCut(p, resp)
 	if err := renderBody(ctx, pl, p, resp, o); err != nil {
@@ -339,6 +347,10 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 	conv := o.Convert
 	if conv == nil {
 		conv = convert.For
+	}
+	if isText(mt) && nulText(resp.Body, params["charset"]) {
+		return errs.New(errs.Unsupported, "Cannot read %s: it was sent as %s, but its content is binary (a NUL byte in its first %s). Read it with :raw to get the body as it is.",
+			p.FinalURL, mt, dirtree.FormatBytes(textio.SniffBytes))
 	}
 	switch {
 	case strings.HasPrefix(mt, "image/") && mt != "image/svg+xml":
@@ -471,6 +483,18 @@ func prevNonSpace(b []byte, i int) int {
 	return i
 }
 
+// nulText reports a body sent as text that is binary as a local file
+// would be (textio.Sniff: a NUL byte in its start without a UTF-16 or
+// UTF-32 byte order mark), unless its charset is a UTF-16 or UTF-32 one.
+func nulText(body []byte, charset string) bool {
+	cs := strings.ToLower(charset)
+	if strings.HasPrefix(cs, "utf-16") || strings.HasPrefix(cs, "utf-32") || strings.HasPrefix(cs, "ucs-") || cs == "unicode" {
+		return false
+	}
+	_, binary := textio.Sniff(body[:min(len(body), textio.SniffBytes)])
+	return binary
+}
+
 // binaryErr refuses a binary body that is no image or document.
 func binaryErr(p *Page, mt string, n int) error {
 	return errs.New(errs.Unsupported, "Cannot read %s: its content is binary (%s, %s). Web reads show text, HTML, JSON, feeds, images and documents (%s).",
@@ -566,8 +590,15 @@ func readArticle(ctx context.Context, page, pageURL string) (md string, ok bool)
 }
 
 // mediaType returns the response's media type (sniffed when the header is
-// missing) and its parameters.
+// missing) and its parameters. A media type over errs.MaxEcho bytes
+// (registered ones are far shorter) is cut by errs.Echo: it is the
+// server's text, shown on the Content-Type line and in errors.
 func mediaType(r *Response) (string, map[string]string) {
+	mt, params := parseMediaType(r)
+	return errs.Echo(mt), params
+}
+
+func parseMediaType(r *Response) (string, map[string]string) {
 	ct := r.ContentType
 	if ct == "" {
 		ct = http.DetectContentType(r.Body)

@@ -312,6 +312,39 @@ func TestIsURLAndNormalize(t *testing.T) {
 	}
 }
 
+// TestCacheBytes: the cache holds at most MaxBytes of pages, least
+// recently used dropped first (100 pages of 20 MB each were kept: a
+// server's session grew past 860 MB after 40 of them).
+func TestCacheBytes(t *testing.T) {
+	page := func(u string, n int) *Page { // 2*len(u)+n bytes
+		return &Page{URL: u, FinalURL: u, Content: strings.Repeat("x", n)}
+	}
+	c := &Cache{MaxBytes: 300}
+	c.Put(page("https://a", 82), false) // 100
+	c.Put(page("https://b", 82), false) // 200
+	c.Put(page("https://a", 82), false) // replaced, still 200; a is the newest
+	c.Put(page("https://c", 82), false) // 300
+	if c.Len() != 3 {
+		t.Fatalf("%d entries, want 3 (a page put again counts once)", c.Len())
+	}
+	c.Put(page("https://d", 82), false) // evicts b, the least recently used
+	if _, ok := c.Get("https://b", false); ok || c.Len() != 3 {
+		t.Fatalf("b kept or %d entries, want b dropped and 3 entries", c.Len())
+	}
+	c.Put(page("https://big", 283), false) // 301: not kept, nothing dropped
+	if _, ok := c.Get("https://big", false); ok || c.Len() != 3 {
+		t.Fatalf("a page over MaxBytes was kept or dropped others: %d entries", c.Len())
+	}
+	c.Put(&Page{URL: "https://e", FinalURL: "https://f", Content: strings.Repeat("x", 132)}, false) // 150, under two URLs: 300
+	if _, ok := c.Get("https://e", false); !ok || c.Len() != 2 {
+		t.Fatalf("a page under two URLs: %d entries, want only its 2", c.Len())
+	}
+	c.Put(&Page{URL: "https://g", FinalURL: "https://h", Content: strings.Repeat("x", 133)}, false) // 151 twice: over
+	if _, ok := c.Get("https://g", false); ok {
+		t.Fatal("a page that fits once but not under both its URLs was kept")
+	}
+}
+
 func TestCacheLRUAndTTL(t *testing.T) {
 	now := time.Unix(0, 0)
 	c := &Cache{MaxEntries: 2, TTL: time.Minute, now: func() time.Time { return now }}
