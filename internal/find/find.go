@@ -352,7 +352,7 @@ func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
 
 // reach is where the matches of a glob relative to a walk base can lie:
 // in or below dir (its leading segments up to the first with a glob
-// character, or up to its last: "src/cmd" for "src/cmd/*.go", "" for
+// character or a quoted one, or up to its last: "src/cmd" for "src/cmd/*.go", "" for
 // "*.go"), at most depth levels down (its number of '/', which is at
 // least that of any of its brace alternatives; -1 when a '**' can cross
 // any number).
@@ -372,7 +372,7 @@ func reaches(globs []string) []reach {
 		segs := strings.Split(g, "/")
 		n := len(segs) - 1
 		for i, s := range segs[:n] {
-			if glob.HasMeta(s) {
+			if glob.HasMeta(s) || strings.Contains(s, `\`) { // a quoted character (QuoteMeta) is not the name
 				n = i
 				break
 			}

@@ -32,6 +32,7 @@ func TestReaches(t *testing.T) {
 		{[]string{"**/x.go"}, nil},
 		{[]string{"src/*.go", "**/*.md"}, nil},
 		{[]string{"../x/*.go"}, nil},
+		{[]string{`src/x\,y/*.go`}, []reach{{"src", 2}}},
 		{nil, nil},
 	}
 	for _, tt := range tests {
@@ -63,6 +64,7 @@ func TestPrunedWalk(t *testing.T) {
 	}
 	m["d1/.hidden/h.py"] = &fstest.MapFile{Data: []byte("x")}
 	m["d1/node_modules/n.py"] = &fstest.MapFile{Data: []byte("x")}
+	m["x,y]/a.py"] = &fstest.MapFile{Data: []byte("x")}
 	for _, tr := range testfs.Trees(t, m) {
 		fsys := tr.FS
 		if fsys == nil {
@@ -110,4 +112,22 @@ func TestPrunedWalk(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPrunedWalkQuoted: several patterns under a common base are joined
+// with their bases quoted (a name may hold ',' or ']'); the walk still
+// enters such a directory.
+func TestPrunedWalkQuoted(t *testing.T) {
+	m := fstest.MapFS{
+		"x,y]/a.py":   {Data: []byte("x")},
+		"d2/b.py":     {Data: []byte("x")},
+		"d3/c/d/e.py": {Data: []byte("x")},
+	}
+	res, err := Run(context.Background(), m, "", Request{Patterns: []string{"x,y]/*.py", "d2/*.py"}, Kind: Any, Limit: -1})
+	require.NoError(t, err)
+	var got []string
+	for _, e := range res.Entries {
+		got = append(got, e.Path)
+	}
+	assert.ElementsMatch(t, []string{"x,y]/a.py", "d2/b.py"}, got)
 }
