@@ -305,7 +305,7 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 				parts = append(parts, joinRel(rel, "**/*"))
 			}
 		}
-		sc.pattern, sc.under = glob.BraceUnion(parts), reaches(parts)
+		sc.pattern, sc.under = glob.BraceUnion(parts), reaches(glob.UnionItems(parts))
 		if sc.pattern == "" {
 			sc.pattern = "**/*"
 		}
@@ -343,7 +343,7 @@ func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
 	for i, p := range req.Patterns {
 		parts[i] = strings.ReplaceAll(p, `\`, "/")
 	}
-	sc := &scope{base: base, display: pathutil.Display(base), pattern: glob.BraceUnion(parts), under: reaches(parts)}
+	sc := &scope{base: base, display: pathutil.Display(base), pattern: glob.BraceUnion(parts), under: reaches(glob.UnionItems(parts))}
 	if sc.pattern == "" {
 		sc.pattern = "**/*"
 	}
@@ -352,33 +352,40 @@ func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
 
 // reach is where the matches of a glob relative to a walk base can lie:
 // in or below dir (its leading segments up to the first with a glob
-// character or a quoted one, or up to its last: "src/cmd" for "src/cmd/*.go", "" for
-// "*.go"), at most depth levels down (its number of '/', which is at
-// least that of any of its brace alternatives; -1 when a '**' can cross
-// any number).
+// character or a quoted one, or up to its last: "src/cmd" for
+// "src/cmd/*.go", "" for "*.go"), at most depth levels down (its number of
+// '/', which is at least that of any of its brace alternatives; -1 when a
+// '**' can cross any number).
 type reach struct {
 	dir   string
 	depth int
 }
 
-// reaches returns the reach of each glob; nil when one of them can match
-// anywhere ("**/x"): a walk must enter every directory.
+// reaches returns the reach of each of globs, the items of one brace union
+// (glob.UnionItems); nil when one of them can match anywhere ("**/x"), or
+// when one has unbalanced braces (in the union they pair with another's).
+// An item with a comma outside its braces is split by the union there, so
+// its alternatives have no common leading directory.
 func reaches(globs []string) []reach {
 	if len(globs) == 0 {
 		return nil
 	}
 	rs := make([]reach, 0, len(globs))
 	for _, g := range globs {
+		balanced, comma := braces(g)
+		if !balanced {
+			return nil
+		}
 		segs := strings.Split(g, "/")
 		n := len(segs) - 1
 		for i, s := range segs[:n] {
-			if glob.HasMeta(s) || strings.Contains(s, `\`) { // a quoted character (QuoteMeta) is not the name
+			if glob.HasMeta(s) || strings.ContainsAny(s, `\,`) { // a quoted character (QuoteMeta) is not the name
 				n = i
 				break
 			}
 		}
 		r := reach{dir: path.Clean(strings.Join(segs[:n], "/")), depth: len(segs) - 1}
-		if r.dir == "." {
+		if r.dir == "." || comma {
 			r.dir = ""
 		}
 		if strings.Contains(g, "**") {
@@ -390,6 +397,32 @@ func reaches(globs []string) []reach {
 		rs = append(rs, r)
 	}
 	return rs
+}
+
+// braces reports whether g's braces pair among themselves, and whether it
+// has a comma outside them (quoted characters and classes aside).
+func braces(g string) (balanced, comma bool) {
+	depth := 0
+	for i := 0; i < len(g); i++ {
+		switch g[i] {
+		case '\\':
+			i++
+		case '[':
+			if end, ok := glob.ClassEnd(g, i); ok {
+				i = end
+			}
+		case '{':
+			depth++
+		case '}':
+			if depth == 0 {
+				return false, comma
+			}
+			depth--
+		case ',':
+			comma = comma || depth == 0
+		}
+	}
+	return depth == 0, comma
 }
 
 // enters reports whether a walk of sc enters the directory rel (relative

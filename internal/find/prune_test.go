@@ -3,6 +3,7 @@ package find
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"testing"
 	"testing/fstest"
@@ -33,6 +34,11 @@ func TestReaches(t *testing.T) {
 		{[]string{"src/*.go", "**/*.md"}, nil},
 		{[]string{"../x/*.go"}, nil},
 		{[]string{`src/x\,y/*.go`}, []reach{{"src", 2}}},
+		{[]string{"a/b,c/d"}, []reach{{"", 2}}},
+		{[]string{"a/,**"}, nil},
+		{[]string{"src/*.{ts,tsx}"}, []reach{{"src", 1}}},
+		{[]string{"x/{p", "q}/y/z/w"}, nil},
+		{[]string{"a/[{]/b"}, []reach{{"a", 2}}},
 		{nil, nil},
 	}
 	for _, tt := range tests {
@@ -48,10 +54,25 @@ func TestReaches(t *testing.T) {
 	assert.False(t, sc.enters("a/b"))
 }
 
+// walkScope runs req's walk as Run does, pruning or not.
+func walkScope(fsys fs.FS, root string, req Request, prune bool) (*Result, error) {
+	f := finder{fsys: fsys, root: root}
+	sc, err := f.resolveScope(context.Background(), req)
+	if err != nil {
+		return nil, err
+	}
+	if !prune {
+		sc.under = nil
+	}
+	res := &Result{}
+	if sc.exact == nil {
+		err = f.walk(context.Background(), sc, req, res)
+	}
+	return res, err
+}
+
 // TestPrunedWalk: a walk does not enter directories where the patterns
-// cannot match, and finds what a walk of every directory finds (a brace
-// union of the patterns and **/no-such-name matches the same paths and
-// prunes nothing).
+// cannot match, and finds what a walk of every directory finds.
 // Over a MapFS and a temporary directory.
 func TestPrunedWalk(t *testing.T) {
 	m := fstest.MapFS{}
@@ -94,15 +115,9 @@ func TestPrunedWalk(t *testing.T) {
 			}{{".", 0}, {".", 100000}, {"d1", 0}, {"d1", 100000}} {
 				base := walk.base
 				req := Request{Patterns: patterns, Base: base, Kind: Any, Limit: -1, PruneDirs: []string{"node_modules"}, MaxVisited: walk.maxVisited}
-				got, err := Run(context.Background(), fsys, tr.Root, req)
+				got, err := walkScope(fsys, tr.Root, req, true)
 				require.NoError(t, err)
-				ref := req
-				ref.Patterns = []string{"{" + patterns[0]}
-				for _, p := range patterns[1:] {
-					ref.Patterns[0] += "," + p
-				}
-				ref.Patterns[0] += ",**/no-such-name}"
-				want, err := Run(context.Background(), fsys, tr.Root, ref)
+				want, err := walkScope(fsys, tr.Root, req, false)
 				require.NoError(t, err)
 				assert.Equal(t, want.Entries, got.Entries, "%s %q below %s", tr.Name, patterns, base)
 				assert.LessOrEqual(t, got.Visited, want.Visited, "%s %q below %s", tr.Name, patterns, base)
@@ -130,4 +145,37 @@ func TestPrunedWalkQuoted(t *testing.T) {
 		got = append(got, e.Path)
 	}
 	assert.ElementsMatch(t, []string{"x,y]/a.py", "d2/b.py"}, got)
+}
+
+// FuzzPrunedWalk: for any pattern, a walk that prunes finds what one that
+// does not finds, below a base and as pi find's paths with another pattern
+// beside it.
+func FuzzPrunedWalk(f *testing.F) {
+	m := fstest.MapFS{}
+	for _, p := range []string{"a/b/c.go", "a/b.go", "a,b/c.go", "x]/y.go", "{a}/z.go", "a b/c d.go", "é/ü.go",
+		".h/a.go", "a/.h/b.go", "d/e/f/g/h.go", "d/e.go", "a.go", "ab/c.go", "a/bc/d.go", "a*b/c.go", "q?/r.go"} {
+		m[p] = &fstest.MapFile{Data: []byte("x")}
+	}
+	for _, s := range []string{"a/*.go", "a/**", "*/*.go", "{a,d}/*/*.go", "a,b/*.go", "x]/*", "d/e/*/g/*.go", "*.go",
+		"a/b/c.go", "./a/../d/*", "a/[bc]*/*.go", "é/*", "**/h.go", "a*b/*", `a\,b/*`, "a b/*", "{a/b,d/e}/*.go"} {
+		f.Add(s, "d/*.go")
+	}
+	f.Fuzz(func(t *testing.T, p, q string) {
+		if len(p) > 64 || len(q) > 64 {
+			return
+		}
+		for _, req := range []Request{
+			{Patterns: []string{p}, Base: ".", Kind: Any, Limit: -1, Hidden: true},
+			{Patterns: []string{p, q}, Kind: Any, Limit: -1, Hidden: true},
+		} {
+			got, err := walkScope(m, "", req, true)
+			if err != nil {
+				return
+			}
+			want, err := walkScope(m, "", req, false)
+			require.NoError(t, err)
+			require.Equal(t, want.Entries, got.Entries, "%q", req.Patterns)
+			require.LessOrEqual(t, got.Visited, want.Visited, "%q", req.Patterns)
+		}
+	})
 }

@@ -82,6 +82,19 @@ func SearchPattern(p string) string {
 // Literal file names that contain glob characters or commas should be
 // passed through QuoteMeta first.
 func BraceUnion(items []string) string {
+	out := UnionItems(items)
+	switch len(out) {
+	case 0:
+		return ""
+	case 1:
+		return out[0]
+	}
+	return "{" + strings.Join(out, ",") + "}"
+}
+
+// UnionItems returns the items BraceUnion joins, in order: each trimmed
+// and normalized, the empty ones and repeats left out.
+func UnionItems(items []string) []string {
 	seen := make(map[string]bool, len(items))
 	var out []string
 	for _, it := range items {
@@ -92,13 +105,7 @@ func BraceUnion(items []string) string {
 		seen[it] = true
 		out = append(out, it)
 	}
-	switch len(out) {
-	case 0:
-		return ""
-	case 1:
-		return out[0]
-	}
-	return "{" + strings.Join(out, ",") + "}"
+	return out
 }
 
 // splitAtGlob splits p at its first segment holding a glob character; first
