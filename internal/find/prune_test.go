@@ -167,6 +167,7 @@ func FuzzPrunedWalk(f *testing.F) {
 		for _, req := range []Request{
 			{Patterns: []string{p}, Base: ".", Kind: Any, Limit: -1, Hidden: true},
 			{Patterns: []string{p, q}, Kind: Any, Limit: -1, Hidden: true},
+			{Patterns: []string{p, q}, Kind: Files, Limit: -1, Recursive: true},
 		} {
 			got, err := walkScope(m, "", req, true)
 			if err != nil {
