@@ -74,7 +74,7 @@ type Response struct {
 // a 20 MiB body cap, at most 10 redirects (each to a URL of at most
 // MaxURLBytes), http and https only, public addresses only. A body in a
 // compression it did not ask for (br, deflate, ...) is an UNSUPPORTED
-// error.
+// error; an error page's is dropped (its status stands).
 type HTTPFetcher struct {
 	// Client is the HTTP client; nil means a client with Timeout. Its
 	// CheckRedirect is replaced to record the redirect chain. A Client
@@ -179,10 +179,16 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 		return nil, fetchErr(ctx, err)
 	}
 	defer resp.Body.Close()
-	if ce := resp.Header.Get("Content-Encoding"); compressed(ce) {
-		return nil, errs.New(errs.Unsupported, "the body was sent with Content-Encoding %q, which Scout does not decode (it asks for gzip or none)", errs.Echo(ce))
+	var src io.Reader = resp.Body
+	if ce := resp.Header.Get("Content-Encoding"); compressed(ce) && resp.ContentLength != 0 {
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			// An error page: its status is the answer, its bytes no text.
+			src = http.NoBody
+		} else {
+			return nil, errs.New(errs.Unsupported, "the body was sent with Content-Encoding %q, which Scout does not decode (it asks for gzip or none)", errs.Echo(ce))
+		}
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBytes+1))
+	body, err := io.ReadAll(io.LimitReader(src, maxBytes+1))
 	if err != nil {
 		return nil, fetchErr(ctx, err)
 	}

@@ -221,6 +221,16 @@ func TestHostileHeaders(t *testing.T) {
 	mux.HandleFunc("/gzip-twice", encoded("gzip, gzip"))
 	mux.HandleFunc("/identity", encoded("identity"))
 	mux.HandleFunc("/charset-coding", encoded("UTF-8"))
+	mux.HandleFunc("/br-404", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Encoding", "br")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, "\x8b\x0b\x80<html><body><p>gone</p></body></html>\x03")
+	})
+	mux.HandleFunc("/br-empty", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Encoding", "br")
+		w.WriteHeader(http.StatusNoContent)
+	})
 	mux.HandleFunc("/links", ctype(200, "text/html", `<html><head><link rel="alternate" type="text/markdown" href="/md?`+long+`"></head><body><p>short</p><a href="/doc`+long+`.pdf">doc</a></body></html>`))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
@@ -241,12 +251,14 @@ func TestHostileHeaders(t *testing.T) {
 		{"gzip applied twice is not decoded either", "/gzip-twice", errs.Unsupported, `Content-Encoding "gzip, gzip"`},
 		{"identity is no coding", "/identity", "", ""},
 		{"a charset given as the coding (a common mistake) is no coding", "/charset-coding", "", ""},
+		{"an error page in such a coding is its status, without its bytes", "/br-404", errs.NotFound, "HTTP 404 Not Found from " + srv.URL + "/br-404"},
+		{"an empty body has no coding to refuse", "/br-empty", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
 			p, err := Render(context.Background(), local(), srv.URL+tt.path, Options{})
 			if tt.code != "" {
-				if errs.CodeOf(err) != tt.code || !strings.Contains(err.Error(), tt.want) || len(err.Error()) > 2<<10 {
+				if errs.CodeOf(err) != tt.code || !strings.Contains(err.Error(), tt.want) || len(err.Error()) > 2<<10 || strings.Contains(err.Error(), "\x8b") {
 					t.Fatalf("err = %s %.3000v (%d bytes), want %s with %q, under 2 KiB", errs.CodeOf(err), err, len(fmt.Sprint(err)), tt.code, tt.want)
 				}
 				var st *StatusError
