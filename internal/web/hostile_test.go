@@ -297,14 +297,18 @@ func TestNULText(t *testing.T) {
 		{"text/plain; charset=utf-16le", "h\x00i\x00", false},
 		{"text/plain", "\xff\xfeh\x00i\x00", false},
 		{"text/plain", "plain text", false},
+		{"text/rtf", `{\rtf1\ansi hello \bin3 ` + "\x00\x01\x02" + ` world}`, false}, // a document, converted as a local .rtf is
 	}
 	for _, tt := range tests {
 		fetch := FetcherFunc(func(_ context.Context, u string) (*Response, error) {
 			return &Response{URL: u, FinalURL: u, Status: 200, ContentType: tt.ctype, Body: []byte(tt.body)}, nil
 		})
-		_, err := Render(context.Background(), fetch, "https://nul.example/x", Options{})
+		p, err := Render(context.Background(), fetch, "https://nul.example/x", Options{})
 		if got := errs.CodeOf(err) == errs.Unsupported && strings.Contains(err.Error(), "but its content is binary (a NUL byte in its first 64.0KB)"); got != tt.binary {
 			t.Errorf("%s %.40q: err %v, want binary %v", tt.ctype, tt.body, err, tt.binary)
+		}
+		if !tt.binary && (err != nil || tt.ctype == "text/rtf" && !strings.Contains(p.Content, "world")) {
+			t.Errorf("%s %.40q: err %v, want the text", tt.ctype, tt.body, err)
 		}
 	}
 }

@@ -348,7 +348,7 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 	if conv == nil {
 		conv = convert.For
 	}
-	if isText(mt) && nulText(resp.Body, params["charset"]) {
+	if isText(mt) && documentExt(mt, p.FinalURL) == "" && nulText(resp.Body, params["charset"]) { // a document (text/rtf) is converted
 		return errs.New(errs.Unsupported, "Cannot read %s: it was sent as %s, but its content is binary (a NUL byte in its first %s). Read it with :raw to get the body as it is.",
 			p.FinalURL, mt, dirtree.FormatBytes(textio.SniffBytes))
 	}
