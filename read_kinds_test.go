@@ -245,9 +245,6 @@ func clipText(s string) string {
 	return s
 }
 
-// TestReadWeb reads URLs from a local server: the header, paging from the
-// cache without refetching, a failed fetch reported as an error, and the
-// private network allowed only on request.
 // TestReadBackingFileOutside: a resolver whose backing file lies outside
 // the root is refused, as a search refuses it; the read was an empty text.
 func TestReadBackingFileOutside(t *testing.T) {
@@ -261,6 +258,26 @@ func TestReadBackingFileOutside(t *testing.T) {
 	}
 }
 
+// TestReadResourceNotesShared: the note on a resource's unreadable backing
+// file is added to a copy of the resolver's notes, which a resolver may
+// keep and hand out again (it was written into their spare capacity, where
+// the next read's note or the resolver's own append overwrote it).
+func TestReadResourceNotesShared(t *testing.T) {
+	notes := make([]string, 1, 4)
+	notes[0] = "from the resolver"
+	res := &scout.Resource{SourcePath: "gone.md", Text: "the text\n", Notes: notes}
+	r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{}}, Resolvers: map[string]scout.Resolver{"skill": memResolver{"skill://x": res}}}
+	got, err := r.Read(context.Background(), scout.ReadRequest{Path: "skill://x"})
+	require.NoError(t, err)
+	require.Len(t, got.Notes, 2)
+	assert.Equal(t, []string{"from the resolver", ""}, notes[:2], "the resolver's slice was written to")
+	_ = append(notes, "the resolver's own note")
+	assert.Contains(t, got.Notes[1], "backing file 'gone.md' does not exist", "the result's notes changed with the resolver's")
+}
+
+// TestReadWeb reads URLs from a local server: the header, paging from the
+// cache without refetching, a failed fetch reported as an error, and the
+// private network allowed only on request.
 func TestReadWeb(t *testing.T) {
 	srvURL, hits := testfs.PageServer(t)
 	r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{}}, URLCache: &scout.URLCache{}}

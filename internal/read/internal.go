@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/iurl"
@@ -46,7 +47,7 @@ func (r *reader) internalURL(ctx context.Context, p string) (*Result, bool, erro
 	if err != nil {
 		return nil, true, err
 	}
-	notes := res.Notes
+	notes := slices.Clip(res.Notes) // the resolver's: an append copies it
 	if res.SourcePath != "" && !res.Immutable {
 		f, err := r.stat(res.SourcePath)
 		if err == nil && (f.info.Mode().IsRegular() || res.Text == "") {
