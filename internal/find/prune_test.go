@@ -153,11 +153,13 @@ func TestPrunedWalkQuoted(t *testing.T) {
 func FuzzPrunedWalk(f *testing.F) {
 	m := fstest.MapFS{}
 	for _, p := range []string{"a/b/c.go", "a/b.go", "a,b/c.go", "x]/y.go", "{a}/z.go", "a b/c d.go", "é/ü.go",
-		".h/a.go", "a/.h/b.go", "d/e/f/g/h.go", "d/e.go", "a.go", "ab/c.go", "a/bc/d.go", "a*b/c.go", "q?/r.go"} {
+		".h/a.go", "a/.h/b.go", "d/e/f/g/h.go", "d/e.go", "a.go", "ab/c.go", "a/bc/d.go", "a*b/c.go", "q?/r.go",
+		"[b]/c.go", "a{b,c}/d.go", `a\b/c.go`, "a/b/c/d/e/f.go", "..a/b.go", "a/b}/c.go", "-/!/x.go"} {
 		m[p] = &fstest.MapFile{Data: []byte("x")}
 	}
 	for _, s := range []string{"a/*.go", "a/**", "*/*.go", "{a,d}/*/*.go", "a,b/*.go", "x]/*", "d/e/*/g/*.go", "*.go",
-		"a/b/c.go", "./a/../d/*", "a/[bc]*/*.go", "é/*", "**/h.go", "a*b/*", `a\,b/*`, "a b/*", "{a/b,d/e}/*.go"} {
+		"a/b/c.go", "./a/../d/*", "a/[bc]*/*.go", "é/*", "**/h.go", "a*b/*", `a\,b/*`, "a b/*", "{a/b,d/e}/*.go",
+		"\\[b\\]/*", "a{b,c}/*", "a/b/c/**/f.go", "a/b}/*", "..a/*", "-/!/*", "[[:punct:]]/*/*", "a/{b,bc}/*/*"} {
 		f.Add(s, "d/*.go")
 	}
 	f.Fuzz(func(t *testing.T, p, q string) {
@@ -168,6 +170,9 @@ func FuzzPrunedWalk(f *testing.F) {
 			{Patterns: []string{p}, Base: ".", Kind: Any, Limit: -1, Hidden: true},
 			{Patterns: []string{p, q}, Kind: Any, Limit: -1, Hidden: true},
 			{Patterns: []string{p, q}, Kind: Files, Limit: -1, Recursive: true},
+			{Patterns: []string{p}, Kind: Dirs, Limit: -1, Hidden: true},
+			{Patterns: []string{p}, Kind: Any, Limit: -1, Recursive: true},
+			{Patterns: []string{q, p}, Base: "a", Kind: Dirs, Limit: -1, MaxVisited: 1000},
 		} {
 			got, err := walkScope(m, "", req, true)
 			if err != nil {
