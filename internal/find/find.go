@@ -363,7 +363,8 @@ type reach struct {
 
 // reaches returns the reach of each of globs, the items of one brace union
 // (glob.UnionItems); nil when one of them can match anywhere ("**/x"), or
-// when one has unbalanced braces (in the union they pair with another's).
+// when one has unbalanced braces or an unclosed class (in the union they
+// pair with another's: "x/a[" and "b/*]/c" make "{x/a[,b/*]/c}").
 // An item with a comma outside its braces is split by the union there, so
 // its alternatives have no common leading directory.
 func reaches(globs []string) []reach {
@@ -399,8 +400,9 @@ func reaches(globs []string) []reach {
 	return rs
 }
 
-// braces reports whether g's braces pair among themselves, and whether it
-// has a comma outside them (quoted characters and classes aside).
+// braces reports whether g's braces pair among themselves and its classes
+// close, and whether it has a comma outside them (quoted characters and
+// classes aside).
 func braces(g string) (balanced, comma bool) {
 	depth := 0
 	for i := 0; i < len(g); i++ {
@@ -408,9 +410,11 @@ func braces(g string) (balanced, comma bool) {
 		case '\\':
 			i++
 		case '[':
-			if end, ok := glob.ClassEnd(g, i); ok {
-				i = end
+			end, ok := glob.ClassEnd(g, i)
+			if !ok {
+				return false, comma // a class closed in another item
 			}
+			i = end
 		case '{':
 			depth++
 		case '}':

@@ -38,6 +38,7 @@ func TestReaches(t *testing.T) {
 		{[]string{"a/,**"}, nil},
 		{[]string{"src/*.{ts,tsx}"}, []reach{{"src", 1}}},
 		{[]string{"x/{p", "q}/y/z/w"}, nil},
+		{[]string{"x/a[", "b/*]/c/d"}, nil}, // the class closes in the next item: "x/a[,b/*]/c/d"
 		{[]string{"a/[{]/b"}, []reach{{"a", 2}}},
 		{nil, nil},
 	}
@@ -173,10 +174,11 @@ func FuzzPrunedWalk(f *testing.F) {
 			{Patterns: []string{p}, Kind: Dirs, Limit: -1, Hidden: true},
 			{Patterns: []string{p}, Kind: Any, Limit: -1, Recursive: true},
 			{Patterns: []string{q, p}, Base: "a", Kind: Dirs, Limit: -1, MaxVisited: 1000},
+			{Patterns: []string{p, q}, Base: ".", Kind: Any, Limit: -1, Hidden: true},
 		} {
 			got, err := walkScope(m, "", req, true)
 			if err != nil {
-				return
+				continue // a bad pattern for this request's shape; the others still run
 			}
 			want, err := walkScope(m, "", req, false)
 			require.NoError(t, err)
