@@ -33,27 +33,40 @@ func serve(t *testing.T, cfg tool.Config, toolset string) (*io.PipeReader, *io.P
 	if err != nil {
 		t.Fatal(err)
 	}
+	clientIn, clientOut, done := start(context.Background(), s)
+	t.Cleanup(func() {
+		clientOut.Close()
+		go io.Copy(io.Discard, clientIn) // answers to calls canceled by the close
+		waitServe(t, done, nil)
+	})
+	return clientIn, clientOut
+}
+
+// start runs s.Serve with ctx on pipes and returns the client's ends and
+// Serve's result; the server's writer closes when Serve returns.
+func start(ctx context.Context, s *Server) (*io.PipeReader, *io.PipeWriter, <-chan error) {
 	clientIn, serverOut := io.Pipe()
 	serverIn, clientOut := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		err := s.Serve(context.Background(), serverIn, serverOut)
+		err := s.Serve(ctx, serverIn, serverOut)
 		serverOut.Close()
 		done <- err
 	}()
-	t.Cleanup(func() {
-		clientOut.Close()
-		go io.Copy(io.Discard, clientIn) // answers to calls canceled by the close
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("Serve returned %v after the client closed, want nil", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Error("Serve still runs 10 s after its input closed")
+	return clientIn, clientOut, done
+}
+
+// waitServe fails t unless Serve returns want within 10 s.
+func waitServe(t *testing.T, done <-chan error, want error) {
+	t.Helper()
+	select {
+	case err := <-done:
+		if err != want {
+			t.Errorf("Serve returned %v, want %v", err, want)
 		}
-	})
-	return clientIn, clientOut
+	case <-time.After(10 * time.Second):
+		t.Error("Serve still runs 10 s after its input closed or its ctx ended")
+	}
 }
 
 // connect serves the toolset in memory and returns a connected client.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"testing"
-	"time"
 
 	"github.com/scoutkit/scout/tool"
 )
@@ -21,14 +20,7 @@ func TestQueuedCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clientIn, serverOut := io.Pipe()
-	serverIn, clientOut := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		err := s.Serve(context.Background(), serverIn, serverOut)
-		serverOut.Close()
-		done <- err
-	}()
+	clientIn, clientOut, done := start(context.Background(), s)
 	w := &wire{t: t, in: clientOut, out: bufio.NewReader(clientIn)}
 	const n = maxCalls + 14
 	for i := 1; i <= n; i++ {
@@ -64,14 +56,7 @@ func TestQueuedCancel(t *testing.T) {
 	if len(got) != n-len(canceled) {
 		t.Errorf("%d answers, want %d", len(got), n-len(canceled))
 	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve still runs")
-	}
+	waitServe(t, done, nil)
 }
 
 // TestQueuedStop: a Serve whose ctx ends while calls wait for a worker
@@ -82,21 +67,11 @@ func TestQueuedStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	clientIn, serverOut := io.Pipe()
-	serverIn, clientOut := io.Pipe()
+	clientIn, clientOut, done := start(ctx, s)
 	go io.Copy(io.Discard, clientIn)
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, serverIn, serverOut) }()
 	for i := range 200 {
 		fmt.Fprintf(clientOut, `{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "search", "arguments": {"paths": ".", "pattern": "x"}}}`+"\n", i)
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != context.Canceled {
-			t.Fatalf("Serve returned %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve still runs 10 s after its ctx ended")
-	}
+	waitServe(t, done, context.Canceled)
 }
