@@ -51,11 +51,13 @@ func openBeneath(dir string) (fs.FS, func(), bool) {
 const resolveFlags = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS
 
 // openat2 opens name beneath the root, retrying on EINTR and on the EAGAIN
-// that a concurrent rename can cause.
+// that a concurrent rename can cause; directly (see sysCalls) when name
+// lies on a local file system.
 func (f *beneathFS) openat2(name string, flags int, resolve uint64) (int, error) {
 	how := unix.OpenHow{Flags: uint64(flags | unix.O_CLOEXEC), Resolve: resolveFlags | resolve}
+	sys := f.mounts.sysFor(name)
 	for range 8 {
-		fd, err := unix.Openat2(f.root, name, &how)
+		fd, err := sys.openat2(f.root, name, &how)
 		if err != unix.EINTR && err != unix.EAGAIN {
 			return fd, err
 		}
@@ -107,9 +109,10 @@ func (f *beneathFS) stat(op, name string, flags int) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, belowFile(err)
 	}
-	defer unix.Close(fd)
+	sys := f.mounts.sysFor(name)
+	defer sys.close(fd)
 	var st unix.Stat_t
-	if err := unix.Fstatat(fd, "", &st, unix.AT_EMPTY_PATH); err != nil {
+	if err := sys.fstat(fd, &st); err != nil {
 		return nil, pathErr(op, name, err)
 	}
 	return newFileInfo(path.Base(name), &st), nil
@@ -401,13 +404,14 @@ func sortEntries(list []fs.DirEntry) {
 }
 
 // openRegular opens the regular file name with raw system calls: no
-// *os.File, no poller registration, three system calls besides the reads.
+// *os.File, no poller registration, three system calls besides the reads,
+// made directly on a local file system (see sysCalls).
 func (f *beneathFS) openRegular(name string) (Regular, error) {
 	fd, err := f.open("open", name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY)
 	if err != nil {
 		return nil, err
 	}
-	return regularFD(fd, name, sysCalls{})
+	return regularFD(fd, name, f.mounts.sysFor(name))
 }
 
 // OpenRegular opens the entry name (one path element) of the directory.

@@ -138,6 +138,19 @@ func (s sysCalls) openat(dirfd int, name string, flags int) (int, error) {
 	return int(fd), errnoErr(e)
 }
 
+func (s sysCalls) openat2(dirfd int, name string, how *unix.OpenHow) (int, error) {
+	if !s.direct {
+		return unix.Openat2(dirfd, name, how)
+	}
+	var buf [256]byte
+	p, err := cString(&buf, name)
+	if err != nil {
+		return -1, err
+	}
+	fd, _, e := unix.RawSyscall6(unix.SYS_OPENAT2, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(how)), unix.SizeofOpenHow, 0, 0)
+	return int(fd), errnoErr(e)
+}
+
 func (s sysCalls) read(fd int, b []byte) (int, error) {
 	if !s.direct || len(b) == 0 {
 		return unix.Read(fd, b)

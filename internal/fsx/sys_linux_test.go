@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestSysCallsBothWays lists a directory and reads a file through it with
@@ -54,6 +56,67 @@ func TestSysCallsBothWays(t *testing.T) {
 	}
 	if !slices.Equal(lists[0], lists[1]) || len(lists[0]) != 1 {
 		t.Errorf("listings differ: %v", lists)
+	}
+}
+
+// TestOpenat2BothWays: openat2 beneath the root gives the same answers
+// with direct system calls as through the scheduler: a file, a directory,
+// a symlink inside, and the errors of a missing name, of symlinks leading
+// out, and of a name the C string cannot hold; and the FS's opens and
+// stats, which take the direct way on a local file system, still refuse
+// what leads out.
+func TestOpenat2BothWays(t *testing.T) {
+	dir := makeTree(t)
+	fsys, closeFn, ok := openBeneath(dir)
+	if !ok {
+		t.Skip("no openat2 here")
+	}
+	defer closeFn()
+	f := fsys.(*beneathFS)
+	names := []string{"top.txt", "a/b", "a/in.go", "dirlink/deep.go", "missing", "abs-escape", "rel-escape", "a/../top.txt", "x\x00y"}
+	type answer struct {
+		ok  bool
+		err error
+	}
+	var answers [2][]answer
+	for i, direct := range []bool{false, true} {
+		for _, name := range names {
+			how := unix.OpenHow{Flags: unix.O_RDONLY | unix.O_CLOEXEC, Resolve: resolveFlags}
+			fd, err := sysCalls{direct: direct}.openat2(f.root, name, &how)
+			if err == nil {
+				unix.Close(fd)
+			}
+			answers[i] = append(answers[i], answer{err == nil, err})
+		}
+	}
+	if !slices.Equal(answers[0], answers[1]) {
+		t.Errorf("through the scheduler %v, direct %v", answers[0], answers[1])
+	}
+	var opened []bool
+	for _, a := range answers[1] {
+		opened = append(opened, a.ok)
+	}
+	if want := []bool{true, true, true, true, false, false, false, true, false}; !slices.Equal(want, opened) {
+		t.Errorf("opened %v, want %v (%v)", opened, want, answers[1])
+	}
+	for _, name := range []string{"abs-escape", "rel-escape"} {
+		if _, err := f.Stat(name); !errors.Is(err, ErrOutsideRoot) {
+			t.Errorf("Stat(%q) = %v, want ErrOutsideRoot", name, err)
+		}
+		if _, err := f.openRegular(name); !errors.Is(err, ErrOutsideRoot) {
+			t.Errorf("openRegular(%q) = %v, want ErrOutsideRoot", name, err)
+		}
+	}
+	r, err := f.openRegular("a/in.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if b, err := io.ReadAll(r); err != nil || string(b) != "package deep\n" {
+		t.Errorf("a/in.go: %q, %v", b, err)
+	}
+	if fi, err := f.Lstat("a/in.go"); err != nil || fi.Mode()&fs.ModeSymlink == 0 || fi.Name() != "in.go" {
+		t.Errorf("Lstat(a/in.go) = %v, %v; want the symlink", fi, err)
 	}
 }
 

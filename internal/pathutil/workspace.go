@@ -73,8 +73,9 @@ type Dirs map[string]bool
 
 // Stat is Stat, checking with d.
 func (d Dirs) Stat(fsys fs.FS, p string) (fs.FileInfo, error) {
-	if err := d.checkInside(fsys, p); err != nil {
-		return nil, err
+	info, err := d.checkInside(fsys, p)
+	if err != nil || info != nil {
+		return info, err
 	}
 	return fs.Stat(fsys, p)
 }
@@ -122,12 +123,16 @@ const MaxSymlinkHops = 40
 // needs fs.ReadLinkFS to see symlinks; without it the FS is trusted to
 // contain its own paths.
 func CheckInside(fsys fs.FS, p string) error {
-	return Dirs(nil).checkInside(fsys, p)
+	_, err := Dirs(nil).checkInside(fsys, p)
+	return err
 }
 
-func (d Dirs) checkInside(fsys fs.FS, p string) error {
+// checkInside is CheckInside; when p was reached through no symlink, it
+// also returns the FileInfo of p that its lstat got, which is then p's
+// Stat. A nil FileInfo tells nothing.
+func (d Dirs) checkInside(fsys fs.FS, p string) (fs.FileInfo, error) {
 	if _, ok := fsys.(fs.ReadLinkFS); !ok || p == "." {
-		return nil
+		return nil, nil
 	}
 	denied := errs.SymlinkOut(p, nil)
 	rest := strings.Split(p, "/")
@@ -141,9 +146,12 @@ func (d Dirs) checkInside(fsys fs.FS, p string) error {
 		}
 		info, err := fs.Lstat(fsys, next)
 		if err != nil {
-			return nil // missing parts are the caller's NOT_FOUND
+			return nil, nil // missing parts are the caller's NOT_FOUND
 		}
 		if info.Mode()&fs.ModeSymlink == 0 {
+			if len(rest) == 0 && hops == 0 {
+				return info, nil // p itself, named as the caller named it
+			}
 			if d != nil && len(rest) > 0 && info.IsDir() {
 				d[next] = true // cur holds no symlink: next is a real path from the root
 			}
@@ -151,21 +159,21 @@ func (d Dirs) checkInside(fsys fs.FS, p string) error {
 			continue
 		}
 		if hops++; hops > MaxSymlinkHops {
-			return errs.SymlinkLoop(p, nil)
+			return nil, errs.SymlinkLoop(p, nil)
 		}
 		target, err := fs.ReadLink(fsys, next)
 		if err != nil {
-			return nil
+			return nil, nil
 		}
 		if path.IsAbs(target) {
-			return denied
+			return nil, denied
 		}
 		resolved := path.Join(path.Dir(next), target)
 		if resolved == ".." || strings.HasPrefix(resolved, "../") {
-			return denied
+			return nil, denied
 		}
 		rest = append(strings.Split(resolved, "/"), rest...)
 		cur = "."
 	}
-	return nil
+	return nil, nil
 }

@@ -4,11 +4,15 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // symlinkTrees returns the same tree with symlinks as an fstest.MapFS and
@@ -105,6 +109,8 @@ func TestStat(t *testing.T) {
 				}
 			case err != nil || fi.IsDir() != tt.dir:
 				t.Errorf("%s: Stat(%q) = %v, %v; want a dir %v", tr.name, tt.p, fi, err, tt.dir)
+			case fi.Name() != path.Base(tt.p):
+				t.Errorf("%s: Stat(%q) named %q, want %q", tr.name, tt.p, fi.Name(), path.Base(tt.p))
 			}
 		}
 	}
@@ -139,10 +145,16 @@ func TestContainerOutside(t *testing.T) {
 	}
 }
 
-// lstatCounter counts the lstat calls that reach a MapFS.
+// lstatCounter counts the lstat (n) and stat (stats) calls that reach a
+// MapFS.
 type lstatCounter struct {
 	fstest.MapFS
-	n int
+	n, stats int
+}
+
+func (c *lstatCounter) Stat(name string) (fs.FileInfo, error) {
+	c.stats++
+	return c.MapFS.Stat(name)
 }
 
 func (c *lstatCounter) Lstat(name string) (fs.FileInfo, error) {
@@ -171,5 +183,41 @@ func TestDirsSaves(t *testing.T) {
 	}
 	if _, err := dirs.Stat(c, "a/b/c/out/passwd"); errs.CodeOf(err) != errs.AccessDenied {
 		t.Errorf("a symlink out in a known directory: %v, want ACCESS_DENIED", err)
+	}
+}
+
+// TestDirsStatOnce: a path reached through no symlink is stat'ed by the
+// lstat that checked it, with the FileInfo the FS's Stat gives; a path
+// through a symlink, or naming one, is stat'ed again, under its own name.
+func TestDirsStatOnce(t *testing.T) {
+	mod := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	c := &lstatCounter{MapFS: fstest.MapFS{
+		"a/x.go":   {Data: []byte("package x\n"), Mode: 0o640, ModTime: mod},
+		"a/sub":    {Mode: fs.ModeDir | 0o755, ModTime: mod},
+		"ln":       {Data: []byte("a"), Mode: fs.ModeSymlink | 0o777},
+		"a/ln.go":  {Data: []byte("x.go"), Mode: fs.ModeSymlink | 0o777},
+		"b/y.go":   {Data: []byte("y"), ModTime: mod},
+		"b/ln_sub": {Data: []byte("../a/sub"), Mode: fs.ModeSymlink | 0o777},
+	}}
+	tests := []struct {
+		p     string
+		stats int // calls of the FS's Stat
+	}{
+		{"a/x.go", 0},
+		{"a/sub", 0},
+		{"b/y.go", 0},
+		{"ln/x.go", 1},
+		{"a/ln.go", 1},
+		{"b/ln_sub", 1},
+	}
+	for _, tt := range tests {
+		c.stats = 0
+		got, err := Dirs{}.Stat(c, tt.p)
+		require.NoError(t, err, tt.p)
+		assert.Equal(t, tt.stats, c.stats, "%s: calls of Stat", tt.p)
+		want, err := c.MapFS.Stat(tt.p)
+		require.NoError(t, err, tt.p)
+		assert.Equal(t, []any{want.Name(), want.Size(), want.Mode(), want.ModTime(), want.IsDir()},
+			[]any{got.Name(), got.Size(), got.Mode(), got.ModTime(), got.IsDir()}, tt.p)
 	}
 }
