@@ -17,7 +17,7 @@ const (
 // return. Go callers of Finder, Searcher and Reader never need it.
 type Envelope struct {
 	Status  Status          `json:"status"`          // success, partial or error; never ""
-	Data    any             `json:"data"`            // the toolset's typed result; null on error
+	Data    any             `json:"data"`            // the toolset's typed result; null on error but a standardized Glob breaker's (its aborted_reason)
 	Text    string          `json:"text"`            // the model-facing text
 	Stats   Stats           `json:"stats"`           // counters for the call
 	Context EnvelopeContext `json:"context"`         // what was asked and how it was resolved

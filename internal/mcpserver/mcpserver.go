@@ -87,7 +87,7 @@ var envelopeSchema = json.RawMessage(`{
   "description": "The Standard Envelope of the call; its text is also the text content.",
   "properties": {
     "status": {"type": "string", "enum": ["success", "partial", "error"], "description": "success, partial (a limit, a breaker or a timeout cut the result) or error"},
-    "data": {"description": "the tool's result, shaped by the tool; null on error"},
+    "data": {"description": "the tool's result, shaped by the tool; null on error, unless the tool keeps one (Glob's breaker error keeps aborted_reason)"},
     "text": {"type": "string", "description": "the model-facing text"},
     "stats": {
       "type": "object",
