@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -50,7 +49,7 @@ func runFind(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	switch {
 	case len(globs) == 0:
 		return f.usageError("missing GLOB")
-	case slices.Contains(globs, ""):
+	case blank(globs):
 		return f.usageError("a GLOB is empty: name what to find, e.g. '**/*.go'")
 	case *limit < 1 || *limit > findMaxLimit:
 		return f.usageError("--limit must be 1 to %d, got %d", findMaxLimit, *limit)

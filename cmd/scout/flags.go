@@ -116,6 +116,12 @@ func isBool(fl *flag.Flag) bool {
 	return ok && b.IsBoolFlag()
 }
 
+// blank reports whether an argument is empty or only white space: a PATH
+// or GLOB that names nothing, which the commands refuse as a usage error.
+func blank(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool { return strings.TrimSpace(a) == "" })
+}
+
 // usageError prints a usage error and returns the exit status 2.
 func (f *flags) usageError(format string, a ...any) int {
 	fmt.Fprintf(f.stderr, "scout %s: %s\nRun 'scout %s -h' for its flags.\n", f.cmd.name, fmt.Sprintf(format, a...), f.cmd.name)

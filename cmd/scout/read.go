@@ -37,6 +37,9 @@ func runRead(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	if len(pos) != 1 {
 		return f.usageError("want one PATH, got %d arguments", len(pos))
 	}
+	if blank(pos) {
+		return f.usageError("PATH is empty: name a file or directory, e.g. README.md or src/main.go:10-40")
+	}
 	if err := s.check(); err != nil {
 		return f.usageError("%v", err)
 	}

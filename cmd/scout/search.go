@@ -83,6 +83,9 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	if len(pos) == 0 {
 		return f.usageError("missing PATTERN")
 	}
+	if blank(pos[1:]) {
+		return f.usageError("a PATH is empty: name a file, directory or glob, or leave PATHs out to search the root")
+	}
 	if err := s.check(); err != nil {
 		return f.usageError("%v", err)
 	}
