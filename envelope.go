@@ -47,7 +47,7 @@ type Stats struct {
 // EnvelopeContext records the call's input and its resolution.
 type EnvelopeContext struct {
 	Cwd               string          `json:"cwd"`                          // working directory, relative to the project root ("." for the root)
-	ParamsInput       json.RawMessage `json:"params_input"`                 // the arguments as given; {} when none were given, null when they are not JSON
+	ParamsInput       json.RawMessage `json:"params_input"`                 // the arguments as given; {} when none were given, null when they are not JSON (or not UTF-8)
 	PathResolved      string          `json:"path_resolved,omitempty"`      // the path or scope searched, relative to the root; "" when none applies
 	PatternNormalized string          `json:"pattern_normalized,omitempty"` // the pattern as run (slashes, repairs); "" when none applies
 	// Backend says how a content search was answered when the host gave

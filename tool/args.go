@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/errs"
 )
@@ -174,6 +175,9 @@ func parseArgs(raw []byte, fields []argField) (args, error) {
 	}
 	if !json.Valid(raw) {
 		return nil, errs.New(errs.InvalidParam, "Arguments are not valid JSON: pass one JSON object of named arguments (valid arguments: %s).", argNames(fields))
+	}
+	if !utf8.Valid(raw) {
+		return nil, errs.New(errs.InvalidParam, "Arguments are not valid UTF-8: JSON text is UTF-8; encode the strings in it as UTF-8.")
 	}
 	if raw[0] != '{' {
 		return nil, errs.New(errs.InvalidParam, "Arguments must be a JSON object, got %s: pass named arguments (valid arguments: %s).", jsonKind(raw), argNames(fields))

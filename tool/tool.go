@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
@@ -364,7 +365,7 @@ func paramsOf(arguments []byte) json.RawMessage {
 }
 
 func validOrNull(p json.RawMessage) json.RawMessage {
-	if len(p) == 0 || !json.Valid(p) {
+	if len(p) == 0 || !json.Valid(p) || !utf8.Valid(p) {
 		return json.RawMessage("null")
 	}
 	return p

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+	"unicode/utf8"
 
 	"github.com/scoutkit/scout"
 )
@@ -30,6 +31,8 @@ func TestCallBadInput(t *testing.T) {
 		{"pi", "find", `{"paths": ["a.go"], "hidden": "yes"}`, scout.CodeInvalidParam, "'hidden': must be true or false", "wrong boolean"},
 		{"pi", "find", `{"paths": ["*"], "limit": -3}`, scout.CodeInvalidParam, "Limit must be a positive number", "negative limit"},
 		{"standardized", "Glob", `{"pattern": "*", "limit": 1.5}`, scout.CodeInvalidParam, "limit must be an integer between 1 and 200.", "fractional limit"},
+		{"pi", "read", "{\"path\": \"a\xffb.go\"}", scout.CodeInvalidParam, "not valid UTF-8", "JSON text is UTF-8: the call ran on a path mangled to U+FFFD and echoed the byte in params_input"},
+		{"pi", "nope", "{\"path\": \"a\xff\"}", scout.CodeInvalidParam, "Unknown tool 'nope'", "not UTF-8 and an unknown tool: params_input is still valid JSON text"},
 	}
 	for _, tt := range tests {
 		env := Call(context.Background(), cfg, tt.toolset, tt.name, []byte(tt.args))
@@ -37,6 +40,9 @@ func TestCallBadInput(t *testing.T) {
 			t.Errorf("%s/%s %s: got %s %+v %q; want %s containing %q (%s)", tt.toolset, tt.name, tt.args, env.Status, env.Error, env.Text, tt.code, tt.contains, tt.reason)
 		}
 		b, _ := json.Marshal(env)
+		if !utf8.Valid(b) {
+			t.Errorf("%s/%s %q: the Envelope's JSON is not UTF-8: %q (%s)", tt.toolset, tt.name, tt.args, b, tt.reason)
+		}
 		var m map[string]any
 		json.Unmarshal(b, &m)
 		for k := range m {
