@@ -127,7 +127,8 @@ func TestOneCodePerCase(t *testing.T) {
 	}
 }
 
-// statErrFS is a MapFS whose Stat of a name in errs fails with that error.
+// statErrFS is a MapFS whose Stat and Lstat of a name in errs fail with
+// that error, as an OS's both do.
 type statErrFS struct {
 	fstest.MapFS
 	errs map[string]error
@@ -138,6 +139,13 @@ func (f statErrFS) Stat(name string) (fs.FileInfo, error) {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
 	}
 	return f.MapFS.Stat(name)
+}
+
+func (f statErrFS) Lstat(name string) (fs.FileInfo, error) {
+	if err := f.errs[name]; err != nil {
+		return nil, &fs.PathError{Op: "lstat", Path: name, Err: err}
+	}
+	return f.MapFS.Lstat(name)
 }
 
 // TestStdGlobStatErrors: the standardized Glob says what an OS refusal of

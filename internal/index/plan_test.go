@@ -324,7 +324,15 @@ func TestLearnWide(t *testing.T) {
 	if q := f.last.Load().(*Query); q.MaxFiles != 125 {
 		t.Errorf("the query after the search had a cap of %d, want 125", q.MaxFiles)
 	}
-	out, rep, err = Search(context.Background(), fsys, g.dir, req, f)
+	// The second search's deadline is the least, 25 ms, which git may miss
+	// on a loaded machine: a miss is retried, as it says nothing of the cap.
+	for range 5 {
+		out, rep, err = Search(context.Background(), fsys, g.dir, req, f)
+		if err != nil || rep.Fallback != Deadline {
+			break
+		}
+		Settle()
+	}
 	if err != nil || !rep.Index || len(out.Files) != 40 {
 		t.Errorf("second: %v %+v, %d files", err, rep, len(out.Files))
 	}
