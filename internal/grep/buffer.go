@@ -110,7 +110,7 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, mp *fsx.Mapping, size
 			fs.process(st.buf, st.from, end)
 		}
 		if fs.err == nil {
-			st.give(last && eof)
+			st.give(last && eof, last || fs.stop)
 		}
 		if fs.err != nil || last {
 			return res, fs.err
@@ -275,16 +275,15 @@ func (st *stream) cut(eof bool) (end int, last, split, more bool) {
 	return st.n, false, true, false
 }
 
-// give gives st.text the text read since the last call, once the file
-// has a match and as long as the text before it was given (a file read in
-// one buffer is given whole); end: this is the end of the text.
-func (st *stream) give(end bool) {
+// give gives st.text the text read since the last call: every buffer
+// from the file's start as it is read, before the search knows whether
+// the file matches, so that the text before a first match past the first
+// buffer is not lost; done: the search reads no more, when a file without
+// a match is given nothing (its text is not wanted); end: this is the end
+// of the text.
+func (st *stream) give(end, done bool) {
 	fs := st.fs
-	switch {
-	case st.text == nil || st.mp != nil || st.given < 0 || fs.res.MatchLines == 0:
-		return
-	case st.given < fs.off:
-		st.given = -1 // the text before this buffer is gone
+	if st.text == nil || st.mp != nil || st.given < 0 || done && fs.res.MatchLines == 0 {
 		return
 	}
 	from := st.given - fs.off

@@ -236,10 +236,9 @@ func (f *countFile) Read(p []byte) (int, error) {
 }
 
 // TestSearchOneTagReadsOnce: a worker that tags a matching file read in
-// pieces (over 1 MiB) hashes the pieces the search reads, and reads on
+// pieces (over 128 KiB) hashes the pieces the search reads, and reads on
 // after a search that stopped early, so that the file is opened and read
-// once; only a file whose first match lies past its first piece is read
-// again. Over a MapFS and a temp dir.
+// once, wherever its first match lies. Over a MapFS and a temp dir.
 func TestSearchOneTagReadsOnce(t *testing.T) {
 	lines := func(line string, size int) []byte {
 		return bytes.Repeat([]byte(line), size/len(line)+1)[:size]
@@ -266,12 +265,114 @@ func TestSearchOneTagReadsOnce(t *testing.T) {
 				require.NotNil(t, o.res, "%s: %v", name, o.err)
 				what := fmt.Sprintf("%s, dir %v, %d a file", name, dir, perFileMax)
 				assert.Equal(t, hashline.Tag(f.Data), o.tag, what)
-				times := 1
-				if name == "late.txt" {
-					times = 2
+				assert.Equal(t, 1, c.opens[name], what)
+				assert.Equal(t, len(f.Data), c.read[name], what)
+			}
+		}
+	}
+}
+
+// TestSearchOneTagPieces: the tag a worker computes as the search reads a
+// file is the tag of the whole file (what fileTag reads), for files around
+// the 128 KiB pieces a search reads (one read up to 128 KiB, pieces
+// after), whose first match lies in the first piece, across its end, past
+// it or in the last, or that have none; with CRLF, lone CR and trailing
+// blanks, a UTF-8 byte-order mark, a NUL past the binary window (before or
+// after the match) or in it, and UTF-16, whose decoded text is not the
+// file's, so that it alone is read again. Every other file is opened and
+// read once; one without a match gets no tag.
+func TestSearchOneTagPieces(t *testing.T) {
+	const piece = 128 << 10 // grep's read size
+	fill := func(line string, size int) []byte {
+		return bytes.Repeat([]byte(line), size/len(line)+1)[:size]
+	}
+	utf16 := func(s string) string {
+		var b strings.Builder
+		for _, c := range []byte(s) {
+			b.WriteByte(c)
+			b.WriteByte(0)
+		}
+		return b.String()
+	}
+	// A kind makes a file of size bytes with "hit" at at (< 0: none).
+	type kind struct {
+		name   string
+		make   func(size, at int) []byte
+		binary func(size, at int) bool // the search leaves it out as binary
+		again  bool                    // a matching file is read again for its tag
+	}
+	with := func(head, line, hit string, nul int) func(size, at int) []byte {
+		return func(size, at int) []byte {
+			b := append([]byte(head), fill(line, size-len(head))...)
+			if at >= 0 {
+				at = min(max(at, len(head)), size-len(hit))
+				if len(hit) > 3 {
+					at &^= 1 // UTF-16: an even offset
 				}
-				assert.Equal(t, times, c.opens[name], what)
-				assert.Equal(t, times*len(f.Data), c.read[name], what)
+				copy(b[at:], hit)
+			}
+			if nul >= 0 && nul < size {
+				b[nul] = 0
+			}
+			return b
+		}
+	}
+	never := func(int, int) bool { return false }
+	kinds := []kind{
+		{name: "LF", make: with("", "some text\n", "hit", -1), binary: never},
+		{name: "CRLF and blanks", make: with("", "some text \t\r\n", "hit", -1), binary: never},
+		{name: "lone CR", make: with("", "some text  \r", "hit", -1), binary: never},
+		{name: "BOM", make: with("\xEF\xBB\xBF", "some text\t\r\n", "hit", -1), binary: never},
+		{name: "NUL past the window", make: with("", "some text\r\n", "hit", 100<<10),
+			binary: func(size, at int) bool { return size > 100<<10 && (at < 0 || at > 100<<10) }},
+		{name: "NUL in the window", make: with("", "some text\n", "hit", 1000), binary: func(int, int) bool { return true }},
+		{name: "UTF-16", make: with("\xFF\xFE", utf16("some text\r\n"), utf16("hit"), -1), binary: never, again: true},
+	}
+	sizes := []int{60 << 10, piece - 1, piece, piece + 1, 2*piece - 1, 2 * piece, 2*piece + 1, 300<<10 + 5}
+	for _, dir := range []bool{false, true} {
+		for _, perFileMax := range []int{0, 1} {
+			m, err := grep.Compile(grep.Options{Pattern: "hit", MaxMatchesPerFile: perFileMax})
+			require.NoError(t, err)
+			sc := m.NewScanner()
+			for _, k := range kinds {
+				tree := fstest.MapFS{}
+				for _, size := range sizes {
+					for _, at := range []int{-1, 0, 5000, piece - 2, piece + 10, 2*piece - 1, size - 3} {
+						if at+3 <= size {
+							tree[fmt.Sprintf("%d-%d", size, at)] = &fstest.MapFile{Data: k.make(size, at)}
+						}
+					}
+				}
+				fsys := fs.FS(tree)
+				if dir {
+					fsys = os.DirFS(testfs.WriteDir(t, tree))
+				}
+				for name, f := range tree {
+					var size, at int
+					fmt.Sscanf(name, "%d-%d", &size, &at)
+					what := fmt.Sprintf("%s %s, dir %v, %d a file", k.name, name, dir, perFileMax)
+					c := &countFS{FS: fsys, opens: map[string]int{}, read: map[string]int{}}
+					o := searchOne(context.Background(), c, sc, &file{path: name}, perFile{maxSize: -1, tags: true})
+					if k.binary(size, at) {
+						assert.Nil(t, o.res, what)
+						assert.Equal(t, 1, c.opens[name], what)
+						continue
+					}
+					require.NotNil(t, o.res, "%s: %v", what, o.err)
+					times, want := 1, ""
+					if at >= 0 {
+						require.Positive(t, o.res.MatchLines, what)
+						want = hashline.Tag(f.Data)
+						if k.again {
+							times = 2
+						}
+					} else {
+						require.Zero(t, o.res.MatchLines, what)
+					}
+					assert.Equal(t, want, o.tag, what)
+					assert.Equal(t, times, c.opens[name], what)
+					assert.Equal(t, times*len(f.Data), c.read[name], what)
+				}
 			}
 		}
 	}
