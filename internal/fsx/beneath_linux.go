@@ -481,6 +481,25 @@ func (r *rawFile) Read(p []byte) (int, error) {
 	}
 }
 
+// ReadAt reads len(p) bytes from off on (io.ReaderAt), leaving the
+// offset of the next Read as it is.
+func (r *rawFile) ReadAt(p []byte, off int64) (int, error) {
+	n := 0
+	for n < len(p) {
+		k, err := r.sys.pread(r.fd, p[n:], off+int64(n))
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return n, pathErr("read", r.name, err)
+		case k == 0:
+			return n, io.EOF
+		}
+		n += k
+	}
+	return n, nil
+}
+
 // Seek sets the offset of the next Read (io.Seeker), so that a search can
 // go on from the middle of the file.
 func (r *rawFile) Seek(offset int64, whence int) (int64, error) {

@@ -255,6 +255,15 @@ type sizedFile struct {
 func (f *sizedFile) Size() int64 { return f.size }
 func (f *sizedFile) id() FileID  { return f.fid }
 
+// ReadAt is the file's own (io.ReaderAt); a file of an FS without one
+// fails with an error wrapping errors.ErrUnsupported.
+func (f *sizedFile) ReadAt(p []byte, off int64) (int, error) {
+	if ra, ok := f.File.(io.ReaderAt); ok {
+		return ra.ReadAt(p, off)
+	}
+	return 0, errors.ErrUnsupported
+}
+
 // ReadFileBuf reads the regular file name of fsys into buf, reusing its
 // storage (growing it when the file is larger), and returns the contents.
 // It refuses, without reading, anything that is not a regular file and

@@ -300,8 +300,24 @@ func TestOpenRegular(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		b, err := io.ReadAll(f)
-		if err != nil || string(b) != "package deep\n" || f.Size() != 13 {
+		head := make([]byte, 4)
+		if _, err := io.ReadFull(f, head); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		// ReadAt reads where it is told and leaves the next Read where it was.
+		ra, ok := f.(io.ReaderAt)
+		if !ok {
+			t.Fatalf("%s: %T has no ReadAt", name, f)
+		}
+		at := make([]byte, 4)
+		if n, err := ra.ReadAt(at, 8); n != 4 || err != nil || string(at) != "deep" {
+			t.Errorf("%s: ReadAt(4 bytes, 8) = %d, %v, %q; want 4, nil, \"deep\"", name, n, err, at)
+		}
+		if n, err := ra.ReadAt(at, 11); n != 2 || err != io.EOF || string(at[:n]) != "p\n" {
+			t.Errorf("%s: ReadAt(4 bytes, 11) = %d, %v, %q; want 2, EOF, \"p\\n\"", name, n, err, at[:n])
+		}
+		rest, err := io.ReadAll(f)
+		if b := string(head) + string(rest); err != nil || b != "package deep\n" || f.Size() != 13 {
 			t.Errorf("%s: read %q, %v, size %d; want the file and size 13", name, b, err, f.Size())
 		}
 		if err := f.Close(); err != nil {

@@ -110,7 +110,7 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, mp *fsx.Mapping, size
 			fs.process(st.buf, st.from, end)
 		}
 		if fs.err == nil {
-			st.give(last && eof, last || fs.stop)
+			st.give(last && eof)
 		}
 		if fs.err != nil || last {
 			return res, fs.err
@@ -275,15 +275,17 @@ func (st *stream) cut(eof bool) (end int, last, split, more bool) {
 	return st.n, false, true, false
 }
 
-// give gives st.text the text read since the last call: every buffer
-// from the file's start as it is read, before the search knows whether
-// the file matches, so that the text before a first match past the first
-// buffer is not lost; done: the search reads no more, when a file without
-// a match is given nothing (its text is not wanted); end: this is the end
-// of the text.
-func (st *stream) give(end, done bool) {
+// give gives st.text the text read since the last call, once the file
+// has a match (a file read in one buffer is given whole); end: this is the
+// end of the text. The text of a file read in pieces that the search
+// dropped before its first match is read again first (giveDropped).
+func (st *stream) give(end bool) {
 	fs := st.fs
-	if st.text == nil || st.mp != nil || st.given < 0 || done && fs.res.MatchLines == 0 {
+	switch {
+	case st.text == nil || st.mp != nil || st.given < 0 || fs.res.MatchLines == 0:
+		return
+	case st.given < fs.off && !st.giveDropped():
+		st.given = -1
 		return
 	}
 	from := st.given - fs.off
@@ -291,6 +293,33 @@ func (st *stream) give(end, done bool) {
 	if !st.text(st.buf[from:st.n], end) {
 		st.given = -1
 	}
+}
+
+// giveDropped gives st.text the text from st.given up to the buffer's
+// start, which the search read and dropped before the file matched, read
+// again from the open file (io.ReaderAt, which leaves the offset of its
+// reads as it is) into the Scanner's spare buffer; it reports whether it
+// gave all of it and st.text asks for more. Only that text is read again,
+// not the file: it is not hashed as it is searched, which would cost every
+// file read in pieces that does not match.
+func (st *stream) giveDropped() bool {
+	ra, ok := st.r.(io.ReaderAt)
+	if !ok {
+		return false
+	}
+	s, end := st.s, st.fs.off
+	if cap(s.spare) < s.chunk {
+		s.spare = make([]byte, s.chunk)
+	}
+	for off := st.given; off < end; {
+		p := s.spare[:min(s.chunk, end-off)]
+		if n, _ := ra.ReadAt(p, int64(off)); n < len(p) || !st.text(p, false) {
+			return false // shrank, failed, or no more text wanted
+		}
+		off += len(p)
+	}
+	st.given = end
+	return true
 }
 
 // drain reads the rest of the file after a search that stopped before its

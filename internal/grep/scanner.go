@@ -53,6 +53,9 @@ type Scanner struct {
 	fnd  finder
 	buf  []byte // the buffer of the current file: own, or a big one (see alloc)
 	own  []byte // the scanner's own buffer, of at most ownMax bytes
+	// spare holds text read again for SearchOpened's text (giveDropped);
+	// nil until then.
+	spare []byte
 
 	lines   []Line     // scratch for the lines of a file (see settle)
 	spanBuf [][2]int   // scratch for the spans of a line
@@ -90,22 +93,21 @@ func (s *Scanner) SearchFile(ctx context.Context, fsys fs.FS, name string, max i
 // directory descriptor, say); name is its path for errors. It closes the
 // file.
 //
-// Text, when not nil, is given the file's text as the search reads it, so
-// that the caller need not read it again: its bytes less a UTF-8
-// byte-order mark (FileResult.Encoding "utf-8"), in consecutive pieces
-// from its start, each valid only during the call (the buffer is reused,
-// the mapping closed), for as long as text returns true; the last, with
-// end set, only for a file in which the search finds a matching line. A
-// file read in one buffer, or mapped, is given in one piece, and only when
-// it matches. A file read in pieces is given each as it is read, before
-// the search knows whether the file matches (the text before a first
-// match is gone once the search reads on), and no more once the search
-// ends without a match; the rest of one whose search stopped before its
-// end (a limit, the end of a part, FirstOnly) after a match is read for
-// text. There is no call with end for a search that fails or is canceled,
+// For a file in which the search finds a matching line, text, when not
+// nil, is given the file's text as the search reads it, so that the
+// caller need not read it again: its bytes less a UTF-8 byte-order mark
+// (FileResult.Encoding "utf-8"), in consecutive pieces from its start,
+// each valid only during the call (the buffer is reused, the mapping
+// closed), the last with end set, for as long as text returns true. A file
+// read in one buffer, or mapped, is given in one piece; the rest of a file
+// read in pieces whose search stopped before its end (a limit, the end of
+// a part, FirstOnly) is read for text, and so is the text before its first
+// match where that lies past its first piece (the search dropped it by
+// then), from the file open (io.ReaderAt; a file without gets no end
+// then). There is no call with end for a search that fails or is canceled,
 // a text decoded from UTF-16 or UTF-32, or a binary file. A file that
-// changes while it is searched is given as it was read. The result is the
-// same with text as without.
+// changes while it is searched is given as it was read (the text read
+// again as it is then). The result is the same with text as without.
 //
 // With Options.PartLines, the search stops at the end of the file's first
 // part, FileResult.Resume saying where SearchFrom goes on.

@@ -188,9 +188,10 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 		err error
 		// tag is set from the text of a matching file that the search
 		// gave to its end (tagged), as it read it, which fileTag would
-		// read again: a file read in pieces is hashed as they are read,
-		// and its hash dropped if it does not match. A file that changed
-		// meanwhile gets the tag of the text searched.
+		// read again: a file read in pieces is hashed as they are read
+		// once it matches, the text dropped before its first match read
+		// again from the open file. A file that changed meanwhile gets
+		// the tag of the text searched.
 		tag    string
 		tagged bool
 		text   func([]byte, bool) bool
@@ -250,7 +251,7 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 	o = outcome{res: res, size: size}
 	if wantTag && res.MatchLines > 0 {
 		if !tagged && size <= hashline.MaxTagBytes {
-			tag = fileTag(fsys, f.path) // decoded from UTF-16 or UTF-32, or a read failed: read it again
+			tag = fileTag(fsys, f.path) // decoded from UTF-16 or UTF-32, no ReadAt, or a read failed: read it again
 		}
 		o.tag = tag
 	}

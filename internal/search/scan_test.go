@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -205,11 +206,11 @@ func TestScanProduceError(t *testing.T) {
 	assert.Equal(t, len(files), n, "files produced before the error reach fn")
 }
 
-// countFS counts the opens of each file of an FS and the bytes read; a
-// Stat does not count.
+// countFS counts the opens of each file of an FS and the bytes read, by
+// Read and by ReadAt (readAt, nil: no count); a Stat does not count.
 type countFS struct {
 	fs.FS
-	opens, read map[string]int
+	opens, read, readAt map[string]int
 }
 
 func (c *countFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
@@ -235,10 +236,19 @@ func (f *countFile) Read(p []byte) (int, error) {
 	return n, err
 }
 
+func (f *countFile) ReadAt(p []byte, off int64) (int, error) {
+	n, err := f.File.(io.ReaderAt).ReadAt(p, off)
+	if f.c.readAt != nil {
+		f.c.readAt[f.name] += n
+	}
+	return n, err
+}
+
 // TestSearchOneTagReadsOnce: a worker that tags a matching file read in
 // pieces (over 128 KiB) hashes the pieces the search reads, and reads on
-// after a search that stopped early, so that the file is opened and read
-// once, wherever its first match lies. Over a MapFS and a temp dir.
+// after a search that stopped early, so that the file is opened once and
+// read once, but for the text before a first match past its first piece,
+// read again from the open file. Over a MapFS and a temp dir.
 func TestSearchOneTagReadsOnce(t *testing.T) {
 	lines := func(line string, size int) []byte {
 		return bytes.Repeat([]byte(line), size/len(line)+1)[:size]
@@ -260,13 +270,19 @@ func TestSearchOneTagReadsOnce(t *testing.T) {
 			require.NoError(t, err)
 			sc := m.NewScanner()
 			for name, f := range tree {
-				c := &countFS{FS: fsys, opens: map[string]int{}, read: map[string]int{}}
+				c := &countFS{FS: fsys, opens: map[string]int{}, read: map[string]int{}, readAt: map[string]int{}}
 				o := searchOne(context.Background(), c, sc, &file{path: name}, perFile{maxSize: -1, tags: true})
 				require.NotNil(t, o.res, "%s: %v", name, o.err)
 				what := fmt.Sprintf("%s, dir %v, %d a file", name, dir, perFileMax)
 				assert.Equal(t, hashline.Tag(f.Data), o.tag, what)
 				assert.Equal(t, 1, c.opens[name], what)
 				assert.Equal(t, len(f.Data), c.read[name], what)
+				if name == "late.txt" {
+					assert.Positive(t, c.readAt[name], what)
+					assert.LessOrEqual(t, c.readAt[name], 2<<20, what, "only the text before the match is read again")
+				} else {
+					assert.Zero(t, c.readAt[name], what)
+				}
 			}
 		}
 	}
@@ -279,8 +295,10 @@ func TestSearchOneTagReadsOnce(t *testing.T) {
 // it or in the last, or that have none; with CRLF, lone CR and trailing
 // blanks, a UTF-8 byte-order mark, a NUL past the binary window (before or
 // after the match) or in it, and UTF-16, whose decoded text is not the
-// file's, so that it alone is read again. Every other file is opened and
-// read once; one without a match gets no tag.
+// file's, so that it alone is opened and read again. Every other file is
+// opened and read once, and only the text before a first match that lies
+// past the first piece is read again, from the open file; one without a
+// match gets no tag and costs no read again.
 func TestSearchOneTagPieces(t *testing.T) {
 	const piece = 128 << 10 // grep's read size
 	fill := func(line string, size int) []byte {
@@ -300,6 +318,7 @@ func TestSearchOneTagPieces(t *testing.T) {
 		make   func(size, at int) []byte
 		binary func(size, at int) bool // the search leaves it out as binary
 		again  bool                    // a matching file is read again for its tag
+		line   bool                    // one line (no LF): read whole, nothing dropped
 	}
 	with := func(head, line, hit string, nul int) func(size, at int) []byte {
 		return func(size, at int) []byte {
@@ -321,7 +340,7 @@ func TestSearchOneTagPieces(t *testing.T) {
 	kinds := []kind{
 		{name: "LF", make: with("", "some text\n", "hit", -1), binary: never},
 		{name: "CRLF and blanks", make: with("", "some text \t\r\n", "hit", -1), binary: never},
-		{name: "lone CR", make: with("", "some text  \r", "hit", -1), binary: never},
+		{name: "lone CR", make: with("", "some text  \r", "hit", -1), binary: never, line: true},
 		{name: "BOM", make: with("\xEF\xBB\xBF", "some text\t\r\n", "hit", -1), binary: never},
 		{name: "NUL past the window", make: with("", "some text\r\n", "hit", 100<<10),
 			binary: func(size, at int) bool { return size > 100<<10 && (at < 0 || at > 100<<10) }},
@@ -351,7 +370,7 @@ func TestSearchOneTagPieces(t *testing.T) {
 					var size, at int
 					fmt.Sscanf(name, "%d-%d", &size, &at)
 					what := fmt.Sprintf("%s %s, dir %v, %d a file", k.name, name, dir, perFileMax)
-					c := &countFS{FS: fsys, opens: map[string]int{}, read: map[string]int{}}
+					c := &countFS{FS: fsys, opens: map[string]int{}, read: map[string]int{}, readAt: map[string]int{}}
 					o := searchOne(context.Background(), c, sc, &file{path: name}, perFile{maxSize: -1, tags: true})
 					if k.binary(size, at) {
 						assert.Nil(t, o.res, what)
@@ -372,6 +391,12 @@ func TestSearchOneTagPieces(t *testing.T) {
 					assert.Equal(t, want, o.tag, what)
 					assert.Equal(t, times, c.opens[name], what)
 					assert.Equal(t, times*len(f.Data), c.read[name], what)
+					if k.again || k.line || at < piece-3 || size <= piece {
+						assert.Zero(t, c.readAt[name], what, "nothing dropped before the match")
+					} else {
+						assert.Positive(t, c.readAt[name], what)
+						assert.LessOrEqual(t, c.readAt[name], at, what, "only the text before the match is read again")
+					}
 				}
 			}
 		}
