@@ -279,9 +279,10 @@ func headVersion(branches []struct{ Name, Version string }) (string, error) {
 	return branches[0].Version, nil
 }
 
-var hashRE = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
+// hashRE is compiled on first use, not at the command's start.
+var hashRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`) })
 
-func isHash(s string) bool { return hashRE.MatchString(s) }
+func isHash(s string) bool { return hashRE().MatchString(s) }
 
 // Search sends q to every webserver and merges the matching files by
 // repository and path. Every file must come from q.Commit.

@@ -204,7 +204,8 @@ func splitZ(b []byte) []string {
 	return out
 }
 
-var submodulePath = regexp.MustCompile(`^\s*path\s*=\s*(.*?)\s*$`)
+// submodulePath is compiled on first use, not at the command's start.
+var submodulePath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*path\s*=\s*(.*?)\s*$`) })
 
 // submodules returns the paths of the submodules a .gitmodules file
 // declares: their files are in the work tree but not in an index built
@@ -218,7 +219,7 @@ func submodules(name string) []string {
 	var out []string
 	sc := bufio.NewScanner(io.LimitReader(f, 1<<20))
 	for sc.Scan() {
-		if m := submodulePath.FindStringSubmatch(sc.Text()); m != nil {
+		if m := submodulePath().FindStringSubmatch(sc.Text()); m != nil {
 			if p := path.Clean(strings.Trim(m[1], `"`)); p != "." && !strings.HasPrefix(p, "../") {
 				out = append(out, p)
 			}
