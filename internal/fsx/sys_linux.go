@@ -159,28 +159,12 @@ func (s sysCalls) read(fd int, b []byte) (int, error) {
 	return int(n), errnoErr(e)
 }
 
-func (s sysCalls) pread(fd int, b []byte, off int64) (int, error) {
-	if !s.direct || len(b) == 0 {
-		return unix.Pread(fd, b, off)
-	}
-	n, _, e := unix.RawSyscall6(unix.SYS_PREAD64, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), uintptr(off), 0, 0)
-	return int(n), errnoErr(e)
-}
-
 func (s sysCalls) getdents(fd int, b []byte) (int, error) {
 	if !s.direct || len(b) == 0 {
 		return unix.Getdents(fd, b)
 	}
 	n, _, e := unix.RawSyscall(unix.SYS_GETDENTS64, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
 	return int(n), errnoErr(e)
-}
-
-func (s sysCalls) fstat(fd int, st *unix.Stat_t) error {
-	if !s.direct {
-		return unix.Fstat(fd, st)
-	}
-	_, _, e := unix.RawSyscall(unix.SYS_FSTAT, uintptr(fd), uintptr(unsafe.Pointer(st)), 0)
-	return errnoErr(e)
 }
 
 func (s sysCalls) close(fd int) error {
