@@ -10,10 +10,10 @@ func (s sysCalls) lstatat(dirfd int, name string, st *unix.Stat_t) error {
 	return unix.Fstatat(dirfd, name, st, unix.AT_SYMLINK_NOFOLLOW)
 }
 
-// fstat stats the open fd through the scheduler, which picks the call
-// whose layout is unix.Stat_t here.
+// fstat stats the open fd with unix.Fstat, which makes the call that fills
+// unix.Stat_t here.
 func (s sysCalls) fstat(fd int, st *unix.Stat_t) error { return unix.Fstat(fd, st) }
 
-// pread reads from off on through the scheduler (a 32-bit system passes
-// the offset in two registers).
+// pread reads from off on with unix.Pread (a 32-bit system passes the
+// offset in two registers).
 func (s sysCalls) pread(fd int, b []byte, off int64) (int, error) { return unix.Pread(fd, b, off) }
