@@ -3,7 +3,10 @@ package hashline
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -173,6 +176,136 @@ func TestSum32Pieces(t *testing.T) {
 			}
 		}
 	}
+}
+
+// reference is the normalised text the plain way: CRLF and then lone CR
+// become LF, the text is split at LFs, each line loses its trailing
+// spaces and tabs, and the lines are joined with LF again (so a final LF
+// stays, and the last line loses its trailing blanks too).
+func reference(text []byte) []byte {
+	s := strings.ReplaceAll(string(text), "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t\r")
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
+
+// TestReference pins the reference normalisation on the cases that make
+// it: line ends, trailing blanks, a final line with and without its end.
+func TestReference(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"a", "a"},
+		{"a\n", "a\n"},
+		{"a \t\n", "a\n"},
+		{"a \t", "a"},
+		{" \t \n\t\n", "\n\n"},
+		{"  ", ""},
+		{"a\r\nb\r\n", "a\nb\n"},
+		{"a\rb\r", "a\nb\n"},
+		{"a \r \n", "a\n\n"},
+		{"a\r\r\n\n", "a\n\n\n"},
+		{"a\n\r\n", "a\n\n"},
+		{"x \ty", "x \ty"},
+	}
+	for _, tt := range tests {
+		if got := reference([]byte(tt.in)); string(got) != tt.want {
+			t.Errorf("reference(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// FuzzTagMatchesReference: Tag, TextTag, and a Hasher fed the text in
+// pieces (cut where a seeded random source says: many small pieces, so
+// that CRs, CRLFs and runs of blanks straddle them) give the tag of the
+// reference normalisation, which is the byte-at-a-time one.
+func FuzzTagMatchesReference(f *testing.F) {
+	for _, s := range []string{"", "a", "a\n", " ", "\t\n", "a \r\n b\t\r\r\n\n \t", "x\r \n", " \n \n", "\xEF\xBB\xBFa \r\n", "\xEF\xBB\xBF\xEF\xBB\xBF \n",
+		"\tif x {  \n\t\treturn\r\n\t}\t\r", strings.Repeat("ab \t", 9) + "\n" + strings.Repeat("c", 17) + " \n"} {
+		f.Add([]byte(s), uint64(1))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, seed uint64) {
+		text := bytes.TrimPrefix(b, bom)
+		ref := reference(text)
+		if n := normalized(text); !bytes.Equal(ref, n) {
+			t.Fatalf("reference(%q) = %q, byte loop %q", text, ref, n)
+		}
+		want := hexTag(Sum32(ref))
+		if got := Tag(b); got != want {
+			t.Fatalf("Tag(%q) = %s, want %s", b, got, want)
+		}
+		if got := TextTag(text); got != want {
+			t.Fatalf("TextTag(%q) = %s, want %s", text, got, want)
+		}
+		rnd := rand.New(rand.NewPCG(seed, seed>>32))
+		for range 3 {
+			var cuts []int
+			for at := 0; at < len(text); {
+				at += rnd.IntN(1 << rnd.IntN(7))
+				cuts = append(cuts, at)
+			}
+			if got := piecesTag(text, cuts); got != want {
+				t.Fatalf("text %q cut at %v: tag %s, want %s", text, cuts, got, want)
+			}
+		}
+	})
+}
+
+// goSource is up to n bytes of the Go files under the Go tree copy that
+// the benchmarks time, in walk order, each file whole; nil if it is absent.
+func goSource(n int) [][]byte {
+	var files [][]byte
+	root := "/dev/shm/scale/c1/src"
+	if _, err := os.Stat(root); err != nil {
+		return nil
+	}
+	total := 0
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if total >= n {
+			return fs.SkipAll
+		}
+		if d.Type().IsRegular() && strings.HasSuffix(path, ".go") {
+			if data, err := os.ReadFile(path); err == nil && len(data) <= MaxTagBytes {
+				files = append(files, data)
+				total += len(data)
+			}
+		}
+		return nil
+	})
+	return files
+}
+
+// BenchmarkTagGoSource tags 4 MiB of the Go tree's Go files: file by
+// file, as search and read tag them, and as one text, in 64 KiB pieces.
+func BenchmarkTagGoSource(b *testing.B) {
+	files := goSource(4 << 20)
+	if files == nil {
+		b.Skip("no Go tree copy at /dev/shm/scale/c1/src")
+	}
+	all := bytes.Join(files, nil)
+	b.Run("files", func(b *testing.B) {
+		b.SetBytes(int64(len(all)))
+		for b.Loop() {
+			for _, f := range files {
+				Tag(f)
+			}
+		}
+	})
+	b.Run("pieces", func(b *testing.B) {
+		b.SetBytes(int64(len(all)))
+		for b.Loop() {
+			var h Hasher
+			for p := all; len(p) > 0; p = p[min(len(p), 64<<10):] {
+				h.Write(p[:min(len(p), 64<<10)])
+			}
+			h.Tag()
+		}
+	})
 }
 
 // BenchmarkTag tags 1 MiB of Go-like lines, with and without trailing
