@@ -81,33 +81,27 @@ func (h *Hasher) Write(p []byte) {
 		}
 		h.blanks = h.blanks[:0]
 	}
-	// p[kept:i] is normalised text, not hashed yet; cr and nl are the
-	// next CR and LF at or after i (len(p): none), looked for again only
-	// once passed, so that text without CRs costs one IndexByte a line.
-	kept, cr, nl := 0, indexFrom(p, 0, '\r'), -1
+	// p[kept:i] is normalised text, not hashed yet; cr is the next CR at
+	// or after i (len(p): none), looked for again only once passed. The
+	// text between the line ends that change it (a CR, an LF after a
+	// blank) is hashed in one write, so clean text costs one scan.
+	kept, cr := 0, indexFrom(p, 0, '\r')
 	for i := 0; ; {
-		if nl < i {
-			nl = indexFrom(p, i, '\n')
-		}
 		if cr < i {
 			cr = indexFrom(p, i, '\r')
 		}
-		end := min(cr, nl)
+		end := blankLF(p, i, cr)
 		t := end
-		for t > i && (p[t-1] == ' ' || p[t-1] == '\t') {
+		for t > kept && (p[t-1] == ' ' || p[t-1] == '\t') {
 			t--
 		}
+		h.d.write(p[kept:t])
 		if end == len(p) {
 			// p ends in a line that the next piece may go on with.
-			h.d.write(p[kept:t])
 			h.blanks = append(h.blanks, p[t:]...)
 			return
 		}
-		if t < end || end == cr {
-			h.d.write(p[kept:t])
-			kept = end
-		}
-		i = end + 1
+		kept, i = end, end+1
 		if end == cr {
 			switch {
 			case i == len(p):
@@ -138,6 +132,55 @@ func indexFrom(b []byte, i int, c byte) int {
 	}
 	return len(b)
 }
+
+const (
+	ones   = 0x0101010101010101
+	highs  = 0x8080808080808080
+	lfs    = '\n' * ones
+	spaces = ' ' * ones
+	tabs   = '\t' * ones
+)
+
+// blankLF returns the index of the first LF in b[i+1:end] right after a
+// space or tab, or end. b[i] is not such an LF: i is 0 or just past a
+// line end.
+func blankLF(b []byte, i, end int) int {
+	j := i + 1
+	// Sixteen bytes at a time, b[j:j+16], from s = b[j-1:end]: zeros
+	// marks at least the zero bytes of its argument, and at most a few
+	// others (above a zero byte), so m marks every LF after a blank in
+	// them, to be checked a byte at a time.
+	for s := b[i:end]; len(s) >= 17; s = s[16:] {
+		w1, w2 := binary.LittleEndian.Uint64(s[1:]), binary.LittleEndian.Uint64(s[9:])
+		p1, p2 := binary.LittleEndian.Uint64(s[0:]), binary.LittleEndian.Uint64(s[8:])
+		m := zeros(w1^lfs)&(zeros(p1^spaces)|zeros(p1^tabs)) | zeros(w2^lfs)&(zeros(p2^spaces)|zeros(p2^tabs))
+		if m != 0 {
+			for k := 1; k <= 16; k++ {
+				if s[k] == '\n' && (s[k-1] == ' ' || s[k-1] == '\t') {
+					return j + k - 1
+				}
+			}
+		}
+		j += 16
+	}
+	// The rest, short (or a line ended by a CR): an LF at a time.
+	for j < end {
+		k := bytes.IndexByte(b[j:end], '\n')
+		if k < 0 {
+			break
+		}
+		j += k
+		if b[j-1] == ' ' || b[j-1] == '\t' {
+			return j
+		}
+		j++
+	}
+	return end
+}
+
+// zeros has the high bit set in each zero byte of x, and maybe in a byte
+// above one (a 0x01 borrowed from), in none if x has no zero byte.
+func zeros(x uint64) uint64 { return (x - ones) &^ x & highs }
 
 const (
 	prime1 uint32 = 2654435761
