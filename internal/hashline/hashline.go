@@ -90,7 +90,10 @@ func (h *Hasher) Write(p []byte) {
 		if cr < i {
 			cr = indexFrom(p, i, '\r')
 		}
-		end := blankLF(p, i, cr)
+		end := cr
+		if bytes.IndexByte(p[i:cr], '\n') >= 0 { // not a line ended by a CR
+			end = blankLF(p, i, cr)
+		}
 		t := end
 		for t > kept && (p[t-1] == ' ' || p[t-1] == '\t') {
 			t--
