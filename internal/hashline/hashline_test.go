@@ -223,7 +223,8 @@ func TestReference(t *testing.T) {
 // reference normalisation, which is the byte-at-a-time one.
 func FuzzTagMatchesReference(f *testing.F) {
 	for _, s := range []string{"", "a", "a\n", " ", "\t\n", "a \r\n b\t\r\r\n\n \t", "x\r \n", " \n \n", "\xEF\xBB\xBFa \r\n", "\xEF\xBB\xBF\xEF\xBB\xBF \n",
-		"\tif x {  \n\t\treturn\r\n\t}\t\r", strings.Repeat("ab \t", 9) + "\n" + strings.Repeat("c", 17) + " \n"} {
+		"\tif x {  \n\t\treturn\r\n\t}\t\r", strings.Repeat("ab \t", 9) + "\n" + strings.Repeat("c", 17) + " \n",
+		strings.Repeat("x !\n\x0b\x0b\t\x08\n \t\n", 4)} {
 		f.Add([]byte(s), uint64(1))
 	}
 	f.Fuzz(func(t *testing.T, b []byte, seed uint64) {
