@@ -34,7 +34,7 @@ func openBeneath(dir string) (fs.FS, func(), bool) {
 		return nil, nil, false
 	}
 	f := &beneathFS{root: fd, dir: dir}
-	probe, err := f.openat2(".", unix.O_PATH|unix.O_DIRECTORY, 0)
+	probe, err := f.openat2(sysCalls{}, ".", unix.O_PATH|unix.O_DIRECTORY, 0)
 	if err != nil {
 		unix.Close(fd)
 		return nil, nil, false
@@ -50,12 +50,10 @@ func openBeneath(dir string) (fs.FS, func(), bool) {
 
 const resolveFlags = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS
 
-// openat2 opens name beneath the root, retrying on EINTR and on the EAGAIN
-// that a concurrent rename can cause; directly (see sysCalls) when name
-// lies on a local file system.
-func (f *beneathFS) openat2(name string, flags int, resolve uint64) (int, error) {
+// openat2 opens name beneath the root with sys, retrying on EINTR and on
+// the EAGAIN that a concurrent rename can cause.
+func (f *beneathFS) openat2(sys sysCalls, name string, flags int, resolve uint64) (int, error) {
 	how := unix.OpenHow{Flags: uint64(flags | unix.O_CLOEXEC), Resolve: resolveFlags | resolve}
-	sys := f.mounts.sysFor(name)
 	for range 8 {
 		fd, err := sys.openat2(f.root, name, &how)
 		if err != unix.EINTR && err != unix.EAGAIN {
@@ -75,14 +73,22 @@ func pathErr(op, name string, err error) error {
 
 // open validates name and opens it beneath the root.
 func (f *beneathFS) open(op, name string, flags int) (int, error) {
+	fd, _, err := f.openSys(op, name, flags)
+	return fd, err
+}
+
+// openSys is open, also returning how to make the system calls on what it
+// opened: directly (see sysCalls) where name lies on a local file system.
+func (f *beneathFS) openSys(op, name string, flags int) (int, sysCalls, error) {
 	if !validPath(name) {
-		return -1, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+		return -1, sysCalls{}, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
 	}
-	fd, err := f.openat2(name, flags, 0)
+	sys := f.mounts.sysFor(name)
+	fd, err := f.openat2(sys, name, flags, 0)
 	if err != nil {
-		return -1, pathErr(op, name, err)
+		return -1, sys, pathErr(op, name, err)
 	}
-	return fd, nil
+	return fd, sys, nil
 }
 
 func (f *beneathFS) OSDir() string { return f.dir }
@@ -105,11 +111,10 @@ func (f *beneathFS) Lstat(name string) (fs.FileInfo, error) {
 }
 
 func (f *beneathFS) stat(op, name string, flags int) (fs.FileInfo, error) {
-	fd, err := f.open(op, name, unix.O_PATH|flags)
+	fd, sys, err := f.openSys(op, name, unix.O_PATH|flags)
 	if err != nil {
 		return nil, belowFile(err)
 	}
-	sys := f.mounts.sysFor(name)
 	defer sys.close(fd)
 	var st unix.Stat_t
 	if err := sys.fstat(fd, &st); err != nil {
@@ -201,11 +206,11 @@ func (f *beneathFS) ReadDir(name string) ([]fs.DirEntry, error) {
 func (f *beneathFS) OpenDirFD(name string) (DirFD, error) { return f.openDir("open", name) }
 
 func (f *beneathFS) openDir(op, name string) (*dirFD, error) {
-	fd, err := f.open(op, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW)
+	fd, sys, err := f.openSys(op, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW)
 	if err != nil {
 		return nil, err
 	}
-	return &dirFD{fd: fd, sys: f.mounts.sysFor(name)}, nil
+	return &dirFD{fd: fd, sys: sys}, nil
 }
 
 // dirFD is an open directory; mu guards fd against a concurrent Close.
@@ -407,11 +412,11 @@ func sortEntries(list []fs.DirEntry) {
 // *os.File, no poller registration, three system calls besides the reads,
 // made directly on a local file system (see sysCalls).
 func (f *beneathFS) openRegular(name string) (Regular, error) {
-	fd, err := f.open("open", name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY)
+	fd, sys, err := f.openSys("open", name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY)
 	if err != nil {
 		return nil, err
 	}
-	return regularFD(fd, name, f.mounts.sysFor(name))
+	return regularFD(fd, name, sys)
 }
 
 // OpenRegular opens the entry name (one path element) of the directory.

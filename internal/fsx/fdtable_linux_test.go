@@ -63,9 +63,7 @@ func TestGrowFDTable(t *testing.T) {
 		}
 		return
 	}
-	if _, _, ok := openBeneath(t.TempDir()); !ok {
-		t.Skip("no openat2 here")
-	}
+	beneathOf(t, t.TempDir()) // skips without openat2
 	for _, limit := range []string{"", "100"} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestGrowFDTable$", "-test.v")
 		cmd.Env = append(os.Environ(), "FSX_GROW_CHILD=1")

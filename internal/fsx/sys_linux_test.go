@@ -14,19 +14,26 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// TestSysCallsBothWays lists a directory and reads a file through it with
-// direct system calls and through the scheduler: the same results.
-func TestSysCallsBothWays(t *testing.T) {
-	dir := makeTree(t)
+// beneathOf opens dir as OpenDir does on Linux, until the test ends; it
+// skips the test where openat2 is missing.
+func beneathOf(t *testing.T, dir string) *beneathFS {
+	t.Helper()
 	fsys, closeFn, ok := openBeneath(dir)
 	if !ok {
 		t.Skip("no openat2 here")
 	}
-	defer closeFn()
-	t.Logf("temp dir on a local file system: %v", fsys.(*beneathFS).mounts.rootLocal)
+	t.Cleanup(closeFn)
+	return fsys.(*beneathFS)
+}
+
+// TestSysCallsBothWays lists a directory and reads a file through it with
+// direct system calls and through the scheduler: the same results.
+func TestSysCallsBothWays(t *testing.T) {
+	fsys := beneathOf(t, makeTree(t))
+	t.Logf("temp dir on a local file system: %v", fsys.mounts.rootLocal)
 	var lists [][]string
 	for _, direct := range []bool{false, true} {
-		d, err := fsys.(*beneathFS).openDir("open", "a/b")
+		d, err := fsys.openDir("open", "a/b")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,13 +73,7 @@ func TestSysCallsBothWays(t *testing.T) {
 // stats, which take the direct way on a local file system, still refuse
 // what leads out.
 func TestOpenat2BothWays(t *testing.T) {
-	dir := makeTree(t)
-	fsys, closeFn, ok := openBeneath(dir)
-	if !ok {
-		t.Skip("no openat2 here")
-	}
-	defer closeFn()
-	f := fsys.(*beneathFS)
+	f := beneathOf(t, makeTree(t))
 	names := []string{"top.txt", "a/b", "a/in.go", "dirlink/deep.go", "missing", "abs-escape", "rel-escape", "a/../top.txt", "x\x00y"}
 	type answer struct {
 		ok  bool
@@ -176,12 +177,7 @@ func TestReadEntriesManyBatches(t *testing.T) {
 		}
 		want = append(want, name)
 	}
-	fsys, closeFn, ok := openBeneath(dir)
-	if !ok {
-		t.Skip("no openat2 here")
-	}
-	defer closeFn()
-	d, err := fsys.(*beneathFS).openDir("open", ".")
+	d, err := beneathOf(t, dir).openDir("open", ".")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,11 +222,7 @@ func TestNotUTF8Names(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fsys, closeFn, ok := openBeneath(dir)
-	if !ok {
-		t.Skip("no openat2 here")
-	}
-	defer closeFn()
+	fsys := beneathOf(t, dir)
 	for _, p := range []string{name, "d\xc3/" + name} {
 		b, err := fs.ReadFile(fsys, p)
 		if err != nil || string(b) != "hi\n" {

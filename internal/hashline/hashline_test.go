@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 func TestSum32(t *testing.T) {
@@ -254,14 +256,11 @@ func FuzzTagMatchesReference(f *testing.F) {
 	})
 }
 
-// goSource is up to n bytes of the Go files under the Go tree copy that
-// the benchmarks time, in walk order, each file whole; nil if it is absent.
-func goSource(n int) [][]byte {
+// goSource is up to n bytes of the Go files of $GOROOT/src, in walk
+// order, each file whole (the test is skipped without the tree).
+func goSource(tb testing.TB, n int) [][]byte {
 	var files [][]byte
-	root := "/dev/shm/scale/c1/src"
-	if _, err := os.Stat(root); err != nil {
-		return nil
-	}
+	root := testfs.GoSrc(tb)
 	total := 0
 	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -281,13 +280,20 @@ func goSource(n int) [][]byte {
 	return files
 }
 
+// tagPieces tags data written to a Hasher in pieces of 64 KiB, as a file
+// read in pieces is.
+func tagPieces(data []byte) string {
+	var h Hasher
+	for p := data; len(p) > 0; p = p[min(len(p), 64<<10):] {
+		h.Write(p[:min(len(p), 64<<10)])
+	}
+	return h.Tag()
+}
+
 // BenchmarkTagGoSource tags 4 MiB of the Go tree's Go files: file by
 // file, as search and read tag them, and as one text, in 64 KiB pieces.
 func BenchmarkTagGoSource(b *testing.B) {
-	files := goSource(4 << 20)
-	if files == nil {
-		b.Skip("no Go tree copy at /dev/shm/scale/c1/src")
-	}
+	files := goSource(b, 4<<20)
 	all := bytes.Join(files, nil)
 	b.Run("files", func(b *testing.B) {
 		b.SetBytes(int64(len(all)))
@@ -300,11 +306,7 @@ func BenchmarkTagGoSource(b *testing.B) {
 	b.Run("pieces", func(b *testing.B) {
 		b.SetBytes(int64(len(all)))
 		for b.Loop() {
-			var h Hasher
-			for p := all; len(p) > 0; p = p[min(len(p), 64<<10):] {
-				h.Write(p[:min(len(p), 64<<10)])
-			}
-			h.Tag()
+			tagPieces(all)
 		}
 	})
 }
@@ -328,11 +330,7 @@ func BenchmarkTag(b *testing.B) {
 		b.Run(name+"/pieces", func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				var h Hasher
-				for p := data; len(p) > 0; p = p[min(len(p), 64<<10):] {
-					h.Write(p[:min(len(p), 64<<10)])
-				}
-				h.Tag()
+				tagPieces(data)
 			}
 		})
 	}
