@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -529,7 +530,7 @@ func ampFrom(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, na
 		if n > skip {
 			break
 		}
-		if hi > 1<<40 {
+		if hi > math.MaxInt/2 {
 			return nil, 0, false, nil // the file changed since it was counted
 		}
 		lo, hi = hi+1, 2*hi
