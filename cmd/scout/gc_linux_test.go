@@ -143,7 +143,7 @@ func TestPeakRSSHelper(t *testing.T) {
 		s.Err = err.Error()
 	}
 	if cmd.ProcessState != nil {
-		s.RSS = cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+		s.RSS = int64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) << 10
 	}
 	b, _ := json.Marshal(s)
 	if err := os.WriteFile(s.Result, b, 0o644); err != nil {

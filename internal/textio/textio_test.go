@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/rand"
 	"strings"
 	"testing"
@@ -309,17 +310,17 @@ func TestCollectCanceled(t *testing.T) {
 	}
 }
 
-type repeatReader struct{ n int }
+type repeatReader struct{ n int64 }
 
 func (r *repeatReader) Read(p []byte) (int, error) {
 	if r.n == 0 {
 		return 0, io.EOF
 	}
-	k := min(len(p), r.n)
+	k := int(min(int64(len(p)), r.n))
 	for i := range p[:k] {
 		p[i] = 'x'
 	}
-	r.n -= k
+	r.n -= int64(k)
 	return k, nil
 }
 
@@ -341,7 +342,7 @@ func TestPlan(t *testing.T) {
 		{"range widened", []Range{{41, 60}}, PlanOptions{Before: 1, After: 3}, "[{40 63 24 51200}]", "1 line before, 3 after"},
 		{"range from 1", []Range{{1, 5}}, PlanOptions{Before: 1, After: 3}, "[{1 8 8 51200}]", "no leading context at line 1"},
 		{"open range", []Range{{51, 0}}, PlanOptions{Before: 1, After: 3}, "[{50 0 300 153600}]", "open-ended: leading context only, default limit"},
-		{"huge context", []Range{{5, 9}}, PlanOptions{Before: 1 << 40, After: 1 << 40}, "[{1 1073741832 3000 1536000}]", "context is bounded: no overflow"},
+		{"huge context", []Range{{5, 9}}, PlanOptions{Before: math.MaxInt, After: math.MaxInt}, "[{1 1073741832 3000 1536000}]", "context is bounded: no overflow"},
 		{"raw exact", []Range{{41, 60}}, PlanOptions{Raw: true, Before: 1, After: 3}, "[{41 60 20 51200}]", "raw ranges are exact"},
 		{"multi exact", []Range{{5, 16}, {960, 973}}, PlanOptions{Before: 1, After: 3}, "[{5 16 12 51200} {960 973 14 51200}]", "multi-ranges are read without context"},
 		{"unlimited", nil, PlanOptions{Unlimited: true}, "[{1 0 0 0}]", "unlimited windows have no caps"},
