@@ -26,7 +26,10 @@ type outcome struct {
 	err  error  // the cause when skip is SkipError
 	n    int    // the entries a skip stands for when more than one (an archive's entries leaving it)
 	size int64  // the bytes of a searched file (res set)
-	tag  string // the hashline tag of a matching file, when perFile.tags
+	tag  string // the hashline tag of a matching file, when tagged
+	// tagged: tag was asked for (perFile.tags, not paused) and is set, ""
+	// for a file that gets none (over hashline.MaxTagBytes, unreadable).
+	tagged bool
 }
 
 // perFile is how a scan's workers treat each file.
@@ -36,6 +39,9 @@ type perFile struct {
 	// hashline tag (FS files only), so that a stream, which passes files
 	// on one at a time, does not read them again one after another.
 	tags bool
+	// paused, when not nil, holds tags off while it is set: a page sets
+	// it for the files before and after it, whose tags it would drop.
+	paused *atomic.Bool
 }
 
 // scan searches the files that produce passes to its emit function, with
@@ -197,7 +203,7 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 		text   func([]byte, bool) bool
 		size   int64
 	)
-	wantTag := pf.tags && !f.mem && !f.noTag
+	wantTag := pf.tags && !f.mem && !f.noTag && (pf.paused == nil || !pf.paused.Load())
 	if wantTag {
 		var h hashline.Hasher
 		text = func(p []byte, end bool) bool {
@@ -253,7 +259,7 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 		if !tagged && size <= hashline.MaxTagBytes {
 			tag = fileTag(fsys, f.path) // decoded from UTF-16 or UTF-32, no ReadAt, or a read failed: read it again
 		}
-		o.tag = tag
+		o.tag, o.tagged = tag, true
 	}
 	return o
 }
@@ -329,7 +335,7 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 				}
 				return nil
 			}
-			w.hits = append(w.hits, hit{fl.path, fl.mem, fl.noTag, o.res, o.size})
+			w.hits = append(w.hits, hit{fl.path, fl.mem, fl.noTag, o.res, o.size, o.tag, o.tagged})
 			return nil
 		}
 		fl.entry, fl.walked, fl.text = walk.Entry{}, false, nil // not needed by fn
@@ -405,7 +411,7 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 	// 90,000 matching files took 40 ms to sort on one processor.
 	par.SortFunc(hits, 1024, func(a, b hit) int { return strings.Compare(a.path, b.path) })
 	for _, h := range hits {
-		if !fn(file{path: h.path, mem: h.mem, noTag: h.noTag}, outcome{res: h.res, size: h.size}) {
+		if !fn(file{path: h.path, mem: h.mem, noTag: h.noTag}, outcome{res: h.res, size: h.size, tag: h.tag, tagged: h.tagged}) {
 			break
 		}
 	}
@@ -427,7 +433,9 @@ type hit struct {
 	path       string
 	mem, noTag bool
 	res        *grep.FileResult
-	size       int64 // the bytes searched, for progress
+	size       int64  // the bytes searched, for progress
+	tag        string // outcome.tag and tagged
+	tagged     bool
 }
 
 // miss is a file that did not match, or was left out.

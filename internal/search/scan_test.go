@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -207,20 +208,27 @@ func TestScanProduceError(t *testing.T) {
 }
 
 // countFS counts the opens of each file of an FS and the bytes read, by
-// Read and by ReadAt (readAt, nil: no count); a Stat does not count.
+// Read and by ReadAt (readAt, nil: no count); a Stat or a ReadDir does not
+// count. It
+// is safe for concurrent use.
 type countFS struct {
 	fs.FS
+	mu                  sync.Mutex
 	opens, read, readAt map[string]int
 }
 
 func (c *countFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
+
+func (c *countFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(c.FS, name) }
 
 func (c *countFS) Open(name string) (fs.File, error) {
 	f, err := c.FS.Open(name)
 	if err != nil {
 		return nil, err
 	}
+	c.mu.Lock()
 	c.opens[name]++
+	c.mu.Unlock()
 	return &countFile{File: f, c: c, name: name}, nil
 }
 
@@ -232,15 +240,19 @@ type countFile struct {
 
 func (f *countFile) Read(p []byte) (int, error) {
 	n, err := f.File.Read(p)
+	f.c.mu.Lock()
 	f.c.read[f.name] += n
+	f.c.mu.Unlock()
 	return n, err
 }
 
 func (f *countFile) ReadAt(p []byte, off int64) (int, error) {
 	n, err := f.File.(io.ReaderAt).ReadAt(p, off)
+	f.c.mu.Lock()
 	if f.c.readAt != nil {
 		f.c.readAt[f.name] += n
 	}
+	f.c.mu.Unlock()
 	return n, err
 }
 
