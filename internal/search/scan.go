@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -196,8 +197,9 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 		// gave to its end (tagged), as it read it, which fileTag would
 		// read again: a file read in pieces is hashed as they are read
 		// once it matches, the text dropped before its first match read
-		// again from the open file. A file that changed meanwhile gets
-		// the tag of the text searched.
+		// again from the open file; a text decoded from UTF-16 or UTF-32
+		// as it is decoded. A file that changed meanwhile gets the tag
+		// of the text searched.
 		tag    string
 		tagged bool
 		text   func([]byte, bool) bool
@@ -205,10 +207,16 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 	)
 	wantTag := pf.tags && !f.mem && !f.noTag && (pf.paused == nil || !pf.paused.Load())
 	if wantTag {
-		var h hashline.Hasher
+		var (
+			h hashline.Hasher
+			n int // the bytes of text given
+		)
 		text = func(p []byte, end bool) bool {
-			if size > hashline.MaxTagBytes {
+			if n += len(p); size > hashline.MaxTagBytes || n > hashline.MaxTagBytes {
 				return false // no tag
+			}
+			if n == len(p) {
+				p = bytes.TrimPrefix(p, utf8BOM) // a second mark, which read's tag leaves out too
 			}
 			h.Write(p)
 			if end {
@@ -257,7 +265,7 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 	o = outcome{res: res, size: size}
 	if wantTag && res.MatchLines > 0 {
 		if !tagged && size <= hashline.MaxTagBytes {
-			tag = fileTag(fsys, f.path) // decoded from UTF-16 or UTF-32, no ReadAt, or a read failed: read it again
+			tag = fileTag(fsys, f.path) // no ReadAt, cut at MaxWholeBytes, or a read failed: read it again
 		}
 		o.tag, o.tagged = tag, true
 	}

@@ -18,6 +18,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"io/fs"
@@ -31,6 +32,7 @@ import (
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/hashline"
 	"github.com/scoutkit/scout/internal/iurl"
+	"github.com/scoutkit/scout/internal/textio"
 	"github.com/scoutkit/scout/internal/walk"
 )
 
@@ -485,8 +487,10 @@ func addTags(fsys fs.FS, hits []Hit, at []int) {
 	wg.Wait()
 }
 
-// fileTag returns the hashline tag of the file name of fsys, or "" when it
-// cannot be read or is over hashline.MaxTagBytes.
+// fileTag returns the hashline tag of the file name of fsys, of its text
+// as the search reads it (and read tags it): less a UTF-8 byte-order
+// mark, or decoded from UTF-16 or UTF-32 by its mark. It is "" when the
+// file cannot be read, or it or its text is over hashline.MaxTagBytes.
 func fileTag(fsys fs.FS, name string) string {
 	f, err := fsys.Open(name)
 	if err != nil {
@@ -500,8 +504,21 @@ func fileTag(fsys fs.FS, name string) string {
 	if err != nil || len(b) > hashline.MaxTagBytes {
 		return ""
 	}
-	return hashline.Tag(b)
+	switch enc, _ := textio.Sniff(b); enc {
+	case textio.UTF8:
+	case textio.UTF8BOM:
+		b = b[len(utf8BOM):]
+	default:
+		b, err = io.ReadAll(io.LimitReader(textio.Decode(bytes.NewReader(b), enc), hashline.MaxTagBytes+1))
+		if err != nil || len(b) > hashline.MaxTagBytes {
+			return ""
+		}
+	}
+	return hashline.Tag(b) // less a second mark too
 }
+
+// utf8BOM is the UTF-8 byte-order mark.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // roundRobin cuts the page's matching lines to budget, taking one line
 // from each file in turn, and drops the context lines that belonged only
