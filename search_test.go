@@ -3,6 +3,7 @@ package scout_test
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"syscall"
 	"testing"
 	"testing/fstest"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
@@ -609,14 +611,105 @@ func TestStreamTagsWhole(t *testing.T) {
 			want := map[string]string{}
 			for _, f := range r.Files {
 				want[f.Path] = f.Tag
-				if data := tree[f.Path].Data; len(data) <= hashline.MaxTagBytes {
-					require.Equal(t, hashline.Tag(data), f.Tag, f.Path)
-				} else {
+				switch data := tree[f.Path].Data; {
+				case len(data) > hashline.MaxTagBytes:
 					require.Empty(t, f.Tag, f.Path)
+				case f.Path == "bom2.txt":
+					require.Equal(t, hashline.Tag(data[3:]), f.Tag, "%s: read's tag leaves the second mark out too", f.Path)
+				default:
+					require.Equal(t, hashline.Tag(data), f.Tag, f.Path)
 				}
 			}
 			require.Len(t, want, len(tree)-1, "%+v", req)
 			checkStreamTags(t, s, req, want)
+		}
+	})
+}
+
+// TestSearchTagIsReadTag: a search tags a file as read does, whatever its
+// encoding: the tag of its text, decoded from UTF-16 or UTF-32 (read
+// tags the decoded text, and so does the search as it decodes it), less
+// a UTF-8 byte-order mark and a second one after it (a U+FEFF that opens
+// the text after its mark); none for a text over 4 MiB once decoded.
+// The files are small, read in pieces and matching late, or matching
+// often (the search stops, then reads on); every search gives every file
+// read's tag, paged, streamed or whole-file (multiline).
+func TestSearchTagIsReadTag(t *testing.T) {
+	// enc encodes s, after a byte-order mark, in e: utf-16le, utf-16be,
+	// utf-32le or utf-32be.
+	enc := func(e, s string) []byte {
+		var order binary.AppendByteOrder = binary.LittleEndian
+		if strings.HasSuffix(e, "be") {
+			order = binary.BigEndian
+		}
+		var b []byte
+		for _, r := range "\uFEFF" + s {
+			if strings.HasPrefix(e, "utf-32") {
+				b = order.AppendUint32(b, uint32(r))
+				continue
+			}
+			for _, u := range utf16.AppendRune(nil, r) {
+				b = order.AppendUint16(b, u)
+			}
+		}
+		return b
+	}
+	text := "a hit  \r\nother\t\n\rlast hit \t"
+	long := strings.Repeat("some text \t\r\n", 30_000) + "late hit\n"                          // 420,000 characters
+	often := strings.Repeat("hit \r\n", 50_000)                                                // 300,000 characters
+	wide := strings.Repeat(strings.Repeat("\u4e16", 60)+" hit\n", (7<<19)/130)                 // 3.5 MiB in UTF-16, 5 MiB in UTF-8
+	mapped := strings.Repeat("x hit \r\n", hashline.MaxTagBytes/16)[:hashline.MaxTagBytes/2-1] // 4 MiB in UTF-16: mapped
+	tree := fstest.MapFS{
+		"utf8.txt":      {Data: []byte(text)},
+		"bom.txt":       {Data: []byte("\uFEFF" + text)},
+		"bom2.txt":      {Data: []byte("\uFEFF\uFEFF" + text)},
+		"le.txt":        {Data: enc("utf-16le", text)},
+		"be.txt":        {Data: enc("utf-16be", text)},
+		"le32.txt":      {Data: enc("utf-32le", text)},
+		"be32.txt":      {Data: enc("utf-32be", text)},
+		"le-bom2.txt":   {Data: enc("utf-16le", "\uFEFF"+text)},
+		"le-long.txt":   {Data: enc("utf-16le", long)},
+		"be32-long.txt": {Data: enc("utf-32be", long)},
+		"le-often.txt":  {Data: enc("utf-16le", often)},
+		"le-wide.txt":   {Data: enc("utf-16le", wide)},
+		"le-4MiB.txt":   {Data: enc("utf-16le", mapped)},
+		"le-nonbmp.txt": {Data: enc("utf-16le", "\U0001F600 hit\r\n\U0001F601\n")},
+		"le-odd.txt":    {Data: append(enc("utf-16le", "hit\n"), 'x')}, // a lone last byte: U+FFFD
+	}
+	reqs := []scout.SearchRequest{
+		{Pattern: "hit"},
+		{Pattern: "hit", MaxMatchesPerFile: 1},
+		{Pattern: `hit\s*`, Multiline: true},
+		{Pattern: "hit", MaxFiles: 3, Skip: 2},
+	}
+	forEachFS(t, tree, func(t *testing.T, s scout.Searcher) {
+		rd := scout.Reader{Workspace: s.Workspace}
+		want := map[string]string{}
+		for name := range tree {
+			res, err := rd.Read(context.Background(), scout.ReadRequest{Path: name})
+			require.NoError(t, err, name)
+			want[name] = res.Tag
+		}
+		require.Empty(t, want["le-wide.txt"], "a text over 4 MiB once decoded has no tag")
+		require.NotEqual(t, want["le.txt"], hashline.Tag(tree["le.txt"].Data), "the tag is the decoded text's")
+		for _, req := range reqs {
+			req.Tags = true
+			if req.MaxFiles == 0 {
+				req.MaxFiles = -1
+			}
+			r, err := s.Search(context.Background(), req)
+			require.NoError(t, err)
+			if req.Skip == 0 {
+				require.Len(t, r.Files, len(tree), "%+v", req)
+			}
+			got := map[string]string{}
+			for _, f := range r.Files {
+				got[f.Path] = f.Tag
+				assert.Equal(t, want[f.Path], f.Tag, "%s: %+v", f.Path, req)
+			}
+			if req.Skip == 0 {
+				checkStreamTags(t, s, req, got)
+			}
 		}
 	})
 }

@@ -196,14 +196,17 @@ type Entry struct {
 func (e Entry) Base() string { return e.Name[strings.LastIndexByte(e.Name, '/')+1:] }
 
 // Archive is an opened archive. It is not safe for concurrent use. A zip
-// keeps its file open until Close; a tar is reopened by each Lookup or Walk.
+// keeps its file open until Close; a tar's first Lookup or Walk goes on
+// with the pass Open began (open until then, or until Close), and each
+// later one reopens it.
 type Archive struct {
 	format Format
 	name   string
 	lim    Limits
-	zip    *zipIndex // Zip only
-	file   io.Closer // the zip's file
-	fsys   fs.FS     // Tar and TarGz
+	zip    *zipIndex  // Zip only
+	file   io.Closer  // the zip's file
+	fsys   fs.FS      // Tar and TarGz
+	first  *tarStream // the pass Open read the first header of; nil once taken
 }
 
 // Open opens the archive name in fsys, with the format given by its
@@ -211,7 +214,8 @@ type Archive struct {
 // central directory, a tar's first header (a .tar.gz's through its gzip
 // stream). A file that is not an archive of its format, or whose directory
 // or first header is corrupt, is an UNSUPPORTED error; Why says what
-// failed.
+// failed. A tar stays open, for the first Lookup or Walk to read on from
+// its first header.
 func Open(ctx context.Context, fsys fs.FS, name string, lim Limits) (*Archive, error) {
 	a := &Archive{format: FormatOf(name), name: name, lim: lim.withDefaults(), fsys: fsys}
 	if err := ctx.Err(); err != nil {
@@ -239,16 +243,22 @@ func Open(ctx context.Context, fsys fs.FS, name string, lim Limits) (*Archive, e
 	if err != nil {
 		return nil, err
 	}
-	defer s.Close()
-	if _, err := s.tr.Next(); err != nil && err != io.EOF {
+	h, err := s.tr.Next()
+	if err != nil && err != io.EOF {
+		s.Close()
 		return nil, s.corrupt(err)
 	}
+	s.head, a.first = h, s
 	return a, nil
 }
 
 // Close releases the archive's file. Items returned by Lookup must be
 // closed first.
 func (a *Archive) Close() error {
+	if s := a.first; s != nil {
+		a.first = nil
+		return s.Close()
+	}
 	if a.file != nil {
 		return a.file.Close()
 	}

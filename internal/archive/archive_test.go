@@ -3,6 +3,7 @@ package archive
 import (
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -272,4 +273,102 @@ func FuzzCandidates(f *testing.F) {
 			}
 		}
 	})
+}
+
+// openCount is an fs.FS that counts the opens and closes of its files.
+type openCount struct {
+	fs.FS
+	opens, closes int
+}
+
+func (c *openCount) Open(name string) (fs.File, error) {
+	f, err := c.FS.Open(name)
+	if err == nil {
+		c.opens++
+		f = &countedFile{File: f, c: c}
+	}
+	return f, err
+}
+
+// Stat is fs.Stat of the FS, not an open.
+func (c *openCount) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
+
+type countedFile struct {
+	fs.File
+	c *openCount
+}
+
+func (f *countedFile) Close() error {
+	f.c.closes++
+	return f.File.Close()
+}
+
+// Seek lets a plain tar skip member data, as an OS file does.
+func (f *countedFile) Seek(off int64, whence int) (int64, error) {
+	return f.File.(io.Seeker).Seek(off, whence)
+}
+
+// TestTarFirstPass: the first Lookup or Walk of a tar goes on with the
+// stream Open read the first header of, so that it opens the file once;
+// each later one opens it again, and every open is closed (Close closes
+// the one no Lookup or Walk took). The first pass runs under its own
+// context, not Open's; an empty tar and a gzipped one named .tar too.
+func TestTarFirstPass(t *testing.T) {
+	empty := testfs.Tar()
+	cases := map[string][]byte{
+		"a.tar":    buildTar(sample, false),
+		"a.tgz":    buildTar(sample, true),
+		"gz.tar":   buildTar(sample, true),
+		"none.tar": empty,
+	}
+	for name, data := range cases {
+		for fsName, base := range fileSystems(t, map[string][]byte{name: data}) {
+			what := name + " " + fsName
+			fsys := &openCount{FS: base}
+			a, err := Open(context.Background(), fsys, name, Limits{})
+			require.NoError(t, err, what)
+			require.Equal(t, 1, fsys.opens, what)
+			require.NoError(t, a.Close(), what)
+			require.Equal(t, 1, fsys.closes, "%s: Close closes the stream Open read", what)
+
+			fsys = &openCount{FS: base}
+			ctx, cancel := context.WithCancel(context.Background())
+			a, err = Open(ctx, fsys, name, Limits{})
+			require.NoError(t, err, what)
+			cancel() // Open's context ends; the first pass has its own
+			root, err := a.Lookup(context.Background(), "")
+			require.NoError(t, err, what)
+			require.Equal(t, 1, fsys.opens, "%s: the first Lookup reads on from Open's header", what)
+			want := "abs/\nbin/\ndocs/\ndot/\nempty/\nREADME.md 8\nsrc/\nwin/\nrejected 1"
+			if name == "none.tar" {
+				want = ""
+			}
+			require.Equal(t, want, children(root), what)
+			root.Close()
+			if name != "none.tar" {
+				got, _ := lookupText(t, a, "src/main.go")
+				require.Equal(t, "package main\n\nfunc main() {}\n", got, what)
+				require.Equal(t, 2, fsys.opens, "%s: a second Lookup opens the tar again", what)
+			}
+			ctx, cancel = context.WithCancel(context.Background())
+			cancel()
+			_, err = a.Walk(ctx, "", func(Entry, io.Reader, error) error { return nil })
+			require.ErrorIs(t, err, context.Canceled, what)
+			require.NoError(t, a.Close(), what)
+			require.Equal(t, fsys.opens, fsys.closes, "%s: every open closed", what)
+
+			fsys = &openCount{FS: base}
+			a, err = Open(context.Background(), fsys, name, Limits{})
+			require.NoError(t, err, what)
+			n := 0
+			_, err = a.Walk(context.Background(), "", func(Entry, io.Reader, error) error { n++; return nil })
+			require.NoError(t, err, what)
+			require.Equal(t, 1, fsys.opens, "%s: the first Walk reads on from Open's header", what)
+			require.NoError(t, a.Close(), what)
+			require.Equal(t, 1, fsys.closes, what)
+			if name != "none.tar" {
+				require.Equal(t, 10, n, "%s: every file member walked, the first too", what)
+			}
+		}
+	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // peakRSS returns the process's peak resident memory in bytes from
@@ -197,4 +198,57 @@ func BenchmarkTarMillionEntries(b *testing.B) {
 		a.Close()
 	}
 	b.ReportMetric(peakRSS()/(1<<20), "peakRSS-MB")
+}
+
+// BenchmarkTarOpenLookup opens a small and a larger .tar and .tar.gz in
+// a temp dir and lists the root (Open, then Lookup), or opens it alone
+// (what Open costs of a listing).
+func BenchmarkTarOpenLookup(b *testing.B) {
+	dir := b.TempDir()
+	sizes := map[string]int{"small": 5, "large": 2000}
+	for size, n := range sizes {
+		files := map[string]string{}
+		for i := range n {
+			files[fmt.Sprintf("d%02d/f%05d.txt", i%20, i)] = strings.Repeat(fmt.Sprintf("line %d of a member\n", i), 20)
+		}
+		for _, gz := range []bool{false, true} {
+			name := size + ".tar"
+			if gz {
+				name += ".gz"
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), buildTar(testfs.Files(files), gz), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	fsys, release, err := fsx.OpenDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer release()
+	ctx := context.Background()
+	for _, size := range []string{"small", "large"} {
+		for _, name := range []string{size + ".tar", size + ".tar.gz"} {
+			for _, lookup := range []bool{false, true} {
+				what := "open"
+				if lookup {
+					what = "open+lookup"
+				}
+				b.Run(name+"/"+what, func(b *testing.B) {
+					for b.Loop() {
+						a, err := Open(ctx, fsys, name, Limits{})
+						if err != nil {
+							b.Fatal(err)
+						}
+						if lookup {
+							if it, err := a.Lookup(ctx, ""); err != nil || len(it.Children) != min(sizes[size], 20) {
+								b.Fatal(err)
+							}
+						}
+						a.Close()
+					}
+				})
+			}
+		}
+	}
 }

@@ -17,15 +17,30 @@ import (
 
 // tarStream is one sequential pass over a tar or tar.gz.
 type tarStream struct {
-	name     string
-	lim      Limits
-	f        fs.File
-	tr       *tar.Reader
+	name string
+	lim  Limits
+	f    fs.File
+	tr   *tar.Reader
+	// head is the first header, read by Open, which next returns first;
+	// nil once returned, or when there is none.
+	head *tar.Header
+	// gz is a .tar.gz's decompressed stream, which stops when the pass's
+	// context ends; nil for a plain tar.
+	gz       *capReader
 	entries  int
 	rejected int
 }
 
+// openTar opens a pass over the tar for ctx: the one Open began, the
+// first time, else a new one.
 func (a *Archive) openTar(ctx context.Context) (*tarStream, error) {
+	if s := a.first; s != nil {
+		a.first = nil
+		if s.gz != nil {
+			s.gz.ctx = ctx
+		}
+		return s, nil
+	}
 	f, err := a.fsys.Open(a.name)
 	if err != nil {
 		return nil, openError(a.name, err)
@@ -46,7 +61,8 @@ func (a *Archive) openTar(ctx context.Context) (*tarStream, error) {
 			}
 			return nil, cannotRead(errs.Unsupported, a.name, err, "not a valid gzip stream (%v)", err)
 		}
-		r = newCapReader(ctx, zr, "Archive '"+a.name+"'", a.lim.MaxScanBytes)
+		s.gz = newCapReader(ctx, zr, "Archive '"+a.name+"'", a.lim.MaxScanBytes)
+		r = s.gz
 	}
 	s.tr = tar.NewReader(r)
 	return s, nil
@@ -79,7 +95,12 @@ func (s *tarStream) next(ctx context.Context) (Entry, error) {
 		if err := ctx.Err(); err != nil {
 			return Entry{}, err
 		}
-		h, err := s.tr.Next()
+		h, err := s.head, error(nil)
+		if h != nil {
+			s.head = nil
+		} else {
+			h, err = s.tr.Next()
+		}
 		if err == io.EOF {
 			return Entry{}, io.EOF
 		}

@@ -351,11 +351,10 @@ func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
 }
 
 // reach is where the matches of a glob relative to a walk base can lie:
-// in or below dir (its leading segments up to the first with a glob
-// character or a quoted one, or up to its last: "src/cmd" for
-// "src/cmd/*.go", "" for "*.go"), at most depth levels down (its number of
-// '/', which is at least that of any of its brace alternatives; -1 when a
-// '**' can cross any number).
+// in or below dir (its leading literal segments, glob.CutLiteral: "src/cmd"
+// for "src/cmd/*.go", "" for "*.go"), at most depth levels down (its
+// number of '/', which is at least that of any of its brace alternatives;
+// -1 when a '**' can cross any number).
 type reach struct {
 	dir   string
 	depth int
@@ -377,15 +376,8 @@ func reaches(globs []string) []reach {
 		if !balanced {
 			return nil
 		}
-		segs := strings.Split(g, "/")
-		n := len(segs) - 1
-		for i, s := range segs[:n] {
-			if glob.HasMeta(s) || strings.ContainsAny(s, `\,`) { // a quoted character (QuoteMeta) is not the name
-				n = i
-				break
-			}
-		}
-		r := reach{dir: path.Clean(strings.Join(segs[:n], "/")), depth: len(segs) - 1}
+		dir, _, _ := glob.CutLiteral(g)
+		r := reach{dir: path.Clean(dir), depth: strings.Count(g, "/")}
 		if r.dir == "." || comma {
 			r.dir = ""
 		}
@@ -444,19 +436,15 @@ func (sc *scope) enters(rel string) bool {
 	return false
 }
 
-// splitNonRecursive splits a glob at its first glob-bearing segment without
-// making a bare top-level glob recursive.
+// splitNonRecursive splits p, which holds a glob character and no '\', at
+// its first segment holding one (glob.CutLiteral), without making a bare
+// top-level glob recursive.
 func splitNonRecursive(p string) (base, pattern string) {
-	segs := strings.Split(p, "/")
-	for i, s := range segs {
-		if glob.HasMeta(s) {
-			if i == 0 {
-				return ".", p
-			}
-			return strings.Join(segs[:i], "/"), strings.Join(segs[i:], "/")
-		}
+	base, pattern, found := glob.CutLiteral(p)
+	if !found {
+		return ".", p
 	}
-	return p, "**/*"
+	return base, pattern
 }
 
 func relTo(base, p string) string {

@@ -330,6 +330,43 @@ func TestQuoteMeta(t *testing.T) {
 	}
 }
 
+// TestCutLiteral: the leading literal directories of a glob, which both
+// the splits of a find or search path (SplitFind, SplitSearch, through
+// splitAtGlob) and find's pruning of the walk take; the rows that differ
+// from a cut at the first segment with a glob character say why.
+func TestCutLiteral(t *testing.T) {
+	tests := []struct {
+		in, dir, rest string
+		found         bool
+		why           string
+	}{
+		{"src/cmd/*.go", "src/cmd", "*.go", true, "cut at the first glob segment"},
+		{"src/*/x.go", "src", "*/x.go", true, "what follows stays as written"},
+		{"src/**", "src", "**", true, ""},
+		{"*.go", "", "*.go", false, "a glob in the first segment"},
+		{"{a,b}/x", "", "{a,b}/x", false, "a brace in the first segment"},
+		{"{a/b,c}/x", "", "{a/b,c}/x", false, "braces across segments"},
+		{"a/[{]/b", "a", "[{]/b", true, "a class is a glob segment"},
+		{"a/b.go", "a", "b.go", true, "no glob character: the last segment names the match, not a directory"},
+		{"b.go", "", "b.go", false, "no glob character, one segment"},
+		{"a/", "a", "", true, "an empty last segment"},
+		{"", "", "", false, ""},
+		{`src/x\,y/*.go`, "src", `x\,y/*.go`, true, "a quoted character is not a literal name"},
+		{`src/a\*b`, "src", `a\*b`, true, ""},
+		{`a\?b/c/*`, "", `a\?b/c/*`, false, "a quoted character in the first segment"},
+		{"a/b,c/d", "a/b,c", "d", true, "a comma is part of a name (a union's caller handles it)"},
+		{"/x/*.go", "/x", "*.go", true, "an absolute glob"},
+		{"/*.go", "", "*.go", true, "only a leading slash: an empty segment before the cut"},
+		{"./src//a/*.go", "./src//a", "*.go", true, "segments as written, not cleaned"},
+	}
+	for _, tt := range tests {
+		dir, rest, found := CutLiteral(tt.in)
+		if dir != tt.dir || rest != tt.rest || found != tt.found {
+			t.Errorf("CutLiteral(%q) = (%q, %q, %v), want (%q, %q, %v) %s", tt.in, dir, rest, found, tt.dir, tt.rest, tt.found, tt.why)
+		}
+	}
+}
+
 func TestSplitFind(t *testing.T) {
 	tests := []struct {
 		in, base, pattern string

@@ -108,23 +108,54 @@ func UnionItems(items []string) []string {
 	return out
 }
 
-// splitAtGlob splits p at its first segment holding a glob character; first
-// reports that it is the first segment, and base is then ".". The base is "/"
-// when only a leading slash precedes the glob.
+// CutLiteral cuts the slash glob p before its first segment that is not a
+// literal name (one holding a glob character, or a '\' that quotes one),
+// or else before its last segment, which names the matches rather than a
+// directory they lie in. dir is the segments before the cut as written
+// and rest those from it, so that every match of p lies in or below dir:
+//
+//   - "src/cmd/*.go" gives ("src/cmd", "*.go"), "src/**" ("src", "**");
+//   - a glob with no glob character keeps its last segment out: "a/b.go"
+//     gives ("a", "b.go");
+//   - a quoted character is not a literal name: `src/x\,y/*.go` gives
+//     ("src", `x\,y/*.go`);
+//   - a leading '/' is an empty first segment: "/x/*.go" gives ("/x",
+//     "*.go"), "/*.go" ("", "*.go").
+//
+// found reports a cut after at least one segment; it is false, dir "" and
+// rest p, when the first segment is not a literal name or is the only one
+// ("*.go", "b.go", "{a,b}/x"). A ',' is part of a name here: where p is an
+// item of a brace union (BraceUnion), one outside braces splits the union,
+// which the caller must see to.
+func CutLiteral(p string) (dir, rest string, found bool) {
+	end := -1 // the '/' after the last literal segment
+	for i := 0; ; {
+		j := strings.IndexByte(p[i:], '/')
+		if j < 0 || HasMeta(p[i:i+j]) || strings.Contains(p[i:i+j], `\`) {
+			break
+		}
+		end = i + j
+		i = end + 1
+	}
+	if end < 0 {
+		return "", p, false
+	}
+	return p[:end], p[end+1:], true
+}
+
+// splitAtGlob splits p, which holds a glob character and no '\', at its
+// first segment holding one (CutLiteral); first reports that it is the
+// first segment, and base is then ".". The base is "/" when only a leading
+// slash precedes the glob.
 func splitAtGlob(p string) (base, rest string, first bool) {
-	segs := strings.Split(p, "/")
-	i := 0
-	for i < len(segs) && !HasMeta(segs[i]) {
-		i++
-	}
-	base = strings.Join(segs[:i], "/")
+	base, rest, found := CutLiteral(p)
 	switch {
-	case i == 0:
-		base = "."
+	case !found:
+		return ".", p, true
 	case base == "":
-		base = "/"
+		return "/", rest, false
 	}
-	return base, strings.Join(segs[i:], "/"), i == 0
+	return base, rest, false
 }
 
 // closeBraces appends a '}' for every '{' left open. Braces inside a class

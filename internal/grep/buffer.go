@@ -233,11 +233,16 @@ func (st *stream) head() (restart, binary bool) {
 		fs.off, fs.cntPos, fs.lastEnd = 3, 3, 3
 		res.Encoding = "utf-8"
 	}
-	st.given = -1
-	if res.Encoding == "" || res.Encoding == "utf-8" {
-		st.given = fs.off // not decoded: the text is the file's
-	}
+	st.given = fs.off
 	return false, false
+}
+
+// decoded reports a text decoded from UTF-16 or UTF-32, which cannot be
+// read again from the file (giveDropped): it is given to st.text from its
+// start as it is read, before a match too.
+func (st *stream) decoded() bool {
+	e := st.fs.res.Encoding
+	return e != "" && e != "utf-8"
 }
 
 // cut returns where the data to search now ends: all of it at the end of
@@ -276,13 +281,14 @@ func (st *stream) cut(eof bool) (end int, last, split, more bool) {
 }
 
 // give gives st.text the text read since the last call, once the file
-// has a match (a file read in one buffer is given whole); end: this is the
-// end of the text. The text of a file read in pieces that the search
-// dropped before its first match is read again first (giveDropped).
+// has a match (a file read in one buffer is given whole) or from the
+// start for a decoded text; end: this is the end of the text. The text of
+// a file read in pieces that the search dropped before its first match is
+// read again first (giveDropped).
 func (st *stream) give(end bool) {
 	fs := st.fs
 	switch {
-	case st.text == nil || st.mp != nil || st.given < 0 || fs.res.MatchLines == 0:
+	case st.text == nil || st.mp != nil || st.given < 0 || fs.res.MatchLines == 0 && !st.decoded():
 		return
 	case st.given < fs.off && !st.giveDropped():
 		st.given = -1

@@ -190,10 +190,21 @@ func TestFirstOnlyChunks(t *testing.T) {
 // early or not), in the pieces it read from the file's start when read in
 // pieces, the text before a first match past its first piece read again
 // (where the file has ReadAt), and nothing for a file without a match, no
-// end for one decoded, binary, or whose search read in pieces stopped
-// before its end and that declined more; the result is the same as
-// without the call.
+// end for one binary, or whose search read in pieces stopped before its
+// end and that declined more. A text decoded from UTF-16 or UTF-32 is
+// given as it is decoded, with or without a match, mapped or not. The
+// result is the same as without the call.
 func TestSearchOpenedText(t *testing.T) {
+	// utf16le encodes the ASCII text s in UTF-16LE, after a byte-order mark.
+	utf16le := func(s string) string {
+		var b strings.Builder
+		b.WriteString("\xFF\xFE")
+		for _, c := range []byte(s) {
+			b.WriteByte(c)
+			b.WriteByte(0)
+		}
+		return b.String()
+	}
 	hits := strings.Repeat("a hit  \r\nno\n", 1000) // 12 KB
 	miss := strings.Repeat("nothing here\n", 1000)
 	late := miss + "a hit\n" + miss
@@ -215,6 +226,9 @@ func TestSearchOpenedText(t *testing.T) {
 		none bool
 		// noReadAt: the file opened has no ReadAt.
 		noReadAt bool
+		// decoded is the text of data decoded from UTF-16, which a text
+		// given without an end begins; "": data is UTF-8.
+		decoded string
 	}{
 		{name: "read whole", data: "a hit\nb\n", want: ptr("a hit\nb\n")},
 		{name: "no match", data: "miss\n"},
@@ -222,7 +236,16 @@ func TestSearchOpenedText(t *testing.T) {
 		{name: "CRLF and blanks", data: hits, want: &hits},
 		{name: "BOM", data: bom + "a hit\n", want: ptr("a hit\n")},
 		{name: "two BOMs", data: bom + bom + "a hit\n", want: ptr(bom + "a hit\n")},
-		{name: "UTF-16", data: "\xFF\xFEh\x00i\x00t\x00\n\x00"},
+		{name: "UTF-16", data: "\xFF\xFEh\x00i\x00t\x00\n\x00", want: ptr("hit\n")},
+		{name: "UTF-16, no match", data: "\xFF\xFEh\x00o\x00t\x00\n\x00", want: ptr("hot\n")},
+		{name: "UTF-16, two marks", data: "\xFF\xFE\xFF\xFEh\x00i\x00t\x00", want: ptr(bom + "hit")},
+		{name: "UTF-16BE", data: "\xFE\xFF\x00h\x00i\x00t\x00\n", want: ptr("hit\n")},
+		{name: "UTF-32LE", data: "\xFF\xFE\x00\x00h\x00\x00\x00i\x00\x00\x00t\x00\x00\x00", want: ptr("hit")},
+		{name: "in pieces, UTF-16", data: utf16le(hits), tune: small, want: &hits, pieces: true},
+		{name: "in pieces, UTF-16, first match late", data: utf16le(late), tune: small, want: &late, pieces: true},
+		{name: "in pieces, UTF-16, no match", data: utf16le(miss), tune: small, want: &miss, pieces: true},
+		{name: "in pieces, UTF-16, stopped", data: utf16le(hits), opts: Options{MaxMatchesPerFile: 1}, tune: small, want: &hits, pieces: true},
+		{name: "in pieces, UTF-16, declined", data: utf16le(hits), tune: small, declineAt: 2, decoded: hits},
 		{name: "binary", data: "a hit\x00\n"},
 		{name: "stopped in the only buffer", data: hits, opts: Options{MaxMatchesPerFile: 1}, want: &hits},
 		{name: "first only, in the only buffer", data: hits, opts: Options{FirstOnly: true}, want: &hits},
@@ -259,7 +282,7 @@ func TestSearchOpenedText(t *testing.T) {
 		{name: "mapped, first match late", data: late, tune: small, mapped: true, want: &late},
 		{name: "mapped, stopped", data: hits, opts: Options{MaxMatchesPerFile: 1}, tune: small, mapped: true, want: &hits},
 		{name: "mapped, no match", data: miss, tune: small, mapped: true},
-		{name: "mapped, UTF-16", data: "\xFF\xFE" + strings.Repeat("h\x00i\x00t\x00\n\x00", 1000), tune: small, mapped: true},
+		{name: "mapped, UTF-16", data: utf16le(strings.Repeat("hit\n", 3000)), tune: small, mapped: true, want: ptr(strings.Repeat("hit\n", 3000)), pieces: true},
 		{name: "whole file", data: hits, opts: Options{Multiline: true, Pattern: `hit\s+no`}, tune: small, want: &hits},
 		{name: "whole file over the cap", data: hits, opts: Options{Multiline: true, Pattern: `hit\s+no`},
 			tune: func(s *Scanner) { small(s); s.maxWhole = 4 << 10 }},
@@ -324,7 +347,11 @@ func TestSearchOpenedText(t *testing.T) {
 			case tt.want != nil && (calls > 1) != tt.pieces:
 				t.Errorf("given in %d calls; want several: %v", calls, tt.pieces)
 			}
-			if tt.want == nil && calls > 0 && !strings.HasPrefix(strings.TrimPrefix(tt.data, bom), string(given)) {
+			text := strings.TrimPrefix(tt.data, bom)
+			if tt.decoded != "" {
+				text = tt.decoded
+			}
+			if tt.want == nil && calls > 0 && !strings.HasPrefix(text, string(given)) {
 				t.Errorf("the text given without an end, %q, is not the start of the file's", trunc(string(given)))
 			}
 			if tt.none && calls > 0 {

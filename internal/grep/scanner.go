@@ -96,18 +96,21 @@ func (s *Scanner) SearchFile(ctx context.Context, fsys fs.FS, name string, max i
 // For a file in which the search finds a matching line, text, when not
 // nil, is given the file's text as the search reads it, so that the
 // caller need not read it again: its bytes less a UTF-8 byte-order mark
-// (FileResult.Encoding "utf-8"), in consecutive pieces from its start,
-// each valid only during the call (the buffer is reused, the mapping
-// closed), the last with end set, for as long as text returns true. A file
-// read in one buffer, or mapped, is given in one piece; the rest of a file
-// read in pieces whose search stopped before its end (a limit, the end of
-// a part, FirstOnly) is read for text, and so is the text before its first
-// match where that lies past its first piece (the search dropped it by
-// then), from the file open (io.ReaderAt; a file without gets no end
-// then). There is no call with end for a search that fails or is canceled,
-// a text decoded from UTF-16 or UTF-32, or a binary file. A file that
-// changes while it is searched is given as it was read (the text read
-// again as it is then). The result is the same with text as without.
+// (FileResult.Encoding "utf-8"), or the UTF-8 text decoded from UTF-16 or
+// UTF-32 (less the mark), in consecutive pieces from its start, each valid
+// only during the call (the buffer is reused, the mapping closed), the
+// last with end set, for as long as text returns true. A file read in one
+// buffer, or mapped, is given in one piece; the rest of a file read in
+// pieces whose search stopped before its end (a limit, the end of a part,
+// FirstOnly) is read for text, and so is the text before its first match
+// where that lies past its first piece (the search dropped it by then),
+// from the file open (io.ReaderAt; a file without gets no end then). A
+// decoded text, which cannot be read again, is given as it is decoded,
+// whether it matches or not. There is no call with end for a search that
+// fails or is canceled, a whole-file search cut at MaxWholeBytes, or a
+// binary file. A file that changes while it is searched is given as it
+// was read (the text read again as it is then). The result is the same
+// with text as without.
 //
 // With Options.PartLines, the search stops at the end of the file's first
 // part, FileResult.Resume saying where SearchFrom goes on.
@@ -265,8 +268,9 @@ func (s *Scanner) searchMapped(ctx context.Context, name string, mp *fsx.Mapping
 		s.reset()
 		res, err = shrank()
 	}()
+	// The search gives h.text a text it decodes (read through the
+	// mapping, not from it); the mapping's own text is given below.
 	text := h.text
-	h.text = nil // given below, from the mapping
 	res, err = s.search(ctx, nil, mp, int64(len(mp.Data)), h)
 	if mp.Shrunk() {
 		return shrank()

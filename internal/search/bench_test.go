@@ -51,8 +51,9 @@ func BenchmarkSortedWalk(b *testing.B) {
 // BenchmarkGoroot searches the bench tree (benchRoot) as the comparison
 // scripts' cases do (compare.sh, scale.sh): a literal listing files, counts
 // (exhaustive: walk and search overlap), every line of a common word, and
-// the first pi page of it and the amplifier grep's budgeted counting pass
-// (ordered scans with early stop).
+// the first pi page of it (with hashline tags too, and of a rare word) and
+// the amplifier grep's budgeted counting pass (ordered scans with early
+// stop).
 func BenchmarkGoroot(b *testing.B) {
 	fsys, root := benchRoot(b)
 	cases := []struct {
@@ -66,6 +67,8 @@ func BenchmarkGoroot(b *testing.B) {
 		{"many-content", Request{Grep: grep.Options{Pattern: "return"}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: -1, PerFile: -1, PerFileOne: -1}},
 		{"budget-count", Request{Grep: grep.Options{Pattern: "return", CountOnly: true}, MaxFileSize: 10 << 20, MaxFiles: -1, Budget: 100_000, PerFile: -1, PerFileOne: -1}},
 		{"first-page", Request{Grep: grep.Options{Pattern: "return", Before: 1, After: 3, MaxColumns: 512}, PerFile: 20, PerFileOne: 200, MaxFileSize: 10 << 20, MaxFiles: 20, Budget: 2000}},
+		{"first-page-tags", Request{Grep: grep.Options{Pattern: "return", Before: 1, After: 3, MaxColumns: 512}, PerFile: 20, PerFileOne: 200, MaxFileSize: 10 << 20, MaxFiles: 20, Budget: 2000, Tags: true}},
+		{"rare-page-tags", Request{Grep: grep.Options{Pattern: "FileInfoToDirEntry", Before: 1, After: 3, MaxColumns: 512}, PerFile: 20, PerFileOne: 200, MaxFileSize: 10 << 20, MaxFiles: 20, Budget: 2000, Tags: true}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

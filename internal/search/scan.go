@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -26,7 +27,10 @@ type outcome struct {
 	err  error  // the cause when skip is SkipError
 	n    int    // the entries a skip stands for when more than one (an archive's entries leaving it)
 	size int64  // the bytes of a searched file (res set)
-	tag  string // the hashline tag of a matching file, when perFile.tags
+	tag  string // the hashline tag of a matching file, when tagged
+	// tagged: tag was asked for (perFile.tags, not paused) and is set, ""
+	// for a file that gets none (over hashline.MaxTagBytes, unreadable).
+	tagged bool
 }
 
 // perFile is how a scan's workers treat each file.
@@ -36,6 +40,9 @@ type perFile struct {
 	// hashline tag (FS files only), so that a stream, which passes files
 	// on one at a time, does not read them again one after another.
 	tags bool
+	// paused, when not nil, holds tags off while it is set: a page sets
+	// it for the files before and after it, whose tags it would drop.
+	paused *atomic.Bool
 }
 
 // scan searches the files that produce passes to its emit function, with
@@ -190,19 +197,26 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 		// gave to its end (tagged), as it read it, which fileTag would
 		// read again: a file read in pieces is hashed as they are read
 		// once it matches, the text dropped before its first match read
-		// again from the open file. A file that changed meanwhile gets
-		// the tag of the text searched.
+		// again from the open file; a text decoded from UTF-16 or UTF-32
+		// as it is decoded. A file that changed meanwhile gets the tag
+		// of the text searched.
 		tag    string
 		tagged bool
 		text   func([]byte, bool) bool
 		size   int64
 	)
-	wantTag := pf.tags && !f.mem && !f.noTag
+	wantTag := pf.tags && !f.mem && !f.noTag && (pf.paused == nil || !pf.paused.Load())
 	if wantTag {
-		var h hashline.Hasher
+		var (
+			h hashline.Hasher
+			n int // the bytes of text given
+		)
 		text = func(p []byte, end bool) bool {
-			if size > hashline.MaxTagBytes {
+			if n += len(p); size > hashline.MaxTagBytes || n > hashline.MaxTagBytes {
 				return false // no tag
+			}
+			if n == len(p) {
+				p = bytes.TrimPrefix(p, utf8BOM) // a second mark, which read's tag leaves out too
 			}
 			h.Write(p)
 			if end {
@@ -251,9 +265,9 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 	o = outcome{res: res, size: size}
 	if wantTag && res.MatchLines > 0 {
 		if !tagged && size <= hashline.MaxTagBytes {
-			tag = fileTag(fsys, f.path) // decoded from UTF-16 or UTF-32, no ReadAt, or a read failed: read it again
+			tag = fileTag(fsys, f.path) // no ReadAt, cut at MaxWholeBytes, or a read failed: read it again
 		}
-		o.tag = tag
+		o.tag, o.tagged = tag, true
 	}
 	return o
 }
@@ -329,7 +343,7 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 				}
 				return nil
 			}
-			w.hits = append(w.hits, hit{fl.path, fl.mem, fl.noTag, o.res, o.size})
+			w.hits = append(w.hits, hit{fl.path, fl.mem, fl.noTag, o.res, o.size, o.tag, o.tagged})
 			return nil
 		}
 		fl.entry, fl.walked, fl.text = walk.Entry{}, false, nil // not needed by fn
@@ -405,7 +419,7 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 	// 90,000 matching files took 40 ms to sort on one processor.
 	par.SortFunc(hits, 1024, func(a, b hit) int { return strings.Compare(a.path, b.path) })
 	for _, h := range hits {
-		if !fn(file{path: h.path, mem: h.mem, noTag: h.noTag}, outcome{res: h.res, size: h.size}) {
+		if !fn(file{path: h.path, mem: h.mem, noTag: h.noTag}, outcome{res: h.res, size: h.size, tag: h.tag, tagged: h.tagged}) {
 			break
 		}
 	}
@@ -427,7 +441,9 @@ type hit struct {
 	path       string
 	mem, noTag bool
 	res        *grep.FileResult
-	size       int64 // the bytes searched, for progress
+	size       int64  // the bytes searched, for progress
+	tag        string // outcome.tag and tagged
+	tagged     bool
 }
 
 // miss is a file that did not match, or was left out.

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/hashline"
 	"github.com/scoutkit/scout/internal/testfs"
+	"github.com/scoutkit/scout/internal/textio"
 )
 
 // scanTree makes n files of every kind scan tells apart: matching, not
@@ -207,20 +209,27 @@ func TestScanProduceError(t *testing.T) {
 }
 
 // countFS counts the opens of each file of an FS and the bytes read, by
-// Read and by ReadAt (readAt, nil: no count); a Stat does not count.
+// Read and by ReadAt (readAt, nil: no count); a Stat or a ReadDir does not
+// count. It
+// is safe for concurrent use.
 type countFS struct {
 	fs.FS
+	mu                  sync.Mutex
 	opens, read, readAt map[string]int
 }
 
 func (c *countFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
+
+func (c *countFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(c.FS, name) }
 
 func (c *countFS) Open(name string) (fs.File, error) {
 	f, err := c.FS.Open(name)
 	if err != nil {
 		return nil, err
 	}
+	c.mu.Lock()
 	c.opens[name]++
+	c.mu.Unlock()
 	return &countFile{File: f, c: c, name: name}, nil
 }
 
@@ -232,15 +241,19 @@ type countFile struct {
 
 func (f *countFile) Read(p []byte) (int, error) {
 	n, err := f.File.Read(p)
+	f.c.mu.Lock()
 	f.c.read[f.name] += n
+	f.c.mu.Unlock()
 	return n, err
 }
 
 func (f *countFile) ReadAt(p []byte, off int64) (int, error) {
 	n, err := f.File.(io.ReaderAt).ReadAt(p, off)
+	f.c.mu.Lock()
 	if f.c.readAt != nil {
 		f.c.readAt[f.name] += n
 	}
+	f.c.mu.Unlock()
 	return n, err
 }
 
@@ -294,10 +307,10 @@ func TestSearchOneTagReadsOnce(t *testing.T) {
 // after), whose first match lies in the first piece, across its end, past
 // it or in the last, or that have none; with CRLF, lone CR and trailing
 // blanks, a UTF-8 byte-order mark, a NUL past the binary window (before or
-// after the match) or in it, and UTF-16, whose decoded text is not the
-// file's, so that it alone is opened and read again. Every other file is
-// opened and read once, and only the text before a first match that lies
-// past the first piece is read again, from the open file; one without a
+// after the match) or in it, and UTF-16, whose tag is its decoded text's
+// (read's), hashed as it is decoded. Every file is opened and read once,
+// and only the text before a first match that lies past the first piece
+// of a file not decoded is read again, from the open file; one without a
 // match gets no tag and costs no read again.
 func TestSearchOneTagPieces(t *testing.T) {
 	const piece = 128 << 10 // grep's read size
@@ -314,11 +327,11 @@ func TestSearchOneTagPieces(t *testing.T) {
 	}
 	// A kind makes a file of size bytes with "hit" at at (< 0: none).
 	type kind struct {
-		name   string
-		make   func(size, at int) []byte
-		binary func(size, at int) bool // the search leaves it out as binary
-		again  bool                    // a matching file is read again for its tag
-		line   bool                    // one line (no LF): read whole, nothing dropped
+		name    string
+		make    func(size, at int) []byte
+		binary  func(size, at int) bool // the search leaves it out as binary
+		decoded bool                    // UTF-16: its text is decoded, nothing read again
+		line    bool                    // one line (no LF): read whole, nothing dropped
 	}
 	with := func(head, line, hit string, nul int) func(size, at int) []byte {
 		return func(size, at int) []byte {
@@ -345,7 +358,7 @@ func TestSearchOneTagPieces(t *testing.T) {
 		{name: "NUL past the window", make: with("", "some text\r\n", "hit", 100<<10),
 			binary: func(size, at int) bool { return size > 100<<10 && (at < 0 || at > 100<<10) }},
 		{name: "NUL in the window", make: with("", "some text\n", "hit", 1000), binary: func(int, int) bool { return true }},
-		{name: "UTF-16", make: with("\xFF\xFE", utf16("some text\r\n"), utf16("hit"), -1), binary: never, again: true},
+		{name: "UTF-16", make: with("\xFF\xFE", utf16("some text\r\n"), utf16("hit"), -1), binary: never, decoded: true},
 	}
 	sizes := []int{60 << 10, piece - 1, piece, piece + 1, 2*piece - 1, 2 * piece, 2*piece + 1, 300<<10 + 5}
 	for _, dir := range []bool{false, true} {
@@ -378,20 +391,22 @@ func TestSearchOneTagPieces(t *testing.T) {
 						continue
 					}
 					require.NotNil(t, o.res, "%s: %v", what, o.err)
-					times, want := 1, ""
+					want := ""
 					if at >= 0 {
 						require.Positive(t, o.res.MatchLines, what)
 						want = hashline.Tag(f.Data)
-						if k.again {
-							times = 2
+						if k.decoded {
+							text, err := io.ReadAll(textio.Decode(bytes.NewReader(f.Data), textio.UTF16LE))
+							require.NoError(t, err)
+							want = hashline.Tag(text)
 						}
 					} else {
 						require.Zero(t, o.res.MatchLines, what)
 					}
 					assert.Equal(t, want, o.tag, what)
-					assert.Equal(t, times, c.opens[name], what)
-					assert.Equal(t, times*len(f.Data), c.read[name], what)
-					if k.again || k.line || at < piece-3 || size <= piece {
+					assert.Equal(t, 1, c.opens[name], what)
+					assert.Equal(t, len(f.Data), c.read[name], what)
+					if k.decoded || k.line || at < piece-3 || size <= piece {
 						assert.Zero(t, c.readAt[name], what, "nothing dropped before the match")
 					} else {
 						assert.Positive(t, c.readAt[name], what)
@@ -401,4 +416,48 @@ func TestSearchOneTagPieces(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFileTagIsSearchTag: fileTag, which tags a file the search did not
+// (searched before a page began, say), gives the tag a worker computes
+// from the text the search reads: less a UTF-8 byte-order mark and a
+// second one, decoded from UTF-16 or UTF-32; none for a text over
+// hashline.MaxTagBytes once decoded.
+func TestFileTagIsSearchTag(t *testing.T) {
+	le := func(s string) string { // UTF-16LE of the ASCII s, after a mark
+		var b strings.Builder
+		b.WriteString("\xFF\xFE")
+		for _, c := range []byte(s) {
+			b.WriteByte(c)
+			b.WriteByte(0)
+		}
+		return b.String()
+	}
+	bom := "\xEF\xBB\xBF"
+	text := "a hit  \r\nb\t\n\rc"
+	tree := fstest.MapFS{
+		"utf8":      {Data: []byte(text)},
+		"bom":       {Data: []byte(bom + text)},
+		"bom2":      {Data: []byte(bom + bom + text)},
+		"le":        {Data: []byte(le(text))},
+		"le-bom2":   {Data: []byte("\xFF\xFE" + le(text))},
+		"be":        {Data: []byte("\xFE\xFF\x00h\x00i\x00t\x00 \x00\r\x00\n")},
+		"le32":      {Data: []byte("\xFF\xFE\x00\x00h\x00\x00\x00i\x00\x00\x00t\x00\x00\x00\r\x00\x00\x00")},
+		"le-pieces": {Data: []byte(le(strings.Repeat("some text \r\n", 40_000) + "hit\n"))},
+		// 3.5 MiB of UTF-16, 4.8 MiB once decoded (U+4E16 is 3 bytes in
+		// UTF-8): no tag.
+		"le-wide": {Data: []byte("\xFF\xFE" + strings.Repeat(strings.Repeat("\x16\x4E", 28)+"h\x00i\x00t\x00\n\x00", 7<<19/64))},
+	}
+	m, err := grep.Compile(grep.Options{Pattern: "hit"})
+	require.NoError(t, err)
+	for name := range tree {
+		o := searchOne(context.Background(), tree, m.NewScanner(), &file{path: name}, perFile{maxSize: -1, tags: true})
+		require.NotNil(t, o.res, name)
+		require.Positive(t, o.res.MatchLines, name)
+		require.True(t, o.tagged, name)
+		assert.Equal(t, o.tag, fileTag(tree, name), name)
+		assert.Equal(t, name == "le-wide", o.tag == "", name)
+	}
+	assert.NotEqual(t, hashline.Tag(tree["le"].Data), fileTag(tree, "le"), "the decoded text's tag, not the bytes'")
+	assert.Equal(t, hashline.Tag([]byte(text)), fileTag(tree, "bom2"))
 }

@@ -18,6 +18,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"io/fs"
@@ -31,6 +32,7 @@ import (
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/hashline"
 	"github.com/scoutkit/scout/internal/iurl"
+	"github.com/scoutkit/scout/internal/textio"
 	"github.com/scoutkit/scout/internal/walk"
 )
 
@@ -223,8 +225,9 @@ func prepare(ctx context.Context, fsys fs.FS, root string, req *Request) (*prepa
 // results are sorted at the end, which is faster but holds every matching
 // file's result until then. With req.Unordered the walk and the search
 // overlap too, and fn gets each file as it is searched. With tags set, the
-// workers compute the hashline tag of each matching file (outcome.tag).
-func (p *prepared) each(ctx context.Context, exhaustive, tags bool, fn func(f file, o outcome) bool) error {
+// workers compute the hashline tag of each matching file (outcome.tag),
+// but while paused (when not nil) is set.
+func (p *prepared) each(ctx context.Context, exhaustive, tags bool, paused *atomic.Bool, fn func(f file, o outcome) bool) error {
 	if progress := p.req.Progress; progress != nil {
 		inner := fn
 		fn = func(f file, o outcome) bool {
@@ -234,7 +237,7 @@ func (p *prepared) each(ctx context.Context, exhaustive, tags bool, fn func(f fi
 			return inner(f, o)
 		}
 	}
-	pf := perFile{maxSize: p.req.MaxFileSize, tags: tags}
+	pf := perFile{maxSize: p.req.MaxFileSize, tags: tags, paused: paused}
 	if p.req.Candidates != nil {
 		files, err := p.candidates(ctx)
 		if err != nil {
@@ -286,7 +289,17 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, e
 		overspent bool // the budget is spent: one more matching file ends the scan
 	)
 	exhaustive := skip == 0 && req.MaxFiles < 0 && req.Budget < 0
-	err = p.each(ctx, exhaustive, false, func(f file, o outcome) bool {
+	// The workers tag the page's files as they search them (req.Tags),
+	// paused for the matching files before the page and after it, which
+	// are only counted. A page file searched while paused (ahead of fn)
+	// is tagged at the end (untagged, its index in out.Files).
+	var (
+		paused   atomic.Bool
+		untagged []int
+	)
+	full := func() bool { return req.MaxFiles >= 0 && len(out.Files) >= req.MaxFiles }
+	paused.Store(skip > 0 || full())
+	err = p.each(ctx, exhaustive, req.Tags, &paused, func(f file, o outcome) bool {
 		if o.res == nil {
 			out.skip(o)
 			return true
@@ -303,11 +316,18 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, e
 		out.TotalLines += o.res.MatchLines
 		out.TotalMatches += o.res.Matches
 		if seen <= skip {
+			if seen == skip {
+				paused.Store(full()) // the page starts with the next matching file
+			}
 			return true
 		}
 		spent += o.res.MatchLines
-		if req.MaxFiles < 0 || len(out.Files) < req.MaxFiles {
-			out.Files = append(out.Files, Hit{Path: f.path, Mem: f.mem, NoTag: f.noTag, FileResult: o.res})
+		if !full() {
+			if req.Tags && !o.tagged && !f.mem && !f.noTag {
+				untagged = append(untagged, len(out.Files))
+			}
+			out.Files = append(out.Files, Hit{Path: f.path, Mem: f.mem, NoTag: f.noTag, Tag: o.tag, FileResult: o.res})
+			paused.Store(full())
 		} else if out.Truncated == "" {
 			out.Truncated = TruncFiles
 		}
@@ -331,9 +351,7 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, e
 			out.Truncated = TruncLines
 		}
 	}
-	if req.Tags {
-		addTags(fsys, out.Files)
-	}
+	addTags(fsys, out.Files, untagged)
 	return out, nil
 }
 
@@ -365,7 +383,7 @@ func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield fun
 	out := &Outcome{Scope: p.scope, Skipped: p.skipped}
 	single := p.scope.Single()
 	var sc *grep.Scanner // searches on split files; made when one comes
-	err = p.each(ctx, false, req.Tags, func(f file, o outcome) bool {
+	err = p.each(ctx, false, req.Tags, nil, func(f file, o outcome) bool {
 		if o.res == nil {
 			out.skip(o)
 			return true
@@ -447,32 +465,32 @@ func searchOn(search func() (*grep.FileResult, error), name string, yielding *bo
 	return search()
 }
 
-// addTags sets the hashline tag of each FS file of at most
-// hashline.MaxTagBytes bytes, reading several files at once. A file that
-// cannot be read gets none.
-func addTags(fsys fs.FS, hits []Hit) {
+// addTags sets the hashline tag of the FS files hits[i] for each i of at,
+// reading several files at once (fileTag).
+func addTags(fsys fs.FS, hits []Hit, at []int) {
 	var (
 		wg   sync.WaitGroup
 		next atomic.Int64
 	)
-	for range min(2*runtime.GOMAXPROCS(0), len(hits)) {
+	for range min(2*runtime.GOMAXPROCS(0), len(at)) {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(hits) {
+				if i >= len(at) {
 					return
 				}
-				if h := &hits[i]; !h.Mem && !h.NoTag {
-					h.Tag = fileTag(fsys, h.Path)
-				}
+				h := &hits[at[i]]
+				h.Tag = fileTag(fsys, h.Path)
 			}
 		})
 	}
 	wg.Wait()
 }
 
-// fileTag returns the hashline tag of the file name of fsys, or "" when it
-// cannot be read or is over hashline.MaxTagBytes.
+// fileTag returns the hashline tag of the file name of fsys, of its text
+// as the search reads it (and read tags it): less a UTF-8 byte-order
+// mark, or decoded from UTF-16 or UTF-32 by its mark. It is "" when the
+// file cannot be read, or it or its text is over hashline.MaxTagBytes.
 func fileTag(fsys fs.FS, name string) string {
 	f, err := fsys.Open(name)
 	if err != nil {
@@ -486,8 +504,21 @@ func fileTag(fsys fs.FS, name string) string {
 	if err != nil || len(b) > hashline.MaxTagBytes {
 		return ""
 	}
-	return hashline.Tag(b)
+	switch enc, _ := textio.Sniff(b); enc {
+	case textio.UTF8:
+	case textio.UTF8BOM:
+		b = b[len(utf8BOM):]
+	default:
+		b, err = io.ReadAll(io.LimitReader(textio.Decode(bytes.NewReader(b), enc), hashline.MaxTagBytes+1))
+		if err != nil || len(b) > hashline.MaxTagBytes {
+			return ""
+		}
+	}
+	return hashline.Tag(b) // less a second mark too
 }
+
+// utf8BOM is the UTF-8 byte-order mark.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // roundRobin cuts the page's matching lines to budget, taking one line
 // from each file in turn, and drops the context lines that belonged only

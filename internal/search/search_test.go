@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
+	"github.com/scoutkit/scout/internal/hashline"
 	"github.com/scoutkit/scout/internal/testfs"
 	"github.com/stretchr/testify/require"
 )
@@ -241,6 +243,56 @@ func TestPathOrder(t *testing.T) {
 				got = append(got, h.Path)
 			}
 			require.Equal(t, want, got, "%s seed %d: files not in byte-wise path order", tr.Name, seed)
+		}
+	}
+}
+
+// TestRunTagsFromSearch: Run tags its page's files as the workers search
+// them, so that each is opened and read once, whether the walk streams
+// (one directory), is listed first (several paths) or overlaps the search
+// (no page, no budget). A page after the first may find its first files
+// searched before the page began (untagged then): they are read again
+// for their tag, which is the same. Over a MapFS and a temp dir.
+func TestRunTagsFromSearch(t *testing.T) {
+	tree := fstest.MapFS{}
+	for i := range 40 {
+		tree[fmt.Sprintf("d%d/f%02d.txt", i%2, i)] = &fstest.MapFile{Data: []byte(fmt.Sprintf("hit %d  \r\nother\t\nhit\n", i))}
+	}
+	cases := []struct {
+		name            string
+		paths           []string
+		skip, max, budg int
+		page            int  // the files of the page
+		once            bool // each page file opened once
+	}{
+		{name: "first page", skip: 0, max: 5, budg: 2000, page: 5, once: true},
+		{name: "budget", skip: 0, max: 30, budg: 20, page: 10, once: true},
+		{name: "several paths", paths: []string{"d1", "d0"}, skip: 0, max: 5, budg: 2000, page: 5, once: true},
+		{name: "no page, no budget", skip: 0, max: -1, budg: -1, page: 40, once: true},
+		{name: "second page", skip: 5, max: 5, budg: 2000, page: 5},
+		{name: "last page", skip: 38, max: 5, budg: 2000, page: 2},
+	}
+	for _, dir := range []bool{false, true} {
+		fsys := fs.FS(tree)
+		if dir {
+			fsys = os.DirFS(testfs.WriteDir(t, tree))
+		}
+		for _, c := range cases {
+			what := fmt.Sprintf("%s, dir %v", c.name, dir)
+			cf := &countFS{FS: fsys, opens: map[string]int{}, read: map[string]int{}}
+			out, err := Run(context.Background(), cf, "", Request{
+				Paths: c.paths, Grep: grep.Options{Pattern: "hit"}, PerFile: 20, PerFileOne: 20, MaxFileSize: -1,
+				Skip: c.skip, MaxFiles: c.max, Budget: c.budg, Tags: true, Workers: 3,
+			})
+			require.NoError(t, err, what)
+			require.Len(t, out.Files, c.page, what)
+			for _, h := range out.Files {
+				require.Equal(t, hashline.Tag(tree[h.Path].Data), h.Tag, "%s: %s", what, h.Path)
+				if c.once {
+					require.Equal(t, 1, cf.opens[h.Path], "%s: %s opened again", what, h.Path)
+					require.Equal(t, len(tree[h.Path].Data), cf.read[h.Path], "%s: %s read again", what, h.Path)
+				}
+			}
 		}
 	}
 }

@@ -15,7 +15,8 @@ import (
 // BenchmarkTagPieces times a worker's search of one 2 MiB file read in
 // 128 KiB pieces, with its hashline tag (tags) and without: its first match
 // in its first line (early), just past its first piece (late-130K) or in
-// its middle (late-1M), a match every 500 lines after it; or none.
+// its middle (late-1M), a match every 500 lines after it; or none; and
+// the early file's first MiB in UTF-16 (2 MiB, decoded as it is searched).
 func BenchmarkTagPieces(b *testing.B) {
 	const size = 2 << 20
 	body := bytes.Repeat([]byte("\tif err := f(x); err != nil {\n\t\tthing = err  \n\t}\n"), size/48+1)[:size]
@@ -36,7 +37,20 @@ func BenchmarkTagPieces(b *testing.B) {
 		if err := os.WriteFile(filepath.Join(dir, c.name), data, 0o644); err != nil {
 			b.Fatal(err)
 		}
+		if c.name == "early" {
+			u := []byte{0xFF, 0xFE}
+			for _, c := range data[:size/2-1] {
+				u = append(u, c, 0)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "utf-16"), u, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
+	cases = append(cases, struct {
+		name string
+		at   int
+	}{"utf-16", 0})
 	fsys, release, err := fsx.OpenDir(dir)
 	if err != nil {
 		b.Fatal(err)
