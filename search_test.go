@@ -663,6 +663,8 @@ func TestSearchTagIsReadTag(t *testing.T) {
 		"utf8.txt":      {Data: []byte(text)},
 		"bom.txt":       {Data: []byte("\uFEFF" + text)},
 		"bom2.txt":      {Data: []byte("\uFEFF\uFEFF" + text)},
+		"bad.txt":       {Data: []byte("a hit \xff\xc3(\r\n")},       // not UTF-8: hashed as it is
+		"bom-bad.txt":   {Data: []byte("\uFEFFa hit \xff\xc3(\r\n")}, // the same after a byte-order mark
 		"le.txt":        {Data: enc("utf-16le", text)},
 		"be.txt":        {Data: enc("utf-16be", text)},
 		"le32.txt":      {Data: enc("utf-32le", text)},

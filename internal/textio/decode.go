@@ -51,11 +51,13 @@ func Sniff(head []byte) (enc Encoding, binary bool) {
 func ContentType(head []byte) string { return http.DetectContentType(head) }
 
 // Decode returns a reader of r's text as UTF-8 without a byte order mark.
-// r must start at the beginning of the text.
+// r must start at the beginning of the text. UTF-8 is passed on as it is,
+// invalid bytes included, with or without a byte order mark, so that a
+// text's hashline tag does not depend on its mark.
 func Decode(r io.Reader, enc Encoding) io.Reader {
 	switch enc {
 	case UTF8BOM:
-		return transform.NewReader(r, unicode.UTF8BOM.NewDecoder())
+		return &skipBOM{r: r, left: 3}
 	case UTF16LE:
 		return transform.NewReader(r, unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder())
 	case UTF16BE:
@@ -66,4 +68,22 @@ func Decode(r io.Reader, enc Encoding) io.Reader {
 		return transform.NewReader(r, utf32.UTF32(utf32.BigEndian, utf32.ExpectBOM).NewDecoder())
 	}
 	return r
+}
+
+// skipBOM reads r less its first left bytes, a UTF-8 byte order mark.
+type skipBOM struct {
+	r    io.Reader
+	left int
+}
+
+func (s *skipBOM) Read(p []byte) (int, error) {
+	for s.left > 0 {
+		var mark [3]byte
+		n, err := s.r.Read(mark[:s.left])
+		s.left -= n
+		if err != nil {
+			return 0, err
+		}
+	}
+	return s.r.Read(p)
 }
