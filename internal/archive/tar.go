@@ -64,8 +64,48 @@ func (a *Archive) openTar(ctx context.Context) (*tarStream, error) {
 		s.gz = newCapReader(ctx, zr, "Archive '"+a.name+"'", a.lim.MaxScanBytes)
 		r = s.gz
 	}
+	if rs, ok := r.(io.ReadSeeker); ok && s.gz == nil {
+		r = &seekBuffer{f: rs, br: bufio.NewReaderSize(rs, 64<<10)}
+	}
 	s.tr = tar.NewReader(r)
 	return s, nil
+}
+
+// seekBuffer reads a plain tar through a buffer and serves the seeks by
+// which archive/tar skips member data (offsets from the current position)
+// within the buffer when it holds the skipped bytes, else by a seek of the
+// file: a tar of many small members costs a read per 64 KiB, not a read of
+// each header and two seeks per member.
+type seekBuffer struct {
+	f   io.ReadSeeker
+	br  *bufio.Reader
+	pos int64 // the offset in f of the next byte br returns
+}
+
+func (b *seekBuffer) Read(p []byte) (int, error) {
+	n, err := b.br.Read(p)
+	b.pos += int64(n)
+	return n, err
+}
+
+// Seek moves by off from the current position; other seeks are
+// unsupported (archive/tar then reads the bytes to skip them).
+func (b *seekBuffer) Seek(off int64, whence int) (int64, error) {
+	if whence != io.SeekCurrent || off < 0 {
+		return 0, errors.ErrUnsupported
+	}
+	if off <= int64(b.br.Buffered()) {
+		n, _ := b.br.Discard(int(off)) // cannot fail: the bytes are buffered
+		b.pos += int64(n)
+		return b.pos, nil
+	}
+	pos, err := b.f.Seek(b.pos+off, io.SeekStart)
+	if err != nil {
+		return 0, err
+	}
+	b.br.Reset(b.f)
+	b.pos = pos
+	return pos, nil
 }
 
 // sniffGzip reports whether f starts with the gzip magic and returns a
