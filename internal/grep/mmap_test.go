@@ -14,6 +14,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // TestMappedShrinks: a file that is mapped and then shrinks under the
@@ -195,16 +196,7 @@ func TestFirstOnlyChunks(t *testing.T) {
 // given as it is decoded, with or without a match, mapped or not. The
 // result is the same as without the call.
 func TestSearchOpenedText(t *testing.T) {
-	// utf16le encodes the ASCII text s in UTF-16LE, after a byte-order mark.
-	utf16le := func(s string) string {
-		var b strings.Builder
-		b.WriteString("\xFF\xFE")
-		for _, c := range []byte(s) {
-			b.WriteByte(c)
-			b.WriteByte(0)
-		}
-		return b.String()
-	}
+	utf16le := testfs.UTF16LE
 	hits := strings.Repeat("a hit  \r\nno\n", 1000) // 12 KB
 	miss := strings.Repeat("nothing here\n", 1000)
 	late := miss + "a hit\n" + miss

@@ -424,15 +424,7 @@ func TestSearchOneTagPieces(t *testing.T) {
 // second one, decoded from UTF-16 or UTF-32; none for a text over
 // hashline.MaxTagBytes once decoded.
 func TestFileTagIsSearchTag(t *testing.T) {
-	le := func(s string) string { // UTF-16LE of the ASCII s, after a mark
-		var b strings.Builder
-		b.WriteString("\xFF\xFE")
-		for _, c := range []byte(s) {
-			b.WriteByte(c)
-			b.WriteByte(0)
-		}
-		return b.String()
-	}
+	le := testfs.UTF16LE
 	bom := "\xEF\xBB\xBF"
 	text := "a hit  \r\nb\t\n\rc"
 	tree := fstest.MapFS{

@@ -238,3 +238,14 @@ func PathOrderTree(seed int64, depth int) []string {
 	add(".", 1)
 	return files
 }
+
+// UTF16LE returns the ASCII text s in UTF-16LE after a byte-order mark.
+func UTF16LE(s string) string {
+	var b strings.Builder
+	b.WriteString("\xFF\xFE")
+	for _, c := range []byte(s) {
+		b.WriteByte(c)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
