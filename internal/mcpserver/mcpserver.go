@@ -384,9 +384,13 @@ func (c *session) handle(line []byte) {
 	}
 	var m request
 	if err := json.Unmarshal(line, &m); err != nil {
-		if _, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
 			// JSON, but not a request: answered with its ID when it has one
-			c.fail(answerID(m.ID), codeInvalidRequest, "not a JSON-RPC 2.0 request: %v", err)
+			what := fmt.Sprintf("member %q must be a string, got %s", te.Field, te.Value)
+			if te.Field == "" {
+				what = "a message is a JSON object, got " + te.Value
+			}
+			c.fail(answerID(m.ID), codeInvalidRequest, "not a JSON-RPC 2.0 request: %s", what)
 			return
 		}
 		c.fail(nullID, codeParse, "not a JSON-RPC message: %v", err)
@@ -466,6 +470,9 @@ func (c *session) notify(m request) {
 	}
 }
 
+// callParams are the params of a tools/call, as its errors show them.
+const callParams = `{"name": TOOL, "arguments": {...}}`
+
 // startCall queues a tools/call for a worker; it waits while the queue is
 // full.
 func (c *session) startCall(id json.RawMessage, params json.RawMessage) {
@@ -473,8 +480,19 @@ func (c *session) startCall(id json.RawMessage, params json.RawMessage) {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	}
+	if p := bytes.TrimSpace(params); len(p) == 0 || string(p) == "null" {
+		c.fail(id, codeInvalidParams, "tools/call params are missing: send %s", callParams)
+		return
+	}
 	if err := json.Unmarshal(params, &p); err != nil {
-		c.fail(id, codeInvalidParams, "tools/call params: %v", err)
+		what := err.Error()
+		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+			what = fmt.Sprintf("member %q must be a string, got %s", te.Field, te.Value)
+			if te.Field == "" {
+				what = "they must be an object, got " + te.Value
+			}
+		}
+		c.fail(id, codeInvalidParams, "tools/call params: %s; send %s", what, callParams)
 		return
 	}
 	if !slices.ContainsFunc(c.s.tools, func(t toolDef) bool { return t.Name == p.Name }) {

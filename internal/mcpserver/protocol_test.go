@@ -92,9 +92,9 @@ func TestProtocol(t *testing.T) {
 		{"not JSON", `{"jsonrpc": "2.0", "id": 1, "method"`, codeParse, nil, "not a JSON-RPC message"},
 		{"a batch", `[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]`, codeInvalidRequest, nil, "batches are not supported"},
 		{"a batch after white space", ` [{"jsonrpc": "2.0", "id": 1, "method": "ping"}]`, codeInvalidRequest, nil, "batches are not supported"},
-		{"JSON that is not an object", `1`, codeInvalidRequest, nil, "not a JSON-RPC 2.0 request"},
-		{"a member of the wrong type: answered with the ID", `{"jsonrpc": "2.0", "id": 12, "method": 1}`, codeInvalidRequest, 12.0, "not a JSON-RPC 2.0 request"},
-		{"a jsonrpc number: answered with the ID", `{"jsonrpc": 2.0, "id": "j", "method": "ping"}`, codeInvalidRequest, "j", "not a JSON-RPC 2.0 request"},
+		{"JSON that is not an object", `1`, codeInvalidRequest, nil, "not a JSON-RPC 2.0 request: a message is a JSON object, got number"},
+		{"a member of the wrong type: answered with the ID", `{"jsonrpc": "2.0", "id": 12, "method": 1}`, codeInvalidRequest, 12.0, `not a JSON-RPC 2.0 request: member \"method\" must be a string, got number`},
+		{"a jsonrpc number: answered with the ID", `{"jsonrpc": 2.0, "id": "j", "method": "ping"}`, codeInvalidRequest, "j", `not a JSON-RPC 2.0 request: member \"jsonrpc\" must be a string, got number`},
 		{"an object ID without jsonrpc is not echoed", `{"id": {"a": 1}, "method": "ping"}`, codeInvalidRequest, nil, `\"jsonrpc\": \"2.0\"`},
 		{"an ID not in UTF-8 is answered in UTF-8", "{\"jsonrpc\": \"2.0\", \"id\": \"\xff\", \"method\": \"ping\"}", 0, "\uFFFD", `"result":{}`},
 		{"no jsonrpc member", `{"id": 2, "method": "ping"}`, codeInvalidRequest, 2.0, `\"jsonrpc\": \"2.0\"`},
@@ -109,7 +109,12 @@ func TestProtocol(t *testing.T) {
 		{"an unknown revision gets the newest", `{"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {"protocolVersion": "1999-01-01"}}`, 0, 5.0, `"protocolVersion":"` + ProtocolVersions[0] + `"`},
 		{"server info", `{"jsonrpc": "2.0", "id": 6, "method": "initialize", "params": {}}`, 0, 6.0, `"serverInfo":{"name":"scout","title":"Scout file tools","version":"test"}`},
 		{"an unknown tool", `{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "grep", "arguments": {}}}`, codeInvalidParams, 8.0, `unknown tool \"grep\"`},
-		{"tools/call without params", `{"jsonrpc": "2.0", "id": 9, "method": "tools/call"}`, codeInvalidParams, 9.0, "tools/call params"},
+		{"tools/call without params", `{"jsonrpc": "2.0", "id": 9, "method": "tools/call"}`, codeInvalidParams, 9.0, `tools/call params are missing: send {\"name\": TOOL, \"arguments\": {...}}`},
+		// The errors of params that are not an object named the Go types
+		// the server decodes into ("struct { Name string ...").
+		{"tools/call with null params", `{"jsonrpc": "2.0", "id": 14, "method": "tools/call", "params": null}`, codeInvalidParams, 14.0, `tools/call params are missing: send {\"name\": TOOL`},
+		{"tools/call with params that are not an object", `{"jsonrpc": "2.0", "id": 15, "method": "tools/call", "params": ["read", {}]}`, codeInvalidParams, 15.0, `tools/call params: they must be an object, got array; send {\"name\": TOOL, \"arguments\": {...}}`},
+		{"tools/call with a name that is not a string", `{"jsonrpc": "2.0", "id": 16, "method": "tools/call", "params": {"name": 5}}`, codeInvalidParams, 16.0, `tools/call params: member \"name\" must be a string, got number; send {\"name\": TOOL`},
 		{"no arguments: the tool names what it needs", `{"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {"name": "find"}}`, 0, 10.0, `"isError":true`},
 		{"a call", `{"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {"name": "find", "arguments": {"paths": ["*.go"]}}}`, 0, 11.0, `a.go`},
 	}
