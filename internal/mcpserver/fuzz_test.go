@@ -250,6 +250,8 @@ var fuzzJunk = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read","arguments":{"path":"a.go"}}}` + "\n" + `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read","arguments":{"path":"a.go"}}}` + "\n" + `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n",
 	`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":5}}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"initialize","params":"x"}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":[]}}` + "\n",
 	"\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n\u00a0{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\u0085\n\x00\n",
+	"\xef\xbb\xbf\n \xef\xbb\xbf \n\xef\xbb\xbf\xef\xbb\xbf{}\n",
+	"Content-Length: 40\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}Content-Length: 40\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}",
 }
 
 // checkAnswers checks the server's output for a stream: each message is
@@ -388,7 +390,10 @@ func classify(l []byte) line {
 	if l == nil {
 		return line{kind: kindAnswer, key: "null"}
 	}
-	l = bytes.ToValidUTF8(l, []byte("\uFFFD"))
+	l = bytes.ToValidUTF8(bytes.TrimSpace(bytes.TrimPrefix(l, []byte("\uFEFF"))), []byte("\uFFFD"))
+	if len(l) == 0 {
+		return line{kind: kindNone}
+	}
 	if l[0] != '{' || !json.Valid(l) {
 		return line{kind: kindAnswer, key: "null"}
 	}

@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -370,16 +371,28 @@ func (c *session) fail(id json.RawMessage, code int, format string, a ...any) {
 	c.send(response{ID: id, Error: &rpcError{Code: code, Message: fmt.Sprintf(format, a...)}})
 }
 
+// contentLength starts the header of a message framed as in the Language
+// Server Protocol, which MCP's stdio transport does not use.
+const contentLength = "Content-Length:"
+
 // handle answers one line (not empty).
 func (c *session) handle(line []byte) {
-	line = bytes.TrimSpace(line)
+	// A byte order mark, which a JSON parser may ignore, is ignored.
+	line = bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(line), []byte("\uFEFF")))
+	if len(line) == 0 {
+		return
+	}
 	if !utf8.Valid(line) {
 		// Bad bytes become U+FFFD, as the decoder makes them in strings,
 		// so that no answer echoes them (in an ID or the arguments).
 		line = bytes.ToValidUTF8(line, []byte("\uFFFD"))
 	}
-	if line[0] == '[' {
+	switch {
+	case line[0] == '[':
 		c.fail(nullID, codeInvalidRequest, "batches are not supported: send one JSON-RPC message per line")
+		return
+	case len(line) >= len(contentLength) && strings.EqualFold(string(line[:len(contentLength)]), contentLength):
+		c.fail(nullID, codeParse, "not a JSON-RPC message: a header; send each message as one line of JSON, with no Content-Length header")
 		return
 	}
 	var m request
