@@ -572,7 +572,7 @@ func TestCancel(t *testing.T) {
 			if errs.CodeOf(err) != errs.Timeout {
 				t.Errorf("%q (%s): error %v, want TIMEOUT", tt.pattern, tt.reason, err)
 			}
-			if late > 2*time.Second {
+			if late > 10*time.Second { // a hang; the race detector and a loaded machine make 2 s possible
 				t.Errorf("%q (%s): returned %v after the deadline", tt.pattern, tt.reason, late)
 			}
 		}
@@ -670,7 +670,7 @@ func TestCancelInside(t *testing.T) {
 		if errs.CodeOf(err) != errs.Canceled {
 			t.Errorf("%s: error %v, want CANCELED", c.name, err)
 		}
-		if late > 2*time.Second {
+		if late > 10*time.Second { // a hang; the race detector and a loaded machine make 2 s possible
 			t.Errorf("%s: returned %v after the cancel", c.name, late)
 		}
 	}
