@@ -408,6 +408,8 @@ func TestNoProgress(t *testing.T) {
 
 func TestBinary(t *testing.T) {
 	late := strings.Repeat("x\n", DefaultBinaryScan) + "match\x00here\nmatch\n"
+	// UTF-16BE of a line of 22 '中' (44 bytes; 66 in UTF-8), a NUL and 'x'
+	utf16Late := "\xfe\xff" + strings.Repeat("\x4e\x2d", 22) + "\x00\x00\x00x"
 	tests := []struct {
 		name   string
 		data   string
@@ -419,6 +421,11 @@ func TestBinary(t *testing.T) {
 		{"late nul", late, Options{Pattern: "match"}, "lines=0 matches=0 binary=false trunc=true stop=\"nul\" enc=\"\" long=0\n", "the search ends at the NUL's line"},
 		{"no binary check", "match\x00\n", Options{Pattern: "match", BinaryScan: -1}, "lines=1 matches=1 binary=false trunc=false stop=\"\" enc=\"\" long=0\n  1 match=true cut=false \"match\\x00\" [[0 5]]\n", "NUL is an ordinary byte"},
 		{"count after binary", "\x00match\n", Options{Pattern: "match", CountOnly: true}, "lines=0 matches=0 binary=true trunc=false stop=\"\" enc=\"\" long=0\n", "counts are zero"},
+		// A window of a long line (chunk8's 64 bytes) before the NUL is
+		// searched, in decoded text as in bytes (FuzzSearch, whose check
+		// measured the lines of the UTF-16 bytes: none over 64 there).
+		{"late nul in a long decoded line", utf16Late, Options{Pattern: ".", CountOnly: true, FirstOnly: true, BinaryScan: 2},
+			"lines=0 matches=0 binary=false trunc=true stop=\"nul\" enc=\"utf-16be\" long=0\n", "the search ends at the NUL's line"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
