@@ -1,13 +1,9 @@
 package main
 
 import (
-	"crypto/sha256"
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"maps"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -31,7 +27,7 @@ func FuzzCall(f *testing.F) {
 		"bin":       {Data: []byte("\x00\xff\xfe")},
 		"out":       {Data: []byte("/etc"), Mode: fs.ModeSymlink},
 	})
-	before := treeState(f, root)
+	before := testfs.TreeState(f, root)
 	for _, s := range [][4]string{
 		{"pi", "read", `{"path":"a.txt"}`, ""},
 		{"", "read", `{"path":"a.txt:2"}`, `{"style":"plain","read_limit":1}`},
@@ -74,7 +70,7 @@ func FuzzCall(f *testing.F) {
 		default:
 			t.Fatalf("status %q: %s", got.Status, b)
 		}
-		if after := treeState(t, root); !maps.Equal(before, after) {
+		if after := testfs.TreeState(t, root); !maps.Equal(before, after) {
 			t.Fatalf("the tree changed:\nbefore %v\nafter  %v", before, after)
 		}
 	})
@@ -109,34 +105,4 @@ func mentionsWeb(args string) bool {
 		return false
 	}
 	return walk(v)
-}
-
-// treeState describes every entry under dir: mode, size, time and the hash
-// of a regular file's content.
-func treeState(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	m := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		desc := fmt.Sprintf("%v %d %d", info.Mode(), info.Size(), info.ModTime().UnixNano())
-		if info.Mode().IsRegular() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			desc += fmt.Sprintf(" %x", sha256.Sum256(b))
-		}
-		m[p] = desc
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }

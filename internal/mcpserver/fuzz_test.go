@@ -5,7 +5,6 @@ package mcpserver
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -46,7 +45,7 @@ func FuzzServe(f *testing.F) {
 		}
 		f.Setenv(v, d)
 	}
-	before, beforeElsewhere := snapshot(f, root), snapshot(f, elsewhere)
+	before, beforeElsewhere := testfs.TreeState(f, root), testfs.TreeState(f, elsewhere)
 	toolsets := tool.Toolsets()
 	for i, ts := range toolsets {
 		for _, s := range fuzzSessions(ts) {
@@ -78,10 +77,10 @@ func FuzzServe(f *testing.F) {
 			t.Fatalf("%s: no end a minute after the input ended\n%s", toolset, buf)
 		}
 		checkAnswers(t, stream, out.Bytes())
-		if after := snapshot(t, root); !maps.Equal(before, after) {
+		if after := testfs.TreeState(t, root); !maps.Equal(before, after) {
 			t.Fatalf("%s: the tree changed:\nbefore %v\nafter  %v", toolset, before, after)
 		}
-		if after := snapshot(t, elsewhere); !maps.Equal(beforeElsewhere, after) {
+		if after := testfs.TreeState(t, elsewhere); !maps.Equal(beforeElsewhere, after) {
 			t.Fatalf("%s: files were written outside the tree: %v", toolset, after)
 		}
 	})
@@ -132,36 +131,6 @@ func hostileTree(f *testing.F) string {
 		}
 	}
 	return root
-}
-
-// snapshot describes every entry under dir: type, mode, size, time and the
-// hash of a regular file's content.
-func snapshot(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	m := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		desc := fmt.Sprintf("%v %d %d", info.Mode(), info.Size(), info.ModTime().UnixNano())
-		if info.Mode().IsRegular() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			desc += fmt.Sprintf(" %x", sha256.Sum256(b))
-		}
-		m[p] = desc
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
 
 // fuzzSessions are real sessions of a toolset: initialize, tools/list and

@@ -12,7 +12,9 @@ package testfs
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"flag"
+	"fmt"
 	"io/fs"
 	"math/rand"
 	"os"
@@ -248,4 +250,35 @@ func UTF16LE(s string) string {
 		b.WriteByte(0)
 	}
 	return b.String()
+}
+
+// TreeState describes every entry under dir: mode, size, time and the hash
+// of a regular file's content; two states differ when anything under dir
+// was written, created or removed.
+func TreeState(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		desc := fmt.Sprintf("%v %d %d", info.Mode(), info.Size(), info.ModTime().UnixNano())
+		if info.Mode().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			desc += fmt.Sprintf(" %x", sha256.Sum256(b))
+		}
+		m[p] = desc
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
