@@ -455,3 +455,6 @@ type miss struct {
 // missBatch is how many files that did not match a worker gathers before
 // passing them to fn, under its lock.
 const missBatch = 64
+
+// utf8BOM is the UTF-8 byte-order mark.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}

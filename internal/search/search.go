@@ -504,11 +504,7 @@ func fileTag(fsys fs.FS, name string) string {
 	if err != nil || len(b) > hashline.MaxTagBytes {
 		return ""
 	}
-	switch enc, _ := textio.Sniff(b); enc {
-	case textio.UTF8:
-	case textio.UTF8BOM:
-		b = b[len(utf8BOM):]
-	default:
+	if enc, _ := textio.Sniff(b); enc != textio.UTF8 {
 		b, err = io.ReadAll(io.LimitReader(textio.Decode(bytes.NewReader(b), enc), hashline.MaxTagBytes+1))
 		if err != nil || len(b) > hashline.MaxTagBytes {
 			return ""
@@ -516,9 +512,6 @@ func fileTag(fsys fs.FS, name string) string {
 	}
 	return hashline.Tag(b) // less a second mark too
 }
-
-// utf8BOM is the UTF-8 byte-order mark.
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // roundRobin cuts the page's matching lines to budget, taking one line
 // from each file in turn, and drops the context lines that belonged only
