@@ -151,3 +151,62 @@ func mappingRSS(t *testing.T, b []byte) int {
 	t.Skip("mapping not found in /proc/self/smaps")
 	return 0
 }
+
+// TestMapPays checks that Mapping.Pays reads what it measures (the
+// mapping's first bytes not dropped), and says false, without a fault,
+// where it cannot tell: an empty buffer, a file truncated under its
+// mapping.
+func TestMapPays(t *testing.T) {
+	dir := t.TempDir()
+	data := bytes.Repeat([]byte("line\n"), (dropStep+64<<10)/5)
+	mapped := func(name string) *Mapping {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fsys, closeFn, err := OpenDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { closeFn() })
+		f, err := OpenRegular(fsys, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		m, err := Map(f)
+		if errors.Is(err, ErrNoMap) {
+			t.Skip("not mapped here:", err)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { m.Close() })
+		return m
+	}
+
+	m := mapped("file")
+	buf := make([]byte, 128<<10)
+	pays := m.Pays(buf)
+	if !bytes.Equal(buf, data[:len(buf)]) {
+		t.Error("Pays did not read the bytes it measured into buf")
+	}
+	t.Logf("mapping a file of %d bytes pays here: %v", len(data), pays)
+	if m.Pays(nil) {
+		t.Error("Pays with an empty buffer: true")
+	}
+	m.Drop(dropStep)
+	clear(buf)
+	m.Pays(buf)
+	if rest := data[dropStep:]; !bytes.Equal(buf[:len(rest)], rest) {
+		t.Error("Pays after Drop did not read the bytes not dropped into buf")
+	}
+
+	shrunk := mapped("shrunk")
+	if err := os.Truncate(filepath.Join(dir, "shrunk"), 0); err != nil {
+		t.Fatal(err)
+	}
+	if shrunk.Pays(buf) {
+		t.Error("Pays of a file truncated under its mapping: true")
+	}
+}

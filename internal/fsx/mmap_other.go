@@ -14,3 +14,6 @@ func (m *Mapping) Shrunk() bool { return false }
 
 // Close unmaps the file; Data must not be read after.
 func (m *Mapping) Close() error { return nil }
+
+// Pays reports false: no file is mapped.
+func (m *Mapping) Pays([]byte) bool { return false }

@@ -30,10 +30,10 @@ const (
 	// reads 64 KiB).
 	readSize = 128 << 10
 	// mapSize is the size from which a file is mapped into memory
-	// instead of read, where fsx.Map can: a read copies every byte from
-	// the page cache; a mapping costs mmap, page faults and munmap, which
-	// interrupts every other core that runs the process to flush its TLB,
-	// more than the copy of a small file.
+	// instead of read, where fsx.Map can and the mapping pays: a read
+	// copies every byte from the page cache; a mapping costs mmap, page
+	// faults and munmap, which interrupts every other core that runs the
+	// process to flush its TLB, more than the copy of a small file.
 	mapSize = 4 << 20
 	// streamStart is the initial buffer size of a stream of unknown size.
 	streamStart = 64 << 10
@@ -65,7 +65,8 @@ type Scanner struct {
 	// Buffer sizes (tests shrink them): chunk is the read size of a
 	// streamed search, maxLine the longest line searched whole and the
 	// largest file read whole, maxWhole the cap of a whole-file search,
-	// mapMin the size from which a file is mapped (< 0: never).
+	// mapMin the size from which a file is mapped where that pays (< 0:
+	// never; 0: every file, whether that pays or not).
 	chunk, maxLine, maxWhole, mapMin int
 }
 
@@ -80,8 +81,9 @@ func (m *Matcher) NewScanner() *Scanner {
 // than max bytes (max < 0: no cap), which fails with an error wrapping
 // fsx.ErrTooLarge without reading. A file up to MaxLineBytes is read with
 // a single read into a reused buffer; a file of 4 MiB or more is mapped
-// into memory where fsx.Map can (a file that shrinks meanwhile fails with
-// an error, as one that cannot be read). The returned error is a coded
+// into memory where fsx.Map can and that pays (fsx.Mapping.Pays: its
+// page faults cost less than reading; a file that shrinks meanwhile fails
+// with an error, as one that cannot be read). The returned error is a coded
 // *errs.Error: the file cannot be opened or read, or is not a regular file
 // (the caller records it and goes on), or ctx ended (the partial result is
 // returned with it).
@@ -226,14 +228,19 @@ func (s *Scanner) SearchReader(ctx context.Context, r io.Reader) (*FileResult, e
 	return res, err
 }
 
-// mapFile maps f when it is large enough and fsx.Map can, else returns
-// nil.
+// mapFile maps f when it is large enough, fsx.Map can and the mapping
+// pays (fsx.Mapping.Pays, measured on a chunk; a mapMin of 0 maps every
+// file fsx.Map can), else returns nil.
 func (s *Scanner) mapFile(f fsx.Regular) *fsx.Mapping {
 	if s.mapMin < 0 || f.Size() < int64(s.mapMin) {
 		return nil
 	}
 	mp, err := fsx.Map(f)
 	if err != nil {
+		return nil
+	}
+	if s.mapMin > 0 && !mp.Pays(s.buffer(s.chunk)) {
+		mp.Close()
 		return nil
 	}
 	return mp
