@@ -265,3 +265,45 @@ func TestAmpGrepNewline(t *testing.T) {
 		t.Errorf("long pattern: %+v %+v", env.Status, env.Error)
 	}
 }
+
+// TestAmpGrepOnePass: the first content page of few matching lines, taken
+// in one pass (ampSmall), is the page the counting pass and the page's
+// search give, data and text: with context, without line numbers, capped
+// by head_limit, with a file of more matches than the page wants (which
+// the one pass leaves to the two), ignored, hidden and binary files, and
+// names that sort around '/'.
+func TestAmpGrepOnePass(t *testing.T) {
+	m := fstest.MapFS{
+		".gitignore":     {Data: []byte("ignored.txt\n")},
+		"ignored.txt":    {Data: []byte("needle\n")},
+		".hidden/x.txt":  {Data: []byte("needle\n")},
+		"bin.dat":        {Data: []byte("needle\x00\n")},
+		"many/lines.txt": {Data: []byte(strings.Repeat("a needle\n", 12))},
+	}
+	for i, p := range testfs.PathOrderTree(3, 3) {
+		m[p] = &fstest.MapFile{Data: fmt.Appendf(nil, "line one\nthe needle %d\nline three\nline four\nNEEDLE again\nlast\n", i)}
+	}
+	saved := ampSmallLines
+	t.Cleanup(func() { ampSmallLines = saved })
+	for _, tr := range testfs.Trees(t, m) {
+		c := Config{FS: tr.FS, Root: tr.Root}
+		for _, args := range []string{
+			`"pattern":"needle"`,
+			`"pattern":"needle","-i":true,"-C":1`,
+			`"pattern":"needle","-n":false,"-A":2`,
+			`"pattern":"needle","head_limit":5`,
+			`"pattern":"needle","head_limit":20,"-B":1`,
+			`"pattern":"needle","path":"many"`,
+			`"pattern":"needle","glob":"*.go"`,
+			`"pattern":"nothing matches this"`,
+		} {
+			call := func(small int) map[string]any {
+				ampSmallLines = small
+				env := Call(context.Background(), c, Amplifier, "grep", []byte(`{`+args+`,"output_mode":"content"}`))
+				require.NotEqual(t, scout.StatusError, env.Status, env.Text)
+				return testfs.Untimed(t, env)
+			}
+			require.Equal(t, call(0), call(1<<20), "%s, %s: one pass (right) against two", tr.Name, args)
+		}
+	}
+}
