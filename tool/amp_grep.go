@@ -300,10 +300,9 @@ const (
 // and line order, offset and head_limit applied to results, each with its
 // context when -A/-B/-C was given, within ampMaxBytes of JSON.
 //
-// The first page of a search of few matching lines takes one pass
-// (ampSmall). Otherwise a counting pass comes first: it gives
-// total_matches (a lower bound past offset+ampTotalBudget results), the
-// files left out, and the file where the offset falls. The page is then streamed from there, each file
+// A counting pass comes first: it gives total_matches (a lower bound past
+// offset+ampTotalBudget results), the files left out, and the file where
+// the offset falls. The page is then streamed from there, each file
 // keeping at most the results one reply can hold, so that memory is
 // bounded by the reply, not by the matches: the files before the offset
 // are searched again but dropped, and the lines of the file the offset
@@ -313,13 +312,6 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 	want := ampMaxBytes/ampMinResult + 1 // results one reply may hold
 	if g.HeadLimit > 0 {
 		want = min(want, g.HeadLimit)
-	}
-	req.Before, req.After, req.MaxColumns = g.before, g.after, ampMaxColumns
-	if g.Offset == 0 && !runs {
-		ok, err := ampSmall(ctx, s, req, d, st, want, g)
-		if ok || err != nil {
-			return err
-		}
 	}
 	var t *ampTally
 	var err error
@@ -331,9 +323,12 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 	if err != nil {
 		return err
 	}
-	d.searched(t.res, st)
+	*st = scout.Stats{Files: t.res.Searched, Skipped: t.res.SkippedTotal()}
+	d.skipped, d.inPart = t.res.Skipped, pitext.InPartNotes(t.res)
+	d.backend = t.res.Backend
 	d.TotalMatches = t.total
 	d.LowerBound = t.lower
+	req.Before, req.After, req.MaxColumns = g.before, g.after, ampMaxColumns
 	// The matching lines a file keeps: a result is one, or a run of them.
 	req.MaxMatchesPerFile = want
 	if runs {
@@ -399,78 +394,26 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 			if seen++; seen <= skipFiles {
 				continue
 			}
-			if !page.next(f) {
+			if page.full() {
+				page.capped = page.capped || page.n < page.want // more results wait
 				break
 			}
+			page.add(f, page.skip)
+			page.skip = 0
 		}
 	}
-	d.show(page)
-	if d.MatchesCount > 0 {
-		// The page shows results past offset: there are at least that
-		// many, whatever the counting pass saw. An empty page says nothing.
-		d.TotalMatches = max(d.TotalMatches, g.Offset+d.MatchesCount)
-	}
-	return nil
-}
-
-// ampSmallLines is how many matching lines the first page's content
-// search holds before it gives up for the counting pass (ampSmall); a
-// variable for the tests, which compare the two ways.
-var ampSmallLines = 1024
-
-// ampSmall answers the first page of a search of few matching lines in one
-// pass: the content of every matching file, gathered as the files are
-// searched (in no order, then sorted by path as the page is), gives both
-// the totals and the page, where the counting pass and the page's search
-// would each walk the scope. It reports false when there are more than
-// ampSmallLines matching lines, or a file has more than the page wants,
-// having spent the search up to where that showed; and for a searcher with
-// an index, which may answer the counting pass without a scan.
-func ampSmall(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, d *ampGrepData, st *scout.Stats, want int, g *ampGrep) (bool, error) {
-	if s.Index != nil {
-		return false, nil
-	}
-	req.Unordered, req.MaxMatchesPerFile = true, want
-	var files []scout.FileMatch
-	lines, small := 0, true
-	res, err := s.StreamFunc(ctx, req, func(f *scout.FileMatch) bool {
-		lines += f.MatchLines
-		small = lines <= ampSmallLines && !f.Limited
-		files = append(files, *f)
-		return small
-	})
-	if err != nil || !small {
-		return false, err
-	}
-	slices.SortFunc(files, func(a, b scout.FileMatch) int { return strings.Compare(a.Path, b.Path) })
-	d.searched(res, st)
-	d.TotalMatches = res.TotalMatchLines
-	page := &ampPage{hits: ampHits{context: g.contextSet, before: g.before, after: g.after, noNumbers: !g.LineNumbers}, want: want}
-	for i := range files {
-		if !page.next(&files[i]) {
-			break
-		}
-	}
-	d.show(page)
-	return true, nil
-}
-
-// searched takes the counts and notes of the search res that counted the
-// page's results.
-func (d *ampGrepData) searched(res *scout.SearchResult, st *scout.Stats) {
-	*st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
-	d.skipped, d.inPart = res.Skipped, pitext.InPartNotes(res)
-	d.backend = res.Backend
-}
-
-// show takes the page's results.
-func (d *ampGrepData) show(page *ampPage) {
 	d.hits = page.hitsOf()
 	d.MatchesCount = d.hits.count
 	d.Truncated = page.capped
 	if page.cut {
 		d.CutAt = ampMaxColumns
 	}
+	if d.MatchesCount > 0 {
+		// The page shows results past offset: there are at least that
+		// many, whatever the counting pass saw. An empty page says nothing.
+		d.TotalMatches = max(d.TotalMatches, g.Offset+d.MatchesCount)
+	}
+	return nil
 }
 
 // ampTally is what the counting pass of a content page learns: the

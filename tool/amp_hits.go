@@ -161,19 +161,6 @@ func (p *ampPage) add(f *scout.FileMatch, skip int) {
 	}
 }
 
-// next adds the results of the next file f, after the caller's skip of
-// them for the first, and reports false, taking nothing, when the page is
-// full: more results wait.
-func (p *ampPage) next(f *scout.FileMatch) bool {
-	if p.full() {
-		p.capped = p.capped || p.n < p.want
-		return false
-	}
-	p.add(f, p.skip)
-	p.skip = 0
-	return true
-}
-
 // hitsOf returns the page's results.
 func (p *ampPage) hitsOf() *ampHits {
 	h := newAmpHits(p.hits.files, p.hits.skip, p.n, p.hits.context, p.hits.before, p.hits.after, p.hits.runs)
