@@ -426,13 +426,18 @@ func (c *session) handle(line []byte) {
 	}
 	switch method {
 	case "initialize":
-		var p struct {
-			ProtocolVersion string `json:"protocolVersion"`
+		v, err := readParams(params, false, "protocolVersion", "capabilities", "clientInfo", "_meta")
+		var asked string
+		if err == nil {
+			asked, err = stringMember("protocolVersion", v[0])
 		}
-		json.Unmarshal(params, &p)
+		if err != nil {
+			c.fail(id, codeInvalidParams, "initialize params: %v; send %s", err, initializeParams)
+			return
+		}
 		rev := ProtocolVersions[0]
-		if slices.Contains(ProtocolVersions, p.ProtocolVersion) {
-			rev = p.ProtocolVersion
+		if slices.Contains(ProtocolVersions, asked) {
+			rev = asked
 		}
 		c.send(response{ID: id, Result: map[string]any{
 			"protocolVersion": rev,
@@ -452,11 +457,15 @@ func (c *session) handle(line []byte) {
 
 // readParams returns the values of the members of a request's params
 // named as names, as readMembers does, or an error saying what is wrong:
-// params that are no object, or absent or null.
-func readParams(params []byte, names ...string) ([][]byte, error) {
+// params that are no object, or that are absent or null when required
+// (else they read as {}).
+func readParams(params []byte, required bool, names ...string) ([][]byte, error) {
 	switch {
 	case params == nil || string(params) == "null":
-		return nil, errors.New("they are missing")
+		if required {
+			return nil, errors.New("they are missing")
+		}
+		return make([][]byte, len(names)), nil
 	case params[0] != '{':
 		return nil, fmt.Errorf("they must be an object, got %s", kind(params))
 	}
@@ -483,7 +492,7 @@ func (c *session) notify(method string, params []byte) {
 	if method != "notifications/cancelled" {
 		return
 	}
-	v, err := readParams(params, "requestId", "reason", "_meta")
+	v, err := readParams(params, true, "requestId", "reason", "_meta")
 	if err != nil || v[0] == nil {
 		return
 	}
@@ -495,14 +504,18 @@ func (c *session) notify(method string, params []byte) {
 	}
 }
 
-// callParams are the params of a tools/call, as its errors show them.
-const callParams = `{"name": TOOL, "arguments": {...}}`
+// initializeParams and callParams are the params of initialize and
+// tools/call, as their errors show them.
+const (
+	initializeParams = `{"protocolVersion": VERSION, "capabilities": {...}, "clientInfo": {"name": NAME, "version": VERSION}}`
+	callParams       = `{"name": TOOL, "arguments": {...}}`
+)
 
 // startCall queues a tools/call for a worker; it waits while the queue is
 // full.
 func (c *session) startCall(id json.RawMessage, params json.RawMessage) {
 	id = bytes.Clone(id) // the job's copies hold no line
-	v, err := readParams(params, "name", "arguments", "_meta")
+	v, err := readParams(params, true, "name", "arguments", "_meta")
 	var name string
 	if err == nil {
 		name, err = stringMember("name", v[0])

@@ -141,6 +141,17 @@ func TestProtocol(t *testing.T) {
 		{"a repeated tool name", `{"jsonrpc": "2.0", "id": 35, "method": "tools/call", "params": {"name": "read", "arguments": {}, "name": "find"}}`, codeInvalidParams, 35.0, `tools/call params: member \"name\" is repeated: send it once; send {\"name\": TOOL`},
 		{"a repeated arguments", `{"jsonrpc": "2.0", "id": 36, "method": "tools/call", "params": {"name": "find", "arguments": {"paths": ["*.go"]}, "arguments": {}}}`, codeInvalidParams, 36.0, `member \"arguments\" is repeated`},
 		{"unknown params members are allowed", `{"jsonrpc": "2.0", "id": 37, "method": "tools/call", "params": {"name": "find", "arguments": {"paths": ["*.go"]}, "_meta": {"progressToken": 1}, "task": {}}}`, 0, 37.0, `a.go`},
+		{"a protocol version in another case", `{"jsonrpc": "2.0", "id": 38, "method": "initialize", "params": {"ProtocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}`, codeInvalidParams, 38.0, `initialize params: member \"ProtocolVersion\" has the wrong case: names are case-sensitive (\"protocolVersion\"); send {\"protocolVersion\": VERSION`},
+		{"a repeated protocol version", `{"jsonrpc": "2.0", "id": 39, "method": "initialize", "params": {"protocolVersion": "2025-03-26", "protocolVersion": "2025-06-18"}}`, codeInvalidParams, 39.0, `member \"protocolVersion\" is repeated`},
+		{"clientInfo in another case", `{"jsonrpc": "2.0", "id": 40, "method": "initialize", "params": {"protocolVersion": "2025-03-26", "clientinfo": {}}}`, codeInvalidParams, 40.0, `member \"clientinfo\" has the wrong case`},
+		// initialize params that are no object are refused as tools/call's
+		// are; absent or null, they ask for no revision.
+		{"initialize params that are an array", `{"jsonrpc": "2.0", "id": 41, "method": "initialize", "params": ["2025-03-26"]}`, codeInvalidParams, 41.0, `initialize params: they must be an object, got array; send {\"protocolVersion\": VERSION, \"capabilities\": {...}, \"clientInfo\": {\"name\": NAME, \"version\": VERSION}}`},
+		{"initialize params that are a string", `{"jsonrpc": "2.0", "id": 42, "method": "initialize", "params": "2025-03-26"}`, codeInvalidParams, 42.0, `initialize params: they must be an object, got string`},
+		{"initialize params that are a number", `{"jsonrpc": "2.0", "id": 43, "method": "initialize", "params": 2025}`, codeInvalidParams, 43.0, `initialize params: they must be an object, got number`},
+		{"a protocol version that is no string", `{"jsonrpc": "2.0", "id": 44, "method": "initialize", "params": {"protocolVersion": 2025}}`, codeInvalidParams, 44.0, `initialize params: member \"protocolVersion\" must be a string, got number`},
+		{"initialize without params", `{"jsonrpc": "2.0", "id": 45, "method": "initialize"}`, 0, 45.0, `"protocolVersion":"` + ProtocolVersions[0] + `"`},
+		{"initialize with null params", `{"jsonrpc": "2.0", "id": 46, "method": "initialize", "params": null}`, 0, 46.0, `"protocolVersion":"` + ProtocolVersions[0] + `"`},
 		{"no arguments: the tool names what it needs", `{"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {"name": "find"}}`, 0, 10.0, `"isError":true`},
 		{"a call", `{"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {"name": "find", "arguments": {"paths": ["*.go"]}}}`, 0, 11.0, `a.go`},
 	}
