@@ -4,8 +4,9 @@
 // client sends notifications/cancelled for it or goes away. Each tool
 // returns its text as text content, the Standard Envelope as
 // structuredContent (declared as every tool's outputSchema) and images
-// read by `read` as image content; tool errors are results with isError
-// set, so the model sees them. Every tool is annotated read-only and
+// read by `read` as image content, which alone holds their bytes (see
+// tool.Config.ImagesApart); tool errors are results with isError set, so
+// the model sees them. Every tool is annotated read-only and
 // idempotent. Member names are case-sensitive, as JSON-RPC has them: a
 // message, or params, with a known member named in another case or
 // repeated is refused as an invalid request (or invalid params). When the
@@ -90,7 +91,7 @@ var envelopeSchema = json.RawMessage(`{
   "description": "The Standard Envelope of the call; its text is also the text content.",
   "properties": {
     "status": {"type": "string", "enum": ["success", "partial", "error"], "description": "success, partial (a limit, a breaker or a timeout cut the result) or error"},
-    "data": {"description": "the tool's result, shaped by the tool; null on error, unless the tool keeps one (Glob's breaker error keeps aborted_reason)"},
+    "data": {"description": "the tool's result, shaped by the tool; null on error, unless the tool keeps one (Glob's breaker error keeps aborted_reason). An image read's bytes are not in it (read's result has its metadata, no image_data): they are the image content"},
     "text": {"type": "string", "description": "the model-facing text"},
     "stats": {
       "type": "object",
@@ -155,7 +156,8 @@ type annotations struct {
 // New returns a server exposing the toolset's tools with cfg. When
 // cfg.URLCache is nil the server gets its own cache (at most 100 pages
 // and 64 MiB, least recently used dropped first), shared by its calls, so
-// that paging a web page ("url:301") does not fetch it again.
+// that paging a web page ("url:301") does not fetch it again. The server
+// sets cfg.ImagesApart: the image content carries an image's bytes.
 func New(cfg tool.Config, toolset, version string) (*Server, error) {
 	tools, err := tool.Tools(toolset)
 	if err != nil {
@@ -164,6 +166,7 @@ func New(cfg tool.Config, toolset, version string) (*Server, error) {
 	if cfg.URLCache == nil {
 		cfg.URLCache = &scout.URLCache{}
 	}
+	cfg.ImagesApart = true
 	s := &Server{cfg: cfg, toolset: toolset, version: version}
 	for _, t := range tools {
 		// read fetches web URLs unless the host refused them
