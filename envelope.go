@@ -23,7 +23,8 @@ type Envelope struct {
 	Context EnvelopeContext `json:"context"`         // what was asked and how it was resolved
 	Error   *Error          `json:"error,omitempty"` // the call's error when Status is "error"; nil otherwise
 	// Images holds image payloads for hosts that can show them (MCP image
-	// content). It is not part of the JSON wire shape: the same bytes are in Data.
+	// content). It is not part of the JSON wire shape: the same bytes are in
+	// Data, unless the host sends Images apart (tool.Config.ImagesApart).
 	Images []Image `json:"-"`
 }
 

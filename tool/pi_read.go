@@ -175,6 +175,11 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 	env.Context.PathResolved = res.Path
 	if res.Image != nil && res.ImageData != nil {
 		env.Images = []scout.Image{{MIME: res.Image.MIME, Data: res.ImageData}}
+		if c.ImagesApart {
+			r := *res
+			r.ImageData = nil
+			d.Result = &r
+		}
 	}
 	return env, nil
 }

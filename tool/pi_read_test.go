@@ -42,7 +42,8 @@ func TestPiRead(t *testing.T) {
 		{"partial", Config{ReadLimit: 2}, `{"path":"a.txt"}`, scout.StatusPartial, "¶a.txt#", true, "a read cut by the limit is partial"},
 		{"directory", Config{}, `{"path":"dir"}`, scout.StatusSuccess, ".\n  - b.txt", true, "directories report isDirectory; kind is left out as for files"},
 		{"archive directory", Config{}, `{"path":"a.zip:src"}`, scout.StatusSuccess, "x.txt (2B)", true, "a directory inside an archive reports isDirectory too"},
-		{"image", Config{}, `{"path":"p.png"}`, scout.StatusSuccess, "Read image file [image/png]", true, "images fill Envelope.Images"},
+		{"image", Config{}, `{"path":"p.png"}`, scout.StatusSuccess, "Read image file [image/png]", true, "images fill Envelope.Images, and data has their bytes"},
+		{"image apart", Config{ImagesApart: true}, `{"path":"p.png"}`, scout.StatusSuccess, "Read image file [image/png]", true, "images fill Envelope.Images, and data has their metadata only"},
 		{"missing", Config{}, `{"path":"nope"}`, scout.StatusError, "Path 'nope' not found", false, "a missing path is an error envelope"},
 		{"bad selector", Config{}, `{"path":"a.txt:0"}`, scout.StatusError, "Line selector 0 is invalid", false, "selector errors name the fix"},
 		{"unknown arg", Config{}, `{"path":"a.txt","limit":5}`, scout.StatusError, "Unknown argument 'limit'", false, "unknown arguments are refused"},
@@ -72,6 +73,9 @@ func TestPiRead(t *testing.T) {
 						IsDirectory  bool   `json:"isDirectory"`
 						ResolvedPath string `json:"resolvedPath"`
 						Result       struct {
+							Image *struct {
+								MIME string `json:"mime"`
+							} `json:"image"`
 							ImageData []byte `json:"image_data"`
 						} `json:"result"`
 					} `json:"data"`
@@ -88,8 +92,15 @@ func TestPiRead(t *testing.T) {
 				if back.Data.Kind != "" || back.Data.IsDirectory != strings.HasSuffix(tt.name, "directory") {
 					t.Fatalf("data %+v (%s)", back.Data, tt.reason)
 				}
-				if tt.name == "image" && (len(env.Images) != 1 || !bytes.Equal(back.Data.Result.ImageData, pngBuf.Bytes())) {
-					t.Fatalf("image bytes missing from Images or data (%s)", tt.reason)
+				if strings.HasPrefix(tt.name, "image") {
+					var want []byte // the bytes in data
+					if !tt.cfg.ImagesApart {
+						want = pngBuf.Bytes()
+					}
+					if len(env.Images) != 1 || !bytes.Equal(env.Images[0].Data, pngBuf.Bytes()) || !bytes.Equal(back.Data.Result.ImageData, want) ||
+						back.Data.Result.Image == nil || back.Data.Result.Image.MIME != "image/png" {
+						t.Fatalf("Images %v, data's image %v and %d bytes (%s)", env.Images, back.Data.Result.Image, len(back.Data.Result.ImageData), tt.reason)
+					}
 				}
 			})
 		}

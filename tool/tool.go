@@ -86,6 +86,13 @@ type Config struct {
 	// ImageMetadataOnly makes read return an image's metadata without its
 	// bytes. false means the bytes are returned.
 	ImageMetadataOnly bool
+	// ImagesApart makes read leave an image's bytes out of the Envelope's
+	// Data (its result.image_data; result.image keeps the metadata), for a
+	// host that sends Envelope.Images as images of their own, as the MCP
+	// server does as image content, so that a reply carries them once.
+	// false means Data holds the bytes too: the Envelope's JSON is then
+	// their only copy.
+	ImagesApart bool
 	// Converters replace or add read's document converters by extension
 	// (".pdf"). nil means the built-in converters only.
 	Converters map[string]scout.Converter

@@ -206,6 +206,8 @@ var fuzzJunk = []string{
 	"{\"jsonrpc\":\"2.0\",\"id\":\"\xff\xfe\",\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":\"\\ud800\",\"method\":\"ping\"}\n\xff\xfe\xfd\n",
 	`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":[1],"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":true,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":null,"method":"ping"}` + "\n",
 	`{"JSONRPC":"2.0","ID":1,"METHOD":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":1,"id":2,"method":"ping","method":null}` + "\n",
+	`{"jsonrpc":"2.0","id":1,"Method":"ping"}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized","Id":2}` + "\n" + `{"jsonrpc":"2.0","id":3,"result":{},"Result":1}` + "\n" + `{"jsonrpc":"2.0","id":4,"\u006d\u0065thod":"ping","paramſ":{}}` + "\n",
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"Name":"read","arguments":{"path":"a.go"}}}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"find","arguments":{"paths":["*"]},"name":"read"}}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","PROTOCOLVERSION":"1"}}` + "\n",
 	`{"jsonrpc":2,"id":1,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":1,"method":["ping"]}` + "\n" + `{"jsonrpc":"1.0","id":1,"method":"ping"}` + "\n",
 	`{"jsonrpc":"2.0","id":7,"result":{}}` + "\n" + `{"jsonrpc":"2.0","id":8,"error":{"code":1,"message":"x"}}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/progress","params":5}` + "\n",
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[]}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":"read"}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":5}}` + "\n",
@@ -352,9 +354,11 @@ type line struct {
 	method string
 }
 
-// classify reads a line as encoding/json fills the server's request: the
-// members jsonrpc, id, method and params by name in any case, the last of
-// a repeated member winning (a null leaves a string as it was).
+// classify reads a line as JSON-RPC has it: the members jsonrpc, id,
+// method and params by their exact names. A member of those (or result,
+// error) repeated or named in another case makes an invalid request,
+// answered with the ID when it is valid and sent once, else null; but a
+// line with an ID and no method, in any case, is a client's answer.
 func classify(l []byte) line {
 	if l == nil {
 		return line{kind: kindAnswer, key: "null"}
@@ -383,8 +387,15 @@ func classify(l []byte) line {
 	}
 	var version, method string
 	var id []byte
-	typeErr := false
+	typeErr, bad, anyMethod, anyID := false, false, false, false
+	seen := map[string]bool{}
 	for _, m := range members {
+		anyMethod = anyMethod || strings.EqualFold(m.name, "method")
+		anyID = anyID || strings.EqualFold(m.name, "id")
+		for _, k := range []string{"jsonrpc", "id", "method", "params", "result", "error"} {
+			bad = bad || m.name == k && seen[k] || m.name != k && strings.EqualFold(m.name, k)
+		}
+		seen[m.name] = true
 		str := func(s *string) {
 			switch {
 			case m.value[0] == '"':
@@ -393,13 +404,17 @@ func classify(l []byte) line {
 				typeErr = true
 			}
 		}
-		switch {
-		case strings.EqualFold(m.name, "jsonrpc"):
+		switch m.name {
+		case "jsonrpc":
 			str(&version)
-		case strings.EqualFold(m.name, "method"):
+		case "method":
 			str(&method)
-		case strings.EqualFold(m.name, "id"):
-			id = bytes.TrimSpace(m.value)
+		case "id":
+			if id == nil {
+				id = bytes.TrimSpace(m.value)
+			} else {
+				id = []byte("null") // repeated: no ID to answer with
+			}
 		}
 	}
 	valid := len(id) > 0 && (id[0] == '"' || id[0] == '-' || '0' <= id[0] && id[0] <= '9')
@@ -408,10 +423,10 @@ func classify(l []byte) line {
 		answer.key = idKey(id)
 	}
 	switch {
-	case typeErr:
-		return answer
-	case method == "" && len(id) > 0:
+	case !anyMethod && anyID:
 		return line{kind: kindNone}
+	case bad || typeErr:
+		return answer
 	case version != "2.0" || method == "":
 		return answer
 	case len(id) == 0:

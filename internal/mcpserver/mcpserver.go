@@ -4,12 +4,15 @@
 // client sends notifications/cancelled for it or goes away. Each tool
 // returns its text as text content, the Standard Envelope as
 // structuredContent (declared as every tool's outputSchema) and images
-// read by `read` as image content; tool errors are results with isError
-// set, so the model sees them. Every tool is annotated read-only and
-// idempotent. When the client closes its input, the requests received
-// before are still answered. At most 16 calls run at once; past 4096
-// waiting (or 64 MiB of their arguments) the server reads no further
-// message until one starts.
+// read by `read` as image content, which alone holds their bytes (see
+// tool.Config.ImagesApart); tool errors are results with isError set, so
+// the model sees them. Every tool is annotated read-only and
+// idempotent. Member names are case-sensitive, as JSON-RPC has them: a
+// message, or params, with a known member named in another case or
+// repeated is refused as an invalid request (or invalid params). When the
+// client closes its input, the requests received before are still
+// answered. At most 16 calls run at once; past 4096 waiting (or 64 MiB of
+// their arguments) the server reads no further message until one starts.
 //
 // The protocol surface is this small, so the package speaks it itself
 // rather than through an SDK: the official Go SDK's client is the test of
@@ -88,7 +91,7 @@ var envelopeSchema = json.RawMessage(`{
   "description": "The Standard Envelope of the call; its text is also the text content.",
   "properties": {
     "status": {"type": "string", "enum": ["success", "partial", "error"], "description": "success, partial (a limit, a breaker or a timeout cut the result) or error"},
-    "data": {"description": "the tool's result, shaped by the tool; null on error, unless the tool keeps one (Glob's breaker error keeps aborted_reason)"},
+    "data": {"description": "the tool's result, shaped by the tool; null on error, unless the tool keeps one (Glob's breaker error keeps aborted_reason). An image read's bytes are not in it (read's result has its metadata, no image_data): they are the image content"},
     "text": {"type": "string", "description": "the model-facing text"},
     "stats": {
       "type": "object",
@@ -153,7 +156,8 @@ type annotations struct {
 // New returns a server exposing the toolset's tools with cfg. When
 // cfg.URLCache is nil the server gets its own cache (at most 100 pages
 // and 64 MiB, least recently used dropped first), shared by its calls, so
-// that paging a web page ("url:301") does not fetch it again.
+// that paging a web page ("url:301") does not fetch it again. The server
+// sets cfg.ImagesApart: the image content carries an image's bytes.
 func New(cfg tool.Config, toolset, version string) (*Server, error) {
 	tools, err := tool.Tools(toolset)
 	if err != nil {
@@ -162,6 +166,7 @@ func New(cfg tool.Config, toolset, version string) (*Server, error) {
 	if cfg.URLCache == nil {
 		cfg.URLCache = &scout.URLCache{}
 	}
+	cfg.ImagesApart = true
 	s := &Server{cfg: cfg, toolset: toolset, version: version}
 	for _, t := range tools {
 		// read fetches web URLs unless the host refused them
@@ -325,16 +330,6 @@ type call struct {
 	canceled bool // by the client, which then wants no answer
 }
 
-// request is an incoming message: a request when it has an ID, else a
-// notification; a message with neither a method nor an error is a
-// client's answer, which the server never asks for.
-type request struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params"`
-}
-
 type response struct {
 	ID     json.RawMessage `json:"id"`
 	Result any             `json:"result,omitempty"`
@@ -395,46 +390,60 @@ func (c *session) handle(line []byte) {
 		c.fail(nullID, codeParse, "not a JSON-RPC message: a header; send each message as one line of JSON, with no Content-Length header")
 		return
 	}
-	var m request
-	if err := json.Unmarshal(line, &m); err != nil {
-		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
-			// JSON, but not a request: answered with its ID when it has one
-			what := fmt.Sprintf("member %q must be a string, got %s", te.Field, te.Value)
-			if te.Field == "" {
-				what = "a message is a JSON object, got " + te.Value
-			}
-			c.fail(answerID(m.ID), codeInvalidRequest, "not a JSON-RPC 2.0 request: %s", what)
-			return
-		}
-		c.fail(nullID, codeParse, "not a JSON-RPC message: %v", err)
+	if !json.Valid(line) {
+		c.fail(nullID, codeParse, "not a JSON-RPC message: %v", json.Unmarshal(line, new(any)))
 		return
 	}
-	id := bytes.TrimSpace(m.ID)
+	if line[0] != '{' {
+		c.fail(nullID, codeInvalidRequest, "not a JSON-RPC 2.0 request: a message is a JSON object, got %s", kind(line))
+		return
+	}
+	// A request when it has an ID, else a notification; a message with an
+	// ID and no method (in any case) is a client's answer, which the
+	// server never asks for. Other members are ignored.
+	v, err := readMembers(line, "jsonrpc", "id", "method", "params", "result", "error")
+	id, params := v[1], v[3]
+	if err == nil && v[2] == nil && id != nil || err != nil && !hasMember(line, "method") && hasMember(line, "id") {
+		return
+	}
+	var version, method string
+	if err == nil {
+		version, err = stringMember("jsonrpc", v[0])
+	}
+	if err == nil {
+		method, err = stringMember("method", v[2])
+	}
 	switch {
-	case m.Method == "" && len(id) > 0:
-		return // an answer to a request the server never sent
-	case m.JSONRPC != "2.0" || m.Method == "":
+	case err != nil:
+		c.fail(answerID(id), codeInvalidRequest, "not a JSON-RPC 2.0 request: %v", err)
+		return
+	case version != "2.0" || method == "":
 		c.fail(answerID(id), codeInvalidRequest, `not a JSON-RPC 2.0 request: it needs "jsonrpc": "2.0" and a method`)
 		return
-	case len(id) == 0:
-		c.notify(m)
+	case id == nil:
+		c.notify(method, params)
 		return
 	case !validID(id):
 		c.fail(nullID, codeInvalidRequest, "a request ID is a string or a number")
 		return
 	}
-	switch m.Method {
+	switch method {
 	case "initialize":
-		var p struct {
-			ProtocolVersion string `json:"protocolVersion"`
+		v, err := readParams(params, false, "protocolVersion", "capabilities", "clientInfo", "_meta")
+		var asked string
+		if err == nil {
+			asked, err = stringMember("protocolVersion", v[0])
 		}
-		json.Unmarshal(m.Params, &p)
-		v := ProtocolVersions[0]
-		if slices.Contains(ProtocolVersions, p.ProtocolVersion) {
-			v = p.ProtocolVersion
+		if err != nil {
+			c.fail(id, codeInvalidParams, "initialize params: %v; send %s", err, initializeParams)
+			return
+		}
+		rev := ProtocolVersions[0]
+		if slices.Contains(ProtocolVersions, asked) {
+			rev = asked
 		}
 		c.send(response{ID: id, Result: map[string]any{
-			"protocolVersion": v,
+			"protocolVersion": rev,
 			"capabilities":    map[string]any{"tools": map[string]any{"listChanged": false}},
 			"serverInfo":      map[string]any{"name": "scout", "title": "Scout file tools", "version": c.s.version},
 		}})
@@ -443,10 +452,27 @@ func (c *session) handle(line []byte) {
 	case "tools/list":
 		c.send(response{ID: id, Result: map[string]any{"tools": c.s.tools}})
 	case "tools/call":
-		c.startCall(id, m.Params)
+		c.startCall(id, params)
 	default:
-		c.fail(id, codeNoMethod, "method %q not found: this server offers initialize, ping, tools/list and tools/call", m.Method)
+		c.fail(id, codeNoMethod, "method %q not found: this server offers initialize, ping, tools/list and tools/call", method)
 	}
+}
+
+// readParams returns the values of the members of a request's params
+// named as names, as readMembers does, or an error saying what is wrong:
+// params that are no object, or that are absent or null when required
+// (else they read as {}).
+func readParams(params []byte, required bool, names ...string) ([][]byte, error) {
+	switch {
+	case params == nil || string(params) == "null":
+		if required {
+			return nil, errors.New("they are missing")
+		}
+		return make([][]byte, len(names)), nil
+	case params[0] != '{':
+		return nil, fmt.Errorf("they must be an object, got %s", kind(params))
+	}
+	return readMembers(params, names...)
 }
 
 // validID reports whether id is a string or a number.
@@ -465,58 +491,51 @@ func answerID(id json.RawMessage) json.RawMessage {
 
 // notify handles a notification: notifications/cancelled stops a call;
 // the others need nothing.
-func (c *session) notify(m request) {
-	if m.Method != "notifications/cancelled" {
+func (c *session) notify(method string, params []byte) {
+	if method != "notifications/cancelled" {
 		return
 	}
-	var p struct {
-		RequestID json.RawMessage `json:"requestId"`
-	}
-	if json.Unmarshal(m.Params, &p) != nil {
+	v, err := readParams(params, true, "requestId", "reason", "_meta")
+	if err != nil || v[0] == nil {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if r := c.running[string(bytes.TrimSpace(p.RequestID))]; r != nil {
+	if r := c.running[string(v[0])]; r != nil {
 		r.canceled = true
 		r.cancel()
 	}
 }
 
-// callParams are the params of a tools/call, as its errors show them.
-const callParams = `{"name": TOOL, "arguments": {...}}`
+// initializeParams and callParams are the params of initialize and
+// tools/call, as their errors show them.
+const (
+	initializeParams = `{"protocolVersion": VERSION, "capabilities": {...}, "clientInfo": {"name": NAME, "version": VERSION}}`
+	callParams       = `{"name": TOOL, "arguments": {...}}`
+)
 
 // startCall queues a tools/call for a worker; it waits while the queue is
 // full.
 func (c *session) startCall(id json.RawMessage, params json.RawMessage) {
-	var p struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
+	id = bytes.Clone(id) // the job's copies hold no line
+	v, err := readParams(params, true, "name", "arguments", "_meta")
+	var name string
+	if err == nil {
+		name, err = stringMember("name", v[0])
 	}
-	if p := bytes.TrimSpace(params); len(p) == 0 || string(p) == "null" {
-		c.fail(id, codeInvalidParams, "tools/call params are missing: send %s", callParams)
+	if err != nil {
+		c.fail(id, codeInvalidParams, "tools/call params: %v; send %s", err, callParams)
 		return
 	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		what := err.Error()
-		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
-			what = fmt.Sprintf("member %q must be a string, got %s", te.Field, te.Value)
-			if te.Field == "" {
-				what = "they must be an object, got " + te.Value
-			}
-		}
-		c.fail(id, codeInvalidParams, "tools/call params: %s; send %s", what, callParams)
-		return
-	}
-	if !slices.ContainsFunc(c.s.tools, func(t toolDef) bool { return t.Name == p.Name }) {
+	if !slices.ContainsFunc(c.s.tools, func(t toolDef) bool { return t.Name == name }) {
 		names := make([]string, len(c.s.tools))
 		for i, t := range c.s.tools {
 			names[i] = t.Name
 		}
-		c.fail(id, codeInvalidParams, "unknown tool %q: the %s toolset has %v", p.Name, c.s.toolset, names)
+		c.fail(id, codeInvalidParams, "unknown tool %q: the %s toolset has %v", name, c.s.toolset, names)
 		return
 	}
-	args := []byte(p.Arguments)
+	args := bytes.Clone(v[1])
 	if len(args) == 0 {
 		args = []byte("{}") // no arguments: the tool names the ones it needs
 	}
@@ -538,7 +557,7 @@ func (c *session) startCall(id json.RawMessage, params json.RawMessage) {
 	for len(c.queue) > 0 && (len(c.queue) >= maxQueued || c.qbytes+len(args) > maxQueuedBytes) && c.ctx.Err() == nil {
 		c.qcond.Wait()
 	}
-	c.queue = append(c.queue, &job{id: id, key: key, name: p.Name, args: args, ctx: ctx, r: r})
+	c.queue = append(c.queue, &job{id: id, key: key, name: name, args: args, ctx: ctx, r: r})
 	c.qbytes += len(args)
 	c.qcond.Broadcast()
 }

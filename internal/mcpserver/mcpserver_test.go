@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"image/png"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -247,6 +249,61 @@ func TestReadImage(t *testing.T) {
 				t.Fatalf("image content %+v, want the PNG's bytes once as image/png", imgs)
 			}
 		})
+	}
+}
+
+// TestReadImageOnce: the reply to a read of an image carries its bytes
+// once, in the image content; structuredContent's data keeps the image's
+// metadata.
+func TestReadImageOnce(t *testing.T) {
+	if _, err := tool.Lookup(tool.Pi, "read"); err != nil {
+		t.Skip("the pi toolset has no read tool yet")
+	}
+	noise := image.NewGray(image.Rect(0, 0, 96, 96)) // noise: a PNG that does not compress
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range noise.Pix {
+		noise.Pix[i] = uint8(rng.Uint32())
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, noise); err != nil {
+		t.Fatal(err)
+	}
+	w := dial(t, tool.Config{FS: fstest.MapFS{"noise.png": {Data: b.Bytes()}}}, tool.Pi)
+	w.send(`{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "read", "arguments": {"path": "noise.png"}}}`)
+	line, err := w.out.ReadBytes('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reply struct {
+		Result struct {
+			Content           []map[string]any `json:"content"`
+			StructuredContent struct {
+				Data struct {
+					Result map[string]json.RawMessage `json:"result"`
+				} `json:"data"`
+			} `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(line, &reply); err != nil {
+		t.Fatal(err)
+	}
+	res := reply.Result
+	if len(res.Content) != 2 || res.Content[1]["type"] != "image" {
+		t.Fatalf("content %v, want the text and the image", res.Content)
+	}
+	b64 := base64.StdEncoding.EncodeToString(b.Bytes())
+	if res.Content[1]["data"] != b64 {
+		t.Fatalf("the image content is not the PNG's bytes")
+	}
+	if n := bytes.Count(line, []byte(b64)); n != 1 {
+		t.Errorf("the reply holds the image's base64 %d times, want once", n)
+	}
+	if len(line) > len(b64)+2048 {
+		t.Errorf("a reply of %d bytes for %d bytes of base64, want at most 2 KiB more", len(line), len(b64))
+	}
+	r := res.StructuredContent.Data.Result
+	if _, ok := r["image_data"]; ok || !bytes.Contains(r["image"], []byte(`"mime":"image/png"`)) {
+		t.Errorf("structuredContent's result %s: want its image's metadata and no image_data", r["image"])
 	}
 }
 

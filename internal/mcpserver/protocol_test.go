@@ -113,12 +113,45 @@ func TestProtocol(t *testing.T) {
 		{"an unknown revision gets the newest", `{"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {"protocolVersion": "1999-01-01"}}`, 0, 5.0, `"protocolVersion":"` + ProtocolVersions[0] + `"`},
 		{"server info", `{"jsonrpc": "2.0", "id": 6, "method": "initialize", "params": {}}`, 0, 6.0, `"serverInfo":{"name":"scout","title":"Scout file tools","version":"test"}`},
 		{"an unknown tool", `{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "grep", "arguments": {}}}`, codeInvalidParams, 8.0, `unknown tool \"grep\"`},
-		{"tools/call without params", `{"jsonrpc": "2.0", "id": 9, "method": "tools/call"}`, codeInvalidParams, 9.0, `tools/call params are missing: send {\"name\": TOOL, \"arguments\": {...}}`},
+		{"tools/call without params", `{"jsonrpc": "2.0", "id": 9, "method": "tools/call"}`, codeInvalidParams, 9.0, `tools/call params: they are missing; send {\"name\": TOOL, \"arguments\": {...}}`},
 		// The errors of params that are not an object named the Go types
 		// the server decodes into ("struct { Name string ...").
-		{"tools/call with null params", `{"jsonrpc": "2.0", "id": 14, "method": "tools/call", "params": null}`, codeInvalidParams, 14.0, `tools/call params are missing: send {\"name\": TOOL`},
+		{"tools/call with null params", `{"jsonrpc": "2.0", "id": 14, "method": "tools/call", "params": null}`, codeInvalidParams, 14.0, `tools/call params: they are missing; send {\"name\": TOOL`},
 		{"tools/call with params that are not an object", `{"jsonrpc": "2.0", "id": 15, "method": "tools/call", "params": ["read", {}]}`, codeInvalidParams, 15.0, `tools/call params: they must be an object, got array; send {\"name\": TOOL, \"arguments\": {...}}`},
 		{"tools/call with a name that is not a string", `{"jsonrpc": "2.0", "id": 16, "method": "tools/call", "params": {"name": 5}}`, codeInvalidParams, 16.0, `tools/call params: member \"name\" must be a string, got number; send {\"name\": TOOL`},
+		// Member names are case-sensitive, and a member is sent once: a
+		// message that another reader could take for another request is
+		// refused rather than guessed at.
+		{"a method in another case", `{"jsonrpc": "2.0", "id": 20, "Method": "ping"}`, codeInvalidRequest, 20.0, `not a JSON-RPC 2.0 request: member \"Method\" has the wrong case: names are case-sensitive (\"method\")`},
+		{"jsonrpc in another case", `{"JSONRPC": "2.0", "id": 21, "method": "ping"}`, codeInvalidRequest, 21.0, `member \"JSONRPC\" has the wrong case: names are case-sensitive (\"jsonrpc\")`},
+		{"params in another case", `{"jsonrpc": "2.0", "id": 22, "method": "ping", "PARAMS": {}}`, codeInvalidRequest, 22.0, `member \"PARAMS\" has the wrong case`},
+		{"params with a long s", `{"jsonrpc": "2.0", "id": 23, "method": "ping", "paramſ": {}}`, codeInvalidRequest, 23.0, `member \"paramſ\" has the wrong case: names are case-sensitive (\"params\")`},
+		{"an ID in another case: answered with a null ID", `{"jsonrpc": "2.0", "ID": 24, "method": "ping"}`, codeInvalidRequest, nil, `member \"ID\" has the wrong case: names are case-sensitive (\"id\")`},
+		{"a repeated method", `{"jsonrpc": "2.0", "id": 25, "method": "ping", "method": "tools/list"}`, codeInvalidRequest, 25.0, `not a JSON-RPC 2.0 request: member \"method\" is repeated: send it once`},
+		{"a repeated ID: answered with a null ID", `{"jsonrpc": "2.0", "id": 26, "id": 27, "method": "ping"}`, codeInvalidRequest, nil, `member \"id\" is repeated`},
+		{"a repeated member in another case", `{"jsonrpc": "2.0", "id": 28, "method": "ping", "Method": "tools/list"}`, codeInvalidRequest, 28.0, `member \"Method\" has the wrong case`},
+		{"a notification with a member in another case is an invalid request", `{"jsonrpc": "2.0", "Method": "notifications/initialized"}`, codeInvalidRequest, nil, `member \"Method\" has the wrong case`},
+		{"a name escaped is the same name", `{"jsonrpc": "2.0", "id": 29, "\u006dethod": "ping"}`, 0, 29.0, `"result":{}`},
+		{"unknown members are allowed, repeated too", `{"jsonrpc": "2.0", "id": 30, "method": "ping", "extra": 1, "extra": [2], "Extra": 3}`, 0, 30.0, `"result":{}`},
+		{"JSON null", `null`, codeInvalidRequest, nil, "a message is a JSON object, got null"},
+		{"a client's answer in another case", `{"jsonrpc": "2.0", "id": 31, "Result": {}}`, -1, nil, ""},
+		{"a client's answer with an ID in another case", `{"jsonrpc": "2.0", "Id": 32, "error": {"code": 1, "message": "x"}}`, -1, nil, ""},
+		{"a tool name in another case", `{"jsonrpc": "2.0", "id": 33, "method": "tools/call", "params": {"Name": "find", "arguments": {}}}`, codeInvalidParams, 33.0, `tools/call params: member \"Name\" has the wrong case: names are case-sensitive (\"name\"); send {\"name\": TOOL`},
+		{"arguments in another case", `{"jsonrpc": "2.0", "id": 34, "method": "tools/call", "params": {"name": "find", "Arguments": {"paths": ["*.go"]}}}`, codeInvalidParams, 34.0, `member \"Arguments\" has the wrong case: names are case-sensitive (\"arguments\")`},
+		{"a repeated tool name", `{"jsonrpc": "2.0", "id": 35, "method": "tools/call", "params": {"name": "read", "arguments": {}, "name": "find"}}`, codeInvalidParams, 35.0, `tools/call params: member \"name\" is repeated: send it once; send {\"name\": TOOL`},
+		{"a repeated arguments", `{"jsonrpc": "2.0", "id": 36, "method": "tools/call", "params": {"name": "find", "arguments": {"paths": ["*.go"]}, "arguments": {}}}`, codeInvalidParams, 36.0, `member \"arguments\" is repeated`},
+		{"unknown params members are allowed", `{"jsonrpc": "2.0", "id": 37, "method": "tools/call", "params": {"name": "find", "arguments": {"paths": ["*.go"]}, "_meta": {"progressToken": 1}, "task": {}}}`, 0, 37.0, `a.go`},
+		{"a protocol version in another case", `{"jsonrpc": "2.0", "id": 38, "method": "initialize", "params": {"ProtocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}`, codeInvalidParams, 38.0, `initialize params: member \"ProtocolVersion\" has the wrong case: names are case-sensitive (\"protocolVersion\"); send {\"protocolVersion\": VERSION`},
+		{"a repeated protocol version", `{"jsonrpc": "2.0", "id": 39, "method": "initialize", "params": {"protocolVersion": "2025-03-26", "protocolVersion": "2025-06-18"}}`, codeInvalidParams, 39.0, `member \"protocolVersion\" is repeated`},
+		{"clientInfo in another case", `{"jsonrpc": "2.0", "id": 40, "method": "initialize", "params": {"protocolVersion": "2025-03-26", "clientinfo": {}}}`, codeInvalidParams, 40.0, `member \"clientinfo\" has the wrong case`},
+		// initialize params that are no object are refused as tools/call's
+		// are; absent or null, they ask for no revision.
+		{"initialize params that are an array", `{"jsonrpc": "2.0", "id": 41, "method": "initialize", "params": ["2025-03-26"]}`, codeInvalidParams, 41.0, `initialize params: they must be an object, got array; send {\"protocolVersion\": VERSION, \"capabilities\": {...}, \"clientInfo\": {\"name\": NAME, \"version\": VERSION}}`},
+		{"initialize params that are a string", `{"jsonrpc": "2.0", "id": 42, "method": "initialize", "params": "2025-03-26"}`, codeInvalidParams, 42.0, `initialize params: they must be an object, got string`},
+		{"initialize params that are a number", `{"jsonrpc": "2.0", "id": 43, "method": "initialize", "params": 2025}`, codeInvalidParams, 43.0, `initialize params: they must be an object, got number`},
+		{"a protocol version that is no string", `{"jsonrpc": "2.0", "id": 44, "method": "initialize", "params": {"protocolVersion": 2025}}`, codeInvalidParams, 44.0, `initialize params: member \"protocolVersion\" must be a string, got number`},
+		{"initialize without params", `{"jsonrpc": "2.0", "id": 45, "method": "initialize"}`, 0, 45.0, `"protocolVersion":"` + ProtocolVersions[0] + `"`},
+		{"initialize with null params", `{"jsonrpc": "2.0", "id": 46, "method": "initialize", "params": null}`, 0, 46.0, `"protocolVersion":"` + ProtocolVersions[0] + `"`},
 		{"no arguments: the tool names what it needs", `{"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {"name": "find"}}`, 0, 10.0, `"isError":true`},
 		{"a call", `{"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {"name": "find", "arguments": {"paths": ["*.go"]}}}`, 0, 11.0, `a.go`},
 	}
@@ -158,6 +191,30 @@ func TestProtocolCancel(t *testing.T) {
 	w.send(`{"jsonrpc": "2.0", "id": 3, "method": "ping"}`)
 	if m := w.next(); m["id"] != 3.0 {
 		t.Fatalf("answered %v, want the second ping's answer (no answer for the canceled call)", m)
+	}
+}
+
+// TestProtocolCancelCaseSensitive: a cancellation whose requestId is
+// named in another case cancels nothing: the call is answered.
+func TestProtocolCancelCaseSensitive(t *testing.T) {
+	gate := make(chan struct{})
+	w := dial(t, tool.Config{FS: gateFS{fixture(t), gate}}, tool.Pi)
+	opened := false
+	defer func() {
+		if !opened {
+			close(gate)
+		}
+	}()
+	w.send(`{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "read", "arguments": {"path": "a.go"}}}`)
+	w.send(`{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestID": 1}}`)
+	w.send(`{"jsonrpc": "2.0", "id": 2, "method": "ping"}`)
+	if m := w.next(); m["id"] != 2.0 {
+		t.Fatalf("answered %v, want the ping's answer", m)
+	}
+	close(gate)
+	opened = true
+	if m := w.next(); m["id"] != 1.0 || errCode(m) != 0 {
+		t.Fatalf("answered %v, want the call's result", m)
 	}
 }
 
