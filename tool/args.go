@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/jsonobj"
 )
 
 // A tool's arguments are a Go struct. Each exported field is one argument,
@@ -166,8 +167,9 @@ func defaultValue(t reflect.Type, sf reflect.StructField, ft reflect.Type, s str
 // args are a tool call's arguments: one JSON object, by name.
 type args map[string]json.RawMessage
 
-// parseArgs checks that raw is one JSON object ("" is {}); an error names
-// the arguments of fields, those of the tool called.
+// parseArgs checks that raw is one JSON object ("" is {}) whose members
+// each appear once; an error names the arguments of fields, those of the
+// tool called.
 func parseArgs(raw []byte, fields []argField) (args, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
@@ -182,17 +184,41 @@ func parseArgs(raw []byte, fields []argField) (args, error) {
 	if raw[0] != '{' {
 		return nil, errs.New(errs.InvalidParam, "Arguments must be a JSON object, got %s: pass named arguments (valid arguments: %s).", jsonKind(raw), argNames(fields))
 	}
-	var m args
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, errs.Wrap(errs.InvalidParam, err, "Arguments are not a valid JSON object: %v", err)
+	m := args{}
+	var twice []string
+	jsonobj.Each(raw, func(name, v []byte) bool {
+		k := string(name)
+		if _, ok := m[k]; ok && !slices.Contains(twice, k) {
+			twice = append(twice, k)
+		}
+		m[k] = v
+		return true
+	})
+	switch len(twice) {
+	case 0:
+		return m, nil
+	case 1:
+		return nil, errs.New(errs.InvalidParam, "Argument %s is given more than once: pass each argument once.", quoteList(twice))
 	}
-	return m, nil
+	return nil, errs.New(errs.InvalidParam, "Arguments %s are given more than once: pass each argument once.", quoteList(twice))
 }
 
 // decode fills dst, a pointer to the arguments struct of fields, from a:
-// fields in order, each error naming the field at fault, then unknown
-// arguments, listing the valid ones.
+// first an argument named as one of fields in another case (names are
+// case-sensitive), then fields in order, each error naming the field at
+// fault, then unknown arguments, listing the valid ones.
 func decode(a args, fields []argField, dst any) error {
+	known := func(k string) bool { return slices.ContainsFunc(fields, func(f argField) bool { return f.name == k }) }
+	for k := range a {
+		if known(k) {
+			continue
+		}
+		for _, f := range fields {
+			if _, given := a[f.name]; !given && strings.EqualFold(k, f.name) {
+				return errs.New(errs.InvalidParam, "Unknown argument %s: argument names are case-sensitive; pass it as '%s'.", quoteList([]string{k}), f.name)
+			}
+		}
+	}
 	v := reflect.ValueOf(dst).Elem()
 	for i := range fields {
 		if err := fields[i].decode(a, v.Field(fields[i].index)); err != nil {
@@ -201,7 +227,7 @@ func decode(a args, fields []argField, dst any) error {
 	}
 	var unknown []string
 	for k := range a {
-		if !slices.ContainsFunc(fields, func(f argField) bool { return f.name == k }) {
+		if !known(k) {
 			unknown = append(unknown, k)
 		}
 	}
@@ -348,24 +374,21 @@ func quoteList(ss []string) string {
 	return strings.Join(q, ", ")
 }
 
+// jsonKind names the type of v, a valid JSON value, with its article ("an
+// object", "null").
 func jsonKind(v json.RawMessage) string {
 	v = bytes.TrimSpace(v)
 	if len(v) == 0 {
 		return "nothing"
 	}
-	switch v[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
+	switch k := jsonobj.Kind(v); k {
+	case "null":
+		return k
+	case "object", "array":
+		return "an " + k
+	default:
+		return "a " + k
 	}
-	return "a number"
 }
 
 // fmtNum prints a float like JavaScript does for integers and short decimals.

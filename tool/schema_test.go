@@ -235,6 +235,42 @@ func TestDecode(t *testing.T) {
 	}
 }
 
+// TestDecodeNames: argument names are case-sensitive, a name in another
+// case is refused first with the name to use (where that argument is not
+// given too), and two arguments whose names differ only in case are each
+// taken as given; parseArgs refuses an argument given twice, under any
+// spelling of its name.
+func TestDecodeNames(t *testing.T) {
+	type probe struct {
+		Path string `json:"path" required:"true" missing:"Path must not be empty"`
+		Up   bool   `json:"-A"`
+		Lo   bool   `json:"-a"`
+	}
+	fields := argSpec(reflect.TypeFor[probe]())
+	for _, tt := range []struct{ args, msg, reason string }{
+		{`{"Path":"x"}`, "Unknown argument 'Path': argument names are case-sensitive; pass it as 'path'.", "a known name in another case, before the missing one"},
+		{`{"PATH":"x","-a":true}`, "Unknown argument 'PATH': argument names are case-sensitive; pass it as 'path'.", "in any case"},
+		{`{"path":"x","Path":"y"}`, "Unknown argument 'Path'; valid arguments: path, -A, -a.", "with the right name given too, it is an unknown argument"},
+		{`{"path":"x","-a":true,"-A":false}`, "", "names that differ only in case are two arguments"},
+		{`{"path":"x","path":"y"}`, "Argument 'path' is given more than once: pass each argument once.", "a repeated argument"},
+		{`{"path":"x","p\u0061th":"y","-a":true,"-a":true}`, "Arguments 'path', '-a' are given more than once: pass each argument once.", "repeated under an escaped spelling"},
+	} {
+		var got probe
+		a, err := parseArgs([]byte(tt.args), fields)
+		if err == nil {
+			err = decode(a, fields, &got)
+		}
+		if tt.msg == "" {
+			assert.NoError(t, err, "%s (%s)", tt.args, tt.reason)
+			assert.Equal(t, probe{Path: "x", Lo: true}, got, "%s (%s)", tt.args, tt.reason)
+			continue
+		}
+		if err == nil || err.Error() != tt.msg || errs.CodeOf(err) != errs.InvalidParam {
+			t.Errorf("%s: got error %v, want INVALID_PARAM %q (%s)", tt.args, err, tt.msg, tt.reason)
+		}
+	}
+}
+
 func TestSchemaOf(t *testing.T) {
 	got := string(schemaOf(argSpec(reflect.TypeFor[decodeProbe]())))
 	want := `{"type":"object","properties":{` +

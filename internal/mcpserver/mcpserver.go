@@ -33,6 +33,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/jsonobj"
 	"github.com/scoutkit/scout/tool"
 )
 
@@ -395,7 +396,7 @@ func (c *session) handle(line []byte) {
 		return
 	}
 	if line[0] != '{' {
-		c.fail(nullID, codeInvalidRequest, "not a JSON-RPC 2.0 request: a message is a JSON object, got %s", kind(line))
+		c.fail(nullID, codeInvalidRequest, "not a JSON-RPC 2.0 request: a message is a JSON object, got %s", jsonobj.Kind(line))
 		return
 	}
 	// A request when it has an ID, else a notification; a message with an
@@ -470,7 +471,7 @@ func readParams(params []byte, required bool, names ...string) ([][]byte, error)
 		}
 		return make([][]byte, len(names)), nil
 	case params[0] != '{':
-		return nil, fmt.Errorf("they must be an object, got %s", kind(params))
+		return nil, fmt.Errorf("they must be an object, got %s", jsonobj.Kind(params))
 	}
 	return readMembers(params, names...)
 }

@@ -1,0 +1,101 @@
+package jsonobj
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"unicode/utf8"
+)
+
+// decodedMembers lists the members of obj as encoding/json's Decoder
+// reads them: each name, then its value compacted.
+func decodedMembers(t *testing.T, obj []byte) []string {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader(obj))
+	if _, err := d.Token(); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for d.More() {
+		k, err := d.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v json.RawMessage
+		if err := d.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, k.(string), compact(t, v))
+	}
+	return got
+}
+
+func compact(t *testing.T, v []byte) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := json.Compact(&b, v); err != nil {
+		t.Fatalf("value %q: %v", v, err)
+	}
+	return b.String()
+}
+
+// splitMembers lists the members of obj as Each reads them.
+func splitMembers(t *testing.T, obj []byte) []string {
+	t.Helper()
+	var got []string
+	Each(obj, func(name, v []byte) bool {
+		got = append(got, string(name), compact(t, v))
+		return true
+	})
+	return got
+}
+
+func TestEach(t *testing.T) {
+	for _, obj := range []string{
+		`{}`,
+		` { } `,
+		`{"a":1}`,
+		"{ \"a\" :\t1 ,\r\n\"b\"\n:\"x\" }",
+		`{"a":"q\"uote","b":"back\\","c":"\\\"","d":"\\\\"}`,
+		`{"a":{"b":[1,{"c":"}]"}],"d":"{["},"e":[[],{}],"f":"]"}`,
+		`{"\u006dethod":"ping","m\"e":1,"\\":2,"\ud800":3}`,
+		`{"n":-1.5e+10,"t":true,"f":false,"z":null,"s":""}`,
+		`{"a":[ 1 , 2 ] , "b" : { } }`,
+		`{"é":"ü","ſ":"K"}`,
+	} {
+		if !json.Valid([]byte(obj)) {
+			t.Fatalf("%s is not valid JSON", obj)
+		}
+		want := fmt.Sprint(decodedMembers(t, []byte(obj)))
+		if got := fmt.Sprint(splitMembers(t, []byte(obj))); got != want {
+			t.Errorf("%s: members %s, want %s", obj, got, want)
+		}
+	}
+}
+
+// FuzzEach: Each reads any valid JSON object in UTF-8 as encoding/json's
+// Decoder does.
+func FuzzEach(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `{"a":"\\\"","b":{"c":["}"]}}`, `{"\u0041":[]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, obj []byte) {
+		obj = bytes.TrimSpace(obj)
+		if len(obj) == 0 || obj[0] != '{' || !json.Valid(obj) || !utf8.Valid(obj) {
+			return
+		}
+		want := fmt.Sprintf("%q", decodedMembers(t, obj))
+		if got := fmt.Sprintf("%q", splitMembers(t, obj)); got != want {
+			t.Errorf("%q: members %s, want %s", obj, got, want)
+		}
+	})
+}
+
+func TestKind(t *testing.T) {
+	for v, want := range map[string]string{`{}`: "object", `[1]`: "array", `"s"`: "string", `true`: "boolean", `false`: "boolean", `null`: "null", `-1.5`: "number", `0`: "number"} {
+		if got := Kind([]byte(v)); got != want {
+			t.Errorf("Kind(%s) = %s, want %s", v, got, want)
+		}
+	}
+}
