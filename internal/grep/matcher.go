@@ -390,6 +390,14 @@ func (m *Matcher) inRanges(n int) bool {
 	return false
 }
 
+// readsWhole reports whether a search with m reads every file to its end:
+// it stops at no first matching line, number of lines, part or last line
+// of the ranges.
+func (m *Matcher) readsWhole() bool {
+	o := &m.opts
+	return !o.FirstOnly && m.ranges == nil && (o.CountOnly || o.MaxMatchesPerFile <= 0 && o.PartLines <= 0)
+}
+
 // lastRangeLine is the last line any range allows (maxInt without ranges).
 func (m *Matcher) lastRangeLine() int {
 	if m.ranges == nil {
