@@ -2,6 +2,7 @@ package grep
 
 import (
 	"regexp/syntax"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -14,6 +15,32 @@ type program struct {
 	bounds []rune   // the rune class bounds (runeBounds)
 	kind   []uint8  // by instruction: its kind (kFollow...)
 	ascii  []uint64 // by instruction pc: the ASCII characters c it consumes, bit c%64 of ascii[2*pc+c/64]
+}
+
+// reversedProgram is the pattern reversed (see reversed), for the
+// backward match automaton, compiled on first use: a search that counts or
+// lists matching lines never asks where a match starts, and compiling a
+// long pattern a second time cost as much as the first (syntax.Compile's
+// instructions, the reversed tree, the tables). The copies of its Matcher
+// (WithRanges) share it; it is safe for concurrent use.
+type reversedProgram struct {
+	once sync.Once
+	tree *syntax.Regexp // the pattern, simplified; nil once compiled
+	prog *program
+}
+
+// get returns the program, compiling it on the first call.
+func (r *reversedProgram) get() *program {
+	r.once.Do(func() {
+		prog, err := syntax.Compile(reversed(r.tree))
+		if err != nil {
+			// syntax.Compile has no error to give, and the pattern
+			// itself compiled.
+			panic("grep: the reversed pattern does not compile: " + err.Error())
+		}
+		r.prog, r.tree = newProgram(prog), nil
+	})
+	return r.prog
 }
 
 // Kinds of instructions: what a closure does with them.

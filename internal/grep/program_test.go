@@ -26,7 +26,7 @@ func TestProgramConsumes(t *testing.T) {
 			}
 			prog := m.prog
 			if rev {
-				prog = m.rprog
+				prog = m.rprog.get()
 			}
 			for pc := range prog.Inst {
 				in := &prog.Inst[pc]
