@@ -332,6 +332,15 @@ func (m *Matcher) WithRanges(ranges [][2]int) (*Matcher, error) {
 	return &c, nil
 }
 
+// WithMaxMatchesPerFile returns a copy of m that stops reporting a file's
+// lines after n matching lines, as Options.MaxMatchesPerFile does, sharing
+// m's compiled pattern.
+func (m *Matcher) WithMaxMatchesPerFile(n int) *Matcher {
+	c := *m
+	c.opts.MaxMatchesPerFile = n
+	return &c
+}
+
 // checkRanges rejects a line range that starts before line 1 or ends
 // before its start.
 func checkRanges(ranges [][2]int) error {
