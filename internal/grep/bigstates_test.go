@@ -147,7 +147,7 @@ func TestBigStates(t *testing.T) {
 				}
 				if st.name == "uncached" && c.pattern == bigStateCases[0].pattern && !o.FirstOnly {
 					assert.True(t, s.fwd.raw, "the forward automaton did not go uncached: the setup tests nothing")
-					assert.Negative(t, s.dfa.big, "the match automata went uncached, and the line DFA still leaves them its big states")
+					assert.Negative(t, s.dfa.leave, "the match automata went uncached, and the line DFA still leaves them its big states")
 				}
 			}
 		}

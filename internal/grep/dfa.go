@@ -123,7 +123,8 @@ type dfa struct {
 	limit      int         // most states cached (maxStates; tests lower it)
 	byteLimit  int         // most bytes cached: dfaCacheBytes
 	failed     bool        // the cache thrashed: the caller must use the match automata instead
-	big        int         // the key size from which a new state is left to the match automata (see bigLine); 0 while the start state is built, -1: none is (keepLines)
+	leave      int         // how many bytes a new state's key may exceed the start state's before the line is left (bigLine; tests lower it); -1: never (keepLines)
+	big        int         // the key size from which a new state is left to the match automata; 0: none is
 	left       bool        // scan returned where it left the line to the match automata
 	work       int         // instructions stepped since the last poll
 	scanned    int         // bytes scanned, for the thrashing check
@@ -146,6 +147,7 @@ func newDFA(prog *program) *dfa {
 		bounds:    prog.bounds,
 		limit:     maxStates,
 		byteLimit: dfaCacheBytes,
+		leave:     bigLine,
 		keys:      newStateKeys(),
 		cur:       newInstSet(n),
 		next:      newInstSet(n),
@@ -170,12 +172,10 @@ func (d *dfa) reset() {
 	d.classBytes = 0
 	d.cur.clear()
 	d.closure(&d.cur, uint32(d.prog.Start), syntax.EmptyBeginLine|syntax.EmptyBeginText)
-	big := d.big
 	d.big = 0 // the start state is built, whatever its size
 	t := d.add(&d.cur, true, false)
-	d.big = big
-	if big >= 0 {
-		d.big = len(d.key) + bigLine
+	if d.leave >= 0 {
+		d.big = len(d.key) + d.leave
 	}
 	switch t {
 	case tMatch:
@@ -191,7 +191,7 @@ func (d *dfa) reset() {
 // on: it no longer leaves lines to the match automata (which went
 // uncached, slower than this automaton's cache).
 func (d *dfa) keepLines() {
-	d.big = -1
+	d.leave = -1
 	d.reset()
 }
 

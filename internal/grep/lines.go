@@ -107,7 +107,7 @@ func (s *Scanner) nextLine(data []byte, from int) (int, int) {
 			// up, or its states grow big (and the forward automaton
 			// builds them anyway to count or locate the line's matches).
 			e := s.firstEnd(trimCR(data, ls, le))
-			if s.fwd != nil && s.fwd.raw && s.dfa.big >= 0 && !s.dfa.failed {
+			if s.fwd != nil && s.fwd.raw && s.dfa.leave >= 0 && !s.dfa.failed {
 				s.dfa.keepLines() // cached, it beats the uncached match automata
 			}
 			switch e {
