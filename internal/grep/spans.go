@@ -104,7 +104,7 @@ func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, sk *ski
 			}
 		}
 	}
-	fwd := s.forward()
+	fwd, back := s.forward(), s.back // back: built when a match's start is first asked for
 	// FindAllIndex's rule: after an empty match step one character; an
 	// empty match right where the previous match ended does not count.
 	for pos <= len(hay) {
@@ -136,7 +136,10 @@ func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, sk *ski
 		if b == pos {
 			a = pos // an empty match: it starts at pos
 		} else if starts || b > limit {
-			if a = s.startOf(hay, pos, b, limit, starts); a == stopped {
+			if back == nil {
+				back = s.backward()
+			}
+			if a = s.startOf(back, hay, pos, b, limit, starts); a == stopped {
 				w.pos, w.prevEnd = pos, prevEnd
 				return false
 			}
@@ -219,12 +222,12 @@ func (k *skipper) next(pos, n int) int {
 // window edge anyway), only whether it starts after limit counts: the
 // start is looked for back to limit only, not over the megabytes that
 // a.*z may span.
-func (s *Scanner) startOf(hay []byte, pos, b, limit int, starts bool) int {
+func (s *Scanner) startOf(back *mdfa, hay []byte, pos, b, limit int, starts bool) int {
 	from := pos
 	if !starts && !s.exact() {
 		from = max(pos, limit)
 	}
-	a := s.backward().matchStart(hay, from, b)
+	a := back.matchStart(hay, from, b)
 	switch {
 	case a == stopped:
 		return stopped
