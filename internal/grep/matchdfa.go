@@ -143,7 +143,9 @@ type mdfa struct {
 	cur     instSet
 	next    instSet
 	list    []uint32
-	insts   []uint32 // the threads of a state, decoded by threads
+	insts   []uint32 // the threads of state held, decoded by threads
+	held    int32    // the state whose threads insts holds; 0: none
+	heldFl  uint8    // its context flags
 	rawList []uint32
 	key     []byte
 }
@@ -214,10 +216,16 @@ func byteClasses(classes *[256]uint8, bounds []rune, word bool) uint8 {
 }
 
 // threads returns the threads of state s and its context flags, decoded
-// into scratch that the next call reuses.
+// into scratch that the next call reuses: d.insts, which already holds
+// them when s is the state the last transition built or found (a walk
+// through new states steps each one right after building it).
 func (d *mdfa) threads(s int32) ([]uint32, uint8) {
+	if s == d.held {
+		return d.insts, d.heldFl
+	}
 	key := d.keys.key(s >> d.shift)
 	d.insts = keyInsts(d.insts[:0], key)
+	d.held, d.heldFl = s, key[0]
 	return d.insts, key[0]
 }
 
@@ -237,6 +245,7 @@ func (d *mdfa) flush() {
 	d.keys.reset()
 	d.starts = [8]int32{}
 	d.classBytes = 0
+	d.held = 0
 	d.flushes++
 }
 
@@ -350,6 +359,8 @@ func (d *mdfa) transition(s int32, r rune) int32 {
 		t = tbDead
 	} else {
 		t = d.intern(d.list, nfl)
+		d.insts, d.list = d.list, d.insts // t's threads, decoded
+		d.held, d.heldFl = t, nfl
 	}
 	if match {
 		t |= tbMatch
