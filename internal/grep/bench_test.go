@@ -399,3 +399,30 @@ func BenchmarkBigStates(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBigStatesFresh is what a command-line search for one of
+// bigStatePatterns costs the engine: it compiles the pattern and searches
+// a 2 MB line of random letters a and b with a new scanner, whose automata
+// build every state they pass through.
+func BenchmarkBigStatesFresh(b *testing.B) {
+	line := []byte(abText(2_000_000) + "\n")
+	for _, bp := range bigStatePatterns {
+		if !bp.o.CountOnly || bp.o.FirstOnly || bp.o.IgnoreCase {
+			continue
+		}
+		b.Run(strings.TrimSuffix(bp.name, "/count"), func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			var res *FileResult
+			for b.Loop() {
+				m, err := Compile(bp.o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res, err = m.NewScanner().SearchBytes(context.Background(), line); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(res.Matches), "matches")
+		})
+	}
+}

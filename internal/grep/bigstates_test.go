@@ -120,6 +120,7 @@ func TestBigStates(t *testing.T) {
 			shrinkCache(back, 16<<10)
 		}},
 		{"no line DFA", func(s *Scanner) { s.dfa.byteLimit = 1 << 10 }},
+		{"big line DFA states", func(s *Scanner) { s.dfa.keepLines() }},
 	}
 	for _, c := range bigStateCases {
 		for _, mode := range modes {
@@ -142,9 +143,11 @@ func TestBigStates(t *testing.T) {
 				}
 				if st.name == "cached" {
 					checkBudgets(t, s)
+					checkLeft(t, s)
 				}
 				if st.name == "uncached" && c.pattern == bigStateCases[0].pattern && !o.FirstOnly {
 					assert.True(t, s.fwd.raw, "the forward automaton did not go uncached: the setup tests nothing")
+					assert.Negative(t, s.dfa.leave, "the match automata went uncached, and the line DFA still leaves them its big states")
 				}
 			}
 		}
@@ -163,6 +166,39 @@ func checkBudgets(t *testing.T, s *Scanner) {
 			assert.False(t, d.raw, "match DFA, back %v: went uncached", d.back)
 		}
 	}
+}
+
+// checkLeft checks that the line DFA of s holds no state larger than it
+// leaves to the match automata.
+func checkLeft(t *testing.T, s *Scanner) {
+	t.Helper()
+	if s.dfa.failed {
+		return
+	}
+	for i := int32(1); i < int32(len(s.dfa.states)); i++ {
+		require.Less(t, len(s.dfa.keys.key(i)), s.dfa.big, "the line DFA built a big state")
+	}
+}
+
+// TestLeaveBigStates: on a line of random a and b, [ab]{1000} passes
+// through states of up to 1000 threads before each match; the line DFA
+// builds those of up to about bigLine threads only and leaves the line to
+// the match automata, which count its matches as regexp does, with no
+// state of the line DFA built beyond.
+func TestLeaveBigStates(t *testing.T) {
+	line := []byte(abText(20000) + "\n" + abText(999) + "\n")
+	o := Options{Pattern: "[ab]{1000}", CountOnly: true}
+	m, err := Compile(o)
+	require.NoError(t, err)
+	s := m.NewScanner()
+	res, err := s.SearchBytes(context.Background(), line)
+	require.NoError(t, err)
+	assert.Equal(t, 1, res.MatchLines)
+	assert.Equal(t, len(regexp.MustCompile(o.Pattern).FindAllIndex(line, -1)), res.Matches)
+	assert.False(t, s.dfa.failed)
+	checkLeft(t, s)
+	assert.Less(t, len(s.dfa.states), bigLine+8, "the line DFA built states past those it leaves")
+	assert.NotNil(t, s.fwd, "the match automata did not take the line")
 }
 
 // TestBigStatesGrow: a forward automaton whose states need more than

@@ -54,6 +54,14 @@ import (
 // more than maxStates states or dfaCacheBytes bytes (its table, its
 // states' keys: see statekey.go) it is flushed and rebuilt from the
 // current state.
+//
+// A state much larger than the start state (bigLine bytes more of key:
+// about as many threads) is not built: the automaton leaves the line to
+// the match automata (tLeave), which find whether it matches, and which
+// count or locate its matches anyway once it does. Patterns such as
+// [ab]{1000} pass through a thousand states of up to a thousand threads
+// before each match, and building each twice, once here and once in the
+// forward match automaton, cost twice the time.
 
 // Special transition values. Real states have ids >= 256: a state's id
 // is its index times 256, the offset of its row in the transition table,
@@ -62,6 +70,7 @@ const (
 	tUnknown int32 = 0
 	tMatch   int32 = -1
 	tDead    int32 = -2
+	tLeave   int32 = -3 // a big state: the line is left to the match automata
 )
 
 // The bounds of the line DFA's cache: ordinary patterns reach maxStates
@@ -72,6 +81,13 @@ const (
 	maxStates     = 1024
 	dfaCacheBytes = 2 << 20
 )
+
+// bigLine is how many bytes a state's key may exceed the start state's
+// before the line is left to the match automata: about as many threads,
+// which each step of a new state follows. The start state's own size
+// does not count: a large alternation starts every thread at every
+// position, in states that are all about as large, and few.
+const bigLine = 256
 
 // dstate is a cached state; its key (the flags dBegin and dWord, then the
 // Rune*, Match and pending EmptyWidth instructions, sorted) is in
@@ -89,7 +105,7 @@ const (
 )
 
 type dfa struct {
-	prog       *syntax.Prog
+	prog       *program
 	trans      []int32 // 256 entries per state; row 0 unused
 	states     []dstate
 	keys       stateKeys // the states' keys, by index
@@ -107,6 +123,9 @@ type dfa struct {
 	limit      int         // most states cached (maxStates; tests lower it)
 	byteLimit  int         // most bytes cached: dfaCacheBytes
 	failed     bool        // the cache thrashed: the caller must use the match automata instead
+	leave      int         // how many bytes a new state's key may exceed the start state's before the line is left (bigLine; tests lower it); -1: never (keepLines)
+	big        int         // the key size from which a new state is left to the match automata; 0: none is
+	left       bool        // scan returned where it left the line to the match automata
 	work       int         // instructions stepped since the last poll
 	scanned    int         // bytes scanned, for the thrashing check
 	lastFlush  int         // scanned at the last flush
@@ -114,23 +133,24 @@ type dfa struct {
 
 	// scratch
 	stack []uint32
-	cur   sparseSet
-	next  sparseSet
+	cur   instSet
+	next  instSet
 	list  []uint32
 	insts []uint32 // the instructions of a state, decoded by threads
 	key   []byte
 }
 
-func newDFA(prog *syntax.Prog) *dfa {
+func newDFA(prog *program) *dfa {
 	n := len(prog.Inst)
 	d := &dfa{
 		prog:      prog,
-		bounds:    runeBounds(prog),
+		bounds:    prog.bounds,
 		limit:     maxStates,
 		byteLimit: dfaCacheBytes,
+		leave:     bigLine,
 		keys:      newStateKeys(),
-		cur:       newSparseSet(n),
-		next:      newSparseSet(n),
+		cur:       newInstSet(n),
+		next:      newInstSet(n),
 	}
 	for _, in := range prog.Inst {
 		if in.Op == syntax.InstEmptyWidth && syntax.EmptyOp(in.Arg)&(syntax.EmptyWordBoundary|syntax.EmptyNoWordBoundary) != 0 {
@@ -152,7 +172,11 @@ func (d *dfa) reset() {
 	d.classBytes = 0
 	d.cur.clear()
 	d.closure(&d.cur, uint32(d.prog.Start), syntax.EmptyBeginLine|syntax.EmptyBeginText)
+	d.big = 0 // the start state is built, whatever its size
 	t := d.add(&d.cur, true, false)
+	if d.leave >= 0 {
+		d.big = len(d.key) + d.leave
+	}
 	switch t {
 	case tMatch:
 		d.startMatch = true
@@ -163,9 +187,17 @@ func (d *dfa) reset() {
 	}
 }
 
+// keepLines makes the automaton build every state, big ones too, from now
+// on: it no longer leaves lines to the match automata (which went
+// uncached, slower than this automaton's cache).
+func (d *dfa) keepLines() {
+	d.leave = -1
+	d.reset()
+}
+
 // closure adds pc and everything reachable from it through instructions
 // that consume nothing, following assertions satisfied by flags.
-func (d *dfa) closure(set *sparseSet, pc uint32, flags syntax.EmptyOp) {
+func (d *dfa) closure(set *instSet, pc uint32, flags syntax.EmptyOp) {
 	d.stack = closure(d.prog, d.stack, set, pc, flags)
 }
 
@@ -174,7 +206,7 @@ func (d *dfa) closure(set *sparseSet, pc uint32, flags syntax.EmptyOp) {
 // satisfy, in the order of Go's regexp: depth first, an Alt's Out before
 // its Arg, each instruction once. It returns stack, its scratch, for
 // reuse.
-func closure(prog *syntax.Prog, stack []uint32, set *sparseSet, pc uint32, flags syntax.EmptyOp) []uint32 {
+func closure(prog *program, stack []uint32, set *instSet, pc uint32, flags syntax.EmptyOp) []uint32 {
 	stack = append(stack[:0], pc)
 	for len(stack) > 0 {
 		pc := stack[len(stack)-1]
@@ -199,10 +231,10 @@ func closure(prog *syntax.Prog, stack []uint32, set *sparseSet, pc uint32, flags
 }
 
 // add turns set into a state (looked up or created) and
-// returns its id, tMatch if the set contains a match, or tDead if it is
-// empty. begin says whether the set is at a line start, word whether the
-// previous character is a word character.
-func (d *dfa) add(set *sparseSet, begin, word bool) int32 {
+// returns its id, tMatch if the set contains a match, tDead if it is
+// empty, or tLeave if it is new and big. begin says whether the set is at
+// a line start, word whether the previous character is a word character.
+func (d *dfa) add(set *instSet, begin, word bool) int32 {
 	word = word && d.hasWord
 	d.list = d.list[:0]
 	for _, pc := range set.dense {
@@ -238,6 +270,9 @@ func (d *dfa) add(set *sparseSet, begin, word bool) int32 {
 	i, h := d.keys.find(d.key)
 	if i != 0 {
 		return i << 8
+	}
+	if d.big > 0 && len(d.key) >= d.big {
+		return tLeave
 	}
 	if len(d.states) > 2 && (len(d.states) >= d.limit || d.need() > d.byteLimit) {
 		// Full (with more than the start state): flush, and make the
@@ -292,28 +327,27 @@ func (d *dfa) step(s int32, r rune) int32 {
 	} else {
 		flags |= syntax.EmptyNoWordBoundary
 	}
+	p := d.prog
 	d.cur.clear()
 	for _, pc := range insts {
-		d.closure(&d.cur, pc, flags)
+		if !p.thread(pc) {
+			d.closure(&d.cur, pc, flags)
+		} else if !d.cur.has(pc) {
+			d.cur.add(pc)
+		}
 	}
 	d.next.clear()
 	for _, pc := range d.cur.dense {
-		in := &d.prog.Inst[pc]
-		ok := false
-		switch in.Op {
-		case syntax.InstMatch:
+		if p.kind[pc] == kMatch {
 			return tMatch
-		case syntax.InstRune:
-			ok = in.MatchRune(r)
-		case syntax.InstRune1:
-			ok = r == in.Rune[0]
-		case syntax.InstRuneAny:
-			ok = true
-		case syntax.InstRuneAnyNotNL:
-			ok = r != '\n'
 		}
-		if ok {
-			d.closure(&d.next, in.Out, 0)
+		if c := uint32(r); c < utf8.RuneSelf && !p.consumesASCII(pc, c) || c >= utf8.RuneSelf && !p.consumes(pc, r) {
+			continue
+		}
+		if out := p.Inst[pc].Out; !p.thread(out) {
+			d.closure(&d.next, out, 0)
+		} else if !d.next.has(out) {
+			d.next.add(out)
 		}
 	}
 	d.closure(&d.next, uint32(d.prog.Start), 0)
@@ -532,9 +566,13 @@ const thrash = 16
 
 // scan returns the offset of a byte in the first line of data[from:to]
 // that contains a match (the line's '\n' when the match ends at the line
-// end), -1, scanFailed, or stopped (poll said so). from must be a line
-// start; to is len(data) or an offset just after a '\n'.
+// end), -1, scanFailed, or stopped (poll said so). From a byte where the
+// automaton left the line to the match automata (a big state, see
+// bigLine) it returns that byte's offset with d.left set: the line may
+// match or not. from must be a line start; to is len(data) or an offset
+// just after a '\n'.
 func (d *dfa) scan(data []byte, from, to int) int {
+	d.left = false
 	if d.startDead || from >= to {
 		return -1
 	}
@@ -589,6 +627,10 @@ func (d *dfa) scan(data []byte, from, to int) int {
 				}
 				i += j + 1
 				s = d.start
+			case tLeave:
+				d.left = true
+				d.scanned += i - from
+				return i
 			default:
 				i += w
 				s = t
@@ -689,24 +731,32 @@ func (d *dfa) buildSkip(s int32) {
 	}
 }
 
-// sparseSet is a set of small integers with O(1) clear (Briggs-Torczon).
-type sparseSet struct {
-	sparse []uint32
-	dense  []uint32
+// instSet is a set of instructions (small integers) in the order they
+// were added, with O(1) clear: an instruction is in the set when its mark
+// is the set's generation, which clear advances (one load to test, where
+// a Briggs-Torczon sparse set takes two that depend on each other).
+type instSet struct {
+	mark  []uint32 // by instruction, the generation in which it was last added
+	gen   uint32
+	dense []uint32 // the instructions, in the order added
 }
 
-func newSparseSet(n int) sparseSet {
-	return sparseSet{sparse: make([]uint32, n), dense: make([]uint32, 0, n)}
+func newInstSet(n int) instSet {
+	return instSet{mark: make([]uint32, n), gen: 1, dense: make([]uint32, 0, n)}
 }
 
-func (s *sparseSet) has(x uint32) bool {
-	i := s.sparse[x]
-	return int(i) < len(s.dense) && s.dense[i] == x
-}
+func (s *instSet) has(x uint32) bool { return s.mark[x] == s.gen }
 
-func (s *sparseSet) add(x uint32) {
-	s.sparse[x] = uint32(len(s.dense))
+// add adds x, which the set does not hold.
+func (s *instSet) add(x uint32) {
+	s.mark[x] = s.gen
 	s.dense = append(s.dense, x)
 }
 
-func (s *sparseSet) clear() { s.dense = s.dense[:0] }
+func (s *instSet) clear() {
+	s.dense = s.dense[:0]
+	if s.gen++; s.gen == 0 { // wrapped around: marks of 0 are not of this generation
+		clear(s.mark)
+		s.gen = 1
+	}
+}

@@ -1,6 +1,7 @@
 package grep
 
 import (
+	"context"
 	"regexp"
 	"slices"
 	"strings"
@@ -217,4 +218,33 @@ func FuzzEachMatch(f *testing.F) {
 			t.Fatalf("%q on %q: %v, want %v", goPattern(o), hay, got, want)
 		}
 	})
+}
+
+// matchDFAs returns the scanner's match automata, building both.
+func (s *Scanner) matchDFAs() (fwd, back *mdfa) { return s.forward(), s.backward() }
+
+// TestReversedOnDemand: a count never asks where a match starts, so
+// neither the backward automaton nor the reversed pattern is built; a
+// search that reports spans builds them, once for the Matcher's scanners.
+func TestReversedOnDemand(t *testing.T) {
+	text := []byte("one x1 two\nno match\nx22 and x333\n")
+	m, err := Compile(Options{Pattern: `x\d+`, CountOnly: true})
+	require.NoError(t, err)
+	s := m.NewScanner()
+	res, err := s.SearchBytes(context.Background(), text)
+	require.NoError(t, err)
+	assert.Equal(t, 3, res.Matches)
+	assert.Nil(t, s.back, "a count built the backward automaton")
+	assert.Nil(t, m.rprog.prog, "a count compiled the reversed pattern")
+
+	c, err := m.WithRanges(nil)
+	require.NoError(t, err)
+	c.opts.CountOnly = false
+	s = c.NewScanner()
+	res, err = s.SearchBytes(context.Background(), text)
+	require.NoError(t, err)
+	require.Len(t, res.Lines, 2)
+	assert.Equal(t, [][2]int{{4, 6}}, res.Lines[0].Spans)
+	assert.NotNil(t, s.back)
+	assert.Same(t, c.rprog.get(), m.rprog.get(), "the copies of a Matcher compile the reversed pattern once")
 }

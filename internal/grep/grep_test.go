@@ -21,6 +21,7 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestCompileErrors(t *testing.T) {
@@ -799,6 +800,49 @@ func TestMemoryBound(t *testing.T) {
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
 		t.Errorf("allocated %d MiB searching %d MiB", alloc>>20, size>>20)
 	}
+}
+
+// TestLongLineGrowth: a line longer than a chunk, in a file of known size
+// whose rest fits in MaxLineBytes, is read in one more read into a buffer
+// made for the rest of the file, not through buffers doubling from the
+// chunk's size (each copying the line read so far), with the result of
+// the search of the bytes.
+func TestLongLineGrowth(t *testing.T) {
+	data := []byte(abText(12*readSize) + "bx\nshort bx line\n" + abText(readSize/2) + "bx\n")
+	m, err := Compile(Options{Pattern: "b+x", CountOnly: true})
+	require.NoError(t, err)
+	s := m.NewScanner()
+	want, err := s.SearchBytes(context.Background(), data)
+	require.NoError(t, err)
+	r := &readCounter{r: bytes.NewReader(data)}
+	got, err := s.SearchFile(context.Background(), readerFS{r, int64(len(data))}, "f", -1)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	assert.Equal(t, 3, want.MatchLines)
+	assert.LessOrEqual(t, r.reads, 3, "reads of %v bytes", r.sizes)
+
+	// A search that may stop at the line's end does not read the rest
+	// ahead: the buffer doubles.
+	m, err = Compile(Options{Pattern: "b+x", CountOnly: true, FirstOnly: true})
+	require.NoError(t, err)
+	r = &readCounter{r: bytes.NewReader(data)}
+	got, err = m.NewScanner().SearchFile(context.Background(), readerFS{r, int64(len(data))}, "f", -1)
+	require.NoError(t, err)
+	assert.Equal(t, 1, got.MatchLines)
+	assert.Less(t, slices.Max(r.sizes), len(data)-readSize, "reads of %v bytes", r.sizes)
+}
+
+// readCounter counts the reads of r and records the sizes asked for.
+type readCounter struct {
+	r     io.Reader
+	reads int
+	sizes []int
+}
+
+func (c *readCounter) Read(p []byte) (int, error) {
+	c.reads++
+	c.sizes = append(c.sizes, len(p))
+	return c.r.Read(p)
 }
 
 // readerFS is an FS with one file "f" whose content comes from a reader.

@@ -88,26 +88,36 @@ func (s *Scanner) nextLine(data []byte, from int) (int, int) {
 		if j := bytes.IndexByte(data[p:], '\n'); j >= 0 {
 			le = p + j
 		}
-		if s.fnd == nil || s.m.complete {
-			return ls, le
-		}
-		to := min(le+1, len(data))
-		switch s.dfa.scan(data, ls, to) {
-		case -1:
-		case stopped:
-			return -1, -1
-		case scanFailed:
-			switch s.firstEnd(trimCR(data, ls, le)) {
+		from = le + 1
+		sure := s.m.complete || s.fnd == nil && !s.dfa.left // the line matches
+		if !sure && s.fnd != nil {
+			// A candidate of the finder: does the line match?
+			switch s.dfa.scan(data, ls, min(le+1, len(data))) {
 			case -1:
+				continue
 			case stopped:
 				return -1, -1
+			case scanFailed:
 			default:
-				return ls, le
+				sure = !s.dfa.left
 			}
-		default:
-			return ls, le
 		}
-		from = le + 1
+		if !sure {
+			// The line DFA left the line to the match automata: it gave
+			// up, or its states grow big (and the forward automaton
+			// builds them anyway to count or locate the line's matches).
+			e := s.firstEnd(trimCR(data, ls, le))
+			if s.fwd != nil && s.fwd.raw && s.dfa.leave >= 0 && !s.dfa.failed {
+				s.dfa.keepLines() // cached, it beats the uncached match automata
+			}
+			switch e {
+			case -1:
+				continue
+			case stopped:
+				return -1, -1
+			}
+		}
+		return ls, le
 	}
 	return -1, -1
 }

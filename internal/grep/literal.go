@@ -1,6 +1,7 @@
 package grep
 
 import (
+	"encoding/binary"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -51,6 +52,35 @@ type order func(s, t litSet) bool
 
 // analyze computes the info of re, choosing required sets by better.
 func analyze(re *syntax.Regexp, better order) info {
+	a := analyzer{better: better, infos: map[*syntax.Regexp]info{}, products: map[string]litSet{}}
+	return a.info(re)
+}
+
+// analyzer is one run of analyze. It keeps the info of each node (the
+// copies of a repetition, x{1000}, are one node) and each product of two
+// sets, by the sets' literals (the neighbours in a chain of classes
+// multiply the same sets over and over): a pattern of thousands of nodes
+// costs no more allocations than it has distinct ones. The sets it
+// returns are shared, and never changed.
+type analyzer struct {
+	better   order
+	infos    map[*syntax.Regexp]info
+	products map[string]litSet
+	key      []byte // scratch for the keys of products
+}
+
+// info computes the info of re.
+func (a *analyzer) info(re *syntax.Regexp) info {
+	if in, ok := a.infos[re]; ok {
+		return in
+	}
+	in := a.compute(re)
+	a.infos[re] = in
+	return in
+}
+
+func (a *analyzer) compute(re *syntax.Regexp) info {
+	better := a.better
 	switch re.Op {
 	case syntax.OpEmptyMatch:
 		return info{exact: litSet{{}}, pure: true}
@@ -65,26 +95,26 @@ func analyze(re *syntax.Regexp, better order) info {
 		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
 		return info{exact: litSet{{}}}
 	case syntax.OpCapture:
-		return analyze(re.Sub[0], better)
+		return a.info(re.Sub[0])
 	case syntax.OpQuest:
-		sub := analyze(re.Sub[0], better)
+		sub := a.info(re.Sub[0])
 		if sub.exact != nil && len(sub.exact) < maxSet {
 			return info{exact: append(litSet{{}}, sub.exact...), pure: sub.pure}
 		}
 		return info{}
 	case syntax.OpPlus:
-		sub := analyze(re.Sub[0], better)
+		sub := a.info(re.Sub[0])
 		return info{req: sub.best(better), pre: sub.exact, suf: sub.exact}
 	case syntax.OpRepeat:
 		if re.Min == 0 {
 			return info{}
 		}
-		sub := analyze(re.Sub[0], better)
+		sub := a.info(re.Sub[0])
 		return info{req: sub.best(better), pre: sub.exact, suf: sub.exact}
 	case syntax.OpConcat:
-		return concatInfo(flatConcat(nil, re.Sub), better)
+		return a.concatInfo(flatConcat(nil, re.Sub))
 	case syntax.OpAlternate:
-		return alternateInfo(re.Sub, better)
+		return a.alternateInfo(re.Sub)
 	}
 	// OpAnyChar, OpAnyCharNotNL, OpStar, OpNoMatch and anything new.
 	return info{}
@@ -125,7 +155,8 @@ func classInfo(ranges []rune) info {
 // the child before; the best of the runs, the children's own sets and the
 // products of two neighbours (which a run may have split, or extended to
 // too many literals) becomes the requirement of the whole.
-func concatInfo(subs []*syntax.Regexp, better order) info {
+func (a *analyzer) concatInfo(subs []*syntax.Regexp) info {
+	better := a.better
 	out := info{pure: true}
 	run := litSet{{}}
 	exactAll := true
@@ -136,14 +167,14 @@ func concatInfo(subs []*syntax.Regexp, better order) info {
 		}
 	}
 	for _, sub := range subs {
-		si := analyze(sub, better)
+		si := a.info(sub)
 		out.pure = out.pure && si.pure
 		first := si.exact
 		if first == nil {
 			first = si.pre
 		}
 		if last != nil && first != nil {
-			consider(product(last, first))
+			consider(a.product(last, first))
 		}
 		consider(si.exact)
 		last = si.exact
@@ -151,7 +182,7 @@ func concatInfo(subs []*syntax.Regexp, better order) info {
 			last = si.suf
 		}
 		if si.exact != nil {
-			if p := product(run, si.exact); p != nil {
+			if p := a.product(run, si.exact); p != nil {
 				run = p
 				continue
 			}
@@ -165,7 +196,7 @@ func concatInfo(subs []*syntax.Regexp, better order) info {
 		}
 		head := run
 		if si.pre != nil {
-			if p := product(run, si.pre); p != nil {
+			if p := a.product(run, si.pre); p != nil {
 				head = p
 			}
 		}
@@ -209,12 +240,13 @@ func flatConcat(dst, subs []*syntax.Regexp) []*syntax.Regexp {
 }
 
 // alternateInfo unions the children's sets.
-func alternateInfo(subs []*syntax.Regexp, better order) info {
+func (a *analyzer) alternateInfo(subs []*syntax.Regexp) info {
+	better := a.better
 	out := info{pure: true}
 	var exact, req litSet
 	exactOK, reqOK := true, true
 	for _, sub := range subs {
-		si := analyze(sub, better)
+		si := a.info(sub)
 		out.pure = out.pure && si.pure
 		if si.exact == nil {
 			exactOK = false
@@ -236,19 +268,41 @@ func alternateInfo(subs []*syntax.Regexp, better order) info {
 	return out
 }
 
-// product returns every concatenation of an element of a with one of b,
-// or nil when there would be more than maxSet.
-func product(a, b litSet) litSet {
-	if len(a)*len(b) > maxSet {
+// product returns every concatenation of an element of s with one of t,
+// without repeats, or nil when there would be more than maxSet; the same
+// set for the same literals.
+func (a *analyzer) product(s, t litSet) litSet {
+	if len(s)*len(t) > maxSet {
 		return nil
 	}
-	out := make(litSet, 0, len(a)*len(b))
-	for _, x := range a {
-		for _, y := range b {
-			out = append(out, lit{s: x.s + y.s, fold: x.fold || y.fold})
+	a.key = appendLits(appendLits(a.key[:0], s), t)
+	if p, ok := a.products[string(a.key)]; ok {
+		return p
+	}
+	out := make(litSet, 0, len(s)*len(t))
+	for _, x := range s {
+		for _, y := range t {
+			if l := (lit{s: x.s + y.s, fold: x.fold || y.fold}); !slices.Contains(out, l) {
+				out = append(out, l)
+			}
 		}
 	}
-	return out.dedup()
+	a.products[string(a.key)] = out
+	return out
+}
+
+// appendLits appends the set s to key: its number of literals, then each
+// one's length and fold flag and its bytes.
+func appendLits(key []byte, s litSet) []byte {
+	key = binary.AppendUvarint(key, uint64(len(s)))
+	for _, l := range s {
+		n := uint64(len(l.s)) << 1
+		if l.fold {
+			n |= 1
+		}
+		key = append(binary.AppendUvarint(key, n), l.s...)
+	}
+	return key
 }
 
 // best returns the better of the exact and the required set.

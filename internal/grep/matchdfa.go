@@ -115,7 +115,7 @@ type mstate struct {
 }
 
 type mdfa struct {
-	prog       *syntax.Prog
+	prog       *program
 	back       bool  // backward over the reversed pattern, anchored, longest
 	ctxMask    uint8 // the context flags the pattern asks about
 	bounds     []rune
@@ -140,20 +140,22 @@ type mdfa struct {
 	poll       func() bool
 
 	stack   []uint32
-	cur     sparseSet
-	next    sparseSet
+	cur     instSet
+	next    instSet
 	list    []uint32
-	insts   []uint32 // the threads of a state, decoded by threads
+	insts   []uint32 // the threads of state held, decoded by threads
+	held    int32    // the state whose threads insts holds; 0: none
+	heldFl  uint8    // its context flags
 	rawList []uint32
 	key     []byte
 }
 
 // newMDFA returns the automaton of prog, forward or back; its cache grows
 // from growth (nil: it does not grow).
-func newMDFA(prog *syntax.Prog, back bool, growth *cacheGrowth) *mdfa {
+func newMDFA(prog *program, back bool, growth *cacheGrowth) *mdfa {
 	n := len(prog.Inst)
-	d := &mdfa{prog: prog, back: back, bounds: runeBounds(prog), limit: matchCacheBytes, growth: growth,
-		cur: newSparseSet(n), next: newSparseSet(n), keys: newStateKeys()}
+	d := &mdfa{prog: prog, back: back, bounds: prog.bounds, limit: matchCacheBytes, growth: growth,
+		cur: newInstSet(n), next: newInstSet(n), keys: newStateKeys()}
 	for _, in := range prog.Inst {
 		if in.Op != syntax.InstEmptyWidth {
 			continue
@@ -214,10 +216,16 @@ func byteClasses(classes *[256]uint8, bounds []rune, word bool) uint8 {
 }
 
 // threads returns the threads of state s and its context flags, decoded
-// into scratch that the next call reuses.
+// into scratch that the next call reuses: d.insts, which already holds
+// them when s is the state the last transition built or found (a walk
+// through new states steps each one right after building it).
 func (d *mdfa) threads(s int32) ([]uint32, uint8) {
+	if s == d.held {
+		return d.insts, d.heldFl
+	}
 	key := d.keys.key(s >> d.shift)
 	d.insts = keyInsts(d.insts[:0], key)
+	d.held, d.heldFl = s, key[0]
 	return d.insts, key[0]
 }
 
@@ -237,6 +245,7 @@ func (d *mdfa) flush() {
 	d.keys.reset()
 	d.starts = [8]int32{}
 	d.classBytes = 0
+	d.held = 0
 	d.flushes++
 }
 
@@ -271,9 +280,14 @@ func isWordRune(r rune) bool { return r >= 0 && r < utf8.RuneSelf && syntax.IsWo
 // the position and leaves the threads after r in d.list.
 func (d *mdfa) step(insts []uint32, fl uint8, r rune) bool {
 	op := emptyOps(fl, r)
+	p := d.prog
 	d.cur.clear()
 	for _, pc := range insts {
-		d.stack = closure(d.prog, d.stack, &d.cur, pc, op)
+		if !p.thread(pc) {
+			d.stack = closure(p, d.stack, &d.cur, pc, op)
+		} else if !d.cur.has(pc) {
+			d.cur.add(pc)
+		}
 	}
 	if !d.back && fl&ctxMatched == 0 {
 		// Unanchored: a thread starts here, with the lowest priority.
@@ -281,34 +295,26 @@ func (d *mdfa) step(insts []uint32, fl uint8, r rune) bool {
 	}
 	d.next.clear()
 	match := false
-loop:
 	for _, pc := range d.cur.dense {
-		in := &d.prog.Inst[pc]
-		ok := false
-		switch in.Op {
-		case syntax.InstMatch:
+		if p.kind[pc] == kMatch {
 			match = true
 			if !d.back {
-				break loop // leftmost-first: the threads after it are cut
+				break // leftmost-first: the threads after it are cut
 			}
-		case syntax.InstRune:
-			ok = r >= 0 && in.MatchRune(r)
-		case syntax.InstRune1:
-			ok = r == in.Rune[0]
-		case syntax.InstRuneAny:
-			ok = r >= 0
-		case syntax.InstRuneAnyNotNL:
-			ok = r >= 0 && r != '\n'
+			continue
 		}
-		if ok {
-			d.stack = closure(d.prog, d.stack, &d.next, in.Out, 0)
+		if c := uint32(r); c < utf8.RuneSelf && !p.consumesASCII(pc, c) || c >= utf8.RuneSelf && !p.consumes(pc, r) {
+			continue
+		}
+		if out := p.Inst[pc].Out; !p.thread(out) {
+			d.stack = closure(p, d.stack, &d.next, out, 0)
+		} else if !d.next.has(out) {
+			d.next.add(out)
 		}
 	}
 	d.list = d.list[:0]
 	for _, pc := range d.next.dense {
-		switch d.prog.Inst[pc].Op {
-		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL,
-			syntax.InstMatch, syntax.InstEmptyWidth:
+		if p.kind[pc] != kFollow {
 			d.list = append(d.list, pc)
 		}
 	}
@@ -353,6 +359,8 @@ func (d *mdfa) transition(s int32, r rune) int32 {
 		t = tbDead
 	} else {
 		t = d.intern(d.list, nfl)
+		d.insts, d.list = d.list, d.insts // t's threads, decoded
+		d.held, d.heldFl = t, nfl
 	}
 	if match {
 		t |= tbMatch

@@ -90,10 +90,10 @@ type Options struct {
 // use; each goroutine searches through its own Scanner (NewScanner).
 type Matcher struct {
 	opts  Options
-	prog  *syntax.Prog // the pattern with the option flags
-	rprog *syntax.Prog // the pattern reversed, to find where a match starts
-	whole bool         // search the whole file as one text (matches may span lines)
-	spans bool         // a match can span lines (whole, and the pattern can match a newline)
+	prog  *program         // the pattern with the option flags
+	rprog *reversedProgram // the pattern reversed, to find where a match starts
+	whole bool             // search the whole file as one text (matches may span lines)
+	spans bool             // a match can span lines (whole, and the pattern can match a newline)
 
 	lits     litSet // required literals: every match contains one (empty: none)
 	complete bool   // every occurrence of a literal in lits is a match (no verification)
@@ -134,15 +134,11 @@ func Compile(o Options) (*Matcher, error) {
 	if err != nil {
 		return nil, regexError(o.Pattern, err)
 	}
-	rprog, err := syntax.Compile(reversed(tree))
-	if err != nil {
-		return nil, regexError(o.Pattern, err)
-	}
 	if !o.Multiline && !o.DotAll && hasLiteralNewline(tree) {
 		return nil, &errs.Error{Code: errs.InvalidParam, Err: ErrNewline,
 			Message: "Invalid regex: the pattern spells a newline (\\n), but no line holds one: a match spans lines only in multiline mode. Turn multiline on, or take the \\n out"}
 	}
-	m := &Matcher{opts: o, prog: prog, rprog: rprog, ranges: normRanges(o.LineRanges), maxLen: maxMatchLen(tree),
+	m := &Matcher{opts: o, prog: newProgram(prog), rprog: &reversedProgram{tree: tree}, ranges: normRanges(o.LineRanges), maxLen: maxMatchLen(tree),
 		growth: newCacheGrowth()}
 	// A search is line by line unless it is multiline (as ripgrep's -U)
 	// and a match can contain a newline (a literal one, a class such as
@@ -336,6 +332,15 @@ func (m *Matcher) WithRanges(ranges [][2]int) (*Matcher, error) {
 	return &c, nil
 }
 
+// WithMaxMatchesPerFile returns a copy of m that stops reporting a file's
+// lines after n matching lines, as Options.MaxMatchesPerFile does, sharing
+// m's compiled pattern.
+func (m *Matcher) WithMaxMatchesPerFile(n int) *Matcher {
+	c := *m
+	c.opts.MaxMatchesPerFile = n
+	return &c
+}
+
 // checkRanges rejects a line range that starts before line 1 or ends
 // before its start.
 func checkRanges(ranges [][2]int) error {
@@ -388,6 +393,14 @@ func (m *Matcher) inRanges(n int) bool {
 		}
 	}
 	return false
+}
+
+// readsWhole reports whether a search with m reads every file to its end:
+// it stops at no first matching line, number of lines, part or last line
+// of the ranges.
+func (m *Matcher) readsWhole() bool {
+	o := &m.opts
+	return !o.FirstOnly && m.ranges == nil && (o.CountOnly || o.MaxMatchesPerFile <= 0 && o.PartLines <= 0)
 }
 
 // lastRangeLine is the last line any range allows (maxInt without ranges).

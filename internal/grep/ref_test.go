@@ -290,6 +290,12 @@ func searchVariants(t testing.TB, o Options, data []byte, want *FileResult, mapp
 			s.dfa.limit = 3 // flushes, and soon the regexp fallback
 			return s.SearchBytes(ctx, data)
 		}},
+		{"bytes/leave", func(s *Scanner) (*FileResult, error) {
+			s.dfa = newDFA(m.prog)
+			s.dfa.leave = 1 // nearly every line is left to the match automata
+			s.dfa.reset()
+			return s.SearchBytes(ctx, data)
+		}},
 		{"reader/chunk3", func(s *Scanner) (*FileResult, error) {
 			s.chunk, s.maxLine = 3, 1<<20
 			return s.SearchReader(ctx, bytes.NewReader(data))

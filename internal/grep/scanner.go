@@ -48,7 +48,7 @@ const (
 type Scanner struct {
 	m    *Matcher
 	dfa  *dfa
-	fwd  *mdfa // the match automata (see matchDFAs); nil until used
+	fwd  *mdfa // the match automata (see forward and backward); nil until used
 	back *mdfa
 	fnd  finder
 	buf  []byte // the buffer of the current file: own, or a big one (see alloc)

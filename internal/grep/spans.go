@@ -34,14 +34,25 @@ func reversed(re *syntax.Regexp) *syntax.Regexp {
 	return &r
 }
 
-// matchDFAs returns the scanner's automata that find match spans (see
-// matchdfa.go), building them on first use.
-func (s *Scanner) matchDFAs() (fwd, back *mdfa) {
+// forward returns the scanner's automaton that finds where matches end
+// (see matchdfa.go), building it on first use.
+func (s *Scanner) forward() *mdfa {
 	if s.fwd == nil {
-		s.fwd, s.back = newMDFA(s.m.prog, false, s.m.growth), newMDFA(s.m.rprog, true, s.m.growth)
-		s.fwd.poll, s.back.poll = s.state.canceled, s.state.canceled
+		s.fwd = newMDFA(s.m.prog, false, s.m.growth)
+		s.fwd.poll = s.state.canceled
 	}
-	return s.fwd, s.back
+	return s.fwd
+}
+
+// backward returns the scanner's automaton that finds where matches start,
+// building it (and compiling the reversed pattern) on first use: a count
+// needs none.
+func (s *Scanner) backward() *mdfa {
+	if s.back == nil {
+		s.back = newMDFA(s.m.rprog.get(), true, s.m.growth)
+		s.back.poll = s.state.canceled
+	}
+	return s.back
 }
 
 // eachMatch calls fn with the matches [a, b) of hay, in order, as
@@ -93,7 +104,7 @@ func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, sk *ski
 			}
 		}
 	}
-	fwd, back := s.matchDFAs()
+	fwd, back := s.forward(), s.back // back: built when a match's start is first asked for
 	// FindAllIndex's rule: after an empty match step one character; an
 	// empty match right where the previous match ended does not count.
 	for pos <= len(hay) {
@@ -125,6 +136,9 @@ func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, sk *ski
 		if b == pos {
 			a = pos // an empty match: it starts at pos
 		} else if starts || b > limit {
+			if back == nil {
+				back = s.backward()
+			}
 			if a = s.startOf(back, hay, pos, b, limit, starts); a == stopped {
 				w.pos, w.prevEnd = pos, prevEnd
 				return false
@@ -234,6 +248,5 @@ func (s *Scanner) firstEnd(hay []byte) int {
 		}
 		return -1
 	}
-	fwd, _ := s.matchDFAs()
-	return fwd.matchEnd(hay, 0)
+	return s.forward().matchEnd(hay, 0)
 }

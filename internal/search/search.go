@@ -180,9 +180,10 @@ type prepared struct {
 }
 
 func prepare(ctx context.Context, fsys fs.FS, root string, req *Request) (*prepared, error) {
-	// Compile once before touching the tree, so that a bad pattern is
-	// reported first, and again below with the per-file cap.
-	if _, err := grep.Compile(req.Grep); err != nil {
+	// Compile before touching the tree, so that a bad pattern is reported
+	// first; the per-file cap and the ranges come below, on a copy.
+	m, err := grep.Compile(req.Grep)
+	if err != nil {
 		return nil, err
 	}
 	globs, err := CompileGlobs(req.Globs)
@@ -203,10 +204,10 @@ func prepare(ctx context.Context, fsys fs.FS, root string, req *Request) (*prepa
 	}
 	req.Grep.MaxMatchesPerFile = max(perFile, 0) // 0: no cap
 	req.Grep.LineRanges = nil                    // Resolve gave them to their target
-	m, err := grep.Compile(req.Grep)
-	if err != nil {
+	if m, err = m.WithRanges(nil); err != nil {
 		return nil, err
 	}
+	m = m.WithMaxMatchesPerFile(req.Grep.MaxMatchesPerFile)
 	for i := range sc.Targets {
 		// A file with its own line ranges is searched with a copy of the
 		// matcher that shares its compiled pattern.

@@ -296,3 +296,35 @@ func TestRunTagsFromSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareCompilesOnce: prepare compiles the pattern once (a long
+// pattern's compilation is most of a one-file search's cost), and the
+// matcher it keeps has the per-file cap and no line ranges, as a
+// compilation with them would.
+func TestPrepareCompilesOnce(t *testing.T) {
+	tree := fstest.MapFS{"f.txt": &fstest.MapFile{Data: []byte("ab\n")}}
+	o := grep.Options{Pattern: strings.Repeat("(?:ab|ba|aa)", 300) + "x", LineRanges: [][2]int{{2, 5}}}
+	compile := testing.AllocsPerRun(5, func() {
+		if _, err := grep.Compile(o); err != nil {
+			t.Fatal(err)
+		}
+	})
+	var p *prepared
+	allocs := testing.AllocsPerRun(5, func() {
+		var err error
+		req := Request{Grep: o, Paths: []string{"f.txt"}, PerFile: 3, PerFileOne: 7, MaxFileSize: -1}
+		if p, err = prepare(context.Background(), tree, "", &req); err != nil {
+			t.Fatal(err)
+		}
+	})
+	require.Less(t, allocs, 1.5*compile, "prepare allocated %.0f times, one compilation %.0f", allocs, compile)
+	want, err := grep.Compile(grep.Options{Pattern: o.Pattern, MaxMatchesPerFile: 7})
+	require.NoError(t, err)
+	text := []byte(strings.Repeat(strings.Repeat("ab", 300)+"x\n", 10))
+	res, err := p.matcher.NewScanner().SearchBytes(context.Background(), text)
+	require.NoError(t, err)
+	wres, err := want.NewScanner().SearchBytes(context.Background(), text)
+	require.NoError(t, err)
+	require.Equal(t, wres, res)
+	require.Len(t, res.Lines, 7)
+}
