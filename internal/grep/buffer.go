@@ -84,6 +84,9 @@ func (s *Scanner) search(ctx context.Context, r io.Reader, mp *fsx.Mapping, size
 		if err != nil {
 			return res, errs.Wrap(errs.CodeOf(err), err, "read error: %v", err)
 		}
+		if fs.err != nil { // canceled while the buffer filled
+			return res, fs.err
+		}
 		if !eof && st.n == st.win && st.win < st.want {
 			st.grow(st.want)
 			continue
@@ -178,7 +181,7 @@ func (st *stream) fill() (bool, error) {
 		st.buf = st.mp.Data[off : off+st.n : off+st.n]
 		return left < st.win, nil
 	}
-	n, eof, err := readInto(st.r, st.buf, st.n, st.size, st.fs.off)
+	n, eof, err := readInto(st.r, st.buf, st.n, st.size, st.fs.off, st.fs.canceled)
 	st.n = n
 	return eof, err
 }
@@ -359,7 +362,7 @@ func (st *stream) drain() bool {
 	scan := fs.m.opts.BinaryScan
 	buf := st.s.place(off, st.win)
 	for !fs.canceled() {
-		n, eof, err := readInto(st.r, buf, 0, st.size, off)
+		n, eof, err := readInto(st.r, buf, 0, st.size, off, nil)
 		if err != nil {
 			return true // the result stands; the text has no end
 		}
@@ -462,9 +465,18 @@ func (r *mapReader) Read(p []byte) (int, error) {
 
 // readInto reads from r into buf[n:] until buf is full or r is exhausted. A
 // reader of known size is taken as exhausted once size bytes are read.
-func readInto(r io.Reader, buf []byte, n int, size int64, off int) (int, bool, error) {
+// stop, when not nil, is asked every pollBytes read whether to stop
+// before buf is full (a whole-file search fills megabytes).
+func readInto(r io.Reader, buf []byte, n int, size int64, off int, stop func() bool) (int, bool, error) {
 	empty := 0
+	next := n + pollBytes // where stop is asked next
 	for n < len(buf) {
+		if stop != nil && n >= next {
+			if stop() {
+				return n, false, nil
+			}
+			next = n + pollBytes
+		}
 		if size >= 0 && int64(off+n) >= size && size > 0 {
 			return n, true, nil
 		}

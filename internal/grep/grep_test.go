@@ -1097,3 +1097,56 @@ func TestBigBuffers(t *testing.T) {
 		wg.Wait()
 	}
 }
+
+// cancelingReader is an endless reader that cancels its search once it
+// has given at bytes.
+type cancelingReader struct {
+	endless
+	at     int64
+	cancel context.CancelFunc
+}
+
+func (r *cancelingReader) Read(p []byte) (int, error) {
+	n, err := r.endless.Read(p)
+	if r.n >= r.at {
+		r.cancel()
+	}
+	return n, err
+}
+
+// TestCancelPolls: a search notices its cancel within a bounded amount of
+// work, whatever it is doing: while it fills a whole-file buffer of
+// megabytes (it reads on at most pollBytes past the cancel, not to the
+// buffer's end) and while it walks a text of dense matches (at most 256
+// matches past it, not to the next pollBytes of text).
+func TestCancelPolls(t *testing.T) {
+	t.Run("filling", func(t *testing.T) {
+		m, err := Compile(Options{Pattern: `\s+\w`, Multiline: true})
+		require.NoError(t, err)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		r := &cancelingReader{endless: endless{block: []byte(strings.Repeat("Some text\nwithout the\nneedle ", 64))}, at: 3 << 20, cancel: cancel}
+		_, err = m.NewScanner().SearchReader(ctx, r)
+		require.Equal(t, errs.Canceled, errs.CodeOf(err), "error %v", err)
+		assert.LessOrEqual(t, r.n, r.at+pollBytes+int64(len(r.block)), "bytes read after the cancel at %d", r.at)
+	})
+	t.Run("matches", func(t *testing.T) {
+		for _, pattern := range []string{`x`, `\w`} { // a plain literal, and the automata
+			m, err := Compile(Options{Pattern: pattern, Multiline: true})
+			require.NoError(t, err)
+			s := m.NewScanner()
+			ctx, cancel := context.WithCancel(context.Background())
+			s.begin(ctx, &FileResult{})
+			calls := 0
+			ok := s.eachMatch(bytes.Repeat([]byte("x"), pollBytes), false, func(a, b int) bool {
+				if calls++; calls == 10 {
+					cancel()
+				}
+				return true
+			})
+			assert.False(t, ok, "%s: the walk did not see its cancel", pattern)
+			assert.LessOrEqual(t, calls, 10+256, "%s: matches walked after the cancel", pattern)
+			cancel()
+		}
+	})
+}

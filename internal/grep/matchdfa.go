@@ -56,8 +56,14 @@ const (
 // stopped is returned by a search that poll stopped.
 const stopped = -3
 
-// pollBytes is how many bytes a search scans between two polls.
-const pollBytes = 64 << 10
+// pollBytes is how many bytes a search scans between two polls, and
+// pollMatchBytes what each match a walk hands on counts for besides its
+// bytes (the callee may take microseconds for it: a whole-file search
+// gathers its lines): a poll at least every 256 matches.
+const (
+	pollBytes      = 64 << 10
+	pollMatchBytes = pollBytes / 256
+)
 
 // The memory of an automaton's cache of states: a budget of
 // matchCacheBytes at first. A cache that fills it with large states, keys

@@ -326,20 +326,23 @@ func (s *Scanner) SearchBytes(ctx context.Context, b []byte) (*FileResult, error
 	return res, fs.err
 }
 
-// settle gives res its own Lines, of the right size, and keeps the
-// slice they were gathered in as scratch for the next file: most files
-// report a few lines, and growing a slice for each costs more than one
-// copy.
+// settle gives res its own Lines and keeps the slice they were gathered
+// in, up to 4096 lines, as scratch for the next file: most files report a
+// few lines, and growing a slice for each costs more than one copy. A
+// larger slice is not kept, so res takes it as it is, without a copy
+// (millions of lines cost hundreds of megabytes to copy).
 func (s *Scanner) settle(res *FileResult) {
 	if res == nil {
 		return
 	}
-	if c := cap(res.Lines); c > 0 && c <= 4096 {
+	c := cap(res.Lines)
+	if c > 0 && c <= 4096 {
 		s.lines = res.Lines[:0]
 	}
-	if len(res.Lines) == 0 {
+	switch {
+	case len(res.Lines) == 0:
 		res.Lines = nil
-	} else {
+	case c <= 4096:
 		res.Lines = slices.Clone(res.Lines)
 	}
 }

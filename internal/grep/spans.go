@@ -102,6 +102,7 @@ func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, sk *ski
 				w.pos, w.prevEnd = pos, prevEnd
 				return true
 			}
+			next -= pollMatchBytes
 		}
 	}
 	fwd, back := s.forward(), s.back // back: built when a match's start is first asked for
@@ -163,9 +164,12 @@ func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, sk *ski
 		if !starts {
 			a = -1
 		}
-		if accept && !fn(a, b) {
-			w.pos, w.prevEnd = pos, prevEnd
-			return true
+		if accept {
+			if !fn(a, b) {
+				w.pos, w.prevEnd = pos, prevEnd
+				return true
+			}
+			next -= pollMatchBytes
 		}
 	}
 	w.pos, w.prevEnd = pos, prevEnd
