@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -197,22 +198,14 @@ func TestProtocolCancel(t *testing.T) {
 // TestProtocolCancelCaseSensitive: a cancellation whose requestId is
 // named in another case cancels nothing: the call is answered.
 func TestProtocolCancelCaseSensitive(t *testing.T) {
-	gate := make(chan struct{})
-	w := dial(t, tool.Config{FS: gateFS{fixture(t), gate}}, tool.Pi)
-	opened := false
-	defer func() {
-		if !opened {
-			close(gate)
-		}
-	}()
+	w, open := gatedDial(t)
 	w.send(`{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "read", "arguments": {"path": "a.go"}}}`)
 	w.send(`{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestID": 1}}`)
 	w.send(`{"jsonrpc": "2.0", "id": 2, "method": "ping"}`)
 	if m := w.next(); m["id"] != 2.0 {
 		t.Fatalf("answered %v, want the ping's answer", m)
 	}
-	close(gate)
-	opened = true
+	open()
 	if m := w.next(); m["id"] != 1.0 || errCode(m) != 0 {
 		t.Fatalf("answered %v, want the call's result", m)
 	}
@@ -239,6 +232,16 @@ func TestProtocolLongMessage(t *testing.T) {
 	}
 }
 
+// gatedDial dials a pi server whose files open only once open is called
+// (at the end of the test at the latest).
+func gatedDial(t *testing.T) (w *wire, open func()) {
+	gate := make(chan struct{})
+	w = dial(t, tool.Config{FS: gateFS{fixture(t), gate}}, tool.Pi)
+	open = sync.OnceFunc(func() { close(gate) })
+	t.Cleanup(open)
+	return w, open
+}
+
 // gateFS blocks every Open until open is closed.
 type gateFS struct {
 	fs.FS
@@ -253,22 +256,14 @@ func (g gateFS) Open(name string) (fs.File, error) {
 // TestProtocolDuplicateID: a request reusing the ID of a running call is
 // refused with a null ID, and the running call's answer still comes.
 func TestProtocolDuplicateID(t *testing.T) {
-	gate := make(chan struct{})
-	w := dial(t, tool.Config{FS: gateFS{fixture(t), gate}}, tool.Pi)
-	opened := false
-	defer func() {
-		if !opened {
-			close(gate)
-		}
-	}()
+	w, open := gatedDial(t)
 	call := `{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "read", "arguments": {"path": "a.go"}}}`
 	w.send(call)
 	w.send(call)
 	if m := w.next(); errCode(m) != codeInvalidRequest || m["id"] != nil {
 		t.Fatalf("answered %v, want an invalid request with a null ID", m)
 	}
-	close(gate)
-	opened = true
+	open()
 	if m := w.next(); errCode(m) != 0 || m["id"] != 1.0 {
 		t.Fatalf("answered %v, want the running call's result", m)
 	}
