@@ -188,7 +188,12 @@ func (st *stream) fill() (bool, error) {
 
 // grow doubles the buffer, up to limit bytes.
 func (st *stream) grow(limit int) {
-	st.win = min(2*st.win, limit)
+	st.resize(min(2*st.win, limit))
+}
+
+// resize makes the buffer win bytes, keeping what it holds.
+func (st *stream) resize(win int) {
+	st.win = win
 	if st.mp == nil {
 		st.buf = st.s.grow(st.buf, st.win, st.n, st.fs.off)
 	}
@@ -205,10 +210,7 @@ func (st *stream) growLine(limit int) {
 		st.grow(limit)
 		return
 	}
-	st.win = int(rest)
-	if st.mp == nil {
-		st.buf = st.s.grow(st.buf, st.win, st.n, st.fs.off)
-	}
+	st.resize(int(rest))
 }
 
 // head examines the first buffer: a UTF-16 or UTF-32 byte-order mark
