@@ -50,3 +50,16 @@ func (m *Mapping) Drop(off int) {
 	m.release(m.Data[m.dropped:off])
 	m.dropped = off
 }
+
+// Anon returns n bytes of zeroed memory outside the Go heap: an anonymous
+// mapping, on Linux, whose pages the first touch brings in (no clearing
+// of memory the collector reused, no collector work for the allocation).
+// It returns nil where there is none (another system, n <= 0, or the
+// mapping failed): the caller allocates instead. The memory must be given
+// back with FreeAnon, after which no slice of it may be used.
+func Anon(n int) []byte {
+	if n <= 0 {
+		return nil
+	}
+	return anon(n)
+}

@@ -106,3 +106,17 @@ func (m *Mapping) Pays(buf []byte) (yes bool) {
 
 // pageSize is the size of a page of memory.
 var pageSize = os.Getpagesize()
+
+// anon maps n bytes of private anonymous memory, or returns nil.
+func anon(n int) []byte {
+	b, err := unix.Mmap(-1, 0, n, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// FreeAnon gives back memory of Anon.
+func FreeAnon(b []byte) {
+	_ = unix.Munmap(b[:cap(b)]) // fails only for memory Anon did not map
+}

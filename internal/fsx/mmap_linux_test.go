@@ -210,3 +210,28 @@ func TestMapPays(t *testing.T) {
 		t.Error("Pays of a file truncated under its mapping: true")
 	}
 }
+
+// TestAnon: Anon gives n zeroed, writable bytes outside the Go heap, and
+// nothing for n <= 0.
+func TestAnon(t *testing.T) {
+	for _, n := range []int{0, -1} {
+		if b := Anon(n); b != nil {
+			t.Errorf("Anon(%d) = %d bytes, want nil", n, len(b))
+		}
+	}
+	const n = 3<<20 + 5 // not a whole number of pages
+	b := Anon(n)
+	if len(b) != n || cap(b) != n {
+		t.Fatalf("Anon(%d): len %d cap %d", n, len(b), cap(b))
+	}
+	if i := bytes.IndexFunc(b, func(r rune) bool { return r != 0 }); i >= 0 {
+		t.Errorf("byte %d is not zero", i)
+	}
+	for i := range b {
+		b[i] = byte(i)
+	}
+	if want := byte((n - 1) % 256); b[n-1] != want {
+		t.Errorf("last byte %d, want %d", b[n-1], want)
+	}
+	FreeAnon(b[:10]) // any slice of it that starts where it starts
+}

@@ -1130,6 +1130,21 @@ func TestCancelPolls(t *testing.T) {
 		require.Equal(t, errs.Canceled, errs.CodeOf(err), "error %v", err)
 		assert.LessOrEqual(t, r.n, r.at+pollBytes+int64(len(r.block)), "bytes read after the cancel at %d", r.at)
 	})
+	t.Run("growing", func(t *testing.T) {
+		m, err := Compile(Options{Pattern: `x`, Multiline: true})
+		require.NoError(t, err)
+		s := m.NewScanner()
+		const keep = 4 * copyStep
+		old := s.buffer(keep)
+		for i := range old {
+			old[i] = 'a'
+		}
+		asks := 0
+		nb := s.grow(old, MaxWholeBytes+1, keep, 0, func() bool { asks++; return true })
+		defer s.release()
+		assert.Equal(t, 1, asks, "asks of stop")
+		assert.Equal(t, copyStep, bytes.Count(nb[:keep], []byte{'a'}), "bytes copied after the cancel")
+	})
 	t.Run("matches", func(t *testing.T) {
 		for _, pattern := range []string{`x`, `\w`} { // a plain literal, and the automata
 			m, err := Compile(Options{Pattern: pattern, Multiline: true})

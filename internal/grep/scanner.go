@@ -53,6 +53,7 @@ type Scanner struct {
 	fnd  finder
 	buf  []byte // the buffer of the current file: own, or a big one (see alloc)
 	own  []byte // the scanner's own buffer, of at most ownMax bytes
+	anon bool   // buf is memory of fsx.Anon, given back when the file's search ends
 	// spare holds text read again for SearchOpened's text (giveDropped);
 	// nil until then.
 	spare []byte
