@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/mcpserver"
@@ -45,8 +46,11 @@ func runCall(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	if err := s.check(); err != nil {
 		return f.usageError("%v", err)
 	}
-	if _, err := tool.Tools(s.toolset); err != nil {
-		return f.usageError("%v", err) // a flag's value, as tools and mcp say
+	if s.toolset != "" && !slices.Contains(tool.Toolsets(), s.toolset) {
+		// Not tool.Tools alone, which makes every tool's schema (a tenth of
+		// a small call's time); it words the error as tools and mcp do.
+		_, err := tool.Tools(s.toolset)
+		return f.usageError("%v", err)
 	}
 	raw := []byte("{}")
 	if len(pos) == 2 {
