@@ -1165,3 +1165,56 @@ func TestCancelPolls(t *testing.T) {
 		}
 	})
 }
+
+// TestWholeBig: a whole-file search of a text over the largest pooled
+// buffer (8 MiB), whose buffer is anonymous memory where the system has
+// some, finds every match, also the one that straddles the 8 MiB mark,
+// whether the text is a file of known size (one buffer) or a stream (a
+// buffer grown and copied step by step), and reads no more than
+// MaxWholeBytes.
+func TestWholeBig(t *testing.T) {
+	m, err := Compile(Options{Pattern: `end\nbegin`, Multiline: true, CountOnly: true})
+	require.NoError(t, err)
+	filler := "some words on a line\n"
+	var b bytes.Buffer
+	want := 0
+	for b.Len() < 12<<20 {
+		if b.Len() < 8<<20 && b.Len()+len(filler)+4 >= 8<<20 {
+			// "end\n" ends just past the mark, "begin" follows.
+			b.WriteString(strings.Repeat("x", 8<<20-b.Len()-2) + "end\nbegin\n")
+			want++
+			continue
+		}
+		if b.Len()%(1<<20) < len(filler) {
+			b.WriteString("end\nbegin\n")
+			want++
+		}
+		b.WriteString(filler)
+	}
+	data := b.Bytes()
+	f := newMappedFile(t, data)
+	defer f.remove()
+	for _, c := range []struct {
+		name   string
+		search func(s *Scanner) (*FileResult, error)
+	}{
+		{"stream", func(s *Scanner) (*FileResult, error) {
+			return s.SearchReader(context.Background(), bytes.NewReader(data))
+		}},
+		{"file", func(s *Scanner) (*FileResult, error) {
+			s.mapMin = -1 // read, not mapped
+			return s.SearchFile(context.Background(), mapDir.fsys, f.name, -1)
+		}},
+	} {
+		res, err := c.search(m.NewScanner())
+		require.NoError(t, err, c.name)
+		assert.Equal(t, want, res.Matches, "%s: matches", c.name)
+		assert.Equal(t, StopNone, res.Stop, c.name)
+	}
+	// Past MaxWholeBytes the search stops, the matches before it counted.
+	big := append(bytes.Clone(data), bytes.Repeat([]byte(filler+"end\nbegin\n"), (6<<20)/(len(filler)+10))...)
+	res, err := m.NewScanner().SearchReader(context.Background(), bytes.NewReader(big))
+	require.NoError(t, err)
+	assert.Equal(t, StopSize, res.Stop)
+	assert.Equal(t, bytes.Count(big[:MaxWholeBytes], []byte("end\nbegin")), res.Matches)
+}
