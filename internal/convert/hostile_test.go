@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -142,6 +143,67 @@ func TestHostile(t *testing.T) {
 				t.Errorf("%d bytes of text, want at most %d containing %q: %.200q", len(got), MaxOutput, tt.text, got)
 			}
 		})
+	}
+}
+
+// pdfLoops are PDFs whose structure loops, each small and each followed by
+// the library without a bound: resolving a chain of compressed objects
+// recursed until the stack overflow killed the process; the others ran
+// until the conversion's deadline.
+func pdfLoops() []struct {
+	name, want string
+	data       []byte
+} {
+	inStream := func(stream byte) []byte { return []byte{2, 0, 0, 0, stream, 0, 0} }
+	objStm := func(extends int) string {
+		return fmt.Sprintf("<< /Type /ObjStm /N 1 /First 4 /Extends %d 0 R /Length 6 >>\nstream\n9 0 1 \nendstream", extends)
+	}
+	self := pdfOf("x")
+	self = bytes.Replace(self, []byte("/Root 1 0 R >>"), fmt.Appendf(nil, "/Root 1 0 R /Prev %d >>", startxref(self)), 1)
+	parent := pdfOf("x")
+	old := []byte("/Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>")
+	parent = bytes.Replace(parent, old, append([]byte("/Parent 4 0 R"), bytes.Repeat([]byte(" "), len(old)-len("/Parent 4 0 R"))...), 1)
+	stream := pdfXrefStream(pdfBasic, nil, 7, "/Root 1 0 R")
+	stream = pdfXrefStream(pdfBasic, nil, 7, fmt.Sprintf("/Root 1 0 R /Prev %d", startxref(stream)))
+	return []struct {
+		name, want string
+		data       []byte
+	}{
+		{"an object in the object stream it is", "object 7 is stored in object stream 7, which is itself stored in an object stream",
+			pdfXrefStream(pdfBasic, map[int][]byte{7: inStream(7)}, 8, "/Root 7 0 R")},
+		{"two objects each in the other", "object 7 is stored in object stream 8, which is itself stored in an object stream",
+			pdfXrefStream(pdfBasic, map[int][]byte{7: inStream(8), 8: inStream(7)}, 9, "/Root 7 0 R")},
+		{"an object stream that extends itself", "the /Extends entries of object stream 6 lead back to object stream 6",
+			pdfXrefStream(append(slices.Clone(pdfBasic), objStm(6)), map[int][]byte{8: inStream(6)}, 9, "/Root 8 0 R")},
+		{"two object streams that extend each other", "the /Extends entries of object stream 6 lead back to object stream 6",
+			pdfXrefStream(append(slices.Clone(pdfBasic), objStm(7), objStm(6)), map[int][]byte{10: inStream(6)}, 11, "/Root 10 0 R")},
+		{"a cross-reference table whose /Prev is itself", "the /Prev entries of the cross-reference sections lead back to the section at byte", self},
+		{"a cross-reference stream whose /Prev is itself", "the /Prev entries of the cross-reference sections lead back to the section at byte", stream},
+		{"a page that is its own /Parent", "page 1 (the chain of /Parent entries is deeper than 64 (a cycle?))", parent},
+	}
+}
+
+// TestPDFLoops checks that each of pdfLoops is refused at once with an
+// error that names the loop.
+func TestPDFLoops(t *testing.T) {
+	c, _ := For(".pdf")
+	for _, tt := range pdfLoops() {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			start := time.Now()
+			_, err := c.Convert(ctx, bytes.NewReader(tt.data), int64(len(tt.data)))
+			if errs.CodeOf(err) != errs.Unsupported || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %s %v, want UNSUPPORTED saying %q", errs.CodeOf(err), err, tt.want)
+			}
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+	ok := pdfXrefStream(pdfBasic, nil, 7, "/Root 1 0 R")
+	if got, err := c.Convert(context.Background(), bytes.NewReader(ok), int64(len(ok))); err != nil || got != "hello world" {
+		t.Errorf("the same PDF without a loop: %q %v", got, err)
 	}
 }
 
