@@ -139,7 +139,10 @@ func TestRenderGolden(t *testing.T) {
 // panic, and that every rendered notebook starts with a cell header.
 func FuzzRender(f *testing.F) {
 	seed, _ := os.ReadFile("testdata/analysis.ipynb")
-	for _, s := range []string{string(seed), `{"cells":[]}`, `{"worksheets":[{"cells":[{"input":"a"}]}]}`, `{"cells":[{"source":["a",1]}]}`, `nul`} {
+	for _, s := range []string{string(seed), `{"cells":[]}`, `{"worksheets":[{"cells":[{"input":"a"}]}]}`, `{"cells":[{"source":["a",1]}]}`, `nul`,
+		`{"worksheets":[{"cells":[{"cell_type":"code","input":["x = 1\n"],"outputs":[{"text":["1"]}]}]},null,{"cells":null}],"cells":[{"cell_type":"raw","source":"r"}]}`,
+		`{"metadata":` + strings.Repeat(`{"a":[`, 2000) + `{"cells":[{"source":"s"}]}` + strings.Repeat(`]}`, 2000) + `,"cells":[{"cell_type":"markdown","source":["\u0000\ud800","b"],"attachments":{"x.png":{"image/png":"AA=="}}}]}`,
+		`{"cells":[{"source":"a"},{}` + strings.Repeat(`,{"source":"`+strings.Repeat("x", 100)+`"}`, 50) + `,{"source":"unterminated`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
