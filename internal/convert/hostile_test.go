@@ -149,7 +149,9 @@ func TestHostile(t *testing.T) {
 // pdfLoops are PDFs whose structure loops, each small and each followed by
 // the library without a bound: resolving a chain of compressed objects
 // recursed until the stack overflow killed the process; the others ran
-// until the conversion's deadline.
+// until the conversion's deadline. The last two begin dictionaries that
+// the library looks every later keyword up in (a CMap of 80,000 of them
+// and 400,000 names, 1.7 MB, ran until the deadline).
 func pdfLoops() []struct {
 	name, want string
 	data       []byte
@@ -163,6 +165,9 @@ func pdfLoops() []struct {
 	parent := pdfOf("x")
 	old := []byte("/Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>")
 	parent = bytes.Replace(parent, old, append([]byte("/Parent 4 0 R"), bytes.Repeat([]byte(" "), len(old)-len("/Parent 4 0 R"))...), 1)
+	dicts := strings.Repeat("<< >> begin ", 100) + strings.Repeat("x ", 1000)
+	cmap := append(slices.Clone(pdfBasic), fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(dicts), dicts))
+	cmap[4] = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>"
 	stream := pdfXrefStream(pdfBasic, nil, 7, "/Root 1 0 R")
 	stream = pdfXrefStream(pdfBasic, nil, 7, fmt.Sprintf("/Root 1 0 R /Prev %d", startxref(stream)))
 	return []struct {
@@ -180,6 +185,9 @@ func pdfLoops() []struct {
 		{"a cross-reference table whose /Prev is itself", "the /Prev entries of the cross-reference sections lead back to the section at byte", self},
 		{"a cross-reference stream whose /Prev is itself", "the /Prev entries of the cross-reference sections lead back to the section at byte", stream},
 		{"a page that is its own /Parent", "page 1 (the chain of /Parent entries is deeper than 64 (a cycle?))", parent},
+		{"a ToUnicode CMap that begins 100 dictionaries", "page 1 (font F1: ToUnicode: more than 64 dictionaries begun and not ended)",
+			pdfXrefStream(cmap, nil, 8, "/Root 1 0 R")},
+		{"a content stream that begins 100 dictionaries", "page 1 (content stream: more than 64 dictionaries begun and not ended)", pdfFlate(dicts)},
 	}
 }
 
