@@ -215,6 +215,46 @@ func TestPDFLoops(t *testing.T) {
 	}
 }
 
+// TestPDFWork converts PDFs whose pages all draw one content stream, under
+// a work bound lowered to 4 MiB: a stream of 1.2 MB with text stops after
+// three pages with the text of those, one without text is an error.
+func TestPDFWork(t *testing.T) {
+	maxPDFWork = 4 << 20
+	t.Cleanup(func() { maxPDFWork = 256 << 20 })
+	shared := func(content string) []byte {
+		z := deflate([]byte(content))
+		objs := slices.Clone(pdfBasic)
+		objs[1] = "<< /Type /Pages /Kids [" + strings.TrimSpace(strings.Repeat("3 0 R ", 20000)) + "] /Count 20000 >>"
+		objs[3] = fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", len(z), z)
+		return pdfXrefStream(objs, nil, 7, "/Root 1 0 R")
+	}
+	c, _ := For(".pdf")
+	tests := []struct {
+		name, content string
+		code          errs.Code // of the error; "" for a text with a *errs.Partial
+		want          string    // in the error or the reason
+	}{
+		{"text", "BT /F1 12 Tf 72 720 Td (page) Tj ET " + strings.Repeat("0 0 m ", 200000), "",
+			"the pages after page 3 are not read: the pages draw more than 4.0MB of content streams and font maps in all"},
+		{"no text", strings.Repeat("0 0 m ", 200000), errs.TooLarge, "the pages draw more than 4.0MB of content streams and font maps in all"},
+	}
+	for _, tt := range tests {
+		data := shared(tt.content)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		got, err := c.Convert(ctx, bytes.NewReader(data), int64(len(data)))
+		cancel()
+		var part *errs.Partial
+		switch {
+		case tt.code != "":
+			if errs.CodeOf(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%s: err = %s %v, want %s saying %q", tt.name, errs.CodeOf(err), err, tt.code, tt.want)
+			}
+		case !errors.As(err, &part) || !strings.Contains(part.Reason, tt.want) || got != "page\n\npage\n\npage":
+			t.Errorf("%s: %q, %v; want three pages and a *errs.Partial saying %q", tt.name, got, err, tt.want)
+		}
+	}
+}
+
 // TestOutputCap converts documents over the output cap, lowered to 256 KiB
 // so that small documents reach it: the text is cut there and partial, and
 // a table stops growing instead of holding all its rows.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ledongthuc/pdf"
 
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 )
 
@@ -55,15 +56,20 @@ func convertPDF(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 	var out text
 	var failed []string
 	pages := 0
+	var work int64
 	err = pdfPages(ctx, rd.Trailer().Key("Root").Key("Pages"), func(p pdf.Page) error {
 		if out.full() {
 			return errFull
 		}
 		pages++
-		s, err := pageText(ctx, p)
+		s, err := pageText(ctx, p, &work)
 		if err != nil {
 			if ce := ctx.Err(); ce != nil {
 				return ce
+			}
+			if errors.Is(err, errPDFWork) {
+				pages--
+				return err
 			}
 			failed = append(failed, fmt.Sprintf("page %d (%v)", pages, err))
 			return nil
@@ -346,8 +352,9 @@ func checkParents(p pdf.Page) error {
 // way to stop.
 type pdfAbort struct{ err error }
 
-// pageText checks the streams of one page and lays out its glyphs.
-func pageText(ctx context.Context, p pdf.Page) (s string, err error) {
+// pageText checks the streams of one page, adding their bytes to *work,
+// and lays out its glyphs.
+func pageText(ctx context.Context, p pdf.Page, work *int64) (s string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if a, ok := r.(pdfAbort); ok {
@@ -360,7 +367,7 @@ func pageText(ctx context.Context, p pdf.Page) (s string, err error) {
 	if err := checkParents(p); err != nil {
 		return "", err
 	}
-	if err := checkStreams(ctx, p); err != nil {
+	if err := checkStreams(ctx, p, work); err != nil {
 		return "", err
 	}
 	var l pdfLayout
@@ -408,24 +415,40 @@ const (
 	maxCMap    = 2 << 20
 )
 
+// maxPDFWork bounds the bytes of content and ToUnicode streams that one
+// conversion scans and interprets, some 15 MB a second: pages that share
+// a stream read it each time, and a file of 120 KB whose 20,000 pages
+// draw one stream of 1.2 MB ran until the deadline. A variable so that
+// the tests lower it.
+var maxPDFWork int64 = 256 << 20
+
+// errPDFWork is the cause of the error that stops the pages at maxPDFWork.
+var errPDFWork = errors.New("over maxPDFWork")
+
 // checkStreams refuses a page whose content or ToUnicode streams are over
-// the bounds of scanContent or the sizes above.
-func checkStreams(ctx context.Context, p pdf.Page) error {
-	if err := scanStream(ctx, p.V.Key("Contents"), maxContent, true); err != nil {
+// the bounds of scanContent or the sizes above, adding their bytes to
+// *work; errPDFWork once *work is over maxPDFWork.
+func checkStreams(ctx context.Context, p pdf.Page, work *int64) error {
+	n, err := scanStream(ctx, p.V.Key("Contents"), maxContent, true)
+	if *work += n; err != nil {
 		return fmt.Errorf("content stream: %w", err)
 	}
 	for _, name := range p.Fonts() {
-		if err := scanStream(ctx, p.Font(name).V.Key("ToUnicode"), maxCMap, false); err != nil {
+		n, err := scanStream(ctx, p.Font(name).V.Key("ToUnicode"), maxCMap, false)
+		if *work += n; err != nil {
 			return fmt.Errorf("font %s: ToUnicode: %w", name, err)
 		}
+	}
+	if *work > maxPDFWork {
+		return errs.Wrap(errs.TooLarge, errPDFWork, "the pages draw more than %s of content streams and font maps in all (a stream that pages share counts for each)", dirtree.FormatBytes(maxPDFWork))
 	}
 	return nil
 }
 
 // scanStream checks a stream, or an array of streams read as one, with
 // scanContent (operands: with its operand bounds) and its size against
-// limit.
-func scanStream(ctx context.Context, v pdf.Value, limit int64, operands bool) error {
+// limit, and returns the bytes it read.
+func scanStream(ctx context.Context, v pdf.Value, limit int64, operands bool) (int64, error) {
 	var rd io.Reader
 	switch v.Kind() {
 	case pdf.Stream:
@@ -439,16 +462,16 @@ func scanStream(ctx context.Context, v pdf.Value, limit int64, operands bool) er
 		}
 		rd = io.MultiReader(rs...)
 	default:
-		return nil
+		return 0, nil
 	}
 	cr := &countReader{r: io.LimitReader(rd, limit+1)}
 	if err := scanContent(ctx, cr, operands); err != nil {
-		return err
+		return cr.n, err
 	}
 	if cr.n > limit {
-		return fmt.Errorf("more than %d MiB", limit>>20)
+		return cr.n, fmt.Errorf("more than %d MiB", limit>>20)
 	}
-	return nil
+	return cr.n, nil
 }
 
 // countReader counts the bytes read through it.
