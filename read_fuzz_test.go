@@ -24,6 +24,14 @@ var fuzzFS = fstest.MapFS{
 	"n.ipynb":           {Data: []byte(`{"nbformat":4,"cells":[]}`)},
 	"café/menu.txt":     {Data: []byte("menu\n")},
 	"deep/x/y/z/leaf.t": {Data: []byte("leaf\n")},
+	"x.zip": {Data: testfs.Zip(
+		testfs.Member{Name: "a", Body: "zipped\nlines\n"},
+		testfs.Member{Name: "in.tgz", Body: string(testfs.Tgz(testfs.Member{Name: "b.txt", Body: "nested\n"}))},
+		testfs.Member{Name: "d/n.ipynb", Body: `{"cells":[{"source":"c"}]}`},
+		testfs.Member{Name: "d/k:1", Body: "colon\n"},
+		testfs.Member{Name: "up", Link: "../a.txt"},
+	)},
+	"y.tgz": {Data: testfs.Tgz(testfs.Member{Name: "lib/y.go", Body: "package y\n"}, testfs.Member{Name: "../evil", Body: "x\n"})},
 }
 
 // FuzzReadPath reads arbitrary path strings over a MapFS and over the same
@@ -34,7 +42,7 @@ func FuzzReadPath(f *testing.F) {
 		"dir", "dir:1-2", "dir:1,3", "/", "///", ".", "..", "../a.txt", "/etc/passwd", "~", "~/x", "file:///scout-root/a.txt",
 		`"a.txt"`, "\u00a0a.txt", "it's.txt", "cafe\u0301/menu.txt", "leaf.t", "a.txt, dir/b.go", "a.txt;dir/b.go", "test:1-2",
 		"link/passwd", "n.ipynb", "a.txt:conflicts", "x.zip:a", "x.db:t", "skill://x", "www.", "a\x00b", "", ":", "a.txt:L1-L2",
-		"dir/sub/c\\ d.md"} {
+		"dir/sub/c\\ d.md", "x.zip:a:2", "x.zip:in.tgz:b.txt", "x.zip:d", "x.zip:d/k:1:1", "x.zip:up", "x.zip:d/n.ipynb:raw", "y.tgz:lib/y.go:1-2", "y.tgz:"} {
 		f.Add(s)
 	}
 	readers := []scout.Reader{

@@ -287,11 +287,62 @@ func TestIsBinary(t *testing.T) {
 	}
 }
 
+// hostileSeed is a FuzzArchive input: the archive and its kind (0 zip, 1
+// tar, 2 tgz).
+type hostileSeed struct {
+	data []byte
+	kind uint8
+}
+
+// hostileSeeds returns small archives of the shapes the caps exist for, so
+// that the fuzzer starts from their structure: a tar member declaring 8 GiB
+// before a cut, overlapping zip entries, an archive inside an archive, long
+// PAX names and links, two gzip streams, cut gzip and zip ends.
+func hostileSeeds() []hostileSeed {
+	tarHuge := buildTar([]testfs.Member{{Name: "huge", Body: "0123456789"}, {Name: "after", Body: "x"}}, false)
+	copy(tarHuge[124:136], "77777777777\x00") // 8 GiB - 1
+	copy(tarHuge[148:156], "        ")        // the checksum counts its field as spaces
+	var sum int
+	for _, c := range tarHuge[:512] {
+		sum += int(c)
+	}
+	copy(tarHuge[148:156], fmt.Sprintf("%06o\x00 ", sum))
+	tarHuge = tarHuge[:512+10]
+
+	small := strings.Repeat("aaaaaaa\n", 64)
+	overlap := buildZip([]testfs.Member{{Name: "a", Body: small}, {Name: "b", Body: small}})
+	second := bytes.LastIndex(overlap, []byte("PK\x01\x02"))
+	binary.LittleEndian.PutUint32(overlap[second+42:], 0)
+
+	long := []testfs.Member{
+		{Name: strings.Repeat("d/", 60) + "long.txt", Body: "deep\n"},
+		{Name: "up", Link: "../" + strings.Repeat("x/", 60)},
+		{Name: "dir/"}, {Name: "dir/", Body: "again"},
+	}
+	tgz := buildTar(sample, true)
+	zipped := buildZip(sample)
+	return []hostileSeed{
+		{tarHuge, 1},
+		{testfs.Gzip(tarHuge), 2},
+		{overlap, 0},
+		{buildTar([]testfs.Member{{Name: "in.zip", Body: string(zipped)}, {Name: "in.tgz", Body: string(tgz)}}, true), 2},
+		{buildZip([]testfs.Member{{Name: "in.tar", Body: string(buildTar(sample, false))}}), 0},
+		{buildTar(long, false), 1},
+		{buildZip(long), 0},
+		{append(testfs.Gzip(buildTar(sample[:2], false)[:1024]), testfs.Gzip(buildTar(sample[2:4], false))...), 2},
+		{tgz[:len(tgz)-6], 2},
+		{zipped[:len(zipped)-4], 0},
+	}
+}
+
 func FuzzArchive(f *testing.F) {
 	f.Add(buildZip(sample), uint8(0))
 	f.Add(buildTar(sample, false), uint8(1))
 	f.Add(buildTar(sample, true), uint8(2))
 	f.Add(rawZip(f, "x", 12, 1, []byte("abc"), []byte("abc")), uint8(0))
+	for _, s := range hostileSeeds() {
+		f.Add(s.data, s.kind)
+	}
 	names := []string{"f.zip", "f.tar", "f.tgz"}
 	f.Fuzz(func(t *testing.T, data []byte, kind uint8) {
 		name := names[int(kind)%len(names)]

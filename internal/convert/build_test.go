@@ -224,6 +224,52 @@ func pdfBuild(flate bool, streams []string) []byte {
 	return b.Bytes()
 }
 
+// pdfXrefStream writes a PDF of the objects given (numbered from 1) and a
+// cross-reference stream after them, of size entries of /W [1 4 2]: each
+// object at its offset, then the entries of extra (object number to its 7
+// bytes, type 2 for an object in an object stream); trailer is added to
+// the stream's dictionary.
+func pdfXrefStream(objs []string, extra map[int][]byte, size int, trailer string) []byte {
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.5\n")
+	offs := map[int]int{}
+	for i, o := range objs {
+		offs[i+1] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	x := len(objs) + 1
+	offs[x] = b.Len()
+	var entries bytes.Buffer
+	for i := range size {
+		e := make([]byte, 7)
+		if o, ok := offs[i]; ok {
+			e[0] = 1
+			binary.BigEndian.PutUint32(e[1:], uint32(o))
+		}
+		if x, ok := extra[i]; ok {
+			e = x
+		}
+		entries.Write(e)
+	}
+	fmt.Fprintf(&b, "%d 0 obj\n<< /Type /XRef /Size %d /W [1 4 2] %s /Length %d >>\nstream\n%s\nendstream\nendobj\n", x, size, trailer, entries.Len(), entries.Bytes())
+	fmt.Fprintf(&b, "startxref\n%d\n%%%%EOF\n", offs[x])
+	return b.Bytes()
+}
+
+// pdfBasic are the objects of a one-page PDF of "hello world" for
+// pdfXrefStream: catalog, pages, page, content, font.
+var pdfBasic = []string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+	"<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+	"<< /Length 44 >>\nstream\nBT /F1 12 Tf 72 720 Td (hello world) Tj ET\nendstream",
+	"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"}
+
+// startxref returns the offset that the startxref of a PDF names.
+func startxref(doc []byte) int {
+	var off int
+	fmt.Sscanf(string(doc[bytes.LastIndex(doc, []byte("startxref\n"))+len("startxref\n"):]), "%d", &off)
+	return off
+}
+
 // cfbOf writes a version-3 compound file holding the given streams, each
 // padded to at least 4096 bytes so that no mini stream is needed.
 func cfbOf(streams map[string][]byte) []byte {

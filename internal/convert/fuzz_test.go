@@ -64,7 +64,11 @@ func FuzzEPUB(f *testing.F) {
 
 func FuzzPDF(f *testing.F) {
 	c, _ := For(".pdf")
-	fuzzConverter(f, c, pdfOf("a\nb", "c"))
+	seeds := [][]byte{pdfOf("a\nb", "c"), pdfFlate("BT /F1 12 Tf 72 720 Td (z) Tj ET"), pdfXrefStream(pdfBasic, nil, 7, "/Root 1 0 R")}
+	for _, l := range pdfLoops() {
+		seeds = append(seeds, l.data)
+	}
+	fuzzConverter(f, c, seeds...)
 }
 
 func FuzzXLSX(f *testing.F) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -142,6 +143,115 @@ func TestHostile(t *testing.T) {
 				t.Errorf("%d bytes of text, want at most %d containing %q: %.200q", len(got), MaxOutput, tt.text, got)
 			}
 		})
+	}
+}
+
+// pdfLoops are PDFs whose structure loops, each small and each followed by
+// the library without a bound: resolving a chain of compressed objects
+// recursed until the stack overflow killed the process; the others ran
+// until the conversion's deadline. The last two begin dictionaries that
+// the library looks every later keyword up in (a CMap of 80,000 of them
+// and 400,000 names, 1.7 MB, ran until the deadline).
+func pdfLoops() []struct {
+	name, want string
+	data       []byte
+} {
+	inStream := func(stream byte) []byte { return []byte{2, 0, 0, 0, stream, 0, 0} }
+	objStm := func(extends int) string {
+		return fmt.Sprintf("<< /Type /ObjStm /N 1 /First 4 /Extends %d 0 R /Length 6 >>\nstream\n9 0 1 \nendstream", extends)
+	}
+	self := pdfOf("x")
+	self = bytes.Replace(self, []byte("/Root 1 0 R >>"), fmt.Appendf(nil, "/Root 1 0 R /Prev %d >>", startxref(self)), 1)
+	parent := pdfOf("x")
+	old := []byte("/Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>")
+	parent = bytes.Replace(parent, old, append([]byte("/Parent 4 0 R"), bytes.Repeat([]byte(" "), len(old)-len("/Parent 4 0 R"))...), 1)
+	dicts := strings.Repeat("<< >> begin ", 100) + strings.Repeat("x ", 1000)
+	cmap := append(slices.Clone(pdfBasic), fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(dicts), dicts))
+	cmap[4] = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>"
+	stream := pdfXrefStream(pdfBasic, nil, 7, "/Root 1 0 R")
+	stream = pdfXrefStream(pdfBasic, nil, 7, fmt.Sprintf("/Root 1 0 R /Prev %d", startxref(stream)))
+	return []struct {
+		name, want string
+		data       []byte
+	}{
+		{"an object in the object stream it is", "object 7 is stored in object stream 7, which is itself stored in an object stream",
+			pdfXrefStream(pdfBasic, map[int][]byte{7: inStream(7)}, 8, "/Root 7 0 R")},
+		{"two objects each in the other", "object 7 is stored in object stream 8, which is itself stored in an object stream",
+			pdfXrefStream(pdfBasic, map[int][]byte{7: inStream(8), 8: inStream(7)}, 9, "/Root 7 0 R")},
+		{"an object stream that extends itself", "the /Extends entries of object stream 6 lead back to object stream 6",
+			pdfXrefStream(append(slices.Clone(pdfBasic), objStm(6)), map[int][]byte{8: inStream(6)}, 9, "/Root 8 0 R")},
+		{"two object streams that extend each other", "the /Extends entries of object stream 6 lead back to object stream 6",
+			pdfXrefStream(append(slices.Clone(pdfBasic), objStm(7), objStm(6)), map[int][]byte{10: inStream(6)}, 11, "/Root 10 0 R")},
+		{"a cross-reference table whose /Prev is itself", "the /Prev entries of the cross-reference sections lead back to the section at byte", self},
+		{"a cross-reference stream whose /Prev is itself", "the /Prev entries of the cross-reference sections lead back to the section at byte", stream},
+		{"a page that is its own /Parent", "page 1 (the chain of /Parent entries is deeper than 64 (a cycle?))", parent},
+		{"a ToUnicode CMap that begins 100 dictionaries", "page 1 (font F1: ToUnicode: more than 64 dictionaries begun and not ended)",
+			pdfXrefStream(cmap, nil, 8, "/Root 1 0 R")},
+		{"a content stream that begins 100 dictionaries", "page 1 (content stream: more than 64 dictionaries begun and not ended)", pdfFlate(dicts)},
+	}
+}
+
+// TestPDFLoops checks that each of pdfLoops is refused at once with an
+// error that names the loop.
+func TestPDFLoops(t *testing.T) {
+	c, _ := For(".pdf")
+	for _, tt := range pdfLoops() {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			start := time.Now()
+			_, err := c.Convert(ctx, bytes.NewReader(tt.data), int64(len(tt.data)))
+			if errs.CodeOf(err) != errs.Unsupported || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %s %v, want UNSUPPORTED saying %q", errs.CodeOf(err), err, tt.want)
+			}
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+	ok := pdfXrefStream(pdfBasic, nil, 7, "/Root 1 0 R")
+	if got, err := c.Convert(context.Background(), bytes.NewReader(ok), int64(len(ok))); err != nil || got != "hello world" {
+		t.Errorf("the same PDF without a loop: %q %v", got, err)
+	}
+}
+
+// TestPDFWork converts PDFs whose pages all draw one content stream, under
+// a work bound lowered to 4 MiB: a stream of 1.2 MB with text stops after
+// three pages with the text of those, one without text is an error.
+func TestPDFWork(t *testing.T) {
+	maxPDFWork = 4 << 20
+	t.Cleanup(func() { maxPDFWork = 256 << 20 })
+	shared := func(content string) []byte {
+		z := deflate([]byte(content))
+		objs := slices.Clone(pdfBasic)
+		objs[1] = "<< /Type /Pages /Kids [" + strings.TrimSpace(strings.Repeat("3 0 R ", 20000)) + "] /Count 20000 >>"
+		objs[3] = fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", len(z), z)
+		return pdfXrefStream(objs, nil, 7, "/Root 1 0 R")
+	}
+	c, _ := For(".pdf")
+	tests := []struct {
+		name, content string
+		code          errs.Code // of the error; "" for a text with a *errs.Partial
+		want          string    // in the error or the reason
+	}{
+		{"text", "BT /F1 12 Tf 72 720 Td (page) Tj ET " + strings.Repeat("0 0 m ", 200000), "",
+			"the pages after page 3 are not read: the pages draw more than 4.0MB of content streams and font maps in all"},
+		{"no text", strings.Repeat("0 0 m ", 200000), errs.TooLarge, "the pages draw more than 4.0MB of content streams and font maps in all"},
+	}
+	for _, tt := range tests {
+		data := shared(tt.content)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		got, err := c.Convert(ctx, bytes.NewReader(data), int64(len(data)))
+		cancel()
+		var part *errs.Partial
+		switch {
+		case tt.code != "":
+			if errs.CodeOf(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%s: err = %s %v, want %s saying %q", tt.name, errs.CodeOf(err), err, tt.code, tt.want)
+			}
+		case !errors.As(err, &part) || !strings.Contains(part.Reason, tt.want) || got != "page\n\npage\n\npage":
+			t.Errorf("%s: %q, %v; want three pages and a *errs.Partial saying %q", tt.name, got, err, tt.want)
+		}
 	}
 }
 

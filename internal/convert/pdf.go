@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"strings"
 
 	"github.com/ledongthuc/pdf"
 
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 )
 
@@ -32,6 +34,12 @@ func convertPDF(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 			return "", malformed("PDF", err)
 		}
 	}
+	if err := checkPrev(ctx, r, size); err != nil {
+		if ctx.Err() != nil {
+			return "", err
+		}
+		return "", malformed("PDF", err)
+	}
 	rd, err := pdf.NewReader(r, size)
 	if err != nil {
 		if strings.Contains(err.Error(), "encrypted") {
@@ -39,18 +47,29 @@ func convertPDF(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 		}
 		return "", malformed("PDF", err)
 	}
+	if err := checkXref(ctx, r, size, rd); err != nil {
+		if ctx.Err() != nil {
+			return "", err
+		}
+		return "", malformed("PDF", err)
+	}
 	var out text
 	var failed []string
 	pages := 0
+	var work int64
 	err = pdfPages(ctx, rd.Trailer().Key("Root").Key("Pages"), func(p pdf.Page) error {
 		if out.full() {
 			return errFull
 		}
 		pages++
-		s, err := pageText(ctx, p)
+		s, err := pageText(ctx, p, &work)
 		if err != nil {
 			if ce := ctx.Err(); ce != nil {
 				return ce
+			}
+			if errors.Is(err, errPDFWork) {
+				pages--
+				return err
 			}
 			failed = append(failed, fmt.Sprintf("page %d (%v)", pages, err))
 			return nil
@@ -139,12 +158,203 @@ func pdfPages(ctx context.Context, root pdf.Value, fn func(pdf.Page) error) erro
 	return walk(root, 0)
 }
 
+// xrefFields are the indexes of the library's unexported cross-reference
+// table in its Reader and, in an entry, of inStream (bool), of stream's
+// object number (uint32) and of offset (int64); nil when the library's
+// types are not as expected.
+var xrefFields = func() []int {
+	table, ok := reflect.TypeFor[pdf.Reader]().FieldByName("xref")
+	if !ok || table.Type.Kind() != reflect.Slice {
+		return nil
+	}
+	e := table.Type.Elem()
+	in, ok1 := e.FieldByName("inStream")
+	st, ok2 := e.FieldByName("stream")
+	off, ok3 := e.FieldByName("offset")
+	if !ok1 || !ok2 || !ok3 || in.Type.Kind() != reflect.Bool || st.Type.Kind() != reflect.Struct || off.Type.Kind() != reflect.Int64 {
+		return nil
+	}
+	id, ok := st.Type.FieldByName("id")
+	if !ok || id.Type.Kind() != reflect.Uint32 {
+		return nil
+	}
+	return []int{table.Index[0], in.Index[0], st.Index[0], id.Index[0], off.Index[0]}
+}()
+
+// checkXref refuses two shapes of object streams that the library follows
+// without a bound: an object stored in an object stream that is itself
+// stored in one, which the library resolves by recursing along the chain,
+// without end on a cycle, until the stack overflow kills the process (the
+// format forbids it: a stream is never a compressed object); and a cycle
+// of /Extends, which it searches for the object forever. The table is not
+// exported; it is read through reflect.
+func checkXref(ctx context.Context, r io.ReaderAt, size int64, rd *pdf.Reader) error {
+	if xrefFields == nil {
+		return errors.New("the PDF library's cross-reference table cannot be checked")
+	}
+	table := reflect.ValueOf(rd).Elem().Field(xrefFields[0])
+	n := table.Len()
+	inStream := func(i int) bool { return table.Index(i).Field(xrefFields[1]).Bool() }
+	// state: 1 while on the /Extends chain being followed, 2 once checked
+	state := map[int]byte{}
+	for i := range n {
+		if !inStream(i) {
+			continue
+		}
+		s := int(table.Index(i).Field(xrefFields[2]).Field(xrefFields[3]).Uint())
+		if s < n && inStream(s) {
+			return fmt.Errorf("object %d is stored in object stream %d, which is itself stored in an object stream", i, s)
+		}
+		var chain []int
+		for cur := s; cur < n && state[cur] != 2; {
+			if state[cur] == 1 {
+				return fmt.Errorf("the /Extends entries of object stream %d lead back to object stream %d", s, cur)
+			}
+			state[cur] = 1
+			chain = append(chain, cur)
+			if inStream(cur) {
+				break
+			}
+			next, err := extendsOf(ctx, r, size, table.Index(cur).Field(xrefFields[4]).Int())
+			if err != nil || next < 0 {
+				return err
+			}
+			cur = int(min(next, int64(n)))
+		}
+		for _, c := range chain {
+			state[c] = 2
+		}
+	}
+	return nil
+}
+
+// extendsOf returns the object number that the /Extends entry of the
+// dictionary of the object at off ("id gen obj << ... >>") refers to; -1
+// when it has none.
+func extendsOf(ctx context.Context, r io.ReaderAt, size, off int64) (int64, error) {
+	if off <= 0 || off >= size {
+		return -1, nil
+	}
+	l := newPDFLexer(io.NewSectionReader(r, off, size-off))
+	l.next()
+	l.next()
+	l.next()
+	return dictInt(ctx, l, "Extends")
+}
+
+// checkPrev refuses a file whose chain of cross-reference sections, from
+// the last startxref through the /Prev entry of each section's trailer,
+// comes back to a section already read: the library reads such a chain
+// forever. The sections are found as the library finds them.
+func checkPrev(ctx context.Context, r io.ReaderAt, size int64) error {
+	const endChunk = 100 // the library looks for startxref in the last 100 bytes
+	buf := make([]byte, endChunk)
+	r.ReadAt(buf, size-endChunk)
+	buf = bytes.TrimRight(buf, "\r\n\t ")
+	i := -1
+	for end := len(buf); ; {
+		i = bytes.LastIndex(buf[:end], []byte("startxref"))
+		if i <= 0 || i+len("startxref") >= len(buf) {
+			return nil
+		}
+		if c, d := buf[i-1], buf[i+len("startxref")]; (c == '\n' || c == '\r') && (d == '\n' || d == '\r') {
+			break
+		}
+		end = i
+	}
+	pos := size - endChunk + int64(i)
+	l := newPDFLexer(io.NewSectionReader(r, pos, size-pos))
+	l.next()
+	off, ok := l.next().intValue()
+	seen := map[int64]bool{}
+	for ok && off >= 0 && off < size {
+		if seen[off] {
+			return fmt.Errorf("the /Prev entries of the cross-reference sections lead back to the section at byte %d", off)
+		}
+		seen[off] = true
+		l := newPDFLexer(io.NewSectionReader(r, off, size-off))
+		t := l.next()
+		if t.is("xref") {
+			// the table: numbers and the keywords n and f, up to "trailer"
+			for k := 0; ; k++ {
+				if k%4096 == 4095 {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+				}
+				t = l.next()
+				if t.is("trailer") {
+					break
+				}
+				if t.kind != tokNumber && !t.is("n") && !t.is("f") {
+					return nil
+				}
+			}
+		} else {
+			l.next()
+			l.next()
+		}
+		prev, err := dictInt(ctx, l, "Prev")
+		if err != nil {
+			return err
+		}
+		off, ok = prev, prev >= 0
+	}
+	return nil
+}
+
+// dictInt reads the rest of a dictionary whose "<<" l has read and
+// returns the number after its key (at its own level, the last if the key
+// repeats, the first number of a reference); -1 when there is none.
+func dictInt(ctx context.Context, l *pdfLexer, key string) (int64, error) {
+	if t := l.next(); t.kind != tokOpen || t.size != 2 {
+		return -1, nil
+	}
+	found, after := int64(-1), false
+	for depth, k := 1, 0; depth > 0; k++ {
+		if k%4096 == 4095 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
+		t := l.next()
+		switch t.kind {
+		case tokEOF:
+			return found, nil
+		case tokOpen:
+			depth++
+		case tokClose:
+			depth--
+		}
+		if v, ok := t.intValue(); ok && after && depth == 1 {
+			found = v
+		}
+		after = depth == 1 && t.kind == tokName && string(t.text) == key
+	}
+	return found, nil
+}
+
+// checkParents refuses a page whose /Parent chain loops, or runs deeper
+// than a page tree may, before an entry holding /Resources: the library
+// follows the chain to find the page's resources without a bound.
+func checkParents(p pdf.Page) error {
+	v := p.V
+	for range maxPDFDepth + 1 {
+		if v.IsNull() || !v.Key("Resources").IsNull() {
+			return nil
+		}
+		v = v.Key("Parent")
+	}
+	return fmt.Errorf("the chain of /Parent entries is deeper than %d (a cycle?)", maxPDFDepth)
+}
+
 // pdfAbort carries ctx's error out of the interpreter, which has no other
 // way to stop.
 type pdfAbort struct{ err error }
 
-// pageText checks the streams of one page and lays out its glyphs.
-func pageText(ctx context.Context, p pdf.Page) (s string, err error) {
+// pageText checks the streams of one page, adding their bytes to *work,
+// and lays out its glyphs.
+func pageText(ctx context.Context, p pdf.Page, work *int64) (s string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if a, ok := r.(pdfAbort); ok {
@@ -154,7 +364,10 @@ func pageText(ctx context.Context, p pdf.Page) (s string, err error) {
 			s, err = "", fmt.Errorf("bad content stream (%v)", r)
 		}
 	}()
-	if err := checkStreams(ctx, p); err != nil {
+	if err := checkParents(p); err != nil {
+		return "", err
+	}
+	if err := checkStreams(ctx, p, work); err != nil {
 		return "", err
 	}
 	var l pdfLayout
@@ -202,24 +415,40 @@ const (
 	maxCMap    = 2 << 20
 )
 
+// maxPDFWork bounds the bytes of content and ToUnicode streams that one
+// conversion scans and interprets, some 15 MB a second: pages that share
+// a stream read it each time, and a file of 120 KB whose 20,000 pages
+// draw one stream of 1.2 MB ran until the deadline. A variable so that
+// the tests lower it.
+var maxPDFWork int64 = 256 << 20
+
+// errPDFWork is the cause of the error that stops the pages at maxPDFWork.
+var errPDFWork = errors.New("over maxPDFWork")
+
 // checkStreams refuses a page whose content or ToUnicode streams are over
-// the bounds of scanContent or the sizes above.
-func checkStreams(ctx context.Context, p pdf.Page) error {
-	if err := scanStream(ctx, p.V.Key("Contents"), maxContent, true); err != nil {
+// the bounds of scanContent or the sizes above, adding their bytes to
+// *work; errPDFWork once *work is over maxPDFWork.
+func checkStreams(ctx context.Context, p pdf.Page, work *int64) error {
+	n, err := scanStream(ctx, p.V.Key("Contents"), maxContent, true)
+	if *work += n; err != nil {
 		return fmt.Errorf("content stream: %w", err)
 	}
 	for _, name := range p.Fonts() {
-		if err := scanStream(ctx, p.Font(name).V.Key("ToUnicode"), maxCMap, false); err != nil {
+		n, err := scanStream(ctx, p.Font(name).V.Key("ToUnicode"), maxCMap, false)
+		if *work += n; err != nil {
 			return fmt.Errorf("font %s: ToUnicode: %w", name, err)
 		}
+	}
+	if *work > maxPDFWork {
+		return errs.Wrap(errs.TooLarge, errPDFWork, "the pages draw more than %s of content streams and font maps in all (a stream that pages share counts for each)", dirtree.FormatBytes(maxPDFWork))
 	}
 	return nil
 }
 
 // scanStream checks a stream, or an array of streams read as one, with
 // scanContent (operands: with its operand bounds) and its size against
-// limit.
-func scanStream(ctx context.Context, v pdf.Value, limit int64, operands bool) error {
+// limit, and returns the bytes it read.
+func scanStream(ctx context.Context, v pdf.Value, limit int64, operands bool) (int64, error) {
 	var rd io.Reader
 	switch v.Kind() {
 	case pdf.Stream:
@@ -233,16 +462,16 @@ func scanStream(ctx context.Context, v pdf.Value, limit int64, operands bool) er
 		}
 		rd = io.MultiReader(rs...)
 	default:
-		return nil
+		return 0, nil
 	}
 	cr := &countReader{r: io.LimitReader(rd, limit+1)}
 	if err := scanContent(ctx, cr, operands); err != nil {
-		return err
+		return cr.n, err
 	}
 	if cr.n > limit {
-		return fmt.Errorf("more than %d MiB", limit>>20)
+		return cr.n, fmt.Errorf("more than %d MiB", limit>>20)
 	}
-	return nil
+	return cr.n, nil
 }
 
 // countReader counts the bytes read through it.

@@ -27,6 +27,7 @@ const (
 	maxObjStmData = 64 << 20
 	maxOperands   = 1 << 16 // operands of a content stream between two operators
 	maxPDFToken   = 4 << 20 // bytes of one token, and of the operands between two operators
+	maxPDFDicts   = 64      // dictionaries a content stream or CMap has begun and not ended
 )
 
 // pdfTok is a token of PDF syntax, read as the library's lexer reads it.
@@ -256,11 +257,12 @@ func tooLarge(format string, a ...any) error {
 // maxPDFToken bytes in all are pushed (the library keeps them all until the
 // next operator). Tokens inside arrays and dictionaries count as operands.
 // After "begin" a keyword may name a value, so none ends the operands any
-// more.
+// more; at most maxPDFDicts dictionaries are begun and not ended (the
+// library looks every keyword up in each of them).
 func scanContent(ctx context.Context, r io.Reader, operands bool) error {
 	l := newPDFLexer(r)
 	run, runBytes, depth := 0, 0, 0
-	dicts := false
+	dicts, open := false, 0
 	for n := 0; ; n++ {
 		if n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -268,7 +270,14 @@ func scanContent(ctx context.Context, r io.Reader, operands bool) error {
 			}
 		}
 		t := l.next()
-		dicts = dicts || t.is("begin")
+		switch {
+		case t.is("begin"):
+			if dicts, open = true, open+1; open > maxPDFDicts {
+				return fmt.Errorf("more than %d dictionaries begun and not ended", maxPDFDicts)
+			}
+		case t.is("end") && open > 0:
+			open--
+		}
 		switch {
 		case t.kind == tokEOF:
 			if l.err != io.EOF {

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
@@ -41,9 +42,9 @@ var inputCap, outputCap = MaxBytes, MaxOutput
 const rawHint = "read the file with the :raw selector to see it as plain text"
 
 type cell struct {
-	Type   string          `json:"cell_type"`
-	Source json.RawMessage `json:"source"`
-	Input  json.RawMessage `json:"input"` // nbformat 3 code cells
+	Type   string     `json:"cell_type"`
+	Source sourceText `json:"source"`
+	Input  sourceText `json:"input"` // nbformat 3 code cells
 }
 
 // Render returns the text of the notebook that r holds: each cell as
@@ -169,9 +170,14 @@ func (nb *renderer) object(what string) error {
 
 // skip reads a value that is not rendered.
 func (nb *renderer) skip() error {
-	var raw json.RawMessage
-	return nb.decode(&raw)
+	return nb.decode(&skipped{})
 }
+
+// skipped decodes a JSON value into nothing, without the copy that a
+// json.RawMessage of it would be.
+type skipped struct{}
+
+func (*skipped) UnmarshalJSON([]byte) error { return nil }
 
 // worksheets renders the cells of each worksheet of nbformat 3, in an
 // array whose "[" is read.
@@ -237,17 +243,17 @@ func (nb *renderer) cell(c cell) error {
 	i := nb.n
 	nb.n++
 	src := c.Source
-	if c.Type == "code" && len(c.Input) > 0 {
+	if c.Type == "code" && c.Input.set {
 		src = c.Input
 	}
-	text, err := source(src)
-	if err != nil {
-		return errs.Wrap(errs.Unsupported, err, "notebook cell %d: %v; %s", i, err, rawHint)
+	if src.err != nil {
+		return errs.Wrap(errs.Unsupported, src.err, "notebook cell %d: %v; %s", i, src.err, rawHint)
 	}
-	if len(text) > MaxCellBytes {
+	if src.size > MaxCellBytes {
 		return errs.New(errs.TooLarge, "notebook cell %d is %s, over the %s per-cell limit; %s",
-			i, size(len(text)), size(MaxCellBytes), rawHint)
+			i, size(src.size), size(MaxCellBytes), rawHint)
 	}
+	text := src.text
 	if i > 0 {
 		nb.b.WriteByte('\n')
 	}
@@ -315,23 +321,90 @@ func cellType(t string) string {
 	return t
 }
 
-// source decodes a cell source: absent or null is "", a string is itself,
-// an array of strings is their concatenation.
-func source(raw json.RawMessage) (string, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", nil
+// sourceText is a cell's source, a string or an array of strings joined,
+// decoded from the JSON as the cell is. The text is kept up to
+// MaxCellBytes only, so that a source of tens of MiB is never held whole
+// (a source of 15 million one-letter strings took 1 GB as a []string).
+type sourceText struct {
+	set  bool   // the field is present, null included
+	text string // "" when size is over MaxCellBytes
+	size int    // bytes of the text
+	err  error  // the source is not a string or an array of strings
+}
+
+var errSource = errors.New("source must be a string or an array of strings")
+
+// UnmarshalJSON decodes data, a JSON value the decoder has checked.
+func (s *sourceText) UnmarshalJSON(data []byte) error {
+	*s = sourceText{set: true}
+	data = bytes.TrimSpace(data)
+	var b strings.Builder
+	add := func(tok []byte) {
+		if len(tok) < 2 {
+			s.err = errSource
+			return
+		}
+		part := tok[1 : len(tok)-1]
+		if bytes.IndexByte(part, '\\') >= 0 || !utf8.Valid(part) {
+			var p string
+			if err := json.Unmarshal(tok, &p); err != nil {
+				s.err = errSource
+			}
+			part = []byte(p)
+		}
+		if s.size += len(part); s.size <= MaxCellBytes {
+			b.Write(part)
+		}
 	}
-	if raw[0] == '"' {
-		var s string
-		err := json.Unmarshal(raw, &s)
-		return s, err
+	switch {
+	case len(data) == 0 || string(data) == "null":
+		return nil
+	case data[0] == '"':
+		add(data)
+	case data[0] == '[':
+		for rest := data[1:]; s.err == nil; {
+			rest = bytes.TrimLeft(rest, " \t\r\n")
+			switch {
+			case len(rest) == 0 || rest[0] == ']':
+				rest = nil
+			case rest[0] == '"':
+				n := stringEnd(rest)
+				add(rest[:n])
+				rest = rest[n:]
+			case bytes.HasPrefix(rest, []byte("null")): // an element left ""
+				rest = rest[4:]
+			default:
+				s.err = errSource
+			}
+			if rest = bytes.TrimLeft(rest, " \t\r\n"); len(rest) == 0 {
+				break
+			}
+			rest = bytes.TrimPrefix(rest, []byte(","))
+		}
+	default:
+		s.err = errSource
 	}
-	var parts []string
-	if err := json.Unmarshal(raw, &parts); err != nil {
-		return "", errors.New("source must be a string or an array of strings")
+	switch {
+	case s.err != nil:
+		s.size = 0
+	case s.size <= MaxCellBytes:
+		s.text = b.String()
 	}
-	return strings.Join(parts, ""), nil
+	return nil
+}
+
+// stringEnd returns the length of the JSON string that b starts with,
+// quotes included (len(b) when it is not closed).
+func stringEnd(b []byte) int {
+	for i := 1; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
 }
 
 // jsonProblem describes a decoding error; read is how many bytes were

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 func TestRender(t *testing.T) {
@@ -139,7 +140,10 @@ func TestRenderGolden(t *testing.T) {
 // panic, and that every rendered notebook starts with a cell header.
 func FuzzRender(f *testing.F) {
 	seed, _ := os.ReadFile("testdata/analysis.ipynb")
-	for _, s := range []string{string(seed), `{"cells":[]}`, `{"worksheets":[{"cells":[{"input":"a"}]}]}`, `{"cells":[{"source":["a",1]}]}`, `nul`} {
+	for _, s := range []string{string(seed), `{"cells":[]}`, `{"worksheets":[{"cells":[{"input":"a"}]}]}`, `{"cells":[{"source":["a",1]}]}`, `nul`,
+		`{"worksheets":[{"cells":[{"cell_type":"code","input":["x = 1\n"],"outputs":[{"text":["1"]}]}]},null,{"cells":null}],"cells":[{"cell_type":"raw","source":"r"}]}`,
+		`{"metadata":` + strings.Repeat(`{"a":[`, 2000) + `{"cells":[{"source":"s"}]}` + strings.Repeat(`]}`, 2000) + `,"cells":[{"cell_type":"markdown","source":["\u0000\ud800","b"],"attachments":{"x.png":{"image/png":"AA=="}}}]}`,
+		`{"cells":[{"source":"a"},{}` + strings.Repeat(`,{"source":"`+strings.Repeat("x", 100)+`"}`, 50) + `,{"source":"unterminated`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -154,6 +158,64 @@ func FuzzRender(f *testing.F) {
 			t.Fatalf("rendered text does not start with a cell header: %q", got)
 		}
 	})
+}
+
+// TestSourceText decodes cell sources as a string or a []string decodes
+// them, joined.
+func TestSourceText(t *testing.T) {
+	tests := []struct {
+		json, want string
+		err        bool
+		reason     string
+	}{
+		{`"a\nb"`, "a\nb", false, "an escape"},
+		{`"\ud800x\u00e9"`, "\ufffdxé", false, "a lone surrogate becomes U+FFFD"},
+		{"\"a\xffb\"", "a\ufffdb", false, "invalid UTF-8 becomes U+FFFD"},
+		{` [ "a" , null ,"b\"c", "" ] `, `ab"c`, false, "an array, a null element adds nothing"},
+		{`[]`, "", false, "an empty array"},
+		{`null`, "", false, "null"},
+		{`["a", 1]`, "", true, "a number in the array"},
+		{`[["a"]]`, "", true, "a nested array"},
+		{`{"a": "b"}`, "", true, "an object"},
+		{`7`, "", true, "a number"},
+	}
+	for _, tt := range tests {
+		var c cell
+		if err := json.Unmarshal([]byte(`{"source":`+tt.json+`}`), &c); err != nil {
+			t.Fatalf("%s: %v", tt.reason, err)
+		}
+		if c.Source.text != tt.want || c.Source.size != len(tt.want) || (c.Source.err != nil) != tt.err || !c.Source.set {
+			t.Errorf("%s: %s decodes to %+v, want %q (error %v)", tt.reason, tt.json, c.Source, tt.want, tt.err)
+		}
+	}
+}
+
+// TestRenderLargeSources renders notebooks of 16 MiB whose one cell or
+// field holds it all, and checks that the heap grows by at most five
+// times the notebook (the decoder's buffer doubles as it holds a value):
+// a source of 4 Mi one-letter strings took 286 MB as a []string, one of
+// 5 Mi empty strings 329 MB (a notebook of 60 MiB took 1 GB); now sources
+// are decoded as they are read and kept to MaxCellBytes (68 and 31 MB).
+func TestRenderLargeSources(t *testing.T) {
+	tests := []struct {
+		name, notebook, want string // want: in the error; "" for none
+	}{
+		{"a source array", `{"cells":[{"source":[` + strings.Repeat(`"x",`, 4<<20) + `"x"]}]}`, "notebook cell 0 is 4.0MB, over the 1.0MB per-cell limit"},
+		{"a source string", `{"cells":[{"source":"` + strings.Repeat("x", 16<<20) + `"}]}`, "notebook cell 0 is 16.0MB, over the 1.0MB per-cell limit"},
+		{"an input array", `{"worksheets":[{"cells":[{"cell_type":"code","input":[` + strings.Repeat(`"x",`, 4<<20) + `"x"]}]}]}`, "notebook cell 0 is 4.0MB"},
+		{"an array of empty strings", `{"cells":[{"source":[` + strings.Repeat(`"",`, 5<<20) + `"x"]}]}`, ""},
+		{"metadata", `{"metadata":"` + strings.Repeat("x", 16<<20) + `","cells":[{"source":"x"}]}`, ""},
+	}
+	for _, tt := range tests {
+		var err error
+		grew := testfs.HeapPeak(func() { _, err = Render(context.Background(), strings.NewReader(tt.notebook)) })
+		if tt.want == "" && err != nil || tt.want != "" && (errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.want)
+		}
+		if grew > 5*uint64(len(tt.notebook)) {
+			t.Errorf("%s: the heap grew by %d MiB for a notebook of %d MiB", tt.name, grew>>20, len(tt.notebook)>>20)
+		}
+	}
 }
 
 // TestRenderManyCells renders a notebook of 100,000 empty cells (such

@@ -687,6 +687,30 @@ func FuzzReadReader(f *testing.F) {
 	f.Add(good, ":t")
 	f.Add(good[:20], "")
 	f.Add(good, "?q=SELECT * FROM t")
+	// a schema of every kind of object, an endless view and long values
+	rich := filepath.Join(dir, "rich.db")
+	makeDB(f, rich, "PRAGMA page_size=512", "CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b BLOB)",
+		"CREATE TABLE w(k TEXT PRIMARY KEY, v) WITHOUT ROWID", "CREATE INDEX ta ON t(a)",
+		"CREATE VIEW v AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c",
+		"CREATE TRIGGER tr AFTER INSERT ON t BEGIN DELETE FROM w; END",
+		"INSERT INTO t VALUES (1, 'x', x'00ff'), (2, NULL, zeroblob(3000)), (3, hex(zeroblob(2000)), 1.5)",
+		"INSERT INTO w VALUES ('k', 1.5), ('l', NULL)")
+	richData, err := os.ReadFile(rich)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, sel := range []string{"", ":v?limit=2", ":t?order=a:desc&where=b IS NOT NULL", ":w:k", ":t:3", "?q=SELECT x, typeof(x) FROM v LIMIT 3"} {
+		f.Add(richData, sel)
+	}
+	// header fields that size the file: a page size of 1, and a page
+	// count of 2^32-1 in a file of a few pages
+	badPage := bytes.Clone(richData)
+	badPage[16], badPage[17] = 0, 1
+	f.Add(badPage, ":t")
+	bigCount := bytes.Clone(richData)
+	copy(bigCount[28:32], []byte{0xff, 0xff, 0xff, 0xff})
+	f.Add(bigCount, ":t")
+	f.Add(richData[:len(richData)-300], ":t")
 	f.Fuzz(func(t *testing.T, data []byte, sel string) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()

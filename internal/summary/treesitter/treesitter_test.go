@@ -4,6 +4,7 @@ package treesitter
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -58,6 +59,18 @@ func FuzzBlocks(f *testing.F) {
 	f.Add("python", "def f():\n    a = 1\n")
 	f.Add("javascript", "function f() {\n  return 1;\n}\n")
 	f.Add("cpp", "int f() {\n}\n")
+	f.Add("c", "int f(void)\n{\n  return 0;\n}\n")
+	f.Add("java", "class A {\n  A() {\n    x = 1;\n  }\n  void m() {}\n}\n")
+	f.Add("rust", "trait T {\n    fn a(&self);\n    fn b(&self) -> i32 {\n        1\n    }\n}\n")
+	f.Add("typescript", "abstract class A {\n  abstract m(): void;\n  n(): number {\n    return 1;\n  }\n}\n")
+	f.Add("tsx", "const A = () => {\n  return <div>{[<b key={1} />]}</div>;\n};\n")
+	// deep nesting and an unclosed body
+	f.Add("c", "int f(void) {\n"+strings.Repeat("{\n", 500)+strings.Repeat("}\n", 499))
+	py := "def f():\n"
+	for i := 1; i <= 100; i++ {
+		py += strings.Repeat("  ", i) + "if x:\n"
+	}
+	f.Add("python", py+strings.Repeat("  ", 101)+"pass\n")
 	f.Fuzz(func(t *testing.T, lang, src string) {
 		blocks, ok := Blocks(lang, []byte(src))
 		if !ok {
