@@ -196,7 +196,7 @@ func checkXref(ctx context.Context, r io.ReaderAt, size int64, rd *pdf.Reader) e
 	n := table.Len()
 	inStream := func(i int) bool { return table.Index(i).Field(xrefFields[1]).Bool() }
 	// state: 1 while on the /Extends chain being followed, 2 once checked
-	state := map[int]byte{}
+	state := make([]byte, n)
 	for i := range n {
 		if !inStream(i) {
 			continue
