@@ -162,6 +162,10 @@ func pdfLoops() []struct {
 	}
 	self := pdfOf("x")
 	self = bytes.Replace(self, []byte("/Root 1 0 R >>"), fmt.Appendf(nil, "/Root 1 0 R /Prev %d >>", startxref(self)), 1)
+	two := bytes.Replace(pdfOf("x"), []byte("/Root 1 0 R >>"), []byte("/Root 1 0 R /Prev XXXXXXXXXX >>"), 1)
+	x2 := len(two)
+	two = fmt.Appendf(bytes.Replace(two, []byte("XXXXXXXXXX"), fmt.Appendf(nil, "%010d", x2), 1),
+		"xref\ntrailer\n<< /Size 6 /Root 1 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n", startxref(pdfOf("x")), x2)
 	parent := pdfOf("x")
 	old := []byte("/Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>")
 	parent = bytes.Replace(parent, old, append([]byte("/Parent 4 0 R"), bytes.Repeat([]byte(" "), len(old)-len("/Parent 4 0 R"))...), 1)
@@ -183,6 +187,7 @@ func pdfLoops() []struct {
 		{"two object streams that extend each other", "the /Extends entries of object stream 6 lead back to object stream 6",
 			pdfXrefStream(append(slices.Clone(pdfBasic), objStm(7), objStm(6)), map[int][]byte{10: inStream(6)}, 11, "/Root 10 0 R")},
 		{"a cross-reference table whose /Prev is itself", "the /Prev entries of the cross-reference sections lead back to the section at byte", self},
+		{"two cross-reference tables whose /Prev name each other", "the /Prev entries of the cross-reference sections lead back to the section at byte", two},
 		{"a cross-reference stream whose /Prev is itself", "the /Prev entries of the cross-reference sections lead back to the section at byte", stream},
 		{"a page that is its own /Parent", "page 1 (the chain of /Parent entries is deeper than 64 (a cycle?))", parent},
 		{"a ToUnicode CMap that begins 100 dictionaries", "page 1 (font F1: ToUnicode: more than 64 dictionaries begun and not ended)",

@@ -196,7 +196,7 @@ func checkXref(ctx context.Context, r io.ReaderAt, size int64, rd *pdf.Reader) e
 	n := table.Len()
 	inStream := func(i int) bool { return table.Index(i).Field(xrefFields[1]).Bool() }
 	// state: 1 while on the /Extends chain being followed, 2 once checked
-	state := map[int]byte{}
+	state := make([]byte, n)
 	for i := range n {
 		if !inStream(i) {
 			continue
@@ -235,7 +235,7 @@ func extendsOf(ctx context.Context, r io.ReaderAt, size, off int64) (int64, erro
 	if off <= 0 || off >= size {
 		return -1, nil
 	}
-	l := newPDFLexer(io.NewSectionReader(r, off, size-off))
+	l := newSmallPDFLexer(io.NewSectionReader(r, off, size-off))
 	l.next()
 	l.next()
 	l.next()
@@ -245,7 +245,8 @@ func extendsOf(ctx context.Context, r io.ReaderAt, size, off int64) (int64, erro
 // checkPrev refuses a file whose chain of cross-reference sections, from
 // the last startxref through the /Prev entry of each section's trailer,
 // comes back to a section already read: the library reads such a chain
-// forever. The sections are found as the library finds them.
+// forever. The sections are found as the library finds them, and the
+// cycle by Brent's method, in constant memory however long the chain.
 func checkPrev(ctx context.Context, r io.ReaderAt, size int64) error {
 	const endChunk = 100 // the library looks for startxref in the last 100 bytes
 	buf := make([]byte, endChunk)
@@ -263,44 +264,63 @@ func checkPrev(ctx context.Context, r io.ReaderAt, size int64) error {
 		end = i
 	}
 	pos := size - endChunk + int64(i)
-	l := newPDFLexer(io.NewSectionReader(r, pos, size-pos))
+	l := newSmallPDFLexer(io.NewSectionReader(r, pos, size-pos))
 	l.next()
 	off, ok := l.next().intValue()
-	seen := map[int64]bool{}
-	for ok && off >= 0 && off < size {
-		if seen[off] {
-			return fmt.Errorf("the /Prev entries of the cross-reference sections lead back to the section at byte %d", off)
-		}
-		seen[off] = true
-		l := newPDFLexer(io.NewSectionReader(r, off, size-off))
-		t := l.next()
-		if t.is("xref") {
-			// the table: numbers and the keywords n and f, up to "trailer"
-			for k := 0; ; k++ {
-				if k%4096 == 4095 {
-					if err := ctx.Err(); err != nil {
-						return err
-					}
-				}
-				t = l.next()
-				if t.is("trailer") {
-					break
-				}
-				if t.kind != tokNumber && !t.is("n") && !t.is("f") {
-					return nil
-				}
+	if !ok {
+		return nil
+	}
+	tortoise, power, steps := off, 1, 0
+	for n := 1; ; n++ {
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
 			}
-		} else {
-			l.next()
-			l.next()
 		}
-		prev, err := dictInt(ctx, l, "Prev")
-		if err != nil {
+		next, err := prevSection(ctx, r, size, off)
+		if err != nil || next < 0 {
 			return err
 		}
-		off, ok = prev, prev >= 0
+		if next == tortoise {
+			return fmt.Errorf("the /Prev entries of the cross-reference sections lead back to the section at byte %d", next)
+		}
+		if steps++; steps == power {
+			tortoise, power, steps = next, power*2, 0
+		}
+		off = next
 	}
-	return nil
+}
+
+// prevSection returns the /Prev of the cross-reference section at off, a
+// table and its trailer or a cross-reference stream; -1 when it has none
+// or there is no section there.
+func prevSection(ctx context.Context, r io.ReaderAt, size, off int64) (int64, error) {
+	if off < 0 || off >= size {
+		return -1, nil
+	}
+	l := newSmallPDFLexer(io.NewSectionReader(r, off, size-off))
+	t := l.next()
+	if t.is("xref") {
+		// the table: numbers and the keywords n and f, up to "trailer"
+		for k := 0; ; k++ {
+			if k%4096 == 4095 {
+				if err := ctx.Err(); err != nil {
+					return 0, err
+				}
+			}
+			t = l.next()
+			if t.is("trailer") {
+				break
+			}
+			if t.kind != tokNumber && !t.is("n") && !t.is("f") {
+				return -1, nil
+			}
+		}
+	} else {
+		l.next()
+		l.next()
+	}
+	return dictInt(ctx, l, "Prev")
 }
 
 // dictInt reads the rest of a dictionary whose "<<" l has read and

@@ -62,6 +62,12 @@ func newPDFLexer(r io.Reader) *pdfLexer {
 	return &pdfLexer{r: bufio.NewReaderSize(r, 64<<10), buf: make([]byte, 0, 64)}
 }
 
+// newSmallPDFLexer is newPDFLexer with a buffer of 512 bytes, for reading
+// a few tokens at each of many places in a file.
+func newSmallPDFLexer(r io.Reader) *pdfLexer {
+	return &pdfLexer{r: bufio.NewReaderSize(r, 512), buf: make([]byte, 0, 64)}
+}
+
 func (l *pdfLexer) byte() (byte, bool) {
 	c, err := l.r.ReadByte()
 	if err != nil {

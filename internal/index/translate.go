@@ -9,6 +9,7 @@ package index
 
 import (
 	"regexp/syntax"
+	"slices"
 
 	"github.com/scoutkit/scout/internal/errs"
 )
@@ -19,7 +20,9 @@ import (
 // boundaries. The result never matches across a line end, and every line
 // Scout's matcher matches holds a match of it: '.' and classes lose '\n';
 // \A and \z become ^ and $; ^ may be followed by a byte-order mark and $
-// preceded by a carriage return. Case folding is lifted out of the pattern
+// preceded by a carriage return, and adjacent assertions, which hold at
+// one place in any order, are put line starts first and line ends last so
+// that the mark and the carriage return fall outside them. Case folding is lifted out of the pattern
 // into fold (the engine's case-insensitive flag, which then applies to the
 // whole pattern: a superset when only parts of it fold). A pattern that
 // spells out a newline has no line-safe form: the error says so.
@@ -44,6 +47,18 @@ func LineSafe(pattern string, ignoreCase bool) (re string, fold bool, err error)
 func lineSafe(re *syntax.Regexp) (*syntax.Regexp, bool, error) {
 	fold := re.Flags&syntax.FoldCase != 0
 	re.Flags &^= syntax.FoldCase
+	if re.Op == syntax.OpConcat {
+		// \b^ would test the word boundary before the mark that ^ may be
+		// followed by, $\b after the carriage return $ may be preceded by
+		for i := 0; i < len(re.Sub); i++ {
+			j := i
+			for j < len(re.Sub) && assertionRank(re.Sub[j]) >= 0 {
+				j++
+			}
+			slices.SortStableFunc(re.Sub[i:j], func(a, b *syntax.Regexp) int { return assertionRank(a) - assertionRank(b) })
+			i = j
+		}
+	}
 	switch re.Op {
 	case syntax.OpLiteral:
 		for _, r := range re.Rune {
@@ -75,6 +90,23 @@ func lineSafe(re *syntax.Regexp) (*syntax.Regexp, bool, error) {
 		fold = fold || f
 	}
 	return re, fold, nil
+}
+
+// assertionRank orders the assertions that may stand in any order at one
+// place: line starts, then word boundaries, then line ends; -1 for what
+// is not an assertion.
+func assertionRank(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpBeginLine, syntax.OpBeginText:
+		return 0
+	case syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpEmptyMatch:
+		return 1
+	case syntax.OpEndLine, syntax.OpEndText:
+		return 2
+	case syntax.OpCapture:
+		return assertionRank(re.Sub[0])
+	}
+	return -1
 }
 
 // withoutNewline removes '\n' from a class's ranges.

@@ -29,6 +29,9 @@ func TestLineSafe(t *testing.T) {
 		{`end$`, false, `(?m:end\r?$)`, false, "$ is a line end, maybe before a CR"},
 		{`end\z`, false, `(?m:end\r?$)`, false, `\z likewise`},
 		{`[\n-\r]`, false, `[\v-\r]`, false, "a class loses its newline"},
+		{`\b\A`, false, `(?m:^\x{feff}?\b)`, false, "a line start goes before the assertions beside it, so \\b is tested after the mark"},
+		{`x$\B(\b)`, false, `(?m:x\B(\b)\r?$)`, false, "a line end goes after them, so they are tested before the CR"},
+		{`$^`, false, `(?m:^\x{feff}?\r?$)`, false, "an empty line may hold a mark or a CR"},
 	} {
 		got, fold, err := LineSafe(tc.pattern, tc.ignoreCase)
 		if err != nil {
@@ -108,6 +111,9 @@ func FuzzLineSafe(f *testing.F) {
 		{`\bword\b`, false, "\ufeffword\r\n"},
 		{`(?m)^$`, false, "\n\n"},
 		{`\x00`, false, "a\x00b\n"},
+		{`\b\A`, false, "\ufeff0"},
+		{`x$\b`, false, "x\r\n"},
+		{`$^`, false, "\r\n"},
 	} {
 		f.Add(s.pattern, s.fold, []byte(s.text))
 	}
