@@ -28,17 +28,11 @@ func convertPDF(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 	head := make([]byte, 8)
 	if n, _ := r.ReadAt(head, 0); bytes.HasPrefix(head[:n], []byte("%PDF-")) {
 		if err := scanPDF(ctx, r, size); err != nil {
-			if errs.CodeOf(err) == errs.TooLarge || ctx.Err() != nil {
-				return "", err
-			}
-			return "", malformed("PDF", err)
+			return "", refused(ctx, err)
 		}
 	}
 	if err := checkPrev(ctx, r, size); err != nil {
-		if ctx.Err() != nil {
-			return "", err
-		}
-		return "", malformed("PDF", err)
+		return "", refused(ctx, err)
 	}
 	rd, err := pdf.NewReader(r, size)
 	if err != nil {
@@ -48,10 +42,7 @@ func convertPDF(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 		return "", malformed("PDF", err)
 	}
 	if err := checkXref(ctx, r, size, rd); err != nil {
-		if ctx.Err() != nil {
-			return "", err
-		}
-		return "", malformed("PDF", err)
+		return "", refused(ctx, err)
 	}
 	var out text
 	var failed []string
@@ -102,6 +93,16 @@ func convertPDF(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 		return res, nil
 	}
 	return res, &errs.Partial{Reason: strings.Join(why, "; ")}
+}
+
+// refused returns the error of a check that refused a PDF before the
+// library reads it: as it is when ctx ended or the file is over a bound
+// (TOO_LARGE), else the file is malformed.
+func refused(ctx context.Context, err error) error {
+	if errs.CodeOf(err) == errs.TooLarge || ctx.Err() != nil {
+		return err
+	}
+	return malformed("PDF", err)
 }
 
 // errFull stops the page walk once the output is full.
@@ -235,7 +236,7 @@ func extendsOf(ctx context.Context, r io.ReaderAt, size, off int64) (int64, erro
 	if off <= 0 || off >= size {
 		return -1, nil
 	}
-	l := newSmallPDFLexer(io.NewSectionReader(r, off, size-off))
+	l := newPDFLexer(io.NewSectionReader(r, off, size-off), smallPDFBuffer)
 	l.next()
 	l.next()
 	l.next()
@@ -264,7 +265,7 @@ func checkPrev(ctx context.Context, r io.ReaderAt, size int64) error {
 		end = i
 	}
 	pos := size - endChunk + int64(i)
-	l := newSmallPDFLexer(io.NewSectionReader(r, pos, size-pos))
+	l := newPDFLexer(io.NewSectionReader(r, pos, size-pos), smallPDFBuffer)
 	l.next()
 	off, ok := l.next().intValue()
 	if !ok {
@@ -298,7 +299,7 @@ func prevSection(ctx context.Context, r io.ReaderAt, size, off int64) (int64, er
 	if off < 0 || off >= size {
 		return -1, nil
 	}
-	l := newSmallPDFLexer(io.NewSectionReader(r, off, size-off))
+	l := newPDFLexer(io.NewSectionReader(r, off, size-off), smallPDFBuffer)
 	t := l.next()
 	if t.is("xref") {
 		// the table: numbers and the keywords n and f, up to "trailer"

@@ -58,15 +58,18 @@ type pdfLexer struct {
 	buf []byte
 }
 
-func newPDFLexer(r io.Reader) *pdfLexer {
-	return &pdfLexer{r: bufio.NewReaderSize(r, 64<<10), buf: make([]byte, 0, 64)}
+// newPDFLexer reads r through a buffer of size bytes (pdfBuffer or
+// smallPDFBuffer).
+func newPDFLexer(r io.Reader, size int) *pdfLexer {
+	return &pdfLexer{r: bufio.NewReaderSize(r, size), buf: make([]byte, 0, 64)}
 }
 
-// newSmallPDFLexer is newPDFLexer with a buffer of 512 bytes, for reading
-// a few tokens at each of many places in a file.
-func newSmallPDFLexer(r io.Reader) *pdfLexer {
-	return &pdfLexer{r: bufio.NewReaderSize(r, 512), buf: make([]byte, 0, 64)}
-}
+// The read buffers of a lexer: for a whole stream, and for a few tokens at
+// each of many places in a file.
+const (
+	pdfBuffer      = 64 << 10
+	smallPDFBuffer = 512
+)
 
 func (l *pdfLexer) byte() (byte, bool) {
 	c, err := l.r.ReadByte()
@@ -266,7 +269,7 @@ func tooLarge(format string, a ...any) error {
 // more; at most maxPDFDicts dictionaries are begun and not ended (the
 // library looks every keyword up in each of them).
 func scanContent(ctx context.Context, r io.Reader, operands bool) error {
-	l := newPDFLexer(r)
+	l := newPDFLexer(r, pdfBuffer)
 	run, runBytes, depth := 0, 0, 0
 	dicts, open := false, 0
 	for n := 0; ; n++ {
@@ -359,7 +362,7 @@ type pdfScan struct {
 // scanPDF scans the size bytes of r; see pdfScan.
 func scanPDF(ctx context.Context, r io.ReaderAt, size int64) error {
 	s := &pdfScan{ctx: ctx, r: r}
-	return s.run(newPDFLexer(io.NewSectionReader(r, 0, size)), 0, true)
+	return s.run(newPDFLexer(io.NewSectionReader(r, 0, size), pdfBuffer), 0, true)
 }
 
 // run scans the tokens of l, which start at offset base in the file; top
@@ -599,7 +602,7 @@ func (s *pdfScan) stream(l *pdfLexer, base int64, d *pdfFrame) error {
 		return nil
 	}
 	inner := &pdfScan{ctx: s.ctx, r: s.r, n: s.n}
-	il := newPDFLexer(io.LimitReader(rd, maxObjStmData+1))
+	il := newPDFLexer(io.LimitReader(rd, maxObjStmData+1), pdfBuffer)
 	if err := inner.run(il, 0, false); err != nil {
 		if errs.CodeOf(err) == errs.TooLarge || s.ctx.Err() != nil {
 			return err

@@ -1,4 +1,5 @@
-// Package jsonobj reads the members of a JSON object as they are written:
+// Package jsonobj reads the members of a JSON object as they are written
+// (and the elements of an array):
 // each name as sent (case-sensitive; a repeated member seen twice) with
 // its value's raw text. encoding/json, decoding into a struct or a map,
 // matches names in any case (and folds U+017F 'ſ' to 's', U+212A the
@@ -30,6 +31,21 @@ func Each(obj []byte, f func(name, value []byte) bool) {
 		}
 		if i = skipSpace(obj, vend); obj[i] == ',' {
 			i = skipSpace(obj, i+1)
+		}
+	}
+}
+
+// Elements calls f with each element of arr, a valid JSON array, in
+// order, until f returns false.
+func Elements(arr []byte, f func(value []byte) bool) {
+	i := skipSpace(arr, 1) // past '['
+	for arr[i] != ']' {
+		end := valueEnd(arr, i)
+		if !f(arr[i:end]) {
+			return
+		}
+		if i = skipSpace(arr, end); arr[i] == ',' {
+			i = skipSpace(arr, i+1)
 		}
 	}
 }

@@ -99,3 +99,31 @@ func TestKind(t *testing.T) {
 		}
 	}
 }
+
+// TestElements: each element's raw text, in order, nested values and
+// strings holding brackets, commas and escaped quotes whole; an empty
+// array has none; f returning false stops the walk.
+func TestElements(t *testing.T) {
+	tests := []struct {
+		arr  string
+		want []string
+	}{
+		{`[]`, nil},
+		{` [ ] `[1:], nil},
+		{`[1]`, []string{`1`}},
+		{`["a", null ,[1,[2]], {"k":"]"} ,"\"],"]`, []string{`"a"`, `null`, `[1,[2]]`, `{"k":"]"}`, `"\"],"`}},
+		{"[\n\t-1.5e3,\r\ntrue\n]", []string{`-1.5e3`, `true`}},
+	}
+	for _, tt := range tests {
+		var got []string
+		Elements([]byte(tt.arr), func(v []byte) bool { got = append(got, string(v)); return true })
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("Elements(%s) = %q, want %q", tt.arr, got, tt.want)
+		}
+	}
+	n := 0
+	Elements([]byte(`[1,2,3]`), func([]byte) bool { n++; return n < 2 })
+	if n != 2 {
+		t.Errorf("f called %d times after returning false at the second, want 2", n)
+	}
+}

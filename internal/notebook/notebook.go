@@ -19,6 +19,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/jsonobj"
 )
 
 // MaxBytes is the largest notebook file Render accepts. Outputs such as
@@ -339,17 +340,11 @@ func (s *sourceText) UnmarshalJSON(data []byte) error {
 	*s = sourceText{set: true}
 	data = bytes.TrimSpace(data)
 	var b strings.Builder
-	add := func(tok []byte) {
-		if len(tok) < 2 {
-			s.err = errSource
-			return
-		}
+	add := func(tok []byte) { // a JSON string
 		part := tok[1 : len(tok)-1]
 		if bytes.IndexByte(part, '\\') >= 0 || !utf8.Valid(part) {
 			var p string
-			if err := json.Unmarshal(tok, &p); err != nil {
-				s.err = errSource
-			}
+			json.Unmarshal(tok, &p) // valid: cannot fail; invalid UTF-8 becomes U+FFFD
 			part = []byte(p)
 		}
 		if s.size += len(part); s.size <= MaxCellBytes {
@@ -362,25 +357,16 @@ func (s *sourceText) UnmarshalJSON(data []byte) error {
 	case data[0] == '"':
 		add(data)
 	case data[0] == '[':
-		for rest := data[1:]; s.err == nil; {
-			rest = bytes.TrimLeft(rest, " \t\r\n")
-			switch {
-			case len(rest) == 0 || rest[0] == ']':
-				rest = nil
-			case rest[0] == '"':
-				n := stringEnd(rest)
-				add(rest[:n])
-				rest = rest[n:]
-			case bytes.HasPrefix(rest, []byte("null")): // an element left ""
-				rest = rest[4:]
+		jsonobj.Elements(data, func(v []byte) bool {
+			switch jsonobj.Kind(v) {
+			case "string":
+				add(v)
+			case "null": // an element left ""
 			default:
 				s.err = errSource
 			}
-			if rest = bytes.TrimLeft(rest, " \t\r\n"); len(rest) == 0 {
-				break
-			}
-			rest = bytes.TrimPrefix(rest, []byte(","))
-		}
+			return s.err == nil
+		})
 	default:
 		s.err = errSource
 	}
@@ -391,20 +377,6 @@ func (s *sourceText) UnmarshalJSON(data []byte) error {
 		s.text = b.String()
 	}
 	return nil
-}
-
-// stringEnd returns the length of the JSON string that b starts with,
-// quotes included (len(b) when it is not closed).
-func stringEnd(b []byte) int {
-	for i := 1; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(b)
 }
 
 // jsonProblem describes a decoding error; read is how many bytes were
