@@ -238,7 +238,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 	// only a fallback.
 	env.Context.PathResolved = "."
 	if p, err := resolveArg(c, g.Path); err == nil {
-		env.Context.PathResolved = pathutil.Display(p)
+		env.Context.PathResolved = wire(pathutil.Display(p))
 	}
 	return env, nil
 }
@@ -255,9 +255,13 @@ func ampSpansLines(req scout.SearchRequest) bool {
 // ampPath is the path argument as the search takes it. Amplifier's path is
 // ripgrep's, a name: one that ends in what the search reads as a line
 // selector ("src/a.go:10") and does not exist as written is NOT_FOUND, as
-// any missing path, where the search would search those lines.
+// any missing path, where the search would search those lines. A quoted
+// name (argEntry) is passed as written, for the search to unquote.
 func ampPath(c *Config, arg string) (string, error) {
-	p := argPath(arg)
+	p, quoted := argEntry(c, arg)
+	if quoted {
+		return p, nil // the search unquotes it
+	}
 	if _, _, ok, err := scout.SplitPathSelector(p); !ok && err == nil {
 		return p, nil
 	}
@@ -634,14 +638,14 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 		})
 	case "files_with_matches":
 		for _, f := range d.files {
-			item.WriteString(f + "\n")
+			item.WriteString(pathutil.Quote(f) + "\n")
 			if !put() {
 				break
 			}
 		}
 	case "count":
 		for i, p := range d.counts.paths {
-			fmt.Fprintf(&item, "%s:%d\n", p, d.counts.counts[i])
+			fmt.Fprintf(&item, "%s:%d\n", pathutil.Quote(p), d.counts.counts[i])
 			if !put() {
 				break
 			}
@@ -701,7 +705,7 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 }
 
 func ampLine(b *strings.Builder, file string, n int, sep byte, text string, numbers bool) {
-	b.WriteString(file)
+	b.WriteString(pathutil.Quote(file))
 	b.WriteByte(sep)
 	if numbers {
 		b.WriteString(strconv.Itoa(n))

@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/scoutkit/scout/internal/glob"
 )
 
 // Quote returns a file, directory or archive member name as text shows
@@ -14,8 +12,8 @@ import (
 // ASCII space), else in Go's double-quoted form (strconv.Quote), as git's
 // core.quotePath quotes unusual names. So a name holding a newline, any
 // other control character or a bidi override cannot forge a line of the
-// text, and a name that is not UTF-8 keeps its bytes: "a\n*1|fake",
-// "b\xffc". Unquote reads the quoted form back. The common name costs one
+// text, and a name that is not UTF-8 keeps its bytes: `"a\n*1|fake"`,
+// `"b\xffc"`. Unquote reads the quoted form back. The common name costs one
 // pass over its bytes and no allocation.
 func Quote(name string) string {
 	for i := 0; i < len(name); i++ {
@@ -55,24 +53,11 @@ func WireName(name string) string {
 // Unquote reads back the names Quote shows: it returns s with each segment
 // in Go's double-quoted form replaced by its value, and whether there was
 // one. A segment starts at the start of s or after '/' or ':' and ends at
-// the end of s or before '/' or ':', so that a whole path
-// ("\"a\\n*1|fake\""), a name in a directory ("dir/\"b\\xffc\""), an
-// archive member ("a.zip:\"m\\n\"") and a quoted path before a selector
-// ("\"a\\n\":5-9") are read. s is returned as is, with false, when it has
-// no such segment.
+// the end of s or before '/' or ':', so that a whole path (`"a\n*1|fake"`),
+// a name in a directory (`dir/"b\xffc"`), an archive member
+// (`a.zip:"m\n"`) and a quoted path before a selector (`"a\n":5-9`) are
+// read. s is returned as is, with false, when it has no such segment.
 func Unquote(s string) (string, bool) {
-	return unquoteSegments(s, nil)
-}
-
-// UnquoteGlob is Unquote for a glob: the value of each quoted segment is
-// escaped (glob.QuoteMeta), so that it matches that name alone.
-func UnquoteGlob(s string) (string, bool) {
-	return unquoteSegments(s, glob.QuoteMeta)
-}
-
-// unquoteSegments is Unquote, passing each quoted segment's value through
-// lit when it is not nil.
-func unquoteSegments(s string, lit func(string) string) (string, bool) {
 	if strings.IndexByte(s, '"') < 0 {
 		return s, false
 	}
@@ -93,9 +78,6 @@ func unquoteSegments(s string, lit func(string) string) (string, bool) {
 		v, err := strconv.Unquote(q)
 		if err != nil {
 			continue
-		}
-		if lit != nil {
-			v = lit(v)
 		}
 		b.WriteString(s[done:i])
 		b.WriteString(v)

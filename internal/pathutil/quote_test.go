@@ -92,13 +92,6 @@ func TestUnquote(t *testing.T) {
 	}
 }
 
-func TestUnquoteGlob(t *testing.T) {
-	got, ok := UnquoteGlob(`"a\n*1|fake"/**/*.go`)
-	if want := "a\n\\*1|fake/**/*.go"; got != want || !ok {
-		t.Errorf("UnquoteGlob = %q, %v, want %q, true: the quoted name is literal, the rest a glob", got, ok, want)
-	}
-}
-
 func FuzzQuote(f *testing.F) {
 	for _, s := range []string{"a", "a\nb", "b\xffc", "日本", "\u202E", `"x"`} {
 		f.Add(s)
