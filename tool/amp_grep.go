@@ -608,16 +608,16 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 		// that do not touch. last is the last line printed of file prev
 		// (-1 before its first, so that "--" also separates files).
 		var prev *scout.FileMatch
-		last := 0
+		last, name := 0, ""
 		h.each(0, len(h.files), func(n int, f *scout.FileMatch, j int) bool {
+			if f != prev {
+				prev, last, name = f, -1, pathutil.Quote(f.Path)
+			}
 			if !h.context {
 				for _, l := range f.Lines[j:h.end(f, j)] {
-					ampLine(&item, f.Path, l.Line, ':', l.Text, g.LineNumbers)
+					ampLine(&item, name, l.Line, ':', l.Text, g.LineNumbers)
 				}
 				return put()
-			}
-			if f != prev {
-				prev, last = f, -1
 			}
 			lo, hi := h.window(f, j)
 			for lo < hi && f.Lines[lo].Line <= last {
@@ -631,7 +631,7 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 				if c.Match {
 					sep = ':'
 				}
-				ampLine(&item, f.Path, c.Line, sep, c.Text, g.LineNumbers)
+				ampLine(&item, name, c.Line, sep, c.Text, g.LineNumbers)
 				last = c.Line
 			}
 			return put()
@@ -704,8 +704,10 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 	return text
 }
 
+// ampLine writes one line as ripgrep prints it; file is the name as text
+// shows it (pathutil.Quote).
 func ampLine(b *strings.Builder, file string, n int, sep byte, text string, numbers bool) {
-	b.WriteString(pathutil.Quote(file))
+	b.WriteString(file)
 	b.WriteByte(sep)
 	if numbers {
 		b.WriteString(strconv.Itoa(n))

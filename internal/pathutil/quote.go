@@ -3,18 +3,20 @@ package pathutil
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
 // Quote returns a file, directory or archive member name as text shows
-// it: unchanged when it is valid UTF-8 and every rune is printable
-// (strconv.IsPrint: letters, marks, numbers, punctuation, symbols and the
-// ASCII space), else in Go's double-quoted form (strconv.Quote), as git's
-// core.quotePath quotes unusual names. So a name holding a newline, any
-// other control character or a bidi override cannot forge a line of the
-// text, and a name that is not UTF-8 keeps its bytes: `"a\n*1|fake"`,
-// `"b\xffc"`. Unquote reads the quoted form back. The common name costs one
-// pass over its bytes and no allocation.
+// it: unchanged when it is valid UTF-8 and holds no control character, no
+// invisible format character (a bidi override, a zero-width space) and no
+// line or paragraph separator; else in Go's double-quoted form
+// (strconv.Quote), as git's core.quotePath quotes unusual names. So a name
+// cannot forge a line of the text or reorder what is shown, and a name
+// that is not UTF-8 keeps its bytes (`"a\n*1|fake"`, `"b\xffc"`); Unquote
+// reads the form back, and Quote leaves it as it is. Spaces of every kind
+// (U+00A0, the U+202F of a macOS screenshot's name) stay as they are. The
+// common name costs one pass over its bytes and no allocation.
 func Quote(name string) string {
 	for i := 0; i < len(name); i++ {
 		switch c := name[i]; {
@@ -31,12 +33,19 @@ func Quote(name string) string {
 func quoteRunes(name string, i int) string {
 	for i < len(name) {
 		r, size := utf8.DecodeRuneInString(name[i:])
-		if r == utf8.RuneError && size == 1 || !strconv.IsPrint(r) {
+		if r == utf8.RuneError && size == 1 || hidden(r) {
 			return strconv.Quote(name)
 		}
 		i += size
 	}
 	return name
+}
+
+// hidden reports a rune that a name must not show raw: a control
+// character, an invisible format character or a line or paragraph
+// separator.
+func hidden(r rune) bool {
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
 // WireName is a name as JSON carries it: unchanged when it is valid UTF-8
