@@ -118,7 +118,7 @@ func (m memResolver) Resolve(_ context.Context, url string) (*scout.Resource, er
 }
 
 func TestReadKinds(t *testing.T) {
-	archive := testfs.Zip(testfs.Files(map[string]string{"src/": "", "src/a.txt": "one\ntwo\nthree\n", "src/bin.dat": "\x00\x01\x02\x00", "top.txt": "top\n"})...)
+	archive := testfs.Zip(testfs.Files(map[string]string{"src/": "", "src/a.txt": "one\ntwo\nthree\n", "src/bin.dat": "\x00\x01\x02\x00", "top.txt": "top\n", "t:1.txt": "colon\nname\n"})...)
 	big := bytes.Repeat([]byte("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\n"), (5<<20)/64)
 	var long strings.Builder
 	for i := 1; i <= 5000; i++ {
@@ -163,7 +163,11 @@ func TestReadKinds(t *testing.T) {
 		{"zip by suffix off", map[string][]byte{"pkg/dist/a.zip": archive}, "dist/a.zip:top.txt", nil,
 			[]string{"error NOT_FOUND: Path 'dist/a.zip:top.txt' not found"}, nil, "without SuffixMatch a missing archive is NOT_FOUND"},
 		{"zip by suffix listing", map[string][]byte{"pkg/dist/a.zip": archive}, "dist/a.zip", suffixMatch,
-			[]string{"[Path 'dist/a.zip' not found; resolved to 'pkg/dist/a.zip' via suffix match]", "src/\ntop.txt (4B)"}, []string{"binary"}, "an archive found by suffix lists its root, not a binary notice"},
+			[]string{"[Path 'dist/a.zip' not found; resolved to 'pkg/dist/a.zip' via suffix match]", "src/\nt:1.txt (11B)\ntop.txt (4B)"}, []string{"binary"}, "an archive found by suffix lists its root, not a binary notice"},
+		{"zip member with a colon", map[string][]byte{"a.zip": archive}, "a.zip:t:1.txt:2", nil,
+			[]string{"¶a.zip:t:1.txt#", "\n2:name"}, []string{"1:colon"}, "a ':' not followed by a selector is part of the member's name"},
+		{"zip mistyped selector", map[string][]byte{"a.zip": archive}, "a.zip:top.txt:2-x", nil,
+			[]string{"error INVALID_PARAM: Invalid selector ':2-x' after 'a.zip:top.txt'"}, nil, "a member that exists, then no selector: the selector is reported"},
 		{"zip missing member", map[string][]byte{"a.zip": archive}, "a.zip:nope.txt", nil,
 			[]string{"error NOT_FOUND"}, nil, "a missing member is NOT_FOUND"},
 		{"summary", map[string][]byte{"big.go": goSource(30)}, "big.go", nil,

@@ -198,22 +198,6 @@ func TestWalk(t *testing.T) {
 	}
 }
 
-func TestCutInner(t *testing.T) {
-	cases := []struct{ in, member, sel, reason string }{
-		{"dir/f.ts:50-60", "dir/f.ts", "50-60", "selector after ':'"},
-		{"dir/f.ts", "dir/f.ts", "", "no selector"},
-		{"data.db:users?limit=5", "data.db", "users?limit=5", "database member with a table"},
-		{"data.db?q=SELECT 'a:b'", "data.db", "?q=SELECT 'a:b'", "database member with a query holding ':'"},
-		{"notes?.txt", "notes?.txt", "", "'?' in a non-database name stays"},
-	}
-	for _, c := range cases {
-		m, s := cutInner(c.in)
-		if m != c.member || s != c.sel {
-			t.Errorf("cutInner(%q) (%s) = %q, %q", c.in, c.reason, m, s)
-		}
-	}
-}
-
 func TestGzippedTarNamedTar(t *testing.T) {
 	fsys := fstest.MapFS{"a.tar": {Data: buildTar(sample, true)}}
 	if err := readMember(fsys, "a.tar", "src/main.go", Limits{}); err != nil {

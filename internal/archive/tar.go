@@ -206,12 +206,14 @@ func linkError(archive string, e Entry) error {
 	return errs.New(errs.Unsupported, "Archive entry '%s' is a link to '%s', outside the archive; links are not followed", errs.Echo(e.Name), errs.Echo(e.Link))
 }
 
-func (a *Archive) lookupTar(ctx context.Context, p, sel string) (*Item, error) {
+// lookupTar reads on until the file member b.dir, else lists directory
+// b.dir.
+func (a *Archive) lookupTar(ctx context.Context, b *dirBuilder, sel string) (*Item, error) {
 	s, err := a.openTar(ctx)
 	if err != nil {
 		return nil, err
 	}
-	b := newDirBuilder(p)
+	p := b.dir
 	for {
 		e, err := s.next(ctx)
 		if err == io.EOF {
@@ -237,7 +239,7 @@ func (a *Archive) lookupTar(ctx context.Context, p, sel string) (*Item, error) {
 	}
 	s.Close()
 	if !b.exists {
-		return nil, notFound(p)
+		return nil, b.missing(a.name)
 	}
 	it := &Item{Path: p, Selector: sel, Dir: true, Children: b.children()}
 	if p == "" {

@@ -146,7 +146,10 @@ func (z *zipIndex) entry(i int) Entry {
 	return e
 }
 
-func (z *zipIndex) lookup(ctx context.Context, p, sel string, lim Limits) (*Item, error) {
+// lookup opens the file member b.dir, else lists directory b.dir; name is
+// the zip's, for errors.
+func (z *zipIndex) lookup(ctx context.Context, b *dirBuilder, sel, name string, lim Limits) (*Item, error) {
+	p := b.dir
 	if p != "" {
 		for i, n := range z.names {
 			if n != p {
@@ -165,7 +168,6 @@ func (z *zipIndex) lookup(ctx context.Context, p, sel string, lim Limits) (*Item
 			}
 		}
 	}
-	b := newDirBuilder(p)
 	for i, n := range z.names {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -177,7 +179,7 @@ func (z *zipIndex) lookup(ctx context.Context, p, sel string, lim Limits) (*Item
 		}
 	}
 	if !b.exists {
-		return nil, notFound(p)
+		return nil, b.missing(name)
 	}
 	it := &Item{Path: p, Selector: sel, Dir: true, Children: b.children()}
 	if p == "" {
