@@ -186,7 +186,10 @@ type Entry struct {
 	Size int64
 	// ModTime is the recorded modification time; zero when unknown.
 	ModTime time.Time
-	// Link is the target of a tar symbolic or hard link; "" otherwise.
+	// Symlink reports a symbolic link.
+	Symlink bool
+	// Link is the target of a symbolic or hard link (tar), or of a
+	// symbolic link (zip) once its data is read; "" otherwise.
 	Link string
 	// hard marks a hard link, whose target is named from the archive's
 	// root (a symbolic link's from its own directory).
@@ -195,6 +198,10 @@ type Entry struct {
 
 // Base returns the last element of Name.
 func (e Entry) Base() string { return e.Name[strings.LastIndexByte(e.Name, '/')+1:] }
+
+// IsLink reports a symbolic or hard link, which has no data of its own to
+// read.
+func (e Entry) IsLink() bool { return e.Symlink || e.Link != "" }
 
 // Archive is an opened archive. It is not safe for concurrent use. A zip
 // keeps its file open until Close; a tar's first Lookup or Walk goes on

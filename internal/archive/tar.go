@@ -167,7 +167,7 @@ func (s *tarStream) next(ctx context.Context) (Entry, error) {
 		case h.Typeflag == tar.TypeDir || strings.HasSuffix(h.Name, "/"):
 			e.Dir = true
 		case h.Typeflag == tar.TypeSymlink || h.Typeflag == tar.TypeLink:
-			e.Link, e.hard = h.Linkname, h.Typeflag == tar.TypeLink
+			e.Link, e.Symlink, e.hard = h.Linkname, h.Typeflag == tar.TypeSymlink, h.Typeflag == tar.TypeLink
 		default:
 			e.Size = h.Size
 		}
@@ -187,7 +187,7 @@ func (s *tarStream) corrupt(err error) error {
 
 // member returns the stream of the entry next just returned.
 func (s *tarStream) member(ctx context.Context, e Entry) (io.Reader, error) {
-	if e.Link != "" {
+	if e.IsLink() {
 		return nil, linkError(s.name, e)
 	}
 	return newCapReader(ctx, s.tr, "Archive entry '"+errs.Echo(e.Name)+"'", s.lim.MaxMemberBytes), nil
