@@ -578,3 +578,44 @@ func TestUnixSymlink(t *testing.T) {
 		assert.Equal(t, c.want, unixSymlink(c.madeBy, c.external), "%#x %o", c.madeBy, c.external>>16)
 	}
 }
+
+// TestGzipTrailer: a .tar.gz read to its end has its gzip trailer checked:
+// one cut inside it, or with a wrong checksum, is corrupt, even though the
+// tar's end marker came before; bytes after a whole gzip stream are not.
+func TestGzipTrailer(t *testing.T) {
+	tgz := buildTar(sample, true)
+	badCRC := bytes.Clone(tgz)
+	badCRC[len(badCRC)-8] ^= 0xff
+	plain := buildTar(sample, false)
+	twoStreams := append(testfs.Gzip(plain[:1024]), testfs.Gzip(plain[1024:])...)
+	for _, c := range []struct {
+		name string
+		data []byte
+		why  string // "" when it reads
+	}{
+		{"whole", tgz, ""},
+		{"trailing zeros", append(bytes.Clone(tgz), make([]byte, 512)...), ""},
+		{"two streams", twoStreams, ""},
+		{"two streams, the second cut", twoStreams[:len(twoStreams)-2], "Archive 'a.tgz' is truncated"},
+		{"trailing garbage", append(bytes.Clone(tgz), "not gzip"...), ""},
+		{"cut trailer", tgz[:len(tgz)-3], "Archive 'a.tgz' is truncated"},
+		{"bad checksum", badCRC, "Archive 'a.tgz' is corrupt: gzip: invalid checksum"},
+	} {
+		for fsName, fsys := range fileSystems(t, map[string][]byte{"a.tgz": c.data}) {
+			what := c.name + " on " + fsName
+			a, err := Open(context.Background(), fsys, "a.tgz", Limits{})
+			require.NoError(t, err, what)
+			_, lerr := a.Lookup(context.Background(), "")
+			_, werr := a.Walk(context.Background(), "", func(Entry, io.Reader, error) error { return nil })
+			a.Close()
+			for _, err := range []error{lerr, werr} {
+				if c.why == "" {
+					assert.NoError(t, err, what)
+					continue
+				}
+				assert.Equal(t, errs.Unsupported, errs.CodeOf(err), "%s: %v", what, err)
+				assert.ErrorContains(t, err, c.why, what)
+			}
+		}
+	}
+}
