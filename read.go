@@ -187,8 +187,10 @@ type Converter interface {
 type ReadRequest struct {
 	// Path is a file or directory path, relative to the root or absolute
 	// inside it, optionally followed by a selector (":50-100", ":raw",
-	// ":conflicts"); or an archive path ("a.zip:dir/f.go:10-20"). A line
-	// range reads exactly its lines: "f.go:30-40" gives lines 30 to 40.
+	// ":conflicts"); or an archive path ("a.zip:dir/f.go:10-20"), whose
+	// member path ends at the first ':' that a selector follows (a member
+	// may be named "a:b.txt"). A line range reads exactly its lines:
+	// "f.go:30-40" gives lines 30 to 40.
 	// The path before the selector is at most 4096 bytes (a name at most
 	// 255), the selector or SQLite query after it ("db?q=SELECT ...") at
 	// most 64 KiB; a longer one is a CodeInvalidParam error.

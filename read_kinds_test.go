@@ -118,7 +118,7 @@ func (m memResolver) Resolve(_ context.Context, url string) (*scout.Resource, er
 }
 
 func TestReadKinds(t *testing.T) {
-	archive := testfs.Zip(testfs.Files(map[string]string{"src/": "", "src/a.txt": "one\ntwo\nthree\n", "src/bin.dat": "\x00\x01\x02\x00", "top.txt": "top\n"})...)
+	archive := testfs.Zip(testfs.Files(map[string]string{"src/": "", "src/a.txt": "one\ntwo\nthree\n", "src/bin.dat": "\x00\x01\x02\x00", "top.txt": "top\n", "t:1.txt": "colon\nname\n"})...)
 	big := bytes.Repeat([]byte("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\n"), (5<<20)/64)
 	var long strings.Builder
 	for i := 1; i <= 5000; i++ {
@@ -163,7 +163,13 @@ func TestReadKinds(t *testing.T) {
 		{"zip by suffix off", map[string][]byte{"pkg/dist/a.zip": archive}, "dist/a.zip:top.txt", nil,
 			[]string{"error NOT_FOUND: Path 'dist/a.zip:top.txt' not found"}, nil, "without SuffixMatch a missing archive is NOT_FOUND"},
 		{"zip by suffix listing", map[string][]byte{"pkg/dist/a.zip": archive}, "dist/a.zip", suffixMatch,
-			[]string{"[Path 'dist/a.zip' not found; resolved to 'pkg/dist/a.zip' via suffix match]", "src/\ntop.txt (4B)"}, []string{"binary"}, "an archive found by suffix lists its root, not a binary notice"},
+			[]string{"[Path 'dist/a.zip' not found; resolved to 'pkg/dist/a.zip' via suffix match]", "src/\nt:1.txt (11B)\ntop.txt (4B)"}, []string{"binary"}, "an archive found by suffix lists its root, not a binary notice"},
+		{"zip member with a colon", map[string][]byte{"a.zip": archive}, "a.zip:t:1.txt:2", nil,
+			[]string{"¶a.zip:t:1.txt#", "\n2:name"}, []string{"1:colon"}, "a ':' not followed by a selector is part of the member's name"},
+		{"zip mistyped selector", map[string][]byte{"a.zip": archive}, "a.zip:top.txt:2-x", nil,
+			[]string{"error INVALID_PARAM: Invalid selector ':2-x' after 'a.zip:top.txt'"}, nil, "a member that exists, then no selector: the selector is reported"},
+		{"zip link member", map[string][]byte{"l.zip": testfs.Zip(testfs.Member{Name: "src/a.txt", Body: "a\n"}, testfs.Member{Name: "cur", Link: "src/a.txt"})}, "l.zip:cur", nil,
+			[]string{"error UNSUPPORTED: Archive entry 'cur' is a link to 'src/a.txt'; read l.zip:src/a.txt instead"}, nil, "a zip's symbolic link is refused with its target to read, as a tar's"},
 		{"zip missing member", map[string][]byte{"a.zip": archive}, "a.zip:nope.txt", nil,
 			[]string{"error NOT_FOUND"}, nil, "a missing member is NOT_FOUND"},
 		{"summary", map[string][]byte{"big.go": goSource(30)}, "big.go", nil,
@@ -554,4 +560,18 @@ func TestReadConflictsTyped(t *testing.T) {
 	res, err = r.Read(context.Background(), scout.ReadRequest{Path: "m.txt:1-2"})
 	require.NoError(t, err)
 	assert.Nil(t, res.Conflicts, "no block wholly in view")
+}
+
+// TestArchiveLinkEntries: a symbolic link member of a zip or tar lists as
+// a link (DirEntry.Symlink), as one in a local directory does.
+func TestArchiveLinkEntries(t *testing.T) {
+	ms := []testfs.Member{{Name: "a.txt", Body: "a\n"}, {Name: "cur", Link: "a.txt"}}
+	for name, data := range map[string][]byte{"l.zip": testfs.Zip(ms...), "l.tar": testfs.Tar(ms...)} {
+		r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{name: {Data: data}}}}
+		res, err := r.Read(context.Background(), scout.ReadRequest{Path: name})
+		require.NoError(t, err, name)
+		require.Len(t, res.Entries, 2, name)
+		assert.Equal(t, [2]bool{false, true}, [2]bool{res.Entries[0].Symlink, res.Entries[1].Symlink}, name)
+		assert.Equal(t, "cur", res.Entries[1].Path, name)
+	}
 }

@@ -18,6 +18,7 @@ func archiveTree() fstest.MapFS {
 		"dist/a.zip": {Data: testfs.Zip(
 			testfs.Member{Name: "src/x.ts", Body: "const a = 1\nhit here\n"},
 			testfs.Member{Name: "src/y.ts", Body: "nothing\n"},
+			testfs.Member{Name: "src/link.ts", Link: "hit.ts"}, // a link's data is its target: not searched
 			testfs.Member{Name: "docs/guide.md", Body: "a hit in the docs\n"},
 			testfs.Member{Name: "logo.png", Body: "\x89PNG\x00\x00hit"},
 			testfs.Member{Name: ".cache/old.txt", Body: "hit cached\n"},
@@ -58,14 +59,14 @@ func TestSearchArchive(t *testing.T) {
 			name:    "zip",
 			req:     scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip"}, MaxFileSize: 1000},
 			want:    "dist/a.zip:docs/guide.md:1/1 virtual;dist/a.zip:src/x.ts:1/1 virtual; total=2 next=0 trunc=\"\"",
-			skipped: map[scout.SkipReason]int{scout.SkipBinary: 1, scout.SkipHidden: 1, scout.SkipTooLarge: 1},
-			reason:  "text members are searched; a binary, a hidden and an over-size member are counted",
+			skipped: map[scout.SkipReason]int{scout.SkipBinary: 1, scout.SkipHidden: 1, scout.SkipTooLarge: 1, scout.SkipSymlink: 1},
+			reason:  "text members are searched; a binary, a hidden, an over-size and a link member are counted",
 		},
 		{
 			name:    "zip hidden",
 			req:     scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip"}, Hidden: true},
 			want:    "dist/a.zip:.cache/old.txt:1/1 virtual;dist/a.zip:big.txt:1/1 virtual;dist/a.zip:docs/guide.md:1/1 virtual;dist/a.zip:src/x.ts:1/1 virtual; total=4 next=0 trunc=\"\"",
-			skipped: map[scout.SkipReason]int{scout.SkipBinary: 1},
+			skipped: map[scout.SkipReason]int{scout.SkipBinary: 1, scout.SkipSymlink: 1},
 			reason:  "Hidden includes members under a dot directory, as it includes hidden files",
 		},
 		{
@@ -83,10 +84,11 @@ func TestSearchArchive(t *testing.T) {
 			reason:  "a link member is not followed and an entry leaving the archive is not searched: both counted",
 		},
 		{
-			name:   "directory inside",
-			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip:src/"}},
-			want:   "dist/a.zip:src/x.ts:1/1 virtual; total=1 next=0 trunc=\"\"",
-			reason: "a directory inside an archive is searched, and nothing outside it",
+			name:    "directory inside",
+			req:     scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip:src/"}},
+			want:    "dist/a.zip:src/x.ts:1/1 virtual; total=1 next=0 trunc=\"\"",
+			skipped: map[scout.SkipReason]int{scout.SkipSymlink: 1},
+			reason:  "a directory inside an archive is searched, and nothing outside it",
 		},
 		{
 			name:   "glob inside",
@@ -95,16 +97,17 @@ func TestSearchArchive(t *testing.T) {
 			reason: "a bare glob inside an archive is recursive, as at the root",
 		},
 		{
-			name:   "globs and types",
-			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip"}, Globs: []string{"*.ts"}},
-			want:   "dist/a.zip:src/x.ts:1/1 virtual; total=1 next=0 trunc=\"\"",
-			reason: "Globs filter members by their path inside the archive",
+			name:    "globs and types",
+			req:     scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip"}, Globs: []string{"*.ts"}},
+			want:    "dist/a.zip:src/x.ts:1/1 virtual; total=1 next=0 trunc=\"\"",
+			skipped: map[scout.SkipReason]int{scout.SkipSymlink: 1},
+			reason:  "Globs filter members by their path inside the archive",
 		},
 		{
 			name:    "named twice",
 			req:     scout.SearchRequest{Pattern: "hit", Paths: []string{"dist/a.zip:src", "dist/a.zip"}, MaxFileSize: 1000},
 			want:    "dist/a.zip:docs/guide.md:1/1 virtual;dist/a.zip:src/x.ts:1/1 virtual; total=2 next=0 trunc=\"\"",
-			skipped: map[scout.SkipReason]int{scout.SkipBinary: 1, scout.SkipHidden: 1, scout.SkipTooLarge: 1},
+			skipped: map[scout.SkipReason]int{scout.SkipBinary: 1, scout.SkipHidden: 1, scout.SkipTooLarge: 1, scout.SkipSymlink: 1},
 			reason:  "a member is searched (and counted) once when the archive and a directory in it are both named",
 		},
 		{

@@ -38,6 +38,7 @@ import (
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/selector"
 )
 
 // Format is an archive container format.
@@ -185,7 +186,10 @@ type Entry struct {
 	Size int64
 	// ModTime is the recorded modification time; zero when unknown.
 	ModTime time.Time
-	// Link is the target of a tar symbolic or hard link; "" otherwise.
+	// Symlink reports a symbolic link.
+	Symlink bool
+	// Link is the target of a symbolic or hard link (tar), or of a
+	// symbolic link (zip) once its data is read; "" otherwise.
 	Link string
 	// hard marks a hard link, whose target is named from the archive's
 	// root (a symbolic link's from its own directory).
@@ -194,6 +198,10 @@ type Entry struct {
 
 // Base returns the last element of Name.
 func (e Entry) Base() string { return e.Name[strings.LastIndexByte(e.Name, '/')+1:] }
+
+// IsLink reports a symbolic or hard link, which has no data of its own to
+// read.
+func (e Entry) IsLink() bool { return e.Symlink || e.Link != "" }
 
 // Archive is an opened archive. It is not safe for concurrent use. A zip
 // keeps its file open until Close; a tar's first Lookup or Walk goes on
@@ -383,8 +391,10 @@ func IsBinary(head []byte, cut bool) bool {
 
 // Lookup resolves inner, a member path optionally followed by a selector,
 // to a directory listing or an opened file member. The member path ends at
-// the first ':'; for a database member (.db, .db3, .sqlite, .sqlite3) it
-// may also end at a '?'. "" and "/" are the archive root. A member path
+// the first ':' followed by a selector; for a database member (.db, .db3,
+// .sqlite, .sqlite3) at its first ':' or '?'. Other colons belong to the
+// name; when no member has the name so cut, a file member named by the
+// whole of inner is read ("n:1-2"). "" and "/" are the archive root. A member path
 // with a ".." segment is an INVALID_PARAM error, a missing one NOT_FOUND
 // ("Path 'x' not found inside archive"). The caller must Close the item.
 func (a *Archive) Lookup(ctx context.Context, inner string) (*Item, error) {
@@ -393,10 +403,24 @@ func (a *Archive) Lookup(ctx context.Context, inner string) (*Item, error) {
 	if !ok {
 		return nil, errs.New(errs.InvalidParam, "Archive path '%s' contains '..'; paths inside an archive cannot leave it", errs.Echo(member))
 	}
-	if a.format == Zip {
-		return a.zip.lookup(ctx, p, sel, a.lim)
+	b := newDirBuilder(p)
+	b.alt, b.altSel = firstCut(inner, member)
+	if w, ok := Clean(inner); ok && w != p && member != inner {
+		b.whole = w
 	}
-	return a.lookupTar(ctx, p, sel)
+	it, err := a.lookup(ctx, b, sel)
+	if err != nil && b.wholeSeen {
+		// What followed a ':' was no selector: the member's name holds it.
+		return a.lookup(ctx, newDirBuilder(b.whole), "")
+	}
+	return it, err
+}
+
+func (a *Archive) lookup(ctx context.Context, b *dirBuilder, sel string) (*Item, error) {
+	if a.format == Zip {
+		return a.zip.lookup(ctx, b, sel, a.name, a.lim)
+	}
+	return a.lookupTar(ctx, b, sel)
 }
 
 // WalkFunc is called by Walk for each file member. r streams the member's
@@ -421,13 +445,44 @@ func (a *Archive) Walk(ctx context.Context, dir string, fn WalkFunc) (rejected i
 	return a.walkTar(ctx, d, fn)
 }
 
-// cutInner splits inner into a member path and what follows it.
+// cutInner splits inner into a member path and what follows it. The
+// member path ends at the first ':' that is followed by a selector (or by
+// nothing), or at the first ':' or '?' after a database name; any other
+// ':' is part of the name ("a:b.txt", "f.txt:1-5"). Its selector is the
+// text after that ':' (a database's after its ':', or from its '?').
 func cutInner(inner string) (member, sel string) {
-	member, sel, _ = strings.Cut(inner, ":")
-	if i := strings.IndexByte(member, '?'); i >= 0 && isDBName(member[:i]) {
-		return member[:i], inner[i:]
+	for i := 0; i < len(inner); i++ {
+		switch c := inner[i]; {
+		case c == '?' && isDBName(inner[:i]):
+			return inner[:i], inner[i:]
+		case c != ':':
+		case isDBName(inner[:i]) || isSelector(inner[i+1:]):
+			return inner[:i], inner[i+1:]
+		}
 	}
-	return member, sel
+	return inner, ""
+}
+
+// isSelector reports whether s, the text after a ':', has the form of a
+// selector (a valid one or not) or is empty.
+func isSelector(s string) bool {
+	_, ok, _ := selector.Parse(s)
+	return ok || s == ""
+}
+
+// firstCut returns the member path that inner names when it ends at the
+// first ':', cleaned, and the text after that ':', when that path differs
+// from member (cutInner's); "" otherwise. If member is missing and alt
+// exists, sel was meant as a selector and is a mistyped one.
+func firstCut(inner, member string) (alt, sel string) {
+	m, sel, ok := strings.Cut(inner, ":")
+	if !ok || m == member {
+		return "", ""
+	}
+	if c, ok := Clean(m); ok && c != "" {
+		return c, sel
+	}
+	return "", ""
 }
 
 func isDBName(name string) bool {

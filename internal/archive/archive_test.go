@@ -436,3 +436,92 @@ func (f *ioCountFile) Seek(off int64, whence int) (int64, error) {
 	f.c.calls++
 	return f.File.(io.Seeker).Seek(off, whence)
 }
+
+func TestCutInner(t *testing.T) {
+	cases := []struct {
+		inner, member, sel string
+		reason             string
+	}{
+		{"src/f.ts", "src/f.ts", "", "no colon"},
+		{"src/f.ts:50-60", "src/f.ts", "50-60", "range"},
+		{"src/f.ts:raw", "src/f.ts", "raw", "raw"},
+		{"src/f.ts:5-9:raw", "src/f.ts", "5-9:raw", "compound"},
+		{"src/f.ts:0", "src/f.ts", "0", "well-formed but invalid: still a selector, for its error"},
+		{"src/f.ts:", "src/f.ts", "", "trailing colon"},
+		{"a:b.txt", "a:b.txt", "", "a colon in the name"},
+		{"a:b.txt:5", "a:b.txt", "5", "a colon in the name, then a selector"},
+		{"f.ts:bogus", "f.ts:bogus", "", "not a selector: part of the name"},
+		{"n:1-2", "n", "1-2", "a name ending in a selector is read with it"},
+		{"data.db:users:5", "data.db", "users:5", "database: its first ':'"},
+		{"data.db?q=1:2", "data.db", "?q=1:2", "database: its '?'"},
+		{"x?y:3", "x?y", "3", "'?' after a name that is not a database"},
+		{"notes?.txt", "notes?.txt", "", "'?' in a non-database name stays"},
+		{"data.db:users?limit=5", "data.db", "users?limit=5", "database member with a table"},
+		{"data.db?q=SELECT 'a:b'", "data.db", "?q=SELECT 'a:b'", "database member with a query holding ':'"},
+		{"", "", "", "root"},
+	}
+	for _, c := range cases {
+		m, s := cutInner(c.inner)
+		assert.Equal(t, [2]string{c.member, c.sel}, [2]string{m, s}, "%q: %s", c.inner, c.reason)
+	}
+}
+
+// TestLookupColons: a member whose name holds a ':' is found whole, with or
+// without a selector after it, and a mistyped selector after a member that
+// exists is reported as one, in every format and on both file systems.
+func TestLookupColons(t *testing.T) {
+	members := []testfs.Member{
+		{Name: "a:b.txt", Body: "colon\n"},
+		{Name: "dir/c:d:e.txt", Body: "one\ntwo\n"},
+		{Name: "f.txt", Body: "f\n"},
+		{Name: "n:1-2", Body: "n\n"},
+		{Name: "m", Body: "m\n"},
+		{Name: "m:1", Body: "m:1\n"},
+	}
+	for _, name := range formats {
+		for fsName, fsys := range fileSystems(t, map[string][]byte{name: build(t, name, members)}) {
+			what := name + " on " + fsName
+			lookup := func(inner string) (*Item, error) {
+				a, err := Open(context.Background(), fsys, name, Limits{})
+				require.NoError(t, err, what)
+				t.Cleanup(func() { a.Close() })
+				it, err := a.Lookup(context.Background(), inner)
+				if err == nil {
+					t.Cleanup(func() { it.Close() })
+				}
+				return it, err
+			}
+			for _, c := range []struct{ inner, path, sel, text string }{
+				{"a:b.txt", "a:b.txt", "", "colon\n"},
+				{"dir/c:d:e.txt", "dir/c:d:e.txt", "", "one\ntwo\n"},
+				{"dir/c:d:e.txt:2", "dir/c:d:e.txt", "2", "one\ntwo\n"},
+				{"f.txt:1-5", "f.txt", "1-5", "f\n"},
+				{"n:1-2", "n:1-2", "", "n\n"},    // no member "n": the whole name
+				{"n:1-2:1", "n:1-2", "1", "n\n"}, // a selector after it
+				{"m:1", "m", "1", "m\n"},         // "m" exists: the selector applies to it
+				{"m:1:1-", "m:1", "1-", "m:1\n"}, // ... and "m:1" is named with one after it
+			} {
+				it, err := lookup(c.inner)
+				require.NoError(t, err, "%s %q", what, c.inner)
+				text, err := it.Text(0)
+				require.NoError(t, err)
+				assert.Equal(t, [3]string{c.path, c.sel, c.text}, [3]string{it.Path, it.Selector, text}, "%s %q", what, c.inner)
+			}
+			for _, c := range []struct {
+				inner string
+				code  errs.Code
+				msg   string
+			}{
+				{"f.txt:bogus", errs.InvalidParam, "Invalid selector ':bogus' after '" + name + ":f.txt'"},
+				{"dir:bogus", errs.InvalidParam, "Invalid selector ':bogus' after '" + name + ":dir'"},
+				{"a:nope.txt", errs.NotFound, "Path 'a:nope.txt' not found"},
+				{"nope.txt:bogus", errs.NotFound, "Path 'nope.txt:bogus' not found"},
+			} {
+				_, err := lookup(c.inner)
+				require.Error(t, err, "%s %q", what, c.inner)
+				assert.Equal(t, c.code, errs.CodeOf(err), "%s %q: %v", what, c.inner, err)
+				assert.Contains(t, err.Error(), c.msg, "%s %q", what, c.inner)
+			}
+		}
+	}
+}

@@ -16,6 +16,8 @@ import (
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/testfs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // rawZip writes one member with the given raw bytes, method and flags.
@@ -195,22 +197,6 @@ func TestWalk(t *testing.T) {
 			t.Errorf("%s: SkipAll: n=%d err=%v", name, n, err)
 		}
 		a.Close()
-	}
-}
-
-func TestCutInner(t *testing.T) {
-	cases := []struct{ in, member, sel, reason string }{
-		{"dir/f.ts:50-60", "dir/f.ts", "50-60", "selector after ':'"},
-		{"dir/f.ts", "dir/f.ts", "", "no selector"},
-		{"data.db:users?limit=5", "data.db", "users?limit=5", "database member with a table"},
-		{"data.db?q=SELECT 'a:b'", "data.db", "?q=SELECT 'a:b'", "database member with a query holding ':'"},
-		{"notes?.txt", "notes?.txt", "", "'?' in a non-database name stays"},
-	}
-	for _, c := range cases {
-		m, s := cutInner(c.in)
-		if m != c.member || s != c.sel {
-			t.Errorf("cutInner(%q) (%s) = %q, %q", c.in, c.reason, m, s)
-		}
 	}
 }
 
@@ -521,5 +507,115 @@ func TestOpenReadsHead(t *testing.T) {
 	err = readMember(fstest.MapFS{"l.tar": {Data: link}}, "l.tar", "lnk", Limits{})
 	if err == nil || Why(err) != err.Error() || !strings.HasPrefix(Why(err), "Archive entry 'lnk' is a link") {
 		t.Errorf("l.tar:lnk: %v, Why %q; want the message itself", err, Why(err))
+	}
+}
+
+// TestLinks: a symbolic link member is a link in every format: listed as
+// one, refused by Lookup with the member to read instead (or as leading
+// outside), passed to Walk with that error and no data.
+func TestLinks(t *testing.T) {
+	ms := []testfs.Member{
+		{Name: "x.txt", Body: "x\n"},
+		{Name: "d/lnk", Link: "../x.txt"},
+		{Name: "up", Link: "../../etc/passwd"},
+		{Name: "long", Link: strings.Repeat("t/", maxLinkTarget/2+1)},
+	}
+	for _, name := range formats {
+		for fsName, fsys := range fileSystems(t, map[string][]byte{name: build(t, name, ms)}) {
+			what := name + " on " + fsName
+			a, err := Open(context.Background(), fsys, name, Limits{})
+			require.NoError(t, err, what)
+			dir, err := a.Lookup(context.Background(), "d")
+			require.NoError(t, err, what)
+			require.Len(t, dir.Children, 1, what)
+			assert.Equal(t, Entry{Name: "d/lnk", Symlink: true}, Entry{Name: dir.Children[0].Name, Symlink: dir.Children[0].Symlink, Size: dir.Children[0].Size}, what)
+			dir.Close()
+			for inner, want := range map[string]string{
+				"d/lnk": "Archive entry 'd/lnk' is a link to '../x.txt'; read " + name + ":x.txt instead",
+				"up":    "Archive entry 'up' is a link to '../../etc/passwd', outside the archive; links are not followed",
+			} {
+				_, err := a.Lookup(context.Background(), inner)
+				assert.Equal(t, errs.Unsupported, errs.CodeOf(err), "%s %s: %v", what, inner, err)
+				assert.EqualError(t, err, want, "%s %s", what, inner)
+			}
+			var walked []string
+			_, err = a.Walk(context.Background(), "", func(e Entry, r io.Reader, err error) error {
+				if e.IsLink() {
+					assert.Nil(t, r, "%s %s", what, e.Name)
+					assert.Equal(t, errs.Unsupported, errs.CodeOf(err), "%s %s: %v", what, e.Name, err)
+				}
+				walked = append(walked, e.Name)
+				return nil
+			})
+			require.NoError(t, err, what)
+			assert.ElementsMatch(t, []string{"x.txt", "d/lnk", "up", "long"}, walked, what)
+			a.Close()
+		}
+	}
+	// A zip's link target is its data, read only up to a bound.
+	a, err := Open(context.Background(), fstest.MapFS{"l.zip": {Data: buildZip(ms)}}, "l.zip", Limits{})
+	require.NoError(t, err)
+	defer a.Close()
+	_, err = a.Lookup(context.Background(), "long")
+	assert.EqualError(t, err, fmt.Sprintf("Archive entry 'long' is a symbolic link whose target is over %d bytes; links are not followed", maxLinkTarget))
+}
+
+func TestUnixSymlink(t *testing.T) {
+	const unix, mac, fat, ntfs = 3 << 8, 19 << 8, 0 << 8, 10 << 8
+	for _, c := range []struct {
+		madeBy   uint16
+		external uint32
+		want     bool
+	}{
+		{unix | 20, 0o120777 << 16, true},
+		{mac | 20, 0o120755 << 16, true},
+		{unix | 20, 0o100644 << 16, false}, // a regular file
+		{unix | 20, 0o040755 << 16, false}, // a directory
+		{fat | 20, 0o120777 << 16, false},  // other creators keep no Unix mode
+		{ntfs | 20, 0o120777 << 16, false},
+		{unix | 20, 0o140777 << 16, false}, // a socket shares a bit with a link
+	} {
+		assert.Equal(t, c.want, unixSymlink(c.madeBy, c.external), "%#x %o", c.madeBy, c.external>>16)
+	}
+}
+
+// TestGzipTrailer: a .tar.gz read to its end has its gzip trailer checked:
+// one cut inside it, or with a wrong checksum, is corrupt, even though the
+// tar's end marker came before; bytes after a whole gzip stream are not.
+func TestGzipTrailer(t *testing.T) {
+	tgz := buildTar(sample, true)
+	badCRC := bytes.Clone(tgz)
+	badCRC[len(badCRC)-8] ^= 0xff
+	plain := buildTar(sample, false)
+	twoStreams := append(testfs.Gzip(plain[:1024]), testfs.Gzip(plain[1024:])...)
+	for _, c := range []struct {
+		name string
+		data []byte
+		why  string // "" when it reads
+	}{
+		{"whole", tgz, ""},
+		{"trailing zeros", append(bytes.Clone(tgz), make([]byte, 512)...), ""},
+		{"two streams", twoStreams, ""},
+		{"two streams, the second cut", twoStreams[:len(twoStreams)-2], "Archive 'a.tgz' is truncated"},
+		{"trailing garbage", append(bytes.Clone(tgz), "not gzip"...), ""},
+		{"cut trailer", tgz[:len(tgz)-3], "Archive 'a.tgz' is truncated"},
+		{"bad checksum", badCRC, "Archive 'a.tgz' is corrupt: gzip: invalid checksum"},
+	} {
+		for fsName, fsys := range fileSystems(t, map[string][]byte{"a.tgz": c.data}) {
+			what := c.name + " on " + fsName
+			a, err := Open(context.Background(), fsys, "a.tgz", Limits{})
+			require.NoError(t, err, what)
+			_, lerr := a.Lookup(context.Background(), "")
+			_, werr := a.Walk(context.Background(), "", func(Entry, io.Reader, error) error { return nil })
+			a.Close()
+			for _, err := range []error{lerr, werr} {
+				if c.why == "" {
+					assert.NoError(t, err, what)
+					continue
+				}
+				assert.Equal(t, errs.Unsupported, errs.CodeOf(err), "%s: %v", what, err)
+				assert.ErrorContains(t, err, c.why, what)
+			}
+		}
 	}
 }

@@ -3,6 +3,8 @@ package archive
 import (
 	"slices"
 	"strings"
+
+	"github.com/scoutkit/scout/internal/selector"
 )
 
 // DefaultListLimit is the number of children a listing shows when the
@@ -16,6 +18,15 @@ type dirBuilder struct {
 	prefix string // dir + "/", or "" for the root
 	exists bool   // the directory itself or something under it was seen
 	kids   map[string]Entry
+	// alt is the member path that the request names if its text after
+	// the first ':', altSel, was a mistyped selector (see firstCut); ""
+	// for none. altSeen reports that an entry is alt or lies under it.
+	alt, altSel string
+	altSeen     bool
+	// whole is the file member that the whole request names, when it holds
+	// a ':' that was taken for a selector's; wholeSeen reports it exists.
+	whole     string
+	wholeSeen bool
 }
 
 func newDirBuilder(dir string) *dirBuilder {
@@ -30,6 +41,12 @@ func newDirBuilder(dir string) *dirBuilder {
 
 // add records e if it is the directory itself or lies under it.
 func (b *dirBuilder) add(e Entry) {
+	if b.alt != "" && strings.HasPrefix(e.Name, b.alt) && (len(e.Name) == len(b.alt) || e.Name[len(b.alt)] == '/') {
+		b.altSeen = true
+	}
+	if e.Name == b.whole && !e.Dir {
+		b.wholeSeen = true
+	}
 	if e.Name == b.dir {
 		if e.Dir {
 			b.exists = true
@@ -50,6 +67,15 @@ func (b *dirBuilder) add(e Entry) {
 		return // a name that is both a directory and a file lists as a directory
 	}
 	b.kids[e.Name] = e
+}
+
+// missing is the error for a directory that was not seen: NOT_FOUND, or
+// the selector error when alt was seen (archive names the archive).
+func (b *dirBuilder) missing(archive string) error {
+	if b.altSeen {
+		return selector.NotSelector(b.altSel, archive+":"+b.alt)
+	}
+	return notFound(b.dir)
 }
 
 // children returns the sorted children.

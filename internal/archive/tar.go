@@ -53,7 +53,8 @@ func (a *Archive) openTar(ctx context.Context) (*tarStream, error) {
 	}
 	if a.format == TarGz || gz {
 		// a .tar that is gzipped is read as one; a .tgz must be gzipped
-		zr, err := gzip.NewReader(bufio.NewReaderSize(r, 64<<10))
+		br := bufio.NewReaderSize(r, 64<<10)
+		zr, err := gzip.NewReader(br)
 		if err != nil {
 			f.Close()
 			if err == io.EOF {
@@ -61,7 +62,8 @@ func (a *Archive) openTar(ctx context.Context) (*tarStream, error) {
 			}
 			return nil, cannotRead(errs.Unsupported, a.name, err, "not a valid gzip stream (%v)", err)
 		}
-		s.gz = newCapReader(ctx, zr, "Archive '"+a.name+"'", a.lim.MaxScanBytes)
+		zr.Multistream(false)
+		s.gz = newCapReader(ctx, &gzipStreams{zr: zr, r: br}, "Archive '"+a.name+"'", a.lim.MaxScanBytes)
 		r = s.gz
 	}
 	if rs, ok := r.(io.ReadSeeker); ok && s.gz == nil {
@@ -142,6 +144,9 @@ func (s *tarStream) next(ctx context.Context) (Entry, error) {
 			h, err = s.tr.Next()
 		}
 		if err == io.EOF {
+			if err := s.trailer(); err != nil {
+				return Entry{}, err
+			}
 			return Entry{}, io.EOF
 		}
 		if err != nil {
@@ -167,11 +172,61 @@ func (s *tarStream) next(ctx context.Context) (Entry, error) {
 		case h.Typeflag == tar.TypeDir || strings.HasSuffix(h.Name, "/"):
 			e.Dir = true
 		case h.Typeflag == tar.TypeSymlink || h.Typeflag == tar.TypeLink:
-			e.Link, e.hard = h.Linkname, h.Typeflag == tar.TypeLink
+			e.Link, e.Symlink, e.hard = h.Linkname, h.Typeflag == tar.TypeSymlink, h.Typeflag == tar.TypeLink
 		default:
 			e.Size = h.Size
 		}
 		return e, nil
+	}
+}
+
+// maxTrailer bounds what trailer reads after a tar's end marker.
+const maxTrailer = 1 << 20
+
+// trailer reads what follows a .tar.gz's end marker (padding, then the
+// gzip trailer) to the end of the gzip data, up to maxTrailer bytes, so
+// that the checksum and length of its last stream are checked: a .tar.gz
+// cut inside its trailer, or whose compressed data was altered, is corrupt
+// even when every entry was read. A longer tail is not read.
+func (s *tarStream) trailer() error {
+	if s.gz == nil {
+		return nil
+	}
+	_, err := io.CopyN(io.Discard, s.gz, maxTrailer)
+	if err == nil || err == io.EOF {
+		return nil
+	}
+	return s.corrupt(err)
+}
+
+// gzipStreams reads a sequence of gzip streams, as gzip.Reader does in
+// multistream mode, except that bytes after a whole stream that do not
+// begin another are the end of the data, not an error (gzip ignores such
+// trailing garbage too; tape blocking leaves zeros there).
+type gzipStreams struct {
+	zr   *gzip.Reader // in single-stream mode
+	r    *bufio.Reader
+	done bool // no stream follows the last one read
+}
+
+func (g *gzipStreams) Read(p []byte) (int, error) {
+	for {
+		if g.done {
+			return 0, io.EOF
+		}
+		n, err := g.zr.Read(p)
+		if err != io.EOF {
+			return n, err
+		}
+		// A stream ended, its checksum and length checked: is there another?
+		if g.zr.Reset(g.r) != nil {
+			g.done = true
+			return n, io.EOF
+		}
+		g.zr.Multistream(false)
+		if n > 0 {
+			return n, nil
+		}
 	}
 }
 
@@ -187,7 +242,7 @@ func (s *tarStream) corrupt(err error) error {
 
 // member returns the stream of the entry next just returned.
 func (s *tarStream) member(ctx context.Context, e Entry) (io.Reader, error) {
-	if e.Link != "" {
+	if e.IsLink() {
 		return nil, linkError(s.name, e)
 	}
 	return newCapReader(ctx, s.tr, "Archive entry '"+errs.Echo(e.Name)+"'", s.lim.MaxMemberBytes), nil
@@ -206,12 +261,14 @@ func linkError(archive string, e Entry) error {
 	return errs.New(errs.Unsupported, "Archive entry '%s' is a link to '%s', outside the archive; links are not followed", errs.Echo(e.Name), errs.Echo(e.Link))
 }
 
-func (a *Archive) lookupTar(ctx context.Context, p, sel string) (*Item, error) {
+// lookupTar reads on until the file member b.dir, else lists directory
+// b.dir.
+func (a *Archive) lookupTar(ctx context.Context, b *dirBuilder, sel string) (*Item, error) {
 	s, err := a.openTar(ctx)
 	if err != nil {
 		return nil, err
 	}
-	b := newDirBuilder(p)
+	p := b.dir
 	for {
 		e, err := s.next(ctx)
 		if err == io.EOF {
@@ -237,7 +294,7 @@ func (a *Archive) lookupTar(ctx context.Context, p, sel string) (*Item, error) {
 	}
 	s.Close()
 	if !b.exists {
-		return nil, notFound(p)
+		return nil, b.missing(a.name)
 	}
 	it := &Item{Path: p, Selector: sel, Dir: true, Children: b.children()}
 	if p == "" {

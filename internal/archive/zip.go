@@ -138,21 +138,51 @@ func (z *ZipReader) Open(ctx context.Context, name string, max int64) (io.ReadCl
 func (z *zipIndex) entry(i int) Entry {
 	f := &z.entries[i]
 	e := Entry{Name: z.names[i], ModTime: f.modTime()}
-	if f.dir() {
+	switch {
+	case f.dir():
 		e.Dir = true
-	} else {
+	case f.link:
+		e.Symlink = true
+	default:
 		e.Size = int64(min(f.usize, math.MaxInt64))
 	}
 	return e
 }
 
-func (z *zipIndex) lookup(ctx context.Context, p, sel string, lim Limits) (*Item, error) {
+// maxLinkTarget is the longest symbolic link target read (Linux's PATH_MAX).
+const maxLinkTarget = 4096
+
+// linkError is the error for reading e, the i-th entry, a symbolic link:
+// linkError with its target, or why the target cannot be read.
+func (z *zipIndex) linkError(ctx context.Context, i int, e Entry, archive string) error {
+	r, err := z.open(ctx, i, maxLinkTarget+1)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	target, err := io.ReadAll(r)
+	switch {
+	case errs.CodeOf(err) == errs.TooLarge:
+		return errs.New(errs.Unsupported, "Archive entry '%s' is a symbolic link whose target is over %d bytes; links are not followed", errs.Echo(e.Name), maxLinkTarget)
+	case err != nil:
+		return err
+	}
+	e.Link = string(target)
+	return linkError(archive, e)
+}
+
+// lookup opens the file member b.dir, else lists directory b.dir; name is
+// the zip's, for errors.
+func (z *zipIndex) lookup(ctx context.Context, b *dirBuilder, sel, name string, lim Limits) (*Item, error) {
+	p := b.dir
 	if p != "" {
 		for i, n := range z.names {
 			if n != p {
 				continue
 			}
-			if e := z.entry(i); !e.Dir {
+			if e := z.entry(i); e.Symlink {
+				return nil, z.linkError(ctx, i, e, name)
+			} else if !e.Dir {
 				r, err := z.open(ctx, i, lim.MaxMemberBytes)
 				if err != nil {
 					return nil, err
@@ -165,7 +195,6 @@ func (z *zipIndex) lookup(ctx context.Context, p, sel string, lim Limits) (*Item
 			}
 		}
 	}
-	b := newDirBuilder(p)
 	for i, n := range z.names {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -177,7 +206,7 @@ func (z *zipIndex) lookup(ctx context.Context, p, sel string, lim Limits) (*Item
 		}
 	}
 	if !b.exists {
-		return nil, notFound(p)
+		return nil, b.missing(name)
 	}
 	it := &Item{Path: p, Selector: sel, Dir: true, Children: b.children()}
 	if p == "" {
@@ -225,10 +254,18 @@ func (z *zipIndex) walk(ctx context.Context, dir string, fn WalkFunc, lim Limits
 		if e.Dir {
 			continue
 		}
-		r, err := z.open(ctx, i, lim.MaxMemberBytes)
-		var body io.Reader = r
-		if r != nil && lim.MaxScanBytes > 0 {
-			body = &budgetReader{r: r, b: total}
+		var body io.Reader
+		var err error
+		if e.Symlink {
+			err = z.linkError(ctx, i, e, name)
+		} else {
+			var r io.ReadCloser
+			if r, err = z.open(ctx, i, lim.MaxMemberBytes); r != nil {
+				body = r
+				if lim.MaxScanBytes > 0 {
+					body = &budgetReader{r: r, b: total}
+				}
+			}
 		}
 		if err := fn(e, body, err); err != nil {
 			if errors.Is(err, fs.SkipAll) {

@@ -54,6 +54,7 @@ type zipEntry struct {
 	dos    uint32 // MS-DOS date (high 16 bits) and time
 	method uint16
 	flags  uint16
+	link   bool // a symbolic link, by the Unix mode of a Unix or macOS creator; its data is the target
 }
 
 func (e *zipEntry) dir() bool { return strings.HasSuffix(e.name, "/") }
@@ -105,6 +106,7 @@ func readCentral(r io.ReaderAt, size int64, maxEntries int, maxDir int64) (entri
 			csize:  uint64(le.Uint32(hdr[20:])),
 			usize:  uint64(le.Uint32(hdr[24:])),
 			off:    int64(le.Uint32(hdr[42:])),
+			link:   unixSymlink(le.Uint16(hdr[4:]), le.Uint32(hdr[38:])),
 		}
 		nameLen, extraLen, commentLen := int(le.Uint16(hdr[28:])), int(le.Uint16(hdr[30:])), int(le.Uint16(hdr[32:]))
 		buf = append(buf[:0], make([]byte, nameLen+extraLen)...)
@@ -127,6 +129,16 @@ func readCentral(r io.ReaderAt, size int64, maxEntries int, maxDir int64) (entri
 		return nil, 0, err
 	}
 	return entries, base, nil
+}
+
+// unixSymlink reports whether a central record's "version made by" and
+// external attributes mark a symbolic link: a Unix or macOS creator keeps
+// the file's mode in the attributes' high 16 bits.
+func unixSymlink(madeBy uint16, external uint32) bool {
+	const creatorUnix, creatorMacOSX = 3, 19
+	const typeMask, typeLink = 0o170000, 0o120000
+	creator := madeBy >> 8
+	return (creator == creatorUnix || creator == creatorMacOSX) && external>>16&typeMask == typeLink
 }
 
 // checkOverlap refuses entries whose local records overlap: a valid zip

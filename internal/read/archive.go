@@ -147,7 +147,7 @@ func listing(display string, it *archive.Item, sel selector.Selector) (*Result, 
 			if !mt.IsZero() {
 				mt = mt.UTC()
 			}
-			res.Entries = append(res.Entries, dirtree.Entry{Path: e.Base(), Line: first + i, Depth: 1, Dir: e.Dir, Size: e.Size, ModTime: mt})
+			res.Entries = append(res.Entries, dirtree.Entry{Path: e.Base(), Line: first + i, Depth: 1, Dir: e.Dir, Symlink: e.Symlink, Size: e.Size, ModTime: mt})
 		}
 		switch {
 		case end < want:

@@ -306,7 +306,7 @@ func (ms *memberSearch) expand(ctx context.Context, t *Target, emit func(file) e
 // its path relative to the target's directory.
 func (ms *memberSearch) search(ctx context.Context, sc *grep.Scanner, f *file, rel string, e archive.Entry, r io.Reader, err error) outcome {
 	switch {
-	case e.Link != "":
+	case e.IsLink():
 		return outcome{skip: SkipSymlink}
 	case errs.CodeOf(err) == errs.TooLarge:
 		return outcome{skip: SkipTooLarge}
