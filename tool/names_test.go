@@ -36,7 +36,7 @@ func namesTree() fstest.MapFS {
 		"ok.txt":  f("hello\n"),
 		`"q.txt"`: f("quoted literal\n"),
 		"q.txt":   f("quote stripped\n"),
-		"arc.zip": f(string(testfs.Zip(testfs.Member{Name: member, Body: "hello\n"}, testfs.Member{Name: "plain.txt", Body: "hello\n"}))),
+		"arc.zip": f(string(testfs.Zip(testfs.Member{Name: member, Body: "hello\n"}, testfs.Member{Name: "m\xffn", Body: "hello\n"}, testfs.Member{Name: "plain.txt", Body: "hello\n"}))),
 	}
 }
 
@@ -77,7 +77,7 @@ func TestNamesCannotForgeLines(t *testing.T) {
 		{Pi, "search", `{"pattern":"hello","paths":"arc.zip"}`, "", []string{`# "arc.zip:x\ny"`, "# arc.zip:plain.txt"}, []string{`"arc.zip:x\ny"`}, "an archive member's heading"},
 		{Pi, "find", `{"paths":["**/*"]}`, "", []string{`"a\n*1|fake"`, `"b\xffc"`, `# "d\x01"/`, `"x\ty"`}, []string{`"a\n*1|fake"`, `"\"b\\xffc\""`, `"d\u0001/x\ty"`}, "grouped paths"},
 		{Pi, "read", `{"path":"."}`, "", []string{`  - "a\n*1|fake"`, `  - "b\xffc"`, `  - "d\x01"/`, `    - "x\ty"`}, []string{`"path":"\"b\\xffc\""`}, "directory tree rows"},
-		{Pi, "read", `{"path":"arc.zip"}`, "", []string{`"x\ny" (6B)`, "plain.txt (6B)"}, []string{`"path":"x\ny"`}, "archive listing"},
+		{Pi, "read", `{"path":"arc.zip"}`, "", []string{`"m\xffn" (6B)`, "plain.txt (6B)", `"x\ny" (6B)`}, []string{`"path":"x\ny"`, `"path":"\"m\\xffn\""`}, "archive listing"},
 		{Amplifier, "grep", `{"pattern":"hello"}`, "", []string{`"a\n*1|fake"`, `"b\xffc"`, "ok.txt"}, []string{`"a\n*1|fake"`, `"\"b\\xffc\""`}, "files_with_matches"},
 		{Amplifier, "grep", `{"pattern":"hello","output_mode":"content"}`, "", []string{`"a\n*1|fake":1:hello`, `"b\xffc":1:hello`}, []string{`"file":"\"b\\xffc\""`}, "content"},
 		{Amplifier, "grep", `{"pattern":"hello","output_mode":"count"}`, "", []string{`"a\n*1|fake":1`, `"b\xffc":1`}, []string{`"\"b\\xffc\"":1`}, "count"},
@@ -137,6 +137,7 @@ func TestNamesRoundTrip(t *testing.T) {
 		{Pi, "read", `{"path":"\"d\\x01\""}`, `  - "x\ty"  6B        just now`, "read a quoted directory"},
 		{Pi, "read", `{"path":"arc.zip:\"x\\ny\""}`, "1:hello", "read a quoted archive member"},
 		{Pi, "read", `{"path":"\"arc.zip:x\\ny\""}`, "1:hello", "read a member from its quoted heading"},
+		{Pi, "read", `{"path":"arc.zip:\"m\\xffn\""}`, "1:hello", "read a zip member whose name is not UTF-8"},
 		{Pi, "read", `{"path":"\"q.txt\""}`, "1:quoted literal", "a name with quotes that exists wins"},
 		{Pi, "read", `{"path":"\"ok.txt\""}`, "1:hello", "pi drops the quotes around an existing path"},
 		{Pi, "search", `{"pattern":"hello","paths":"\"a\\n*1|fake\""}`, `¶"a\n*1|fake"#5BF9`, "search a quoted name: its '*' is no glob"},
