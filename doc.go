@@ -38,6 +38,17 @@
 // otherwise. Line numbers are 1-based; byte spans are half-open offsets
 // into the line's text; line text never includes its terminator.
 //
+// The paths of results hold a name's exact bytes, whatever they are. Text
+// (the format package, the toolsets' text) shows a name that is not valid
+// UTF-8 or holds a control character (a newline, an escape), an invisible
+// format character (a bidi override) or a line separator in Go's
+// double-quoted form, "a\n*1|fake", so that it cannot forge a line; the
+// toolsets' JSON data carries a name that is not valid UTF-8 in that form
+// too, and a valid one exact. A request path (a Read path, a Search path, a
+// Find pattern or Base) that does not exist as written and holds such a
+// quoted name, whole or as a segment between '/' and ':' (`dir/"x\ty"`,
+// `a.zip:"m\n"`), is read back unquoted, that name taken literally.
+//
 // # Selectors
 //
 // A Read path may end in a selector after its last colon:

@@ -92,7 +92,9 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 		norm = rest
 	}
 	f := scout.Finder{Workspace: ws}
-	res, err := f.Find(ctx, scout.FindRequest{Patterns: []string{norm}, Base: base, Kind: et, Exclude: exclude, Limit: ampGlobLimit})
+	// Base as text shows it: the find reads a quoted name back, where
+	// its input rules would trim or rewrite some names as written.
+	res, err := f.Find(ctx, scout.FindRequest{Patterns: []string{norm}, Base: pathutil.Quote(base), Kind: et, Exclude: exclude, Limit: ampGlobLimit})
 	if err != nil {
 		return nil, err
 	}
@@ -100,11 +102,11 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	matches := make([]ampGlobMatch, len(res.Entries))
 	lines := make([]string, len(res.Entries))
 	for i, e := range res.Entries {
-		matches[i] = ampGlobMatch{Path: e.Path, Type: "dir"}
+		matches[i] = ampGlobMatch{Path: wire(e.Path), Type: "dir"}
 		if !e.Dir {
 			matches[i].Type, matches[i].Size = "file", &e.Size
 		}
-		lines[i] = e.Path
+		lines[i] = pathutil.Quote(e.Path)
 		if e.Dir {
 			lines[i] += "/"
 		}
@@ -112,7 +114,7 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	data := &ampGlobData{Pattern: pattern, BasePath: dir, Count: len(matches), Matches: matches}
 	var text string
 	if len(matches) == 0 {
-		text = fmt.Sprintf("No files found matching '%s' in '%s'", norm, pathutil.Display(base))
+		text = fmt.Sprintf("No files found matching '%s' in '%s'", norm, pathutil.Quote(pathutil.Display(base)))
 		if lo := pitext.LeftOut(res.Skipped, nil); lo != "" {
 			text += "\n" + lo
 		}
@@ -128,7 +130,7 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	env := okEnvelope(res.Truncated != "", data, text)
 	env.Stats.Matched = len(matches)
 	env.Stats.Visited = res.Visited
-	env.Context.PathResolved = base
+	env.Context.PathResolved = wire(base)
 	env.Context.PatternNormalized = norm
 	return env, nil
 }

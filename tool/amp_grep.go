@@ -238,7 +238,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 	// only a fallback.
 	env.Context.PathResolved = "."
 	if p, err := resolveArg(c, g.Path); err == nil {
-		env.Context.PathResolved = pathutil.Display(p)
+		env.Context.PathResolved = wire(pathutil.Display(p))
 	}
 	return env, nil
 }
@@ -255,9 +255,13 @@ func ampSpansLines(req scout.SearchRequest) bool {
 // ampPath is the path argument as the search takes it. Amplifier's path is
 // ripgrep's, a name: one that ends in what the search reads as a line
 // selector ("src/a.go:10") and does not exist as written is NOT_FOUND, as
-// any missing path, where the search would search those lines.
+// any missing path, where the search would search those lines. A quoted
+// name (argEntry) is passed as written, for the search to unquote.
 func ampPath(c *Config, arg string) (string, error) {
-	p := argPath(arg)
+	p, quoted := argEntry(c, arg)
+	if quoted {
+		return p, nil // the search unquotes it
+	}
 	if _, _, ok, err := scout.SplitPathSelector(p); !ok && err == nil {
 		return p, nil
 	}
@@ -604,16 +608,16 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 		// that do not touch. last is the last line printed of file prev
 		// (-1 before its first, so that "--" also separates files).
 		var prev *scout.FileMatch
-		last := 0
+		last, name := 0, ""
 		h.each(0, len(h.files), func(n int, f *scout.FileMatch, j int) bool {
+			if f != prev {
+				prev, last, name = f, -1, pathutil.Quote(f.Path)
+			}
 			if !h.context {
 				for _, l := range f.Lines[j:h.end(f, j)] {
-					ampLine(&item, f.Path, l.Line, ':', l.Text, g.LineNumbers)
+					ampLine(&item, name, l.Line, ':', l.Text, g.LineNumbers)
 				}
 				return put()
-			}
-			if f != prev {
-				prev, last = f, -1
 			}
 			lo, hi := h.window(f, j)
 			for lo < hi && f.Lines[lo].Line <= last {
@@ -627,21 +631,21 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 				if c.Match {
 					sep = ':'
 				}
-				ampLine(&item, f.Path, c.Line, sep, c.Text, g.LineNumbers)
+				ampLine(&item, name, c.Line, sep, c.Text, g.LineNumbers)
 				last = c.Line
 			}
 			return put()
 		})
 	case "files_with_matches":
 		for _, f := range d.files {
-			item.WriteString(f + "\n")
+			item.WriteString(pathutil.Quote(f) + "\n")
 			if !put() {
 				break
 			}
 		}
 	case "count":
 		for i, p := range d.counts.paths {
-			fmt.Fprintf(&item, "%s:%d\n", p, d.counts.counts[i])
+			fmt.Fprintf(&item, "%s:%d\n", pathutil.Quote(p), d.counts.counts[i])
 			if !put() {
 				break
 			}
@@ -700,6 +704,8 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 	return text
 }
 
+// ampLine writes one line as ripgrep prints it; file is the name as text
+// shows it (pathutil.Quote).
 func ampLine(b *strings.Builder, file string, n int, sep byte, text string, numbers bool) {
 	b.WriteString(file)
 	b.WriteByte(sep)

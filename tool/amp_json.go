@@ -141,7 +141,7 @@ func (d ampFilesData) MarshalJSON() ([]byte, error) {
 		return append(b, "null}"...), nil
 	}
 	b = append(b, '[')
-	b = appendEach(b, len(d.Files), func(b []byte, i int) []byte { return appendJSONString(b, d.Files[i]) })
+	b = appendEach(b, len(d.Files), func(b []byte, i int) []byte { return appendJSONString(b, wire(d.Files[i])) })
 	return append(b, "]}"...), nil
 }
 
@@ -155,7 +155,7 @@ func (d ampCountData) MarshalJSON() ([]byte, error) {
 	}
 	b = append(b, '{')
 	b = appendEach(b, len(o.paths), func(b []byte, i int) []byte {
-		b = appendJSONString(b, o.paths[i])
+		b = appendJSONString(b, wire(o.paths[i]))
 		b = append(b, ':')
 		return strconv.AppendInt(b, int64(o.counts[i]), 10)
 	})
@@ -222,7 +222,7 @@ func (h *ampHits) blocks(size int) []int {
 func (h *ampHits) appendResult(b []byte, f *scout.FileMatch, j int) []byte {
 	l := &f.Lines[j]
 	b = append(b, `{"file":`...)
-	b = appendJSONString(b, f.Path)
+	b = appendJSONString(b, wire(f.Path))
 	if !h.noNumbers {
 		b = append(b, `,"line_number":`...)
 		b = strconv.AppendInt(b, int64(l.Line), 10)

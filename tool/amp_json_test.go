@@ -57,7 +57,7 @@ func refResults(files []scout.FileMatch, skip, count int, context bool, before, 
 			if n <= skip || (count >= 0 && n > skip+count) {
 				continue
 			}
-			r := refResult{File: f.Path, Content: strings.TrimRightFunc(text, unicode.IsSpace)}
+			r := refResult{File: wire(f.Path), Content: strings.TrimRightFunc(text, unicode.IsSpace)}
 			if !noNumbers {
 				r.LineNumber = &l.Line
 			}
@@ -266,7 +266,7 @@ func TestAmpCountFilesJSON(t *testing.T) {
 				if i > 0 {
 					o.WriteByte(',')
 				}
-				o.WriteString(ref(p) + ":" + ref(i*1000-1))
+				o.WriteString(ref(wire(p)) + ":" + ref(i*1000-1))
 			}
 			o.WriteByte('}')
 			counts = o.String()
@@ -278,6 +278,6 @@ func TestAmpCountFilesJSON(t *testing.T) {
 
 		got, err = ampFilesData{d, c.paths}.MarshalJSON()
 		require.NoError(t, err)
-		assert.Equal(t, ref(refFiles{d, c.paths}), string(got), c.reason)
+		assert.Equal(t, ref(refFiles{d, wireNames(c.paths)}), string(got), c.reason)
 	}
 }

@@ -60,7 +60,12 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 		return base
 	}
 	for i, p := range in.Paths {
-		n := strings.ReplaceAll(pathutil.Normalize(p), `\`, "/")
+		n, asIs := piEntryPath(fsys, root, p, nil, findBase)
+		if asIs {
+			inputs = append(inputs, n) // the find unquotes it
+			continue
+		}
+		n = strings.ReplaceAll(n, `\`, "/")
 		if strings.TrimSpace(n) == "" {
 			return nil, errs.New(errs.InvalidParam, "`paths` must contain non-empty globs or paths: entry %d is empty.", i+1)
 		}
@@ -101,9 +106,9 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	})
 	limitReached := res.Truncated == scout.TruncLimit
 	data := &piFindData{
-		ScopePath:          res.Scope,
+		ScopePath:          wire(res.Scope),
 		FileCount:          len(files),
-		Files:              files,
+		Files:              wireNames(files),
 		Truncated:          res.Truncated != "" || cut != nil,
 		ResultLimitReached: limitReached,
 		MissingPaths:       res.MissingPaths,
@@ -124,7 +129,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	env.Stats.Matched = len(files)
 	env.Stats.Visited = res.Visited
 	env.Stats.Skipped = sum(res.Skipped)
-	env.Context.PathResolved = res.Scope
+	env.Context.PathResolved = wire(res.Scope)
 	env.Context.PatternNormalized = res.Pattern
 	return env, nil
 }

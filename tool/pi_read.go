@@ -156,13 +156,13 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 		return nil, err
 	}
 	text := format.ReadText(res, &format.ReadOptions{Style: c.Style})
-	d := &piReadData{ResolvedPath: res.Path, Meta: readMeta(res), Result: res}
+	d := &piReadData{ResolvedPath: wire(res.Path), Meta: readMeta(res), Result: wireRead(res)}
 	d.IsDirectory = res.Kind == scout.ReadKindDirectory || res.Kind == scout.ReadKindArchive
 	if u := res.URL; u != nil {
 		d.Kind, d.URL, d.FinalURL, d.ContentType, d.Method, d.Notes = "url", u.URL, u.FinalURL, u.ContentType, u.Method, u.Notes
 	}
 	if s := res.SuffixResolution; s != nil {
-		d.SuffixResolution = &piSuffix{From: s.From, To: s.To}
+		d.SuffixResolution = &piSuffix{From: wire(s.From), To: wire(s.To)}
 	}
 	if b, by := cutBlock(res); b != nil {
 		d.Truncation = &piTruncation{Reason: by, StartLine: b.Lines[0].N, EndLine: b.Lines[len(b.Lines)-1].N, TotalLines: res.TotalLines, TotalBytes: res.Bytes, NextOffset: b.Next, ByteLimit: b.ByteLimit}
@@ -172,11 +172,11 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 	}
 	env := okEnvelope(partial(res), d, text)
 	env.Stats = scout.Stats{Files: 1, Bytes: res.Bytes}
-	env.Context.PathResolved = res.Path
+	env.Context.PathResolved = wire(res.Path)
 	if res.Image != nil && res.ImageData != nil {
 		env.Images = []scout.Image{{MIME: res.Image.MIME, Data: res.ImageData}}
 		if c.ImagesApart {
-			r := *res
+			r := *d.Result
 			r.ImageData = nil
 			d.Result = &r
 		}
@@ -192,11 +192,11 @@ func conversionNotice(err error) *scout.Envelope {
 	if !errors.As(err, &se) || !errors.As(err, new(*read.ConversionError)) {
 		return nil
 	}
-	d := &piReadData{ResolvedPath: se.Path, Meta: &piMeta{Source: &piSource{Type: "path", Value: se.Path}},
+	d := &piReadData{ResolvedPath: wire(se.Path), Meta: &piMeta{Source: &piSource{Type: "path", Value: wire(se.Path)}},
 		ContentUnavailable: &piUnavailable{Reason: "conversion-failed"}}
 	env := okEnvelope(false, d, "["+se.Message+"]")
 	env.Stats = scout.Stats{Files: 1}
-	env.Context.PathResolved = se.Path
+	env.Context.PathResolved = wire(se.Path)
 	return env
 }
 
@@ -230,7 +230,7 @@ func readMeta(res *scout.ReadResult) *piMeta {
 	if res.Kind == scout.ReadKindMulti {
 		return nil
 	}
-	m := &piMeta{Source: &piSource{Type: "path", Value: res.Path}}
+	m := &piMeta{Source: &piSource{Type: "path", Value: wire(res.Path)}}
 	switch {
 	case res.URL != nil:
 		m.Source = &piSource{Type: "url", Value: res.URL.URL}

@@ -145,8 +145,8 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		Meta:                searchMeta(cut, res),
 	}
 	for _, f := range res.Files {
-		d.Files = append(d.Files, f.Path)
-		d.FileMatches = append(d.FileMatches, piFileCount{f.Path, f.MatchLines})
+		d.Files = append(d.Files, wire(f.Path))
+		d.FileMatches = append(d.FileMatches, piFileCount{wire(f.Path), f.MatchLines})
 	}
 	partial := d.FileLimitReached || d.PerFileLimitReached || d.LinesTruncated || d.Truncated
 	env := okEnvelope(partial, d, text)
@@ -198,7 +198,7 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 		return base
 	}
 	for _, raw := range entries {
-		e := pathutil.Normalize(raw)
+		e, asIs := piEntryPath(fsys, root, raw, resolvers, searchBase)
 		if e == "" {
 			return nil, nil, "", nil, errs.New(errs.InvalidParam, "`paths` must contain non-empty paths or globs")
 		}
@@ -206,7 +206,9 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 		if isInternalURL(e, resolvers) {
 			e, sel, _, err = selector.SplitInternal(e)
 		} else {
-			e = strings.ReplaceAll(e, `\`, "/")
+			if !asIs {
+				e = strings.ReplaceAll(e, `\`, "/")
+			}
 			e, sel, err = search.SplitSelector(fsys, root, e, nil)
 		}
 		if err != nil {
@@ -215,7 +217,7 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 		if sel.Raw || sel.Conflicts {
 			return nil, nil, "", nil, errs.New(errs.InvalidParam, `paths entry %q — only line-range selectors like ":50-100" are supported (no ":raw"/":conflicts")`, raw)
 		}
-		if isInternalURL(e, resolvers) || len(sel.Ranges) > 0 {
+		if isInternalURL(e, resolvers) || len(sel.Ranges) > 0 || asIs {
 			out = append(out, piEntry{e, sel.Ranges})
 			continue
 		}
@@ -246,6 +248,29 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 		}
 	}
 	return paths, nil, strings.Join(names, ", "), splits, nil
+}
+
+// piEntryPath reads a paths entry that holds a name in Go's quoted form
+// (pathutil.Unquote), as text shows a name that is not printable UTF-8:
+// as written when it names an existing path, else as pi reads it
+// (pathutil.Normalize drops a pair of quotes around it; '\' is a
+// separator) when that names an existing path or an internal URL, else as
+// written for the search to unquote. asIs says the entry is to be searched
+// as written: no '\' separators, no delimited paths. Any other entry is
+// read as pi reads it.
+func piEntryPath(fsys fs.FS, root, raw string, resolvers map[string]scout.Resolver, base func(string) string) (e string, asIs bool) {
+	n := pathutil.Normalize(raw)
+	given := strings.TrimSpace(raw)
+	if _, ok := pathutil.Unquote(given); !ok || isInternalURL(n, resolvers) {
+		return n, false
+	}
+	if entryExists(fsys, root, given) {
+		return given, true
+	}
+	if p, _, err := search.SplitSelector(fsys, root, strings.ReplaceAll(n, `\`, "/"), nil); err == nil && entryExists(fsys, root, base(p)) {
+		return n, false
+	}
+	return given, true
 }
 
 // piEntry is a paths entry: the path and the line ranges its selector
@@ -303,10 +328,42 @@ func searchScope(root, e string) string {
 }
 
 // resolveArg resolves a path argument of the amplifier and standardized
-// tools (see argPath; relative to the root, or absolute inside it) to an
+// tools (see argEntry; relative to the root, or absolute inside it) to an
 // io/fs path, or an ACCESS_DENIED error when it leaves the root.
 func resolveArg(c *Config, p string) (string, error) {
-	return pathutil.Resolve(searchRoot(c), argPath(p))
+	e, quoted := argEntry(c, p)
+	if quoted {
+		e, _ = pathutil.Unquote(e)
+	}
+	return pathutil.Resolve(searchRoot(c), e)
+}
+
+// argEntry reads a path argument of the amplifier and standardized tools
+// with argPath, unless it holds a name in Go's quoted form
+// (pathutil.Unquote), as text shows a name that is not printable UTF-8:
+// such an argument is taken as written when it names an existing path,
+// else as argPath reads it when that names one, else as a quoted name,
+// which quoted reports: e is then the argument as written, to be
+// unquoted.
+func argEntry(c *Config, p string) (e string, quoted bool) {
+	n := argPath(p)
+	given := strings.TrimSpace(p)
+	if _, ok := pathutil.Unquote(given); !ok {
+		return n, false
+	}
+	fsys, _, release, err := c.open()
+	if err != nil {
+		return n, false
+	}
+	defer release()
+	root := searchRoot(c)
+	switch {
+	case entryExists(fsys, root, given):
+		return given, false
+	case entryExists(fsys, root, n):
+		return n, false
+	}
+	return given, true
 }
 
 // argPath is the one rule for the path arguments of the amplifier and

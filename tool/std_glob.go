@@ -96,7 +96,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	}
 	req := scout.FindRequest{
 		Patterns:   []string{norm},
-		Base:       resolved,
+		Base:       pathutil.Quote(resolved), // as amplifier glob passes it
 		Hidden:     hidden,
 		NoIgnore:   ignored,
 		Kind:       scout.FilesOnly,
@@ -122,11 +122,11 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	case scout.TruncVisited:
 		aborted = "count_limit"
 	}
-	shownPath := pathutil.Display(resolved)
+	shownPath := pathutil.Quote(pathutil.Display(resolved))
 	scanned := fmt.Sprintf("(Scanned %d items in %dms)", res.Visited, elapsed)
 	// Matches past the limit count even when a breaker then stopped the walk.
 	truncated := res.Matched > len(paths)
-	data := &stdGlobData{Paths: paths, Truncated: truncated, AbortedReason: aborted}
+	data := &stdGlobData{Paths: wireNames(paths), Truncated: truncated, AbortedReason: aborted}
 	var text string
 	if len(paths) == 0 {
 		if aborted != "" {
@@ -160,7 +160,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		if lo := pitext.LeftOutUnreadable(res.Skipped); lo != "" {
 			text += lo + "\n"
 		}
-		text += "\n" + strings.Join(paths, "\n")
+		text += "\n" + strings.Join(pitext.QuotedPaths(res), "\n")
 	}
 	env := okEnvelope(res.Truncated != "", data, text)
 	fillStd(env, res, resolved, norm)
@@ -182,6 +182,6 @@ var stdHints = map[scout.SkipReason]string{
 func fillStd(env *scout.Envelope, res *scout.FindResult, resolved, norm string) {
 	env.Stats.Matched = len(res.Entries)
 	env.Stats.Visited = res.Visited
-	env.Context.PathResolved = resolved
+	env.Context.PathResolved = wire(resolved)
 	env.Context.PatternNormalized = norm
 }

@@ -23,7 +23,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 )
 
 var errFormat = errors.New("not a valid zip file")
@@ -116,10 +115,7 @@ func readCentral(r io.ReaderAt, size int64, maxEntries int, maxDir int64) (entri
 		if _, err := br.Discard(commentLen); err != nil {
 			return nil, 0, errFormat
 		}
-		e.name = string(buf[:nameLen])
-		if !utf8.ValidString(e.name) {
-			e.name = strings.ToValidUTF8(e.name, "\uFFFD")
-		}
+		e.name = string(buf[:nameLen]) // its bytes, as a tar's: text quotes a name that is not UTF-8
 		if err := e.zip64(buf[nameLen:]); err != nil {
 			return nil, 0, err
 		}

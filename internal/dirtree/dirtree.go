@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/pathutil"
 )
 
 // The tree's shape.
@@ -355,7 +356,8 @@ func capped(l listing) (rows []Entry, more int) {
 }
 
 // Render returns the tree's lines: "." then one row per entry, the label
-// ("  "×depth + "- " + name, "/" after directories) padded to the widest
+// ("  "×depth + "- " + name as pathutil.Quote shows it, "/" after
+// directories) padded to the widest
 // label plus 2, the size padded to 8, two spaces and the age, trailing
 // blanks removed. Ages are relative to now, which is Build's. An empty
 // tree renders as "(empty directory)".
@@ -414,7 +416,7 @@ func label(e Entry) string {
 	if e.More > 0 {
 		return fmt.Sprintf("%s- … %d more", indent, e.More)
 	}
-	name := e.Name()
+	name := pathutil.Quote(e.Name())
 	if e.Dir {
 		name += "/"
 	}

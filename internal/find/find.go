@@ -226,16 +226,30 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 		if hasGlob && !req.Recursive {
 			base, g = splitNonRecursive(p)
 		}
-		rb, err := pathutil.Resolve(f.root, base)
+		rb, info, err := f.literal(ctx, in)
+		named := err == nil // a literal name, not a glob
 		if err != nil {
-			return nil, err
+			rb, err = pathutil.Resolve(f.root, base)
+			if err != nil {
+				return nil, err
+			}
+			info, err = f.statBase(ctx, rb)
+			if errors.Is(err, fs.ErrNotExist) {
+				if q, qinfo, ok, qerr := f.unquoted(ctx, in); qerr != nil {
+					return nil, qerr
+				} else if ok {
+					rb, info, err, named = q, qinfo, nil, true
+				}
+			}
+		}
+		if named {
+			g, hasGlob = "**/*", false
 		}
 		if seen[input{rb, g, hasGlob}] {
 			continue
 		}
 		seen[input{rb, g, hasGlob}] = true
 		it := item{input: in, base: rb, glob: g, hasGlob: hasGlob}
-		info, err := f.statBase(ctx, rb)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			if err := pathutil.ContainerOutside(f.fsys, f.root, base); err != nil {
@@ -249,7 +263,7 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 		}
 		it.info, it.isFile = info, info != nil && !info.IsDir()
 		if it.isFile && hasGlob {
-			return nil, errs.New(errs.InvalidParam, "Path is not a directory: %s", absDisplay(f.root, rb))
+			return nil, errs.New(errs.InvalidParam, "Path is not a directory: %s", pathutil.Quote(absDisplay(f.root, rb)))
 		}
 		items = append(items, it)
 	}
@@ -320,24 +334,73 @@ func (sc *scope) compile() error {
 	return err
 }
 
+// literal resolves an input that holds a name in Go's quoted form
+// (pathutil.Unquote) as written, a name and not a glob: a name that starts
+// and ends with a quote wins over the path pathutil.Normalize reads inside
+// the quotes. err is set when the input holds no quoted name or names no
+// path as written.
+func (f *finder) literal(ctx context.Context, in string) (p string, info fs.FileInfo, err error) {
+	given := strings.TrimSpace(in)
+	if _, quoted := pathutil.Unquote(given); !quoted {
+		return "", nil, fs.ErrNotExist
+	}
+	if p, err = pathutil.Resolve(f.root, given); err != nil {
+		return "", nil, err
+	}
+	if info, err = f.statBase(ctx, p); err != nil {
+		return "", nil, err
+	}
+	return p, info, nil
+}
+
+// unquoted resolves an input that names no path as written nor as
+// pathutil.Normalize reads it but holds a name in Go's quoted form
+// (pathutil.Unquote), as text shows a name that is not printable UTF-8:
+// unquoted, a path and not a glob. ok is false when that does not exist
+// either, or the input holds no quoted name; err is set when the unquoted
+// path is refused (a NUL, out of the root).
+func (f *finder) unquoted(ctx context.Context, in string) (p string, info fs.FileInfo, ok bool, err error) {
+	u, quoted := pathutil.Unquote(strings.TrimSpace(in))
+	if !quoted {
+		return "", nil, false, nil
+	}
+	if p, err = pathutil.Resolve(f.root, u); err != nil {
+		return "", nil, false, err
+	}
+	if info, err = f.statBase(ctx, p); err != nil {
+		return "", nil, false, nil
+	}
+	return p, info, true, nil
+}
+
 // baseScope resolves a request with a Base: the walk base is Base and the
 // glob is the union of the patterns as written ("**/*" when there are none).
+// A Base that holds a quoted name is read as literal and unquoted say.
 func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
-	base, err := pathutil.Resolve(f.root, strings.ReplaceAll(pathutil.Normalize(req.Base), `\`, "/"))
+	base, info, err := f.literal(ctx, req.Base)
 	if err != nil {
-		return nil, err
+		if base, err = pathutil.Resolve(f.root, strings.ReplaceAll(pathutil.Normalize(req.Base), `\`, "/")); err != nil {
+			return nil, err
+		}
+		info, err = f.statBase(ctx, base)
+		if errors.Is(err, fs.ErrNotExist) {
+			if q, qinfo, ok, qerr := f.unquoted(ctx, req.Base); qerr != nil {
+				return nil, qerr
+			} else if ok {
+				base, info, err = q, qinfo, nil
+			}
+		}
 	}
-	info, err := f.statBase(ctx, base)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := pathutil.ContainerOutside(f.fsys, f.root, base); err != nil {
 			return nil, err
 		}
-		return nil, &errs.Error{Code: errs.NotFound, Message: "Path not found: " + pathutil.Display(base), Path: pathutil.Display(base)}
+		return nil, &errs.Error{Code: errs.NotFound, Message: "Path not found: " + pathutil.Quote(pathutil.Display(base)), Path: pathutil.Display(base)}
 	case err != nil:
 		return nil, err
 	case info != nil && !info.IsDir():
-		return nil, errs.New(errs.InvalidParam, "Path is not a directory: %s; pass the directory to search below and match the file with the pattern.", pathutil.Display(base))
+		return nil, errs.New(errs.InvalidParam, "Path is not a directory: %s; pass the directory to search below and match the file with the pattern.", pathutil.Quote(pathutil.Display(base)))
 	}
 	parts := make([]string, len(req.Patterns))
 	for i, p := range req.Patterns {

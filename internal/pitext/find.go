@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/pathutil"
 )
 
 // FindOptions configure Find (see format.FindOptions).
@@ -46,7 +47,7 @@ func Find(r *scout.FindResult, o *FindOptions) (text string, cut *Cut) {
 		}
 	}
 	if len(r.MissingPaths) > 0 {
-		notes = append(notes, "Skipped missing paths: "+strings.Join(r.MissingPaths, ", "))
+		notes = append(notes, "Skipped missing paths: "+QuoteJoin(r.MissingPaths))
 	}
 	if len(files) == 0 {
 		lines := append([]string{"No files found matching pattern"}, notes...)
@@ -56,7 +57,7 @@ func Find(r *scout.FindResult, o *FindOptions) (text string, cut *Cut) {
 		text = strings.Join(lines, "\n")
 	} else {
 		if r.ExactFile {
-			text = files[0]
+			text = pathutil.Quote(files[0])
 		} else {
 			text = Grouped(files)
 		}
@@ -155,6 +156,20 @@ func Paths(r *scout.FindResult) []string {
 	return out
 }
 
+// QuotedPaths returns the paths of a find result as text shows them:
+// Paths with each name as pathutil.Quote shows it, the '/' after a
+// directory outside the quotes.
+func QuotedPaths(r *scout.FindResult) []string {
+	out := make([]string, len(r.Entries))
+	for i, e := range r.Entries {
+		out[i] = pathutil.Quote(e.Path)
+		if e.Dir {
+			out[i] += "/"
+		}
+	}
+	return out
+}
+
 // Grouped renders display paths grouped by directory, as pi find does: a
 // group per parent directory, in order of its first member; root entries
 // bare; other groups as "# dir/" followed by base names (directories keep
@@ -166,13 +181,13 @@ func Grouped(paths []string) string {
 			b.WriteString("\n\n")
 		}
 		if g.dir != "." {
-			b.WriteString("# " + g.dir + "/\n")
+			b.WriteString("# " + pathutil.Quote(g.dir) + "/\n")
 		}
 		for j, p := range g.items {
 			if j > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString(path.Base(strings.TrimSuffix(p, "/")))
+			b.WriteString(pathutil.Quote(path.Base(strings.TrimSuffix(p, "/"))))
 			if strings.HasSuffix(p, "/") {
 				b.WriteByte('/')
 			}

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/scoutkit/scout/internal/pathutil"
 )
 
 // The line styles of search and read text, the same in both: a line of
@@ -98,7 +100,19 @@ type Cut struct {
 // DelimitedNote is the note on an entry that named several paths (joined
 // by a comma, ';' or white space) and was taken for them.
 func DelimitedNote(paths []string) string {
-	return fmt.Sprintf("Note: interpreted as %d paths: %s", len(paths), strings.Join(paths, ", "))
+	return fmt.Sprintf("Note: interpreted as %d paths: %s", len(paths), QuoteJoin(paths))
+}
+
+// QuoteJoin joins names with ", ", each as pathutil.Quote shows it.
+func QuoteJoin(names []string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(pathutil.Quote(n))
+	}
+	return b.String()
 }
 
 // KB renders a byte count as pi's "(50KB limit)" figure.

@@ -96,17 +96,47 @@ func Run(ctx context.Context, c *Config, p string) (*Result, error) {
 	if strings.TrimSpace(p) == "" {
 		return nil, errs.New(errs.InvalidParam, "Path must not be empty: pass a file or directory, e.g. \"README.md\" or \"src/main.go:10-40\".")
 	}
+	r := &reader{c: c}
+	given := strings.TrimSpace(p)
 	p = normalize(p)
 	if len(p) >= len("conflict://") && strings.EqualFold(p[:len("conflict://")], "conflict://") {
 		return nil, errs.New(errs.Unsupported, "conflict:// URLs are not supported: conflicts are numbered per read. Read 'FILE:conflicts' to list the blocks, then a block's lines with 'FILE:A-B'.")
 	}
-	r := &reader{c: c}
+	if p != given && len(given) >= 2 && given[0] == '"' && given[len(given)-1] == '"' {
+		// A name that starts and ends with a quote, as written, wins over
+		// the path inside the quotes.
+		if _, err := r.stat(given); err == nil {
+			p = given
+		}
+	}
 	res, err := r.run(ctx, p)
+	if errs.CodeOf(err) == errs.NotFound {
+		p, res, err = r.unquoted(ctx, given, p, res, err)
+	}
 	if err != nil {
 		return nil, err
 	}
 	res.Input = p
 	return res, nil
+}
+
+// unquoted reads given, a path whose reading p was not found, with its
+// names in Go's quoted form read back (pathutil.Unquote), as text shows a
+// name that is not printable UTF-8. It returns the path read and the read:
+// p, res and err when given holds no quoted name or the unquoted path is
+// missing too. A NUL in an unquoted name is refused, as in a path.
+func (r *reader) unquoted(ctx context.Context, given, p string, res *Result, err error) (string, *Result, error) {
+	u, ok := pathutil.Unquote(given)
+	if !ok || u == p {
+		return p, res, err
+	}
+	if strings.IndexByte(u, 0) >= 0 {
+		return p, nil, errs.New(errs.InvalidParam, "Invalid path: %s unquotes to a name with a NUL byte, which no file has. Pass the path as plain text.", errs.Echo(given))
+	}
+	if ures, uerr := r.run(ctx, u); errs.CodeOf(uerr) != errs.NotFound {
+		return u, ures, uerr
+	}
+	return p, res, err
 }
 
 // reader is one read in progress.

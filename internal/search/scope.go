@@ -326,8 +326,36 @@ func preResolve(ctx context.Context, fsys fs.FS, root string, entries []string, 
 // (a variable for the tests, which compare with resolving in order).
 var minPreResolve = 32
 
-// resolveEntry resolves one entry, checking its path with dirs.
+// resolveEntry resolves one entry, checking its path with dirs. An entry
+// that does not exist as written and holds a name in Go's quoted form, as
+// text shows a name that is not printable UTF-8 (pathutil.Unquote: a
+// whole path, a name after '/', a member after ':', before a selector), is
+// resolved unquoted, its quoted names taken literally (no glob); it stays
+// missing when that is missing too.
 func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o ResolveOptions, dirs pathutil.Dirs) resolved {
+	r := resolveAs(ctx, fsys, root, entry, o, dirs, false)
+	if !missing(r) {
+		return r
+	}
+	u, ok := pathutil.Unquote(entry)
+	if !ok {
+		return r
+	}
+	if ru := resolveAs(ctx, fsys, root, u, o, dirs, true); !missing(ru) {
+		return ru
+	}
+	return r
+}
+
+// missing reports whether r is the answer for an entry that does not
+// exist.
+func missing(r resolved) bool {
+	return !r.found && r.err == nil || errs.CodeOf(r.err) == errs.NotFound
+}
+
+// resolveAs resolves one entry; literal takes its path as a name, not a
+// glob (an unquoted entry).
+func resolveAs(ctx context.Context, fsys fs.FS, root, entry string, o ResolveOptions, dirs pathutil.Dirs, literal bool) resolved {
 	if entry == "" {
 		return resolved{err: errs.New(errs.InvalidParam, "`paths` must contain non-empty paths or globs"), done: true}
 	}
@@ -339,7 +367,7 @@ func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o Resolve
 		return failed(err)
 	}
 	if sel.IsZero() {
-		return withRanges(fsys, root, resolveFile(ctx, fsys, root, entry, o, dirs), entry, o.Lines)
+		return withRanges(fsys, root, resolveFile(ctx, fsys, root, entry, o, dirs, literal), entry, o.Lines)
 	}
 	switch {
 	case sel.Raw || sel.Conflicts:
@@ -347,7 +375,7 @@ func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o Resolve
 	case len(o.Lines) > 0:
 		return failed(twice(entry, base))
 	}
-	return withRanges(fsys, root, resolveFile(ctx, fsys, root, base, o, dirs), base, ranges(sel))
+	return withRanges(fsys, root, resolveFile(ctx, fsys, root, base, o, dirs, literal), base, ranges(sel))
 }
 
 // twice is the error of an entry with its own line selector in a request
@@ -444,10 +472,10 @@ func resolveURLEntry(ctx context.Context, fsys fs.FS, root, entry string, o Reso
 }
 
 // resolveFile resolves an entry without selector: an archive member, a
-// file, a directory or a glob.
-func resolveFile(ctx context.Context, fsys fs.FS, root, entry string, o ResolveOptions, dirs pathutil.Dirs) resolved {
+// file, a directory or a glob (not when literal).
+func resolveFile(ctx context.Context, fsys fs.FS, root, entry string, o ResolveOptions, dirs pathutil.Dirs, literal bool) resolved {
 	if strings.ContainsRune(entry, ':') {
-		if r := resolveMember(ctx, fsys, root, entry, o.MaxMember); r.done {
+		if r := resolveMember(ctx, fsys, root, entry, o.MaxMember, literal); r.done {
 			if errs.CodeOf(r.err) == errs.NotFound {
 				// A member that does not exist is missing, as a file is:
 				// left out of a search that names other paths.
@@ -456,14 +484,17 @@ func resolveFile(ctx context.Context, fsys fs.FS, root, entry string, o ResolveO
 			return r
 		}
 	}
-	t, found, err := resolvePath(ctx, fsys, root, entry, dirs)
+	t, found, err := resolvePath(ctx, fsys, root, entry, dirs, literal)
 	return resolved{t: t, found: found, err: err, done: true}
 }
 
-// resolvePath resolves an entry that is a path or a glob. found is false
-// when its path does not exist.
-func resolvePath(ctx context.Context, fsys fs.FS, root, entry string, dirs pathutil.Dirs) (t *Target, found bool, err error) {
-	base, pattern := glob.SplitSearch(entry)
+// resolvePath resolves an entry that is a path or a glob (a path alone
+// when literal). found is false when its path does not exist.
+func resolvePath(ctx context.Context, fsys fs.FS, root, entry string, dirs pathutil.Dirs, literal bool) (t *Target, found bool, err error) {
+	base, pattern := entry, ""
+	if !literal {
+		base, pattern = glob.SplitSearch(entry)
+	}
 	p, err := pathutil.Resolve(root, base)
 	if err != nil {
 		return nil, false, err
@@ -524,9 +555,10 @@ func resolveURL(ctx context.Context, fsys fs.FS, root, entry string, reg *iurl.R
 	return &Target{Entry: entry, Path: p, Mode: info.Mode().Type(), NoTag: res.Immutable}, nil
 }
 
-// resolveMember resolves "a.zip:member". It is not done when entry names
-// no archive file, so that it is read as an ordinary path.
-func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMember int64) resolved {
+// resolveMember resolves "a.zip:member", the member a glob unless
+// literal. It is not done when entry names no archive file, so that it is
+// read as an ordinary path.
+func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMember int64, literal bool) resolved {
 	// The member is checked before the entry is cleaned, which would fold
 	// its ".." into the archive's own path.
 	for _, c := range archive.Candidates(entry) {
@@ -550,7 +582,10 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 	if err != nil || !ok {
 		return resolved{}
 	}
-	inner, pattern := glob.SplitSearch(split.Inner)
+	inner, pattern := split.Inner, ""
+	if !literal {
+		inner, pattern = glob.SplitSearch(split.Inner)
+	}
 	t := &Target{Entry: entry, Path: split.Archive, Archive: true}
 	if pattern != "" {
 		if t.Glob, err = glob.Compile(pattern); err != nil {
