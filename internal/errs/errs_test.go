@@ -66,6 +66,9 @@ func TestEcho(t *testing.T) {
 		{strings.Repeat("a", 5000), strings.Repeat("a", MaxEcho) + "…(5000 bytes)", "over: cut, with the length"},
 		{strings.Repeat("é", 150), strings.Repeat("é", 100) + "…(300 bytes)", "cut at a character boundary (é is 2 bytes)"},
 		{"a" + strings.Repeat("é", 150), "a" + strings.Repeat("é", 99) + "…(301 bytes)", "never inside a character"},
+		{"x\n*1|fake", `"x\n*1|fake"`, "a name with a newline is quoted: it cannot forge a line"},
+		{"b\xffc", `"b\xffc"`, "bytes that are not UTF-8 are shown escaped"},
+		{"\n" + strings.Repeat("a", MaxEcho), `"\n` + strings.Repeat("a", MaxEcho-3) + "…(201 bytes)", "the quoted form is cut, with the length of the input"},
 	}
 	for _, tt := range tests {
 		if got := Echo(tt.in); got != tt.want {
