@@ -103,15 +103,23 @@ func Stopped(ctx context.Context, op string, err error) error {
 // MaxEcho is the number of bytes of one input an error message quotes.
 const MaxEcho = 200
 
-// Echo returns s as an error message quotes it: as text shows a name
-// (fname.Quote: in Go's quoted form when it holds a control character, an
-// invisible one or bytes that are not UTF-8, so that a hostile file name
-// cannot forge a line of the message), cut to its first MaxEcho bytes
-// (whole characters) followed by "…(N bytes)" when longer, N the length
-// of s, so that a huge input does not make a huge reply.
+// Echo returns s as an error message quotes it between ' ': as text shows
+// a name (fname.Quote: in Go's quoted form when it holds a control
+// character, an invisible one or bytes that are not UTF-8, so that a
+// hostile file name cannot forge a line of the message), then cut as Clip
+// cuts it.
 func Echo(s string) string {
-	n := len(s)
-	s = fname.Quote(s)
+	return clip(fname.Quote(s), len(s))
+}
+
+// Clip returns s cut for a message that quotes it with %q (which escapes
+// what Echo quotes): s itself when it is at most MaxEcho bytes long, else
+// its first MaxEcho bytes (whole characters) followed by "…(N bytes)", so
+// that a huge input does not make a huge reply.
+func Clip(s string) string { return clip(s, len(s)) }
+
+// clip cuts s, the form shown of an input of n bytes, after MaxEcho bytes.
+func clip(s string, n int) string {
 	if len(s) <= MaxEcho {
 		return s
 	}

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestStopped(t *testing.T) {
@@ -75,6 +77,9 @@ func TestEcho(t *testing.T) {
 			t.Errorf("%s: Echo = %q, want %q", tt.reason, got, tt.want)
 		}
 	}
+	// Clip only cuts: the %q that shows it escapes.
+	assert.Equal(t, "x\n*1|fake", Clip("x\n*1|fake"))
+	assert.Equal(t, strings.Repeat("a", MaxEcho)+"…(5000 bytes)", Clip(strings.Repeat("a", 5000)))
 }
 
 func TestCodeOf(t *testing.T) {
