@@ -7,7 +7,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/dirtree"
-	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/pitext"
 	"github.com/scoutkit/scout/internal/web"
 )
@@ -51,7 +51,7 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 	}
 	var b strings.Builder
 	if s := r.SuffixResolution; s != nil {
-		fmt.Fprintf(&b, "[Path '%s' not found; resolved to '%s' via suffix match]\n", pathutil.Quote(s.From), pathutil.Quote(s.To))
+		fmt.Fprintf(&b, "[Path '%s' not found; resolved to '%s' via suffix match]\n", fname.Quote(s.From), fname.Quote(s.To))
 	}
 	switch r.Kind {
 	case scout.ReadKindText, scout.ReadKindDirectory:
@@ -66,14 +66,14 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 			break
 		}
 		if style == StyleHashline && r.Tag != "" {
-			fmt.Fprintf(&b, "¶%s#%s\n", pathutil.Quote(r.Path), r.Tag)
+			fmt.Fprintf(&b, "¶%s#%s\n", fname.Quote(r.Path), r.Tag)
 		}
 		writeSummary(&b, r, style)
 	case scout.ReadKindBinary:
 		if r.Archive != "" {
-			fmt.Fprintf(&b, "[Cannot read binary archive entry '%s' (%s)]", pathutil.Quote(strings.TrimPrefix(r.Path, r.Archive+":")), dirtree.FormatBytes(r.Bytes))
+			fmt.Fprintf(&b, "[Cannot read binary archive entry '%s' (%s)]", fname.Quote(strings.TrimPrefix(r.Path, r.Archive+":")), dirtree.FormatBytes(r.Bytes))
 		} else {
-			fmt.Fprintf(&b, "[Cannot display binary file '%s' (%s, %s). Search it or read a text file instead]", pathutil.Quote(r.Path), dirtree.FormatBytes(r.Bytes), r.MIME)
+			fmt.Fprintf(&b, "[Cannot display binary file '%s' (%s, %s). Search it or read a text file instead]", fname.Quote(r.Path), dirtree.FormatBytes(r.Bytes), r.MIME)
 		}
 	case scout.ReadKindImage:
 		if r.Image != nil {
@@ -87,7 +87,7 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 		writeArchive(&b, r)
 	case scout.ReadKindConflicts:
 		if r.Conflicts != nil {
-			writeConflictList(&b, pathutil.Quote(r.Path), r.Conflicts)
+			writeConflictList(&b, fname.Quote(r.Path), r.Conflicts)
 		}
 	case scout.ReadKindMulti:
 		writeParts(&b, r, o)
@@ -124,7 +124,7 @@ func writeSummary(b *strings.Builder, r *scout.ReadResult, style string) {
 	for i, sp := range spans {
 		parts[i] = fmt.Sprintf("%d-%d", sp.Start, sp.End)
 	}
-	fmt.Fprintf(b, "\n\n[%d %s elided; re-read needed ranges, e.g. %s:%s]", s.ElidedLines, plural(s.ElidedLines, "line"), pathutil.Quote(r.Path), strings.Join(parts, ","))
+	fmt.Fprintf(b, "\n\n[%d %s elided; re-read needed ranges, e.g. %s:%s]", s.ElidedLines, plural(s.ElidedLines, "line"), fname.Quote(r.Path), strings.Join(parts, ","))
 }
 
 // writeImage renders an image: a note when its bytes come with the
@@ -148,7 +148,7 @@ func writeImage(b *strings.Builder, r *scout.ReadResult) {
 // empty), with the notices of a local listing naming the directory
 // ("dist/a.zip:src/:15", "dist/a.zip:/:501" for the root).
 func writeArchive(b *strings.Builder, r *scout.ReadResult) {
-	dir := pathutil.Quote(r.Archive) + ":" + pathutil.Quote(strings.TrimPrefix(strings.TrimPrefix(r.Path, r.Archive), ":")) + "/"
+	dir := fname.Quote(r.Archive) + ":" + fname.Quote(strings.TrimPrefix(strings.TrimPrefix(r.Path, r.Archive), ":")) + "/"
 	switch {
 	case r.TotalLines == 0:
 		b.WriteString("(empty archive directory)")
@@ -159,7 +159,7 @@ func writeArchive(b *strings.Builder, r *scout.ReadResult) {
 			if i > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString(pathutil.Quote(e.Path))
+			b.WriteString(fname.Quote(e.Path))
 			switch {
 			case e.Dir:
 				b.WriteByte('/')
@@ -212,7 +212,7 @@ func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
 		style = StylePlain
 	}
 	if style == StyleHashline && r.Tag != "" {
-		fmt.Fprintf(b, "¶%s#%s\n", pathutil.Quote(r.Path), r.Tag)
+		fmt.Fprintf(b, "¶%s#%s\n", fname.Quote(r.Path), r.Tag)
 	}
 	if r.TotalLines == 0 {
 		fmt.Fprintf(b, "(empty %s)", entity)
@@ -252,7 +252,7 @@ func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
 	}
 	if c := r.Conflicts; c != nil && len(c.Blocks) > 0 {
 		b.WriteString("\n\n")
-		writeConflictFooter(b, pathutil.Quote(r.Path), c)
+		writeConflictFooter(b, fname.Quote(r.Path), c)
 	}
 	b.WriteString(pitext.Notice(readNotices(r, entity)...))
 }
@@ -346,7 +346,7 @@ func skippedPaths(r *scout.ReadResult, reason scout.SkipReason) []string {
 	var out []string
 	for _, s := range r.SkippedPaths {
 		if s.Reason == reason {
-			out = append(out, pathutil.Quote(s.Path))
+			out = append(out, fname.Quote(s.Path))
 		}
 	}
 	return out
@@ -369,7 +369,7 @@ func writeParts(b *strings.Builder, r *scout.ReadResult, o *ReadOptions) {
 	for _, p := range r.Parts {
 		b.WriteString("\n\n")
 		if p.Result == nil {
-			fmt.Fprintf(b, "[Could not read %s: %s]", pathutil.Quote(p.Path), p.Error)
+			fmt.Fprintf(b, "[Could not read %s: %s]", fname.Quote(p.Path), p.Error)
 			continue
 		}
 		b.WriteString(ReadText(p.Result, o))

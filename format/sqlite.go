@@ -10,6 +10,7 @@ import (
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/pitext"
 )
 
@@ -74,9 +75,9 @@ func writeSQLite(b *strings.Builder, v *scout.SQLiteView) {
 				b.WriteByte('\n')
 			}
 			if t.Error != "" {
-				fmt.Fprintf(b, "%s (rows unknown: %s)", t.Name, t.Error)
+				fmt.Fprintf(b, "%s (rows unknown: %s)", fname.Quote(t.Name), t.Error)
 			} else {
-				fmt.Fprintf(b, "%s (%s rows)", t.Name, count(t))
+				fmt.Fprintf(b, "%s (%s rows)", fname.Quote(t.Name), count(t))
 			}
 		}
 		if v.TotalTables > len(v.Tables) {
@@ -97,7 +98,7 @@ func writeRow(b *strings.Builder, r *scout.SQLiteRows) {
 			b.WriteByte('\n')
 		}
 		v := r.Rows[0][i]
-		b.WriteString(c + ": " + value(v))
+		b.WriteString(fname.Quote(c) + ": " + value(v))
 		if v.Rest > 0 {
 			fmt.Fprintf(b, "… [%d more characters; append %s to the database path to read on]", v.Rest, v.Next)
 		}
@@ -136,8 +137,10 @@ func table(cols []string, rows [][]scout.SQLiteValue) string {
 	}
 	cells := make([][]string, len(rows))
 	widths := make([]int, len(cols))
+	names := make([]string, len(cols))
 	for i, c := range cols {
-		widths[i] = utf8.RuneCountInString(flat(c))
+		names[i] = fname.Quote(c)
+		widths[i] = utf8.RuneCountInString(names[i])
 	}
 	for r, row := range rows {
 		cells[r] = make([]string, len(cols))
@@ -169,7 +172,7 @@ func table(cols []string, rows [][]scout.SQLiteValue) string {
 		}
 		sb.WriteByte('\n')
 	}
-	line(cols)
+	line(names)
 	dashes := make([]string, len(cols))
 	for i, w := range widths {
 		dashes[i] = strings.Repeat("-", w)
@@ -190,7 +193,7 @@ func records(cols []string, rows [][]scout.SQLiteValue) string {
 		}
 		fmt.Fprintf(&sb, "-- row %d --", r+1)
 		for i, c := range cols {
-			l := flat(c) + ": " + flat(value(row[i]))
+			l := fname.Quote(c) + ": " + flat(value(row[i]))
 			if utf8.RuneCountInString(l) > maxWidth {
 				l = fit(l, maxWidth)
 			}

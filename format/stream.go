@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/scoutkit/scout"
-	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/pitext"
 )
 
@@ -40,9 +40,9 @@ func (s *SearchStream) File(f *scout.FileMatch) string {
 	var b strings.Builder
 	switch s.Mode {
 	case scout.SearchFiles:
-		b.WriteString(pathutil.Quote(f.Path) + "\n")
+		b.WriteString(fname.Quote(f.Path) + "\n")
 	case scout.SearchCount:
-		b.WriteString(pathutil.Quote(f.Path) + ":" + strconv.Itoa(f.MatchLines) + "\n")
+		b.WriteString(fname.Quote(f.Path) + ":" + strconv.Itoa(f.MatchLines) + "\n")
 	default:
 		style := s.options().Style
 		part, prev := s.more, 0 // a part after the file's first

@@ -11,6 +11,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/pathutil"
@@ -94,7 +95,7 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	f := scout.Finder{Workspace: ws}
 	// Base as text shows it: the find reads a quoted name back, where
 	// its input rules would trim or rewrite some names as written.
-	res, err := f.Find(ctx, scout.FindRequest{Patterns: []string{norm}, Base: pathutil.Quote(base), Kind: et, Exclude: exclude, Limit: ampGlobLimit})
+	res, err := f.Find(ctx, scout.FindRequest{Patterns: []string{norm}, Base: fname.Quote(base), Kind: et, Exclude: exclude, Limit: ampGlobLimit})
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +107,7 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 		if !e.Dir {
 			matches[i].Type, matches[i].Size = "file", &e.Size
 		}
-		lines[i] = pathutil.Quote(e.Path)
+		lines[i] = fname.Quote(e.Path)
 		if e.Dir {
 			lines[i] += "/"
 		}
@@ -114,7 +115,7 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	data := &ampGlobData{Pattern: pattern, BasePath: dir, Count: len(matches), Matches: matches}
 	var text string
 	if len(matches) == 0 {
-		text = fmt.Sprintf("No files found matching '%s' in '%s'", norm, pathutil.Quote(pathutil.Display(base)))
+		text = fmt.Sprintf("No files found matching '%s' in '%s'", norm, fname.Quote(pathutil.Display(base)))
 		if lo := pitext.LeftOut(res.Skipped, nil); lo != "" {
 			text += "\n" + lo
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/pathutil"
@@ -611,7 +612,7 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 		last, name := 0, ""
 		h.each(0, len(h.files), func(n int, f *scout.FileMatch, j int) bool {
 			if f != prev {
-				prev, last, name = f, -1, pathutil.Quote(f.Path)
+				prev, last, name = f, -1, fname.Quote(f.Path)
 			}
 			if !h.context {
 				for _, l := range f.Lines[j:h.end(f, j)] {
@@ -638,14 +639,14 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 		})
 	case "files_with_matches":
 		for _, f := range d.files {
-			item.WriteString(pathutil.Quote(f) + "\n")
+			item.WriteString(fname.Quote(f) + "\n")
 			if !put() {
 				break
 			}
 		}
 	case "count":
 		for i, p := range d.counts.paths {
-			fmt.Fprintf(&item, "%s:%d\n", pathutil.Quote(p), d.counts.counts[i])
+			fmt.Fprintf(&item, "%s:%d\n", fname.Quote(p), d.counts.counts[i])
 			if !put() {
 				break
 			}
@@ -705,7 +706,7 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 }
 
 // ampLine writes one line as ripgrep prints it; file is the name as text
-// shows it (pathutil.Quote).
+// shows it (fname.Quote).
 func ampLine(b *strings.Builder, file string, n int, sep byte, text string, numbers bool) {
 	b.WriteString(file)
 	b.WriteByte(sep)

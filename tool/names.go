@@ -5,18 +5,18 @@ import (
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout"
-	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/fname"
 )
 
 // The names in an Envelope: the text shows a file, directory or member
-// name as pathutil.Quote does (Go's quoted form when it is not printable
-// UTF-8), and the data carries it as pathutil.WireName does: exact when it
+// name as fname.Quote does (Go's quoted form when it is not printable
+// UTF-8), and the data carries it as fname.WireName does: exact when it
 // is valid UTF-8, quoted when not, where JSON would replace each invalid
 // byte by U+FFFD. The core results keep the exact bytes; the functions
 // below convert what the data holds, copying only what they change.
 
 // wire is a name as the data carries it.
-func wire(name string) string { return pathutil.WireName(name) }
+func wire(name string) string { return fname.WireName(name) }
 
 // wireNames returns names as the data carries them: names itself when
 // every one is valid UTF-8, else a converted copy.

@@ -10,6 +10,8 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/testfs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The hostile names of namesTree: a newline that would forge a match row
@@ -204,5 +206,21 @@ func TestNamesQuotedRefused(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestNamesInErrors: an error message that names a hostile archive member
+// and its link target shows both quoted, so neither forges a line.
+func TestNamesInErrors(t *testing.T) {
+	tar := testfs.Tar(testfs.Member{Name: "l\n*1|fake", Link: "t\n*2|fake"})
+	for _, tr := range testfs.Trees(t, fstest.MapFS{"arc.tar": {Data: tar}}) {
+		t.Run(tr.Name, func(t *testing.T) {
+			env, _ := call(t, Config{FS: tr.FS, Root: tr.Root}, Pi, "read", `{"path":"arc.tar:\"l\\n*1|fake\""}`)
+			require.Equal(t, scout.StatusError, env.Status, env.Text)
+			assert.Contains(t, env.Text, `Archive entry '"l\n*1|fake"' is a link to '"t\n*2|fake"'`)
+			for l := range strings.SplitSeq(env.Text, "\n") {
+				assert.False(t, strings.HasPrefix(l, "*1|") || strings.HasPrefix(l, "*2|"), "forged line %q in:\n%s", l, env.Text)
+			}
+		})
 	}
 }

@@ -26,11 +26,11 @@ func rejectCommaJoined(fsys fs.FS, root, entry, raw string) error {
 	long := len(raw) > errs.MaxEcho
 	switch {
 	case len(parts) == 0:
-		return errs.New(errs.InvalidParam, array+`the entry %q names no path; pass a path or glob, e.g. ["src/**/*.ts"].`, errs.Echo(raw))
+		return errs.New(errs.InvalidParam, array+`the entry %q names no path; pass a path or glob, e.g. ["src/**/*.ts"].`, errs.Clip(raw))
 	case long && len(parts) == 1:
-		return errs.New(errs.InvalidParam, array+`the entry %q holds one path and a stray comma; pass the path without it.`, errs.Echo(raw))
+		return errs.New(errs.InvalidParam, array+`the entry %q holds one path and a stray comma; pass the path without it.`, errs.Clip(raw))
 	case long:
-		return errs.New(errs.InvalidParam, array+`the entry %q holds %d paths; pass them as separate elements.`, errs.Echo(raw), len(parts))
+		return errs.New(errs.InvalidParam, array+`the entry %q holds %d paths; pass them as separate elements.`, errs.Clip(raw), len(parts))
 	}
 	quoted := make([]string, len(parts))
 	for i, p := range parts {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/iurl"
@@ -251,7 +252,7 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 }
 
 // piEntryPath reads a paths entry that holds a name in Go's quoted form
-// (pathutil.Unquote), as text shows a name that is not printable UTF-8:
+// (fname.Unquote), as text shows a name that is not printable UTF-8:
 // as written when it names an existing path, else as pi reads it
 // (pathutil.Normalize drops a pair of quotes around it; '\' is a
 // separator) when that names an existing path or an internal URL, else as
@@ -261,7 +262,7 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 func piEntryPath(fsys fs.FS, root, raw string, resolvers map[string]scout.Resolver, base func(string) string) (e string, asIs bool) {
 	n := pathutil.Normalize(raw)
 	given := strings.TrimSpace(raw)
-	if _, ok := pathutil.Unquote(given); !ok || isInternalURL(n, resolvers) {
+	if _, ok := fname.Unquote(given); !ok || isInternalURL(n, resolvers) {
 		return n, false
 	}
 	if entryExists(fsys, root, given) {
@@ -333,14 +334,14 @@ func searchScope(root, e string) string {
 func resolveArg(c *Config, p string) (string, error) {
 	e, quoted := argEntry(c, p)
 	if quoted {
-		e, _ = pathutil.Unquote(e)
+		e, _ = fname.Unquote(e)
 	}
 	return pathutil.Resolve(searchRoot(c), e)
 }
 
 // argEntry reads a path argument of the amplifier and standardized tools
 // with argPath, unless it holds a name in Go's quoted form
-// (pathutil.Unquote), as text shows a name that is not printable UTF-8:
+// (fname.Unquote), as text shows a name that is not printable UTF-8:
 // such an argument is taken as written when it names an existing path,
 // else as argPath reads it when that names one, else as a quoted name,
 // which quoted reports: e is then the argument as written, to be
@@ -348,7 +349,7 @@ func resolveArg(c *Config, p string) (string, error) {
 func argEntry(c *Config, p string) (e string, quoted bool) {
 	n := argPath(p)
 	given := strings.TrimSpace(p)
-	if _, ok := pathutil.Unquote(given); !ok {
+	if _, ok := fname.Unquote(given); !ok {
 		return n, false
 	}
 	fsys, _, release, err := c.open()

@@ -11,6 +11,7 @@ import (
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/envelope"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
@@ -96,7 +97,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	}
 	req := scout.FindRequest{
 		Patterns:   []string{norm},
-		Base:       pathutil.Quote(resolved), // as amplifier glob passes it
+		Base:       fname.Quote(resolved), // as amplifier glob passes it
 		Hidden:     hidden,
 		NoIgnore:   ignored,
 		Kind:       scout.FilesOnly,
@@ -122,7 +123,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	case scout.TruncVisited:
 		aborted = "count_limit"
 	}
-	shownPath := pathutil.Quote(pathutil.Display(resolved))
+	shownPath := fname.Quote(pathutil.Display(resolved))
 	scanned := fmt.Sprintf("(Scanned %d items in %dms)", res.Visited, elapsed)
 	// Matches past the limit count even when a breaker then stopped the walk.
 	truncated := res.Matched > len(paths)

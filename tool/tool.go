@@ -164,7 +164,7 @@ func (c *Config) check() error {
 	case "", format.StyleHashline, format.StyleNumbered, format.StylePlain:
 		return nil
 	}
-	return errs.New(errs.InvalidParam, "The host's Config.Style is %q: set \"hashline\", \"numbered\" or \"plain\" (\"\" means hashline).", errs.Echo(c.Style))
+	return errs.New(errs.InvalidParam, "The host's Config.Style is %q: set \"hashline\", \"numbered\" or \"plain\" (\"\" means hashline).", errs.Clip(c.Style))
 }
 
 // Tool is one agent-facing tool.

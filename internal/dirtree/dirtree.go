@@ -19,8 +19,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/fsx"
-	"github.com/scoutkit/scout/internal/pathutil"
 )
 
 // The tree's shape.
@@ -356,7 +356,7 @@ func capped(l listing) (rows []Entry, more int) {
 }
 
 // Render returns the tree's lines: "." then one row per entry, the label
-// ("  "×depth + "- " + name as pathutil.Quote shows it, "/" after
+// ("  "×depth + "- " + name as fname.Quote shows it, "/" after
 // directories) padded to the widest
 // label plus 2, the size padded to 8, two spaces and the age, trailing
 // blanks removed. Ages are relative to now, which is Build's. An empty
@@ -416,7 +416,7 @@ func label(e Entry) string {
 	if e.More > 0 {
 		return fmt.Sprintf("%s- … %d more", indent, e.More)
 	}
-	name := pathutil.Quote(e.Name())
+	name := fname.Quote(e.Name())
 	if e.Dir {
 		name += "/"
 	}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"syscall"
 	"unicode/utf8"
+
+	"github.com/scoutkit/scout/internal/fname"
 )
 
 // Code is a stable, machine-readable error class.
@@ -101,11 +103,23 @@ func Stopped(ctx context.Context, op string, err error) error {
 // MaxEcho is the number of bytes of one input an error message quotes.
 const MaxEcho = 200
 
-// Echo returns s as an error message quotes it: s itself when it is at
-// most MaxEcho bytes long, else its first MaxEcho bytes (whole characters)
-// followed by "…(N bytes)", so that a huge input does not make a huge
-// reply.
+// Echo returns s as an error message quotes it between ' ': as text shows
+// a name (fname.Quote: in Go's quoted form when it holds a control
+// character, an invisible one or bytes that are not UTF-8, so that a
+// hostile file name cannot forge a line of the message), then cut as Clip
+// cuts it.
 func Echo(s string) string {
+	return clip(fname.Quote(s), len(s))
+}
+
+// Clip returns s cut for a message that quotes it with %q (which escapes
+// what Echo quotes): s itself when it is at most MaxEcho bytes long, else
+// its first MaxEcho bytes (whole characters) followed by "…(N bytes)", so
+// that a huge input does not make a huge reply.
+func Clip(s string) string { return clip(s, len(s)) }
+
+// clip cuts s, the form shown of an input of n bytes, after MaxEcho bytes.
+func clip(s string, n int) string {
 	if len(s) <= MaxEcho {
 		return s
 	}
@@ -113,7 +127,7 @@ func Echo(s string) string {
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return s[:cut] + "…(" + strconv.Itoa(len(s)) + " bytes)"
+	return s[:cut] + "…(" + strconv.Itoa(n) + " bytes)"
 }
 
 // Partial is the error a source returns with the text it did produce when

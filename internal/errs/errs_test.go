@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestStopped(t *testing.T) {
@@ -66,12 +68,18 @@ func TestEcho(t *testing.T) {
 		{strings.Repeat("a", 5000), strings.Repeat("a", MaxEcho) + "…(5000 bytes)", "over: cut, with the length"},
 		{strings.Repeat("é", 150), strings.Repeat("é", 100) + "…(300 bytes)", "cut at a character boundary (é is 2 bytes)"},
 		{"a" + strings.Repeat("é", 150), "a" + strings.Repeat("é", 99) + "…(301 bytes)", "never inside a character"},
+		{"x\n*1|fake", `"x\n*1|fake"`, "a name with a newline is quoted: it cannot forge a line"},
+		{"b\xffc", `"b\xffc"`, "bytes that are not UTF-8 are shown escaped"},
+		{"\n" + strings.Repeat("a", MaxEcho), `"\n` + strings.Repeat("a", MaxEcho-3) + "…(201 bytes)", "the quoted form is cut, with the length of the input"},
 	}
 	for _, tt := range tests {
 		if got := Echo(tt.in); got != tt.want {
 			t.Errorf("%s: Echo = %q, want %q", tt.reason, got, tt.want)
 		}
 	}
+	// Clip only cuts: the %q that shows it escapes.
+	assert.Equal(t, "x\n*1|fake", Clip("x\n*1|fake"))
+	assert.Equal(t, strings.Repeat("a", MaxEcho)+"…(5000 bytes)", Clip(strings.Repeat("a", 5000)))
 }
 
 func TestCodeOf(t *testing.T) {

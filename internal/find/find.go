@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/pathutil"
@@ -263,7 +264,7 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 		}
 		it.info, it.isFile = info, info != nil && !info.IsDir()
 		if it.isFile && hasGlob {
-			return nil, errs.New(errs.InvalidParam, "Path is not a directory: %s", pathutil.Quote(absDisplay(f.root, rb)))
+			return nil, errs.New(errs.InvalidParam, "Path is not a directory: %s", fname.Quote(absDisplay(f.root, rb)))
 		}
 		items = append(items, it)
 	}
@@ -335,13 +336,13 @@ func (sc *scope) compile() error {
 }
 
 // literal resolves an input that holds a name in Go's quoted form
-// (pathutil.Unquote) as written, a name and not a glob: a name that starts
+// (fname.Unquote) as written, a name and not a glob: a name that starts
 // and ends with a quote wins over the path pathutil.Normalize reads inside
 // the quotes. err is set when the input holds no quoted name or names no
 // path as written.
 func (f *finder) literal(ctx context.Context, in string) (p string, info fs.FileInfo, err error) {
 	given := strings.TrimSpace(in)
-	if _, quoted := pathutil.Unquote(given); !quoted {
+	if _, quoted := fname.Unquote(given); !quoted {
 		return "", nil, fs.ErrNotExist
 	}
 	if p, err = pathutil.Resolve(f.root, given); err != nil {
@@ -355,12 +356,12 @@ func (f *finder) literal(ctx context.Context, in string) (p string, info fs.File
 
 // unquoted resolves an input that names no path as written nor as
 // pathutil.Normalize reads it but holds a name in Go's quoted form
-// (pathutil.Unquote), as text shows a name that is not printable UTF-8:
+// (fname.Unquote), as text shows a name that is not printable UTF-8:
 // unquoted, a path and not a glob. ok is false when that does not exist
 // either, or the input holds no quoted name; err is set when the unquoted
 // path is refused (a NUL, out of the root).
 func (f *finder) unquoted(ctx context.Context, in string) (p string, info fs.FileInfo, ok bool, err error) {
-	u, quoted := pathutil.Unquote(strings.TrimSpace(in))
+	u, quoted := fname.Unquote(strings.TrimSpace(in))
 	if !quoted {
 		return "", nil, false, nil
 	}
@@ -396,11 +397,11 @@ func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
 		if err := pathutil.ContainerOutside(f.fsys, f.root, base); err != nil {
 			return nil, err
 		}
-		return nil, &errs.Error{Code: errs.NotFound, Message: "Path not found: " + pathutil.Quote(pathutil.Display(base)), Path: pathutil.Display(base)}
+		return nil, &errs.Error{Code: errs.NotFound, Message: "Path not found: " + fname.Quote(pathutil.Display(base)), Path: pathutil.Display(base)}
 	case err != nil:
 		return nil, err
 	case info != nil && !info.IsDir():
-		return nil, errs.New(errs.InvalidParam, "Path is not a directory: %s; pass the directory to search below and match the file with the pattern.", pathutil.Quote(pathutil.Display(base)))
+		return nil, errs.New(errs.InvalidParam, "Path is not a directory: %s; pass the directory to search below and match the file with the pattern.", fname.Quote(pathutil.Display(base)))
 	}
 	parts := make([]string, len(req.Patterns))
 	for i, p := range req.Patterns {

@@ -80,7 +80,7 @@ func Compile(pattern string) (*Pattern, error) {
 		return nil, invalid(pattern, "it is %d bytes long, over the cap of %d bytes — shorten it, or split the paths over several calls", len(pattern), maxLen)
 	}
 	if !utf8.ValidString(pattern) {
-		return nil, errs.New(errs.InvalidParam, "Invalid glob %q: it is not valid UTF-8 — pass the pattern as UTF-8 text", errs.Echo(pattern))
+		return nil, errs.New(errs.InvalidParam, "Invalid glob %q: it is not valid UTF-8 — pass the pattern as UTF-8 text", errs.Clip(pattern))
 	}
 	expr, err := translate(pattern)
 	if err != nil {

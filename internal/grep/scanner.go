@@ -197,10 +197,10 @@ func (at *Resume) check(name string, f fsx.Regular) (int64, error) {
 	switch {
 	case at.File != (fsx.FileID{}) && id != (fsx.FileID{}) && id != at.File:
 		return 0, &errs.Error{Code: errs.Internal, Path: name,
-			Message: "cannot search " + name + " on: another file took its place while it was searched in parts; search it again"}
+			Message: "cannot search " + errs.Echo(name) + " on: another file took its place while it was searched in parts; search it again"}
 	case f.Size() < at.Size:
 		return 0, &errs.Error{Code: errs.Internal, Path: name,
-			Message: fmt.Sprintf("cannot search %s on: it shrank from %d to %d bytes while it was searched in parts; search it again", name, at.Size, f.Size())}
+			Message: fmt.Sprintf("cannot search %s on: it shrank from %d to %d bytes while it was searched in parts; search it again", errs.Echo(name), at.Size, f.Size())}
 	}
 	return at.Size, nil
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/scoutkit/scout"
-	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/fname"
 )
 
 // FindOptions configure Find (see format.FindOptions).
@@ -57,7 +57,7 @@ func Find(r *scout.FindResult, o *FindOptions) (text string, cut *Cut) {
 		text = strings.Join(lines, "\n")
 	} else {
 		if r.ExactFile {
-			text = pathutil.Quote(files[0])
+			text = fname.Quote(files[0])
 		} else {
 			text = Grouped(files)
 		}
@@ -157,12 +157,12 @@ func Paths(r *scout.FindResult) []string {
 }
 
 // QuotedPaths returns the paths of a find result as text shows them:
-// Paths with each name as pathutil.Quote shows it, the '/' after a
+// Paths with each name as fname.Quote shows it, the '/' after a
 // directory outside the quotes.
 func QuotedPaths(r *scout.FindResult) []string {
 	out := make([]string, len(r.Entries))
 	for i, e := range r.Entries {
-		out[i] = pathutil.Quote(e.Path)
+		out[i] = fname.Quote(e.Path)
 		if e.Dir {
 			out[i] += "/"
 		}
@@ -181,13 +181,13 @@ func Grouped(paths []string) string {
 			b.WriteString("\n\n")
 		}
 		if g.dir != "." {
-			b.WriteString("# " + pathutil.Quote(g.dir) + "/\n")
+			b.WriteString("# " + fname.Quote(g.dir) + "/\n")
 		}
 		for j, p := range g.items {
 			if j > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString(pathutil.Quote(path.Base(strings.TrimSuffix(p, "/"))))
+			b.WriteString(fname.Quote(path.Base(strings.TrimSuffix(p, "/"))))
 			if strings.HasSuffix(p, "/") {
 				b.WriteByte('/')
 			}

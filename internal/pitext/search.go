@@ -8,7 +8,7 @@ import (
 	"unicode"
 
 	"github.com/scoutkit/scout"
-	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/fname"
 )
 
 // SearchOptions configure Search (see format.SearchOptions). nil means the
@@ -118,7 +118,7 @@ func cutHint(r *scout.SearchResult, ends []int, kept int) string {
 	case k == 0:
 		return narrow
 	case k < len(ends):
-		return fmt.Sprintf("use skip=%d to continue from %s, or narrow paths or pattern", r.Skip+k, pathutil.Quote(r.Files[k].Path))
+		return fmt.Sprintf("use skip=%d to continue from %s, or narrow paths or pattern", r.Skip+k, fname.Quote(r.Files[k].Path))
 	case r.NextSkip > 0:
 		return fmt.Sprintf("use skip=%d for the next page, or narrow paths or pattern", r.NextSkip)
 	}
@@ -154,7 +154,7 @@ func Notes(r *scout.SearchResult, o *SearchOptions) []string {
 		if why == "" {
 			why = strings.ReplaceAll(string(sp.Reason), "_", " ")
 		}
-		members = append(members, pathutil.Quote(sp.Path)+" ("+why+")")
+		members = append(members, fname.Quote(sp.Path)+" ("+why+")")
 	}
 	if len(members) > 0 {
 		notes = append(notes, "Skipped archive entries (search supports text members only): "+strings.Join(members, ", "))
@@ -222,7 +222,7 @@ func SkippedLine(r *scout.SearchResult, o *SearchOptions) string {
 func fileList(r *scout.SearchResult) string {
 	var b strings.Builder
 	for _, f := range r.Files {
-		b.WriteString(pathutil.Quote(f.Path))
+		b.WriteString(fname.Quote(f.Path))
 		if r.Mode == scout.SearchCount {
 			b.WriteString(":" + strconv.Itoa(f.MatchLines))
 		}
@@ -248,7 +248,7 @@ func singleFile(f *scout.FileMatch, style string) string {
 // (no heading).
 func SingleHeading(f *scout.FileMatch, style string) string {
 	if Tagged(style, f) {
-		return "¶" + pathutil.Quote(f.Path) + "#" + f.Tag
+		return "¶" + fname.Quote(f.Path) + "#" + f.Tag
 	}
 	return ""
 }
@@ -286,9 +286,9 @@ func grouped(files []scout.FileMatch, style string) (text string, ends []int) {
 // otherwise.
 func FileHeading(f *scout.FileMatch, style string) string {
 	if Tagged(style, f) {
-		return "# " + pathutil.Quote(f.Path) + "#" + f.Tag
+		return "# " + fname.Quote(f.Path) + "#" + f.Tag
 	}
-	return "# " + pathutil.Quote(f.Path)
+	return "# " + fname.Quote(f.Path)
 }
 
 // FileLines renders a file's lines, each ending in '\n', with "..." where

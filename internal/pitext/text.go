@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/fname"
 )
 
 // The line styles of search and read text, the same in both: a line of
@@ -103,14 +103,14 @@ func DelimitedNote(paths []string) string {
 	return fmt.Sprintf("Note: interpreted as %d paths: %s", len(paths), QuoteJoin(paths))
 }
 
-// QuoteJoin joins names with ", ", each as pathutil.Quote shows it.
+// QuoteJoin joins names with ", ", each as fname.Quote shows it.
 func QuoteJoin(names []string) string {
 	var b strings.Builder
 	for i, n := range names {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(pathutil.Quote(n))
+		b.WriteString(fname.Quote(n))
 	}
 	return b.String()
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/convert"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/selector"
@@ -121,12 +122,12 @@ func Run(ctx context.Context, c *Config, p string) (*Result, error) {
 }
 
 // unquoted reads given, a path whose reading p was not found, with its
-// names in Go's quoted form read back (pathutil.Unquote), as text shows a
+// names in Go's quoted form read back (fname.Unquote), as text shows a
 // name that is not printable UTF-8. It returns the path read and the read:
 // p, res and err when given holds no quoted name or the unquoted path is
 // missing too. A NUL in an unquoted name is refused, as in a path.
 func (r *reader) unquoted(ctx context.Context, given, p string, res *Result, err error) (string, *Result, error) {
-	u, ok := pathutil.Unquote(given)
+	u, ok := fname.Unquote(given)
 	if !ok || u == p {
 		return p, res, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/grep"
@@ -328,7 +329,7 @@ var minPreResolve = 32
 
 // resolveEntry resolves one entry, checking its path with dirs. An entry
 // that does not exist as written and holds a name in Go's quoted form, as
-// text shows a name that is not printable UTF-8 (pathutil.Unquote: a
+// text shows a name that is not printable UTF-8 (fname.Unquote: a
 // whole path, a name after '/', a member after ':', before a selector), is
 // resolved unquoted, its quoted names taken literally (no glob); it stays
 // missing when that is missing too.
@@ -337,7 +338,7 @@ func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o Resolve
 	if !missing(r) {
 		return r
 	}
-	u, ok := pathutil.Unquote(entry)
+	u, ok := fname.Unquote(entry)
 	if !ok {
 		return r
 	}

@@ -109,17 +109,17 @@ const MaxURLBytes = 8 << 10
 // with a host.
 func CheckURL(raw string) (*url.URL, error) {
 	if len(raw) > MaxURLBytes {
-		return nil, errs.New(errs.InvalidParam, "Invalid URL %q: it is %d bytes long, over the limit of %d — shorten it", errs.Echo(raw), len(raw), MaxURLBytes)
+		return nil, errs.New(errs.InvalidParam, "Invalid URL %q: it is %d bytes long, over the limit of %d — shorten it", errs.Clip(raw), len(raw), MaxURLBytes)
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: %v", errs.Echo(raw), err)
+		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: %v", errs.Clip(raw), err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, errs.New(errs.InvalidParam, "Unsupported URL scheme %q in %q: only http:// and https:// URLs can be fetched", errs.Echo(u.Scheme), errs.Echo(raw))
+		return nil, errs.New(errs.InvalidParam, "Unsupported URL scheme %q in %q: only http:// and https:// URLs can be fetched", errs.Clip(u.Scheme), errs.Clip(raw))
 	}
 	if u.Host == "" {
-		return nil, errs.New(errs.InvalidParam, "Invalid URL %q: no host", errs.Echo(raw))
+		return nil, errs.New(errs.InvalidParam, "Invalid URL %q: no host", errs.Clip(raw))
 	}
 	return u, nil
 }
@@ -154,7 +154,7 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 			return fmt.Errorf("stopped after %d redirects", maxRedirects)
 		}
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-			return fmt.Errorf("redirect to unsupported scheme %q", errs.Echo(req.URL.Scheme))
+			return fmt.Errorf("redirect to unsupported scheme %q", errs.Clip(req.URL.Scheme))
 		}
 		if n := len(req.URL.String()); n > MaxURLBytes {
 			return fmt.Errorf("redirect to a URL of %d bytes, over the limit of %d", n, MaxURLBytes)
@@ -185,7 +185,7 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 			// An error page: its status is the answer, its bytes no text.
 			src = http.NoBody
 		} else {
-			return nil, errs.New(errs.Unsupported, "the body was sent with Content-Encoding %q, which Scout does not decode (it asks for gzip or none)", errs.Echo(ce))
+			return nil, errs.New(errs.Unsupported, "the body was sent with Content-Encoding %q, which Scout does not decode (it asks for gzip or none)", errs.Clip(ce))
 		}
 	}
 	body, err := io.ReadAll(io.LimitReader(src, maxBytes+1))
@@ -254,14 +254,14 @@ func fetchErr(ctx context.Context, err error) error {
 const maxErrText = 1 << 10
 
 // errText is a transport error's text without its "Get " prefix, with the
-// URL it names cut by errs.Echo (a redirect target is the server's) and
+// URL it names cut by errs.Clip (a redirect target is the server's) and
 // the rest cut at maxErrText.
 func errText(err error) string {
 	var ue *url.Error
 	if !errors.As(err, &ue) {
 		return cut(err.Error(), maxErrText)
 	}
-	return fmt.Sprintf("%q: %s", errs.Echo(ue.URL), cut(ue.Err.Error(), maxErrText))
+	return fmt.Sprintf("%q: %s", errs.Clip(ue.URL), cut(ue.Err.Error(), maxErrText))
 }
 
 // MaxRequests is the most requests one Render makes: at most
