@@ -357,10 +357,9 @@ func capped(l listing) (rows []Entry, more int) {
 
 // Render returns the tree's lines: "." then one row per entry, the label
 // ("  "×depth + "- " + name as fname.Quote shows it, "/" after
-// directories) padded to the widest
-// label plus 2, the size padded to 8, two spaces and the age, trailing
-// blanks removed. Ages are relative to now, which is Build's. An empty
-// tree renders as "(empty directory)".
+// directories) padded to the widest label plus 2, the size padded to 8,
+// two spaces and the age, trailing blanks removed. Ages are relative to
+// now, which is Build's. An empty tree renders as "(empty directory)".
 func Render(t *Tree, now time.Time) []string {
 	if len(t.Entries) == 0 {
 		return []string{empty}
