@@ -210,7 +210,8 @@ func TestNamesQuotedRefused(t *testing.T) {
 }
 
 // TestNamesInErrors: an error message that names a hostile archive member
-// and its link target shows both quoted, so neither forges a line.
+// and its link target, or a missing path, shows each quoted, so none
+// forges a line.
 func TestNamesInErrors(t *testing.T) {
 	tar := testfs.Tar(testfs.Member{Name: "l\n*1|fake", Link: "t\n*2|fake"})
 	for _, tr := range testfs.Trees(t, fstest.MapFS{"arc.tar": {Data: tar}}) {
@@ -220,6 +221,15 @@ func TestNamesInErrors(t *testing.T) {
 			assert.Contains(t, env.Text, `Archive entry '"l\n*1|fake"' is a link to '"t\n*2|fake"'`)
 			for l := range strings.SplitSeq(env.Text, "\n") {
 				assert.False(t, strings.HasPrefix(l, "*1|") || strings.HasPrefix(l, "*2|"), "forged line %q in:\n%s", l, env.Text)
+			}
+			for _, c := range []struct{ args, want string }{
+				{`{"pattern":"x","paths":"nope\u0001x"}`, `Path not found: "nope\x01x"`},
+				{`{"pattern":"x","paths":"nope\u0001x:5"}`, `Path not found for line-range selector: "nope\x01x"`},
+			} {
+				env, _ := call(t, Config{FS: tr.FS, Root: tr.Root}, Pi, "search", c.args)
+				require.Equal(t, scout.StatusError, env.Status, env.Text)
+				assert.Contains(t, env.Text, c.want)
+				assert.NotContains(t, env.Text, "\x01", "a raw control character")
 			}
 		})
 	}

@@ -48,6 +48,18 @@ func hidden(r rune) bool {
 	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
+// QuoteJoin joins names with ", ", each as Quote shows it.
+func QuoteJoin(names []string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(Quote(n))
+	}
+	return b.String()
+}
+
 // WireName is a name as JSON carries it: unchanged when it is valid UTF-8
 // (JSON escapes control characters itself), else Quote's form, which
 // Unquote reads back, where JSON would replace each invalid byte by

@@ -1,8 +1,9 @@
 package fname
 
 import (
-	"strconv"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 func TestQuote(t *testing.T) {
@@ -103,9 +104,12 @@ func FuzzQuote(f *testing.F) {
 	f.Fuzz(func(t *testing.T, name string) {
 		q := Quote(name)
 		if q == name {
+			if !utf8.ValidString(name) {
+				t.Fatalf("Quote(%q) left bytes that are not UTF-8", name)
+			}
 			for _, r := range name {
-				if !strconv.IsPrint(r) {
-					t.Fatalf("Quote(%q) left a rune that is not printable", name)
+				if unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) {
+					t.Fatalf("Quote(%q) left %U raw", name, r)
 				}
 			}
 			return

@@ -47,7 +47,7 @@ func Find(r *scout.FindResult, o *FindOptions) (text string, cut *Cut) {
 		}
 	}
 	if len(r.MissingPaths) > 0 {
-		notes = append(notes, "Skipped missing paths: "+QuoteJoin(r.MissingPaths))
+		notes = append(notes, "Skipped missing paths: "+fname.QuoteJoin(r.MissingPaths))
 	}
 	if len(files) == 0 {
 		lines := append([]string{"No files found matching pattern"}, notes...)

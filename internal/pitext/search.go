@@ -143,7 +143,7 @@ func Notes(r *scout.SearchResult, o *SearchOptions) []string {
 	}
 	notes := slices.Clone(o.Notes)
 	if len(r.MissingPaths) > 0 {
-		notes = append(notes, "Skipped missing paths: "+QuoteJoin(r.MissingPaths))
+		notes = append(notes, "Skipped missing paths: "+fname.QuoteJoin(r.MissingPaths))
 	}
 	var members []string
 	for _, sp := range r.SkippedPaths {

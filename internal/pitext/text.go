@@ -100,19 +100,7 @@ type Cut struct {
 // DelimitedNote is the note on an entry that named several paths (joined
 // by a comma, ';' or white space) and was taken for them.
 func DelimitedNote(paths []string) string {
-	return fmt.Sprintf("Note: interpreted as %d paths: %s", len(paths), QuoteJoin(paths))
-}
-
-// QuoteJoin joins names with ", ", each as fname.Quote shows it.
-func QuoteJoin(names []string) string {
-	var b strings.Builder
-	for i, n := range names {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(fname.Quote(n))
-	}
-	return b.String()
+	return fmt.Sprintf("Note: interpreted as %d paths: %s", len(paths), fname.QuoteJoin(paths))
 }
 
 // KB renders a byte count as pi's "(50KB limit)" figure.

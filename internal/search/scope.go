@@ -109,7 +109,7 @@ func (m BadMember) String() string {
 	if why == "" {
 		why = strings.ReplaceAll(m.Reason, "_", " ")
 	}
-	return m.Path + " (" + why + ")"
+	return fname.Quote(m.Path) + " (" + why + ")"
 }
 
 // Single reports whether the scope is one file or one archive member: no
@@ -216,7 +216,7 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 			return nil, why
 		}
 		return nil, &errs.Error{Code: errs.NotFound, Path: strings.Join(sc.Missing, ", "),
-			Message: "Path not found: " + strings.Join(sc.Missing, ", ")}
+			Message: "Path not found: " + fname.QuoteJoin(sc.Missing)}
 	}
 	if len(sc.Targets) == 0 {
 		return nil, errs.New(errs.Unsupported, "Cannot search archive member(s): %s. Search supports text members only.", joinMembers(sc.BadMembers))
@@ -439,15 +439,15 @@ func withRanges(fsys fs.FS, root string, r resolved, name string, rs [][2]int) r
 		if err := pathutil.ContainerOutside(fsys, root, name); err != nil {
 			return failed(err)
 		}
-		return failed(errs.New(errs.NotFound, "Path not found for line-range selector: %s", name))
+		return failed(errs.New(errs.NotFound, "Path not found for line-range selector: %s", fname.Quote(name)))
 	}
 	switch t := r.t; {
 	case t.Glob != nil:
-		return failed(errs.New(errs.InvalidParam, "Line-range selector requires a single file, not a glob: %s", name))
+		return failed(errs.New(errs.InvalidParam, "Line-range selector requires a single file, not a glob: %s", fname.Quote(name)))
 	case t.Dir:
-		return failed(errs.New(errs.InvalidParam, "Line-range selector requires a single file: %s is a directory", name))
+		return failed(errs.New(errs.InvalidParam, "Line-range selector requires a single file: %s is a directory", fname.Quote(name)))
 	case t.Archive:
-		return failed(errs.New(errs.InvalidParam, "Line-range selector requires a single file: %s is an archive; name one member, e.g. %s:path/in/archive:50-100", name, t.Path))
+		return failed(errs.New(errs.InvalidParam, "Line-range selector requires a single file: %s is an archive; name one member, e.g. %s:path/in/archive:50-100", fname.Quote(name), fname.Quote(t.Path)))
 	}
 	r.t.Ranges = rs
 	return r
@@ -518,7 +518,7 @@ func resolvePath(ctx context.Context, fsys fs.FS, root, entry string, dirs pathu
 	}
 	if pattern != "" {
 		if !info.IsDir() {
-			return nil, false, errs.New(errs.InvalidParam, "Cannot search '%s': '%s' is not a directory, so the glob after it matches nothing. Pass the file itself or a directory glob.", entry, base)
+			return nil, false, errs.New(errs.InvalidParam, "Cannot search '%s': '%s' is not a directory, so the glob after it matches nothing. Pass the file itself or a directory glob.", fname.Quote(entry), fname.Quote(base))
 		}
 		if t.Glob, err = glob.Compile(pattern); err != nil {
 			return nil, false, err
@@ -735,5 +735,5 @@ func statError(entry string, err error) error {
 	if code == errs.NotFound {
 		code = errs.Internal
 	}
-	return &errs.Error{Code: code, Path: entry, Err: err, Message: "Cannot search '" + entry + "': " + err.Error()}
+	return &errs.Error{Code: code, Path: entry, Err: err, Message: "Cannot search '" + fname.Quote(entry) + "': " + err.Error()}
 }
