@@ -227,21 +227,9 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 		if hasGlob && !req.Recursive {
 			base, g = splitNonRecursive(p)
 		}
-		rb, info, err := f.literal(ctx, in)
-		named := err == nil // a literal name, not a glob
-		if err != nil {
-			rb, err = pathutil.Resolve(f.root, base)
-			if err != nil {
-				return nil, err
-			}
-			info, err = f.statBase(ctx, rb)
-			if errors.Is(err, fs.ErrNotExist) {
-				if q, qinfo, ok, qerr := f.unquoted(ctx, in); qerr != nil {
-					return nil, qerr
-				} else if ok {
-					rb, info, err, named = q, qinfo, nil, true
-				}
-			}
+		rb, info, named, err := f.locate(ctx, in, base)
+		if rb == "" {
+			return nil, err // refused: outside the root, a NUL
 		}
 		if named {
 			g, hasGlob = "**/*", false
@@ -335,62 +323,49 @@ func (sc *scope) compile() error {
 	return err
 }
 
-// literal resolves an input that holds a name in Go's quoted form
-// (fname.Unquote) as written, a name and not a glob: a name that starts
-// and ends with a quote wins over the path pathutil.Normalize reads inside
-// the quotes. err is set when the input holds no quoted name or names no
-// path as written.
-func (f *finder) literal(ctx context.Context, in string) (p string, info fs.FileInfo, err error) {
+// locate resolves in, a find input that its rules (pathutil.Normalize,
+// '\' as '/', the glob cut off) read as base: as written when it holds a
+// name in Go's quoted form (fname.Unquote), as text shows a name that is
+// not printable UTF-8, and names a path so (a name that starts and ends
+// with a quote wins over the path Normalize reads inside them); else as
+// base; else, when base does not exist, with its quoted names read back.
+// named reports a path taken as a name, not a glob (the first and last
+// ways). err is base's stat error when base is used; p is "" when the
+// path is refused (outside the root, a NUL), err saying why.
+func (f *finder) locate(ctx context.Context, in, base string) (p string, info fs.FileInfo, named bool, err error) {
 	given := strings.TrimSpace(in)
-	if _, quoted := fname.Unquote(given); !quoted {
-		return "", nil, fs.ErrNotExist
+	u, quoted := fname.Unquote(given)
+	if quoted {
+		if p, err := pathutil.Resolve(f.root, given); err == nil {
+			if info, err := f.statBase(ctx, p); err == nil {
+				return p, info, true, nil
+			}
+		}
 	}
-	if p, err = pathutil.Resolve(f.root, given); err != nil {
-		return "", nil, err
-	}
-	if info, err = f.statBase(ctx, p); err != nil {
-		return "", nil, err
-	}
-	return p, info, nil
-}
-
-// unquoted resolves an input that names no path as written nor as
-// pathutil.Normalize reads it but holds a name in Go's quoted form
-// (fname.Unquote), as text shows a name that is not printable UTF-8:
-// unquoted, a path and not a glob. ok is false when that does not exist
-// either, or the input holds no quoted name; err is set when the unquoted
-// path is refused (a NUL, out of the root).
-func (f *finder) unquoted(ctx context.Context, in string) (p string, info fs.FileInfo, ok bool, err error) {
-	u, quoted := fname.Unquote(strings.TrimSpace(in))
-	if !quoted {
-		return "", nil, false, nil
-	}
-	if p, err = pathutil.Resolve(f.root, u); err != nil {
+	if p, err = pathutil.Resolve(f.root, base); err != nil {
 		return "", nil, false, err
 	}
-	if info, err = f.statBase(ctx, p); err != nil {
-		return "", nil, false, nil
+	info, err = f.statBase(ctx, p)
+	if !quoted || !errors.Is(err, fs.ErrNotExist) {
+		return p, info, false, err
 	}
-	return p, info, true, nil
+	q, qerr := pathutil.Resolve(f.root, u)
+	if qerr != nil {
+		return "", nil, false, qerr
+	}
+	if qinfo, qerr := f.statBase(ctx, q); qerr == nil {
+		return q, qinfo, true, nil
+	}
+	return p, info, false, err
 }
 
 // baseScope resolves a request with a Base: the walk base is Base and the
 // glob is the union of the patterns as written ("**/*" when there are none).
-// A Base that holds a quoted name is read as literal and unquoted say.
+// A Base that holds a quoted name is resolved as locate says.
 func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
-	base, info, err := f.literal(ctx, req.Base)
-	if err != nil {
-		if base, err = pathutil.Resolve(f.root, strings.ReplaceAll(pathutil.Normalize(req.Base), `\`, "/")); err != nil {
-			return nil, err
-		}
-		info, err = f.statBase(ctx, base)
-		if errors.Is(err, fs.ErrNotExist) {
-			if q, qinfo, ok, qerr := f.unquoted(ctx, req.Base); qerr != nil {
-				return nil, qerr
-			} else if ok {
-				base, info, err = q, qinfo, nil
-			}
-		}
+	base, info, _, err := f.locate(ctx, req.Base, strings.ReplaceAll(pathutil.Normalize(req.Base), `\`, "/"))
+	if base == "" {
+		return nil, err
 	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

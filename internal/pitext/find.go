@@ -145,24 +145,21 @@ func nextLimit(limit, maxLimit int) int {
 
 // Paths returns the display paths of a find result in result order;
 // directories end in '/'.
-func Paths(r *scout.FindResult) []string {
-	out := make([]string, len(r.Entries))
-	for i, e := range r.Entries {
-		out[i] = e.Path
-		if e.Dir {
-			out[i] += "/"
-		}
-	}
-	return out
-}
+func Paths(r *scout.FindResult) []string { return paths(r, nil) }
 
 // QuotedPaths returns the paths of a find result as text shows them:
 // Paths with each name as fname.Quote shows it, the '/' after a
 // directory outside the quotes.
-func QuotedPaths(r *scout.FindResult) []string {
+func QuotedPaths(r *scout.FindResult) []string { return paths(r, fname.Quote) }
+
+// paths is Paths with each path shown by show; nil shows it as it is.
+func paths(r *scout.FindResult, show func(string) string) []string {
 	out := make([]string, len(r.Entries))
 	for i, e := range r.Entries {
-		out[i] = fname.Quote(e.Path)
+		out[i] = e.Path
+		if show != nil {
+			out[i] = show(e.Path)
+		}
 		if e.Dir {
 			out[i] += "/"
 		}
