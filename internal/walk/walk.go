@@ -195,7 +195,6 @@ func Walk(ctx context.Context, fsys fs.FS, root string, opts Options, fn func(En
 	if err := ctx.Err(); err != nil {
 		return Stats{}, err
 	}
-	fsx.GrowFDTable(fsys) // before the walk's goroutines open directories
 	w := newWalker(fsys, opts, fn)
 	rootRules := w.ancestorRules(root)
 	lfi, err := fsx.Lstat(fsys, root)
