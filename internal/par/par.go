@@ -7,6 +7,19 @@ import (
 	"sync"
 )
 
+// maxOpeners bounds Openers.
+const maxOpeners = 16
+
+// Openers is the number of processors that the goroutines which hold files
+// or directories open (a search's, a walk's) are sized by: GOMAXPROCS, at
+// most 16. Each holds a descriptor or two while it works, and Linux starts
+// a process's descriptor table at 64 entries; growing a table that threads
+// share waits for an RCU grace period while every thread that opens a file
+// waits too (20-25 ms a growth on a 16-core virtual machine, as long as a
+// whole search of the Go tree there). ripgrep likewise runs at most 12
+// threads unless told otherwise.
+func Openers() int { return min(runtime.GOMAXPROCS(0), maxOpeners) }
+
 // Range calls fn on consecutive parts [lo, hi) that together cover [0, n),
 // one per processor, in parallel, and returns when all have returned. With
 // fewer than minPer items per processor it makes one call on the caller's

@@ -89,3 +89,14 @@ func TestSortFuncStrings(t *testing.T) {
 	SortFunc(s, 16, strings.Compare)
 	assert.Equal(t, want, s)
 }
+
+// TestOpeners: the processors Go uses, at most maxOpeners.
+func TestOpeners(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, c := range []struct{ procs, want int }{{1, 1}, {4, 4}, {16, 16}, {17, 16}, {64, 16}} {
+		runtime.GOMAXPROCS(c.procs)
+		if got := Openers(); got != c.want {
+			t.Errorf("GOMAXPROCS %d: Openers() = %d, want %d", c.procs, got, c.want)
+		}
+	}
+}

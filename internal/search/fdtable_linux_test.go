@@ -38,13 +38,14 @@ func fdTableSize(t *testing.T) int {
 }
 
 // TestSearchKeepsDescriptorTable: searches of a tree of many directories
-// on 16 search goroutines leave the process's descriptor table at the 64
-// entries it starts with. Linux grows the table on demand, and growing a
+// with 64 processors leave the process's descriptor table at the 64 entries
+// it starts with. Linux grows the table on demand, and growing a
 // table that threads share waits for an RCU grace period while every
 // thread that opens a file waits too (20-25 ms a growth on a 16-core
 // virtual machine, as long as a whole search of the Go tree there). It
-// fails when the ordered walk lists 64 directories ahead, and when a walk
-// grows the table beforehand.
+// fails when the ordered walk lists 64 directories ahead, when a walk grows
+// the table beforehand, and when the search goroutines grow with the
+// processors past 16 (par.Openers).
 //
 // The search runs in a grandchild: a process's table is as large as its
 // parent's highest open descriptor needs, so the child first closes the
@@ -86,7 +87,7 @@ func TestSearchKeepsDescriptorTable(t *testing.T) {
 		if n := fdTableSize(t); n != 64 {
 			t.Skipf("the table starts at %d entries", n)
 		}
-		runtime.GOMAXPROCS(16)
+		runtime.GOMAXPROCS(64)
 		fsys, release, err := fsx.OpenDir(os.Getenv("SCOUT_FDTABLE_ROOT"))
 		if err != nil {
 			t.Fatal(err)

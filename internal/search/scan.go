@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -59,7 +58,7 @@ type perFile struct {
 // ctx's error if ctx ended it, else produce's error.
 func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emit func(file) error) error, m *grep.Matcher, pf perFile, workers int, fn func(f file, o outcome) bool) error {
 	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+		workers = par.Openers()
 	}
 	outer := ctx
 	ctx, cancel := context.WithCancel(ctx)
@@ -310,7 +309,7 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 	// Workers (a Scanner, which holds buffers and automaton caches, and the
 	// results gathered) go from file to file through a pool; results meet
 	// only at the end, so no lock is taken per file.
-	free := make(chan *scanWorker, 3*runtime.GOMAXPROCS(0)+max(workers, 0))
+	free := make(chan *scanWorker, 3*par.Openers()+max(workers, 0))
 	search := func(fl file) error {
 		var w *scanWorker
 		select {
@@ -364,7 +363,7 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 	// search what they find, with no hand-off.
 	handoff := make(chan file)
 	var helpers sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
+	for range par.Openers() {
 		helpers.Go(func() {
 			for fl := range handoff {
 				search(fl)

@@ -22,7 +22,6 @@ import (
 	"context"
 	"io"
 	"io/fs"
-	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -32,6 +31,7 @@ import (
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/hashline"
 	"github.com/scoutkit/scout/internal/iurl"
+	"github.com/scoutkit/scout/internal/par"
 	"github.com/scoutkit/scout/internal/textio"
 	"github.com/scoutkit/scout/internal/walk"
 )
@@ -61,9 +61,9 @@ type Request struct {
 	// Tags asks for the hashline tag of each page file of at most
 	// hashline.MaxTagBytes bytes.
 	Tags bool
-	// Workers is the number of search goroutines; 0 means GOMAXPROCS for
-	// an ordered scan that may stop early and 2 × GOMAXPROCS walkers for
-	// an exhaustive one.
+	// Workers is the number of search goroutines; 0 means par.Openers()
+	// for an ordered scan that may stop early and twice that walkers for an
+	// exhaustive one.
 	Workers int
 	// Registry resolves internal URLs; nil means none.
 	Registry *iurl.Registry
@@ -473,7 +473,7 @@ func addTags(fsys fs.FS, hits []Hit, at []int) {
 		wg   sync.WaitGroup
 		next atomic.Int64
 	)
-	for range min(2*runtime.GOMAXPROCS(0), len(at)) {
+	for range min(2*par.Openers(), len(at)) {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)

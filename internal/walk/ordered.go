@@ -2,10 +2,10 @@ package walk
 
 import (
 	"errors"
-	"runtime"
 	"sync"
 
 	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/par"
 )
 
 // The ordered walk (Options.Sorted) calls fn from one goroutine, depth
@@ -19,11 +19,11 @@ import (
 
 // maxAhead bounds the directories listed but not yet walked through (each
 // holds its entries and an open descriptor). With one file open per search
-// worker and the process's own few, a search on up to 16 cores stays under
-// the 64 descriptors a Linux process's table starts with: growing a table
-// that threads share waits for an RCU grace period, every thread that
-// opens a file meanwhile with it (20-25 ms a growth on a 16-core virtual
-// machine, longer than a whole search of the Go tree there).
+// worker (par.Openers) and the process's own few, an ordered search stays
+// under the 64 descriptors a Linux process's table starts with: growing a
+// table that threads share waits for an RCU grace period, every thread
+// that opens a file meanwhile with it (20-25 ms a growth on a 16-core
+// virtual machine, longer than a whole search of the Go tree there).
 const maxAhead = 32
 
 // errStopped marks a node left unlisted because the walk stopped.
@@ -67,7 +67,7 @@ type ordered struct {
 func (w *walker) orderedWalk(root job) {
 	n := w.opts.Workers
 	if n <= 0 {
-		n = 2 * runtime.GOMAXPROCS(0)
+		n = 2 * par.Openers()
 	}
 	o := &w.ord
 	rootNode := &node{job: root, done: make(chan struct{})}

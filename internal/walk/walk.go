@@ -12,7 +12,6 @@ import (
 	"errors"
 	"io/fs"
 	"path"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/par"
 	"github.com/scoutkit/scout/internal/pathutil"
 )
 
@@ -38,8 +38,8 @@ type Options struct {
 	// directory counts as ReasonIgnored. nil prunes nothing.
 	PruneDirs []string
 	// Workers is the number of goroutines reading directories (with
-	// Sorted, besides the caller's). 0 means 2×GOMAXPROCS: reads block, so
-	// more workers than cores hide latency.
+	// Sorted, besides the caller's). 0 means 2×par.Openers(): reads block,
+	// so more workers than cores hide latency.
 	Workers int
 	// Sorted calls fn from one goroutine in byte-wise path order (depth
 	// first, a directory's subtree right after the directory itself, a
@@ -356,7 +356,7 @@ func (w *walker) ancestorRules(root string) *dirRules {
 func (w *walker) parallel(root job) {
 	n := w.opts.Workers
 	if n <= 0 {
-		n = 2 * runtime.GOMAXPROCS(0)
+		n = 2 * par.Openers()
 	}
 	w.stack = append(w.stack, root)
 	w.active = n
