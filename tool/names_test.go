@@ -2,8 +2,10 @@ package tool
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -233,4 +235,47 @@ func TestNamesInErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNamesInReadErrors: read's errors about a file show a hostile name
+// quoted, so a name cannot forge a line of the message (the failed
+// conversions, the not-found path and document).
+func TestNamesInReadErrors(t *testing.T) {
+	tree := fstest.MapFS{
+		"n\n*1|fake.ipynb": {Data: []byte("{bad")},
+		"p\n*1|fake.pdf":   {Data: []byte("%PDF-1.4 garbage")},
+		"i\n*1|fake.gif":   {Data: []byte("GIF89a")},
+	}
+	rows := []struct{ path, want string }{
+		{"n\n*1|fake.ipynb", `Cannot read notebook '"n\n*1|fake.ipynb"'`},
+		{"p\n*1|fake.pdf", `Read '"p\n*1|fake.pdf":raw' to get the file as it is`},
+		{"i\n*1|fake.gif", `Cannot read image '"i\n*1|fake.gif"'`},
+		{"nope\n*1|fake", `Path '"nope\n*1|fake"' not found`},
+		{"omp://no\npe", `Not found: omp://"no\npe"`},
+	}
+	for _, tr := range testfs.Trees(t, tree) {
+		t.Run(tr.Name, func(t *testing.T) {
+			for _, r := range rows {
+				args, err := json.Marshal(map[string]string{"path": r.path})
+				require.NoError(t, err)
+				env, _ := call(t, Config{FS: tr.FS, Root: tr.Root}, Pi, "read", string(args))
+				assert.Contains(t, env.Text, r.want) // pi's read shows a failed conversion as its text
+				for l := range strings.SplitSeq(env.Text, "\n") {
+					assert.False(t, strings.HasPrefix(l, "*1|"), "forged line %q in:\n%s", l, env.Text)
+				}
+			}
+		})
+	}
+}
+
+// TestNamesInReadErrorsFIFO: the error for a file that is not regular
+// quotes its name (a named pipe, which only a real directory holds).
+func TestNamesInReadErrorsFIFO(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "f\n*1|fifo"), 0o644); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	env, _ := call(t, Config{Root: dir}, Pi, "read", `{"path":"f\n*1|fifo"}`)
+	require.Equal(t, scout.StatusError, env.Status, env.Text)
+	assert.Contains(t, env.Text, `Cannot read '"f\n*1|fifo"': it is not a regular file`)
 }

@@ -40,14 +40,14 @@ func (d Docs) Resolve(ctx context.Context, u *URL) (*Resource, error) {
 	fsys := d.fsys()
 	st, err := fs.Stat(fsys, name)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, errs.Wrap(errs.CodeOf(err), err, "Reading %s://%s: %v", u.Scheme, name, err)
+		return nil, errs.Wrap(errs.CodeOf(err), err, "Reading %s://%s: %v", u.Scheme, errs.Echo(name), err)
 	}
 	if err != nil {
 		all, lerr := d.urls(ctx, u.Scheme, ".")
 		if lerr != nil {
 			return nil, lerr
 		}
-		return nil, errs.New(errs.NotFound, "Not found: %s://%s\nAvailable: %s", u.Scheme, name, strings.Join(all, ", "))
+		return nil, errs.New(errs.NotFound, "Not found: %s://%s\nAvailable: %s", u.Scheme, errs.Echo(name), strings.Join(all, ", "))
 	}
 	if st.IsDir() {
 		list, err := d.urls(ctx, u.Scheme, name)
@@ -93,7 +93,7 @@ func docName(u *URL) (string, error) {
 		return ".", nil
 	}
 	if glob.HasMeta(name) {
-		return "", errs.New(errs.InvalidParam, "Glob patterns are not supported for internal URLs: %s://%s. Read %s:// for the list of documents.", u.Scheme, name, u.Scheme)
+		return "", errs.New(errs.InvalidParam, "Glob patterns are not supported for internal URLs: %s://%s. Read %s:// for the list of documents.", u.Scheme, errs.Echo(name), u.Scheme)
 	}
 	if !fs.ValidPath(name) {
 		return "", errs.New(errs.InvalidParam, "Invalid %s:// name %q: use a document name such as %s://README.md, or %s:// for the list", u.Scheme, name, u.Scheme, u.Scheme)
@@ -118,7 +118,7 @@ func (d Docs) urls(ctx context.Context, scheme, dir string) ([]string, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, errs.Wrap(errs.CodeOf(err), err, "Listing %s://%s: %v", scheme, strings.TrimPrefix(dir, "."), err)
+		return nil, errs.Wrap(errs.CodeOf(err), err, "Listing %s://%s: %v", scheme, errs.Echo(strings.TrimPrefix(dir, ".")), err)
 	}
 	return out, nil
 }

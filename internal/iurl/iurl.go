@@ -212,7 +212,7 @@ func (r *Registry) Resolve(ctx context.Context, p string) (*Resource, error) {
 		return nil, err
 	}
 	if out == nil {
-		return nil, errs.New(errs.NotFound, "%s not found", p)
+		return nil, errs.New(errs.NotFound, "%s not found", errs.Echo(p))
 	}
 	if out.URL == "" {
 		out.URL = p

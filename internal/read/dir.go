@@ -18,10 +18,10 @@ import (
 func (r *reader) directory(ctx context.Context, name string, sel selector.Selector) (*Result, error) {
 	display := pathutil.Display(name)
 	if len(sel.Ranges) > 1 {
-		return nil, errs.New(errs.InvalidParam, "Multi-range line selectors are not supported for directory listings. Use one range, e.g. %s:1-100.", display)
+		return nil, errs.New(errs.InvalidParam, "Multi-range line selectors are not supported for directory listings. Use one range, e.g. %s:1-100.", errs.Echo(display))
 	}
 	if sel.Conflicts {
-		return nil, errs.New(errs.InvalidParam, "'%s' is a directory: :conflicts needs a file.", display)
+		return nil, errs.New(errs.InvalidParam, "'%s' is a directory: :conflicts needs a file.", errs.Echo(display))
 	}
 	exact := selector.Selector{Ranges: sel.Ranges, Raw: true}
 	po := textio.PlanOptions{Limit: r.c.Limit}

@@ -106,7 +106,7 @@ func openErr(display string, err error) error {
 	if code == errs.InvalidParam {
 		code = errs.Internal // fs.ErrInvalid from a read is not the caller's fault
 	}
-	return errs.Wrap(code, err, "Cannot read '%s': %v", display, err)
+	return errs.Wrap(code, err, "Cannot read '%s': %v", errs.Echo(display), err)
 }
 
 // countLimit is how far a read goes past the lines it shows, to count the
@@ -285,7 +285,7 @@ func (r *reader) document(ctx context.Context, name, display, ext string, c conv
 		if errors.As(err, &e) {
 			code = e.Code
 		}
-		failed := errs.Wrap(code, &ConversionError{Err: err}, "Cannot read %s file: %s: %v. Read '%s:raw' to get the file as it is.", ext, display, err, display)
+		failed := errs.Wrap(code, &ConversionError{Err: err}, "Cannot read %s file: %s: %v. Read '%s:raw' to get the file as it is.", ext, errs.Echo(display), err, errs.Echo(display))
 		failed.Path = display
 		return nil, failed
 	}
@@ -306,7 +306,7 @@ func (r *reader) document(ctx context.Context, name, display, ext string, c conv
 func (r *reader) notebook(ctx context.Context, name, display string, info fs.FileInfo, sel selector.Selector) (*Result, error) {
 	if info.Size() > notebook.MaxBytes {
 		return nil, errs.New(errs.TooLarge, "Notebook '%s' is %s, over the %s limit. Read it with :raw and a line range, e.g. %s:1-200:raw.",
-			display, dirtree.FormatBytes(info.Size()), dirtree.FormatBytes(notebook.MaxBytes), display)
+			errs.Echo(display), dirtree.FormatBytes(info.Size()), dirtree.FormatBytes(notebook.MaxBytes), errs.Echo(display))
 	}
 	f, err := r.c.FS.Open(name)
 	if err != nil {
@@ -321,7 +321,7 @@ func (r *reader) notebook(ctx context.Context, name, display string, info fs.Fil
 		case ctx.Err() != nil:
 			return nil, errs.Stopped(ctx, "Read", ctx.Err())
 		case errors.As(err, &e):
-			return nil, errs.Wrap(e.Code, err, "Cannot read notebook '%s': %s.", display, e.Message) // the message says to use :raw
+			return nil, errs.Wrap(e.Code, err, "Cannot read notebook '%s': %s.", errs.Echo(display), e.Message) // the message says to use :raw
 		}
 		return nil, openErr(display, err)
 	}
@@ -342,7 +342,7 @@ func (r *reader) image(name, display string) (*Result, error) {
 	ra, err := fsx.OpenReaderAt(r.c.FS, name, image.MaxBytes)
 	if err != nil {
 		if e, ok := err.(*fs.PathError); ok && e.Err == fsx.ErrTooLarge {
-			return nil, errs.New(errs.TooLarge, "Image '%s' is over the %s limit for images.", display, dirtree.FormatBytes(image.MaxBytes))
+			return nil, errs.New(errs.TooLarge, "Image '%s' is over the %s limit for images.", errs.Echo(display), dirtree.FormatBytes(image.MaxBytes))
 		}
 		return nil, openErr(display, err)
 	}
@@ -357,7 +357,7 @@ func (r *reader) image(name, display string) (*Result, error) {
 	if err != nil {
 		var e *errs.Error
 		if errors.As(err, &e) {
-			return nil, errs.Wrap(e.Code, err, "Cannot read image '%s': %s", display, e.Message)
+			return nil, errs.Wrap(e.Code, err, "Cannot read image '%s': %s", errs.Echo(display), e.Message)
 		}
 		return nil, openErr(display, err)
 	}

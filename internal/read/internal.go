@@ -41,7 +41,7 @@ func (r *reader) internalURL(ctx context.Context, p string) (*Result, bool, erro
 	}
 	extract := u.Scheme == "agent" && (len(u.Segments()) > 0 || u.Query.Get("q") != "")
 	if extract && len(sel.Ranges) > 0 {
-		return nil, true, errs.New(errs.InvalidParam, "Cannot combine query extraction with offset/limit: drop the line selector from %s or drop the /path or ?q= part.", p)
+		return nil, true, errs.New(errs.InvalidParam, "Cannot combine query extraction with offset/limit: drop the line selector from %s or drop the /path or ?q= part.", errs.Echo(p))
 	}
 	res, err := reg.Resolve(ctx, base)
 	if err != nil {
@@ -65,7 +65,7 @@ func (r *reader) internalURL(ctx context.Context, p string) (*Result, bool, erro
 				why = fmt.Sprintf("backing file '%s' does not exist", errs.Echo(res.SourcePath))
 			}
 			if res.Text == "" {
-				return nil, true, errs.Wrap(errs.CodeOf(err), err, "Cannot read %s: its %s", base, why)
+				return nil, true, errs.Wrap(errs.CodeOf(err), err, "Cannot read %s: its %s", errs.Echo(base), why)
 			}
 			notes = append(notes, "The resource's "+why+"; showing its text")
 		}

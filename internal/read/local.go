@@ -78,7 +78,7 @@ func (r *reader) open(ctx context.Context, f *found, sel selector.Selector) (*Re
 	case mode.IsRegular():
 		res, err = r.file(ctx, f.fsPath, f.info, sel)
 	default:
-		return nil, errs.New(errs.Unsupported, "Cannot read '%s': it is not a regular file (%s). Read a regular file or a directory.", pathutil.Display(f.fsPath), kindOf(mode))
+		return nil, errs.New(errs.Unsupported, "Cannot read '%s': it is not a regular file (%s). Read a regular file or a directory.", errs.Echo(pathutil.Display(f.fsPath)), kindOf(mode))
 	}
 	if err != nil {
 		return nil, err

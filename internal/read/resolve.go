@@ -58,9 +58,9 @@ func statErr(p string, err error) error {
 		return err
 	}
 	if errors.Is(err, fs.ErrInvalid) {
-		return errs.Wrap(errs.InvalidParam, err, "Invalid path '%s': it is not a valid file name (%v). Check the spelling and the encoding.", p, err)
+		return errs.Wrap(errs.InvalidParam, err, "Invalid path '%s': it is not a valid file name (%v). Check the spelling and the encoding.", errs.Echo(p), err)
 	}
-	return errs.Wrap(errs.CodeOf(err), err, "Cannot read '%s': %v", p, err)
+	return errs.Wrap(errs.CodeOf(err), err, "Cannot read '%s': %v", errs.Echo(p), err)
 }
 
 // variants returns p and the other spellings to try when p does not exist
@@ -144,7 +144,7 @@ func (r *reader) suffixMatch(ctx context.Context, p string) string {
 // that looks like a URL of a scheme read does not fetch ("ftp://h/f")
 // says which URLs are read.
 func notFound(p string) error {
-	msg := "Path '" + p + "' not found"
+	msg := "Path '" + errs.Echo(p) + "' not found"
 	if u, err := iurl.Parse(p); err == nil {
 		msg += "; read fetches http:// and https:// URLs and internal URLs of registered schemes, not " + u.Scheme + "://"
 	}

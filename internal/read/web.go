@@ -29,7 +29,7 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 		}
 	}
 	if r.c.NoWeb {
-		return nil, true, errs.New(errs.Unsupported, "Reading web URLs is turned off by the host: %s cannot be read.", p)
+		return nil, true, errs.New(errs.Unsupported, "Reading web URLs is turned off by the host: %s cannot be read.", errs.Echo(p))
 	}
 	raw, sel, _, err := selector.SplitURL(p)
 	if err != nil {

@@ -133,7 +133,7 @@ func (f *files) copy(ctx context.Context, i fileIndex, r io.Reader, size int64, 
 	}
 	mem := C.malloc(C.size_t(capacity))
 	if mem == nil {
-		return errs.New(errs.TooLarge, "SQLite database '%s': cannot allocate %s", name, dirtree.FormatBytes(capacity))
+		return errs.New(errs.TooLarge, "SQLite database '%s': cannot allocate %s", errs.Echo(name), dirtree.FormatBytes(capacity))
 	}
 	n := int64(0)
 	for {
@@ -153,7 +153,7 @@ func (f *files) copy(ctx context.Context, i fileIndex, r io.Reader, size int64, 
 			p := C.realloc(mem, C.size_t(grown))
 			if p == nil {
 				C.free(mem)
-				return errs.New(errs.TooLarge, "SQLite database '%s': cannot allocate %s", name, dirtree.FormatBytes(grown))
+				return errs.New(errs.TooLarge, "SQLite database '%s': cannot allocate %s", errs.Echo(name), dirtree.FormatBytes(grown))
 			}
 			mem, capacity = p, grown
 		}

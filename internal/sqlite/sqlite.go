@@ -175,7 +175,7 @@ func ReadFS(ctx context.Context, fsys fs.FS, name, selText string, opt Options) 
 	defer fl.release()
 	f, err := fsys.Open(name)
 	if err != nil {
-		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot read SQLite database '%s': %v", name, err)
+		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot read SQLite database '%s': %v", errs.Echo(name), err)
 	}
 	defer f.Close()
 	size, err := regularSize(f, name)
@@ -207,7 +207,7 @@ func addSide(ctx context.Context, fl *files, fsys fs.FS, name string, i fileInde
 		return nil
 	}
 	if err != nil {
-		return errs.Wrap(errs.CodeOf(err), err, "Cannot read SQLite database: its side file '%s' cannot be opened: %v", name, err)
+		return errs.Wrap(errs.CodeOf(err), err, "Cannot read SQLite database: its side file '%s' cannot be opened: %v", errs.Echo(name), err)
 	}
 	defer f.Close()
 	size, err := regularSize(f, name)
@@ -222,10 +222,10 @@ func addSide(ctx context.Context, fl *files, fsys fs.FS, name string, i fileInde
 func regularSize(f fs.File, name string) (int64, error) {
 	st, err := f.Stat()
 	if err != nil {
-		return 0, errs.Wrap(errs.CodeOf(err), err, "Cannot read SQLite database '%s': %v", name, err)
+		return 0, errs.Wrap(errs.CodeOf(err), err, "Cannot read SQLite database '%s': %v", errs.Echo(name), err)
 	}
 	if !st.Mode().IsRegular() {
-		return 0, errs.New(errs.Unsupported, "Cannot read SQLite database '%s': not a regular file", name)
+		return 0, errs.New(errs.Unsupported, "Cannot read SQLite database '%s': not a regular file", errs.Echo(name))
 	}
 	return st.Size(), nil
 }
@@ -283,7 +283,7 @@ func tooLarge(name string, size, max int64) error {
 	if size >= 0 {
 		what = "is " + dirtree.FormatBytes(size) + ", over"
 	}
-	return errs.New(errs.TooLarge, "SQLite database '%s' %s %s, the limit for a database read into memory (one inside an archive, or not an OS file); extract it to a directory to read it in place", name, what, dirtree.FormatBytes(max))
+	return errs.New(errs.TooLarge, "SQLite database '%s' %s %s, the limit for a database read into memory (one inside an archive, or not an OS file); extract it to a directory to read it in place", errs.Echo(name), what, dirtree.FormatBytes(max))
 }
 
 // readOpen opens the database of fl and reads sel from it.
