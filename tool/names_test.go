@@ -233,6 +233,12 @@ func TestNamesInErrors(t *testing.T) {
 				assert.Contains(t, env.Text, c.want)
 				assert.NotContains(t, env.Text, "\x01", "a raw control character")
 			}
+			env, _ = call(t, Config{FS: tr.FS, Root: tr.Root}, Standardized, "Glob", `{"pattern":"*","path":"nope\n*1|fake"}`)
+			require.Equal(t, scout.StatusError, env.Status, env.Text)
+			assert.Contains(t, env.Text, `Search root '"nope\n*1|fake"' does not exist.`)
+			env, _ = call(t, Config{FS: tr.FS, Root: tr.Root}, Pi, "search", `{"pattern":"x","paths":"arc.tar:../\u0001"}`)
+			require.Equal(t, scout.StatusError, env.Status, env.Text)
+			assert.Contains(t, env.Text, `Archive path '"../\x01"' contains '..'`)
 		})
 	}
 }

@@ -78,7 +78,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 			}
 			return nil, err
 		}
-		return nil, errs.New(errs.NotFound, "Search root '%s' does not exist.", dir)
+		return nil, errs.New(errs.NotFound, "Search root '%s' does not exist.", errs.Echo(dir))
 	case errors.As(err, new(*errs.Error)) && errs.CodeOf(err) == errs.AccessDenied, errors.Is(err, fsx.ErrOutsideRoot):
 		return nil, denied // the one wording of a path out of the root
 	case errors.As(err, new(*errs.Error)):
@@ -87,13 +87,13 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot read search root '%s': %v", errs.Echo(dir), err)
 	}
 	if !info.IsDir() {
-		return nil, errs.New(errs.InvalidParam, "Search root '%s' is not a directory.", dir)
+		return nil, errs.New(errs.InvalidParam, "Search root '%s' is not a directory.", errs.Echo(dir))
 	}
 	norm := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(pattern), `\`, "/"), "./")
 	if d, rest, ok := leadingDir(norm); ok {
 		// The pattern is matched below path: an absolute or climbing one
 		// would match nothing, silently.
-		return nil, errs.New(errs.InvalidParam, "Pattern '%s' is not relative to path: the pattern is matched below path, so name the directory in path, e.g. {\"path\": %q, \"pattern\": %q}.", norm, d, rest)
+		return nil, errs.New(errs.InvalidParam, "Pattern '%s' is not relative to path: the pattern is matched below path, so name the directory in path, e.g. {\"path\": %q, \"pattern\": %q}.", errs.Echo(norm), d, rest)
 	}
 	req := scout.FindRequest{
 		Patterns:   []string{norm},

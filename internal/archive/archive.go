@@ -231,7 +231,7 @@ func Open(ctx context.Context, fsys fs.FS, name string, lim Limits) (*Archive, e
 	}
 	switch a.format {
 	case None:
-		return nil, errs.New(errs.Unsupported, "'%s' is not an archive; Scout reads .zip, .tar, .tar.gz and .tgz", name)
+		return nil, errs.New(errs.Unsupported, "'%s' is not an archive; Scout reads .zip, .tar, .tar.gz and .tgz", errs.Echo(name))
 	case Zip:
 		z, file, err := openZip(fsys, name, a.lim)
 		if err != nil {

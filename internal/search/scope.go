@@ -568,7 +568,7 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 		}
 		if ap, err := pathutil.Resolve(root, c.Archive); err == nil {
 			if st, err := pathutil.Stat(fsys, ap); err == nil && st.Mode().IsRegular() {
-				return failed(errs.New(errs.InvalidParam, "Archive path '%s' contains '..'; paths inside an archive cannot leave it. Name a member, e.g. %s:src/main.go.", c.Inner, c.Archive))
+				return failed(errs.New(errs.InvalidParam, "Archive path '%s' contains '..'; paths inside an archive cannot leave it. Name a member, e.g. %s:src/main.go.", errs.Echo(c.Inner), errs.Echo(c.Archive)))
 			}
 		}
 	}
