@@ -46,6 +46,7 @@ package convert
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"slices"
@@ -140,7 +141,7 @@ func (s safe) Convert(ctx context.Context, r io.ReaderAt, size int64) (text stri
 	defer cancel()
 	defer func() {
 		if p := recover(); p != nil {
-			text, err = "", errs.New(errs.Unsupported, "the document is malformed (%v)", p)
+			text, err = "", errs.New(errs.Unsupported, "the document is malformed (%s)", errs.Echo(fmt.Sprint(p)))
 			if ce := ctx.Err(); ce != nil {
 				text, err = "", ctxErr(ce)
 			}

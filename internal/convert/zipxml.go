@@ -104,7 +104,7 @@ func (p *pkg) walk(name string, fn func(xml.Token)) error {
 			return nil
 		}
 		if errors.Is(err, errTagTooLong) {
-			return errs.Wrap(errs.TooLarge, err, "part %s has a tag longer than %d MiB", name, maxXMLTag>>20)
+			return errs.Wrap(errs.TooLarge, err, "part %s has a tag longer than %d MiB", errs.Echo(name), maxXMLTag>>20)
 		}
 		if err != nil {
 			return p.partErr(name, err)
@@ -112,7 +112,7 @@ func (p *pkg) walk(name string, fn func(xml.Token)) error {
 		switch tok.(type) {
 		case xml.StartElement:
 			if depth++; depth > maxXMLDepth {
-				return errs.New(errs.TooLarge, "part %s nests elements more than %d deep", name, maxXMLDepth)
+				return errs.New(errs.TooLarge, "part %s nests elements more than %d deep", errs.Echo(name), maxXMLDepth)
 			}
 		case xml.EndElement:
 			depth--

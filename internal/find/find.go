@@ -162,14 +162,14 @@ func backingFiles(ctx context.Context, reg *iurl.Registry, patterns []string) ([
 			continue
 		}
 		if glob.HasMeta(p) {
-			return nil, errs.New(errs.InvalidParam, "Glob patterns are not supported for internal URLs: %s. Name one resource, or find its backing files by their path.", p)
+			return nil, errs.New(errs.InvalidParam, "Glob patterns are not supported for internal URLs: %s. Name one resource, or find its backing files by their path.", errs.Echo(p))
 		}
 		r, err := reg.Resolve(ctx, p)
 		if err != nil {
 			return nil, err
 		}
 		if r.SourcePath == "" {
-			return nil, errs.New(errs.NotFound, "Internal URL %s has no backing file to find; read it instead.", p)
+			return nil, errs.New(errs.NotFound, "Internal URL %s has no backing file to find; read it instead.", errs.Echo(p))
 		}
 		if !copied {
 			out, copied = slices.Clone(patterns), true

@@ -533,7 +533,7 @@ func resolvePath(ctx context.Context, fsys fs.FS, root, entry string, dirs pathu
 // memory under its URL.
 func resolveURL(ctx context.Context, fsys fs.FS, root, entry string, reg *iurl.Registry) (*Target, error) {
 	if glob.HasMeta(entry) {
-		return nil, errs.New(errs.InvalidParam, "Glob patterns are not supported for internal URLs: %s", entry)
+		return nil, errs.New(errs.InvalidParam, "Glob patterns are not supported for internal URLs: %s", errs.Echo(entry))
 	}
 	res, err := reg.Resolve(ctx, entry)
 	if err != nil {
