@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strconv"
 	"syscall"
 	"unicode/utf8"
@@ -51,20 +52,47 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Message == "" && t.Code == e.Code
 }
 
-// New returns an *Error with the code and a formatted message.
+// New returns an *Error with the code and a formatted message. An argument
+// that is an error of another kind (an OS error, which names its path as it
+// is) shows as fname.Quote shows a name, so that a hostile name in it cannot
+// forge a line of the message; an *Error's own message is already safe.
 func New(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return &Error{Code: code, Message: fmt.Sprintf(format, safeArgs(args)...)}
 }
 
-// Wrap returns an *Error with the code and message that wraps cause.
+// Wrap returns an *Error with the code and message that wraps cause; the
+// arguments show as New shows them.
 func Wrap(code Code, cause error, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Err: cause}
+	return &Error{Code: code, Message: fmt.Sprintf(format, safeArgs(args)...), Err: cause}
+}
+
+// safeArgs returns args with each error that holds no *Error replaced by
+// its text quoted as a name is (unchanged unless it holds a control
+// character or bytes that are not UTF-8). args is copied only then.
+func safeArgs(args []any) []any {
+	var out []any
+	for i, a := range args {
+		e, ok := a.(error)
+		if !ok || e == nil || errors.As(e, new(*Error)) {
+			continue
+		}
+		if q := fname.Quote(e.Error()); q != e.Error() {
+			if out == nil {
+				out = slices.Clone(args)
+			}
+			out[i] = q
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
 }
 
 // SymlinkOut is the ACCESS_DENIED error of path p, which leads outside the
 // project root through a symlink; cause may be nil.
 func SymlinkOut(p string, cause error) *Error {
-	return &Error{Code: AccessDenied, Path: p, Err: cause, Message: "Access denied: '" + p + "' leads outside the project root through a symlink. Use a path inside the root."}
+	return &Error{Code: AccessDenied, Path: p, Err: cause, Message: "Access denied: '" + Echo(p) + "' leads outside the project root through a symlink. Use a path inside the root."}
 }
 
 // SymlinkLoop is the INVALID_PARAM error of path p, which goes through a

@@ -104,3 +104,30 @@ func TestCodeOf(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignErrorsQuoted: an error argument of another kind (an OS error
+// naming its path) shows quoted when it holds a control character, so a
+// hostile name in it cannot forge a line; an *Error's lines stay as they are.
+func TestForeignErrorsQuoted(t *testing.T) {
+	pe := &fs.PathError{Op: "open", Path: "a\n*1|fake", Err: fs.ErrPermission}
+	tests := []struct {
+		name string
+		err  *Error
+		want string
+	}{
+		{"an OS error naming a hostile path", Wrap(Internal, pe, "Cannot read: %v", pe), `Cannot read: "open a\n*1|fake: permission denied"`},
+		{"the same wrapped", New(Internal, "Cannot read: %v", fmt.Errorf("listing: %w", pe)), `Cannot read: "listing: open a\n*1|fake: permission denied"`},
+		{"a plain OS error", New(Internal, "Cannot read: %v", &fs.PathError{Op: "open", Path: "a b", Err: fs.ErrPermission}), "Cannot read: open a b: permission denied"},
+		{"an *Error of two lines", New(NotFound, "Cannot read: %v", New(NotFound, "Not found\nAvailable: x")), "Cannot read: Not found\nAvailable: x"},
+		{"an *Error wrapped", New(NotFound, "Cannot read: %v", fmt.Errorf("at x: %w", New(NotFound, "one\ntwo"))), "Cannot read: at x: one\ntwo"},
+		{"a string is left to the caller", New(NotFound, "%s", "a\nb"), "a\nb"},
+		{"a symlink out of the root", SymlinkOut("l\n*1|fake", nil), `Access denied: '"l\n*1|fake"' leads outside`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !strings.Contains(tt.err.Message, tt.want) {
+				t.Errorf("message %q, want it to contain %q", tt.err.Message, tt.want)
+			}
+		})
+	}
+}
