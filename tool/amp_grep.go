@@ -281,7 +281,7 @@ func ampPath(c *Config, arg string) (string, error) {
 	if err := pathutil.ContainerOutside(fsys, root, p); err != nil {
 		return "", err
 	}
-	return "", &errs.Error{Code: errs.NotFound, Path: p, Message: "Path not found: " + p}
+	return "", &errs.Error{Code: errs.NotFound, Path: p, Message: "Path not found: " + errs.Echo(p)}
 }
 
 // The bounds of a content-mode reply. Without them, results were kept

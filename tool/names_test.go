@@ -233,6 +233,14 @@ func TestNamesInErrors(t *testing.T) {
 				assert.Contains(t, env.Text, c.want)
 				assert.NotContains(t, env.Text, "\x01", "a raw control character")
 			}
+			for _, c := range []struct{ toolset, name, args string }{
+				{Pi, "find", `{"paths":["nope\n1|fake/*.go"]}`},
+				{Amplifier, "grep", `{"pattern":"x","path":"nope\n1|fake"}`},
+			} {
+				env, _ := call(t, Config{FS: tr.FS, Root: tr.Root}, c.toolset, c.name, c.args)
+				require.Equal(t, scout.StatusError, env.Status, env.Text)
+				assert.Contains(t, env.Text, `Path not found: "nope\n1|fake"`, c.toolset+" "+c.name)
+			}
 			env, _ = call(t, Config{FS: tr.FS, Root: tr.Root}, Standardized, "Glob", `{"pattern":"*","path":"nope\n*1|fake"}`)
 			require.Equal(t, scout.StatusError, env.Status, env.Text)
 			assert.Contains(t, env.Text, `Search root '"nope\n*1|fake"' does not exist.`)

@@ -28,7 +28,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"strings"
@@ -560,8 +559,8 @@ func (f *failure) Unwrap() error { return f.err }
 // "Cannot read archive 'NAME': " and what failed, wrapping cause (nil when
 // none).
 func cannotRead(code errs.Code, name string, cause error, format string, args ...any) *errs.Error {
-	why := fmt.Sprintf(format, args...)
-	return &errs.Error{Code: code, Message: "Cannot read archive '" + name + "': " + why, Err: &failure{why: why, err: cause}}
+	why := errs.Sprintf(format, args...)
+	return &errs.Error{Code: code, Message: "Cannot read archive '" + errs.Echo(name) + "': " + why, Err: &failure{why: why, err: cause}}
 }
 
 // Why returns what failed in err, an error of this package, for a caller

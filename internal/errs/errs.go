@@ -52,18 +52,22 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Message == "" && t.Code == e.Code
 }
 
+// Sprintf formats as fmt.Sprintf does, but shows an argument that is an
+// error as New does.
+func Sprintf(format string, args ...any) string { return fmt.Sprintf(format, safeArgs(args)...) }
+
 // New returns an *Error with the code and a formatted message. An argument
 // that is an error of another kind (an OS error, which names its path as it
 // is) shows as fname.Quote shows a name, so that a hostile name in it cannot
 // forge a line of the message; an *Error's own message is already safe.
 func New(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, safeArgs(args)...)}
+	return &Error{Code: code, Message: Sprintf(format, args...)}
 }
 
 // Wrap returns an *Error with the code and message that wraps cause; the
 // arguments show as New shows them.
 func Wrap(code Code, cause error, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, safeArgs(args)...), Err: cause}
+	return &Error{Code: code, Message: Sprintf(format, args...), Err: cause}
 }
 
 // safeArgs returns args with each error that holds no *Error replaced by

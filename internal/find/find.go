@@ -258,10 +258,11 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 	}
 	if len(items) == 0 {
 		notFound := strings.Join(missing, ", ")
+		shown := fname.QuoteJoin(missing)
 		if len(inputs) == 1 {
-			notFound = missingBase // one path: pi names its base
+			notFound, shown = missingBase, fname.Quote(missingBase) // one path: pi names its base
 		}
-		return nil, &errs.Error{Code: errs.NotFound, Message: "Path not found: " + notFound, Path: notFound}
+		return nil, &errs.Error{Code: errs.NotFound, Message: "Path not found: " + shown, Path: notFound}
 	}
 	sc := &scope{missing: missing}
 	if len(items) == 1 {

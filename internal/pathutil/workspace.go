@@ -30,7 +30,7 @@ func Open(fsys fs.FS, root string) (fs.FS, string, func(), error) {
 	}
 	osfs, closeFn, err := fsx.OpenDir(abs)
 	if err != nil {
-		return nil, "", nil, &errs.Error{Code: errs.NotFound, Path: abs, Message: "Root directory '" + abs + "' cannot be opened: " + err.Error(), Err: err}
+		return nil, "", nil, &errs.Error{Code: errs.NotFound, Path: abs, Message: errs.Sprintf("Root directory '%s' cannot be opened: %v", errs.Echo(abs), err), Err: err}
 	}
 	return osfs, abs, closeFn, nil
 }
@@ -48,7 +48,7 @@ func AbsRoot(root string) (string, error) {
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return "", &errs.Error{Code: errs.InvalidParam, Message: "invalid root " + dir + ": " + err.Error(), Err: err}
+		return "", &errs.Error{Code: errs.InvalidParam, Message: errs.Sprintf("invalid root %s: %v", errs.Echo(dir), err), Err: err}
 	}
 	return abs, nil
 }
