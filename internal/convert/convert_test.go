@@ -342,6 +342,16 @@ func TestPartial(t *testing.T) {
 			data := epubOf(t, "Book", "<p>first</p>", "<p>second</p>")
 			return bytes.Replace(data, []byte("ch 1.xhtml"), []byte("ch 9.xhtml"), -1) // the zip entry of the second chapter
 		}, "first", "chapters named in the spine are missing from the book: "},
+		{"a missing chapter's hostile name is quoted", ".epub", func(t testing.TB) []byte {
+			return testfs.Zip(testfs.Files(map[string]string{
+				"mimetype":               "application/epub+zip",
+				"META-INF/container.xml": `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`,
+				"OEBPS/content.opf": `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><manifest>` +
+					`<item id="a" href="a.xhtml" media-type="application/xhtml+xml"/><item id="b" href="b%0A*1%7Cfake.xhtml" media-type="application/xhtml+xml"/>` +
+					`</manifest><spine><itemref idref="a"/><itemref idref="b"/></spine></package>`,
+				"OEBPS/a.xhtml": `<html xmlns="http://www.w3.org/1999/xhtml"><body><p>first</p></body></html>`,
+			})...)
+		}, "first", `missing from the book: "OEBPS/b\n*1|fake.xhtml"`},
 	}
 	for _, tt := range tests {
 		got, err := run(t, tt.ext, tt.data(t))

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fname"
 )
 
 // maxChapter caps one EPUB chapter: XHTML is converted through a DOM,
@@ -92,7 +93,7 @@ func convertEPUB(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 		var part *errs.Partial
 		switch {
 		case errors.As(err, &part):
-			cut = append(cut, name+" ("+part.Reason+")")
+			cut = append(cut, fname.Quote(name)+" ("+part.Reason+")")
 		case err != nil:
 			return "", p.partErr(name, err)
 		}
@@ -102,7 +103,7 @@ func convertEPUB(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 	if err == nil {
 		var why []string
 		if len(missing) > 0 {
-			why = append(why, "chapters named in the spine are missing from the book: "+strings.Join(missing, ", "))
+			why = append(why, "chapters named in the spine are missing from the book: "+fname.QuoteJoin(missing))
 		}
 		if len(cut) > 0 {
 			why = append(why, "chapters converted in part: "+strings.Join(cut, ", "))
