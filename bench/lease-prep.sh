@@ -2,7 +2,8 @@
 # bench/lease-prep.sh: fills a folder with what ../shared/bench/scale.sh needs on a machine without Go, ripgrep or
 # hyperfine (a lent multi-core machine): Scout built from this tree and, optionally, from another commit to compare
 # with (each xz-compressed), rg with its libpcre2, hyperfine, taskset, GNU time, a tarball of $(go env GOROOT)/src,
-# scale.sh and a run.sh that unpacks them and runs scale.sh against both binaries.
+# scale.sh and a run.sh that unpacks them and runs scale.sh against both binaries, then times each on a one-file
+# directory against rg (the fixed cost of a call).
 # Usage (from the project root): bench/lease-prep.sh DIR [BASE_COMMIT]
 #   DIR must be ignored by git (e.g. listed in .git/info/exclude) and is carried as a whole: keep it under the
 #   carry limit (the binaries are compressed; about 45 MB with one binary, 57 MB with two).
@@ -39,6 +40,13 @@ for b in scout scout-base; do
   echo "== $b"
   SCOUT=$d/$b bash "$d/scale.sh" "$@"
 done
+# A whole command on a one-file directory against rg's: the fixed cost of each call (process start, the root's
+# checks, a first walk), where a wait of the whole process shows (one was an RCU grace period of ~20 ms).
+one=$(mktemp -d); echo needle >"$one/a.txt"
+cmds=("$d/rg needle $one")
+for b in scout scout-base; do [ -x "$d/$b" ] && cmds+=("$(printf '%q ' "$d/$b" call --toolset amplifier --root "$one" grep '{"pattern":"needle"}')"); done
+echo "== one-file directory (rg, scout, scout-base)"
+"$d/hyperfine" -N --warmup 3 --runs 30 -i --style basic "${cmds[@]}" 2>&1 | grep -E '^Benchmark|Time \(mean'
 EOF
 chmod +x "$dir/run.sh"
 du -sh "$dir"
