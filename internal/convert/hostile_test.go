@@ -415,3 +415,19 @@ func TestInterpretCanceled(t *testing.T) {
 	interpretPage(ctx, page, func(s string, _, _, _, _ float64) { t.Fatalf("drew %q after the cancel", s) })
 	t.Fatal("the interpreter ran to the end")
 }
+
+// TestHostilePartName: a part named by the package itself (a slide's
+// target) shows quoted in an error when it holds a newline, so it cannot
+// forge a line of the message.
+func TestHostilePartName(t *testing.T) {
+	data := testfs.Zip(testfs.Files(map[string]string{
+		"ppt/presentation.xml":            `<?xml version="1.0"?><p:presentation ` + pNS + `><p:sldIdLst><p:sldId id="256" r:id="rId1"/></p:sldIdLst></p:presentation>`,
+		"ppt/_rels/presentation.xml.rels": `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="slide" Target="slides/s&#10;*1|fake.xml"/></Relationships>`,
+		"ppt/slides/s\n*1|fake.xml":       `<?xml version="1.0"?><p:sld ` + pNS + `><p:cSld><p:spTree>` + strings.Repeat("<p:sp>", 1000) + `</p:spTree></p:cSld></p:sld>`,
+	})...)
+	_, err := run(t, ".pptx", data)
+	want := `part "ppt/slides/s\n*1|fake.xml" nests elements more than 256 deep`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v, want it to contain %q", err, want)
+	}
+}
