@@ -68,7 +68,7 @@ func (p *pkg) partErr(name string, err error) error {
 	case errs.Unsupported:
 		return malformed(p.format, err)
 	case errs.Internal:
-		return malformed(p.format, fmt.Errorf("part %s: %w", name, err))
+		return malformed(p.format, fmt.Errorf("part %s: %w", errs.Echo(name), err))
 	}
 	return err
 }

@@ -80,12 +80,15 @@ func safeArgs(args []any) []any {
 		if !ok || e == nil || errors.As(e, new(*Error)) {
 			continue
 		}
-		if q := fname.Quote(e.Error()); q != e.Error() {
-			if out == nil {
-				out = slices.Clone(args)
-			}
-			out[i] = q
+		text := e.Error()
+		q := fname.Quote(text)
+		if q == text {
+			continue
 		}
+		if out == nil {
+			out = slices.Clone(args)
+		}
+		out[i] = q
 	}
 	if out == nil {
 		return args

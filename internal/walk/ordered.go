@@ -19,11 +19,9 @@ import (
 
 // maxAhead bounds the directories listed but not yet walked through (each
 // holds its entries and an open descriptor). With one file open per search
-// worker (par.Openers) and the process's own few, an ordered search stays
-// under the 64 descriptors a Linux process's table starts with: growing a
-// table that threads share waits for an RCU grace period, every thread
-// that opens a file meanwhile with it (20-25 ms a growth on a 16-core
-// virtual machine, longer than a whole search of the Go tree there).
+// worker (par.Openers, which says why) and the process's own few, an
+// ordered search stays under the 64 descriptors a Linux process's table
+// starts with.
 const maxAhead = 32
 
 // errStopped marks a node left unlisted because the walk stopped.
