@@ -177,12 +177,32 @@ func searchMeta(cut *pitext.Cut, res *scout.SearchResult) *piMeta {
 // then reports (nil otherwise). A pattern that is still invalid is left
 // for the search to report.
 func piPattern(pattern string) (searched string, rewrite *piRewrite) {
-	p := grep.SanitizeBraces(pattern)
+	p := literalDollars(grep.SanitizeBraces(pattern))
 	if _, err := syntax.Parse(p, syntax.Perl); err != nil && grep.IsGroupError(err) {
 		p = grep.EscapeParens(p)
 		return p, &piRewrite{From: pattern, To: p, Reason: "unbalanced parenthesis"}
 	}
 	return p, nil
+}
+
+// literalDollars escapes each unescaped '$' right before an escaped '{'
+// of pattern: "$\{" cannot match (the end of a line, then a character),
+// so a template such as ${platform} is searched as the text it is: pi
+// promises such patterns "become searchable instead of failing".
+func literalDollars(pattern string) string {
+	var b strings.Builder
+	for i := 0; i < len(pattern); i++ {
+		switch c := pattern[i]; {
+		case c == '\\' && i+1 < len(pattern):
+			b.WriteString(pattern[i : i+2])
+			i++
+		case c == '$' && strings.HasPrefix(pattern[i+1:], `\{`):
+			b.WriteString(`\$`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // piSearchPaths normalises the paths entries, peels their line-range
