@@ -242,7 +242,7 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 			out = append(out, piEntry{e, sel.Ranges})
 			continue
 		}
-		if err := rejectCommaJoined(fsys, root, e, raw); err != nil {
+		if err := rejectCommaJoined(fsys, root, e, pathutil.Normalize(raw)); err != nil {
 			return nil, nil, "", nil, err
 		}
 		parts := splitEntry(fsys, root, e, searchBase)
@@ -275,18 +275,22 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 // (fname.Unquote), as text shows a name that is not printable UTF-8:
 // as written when it names an existing path, else as pi reads it
 // (pathutil.Normalize drops a pair of quotes around it; '\' is a
-// separator) when that names an existing path or an internal URL, else as
-// written for the search to unquote. asIs says the entry is to be searched
-// as written: no '\' separators, no delimited paths. Any other entry is
-// read as pi reads it.
+// separator) when its quotes are only that pair (so "a,b" is a
+// comma-joined entry) or that reading names an existing path or an
+// internal URL, else as written for the search to unquote. asIs says the entry is to be searched as written: no '\'
+// separators, no delimited paths. Any other entry is read as pi reads it.
 func piEntryPath(fsys fs.FS, root, raw string, resolvers map[string]scout.Resolver, base func(string) string) (e string, asIs bool) {
 	n := pathutil.Normalize(raw)
 	given := strings.TrimSpace(raw)
-	if _, ok := fname.Unquote(given); !ok || isInternalURL(n, resolvers) {
+	unq, ok := fname.Unquote(given)
+	if !ok || isInternalURL(n, resolvers) {
 		return n, false
 	}
 	if entryExists(fsys, root, given) {
 		return given, true
+	}
+	if unq == n {
+		return n, false
 	}
 	if p, _, err := search.SplitSelector(fsys, root, strings.ReplaceAll(n, `\`, "/"), nil); err == nil && entryExists(fsys, root, base(p)) {
 		return n, false
