@@ -33,6 +33,9 @@ import (
 //	invalid:"..."      replaces every error about the field's value (type,
 //	                   integer, bounds, enum); "%s" in it stands for the
 //	                   value given
+//	overflow:"inf"     a number beyond float64 is ±Inf, as JavaScript's
+//	                   JSON.parse reads it, for the tool to clamp (without
+//	                   the tag it is refused as out of range)
 //
 // Go types map to JSON types: string, bool (boolean), float64 (number),
 // int (integer), []string (array of strings), oneOrMany (a string or an
@@ -67,6 +70,7 @@ type argField struct {
 	enum     []string
 	min, max *float64
 	invalid  string
+	inf      bool // overflow:"inf"
 }
 
 // argSpec lists the arguments of the struct type t, in field order. A
@@ -108,6 +112,10 @@ func argSpec(t reflect.Type) []argField {
 			panic(fmt.Sprintf("tool: %s.%s: a list is nil when absent, it needs no pointer", t, sf.Name))
 		}
 		f.required = sf.Tag.Get("required") == "true"
+		f.inf = sf.Tag.Get("overflow") == "inf"
+		if f.inf && f.kind != kindNumber {
+			panic(fmt.Sprintf("tool: %s.%s: only a number can overflow to infinity", t, sf.Name))
+		}
 		if f.required && (f.pointer || f.kind == kindBool || f.kind == kindNumber || f.kind == kindInteger) {
 			panic(fmt.Sprintf("tool: %s.%s: only strings and lists can be required", t, sf.Name))
 		}
@@ -304,6 +312,13 @@ func (f *argField) value(raw json.RawMessage) (reflect.Value, error) {
 		var n float64
 		if json.Unmarshal(raw, &n) != nil {
 			if jsonKind(raw) == "a number" { // beyond float64
+				if f.inf {
+					sign := 1
+					if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("-")) {
+						sign = -1
+					}
+					return reflect.ValueOf(math.Inf(sign)), nil
+				}
 				return reflect.Value{}, errs.New(errs.InvalidParam, "Invalid argument '%s': %s is out of range; pass a smaller number.", f.name, errs.Echo(string(raw)))
 			}
 			return reflect.Value{}, typeErr(f.name, "a number", raw)

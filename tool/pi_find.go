@@ -33,7 +33,7 @@ type piFindArgs struct {
 	Hidden    bool     `json:"hidden" default:"true" desc:"Include hidden files and directories."`
 	Gitignore bool     `json:"gitignore" default:"true" desc:"Respect .gitignore; set false to include gitignored files."`
 	Limit     float64  `json:"limit" default:"200" invalid:"Limit must be a positive number (1-200), got %s." desc:"Maximum paths returned (1-200)."`
-	Timeout   float64  `json:"timeout" default:"5" desc:"Timeout in seconds (0.5-60); partial results are returned when it passes."`
+	Timeout   float64  `json:"timeout" default:"5" overflow:"inf" desc:"Timeout in seconds (0.5-60); partial results are returned when it passes."`
 }
 
 const (

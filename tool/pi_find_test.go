@@ -38,7 +38,7 @@ func TestPiFindTimeout(t *testing.T) {
 	for i := range 20 {
 		m[fmt.Sprintf("d%02d/f.txt", i)] = &fstest.MapFile{}
 	}
-	for _, timeout := range []string{"0.5", "0.1", "0"} {
+	for _, timeout := range []string{"0.5", "0.1", "0", "-1e400"} { // -1e400: -Infinity to JSON.parse
 		t.Run(timeout, func(t *testing.T) {
 			t.Parallel()
 			env := Call(context.Background(), Config{FS: testfs.SlowFS{MapFS: m, Delay: 150 * time.Millisecond}}, Pi, "find", []byte(`{"paths":["**/*.txt"],"timeout":`+timeout+`}`))

@@ -177,12 +177,32 @@ func searchMeta(cut *pitext.Cut, res *scout.SearchResult) *piMeta {
 // then reports (nil otherwise). A pattern that is still invalid is left
 // for the search to report.
 func piPattern(pattern string) (searched string, rewrite *piRewrite) {
-	p := grep.SanitizeBraces(pattern)
+	p := literalDollars(grep.SanitizeBraces(pattern))
 	if _, err := syntax.Parse(p, syntax.Perl); err != nil && grep.IsGroupError(err) {
 		p = grep.EscapeParens(p)
 		return p, &piRewrite{From: pattern, To: p, Reason: "unbalanced parenthesis"}
 	}
 	return p, nil
+}
+
+// literalDollars escapes each unescaped '$' right before an escaped '{'
+// of pattern: "$\{" cannot match (the end of a line, then a character),
+// so a template such as ${platform} is searched as the text it is: pi
+// promises such patterns "become searchable instead of failing".
+func literalDollars(pattern string) string {
+	var b strings.Builder
+	for i := 0; i < len(pattern); i++ {
+		switch c := pattern[i]; {
+		case c == '\\' && i+1 < len(pattern):
+			b.WriteString(pattern[i : i+2])
+			i++
+		case c == '$' && strings.HasPrefix(pattern[i+1:], `\{`):
+			b.WriteString(`\$`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // piSearchPaths normalises the paths entries, peels their line-range
@@ -222,7 +242,7 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 			out = append(out, piEntry{e, sel.Ranges})
 			continue
 		}
-		if err := rejectCommaJoined(fsys, root, e, raw); err != nil {
+		if err := rejectCommaJoined(fsys, root, e, pathutil.Normalize(raw)); err != nil {
 			return nil, nil, "", nil, err
 		}
 		parts := splitEntry(fsys, root, e, searchBase)
@@ -255,18 +275,22 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 // (fname.Unquote), as text shows a name that is not printable UTF-8:
 // as written when it names an existing path, else as pi reads it
 // (pathutil.Normalize drops a pair of quotes around it; '\' is a
-// separator) when that names an existing path or an internal URL, else as
-// written for the search to unquote. asIs says the entry is to be searched
-// as written: no '\' separators, no delimited paths. Any other entry is
-// read as pi reads it.
+// separator) when its quotes are only that pair (so "a,b" is a
+// comma-joined entry) or that reading names an existing path or an
+// internal URL, else as written for the search to unquote. asIs says the entry is to be searched as written: no '\'
+// separators, no delimited paths. Any other entry is read as pi reads it.
 func piEntryPath(fsys fs.FS, root, raw string, resolvers map[string]scout.Resolver, base func(string) string) (e string, asIs bool) {
 	n := pathutil.Normalize(raw)
 	given := strings.TrimSpace(raw)
-	if _, ok := fname.Unquote(given); !ok || isInternalURL(n, resolvers) {
+	unq, ok := fname.Unquote(given)
+	if !ok || isInternalURL(n, resolvers) {
 		return n, false
 	}
 	if entryExists(fsys, root, given) {
 		return given, true
+	}
+	if unq == n {
+		return n, false
 	}
 	if p, _, err := search.SplitSelector(fsys, root, strings.ReplaceAll(n, `\`, "/"), nil); err == nil && entryExists(fsys, root, base(p)) {
 		return n, false

@@ -304,3 +304,22 @@ func TestPiSearchCaps(t *testing.T) {
 		}
 	}
 }
+
+// TestPiPattern: pi's pattern repairs as searched: braces that cannot be a
+// repetition are escaped, and so is a '$' before one, which could never
+// match there.
+func TestPiPattern(t *testing.T) {
+	for _, tc := range []struct{ in, want, why string }{
+		{`${platform}`, `\$\{platform\}`, "a template: the '$' before an escaped brace is literal"},
+		{`\${platform}`, `\$\{platform\}`, "an escaped '$' stays as it is"},
+		{`\\${x}`, `\\\$\{x\}`, "an escaped backslash, then a '$' before a brace"},
+		{`a${2}`, `a${2}`, "a repetition is not escaped, nor the '$' before it"},
+		{`end$|{x`, `end$|\{x`, "a '$' not before a brace is an anchor"},
+		{`[${]`, `[\$\{]`, "in a class the escapes change nothing"},
+		{`\p{L}$`, `\p{L}$`, "a Unicode class is copied whole"},
+	} {
+		if got, _ := piPattern(tc.in); got != tc.want {
+			t.Errorf("piPattern(%q) = %q, want %q: %s", tc.in, got, tc.want, tc.why)
+		}
+	}
+}
