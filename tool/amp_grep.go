@@ -649,7 +649,7 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 			for lo < hi && f.Lines[lo].Line <= last {
 				lo++
 			}
-			if lo < hi && n > 0 && f.Lines[lo].Line != last+1 {
+			if lo < hi && n > 0 && f.Lines[lo].Line != last+1 && h.before+h.after > 0 {
 				item.WriteString("--\n")
 			}
 			for _, c := range f.Lines[lo:hi] {
