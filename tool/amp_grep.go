@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strconv"
@@ -367,6 +368,10 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 		if skip > 0 {
 			f, before, ok, err := ampFrom(ctx, s, req, names[0], skip, t.from, runs)
 			switch {
+			case scout.CodeOf(err) == scout.CodeNotFound:
+				// The file is gone since it was counted, and its results
+				// with it; a stream of the scope no longer lists it.
+				names = names[1:]
 			case err != nil:
 				return err
 			case ok:
@@ -388,23 +393,18 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 		case plain && len(names) == 0:
 			stream = func(func(*scout.FileMatch, error) bool) {} // the first file held the page
 		case plain:
-			req.Paths, skipFiles = names, 0
-			stream = s.Stream(ctx, req)
+			named := req
+			named.Paths = names
+			stream = s.Stream(ctx, named)
 		}
-		seen := 0 // matching files streamed
-		for f, err := range stream {
-			if err != nil {
+		if err := page.stream(stream, plain && len(names) > 0, skipFiles); scout.CodeOf(err) == scout.CodeNotFound && plain && len(names) > 0 {
+			// Every file named is gone since it was counted: the page comes
+			// from the scope, as it is now.
+			if err := page.stream(s.Stream(ctx, req), false, skipFiles); err != nil {
 				return err
 			}
-			if seen++; seen <= skipFiles {
-				continue
-			}
-			if page.full() {
-				page.capped = page.capped || page.n < page.want // more results wait
-				break
-			}
-			page.add(f, page.skip)
-			page.skip = 0
+		} else if err != nil {
+			return err
 		}
 	}
 	d.hits = page.hitsOf()
@@ -417,6 +417,31 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 		// The page shows results past offset: there are at least that
 		// many, whatever the counting pass saw. An empty page says nothing.
 		d.TotalMatches = max(d.TotalMatches, g.Offset+d.MatchesCount)
+	}
+	return nil
+}
+
+// stream adds the matching files of stream to the page until it is full,
+// after the first skipFiles of them unless named (stream then searches the
+// files the page needs, by name).
+func (p *ampPage) stream(stream iter.Seq2[*scout.FileMatch, error], named bool, skipFiles int) error {
+	if named {
+		skipFiles = 0
+	}
+	seen := 0 // matching files streamed
+	for f, err := range stream {
+		if err != nil {
+			return err
+		}
+		if seen++; seen <= skipFiles {
+			continue
+		}
+		if p.full() {
+			p.capped = p.capped || p.n < p.want // more results wait
+			break
+		}
+		p.add(f, p.skip)
+		p.skip = 0
 	}
 	return nil
 }
@@ -624,7 +649,7 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 			for lo < hi && f.Lines[lo].Line <= last {
 				lo++
 			}
-			if lo < hi && n > 0 && f.Lines[lo].Line != last+1 {
+			if lo < hi && n > 0 && f.Lines[lo].Line != last+1 && h.before+h.after > 0 {
 				item.WriteString("--\n")
 			}
 			for _, c := range f.Lines[lo:hi] {
@@ -660,6 +685,9 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 			// Runs of lines are counted up to a budget of lines per file,
 			// which the offset can lie past.
 			text += fmt.Sprintf(" at offset %d: counting stopped at %d results (a lower bound) before reaching it; narrow path, glob or pattern to page further", g.Offset, d.total)
+		case d.total > g.Offset:
+			// The files counted were gone when the page was read.
+			text += " (the files changed while they were searched; search again)"
 		case d.total > 0:
 			text += fmt.Sprintf(" at offset %d (there are %d; use a smaller offset)", g.Offset, d.total)
 		}

@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 
@@ -263,5 +267,83 @@ func TestAmpGrepNewline(t *testing.T) {
 	env = Call(context.Background(), Config{FS: tree}, Amplifier, "grep", long)
 	if env.Status != scout.StatusError || env.Error.Code != "INVALID_PARAM" || !strings.Contains(env.Error.Message, "over the cap of 65536 bytes") {
 		t.Errorf("long pattern: %+v %+v", env.Status, env.Error)
+	}
+}
+
+// vanishFS is a MapFS whose file name is deleted once it has been read
+// through and closed: from then on it is not there to open, stat or list,
+// as a file removed between two passes of a search.
+type vanishFS struct {
+	m    fstest.MapFS
+	name string
+	gone atomic.Bool
+}
+
+func (v *vanishFS) Open(name string) (fs.File, error) {
+	if name == v.name && v.gone.Load() {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	f, err := v.m.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if name == v.name {
+		return &vanishFile{File: f, v: v}, nil
+	}
+	if d, ok := f.(fs.ReadDirFile); ok && path.Dir(v.name) == name {
+		return &vanishDir{ReadDirFile: d, v: v}, nil
+	}
+	return f, nil
+}
+
+type vanishFile struct {
+	fs.File
+	v    *vanishFS
+	read bool
+}
+
+func (f *vanishFile) Read(p []byte) (int, error) {
+	f.read = true
+	return f.File.Read(p)
+}
+
+func (f *vanishFile) Close() error {
+	if f.read {
+		f.v.gone.Store(true)
+	}
+	return f.File.Close()
+}
+
+type vanishDir struct {
+	fs.ReadDirFile
+	v *vanishFS
+}
+
+func (d *vanishDir) ReadDir(n int) ([]fs.DirEntry, error) {
+	es, err := d.ReadDirFile.ReadDir(n)
+	if d.v.gone.Load() {
+		es = slices.DeleteFunc(es, func(e fs.DirEntry) bool { return path.Join(path.Dir(d.v.name), e.Name()) == d.v.name })
+	}
+	return es, err
+}
+
+// TestAmpGrepFileGoneBetweenPasses: a content page is counted first, then
+// read from the files the count named; a file deleted in between is gone
+// from the page, as from any search, not a NOT_FOUND failure of the whole
+// call (TestFilesChangeDuringCalls met it now and then); the empty page
+// says why, not that the offset is past the results.
+func TestAmpGrepFileGoneBetweenPasses(t *testing.T) {
+	for _, args := range []string{
+		`{"pattern":"churn","output_mode":"content","head_limit":5}`,
+		`{"pattern":"churn","output_mode":"content","head_limit":5,"offset":2}`,
+	} {
+		v := &vanishFS{m: fstest.MapFS{"d/a.txt": {Data: []byte(strings.Repeat("churn line\n", 10))}, "d/b.txt": {Data: []byte("other\n")}}, name: "d/a.txt"}
+		env := Call(context.Background(), Config{FS: v}, Amplifier, "grep", []byte(args))
+		if !v.gone.Load() {
+			t.Fatalf("%s: the file was never read", args)
+		}
+		if env.Status == scout.StatusError || !strings.HasPrefix(env.Text, "No matches found (the files changed while they were searched; search again)") {
+			t.Errorf("%s: %s %+v %q", args, env.Status, env.Error, env.Text)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"strings"
 	"time"
 
@@ -61,6 +62,11 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	}
 	defer release()
 	denied := errs.New(errs.AccessDenied, "Access denied. Path must be within project root.")
+	if n := argPath(dir); strings.Trim(n, "/") == "" && n != "" && searchRoot(c) != "/" {
+		// The file system's root, which pi reads as the project root; here
+		// it is an absolute path like any other, outside the project root.
+		return nil, denied
+	}
 	resolved, err := resolveArg(c, dir)
 	if err != nil {
 		if errs.CodeOf(err) == errs.AccessDenied {
@@ -92,8 +98,17 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	norm := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(pattern), `\`, "/"), "./")
 	if d, rest, ok := leadingDir(norm); ok {
 		// The pattern is matched below path: an absolute or climbing one
-		// would match nothing, silently.
-		return nil, errs.New(errs.InvalidParam, "Pattern '%s' is not relative to path: the pattern is matched below path, so name the directory in path, e.g. {\"path\": %q, \"pattern\": %q}.", errs.Echo(norm), d, rest)
+		// would match nothing, silently. The error names the path that
+		// works: the leading directory taken from path, or, when that is
+		// out of the project root, says so.
+		hint := d
+		if !path.IsAbs(d) {
+			hint = path.Join(resolved, d)
+		}
+		if _, err := resolveArg(c, hint); errs.CodeOf(err) == errs.AccessDenied {
+			return nil, denied
+		}
+		return nil, errs.New(errs.InvalidParam, "Pattern '%s' is not relative to path: the pattern is matched below path, so name the directory in path, e.g. {\"path\": %q, \"pattern\": %q}.", errs.Echo(norm), hint, rest)
 	}
 	req := scout.FindRequest{
 		Patterns:   []string{norm},

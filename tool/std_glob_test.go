@@ -166,22 +166,66 @@ func TestStdGlobTextStats(t *testing.T) {
 
 // TestStdGlobPatternNotRelative: a pattern is matched below path, so an
 // absolute one or one that climbs out of path would match nothing; it is an
-// INVALID_PARAM error that names the path to give instead.
+// INVALID_PARAM error that names the path to give instead, one that works
+// when followed (the leading directory taken from path), or ACCESS_DENIED
+// when that path is out of the project root.
 func TestStdGlobPatternNotRelative(t *testing.T) {
-	m := fstest.MapFS{"src/a.py": &fstest.MapFile{}, "b.py": &fstest.MapFile{}}
-	for _, tc := range []struct{ reason, args, want string }{
-		{"absolute", `{"pattern":"/proj/src/*.py"}`, `{"path": "/proj/src", "pattern": "*.py"}`},
-		{"climbs out of path", `{"pattern":"../*.py","path":"src"}`, `{"path": "..", "pattern": "*.py"}`},
-		{"climbs after a directory", `{"pattern":"src/../**/*.py"}`, `{"path": "src/..", "pattern": "**/*.py"}`},
+	m := fstest.MapFS{"src/a.py": &fstest.MapFile{}, "src/lib/b.py": &fstest.MapFile{}, "b.py": &fstest.MapFile{}}
+	cfg := Config{FS: m, Root: "/proj"}
+	for _, tc := range []struct {
+		reason, args string
+		code         scout.Code
+		want         string
+	}{
+		{"absolute", `{"pattern":"/proj/src/*.py"}`, scout.CodeInvalidParam, `{"path": "/proj/src", "pattern": "*.py"}`},
+		{"climbs out of path", `{"pattern":"../*.py","path":"src"}`, scout.CodeInvalidParam, `{"path": ".", "pattern": "*.py"}`},
+		{"climbs out of a deeper path", `{"pattern":"../*.py","path":"src/lib"}`, scout.CodeInvalidParam, `{"path": "src", "pattern": "*.py"}`},
+		{"climbs after a directory", `{"pattern":"src/../**/*.py"}`, scout.CodeInvalidParam, `{"path": ".", "pattern": "**/*.py"}`},
+		{"climbs out of the root", `{"pattern":"../*.py"}`, scout.CodeAccessDenied, "Access denied. Path must be within project root."},
+		{"absolute, out of the root", `{"pattern":"/etc/*.conf"}`, scout.CodeAccessDenied, "Access denied. Path must be within project root."},
 	} {
-		env := Call(context.Background(), Config{FS: m}, Standardized, "Glob", []byte(tc.args))
+		env := Call(context.Background(), cfg, Standardized, "Glob", []byte(tc.args))
 		if assert.Equal(t, scout.StatusError, env.Status, tc.reason) {
-			assert.Equal(t, scout.CodeInvalidParam, env.Error.Code, tc.reason)
+			assert.Equal(t, tc.code, env.Error.Code, tc.reason)
 			assert.Contains(t, env.Error.Message, tc.want, tc.reason)
+		}
+		// The hint works when followed.
+		if i := strings.Index(env.Text, "e.g. "); i >= 0 {
+			hint := strings.TrimSuffix(env.Text[i+len("e.g. "):], ".")
+			again := Call(context.Background(), cfg, Standardized, "Glob", []byte(hint))
+			assert.NotEqual(t, scout.StatusError, again.Status, "%s: the hint %s: %s", tc.reason, hint, again.Text)
 		}
 	}
 	for _, args := range []string{`{"pattern":"**/*.py"}`, `{"pattern":"src/*.py"}`, `{"pattern":"a..b/*.py"}`} {
-		env := Call(context.Background(), Config{FS: m}, Standardized, "Glob", []byte(args))
+		env := Call(context.Background(), cfg, Standardized, "Glob", []byte(args))
 		assert.NotEqual(t, scout.StatusError, env.Status, "%s: %s", args, env.Text)
+	}
+}
+
+// TestStdGlobFSRoot: "/" is an absolute path like any other, outside the
+// project root (seed 002: 解析后的路径必须在 project_root 内，否则报
+// ACCESS_DENIED), not the project root as pi reads it; unless the project
+// root is "/" itself.
+func TestStdGlobFSRoot(t *testing.T) {
+	m := fstest.MapFS{"a.py": &fstest.MapFile{}}
+	for _, tc := range []struct {
+		root, path string
+		code       scout.Code // "" when the call succeeds
+	}{
+		{"/proj", "/", scout.CodeAccessDenied},
+		{"/proj", "//", scout.CodeAccessDenied},
+		{"", "/", scout.CodeAccessDenied},
+		{"/", "/", ""},
+		{"/proj", "/proj", ""},
+	} {
+		env := Call(context.Background(), Config{FS: m, Root: tc.root}, Standardized, "Glob", []byte(`{"pattern":"*.py","path":"`+tc.path+`"}`))
+		var code scout.Code
+		if env.Error != nil {
+			code = env.Error.Code
+		}
+		assert.Equal(t, tc.code, code, "root %q path %q: %s", tc.root, tc.path, env.Text)
+		if tc.code == scout.CodeAccessDenied {
+			assert.Equal(t, "Access denied. Path must be within project root.", env.Text)
+		}
 	}
 }
