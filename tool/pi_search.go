@@ -277,8 +277,9 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 // (pathutil.Normalize drops a pair of quotes around it; '\' is a
 // separator) when its quotes are only that pair (so "a,b" is a
 // comma-joined entry) or that reading names an existing path or an
-// internal URL, else as written for the search to unquote. asIs says the entry is to be searched as written: no '\'
-// separators, no delimited paths. Any other entry is read as pi reads it.
+// internal URL, else as written for the search to unquote. asIs says the
+// entry is to be searched as written: no '\' separators, no delimited
+// paths. Any other entry is read as pi reads it.
 func piEntryPath(fsys fs.FS, root, raw string, resolvers map[string]scout.Resolver, base func(string) string) (e string, asIs bool) {
 	n := pathutil.Normalize(raw)
 	given := strings.TrimSpace(raw)
