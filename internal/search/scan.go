@@ -190,39 +190,16 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 		sc = f.m.NewScanner() // a file named with line ranges: one of few
 	}
 	var (
-		res *grep.FileResult
-		err error
-		// tag is set from the text of a matching file that the search
-		// gave to its end (tagged), as it read it, which fileTag would
-		// read again: a file read in pieces is hashed as they are read
-		// once it matches, the text dropped before its first match read
-		// again from the open file; a text decoded from UTF-16 or UTF-32
-		// as it is decoded. A file that changed meanwhile gets the tag
-		// of the text searched.
-		tag    string
-		tagged bool
-		text   func([]byte, bool) bool
-		size   int64
+		res  *grep.FileResult
+		err  error
+		tg   *tagger // set when wantTag
+		text func([]byte, bool) bool
+		size int64
 	)
 	wantTag := pf.tags && !f.mem && !f.noTag && (pf.paused == nil || !pf.paused.Load())
 	if wantTag {
-		var (
-			h hashline.Hasher
-			n int // the bytes of text given
-		)
-		text = func(p []byte, end bool) bool {
-			if n += len(p); size > hashline.MaxTagBytes || n > hashline.MaxTagBytes {
-				return false // no tag
-			}
-			if n == len(p) {
-				p = bytes.TrimPrefix(p, utf8BOM) // a second mark, which read's tag leaves out too
-			}
-			h.Write(p)
-			if end {
-				tag, tagged = h.Tag(), true
-			}
-			return true
-		}
+		tg = &tagger{}
+		text = tg.write
 	}
 	open := func() (fsx.Regular, error) {
 		var r fsx.Regular
@@ -234,6 +211,9 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 		}
 		if err == nil {
 			size = r.Size()
+			if tg != nil {
+				tg.size = size
+			}
 		}
 		return r, err
 	}
@@ -263,12 +243,43 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 	}
 	o = outcome{res: res, size: size}
 	if wantTag && res.MatchLines > 0 {
-		if !tagged && size <= hashline.MaxTagBytes {
-			tag = fileTag(fsys, f.path) // no ReadAt, cut at MaxWholeBytes, or a read failed: read it again
+		o.tag, o.tagged = tg.tag, true
+		if !tg.done && size <= hashline.MaxTagBytes {
+			o.tag = fileTag(fsys, f.path) // no ReadAt, cut at MaxWholeBytes, or a read failed: read it again
 		}
-		o.tag, o.tagged = tag, true
 	}
 	return o
+}
+
+// tagger computes the hashline tag of a file from its text as the search
+// reads it (grep.Scanner.SearchOpened's text), so that a matching file is
+// not read again for it: a file read in pieces is hashed as they are read
+// once it matches, the text dropped before its first match read again from
+// the open file; a text decoded from UTF-16 or UTF-32 as it is decoded. A
+// file that changed meanwhile gets the tag of the text searched. It is
+// allocated only for a search that tags, so that one that does not
+// allocates nothing for it.
+type tagger struct {
+	h    hashline.Hasher
+	n    int   // the bytes of text given
+	size int64 // the file's size, once open
+	tag  string
+	done bool // tag is set: the whole text was given
+}
+
+// write is the text function of SearchOpened.
+func (t *tagger) write(p []byte, end bool) bool {
+	if t.n += len(p); t.size > hashline.MaxTagBytes || t.n > hashline.MaxTagBytes {
+		return false // no tag
+	}
+	if t.n == len(p) {
+		p = bytes.TrimPrefix(p, utf8BOM) // a second mark, which read's tag leaves out too
+	}
+	t.h.Write(p)
+	if end {
+		t.tag, t.done = t.h.Tag(), true
+	}
+	return true
 }
 
 // scanAll walks the scope and searches each file on the walker goroutine
@@ -297,7 +308,11 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 	flush := func(w *scanWorker) {
 		mu.Lock()
 		defer mu.Unlock()
-		for _, x := range w.misses {
+		for i := range w.misses {
+			x := &w.misses[i]
+			if x.o.skip == "" && x.o.res == nil {
+				x.o.res = &x.res
+			}
 			if !stop.Load() && !fn(x.f, x.o) {
 				stop.Store(true)
 				cancel()
@@ -346,7 +361,15 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 			return nil
 		}
 		fl.entry, fl.walked, fl.text = walk.Entry{}, false, nil // not needed by fn
-		if w.misses = append(w.misses, miss{fl, o}); len(w.misses) == missBatch {
+		x := miss{f: fl, o: o}
+		if o.res != nil && fl.done == nil && fl.m == nil {
+			// fn reads the result of a file that did not match only
+			// while it is called: a copy is kept, the scanner's given
+			// back for its next file.
+			x.res, x.o.res = *o.res, nil
+			w.s.Reuse(o.res)
+		}
+		if w.misses = append(w.misses, x); len(w.misses) == missBatch {
 			flush(w)
 		}
 		if stop.Load() {
@@ -447,8 +470,9 @@ type hit struct {
 
 // miss is a file that did not match, or was left out.
 type miss struct {
-	f file
-	o outcome
+	f   file
+	o   outcome
+	res grep.FileResult // o.res's copy, when o.res is nil and o.skip ""
 }
 
 // missBatch is how many files that did not match a worker gathers before
