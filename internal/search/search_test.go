@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -368,5 +369,24 @@ func TestAllocsPerMiss(t *testing.T) {
 			}
 			assert.LessOrEqual(t, per, max, "%s, tags %v: allocations a file that does not match", name, tags)
 		}
+	}
+}
+
+// TestExhaustivePageMadeOnce: a search that pages every matching file
+// makes its page's slice once, at its size, instead of growing it twofold
+// (which touches twice the memory, a page fault per 4 KiB of it), and in
+// path order.
+func TestExhaustivePageMadeOnce(t *testing.T) {
+	m := fstest.MapFS{}
+	for i := range 300 {
+		m[fmt.Sprintf("d%d/f%03d.txt", i%7, i)] = &fstest.MapFile{Data: []byte("a needle\n")}
+	}
+	for _, tr := range openTrees(t, m) {
+		out, err := Run(context.Background(), tr.FS, "", Request{Paths: []string{"."}, Grep: grep.Options{Pattern: "needle", CountOnly: true},
+			PerFile: 20, PerFileOne: 20, MaxFileSize: -1, MaxFiles: -1, Budget: -1})
+		require.NoError(t, err, tr.Name)
+		require.Len(t, out.Files, 300, tr.Name)
+		assert.LessOrEqual(t, cap(out.Files), len(out.Files)*9/8, "%s: the page's slice grew (only a size class may round it up)", tr.Name)
+		assert.True(t, slices.IsSortedFunc(out.Files, func(a, b Hit) int { return strings.Compare(a.Path, b.Path) }), tr.Name)
 	}
 }
