@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -609,19 +610,37 @@ func ampLines(ctx context.Context, s *scout.Searcher, req scout.SearchRequest, l
 	return res.TotalMatchLines, nil
 }
 
+// textSize is about the bytes of ampGrepText's list of files or counts,
+// up to pitext.MaxBytes, for its buffer (grown twofold, it would touch
+// twice what it holds); 0 in content mode.
+func (d *ampGrepData) textSize() int {
+	paths, extra := d.files, 1
+	if d.counts != nil {
+		paths, extra = d.counts.paths, 8
+	}
+	n := 0
+	for _, p := range paths {
+		if n += len(p) + extra; n > pitext.MaxBytes {
+			break
+		}
+	}
+	return n
+}
+
 // ampGrepText renders the result ripgrep-style for the model: path:line:text
 // for content (path-line-text for context), one path per line for files,
 // path:count for counts; then a paging note. The text stops at the last
 // whole item within pitext.MaxBytes (data keeps everything), with a note.
 func ampGrepText(g *ampGrep, d *ampGrepData) string {
 	var b strings.Builder
-	var item strings.Builder
-	shown := 0 // items written
+	b.Grow(min(pitext.MaxBytes, d.textSize()))
+	var item bytes.Buffer // reused from item to item
+	shown := 0            // items written
 	put := func() bool {
 		if b.Len()+item.Len() > pitext.MaxBytes {
 			return false
 		}
-		b.WriteString(item.String())
+		b.Write(item.Bytes())
 		item.Reset()
 		shown++
 		return true
@@ -664,14 +683,18 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 		})
 	case "files_with_matches":
 		for _, f := range d.files {
-			item.WriteString(fname.Quote(f) + "\n")
+			item.WriteString(fname.Quote(f))
+			item.WriteByte('\n')
 			if !put() {
 				break
 			}
 		}
 	case "count":
 		for i, p := range d.counts.paths {
-			fmt.Fprintf(&item, "%s:%d\n", fname.Quote(p), d.counts.counts[i])
+			item.WriteString(fname.Quote(p))
+			item.WriteByte(':')
+			item.Write(strconv.AppendInt(item.AvailableBuffer(), int64(d.counts.counts[i]), 10))
+			item.WriteByte('\n')
 			if !put() {
 				break
 			}
@@ -735,7 +758,7 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 
 // ampLine writes one line as ripgrep prints it; file is the name as text
 // shows it (fname.Quote).
-func ampLine(b *strings.Builder, file string, n int, sep byte, text string, numbers bool) {
+func ampLine(b *bytes.Buffer, file string, n int, sep byte, text string, numbers bool) {
 	b.WriteString(file)
 	b.WriteByte(sep)
 	if numbers {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -275,9 +276,23 @@ func TestAmpCountFilesJSON(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, ref(refCounts{d, json.RawMessage(counts)}), string(got), c.reason)
 		assert.True(t, json.Valid(got), c.reason)
+		streamed(t, ampCountData{d, oc}, got, c.reason)
 
 		got, err = ampFilesData{d, c.paths}.MarshalJSON()
 		require.NoError(t, err)
 		assert.Equal(t, ref(refFiles{d, wireNames(c.paths)}), string(got), c.reason)
+		streamed(t, ampFilesData{d, c.paths}, got, c.reason)
+	}
+}
+
+// streamed checks that d's WriteJSON writes whole (the bytes of its
+// MarshalJSON) and stops at a writer's error.
+func streamed(t *testing.T, d interface{ WriteJSON(io.Writer) error }, whole []byte, reason string) {
+	t.Helper()
+	var w pieces
+	require.NoError(t, d.WriteJSON(&w), reason)
+	assert.Equal(t, string(whole), w.buf.String(), reason)
+	for n := range w.n {
+		assert.Equal(t, errFull, d.WriteJSON(&failAfter{n: n}), "%s: a writer failing after %d writes", reason, n)
 	}
 }

@@ -64,7 +64,7 @@ type how struct {
 // offset h.at when set), or the mapping mp when not nil, and searches it,
 // a buffer at a time, as h says.
 func (s *Scanner) search(ctx context.Context, r io.Reader, mp *fsx.Mapping, size int64, h how) (*FileResult, error) {
-	res := &FileResult{}
+	res := s.newResult()
 	fs := s.begin(ctx, res)
 	if h.parts {
 		fs.parts(h.part)
@@ -615,16 +615,21 @@ func bigClass(need int) (k, size int, ok bool) {
 	return 0, need, false
 }
 
-// alloc returns a buffer of at least need bytes: the scanner's own,
-// grown at least twofold (up to one chunk or ownMax), so that files of
-// rising sizes do not each cost a new one (fresh memory costs a page
-// fault per 4 KiB), or a big one. A buffer over the largest class (a
+// alloc returns a buffer of at least need bytes: the scanner's own, of
+// need bytes the first time (a search of one small file), then of a whole
+// chunk (up to ownMax), so that files of rising sizes do not each cost a
+// new one (fresh memory costs a page fault per 4 KiB, written or copied
+// into), or a big one. A buffer over the largest class (a
 // whole-file search's) is memory of fsx.Anon where there is some (anon):
 // a make of 16 MiB cleared memory that the collector had reused, which
 // took up to 75 ms with page faults and could not be canceled.
 func (s *Scanner) alloc(need int) (b []byte, anon bool) {
 	if need <= ownMax {
-		s.own = make([]byte, max(need, min(2*cap(s.own), s.chunk+1+readAlign, ownMax)))
+		n := need
+		if s.own != nil {
+			n = max(need, min(s.chunk+1+readAlign, ownMax))
+		}
+		s.own = make([]byte, n)
 		return s.own, false
 	}
 	k, size, ok := bigClass(need)

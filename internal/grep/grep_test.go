@@ -513,6 +513,42 @@ func TestSearchFile(t *testing.T) {
 	}
 }
 
+// TestReuse: a result given back is the next search's, cleared: each
+// search's result equals a fresh scanner's, whatever the result before it
+// held (lines, a binary file, an encoding, a truncation).
+func TestReuse(t *testing.T) {
+	files := map[string]string{
+		"a.go":    fixture,
+		"b.txt":   "no match\n",
+		"bin.dat": "needle\x00",
+		"u16.txt": string([]byte{0xFF, 0xFE, 'n', 0, 'e', 0, 'e', 0, 'd', 0, 'l', 0, 'e', 0, '\n', 0}),
+		"bom.txt": "\xEF\xBB\xBFneedle\n",
+		"many":    strings.Repeat("needle\n", 50),
+	}
+	order := []string{"a.go", "b.txt", "bin.dat", "b.txt", "u16.txt", "b.txt", "bom.txt", "many", "b.txt", "a.go"}
+	m, err := Compile(Options{Pattern: "needle|main", Before: 1, MaxMatchesPerFile: 20})
+	require.NoError(t, err)
+	for name, fsys := range treeFS(t, files) {
+		s := m.NewScanner()
+		var last *FileResult
+		for i, f := range order {
+			res, err := s.SearchFile(context.Background(), fsys, f, -1)
+			require.NoError(t, err, "%s: %s", name, f)
+			want, err := m.NewScanner().SearchFile(context.Background(), fsys, f, -1)
+			require.NoError(t, err)
+			require.Equal(t, want, res, "%s: %s after %s", name, f, order[max(i-1, 0)])
+			if last != nil {
+				require.Same(t, last, res, "%s: %s does not reuse the result given back", name, f)
+			}
+			last = nil
+			if res.MatchLines == 0 {
+				s.Reuse(res)
+				last = res
+			}
+		}
+	}
+}
+
 // endless yields the same block forever, counting bytes.
 type endless struct {
 	block []byte

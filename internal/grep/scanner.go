@@ -57,6 +57,9 @@ type Scanner struct {
 	// spare holds text read again for SearchOpened's text (giveDropped);
 	// nil until then.
 	spare []byte
+	// free is a result given back (Reuse) for the next search; nil when
+	// there is none.
+	free *FileResult
 
 	lines   []Line     // scratch for the lines of a file (see settle)
 	spanBuf [][2]int   // scratch for the spans of a line
@@ -76,6 +79,23 @@ func (m *Matcher) NewScanner() *Scanner {
 	s := &Scanner{m: m, chunk: readSize, maxLine: MaxLineBytes, maxWhole: MaxWholeBytes, mapMin: mapSize}
 	s.reset()
 	return s
+}
+
+// Reuse gives back res, a result of a search that the caller no longer
+// references (nor its Lines or Resume), for the next search to return
+// cleared instead of a new one: a search of many files that keeps only
+// the results of those that match allocates none for the others.
+func (s *Scanner) Reuse(res *FileResult) { s.free = res }
+
+// newResult returns a cleared result: the one given back, or a new one.
+func (s *Scanner) newResult() *FileResult {
+	res := s.free
+	if res == nil {
+		return &FileResult{}
+	}
+	s.free = nil
+	*res = FileResult{}
+	return res
 }
 
 // SearchFile searches the regular file name of fsys, unless it is larger
@@ -309,7 +329,7 @@ func (s *Scanner) SearchBytes(ctx context.Context, b []byte) (*FileResult, error
 	if enc, _ := bomEncoding(b); enc != nil {
 		return s.SearchReader(ctx, bytes.NewReader(b))
 	}
-	res := &FileResult{}
+	res := s.newResult()
 	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
 		b = b[3:]
 		res.Encoding = "utf-8"

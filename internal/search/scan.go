@@ -190,39 +190,16 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 		sc = f.m.NewScanner() // a file named with line ranges: one of few
 	}
 	var (
-		res *grep.FileResult
-		err error
-		// tag is set from the text of a matching file that the search
-		// gave to its end (tagged), as it read it, which fileTag would
-		// read again: a file read in pieces is hashed as they are read
-		// once it matches, the text dropped before its first match read
-		// again from the open file; a text decoded from UTF-16 or UTF-32
-		// as it is decoded. A file that changed meanwhile gets the tag
-		// of the text searched.
-		tag    string
-		tagged bool
-		text   func([]byte, bool) bool
-		size   int64
+		res  *grep.FileResult
+		err  error
+		tg   *tagger // set when wantTag
+		text func([]byte, bool) bool
+		size int64
 	)
 	wantTag := pf.tags && !f.mem && !f.noTag && (pf.paused == nil || !pf.paused.Load())
 	if wantTag {
-		var (
-			h hashline.Hasher
-			n int // the bytes of text given
-		)
-		text = func(p []byte, end bool) bool {
-			if n += len(p); size > hashline.MaxTagBytes || n > hashline.MaxTagBytes {
-				return false // no tag
-			}
-			if n == len(p) {
-				p = bytes.TrimPrefix(p, utf8BOM) // a second mark, which read's tag leaves out too
-			}
-			h.Write(p)
-			if end {
-				tag, tagged = h.Tag(), true
-			}
-			return true
-		}
+		tg = &tagger{}
+		text = tg.write
 	}
 	open := func() (fsx.Regular, error) {
 		var r fsx.Regular
@@ -234,6 +211,9 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 		}
 		if err == nil {
 			size = r.Size()
+			if tg != nil {
+				tg.size = size
+			}
 		}
 		return r, err
 	}
@@ -263,12 +243,43 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 	}
 	o = outcome{res: res, size: size}
 	if wantTag && res.MatchLines > 0 {
-		if !tagged && size <= hashline.MaxTagBytes {
-			tag = fileTag(fsys, f.path) // no ReadAt, cut at MaxWholeBytes, or a read failed: read it again
+		o.tag, o.tagged = tg.tag, true
+		if !tg.done && size <= hashline.MaxTagBytes {
+			o.tag = fileTag(fsys, f.path) // no ReadAt, cut at MaxWholeBytes, or a read failed: read it again
 		}
-		o.tag, o.tagged = tag, true
 	}
 	return o
+}
+
+// tagger computes the hashline tag of a file from its text as the search
+// reads it (grep.Scanner.SearchOpened's text), so that a matching file is
+// not read again for it: a file read in pieces is hashed as they are read
+// once it matches, the text dropped before its first match read again from
+// the open file; a text decoded from UTF-16 or UTF-32 as it is decoded. A
+// file that changed meanwhile gets the tag of the text searched. It is
+// allocated only for a search that tags, so that one that does not
+// allocates nothing for it.
+type tagger struct {
+	h    hashline.Hasher
+	n    int   // the bytes of text given
+	size int64 // the file's size, once open
+	tag  string
+	done bool // tag is set: the whole text was given
+}
+
+// write is the text function of SearchOpened.
+func (t *tagger) write(p []byte, end bool) bool {
+	if t.n += len(p); t.size > hashline.MaxTagBytes || t.n > hashline.MaxTagBytes {
+		return false // no tag
+	}
+	if t.n == len(p) {
+		p = bytes.TrimPrefix(p, utf8BOM) // a second mark, which read's tag leaves out too
+	}
+	t.h.Write(p)
+	if end {
+		t.tag, t.done = t.h.Tag(), true
+	}
+	return true
 }
 
 // scanAll walks the scope and searches each file on the walker goroutine
@@ -276,10 +287,11 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 // file that matched in byte-wise path order, or as they come when
 // unordered. Files that did not match or were left out are passed to fn in
 // batches as they come (serialised), before the matches: they carry no
-// order-dependent information. workers > 0 sets the number of walker
-// goroutines. It returns ctx's error if ctx ended, even while fn stopped
-// the scan, else the walk's.
-func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, workers int, unordered bool, skipped map[string]int, fn func(f file, o outcome) bool) error {
+// order-dependent information. expect, when not nil, is told how many
+// matching files fn is about to get in path order, before the first.
+// workers > 0 sets the number of walker goroutines. It returns ctx's error
+// if ctx ended, even while fn stopped the scan, else the walk's.
+func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, workers int, unordered bool, skipped map[string]int, expect func(n int), fn func(f file, o outcome) bool) error {
 	wo, f, m, pf := ms.wo, ms.filter, ms.m, ms.pf
 	if workers > 0 {
 		wo.Workers = workers
@@ -297,7 +309,11 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 	flush := func(w *scanWorker) {
 		mu.Lock()
 		defer mu.Unlock()
-		for _, x := range w.misses {
+		for i := range w.misses {
+			x := &w.misses[i]
+			if x.o.skip == "" && x.o.res == nil {
+				x.o.res = &x.res
+			}
 			if !stop.Load() && !fn(x.f, x.o) {
 				stop.Store(true)
 				cancel()
@@ -346,7 +362,15 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 			return nil
 		}
 		fl.entry, fl.walked, fl.text = walk.Entry{}, false, nil // not needed by fn
-		if w.misses = append(w.misses, miss{fl, o}); len(w.misses) == missBatch {
+		x := miss{f: fl, o: o}
+		if o.res != nil && fl.done == nil && fl.m == nil {
+			// fn reads the result of a file that did not match only
+			// while it is called: a copy is kept, the scanner's given
+			// back for its next file.
+			x.res, x.o.res = *o.res, nil
+			w.s.Reuse(o.res)
+		}
+		if w.misses = append(w.misses, x); len(w.misses) == missBatch {
 			flush(w)
 		}
 		if stop.Load() {
@@ -399,10 +423,14 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 		flush(w)
 		n += len(w.hits)
 	}
-	hits := make([]hit, 0, n)
+	// The workers' hits are sorted by reference: fresh memory costs a
+	// page fault per 4 KiB, and a copy of every hit and a buffer for its
+	// merge would take eight times what the references take.
+	hits := make([]*hit, 0, n)
 	for _, w := range all {
-		hits = append(hits, w.hits...)
-		w.hits = nil
+		for i := range w.hits {
+			hits = append(hits, &w.hits[i])
+		}
 	}
 	if stop.Load() {
 		// fn stopped the scan: no error, unless ctx ended meanwhile (fn
@@ -416,7 +444,10 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 		return err
 	}
 	// 90,000 matching files took 40 ms to sort on one processor.
-	par.SortFunc(hits, 1024, func(a, b hit) int { return strings.Compare(a.path, b.path) })
+	par.SortFunc(hits, 1024, func(a, b *hit) int { return strings.Compare(a.path, b.path) })
+	if expect != nil {
+		expect(len(hits))
+	}
 	for _, h := range hits {
 		if !fn(file{path: h.path, mem: h.mem, noTag: h.noTag}, outcome{res: h.res, size: h.size, tag: h.tag, tagged: h.tagged}) {
 			break
@@ -447,8 +478,9 @@ type hit struct {
 
 // miss is a file that did not match, or was left out.
 type miss struct {
-	f file
-	o outcome
+	f   file
+	o   outcome
+	res grep.FileResult // o.res's copy, when o.res is nil and o.skip ""
 }
 
 // missBatch is how many files that did not match a worker gathers before

@@ -22,6 +22,7 @@ import (
 	"context"
 	"io"
 	"io/fs"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -227,8 +228,9 @@ func prepare(ctx context.Context, fsys fs.FS, root string, req *Request) (*prepa
 // file's result until then. With req.Unordered the walk and the search
 // overlap too, and fn gets each file as it is searched. With tags set, the
 // workers compute the hashline tag of each matching file (outcome.tag),
-// but while paused (when not nil) is set.
-func (p *prepared) each(ctx context.Context, exhaustive, tags bool, paused *atomic.Bool, fn func(f file, o outcome) bool) error {
+// but while paused (when not nil) is set. expect, when not nil, may be told
+// how many matching files fn is about to get, before the first.
+func (p *prepared) each(ctx context.Context, exhaustive, tags bool, paused *atomic.Bool, expect func(n int), fn func(f file, o outcome) bool) error {
 	if progress := p.req.Progress; progress != nil {
 		inner := fn
 		fn = func(f file, o outcome) bool {
@@ -248,7 +250,7 @@ func (p *prepared) each(ctx context.Context, exhaustive, tags bool, paused *atom
 	}
 	ms := &memberSearch{fsys: p.fsys, m: p.matcher, pf: pf, wo: p.req.Walk, filter: p.filter, lim: p.req.Archive}
 	if exhaustive || p.req.Unordered {
-		return scanAll(ctx, p.fsys, p.scope, ms, p.req.Workers, p.req.Unordered, p.skipped, fn)
+		return scanAll(ctx, p.fsys, p.scope, ms, p.req.Workers, p.req.Unordered, p.skipped, expect, fn)
 	}
 	if t := p.scope.Targets; len(t) == 1 && t[0].Dir {
 		// One directory: stream a sorted walk, so that a page can fill
@@ -300,7 +302,10 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Outcome, e
 	)
 	full := func() bool { return req.MaxFiles >= 0 && len(out.Files) >= req.MaxFiles }
 	paused.Store(skip > 0 || full())
-	err = p.each(ctx, exhaustive, req.Tags, &paused, func(f file, o outcome) bool {
+	// An exhaustive scan gives every matching file to the page: its
+	// slice is made once (fresh memory costs a page fault per 4 KiB).
+	expect := func(n int) { out.Files = slices.Grow(out.Files, n) }
+	err = p.each(ctx, exhaustive, req.Tags, &paused, expect, func(f file, o outcome) bool {
 		if o.res == nil {
 			out.skip(o)
 			return true
@@ -384,7 +389,7 @@ func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield fun
 	out := &Outcome{Scope: p.scope, Skipped: p.skipped}
 	single := p.scope.Single()
 	var sc *grep.Scanner // searches on split files; made when one comes
-	err = p.each(ctx, false, req.Tags, nil, func(f file, o outcome) bool {
+	err = p.each(ctx, false, req.Tags, nil, nil, func(f file, o outcome) bool {
 		if o.res == nil {
 			out.skip(o)
 			return true

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/hashline"
 	"github.com/scoutkit/scout/internal/testfs"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -327,4 +329,64 @@ func TestPrepareCompilesOnce(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, wres, res)
 	require.Len(t, res.Lines, 7)
+}
+
+// TestAllocsPerMiss: a search allocates little for each file that does not
+// match (its path, its entry, its open file), not a result or the state of
+// a tag it does not compute: the memory of a search of a large tree is
+// fresh pages, a fault each.
+func TestAllocsPerMiss(t *testing.T) {
+	tree := func(n int) fstest.MapFS {
+		m := fstest.MapFS{}
+		for i := range n {
+			m[fmt.Sprintf("d%d/f%03d.txt", i%4, i)] = &fstest.MapFile{Data: []byte("nothing here\nor here\n")}
+		}
+		return m
+	}
+	for _, tags := range []bool{false, true} {
+		perRun := map[string][2]float64{}
+		for i, n := range []int{100, 300} {
+			for _, tr := range openTrees(t, tree(n)) {
+				req := Request{Paths: []string{"."}, Grep: grep.Options{Pattern: "needle"}, PerFile: 20, PerFileOne: 20,
+					MaxFileSize: -1, MaxFiles: -1, Budget: -1, Tags: tags, Workers: 1}
+				a := perRun[tr.Name]
+				a[i] = testing.AllocsPerRun(3, func() {
+					out, err := Run(context.Background(), tr.FS, "", req)
+					if err != nil || out.Searched != n {
+						t.Fatalf("%s: searched %v of %d, %v", tr.Name, out, n, err)
+					}
+				})
+				perRun[tr.Name] = a
+			}
+		}
+		// At most: a directory's open file and path, and with tags the
+		// tag's state; fstest.MapFS allocates three more to open a file.
+		most := map[string]float64{"dir": 2.5, "mapfs": 5.5}
+		for name, a := range perRun {
+			per, max := (a[1]-a[0])/200, most[name]
+			if tags {
+				max += 2
+			}
+			assert.LessOrEqual(t, per, max, "%s, tags %v: allocations a file that does not match", name, tags)
+		}
+	}
+}
+
+// TestExhaustivePageMadeOnce: a search that pages every matching file
+// makes its page's slice once, at its size, instead of growing it twofold
+// (which touches twice the memory, a page fault per 4 KiB of it), and in
+// path order.
+func TestExhaustivePageMadeOnce(t *testing.T) {
+	m := fstest.MapFS{}
+	for i := range 300 {
+		m[fmt.Sprintf("d%d/f%03d.txt", i%7, i)] = &fstest.MapFile{Data: []byte("a needle\n")}
+	}
+	for _, tr := range openTrees(t, m) {
+		out, err := Run(context.Background(), tr.FS, "", Request{Paths: []string{"."}, Grep: grep.Options{Pattern: "needle", CountOnly: true},
+			PerFile: 20, PerFileOne: 20, MaxFileSize: -1, MaxFiles: -1, Budget: -1})
+		require.NoError(t, err, tr.Name)
+		require.Len(t, out.Files, 300, tr.Name)
+		assert.LessOrEqual(t, cap(out.Files), len(out.Files)*9/8, "%s: the page's slice grew (only a size class may round it up)", tr.Name)
+		assert.True(t, slices.IsSortedFunc(out.Files, func(a, b Hit) int { return strings.Compare(a.Path, b.Path) }), tr.Name)
+	}
 }
