@@ -857,15 +857,29 @@ func TestLongLineGrowth(t *testing.T) {
 	assert.Equal(t, 3, want.MatchLines)
 	assert.LessOrEqual(t, r.reads, 3, "reads of %v bytes", r.sizes)
 
-	// A search that may stop at the line's end does not read the rest
-	// ahead: the buffer doubles.
+	// A search that may stop at the line's end reads the rest of the file
+	// at once only within jumpMax times the buffer it outgrew (here after
+	// one doubling); with more after the line, the buffer doubles and the
+	// rest is not read.
 	m, err = Compile(Options{Pattern: "b+x", CountOnly: true, FirstOnly: true})
 	require.NoError(t, err)
-	r = &readCounter{r: bytes.NewReader(data)}
-	got, err = m.NewScanner().SearchFile(context.Background(), readerFS{r, int64(len(data))}, "f", -1)
-	require.NoError(t, err)
-	assert.Equal(t, 1, got.MatchLines)
-	assert.Less(t, slices.Max(r.sizes), len(data)-readSize, "reads of %v bytes", r.sizes)
+	for _, after := range []int{readSize / 2, 30 * readSize} {
+		data := []byte(abText(12*readSize) + "bx\nshort bx line\n" + abText(after) + "bx\n")
+		r = &readCounter{r: bytes.NewReader(data)}
+		got, err = m.NewScanner().SearchFile(context.Background(), readerFS{r, int64(len(data))}, "f", -1)
+		require.NoError(t, err)
+		assert.Equal(t, 1, got.MatchLines)
+		read := 0
+		for _, n := range r.sizes {
+			read += n
+		}
+		if after < readSize {
+			assert.GreaterOrEqual(t, read, len(data), "reads of %v bytes", r.sizes)
+			assert.LessOrEqual(t, r.reads, 4, "reads of %v bytes", r.sizes)
+		} else {
+			assert.Less(t, read, len(data)/2, "reads of %v bytes", r.sizes)
+		}
+	}
 }
 
 // readCounter counts the reads of r and records the sizes asked for.
