@@ -83,7 +83,8 @@ func TestReadHugeFile(t *testing.T) {
 	}{
 		{"huge.txt:1-5", "1:a line", "[at least 4996 more lines in file. Use :6 to continue]", "a range: exactly its lines", 0, 5, 0},
 		{"huge.txt", "1:a line", "[Showing lines 1-300 of at least 5001. Use :301 to continue]", "no selector: the first 300 lines", 0, 300, 0},
-		{"huge.txt:4999", "4999:a line", "[Reading stopped in line 5001, which runs on for over 64 MiB without a line end; the lines after it are not read. Some lines truncated to 768 chars]", "into the hole: its start is shown cut", 0, 3, 0},
+		{"huge.txt:4999", "4999:a line", "[Showing lines 4999-5000 of at least 5001 (150KB limit). Use :5001 to continue]", "into the hole: its line, 64 MiB read, is over the byte budget, so the page ends before it", 0, 2, 0},
+		{"huge.txt:5001", "5001:", "[Reading stopped in line 5001, which runs on for over 64 MiB without a line end; the lines after it are not read. Some lines truncated to 768 chars]", "the hole's line first: its start is shown cut", 0, 1, 0},
 		{"huge.txt:1-5:raw", "a line", "[at least 4996 more lines in file. Use :6 to continue]", "raw", 0, 5, 0},
 		{"huge.txt:6000", "Line 6000 was not reached: reading stopped in line 5001", "the file has at least 5001 lines. Use :5001 to see the start of that line, or :1 to read from the start.", "past the hole", 0, 0, 6000},
 		{"huge.txt:6000:raw", "Line 6000 was not reached", "Use :5001 to see the start of that line, or :1 to read from the start.", "past the hole, raw", 0, 0, 6000},

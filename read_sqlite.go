@@ -37,7 +37,7 @@ type SQLiteTable struct {
 	Name string `json:"name"` // as the database spells it
 	// Rows is the number of rows: exact, or a sqlite_stat1 estimate when
 	// RowsEstimated (tables with statistics above 50,000 rows), or a lower
-	// bound when RowsAtLeast (counting stops at 10,000).
+	// bound when RowsAtLeast (counting stops at 50,000).
 	Rows          int64 `json:"rows"`
 	RowsEstimated bool  `json:"rows_estimated,omitempty"`
 	RowsAtLeast   bool  `json:"rows_at_least,omitempty"`

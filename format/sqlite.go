@@ -105,7 +105,7 @@ func writeRow(b *strings.Builder, r *scout.SQLiteRows) {
 	}
 }
 
-// count renders a row count as pi does: "6", "~60000", "10000+".
+// count renders a row count as pi does: "6", "~60000", "50000+".
 func count(t scout.SQLiteTable) string {
 	s := strconv.FormatInt(t.Rows, 10)
 	switch {

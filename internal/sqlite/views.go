@@ -20,7 +20,7 @@ const (
 	SampleRows    = 5      // rows shown under a Schema
 	MaxRawRows    = 500    // rows a Raw query shows
 	EstimateAbove = 50_000 // a sqlite_stat1 estimate above this is shown as "~N rows"
-	ProbeCap      = 10_000 // rows counted at most; more shows as "10000+ rows"
+	ProbeCap      = 50_000 // rows counted at most, as pi counts them; more shows as "50000+ rows"
 	MaxValueChars = 16_384 // characters of one value a Row shows
 	// MaxValueBytes caps the size of one value (text or BLOB) a read makes
 	// SQLite hold: a query computing a larger one fails with TOO_LARGE.

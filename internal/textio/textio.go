@@ -30,9 +30,11 @@ type Window struct {
 	End   int // last line wanted, inclusive; 0 means to the end of the text
 	// MaxLines caps the lines collected; 0 means no cap besides End.
 	MaxLines int
-	// MaxBytes caps the bytes collected (text plus one byte per newline). The
-	// first line of a window is always collected, cut to MaxBytes in raw mode,
-	// so every continuation makes progress. 0 means no cap.
+	// MaxBytes caps the bytes collected: each line's bytes in the text (its
+	// whole length, however much of it a column cap keeps) plus one per
+	// newline. The first line of a window is always collected, cut to
+	// MaxBytes in raw mode, so every continuation makes progress. 0 means no
+	// cap.
 	MaxBytes int
 }
 
@@ -384,14 +386,20 @@ func (c *collector) emit() {
 			s, cut = t, true
 		}
 	}
-	if mb := b.Window.MaxBytes; mb > 0 && c.usedLines > 0 && c.usedBytes+len(s)+1 > mb {
+	// The budget counts the line's bytes in the text, as they are read: a
+	// line the column cap shortens for display costs its whole length.
+	size := len(s)
+	if !c.o.Raw {
+		size = c.curLen
+	}
+	if mb := b.Window.MaxBytes; mb > 0 && c.usedLines > 0 && c.usedBytes+size+1 > mb {
 		// The line does not fit: the window ends before it.
 		b.Stop = StopBytes
 		return
 	}
 	b.Lines = append(b.Lines, Line{N: c.n, Text: s, Cut: cut, Bytes: c.curLen})
 	c.usedLines++
-	c.usedBytes += len(s) + 1
+	c.usedBytes += size + 1
 	if c.o.Raw && cut && !c.stopped {
 		// Raw mode cut the window's first line at the byte cap.
 		b.Stop = StopBytes

@@ -152,6 +152,8 @@ func TestCollect(t *testing.T) {
 		{"max lines at end", "1\n2\n3\n", []Window{{Start: 2, MaxLines: 2}}, Options{}, "2:2|3:3|", 3, "no stop is recorded when the text ends with the window"},
 		{"max bytes", "aaaa\nbbbb\ncccc\n", []Window{{Start: 1, MaxBytes: 10}}, Options{}, "1:aaaa|2:bbbb|bytes", 3, "a line that does not fit ends the window"},
 		{"first line over budget", "aaaaaaaaaa\nb\n", []Window{{Start: 1, MaxBytes: 4}}, Options{}, "1:aaaaaaaaaa|bytes", 2, "the first line is always kept in display mode, so continuations progress"},
+		{"budget counts cut lines whole", "aaaaaaaaaa\nbb\nc\n", []Window{{Start: 1, MaxBytes: 14}}, Options{MaxColumns: 3}, "1:aaa~|2:bb|bytes", 3, "a line the column cap shortens costs its length in the text (11+3 fit, not 4+3+2)"},
+		{"budget counts a CR", "aaaaa\r\nbbbbbb\n", []Window{{Start: 1, MaxBytes: 13}}, Options{}, "1:aaaaa|bytes", 2, "the budget counts the bytes read, CR included (7+7 > 13)"},
 		{"raw first line cut", "aaaaaaaaaa\nb\n", []Window{{Start: 1, MaxBytes: 4}}, Options{Raw: true}, "1:aaaa~|bytes", 2, "raw mode cuts a first line longer than the budget"},
 		{"column cap", long + "\nx\n", []Window{{Start: 1}}, Options{MaxColumns: 768}, "1:" + strings.Repeat("é", 768) + "~|2:x|", 2, "the cap counts characters, not bytes"},
 		{"column cap raw", long + "\n", []Window{{Start: 1}}, Options{Raw: true, MaxColumns: 768}, "1:" + long + "|", 1, "raw has no column cap"},
@@ -236,7 +238,7 @@ func TestCollectCountLimit(t *testing.T) {
 	}{
 		{Plan([]Range{{Start: 1, End: 5}}, PlanOptions{Before: 1, After: 3}), 8, 5001, "a range: its lines and context, then the count stops"},
 		{Plan(nil, PlanOptions{}), 300, 5001, "an open-ended read of 300 lines"},
-		{Plan([]Range{{Start: 4990, End: 5000}}, PlanOptions{Before: 1, After: 3}), 13, 5001, "a range that reaches the hole: lines 4989-5000, then the start of the hole's line, cut"},
+		{Plan([]Range{{Start: 4990, End: 5000}}, PlanOptions{Before: 1, After: 3}), 12, 5001, "a range that reaches the hole: lines 4989-5000; the hole's line, 64 MiB read, is over the byte budget and ends the window"},
 		{Plan([]Range{{Start: 4990, End: 5000}}, PlanOptions{Raw: true}), 11, 5001, "... raw: the range exactly, then the count stops in the hole"},
 		{Plan([]Range{{Start: 6000}}, PlanOptions{Before: 1}), 0, 5001, "a range past the hole's line: reading stops 64 MiB into it, line 6000 not reached"},
 		{Plan([]Range{{Start: 6000}}, PlanOptions{Raw: true}), 0, 5001, "... raw"},
