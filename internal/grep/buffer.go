@@ -204,14 +204,21 @@ func (st *stream) resize(win int) {
 // and the search reads it all anyway or it is at most jumpMax buffers (each
 // doubling copies the line read so far into fresh memory, a page fault per
 // 4 KiB: a line of 1.4 MB in a file of 1.4 MB went through buffers of 256
-// KiB to 2 MiB, 1.9 MB copied), else twofold.
+// KiB to 2 MiB, 1.9 MB copied); jumpMax-fold towards the limit when the
+// rest does not fit and the search reads it all anyway; else twofold.
 func (st *stream) growLine(limit int) {
 	rest := st.size - int64(st.fs.off) + 1 // as open sizes a file read whole
-	if st.size < 0 || rest <= int64(2*st.win) || rest > int64(limit) || !st.s.m.readsWhole() && rest > int64(jumpMax*st.win) {
+	whole := st.s.m.readsWhole()
+	switch {
+	case st.size < 0 || rest <= int64(2*st.win):
 		st.grow(limit)
-		return
+	case rest <= int64(limit) && (whole || rest <= int64(jumpMax*st.win)):
+		st.resize(int(rest))
+	case whole && rest > int64(limit):
+		st.resize(min(jumpMax*st.win, limit))
+	default:
+		st.grow(limit)
 	}
-	st.resize(int(rest))
 }
 
 // jumpMax bounds what a search that may stop within a long line (at its

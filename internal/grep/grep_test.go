@@ -880,6 +880,20 @@ func TestLongLineGrowth(t *testing.T) {
 			assert.Less(t, read, len(data)/2, "reads of %v bytes", r.sizes)
 		}
 	}
+
+	// A count over a line longer than the limit grows jumpMax-fold to it
+	// (twofold, from the 64 KiB binary window to 1 MiB took four steps,
+	// each a copy into fresh memory), then searches it in windows.
+	line := []byte(abText(3<<20) + "bx\n")
+	m, err = Compile(Options{Pattern: "b+x", CountOnly: true})
+	require.NoError(t, err)
+	s = m.NewScanner()
+	s.chunk, s.maxLine = 4<<10, 1<<20
+	r = &readCounter{r: bytes.NewReader(line)}
+	got, err = s.SearchFile(context.Background(), readerFS{r, int64(len(line))}, "f", -1)
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 1, 1}, []int{got.MatchLines, got.Matches, got.LongLines})
+	assert.LessOrEqual(t, r.reads, 6, "reads of %v bytes", r.sizes)
 }
 
 // readCounter counts the reads of r and records the sizes asked for.
