@@ -75,7 +75,8 @@ type Config struct {
 	MaxFileSize int64
 	// Workers is the number of files searched at once. 0 means the number
 	// of CPUs Go uses for a search that may stop early (a page, a match
-	// budget), twice that for one that reads every file.
+	// budget), twice that for one that reads every file (and as many more
+	// on more than two CPUs).
 	Workers int
 	// Index answers searches from an index of the root's repository where
 	// it can (see scout.Searcher.Index). nil means every search scans.

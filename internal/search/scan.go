@@ -384,10 +384,13 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 	// search it alone while the others wait at the end of the walk. A
 	// file goes to a helper only when one waits for work (a non-blocking
 	// send on an unbuffered channel), so while all are busy the walkers
-	// search what they find, with no hand-off.
+	// search what they find, with no hand-off. On one or two processors
+	// there are none: the walkers keep them busy, and a hand-off only
+	// costs a wake-up and a scanner's cold buffers (on 2 cores, 4,000
+	// files of 256 KiB took 8% less time without, the Go tree the same).
 	handoff := make(chan file)
 	var helpers sync.WaitGroup
-	for range par.Openers() {
+	for range helperCount(workers) {
 		helpers.Go(func() {
 			for fl := range handoff {
 				search(fl)
@@ -454,6 +457,16 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 		}
 	}
 	return nil
+}
+
+// helperCount is the number of scanAll's helpers: par.Openers() on more
+// than two processors, none when the caller set the number of workers (the
+// files searched at once).
+func helperCount(workers int) int {
+	if n := par.Openers(); n > 2 && workers <= 0 {
+		return n
+	}
+	return 0
 }
 
 // scanWorker is what a goroutine of scanAll searches a file with: a

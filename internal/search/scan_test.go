@@ -8,8 +8,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -452,4 +454,55 @@ func TestFileTagIsSearchTag(t *testing.T) {
 	}
 	assert.NotEqual(t, hashline.Tag(tree["le"].Data), fileTag(tree, "le"), "the decoded text's tag, not the bytes'")
 	assert.Equal(t, hashline.Tag([]byte(text)), fileTag(tree, "bom2"))
+}
+
+// inFlightFS counts the files open at once.
+type inFlightFS struct {
+	fs.FS
+	n, most atomic.Int32
+}
+
+func (c *inFlightFS) Open(name string) (fs.File, error) {
+	f, err := c.FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		n := c.n.Add(1)
+		for m := c.most.Load(); n > m && !c.most.CompareAndSwap(m, n); m = c.most.Load() {
+		}
+		time.Sleep(50 * time.Microsecond) // let another open overlap, if any may
+		return &inFlightFile{File: f, c: c}, nil
+	}
+	return f, nil
+}
+
+type inFlightFile struct {
+	fs.File
+	c *inFlightFS
+}
+
+func (f *inFlightFile) Close() error {
+	f.c.n.Add(-1)
+	return f.File.Close()
+}
+
+// TestWorkersBoundFilesOpen: Workers is the number of files searched at
+// once, also by a search that reads every file, whose helpers (which take
+// files from busy walkers on more than two processors by default) it
+// leaves out.
+func TestWorkersBoundFilesOpen(t *testing.T) {
+	m := fstest.MapFS{}
+	for i := range 200 {
+		m[fmt.Sprintf("d%d/f%03d.txt", i%3, i)] = &fstest.MapFile{Data: []byte("a needle\n")}
+	}
+	for _, c := range []struct{ procs, workers, most int }{{1, 1, 1}, {2, 1, 1}, {2, 2, 2}, {4, 1, 1}, {4, 3, 3}} {
+		prev := runtime.GOMAXPROCS(c.procs)
+		fsys := &inFlightFS{FS: m}
+		_, err := Run(context.Background(), fsys, "", Request{Paths: []string{"."}, Grep: grep.Options{Pattern: "needle", CountOnly: true},
+			PerFile: 20, PerFileOne: 20, MaxFileSize: -1, MaxFiles: -1, Budget: -1, Workers: c.workers})
+		runtime.GOMAXPROCS(prev)
+		require.NoError(t, err)
+		assert.LessOrEqual(t, int(fsys.most.Load()), c.most, "%d processors, %d workers", c.procs, c.workers)
+	}
 }

@@ -64,7 +64,8 @@ type Request struct {
 	Tags bool
 	// Workers is the number of search goroutines; 0 means par.Openers()
 	// for an ordered scan that may stop early and twice that walkers for an
-	// exhaustive one.
+	// exhaustive one, with par.Openers() helpers beside them on more than
+	// two processors.
 	Workers int
 	// Registry resolves internal URLs; nil means none.
 	Registry *iurl.Registry
