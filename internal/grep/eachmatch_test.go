@@ -1,7 +1,9 @@
 package grep
 
 import (
+	"bytes"
 	"context"
+	"math/rand/v2"
 	"regexp"
 	"slices"
 	"strings"
@@ -247,4 +249,43 @@ func TestReversedOnDemand(t *testing.T) {
 	assert.Equal(t, [][2]int{{4, 6}}, res.Lines[0].Spans)
 	assert.NotNil(t, s.back)
 	assert.Same(t, c.rprog.get(), m.rprog.get(), "the copies of a Matcher compile the reversed pattern once")
+}
+
+// TestCountSkipsToCandidates: a count's walk over each matching line
+// starts the automata where the finder, over the whole buffer, says a
+// match may start; the counts equal regexp's on every line, CRLF lines,
+// matches at the line's ends and lines longer than the finder's vector
+// included.
+func TestCountSkipsToCandidates(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	words := []string{"fox", "jumps", "fox jumps", "return", "RETURN", "ab", "cd", "x1y", "x22y", "é", "ü", "zz", "  ", "\t"}
+	var text strings.Builder
+	for range 4000 {
+		for range r.IntN(30) {
+			text.WriteString(words[r.IntN(len(words))])
+		}
+		if r.IntN(5) == 0 {
+			text.WriteByte('\r')
+		}
+		text.WriteByte('\n')
+	}
+	data := []byte(text.String())
+	for _, p := range []string{"fox jumps|ab", "(?i)return", "ab|cd", "x[0-9]+y", "é|ü", "(?i)fox|cd"} {
+		re := regexp.MustCompile(p)
+		lines, matches := 0, 0
+		for _, l := range strings.Split(strings.TrimSuffix(text.String(), "\n"), "\n") {
+			if n := len(re.FindAllStringIndex(strings.TrimSuffix(l, "\r"), -1)); n > 0 {
+				lines, matches = lines+1, matches+n
+			}
+		}
+		m, err := Compile(Options{Pattern: p, CountOnly: true})
+		require.NoError(t, err)
+		for _, chunk := range []int{readSize, 4 << 10} {
+			s := m.NewScanner()
+			s.chunk = chunk
+			res, err := s.SearchFile(context.Background(), readerFS{bytes.NewReader(data), int64(len(data))}, "f", -1)
+			require.NoError(t, err)
+			assert.Equal(t, []int{lines, matches}, []int{res.MatchLines, res.Matches}, "%s, chunks of %d", p, chunk)
+		}
+	}
 }
