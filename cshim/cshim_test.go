@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -408,6 +409,32 @@ func TestArgsCap(t *testing.T) {
 		}
 		if got := len(env.Context.ParamsInput) > 4; got != tt.params {
 			t.Errorf("%d bytes: params_input echoed %v, want %v", len(tt.args), got, tt.params)
+		}
+	}
+}
+
+// TestHeaderDocumentsOptions checks that the header (the cgo preamble of
+// main.go, which the build copies into libscout.h) and the error messages'
+// list name every option scout_call_opts accepts.
+func TestHeaderDocumentsOptions(t *testing.T) {
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := strings.Index(string(src), "/*\n")
+	end := strings.Index(string(src), "*/\nimport \"C\"")
+	if start < 0 || end < start {
+		t.Fatal("main.go has no cgo preamble")
+	}
+	preamble := string(src[start:end])
+	typ := reflect.TypeFor[options]()
+	for i := range typ.NumField() {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if !strings.Contains(preamble, `//     "`+name+`":`) {
+			t.Errorf("the header does not document the option %q", name)
+		}
+		if !strings.Contains(", "+optionNames+", ", ", "+name+", ") {
+			t.Errorf("optionNames lacks %q", name)
 		}
 	}
 }

@@ -57,6 +57,11 @@ package main
 //     "allow_private_network": true   read fetches URLs of loopback,
 //                           private, link-local and cloud metadata
 //                           addresses (default false: refused)
+//     "zoekt": {"urls": ["http://127.0.0.1:6070"], "repo": "name"}
+//                           search asks these zoekt webservers, holding an
+//                           index of the root's repository, where their
+//                           index can answer (repo: the repository's name
+//                           in the index, default the root's base name)
 //     "timeout_ms": N       end the call with a TIMEOUT error after N ms
 //                           (default 0: no limit; so is one over 292 years)
 //     "call_id": N          a positive integer naming the running call for
@@ -130,9 +135,8 @@ func scout_call(toolset, name, args, root *C.scout_cchar) *C.char {
 
 // scout_call_opts is scout_call with the host's settings, a JSON object
 // (NULL or empty means {}): style, context_before, context_after,
-// read_limit, no_web, allow_private_network, timeout_ms and call_id, as
-// the C preamble above (the
-// header) describes. An unknown option or a value of the wrong type or
+// read_limit, no_web, allow_private_network, zoekt, timeout_ms and
+// call_id, as the C preamble above (the header) describes. An unknown option or a value of the wrong type or
 // range is an error Envelope naming it. It never returns NULL.
 //
 //export scout_call_opts
