@@ -121,6 +121,8 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"search", "x", "--root", root, "-m", "-1"}, 2, "-m must be 1 or more, got -1", "-1 is no default"},
 		{[]string{"search", "x", "--sort", "size"}, 2, "--sort must be none or path", "bad sort"},
 		{[]string{"search", "(", "--root", root}, 1, "Invalid regex", "bad pattern"},
+		{[]string{"search", "x", "--root", root, "-t", "nope"}, 2, "invalid value \"nope\" for flag -t: Unknown file type 'nope'", "bad flag value"},
+		{[]string{"search", "x", "--root", root, "-tgo", "-g", "["}, 2, "invalid value \"[\" for flag -g: Invalid glob", "bad flag value"},
 		{[]string{"search", "x", "--root", root, "a.txt", ""}, 2, "a PATH is empty", "empty PATH: a usage error, as find's empty GLOB"},
 		{[]string{"search", "x", "--root", root, " "}, 2, "a PATH is empty", "blank PATH"},
 		{[]string{"read", "--root", root}, 2, "want one PATH", "no path"},
