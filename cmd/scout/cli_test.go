@@ -39,6 +39,7 @@ func TestHelp(t *testing.T) {
 		{"find", []string{"--limit", "--no-hidden", "--no-ignore", "--root", "--timeout"}, "--context-after N, --context-before N, --read-limit N, --style STYLE"},
 		{"call", []string{"--allow-private-network", "--context-after", "--context-before", "--max-filesize", "--no-web", "--read-limit", "--root", "--style", "--toolset", "--zoekt", "--zoekt-repo"}, ""},
 		{"tools", []string{"--toolset"}, ""},
+		{"version", nil, ""},
 		{"mcp", []string{"--allow-private-network", "--context-after", "--context-before", "--max-filesize", "--no-web", "--read-limit", "--root", "--style", "--toolset", "--zoekt", "--zoekt-repo"}, ""},
 	}
 	flagLine := regexp.MustCompile(`^  (-{1,2}[a-zA-Z-]+)`)
@@ -74,6 +75,11 @@ func TestHelp(t *testing.T) {
 	code, out, _ := runCLI("-h")
 	if code != 0 || !strings.Contains(out, "  scout version\n") {
 		t.Errorf("scout -h: exit %d, %q; want 0 and scout version listed", code, out)
+	}
+	for _, v := range []string{"version", "--version"} {
+		if code, out, errb := runCLI(v); code != 0 || out != "scout "+version+"\n" || errb != "" {
+			t.Errorf("scout %s: exit %d, stdout %q, stderr %q; want 0 and the version", v, code, out, errb)
+		}
 	}
 	if code, _, errb := runCLI(); code != 2 || !strings.Contains(errb, "Usage:") {
 		t.Errorf("scout alone: exit %d, stderr %q; want the usage and 2", code, errb)
@@ -140,6 +146,8 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"call", "--style", "fancy", "find"}, 2, "--style must be hashline, numbered, plain", "bad style"},
 		{[]string{"call"}, 2, "want TOOL", "no tool"},
 		{[]string{"tools", "x"}, 2, "takes no arguments", "positional argument"},
+		{[]string{"version", "--nope"}, 2, "flag provided but not defined: -nope", "unknown flag"},
+		{[]string{"version", "x"}, 2, "takes no arguments", "positional argument"},
 		{[]string{"tools", "--toolset", "nope"}, 2, "Unknown toolset 'nope'", "unknown toolset"},
 		{[]string{"mcp", "--context-after", "-1"}, 2, "want a number of lines, 0 or more", "bad context"},
 	}

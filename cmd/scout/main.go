@@ -28,7 +28,27 @@ type command struct {
 }
 
 // commands are the subcommands in the order the usage lists them.
-var commands = []*command{searchCmd, readCmd, findCmd, callCmd, toolsCmd, mcpCmd}
+var commands = []*command{searchCmd, readCmd, findCmd, callCmd, toolsCmd, mcpCmd, versionCmd}
+
+var versionCmd = &command{
+	name:  "version",
+	usage: "version",
+	help:  "Prints Scout's version.",
+	run:   runVersion,
+}
+
+func runVersion(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f := newFlags(c, stdout, stderr)
+	pos, code, ok := f.parse(args)
+	if !ok {
+		return code
+	}
+	if len(pos) != 0 {
+		return f.usageError("takes no arguments, got %q", pos[0])
+	}
+	fmt.Fprintln(stdout, "scout", version)
+	return 0
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -43,7 +63,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "-h", "--help", "help":
 		usage(stdout)
 		return 0
-	case "version", "--version":
+	case "--version":
 		fmt.Fprintln(stdout, "scout", version)
 		return 0
 	}
@@ -64,6 +84,5 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  scout %s\n", c.usage)
 	}
-	fmt.Fprintln(w, "  scout version")
 	fmt.Fprintln(w, "\nRun 'scout COMMAND -h' for a command's flags.")
 }
