@@ -196,6 +196,11 @@ func TestCallOptions(t *testing.T) {
 		{"read", `{"path":"a.txt"}`, `{"call_id":-1}`, scout.CodeInvalidParam, "'call_id' must be a positive integer", "", "negative call id"},
 		{"read", `{"path":"a.txt"}`, `{"call_id":1.5}`, scout.CodeInvalidParam, "option 'call_id' must be an integer", "", "fractional call id"},
 		{"read", `{"path":"a.txt"}`, `{"allow_private_network":"yes"}`, scout.CodeInvalidParam, "option 'allow_private_network' must be true or false", "", "allow_private_network is a boolean"},
+		{"read", `{"path":"a.txt"}`, `{"Style":"plain"}`, scout.CodeInvalidParam, "unknown option 'Style': option names are case-sensitive; pass it as 'style'", "", "option names are case-sensitive, as tool arguments are (encoding/json folds case)"},
+		{"read", `{"path":"a.txt"}`, `{"READ_LIMIT":1}`, scout.CodeInvalidParam, "pass it as 'read_limit'", "", "option names are case-sensitive"},
+		{"read", `{"path":"a.txt"}`, `{"style":"plain","style":"numbered"}`, scout.CodeInvalidParam, "option 'style' is given more than once", "", "a repeated option (encoding/json keeps the last)"},
+		{"read", `{"path":"a.txt"}`, `{"zoekt":{"URLs":["http://127.0.0.1:6070"]}}`, scout.CodeInvalidParam, "pass it as 'zoekt.urls'", "", "the zoekt object's names are case-sensitive too"},
+		{"read", `{"path":"a.txt"}`, `{"zoekt":{"urls":["http://127.0.0.1:6070"],"repo":"a","repo":"b"}}`, scout.CodeInvalidParam, "option 'zoekt.repo' is given more than once", "", "a repeated zoekt member"},
 	}
 	for _, tt := range tests {
 		env := call("pi", tt.tool, tt.args, root, tt.options)
