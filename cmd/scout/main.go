@@ -1,10 +1,10 @@
 // Command scout is the command line of the Scout file tools.
 //
 //	scout search PATTERN [PATH...] [flags]       human use; prints the rendered text
-//	scout read PATH[:SELECTOR]
-//	scout find GLOB [GLOB...]
+//	scout read PATH[:SELECTOR] [flags]
+//	scout find GLOB [GLOB...] [flags]
 //	scout call [--toolset NAME] [--root DIR] [--no-web] [--allow-private-network] TOOL [JSON|-]   prints one Envelope as JSON
-//	scout tools [--toolset NAME]                  prints the tool definitions
+//	scout tools [--toolset NAME]                  prints the tool definitions (name, description, JSON Schema)
 //	scout mcp [--toolset NAME] [--root DIR] [--no-web] [--allow-private-network]   serves the toolset over MCP on stdio
 //	scout version
 //
