@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -195,6 +196,11 @@ func TestCallOptions(t *testing.T) {
 		{"read", `{"path":"a.txt"}`, `{"call_id":-1}`, scout.CodeInvalidParam, "'call_id' must be a positive integer", "", "negative call id"},
 		{"read", `{"path":"a.txt"}`, `{"call_id":1.5}`, scout.CodeInvalidParam, "option 'call_id' must be an integer", "", "fractional call id"},
 		{"read", `{"path":"a.txt"}`, `{"allow_private_network":"yes"}`, scout.CodeInvalidParam, "option 'allow_private_network' must be true or false", "", "allow_private_network is a boolean"},
+		{"read", `{"path":"a.txt"}`, `{"Style":"plain"}`, scout.CodeInvalidParam, "unknown option 'Style': option names are case-sensitive; pass it as 'style'", "", "option names are case-sensitive, as tool arguments are (encoding/json folds case)"},
+		{"read", `{"path":"a.txt"}`, `{"READ_LIMIT":1}`, scout.CodeInvalidParam, "pass it as 'read_limit'", "", "option names are case-sensitive"},
+		{"read", `{"path":"a.txt"}`, `{"style":"plain","style":"numbered"}`, scout.CodeInvalidParam, "option 'style' is given more than once", "", "a repeated option (encoding/json keeps the last)"},
+		{"read", `{"path":"a.txt"}`, `{"zoekt":{"URLs":["http://127.0.0.1:6070"]}}`, scout.CodeInvalidParam, "pass it as 'zoekt.urls'", "", "the zoekt object's names are case-sensitive too"},
+		{"read", `{"path":"a.txt"}`, `{"zoekt":{"urls":["http://127.0.0.1:6070"],"repo":"a","repo":"b"}}`, scout.CodeInvalidParam, "option 'zoekt.repo' is given more than once", "", "a repeated zoekt member"},
 	}
 	for _, tt := range tests {
 		env := call("pi", tt.tool, tt.args, root, tt.options)
@@ -408,6 +414,32 @@ func TestArgsCap(t *testing.T) {
 		}
 		if got := len(env.Context.ParamsInput) > 4; got != tt.params {
 			t.Errorf("%d bytes: params_input echoed %v, want %v", len(tt.args), got, tt.params)
+		}
+	}
+}
+
+// TestHeaderDocumentsOptions checks that the header (the cgo preamble of
+// main.go, which the build copies into libscout.h) and the error messages'
+// list name every option scout_call_opts accepts.
+func TestHeaderDocumentsOptions(t *testing.T) {
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := strings.Index(string(src), "/*\n")
+	end := strings.Index(string(src), "*/\nimport \"C\"")
+	if start < 0 || end < start {
+		t.Fatal("main.go has no cgo preamble")
+	}
+	preamble := string(src[start:end])
+	typ := reflect.TypeFor[options]()
+	for i := range typ.NumField() {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if !strings.Contains(preamble, `//     "`+name+`":`) {
+			t.Errorf("the header does not document the option %q", name)
+		}
+		if !strings.Contains(", "+optionNames+", ", ", "+name+", ") {
+			t.Errorf("optionNames lacks %q", name)
 		}
 	}
 }

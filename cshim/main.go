@@ -57,11 +57,17 @@ package main
 //     "allow_private_network": true   read fetches URLs of loopback,
 //                           private, link-local and cloud metadata
 //                           addresses (default false: refused)
+//     "zoekt": {"urls": ["http://127.0.0.1:6070"], "repo": "name"}
+//                           search asks these zoekt webservers, holding an
+//                           index of the root's repository, where their
+//                           index can answer (repo: the repository's name
+//                           in the index, default the root's base name)
 //     "timeout_ms": N       end the call with a TIMEOUT error after N ms
 //                           (default 0: no limit; so is one over 292 years)
 //     "call_id": N          a positive integer naming the running call for
 //                           scout_cancel; unique among running calls
-//   An unknown option or a bad value is an error Envelope naming it.
+//   An unknown option (names are case-sensitive), a repeated one or a bad
+//   value is an error Envelope naming it.
 //
 // char *scout_cancel(long long call_id)
 //   Cancels the running call started with that call_id; the call then
@@ -93,6 +99,8 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"reflect"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -102,6 +110,7 @@ import (
 	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/envelope"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/jsonobj"
 	"github.com/scoutkit/scout/internal/mcpserver"
 	"github.com/scoutkit/scout/internal/pitext"
 	"github.com/scoutkit/scout/tool"
@@ -130,9 +139,8 @@ func scout_call(toolset, name, args, root *C.scout_cchar) *C.char {
 
 // scout_call_opts is scout_call with the host's settings, a JSON object
 // (NULL or empty means {}): style, context_before, context_after,
-// read_limit, no_web, allow_private_network, timeout_ms and call_id, as
-// the C preamble above (the
-// header) describes. An unknown option or a value of the wrong type or
+// read_limit, no_web, allow_private_network, zoekt, timeout_ms and
+// call_id, as the C preamble above (the header) describes. An unknown option or a value of the wrong type or
 // range is an error Envelope naming it. It never returns NULL.
 //
 //export scout_call_opts
@@ -240,6 +248,9 @@ func parseOptions(s string) (*options, error) {
 	if !json.Valid(raw) || raw[0] != '{' {
 		return nil, errs.New(errs.InvalidParam, "options must be a JSON object, e.g. {\"style\": \"plain\", \"call_id\": 7}; valid options: %s.", optionNames)
 	}
+	if err := checkNames(raw, "", reflect.TypeFor[options]()); err != nil {
+		return nil, err
+	}
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.DisallowUnknownFields()
 	if err := d.Decode(o); err != nil {
@@ -262,6 +273,41 @@ func parseOptions(s string) (*options, error) {
 		return nil, errs.New(errs.InvalidParam, "option 'call_id' must be a positive integer, got %d.", o.CallID)
 	}
 	return o, nil
+}
+
+// checkNames refuses a member of obj (a valid JSON object) or of an
+// object inside it that is not named exactly as a field of the struct typ
+// (encoding/json would take "Style" for "style") or that is repeated
+// (encoding/json would keep the last). prefix names obj ("zoekt.") in the
+// error; an unknown name is left to the decoder, which lists the valid
+// ones.
+func checkNames(obj []byte, prefix string, typ reflect.Type) error {
+	fields := map[string]reflect.Type{}
+	for i := range typ.NumField() {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		fields[name] = typ.Field(i).Type
+	}
+	seen := map[string]bool{}
+	var err error
+	jsonobj.Each(obj, func(n, v []byte) bool {
+		name := string(n)
+		ft, known := fields[name]
+		switch {
+		case seen[name]:
+			err = errs.New(errs.InvalidParam, "option '%s%s' is given more than once: pass each option once.", prefix, name)
+		case !known:
+			for f := range fields {
+				if strings.EqualFold(f, name) {
+					err = errs.New(errs.InvalidParam, "unknown option '%s%s': option names are case-sensitive; pass it as '%s%s'.", prefix, name, prefix, f)
+				}
+			}
+		case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Struct && len(v) > 0 && v[0] == '{':
+			err = checkNames(v, prefix+name+".", ft.Elem())
+		}
+		seen[name] = true
+		return err == nil
+	})
+	return err
 }
 
 func optionKind(goType string) string {

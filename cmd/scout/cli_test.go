@@ -39,6 +39,7 @@ func TestHelp(t *testing.T) {
 		{"find", []string{"--limit", "--no-hidden", "--no-ignore", "--root", "--timeout"}, "--context-after N, --context-before N, --read-limit N, --style STYLE"},
 		{"call", []string{"--allow-private-network", "--context-after", "--context-before", "--max-filesize", "--no-web", "--read-limit", "--root", "--style", "--toolset", "--zoekt", "--zoekt-repo"}, ""},
 		{"tools", []string{"--toolset"}, ""},
+		{"version", nil, ""},
 		{"mcp", []string{"--allow-private-network", "--context-after", "--context-before", "--max-filesize", "--no-web", "--read-limit", "--root", "--style", "--toolset", "--zoekt", "--zoekt-repo"}, ""},
 	}
 	flagLine := regexp.MustCompile(`^  (-{1,2}[a-zA-Z-]+)`)
@@ -74,6 +75,11 @@ func TestHelp(t *testing.T) {
 	code, out, _ := runCLI("-h")
 	if code != 0 || !strings.Contains(out, "  scout version\n") {
 		t.Errorf("scout -h: exit %d, %q; want 0 and scout version listed", code, out)
+	}
+	for _, v := range []string{"version", "--version"} {
+		if code, out, errb := runCLI(v); code != 0 || out != "scout "+version+"\n" || errb != "" {
+			t.Errorf("scout %s: exit %d, stdout %q, stderr %q; want 0 and the version", v, code, out, errb)
+		}
 	}
 	if code, _, errb := runCLI(); code != 2 || !strings.Contains(errb, "Usage:") {
 		t.Errorf("scout alone: exit %d, stderr %q; want the usage and 2", code, errb)
@@ -121,6 +127,8 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"search", "x", "--root", root, "-m", "-1"}, 2, "-m must be 1 or more, got -1", "-1 is no default"},
 		{[]string{"search", "x", "--sort", "size"}, 2, "--sort must be none or path", "bad sort"},
 		{[]string{"search", "(", "--root", root}, 1, "Invalid regex", "bad pattern"},
+		{[]string{"search", "x", "--root", root, "-t", "nope"}, 2, "invalid value \"nope\" for flag -t: Unknown file type 'nope'", "bad flag value"},
+		{[]string{"search", "x", "--root", root, "-tgo", "-g", "["}, 2, "invalid value \"[\" for flag -g: Invalid glob", "bad flag value"},
 		{[]string{"search", "x", "--root", root, "a.txt", ""}, 2, "a PATH is empty", "empty PATH: a usage error, as find's empty GLOB"},
 		{[]string{"search", "x", "--root", root, " "}, 2, "a PATH is empty", "blank PATH"},
 		{[]string{"read", "--root", root}, 2, "want one PATH", "no path"},
@@ -138,6 +146,8 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"call", "--style", "fancy", "find"}, 2, "--style must be hashline, numbered, plain", "bad style"},
 		{[]string{"call"}, 2, "want TOOL", "no tool"},
 		{[]string{"tools", "x"}, 2, "takes no arguments", "positional argument"},
+		{[]string{"version", "--nope"}, 2, "flag provided but not defined: -nope", "unknown flag"},
+		{[]string{"version", "x"}, 2, "takes no arguments", "positional argument"},
 		{[]string{"tools", "--toolset", "nope"}, 2, "Unknown toolset 'nope'", "unknown toolset"},
 		{[]string{"mcp", "--context-after", "-1"}, 2, "want a number of lines, 0 or more", "bad context"},
 	}

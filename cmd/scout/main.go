@@ -1,10 +1,10 @@
 // Command scout is the command line of the Scout file tools.
 //
 //	scout search PATTERN [PATH...] [flags]       human use; prints the rendered text
-//	scout read PATH[:SELECTOR]
-//	scout find GLOB [GLOB...]
+//	scout read PATH[:SELECTOR] [flags]
+//	scout find GLOB [GLOB...] [flags]
 //	scout call [--toolset NAME] [--root DIR] [--no-web] [--allow-private-network] TOOL [JSON|-]   prints one Envelope as JSON
-//	scout tools [--toolset NAME]                  prints the tool definitions
+//	scout tools [--toolset NAME]                  prints the tool definitions (name, description, JSON Schema)
 //	scout mcp [--toolset NAME] [--root DIR] [--no-web] [--allow-private-network]   serves the toolset over MCP on stdio
 //	scout version
 //
@@ -28,7 +28,27 @@ type command struct {
 }
 
 // commands are the subcommands in the order the usage lists them.
-var commands = []*command{searchCmd, readCmd, findCmd, callCmd, toolsCmd, mcpCmd}
+var commands = []*command{searchCmd, readCmd, findCmd, callCmd, toolsCmd, mcpCmd, versionCmd}
+
+var versionCmd = &command{
+	name:  "version",
+	usage: "version",
+	help:  "Prints Scout's version.",
+	run:   runVersion,
+}
+
+func runVersion(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f := newFlags(c, stdout, stderr)
+	pos, code, ok := f.parse(args)
+	if !ok {
+		return code
+	}
+	if len(pos) != 0 {
+		return f.usageError("takes no arguments, got %q", pos[0])
+	}
+	fmt.Fprintln(stdout, "scout", version)
+	return 0
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -43,7 +63,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "-h", "--help", "help":
 		usage(stdout)
 		return 0
-	case "version", "--version":
+	case "--version":
 		fmt.Fprintln(stdout, "scout", version)
 		return 0
 	}
@@ -64,6 +84,5 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  scout %s\n", c.usage)
 	}
-	fmt.Fprintln(w, "  scout version")
 	fmt.Fprintln(w, "\nRun 'scout COMMAND -h' for a command's flags.")
 }

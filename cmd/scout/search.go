@@ -16,6 +16,7 @@ import (
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/pitext"
+	"github.com/scoutkit/scout/internal/search"
 )
 
 var searchCmd = &command{
@@ -33,11 +34,23 @@ only those lines of it are searched.`,
 	run: runSearch,
 }
 
-// listFlag collects a repeatable string flag.
-type listFlag []string
+// listFlag collects a repeatable string flag; check, when not nil,
+// refuses a bad value, which makes it a usage error.
+type listFlag struct {
+	values []string
+	check  func(v string) error
+}
 
-func (l *listFlag) String() string     { return strings.Join(*l, ",") }
-func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+func (l *listFlag) String() string { return strings.Join(l.values, ",") }
+func (l *listFlag) Set(v string) error {
+	if l.check != nil {
+		if err := l.check(v); err != nil {
+			return err
+		}
+	}
+	l.values = append(l.values, v)
+	return nil
+}
 
 // notFlag is a bool flag that sets its target to false (--no-hidden).
 type notFlag struct{ b *bool }
@@ -59,7 +72,9 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	s.sharedFlags(f, "style", "context-before", "context-after")
 	s.maxFilesizeFlag(f)
 	s.zoekt.register(f)
-	var globs, types listFlag
+	// The search's own checks, so that a bad -g or -t is a usage error.
+	globs := listFlag{check: func(v string) error { _, err := search.CompileGlobs([]string{v}); return err }}
+	types := listFlag{check: func(v string) error { _, err := search.CompileTypes([]string{v}); return err }}
 	f.Var(&globs, "g", "search only files matching `GLOB` (repeatable; !GLOB leaves them out)")
 	f.Var(&types, "t", "search only files of `TYPE`: go, py, js, ts, rust, md, ... (repeatable)")
 	ignoreCase := f.Bool("i", false, "case-insensitive")
@@ -116,8 +131,8 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 		DotAll:            *multiline,
 		Before:            pick(*before, s.cfg.ContextBefore, pitext.ContextBefore),
 		After:             pick(*after, s.cfg.ContextAfter, pitext.ContextAfter),
-		Globs:             globs,
-		Types:             types,
+		Globs:             globs.values,
+		Types:             types.values,
 		Hidden:            hidden,
 		NoIgnore:          *noIgnore,
 		PruneDirs:         pitext.PruneNodeModules(pos[1:]),

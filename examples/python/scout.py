@@ -70,7 +70,7 @@ class Scout:
 
         options (a dict, or str/bytes sent as they are) are the host settings
         of scout_call_opts: style, context_before, context_after, read_limit,
-        no_web, allow_private_network, timeout_ms, call_id. With call_id set,
+        no_web, allow_private_network, zoekt, timeout_ms, call_id. With call_id set,
         cancel(call_id) from
         another thread ends the call (ctypes releases the GIL while it runs).
         """
