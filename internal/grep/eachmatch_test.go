@@ -192,9 +192,11 @@ func TestSpansOfALongLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	line := []byte(strings.Repeat("ab", 1<<16))
-	sp, n := m.NewScanner().spans(line, 10)
-	if n != len(line) || len(sp) != 11 {
-		t.Fatalf("%d matches, %d spans kept; want %d and 11", n, len(sp), len(line))
+	for _, data := range [][]byte{nil, line} {
+		sp, n := m.NewScanner().spans(data, 0, line, 10)
+		if n != len(line) || len(sp) != 11 {
+			t.Fatalf("%d matches, %d spans kept; want %d and 11", n, len(sp), len(line))
+		}
 	}
 }
 
@@ -251,11 +253,11 @@ func TestReversedOnDemand(t *testing.T) {
 	assert.Same(t, c.rprog.get(), m.rprog.get(), "the copies of a Matcher compile the reversed pattern once")
 }
 
-// TestCountSkipsToCandidates: a count's walk over each matching line
-// starts the automata where the finder, over the whole buffer, says a
-// match may start; the counts equal regexp's on every line, CRLF lines,
-// matches at the line's ends and lines longer than the finder's vector
-// included.
+// TestCountSkipsToCandidates: a count's walk over each matching line, and
+// a content search's over each line it reports, starts the automata where
+// the finder, over the whole buffer, says a match may start; the counts
+// and spans equal regexp's on every line, CRLF lines, matches at the
+// line's ends and lines longer than the finder's vector included.
 func TestCountSkipsToCandidates(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	words := []string{"fox", "jumps", "fox jumps", "return", "RETURN", "ab", "cd", "x1y", "x22y", "é", "ü", "zz", "  ", "\t"}
@@ -273,11 +275,23 @@ func TestCountSkipsToCandidates(t *testing.T) {
 	for _, p := range []string{"fox jumps|ab", "(?i)return", "ab|cd", "x[0-9]+y", "é|ü", "(?i)fox|cd"} {
 		re := regexp.MustCompile(p)
 		lines, matches := 0, 0
-		for _, l := range strings.Split(strings.TrimSuffix(text.String(), "\n"), "\n") {
-			if n := len(re.FindAllStringIndex(strings.TrimSuffix(l, "\r"), -1)); n > 0 {
-				lines, matches = lines+1, matches+n
+		var want []Line
+		for i, l := range strings.Split(strings.TrimSuffix(text.String(), "\n"), "\n") {
+			l = strings.TrimSuffix(l, "\r")
+			if sp := re.FindAllStringIndex(l, -1); len(sp) > 0 {
+				lines, matches = lines+1, matches+len(sp)
+				ln := Line{Number: i + 1, Text: l, Match: true}
+				for _, s := range sp {
+					ln.Spans = append(ln.Spans, [2]int{s[0], s[1]})
+				}
+				want = append(want, ln)
 			}
 		}
+		c, err := Compile(Options{Pattern: p})
+		require.NoError(t, err)
+		res, err := c.NewScanner().SearchFile(context.Background(), readerFS{bytes.NewReader(data), int64(len(data))}, "f", -1)
+		require.NoError(t, err)
+		assert.Equal(t, want, res.Lines, p)
 		m, err := Compile(Options{Pattern: p, CountOnly: true})
 		require.NoError(t, err)
 		for _, chunk := range []int{readSize, 4 << 10} {

@@ -155,16 +155,21 @@ func (s *Scanner) count(data []byte, ls int, line []byte) int {
 	if lit := s.m.plainLit; lit != nil {
 		return bytes.Count(line, lit)
 	}
-	var sk *skipper
-	if s.fnd != nil && s.m.lead >= 0 {
-		// The automata start where the finder, run over the buffer (its
-		// vector loop stops short of a slice's last 32 bytes), says a
-		// match may start, not at the line's start: a line of 84 bytes
-		// whose match lay 16 bytes in took 4 times ripgrep's time.
-		sk = &skipper{f: s.fnd, data: data, off: ls, lead: s.m.lead}
-	}
 	n := 0
 	w := matchWalk{pos: 0, prevEnd: -1}
-	s.walk(line, &w, false, len(line), sk, func(int, int) bool { n++; return true })
+	s.walk(line, &w, false, len(line), s.lineSkipper(data, ls), func(int, int) bool { n++; return true })
 	return n
+}
+
+// lineSkipper returns the skipper of a walk over a line that starts at
+// data[ls] (nil: none, as for a text not in data): the automata start
+// where the finder, run over the buffer (its vector loop stops short of a
+// slice's last 32 bytes), says a match may start, not at the line's
+// start. A count of lines of 84 bytes whose match lay 16 bytes in took 4
+// times ripgrep's time.
+func (s *Scanner) lineSkipper(data []byte, ls int) *skipper {
+	if data == nil || s.fnd == nil || s.m.lead < 0 {
+		return nil
+	}
+	return &skipper{f: s.fnd, data: data, off: ls, lead: s.m.lead}
 }

@@ -29,12 +29,12 @@ func (fs *fileSearch) reportText(data []byte, ls, le, n int, text []byte, spans 
 		return
 	}
 	fs.emitBefore(data, ls, n)
-	line := text
+	line, in := text, []byte(nil)
 	if line == nil {
-		line = trimCR(data, ls, le)
+		line, in = trimCR(data, ls, le), data
 	}
 	if spans == nil {
-		spans, matches = fs.s.spans(line, fs.m.shownEnd(line))
+		spans, matches = fs.s.spans(in, ls, line, fs.m.shownEnd(line))
 	}
 	ln := makeLine(line, n, true, spans, o.MaxColumns)
 	ln.Cut = ln.Cut || cut
@@ -119,10 +119,12 @@ func (fs *fileSearch) context(data []byte, ls, le, n int, cut bool) {
 
 // spans returns the matches in a matching line that start at or before
 // offset keep (the rest cannot be shown), in a scratch slice that the next
-// call reuses, and how many matches the line holds.
-func (s *Scanner) spans(line []byte, keep int) ([][2]int, int) {
+// call reuses, and how many matches the line holds. The line starts at
+// data[ls] when data is not nil (see lineSkipper).
+func (s *Scanner) spans(data []byte, ls int, line []byte, keep int) ([][2]int, int) {
 	out, n := s.spanBuf[:0], 0
-	s.eachMatch(line, true, func(a, b int) bool {
+	w := matchWalk{pos: 0, prevEnd: -1}
+	s.walk(line, &w, true, len(line), s.lineSkipper(data, ls), func(a, b int) bool {
 		if a <= keep {
 			out = append(out, [2]int{a, b})
 		}
