@@ -87,7 +87,9 @@
 // # Errors
 //
 // A call returns an error only for a bad request (pattern, selector, glob,
-// limits), a missing or escaping path, a read of something that cannot be
+// limits), a missing or escaping path, a path the request names that
+// cannot be opened, a failure of a host's hook (a resolver, a fetcher, a
+// FindOperations), a read of something that cannot be
 // shown (a document that cannot be converted, a URL that cannot be fetched:
 // an HTTP error status, a private address), or cancellation; per-file
 // failures are counted in the result. A document converted in part is

@@ -72,13 +72,18 @@ func fail(ctx context.Context, op string, err error) error {
 	return exportErr(errs.Stopped(ctx, op, err))
 }
 
-// exportErr converts an internal coded error to an *Error; any other error is
-// returned as it is.
+// exportErr returns err as an *Error: an internal coded error converted, a
+// host's *Error as it is, and any other error (an I/O failure, a host
+// hook's plain error) wrapped with the code CodeOf gives it and its text as
+// the Message, so that every call's error is an *Error.
 func exportErr(err error) error {
-	if e, ok := err.(*errs.Error); ok {
+	switch e := err.(type) {
+	case nil, *Error:
+		return err
+	case *errs.Error:
 		return &Error{Code: Code(e.Code), Message: e.Message, Path: e.Path, Err: e.Err}
 	}
-	return err
+	return &Error{Code: CodeOf(err), Message: err.Error(), Err: err}
 }
 
 // hostErr converts an *Error a host returned (from a Resolver, a

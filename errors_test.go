@@ -3,6 +3,7 @@ package scout_test
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"testing"
 	"testing/fstest"
 
@@ -14,6 +15,33 @@ type deniedResolver struct{}
 
 func (deniedResolver) Resolve(context.Context, string) (*scout.Resource, error) {
 	return nil, &scout.Error{Code: scout.CodeAccessDenied, Message: "vault is locked"}
+}
+
+// brokenResolver fails every resolution with a plain error, as a host's
+// hook may.
+type brokenResolver struct{}
+
+func (brokenResolver) Resolve(context.Context, string) (*scout.Resource, error) {
+	return nil, errors.New("vault offline")
+}
+
+// brokenOps fails every discovery with a plain error.
+type brokenOps struct{}
+
+func (brokenOps) Exists(context.Context, string) (bool, error) { return true, nil }
+func (brokenOps) Glob(context.Context, string, string, scout.GlobOptions) ([]string, error) {
+	return nil, errors.New("remote offline")
+}
+
+// lockedDirFS is an fs.FS with no optional abilities whose directory
+// "locked" cannot be opened.
+type lockedDirFS struct{ m fstest.MapFS }
+
+func (f lockedDirFS) Open(name string) (fs.File, error) {
+	if name == "locked" {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return f.m.Open(name)
 }
 
 // TestErrorsArePublic checks that every entry point returns *scout.Error,
@@ -67,6 +95,23 @@ func TestErrorsArePublic(t *testing.T) {
 			_, err := (&scout.Reader{Workspace: ws, Resolvers: hooks}).Read(ctx, scout.ReadRequest{Path: "vault://key"})
 			return err
 		}, scout.CodeAccessDenied, "a host's *scout.Error keeps its code through the engine"},
+		{"find unreadable base", func() error {
+			locked := lockedDirFS{fstest.MapFS{"locked/a.go": {Data: []byte("x\n")}}}
+			_, err := (&scout.Finder{Workspace: scout.Workspace{FS: locked}}).Find(ctx, scout.FindRequest{Patterns: []string{"locked/*.go"}})
+			return err
+		}, scout.CodeAccessDenied, "a named directory that cannot be opened (a raw *fs.PathError escaped)"},
+		{"find host operations", func() error {
+			_, err := (&scout.Finder{Operations: brokenOps{}}).Find(ctx, scout.FindRequest{Patterns: []string{"*.go"}})
+			return err
+		}, scout.CodeInternal, "a host's plain error from FindOperations (it was returned as it was)"},
+		{"read host plain error", func() error {
+			_, err := (&scout.Reader{Workspace: ws, Resolvers: map[string]scout.Resolver{"vault": brokenResolver{}}}).Read(ctx, scout.ReadRequest{Path: "vault://key"})
+			return err
+		}, scout.CodeInternal, "a host resolver's plain error"},
+		{"search host plain error", func() error {
+			_, err := (&scout.Searcher{Workspace: ws, Resolvers: map[string]scout.Resolver{"vault": brokenResolver{}}}).Search(ctx, scout.SearchRequest{Pattern: "x", Paths: []string{"vault://key"}})
+			return err
+		}, scout.CodeInternal, "a host resolver's plain error"},
 		{"canceled", func() error {
 			c, cancel := context.WithCancel(ctx)
 			cancel()

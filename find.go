@@ -184,10 +184,12 @@ type FindResult struct {
 	Skipped      map[SkipReason]int `json:"skipped,omitempty"`       // entries left out, by reason
 }
 
-// Find lists the entries matching the request. A bad pattern, Kind or
-// Order, a missing or escaping base path and cancellation are errors;
-// everything else (limits, timeouts, unreadable directories) is reported
-// in the result.
+// Find lists the entries matching the request. The error is a *Error: a
+// bad pattern, Kind or Order, a missing or escaping base path, a base that
+// cannot be opened (with the code of its failure: CodeAccessDenied for a
+// permission, CodeInternal for an I/O or a host failure) and cancellation;
+// everything else (limits, timeouts, unreadable directories below a base)
+// is reported in the result.
 func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error) {
 	if err := cmp.Or(entryKinds.check(req.Kind), findOrders.check(req.Order)); err != nil {
 		return nil, err

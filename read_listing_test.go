@@ -81,3 +81,19 @@ func TestReaderListingLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderListingUnreadable checks that a listing's subdirectory that
+// cannot be listed is counted and named with its failure's Code and
+// Message, as SkippedPath documents for an unreadable entry.
+func TestReaderListingUnreadable(t *testing.T) {
+	fsys := lockedDirFS{fstest.MapFS{"a.txt": {Data: []byte("x\n")}, "locked/b.txt": {Data: []byte("y\n")}}}
+	r, err := (&scout.Reader{Workspace: scout.Workspace{FS: fsys}}).Read(context.Background(), scout.ReadRequest{Path: "."})
+	require.NoError(t, err, "an unreadable subdirectory is recorded in the result, not returned")
+	assert.Equal(t, map[scout.SkipReason]int{scout.SkipUnreadable: 1}, r.Skipped)
+	require.Len(t, r.SkippedPaths, 1)
+	sp := r.SkippedPaths[0]
+	assert.Equal(t, "locked", sp.Path)
+	assert.Equal(t, scout.SkipUnreadable, sp.Reason)
+	assert.Equal(t, scout.CodeAccessDenied, sp.Code, "the failure's class")
+	assert.Contains(t, sp.Message, "permission denied", "what failed")
+}

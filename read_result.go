@@ -305,7 +305,13 @@ func exportResult(r *read.Result) *ReadResult {
 		}
 	}
 	skip(SkipIgnored, r.Pruned)
-	skip(SkipUnreadable, r.Unreadable)
+	for _, f := range r.Unreadable {
+		if out.Skipped == nil {
+			out.Skipped = map[SkipReason]int{}
+		}
+		out.Skipped[SkipUnreadable]++
+		out.SkippedPaths = append(out.SkippedPaths, SkippedPath{Path: f.Path, Reason: SkipUnreadable, Code: CodeOf(f.Err), Message: f.Err.Error()})
+	}
 	if r.Rejected > 0 {
 		if out.Skipped == nil {
 			out.Skipped = map[SkipReason]int{}

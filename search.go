@@ -21,7 +21,7 @@ type Searcher struct {
 	// negative means no cap.
 	MaxFileSize int64
 	// Workers is the number of files searched at once, at most 256 (more
-	// count as 256). 0 means the number of CPUs Go uses, at most 16, for a
+	// count as 256). 0 (or negative) means the number of CPUs Go uses, at most 16, for a
 	// search that may stop early (a page, a match budget), twice that for
 	// one that reads every file, with as many more on more than two CPUs
 	// that take files from busy ones: more would hold more descriptors
@@ -381,8 +381,11 @@ func (r *SearchResult) SkippedTotal() int {
 // CodeInvalidParam for a bad pattern, glob, type, line range or limit,
 // CodeNotFound when no entry of Paths exists (or one with line ranges
 // does not), CodeAccessDenied for a path outside the
-// root, CodeCanceled or CodeTimeout when ctx ends. Files that cannot be
-// searched are counted in SearchResult.Skipped, never returned as errors.
+// root, CodeCanceled or CodeTimeout when ctx ends, and the code of its
+// failure (CodeAccessDenied for a permission, CodeInternal for an I/O or a
+// host failure) when an entry of Paths cannot be opened. Files found below
+// the entries that cannot be searched are counted in SearchResult.Skipped,
+// never returned as errors.
 func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
 	fsys, root, release, err := s.open()
 	if err != nil {

@@ -68,8 +68,15 @@ type Tree struct {
 	// .DS_Store files, as paths relative to the listed directory, sorted.
 	Pruned []string
 	// Unreadable lists subdirectories whose children could not be listed,
-	// in display order.
-	Unreadable []string
+	// with why, in display order.
+	Unreadable []Failure
+}
+
+// Failure is a subdirectory whose children could not be listed: its path
+// relative to the listed directory and the listing's error.
+type Failure struct {
+	Path string
+	Err  error
 }
 
 // Build lists dir in fsys, as of now (for the rows' ages), leaving out
@@ -196,7 +203,7 @@ func (b *builder) tree(pruned []string) *Tree {
 	sort.Strings(t.Pruned)
 	sort.Slice(b.unreadable, func(i, j int) bool { return newer(b.unreadable[i].e, b.unreadable[j].e) })
 	for _, n := range b.unreadable {
-		t.Unreadable = append(t.Unreadable, n.e.Path)
+		t.Unreadable = append(t.Unreadable, Failure{Path: n.e.Path, Err: n.err})
 	}
 	kept := []*node(b.kept)
 	sort.Slice(kept, func(i, j int) bool { return newer(kept[i].e, kept[j].e) })

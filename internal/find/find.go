@@ -248,7 +248,7 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 			missingBase = pathutil.Display(rb)
 			continue
 		case err != nil:
-			return nil, err
+			return nil, baseErr(rb, err)
 		}
 		it.info, it.isFile = info, info != nil && !info.IsDir()
 		if it.isFile && hasGlob {
@@ -375,7 +375,7 @@ func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
 		}
 		return nil, &errs.Error{Code: errs.NotFound, Message: "Path not found: " + fname.Quote(pathutil.Display(base)), Path: pathutil.Display(base)}
 	case err != nil:
-		return nil, err
+		return nil, baseErr(base, err)
 	case info != nil && !info.IsDir():
 		return nil, errs.New(errs.InvalidParam, "Path is not a directory: %s; pass the directory to search below and match the file with the pattern.", fname.Quote(pathutil.Display(base)))
 	}
@@ -517,6 +517,19 @@ func absDisplay(root, p string) string {
 		return root
 	}
 	return strings.TrimSuffix(root, "/") + "/" + p
+}
+
+// baseErr is the error of a base that exists but cannot be examined (a
+// permission, an I/O or a host failure): a coded error as it is, any other
+// wrapped with its code and the base it concerns.
+func baseErr(base string, err error) error {
+	if errors.As(err, new(*errs.Error)) {
+		return err
+	}
+	d := pathutil.Display(base)
+	e := errs.Wrap(errs.CodeOf(err), err, "Cannot find in '%s': %v", d, err)
+	e.Path = d
+	return e
 }
 
 // statBase stats a base path, through the host's operations when set. It

@@ -73,7 +73,7 @@ type Result struct {
 	// tree; Rejected counts the archive entries left out of a listing
 	// because their names hold "..".
 	Pruned     []string
-	Unreadable []string
+	Unreadable []dirtree.Failure
 	Rejected   int
 
 	Binary     *Binary
