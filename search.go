@@ -21,13 +21,13 @@ type Searcher struct {
 	// negative means no cap.
 	MaxFileSize int64
 	// Workers is the number of files searched at once, at most 256 (more
-	// count as 256). 0 (or negative) means the number of CPUs Go uses, at most 16, for a
-	// search that may stop early (a page, a match budget), twice that for
-	// one that reads every file, with as many more on more than two CPUs
-	// that take files from busy ones: more would hold more descriptors
-	// than a Linux process's table starts with, and growing it stalls
-	// every thread that opens a file (about 20 ms on a 16-core virtual
-	// machine).
+	// count as 256). 0 (or negative) means the number of CPUs Go uses, at
+	// most 16, for a search that may stop early (a page, a match budget),
+	// twice that for one that reads every file, with as many more on more
+	// than two CPUs that take files from busy ones: more would hold more
+	// descriptors than a Linux process's table starts with, and growing it
+	// stalls every thread that opens a file (about 20 ms on a 16-core
+	// virtual machine).
 	Workers int
 	// Resolvers resolve internal URLs given in SearchRequest.Paths, by
 	// scheme ("skill", "memory", ... without "://"): a resource with a
