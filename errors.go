@@ -77,8 +77,11 @@ func fail(ctx context.Context, op string, err error) error {
 // hook's plain error) wrapped with the code CodeOf gives it and its text as
 // the Message, so that every call's error is an *Error.
 func exportErr(err error) error {
+	if err == nil {
+		return nil
+	}
 	switch e := err.(type) {
-	case nil, *Error:
+	case *Error:
 		return err
 	case *errs.Error:
 		return &Error{Code: Code(e.Code), Message: e.Message, Path: e.Path, Err: e.Err}
