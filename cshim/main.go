@@ -140,8 +140,9 @@ func scout_call(toolset, name, args, root *C.scout_cchar) *C.char {
 // scout_call_opts is scout_call with the host's settings, a JSON object
 // (NULL or empty means {}): style, context_before, context_after,
 // read_limit, no_web, allow_private_network, zoekt, timeout_ms and
-// call_id, as the C preamble above (the header) describes. An unknown option or a value of the wrong type or
-// range is an error Envelope naming it. It never returns NULL.
+// call_id, as the C preamble above (the header) describes. An unknown
+// option or a value of the wrong type or range is an error Envelope naming
+// it. It never returns NULL.
 //
 //export scout_call_opts
 func scout_call_opts(toolset, name, args, root, options *C.scout_cchar) *C.char {
