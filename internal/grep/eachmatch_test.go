@@ -272,7 +272,8 @@ func TestCountSkipsToCandidates(t *testing.T) {
 		text.WriteByte('\n')
 	}
 	data := []byte(text.String())
-	for _, p := range []string{"fox jumps|ab", "(?i)return", "ab|cd", "x[0-9]+y", "é|ü", "(?i)fox|cd"} {
+	for _, p := range []string{"fox jumps|ab", "(?i)return", "ab|cd", "x[0-9]+y", "é|ü", "(?i)fox|cd",
+		"ab?|b", "b|ab?", "ab??|b", "fox|fox jumps|jumps", "(?:a|ab)(?:c|bcd)|d"} {
 		re := regexp.MustCompile(p)
 		lines, matches := 0, 0
 		var want []Line
@@ -294,12 +295,17 @@ func TestCountSkipsToCandidates(t *testing.T) {
 		assert.Equal(t, want, res.Lines, p)
 		m, err := Compile(Options{Pattern: p, CountOnly: true})
 		require.NoError(t, err)
-		for _, chunk := range []int{readSize, 4 << 10} {
-			s := m.NewScanner()
-			s.chunk = chunk
-			res, err := s.SearchFile(context.Background(), readerFS{bytes.NewReader(data), int64(len(data))}, "f", -1)
-			require.NoError(t, err)
-			assert.Equal(t, []int{lines, matches}, []int{res.MatchLines, res.Matches}, "%s, chunks of %d", p, chunk)
+		// With line ranges, a count numbers its lines (no line keys).
+		ranged, err := Compile(Options{Pattern: p, CountOnly: true, LineRanges: [][2]int{{1, 0}}})
+		require.NoError(t, err)
+		for _, m := range []*Matcher{m, ranged} {
+			for _, chunk := range []int{readSize, 4 << 10} {
+				s := m.NewScanner()
+				s.chunk = chunk
+				res, err := s.SearchFile(context.Background(), readerFS{bytes.NewReader(data), int64(len(data))}, "f", -1)
+				require.NoError(t, err)
+				assert.Equal(t, []int{lines, matches}, []int{res.MatchLines, res.Matches}, "%s, chunks of %d, ranges %v", p, chunk, m.opts.LineRanges)
+			}
 		}
 	}
 }

@@ -18,8 +18,8 @@ func (fs *fileSearch) processLines(data []byte, from int) {
 			return
 		}
 	}
-	if fs.keys && m.plainLit != nil && fs.s.fnd != nil {
-		fs.countLiteral(data, from)
+	if fs.keys && m.complete && fs.s.fnd != nil {
+		fs.countLiterals(data, from)
 		return
 	}
 	for pos := from; pos < len(data) && !fs.stop; {
@@ -44,26 +44,41 @@ func (fs *fileSearch) processLines(data []byte, from int) {
 	}
 }
 
-// countLiteral counts the lines of data[from:] that hold the pattern, a
-// plain literal, and its occurrences (as bytes.Count), in one pass of the
-// finder over the buffer: a line is found by its end only, and only when
-// it holds a match (ripgrep's counting without materialising lines).
-func (fs *fileSearch) countLiteral(data []byte, from int) {
-	f, n := fs.s.fnd, len(fs.m.plainLit)
+// countLiterals counts the lines of data[from:] that hold the pattern, a
+// literal or an alternation of literals, and its matches, in one pass of
+// the finder over the buffer: a line is found by its end only, and only
+// when it holds a match (ripgrep's counting without materialising lines).
+func (fs *fileSearch) countLiterals(data []byte, from int) {
+	f := fs.s.fnd
 	for p := f.index(data, from); p >= 0 && !fs.stop; {
 		le := len(data)
 		if j := bytes.IndexByte(data[p:], '\n'); j >= 0 {
 			le = p + j
 		}
 		key, k := fs.lineKey(p, le), 0
-		for ; p >= 0 && p < le; p = f.index(data, p+n) {
-			k++ // the literal holds no newline: it ends in the line
+		for ; p >= 0 && p < le; p = f.index(data, p+fs.m.litLen(data[p:le])) {
+			k++ // no literal holds a newline: the match ends in the line
 		}
 		fs.count(key, k)
 		if fs.checks++; fs.checks%checkEvery == 0 && fs.canceled() {
 			return
 		}
 	}
+}
+
+// litLen returns the length of the match at the start of b, where the
+// finder found a literal of a complete set: the first literal of the set
+// (the order of the pattern's preference) that b starts with.
+func (m *Matcher) litLen(b []byte) int {
+	if m.plainLit != nil {
+		return len(m.plainLit)
+	}
+	for _, l := range m.lits {
+		if len(b) >= len(l.s) && string(b[:len(l.s)]) == l.s {
+			return len(l.s)
+		}
+	}
+	return 1 // not reached: the finder found one of the literals here
 }
 
 // nextLine returns the bounds [ls, le) of the next matching line in
@@ -154,6 +169,13 @@ func (s *Scanner) nextLineEach(data []byte, from int) (int, int) {
 func (s *Scanner) count(data []byte, ls int, line []byte) int {
 	if lit := s.m.plainLit; lit != nil {
 		return bytes.Count(line, lit)
+	}
+	if s.m.complete && data != nil && s.fnd != nil {
+		n, le := 0, ls+len(line)
+		for p := s.fnd.index(data, ls); p >= 0 && p < le; p = s.fnd.index(data, p+s.m.litLen(data[p:le])) {
+			n++
+		}
+		return n
 	}
 	n := 0
 	w := matchWalk{pos: 0, prevEnd: -1}

@@ -39,7 +39,7 @@ type litSet []lit
 
 // info is what analyze knows about a node.
 type info struct {
-	exact litSet // every match is one of these; nil: unknown or too many
+	exact litSet // every match is one of these, in the order a leftmost-first match prefers them; nil: unknown or too many
 	req   litSet // every match contains one of these; nil: no requirement
 	pre   litSet // every match starts with one of these; nil: unknown
 	suf   litSet // every match ends with one of these; nil: unknown
@@ -97,9 +97,14 @@ func (a *analyzer) compute(re *syntax.Regexp) info {
 	case syntax.OpCapture:
 		return a.info(re.Sub[0])
 	case syntax.OpQuest:
+		// The exact set lists the literals in the order a leftmost-first
+		// match prefers them: a greedy x? tries x before the empty string.
 		sub := a.info(re.Sub[0])
 		if sub.exact != nil && len(sub.exact) < maxSet {
-			return info{exact: append(litSet{{}}, sub.exact...), pure: sub.pure}
+			if re.Flags&syntax.NonGreedy != 0 {
+				return info{exact: append(litSet{{}}, sub.exact...), pure: sub.pure}
+			}
+			return info{exact: append(slices.Clip(sub.exact), lit{}).dedup(), pure: sub.pure}
 		}
 		return info{}
 	case syntax.OpPlus:

@@ -96,7 +96,7 @@ type Matcher struct {
 	spans bool             // a match can span lines (whole, and the pattern can match a newline)
 
 	lits     litSet // required literals: every match contains one (empty: none)
-	complete bool   // every occurrence of a literal in lits is a match (no verification)
+	complete bool   // every occurrence of a literal in lits is a match (no verification); lits in the order the pattern prefers them
 	plainLit []byte // the pattern is this one case-sensitive literal: spans by bytes.Index
 	maxLen   int    // the most bytes a match takes; -1: no bound
 	lead     int    // the most bytes of a match before the part of a literal of lits that the finder finds; -1: no bound or no lits
