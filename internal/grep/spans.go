@@ -82,7 +82,8 @@ type matchWalk struct{ pos, prevEnd int }
 func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, sk *skipper, fn func(a, b int) bool) bool {
 	pos, prevEnd := w.pos, w.prevEnd
 	next := pos + pollBytes // the offset of the next poll
-	if lit := s.m.plainLit; lit != nil {
+	if s.m.plainLit != nil || s.m.complete && s.exact() && sk != nil && sk.f != nil {
+		// The literals' occurrences are the matches.
 		for {
 			if pos >= next {
 				if s.state.canceled() {
@@ -91,14 +92,13 @@ func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, sk *ski
 				}
 				next = pos + pollBytes
 			}
-			i := bytes.Index(hay[pos:], lit)
-			a := pos + i
-			if i < 0 || a > limit {
+			a, n := s.nextLit(hay, pos, sk)
+			if a < 0 || a > limit {
 				w.pos, w.prevEnd = pos, prevEnd
 				return true
 			}
-			pos, prevEnd = a+len(lit), a+len(lit)
-			if !fn(a, a+len(lit)) {
+			pos, prevEnd = a+n, a+n
+			if !fn(a, a+n) {
 				w.pos, w.prevEnd = pos, prevEnd
 				return true
 			}
@@ -174,6 +174,25 @@ func (s *Scanner) walk(hay []byte, w *matchWalk, starts bool, limit int, sk *ski
 	}
 	w.pos, w.prevEnd = pos, prevEnd
 	return true
+}
+
+// nextLit returns where the next match of a complete literal set starts
+// in hay at or after pos, and its length; -1 if none. A set needs sk's
+// finder (hay starts at sk.data[sk.off]) and an exact scanner (a match
+// that starts in a long line's window ends in it).
+func (s *Scanner) nextLit(hay []byte, pos int, sk *skipper) (int, int) {
+	if lit := s.m.plainLit; lit != nil {
+		i := bytes.Index(hay[pos:], lit)
+		if i < 0 {
+			return -1, 0
+		}
+		return pos + i, len(lit)
+	}
+	a := sk.f.index(sk.data, sk.off+pos) - sk.off
+	if a < pos || a >= len(hay) {
+		return -1, 0
+	}
+	return a, s.m.litLen(hay[a:])
 }
 
 // A skipper tells a walk over a long line where the next match may start:

@@ -116,12 +116,18 @@ func (fs *fileSearch) longLine(data []byte, from int) int {
 			return true
 		}
 		ok := true
-		switch lit := fs.m.plainLit; {
-		case lit != nil && s.fnd != nil:
-			// The literal's occurrences are its matches: found by the
-			// finder, in the buffer (whose offsets its cursors keep).
-			for p := s.fnd.index(data, hs+w.pos); p >= 0 && p-hs <= limit && p+len(lit) <= hs+len(hay); p = s.fnd.index(data, w.pos+hs) {
-				w.pos, w.prevEnd = p-hs+len(lit), p-hs+len(lit)
+		switch {
+		case fs.m.complete && s.fnd != nil && (fs.m.plainLit != nil || s.exact()):
+			// The literals' occurrences are the matches: found by the
+			// finder, in the buffer (whose offsets its cursors keep). Of
+			// a set, the literal that starts by limit ends in hay (exact:
+			// the windows overlap by more than a match).
+			for p := s.fnd.index(data, hs+w.pos); p >= 0 && p-hs <= limit; p = s.fnd.index(data, w.pos+hs) {
+				n := fs.m.litLen(data[p : hs+len(hay)])
+				if p+n > hs+len(hay) {
+					break
+				}
+				w.pos, w.prevEnd = p-hs+n, p-hs+n
 				if report {
 					match(p-hs, w.pos)
 				} else if k++; k%checkEvery == 0 && fs.canceled() {

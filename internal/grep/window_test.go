@@ -72,6 +72,9 @@ func TestLongLineWindows(t *testing.T) {
 		{"ab ", "12345", []string{`\d\d\d`, `\d{2}`, `[0-9]`, `\b\d`, "45 |ab", `ab(c|1)`}},
 		{"a", "b", []string{"aa", "aaa", "ab", "a{3}b", "^a", "a$", "^", "$", `\b`, "a?"}},
 		{"k", "K", []string{"(?i)K", "(?i)kk"}},
+		// Alternations of literals that overlap: the finder's hits are the
+		// matches, each as long as the pattern's preferred literal there.
+		{"ab", "abb", []string{"ab?|b", "b|ab?", "abb|ab|b", "ba|ab??"}},
 		// A literal in every few bytes: the walk skips to each (Matcher.lead).
 		{"song ", "Kong", []string{"[a-z]ong", "[A-Z]ong", `\w{2}ng\b`, "(?i)kong", "[A-Z]?[a-z]on(g|e)"}},
 	}
