@@ -49,7 +49,6 @@ func (s *SearchStream) File(f *scout.FileMatch) string {
 		if part {
 			prev = s.last
 		}
-		lines := pitext.FileLines(f, style, prev)
 		s.more = f.More
 		if n := len(f.Lines); n > 0 {
 			s.last = f.Lines[n-1].Line
@@ -57,21 +56,24 @@ func (s *SearchStream) File(f *scout.FileMatch) string {
 		for _, l := range f.Lines {
 			s.cut = s.cut || l.Cut
 		}
-		if part || lines == "" {
-			return lines
+		if part || len(f.Lines) == 0 {
+			return pitext.FileLines(f, style, prev)
 		}
-		switch {
-		case f.Single:
-			if h := pitext.SingleHeading(f, style); h != "" {
-				b.WriteString(h + "\n")
-			}
-		case s.files > 0:
+		var h string
+		if f.Single {
+			h = pitext.SingleHeading(f, style)
+		} else {
+			h = pitext.FileHeading(f, style)
+		}
+		b.Grow(len(h) + 2 + pitext.LinesSize(f))
+		if !f.Single && s.files > 0 {
 			b.WriteByte('\n')
-			fallthrough
-		default:
-			b.WriteString(pitext.FileHeading(f, style) + "\n")
 		}
-		b.WriteString(lines)
+		if h != "" {
+			b.WriteString(h)
+			b.WriteByte('\n')
+		}
+		pitext.WriteFileLines(&b, f, style, 0)
 	}
 	s.files++
 	return b.String()

@@ -77,3 +77,18 @@ func TestSearchStreamParts(t *testing.T) {
 	got := streamText(nil, inParts(files[0], 2), &scout.SearchResult{})
 	assert.Equal(t, "# src/b.go#BBBB\n*2:b\n3:c\n...\n*9:d\n*10:e\n11:f\n...\n*20:g\n", got)
 }
+
+// TestSearchStreamFileGrowsOnce: a file's text (a part of a thousand lines
+// here) is written into one buffer made at its size, with its heading, not
+// built through a chain of doublings and copied again behind the heading.
+func TestSearchStreamFileGrowsOnce(t *testing.T) {
+	f := scout.FileMatch{Path: "a.go", Tag: "1a2b"}
+	for i := range 1024 {
+		f.Lines = append(f.Lines, scout.LineMatch{Line: i + 1, Text: strings.Repeat("x", 80), Match: i%2 == 0})
+	}
+	for _, style := range []string{"", "numbered", "plain"} {
+		s := SearchStream{Options: &SearchOptions{Style: style}}
+		s.File(&f) // the first file's text has no blank line before it
+		assert.LessOrEqual(t, testing.AllocsPerRun(10, func() { s.File(&f) }), 3.0, "style %q", style)
+	}
+}

@@ -291,6 +291,18 @@ func FileHeading(f *scout.FileMatch, style string) string {
 	return "# " + fname.Quote(f.Path)
 }
 
+// LinesSize returns at least the bytes FileLines writes for f's lines
+// (numbers of up to 10 digits).
+func LinesSize(f *scout.FileMatch) int {
+	n := 0
+	for _, l := range f.Lines {
+		// "...\n", the mark, the number and its separator, the text, the
+		// cut mark and the newline.
+		n += len(l.Text) + 17 + len(cutMark)
+	}
+	return n
+}
+
 // FileLines renders a file's lines, each ending in '\n', with "..." where
 // line numbers jump: a match marked '*' ("*5:text"), a context line
 // unmarked ("9:text"), or marked ' ' in the plain style, which has no
@@ -299,13 +311,22 @@ func FileHeading(f *scout.FileMatch, style string) string {
 // its first (FileMatch.More): "..." comes first when they do not go on from
 // it; 0 means none.
 func FileLines(f *scout.FileMatch, style string, prev int) string {
+	var b strings.Builder
+	WriteFileLines(&b, f, style, prev)
+	return b.String()
+}
+
+// WriteFileLines writes FileLines(f, style, prev) to b, growing b once to
+// hold it (LinesSize): a part of a thousand lines is not copied through a
+// chain of doublings.
+func WriteFileLines(b *strings.Builder, f *scout.FileMatch, style string, prev int) {
 	if style == "" {
 		style = StyleHashline
 	}
 	if style == StyleHashline && f.Tag == "" {
 		style = StyleNumbered // a file without a tag has no hashline version
 	}
-	var b strings.Builder
+	b.Grow(LinesSize(f))
 	for _, l := range f.Lines {
 		if prev > 0 && l.Line > prev+1 {
 			b.WriteString("...\n")
@@ -316,12 +337,11 @@ func FileLines(f *scout.FileMatch, style string, prev int) string {
 		} else if style == StylePlain {
 			b.WriteByte(' ') // without a number, a context line starting with '*' would read as a match
 		}
-		WriteNumber(&b, style, l.Line, l.Line)
+		WriteNumber(b, style, l.Line, l.Line)
 		b.WriteString(strings.TrimRightFunc(l.Text, unicode.IsSpace))
 		if l.Cut {
 			b.WriteString(cutMark)
 		}
 		b.WriteByte('\n')
 	}
-	return b.String()
 }

@@ -43,10 +43,11 @@ func WriteNumber(b *strings.Builder, style string, n, end int) {
 	if style == StylePlain {
 		return
 	}
-	b.WriteString(strconv.Itoa(n))
+	var d [20]byte
+	b.Write(strconv.AppendInt(d[:0], int64(n), 10))
 	if end != n {
 		b.WriteByte('-')
-		b.WriteString(strconv.Itoa(end))
+		b.Write(strconv.AppendInt(d[:0], int64(end), 10))
 	}
 	if style == StyleNumbered {
 		b.WriteByte('|')
