@@ -40,7 +40,9 @@ import (
 // There is no \B: ripgrep's (?-u:\B) matches inside a multi-byte
 // character and between the '\r' and '\n' of a CRLF, where Go's \B does
 // not (the one sees bytes, the other characters of a line without its
-// '\r').
+// '\r'). Two of ripgrep 13's own ways are left out too: a \b comes only
+// after a piece that matches a character, and no pattern matches the empty
+// string (see rgRandomPattern's and the loop's comments).
 func TestRipgrepRandom(t *testing.T) {
 	rg, err := exec.LookPath("rg")
 	if err != nil {
@@ -66,8 +68,15 @@ func TestRipgrepRandom(t *testing.T) {
 	compared := 0
 	for i := 0; i < iters; i++ {
 		p := rgRandomPattern(r)
-		if _, err := grep.Compile(grep.Options{Pattern: p.scout}); err != nil {
+		re, err := regexp.Compile(p.scout)
+		if err != nil {
 			t.Fatalf("pattern %q: %v", p.scout, err)
+		}
+		if re.MatchString("") {
+			// ripgrep 13 finds an empty match between the bytes of a
+			// multi-byte character, Go steps a character.
+			i--
+			continue
 		}
 		c := rgCompare{t: t, rg: rg, dir: dir, fsys: fsys, files: files, p: p, workers: []int{0, 1, 3}[i%3]}
 		if !c.run() {
@@ -193,14 +202,22 @@ func rgRandomPattern(r *rand.Rand) rgPattern {
 	}
 	var sc, rs strings.Builder
 	n := 1 + r.IntN(3)
+	solid := false // the piece before matches at least a character
 	for k := 0; k < n; k++ {
 		a := atom()
-		rep := ""
-		if r.IntN(3) == 0 {
-			rep = []string{"+", "*", "?", "{2}", "{1,3}", "{2,}"}[r.IntN(6)]
-			if a.scout != `\b` {
-				a = piece{"(?:" + a.scout + ")" + rep, "(?:" + a.rg + ")" + rep}
-			}
+		if a.scout == `\b` && !solid {
+			// ripgrep 13 misses a match that starts with (?-u:\b) right
+			// where the last one ended ("a=b" holds 3 matches of
+			// (?-u:\b)(?:a|b|=), it counts 1): \b only after a
+			// character.
+			k--
+			continue
+		}
+		solid = a.scout != `\b`
+		if r.IntN(3) == 0 && a.scout != `\b` {
+			rep := []string{"+", "*", "?", "{2}", "{1,3}", "{2,}"}[r.IntN(6)]
+			a = piece{"(?:" + a.scout + ")" + rep, "(?:" + a.rg + ")" + rep}
+			solid = rep != "*" && rep != "?"
 		}
 		sc.WriteString(a.scout)
 		rs.WriteString(a.rg)
