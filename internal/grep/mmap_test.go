@@ -221,6 +221,13 @@ func TestFirstOnlyLongLineKept(t *testing.T) {
 			t.Errorf("%+v: %d matching lines\n%s", c, got.MatchLines, d)
 		}
 	}
+	// The same in small buffers (searchAll's sized/chunk16: a first chunk
+	// of 4 bytes, chunks of 16, a buffer of 64 for the first line).
+	data := []byte(strings.Repeat("x", 40) + "\n" + strings.Repeat("y", 100) + "\nab\n")
+	o := Options{Pattern: "ab", FirstOnly: true, Before: 1, BinaryScan: -1}
+	if msg := searchAll(t, o, data, refSearch(o, data)); msg != "" {
+		t.Error(msg)
+	}
 }
 
 // TestSearchOpenedText: SearchOpened gives the caller the text of a file

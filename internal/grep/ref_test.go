@@ -310,9 +310,10 @@ func searchVariants(t testing.TB, o Options, data []byte, want *FileResult, mapp
 			s.chunk, s.maxLine = 8, 64
 			return searchSized(ctx, s, iotestOneByte(data), len(data))
 		}},
-		// FirstOnly reads a first chunk of start bytes, then chunks.
-		{"sized/chunk32", func(s *Scanner) (*FileResult, error) {
-			s.chunk, s.maxLine, s.start = 32, 64, 8
+		// FirstOnly reads a first chunk of start bytes, then chunks: a long
+		// line grows the buffer past a chunk in the first.
+		{"sized/chunk16", func(s *Scanner) (*FileResult, error) {
+			s.chunk, s.maxLine, s.start = 16, 64, 4
 			return searchSized(ctx, s, bytes.NewReader(data), len(data))
 		}},
 	}
@@ -325,8 +326,8 @@ func searchVariants(t testing.TB, o Options, data []byte, want *FileResult, mapp
 				s.chunk, s.maxLine = 8, 64
 				return f.search(ctx, s)
 			}},
-			variant{"mapped/chunk32", func(s *Scanner) (*FileResult, error) {
-				s.chunk, s.maxLine, s.start = 32, 64, 8
+			variant{"mapped/chunk16", func(s *Scanner) (*FileResult, error) {
+				s.chunk, s.maxLine, s.start = 16, 64, 4
 				return f.search(ctx, s)
 			}})
 	}
@@ -342,7 +343,7 @@ func searchVariants(t testing.TB, o Options, data []byte, want *FileResult, mapp
 				continue
 			}
 			w := want
-			if strings.HasSuffix(v.name, "chunk8") || strings.HasSuffix(v.name, "chunk32") { // maxLine 64
+			if strings.HasSuffix(v.name, "chunk8") || strings.HasSuffix(v.name, "chunk16") { // maxLine 64
 				if text := searched(data); bytes.IndexByte(text, 0) >= 0 && holdsLonger(text, 64) {
 					continue // the windows before a NUL's are searched
 				}
