@@ -26,7 +26,8 @@ import (
 // repetitions, word boundaries): per file, `rg --count-matches` against
 // Matches, `rg -c` against MatchLines, `rg -l` against a FirstOnly
 // search's files, and `rg -n -b -o` against the matching lines' numbers
-// and spans. SCOUT_RG_ITER sets the number of patterns (default 16, 6
+// and spans, and the content search paged 7 files at a time against
+// one page. SCOUT_RG_ITER sets the number of patterns (default 16, 6
 // with -short).
 //
 // ripgrep runs with --crlf: Scout's lines end with "\n" or "\r\n" and the
@@ -301,6 +302,7 @@ func (c *rgCompare) run() bool {
 		wantM[f] = append(wantM[f], rest)
 	}
 	content := c.search(grep.Options{})
+	c.pages(content)
 	for _, f := range c.files {
 		var gotM []string
 		if res := content[f]; res != nil {
@@ -346,6 +348,45 @@ func (c *rgCompare) search(o grep.Options) map[string]*grep.FileResult {
 		out[h.Path] = h.FileResult
 	}
 	return out
+}
+
+// pages checks that the content search's files, paged 7 at a time (Skip
+// and NextSkip), are all the files of want in path order, each with its
+// counts.
+func (c *rgCompare) pages(want map[string]*grep.FileResult) {
+	t := c.t
+	t.Helper()
+	var paths []string
+	for skip := 0; ; {
+		out, err := Run(context.Background(), c.fsys, c.dir, Request{
+			Grep:        grep.Options{Pattern: c.p.scout, IgnoreCase: c.p.ignoreCase},
+			MaxFileSize: -1, Skip: skip, MaxFiles: 7, Budget: -1, PerFile: -1, Workers: c.workers,
+		})
+		if err != nil {
+			t.Fatalf("%q: %v", c.p.scout, err)
+		}
+		for _, h := range out.Files {
+			paths = append(paths, h.Path)
+			if w := want[h.Path]; w == nil || w.Matches != h.Matches || w.MatchLines != h.MatchLines {
+				t.Errorf("%q: page at %d: %s: %d matches on %d lines, not as in one page", c.p.scout, skip, h.Path, h.Matches, h.MatchLines)
+			}
+		}
+		if out.NextSkip == 0 {
+			break
+		}
+		if out.NextSkip <= skip {
+			t.Fatalf("%q: NextSkip %d after Skip %d", c.p.scout, out.NextSkip, skip)
+		}
+		skip = out.NextSkip
+	}
+	var all []string
+	for p := range want {
+		all = append(all, p)
+	}
+	slices.Sort(all)
+	if !slices.Equal(paths, all) {
+		t.Errorf("%q: paged files %v, want %v", c.p.scout, paths, all)
+	}
 }
 
 // rgOut runs ripgrep with args and the pattern over the corpus; ok is
