@@ -28,7 +28,7 @@ import (
 // search's files, and `rg -n -b -o` against the matching lines' numbers
 // and spans, and the content search paged 7 files at a time against
 // one page. SCOUT_RG_ITER sets the number of patterns (default 16, 6
-// with -short).
+// with -short), SCOUT_RG_SEED the seed of the corpus and the patterns.
 //
 // ripgrep runs with --crlf: Scout's lines end with "\n" or "\r\n" and the
 // pattern never sees the '\r' (see the grep package doc). The corpus and
@@ -58,7 +58,13 @@ func TestRipgrepRandom(t *testing.T) {
 			t.Fatalf("SCOUT_RG_ITER=%q: %v", s, err)
 		}
 	}
-	r := rand.New(rand.NewPCG(17, 23))
+	seed := uint64(17)
+	if s := os.Getenv("SCOUT_RG_SEED"); s != "" {
+		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
+			t.Fatalf("SCOUT_RG_SEED=%q: %v", s, err)
+		}
+	}
+	r := rand.New(rand.NewPCG(seed, 23))
 	dir := t.TempDir()
 	files := rgCorpus(t, r, dir)
 	fsys, release, err := fsx.OpenDir(dir)
