@@ -146,14 +146,14 @@ func (s *Scanner) open(fs *fileSearch, r io.Reader, mp *fsx.Mapping, size int64)
 	case size >= 0 && size <= int64(s.chunk):
 		want = int(size) + 1
 	case size < 0:
-		want = min(s.chunk, streamStart)
+		want = min(s.chunk, s.start)
 	}
 	want = max(want, min(s.m.opts.BinaryScan, s.maxLine), 4) // 4: the longest byte-order mark
 	then := want
-	if s.m.opts.FirstOnly && !s.m.whole && size > streamStart {
+	if s.m.opts.FirstOnly && !s.m.whole && size > int64(s.start) {
 		// Likely to stop early: a first small chunk, as ripgrep reads;
 		// without a match there, the rest in big reads.
-		want = max(min(want, streamStart), min(s.m.opts.BinaryScan, s.maxLine), 4)
+		want = max(min(want, s.start), min(s.m.opts.BinaryScan, s.maxLine), 4)
 	}
 	start := want
 	if size < 0 {
@@ -451,9 +451,13 @@ func (st *stream) roll(end int, split bool) {
 	st.n -= keep
 	st.from = end - keep
 	if st.want < st.then {
-		// FirstOnly found no match in its first chunk: the rest in one go.
+		// FirstOnly found no match in its first chunk: the rest in one go
+		// (a buffer grown past then for a long line stays as it is: it
+		// may hold more than then bytes still).
 		st.want = st.then
-		st.resize(st.then)
+		if st.win < st.then {
+			st.resize(st.then)
+		}
 	}
 	if st.n > st.win/2 && st.win < st.s.maxLine {
 		st.grow(st.s.maxLine)

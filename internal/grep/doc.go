@@ -122,6 +122,9 @@
 //   - \w, \d, \s and \b are ASCII-only in Go; in Rust they are Unicode
 //     aware by default (\w matches "é", \d matches Arabic-Indic digits).
 //     Use \pL, \p{Nd} or [[:^space:]]-style classes for Unicode in Go.
+//     With (?i), Go's \w also matches ſ (U+017F) and K (U+212A), the
+//     case folds of s and k (Go folds it as any class); Rust's ASCII
+//     (?i-u:\w) does not.
 //   - A '{' that does not start a valid repetition is a literal in Go
 //     ("a{", "x{y}"); Rust rejects it (pi escapes such braces first, see
 //     SanitizeBraces). Go caps a repetition count at 1000.

@@ -186,6 +186,50 @@ func TestFirstOnlyChunks(t *testing.T) {
 	}
 }
 
+// TestFirstOnlyLongLineKept: a FirstOnly search of a file read (not
+// mapped) whose buffer grew past a chunk for a long line without a match
+// goes on in a buffer that still holds what it kept: the line as context
+// (Before), or the long rest of the buffer after it. Both panicked with a
+// slice out of range when the first chunk's end shrank the buffer to a
+// chunk.
+func TestFirstOnlyLongLineKept(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ first, second, before int }{
+		{300 << 10, 3 << 20, 1}, // the first line kept as context: 512 KiB
+		{600 << 10, 4 << 20, 0}, // 400 KiB of the second line kept
+		{100 << 10, 200 << 10, 2},
+	} {
+		data := []byte(strings.Repeat("x", c.first) + "\n" + strings.Repeat("y", c.second) + "\na needle\nz\n")
+		o := Options{Pattern: "needle", FirstOnly: true, Before: c.before}
+		m, err := Compile(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := m.NewScanner().SearchBytes(ctx, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := newMappedFile(t, data)
+		s := m.NewScanner()
+		s.mapMin = -1 // read
+		got, err := s.SearchFile(ctx, mapDir.fsys, f.name, -1)
+		f.remove()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := diff(want, got); d != "" || got.MatchLines != 1 {
+			t.Errorf("%+v: %d matching lines\n%s", c, got.MatchLines, d)
+		}
+	}
+	// The same in small buffers (searchAll's sized/chunk16: a first chunk
+	// of 4 bytes, chunks of 16, a buffer of 64 for the first line).
+	data := []byte(strings.Repeat("x", 40) + "\n" + strings.Repeat("y", 100) + "\nab\n")
+	o := Options{Pattern: "ab", FirstOnly: true, Before: 1, BinaryScan: -1}
+	if msg := searchAll(t, o, data, refSearch(o, data)); msg != "" {
+		t.Error(msg)
+	}
+}
+
 // TestSearchOpenedText: SearchOpened gives the caller the text of a file
 // with a match, less a UTF-8 byte-order mark, as it reads it: in one piece
 // when it held the file whole (read in one buffer, or mapped, stopped

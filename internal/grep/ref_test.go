@@ -300,6 +300,22 @@ func searchVariants(t testing.TB, o Options, data []byte, want *FileResult, mapp
 			s.chunk, s.maxLine = 3, 1<<20
 			return s.SearchReader(ctx, bytes.NewReader(data))
 		}},
+		// A reader of known size, as a file read and not mapped: a long
+		// line's buffer jumps to the rest of the file (growLine).
+		{"sized/chunk8", func(s *Scanner) (*FileResult, error) {
+			s.chunk, s.maxLine = 8, 64
+			return searchSized(ctx, s, bytes.NewReader(data), len(data))
+		}},
+		{"sized1/chunk8", func(s *Scanner) (*FileResult, error) {
+			s.chunk, s.maxLine = 8, 64
+			return searchSized(ctx, s, iotestOneByte(data), len(data))
+		}},
+		// FirstOnly reads a first chunk of start bytes, then chunks: a long
+		// line grows the buffer past a chunk in the first.
+		{"sized/chunk16", func(s *Scanner) (*FileResult, error) {
+			s.chunk, s.maxLine, s.start = 16, 64, 4
+			return searchSized(ctx, s, bytes.NewReader(data), len(data))
+		}},
 	}
 	if mapped {
 		f := newMappedFile(t, data)
@@ -309,11 +325,15 @@ func searchVariants(t testing.TB, o Options, data []byte, want *FileResult, mapp
 			variant{"mapped/chunk8", func(s *Scanner) (*FileResult, error) {
 				s.chunk, s.maxLine = 8, 64
 				return f.search(ctx, s)
+			}},
+			variant{"mapped/chunk16", func(s *Scanner) (*FileResult, error) {
+				s.chunk, s.maxLine, s.start = 16, 64, 4
+				return f.search(ctx, s)
 			}})
 	}
 	sc := m.NewScanner()
 	for _, v := range variants {
-		sc.chunk, sc.maxLine, sc.mapMin, sc.dfa = readSize, MaxLineBytes, mapSize, newDFA(m.prog)
+		sc.chunk, sc.maxLine, sc.mapMin, sc.start, sc.dfa = readSize, MaxLineBytes, mapSize, streamStart, newDFA(m.prog)
 		for rep := 0; rep < 2; rep++ { // the second run reuses buffers and caches
 			got, err := v.run(sc)
 			if err != nil {
@@ -323,7 +343,7 @@ func searchVariants(t testing.TB, o Options, data []byte, want *FileResult, mapp
 				continue
 			}
 			w := want
-			if strings.HasSuffix(v.name, "chunk8") {
+			if strings.HasSuffix(v.name, "chunk8") || strings.HasSuffix(v.name, "chunk16") { // maxLine 64
 				if text := searched(data); bytes.IndexByte(text, 0) >= 0 && holdsLonger(text, 64) {
 					continue // the windows before a NUL's are searched
 				}
@@ -335,6 +355,14 @@ func searchVariants(t testing.TB, o Options, data []byte, want *FileResult, mapp
 		}
 	}
 	return ""
+}
+
+// searchSized searches r, which holds size bytes, as a file that is read
+// and not mapped.
+func searchSized(ctx context.Context, s *Scanner, r io.Reader, size int) (*FileResult, error) {
+	res, err := s.search(ctx, r, nil, int64(size), how{})
+	s.settle(res)
+	return res, err
 }
 
 // windowed returns want as a search in windows gives it where a line is

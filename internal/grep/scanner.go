@@ -70,13 +70,15 @@ type Scanner struct {
 	// streamed search, maxLine the longest line searched whole and the
 	// largest file read whole, maxWhole the cap of a whole-file search,
 	// mapMin the size from which a file is mapped where that pays (< 0:
-	// never; 0: every file, whether that pays or not).
-	chunk, maxLine, maxWhole, mapMin int
+	// never; 0: every file, whether that pays or not), start the first
+	// buffer of a stream of unknown size and the first chunk of a
+	// FirstOnly search (streamStart).
+	chunk, maxLine, maxWhole, mapMin, start int
 }
 
 // NewScanner returns a Scanner for m.
 func (m *Matcher) NewScanner() *Scanner {
-	s := &Scanner{m: m, chunk: readSize, maxLine: MaxLineBytes, maxWhole: MaxWholeBytes, mapMin: mapSize}
+	s := &Scanner{m: m, chunk: readSize, maxLine: MaxLineBytes, maxWhole: MaxWholeBytes, mapMin: mapSize, start: streamStart}
 	s.reset()
 	return s
 }
