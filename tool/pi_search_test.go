@@ -3,7 +3,9 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"regexp"
 	"strconv"
 	"strings"
@@ -59,6 +61,9 @@ func TestPiSearchSources(t *testing.T) {
 		{"archive no match", `{"pattern":"nothing here","paths":"dist/a.zip"}`, "No matches found\nNot searched: 1 binary.", "an archive's binary member is counted"},
 		{"archive dir", `{"pattern":"needle","paths":"dist/a.zip:src"}`, "# dist/a.zip:src/x.ts\n*2|needle in zip", "a directory inside an archive"},
 		{"archive glob", `{"pattern":"needle","paths":"dist/a.zip:**/*.ts"}`, "# dist/a.zip:src/x.ts\n*2|needle in zip", "a glob inside an archive"},
+		{"virtual i", `{"pattern":"NEEDLE","paths":"memory://todo","i":true}`, "*2|needle in memory", "i is passed to the in-memory search of a virtual resource"},
+		{"virtual case", `{"pattern":"NEEDLE","paths":"memory://todo"}`, "No matches found", "... which without i minds the case"},
+		{"virtual bad regex", `{"pattern":"a[b","paths":"memory://todo"}`, "Invalid regex: ", "a regex that does not compile for a virtual resource is Invalid regex"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -108,6 +113,46 @@ func TestPiSearchUnreadableArchive(t *testing.T) {
 			if !strings.Contains(env.Text, w) {
 				t.Errorf("%s\n got: %s\nwant substring: %s", tt.reason, env.Text, w)
 			}
+		}
+	}
+}
+
+// failOpenFS is a MapFS whose file fail cannot be opened (an I/O error,
+// not a missing file).
+type failOpenFS struct {
+	fstest.MapFS
+	fail string
+}
+
+func (f failOpenFS) Open(name string) (fs.File, error) {
+	if name == f.fail {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: errors.New("input/output error")}
+	}
+	return f.MapFS.Open(name)
+}
+
+// TestPiSearchUnreadableFile: seed 000, "Multi-file native scans skip
+// per-file open/search failures ...; the scan continues with surviving
+// files". The file that fails is counted, never an error of the call.
+func TestPiSearchUnreadableFile(t *testing.T) {
+	tree := fstest.MapFS{
+		"a.txt": {Data: []byte("needle a\n")},
+		"b.txt": {Data: []byte("needle b\n")},
+		"c.txt": {Data: []byte("needle c\n")},
+	}
+	c := Config{FS: failOpenFS{tree, "b.txt"}}
+	tests := []struct {
+		args, text, reason string
+	}{
+		{`{"pattern":"needle","paths":"."}`, "# a.txt#46AC\n*1:needle a\n\n# c.txt#84FB\n*1:needle c\n\nNot searched: 1 unreadable.", "a directory scan goes on past the file"},
+		{`{"pattern":"needle","paths":["a.txt","b.txt"]}`, "# a.txt#46AC\n*1:needle a\n\nNot searched: 1 unreadable.", "so does a list of files"},
+		{`{"pattern":"nothing","paths":"."}`, "No matches found\nNot searched: 1 unreadable.", "no match: the unreadable file is said"},
+	}
+	for _, tt := range tests {
+		env := Call(context.Background(), c, Pi, "search", []byte(tt.args))
+		d, _ := env.Data.(piSearchData)
+		if env.Status != scout.StatusSuccess || env.Text != tt.text || d.Skipped[scout.SkipUnreadable] != 1 {
+			t.Errorf("%s: %s\n got %s %q (data %+v)\nwant %q", tt.reason, tt.args, env.Status, env.Text, d, tt.text)
 		}
 	}
 }
