@@ -61,6 +61,9 @@ func TestPiSearchSources(t *testing.T) {
 		{"archive no match", `{"pattern":"nothing here","paths":"dist/a.zip"}`, "No matches found\nNot searched: 1 binary.", "an archive's binary member is counted"},
 		{"archive dir", `{"pattern":"needle","paths":"dist/a.zip:src"}`, "# dist/a.zip:src/x.ts\n*2|needle in zip", "a directory inside an archive"},
 		{"archive glob", `{"pattern":"needle","paths":"dist/a.zip:**/*.ts"}`, "# dist/a.zip:src/x.ts\n*2|needle in zip", "a glob inside an archive"},
+		{"member glob range", `{"pattern":"needle","paths":"dist/a.zip:**/*.ts:1-2"}`, "Line-range selector requires a single file, not a glob: dist/a.zip:**/*.ts", "a line range on a glob inside an archive"},
+		{"archive dir range", `{"pattern":"needle","paths":"dist/a.zip:src:1-2"}`, "Line-range selector requires a single file: dist/a.zip:src ", "... on a directory inside an archive"},
+		{"missing member range", `{"pattern":"needle","paths":"dist/a.zip:src/nope.ts:1-2"}`, "Path not found for line-range selector: dist/a.zip:src/nope.ts", "... on a member the archive does not hold"},
 		{"virtual i", `{"pattern":"NEEDLE","paths":"memory://todo","i":true}`, "*2|needle in memory", "i is passed to the in-memory search of a virtual resource"},
 		{"virtual case", `{"pattern":"NEEDLE","paths":"memory://todo"}`, "No matches found", "... which without i minds the case"},
 		{"virtual bad regex", `{"pattern":"a[b","paths":"memory://todo"}`, "Invalid regex: ", "a regex that does not compile for a virtual resource is Invalid regex"},
@@ -114,6 +117,22 @@ func TestPiSearchUnreadableArchive(t *testing.T) {
 				t.Errorf("%s\n got: %s\nwant substring: %s", tt.reason, env.Text, w)
 			}
 		}
+	}
+}
+
+// TestPiSearchNoLineCap: seed 000, "search.ts overrides maxLines to
+// Number.MAX_SAFE_INTEGER, so normal search output is byte-capped, not
+// line-capped": 4000 short lines (more than truncateHead's default 3000,
+// less than 50 KB) come whole.
+func TestPiSearchNoLineCap(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 4000; i++ {
+		fmt.Fprintf(&b, "x%d\n", i)
+	}
+	c := Config{FS: fstest.MapFS{"a.txt": {Data: []byte(b.String())}}, ContextAfter: 3999}
+	env := Call(context.Background(), c, Pi, "search", []byte(`{"pattern":"^x1$","paths":"a.txt"}`))
+	if env.Status != scout.StatusSuccess || !strings.HasSuffix(env.Text, "\n3999:x3999\n4000:x4000") || strings.Count(env.Text, "\n") != 4000 {
+		t.Errorf("%s, %d lines, ending %q: want all 4000 lines and a header", env.Status, strings.Count(env.Text, "\n"), env.Text[max(0, len(env.Text)-100):])
 	}
 }
 
