@@ -35,7 +35,7 @@ func (m memResolver) Resolve(_ context.Context, url string) (*scout.Resource, er
 func piSources() Config {
 	tree := fstest.MapFS{
 		"docs/guide.md": {Data: []byte("intro\nneedle in guide\n")},
-		"dist/a.zip":    {Data: testfs.Zip(testfs.Files(map[string]string{"src/x.ts": "a\nneedle in zip\n", "logo.png": "\x00needle"})...)},
+		"dist/a.zip":    {Data: testfs.Zip(testfs.Files(map[string]string{"src/x.ts": "a\nneedle in zip\n", "logo.png": "\x00needle", "latin.txt": "caf\xe9\n"})...)},
 	}
 	c := Config{FS: tree}
 	c.Resolvers = map[string]scout.Resolver{"memory": memResolver{"memory://todo": "first\nneedle in memory\n"}, "skill": memResolver{"skill://guide": "file:docs/guide.md"}}
@@ -64,6 +64,8 @@ func TestPiSearchSources(t *testing.T) {
 		{"member glob range", `{"pattern":"needle","paths":"dist/a.zip:**/*.ts:1-2"}`, "Line-range selector requires a single file, not a glob: dist/a.zip:**/*.ts", "a line range on a glob inside an archive"},
 		{"archive dir range", `{"pattern":"needle","paths":"dist/a.zip:src:1-2"}`, "Line-range selector requires a single file: dist/a.zip:src ", "... on a directory inside an archive"},
 		{"missing member range", `{"pattern":"needle","paths":"dist/a.zip:src/nope.ts:1-2"}`, "Path not found for line-range selector: dist/a.zip:src/nope.ts", "... on a member the archive does not hold"},
+		{"non-UTF-8 member", `{"pattern":"needle","paths":"dist/a.zip:latin.txt"}`, "Cannot search archive member(s): dist/a.zip:latin.txt (not UTF-8). Search supports text members only.", "a non-UTF-8 member alone is the error"},
+		{"non-UTF-8 member note", `{"pattern":"needle","paths":["dist/a.zip:latin.txt","docs/guide.md"]}`, "*2:needle in guide\n\nSkipped archive entries (search supports text members only): dist/a.zip:latin.txt (not UTF-8)", "... and is skipped with a note among others"},
 		{"virtual i", `{"pattern":"NEEDLE","paths":"memory://todo","i":true}`, "*2|needle in memory", "i is passed to the in-memory search of a virtual resource"},
 		{"virtual case", `{"pattern":"NEEDLE","paths":"memory://todo"}`, "No matches found", "... which without i minds the case"},
 		{"virtual bad regex", `{"pattern":"a[b","paths":"memory://todo"}`, "Invalid regex: ", "a regex that does not compile for a virtual resource is Invalid regex"},
