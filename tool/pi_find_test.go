@@ -52,6 +52,13 @@ func TestPiFindTimeout(t *testing.T) {
 			}
 		})
 	}
+	// "No files found matching pattern, optionally followed by a timeout
+	// ... notice": nothing found before the timeout.
+	env := Call(context.Background(), Config{FS: testfs.SlowFS{MapFS: m, Delay: 150 * time.Millisecond}}, Pi, "find", []byte(`{"paths":["**/*.zz"],"timeout":0.5}`))
+	want := "No files found matching pattern\nfind timed out after 0.5s; returning 0 partial matches — increase timeout or narrow pattern"
+	if env.Status != scout.StatusPartial || env.Text != want {
+		t.Errorf("nothing found: %s %q, want partial %q", env.Status, env.Text, want)
+	}
 }
 
 // TestPiFindMeta: a result limit and the 50 KB cap show in data as pi's

@@ -94,7 +94,8 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		return nil, err
 	}
 	defer release()
-	paths, lines, scope, splits, err := piSearchPaths(fsys, searchRoot(c), c.Resolvers, in.Paths)
+	root := searchRoot(c)
+	paths, names, lines, splits, err := piSearchPaths(fsys, root, c.Resolvers, in.Paths)
 	if err != nil {
 		return nil, err
 	}
@@ -120,6 +121,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	if err != nil {
 		return nil, err
 	}
+	scope := piSearchScope(root, names, paths, res.MissingPaths)
 	notes := splitNotes(splits)
 	if rewrite != nil {
 		notes = append(notes, fmt.Sprintf("Note: `%s` searched as `%s`: %s, so every parenthesis matches literally", rewrite.From, rewrite.To, rewrite.Reason))
@@ -206,12 +208,13 @@ func literalDollars(pattern string) string {
 }
 
 // piSearchPaths normalises the paths entries, peels their line-range
-// selectors and returns them with the scope path shown to the model and the
-// entries taken for several paths. One entry is returned with its ranges
-// as lines; several keep theirs as selectors, in canonical form.
-func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver, entries []string) (paths []string, lines []scout.Range, scope string, splits []piSplit, err error) {
+// selectors and returns them with their names (each path without its
+// selector, for piSearchScope) and the entries taken for several paths.
+// One entry is returned with its ranges as lines; several keep theirs as
+// selectors, in canonical form. No entries means the root.
+func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver, entries []string) (paths, names []string, lines []scout.Range, splits []piSplit, err error) {
 	if len(entries) == 0 {
-		return nil, nil, ".", nil, nil
+		return nil, []string{"."}, nil, nil, nil
 	}
 	var out []piEntry
 	searchBase := func(part string) string {
@@ -221,7 +224,7 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 	for _, raw := range entries {
 		e, asIs := piEntryPath(fsys, root, raw, resolvers, searchBase)
 		if e == "" {
-			return nil, nil, "", nil, errs.New(errs.InvalidParam, "`paths` must contain non-empty paths or globs")
+			return nil, nil, nil, nil, errs.New(errs.InvalidParam, "`paths` must contain non-empty paths or globs")
 		}
 		var sel selector.Selector
 		if isInternalURL(e, resolvers) {
@@ -233,17 +236,17 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 			e, sel, err = search.SplitSelector(fsys, root, e, nil)
 		}
 		if err != nil {
-			return nil, nil, "", nil, err
+			return nil, nil, nil, nil, err
 		}
 		if sel.Raw || sel.Conflicts {
-			return nil, nil, "", nil, errs.New(errs.InvalidParam, `paths entry %q — only line-range selectors like ":50-100" are supported (no ":raw"/":conflicts")`, raw)
+			return nil, nil, nil, nil, errs.New(errs.InvalidParam, `paths entry %q — only line-range selectors like ":50-100" are supported (no ":raw"/":conflicts")`, raw)
 		}
 		if isInternalURL(e, resolvers) || len(sel.Ranges) > 0 || asIs {
 			out = append(out, piEntry{e, sel.Ranges})
 			continue
 		}
 		if err := rejectCommaJoined(fsys, root, e, pathutil.Normalize(raw)); err != nil {
-			return nil, nil, "", nil, err
+			return nil, nil, nil, nil, err
 		}
 		parts := splitEntry(fsys, root, e, searchBase)
 		if len(parts) > 1 {
@@ -258,9 +261,9 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 		for _, r := range out[0].ranges {
 			lines = append(lines, scout.Range{Start: r.Start, End: r.End})
 		}
-		return []string{out[0].path}, lines, searchScope(root, out[0].path), splits, nil
+		return []string{out[0].path}, []string{out[0].path}, lines, splits, nil
 	}
-	names := make([]string, len(out))
+	names = make([]string, len(out))
 	paths = make([]string, len(out))
 	for i, e := range out {
 		names[i], paths[i] = e.path, e.path
@@ -268,7 +271,24 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 			paths[i] += ":" + selector.Selector{Ranges: e.ranges}.String()
 		}
 	}
-	return paths, nil, strings.Join(names, ", "), splits, nil
+	return paths, names, nil, splits, nil
+}
+
+// piSearchScope is pi's scopePath: the names of the entries that exist
+// (paths[i] is not among missing, the entries the search did not find;
+// pi leaves them out before it resolves the scope), joined with ", ", or
+// the one that remains as searchScope shows it.
+func piSearchScope(root string, names, paths, missing []string) string {
+	var kept []string
+	for i, n := range names {
+		if !slices.Contains(missing, paths[i]) {
+			kept = append(kept, n)
+		}
+	}
+	if len(kept) == 1 {
+		return searchScope(root, kept[0])
+	}
+	return strings.Join(kept, ", ")
 }
 
 // piEntryPath reads a paths entry that holds a name in Go's quoted form

@@ -3,7 +3,9 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"regexp"
 	"strconv"
 	"strings"
@@ -33,7 +35,7 @@ func (m memResolver) Resolve(_ context.Context, url string) (*scout.Resource, er
 func piSources() Config {
 	tree := fstest.MapFS{
 		"docs/guide.md": {Data: []byte("intro\nneedle in guide\n")},
-		"dist/a.zip":    {Data: testfs.Zip(testfs.Files(map[string]string{"src/x.ts": "a\nneedle in zip\n", "logo.png": "\x00needle"})...)},
+		"dist/a.zip":    {Data: testfs.Zip(testfs.Files(map[string]string{"src/x.ts": "a\nneedle in zip\n", "logo.png": "\x00needle", "latin.txt": "caf\xe9\n"})...)},
 	}
 	c := Config{FS: tree}
 	c.Resolvers = map[string]scout.Resolver{"memory": memResolver{"memory://todo": "first\nneedle in memory\n"}, "skill": memResolver{"skill://guide": "file:docs/guide.md"}}
@@ -59,6 +61,14 @@ func TestPiSearchSources(t *testing.T) {
 		{"archive no match", `{"pattern":"nothing here","paths":"dist/a.zip"}`, "No matches found\nNot searched: 1 binary.", "an archive's binary member is counted"},
 		{"archive dir", `{"pattern":"needle","paths":"dist/a.zip:src"}`, "# dist/a.zip:src/x.ts\n*2|needle in zip", "a directory inside an archive"},
 		{"archive glob", `{"pattern":"needle","paths":"dist/a.zip:**/*.ts"}`, "# dist/a.zip:src/x.ts\n*2|needle in zip", "a glob inside an archive"},
+		{"member glob range", `{"pattern":"needle","paths":"dist/a.zip:**/*.ts:1-2"}`, "Line-range selector requires a single file, not a glob: dist/a.zip:**/*.ts", "a line range on a glob inside an archive"},
+		{"archive dir range", `{"pattern":"needle","paths":"dist/a.zip:src:1-2"}`, "Line-range selector requires a single file: dist/a.zip:src ", "... on a directory inside an archive"},
+		{"missing member range", `{"pattern":"needle","paths":"dist/a.zip:src/nope.ts:1-2"}`, "Path not found for line-range selector: dist/a.zip:src/nope.ts", "... on a member the archive does not hold"},
+		{"non-UTF-8 member", `{"pattern":"needle","paths":"dist/a.zip:latin.txt"}`, "Cannot search archive member(s): dist/a.zip:latin.txt (not UTF-8). Search supports text members only.", "a non-UTF-8 member alone is the error"},
+		{"non-UTF-8 member note", `{"pattern":"needle","paths":["dist/a.zip:latin.txt","docs/guide.md"]}`, "*2:needle in guide\n\nSkipped archive entries (search supports text members only): dist/a.zip:latin.txt (not UTF-8)", "... and is skipped with a note among others"},
+		{"virtual i", `{"pattern":"NEEDLE","paths":"memory://todo","i":true}`, "*2|needle in memory", "i is passed to the in-memory search of a virtual resource"},
+		{"virtual case", `{"pattern":"NEEDLE","paths":"memory://todo"}`, "No matches found", "... which without i minds the case"},
+		{"virtual bad regex", `{"pattern":"a[b","paths":"memory://todo"}`, "Invalid regex: ", "a regex that does not compile for a virtual resource is Invalid regex"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -108,6 +118,62 @@ func TestPiSearchUnreadableArchive(t *testing.T) {
 			if !strings.Contains(env.Text, w) {
 				t.Errorf("%s\n got: %s\nwant substring: %s", tt.reason, env.Text, w)
 			}
+		}
+	}
+}
+
+// TestPiSearchNoLineCap: seed 000, "search.ts overrides maxLines to
+// Number.MAX_SAFE_INTEGER, so normal search output is byte-capped, not
+// line-capped": 4000 short lines (more than truncateHead's default 3000,
+// less than 50 KB) come whole.
+func TestPiSearchNoLineCap(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 4000; i++ {
+		fmt.Fprintf(&b, "x%d\n", i)
+	}
+	c := Config{FS: fstest.MapFS{"a.txt": {Data: []byte(b.String())}}, ContextAfter: 3999}
+	env := Call(context.Background(), c, Pi, "search", []byte(`{"pattern":"^x1$","paths":"a.txt"}`))
+	if env.Status != scout.StatusSuccess || !strings.HasSuffix(env.Text, "\n3999:x3999\n4000:x4000") || strings.Count(env.Text, "\n") != 4000 {
+		t.Errorf("%s, %d lines, ending %q: want all 4000 lines and a header", env.Status, strings.Count(env.Text, "\n"), env.Text[max(0, len(env.Text)-100):])
+	}
+}
+
+// failOpenFS is a MapFS whose file fail cannot be opened (an I/O error,
+// not a missing file).
+type failOpenFS struct {
+	fstest.MapFS
+	fail string
+}
+
+func (f failOpenFS) Open(name string) (fs.File, error) {
+	if name == f.fail {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: errors.New("input/output error")}
+	}
+	return f.MapFS.Open(name)
+}
+
+// TestPiSearchUnreadableFile: seed 000, "Multi-file native scans skip
+// per-file open/search failures ...; the scan continues with surviving
+// files". The file that fails is counted, never an error of the call.
+func TestPiSearchUnreadableFile(t *testing.T) {
+	tree := fstest.MapFS{
+		"a.txt": {Data: []byte("needle a\n")},
+		"b.txt": {Data: []byte("needle b\n")},
+		"c.txt": {Data: []byte("needle c\n")},
+	}
+	c := Config{FS: failOpenFS{tree, "b.txt"}}
+	tests := []struct {
+		args, text, reason string
+	}{
+		{`{"pattern":"needle","paths":"."}`, "# a.txt#46AC\n*1:needle a\n\n# c.txt#84FB\n*1:needle c\n\nNot searched: 1 unreadable.", "a directory scan goes on past the file"},
+		{`{"pattern":"needle","paths":["a.txt","b.txt"]}`, "# a.txt#46AC\n*1:needle a\n\nNot searched: 1 unreadable.", "so does a list of files"},
+		{`{"pattern":"nothing","paths":"."}`, "No matches found\nNot searched: 1 unreadable.", "no match: the unreadable file is said"},
+	}
+	for _, tt := range tests {
+		env := Call(context.Background(), c, Pi, "search", []byte(tt.args))
+		d, _ := env.Data.(piSearchData)
+		if env.Status != scout.StatusSuccess || env.Text != tt.text || d.Skipped[scout.SkipUnreadable] != 1 {
+			t.Errorf("%s: %s\n got %s %q (data %+v)\nwant %q", tt.reason, tt.args, env.Status, env.Text, d, tt.text)
 		}
 	}
 }
