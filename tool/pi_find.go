@@ -9,6 +9,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
@@ -83,6 +84,10 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	}
 	prune := pitext.PruneNodeModules(inputs)
 	f := c.finder(ws)
+	if c.FindOperations != nil {
+		f.Operations = c.FindOperations
+		prune = []string{"node_modules"} // pi's fixed ignore list of the branch
+	}
 	req := scout.FindRequest{
 		Patterns:  inputs,
 		Recursive: true,
@@ -96,12 +101,18 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	if err != nil {
 		return nil, err
 	}
+	if f.Operations != nil && len(res.MissingPaths) > 0 {
+		// The custom branch tolerates no missing path: it fails on the
+		// first, named by its base as a single missing path is.
+		base, _, _ := glob.SplitFind(res.MissingPaths[0])
+		return nil, &errs.Error{Code: errs.NotFound, Path: base, Message: "Path not found: " + fname.Quote(base)}
+	}
 	files := pitext.Paths(res)
 	text, cut := pitext.Find(res, &pitext.FindOptions{
 		MaxLimit:   piFindMaxLimit,
 		Timeout:    req.Timeout,
 		MaxTimeout: piFindMaxTimeout * time.Second,
-		Hints:      piFindHints(in.Gitignore, prune != nil),
+		Hints:      piFindHints(in.Gitignore, prune != nil && f.Operations == nil),
 		Notes:      splitNotes(splits),
 	})
 	limitReached := res.Truncated == scout.TruncLimit

@@ -5,12 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/testfs"
 )
 
@@ -108,4 +112,92 @@ type resolverFunc func(url string) *scout.Resource
 
 func (f resolverFunc) Resolve(_ context.Context, url string) (*scout.Resource, error) {
 	return f(url), nil
+}
+
+// piOps is a FindOperations over a list of paths that records what Glob
+// was given and applies its ignore globs.
+type piOps struct {
+	paths []string
+	globs []scout.GlobOptions
+}
+
+func (o *piOps) Exists(_ context.Context, p string) (bool, error) {
+	for _, q := range o.paths {
+		if p == "." || q == p || strings.HasPrefix(q, p+"/") {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func (o *piOps) Glob(_ context.Context, pattern, dir string, opt scout.GlobOptions) ([]string, error) {
+	o.globs = append(o.globs, opt)
+	g, err := glob.Compile(pattern)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, q := range o.paths {
+		rel, ok := strings.CutPrefix(q, dir+"/")
+		if dir == "." {
+			rel, ok = q, true
+		}
+		if ok && g.Match(rel) && !o.ignored(q, opt.Ignore) {
+			out = append(out, rel)
+		}
+	}
+	return out, nil
+}
+
+// ignored reports whether one of the ignore globs matches q, as a
+// delegate applies them.
+func (o *piOps) ignored(q string, ignore []string) bool {
+	for _, i := range ignore {
+		if g, err := glob.Compile(i); err == nil && g.Match(q) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPiFindOperations: with Config.FindOperations, pi find is the seed's
+// custom operations branch: discovery through the host's delegate, whose
+// Glob always gets pi's ignore list (node_modules and .git, even where a
+// path names node_modules) and the limit, and a missing path fails the
+// call even among several ("The custom-operations branch hard-fails the
+// first missing searchPath it checks").
+func TestPiFindOperations(t *testing.T) {
+	ignore := []string{"**/.git/**", "**/node_modules/**"}
+	tests := []struct {
+		args      string
+		want      []string // files; nil: an error
+		code      scout.Code
+		text      string
+		wantLimit int
+	}{
+		{args: `{"paths":["src/*.ts"]}`, want: []string{"src/a.ts"}, wantLimit: 200},
+		{args: `{"paths":["node_modules/**/*.ts"],"limit":5}`, want: []string{}, wantLimit: 5},
+		{args: `{"paths":["src/*.ts","lib/*.ts"]}`, want: []string{"lib/b.ts", "src/a.ts"}, wantLimit: 200},
+		{args: `{"paths":["src/*.ts","nope/*.ts"]}`, code: scout.CodeNotFound, text: "Path not found: nope"},
+		{args: `{"paths":["nope"]}`, code: scout.CodeNotFound, text: "Path not found: nope"},
+	}
+	for _, tt := range tests {
+		ops := &piOps{paths: []string{"src/a.ts", "lib/b.ts", "node_modules/m/x.ts"}}
+		env := Call(context.Background(), Config{FS: fstest.MapFS{}, FindOperations: ops}, Pi, "find", []byte(tt.args))
+		if tt.want == nil {
+			if env.Status != scout.StatusError || env.Error.Code != tt.code || env.Text != tt.text {
+				t.Errorf("%s: %s %q, want %s %q", tt.args, env.Status, env.Text, tt.code, tt.text)
+			}
+			continue
+		}
+		d, ok := env.Data.(*piFindData)
+		if !ok {
+			t.Fatalf("%s: data %T (%q)", tt.args, env.Data, env.Text)
+		}
+		got := slices.Sorted(slices.Values(d.Files))
+		assert.Equal(t, tt.want, append([]string{}, got...), tt.args)
+		for _, g := range ops.globs {
+			assert.Equal(t, scout.GlobOptions{Ignore: ignore, Limit: tt.wantLimit}, g, tt.args)
+		}
+	}
 }

@@ -114,6 +114,14 @@ type Config struct {
 	// Now is the clock of the ages in read's directory listings. nil means
 	// time.Now.
 	Now func() time.Time
+	// FindOperations routes pi find's discovery to the host (a remote
+	// workspace, an index), as pi's custom operations branch does: Glob is
+	// given the limit and always leaves out node_modules and .git (the
+	// hidden and gitignore arguments are the delegate's to apply), and an
+	// input path that does not exist fails the call, even among several.
+	// The checks of the arguments still look at FS (or Root). nil means
+	// find walks the tree; the other toolsets' globs always do.
+	FindOperations scout.FindOperations
 }
 
 func (c *Config) workspace() scout.Workspace { return scout.Workspace{FS: c.FS, Root: c.Root} }
