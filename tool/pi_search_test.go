@@ -62,7 +62,7 @@ func TestPiSearchSources(t *testing.T) {
 		{"archive dir", `{"pattern":"needle","paths":"dist/a.zip:src"}`, "# dist/a.zip:src/x.ts\n*2|needle in zip", "a directory inside an archive"},
 		{"archive glob", `{"pattern":"needle","paths":"dist/a.zip:**/*.ts"}`, "# dist/a.zip:src/x.ts\n*2|needle in zip", "a glob inside an archive"},
 		{"member glob range", `{"pattern":"needle","paths":"dist/a.zip:**/*.ts:1-2"}`, "Line-range selector requires a single file, not a glob: dist/a.zip:**/*.ts", "a line range on a glob inside an archive"},
-		{"archive dir range", `{"pattern":"needle","paths":"dist/a.zip:src:1-2"}`, "Line-range selector requires a single file: dist/a.zip:src ", "... on a directory inside an archive"},
+		{"archive dir range", `{"pattern":"needle","paths":"dist/a.zip:src:1-2"}`, "Line-range selector requires a single file: dist/a.zip:src is a directory in an archive; name one member, e.g. dist/a.zip:src/file:50-100", "... on a directory inside an archive"},
 		{"missing member range", `{"pattern":"needle","paths":"dist/a.zip:src/nope.ts:1-2"}`, "Path not found for line-range selector: dist/a.zip:src/nope.ts", "... on a member the archive does not hold"},
 		{"non-UTF-8 member", `{"pattern":"needle","paths":"dist/a.zip:latin.txt"}`, "Cannot search archive member(s): dist/a.zip:latin.txt (not UTF-8). Search supports text members only.", "a non-UTF-8 member alone is the error"},
 		{"non-UTF-8 member note", `{"pattern":"needle","paths":["dist/a.zip:latin.txt","docs/guide.md"]}`, "*2:needle in guide\n\nSkipped archive entries (search supports text members only): dist/a.zip:latin.txt (not UTF-8)", "... and is skipped with a note among others"},

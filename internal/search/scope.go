@@ -446,6 +446,8 @@ func withRanges(fsys fs.FS, root string, r resolved, name string, rs [][2]int) r
 		return failed(errs.New(errs.InvalidParam, "Line-range selector requires a single file, not a glob: %s", fname.Quote(name)))
 	case t.Dir:
 		return failed(errs.New(errs.InvalidParam, "Line-range selector requires a single file: %s is a directory", fname.Quote(name)))
+	case t.Archive && t.Member != "":
+		return failed(errs.New(errs.InvalidParam, "Line-range selector requires a single file: %s is a directory in an archive; name one member, e.g. %s:%s/file:50-100", fname.Quote(name), fname.Quote(t.Path), errs.Echo(t.Member)))
 	case t.Archive:
 		return failed(errs.New(errs.InvalidParam, "Line-range selector requires a single file: %s is an archive; name one member, e.g. %s:path/in/archive:50-100", fname.Quote(name), fname.Quote(t.Path)))
 	}
