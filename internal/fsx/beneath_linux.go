@@ -411,23 +411,27 @@ func sortEntries(list []fs.DirEntry) {
 // openRegular opens the regular file name with raw system calls: no
 // *os.File, no poller registration, three system calls besides the reads,
 // made directly on a local file system (see sysCalls).
-func (f *beneathFS) openRegular(name string) (Regular, error) {
+func (f *beneathFS) openRegular(name string, slot *Slot) (Regular, error) {
 	fd, sys, err := f.openSys("open", name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY)
 	if err != nil {
 		return nil, err
 	}
-	return regularFD(fd, name, sys)
+	return regularFD(fd, name, sys, slot)
 }
 
-// OpenRegular opens the entry name (one path element) of the directory.
-func (d *dirFD) OpenRegular(name string) (Regular, error) {
+// OpenRegular opens the entry name (one path element) of the directory,
+// into slot unless it is nil.
+func (d *dirFD) OpenRegular(name string, slot *Slot) (Regular, error) {
 	if name == "" || name == "." || name == ".." || strings.IndexByte(name, '/') >= 0 {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	if d.fd < 0 {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrClosed}
+		// fs.ErrClosed itself, allocating nothing: an ordered walk's
+		// files are often opened after their directory is closed (and
+		// then by path).
+		return nil, fs.ErrClosed
 	}
 	for {
 		fd, err := d.sys.openat(d.fd, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_NOFOLLOW|unix.O_CLOEXEC)
@@ -437,13 +441,13 @@ func (d *dirFD) OpenRegular(name string) (Regular, error) {
 		if err != nil {
 			return nil, pathErr("open", name, err)
 		}
-		return regularFD(fd, name, d.sys)
+		return regularFD(fd, name, d.sys, slot)
 	}
 }
 
-// regularFD checks that the open fd is a regular file and wraps it; it
-// closes fd on failure.
-func regularFD(fd int, name string, sys sysCalls) (Regular, error) {
+// regularFD checks that the open fd is a regular file and wraps it, in
+// slot unless it is nil; it closes fd on failure.
+func regularFD(fd int, name string, sys sysCalls, slot *Slot) (Regular, error) {
 	var st unix.Stat_t
 	if err := sys.fstat(fd, &st); err != nil {
 		sys.close(fd)
@@ -453,7 +457,11 @@ func regularFD(fd int, name string, sys sysCalls) (Regular, error) {
 		sys.close(fd)
 		return nil, &fs.PathError{Op: "open", Path: name, Err: errNotRegular(fileMode(st.Mode))}
 	}
-	return &rawFile{fd: fd, name: name, size: st.Size, fid: FileID{uint64(st.Dev), st.Ino}, sys: sys}, nil
+	if slot == nil {
+		slot = new(Slot)
+	}
+	slot.f = rawFile{fd: fd, name: name, size: st.Size, fid: FileID{uint64(st.Dev), st.Ino}, sys: sys}
+	return &slot.f, nil
 }
 
 // rawFile is a regular file read through its descriptor.

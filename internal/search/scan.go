@@ -76,7 +76,7 @@ func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emi
 	)
 	for range workers {
 		wg.Go(func() {
-			sc := m.NewScanner()
+			sc, slot := m.NewScanner(), new(fsx.Slot)
 			for {
 				var b *batch
 				select {
@@ -95,7 +95,7 @@ func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emi
 						b.outs[i] = outcome{skip: SkipError, err: ctx.Err()}
 						continue
 					}
-					o := searchOne(ctx, fsys, sc, &b.files[i], pf)
+					o := searchOne(ctx, fsys, sc, slot, &b.files[i], pf)
 					if o.res != nil {
 						bytes, n = bytes+o.size, n+1
 					}
@@ -167,10 +167,11 @@ func enginePanic(path string, r any) error {
 		Message: fmt.Sprintf("internal error searching %s: %v; this is a bug in Scout, please report it", path, r)}
 }
 
-// searchOne searches one file. A panic in the engine is turned into a
-// failure of that file (counted and sampled) instead of ending the process
-// from a worker goroutine.
-func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf perFile) (o outcome) {
+// searchOne searches one file, opened into slot unless it is nil (see
+// fsx.Slot: the worker's own, reused from file to file). A panic in the
+// engine is turned into a failure of that file (counted and sampled)
+// instead of ending the process from a worker goroutine.
+func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, slot *fsx.Slot, f *file, pf perFile) (o outcome) {
 	maxSize := pf.maxSize
 	defer func() {
 		if r := recover(); r != nil {
@@ -205,9 +206,9 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 		var r fsx.Regular
 		var err error
 		if f.walked {
-			r, err = f.entry.OpenRegular()
+			r, err = f.entry.OpenRegular(slot)
 		} else {
-			r, err = fsx.OpenRegular(fsys, f.path)
+			r, err = fsx.OpenRegularIn(fsys, f.path, slot)
 		}
 		if err == nil {
 			size = r.Size()
@@ -345,7 +346,7 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 		if stop.Load() {
 			return fs.SkipAll
 		}
-		o := searchOne(ctx, fsys, w.s, &fl, pf)
+		o := searchOne(ctx, fsys, w.s, &w.slot, &fl, pf)
 		if o.res != nil && o.res.MatchLines > 0 {
 			if unordered {
 				fl.entry, fl.walked, fl.text = walk.Entry{}, false, nil // not needed by fn
@@ -473,8 +474,9 @@ func helperCount(workers int) int {
 // Scanner, and the results gathered so far.
 type scanWorker struct {
 	s      *grep.Scanner
-	hits   []hit  // matching files, held until the walk ends
-	misses []miss // files that did not match, passed to fn missBatch at a time
+	slot   fsx.Slot // the file being searched
+	hits   []hit    // matching files, held until the walk ends
+	misses []miss   // files that did not match, passed to fn missBatch at a time
 }
 
 // hit is a matching file, held until the walk ends: what fn reads of it

@@ -92,13 +92,13 @@ func (e Entry) Info() (fs.FileInfo, error) {
 	return e.list.info(e.idx, e.Path)
 }
 
-// OpenRegular opens the entry as a regular file (see fsx.OpenRegular); an
-// entry of another type (a symlink, a directory, ...) fails with
-// fsx.ErrNotRegular. During the call to fn it opens the name relative to
-// the directory's descriptor on the OS FS of fsx.OpenDir, without a path
-// lookup from the root; afterwards, or on other file systems, it opens
-// Path from the root.
-func (e Entry) OpenRegular() (fsx.Regular, error) {
+// OpenRegular opens the entry as a regular file (see fsx.OpenRegularIn),
+// into slot unless it is nil; an entry of another type (a symlink, a
+// directory, ...) fails with fsx.ErrNotRegular. During the call to fn it
+// opens the name relative to the directory's descriptor on the OS FS of
+// fsx.OpenDir, without a path lookup from the root; afterwards, or on
+// other file systems, it opens Path from the root.
+func (e Entry) OpenRegular(slot *fsx.Slot) (fsx.Regular, error) {
 	switch {
 	case e.list == nil:
 		return nil, &fs.PathError{Op: "open", Path: e.Path, Err: fs.ErrInvalid}
@@ -106,12 +106,12 @@ func (e Entry) OpenRegular() (fsx.Regular, error) {
 		return nil, &fs.PathError{Op: "open", Path: e.Path, Err: fsx.ErrNotRegular}
 	}
 	if fd := e.list.fd; fd != nil {
-		f, err := fd.OpenRegular(e.list.ents[e.idx].name)
+		f, err := fd.OpenRegular(e.list.ents[e.idx].name, slot)
 		if !errors.Is(err, fs.ErrClosed) {
 			return f, err
 		}
 	}
-	return fsx.OpenRegular(e.list.fsys, e.Path)
+	return fsx.OpenRegularIn(e.list.fsys, e.Path, slot)
 }
 
 // Reason says why an entry was left out.

@@ -553,11 +553,13 @@ func TestWalkStatAhead(t *testing.T) {
 
 // TestEntryOpenRegular opens entries during the walk (through the
 // directory's descriptor on the OS) and after it (by path): the same
-// contents, and symlinks and directories refused either way.
+// contents, and symlinks and directories refused either way; after the
+// walk each opens into one reused slot.
 func TestEntryOpenRegular(t *testing.T) {
 	tr := tree{"d/f.txt": "12345", "d/l": "->f.txt", "top": "x"}
-	read := func(e Entry) (string, error) {
-		f, err := e.OpenRegular()
+	var slot fsx.Slot
+	read := func(e Entry, slot *fsx.Slot) (string, error) {
+		f, err := e.OpenRegular(slot)
 		if err != nil {
 			return "", err
 		}
@@ -573,7 +575,7 @@ func TestEntryOpenRegular(t *testing.T) {
 		seen := map[string]Entry{}
 		during := map[string]string{}
 		_, err := Walk(context.Background(), fsys, ".", Options{}, func(e Entry) error {
-			s, err := read(e)
+			s, err := read(e, nil)
 			if err != nil {
 				s = "error"
 			}
@@ -586,7 +588,7 @@ func TestEntryOpenRegular(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, p := range []string{"d/f.txt", "top"} {
-			after, err := read(seen[p])
+			after, err := read(seen[p], &slot)
 			if during[p] != tr[p] || after != tr[p] || err != nil {
 				t.Errorf("%s: %s read %q during the walk, %q (%v) after; want %q", fsName, p, during[p], after, err, tr[p])
 			}
@@ -594,11 +596,11 @@ func TestEntryOpenRegular(t *testing.T) {
 		if during["d"] != "error" {
 			t.Errorf("%s: a directory opened as a regular file", fsName)
 		}
-		if _, err := read(seen["d/l"]); during["d/l"] != "error" || !errors.Is(err, fsx.ErrNotRegular) {
+		if _, err := read(seen["d/l"], &slot); during["d/l"] != "error" || !errors.Is(err, fsx.ErrNotRegular) {
 			t.Errorf("%s: a symlink was followed (during the walk: %q; after: %v)", fsName, during["d/l"], err)
 		}
 	}
-	if _, err := (Entry{Path: "x"}).OpenRegular(); !errors.Is(err, fs.ErrInvalid) {
+	if _, err := (Entry{Path: "x"}).OpenRegular(nil); !errors.Is(err, fs.ErrInvalid) {
 		t.Fatalf("OpenRegular of an Entry not made by Walk = %v, want ErrInvalid", err)
 	}
 }
