@@ -230,6 +230,8 @@ func (d manyDir) Lstat(name string) (fs.FileInfo, error) {
 	return fstest.MapFS{name: file("", time.Duration(i)*time.Minute)}.Stat(name)
 }
 
+func (d manyDir) ReadNames(fn func([]byte, fs.FileMode)) error { return namesOf(d, fn) }
+
 func (manyDir) OpenRegular(string, *fsx.Slot) (fsx.Regular, error) { return nil, fs.ErrInvalid }
 func (manyDir) Close() error                                       { return nil }
 
@@ -245,6 +247,13 @@ func (d mapDir) ReadEntries(fn func(string, fs.FileMode)) error {
 		fn(de.Name(), de.Type())
 	}
 	return err
+}
+
+func (d mapDir) ReadNames(fn func([]byte, fs.FileMode)) error { return namesOf(d, fn) }
+
+// namesOf is ReadNames by d's ReadEntries.
+func namesOf(d fsx.DirFD, fn func([]byte, fs.FileMode)) error {
+	return d.ReadEntries(func(name string, typ fs.FileMode) { fn([]byte(name), typ) })
 }
 
 func (d mapDir) Lstat(name string) (fs.FileInfo, error)           { return d.m.Stat(path.Join(d.dir, name)) }

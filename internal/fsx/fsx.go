@@ -73,6 +73,10 @@ type DirFD interface {
 	// When the directory does not give the type, it is found with lstat;
 	// an entry removed meanwhile is left out.
 	ReadEntries(fn func(name string, typ fs.FileMode)) error
+	// ReadNames is ReadEntries giving each name as bytes, valid only
+	// during the call to fn: for a caller that copies the names anyway
+	// (a walk building paths), the names are not allocated twice.
+	ReadNames(fn func(name []byte, typ fs.FileMode)) error
 	// Lstat returns the FileInfo of the entry name of the directory
 	// without following a symlink. After Close it fails with fs.ErrClosed.
 	Lstat(name string) (fs.FileInfo, error)

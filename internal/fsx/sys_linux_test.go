@@ -163,7 +163,7 @@ garbage line
 // TestReadEntriesManyBatches lists a directory that takes several
 // getdents64 batches, with names of every length up to 255 bytes: the same
 // names as os.ReadDir, each intact although the names of a batch share
-// one string.
+// one string, and ReadNames the same names, in the same order.
 func TestReadEntriesManyBatches(t *testing.T) {
 	dir := t.TempDir()
 	var want []string
@@ -190,6 +190,23 @@ func TestReadEntriesManyBatches(t *testing.T) {
 		got = append(got, name)
 	}); err != nil {
 		t.Fatal(err)
+	}
+	d2, err := beneathOf(t, dir).openDir("open", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	var raw []string
+	if err := d2.ReadNames(func(name []byte, typ fs.FileMode) {
+		if typ != 0 {
+			t.Errorf("%q: type %v, want a regular file", name, typ)
+		}
+		raw = append(raw, string(name))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(raw, got) {
+		t.Errorf("ReadNames listed %d names, ReadEntries %d; first difference at %d", len(raw), len(got), firstDiff(raw, got))
 	}
 	slices.Sort(got)
 	slices.Sort(want)
