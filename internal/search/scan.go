@@ -359,7 +359,15 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 				}
 				return nil
 			}
-			w.hits = append(w.hits, hit{fl.path, fl.mem, fl.noTag, o.res, o.size, o.tag, o.tagged})
+			h := w.newHit()
+			*h = hit{path: fl.path, mem: fl.mem, noTag: fl.noTag, res: o.res, size: o.size, tag: o.tag, tagged: o.tagged}
+			if fl.done == nil && fl.m == nil {
+				// The hit keeps the result by value, the scanner's
+				// struct given back for its next file: one allocation
+				// less per matching file.
+				h.val, h.res = *o.res, &h.val
+				w.s.Reuse(o.res)
+			}
 			return nil
 		}
 		fl.entry, fl.walked, fl.text = walk.Entry{}, false, nil // not needed by fn
@@ -425,15 +433,19 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 	n := 0
 	for _, w := range all {
 		flush(w)
-		n += len(w.hits)
+		for _, c := range w.hits {
+			n += len(c)
+		}
 	}
 	// The workers' hits are sorted by reference: fresh memory costs a
 	// page fault per 4 KiB, and a copy of every hit and a buffer for its
 	// merge would take eight times what the references take.
 	hits := make([]*hit, 0, n)
 	for _, w := range all {
-		for i := range w.hits {
-			hits = append(hits, &w.hits[i])
+		for _, c := range w.hits {
+			for i := range c {
+				hits = append(hits, &c[i])
+			}
 		}
 	}
 	if stop.Load() {
@@ -475,8 +487,26 @@ func helperCount(workers int) int {
 type scanWorker struct {
 	s      *grep.Scanner
 	slot   fsx.Slot // the file being searched
-	hits   []hit    // matching files, held until the walk ends
+	hits   [][]hit  // matching files, held until the walk ends, in chunks (see newHit)
 	misses []miss   // files that did not match, passed to fn missBatch at a time
+}
+
+// newHit returns a place for one more hit. Hits are kept in chunks that
+// are never moved, each twice the size of the one before up to 256,
+// instead of a slice grown twofold, whose copies touch about twice the
+// memory of the hits (fresh pages, a fault each).
+func (w *scanWorker) newHit() *hit {
+	n := len(w.hits)
+	if n == 0 || len(w.hits[n-1]) == cap(w.hits[n-1]) {
+		size := 8
+		if n > 0 {
+			size = min(2*cap(w.hits[n-1]), 256)
+		}
+		w.hits, n = append(w.hits, make([]hit, 0, size)), n+1
+	}
+	c := &w.hits[n-1]
+	*c = (*c)[:len(*c)+1]
+	return &(*c)[len(*c)-1]
 }
 
 // hit is a matching file, held until the walk ends: what fn reads of it
@@ -485,7 +515,8 @@ type scanWorker struct {
 type hit struct {
 	path       string
 	mem, noTag bool
-	res        *grep.FileResult
+	res        *grep.FileResult // &val, or one the hit does not own
+	val        grep.FileResult
 	size       int64  // the bytes searched, for progress
 	tag        string // outcome.tag and tagged
 	tagged     bool

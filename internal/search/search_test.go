@@ -373,6 +373,37 @@ func TestAllocsPerMiss(t *testing.T) {
 	}
 }
 
+// TestAllocsPerHit: a search that counts the matches of many files
+// allocates for each matching file nothing but its share of the page (the
+// result is kept by value in the worker's hits, which grow by chunks) on
+// the OS, where a file's listing and open allocate none either.
+func TestAllocsPerHit(t *testing.T) {
+	tree := func(n int) fstest.MapFS {
+		m := fstest.MapFS{}
+		for i := range n {
+			m[fmt.Sprintf("d%d/f%03d.txt", i%4, i)] = &fstest.MapFile{Data: []byte("a needle\nnone\n")}
+		}
+		return m
+	}
+	var a [2]float64
+	for i, n := range []int{100, 400} {
+		for _, tr := range openTrees(t, tree(n)) {
+			if tr.Name != "dir" {
+				continue
+			}
+			req := Request{Paths: []string{"."}, Grep: grep.Options{Pattern: "needle", CountOnly: true}, PerFile: 20, PerFileOne: 20,
+				MaxFileSize: -1, MaxFiles: -1, Budget: -1, Workers: 1}
+			a[i] = testing.AllocsPerRun(3, func() {
+				out, err := Run(context.Background(), tr.FS, "", req)
+				if err != nil || len(out.Files) != n {
+					t.Fatalf("%d files of %d, %v", len(out.Files), n, err)
+				}
+			})
+		}
+	}
+	assert.LessOrEqual(t, (a[1]-a[0])/300, 0.1, "allocations a matching file (%v for 100 and 400 files)", a)
+}
+
 // TestExhaustivePageMadeOnce: a search that pages every matching file
 // makes its page's slice once, at its size, instead of growing it twofold
 // (which touches twice the memory, a page fault per 4 KiB of it), and in
