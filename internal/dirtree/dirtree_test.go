@@ -230,8 +230,10 @@ func (d manyDir) Lstat(name string) (fs.FileInfo, error) {
 	return fstest.MapFS{name: file("", time.Duration(i)*time.Minute)}.Stat(name)
 }
 
-func (manyDir) OpenRegular(string) (fsx.Regular, error) { return nil, fs.ErrInvalid }
-func (manyDir) Close() error                            { return nil }
+func (d manyDir) ReadNames(fn func([]byte, fs.FileMode)) error { return namesOf(d, fn) }
+
+func (manyDir) OpenRegular(string, *fsx.Slot) (fsx.Regular, error) { return nil, fs.ErrInvalid }
+func (manyDir) Close() error                                       { return nil }
 
 // mapDir is a directory of a MapFS as an fsx.DirFD.
 type mapDir struct {
@@ -247,9 +249,16 @@ func (d mapDir) ReadEntries(fn func(string, fs.FileMode)) error {
 	return err
 }
 
-func (d mapDir) Lstat(name string) (fs.FileInfo, error) { return d.m.Stat(path.Join(d.dir, name)) }
-func (mapDir) OpenRegular(string) (fsx.Regular, error)  { return nil, fs.ErrInvalid }
-func (mapDir) Close() error                             { return nil }
+func (d mapDir) ReadNames(fn func([]byte, fs.FileMode)) error { return namesOf(d, fn) }
+
+// namesOf is ReadNames by d's ReadEntries.
+func namesOf(d fsx.DirFD, fn func([]byte, fs.FileMode)) error {
+	return d.ReadEntries(func(name string, typ fs.FileMode) { fn([]byte(name), typ) })
+}
+
+func (d mapDir) Lstat(name string) (fs.FileInfo, error)           { return d.m.Stat(path.Join(d.dir, name)) }
+func (mapDir) OpenRegular(string, *fsx.Slot) (fsx.Regular, error) { return nil, fs.ErrInvalid }
+func (mapDir) Close() error                                       { return nil }
 
 // TestBigSubdirectory: a subdirectory of a million entries is listed in
 // little memory, its 11 newest entries, the count of the rest and the

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -223,6 +224,42 @@ type dirFD struct {
 var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 func (d *dirFD) ReadEntries(fn func(name string, typ fs.FileMode)) error {
+	return d.readBatches(func(batch []byte) error {
+		// The names of the batch share one string, of their length only:
+		// one allocation per batch, and none for the records around them.
+		size := 0
+		if err := dirents(batch, func(_ byte, raw []byte) { size += len(raw) }); err != nil {
+			return err
+		}
+		var names strings.Builder
+		names.Grow(size)
+		dirents(batch, func(typ byte, raw []byte) {
+			start := names.Len()
+			names.Write(raw)
+			name := names.String()[start:]
+			if mode, ok := d.entryType(typ, name); ok {
+				fn(name, mode)
+			}
+		})
+		return nil
+	})
+}
+
+func (d *dirFD) ReadNames(fn func(name []byte, typ fs.FileMode)) error {
+	return d.readBatches(func(batch []byte) error {
+		return dirents(batch, func(typ byte, raw []byte) {
+			// lstatat copies the name it is given: no string is kept.
+			if mode, ok := d.entryType(typ, unsafe.String(unsafe.SliceData(raw), len(raw))); ok {
+				fn(raw, mode)
+			}
+		})
+	})
+}
+
+// readBatches calls fn with each batch of records that getdents64 returns
+// for the directory, in a pooled buffer, until the end or an error of
+// either.
+func (d *dirFD) readBatches(fn func(batch []byte) error) error {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	if d.fd < 0 {
@@ -242,29 +279,24 @@ func (d *dirFD) ReadEntries(fn func(name string, typ fs.FileMode)) error {
 		if n <= 0 {
 			return nil
 		}
-		// The names of the batch share one string, of their length only:
-		// one allocation per batch, and none for the records around them.
-		batch, size := buf[:n], 0
-		if err := dirents(batch, func(_ byte, raw []byte) { size += len(raw) }); err != nil {
+		if err := fn(buf[:n]); err != nil {
 			return err
 		}
-		var names strings.Builder
-		names.Grow(size)
-		dirents(batch, func(typ byte, raw []byte) {
-			start := names.Len()
-			names.Write(raw)
-			name := names.String()[start:]
-			mode, known := direntType(typ)
-			if !known {
-				var st unix.Stat_t
-				if err := d.sys.lstatat(d.fd, name, &st); err != nil {
-					return // removed since it was listed
-				}
-				mode = fileMode(st.Mode).Type()
-			}
-			fn(name, mode)
-		})
 	}
+}
+
+// entryType returns the type bits of the entry name of d_type typ, found
+// with lstat when the directory does not give it; ok is false for an
+// entry removed since it was listed. d.mu must be held.
+func (d *dirFD) entryType(typ byte, name string) (mode fs.FileMode, ok bool) {
+	if mode, known := direntType(typ); known {
+		return mode, true
+	}
+	var st unix.Stat_t
+	if err := d.sys.lstatat(d.fd, name, &st); err != nil {
+		return 0, false
+	}
+	return fileMode(st.Mode).Type(), true
 }
 
 // dirents calls fn with the type and name of each record of a getdents64
@@ -411,23 +443,27 @@ func sortEntries(list []fs.DirEntry) {
 // openRegular opens the regular file name with raw system calls: no
 // *os.File, no poller registration, three system calls besides the reads,
 // made directly on a local file system (see sysCalls).
-func (f *beneathFS) openRegular(name string) (Regular, error) {
+func (f *beneathFS) openRegular(name string, slot *Slot) (Regular, error) {
 	fd, sys, err := f.openSys("open", name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY)
 	if err != nil {
 		return nil, err
 	}
-	return regularFD(fd, name, sys)
+	return regularFD(fd, name, sys, slot)
 }
 
-// OpenRegular opens the entry name (one path element) of the directory.
-func (d *dirFD) OpenRegular(name string) (Regular, error) {
+// OpenRegular opens the entry name (one path element) of the directory,
+// into slot unless it is nil.
+func (d *dirFD) OpenRegular(name string, slot *Slot) (Regular, error) {
 	if name == "" || name == "." || name == ".." || strings.IndexByte(name, '/') >= 0 {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	if d.fd < 0 {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrClosed}
+		// fs.ErrClosed itself, allocating nothing: an ordered walk's
+		// files are often opened after their directory is closed (and
+		// then by path).
+		return nil, fs.ErrClosed
 	}
 	for {
 		fd, err := d.sys.openat(d.fd, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_NOFOLLOW|unix.O_CLOEXEC)
@@ -437,13 +473,13 @@ func (d *dirFD) OpenRegular(name string) (Regular, error) {
 		if err != nil {
 			return nil, pathErr("open", name, err)
 		}
-		return regularFD(fd, name, d.sys)
+		return regularFD(fd, name, d.sys, slot)
 	}
 }
 
-// regularFD checks that the open fd is a regular file and wraps it; it
-// closes fd on failure.
-func regularFD(fd int, name string, sys sysCalls) (Regular, error) {
+// regularFD checks that the open fd is a regular file and wraps it, in
+// slot unless it is nil; it closes fd on failure.
+func regularFD(fd int, name string, sys sysCalls, slot *Slot) (Regular, error) {
 	var st unix.Stat_t
 	if err := sys.fstat(fd, &st); err != nil {
 		sys.close(fd)
@@ -453,7 +489,11 @@ func regularFD(fd int, name string, sys sysCalls) (Regular, error) {
 		sys.close(fd)
 		return nil, &fs.PathError{Op: "open", Path: name, Err: errNotRegular(fileMode(st.Mode))}
 	}
-	return &rawFile{fd: fd, name: name, size: st.Size, fid: FileID{uint64(st.Dev), st.Ino}, sys: sys}, nil
+	if slot == nil {
+		slot = new(Slot)
+	}
+	slot.f = rawFile{fd: fd, name: name, size: st.Size, fid: FileID{uint64(st.Dev), st.Ino}, sys: sys}
+	return &slot.f, nil
 }
 
 // rawFile is a regular file read through its descriptor.

@@ -73,13 +73,17 @@ type DirFD interface {
 	// When the directory does not give the type, it is found with lstat;
 	// an entry removed meanwhile is left out.
 	ReadEntries(fn func(name string, typ fs.FileMode)) error
+	// ReadNames is ReadEntries giving each name as bytes, valid only
+	// during the call to fn: for a caller that copies the names anyway
+	// (a walk building paths), the names are not allocated twice.
+	ReadNames(fn func(name []byte, typ fs.FileMode)) error
 	// Lstat returns the FileInfo of the entry name of the directory
 	// without following a symlink. After Close it fails with fs.ErrClosed.
 	Lstat(name string) (fs.FileInfo, error)
-	// OpenRegular opens the entry name of the directory as OpenRegular
+	// OpenRegular opens the entry name of the directory as OpenRegularIn
 	// does, without following a symlink and without a path lookup from
 	// the root. After Close it fails with fs.ErrClosed.
-	OpenRegular(name string) (Regular, error)
+	OpenRegular(name string, slot *Slot) (Regular, error)
 	// Close releases the descriptor.
 	Close() error
 }
@@ -234,10 +238,24 @@ func ID(f Regular) FileID {
 // system calls and no *os.File, which matters when searching thousands of
 // small files.
 func OpenRegular(fsys fs.FS, name string) (Regular, error) {
+	return OpenRegularIn(fsys, name, nil)
+}
+
+// Slot is the storage of one open file, for a caller that opens many
+// files one after another (a search's worker) to reuse: OpenRegularIn
+// opens a file of the OS FS of OpenDir into it instead of allocating one
+// (each allocation of a large search is fresh memory, a page fault per
+// 4 KiB). The file opened into a slot must be closed, and no longer used,
+// before the slot is used again. The zero Slot is ready for use.
+type Slot struct{ f rawFile }
+
+// OpenRegularIn is OpenRegular opening into slot where fsys is the OS FS of
+// OpenDir; a nil slot, or another FS, allocates the file.
+func OpenRegularIn(fsys fs.FS, name string, slot *Slot) (Regular, error) {
 	if o, ok := fsys.(interface {
-		openRegular(string) (Regular, error)
+		openRegular(string, *Slot) (Regular, error)
 	}); ok {
-		return o.openRegular(name)
+		return o.openRegular(name, slot)
 	}
 	f, st, err := openChecked(fsys, name)
 	if err != nil {

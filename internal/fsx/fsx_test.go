@@ -203,7 +203,7 @@ func TestDirFD(t *testing.T) {
 	if err != nil || fi.Mode().Type() != fs.ModeSymlink || fi.Name() != "in.go" {
 		t.Fatalf("Lstat(in.go) = %v, %v", fi, err)
 	}
-	f, err := d.OpenRegular(".hidden")
+	f, err := d.OpenRegular(".hidden", nil)
 	if err != nil || f.Size() != 0 {
 		t.Fatalf("OpenRegular(.hidden) = %v, %v", f, err)
 	}
@@ -218,8 +218,10 @@ func TestDirFD(t *testing.T) {
 		{"..", fs.ErrInvalid},        // never up
 		{"gone", fs.ErrNotExist},     // nothing there
 	} {
-		if _, err := d.OpenRegular(c.name); !errors.Is(err, c.want) {
-			t.Errorf("OpenRegular(%q) = %v, want %v", c.name, err, c.want)
+		for _, slot := range []*Slot{nil, new(Slot)} {
+			if _, err := d.OpenRegular(c.name, slot); !errors.Is(err, c.want) {
+				t.Errorf("OpenRegular(%q, slot %v) = %v, want %v", c.name, slot != nil, err, c.want)
+			}
 		}
 	}
 	if err := d.Close(); err != nil {
@@ -228,7 +230,7 @@ func TestDirFD(t *testing.T) {
 	if _, err := d.Lstat("in.go"); !errors.Is(err, fs.ErrClosed) {
 		t.Fatalf("Lstat after Close = %v, want ErrClosed", err)
 	}
-	if _, err := d.OpenRegular(".hidden"); !errors.Is(err, fs.ErrClosed) {
+	if _, err := d.OpenRegular(".hidden", nil); !errors.Is(err, fs.ErrClosed) {
 		t.Fatalf("OpenRegular after Close = %v, want ErrClosed", err)
 	}
 	if _, err := op.OpenDirFD("dirlink"); err == nil {

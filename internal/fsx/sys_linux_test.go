@@ -43,7 +43,7 @@ func TestSysCallsBothWays(t *testing.T) {
 			t.Fatal(err)
 		}
 		lists = append(lists, names)
-		f, err := d.OpenRegular("deep.go")
+		f, err := d.OpenRegular("deep.go", nil)
 		if err != nil {
 			t.Fatalf("direct=%v: %v", direct, err)
 		}
@@ -54,7 +54,7 @@ func TestSysCallsBothWays(t *testing.T) {
 		if err := f.Close(); err != nil {
 			t.Errorf("direct=%v: Close: %v", direct, err)
 		}
-		if _, err := d.OpenRegular("missing"); err == nil {
+		if _, err := d.OpenRegular("missing", nil); err == nil {
 			t.Errorf("direct=%v: a missing file opened", direct)
 		}
 		if err := d.Close(); err != nil {
@@ -104,11 +104,11 @@ func TestOpenat2BothWays(t *testing.T) {
 		if _, err := f.Stat(name); !errors.Is(err, ErrOutsideRoot) {
 			t.Errorf("Stat(%q) = %v, want ErrOutsideRoot", name, err)
 		}
-		if _, err := f.openRegular(name); !errors.Is(err, ErrOutsideRoot) {
+		if _, err := f.openRegular(name, new(Slot)); !errors.Is(err, ErrOutsideRoot) {
 			t.Errorf("openRegular(%q) = %v, want ErrOutsideRoot", name, err)
 		}
 	}
-	r, err := f.openRegular("a/in.go")
+	r, err := f.openRegular("a/in.go", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ garbage line
 // TestReadEntriesManyBatches lists a directory that takes several
 // getdents64 batches, with names of every length up to 255 bytes: the same
 // names as os.ReadDir, each intact although the names of a batch share
-// one string.
+// one string, and ReadNames the same names, in the same order.
 func TestReadEntriesManyBatches(t *testing.T) {
 	dir := t.TempDir()
 	var want []string
@@ -190,6 +190,23 @@ func TestReadEntriesManyBatches(t *testing.T) {
 		got = append(got, name)
 	}); err != nil {
 		t.Fatal(err)
+	}
+	d2, err := beneathOf(t, dir).openDir("open", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	var raw []string
+	if err := d2.ReadNames(func(name []byte, typ fs.FileMode) {
+		if typ != 0 {
+			t.Errorf("%q: type %v, want a regular file", name, typ)
+		}
+		raw = append(raw, string(name))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(raw, got) {
+		t.Errorf("ReadNames listed %d names, ReadEntries %d; first difference at %d", len(raw), len(got), firstDiff(raw, got))
 	}
 	slices.Sort(got)
 	slices.Sort(want)
@@ -236,5 +253,64 @@ func TestNotUTF8Names(t *testing.T) {
 		if _, err := fsys.Open(p); !errors.Is(err, fs.ErrInvalid) {
 			t.Errorf("Open(%q): %v, want fs.ErrInvalid", p, err)
 		}
+	}
+}
+
+// TestOpenRegularInSlot: files opened into a Slot, by a directory's
+// descriptor or from the root, read as files opened without one, and
+// opening, reading and closing one allocates nothing; a file opened
+// without a slot is a new one each time.
+func TestOpenRegularInSlot(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"one.txt": "first\n", "two.txt": "second file\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fsys := beneathOf(t, dir)
+	d, err := fsys.openDir("open", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var slot Slot
+	buf := make([]byte, 64)
+	read := func(f Regular, err error) []byte {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		n, err := io.ReadFull(f, buf[:f.Size()])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return buf[:n]
+	}
+	for _, c := range []struct{ name, want string }{{"one.txt", "first\n"}, {"two.txt", "second file\n"}, {"one.txt", "first\n"}} {
+		if got := read(d.OpenRegular(c.name, &slot)); string(got) != c.want {
+			t.Errorf("OpenRegular(%q, slot) read %q, want %q", c.name, got, c.want)
+		}
+		if got := read(OpenRegularIn(fsys, c.name, &slot)); string(got) != c.want {
+			t.Errorf("OpenRegularIn(%q, slot) read %q, want %q", c.name, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		what string
+		open func() (Regular, error)
+	}{
+		{"by descriptor", func() (Regular, error) { return d.OpenRegular("two.txt", &slot) }},
+		{"from the root", func() (Regular, error) { return OpenRegularIn(fsys, "two.txt", &slot) }},
+	} {
+		if n := testing.AllocsPerRun(20, func() { read(c.open()) }); n != 0 {
+			t.Errorf("%s: %v allocations to open a file into a slot, read and close it", c.what, n)
+		}
+	}
+	a, _ := d.OpenRegular("one.txt", nil)
+	b, _ := d.OpenRegular("one.txt", nil)
+	defer a.Close()
+	defer b.Close()
+	if a == b {
+		t.Error("two files opened without a slot share their storage")
 	}
 }

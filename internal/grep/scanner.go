@@ -84,9 +84,10 @@ func (m *Matcher) NewScanner() *Scanner {
 }
 
 // Reuse gives back res, a result of a search that the caller no longer
-// references (nor its Lines or Resume), for the next search to return
-// cleared instead of a new one: a search of many files that keeps only
-// the results of those that match allocates none for the others.
+// references, for the next search to return cleared instead of a new one:
+// a search of many files that keeps only the results of those that match,
+// or copies of them, allocates none for the others. Only the struct is
+// reused: a copy of it, its Lines and Resume stay valid.
 func (s *Scanner) Reuse(res *FileResult) { s.free = res }
 
 // newResult returns a cleared result: the one given back, or a new one.

@@ -323,7 +323,7 @@ func (ms *memberSearch) search(ctx context.Context, sc *grep.Scanner, f *file, r
 	if ms.pf.maxSize >= 0 {
 		f.r = &capReader{r: r, left: ms.pf.maxSize}
 	}
-	o := searchOne(ctx, nil, sc, f, perFile{maxSize: ms.pf.maxSize}) // a member has no tag
+	o := searchOne(ctx, nil, sc, nil, f, perFile{maxSize: ms.pf.maxSize}) // a member has no tag
 	f.r = nil
 	return o
 }

@@ -76,7 +76,7 @@ func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emi
 	)
 	for range workers {
 		wg.Go(func() {
-			sc := m.NewScanner()
+			sc, slot := m.NewScanner(), new(fsx.Slot)
 			for {
 				var b *batch
 				select {
@@ -95,7 +95,7 @@ func scan(ctx context.Context, fsys fs.FS, produce func(ctx context.Context, emi
 						b.outs[i] = outcome{skip: SkipError, err: ctx.Err()}
 						continue
 					}
-					o := searchOne(ctx, fsys, sc, &b.files[i], pf)
+					o := searchOne(ctx, fsys, sc, slot, &b.files[i], pf)
 					if o.res != nil {
 						bytes, n = bytes+o.size, n+1
 					}
@@ -167,10 +167,11 @@ func enginePanic(path string, r any) error {
 		Message: fmt.Sprintf("internal error searching %s: %v; this is a bug in Scout, please report it", path, r)}
 }
 
-// searchOne searches one file. A panic in the engine is turned into a
-// failure of that file (counted and sampled) instead of ending the process
-// from a worker goroutine.
-func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf perFile) (o outcome) {
+// searchOne searches one file, opened into slot unless it is nil (see
+// fsx.Slot: the worker's own, reused from file to file). A panic in the
+// engine is turned into a failure of that file (counted and sampled)
+// instead of ending the process from a worker goroutine.
+func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, slot *fsx.Slot, f *file, pf perFile) (o outcome) {
 	maxSize := pf.maxSize
 	defer func() {
 		if r := recover(); r != nil {
@@ -205,9 +206,9 @@ func searchOne(ctx context.Context, fsys fs.FS, sc *grep.Scanner, f *file, pf pe
 		var r fsx.Regular
 		var err error
 		if f.walked {
-			r, err = f.entry.OpenRegular()
+			r, err = f.entry.OpenRegular(slot)
 		} else {
-			r, err = fsx.OpenRegular(fsys, f.path)
+			r, err = fsx.OpenRegularIn(fsys, f.path, slot)
 		}
 		if err == nil {
 			size = r.Size()
@@ -345,7 +346,7 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 		if stop.Load() {
 			return fs.SkipAll
 		}
-		o := searchOne(ctx, fsys, w.s, &fl, pf)
+		o := searchOne(ctx, fsys, w.s, &w.slot, &fl, pf)
 		if o.res != nil && o.res.MatchLines > 0 {
 			if unordered {
 				fl.entry, fl.walked, fl.text = walk.Entry{}, false, nil // not needed by fn
@@ -358,7 +359,15 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 				}
 				return nil
 			}
-			w.hits = append(w.hits, hit{fl.path, fl.mem, fl.noTag, o.res, o.size, o.tag, o.tagged})
+			h := w.newHit()
+			*h = hit{path: fl.path, mem: fl.mem, noTag: fl.noTag, res: o.res, size: o.size, tag: o.tag, tagged: o.tagged}
+			if fl.done == nil && fl.m == nil {
+				// The hit keeps the result by value, the scanner's
+				// struct given back for its next file: one allocation
+				// less per matching file.
+				h.val, h.res = *o.res, &h.val
+				w.s.Reuse(o.res)
+			}
 			return nil
 		}
 		fl.entry, fl.walked, fl.text = walk.Entry{}, false, nil // not needed by fn
@@ -424,15 +433,19 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 	n := 0
 	for _, w := range all {
 		flush(w)
-		n += len(w.hits)
+		for _, c := range w.hits {
+			n += len(c)
+		}
 	}
 	// The workers' hits are sorted by reference: fresh memory costs a
 	// page fault per 4 KiB, and a copy of every hit and a buffer for its
 	// merge would take eight times what the references take.
 	hits := make([]*hit, 0, n)
 	for _, w := range all {
-		for i := range w.hits {
-			hits = append(hits, &w.hits[i])
+		for _, c := range w.hits {
+			for i := range c {
+				hits = append(hits, &c[i])
+			}
 		}
 	}
 	if stop.Load() {
@@ -473,8 +486,27 @@ func helperCount(workers int) int {
 // Scanner, and the results gathered so far.
 type scanWorker struct {
 	s      *grep.Scanner
-	hits   []hit  // matching files, held until the walk ends
-	misses []miss // files that did not match, passed to fn missBatch at a time
+	slot   fsx.Slot // the file being searched
+	hits   [][]hit  // matching files, held until the walk ends, in chunks (see newHit)
+	misses []miss   // files that did not match, passed to fn missBatch at a time
+}
+
+// newHit returns a place for one more hit. Hits are kept in chunks that
+// are never moved, each twice the size of the one before up to 256,
+// instead of a slice grown twofold, whose copies touch about twice the
+// memory of the hits (fresh pages, a fault each).
+func (w *scanWorker) newHit() *hit {
+	n := len(w.hits)
+	if n == 0 || len(w.hits[n-1]) == cap(w.hits[n-1]) {
+		size := 8
+		if n > 0 {
+			size = min(2*cap(w.hits[n-1]), 256)
+		}
+		w.hits, n = append(w.hits, make([]hit, 0, size)), n+1
+	}
+	c := &w.hits[n-1]
+	*c = (*c)[:len(*c)+1]
+	return &(*c)[len(*c)-1]
 }
 
 // hit is a matching file, held until the walk ends: what fn reads of it
@@ -483,7 +515,8 @@ type scanWorker struct {
 type hit struct {
 	path       string
 	mem, noTag bool
-	res        *grep.FileResult
+	res        *grep.FileResult // &val, or one the hit does not own
+	val        grep.FileResult
 	size       int64  // the bytes searched, for progress
 	tag        string // outcome.tag and tagged
 	tagged     bool

@@ -77,7 +77,7 @@ func TestScanOrdered(t *testing.T) {
 		var want []string
 		sc := m.NewScanner()
 		for _, f := range files {
-			want = append(want, summary(f, searchOne(context.Background(), tree, sc, &f, perFile{maxSize: maxSize})))
+			want = append(want, summary(f, searchOne(context.Background(), tree, sc, nil, &f, perFile{maxSize: maxSize})))
 		}
 		for _, workers := range []int{1, 3, 16} {
 			for _, stop := range []int{-1, 0, 1, 40, 1500} {
@@ -286,7 +286,7 @@ func TestSearchOneTagReadsOnce(t *testing.T) {
 			sc := m.NewScanner()
 			for name, f := range tree {
 				c := &countFS{FS: fsys, opens: map[string]int{}, read: map[string]int{}, readAt: map[string]int{}}
-				o := searchOne(context.Background(), c, sc, &file{path: name}, perFile{maxSize: -1, tags: true})
+				o := searchOne(context.Background(), c, sc, nil, &file{path: name}, perFile{maxSize: -1, tags: true})
 				require.NotNil(t, o.res, "%s: %v", name, o.err)
 				what := fmt.Sprintf("%s, dir %v, %d a file", name, dir, perFileMax)
 				assert.Equal(t, hashline.Tag(f.Data), o.tag, what)
@@ -386,7 +386,7 @@ func TestSearchOneTagPieces(t *testing.T) {
 					fmt.Sscanf(name, "%d-%d", &size, &at)
 					what := fmt.Sprintf("%s %s, dir %v, %d a file", k.name, name, dir, perFileMax)
 					c := &countFS{FS: fsys, opens: map[string]int{}, read: map[string]int{}, readAt: map[string]int{}}
-					o := searchOne(context.Background(), c, sc, &file{path: name}, perFile{maxSize: -1, tags: true})
+					o := searchOne(context.Background(), c, sc, nil, &file{path: name}, perFile{maxSize: -1, tags: true})
 					if k.binary(size, at) {
 						assert.Nil(t, o.res, what)
 						assert.Equal(t, 1, c.opens[name], what)
@@ -445,7 +445,7 @@ func TestFileTagIsSearchTag(t *testing.T) {
 	m, err := grep.Compile(grep.Options{Pattern: "hit"})
 	require.NoError(t, err)
 	for name := range tree {
-		o := searchOne(context.Background(), tree, m.NewScanner(), &file{path: name}, perFile{maxSize: -1, tags: true})
+		o := searchOne(context.Background(), tree, m.NewScanner(), nil, &file{path: name}, perFile{maxSize: -1, tags: true})
 		require.NotNil(t, o.res, name)
 		require.Positive(t, o.res.MatchLines, name)
 		require.True(t, o.tagged, name)

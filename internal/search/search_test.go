@@ -332,8 +332,9 @@ func TestPrepareCompilesOnce(t *testing.T) {
 }
 
 // TestAllocsPerMiss: a search allocates little for each file that does not
-// match (its path, its entry, its open file), not a result or the state of
-// a tag it does not compute: the memory of a search of a large tree is
+// match (on the OS nothing: its path is part of its directory's, its open
+// file goes into the worker's fsx.Slot), not a result or the state of a
+// tag it does not compute: the memory of a search of a large tree is
 // fresh pages, a fault each.
 func TestAllocsPerMiss(t *testing.T) {
 	tree := func(n int) fstest.MapFS {
@@ -359,9 +360,9 @@ func TestAllocsPerMiss(t *testing.T) {
 				perRun[tr.Name] = a
 			}
 		}
-		// At most: a directory's open file and path, and with tags the
-		// tag's state; fstest.MapFS allocates three more to open a file.
-		most := map[string]float64{"dir": 2.5, "mapfs": 5.5}
+		// At most: with tags the tag's state; fstest.MapFS allocates four
+		// to list and open a file.
+		most := map[string]float64{"dir": 0.5, "mapfs": 4.5}
 		for name, a := range perRun {
 			per, max := (a[1]-a[0])/200, most[name]
 			if tags {
@@ -370,6 +371,37 @@ func TestAllocsPerMiss(t *testing.T) {
 			assert.LessOrEqual(t, per, max, "%s, tags %v: allocations a file that does not match", name, tags)
 		}
 	}
+}
+
+// TestAllocsPerHit: a search that counts the matches of many files
+// allocates for each matching file nothing but its share of the page (the
+// result is kept by value in the worker's hits, which grow by chunks) on
+// the OS, where a file's listing and open allocate none either.
+func TestAllocsPerHit(t *testing.T) {
+	tree := func(n int) fstest.MapFS {
+		m := fstest.MapFS{}
+		for i := range n {
+			m[fmt.Sprintf("d%d/f%03d.txt", i%4, i)] = &fstest.MapFile{Data: []byte("a needle\nnone\n")}
+		}
+		return m
+	}
+	var a [2]float64
+	for i, n := range []int{100, 400} {
+		for _, tr := range openTrees(t, tree(n)) {
+			if tr.Name != "dir" {
+				continue
+			}
+			req := Request{Paths: []string{"."}, Grep: grep.Options{Pattern: "needle", CountOnly: true}, PerFile: 20, PerFileOne: 20,
+				MaxFileSize: -1, MaxFiles: -1, Budget: -1, Workers: 1}
+			a[i] = testing.AllocsPerRun(3, func() {
+				out, err := Run(context.Background(), tr.FS, "", req)
+				if err != nil || len(out.Files) != n {
+					t.Fatalf("%d files of %d, %v", len(out.Files), n, err)
+				}
+			})
+		}
+	}
+	assert.LessOrEqual(t, (a[1]-a[0])/300, 0.1, "allocations a matching file (%v for 100 and 400 files)", a)
 }
 
 // TestExhaustivePageMadeOnce: a search that pages every matching file

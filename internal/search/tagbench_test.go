@@ -66,7 +66,7 @@ func BenchmarkTagPieces(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/tags=%v", c.name, tags), func(b *testing.B) {
 				b.SetBytes(size)
 				for b.Loop() {
-					o := searchOne(context.Background(), fsys, sc, &file{path: c.name}, perFile{maxSize: -1, tags: tags})
+					o := searchOne(context.Background(), fsys, sc, nil, &file{path: c.name}, perFile{maxSize: -1, tags: tags})
 					if o.res == nil || (o.res.MatchLines > 0) != (c.at >= 0) || (o.tag != "") != (tags && c.at >= 0) {
 						b.Fatalf("%s: %+v", c.name, o)
 					}

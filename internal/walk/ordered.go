@@ -38,7 +38,6 @@ type node struct {
 	l     *listing
 	rules *dirRules // the rules in force inside the directory
 	err   error     // the listing failed
-	paths []string  // per entry: its FS path when reported, else ""
 	kids  []*node   // per entry: the node of a directory to enter, else nil
 	verds []int8    // per entry: verdict
 }
@@ -149,18 +148,16 @@ func (w *walker) fill(nd *node) {
 		return
 	}
 	nd.l, nd.rules = l, rules
-	nd.paths = make([]string, len(l.ents))
 	nd.kids = make([]*node, len(l.ents))
 	nd.verds = make([]int8, len(l.ents))
-	for i, e := range l.ents {
-		p := childPath(nd.dir, e.name)
-		isDir := e.typ.IsDir()
-		v := w.verdict(rules, e.name, p, isDir)
+	for i := range l.ents {
+		e := &l.ents[i]
+		p, isDir := e.path, e.typ.IsDir()
+		v := w.verdict(rules, e.name(), p, isDir)
 		nd.verds[i] = int8(v)
 		if v != report {
 			continue
 		}
-		nd.paths[i] = p
 		if w.opts.StatAhead {
 			l.info(i, p) // cached for the Entry's Info
 		}
@@ -204,7 +201,7 @@ func (w *walker) visit(nd *node, st *stats) {
 			st.skipped[v]++
 			continue
 		}
-		descend, next := w.call(Entry{Path: nd.paths[i], Type: e.typ, Depth: depth, list: nd.l, idx: i})
+		descend, next := w.call(Entry{Path: e.path, Type: e.typ, Depth: depth, list: nd.l, idx: i})
 		if kid := nd.kids[i]; kid != nil {
 			if descend {
 				w.visit(kid, st)

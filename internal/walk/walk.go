@@ -92,13 +92,13 @@ func (e Entry) Info() (fs.FileInfo, error) {
 	return e.list.info(e.idx, e.Path)
 }
 
-// OpenRegular opens the entry as a regular file (see fsx.OpenRegular); an
-// entry of another type (a symlink, a directory, ...) fails with
-// fsx.ErrNotRegular. During the call to fn it opens the name relative to
-// the directory's descriptor on the OS FS of fsx.OpenDir, without a path
-// lookup from the root; afterwards, or on other file systems, it opens
-// Path from the root.
-func (e Entry) OpenRegular() (fsx.Regular, error) {
+// OpenRegular opens the entry as a regular file (see fsx.OpenRegularIn),
+// into slot unless it is nil; an entry of another type (a symlink, a
+// directory, ...) fails with fsx.ErrNotRegular. During the call to fn it
+// opens the name relative to the directory's descriptor on the OS FS of
+// fsx.OpenDir, without a path lookup from the root; afterwards, or on
+// other file systems, it opens Path from the root.
+func (e Entry) OpenRegular(slot *fsx.Slot) (fsx.Regular, error) {
 	switch {
 	case e.list == nil:
 		return nil, &fs.PathError{Op: "open", Path: e.Path, Err: fs.ErrInvalid}
@@ -106,12 +106,12 @@ func (e Entry) OpenRegular() (fsx.Regular, error) {
 		return nil, &fs.PathError{Op: "open", Path: e.Path, Err: fsx.ErrNotRegular}
 	}
 	if fd := e.list.fd; fd != nil {
-		f, err := fd.OpenRegular(e.list.ents[e.idx].name)
+		f, err := fd.OpenRegular(e.list.ents[e.idx].name(), slot)
 		if !errors.Is(err, fs.ErrClosed) {
 			return f, err
 		}
 	}
-	return fsx.OpenRegular(e.list.fsys, e.Path)
+	return fsx.OpenRegularIn(e.list.fsys, e.Path, slot)
 }
 
 // Reason says why an entry was left out.
@@ -430,11 +430,16 @@ type listing struct {
 	cache []cachedInfo  // Info results, allocated on first use
 }
 
-// dirent is a directory entry: base name and type bits.
+// dirent is a directory entry: its FS path, which ends with its base
+// name, and its type bits. The paths of a listing share one string.
 type dirent struct {
-	name string
+	path string
 	typ  fs.FileMode
+	off  int32 // where the base name starts in path
 }
+
+// name returns the entry's base name.
+func (e *dirent) name() string { return e.path[e.off:] }
 
 type cachedInfo struct {
 	fi  fs.FileInfo
@@ -442,46 +447,92 @@ type cachedInfo struct {
 	ok  bool
 }
 
-// direntScratch holds the slices list gathers entries in.
-var direntScratch = sync.Pool{New: func() any { return new([]dirent) }}
+// gather is where list gathers a directory's entries: their names one
+// after another, and where each ends. Pooled, so that a listing allocates
+// only its exact copy: the entries, and one string for all their paths
+// (instead of a string per name and another per path).
+type gather struct {
+	names []byte
+	ends  []entryEnd
+	add   func([]byte, fs.FileMode) // g.note, made once (a method value passed to an interface allocates)
+}
+
+type entryEnd struct {
+	end int32 // of the name in names
+	typ fs.FileMode
+}
+
+var gathers = sync.Pool{New: func() any {
+	g := new(gather)
+	g.add = g.note
+	return g
+}}
+
+// note gathers the entry name of type typ.
+func (g *gather) note(name []byte, typ fs.FileMode) { gatherEntry(g, name, typ) }
+
+func gatherEntry[S string | []byte](g *gather, name S, typ fs.FileMode) {
+	g.names = append(g.names, name...)
+	g.ends = append(g.ends, entryEnd{int32(len(g.names)), typ})
+}
+
+// entries returns the entries gathered, those of the directory dir.
+func (g *gather) entries(dir string) []dirent {
+	prefix := len(dir) + 1
+	if dir == "." {
+		prefix = 0
+	}
+	var paths strings.Builder
+	paths.Grow(len(g.names) + prefix*len(g.ends))
+	start := int32(0)
+	for _, e := range g.ends {
+		if prefix > 0 {
+			paths.WriteString(dir)
+			paths.WriteByte('/')
+		}
+		paths.Write(g.names[start:e.end])
+		start = e.end
+	}
+	all := paths.String()
+	ents := make([]dirent, len(g.ends))
+	at := 0
+	for i, e := range g.ends {
+		n := prefix + int(e.end)
+		if i > 0 {
+			n -= int(g.ends[i-1].end)
+		}
+		ents[i] = dirent{path: all[at : at+n], typ: e.typ, off: int32(prefix)}
+		at += n
+	}
+	return ents
+}
 
 // list reads the directory of j.
 func (w *walker) list(j job) (*listing, error) {
 	l := &listing{fsys: w.fsys}
+	g := gathers.Get().(*gather)
+	g.names, g.ends = g.names[:0], g.ends[:0]
+	defer gathers.Put(g)
 	if w.opener != nil && !j.viaLink {
 		fd, err := w.opener.OpenDirFD(j.dir)
 		if err != nil {
 			return nil, err
 		}
-		// Gather into a reused slice, then keep an exact copy: growing the
-		// listing itself would allocate about twice its size.
-		sp := direntScratch.Get().(*[]dirent)
-		defer direntScratch.Put(sp)
-		ents := (*sp)[:0]
-		err = fd.ReadEntries(func(name string, typ fs.FileMode) {
-			ents = append(ents, dirent{name, typ})
-		})
-		if err == nil {
-			l.ents = slices.Clone(ents)
-		}
-		clear(ents) // the pooled slice keeps no names alive
-		*sp = ents[:0]
-		if err != nil {
+		if err := fd.ReadNames(g.add); err != nil {
 			fd.Close()
 			return nil, err
 		}
-		l.fd = fd
+		l.ents, l.fd = g.entries(j.dir), fd
 		return l, nil
 	}
 	des, err := fs.ReadDir(w.fsys, j.dir)
 	if err != nil {
 		return nil, err
 	}
-	l.infos = des
-	l.ents = make([]dirent, len(des))
-	for i, de := range des {
-		l.ents[i] = dirent{de.Name(), de.Type()}
+	for _, de := range des {
+		gatherEntry(g, de.Name(), de.Type())
 	}
+	l.infos, l.ents = des, g.entries(j.dir)
 	return l, nil
 }
 
@@ -502,7 +553,7 @@ func (l *listing) info(i int, p string) (fs.FileInfo, error) {
 		case l.infos != nil:
 			c.fi, c.err = l.infos[i].Info()
 		case l.fd != nil:
-			c.fi, c.err = l.fd.Lstat(l.ents[i].name)
+			c.fi, c.err = l.fd.Lstat(l.ents[i].name())
 			if errors.Is(c.err, fs.ErrClosed) {
 				c.fi, c.err = fsx.Lstat(l.fsys, p)
 			}
@@ -517,14 +568,12 @@ func (l *listing) info(i int, p string) (fs.FileInfo, error) {
 // its subtree), so that "a.go" and "a-b" come before the directory "a". A
 // depth-first walk of listings so sorted reports in byte-wise path order.
 func (l *listing) sortByPath() {
+	// The names of a directory differ: the infos, in the entries' order,
+	// sort as the entries.
 	if l.infos != nil {
 		slices.SortFunc(l.infos, func(a, b fs.DirEntry) int { return pathOrder(a.Name(), a.IsDir(), b.Name(), b.IsDir()) })
-		for i, de := range l.infos {
-			l.ents[i] = dirent{de.Name(), de.Type()}
-		}
-		return
 	}
-	slices.SortFunc(l.ents, func(a, b dirent) int { return pathOrder(a.name, a.typ.IsDir(), b.name, b.typ.IsDir()) })
+	slices.SortFunc(l.ents, func(a, b dirent) int { return pathOrder(a.name(), a.typ.IsDir(), b.name(), b.typ.IsDir()) })
 }
 
 // pathOrder compares the sibling names a and b as the paths of what they
@@ -556,9 +605,9 @@ func (w *walker) prepare(j job) (*listing, *dirRules, error) {
 	rules := j.rules
 	if !w.opts.NoIgnore {
 		var f dirFiles
-		for _, e := range l.ents {
-			if e.name[0] == '.' {
-				f.note(e.name, e.typ)
+		for i := range l.ents {
+			if e := &l.ents[i]; e.path[e.off] == '.' {
+				f.note(e.name(), e.typ)
 			}
 		}
 		rules = w.loader.child(rules, j.dir, f)
@@ -651,13 +700,14 @@ func (w *walker) readDir(j job, st *stats, enter func(job)) {
 		defer l.fd.Close()
 	}
 	depth := j.depth + 1
-	for i, e := range l.ents {
+	for i := range l.ents {
 		if w.stop.Load() || w.overLimit(st, len(l.ents)-i) {
 			return
 		}
 		st.visited++
-		p := childPath(j.dir, e.name)
-		if v := w.verdict(rules, e.name, p, e.typ.IsDir()); v != report {
+		e := &l.ents[i]
+		p := e.path
+		if v := w.verdict(rules, e.name(), p, e.typ.IsDir()); v != report {
 			st.skipped[v]++
 			continue
 		}

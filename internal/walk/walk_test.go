@@ -3,6 +3,7 @@ package walk
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -553,11 +554,13 @@ func TestWalkStatAhead(t *testing.T) {
 
 // TestEntryOpenRegular opens entries during the walk (through the
 // directory's descriptor on the OS) and after it (by path): the same
-// contents, and symlinks and directories refused either way.
+// contents, and symlinks and directories refused either way; after the
+// walk each opens into one reused slot.
 func TestEntryOpenRegular(t *testing.T) {
 	tr := tree{"d/f.txt": "12345", "d/l": "->f.txt", "top": "x"}
-	read := func(e Entry) (string, error) {
-		f, err := e.OpenRegular()
+	var slot fsx.Slot
+	read := func(e Entry, slot *fsx.Slot) (string, error) {
+		f, err := e.OpenRegular(slot)
 		if err != nil {
 			return "", err
 		}
@@ -573,7 +576,7 @@ func TestEntryOpenRegular(t *testing.T) {
 		seen := map[string]Entry{}
 		during := map[string]string{}
 		_, err := Walk(context.Background(), fsys, ".", Options{}, func(e Entry) error {
-			s, err := read(e)
+			s, err := read(e, nil)
 			if err != nil {
 				s = "error"
 			}
@@ -586,7 +589,7 @@ func TestEntryOpenRegular(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, p := range []string{"d/f.txt", "top"} {
-			after, err := read(seen[p])
+			after, err := read(seen[p], &slot)
 			if during[p] != tr[p] || after != tr[p] || err != nil {
 				t.Errorf("%s: %s read %q during the walk, %q (%v) after; want %q", fsName, p, during[p], after, err, tr[p])
 			}
@@ -594,11 +597,43 @@ func TestEntryOpenRegular(t *testing.T) {
 		if during["d"] != "error" {
 			t.Errorf("%s: a directory opened as a regular file", fsName)
 		}
-		if _, err := read(seen["d/l"]); during["d/l"] != "error" || !errors.Is(err, fsx.ErrNotRegular) {
+		if _, err := read(seen["d/l"], &slot); during["d/l"] != "error" || !errors.Is(err, fsx.ErrNotRegular) {
 			t.Errorf("%s: a symlink was followed (during the walk: %q; after: %v)", fsName, during["d/l"], err)
 		}
 	}
-	if _, err := (Entry{Path: "x"}).OpenRegular(); !errors.Is(err, fs.ErrInvalid) {
+	if _, err := (Entry{Path: "x"}).OpenRegular(nil); !errors.Is(err, fs.ErrInvalid) {
 		t.Fatalf("OpenRegular of an Entry not made by Walk = %v, want ErrInvalid", err)
+	}
+}
+
+// TestAllocsPerEntry: a walk allocates per directory, not per entry: the
+// paths of a directory's entries share one string (their names none of
+// their own), so that a walk of a large tree takes little fresh memory;
+// both walks, on the OS (listing by descriptor).
+func TestAllocsPerEntry(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's sync.Pool drops values at random")
+	}
+	trees := map[int]fs.FS{}
+	for _, n := range []int{100, 400} {
+		tr := tree{}
+		for i := range n {
+			tr[fmt.Sprintf("d%d/file-%04d.txt", i%4, i)] = "x"
+		}
+		trees[n] = tr.osFS(t)
+	}
+	for _, sorted := range []bool{false, true} {
+		var per [2]float64
+		for i, n := range []int{100, 400} {
+			per[i] = testing.AllocsPerRun(5, func() {
+				st, err := Walk(context.Background(), trees[n], ".", Options{Sorted: sorted, Workers: 1, NoIgnore: true}, func(Entry) error { return nil })
+				if err != nil || st.Visited != n+4 {
+					t.Fatalf("visited %d of %d: %v", st.Visited, n+4, err)
+				}
+			})
+		}
+		if slope := (per[1] - per[0]) / 300; slope > 0.05 {
+			t.Errorf("sorted %v: %.3f allocations per entry (%.0f for 100 files, %.0f for 400)", sorted, slope, per[0], per[1])
+		}
 	}
 }
