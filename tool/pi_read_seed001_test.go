@@ -8,6 +8,8 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -30,14 +32,18 @@ type seed001Row struct {
 	has, lacks []string
 }
 
-// check runs the row through Call with cfg's FS and Root (or the row's
-// own settings over them) and reports a mismatch.
+// check runs the row through Call with the row's settings over base's
+// FS and Root, and base's Fetcher and URLCache where the row has none,
+// and reports a mismatch.
 func (r seed001Row) check(t *testing.T, base Config) {
 	t.Helper()
 	cfg := r.cfg
 	cfg.FS, cfg.Root = base.FS, base.Root
 	if cfg.Fetcher == nil {
 		cfg.Fetcher = base.Fetcher
+	}
+	if cfg.URLCache == nil {
+		cfg.URLCache = base.URLCache
 	}
 	args, _ := json.Marshal(map[string]string{"path": r.path})
 	env := Call(context.Background(), cfg, Pi, "read", args)
@@ -75,6 +81,15 @@ func docx(lines []string) []byte {
 	)
 }
 
+// lines returns n lines "l1" to "ln".
+func lines(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "l%d\n", i)
+	}
+	return b.String()
+}
+
 // TestPiReadSeed001 checks seed 001's statements about archives,
 // documents and images that no other pi read test pins through the tool:
 // every archive container, entry path normalisation and non-UTF-8
@@ -108,6 +123,8 @@ func TestPiReadSeed001(t *testing.T) {
 			testfs.Member{Name: "latin.txt", Body: "caf\xe9\n"},
 			testfs.Member{Name: "./dot/./y.txt", Body: "y\n"},
 		)},
+		"long.zip":  {Data: testfs.Zip(testfs.Member{Name: "l.txt", Body: lines(4000)})},
+		"ten.txt":   {Data: []byte(lines(10))},
 		"big.docx":  {Data: docx(paras)},
 		"p.png":     {Data: pngBuf.Bytes()},
 		"edge.png":  {Data: pad(mib20)},
@@ -140,6 +157,20 @@ func TestPiReadSeed001(t *testing.T) {
 			path: "a.zip:src/../latin.txt", status: scout.StatusError, code: "INVALID_PARAM", text: "Archive path 'src/../latin.txt' contains '..'…"},
 		{rule: "Non-UTF-8 entries return [Cannot read binary archive entry '...' (...)] instead of bytes",
 			path: "a.zip:latin.txt", status: scout.StatusSuccess, text: "[Cannot read binary archive entry 'latin.txt' (5B)]"},
+
+		{rule: "Text archive entries reuse the normal in-memory pagination path (DEFAULT_MAX_LINES = 3000 without a selector, not read.defaultLimit)",
+			path: "long.zip:l.txt", status: scout.StatusPartial, text: "¶long.zip:l.txt#…",
+			has: []string{"\n3000:l3000\n\n[Showing lines 1-3000 of 4000. Use :3001 to continue]"}, lacks: []string{"3001:"}},
+
+		// Selector grammar, through the tool
+		{rule: ":N- Start at 1-indexed line N, open-ended (leading context only)",
+			path: "ten.txt:8-", status: scout.StatusSuccess, text: "¶ten.txt#6E7D\n7:l7\n8:l8\n9:l9\n10:l10"},
+		{rule: ":LA-LB Inclusive 1-indexed line range (widened on both constrained sides)",
+			path: "ten.txt:L3-L4", status: scout.StatusSuccess, text: "¶ten.txt#6E7D\n2:l2\n3:l3\n4:l4\n5:l5\n6:l6\n7:l7\n\n[3 more lines in file. Use :8 to continue]"},
+		{rule: ":range:raw or :raw:range: same line selection, but raw output",
+			path: "ten.txt:raw:L3-L4", status: scout.StatusSuccess, text: "l3\nl4\n\n[6 more lines in file. Use :5 to continue]"},
+		{rule: "Selector parsing intentionally falls through for unrecognized trailing :... (read as part of the path)",
+			path: "ten.txt:3-x", status: scout.StatusError, code: "NOT_FOUND", text: "Path 'ten.txt:3-x' not found"},
 
 		// Documents
 		{rule: "Converted output is then head-truncated with normal shared limits (DEFAULT_MAX_LINES = 3000)",
@@ -239,8 +270,41 @@ func TestPiReadSeed001URL(t *testing.T) {
 			r.check(t, base)
 		})
 	}
+	// Paging reads the cached render; the raw body is cached apart.
+	f.asked = nil
+	cached := base
+	cached.URLCache = &scout.URLCache{}
+	for _, r := range []seed001Row{
+		{path: "https://x.example/long", status: scout.StatusPartial, has: []string{"Use :301 to continue]"}},
+		{path: "https://x.example/long:301", status: scout.StatusSuccess, has: []string{"line 400"}},
+		{path: "https://x.example/long:9-10", status: scout.StatusSuccess, text: "line 2\nline 3\nline 4\nline 5\nline 6\nline 7\n\n[393 more lines in URL output. Use :14 to continue]"},
+		{path: "https://x.example/long:raw", status: scout.StatusPartial, has: []string{"Method: raw"}},
+		{path: "https://x.example/long:9-10:raw", status: scout.StatusSuccess, text: "line 3\nline 4\n\n[396 more lines in URL output. Use :11 to continue]"},
+	} {
+		r.rule = "URL line-range reads ... do not refetch when cached output is usable; cache keys are normalized by requested URL + raw/rendered mode; :range:raw is the same line selection, raw"
+		r.check(t, cached)
+	}
+	if want := []string{"https://x.example/long", "https://x.example/long"}; !slices.Equal(f.asked, want) {
+		t.Errorf("fetched %q, want %q: paging uses the cache, keyed by URL and raw/rendered mode", f.asked, want)
+	}
 	args, _ := json.Marshal(map[string]string{"path": "https://x.example/i.png"})
 	if env := Call(context.Background(), base, Pi, "read", args); len(env.Images) != 1 || !bytes.Equal(env.Images[0].Data, pngBuf.Bytes()) {
 		t.Errorf("an image URL: %d images in the Envelope, want its bytes as one", len(env.Images))
+	}
+}
+
+// TestPiReadTilde checks seed 001's "resolveReadPath() expands ~": a
+// path under the home directory inside the root is read, one outside it
+// is refused.
+func TestPiReadTilde(t *testing.T) {
+	home := isolateGit(t)
+	writeTree(t, home, map[string]string{"proj/a.txt": "a\nb\nc\n", "x.txt": "x\n"})
+	cfg := Config{Root: filepath.Join(home, "proj")}
+	for _, r := range []seed001Row{
+		{path: "~/proj/a.txt:3", status: scout.StatusSuccess, text: "¶a.txt#D988\n2:b\n3:c"},
+		{path: "~/x.txt", status: scout.StatusError, code: "ACCESS_DENIED", text: "Access denied: '" + filepath.Join(home, "x.txt") + "' is outside the project root…"},
+	} {
+		r.rule = "resolveReadPath() expands ~, resolves relative to session cwd"
+		r.check(t, cfg)
 	}
 }
