@@ -90,6 +90,17 @@ func lines(n int) string {
 	return b.String()
 }
 
+// goFuncs returns a Go file of n small functions, 8 lines each after
+// the package clause.
+func goFuncs(n int) string {
+	var b strings.Builder
+	b.WriteString("package big\n")
+	for i := range n {
+		fmt.Fprintf(&b, "\n// F%d does things.\nfunc F%d() int {\n\tx := %d\n\tx++\n\tx++\n\treturn x\n}\n", i, i, i)
+	}
+	return b.String()
+}
+
 // TestPiReadSeed001 checks seed 001's statements about archives,
 // documents and images that no other pi read test pins through the tool:
 // every archive container, entry path normalisation and non-UTF-8
@@ -125,6 +136,7 @@ func TestPiReadSeed001(t *testing.T) {
 		)},
 		"long.zip":  {Data: testfs.Zip(testfs.Member{Name: "l.txt", Body: lines(4000)})},
 		"ten.txt":   {Data: []byte(lines(10))},
+		"big.go":    {Data: []byte(goFuncs(30))},
 		"big.docx":  {Data: docx(paras)},
 		"p.png":     {Data: pngBuf.Bytes()},
 		"edge.png":  {Data: pad(mib20)},
@@ -171,6 +183,13 @@ func TestPiReadSeed001(t *testing.T) {
 			path: "ten.txt:raw:L3-L4", status: scout.StatusSuccess, text: "l3\nl4\n\n[6 more lines in file. Use :5 to continue]"},
 		{rule: "Selector parsing intentionally falls through for unrecognized trailing :... (read as part of the path)",
 			path: "ten.txt:3-x", status: scout.StatusError, code: "NOT_FOUND", text: "Path 'ten.txt:3-x' not found"},
+
+		// Summaries
+		{rule: "No selector: #trySummarize() ... the text content ends with a footer like [NN lines elided; re-read needed ranges, e.g. <path>:5-16,40-80]; merged brace-pair lines",
+			path: "big.go", status: scout.StatusSuccess, text: "¶big.go#F7AB\n1:package big\n2:\n3:// F0 does things.\n4-9:func F0() int { .. }\n…",
+			has: []string{"\n\n[120 lines elided; re-read needed ranges, e.g. big.go:4-9,12-17]", `"summary":{"lines":`, `"elidedSpans":30,"elidedLines":120`}},
+		{rule: ":raw Raw/verbatim mode. Disables structural summaries and line prefixes",
+			path: "big.go:raw", status: scout.StatusSuccess, text: goFuncs(30)[:len(goFuncs(30))-1], lacks: []string{"elided", `"summary"`}},
 
 		// Documents
 		{rule: "Converted output is then head-truncated with normal shared limits (DEFAULT_MAX_LINES = 3000)",
