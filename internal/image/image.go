@@ -3,8 +3,9 @@
 // the read tool. PNG, JPEG, GIF, WebP, BMP and TIFF are supported; the
 // header is decoded with the standard library and golang.org/x/image.
 //
-// Images over MaxBytes are refused before anything is read. Scout never
-// resizes or re-encodes: the bytes returned are the file's own.
+// Images over MaxBytes are refused before anything is read. The bytes
+// returned are the file's own; only Fit, for an image fetched from a URL
+// and shown inline, scales one down and encodes it again.
 package image
 
 import (

@@ -3,8 +3,11 @@ package read
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/image"
 	"github.com/scoutkit/scout/internal/selector"
@@ -51,9 +54,12 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 			r.c.WebCache.Put(page, sel.Raw)
 		}
 	}
+	img, data, notes := r.webImage(page)
 	text, header := page.Content, 0
 	if r.c.URLHeader {
-		h := page.Header()
+		shown := *page
+		shown.Notes = notes
+		h := shown.Header()
 		text, header = h+page.Content, strings.Count(h, "\n")
 	}
 	res, err := r.memory(ctx, text, sel, textio.PlanOptions{Limit: urlLines, HeadBytes: textio.MinByteBudget}, SourceURL, true)
@@ -61,16 +67,41 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 		return nil, true, err
 	}
 	res.Path, res.Incomplete = page.URL, page.Incomplete
-	res.URL = &URLInfo{URL: page.URL, FinalURL: page.FinalURL, ContentType: page.ContentType, Method: page.Method, Notes: page.Notes, HeaderLines: header}
-	if page.Method == web.MethodImage && len(page.Image) > 0 {
-		if info, err := image.Inspect(bytes.NewReader(page.Image), int64(len(page.Image))); err == nil {
-			res.Image = &info
-			if !r.c.ImageMetadataOnly {
-				res.ImageData = page.Image
-			}
-		}
-	}
+	res.URL = &URLInfo{URL: page.URL, FinalURL: page.FinalURL, ContentType: page.ContentType, Method: page.Method, Notes: notes, HeaderLines: header}
+	res.Image, res.ImageData = img, data
 	return res, true, nil
+}
+
+// maxURLImageBytes is the most bytes of an image fetched from a URL shown
+// inline: a larger one is scaled down to fit, or left out with a note.
+const maxURLImageBytes = 300 << 10
+
+// webImage returns the metadata and the bytes to show of the image a page
+// fetched (nil: none, or metadata only), and the page's notes with one on
+// a resize.
+func (r *reader) webImage(page *web.Page) (*image.Info, []byte, []string) {
+	notes := page.Notes
+	if page.Method != web.MethodImage || len(page.Image) == 0 {
+		return nil, nil, notes
+	}
+	info, err := image.Inspect(bytes.NewReader(page.Image), int64(len(page.Image)))
+	if err != nil {
+		return nil, nil, notes
+	}
+	if r.c.ImageMetadataOnly {
+		return &info, nil, notes
+	}
+	data, fit, err := image.Fit(page.Image, info, maxURLImageBytes)
+	switch {
+	case err != nil:
+		notes = append(slices.Clip(notes), fmt.Sprintf("Image not shown: it is %s, over the %s inline cap, and could not be resized (%s)",
+			dirtree.FormatBytes(info.Bytes), dirtree.FormatBytes(maxURLImageBytes), strings.TrimSuffix(err.Error(), ".")))
+		return &info, nil, notes
+	case fit != info:
+		notes = append(slices.Clip(notes), fmt.Sprintf("Image resized from %dx%d (%s) to %dx%d %s (%s) to fit the %s inline cap",
+			info.Width, info.Height, dirtree.FormatBytes(info.Bytes), fit.Width, fit.Height, strings.ToUpper(fit.Format), dirtree.FormatBytes(fit.Bytes), dirtree.FormatBytes(maxURLImageBytes)))
+	}
+	return &fit, data, notes
 }
 
 // fetcher returns the host's fetcher, with Scout's HTTPFetcher where it

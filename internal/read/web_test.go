@@ -14,6 +14,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/testfs"
 	"github.com/scoutkit/scout/internal/web"
@@ -28,11 +29,32 @@ func TestWebRead(t *testing.T) {
 	if err := png.Encode(&pngBuf, img); err != nil {
 		t.Fatal(err)
 	}
+	// Noise does not compress: a photo of 700x500 is a PNG of about 1 MB.
+	photo := image.NewRGBA(image.Rect(0, 0, 700, 500))
+	rnd := uint32(1)
+	for i := range photo.Pix {
+		rnd = rnd*1664525 + 1013904223
+		photo.Pix[i] = byte(rnd >> 24)
+		if i%4 == 3 {
+			photo.Pix[i] = 255 // opaque
+		}
+	}
+	var photoBuf bytes.Buffer
+	if err := png.Encode(&photoBuf, photo); err != nil {
+		t.Fatal(err)
+	}
+	if photoBuf.Len() <= maxURLImageBytes {
+		t.Fatalf("the photo is %d bytes, within the inline cap", photoBuf.Len())
+	}
 	hits := 0
 	mux := http.NewServeMux()
 	mux.HandleFunc("/logo.png", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "image/png")
 		w.Write(pngBuf.Bytes())
+	})
+	mux.HandleFunc("/photo.png", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		w.Write(photoBuf.Bytes())
 	})
 	mux.HandleFunc("/lines", func(w http.ResponseWriter, r *http.Request) {
 		hits++
@@ -65,6 +87,22 @@ func TestWebRead(t *testing.T) {
 		{"an image URL goes through the image path, bytes kept", srv.URL + "/logo.png", false, func(t *testing.T, res *Result) {
 			if res.Image == nil || res.Image.Width != 3 || res.Image.Height != 2 || !bytes.Equal(res.ImageData, pngBuf.Bytes()) {
 				t.Errorf("image %+v, %d bytes", res.Image, len(res.ImageData))
+			}
+		}},
+		{"an image over the inline cap is scaled down to fit (opaque: JPEG), with a note", srv.URL + "/photo.png", false, func(t *testing.T, res *Result) {
+			cfg, format, err := image.DecodeConfig(bytes.NewReader(res.ImageData))
+			if err != nil || format != "jpeg" || len(res.ImageData) > maxURLImageBytes || res.Image == nil ||
+				res.Image.Bytes != int64(len(res.ImageData)) || res.Image.Width != cfg.Width || res.Image.Width >= 700 || res.Image.MIME != "image/jpeg" {
+				t.Errorf("image %+v, %d bytes (%s %+v %v)", res.Image, len(res.ImageData), format, cfg, err)
+			}
+			note := fmt.Sprintf("Image resized from 700x500 (%s) to %dx%d JPEG", dirtree.FormatBytes(int64(photoBuf.Len())), cfg.Width, cfg.Height)
+			if len(res.URL.Notes) != 1 || !strings.HasPrefix(res.URL.Notes[0], note) || !strings.HasSuffix(res.URL.Notes[0], "to fit the 300.0KB inline cap") {
+				t.Errorf("notes %q, want %q...", res.URL.Notes, note)
+			}
+		}},
+		{"metadata only keeps the image's own metadata, no note", srv.URL + "/photo.png", true, func(t *testing.T, res *Result) {
+			if res.Image == nil || res.Image.Width != 700 || res.ImageData != nil || len(res.URL.Notes) != 0 {
+				t.Errorf("image %+v, %d bytes, notes %q", res.Image, len(res.ImageData), res.URL.Notes)
 			}
 		}},
 		{"metadata only drops the bytes", srv.URL + "/logo.png", true, func(t *testing.T, res *Result) {
