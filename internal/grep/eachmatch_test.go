@@ -273,7 +273,8 @@ func TestCountSkipsToCandidates(t *testing.T) {
 	}
 	data := []byte(text.String())
 	for _, p := range []string{"fox jumps|ab", "(?i)return", "ab|cd", "x[0-9]+y", "é|ü", "(?i)fox|cd",
-		"ab?|b", "b|ab?", "ab??|b", "fox|fox jumps|jumps", "(?:a|ab)(?:c|bcd)|d"} {
+		"ab?|b", "b|ab?", "ab??|b", "fox|fox jumps|jumps", "(?:a|ab)(?:c|bcd)|d",
+		"(?i)AB?|b", "(?i)b|aB?", "(?i)FOX|fox JUMPS|jumps", "(?i)jumps|cd", "(?i)return|x1Y", "[Rr]eturn|(?i:x)1y", "(?i:f)ox"} {
 		re := regexp.MustCompile(p)
 		lines, matches := 0, 0
 		var want []Line

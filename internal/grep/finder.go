@@ -318,6 +318,19 @@ func foldEqual(s, lower []byte) bool {
 	return true
 }
 
+// asciiFoldEqual reports whether b equals s under ASCII case folding.
+func asciiFoldEqual(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i, c := range b {
+		if d := s[i]; c != d && (c|0x20 != d|0x20 || c|0x20 < 'a' || c|0x20 > 'z') {
+			return false
+		}
+	}
+	return true
+}
+
 // byteRank orders bytes from rarest (0) to most frequent (255), measured
 // once over the Go source tree ($GOROOT/src, Go 1.26: code, text and test
 // data). Only the order matters.

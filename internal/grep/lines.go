@@ -68,13 +68,17 @@ func (fs *fileSearch) countLiterals(data []byte, from int) {
 
 // litLen returns the length of the match at the start of b, where the
 // finder found a literal of a complete set: the first literal of the set
-// (the order of the pattern's preference) that b starts with.
+// (the order of the pattern's preference) that b starts with, in any
+// ASCII letter case where it is folded.
 func (m *Matcher) litLen(b []byte) int {
 	if m.plainLit != nil {
 		return len(m.plainLit)
 	}
 	for _, l := range m.lits {
-		if len(b) >= len(l.s) && string(b[:len(l.s)]) == l.s {
+		if len(b) < len(l.s) {
+			continue
+		}
+		if string(b[:len(l.s)]) == l.s || l.fold && asciiFoldEqual(b[:len(l.s)], l.s) {
 			return len(l.s)
 		}
 	}

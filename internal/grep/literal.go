@@ -28,10 +28,13 @@ const maxSet = 16
 // one-character literals.
 const maxClass = 4
 
-// lit is a literal string; fold means any simple case folding of it.
+// lit is a literal string; fold means any simple case folding of it, or
+// with part, of a part of it (a product of a folded literal with one that
+// is not: [Tt]odo), so that a folded match is only a candidate.
 type lit struct {
 	s    string
 	fold bool
+	part bool
 }
 
 // litSet is a set of literals; a match contains (or equals) one of them.
@@ -287,7 +290,15 @@ func (a *analyzer) product(s, t litSet) litSet {
 	out := make(litSet, 0, len(s)*len(t))
 	for _, x := range s {
 		for _, y := range t {
-			if l := (lit{s: x.s + y.s, fold: x.fold || y.fold}); !slices.Contains(out, l) {
+			l := lit{s: x.s + y.s, fold: x.fold || y.fold, part: x.part || y.part}
+			if x.fold != y.fold {
+				plain := x.s // the side not folded
+				if x.fold {
+					plain = y.s
+				}
+				l.part = l.part || hasLetter(plain)
+			}
+			if !slices.Contains(out, l) {
 				out = append(out, l)
 			}
 		}
@@ -297,13 +308,16 @@ func (a *analyzer) product(s, t litSet) litSet {
 }
 
 // appendLits appends the set s to key: its number of literals, then each
-// one's length and fold flag and its bytes.
+// one's length, fold and part flags and its bytes.
 func appendLits(key []byte, s litSet) []byte {
 	key = binary.AppendUvarint(key, uint64(len(s)))
 	for _, l := range s {
-		n := uint64(len(l.s)) << 1
+		n := uint64(len(l.s)) << 2
 		if l.fold {
 			n |= 1
+		}
+		if l.part {
+			n |= 2
 		}
 		key = append(binary.AppendUvarint(key, n), l.s...)
 	}
@@ -403,9 +417,23 @@ func (s litSet) rareByte() bool {
 	return len(s) == 1 && len(s[0].s) == 1 && !s[0].fold && byteRank[s[0].s[0]] < 200
 }
 
-func (s litSet) anyFold() bool {
+// foldExact reports whether an ASCII case-folding comparison finds exactly
+// the matches of each folded literal of the set: it is folded whole, and
+// ASCII without the letters k and s (see foldRun).
+func (s litSet) foldExact() bool {
 	for _, l := range s {
-		if l.fold {
+		if l.fold && (l.part || foldRun(l.s) != l.s) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasLetter reports whether s holds a letter, or a byte of a character
+// outside ASCII, which case folding may change.
+func hasLetter(s string) bool {
+	for i := range len(s) {
+		if c := s[i] | 0x20; c >= 'a' && c <= 'z' || s[i] >= 0x80 {
 			return true
 		}
 	}

@@ -147,14 +147,15 @@ func Compile(o Options) (*Matcher, error) {
 	m.spans = spansLines(o, tree)
 	m.whole = m.spans || o.Multiline && anchorsText(tree)
 	info := analyze(tree, byPrefilter)
-	if info.pure && info.exact.usable(1) && !info.exact.anyFold() && !info.exact.hasByte('\r') {
+	if info.pure && info.exact.usable(1) && info.exact.foldExact() && !info.exact.hasByte('\r') {
 		// The pattern is a literal or an alternation of literals: an
 		// occurrence is a match, no verification needed (unless it holds
-		// a CR, which may be part of a line terminator). Even one byte is
-		// worth it (bytes.IndexByte); as a mere candidate filter a literal
-		// needs two.
+		// a CR, which may be part of a line terminator; or it is folded
+		// and holds a letter whose case folding leaves ASCII: k, s). Even
+		// one byte is worth it (bytes.IndexByte); as a mere candidate
+		// filter a literal needs two.
 		m.lits, m.complete = info.exact, true
-		if len(m.lits) == 1 {
+		if len(m.lits) == 1 && !m.lits[0].fold {
 			m.plainLit = []byte(m.lits[0].s)
 		}
 	} else if b := info.best(byPrefilter); b.use() > 0 {

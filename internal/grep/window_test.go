@@ -75,6 +75,7 @@ func TestLongLineWindows(t *testing.T) {
 		// Alternations of literals that overlap: the finder's hits are the
 		// matches, each as long as the pattern's preferred literal there.
 		{"ab", "abb", []string{"ab?|b", "b|ab?", "abb|ab|b", "ba|ab??"}},
+		{"aB", "AbB", []string{"(?i)ab?|b", "(?i)B|aB?", "(?i)abb|AB"}},
 		// A literal in every few bytes: the walk skips to each (Matcher.lead).
 		{"song ", "Kong", []string{"[a-z]ong", "[A-Z]ong", `\w{2}ng\b`, "(?i)kong", "[A-Z]?[a-z]on(g|e)"}},
 	}
