@@ -47,22 +47,7 @@ func (r seed001Row) check(t *testing.T, base Config) {
 	}
 	args, _ := json.Marshal(map[string]string{"path": r.path})
 	env := Call(context.Background(), cfg, Pi, "read", args)
-	data, _ := json.Marshal(env.Data)
-	got := env.Text + "\n" + string(data)
-	code := ""
-	if env.Error != nil {
-		code = string(env.Error.Code)
-	}
-	fail := env.Status != r.status || code != r.code
-	if want, prefix := strings.CutSuffix(r.text, "…"); r.text != "" {
-		fail = fail || prefix && !strings.HasPrefix(env.Text, want) || !prefix && env.Text != want
-	}
-	for _, h := range r.has {
-		fail = fail || !strings.Contains(got, h)
-	}
-	for _, l := range r.lacks {
-		fail = fail || strings.Contains(got, l)
-	}
+	code, data, fail := mismatch(env, r.status, r.code, r.text, r.has, r.lacks)
 	if fail {
 		t.Errorf("read %q\n got %s %s %q\ndata %.600s\nrule: %s", r.path, env.Status, code, env.Text, data, r.rule)
 	}

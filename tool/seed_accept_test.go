@@ -419,26 +419,36 @@ func TestSeedAcceptance(t *testing.T) {
 		for i, r := range rows {
 			t.Run(fmt.Sprintf("%02d_%s_%s/%s", i, r.set, r.tool, tr.Name), func(t *testing.T) {
 				env := Call(context.Background(), cfg, r.set, r.tool, []byte(r.args))
-				data, _ := json.Marshal(env.Data)
-				got := env.Text + "\n" + string(data)
-				code := ""
-				if env.Error != nil {
-					code = string(env.Error.Code)
-				}
-				fail := env.Status != r.status || code != r.code
-				if want, prefix := strings.CutSuffix(r.text, "…"); r.text != "" {
-					fail = fail || prefix && !strings.HasPrefix(env.Text, want) || !prefix && env.Text != want
-				}
-				for _, h := range r.has {
-					fail = fail || !strings.Contains(got, h)
-				}
-				for _, l := range r.lacks {
-					fail = fail || strings.Contains(got, l)
-				}
+				code, data, fail := mismatch(env, r.status, r.code, r.text, r.has, r.lacks)
 				if fail {
 					t.Errorf("%s %s %s\n got %s %s %q\ndata %s\nrule: %s", r.set, r.tool, r.args, env.Status, code, env.Text, data, r.rule)
 				}
 			})
 		}
 	}
+}
+
+// mismatch compares env with a row of an acceptance table: its status and
+// error code ("" when not an error); its text whole, or its start when
+// text ends in "…" ("" checks nothing); the pieces the text or the data's
+// JSON must hold (has) and must not (lacks). It returns the code and the
+// data's JSON for the report.
+func mismatch(env *scout.Envelope, status scout.Status, code, text string, has, lacks []string) (string, []byte, bool) {
+	data, _ := json.Marshal(env.Data)
+	got := env.Text + "\n" + string(data)
+	gotCode := ""
+	if env.Error != nil {
+		gotCode = string(env.Error.Code)
+	}
+	fail := env.Status != status || gotCode != code
+	if want, prefix := strings.CutSuffix(text, "…"); text != "" {
+		fail = fail || prefix && !strings.HasPrefix(env.Text, want) || !prefix && env.Text != want
+	}
+	for _, h := range has {
+		fail = fail || !strings.Contains(got, h)
+	}
+	for _, l := range lacks {
+		fail = fail || strings.Contains(got, l)
+	}
+	return gotCode, data, fail
 }
