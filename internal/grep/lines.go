@@ -49,21 +49,31 @@ func (fs *fileSearch) processLines(data []byte, from int) {
 // the finder over the buffer: a line is found by its end only, and only
 // when it holds a match (ripgrep's counting without materialising lines).
 func (fs *fileSearch) countLiterals(data []byte, from int) {
-	f := fs.s.fnd
-	for p := f.index(data, from); p >= 0 && !fs.stop; {
+	for p := fs.s.fnd.index(data, from); p >= 0 && !fs.stop; {
 		le := len(data)
 		if j := bytes.IndexByte(data[p:], '\n'); j >= 0 {
 			le = p + j
 		}
-		key, k := fs.lineKey(p, le), 0
-		for ; p >= 0 && p < le; p = f.index(data, p+fs.m.litLen(data[p:le])) {
-			k++ // no literal holds a newline: the match ends in the line
-		}
+		key := fs.lineKey(p, le)
+		var k int
+		k, p = fs.s.litMatches(data, p, le)
 		fs.count(key, k)
 		if fs.checks++; fs.checks%checkEvery == 0 && fs.canceled() {
 			return
 		}
 	}
+}
+
+// litMatches counts the matches of a complete literal set from data[p],
+// where the finder found one, to le, the end of its line (no literal holds
+// a newline: each match ends in the line), and returns the finder's next
+// hit after them (-1: none).
+func (s *Scanner) litMatches(data []byte, p, le int) (int, int) {
+	k := 0
+	for ; p >= 0 && p < le; p = s.fnd.index(data, p+s.m.litLen(data[p:le])) {
+		k++
+	}
+	return k, p
 }
 
 // litLen returns the length of the match at the start of b, where the
@@ -175,10 +185,7 @@ func (s *Scanner) count(data []byte, ls int, line []byte) int {
 		return bytes.Count(line, lit)
 	}
 	if s.m.complete && data != nil && s.fnd != nil {
-		n, le := 0, ls+len(line)
-		for p := s.fnd.index(data, ls); p >= 0 && p < le; p = s.fnd.index(data, p+s.m.litLen(data[p:le])) {
-			n++
-		}
+		n, _ := s.litMatches(data, s.fnd.index(data, ls), ls+len(line))
 		return n
 	}
 	n := 0
