@@ -82,16 +82,25 @@ func TestAmpGrepOffsetPastCount(t *testing.T) {
 	require.NotContains(t, env.Text, "Use offset=")
 }
 
-// TestAmpGrepSizeCap: the host's Config.MaxFileSize is the size cap;
-// larger files are skipped, counted and named in the text even when
-// something matched (one of them may hold a match).
+// TestAmpGrepSizeCap: the host's Config.MaxFileSize is the size cap, 10 MB
+// (10 MiB) when it is 0 ("File size limits ... default 10MB"); larger
+// files are skipped, counted and named in the text even when something
+// matched (one of them may hold a match).
 func TestAmpGrepSizeCap(t *testing.T) {
-	tree := fstest.MapFS{"big.txt": {Data: []byte(strings.Repeat("x", 200) + "\n")}, "small.txt": {Data: []byte("x\n")}}
-	c := Config{FS: tree}
-	c.MaxFileSize = 100
-	env := Call(context.Background(), c, Amplifier, "grep", []byte(`{"pattern":"x"}`))
-	if env.Text != "small.txt\n\nNot searched: 1 too large." || env.Stats.Skipped != 1 {
-		t.Errorf("big.txt is over the cap: got %q, skipped %d", env.Text, env.Stats.Skipped)
+	sized := func(n int) *fstest.MapFile { return &fstest.MapFile{Data: []byte("x\n" + strings.Repeat(" ", n-2))} }
+	for _, tt := range []struct {
+		max  int64
+		tree fstest.MapFS
+	}{
+		{100, fstest.MapFS{"big.txt": sized(201), "small.txt": sized(100)}},
+		{0, fstest.MapFS{"big.txt": sized(10<<20 + 1), "small.txt": sized(10 << 20)}},
+	} {
+		c := Config{FS: tt.tree}
+		c.MaxFileSize = tt.max
+		env := Call(context.Background(), c, Amplifier, "grep", []byte(`{"pattern":"x"}`))
+		if env.Text != "small.txt\n\nNot searched: 1 too large." || env.Stats.Skipped != 1 {
+			t.Errorf("cap %d: big.txt is over the cap, small.txt at it: got %q, skipped %d", tt.max, env.Text, env.Stats.Skipped)
+		}
 	}
 }
 
