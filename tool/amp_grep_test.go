@@ -356,3 +356,27 @@ func TestAmpGrepFileGoneBetweenPasses(t *testing.T) {
 		}
 	}
 }
+
+// TestAmpGrepFilteredOut: an empty result says when glob or type left no
+// file to search (ripgrep's "No files were searched"), in every mode, and
+// how a glob with '/' is matched; not when a file was searched, nor when
+// one passed the filter and was left out after it (binary).
+func TestAmpGrepFilteredOut(t *testing.T) {
+	tree := fstest.MapFS{
+		"src/a/x.py": {Data: []byte("x\n")},
+		"src/b.bin":  {Data: []byte("x\x00\n")},
+		".hidden.go": {Data: []byte("x\n")},
+	}
+	for _, tt := range []struct{ args, want string }{
+		{`"pattern":"x","glob":"src/a/*.py","path":"src"`, "No matches found\nGlob 'src/a/*.py' left no file to search under 'src' (a glob with '/' matches paths relative to 'src'; start it with '**/' to match at any depth)."},
+		{`"pattern":"x","glob":"*.rs","output_mode":"count"`, "No matches found\nNot searched: 1 hidden.\nGlob '*.rs' left no file to search under '.'."},
+		{`"pattern":"x","type":"go","glob":"*.go","output_mode":"content"`, "No matches found\nNot searched: 1 hidden.\nType 'go' and glob '*.go' left no file to search under '.'."},
+		{`"pattern":"x","glob":"*.bin"`, "No matches found\nNot searched: 1 binary, 1 hidden."},
+		{`"pattern":"y","glob":"*.py"`, "No matches found\nNot searched: 1 hidden."},
+	} {
+		env := Call(context.Background(), Config{FS: tree}, Amplifier, "grep", []byte(`{`+tt.args+`}`))
+		if env.Status != scout.StatusSuccess || env.Text != tt.want {
+			t.Errorf("%s: %s %q, want %q", tt.args, env.Status, env.Text, tt.want)
+		}
+	}
+}
