@@ -78,12 +78,14 @@ type ampGrepData struct {
 	// cut to that many characters; 0 otherwise.
 	CutAt int `json:"content_cut_at,omitempty"`
 
-	hits    *ampHits                 // content
-	files   []string                 // files_with_matches
-	counts  *orderedCounts           // count
-	skipped map[scout.SkipReason]int // files left out, by reason (for the text)
-	inPart  []string                 // the notes on files searched only in part (for the text)
-	backend *scout.Backend           // how the search was answered (for the context)
+	hits     *ampHits                 // content
+	files    []string                 // files_with_matches
+	counts   *orderedCounts           // count
+	skipped  map[scout.SkipReason]int // files left out, by reason (for the text)
+	searched int                      // files searched (for the text)
+	where    string                   // the path searched, as text shows it
+	inPart   []string                 // the notes on files searched only in part (for the text)
+	backend  *scout.Backend           // how the search was answered (for the context)
 	// shown and total count the units offset and head_limit apply to:
 	// results in content mode, files otherwise.
 	shown, total int
@@ -224,7 +226,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 		d.shown, d.total = len(res.Files), res.TotalFiles
 		partial = res.NextSkip > 0
 		st = scout.Stats{Files: res.Searched, Skipped: res.SkippedTotal()}
-		d.skipped, d.inPart = res.Skipped, pitext.InPartNotes(res)
+		d.skipped, d.searched, d.inPart = res.Skipped, res.Searched, pitext.InPartNotes(res)
 		d.backend = res.Backend
 	default:
 		if err := ampContent(ctx, s, req, g, d, &st, runs); err != nil {
@@ -234,15 +236,17 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 		partial = g.Offset+d.MatchesCount < d.TotalMatches || d.LowerBound
 	}
 	st.Matched = d.MatchesCount
+	// The search has already refused a path resolveArg fails on; "." is
+	// only a fallback.
+	resolved := "."
+	if p, err := resolveArg(c, g.Path); err == nil {
+		resolved = pathutil.Display(p)
+	}
+	d.where = fname.Quote(resolved)
 	env := okEnvelope(partial, d.shape(), ampGrepText(g, d))
 	env.Stats = st
 	env.Context.Backend = d.backend
-	// The search has already refused a path resolveArg fails on; "." is
-	// only a fallback.
-	env.Context.PathResolved = "."
-	if p, err := resolveArg(c, g.Path); err == nil {
-		env.Context.PathResolved = wire(pathutil.Display(p))
-	}
+	env.Context.PathResolved = wire(resolved)
 	return env, nil
 }
 
@@ -331,7 +335,7 @@ func ampContent(ctx context.Context, s *scout.Searcher, req scout.SearchRequest,
 		return err
 	}
 	*st = scout.Stats{Files: t.res.Searched, Skipped: t.res.SkippedTotal()}
-	d.skipped, d.inPart = t.res.Skipped, pitext.InPartNotes(t.res)
+	d.skipped, d.searched, d.inPart = t.res.Skipped, t.res.Searched, pitext.InPartNotes(t.res)
 	d.backend = t.res.Backend
 	d.TotalMatches = t.total
 	d.LowerBound = t.lower
@@ -714,7 +718,7 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 		case d.total > 0:
 			text += fmt.Sprintf(" at offset %d (there are %d; use a smaller offset)", g.Offset, d.total)
 		}
-		for _, n := range append([]string{pitext.NotSearched(d.skipped, ampSkipOrder, nil)}, d.inPart...) {
+		for _, n := range append([]string{pitext.NotSearched(d.skipped, ampSkipOrder, nil), ampFiltered(g, d)}, d.inPart...) {
 			if n != "" {
 				text += "\n" + n
 			}
@@ -754,6 +758,36 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 		text += fmt.Sprintf("\n\n[Some lines cut to %d characters]", d.CutAt)
 	}
 	return text
+}
+
+// ampFiltered says that glob or type left no file to search, when they
+// did: the empty result is then the filter's, not the pattern's (ripgrep
+// says "No files were searched"). Hidden and ignored files are left out
+// before the filter and do not count; a file left out after it (binary,
+// too large, unreadable, ...) was a candidate, and so was any file when
+// an index answered (it reads no file that cannot match). "" otherwise.
+func ampFiltered(g *ampGrep, d *ampGrepData) string {
+	if d.searched > 0 || g.Glob == "" && g.Type == "" || d.backend != nil && d.backend.Index {
+		return ""
+	}
+	for r, n := range d.skipped {
+		if n > 0 && r != scout.SkipHidden && r != scout.SkipIgnored {
+			return ""
+		}
+	}
+	var what []string
+	if g.Type != "" {
+		what = append(what, fmt.Sprintf("type '%s'", g.Type))
+	}
+	hint := ""
+	if g.Glob != "" {
+		what = append(what, fmt.Sprintf("glob '%s'", g.Glob))
+		if strings.Contains(strings.TrimSuffix(g.Glob, "/"), "/") {
+			hint = fmt.Sprintf(" (a glob with '/' matches paths relative to '%s'; start it with '**/' to match at any depth)", d.where)
+		}
+	}
+	filters := strings.Join(what, " and ")
+	return fmt.Sprintf("%s%s left no file to search under '%s'%s.", strings.ToUpper(filters[:1]), filters[1:], d.where, hint)
 }
 
 // ampLine writes one line as ripgrep prints it; file is the name as text

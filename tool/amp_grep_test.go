@@ -82,16 +82,25 @@ func TestAmpGrepOffsetPastCount(t *testing.T) {
 	require.NotContains(t, env.Text, "Use offset=")
 }
 
-// TestAmpGrepSizeCap: the host's Config.MaxFileSize is the size cap;
-// larger files are skipped, counted and named in the text even when
-// something matched (one of them may hold a match).
+// TestAmpGrepSizeCap: the host's Config.MaxFileSize is the size cap, 10 MB
+// (10 MiB) when it is 0 ("File size limits ... default 10MB"); larger
+// files are skipped, counted and named in the text even when something
+// matched (one of them may hold a match).
 func TestAmpGrepSizeCap(t *testing.T) {
-	tree := fstest.MapFS{"big.txt": {Data: []byte(strings.Repeat("x", 200) + "\n")}, "small.txt": {Data: []byte("x\n")}}
-	c := Config{FS: tree}
-	c.MaxFileSize = 100
-	env := Call(context.Background(), c, Amplifier, "grep", []byte(`{"pattern":"x"}`))
-	if env.Text != "small.txt\n\nNot searched: 1 too large." || env.Stats.Skipped != 1 {
-		t.Errorf("big.txt is over the cap: got %q, skipped %d", env.Text, env.Stats.Skipped)
+	sized := func(n int) *fstest.MapFile { return &fstest.MapFile{Data: []byte("x\n" + strings.Repeat(" ", n-2))} }
+	for _, tt := range []struct {
+		max  int64
+		tree fstest.MapFS
+	}{
+		{100, fstest.MapFS{"big.txt": sized(201), "small.txt": sized(100)}},
+		{0, fstest.MapFS{"big.txt": sized(10<<20 + 1), "small.txt": sized(10 << 20)}},
+	} {
+		c := Config{FS: tt.tree}
+		c.MaxFileSize = tt.max
+		env := Call(context.Background(), c, Amplifier, "grep", []byte(`{"pattern":"x"}`))
+		if env.Text != "small.txt\n\nNot searched: 1 too large." || env.Stats.Skipped != 1 {
+			t.Errorf("cap %d: big.txt is over the cap, small.txt at it: got %q, skipped %d", tt.max, env.Text, env.Stats.Skipped)
+		}
 	}
 }
 
@@ -344,6 +353,30 @@ func TestAmpGrepFileGoneBetweenPasses(t *testing.T) {
 		}
 		if env.Status == scout.StatusError || !strings.HasPrefix(env.Text, "No matches found (the files changed while they were searched; search again)") {
 			t.Errorf("%s: %s %+v %q", args, env.Status, env.Error, env.Text)
+		}
+	}
+}
+
+// TestAmpGrepFilteredOut: an empty result says when glob or type left no
+// file to search (ripgrep's "No files were searched"), in every mode, and
+// how a glob with '/' is matched; not when a file was searched, nor when
+// one passed the filter and was left out after it (binary).
+func TestAmpGrepFilteredOut(t *testing.T) {
+	tree := fstest.MapFS{
+		"src/a/x.py": {Data: []byte("x\n")},
+		"src/b.bin":  {Data: []byte("x\x00\n")},
+		".hidden.go": {Data: []byte("x\n")},
+	}
+	for _, tt := range []struct{ args, want string }{
+		{`"pattern":"x","glob":"src/a/*.py","path":"src"`, "No matches found\nGlob 'src/a/*.py' left no file to search under 'src' (a glob with '/' matches paths relative to 'src'; start it with '**/' to match at any depth)."},
+		{`"pattern":"x","glob":"*.rs","output_mode":"count"`, "No matches found\nNot searched: 1 hidden.\nGlob '*.rs' left no file to search under '.'."},
+		{`"pattern":"x","type":"go","glob":"*.go","output_mode":"content"`, "No matches found\nNot searched: 1 hidden.\nType 'go' and glob '*.go' left no file to search under '.'."},
+		{`"pattern":"x","glob":"*.bin"`, "No matches found\nNot searched: 1 binary, 1 hidden."},
+		{`"pattern":"y","glob":"*.py"`, "No matches found\nNot searched: 1 hidden."},
+	} {
+		env := Call(context.Background(), Config{FS: tree}, Amplifier, "grep", []byte(`{`+tt.args+`}`))
+		if env.Status != scout.StatusSuccess || env.Text != tt.want {
+			t.Errorf("%s: %s %q, want %q", tt.args, env.Status, env.Text, tt.want)
 		}
 	}
 }

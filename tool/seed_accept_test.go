@@ -16,8 +16,10 @@ import (
 
 // seedFixture is the tree of TestSeedAcceptance: a git work tree with
 // files sized to the seeds' limits (20 files a page, 20 and 200 matches a
-// file, 512 and 768 columns, 300 lines) and one directory, fd, whose
-// modification times order find's results.
+// file, 512 and 768 columns, 300 lines) and two directories whose
+// modification times order find's and glob's results: fd, and amp/g,
+// whose 201 files (3 lines each) pass amplifier glob's cap of 100 and any
+// default page of grep's.
 func seedFixture() fstest.MapFS {
 	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	file := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s), ModTime: t0} }
@@ -65,6 +67,12 @@ func seedFixture() fstest.MapFS {
 	for i := 1; i <= 20; i++ {
 		m[fmt.Sprintf("exact20/e%02d.txt", i)] = file(fmt.Sprintf("needle %02d\n", i))
 	}
+	for i := range 201 {
+		m[fmt.Sprintf("amp/g/g%03d.txt", i)] = at(lines(3, "ampword %d"), i)
+	}
+	m["amp/src/lib.rs"] = file("fn ampword() {}\n")
+	m["amp/web/a.ts"] = file("ampword\n")
+	m["amp/web/b.md"] = file("ampword\n")
 	return m
 }
 
@@ -413,6 +421,47 @@ func TestSeedAcceptance(t *testing.T) {
 		{rule: "003: glob newest first; exclude patterns",
 			set: Amplifier, tool: "glob", args: `{"pattern":"*.ts","path":"fd","exclude":["x1*"]}`, status: scout.StatusSuccess,
 			text: "fd/x2.ts"},
+		{rule: "003: pattern (required): Regular expression pattern to search for",
+			set: Amplifier, tool: "grep", args: `{"path":"ctx.txt"}`, status: scout.StatusError, code: "INVALID_PARAM",
+			text: "Missing argument 'pattern': …"},
+		{rule: "003: -i: Case insensitive search (without it, case matters)",
+			set: Amplifier, tool: "grep", args: `{"pattern":"needle","path":"Case.txt","output_mode":"count"}`, status: scout.StatusSuccess,
+			has: []string{`"total_matches":1,"matches_count":1,"counts":{"Case.txt":1}}`}},
+		{rule: "003: -A: Lines of context after each match",
+			set: Amplifier, tool: "grep", args: `{"pattern":"MATCH","path":"ctx.txt","output_mode":"content","-A":1,"head_limit":1}`, status: scout.StatusPartial,
+			has: []string{`"context":[{"line_number":5,"content":"MATCH five","is_match":true},{"line_number":6,"content":"line 6","is_match":false}]}]`}},
+		{rule: "003: -B: Lines of context before each match",
+			set: Amplifier, tool: "grep", args: `{"pattern":"MATCH","path":"ctx.txt","output_mode":"content","-B":2,"offset":2}`, status: scout.StatusSuccess,
+			has: []string{`"results":[{"file":"ctx.txt","line_number":20,"content":"MATCH twenty","context":[{"line_number":18,"content":"line 18","is_match":false},{"line_number":19,"content":"line 19","is_match":false},{"line_number":20,"content":"MATCH twenty","is_match":true}]}]`}},
+		{rule: `003: type: File type to search (e.g., "js", "py", "rust")`,
+			set: Amplifier, tool: "grep", args: `{"pattern":"ampword","path":"amp","type":"rust"}`, status: scout.StatusSuccess,
+			has: []string{`"total_matches":1,"matches_count":1,"files":["amp/src/lib.rs"]}`}},
+		{rule: `003: glob: Glob pattern to filter files ("**/*.{test.py,spec.py}")`,
+			set: Amplifier, tool: "grep", args: `{"pattern":"ampword","path":"amp","glob":"**/*.{rs,md}"}`, status: scout.StatusSuccess,
+			has: []string{`"files":["amp/src/lib.rs","amp/web/b.md"]}`}},
+		{rule: "003: head_limit: (default: 0 = unlimited): files_with_matches",
+			set: Amplifier, tool: "grep", args: `{"pattern":"ampword","path":"amp/g"}`, status: scout.StatusSuccess,
+			has: []string{`"total_matches":201,"matches_count":201`, `"amp/g/g200.txt"]}`}},
+		{rule: "003: head_limit: (default: 0 = unlimited): content",
+			set: Amplifier, tool: "grep", args: `{"pattern":"ampword","path":"amp/g","output_mode":"content","head_limit":0}`, status: scout.StatusSuccess,
+			has: []string{`"total_matches":603,"matches_count":603`, `{"file":"amp/g/g200.txt","line_number":3,"content":"ampword 3"}]}`}},
+		{rule: "003: head_limit: (default: 0 = unlimited): count",
+			set: Amplifier, tool: "grep", args: `{"pattern":"ampword","path":"amp/g","output_mode":"count","head_limit":0}`, status: scout.StatusSuccess,
+			has: []string{`"total_matches":603,"matches_count":603`, `"amp/g/g200.txt":3}}`}},
+		{rule: "003: glob: pattern (required)",
+			set: Amplifier, tool: "glob", args: `{"path":"fd"}`, status: scout.StatusError, code: "INVALID_PARAM",
+			text: "Missing required argument 'pattern': …"},
+		{rule: "003: glob: Non-existent paths are reported",
+			set: Amplifier, tool: "glob", args: `{"pattern":"*","path":"nope"}`, status: scout.StatusError, code: "NOT_FOUND"},
+		{rule: "003: glob: Multiple exclusion patterns",
+			set: Amplifier, tool: "glob", args: `{"pattern":"**/*.ts","path":"fd","exclude":["x1*","y.ts"]}`, status: scout.StatusSuccess,
+			text: "fd/x2.ts\nfd/b/z.ts\nfd/build/o.ts"},
+		{rule: "003: glob: Type filtering (file/dir/any)",
+			set: Amplifier, tool: "glob", args: `{"pattern":"*","path":"fd","type":"any"}`, status: scout.StatusSuccess,
+			has: []string{`{"path":"fd/x1.ts","type":"file","size":1}`, `{"path":"fd/a","type":"dir","size":null}`}},
+		{rule: "003: glob: Results are truncated at max_results with indication (the newest kept)",
+			set: Amplifier, tool: "glob", args: `{"pattern":"*.txt","path":"amp/g"}`, status: scout.StatusPartial,
+			text: "amp/g/g200.txt\namp/g/g199.txt\n…", has: []string{`"count":100,`, "amp/g/g101.txt", "[Showing the 100 newest of 201 matches."}, lacks: []string{"amp/g/g100.txt"}},
 	}
 	for _, tr := range testfs.Trees(t, seedFixture()) {
 		cfg := Config{FS: tr.FS, Root: tr.Root}
