@@ -229,3 +229,70 @@ func TestStdGlobFSRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestStdGlobContext: the context fields of seed 002 §3.2: cwd, the
+// arguments as given (params_input), the searched path relative to the
+// project root in POSIX form (path_resolved) and the pattern in POSIX form
+// (pattern_normalized); an error keeps cwd and params_input.
+func TestStdGlobContext(t *testing.T) {
+	m := fstest.MapFS{"a.py": &fstest.MapFile{}, "src/main.py": &fstest.MapFile{}, "src/utils/io.py": &fstest.MapFile{}}
+	rows := []struct{ reason, args, want string }{
+		{"the contract's example", `{"pattern": "**/*.py", "path": "src", "limit": 2}`,
+			`{"cwd":".","params_input":{"pattern":"**/*.py","path":"src","limit":2},"path_resolved":"src","pattern_normalized":"**/*.py"}`},
+		{"path defaults to the project root", `{"pattern":"*.py"}`,
+			`{"cwd":".","params_input":{"pattern":"*.py"},"path_resolved":".","pattern_normalized":"*.py"}`},
+		{"a Windows pattern becomes POSIX", `{"pattern":"utils\\*.py","path":"src"}`,
+			`{"cwd":".","params_input":{"pattern":"utils\\*.py","path":"src"},"path_resolved":"src","pattern_normalized":"utils/*.py"}`},
+		{"a Windows path becomes POSIX", `{"pattern":"*.py","path":"src\\utils"}`,
+			`{"cwd":".","params_input":{"pattern":"*.py","path":"src\\utils"},"path_resolved":"src/utils","pattern_normalized":"*.py"}`},
+		{"an absolute path inside the root becomes relative", `{"pattern":"*.py","path":"ROOT/src"}`,
+			`{"cwd":".","params_input":{"pattern":"*.py","path":"ROOT/src"},"path_resolved":"src","pattern_normalized":"*.py"}`},
+		{"a path is cleaned", `{"pattern":"./*.py","path":"./src/utils/../"}`,
+			`{"cwd":".","params_input":{"pattern":"./*.py","path":"./src/utils/../"},"path_resolved":"src","pattern_normalized":"*.py"}`},
+		{"params_input keeps the numbers as given", `{"pattern":"*.py","limit":2.0}`,
+			`{"cwd":".","params_input":{"pattern":"*.py","limit":2.0},"path_resolved":".","pattern_normalized":"*.py"}`},
+		{"an error keeps cwd and params_input", `{"pattern":"*.py","path":"nope"}`,
+			`{"cwd":".","params_input":{"pattern":"*.py","path":"nope"}}`},
+	}
+	for _, tr := range testfs.Trees(t, m) {
+		cfg := Config{FS: tr.FS, Root: tr.Root}
+		if tr.FS != nil {
+			cfg.Root = "/proj"
+		}
+		for _, tc := range rows {
+			args, want := strings.ReplaceAll(tc.args, "ROOT", cfg.Root), strings.ReplaceAll(tc.want, "ROOT", cfg.Root)
+			env := Call(context.Background(), cfg, Standardized, "Glob", []byte(args))
+			got, err := json.Marshal(env.Context)
+			if assert.NoError(t, err, tc.reason) {
+				assert.JSONEq(t, want, string(got), "%s, %s: %s", tr.Name, tc.reason, args)
+			}
+		}
+	}
+}
+
+// TestStdGlobIgnoredDirs: with include_ignored false the contract's
+// directories are pruned (seed 002 §5.3), each of them, and only
+// directories: a file of such a name is listed. include_ignored brings the
+// directories back. .git, directory or file, is never listed.
+func TestStdGlobIgnoredDirs(t *testing.T) {
+	for _, name := range []string{".git", ".hg", ".svn", "__pycache__", "node_modules", "target", "build", "dist", ".idea", ".vscode", ".DS_Store", "venv", ".venv", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".cache", "site-packages"} {
+		m := fstest.MapFS{name + "/x.py": &fstest.MapFile{}, "sub/" + name: &fstest.MapFile{}, "z.py": &fstest.MapFile{}}
+		for _, tr := range testfs.Trees(t, m) {
+			for _, tc := range []struct {
+				args string
+				want []string
+			}{
+				{`{"pattern":"**/*","include_hidden":true}`, []string{"z.py", "sub/" + name}},
+				{`{"pattern":"**/*","include_hidden":true,"include_ignored":true}`, []string{"z.py", name + "/x.py", "sub/" + name}},
+			} {
+				if name == ".git" {
+					tc.want = []string{"z.py"}
+				}
+				env := Call(context.Background(), Config{FS: tr.FS, Root: tr.Root}, Standardized, "Glob", []byte(tc.args))
+				if d, ok := env.Data.(*stdGlobData); assert.True(t, ok, "%s %s: %s", name, tc.args, env.Text) {
+					assert.ElementsMatch(t, tc.want, d.Paths, "%s, %s %s", tr.Name, name, tc.args)
+				}
+			}
+		}
+	}
+}
