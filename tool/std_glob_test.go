@@ -296,3 +296,26 @@ func TestStdGlobIgnoredDirs(t *testing.T) {
 		}
 	}
 }
+
+// TestStdGlobDefaultLimit: limit defaults to 50 (seed 002 §2.2): 50
+// matches are all returned, 51 are cut to 50 with truncated set.
+func TestStdGlobDefaultLimit(t *testing.T) {
+	for _, tc := range []struct {
+		files     int
+		status    scout.Status
+		truncated bool
+	}{
+		{50, scout.StatusSuccess, false},
+		{51, scout.StatusPartial, true},
+	} {
+		m := fstest.MapFS{}
+		for i := range tc.files {
+			m[fmt.Sprintf("f%02d.py", i)] = &fstest.MapFile{}
+		}
+		env := Call(context.Background(), Config{FS: m}, Standardized, "Glob", []byte(`{"pattern":"*.py"}`))
+		d, ok := env.Data.(*stdGlobData)
+		if !ok || env.Status != tc.status || len(d.Paths) != 50 || d.Truncated != tc.truncated {
+			t.Errorf("%d files: %s %q; want %s, 50 paths, truncated %v", tc.files, env.Status, env.Text, tc.status, tc.truncated)
+		}
+	}
+}
