@@ -319,3 +319,32 @@ func TestStdGlobDefaultLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestPathArgAsWritten: the path argument of Glob, amplifier glob and
+// amplifier grep names a directory as written when one of that name
+// exists, though the path rules (argPath) would read it otherwise: a name
+// with a leading or trailing space, or in double quotes. Seed 002: 路径不存在
+// is NOT_FOUND, and these exist.
+func TestPathArgAsWritten(t *testing.T) {
+	names := []string{"sp ", " lead", `"q"`}
+	m := fstest.MapFS{}
+	for _, n := range names {
+		m[n+"/f.txt"] = &fstest.MapFile{Data: []byte("needle\n")}
+	}
+	for _, tr := range testfs.Trees(t, m) {
+		cfg := Config{FS: tr.FS, Root: tr.Root}
+		for _, n := range names {
+			for _, c := range []struct{ toolset, name, args string }{
+				{Standardized, "Glob", `{"pattern": "*.txt", "path": %q}`},
+				{Amplifier, "glob", `{"pattern": "*.txt", "path": %q}`},
+				{Amplifier, "grep", `{"pattern": "needle", "path": %q}`},
+			} {
+				env := Call(context.Background(), cfg, c.toolset, c.name, fmt.Appendf(nil, c.args, n))
+				js, _ := json.Marshal(env.Data)
+				if env.Status != scout.StatusSuccess || !strings.Contains(string(js), n+"/f.txt") && !strings.Contains(string(js), strings.ReplaceAll(n, `"`, `\"`)+"/f.txt") {
+					t.Errorf("%s %s/%s path %q: %s %q %s; want %s/f.txt", tr.Name, c.toolset, c.name, n, env.Status, env.Text, js, n)
+				}
+			}
+		}
+	}
+}
