@@ -183,6 +183,8 @@ func TestStdGlobPatternNotRelative(t *testing.T) {
 		{"climbs after a directory", `{"pattern":"src/../**/*.py"}`, scout.CodeInvalidParam, `{"path": ".", "pattern": "**/*.py"}`},
 		{"climbs out of the root", `{"pattern":"../*.py"}`, scout.CodeAccessDenied, "Access denied. Path must be within project root."},
 		{"absolute, out of the root", `{"pattern":"/etc/*.conf"}`, scout.CodeAccessDenied, "Access denied. Path must be within project root."},
+		{"the file system's root, out of the project root", `{"pattern":"/*.py"}`, scout.CodeAccessDenied, "Access denied. Path must be within project root."},
+		{"the file system's root, doubled", `{"pattern":"//*.py"}`, scout.CodeAccessDenied, "Access denied. Path must be within project root."},
 	} {
 		env := Call(context.Background(), cfg, Standardized, "Glob", []byte(tc.args))
 		if assert.Equal(t, scout.StatusError, env.Status, tc.reason) {
@@ -249,6 +251,8 @@ func TestStdGlobContext(t *testing.T) {
 			`{"cwd":".","params_input":{"pattern":"*.py","path":"ROOT/src"},"path_resolved":"src","pattern_normalized":"*.py"}`},
 		{"a path is cleaned", `{"pattern":"./*.py","path":"./src/utils/../"}`,
 			`{"cwd":".","params_input":{"pattern":"./*.py","path":"./src/utils/../"},"path_resolved":"src","pattern_normalized":"*.py"}`},
+		{"'./' alone is a pattern of its own, no empty one", `{"pattern":"./"}`,
+			`{"cwd":".","params_input":{"pattern":"./"},"path_resolved":".","pattern_normalized":"./"}`},
 		{"params_input keeps the numbers as given", `{"pattern":"*.py","limit":2.0}`,
 			`{"cwd":".","params_input":{"pattern":"*.py","limit":2.0},"path_resolved":".","pattern_normalized":"*.py"}`},
 		{"an error keeps cwd and params_input", `{"pattern":"*.py","path":"nope"}`,
