@@ -154,6 +154,45 @@ func TestContractParamDescriptions(t *testing.T) {
 	}
 }
 
+// TestStdGlobSchema pins the types and defaults of seed 002's schema
+// (§2.2), and its required list; the descriptions are pinned above.
+func TestStdGlobSchema(t *testing.T) {
+	tl, err := Lookup(Standardized, "Glob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Type       string `json:"type"`
+		Properties map[string]struct {
+			Type    string          `json:"type"`
+			Default json.RawMessage `json:"default"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	if err := json.Unmarshal(tl.Schema, &schema); err != nil {
+		t.Fatal(err)
+	}
+	if schema.Type != "object" || len(schema.Required) != 1 || schema.Required[0] != "pattern" {
+		t.Errorf("type %q, required %q; want object and [pattern]", schema.Type, schema.Required)
+	}
+	tests := []struct{ param, typ, def string }{ // def: the default as JSON; "" for none
+		{"pattern", "string", ""},
+		{"path", "string", `"."`},
+		{"limit", "integer", "50"},
+		{"include_hidden", "boolean", "false"},
+		{"include_ignored", "boolean", "false"},
+	}
+	if len(schema.Properties) != len(tests) {
+		t.Errorf("%d properties, want the contract's %d", len(schema.Properties), len(tests))
+	}
+	for _, tt := range tests {
+		p, ok := schema.Properties[tt.param]
+		if !ok || p.Type != tt.typ || string(p.Default) != tt.def {
+			t.Errorf("%s: type %q default %s; want %q and %q", tt.param, p.Type, p.Default, tt.typ, tt.def)
+		}
+	}
+}
+
 // TestContractSummaries pins each tool description's first line to the
 // contract's one-line summary of the tool.
 func TestContractSummaries(t *testing.T) {

@@ -385,16 +385,19 @@ func resolveArg(c *Config, p string) (string, error) {
 }
 
 // argEntry reads a path argument of the amplifier and standardized tools
-// with argPath, unless it holds a name in Go's quoted form
-// (fname.Unquote), as text shows a name that is not printable UTF-8:
-// such an argument is taken as written when it names an existing path,
-// else as argPath reads it when that names one, else as a quoted name,
-// which quoted reports: e is then the argument as written, to be
+// with argPath, unless the argument as written names an existing path
+// which argPath would change (" src " or "~" naming a directory of that
+// name), or it holds a name in Go's quoted form (fname.Unquote), as text
+// shows a name that is not printable UTF-8: such an argument is taken as
+// written when it names an existing path (trimmed of white space when
+// quoted), else as argPath reads it when that names one, else as a quoted
+// name, which quoted reports: e is then the argument as written, to be
 // unquoted.
 func argEntry(c *Config, p string) (e string, quoted bool) {
 	n := argPath(p)
 	given := strings.TrimSpace(p)
-	if _, ok := fname.Unquote(given); !ok {
+	_, isQuoted := fname.Unquote(given)
+	if !isQuoted && n == p {
 		return n, false
 	}
 	fsys, _, release, err := c.open()
@@ -404,6 +407,10 @@ func argEntry(c *Config, p string) (e string, quoted bool) {
 	defer release()
 	root := searchRoot(c)
 	switch {
+	case n != p && entryExists(fsys, root, p):
+		return p, false
+	case !isQuoted:
+		return n, false
 	case entryExists(fsys, root, given):
 		return given, false
 	case entryExists(fsys, root, n):

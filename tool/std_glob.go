@@ -62,9 +62,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	}
 	defer release()
 	denied := errs.New(errs.AccessDenied, "Access denied. Path must be within project root.")
-	if n := argPath(dir); strings.Trim(n, "/") == "" && n != "" && searchRoot(c) != "/" {
-		// The file system's root, which pi reads as the project root; here
-		// it is an absolute path like any other, outside the project root.
+	if fsRootOutside(c, dir) {
 		return nil, denied
 	}
 	resolved, err := resolveArg(c, dir)
@@ -95,7 +93,10 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	if !info.IsDir() {
 		return nil, errs.New(errs.InvalidParam, "Search root '%s' is not a directory.", errs.Echo(dir))
 	}
-	norm := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(pattern), `\`, "/"), "./")
+	norm := strings.ReplaceAll(strings.TrimSpace(pattern), `\`, "/")
+	if rest, ok := strings.CutPrefix(norm, "./"); ok && rest != "" {
+		norm = rest
+	}
 	if d, rest, ok := leadingDir(norm); ok {
 		// The pattern is matched below path: an absolute or climbing one
 		// would match nothing, silently. The error names the path that
@@ -105,7 +106,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		if !path.IsAbs(d) {
 			hint = path.Join(resolved, d)
 		}
-		if _, err := resolveArg(c, hint); errs.CodeOf(err) == errs.AccessDenied {
+		if _, err := resolveArg(c, hint); errs.CodeOf(err) == errs.AccessDenied || fsRootOutside(c, hint) {
 			return nil, denied
 		}
 		return nil, errs.New(errs.InvalidParam, "Pattern '%s' is not relative to path: the pattern is matched below path, so name the directory in path, e.g. {\"path\": %q, \"pattern\": %q}.", errs.Echo(norm), hint, rest)
@@ -181,6 +182,14 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	env := okEnvelope(res.Truncated != "", data, text)
 	fillStd(env, res, resolved, norm)
 	return env, nil
+}
+
+// fsRootOutside reports whether p names the file system's root ("/"),
+// which pi reads as the project root; here it is an absolute path like any
+// other, outside the project root unless that is "/".
+func fsRootOutside(c *Config, p string) bool {
+	n := argPath(p)
+	return strings.Trim(n, "/") == "" && n != "" && searchRoot(c) != "/"
 }
 
 // stdGlobData is the data of a Glob result, in the contract's field order.

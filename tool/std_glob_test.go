@@ -183,6 +183,8 @@ func TestStdGlobPatternNotRelative(t *testing.T) {
 		{"climbs after a directory", `{"pattern":"src/../**/*.py"}`, scout.CodeInvalidParam, `{"path": ".", "pattern": "**/*.py"}`},
 		{"climbs out of the root", `{"pattern":"../*.py"}`, scout.CodeAccessDenied, "Access denied. Path must be within project root."},
 		{"absolute, out of the root", `{"pattern":"/etc/*.conf"}`, scout.CodeAccessDenied, "Access denied. Path must be within project root."},
+		{"the file system's root, out of the project root", `{"pattern":"/*.py"}`, scout.CodeAccessDenied, "Access denied. Path must be within project root."},
+		{"the file system's root, doubled", `{"pattern":"//*.py"}`, scout.CodeAccessDenied, "Access denied. Path must be within project root."},
 	} {
 		env := Call(context.Background(), cfg, Standardized, "Glob", []byte(tc.args))
 		if assert.Equal(t, scout.StatusError, env.Status, tc.reason) {
@@ -226,6 +228,127 @@ func TestStdGlobFSRoot(t *testing.T) {
 		assert.Equal(t, tc.code, code, "root %q path %q: %s", tc.root, tc.path, env.Text)
 		if tc.code == scout.CodeAccessDenied {
 			assert.Equal(t, "Access denied. Path must be within project root.", env.Text)
+		}
+	}
+}
+
+// TestStdGlobContext: the context fields of seed 002 §3.2: cwd, the
+// arguments as given (params_input), the searched path relative to the
+// project root in POSIX form (path_resolved) and the pattern in POSIX form
+// (pattern_normalized); an error keeps cwd and params_input.
+func TestStdGlobContext(t *testing.T) {
+	m := fstest.MapFS{"a.py": &fstest.MapFile{}, "src/main.py": &fstest.MapFile{}, "src/utils/io.py": &fstest.MapFile{}}
+	rows := []struct{ reason, args, want string }{
+		{"the contract's example", `{"pattern": "**/*.py", "path": "src", "limit": 2}`,
+			`{"cwd":".","params_input":{"pattern":"**/*.py","path":"src","limit":2},"path_resolved":"src","pattern_normalized":"**/*.py"}`},
+		{"path defaults to the project root", `{"pattern":"*.py"}`,
+			`{"cwd":".","params_input":{"pattern":"*.py"},"path_resolved":".","pattern_normalized":"*.py"}`},
+		{"a Windows pattern becomes POSIX", `{"pattern":"utils\\*.py","path":"src"}`,
+			`{"cwd":".","params_input":{"pattern":"utils\\*.py","path":"src"},"path_resolved":"src","pattern_normalized":"utils/*.py"}`},
+		{"a Windows path becomes POSIX", `{"pattern":"*.py","path":"src\\utils"}`,
+			`{"cwd":".","params_input":{"pattern":"*.py","path":"src\\utils"},"path_resolved":"src/utils","pattern_normalized":"*.py"}`},
+		{"an absolute path inside the root becomes relative", `{"pattern":"*.py","path":"ROOT/src"}`,
+			`{"cwd":".","params_input":{"pattern":"*.py","path":"ROOT/src"},"path_resolved":"src","pattern_normalized":"*.py"}`},
+		{"a path is cleaned", `{"pattern":"./*.py","path":"./src/utils/../"}`,
+			`{"cwd":".","params_input":{"pattern":"./*.py","path":"./src/utils/../"},"path_resolved":"src","pattern_normalized":"*.py"}`},
+		{"'./' alone is a pattern of its own, no empty one", `{"pattern":"./"}`,
+			`{"cwd":".","params_input":{"pattern":"./"},"path_resolved":".","pattern_normalized":"./"}`},
+		{"params_input keeps the numbers as given", `{"pattern":"*.py","limit":2.0}`,
+			`{"cwd":".","params_input":{"pattern":"*.py","limit":2.0},"path_resolved":".","pattern_normalized":"*.py"}`},
+		{"an error keeps cwd and params_input", `{"pattern":"*.py","path":"nope"}`,
+			`{"cwd":".","params_input":{"pattern":"*.py","path":"nope"}}`},
+	}
+	for _, tr := range testfs.Trees(t, m) {
+		cfg := Config{FS: tr.FS, Root: tr.Root}
+		if tr.FS != nil {
+			cfg.Root = "/proj"
+		}
+		for _, tc := range rows {
+			args, want := strings.ReplaceAll(tc.args, "ROOT", cfg.Root), strings.ReplaceAll(tc.want, "ROOT", cfg.Root)
+			env := Call(context.Background(), cfg, Standardized, "Glob", []byte(args))
+			got, err := json.Marshal(env.Context)
+			if assert.NoError(t, err, tc.reason) {
+				assert.JSONEq(t, want, string(got), "%s, %s: %s", tr.Name, tc.reason, args)
+			}
+		}
+	}
+}
+
+// TestStdGlobIgnoredDirs: with include_ignored false the contract's
+// directories are pruned (seed 002 §5.3), each of them, and only
+// directories: a file of such a name is listed. include_ignored brings the
+// directories back. .git, directory or file, is never listed.
+func TestStdGlobIgnoredDirs(t *testing.T) {
+	for _, name := range []string{".git", ".hg", ".svn", "__pycache__", "node_modules", "target", "build", "dist", ".idea", ".vscode", ".DS_Store", "venv", ".venv", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".cache", "site-packages"} {
+		m := fstest.MapFS{name + "/x.py": &fstest.MapFile{}, "sub/" + name: &fstest.MapFile{}, "z.py": &fstest.MapFile{}}
+		for _, tr := range testfs.Trees(t, m) {
+			for _, tc := range []struct {
+				args string
+				want []string
+			}{
+				{`{"pattern":"**/*","include_hidden":true}`, []string{"z.py", "sub/" + name}},
+				{`{"pattern":"**/*","include_hidden":true,"include_ignored":true}`, []string{"z.py", name + "/x.py", "sub/" + name}},
+			} {
+				if name == ".git" {
+					tc.want = []string{"z.py"}
+				}
+				env := Call(context.Background(), Config{FS: tr.FS, Root: tr.Root}, Standardized, "Glob", []byte(tc.args))
+				if d, ok := env.Data.(*stdGlobData); assert.True(t, ok, "%s %s: %s", name, tc.args, env.Text) {
+					assert.ElementsMatch(t, tc.want, d.Paths, "%s, %s %s", tr.Name, name, tc.args)
+				}
+			}
+		}
+	}
+}
+
+// TestStdGlobDefaultLimit: limit defaults to 50 (seed 002 §2.2): 50
+// matches are all returned, 51 are cut to 50 with truncated set.
+func TestStdGlobDefaultLimit(t *testing.T) {
+	for _, tc := range []struct {
+		files     int
+		status    scout.Status
+		truncated bool
+	}{
+		{50, scout.StatusSuccess, false},
+		{51, scout.StatusPartial, true},
+	} {
+		m := fstest.MapFS{}
+		for i := range tc.files {
+			m[fmt.Sprintf("f%02d.py", i)] = &fstest.MapFile{}
+		}
+		env := Call(context.Background(), Config{FS: m}, Standardized, "Glob", []byte(`{"pattern":"*.py"}`))
+		d, ok := env.Data.(*stdGlobData)
+		if !ok || env.Status != tc.status || len(d.Paths) != 50 || d.Truncated != tc.truncated {
+			t.Errorf("%d files: %s %q; want %s, 50 paths, truncated %v", tc.files, env.Status, env.Text, tc.status, tc.truncated)
+		}
+	}
+}
+
+// TestPathArgAsWritten: the path argument of Glob, amplifier glob and
+// amplifier grep names a directory as written when one of that name
+// exists, though the path rules (argPath) would read it otherwise: a name
+// with a leading or trailing space, or in double quotes. Seed 002: 路径不存在
+// is NOT_FOUND, and these exist.
+func TestPathArgAsWritten(t *testing.T) {
+	names := []string{"sp ", " lead", `"q"`}
+	m := fstest.MapFS{}
+	for _, n := range names {
+		m[n+"/f.txt"] = &fstest.MapFile{Data: []byte("needle\n")}
+	}
+	for _, tr := range testfs.Trees(t, m) {
+		cfg := Config{FS: tr.FS, Root: tr.Root}
+		for _, n := range names {
+			for _, c := range []struct{ toolset, name, args string }{
+				{Standardized, "Glob", `{"pattern": "*.txt", "path": %q}`},
+				{Amplifier, "glob", `{"pattern": "*.txt", "path": %q}`},
+				{Amplifier, "grep", `{"pattern": "needle", "path": %q}`},
+			} {
+				env := Call(context.Background(), cfg, c.toolset, c.name, fmt.Appendf(nil, c.args, n))
+				js, _ := json.Marshal(env.Data)
+				if env.Status != scout.StatusSuccess || !strings.Contains(string(js), n+"/f.txt") && !strings.Contains(string(js), strings.ReplaceAll(n, `"`, `\"`)+"/f.txt") {
+					t.Errorf("%s %s/%s path %q: %s %q %s; want %s/f.txt", tr.Name, c.toolset, c.name, n, env.Status, env.Text, js, n)
+				}
+			}
 		}
 	}
 }

@@ -172,3 +172,56 @@ func TestCommandDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedFlagsTakeEffect: --style, --context-before, --context-after and
+// --read-limit set pi's search and read alike through the human commands,
+// `scout call` and `scout mcp`, spelled --flag value or --flag=value.
+func TestSharedFlagsTakeEffect(t *testing.T) {
+	root := writeTree(t, map[string][]byte{
+		"ctx.txt":  []byte("b3\nb2\nb1\nneedle\na1\na2\na3\n"),
+		"long.txt": []byte("l1\nl2\nl3\nl4\n"),
+	})
+	const (
+		search = "2|b2\n3|b1\n*4|needle\n5|a1"
+		read   = "l1\nl2\n\n[Showing lines 1-2 of 4. Use :3 to continue]"
+	)
+	for _, flags := range [][]string{
+		{"--style", "plain", "--context-before", "2", "--context-after", "1", "--read-limit", "2"},
+		{"--style=plain", "--context-before=2", "--context-after=1", "--read-limit=2"},
+	} {
+		withRoot := append([]string{"--root", root}, flags...)
+		for _, tt := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"search", "needle", "ctx.txt"}, search + "\n"},
+			{[]string{"read", "long.txt"}, read + "\n"},
+		} {
+			code, out, errb := runCLI(append(tt.args, withRoot...)...)
+			if code != 0 || out != tt.want {
+				t.Errorf("scout %v %v: exit %d %q %s; want %q", tt.args, flags, code, out, errb, tt.want)
+			}
+		}
+		cs := mcpInProcess(t, withRoot...)
+		for _, tt := range []struct{ name, args, want string }{
+			{"search", `{"pattern": "needle", "paths": "ctx.txt"}`, search},
+			{"read", `{"path": "long.txt"}`, read},
+		} {
+			var env struct {
+				Text string `json:"text"`
+			}
+			code, out, errb := runCLI(append(append([]string{"call"}, withRoot...), tt.name, tt.args)...)
+			if err := json.Unmarshal([]byte(out), &env); code != 0 || err != nil || env.Text != tt.want {
+				t.Errorf("scout call %v %s: exit %d %q %s; want the text %q", flags, tt.name, code, out, errb, tt.want)
+			}
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tt.name, Arguments: json.RawMessage(tt.args)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			js, _ := json.Marshal(res.StructuredContent)
+			if err := json.Unmarshal(js, &env); err != nil || env.Text != tt.want {
+				t.Errorf("scout mcp %v %s: %s; want the text %q", flags, tt.name, js, tt.want)
+			}
+		}
+	}
+}

@@ -362,9 +362,19 @@ func (f *finder) locate(ctx context.Context, in, base string) (p string, info fs
 
 // baseScope resolves a request with a Base: the walk base is Base and the
 // glob is the union of the patterns as written ("**/*" when there are none).
-// A Base that holds a quoted name is resolved as locate says.
+// A Base that holds a quoted name is resolved as locate says; one that
+// names an existing path as written is that path, though find's rules
+// would read it otherwise (a name ending in a space).
 func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
-	base, info, _, err := f.locate(ctx, req.Base, strings.ReplaceAll(pathutil.Normalize(req.Base), `\`, "/"))
+	norm := strings.ReplaceAll(pathutil.Normalize(req.Base), `\`, "/")
+	if norm != req.Base {
+		if p, err := pathutil.Resolve(f.root, req.Base); err == nil {
+			if _, err := f.statBase(ctx, p); err == nil {
+				norm = req.Base
+			}
+		}
+	}
+	base, info, _, err := f.locate(ctx, req.Base, norm)
 	if base == "" {
 		return nil, err
 	}
