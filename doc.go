@@ -111,4 +111,12 @@
 // "numbered" prints "N|text", "plain" the text alone. Tool calls return
 // the Standard [Envelope]: status, data, text, stats, context, and error
 // when the status is "error".
+//
+// # Building
+//
+// SQLite databases and the code summaries of languages other than Go
+// (tree-sitter) need cgo: a C compiler, CGO_ENABLED=1. Built without it,
+// everything else works the same; a database read is then a
+// CodeUnsupported error, and a source file of those languages read
+// without a selector is shown as lines.
 package scout

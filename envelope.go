@@ -34,12 +34,12 @@ type Image struct {
 	Data []byte `json:"data"` // the encoded file bytes
 }
 
-// Stats are the counters of a call. Zero fields are omitted, except TimeMS
-// and Matched, which the JSON always holds.
+// Stats are the counters of a call. Zero fields are omitted, except TimeMS,
+// Matched and Visited, which the JSON always holds.
 type Stats struct {
 	TimeMS  int64 `json:"time_ms"`
-	Matched int   `json:"matched"`           // results returned: paths, matching lines or files, by tool
-	Visited int   `json:"visited"`           // entries the walk saw; 0 when the tool does not walk (always present: the standardized Glob's stats have it)
+	Matched int   `json:"matched"`           // results returned: the paths of find, glob and Glob, pi search's matching lines, grep's matches_count; 0 for read
+	Visited int   `json:"visited"`           // entries the walk of find, glob or Glob saw; 0 for the other tools (always present: the standardized Glob's stats have it)
 	Skipped int   `json:"skipped,omitempty"` // entries left out (ignored, hidden, binary, too large, unreadable, ...)
 	Files   int   `json:"files,omitempty"`   // files searched or read
 	Bytes   int64 `json:"bytes,omitempty"`   // bytes read

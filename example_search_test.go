@@ -90,3 +90,33 @@ func ExampleSearcher_Stream() {
 	// a.go 1
 	// c.go 2
 }
+
+// NextSkip is the page cursor: pass it back as Skip until it is 0. Truncated
+// says why a page ended (TruncFiles: the page was full).
+func ExampleSearchResult_nextSkip() {
+	fsys := fstest.MapFS{}
+	for i := range 5 {
+		fsys[fmt.Sprintf("pkg%d/f.go", i)] = &fstest.MapFile{Data: []byte("// TODO\n")}
+	}
+	s := scout.Searcher{Workspace: scout.Workspace{FS: fsys}}
+	req := scout.SearchRequest{Pattern: "TODO", MaxFiles: 2}
+	for {
+		res, err := s.Search(context.Background(), req)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		for _, f := range res.Files {
+			fmt.Print(f.Path, " ")
+		}
+		fmt.Printf("| of %d, truncated %q, next %d\n", res.TotalFiles, res.Truncated, res.NextSkip)
+		if res.NextSkip == 0 {
+			break
+		}
+		req.Skip = res.NextSkip
+	}
+	// Output:
+	// pkg0/f.go pkg1/f.go | of 5, truncated "files", next 2
+	// pkg2/f.go pkg3/f.go | of 5, truncated "files", next 4
+	// pkg4/f.go | of 5, truncated "", next 0
+}

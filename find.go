@@ -129,7 +129,11 @@ type FindRequest struct {
 	// Hidden includes entries whose name starts with '.'.
 	Hidden bool `json:"hidden,omitempty"`
 	// NoIgnore disables .gitignore, .ignore, .git/info/exclude and the
-	// excludes file (core.excludesFile).
+	// excludes file (core.excludesFile). false honours them (counted as
+	// SkipIgnored): .ignore files everywhere, .gitignore files and the
+	// excludes only inside a git work tree (at or below a directory that
+	// holds .git), as git and ripgrep do, so a .gitignore in an fs.FS
+	// without .git is not applied.
 	NoIgnore bool `json:"no_ignore,omitempty"`
 	// PruneDirs are directory names never entered, e.g. "node_modules"
 	// (given to Operations as GlobOptions.Ignore). nil prunes nothing.

@@ -228,7 +228,18 @@ func TestFindMaxVisited(t *testing.T) {
 	if res.Entries[0].Path != "f000.txt" {
 		t.Errorf("first entry %s: the breaker must apply to a deterministic, sorted walk", res.Entries[0].Path)
 	}
+	// The entries the breaker kept the walk from are not skipped by a
+	// rule: Truncated says so, and Skipped holds only the SkipReason
+	// constants a host can switch on.
+	for r, n := range res.Skipped {
+		if !slices.Contains(skipReasons, r) {
+			t.Errorf("Skipped[%q] = %d: not a SkipReason constant", r, n)
+		}
+	}
 }
+
+// skipReasons are the documented SkipReason values.
+var skipReasons = []scout.SkipReason{scout.SkipIgnored, scout.SkipHidden, scout.SkipSymlink, scout.SkipBinary, scout.SkipTooLarge, scout.SkipSpecial, scout.SkipUnreadable}
 
 func TestFindTimeoutReturnsPartial(t *testing.T) {
 	m := fstest.MapFS{}

@@ -103,9 +103,11 @@ type ReadResult struct {
 	Encoding string `json:"encoding,omitempty"`
 
 	// Entries are the entries shown by a listing: a directory's (the rows
-	// of its shown lines), or an archive directory's children (Path their
-	// names, Depth 1, Line their place in name order; TotalLines counts
-	// them all).
+	// of its shown lines: a tree two levels deep, each directory's
+	// entries newest first right after its own row, those of a
+	// subdirectory cut to its 11 newest, a More row and its oldest), or
+	// an archive directory's children (Path their names, Depth 1, Line
+	// their place in name order; TotalLines counts them all).
 	Entries []DirEntry `json:"entries,omitempty"`
 	// Unlisted counts the entries a listing left out at its caps: those
 	// behind a directory tree's "… N more" rows, an archive directory's

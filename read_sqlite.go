@@ -26,9 +26,11 @@ type SQLiteView struct {
 	// Rows are the rows of a row lookup, a page or a query.
 	Rows *SQLiteRows `json:"rows,omitempty"`
 	// Next is the selector that continues the view, to append to the
-	// database path (":users?limit=20&offset=5", "?q=SELECT ..."); ""
-	// when nothing follows, or when no selector reaches it (a query's rows
-	// past the 500 shown: add LIMIT and OFFSET to the query).
+	// database path as the read named it ("app.db" of "app.db:users", or
+	// ReadResult.SuffixResolution.To when a suffix match found it):
+	// ":users?limit=20&offset=5", "?q=SELECT ...". "" when nothing
+	// follows, or when no selector reaches it (a query's rows past the 500
+	// shown: add LIMIT and OFFSET to the query).
 	Next string `json:"next,omitempty"`
 }
 

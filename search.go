@@ -89,9 +89,10 @@ type LineMatch struct {
 	Text string `json:"text"`
 	// Match is true for a matching line and false for a context line.
 	Match bool `json:"match"`
-	// Spans are the submatches of a matching line, as byte offsets into
-	// Text; nil for context lines. A span that ran past a cut ends at
-	// len(Text).
+	// Spans are the matches on a matching line, in order, each the whole
+	// match (not its capture groups) as byte offsets into Text; nil for
+	// context lines. A span that ran past a cut ends at len(Text); a match
+	// wholly past the cut has none.
 	Spans []Span `json:"spans,omitempty"`
 	// Cut reports that Text was shortened to MaxColumns characters.
 	Cut bool `json:"cut,omitempty"`
@@ -104,20 +105,23 @@ type FileMatch struct {
 	// URL.
 	Path string `json:"path"`
 	// Lines are the matching and context lines in line order, at most
-	// MaxMatchesPerFile matching lines; nil in the SearchFiles and
-	// SearchCount modes.
+	// MaxMatchesPerFile matching lines, fewer where the page's MaxMatches
+	// budget cut them; nil in the SearchFiles and SearchCount modes.
 	Lines []LineMatch `json:"lines,omitempty"`
 	// MatchLines is the number of matching lines found in the file, at
 	// most MaxMatchesPerFile unless the mode is SearchCount, which counts
-	// them all.
+	// them all; in SearchContent mode, the matching lines in Lines.
 	MatchLines int `json:"match_lines"`
-	// Matches is the number of individual matches on those lines. In the
-	// SearchFiles mode they are the matches of the first matching line,
-	// and of a line longer than 4 MiB only those of its windows up to the
-	// first that holds one: the rest of the line is not read.
+	// Matches is the number of individual matches on the matching lines
+	// found, before a cut by the page's MaxMatches budget (which lowers
+	// MatchLines only). In the SearchFiles mode they are the matches of
+	// the first matching line, and of a line longer than 4 MiB only those
+	// of its windows up to the first that holds one: the rest of the line
+	// is not read.
 	Matches int `json:"matches"`
-	// Limited reports that the file has more matching lines than
-	// MaxMatchesPerFile let through.
+	// Limited reports that the file has more matching lines than Lines
+	// holds: MaxMatchesPerFile, or the page's MaxMatches budget, let no
+	// more through.
 	Limited bool `json:"limited,omitempty"`
 	// Tag is the hashline tag of the whole file (see the hashline style)
 	// when the request asked for tags; "" for files over 4 MiB, archive
@@ -183,7 +187,7 @@ type SearchRequest struct {
 	// DotAll lets '.' match a newline too.
 	DotAll bool `json:"dot_all,omitempty"`
 	// Before and After are the context lines around each matching line;
-	// 0 means none.
+	// 0 means none. Negative values are a CodeInvalidParam error.
 	Before int `json:"before,omitempty"`
 	After  int `json:"after,omitempty"`
 	// Globs filter the files of directories as ripgrep's -g does: a glob
@@ -197,7 +201,11 @@ type SearchRequest struct {
 	// false skips them (counted as SkipHidden). ".git" is never searched.
 	Hidden bool `json:"hidden,omitempty"`
 	// NoIgnore disables .gitignore, .ignore and the git excludes. false
-	// honours them (skipped files are counted as SkipIgnored).
+	// honours them (skipped files are counted as SkipIgnored): .ignore
+	// files everywhere, .gitignore files and the excludes only inside a
+	// git work tree (at or below a directory that holds .git), as
+	// git and ripgrep do, so a .gitignore in an fs.FS without .git is not
+	// applied.
 	NoIgnore bool `json:"no_ignore,omitempty"`
 	// PruneDirs are directory names never entered below the searched
 	// directories (counted as SkipIgnored), e.g. "node_modules". nil
@@ -217,7 +225,8 @@ type SearchRequest struct {
 	// a value other than the named ones is a CodeInvalidParam error.
 	Mode SearchMode `json:"mode,omitempty"`
 	// Skip passes over this many matching files: the page cursor (see
-	// SearchResult.NextSkip). It is ignored when the scope is one file.
+	// SearchResult.NextSkip). It is ignored when the scope is one file;
+	// negative is a CodeInvalidParam error.
 	Skip int `json:"skip,omitempty"`
 	// MaxFiles is the number of matching files in a page. 0 means
 	// DefaultMaxFiles (20); negative means all.
@@ -358,7 +367,8 @@ func (r *SearchResult) LinesCut() bool {
 	return false
 }
 
-// Limited reports whether a file of the page was cut at MaxMatchesPerFile.
+// Limited reports whether a file of the page was cut at MaxMatchesPerFile
+// or by the MaxMatches budget (FileMatch.Limited).
 func (r *SearchResult) Limited() bool {
 	for _, f := range r.Files {
 		if f.Limited {
@@ -466,8 +476,10 @@ func skippedPaths(out *search.Outcome) []SkippedPath {
 // Stream runs req and yields each matching file as soon as it is known, in
 // byte-wise path order (as searched with req.Unordered), a file of many
 // matching lines in parts with req.PartLines; Skip, MaxFiles and
-// MaxMatches do not apply. A request error is yielded once, with a nil
-// FileMatch; stopping the loop stops the search.
+// MaxMatches do not apply. An error (Search's: a bad request, or ctx
+// ending with CodeCanceled or CodeTimeout) is yielded once, last, with a nil
+// FileMatch; files found before ctx ended may come first. Stopping the loop
+// stops the search.
 func (s *Searcher) Stream(ctx context.Context, req SearchRequest) iter.Seq2[*FileMatch, error] {
 	return func(yield func(*FileMatch, error) bool) {
 		stopped := false

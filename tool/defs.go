@@ -24,7 +24,9 @@ type AnthropicTool struct {
 	InputSchema json.RawMessage `json:"input_schema"` // the JSON Schema of the arguments object
 }
 
-// OpenAITools returns the toolset's tools as OpenAI-style functions.
+// OpenAITools returns the toolset's tools as OpenAI-style functions, as
+// Tools does ("" means DefaultToolset; an unknown toolset is an
+// INVALID_PARAM error).
 func OpenAITools(toolset string) ([]OpenAITool, error) {
 	ts, err := Tools(toolset)
 	if err != nil {
@@ -37,7 +39,9 @@ func OpenAITools(toolset string) ([]OpenAITool, error) {
 	return out, nil
 }
 
-// AnthropicTools returns the toolset's tools as Anthropic-style tools.
+// AnthropicTools returns the toolset's tools as Anthropic-style tools, as
+// Tools does ("" means DefaultToolset; an unknown toolset is an
+// INVALID_PARAM error).
 func AnthropicTools(toolset string) ([]AnthropicTool, error) {
 	ts, err := Tools(toolset)
 	if err != nil {

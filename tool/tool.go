@@ -73,10 +73,10 @@ type Config struct {
 	// skipped and counted. 0 means scout.DefaultMaxFileSize; negative means
 	// no cap.
 	MaxFileSize int64
-	// Workers is the number of files searched at once. 0 means the number
-	// of CPUs Go uses for a search that may stop early (a page, a match
-	// budget), twice that for one that reads every file (and as many more
-	// on more than two CPUs).
+	// Workers is the number of files searched at once. 0 (or negative)
+	// means the number of CPUs Go uses for a search that may stop early (a
+	// page, a match budget), twice that for one that reads every file (and
+	// as many more on more than two CPUs).
 	Workers int
 	// Index answers searches from an index of the root's repository where
 	// it can (see scout.Searcher.Index). nil means every search scans.
@@ -267,7 +267,8 @@ func Tools(toolset string) ([]Tool, error) {
 	return out, nil
 }
 
-// Lookup returns a tool by toolset and name.
+// Lookup returns a tool by toolset ("" means DefaultToolset) and name, or
+// an INVALID_PARAM error naming the toolsets or tools that exist.
 func Lookup(toolset, name string) (*Tool, error) {
 	ts, err := Tools(toolset)
 	if err != nil {
@@ -290,10 +291,16 @@ func toolsetName(s string) string {
 	return s
 }
 
-// Call runs the named tool with JSON arguments and returns its Envelope. It
-// never panics and never returns nil: every failure, including an unknown
-// tool, malformed arguments and a panic inside the tool, is an error
-// Envelope.
+// Call runs the named tool of toolset ("" means DefaultToolset) with its JSON
+// arguments (empty means {}), as a model's tool call delivers them, and
+// returns its Envelope: show the model its Text. It never panics and never
+// returns nil: every failure, including an unknown tool, malformed
+// arguments, ctx ending (CodeCanceled or CodeTimeout) and a panic inside the
+// tool, is an error Envelope whose Error.Code a host can branch on.
+// Envelope.Data holds values of the toolset's own unexported types, whose
+// JSON is the contract; a Go host that wants typed results calls the
+// scout package's Finder, Searcher and Reader instead. Call is safe for
+// concurrent use, with one Config shared by many calls.
 func Call(ctx context.Context, c Config, toolset, name string, arguments []byte) *scout.Envelope {
 	for _, b := range builders {
 		if b.toolset == toolsetName(toolset) && b.name == name {

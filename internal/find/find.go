@@ -675,6 +675,9 @@ func (f *finder) walk(ctx context.Context, sc *scope, req Request, res *Result) 
 	res.Visited = stats.Visited
 	skipped := map[string]int{}
 	search.AddWalkSkips(f.fsys, sc.base, stats, skipped)
+	// The entries MaxVisited kept the walk from were not left out by a
+	// rule: TruncVisited reports them.
+	delete(skipped, string(walk.ReasonLimit))
 	for k, v := range skipped {
 		if v > 0 {
 			if res.Skipped == nil {
