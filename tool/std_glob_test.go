@@ -26,6 +26,8 @@ func TestStdGlobBreakers(t *testing.T) {
 	}
 	m["a.py"] = &fstest.MapFile{}
 	cfg := Config{FS: m}
+	defer func(d time.Duration) { stdMaxDuration = d }(stdMaxDuration)
+	stdMaxDuration = time.Minute
 
 	env := Call(context.Background(), cfg, Standardized, "Glob", []byte(`{"pattern":"*.go"}`))
 	if env.Status != scout.StatusError || env.Error.Code != scout.CodeInternal || !strings.Contains(env.Text, "more than 20000 items") {
