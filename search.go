@@ -112,9 +112,9 @@ type FileMatch struct {
 	// most MaxMatchesPerFile unless the mode is SearchCount, which counts
 	// them all; in SearchContent mode, the matching lines in Lines.
 	MatchLines int `json:"match_lines"`
-	// Matches is the number of individual matches on the matching lines
-	// found, before a cut by the page's MaxMatches budget (which lowers
-	// MatchLines only). In the SearchFiles mode they are the matches of
+	// Matches is the number of individual matches on the MatchLines
+	// matching lines (a match that spans lines counts once). In the
+	// SearchFiles mode they are the matches of
 	// the first matching line, and of a line longer than 4 MiB only those
 	// of its windows up to the first that holds one: the rest of the line
 	// is not read.

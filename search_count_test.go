@@ -8,6 +8,8 @@ import (
 	"testing/fstest"
 
 	"github.com/scoutkit/scout"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestSearchCountBudget: the MaxMatches budget stops a count early but
@@ -36,6 +38,29 @@ func TestSearchCountBudget(t *testing.T) {
 			}
 			if r.Truncated != scout.TruncBudget || len(r.Files) == 0 || len(r.Files) == 6 {
 				t.Errorf("mode %v: %d files, truncated %q; want the budget to stop the scan", mode, len(r.Files), r.Truncated)
+			}
+		}
+	})
+}
+
+// TestBudgetCutMatches: a file whose lines the MaxMatches budget cut counts
+// the matches of the lines kept, as MaxMatchesPerFile's cut does.
+func TestBudgetCutMatches(t *testing.T) {
+	tree := fstest.MapFS{
+		"a.txt": {Data: []byte(strings.Repeat("hit hit\n", 3))},
+		"b.txt": {Data: []byte(strings.Repeat("hit hit\n", 3))},
+	}
+	forEachFS(t, tree, func(t *testing.T, s scout.Searcher) {
+		for _, req := range []scout.SearchRequest{
+			{Pattern: "hit", MaxMatches: 4},
+			{Pattern: "hit", MaxMatchesPerFile: 1},
+		} {
+			r, err := s.Search(context.Background(), req)
+			require.NoError(t, err)
+			require.Len(t, r.Files, 2)
+			for _, f := range r.Files {
+				assert.True(t, f.Limited, "%s: %+v", f.Path, req)
+				assert.Equal(t, 2*f.MatchLines, f.Matches, "%s: %+v", f.Path, req)
 			}
 		}
 	})

@@ -127,7 +127,7 @@ func TestSearch(t *testing.T) {
 			name:   "round robin",
 			reason: "a page holding more lines than the budget is dealt out one line per file in turn",
 			req:    scout.SearchRequest{Pattern: "hit", Paths: []string{"src/many.txt", "src/a.go"}, MaxMatches: 3},
-			want:   "src/a.go:1/2;src/many.txt:2/20 limited; total=2 next=0 trunc=\"matches\"",
+			want:   "src/a.go:1/2;src/many.txt:2/2 limited; total=2 next=0 trunc=\"matches\"",
 		},
 		{
 			name:   "unlimited",

@@ -273,6 +273,8 @@ func (fs *fileSearch) count(n, matches int) {
 		if fs.m.opts.FirstOnly {
 			fs.stop = true
 		}
+	} else if k := len(fs.res.Lines) - 1; k >= 0 && fs.res.Lines[k].Match && fs.res.Lines[k].Number == n {
+		fs.res.Lines[k].Matches += matches // a reported line's later windows
 	}
 	fs.res.Matches += matches
 }

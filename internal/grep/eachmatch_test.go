@@ -282,7 +282,7 @@ func TestCountSkipsToCandidates(t *testing.T) {
 			l = strings.TrimSuffix(l, "\r")
 			if sp := re.FindAllStringIndex(l, -1); len(sp) > 0 {
 				lines, matches = lines+1, matches+len(sp)
-				ln := Line{Number: i + 1, Text: l, Match: true}
+				ln := Line{Number: i + 1, Text: l, Match: true, Matches: len(sp)}
 				for _, s := range sp {
 					ln.Spans = append(ln.Spans, [2]int{s[0], s[1]})
 				}

@@ -139,8 +139,9 @@ func refSearch(o Options, data []byte) *FileResult {
 	}
 	show := map[int]bool{}
 	isMatch := map[int][][2]int{}
+	count := map[int]int{}
 	for _, h := range hits[:limit] {
-		isMatch[h.n] = h.spans
+		isMatch[h.n], count[h.n] = h.spans, h.count
 		for k := h.n - o.Before; k <= h.n+o.After; k++ {
 			if k >= 1 && k <= len(lines) && k < stopAt && inRange(k) {
 				show[k] = true
@@ -154,7 +155,9 @@ func refSearch(o Options, data []byte) *FileResult {
 			continue
 		}
 		spans, m := isMatch[n]
-		res.Lines = append(res.Lines, refLine(lines[n-1], n, m, spans, o.MaxColumns))
+		l := refLine(lines[n-1], n, m, spans, o.MaxColumns)
+		l.Matches = count[n]
+		res.Lines = append(res.Lines, l)
 	}
 	return res
 }
@@ -506,7 +509,7 @@ func sameResult(a, b *FileResult) bool {
 	}
 	for i := range a.Lines {
 		x, y := a.Lines[i], b.Lines[i]
-		if x.Number != y.Number || x.Text != y.Text || x.Match != y.Match || x.Cut != y.Cut || len(x.Spans) != len(y.Spans) {
+		if x.Number != y.Number || x.Text != y.Text || x.Match != y.Match || x.Cut != y.Cut || x.Matches != y.Matches || len(x.Spans) != len(y.Spans) {
 			return false
 		}
 		for k := range x.Spans {

@@ -14,13 +14,17 @@ type Line struct {
 	// UTF-8: each invalid byte is replaced by U+FFFD. When the line is
 	// longer than Options.MaxColumns characters it is cut (see Cut).
 	Text string
-	// Match is true for a matching line, false for a context line.
-	Match bool
 	// Spans are the matches on a matching line as half-open byte offsets
 	// [start, end) into Text, in order; nil for context lines. Spans are
 	// clipped to a cut Text; a match that lies wholly past the cut is
-	// left out (it is still counted in FileResult.Matches).
+	// left out (it is still counted in Matches).
 	Spans [][2]int
+	// Matches is the number of matches the line adds to
+	// FileResult.Matches: those on it, cut or not (a match that spans
+	// lines counts on its first); 0 for a context line.
+	Matches int
+	// Match is true for a matching line, false for a context line.
+	Match bool
 	// Cut reports that Text was shortened to MaxColumns characters, or to
 	// the part of a line longer than MaxLineBytes that its first window
 	// holds (see FileResult.LongLines); no ellipsis is added.

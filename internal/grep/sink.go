@@ -38,6 +38,7 @@ func (fs *fileSearch) reportText(data []byte, ls, le, n int, text []byte, spans 
 	}
 	ln := makeLine(line, n, true, spans, o.MaxColumns)
 	ln.Cut = ln.Cut || cut
+	ln.Matches = matches
 	fs.res.Lines = append(fs.res.Lines, ln)
 	fs.res.MatchLines++
 	fs.res.Matches += matches

@@ -522,7 +522,7 @@ func fileTag(fsys fs.FS, name string) string {
 
 // roundRobin cuts the page's matching lines to budget, taking one line
 // from each file in turn, and drops the context lines that belonged only
-// to the lines cut.
+// to the lines cut; a cut file's Matches counts the lines kept.
 func roundRobin(hits []Hit, budget, after int) {
 	keep := make([]int, len(hits))
 	for left := budget; left > 0; {
@@ -545,7 +545,10 @@ func roundRobin(hits []Hit, budget, after int) {
 		}
 		r := *h.FileResult
 		r.Lines = cutLines(r.Lines, keep[i], after)
-		r.MatchLines, r.Truncated, r.Stop = keep[i], true, grep.StopLimit
+		r.MatchLines, r.Matches, r.Truncated, r.Stop = keep[i], 0, true, grep.StopLimit
+		for _, l := range r.Lines {
+			r.Matches += l.Matches
+		}
 		h.FileResult = &r
 	}
 }

@@ -70,9 +70,9 @@ func TestRoundRobin(t *testing.T) {
 	mk := func(n int) Hit {
 		var ls []grep.Line
 		for i := 1; i <= n; i++ {
-			ls = append(ls, grep.Line{Number: i, Match: true})
+			ls = append(ls, grep.Line{Number: i, Match: true, Matches: i})
 		}
-		return Hit{FileResult: &grep.FileResult{Lines: ls, MatchLines: n}}
+		return Hit{FileResult: &grep.FileResult{Lines: ls, MatchLines: n, Matches: n * (n + 1) / 2}}
 	}
 	tests := []struct {
 		counts []int
@@ -93,8 +93,8 @@ func TestRoundRobin(t *testing.T) {
 		var got []string
 		for _, h := range hits {
 			got = append(got, fmt.Sprint(len(h.Lines)))
-			if h.MatchLines != len(h.Lines) {
-				t.Errorf("MatchLines %d does not follow the cut lines %d", h.MatchLines, len(h.Lines))
+			if k := len(h.Lines); h.MatchLines != k || h.Matches != k*(k+1)/2 {
+				t.Errorf("MatchLines %d, Matches %d do not follow the cut lines %d", h.MatchLines, h.Matches, k)
 			}
 		}
 		if g := strings.Join(got, " "); g != tt.want {
