@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/pitext"
@@ -168,14 +169,18 @@ func writeArchive(b *strings.Builder, r *scout.ReadResult) {
 			}
 		}
 		switch {
-		case r.Truncated == scout.TruncLimit && len(r.Entries) > 0:
-			fmt.Fprintf(b, "\n\n[Showing lines %d-%d of %d. Use %s:%d to continue]", r.Entries[0].Line, r.Entries[len(r.Entries)-1].Line, r.TotalLines, dir, r.Next)
+		case r.Truncated != "" && len(r.Entries) > 0:
+			limit := ""
+			if r.Truncated == scout.TruncBytes {
+				limit = " (byte limit: the names are long)"
+			}
+			fmt.Fprintf(b, "\n\n[Showing lines %d-%d of %d%s. Use %s:%d to continue]", r.Entries[0].Line, r.Entries[len(r.Entries)-1].Line, r.TotalLines, limit, dir, r.Next)
 		case r.Next > 0:
 			fmt.Fprintf(b, "\n\n[%d more lines in listing. Use %s:%d to continue]", r.TotalLines-r.Next+1, dir, r.Next)
 		}
 	}
 	if n := r.Skipped[scout.SkipUnreadable]; n > 0 {
-		fmt.Fprintf(b, "\n\n[%d archive entries with '..' in their names were left out]", n)
+		fmt.Fprintf(b, "\n\n[%d archive entries with '..' in their names, or names over %d bytes, were left out]", n, archive.MaxNameBytes)
 	}
 }
 
