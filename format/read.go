@@ -204,6 +204,8 @@ func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
 	entity := entity(r)
 	if r.BeyondEnd > 0 {
 		switch {
+		case r.TotalLinesAtLeast && r.TotalLines == 1:
+			fmt.Fprintf(b, "Line %d was not reached: the %s's first line runs on for over 64 MiB without a line end (binary content such as a run of NUL bytes, or one huge line), and reading stopped in it. Use :1 to see its start.", r.BeyondEnd, entity)
 		case r.TotalLinesAtLeast:
 			fmt.Fprintf(b, "Line %d was not reached: reading stopped in line %d, which runs on for over 64 MiB without a line end (binary content such as a run of NUL bytes, or one huge line); the %s has at least %d lines. Use :%d to see the start of that line, or :1 to read from the start.", r.BeyondEnd, r.TotalLines, entity, r.TotalLines, r.TotalLines)
 		case r.TotalLines == 0:
