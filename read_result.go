@@ -118,8 +118,8 @@ type ReadResult struct {
 	// pruned directories (.git and Reader.PruneDirs) and .DS_Store files
 	// (SkipIgnored), its
 	// subdirectories that could not be listed (SkipUnreadable), an
-	// archive's entries whose names hold a ".." segment (SkipUnreadable,
-	// not named); nil when none. SkippedPaths names them, relative to
+	// archive's entries whose names hold a ".." segment or are over 4096
+	// bytes (SkipUnreadable, not named); nil when none. SkippedPaths names them, relative to
 	// Path.
 	Skipped      map[SkipReason]int `json:"skipped,omitempty"`
 	SkippedPaths []SkippedPath      `json:"skipped_paths,omitempty"`

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/pitext"
@@ -168,14 +169,18 @@ func writeArchive(b *strings.Builder, r *scout.ReadResult) {
 			}
 		}
 		switch {
-		case r.Truncated == scout.TruncLimit && len(r.Entries) > 0:
-			fmt.Fprintf(b, "\n\n[Showing lines %d-%d of %d. Use %s:%d to continue]", r.Entries[0].Line, r.Entries[len(r.Entries)-1].Line, r.TotalLines, dir, r.Next)
+		case r.Truncated != "" && len(r.Entries) > 0:
+			limit := ""
+			if r.Truncated == scout.TruncBytes {
+				limit = " (byte limit: the names are long)"
+			}
+			fmt.Fprintf(b, "\n\n[Showing lines %d-%d of %d%s. Use %s:%d to continue]", r.Entries[0].Line, r.Entries[len(r.Entries)-1].Line, r.TotalLines, limit, dir, r.Next)
 		case r.Next > 0:
 			fmt.Fprintf(b, "\n\n[%d more lines in listing. Use %s:%d to continue]", r.TotalLines-r.Next+1, dir, r.Next)
 		}
 	}
 	if n := r.Skipped[scout.SkipUnreadable]; n > 0 {
-		fmt.Fprintf(b, "\n\n[%d archive entries with '..' in their names were left out]", n)
+		fmt.Fprintf(b, "\n\n[%d archive entries with '..' in their names, or names over %d bytes, were left out]", n, archive.MaxNameBytes)
 	}
 }
 
@@ -199,6 +204,8 @@ func writeLines(b *strings.Builder, r *scout.ReadResult, style string) {
 	entity := entity(r)
 	if r.BeyondEnd > 0 {
 		switch {
+		case r.TotalLinesAtLeast && r.TotalLines == 1:
+			fmt.Fprintf(b, "Line %d was not reached: the %s's first line runs on for over 64 MiB without a line end (binary content such as a run of NUL bytes, or one huge line), and reading stopped in it. Use :1 to see its start.", r.BeyondEnd, entity)
 		case r.TotalLinesAtLeast:
 			fmt.Fprintf(b, "Line %d was not reached: reading stopped in line %d, which runs on for over 64 MiB without a line end (binary content such as a run of NUL bytes, or one huge line); the %s has at least %d lines. Use :%d to see the start of that line, or :1 to read from the start.", r.BeyondEnd, r.TotalLines, entity, r.TotalLines, r.TotalLines)
 		case r.TotalLines == 0:

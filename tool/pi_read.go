@@ -248,7 +248,14 @@ func readMeta(res *scout.ReadResult) *piMeta {
 		case scout.ReadKindDirectory:
 			l.ResultLimit = &piReached{dirtree.PerDir}
 		case scout.ReadKindArchive:
-			l.ResultLimit = &piReached{archive.DefaultListLimit}
+			if res.Truncated != scout.TruncBytes {
+				l.ResultLimit = &piReached{archive.DefaultListLimit}
+				break
+			}
+			// the listing's byte budget ended it before the 500 (long names)
+			first, last := res.Entries[0].Line, res.Entries[len(res.Entries)-1].Line
+			m.Truncation = &piMetaTrunc{Direction: "head", TruncatedBy: "bytes", TotalLines: res.TotalLines,
+				OutputLines: last - first + 1, ShownRange: piRange{first, last}, NextOffset: res.Next}
 		case scout.ReadKindSQLite:
 			l.ResultLimit = &piReached{sqlite.MaxTables}
 		}

@@ -115,6 +115,14 @@ func TestPiReadMeta(t *testing.T) {
 	for i := range 13 {
 		m[fmt.Sprintf("dir/sub/f%02d.txt", i)] = &fstest.MapFile{Data: []byte("f\n")}
 	}
+	var long, many []testfs.Member // 600 names of 3,000 bytes, of which 85 fit a listing; 501 short ones
+	for i := range 600 {
+		long = append(long, testfs.Member{Name: fmt.Sprintf("%03d", i) + strings.Repeat("n", 2997)})
+	}
+	for i := range 501 {
+		many = append(many, testfs.Member{Name: fmt.Sprintf("%03d", i)})
+	}
+	m["long.zip"], m["many.zip"] = &fstest.MapFile{Data: testfs.Zip(long...)}, &fstest.MapFile{Data: testfs.Zip(many...)}
 	tests := []struct {
 		name, path string
 		cfg        Config
@@ -126,6 +134,10 @@ func TestPiReadMeta(t *testing.T) {
 			`{"source":{"type":"path","value":"a.txt"},"truncation":{"direction":"head","truncatedBy":"lines","totalLines":4,"totalBytes":19,"outputLines":2,"shownRange":{"start":1,"end":2},"nextOffset":3}}`,
 			"a cut read carries the shown range, totals and next offset"},
 		{"capped dir", "dir", Config{}, `{"source":{"type":"path","value":"dir"},"limits":{"resultLimit":{"reached":12}}}`, "a capped listing sets limits"},
+		{"capped archive", "many.zip", Config{}, `{"source":{"type":"path","value":"many.zip"},"limits":{"resultLimit":{"reached":500}}}`, "an archive listing past 500 entries sets limits"},
+		{"long names", "long.zip", Config{},
+			`{"source":{"type":"path","value":"long.zip"},"truncation":{"direction":"head","truncatedBy":"bytes","totalLines":600,"totalBytes":0,"outputLines":85,"shownRange":{"start":1,"end":85},"nextOffset":86}}`,
+			"an archive listing its byte budget cut is truncated by bytes, not at the 500"},
 		{"column cap", "wide.txt", Config{}, `{"source":{"type":"path","value":"wide.txt"},"limits":{"columnTruncated":{"maxColumn":768}}}`, "cut lines set columnTruncated"},
 		{"internal", "omp://README.md:1", Config{}, `"source":{"type":"internal","value":"omp://README.md"}`, "an internal URL is an internal source"},
 	}

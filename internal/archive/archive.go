@@ -11,8 +11,8 @@
 //
 // Entry names are normalised: '\' becomes '/', empty and "." segments are
 // dropped (so "/etc/passwd" is listed as "etc/passwd"), and an entry with a
-// ".." segment is left out and counted in Item.Rejected. Nothing is ever
-// extracted or written.
+// ".." segment, or a name over MaxNameBytes, is left out and counted in
+// Item.Rejected. Nothing is ever extracted or written.
 //
 // Limits bound the work done for hostile input: the number of entries, the
 // size of a zip's central directory, the decompressed bytes read from one
@@ -141,7 +141,8 @@ type Limits struct {
 	// (DefaultMaxEntries, 200,000).
 	MaxEntries int
 	// MaxDirBytes is the size of a zip's central directory, which is read
-	// into memory to index the zip (DefaultMaxDirBytes, 64 MiB).
+	// into memory to index the zip, and the bytes of the names a listing
+	// of one directory keeps (DefaultMaxDirBytes, 64 MiB).
 	MaxDirBytes int64
 	// MaxMemberBytes is the number of decompressed bytes read from one
 	// member (DefaultMaxMemberBytes, 4 GiB).
@@ -289,7 +290,8 @@ type Item struct {
 	// regard to case (see Sort).
 	Children []Entry
 	// Rejected counts the entries left out of the archive root's listing
-	// because a segment of their name was "..". It is 0 for other items.
+	// because a segment of their name was "..", or their name was over
+	// MaxNameBytes. It is 0 for other items.
 	Rejected int
 	// Binary reports that the first 8 KiB of a file member hold a NUL byte
 	// or invalid UTF-8.
@@ -402,7 +404,7 @@ func (a *Archive) Lookup(ctx context.Context, inner string) (*Item, error) {
 	if !ok {
 		return nil, errs.New(errs.InvalidParam, "Archive path '%s' contains '..'; paths inside an archive cannot leave it", errs.Echo(member))
 	}
-	b := newDirBuilder(p)
+	b := newDirBuilder(p, a.lim.MaxDirBytes)
 	b.alt, b.altSel = firstCut(inner, member)
 	if w, ok := Clean(inner); ok && w != p && member != inner {
 		b.whole = w
@@ -410,7 +412,7 @@ func (a *Archive) Lookup(ctx context.Context, inner string) (*Item, error) {
 	it, err := a.lookup(ctx, b, sel)
 	if err != nil && b.wholeSeen {
 		// What followed a ':' was no selector: the member's name holds it.
-		return a.lookup(ctx, newDirBuilder(b.whole), "")
+		return a.lookup(ctx, newDirBuilder(b.whole, a.lim.MaxDirBytes), "")
 	}
 	return it, err
 }
@@ -512,6 +514,22 @@ func Clean(name string) (clean string, ok bool) {
 		out = append(out, s)
 	}
 	return strings.Join(out, "/"), true
+}
+
+// MaxNameBytes is the longest member name kept, pathutil.MaxPathBytes: a
+// longer one could not be named in a path Scout reads, and a tar's header
+// may hold a name of up to 1 MiB.
+const MaxNameBytes = pathutil.MaxPathBytes
+
+// memberName returns the normalised name of an entry named raw, as Clean
+// does; ok is false, and the entry is to be rejected, when a segment is
+// ".." or the name is over MaxNameBytes.
+func memberName(raw string) (name string, ok bool) {
+	name, ok = Clean(raw)
+	if !ok || len(name) > MaxNameBytes {
+		return "", false
+	}
+	return name, true
 }
 
 // fastClean reports whether name is already clean, so that the common case

@@ -619,3 +619,52 @@ func TestGzipTrailer(t *testing.T) {
 		}
 	}
 }
+
+// TestLongNames checks that an entry whose name is over MaxNameBytes is
+// left out and counted as a '..' entry is, in listings and walks: a tar
+// header may name an entry with up to 1 MiB, and 600 such names in a
+// 600 KB .tgz made a listing hold 540 MB and sort for minutes.
+func TestLongNames(t *testing.T) {
+	longest := strings.Repeat("k", MaxNameBytes)
+	ms := []testfs.Member{{Name: "ok.txt", Body: "ok\n"}, {Name: strings.Repeat("x", MaxNameBytes+1), Body: "x"}, {Name: longest, Body: "k"},
+		{Name: "d/" + strings.Repeat("y", MaxNameBytes), Body: "y"}}
+	for _, name := range formats {
+		for fsName, fsys := range fileSystems(t, map[string][]byte{name: build(t, name, ms)}) {
+			a, err := Open(context.Background(), fsys, name, Limits{})
+			require.NoError(t, err, "%s %s", fsName, name)
+			got, _ := lookupText(t, a, "")
+			got = strings.ReplaceAll(got, longest, "k×4096")
+			assert.Equal(t, "k×4096 1\nok.txt 3\nrejected 2", got, "%s %s: the root lists the longest name kept", fsName, name)
+			a.Close()
+			a, err = Open(context.Background(), fsys, name, Limits{})
+			require.NoError(t, err, "%s %s", fsName, name)
+			var walked []string
+			rejected, err := a.Walk(context.Background(), "", func(e Entry, r io.Reader, err error) error {
+				walked = append(walked, fmt.Sprint(len(e.Name)))
+				return nil
+			})
+			a.Close()
+			require.NoError(t, err, "%s %s", fsName, name)
+			assert.Equal(t, 2, rejected, "%s %s: a walk counts both", fsName, name)
+			assert.ElementsMatch(t, []string{"4096", "6"}, walked, "%s %s: and passes the others", fsName, name)
+		}
+	}
+}
+
+// TestListingNamesBound checks that a listing keeps at most MaxDirBytes of
+// its children's names: a tar has no directory whose size bounds them, so
+// a .tgz of 200,000 names of 4 KiB (a few MB) would make a listing hold
+// 800 MB. A member is still read by its path.
+func TestListingNamesBound(t *testing.T) {
+	ms := append(manyMembers(), testfs.Member{Name: "sub/f.txt", Body: "f\n"}) // 465 bytes of names in the root
+	for _, name := range []string{"a.tar", "a.tgz"} {
+		fsys := fstest.MapFS{name: {Data: build(t, name, ms)}}
+		lim := Limits{MaxDirBytes: 200}
+		err := readMember(fsys, name, "", lim)
+		assert.Equal(t, errs.TooLarge, errs.CodeOf(err), "%s: %v", name, err)
+		assert.ErrorContains(t, err, "Cannot read archive '"+name+"': the names of the entries in its root take more than 200B, Scout's limit for a listing; read a member by its path instead", name)
+		assert.NoError(t, readMember(fsys, name, strings.Repeat("m", 30), lim), "%s: a member is read", name)
+		assert.NoError(t, readMember(fsys, name, "sub", lim), "%s: a small directory is listed", name)
+		assert.NoError(t, readMember(fsys, name, "", Limits{MaxDirBytes: 1 << 10}), "%s: the root is listed under a bound it fits", name)
+	}
+}

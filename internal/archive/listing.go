@@ -1,9 +1,12 @@
 package archive
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
+	"github.com/scoutkit/scout/internal/dirtree"
+	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/selector"
 )
 
@@ -18,6 +21,9 @@ type dirBuilder struct {
 	prefix string // dir + "/", or "" for the root
 	exists bool   // the directory itself or something under it was seen
 	kids   map[string]Entry
+	// max bounds the bytes of the children's names kept (0: no bound),
+	// names counts them.
+	max, names int64
 	// alt is the member path that the request names if its text after
 	// the first ':', altSel, was a mistyped selector (see firstCut); ""
 	// for none. altSeen reports that an entry is alt or lies under it.
@@ -29,8 +35,10 @@ type dirBuilder struct {
 	wholeSeen bool
 }
 
-func newDirBuilder(dir string) *dirBuilder {
-	b := &dirBuilder{dir: dir, kids: map[string]Entry{}}
+// newDirBuilder collects the children of dir, keeping at most max bytes
+// of their names (0: no bound).
+func newDirBuilder(dir string, max int64) *dirBuilder {
+	b := &dirBuilder{dir: dir, kids: map[string]Entry{}, max: max}
 	if dir != "" {
 		b.prefix = dir + "/"
 	} else {
@@ -39,8 +47,12 @@ func newDirBuilder(dir string) *dirBuilder {
 	return b
 }
 
-// add records e if it is the directory itself or lies under it.
-func (b *dirBuilder) add(e Entry) {
+// errNames is what add returns once the children's names pass max.
+var errNames = errors.New("names over the limit")
+
+// add records e if it is the directory itself or lies under it. It fails
+// with errNames once the names of the children kept pass b.max.
+func (b *dirBuilder) add(e Entry) error {
 	if b.alt != "" && strings.HasPrefix(e.Name, b.alt) && (len(e.Name) == len(b.alt) || e.Name[len(b.alt)] == '/') {
 		b.altSeen = true
 	}
@@ -51,22 +63,48 @@ func (b *dirBuilder) add(e Entry) {
 		if e.Dir {
 			b.exists = true
 		}
-		return
+		return nil
 	}
 	if !strings.HasPrefix(e.Name, b.prefix) {
-		return
+		return nil
 	}
 	b.exists = true
 	rel := e.Name[len(b.prefix):]
 	if i := strings.IndexByte(rel, '/'); i >= 0 {
 		name := b.prefix + rel[:i]
-		b.kids[name] = Entry{Name: name, Dir: true, ModTime: b.kids[name].ModTime}
-		return
+		old, ok := b.kids[name]
+		b.kids[name] = Entry{Name: name, Dir: true, ModTime: old.ModTime}
+		return b.count(ok, name)
 	}
-	if old, ok := b.kids[e.Name]; ok && old.Dir && !e.Dir {
-		return // a name that is both a directory and a file lists as a directory
+	old, ok := b.kids[e.Name]
+	if ok && old.Dir && !e.Dir {
+		return nil // a name that is both a directory and a file lists as a directory
 	}
 	b.kids[e.Name] = e
+	return b.count(ok, e.Name)
+}
+
+// count charges a child's name to the bound unless it was kept already.
+func (b *dirBuilder) count(kept bool, name string) error {
+	if kept {
+		return nil
+	}
+	b.names += int64(len(name))
+	if b.max > 0 && b.names > b.max {
+		return errNames
+	}
+	return nil
+}
+
+// tooLarge is the error for a listing whose names passed b.max; archive
+// names the archive.
+func (b *dirBuilder) tooLarge(archive string) error {
+	dir := "its root"
+	if b.dir != "" {
+		dir = "its directory '" + errs.Echo(b.dir) + "'"
+	}
+	return cannotRead(errs.TooLarge, archive, nil, "the names of the entries in %s take more than %s, Scout's limit for a listing; read a member by its path instead",
+		dir, dirtree.FormatBytes(b.max))
 }
 
 // missing is the error for a directory that was not seen: NOT_FOUND, or
@@ -90,12 +128,24 @@ func (b *dirBuilder) children() []Entry {
 
 // Sort orders entries by base name without regard to case, then by the
 // bytes of the name, as pi's listing does (name.toLowerCase() with
-// localeCompare, approximated by code-point order).
+// localeCompare, approximated by code-point order). Each base is lowered
+// once, not at each comparison.
 func Sort(entries []Entry) {
-	slices.SortFunc(entries, func(a, b Entry) int {
-		if c := strings.Compare(strings.ToLower(a.Base()), strings.ToLower(b.Base())); c != 0 {
+	type keyed struct {
+		key string
+		e   Entry
+	}
+	ks := make([]keyed, len(entries))
+	for i, e := range entries {
+		ks[i] = keyed{strings.ToLower(e.Base()), e}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		if c := strings.Compare(a.key, b.key); c != 0 {
 			return c
 		}
-		return strings.Compare(a.Name, b.Name)
+		return strings.Compare(a.e.Name, b.e.Name)
 	})
+	for i := range ks {
+		entries[i] = ks[i].e
+	}
 }

@@ -159,7 +159,7 @@ func (s *tarStream) next(ctx context.Context) (Entry, error) {
 		if h.Typeflag == tar.TypeXGlobalHeader {
 			continue
 		}
-		name, ok := Clean(h.Name)
+		name, ok := memberName(h.Name)
 		if !ok {
 			s.rejected++
 			continue
@@ -290,7 +290,10 @@ func (a *Archive) lookupTar(ctx context.Context, b *dirBuilder, sel string) (*It
 			}
 			return it, nil
 		}
-		b.add(e)
+		if err := b.add(e); err != nil {
+			s.Close()
+			return nil, b.tooLarge(a.name)
+		}
 	}
 	s.Close()
 	if !b.exists {

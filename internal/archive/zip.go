@@ -64,7 +64,7 @@ func indexZip(r io.ReaderAt, size int64, lim Limits) (*zipIndex, error) {
 	}
 	z := &zipIndex{r: r, size: size, base: base, entries: entries, names: make([]string, len(entries))}
 	for i := range entries {
-		n, ok := Clean(entries[i].name)
+		n, ok := memberName(entries[i].name)
 		if !ok {
 			z.rejected++
 		}
@@ -201,8 +201,11 @@ func (z *zipIndex) lookup(ctx context.Context, b *dirBuilder, sel, name string, 
 				return nil, err
 			}
 		}
-		if n != "" {
-			b.add(z.entry(i))
+		if n == "" {
+			continue
+		}
+		if err := b.add(z.entry(i)); err != nil {
+			return nil, b.tooLarge(name)
 		}
 	}
 	if !b.exists {

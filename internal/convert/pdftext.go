@@ -63,7 +63,7 @@ type pdfGState struct {
 // drawn to glyph: its text, font size, position and width in points. It
 // panics on a malformed operator (as the library does) and with a pdfAbort
 // when ctx is done.
-func interpretPage(ctx context.Context, p pdf.Page, glyph func(s string, size, x, y, w float64)) {
+func interpretPage(ctx context.Context, p pdfPage, glyph func(s string, size, x, y, w float64)) {
 	strm := p.V.Key("Contents")
 	if strm.Kind() == pdf.Null {
 		return
@@ -73,7 +73,7 @@ func interpretPage(ctx context.Context, p pdf.Page, glyph func(s string, size, x
 		if f, ok := fonts[name]; ok {
 			return f
 		}
-		lf := p.Font(name)
+		lf := p.font(name)
 		f := &pdfFont{enc: lf.Encoder(), first: lf.FirstChar(), last: lf.LastChar(), widths: lf.Widths()}
 		if f.enc == nil {
 			f.enc = identity{}

@@ -110,8 +110,9 @@ func (r *reader) readArchive(ctx context.Context, p, name, inner string) (*Resul
 // listing lists a directory inside an archive: its children, as entries
 // numbered from 1 in name order. A line selector bounds it as it bounds a
 // local directory listing: ":A-B" lists children A to B exactly, ":N"
-// from N on; at most archive.DefaultListLimit are listed either way (the
-// cap's truncation says so). Multi-range and :conflicts are errors, as for
+// from N on; at most archive.DefaultListLimit are listed either way, and
+// no more than fit a listing's byte budget (the cap's truncation says
+// which). Multi-range and :conflicts are errors, as for
 // a local directory.
 func listing(display string, it *archive.Item, sel selector.Selector) (*Result, error) {
 	dir := display + ":" + it.Path + "/"
@@ -141,8 +142,15 @@ func listing(display string, it *archive.Item, sel selector.Selector) (*Result, 
 	case first > total:
 		res.BeyondEnd = first
 	default:
+		// The names shown fit the byte budget of a listing of as many rows
+		// (a member's name may be 4 KiB long); the first always shows.
+		budget, used := max(textio.MinByteBudget, (end-first+1)*textio.BytesPerLine), 0
 		res.Entries = make([]dirtree.Entry, 0, end-first+1)
 		for i, e := range it.Children[first-1 : end] {
+			if used += len(e.Base()) + 1; i > 0 && used > budget {
+				end, res.Truncated = first+i-1, TruncBytes
+				break
+			}
 			mt := e.ModTime
 			if !mt.IsZero() {
 				mt = mt.UTC()
@@ -151,7 +159,10 @@ func listing(display string, it *archive.Item, sel selector.Selector) (*Result, 
 		}
 		switch {
 		case end < want:
-			res.Unlisted, res.Truncated, res.Next = want-end, TruncLimit, end+1
+			res.Unlisted, res.Next = want-end, end+1
+			if res.Truncated == "" {
+				res.Truncated = TruncLimit
+			}
 		case end < total:
 			res.Next = end + 1
 		}

@@ -299,7 +299,7 @@ func (ms *memberSearch) expand(ctx context.Context, t *Target, emit func(file) e
 	}
 	// One file for them all: a scan of several targets passes a path once.
 	return emit(file{path: display, mem: true, done: &outcome{skip: SkipError, n: rejected, err: &errs.Error{Code: errs.InvalidParam, Path: display,
-		Message: fmt.Sprintf("%d entries of archive '%s' have '..' in their names and were not searched", rejected, display)}}})
+		Message: fmt.Sprintf("%d entries of archive '%s' have '..' in their names, or names over %d bytes, and were not searched", rejected, display, archive.MaxNameBytes)}}})
 }
 
 // search searches one archive member, or says why it is left out; rel is

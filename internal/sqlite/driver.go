@@ -349,7 +349,7 @@ func (d *db) driverError(err error) (errs.Code, string, bool) {
 	case sqlite3.ErrCantOpen, sqlite3.ErrPerm:
 		return errs.Unsupported, fmt.Sprintf("Cannot open SQLite database: %s", msg), true
 	case sqlite3.ErrTooBig:
-		return errs.TooLarge, fmt.Sprintf("SQLite: %s: a value is over Scout's %d MiB cap; leave that column out or select its length, e.g. ?q=SELECT id, length(body) FROM t", msg, MaxValueBytes>>20), true
+		return errs.TooLarge, fmt.Sprintf("SQLite: %s: a value is over Scout's %d MiB cap; leave that column out or select its size in bytes, e.g. ?q=SELECT id, octet_length(body) FROM t", msg, MaxValueBytes>>20), true
 	case sqlite3.ErrFull:
 		if d.files.tempFull() {
 			return errs.TooLarge, fmt.Sprintf("SQLite query needs more than %s of temporary storage (for sorting, grouping, DISTINCT or a recursive query), Scout's limit; %s", dirtree.FormatBytes(maxTempBytes), narrowHint), true

@@ -535,3 +535,58 @@ func TestValueOverShare(t *testing.T) {
 	assert.Contains(t, dump(res), want, "row view")
 	assert.Equal(t, Cut{Rest: 983617, Next: "?q=SELECT substr(\"body\", 16385, 16384) FROM \"r\" WHERE \"id\" = 1"}, res.Cuts[1], "row view: the long value's cut")
 }
+
+// TestSymlinkedWAL: a database read through a symlink is read with the
+// -wal next to the file the link leads to, where SQLite keeps it, through
+// a chain of links and from another directory; the rows committed to the
+// -wal were missing, the read showing the older rows without a word.
+func TestSymlinkedWAL(t *testing.T) {
+	src := t.TempDir()
+	w, err := sql.Open("sqlite3", "file:"+filepath.Join(src, "w.db")+"?_journal_mode=WAL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.SetMaxOpenConns(1)
+	for _, s := range []string{"PRAGMA wal_autocheckpoint=0", "CREATE TABLE t(a TEXT)", "INSERT INTO t VALUES ('main')",
+		"PRAGMA wal_checkpoint(TRUNCATE)", "INSERT INTO t VALUES ('wal')"} {
+		if _, err := w.Exec(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "nested"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"w.db", "w.db-wal"} {
+		b, err := os.ReadFile(filepath.Join(src, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, "data", n), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"link.db": "data/w.db", "chain.db": "link.db", "nested/up.db": "../data/w.db"} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fsys, release, err := fsx.OpenDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	data := filepath.Join(root, "data")
+	before := snapshot(t, data)
+	for _, name := range []string{"data/w.db", "link.db", "chain.db", "nested/up.db"} {
+		res, err := ReadFS(context.Background(), fsys, name, "?q=SELECT group_concat(a) FROM t", Options{})
+		if err != nil || !strings.Contains(dump(res), "main,wal") {
+			t.Errorf("%s: %v %v, want the row of the -wal too", name, dump(res), err)
+		}
+	}
+	checkUnchanged(t, data, before, "reading a WAL database through symlinks")
+}

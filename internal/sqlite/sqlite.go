@@ -31,6 +31,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"path"
 	"strings"
 
 	"github.com/scoutkit/scout/internal/dirtree"
@@ -154,7 +155,8 @@ func (o Options) maxInMemory() int64 {
 }
 
 // ReadFS reads the database name in fsys with the selector selText. The database, its
-// -wal and its -journal are opened through fsys once, and SQLite reads
+// -wal and its -journal (next to the file a symlink leads to, as SQLite
+// names them) are opened through fsys once, and SQLite reads
 // those open files, never a path: a file swapped for a symlink after fsys
 // checked it cannot lead the read elsewhere. When fsys gives OS files (the
 // FS of fsx.OpenDir, os.DirFS) they are read in place, the -wal's
@@ -189,15 +191,49 @@ func ReadFS(ctx context.Context, fsys fs.FS, name, selText string, opt Options) 
 	if err := fl.add(ctx, mainFile, f, size, head, name); err != nil {
 		return nil, failure(ctx, nil, err)
 	}
+	base := linkTarget(fsys, name)
 	for _, side := range []struct {
 		i      fileIndex
 		suffix string
 	}{{walFile, "-wal"}, {journalFile, "-journal"}} {
-		if err := addSide(ctx, fl, fsys, name+side.suffix, side.i); err != nil {
+		if err := addSide(ctx, fl, fsys, base+side.suffix, side.i); err != nil {
 			return nil, failure(ctx, nil, err)
 		}
 	}
 	return readOpen(ctx, fl, name, sel)
+}
+
+// maxLinks bounds the symlinks linkTarget follows, as Linux's MAXSYMLINKS.
+const maxLinks = 40
+
+// linkTarget returns the path in fsys of the file that name leads to
+// through symlinks in its last element, next to which SQLite keeps the
+// database's -wal and -journal (it resolves a database's symlinks to name
+// them): a read through a symlink would otherwise miss the committed rows
+// of the -wal. name itself when it is no symlink or fsys reads none; the
+// last path reached when a target is absolute (which fsys does not
+// follow) or the links loop.
+func linkTarget(fsys fs.FS, name string) string {
+	rl, ok := fsys.(fs.ReadLinkFS)
+	if !ok {
+		return name
+	}
+	for range maxLinks {
+		st, err := rl.Lstat(name)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return name
+		}
+		target, err := rl.ReadLink(name)
+		if err != nil || path.IsAbs(target) {
+			return name
+		}
+		next := path.Join(path.Dir(name), target)
+		if !fs.ValidPath(next) {
+			return name
+		}
+		name = next
+	}
+	return name
 }
 
 // addSide gives fl the side file name (a -wal or -journal) when it exists.
