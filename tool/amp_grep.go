@@ -777,11 +777,11 @@ func ampFiltered(g *ampGrep, d *ampGrepData) string {
 	}
 	var what []string
 	if g.Type != "" {
-		what = append(what, fmt.Sprintf("type '%s'", g.Type))
+		what = append(what, fmt.Sprintf("type '%s'", errs.Echo(g.Type)))
 	}
 	hint := ""
 	if g.Glob != "" {
-		what = append(what, fmt.Sprintf("glob '%s'", g.Glob))
+		what = append(what, fmt.Sprintf("glob '%s'", errs.Echo(g.Glob)))
 		if strings.Contains(strings.TrimSuffix(g.Glob, "/"), "/") {
 			hint = fmt.Sprintf(" (a glob with '/' matches paths relative to '%s'; start it with '**/' to match at any depth)", d.where)
 		}

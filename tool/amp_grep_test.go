@@ -373,6 +373,7 @@ func TestAmpGrepFilteredOut(t *testing.T) {
 		{`"pattern":"x","type":"go","glob":"*.go","output_mode":"content"`, "No matches found\nNot searched: 1 hidden.\nType 'go' and glob '*.go' left no file to search under '.'."},
 		{`"pattern":"x","glob":"*.bin"`, "No matches found\nNot searched: 1 binary, 1 hidden."},
 		{`"pattern":"y","glob":"*.py"`, "No matches found\nNot searched: 1 hidden."},
+		{`"pattern":"x","glob":"*.rs\nFAKE"`, "No matches found\nNot searched: 1 hidden.\nGlob '\"*.rs\\nFAKE\"' left no file to search under '.'."}, // a glob cannot forge a line
 	} {
 		env := Call(context.Background(), Config{FS: tree}, Amplifier, "grep", []byte(`{`+tt.args+`}`))
 		if env.Status != scout.StatusSuccess || env.Text != tt.want {
