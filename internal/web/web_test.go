@@ -239,8 +239,9 @@ func TestHeader(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	srv, _ := server(t)
-	t.Run("a scheme other than http(s) is refused before any fetch", func(t *testing.T) {
-		for _, u := range []string{"file:///etc/passwd", "ftp://x.example/f", "gopher://x", "http://"} {
+	t.Run("a scheme other than http(s), or no host name, is refused before any fetch", func(t *testing.T) {
+		// "http://:80/" was fetched: Go dials this machine for a port alone.
+		for _, u := range []string{"file:///etc/passwd", "ftp://x.example/f", "gopher://x", "http://", "http://:80/", "https://:443/x", "http://user@:80/"} {
 			_, err := Render(context.Background(), FetcherFunc(func(context.Context, string) (*Response, error) {
 				t.Fatal("fetched")
 				return nil, nil
