@@ -224,7 +224,7 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 		for _, r := range resp.Redirects {
 			chain = append(chain, errs.Echo(r))
 		}
-		p.Notes = append(p.Notes, "Redirected: "+strings.Join(chain, " -> "))
+		p.Notes = append(p.Notes, redirectedNote+strings.Join(chain, " -> "))
 	}
 	bodyCut(p, resp)
 	if err := renderBody(ctx, pl, p, resp, o); err != nil {
@@ -232,6 +232,9 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 	}
 	return pl.finish(p), nil
 }
+
+// redirectedNote starts the note that lists a page's redirects.
+const redirectedNote = "Redirected: "
 
 // StatusError is the cause of the error of a fetch answered with an HTTP
 // error status, for a caller that shows such a fetch as a failed read.

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout/internal/errs"
 )
 
@@ -344,6 +346,22 @@ func TestCacheBytes(t *testing.T) {
 	if _, ok := c.Get("https://g", false); ok {
 		t.Fatal("a page that fits once but not under both its URLs was kept")
 	}
+}
+
+// TestCacheFinalURL: a redirected page is kept under its final URL as
+// that URL's own read: that URL requested, no note of the redirects (a
+// read of the final URL showed the redirect, its header a line longer).
+func TestCacheFinalURL(t *testing.T) {
+	c := &Cache{}
+	p := &Page{URL: "https://a/old", FinalURL: "https://a/new", Notes: []string{"Redirected: https://a/old -> https://a/new", "Body cut at 1B"}, Content: "x"}
+	c.Put(p, false)
+	old, _ := c.Get("https://a/old", false)
+	if old != p {
+		t.Fatalf("the requested URL gives %+v, want the page put", old)
+	}
+	got, _ := c.Get("https://a/new", false)
+	assert.Equal(t, &Page{URL: "https://a/new", FinalURL: "https://a/new", Notes: []string{"Body cut at 1B"}, Content: "x"}, got)
+	assert.Len(t, p.Notes, 2, "the page put keeps its notes")
 }
 
 func TestCacheLRUAndTTL(t *testing.T) {
