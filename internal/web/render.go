@@ -342,6 +342,10 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 			p.Method = MethodRawHTML
 		}
 		if !isText(mt) && !utf8.Valid(resp.Body) {
+			if strings.HasPrefix(mt, "image/") || documentExt(mt, p.FinalURL) != "" {
+				return errs.New(errs.Unsupported, "Cannot read %s with :raw: its content is binary (%s, %s) and :raw shows a body as text. Read it without :raw to see the image or the document's text.",
+					p.FinalURL, mt, dirtree.FormatBytes(int64(len(resp.Body))))
+			}
 			return binaryErr(p, mt, len(resp.Body))
 		}
 		p.Content = decode(resp.Body, mt, params)

@@ -206,6 +206,8 @@ func TestRenderErrors(t *testing.T) {
 		{"an HTML error page is quoted as text", "/gone", false, errs.NotFound, "HTTP 410 Gone from " + srv.URL + "/gone: # Gone This page was **removed**."},
 		{"a redirect loop is a failed fetch", "/loop", false, errs.Internal, "Cannot fetch " + srv.URL + "/loop: "},
 		{"binary content is refused", "/bin", false, errs.Unsupported, "Cannot read " + srv.URL + "/bin: its content is binary (application/octet-stream, 9B)."},
+		// It said "Web reads show ... images": that read was one.
+		{"an image with :raw points to the read without it", "/png", true, errs.Unsupported, "Cannot read " + srv.URL + "/png with :raw: its content is binary (image/png, 16B) and :raw shows a body as text. Read it without :raw to see the image or the document's text."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
