@@ -178,7 +178,7 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		if pe, ok := privateErr(raw, err); ok {
+		if pe, ok := privateErr(raw, len(redirects) > 0, err); ok {
 			return nil, pe
 		}
 		return nil, deadlineErr(parent, ctx, err, "no answer within %v, the fetch deadline: the server may be down or overloaded; try again later", timeout)
