@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/fstest"
@@ -165,4 +167,43 @@ func TestReadURLHeaderLines(t *testing.T) {
 		assert.Equal(t, urlView{"7:line 7", "306:line 306", 400, 307, 0, 0}, viewOf(res))
 		assert.Equal(t, int32(1), pageHits.Load()-before, "the ranges page the cached render")
 	})
+}
+
+// TestURLCacheConcurrent reads the same URLs through one URLCache from
+// many goroutines, paged, raw, redirected and with both header settings
+// (run with -race): each read shows its own lines, and the ranges page
+// the render one of the first reads stored. A URL read after a redirect
+// to it has its own header: the redirected page was kept under it with
+// its "Notes: Redirected: ..." line, so that "/short:9" showed line 2 or
+// 3 as another read had come first.
+func TestURLCacheConcurrent(t *testing.T) {
+	srvURL, pageHits := urlServer(t)
+	cache := &scout.URLCache{}
+	var wg sync.WaitGroup
+	for g := range 16 {
+		wg.Go(func() {
+			r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{}}, AllowPrivateNetwork: true, URLCache: cache, URLHeaderLines: g%2 == 0}
+			header, notes := 0, 0 // the header's lines, its Notes: line
+			if r.URLHeaderLines {
+				header, notes = 6, 1
+			}
+			for i := range 20 {
+				n := 1 + (g*20+i)%390
+				for _, tt := range []struct{ path, first string }{
+					{fmt.Sprintf("/page:%d", n+header), fmt.Sprintf("%d:line %d", n+header, n)},
+					{fmt.Sprintf("/page:%d:raw", n+header), fmt.Sprintf("%d:line %d", n+header, n)},
+					{"/old:" + strconv.Itoa(2+header+notes), fmt.Sprintf("%d:b", 2+header+notes)}, // Notes: Redirected: ...
+					{"/short:" + strconv.Itoa(3+header), fmt.Sprintf("%d:c", 3+header)},
+				} {
+					res, err := r.Read(context.Background(), scout.ReadRequest{Path: srvURL + tt.path})
+					if !assert.NoError(t, err, tt.path) {
+						return
+					}
+					assert.Equal(t, tt.first, viewOf(res).First, "%s (header %v)", tt.path, r.URLHeaderLines)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	assert.LessOrEqual(t, pageHits.Load(), int32(2*16), "at most a fetch per goroutine and mode: the ranges page the cached render")
 }

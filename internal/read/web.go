@@ -78,7 +78,7 @@ const maxURLImageBytes = 300 << 10
 
 // webImage returns the metadata and the bytes to show of the image a page
 // fetched (nil: none, or metadata only), and the page's notes with one on
-// a resize.
+// a resize or on bytes that are no image Scout reads.
 func (r *reader) webImage(page *web.Page) (*image.Info, []byte, []string) {
 	notes := page.Notes
 	if page.Method != web.MethodImage || len(page.Image) == 0 {
@@ -86,7 +86,11 @@ func (r *reader) webImage(page *web.Page) (*image.Info, []byte, []string) {
 	}
 	info, err := image.Inspect(bytes.NewReader(page.Image), int64(len(page.Image)))
 	if err != nil {
-		return nil, nil, notes
+		note := "Image not shown: " + strings.TrimSuffix(err.Error(), ".")
+		if _, binary := textio.Sniff(page.Image[:min(len(page.Image), textio.SniffBytes)]); !binary {
+			note += "; the body is text: :raw shows it"
+		}
+		return nil, nil, append(slices.Clip(notes), note)
 	}
 	if r.c.ImageMetadataOnly {
 		return &info, nil, notes

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -55,6 +56,14 @@ func TestWebRead(t *testing.T) {
 	mux.HandleFunc("/photo.png", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "image/png")
 		w.Write(photoBuf.Bytes())
+	})
+	mux.HandleFunc("/page.png", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		w.Write([]byte("<html><body><p>not a png</p></body></html>"))
+	})
+	mux.HandleFunc("/noise.png", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		w.Write([]byte("\x00\x01\x02 no image format"))
 	})
 	mux.HandleFunc("/lines", func(w http.ResponseWriter, r *http.Request) {
 		hits++
@@ -108,6 +117,19 @@ func TestWebRead(t *testing.T) {
 		{"metadata only drops the bytes", srv.URL + "/logo.png", true, func(t *testing.T, res *Result) {
 			if res.Image == nil || res.ImageData != nil {
 				t.Errorf("image %+v, %d bytes", res.Image, len(res.ImageData))
+			}
+		}},
+		// Both were shown as "[Image: image/png, 42B]" and nothing else.
+		{"bytes that are no image are noted, text with :raw", srv.URL + "/page.png", false, func(t *testing.T, res *Result) {
+			want := []string{"Image not shown: not a supported image (PNG, JPEG, GIF, WebP, BMP or TIFF by its first bytes); the body is text: :raw shows it"}
+			if res.Image != nil || res.ImageData != nil || !slices.Equal(res.URL.Notes, want) {
+				t.Errorf("image %+v, notes %q, want %q", res.Image, res.URL.Notes, want)
+			}
+		}},
+		{"binary bytes that are no image are noted", srv.URL + "/noise.png", true, func(t *testing.T, res *Result) {
+			want := []string{"Image not shown: not a supported image (PNG, JPEG, GIF, WebP, BMP or TIFF by its first bytes)"}
+			if res.Image != nil || !slices.Equal(res.URL.Notes, want) {
+				t.Errorf("image %+v, notes %q, want %q", res.Image, res.URL.Notes, want)
 			}
 		}},
 		{"a long page is cut at 300 lines of URL output", srv.URL + "/lines", false, func(t *testing.T, res *Result) {

@@ -2,6 +2,8 @@ package web
 
 import (
 	"container/list"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -14,7 +16,8 @@ const DefaultCacheBytes = 64 << 20
 
 // Cache keeps rendered pages by URL and mode (rendered or raw) so that
 // paging a URL does not refetch it. A page is stored under both the
-// requested and the final URL. The zero value holds 100 entries of 64 MiB
+// requested and the final URL (there as a read of that URL: no redirect
+// note). The zero value holds 100 entries of 64 MiB
 // in all that never expire; it is safe for concurrent use.
 type Cache struct {
 	// MaxEntries bounds the entries (least recently used are dropped);
@@ -77,20 +80,27 @@ func (c *Cache) Get(url string, raw bool) (*Page, bool) {
 	return e.page, true
 }
 
-// Put stores p under its requested and final URL, unless it is larger
-// than the cache's byte bound.
+// Put stores p under its requested URL and, as the page of a read of
+// its final URL (that URL requested, without the note of the redirects),
+// under its final URL, unless it is larger than the cache's byte bound.
 func (c *Cache) Put(p *Page, raw bool) {
 	if c == nil {
 		return
 	}
-	var keys []string
-	for _, u := range []string{p.URL, p.FinalURL} {
-		if k := cacheKey(u, raw); u != "" && (len(keys) == 0 || keys[0] != k) {
-			keys = append(keys, k)
-		}
+	pages := []*Page{p}
+	keys := []string{cacheKey(p.URL, raw)}
+	if k := cacheKey(p.FinalURL, raw); p.FinalURL != "" && k != keys[0] {
+		final := *p
+		final.URL = p.FinalURL
+		final.Notes = slices.DeleteFunc(slices.Clone(p.Notes), func(n string) bool { return strings.HasPrefix(n, redirectedNote) })
+		pages, keys = append(pages, &final), append(keys, k)
 	}
-	size, maxBytes := pageSize(p), cmpOr(c.MaxBytes, DefaultCacheBytes)
-	if size*int64(len(keys)) > maxBytes {
+	maxBytes := cmpOr(c.MaxBytes, DefaultCacheBytes)
+	var size int64
+	for _, pg := range pages {
+		size += pageSize(pg)
+	}
+	if size > maxBytes {
 		return
 	}
 	c.mu.Lock()
@@ -100,11 +110,12 @@ func (c *Cache) Put(p *Page, raw bool) {
 		c.ll = list.New()
 	}
 	now := c.clock()
-	for _, k := range keys {
+	for i, k := range keys {
 		if el, ok := c.items[k]; ok {
 			c.remove(el)
 		}
-		c.items[k] = c.ll.PushFront(&cacheEntry{key: k, page: p, at: now, size: size})
+		size := pageSize(pages[i])
+		c.items[k] = c.ll.PushFront(&cacheEntry{key: k, page: pages[i], at: now, size: size})
 		c.bytes += size
 	}
 	max := cmpOr(c.MaxEntries, DefaultCacheEntries)

@@ -24,6 +24,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 )
 
@@ -106,7 +107,7 @@ func DefaultFetcher() Fetcher { return &HTTPFetcher{} }
 const MaxURLBytes = 8 << 10
 
 // CheckURL reports an error unless raw is an absolute http or https URL
-// with a host.
+// with a host name or address (not a port alone).
 func CheckURL(raw string) (*url.URL, error) {
 	if len(raw) > MaxURLBytes {
 		return nil, errs.New(errs.InvalidParam, "Invalid URL %q: it is %d bytes long, over the limit of %d — shorten it", errs.Clip(raw), len(raw), MaxURLBytes)
@@ -118,7 +119,7 @@ func CheckURL(raw string) (*url.URL, error) {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, errs.New(errs.InvalidParam, "Unsupported URL scheme %q in %q: only http:// and https:// URLs can be fetched", errs.Clip(u.Scheme), errs.Clip(raw))
 	}
-	if u.Host == "" {
+	if u.Hostname() == "" { // "http://:80/" would connect to this machine
 		return nil, errs.New(errs.InvalidParam, "Invalid URL %q: no host", errs.Clip(raw))
 	}
 	return u, nil
@@ -137,10 +138,11 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 	timeout := cmpOr(f.Timeout, DefaultTimeout)
 	maxBytes := cmpOr(f.MaxBytes, DefaultMaxBytes)
 	maxRedirects := cmpOr(f.MaxRedirects, DefaultMaxRedirects)
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	client := &http.Client{Timeout: timeout}
+	client := &http.Client{} // ctx's deadline bounds the exchange, body included
 	if f.Client != nil {
 		c := *f.Client
 		client = &c
@@ -155,6 +157,9 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 		}
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
 			return fmt.Errorf("redirect to unsupported scheme %q", errs.Clip(req.URL.Scheme))
+		}
+		if req.URL.Hostname() == "" {
+			return errors.New("redirect to a URL without a host")
 		}
 		if n := len(req.URL.String()); n > MaxURLBytes {
 			return fmt.Errorf("redirect to a URL of %d bytes, over the limit of %d", n, MaxURLBytes)
@@ -173,10 +178,10 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		if pe, ok := privateErr(raw, err); ok {
+		if pe, ok := privateErr(raw, len(redirects) > 0, err); ok {
 			return nil, pe
 		}
-		return nil, fetchErr(ctx, err)
+		return nil, deadlineErr(parent, ctx, err, "no answer within %v, the fetch deadline: the server may be down or overloaded; try again later", timeout)
 	}
 	defer resp.Body.Close()
 	var src io.Reader = resp.Body
@@ -190,7 +195,7 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 	}
 	body, err := io.ReadAll(io.LimitReader(src, maxBytes+1))
 	if err != nil {
-		return nil, fetchErr(ctx, err)
+		return nil, bodyErr(parent, ctx, err, timeout, int64(len(body)), resp.ContentLength)
 	}
 	out := &Response{
 		URL:         raw,
@@ -204,6 +209,31 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 		out.Body, out.Truncated = body[:maxBytes], true
 	}
 	return out, nil
+}
+
+// deadlineErr is fetchErr, with the message of format and a when ctx,
+// the fetch's, passed its own deadline, not parent's (the transport says
+// only "context deadline exceeded").
+func deadlineErr(parent, ctx context.Context, err error, format string, a ...any) error {
+	if parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) && errors.Is(err, context.DeadlineExceeded) {
+		return errs.Wrap(errs.Timeout, err, format, a...)
+	}
+	return fetchErr(ctx, err)
+}
+
+// bodyErr codes an error while the body was read, after n bytes of the
+// length the server announced (-1: none): the deadline passed (a body
+// that trickles or never ends) or the connection closed before the body
+// ended (a Content-Length that lies, a chunked body cut).
+func bodyErr(parent, ctx context.Context, err error, timeout time.Duration, n, announced int64) error {
+	got := dirtree.FormatBytes(n) + " received"
+	if announced > 0 {
+		got += " of the " + dirtree.FormatBytes(announced) + " announced"
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return errs.Wrap(errs.Internal, err, "the connection closed before the body ended (%s); try again later", got)
+	}
+	return deadlineErr(parent, ctx, err, "the body did not end within %v, the fetch deadline (%s): the server is slow or sends a body that never ends; try again later", timeout, got)
 }
 
 // compressed reports a Content-Encoding that names a compression left on

@@ -340,3 +340,68 @@ func TestProbeBudget(t *testing.T) {
 		t.Errorf("notes %q do not say the later probes were skipped", notes)
 	}
 }
+
+// TestFetchEnds: a fetch that hangs or whose body stops short says what
+// happened, in how long and after how many bytes (the transport's text was
+// "context deadline exceeded" or "unexpected EOF"); a redirect to a port
+// without a host is refused (Go dials this machine for it).
+func TestFetchEnds(t *testing.T) {
+	mux := http.NewServeMux()
+	hijack := func(w http.ResponseWriter, s string, hold time.Duration) {
+		c, bw, _ := w.(http.Hijacker).Hijack()
+		defer c.Close()
+		bw.WriteString(s)
+		bw.Flush()
+		time.Sleep(hold)
+	}
+	mux.HandleFunc("/no-headers", func(w http.ResponseWriter, r *http.Request) { hijack(w, "HTTP/1.1 200 OK\r\n", 2*time.Second) })
+	mux.HandleFunc("/trickle", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		for i := 0; i < 40 && r.Context().Err() == nil; i++ {
+			w.Write([]byte("a"))
+			w.(http.Flusher).Flush()
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+	mux.HandleFunc("/lying-length", func(w http.ResponseWriter, r *http.Request) {
+		hijack(w, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 10000000000\r\n\r\nhello", 0)
+	})
+	mux.HandleFunc("/lying-length-open", func(w http.ResponseWriter, r *http.Request) {
+		hijack(w, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 10000000000\r\n\r\nhello", 2*time.Second)
+	})
+	mux.HandleFunc("/chunks-cut", func(w http.ResponseWriter, r *http.Request) {
+		hijack(w, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n", 0)
+	})
+	mux.HandleFunc("/to-port", func(w http.ResponseWriter, r *http.Request) {
+		_, port, _ := net.SplitHostPort(r.Host)
+		w.Header().Set("Location", "http://:"+port+"/x")
+		w.WriteHeader(http.StatusFound)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	tests := []struct {
+		path string
+		code errs.Code
+		want string
+	}{
+		{"/no-headers", errs.Timeout, "no answer within 300ms, the fetch deadline: the server may be down or overloaded; try again later"},
+		{"/trickle", errs.Timeout, "the body did not end within 300ms, the fetch deadline ("},
+		{"/trickle", errs.Timeout, "B received): the server is slow or sends a body that never ends; try again later"},
+		{"/lying-length-open", errs.Timeout, "(5B received of the 9.3GB announced)"},
+		{"/lying-length", errs.Internal, "the connection closed before the body ended (5B received of the 9.3GB announced); try again later"},
+		{"/chunks-cut", errs.Internal, "the connection closed before the body ended (5B received); try again later"},
+		{"/to-port", errs.Internal, "redirect to a URL without a host"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			start := time.Now()
+			_, err := Render(context.Background(), &HTTPFetcher{AllowPrivate: true, Timeout: 300 * time.Millisecond}, srv.URL+tt.path, Options{})
+			if errs.CodeOf(err) != tt.code || !strings.Contains(fmt.Sprint(err), tt.want) {
+				t.Errorf("err = %s %v, want %s with %q", errs.CodeOf(err), err, tt.code, tt.want)
+			}
+			if d := time.Since(start); d > 1500*time.Millisecond {
+				t.Errorf("took %v, want about the deadline", d)
+			}
+		})
+	}
+}

@@ -182,17 +182,21 @@ func proxyAddrs() map[string]bool {
 	return out
 }
 
-// privateErr turns a fetch refused for a private address into the
-// ACCESS_DENIED error that says how to allow it; ok is false for any other
-// error.
-func privateErr(rawURL string, err error) (error, bool) {
+// privateErr turns a fetch of rawURL refused for a private address into
+// the ACCESS_DENIED error that says how to allow it, naming the refused
+// redirect when redirected; ok is false for any other error.
+func privateErr(rawURL string, redirected bool, err error) (error, bool) {
 	var pe *PrivateError
 	if !errors.As(err, &pe) {
 		return nil, false
 	}
+	target := rawURL
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		rawURL = errs.Echo(ue.URL) // the redirect that was refused
+		target = errs.Echo(ue.URL) // the redirect that was refused
 	}
-	return errs.Wrap(errs.AccessDenied, pe, "Access denied: %s was not fetched: %v. Scout does not read loopback, private, link-local or cloud metadata addresses unless the host allows them: set %s.", rawURL, pe, PrivateOption), true
+	if redirected {
+		target = fmt.Sprintf("%s (a redirect from %s)", target, errs.Echo(rawURL))
+	}
+	return errs.Wrap(errs.AccessDenied, pe, "Access denied: %s was not fetched: %v. Scout does not read loopback, private, link-local or cloud metadata addresses unless the host allows them: set %s.", target, pe, PrivateOption), true
 }

@@ -112,7 +112,8 @@ func TestPrivateRedirect(t *testing.T) {
 	}
 	t.Cleanup(func() { dialCheck = old })
 	_, err := Render(context.Background(), &HTTPFetcher{}, public.URL+"/start", Options{})
-	if errs.CodeOf(err) != errs.AccessDenied || !strings.HasPrefix(err.Error(), "Access denied: "+private.URL+"/metadata was not fetched: ") {
+	// It named the redirect's target alone, not the URL read.
+	if errs.CodeOf(err) != errs.AccessDenied || !strings.HasPrefix(err.Error(), "Access denied: "+private.URL+"/metadata (a redirect from "+public.URL+"/start) was not fetched: ") {
 		t.Fatalf("err = %s %v", errs.CodeOf(err), err)
 	}
 }

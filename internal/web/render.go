@@ -224,7 +224,7 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 		for _, r := range resp.Redirects {
 			chain = append(chain, errs.Echo(r))
 		}
-		p.Notes = append(p.Notes, "Redirected: "+strings.Join(chain, " -> "))
+		p.Notes = append(p.Notes, redirectedNote+strings.Join(chain, " -> "))
 	}
 	bodyCut(p, resp)
 	if err := renderBody(ctx, pl, p, resp, o); err != nil {
@@ -232,6 +232,9 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 	}
 	return pl.finish(p), nil
 }
+
+// redirectedNote starts the note that lists a page's redirects.
+const redirectedNote = "Redirected: "
 
 // StatusError is the cause of the error of a fetch answered with an HTTP
 // error status, for a caller that shows such a fetch as a failed read.
@@ -339,6 +342,10 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 			p.Method = MethodRawHTML
 		}
 		if !isText(mt) && !utf8.Valid(resp.Body) {
+			if strings.HasPrefix(mt, "image/") || documentExt(mt, p.FinalURL) != "" {
+				return errs.New(errs.Unsupported, "Cannot read %s with :raw: its content is binary (%s, %s) and :raw shows a body as text. Read it without :raw to see the image or the document's text.",
+					p.FinalURL, mt, dirtree.FormatBytes(int64(len(resp.Body))))
+			}
 			return binaryErr(p, mt, len(resp.Body))
 		}
 		p.Content = decode(resp.Body, mt, params)

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout/internal/errs"
 )
 
@@ -204,6 +206,8 @@ func TestRenderErrors(t *testing.T) {
 		{"an HTML error page is quoted as text", "/gone", false, errs.NotFound, "HTTP 410 Gone from " + srv.URL + "/gone: # Gone This page was **removed**."},
 		{"a redirect loop is a failed fetch", "/loop", false, errs.Internal, "Cannot fetch " + srv.URL + "/loop: "},
 		{"binary content is refused", "/bin", false, errs.Unsupported, "Cannot read " + srv.URL + "/bin: its content is binary (application/octet-stream, 9B)."},
+		// It said "Web reads show ... images": that read was one.
+		{"an image with :raw points to the read without it", "/png", true, errs.Unsupported, "Cannot read " + srv.URL + "/png with :raw: its content is binary (image/png, 16B) and :raw shows a body as text. Read it without :raw to see the image or the document's text."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
@@ -239,8 +243,9 @@ func TestHeader(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	srv, _ := server(t)
-	t.Run("a scheme other than http(s) is refused before any fetch", func(t *testing.T) {
-		for _, u := range []string{"file:///etc/passwd", "ftp://x.example/f", "gopher://x", "http://"} {
+	t.Run("a scheme other than http(s), or no host name, is refused before any fetch", func(t *testing.T) {
+		// "http://:80/" was fetched: Go dials this machine for a port alone.
+		for _, u := range []string{"file:///etc/passwd", "ftp://x.example/f", "gopher://x", "http://", "http://:80/", "https://:443/x", "http://user@:80/"} {
 			_, err := Render(context.Background(), FetcherFunc(func(context.Context, string) (*Response, error) {
 				t.Fatal("fetched")
 				return nil, nil
@@ -343,6 +348,22 @@ func TestCacheBytes(t *testing.T) {
 	if _, ok := c.Get("https://g", false); ok {
 		t.Fatal("a page that fits once but not under both its URLs was kept")
 	}
+}
+
+// TestCacheFinalURL: a redirected page is kept under its final URL as
+// that URL's own read: that URL requested, no note of the redirects (a
+// read of the final URL showed the redirect, its header a line longer).
+func TestCacheFinalURL(t *testing.T) {
+	c := &Cache{}
+	p := &Page{URL: "https://a/old", FinalURL: "https://a/new", Notes: []string{"Redirected: https://a/old -> https://a/new", "Body cut at 1B"}, Content: "x"}
+	c.Put(p, false)
+	old, _ := c.Get("https://a/old", false)
+	if old != p {
+		t.Fatalf("the requested URL gives %+v, want the page put", old)
+	}
+	got, _ := c.Get("https://a/new", false)
+	assert.Equal(t, &Page{URL: "https://a/new", FinalURL: "https://a/new", Notes: []string{"Body cut at 1B"}, Content: "x"}, got)
+	assert.Len(t, p.Notes, 2, "the page put keeps its notes")
 }
 
 func TestCacheLRUAndTTL(t *testing.T) {
