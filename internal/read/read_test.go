@@ -77,6 +77,17 @@ func TestOtherSchemes(t *testing.T) {
 			t.Errorf("%s: %v", p, err)
 		}
 	}
+	for p, want := range map[string]string{
+		"data:text/plain,hi":  "not data: URLs",
+		"javascript:alert(1)": "not javascript: URLs",
+		"https:example.com":   "a web URL is written https://host/path",
+		"HTTP:/x":             "a web URL is written http://host/path",
+	} {
+		_, err := Run(context.Background(), c, p)
+		if errs.CodeOf(err) != errs.NotFound || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("%s: %v, want it to end in %q", p, err, want)
+		}
+	}
 	_, err := Run(context.Background(), c, "a/b.txt")
 	if err == nil || err.Error() != "Path 'a/b.txt' not found" {
 		t.Errorf("a plain missing path: %v", err)

@@ -141,12 +141,21 @@ func (r *reader) suffixMatch(ctx context.Context, p string) string {
 }
 
 // notFound is the error of a path that does not exist. A missing path
-// that looks like a URL of a scheme read does not fetch ("ftp://h/f")
-// says which URLs are read.
+// that looks like a URL of a scheme read does not fetch ("ftp://h/f",
+// "data:,x") says which URLs are read; one that looks like a web URL
+// written without "//" ("https:example.com") says how to write it.
 func notFound(p string) error {
 	msg := "Path '" + errs.Echo(p) + "' not found"
+	const fetched = "; read fetches http:// and https:// URLs and internal URLs of registered schemes, not "
 	if u, err := iurl.Parse(p); err == nil {
-		msg += "; read fetches http:// and https:// URLs and internal URLs of registered schemes, not " + u.Scheme + "://"
+		msg += fetched + u.Scheme + "://"
+	} else if scheme, rest, ok := strings.Cut(p, ":"); ok && !strings.HasPrefix(rest, "//") {
+		switch strings.ToLower(scheme) {
+		case "http", "https":
+			msg += "; a web URL is written " + strings.ToLower(scheme) + "://host/path"
+		case "data", "javascript", "mailto", "file", "about", "blob":
+			msg += fetched + strings.ToLower(scheme) + ": URLs"
+		}
 	}
 	return &errs.Error{Code: errs.NotFound, Path: p, Message: msg, Err: fs.ErrNotExist}
 }
