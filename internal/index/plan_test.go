@@ -225,17 +225,21 @@ func TestRace(t *testing.T) {
 		name       string
 		local      bool
 		delay      time.Duration
+		minScan    time.Duration // the scan's estimate: the race starts after a quarter of it
 		index      bool
 		want       string // the fallback's detail starts with it
 		minT, maxT time.Duration
 	}{
 		// The racing scan starts after 100 ms and wins.
-		{"remote slow", false, 10 * time.Second, false, "a scan started beside the plan", 100 * time.Millisecond, 5 * time.Second},
-		{"remote fast", false, 0, true, "", 0, 5 * time.Second},
+		{"remote slow", false, 10 * time.Second, 400 * time.Millisecond, false, "a scan started beside the plan", 100 * time.Millisecond, 5 * time.Second},
+		// The fast index answers before a scan starts, however loaded
+		// the machine (git's part of the plan took over 100 ms on CI).
+		{"remote fast", false, 0, 20 * time.Second, true, "", 0, 5 * time.Second},
 		// No scan before the deadline of 100 ms (times the machine's load).
-		{"local slow", true, 10 * time.Second, false, "no answer within ", 100 * time.Millisecond, 5 * time.Second},
-		{"local fast", true, 0, true, "", 0, 5 * time.Second},
+		{"local slow", true, 10 * time.Second, 400 * time.Millisecond, false, "no answer within ", 100 * time.Millisecond, 5 * time.Second},
+		{"local fast", true, 0, 20 * time.Second, true, "", 0, 5 * time.Second},
 	} {
+		Prior.MinScan = tc.minScan
 		f := &fakeBackend{status: status(tc.local), files: []string{"a.go"}, delay: tc.delay}
 		start := time.Now()
 		out, rep, err := Search(context.Background(), fsys, g.dir, req, f)
@@ -338,8 +342,11 @@ func TestLearnWide(t *testing.T) {
 	if err != nil || !rep.Index || len(out.Files) != 40 {
 		t.Errorf("second: %v %+v, %d files", err, rep, len(out.Files))
 	}
-	if q := f.last.Load().(*Query); q.MaxFiles != 125 {
-		t.Errorf("the second search's cap %d, want 125 (the whole path's, for a query of known size)", q.MaxFiles)
+	// The cap is the whole path's, not the probe's 16; the costs it comes
+	// from are measured, and a loaded machine moves them a little (127 on
+	// CI once).
+	if q := f.last.Load().(*Query); q.MaxFiles < 100 || q.MaxFiles > 150 {
+		t.Errorf("the second search's cap %d, want about 125 (the whole path's, for a query of known size)", q.MaxFiles)
 	}
 }
 
