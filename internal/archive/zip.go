@@ -152,23 +152,45 @@ func (z *zipIndex) entry(i int) Entry {
 // maxLinkTarget is the longest symbolic link target read (Linux's PATH_MAX).
 const maxLinkTarget = 4096
 
-// linkError is the error for reading e, the i-th entry, a symbolic link:
-// linkError with its target, or why the target cannot be read.
-func (z *zipIndex) linkError(ctx context.Context, i int, e Entry, archive string) error {
+// link returns the i-th entry, a symbolic link, with its target read.
+func (z *zipIndex) link(ctx context.Context, i int) (Entry, error) {
+	e := z.entry(i)
 	r, err := z.open(ctx, i, maxLinkTarget+1)
 	if err != nil {
-		return err
+		return e, err
 	}
 	defer r.Close()
 	target, err := io.ReadAll(r)
 	switch {
 	case errs.CodeOf(err) == errs.TooLarge:
-		return errs.New(errs.Unsupported, "Archive entry '%s' is a symbolic link whose target is over %d bytes; links are not followed", errs.Echo(e.Name), maxLinkTarget)
+		return e, errs.New(errs.Unsupported, "Archive entry '%s' is a symbolic link whose target is over %d bytes; links are not followed", errs.Echo(e.Name), maxLinkTarget)
 	case err != nil:
-		return err
+		return e, err
 	}
 	e.Link = string(target)
-	return linkError(archive, e)
+	return e, nil
+}
+
+// linkError is the error for reading the i-th entry, a symbolic link:
+// followLink's through the zip's links, or why its target cannot be read.
+func (z *zipIndex) linkError(ctx context.Context, i int, archive string) error {
+	e, err := z.link(ctx, i)
+	if err != nil {
+		return err
+	}
+	return followLink(archive, e, func(name string) (Entry, bool, error) {
+		for j, n := range z.names {
+			if n != name || z.entries[j].dir() {
+				continue
+			}
+			if !z.entries[j].link {
+				return Entry{}, false, nil
+			}
+			l, err := z.link(ctx, j)
+			return l, err == nil, err
+		}
+		return Entry{}, false, nil
+	})
 }
 
 // lookup opens the file member b.dir, else lists directory b.dir; name is
@@ -181,7 +203,7 @@ func (z *zipIndex) lookup(ctx context.Context, b *dirBuilder, sel, name string, 
 				continue
 			}
 			if e := z.entry(i); e.Symlink {
-				return nil, z.linkError(ctx, i, e, name)
+				return nil, z.linkError(ctx, i, name)
 			} else if !e.Dir {
 				r, err := z.open(ctx, i, lim.MaxMemberBytes)
 				if err != nil {
@@ -260,7 +282,7 @@ func (z *zipIndex) walk(ctx context.Context, dir string, fn WalkFunc, lim Limits
 		var body io.Reader
 		var err error
 		if e.Symlink {
-			err = z.linkError(ctx, i, e, name)
+			err = walkLinkError(e)
 		} else {
 			var r io.ReadCloser
 			if r, err = z.open(ctx, i, lim.MaxMemberBytes); r != nil {
