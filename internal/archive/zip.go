@@ -135,6 +135,25 @@ func (z *ZipReader) Open(ctx context.Context, name string, max int64) (io.ReadCl
 	return z.idx.open(ctx, i, max)
 }
 
+// Fits returns the TOO_LARGE error, as Open's stream would fail with at
+// max bytes (<= 0: Limits.MaxMemberBytes), when the zip records the file
+// member name as over max decompressed bytes (the size a read of the
+// member checks); nil otherwise, a missing member included. A caller that
+// reads a member whole fails so before inflating it.
+func (z *ZipReader) Fits(name string, max int64) error {
+	i, ok := z.lookup(name)
+	if !ok {
+		return nil
+	}
+	if max <= 0 {
+		max = z.lim.MaxMemberBytes
+	}
+	if max > 0 && z.idx.entries[i].usize > uint64(max) {
+		return overCap("Archive entry '"+errs.Echo(z.idx.names[i])+"'", max)
+	}
+	return nil
+}
+
 func (z *zipIndex) entry(i int) Entry {
 	f := &z.entries[i]
 	e := Entry{Name: z.names[i], ModTime: f.modTime()}
