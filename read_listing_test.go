@@ -97,3 +97,35 @@ func TestReaderListingUnreadable(t *testing.T) {
 	assert.Equal(t, scout.CodeAccessDenied, sp.Code, "the failure's class")
 	assert.Contains(t, sp.Message, "permission denied", "what failed")
 }
+
+// TestReaderListingDeepWindow reads a window deep into a directory of
+// 100,000 files: it shows the rows of the whole listing, and builds only
+// those rows (the heap grew by 54 MiB for flat:99990-99995 when the rows
+// before the window were built too, against 20 MiB for flat:1-10; now 19).
+func TestReaderListingDeepWindow(t *testing.T) {
+	const n = 100_000
+	m := fstest.MapFS{}
+	for i := range n {
+		m[fmt.Sprintf("flat/f%06d", i)] = &fstest.MapFile{Mode: 0o644}
+	}
+	r := scout.Reader{Workspace: scout.Workspace{FS: m}, Now: func() time.Time { return testfs.Epoch }}
+	read := func(path string) (*scout.ReadResult, uint64) {
+		var res *scout.ReadResult
+		var err error
+		grew := testfs.HeapPeak(func() { res, err = r.Read(context.Background(), scout.ReadRequest{Path: path}) })
+		require.NoError(t, err, path)
+		return res, grew
+	}
+	_, shallow := read("flat:1-10")
+	res, deep := read("flat:99990-99995")
+	require.Len(t, res.Blocks, 1)
+	var got []string
+	for _, l := range res.Blocks[0].Lines {
+		got = append(got, fmt.Sprintf("%d %s", l.N, strings.TrimSpace(l.Text)))
+	}
+	assert.Equal(t, []string{"99990 - f099988  0B", "99991 - f099989  0B", "99992 - f099990  0B", "99993 - f099991  0B", "99994 - f099992  0B", "99995 - f099993  0B"}, got)
+	require.Len(t, res.Entries, 6)
+	assert.Equal(t, "f099988", res.Entries[0].Path)
+	assert.Equal(t, 99990, res.Entries[0].Line)
+	assert.Less(t, deep, shallow+8<<20, "the heap grew by %d MiB for flat:99990-99995, %d MiB for flat:1-10", deep>>20, shallow>>20)
+}

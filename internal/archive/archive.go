@@ -604,6 +604,12 @@ type capReader struct {
 	left int64  // bytes still allowed under the cap
 }
 
+// overCap is the error of a stream that decompresses to more than max
+// bytes.
+func overCap(what string, max int64) error {
+	return errs.New(errs.TooLarge, "%s decompresses to more than %s, Scout's limit", what, dirtree.FormatBytes(max))
+}
+
 func newCapReader(ctx context.Context, r io.Reader, what string, max int64) *capReader {
 	return &capReader{ctx: ctx, r: r, what: what, max: max, left: max}
 }
@@ -616,7 +622,7 @@ func (c *capReader) Read(p []byte) (int, error) {
 		var one [1]byte
 		n, err := c.r.Read(one[:])
 		if n > 0 {
-			return 0, errs.New(errs.TooLarge, "%s decompresses to more than %s, Scout's limit", c.what, dirtree.FormatBytes(c.max))
+			return 0, overCap(c.what, c.max)
 		}
 		return 0, c.wrap(err)
 	}

@@ -668,3 +668,90 @@ func TestListingNamesBound(t *testing.T) {
 		assert.NoError(t, readMember(fsys, name, "", Limits{MaxDirBytes: 1 << 10}), "%s: the root is listed under a bound it fits", name)
 	}
 }
+
+// TestLinkChains: reading a link names the member its links lead to, and
+// a link naming itself, links that loop, a chain over maxLinkHops links or
+// one leading out of the archive is refused with why, in every format
+// (zip links by their Unix mode) and with tar hard links; the advice given
+// never names a link. A tar whose links overflow maxTarLinkBytes looks the
+// ones left out up by a pass each, with the same results.
+func TestLinkChains(t *testing.T) {
+	ms := []testfs.Member{
+		{Name: "x.txt", Body: "x\n"},
+		{Name: "self", Link: "self"},
+		{Name: "d/self", Link: "../d/./self"},
+		{Name: "l1", Link: "l2"},
+		{Name: "l2", Link: "l1"},
+		{Name: "a", Link: "b"},
+		{Name: "b", Link: "d/c"},
+		{Name: "d/c", Link: "../b"},
+		{Name: "x1", Link: "d/x2"},
+		{Name: "d/x2", Link: "../x.txt"},
+		{Name: "o1", Link: "o2"},
+		{Name: "o2", Link: "/etc/passwd"},
+	}
+	chain := func(prefix string, links int) {
+		for i := range links {
+			ms = append(ms, testfs.Member{Name: fmt.Sprintf("%s%d", prefix, i), Link: fmt.Sprintf("%s%d", prefix, i+1)})
+		}
+		ms = append(ms, testfs.Member{Name: fmt.Sprintf("%s%d", prefix, links), Body: "end\n"})
+	}
+	chain("k", maxLinkHops)
+	chain("m", maxLinkHops+1)
+	want := func(archive string) map[string]string {
+		return map[string]string{
+			"self":   "Archive entry 'self' is a link to itself ('self'); it cannot be followed and has no data to read",
+			"d/self": "Archive entry 'd/self' is a link to itself ('../d/./self'); it cannot be followed and has no data to read",
+			"l1":     "Archive entry 'l1' is a link to 'l2' that cannot be followed: its links loop ('l2' leads back to 'l1')",
+			"a":      "Archive entry 'a' is a link to 'b' that cannot be followed: its links loop ('d/c' leads back to 'b')",
+			"x1":     "Archive entry 'x1' is a link to 'd/x2', which leads through 2 links to 'x.txt'; read " + archive + ":x.txt instead",
+			"d/x2":   "Archive entry 'd/x2' is a link to '../x.txt'; read " + archive + ":x.txt instead",
+			"o1":     "Archive entry 'o1' is a link to 'o2', which leads out of the archive through 'o2' (a link to '/etc/passwd'); links are not followed",
+			"k0":     fmt.Sprintf("Archive entry 'k0' is a link to 'k1', which leads through %d links to 'k%[1]d'; read %s:k%[1]d instead", maxLinkHops, archive),
+			"m0":     fmt.Sprintf("Archive entry 'm0' is a link to 'm1' that cannot be followed: it leads through more than %d links", maxLinkHops),
+		}
+	}
+	check := func(what string, fsys fs.FS, name string, cases map[string]string) {
+		t.Helper()
+		for inner, msg := range cases {
+			err := readMember(fsys, name, inner, Limits{})
+			assert.Equal(t, errs.Unsupported, errs.CodeOf(err), "%s %s: %v", what, inner, err)
+			assert.EqualError(t, err, msg, "%s %s", what, inner)
+			if _, to, ok := strings.Cut(msg, "; read "+name+":"); ok {
+				to = strings.TrimSuffix(to, " instead")
+				assert.NoError(t, readMember(fsys, name, to, Limits{}), "%s %s: the advice %s", what, inner, to)
+			}
+		}
+	}
+	for _, name := range formats {
+		fsys := fstest.MapFS{name: {Data: build(t, name, ms)}}
+		check(name, fsys, name, want(name))
+	}
+
+	// Hard links name their target from the archive's root.
+	var b bytes.Buffer
+	w := tar.NewWriter(&b)
+	for _, h := range []*tar.Header{
+		{Name: "h", Typeflag: tar.TypeLink, Linkname: "h"},
+		{Name: "d/h1", Typeflag: tar.TypeLink, Linkname: "d/s2"},
+		{Name: "d/s2", Typeflag: tar.TypeSymlink, Linkname: "h1"},
+		{Name: "d/h3", Typeflag: tar.TypeLink, Linkname: "./d/h1"},
+	} {
+		require.NoError(t, w.WriteHeader(h))
+	}
+	require.NoError(t, w.Close())
+	hard := fstest.MapFS{"links.tar": {Data: b.Bytes()}}
+	hardWant := map[string]string{
+		"h":    "Archive entry 'h' is a link to itself ('h'); it cannot be followed and has no data to read",
+		"d/h1": "Archive entry 'd/h1' is a link to 'd/s2' that cannot be followed: its links loop ('d/s2' leads back to 'd/h1')",
+		"d/h3": "Archive entry 'd/h3' is a link to './d/h1' that cannot be followed: its links loop ('d/s2' leads back to 'd/h1')",
+	}
+	check("hard links", hard, "links.tar", hardWant)
+
+	defer func(n int) { maxTarLinkBytes = n }(maxTarLinkBytes)
+	maxTarLinkBytes = 8
+	for _, name := range []string{"a.tar", "a.tgz"} {
+		check(name+" past maxTarLinkBytes", fstest.MapFS{name: {Data: build(t, name, ms)}}, name, want(name))
+	}
+	check("hard links past maxTarLinkBytes", hard, "links.tar", hardWant)
+}

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"path"
 	"strings"
 
 	"github.com/scoutkit/scout/internal/errs"
@@ -240,25 +239,13 @@ func (s *tarStream) corrupt(err error) error {
 	return cannotRead(errs.Unsupported, s.name, err, "it is corrupt or truncated (%v)", err)
 }
 
-// member returns the stream of the entry next just returned.
+// member returns the stream of the entry next just returned; a link's
+// error does not say where it leads (Lookup's does).
 func (s *tarStream) member(ctx context.Context, e Entry) (io.Reader, error) {
 	if e.IsLink() {
-		return nil, linkError(s.name, e)
+		return nil, walkLinkError(e)
 	}
 	return newCapReader(ctx, s.tr, "Archive entry '"+errs.Echo(e.Name)+"'", s.lim.MaxMemberBytes), nil
-}
-
-// linkError refuses to read a link entry, which stores no data, and names
-// the member to read instead when the link points inside the archive.
-func linkError(archive string, e Entry) error {
-	target := e.Link
-	if !e.hard {
-		target = path.Join(path.Dir(e.Name), target)
-	}
-	if t, ok := Clean(target); ok && t != "" && (e.hard || !path.IsAbs(e.Link)) {
-		return errs.New(errs.Unsupported, "Archive entry '%s' is a link to '%s'; read %s:%s instead", errs.Echo(e.Name), errs.Echo(e.Link), archive, errs.Echo(t))
-	}
-	return errs.New(errs.Unsupported, "Archive entry '%s' is a link to '%s', outside the archive; links are not followed", errs.Echo(e.Name), errs.Echo(e.Link))
 }
 
 // lookupTar reads on until the file member b.dir, else lists directory
@@ -279,6 +266,10 @@ func (a *Archive) lookupTar(ctx context.Context, b *dirBuilder, sel string) (*It
 			return nil, err
 		}
 		if p != "" && e.Name == p && !e.Dir {
+			if e.IsLink() {
+				s.Close()
+				return nil, a.tarLinks(ctx, e)
+			}
 			r, err := s.member(ctx, e)
 			if err != nil {
 				s.Close()

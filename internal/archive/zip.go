@@ -135,6 +135,25 @@ func (z *ZipReader) Open(ctx context.Context, name string, max int64) (io.ReadCl
 	return z.idx.open(ctx, i, max)
 }
 
+// Fits returns the TOO_LARGE error, as Open's stream would fail with at
+// max bytes (<= 0: Limits.MaxMemberBytes), when the zip records the file
+// member name as over max decompressed bytes (the size a read of the
+// member checks); nil otherwise, a missing member included. A caller that
+// reads a member whole fails so before inflating it.
+func (z *ZipReader) Fits(name string, max int64) error {
+	i, ok := z.lookup(name)
+	if !ok {
+		return nil
+	}
+	if max <= 0 {
+		max = z.lim.MaxMemberBytes
+	}
+	if max > 0 && z.idx.entries[i].usize > uint64(max) {
+		return overCap("Archive entry '"+errs.Echo(z.idx.names[i])+"'", max)
+	}
+	return nil
+}
+
 func (z *zipIndex) entry(i int) Entry {
 	f := &z.entries[i]
 	e := Entry{Name: z.names[i], ModTime: f.modTime()}
@@ -152,23 +171,45 @@ func (z *zipIndex) entry(i int) Entry {
 // maxLinkTarget is the longest symbolic link target read (Linux's PATH_MAX).
 const maxLinkTarget = 4096
 
-// linkError is the error for reading e, the i-th entry, a symbolic link:
-// linkError with its target, or why the target cannot be read.
-func (z *zipIndex) linkError(ctx context.Context, i int, e Entry, archive string) error {
+// link returns the i-th entry, a symbolic link, with its target read.
+func (z *zipIndex) link(ctx context.Context, i int) (Entry, error) {
+	e := z.entry(i)
 	r, err := z.open(ctx, i, maxLinkTarget+1)
 	if err != nil {
-		return err
+		return e, err
 	}
 	defer r.Close()
 	target, err := io.ReadAll(r)
 	switch {
 	case errs.CodeOf(err) == errs.TooLarge:
-		return errs.New(errs.Unsupported, "Archive entry '%s' is a symbolic link whose target is over %d bytes; links are not followed", errs.Echo(e.Name), maxLinkTarget)
+		return e, errs.New(errs.Unsupported, "Archive entry '%s' is a symbolic link whose target is over %d bytes; links are not followed", errs.Echo(e.Name), maxLinkTarget)
 	case err != nil:
-		return err
+		return e, err
 	}
 	e.Link = string(target)
-	return linkError(archive, e)
+	return e, nil
+}
+
+// linkError is the error for reading the i-th entry, a symbolic link:
+// followLink's through the zip's links, or why its target cannot be read.
+func (z *zipIndex) linkError(ctx context.Context, i int, archive string) error {
+	e, err := z.link(ctx, i)
+	if err != nil {
+		return err
+	}
+	return followLink(archive, e, func(name string) (Entry, bool, error) {
+		for j, n := range z.names {
+			if n != name || z.entries[j].dir() {
+				continue
+			}
+			if !z.entries[j].link {
+				return Entry{}, false, nil
+			}
+			l, err := z.link(ctx, j)
+			return l, err == nil, err
+		}
+		return Entry{}, false, nil
+	})
 }
 
 // lookup opens the file member b.dir, else lists directory b.dir; name is
@@ -181,7 +222,7 @@ func (z *zipIndex) lookup(ctx context.Context, b *dirBuilder, sel, name string, 
 				continue
 			}
 			if e := z.entry(i); e.Symlink {
-				return nil, z.linkError(ctx, i, e, name)
+				return nil, z.linkError(ctx, i, name)
 			} else if !e.Dir {
 				r, err := z.open(ctx, i, lim.MaxMemberBytes)
 				if err != nil {
@@ -260,7 +301,7 @@ func (z *zipIndex) walk(ctx context.Context, dir string, fn WalkFunc, lim Limits
 		var body io.Reader
 		var err error
 		if e.Symlink {
-			err = z.linkError(ctx, i, e, name)
+			err = walkLinkError(e)
 		} else {
 			var r io.ReadCloser
 			if r, err = z.open(ctx, i, lim.MaxMemberBytes); r != nil {

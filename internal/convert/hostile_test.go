@@ -1,11 +1,13 @@
 package convert
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"slices"
 	"strings"
@@ -477,5 +479,27 @@ func TestHostilePartName(t *testing.T) {
 	want := `part "ppt/slides/s\n*1|fake.xml" nests elements more than 256 deep`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("err = %v, want it to contain %q", err, want)
+	}
+}
+
+// TestDOCXRecordedOverCap: a document.xml the zip records as over maxPart
+// fails with the error the cap gives, before it is inflated (3 million
+// tiny paragraphs, 108 MB of XML, took some 8 s to reach the cap). The
+// part here holds a few bytes but records maxPart+1: inflated, it would be
+// a corrupt zip, not TOO_LARGE.
+func TestDOCXRecordedOverCap(t *testing.T) {
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	body := []byte(`<w:document ` + wNS + `><w:body><w:p><w:r><w:t>x</w:t></w:r></w:p></w:body></w:document>`)
+	f, err := w.CreateRaw(&zip.FileHeader{Name: "word/document.xml", Method: zip.Store, CRC32: crc32.ChecksumIEEE(body),
+		CompressedSize64: uint64(len(body)), UncompressedSize64: maxPart + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(body)
+	w.Close()
+	_, err = convertDOCX(context.Background(), bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if want := "Archive entry 'word/document.xml' decompresses to more than 64.0MB, Scout's limit"; errs.CodeOf(err) != errs.TooLarge || err == nil || err.Error() != want {
+		t.Errorf("err = %v (%s), want TOO_LARGE %q", err, errs.CodeOf(err), want)
 	}
 }

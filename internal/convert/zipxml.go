@@ -85,7 +85,12 @@ const (
 )
 
 // walk streams the XML tokens of a part to fn, checking ctx as it goes.
+// It reads the part to its end, so a part recorded as over maxPart fails
+// before it is inflated.
 func (p *pkg) walk(name string, fn func(xml.Token)) error {
+	if err := p.zip.Fits(name, maxPart); err != nil {
+		return p.partErr(name, err)
+	}
 	rc, err := p.open(name)
 	if err != nil {
 		return err

@@ -81,25 +81,32 @@ type Failure struct {
 
 // Build lists dir in fsys, as of now (for the rows' ages), leaving out
 // the subdirectories named in prune and .git, which is never listed.
-// rows > 0 keeps only the first rows rows in Entries (a reader shows a window of lines): the memory then grows with
-// rows, not with the directory, whose entries are streamed on an OS file
-// system; 0 keeps every row. Rows, Width, Omitted, Pruned and Unreadable
-// describe the whole tree either way. Build fails only when dir itself
-// cannot be read or ctx is done. Subdirectories are listed concurrently
-// (the work is system calls); the result does not depend on the order they
-// finish in.
-func Build(ctx context.Context, fsys fs.FS, dir string, prune []string, rows int, now time.Time) (*Tree, error) {
-	b := builder{rows: rows, now: now}
-	skip := map[string]bool{".git": true}
+// skip and rows bound the rows kept in Entries (a reader shows a window of
+// lines): the rows after the first skip, rows of them (0: to the end). The
+// memory then grows with the rows kept and, for the rows skipped, with the
+// directory's own entries among them (some 80 bytes and a name each: the
+// newest skip+rows are kept to order them), not with the rows before
+// them; the entries are streamed on an OS file system. Rows, Width, Bytes, Omitted,
+// Pruned and Unreadable describe the whole tree either way. Build fails
+// only when dir itself cannot be read or ctx is done. Subdirectories are
+// listed concurrently (the work is system calls); the result does not
+// depend on the order they finish in. A subdirectory whose rows were not
+// kept as it was listed (past maxKeptSub) and that the window shows is
+// listed again.
+func Build(ctx context.Context, fsys fs.FS, dir string, prune []string, skip, rows int, now time.Time) (*Tree, error) {
+	b := builder{now: now, keep: skip + rows, sub: map[*node][]Entry{}, failed: map[*node]error{}}
+	if rows <= 0 {
+		b.keep = 0
+	}
+	skipDirs := map[string]bool{".git": true}
 	for _, name := range prune {
-		skip[name] = true
+		skipDirs[name] = true
 	}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, workers)
-	pruned, err := scan(ctx, fsys, dir, "", skip, func(e Entry) {
+	pruned, err := scan(ctx, fsys, dir, "", skipDirs, func(e Entry) {
 		e.Depth = 1
-		n := &node{e: e}
-		b.add(n)
+		n := b.add(e)
 		if !e.Dir || ctx.Err() != nil {
 			return
 		}
@@ -107,7 +114,7 @@ func Build(ctx context.Context, fsys fs.FS, dir string, prune []string, rows int
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
-			sub := list(ctx, fsys, path.Join(dir, e.Path), e.Path, skip, PerDir)
+			sub := list(ctx, fsys, path.Join(dir, e.Path), e.Path, skipDirs, PerDir)
 			<-sem
 			b.done(n, sub)
 		}()
@@ -119,7 +126,19 @@ func Build(ctx context.Context, fsys fs.FS, dir string, prune []string, rows int
 	if err != nil {
 		return nil, err
 	}
-	return b.tree(pruned), nil
+	relist := func(n *node) []Entry {
+		sub := list(ctx, fsys, path.Join(dir, n.path), n.path, skipDirs, PerDir)
+		if sub.err != nil {
+			return nil
+		}
+		rows, _ := capped(sub)
+		return rows
+	}
+	t := b.tree(pruned, max(skip, 0), rows, relist)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // workers bounds the subdirectories listed at once.
@@ -128,27 +147,42 @@ const workers = 8
 // batch is how often, in entries, a long listing checks ctx.
 const batch = 1024
 
-// node is one of the listed directory's own entries, with the rows its
-// subdirectory shows once listed.
+// maxKeptSub bounds the subdirectory rows Build keeps as the
+// subdirectories are listed, before it knows which rows it shows.
+var maxKeptSub = 1 << 16
+
+// node is one of the listed directory's own entries, kept small: a tree
+// read past many rows holds one for each.
 type node struct {
-	e       Entry
-	sub     []Entry // the rows below e, at depth 2
-	err     error   // why e's children could not be listed
-	evicted bool    // no longer among the rows kept
+	path    string
+	mod     time.Time
+	size    int64
+	sub     int32 // the rows below it, once its subdirectory is listed
+	dir     bool
+	symlink bool
+	evicted bool // no longer among the nodes kept
+}
+
+func (n *node) entry() Entry {
+	return Entry{Path: n.path, Depth: 1, Dir: n.dir, Symlink: n.symlink, Size: n.size, ModTime: n.mod}
 }
 
 // builder gathers a tree from entries and subdirectory listings that come
-// in any order: it keeps the nodes of the rows first rows (a heap of the
-// newest, since each node is at least one row) and sums up the rest.
+// in any order: it keeps the nodes of the newest keep entries (a heap;
+// each is at least one row, so they hold the rows shown and those before
+// them), the rows below the first subdirectories listed (up to maxKeptSub
+// rows), and the sums over every row.
 type builder struct {
-	mu         sync.Mutex
-	rows       int
-	now        time.Time
-	kept       nodeHeap
-	t          Tree
-	unreadable []*node
-	fixed      int // the rows' lengths but their labels' padding
-	padded     int // the rows padded to the labels' width
+	mu      sync.Mutex
+	now     time.Time
+	keep    int // the nodes kept; 0: all
+	kept    nodeHeap
+	sub     map[*node][]Entry // the rows below a kept node, when kept
+	keptSub int               // the rows in sub
+	failed  map[*node]error   // why a node's subdirectory could not be listed
+	t       Tree
+	fixed   int // the rows' lengths but their labels' padding
+	padded  int // the rows padded to the labels' width
 }
 
 // row counts e, a row of the tree.
@@ -162,38 +196,47 @@ func (b *builder) row(e Entry) {
 	}
 }
 
-func (b *builder) add(n *node) {
+// add records e, one of the directory's own entries, and returns its node.
+func (b *builder) add(e Entry) *node {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.row(n.e)
+	b.row(e)
+	n := &node{path: e.Path, mod: e.ModTime, size: e.Size, dir: e.Dir, symlink: e.Symlink}
 	heap.Push(&b.kept, n)
-	if b.rows > 0 && len(b.kept) > b.rows {
-		heap.Pop(&b.kept).(*node).evicted = true
+	if b.keep > 0 && len(b.kept) > b.keep {
+		old := heap.Pop(&b.kept).(*node)
+		old.evicted = true
+		b.keptSub -= len(b.sub[old])
+		delete(b.sub, old)
 	}
+	return n
 }
 
 func (b *builder) done(n *node, sub listing) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if sub.err != nil {
-		n.err = sub.err
-		b.unreadable = append(b.unreadable, n)
+		b.failed[n] = sub.err
 		return
 	}
 	b.t.Pruned = append(b.t.Pruned, sub.pruned...)
 	rows, more := capped(sub)
 	b.t.Omitted += more
-	for i := range rows {
-		rows[i].Depth = 2
-		b.row(rows[i])
+	for j := range rows {
+		rows[j].Depth = 2
+		b.row(rows[j])
 	}
-	if !n.evicted {
-		n.sub = rows
+	n.sub = int32(len(rows))
+	if !n.evicted && len(rows) > 0 && b.keptSub+len(rows) <= maxKeptSub {
+		b.sub[n] = rows
+		b.keptSub += len(rows)
 	}
 }
 
-// tree returns the tree built, its rows numbered from line 2.
-func (b *builder) tree(pruned []string) *Tree {
+// tree returns the tree built, the rows rows after the first skip (0:
+// to the end) in Entries, numbered from line 2 (the first row's); relist
+// lists again the subdirectory of a node shown whose rows were not kept.
+func (b *builder) tree(pruned []string, skip, rows int, relist func(*node) []Entry) *Tree {
 	t := &b.t
 	t.Bytes = len(empty)
 	if t.Rows > 0 {
@@ -201,21 +244,44 @@ func (b *builder) tree(pruned []string) *Tree {
 	}
 	t.Pruned = append(t.Pruned, pruned...)
 	sort.Strings(t.Pruned)
-	sort.Slice(b.unreadable, func(i, j int) bool { return newer(b.unreadable[i].e, b.unreadable[j].e) })
-	for _, n := range b.unreadable {
-		t.Unreadable = append(t.Unreadable, Failure{Path: n.e.Path, Err: n.err})
+	failed := make([]*node, 0, len(b.failed))
+	for n := range b.failed {
+		failed = append(failed, n)
+	}
+	sort.Slice(failed, func(i, j int) bool { return failed[i].newer(failed[j]) })
+	for _, n := range failed {
+		t.Unreadable = append(t.Unreadable, Failure{Path: n.path, Err: b.failed[n]})
 	}
 	kept := []*node(b.kept)
-	sort.Slice(kept, func(i, j int) bool { return newer(kept[i].e, kept[j].e) })
+	sort.Slice(kept, func(i, j int) bool { return kept[i].newer(kept[j]) })
+	end := skip + rows // the row after the last kept, when rows > 0
+	row := 0           // the rows before n
 	for _, n := range kept {
-		t.Entries = append(t.Entries, n.e)
-		t.Entries = append(t.Entries, n.sub...)
-	}
-	if b.rows > 0 && len(t.Entries) > b.rows {
-		t.Entries = t.Entries[:b.rows]
+		if rows > 0 && row >= end {
+			break
+		}
+		if next := row + 1 + int(n.sub); next <= skip {
+			row = next
+			continue
+		}
+		if row >= skip {
+			t.Entries = append(t.Entries, n.entry())
+		}
+		row++
+		sub, ok := b.sub[n]
+		if !ok && n.sub > 0 {
+			sub = relist(n)
+		}
+		for _, e := range sub {
+			if row >= skip && (rows == 0 || row < end) {
+				e.Depth = 2
+				t.Entries = append(t.Entries, e)
+			}
+			row++
+		}
 	}
 	for i := range t.Entries {
-		t.Entries[i].Line = i + 2
+		t.Entries[i].Line = skip + i + 2
 	}
 	return t
 }
@@ -224,7 +290,7 @@ func (b *builder) tree(pruned []string) *Tree {
 type nodeHeap []*node
 
 func (h nodeHeap) Len() int           { return len(h) }
-func (h nodeHeap) Less(i, j int) bool { return newer(h[j].e, h[i].e) }
+func (h nodeHeap) Less(i, j int) bool { return h[j].newer(h[i]) }
 func (h nodeHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
 func (h *nodeHeap) Push(x any)        { *h = append(*h, x.(*node)) }
 func (h *nodeHeap) Pop() any {
@@ -233,6 +299,14 @@ func (h *nodeHeap) Pop() any {
 	old[len(old)-1] = nil
 	*h = old[:len(old)-1]
 	return n
+}
+
+// newer reports whether n is shown before m, as newer orders entries.
+func (n *node) newer(m *node) bool {
+	if !n.mod.Equal(m.mod) {
+		return n.mod.After(m.mod)
+	}
+	return nameLess(n.path, m.path)
 }
 
 // listing is one directory's children.
@@ -362,13 +436,16 @@ func capped(l listing) (rows []Entry, more int) {
 	return append(out, es[len(es)-1]), more
 }
 
-// Render returns the tree's lines: "." then one row per entry, the label
-// ("  "×depth + "- " + name as fname.Quote shows it, "/" after
-// directories) padded to the widest label plus 2, the size padded to 8,
-// two spaces and the age, trailing blanks removed. Ages are relative to
-// now, which is Build's. An empty tree renders as "(empty directory)".
+// Render returns the lines of the tree's rows in Entries: "." then one
+// line per entry, the label ("  "×depth + "- " + name as fname.Quote
+// shows it, "/" after directories) padded to the widest label plus 2, the
+// size padded to 8, two spaces and the age, trailing blanks removed; "."
+// only when Entries start past line 2, so that the first line is the
+// first entry's. Ages are relative to now, which is Build's. A tree
+// without rows renders as "(empty directory)", one whose Entries are
+// empty (a window past its end) as ".".
 func Render(t *Tree, now time.Time) []string {
-	if len(t.Entries) == 0 {
+	if t.Rows == 0 && len(t.Entries) == 0 {
 		return []string{empty}
 	}
 	width := t.Width
@@ -376,7 +453,9 @@ func Render(t *Tree, now time.Time) []string {
 		width = max(width, labelWidth(e))
 	}
 	lines := make([]string, 0, len(t.Entries)+1)
-	lines = append(lines, ".")
+	if len(t.Entries) == 0 || t.Entries[0].Line <= 2 {
+		lines = append(lines, ".")
+	}
 	for _, e := range t.Entries {
 		l, tl := label(e), tail(e, now)
 		if tl == "" {

@@ -60,7 +60,7 @@ func TestRender(t *testing.T) {
 		if mode == "dir" {
 			fsys = osFS(t, m)
 		}
-		tr, err := Build(context.Background(), fsys, ".", []string{"node_modules"}, 0, now)
+		tr, err := Build(context.Background(), fsys, ".", []string{"node_modules"}, 0, 0, now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func TestPrune(t *testing.T) {
 			if mode == "dir" {
 				fsys = osFS(t, m)
 			}
-			tr, err := Build(context.Background(), fsys, ".", tt.prune, 0, now)
+			tr, err := Build(context.Background(), fsys, ".", tt.prune, 0, 0, now)
 			require.NoError(t, err, "%s, %s", tt.name, mode)
 			assert.Equal(t, tt.pruned, tr.Pruned, "%s, %s", tt.name, mode)
 			var listed []string
@@ -125,7 +125,7 @@ func TestCap(t *testing.T) {
 	for i := range 15 {
 		m[fmt.Sprintf("r%02d", i)] = file("x", time.Duration(i+2)*time.Hour)
 	}
-	tr, err := Build(context.Background(), m, ".", nil, 0, now)
+	tr, err := Build(context.Background(), m, ".", nil, 0, 0, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,14 +144,14 @@ func TestCap(t *testing.T) {
 
 func TestEmptyAndMissing(t *testing.T) {
 	m := fstest.MapFS{"e": dir(time.Hour)}
-	tr, err := Build(context.Background(), m, "e", nil, 0, now)
+	tr, err := Build(context.Background(), m, "e", nil, 0, 0, now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := Render(tr, now); len(got) != 1 || got[0] != "(empty directory)" {
 		t.Errorf("empty dir renders %q", got)
 	}
-	if _, err := Build(context.Background(), m, "nope", nil, 0, now); err == nil {
+	if _, err := Build(context.Background(), m, "nope", nil, 0, 0, now); err == nil {
 		t.Error("missing dir: want an error")
 	}
 }
@@ -269,7 +269,7 @@ func TestBigSubdirectory(t *testing.T) {
 	fsys := manyFS{fstest.MapFS{"big": dir(0)}, "big", n}
 	var tr *Tree
 	var err error
-	grew := testfs.HeapPeak(func() { tr, err = Build(context.Background(), fsys, ".", nil, 0, now) })
+	grew := testfs.HeapPeak(func() { tr, err = Build(context.Background(), fsys, ".", nil, 0, 0, now) })
 	require.NoError(t, err)
 	assert.Less(t, grew, uint64(32<<20), "the heap grew by %d MiB", grew>>20)
 	var got []string
@@ -293,7 +293,7 @@ func TestBigDirectory(t *testing.T) {
 	fsys := manyFS{fstest.MapFS{}, ".", n}
 	var tr *Tree
 	var err error
-	grew := testfs.HeapPeak(func() { tr, err = Build(context.Background(), fsys, ".", nil, rows, now) })
+	grew := testfs.HeapPeak(func() { tr, err = Build(context.Background(), fsys, ".", nil, 0, rows, now) })
 	require.NoError(t, err)
 	assert.Less(t, grew, uint64(16<<20), "the heap grew by %d MiB", grew>>20)
 	require.Len(t, tr.Entries, rows)
@@ -330,12 +330,12 @@ func TestRows(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(closeFn)
 	for mode, fsys := range map[string]fs.FS{"mapfs": m, "dirfs": osDirFS(osRoot), "beneath": beneath} {
-		whole, err := Build(context.Background(), fsys, ".", nil, 0, now)
+		whole, err := Build(context.Background(), fsys, ".", nil, 0, 0, now)
 		require.NoError(t, err, mode)
 		require.Equal(t, len(whole.Entries), whole.Rows, mode)
 		require.Greater(t, whole.Omitted, 0, mode)
 		for _, rows := range []int{1, 2, 5, 13, 14, 40, whole.Rows, whole.Rows + 10} {
-			part, err := Build(context.Background(), fsys, ".", nil, rows, now)
+			part, err := Build(context.Background(), fsys, ".", nil, 0, rows, now)
 			require.NoError(t, err, mode)
 			want := *whole
 			want.Entries = whole.Entries[:min(rows, len(whole.Entries))]
@@ -344,5 +344,72 @@ func TestRows(t *testing.T) {
 			assert.Equal(t, lines[:1+len(want.Entries)], Render(part, now), "%s, %d rows", mode, rows)
 			assert.Equal(t, len(strings.Join(lines, "\n")), part.Bytes, "%s, %d rows", mode, rows)
 		}
+	}
+}
+
+// TestWindows: a tree built for the rows after the first skip has those
+// rows of the whole tree, numbered by their lines, and renders as the
+// whole tree's lines (without "." past the first row); a subdirectory
+// whose rows were not kept as listed (maxKeptSub lowered) is listed again.
+func TestWindows(t *testing.T) {
+	m := fstest.MapFS{".DS_Store": file("", 0)}
+	for i := range 8 {
+		m[fmt.Sprintf("file%02d.txt", i)] = file("x", time.Duration(i%3)*time.Hour)
+	}
+	for i := range 5 {
+		d := fmt.Sprintf("dir%d", i)
+		m[d] = dir(time.Duration(i%4) * time.Hour)
+		for j := range 7 * i {
+			m[fmt.Sprintf("%s/c%02d", d, j)] = file("y", time.Duration(j%5)*time.Minute)
+		}
+	}
+	whole, err := Build(context.Background(), m, ".", nil, 0, 0, now)
+	require.NoError(t, err)
+	lines := Render(whole, now)
+	defer func(n int) { maxKeptSub = n }(maxKeptSub)
+	for _, kept := range []int{maxKeptSub, 10, 0} {
+		maxKeptSub = kept
+		for _, skip := range []int{0, 1, 2, 7, 12, 13, whole.Rows - 1, whole.Rows, whole.Rows + 3} {
+			for _, rows := range []int{0, 1, 3, 20} {
+				what := fmt.Sprintf("keep %d, skip %d, rows %d", kept, skip, rows)
+				part, err := Build(context.Background(), m, ".", nil, skip, rows, now)
+				require.NoError(t, err, what)
+				end := len(whole.Entries)
+				if rows > 0 {
+					end = min(skip+rows, end)
+				}
+				want := *whole
+				want.Entries = whole.Entries[min(skip, end):end]
+				if len(want.Entries) == 0 {
+					want.Entries = nil
+				}
+				assert.Equal(t, &want, part, what)
+				switch {
+				case len(want.Entries) == 0:
+					assert.Equal(t, []string{"."}, Render(part, now), what)
+				case skip == 0:
+					assert.Equal(t, lines[:1+end], Render(part, now), what)
+				default:
+					assert.Equal(t, lines[1+skip:1+end], Render(part, now), what)
+				}
+			}
+		}
+	}
+}
+
+// TestDeepWindow: a tree built for rows deep into a directory of 300,000
+// entries keeps a small node per entry before them, not their rows.
+func TestDeepWindow(t *testing.T) {
+	const n, rows = 300_000, 300
+	fsys := manyFS{fstest.MapFS{}, ".", n}
+	var tr *Tree
+	var err error
+	grew := testfs.HeapPeak(func() { tr, err = Build(context.Background(), fsys, ".", nil, n-rows, rows, now) })
+	require.NoError(t, err)
+	assert.Less(t, grew, uint64(56<<20), "the heap grew by %d MiB", grew>>20)
+	require.Len(t, tr.Entries, rows)
+	for i, e := range tr.Entries {
+		require.Equal(t, manyName(n-rows+i), e.Path, "row %d", i)
+		require.Equal(t, n-rows+i+2, e.Line)
 	}
 }

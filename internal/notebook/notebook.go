@@ -59,7 +59,7 @@ type cell struct {
 // not a notebook, Canceled or Timeout for ctx.
 func Render(ctx context.Context, r io.Reader) (string, error) {
 	lr := &limitReader{r: r, n: int64(inputCap)}
-	nb := &renderer{ctx: ctx, d: json.NewDecoder(lr)}
+	nb := &renderer{ctx: ctx, d: json.NewDecoder(&shallowReader{r: lr})}
 	text, err := nb.run()
 	if err != nil {
 		var e *errs.Error
@@ -290,6 +290,49 @@ func (l *limitReader) Read(p []byte) (int, error) {
 	k, err := l.r.Read(p)
 	l.read += int64(k)
 	return k, err
+}
+
+// keepDepth is the nesting of the JSON that the decoder sees: a cell's
+// source lies at depth 4 (nbformat 3: 6), so what lies deeper is never
+// rendered, only skipped.
+const keepDepth = 64
+
+// shallowReader hands the decoder a notebook with each value nested
+// deeper than keepDepth replaced by 0 and spaces, as long as it was, so
+// that error offsets stay the file's: encoding/json refuses any value
+// nested over 10,000 levels, which a valid output or metadata may be. A
+// value so replaced is checked only for ending: its strings closed and its
+// brackets balanced.
+type shallowReader struct {
+	r        io.Reader
+	depth    int  // the nesting at the next byte
+	str, esc bool // in a string; after its backslash
+}
+
+func (s *shallowReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	for i, c := range p[:n] {
+		deep := s.depth > keepDepth
+		switch {
+		case s.esc:
+			s.esc = false
+		case s.str:
+			s.esc, s.str = c == '\\', c != '"'
+		case c == '"':
+			s.str = true
+		case c == '[' || c == '{':
+			if s.depth++; s.depth == keepDepth+1 {
+				p[i] = '0'
+				continue
+			}
+		case c == ']' || c == '}':
+			s.depth--
+		}
+		if deep {
+			p[i] = ' '
+		}
+	}
+	return n, err
 }
 
 // jsonKind names the JSON kind of a token.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -277,4 +278,35 @@ func (c *cancelAt) Read(p []byte) (int, error) {
 		c.when = time.Now()
 	}
 	return n, err
+}
+
+// TestRenderDeepValues: an output, attachment or metadata nested over
+// encoding/json's 10,000 levels is valid JSON that is never rendered: the
+// notebook renders as usual (the value is skipped, as every output is).
+// Such a value must still end, and an error past it gives the file's
+// offset.
+func TestRenderDeepValues(t *testing.T) {
+	deep := func(n int) string { return strings.Repeat(`[{"a":`, n) + `"x]}\"["` + strings.Repeat(`}]`, n) }
+	cells := `{"cell_type":"markdown","source":["# T"]},{"cell_type":"code","source":"x = 1","outputs":[{"output_type":"execute_result","data":{"application/json":` + deep(20000) + `}}]},{"cell_type":"code","source":["y"]}`
+	want := "# %% [markdown] cell:0\n# T\n# %% [code] cell:1\nx = 1\n# %% [code] cell:2\ny"
+	for _, nb := range []string{
+		`{"cells":[` + cells + `]}`,
+		`{"metadata":` + deep(30000) + `,"cells":[` + cells + `]}`,
+		`{"worksheets":[{"metadata":` + deep(11000) + `,"cells":[` + cells + `]}]}`,
+	} {
+		got, err := Render(context.Background(), strings.NewReader(nb))
+		if err != nil || got != want {
+			t.Errorf("%.60s...: got %q, %v; want %q", nb, got, err, want)
+		}
+	}
+	for _, c := range []struct{ nb, substr string }{
+		{`{"cells":[{"source":"a","outputs":` + deep(20000)[:100000] + `}]}`, "unexpected end of JSON input"},
+		{`{"metadata":` + deep(20000) + `,"cells":[,]}`, fmt.Sprintf("at byte %d", len(`{"metadata":`+deep(20000)+`,"cells":[`)+1)},
+		{`{"cells":[{"source":` + deep(100) + `}]}`, "cell 0: source must be a string or an array of strings"},
+	} {
+		_, err := Render(context.Background(), strings.NewReader(c.nb))
+		if errs.CodeOf(err) != errs.Unsupported || !strings.Contains(err.Error(), c.substr) {
+			t.Errorf("%.60s...: err = %v, want %q", c.nb, err, c.substr)
+		}
+	}
 }

@@ -29,20 +29,38 @@ func (r *reader) directory(ctx context.Context, name string, sel selector.Select
 		po = textio.PlanOptions{Limit: r.c.ListingLimit, HeadBytes: textio.MinByteBudget}
 	}
 	wins := r.plan(exact, po)
-	// Only the rows up to the last line shown are built (line 1 is "."):
-	// the others are counted, so that a huge directory costs little memory.
+	// Only the rows of the lines shown are built (line 1 is ".", row i is
+	// line i+1): the others are counted, so that a huge directory costs
+	// little memory however deep the window.
+	skip, rows := textio.FirstLine(wins)-2, 0
+	if last := textio.LastLine(wins); last > 0 {
+		rows = max(last-1-max(skip, 0), 1)
+	}
 	now := r.c.now()
-	tree, err := dirtree.Build(ctx, r.c.FS, name, r.c.PruneDirs, textio.LastLine(wins), now)
+	tree, err := dirtree.Build(ctx, r.c.FS, name, r.c.PruneDirs, max(skip, 0), rows, now)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, errs.Stopped(ctx, "Read", ctx.Err())
 		}
 		return nil, openErr(display, err)
 	}
-	var src io.Reader = strings.NewReader(strings.Join(dirtree.Render(tree, now), "\n"))
-	if rest := tree.Rows - len(tree.Entries); rest > 0 {
-		// The rows not built read as empty lines, never shown: the text
-		// counts them. The first newline ends the last row built.
+	// The rows not built read as empty lines, never shown: the text counts
+	// them. Render's first line is line 1 or the first entry's.
+	lines := dirtree.Render(tree, now)
+	before := 0
+	if len(tree.Entries) > 0 {
+		before = tree.Entries[0].Line - 1
+		if lines[0] == "." {
+			before--
+		}
+	}
+	var src io.Reader = strings.NewReader(strings.Join(lines, "\n"))
+	if before > 0 {
+		head := blankLines(before)
+		src = io.MultiReader(&head, src)
+	}
+	if rest := tree.Rows + 1 - before - len(lines); rest > 0 && tree.Rows > 0 {
+		// The first newline ends the last row built.
 		blank := blankLines(rest + 1)
 		src = io.MultiReader(src, &blank)
 	}
@@ -56,10 +74,11 @@ func (r *reader) directory(ctx context.Context, name string, sel selector.Select
 		res.Truncated = TruncLimit
 	}
 	if len(tree.Entries) > 0 {
+		first := tree.Entries[0].Line
 		for _, b := range res.Blocks {
 			for _, l := range b.Lines {
-				if l.N >= 2 && l.N-2 < len(tree.Entries) {
-					res.Entries = append(res.Entries, tree.Entries[l.N-2])
+				if i := l.N - first; i >= 0 && i < len(tree.Entries) {
+					res.Entries = append(res.Entries, tree.Entries[i])
 				}
 			}
 		}

@@ -86,6 +86,18 @@ func plan(ranges []Range, o PlanOptions) []Window {
 	return ws
 }
 
+// FirstLine returns the first line the windows can show (1 when there are
+// none).
+func FirstLine(ws []Window) int {
+	first := 0
+	for _, w := range ws {
+		if s := max(w.Start, 1); first == 0 || s < first {
+			first = s
+		}
+	}
+	return max(first, 1)
+}
+
 // LastLine returns the last line the windows can show; 0 when one of them
 // may reach the end of the text.
 func LastLine(ws []Window) int {
