@@ -114,10 +114,9 @@ type FileMatch struct {
 	MatchLines int `json:"match_lines"`
 	// Matches is the number of individual matches on the MatchLines
 	// matching lines (a match that spans lines counts once). In the
-	// SearchFiles mode they are the matches of
-	// the first matching line, and of a line longer than 4 MiB only those
-	// of its windows up to the first that holds one: the rest of the line
-	// is not read.
+	// SearchFiles mode they are the matches of the first matching line,
+	// and of a line longer than 4 MiB only those of its windows up to the
+	// first that holds one: the rest of the line is not read.
 	Matches int `json:"matches"`
 	// Limited reports that the file has more matching lines than Lines
 	// holds: MaxMatchesPerFile, or the page's MaxMatches budget, let no
