@@ -73,7 +73,7 @@ type Dirs map[string]bool
 
 // Stat is Stat, checking with d.
 func (d Dirs) Stat(fsys fs.FS, p string) (fs.FileInfo, error) {
-	info, err := d.checkInside(fsys, p)
+	_, info, err := d.checkInside(fsys, p)
 	if err != nil || info != nil {
 		return info, err
 	}
@@ -123,16 +123,24 @@ const MaxSymlinkHops = 40
 // needs fs.ReadLinkFS to see symlinks; without it the FS is trusted to
 // contain its own paths.
 func CheckInside(fsys fs.FS, p string) error {
-	_, err := Dirs(nil).checkInside(fsys, p)
+	_, _, err := Dirs(nil).checkInside(fsys, p)
 	return err
 }
 
-// checkInside is CheckInside; when p was reached through no symlink, it
-// also returns the FileInfo of p that its lstat got, which is then p's
-// Stat. A nil FileInfo tells nothing.
-func (d Dirs) checkInside(fsys fs.FS, p string) (fs.FileInfo, error) {
+// RealPath returns the FS path that p leads to with every symlink on the
+// way followed, or CheckInside's error. p itself when fsys reads no
+// symlinks, or when a part of the way is missing.
+func RealPath(fsys fs.FS, p string) (string, error) {
+	real, _, err := Dirs(nil).checkInside(fsys, p)
+	return real, err
+}
+
+// checkInside is CheckInside that also returns RealPath's path; when p was
+// reached through no symlink, it also returns the FileInfo of p that its
+// lstat got, which is then p's Stat. A nil FileInfo tells nothing.
+func (d Dirs) checkInside(fsys fs.FS, p string) (string, fs.FileInfo, error) {
 	if _, ok := fsys.(fs.ReadLinkFS); !ok || p == "." {
-		return nil, nil
+		return p, nil, nil
 	}
 	denied := errs.SymlinkOut(p, nil)
 	rest := strings.Split(p, "/")
@@ -146,11 +154,11 @@ func (d Dirs) checkInside(fsys fs.FS, p string) (fs.FileInfo, error) {
 		}
 		info, err := fs.Lstat(fsys, next)
 		if err != nil {
-			return nil, nil // missing parts are the caller's NOT_FOUND
+			return p, nil, nil // missing parts are the caller's NOT_FOUND
 		}
 		if info.Mode()&fs.ModeSymlink == 0 {
 			if len(rest) == 0 && hops == 0 {
-				return info, nil // p itself, named as the caller named it
+				return p, info, nil // p itself, named as the caller named it
 			}
 			if d != nil && len(rest) > 0 && info.IsDir() {
 				d[next] = true // cur holds no symlink: next is a real path from the root
@@ -159,21 +167,21 @@ func (d Dirs) checkInside(fsys fs.FS, p string) (fs.FileInfo, error) {
 			continue
 		}
 		if hops++; hops > MaxSymlinkHops {
-			return nil, errs.SymlinkLoop(p, nil)
+			return "", nil, errs.SymlinkLoop(p, nil)
 		}
 		target, err := fs.ReadLink(fsys, next)
 		if err != nil {
-			return nil, nil
+			return p, nil, nil
 		}
 		if path.IsAbs(target) {
-			return nil, denied
+			return "", nil, denied
 		}
 		resolved := path.Join(path.Dir(next), target)
 		if resolved == ".." || strings.HasPrefix(resolved, "../") {
-			return nil, denied
+			return "", nil, denied
 		}
 		rest = append(strings.Split(resolved, "/"), rest...)
 		cur = "."
 	}
-	return nil, nil
+	return cur, nil, nil
 }

@@ -31,11 +31,11 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"path"
 	"strings"
 
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/selector"
 )
 
@@ -191,7 +191,13 @@ func ReadFS(ctx context.Context, fsys fs.FS, name, selText string, opt Options) 
 	if err := fl.add(ctx, mainFile, f, size, head, name); err != nil {
 		return nil, failure(ctx, nil, err)
 	}
-	base := linkTarget(fsys, name)
+	// SQLite keeps a database's -wal and -journal next to the file its
+	// symlinks lead to: read through a link, the committed rows of the
+	// -wal would be missed. (A link out of the tree failed the open.)
+	base, err := pathutil.RealPath(fsys, name)
+	if err != nil {
+		return nil, failure(ctx, nil, err)
+	}
 	for _, side := range []struct {
 		i      fileIndex
 		suffix string
@@ -201,39 +207,6 @@ func ReadFS(ctx context.Context, fsys fs.FS, name, selText string, opt Options) 
 		}
 	}
 	return readOpen(ctx, fl, name, sel)
-}
-
-// maxLinks bounds the symlinks linkTarget follows, as Linux's MAXSYMLINKS.
-const maxLinks = 40
-
-// linkTarget returns the path in fsys of the file that name leads to
-// through symlinks in its last element, next to which SQLite keeps the
-// database's -wal and -journal (it resolves a database's symlinks to name
-// them): a read through a symlink would otherwise miss the committed rows
-// of the -wal. name itself when it is no symlink or fsys reads none; the
-// last path reached when a target is absolute (which fsys does not
-// follow) or the links loop.
-func linkTarget(fsys fs.FS, name string) string {
-	rl, ok := fsys.(fs.ReadLinkFS)
-	if !ok {
-		return name
-	}
-	for range maxLinks {
-		st, err := rl.Lstat(name)
-		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
-			return name
-		}
-		target, err := rl.ReadLink(name)
-		if err != nil || path.IsAbs(target) {
-			return name
-		}
-		next := path.Join(path.Dir(name), target)
-		if !fs.ValidPath(next) {
-			return name
-		}
-		name = next
-	}
-	return name
 }
 
 // addSide gives fl the side file name (a -wal or -journal) when it exists.
