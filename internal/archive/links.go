@@ -6,11 +6,12 @@ import (
 	"path"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/pathutil"
 )
 
 // maxLinkHops is the most links a link's target is followed through to
-// name the member to read instead (Linux's MAXSYMLINKS).
-const maxLinkHops = 40
+// name the member to read instead, as many as a path on disk.
+const maxLinkHops = pathutil.MaxSymlinkHops
 
 // linkLookup returns the link entry that reading the member name would
 // meet, with its Link set; ok is false when name is no link member.
