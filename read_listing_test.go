@@ -127,5 +127,8 @@ func TestReaderListingDeepWindow(t *testing.T) {
 	require.Len(t, res.Entries, 6)
 	assert.Equal(t, "f099988", res.Entries[0].Path)
 	assert.Equal(t, 99990, res.Entries[0].Line)
-	assert.Less(t, deep, shallow+8<<20, "the heap grew by %d MiB for flat:99990-99995, %d MiB for flat:1-10", deep>>20, shallow>>20)
+	// The deep window keeps a small node for each of the 100,000 entries
+	// to order them (about 8 MiB more; 8.3 under -race on CI), not their
+	// rows (34 MiB more).
+	assert.Less(t, deep, shallow+16<<20, "the heap grew by %d MiB for flat:99990-99995, %d MiB for flat:1-10", deep>>20, shallow>>20)
 }
