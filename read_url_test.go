@@ -2,6 +2,7 @@ package scout_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -206,4 +207,79 @@ func TestURLCacheConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	assert.LessOrEqual(t, pageHits.Load(), int32(2*16), "at most a fetch per goroutine and mode: the ranges page the cached render")
+}
+
+// TestReadURLCredentials: a URL's password is sent (as HTTP basic auth)
+// but never shown: the result's URLs, notes and text, and the errors,
+// show it as net/url's URL.Redacted does ("user:xxxxx@"). They showed it
+// whole: in the header, the Path, the redirect note, a probe's note and
+// the message of an HTTP error.
+func TestReadURLCredentials(t *testing.T) {
+	var srvURL string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u, p, ok := r.BasicAuth(); !ok || u != "user" || (p != "secret" && p != "other") {
+			http.Error(w, "who are you", http.StatusUnauthorized)
+			return
+		}
+		switch r.URL.Path {
+		case "/old": // relative: the client keeps the credentials
+			http.Redirect(w, r, "/short", http.StatusFound)
+		case "/abs": // a Location with credentials of its own
+			http.Redirect(w, r, strings.Replace(srvURL, "://", "://user:other@", 1)+"/short", http.StatusFound)
+		case "/short":
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, "a\nb\nc\n")
+		case "/html":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<html><head><link rel="alternate" type="text/markdown" href="/html.md"></head><body><p>x</p></body></html>`)
+		case "/html.md":
+			w.Header().Set("Content-Type", "text/markdown")
+			fmt.Fprint(w, "# md\n")
+		case "/bad":
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Write([]byte{0, 1, 2, 3})
+		default:
+			http.Error(w, "gone", http.StatusNotFound)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	srvURL = srv.URL
+	secret := strings.Replace(srv.URL, "://", "://user:secret@", 1)
+	shown := strings.Replace(srv.URL, "://", "://user:xxxxx@", 1)
+	tests := []struct {
+		path string
+		want []string // in the JSON of the result and its text, or in the error
+		code scout.Code
+	}{
+		{"/short", []string{"URL: " + shown + "/short\n", `"resolved_path":"` + shown + `/short"`, `"input":"` + shown + `/short"`, `"url":"` + shown + `/short"`, `"final_url":"` + shown + `/short"`}, ""},
+		{"/old", []string{"URL: " + shown + "/short\n", "Redirected: " + shown + "/old -> " + shown + "/short"}, ""},
+		{"/abs", []string{"URL: " + shown + "/short\n", "Redirected: " + shown + "/abs -> " + shown + "/short"}, ""},
+		{"/html", []string{"Used markdown alternate: " + shown + "/html.md"}, ""},
+		{"/missing", []string{"HTTP 404 Not Found from " + shown + "/missing: gone"}, scout.CodeNotFound},
+		{"/bad", []string{"Cannot read " + shown + "/bad: its content is binary"}, scout.CodeUnsupported},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			for _, on := range []bool{false, true} {
+				r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{}}, AllowPrivateNetwork: true, URLHeaderLines: on, URLCache: &scout.URLCache{}}
+				res, err := r.Read(context.Background(), scout.ReadRequest{Path: secret + tt.path})
+				var out string
+				if tt.code != "" {
+					require.Error(t, err)
+					assert.Equal(t, tt.code, scout.CodeOf(err))
+					out = err.Error()
+				} else {
+					require.NoError(t, err)
+					data, err := json.Marshal(res)
+					require.NoError(t, err)
+					out = string(data) + "\n" + format.ReadText(res, nil)
+				}
+				for _, w := range tt.want {
+					assert.Contains(t, out, w, "header lines %v", on)
+				}
+				assert.NotContains(t, out, "secret", "header lines %v", on)
+				assert.NotContains(t, out, "other", "header lines %v", on)
+			}
+		})
+	}
 }

@@ -89,7 +89,7 @@ func (c *Config) now() time.Time {
 func Run(ctx context.Context, c *Config, p string) (*Result, error) {
 	if limit := pathutil.MaxPathBytes + selector.MaxBytes; len(p) > limit {
 		return nil, errs.New(errs.InvalidParam, "Path '%s' is too long: %d bytes, over the limit of %d (a path of at most %d bytes and a selector or query of at most %d after it). Pass a shorter one.",
-			errs.Echo(p), len(p), limit, pathutil.MaxPathBytes, selector.MaxBytes)
+			errs.Echo(web.Redact(p)), len(p), limit, pathutil.MaxPathBytes, selector.MaxBytes)
 	}
 	if strings.IndexByte(p, 0) >= 0 {
 		return nil, errs.New(errs.InvalidParam, "Invalid path: it contains a NUL byte. Pass the path as plain text.")
@@ -118,6 +118,9 @@ func Run(ctx context.Context, c *Config, p string) (*Result, error) {
 		return nil, err
 	}
 	res.Input = p
+	if res.URL != nil {
+		res.Input = web.Redact(p) // as the result's URLs show it
+	}
 	return res, nil
 }
 

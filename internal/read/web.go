@@ -20,7 +20,8 @@ const urlLines = 300
 
 // web reads a web URL (http://, https://, www.): the rendered page, with
 // Config.URLHeader its header first, paged in memory. A range pages the
-// cached render when the URL was read before.
+// cached render when the URL was read before. The URLs the result shows
+// have their passwords redacted (web.Redact); the fetches use them.
 func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 	if !web.IsURL(p) {
 		return nil, false, nil
@@ -32,14 +33,14 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 		}
 	}
 	if r.c.NoWeb {
-		return nil, true, errs.New(errs.Unsupported, "Reading web URLs is turned off by the host: %s cannot be read.", errs.Echo(p))
+		return nil, true, errs.New(errs.Unsupported, "Reading web URLs is turned off by the host: %s cannot be read.", errs.Echo(web.Redact(p)))
 	}
 	raw, sel, _, err := selector.SplitURL(p)
 	if err != nil {
 		return nil, true, err
 	}
 	if sel.Conflicts {
-		return nil, true, errs.New(errs.InvalidParam, ":conflicts reads a local file, not a URL. Read %s without it.", errs.Echo(raw))
+		return nil, true, errs.New(errs.InvalidParam, ":conflicts reads a local file, not a URL. Read %s without it.", errs.Echo(web.Redact(raw)))
 	}
 	var page *web.Page
 	if len(sel.Ranges) > 0 && r.c.WebCache != nil {
@@ -66,8 +67,8 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 	if err != nil {
 		return nil, true, err
 	}
-	res.Path, res.Incomplete = page.URL, page.Incomplete
-	res.URL = &URLInfo{URL: page.URL, FinalURL: page.FinalURL, ContentType: page.ContentType, Method: page.Method, Notes: notes, HeaderLines: header}
+	res.Path, res.Incomplete = web.Redact(page.URL), page.Incomplete
+	res.URL = &URLInfo{URL: res.Path, FinalURL: web.Redact(page.FinalURL), ContentType: page.ContentType, Method: page.Method, Notes: notes, HeaderLines: header}
 	res.Image, res.ImageData = img, data
 	return res, true, nil
 }

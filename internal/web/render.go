@@ -51,7 +51,9 @@ const maxErrorBody = 300
 // which maxErrorBody bytes are quoted.
 const maxErrorHTML = 64 << 10
 
-// Page is a rendered URL.
+// Page is a rendered URL. Its URLs keep their credentials (a cache keys
+// pages by them); Header, the notes and the errors show URLs through
+// Redact, and so should a caller.
 type Page struct {
 	URL         string   // the URL requested (normalised: https:// added to www.)
 	FinalURL    string   // the URL after redirects
@@ -70,7 +72,7 @@ type Page struct {
 // "URL: ...\nContent-Type: ...\nMethod: ...\n[Notes: a; b\n]\n---\n\n".
 func (p *Page) Header() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "URL: %s\nContent-Type: %s\nMethod: %s\n", p.FinalURL, p.ContentType, p.Method)
+	fmt.Fprintf(&b, "URL: %s\nContent-Type: %s\nMethod: %s\n", Redact(p.FinalURL), p.ContentType, p.Method)
 	if len(p.Notes) > 0 {
 		fmt.Fprintf(&b, "Notes: %s\n", strings.Join(p.Notes, "; "))
 	}
@@ -207,12 +209,12 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 	resp, err := pl.f.Fetch(ctx, u)
 	if err != nil {
 		if ce := ctx.Err(); ce != nil {
-			return nil, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", u, ce)
+			return nil, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", Redact(u), ce)
 		}
 		if c := errs.CodeOf(err); c == errs.InvalidParam || c == errs.AccessDenied {
 			return nil, err
 		}
-		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot fetch %s: %v", u, err)
+		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot fetch %s: %v", Redact(u), err)
 	}
 	if resp.Status < 200 || resp.Status > 299 {
 		return nil, httpErr(ctx, u, resp)
@@ -220,9 +222,9 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 	p := &Page{URL: u, FinalURL: cmpOr(resp.FinalURL, u)}
 	if len(resp.Redirects) > 0 {
 		// Each URL cut by errs.Echo: the URL: line has the final one whole.
-		chain := []string{errs.Echo(u)}
+		chain := []string{errs.Echo(Redact(u))}
 		for _, r := range resp.Redirects {
-			chain = append(chain, errs.Echo(r))
+			chain = append(chain, errs.Echo(Redact(r)))
 		}
 		p.Notes = append(p.Notes, redirectedNote+strings.Join(chain, " -> "))
 	}
@@ -238,6 +240,7 @@ const redirectedNote = "Redirected: "
 
 // StatusError is the cause of the error of a fetch answered with an HTTP
 // error status, for a caller that shows such a fetch as a failed read.
+// Its URLs are shown ones: passwords redacted (Redact).
 type StatusError struct {
 	URL         string // the URL requested
 	FinalURL    string // the URL after redirects; "" when there were none
@@ -261,9 +264,9 @@ func httpErr(ctx context.Context, u string, resp *Response) error {
 	case http.StatusRequestEntityTooLarge:
 		code = errs.TooLarge
 	}
-	msg := fmt.Sprintf("HTTP %d %s from %s", resp.Status, http.StatusText(resp.Status), u)
+	msg := fmt.Sprintf("HTTP %d %s from %s", resp.Status, http.StatusText(resp.Status), Redact(u))
 	if resp.FinalURL != "" && resp.FinalURL != u {
-		msg += " (redirected to " + resp.FinalURL + ")"
+		msg += " (redirected to " + Redact(resp.FinalURL) + ")"
 	}
 	mt, params := mediaType(resp)
 	if isText(mt) {
@@ -277,7 +280,7 @@ func httpErr(ctx context.Context, u string, resp *Response) error {
 			msg += ": " + cut(body, maxErrorBody)
 		}
 	}
-	st := &StatusError{URL: u, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: mt}
+	st := &StatusError{URL: Redact(u), FinalURL: Redact(resp.FinalURL), Status: resp.Status, ContentType: mt}
 	return errs.Wrap(code, st, "%s", strings.ToValidUTF8(msg, "\uFFFD"))
 }
 
@@ -313,7 +316,7 @@ func (pl *pipeline) site(ctx context.Context, u *url.URL) (*Page, error) {
 			p, err = nh.h.Handle(ctx, f, u)
 		}
 		if ce := ctx.Err(); ce != nil {
-			return nil, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", u, ce)
+			return nil, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", Redact(u.String()), ce)
 		}
 		if err != nil {
 			pl.fail("site handler %s (%v)", nh.name, err)
@@ -344,7 +347,7 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 		if !isText(mt) && !utf8.Valid(resp.Body) {
 			if strings.HasPrefix(mt, "image/") || documentExt(mt, p.FinalURL) != "" {
 				return errs.New(errs.Unsupported, "Cannot read %s with :raw: its content is binary (%s, %s) and :raw shows a body as text. Read it without :raw to see the image or the document's text.",
-					p.FinalURL, mt, dirtree.FormatBytes(int64(len(resp.Body))))
+					Redact(p.FinalURL), mt, dirtree.FormatBytes(int64(len(resp.Body))))
 			}
 			return binaryErr(p, mt, len(resp.Body))
 		}
@@ -357,7 +360,7 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 	}
 	if isText(mt) && documentExt(mt, p.FinalURL) == "" && nulText(resp.Body, params["charset"]) { // a document (text/rtf) is converted
 		return errs.New(errs.Unsupported, "Cannot read %s: it was sent as %s, but its content is binary (a NUL byte in its first %s). Read it with :raw to get the body as it is.",
-			p.FinalURL, mt, dirtree.FormatBytes(textio.SniffBytes))
+			Redact(p.FinalURL), mt, dirtree.FormatBytes(textio.SniffBytes))
 	}
 	switch {
 	case strings.HasPrefix(mt, "image/") && mt != "image/svg+xml":
@@ -373,13 +376,13 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 		var part *errs.Partial
 		if err != nil && (!errors.As(err, &part) || text == "") {
 			if ce := ctx.Err(); ce != nil {
-				return errs.Wrap(errs.CodeOf(ce), ce, "converting %s: %v", p.URL, ce)
+				return errs.Wrap(errs.CodeOf(ce), ce, "converting %s: %v", Redact(p.URL), ce)
 			}
 			code := errs.Unsupported
 			if e := (*errs.Error)(nil); errors.As(err, &e) {
 				code = e.Code
 			}
-			msg := fmt.Sprintf("Cannot convert the %s document at %s: %v", ext, p.FinalURL, err)
+			msg := fmt.Sprintf("Cannot convert the %s document at %s: %v", ext, Redact(p.FinalURL), err)
 			if p.Incomplete != "" {
 				msg += " (" + p.Incomplete + ")"
 			}
@@ -505,7 +508,7 @@ func nulText(body []byte, charset string) bool {
 // binaryErr refuses a binary body that is no image or document.
 func binaryErr(p *Page, mt string, n int) error {
 	return errs.New(errs.Unsupported, "Cannot read %s: its content is binary (%s, %s). Web reads show text, HTML, JSON, feeds, images and documents (%s).",
-		p.FinalURL, cmpOr(mt, "unknown type"), dirtree.FormatBytes(int64(n)), strings.Join(convert.Extensions(), " "))
+		Redact(p.FinalURL), cmpOr(mt, "unknown type"), dirtree.FormatBytes(int64(n)), strings.Join(convert.Extensions(), " "))
 }
 
 // nearlyEmpty is the rendered size, in non-space characters, under which

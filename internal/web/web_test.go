@@ -2,9 +2,11 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -405,5 +407,90 @@ func TestAlternateFetches(t *testing.T) {
 	}
 	if hits.get("/with-md") != 2 || hits.get("/page.md") != 1 {
 		t.Fatalf("rendered read fetches the page and its alternate once: page %d, alternate %d", hits.get("/with-md"), hits.get("/page.md"))
+	}
+}
+
+// TestRedact: a URL's password is replaced as URL.Redacted replaces it,
+// every other byte kept, also in a URL that does not parse.
+func TestRedact(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"https://user:secret@host/x", "https://user:xxxxx@host/x"},
+		{"HTTP://user:secret@host:8080", "HTTP://user:xxxxx@host:8080"},
+		{"https://user:@host/", "https://user:xxxxx@host/"},                         // an empty password is one
+		{"https://user:p@ss@host/?q=a:b@c#f", "https://user:xxxxx@host/?q=a:b@c#f"}, // the last '@' ends the userinfo
+		{"https://user:p%40ss@host/a%20b", "https://user:xxxxx@host/a%20b"},         // escapes kept
+		{"https://user:secret@host:bad/x", "https://user:xxxxx@host:bad/x"},         // no valid port: URL.Parse fails
+		{"https://token@host/x", "https://token@host/x"},                            // a username alone is kept, as Redacted keeps it
+		{"https://host/x?u=a:b@c", "https://host/x?u=a:b@c"},                        // '@' past the authority
+		{"https://host/a:b@c", "https://host/a:b@c"},
+		{"www.x.example/a:b@c", "www.x.example/a:b@c"},
+		{"dir/a://b:c@d", "dir/a://b:c@d"}, // no scheme before "://"
+		{"", ""},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, Redact(tt.in), tt.in)
+		if u, err := url.Parse(tt.in); err == nil && u.String() == tt.in && u.Scheme != "" {
+			assert.Equal(t, u.Redacted(), Redact(tt.in), "as URL.Redacted: %s", tt.in)
+		}
+	}
+}
+
+// TestRenderCredentials: Render sends a URL's credentials and shows the
+// URL redacted in the header, the notes and the errors, those of the
+// transport and of URL.Parse included.
+func TestRenderCredentials(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, p, _ := r.BasicAuth(); p != "secret" {
+			http.Error(w, "who are you", http.StatusUnauthorized)
+			return
+		}
+		switch r.URL.Path {
+		case "/page":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, "<html><body><article><p>short</p></article></body></html>")
+		case "/old":
+			http.Redirect(w, r, "/page", http.StatusFound)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	secret := strings.Replace(srv.URL, "://", "://user:secret@", 1)
+	shown := strings.Replace(srv.URL, "://", "://user:xxxxx@", 1)
+	t.Run("page", func(t *testing.T) {
+		p, err := Render(context.Background(), local(), secret+"/old", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := p.Output() + strings.Join(p.Notes, "\n")
+		assert.Contains(t, out, "URL: "+shown+"/page\n")
+		assert.Contains(t, out, "Redirected: "+shown+"/old -> "+shown+"/page")
+		assert.Contains(t, out, "md-suffix "+shown+"/page.md (HTTP 404)", "a failed probe's note")
+		assert.NotContains(t, out, "secret")
+		assert.Equal(t, secret+"/page", p.FinalURL, "the page keeps the URL fetched")
+	})
+	dead := httptest.NewServer(http.NotFoundHandler())
+	deadURL := strings.Replace(dead.URL, "://", "://user:secret@", 1)
+	dead.Close()
+	for _, tt := range []struct {
+		name, url string
+		f         Fetcher
+		want      string
+	}{
+		{"an HTTP error", secret + "/missing", local(), "HTTP 404 Not Found from " + shown + "/missing: 404 page not found"},
+		{"a URL that does not parse", "https://user:secret@host:port/x", local(), `Invalid URL "https://user:xxxxx@host:port/x": invalid port ":port" after host`},
+		{"a transport error", deadURL + "/x", local(), "Cannot fetch " + strings.Replace(dead.URL, "://", "://user:xxxxx@", 1) + "/x: \"" + strings.Replace(dead.URL, "://", "://user:xxxxx@", 1) + "/x\": dial tcp"},
+		{"a private address", secret + "/page", &HTTPFetcher{}, "Access denied: " + shown + "/page was not fetched"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Render(context.Background(), tt.f, tt.url, Options{})
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) || strings.Contains(err.Error(), "secret") {
+				t.Fatalf("err = %v\nwant it to start %s, without the password", err, tt.want)
+			}
+			var st *StatusError
+			if errors.As(err, &st) {
+				assert.Equal(t, shown+"/missing", st.URL, "the StatusError a failed read shows")
+			}
+		})
 	}
 }
