@@ -287,13 +287,13 @@ func (pl *pipeline) feed(ctx context.Context, p *Page, links []link) (ok bool, e
 }
 
 // llms replaces a page that rendered to n < nearlyEmpty characters by
-// its site's /llms.txt.
+// its site's /llms.txt, asked for with the page's credentials.
 func (pl *pipeline) llms(ctx context.Context, p *Page, n int) (ok bool, err error) {
 	u, err := url.Parse(p.FinalURL)
 	if err != nil {
 		return false, nil
 	}
-	target := u.Scheme + "://" + u.Host + "/llms.txt"
+	target := (&url.URL{Scheme: u.Scheme, User: u.User, Host: u.Host, Path: "/llms.txt"}).String()
 	if target == p.FinalURL {
 		return false, nil
 	}
@@ -302,7 +302,7 @@ func (pl *pipeline) llms(ctx context.Context, p *Page, n int) (ok bool, err erro
 		return false, err
 	}
 	p.Method, p.Content = MethodLLMs, body
-	p.Notes = append(p.Notes, fmt.Sprintf("The page rendered to %d characters; showing the site's %s", n, target))
+	p.Notes = append(p.Notes, fmt.Sprintf("The page rendered to %d characters; showing the site's %s", n, Redact(target)))
 	return true, nil
 }
 

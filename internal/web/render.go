@@ -272,7 +272,7 @@ func httpErr(ctx context.Context, u string, resp *Response) error {
 	if isText(mt) {
 		body := decode(resp.Body, mt, params)
 		if isHTML(mt) {
-			if md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(cut(body, maxErrorHTML)), u); err == nil {
+			if md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(cut(body, maxErrorHTML)), Redact(u)); err == nil {
 				body = md
 			}
 		}
@@ -530,7 +530,10 @@ func renderHTMLPage(ctx context.Context, pl *pipeline, p *Page, page string) err
 		page = head
 		p.Notes = append(p.Notes, "HTML cut "+why+" before rendering")
 	}
-	md, found := readArticle(ctx, page, p.FinalURL)
+	// Links are resolved against the URL shown: a relative one would
+	// carry the page's password into the text.
+	base := Redact(p.FinalURL)
+	md, found := readArticle(ctx, page, base)
 	if pl != nil && (!found || visible(md) < nearlyEmpty) {
 		if ok, err := pl.feed(ctx, p, links); ok || err != nil {
 			return err
@@ -539,7 +542,7 @@ func renderHTMLPage(ctx context.Context, pl *pipeline, p *Page, page string) err
 	if found {
 		p.Method, p.Content = MethodReadability, md
 	} else {
-		md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(page), p.FinalURL)
+		md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(page), base)
 		if err != nil && !isPartial(err) {
 			p.Notes = append(p.Notes, "HTML conversion failed: "+err.Error())
 			p.Method, p.Content = MethodRawHTML, page

@@ -447,7 +447,17 @@ func TestRenderCredentials(t *testing.T) {
 		switch r.URL.Path {
 		case "/page":
 			w.Header().Set("Content-Type", "text/html")
-			fmt.Fprint(w, "<html><body><article><p>short</p></article></body></html>")
+			fmt.Fprint(w, `<html><body><article><p>`+strings.Repeat("words ", 50)+`<a href="/next">next</a></p></article></body></html>`)
+		case "/tiny":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<html><body><p>tiny</p></body></html>`)
+		case "/llms.txt":
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, "# Site\n\nthe site's llms.txt\n")
+		case "/gone":
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusGone)
+			fmt.Fprint(w, `<html><body><p>See <a href="/new">the new page</a></p></body></html>`)
 		case "/old":
 			http.Redirect(w, r, "/page", http.StatusFound)
 		default:
@@ -466,8 +476,17 @@ func TestRenderCredentials(t *testing.T) {
 		assert.Contains(t, out, "URL: "+shown+"/page\n")
 		assert.Contains(t, out, "Redirected: "+shown+"/old -> "+shown+"/page")
 		assert.Contains(t, out, "md-suffix "+shown+"/page.md (HTTP 404)", "a failed probe's note")
+		assert.Contains(t, out, "[next]("+shown+"/next)", "a relative link, resolved against the URL shown")
 		assert.NotContains(t, out, "secret")
 		assert.Equal(t, secret+"/page", p.FinalURL, "the page keeps the URL fetched")
+	})
+	t.Run("llms.txt, asked for with the credentials", func(t *testing.T) {
+		p, err := Render(context.Background(), local(), secret+"/tiny", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		assert.Equal(t, MethodLLMs, p.Method, "notes %q", p.Notes)
+		assert.Contains(t, p.Notes, "The page rendered to 4 characters; showing the site's "+shown+"/llms.txt")
 	})
 	dead := httptest.NewServer(http.NotFoundHandler())
 	deadURL := strings.Replace(dead.URL, "://", "://user:secret@", 1)
@@ -478,6 +497,7 @@ func TestRenderCredentials(t *testing.T) {
 		want      string
 	}{
 		{"an HTTP error", secret + "/missing", local(), "HTTP 404 Not Found from " + shown + "/missing: 404 page not found"},
+		{"an HTML error page, its links resolved", secret + "/gone", local(), "HTTP 410 Gone from " + shown + "/gone: See [the new page](" + shown + "/new)"},
 		{"a URL that does not parse", "https://user:secret@host:port/x", local(), `Invalid URL "https://user:xxxxx@host:port/x": invalid port ":port" after host`},
 		{"a transport error", deadURL + "/x", local(), "Cannot fetch " + strings.Replace(dead.URL, "://", "://user:xxxxx@", 1) + "/x: \"" + strings.Replace(dead.URL, "://", "://user:xxxxx@", 1) + "/x\": dial tcp"},
 		{"a private address", secret + "/page", &HTTPFetcher{}, "Access denied: " + shown + "/page was not fetched"},
@@ -489,7 +509,7 @@ func TestRenderCredentials(t *testing.T) {
 			}
 			var st *StatusError
 			if errors.As(err, &st) {
-				assert.Equal(t, shown+"/missing", st.URL, "the StatusError a failed read shows")
+				assert.Equal(t, strings.Replace(tt.url, "secret", "xxxxx", 1), st.URL, "the StatusError a failed read shows")
 			}
 		})
 	}
