@@ -58,8 +58,7 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 	img, data, notes := r.webImage(page)
 	text, header := page.Content, 0
 	if r.c.URLHeader {
-		shown := *page
-		shown.Notes = notes
+		shown := web.Page{FinalURL: page.FinalURL, ContentType: page.ContentType, Method: page.Method, Notes: notes}
 		h := shown.Header()
 		text, header = h+page.Content, strings.Count(h, "\n")
 	}
@@ -78,10 +77,11 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 const maxURLImageBytes = 300 << 10
 
 // webImage returns the metadata and the bytes to show of the image a page
-// fetched (nil: none, or metadata only), and the page's notes with one on
-// a resize or on bytes that are no image Scout reads.
+// fetched (nil: none, or metadata only), and the page's notes shown
+// (ShownNotes) with one on a resize or on bytes that are no image Scout
+// reads.
 func (r *reader) webImage(page *web.Page) (*image.Info, []byte, []string) {
-	notes := page.Notes
+	notes := page.ShownNotes()
 	if page.Method != web.MethodImage || len(page.Image) == 0 {
 		return nil, nil, notes
 	}

@@ -57,9 +57,10 @@ const maxErrorHTML = 64 << 10
 type Page struct {
 	URL         string   // the URL requested (normalised: https:// added to www.)
 	FinalURL    string   // the URL after redirects
+	Redirects   []string // the URLs redirected to, in order, the last one FinalURL; nil when none
 	ContentType string   // the media type, without parameters
 	Method      string   // how the content was rendered (the Method* constants)
-	Notes       []string // remarks: redirects, truncation, fallbacks, failures
+	Notes       []string // remarks: truncation, fallbacks, failures (ShownNotes adds the redirects)
 	Content     string   // the rendered text
 	Image       []byte   // the bytes when Method is MethodImage
 	// Incomplete says why Content is not the whole resource: the body
@@ -69,12 +70,13 @@ type Page struct {
 }
 
 // Header returns the lines that precede the content:
-// "URL: ...\nContent-Type: ...\nMethod: ...\n[Notes: a; b\n]\n---\n\n".
+// "URL: ...\nContent-Type: ...\nMethod: ...\n[Notes: a; b\n]\n---\n\n",
+// the notes those of ShownNotes.
 func (p *Page) Header() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "URL: %s\nContent-Type: %s\nMethod: %s\n", Redact(p.FinalURL), p.ContentType, p.Method)
-	if len(p.Notes) > 0 {
-		fmt.Fprintf(&b, "Notes: %s\n", strings.Join(p.Notes, "; "))
+	if notes := p.ShownNotes(); len(notes) > 0 {
+		fmt.Fprintf(&b, "Notes: %s\n", strings.Join(notes, "; "))
 	}
 	b.WriteString("\n---\n\n")
 	return b.String()
@@ -82,6 +84,22 @@ func (p *Page) Header() string {
 
 // Output returns the header and the content: the text read shows and pages.
 func (p *Page) Output() string { return p.Header() + p.Content }
+
+// ShownNotes returns the notes shown with the page: with redirects, first
+// "Redirected: URL -> URL ...", the URL requested and those redirected to,
+// each through Redact and cut by errs.Echo (the URL: line has the final
+// one whole); then Notes. It returns Notes itself when there were no
+// redirects.
+func (p *Page) ShownNotes() []string {
+	if len(p.Redirects) == 0 {
+		return p.Notes
+	}
+	chain := []string{errs.Echo(Redact(p.URL))}
+	for _, r := range p.Redirects {
+		chain = append(chain, errs.Echo(Redact(r)))
+	}
+	return append([]string{"Redirected: " + strings.Join(chain, " -> ")}, p.Notes...)
+}
 
 // Options tune Render. The zero value uses convert.For for documents and
 // the built-in site handlers.
@@ -219,24 +237,13 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 	if resp.Status < 200 || resp.Status > 299 {
 		return nil, httpErr(ctx, u, resp)
 	}
-	p := &Page{URL: u, FinalURL: cmpOr(resp.FinalURL, u)}
-	if len(resp.Redirects) > 0 {
-		// Each URL cut by errs.Echo: the URL: line has the final one whole.
-		chain := []string{errs.Echo(Redact(u))}
-		for _, r := range resp.Redirects {
-			chain = append(chain, errs.Echo(Redact(r)))
-		}
-		p.Notes = append(p.Notes, redirectedNote+strings.Join(chain, " -> "))
-	}
+	p := &Page{URL: u, FinalURL: cmpOr(resp.FinalURL, u), Redirects: resp.Redirects}
 	bodyCut(p, resp)
 	if err := renderBody(ctx, pl, p, resp, o); err != nil {
 		return nil, err
 	}
 	return pl.finish(p), nil
 }
-
-// redirectedNote starts the note that lists a page's redirects.
-const redirectedNote = "Redirected: "
 
 // StatusError is the cause of the error of a fetch answered with an HTTP
 // error status, for a caller that shows such a fetch as a failed read.

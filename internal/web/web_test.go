@@ -182,8 +182,8 @@ func TestRender(t *testing.T) {
 					t.Errorf("content has %q:\n%s", s, p.Content)
 				}
 			}
-			if tt.notes != "" && !strings.Contains(strings.Join(p.Notes, "; "), tt.notes) {
-				t.Errorf("notes %q lack %q", p.Notes, tt.notes)
+			if tt.notes != "" && !strings.Contains(strings.Join(p.ShownNotes(), "; "), tt.notes) {
+				t.Errorf("notes %q lack %q", p.ShownNotes(), tt.notes)
 			}
 		})
 	}
@@ -353,19 +353,23 @@ func TestCacheBytes(t *testing.T) {
 }
 
 // TestCacheFinalURL: a redirected page is kept under its final URL as
-// that URL's own read: that URL requested, no note of the redirects (a
-// read of the final URL showed the redirect, its header a line longer).
+// that URL's own read: that URL requested, no redirects (a read of the
+// final URL showed the redirect, its header a line longer), its notes
+// kept. The cache dropped the notes that started with "Redirected: ",
+// a site handler's own among them.
 func TestCacheFinalURL(t *testing.T) {
 	c := &Cache{}
-	p := &Page{URL: "https://a/old", FinalURL: "https://a/new", Notes: []string{"Redirected: https://a/old -> https://a/new", "Body cut at 1B"}, Content: "x"}
+	p := &Page{URL: "https://a/old", FinalURL: "https://a/new", Redirects: []string{"https://a/new"}, Notes: []string{"Redirected: by the site's API", "Body cut at 1B"}, Content: "x"}
 	c.Put(p, false)
 	old, _ := c.Get("https://a/old", false)
 	if old != p {
 		t.Fatalf("the requested URL gives %+v, want the page put", old)
 	}
+	assert.Equal(t, []string{"Redirected: https://a/old -> https://a/new", "Redirected: by the site's API", "Body cut at 1B"}, old.ShownNotes())
 	got, _ := c.Get("https://a/new", false)
-	assert.Equal(t, &Page{URL: "https://a/new", FinalURL: "https://a/new", Notes: []string{"Body cut at 1B"}, Content: "x"}, got)
-	assert.Len(t, p.Notes, 2, "the page put keeps its notes")
+	assert.Equal(t, &Page{URL: "https://a/new", FinalURL: "https://a/new", Notes: []string{"Redirected: by the site's API", "Body cut at 1B"}, Content: "x"}, got)
+	assert.Equal(t, got.Notes, got.ShownNotes())
+	assert.Equal(t, []string{"https://a/new"}, p.Redirects, "the page put keeps its redirects")
 }
 
 func TestCacheLRUAndTTL(t *testing.T) {
@@ -472,7 +476,7 @@ func TestRenderCredentials(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := p.Output() + strings.Join(p.Notes, "\n")
+		out := p.Output() + strings.Join(p.ShownNotes(), "\n")
 		assert.Contains(t, out, "URL: "+shown+"/page\n")
 		assert.Contains(t, out, "Redirected: "+shown+"/old -> "+shown+"/page")
 		assert.Contains(t, out, "md-suffix "+shown+"/page.md (HTTP 404)", "a failed probe's note")
