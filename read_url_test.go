@@ -283,3 +283,24 @@ func TestReadURLCredentials(t *testing.T) {
 		})
 	}
 }
+
+// TestReadURLControls: a web page's control characters are shown as
+// symbols with a note that counts them, in the lines and the text; a
+// local file's lines keep theirs (its bytes, as the file holds them).
+func TestReadURLControls(t *testing.T) {
+	const body = "a\x1b[31mred\x1b[0m\x07\n"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{"f.txt": {Data: []byte(body)}}}, AllowPrivateNetwork: true}
+	res, err := r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/x"})
+	require.NoError(t, err)
+	assert.Equal(t, "1:a␛[31mred␛[0m␇", viewOf(res).First)
+	assert.Equal(t, []string{"Control characters shown as symbols: 3 (C0 and DEL as their Unicode control pictures, ESC as ␛; C1 as U+FFFD)"}, res.URL.Notes)
+	assert.NotContains(t, format.ReadText(res, nil), "\x1b")
+	res, err = r.Read(context.Background(), scout.ReadRequest{Path: "f.txt"})
+	require.NoError(t, err)
+	assert.Equal(t, "a\x1b[31mred\x1b[0m\x07", res.Blocks[0].Lines[0].Text, "a local file is shown as it is")
+}

@@ -166,6 +166,12 @@ func (c *Client) Fetch(ctx context.Context, url string) (*Response, error) {
 // binary body (UNSUPPORTED) and a document that cannot be converted. A
 // body cut at the fetcher's cap, or a document converted in part, gives a
 // Page whose Incomplete says so.
+//
+// The text is the server's: the control characters a terminal acts on
+// (ESC and the rest of C0 but tab and newline, DEL, C1) are replaced in
+// the content, with a note that counts them ("Control characters shown
+// as symbols: N ..."), and in the notes and the error page an error
+// quotes; :raw too. Invalid UTF-8 becomes U+FFFD.
 func Render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, error) {
 	p, err := render(ctx, f, rawURL, o)
 	if err != nil {
@@ -173,9 +179,13 @@ func Render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 	}
 	// Notes quote parser errors, which may quote the bytes they choke on.
 	for i, n := range p.Notes {
-		p.Notes[i] = strings.ToValidUTF8(n, "\uFFFD")
+		p.Notes[i], _ = controls(strings.ToValidUTF8(n, "\uFFFD"))
 	}
-	p.Content = strings.ToValidUTF8(p.Content, "\uFFFD")
+	var n int
+	p.Content, n = controls(strings.ToValidUTF8(p.Content, "\uFFFD"))
+	if n > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("Control characters shown as symbols: %d (C0 and DEL as their Unicode control pictures, ESC as ␛; C1 as U+FFFD)", n))
+	}
 	return p, nil
 }
 
@@ -288,7 +298,8 @@ func httpErr(ctx context.Context, u string, resp *Response) error {
 		}
 	}
 	st := &StatusError{URL: Redact(u), FinalURL: Redact(resp.FinalURL), Status: resp.Status, ContentType: mt}
-	return errs.Wrap(code, st, "%s", strings.ToValidUTF8(msg, "\uFFFD"))
+	msg, _ = controls(strings.ToValidUTF8(msg, "\uFFFD"))
+	return errs.Wrap(code, st, "%s", msg)
 }
 
 // bodyCut notes a body cut at the fetcher's cap.
@@ -722,4 +733,53 @@ func cut(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// controls returns s with the control characters a terminal acts on made
+// visible: the C0 controls but tab, newline and a carriage return before
+// a newline, and DEL, as their Unicode Control Pictures (ESC as U+241B
+// '␛'); the C1 controls (U+0080 to U+009F), which have none, as U+FFFD.
+// n counts the characters replaced; s is returned as it is when there are
+// none.
+func controls(s string) (out string, n int) {
+	i := firstControl(s)
+	if i < 0 {
+		return s, 0
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:i])
+	for j, r := range s[i:] {
+		switch {
+		case r == '\t' || r == '\n':
+		case r == '\r' && strings.HasPrefix(s[i+j+1:], "\n"):
+		case r < 0x20:
+			r, n = 0x2400+r, n+1
+		case r == 0x7f:
+			r, n = 0x2421, n+1
+		case 0x80 <= r && r <= 0x9f:
+			r, n = utf8.RuneError, n+1
+		}
+		b.WriteRune(r)
+	}
+	return b.String(), n
+}
+
+// firstControl returns the index of the first character of s that
+// controls replaces, or -1.
+func firstControl(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\t' || c == '\n':
+		case c == '\r':
+			if !strings.HasPrefix(s[i+1:], "\n") {
+				return i
+			}
+		case c < 0x20 || c == 0x7f:
+			return i
+		case c == 0xc2 && i+1 < len(s) && 0x80 <= s[i+1] && s[i+1] <= 0x9f: // U+0080 to U+009F
+			return i
+		}
+	}
+	return -1
 }

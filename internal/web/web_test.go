@@ -518,3 +518,90 @@ func TestRenderCredentials(t *testing.T) {
 		})
 	}
 }
+
+func TestControls(t *testing.T) {
+	tests := []struct {
+		in, want string
+		n        int
+	}{
+		{"", "", 0},
+		{"a\tb\nc\r\nd", "a\tb\nc\r\nd", 0},
+		{"\x1b[31mred\x1b[0m", "␛[31mred␛[0m", 2},
+		{"\x1b]0;title\x07", "␛]0;title␇", 2},
+		{"a\rb\r", "a␍b␍", 2},
+		{"\x00\x08\x0b\x0c\x1f\x7f", "␀␈␋␌␟␡", 6},
+		{"é\u0080\u009bü\u00a0", "é\uFFFD\uFFFDü\u00a0", 2}, // C1; U+00A0 is no control
+		{"␛ stays", "␛ stays", 0},
+	}
+	for _, tt := range tests {
+		got, n := controls(tt.in)
+		if got != tt.want || n != tt.n {
+			t.Errorf("controls(%q) = %q, %d; want %q, %d", tt.in, got, n, tt.want, tt.n)
+		}
+	}
+}
+
+// TestRenderControls: the control characters of a page's text reach
+// neither the content nor an error's message; a note counts those
+// replaced. They were passed on: ESC sequences that recolour, retitle or
+// rewrite a terminal showing the read.
+func TestRenderControls(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/text":
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, "ok \x1b[31mred\x1b[0m\x07\r\nline\rover\n")
+		case "/html":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, "<html><head><title>T\x1b]0;pwned\x07</title></head><body><article><p>"+strings.Repeat("words ", 50)+"\x1b[2J\u009b</p></article></body></html>")
+		case "/json":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, "{\"a\": \"\x1b[31m\"}") // a raw control in a string: invalid, shown as text
+		case "/clean":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"a": "\u001b[31m"}`) // escaped: valid, and no control in the text
+		default:
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, "no \x1b[5mpage\x1b[0m")
+		}
+	}))
+	t.Cleanup(srv.Close)
+	const note = "Control characters shown as symbols: "
+	tests := []struct {
+		path    string
+		raw     bool
+		content string // contained
+		count   int    // in the note; 0: no note
+	}{
+		{"/text", false, "ok ␛[31mred␛[0m␇\r\nline␍over", 3 + 1}, // CRLF kept: a line ends there
+		{"/text", true, "ok ␛[31mred␛[0m␇\r\nline␍over", 3 + 1},
+		{"/html", false, "words ␛[2J\uFFFD", 2 + 2}, // the title's two as well
+		{"/html", true, "<title>T␛]0;pwned␇</title>", 4},
+		{"/json", false, `{"a": "␛[31m"}`, 1},
+		{"/clean", false, `"a": "\u001b[31m"`, 0},
+	}
+	for _, tt := range tests {
+		p, err := Render(context.Background(), local(), srv.URL+tt.path, Options{Raw: tt.raw})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.path, err)
+		}
+		assert.Contains(t, p.Content, tt.content, tt.path)
+		assert.Equal(t, -1, firstControl(p.Output()), "%s raw=%v: a control character left in %q", tt.path, tt.raw, p.Output())
+		want := []string(nil)
+		for _, n := range p.Notes {
+			if strings.HasPrefix(n, note) {
+				want = append(want, n)
+			}
+		}
+		if tt.count == 0 {
+			assert.Empty(t, want, tt.path)
+		} else {
+			assert.Equal(t, []string{fmt.Sprintf("%s%d (C0 and DEL as their Unicode control pictures, ESC as ␛; C1 as U+FFFD)", note, tt.count)}, want, "%s raw=%v", tt.path, tt.raw)
+		}
+	}
+	_, err := Render(context.Background(), local(), srv.URL+"/missing", Options{})
+	if err == nil || !strings.HasSuffix(err.Error(), ": no ␛[5mpage␛[0m") {
+		t.Errorf("err = %q, want the error page quoted without its controls", err)
+	}
+}
