@@ -130,9 +130,10 @@ type ReadResult struct {
 	// archive member (Kind binary), e.g. "application/zip".
 	MIME string `json:"mime,omitempty"`
 	// Image is an image's metadata; ImageData its bytes unless the host
-	// asked for metadata only. An image fetched from a URL over 300 KiB
-	// is scaled down and encoded again to fit (Image then describes the
-	// image sent; URL.Notes says so), or left out with a note.
+	// asked for metadata only. An image fetched from a URL over
+	// Reader.URLImageMaxBytes (300 KiB) is scaled down and encoded again
+	// to fit (Image then describes the image sent; URL.Notes says so), or
+	// left out with a note.
 	Image     *ImageInfo `json:"image,omitempty"`
 	ImageData []byte     `json:"image_data,omitempty"`
 	// Summary describes a code summary's elisions.

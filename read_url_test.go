@@ -1,9 +1,13 @@
 package scout_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	pngenc "image/png"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -12,6 +16,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -303,4 +308,65 @@ func TestReadURLControls(t *testing.T) {
 	res, err = r.Read(context.Background(), scout.ReadRequest{Path: "f.txt"})
 	require.NoError(t, err)
 	assert.Equal(t, "a\x1b[31mred\x1b[0m\x07", res.Blocks[0].Lines[0].Text, "a local file is shown as it is")
+}
+
+// TestReaderWebSettings checks Reader.FetchTimeout and
+// Reader.URLImageMaxBytes, set and left at 0 or negative (the defaults:
+// 30 s, 300 KiB).
+func TestReaderWebSettings(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 160, 160))
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for i := range img.Pix {
+		img.Pix[i] = byte(rnd.Uint32())
+	}
+	var png bytes.Buffer
+	require.NoError(t, pngenc.Encode(&png, img))
+	require.Greater(t, png.Len(), 64<<10)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/hang":
+			<-r.Context().Done()
+		case "/img":
+			w.Header().Set("Content-Type", "image/png")
+			w.Write(png.Bytes())
+		default:
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, "hello\n")
+		}
+	}))
+	t.Cleanup(srv.Close)
+	read := func(r scout.Reader, path string) (*scout.ReadResult, error) {
+		r.Workspace, r.AllowPrivateNetwork = scout.Workspace{FS: fstest.MapFS{}}, true
+		return r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + path})
+	}
+
+	start := time.Now()
+	_, err := read(scout.Reader{FetchTimeout: 200 * time.Millisecond}, "/hang")
+	assert.Equal(t, scout.CodeTimeout, scout.CodeOf(err))
+	assert.ErrorContains(t, err, "no answer within 200ms, the fetch deadline")
+	assert.Less(t, time.Since(start), 10*time.Second)
+	res, err := read(scout.Reader{FetchTimeout: -time.Second}, "/page")
+	require.NoError(t, err, "a negative FetchTimeout means the default")
+	assert.Equal(t, "1:hello", viewOf(res).First)
+
+	for _, tt := range []struct {
+		max  int
+		note string // "" for none: the image whole
+	}{
+		{0, ""},
+		{-1, ""},
+		{32 << 10, "to fit the 32.0KB inline cap"},
+	} {
+		res, err := read(scout.Reader{URLImageMaxBytes: tt.max}, "/img")
+		require.NoError(t, err, tt.max)
+		require.NotNil(t, res.Image, tt.max)
+		if tt.note == "" {
+			assert.Equal(t, png.Bytes(), res.ImageData, tt.max)
+			assert.Empty(t, res.URL.Notes, tt.max)
+			continue
+		}
+		assert.LessOrEqual(t, len(res.ImageData), tt.max)
+		require.Len(t, res.URL.Notes, 1, tt.max)
+		assert.Contains(t, res.URL.Notes[0], tt.note)
+	}
 }

@@ -61,12 +61,18 @@ type Config struct {
 	// Fetcher fetches web URLs; nil means a web.HTTPFetcher (a
 	// *web.Client with a nil Fetcher gets one too). NoWeb refuses web
 	// URLs. AllowPrivateNetwork lets that HTTPFetcher reach loopback,
-	// private, link-local and metadata addresses. WebCache keeps rendered
-	// pages for paging; nil means none.
+	// private, link-local and metadata addresses; FetchTimeout bounds
+	// each of its requests (0 means web.DefaultTimeout). WebCache keeps
+	// rendered pages for paging; nil means none.
 	Fetcher             web.Fetcher
 	NoWeb               bool
 	AllowPrivateNetwork bool
+	FetchTimeout        time.Duration
 	WebCache            *web.Cache
+	// URLImageMaxBytes is the most bytes of a fetched image shown inline
+	// (a larger one is scaled down, or left out with a note); 0 means
+	// 300 KiB.
+	URLImageMaxBytes int
 	// URLHeader puts a web page's header (web.Page.Header) before its
 	// content, so that line selectors page both; false pages the content
 	// alone.

@@ -2,6 +2,7 @@ package read
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -73,7 +74,8 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 }
 
 // maxURLImageBytes is the most bytes of an image fetched from a URL shown
-// inline: a larger one is scaled down to fit, or left out with a note.
+// inline when Config.URLImageMaxBytes is 0: a larger one is scaled down to
+// fit, or left out with a note.
 const maxURLImageBytes = 300 << 10
 
 // webImage returns the metadata and the bytes to show of the image a page
@@ -96,23 +98,24 @@ func (r *reader) webImage(page *web.Page) (*image.Info, []byte, []string) {
 	if r.c.ImageMetadataOnly {
 		return &info, nil, notes
 	}
-	data, fit, err := image.Fit(page.Image, info, maxURLImageBytes)
+	limit := cmp.Or(r.c.URLImageMaxBytes, maxURLImageBytes)
+	data, fit, err := image.Fit(page.Image, info, limit)
 	switch {
 	case err != nil:
 		notes = append(slices.Clip(notes), fmt.Sprintf("Image not shown: it is %s, over the %s inline cap, and could not be resized (%s)",
-			dirtree.FormatBytes(info.Bytes), dirtree.FormatBytes(maxURLImageBytes), strings.TrimSuffix(err.Error(), ".")))
+			dirtree.FormatBytes(info.Bytes), dirtree.FormatBytes(int64(limit)), strings.TrimSuffix(err.Error(), ".")))
 		return &info, nil, notes
 	case fit != info:
 		notes = append(slices.Clip(notes), fmt.Sprintf("Image resized from %dx%d (%s) to %dx%d %s (%s) to fit the %s inline cap",
-			info.Width, info.Height, dirtree.FormatBytes(info.Bytes), fit.Width, fit.Height, strings.ToUpper(fit.Format), dirtree.FormatBytes(fit.Bytes), dirtree.FormatBytes(maxURLImageBytes)))
+			info.Width, info.Height, dirtree.FormatBytes(info.Bytes), fit.Width, fit.Height, strings.ToUpper(fit.Format), dirtree.FormatBytes(fit.Bytes), dirtree.FormatBytes(int64(limit))))
 	}
 	return &fit, data, notes
 }
 
-// fetcher returns the host's fetcher, with Scout's HTTPFetcher where it
-// has none.
+// fetcher returns the host's fetcher, with Scout's HTTPFetcher (bounded
+// by Config.FetchTimeout) where it has none.
 func (r *reader) fetcher() web.Fetcher {
-	own := &web.HTTPFetcher{AllowPrivate: r.c.AllowPrivateNetwork}
+	own := &web.HTTPFetcher{AllowPrivate: r.c.AllowPrivateNetwork, Timeout: r.c.FetchTimeout}
 	switch f := r.c.Fetcher.(type) {
 	case nil:
 		return own
