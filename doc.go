@@ -49,6 +49,14 @@
 // quoted name, whole or as a segment between '/' and ':' (`dir/"x\ty"`,
 // `a.zip:"m\n"`), is read back unquoted, that name taken literally.
 //
+// A local file's lines are its text as the file holds it, control
+// characters included. A web page's text is a server's: the control
+// characters a terminal acts on (ESC and the rest of C0 but tab and
+// newline, DEL, C1) are shown as symbols (ESC as '␛', C1 as U+FFFD) with
+// a note that counts them, :raw too; and a URL's password is shown as
+// "xxxxx" (net/url's URL.Redacted) wherever a result or an error shows
+// the URL, though the fetch sends it.
+//
 // # Selectors
 //
 // A Read path may end in a selector after its last colon:

@@ -67,9 +67,14 @@ type Reader struct {
 	// CodeNotFound error.
 	SuffixMatch bool
 	// Fetcher fetches web URLs (http://, https://, www.). nil means a
-	// net/http client with a 30 s deadline, a 20 MiB body cap and at most
-	// 10 redirects.
+	// net/http client with a deadline of FetchTimeout, a 20 MiB body cap
+	// and at most 10 redirects.
 	Fetcher Fetcher
+	// FetchTimeout bounds each request of Scout's own fetcher (used when
+	// Fetcher is nil), its body included; the probes a read makes around
+	// an HTML page (its markdown version, feed, llms.txt, ...) are also
+	// bounded by 10 s each and 15 s together. 0 or negative means 30 s.
+	FetchTimeout time.Duration
 	// NoWeb refuses web URLs. false means they are fetched.
 	NoWeb bool
 	// AllowPrivateNetwork lets Scout's own fetcher (used when Fetcher is
@@ -100,6 +105,12 @@ type Reader struct {
 	// URLCache keeps rendered web pages so that paging a URL ("url:301")
 	// does not fetch it again. nil means no cache: every read fetches.
 	URLCache *URLCache
+	// URLImageMaxBytes is the most bytes of an image fetched from a URL
+	// that a read returns (ReadResult.ImageData): a larger one is scaled
+	// down and encoded again to fit, or left out with a note. 0 or
+	// negative means 300 KiB. An image file read from the tree is
+	// returned whole, up to 20 MiB.
+	URLImageMaxBytes int
 	// Resolvers resolve internal URLs by scheme ("skill", "memory", ...,
 	// without "://"). nil means only the built-in omp:// (Scout's own
 	// documentation: omp:// lists the documents, omp://README.md reads
@@ -231,6 +242,8 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 		NoSummaries:         r.NoSummaries,
 		NoWeb:               r.NoWeb,
 		AllowPrivateNetwork: r.AllowPrivateNetwork,
+		FetchTimeout:        max(r.FetchTimeout, 0),
+		URLImageMaxBytes:    max(r.URLImageMaxBytes, 0),
 		ImageMetadataOnly:   r.ImageMetadataOnly,
 		Now:                 r.Now,
 		PruneDirs:           r.PruneDirs,

@@ -32,7 +32,9 @@ const (
 type ReadResult struct {
 	Kind ReadKind `json:"kind"`
 	// Input is the path string as given, after the input rules (quotes,
-	// file://, ~ and Unicode spaces).
+	// file://, ~ and Unicode spaces); a web URL's password is shown as
+	// "xxxxx", as in every URL of a result and error (net/url's
+	// URL.Redacted), though the fetch sends it.
 	Input string `json:"input"`
 	// Path is the display path: the FS path relative to the root ("."
 	// for the root), "archive.zip:member" for an archive member (the
@@ -128,9 +130,10 @@ type ReadResult struct {
 	// archive member (Kind binary), e.g. "application/zip".
 	MIME string `json:"mime,omitempty"`
 	// Image is an image's metadata; ImageData its bytes unless the host
-	// asked for metadata only. An image fetched from a URL over 300 KiB
-	// is scaled down and encoded again to fit (Image then describes the
-	// image sent; URL.Notes says so), or left out with a note.
+	// asked for metadata only. An image fetched from a URL over
+	// Reader.URLImageMaxBytes (300 KiB) is scaled down and encoded again
+	// to fit (Image then describes the image sent; URL.Notes says so), or
+	// left out with a note.
 	Image     *ImageInfo `json:"image,omitempty"`
 	ImageData []byte     `json:"image_data,omitempty"`
 	// Summary describes a code summary's elisions.

@@ -97,3 +97,34 @@ func TestReadSiteHandlers(t *testing.T) {
 		}
 	}
 }
+
+// TestReadSiteNotesCached: a site handler's page is cached under the URL
+// it read too, as a read of that URL, with every note of the handler. The
+// cache told the redirect note by its text and dropped a handler's note
+// that began the same way.
+func TestReadSiteNotesCached(t *testing.T) {
+	f := &mapFetcher{pages: map[string]string{"https://api.docs.example/page": "one\ntwo\n"}}
+	docs := siteFunc(func(ctx context.Context, url string, fetch scout.Fetcher) (*scout.SitePage, error) {
+		if !strings.HasPrefix(url, "https://docs.example/") {
+			return nil, nil
+		}
+		resp, err := fetch.Fetch(ctx, "https://api.docs.example/page")
+		if err != nil {
+			return nil, err
+		}
+		return &scout.SitePage{URL: resp.FinalURL, Content: string(resp.Body), Notes: []string{"Redirected: by the docs API", "via the docs API"}}, nil
+	})
+	r := scout.Reader{Fetcher: f, SiteHandlers: map[string]scout.SiteHandler{"docs": docs}, URLCache: &scout.URLCache{}}
+	for _, path := range []string{"https://docs.example/x", "https://api.docs.example/page:2"} {
+		res, err := r.Read(context.Background(), scout.ReadRequest{Path: path})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if want := []string{"Redirected: by the docs API", "via the docs API"}; res.URL == nil || strings.Join(res.URL.Notes, "|") != strings.Join(want, "|") {
+			t.Errorf("%s: url %+v, want the notes %q", path, res.URL, want)
+		}
+	}
+	if len(f.asked) != 1 {
+		t.Errorf("fetched %q, want the API once: the range is read from the cache", f.asked)
+	}
+}

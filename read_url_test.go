@@ -1,8 +1,13 @@
 package scout_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"image"
+	pngenc "image/png"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -11,6 +16,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -206,4 +212,161 @@ func TestURLCacheConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	assert.LessOrEqual(t, pageHits.Load(), int32(2*16), "at most a fetch per goroutine and mode: the ranges page the cached render")
+}
+
+// TestReadURLCredentials: a URL's password is sent (as HTTP basic auth)
+// but never shown: the result's URLs, notes and text, and the errors,
+// show it as net/url's URL.Redacted does ("user:xxxxx@"). They showed it
+// whole: in the header, the Path, the redirect note, a probe's note and
+// the message of an HTTP error.
+func TestReadURLCredentials(t *testing.T) {
+	var srvURL string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u, p, ok := r.BasicAuth(); !ok || u != "user" || (p != "secret" && p != "other") {
+			http.Error(w, "who are you", http.StatusUnauthorized)
+			return
+		}
+		switch r.URL.Path {
+		case "/old": // relative: the client keeps the credentials
+			http.Redirect(w, r, "/short", http.StatusFound)
+		case "/abs": // a Location with credentials of its own
+			http.Redirect(w, r, strings.Replace(srvURL, "://", "://user:other@", 1)+"/short", http.StatusFound)
+		case "/short":
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, "a\nb\nc\n")
+		case "/html":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<html><head><link rel="alternate" type="text/markdown" href="/html.md"></head><body><p>x</p></body></html>`)
+		case "/html.md":
+			w.Header().Set("Content-Type", "text/markdown")
+			fmt.Fprint(w, "# md\n")
+		case "/bad":
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Write([]byte{0, 1, 2, 3})
+		default:
+			http.Error(w, "gone", http.StatusNotFound)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	srvURL = srv.URL
+	secret := strings.Replace(srv.URL, "://", "://user:secret@", 1)
+	shown := strings.Replace(srv.URL, "://", "://user:xxxxx@", 1)
+	tests := []struct {
+		path string
+		want []string // in the JSON of the result and its text, or in the error
+		code scout.Code
+	}{
+		{"/short", []string{"URL: " + shown + "/short\n", `"resolved_path":"` + shown + `/short"`, `"input":"` + shown + `/short"`, `"url":"` + shown + `/short"`, `"final_url":"` + shown + `/short"`}, ""},
+		{"/old", []string{"URL: " + shown + "/short\n", "Redirected: " + shown + "/old -> " + shown + "/short"}, ""},
+		{"/abs", []string{"URL: " + shown + "/short\n", "Redirected: " + shown + "/abs -> " + shown + "/short"}, ""},
+		{"/html", []string{"Used markdown alternate: " + shown + "/html.md"}, ""},
+		{"/missing", []string{"HTTP 404 Not Found from " + shown + "/missing: gone"}, scout.CodeNotFound},
+		{"/bad", []string{"Cannot read " + shown + "/bad: its content is binary"}, scout.CodeUnsupported},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			for _, on := range []bool{false, true} {
+				r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{}}, AllowPrivateNetwork: true, URLHeaderLines: on, URLCache: &scout.URLCache{}}
+				res, err := r.Read(context.Background(), scout.ReadRequest{Path: secret + tt.path})
+				var out string
+				if tt.code != "" {
+					require.Error(t, err)
+					assert.Equal(t, tt.code, scout.CodeOf(err))
+					out = err.Error()
+				} else {
+					require.NoError(t, err)
+					data, err := json.Marshal(res)
+					require.NoError(t, err)
+					out = string(data) + "\n" + format.ReadText(res, nil)
+				}
+				for _, w := range tt.want {
+					assert.Contains(t, out, w, "header lines %v", on)
+				}
+				assert.NotContains(t, out, "secret", "header lines %v", on)
+				assert.NotContains(t, out, "other", "header lines %v", on)
+			}
+		})
+	}
+}
+
+// TestReadURLControls: a web page's control characters are shown as
+// symbols with a note that counts them, in the lines and the text; a
+// local file's lines keep theirs (its bytes, as the file holds them).
+func TestReadURLControls(t *testing.T) {
+	const body = "a\x1b[31mred\x1b[0m\x07\n"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	r := scout.Reader{Workspace: scout.Workspace{FS: fstest.MapFS{"f.txt": {Data: []byte(body)}}}, AllowPrivateNetwork: true}
+	res, err := r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + "/x"})
+	require.NoError(t, err)
+	assert.Equal(t, "1:a␛[31mred␛[0m␇", viewOf(res).First)
+	assert.Equal(t, []string{"Control characters shown as symbols: 3 (C0 and DEL as their Unicode control pictures, ESC as ␛; C1 as U+FFFD)"}, res.URL.Notes)
+	assert.NotContains(t, format.ReadText(res, nil), "\x1b")
+	res, err = r.Read(context.Background(), scout.ReadRequest{Path: "f.txt"})
+	require.NoError(t, err)
+	assert.Equal(t, "a\x1b[31mred\x1b[0m\x07", res.Blocks[0].Lines[0].Text, "a local file is shown as it is")
+}
+
+// TestReaderWebSettings checks Reader.FetchTimeout and
+// Reader.URLImageMaxBytes, set and left at 0 or negative (the defaults:
+// 30 s, 300 KiB).
+func TestReaderWebSettings(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 160, 160))
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for i := range img.Pix {
+		img.Pix[i] = byte(rnd.Uint32())
+	}
+	var png bytes.Buffer
+	require.NoError(t, pngenc.Encode(&png, img))
+	require.Greater(t, png.Len(), 64<<10)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/hang":
+			<-r.Context().Done()
+		case "/img":
+			w.Header().Set("Content-Type", "image/png")
+			w.Write(png.Bytes())
+		default:
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, "hello\n")
+		}
+	}))
+	t.Cleanup(srv.Close)
+	read := func(r scout.Reader, path string) (*scout.ReadResult, error) {
+		r.Workspace, r.AllowPrivateNetwork = scout.Workspace{FS: fstest.MapFS{}}, true
+		return r.Read(context.Background(), scout.ReadRequest{Path: srv.URL + path})
+	}
+
+	start := time.Now()
+	_, err := read(scout.Reader{FetchTimeout: 200 * time.Millisecond}, "/hang")
+	assert.Equal(t, scout.CodeTimeout, scout.CodeOf(err))
+	assert.ErrorContains(t, err, "no answer within 200ms, the fetch deadline")
+	assert.Less(t, time.Since(start), 10*time.Second)
+	res, err := read(scout.Reader{FetchTimeout: -time.Second}, "/page")
+	require.NoError(t, err, "a negative FetchTimeout means the default")
+	assert.Equal(t, "1:hello", viewOf(res).First)
+
+	for _, tt := range []struct {
+		max  int
+		note string // "" for none: the image whole
+	}{
+		{0, ""},
+		{-1, ""},
+		{32 << 10, "to fit the 32.0KB inline cap"},
+	} {
+		res, err := read(scout.Reader{URLImageMaxBytes: tt.max}, "/img")
+		require.NoError(t, err, tt.max)
+		require.NotNil(t, res.Image, tt.max)
+		if tt.note == "" {
+			assert.Equal(t, png.Bytes(), res.ImageData, tt.max)
+			assert.Empty(t, res.URL.Notes, tt.max)
+			continue
+		}
+		assert.LessOrEqual(t, len(res.ImageData), tt.max)
+		require.Len(t, res.URL.Notes, 1, tt.max)
+		assert.Contains(t, res.URL.Notes[0], tt.note)
+	}
 }

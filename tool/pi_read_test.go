@@ -218,3 +218,35 @@ func TestPiReadFailedURL(t *testing.T) {
 		t.Errorf("Reader.Read of a 404: %v, want a NOT_FOUND error", err)
 	}
 }
+
+// TestPiReadURLCredentials: pi's read of a URL with a password, a page
+// or a failed read, shows the password redacted ("user:xxxxx@") in its
+// text and data; only the arguments, recorded as given, hold it.
+func TestPiReadURLCredentials(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, p, _ := r.BasicAuth(); p != "secret" {
+			http.Error(w, "who are you", http.StatusUnauthorized)
+			return
+		}
+		if r.URL.Path == "/missing" {
+			http.Error(w, "no such page", http.StatusNotFound)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write([]byte("hello\n"))
+	}))
+	t.Cleanup(srv.Close)
+	shown := strings.Replace(srv.URL, "://", "://user:xxxxx@", 1)
+	for _, path := range []string{"/page.txt", "/missing"} {
+		args, _ := json.Marshal(map[string]string{"path": strings.Replace(srv.URL, "://", "://user:secret@", 1) + path})
+		env := Call(context.Background(), Config{FS: fstest.MapFS{}, Root: "/r", AllowPrivateNetwork: true}, Pi, "read", args)
+		data, err := json.Marshal(env.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		assert.Equal(t, scout.StatusSuccess, env.Status, path)
+		assert.True(t, strings.HasPrefix(env.Text, "URL: "+shown+path+"\n"), "%s: %s", path, env.Text)
+		assert.Contains(t, string(data), `"url":"`+shown+path+`"`, path)
+		assert.NotContains(t, env.Text+string(data)+env.Context.PathResolved, "secret", path)
+	}
+}

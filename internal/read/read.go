@@ -61,12 +61,18 @@ type Config struct {
 	// Fetcher fetches web URLs; nil means a web.HTTPFetcher (a
 	// *web.Client with a nil Fetcher gets one too). NoWeb refuses web
 	// URLs. AllowPrivateNetwork lets that HTTPFetcher reach loopback,
-	// private, link-local and metadata addresses. WebCache keeps rendered
-	// pages for paging; nil means none.
+	// private, link-local and metadata addresses; FetchTimeout bounds
+	// each of its requests (0 means web.DefaultTimeout). WebCache keeps
+	// rendered pages for paging; nil means none.
 	Fetcher             web.Fetcher
 	NoWeb               bool
 	AllowPrivateNetwork bool
+	FetchTimeout        time.Duration
 	WebCache            *web.Cache
+	// URLImageMaxBytes is the most bytes of a fetched image shown inline
+	// (a larger one is scaled down, or left out with a note); 0 means
+	// 300 KiB.
+	URLImageMaxBytes int
 	// URLHeader puts a web page's header (web.Page.Header) before its
 	// content, so that line selectors page both; false pages the content
 	// alone.
@@ -89,7 +95,7 @@ func (c *Config) now() time.Time {
 func Run(ctx context.Context, c *Config, p string) (*Result, error) {
 	if limit := pathutil.MaxPathBytes + selector.MaxBytes; len(p) > limit {
 		return nil, errs.New(errs.InvalidParam, "Path '%s' is too long: %d bytes, over the limit of %d (a path of at most %d bytes and a selector or query of at most %d after it). Pass a shorter one.",
-			errs.Echo(p), len(p), limit, pathutil.MaxPathBytes, selector.MaxBytes)
+			errs.Echo(web.Redact(p)), len(p), limit, pathutil.MaxPathBytes, selector.MaxBytes)
 	}
 	if strings.IndexByte(p, 0) >= 0 {
 		return nil, errs.New(errs.InvalidParam, "Invalid path: it contains a NUL byte. Pass the path as plain text.")
@@ -118,6 +124,9 @@ func Run(ctx context.Context, c *Config, p string) (*Result, error) {
 		return nil, err
 	}
 	res.Input = p
+	if res.URL != nil {
+		res.Input = web.Redact(p) // as the result's URLs show it
+	}
 	return res, nil
 }
 

@@ -2,6 +2,7 @@ package read
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -20,7 +21,8 @@ const urlLines = 300
 
 // web reads a web URL (http://, https://, www.): the rendered page, with
 // Config.URLHeader its header first, paged in memory. A range pages the
-// cached render when the URL was read before.
+// cached render when the URL was read before. The URLs the result shows
+// have their passwords redacted (web.Redact); the fetches use them.
 func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 	if !web.IsURL(p) {
 		return nil, false, nil
@@ -32,14 +34,14 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 		}
 	}
 	if r.c.NoWeb {
-		return nil, true, errs.New(errs.Unsupported, "Reading web URLs is turned off by the host: %s cannot be read.", errs.Echo(p))
+		return nil, true, errs.New(errs.Unsupported, "Reading web URLs is turned off by the host: %s cannot be read.", errs.Echo(web.Redact(p)))
 	}
 	raw, sel, _, err := selector.SplitURL(p)
 	if err != nil {
 		return nil, true, err
 	}
 	if sel.Conflicts {
-		return nil, true, errs.New(errs.InvalidParam, ":conflicts reads a local file, not a URL. Read %s without it.", errs.Echo(raw))
+		return nil, true, errs.New(errs.InvalidParam, ":conflicts reads a local file, not a URL. Read %s without it.", errs.Echo(web.Redact(raw)))
 	}
 	var page *web.Page
 	if len(sel.Ranges) > 0 && r.c.WebCache != nil {
@@ -57,8 +59,7 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 	img, data, notes := r.webImage(page)
 	text, header := page.Content, 0
 	if r.c.URLHeader {
-		shown := *page
-		shown.Notes = notes
+		shown := web.Page{FinalURL: page.FinalURL, ContentType: page.ContentType, Method: page.Method, Notes: notes}
 		h := shown.Header()
 		text, header = h+page.Content, strings.Count(h, "\n")
 	}
@@ -66,21 +67,23 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 	if err != nil {
 		return nil, true, err
 	}
-	res.Path, res.Incomplete = page.URL, page.Incomplete
-	res.URL = &URLInfo{URL: page.URL, FinalURL: page.FinalURL, ContentType: page.ContentType, Method: page.Method, Notes: notes, HeaderLines: header}
+	res.Path, res.Incomplete = web.Redact(page.URL), page.Incomplete
+	res.URL = &URLInfo{URL: res.Path, FinalURL: web.Redact(page.FinalURL), ContentType: page.ContentType, Method: page.Method, Notes: notes, HeaderLines: header}
 	res.Image, res.ImageData = img, data
 	return res, true, nil
 }
 
 // maxURLImageBytes is the most bytes of an image fetched from a URL shown
-// inline: a larger one is scaled down to fit, or left out with a note.
+// inline when Config.URLImageMaxBytes is 0: a larger one is scaled down to
+// fit, or left out with a note.
 const maxURLImageBytes = 300 << 10
 
 // webImage returns the metadata and the bytes to show of the image a page
-// fetched (nil: none, or metadata only), and the page's notes with one on
-// a resize or on bytes that are no image Scout reads.
+// fetched (nil: none, or metadata only), and the page's notes shown
+// (ShownNotes) with one on a resize or on bytes that are no image Scout
+// reads.
 func (r *reader) webImage(page *web.Page) (*image.Info, []byte, []string) {
-	notes := page.Notes
+	notes := page.ShownNotes()
 	if page.Method != web.MethodImage || len(page.Image) == 0 {
 		return nil, nil, notes
 	}
@@ -95,23 +98,24 @@ func (r *reader) webImage(page *web.Page) (*image.Info, []byte, []string) {
 	if r.c.ImageMetadataOnly {
 		return &info, nil, notes
 	}
-	data, fit, err := image.Fit(page.Image, info, maxURLImageBytes)
+	limit := cmp.Or(r.c.URLImageMaxBytes, maxURLImageBytes)
+	data, fit, err := image.Fit(page.Image, info, limit)
 	switch {
 	case err != nil:
 		notes = append(slices.Clip(notes), fmt.Sprintf("Image not shown: it is %s, over the %s inline cap, and could not be resized (%s)",
-			dirtree.FormatBytes(info.Bytes), dirtree.FormatBytes(maxURLImageBytes), strings.TrimSuffix(err.Error(), ".")))
+			dirtree.FormatBytes(info.Bytes), dirtree.FormatBytes(int64(limit)), strings.TrimSuffix(err.Error(), ".")))
 		return &info, nil, notes
 	case fit != info:
 		notes = append(slices.Clip(notes), fmt.Sprintf("Image resized from %dx%d (%s) to %dx%d %s (%s) to fit the %s inline cap",
-			info.Width, info.Height, dirtree.FormatBytes(info.Bytes), fit.Width, fit.Height, strings.ToUpper(fit.Format), dirtree.FormatBytes(fit.Bytes), dirtree.FormatBytes(maxURLImageBytes)))
+			info.Width, info.Height, dirtree.FormatBytes(info.Bytes), fit.Width, fit.Height, strings.ToUpper(fit.Format), dirtree.FormatBytes(fit.Bytes), dirtree.FormatBytes(int64(limit))))
 	}
 	return &fit, data, notes
 }
 
-// fetcher returns the host's fetcher, with Scout's HTTPFetcher where it
-// has none.
+// fetcher returns the host's fetcher, with Scout's HTTPFetcher (bounded
+// by Config.FetchTimeout) where it has none.
 func (r *reader) fetcher() web.Fetcher {
-	own := &web.HTTPFetcher{AllowPrivate: r.c.AllowPrivateNetwork}
+	own := &web.HTTPFetcher{AllowPrivate: r.c.AllowPrivateNetwork, Timeout: r.c.FetchTimeout}
 	switch f := r.c.Fetcher.(type) {
 	case nil:
 		return own

@@ -2,8 +2,6 @@ package web
 
 import (
 	"container/list"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 )
@@ -16,15 +14,15 @@ const DefaultCacheBytes = 64 << 20
 
 // Cache keeps rendered pages by URL and mode (rendered or raw) so that
 // paging a URL does not refetch it. A page is stored under both the
-// requested and the final URL (there as a read of that URL: no redirect
-// note). The zero value holds 100 entries of 64 MiB
+// requested and the final URL (there as a read of that URL: no
+// redirects). The zero value holds 100 entries of 64 MiB
 // in all that never expire; it is safe for concurrent use.
 type Cache struct {
 	// MaxEntries bounds the entries (least recently used are dropped);
 	// 0 means DefaultCacheEntries.
 	MaxEntries int
 	// MaxBytes bounds the bytes of the pages kept (their text, image, URLs
-	// and notes, counted under each URL a page is kept under; least
+	// (redirects included) and notes, counted under each URL a page is kept under; least
 	// recently used are dropped); a page larger than it is not kept. 0
 	// means DefaultCacheBytes.
 	MaxBytes int64
@@ -81,8 +79,8 @@ func (c *Cache) Get(url string, raw bool) (*Page, bool) {
 }
 
 // Put stores p under its requested URL and, as the page of a read of
-// its final URL (that URL requested, without the note of the redirects),
-// under its final URL, unless it is larger than the cache's byte bound.
+// its final URL (that URL requested, without the redirects), under its
+// final URL, unless it is larger than the cache's byte bound.
 func (c *Cache) Put(p *Page, raw bool) {
 	if c == nil {
 		return
@@ -91,8 +89,7 @@ func (c *Cache) Put(p *Page, raw bool) {
 	keys := []string{cacheKey(p.URL, raw)}
 	if k := cacheKey(p.FinalURL, raw); p.FinalURL != "" && k != keys[0] {
 		final := *p
-		final.URL = p.FinalURL
-		final.Notes = slices.DeleteFunc(slices.Clone(p.Notes), func(n string) bool { return strings.HasPrefix(n, redirectedNote) })
+		final.URL, final.Redirects = p.FinalURL, nil
 		pages, keys = append(pages, &final), append(keys, k)
 	}
 	maxBytes := cmpOr(c.MaxBytes, DefaultCacheBytes)
@@ -134,6 +131,9 @@ func (c *Cache) remove(el *list.Element) {
 // pageSize is what a page holds in bytes, for MaxBytes.
 func pageSize(p *Page) int64 {
 	n := len(p.URL) + len(p.FinalURL) + len(p.ContentType) + len(p.Method) + len(p.Content) + len(p.Image) + len(p.Incomplete)
+	for _, s := range p.Redirects {
+		n += len(s)
+	}
 	for _, s := range p.Notes {
 		n += len(s)
 	}

@@ -107,20 +107,25 @@ func DefaultFetcher() Fetcher { return &HTTPFetcher{} }
 const MaxURLBytes = 8 << 10
 
 // CheckURL reports an error unless raw is an absolute http or https URL
-// with a host name or address (not a port alone).
+// with a host name or address (not a port alone). The error shows raw
+// through Redact.
 func CheckURL(raw string) (*url.URL, error) {
+	shown := errs.Clip(Redact(raw))
 	if len(raw) > MaxURLBytes {
-		return nil, errs.New(errs.InvalidParam, "Invalid URL %q: it is %d bytes long, over the limit of %d — shorten it", errs.Clip(raw), len(raw), MaxURLBytes)
+		return nil, errs.New(errs.InvalidParam, "Invalid URL %q: it is %d bytes long, over the limit of %d — shorten it", shown, len(raw), MaxURLBytes)
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: %v", errs.Clip(raw), err)
+		if ue := (*url.Error)(nil); errors.As(err, &ue) {
+			err = ue.Err // without the URL, which it quotes whole
+		}
+		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: %v", shown, err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, errs.New(errs.InvalidParam, "Unsupported URL scheme %q in %q: only http:// and https:// URLs can be fetched", errs.Clip(u.Scheme), errs.Clip(raw))
+		return nil, errs.New(errs.InvalidParam, "Unsupported URL scheme %q in %q: only http:// and https:// URLs can be fetched", errs.Clip(u.Scheme), shown)
 	}
 	if u.Hostname() == "" { // "http://:80/" would connect to this machine
-		return nil, errs.New(errs.InvalidParam, "Invalid URL %q: no host", errs.Clip(raw))
+		return nil, errs.New(errs.InvalidParam, "Invalid URL %q: no host", shown)
 	}
 	return u, nil
 }
@@ -169,7 +174,7 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
 	if err != nil {
-		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: %v", raw, err)
+		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: %v", errs.Clip(Redact(raw)), err)
 	}
 	req.Header.Set("User-Agent", cmpOr(f.UserAgent, DefaultUserAgent))
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.9,*/*;q=0.8")
@@ -284,14 +289,15 @@ func fetchErr(ctx context.Context, err error) error {
 const maxErrText = 1 << 10
 
 // errText is a transport error's text without its "Get " prefix, with the
-// URL it names cut by errs.Clip (a redirect target is the server's) and
-// the rest cut at maxErrText.
+// URL it names redacted (net/http shows a password as "***") and cut by
+// errs.Clip (a redirect target is the server's), the rest cut at
+// maxErrText.
 func errText(err error) string {
 	var ue *url.Error
 	if !errors.As(err, &ue) {
 		return cut(err.Error(), maxErrText)
 	}
-	return fmt.Sprintf("%q: %s", errs.Clip(ue.URL), cut(ue.Err.Error(), maxErrText))
+	return fmt.Sprintf("%q: %s", errs.Clip(Redact(ue.URL)), cut(ue.Err.Error(), maxErrText))
 }
 
 // MaxRequests is the most requests one Render makes: at most

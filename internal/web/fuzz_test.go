@@ -11,12 +11,13 @@ import (
 )
 
 // FuzzRender renders arbitrary bodies under the content types of the
-// pipeline; it must never panic and always yield valid UTF-8 and a method,
-// or an UNSUPPORTED or TOO_LARGE error.
+// pipeline; it must never panic and always yield valid UTF-8 without
+// control characters (controls) and a method, or an UNSUPPORTED or
+// TOO_LARGE error.
 func FuzzRender(f *testing.F) {
 	types := []string{"text/html", "application/json", "application/rss+xml", "application/xml", "text/plain; charset=iso-8859-1",
 		"application/pdf", "image/png", "", "application/octet-stream", "text/html; charset=shift_jis"}
-	seeds := []string{article, rss, atom, `{"a":[1,{"b":null}]}`, "caf\xe9", "%PDF-1.4 broken", "<table><tr><td>x"}
+	seeds := []string{article, rss, atom, `{"a":[1,{"b":null}]}`, "caf\xe9", "%PDF-1.4 broken", "<table><tr><td>x", "\x1b[31m\r\x85"}
 	for i, s := range seeds {
 		f.Add(uint8(i), s)
 	}
@@ -34,8 +35,8 @@ func FuzzRender(f *testing.F) {
 				}
 				continue
 			}
-			if p.Method == "" || !utf8.ValidString(p.Output()) {
-				t.Fatalf("method %q, valid %v", p.Method, utf8.ValidString(p.Output()))
+			if p.Method == "" || !utf8.ValidString(p.Output()) || firstControl(p.Output()) >= 0 {
+				t.Fatalf("method %q, valid %v, a control character at %d", p.Method, utf8.ValidString(p.Output()), firstControl(p.Output()))
 			}
 			if !strings.HasPrefix(p.Output(), "URL: https://fuzz.example/x.doc\n") {
 				t.Fatalf("header %q", p.Header())

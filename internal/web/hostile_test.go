@@ -270,7 +270,7 @@ func TestHostileHeaders(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			notes := strings.Join(p.Notes, "; ")
+			notes := strings.Join(p.ShownNotes(), "; ")
 			if !strings.Contains(notes, tt.want) {
 				t.Errorf("notes %.3000q, want %q", notes, tt.want)
 			}

@@ -223,8 +223,8 @@ func TestPipeline(t *testing.T) {
 				}
 			}
 			for _, n := range tt.notes {
-				if !strings.Contains(strings.Join(p.Notes, "; "), n) {
-					t.Errorf("notes %q lack %q", p.Notes, n)
+				if !strings.Contains(strings.Join(p.ShownNotes(), "; "), n) {
+					t.Errorf("notes %q lack %q", p.ShownNotes(), n)
 				}
 			}
 		})

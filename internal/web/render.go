@@ -51,13 +51,16 @@ const maxErrorBody = 300
 // which maxErrorBody bytes are quoted.
 const maxErrorHTML = 64 << 10
 
-// Page is a rendered URL.
+// Page is a rendered URL. Its URLs keep their credentials (a cache keys
+// pages by them); Header, the notes and the errors show URLs through
+// Redact, and so should a caller.
 type Page struct {
 	URL         string   // the URL requested (normalised: https:// added to www.)
 	FinalURL    string   // the URL after redirects
+	Redirects   []string // the URLs redirected to, in order, the last one FinalURL; nil when none
 	ContentType string   // the media type, without parameters
 	Method      string   // how the content was rendered (the Method* constants)
-	Notes       []string // remarks: redirects, truncation, fallbacks, failures
+	Notes       []string // remarks: truncation, fallbacks, failures (ShownNotes adds the redirects)
 	Content     string   // the rendered text
 	Image       []byte   // the bytes when Method is MethodImage
 	// Incomplete says why Content is not the whole resource: the body
@@ -67,12 +70,13 @@ type Page struct {
 }
 
 // Header returns the lines that precede the content:
-// "URL: ...\nContent-Type: ...\nMethod: ...\n[Notes: a; b\n]\n---\n\n".
+// "URL: ...\nContent-Type: ...\nMethod: ...\n[Notes: a; b\n]\n---\n\n",
+// the notes those of ShownNotes.
 func (p *Page) Header() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "URL: %s\nContent-Type: %s\nMethod: %s\n", p.FinalURL, p.ContentType, p.Method)
-	if len(p.Notes) > 0 {
-		fmt.Fprintf(&b, "Notes: %s\n", strings.Join(p.Notes, "; "))
+	fmt.Fprintf(&b, "URL: %s\nContent-Type: %s\nMethod: %s\n", Redact(p.FinalURL), p.ContentType, p.Method)
+	if notes := p.ShownNotes(); len(notes) > 0 {
+		fmt.Fprintf(&b, "Notes: %s\n", strings.Join(notes, "; "))
 	}
 	b.WriteString("\n---\n\n")
 	return b.String()
@@ -80,6 +84,22 @@ func (p *Page) Header() string {
 
 // Output returns the header and the content: the text read shows and pages.
 func (p *Page) Output() string { return p.Header() + p.Content }
+
+// ShownNotes returns the notes shown with the page: with redirects, first
+// "Redirected: URL -> URL ...", the URL requested and those redirected to,
+// each through Redact and cut by errs.Echo (the URL: line has the final
+// one whole); then Notes. It returns Notes itself when there were no
+// redirects.
+func (p *Page) ShownNotes() []string {
+	if len(p.Redirects) == 0 {
+		return p.Notes
+	}
+	chain := []string{errs.Echo(Redact(p.URL))}
+	for _, r := range p.Redirects {
+		chain = append(chain, errs.Echo(Redact(r)))
+	}
+	return append([]string{"Redirected: " + strings.Join(chain, " -> ")}, p.Notes...)
+}
 
 // Options tune Render. The zero value uses convert.For for documents and
 // the built-in site handlers.
@@ -146,6 +166,12 @@ func (c *Client) Fetch(ctx context.Context, url string) (*Response, error) {
 // binary body (UNSUPPORTED) and a document that cannot be converted. A
 // body cut at the fetcher's cap, or a document converted in part, gives a
 // Page whose Incomplete says so.
+//
+// The text is the server's: the control characters a terminal acts on
+// (ESC and the rest of C0 but tab and newline, DEL, C1) are replaced in
+// the content, with a note that counts them ("Control characters shown
+// as symbols: N ..."), and in the notes and the error page an error
+// quotes; :raw too. Invalid UTF-8 becomes U+FFFD.
 func Render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, error) {
 	p, err := render(ctx, f, rawURL, o)
 	if err != nil {
@@ -153,9 +179,13 @@ func Render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 	}
 	// Notes quote parser errors, which may quote the bytes they choke on.
 	for i, n := range p.Notes {
-		p.Notes[i] = strings.ToValidUTF8(n, "\uFFFD")
+		p.Notes[i], _ = controls(strings.ToValidUTF8(n, "\uFFFD"))
 	}
-	p.Content = strings.ToValidUTF8(p.Content, "\uFFFD")
+	var n int
+	p.Content, n = controls(strings.ToValidUTF8(p.Content, "\uFFFD"))
+	if n > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("Control characters shown as symbols: %d (C0 and DEL as their Unicode control pictures, ESC as ␛; C1 as U+FFFD)", n))
+	}
 	return p, nil
 }
 
@@ -207,25 +237,17 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 	resp, err := pl.f.Fetch(ctx, u)
 	if err != nil {
 		if ce := ctx.Err(); ce != nil {
-			return nil, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", u, ce)
+			return nil, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", Redact(u), ce)
 		}
 		if c := errs.CodeOf(err); c == errs.InvalidParam || c == errs.AccessDenied {
 			return nil, err
 		}
-		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot fetch %s: %v", u, err)
+		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot fetch %s: %v", Redact(u), err)
 	}
 	if resp.Status < 200 || resp.Status > 299 {
 		return nil, httpErr(ctx, u, resp)
 	}
-	p := &Page{URL: u, FinalURL: cmpOr(resp.FinalURL, u)}
-	if len(resp.Redirects) > 0 {
-		// Each URL cut by errs.Echo: the URL: line has the final one whole.
-		chain := []string{errs.Echo(u)}
-		for _, r := range resp.Redirects {
-			chain = append(chain, errs.Echo(r))
-		}
-		p.Notes = append(p.Notes, redirectedNote+strings.Join(chain, " -> "))
-	}
+	p := &Page{URL: u, FinalURL: cmpOr(resp.FinalURL, u), Redirects: resp.Redirects}
 	bodyCut(p, resp)
 	if err := renderBody(ctx, pl, p, resp, o); err != nil {
 		return nil, err
@@ -233,11 +255,9 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 	return pl.finish(p), nil
 }
 
-// redirectedNote starts the note that lists a page's redirects.
-const redirectedNote = "Redirected: "
-
 // StatusError is the cause of the error of a fetch answered with an HTTP
 // error status, for a caller that shows such a fetch as a failed read.
+// Its URLs are shown ones: passwords redacted (Redact).
 type StatusError struct {
 	URL         string // the URL requested
 	FinalURL    string // the URL after redirects; "" when there were none
@@ -261,15 +281,15 @@ func httpErr(ctx context.Context, u string, resp *Response) error {
 	case http.StatusRequestEntityTooLarge:
 		code = errs.TooLarge
 	}
-	msg := fmt.Sprintf("HTTP %d %s from %s", resp.Status, http.StatusText(resp.Status), u)
+	msg := fmt.Sprintf("HTTP %d %s from %s", resp.Status, http.StatusText(resp.Status), Redact(u))
 	if resp.FinalURL != "" && resp.FinalURL != u {
-		msg += " (redirected to " + resp.FinalURL + ")"
+		msg += " (redirected to " + Redact(resp.FinalURL) + ")"
 	}
 	mt, params := mediaType(resp)
 	if isText(mt) {
 		body := decode(resp.Body, mt, params)
 		if isHTML(mt) {
-			if md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(cut(body, maxErrorHTML)), u); err == nil {
+			if md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(cut(body, maxErrorHTML)), Redact(u)); err == nil {
 				body = md
 			}
 		}
@@ -277,8 +297,9 @@ func httpErr(ctx context.Context, u string, resp *Response) error {
 			msg += ": " + cut(body, maxErrorBody)
 		}
 	}
-	st := &StatusError{URL: u, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: mt}
-	return errs.Wrap(code, st, "%s", strings.ToValidUTF8(msg, "\uFFFD"))
+	st := &StatusError{URL: Redact(u), FinalURL: Redact(resp.FinalURL), Status: resp.Status, ContentType: mt}
+	msg, _ = controls(strings.ToValidUTF8(msg, "\uFFFD"))
+	return errs.Wrap(code, st, "%s", msg)
 }
 
 // bodyCut notes a body cut at the fetcher's cap.
@@ -313,7 +334,7 @@ func (pl *pipeline) site(ctx context.Context, u *url.URL) (*Page, error) {
 			p, err = nh.h.Handle(ctx, f, u)
 		}
 		if ce := ctx.Err(); ce != nil {
-			return nil, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", u, ce)
+			return nil, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", Redact(u.String()), ce)
 		}
 		if err != nil {
 			pl.fail("site handler %s (%v)", nh.name, err)
@@ -344,7 +365,7 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 		if !isText(mt) && !utf8.Valid(resp.Body) {
 			if strings.HasPrefix(mt, "image/") || documentExt(mt, p.FinalURL) != "" {
 				return errs.New(errs.Unsupported, "Cannot read %s with :raw: its content is binary (%s, %s) and :raw shows a body as text. Read it without :raw to see the image or the document's text.",
-					p.FinalURL, mt, dirtree.FormatBytes(int64(len(resp.Body))))
+					Redact(p.FinalURL), mt, dirtree.FormatBytes(int64(len(resp.Body))))
 			}
 			return binaryErr(p, mt, len(resp.Body))
 		}
@@ -357,7 +378,7 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 	}
 	if isText(mt) && documentExt(mt, p.FinalURL) == "" && nulText(resp.Body, params["charset"]) { // a document (text/rtf) is converted
 		return errs.New(errs.Unsupported, "Cannot read %s: it was sent as %s, but its content is binary (a NUL byte in its first %s). Read it with :raw to get the body as it is.",
-			p.FinalURL, mt, dirtree.FormatBytes(textio.SniffBytes))
+			Redact(p.FinalURL), mt, dirtree.FormatBytes(textio.SniffBytes))
 	}
 	switch {
 	case strings.HasPrefix(mt, "image/") && mt != "image/svg+xml":
@@ -373,13 +394,13 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 		var part *errs.Partial
 		if err != nil && (!errors.As(err, &part) || text == "") {
 			if ce := ctx.Err(); ce != nil {
-				return errs.Wrap(errs.CodeOf(ce), ce, "converting %s: %v", p.URL, ce)
+				return errs.Wrap(errs.CodeOf(ce), ce, "converting %s: %v", Redact(p.URL), ce)
 			}
 			code := errs.Unsupported
 			if e := (*errs.Error)(nil); errors.As(err, &e) {
 				code = e.Code
 			}
-			msg := fmt.Sprintf("Cannot convert the %s document at %s: %v", ext, p.FinalURL, err)
+			msg := fmt.Sprintf("Cannot convert the %s document at %s: %v", ext, Redact(p.FinalURL), err)
 			if p.Incomplete != "" {
 				msg += " (" + p.Incomplete + ")"
 			}
@@ -505,7 +526,7 @@ func nulText(body []byte, charset string) bool {
 // binaryErr refuses a binary body that is no image or document.
 func binaryErr(p *Page, mt string, n int) error {
 	return errs.New(errs.Unsupported, "Cannot read %s: its content is binary (%s, %s). Web reads show text, HTML, JSON, feeds, images and documents (%s).",
-		p.FinalURL, cmpOr(mt, "unknown type"), dirtree.FormatBytes(int64(n)), strings.Join(convert.Extensions(), " "))
+		Redact(p.FinalURL), cmpOr(mt, "unknown type"), dirtree.FormatBytes(int64(n)), strings.Join(convert.Extensions(), " "))
 }
 
 // nearlyEmpty is the rendered size, in non-space characters, under which
@@ -527,7 +548,10 @@ func renderHTMLPage(ctx context.Context, pl *pipeline, p *Page, page string) err
 		page = head
 		p.Notes = append(p.Notes, "HTML cut "+why+" before rendering")
 	}
-	md, found := readArticle(ctx, page, p.FinalURL)
+	// Links are resolved against the URL shown: a relative one would
+	// carry the page's password into the text.
+	base := Redact(p.FinalURL)
+	md, found := readArticle(ctx, page, base)
 	if pl != nil && (!found || visible(md) < nearlyEmpty) {
 		if ok, err := pl.feed(ctx, p, links); ok || err != nil {
 			return err
@@ -536,7 +560,7 @@ func renderHTMLPage(ctx context.Context, pl *pipeline, p *Page, page string) err
 	if found {
 		p.Method, p.Content = MethodReadability, md
 	} else {
-		md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(page), p.FinalURL)
+		md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(page), base)
 		if err != nil && !isPartial(err) {
 			p.Notes = append(p.Notes, "HTML conversion failed: "+err.Error())
 			p.Method, p.Content = MethodRawHTML, page
@@ -709,4 +733,53 @@ func cut(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// controls returns s with the control characters a terminal acts on made
+// visible: the C0 controls but tab, newline and a carriage return before
+// a newline, and DEL, as their Unicode Control Pictures (ESC as U+241B
+// '␛'); the C1 controls (U+0080 to U+009F), which have none, as U+FFFD.
+// n counts the characters replaced; s is returned as it is when there are
+// none.
+func controls(s string) (out string, n int) {
+	i := firstControl(s)
+	if i < 0 {
+		return s, 0
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:i])
+	for j, r := range s[i:] {
+		switch {
+		case r == '\t' || r == '\n':
+		case r == '\r' && strings.HasPrefix(s[i+j+1:], "\n"):
+		case r < 0x20:
+			r, n = 0x2400+r, n+1
+		case r == 0x7f:
+			r, n = 0x2421, n+1
+		case 0x80 <= r && r <= 0x9f:
+			r, n = utf8.RuneError, n+1
+		}
+		b.WriteRune(r)
+	}
+	return b.String(), n
+}
+
+// firstControl returns the index of the first character of s that
+// controls replaces, or -1.
+func firstControl(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\t' || c == '\n':
+		case c == '\r':
+			if !strings.HasPrefix(s[i+1:], "\n") {
+				return i
+			}
+		case c < 0x20 || c == 0x7f:
+			return i
+		case c == 0xc2 && i+1 < len(s) && 0x80 <= s[i+1] && s[i+1] <= 0x9f: // U+0080 to U+009F
+			return i
+		}
+	}
+	return -1
 }

@@ -2,9 +2,11 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -180,8 +182,8 @@ func TestRender(t *testing.T) {
 					t.Errorf("content has %q:\n%s", s, p.Content)
 				}
 			}
-			if tt.notes != "" && !strings.Contains(strings.Join(p.Notes, "; "), tt.notes) {
-				t.Errorf("notes %q lack %q", p.Notes, tt.notes)
+			if tt.notes != "" && !strings.Contains(strings.Join(p.ShownNotes(), "; "), tt.notes) {
+				t.Errorf("notes %q lack %q", p.ShownNotes(), tt.notes)
 			}
 		})
 	}
@@ -351,19 +353,23 @@ func TestCacheBytes(t *testing.T) {
 }
 
 // TestCacheFinalURL: a redirected page is kept under its final URL as
-// that URL's own read: that URL requested, no note of the redirects (a
-// read of the final URL showed the redirect, its header a line longer).
+// that URL's own read: that URL requested, no redirects (a read of the
+// final URL showed the redirect, its header a line longer), its notes
+// kept. The cache dropped the notes that started with "Redirected: ",
+// a site handler's own among them.
 func TestCacheFinalURL(t *testing.T) {
 	c := &Cache{}
-	p := &Page{URL: "https://a/old", FinalURL: "https://a/new", Notes: []string{"Redirected: https://a/old -> https://a/new", "Body cut at 1B"}, Content: "x"}
+	p := &Page{URL: "https://a/old", FinalURL: "https://a/new", Redirects: []string{"https://a/new"}, Notes: []string{"Redirected: by the site's API", "Body cut at 1B"}, Content: "x"}
 	c.Put(p, false)
 	old, _ := c.Get("https://a/old", false)
 	if old != p {
 		t.Fatalf("the requested URL gives %+v, want the page put", old)
 	}
+	assert.Equal(t, []string{"Redirected: https://a/old -> https://a/new", "Redirected: by the site's API", "Body cut at 1B"}, old.ShownNotes())
 	got, _ := c.Get("https://a/new", false)
-	assert.Equal(t, &Page{URL: "https://a/new", FinalURL: "https://a/new", Notes: []string{"Body cut at 1B"}, Content: "x"}, got)
-	assert.Len(t, p.Notes, 2, "the page put keeps its notes")
+	assert.Equal(t, &Page{URL: "https://a/new", FinalURL: "https://a/new", Notes: []string{"Redirected: by the site's API", "Body cut at 1B"}, Content: "x"}, got)
+	assert.Equal(t, got.Notes, got.ShownNotes())
+	assert.Equal(t, []string{"https://a/new"}, p.Redirects, "the page put keeps its redirects")
 }
 
 func TestCacheLRUAndTTL(t *testing.T) {
@@ -405,5 +411,197 @@ func TestAlternateFetches(t *testing.T) {
 	}
 	if hits.get("/with-md") != 2 || hits.get("/page.md") != 1 {
 		t.Fatalf("rendered read fetches the page and its alternate once: page %d, alternate %d", hits.get("/with-md"), hits.get("/page.md"))
+	}
+}
+
+// TestRedact: a URL's password is replaced as URL.Redacted replaces it,
+// every other byte kept, also in a URL that does not parse.
+func TestRedact(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"https://user:secret@host/x", "https://user:xxxxx@host/x"},
+		{"HTTP://user:secret@host:8080", "HTTP://user:xxxxx@host:8080"},
+		{"https://user:@host/", "https://user:xxxxx@host/"},                         // an empty password is one
+		{"https://user:p@ss@host/?q=a:b@c#f", "https://user:xxxxx@host/?q=a:b@c#f"}, // the last '@' ends the userinfo
+		{"https://user:p%40ss@host/a%20b", "https://user:xxxxx@host/a%20b"},         // escapes kept
+		{"https://user:secret@host:bad/x", "https://user:xxxxx@host:bad/x"},         // no valid port: URL.Parse fails
+		{"https://token@host/x", "https://token@host/x"},                            // a username alone is kept, as Redacted keeps it
+		{"https://host/x?u=a:b@c", "https://host/x?u=a:b@c"},                        // '@' past the authority
+		{"https://host/a:b@c", "https://host/a:b@c"},
+		{"www.x.example/a:b@c", "www.x.example/a:b@c"},
+		{"dir/a://b:c@d", "dir/a://b:c@d"}, // no scheme before "://"
+		{"", ""},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, Redact(tt.in), tt.in)
+		if u, err := url.Parse(tt.in); err == nil && u.String() == tt.in && u.Scheme != "" {
+			assert.Equal(t, u.Redacted(), Redact(tt.in), "as URL.Redacted: %s", tt.in)
+		}
+	}
+}
+
+// TestRenderCredentials: Render sends a URL's credentials and shows the
+// URL redacted in the header, the notes and the errors, those of the
+// transport and of URL.Parse included.
+func TestRenderCredentials(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, p, _ := r.BasicAuth(); p != "secret" {
+			http.Error(w, "who are you", http.StatusUnauthorized)
+			return
+		}
+		switch r.URL.Path {
+		case "/page":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<html><body><article><p>`+strings.Repeat("words ", 50)+`<a href="/next">next</a></p></article></body></html>`)
+		case "/tiny":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<html><body><p>tiny</p></body></html>`)
+		case "/llms.txt":
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, "# Site\n\nthe site's llms.txt\n")
+		case "/gone":
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusGone)
+			fmt.Fprint(w, `<html><body><p>See <a href="/new">the new page</a></p></body></html>`)
+		case "/old":
+			http.Redirect(w, r, "/page", http.StatusFound)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	secret := strings.Replace(srv.URL, "://", "://user:secret@", 1)
+	shown := strings.Replace(srv.URL, "://", "://user:xxxxx@", 1)
+	t.Run("page", func(t *testing.T) {
+		p, err := Render(context.Background(), local(), secret+"/old", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := p.Output() + strings.Join(p.ShownNotes(), "\n")
+		assert.Contains(t, out, "URL: "+shown+"/page\n")
+		assert.Contains(t, out, "Redirected: "+shown+"/old -> "+shown+"/page")
+		assert.Contains(t, out, "md-suffix "+shown+"/page.md (HTTP 404)", "a failed probe's note")
+		assert.Contains(t, out, "[next]("+shown+"/next)", "a relative link, resolved against the URL shown")
+		assert.NotContains(t, out, "secret")
+		assert.Equal(t, secret+"/page", p.FinalURL, "the page keeps the URL fetched")
+	})
+	t.Run("llms.txt, asked for with the credentials", func(t *testing.T) {
+		p, err := Render(context.Background(), local(), secret+"/tiny", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		assert.Equal(t, MethodLLMs, p.Method, "notes %q", p.Notes)
+		assert.Contains(t, p.Notes, "The page rendered to 4 characters; showing the site's "+shown+"/llms.txt")
+	})
+	dead := httptest.NewServer(http.NotFoundHandler())
+	deadURL := strings.Replace(dead.URL, "://", "://user:secret@", 1)
+	dead.Close()
+	for _, tt := range []struct {
+		name, url string
+		f         Fetcher
+		want      string
+	}{
+		{"an HTTP error", secret + "/missing", local(), "HTTP 404 Not Found from " + shown + "/missing: 404 page not found"},
+		{"an HTML error page, its links resolved", secret + "/gone", local(), "HTTP 410 Gone from " + shown + "/gone: See [the new page](" + shown + "/new)"},
+		{"a URL that does not parse", "https://user:secret@host:port/x", local(), `Invalid URL "https://user:xxxxx@host:port/x": invalid port ":port" after host`},
+		{"a transport error", deadURL + "/x", local(), "Cannot fetch " + strings.Replace(dead.URL, "://", "://user:xxxxx@", 1) + "/x: \"" + strings.Replace(dead.URL, "://", "://user:xxxxx@", 1) + "/x\": dial tcp"},
+		{"a private address", secret + "/page", &HTTPFetcher{}, "Access denied: " + shown + "/page was not fetched"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Render(context.Background(), tt.f, tt.url, Options{})
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) || strings.Contains(err.Error(), "secret") {
+				t.Fatalf("err = %v\nwant it to start %s, without the password", err, tt.want)
+			}
+			var st *StatusError
+			if errors.As(err, &st) {
+				assert.Equal(t, strings.Replace(tt.url, "secret", "xxxxx", 1), st.URL, "the StatusError a failed read shows")
+			}
+		})
+	}
+}
+
+func TestControls(t *testing.T) {
+	tests := []struct {
+		in, want string
+		n        int
+	}{
+		{"", "", 0},
+		{"a\tb\nc\r\nd", "a\tb\nc\r\nd", 0},
+		{"\x1b[31mred\x1b[0m", "␛[31mred␛[0m", 2},
+		{"\x1b]0;title\x07", "␛]0;title␇", 2},
+		{"a\rb\r", "a␍b␍", 2},
+		{"\x00\x08\x0b\x0c\x1f\x7f", "␀␈␋␌␟␡", 6},
+		{"é\u0080\u009bü\u00a0", "é\uFFFD\uFFFDü\u00a0", 2}, // C1; U+00A0 is no control
+		{"␛ stays", "␛ stays", 0},
+	}
+	for _, tt := range tests {
+		got, n := controls(tt.in)
+		if got != tt.want || n != tt.n {
+			t.Errorf("controls(%q) = %q, %d; want %q, %d", tt.in, got, n, tt.want, tt.n)
+		}
+	}
+}
+
+// TestRenderControls: the control characters of a page's text reach
+// neither the content nor an error's message; a note counts those
+// replaced. They were passed on: ESC sequences that recolour, retitle or
+// rewrite a terminal showing the read.
+func TestRenderControls(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/text":
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, "ok \x1b[31mred\x1b[0m\x07\r\nline\rover\n")
+		case "/html":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, "<html><head><title>T\x1b]0;pwned\x07</title></head><body><article><p>"+strings.Repeat("words ", 50)+"\x1b[2J\u009b</p></article></body></html>")
+		case "/json":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, "{\"a\": \"\x1b[31m\"}") // a raw control in a string: invalid, shown as text
+		case "/clean":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"a": "\u001b[31m"}`) // escaped: valid, and no control in the text
+		default:
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, "no \x1b[5mpage\x1b[0m")
+		}
+	}))
+	t.Cleanup(srv.Close)
+	const note = "Control characters shown as symbols: "
+	tests := []struct {
+		path    string
+		raw     bool
+		content string // contained
+		count   int    // in the note; 0: no note
+	}{
+		{"/text", false, "ok ␛[31mred␛[0m␇\r\nline␍over", 3 + 1}, // CRLF kept: a line ends there
+		{"/text", true, "ok ␛[31mred␛[0m␇\r\nline␍over", 3 + 1},
+		{"/html", false, "words ␛[2J\uFFFD", 2 + 2}, // the title's two as well
+		{"/html", true, "<title>T␛]0;pwned␇</title>", 4},
+		{"/json", false, `{"a": "␛[31m"}`, 1},
+		{"/clean", false, `"a": "\u001b[31m"`, 0},
+	}
+	for _, tt := range tests {
+		p, err := Render(context.Background(), local(), srv.URL+tt.path, Options{Raw: tt.raw})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.path, err)
+		}
+		assert.Contains(t, p.Content, tt.content, tt.path)
+		assert.Equal(t, -1, firstControl(p.Output()), "%s raw=%v: a control character left in %q", tt.path, tt.raw, p.Output())
+		want := []string(nil)
+		for _, n := range p.Notes {
+			if strings.HasPrefix(n, note) {
+				want = append(want, n)
+			}
+		}
+		if tt.count == 0 {
+			assert.Empty(t, want, tt.path)
+		} else {
+			assert.Equal(t, []string{fmt.Sprintf("%s%d (C0 and DEL as their Unicode control pictures, ESC as ␛; C1 as U+FFFD)", note, tt.count)}, want, "%s raw=%v", tt.path, tt.raw)
+		}
+	}
+	_, err := Render(context.Background(), local(), srv.URL+"/missing", Options{})
+	if err == nil || !strings.HasSuffix(err.Error(), ": no ␛[5mpage␛[0m") {
+		t.Errorf("err = %q, want the error page quoted without its controls", err)
 	}
 }
