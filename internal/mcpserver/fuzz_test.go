@@ -210,6 +210,7 @@ var fuzzJunk = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"Name":"read","arguments":{"path":"a.go"}}}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"find","arguments":{"paths":["*"]},"name":"read"}}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","PROTOCOLVERSION":"1"}}` + "\n",
 	`{"jsonrpc":2,"id":1,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":1,"method":["ping"]}` + "\n" + `{"jsonrpc":"1.0","id":1,"method":"ping"}` + "\n",
 	`{"jsonrpc":"2.0","id":7,"result":{}}` + "\n" + `{"jsonrpc":"2.0","id":8,"error":{"code":1,"message":"x"}}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/progress","params":5}` + "\n",
+	`{"jsonrpc":"2.0","id":9}` + "\n" + `{"jsonrpc":"2.0","Id":10,"params":{}}` + "\n" + `{"jsonrpc":"2.0","id":11,"ERROR":null}` + "\n",
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[]}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":"read"}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":5}}` + "\n",
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read","arguments":"a.go"}}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read","arguments":[1,2]}}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read","arguments":null}}` + "\n",
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"pattern":5,"paths":{"a":[1]},"i":"yes","skip":-1e300}}}` + "\n",
@@ -358,7 +359,8 @@ type line struct {
 // method and params by their exact names. A member of those (or result,
 // error) repeated or named in another case makes an invalid request,
 // answered with the ID when it is valid and sent once, else null; but a
-// line with an ID and no method, in any case, is a client's answer.
+// line with an ID and a result or an error and no method, in any case, is
+// a client's answer.
 func classify(l []byte) line {
 	if l == nil {
 		return line{kind: kindAnswer, key: "null"}
@@ -387,11 +389,12 @@ func classify(l []byte) line {
 	}
 	var version, method string
 	var id []byte
-	typeErr, bad, anyMethod, anyID := false, false, false, false
+	typeErr, bad, anyMethod, anyID, anyResult := false, false, false, false, false
 	seen := map[string]bool{}
 	for _, m := range members {
 		anyMethod = anyMethod || strings.EqualFold(m.name, "method")
 		anyID = anyID || strings.EqualFold(m.name, "id")
+		anyResult = anyResult || strings.EqualFold(m.name, "result") || strings.EqualFold(m.name, "error")
 		for _, k := range []string{"jsonrpc", "id", "method", "params", "result", "error"} {
 			bad = bad || m.name == k && seen[k] || m.name != k && strings.EqualFold(m.name, k)
 		}
@@ -423,7 +426,7 @@ func classify(l []byte) line {
 		answer.key = idKey(id)
 	}
 	switch {
-	case !anyMethod && anyID:
+	case !anyMethod && anyID && anyResult:
 		return line{kind: kindNone}
 	case bad || typeErr:
 		return answer

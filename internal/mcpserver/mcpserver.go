@@ -400,13 +400,15 @@ func (c *session) handle(line []byte) {
 		return
 	}
 	// A request when it has an ID, else a notification; a message with an
-	// ID and no method (in any case) is a client's answer, which the
-	// server never asks for. Other members are ignored.
-	v, err := readMembers(line, "jsonrpc", "id", "method", "params", "result", "error")
-	id, params := v[1], v[3]
-	if err == nil && v[2] == nil && id != nil || err != nil && !hasMember(line, "method") && hasMember(line, "id") {
+	// ID and a result or an error but no method (names in any case) is a
+	// client's answer, which the server never asks for. An ID alone is a
+	// request without its method, answered so that the client does not
+	// wait. Other members are ignored.
+	if !hasMember(line, "method") && hasMember(line, "id") && (hasMember(line, "result") || hasMember(line, "error")) {
 		return
 	}
+	v, err := readMembers(line, "jsonrpc", "id", "method", "params", "result", "error")
+	id, params := v[1], v[3]
 	var version, method string
 	if err == nil {
 		version, err = stringMember("jsonrpc", v[0])

@@ -108,6 +108,12 @@ func TestProtocol(t *testing.T) {
 		{"an unknown method", `{"jsonrpc": "2.0", "id": "x", "method": "resources/list"}`, codeNoMethod, "x", "tools/call"},
 		{"an unknown notification", `{"jsonrpc": "2.0", "method": "notifications/roots/list_changed"}`, -1, nil, ""},
 		{"the client's answer", `{"jsonrpc": "2.0", "id": 7, "result": {}}`, -1, nil, ""},
+		{"the client's error answer", `{"jsonrpc": "2.0", "id": 50, "error": {"code": -32601, "message": "no"}}`, -1, nil, ""},
+		// An ID without a method, a result or an error is a request the
+		// client waits on: it was taken for an answer and dropped.
+		{"an ID and nothing else", `{"jsonrpc": "2.0", "id": 47}`, codeInvalidRequest, 47.0, `not a JSON-RPC 2.0 request: it needs \"jsonrpc\": \"2.0\" and a method`},
+		{"an ID and params without a method", `{"jsonrpc": "2.0", "id": "p48", "params": {}}`, codeInvalidRequest, "p48", `and a method`},
+		{"an ID and a null method", `{"jsonrpc": "2.0", "id": 49, "method": null}`, codeInvalidRequest, 49.0, `and a method`},
 		{"ping", `{"jsonrpc": "2.0", "id": 3, "method": "ping"}`, 0, 3.0, `"result":{}`},
 		{"an older revision is spoken", `{"jsonrpc": "2.0", "id": 4, "method": "initialize", "params": {"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}`, 0, 4.0, `"protocolVersion":"2025-03-26"`},
 		{"2026-07-28 is not negotiated by initialize", `{"jsonrpc": "2.0", "id": 13, "method": "initialize", "params": {"protocolVersion": "2026-07-28"}}`, 0, 13.0, `"protocolVersion":"2025-11-25"`},
