@@ -451,8 +451,25 @@ func (c *session) handle(line []byte) {
 			"serverInfo":      map[string]any{"name": "scout", "title": "Scout file tools", "version": c.s.version},
 		}})
 	case "ping":
+		if _, err := readParams(params, false, "_meta"); err != nil {
+			c.fail(id, codeInvalidParams, "ping params: %v; send none or {}", err)
+			return
+		}
 		c.send(response{ID: id, Result: struct{}{}})
 	case "tools/list":
+		v, err := readParams(params, false, "cursor", "_meta")
+		var cursor string
+		if err == nil {
+			cursor, err = stringMember("cursor", v[0])
+		}
+		if err == nil && cursor != "" {
+			// Every tool is on the first page, which has no nextCursor.
+			err = fmt.Errorf("cursor %q is not one this server gave: the first page lists every tool, with no nextCursor", cursor)
+		}
+		if err != nil {
+			c.fail(id, codeInvalidParams, "tools/list params: %v; send no cursor", err)
+			return
+		}
 		c.send(response{ID: id, Result: map[string]any{"tools": c.s.tools}})
 	case "tools/call":
 		c.startCall(id, params)

@@ -115,6 +115,15 @@ func TestProtocol(t *testing.T) {
 		{"an ID and params without a method", `{"jsonrpc": "2.0", "id": "p48", "params": {}}`, codeInvalidRequest, "p48", `and a method`},
 		{"an ID and a null method", `{"jsonrpc": "2.0", "id": 49, "method": null}`, codeInvalidRequest, 49.0, `and a method`},
 		{"ping", `{"jsonrpc": "2.0", "id": 3, "method": "ping"}`, 0, 3.0, `"result":{}`},
+		{"ping with a progress token", `{"jsonrpc": "2.0", "id": 51, "method": "ping", "params": {"_meta": {"progressToken": "t"}}}`, 0, 51.0, `"result":{}`},
+		{"ping params that are a string", `{"jsonrpc": "2.0", "id": 52, "method": "ping", "params": "x"}`, codeInvalidParams, 52.0, `ping params: they must be an object, got string; send none or {}`},
+		{"tools/list", `{"jsonrpc": "2.0", "id": 53, "method": "tools/list", "params": {"_meta": {"progressToken": 1}}}`, 0, 53.0, `"name":"search"`},
+		{"tools/list with a null or empty cursor: the first page", `{"jsonrpc": "2.0", "id": 54, "method": "tools/list", "params": {"cursor": ""}}`, 0, 54.0, `"name":"search"`},
+		// An invalid cursor SHOULD be Invalid params (pagination): the
+		// server gives none, so any is unknown; the whole list came back.
+		{"tools/list with a cursor", `{"jsonrpc": "2.0", "id": 55, "method": "tools/list", "params": {"cursor": "2"}}`, codeInvalidParams, 55.0, `tools/list params: cursor \"2\" is not one this server gave: the first page lists every tool, with no nextCursor; send no cursor`},
+		{"tools/list with a cursor that is no string", `{"jsonrpc": "2.0", "id": 56, "method": "tools/list", "params": {"cursor": 2}}`, codeInvalidParams, 56.0, `member \"cursor\" must be a string, got number`},
+		{"tools/list params that are an array", `{"jsonrpc": "2.0", "id": 57, "method": "tools/list", "params": []}`, codeInvalidParams, 57.0, `tools/list params: they must be an object, got array`},
 		{"an older revision is spoken", `{"jsonrpc": "2.0", "id": 4, "method": "initialize", "params": {"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}`, 0, 4.0, `"protocolVersion":"2025-03-26"`},
 		{"2026-07-28 is not negotiated by initialize", `{"jsonrpc": "2.0", "id": 13, "method": "initialize", "params": {"protocolVersion": "2026-07-28"}}`, 0, 13.0, `"protocolVersion":"2025-11-25"`},
 		{"an unknown revision gets the newest", `{"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {"protocolVersion": "1999-01-01"}}`, 0, 5.0, `"protocolVersion":"` + ProtocolVersions[0] + `"`},
