@@ -430,12 +430,26 @@ func (c *session) handle(line []byte) {
 	case len(line) >= len(contentLength) && strings.EqualFold(string(line[:len(contentLength)]), contentLength):
 		c.fail(nil, nullID, codeParse, "not a JSON-RPC message: a header; send each message as one line of JSON, with no Content-Length header")
 	case !json.Valid(line):
-		c.fail(nil, nullID, codeParse, "not a JSON-RPC message: %v", json.Unmarshal(line, new(any)))
+		c.fail(nil, nullID, codeParse, "not a JSON-RPC message: %s", syntaxError(line))
 	case line[0] == '[':
 		c.handleBatch(line)
 	default:
 		c.handleMessage(line, nil)
 	}
+}
+
+// syntaxError says why line, in UTF-8 and not JSON, is not. encoding/json
+// names a character out of ASCII by its first byte ('ï' for U+FFFD,
+// which bytes not in UTF-8 became): it is named whole, with its offset.
+func syntaxError(line []byte) string {
+	err := json.Unmarshal(line, new(any))
+	var se *json.SyntaxError
+	if errors.As(err, &se) && se.Offset > 0 && se.Offset <= int64(len(line)) {
+		if r, _ := utf8.DecodeRune(line[se.Offset-1:]); r >= utf8.RuneSelf {
+			return fmt.Sprintf("invalid character %q (%U) at byte %d", r, r, se.Offset-1)
+		}
+	}
+	return err.Error()
 }
 
 // batchRevision is the one revision with JSON-RPC batches: 2025-06-18

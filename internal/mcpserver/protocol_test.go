@@ -100,6 +100,10 @@ func TestProtocol(t *testing.T) {
 		want       string // in the answer's JSON
 	}{
 		{"not JSON", `{"jsonrpc": "2.0", "id": 1, "method"`, codeParse, nil, "not a JSON-RPC message"},
+		// encoding/json names the character by its first byte ('ï').
+		{"bytes not in UTF-8 outside a string", "\xff{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}", codeParse, nil, "not a JSON-RPC message: invalid character '\uFFFD' (U+FFFD) at byte 0"},
+		{"a character out of ASCII outside a string", `{"jsonrpc": "2.0", "id": 1, "method": "ping"}é`, codeParse, nil, `not a JSON-RPC message: invalid character 'é' (U+00E9) at byte 45`},
+		{"an ASCII character outside a string", `{"jsonrpc": "2.0", "id": 1, "method": "ping"}x`, codeParse, nil, `not a JSON-RPC message: invalid character 'x' after top-level value`},
 		{"a batch before initialize", `[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]`, codeInvalidRequest, nil, "batches are not supported before initialize (only 2025-03-26 has them): send one JSON-RPC message per line"},
 		{"a batch after white space", ` [{"jsonrpc": "2.0", "id": 1, "method": "ping"}]`, codeInvalidRequest, nil, "batches are not supported"},
 		{"a batch that is not JSON", `[{"jsonrpc": "2.0", "id": 1, "method": "ping"}`, codeParse, nil, "not a JSON-RPC message"},
