@@ -470,3 +470,24 @@ func TestProtocolBatchCancel(t *testing.T) {
 		assert.ElementsMatch(t, want, strings.Fields(string(rest)), "with ping %v", withPing)
 	}
 }
+
+// TestProtocolEcho: an answer's ID is the request's, byte for byte (a
+// number past float64's precision, a fraction, an exponent, a string
+// with escapes), and initialize answers each revision the server speaks
+// with that revision.
+func TestProtocolEcho(t *testing.T) {
+	w := dial(t, tool.Config{FS: fixture(t)}, tool.Pi)
+	for _, id := range []string{`12345678901234567890123`, `1.5`, `-0`, `1e400`, `"1"`, `"\u0041\n"`, `""`} {
+		w.send(`{"jsonrpc": "2.0", "id": ` + id + `, "method": "ping"}`)
+		if line, want := strings.TrimSpace(string(w.nextLine())), `{"jsonrpc":"2.0","id":`+id+`,"result":{}}`; line != want {
+			t.Errorf("answered %s, want %s", line, want)
+		}
+	}
+	for _, rev := range ProtocolVersions {
+		w.send(`{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "` + rev + `", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}`)
+		res, _ := w.next()["result"].(map[string]any)
+		if res["protocolVersion"] != rev || res["capabilities"] == nil || res["serverInfo"] == nil {
+			t.Errorf("initialize with %s answered %v", rev, res)
+		}
+	}
+}
