@@ -403,10 +403,10 @@ type batch struct {
 func (c *session) done(b *batch) {
 	b.mu.Lock()
 	b.pending--
-	last := b.pending == 0
+	last, answers := b.pending == 0, b.answers
 	b.mu.Unlock()
-	if last && len(b.answers) > 0 {
-		c.write(append(append([]byte{'['}, bytes.Join(b.answers, []byte{','})...), ']'))
+	if last && len(answers) > 0 {
+		c.write(append(append([]byte{'['}, bytes.Join(answers, []byte{','})...), ']'))
 	}
 }
 
@@ -500,11 +500,15 @@ func (c *session) handleMessage(line []byte, b *batch) {
 	// client's answer, which the server never asks for. An ID alone is a
 	// request without its method, answered so that the client does not
 	// wait. Other members are ignored.
-	if !hasMember(line, "method") && hasMember(line, "id") && (hasMember(line, "result") || hasMember(line, "error")) {
-		return
-	}
 	v, err := readMembers(line, "jsonrpc", "id", "method", "params", "result", "error")
 	id, params := v[1], v[3]
+	answer := v[2] == nil && id != nil && (v[4] != nil || v[5] != nil)
+	if err != nil { // a name in another case, or repeated
+		answer = !hasMember(line, "method") && hasMember(line, "id") && (hasMember(line, "result") || hasMember(line, "error"))
+	}
+	if answer {
+		return
+	}
 	var version, method string
 	if err == nil {
 		version, err = stringMember("jsonrpc", v[0])
