@@ -460,6 +460,43 @@ func TestMCPPipedRequests(t *testing.T) {
 	}
 }
 
+// TestMCPPipedBatch: a client that speaks 2025-03-26 may batch its
+// requests; a batch piped in before stdin ends is answered, as one array,
+// before the server exits.
+func TestMCPPipedBatch(t *testing.T) {
+	root := writeTree(t, map[string][]byte{"a.go": []byte("package a\n"), "b/c.go": []byte("package b\n")})
+	cmd := exec.Command(scoutBinary(t), "mcp", "--root", root)
+	cmd.Stdin = strings.NewReader(strings.Join([]string{
+		`{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "sh", "version": "1"}}}`,
+		`[{"jsonrpc": "2.0", "method": "notifications/initialized"}, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "search", "arguments": {"paths": ".", "pattern": "package"}}}, {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "find", "arguments": {"paths": ["**/*.go"]}}}]`,
+	}, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("scout mcp: %v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"protocolVersion":"2025-03-26"`) {
+		t.Fatalf("answered %q, want the initialize result and the batch's array", out)
+	}
+	var batch []struct {
+		ID     float64
+		Result struct{ IsError bool }
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &batch); err != nil || len(batch) != 2 {
+		t.Fatalf("answered %s, want an array of 2 answers (%v)", lines[1], err)
+	}
+	for _, a := range batch {
+		if a.Result.IsError || a.ID != 2 && a.ID != 3 {
+			t.Errorf("answer %+v in %s", a, lines[1])
+		}
+	}
+	for _, want := range []string{"package a", "c.go"} {
+		if !strings.Contains(lines[1], want) {
+			t.Errorf("the batch's answers %s lack %q", lines[1], want)
+		}
+	}
+}
+
 func TestMCPSIGTERM(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGTERM on Windows")

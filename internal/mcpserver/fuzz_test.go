@@ -24,6 +24,7 @@ import (
 
 	_ "github.com/mattn/go-sqlite3"
 
+	"github.com/scoutkit/scout/internal/jsonobj"
 	"github.com/scoutkit/scout/internal/testfs"
 	"github.com/scoutkit/scout/tool"
 )
@@ -210,6 +211,8 @@ var fuzzJunk = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"Name":"read","arguments":{"path":"a.go"}}}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"find","arguments":{"paths":["*"]},"name":"read"}}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","PROTOCOLVERSION":"1"}}` + "\n",
 	`{"jsonrpc":2,"id":1,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":1,"method":["ping"]}` + "\n" + `{"jsonrpc":"1.0","id":1,"method":"ping"}` + "\n",
 	`{"jsonrpc":"2.0","id":7,"result":{}}` + "\n" + `{"jsonrpc":"2.0","id":8,"error":{"code":1,"message":"x"}}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/progress","params":5}` + "\n",
+	`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}` + "\n" + `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read","arguments":{"path":"a.go"}}},{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}},1,[],{"jsonrpc":"2.0","id":3,"method":"initialize"}]` + "\n" + `[]` + "\n" + `[{"jsonrpc":"2.0","method":"notifications/initialized"}]` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read","arguments":{"path":"a.go"}}}` + "\n",
+	`{"jsonrpc":"2.0","id":9}` + "\n" + `{"jsonrpc":"2.0","Id":10,"params":{}}` + "\n" + `{"jsonrpc":"2.0","id":11,"ERROR":null}` + "\n",
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[]}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":"read"}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":5}}` + "\n",
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read","arguments":"a.go"}}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read","arguments":[1,2]}}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read","arguments":null}}` + "\n",
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"pattern":5,"paths":{"a":[1]},"i":"yes","skip":-1e300}}}` + "\n",
@@ -231,7 +234,9 @@ var fuzzJunk = []string{
 // a cancellation may have stopped perhaps not at all, one whose ID a
 // running call holds perhaps with a null ID), a line that is no request
 // with its valid ID or null, a notification or an answer of the client's
-// not at all.
+// not at all. When the stream may have initialized revision 2025-03-26, a
+// batch is answered with at most one line: an array of answers to its
+// messages, each at most once, or a single error.
 func checkAnswers(t *testing.T, stream, out []byte) {
 	t.Helper()
 	want, maybe := map[string]int{}, map[string]int{}
@@ -240,7 +245,26 @@ func checkAnswers(t *testing.T, stream, out []byte) {
 	type callLine struct{ raw, key string }
 	var toolCalls []callLine
 	canceling := false
+	batches := bytes.Contains(stream, []byte(batchRevision))
+	raws := map[string]int{}
 	for _, l := range lines {
+		if batches && isBatch(l) {
+			most++
+			maybe["null"]++
+			jsonobj.Elements(l, func(e []byte) bool {
+				c := classify(e)
+				if c.kind == kindAnswer || c.kind == kindRequest {
+					maybe[c.key]++
+					maybe["null"]++
+				}
+				if c.kind == kindRequest && c.method == "tools/call" {
+					raws[c.raw]++
+				}
+				canceling = canceling || c.kind == kindNotification && c.method == "notifications/cancelled"
+				return true
+			})
+			continue
+		}
 		c := classify(l)
 		switch c.kind {
 		case kindNone:
@@ -260,7 +284,6 @@ func checkAnswers(t *testing.T, stream, out []byte) {
 			most++
 		}
 	}
-	raws := map[string]int{}
 	for _, c := range toolCalls {
 		raws[c.raw]++
 	}
@@ -292,7 +315,17 @@ func checkAnswers(t *testing.T, stream, out []byte) {
 			break
 		}
 		n++
-		got[checkMessage(t, msg)]++
+		if !batches || msg[0] != '[' {
+			got[checkMessage(t, msg)]++
+			continue
+		}
+		var answers []json.RawMessage
+		if err := json.Unmarshal(msg, &answers); err != nil || len(answers) == 0 {
+			t.Fatalf("answer %q: no array of answers: %v", msg, err)
+		}
+		for _, a := range answers {
+			got[checkMessage(t, a)]++
+		}
 	}
 	if n < least || n > most {
 		t.Fatalf("%d answers to %d lines, want %d to %d:\n%s", n, len(lines), least, most, tail(out))
@@ -314,6 +347,13 @@ func tail(b []byte) []byte {
 		return b[len(b)-4000:]
 	}
 	return b
+}
+
+// isBatch reports whether a line (not nil) is a batch, as the server
+// reads it.
+func isBatch(l []byte) bool {
+	l = bytes.ToValidUTF8(bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(l), []byte("\uFEFF"))), []byte("\uFFFD"))
+	return len(l) > 0 && l[0] == '[' && json.Valid(l)
 }
 
 // splitLines splits a stream as the server reads it: at each LF, without
@@ -358,7 +398,8 @@ type line struct {
 // method and params by their exact names. A member of those (or result,
 // error) repeated or named in another case makes an invalid request,
 // answered with the ID when it is valid and sent once, else null; but a
-// line with an ID and no method, in any case, is a client's answer.
+// line with an ID and a result or an error and no method, in any case, is
+// a client's answer.
 func classify(l []byte) line {
 	if l == nil {
 		return line{kind: kindAnswer, key: "null"}
@@ -387,11 +428,12 @@ func classify(l []byte) line {
 	}
 	var version, method string
 	var id []byte
-	typeErr, bad, anyMethod, anyID := false, false, false, false
+	typeErr, bad, anyMethod, anyID, anyResult := false, false, false, false, false
 	seen := map[string]bool{}
 	for _, m := range members {
 		anyMethod = anyMethod || strings.EqualFold(m.name, "method")
 		anyID = anyID || strings.EqualFold(m.name, "id")
+		anyResult = anyResult || strings.EqualFold(m.name, "result") || strings.EqualFold(m.name, "error")
 		for _, k := range []string{"jsonrpc", "id", "method", "params", "result", "error"} {
 			bad = bad || m.name == k && seen[k] || m.name != k && strings.EqualFold(m.name, k)
 		}
@@ -423,7 +465,7 @@ func classify(l []byte) line {
 		answer.key = idKey(id)
 	}
 	switch {
-	case !anyMethod && anyID:
+	case !anyMethod && anyID && anyResult:
 		return line{kind: kindNone}
 	case bad || typeErr:
 		return answer

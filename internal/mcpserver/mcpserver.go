@@ -9,9 +9,11 @@
 // the model sees them. Every tool is annotated read-only and
 // idempotent. Member names are case-sensitive, as JSON-RPC has them: a
 // message, or params, with a known member named in another case or
-// repeated is refused as an invalid request (or invalid params). When the
-// client closes its input, the requests received before are still
-// answered. At most 16 calls run at once; past 4096 waiting (or 64 MiB of
+// repeated is refused as an invalid request (or invalid params). A
+// JSON-RPC batch (an array of messages, at most 32) is answered with one
+// array when the session speaks 2025-03-26, the one revision that has
+// batches, and refused otherwise. When the client closes its input, the
+// requests received before are still answered. At most 16 calls run at once; past 4096 waiting (or 64 MiB of
 // their arguments) the server reads no further message until one starts.
 //
 // The protocol surface is this small, so the package speaks it itself
@@ -257,7 +259,7 @@ func readLines(ctx context.Context, in io.Reader, lines chan<- []byte, c *sessio
 	for {
 		line, err := readLine(r)
 		if errors.Is(err, errTooLong) {
-			c.send(response{ID: nullID, Error: &rpcError{Code: codeParse, Message: fmt.Sprintf("message over %d MiB", MaxMessage>>20)}})
+			c.fail(nil, nullID, codeParse, "message over %d MiB", MaxMessage>>20)
 			continue
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
@@ -313,6 +315,8 @@ type session struct {
 
 	mu      sync.Mutex
 	running map[string]*call // by request ID
+
+	rev string // the revision initialize agreed on; "" before; read and set by handle only
 }
 
 // job is a tools/call waiting for a worker.
@@ -323,6 +327,7 @@ type job struct {
 	args []byte
 	ctx  context.Context
 	r    *call
+	b    *batch // the batch the call came in, or nil
 }
 
 // call is a running tools/call.
@@ -344,9 +349,20 @@ type rpcError struct {
 
 var nullID = json.RawMessage("null")
 
-// send writes one message; a client that went away is noticed by the
-// reader, so a failed write is dropped.
-func (c *session) send(r response) {
+// send answers a request: alone, or within its batch when b is not nil.
+func (c *session) send(b *batch, r response) {
+	msg := encode(r)
+	if b == nil {
+		c.write(msg)
+		return
+	}
+	b.mu.Lock()
+	b.answers = append(b.answers, msg)
+	b.mu.Unlock()
+}
+
+// encode is a response as JSON.
+func encode(r response) []byte {
 	b, err := json.Marshal(struct {
 		JSONRPC string `json:"jsonrpc"`
 		response
@@ -358,13 +374,40 @@ func (c *session) send(r response) {
 			Error   rpcError        `json:"error"`
 		}{"2.0", r.ID, rpcError{Code: -32603, Message: err.Error()}})
 	}
-	c.outMu.Lock()
-	defer c.outMu.Unlock()
-	c.out.Write(append(b, '\n'))
+	return b
 }
 
-func (c *session) fail(id json.RawMessage, code int, format string, a ...any) {
-	c.send(response{ID: id, Error: &rpcError{Code: code, Message: fmt.Sprintf(format, a...)}})
+// write writes one message, a line; a client that went away is noticed
+// by the reader, so a failed write is dropped.
+func (c *session) write(msg []byte) {
+	c.outMu.Lock()
+	defer c.outMu.Unlock()
+	c.out.Write(append(msg, '\n'))
+}
+
+func (c *session) fail(b *batch, id json.RawMessage, code int, format string, a ...any) {
+	c.send(b, response{ID: id, Error: &rpcError{Code: code, Message: fmt.Sprintf(format, a...)}})
+}
+
+// batch gathers the answers to the requests of a JSON-RPC batch, which
+// are written together, as one array, once every request is answered.
+type batch struct {
+	mu      sync.Mutex
+	pending int      // the batch's calls still to answer, and 1 while it is read
+	answers [][]byte // encoded
+}
+
+// done marks one of the batch's calls, or its reading, done; the last
+// writes the answers, unless there are none (notifications only, or calls
+// canceled).
+func (c *session) done(b *batch) {
+	b.mu.Lock()
+	b.pending--
+	last, answers := b.pending == 0, b.answers
+	b.mu.Unlock()
+	if last && len(answers) > 0 {
+		c.write(append(append([]byte{'['}, bytes.Join(answers, []byte{','})...), ']'))
+	}
 }
 
 // contentLength starts the header of a message framed as in the Language
@@ -384,27 +427,86 @@ func (c *session) handle(line []byte) {
 		line = bytes.ToValidUTF8(line, []byte("\uFFFD"))
 	}
 	switch {
-	case line[0] == '[':
-		c.fail(nullID, codeInvalidRequest, "batches are not supported: send one JSON-RPC message per line")
-		return
 	case len(line) >= len(contentLength) && strings.EqualFold(string(line[:len(contentLength)]), contentLength):
-		c.fail(nullID, codeParse, "not a JSON-RPC message: a header; send each message as one line of JSON, with no Content-Length header")
+		c.fail(nil, nullID, codeParse, "not a JSON-RPC message: a header; send each message as one line of JSON, with no Content-Length header")
+	case !json.Valid(line):
+		c.fail(nil, nullID, codeParse, "not a JSON-RPC message: %s", syntaxError(line))
+	case line[0] == '[':
+		c.handleBatch(line)
+	default:
+		c.handleMessage(line, nil)
+	}
+}
+
+// syntaxError says why line, in UTF-8 and not JSON, is not. encoding/json
+// names a character out of ASCII by its first byte ('ï' for U+FFFD,
+// which bytes not in UTF-8 became): it is named whole, with its offset.
+func syntaxError(line []byte) string {
+	err := json.Unmarshal(line, new(any))
+	var se *json.SyntaxError
+	if errors.As(err, &se) && se.Offset > 0 && se.Offset <= int64(len(line)) {
+		if r, _ := utf8.DecodeRune(line[se.Offset-1:]); r >= utf8.RuneSelf {
+			return fmt.Sprintf("invalid character %q (%U) at byte %d", r, r, se.Offset-1)
+		}
+	}
+	return err.Error()
+}
+
+// batchRevision is the one revision with JSON-RPC batches: 2025-06-18
+// removed them.
+const batchRevision = "2025-03-26"
+
+// maxBatch caps the messages of a batch, whose answers are held until the
+// last is ready.
+const maxBatch = 32
+
+// handleBatch answers a JSON-RPC batch (valid JSON) when the session
+// speaks the revision that has them, else refuses it.
+func (c *session) handleBatch(line []byte) {
+	n := 0
+	jsonobj.Elements(line, func([]byte) bool { n++; return true })
+	switch {
+	case c.rev != batchRevision:
+		in := "before initialize"
+		if c.rev != "" {
+			in = "in revision " + c.rev
+		}
+		c.fail(nil, nullID, codeInvalidRequest, "batches are not supported %s (only %s has them): send one JSON-RPC message per line", in, batchRevision)
+		return
+	case n == 0:
+		c.fail(nil, nullID, codeInvalidRequest, "an empty batch: send at least one message in it")
+		return
+	case n > maxBatch:
+		c.fail(nil, nullID, codeInvalidRequest, "a batch of %d messages: send at most %d in one", n, maxBatch)
 		return
 	}
-	if !json.Valid(line) {
-		c.fail(nullID, codeParse, "not a JSON-RPC message: %v", json.Unmarshal(line, new(any)))
-		return
-	}
+	b := &batch{pending: 1}
+	jsonobj.Elements(line, func(msg []byte) bool {
+		c.handleMessage(msg, b)
+		return true
+	})
+	c.done(b)
+}
+
+// handleMessage answers one message (valid JSON, in UTF-8), alone or
+// within the batch b.
+func (c *session) handleMessage(line []byte, b *batch) {
 	if line[0] != '{' {
-		c.fail(nullID, codeInvalidRequest, "not a JSON-RPC 2.0 request: a message is a JSON object, got %s", jsonobj.Kind(line))
+		c.fail(b, nullID, codeInvalidRequest, "not a JSON-RPC 2.0 request: a message is a JSON object, got %s", jsonobj.Kind(line))
 		return
 	}
 	// A request when it has an ID, else a notification; a message with an
-	// ID and no method (in any case) is a client's answer, which the
-	// server never asks for. Other members are ignored.
+	// ID and a result or an error but no method (names in any case) is a
+	// client's answer, which the server never asks for. An ID alone is a
+	// request without its method, answered so that the client does not
+	// wait. Other members are ignored.
 	v, err := readMembers(line, "jsonrpc", "id", "method", "params", "result", "error")
 	id, params := v[1], v[3]
-	if err == nil && v[2] == nil && id != nil || err != nil && !hasMember(line, "method") && hasMember(line, "id") {
+	answer := v[2] == nil && id != nil && (v[4] != nil || v[5] != nil)
+	if err != nil { // a name in another case, or repeated
+		answer = !hasMember(line, "method") && hasMember(line, "id") && (hasMember(line, "result") || hasMember(line, "error"))
+	}
+	if answer {
 		return
 	}
 	var version, method string
@@ -416,46 +518,68 @@ func (c *session) handle(line []byte) {
 	}
 	switch {
 	case err != nil:
-		c.fail(answerID(id), codeInvalidRequest, "not a JSON-RPC 2.0 request: %v", err)
+		c.fail(b, answerID(id), codeInvalidRequest, "not a JSON-RPC 2.0 request: %v", err)
 		return
 	case version != "2.0" || method == "":
-		c.fail(answerID(id), codeInvalidRequest, `not a JSON-RPC 2.0 request: it needs "jsonrpc": "2.0" and a method`)
+		c.fail(b, answerID(id), codeInvalidRequest, `not a JSON-RPC 2.0 request: it needs "jsonrpc": "2.0" and a method`)
 		return
 	case id == nil:
 		c.notify(method, params)
 		return
 	case !validID(id):
-		c.fail(nullID, codeInvalidRequest, "a request ID is a string or a number")
+		c.fail(b, nullID, codeInvalidRequest, "a request ID is a string or a number")
 		return
 	}
 	switch method {
 	case "initialize":
+		if b != nil {
+			c.fail(b, id, codeInvalidRequest, "initialize must not be part of a batch: send it alone")
+			return
+		}
 		v, err := readParams(params, false, "protocolVersion", "capabilities", "clientInfo", "_meta")
 		var asked string
 		if err == nil {
 			asked, err = stringMember("protocolVersion", v[0])
 		}
 		if err != nil {
-			c.fail(id, codeInvalidParams, "initialize params: %v; send %s", err, initializeParams)
+			c.fail(b, id, codeInvalidParams, "initialize params: %v; send %s", err, initializeParams)
 			return
 		}
 		rev := ProtocolVersions[0]
 		if slices.Contains(ProtocolVersions, asked) {
 			rev = asked
 		}
-		c.send(response{ID: id, Result: map[string]any{
+		c.rev = rev
+		c.send(b, response{ID: id, Result: map[string]any{
 			"protocolVersion": rev,
 			"capabilities":    map[string]any{"tools": map[string]any{"listChanged": false}},
 			"serverInfo":      map[string]any{"name": "scout", "title": "Scout file tools", "version": c.s.version},
 		}})
 	case "ping":
-		c.send(response{ID: id, Result: struct{}{}})
+		if _, err := readParams(params, false, "_meta"); err != nil {
+			c.fail(b, id, codeInvalidParams, "ping params: %v; send none or {}", err)
+			return
+		}
+		c.send(b, response{ID: id, Result: struct{}{}})
 	case "tools/list":
-		c.send(response{ID: id, Result: map[string]any{"tools": c.s.tools}})
+		v, err := readParams(params, false, "cursor", "_meta")
+		var cursor string
+		if err == nil {
+			cursor, err = stringMember("cursor", v[0])
+		}
+		if err == nil && cursor != "" {
+			// Every tool is on the first page, which has no nextCursor.
+			err = fmt.Errorf("cursor %q is not one this server gave: the first page lists every tool, with no nextCursor", cursor)
+		}
+		if err != nil {
+			c.fail(b, id, codeInvalidParams, "tools/list params: %v; send no cursor", err)
+			return
+		}
+		c.send(b, response{ID: id, Result: map[string]any{"tools": c.s.tools}})
 	case "tools/call":
-		c.startCall(id, params)
+		c.startCall(b, id, params)
 	default:
-		c.fail(id, codeNoMethod, "method %q not found: this server offers initialize, ping, tools/list and tools/call", method)
+		c.fail(b, id, codeNoMethod, "method %q not found: this server offers initialize, ping, tools/list and tools/call", method)
 	}
 }
 
@@ -517,7 +641,7 @@ const (
 
 // startCall queues a tools/call for a worker; it waits while the queue is
 // full.
-func (c *session) startCall(id json.RawMessage, params json.RawMessage) {
+func (c *session) startCall(b *batch, id json.RawMessage, params json.RawMessage) {
 	id = bytes.Clone(id) // the job's copies hold no line
 	v, err := readParams(params, true, "name", "arguments", "_meta")
 	var name string
@@ -525,7 +649,7 @@ func (c *session) startCall(id json.RawMessage, params json.RawMessage) {
 		name, err = stringMember("name", v[0])
 	}
 	if err != nil {
-		c.fail(id, codeInvalidParams, "tools/call params: %v; send %s", err, callParams)
+		c.fail(b, id, codeInvalidParams, "tools/call params: %v; send %s", err, callParams)
 		return
 	}
 	if !slices.ContainsFunc(c.s.tools, func(t toolDef) bool { return t.Name == name }) {
@@ -533,7 +657,7 @@ func (c *session) startCall(id json.RawMessage, params json.RawMessage) {
 		for i, t := range c.s.tools {
 			names[i] = t.Name
 		}
-		c.fail(id, codeInvalidParams, "unknown tool %q: the %s toolset has %v", name, c.s.toolset, names)
+		c.fail(b, id, codeInvalidParams, "unknown tool %q: the %s toolset has %v", name, c.s.toolset, names)
 		return
 	}
 	args := bytes.Clone(v[1])
@@ -548,17 +672,22 @@ func (c *session) startCall(id json.RawMessage, params json.RawMessage) {
 		c.mu.Unlock()
 		cancel()
 		// Answered with a null ID: the running call's answer is still to come.
-		c.fail(nullID, codeInvalidRequest, "request ID %s is already in use by a running call", id)
+		c.fail(b, nullID, codeInvalidRequest, "request ID %s is already in use by a running call", id)
 		return
 	}
 	c.running[key] = r
 	c.mu.Unlock()
+	if b != nil {
+		b.mu.Lock()
+		b.pending++
+		b.mu.Unlock()
+	}
 	c.qmu.Lock()
 	defer c.qmu.Unlock()
 	for len(c.queue) > 0 && (len(c.queue) >= maxQueued || c.qbytes+len(args) > maxQueuedBytes) && c.ctx.Err() == nil {
 		c.qcond.Wait()
 	}
-	c.queue = append(c.queue, &job{id: id, key: key, name: name, args: args, ctx: ctx, r: r})
+	c.queue = append(c.queue, &job{id: id, key: key, name: name, args: args, ctx: ctx, r: r, b: b})
 	c.qbytes += len(args)
 	c.qcond.Broadcast()
 }
@@ -594,7 +723,10 @@ func (c *session) run(j *job) {
 	canceled := j.r.canceled
 	c.mu.Unlock()
 	if !canceled {
-		c.send(response{ID: j.id, Result: result(env)})
+		c.send(j.b, response{ID: j.id, Result: result(env)})
+	}
+	if j.b != nil {
+		c.done(j.b)
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/scoutkit/scout/tool"
 )
 
@@ -36,34 +38,41 @@ func (w *wire) send(line string) {
 	}
 }
 
-// next reads the next message the server writes, which must be UTF-8.
+// next reads the next message the server writes, which must be UTF-8 and
+// no batch.
 func (w *wire) next() map[string]any {
 	w.t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(w.nextLine(), &m); err != nil {
+		w.t.Fatal(err)
+	}
+	if m["jsonrpc"] != "2.0" {
+		w.t.Errorf("message %v lacks jsonrpc 2.0", m)
+	}
+	return m
+}
+
+// nextLine reads the next line the server writes, which must be UTF-8.
+func (w *wire) nextLine() []byte {
+	w.t.Helper()
 	type msg struct {
-		m   map[string]any
-		err error
+		line []byte
+		err  error
 	}
 	ch := make(chan msg, 1)
 	go func() {
 		line, err := w.out.ReadBytes('\n')
-		var m map[string]any
 		if err == nil && !utf8.Valid(line) {
 			err = fmt.Errorf("answer %q is not UTF-8", line)
 		}
-		if err == nil {
-			err = json.Unmarshal(line, &m)
-		}
-		ch <- msg{m, err}
+		ch <- msg{line, err}
 	}()
 	select {
 	case r := <-ch:
 		if r.err != nil {
 			w.t.Fatal(r.err)
 		}
-		if r.m["jsonrpc"] != "2.0" {
-			w.t.Errorf("message %v lacks jsonrpc 2.0", r.m)
-		}
-		return r.m
+		return r.line
 	case <-time.After(10 * time.Second):
 		w.t.Fatal("no answer in 10 s")
 		return nil
@@ -91,8 +100,13 @@ func TestProtocol(t *testing.T) {
 		want       string // in the answer's JSON
 	}{
 		{"not JSON", `{"jsonrpc": "2.0", "id": 1, "method"`, codeParse, nil, "not a JSON-RPC message"},
-		{"a batch", `[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]`, codeInvalidRequest, nil, "batches are not supported"},
+		// encoding/json names the character by its first byte ('ï').
+		{"bytes not in UTF-8 outside a string", "\xff{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}", codeParse, nil, "not a JSON-RPC message: invalid character '\uFFFD' (U+FFFD) at byte 0"},
+		{"a character out of ASCII outside a string", `{"jsonrpc": "2.0", "id": 1, "method": "ping"}é`, codeParse, nil, `not a JSON-RPC message: invalid character 'é' (U+00E9) at byte 45`},
+		{"an ASCII character outside a string", `{"jsonrpc": "2.0", "id": 1, "method": "ping"}x`, codeParse, nil, `not a JSON-RPC message: invalid character 'x' after top-level value`},
+		{"a batch before initialize", `[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]`, codeInvalidRequest, nil, "batches are not supported before initialize (only 2025-03-26 has them): send one JSON-RPC message per line"},
 		{"a batch after white space", ` [{"jsonrpc": "2.0", "id": 1, "method": "ping"}]`, codeInvalidRequest, nil, "batches are not supported"},
+		{"a batch that is not JSON", `[{"jsonrpc": "2.0", "id": 1, "method": "ping"}`, codeParse, nil, "not a JSON-RPC message"},
 		{"JSON that is not an object", `1`, codeInvalidRequest, nil, "not a JSON-RPC 2.0 request: a message is a JSON object, got number"},
 		{"a member of the wrong type: answered with the ID", `{"jsonrpc": "2.0", "id": 12, "method": 1}`, codeInvalidRequest, 12.0, `not a JSON-RPC 2.0 request: member \"method\" must be a string, got number`},
 		{"a jsonrpc number: answered with the ID", `{"jsonrpc": 2.0, "id": "j", "method": "ping"}`, codeInvalidRequest, "j", `not a JSON-RPC 2.0 request: member \"jsonrpc\" must be a string, got number`},
@@ -108,7 +122,22 @@ func TestProtocol(t *testing.T) {
 		{"an unknown method", `{"jsonrpc": "2.0", "id": "x", "method": "resources/list"}`, codeNoMethod, "x", "tools/call"},
 		{"an unknown notification", `{"jsonrpc": "2.0", "method": "notifications/roots/list_changed"}`, -1, nil, ""},
 		{"the client's answer", `{"jsonrpc": "2.0", "id": 7, "result": {}}`, -1, nil, ""},
+		{"the client's error answer", `{"jsonrpc": "2.0", "id": 50, "error": {"code": -32601, "message": "no"}}`, -1, nil, ""},
+		// An ID without a method, a result or an error is a request the
+		// client waits on: it was taken for an answer and dropped.
+		{"an ID and nothing else", `{"jsonrpc": "2.0", "id": 47}`, codeInvalidRequest, 47.0, `not a JSON-RPC 2.0 request: it needs \"jsonrpc\": \"2.0\" and a method`},
+		{"an ID and params without a method", `{"jsonrpc": "2.0", "id": "p48", "params": {}}`, codeInvalidRequest, "p48", `and a method`},
+		{"an ID and a null method", `{"jsonrpc": "2.0", "id": 49, "method": null}`, codeInvalidRequest, 49.0, `and a method`},
 		{"ping", `{"jsonrpc": "2.0", "id": 3, "method": "ping"}`, 0, 3.0, `"result":{}`},
+		{"ping with a progress token", `{"jsonrpc": "2.0", "id": 51, "method": "ping", "params": {"_meta": {"progressToken": "t"}}}`, 0, 51.0, `"result":{}`},
+		{"ping params that are a string", `{"jsonrpc": "2.0", "id": 52, "method": "ping", "params": "x"}`, codeInvalidParams, 52.0, `ping params: they must be an object, got string; send none or {}`},
+		{"tools/list", `{"jsonrpc": "2.0", "id": 53, "method": "tools/list", "params": {"_meta": {"progressToken": 1}}}`, 0, 53.0, `"name":"search"`},
+		{"tools/list with a null or empty cursor: the first page", `{"jsonrpc": "2.0", "id": 54, "method": "tools/list", "params": {"cursor": ""}}`, 0, 54.0, `"name":"search"`},
+		// An invalid cursor SHOULD be Invalid params (pagination): the
+		// server gives none, so any is unknown; the whole list came back.
+		{"tools/list with a cursor", `{"jsonrpc": "2.0", "id": 55, "method": "tools/list", "params": {"cursor": "2"}}`, codeInvalidParams, 55.0, `tools/list params: cursor \"2\" is not one this server gave: the first page lists every tool, with no nextCursor; send no cursor`},
+		{"tools/list with a cursor that is no string", `{"jsonrpc": "2.0", "id": 56, "method": "tools/list", "params": {"cursor": 2}}`, codeInvalidParams, 56.0, `member \"cursor\" must be a string, got number`},
+		{"tools/list params that are an array", `{"jsonrpc": "2.0", "id": 57, "method": "tools/list", "params": []}`, codeInvalidParams, 57.0, `tools/list params: they must be an object, got array`},
 		{"an older revision is spoken", `{"jsonrpc": "2.0", "id": 4, "method": "initialize", "params": {"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}`, 0, 4.0, `"protocolVersion":"2025-03-26"`},
 		{"2026-07-28 is not negotiated by initialize", `{"jsonrpc": "2.0", "id": 13, "method": "initialize", "params": {"protocolVersion": "2026-07-28"}}`, 0, 13.0, `"protocolVersion":"2025-11-25"`},
 		{"an unknown revision gets the newest", `{"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {"protocolVersion": "1999-01-01"}}`, 0, 5.0, `"protocolVersion":"` + ProtocolVersions[0] + `"`},
@@ -311,5 +340,154 @@ func TestProtocolPipelined(t *testing.T) {
 	}
 	if len(seen) != n {
 		t.Errorf("%d distinct answers of %d", len(seen), n)
+	}
+}
+
+// TestProtocolBatch: revision 2025-03-26 has JSON-RPC batches ("MUST
+// support receiving" them; 2025-06-18 removed them): a session that speaks
+// it gets one array of the answers to a batch's requests, none for its
+// notifications and the client's answers, and nothing at all when no
+// answer is due; an empty batch, a batch over maxBatch and a batch in any
+// other revision get a single error.
+func TestProtocolBatch(t *testing.T) {
+	ping := func(id string) string { return `{"jsonrpc": "2.0", "id": ` + id + `, "method": "ping"}` }
+	pings := make([]string, maxBatch+1)
+	for i := range pings {
+		pings[i] = ping(fmt.Sprint(100 + i))
+	}
+	tests := []struct {
+		name, rev, line string
+		// want is the answer: a single error's code and message (code
+		// set), an array of answers, each as its ID in JSON and its code
+		// (batch set), or none (neither).
+		code  int
+		msg   string
+		batch []string
+	}{
+		{"2025-06-18 has no batches", "2025-06-18", "[" + ping("1") + "]", codeInvalidRequest, "batches are not supported in revision 2025-06-18 (only 2025-03-26 has them): send one JSON-RPC message per line", nil},
+		{"2025-11-25 has no batches", "2025-11-25", "[" + ping("1") + "]", codeInvalidRequest, "in revision 2025-11-25", nil},
+		{"2024-11-05 has no batches", "2024-11-05", "[" + ping("1") + "]", codeInvalidRequest, "in revision 2024-11-05", nil},
+		{"requests and a notification", "2025-03-26", "[" + ping("1") + `, {"jsonrpc": "2.0", "method": "notifications/initialized"}, ` + ping(`"s"`) + "]", 0, "", []string{`1 0`, `"s" 0`}},
+		{"notifications only: no answer", "2025-03-26", `[{"jsonrpc": "2.0", "method": "notifications/initialized"}, {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}}]`, 0, "", nil},
+		{"the client's answers only: no answer", "2025-03-26", `[{"jsonrpc": "2.0", "id": 1, "result": {}}]`, 0, "", nil},
+		{"bad messages are answered in the array", "2025-03-26", `[1, {"jsonrpc": "2.0", "id": 2, "method": "nope"}, [], {"jsonrpc": "2.0", "id": 3}]`, 0, "", []string{`null -32600`, `2 -32601`, `null -32600`, `3 -32600`}},
+		{"tool calls are answered in the array", "2025-03-26", `[{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "find", "arguments": {"paths": ["*.go"]}}}, {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "read", "arguments": {"path": "a.go"}}}, ` + ping("6") + `, {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "nope"}}]`, 0, "", []string{`4 0`, `5 0`, `6 0`, `7 -32602`}},
+		{"initialize must not be in a batch", "2025-03-26", `[{"jsonrpc": "2.0", "id": 8, "method": "initialize", "params": {"protocolVersion": "2025-03-26"}}, ` + ping("9") + "]", 0, "", []string{`8 -32600`, `9 0`}},
+		{"an empty batch", "2025-03-26", `[]`, codeInvalidRequest, "an empty batch", nil},
+		{"a batch over maxBatch", "2025-03-26", "[" + strings.Join(pings, ",") + "]", codeInvalidRequest, fmt.Sprintf("a batch of %d messages: send at most %d in one", maxBatch+1, maxBatch), nil},
+		{"a batch of maxBatch", "2025-03-26", "[" + strings.Join(pings[:maxBatch], ",") + "]", 0, "", func() (ids []string) {
+			for i := range maxBatch {
+				ids = append(ids, fmt.Sprint(100+i, " 0"))
+			}
+			return ids
+		}()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := dial(t, tool.Config{FS: fixture(t)}, tool.Pi)
+			w.send(`{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "` + tt.rev + `"}}`)
+			if m := w.next(); m["result"].(map[string]any)["protocolVersion"] != tt.rev {
+				t.Fatalf("initialize answered %v", m)
+			}
+			w.send(tt.line)
+			w.send(ping(`"after"`))
+			line := w.nextLine()
+			afterFirst := tt.batch != nil && strings.Contains(string(line), `"id":"after"`)
+			if afterFirst { // the batch waited for its calls
+				line = w.nextLine()
+			}
+			switch {
+			case tt.code != 0:
+				var m map[string]any
+				if err := json.Unmarshal(line, &m); err != nil || errCode(m) != tt.code || m["id"] != nil || !strings.Contains(m["error"].(map[string]any)["message"].(string), tt.msg) {
+					t.Fatalf("answered %s, want one error %d with a null ID and %q", line, tt.code, tt.msg)
+				}
+			case tt.batch != nil:
+				var answers []map[string]json.RawMessage
+				if err := json.Unmarshal(line, &answers); err != nil {
+					t.Fatalf("answered %s, want an array: %v", line, err)
+				}
+				var got []string
+				for _, a := range answers {
+					var m map[string]any
+					b, _ := json.Marshal(a)
+					json.Unmarshal(b, &m)
+					if m["jsonrpc"] != "2.0" || (a["result"] == nil) == (a["error"] == nil) {
+						t.Errorf("answer %s: no jsonrpc 2.0, or not one of result and error", b)
+					}
+					got = append(got, fmt.Sprint(string(a["id"]), " ", errCode(m)))
+				}
+				assert.ElementsMatch(t, tt.batch, got)
+				if afterFirst {
+					return
+				}
+			default:
+				if !strings.Contains(string(line), `"id":"after"`) {
+					t.Fatalf("answered %s, want no answer", line)
+				}
+				return
+			}
+			if m := w.next(); m["id"] != "after" {
+				t.Fatalf("answered %v, want the ping's answer", m)
+			}
+		})
+	}
+}
+
+// TestProtocolBatchCancel: a batch's call that the client cancels has no
+// answer in the array; when it was the batch's only request, nothing is
+// written.
+func TestProtocolBatchCancel(t *testing.T) {
+	for _, withPing := range []bool{false, true} {
+		w, open := gatedDial(t)
+		w.send(`{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-03-26"}}`)
+		w.next()
+		batch := `[{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "read", "arguments": {"path": "a.go"}}}`
+		if withPing {
+			batch += `, {"jsonrpc": "2.0", "id": 2, "method": "ping"}`
+		}
+		// Written at once: a server that answered the batch before the
+		// ping would wait for the test to read, and the test to write.
+		go io.WriteString(w.in, batch+"]\n"+
+			`{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}`+"\n"+
+			`{"jsonrpc": "2.0", "id": 3, "method": "ping"}`+"\n")
+		if m := w.next(); m["id"] != 3.0 {
+			t.Fatalf("answered %v, want the ping's answer before the batch's", m)
+		}
+		open()
+		// The rest of the output, once the input ends: the server has
+		// then answered every request.
+		w.send(`{"jsonrpc": "2.0", "id": 4, "method": "ping"}`)
+		w.in.(io.Closer).Close()
+		rest, err := io.ReadAll(w.out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{`{"jsonrpc":"2.0","id":4,"result":{}}`}
+		if withPing {
+			want = append(want, `[{"jsonrpc":"2.0","id":2,"result":{}}]`)
+		}
+		assert.ElementsMatch(t, want, strings.Fields(string(rest)), "with ping %v", withPing)
+	}
+}
+
+// TestProtocolEcho: an answer's ID is the request's, byte for byte (a
+// number past float64's precision, a fraction, an exponent, a string
+// with escapes), and initialize answers each revision the server speaks
+// with that revision.
+func TestProtocolEcho(t *testing.T) {
+	w := dial(t, tool.Config{FS: fixture(t)}, tool.Pi)
+	for _, id := range []string{`12345678901234567890123`, `1.5`, `-0`, `1e400`, `"1"`, `"\u0041\n"`, `""`} {
+		w.send(`{"jsonrpc": "2.0", "id": ` + id + `, "method": "ping"}`)
+		if line, want := strings.TrimSpace(string(w.nextLine())), `{"jsonrpc":"2.0","id":`+id+`,"result":{}}`; line != want {
+			t.Errorf("answered %s, want %s", line, want)
+		}
+	}
+	for _, rev := range ProtocolVersions {
+		w.send(`{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "` + rev + `", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}`)
+		res, _ := w.next()["result"].(map[string]any)
+		if res["protocolVersion"] != rev || res["capabilities"] == nil || res["serverInfo"] == nil {
+			t.Errorf("initialize with %s answered %v", rev, res)
+		}
 	}
 }
