@@ -198,9 +198,12 @@ type ReadRequest struct {
 	// Before and After widen a single line range of a text ("f.go:30-40")
 	// by that many lines before its start and after its end, as context
 	// around the lines asked for (the pi toolset's read sets 1 and 3). 0
-	// adds none. An open-ended range ("f.go:30") gets Before only; a list
-	// of ranges, a :raw read and a directory or archive listing are read
-	// exactly. Negative values are an INVALID_PARAM error.
+	// adds none. An open-ended range ("f.go:30") gets Before only, on top
+	// of the DefaultLimit lines from its start, and a context line never
+	// keeps the range's first line off the page, whatever its size. A
+	// list of ranges, a :raw read and a
+	// directory or archive listing are read exactly. Negative values are
+	// an INVALID_PARAM error.
 	Before int `json:"before,omitempty"`
 	After  int `json:"after,omitempty"`
 }

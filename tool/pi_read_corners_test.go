@@ -1,0 +1,62 @@
+package tool
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/testfs"
+)
+
+// TestPiReadCorners checks seed 001's read at the corners that the other
+// pi read tests leave open: an open range with its leading context (the
+// default limit counts from the line asked for), continuation hints that
+// must show the line they name when a context line alone fills the page,
+// through the tool, over MapFS and a directory.
+func TestPiReadCorners(t *testing.T) {
+	huge := strings.Repeat("z", 200<<10)
+	m := fstest.MapFS{
+		"ten.txt":   {Data: []byte(lines(10))},
+		"l400.txt":  {Data: []byte(lines(400))},
+		"huge1.txt": {Data: []byte(huge + "\nsecond\nthird\n")},
+		"big.zip":   {Data: testfs.Zip(testfs.Member{Name: "big1.txt", Body: strings.Repeat("q", 60<<10) + "\nsecond\nthird\n"})},
+	}
+	rows := []seed001Row{
+		// Open ranges: the limit counts from the line asked for.
+		{rule: "Default open-ended limit is min(read.defaultLimit, DEFAULT_MAX_LINES); explicit ranges expand by RANGE_LEADING_CONTEXT_LINES = 1 on the constrained side: :101 shows 300 lines from 101, after line 100",
+			path: "l400.txt:101", status: scout.StatusSuccess, text: "¶l400.txt#…",
+			has: []string{"\n100:l100\n101:l101\n", "\n400:l400"}, lacks: []string{"99:l99", "Use :"}},
+		{rule: "the same with a page left over: the notice continues after the 300th line asked for",
+			path: "l400.txt:51", status: scout.StatusPartial, text: "¶l400.txt#…",
+			has: []string{"\n50:l50\n51:l51\n", "\n350:l350\n\n[Showing lines 50-350 of 400. Use :351 to continue]", `"shownRange":{"start":50,"end":350}`, `"nextOffset":351`}},
+		{rule: "read.defaultLimit clamped to [1, DEFAULT_MAX_LINES]: a limit of 1 shows the line asked for after its context, and its continuation goes on (it showed line 4 and said :5, forever)",
+			cfg: Config{ReadLimit: 1}, path: "ten.txt:5", status: scout.StatusPartial,
+			text: "¶ten.txt#6E7D\n4:l4\n5:l5\n\n[Showing lines 4-5 of 10. Use :6 to continue]"},
+		{rule: "a limit of 1 from line 1: no context, one line",
+			cfg: Config{ReadLimit: 1}, path: "ten.txt", status: scout.StatusPartial,
+			text: "¶ten.txt#6E7D\n1:l1\n\n[Showing lines 1-1 of 10. Use :2 to continue]"},
+
+		// A context line over the byte budget.
+		{rule: "Local streamed byte budget max(DEFAULT_MAX_BYTES, maxLinesToCollect * 512): a first line over it ends the page, whose notice says :2",
+			path: "huge1.txt", status: scout.StatusPartial, text: "¶huge1.txt#…",
+			has: []string{"…\n\n[Showing lines 1-1 of 3 (150KB limit). Use :2 to continue. Some lines truncated to 768 chars]"}},
+		{rule: "following it shows line 2 after line 1, its context, though line 1 alone is over the budget (it showed line 1 alone and said :2 again)",
+			path: "huge1.txt:2", status: scout.StatusPartial, text: "¶huge1.txt#…",
+			has: []string{"…\n2:second\n\n[Showing lines 1-2 of 3 (151KB limit). Use :3 to continue. Some lines truncated to 768 chars]"}},
+		{rule: "the same in an archive entry (in-memory, 50 KB head)",
+			path: "big.zip:big1.txt:2", status: scout.StatusPartial, text: "¶big.zip:big1.txt#…",
+			has: []string{"…\n2:second\n\n[Showing lines 1-2 of 3 (50KB limit). Use :3 to continue. Some lines truncated to 768 chars]"}},
+		{rule: "a bounded range after the huge line: its line after the context line, the budget (50 KB for 5 lines) ending the trailing context",
+			path: "huge1.txt:2-2", status: scout.StatusPartial, text: "¶huge1.txt#…",
+			has: []string{"…\n2:second\n\n[Showing lines 1-2 of 3 (50KB limit). Use :3 to continue. Some lines truncated to 768 chars]"}},
+	}
+	for _, tr := range testfs.Trees(t, m) {
+		for i, r := range rows {
+			t.Run(fmt.Sprintf("%02d_%s/%s", i, r.path, tr.Name), func(t *testing.T) {
+				r.check(t, Config{FS: tr.FS, Root: tr.Root})
+			})
+		}
+	}
+}
