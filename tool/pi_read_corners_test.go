@@ -64,6 +64,14 @@ func TestPiReadCorners(t *testing.T) {
 				r.check(t, Config{FS: tr.FS, Root: tr.Root})
 			})
 		}
+		// An empty path, given or not, says how to fix the call, as a blank
+		// one does.
+		for _, args := range []string{`{}`, `{"path":""}`, `{"path":"  "}`, `{"path":null}`} {
+			env := Call(context.Background(), Config{FS: tr.FS, Root: tr.Root}, Pi, "read", []byte(args))
+			if want := `Path must not be empty: pass a file or directory, e.g. "README.md" or "src/main.go:10-40".`; env.Error == nil || env.Error.Code != scout.CodeInvalidParam || env.Text != want {
+				t.Errorf("%s: read %s gave %s %q, want INVALID_PARAM %q", tr.Name, args, env.Status, env.Text, want)
+			}
+		}
 		// The search the notice once suggested finds nothing in it.
 		env := Call(context.Background(), Config{FS: tr.FS, Root: tr.Root}, Pi, "search", []byte(`{"pattern":"def","paths":["bin.dat"]}`))
 		if !strings.Contains(env.Text, "No matches found") || !strings.Contains(env.Text, "1 binary") {
