@@ -189,8 +189,11 @@ type ReadRequest struct {
 	// inside it, optionally followed by a selector (":50-100", ":raw",
 	// ":conflicts"); or an archive path ("a.zip:dir/f.go:10-20"), whose
 	// member path ends at the first ':' that a selector follows (a member
-	// may be named "a:b.txt"). A line range reads exactly its lines:
-	// "f.go:30-40" gives lines 30 to 40.
+	// may be named "a:b.txt"). A path that exists as written is read as
+	// it is ("test:1-2"), and a name that ends in a selector takes a
+	// compound one ("p:5:raw" reads a file "p:5" raw when "p" is missing).
+	// A line range reads exactly its lines: "f.go:30-40" gives lines 30
+	// to 40.
 	// The path before the selector is at most 4096 bytes (a name at most
 	// 255), the selector or SQLite query after it ("db?q=SELECT ...") at
 	// most 64 KiB; a longer one is a CodeInvalidParam error.

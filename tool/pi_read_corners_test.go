@@ -24,6 +24,9 @@ func TestPiReadCorners(t *testing.T) {
 		"huge1.txt": {Data: []byte(huge + "\nsecond\nthird\n")},
 		"big.zip":   {Data: testfs.Zip(testfs.Member{Name: "big1.txt", Body: strings.Repeat("q", 60<<10) + "\nsecond\nthird\n"})},
 		"bin.dat":   {Data: []byte("abc\x00def\nghi\n")},
+		"p:5":       {Data: []byte("one\ntwo\n")},
+		"x":         {Data: []byte("plain x\n")},
+		"x:raw":     {Data: []byte("literal\n")},
 	}
 	rows := []seed001Row{
 		// Open ranges: the limit counts from the line asked for.
@@ -53,6 +56,19 @@ func TestPiReadCorners(t *testing.T) {
 		{rule: "a bounded range after the huge line: its line after the context line, the budget (50 KB for 5 lines) ending the trailing context",
 			path: "huge1.txt:2-2", status: scout.StatusPartial, text: "¶huge1.txt#…",
 			has: []string{"…\n2:second\n\n[Showing lines 1-2 of 3 (50KB limit). Use :3 to continue. Some lines truncated to 768 chars]"}},
+
+		// Names that end in a selector (pi-behaviour §7, #4618: an existing
+		// file literally named test:1-2 wins over the :1-2 selector).
+		{rule: ":range:raw or :raw:range ... raw output, after a file named like a selector (p:5): the file, read raw (it was the missing 'p', lines 5-, raw)",
+			path: "p:5:raw", status: scout.StatusSuccess, text: "one\ntwo"},
+		{rule: "the compound after such a name: the name is the path",
+			path: "p:5:2-2:raw", status: scout.StatusSuccess, text: "two"},
+		{rule: "a compound whose path exists is read as the compound, though the name before its last chunk exists too (x and x:raw)",
+			path: "x:raw:1", status: scout.StatusSuccess, text: "plain x"},
+		{rule: "neither reading exists: the compound's path is named",
+			path: "q:5:raw", status: scout.StatusError, code: "NOT_FOUND", text: "Path 'q' not found"},
+		{rule: "the literal name wins over its selector reading",
+			path: "x:raw", status: scout.StatusSuccess, text: "¶x:raw#…"},
 
 		// A binary file: its notice suggests nothing that fails.
 		{rule: "a NUL in the first 64 KiB is binary (DESIGN's engine); the notice gives no hint, since search skips the file too (DESIGN: every continuation hint must work when followed)",
