@@ -57,6 +57,14 @@ func TestPiReadCorners(t *testing.T) {
 			path: "huge1.txt:2-2", status: scout.StatusPartial, text: "¶huge1.txt#…",
 			has: []string{"…\n2:second\n\n[Showing lines 1-2 of 3 (50KB limit). Use :3 to continue. Some lines truncated to 768 chars]"}},
 
+		// Selector errors, in pi's words.
+		{rule: "pi-behaviour §1.7: N+0 or a missing count gives Invalid range N+0: count must be >= 1. (ParseSelector's doc says so too)",
+			path: "ten.txt:5+", status: scout.StatusError, code: "INVALID_PARAM", text: "Invalid range 5+0: count must be >= 1."},
+		{rule: ":0 throws Line selector 0 is invalid; lines are 1-indexed. Use :1. (a 0 in any range of a list, or after L)",
+			path: "ten.txt:5,L0-3", status: scout.StatusError, code: "INVALID_PARAM", text: "Line selector 0 is invalid; lines are 1-indexed. Use :1."},
+		{rule: "- end must be >= start (in a list too)",
+			path: "ten.txt:1-2,10-5", status: scout.StatusError, code: "INVALID_PARAM", text: "Invalid range 10-5: end must be >= start."},
+
 		// Names that end in a selector (pi-behaviour §7, #4618: an existing
 		// file literally named test:1-2 wins over the :1-2 selector).
 		{rule: ":range:raw or :raw:range ... raw output, after a file named like a selector (p:5): the file, read raw (it was the missing 'p', lines 5-, raw)",
