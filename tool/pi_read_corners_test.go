@@ -27,6 +27,14 @@ func TestPiReadCorners(t *testing.T) {
 		"p:5":       {Data: []byte("one\ntwo\n")},
 		"x":         {Data: []byte("plain x\n")},
 		"x:raw":     {Data: []byte("literal\n")},
+		"crlf.txt":  {Data: []byte("a\r\nb\r\nc\r\n")},
+		"lf.txt":    {Data: []byte("a\nb\nc\n")},
+		"bom.txt":   {Data: []byte("\xef\xbb\xbfhello\nworld\n")},
+		"odd.zip": {Data: testfs.Zip(
+			testfs.Member{Name: "a:b.txt", Body: "colon\nsecond\n"},
+			testfs.Member{Name: `win\path.txt`, Body: "backslash\n"},
+			testfs.Member{Name: "x.zip:y.txt", Body: "tricky\n"},
+		)},
 	}
 	rows := []seed001Row{
 		// Open ranges: the limit counts from the line asked for.
@@ -77,6 +85,28 @@ func TestPiReadCorners(t *testing.T) {
 			path: "q:5:raw", status: scout.StatusError, code: "NOT_FOUND", text: "Path 'q' not found"},
 		{rule: "the literal name wins over its selector reading",
 			path: "x:raw", status: scout.StatusSuccess, text: "¶x:raw#…"},
+
+		// Line ends and byte-order marks.
+		{rule: "hashline: CRs are not shown, and the tag is the LF text's (DESIGN: xxHash32 of the LF-normalised text)",
+			path: "crlf.txt", status: scout.StatusSuccess, text: "¶crlf.txt#D988\n1:a\n2:b\n3:c"},
+		{rule: "the same text with LF line ends: the same tag",
+			path: "lf.txt", status: scout.StatusSuccess, text: "¶lf.txt#D988\n1:a\n2:b\n3:c"},
+		{rule: "a UTF-8 byte-order mark is not shown as text; the result says it was there",
+			path: "bom.txt:2", status: scout.StatusSuccess, text: "¶bom.txt#…", has: []string{"\n1:hello\n2:world", `"encoding":"utf-8-bom"`}, lacks: []string{"\ufeff"}},
+
+		// Multi-range edges.
+		{rule: "A range past the end becomes [Range 999-1000 is beyond end of file (10 lines total); skipped] (an open-ended one named by its start)",
+			path: "ten.txt:20,2-3", status: scout.StatusSuccess, text: "¶ten.txt#6E7D\n2:l2\n3:l3\n[Range 20 is beyond end of file (10 lines total); skipped]"},
+		{rule: ":range:raw with several ranges: raw blocks joined by the elision line",
+			path: "ten.txt:9-12,2-3:raw", status: scout.StatusSuccess, text: "l2\nl3\n\n…\n\nl9\nl10"},
+
+		// Archive members with odd names.
+		{rule: "A member path ends at the next ':' after which a selector follows (a member named a:b.txt)",
+			path: "odd.zip:a:b.txt:2", status: scout.StatusSuccess, text: "¶odd.zip:a:b.txt#…", has: []string{"\n1:colon\n2:second"}},
+		{rule: "Archive paths normalize / (a member stored with a backslash is read by its slash path)",
+			path: "odd.zip:win/path.txt", status: scout.StatusSuccess, text: "¶odd.zip:win/path.txt#…", has: []string{"\n1:backslash"}},
+		{rule: "a member whose name looks like an archive path",
+			path: "odd.zip:x.zip:y.txt:raw", status: scout.StatusSuccess, text: "tricky"},
 
 		// A binary file: its notice suggests nothing that fails.
 		{rule: "a NUL in the first 64 KiB is binary (DESIGN's engine); the notice gives no hint, since search skips the file too (DESIGN: every continuation hint must work when followed)",
