@@ -200,8 +200,11 @@ type ReadRequest struct {
 	// inside it, optionally followed by a selector (":50-100", ":raw",
 	// ":conflicts"); or an archive path ("a.zip:dir/f.go:10-20"), whose
 	// member path ends at the first ':' that a selector follows (a member
-	// may be named "a:b.txt"). A line range reads exactly its lines:
-	// "f.go:30-40" gives lines 30 to 40.
+	// may be named "a:b.txt"). A path that exists as written is read as
+	// it is ("test:1-2"), and a name that ends in a selector takes a
+	// compound one ("p:5:raw" reads a file "p:5" raw when "p" is missing).
+	// A line range reads exactly its lines: "f.go:30-40" gives lines 30
+	// to 40.
 	// The path before the selector is at most 4096 bytes (a name at most
 	// 255), the selector or SQLite query after it ("db?q=SELECT ...") at
 	// most 64 KiB; a longer one is a CodeInvalidParam error.
@@ -209,9 +212,12 @@ type ReadRequest struct {
 	// Before and After widen a single line range of a text ("f.go:30-40")
 	// by that many lines before its start and after its end, as context
 	// around the lines asked for (the pi toolset's read sets 1 and 3). 0
-	// adds none. An open-ended range ("f.go:30") gets Before only; a list
-	// of ranges, a :raw read and a directory or archive listing are read
-	// exactly. Negative values are an INVALID_PARAM error.
+	// adds none. An open-ended range ("f.go:30") gets Before only, on top
+	// of the DefaultLimit lines from its start, and a context line never
+	// keeps the range's first line off the page, whatever its size. A
+	// list of ranges, a :raw read and a
+	// directory or archive listing are read exactly. Negative values are
+	// an INVALID_PARAM error.
 	Before int `json:"before,omitempty"`
 	After  int `json:"after,omitempty"`
 }

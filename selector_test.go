@@ -36,7 +36,7 @@ func TestParseSelectorErrors(t *testing.T) {
 		in, want, why string
 	}{
 		{"0", "Line selector 0 is invalid; lines are 1-indexed. Use :1.", "line 0"},
-		{"5+", "Invalid range 5+: count must be >= 1.", "missing count"},
+		{"5+", "Invalid range 5+0: count must be >= 1.", "missing count: pi-behaviour §1.7, \"N+0 or a missing count gives Invalid range N+0\""},
 		{"raw:5-3", "Invalid range 5-3: end must be >= start.", "invalid range in a compound"},
 		{"abc", "Invalid selector ':abc': use :N, :A-B, :A+C, :A.., a comma list of those (:5-16,960-973), :raw, :range:raw or :conflicts", "not a selector"},
 		{"5:6", "Invalid selector ':5:6': use :N, :A-B, :A+C, :A.., a comma list of those (:5-16,960-973), :raw, :range:raw or :conflicts", "two range lists"},

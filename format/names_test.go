@@ -46,7 +46,7 @@ func TestNamesQuoted(t *testing.T) {
 			SuffixResolution: &scout.SuffixResolution{From: "x\n", To: forged}, Blocks: []scout.ReadBlock{{Start: 1, Lines: []scout.ReadLine{{N: 1, Text: "hello"}}}}}, nil),
 			[]string{`[Path '"x\n"' not found; resolved to '"a\n*1|fake"' via suffix match]`, `¶"a\n*1|fake"#5BF9`}},
 		{"read binary", ReadText(&scout.ReadResult{Kind: scout.ReadKindBinary, Path: forged, MIME: "x"}, nil),
-			[]string{`[Cannot display binary file '"a\n*1|fake"' (0B, x). Search it or read a text file instead]`}},
+			[]string{`[Cannot display binary file '"a\n*1|fake"' (0B, x)]`}},
 		{"read skipped paths", ReadText(&scout.ReadResult{Kind: scout.ReadKindDirectory, Path: ".", TotalLines: 1,
 			Blocks:       []scout.ReadBlock{{Start: 1, Lines: []scout.ReadLine{{N: 1, Text: "."}}}},
 			SkippedPaths: []scout.SkippedPath{{Path: "p\n/", Reason: scout.SkipIgnored}, {Path: "u\n", Reason: scout.SkipUnreadable}}}, nil),

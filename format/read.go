@@ -74,7 +74,7 @@ func ReadText(r *scout.ReadResult, o *ReadOptions) string {
 		if r.Archive != "" {
 			fmt.Fprintf(&b, "[Cannot read binary archive entry '%s' (%s)]", fname.Quote(strings.TrimPrefix(r.Path, r.Archive+":")), dirtree.FormatBytes(r.Bytes))
 		} else {
-			fmt.Fprintf(&b, "[Cannot display binary file '%s' (%s, %s). Search it or read a text file instead]", fname.Quote(r.Path), dirtree.FormatBytes(r.Bytes), r.MIME)
+			fmt.Fprintf(&b, "[Cannot display binary file '%s' (%s, %s)]", fname.Quote(r.Path), dirtree.FormatBytes(r.Bytes), r.MIME)
 		}
 	case scout.ReadKindImage:
 		if r.Image != nil {

@@ -44,7 +44,7 @@ func TestReadText(t *testing.T) {
 			"", "Line 5 was not reached: the archive entry's first line runs on for over 64 MiB without a line end (binary content such as a run of NUL bytes, or one huge line), and reading stopped in it. Use :1 to see its start.",
 			"one hint when the line reading stopped in is the first (it said 'at least 1 lines. Use :1 ..., or :1 ...')"},
 		{"binary", &scout.ReadResult{Kind: "binary", Path: "b", Bytes: 2048, MIME: "application/zip"},
-			"", "[Cannot display binary file 'b' (2.0KB, application/zip). Search it or read a text file instead]", "binary files get one notice"},
+			"", "[Cannot display binary file 'b' (2.0KB, application/zip)]", "binary files get one notice"},
 		{"parts", &scout.ReadResult{Kind: "multi", Parts: []scout.ReadPart{{Path: "x", Error: "Path 'x' not found"},
 			{Path: "y", Result: &scout.ReadResult{Kind: "binary", Path: "a.zip:y", Archive: "a.zip", Bytes: 3}}}},
 			"", "Note: interpreted as 2 paths: x, y\n\n[Could not read x: Path 'x' not found]\n\n[Cannot read binary archive entry 'y' (3B)]", "each part after a blank line, failures inline"},

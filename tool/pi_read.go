@@ -33,7 +33,7 @@ Output: a ¶path#TAG header, then LINE:text rows.`
 
 // piReadArgs are the arguments of pi read.
 type piReadArgs struct {
-	Path string `json:"path" required:"true" missing:"Path must not be empty" desc:"Path to read, optionally ending in a selector such as :50-100 or :raw"`
+	Path string `json:"path" required:"true" missing:"Path must not be empty: pass a file or directory, e.g. \"README.md\" or \"src/main.go:10-40\"." desc:"Path to read, optionally ending in a selector such as :50-100 or :raw"`
 }
 
 // piReadData is the details object of pi read.

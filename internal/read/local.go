@@ -30,6 +30,16 @@ func (r *reader) local(ctx context.Context, p string) (*Result, error) {
 	if !isNotExist(err) {
 		return nil, err
 	}
+	if sel.Raw && len(sel.Ranges) > 0 {
+		// A compound selector after a name that ends in a selector reads
+		// that file with the last chunk ("p:5:raw" of a file "p:5").
+		i := strings.LastIndexByte(p, ':')
+		if one, ok, perr := selector.Parse(p[i+1:]); perr == nil && ok {
+			if f, err := r.stat(p[:i]); err == nil {
+				return r.open(ctx, f, one)
+			}
+		}
+	}
 	if r.c.SuffixMatch {
 		if res, ok, err := r.bySuffixMatch(ctx, p, base, sel); ok || err != nil {
 			return res, err

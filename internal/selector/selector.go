@@ -273,7 +273,7 @@ func checkRange(startText, op, endText string) (Range, error) {
 	}
 	if endText == "" {
 		if op == "+" {
-			return Range{}, errs.New(errs.InvalidParam, "Invalid range %d+: count must be >= 1.", start)
+			return Range{}, errs.New(errs.InvalidParam, "Invalid range %d+0: count must be >= 1.", start)
 		}
 		return Range{Start: start}, nil
 	}

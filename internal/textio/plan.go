@@ -49,10 +49,10 @@ func ClampLimit(n int) int {
 
 // Plan turns sorted, merged selector ranges into windows. No ranges means
 // one open-ended window from line 1. A single range is widened by Before
-// and After lines, except in raw mode; several ranges are read exactly.
-// Every window gets at most MaxLimit lines
-// (Limit for an open-ended one) and a byte budget of
-// max(MinByteBudget, lines×BytesPerLine), or HeadBytes.
+// and After lines, except in raw mode, the lines before it being the
+// window's Lead; several ranges are read exactly. Every window gets at most
+// MaxLimit lines (Limit for an open-ended one, plus its Lead) and a byte
+// budget of max(MinByteBudget, lines×BytesPerLine), or HeadBytes.
 func Plan(ranges []Range, o PlanOptions) []Window {
 	ws := plan(ranges, o)
 	for i := range ws {
@@ -73,11 +73,16 @@ func plan(ranges []Range, o PlanOptions) []Window {
 	}
 	if len(ranges) == 1 && !o.Raw {
 		r := ranges[0]
-		r.Start = max(1, r.Start-max(o.Before, 0))
+		lead := min(max(o.Before, 0), max(r.Start, 1)-1)
+		r.Start = max(1, r.Start-lead)
 		if r.End > 0 {
 			r.End += min(max(o.After, 0), maxContext) // r.End <= 1<<30: the sum fits an int32
 		}
-		return []Window{window(r, limit)}
+		// An open range shows limit lines from the line asked for, the
+		// leading context on top (up to MaxLimit in all).
+		w := window(r, min(limit+lead, MaxLimit))
+		w.Lead = lead
+		return []Window{w}
 	}
 	ws := make([]Window, len(ranges))
 	for i, r := range ranges {

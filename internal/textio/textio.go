@@ -33,9 +33,14 @@ type Window struct {
 	// MaxBytes caps the bytes collected: each line's bytes in the text (its
 	// whole length, however much of it a column cap keeps) plus one per
 	// newline. The first line of a window is always collected, cut to
-	// MaxBytes in raw mode, so every continuation makes progress. 0 means no
+	// MaxBytes in raw mode, and in display mode so are the Lead lines and
+	// the line after them, so every continuation makes progress. 0 means no
 	// cap.
 	MaxBytes int
+	// Lead is the number of lines at the window's start that are context
+	// before the first line asked for (display mode only). 0 means the
+	// window starts with the lines asked for.
+	Lead int
 }
 
 // Options controls how lines are kept.
@@ -392,7 +397,14 @@ func (c *collector) emit() {
 	if !c.o.Raw {
 		size = c.curLen
 	}
-	if mb := b.Window.MaxBytes; mb > 0 && c.usedLines > 0 && c.usedBytes+size+1 > mb {
+	// The first line asked for is collected whatever its size, after the
+	// context before it, so that the page shows it and its continuation
+	// goes past it.
+	keep := 0
+	if !c.o.Raw {
+		keep = max(b.Window.Lead, 0)
+	}
+	if mb := b.Window.MaxBytes; mb > 0 && c.usedLines > keep && c.usedBytes+size+1 > mb {
 		// The line does not fit: the window ends before it.
 		b.Stop = StopBytes
 		return
