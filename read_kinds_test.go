@@ -370,7 +370,8 @@ func TestReadArchiveListings(t *testing.T) {
 		long = append(long, fmt.Sprintf("%03d", i)+strings.Repeat("n", 2997))
 	}
 	files := map[string][]byte{"a.zip": testfs.Zip(testfs.SelfNamed(names...)...), "dİr/b.zip": testfs.Zip(testfs.SelfNamed("x.txt")...), "big.zip": testfs.Zip(testfs.SelfNamed(many...)...),
-		"long.zip": testfs.Zip(testfs.SelfNamed(long...)...), "huge.zip": testfs.Zip(testfs.SelfNamed("ok.txt", strings.Repeat("h", 4097))...)}
+		"long.zip": testfs.Zip(testfs.SelfNamed(long...)...), "huge.zip": testfs.Zip(testfs.SelfNamed("ok.txt", strings.Repeat("h", 4097))...),
+		"two.zip": testfs.Zip(testfs.SelfNamed("ok.txt", "../a", strings.Repeat("h", 4097))...)}
 	n3k := strings.Repeat("n", 2997) + " (2.9KB)"
 	tests := []struct {
 		path, first, last string // the first and last lines of the text
@@ -383,8 +384,8 @@ func TestReadArchiveListings(t *testing.T) {
 		{"a.zip:d/:28", "f27.txt (10B)", "f29.txt (10B)", 3, false, "an open range shows the rest; reaching the end needs no notice"},
 		{"a.zip:d/:29-40", "f28.txt (10B)", "f29.txt (10B)", 2, false, "an end past the last child is clamped"},
 		{"a.zip:d/:31", "Line 31 is beyond end of listing (30 lines total). Use a.zip:d/:1 to read from the start, or a.zip:d/:30 to read the last line.", "", 1, false, "past the end, with the local text and the archive path"},
-		{"a.zip:/:1-1", "d/", "[1 archive entries with '..' in their names, or names over 4096 bytes, were left out]", 5, false, "the root, named a.zip:/ in the hint; the '..' entry counted"},
-		{"a.zip", "d/", "[1 archive entries with '..' in their names, or names over 4096 bytes, were left out]", 6, false, "no selector lists everything under the cap"},
+		{"a.zip:/:1-1", "d/", "[1 archive entry with '..' in its name, or a name over 4096 bytes, was left out]", 5, false, "the root, named a.zip:/ in the hint; the '..' entry counted"},
+		{"a.zip", "d/", "[1 archive entry with '..' in its name, or a name over 4096 bytes, was left out]", 6, false, "no selector lists everything under the cap"},
 		{"a.zip:e/", "(empty archive directory)", "", 1, false, "an empty directory"},
 		{"a.zip:İç/", "é.txt (12B)", "é.txt (12B)", 1, false, "a non-ASCII directory"},
 		{"dİr/b.zip", "x.txt (6B)", "x.txt (6B)", 1, false, "a non-ASCII directory before the archive (İ lower-cases to more bytes)"},
@@ -394,7 +395,8 @@ func TestReadArchiveListings(t *testing.T) {
 		{"long.zip", "000" + n3k, "[Showing lines 1-85 of 600 (byte limit: the names are long). Use long.zip:/:86 to continue]", 87, true, "long names: the byte budget of 500 rows ends the listing first"},
 		{"long.zip:/:86", "085" + n3k, "[Showing lines 86-170 of 600 (byte limit: the names are long). Use long.zip:/:171 to continue]", 87, true, "its continuation goes on from there"},
 		{"long.zip:/:1-10", "000" + n3k, "[590 more lines in listing. Use long.zip:/:11 to continue]", 12, false, "a range that fits its budget shows whole"},
-		{"huge.zip", "ok.txt (7B)", "[1 archive entries with '..' in their names, or names over 4096 bytes, were left out]", 3, false, "a name longer than a read path may be is left out and counted"},
+		{"huge.zip", "ok.txt (7B)", "[1 archive entry with '..' in its name, or a name over 4096 bytes, was left out]", 3, false, "a name longer than a read path may be is left out and counted"},
+		{"two.zip", "ok.txt (7B)", "[2 archive entries with '..' in their names, or names over 4096 bytes, were left out]", 3, false, "two left out: the plural"},
 	}
 	for _, tt := range tests {
 		got := readBoth(t, files, tt.path, nil)

@@ -180,7 +180,11 @@ func writeArchive(b *strings.Builder, r *scout.ReadResult) {
 		}
 	}
 	if n := r.Skipped[scout.SkipUnreadable]; n > 0 {
-		fmt.Fprintf(b, "\n\n[%d archive entries with '..' in their names, or names over %d bytes, were left out]", n, archive.MaxNameBytes)
+		if n == 1 {
+			fmt.Fprintf(b, "\n\n[1 archive entry with '..' in its name, or a name over %d bytes, was left out]", archive.MaxNameBytes)
+		} else {
+			fmt.Fprintf(b, "\n\n[%d archive entries with '..' in their names, or names over %d bytes, were left out]", n, archive.MaxNameBytes)
+		}
 	}
 }
 
