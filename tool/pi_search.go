@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math"
@@ -119,7 +120,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	}
 	res, err := s.Search(ctx, req)
 	if err != nil {
-		return nil, err
+		return nil, piMissingBase(err, fsys, root, names)
 	}
 	scope := piSearchScope(root, names, paths, res.MissingPaths)
 	notes := splitNotes(splits)
@@ -357,6 +358,24 @@ func isInternalURL(e string, resolvers map[string]scout.Resolver) bool {
 	}
 	_, ok = resolvers[strings.ToLower(scheme)]
 	return ok || iurl.Builtin(scheme)
+}
+
+// piMissingBase is pi's error for a lone glob entry whose base directory
+// does not exist: "Path not found" names the base ("src" for src/*.ts),
+// as pi's scope does and find's error does. err is returned as it is when
+// it is another error, or names (the entries, see piSearchPaths) are
+// several or no such glob.
+func piMissingBase(err error, fsys fs.FS, root string, names []string) error {
+	e, ok := errors.AsType[*scout.Error](err)
+	if len(names) != 1 || !glob.HasMeta(names[0]) || !ok || e.Code != scout.CodeNotFound || e.Path != names[0] {
+		return err
+	}
+	base, _ := glob.SplitSearch(names[0])
+	if base == "" || entryExists(fsys, root, base) {
+		return err
+	}
+	shown := searchScope(root, base)
+	return &scout.Error{Code: scout.CodeNotFound, Path: shown, Message: "Path not found: " + fname.Quote(shown)}
 }
 
 // searchScope is pi's formatPathRelativeToCwd for one entry: relative to
