@@ -61,6 +61,10 @@ type piSearchData struct {
 	// Skipped counts the files left out by reason (ignored, binary, too
 	// large, ...), as pi find's data does; nil when none were.
 	Skipped map[scout.SkipReason]int `json:"skipped,omitempty"`
+	// SkippedPaths are the archive entries the paths named and the search
+	// left out, with why (the text's "Skipped archive entries" note), then
+	// samples of the unreadable files counted in Skipped; nil when none.
+	SkippedPaths []scout.SkippedPath `json:"skippedPaths,omitempty"`
 	// SplitEntries are the paths entries taken for several paths.
 	SplitEntries []piSplit `json:"splitEntries,omitempty"`
 	// PatternRewrite says how the pattern was changed before the search.
@@ -144,6 +148,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		Truncated:           cut != nil || res.Truncated == scout.TruncBudget || res.Truncated == scout.TruncMatches,
 		MissingPaths:        res.MissingPaths,
 		Skipped:             res.Skipped,
+		SkippedPaths:        wireSkipped(res.SkippedPaths),
 		SplitEntries:        splits,
 		PatternRewrite:      rewrite,
 		Meta:                searchMeta(cut, res),
@@ -159,6 +164,14 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	env.Context.PatternNormalized = req.Pattern
 	env.Context.Backend = res.Backend
 	return env, nil
+}
+
+// wireSkipped returns skipped with their paths and messages (which may
+// quote a name) as the data carries names: skipped itself when all are
+// valid UTF-8.
+func wireSkipped(skipped []scout.SkippedPath) []scout.SkippedPath {
+	return wireEach(wireEach(skipped, func(s *scout.SkippedPath) *string { return &s.Path }),
+		func(s *scout.SkippedPath) *string { return &s.Message })
 }
 
 // searchMeta is pi search's details.meta: the head truncation of the text

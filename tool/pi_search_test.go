@@ -278,6 +278,33 @@ func TestPiSearchSkippedData(t *testing.T) {
 	}
 }
 
+// TestPiSearchSkippedPathsData: the archive entries a search named and
+// left out (binary, not UTF-8, unreadable archive) are in data with why,
+// as the text's note names them, so a caller never parses the note.
+func TestPiSearchSkippedPathsData(t *testing.T) {
+	c := piSources()
+	c.FS.(fstest.MapFS)["dist/bad.zip"] = &fstest.MapFile{Data: []byte("junk")}
+	for _, tt := range []struct {
+		args   string
+		want   string
+		reason string
+	}{
+		{`{"pattern":"needle","paths":["dist/a.zip:logo.png","docs/guide.md"]}`,
+			`"skippedPaths":[{"path":"dist/a.zip:logo.png","reason":"binary","named":true}]`, "a binary member"},
+		{`{"pattern":"needle","paths":["dist/a.zip:latin.txt","docs/guide.md"]}`,
+			`"skippedPaths":[{"path":"dist/a.zip:latin.txt","reason":"binary","message":"not UTF-8","named":true}]`, "a member that is not UTF-8"},
+		{`{"pattern":"nothing","paths":["dist/bad.zip:src/x.ts","docs/guide.md"]}`,
+			`"skippedPaths":[{"path":"dist/bad.zip:src/x.ts","reason":"unreadable","code":"UNSUPPORTED","message":"not a valid zip file","named":true}]`, "an archive that cannot be read, no match"},
+		{`{"pattern":"needle","paths":"docs/guide.md"}`, "", "nothing left out: no skippedPaths field"},
+	} {
+		env := Call(context.Background(), c, Pi, "search", []byte(tt.args))
+		js, _ := json.Marshal(env.Data)
+		if tt.want == "" && strings.Contains(string(js), "skippedPaths") || tt.want != "" && !strings.Contains(string(js), tt.want) {
+			t.Errorf("%s: data %s\nwant %s (text %q)", tt.reason, js, tt.want, env.Text)
+		}
+	}
+}
+
 // TestPiSearchByteCapContinues: when the 50 KB cap cuts a page of files,
 // the notice names the skip that shows the first file not shown whole, so
 // that following the hints shows every matching line of every file, and
