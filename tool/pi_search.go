@@ -288,14 +288,23 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 	return paths, names, nil, splits, nil
 }
 
-// piSearchScope is pi's scopePath: the names of the entries that exist
-// (paths[i] is not among missing, the entries the search did not find;
-// pi leaves them out before it resolves the scope), joined with ", ", or
-// the one that remains as searchScope shows it.
+// piSearchScope is pi's scopePath: the entries that exist (paths[i] is
+// not among missing, the entries the search did not find; pi leaves them
+// out before it resolves the scope), each shown by searchScope with the
+// trailing '/' it was given (pi's toScopeDisplay), once, joined with
+// ", "; or the one that remains as searchScope shows it.
 func piSearchScope(root string, names, paths, missing []string) string {
 	var kept []string
 	for i, n := range names {
-		if !slices.Contains(missing, paths[i]) {
+		if slices.Contains(missing, paths[i]) {
+			continue
+		}
+		if len(names) > 1 {
+			if n = searchScope(root, n); strings.HasSuffix(names[i], "/") && n != "." && !strings.HasSuffix(n, "/") {
+				n += "/"
+			}
+		}
+		if !slices.Contains(kept, n) {
 			kept = append(kept, n)
 		}
 	}
@@ -391,11 +400,12 @@ func piMissingBase(err error, fsys fs.FS, root string, names []string) error {
 	return &scout.Error{Code: scout.CodeNotFound, Path: shown, Message: "Path not found: " + fname.Quote(shown)}
 }
 
-// searchScope is pi's formatPathRelativeToCwd for one entry: relative to
-// the root, "." for the root itself, no trailing '/'; a glob or an internal
-// URL as given.
+// searchScope is pi's formatPathRelativeToCwd for one entry (a path, a
+// glob): relative to the root and cleaned, "." for the root itself, no
+// trailing '/'; an internal URL, or an entry that does not resolve, as
+// given.
 func searchScope(root, e string) string {
-	if glob.HasMeta(e) || strings.Contains(e, "://") {
+	if strings.Contains(e, "://") {
 		return e
 	}
 	p, err := pathutil.Resolve(root, e)

@@ -305,6 +305,33 @@ func TestPiSearchSkippedPathsData(t *testing.T) {
 	}
 }
 
+// TestPiSearchScopeDisplay: scopePath (and context.path_resolved, "the
+// resolved, normalised relative path") shows each entry as pi's
+// formatPathRelativeToCwd does: relative to the root, cleaned, a trailing
+// '/' kept when given (pi's toScopeDisplay), whatever spelling names it,
+// and each path once.
+func TestPiSearchScopeDisplay(t *testing.T) {
+	tree := fstest.MapFS{
+		"a.txt":     {Data: []byte("needle a\n")},
+		"src/b.txt": {Data: []byte("needle b\n")},
+	}
+	root := testfs.WriteDir(t, tree)
+	for _, tt := range []struct{ paths, want, reason string }{
+		{`["./src", "a.txt"]`, "src, a.txt", "./ is dropped"},
+		{`["src/../src/", "a.txt"]`, "src/, a.txt", "cleaned, the trailing / kept"},
+		{`["` + root + `/a.txt", "src"]`, "a.txt, src", "an absolute path inside the root is shown relative to it"},
+		{`["` + root + `/src/*.txt", "a.txt"]`, "src/*.txt, a.txt", "... a glob too"},
+		{`"` + root + `/src/*.txt"`, "src/*.txt", "... a lone glob too"},
+		{`["a.txt", "./a.txt"]`, "a.txt", "one path in two spellings is named once"},
+	} {
+		env := Call(context.Background(), Config{Root: root}, Pi, "search", []byte(`{"pattern":"needle","paths":`+tt.paths+`}`))
+		d, ok := env.Data.(piSearchData)
+		if !ok || d.ScopePath != tt.want || env.Context.PathResolved != tt.want {
+			t.Errorf("%s: paths %s: scopePath %q, path_resolved %q, want %q (%s)", tt.reason, tt.paths, d.ScopePath, env.Context.PathResolved, tt.want, env.Text)
+		}
+	}
+}
+
 // TestPiSearchByteCapContinues: when the 50 KB cap cuts a page of files,
 // the notice names the skip that shows the first file not shown whole, so
 // that following the hints shows every matching line of every file, and
