@@ -288,30 +288,40 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 	return paths, names, nil, splits, nil
 }
 
-// piSearchScope is pi's scopePath: the entries that exist (paths[i] is
-// not among missing, the entries the search did not find; pi leaves them
-// out before it resolves the scope), each shown by searchScope with the
-// trailing '/' it was given (pi's toScopeDisplay), once, joined with
-// ", "; or the one that remains as searchScope shows it.
+// piSearchScope is pi's scopePath: the scopeItems of the entries, joined
+// with ", ", or the one that remains as searchScope shows it.
 func piSearchScope(root string, names, paths, missing []string) string {
-	var kept []string
+	kept := scopeItems(root, names, paths, missing)
+	if len(kept) == 1 {
+		return searchScope(root, kept[0])
+	}
+	return strings.Join(kept, ", ")
+}
+
+// scopeItems are the entries (names) that exist (paths[i] is not among
+// missing, the entries the call did not find; pi leaves them out before
+// it resolves the scope), each path once (the first spelling); of
+// several, each as searchScope shows it with the trailing '/' it was given
+// (pi's toScopeDisplay).
+func scopeItems(root string, names, paths, missing []string) []string {
+	var kept, seen []string
 	for i, n := range names {
 		if slices.Contains(missing, paths[i]) {
 			continue
 		}
 		if len(names) > 1 {
-			if n = searchScope(root, n); strings.HasSuffix(names[i], "/") && n != "." && !strings.HasSuffix(n, "/") {
-				n += "/"
-			}
+			n = searchScope(root, n)
 		}
-		if !slices.Contains(kept, n) {
-			kept = append(kept, n)
+		if slices.Contains(seen, n) {
+			continue
 		}
+		seen = append(seen, n)
+		if len(names) > 1 && strings.HasSuffix(names[i], "/") && n != "." && !strings.HasSuffix(n, "/") {
+			n += "/"
+		}
+		kept = append(kept, n)
 	}
-	if len(kept) == 1 {
-		return searchScope(root, kept[0])
-	}
-	return strings.Join(kept, ", ")
+	return kept
 }
 
 // piEntryPath reads a paths entry that holds a name in Go's quoted form
