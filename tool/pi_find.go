@@ -107,6 +107,10 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 		base, _, _ := glob.SplitFind(res.MissingPaths[0])
 		return nil, &errs.Error{Code: errs.NotFound, Path: base, Message: "Path not found: " + fname.Quote(base)}
 	}
+	scope := wire(res.Scope)
+	if kept := findScopeItems(root, inputs, res.MissingPaths); len(kept) > 1 {
+		scope = wire(strings.Join(kept, ", "))
+	}
 	files := pitext.Paths(res)
 	text, cut := pitext.Find(res, &pitext.FindOptions{
 		MaxLimit:   piFindMaxLimit,
@@ -117,7 +121,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	})
 	limitReached := res.Truncated == scout.TruncLimit
 	data := &piFindData{
-		ScopePath:          wire(res.Scope),
+		ScopePath:          scope,
 		FileCount:          len(files),
 		Files:              wireNames(files),
 		Truncated:          res.Truncated != "" || cut != nil,
@@ -140,9 +144,20 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	env.Stats.Matched = len(files)
 	env.Stats.Visited = res.Visited
 	env.Stats.Skipped = sum(res.Skipped)
-	env.Context.PathResolved = wire(res.Scope)
+	env.Context.PathResolved = scope
 	env.Context.PatternNormalized = res.Pattern
 	return env, nil
+}
+
+// findScopeItems are the inputs of a find that exist, as pi's
+// toScopeDisplay shows several (scopeItems): with one left, the find's
+// scope is its searched root, as the result's Scope shows it.
+func findScopeItems(root string, inputs, missing []string) []string {
+	given := make([]string, len(inputs))
+	for i, in := range inputs {
+		given[i] = strings.ReplaceAll(pathutil.Normalize(in), `\`, "/") // as missing holds them
+	}
+	return scopeItems(root, inputs, given, missing)
 }
 
 // piFindData is pi find's details, its fields in the order of their JSON

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math"
@@ -60,6 +61,10 @@ type piSearchData struct {
 	// Skipped counts the files left out by reason (ignored, binary, too
 	// large, ...), as pi find's data does; nil when none were.
 	Skipped map[scout.SkipReason]int `json:"skipped,omitempty"`
+	// SkippedPaths are the archive entries the paths named and the search
+	// left out, with why (the text's "Skipped archive entries" note), then
+	// samples of the unreadable files counted in Skipped; nil when none.
+	SkippedPaths []scout.SkippedPath `json:"skippedPaths,omitempty"`
 	// SplitEntries are the paths entries taken for several paths.
 	SplitEntries []piSplit `json:"splitEntries,omitempty"`
 	// PatternRewrite says how the pattern was changed before the search.
@@ -119,7 +124,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	}
 	res, err := s.Search(ctx, req)
 	if err != nil {
-		return nil, err
+		return nil, piMissingBase(err, fsys, root, names)
 	}
 	scope := piSearchScope(root, names, paths, res.MissingPaths)
 	notes := splitNotes(splits)
@@ -143,6 +148,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		Truncated:           cut != nil || res.Truncated == scout.TruncBudget || res.Truncated == scout.TruncMatches,
 		MissingPaths:        res.MissingPaths,
 		Skipped:             res.Skipped,
+		SkippedPaths:        wireSkipped(res.SkippedPaths),
 		SplitEntries:        splits,
 		PatternRewrite:      rewrite,
 		Meta:                searchMeta(cut, res),
@@ -158,6 +164,14 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	env.Context.PatternNormalized = req.Pattern
 	env.Context.Backend = res.Backend
 	return env, nil
+}
+
+// wireSkipped returns skipped with their paths and messages (which may
+// quote a name) as the data carries names: skipped itself when all are
+// valid UTF-8.
+func wireSkipped(skipped []scout.SkippedPath) []scout.SkippedPath {
+	return wireEach(wireEach(skipped, func(s *scout.SkippedPath) *string { return &s.Path }),
+		func(s *scout.SkippedPath) *string { return &s.Message })
 }
 
 // searchMeta is pi search's details.meta: the head truncation of the text
@@ -274,21 +288,40 @@ func piSearchPaths(fsys fs.FS, root string, resolvers map[string]scout.Resolver,
 	return paths, names, nil, splits, nil
 }
 
-// piSearchScope is pi's scopePath: the names of the entries that exist
-// (paths[i] is not among missing, the entries the search did not find;
-// pi leaves them out before it resolves the scope), joined with ", ", or
-// the one that remains as searchScope shows it.
+// piSearchScope is pi's scopePath: the scopeItems of the entries, joined
+// with ", ", or the one that remains as searchScope shows it.
 func piSearchScope(root string, names, paths, missing []string) string {
-	var kept []string
-	for i, n := range names {
-		if !slices.Contains(missing, paths[i]) {
-			kept = append(kept, n)
-		}
-	}
+	kept := scopeItems(root, names, paths, missing)
 	if len(kept) == 1 {
 		return searchScope(root, kept[0])
 	}
 	return strings.Join(kept, ", ")
+}
+
+// scopeItems are the entries (names) that exist (paths[i] is not among
+// missing, the entries the call did not find; pi leaves them out before
+// it resolves the scope), each path once (the first spelling); of
+// several, each as searchScope shows it with the trailing '/' it was given
+// (pi's toScopeDisplay).
+func scopeItems(root string, names, paths, missing []string) []string {
+	var kept, seen []string
+	for i, n := range names {
+		if slices.Contains(missing, paths[i]) {
+			continue
+		}
+		if len(names) > 1 {
+			n = searchScope(root, n)
+		}
+		if slices.Contains(seen, n) {
+			continue
+		}
+		seen = append(seen, n)
+		if len(names) > 1 && strings.HasSuffix(names[i], "/") && n != "." && !strings.HasSuffix(n, "/") {
+			n += "/"
+		}
+		kept = append(kept, n)
+	}
+	return kept
 }
 
 // piEntryPath reads a paths entry that holds a name in Go's quoted form
@@ -359,11 +392,30 @@ func isInternalURL(e string, resolvers map[string]scout.Resolver) bool {
 	return ok || iurl.Builtin(scheme)
 }
 
-// searchScope is pi's formatPathRelativeToCwd for one entry: relative to
-// the root, "." for the root itself, no trailing '/'; a glob or an internal
-// URL as given.
+// piMissingBase is pi's error for a lone glob entry whose base directory
+// does not exist: "Path not found" names the base ("src" for src/*.ts),
+// as pi's scope does and find's error does. err is returned as it is when
+// it is another error, or names (the entries, see piSearchPaths) are
+// several or no such glob.
+func piMissingBase(err error, fsys fs.FS, root string, names []string) error {
+	e, ok := errors.AsType[*scout.Error](err)
+	if len(names) != 1 || !glob.HasMeta(names[0]) || !ok || e.Code != scout.CodeNotFound || e.Path != names[0] {
+		return err
+	}
+	base, _ := glob.SplitSearch(names[0])
+	if base == "" || entryExists(fsys, root, base) {
+		return err
+	}
+	shown := searchScope(root, base)
+	return &scout.Error{Code: scout.CodeNotFound, Path: shown, Message: "Path not found: " + fname.Quote(shown)}
+}
+
+// searchScope is pi's formatPathRelativeToCwd for one entry (a path, a
+// glob): relative to the root and cleaned, "." for the root itself, no
+// trailing '/'; an internal URL, or an entry that does not resolve, as
+// given.
 func searchScope(root, e string) string {
-	if glob.HasMeta(e) || strings.Contains(e, "://") {
+	if strings.Contains(e, "://") {
 		return e
 	}
 	p, err := pathutil.Resolve(root, e)

@@ -278,6 +278,60 @@ func TestPiSearchSkippedData(t *testing.T) {
 	}
 }
 
+// TestPiSearchSkippedPathsData: the archive entries a search named and
+// left out (binary, not UTF-8, unreadable archive) are in data with why,
+// as the text's note names them, so a caller never parses the note.
+func TestPiSearchSkippedPathsData(t *testing.T) {
+	c := piSources()
+	c.FS.(fstest.MapFS)["dist/bad.zip"] = &fstest.MapFile{Data: []byte("junk")}
+	for _, tt := range []struct {
+		args   string
+		want   string
+		reason string
+	}{
+		{`{"pattern":"needle","paths":["dist/a.zip:logo.png","docs/guide.md"]}`,
+			`"skippedPaths":[{"path":"dist/a.zip:logo.png","reason":"binary","named":true}]`, "a binary member"},
+		{`{"pattern":"needle","paths":["dist/a.zip:latin.txt","docs/guide.md"]}`,
+			`"skippedPaths":[{"path":"dist/a.zip:latin.txt","reason":"binary","message":"not UTF-8","named":true}]`, "a member that is not UTF-8"},
+		{`{"pattern":"nothing","paths":["dist/bad.zip:src/x.ts","docs/guide.md"]}`,
+			`"skippedPaths":[{"path":"dist/bad.zip:src/x.ts","reason":"unreadable","code":"UNSUPPORTED","message":"not a valid zip file","named":true}]`, "an archive that cannot be read, no match"},
+		{`{"pattern":"needle","paths":"docs/guide.md"}`, "", "nothing left out: no skippedPaths field"},
+	} {
+		env := Call(context.Background(), c, Pi, "search", []byte(tt.args))
+		js, _ := json.Marshal(env.Data)
+		if tt.want == "" && strings.Contains(string(js), "skippedPaths") || tt.want != "" && !strings.Contains(string(js), tt.want) {
+			t.Errorf("%s: data %s\nwant %s (text %q)", tt.reason, js, tt.want, env.Text)
+		}
+	}
+}
+
+// TestPiSearchScopeDisplay: scopePath (and context.path_resolved, "the
+// resolved, normalised relative path") shows each entry as pi's
+// formatPathRelativeToCwd does: relative to the root, cleaned, a trailing
+// '/' kept when given (pi's toScopeDisplay), whatever spelling names it,
+// and each path once.
+func TestPiSearchScopeDisplay(t *testing.T) {
+	tree := fstest.MapFS{
+		"a.txt":     {Data: []byte("needle a\n")},
+		"src/b.txt": {Data: []byte("needle b\n")},
+	}
+	root := testfs.WriteDir(t, tree)
+	for _, tt := range []struct{ paths, want, reason string }{
+		{`["./src", "a.txt"]`, "src, a.txt", "./ is dropped"},
+		{`["src/../src/", "a.txt"]`, "src/, a.txt", "cleaned, the trailing / kept"},
+		{`["` + root + `/a.txt", "src"]`, "a.txt, src", "an absolute path inside the root is shown relative to it"},
+		{`["` + root + `/src/*.txt", "a.txt"]`, "src/*.txt, a.txt", "... a glob too"},
+		{`"` + root + `/src/*.txt"`, "src/*.txt", "... a lone glob too"},
+		{`["a.txt", "./a.txt"]`, "a.txt", "one path in two spellings is named once"},
+	} {
+		env := Call(context.Background(), Config{Root: root}, Pi, "search", []byte(`{"pattern":"needle","paths":`+tt.paths+`}`))
+		d, ok := env.Data.(piSearchData)
+		if !ok || d.ScopePath != tt.want || env.Context.PathResolved != tt.want {
+			t.Errorf("%s: paths %s: scopePath %q, path_resolved %q, want %q (%s)", tt.reason, tt.paths, d.ScopePath, env.Context.PathResolved, tt.want, env.Text)
+		}
+	}
+}
+
 // TestPiSearchByteCapContinues: when the 50 KB cap cuts a page of files,
 // the notice names the skip that shows the first file not shown whole, so
 // that following the hints shows every matching line of every file, and
