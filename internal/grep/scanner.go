@@ -63,6 +63,7 @@ type Scanner struct {
 
 	lines   []Line     // scratch for the lines of a file (see settle)
 	spanBuf [][2]int   // scratch for the spans of a line
+	mem     lineMem    // the texts and spans of reported lines
 	state   fileSearch // the search of the current file
 	st      stream     // its reading side
 
