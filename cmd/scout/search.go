@@ -219,9 +219,10 @@ var partLines = 1024
 
 // output writes the results to stdout: at once, a file at a time, when
 // stdout is a terminal (clearing the progress line first); otherwise in
-// blocks of at least outBlock bytes, flushed at least every flushEvery, so
-// that a reader of the pipe sees the first results as they come and a
-// large output costs few writes. The files are rendered into the block.
+// blocks, written once they reach outBlock bytes and at least every
+// flushEvery, so that a reader of the pipe sees the first results as they
+// come and a large output costs few writes. Files are rendered straight
+// into the block.
 type output struct {
 	mu   sync.Mutex
 	w    io.Writer
