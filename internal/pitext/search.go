@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/fname"
@@ -334,7 +333,7 @@ func AppendFileLines(dst []byte, f *scout.FileMatch, style string, prev int) []b
 			dst = append(dst, ' ') // without a number, a context line starting with '*' would read as a match
 		}
 		dst = AppendNumber(dst, style, l.Line, l.Line)
-		dst = append(dst, trimRightSpace(l.Text)...)
+		dst = append(dst, strings.TrimRightFunc(l.Text, unicode.IsSpace)...)
 		if l.Cut {
 			dst = append(dst, cutMark...)
 		}
@@ -342,16 +341,3 @@ func AppendFileLines(dst []byte, f *scout.FileMatch, style string, prev int) []b
 	}
 	return dst
 }
-
-// trimRightSpace is strings.TrimRightFunc(s, unicode.IsSpace), without
-// decoding the last rune of a line that ends in an ASCII character other
-// than white space, as most do.
-func trimRightSpace(s string) string {
-	if n := len(s); n > 0 && s[n-1] < utf8.RuneSelf && !asciiSpace[s[n-1]] {
-		return s
-	}
-	return strings.TrimRightFunc(s, unicode.IsSpace)
-}
-
-// asciiSpace marks the ASCII characters that unicode.IsSpace reports.
-var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}

@@ -1,9 +1,7 @@
 package pitext
 
 import (
-	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/scoutkit/scout"
 )
@@ -40,21 +38,6 @@ func TestSearchGrouped(t *testing.T) {
 		got, _ := Search(&scout.SearchResult{Files: tt.files}, &SearchOptions{Style: tt.style})
 		if got != tt.want {
 			t.Errorf("%s (%s):\n got %q\nwant %q", tt.name, tt.reason, got, tt.want)
-		}
-	}
-}
-
-// TestTrimRightSpace: trimRightSpace trims what strings.TrimRightFunc with
-// unicode.IsSpace trims, every byte ending a line.
-func TestTrimRightSpace(t *testing.T) {
-	for c := range 256 {
-		for _, s := range []string{"", "x", "a b", "\u00a0", "x\u0085", "x\u2003", "\xff", "x\xc2"} {
-			s += string(rune(c))
-			for _, in := range []string{s, s + string([]byte{byte(c)})} {
-				if got, want := trimRightSpace(in), strings.TrimRightFunc(in, unicode.IsSpace); got != want {
-					t.Errorf("trimRightSpace(%q) = %q, want %q", in, got, want)
-				}
-			}
 		}
 	}
 }
