@@ -1,11 +1,7 @@
 package format
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/scoutkit/scout"
-	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/pitext"
 )
 
@@ -27,56 +23,15 @@ type SearchStream struct {
 	// "path:count" lines.
 	Mode scout.SearchMode
 
-	files int  // files printed
-	cut   bool // a line was cut at the column limit
-	more  bool // the last file printed has more parts to come
-	last  int  // the number of its last line printed
+	st pitext.Stream // the rendering, and what was printed
 }
 
 // File returns the text of one matching file, or of the next part of one,
 // ending in a newline; a content file after the first starts with a blank
 // line.
 func (s *SearchStream) File(f *scout.FileMatch) string {
-	var b strings.Builder
-	switch s.Mode {
-	case scout.SearchFiles:
-		b.WriteString(fname.Quote(f.Path) + "\n")
-	case scout.SearchCount:
-		b.WriteString(fname.Quote(f.Path) + ":" + strconv.Itoa(f.MatchLines) + "\n")
-	default:
-		style := s.options().Style
-		part, prev := s.more, 0 // a part after the file's first
-		if part {
-			prev = s.last
-		}
-		s.more = f.More
-		if n := len(f.Lines); n > 0 {
-			s.last = f.Lines[n-1].Line
-		}
-		for _, l := range f.Lines {
-			s.cut = s.cut || l.Cut
-		}
-		if part || len(f.Lines) == 0 {
-			return pitext.FileLines(f, style, prev)
-		}
-		var h string
-		if f.Single {
-			h = pitext.SingleHeading(f, style)
-		} else {
-			h = pitext.FileHeading(f, style)
-		}
-		b.Grow(len(h) + 2 + pitext.LinesSize(f))
-		if !f.Single && s.files > 0 {
-			b.WriteByte('\n')
-		}
-		if h != "" {
-			b.WriteString(h)
-			b.WriteByte('\n')
-		}
-		pitext.WriteFileLines(&b, f, style, 0)
-	}
-	s.files++
-	return b.String()
+	s.st.Style, s.st.Mode = s.options().Style, s.Mode
+	return string(s.st.AppendFile(make([]byte, 0, pitext.FileSize(f)), f))
 }
 
 // End returns the text that ends the search, r being its totals: "No
@@ -85,26 +40,7 @@ func (s *SearchStream) File(f *scout.FileMatch) string {
 // or unreadable to search, and the notice on cut lines. It ends in a
 // newline, or is "" when there is nothing to say.
 func (s *SearchStream) End(r *scout.SearchResult) string {
-	o := s.options()
-	notes := pitext.Notes(r, o.pi())
-	if s.files == 0 {
-		lines := append([]string{"No matches found"}, notes...)
-		if n := pitext.SkippedLine(r, o.pi()); n != "" {
-			lines = append(lines, n)
-		}
-		return strings.Join(lines, "\n") + "\n"
-	}
-	var b strings.Builder
-	if len(notes) > 0 {
-		b.WriteString("\n" + strings.Join(notes, "\n") + "\n")
-	}
-	if n := pitext.MissedLine(r); n != "" {
-		b.WriteString("\n" + n + "\n")
-	}
-	if s.cut {
-		b.WriteString("\n[Some lines truncated to " + strconv.Itoa(r.MaxColumns) + " chars]\n")
-	}
-	return b.String()
+	return s.st.End(r, s.options().pi())
 }
 
 func (s *SearchStream) options() *SearchOptions {

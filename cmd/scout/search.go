@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"io"
@@ -158,13 +157,16 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	prog := startProgress(stderr, searchStatus)
 	req.Progress = prog.add
 	out := newOutput(stdout, prog)
-	opts := &format.SearchOptions{Style: pitext.SearchStyle(s.cfg.Style), IgnoredHint: "--no-ignore searches what ignore files leave out; a PATH naming node_modules searches it"}
+	// format.SearchStream's rendering, into the output's buffer: not a
+	// string per file, which took a fifth of the bytes a dense search
+	// allocated, written to memory that no cache held.
+	opts := &pitext.SearchOptions{Style: pitext.SearchStyle(s.cfg.Style), IgnoredHint: "--no-ignore searches what ignore files leave out; a PATH naming node_modules searches it"}
 	var (
 		err error
 		res *scout.SearchResult
 	)
-	st := format.SearchStream{Options: opts, Mode: req.Mode}
-	show := func(fm *scout.FileMatch) bool { return out.write(st.File(fm)) }
+	st := pitext.Stream{Style: opts.Style, Mode: req.Mode}
+	show := func(fm *scout.FileMatch) bool { return out.file(&st, fm) }
 	if sr.Index != nil {
 		// An index answers whole searches, not streams: search, then print
 		// the files as a stream prints them.
@@ -181,7 +183,7 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 		res, err = sr.StreamFunc(ctx, req, show)
 	}
 	if err == nil {
-		out.write(st.End(res))
+		out.write(st.End(res, opts))
 	}
 	prog.stop()
 	if ferr := out.close(); err == nil && ferr != nil {
@@ -217,24 +219,32 @@ var partLines = 1024
 
 // output writes the results to stdout: at once, a file at a time, when
 // stdout is a terminal (clearing the progress line first); otherwise in
-// blocks, flushed at least every flushEvery, so that a reader of the pipe
-// sees the first results as they come and a large output costs few writes.
+// blocks, written once they reach outBlock bytes and at least every
+// flushEvery, so that a reader of the pipe sees the first results as they
+// come and a large output costs few writes. Files are rendered straight
+// into the block.
 type output struct {
-	mu    sync.Mutex
-	w     *bufio.Writer
-	tty   bool
-	prog  *progress
-	err   error
-	dirty bool // written since the last flush
-	done  chan struct{}
-	wg    sync.WaitGroup
+	mu   sync.Mutex
+	w    io.Writer
+	buf  []byte // the block not written yet
+	tty  bool
+	prog *progress
+	err  error
+	done chan struct{}
+	wg   sync.WaitGroup
 }
 
-// flushEvery is the longest a result waits in the buffer of a pipe.
-const flushEvery = 100 * time.Millisecond
+const (
+	// flushEvery is the longest a result waits in the buffer of a pipe.
+	flushEvery = 100 * time.Millisecond
+	// outBlock is the size from which the block is written; a block
+	// that a file grew past outKeep is not kept for the next.
+	outBlock = 64 << 10
+	outKeep  = 1 << 20
+)
 
 func newOutput(stdout io.Writer, prog *progress) *output {
-	o := &output{w: bufio.NewWriterSize(stdout, 64<<10), tty: isTerminal(stdout), prog: prog, done: make(chan struct{})}
+	o := &output{w: stdout, tty: isTerminal(stdout), prog: prog, done: make(chan struct{})}
 	if !o.tty {
 		o.wg.Go(func() {
 			t := time.NewTicker(flushEvery)
@@ -245,10 +255,7 @@ func newOutput(stdout io.Writer, prog *progress) *output {
 					return
 				case <-t.C:
 					o.mu.Lock()
-					if o.dirty && o.err == nil {
-						o.err = o.w.Flush()
-						o.dirty = false
-					}
+					o.flush()
 					o.mu.Unlock()
 				}
 			}
@@ -257,8 +264,25 @@ func newOutput(stdout io.Writer, prog *progress) *output {
 	return o
 }
 
-// write writes s; it returns false once writing failed (a closed pipe),
-// which stops the search.
+// file writes the text of fm that st renders; it returns false once
+// writing failed (a closed pipe), which stops the search.
+func (o *output) file(st *pitext.Stream, fm *scout.FileMatch) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.err != nil {
+		return false
+	}
+	if o.tty {
+		o.prog.clear()
+	}
+	o.buf = st.AppendFile(o.buf, fm)
+	if o.tty || len(o.buf) >= outBlock {
+		o.flush()
+	}
+	return o.err == nil
+}
+
+// write writes s as file writes a file's text.
 func (o *output) write(s string) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -268,21 +292,29 @@ func (o *output) write(s string) bool {
 	if o.tty {
 		o.prog.clear()
 	}
-	_, o.err = o.w.WriteString(s)
-	o.dirty = true
-	if o.err == nil && o.tty {
-		o.err = o.w.Flush()
-		o.dirty = false
+	o.buf = append(o.buf, s...)
+	if o.tty || len(o.buf) >= outBlock {
+		o.flush()
 	}
 	return o.err == nil
+}
+
+// flush writes the block, unless writing failed before; o.mu is held.
+func (o *output) flush() {
+	if len(o.buf) == 0 || o.err != nil {
+		return
+	}
+	_, o.err = o.w.Write(o.buf)
+	o.buf = o.buf[:0]
+	if cap(o.buf) > outKeep {
+		o.buf = nil
+	}
 }
 
 // close stops the flushing and writes what is left.
 func (o *output) close() error {
 	close(o.done)
 	o.wg.Wait()
-	if o.err != nil {
-		return o.err
-	}
-	return o.w.Flush()
+	o.flush()
+	return o.err
 }

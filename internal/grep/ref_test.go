@@ -385,7 +385,7 @@ func windowed(want, got *FileResult, o Options) *FileResult {
 	for i, g := range got.Lines {
 		l := &w.Lines[i]
 		if g.Cut && len(g.Text) <= len(l.Text) && strings.HasPrefix(l.Text, g.Text) {
-			l.Text, l.Cut, l.Spans = g.Text, true, clipSpans(l.Spans, len(g.Text), nil)
+			l.Text, l.Cut, l.Spans = g.Text, true, new(lineMem).clip(l.Spans, len(g.Text), nil)
 		}
 	}
 	return &w

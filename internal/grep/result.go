@@ -2,6 +2,7 @@ package grep
 
 import (
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/scoutkit/scout/internal/fsx"
 )
@@ -66,7 +67,9 @@ func (s Stop) String() string {
 	return ""
 }
 
-// FileResult is the outcome of searching one file. It owns its memory.
+// FileResult is the outcome of searching one file. It owns its memory,
+// though the texts and spans of its lines may share blocks with those of
+// other results of the same Scanner (see lineMem).
 type FileResult struct {
 	// Lines are the matching and context lines in line order, each line
 	// at most once even when contexts overlap. Empty with CountOnly. Its
@@ -130,9 +133,53 @@ type Resume struct {
 	File fsx.FileID
 }
 
+// lineMem hands out the texts and spans of reported lines from shared
+// blocks, one allocation for many lines instead of one or two each (most
+// lines are short, and a dense search reports millions). A block is only
+// appended to, never written again where it was handed out, so each text
+// stays immutable and each span slice the line's own (its capacity ends
+// at its length). A text longer than textBlock/8 gets its own allocation,
+// as do spans over spanBlock/8. A result keeps the blocks of its lines,
+// up to textBlock plus spanBlock pairs more than it needs.
+type lineMem struct {
+	text  []byte
+	spans [][2]int
+}
+
+const (
+	textBlock = 16 << 10 // bytes
+	spanBlock = 1 << 10  // spans
+)
+
+// str returns b as a string.
+func (lm *lineMem) str(b []byte) string {
+	if len(b) == 0 || len(b) > textBlock/8 {
+		return string(b)
+	}
+	if len(b) > cap(lm.text)-len(lm.text) {
+		lm.text = make([]byte, 0, textBlock)
+	}
+	n := len(lm.text)
+	lm.text = append(lm.text, b...)
+	return unsafe.String(&lm.text[n], len(b))
+}
+
+// spanSlots returns an empty slice with room for n > 0 spans.
+func (lm *lineMem) spanSlots(n int) [][2]int {
+	switch {
+	case n > spanBlock/8:
+		return make([][2]int, 0, n)
+	case n > cap(lm.spans)-len(lm.spans):
+		lm.spans = make([][2]int, 0, spanBlock)
+	}
+	k := len(lm.spans)
+	lm.spans = lm.spans[:k+n]
+	return lm.spans[k : k : k+n]
+}
+
 // makeLine builds a reported line from raw bytes (terminator removed) and
-// spans into raw.
-func makeLine(raw []byte, number int, match bool, spans [][2]int, maxCols int) Line {
+// spans into raw, its text and spans from lm.
+func (lm *lineMem) makeLine(raw []byte, number int, match bool, spans [][2]int, maxCols int) Line {
 	ln := Line{Number: number, Match: match}
 	limit := len(raw)
 	if maxCols > 0 && limit > maxCols {
@@ -140,8 +187,8 @@ func makeLine(raw []byte, number int, match bool, spans [][2]int, maxCols int) L
 	}
 	ln.Cut = limit < len(raw)
 	if utf8.Valid(raw[:limit]) {
-		ln.Text = string(raw[:limit])
-		ln.Spans = clipSpans(spans, limit, nil)
+		ln.Text = lm.str(raw[:limit])
+		ln.Spans = lm.clip(spans, limit, nil)
 		return ln
 	}
 	// Lossy decoding: every invalid byte becomes U+FFFD; pos maps raw
@@ -160,14 +207,23 @@ func makeLine(raw []byte, number int, match bool, spans [][2]int, maxCols int) L
 	for ; i <= limit; i++ {
 		pos[i] = len(buf)
 	}
-	ln.Text = string(buf)
-	ln.Spans = clipSpans(spans, len(buf), func(x int) int {
+	ln.Text = lm.str(buf)
+	ln.Spans = lm.clip(spans, len(buf), func(x int) int {
 		if x >= len(pos) {
 			return int(^uint(0) >> 1) // past the decoded part
 		}
 		return pos[x]
 	})
 	return ln
+}
+
+// clip returns spans clipped as appendClipped does, in slots of lm.
+func (lm *lineMem) clip(spans [][2]int, cut int, conv func(int) int) [][2]int {
+	if len(spans) == 0 {
+		return spans[:0:0] // nil stays nil
+	}
+	out := appendClipped(lm.spanSlots(len(spans)), spans, cut, conv)
+	return out[:len(out):len(out)]
 }
 
 // colEnd returns the byte offset in raw just past its first n characters,
@@ -186,14 +242,10 @@ func colEnd(raw []byte, n int) int {
 	return i
 }
 
-// clipSpans maps spans through conv (nil: identity) and clips them to
-// [0, cut]; spans starting at or past the cut are dropped unless empty
-// at the cut itself.
-func clipSpans(spans [][2]int, cut int, conv func(int) int) [][2]int {
-	if spans == nil {
-		return nil
-	}
-	out := make([][2]int, 0, len(spans))
+// appendClipped maps spans through conv (nil: identity), clips them to
+// [0, cut] and appends them to out; spans starting at or past the cut are
+// dropped unless empty at the cut itself.
+func appendClipped(out, spans [][2]int, cut int, conv func(int) int) [][2]int {
 	for _, s := range spans {
 		a, b := s[0], s[1]
 		if conv != nil {

@@ -63,6 +63,8 @@ type Scanner struct {
 
 	lines   []Line     // scratch for the lines of a file (see settle)
 	spanBuf [][2]int   // scratch for the spans of a line
+	mem     lineMem    // the texts and spans of reported lines
+	lend    bool       // see Lend
 	state   fileSearch // the search of the current file
 	st      stream     // its reading side
 
@@ -350,11 +352,18 @@ func (s *Scanner) SearchBytes(ctx context.Context, b []byte) (*FileResult, error
 	return res, fs.err
 }
 
+// Lend makes the searches of s leave the Lines of their results in its
+// scratch (see settle) instead of copying them out: they are valid until
+// the next search with s. For a caller that copies the lines it keeps
+// before searching again, which saves a copy of every line.
+func (s *Scanner) Lend() { s.lend = true }
+
 // settle gives res its own Lines and keeps the slice they were gathered
 // in, up to 4096 lines, as scratch for the next file: most files report a
 // few lines, and growing a slice for each costs more than one copy. A
 // larger slice is not kept, so res takes it as it is, without a copy
-// (millions of lines cost hundreds of megabytes to copy).
+// (millions of lines cost hundreds of megabytes to copy). A lending
+// scanner (Lend) keeps the slice and leaves res its lines in it.
 func (s *Scanner) settle(res *FileResult) {
 	if res == nil {
 		return
@@ -366,7 +375,7 @@ func (s *Scanner) settle(res *FileResult) {
 	switch {
 	case len(res.Lines) == 0:
 		res.Lines = nil
-	case c <= 4096:
+	case c <= 4096 && !s.lend:
 		res.Lines = slices.Clone(res.Lines)
 	}
 }

@@ -36,7 +36,7 @@ func (fs *fileSearch) reportText(data []byte, ls, le, n int, text []byte, spans 
 	if spans == nil {
 		spans, matches = fs.s.spans(in, ls, line, fs.m.shownEnd(line))
 	}
-	ln := makeLine(line, n, true, spans, o.MaxColumns)
+	ln := fs.s.mem.makeLine(line, n, true, spans, o.MaxColumns)
 	ln.Cut = ln.Cut || cut
 	ln.Matches = matches
 	fs.res.Lines = append(fs.res.Lines, ln)
@@ -113,7 +113,7 @@ func (fs *fileSearch) context(data []byte, ls, le, n int, cut bool) {
 	if !fs.m.inRanges(n) {
 		return
 	}
-	ln := makeLine(trimCR(data, ls, le), n, false, nil, fs.m.opts.MaxColumns)
+	ln := fs.s.mem.makeLine(trimCR(data, ls, le), n, false, nil, fs.m.opts.MaxColumns)
 	ln.Cut = ln.Cut || cut
 	fs.res.Lines = append(fs.res.Lines, ln)
 }

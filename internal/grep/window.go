@@ -167,7 +167,7 @@ func (fs *fileSearch) longLine(data []byte, from int) int {
 	if fs.contKey != 0 && !fs.split {
 		// The line ends here: the lines after it come next.
 		if lines && fs.lastLine < n {
-			ll.ctx = makeLine(ll.head, n, false, nil, o.MaxColumns)
+			ll.ctx = s.mem.makeLine(ll.head, n, false, nil, o.MaxColumns)
 			ll.ctx.Cut = true
 			ll.ctxBefore = ll.before
 		}

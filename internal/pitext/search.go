@@ -311,37 +311,33 @@ func LinesSize(f *scout.FileMatch) int {
 // its first (FileMatch.More): "..." comes first when they do not go on from
 // it; 0 means none.
 func FileLines(f *scout.FileMatch, style string, prev int) string {
-	var b strings.Builder
-	WriteFileLines(&b, f, style, prev)
-	return b.String()
+	return string(AppendFileLines(make([]byte, 0, LinesSize(f)), f, style, prev))
 }
 
-// WriteFileLines writes FileLines(f, style, prev) to b, growing b once to
-// hold it (LinesSize): a part of a thousand lines is not copied through a
-// chain of doublings.
-func WriteFileLines(b *strings.Builder, f *scout.FileMatch, style string, prev int) {
+// AppendFileLines appends FileLines(f, style, prev) to dst.
+func AppendFileLines(dst []byte, f *scout.FileMatch, style string, prev int) []byte {
 	if style == "" {
 		style = StyleHashline
 	}
 	if style == StyleHashline && f.Tag == "" {
 		style = StyleNumbered // a file without a tag has no hashline version
 	}
-	b.Grow(LinesSize(f))
 	for _, l := range f.Lines {
 		if prev > 0 && l.Line > prev+1 {
-			b.WriteString("...\n")
+			dst = append(dst, "...\n"...)
 		}
 		prev = l.Line
 		if l.Match {
-			b.WriteByte('*')
+			dst = append(dst, '*')
 		} else if style == StylePlain {
-			b.WriteByte(' ') // without a number, a context line starting with '*' would read as a match
+			dst = append(dst, ' ') // without a number, a context line starting with '*' would read as a match
 		}
-		WriteNumber(b, style, l.Line, l.Line)
-		b.WriteString(strings.TrimRightFunc(l.Text, unicode.IsSpace))
+		dst = AppendNumber(dst, style, l.Line, l.Line)
+		dst = append(dst, strings.TrimRightFunc(l.Text, unicode.IsSpace)...)
 		if l.Cut {
-			b.WriteString(cutMark)
+			dst = append(dst, cutMark...)
 		}
-		b.WriteByte('\n')
+		dst = append(dst, '\n')
 	}
+	return dst
 }

@@ -40,20 +40,24 @@ func SearchStyle(style string) string {
 // (one line when equal) in style: "n:", "n|", "n-end:" ..., nothing when
 // plain. "" is the hashline style.
 func WriteNumber(b *strings.Builder, style string, n, end int) {
+	var d [48]byte
+	b.Write(AppendNumber(d[:0], style, n, end))
+}
+
+// AppendNumber appends what WriteNumber writes to dst.
+func AppendNumber(dst []byte, style string, n, end int) []byte {
 	if style == StylePlain {
-		return
+		return dst
 	}
-	var d [20]byte
-	b.Write(strconv.AppendInt(d[:0], int64(n), 10))
+	dst = strconv.AppendInt(dst, int64(n), 10)
 	if end != n {
-		b.WriteByte('-')
-		b.Write(strconv.AppendInt(d[:0], int64(end), 10))
+		dst = append(dst, '-')
+		dst = strconv.AppendInt(dst, int64(end), 10)
 	}
 	if style == StyleNumbered {
-		b.WriteByte('|')
-	} else {
-		b.WriteByte(':')
+		return append(dst, '|')
 	}
+	return append(dst, ':')
 }
 
 // MaxBytes is the byte cap of pi tool text (50 KB).

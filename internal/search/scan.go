@@ -290,6 +290,7 @@ func (t *tagger) write(p []byte, end bool) bool {
 // batches as they come (serialised), before the matches: they carry no
 // order-dependent information. expect, when not nil, is told how many
 // matching files fn is about to get in path order, before the first.
+// When unordered, the Lines of a result are valid only while fn runs.
 // workers > 0 sets the number of walker goroutines. It returns ctx's error
 // if ctx ended, even while fn stopped the scan, else the walk's.
 func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, workers int, unordered bool, skipped map[string]int, expect func(n int), fn func(f file, o outcome) bool) error {
@@ -333,6 +334,12 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 		case w = <-free:
 		default:
 			w = &scanWorker{s: m.NewScanner()}
+			if unordered {
+				// fn gets each match before the scanner searches
+				// again: it copies what it keeps of the lines, so the
+				// scanner lends them instead of copying them first.
+				w.s.Lend()
+			}
 			mu.Lock()
 			all = append(all, w)
 			mu.Unlock()

@@ -382,6 +382,10 @@ func (o *Outcome) pageLines() int {
 // files. A file that cannot be searched on (it is gone, shrank, or another
 // took its place) ends with a last part without lines, and counts as
 // unreadable too.
+//
+// yield must copy what it keeps of a Hit's Lines: once it returns, the
+// lines of a part, and with req.Unordered those of any hit, may be
+// overwritten by the next search.
 func Stream(ctx context.Context, fsys fs.FS, root string, req Request, yield func(Hit) bool) (*Outcome, error) {
 	p, err := prepare(ctx, fsys, root, &req)
 	if err != nil {
