@@ -1,0 +1,127 @@
+//go:build cgo && unix
+
+package tool
+
+import (
+	"fmt"
+	"math/rand"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout/internal/testfs"
+)
+
+// sqliteRow is a data row of a table page's text: "| 12 | ... |".
+var sqliteRow = regexp.MustCompile(`(?m)^\| (\d+) +\|`)
+
+// TestFollowReadSQLitePages follows the hints of table pages ("append
+// :t?limit=N&offset=M to the database path to continue") from the table's
+// sample rows and from pages with limit, order (on a column of few values:
+// most rows tie) and where, over random tables: each page goes on from the
+// last, no row is shown twice or left out, and the rows joined are those
+// a naive filter and sort of the table gives.
+func TestFollowReadSQLitePages(t *testing.T) {
+	for seed := range int64(4) {
+		r := rand.New(rand.NewSource(seed))
+		n := 1 + r.Intn(400)
+		groups := 1 + r.Intn(4)
+		type row struct{ id, g int }
+		rows := make([]row, n)
+		var values []string
+		for i := range rows {
+			rows[i] = row{i + 1, r.Intn(groups)}
+			values = append(values, fmt.Sprintf("(%d, %d, 'v%d')", rows[i].id, rows[i].g, i))
+		}
+		db := testDatabase(t,
+			"CREATE TABLE t(id INTEGER PRIMARY KEY, g INTEGER, v TEXT)",
+			"INSERT INTO t VALUES "+strings.Join(values, ","),
+			// An index on g: a sort by g may walk it, or a sorter.
+			"CREATE TABLE u(id INTEGER PRIMARY KEY, g INTEGER, v TEXT)",
+			"INSERT INTO u SELECT * FROM t",
+			"CREATE INDEX ug ON u(g)")
+		// ids are the ids of the rows keep keeps, in rowid order, or by g
+		// (descending with desc) when order is set.
+		ids := func(keep func(row) bool, order, desc bool) []int {
+			sel := slices.Clone(rows)
+			sel = slices.DeleteFunc(sel, func(x row) bool { return !keep(x) })
+			slices.SortStableFunc(sel, func(a, b row) int {
+				switch {
+				case !order:
+					return 0
+				case desc:
+					return b.g - a.g
+				}
+				return a.g - b.g
+			})
+			out := make([]int, len(sel))
+			for i, x := range sel {
+				out[i] = x.id
+			}
+			return out
+		}
+		all := func(row) bool { return true }
+		for _, tr := range testfs.Trees(t, fstest.MapFS{"d/db.sqlite": {Data: db}}) {
+			c := Config{FS: tr.FS, Root: tr.Root}
+			limit := 1 + r.Intn(30)
+			tests := []struct {
+				start string
+				want  []int // ids in order; nil means every id in rowid order
+				order bool  // rows tie on g: the order of the ids within a group is free
+			}{
+				{start: ":t"},
+				{start: fmt.Sprintf(":t?limit=%d", limit)},
+				{start: fmt.Sprintf(":t?limit=%d&offset=%d", limit, r.Intn(n))},
+				{start: fmt.Sprintf(":t?where=g = 1 OR id < 5&limit=%d", limit), want: ids(func(x row) bool { return x.g == 1 || x.id < 5 }, false, false)},
+				{start: fmt.Sprintf(":t?order=g&limit=%d", limit), want: ids(all, true, false), order: true},
+				{start: fmt.Sprintf(":t?order=g:desc&limit=%d", limit), want: ids(all, true, true), order: true},
+				{start: fmt.Sprintf(":u?order=g&limit=%d", limit), want: ids(all, true, false), order: true},
+			}
+			for _, tc := range tests {
+				t.Run(fmt.Sprintf("seed%d/%s/%s", seed, tr.Name, tc.start), func(t *testing.T) {
+					base := "d/db.sqlite"
+					want := tc.want
+					if want == nil {
+						want = ids(all, false, false)
+					}
+					if i := strings.Index(tc.start, "offset="); i >= 0 {
+						off, _ := strconv.Atoi(tc.start[i+len("offset="):])
+						want = want[min(off, len(want)):]
+					}
+					var got []int
+					for _, pg := range followRead(t, c, base, base+tc.start) {
+						for _, m := range sqliteRow.FindAllStringSubmatch(pg.text, -1) {
+							id, _ := strconv.Atoi(m[1])
+							got = append(got, id)
+						}
+					}
+					if tc.order {
+						// Within a group of equal g, any order is right,
+						// as long as each row comes once.
+						g := map[int]int{}
+						for _, x := range rows {
+							g[x.id] = x.g
+						}
+						key := func(ids []int) []string {
+							out := make([]string, len(ids))
+							for i, id := range ids {
+								out[i] = strconv.Itoa(g[id])
+							}
+							return out
+						}
+						if !slices.Equal(key(got), key(want)) {
+							t.Errorf("rows not in order of g:\n got %v\nwant %v", key(got), key(want))
+						}
+						got, want = slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))
+					}
+					if !slices.Equal(got, want) {
+						t.Errorf("pages joined: %d rows, want %d\n got %v\nwant %v", len(got), len(want), got, want)
+					}
+				})
+			}
+		}
+	}
+}
