@@ -125,3 +125,31 @@ func TestFollowReadSQLitePages(t *testing.T) {
 		}
 	}
 }
+
+// TestFollowReadSQLiteTableList follows the hint of a database's table
+// list, 500 tables a read, over databases of up to three lists' worth of
+// tables: every table is listed once, in order.
+func TestFollowReadSQLiteTableList(t *testing.T) {
+	for _, n := range []int{499, 500, 501, 1000, 1001, 1234} {
+		stmts := make([]string, n)
+		want := make([]string, n)
+		for i := range stmts {
+			want[i] = fmt.Sprintf("t%04d", i)
+			stmts[i] = "CREATE TABLE " + want[i] + "(id INTEGER PRIMARY KEY)"
+		}
+		// One transaction: a statement each would sync the file each time.
+		c := Config{FS: fstest.MapFS{"db.sqlite": {Data: testDatabase(t, "BEGIN; "+strings.Join(stmts, "; ")+"; COMMIT")}}}
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			var got []string
+			name := regexp.MustCompile(`(?m)^(?:\| )?(t\d{4})\b`)
+			for _, pg := range followRead(t, c, "db.sqlite", "db.sqlite") {
+				for _, m := range name.FindAllStringSubmatch(pg.text, -1) {
+					got = append(got, m[1])
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("tables listed: %d, want %d (last %v)", len(got), n, got[max(0, len(got)-2):])
+			}
+		})
+	}
+}

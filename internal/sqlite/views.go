@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -161,7 +162,9 @@ func (d *db) list(ctx context.Context) (*Result, error) {
 		res.Tables = append(res.Tables, t)
 	}
 	if len(names) > MaxTables {
-		q := fmt.Sprintf(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%%' ESCAPE '\' ORDER BY name COLLATE NOCASE, name LIMIT %d OFFSET %d`, MaxTables, MaxTables)
+		// Without a limit of its own, the query's result pages on (see
+		// rawNext), 500 names a read.
+		q := fmt.Sprintf(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%%' ESCAPE '\' ORDER BY name COLLATE NOCASE, name LIMIT -1 OFFSET %d`, MaxTables)
 		res.Next = selector.DB{Kind: selector.DBRaw, SQL: q}.String()
 	}
 	return res, nil
@@ -450,7 +453,31 @@ func (d *db) raw(ctx context.Context, sel selector.DB) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if res.More && st.cols != nil {
+		res.Next = rawNext(stmt, len(res.Rows))
+	}
 	return res, nil
+}
+
+// openOffset is a query's closing "LIMIT -1 OFFSET n": no limit of its
+// own, so that a result cut at MaxRawRows pages on by its offset.
+var openOffset = regexp.MustCompile(`(?is)^(.*\S)\s+LIMIT\s+-1\s+OFFSET\s+(\d+)\s*$`)
+
+// rawNext is the selector that continues a SELECT whose result showed
+// shown rows and had more: the same query with its closing "LIMIT -1
+// OFFSET n" moved on by shown (as the table list's Next ends); "" for
+// any other query, which the caller pages with a LIMIT and OFFSET of
+// their own.
+func rawNext(stmt string, shown int) string {
+	m := openOffset.FindStringSubmatch(stmt)
+	if m == nil {
+		return ""
+	}
+	off, err := strconv.Atoi(m[2])
+	if err != nil {
+		return ""
+	}
+	return selector.DB{Kind: selector.DBRaw, SQL: m[1] + " LIMIT -1 OFFSET " + strconv.Itoa(off+shown)}.String()
 }
 
 // rows runs a read-only statement with args and returns its columns and
