@@ -153,3 +153,58 @@ func TestFollowReadSQLiteTableList(t *testing.T) {
 		})
 	}
 }
+
+// readOnHint is the hint of a row's value cut at 16,384 characters.
+var readOnHint = regexp.MustCompile(`(?s)… \[\d+ more characters; append (\?q=.+?) to the database path to read on\]`)
+
+// TestFollowReadSQLiteValue follows the "read on" hints of a row's long
+// text values, in a table keyed by an INTEGER PRIMARY KEY, by a text key
+// and by rowid: the parts joined are the value, whole, each character
+// once.
+func TestFollowReadSQLiteValue(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	var b strings.Builder
+	for b.Len() < 70_000 {
+		b.WriteString(fmt.Sprintf("w%d é ", r.Intn(1000)))
+	}
+	long := b.String()
+	db := testDatabase(t,
+		"CREATE TABLE a(id INTEGER PRIMARY KEY, v TEXT)", "INSERT INTO a VALUES (7, '"+long+"')",
+		"CREATE TABLE b(k TEXT PRIMARY KEY, v TEXT) WITHOUT ROWID", "INSERT INTO b VALUES ('it''s', '"+long[:50_000]+"')",
+		"CREATE TABLE c(v TEXT, w TEXT)", "INSERT INTO c VALUES ('"+long[:40_000]+"', 'x')")
+	c := Config{FS: fstest.MapFS{"db.sqlite": {Data: db}}}
+	for _, tc := range []struct{ path, want string }{
+		{"db.sqlite:a:7", long},
+		{"db.sqlite:b:it's", long[:50_000]},
+		{"db.sqlite:c:1", long[:40_000]},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			var got strings.Builder
+			p := tc.path
+			for step := 0; ; step++ {
+				if step > 20 {
+					t.Fatalf("no end after %d reads", step)
+				}
+				env := followCall(t, c, Pi, "read", map[string]any{"path": p})
+				// The value is the text after "v: " up to its cut mark.
+				_, v, ok := strings.Cut(env.Text, "v: ")
+				if !ok {
+					t.Fatalf("%s: no value v:\n%.300s", p, env.Text)
+				}
+				v, _, _ = strings.Cut(v, "\nw: ")
+				m := readOnHint.FindStringSubmatch(v)
+				if m != nil {
+					v = v[:len(v)-len(m[0])]
+				}
+				got.WriteString(v)
+				if m == nil {
+					break
+				}
+				p = "db.sqlite" + m[1]
+			}
+			if got.String() != tc.want {
+				t.Errorf("the parts joined: %d bytes, want %d\n got %.200q…", got.Len(), len(tc.want), got.String())
+			}
+		})
+	}
+}
