@@ -277,6 +277,10 @@ func listingTree(seed int64) fstest.MapFS {
 	for i := range r.Intn(400) {
 		m[fmt.Sprintf("top/many/f%03d", i)] = &fstest.MapFile{Data: []byte("x")}
 	}
+	// Long names: a read reaches the byte limit before the line limit.
+	for i := range 100 + r.Intn(300) {
+		m[fmt.Sprintf("top/long/%s%03d", strings.Repeat("n", 150+r.Intn(90)), i)] = &fstest.MapFile{Data: []byte("x")}
+	}
 	return m
 }
 
@@ -308,7 +312,7 @@ func TestFollowReadListings(t *testing.T) {
 			limit := 3 + r.Intn(40)
 			c := Config{FS: tr.FS, Root: tr.Root, ReadLimit: limit}
 			whole := Config{FS: tr.FS, Root: tr.Root, ReadLimit: 3000}
-			for _, base := range []string{"top", "top/many", "a.zip", "a.zip:top/", "a.zip:long/", "a.zip:wide/", "b.tar:top/many/", "b.tar:long/"} {
+			for _, base := range []string{"top", "top/many", "top/long", "a.zip", "a.zip:top/", "a.zip:long/", "a.zip:wide/", "b.tar:top/many/", "b.tar:long/"} {
 				if strings.HasSuffix(base, "wide/") && seed%2 == 0 {
 					continue
 				}
