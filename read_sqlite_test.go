@@ -190,7 +190,7 @@ func TestReadSQLiteNotices(t *testing.T) {
 		{"counted.db:big", "[~59995 more rows; append :big?limit=20&offset=5 to the database path to continue]", "the rest of an estimate", true},
 		{"probed.db:big", "[49995+ more rows; append :big?limit=20&offset=5 to the database path to continue]", "the rest of a lower bound", true},
 		{"probed.db:mid", "[19995 more rows; append :mid?limit=20&offset=5 to the database path to continue]", "the rest of an exact count", true},
-		{"many.db", "[Showing 500 of 504 tables. Append ?q=SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name COLLATE NOCASE, name LIMIT 500 OFFSET 500 to the database path to list more]", "the table list cap", true},
+		{"many.db", "[Showing 500 of 504 tables. Append ?q=SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name COLLATE NOCASE, name LIMIT -1 OFFSET 500 to the database path to list more]", "the table list cap", true},
 		{"many.db:r?limit=9999", "[limit lowered to 500, the maximum. Showing rows 1-500; more rows match. Append :r?limit=500&offset=500 to the database path to continue]", "a limit over 500", true},
 		{"many.db?q=SELECT * FROM r", "[Showing the first 500 rows; add LIMIT and OFFSET to the query to page through the rest]", "a query's row cap", true},
 		{"long.db:docs:it's", "… [23617 more characters; append " + hint + " to the database path to read on]", "a long value in a row", true},

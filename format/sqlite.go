@@ -50,6 +50,8 @@ func writeSQLite(b *strings.Builder, v *scout.SQLiteView) {
 		b.WriteString(table(r.Columns, r.Rows))
 		var notes []string
 		switch {
+		case r.Table == "" && r.More && v.Next != "":
+			notes = append(notes, fmt.Sprintf("Showing %d rows; more rows follow. Append %s to the database path to continue", len(r.Rows), v.Next))
 		case r.Table == "" && r.More:
 			notes = append(notes, fmt.Sprintf("Showing the first %d rows; add LIMIT and OFFSET to the query to page through the rest", len(r.Rows)))
 		case r.Table == "":

@@ -101,7 +101,8 @@ func Search(r *scout.SearchResult, o *SearchOptions) (text string, cut *Cut) {
 // sections end at ends, kept bytes being shown: the skip that starts at
 // the first file not shown whole (the page notice, cut off with it, would
 // skip it), or the next page's skip when only the notices were cut. A cut
-// in the first file, or in a single file, leaves narrowing.
+// in a single file leaves narrowing; so does a cut in the first file of a
+// page, which also gives the skip of the files after it.
 func cutHint(r *scout.SearchResult, ends []int, kept int) string {
 	const narrow = "narrow paths or pattern to see the rest"
 	if len(ends) == 0 || r.Single {
@@ -115,6 +116,10 @@ func cutHint(r *scout.SearchResult, ends []int, kept int) string {
 		}
 	}
 	switch {
+	case k == 0 && len(ends) > 1:
+		return fmt.Sprintf("%s of %s, or use skip=%d to continue from %s", narrow, fname.Quote(r.Files[0].Path), r.Skip+1, fname.Quote(r.Files[1].Path))
+	case k == 0 && r.NextSkip > 0:
+		return fmt.Sprintf("%s of %s, or use skip=%d for the next page", narrow, fname.Quote(r.Files[0].Path), r.NextSkip)
 	case k == 0:
 		return narrow
 	case k < len(ends):

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -134,7 +135,11 @@ func (d *db) read(ctx context.Context, sel selector.DB) (*Result, error) {
 	case selector.DBQuery:
 		res, err = d.page(ctx, sel)
 	default:
-		res, err = d.raw(ctx, sel)
+		if m := readOnSQL.FindStringSubmatch(sel.SQL); m != nil {
+			res, err = d.readOnValue(ctx, sel.SQL, m)
+		} else {
+			res, err = d.raw(ctx, sel)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -161,7 +166,9 @@ func (d *db) list(ctx context.Context) (*Result, error) {
 		res.Tables = append(res.Tables, t)
 	}
 	if len(names) > MaxTables {
-		q := fmt.Sprintf(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%%' ESCAPE '\' ORDER BY name COLLATE NOCASE, name LIMIT %d OFFSET %d`, MaxTables, MaxTables)
+		// Without a limit of its own, the query's result pages on (see
+		// rawNext), 500 names a read.
+		q := fmt.Sprintf(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%%' ESCAPE '\' ORDER BY name COLLATE NOCASE, name LIMIT -1 OFFSET %d`, MaxTables)
 		res.Next = selector.DB{Kind: selector.DBRaw, SQL: q}.String()
 	}
 	return res, nil
@@ -325,7 +332,56 @@ func (d *db) row(ctx context.Context, sel selector.DB) (*Result, error) {
 // readOn is the selector that reads on after the first MaxValueChars
 // characters of column c of the row keyCol = arg of table.
 func readOn(c, table, keyCol string, arg any) string {
-	return selector.DB{Kind: selector.DBRaw, SQL: fmt.Sprintf("SELECT substr(%s, %d, %d) FROM %s WHERE %s = %s", quote(c), MaxValueChars+1, MaxValueChars, quote(table), keyCol, literal(arg))}.String()
+	return readOnAt(quote(c), quote(table), keyCol, literal(arg), MaxValueChars+1)
+}
+
+// readOnAt is the selector that reads MaxValueChars characters from
+// character from (1 for the first) of the quoted column c of the row
+// keyCol = key (an SQL literal) of the quoted table. Read, its query is
+// recognised (readOnSQL) and shown as a row is (readOnValue), so that it
+// reads on in turn.
+func readOnAt(c, table, keyCol, key string, from int) string {
+	return selector.DB{Kind: selector.DBRaw, SQL: fmt.Sprintf("SELECT substr(%s, %d, %d) FROM %s WHERE %s = %s", c, from, MaxValueChars, table, keyCol, key)}.String()
+}
+
+// readOnSQL matches the query of readOnAt: the column, the first
+// character, the count, the table, the key column and the key.
+var readOnSQL = regexp.MustCompile(`^SELECT substr\(("(?:[^"]|"")+"), (\d+), (\d+)\) FROM ("(?:[^"]|"")+") WHERE ("(?:[^"]|"")+"|rowid) = (.+)$`)
+
+// readOnValue reads the query of readOnAt (stmt, matched as m) as a row
+// of one column, the part of the value it selects, cut (Cuts) with the
+// selector that reads on when the value goes on past it; a table would
+// cut the part to a cell's 40 characters.
+func (d *db) readOnValue(ctx context.Context, stmt string, m []string) (*Result, error) {
+	length := fmt.Sprintf("SELECT length(%s) FROM %s WHERE %s = %s", m[1], m[4], m[5], m[6])
+	for _, q := range []string{stmt, length} {
+		if _, err := d.inspect(q, nil, false); err != nil {
+			return nil, err
+		}
+	}
+	unquote := func(s string) string { return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`) }
+	res := &Result{Table: unquote(m[4]), Key: m[6], Columns: []string{unquote(m[1])}}
+	var part sql.NullString
+	var chars sql.NullInt64
+	if err := d.conn.QueryRowContext(ctx, stmt).Scan(&part); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return res, nil
+		}
+		return nil, err
+	}
+	if err := d.conn.QueryRowContext(ctx, length).Scan(&chars); err != nil {
+		return nil, err
+	}
+	from, _ := strconv.Atoi(m[2])
+	shown := utf8.RuneCountInString(part.String)
+	res.Rows = [][]any{{part.String}}
+	if !part.Valid {
+		res.Rows = [][]any{{nil}} // the value is NULL now
+	}
+	if rest := int(chars.Int64) - (from - 1) - shown; rest > 0 && shown > 0 {
+		res.Cuts = map[int]Cut{0: {Rest: rest, Next: readOnAt(m[1], m[4], m[5], m[6], from+shown)}}
+	}
+	return res, nil
 }
 
 // cutRunes returns the first n characters of s and how many follow.
@@ -450,7 +506,31 @@ func (d *db) raw(ctx context.Context, sel selector.DB) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if res.More && st.cols != nil {
+		res.Next = rawNext(stmt, len(res.Rows))
+	}
 	return res, nil
+}
+
+// openOffset is a query's closing "LIMIT -1 OFFSET n": no limit of its
+// own, so that a result cut at MaxRawRows pages on by its offset.
+var openOffset = regexp.MustCompile(`(?is)^(.*\S)\s+LIMIT\s+-1\s+OFFSET\s+(\d+)\s*$`)
+
+// rawNext is the selector that continues a SELECT whose result showed
+// shown rows and had more: the same query with its closing "LIMIT -1
+// OFFSET n" moved on by shown (as the table list's Next ends); "" for
+// any other query, which the caller pages with a LIMIT and OFFSET of
+// their own.
+func rawNext(stmt string, shown int) string {
+	m := openOffset.FindStringSubmatch(stmt)
+	if m == nil {
+		return ""
+	}
+	off, err := strconv.Atoi(m[2])
+	if err != nil {
+		return ""
+	}
+	return selector.DB{Kind: selector.DBRaw, SQL: m[1] + " LIMIT -1 OFFSET " + strconv.Itoa(off+shown)}.String()
 }
 
 // rows runs a read-only statement with args and returns its columns and
