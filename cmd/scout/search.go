@@ -267,23 +267,17 @@ func newOutput(stdout io.Writer, prog *progress) *output {
 // file writes the text of fm that st renders; it returns false once
 // writing failed (a closed pipe), which stops the search.
 func (o *output) file(st *pitext.Stream, fm *scout.FileMatch) bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.err != nil {
-		return false
-	}
-	if o.tty {
-		o.prog.clear()
-	}
-	o.buf = st.AppendFile(o.buf, fm)
-	if o.tty || len(o.buf) >= outBlock {
-		o.flush()
-	}
-	return o.err == nil
+	return o.add(func(b []byte) []byte { return st.AppendFile(b, fm) })
 }
 
 // write writes s as file writes a file's text.
 func (o *output) write(s string) bool {
+	return o.add(func(b []byte) []byte { return append(b, s...) })
+}
+
+// add appends to the block what app appends, flushing the block when it
+// is full or the output is a terminal.
+func (o *output) add(app func([]byte) []byte) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.err != nil {
@@ -292,7 +286,7 @@ func (o *output) write(s string) bool {
 	if o.tty {
 		o.prog.clear()
 	}
-	o.buf = append(o.buf, s...)
+	o.buf = app(o.buf)
 	if o.tty || len(o.buf) >= outBlock {
 		o.flush()
 	}
