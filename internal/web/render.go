@@ -177,12 +177,13 @@ func Render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 	if err != nil {
 		return nil, err
 	}
-	// Notes quote parser errors, which may quote the bytes they choke on.
+	// Notes quote parser errors, which may quote the bytes they choke on:
+	// invalid UTF-8 and control characters.
 	for i, n := range p.Notes {
-		p.Notes[i], _ = controls(strings.ToValidUTF8(n, "\uFFFD"))
+		p.Notes[i], _ = controls(n)
 	}
 	var n int
-	p.Content, n = controls(strings.ToValidUTF8(p.Content, "\uFFFD"))
+	p.Content, n = controls(p.Content)
 	if n > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("Control characters shown as symbols: %d (C0 and DEL as their Unicode control pictures, ESC as ␛; C1 as U+FFFD)", n))
 	}
@@ -298,7 +299,7 @@ func httpErr(ctx context.Context, u string, resp *Response) error {
 		}
 	}
 	st := &StatusError{URL: Redact(u), FinalURL: Redact(resp.FinalURL), Status: resp.Status, ContentType: mt}
-	msg, _ = controls(strings.ToValidUTF8(msg, "\uFFFD"))
+	msg, _ = controls(msg)
 	return errs.Wrap(code, st, "%s", msg)
 }
 
@@ -739,9 +740,10 @@ func cut(s string, n int) string {
 // visible: the C0 controls but tab, newline and a carriage return before
 // a newline, and DEL, as their Unicode Control Pictures (ESC as U+241B
 // '␛'); the C1 controls (U+0080 to U+009F), which have none, as U+FFFD.
-// n counts the characters replaced; s is returned as it is when there are
-// none.
+// Invalid UTF-8 becomes U+FFFD first. n counts the control characters
+// replaced; s is returned as it is when there is nothing to replace.
 func controls(s string) (out string, n int) {
+	s = strings.ToValidUTF8(s, "\uFFFD")
 	i := firstControl(s)
 	if i < 0 {
 		return s, 0
