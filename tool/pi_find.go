@@ -9,7 +9,6 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/errs"
-	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
@@ -105,7 +104,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 		// The custom branch tolerates no missing path: it fails on the
 		// first, named by its base as a single missing path is.
 		base, _, _ := glob.SplitFind(res.MissingPaths[0])
-		return nil, &errs.Error{Code: errs.NotFound, Path: base, Message: "Path not found: " + fname.Quote(base)}
+		return nil, piNotFound(base)
 	}
 	scope := wire(res.Scope)
 	if kept := findScopeItems(root, inputs, res.MissingPaths); len(kept) > 1 {

@@ -406,8 +406,13 @@ func piMissingBase(err error, fsys fs.FS, root string, names []string) error {
 	if base == "" || entryExists(fsys, root, base) {
 		return err
 	}
-	shown := searchScope(root, base)
-	return &scout.Error{Code: scout.CodeNotFound, Path: shown, Message: "Path not found: " + fname.Quote(shown)}
+	return piNotFound(searchScope(root, base))
+}
+
+// piNotFound is pi search's and pi find's error for a path p that does not
+// exist.
+func piNotFound(p string) error {
+	return &scout.Error{Code: scout.CodeNotFound, Path: p, Message: "Path not found: " + fname.Quote(p)}
 }
 
 // searchScope is pi's formatPathRelativeToCwd for one entry (a path, a
