@@ -44,6 +44,7 @@
 package glob
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -183,10 +184,27 @@ func CompileFilter(pattern string) (*Pattern, error) {
 	}
 	g, err := Compile(p)
 	if err != nil {
-		return nil, err
+		return nil, asGiven(err, p, pattern)
 	}
 	g.src = pattern
 	return g, nil
+}
+
+// asGiven makes the error of compiling the rewritten filter p name the
+// filter as given, so that the message quotes what the caller wrote
+// ("[a"), not the rewrite ("**/[a").
+func asGiven(err error, p, given string) error {
+	var e *errs.Error
+	if p == given || !errors.As(err, &e) {
+		return err
+	}
+	shown := "Invalid glob '" + errs.Echo(p) + "'"
+	if !strings.HasPrefix(e.Message, shown) {
+		return err
+	}
+	c := *e
+	c.Message = "Invalid glob '" + errs.Echo(given) + "'" + e.Message[len(shown):]
+	return &c
 }
 
 // HasMeta reports whether s contains a glob character: * ? [ or {.

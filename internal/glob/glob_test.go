@@ -313,6 +313,23 @@ func TestCompileFilter(t *testing.T) {
 	}
 }
 
+// TestCompileFilterErrorNamesFilter: the error of a malformed filter quotes
+// the filter as given, not the form it is rewritten to before compiling.
+func TestCompileFilterErrorNamesFilter(t *testing.T) {
+	for _, tt := range []struct{ filter, want string }{
+		{"[a", "Invalid glob '[a': unclosed '['"},
+		{"*.{ts,tsx", "Invalid glob '*.{ts,tsx': unclosed '{'"},
+		{"/src/[z-a]", "Invalid glob '/src/[z-a]': the range 'z-a' is reversed"},
+		{"src/[a/", "Invalid glob 'src/[a/': unclosed '['"},
+		{"**/[a", "Invalid glob '**/[a': unclosed '['"},
+	} {
+		_, err := CompileFilter(tt.filter)
+		if errs.CodeOf(err) != errs.InvalidParam || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("CompileFilter(%q) error = %v, want InvalidParam starting %q", tt.filter, err, tt.want)
+		}
+	}
+}
+
 func TestHasMeta(t *testing.T) {
 	for s, want := range map[string]bool{
 		"src/a.go": false, "*.go": true, "a?": true, "[ab]": true, "{a,b}": true, "a}b]": false, "": false,
