@@ -27,7 +27,7 @@ const ampGlobDescription = "Find files matching glob patterns.\n" +
 	"- `pattern` is relative to `path` (default \".\"): `*.py` matches path's own files, `**/*.py` every level below " +
 	"(`*` and `?` never cross `/`; `**/` also matches zero directories); `{a,b}` alternatives; `[abc]`, `[!a]` and POSIX `[[:digit:]]` classes.\n" +
 	"- `type`: \"file\", \"dir\" or \"any\" (default); `exclude`: globs to leave out (a glob without `/` matches a file name at any depth).\n" +
-	"- Hidden and gitignored files are left out. At most 100 matches are returned; narrow the pattern for more."
+	"- Hidden and gitignored files are left out; a hidden directory the pattern names (`.github/workflows/*.yml`) is looked in. At most 100 matches are returned; narrow the pattern for more."
 
 // ampGlobArgs are the arguments of amplifier glob.
 type ampGlobArgs struct {
@@ -91,6 +91,17 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 			return nil, err
 		}
 		norm = rest
+	} else if static, rest, ok := hiddenDir(norm); ok {
+		// A pattern that names a hidden directory (".github/workflows/*.yml")
+		// looks in it, as path would: the walk leaves hidden entries out, so
+		// the pattern as a glob below path would match nothing. Hidden
+		// entries below it are still left out. A directory that is not there
+		// leaves the pattern as it is, for an empty result.
+		if d, err := pathutil.Resolve(searchRoot(c), path.Join(base, static)); err == nil {
+			if fi, err := pathutil.Stat(fsys, d); err == nil && fi.IsDir() {
+				base, norm = d, rest
+			}
+		}
 	}
 	f := scout.Finder{Workspace: ws}
 	// Base as text shows it: the find reads a quoted name back, where
@@ -154,6 +165,24 @@ func leadingDir(pattern string) (dir, rest string, ok bool) {
 		return "", "", false
 	}
 	return dir, rest, true
+}
+
+// hiddenDir splits a glob pattern whose leading directories (the segments
+// before the first that holds a glob character, all but the last when none
+// does) include a hidden one (".github", not "." or ".."): those
+// directories, and the rest. ok is false for any other pattern.
+func hiddenDir(pattern string) (dir, rest string, ok bool) {
+	segs := strings.Split(pattern, "/")
+	i := 0
+	for i < len(segs)-1 && !glob.HasMeta(segs[i]) {
+		i++
+	}
+	for _, s := range segs[:i] {
+		if len(s) > 1 && s[0] == '.' && s != ".." {
+			return strings.Join(segs[:i], "/"), strings.Join(segs[i:], "/"), true
+		}
+	}
+	return "", "", false
 }
 
 // followLinks gives each symlink among entries the kind, size and time of
