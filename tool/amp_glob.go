@@ -91,22 +91,21 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 			return nil, err
 		}
 		norm = rest
-	} else if static, rest, ok := hiddenDir(norm); ok {
-		// A pattern that names a hidden directory (".github/workflows/*.yml")
-		// looks in it, as path would: the walk leaves hidden entries out, so
-		// the pattern as a glob below path would match nothing. Hidden
-		// entries below it are still left out. A directory that is not there
-		// leaves the pattern as it is, for an empty result.
-		if d, err := pathutil.Resolve(searchRoot(c), path.Join(base, static)); err == nil {
-			if fi, err := pathutil.Stat(fsys, d); err == nil && fi.IsDir() {
-				base, norm = d, rest
-			}
-		}
+	}
+	// A pattern that names a hidden directory (".github/workflows/*.yml")
+	// looks in it: the walk takes hidden entries, and leaves out again the
+	// hidden ones below that directory. Without it the walk left the
+	// directory out, and the pattern matched nothing.
+	hidden := false
+	if dir, ok := hiddenDir(norm); ok {
+		hidden = true
+		q := glob.QuoteMeta(dir)
+		exclude = append(slices.Clip(exclude), q+"/**/.*", q+"/**/.*/**")
 	}
 	f := scout.Finder{Workspace: ws}
 	// Base as text shows it: the find reads a quoted name back, where
 	// its input rules would trim or rewrite some names as written.
-	res, err := f.Find(ctx, scout.FindRequest{Patterns: []string{norm}, Base: fname.Quote(base), Kind: et, Exclude: exclude, Limit: ampGlobLimit})
+	res, err := f.Find(ctx, scout.FindRequest{Patterns: []string{norm}, Base: fname.Quote(base), Kind: et, Exclude: exclude, Hidden: hidden, Limit: ampGlobLimit})
 	if err != nil {
 		return nil, err
 	}
@@ -167,22 +166,19 @@ func leadingDir(pattern string) (dir, rest string, ok bool) {
 	return dir, rest, true
 }
 
-// hiddenDir splits a glob pattern whose leading directories (the segments
-// before the first that holds a glob character, all but the last when none
-// does) include a hidden one (".github", not "." or ".."): those
-// directories, and the rest. ok is false for any other pattern.
-func hiddenDir(pattern string) (dir, rest string, ok bool) {
+// hiddenDir returns the leading directories of a glob pattern (the
+// segments before the first that holds a glob character, all but the last
+// when none does) up to the last hidden one (".github", not "." or ".."),
+// and whether there is one.
+func hiddenDir(pattern string) (dir string, ok bool) {
 	segs := strings.Split(pattern, "/")
-	i := 0
-	for i < len(segs)-1 && !glob.HasMeta(segs[i]) {
-		i++
-	}
-	for _, s := range segs[:i] {
-		if len(s) > 1 && s[0] == '.' && s != ".." {
-			return strings.Join(segs[:i], "/"), strings.Join(segs[i:], "/"), true
+	n := 0 // segments up to the last hidden one
+	for i := 0; i < len(segs)-1 && !glob.HasMeta(segs[i]); i++ {
+		if s := segs[i]; len(s) > 1 && s[0] == '.' && s != ".." {
+			n = i + 1
 		}
 	}
-	return "", "", false
+	return strings.Join(segs[:n], "/"), n > 0
 }
 
 // followLinks gives each symlink among entries the kind, size and time of

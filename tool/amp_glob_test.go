@@ -4,24 +4,26 @@ import "testing"
 
 func TestHiddenDir(t *testing.T) {
 	tests := []struct {
-		pattern, dir, rest string
-		ok                 bool
+		pattern, dir string
+		ok           bool
 	}{
-		{".github/workflows/*.yml", ".github/workflows", "*.yml", true},
-		{".github/*/ci.yml", ".github", "*/ci.yml", true},
-		{"src/.config/*.toml", "src/.config", "*.toml", true},
-		{".git/HEAD", ".git", "HEAD", true},
-		{".github", "", "", false},      // a literal name, no directory
-		{"src/*.py", "", "", false},     // no hidden directory
-		{"../*.py", "", "", false},      // ".." is not hidden
-		{"./src/*.py", "", "", false},   // nor is "."
-		{"*/.x/*.py", "", "", false},    // after a glob character
-		{"**/.github/*", "", "", false}, // likewise
+		{".github/workflows/*.yml", ".github", true},
+		{".github/*/ci.yml", ".github", true},
+		{"src/.config/*.toml", "src/.config", true},
+		{".a/b/.c/d/*.x", ".a/b/.c", true}, // up to the last hidden one
+		{".git/HEAD", ".git", true},
+		{".github", "", false},      // a literal name, no directory
+		{"src/*.py", "", false},     // no hidden directory
+		{"../*.py", "", false},      // ".." is not hidden
+		{"./src/*.py", "", false},   // nor is "."
+		{"*/.x/*.py", "", false},    // after a glob character
+		{"**/.github/*", "", false}, // likewise
+		{"{.a,.b}/*.py", "", false}, // likewise
 	}
 	for _, tt := range tests {
-		dir, rest, ok := hiddenDir(tt.pattern)
-		if dir != tt.dir || rest != tt.rest || ok != tt.ok {
-			t.Errorf("hiddenDir(%q) = %q, %q, %v; want %q, %q, %v", tt.pattern, dir, rest, ok, tt.dir, tt.rest, tt.ok)
+		dir, ok := hiddenDir(tt.pattern)
+		if dir != tt.dir || ok != tt.ok {
+			t.Errorf("hiddenDir(%q) = %q, %v; want %q, %v", tt.pattern, dir, ok, tt.dir, tt.ok)
 		}
 	}
 }
