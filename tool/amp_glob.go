@@ -96,9 +96,9 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	// looks in it: the walk takes hidden entries, and leaves out again the
 	// hidden ones below that directory. Without it the walk left the
 	// directory out, and the pattern matched nothing.
-	hidden := false
-	if dir, ok := hiddenDir(norm); ok {
-		hidden = true
+	hidden := hasHiddenDir(norm)
+	if hidden {
+		dir, _ := literalDirs(norm)
 		q := glob.QuoteMeta(dir)
 		exclude = append(slices.Clip(exclude), q+"/**/.*", q+"/**/.*/**")
 	}
@@ -166,19 +166,28 @@ func leadingDir(pattern string) (dir, rest string, ok bool) {
 	return dir, rest, true
 }
 
-// hiddenDir returns the leading directories of a glob pattern (the
+// literalDirs splits a glob pattern into its leading directories (the
 // segments before the first that holds a glob character, all but the last
-// when none does) up to the last hidden one (".github", not "." or ".."),
-// and whether there is one.
-func hiddenDir(pattern string) (dir string, ok bool) {
+// when none does) and the rest.
+func literalDirs(pattern string) (dir, rest string) {
 	segs := strings.Split(pattern, "/")
-	n := 0 // segments up to the last hidden one
-	for i := 0; i < len(segs)-1 && !glob.HasMeta(segs[i]); i++ {
-		if s := segs[i]; len(s) > 1 && s[0] == '.' && s != ".." {
-			n = i + 1
+	i := 0
+	for i < len(segs)-1 && !glob.HasMeta(segs[i]) {
+		i++
+	}
+	return strings.Join(segs[:i], "/"), strings.Join(segs[i:], "/")
+}
+
+// hasHiddenDir reports whether the leading directories of a glob pattern
+// (literalDirs) include a hidden one (".github", not "." or "..").
+func hasHiddenDir(pattern string) bool {
+	dir, _ := literalDirs(pattern)
+	for _, s := range strings.Split(dir, "/") {
+		if len(s) > 1 && s[0] == '.' && s != ".." {
+			return true
 		}
 	}
-	return strings.Join(segs[:n], "/"), n > 0
+	return false
 }
 
 // followLinks gives each symlink among entries the kind, size and time of

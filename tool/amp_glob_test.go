@@ -1,29 +1,66 @@
 package tool
 
-import "testing"
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"testing"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout/internal/testfs"
+)
 
 func TestHiddenDir(t *testing.T) {
 	tests := []struct {
-		pattern, dir string
-		ok           bool
+		pattern, dir, rest string
+		hidden             bool
 	}{
-		{".github/workflows/*.yml", ".github", true},
-		{".github/*/ci.yml", ".github", true},
-		{"src/.config/*.toml", "src/.config", true},
-		{".a/b/.c/d/*.x", ".a/b/.c", true}, // up to the last hidden one
-		{".git/HEAD", ".git", true},
-		{".github", "", false},      // a literal name, no directory
-		{"src/*.py", "", false},     // no hidden directory
-		{"../*.py", "", false},      // ".." is not hidden
-		{"./src/*.py", "", false},   // nor is "."
-		{"*/.x/*.py", "", false},    // after a glob character
-		{"**/.github/*", "", false}, // likewise
-		{"{.a,.b}/*.py", "", false}, // likewise
+		{".github/workflows/*.yml", ".github/workflows", "*.yml", true},
+		{".github/*/ci.yml", ".github", "*/ci.yml", true},
+		{"src/.config/*.toml", "src/.config", "*.toml", true},
+		{".git/HEAD", ".git", "HEAD", true},
+		{".github", "", ".github", false}, // a literal name, no directory
+		{"src/*.py", "src", "*.py", false},
+		{"../*.py", "..", "*.py", false},       // ".." is not hidden
+		{"./src/*.py", "./src", "*.py", false}, // nor is "."
+		{"*/.x/*.py", "", "*/.x/*.py", false},  // after a glob character
+		{"**/.github/*", "", "**/.github/*", false},
+		{"{.a,.b}/*.py", "", "{.a,.b}/*.py", false},
 	}
 	for _, tt := range tests {
-		dir, ok := hiddenDir(tt.pattern)
-		if dir != tt.dir || ok != tt.ok {
-			t.Errorf("hiddenDir(%q) = %q, %v; want %q, %v", tt.pattern, dir, ok, tt.dir, tt.ok)
+		dir, rest := literalDirs(tt.pattern)
+		if dir != tt.dir || rest != tt.rest {
+			t.Errorf("literalDirs(%q) = %q, %q; want %q, %q", tt.pattern, dir, rest, tt.dir, tt.rest)
+		}
+		if got := hasHiddenDir(tt.pattern); got != tt.hidden {
+			t.Errorf("hasHiddenDir(%q) = %v, want %v", tt.pattern, got, tt.hidden)
+		}
+	}
+}
+
+// TestAmpGrepHiddenDirHint: the note of a grep whose glob names a hidden
+// directory gives a path and glob that, passed, find the file; so does
+// amplifier glob's pattern itself.
+func TestAmpGrepHiddenDirHint(t *testing.T) {
+	tree := fstest.MapFS{
+		"sub/.github/workflows/ci.yml": {Data: []byte("on: push\n")},
+		"sub/main.py":                  {Data: []byte("on = 1\n")},
+	}
+	for _, tr := range testfs.Trees(t, tree) {
+		cfg := Config{FS: tr.FS, Root: tr.Root}
+		env := Call(context.Background(), cfg, Amplifier, "grep", []byte(`{"pattern":"on","path":"sub","glob":".github/workflows/*.yml"}`))
+		m := regexp.MustCompile(`pass "path": "([^"]+)", "glob": "([^"]+)"`).FindStringSubmatch(env.Text)
+		if m == nil {
+			t.Fatalf("%s: no hint in %q", tr.Name, env.Text)
+		}
+		args, _ := json.Marshal(map[string]string{"pattern": "on", "path": m[1], "glob": m[2]})
+		env = Call(context.Background(), cfg, Amplifier, "grep", args)
+		if env.Text != "sub/.github/workflows/ci.yml" {
+			t.Errorf("%s: following the hint (%s) gave %q", tr.Name, args, env.Text)
+		}
+		env = Call(context.Background(), cfg, Amplifier, "glob", []byte(`{"pattern":".github/workflows/*.yml","path":"sub"}`))
+		if env.Text != "sub/.github/workflows/ci.yml" {
+			t.Errorf("%s: glob gave %q", tr.Name, env.Text)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -782,7 +783,15 @@ func ampFiltered(g *ampGrep, d *ampGrepData) string {
 	hint := ""
 	if g.Glob != "" {
 		what = append(what, fmt.Sprintf("glob '%s'", errs.Echo(g.Glob)))
-		if strings.Contains(strings.TrimSuffix(g.Glob, "/"), "/") {
+		if gl := strings.TrimPrefix(g.Glob, "/"); hasHiddenDir(gl) {
+			// '**/' would not help: hidden files are searched only below
+			// a path that names them.
+			dir, rest := literalDirs(gl)
+			if g.Path != "" && g.Path != "." {
+				dir = path.Join(g.Path, dir)
+			}
+			hint = fmt.Sprintf(" (hidden files are searched only where path names them: pass \"path\": \"%s\", \"glob\": \"%s\")", fname.Quote(dir), fname.Quote(rest))
+		} else if strings.Contains(strings.TrimSuffix(g.Glob, "/"), "/") {
 			hint = fmt.Sprintf(" (a glob with '/' matches paths relative to '%s'; start it with '**/' to match at any depth)", d.where)
 		}
 	}
