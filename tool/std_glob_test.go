@@ -414,3 +414,35 @@ func TestStdGlobWildcardsInSegment(t *testing.T) {
 		}
 	}
 }
+
+// TestStdGlobDescriptionSaysWhatIsSkipped: the description tells the model
+// what the walk leaves out, as it does: .gitignore'd paths (include_ignored
+// brings them back) and .git, which no argument brings back; and that a
+// breaker with no match is an error.
+func TestStdGlobDescriptionSaysWhatIsSkipped(t *testing.T) {
+	tl, err := Lookup(Standardized, "Glob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, claim := range []string{".gitignore'd paths are skipped unless", ".git is never listed", "an error when nothing matched yet"} {
+		assert.Contains(t, tl.Description, claim)
+	}
+	m := fstest.MapFS{
+		".git/HEAD":  {Data: []byte("ref: refs/heads/main\n")},
+		".git/x.py":  {},
+		".gitignore": {Data: []byte("gen/\n")},
+		"gen/a.py":   {},
+		"b.py":       {},
+	}
+	for _, tr := range testfs.Trees(t, m) {
+		for args, want := range map[string][]string{
+			`{"pattern":"**/*.py"}`: {"b.py"},
+			`{"pattern":"**/*.py","include_hidden":true,"include_ignored":true}`: {"b.py", "gen/a.py"},
+		} {
+			env := Call(context.Background(), Config{FS: tr.FS, Root: tr.Root}, Standardized, "Glob", []byte(args))
+			if d, ok := env.Data.(*stdGlobData); assert.True(t, ok, "%s: %s", args, env.Text) {
+				assert.Equal(t, want, d.Paths, "%s: %s", tr.Name, args)
+			}
+		}
+	}
+}
