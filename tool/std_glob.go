@@ -26,8 +26,8 @@ const stdGlobDescription = "Find files using glob patterns (relative to the sear
 	"- `pattern` is relative to `path`: `*.md` matches only path's own files, `**/*.md` every level below it " +
 	"(`*` and `?` never cross `/`; `**/` also matches zero directories); `{a,b}` alternatives; `[abc]`, `[!a]` and POSIX `[[:digit:]]` classes.\n" +
 	"- Results are files only, in alphabetical order as a sorted top-down walk lists them (a directory's own files before its subdirectories'), relative to the project root; at most `limit` (1-200, default 50).\n" +
-	"- Hidden files and noisy directories (node_modules, dist, build, .git, ...) are skipped unless `include_hidden` / `include_ignored` is true.\n" +
-	"- The search stops after 20000 entries or 2 s and then returns what it found as a partial result."
+	"- Hidden files, noisy directories (node_modules, dist, build, ...) and .gitignore'd paths are skipped unless `include_hidden` / `include_ignored` is true; .git is never listed.\n" +
+	"- The search stops after 20000 entries or 2 s and then returns what it found as a partial result (an error when nothing matched yet)."
 
 // stdGlobArgs are the arguments of the standardized Glob (field
 // for field).

@@ -134,6 +134,13 @@ func TestStdGlobTreeOrder(t *testing.T) {
 			assert.Equal(t, c.want, d.Paths, c.args)
 		}
 	}
+	// Names sort by their bytes, as Python's sorted() sorts them: upper
+	// case, then '_', then lower case.
+	m = fstest.MapFS{"a.py": {}, "_c.py": {}, "Z.py": {}, "B.py": {}, "a/x.py": {}, "B/y.py": {}}
+	env := Call(context.Background(), Config{FS: m}, Standardized, "Glob", []byte(`{"pattern":"**/*.py"}`))
+	if d, ok := env.Data.(*stdGlobData); assert.True(t, ok, env.Text) {
+		assert.Equal(t, []string{"B.py", "Z.py", "_c.py", "a.py", "B/y.py", "a/x.py"}, d.Paths)
+	}
 }
 
 // slowStatFS delays Stat as SlowFS delays ReadDir: time spent before the
@@ -350,6 +357,91 @@ func TestPathArgAsWritten(t *testing.T) {
 				if env.Status != scout.StatusSuccess || !strings.Contains(string(js), n+"/f.txt") && !strings.Contains(string(js), strings.ReplaceAll(n, `"`, `\"`)+"/f.txt") {
 					t.Errorf("%s %s/%s path %q: %s %q %s; want %s/f.txt", tr.Name, c.toolset, c.name, n, env.Status, env.Text, js, n)
 				}
+			}
+		}
+	}
+}
+
+// TestStdGlobCountBreakerBoundary: the count breaker allows 20000 visited
+// entries, directories and files alike: a tree of exactly 20000 is searched
+// to the end (success, no aborted_reason), one more entry trips it after
+// 20000 (partial, count_limit, visited 20000).
+func TestStdGlobCountBreakerBoundary(t *testing.T) {
+	defer func(d time.Duration) { stdMaxDuration = d }(stdMaxDuration)
+	stdMaxDuration = time.Minute // the count breaker, not the clock, on a loaded machine
+	for _, tc := range []struct {
+		files   int // files in d/, below the directory d and the file a.py
+		status  scout.Status
+		aborted string
+	}{
+		{19998, scout.StatusSuccess, ""},
+		{19999, scout.StatusPartial, "count_limit"},
+	} {
+		m := fstest.MapFS{"a.py": &fstest.MapFile{}}
+		for i := range tc.files {
+			m[fmt.Sprintf("d/f%05d.txt", i)] = &fstest.MapFile{}
+		}
+		env := Call(context.Background(), Config{FS: m}, Standardized, "Glob", []byte(`{"pattern":"**/*.py"}`))
+		d, ok := env.Data.(*stdGlobData)
+		if !ok || env.Status != tc.status || d.AbortedReason != tc.aborted || env.Stats.Visited != min(2+tc.files, stdMaxVisited) {
+			t.Errorf("%d entries: %s %+v visited %d; want %s, aborted_reason %q, visited %d", 2+tc.files, env.Status, d, env.Stats.Visited, tc.status, tc.aborted, min(2+tc.files, stdMaxVisited))
+		}
+	}
+}
+
+// TestStdGlobWildcardsInSegment: '*' and '?' never cross '/', '**' does,
+// whatever the depth.
+func TestStdGlobWildcardsInSegment(t *testing.T) {
+	m := fstest.MapFS{"a.py": {}, "ab.py": {}, "src/main.py": {}, "src/a/b.py": {}, "srcxmain.py": {}}
+	for _, tr := range testfs.Trees(t, m) {
+		for _, tc := range []struct {
+			pattern string
+			want    []string
+		}{
+			{"?.py", []string{"a.py"}},
+			{"src?main.py", []string{"srcxmain.py"}},
+			{"*main.py", []string{"srcxmain.py"}},
+			{"src*", []string{"srcxmain.py"}},
+			{"*/*.py", []string{"src/main.py"}},
+			{"*/?/*.py", []string{"src/a/b.py"}},
+			{"**/b.py", []string{"src/a/b.py"}},
+			{"src/**", []string{"src/main.py", "src/a/b.py"}},
+		} {
+			env := Call(context.Background(), Config{FS: tr.FS, Root: tr.Root}, Standardized, "Glob", []byte(`{"pattern":"`+tc.pattern+`"}`))
+			if d, ok := env.Data.(*stdGlobData); assert.True(t, ok, "%s: %s", tc.pattern, env.Text) {
+				assert.Equal(t, tc.want, d.Paths, "%s: %s", tr.Name, tc.pattern)
+			}
+		}
+	}
+}
+
+// TestStdGlobDescriptionSaysWhatIsSkipped: the description tells the model
+// what the walk leaves out, as it does: .gitignore'd paths (include_ignored
+// brings them back) and .git, which no argument brings back; and that a
+// breaker with no match is an error.
+func TestStdGlobDescriptionSaysWhatIsSkipped(t *testing.T) {
+	tl, err := Lookup(Standardized, "Glob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, claim := range []string{".gitignore'd paths are skipped unless", ".git is never listed", "an error when nothing matched yet"} {
+		assert.Contains(t, tl.Description, claim)
+	}
+	m := fstest.MapFS{
+		".git/HEAD":  {Data: []byte("ref: refs/heads/main\n")},
+		".git/x.py":  {},
+		".gitignore": {Data: []byte("gen/\n")},
+		"gen/a.py":   {},
+		"b.py":       {},
+	}
+	for _, tr := range testfs.Trees(t, m) {
+		for args, want := range map[string][]string{
+			`{"pattern":"**/*.py"}`: {"b.py"},
+			`{"pattern":"**/*.py","include_hidden":true,"include_ignored":true}`: {"b.py", "gen/a.py"},
+		} {
+			env := Call(context.Background(), Config{FS: tr.FS, Root: tr.Root}, Standardized, "Glob", []byte(args))
+			if d, ok := env.Data.(*stdGlobData); assert.True(t, ok, "%s: %s", args, env.Text) {
+				assert.Equal(t, want, d.Paths, "%s: %s", tr.Name, args)
 			}
 		}
 	}
