@@ -42,7 +42,7 @@ func allMatches(t testing.TB, o Options, hay []byte, cache int) (got, want [][2]
 			break
 		}
 	}
-	for _, x := range regexp.MustCompile(goPattern(o)).FindAllIndex(hay, -1) {
+	for _, x := range mustRef(goPattern(o)).FindAllIndex(hay, -1) {
 		want = append(want, [2]int{x[0], x[1]})
 	}
 	return got, want
@@ -148,7 +148,7 @@ func TestEachMatchUncached(t *testing.T) {
 	var got [][2]int
 	s.eachMatch(hay, true, func(a, b int) bool { got = append(got, [2]int{a, b}); return true })
 	var want [][2]int
-	for _, x := range regexp.MustCompile(o.Pattern).FindAllIndex(hay, -1) {
+	for _, x := range mustRef(o.Pattern).FindAllIndex(hay, -1) {
 		want = append(want, [2]int{x[0], x[1]})
 	}
 	if !slices.Equal(got, want) {
