@@ -25,7 +25,7 @@ const unicodeText = "café au lait, naïve résumé; Ærø straße; caf!\n" +
 	"Ⓐⓑⓒ ⅫⅣ x‿y a⁀b ¹²³ ½\n" +
 	"under_score snake_case CamelCase x1 9lives\n" +
 	"mixed: éa aé 1é é1 _é é_ Éé ÉÉ\n" +
-	"ǅungla ǈ ſ K Kelvin k\n" +
+	"ǅungla ǈ ſ \u212a Kelvin k\n" +
 	"  \u3000\u3000indented with ideographic spaces\n" +
 	"tab\tand\u00a0nbsp\u00a0\u00a0twice\n" +
 	"emoji 😀 done 🙂x x🙂 \U0001d400\U0001d401 math\n" +
