@@ -46,11 +46,12 @@ import (
 // ASCII bytes step through a 256-wide table per state; other runes are
 // decoded (invalid UTF-8 as U+FFFD, one byte at a time, as regexp does),
 // mapped to their class (the runes between two boundaries of the
-// pattern's rune ranges behave alike) and cached per state and class. A
-// state in which no thread can take a non-ASCII rune sends all of them to
-// one state, so its bytes >= 0x80 go through the byte table. A '\r' is
-// never cached, because whether
-// it ends a line depends on the byte after it. When the cache would hold
+// pattern's rune ranges behave alike, and, when the pattern has \b or \B,
+// are all word characters or none: runeClass) and cached per state and
+// class. Without \b and \B, a state in which no thread can take a
+// non-ASCII rune sends all of them to one state, so its bytes >= 0x80 go
+// through the byte table. A '\r' is never cached, because whether it
+// ends a line depends on the byte after it. When the cache would hold
 // more than maxStates states or dfaCacheBytes bytes (its table, its
 // states' keys: see statekey.go) it is flushed and rebuilt from the
 // current state.
