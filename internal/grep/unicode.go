@@ -26,14 +26,21 @@ import (
 type perlRanges struct {
 	word, digit, space       []rune
 	notWord, notDigit, notSp []rune
+	bmpWord                  [0x10000 / 64]uint64 // \w in the Basic Multilingual Plane: bit r%64 of word r/64
 }
 
 var unicodePerl = sync.OnceValue(func() *perlRanges {
 	word := tableRanges(unicode.L, unicode.Nl, unicode.Other_Alphabetic, unicode.M, unicode.Nd, unicode.Pc, unicode.Join_Control)
 	digit := tableRanges(unicode.Nd)
 	space := tableRanges(unicode.White_Space)
-	return &perlRanges{word: word, digit: digit, space: space,
+	p := &perlRanges{word: word, digit: digit, space: space,
 		notWord: complement(word), notDigit: complement(digit), notSp: complement(space)}
+	for i := 0; i < len(word) && word[i] <= 0xFFFF; i += 2 {
+		for r := word[i]; r <= min(word[i+1], 0xFFFF); r++ {
+			p.bmpWord[r/64] |= 1 << (r % 64)
+		}
+	}
+	return p
 })
 
 // tableRanges returns the union of the tables as sorted, merged [lo, hi]
@@ -105,9 +112,12 @@ func isWordRune(r rune) bool {
 	if r < 0 {
 		return false
 	}
-	w := unicodePerl().word
+	u := unicodePerl()
+	if r <= 0xFFFF {
+		return u.bmpWord[r/64]>>(r%64)&1 != 0
+	}
 	// The number of bounds <= r is odd inside a range.
-	i, found := slices.BinarySearch(w, r)
+	i, found := slices.BinarySearch(u.word, r)
 	return found || i&1 == 1
 }
 
