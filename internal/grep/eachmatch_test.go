@@ -206,6 +206,8 @@ func FuzzEachMatch(f *testing.F) {
 	f.Add(`(?i)é*`, "ÉéE", uint8(2))
 	f.Add(`^\b|\B$`, "a b\nc", uint8(3))
 	f.Add(`(a|b)*a(a|b){3}`, "abbabab\xffaab", uint8(4))
+	f.Add(`\b\w+\b|\B\s`, "café 中文\u3000x٣ e\u0301", uint8(8))
+	f.Add(`(?i)[^\W\d]\b`, "ſ\u212a é\xff٣", uint8(9))
 	f.Fuzz(func(t *testing.T, pattern, hay string, flags uint8) {
 		if len(pattern) > 40 || len(hay) > 512 {
 			return
