@@ -194,7 +194,7 @@ func searchMeta(cut *pitext.Cut, res *scout.SearchResult) *piMeta {
 // for the search to report.
 func piPattern(pattern string) (searched string, rewrite *piRewrite) {
 	p := literalDollars(grep.SanitizeBraces(pattern))
-	if _, err := syntax.Parse(p, syntax.Perl); err != nil && grep.IsGroupError(err) {
+	if _, err := grep.Parse(p, syntax.Perl); err != nil && grep.IsGroupError(err) {
 		p = grep.EscapeParens(p)
 		return p, &piRewrite{From: pattern, To: p, Reason: "unbalanced parenthesis"}
 	}

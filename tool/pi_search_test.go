@@ -437,6 +437,7 @@ func TestPiPattern(t *testing.T) {
 		{`end$|{x`, `end$|\{x`, "a '$' not before a brace is an anchor"},
 		{`[${]`, `[\$\{]`, "in a class the escapes change nothing"},
 		{`\p{L}$`, `\p{L}$`, "a Unicode class is copied whole"},
+		{`(?-u:\w)+(`, `\(?-u:\w\)+\(`, "Rust's u flag is no parse error: the unclosed group is retried with every parenthesis literal, as pi does"},
 	} {
 		if got, _ := piPattern(tc.in); got != tc.want {
 			t.Errorf("piPattern(%q) = %q, want %q: %s", tc.in, got, tc.want, tc.why)

@@ -22,7 +22,7 @@ import (
 
 // benchPatterns are the patterns the engine is measured on: a literal, a
 // case-insensitive literal, an alternation, no literal, an inner literal,
-// a frequent word, and a Unicode class.
+// a frequent word, a Unicode class, a word boundary and \w (Unicode).
 var benchPatterns = []struct {
 	name string
 	o    Options
@@ -36,6 +36,8 @@ var benchPatterns = []struct {
 	{"return", Options{Pattern: "return", MaxColumns: 512}},
 	{"files", Options{Pattern: "func main", FirstOnly: true, CountOnly: true}},
 	{"greek", Options{Pattern: `\p{Greek}`, CountOnly: true}},
+	{"boundary", Options{Pattern: `\bi\b`, CountOnly: true}},
+	{"wordclass", Options{Pattern: `\w+[0-9]\w`, CountOnly: true}},
 }
 
 // corpus builds a deterministic Go-like text of about n bytes.

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -194,7 +193,7 @@ func TestLeaveBigStates(t *testing.T) {
 	res, err := s.SearchBytes(context.Background(), line)
 	require.NoError(t, err)
 	assert.Equal(t, 1, res.MatchLines)
-	assert.Equal(t, len(regexp.MustCompile(o.Pattern).FindAllIndex(line, -1)), res.Matches)
+	assert.Equal(t, len(mustRef(o.Pattern).FindAllIndex(line, -1)), res.Matches)
 	assert.False(t, s.dfa.failed)
 	checkLeft(t, s)
 	assert.Less(t, len(s.dfa.states), bigLine+8, "the line DFA built states past those it leaves")
@@ -210,7 +209,7 @@ func TestBigStatesGrow(t *testing.T) {
 	o := Options{Pattern: strings.Repeat("[ab]", 1500)}
 	hay := []byte(abText(7000))
 	var want [][2]int
-	for _, x := range regexp.MustCompile(o.Pattern).FindAllIndex(hay, -1) {
+	for _, x := range mustRef(o.Pattern).FindAllIndex(hay, -1) {
 		want = append(want, [2]int{x[0], x[1]})
 	}
 	require.Len(t, want, 4)

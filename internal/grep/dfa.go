@@ -46,11 +46,12 @@ import (
 // ASCII bytes step through a 256-wide table per state; other runes are
 // decoded (invalid UTF-8 as U+FFFD, one byte at a time, as regexp does),
 // mapped to their class (the runes between two boundaries of the
-// pattern's rune ranges behave alike) and cached per state and class. A
-// state in which no thread can take a non-ASCII rune sends all of them to
-// one state, so its bytes >= 0x80 go through the byte table. A '\r' is
-// never cached, because whether
-// it ends a line depends on the byte after it. When the cache would hold
+// pattern's rune ranges behave alike, and, when the pattern has \b or \B,
+// are all word characters or none: runeClass) and cached per state and
+// class. Without \b and \B, a state in which no thread can take a
+// non-ASCII rune sends all of them to one state, so its bytes >= 0x80 go
+// through the byte table. A '\r' is never cached, because whether it
+// ends a line depends on the byte after it. When the cache would hold
 // more than maxStates states or dfaCacheBytes bytes (its table, its
 // states' keys: see statekey.go) it is flushed and rebuilt from the
 // current state.
@@ -317,7 +318,7 @@ func (d *dfa) need() int {
 // step computes the transition of state s on rune r (not '\n').
 func (d *dfa) step(s int32, r rune) int32 {
 	insts, fl := d.threads(s)
-	isWord := r < utf8.RuneSelf && syntax.IsWordChar(r)
+	isWord := isWordRune(r)
 	var flags syntax.EmptyOp
 	if fl&dBegin != 0 {
 		flags |= syntax.EmptyBeginLine | syntax.EmptyBeginText
@@ -490,9 +491,10 @@ func (d *dfa) slow(s int32, data []byte, i, to int) (int32, int) {
 		}
 		return t, 1
 	}
-	if !d.acceptsWide(s) {
+	if !d.hasWord && !d.acceptsWide(s) {
 		// No thread can take a non-ASCII rune: every one (and every
-		// invalid byte) leads to the same state. If that state cannot take
+		// invalid byte) leads to the same state (unless the pattern has
+		// \b or \B: some are word characters). If that state cannot take
 		// one either, the rune's bytes may be stepped one at a time
 		// through the byte table.
 		f := d.flushes
@@ -505,7 +507,7 @@ func (d *dfa) slow(s int32, data []byte, i, to int) (int32, int) {
 		return t, w
 	}
 	r, w := utf8.DecodeRune(data[i:to])
-	c, _ := slices.BinarySearch(d.bounds, r+1) // the number of bounds <= r
+	c := runeClass(d.bounds, r, d.hasWord)
 	if st := &d.states[s>>8]; st.class != nil && st.class[c] != tUnknown {
 		return st.class[c], w
 	}
@@ -514,12 +516,35 @@ func (d *dfa) slow(s int32, data []byte, i, to int) (int32, int) {
 	if d.flushes == f {
 		st := &d.states[s>>8]
 		if st.class == nil {
-			st.class = make([]int32, len(d.bounds)+1)
+			st.class = make([]int32, classes(d.bounds, d.hasWord))
 			d.classBytes += 4 * len(st.class)
 		}
 		st.class[c] = t
 	}
 	return t, w
+}
+
+// runeClass returns the class of the rune r for the automata's cache of
+// transitions by class: the number of bounds <= r, and when word matters
+// (the pattern has \b or \B), that times two plus whether r is a word
+// character, since the runes of one class of bounds may differ there.
+func runeClass(bounds []rune, r rune, word bool) int {
+	c, _ := slices.BinarySearch(bounds, r+1) // the number of bounds <= r
+	if word {
+		c *= 2
+		if isWordRune(r) {
+			c++
+		}
+	}
+	return c
+}
+
+// classes is the number of rune classes (runeClass).
+func classes(bounds []rune, word bool) int {
+	if word {
+		return 2 * (len(bounds) + 1)
+	}
+	return len(bounds) + 1
 }
 
 // runeBounds returns the sorted starts of the rune classes of prog: two

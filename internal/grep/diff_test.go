@@ -17,14 +17,21 @@ var diffPatterns = []string{
 	"[^a]", `\bb`, `b\b`, `\Bb`, `\w+`, `\W`, ".", "a.b", ".$",
 	"\r", `\x{FFFD}`, "(a|b)*é", "[aé]+", "a{2}", "x", "", "é$", "(?i)ab|é",
 	`a\b`, `[ab]b`, `b?a`, `a\r`, `\pL+a`,
+	// Unicode-aware Perl classes and word boundaries.
+	`\bé`, `é\b`, `\Bé`, `é\B`, `\b\w+\b`, `\d`, `\D+`, `\s\S`, `[\w-]+`, `[^\s]+`,
+	`[^\W\d]`, `(?i)\w\b`, `(?-u:\w)+`, `(?-u:\s)`, `\b.`,
 }
 
 // alphabet for the exhaustive sweep: letters, both line terminators and a
 // multi-byte rune.
 var sweepAlphabet = []string{"a", "b", "\n", "\r", "é"}
 
-// randAlphabet adds a NUL and an invalid UTF-8 byte.
-var randAlphabet = []string{"a", "b", "\n", "\r", "é", "\x00", "\xff", "A", " "}
+// randAlphabet adds a NUL, an invalid UTF-8 byte, and characters that
+// Unicode's Perl classes take and ASCII's do not (or the reverse): an
+// Arabic-Indic digit, NBSP, ideographic space, a Greek letter, a
+// combining mark, a CJK ideograph, NEL, \v, the Kelvin sign.
+var randAlphabet = []string{"a", "b", "\n", "\r", "é", "\x00", "\xff", "A", " ",
+	"٣", "\u00a0", "\u3000", "ς", "\u0301", "中", "\u0085", "\v", "K"}
 
 // randOptions draws search options for a pattern.
 func randOptions(r *rand.Rand, pattern string) Options {

@@ -117,14 +117,29 @@
 // Patterns use Go's RE2 syntax (package regexp/syntax), matched with
 // leftmost-first semantics over UTF-8 text. pi and Amplifier document
 // Rust's regex crate (ripgrep's engine); the two are close, and both
-// refuse look-around and backreferences, but they differ here:
+// refuse look-around and backreferences.
 //
-//   - \w, \d, \s and \b are ASCII-only in Go; in Rust they are Unicode
-//     aware by default (\w matches "é", \d matches Arabic-Indic digits).
-//     Use \pL, \p{Nd} or [[:^space:]]-style classes for Unicode in Go.
-//     With (?i), Go's \w also matches ſ (U+017F) and K (U+212A), the
-//     case folds of s and k (Go folds it as any class); Rust's ASCII
-//     (?i-u:\w) does not.
+// \w, \d, \s, their negations \W, \D, \S (alone or in a bracket class
+// such as [\w-] or [^\s]) and the word boundaries \b and \B are
+// Unicode-aware, as in Rust and ripgrep (Go's own are ASCII-only): \w is
+// a letter or other alphabetic character, a mark, a decimal digit, a
+// connector punctuation or a join control (it matches "é", "中", "٣", a
+// combining accent); \d is a decimal digit of any script (Nd); \s is a
+// White_Space character (NBSP, U+3000, U+0085 and \v too); \b holds
+// between a character of \w and one outside it, so \bcaf\b does not
+// match in "café". The pattern is rewritten before Go parses it
+// (UnicodeClasses). Rust's u flag is understood: under (?-u), as in
+// (?-u:\w+) or (?-u)...(?u), \w, \d and \s are ASCII, Rust's
+// [0-9A-Za-z_], [0-9] and [\t\n\v\f\r ]; an ASCII word boundary
+// ((?-u:\b)) is an error. Otherwise (?-u) changes nothing: '.' and
+// negated classes still match characters, not bytes, and (?i) folds by
+// Unicode (Rust's (?i-u) folds ASCII letters only).
+//
+// The two differ here:
+//
+//   - Go's Unicode tables (\w, \pL, ...) are those of its release, which
+//     may be of another version of Unicode than ripgrep's: a character
+//     assigned in between may be classed apart.
 //   - A '{' that does not start a valid repetition is a literal in Go
 //     ("a{", "x{y}"); Rust rejects it (pi escapes such braces first, see
 //     SanitizeBraces). Go caps a repetition count at 1000.

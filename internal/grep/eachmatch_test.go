@@ -42,7 +42,7 @@ func allMatches(t testing.TB, o Options, hay []byte, cache int) (got, want [][2]
 			break
 		}
 	}
-	for _, x := range regexp.MustCompile(goPattern(o)).FindAllIndex(hay, -1) {
+	for _, x := range mustRef(goPattern(o)).FindAllIndex(hay, -1) {
 		want = append(want, [2]int{x[0], x[1]})
 	}
 	return got, want
@@ -148,7 +148,7 @@ func TestEachMatchUncached(t *testing.T) {
 	var got [][2]int
 	s.eachMatch(hay, true, func(a, b int) bool { got = append(got, [2]int{a, b}); return true })
 	var want [][2]int
-	for _, x := range regexp.MustCompile(o.Pattern).FindAllIndex(hay, -1) {
+	for _, x := range mustRef(o.Pattern).FindAllIndex(hay, -1) {
 		want = append(want, [2]int{x[0], x[1]})
 	}
 	if !slices.Equal(got, want) {
@@ -206,6 +206,8 @@ func FuzzEachMatch(f *testing.F) {
 	f.Add(`(?i)é*`, "ÉéE", uint8(2))
 	f.Add(`^\b|\B$`, "a b\nc", uint8(3))
 	f.Add(`(a|b)*a(a|b){3}`, "abbabab\xffaab", uint8(4))
+	f.Add(`\b\w+\b|\B\s`, "café 中文\u3000x٣ e\u0301", uint8(8))
+	f.Add(`(?i)[^\W\d]\b`, "ſ\u212a é\xff٣", uint8(9))
 	f.Fuzz(func(t *testing.T, pattern, hay string, flags uint8) {
 		if len(pattern) > 40 || len(hay) > 512 {
 			return

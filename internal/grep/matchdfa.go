@@ -2,7 +2,6 @@ package grep
 
 import (
 	"regexp/syntax"
-	"slices"
 	"sync/atomic"
 	"unicode/utf8"
 )
@@ -279,8 +278,6 @@ func emptyOps(fl uint8, r rune) syntax.EmptyOp {
 	return op
 }
 
-func isWordRune(r rune) bool { return r >= 0 && r < utf8.RuneSelf && syntax.IsWordChar(r) }
-
 // step runs the threads insts at a position with context fl over the
 // rune r (r < 0: the end of the text). It reports whether a match ends at
 // the position and leaves the threads after r in d.list.
@@ -484,8 +481,10 @@ func (d *mdfa) acceptsWide(s int32) bool {
 // byte in scan order is b, and caches it when it can.
 func (d *mdfa) slow(s int32, b byte, r rune) int32 {
 	c := -1 // the rune class, when transitions are cached per class
-	if b >= utf8.RuneSelf && d.acceptsWide(s) {
-		c, _ = slices.BinarySearch(d.bounds, r+1) // the number of bounds <= r
+	if word := d.ctxMask&ctxWord != 0; b >= utf8.RuneSelf && (word || d.acceptsWide(s)) {
+		// With \b or \B, the runes outside ASCII differ: some are word
+		// characters.
+		c = runeClass(d.bounds, r, word)
 		if st := &d.states[s>>d.shift]; st.class != nil && st.class[c] != 0 {
 			return st.class[c]
 		}
@@ -503,7 +502,7 @@ func (d *mdfa) slow(s int32, b byte, r rune) int32 {
 	default:
 		st := &d.states[s>>d.shift]
 		if st.class == nil {
-			st.class = make([]int32, len(d.bounds)+1)
+			st.class = make([]int32, classes(d.bounds, d.ctxMask&ctxWord != 0))
 			d.classBytes += 4 * len(st.class)
 		}
 		st.class[c] = t
@@ -511,30 +510,40 @@ func (d *mdfa) slow(s int32, b byte, r rune) int32 {
 	return t
 }
 
-// ctxBefore is the context of position p of hay for a forward search,
-// ctxAfter for a backward one (the character after p comes first).
+// ctxBefore is the context of position p of hay for a forward search
+// (the character before p), ctxAfter for a backward one (the character
+// after p comes first).
 func ctxBefore(hay []byte, p int) uint8 {
 	if p == 0 {
 		return ctxBeginText | ctxBeginLine
 	}
-	return ctxOf(hay[p-1])
+	c := hay[p-1]
+	if c < utf8.RuneSelf {
+		return ctxOf(rune(c))
+	}
+	r, _ := utf8.DecodeLastRune(hay[:p])
+	return ctxOf(r)
 }
 
 func ctxAfter(hay []byte, p int) uint8 {
 	if p == len(hay) {
 		return ctxBeginText | ctxBeginLine
 	}
-	return ctxOf(hay[p])
+	c := hay[p]
+	if c < utf8.RuneSelf {
+		return ctxOf(rune(c))
+	}
+	r, _ := utf8.DecodeRune(hay[p:])
+	return ctxOf(r)
 }
 
-// ctxOf is the context after the byte c (a byte outside ASCII belongs to
-// a rune that is neither a word character nor a newline).
-func ctxOf(c byte) uint8 {
+// ctxOf is the context after the rune r.
+func ctxOf(r rune) uint8 {
 	var fl uint8
-	if c == '\n' {
+	if r == '\n' {
 		fl |= ctxBeginLine
 	}
-	if isWordRune(rune(c)) {
+	if isWordRune(r) {
 		fl |= ctxWord
 	}
 	return fl

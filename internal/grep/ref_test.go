@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -169,18 +168,18 @@ func refSearch(o Options, data []byte) *FileResult {
 var refMemo struct {
 	sync.Mutex
 	src, data string
-	re        *regexp.Regexp
+	re        refRegexp
 	lines     map[int][][]int // by line index
 }
 
 // refMatches returns the regexp of src and the function giving the
 // matches of regexp in line i of data, l: re.FindAllIndex(l, -1), found
 // once per pattern, data and line.
-func refMatches(src string, data []byte) (*regexp.Regexp, func(i int, l []byte) [][]int) {
+func refMatches(src string, data []byte) (refRegexp, func(i int, l []byte) [][]int) {
 	refMemo.Lock()
 	defer refMemo.Unlock()
 	if refMemo.re == nil || refMemo.src != src {
-		refMemo.src, refMemo.re = src, regexp.MustCompile(src)
+		refMemo.src, refMemo.re = src, mustRef(src)
 		refMemo.data, refMemo.lines = "", nil
 	}
 	if refMemo.lines == nil || refMemo.data != string(data) {
@@ -450,7 +449,7 @@ func trimTerm(l []byte) []byte {
 
 // refWhole is the reference of whole-file mode: every line a match of the
 // whole text touches is a matching line; a match counts on its first line.
-func refWhole(re *regexp.Regexp, data []byte, inRange func(int) bool) []hit {
+func refWhole(re refRegexp, data []byte, inRange func(int) bool) []hit {
 	lineOf := func(p int) int { return bytes.Count(data[:p], []byte{'\n'}) + 1 }
 	starts := []int{0}
 	for i, c := range data {

@@ -39,8 +39,8 @@ func RequiredLiterals(o Options) (Literals, error) {
 	return l, nil
 }
 
-// parse parses o's pattern with o's case and line flags; an invalid
-// pattern gives the error Compile reports.
+// parse parses o's pattern with o's case and line flags (Parse); an
+// invalid pattern gives the error Compile reports.
 func parse(o Options) (*syntax.Regexp, error) {
 	flags := syntax.Perl
 	if o.IgnoreCase {
@@ -52,9 +52,28 @@ func parse(o Options) (*syntax.Regexp, error) {
 	if o.DotAll {
 		flags |= syntax.DotNL
 	}
-	tree, err := syntax.Parse(o.Pattern, flags)
+	return Parse(o.Pattern, flags)
+}
+
+// Parse parses pattern as Compile does, with flags: its Perl classes
+// Unicode-aware (UnicodeClasses). An invalid pattern gives Compile's
+// error, an *errs.Error with code InvalidParam in the terms of the
+// pattern as written.
+func Parse(pattern string, flags syntax.Flags) (*syntax.Regexp, error) {
+	src, err := UnicodeClasses(pattern)
 	if err != nil {
-		return nil, regexError(o.Pattern, err)
+		return nil, err
+	}
+	if src != pattern {
+		// Errors are reported in the terms of the pattern as written:
+		// parsed with its ASCII classes (and without Rust's u flag).
+		if _, err := syntax.Parse(stripU(pattern), flags); err != nil {
+			return nil, regexError(pattern, err)
+		}
+	}
+	tree, err := syntax.Parse(src, flags)
+	if err != nil {
+		return nil, regexError(pattern, err)
 	}
 	return tree, nil
 }

@@ -14,9 +14,7 @@ import (
 	"github.com/scoutkit/scout/internal/testfs"
 )
 
-// rgCases pair a pattern with its ripgrep spelling where Go and Rust
-// differ (Rust's \b, \d, \s and \w are Unicode-aware; (?-u:...) makes
-// them ASCII like Go's).
+// rgCases pair a pattern with its ripgrep spelling where the two differ.
 var rgCases = []struct {
 	pattern, rg string
 	ignoreCase  bool
@@ -38,9 +36,15 @@ var rgCases = []struct {
 	{pattern: `\p{Greek}`},
 	{pattern: "é"},
 	{pattern: "[À-ÿ]+"},
-	{pattern: `\bfunc\b`, rg: `(?-u:\b)func(?-u:\b)`},
-	{pattern: `\w+Error\b`, rg: `(?-u:\w)+Error(?-u:\b)`},
-	{pattern: `\d{4}-\d{2}-\d{2}`, rg: `(?-u:\d){4}-(?-u:\d){2}-(?-u:\d){2}`},
+	{pattern: `\bfunc\b`},
+	{pattern: `\w+Error\b`},
+	{pattern: `\d{4}-\d{2}-\d{2}`},
+	{pattern: `\b\w+\b`},
+	{pattern: `\s\S+\s`},
+	{pattern: `[^\w\s]{3,}`},
+	{pattern: `\b\p{Greek}+\b`},
+	{pattern: `(?i)\w\d\b`},
+	{pattern: `(?-u:\w)+é`},
 	{pattern: "x{2,}"},
 	{pattern: "(foo|bar)baz"},
 	{pattern: "[[:upper:]]{4,}"},

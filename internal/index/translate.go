@@ -10,8 +10,11 @@ package index
 import (
 	"regexp/syntax"
 	"slices"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/grep"
 )
 
 // LineSafe rewrites a line-mode pattern (as Scout's matcher runs it: each
@@ -31,9 +34,9 @@ func LineSafe(pattern string, ignoreCase bool) (re string, fold bool, err error)
 	if ignoreCase {
 		flags |= syntax.FoldCase
 	}
-	tree, err := syntax.Parse(pattern, flags)
+	tree, err := grep.Parse(pattern, flags)
 	if err != nil {
-		return "", false, errs.New(errs.InvalidParam, "Invalid regex: %v", err)
+		return "", false, err
 	}
 	out, fold, err := lineSafe(tree)
 	if err != nil {
@@ -73,6 +76,12 @@ func lineSafe(re *syntax.Regexp) (*syntax.Regexp, bool, error) {
 		if len(re.Rune) == 0 {
 			re.Op = syntax.OpNoMatch
 		}
+		re.Rune = widened(re.Rune)
+	case syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		// Scout's word boundaries are Unicode-aware, the engine's are
+		// ASCII (\b between a space and "é" holds for one, not the
+		// other): left out, a superset.
+		return &syntax.Regexp{Op: syntax.OpEmptyMatch}, fold, nil
 	case syntax.OpBeginText, syntax.OpBeginLine:
 		// ^\x{FEFF}?: the first line of a file may start with a byte-order
 		// mark, which Scout skips.
@@ -107,6 +116,33 @@ func assertionRank(re *syntax.Regexp) int {
 		return assertionRank(re.Sub[0])
 	}
 	return -1
+}
+
+// maxWide is how many ranges outside ASCII a class keeps in a line-safe
+// pattern: Unicode's \w has hundreds, which would make the query long.
+const maxWide = 32
+
+// widened returns a class's ranges with those outside ASCII replaced by
+// all of them when there are more than maxWide: a superset.
+func widened(ranges []rune) []rune {
+	wide := 0
+	for i := 1; i < len(ranges); i += 2 {
+		if ranges[i] >= utf8.RuneSelf {
+			wide++
+		}
+	}
+	if wide <= maxWide {
+		return ranges
+	}
+	var out []rune
+	for i := 0; i < len(ranges) && ranges[i] < utf8.RuneSelf; i += 2 {
+		out = append(out, ranges[i], min(ranges[i+1], utf8.RuneSelf-1))
+	}
+	if n := len(out); n > 0 && out[n-1] == utf8.RuneSelf-1 {
+		out[n-1] = unicode.MaxRune // adjacent: one range, as the printer expects
+		return out
+	}
+	return append(out, utf8.RuneSelf, unicode.MaxRune)
 }
 
 // withoutNewline removes '\n' from a class's ranges.

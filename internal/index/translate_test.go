@@ -23,14 +23,17 @@ func TestLineSafe(t *testing.T) {
 		{`a.b`, false, `(?-s:a.b)`, false, "dot never matches a newline"},
 		{`(?s)a.b`, false, `(?-s:a.b)`, false, "not even with (?s)"},
 		{`[^x]y`, false, `[^\nx]y`, false, "negated classes lose the newline"},
-		{`\sfoo`, false, `[\t\f\r ]foo`, false, `\s loses the newline`},
+		{`\sfoo`, false, `[\t\v-\r \x85\xa0\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]foo`, false, `\s (Unicode) loses the newline`},
+		{`\w+`, false, `[0-9A-Z_a-z\x80-\x{10ffff}]+`, false, `\w (Unicode) is widened to every character outside ASCII`},
+		{`[^\W\d]x`, false, `[A-Z_a-z\x80-\x{10ffff}]x`, false, "so is a class built from them"},
 		{`^func main`, false, `(?m:^\x{feff}?func main)`, false, "^ is a line start, maybe after a byte-order mark"},
 		{`\Afunc`, false, `(?m:^\x{feff}?func)`, false, `\A is a line start too: Scout matches each line alone`},
 		{`end$`, false, `(?m:end\r?$)`, false, "$ is a line end, maybe before a CR"},
 		{`end\z`, false, `(?m:end\r?$)`, false, `\z likewise`},
 		{`[\n-\r]`, false, `[\v-\r]`, false, "a class loses its newline"},
-		{`\b\A`, false, `(?m:^\x{feff}?\b)`, false, "a line start goes before the assertions beside it, so \\b is tested after the mark"},
-		{`x$\B(\b)`, false, `(?m:x\B(\b)\r?$)`, false, "a line end goes after them, so they are tested before the CR"},
+		{`\bé\b`, false, `(?:)é(?:)`, false, "word boundaries (Unicode) are left out"},
+		{`\b\A`, false, `(?m:^\x{feff}?(?:))`, false, "a line start goes before the assertions beside it"},
+		{`x$\B(\b)`, false, `(?m:x(?:)()\r?$)`, false, "a line end goes after them"},
 		{`$^`, false, `(?m:^\x{feff}?\r?$)`, false, "an empty line may hold a mark or a CR"},
 	} {
 		got, fold, err := LineSafe(tc.pattern, tc.ignoreCase)
@@ -114,6 +117,10 @@ func FuzzLineSafe(f *testing.F) {
 		{`\b\A`, false, "\ufeff0"},
 		{`x$\b`, false, "x\r\n"},
 		{`$^`, false, "\r\n"},
+		{`\w+é\b`, false, "ça été\n"},
+		{`\b\d\s\D`, false, "x ٣\u3000é\n"},
+		{`[^\W\d]\B`, true, "ΣΑ\n"},
+		{`(?-u:\w)\S`, false, "aé\n"},
 	} {
 		f.Add(s.pattern, s.fold, []byte(s.text))
 	}

@@ -22,8 +22,7 @@ import (
 
 // rgPatterns are the differential patterns: literals, classes,
 // alternations, anchors, repetitions, case-insensitive and Unicode. They
-// avoid \w, \d, \s and \b, which are Unicode-aware in ripgrep and ASCII-only
-// in Go, '$', which ripgrep does not match before a '\r', and negated
+// avoid '$', which ripgrep does not match before a '\r', and negated
 // classes, which match the '\r' of CRLF lines and the bytes of invalid UTF-8
 // in ripgrep (Scout strips the '\r' and reads invalid bytes as U+FFFD).
 var rgPatterns = []struct {
@@ -52,6 +51,9 @@ var rgPatterns = []struct {
 	{"[À-ÿ]{2}", false},
 	{"HTTP/[12]\\.[01]", false},
 	{"go:(build|generate|embed)", false},
+	{`\bfunc\b`, false},
+	{`\w+é\b`, false},
+	{`\d+\s\w`, true},
 }
 
 // TestRipgrep compares the files and per-file match counts of whole-tree
