@@ -20,7 +20,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
@@ -329,7 +328,7 @@ func (t *Tool) call(ctx context.Context, c Config, arguments []byte) (env *scout
 			env.Context.Cwd = "."
 		}
 		if len(env.Context.ParamsInput) == 0 {
-			env.Context.ParamsInput = validOrNull(params)
+			env.Context.ParamsInput = envelope.Params(params)
 		}
 	}()
 	if err := c.check(); err != nil {
@@ -385,13 +384,6 @@ func paramsOf(arguments []byte) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return json.RawMessage(arguments)
-}
-
-func validOrNull(p json.RawMessage) json.RawMessage {
-	if len(p) == 0 || !json.Valid(p) || !utf8.Valid(p) {
-		return json.RawMessage("null")
-	}
-	return p
 }
 
 func firstLines(s string, n int) string {
