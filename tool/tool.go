@@ -103,7 +103,8 @@ type Config struct {
 	// by name (see scout.Reader.SiteHandlers). nil means the built-ins.
 	SiteHandlers map[string]scout.SiteHandler
 	// URLCache keeps rendered web pages between reads, so that paging a URL
-	// does not fetch it again. nil means no cache.
+	// does not fetch it again, the URL as shown (its password "xxxxx")
+	// too. nil means no cache.
 	URLCache *scout.URLCache
 	// NoWeb makes read refuse web URLs. false means they are fetched.
 	NoWeb bool

@@ -372,6 +372,42 @@ func TestCacheFinalURL(t *testing.T) {
 	assert.Equal(t, []string{"https://a/new"}, p.Redirects, "the page put keeps its redirects")
 }
 
+// TestCacheCredentials: a page read with credentials is got with the
+// same ones or with the URL as shown (its secret "xxxxx"), not with
+// others; a redirect's final URL too.
+func TestCacheCredentials(t *testing.T) {
+	c := &Cache{}
+	p := &Page{URL: "https://user:secret@a/old", FinalURL: "https://user:secret@a/new", Content: "x"}
+	c.Put(p, false)
+	tok := &Page{URL: "https://TOKEN@b/x", FinalURL: "https://TOKEN@b/x", Content: "y"}
+	c.Put(tok, false)
+	for _, tt := range []struct {
+		url  string
+		want string // the page's content; "" for none
+	}{
+		{"https://user:secret@a/old", "x"},
+		{"HTTPS://user:secret@A/old#f", "x"}, // as cacheURL normalises
+		{"https://user:xxxxx@a/old", "x"},
+		{"https://user:xxxxx@a/new", "x"},
+		{"https://user:secret@a/new", "x"},
+		{"https://user:guess@a/old", ""},
+		{"https://other:xxxxx@a/old", ""},
+		{"https://a/old", ""},
+		{"https://xxxxx@b/x", "y"},
+		{"https://TOKEN@b/x", "y"},
+		{"https://GUESS@b/x", ""},
+		{"https://b/x", ""},
+	} {
+		got, ok := c.Get(tt.url, false)
+		if ok != (tt.want != "") || ok && got.Content != tt.want {
+			t.Errorf("Get(%s) = %v, %v; want %q", tt.url, got, ok, tt.want)
+		}
+	}
+	if _, ok := c.Get("https://user:xxxxx@a/old", true); ok {
+		t.Error("a rendered page got as :raw")
+	}
+}
+
 func TestCacheLRUAndTTL(t *testing.T) {
 	now := time.Unix(0, 0)
 	c := &Cache{MaxEntries: 2, TTL: time.Minute, now: func() time.Time { return now }}
