@@ -53,9 +53,11 @@
 // characters included. A web page's text is a server's: the control
 // characters a terminal acts on (ESC and the rest of C0 but tab and
 // newline, DEL, C1) are shown as symbols (ESC as '␛', C1 as U+FFFD) with
-// a note that counts them, :raw too; and a URL's password is shown as
-// "xxxxx" (net/url's URL.Redacted) wherever a result or an error shows
-// the URL, though the fetch sends it.
+// a note that counts them, :raw too; and a URL's password (a username
+// without one, often an access token, too) is shown as "xxxxx" wherever
+// a result, an error or the arguments echoed show the URL, though the
+// fetch sends it. Paging that shown URL ("url:301") pages the page read
+// with the credentials while a URLCache keeps it.
 //
 // # Selectors
 //

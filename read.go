@@ -103,7 +103,9 @@ type Reader struct {
 	// means the built-ins only.
 	SiteHandlers map[string]SiteHandler
 	// URLCache keeps rendered web pages so that paging a URL ("url:301")
-	// does not fetch it again. nil means no cache: every read fetches.
+	// does not fetch it again, and so that the URL a result shows, its
+	// password "xxxxx", pages the page read with the password. nil means
+	// no cache: every read fetches, and a URL as shown is an error.
 	URLCache *URLCache
 	// URLImageMaxBytes is the most bytes of an image fetched from a URL
 	// that a read returns (ReadResult.ImageData): a larger one is scaled

@@ -32,9 +32,9 @@ const (
 type ReadResult struct {
 	Kind ReadKind `json:"kind"`
 	// Input is the path string as given, after the input rules (quotes,
-	// file://, ~ and Unicode spaces); a web URL's password is shown as
-	// "xxxxx", as in every URL of a result and error (net/url's
-	// URL.Redacted), though the fetch sends it.
+	// file://, ~ and Unicode spaces); a web URL's password (a username
+	// without one too) is shown as "xxxxx", as in every URL of a result
+	// and error, though the fetch sends it.
 	Input string `json:"input"`
 	// Path is the display path: the FS path relative to the root ("."
 	// for the root), "archive.zip:member" for an archive member (the

@@ -285,6 +285,19 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
+// TestParamsRedacted: an Envelope of the C shim, the tool's or the
+// shim's own error, echoes a URL's password redacted.
+func TestParamsRedacted(t *testing.T) {
+	root := testTree(t)
+	const args = `{"path":"https://user:secret@example.com/x"}`
+	for _, options := range []string{`{"no_web":true}`, `{"style":"fancy"}`} {
+		b := string(envelopeJSON(call("pi", "read", args, root, options)))
+		if !strings.Contains(b, `"params_input":{"path":"https://user:xxxxx@example.com/x"}`) || strings.Contains(b, "secret") {
+			t.Errorf("%s: the Envelope does not echo the URL redacted: %s", options, b)
+		}
+	}
+}
+
 // TestURLCache: a loopback URL is refused unless allow_private_network;
 // paging a web page reads it from the process's cache.
 func TestURLCache(t *testing.T) {

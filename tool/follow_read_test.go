@@ -1,12 +1,17 @@
 package tool
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"math/rand"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 
@@ -390,5 +395,86 @@ func TestFollowReadNotebook(t *testing.T) {
 				followRows(t, c, "nb/n.ipynb", "nb/n.ipynb:"+strconv.Itoa(from), from, ref)
 			})
 		}
+	}
+}
+
+// TestFollowReadURLCredentials follows the hints of a URL read with a
+// password from the URL the read shows ("user:xxxxx@"), as a model copies
+// it: the pages come from the URL cache, read with the password, the
+// server asked once; every line is shown once, in order. A shown URL
+// that no cached page matches is an error that says to give the
+// credentials, not a fetch that sends "xxxxx"; other credentials fetch.
+func TestFollowReadURLCredentials(t *testing.T) {
+	for seed := range int64(3) {
+		r := rand.New(rand.NewSource(seed))
+		lines := randomLines(r, 301+r.Intn(1500), seed == 2)
+		body := strings.Join(lines, "\n") + "\n"
+		var requests, wrong atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			requests.Add(1)
+			if u, p, _ := req.BasicAuth(); u != "user" || p != "secret" {
+				wrong.Add(1)
+				http.Error(w, "who are you", http.StatusUnauthorized)
+				return
+			}
+			w.Header().Set("Content-Type", "text/plain")
+			io.WriteString(w, body)
+		}))
+		secret := strings.Replace(srv.URL, "://", "://user:secret@", 1) + "/t.txt"
+		shown := strings.Replace(srv.URL, "://", "://user:xxxxx@", 1) + "/t.txt"
+		c := Config{FS: fstest.MapFS{}, Root: "/r", AllowPrivateNetwork: true, URLCache: &scout.URLCache{}}
+		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
+			pages := followRead(t, c, shown, secret)
+			if len(pages) < 2 {
+				t.Fatalf("one page: %s", tail(pages[0].text))
+			}
+			head := pages[0].lines[:6]
+			if head[0] != "URL: "+shown || head[4] != "---" {
+				t.Fatalf("the read's header: %q", head)
+			}
+			full := append(slices.Clip(head), lines...)
+			next := 1
+			for i, pg := range pages {
+				from, to := len(full)-len(pg.lines)+1, len(full) // the last page: to the end
+				if m := readShowing.FindStringSubmatch(pg.notice); m != nil {
+					from, _ = strconv.Atoi(m[1])
+					to, _ = strconv.Atoi(m[2])
+				} else if i < len(pages)-1 {
+					t.Fatalf("%s: no range notice: %s", pg.path, pg.notice)
+				}
+				if from != next && from != next-1 { // pi widens a range by the line before
+					t.Fatalf("%s: shows from line %d, the last page ended at %d", pg.path, from, next-1)
+				}
+				if len(pg.lines) != to-from+1 {
+					t.Fatalf("%s: %d lines, its range is %d-%d", pg.path, len(pg.lines), from, to)
+				}
+				for j, l := range pg.lines {
+					// A long line is cut to its start and "…".
+					if want := full[from-1+j]; l != want && !(strings.HasSuffix(l, "…") && strings.HasPrefix(want, strings.TrimSuffix(l, "…"))) {
+						t.Fatalf("%s: line %d is %.80q, want %.80q", pg.path, from+j, l, want)
+					}
+				}
+				next = to + 1
+			}
+			if next-1 != len(full) {
+				t.Errorf("the walk ended at line %d of %d", next-1, len(full))
+			}
+			if requests.Load() != 1 {
+				t.Errorf("%d requests for one page paged: the shown URL must page it from the cache", requests.Load())
+			}
+
+			miss := Call(context.Background(), Config{FS: fstest.MapFS{}, Root: "/r", AllowPrivateNetwork: true}, Pi, "read", fmt.Appendf(nil, `{"path":%q}`, shown+":301"))
+			if miss.Status != scout.StatusError || miss.Error.Code != scout.CodeInvalidParam || !strings.Contains(miss.Text, "Read the URL with its credentials") {
+				t.Errorf("a shown URL without a cache: %s %s", miss.Status, miss.Text)
+			}
+			other := Call(context.Background(), c, Pi, "read", fmt.Appendf(nil, `{"path":%q}`, strings.Replace(secret, "secret", "guess", 1)+":301"))
+			if !strings.Contains(other.Text, "HTTP 401") { // pi shows a failed fetch as a page
+				t.Errorf("other credentials must not get the cached page: %s %s", other.Status, tail(other.Text))
+			}
+			if requests.Load() != 2 || wrong.Load() != 1 {
+				t.Errorf("%d requests, %d with the wrong credentials; want 2 and 1 (the guess, never \"xxxxx\")", requests.Load(), wrong.Load())
+			}
+		})
+		srv.Close()
 	}
 }

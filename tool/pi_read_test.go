@@ -221,7 +221,8 @@ func TestPiReadFailedURL(t *testing.T) {
 
 // TestPiReadURLCredentials: pi's read of a URL with a password, a page
 // or a failed read, shows the password redacted ("user:xxxxx@") in its
-// text and data; only the arguments, recorded as given, hold it.
+// text, its data and the arguments it echoes, as a call that fails
+// before the read (bad arguments, an unknown tool) echoes them.
 func TestPiReadURLCredentials(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, p, _ := r.BasicAuth(); p != "secret" {
@@ -247,6 +248,13 @@ func TestPiReadURLCredentials(t *testing.T) {
 		assert.Equal(t, scout.StatusSuccess, env.Status, path)
 		assert.True(t, strings.HasPrefix(env.Text, "URL: "+shown+path+"\n"), "%s: %s", path, env.Text)
 		assert.Contains(t, string(data), `"url":"`+shown+path+`"`, path)
+		assert.Equal(t, `{"path":"`+shown+path+`"}`, string(env.Context.ParamsInput), path)
 		assert.NotContains(t, env.Text+string(data)+env.Context.PathResolved, "secret", path)
+	}
+	for _, name := range []string{"read", "nope"} {
+		args := `{"path":"https://tok@example.com/x","limit":"many"}`
+		env := Call(context.Background(), Config{FS: fstest.MapFS{}, Root: "/r"}, Pi, name, []byte(args))
+		assert.Equal(t, scout.StatusError, env.Status, name)
+		assert.Equal(t, `{"path":"https://xxxxx@example.com/x","limit":"many"}`, string(env.Context.ParamsInput), name)
 	}
 }

@@ -20,7 +20,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
@@ -104,7 +103,8 @@ type Config struct {
 	// by name (see scout.Reader.SiteHandlers). nil means the built-ins.
 	SiteHandlers map[string]scout.SiteHandler
 	// URLCache keeps rendered web pages between reads, so that paging a URL
-	// does not fetch it again. nil means no cache.
+	// does not fetch it again, the URL as shown (its password "xxxxx")
+	// too. nil means no cache.
 	URLCache *scout.URLCache
 	// NoWeb makes read refuse web URLs. false means they are fetched.
 	NoWeb bool
@@ -329,7 +329,7 @@ func (t *Tool) call(ctx context.Context, c Config, arguments []byte) (env *scout
 			env.Context.Cwd = "."
 		}
 		if len(env.Context.ParamsInput) == 0 {
-			env.Context.ParamsInput = validOrNull(params)
+			env.Context.ParamsInput = envelope.Params(params)
 		}
 	}()
 	if err := c.check(); err != nil {
@@ -385,13 +385,6 @@ func paramsOf(arguments []byte) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return json.RawMessage(arguments)
-}
-
-func validOrNull(p json.RawMessage) json.RawMessage {
-	if len(p) == 0 || !json.Valid(p) || !utf8.Valid(p) {
-		return json.RawMessage("null")
-	}
-	return p
 }
 
 func firstLines(s string, n int) string {

@@ -1,26 +1,95 @@
 // Package envelope builds the error Envelope that the tool adapters, the
-// C shim and the MCP server return for a call that failed.
+// C shim and the MCP server return for a call that failed, and the
+// arguments every Envelope echoes.
 package envelope
 
 import (
+	"bytes"
 	"encoding/json"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/web"
 )
 
 // Error returns the error Envelope of err: its text is the error's
 // message, its error member the code (scout.CodeOf) and the message.
-// params is the raw input, recorded in the context; nil, invalid JSON or
-// text that is not UTF-8 is recorded as null.
+// params is the raw input, recorded in the context as Params records it.
 func Error(err error, params json.RawMessage) *scout.Envelope {
-	if len(params) == 0 || !json.Valid(params) || !utf8.Valid(params) {
-		params = json.RawMessage("null")
-	}
 	return &scout.Envelope{
 		Status:  scout.StatusError,
 		Text:    err.Error(),
-		Context: scout.EnvelopeContext{Cwd: ".", ParamsInput: params},
+		Context: scout.EnvelopeContext{Cwd: ".", ParamsInput: Params(params)},
 		Error:   &scout.Error{Code: scout.CodeOf(err), Message: err.Error()},
 	}
+}
+
+// Params returns the arguments as given, as an Envelope's context echoes
+// them: null when they are empty, invalid JSON or not UTF-8; else the
+// bytes as given, but for each string value that is a web URL with
+// credentials, shown with them redacted (web.Redact: "user:xxxxx@")
+// and encoded again.
+func Params(p json.RawMessage) json.RawMessage {
+	if len(p) == 0 || !json.Valid(p) || !utf8.Valid(p) {
+		return json.RawMessage("null")
+	}
+	var out []byte // nil until a string is redacted
+	done := 0
+	for i := 0; i < len(p); i++ {
+		if p[i] != '"' {
+			continue
+		}
+		start, end := i, i+1 // end: the closing quote; p is valid JSON
+		for p[end] != '"' {
+			if p[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		lit := p[start : end+1]
+		next := end + 1
+		for next < len(p) && strings.IndexByte(" \t\r\n", p[next]) >= 0 {
+			next++
+		}
+		i = end
+		if next < len(p) && p[next] == ':' {
+			continue // a member's name
+		}
+		if bytes.IndexByte(lit, '@') < 0 && bytes.IndexByte(lit, '\\') < 0 {
+			continue // no userinfo, not even escaped
+		}
+		var s string
+		if json.Unmarshal(lit, &s) != nil {
+			continue
+		}
+		shown, ok := redactURL(s)
+		if !ok {
+			continue
+		}
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(shown) != nil {
+			continue
+		}
+		out = append(append(out, p[done:start]...), bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
+		done = end + 1
+	}
+	if out == nil {
+		return p
+	}
+	return append(out, p[done:]...)
+}
+
+// redactURL returns s, a web URL (after leading spaces) with credentials,
+// with them redacted; ok is false for any other string.
+func redactURL(s string) (string, bool) {
+	t := strings.TrimLeftFunc(s, unicode.IsSpace)
+	if !web.IsURL(t) {
+		return s, false
+	}
+	r := web.Redact(t)
+	return s[:len(s)-len(t)] + r, r != t
 }

@@ -222,6 +222,23 @@ func TestCallTool(t *testing.T) {
 	}
 }
 
+// TestCallToolCredentials: the Envelope of a call echoes a URL's
+// password redacted, as every Envelope does.
+func TestCallToolCredentials(t *testing.T) {
+	cs := connect(t, tool.Config{FS: fixture(t), NoWeb: true}, tool.Pi)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read", Arguments: json.RawMessage(`{"path":"https://user:secret@example.com/x"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"params_input":{"path":"https://user:xxxxx@example.com/x"}`) || strings.Contains(string(b), "secret") {
+		t.Errorf("the answer does not echo the URL redacted: %s", b)
+	}
+}
+
 func TestReadImage(t *testing.T) {
 	if _, err := tool.Lookup(tool.Pi, "read"); err != nil {
 		t.Skip("the pi toolset has no read tool yet")

@@ -22,7 +22,9 @@ const urlLines = 300
 // web reads a web URL (http://, https://, www.): the rendered page, with
 // Config.URLHeader its header first, paged in memory. A range pages the
 // cached render when the URL was read before. The URLs the result shows
-// have their passwords redacted (web.Redact); the fetches use them.
+// have their passwords redacted (web.Redact); the fetches use them. A URL
+// as shown (web.IsRedacted) is the page read with the credentials, from
+// the cache: it is never fetched, which would send "xxxxx".
 func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 	if !web.IsURL(p) {
 		return nil, false, nil
@@ -44,8 +46,18 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 		return nil, true, errs.New(errs.InvalidParam, ":conflicts reads a local file, not a URL. Read %s without it.", errs.Echo(web.Redact(raw)))
 	}
 	var page *web.Page
-	if len(sel.Ranges) > 0 && r.c.WebCache != nil {
+	shown := web.IsRedacted(raw) // a URL as a result shows it, paged
+	if (len(sel.Ranges) > 0 || shown) && r.c.WebCache != nil {
 		page, _ = r.c.WebCache.Get(raw, sel.Raw)
+	}
+	if page == nil && shown {
+		// Fetching it would send "xxxxx" as the credential.
+		why := "none was read in this session, or it was dropped"
+		if r.c.WebCache == nil {
+			why = "the host keeps no URL cache"
+		}
+		return nil, true, errs.New(errs.InvalidParam, "Cannot read %s: its credentials are shown redacted (%q), and no page read with them is kept to page (%s). Read the URL with its credentials.",
+			errs.Echo(raw), web.Redacted, why)
 	}
 	if page == nil {
 		page, err = web.Render(ctx, r.fetcher(), raw, web.Options{Raw: sel.Raw, Convert: r.converter})

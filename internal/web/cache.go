@@ -15,8 +15,11 @@ const DefaultCacheBytes = 64 << 20
 // Cache keeps rendered pages by URL and mode (rendered or raw) so that
 // paging a URL does not refetch it. A page is stored under both the
 // requested and the final URL (there as a read of that URL: no
-// redirects). The zero value holds 100 entries of 64 MiB
-// in all that never expire; it is safe for concurrent use.
+// redirects). A URL with credentials gets the page read with the same
+// ones, or with any when it is the URL as shown (IsRedacted: its secret
+// "xxxxx"), so that the URL a page shows pages it. The zero value holds
+// 100 entries of 64 MiB in all that never expire; it is safe for
+// concurrent use.
 type Cache struct {
 	// MaxEntries bounds the entries (least recently used are dropped);
 	// 0 means DefaultCacheEntries.
@@ -38,17 +41,20 @@ type Cache struct {
 
 type cacheEntry struct {
 	key  string
+	url  string // the page's URL, credentials included (cacheURL)
 	page *Page
 	at   time.Time
 	size int64
 }
 
+// cacheKey is the key of url's page in a mode: url as shown (Redact),
+// so that the URL shown finds the page read with the credentials.
 func cacheKey(url string, raw bool) string {
 	mode := "rendered::"
 	if raw {
 		mode = "raw::"
 	}
-	return mode + cacheURL(url)
+	return mode + cacheURL(Redact(url))
 }
 
 func (c *Cache) clock() time.Time {
@@ -58,7 +64,8 @@ func (c *Cache) clock() time.Time {
 	return time.Now()
 }
 
-// Get returns the cached page of url in the given mode.
+// Get returns the cached page of url in the given mode: the page read
+// with url's credentials, or, for a URL as shown (IsRedacted), with any.
 func (c *Cache) Get(url string, raw bool) (*Page, bool) {
 	if c == nil {
 		return nil, false
@@ -73,6 +80,9 @@ func (c *Cache) Get(url string, raw bool) (*Page, bool) {
 	if c.TTL > 0 && c.clock().Sub(e.at) > c.TTL {
 		c.remove(el)
 		return nil, false
+	}
+	if e.url != cacheURL(url) && !IsRedacted(url) {
+		return nil, false // read with other credentials
 	}
 	c.ll.MoveToFront(el)
 	return e.page, true
@@ -112,7 +122,7 @@ func (c *Cache) Put(p *Page, raw bool) {
 			c.remove(el)
 		}
 		size := pageSize(pages[i])
-		c.items[k] = c.ll.PushFront(&cacheEntry{key: k, page: pages[i], at: now, size: size})
+		c.items[k] = c.ll.PushFront(&cacheEntry{key: k, url: cacheURL(pages[i].URL), page: pages[i], at: now, size: size})
 		c.bytes += size
 	}
 	max := cmpOr(c.MaxEntries, DefaultCacheEntries)

@@ -10,6 +10,13 @@
 // Method: / Notes:" header, URL selector splitting, and an LRU cache so
 // that url:N pages without refetching. Paging the rendered output is the
 // caller's.
+//
+// A URL's credentials are sent, never shown: every URL a page, a note or
+// an error shows goes through Redact, which replaces the secret of the
+// userinfo with "xxxxx": the password, or the username when there is no
+// password ("https://TOKEN@host/", an access token given so, as HTTP
+// sends it as the credential). The error of a host's fetcher or site
+// handler is shown with the URLs it quotes redacted (RedactText).
 package web
 
 import (
@@ -116,10 +123,20 @@ func CheckURL(raw string) (*url.URL, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		if ue := (*url.Error)(nil); errors.As(err, &ue) {
-			err = ue.Err // without the URL, which it quotes whole
+		why := err
+		if r := Redact(raw); r != raw {
+			// URL.Parse's error may quote the secret (a password's start
+			// taken for the port): the error shown is the redacted URL's.
+			if _, rerr := url.Parse(r); rerr == nil {
+				return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: its user name or password does not parse. Percent-encode the characters in them that a URL reserves: '/' as %%2F, '?' as %%3F, '#' as %%23, '@' as %%40, '%%' as %%25", shown)
+			} else {
+				why = rerr
+			}
 		}
-		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: %v", shown, err)
+		if ue := (*url.Error)(nil); errors.As(why, &ue) {
+			why = ue.Err // without the URL, which it quotes whole
+		}
+		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: %v", shown, why)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, errs.New(errs.InvalidParam, "Unsupported URL scheme %q in %q: only http:// and https:// URLs can be fetched", errs.Clip(u.Scheme), shown)
@@ -174,7 +191,7 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
 	if err != nil {
-		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: %v", errs.Clip(Redact(raw)), err)
+		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: %s", errs.Clip(Redact(raw)), errText(err))
 	}
 	req.Header.Set("User-Agent", cmpOr(f.UserAgent, DefaultUserAgent))
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.9,*/*;q=0.8")
@@ -332,11 +349,43 @@ func (b *budget) FetchHeader(ctx context.Context, url string, h http.Header) (*R
 	if b.used.Add(1) > b.limit {
 		return nil, errs.New(errs.Unsupported, "skipped: %s already made %d requests, Scout's limit", b.what, b.limit)
 	}
+	var resp *Response
+	var err error
 	if len(h) > 0 {
-		return hf.FetchHeader(ctx, url, h)
+		resp, err = hf.FetchHeader(ctx, url, h)
+	} else {
+		resp, err = b.f.Fetch(ctx, url)
 	}
-	return b.f.Fetch(ctx, url)
+	return resp, redactErr(err)
 }
+
+// redactErr returns err with the URLs its text quotes shown through
+// Redact (RedactText): a host's fetcher or site handler may quote the URL
+// it was given, credentials included. It keeps err's code and wraps it;
+// it is err itself when its text shows no secret.
+func redactErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	text := err.Error()
+	shown := RedactText(text)
+	if shown == text {
+		return err
+	}
+	if e, ok := errors.AsType[*errs.Error](err); ok {
+		return &errs.Error{Code: e.Code, Message: shown, Path: e.Path, Err: err}
+	}
+	return &redactedErr{shown, err}
+}
+
+// redactedErr is an error shown with its URLs redacted (redactErr).
+type redactedErr struct {
+	text string
+	err  error
+}
+
+func (e *redactedErr) Error() string { return e.text }
+func (e *redactedErr) Unwrap() error { return e.err }
 
 func cmpOr[T comparable](v, def T) T {
 	var zero T

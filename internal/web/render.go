@@ -338,7 +338,7 @@ func (pl *pipeline) site(ctx context.Context, u *url.URL) (*Page, error) {
 			return nil, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", Redact(u.String()), ce)
 		}
 		if err != nil {
-			pl.fail("site handler %s (%v)", nh.name, err)
+			pl.fail("site handler %s (%v)", nh.name, redactErr(err))
 			continue
 		}
 		if p == nil {

@@ -372,6 +372,42 @@ func TestCacheFinalURL(t *testing.T) {
 	assert.Equal(t, []string{"https://a/new"}, p.Redirects, "the page put keeps its redirects")
 }
 
+// TestCacheCredentials: a page read with credentials is got with the
+// same ones or with the URL as shown (its secret "xxxxx"), not with
+// others; a redirect's final URL too.
+func TestCacheCredentials(t *testing.T) {
+	c := &Cache{}
+	p := &Page{URL: "https://user:secret@a/old", FinalURL: "https://user:secret@a/new", Content: "x"}
+	c.Put(p, false)
+	tok := &Page{URL: "https://TOKEN@b/x", FinalURL: "https://TOKEN@b/x", Content: "y"}
+	c.Put(tok, false)
+	for _, tt := range []struct {
+		url  string
+		want string // the page's content; "" for none
+	}{
+		{"https://user:secret@a/old", "x"},
+		{"HTTPS://user:secret@A/old#f", "x"}, // as cacheURL normalises
+		{"https://user:xxxxx@a/old", "x"},
+		{"https://user:xxxxx@a/new", "x"},
+		{"https://user:secret@a/new", "x"},
+		{"https://user:guess@a/old", ""},
+		{"https://other:xxxxx@a/old", ""},
+		{"https://a/old", ""},
+		{"https://xxxxx@b/x", "y"},
+		{"https://TOKEN@b/x", "y"},
+		{"https://GUESS@b/x", ""},
+		{"https://b/x", ""},
+	} {
+		got, ok := c.Get(tt.url, false)
+		if ok != (tt.want != "") || ok && got.Content != tt.want {
+			t.Errorf("Get(%s) = %v, %v; want %q", tt.url, got, ok, tt.want)
+		}
+	}
+	if _, ok := c.Get("https://user:xxxxx@a/old", true); ok {
+		t.Error("a rendered page got as :raw")
+	}
+}
+
 func TestCacheLRUAndTTL(t *testing.T) {
 	now := time.Unix(0, 0)
 	c := &Cache{MaxEntries: 2, TTL: time.Minute, now: func() time.Time { return now }}
@@ -415,7 +451,8 @@ func TestAlternateFetches(t *testing.T) {
 }
 
 // TestRedact: a URL's password is replaced as URL.Redacted replaces it,
-// every other byte kept, also in a URL that does not parse.
+// a username alone too, every other byte kept, also in a URL that does
+// not parse (a password with an unescaped '/', '?' or '#').
 func TestRedact(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"https://user:secret@host/x", "https://user:xxxxx@host/x"},
@@ -424,8 +461,19 @@ func TestRedact(t *testing.T) {
 		{"https://user:p@ss@host/?q=a:b@c#f", "https://user:xxxxx@host/?q=a:b@c#f"}, // the last '@' ends the userinfo
 		{"https://user:p%40ss@host/a%20b", "https://user:xxxxx@host/a%20b"},         // escapes kept
 		{"https://user:secret@host:bad/x", "https://user:xxxxx@host:bad/x"},         // no valid port: URL.Parse fails
-		{"https://token@host/x", "https://token@host/x"},                            // a username alone is kept, as Redacted keeps it
-		{"https://host/x?u=a:b@c", "https://host/x?u=a:b@c"},                        // '@' past the authority
+		{"https://token@host/x", "https://xxxxx@host/x"},                            // a username alone is the secret (Redacted keeps it)
+		{"https://@host/x", "https://@host/x"},                                      // an empty one is none
+		{"https://:secret@host/x", "https://:xxxxx@host/x"},
+		{"www.user:secret@host/x", "www.user:xxxxx@host/x"},            // as https:// is added
+		{"WWW.token@host", "xxxxx@host"},                               // the username is "WWW.token"
+		{"https://user:pa/ss@host/x", "https://user:xxxxx@host/x"},     // a '/' in the password: URL.Parse fails
+		{"https://user:pa?ss@host/x?q", "https://user:xxxxx@host/x?q"}, // '?'
+		{"https://user:pa#ss@host/x", "https://user:xxxxx@host/x"},     // '#'
+		{"https://user:p/a/s@s@host/x@y", "https://user:xxxxx@y"},      // to the last '@', all that may be secret
+		{"https://host:8080/@user", "https://host:8080/@user"},         // a port, then an '@' in the path
+		{"https://[::1]:x/@user", "https://[::1]:x/@user"},
+		{"https://host:x/user", "https://host:x/user"},       // no '@': a bad port alone
+		{"https://host/x?u=a:b@c", "https://host/x?u=a:b@c"}, // '@' past the authority
 		{"https://host/a:b@c", "https://host/a:b@c"},
 		{"www.x.example/a:b@c", "www.x.example/a:b@c"},
 		{"dir/a://b:c@d", "dir/a://b:c@d"}, // no scheme before "://"
@@ -433,7 +481,7 @@ func TestRedact(t *testing.T) {
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, Redact(tt.in), tt.in)
-		if u, err := url.Parse(tt.in); err == nil && u.String() == tt.in && u.Scheme != "" {
+		if u, err := url.Parse(tt.in); err == nil && u.String() == tt.in && strings.Contains(tt.in, "://") && (u.User == nil || hasPassword(u.User)) {
 			assert.Equal(t, u.Redacted(), Redact(tt.in), "as URL.Redacted: %s", tt.in)
 		}
 	}
@@ -442,6 +490,60 @@ func TestRedact(t *testing.T) {
 // TestRenderCredentials: Render sends a URL's credentials and shows the
 // URL redacted in the header, the notes and the errors, those of the
 // transport and of URL.Parse included.
+func hasPassword(u *url.Userinfo) bool {
+	_, ok := u.Password()
+	return ok
+}
+
+// TestRedactText: each URL in a text is shown through Redact.
+func TestRedactText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"no URL here: a://", "no URL here: a://"},
+		{`Get "https://user:secret@host/x": EOF`, `Get "https://user:xxxxx@host/x": EOF`},
+		{"fetch https://tok@h/a and http://u:p@h2/b failed", "fetch https://xxxxx@h/a and http://u:xxxxx@h2/b failed"},
+		{"<https://u:p@h>", "<https://u:xxxxx@h>"},
+		{"x1https://u:p@h", "x1https://u:xxxxx@h"},                   // the scheme starts at a letter
+		{"(https://u:pa/ss@h/x) then", "(https://u:xxxxx@h/x) then"}, // an unescaped '/'
+		{"https://u:p@h\nhttps://v:q@h", "https://u:xxxxx@h\nhttps://v:xxxxx@h"},
+		{"https://host/x https://host/y", "https://host/x https://host/y"},
+		{"://u:p@h", "://u:p@h"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, RedactText(tt.in), tt.in)
+	}
+}
+
+// TestCheckURLCredentials: a URL whose user name or password does not
+// parse (an unescaped '/', '?', '#', a bad escape) is an error that
+// shows none of them (URL.Parse's own quotes the password's start as the
+// port) and says to percent-encode them; an error elsewhere in a URL with
+// credentials is URL.Parse's, of the redacted URL.
+func TestCheckURLCredentials(t *testing.T) {
+	const encode = "its user name or password does not parse. Percent-encode the characters in them that a URL reserves: '/' as %2F, '?' as %3F, '#' as %23, '@' as %40, '%' as %25"
+	tests := []struct{ in, want string }{
+		{"https://user:Q9/Zk@host/x", `Invalid URL "https://user:xxxxx@host/x": ` + encode},
+		{"https://user:Q9?Zk@host/x", `Invalid URL "https://user:xxxxx@host/x": ` + encode},
+		{"https://user:Q9#Zk@host/x", `Invalid URL "https://user:xxxxx@host/x": ` + encode},
+		{"https://user:Q9%zzZk@host/x", `Invalid URL "https://user:xxxxx@host/x": ` + encode},
+		{"https://Q9%zzZk@host/x", `Invalid URL "https://xxxxx@host/x": ` + encode},
+		{"https://user:Q9Zk@ho st/x", `Invalid URL "https://user:xxxxx@ho st/x": invalid character " " in host name`},
+		{"https://user:Q9Zk@host:port/x", `Invalid URL "https://user:xxxxx@host:port/x": invalid port ":port" after host`},
+	}
+	for _, tt := range tests {
+		_, err := CheckURL(tt.in)
+		if err == nil {
+			t.Errorf("%s: no error", tt.in)
+			continue
+		}
+		assert.Equal(t, tt.want, err.Error(), tt.in)
+		assert.Equal(t, errs.InvalidParam, errs.CodeOf(err), tt.in)
+		if strings.Contains(err.Error(), "Q9") || strings.Contains(err.Error(), "Zk") {
+			t.Errorf("%s: the error shows the password: %v", tt.in, err)
+		}
+	}
+}
+
 func TestRenderCredentials(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, p, _ := r.BasicAuth(); p != "secret" {
@@ -604,4 +706,56 @@ func TestRenderControls(t *testing.T) {
 	if err == nil || !strings.HasSuffix(err.Error(), ": no ␛[5mpage␛[0m") {
 		t.Errorf("err = %q, want the error page quoted without its controls", err)
 	}
+}
+
+// TestRenderHostErrorsRedacted: the error of a host's fetcher or site
+// handler that quotes the URL it was given, credentials included, is
+// shown with them redacted (the read's error, a failed probe's or
+// handler's note), its code kept.
+func TestRenderHostErrorsRedacted(t *testing.T) {
+	const page = "https://user:secret@example.com/page"
+	const shown = "https://user:xxxxx@example.com/page"
+	failing := func(code errs.Code) Fetcher {
+		return FetcherFunc(func(_ context.Context, u string) (*Response, error) {
+			if code == "" {
+				return nil, fmt.Errorf("cannot fetch %s (for %s): %w", u, strings.Replace(u, "user:secret@", "tok@", 1), context.DeadlineExceeded)
+			}
+			return nil, errs.New(code, "refused %q", u)
+		})
+	}
+	for _, tt := range []struct {
+		f    Fetcher
+		code errs.Code
+		want string
+	}{
+		{failing(""), errs.Timeout, "Cannot fetch " + shown + ": cannot fetch " + shown + " (for https://xxxxx@example.com/page): context deadline exceeded"},
+		{failing(errs.InvalidParam), errs.InvalidParam, `refused "` + shown + `"`},
+		{failing(errs.AccessDenied), errs.AccessDenied, `refused "` + shown + `"`},
+		{failing(errs.Unsupported), errs.Unsupported, "Cannot fetch " + shown + `: refused "` + shown + `"`},
+	} {
+		_, err := Render(context.Background(), tt.f, page, Options{})
+		if assert.Error(t, err) {
+			assert.Equal(t, tt.want, err.Error())
+			assert.Equal(t, tt.code, errs.CodeOf(err))
+		}
+	}
+
+	// A page whose probes fail, read with a site handler that fails.
+	f := FetcherFunc(func(_ context.Context, u string) (*Response, error) {
+		if u == page {
+			return &Response{Status: 200, ContentType: "text/html", Body: []byte(`<html><body><p>tiny</p></body></html>`), FinalURL: u}, nil
+		}
+		return nil, fmt.Errorf("no route to %s", u)
+	})
+	handler := HandlerFunc(func(_ context.Context, _ Fetcher, u *url.URL) (*Page, error) {
+		return nil, fmt.Errorf("site down for %s", u)
+	})
+	p, err := Render(context.Background(), f, page, Options{Handlers: map[string]Handler{"host": handler}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(p.Notes, "\n")
+	assert.Contains(t, notes, "site handler host (site down for "+shown+")")
+	assert.Contains(t, notes, "md-suffix "+shown+".md (no route to "+shown+".md)")
+	assert.NotContains(t, notes, "secret")
 }
