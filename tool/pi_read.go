@@ -51,11 +51,45 @@ type piReadData struct {
 	Method           string        `json:"method,omitempty"`
 	Notes            []string      `json:"notes,omitempty"`
 	Meta             *piMeta       `json:"meta,omitempty"`
+	// DisplayContent is the shown text without line prefixes and the
+	// number of its first line, for a host's own rendering (a TUI's
+	// gutter): set for a text read of one range that shows lines.
+	DisplayContent *piDisplay `json:"displayContent,omitempty"`
+	// ConflictCount is the number of merge-conflict blocks the read
+	// surfaces: those in the shown lines, or the :conflicts index's; 0
+	// (left out) when none.
+	ConflictCount int `json:"conflictCount,omitempty"`
 	// ContentUnavailable says why a read has no content to show: a
 	// document that could not be converted ("conversion-failed"); its
 	// Result is then nil.
 	ContentUnavailable *piUnavailable    `json:"contentUnavailable,omitempty"`
 	Result             *scout.ReadResult `json:"result"`
+}
+
+// piDisplay is pi read's details.displayContent.
+type piDisplay struct {
+	Text      string `json:"text"`      // the shown lines, joined by "\n", a cut line ending in "…" as in the text
+	StartLine int    `json:"startLine"` // the number of the first
+}
+
+// displayContent returns the shown lines of a text read of one range
+// without prefixes; nil for any other read.
+func displayContent(res *scout.ReadResult) *piDisplay {
+	if res.Kind != scout.ReadKindText || len(res.Blocks) != 1 || len(res.Blocks[0].Lines) == 0 {
+		return nil
+	}
+	lines := res.Blocks[0].Lines
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l.Text)
+		if l.Cut && !res.Raw {
+			b.WriteString("…")
+		}
+	}
+	return &piDisplay{Text: b.String(), StartLine: lines[0].N}
 }
 
 type piUnavailable struct {
@@ -171,6 +205,10 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 	}
 	if s := res.Summary; s != nil {
 		d.Summary = &piSummary{Lines: len(pitext.SummaryRows(res)), ElidedSpans: len(s.Elided), ElidedLines: s.ElidedLines}
+	}
+	d.DisplayContent = displayContent(res)
+	if c := res.Conflicts; c != nil {
+		d.ConflictCount = len(c.Blocks)
 	}
 	env := okEnvelope(partial(res), d, text)
 	env.Stats = scout.Stats{Files: 1, Bytes: res.Bytes}
