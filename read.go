@@ -36,7 +36,12 @@ type Reader struct {
 	// "src:301" shows DefaultLimit rows from row 301.
 	ListingLimit int
 	// NoSummaries turns off code summaries: a source file read without a
-	// selector is then shown as lines. false means summaries are on.
+	// selector is then shown as lines. false means summaries are on. A
+	// summary is shown only when it is shorter than the file: at most 3000
+	// rows within the byte budget of as many lines (max(50 KB, rows×512
+	// bytes)), and either no more rows than DefaultLimit or at most half
+	// the file's lines; otherwise (a file that is mostly one literal, say)
+	// the file is read as lines, as with NoSummaries.
 	NoSummaries bool
 	// ImageMetadataOnly returns an image's metadata without its bytes.
 	// false means the bytes are returned (up to 20 MiB).

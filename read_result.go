@@ -114,7 +114,8 @@ type ReadResult struct {
 	// Unlisted counts the entries a listing left out at its caps: those
 	// behind a directory tree's "… N more" rows, an archive directory's
 	// children past the 500 shown, a database's tables past the 500
-	// listed. Truncated is then TruncLimit.
+	// listed. Truncated is then TruncLimit. A read past the end of a
+	// listing (BeyondEnd) shows no entries and leaves none out: 0.
 	Unlisted int `json:"unlisted,omitempty"`
 	// Skipped counts the entries a listing left out by reason: a tree's
 	// pruned directories (.git and Reader.PruneDirs) and .DS_Store files

@@ -32,14 +32,14 @@ type Selector struct {
 //	N, N-, N..     line N to the end of the file
 //	A-B, A..B      lines A to B
 //	A+C            C lines from A (A to A+C-1)
-//	R1,R2,...      several of the above, sorted and merged; blanks may
-//	               surround the commas ("5-10, 20-30")
+//	R1,R2,...      several of the above, sorted and merged
 //	raw            raw output; also range:raw and raw:range
 //	conflicts      the merge-conflict view
 //
-// raw and conflicts are read without regard to case ("RAW"). The same
-// grammar applies after a file, a directory, an archive member, a web URL
-// and an internal URL.
+// raw and conflicts are read without regard to case ("RAW"). Blanks may
+// surround each range, raw and conflicts ("5-10, 20-30", " 5-10",
+// "5-10 : raw"). The same grammar applies after a file, a directory, an
+// archive member, a web URL and an internal URL.
 //
 // "" gives the zero Selector. An error is an *Error with CodeInvalidParam:
 // line 0 ("Line selector 0 is invalid; lines are 1-indexed. Use :1."), a

@@ -13,6 +13,7 @@ import (
 	"github.com/scoutkit/scout/internal/pitext"
 	"github.com/scoutkit/scout/internal/read"
 	"github.com/scoutkit/scout/internal/sqlite"
+	"github.com/scoutkit/scout/internal/textio"
 	"github.com/scoutkit/scout/internal/web"
 )
 
@@ -50,11 +51,45 @@ type piReadData struct {
 	Method           string        `json:"method,omitempty"`
 	Notes            []string      `json:"notes,omitempty"`
 	Meta             *piMeta       `json:"meta,omitempty"`
+	// DisplayContent is the shown text without line prefixes and the
+	// number of its first line, for a host's own rendering (a TUI's
+	// gutter): set for a text read of one range that shows lines.
+	DisplayContent *piDisplay `json:"displayContent,omitempty"`
+	// ConflictCount is the number of merge-conflict blocks the read
+	// surfaces: those in the shown lines, or the :conflicts index's; 0
+	// (left out) when none.
+	ConflictCount int `json:"conflictCount,omitempty"`
 	// ContentUnavailable says why a read has no content to show: a
 	// document that could not be converted ("conversion-failed"); its
 	// Result is then nil.
 	ContentUnavailable *piUnavailable    `json:"contentUnavailable,omitempty"`
 	Result             *scout.ReadResult `json:"result"`
+}
+
+// piDisplay is pi read's details.displayContent.
+type piDisplay struct {
+	Text      string `json:"text"`      // the shown lines, joined by "\n", a cut line ending in "…" as in the text
+	StartLine int    `json:"startLine"` // the number of the first
+}
+
+// displayContent returns the shown lines of a text read of one range
+// without prefixes; nil for any other read.
+func displayContent(res *scout.ReadResult) *piDisplay {
+	if res.Kind != scout.ReadKindText || len(res.Blocks) != 1 || len(res.Blocks[0].Lines) == 0 {
+		return nil
+	}
+	lines := res.Blocks[0].Lines
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l.Text)
+		if l.Cut && !res.Raw {
+			b.WriteString("…")
+		}
+	}
+	return &piDisplay{Text: b.String(), StartLine: lines[0].N}
 }
 
 type piUnavailable struct {
@@ -155,6 +190,7 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 		}
 		return nil, err
 	}
+	piColumns(res)
 	text := format.ReadText(res, &format.ReadOptions{Style: c.Style})
 	d := &piReadData{ResolvedPath: wire(res.Path), Meta: readMeta(res), Result: wireRead(res)}
 	d.IsDirectory = res.Kind == scout.ReadKindDirectory || res.Kind == scout.ReadKindArchive
@@ -170,6 +206,10 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 	if s := res.Summary; s != nil {
 		d.Summary = &piSummary{Lines: len(pitext.SummaryRows(res)), ElidedSpans: len(s.Elided), ElidedLines: s.ElidedLines}
 	}
+	d.DisplayContent = displayContent(res)
+	if c := res.Conflicts; c != nil {
+		d.ConflictCount = len(c.Blocks)
+	}
 	env := okEnvelope(partial(res), d, text)
 	env.Stats = scout.Stats{Files: 1, Bytes: res.Bytes}
 	env.Context.PathResolved = wire(res.Path)
@@ -182,6 +222,63 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 		}
 	}
 	return env, nil
+}
+
+// piColumns cuts the shown lines of a text read to pi's column cap
+// (768) as pi counts a line's length: in UTF-16 code units, as JavaScript
+// does, a character outside the Basic Multilingual Plane (an emoji)
+// counting 2. The core counts characters, so a line of such characters
+// may be wider than pi shows; it is cut here at the last whole character
+// that fits (never between the two halves of a surrogate pair), marked
+// cut, and the result's ColumnCap set, so that the text's notice and the
+// data say so. :raw reads and listings are not cut, as in the core.
+func piColumns(res *scout.ReadResult) {
+	if res.Kind == scout.ReadKindMulti {
+		for _, p := range res.Parts {
+			if p.Result != nil {
+				piColumns(p.Result)
+			}
+		}
+		return
+	}
+	if res.Kind != scout.ReadKindText || res.Raw {
+		return
+	}
+	for bi := range res.Blocks {
+		lines := res.Blocks[bi].Lines
+		for li := range lines {
+			l := &lines[li]
+			t, ok := cutUTF16(l.Text, textio.MaxColumns)
+			if !ok {
+				continue
+			}
+			if !l.Cut {
+				l.Bytes = len(l.Text)
+			}
+			l.Text, l.Cut = t, true
+			res.ColumnCap = textio.MaxColumns
+		}
+	}
+}
+
+// cutUTF16 cuts s to its longest prefix of whole characters that is at
+// most n UTF-16 code units long; ok reports whether s was longer.
+func cutUTF16(s string, n int) (string, bool) {
+	if len(s) <= n {
+		return s, false // n bytes hold at most n code units
+	}
+	units := 0
+	for i, r := range s {
+		w := 1
+		if r > 0xFFFF {
+			w = 2
+		}
+		if units+w > n {
+			return s[:i], true
+		}
+		units += w
+	}
+	return s, false
 }
 
 // conversionNotice is the Envelope of a document that could not be

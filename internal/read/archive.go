@@ -72,6 +72,10 @@ func (r *reader) readArchive(ctx context.Context, p, name, inner string) (*Resul
 		if err != nil {
 			return nil, err
 		}
+		if !ok && sqlite.HasExt(it.Path) && !it.Dir {
+			// The member is named like a database but is not one.
+			return nil, notDatabaseErr(p, display+":"+it.Path)
+		}
 		if !ok {
 			return nil, selector.NotSelector(it.Selector, display+":"+it.Path)
 		}

@@ -69,7 +69,13 @@ func (r *reader) directory(ctx context.Context, name string, sel selector.Select
 		return nil, err
 	}
 	res.Kind, res.Raw, res.Path, res.Bytes = KindDirectory, false, display, int64(tree.Bytes)
-	res.Pruned, res.Unlisted, res.Unreadable = tree.Pruned, tree.Omitted, tree.Unreadable
+	res.Pruned, res.Unreadable = tree.Pruned, tree.Unreadable
+	if res.BeyondEnd == 0 {
+		// A read past the end shows no entries, so none is left out of
+		// it: like a file's, it is whole (its notice says where the
+		// listing ends).
+		res.Unlisted = tree.Omitted
+	}
 	if res.Unlisted > 0 && res.Truncated == "" {
 		res.Truncated = TruncLimit
 	}

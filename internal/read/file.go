@@ -72,7 +72,7 @@ func (r *reader) file(ctx context.Context, name string, info fs.FileInfo, sel se
 		return r.conflicts(display, io.LimitReader(src, conflict.MaxScanBytes+1))
 	}
 	if whole && !sel.Raw && len(sel.Ranges) == 0 && !r.c.NoSummaries {
-		if s, ok := summary.Summarize(name, text); ok && s.ElidedLines > 0 {
+		if s, ok := summary.Summarize(name, text); ok && s.ElidedLines > 0 && r.shorter(s) {
 			return &Result{Kind: KindSummary, Path: display, Source: SourceFile, Bytes: info.Size(), TotalLines: s.TotalLines, Tag: hashline.Tag(text), Summary: s}, nil
 		}
 	}
@@ -89,6 +89,28 @@ func (r *reader) file(ctx context.Context, name string, info fs.FileInfo, sel se
 	}
 	r.conflictFooter(res, text)
 	return res, nil
+}
+
+// shorter reports whether the summary s is worth showing instead of the
+// file's lines: it shows no more than one read shows (textio.MaxLimit rows
+// within the byte budget of as many lines), and either no more rows than
+// an open-ended read shows lines (the limit) or at most half the file's
+// lines. A summary that keeps most of a large file (a file that is mostly
+// one literal) is no shorter than the file: the file is then read as
+// lines, paged from line 1 with the usual continuation.
+func (r *reader) shorter(s *summary.Summary) bool {
+	rows := len(s.Rows)
+	if rows > textio.MaxLimit {
+		return false
+	}
+	size := 0
+	for _, row := range s.Rows {
+		size += len(row.Text) + len(row.Tail) + len(" .. ") + 1
+	}
+	if size > max(textio.MinByteBudget, rows*textio.BytesPerLine) {
+		return false
+	}
+	return rows <= textio.ClampLimit(r.c.Limit) || 2*rows <= s.TotalLines
 }
 
 func setEncoding(res *Result, enc textio.Encoding) {

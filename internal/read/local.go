@@ -51,6 +51,9 @@ func (r *reader) local(ctx context.Context, p string) (*Result, error) {
 	if err := pathutil.ContainerOutside(r.c.FS, r.c.Root, p); err != nil {
 		return nil, err
 	}
+	if err := r.notDatabase(p); err != nil {
+		return nil, err
+	}
 	return nil, notFound(base)
 }
 

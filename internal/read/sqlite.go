@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/sqlite"
 )
@@ -33,6 +34,34 @@ func (r *reader) databaseVia(ctx context.Context, p string, locate locator) (*Re
 		return sqliteResult(res, pathutil.Display(name)+cand.Selector, "", suffix), true, nil
 	}
 	return nil, false, nil
+}
+
+// notDatabase returns the error of a missing path p that names a table
+// or a query of a file with a database extension that is not a SQLite
+// database ("notes.db:users" of a text file): such a file is read as a
+// file, and what follows its name cannot be read from it. nil when p names
+// no such file.
+func (r *reader) notDatabase(p string) error {
+	for _, cand := range sqlite.Candidates(p) {
+		if cand.Selector == "" {
+			continue
+		}
+		name, _, ok, err := r.locate(cand.DB)
+		if err != nil || !ok || r.isSQLite(name) {
+			continue
+		}
+		return notDatabaseErr(p, pathutil.Display(name))
+	}
+	return nil
+}
+
+// notDatabaseErr is the error of the read p of a table or a query of db,
+// a file or archive member named like a database that is not one.
+func notDatabaseErr(p, db string) error {
+	e := errs.New(errs.Unsupported, "Cannot read '%s': '%s' is not a SQLite database (it does not start with the SQLite header), so it has no tables to read or query. Read '%s' to see the file as it is, e.g. as text.",
+		errs.Echo(p), errs.Echo(db), errs.Echo(db))
+	e.Path = db
+	return e
 }
 
 // isSQLite reports whether the regular file name starts with the SQLite

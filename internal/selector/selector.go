@@ -8,15 +8,18 @@
 //	N, N-, N..     line N to the end
 //	A-B, A..B      lines A to B
 //	A+C            C lines from A (A to A+C-1)
-//	R1,R2,...      several of the above, sorted and merged; blanks may
-//	               surround the commas ("5-10, 20-30")
+//	R1,R2,...      several of the above, sorted and merged
 //	raw            the bytes as they are
 //	conflicts      the merge-conflict view
 //	range:raw      one compound of a range list and raw, in either order
 //	raw:range
 //
 // An 'L' (or 'l') may precede each number ("L41-L60"), and raw and
-// conflicts are read without regard to case ("RAW"). Lines are 1-based.
+// conflicts are read without regard to case ("RAW"). Blanks (spaces and
+// tabs) may surround each range, raw and conflicts: after the ':' and
+// around the commas ("f.go: 5-10, 20-30", "f.go:5-10 : raw"); a path that
+// exists as written is still read as it is (a file named "f.go: 5"), which
+// is the caller's to check first. Lines are 1-based.
 // The same grammar applies to every source; only where a selector may
 // start differs (see Split, SplitURL and SplitInternal).
 package selector
@@ -184,8 +187,10 @@ func split(p string, min int) (string, Selector, bool, error) {
 	return path, sel, true, nil
 }
 
-// chunk parses "raw", "conflicts" or a comma list of ranges.
+// chunk parses "raw", "conflicts" or a comma list of ranges, each of
+// them between optional blanks.
 func chunk(s string) (Selector, bool, error) {
+	s = strings.Trim(s, " \t")
 	switch {
 	case s == "":
 		return Selector{}, false, nil
@@ -197,14 +202,8 @@ func chunk(s string) (Selector, bool, error) {
 	items := strings.Split(s, ",")
 	ranges := make([]Range, 0, len(items))
 	var first error // the first invalid range, reported once the whole list has the right form
-	for k, item := range items {
-		if k > 0 {
-			item = strings.TrimLeft(item, " \t")
-		}
-		if k < len(items)-1 {
-			item = strings.TrimRight(item, " \t")
-		}
-		r, ok, err := parseRange(item)
+	for _, item := range items {
+		r, ok, err := parseRange(strings.Trim(item, " \t"))
 		if !ok {
 			return Selector{}, false, nil
 		}

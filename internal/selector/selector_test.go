@@ -50,6 +50,13 @@ func TestParse(t *testing.T) {
 		{"5-10:raw", Selector{Ranges: ranges(Range{5, 10}), Raw: true}, "range:raw"},
 		{"raw:5-10", Selector{Ranges: ranges(Range{5, 10}), Raw: true}, "raw:range"},
 		{"RAW:1-2, 4-5", Selector{Ranges: ranges(Range{1, 2}, Range{4, 5}), Raw: true}, "raw with a list"},
+		{" 2-3", Selector{Ranges: ranges(Range{2, 3})}, "a blank before the selector"},
+		{"\t 2-3 ", Selector{Ranges: ranges(Range{2, 3})}, "blanks around the selector"},
+		{" 2-3, 7", Selector{Ranges: ranges(Range{2, 3}, Range{7, 0})}, "a blank before a list"},
+		{" raw", Selector{Raw: true}, "a blank before raw"},
+		{" conflicts", Selector{Conflicts: true}, "a blank before conflicts"},
+		{"5-10 : raw", Selector{Ranges: ranges(Range{5, 10}), Raw: true}, "blanks around a compound's colon"},
+		{"raw: 5-10", Selector{Ranges: ranges(Range{5, 10}), Raw: true}, "a blank after raw's colon"},
 	}
 	for _, tt := range tests {
 		got, ok, err := Parse(tt.in)
@@ -60,7 +67,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestParseNotSelector(t *testing.T) {
-	for _, in := range []string{"", "abc", "raw:raw", "5:6", "conflicts:raw", "5,", ",5", "5 ", " 5", "5-10 20", "-3", "raw:", "5+-3", "x.go"} {
+	for _, in := range []string{"", "abc", "raw:raw", "5:6", "conflicts:raw", "5,", ",5", " ", " , 5", "5-10 20", "5 -10", "r aw", "-3", "raw:", "5+-3", "x.go"} {
 		sel, ok, err := Parse(in)
 		assert.False(t, ok, "%q", in)
 		assert.NoError(t, err, "%q", in)
@@ -139,6 +146,12 @@ func TestSplit(t *testing.T) {
 		{"a.go:RAW", "a.go", Selector{Raw: true}, true, "", "raw in any case, as for URLs"},
 		{"a.go:5-10, 20-30", "a.go", Selector{Ranges: ranges(Range{5, 10}, Range{20, 30})}, true, "", "a blank after a comma, as for URLs"},
 		{"a.go:conflicts", "a.go", Selector{Conflicts: true}, true, "", "conflicts"},
+		{"ten.txt: 2-3", "ten.txt", Selector{Ranges: ranges(Range{2, 3})}, true, "", "a blank after the colon, as after a comma"},
+		{"ten.txt: 2-3: raw", "ten.txt", Selector{Ranges: ranges(Range{2, 3}), Raw: true}, true, "", "blanks in a compound"},
+		{"a.zip:d/f.ts: 5", "a.zip:d/f.ts", Selector{Ranges: ranges(Range{5, 0})}, true, "", "archive member with a blank before its range"},
+		{"ten.txt :2-3", "ten.txt ", Selector{Ranges: ranges(Range{2, 3})}, true, "", "a blank before the colon is the path's"},
+		{"a.go: 0", "a.go: 0", Selector{}, false, "Line selector 0 is invalid; lines are 1-indexed. Use :1.", "line 0 after a blank"},
+		{"notes: x", "notes: x", Selector{}, false, "", "a blank and no selector: kept in the path"},
 		{"a.go:5-10:raw", "a.go", Selector{Ranges: ranges(Range{5, 10}), Raw: true}, true, "", "range:raw compound"},
 		{"a.go:raw:5-10", "a.go", Selector{Ranges: ranges(Range{5, 10}), Raw: true}, true, "", "raw:range compound"},
 		{"a.go:5:6", "a.go:5", Selector{Ranges: ranges(Range{6, 0})}, true, "", "only one range list is peeled"},
@@ -187,6 +200,9 @@ func TestSplitURL(t *testing.T) {
 		{"https://x.example/a:5+2:raw", "https://x.example/a", Selector{Ranges: ranges(Range{5, 6}), Raw: true}, false, "range then raw"},
 		{"https://x.example/a:5-10,20-30", "https://x.example/a", Selector{Ranges: ranges(Range{5, 10}, Range{20, 30})}, false, "multi-range"},
 		{"https://x.example/a:5-10, 20-30", "https://x.example/a", Selector{Ranges: ranges(Range{5, 10}, Range{20, 30})}, false, "a blank after the comma"},
+		{"https://x.example/a: 5-10", "https://x.example/a", Selector{Ranges: ranges(Range{5, 10})}, false, "a blank after the colon, as after a comma"},
+		{"https://x.example/a: raw", "https://x.example/a", Selector{Raw: true}, false, "a blank before raw"},
+		{"https://x.example: 80", "https://x.example: 80", Selector{}, false, "no selector before the path's first slash, blank or not"},
 		{"https://x.example:8080", "https://x.example:8080", Selector{}, false, "a port is not a selector"},
 		{"https://x.example/:80", "https://x.example/", Selector{Ranges: ranges(Range{80, 0})}, false, "a slash before the selector on a bare host"},
 		{"http://x.example:8080/p:raw", "http://x.example:8080/p", Selector{Raw: true}, false, "port and selector"},
@@ -214,6 +230,7 @@ func TestSplitInternal(t *testing.T) {
 		{"agent://x:raw:5", "agent://x", Selector{Raw: true, Ranges: ranges(Range{5, 0})}, "raw:range compound"},
 		{"agent://x:RAW", "agent://x", Selector{Raw: true}, "raw in any case"},
 		{"agent://x:1-2, 5-6", "agent://x", Selector{Ranges: ranges(Range{1, 2}, Range{5, 6})}, "a blank after the comma"},
+		{"agent://x: 1-2", "agent://x", Selector{Ranges: ranges(Range{1, 2})}, "a blank after the colon"},
 		{"agent://x:1-2:5-6", "agent://x:1-2", Selector{Ranges: ranges(Range{5, 6})}, "one range list is peeled, as for files"},
 		{"memory://n:-3", "memory://n:-3", Selector{}, "-N is not a selector, as for files"},
 		{"skill://team:deploy:2", "skill://team:deploy", Selector{Ranges: ranges(Range{2, 0})}, "a namespaced host keeps its colon"},
@@ -236,9 +253,9 @@ func TestMergeStable(t *testing.T) {
 }
 
 // piChunk is pi's own chunk grammar, with the leniencies Scout adds to
-// it everywhere (raw and conflicts in any case, blanks around commas),
+// it everywhere (raw and conflicts in any case, blanks around each item),
 // used as the oracle for what looks like a selector.
-var piChunk = regexp.MustCompile(`^(?:(?:[Ll]?\d+(?:(?:\.\.|[-+])[Ll]?(?:\d+)?)?)(?:[ \t]*,[ \t]*[Ll]?\d+(?:(?:\.\.|[-+])[Ll]?(?:\d+)?)?)*|(?i:raw|conflicts))$`)
+var piChunk = regexp.MustCompile(`^[ \t]*(?:(?:[Ll]?\d+(?:(?:\.\.|[-+])[Ll]?(?:\d+)?)?)(?:[ \t]*,[ \t]*[Ll]?\d+(?:(?:\.\.|[-+])[Ll]?(?:\d+)?)?)*|(?i:raw|conflicts))[ \t]*$`)
 
 // checkSelector verifies the invariants of a parsed Selector.
 func checkSelector(t *testing.T, in string, sel Selector) {
