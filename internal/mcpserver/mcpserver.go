@@ -314,7 +314,7 @@ type session struct {
 	closed bool       // no call will be queued any more
 
 	mu      sync.Mutex
-	running map[string]*call // by request ID
+	running map[string]*call // by request ID, as idKey has it
 
 	rev string // the revision initialize agreed on; "" before; read and set by handle only
 }
@@ -626,7 +626,10 @@ func (c *session) notify(method string, params []byte) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if r := c.running[string(v[0])]; r != nil {
+	if !validID(v[0]) {
+		return
+	}
+	if r := c.running[idKey(v[0])]; r != nil {
 		r.canceled = true
 		r.cancel()
 	}
@@ -666,7 +669,7 @@ func (c *session) startCall(b *batch, id json.RawMessage, params json.RawMessage
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	r := &call{cancel: cancel}
-	key := string(id)
+	key := idKey(id)
 	c.mu.Lock()
 	if c.running[key] != nil {
 		c.mu.Unlock()
