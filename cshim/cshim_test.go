@@ -27,10 +27,10 @@ import (
 	"github.com/scoutkit/scout/tool"
 )
 
-// buildLib builds libscout.so and libscout.h into a temp dir and returns
-// it with the C compiler cgo uses, or skips the test when cgo or the
-// compiler is missing.
-func buildLib(t *testing.T) (dir, cc string) {
+// buildLib builds libscout.so and libscout.h (once for all the tests)
+// into a temp dir and returns it with the C compiler cgo uses, or skips
+// the test when cgo or the compiler is missing.
+func buildLib(t *testing.T) (string, string) {
 	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("the C example uses pthreads and the test links a .so/.dylib")
@@ -39,21 +39,48 @@ func buildLib(t *testing.T) (dir, cc string) {
 	if err != nil || strings.TrimSpace(string(out)) != "1" {
 		t.Skip("cgo is disabled: the shim cannot be built")
 	}
-	cc = "cc"
+	cc := "cc"
 	if env, _ := exec.Command("go", "env", "CC").Output(); len(strings.TrimSpace(string(env))) > 0 {
 		cc = strings.Fields(string(env))[0]
 	}
 	if _, err := exec.LookPath(cc); err != nil {
 		t.Skipf("no C compiler (%s): the shim cannot be built", cc)
 	}
-	dir = t.TempDir()
-	// On Linux c-shared compiles position-independent code, as the test
-	// command's vet (go vet -buildmode=pie) did: the build links what vet
-	// compiled.
-	if out, err := exec.Command("go", "build", "-buildmode=c-shared", "-o", filepath.Join(dir, libName()), ".").CombinedOutput(); err != nil {
+	dir, out, err := built()
+	if err != nil {
 		t.Fatalf("go build -buildmode=c-shared: %v\n%s", err, out)
 	}
 	return dir, cc
+}
+
+// built builds the library once for the tests that use it (a build takes
+// minutes on a busy machine) into a directory TestMain removes.
+func built() (dir string, out []byte, err error) {
+	buildOnce.Do(func() {
+		if buildDir, buildErr = os.MkdirTemp("", "libscout"); buildErr != nil {
+			return
+		}
+		// On Linux c-shared compiles position-independent code, as the
+		// test command's vet (go vet -buildmode=pie) did: the build links
+		// what vet compiled.
+		buildOut, buildErr = exec.Command("go", "build", "-buildmode=c-shared", "-o", filepath.Join(buildDir, libName()), ".").CombinedOutput()
+	})
+	return buildDir, buildOut, buildErr
+}
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildOut  []byte
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
 }
 
 // libName is the shared library's file name, as the C linker looks for
