@@ -27,10 +27,10 @@ import (
 	"github.com/scoutkit/scout/tool"
 )
 
-// buildLib builds libscout.so and libscout.h into a temp dir and returns
-// it with the C compiler cgo uses, or skips the test when cgo or the
-// compiler is missing.
-func buildLib(t *testing.T) (dir, cc string) {
+// buildLib builds libscout.so and libscout.h (once for all the tests)
+// into a temp dir and returns it with the C compiler cgo uses, or skips
+// the test when cgo or the compiler is missing.
+func buildLib(t *testing.T) (string, string) {
 	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("the C example uses pthreads and the test links a .so/.dylib")
@@ -39,21 +39,48 @@ func buildLib(t *testing.T) (dir, cc string) {
 	if err != nil || strings.TrimSpace(string(out)) != "1" {
 		t.Skip("cgo is disabled: the shim cannot be built")
 	}
-	cc = "cc"
+	cc := "cc"
 	if env, _ := exec.Command("go", "env", "CC").Output(); len(strings.TrimSpace(string(env))) > 0 {
 		cc = strings.Fields(string(env))[0]
 	}
 	if _, err := exec.LookPath(cc); err != nil {
 		t.Skipf("no C compiler (%s): the shim cannot be built", cc)
 	}
-	dir = t.TempDir()
-	// On Linux c-shared compiles position-independent code, as the test
-	// command's vet (go vet -buildmode=pie) did: the build links what vet
-	// compiled.
-	if out, err := exec.Command("go", "build", "-buildmode=c-shared", "-o", filepath.Join(dir, libName()), ".").CombinedOutput(); err != nil {
+	dir, out, err := built()
+	if err != nil {
 		t.Fatalf("go build -buildmode=c-shared: %v\n%s", err, out)
 	}
 	return dir, cc
+}
+
+// built builds the library once for the tests that use it (a build takes
+// minutes on a busy machine) into a directory TestMain removes.
+func built() (dir string, out []byte, err error) {
+	buildOnce.Do(func() {
+		if buildDir, buildErr = os.MkdirTemp("", "libscout"); buildErr != nil {
+			return
+		}
+		// On Linux c-shared compiles position-independent code, as the
+		// test command's vet (go vet -buildmode=pie) did: the build links
+		// what vet compiled.
+		buildOut, buildErr = exec.Command("go", "build", "-buildmode=c-shared", "-o", filepath.Join(buildDir, libName()), ".").CombinedOutput()
+	})
+	return buildDir, buildOut, buildErr
+}
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildOut  []byte
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
 }
 
 // libName is the shared library's file name, as the C linker looks for
@@ -453,6 +480,55 @@ func TestHeaderDocumentsOptions(t *testing.T) {
 		}
 		if !strings.Contains(", "+optionNames+", ", ", "+name+", ") {
 			t.Errorf("optionNames lacks %q", name)
+		}
+	}
+}
+
+// TestHostile builds testdata/hostile.c against the library and runs it:
+// NULL, empty, non-UTF-8, huge and deeply nested inputs in every position,
+// unknown names, bad options and call ids, from one thread and from eight
+// at once, each must get an Envelope saying what to fix.
+func TestHostile(t *testing.T) {
+	lib, cc := buildLib(t)
+	bin := filepath.Join(lib, "hostile")
+	build := exec.Command(cc, "-Wall", "-Wextra", "-Werror", "-o", bin, filepath.Join("testdata", "hostile.c"),
+		"-I"+lib, "-L"+lib, "-lscout", "-lpthread", "-Wl,-rpath,"+lib)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("cc: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, testTree(t)).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "hostile: ok") {
+		t.Fatalf("hostile: %v\n%s", err, out)
+	}
+}
+
+// TestInputEcho: an input of any size is refused or quoted in a short
+// error: options over maxOptions are refused unread, a long toolset, tool,
+// root, option name or value is quoted cut (a 20 MiB toolset made a 40 MB
+// error, 20 MiB of options took 13 s).
+func TestInputEcho(t *testing.T) {
+	root := testTree(t)
+	long := strings.Repeat("x", 1<<20)
+	tests := []struct {
+		name, toolset, tool, root, options, want string
+	}{
+		{"options over the limit", "pi", "read", root, `{"style":"` + strings.Repeat("x", maxOptions) + `"}`, "options is 65548 bytes, over the limit of 64 KiB"},
+		{"options at the limit", "pi", "read", root, `{"style":"` + strings.Repeat("x", maxOptions-12) + `"}`, `option 'style' must be "hashline", "numbered" or "plain", got "xxx`},
+		{"a long unknown option", "pi", "read", root, `{"` + strings.Repeat("x", 60000) + `":1}`, "options: json: unknown field \"xxx"},
+		{"a long repeated option", "pi", "read", root, `{"` + strings.Repeat("x", 30000) + `":1,"` + strings.Repeat("x", 30000) + `":1}`, "option 'xxx"},
+		{"a long toolset", long, "read", root, "", "Unknown toolset 'xxx"},
+		{"a long tool", "pi", long, root, "", "Unknown tool 'xxx"},
+		{"a long root", "pi", "read", long, "", "root 'xxx"},
+		{"a long root that does not exist", "pi", "read", "/" + strings.Repeat("x/", 1<<19), "", "root '/x/x"},
+		{"a tool with a line break", "pi", "read\nStatus: ok", root, "", `Unknown tool '"read\nStatus: ok"'`},
+	}
+	for _, tt := range tests {
+		env := call(tt.toolset, tt.tool, `{"path":"a.txt"}`, tt.root, tt.options)
+		if env.Status != scout.StatusError || !strings.Contains(env.Error.Message, tt.want) {
+			t.Errorf("%s: %s %.300q, want an error with %q", tt.name, env.Status, env.Text, tt.want)
+		}
+		if len(env.Text) > 1024 || len(env.Error.Message) > 1024 {
+			t.Errorf("%s: a %d-byte error: %.300q…", tt.name, len(env.Text), env.Text)
 		}
 	}
 }

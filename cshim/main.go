@@ -44,7 +44,8 @@ package main
 //   directory and any bad argument give an error Envelope, never a crash.
 //
 // char *scout_call_opts(toolset, tool, json_args, root, options)
-//   scout_call with the host's settings, a JSON object (NULL or "" = {}):
+//   scout_call with the host's settings, a JSON object (NULL or "" = {};
+//   at most 64 KiB):
 //     "style": "hashline" (default) | "numbered" | "plain"
 //                           line style of search and read text: N:text
 //                           under ¶path#TAG or "# path#TAG" headings,
@@ -77,6 +78,8 @@ package main
 //   returned).
 //
 // void scout_free(char *p)      releases a returned string; NULL is ignored.
+//   Free each string once, and only strings Scout returned: as with free,
+//   anything else is undefined.
 // char *scout_version(void)     Scout's version (free it).
 // int scout_abi_version(void)   the ABI version.
 //
@@ -187,6 +190,9 @@ func call(toolset, name, args, root, options string) *scout.Envelope {
 	if len(args) > mcpserver.MaxMessage {
 		return envelope.Error(errs.New(errs.InvalidParam, "json_args is %d bytes, over the limit of %d MiB: pass a smaller arguments object.", len(args), mcpserver.MaxMessage>>20), nil)
 	}
+	if len(options) > maxOptions {
+		return envelope.Error(errs.New(errs.InvalidParam, "options is %d bytes, over the limit of %d KiB: pass a smaller options object.", len(options), maxOptions>>10), json.RawMessage(args))
+	}
 	opts, err := parseOptions(options)
 	if err == nil {
 		err = checkRoot(root)
@@ -237,6 +243,10 @@ type options struct {
 	Zoekt         *zoektOption `json:"zoekt"`
 }
 
+// maxOptions caps the options object: its longest form, a zoekt option
+// with many URLs, is far smaller.
+const maxOptions = 64 << 10
+
 const optionNames = "style, context_before, context_after, read_limit, no_web, allow_private_network, timeout_ms, call_id, zoekt"
 
 // parseOptions decodes and checks the options object ("" is {}).
@@ -259,11 +269,11 @@ func parseOptions(s string) (*options, error) {
 		if errors.As(err, &te) {
 			return nil, errs.Wrap(errs.InvalidParam, err, "option '%s' must be %s, got %s.", te.Field, optionKind(te.Type.String()), te.Value)
 		}
-		return nil, errs.Wrap(errs.InvalidParam, err, "options: %v; valid options: %s.", err, optionNames)
+		return nil, errs.Wrap(errs.InvalidParam, err, "options: %s; valid options: %s.", errs.Clip(err.Error()), optionNames)
 	}
 	switch {
 	case o.Style != "" && o.Style != format.StyleHashline && o.Style != format.StyleNumbered && o.Style != format.StylePlain:
-		return nil, errs.New(errs.InvalidParam, "option 'style' must be \"hashline\", \"numbered\" or \"plain\", got %q.", o.Style)
+		return nil, errs.New(errs.InvalidParam, "option 'style' must be \"hashline\", \"numbered\" or \"plain\", got %q.", errs.Clip(o.Style))
 	case o.ContextBefore != nil && *o.ContextBefore < 0, o.ContextAfter != nil && *o.ContextAfter < 0:
 		return nil, errs.New(errs.InvalidParam, "options 'context_before' and 'context_after' must be 0 or more.")
 	case o.ReadLimit != nil && *o.ReadLimit < 1:
@@ -295,7 +305,7 @@ func checkNames(obj []byte, prefix string, typ reflect.Type) error {
 		ft, known := fields[name]
 		switch {
 		case seen[name]:
-			err = errs.New(errs.InvalidParam, "option '%s%s' is given more than once: pass each option once.", prefix, name)
+			err = errs.New(errs.InvalidParam, "option '%s' is given more than once: pass each option once.", errs.Echo(prefix+name))
 		case !known:
 			for f := range fields {
 				if strings.EqualFold(f, name) {
@@ -389,15 +399,22 @@ func checkRoot(root string) error {
 		return nil
 	}
 	st, err := os.Stat(root)
+	// The root is quoted once, cut when long (an error of the system
+	// quotes it whole).
+	cause, echo := err, errs.Echo(root)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		cause = pe.Err
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return errs.Wrap(errs.NotFound, err, "root '%s' does not exist: pass an existing directory, or NULL for the current directory.", root)
+		return errs.Wrap(errs.NotFound, err, "root '%s' does not exist: pass an existing directory, or NULL for the current directory.", echo)
 	case errors.Is(err, fs.ErrPermission):
-		return errs.Wrap(errs.AccessDenied, err, "root '%s' cannot be read: %v.", root, err)
+		return errs.Wrap(errs.AccessDenied, err, "root '%s' cannot be read: %v.", echo, cause)
 	case err != nil:
-		return errs.Wrap(errs.InvalidParam, err, "root '%s' cannot be used: %v.", root, err)
+		return errs.Wrap(errs.InvalidParam, err, "root '%s' cannot be used: %v.", echo, cause)
 	case !st.IsDir():
-		return errs.New(errs.InvalidParam, "root '%s' is not a directory: pass the project's directory.", root)
+		return errs.New(errs.InvalidParam, "root '%s' is not a directory: pass the project's directory.", echo)
 	}
 	return nil
 }

@@ -258,7 +258,7 @@ func Tools(toolset string) ([]Tool, error) {
 	}
 	ts, ok := registry()[toolset]
 	if !ok {
-		return nil, &scout.Error{Code: scout.CodeInvalidParam, Message: fmt.Sprintf("Unknown toolset '%s'; toolsets: %s.", toolset, strings.Join(Toolsets(), ", "))}
+		return nil, &scout.Error{Code: scout.CodeInvalidParam, Message: fmt.Sprintf("Unknown toolset '%s'; toolsets: %s.", errs.Echo(toolset), strings.Join(Toolsets(), ", "))}
 	}
 	out := make([]Tool, len(ts))
 	for i, t := range ts {
@@ -281,7 +281,7 @@ func Lookup(toolset, name string) (*Tool, error) {
 		}
 		names = append(names, ts[i].Name)
 	}
-	return nil, &scout.Error{Code: scout.CodeInvalidParam, Message: fmt.Sprintf("Unknown tool '%s' in toolset '%s'; tools: %s.", name, toolsetName(toolset), strings.Join(names, ", "))}
+	return nil, &scout.Error{Code: scout.CodeInvalidParam, Message: fmt.Sprintf("Unknown tool '%s' in toolset '%s'; tools: %s.", errs.Echo(name), toolsetName(toolset), strings.Join(names, ", "))}
 }
 
 func toolsetName(s string) string {

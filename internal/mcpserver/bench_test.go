@@ -18,7 +18,14 @@ func BenchmarkHandle(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c := &session{s: s, ctx: context.Background(), out: io.Discard, running: map[string]*call{}}
+	c := newSession(s, context.Background(), io.Discard)
+	go c.writeOut()
+	b.Cleanup(func() {
+		c.outMu.Lock()
+		c.outEnd = true
+		c.outCond.Broadcast()
+		c.outMu.Unlock()
+	})
 	call := func(args string) string {
 		return `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"nope","arguments":` + args + `}}`
 	}

@@ -12,9 +12,11 @@ import (
 	"image/png"
 	"io/fs"
 	"maps"
+	"math/big"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -389,8 +391,8 @@ const (
 // line is a line of the stream as JSON-RPC sees it.
 type line struct {
 	kind   int
-	key    string // the answer's ID, as idKey has it
-	raw    string // a request's ID as sent
+	key    string // the answer's ID, as sentKey has it
+	raw    string // a request's ID's value, as valueKey has it
 	method string
 }
 
@@ -462,7 +464,7 @@ func classify(l []byte) line {
 	valid := len(id) > 0 && (id[0] == '"' || id[0] == '-' || '0' <= id[0] && id[0] <= '9')
 	answer := line{kind: kindAnswer, key: "null"}
 	if valid {
-		answer.key = idKey(id)
+		answer.key = sentKey(id)
 	}
 	switch {
 	case !anyMethod && anyID && anyResult:
@@ -476,12 +478,35 @@ func classify(l []byte) line {
 	case !valid:
 		return answer
 	}
-	return line{kind: kindRequest, key: idKey(id), raw: string(id), method: method}
+	return line{kind: kindRequest, key: sentKey(id), raw: valueKey(id), method: method}
 }
 
-// idKey is an ID's value: a string's text, a number's digits as sent, or
+// valueKey groups the IDs that are one value, as the server's running
+// calls hold them: a string's decoded text (lone surrogates, which decode
+// to U+FFFD, are grouped with it), a number's exact value (one with an
+// exponent past 10000 grouped with all such, so that the check does not
+// compute it).
+func valueKey(id []byte) string {
+	if id[0] == '"' {
+		var s string
+		json.Unmarshal(id, &s)
+		return "string " + s
+	}
+	if _, e, ok := strings.Cut(strings.ToLower(string(id)), "e"); ok {
+		if x, err := strconv.Atoi(e); err != nil || x > 10000 || x < -10000 {
+			return "number huge"
+		}
+	}
+	r, ok := new(big.Rat).SetString(string(id))
+	if !ok {
+		return "invalid " + string(id)
+	}
+	return "number " + r.RatString()
+}
+
+// sentKey is an ID's value: a string's text, a number's digits as sent, or
 // "null".
-func idKey(id []byte) string {
+func sentKey(id []byte) string {
 	d := json.NewDecoder(bytes.NewReader(id))
 	d.UseNumber()
 	var v any
@@ -514,7 +539,7 @@ func checkMessage(t *testing.T, msg []byte) string {
 	if !ok || string(m["jsonrpc"]) != `"2.0"` {
 		t.Fatalf("answer %s lacks an ID or jsonrpc 2.0", msg)
 	}
-	key := idKey(id)
+	key := sentKey(id)
 	if !strings.HasPrefix(key, "string ") && !strings.HasPrefix(key, "number ") && key != "null" {
 		t.Fatalf("answer %s: the ID is no string, number or null", msg)
 	}

@@ -15,6 +15,10 @@
 // batches, and refused otherwise. When the client closes its input, the
 // requests received before are still answered. At most 16 calls run at once; past 4096 waiting (or 64 MiB of
 // their arguments) the server reads no further message until one starts.
+// Answers wait in a queue for the client to read them, so that the server
+// goes on reading (cancellations among others) while the client is slow
+// to; past 16 MiB of answers waiting it reads no further message until the
+// client reads.
 //
 // The protocol surface is this small, so the package speaks it itself
 // rather than through an SDK: the official Go SDK's client is the test of
@@ -35,6 +39,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/jsonobj"
 	"github.com/scoutkit/scout/tool"
 )
@@ -68,6 +73,15 @@ const maxCalls = 16
 const (
 	maxQueued      = 4096
 	maxQueuedBytes = 64 << 20
+)
+
+// maxOutBytes caps the answers waiting for the client to read them (the
+// one being written included), each counted with msgOverhead bytes more:
+// past it, whoever answers waits, the reader of the client's messages
+// included. One answer larger than the cap is written alone.
+const (
+	maxOutBytes = 16 << 20
+	msgOverhead = 64
 )
 
 // Server serves one toolset. Its zero value is not usable: see New.
@@ -203,16 +217,27 @@ func Serve(ctx context.Context, cfg tool.Config, toolset, version string, in io.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	c := &session{s: s, ctx: ctx, out: out, running: map[string]*call{}}
-	c.qcond = sync.NewCond(&c.qmu)
+	c := newSession(s, ctx, out)
 	for range maxCalls {
 		c.calls.Go(c.work)
 	}
-	go func() { // wakes a wait for room in the queue when ctx ends
+	var writer sync.WaitGroup
+	writer.Go(c.writeOut)
+	go func() { // wakes a wait for room in the queues when ctx ends
 		<-ctx.Done()
 		c.qmu.Lock()
 		c.qcond.Broadcast()
 		c.qmu.Unlock()
+		c.outMu.Lock()
+		c.outCond.Broadcast()
+		c.outMu.Unlock()
+	}()
+	defer func() { // the answers queued are written before Serve returns
+		c.outMu.Lock()
+		c.outEnd = true
+		c.outCond.Broadcast()
+		c.outMu.Unlock()
+		writer.Wait()
 	}()
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
@@ -303,9 +328,14 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 type session struct {
 	s     *Server
 	ctx   context.Context
-	out   io.Writer
-	outMu sync.Mutex
 	calls sync.WaitGroup // the workers that run the calls
+
+	out     io.Writer
+	outMu   sync.Mutex
+	outCond *sync.Cond // signals an answer queued or written, and the end
+	outbox  [][]byte   // the answers waiting to be written, oldest first
+	outSize int        // their bytes and the one's being written, as maxOutBytes counts them
+	outEnd  bool       // Serve returns: the writer writes what is queued, then ends
 
 	qmu    sync.Mutex
 	qcond  *sync.Cond // signals a call queued or taken, and the end
@@ -314,9 +344,18 @@ type session struct {
 	closed bool       // no call will be queued any more
 
 	mu      sync.Mutex
-	running map[string]*call // by request ID
+	running map[string]*call // by request ID, as idKey has it
 
 	rev string // the revision initialize agreed on; "" before; read and set by handle only
+}
+
+// newSession returns the state of a Serve of s; its writer (writeOut) and
+// workers are still to start.
+func newSession(s *Server, ctx context.Context, out io.Writer) *session {
+	c := &session{s: s, ctx: ctx, out: out, running: map[string]*call{}}
+	c.qcond = sync.NewCond(&c.qmu)
+	c.outCond = sync.NewCond(&c.outMu)
+	return c
 }
 
 // job is a tools/call waiting for a worker.
@@ -377,12 +416,48 @@ func encode(r response) []byte {
 	return b
 }
 
-// write writes one message, a line; a client that went away is noticed
-// by the reader, so a failed write is dropped.
+// write queues one message, a line, for writeOut; it waits while
+// maxOutBytes are queued, unless ctx has ended. Once Serve returns, a
+// message is dropped.
 func (c *session) write(msg []byte) {
+	msg = append(msg, '\n')
+	cost := len(msg) + msgOverhead
 	c.outMu.Lock()
 	defer c.outMu.Unlock()
-	c.out.Write(append(msg, '\n'))
+	for c.outSize > 0 && c.outSize+cost > maxOutBytes && !c.outEnd && c.ctx.Err() == nil {
+		c.outCond.Wait()
+	}
+	if c.outEnd {
+		return
+	}
+	c.outbox = append(c.outbox, msg)
+	c.outSize += cost
+	c.outCond.Broadcast()
+}
+
+// writeOut writes the queued messages in order until Serve returns and
+// none is left; a client that went away is noticed by the reader, so a
+// failed write is dropped.
+func (c *session) writeOut() {
+	for {
+		c.outMu.Lock()
+		for len(c.outbox) == 0 && !c.outEnd {
+			c.outCond.Wait()
+		}
+		if len(c.outbox) == 0 {
+			c.outMu.Unlock()
+			return
+		}
+		msg := c.outbox[0]
+		c.outbox[0] = nil
+		c.outbox = c.outbox[1:]
+		c.outMu.Unlock()
+		c.out.Write(msg)
+		c.outMu.Lock()
+		c.outSize -= len(msg) + msgOverhead
+		c.outCond.Broadcast()
+		c.outMu.Unlock()
+	}
 }
 
 func (c *session) fail(b *batch, id json.RawMessage, code int, format string, a ...any) {
@@ -569,7 +644,7 @@ func (c *session) handleMessage(line []byte, b *batch) {
 		}
 		if err == nil && cursor != "" {
 			// Every tool is on the first page, which has no nextCursor.
-			err = fmt.Errorf("cursor %q is not one this server gave: the first page lists every tool, with no nextCursor", cursor)
+			err = fmt.Errorf("cursor %q is not one this server gave: the first page lists every tool, with no nextCursor", errs.Clip(cursor))
 		}
 		if err != nil {
 			c.fail(b, id, codeInvalidParams, "tools/list params: %v; send no cursor", err)
@@ -579,7 +654,7 @@ func (c *session) handleMessage(line []byte, b *batch) {
 	case "tools/call":
 		c.startCall(b, id, params)
 	default:
-		c.fail(b, id, codeNoMethod, "method %q not found: this server offers initialize, ping, tools/list and tools/call", method)
+		c.fail(b, id, codeNoMethod, "method %q not found: this server offers initialize, ping, tools/list and tools/call", errs.Clip(method))
 	}
 }
 
@@ -626,7 +701,10 @@ func (c *session) notify(method string, params []byte) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if r := c.running[string(v[0])]; r != nil {
+	if !validID(v[0]) {
+		return
+	}
+	if r := c.running[idKey(v[0])]; r != nil {
 		r.canceled = true
 		r.cancel()
 	}
@@ -657,7 +735,7 @@ func (c *session) startCall(b *batch, id json.RawMessage, params json.RawMessage
 		for i, t := range c.s.tools {
 			names[i] = t.Name
 		}
-		c.fail(b, id, codeInvalidParams, "unknown tool %q: the %s toolset has %v", name, c.s.toolset, names)
+		c.fail(b, id, codeInvalidParams, "unknown tool %q: the %s toolset has %v", errs.Clip(name), c.s.toolset, names)
 		return
 	}
 	args := bytes.Clone(v[1])
@@ -666,7 +744,7 @@ func (c *session) startCall(b *batch, id json.RawMessage, params json.RawMessage
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	r := &call{cancel: cancel}
-	key := string(id)
+	key := idKey(id)
 	c.mu.Lock()
 	if c.running[key] != nil {
 		c.mu.Unlock()

@@ -184,6 +184,10 @@ func TestProtocol(t *testing.T) {
 		{"initialize with null params", `{"jsonrpc": "2.0", "id": 46, "method": "initialize", "params": null}`, 0, 46.0, `"protocolVersion":"` + ProtocolVersions[0] + `"`},
 		{"no arguments: the tool names what it needs", `{"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {"name": "find"}}`, 0, 10.0, `"isError":true`},
 		{"a call", `{"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {"name": "find", "arguments": {"paths": ["*.go"]}}}`, 0, 11.0, `a.go`},
+		// Long names are quoted cut, not whole.
+		{"a long unknown method", `{"jsonrpc": "2.0", "id": 58, "method": "` + strings.Repeat("m", 100000) + `"}`, codeNoMethod, 58.0, `mmm` + "…" + `(100000 bytes)\" not found: this server offers`},
+		{"a long unknown tool", `{"jsonrpc": "2.0", "id": 59, "method": "tools/call", "params": {"name": "` + strings.Repeat("t", 100000) + `"}}`, codeInvalidParams, 59.0, `ttt` + "…" + `(100000 bytes)\": the pi toolset has`},
+		{"a long cursor", `{"jsonrpc": "2.0", "id": 60, "method": "tools/list", "params": {"cursor": "` + strings.Repeat("c", 100000) + `"}}`, codeInvalidParams, 60.0, `ccc` + "…" + `(100000 bytes)\" is not one`},
 	}
 	w := dial(t, tool.Config{FS: fixture(t)}, tool.Pi)
 	for _, tt := range tests {
