@@ -47,24 +47,21 @@ var unicodePerl = sync.OnceValue(func() *perlRanges {
 // pairs.
 func tableRanges(tabs ...*unicode.RangeTable) []rune {
 	var pairs [][2]rune
+	add := func(lo, hi, stride rune) {
+		if stride == 1 {
+			pairs = append(pairs, [2]rune{lo, hi})
+			return
+		}
+		for c := lo; c <= hi; c += stride {
+			pairs = append(pairs, [2]rune{c, c})
+		}
+	}
 	for _, t := range tabs {
 		for _, r := range t.R16 {
-			for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-				pairs = append(pairs, [2]rune{c, c})
-				if r.Stride == 1 {
-					pairs[len(pairs)-1][1] = rune(r.Hi)
-					break
-				}
-			}
+			add(rune(r.Lo), rune(r.Hi), rune(r.Stride))
 		}
 		for _, r := range t.R32 {
-			for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-				pairs = append(pairs, [2]rune{c, c})
-				if r.Stride == 1 {
-					pairs[len(pairs)-1][1] = rune(r.Hi)
-					break
-				}
-			}
+			add(rune(r.Lo), rune(r.Hi), rune(r.Stride))
 		}
 	}
 	slices.SortFunc(pairs, func(a, b [2]rune) int { return int(a[0] - b[0]) })
