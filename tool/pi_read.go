@@ -231,7 +231,8 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 // may be wider than pi shows; it is cut here at the last whole character
 // that fits (never between the two halves of a surrogate pair), marked
 // cut, and the result's ColumnCap set, so that the text's notice and the
-// data say so. :raw reads and listings are not cut, as in the core.
+// data say so; so are a code summary's kept lines. :raw reads and
+// listings are not cut, as in the core.
 func piColumns(res *scout.ReadResult) {
 	if res.Kind == scout.ReadKindMulti {
 		for _, p := range res.Parts {
@@ -241,7 +242,7 @@ func piColumns(res *scout.ReadResult) {
 		}
 		return
 	}
-	if res.Kind != scout.ReadKindText || res.Raw {
+	if res.Kind != scout.ReadKindText && res.Kind != scout.ReadKindSummary || res.Raw {
 		return
 	}
 	for bi := range res.Blocks {
