@@ -333,7 +333,7 @@ func exportResult(r *read.Result) *ReadResult {
 		out.Image = exportImage(r.Image)
 	}
 	if r.Summary != nil {
-		out.Summary, out.Blocks = exportSummary(r.Summary)
+		out.Summary = exportSummary(r.Summary)
 	}
 	if r.SQLite != nil {
 		out.SQLite = exportSQLite(r.SQLite)
@@ -367,35 +367,17 @@ func exportImage(i *image.Info) *ImageInfo {
 	return &ImageInfo{MIME: i.MIME, Format: i.Format, Bytes: i.Bytes, Width: i.Width, Height: i.Height, Channels: i.Channels, Alpha: i.Alpha}
 }
 
-// exportSummary converts a code summary: its spans, and its kept lines as
-// blocks of consecutive lines.
-func exportSummary(s *summary.Summary) (*ReadSummary, []ReadBlock) {
+// exportSummary converts a code summary's spans (its kept lines are the
+// result's blocks).
+func exportSummary(s *summary.Summary) *ReadSummary {
 	out := &ReadSummary{Language: s.Language, Lines: s.TotalLines, Elided: make([]ElidedSpan, 0, len(s.Elided)), ElidedLines: s.ElidedLines}
-	// The kept lines share one array, each block a run of it: a row keeps
-	// one line, a merged row two (it also has a span), so the array never
-	// grows and the runs stay in place.
-	lines := make([]ReadLine, 0, len(s.Rows)+len(s.Elided))
-	var blocks []ReadBlock
-	keep := func(n int, text string) {
-		lines = append(lines, ReadLine{N: n, Text: text})
-		if k := len(blocks); k > 0 && blocks[k-1].End == n-1 {
-			blocks[k-1].End = n
-			blocks[k-1].Lines = blocks[k-1].Lines[:len(blocks[k-1].Lines)+1]
-			return
-		}
-		blocks = append(blocks, ReadBlock{Start: n, End: n, Lines: lines[len(lines)-1:]})
-	}
 	for _, r := range s.Rows {
 		switch r.Kind {
-		case summary.RowLine:
-			keep(r.Start, r.Text)
 		case summary.RowElided:
 			out.Elided = append(out.Elided, ElidedSpan{Start: r.Start, End: r.End, Lines: r.End - r.Start + 1})
 		case summary.RowMerged:
-			keep(r.Start, r.Text)
-			keep(r.End, r.Tail)
 			out.Elided = append(out.Elided, ElidedSpan{Start: r.Start, End: r.End, Lines: r.End - r.Start - 1, Merged: true})
 		}
 	}
-	return out, blocks
+	return out
 }

@@ -110,22 +110,29 @@ func writeSummary(b *strings.Builder, r *scout.ReadResult, style string) {
 			b.WriteString("...")
 		case row.Start != row.End:
 			pitext.WriteNumber(b, style, row.Start, row.End)
-			fmt.Fprintf(b, "%s .. %s", strings.TrimRight(row.Text, " \t"), strings.TrimSpace(row.Tail))
+			fmt.Fprintf(b, "%s%s .. %s%s", strings.TrimRight(row.Text, " \t"), cutMark(row.Cut), strings.TrimSpace(row.Tail), cutMark(row.TailCut))
 		default:
 			pitext.WriteNumber(b, style, row.Start, row.End)
-			b.WriteString(row.Text)
+			b.WriteString(row.Text + cutMark(row.Cut))
 		}
 	}
-	s := r.Summary
-	if len(s.Elided) == 0 {
-		return
+	if s := r.Summary; len(s.Elided) > 0 {
+		spans := s.Elided[:min(len(s.Elided), 2)]
+		parts := make([]string, len(spans))
+		for i, sp := range spans {
+			parts[i] = fmt.Sprintf("%d-%d", sp.Start, sp.End)
+		}
+		fmt.Fprintf(b, "\n\n[%d %s elided; re-read needed ranges, e.g. %s:%s]", s.ElidedLines, plural(s.ElidedLines, "line"), fname.Quote(r.Path), strings.Join(parts, ","))
 	}
-	spans := s.Elided[:min(len(s.Elided), 2)]
-	parts := make([]string, len(spans))
-	for i, sp := range spans {
-		parts[i] = fmt.Sprintf("%d-%d", sp.Start, sp.End)
+	b.WriteString(pitext.Notice(readNotices(r, entity(r))...)) // the column cap, as a text read's
+}
+
+// cutMark is what follows a line cut to the column cap: "…".
+func cutMark(cut bool) string {
+	if cut {
+		return "…"
 	}
-	fmt.Fprintf(b, "\n\n[%d %s elided; re-read needed ranges, e.g. %s:%s]", s.ElidedLines, plural(s.ElidedLines, "line"), fname.Quote(r.Path), strings.Join(parts, ","))
+	return ""
 }
 
 // writeImage renders an image: a note when its bytes come with the

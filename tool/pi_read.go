@@ -26,7 +26,7 @@ const piReadDescription = `Read files, directories, archives, SQLite databases, 
 - path: relative to the project root (or absolute inside it). End it with a selector:
   :50 (from line 50), :50-100, :50+20 (20 lines), :5-16,960-973 (several ranges), :raw (bytes as they are, no line prefixes), :50-100:raw, :conflicts (merge-conflict blocks).
 - A range is widened by 1 line before and 3 after (not with :raw). An open-ended read shows 300 lines; the notice at the end says which selector continues.
-- A large source file read without a selector is summarised (bodies elided); the footer names the ranges to re-read.
+- A source file (100+ lines) read without a selector is summarised when that is shorter than the file: bodies elided, the footer names the ranges to re-read. Otherwise its lines show from line 1.
 - Directories show a two-level tree, newest first, up to 3000 rows (50 KB) without a selector. Archives: a.zip, a.zip:dir/, a.zip:dir/f.ts:50-60.
 - SQLite: app.db (tables), app.db:users (schema and samples), app.db:users:42 (a row), app.db:users?limit=20&offset=20&order=id:desc&where=..., app.db?q=SELECT ...
 - Notebooks (.ipynb) read as # %% [code] cell:N text; documents (.pdf, .docx, ...) as converted text. URLs: https://..., www.... (rendered page with a header; page on with :301).
@@ -231,7 +231,8 @@ func runPiRead(ctx context.Context, c *Config, in *piReadArgs) (*scout.Envelope,
 // may be wider than pi shows; it is cut here at the last whole character
 // that fits (never between the two halves of a surrogate pair), marked
 // cut, and the result's ColumnCap set, so that the text's notice and the
-// data say so. :raw reads and listings are not cut, as in the core.
+// data say so; so are a code summary's kept lines. :raw reads and
+// listings are not cut, as in the core.
 func piColumns(res *scout.ReadResult) {
 	if res.Kind == scout.ReadKindMulti {
 		for _, p := range res.Parts {
@@ -241,7 +242,7 @@ func piColumns(res *scout.ReadResult) {
 		}
 		return
 	}
-	if res.Kind != scout.ReadKindText || res.Raw {
+	if res.Kind != scout.ReadKindText && res.Kind != scout.ReadKindSummary || res.Raw {
 		return
 	}
 	for bi := range res.Blocks {

@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -87,4 +88,39 @@ func utf16Len(s string) int {
 		}
 	}
 	return n
+}
+
+// TestPiReadSummaryColumns: a code summary's kept lines are cut as a text
+// read's, at 768 UTF-16 code units, with the notice and
+// details.meta.limits.columnTruncated.
+func TestPiReadSummaryColumns(t *testing.T) {
+	emoji := "\U0001F600"
+	var src strings.Builder
+	src.WriteString("package p\n\n// " + strings.Repeat(emoji, 500) + "\n")
+	for i := range 20 {
+		fmt.Fprintf(&src, "\nfunc F%d() int {\n\tx := %d\n\tx++\n\tx++\n\treturn x\n}\n", i, i)
+	}
+	m := fstest.MapFS{"p.go": {Data: []byte(src.String())}}
+	shown := "// " + strings.Repeat(emoji, 382) // 767 units: one more emoji is 769
+	for _, tr := range testfs.Trees(t, m) {
+		env := Call(context.Background(), Config{FS: tr.FS, Root: tr.Root, Style: "plain"}, Pi, "read", json.RawMessage(`{"path":"p.go"}`))
+		if env.Status == scout.StatusError {
+			t.Fatalf("%s: %s", tr.Name, env.Text)
+		}
+		d := env.Data.(*piReadData)
+		res := d.Result
+		if res.Kind != scout.ReadKindSummary {
+			t.Fatalf("%s: kind %s, want a summary", tr.Name, res.Kind)
+		}
+		l := res.Blocks[0].Lines[2]
+		if l.N != 3 || !l.Cut || l.Text != shown || l.Bytes != 3+4*500 || res.ColumnCap != 768 {
+			t.Errorf("%s: line %d cut %v, %d units, %d bytes, column cap %d", tr.Name, l.N, l.Cut, utf16Len(l.Text), l.Bytes, res.ColumnCap)
+		}
+		if !strings.Contains(env.Text, "\n"+shown+"…\n") || !strings.Contains(env.Text, "[Some lines truncated to 768 chars]") {
+			t.Errorf("%s: the text does not show the cut line and the notice:\n%.300q", tr.Name, env.Text)
+		}
+		if d.Meta == nil || d.Meta.Limits == nil || d.Meta.Limits.ColumnTruncated == nil || d.Meta.Limits.ColumnTruncated.MaxColumn != 768 {
+			t.Errorf("%s: details.meta %+v, want limits.columnTruncated 768", tr.Name, d.Meta)
+		}
+	}
 }

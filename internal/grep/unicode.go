@@ -360,7 +360,10 @@ func writePerl(b *strings.Builder, e byte, ascii, in bool) {
 		}
 	}
 	for k := 0; k < len(ranges); k += 2 {
-		if ranges[k] == ranges[k+1] {
+		// In a bracket class, the last character is written as a range
+		// too: a '-' after the escape ([\s-z]) is then a literal, as it
+		// is after a class, not the start of a range from it.
+		if ranges[k] == ranges[k+1] && (!in || k+2 < len(ranges)) {
 			fmt.Fprintf(&t, `\x{%X}`, ranges[k])
 		} else {
 			fmt.Fprintf(&t, `\x{%X}-\x{%X}`, ranges[k], ranges[k+1])

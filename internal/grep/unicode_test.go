@@ -3,9 +3,13 @@ package grep
 import (
 	"context"
 	"errors"
+	"regexp"
+	"regexp/syntax"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/errs"
 )
@@ -44,6 +48,9 @@ func TestUnicodeClasses(t *testing.T) {
 		{`(?u:\w)`, []string{"é"}, nil},
 		{`\Q\w\E\w`, []string{`\wé`}, []string{"aé"}},
 		{`[\]\w]`, []string{"]", "é"}, []string{"["}},
+		{`[\s-z]`, []string{" ", "-", "z", "\u3000"}, []string{"a", "y", "!"}}, // a '-' after a class is a literal
+		{`[\s-\d]`, []string{" ", "-", "٣", "0"}, []string{"a", "!"}},
+		{`(?-u:[\s-z])`, []string{" ", "-", "z"}, []string{"a", "!", "\u3000"}},
 		{`[[:alpha:]\d]`, []string{"a", "٣"}, []string{"é"}},
 		{`\p{Greek}\w`, []string{"αé"}, nil},
 		{`\x{e9}\w`, []string{"éé"}, nil},
@@ -163,4 +170,57 @@ func TestUnicodeWordTable(t *testing.T) {
 	if isWordRune(-1) || isWordRune(unicode.ReplacementChar) {
 		t.Error("no text or an invalid byte is a word character")
 	}
+}
+
+// FuzzUnicodeClasses checks the rewrite on arbitrary patterns: no panic;
+// a pattern Go's parser accepts (the u flag taken out) is one whose
+// rewrite it accepts too, unless it asks for an ASCII word boundary; and
+// on ASCII text without \v, where the Unicode classes are Go's ASCII
+// ones, the engine finds the matches of Go's regexp with the pattern as
+// written (the u flag taken out).
+func FuzzUnicodeClasses(f *testing.F) {
+	for _, p := range []string{
+		`\w`, `\W`, `\d`, `\D`, `\s`, `\S`, `[\w-]`, `[^\s]`, `[^\W\d]`, `[\W\d]`, `[\D]`, `(?i)\w`, `(?i)[^\W]`,
+		`(?-u:\w)`, `(?-u:\d)`, `(?-u:\s)`, `(?-u:\W)`, `(?-u:[\w])`, `(?-u:[^\W])`, `(?i-u:\w)`, `(?-u)\w(?u)\w`,
+		`(?-u:\w(?u:\w))\w`, `(?-u:(\w))\w`, `(?u:\w)`, `\Q\w\E\w`, `[\]\w]`, `[[:alpha:]\d]`, `\p{Greek}\w`, `\x{e9}\w`,
+		`\bcaf\b`, `\B\w+\B`, `(?-u:\b)x`, `(?-u)x\B`, `[a-\w]`, `\w+(`, `(?P<n>\w)\s*`, `[\s-z]+`, `(?-u:[\s-z])`, `[\s-\d]`, `(?-u:[\d-])`,
+	} {
+		f.Add(p, "café x_1 a-b\tz\r\n  9z", uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, pattern, hay string, flags uint8) {
+		if len(pattern) > 40 || len(hay) > 256 {
+			return
+		}
+		src, err := UnicodeClasses(pattern)
+		if err != nil {
+			if !strings.Contains(err.Error(), "ASCII word boundary") {
+				t.Fatalf("UnicodeClasses(%q): %v", pattern, err)
+			}
+			return
+		}
+		if _, err := syntax.Parse(stripU(pattern), syntax.Perl); err != nil {
+			return
+		}
+		if _, err := syntax.Parse(src, syntax.Perl); err != nil {
+			t.Fatalf("%q is rewritten as %q: %v", pattern, src, err)
+		}
+		o := Options{Pattern: pattern, IgnoreCase: flags&1 != 0, Multiline: flags&2 != 0, DotAll: flags&4 != 0}
+		if _, err := Compile(o); err != nil || strings.Contains(pattern, "{") {
+			return // {n} repetitions can blow up
+		}
+		b := []byte(hay)
+		for i, c := range b {
+			if c >= utf8.RuneSelf || c == '\v' {
+				b[i] = 'A' + c%26
+			}
+		}
+		got, _ := allMatches(t, o, b, 0)
+		var want [][2]int
+		for _, x := range regexp.MustCompile(goPattern(Options{Pattern: stripU(pattern), IgnoreCase: o.IgnoreCase, Multiline: o.Multiline, DotAll: o.DotAll})).FindAllIndex(b, -1) {
+			want = append(want, [2]int{x[0], x[1]})
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q (as %q) on %q: %v, want %v", goPattern(o), stripU(pattern), b, got, want)
+		}
+	})
 }

@@ -73,7 +73,9 @@ func (r *reader) file(ctx context.Context, name string, info fs.FileInfo, sel se
 	}
 	if whole && !sel.Raw && len(sel.Ranges) == 0 && !r.c.NoSummaries {
 		if s, ok := summary.Summarize(name, text); ok && s.ElidedLines > 0 && r.shorter(s) {
-			return &Result{Kind: KindSummary, Path: display, Source: SourceFile, Bytes: info.Size(), TotalLines: s.TotalLines, Tag: hashline.Tag(text), Summary: s}, nil
+			res := &Result{Kind: KindSummary, Path: display, Source: SourceFile, Bytes: info.Size(), TotalLines: s.TotalLines, Tag: hashline.Tag(text), Summary: s}
+			summaryLines(res)
+			return res, nil
 		}
 	}
 	res, err := r.lines(ctx, src, sel, r.plan(sel, textio.PlanOptions{Limit: r.c.Limit}), SourceFile)
@@ -111,6 +113,35 @@ func (r *reader) shorter(s *summary.Summary) bool {
 		return false
 	}
 	return rows <= textio.ClampLimit(r.c.Limit) || 2*rows <= s.TotalLines
+}
+
+// summaryLines sets the blocks of res, a code summary: its kept lines (a
+// row's, a merged row's first and last) in runs of consecutive lines, each
+// cut to the column cap as a text read cuts its lines (Line.Cut and Bytes,
+// Result.ColumnCap).
+func summaryLines(res *Result) {
+	keep := func(n int, text string) {
+		line := Line{N: n, Text: text}
+		if t, ok := textio.CapRunes(text, textio.MaxColumns); ok {
+			line.Text, line.Cut, line.Bytes = t, true, len(text)
+			res.ColumnCap = textio.MaxColumns
+		}
+		if k := len(res.Blocks); k > 0 && res.Blocks[k-1].End == n-1 {
+			res.Blocks[k-1].End = n
+			res.Blocks[k-1].Lines = append(res.Blocks[k-1].Lines, line)
+			return
+		}
+		res.Blocks = append(res.Blocks, Block{Start: n, End: n, Lines: []Line{line}})
+	}
+	for _, r := range res.Summary.Rows {
+		switch r.Kind {
+		case summary.RowLine:
+			keep(r.Start, r.Text)
+		case summary.RowMerged:
+			keep(r.Start, r.Text)
+			keep(r.End, r.Tail)
+		}
+	}
 }
 
 func setEncoding(res *Result, enc textio.Encoding) {

@@ -20,7 +20,7 @@ const (
 	KindImage     Kind = "image"     // an image: Image, and its bytes unless metadata only
 	KindBinary    Kind = "binary"    // a binary file or archive member, described by Binary instead of shown
 	KindConflicts Kind = "conflicts" // the :conflicts index of a file (Conflicts)
-	KindSummary   Kind = "summary"   // a code summary with elided bodies (Summary)
+	KindSummary   Kind = "summary"   // a code summary with elided bodies (Summary), its kept lines in Blocks
 	KindMulti     Kind = "multi"     // a delimited entry read as several paths (Parts)
 )
 

@@ -387,7 +387,7 @@ func (c *collector) emit() {
 		c.res.Lossy = true
 	}
 	if !c.o.Raw && c.o.MaxColumns > 0 {
-		if t, ok := capRunes(s, c.o.MaxColumns); ok {
+		if t, ok := CapRunes(s, c.o.MaxColumns); ok {
 			s, cut = t, true
 		}
 	}
@@ -435,8 +435,9 @@ func trimPartialRune(b []byte) []byte {
 	return b
 }
 
-// capRunes cuts s to n runes; ok reports whether s was longer.
-func capRunes(s string, n int) (string, bool) {
+// CapRunes cuts s to n runes, as a line is cut to the display cap
+// (Options.MaxColumns); ok reports whether s was longer.
+func CapRunes(s string, n int) (string, bool) {
 	if len(s) <= n {
 		return s, false
 	}

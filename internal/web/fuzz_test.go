@@ -100,3 +100,87 @@ func FuzzHeadLinks(f *testing.F) {
 		}
 	})
 }
+
+// redactSeeds are URLs and texts of TestRedact and TestRedactText.
+var redactSeeds = []string{
+	"https://user:secret@host/x", "HTTP://user:secret@host:8080", "https://user:@host/", "https://user:p@ss@host/?q=a:b@c#f",
+	"https://user:p%40ss@host/a%20b", "https://user:secret@host:bad/x", "https://token@host/x", "https://@host/x",
+	"https://:secret@host/x", "www.user:secret@host/x", "WWW.token@host", "https://user:pa/ss@host/x", "https://user:pa?ss@host/x?q",
+	"https://user:pa#ss@host/x", "https://user:p/a/s@s@host/x@y", "https://host:8080/@user", "https://[::1]:x/@user",
+	"https://host:x/user", "https://host/x?u=a:b@c", "https://host/a:b@c", "www.x.example/a:b@c", "dir/a://b:c@d", "",
+	"no URL here: a://", `Get "https://user:secret@host/x": EOF`, "fetch https://tok@h/a and http://u:p@h2/b failed",
+	"<https://u:p@h>", "x1https://u:p@h", "(https://u:pa/ss@h/x) then", "https://u:p@h\nhttps://v:q@h", "://u:p@h",
+	"https://u:a://b@h", "ftp://u:p@h/x", "https://[::1]:8080@h/", "https://u:p@[::1]:80/",
+}
+
+// FuzzRedact checks Redact and RedactText on arbitrary text: no panic;
+// each idempotent; a URL that net/url parses with userinfo shows its
+// secret (the password, or a user name alone) as "xxxxx", every other
+// part of it kept; a text without '@' unchanged; and RedactText of a URL
+// between spaces is Redact's of it, the text around as RedactText makes
+// it alone.
+func FuzzRedact(f *testing.F) {
+	for _, s := range redactSeeds {
+		f.Add(s, "see", "then")
+	}
+	f.Fuzz(func(t *testing.T, s, before, after string) {
+		r := Redact(s)
+		if again := Redact(r); again != r {
+			t.Fatalf("Redact(%q) = %q, then %q", s, r, again)
+		}
+		if IsRedacted(s) && r != s {
+			t.Fatalf("Redact(%q) = %q: redacted already", s, r)
+		}
+		if !strings.Contains(s, "@") && r != s {
+			t.Fatalf("Redact(%q) = %q: no userinfo", s, r)
+		}
+		checkSecret(t, s, r)
+		rt := RedactText(s)
+		if again := RedactText(rt); again != rt {
+			t.Fatalf("RedactText(%q) = %q, then %q", s, rt, again)
+		}
+		if !strings.Contains(s, "@") && rt != s {
+			t.Fatalf("RedactText(%q) = %q: no '@'", s, rt)
+		}
+		// s as a URL in a text: its scheme, then no byte that ends it.
+		if i := strings.Index(s, "://"); i > 0 && isScheme(s[:i]) && strings.IndexFunc(s, func(c rune) bool { return c < utf8.RuneSelf && endsURL(byte(c)) }) < 0 {
+			text := before + " " + s + " " + after
+			want := RedactText(before) + " " + r + " " + RedactText(after)
+			if got := RedactText(text); got != want {
+				t.Fatalf("RedactText(%q) = %q, want %q", text, got, want)
+			}
+		}
+	})
+}
+
+// checkSecret checks r, Redact(s), against net/url: where s, a URL with a
+// scheme (https:// added to a www. URL), parses with userinfo, r parses
+// with the same user name and "xxxxx" as the password, or "xxxxx" as the
+// user name when there is no password, and the same host, path, query and
+// fragment.
+func checkSecret(t *testing.T, s, r string) {
+	t.Helper()
+	prefix := ""
+	if strings.HasPrefix(strings.ToLower(s), "www.") {
+		prefix = "https://"
+	}
+	u, err := url.Parse(prefix + s)
+	if err != nil || u.Scheme == "" || u.User == nil || u.User.String() == "" {
+		return
+	}
+	v, err := url.Parse(prefix + r)
+	if err != nil || v.User == nil {
+		t.Fatalf("Redact(%q) = %q: %v", s, r, err)
+	}
+	want := url.UserPassword(u.User.Username(), Redacted)
+	if _, ok := u.User.Password(); !ok {
+		want = url.User(Redacted)
+	}
+	if v.User.String() != want.String() {
+		t.Fatalf("Redact(%q) = %q: userinfo %q, want %q", s, r, v.User, want)
+	}
+	v.User, u.User = nil, nil
+	if v.String() != u.String() {
+		t.Fatalf("Redact(%q) = %q: %q apart from userinfo, want %q", s, r, v, u)
+	}
+}

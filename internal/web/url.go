@@ -45,14 +45,16 @@ const Redacted = "xxxxx"
 // ("https://user:xxxxx@host/x", as URL.Redacted shows it) or, when the
 // userinfo has no password, the username ("https://xxxxx@host/x"):
 // URL.Redacted keeps a username, but HTTP sends it as the credential and
-// an access token is often given so. A URL without userinfo is returned
-// as it is. So is every byte of a URL that is no http(s) or www. URL
-// with userinfo, except one whose password holds an unescaped '/', '?'
-// or '#': the authority then ends at that byte, URL.Parse fails on the
-// password's start as the port, and the secret runs to the URL's last
-// '@'. A bare www. URL is read as https:// is added (Normalize). Scout
-// fetches with the credentials and shows URLs (headers, notes, errors,
-// results, the arguments echoed) through Redact.
+// an access token is often given so. A text that does not start with a
+// scheme and "://" (any scheme: an ftp:// or ssh:// URL is redacted too)
+// or with www., and a URL without userinfo, are returned as they are;
+// otherwise only the secret is replaced. It ends at the authority's last
+// '@', or, when the password holds an unescaped '/', '?' or '#' (the
+// authority then ends at that byte, and URL.Parse fails on the
+// password's start as the port), at the URL's last '@'. A bare www. URL
+// is read as https:// is added (Normalize). Scout fetches with the
+// credentials and shows URLs (headers, notes, errors, results, the
+// arguments echoed) through Redact.
 func Redact(raw string) string {
 	start, end, ok := secret(raw)
 	if !ok {

@@ -476,7 +476,8 @@ func TestRedact(t *testing.T) {
 		{"https://host/x?u=a:b@c", "https://host/x?u=a:b@c"}, // '@' past the authority
 		{"https://host/a:b@c", "https://host/a:b@c"},
 		{"www.x.example/a:b@c", "www.x.example/a:b@c"},
-		{"dir/a://b:c@d", "dir/a://b:c@d"}, // no scheme before "://"
+		{"dir/a://b:c@d", "dir/a://b:c@d"},     // no scheme before "://"
+		{"ftp://u:p@h/x", "ftp://u:xxxxx@h/x"}, // any scheme
 		{"", ""},
 	}
 	for _, tt := range tests {
