@@ -47,8 +47,8 @@ type FindStater interface {
 
 // GlobOptions are passed to FindOperations.Glob.
 type GlobOptions struct {
-	// Ignore are globs of paths to leave out: "**/.git/**", which a walk
-	// never lists, then "**/NAME/**" for each of FindRequest.PruneDirs.
+	// Ignore are globs of paths to leave out: "**/NAME/**" for each of
+	// FindRequest.PruneDirs, then "**/.git/**", which a walk never lists.
 	Ignore []string `json:"ignore,omitempty"`
 	// Limit is the most paths wanted; 0 means no limit. An answer of
 	// Limit paths or more is taken as cut there: the result's Truncated is

@@ -332,8 +332,8 @@ func TestFindOperations(t *testing.T) {
 	if got := paths(res); !slices.Equal(got, []string{"src/a.go", "src/b.go"}) {
 		t.Errorf("got %q", got)
 	}
-	wantIgnore := []string{"**/.git/**", "**/node_modules/**", `**/a\*b/**`}
-	assert.Equal(t, scout.GlobOptions{Ignore: wantIgnore, Limit: 200}, ops.gotOpt, "Glob gets the limit and the ignores (.git, then the pruned directories, quoted)")
+	wantIgnore := []string{"**/node_modules/**", `**/a\*b/**`, "**/.git/**"}
+	assert.Equal(t, scout.GlobOptions{Ignore: wantIgnore, Limit: 200}, ops.gotOpt, "Glob gets the limit and the ignores (the pruned directories, quoted, then .git)")
 	if _, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"src"}}); err != nil || !slices.Equal(ops.gotOpt.Ignore, []string{"**/.git/**"}) {
 		t.Errorf("no PruneDirs: Glob ignores %q (err %v), want only .git: node_modules is the pi adapter's to prune", ops.gotOpt.Ignore, err)
 	}

@@ -167,7 +167,7 @@ func (o *piOps) ignored(q string, ignore []string) bool {
 // call even among several ("The custom-operations branch hard-fails the
 // first missing searchPath it checks").
 func TestPiFindOperations(t *testing.T) {
-	ignore := []string{"**/.git/**", "**/node_modules/**"}
+	ignore := []string{"**/node_modules/**", "**/.git/**"} // pi's list, in its order
 	tests := []struct {
 		args      string
 		want      []string // files; nil: an error

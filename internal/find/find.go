@@ -563,12 +563,14 @@ func (f *finder) statBase(ctx context.Context, p string) (fs.FileInfo, error) {
 }
 
 // findOps runs a find through the host's operations. They are asked to
-// leave out .git, as the walk does, and the pruned directories.
+// leave out the pruned directories and .git, as the walk does, in that
+// order (pi's list: node_modules, then .git).
 func (f *finder) findOps(ctx context.Context, sc *scope, req Request, res *Result) error {
-	ignore := []string{"**/.git/**"}
+	var ignore []string
 	for _, d := range req.PruneDirs {
 		ignore = append(ignore, "**/"+glob.QuoteMeta(d)+"/**")
 	}
+	ignore = append(ignore, "**/.git/**")
 	paths, err := f.ops.Glob(ctx, sc.pattern, sc.base, ignore, max(req.Limit, 0))
 	if err != nil {
 		if ctx.Err() != nil {
