@@ -83,8 +83,9 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	}
 	prune := pitext.PruneNodeModules(inputs)
 	f := c.finder(ws)
+	var order *piOrderOps
 	if c.FindOperations != nil {
-		f.Operations = c.FindOperations
+		order, f.Operations = newPiOrderOps(c.FindOperations)
 		prune = []string{"node_modules"} // pi's fixed ignore list of the branch
 	}
 	req := scout.FindRequest{
@@ -99,6 +100,9 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	res, err := f.Find(ctx, req)
 	if err != nil {
 		return nil, err
+	}
+	if order != nil {
+		order.order(res.Entries)
 	}
 	if f.Operations != nil && len(res.MissingPaths) > 0 {
 		// The custom branch tolerates no missing path: it fails on the

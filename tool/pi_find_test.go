@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"testing"
@@ -199,5 +200,54 @@ func TestPiFindOperations(t *testing.T) {
 		for _, g := range ops.globs {
 			assert.Equal(t, scout.GlobOptions{Ignore: ignore, Limit: tt.wantLimit}, g, tt.args)
 		}
+	}
+}
+
+// piStatOps is piOps that can also Stat: each path's time is given by
+// mtime (unix seconds).
+type piStatOps struct {
+	piOps
+	mtime map[string]int64
+}
+
+func (o *piStatOps) Stat(_ context.Context, p string) (fs.FileInfo, error) {
+	m := fstest.MapFS{}
+	for q, t := range o.mtime {
+		m[q] = &fstest.MapFile{ModTime: time.Unix(t, 0)}
+	}
+	return fs.Stat(m, p)
+}
+
+// TestPiFindOperationsOrder: the custom operations branch lists the paths
+// in the order the delegate answered them, not by modification time or
+// path (only the built-in local branch sorts, newest first), and a
+// delegate answering more than the limit is cut in that order.
+func TestPiFindOperationsOrder(t *testing.T) {
+	answer := []string{"src/z.ts", "lib/b.ts", "src/a.ts"}
+	mtime := map[string]int64{"src/z.ts": 1, "lib/b.ts": 3, "src/a.ts": 2} // newest first would be b, a, z
+	tests := []struct {
+		name string
+		ops  scout.FindOperations
+		args string
+		want []string
+		text string
+	}{
+		{"no stat", &piOps{paths: answer}, `{"paths":["**/*.ts"]}`, answer, "# src/\nz.ts\na.ts\n\n# lib/\nb.ts"},
+		{"stat", &piStatOps{piOps{paths: answer}, mtime}, `{"paths":["**/*.ts"]}`, answer, ""},
+		{"below a base", &piStatOps{piOps{paths: answer}, mtime}, `{"paths":["src/*.ts"]}`, []string{"src/z.ts", "src/a.ts"}, "# src/\nz.ts\na.ts"},
+		{"over the limit", &piStatOps{piOps{paths: answer}, mtime}, `{"paths":["**/*.ts"],"limit":2}`, answer[:2], ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := Call(context.Background(), Config{FS: fstest.MapFS{}, FindOperations: tt.ops}, Pi, "find", []byte(tt.args))
+			d, ok := env.Data.(*piFindData)
+			if !ok {
+				t.Fatalf("data %T (%q)", env.Data, env.Text)
+			}
+			assert.Equal(t, tt.want, d.Files)
+			if tt.text != "" {
+				assert.Equal(t, tt.text, env.Text)
+			}
+		})
 	}
 }

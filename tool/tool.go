@@ -117,8 +117,9 @@ type Config struct {
 	// FindOperations routes pi find's discovery to the host (a remote
 	// workspace, an index), as pi's custom operations branch does: Glob is
 	// given the limit and always leaves out node_modules and .git (the
-	// hidden and gitignore arguments are the delegate's to apply), and an
-	// input path that does not exist fails the call, even among several.
+	// hidden and gitignore arguments are the delegate's to apply), the
+	// paths it answers are listed in its order (not sorted by time), and
+	// an input path that does not exist fails the call, even among several.
 	// The checks of the arguments still look at FS (or Root). nil means
 	// find walks the tree; the other toolsets' globs always do.
 	FindOperations scout.FindOperations
