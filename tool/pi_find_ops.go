@@ -50,8 +50,11 @@ func (o *piOrderOps) Glob(ctx context.Context, pattern, dir string, opts scout.G
 	}
 	for _, p := range paths {
 		p = strings.TrimPrefix(path.Clean("/"+strings.TrimSuffix(p, "/")), "/")
-		if dir != "." && dir != "" {
-			p = strings.TrimSuffix(dir+"/"+p, "/")
+		switch { // as the find joins it to its base
+		case p == "":
+			p = dir
+		case dir != ".":
+			p = dir + "/" + p
 		}
 		if _, ok := o.rank[p]; !ok {
 			o.rank[p] = len(o.rank)
