@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"regexp/syntax"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/errs"
@@ -58,6 +60,11 @@ type piSearchData struct {
 	LinesTruncated      bool          `json:"linesTruncated,omitempty"`
 	Truncated           bool          `json:"truncated"` // always present, as in pi
 	MissingPaths        []string      `json:"missingPaths,omitempty"`
+	// DisplayContent is the page's lines as a person reads them: each
+	// line behind a gutter of its number ("*5│text" for a match, " 9│text"
+	// for context), no tags; several files each under "# path". Left out
+	// when nothing matched.
+	DisplayContent string `json:"displayContent,omitempty"`
 	// Skipped counts the files left out by reason (ignored, binary, too
 	// large, ...), as pi find's data does; nil when none were.
 	Skipped map[scout.SkipReason]int `json:"skipped,omitempty"`
@@ -147,6 +154,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		LinesTruncated:      res.LinesCut(),
 		Truncated:           cut != nil || res.Truncated == scout.TruncBudget || res.Truncated == scout.TruncMatches,
 		MissingPaths:        res.MissingPaths,
+		DisplayContent:      searchDisplay(res),
 		Skipped:             res.Skipped,
 		SkippedPaths:        wireSkipped(res.SkippedPaths),
 		SplitEntries:        splits,
@@ -164,6 +172,56 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	env.Context.PatternNormalized = req.Pattern
 	env.Context.Backend = res.Backend
 	return env, nil
+}
+
+// searchDisplay renders pi search's details.displayContent: each file's
+// lines behind a gutter as wide as its largest line number plus one, the
+// mark and the number right-aligned in it ("*5│text", " 9│text",
+// "*12│text"), a gutter of blanks before "..." where numbers jump; with
+// several files each section under "# path", separated by a blank line.
+// "" when no line matched.
+func searchDisplay(res *scout.SearchResult) string {
+	if res.Mode != scout.SearchContent {
+		return ""
+	}
+	var b strings.Builder
+	single := res.Single && len(res.Files) == 1
+	for i := range res.Files {
+		f := &res.Files[i]
+		if len(f.Lines) == 0 {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		if !single {
+			b.WriteString("# " + fname.Quote(f.Path) + "\n")
+		}
+		width := 0
+		for _, l := range f.Lines {
+			width = max(width, len(strconv.Itoa(l.Line)))
+		}
+		prev := 0
+		for j, l := range f.Lines {
+			if j > 0 {
+				b.WriteByte('\n')
+			}
+			if prev > 0 && l.Line > prev+1 {
+				b.WriteString(strings.Repeat(" ", width+1) + "│...\n")
+			}
+			prev = l.Line
+			gutter := strconv.Itoa(l.Line)
+			if l.Match {
+				gutter = "*" + gutter
+			}
+			b.WriteString(strings.Repeat(" ", width+1-len(gutter)) + gutter + "│")
+			b.WriteString(strings.TrimRightFunc(l.Text, unicode.IsSpace))
+			if l.Cut {
+				b.WriteString("…")
+			}
+		}
+	}
+	return b.String()
 }
 
 // wireSkipped returns skipped with their paths and messages (which may

@@ -211,7 +211,7 @@ func TestPiSearchMeta(t *testing.T) {
 	}{
 		{`{"pattern":"hit","paths":"big.txt"}`, `"meta":{"truncation":{"direction":"head","truncatedBy":"bytes","totalLines":201,"totalBytes":61906,"outputLines":166,"shownRange":{"start":1,"end":166},"nextOffset":167,"maxBytes":51200}}`, "text over 50 KB (a 14-byte header, 200 lines of 306-308 bytes): meta.truncation"},
 		{`{"pattern":"hit","paths":"long.txt"}`, `"meta":{"limits":{"columnTruncated":{"maxColumn":512}}}`, "a line cut at 512 characters: meta.limits.columnTruncated"},
-		{`{"pattern":"hit","paths":"small.go"}`, `"truncated":false}`, "nothing cut: no meta"},
+		{`{"pattern":"hit","paths":"small.go"}`, `"truncated":false,"displayContent":"*1│hit"}`, "nothing cut: no meta"},
 	}
 	for _, tt := range tests {
 		env := Call(context.Background(), Config{FS: tree}, Pi, "search", []byte(tt.args))
@@ -441,6 +441,49 @@ func TestPiPattern(t *testing.T) {
 	} {
 		if got, _ := piPattern(tc.in); got != tc.want {
 			t.Errorf("piPattern(%q) = %q, want %q: %s", tc.in, got, tc.want, tc.why)
+		}
+	}
+}
+
+// TestPiSearchDisplay: details.displayContent is the page as a person
+// reads it, each line behind a gutter of its number (as wide as the
+// file's largest plus one, "*" marking a match), "..." at a jump, no tags;
+// several files each under "# path"; none when nothing matched.
+func TestPiSearchDisplay(t *testing.T) {
+	var a strings.Builder
+	for i := 1; i <= 24; i++ {
+		if i == 3 || i == 20 {
+			a.WriteString("needle  \n")
+		} else {
+			fmt.Fprintf(&a, "l%d\n", i)
+		}
+	}
+	tree := fstest.MapFS{
+		"a.txt":     {Data: []byte(a.String())},
+		"sub/b.txt": {Data: []byte("x\nneedle " + strings.Repeat("y", 600) + "\n")},
+	}
+	for _, tt := range []struct{ args, want, reason string }{
+		{`{"pattern":"needle","paths":"a.txt"}`,
+			"  2│l2\n *3│needle\n  4│l4\n  5│l5\n  6│l6\n   │...\n 19│l19\n*20│needle\n 21│l21\n 22│l22\n 23│l23",
+			"one file: no heading, a gutter 3 wide, blanks before ..."},
+		{`{"pattern":"needle","paths":"."}`,
+			"# a.txt\n  2│l2\n *3│needle\n  4│l4\n  5│l5\n  6│l6\n   │...\n 19│l19\n*20│needle\n 21│l21\n 22│l22\n 23│l23\n\n# sub/b.txt\n 1│x\n*2│needle " + strings.Repeat("y", 505) + "…",
+			"a directory: each file under # path, its own gutter, a cut line ending in …"},
+		{`{"pattern":"nothing","paths":"."}`, "", "no match: no displayContent"},
+	} {
+		for _, tr := range testfs.Trees(t, tree) {
+			env := Call(context.Background(), Config{FS: tr.FS, Root: tr.Root}, Pi, "search", []byte(tt.args))
+			d, ok := env.Data.(piSearchData)
+			if !ok {
+				t.Fatalf("%s: data %T, text %q", tr.Name, env.Data, env.Text)
+			}
+			if d.DisplayContent != tt.want {
+				t.Errorf("%s (%s)\n got: %q\nwant: %q", tt.reason, tr.Name, d.DisplayContent, tt.want)
+			}
+			b, _ := json.Marshal(env.Data)
+			if has := strings.Contains(string(b), `"displayContent"`); has != (tt.want != "") {
+				t.Errorf("%s (%s): displayContent in the JSON: %v", tt.reason, tr.Name, has)
+			}
 		}
 	}
 }
