@@ -3,11 +3,10 @@ package tool
 import (
 	"context"
 	"io/fs"
-	"path"
 	"slices"
-	"strings"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/find"
 )
 
 // piOrderOps wraps a host's FindOperations as pi's custom branch uses
@@ -49,13 +48,7 @@ func (o *piOrderOps) Glob(ctx context.Context, pattern, dir string, opts scout.G
 		paths = paths[:opts.Limit] // pi's list limit keeps the first, as answered
 	}
 	for _, p := range paths {
-		p = strings.TrimPrefix(path.Clean("/"+strings.TrimSuffix(p, "/")), "/")
-		switch { // as the find joins it to its base
-		case p == "":
-			p = dir
-		case dir != ".":
-			p = dir + "/" + p
-		}
+		p = find.AnsweredPath(dir, p)
 		if _, ok := o.rank[p]; !ok {
 			o.rank[p] = len(o.rank)
 		}

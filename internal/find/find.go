@@ -507,6 +507,13 @@ func relTo(base, p string) string {
 	return strings.TrimPrefix(p, base+"/")
 }
 
+// AnsweredPath is the root-relative path of p, a path that an Operations
+// delegate's Glob answered below base, cleaned and joined to base as the
+// find's entries name it.
+func AnsweredPath(base, p string) string {
+	return joinRel(base, strings.TrimPrefix(path.Clean("/"+strings.TrimSuffix(p, "/")), "/"))
+}
+
 func joinRel(rel, g string) string {
 	switch {
 	case g == "":
@@ -579,8 +586,7 @@ func (f *finder) findOps(ctx context.Context, sc *scope, req Request, res *Resul
 		return err
 	}
 	for _, p := range paths {
-		p = strings.TrimPrefix(path.Clean("/"+strings.TrimSuffix(p, "/")), "/")
-		e := Entry{Path: joinRel(sc.base, p)}
+		e := Entry{Path: AnsweredPath(sc.base, p)}
 		if f.ops.Stat != nil {
 			if info, err := f.ops.Stat(ctx, e.Path); err == nil {
 				e.Dir, e.Size, e.ModTime = info.IsDir(), info.Size(), info.ModTime()
