@@ -2,7 +2,6 @@ package read
 
 import (
 	"context"
-	"io"
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/pathutil"
@@ -24,7 +23,7 @@ func (r *reader) databaseVia(ctx context.Context, p string, locate locator) (*Re
 		if err != nil {
 			return nil, true, err
 		}
-		if !ok || !r.isSQLite(name) {
+		if !ok || !sqlite.IsSQLiteFile(r.c.FS, name) {
 			continue
 		}
 		res, err := sqlite.ReadFS(ctx, r.c.FS, name, cand.Selector, sqlite.Options{})
@@ -47,7 +46,7 @@ func (r *reader) notDatabase(p string) error {
 			continue
 		}
 		name, _, ok, err := r.locate(cand.DB)
-		if err != nil || !ok || r.isSQLite(name) {
+		if err != nil || !ok || sqlite.IsSQLiteFile(r.c.FS, name) {
 			continue
 		}
 		return notDatabaseErr(p, pathutil.Display(name))
@@ -62,21 +61,6 @@ func notDatabaseErr(p, db string) error {
 		errs.Echo(p), errs.Echo(db), errs.Echo(db))
 	e.Path = db
 	return e
-}
-
-// isSQLite reports whether the regular file name starts with the SQLite
-// header.
-func (r *reader) isSQLite(name string) bool {
-	f, err := r.c.FS.Open(name)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, len(sqlite.Magic))
-	if _, err := io.ReadFull(f, head); err != nil {
-		return false
-	}
-	return sqlite.IsSQLite(head)
 }
 
 // sqliteResult is the result of a database read shown as path, inside

@@ -100,6 +100,13 @@ func Resolve(fsys fs.FS, p string) (s Split, ok bool, err error) {
 	return Split{}, false, nil
 }
 
+// IsSQLiteFile reports whether name is a regular file of fsys that starts
+// with Magic.
+func IsSQLiteFile(fsys fs.FS, name string) bool {
+	head, err := readHead(fsys, name)
+	return err == nil && IsSQLite(head)
+}
+
 var errNotRegular = errors.New("not a regular file")
 
 func readHead(fsys fs.FS, name string) ([]byte, error) {
