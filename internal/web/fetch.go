@@ -127,11 +127,11 @@ func CheckURL(raw string) (*url.URL, error) {
 		if r := Redact(raw); r != raw {
 			// URL.Parse's error may quote the secret (a password's start
 			// taken for the port): the error shown is the redacted URL's.
-			if _, rerr := url.Parse(r); rerr == nil {
+			_, rerr := url.Parse(r)
+			if rerr == nil {
 				return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: its user name or password does not parse. Percent-encode the characters in them that a URL reserves: '/' as %%2F, '?' as %%3F, '#' as %%23, '@' as %%40, '%%' as %%25", shown)
-			} else {
-				why = rerr
 			}
+			why = rerr
 		}
 		if ue := (*url.Error)(nil); errors.As(why, &ue) {
 			why = ue.Err // without the URL, which it quotes whole
