@@ -26,7 +26,7 @@ func translateClass(pattern string, start int) (int, string, error) {
 	if err != nil {
 		return 0, "", err
 	}
-	text, err := emitClass(pattern, pattern[start:end+1], negated, set)
+	text, err := emitClass(pattern[start:end+1], negated, set)
 	return end, text, err
 }
 
@@ -67,12 +67,12 @@ func parseClass(pattern string, start int) (end int, set []span, negated bool, e
 			hi, n = classRune(pattern, i+1)
 			i += 1 + n
 			if hi < lo {
-				return 0, nil, false, invalid(pattern, "the range '%c-%c' is reversed — write it as '%c-%c'", lo, hi, hi, lo)
+				return 0, nil, false, invalid("the range '%c-%c' is reversed — write it as '%c-%c'", lo, hi, hi, lo)
 			}
 		}
 		set = append(set, span{lo, hi})
 	}
-	return 0, nil, false, invalid(pattern, "unclosed '[' — close it with ']' or remove it")
+	return 0, nil, false, invalid("unclosed '[' — close it with ']' or remove it")
 }
 
 // posixClasses are the "[:name:]" classes of a bracket expression, ASCII
@@ -108,7 +108,7 @@ func posixClass(pattern string, i int) (spans []span, n int, err error) {
 	name := pattern[i+2 : i+2+close-1]
 	spans, ok := posixClasses[name]
 	if !ok {
-		return nil, 0, invalid(pattern, "unknown character class '[:%s:]' — use one of %s", name, posixClassNames)
+		return nil, 0, invalid("unknown character class '[:%s:]' — use one of %s", name, posixClassNames)
 	}
 	return spans, 2 + close + 1, nil
 }
@@ -125,7 +125,7 @@ func classRune(pattern string, i int) (rune, int) {
 }
 
 // emitClass writes the set (or its complement) as a regexp class.
-func emitClass(pattern, class string, negated bool, set []span) (string, error) {
+func emitClass(class string, negated bool, set []span) (string, error) {
 	set = merge(set)
 	if negated {
 		set = complement(set)
@@ -134,7 +134,7 @@ func emitClass(pattern, class string, negated bool, set []span) (string, error) 
 		set = subtract(set, x)
 	}
 	if len(set) == 0 {
-		return "", invalid(pattern, "the class '%s' matches no character (a class never matches '/') — remove it", errs.Echo(class))
+		return "", invalid("the class '%s' matches no character (a class never matches '/') — remove it", errs.Echo(class))
 	}
 	var b strings.Builder
 	b.WriteByte('[')

@@ -44,7 +44,6 @@
 package glob
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -74,22 +73,28 @@ const meta = `*?[]{},\`
 // the fix. The empty pattern is an error too (it would match nothing), and
 // so is a pattern that is not valid UTF-8.
 func Compile(pattern string) (*Pattern, error) {
+	return compile(pattern, pattern)
+}
+
+// compile compiles pattern; its errors name the glob shown, as the caller
+// gave it.
+func compile(pattern, shown string) (*Pattern, error) {
 	if pattern == "" {
 		return nil, errs.New(errs.InvalidParam, "Invalid glob '': the pattern is empty — pass a glob such as '*' or '**/*.go'")
 	}
 	if len(pattern) > maxLen {
-		return nil, invalid(pattern, "it is %d bytes long, over the cap of %d bytes — shorten it, or split the paths over several calls", len(pattern), maxLen)
+		return nil, invalidGlob(shown, invalid("it is %d bytes long, over the cap of %d bytes — shorten it, or split the paths over several calls", len(pattern), maxLen))
 	}
 	if !utf8.ValidString(pattern) {
-		return nil, errs.New(errs.InvalidParam, "Invalid glob %q: it is not valid UTF-8 — pass the pattern as UTF-8 text", errs.Clip(pattern))
+		return nil, errs.New(errs.InvalidParam, "Invalid glob %q: it is not valid UTF-8 — pass the pattern as UTF-8 text", errs.Clip(shown))
 	}
 	expr, err := translate(pattern)
 	if err != nil {
-		return nil, err
+		return nil, invalidGlob(shown, err)
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid glob '%s': %v — simplify the pattern", errs.Echo(pattern), err)
+		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid glob '%s': %v — simplify the pattern", errs.Echo(shown), err)
 	}
 	p := &Pattern{src: pattern, re: re, fast: fastPath(pattern)}
 	if i := strings.IndexAny(pattern, meta); i >= 0 {
@@ -182,29 +187,12 @@ func CompileFilter(pattern string) (*Pattern, error) {
 	} else if !strings.Contains(p, "/") && p != "" && !strings.HasPrefix(p, "**") {
 		p = "**/" + p
 	}
-	g, err := Compile(p)
+	g, err := compile(p, pattern)
 	if err != nil {
-		return nil, asGiven(err, p, pattern)
+		return nil, err
 	}
 	g.src = pattern
 	return g, nil
-}
-
-// asGiven makes the error of compiling the rewritten filter p name the
-// filter as given, so that the message quotes what the caller wrote
-// ("[a"), not the rewrite ("**/[a").
-func asGiven(err error, p, given string) error {
-	var e *errs.Error
-	if p == given || !errors.As(err, &e) {
-		return err
-	}
-	shown := "Invalid glob '" + errs.Echo(p) + "'"
-	if !strings.HasPrefix(e.Message, shown) {
-		return err
-	}
-	c := *e
-	c.Message = "Invalid glob '" + errs.Echo(given) + "'" + e.Message[len(shown):]
-	return &c
 }
 
 // HasMeta reports whether s contains a glob character: * ? [ or {.
@@ -234,9 +222,20 @@ const (
 	maxWildcards = 256      // runs of '*', '?' and classes
 )
 
-// invalid is the InvalidParam error "Invalid glob 'PATTERN': WHAT".
-func invalid(pattern, format string, args ...any) error {
-	return errs.New(errs.InvalidParam, "Invalid glob '%s': %s", errs.Echo(pattern), fmt.Sprintf(format, args...))
+// badGlob says what is wrong with a glob; invalidGlob names the glob.
+type badGlob struct{ what string }
+
+func (e *badGlob) Error() string { return e.what }
+
+// invalid is the badGlob of what, a format and its arguments.
+func invalid(format string, args ...any) error {
+	return &badGlob{fmt.Sprintf(format, args...)}
+}
+
+// invalidGlob is the InvalidParam error "Invalid glob 'SHOWN': WHAT" of
+// err, a badGlob.
+func invalidGlob(shown string, err error) error {
+	return errs.New(errs.InvalidParam, "Invalid glob '%s': %s", errs.Echo(shown), err.Error())
 }
 
 // translate turns a glob into an anchored regular expression. Runs of
@@ -260,13 +259,13 @@ func translate(pattern string) (string, error) {
 		segStart = false
 		if c == '*' || c == '?' || c == '[' {
 			if wildcards++; wildcards > maxWildcards {
-				return "", invalid(pattern, "it has more than %d wildcards (runs of '*', '?' and classes), the cap — use fewer", maxWildcards)
+				return "", invalid("it has more than %d wildcards (runs of '*', '?' and classes), the cap — use fewer", maxWildcards)
 			}
 		}
 		switch {
 		case c == '\\':
 			if i+1 == len(pattern) {
-				return "", invalid(pattern, "it ends with a lone '\\' — remove it, or write '\\\\' for a literal backslash")
+				return "", invalid("it ends with a lone '\\' — remove it, or write '\\\\' for a literal backslash")
 			}
 			r := nextRune(pattern[i+1:])
 			b.WriteString(regexp.QuoteMeta(r))
@@ -324,7 +323,7 @@ func translate(pattern string) (string, error) {
 		}
 	}
 	if len(braces) > 0 {
-		return "", invalid(pattern, "unclosed '{' — close it with '}' or remove it")
+		return "", invalid("unclosed '{' — close it with '}' or remove it")
 	}
 	b.WriteString(`)$`)
 	return b.String(), nil
