@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -91,16 +90,61 @@ func numberKey(n string) string {
 	// The value is digits × 10^(exp − len(frac)), and trimmed has
 	// len(digits) − len(trimmed) zeros fewer.
 	shift := int64(len(digits) - len(trimmed) - len(frac))
-	var e string
-	if x, err := strconv.ParseInt(exp, 10, 64); exp == "" || err == nil && -1<<40 < x && x < 1<<40 {
-		e = strconv.FormatInt(x+shift, 10) // exp's "+" parses too
-	} else { // an exponent past int64: its digits are many, not its value's work
-		x, _ := new(big.Int).SetString(strings.TrimPrefix(exp, "+"), 10)
-		e = x.Add(x, big.NewInt(shift)).String()
-	}
+	e := addExponent(exp, shift)
 	sign := ""
 	if neg {
 		sign = "-"
 	}
 	return sign + trimmed + "e" + e
+}
+
+// addExponent is exp, a JSON number's exponent (digits after an optional
+// sign; "" is 0), plus shift, in decimal and in time linear in exp's
+// length: an exponent of millions of digits, which math/big converts in
+// quadratic time (minutes), is added to digit by digit.
+func addExponent(exp string, shift int64) string {
+	neg := strings.HasPrefix(exp, "-")
+	digits := strings.TrimLeft(strings.TrimLeft(exp, "+-"), "0")
+	if len(digits) <= 18 { // below 10^18: no int64 sum overflows
+		x, _ := strconv.ParseInt(digits, 10, 64) // "" is 0
+		if neg {
+			x = -x
+		}
+		return strconv.FormatInt(x+shift, 10)
+	}
+	// |exp| is 10^18 or more, past |shift| (a count of digits): the sum
+	// has exp's sign, and |exp| grows by |shift| when shift has that sign
+	// too, else shrinks by it.
+	grow := (shift < 0) == neg
+	m := shift
+	if m < 0 {
+		m = -m
+	}
+	d := []byte(digits)
+	carry := int64(0)
+	for i := len(d) - 1; i >= 0 && (m > 0 || carry != 0); i-- {
+		v := int64(d[i] - '0')
+		if grow {
+			v += m%10 + carry
+		} else {
+			v -= m%10 + carry
+		}
+		m /= 10
+		carry = 0
+		switch {
+		case v >= 10:
+			v, carry = v-10, 1
+		case v < 0:
+			v, carry = v+10, 1
+		}
+		d[i] = byte('0' + v)
+	}
+	sum := strings.TrimLeft(string(d), "0") // a borrow leaves zeros
+	if carry != 0 {                         // a carry out of 99...9
+		sum = "1" + string(d)
+	}
+	if neg {
+		sum = "-" + sum
+	}
+	return sum
 }

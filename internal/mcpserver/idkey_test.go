@@ -1,9 +1,15 @@
 package mcpserver
 
 import (
+	"bytes"
 	"io"
+	"math/big"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/scoutkit/scout/tool"
 )
 
 // TestIDKey: IDs that are one value share a key, whatever their spelling;
@@ -103,4 +109,46 @@ func TestProtocolCancelByValue(t *testing.T) {
 			t.Errorf("call %s, cancellation %s: the rest of the answers %s; want the call canceled: %v", tt.id, tt.cancel, rest, tt.canceled)
 		}
 	}
+}
+
+// TestAddExponent: an exponent plus a shift is the sum math/big makes,
+// for exponents of any length (carries and borrows across their digits
+// included).
+func TestAddExponent(t *testing.T) {
+	exps := []string{"", "0", "+0", "-0", "7", "+12", "-12", "000123", "999999999999999999", "-999999999999999999",
+		"1000000000000000000", "-1000000000000000000", "+0001000000000000000000", "99999999999999999999999", "-99999999999999999999999",
+		"100000000000000000000000", "-100000000000000000000000", "123456789012345678901234567890", "1000000000000000000000016777216"}
+	shifts := []int64{0, 1, -1, 9, -9, 10, -10, 16777216, -16777216, 123456}
+	for _, exp := range exps {
+		for _, shift := range shifts {
+			want := new(big.Int)
+			if e := strings.TrimPrefix(exp, "+"); e != "" {
+				want.SetString(e, 10)
+			}
+			want.Add(want, big.NewInt(shift))
+			if got := addExponent(exp, shift); got != want.String() {
+				t.Errorf("addExponent(%q, %d) = %s, want %s", exp, shift, got, want)
+			}
+		}
+	}
+}
+
+// TestProtocolLongExponent: an ID with an exponent of millions of digits
+// is keyed in linear time (math/big took minutes, while the server read
+// nothing more).
+func TestProtocolLongExponent(t *testing.T) {
+	w := dial(t, tool.Config{FS: fixture(t)}, tool.Pi)
+	exp := strings.Repeat("7", 8<<20)
+	go io.WriteString(w.in, `{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1e`+exp+`}}`+"\n"+
+		`{"jsonrpc": "2.0", "id": 1e-`+exp+`, "method": "tools/call", "params": {"name": "find", "arguments": {"paths": ["*.go"]}}}`+"\n"+
+		`{"jsonrpc": "2.0", "id": "p", "method": "ping"}`+"\n")
+	var got []string
+	for range 2 {
+		line := w.nextLine()
+		if bytes.Contains(line, []byte(`"a.go`)) {
+			line = []byte("the call's answer")
+		}
+		got = append(got, strings.TrimSpace(string(line)))
+	}
+	assert.ElementsMatch(t, []string{"the call's answer", `{"jsonrpc":"2.0","id":"p","result":{}}`}, got)
 }
