@@ -21,10 +21,8 @@ func BenchmarkHandle(b *testing.B) {
 	c := newSession(s, context.Background(), io.Discard)
 	go c.writeOut()
 	b.Cleanup(func() {
-		c.outMu.Lock()
-		c.outEnd = true
-		c.outCond.Broadcast()
-		c.outMu.Unlock()
+		c.out.close()
+		c.cancel()
 	})
 	call := func(args string) string {
 		return `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"nope","arguments":` + args + `}}`

@@ -13,8 +13,10 @@
 // JSON-RPC batch (an array of messages, at most 32) is answered with one
 // array when the session speaks 2025-03-26, the one revision that has
 // batches, and refused otherwise. When the client closes its input, the
-// requests received before are still answered. At most 16 calls run at once; past 4096 waiting (or 64 MiB of
-// their arguments) the server reads no further message until one starts.
+// requests received before are still answered, as long as the client reads
+// the answers: the server gives up on one that reads none for 10 seconds.
+// At most 16 calls run at once; past 4096 waiting (or 64 MiB of their
+// arguments and IDs) the server reads no further message until one starts.
 // Answers wait in a queue for the client to read them, so that the server
 // goes on reading (cancellations among others) while the client is slow
 // to; past 16 MiB of answers waiting it reads no further message until the
@@ -33,9 +35,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout"
@@ -66,7 +71,7 @@ const MaxMessage = 16 << 20
 const maxCalls = 16
 
 // maxQueued and maxQueuedBytes cap the tool calls waiting for their turn
-// and the bytes of their arguments: past either the server reads no
+// and their bytes (arguments and IDs): past either the server reads no
 // further message until a call starts, so a client that sends requests
 // without waiting for answers is slowed down, while one that writes a few
 // thousand before it reads any answer is still served.
@@ -90,6 +95,7 @@ type Server struct {
 	toolset string
 	version string
 	tools   []toolDef
+	stall   time.Duration // stallTimeout, shorter in tests
 }
 
 // toolDef is a tool as tools/list describes it.
@@ -184,7 +190,7 @@ func New(cfg tool.Config, toolset, version string) (*Server, error) {
 		cfg.URLCache = &scout.URLCache{}
 	}
 	cfg.ImagesApart = true
-	s := &Server{cfg: cfg, toolset: toolset, version: version}
+	s := &Server{cfg: cfg, toolset: toolset, version: version, stall: stallTimeout}
 	for _, t := range tools {
 		// read fetches web URLs unless the host refused them
 		open := t.Name == "read" && !cfg.NoWeb
@@ -194,87 +200,158 @@ func New(cfg tool.Config, toolset, version string) (*Server, error) {
 	return s, nil
 }
 
-// Serve runs a server on the given streams until the client closes in,
-// then answers the requests it received before that, or until ctx is
-// canceled, which stops the calls still running; it closes in and out.
+// Serve runs a server on the given streams as Server.Serve does, and
+// closes in and out when it returns, which ends a read or a write that
+// Server.Serve left going on when they are pipes.
 func Serve(ctx context.Context, cfg tool.Config, toolset, version string, in io.ReadCloser, out io.WriteCloser) error {
 	s, err := New(cfg, toolset, version)
 	if err != nil {
 		return err
 	}
 	defer out.Close()
-	defer in.Close() // also ends a read that ctx interrupted
+	defer in.Close()
 	return s.Serve(ctx, in, out)
 }
+
+// stallTimeout is how long, once the input ended, a write of answers may
+// make no progress before Serve gives up on the client: see Server.Serve.
+const stallTimeout = 10 * time.Second
+
+// writePart caps one Write of an answer: a write makes progress each time
+// one of its parts is written.
+const writePart = 64 << 10
+
+// deadlineWait is how long Serve waits for a read or a write it has set
+// a deadline on to end.
+const deadlineWait = time.Second
 
 // Serve reads messages from in and writes the answers to out until in
 // ends, then waits for the calls still running and writes their answers:
 // every request received is answered, as a client that closes its end to
-// shut the server down expects. When ctx is canceled it stops the calls
-// still running and returns once they are done. A read that ctx interrupts
-// goes on in the background until in is closed. Serve returns nil when in
-// ends and ctx's error when canceled.
+// shut the server down expects, while the client reads them. Once in has
+// ended, a write to out that makes no progress (of 64 KiB) for 10 seconds
+// is a client that reads no more: Serve then stops the calls still
+// running, drops the answers not yet written and returns an error saying
+// so. Before in ends, a client that does not read holds the server, as the
+// package doc says, until ctx ends.
+//
+// When ctx is canceled Serve stops the calls still running, drops the
+// answers not yet written and returns ctx's error once the calls are
+// done. It returns nil when in ended and every answer was written.
+//
+// Serve does not wait for a read of in or a write to out that it left
+// going on (the client sends nothing, or reads nothing): the goroutine
+// that does it ends when the Read or Write returns, and reads or writes
+// nothing more. When in has a SetReadDeadline method, or out a
+// SetWriteDeadline method (an *os.File of a pipe, a net.Conn), Serve ends
+// that Read or Write with a deadline, then clears the deadline. No other
+// goroutine of Serve outlives it.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	c := newSession(s, ctx, out)
+	defer c.cancel()
 	for range maxCalls {
 		c.calls.Go(c.work)
 	}
-	var writer sync.WaitGroup
-	writer.Go(c.writeOut)
-	go func() { // wakes a wait for room in the queues when ctx ends
-		<-ctx.Done()
-		c.qmu.Lock()
-		c.qcond.Broadcast()
-		c.qmu.Unlock()
-		c.outMu.Lock()
-		c.outCond.Broadcast()
-		c.outMu.Unlock()
-	}()
-	defer func() { // the answers queued are written before Serve returns
-		c.outMu.Lock()
-		c.outEnd = true
-		c.outCond.Broadcast()
-		c.outMu.Unlock()
-		writer.Wait()
+	go c.writeOut()
+	go func() { // the answers end with the calls
+		c.calls.Wait()
+		c.out.close()
 	}()
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
-	go func() { readErr <- readLines(ctx, in, lines, c) }()
+	go func() { readErr <- readLines(c.ctx, in, lines, c) }()
 	var err error
+	reading := true
 loop:
 	for {
 		select {
 		case line := <-lines:
+			if err = c.ctx.Err(); err != nil {
+				break loop
+			}
 			c.handle(line)
 		case err = <-readErr:
+			reading = false
 			break loop
-		case <-ctx.Done():
-			err = ctx.Err()
+		case <-c.ctx.Done():
+			err = c.ctx.Err()
 			break loop
 		}
 	}
-	c.qmu.Lock()
-	c.closed = true // the workers run what is queued, then end
-	c.qcond.Broadcast()
-	c.qmu.Unlock()
+	c.jobs.close() // the workers run what is queued, then end
 	if errors.Is(err, io.EOF) {
-		done := make(chan struct{})
-		go func() {
-			c.calls.Wait()
-			close(done)
-		}()
-		select {
-		case <-done:
+		if err = c.drain(); err == nil {
 			return nil
-		case <-ctx.Done():
-			err = ctx.Err()
 		}
 	}
-	cancel()
-	c.calls.Wait()
+	c.stop()
+	if reading {
+		stopReading(in, readErr)
+	}
 	return err
+}
+
+// drain waits, once the input ended, for the calls still running and for
+// every answer to be written; it gives up when ctx ends or when a write
+// makes no progress for the server's stall timeout.
+func (c *session) drain() error {
+	tick := time.NewTicker(c.s.stall / 8)
+	defer tick.Stop()
+	for {
+		select {
+		case <-c.written:
+			return nil
+		case <-c.ctx.Done():
+			return c.ctx.Err()
+		case <-tick.C:
+			if w := c.writing.Load(); w != 0 && time.Since(c.epoch)-time.Duration(w-1) >= c.s.stall {
+				return fmt.Errorf("the client's input ended and a write of its answers made no progress for %v (the client reads none): the answers left are not written", c.s.stall)
+			}
+		}
+	}
+}
+
+// stop ends a session early: it cancels the calls, drops the calls
+// waiting for a worker and the answers not yet written, and waits for the
+// calls to end and for the writer, unless the writer is in a write, which
+// a write deadline ends when out has them.
+func (c *session) stop() {
+	c.cancel()
+	c.jobs.drop()
+	_, writing := c.out.drop()
+	c.calls.Wait()
+	if !writing { // the writer takes no further answer: it ends
+		<-c.written
+		return
+	}
+	d, ok := c.w.(interface{ SetWriteDeadline(time.Time) error })
+	if !ok || d.SetWriteDeadline(time.Now()) != nil {
+		return
+	}
+	select {
+	case <-c.written:
+	case <-time.After(deadlineWait):
+	}
+	d.SetWriteDeadline(time.Time{})
+}
+
+// stopReading ends a read of in still going on (its end comes on
+// readErr) with a deadline, when in has them.
+func stopReading(in io.Reader, readErr <-chan error) {
+	select {
+	case <-readErr:
+		return
+	default:
+	}
+	d, ok := in.(interface{ SetReadDeadline(time.Time) error })
+	if !ok || d.SetReadDeadline(time.Now()) != nil {
+		return
+	}
+	select {
+	case <-readErr:
+	case <-time.After(deadlineWait):
+	}
+	d.SetReadDeadline(time.Time{})
 }
 
 // readLines sends each non-empty line of in to lines until in ends or ctx
@@ -326,22 +403,17 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 
 // session is the state of one Serve.
 type session struct {
-	s     *Server
-	ctx   context.Context
-	calls sync.WaitGroup // the workers that run the calls
+	s      *Server
+	ctx    context.Context // ends with Serve
+	cancel context.CancelFunc
+	calls  sync.WaitGroup // the workers that run the calls
+	jobs   *queue[*job]   // the calls waiting for a worker
 
-	out     io.Writer
-	outMu   sync.Mutex
-	outCond *sync.Cond // signals an answer queued or written, and the end
-	outbox  [][]byte   // the answers waiting to be written, oldest first
-	outSize int        // their bytes and the one's being written, as maxOutBytes counts them
-	outEnd  bool       // Serve returns: the writer writes what is queued, then ends
-
-	qmu    sync.Mutex
-	qcond  *sync.Cond // signals a call queued or taken, and the end
-	queue  []*job     // the calls waiting for a worker, oldest first
-	qbytes int        // the bytes of their arguments
-	closed bool       // no call will be queued any more
+	w       io.Writer
+	out     *queue[[]byte] // the answers waiting to be written, the one being written included
+	written chan struct{}  // closed when writeOut ends
+	epoch   time.Time
+	writing atomic.Int64 // 1 + when (since epoch) the write going on started; 0 when none
 
 	mu      sync.Mutex
 	running map[string]*call // by request ID, as idKey has it
@@ -351,11 +423,14 @@ type session struct {
 
 // newSession returns the state of a Serve of s; its writer (writeOut) and
 // workers are still to start.
-func newSession(s *Server, ctx context.Context, out io.Writer) *session {
-	c := &session{s: s, ctx: ctx, out: out, running: map[string]*call{}}
-	c.qcond = sync.NewCond(&c.qmu)
-	c.outCond = sync.NewCond(&c.outMu)
-	return c
+func newSession(s *Server, ctx context.Context, w io.Writer) *session {
+	ctx, cancel := context.WithCancel(ctx)
+	return &session{
+		s: s, ctx: ctx, cancel: cancel,
+		jobs: newQueue[*job](ctx, maxQueued, maxQueuedBytes),
+		w:    w, out: newQueue[[]byte](ctx, math.MaxInt, maxOutBytes), written: make(chan struct{}), epoch: time.Now(),
+		running: map[string]*call{},
+	}
 }
 
 // job is a tools/call waiting for a worker.
@@ -416,47 +491,36 @@ func encode(r response) []byte {
 	return b
 }
 
-// write queues one message, a line, for writeOut; it waits while
-// maxOutBytes are queued, unless ctx has ended. Once Serve returns, a
-// message is dropped.
+// write queues one message, a line, for writeOut, counted with
+// msgOverhead bytes more; it waits while maxOutBytes are queued, unless
+// ctx has ended. Once Serve stops, a message is dropped.
 func (c *session) write(msg []byte) {
 	msg = append(msg, '\n')
-	cost := len(msg) + msgOverhead
-	c.outMu.Lock()
-	defer c.outMu.Unlock()
-	for c.outSize > 0 && c.outSize+cost > maxOutBytes && !c.outEnd && c.ctx.Err() == nil {
-		c.outCond.Wait()
-	}
-	if c.outEnd {
-		return
-	}
-	c.outbox = append(c.outbox, msg)
-	c.outSize += cost
-	c.outCond.Broadcast()
+	c.out.push(msg, len(msg)+msgOverhead)
 }
 
-// writeOut writes the queued messages in order until Serve returns and
-// none is left; a client that went away is noticed by the reader, so a
-// failed write is dropped.
+// writeOut writes the queued messages in order, each in parts of at most
+// writePart bytes, until Serve stops or no message is left after the
+// calls ended. Once a write fails (a client that went away, which the
+// reader notices) the messages left are dropped: the stream may end in
+// the middle of one.
 func (c *session) writeOut() {
+	defer close(c.written)
+	failed := false
 	for {
-		c.outMu.Lock()
-		for len(c.outbox) == 0 && !c.outEnd {
-			c.outCond.Wait()
-		}
-		if len(c.outbox) == 0 {
-			c.outMu.Unlock()
+		msg, cost, ok := c.out.pop()
+		if !ok {
 			return
 		}
-		msg := c.outbox[0]
-		c.outbox[0] = nil
-		c.outbox = c.outbox[1:]
-		c.outMu.Unlock()
-		c.out.Write(msg)
-		c.outMu.Lock()
-		c.outSize -= len(msg) + msgOverhead
-		c.outCond.Broadcast()
-		c.outMu.Unlock()
+		for p := msg; len(p) > 0 && !failed; {
+			n := min(len(p), writePart)
+			c.writing.Store(int64(time.Since(c.epoch)) + 1)
+			_, err := c.w.Write(p[:n])
+			c.writing.Store(0)
+			failed = err != nil
+			p = p[n:]
+		}
+		c.out.release(cost)
 	}
 }
 
@@ -760,34 +824,23 @@ func (c *session) startCall(b *batch, id json.RawMessage, params json.RawMessage
 		b.pending++
 		b.mu.Unlock()
 	}
-	c.qmu.Lock()
-	defer c.qmu.Unlock()
-	for len(c.queue) > 0 && (len(c.queue) >= maxQueued || c.qbytes+len(args) > maxQueuedBytes) && c.ctx.Err() == nil {
-		c.qcond.Wait()
+	// The job's bytes, its ID's and the key's included: a client's
+	// calls with long IDs and no arguments hold as much.
+	j := &job{id: id, key: key, name: name, args: args, ctx: ctx, r: r, b: b}
+	if !c.jobs.push(j, len(id)+len(key)+len(args)) {
+		cancel()
 	}
-	c.queue = append(c.queue, &job{id: id, key: key, name: name, args: args, ctx: ctx, r: r, b: b})
-	c.qbytes += len(args)
-	c.qcond.Broadcast()
 }
 
 // work runs queued calls, one at a time, until the queue is closed and
-// empty.
+// empty, or dropped.
 func (c *session) work() {
 	for {
-		c.qmu.Lock()
-		for len(c.queue) == 0 && !c.closed {
-			c.qcond.Wait()
-		}
-		if len(c.queue) == 0 {
-			c.qmu.Unlock()
+		j, cost, ok := c.jobs.pop()
+		if !ok {
 			return
 		}
-		j := c.queue[0]
-		c.queue[0] = nil
-		c.queue = c.queue[1:]
-		c.qbytes -= len(j.args)
-		c.qcond.Broadcast()
-		c.qmu.Unlock()
+		c.jobs.release(cost)
 		c.run(j)
 	}
 }
