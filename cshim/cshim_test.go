@@ -532,3 +532,42 @@ func TestInputEcho(t *testing.T) {
 		}
 	}
 }
+
+// TestByteOrderMark: a byte order mark before the JSON of json_args or
+// options (after white space, if any) is skipped, as scout mcp skips one
+// before a message; the Envelope echoes the arguments without it. One
+// elsewhere is still an error.
+func TestByteOrderMark(t *testing.T) {
+	root := testTree(t)
+	const bom = "\uFEFF"
+	tests := []struct {
+		args, options, want string // want: in the text, or the error message
+		params              string // the arguments echoed; "" when as given
+		ok                  bool
+	}{
+		{bom + `{"path":"a.txt"}`, "", "one", `{"path":"a.txt"}`, true},
+		{" \n" + bom + ` {"path":"a.txt"}`, "", "one", ` {"path":"a.txt"}`, true},
+		{bom, "", "Path must not be empty", `{}`, false},
+		{`{"path":"a.txt"}`, bom + `{"style":"numbered"}`, "1|one", "", true},
+		{`{"path":"a.txt"}`, "\t" + bom + "\t" + `{"read_limit":1}`, "Use :2 to continue", "", true},
+		{bom + bom + `{"path":"a.txt"}`, "", "Arguments are not valid JSON", "null", false},
+		{`{` + bom + `"path":"a.txt"}`, "", "Arguments are not valid JSON", "null", false},
+		{`{"path":"a.txt"}`, bom + bom + `{}`, "options must be a JSON object", "", false},
+	}
+	for _, tt := range tests {
+		env := call("pi", "read", tt.args, root, tt.options)
+		if got := env.Status != scout.StatusError; got != tt.ok {
+			t.Errorf("%q, %q: %s %q, want ok %v", tt.args, tt.options, env.Status, env.Text, tt.ok)
+		}
+		if !strings.Contains(env.Text, tt.want) {
+			t.Errorf("%q, %q: %q, want %q in it", tt.args, tt.options, env.Text, tt.want)
+		}
+		params := tt.params
+		if params == "" {
+			params = tt.args
+		}
+		if string(env.Context.ParamsInput) != params {
+			t.Errorf("%q, %q: params_input %s, want %s", tt.args, tt.options, env.Context.ParamsInput, params)
+		}
+	}
+}

@@ -80,7 +80,7 @@ func FuzzCall(f *testing.F) {
 // URL, as read takes one (http://, https://, www.).
 func mentionsWeb(args string) bool {
 	var v any
-	if json.Unmarshal([]byte(args), &v) != nil {
+	if json.Unmarshal([]byte(skipBOM(args)), &v) != nil {
 		return false
 	}
 	var walk func(any) bool

@@ -176,7 +176,7 @@ func callC(toolset, name, args, root, options *C.scout_cchar) []byte {
 		if err != nil {
 			params := json.RawMessage(nil)
 			if i > 2 { // the arguments were read: show them
-				params = json.RawMessage(ins[2])
+				params = json.RawMessage(skipBOM(ins[2]))
 			}
 			return envelopeJSON(envelope.Error(err, params))
 		}
@@ -193,6 +193,7 @@ func call(toolset, name, args, root, options string) *scout.Envelope {
 	if len(options) > maxOptions {
 		return envelope.Error(errs.New(errs.InvalidParam, "options is %d bytes, over the limit of %d KiB: pass a smaller options object.", len(options), maxOptions>>10), json.RawMessage(args))
 	}
+	args = skipBOM(args)
 	opts, err := parseOptions(options)
 	if err == nil {
 		err = checkRoot(root)
@@ -229,6 +230,16 @@ func call(toolset, name, args, root, options string) *scout.Envelope {
 	return tool.Call(ctx, cfg, toolset, name, []byte(args))
 }
 
+// skipBOM drops a byte order mark before the JSON text s (after white
+// space, if any), as a JSON parser may and as scout mcp does before a
+// message.
+func skipBOM(s string) string {
+	if rest, ok := strings.CutPrefix(strings.TrimLeft(s, " \t\r\n"), "\uFEFF"); ok {
+		return rest
+	}
+	return s
+}
+
 // options are scout_call_opts's settings; nil and zero fields keep the
 // defaults.
 type options struct {
@@ -252,7 +263,7 @@ const optionNames = "style, context_before, context_after, read_limit, no_web, a
 // parseOptions decodes and checks the options object ("" is {}).
 func parseOptions(s string) (*options, error) {
 	o := &options{}
-	raw := bytes.TrimSpace([]byte(s))
+	raw := bytes.TrimSpace([]byte(skipBOM(s)))
 	if len(raw) == 0 {
 		return o, nil
 	}

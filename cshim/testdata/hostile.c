@@ -84,6 +84,9 @@ static void run_checks(int all) {
     static const char nul_args[] = "{\"path\": \"a.txt\"}\0garbage";
     check("a NUL byte inside the arguments' buffer", scout_call("pi", "read", nul_args, root), "success", "one", 0);
     check("an escaped NUL in a path", scout_call("pi", "read", "{\"path\": \"a.txt\\u0000b\"}", root), "error", "NUL byte", 0);
+    /* A UTF-8 byte order mark before the JSON is skipped, as scout mcp does. */
+    check("a byte order mark before the arguments", scout_call("pi", "read", "\xef\xbb\xbf{\"path\": \"a.txt\"}", root), "success", "one", 0);
+    check("a byte order mark before the options", scout_call_opts("pi", "read", "{\"path\": \"a.txt\"}", root, "\xef\xbb\xbf{\"style\": \"numbered\"}"), "success", "1|one", 0);
     check("unknown toolset", scout_call("nope", "read", "{}", root), "error", "Unknown toolset 'nope'", 0);
     check("unknown tool", scout_call("pi", "nope", "{}", root), "error", "Unknown tool 'nope'", 0);
     check("options not an object", scout_call_opts("pi", "read", "{}", root, "[1]"), "error", "options must be a JSON object", 0);
