@@ -15,9 +15,10 @@ var mcpCmd = &command{
 	name:  "mcp",
 	usage: "mcp [--toolset NAME] [--root DIR] [--no-web] [--allow-private-network]",
 	help: `Serves a toolset over the Model Context Protocol on stdin and stdout (JSON-RPC 2.0, one
-message per line) until stdin ends, answering every request received before it ended, or
-until SIGTERM or SIGINT; the tools' own defaults apply. Web pages read are cached for the
-server's life.`,
+message per line) until stdin ends, answering every request received before it ended (it
+gives up, exit 1, when the client reads no answer for 10 s), or until SIGTERM or SIGINT,
+which drop the answers not written; the tools' own defaults apply. Web pages read are cached
+for the server's life.`,
 	run: runMCP,
 }
 

@@ -519,6 +519,53 @@ func TestMCPSIGTERM(t *testing.T) {
 	}
 }
 
+// TestMCPSIGTERMClientNotReading: a server whose client reads none of
+// its answers (its stdout pipe full) exits on SIGTERM; it waited to write
+// them and never did.
+func TestMCPSIGTERMClientNotReading(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGTERM on Windows")
+	}
+	cmd := exec.Command(scoutBinary(t), "mcp", "--root", t.TempDir())
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe() // never read
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+		stdin.Close()
+		stdout.Close()
+	})
+	for i := range 200 { // answers far past what a pipe holds
+		fmt.Fprintf(stdin, `{"jsonrpc": "2.0", "id": %d, "method": "tools/list"}`+"\n", i)
+	}
+	time.Sleep(time.Second)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		exited <- err
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v, want status 0\nstderr: %s", err, &stderr)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the server still runs 10 s after SIGTERM, its client reading nothing\nstderr: %s", &stderr)
+	}
+}
+
 func TestMCPUsageErrors(t *testing.T) {
 	tests := []struct {
 		args   []string
