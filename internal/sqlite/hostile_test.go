@@ -624,3 +624,24 @@ func TestRowOfManyLongTexts(t *testing.T) {
 	}
 	t.Logf("read in %v", took)
 }
+
+// TestHugeCreateStatement: a table whose CREATE statement is over
+// MaxValueBytes (a 17 MB comment in it), which SQLite refuses to load, is
+// listed, its rows read by key, page and query, and its schema view is a
+// TOO_LARGE error that names the statement and how to read the rows. Every
+// view of the table failed with the error of a large value, whose hint
+// (leave a column out) did not apply.
+func TestHugeCreateStatement(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "huge.db")
+	makeDB(t, path, "CREATE TABLE t(a /*"+strings.Repeat("x", 17<<20)+"*/, b)", "INSERT INTO t VALUES (1, 2)")
+	ctx := context.Background()
+	for sel, want := range map[string]string{"": "t (1 rows)\n", ":t:1": "a: 1\nb: 2\n", ":t?limit=5": "a: 1\nb: 2\n", "?q=SELECT * FROM t": "a: 1\nb: 2\n"} {
+		res, err := readFile(ctx, path, sel)
+		if assert.NoError(t, err, sel) {
+			assert.Equal(t, want, dump(res), sel)
+		}
+	}
+	_, err := readFile(ctx, path, ":t")
+	assert.Equal(t, errs.TooLarge, errs.CodeOf(err), "%v", err)
+	assert.ErrorContains(t, err, "SQLite table 't' is created by a statement of 17.0MB, over Scout's 16 MiB cap for a value, so its schema is not shown; append :t?limit=5 to the database path to read its rows")
+}

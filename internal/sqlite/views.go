@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/selector"
 )
@@ -215,38 +216,46 @@ func (d *db) count(ctx context.Context, table string) (Count, error) {
 // table finds name among the tables and views, exactly or else without
 // regard to case, and returns its stored name, CREATE statement and
 // columns.
-func (d *db) table(ctx context.Context, name string) (string, string, []Column, error) {
-	var stored, sqlText string
-	row := d.conn.QueryRowContext(ctx, `SELECT name, coalesce(sql, '') FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE ORDER BY name = ? DESC LIMIT 1`, name, name)
-	if err := row.Scan(&stored, &sqlText); err != nil {
+//
+// A CREATE statement over MaxValueBytes, which SQLite refuses to load, is
+// returned as "" and its size in bytes as sqlBytes; sqlBytes is 0
+// otherwise. Only the schema view shows the statement.
+func (d *db) table(ctx context.Context, name string) (stored, sqlText string, cols []Column, sqlBytes int64, err error) {
+	row := d.conn.QueryRowContext(ctx, `SELECT name, CASE WHEN octet_length(sql) > ? THEN '' ELSE coalesce(sql, '') END, coalesce(octet_length(sql), 0) FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE ORDER BY name = ? DESC LIMIT 1`, MaxValueBytes, name, name)
+	if err := row.Scan(&stored, &sqlText, &sqlBytes); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
-			return "", "", nil, errs.New(errs.NotFound, "SQLite table '%s' not found; read the database path alone to list its tables", errs.Echo(name))
+			return "", "", nil, 0, errs.New(errs.NotFound, "SQLite table '%s' not found; read the database path alone to list its tables", errs.Echo(name))
 		}
-		return "", "", nil, err
+		return "", "", nil, 0, err
+	}
+	if sqlBytes <= MaxValueBytes {
+		sqlBytes = 0
 	}
 	// The columns SELECT * gives: table_info leaves out generated columns.
 	rows, err := d.conn.QueryContext(ctx, `SELECT name, type, pk, "notnull", coalesce(dflt_value, ''), hidden FROM pragma_table_xinfo(?) WHERE hidden <> 1`, stored)
 	if err != nil {
-		return "", "", nil, err
+		return "", "", nil, 0, err
 	}
 	defer rows.Close()
-	var cols []Column
 	for rows.Next() {
 		var c Column
 		var hidden int
 		if err := rows.Scan(&c.Name, &c.Type, &c.PK, &c.NotNull, &c.Default, &hidden); err != nil {
-			return "", "", nil, err
+			return "", "", nil, 0, err
 		}
 		c.Generated = hidden == 2 || hidden == 3 // a VIRTUAL or STORED generated column
 		cols = append(cols, c)
 	}
-	return stored, sqlText, cols, rows.Err()
+	return stored, sqlText, cols, sqlBytes, rows.Err()
 }
 
 func (d *db) schema(ctx context.Context, sel selector.DB) (*Result, error) {
-	name, sqlText, cols, err := d.table(ctx, sel.Table)
+	name, sqlText, cols, sqlBytes, err := d.table(ctx, sel.Table)
 	if err != nil {
 		return nil, err
+	}
+	if sqlBytes > 0 {
+		return nil, errs.New(errs.TooLarge, "SQLite table '%s' is created by a statement of %s, over Scout's %d MiB cap for a value, so its schema is not shown; append :%s?limit=5 to the database path to read its rows", errs.Echo(name), dirtree.FormatBytes(sqlBytes), MaxValueBytes>>20, errs.Echo(name))
 	}
 	res := &Result{Table: name, SQL: sqlText, Schema: cols}
 	res.Columns, res.Rows, _, err = d.tableRows(ctx, name, cols, " LIMIT "+strconv.Itoa(SampleRows), nil, SampleRows)
@@ -264,7 +273,7 @@ func (d *db) schema(ctx context.Context, sel selector.DB) (*Result, error) {
 }
 
 func (d *db) row(ctx context.Context, sel selector.DB) (*Result, error) {
-	name, _, cols, err := d.table(ctx, sel.Table)
+	name, _, cols, _, err := d.table(ctx, sel.Table)
 	if err != nil {
 		return nil, err
 	}
@@ -480,7 +489,7 @@ func coerce(key, typ string) any {
 }
 
 func (d *db) page(ctx context.Context, sel selector.DB) (*Result, error) {
-	name, _, cols, err := d.table(ctx, sel.Table)
+	name, _, cols, _, err := d.table(ctx, sel.Table)
 	if err != nil {
 		return nil, err
 	}
