@@ -10,6 +10,7 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
+	"math"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -754,4 +755,84 @@ func TestLinkChains(t *testing.T) {
 		check(name+" past maxTarLinkBytes", fstest.MapFS{name: {Data: build(t, name, ms)}}, name, want(name))
 	}
 	check("hard links past maxTarLinkBytes", hard, "links.tar", hardWant)
+}
+
+// cancelFS serves its files and calls cancel once they have served more
+// than after bytes; read counts the bytes served.
+type cancelFS struct {
+	fstest.MapFS
+	after  int64
+	cancel context.CancelFunc
+	read   int64
+}
+
+func (c *cancelFS) Open(name string) (fs.File, error) {
+	f, err := c.MapFS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return &cancelFile{File: f, fs: c}, nil
+}
+
+type cancelFile struct {
+	fs.File
+	fs *cancelFS
+}
+
+func (f *cancelFile) Read(p []byte) (int, error) {
+	n, err := f.File.Read(p)
+	if f.fs.read += int64(n); f.fs.read > f.fs.after {
+		f.fs.cancel()
+	}
+	return n, err
+}
+
+// TestGzipFloodCanceled: a .tgz of 200,000 empty gzip streams (4 MB, no
+// data) before or between its members stops soon after its context is
+// canceled, on the first pass (Open's, and a Lookup reading on from it)
+// and on a new one: each Read went on through every empty stream, so a
+// file of them was read to its end whatever the context said.
+func TestGzipFloodCanceled(t *testing.T) {
+	plain := buildTar(sample, false)
+	flood := bytes.Repeat(testfs.Gzip(nil), 200_000)
+	before := append(bytes.Clone(flood), testfs.Gzip(plain)...)
+	between := append(append(testfs.Gzip(plain[:1024]), flood...), testfs.Gzip(plain[1024:])...)
+	for _, c := range []struct {
+		name string
+		data []byte
+		open bool // the flood is met by Open, before the first header
+	}{{"flood first", before, true}, {"flood between members", between, false}} {
+		for _, pass := range []string{"open", "lookup on the first pass", "walk on a new pass"} {
+			if c.open != (pass == "open") && pass != "walk on a new pass" {
+				continue
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			fsys := &cancelFS{MapFS: fstest.MapFS{"a.tgz": {Data: c.data}}, after: 1 << 20, cancel: cancel}
+			var err error
+			switch pass {
+			case "open":
+				_, err = Open(ctx, fsys, "a.tgz", Limits{})
+			default:
+				var a *Archive
+				fsys.after = math.MaxInt64
+				a, err = Open(context.Background(), fsys, "a.tgz", Limits{})
+				require.NoError(t, err, c.name)
+				if pass == "walk on a new pass" {
+					it, err := a.Lookup(context.Background(), "README.md")
+					require.NoError(t, err, c.name)
+					it.Close()
+				}
+				fsys.read, fsys.after = 0, 1<<20
+				if pass == "walk on a new pass" {
+					_, err = a.Walk(ctx, "", func(Entry, io.Reader, error) error { return nil })
+				} else {
+					_, err = a.Lookup(ctx, "src/main.go")
+				}
+				a.Close()
+			}
+			cancel()
+			assert.Equal(t, errs.Canceled, errs.CodeOf(err), "%s, %s: %v", c.name, pass, err)
+			assert.Less(t, fsys.read, int64(2<<20), "%s, %s: bytes read of %d", c.name, pass, len(c.data))
+		}
+	}
 }

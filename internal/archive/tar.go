@@ -62,7 +62,9 @@ func (a *Archive) openTar(ctx context.Context) (*tarStream, error) {
 			return nil, cannotRead(errs.Unsupported, a.name, err, "not a valid gzip stream (%v)", err)
 		}
 		zr.Multistream(false)
-		s.gz = newCapReader(ctx, &gzipStreams{zr: zr, r: br}, "Archive '"+a.name+"'", a.lim.MaxScanBytes)
+		// the streams follow the pass's context, which the first pass's
+		// reuse replaces
+		s.gz = newCapReader(ctx, &gzipStreams{zr: zr, r: br, ctx: func() context.Context { return s.gz.ctx }}, "Archive '"+a.name+"'", a.lim.MaxScanBytes)
 		r = s.gz
 	}
 	if rs, ok := r.(io.ReadSeeker); ok && s.gz == nil {
@@ -201,10 +203,13 @@ func (s *tarStream) trailer() error {
 // gzipStreams reads a sequence of gzip streams, as gzip.Reader does in
 // multistream mode, except that bytes after a whole stream that do not
 // begin another are the end of the data, not an error (gzip ignores such
-// trailing garbage too; tape blocking leaves zeros there).
+// trailing garbage too; tape blocking leaves zeros there). One Read goes
+// on through streams that hold no data, so it stops when ctx ends: a file
+// of millions of empty streams is otherwise read to its end at once.
 type gzipStreams struct {
 	zr   *gzip.Reader // in single-stream mode
 	r    *bufio.Reader
+	ctx  func() context.Context
 	done bool // no stream follows the last one read
 }
 
@@ -225,6 +230,9 @@ func (g *gzipStreams) Read(p []byte) (int, error) {
 		g.zr.Multistream(false)
 		if n > 0 {
 			return n, nil
+		}
+		if err := g.ctx().Err(); err != nil {
+			return 0, err
 		}
 	}
 }

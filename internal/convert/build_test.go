@@ -531,3 +531,79 @@ func xlsSparse() []byte {
 	g := len(globals(0))
 	return cfbOf(map[string][]byte{"Workbook": cat(globals(g), data)})
 }
+
+// cfbNested writes a compound file whose directory holds n storages but
+// no stream: each storage the child of the one before when self is
+// false, else the first storage its own child and the others unlinked.
+func cfbNested(n int, self bool) []byte {
+	le := binary.LittleEndian
+	const sec = 512
+	dirSecs := (n + 1 + 3) / 4
+	fatSecs := 1
+	for (fatSecs+dirSecs+127)/128 > fatSecs {
+		fatSecs++
+	}
+	// the FAT: its own sectors, then the directory's chain
+	fat := make([]uint32, fatSecs*128)
+	for i := range fat {
+		fat[i] = 0xFFFFFFFF
+	}
+	for i := range fatSecs {
+		fat[i] = 0xFFFFFFFD
+	}
+	for i := range dirSecs {
+		fat[fatSecs+i] = uint32(fatSecs + i + 1)
+	}
+	fat[fatSecs+dirSecs-1] = 0xFFFFFFFE
+	hdr := make([]byte, sec)
+	copy(hdr, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1})
+	le.PutUint16(hdr[0x18:], 0x3E)
+	le.PutUint16(hdr[0x1A:], 3)
+	le.PutUint16(hdr[0x1C:], 0xFFFE)
+	le.PutUint16(hdr[0x1E:], 9)
+	le.PutUint16(hdr[0x20:], 6)
+	le.PutUint32(hdr[0x2C:], uint32(fatSecs))
+	le.PutUint32(hdr[0x30:], uint32(fatSecs)) // the first directory sector
+	le.PutUint32(hdr[0x38:], 4096)
+	le.PutUint32(hdr[0x3C:], 0xFFFFFFFE)
+	le.PutUint32(hdr[0x44:], 0xFFFFFFFE)
+	for i := range 109 {
+		le.PutUint32(hdr[0x4C+4*i:], 0xFFFFFFFF)
+		if i < fatSecs {
+			le.PutUint32(hdr[0x4C+4*i:], uint32(i))
+		}
+	}
+	dir := make([]byte, dirSecs*sec)
+	for i := range dirSecs * 4 {
+		e := dir[i*128 : (i+1)*128]
+		for _, off := range []int{68, 72, 76} {
+			le.PutUint32(e[off:], 0xFFFFFFFF)
+		}
+		if i > n {
+			continue
+		}
+		name, typ, child := "d", byte(1), i+1
+		switch {
+		case i == 0:
+			name, typ = "Root Entry", 5
+		case self && i == 1:
+			child = 1
+		case self, i == n:
+			child = -1
+		}
+		for j, c := range utf16.Encode([]rune(name)) {
+			le.PutUint16(e[2*j:], c)
+		}
+		le.PutUint16(e[64:], uint16(2*len(name)+2))
+		e[66], e[67] = typ, 1
+		if child >= 0 {
+			le.PutUint32(e[76:], uint32(child))
+		}
+		le.PutUint32(e[116:], 0xFFFFFFFE)
+	}
+	out := slices.Clone(hdr)
+	for _, v := range fat {
+		out = le.AppendUint32(out, v)
+	}
+	return append(out, dir...)
+}

@@ -196,8 +196,14 @@ func ctxErr(err error) error {
 }
 
 // malformed reports a document that its format's parser rejects.
+// A cause over one of the bounds of the format's reader keeps its
+// TOO_LARGE code.
 func malformed(format string, err error) error {
-	return errs.Wrap(errs.Unsupported, err, "not a valid %s document: %v", format, err)
+	code := errs.Unsupported
+	if errs.CodeOf(err) == errs.TooLarge {
+		code = errs.TooLarge
+	}
+	return errs.Wrap(code, err, "not a valid %s document: %v", format, err)
 }
 
 // cutUTF8 returns the longest prefix of s of at most n bytes that does not

@@ -69,6 +69,9 @@ func convertDOC(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 // oleStreams reads the named streams of a compound file of the given
 // size; a stream cannot be larger than the file that holds it.
 func oleStreams(r io.ReaderAt, size int64, names ...string) (map[string][]byte, error) {
+	if err := checkCFBPaths(r, size); err != nil {
+		return nil, err
+	}
 	doc, err := mscfb.New(r)
 	if err != nil {
 		return nil, err

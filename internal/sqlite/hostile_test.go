@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fsx"
@@ -589,4 +590,58 @@ func TestSymlinkedWAL(t *testing.T) {
 		}
 	}
 	checkUnchanged(t, data, before, "reading a WAL database through symlinks")
+}
+
+// TestRowOfManyLongTexts: the row view of a row of 1,999 texts each over
+// its column's share (9,000 characters, 18 MB in all) shows every text's
+// head, in a few queries: a query for each head and each length read the
+// row's overflow pages from the start, some 4,000 passes over 18 MB (a row
+// of 1,000 texts of 100 KB ran past the 30 s deadline). The read must end
+// within a deadline far below what those took.
+func TestRowOfManyLongTexts(t *testing.T) {
+	defer func(d time.Duration) { queryTimeout = d }(queryTimeout)
+	path := filepath.Join(t.TempDir(), "wide.db")
+	const n, size = 1999, 9000
+	cols, vals := []string{"id INTEGER PRIMARY KEY"}, []string{"1"}
+	for i := range n {
+		cols = append(cols, fmt.Sprintf("c%d TEXT", i))
+		vals = append(vals, fmt.Sprintf("printf('%%.*c', %d, '%c')", size, 'a'+i%26))
+	}
+	makeDB(t, path, "CREATE TABLE w("+strings.Join(cols, ", ")+")", "INSERT INTO w VALUES ("+strings.Join(vals, ", ")+")")
+	if share(n+1) >= size {
+		t.Fatalf("the values are not over their share (%d bytes)", share(n+1))
+	}
+	queryTimeout = 10 * time.Second
+	start := time.Now()
+	res, err := readFile(context.Background(), path, ":w:1")
+	took := time.Since(start)
+	require.NoError(t, err)
+	require.Len(t, res.Rows, 1)
+	for i, v := range res.Rows[0][1:] {
+		if s, ok := v.(string); !ok || len(s) != size || s[0] != byte('a'+i%26) {
+			t.Fatalf("column c%d: %.20q (%T), want %d characters %c", i, v, v, size, 'a'+i%26)
+		}
+	}
+	t.Logf("read in %v", took)
+}
+
+// TestHugeCreateStatement: a table whose CREATE statement is over
+// MaxValueBytes (a 17 MB comment in it), which SQLite refuses to load, is
+// listed, its rows read by key, page and query, and its schema view is a
+// TOO_LARGE error that names the statement and how to read the rows. Every
+// view of the table failed with the error of a large value, whose hint
+// (leave a column out) did not apply.
+func TestHugeCreateStatement(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "huge.db")
+	makeDB(t, path, "CREATE TABLE t(a /*"+strings.Repeat("x", 17<<20)+"*/, b)", "INSERT INTO t VALUES (1, 2)")
+	ctx := context.Background()
+	for sel, want := range map[string]string{"": "t (1 rows)\n", ":t:1": "a: 1\nb: 2\n", ":t?limit=5": "a: 1\nb: 2\n", "?q=SELECT * FROM t": "a: 1\nb: 2\n"} {
+		res, err := readFile(ctx, path, sel)
+		if assert.NoError(t, err, sel) {
+			assert.Equal(t, want, dump(res), sel)
+		}
+	}
+	_, err := readFile(ctx, path, ":t")
+	assert.Equal(t, errs.TooLarge, errs.CodeOf(err), "%v", err)
+	assert.ErrorContains(t, err, "SQLite table 't' is created by a statement of 17.0MB, over Scout's 16 MiB cap for a value, so its schema is not shown; append :t?limit=5 to the database path to read its rows")
 }

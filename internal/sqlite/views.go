@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/selector"
 )
@@ -215,38 +216,46 @@ func (d *db) count(ctx context.Context, table string) (Count, error) {
 // table finds name among the tables and views, exactly or else without
 // regard to case, and returns its stored name, CREATE statement and
 // columns.
-func (d *db) table(ctx context.Context, name string) (string, string, []Column, error) {
-	var stored, sqlText string
-	row := d.conn.QueryRowContext(ctx, `SELECT name, coalesce(sql, '') FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE ORDER BY name = ? DESC LIMIT 1`, name, name)
-	if err := row.Scan(&stored, &sqlText); err != nil {
+//
+// A CREATE statement over MaxValueBytes, which SQLite refuses to load, is
+// returned as "" and its size in bytes as sqlBytes; sqlBytes is 0
+// otherwise. Only the schema view shows the statement.
+func (d *db) table(ctx context.Context, name string) (stored, sqlText string, cols []Column, sqlBytes int64, err error) {
+	row := d.conn.QueryRowContext(ctx, `SELECT name, CASE WHEN octet_length(sql) > ? THEN '' ELSE coalesce(sql, '') END, coalesce(octet_length(sql), 0) FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE ORDER BY name = ? DESC LIMIT 1`, MaxValueBytes, name, name)
+	if err := row.Scan(&stored, &sqlText, &sqlBytes); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
-			return "", "", nil, errs.New(errs.NotFound, "SQLite table '%s' not found; read the database path alone to list its tables", errs.Echo(name))
+			return "", "", nil, 0, errs.New(errs.NotFound, "SQLite table '%s' not found; read the database path alone to list its tables", errs.Echo(name))
 		}
-		return "", "", nil, err
+		return "", "", nil, 0, err
+	}
+	if sqlBytes <= MaxValueBytes {
+		sqlBytes = 0
 	}
 	// The columns SELECT * gives: table_info leaves out generated columns.
 	rows, err := d.conn.QueryContext(ctx, `SELECT name, type, pk, "notnull", coalesce(dflt_value, ''), hidden FROM pragma_table_xinfo(?) WHERE hidden <> 1`, stored)
 	if err != nil {
-		return "", "", nil, err
+		return "", "", nil, 0, err
 	}
 	defer rows.Close()
-	var cols []Column
 	for rows.Next() {
 		var c Column
 		var hidden int
 		if err := rows.Scan(&c.Name, &c.Type, &c.PK, &c.NotNull, &c.Default, &hidden); err != nil {
-			return "", "", nil, err
+			return "", "", nil, 0, err
 		}
 		c.Generated = hidden == 2 || hidden == 3 // a VIRTUAL or STORED generated column
 		cols = append(cols, c)
 	}
-	return stored, sqlText, cols, rows.Err()
+	return stored, sqlText, cols, sqlBytes, rows.Err()
 }
 
 func (d *db) schema(ctx context.Context, sel selector.DB) (*Result, error) {
-	name, sqlText, cols, err := d.table(ctx, sel.Table)
+	name, sqlText, cols, sqlBytes, err := d.table(ctx, sel.Table)
 	if err != nil {
 		return nil, err
+	}
+	if sqlBytes > 0 {
+		return nil, errs.New(errs.TooLarge, "SQLite table '%s' is created by a statement of %s, over Scout's %d MiB cap for a value, so its schema is not shown; append :%s?limit=5 to the database path to read its rows", errs.Echo(name), dirtree.FormatBytes(sqlBytes), MaxValueBytes>>20, errs.Echo(name))
 	}
 	res := &Result{Table: name, SQL: sqlText, Schema: cols}
 	res.Columns, res.Rows, _, err = d.tableRows(ctx, name, cols, " LIMIT "+strconv.Itoa(SampleRows), nil, SampleRows)
@@ -264,7 +273,7 @@ func (d *db) schema(ctx context.Context, sel selector.DB) (*Result, error) {
 }
 
 func (d *db) row(ctx context.Context, sel selector.DB) (*Result, error) {
-	name, _, cols, err := d.table(ctx, sel.Table)
+	name, _, cols, _, err := d.table(ctx, sel.Table)
 	if err != nil {
 		return nil, err
 	}
@@ -295,24 +304,28 @@ func (d *db) row(ctx context.Context, sel selector.DB) (*Result, error) {
 		return res, err
 	}
 	row := res.Rows[0]
+	// the texts too large to load with the row: their heads alone, then
+	// their lengths
+	var big []int
+	var sizes []int64
+	for i, v := range row {
+		if v, ok := v.(Sized); ok && v.Type == "text" && v.Bytes <= MaxValueBytes {
+			big, sizes = append(big, i), append(sizes, v.Bytes)
+		}
+	}
+	heads, chars, err := d.heads(ctx, name, keyCol, arg, res.Columns, big, sizes)
+	if err != nil {
+		return nil, err
+	}
 	for i, c := range res.Columns {
 		head, rest := "", 0
 		switch v := row[i].(type) {
 		case Sized:
-			if v.Type != "text" || v.Bytes > MaxValueBytes {
+			h, ok := heads[i]
+			if !ok {
 				continue // shown as its size
 			}
-			// too large to load with the row: its head alone, then its
-			// length, each query holding the value once
-			var chars int
-			from := fmt.Sprintf(" FROM %s WHERE %s = ?", quote(name), keyCol)
-			if err := d.conn.QueryRowContext(ctx, fmt.Sprintf("SELECT substr(%s, 1, %d)", quote(c), MaxValueChars)+from, arg).Scan(&head); err != nil {
-				return nil, err
-			}
-			if err := d.conn.QueryRowContext(ctx, "SELECT length("+quote(c)+")"+from, arg).Scan(&chars); err != nil {
-				return nil, err
-			}
-			rest = chars - utf8.RuneCountInString(head)
+			head, rest = h, chars[i]-utf8.RuneCountInString(h)
 		case string:
 			head, rest = cutRunes(v, MaxValueChars)
 		default:
@@ -327,6 +340,54 @@ func (d *db) row(ctx context.Context, sel selector.DB) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// The most one query of heads reads: columns, two result columns each,
+// within SQLite's default cap of 2,000 result columns; and bytes of the
+// values, each of which SQLite holds twice (its head and its length each
+// load it whole) until the query's row is read.
+const (
+	headsPerQuery = 500
+	headsBytes    = 16 << 20
+)
+
+// heads returns the first MaxValueChars characters of the columns cols[i]
+// of the row keyCol = arg of table, for each i of idx, and their lengths
+// in characters, in as few queries as the bounds above allow; sizes are the
+// values' sizes in bytes. A query for each head and each length read the
+// row's overflow pages from its start to the value each time, so a row of
+// 1,000 texts of 100 KB took 2,000 queries and over 30 s. The heads stop
+// after the query whose heads pass maxResultBytes in all, as rows stop:
+// the columns left have none, and are shown as their sizes.
+func (d *db) heads(ctx context.Context, table, keyCol string, arg any, cols []string, idx []int, sizes []int64) (map[int]string, map[int]int, error) {
+	heads, chars := map[int]string{}, map[int]int{}
+	from := fmt.Sprintf(" FROM %s WHERE %s = ?", quote(table), keyCol)
+	for total := 0; len(idx) > 0 && total <= maxResultBytes; {
+		n, held := 1, 2*sizes[0]
+		for n < min(len(idx), headsPerQuery) && held+2*sizes[n] <= headsBytes {
+			held += 2 * sizes[n]
+			n++
+		}
+		batch := idx[:n]
+		idx, sizes = idx[n:], sizes[n:]
+		list := make([]string, 0, 2*len(batch))
+		for _, i := range batch {
+			list = append(list, fmt.Sprintf("substr(%s, 1, %d)", quote(cols[i]), MaxValueChars), "length("+quote(cols[i])+")")
+		}
+		dest := make([]any, 2*len(batch))
+		hs, ns := make([]string, len(batch)), make([]int, len(batch))
+		for j := range batch {
+			dest[2*j], dest[2*j+1] = &hs[j], &ns[j]
+		}
+		if err := d.conn.QueryRowContext(ctx, "SELECT "+strings.Join(list, ", ")+from, arg).Scan(dest...); err != nil {
+			return nil, nil, err
+		}
+		for j, i := range batch {
+			heads[i], chars[i] = hs[j], ns[j]
+			total += len(hs[j])
+		}
+	}
+	return heads, chars, nil
 }
 
 // readOn is the selector that reads on after the first MaxValueChars
@@ -428,7 +489,7 @@ func coerce(key, typ string) any {
 }
 
 func (d *db) page(ctx context.Context, sel selector.DB) (*Result, error) {
-	name, _, cols, err := d.table(ctx, sel.Table)
+	name, _, cols, _, err := d.table(ctx, sel.Table)
 	if err != nil {
 		return nil, err
 	}
