@@ -97,15 +97,18 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	// hidden ones below that directory. Without it the walk left the
 	// directory out, and the pattern matched nothing.
 	hidden := hasHiddenDir(norm)
+	var hiddenBelow []string // what the walk leaves out again below a hidden directory named
 	if hidden {
 		dir, _ := literalDirs(norm)
 		q := glob.QuoteMeta(dir)
-		exclude = append(slices.Clip(exclude), q+"/**/.*", q+"/**/.*/**")
+		hiddenBelow = []string{q + "/**/.*", q + "/**/.*/**"}
+		exclude = append(slices.Clip(exclude), hiddenBelow...)
 	}
 	f := scout.Finder{Workspace: ws}
 	// Base as text shows it: the find reads a quoted name back, where
 	// its input rules would trim or rewrite some names as written.
-	res, err := f.Find(ctx, scout.FindRequest{Patterns: []string{norm}, Base: fname.Quote(base), Kind: et, Exclude: exclude, Hidden: hidden, Limit: ampGlobLimit})
+	req := scout.FindRequest{Patterns: []string{norm}, Base: fname.Quote(base), Kind: et, Exclude: exclude, Hidden: hidden, Limit: ampGlobLimit}
+	res, err := f.Find(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -128,6 +131,14 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 		text = fmt.Sprintf("No files found matching '%s' in '%s'", norm, fname.Quote(pathutil.Display(base)))
 		if lo := pitext.LeftOut(res.Skipped, nil); lo != "" {
 			text += "\n" + lo
+		}
+		if len(in.Exclude) > 0 || et != scout.FilesAndDirs {
+			// The empty result may be the filters' rather than the
+			// pattern's: a find without them counts what they left out.
+			req.Kind, req.Exclude, req.Limit = scout.FilesAndDirs, hiddenBelow, 1
+			if all, err := f.Find(ctx, req); err == nil && all.Matched > 0 {
+				text += "\n" + ampGlobFiltered(in, all.Matched, norm)
+			}
 		}
 	} else {
 		text = strings.Join(lines, "\n")
@@ -221,4 +232,22 @@ func followLinks(fsys fs.FS, entries []scout.FindEntry) {
 			return a.Path < b.Path
 		})
 	}
+}
+
+// ampGlobFiltered says that type or exclude left out all the n entries
+// that match pattern.
+func ampGlobFiltered(in *ampGlobArgs, n int, pattern string) string {
+	var what []string
+	if in.Type == "file" || in.Type == "dir" {
+		what = append(what, fmt.Sprintf("type '%s'", in.Type))
+	}
+	if len(in.Exclude) > 0 {
+		what = append(what, "exclude")
+	}
+	filters := strings.Join(what, " and ")
+	entries := fmt.Sprintf("all %d entries", n)
+	if n == 1 {
+		entries = "the 1 entry"
+	}
+	return fmt.Sprintf("%s%s left out %s matching '%s'.", strings.ToUpper(filters[:1]), filters[1:], entries, pattern)
 }

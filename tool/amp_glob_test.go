@@ -64,3 +64,31 @@ func TestAmpGrepHiddenDirHint(t *testing.T) {
 		}
 	}
 }
+
+// TestAmpGlobFiltered: an empty glob result that type or exclude made
+// empty says so, with the number of entries they left out; one the
+// pattern itself made empty says nothing more.
+func TestAmpGlobFiltered(t *testing.T) {
+	tree := fstest.MapFS{
+		"src/a.ts":   {Data: []byte("a\n")},
+		"src/b.ts":   {Data: []byte("b\n")},
+		"src/x/c.go": {Data: []byte("c\n")},
+	}
+	tests := []struct {
+		args, want, reason string
+	}{
+		{`{"pattern":"src/*.ts","exclude":["*.ts"]}`, "No files found matching 'src/*.ts' in '.'\nExclude left out all 2 entries matching 'src/*.ts'.", "exclude left out every match"},
+		{`{"pattern":"src/*.ts","type":"dir"}`, "No files found matching 'src/*.ts' in '.'\nType 'dir' left out all 2 entries matching 'src/*.ts'.", "type left out every match"},
+		{`{"pattern":"src/x","type":"file","exclude":"*.go"}`, "No files found matching 'src/x' in '.'\nType 'file' and exclude left out the 1 entry matching 'src/x'.", "both filters named"},
+		{`{"pattern":"src/*.py","type":"file","exclude":["*.ts"]}`, "No files found matching 'src/*.py' in '.'", "nothing matches the pattern: no note"},
+	}
+	for _, tr := range testfs.Trees(t, tree) {
+		cfg := Config{FS: tr.FS, Root: tr.Root}
+		for _, tt := range tests {
+			env := Call(context.Background(), cfg, Amplifier, "glob", []byte(tt.args))
+			if env.Text != tt.want {
+				t.Errorf("%s: %s %s: %q, want %q", tr.Name, tt.reason, tt.args, env.Text, tt.want)
+			}
+		}
+	}
+}

@@ -215,9 +215,10 @@ func searchDisplay(res *scout.SearchResult) string {
 				gutter = "*" + gutter
 			}
 			b.WriteString(strings.Repeat(" ", width+1-len(gutter)) + gutter + "│")
-			b.WriteString(strings.TrimRightFunc(l.Text, unicode.IsSpace))
 			if l.Cut {
-				b.WriteString("…")
+				b.WriteString(l.Text + "…") // white space at the cut is inside the line: kept
+			} else {
+				b.WriteString(strings.TrimRightFunc(l.Text, unicode.IsSpace))
 			}
 		}
 	}

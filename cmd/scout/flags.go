@@ -183,7 +183,16 @@ type settings struct {
 }
 
 func (s *settings) toolsetFlag(f *flags) {
-	f.StringVar(&s.toolset, "toolset", tool.DefaultToolset, "the `NAME`d toolset: "+strings.Join(tool.Toolsets(), ", ")+" (default "+tool.DefaultToolset+")")
+	s.toolset = tool.DefaultToolset
+	f.Func("toolset", "the `NAME`d toolset: "+strings.Join(tool.Toolsets(), ", ")+" (default "+tool.DefaultToolset+")", func(v string) error {
+		if v == "" {
+			// The tool package reads "" as the default toolset; given on
+			// the command line it names none.
+			return fmt.Errorf("want a toolset: %s", strings.Join(tool.Toolsets(), ", "))
+		}
+		s.toolset = v
+		return nil
+	})
 }
 
 func (s *settings) rootFlag(f *flags) {
@@ -258,7 +267,7 @@ func parseSize(v string) (int64, error) {
 
 // check validates the settings given.
 func (s *settings) check() error {
-	if s.cfg.Style != "" && !slices.Contains(styles, s.cfg.Style) {
+	if !slices.Contains(styles, s.cfg.Style) { // every command that checks has --style, default hashline
 		return fmt.Errorf("--style must be %s, got %q", strings.Join(styles, ", "), s.cfg.Style)
 	}
 	if s.cfg.Root != "" {

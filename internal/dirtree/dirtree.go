@@ -370,20 +370,26 @@ func scan(ctx context.Context, fsys fs.FS, dir, prefix string, skip map[string]b
 	}
 	if o, ok := fsys.(fsx.DirOpener); ok {
 		d, err := o.OpenDirFD(dir)
-		if err != nil {
+		if err == nil {
+			defer d.Close()
+			err = d.ReadEntries(func(name string, typ fs.FileMode) {
+				if seen++; seen%batch == 0 && ctx.Err() != nil {
+					return
+				}
+				add(name, typ, func() (fs.FileInfo, error) { return d.Lstat(name) })
+			})
+			if err == nil {
+				err = ctx.Err()
+			}
+			return pruned, err
+		}
+		// OpenDirFD does not follow a final symlink: the listed directory
+		// named through a link (entries below it never are, links are not
+		// entered) is listed by fs.ReadDir, which follows it as far as
+		// the FS lets it.
+		if info, lerr := fsx.Lstat(fsys, dir); lerr != nil || info.Mode()&fs.ModeSymlink == 0 {
 			return nil, err
 		}
-		defer d.Close()
-		err = d.ReadEntries(func(name string, typ fs.FileMode) {
-			if seen++; seen%batch == 0 && ctx.Err() != nil {
-				return
-			}
-			add(name, typ, func() (fs.FileInfo, error) { return d.Lstat(name) })
-		})
-		if err == nil {
-			err = ctx.Err()
-		}
-		return pruned, err
 	}
 	des, err := fs.ReadDir(fsys, dir)
 	if err != nil {

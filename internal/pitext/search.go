@@ -338,9 +338,13 @@ func AppendFileLines(dst []byte, f *scout.FileMatch, style string, prev int) []b
 			dst = append(dst, ' ') // without a number, a context line starting with '*' would read as a match
 		}
 		dst = AppendNumber(dst, style, l.Line, l.Line)
-		dst = append(dst, strings.TrimRightFunc(l.Text, unicode.IsSpace)...)
 		if l.Cut {
+			// The text ends at the cut, not at the line's end: its white
+			// space there is inside the line, kept as the columns shown.
+			dst = append(dst, l.Text...)
 			dst = append(dst, cutMark...)
+		} else {
+			dst = append(dst, strings.TrimRightFunc(l.Text, unicode.IsSpace)...)
 		}
 		dst = append(dst, '\n')
 	}
