@@ -96,7 +96,7 @@ func (c *Checker) inside(dir string) *chkDir {
 	d.rules = parent
 	if !c.w.opts.NoIgnore && d.real {
 		var f dirFiles
-		for _, name := range [...]string{".git", ".gitignore", ".ignore"} {
+		for _, name := range c.w.loader.names {
 			if fi, err := fsx.Lstat(c.w.fsys, childPath(dir, name)); err == nil {
 				f.note(name, fi.Mode().Type())
 			}

@@ -1,9 +1,10 @@
 // Package walk is Scout's directory walker: parallel, never following
 // symlinks, applying ignore files as git and ripgrep do (.gitignore inside
-// git work trees, .ignore everywhere, info/exclude, core.excludesFile,
-// and those of the directories above the walk root), the hidden-file rule
-// and fixed directory names to prune, and counting every entry it leaves
-// out with the reason. It is the one ignore engine of every Scout tool.
+// git work trees, .ignore everywhere, .rgignore everywhere when asked,
+// info/exclude, core.excludesFile, and those of the directories above the
+// walk root), the hidden-file rule and fixed directory names to prune,
+// and counting every entry it leaves out with the reason. It is the one
+// ignore engine of every Scout tool.
 package walk
 
 import (
@@ -31,8 +32,14 @@ type Options struct {
 	// included.
 	Hidden bool
 	// NoIgnore disables every ignore file: .gitignore, .ignore,
-	// info/exclude and the excludes file (core.excludesFile).
+	// .rgignore, info/exclude and the excludes file (core.excludesFile).
 	NoIgnore bool
+	// RgIgnore also honours .rgignore files, ripgrep's own: they apply
+	// everywhere, as .ignore files do, and take precedence over .ignore
+	// and .gitignore files (the deepest .rgignore line that matches wins,
+	// so "!name" there re-includes what the others exclude). false does
+	// not read them (git, fd and the ignore crate's defaults do not).
+	RgIgnore bool
 	// PruneDirs lists directory base names that are never entered nor
 	// reported (the standardized Glob's fixed list, or "node_modules"); each pruned
 	// directory counts as ReasonIgnored. nil prunes nothing.
@@ -154,21 +161,23 @@ const maxErrorSamples = 10
 // The ignore rules are git's and ripgrep's. .gitignore files apply inside
 // a git work tree, from its top (the directory holding ".git") down;
 // .ignore files apply everywhere and take precedence over .gitignore
-// files; the work tree's info/exclude and excludes file apply after them.
+// files; with Options.RgIgnore, .rgignore files apply everywhere too and
+// take precedence over both; the work tree's info/exclude and excludes
+// file apply after them.
 // The excludes file is core.excludesFile of the repository's config, else
 // of the user's (system and global git configuration), else
 // ~/.config/git/ignore. A ".git" file ("gitdir: PATH", a linked work tree
 // or a submodule) leads to the git directory, and its "commondir" to the
 // one that holds info/exclude and the config. The rule files of the
 // directories above root apply too: those inside the FS and, when fsys is
-// an OS directory (fsx.OSDir), those above the FS root: the .ignore files
-// up to "/" and, when a directory above holds ".git", that work tree's
+// an OS directory (fsx.OSDir), those above the FS root: the .ignore (and
+// read .rgignore) files up to "/" and, when a directory above holds ".git", that work tree's
 // .gitignore files down to the FS root and its excludes. Above the FS
 // root only those files (and the git metadata that locates them) are
 // read; an FS that is no OS directory has no directories above its root.
 // root itself is walked even when a rule covers it (as ripgrep does; git
 // would list nothing). Matching is case-sensitive (core.ignoreCase is not
-// read), symlinked .gitignore and .ignore files are not read (as git ≥
+// read), symlinked .gitignore, .ignore and .rgignore files are not read (as git ≥
 // 2.32), an ignore file over 100 MiB is not read (as git), and the
 // include directives of git config files are not followed.
 //
@@ -271,7 +280,7 @@ func newWalker(fsys fs.FS, opts Options, fn func(Entry) error) *walker {
 	if env == nil {
 		env = osEnv
 	}
-	w.loader = newRulesLoader(fsys, env, w.noteError)
+	w.loader = newRulesLoader(fsys, env, opts.RgIgnore, w.noteError)
 	return w
 }
 
@@ -340,7 +349,7 @@ func (w *walker) ancestorRules(root string) *dirRules {
 	}
 	for _, dir := range dirs {
 		var f dirFiles
-		for _, name := range []string{".git", ".gitignore", ".ignore"} {
+		for _, name := range w.loader.names {
 			if fi, err := fsx.Lstat(w.fsys, path.Join(dir, name)); err == nil {
 				f.note(name, fi.Mode().Type())
 			}
