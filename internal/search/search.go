@@ -53,6 +53,9 @@ type Request struct {
 	Walk    walk.Options // hidden files, ignore files
 	Globs   []string     // ripgrep-style file filters ("!x" excludes)
 	Types   []string     // file types (see CompileTypes)
+	// GlobsFromRoot matches Globs against the path relative to the root
+	// (see Filter.GlobsFromRoot).
+	GlobsFromRoot bool
 	// MaxFileSize skips files larger than this many bytes (counted as
 	// too_large); negative means no cap.
 	MaxFileSize int64
@@ -219,7 +222,7 @@ func prepare(ctx context.Context, fsys fs.FS, root string, req *Request) (*prepa
 			}
 		}
 	}
-	return &prepared{fsys: fsys, req: req, scope: sc, matcher: m, filter: Filter{Globs: globs, Types: types}, skipped: map[string]int{}}, nil
+	return &prepared{fsys: fsys, req: req, scope: sc, matcher: m, filter: Filter{Globs: globs, Types: types, GlobsFromRoot: req.GlobsFromRoot}, skipped: map[string]int{}}, nil
 }
 
 // each searches the scope and calls fn for every file in byte-wise path
