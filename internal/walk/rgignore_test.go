@@ -83,3 +83,51 @@ func TestWalkRgignore(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkOverride: Options.Override decides ahead of the hidden and
+// ignore rules, as ripgrep's -g globs do (checked with rg --files -g):
+// an included hidden or ignored file is reported and an included ignored
+// directory entered; an excluded directory is left out with its
+// contents, uncounted; .git and PruneDirs still apply.
+func TestWalkOverride(t *testing.T) {
+	tr := tree{
+		".git/HEAD":   "ref: refs/heads/main\n",
+		".gitignore":  "ign.go\nig/\n",
+		"ok.go":       "x",
+		"ign.go":      "x",
+		".hid.go":     "x",
+		"ig/z.go":     "x",
+		"ig/y.txt":    "x",
+		"sub/a.go":    "x",
+		"sub/.h.go":   "x",
+		"nm/n.go":     "x",
+		".hdir/h.go":  "x",
+		"other/b.txt": "x",
+	}
+	decide := map[string]Decision{
+		"ign.go": Include, ".hid.go": Include, "ig": Include, "ig/z.go": Include, "sub/.h.go": Include,
+		"nm": Include, ".git": Include, "other": Exclude,
+	}
+	override := func(p string, isDir bool) Decision { return decide[p] }
+	want := []string{".hid.go", "ig/", "ig/y.txt", "ig/z.go", "ign.go", "ok.go", "sub/", "sub/.h.go", "sub/a.go"}
+	for fsName, fsys := range tr.both(t) {
+		for _, sorted := range []bool{false, true} {
+			got, st := collect(t, fsys, ".", Options{Override: override, PruneDirs: []string{"nm"}, Sorted: sorted})
+			if !slices.Equal(got, want) {
+				t.Errorf("%s sorted=%v: got\n%q\nwant\n%q", fsName, sorted, got, want)
+			}
+			// .git and nm ignored, .gitignore and .hdir hidden; other
+			// not counted.
+			if st.Skipped[ReasonIgnored] != 2 || st.Skipped[ReasonHidden] != 2 || len(st.Skipped) != 2 {
+				t.Errorf("%s sorted=%v: skipped %v", fsName, sorted, st.Skipped)
+			}
+			chk := NewChecker(fsys, Options{Override: override, PruneDirs: []string{"nm"}})
+			for _, p := range []string{"ign.go", ".hid.go", "ig/z.go", "sub/.h.go", "other/b.txt", "nm/n.go", ".hdir/h.go"} {
+				ok, _ := chk.Reports(".", p, false)
+				if ok != slices.Contains(want, p) {
+					t.Errorf("%s: Checker.Reports(%q) = %v", fsName, p, ok)
+				}
+			}
+		}
+	}
+}

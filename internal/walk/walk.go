@@ -70,9 +70,26 @@ type Options struct {
 	// fn, but directories are still entered. It is called concurrently
 	// unless Sorted. nil reports everything.
 	Filter func(rel string, isDir bool) bool
+	// Override, when not nil, decides each entry (its FS path) ahead of
+	// the hidden and ignore rules, as ripgrep's -g globs do: Include
+	// reports it, and enters a directory, even when it is hidden or
+	// ignored; Exclude leaves it out, a directory with its contents,
+	// without counting it (a filter's choice, not a skip); Undecided
+	// leaves it to the rules. ".git" and PruneDirs still apply. It is
+	// called concurrently unless Sorted.
+	Override func(p string, isDir bool) Decision
 
 	git *gitEnv // where the user's git configuration comes from; nil means the process's
 }
+
+// Decision is what Options.Override decides for an entry.
+type Decision int8
+
+const (
+	Undecided Decision = iota // the hidden and ignore rules decide
+	Include                   // reported whatever those rules say
+	Exclude                   // left out, uncounted
+)
 
 // Entry is one reported entry.
 type Entry struct {
@@ -253,10 +270,12 @@ type walker struct {
 // stats are one worker's counts, merged at the end.
 type stats struct {
 	visited int
-	skipped [5]int // indexed like reasons
+	skipped [6]int // indexed like reasons
 }
 
-var reasons = [5]Reason{ReasonIgnored, ReasonHidden, ReasonUnreadable, ReasonSymlink, ReasonLimit}
+// reasons are the skip reasons by verdict; "" is an entry Options.Override
+// excludes, which is not counted.
+var reasons = [6]Reason{ReasonIgnored, ReasonHidden, ReasonUnreadable, ReasonSymlink, ReasonLimit, ""}
 
 const (
 	rIgnored = iota
@@ -264,6 +283,7 @@ const (
 	rUnreadable
 	_ // ReasonSymlink: consumers only
 	rLimit
+	rOverridden
 )
 
 func newWalker(fsys fs.FS, opts Options, fn func(Entry) error) *walker {
@@ -319,7 +339,7 @@ func (w *walker) result() (Stats, error) {
 	for _, s := range w.stats {
 		st.Visited += s.visited
 		for i, n := range s.skipped {
-			if n > 0 {
+			if n > 0 && reasons[i] != "" {
 				st.Skipped[reasons[i]] += n
 			}
 		}
@@ -633,6 +653,17 @@ const report = -1
 // verdict returns the index in reasons of the rule that leaves out the
 // entry name at path p, or report.
 func (w *walker) verdict(rules *dirRules, name, p string, isDir bool) int {
+	if w.opts.Override != nil && name != ".git" {
+		switch w.opts.Override(p, isDir) {
+		case Include:
+			if isDir && w.prune[name] {
+				return rIgnored
+			}
+			return report
+		case Exclude:
+			return rOverridden
+		}
+	}
 	switch {
 	case name == ".git":
 		return rIgnored
