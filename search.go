@@ -189,21 +189,29 @@ type SearchRequest struct {
 	// 0 means none. Negative values are a CodeInvalidParam error.
 	Before int `json:"before,omitempty"`
 	After  int `json:"after,omitempty"`
-	// Globs filter the files of directories as ripgrep's -g does: a glob
-	// without '/' matches base names at any depth; "!glob" excludes. A
-	// glob with '/' matches the path relative to the searched directory
-	// ("sub/*.go" with Paths {"pkg"} selects pkg/sub/a.go), or relative to
-	// the root with GlobsFromRoot. Files named in Paths are not filtered.
-	// nil means every file.
+	// Globs filter the files of directories: a glob without '/' matches
+	// base names at any depth; "!glob" excludes, ahead of any including
+	// glob. A glob with '/' matches the path relative to the searched
+	// directory ("sub/*.go" with Paths {"pkg"} selects pkg/sub/a.go).
+	// Files named in Paths are not filtered. Hidden files and the ignore
+	// rules are applied first. RipgrepGlobs changes all this to ripgrep's
+	// rules. nil means every file.
 	Globs []string `json:"globs,omitempty"`
-	// GlobsFromRoot matches Globs against a file's path relative to the
-	// root, the path its result shows, as ripgrep run from the root
-	// matches -g against the path it prints: "pkg/*.go" with Paths
-	// {"pkg"} selects pkg/a.go, and "sub/*.go" selects nothing there.
-	// false matches them relative to each searched directory. The
-	// members of an archive are matched relative to the archive (or the
-	// directory inside it) either way.
-	GlobsFromRoot bool `json:"globs_from_root,omitempty"`
+	// RipgrepGlobs applies Globs as ripgrep's -g run from the root does:
+	//   - a glob with '/' matches the path from the root, the path a
+	//     result shows: "pkg/*.go" with Paths {"pkg"} selects pkg/a.go,
+	//     and "sub/*.go" selects nothing there;
+	//   - the globs decide ahead of Hidden and the ignore rules, for
+	//     directories too: a file or directory an including glob matches
+	//     is searched even when hidden or ignored ("*.go" searches a
+	//     gitignored x.go; the walk enters no ignored or hidden directory
+	//     that no glob matches), and one an excluding glob matches is
+	//     left out, a directory with its contents ("!vendor"), not
+	//     counted in Skipped;
+	//   - of several globs the last that matches decides; a file none
+	//     matches is searched only when all are excluding.
+	// The members of an archive are filtered as without it.
+	RipgrepGlobs bool `json:"ripgrep_globs,omitempty"`
 	// Types filter files by type, as ripgrep's -t ("go", "py", "ts") or a
 	// language name ("Python"). nil means every type.
 	Types []string `json:"types,omitempty"`
@@ -578,23 +586,23 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 	}
 	reg := registry(s.Resolvers)
 	return search.Request{
-		Paths:         req.Paths,
-		Grep:          g,
-		PerFile:       limit(req.MaxMatchesPerFile, DefaultMaxMatchesPerFile),
-		PerFileOne:    limit(req.MaxMatchesPerFile, defaultMaxMatchesOneFile),
-		Walk:          walk.Options{Hidden: req.Hidden, NoIgnore: req.NoIgnore, RgIgnore: req.RgIgnore, PruneDirs: req.PruneDirs},
-		Globs:         req.Globs,
-		GlobsFromRoot: req.GlobsFromRoot,
-		Types:         req.Types,
-		MaxFileSize:   size,
-		Skip:          req.Skip,
-		MaxFiles:      limit(req.MaxFiles, DefaultMaxFiles),
-		Budget:        limit(req.MaxMatches, DefaultMaxMatches),
-		Tags:          req.Tags,
-		Workers:       min(s.Workers, maxWorkers),
-		Registry:      reg,
-		Unordered:     req.Unordered,
-		Progress:      req.Progress,
+		Paths:        req.Paths,
+		Grep:         g,
+		PerFile:      limit(req.MaxMatchesPerFile, DefaultMaxMatchesPerFile),
+		PerFileOne:   limit(req.MaxMatchesPerFile, defaultMaxMatchesOneFile),
+		Walk:         walk.Options{Hidden: req.Hidden, NoIgnore: req.NoIgnore, RgIgnore: req.RgIgnore, PruneDirs: req.PruneDirs},
+		Globs:        req.Globs,
+		RipgrepGlobs: req.RipgrepGlobs,
+		Types:        req.Types,
+		MaxFileSize:  size,
+		Skip:         req.Skip,
+		MaxFiles:     limit(req.MaxFiles, DefaultMaxFiles),
+		Budget:       limit(req.MaxMatches, DefaultMaxMatches),
+		Tags:         req.Tags,
+		Workers:      min(s.Workers, maxWorkers),
+		Registry:     reg,
+		Unordered:    req.Unordered,
+		Progress:     req.Progress,
 	}, nil
 }
 

@@ -31,12 +31,13 @@ var rgTree = fstest.MapFS{
 	"other/sub/v.txt": {Data: []byte("x\n")},
 }
 
-// TestSearchRgIgnoreAndGlobsFromRoot pins SearchRequest.RgIgnore (ripgrep's
+// TestSearchRgIgnoreAndRipgrepGlobs pins SearchRequest.RgIgnore (ripgrep's
 // .rgignore files, ahead of .ignore and .gitignore, what they skip counted
-// as ignored) and GlobsFromRoot (a glob with '/' matched against the path
-// from the root, as results show it), over a MapFS and a directory; Find
-// never reads .rgignore.
-func TestSearchRgIgnoreAndGlobsFromRoot(t *testing.T) {
+// as ignored) and RipgrepGlobs (a glob with '/' matched against the path
+// from the root, as results show it, and globs deciding ahead of the
+// hidden and ignore rules, each case checked with rg), over a MapFS and a
+// directory; Find never reads .rgignore.
+func TestSearchRgIgnoreAndRipgrepGlobs(t *testing.T) {
 	cases := []struct {
 		name    string
 		req     scout.SearchRequest
@@ -51,17 +52,27 @@ func TestSearchRgIgnoreAndGlobsFromRoot(t *testing.T) {
 			[]string{"a.log", "gen/out.go", "keep.log", "main.go", "notes.md", "other/pkg/w.go", "other/sub/v.go", "other/sub/v.txt", "secret.txt", "sub/pkg/z.go", "sub/x.go", "sub/y.go"}, 0},
 		{"glob from the searched directory", scout.SearchRequest{Paths: []string{"sub"}, Globs: []string{"pkg/*.go"}},
 			[]string{"sub/pkg/z.go"}, 0},
-		{"glob from the root", scout.SearchRequest{Paths: []string{"sub"}, Globs: []string{"pkg/*.go"}, GlobsFromRoot: true},
+		{"glob from the root", scout.SearchRequest{Paths: []string{"sub"}, Globs: []string{"pkg/*.go"}, RipgrepGlobs: true},
 			nil, 0},
-		{"glob from the root naming the path", scout.SearchRequest{Paths: []string{"sub"}, Globs: []string{"sub/pkg/*.go"}, GlobsFromRoot: true},
+		{"glob from the root naming the path", scout.SearchRequest{Paths: []string{"sub"}, Globs: []string{"sub/pkg/*.go"}, RipgrepGlobs: true},
 			[]string{"sub/pkg/z.go"}, 0},
-		{"glob from the root, two paths", scout.SearchRequest{Paths: []string{"sub", "other"}, Globs: []string{"*/pkg/*.go"}, GlobsFromRoot: true},
+		{"glob from the root, two paths", scout.SearchRequest{Paths: []string{"sub", "other"}, Globs: []string{"*/pkg/*.go"}, RipgrepGlobs: true},
 			[]string{"other/pkg/w.go", "sub/pkg/z.go"}, 0},
-		{"excluding glob from the root", scout.SearchRequest{Paths: []string{"other"}, Globs: []string{"!other/sub/*.go"}, GlobsFromRoot: true},
+		{"excluding glob from the root", scout.SearchRequest{Paths: []string{"other"}, Globs: []string{"!other/sub/*.go"}, RipgrepGlobs: true},
 			[]string{"other/pkg/w.go", "other/sub/v.txt"}, 0},
-		{"basename glob either way", scout.SearchRequest{Paths: []string{"other"}, Globs: []string{"*.txt"}, GlobsFromRoot: true},
+		{"basename glob either way", scout.SearchRequest{Paths: []string{"other"}, Globs: []string{"*.txt"}, RipgrepGlobs: true},
 			[]string{"other/sub/v.txt"}, 0},
-		{"a file named is not filtered", scout.SearchRequest{Paths: []string{"sub/y.go"}, Globs: []string{"pkg/*.go"}, GlobsFromRoot: true},
+		{"including glob ahead of the ignore rules", scout.SearchRequest{Globs: []string{"*.log"}, RipgrepGlobs: true, RgIgnore: true},
+			[]string{"a.log", "keep.log"}, 2},
+		{"including glob ahead of the hidden rule", scout.SearchRequest{Globs: []string{"*ignore"}, RipgrepGlobs: true, RgIgnore: true},
+			[]string{".rgignore", "sub/.ignore"}, 3},
+		{"including glob entering an ignored directory", scout.SearchRequest{Globs: []string{"{gen,gen/*}"}, RipgrepGlobs: true, RgIgnore: true},
+			[]string{"gen/out.go"}, 3},
+		{"excluding glob leaving out a directory, uncounted", scout.SearchRequest{Globs: []string{"!other"}, RipgrepGlobs: true, RgIgnore: true},
+			[]string{"gen/out.go", "keep.log", "main.go", "notes.md", "sub/pkg/z.go", "sub/y.go"}, 3},
+		{"the last glob that matches decides", scout.SearchRequest{Globs: []string{"!*.go", "main.go"}, RipgrepGlobs: true, RgIgnore: true},
+			[]string{"main.go"}, 2},
+		{"a file named is not filtered", scout.SearchRequest{Paths: []string{"sub/y.go"}, Globs: []string{"pkg/*.go"}, RipgrepGlobs: true},
 			[]string{"sub/y.go"}, 0},
 	}
 	for name, ws := range workspaces(t, rgTree) {
