@@ -35,7 +35,7 @@ const ampGrepDescription = `Search file contents with regex patterns (RE2 syntax
   When the pattern can match a newline, a content result is a run of consecutive matching lines (line_number its first, content its lines), and count counts matches.
 - head_limit limits the results (0 = unlimited), offset skips the first ones: use total_matches to page.
 - content: a reply holds at most 256 KB of results (then "truncated": true; continue with offset), and lines are cut at 2048 characters.
-Hidden files, files that .gitignore, .ignore or .rgignore exclude, binary files and files over the size cap (10 MB by default) are skipped and counted.`
+Hidden files and files that .gitignore, .ignore or .rgignore exclude are skipped unless glob matches them (as in ripgrep), and so are binary files and files over the size cap (10 MB by default); each is counted.`
 
 // ampGrepArgs are the arguments of amplifier grep. -A, -B and
 // -C are nil when absent: -A and -B override -C.
@@ -166,9 +166,10 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 		Hidden:     false,
 		// ripgrep reads .rgignore files, and matches --glob against the
 		// path it prints, which is relative to its working directory
-		// (the root), not to the path searched.
+		// (the root), not to the path searched, ahead of the hidden and
+		// ignore rules.
 		RgIgnore:          true,
-		GlobsFromRoot:     true,
+		RipgrepGlobs:      true,
 		MaxColumns:        -1,
 		MaxFiles:          -1,
 		MaxMatches:        -1,

@@ -18,13 +18,13 @@ import (
 // .gitignore and .ignore exclude and exclude what they keep.
 var rgFilesTree = fstest.MapFS{
 	".git/HEAD":           {Data: []byte("ref: refs/heads/main\n")},
-	".gitignore":          {Data: []byte("gen/\n*.log\n")},
+	".gitignore":          {Data: []byte("gen/\n*.log\nign/\n")},
 	".ignore":             {Data: []byte("notes.go\n")},
-	".rgignore":           {Data: []byte("!gen/\n!keep.log\nsecret.txt\n!notes.go\n")},
+	".rgignore":           {Data: []byte("!gen/\n!keep.log\nsecret.go\n!notes.go\n")},
 	"gen/out.go":          {Data: []byte("x\n")},
 	"a.log":               {Data: []byte("x\n")},
 	"keep.log":            {Data: []byte("x\n")},
-	"secret.txt":          {Data: []byte("x\n")},
+	"secret.go":           {Data: []byte("x\n")},
 	"notes.go":            {Data: []byte("x\n")},
 	"main.go":             {Data: []byte("x\n")},
 	"sub/a.go":            {Data: []byte("x\n")},
@@ -37,6 +37,12 @@ var rgFilesTree = fstest.MapFS{
 	"sub/sub/f.go":        {Data: []byte("x\n")},
 	"other/sub/g.go":      {Data: []byte("x\n")},
 	"other/sub/deep/h.go": {Data: []byte("x\n")},
+	".hid.go":             {Data: []byte("x\n")},
+	".hdir/i.go":          {Data: []byte("x\n")},
+	".hdir/j.txt":         {Data: []byte("x\n")},
+	"gen/k.txt":           {Data: []byte("x\n")},
+	"ign/l.go":            {Data: []byte("x\n")},
+	"ign/m.txt":           {Data: []byte("x\n")},
 }
 
 // TestAmpGrepRgFiles runs amplifier grep's files mode as Amplifier runs
@@ -53,8 +59,8 @@ func TestAmpGrepRgFiles(t *testing.T) {
 		path, glob string
 		want       []string
 	}{
-		{"", "", []string{"gen/out.go", "keep.log", "main.go", "notes.go", "other/sub/deep/h.go", "other/sub/g.go", "sub/a.go", "sub/b.txt", "sub/deep/d.go", "sub/deep/sub/e.go", "sub/sub/f.go"}},
-		{"", "*.go", []string{"gen/out.go", "main.go", "notes.go", "other/sub/deep/h.go", "other/sub/g.go", "sub/a.go", "sub/deep/d.go", "sub/deep/sub/e.go", "sub/sub/f.go"}},
+		{"", "", []string{"gen/k.txt", "gen/out.go", "keep.log", "main.go", "notes.go", "other/sub/deep/h.go", "other/sub/g.go", "sub/a.go", "sub/b.txt", "sub/deep/d.go", "sub/deep/sub/e.go", "sub/sub/f.go"}},
+		{"", "*.go", []string{".hid.go", "gen/out.go", "main.go", "notes.go", "other/sub/deep/h.go", "other/sub/g.go", "secret.go", "sub/a.go", "sub/deep/d.go", "sub/deep/sub/e.go", "sub/sub/f.go"}},
 		{"", "sub/*.go", []string{"sub/a.go"}},
 		{"", "sub/**/*.go", []string{"sub/a.go", "sub/deep/d.go", "sub/deep/sub/e.go", "sub/sub/f.go"}},
 		{"", "**/sub/*.go", []string{"other/sub/g.go", "sub/a.go", "sub/deep/sub/e.go", "sub/sub/f.go"}},
@@ -75,6 +81,13 @@ func TestAmpGrepRgFiles(t *testing.T) {
 		{"other", "other/sub/*.go", []string{"other/sub/g.go"}},
 		{abs("sub"), "sub/*.go", []string{"sub/a.go"}},
 		{abs("sub"), "deep/*.go", nil},
+		{"", "ign", nil},
+		{"", "{ign,ign/*}", []string{"ign/l.go", "ign/m.txt"}},
+		{"", "!gen", []string{"keep.log", "main.go", "notes.go", "other/sub/deep/h.go", "other/sub/g.go", "sub/a.go", "sub/b.txt", "sub/deep/d.go", "sub/deep/sub/e.go", "sub/sub/f.go"}},
+		{"", "!*.txt", []string{"gen/out.go", "keep.log", "main.go", "notes.go", "other/sub/deep/h.go", "other/sub/g.go", "sub/a.go", "sub/deep/d.go", "sub/deep/sub/e.go", "sub/sub/f.go"}},
+		{"", ".hdir/*.go", nil},
+		{"", "{.hdir,*.go}", []string{".hdir/i.go", ".hid.go", "gen/out.go", "main.go", "notes.go", "other/sub/deep/h.go", "other/sub/g.go", "secret.go", "sub/a.go", "sub/deep/d.go", "sub/deep/sub/e.go", "sub/sub/f.go"}},
+		{"", "!sub/**", []string{"gen/k.txt", "gen/out.go", "keep.log", "main.go", "notes.go", "other/sub/deep/h.go", "other/sub/g.go"}},
 	}
 	rg, rgErr := exec.LookPath("rg")
 	for _, c := range cases {
