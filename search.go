@@ -189,23 +189,51 @@ type SearchRequest struct {
 	// 0 means none. Negative values are a CodeInvalidParam error.
 	Before int `json:"before,omitempty"`
 	After  int `json:"after,omitempty"`
-	// Globs filter the files of directories as ripgrep's -g does: a glob
-	// without '/' matches base names at any depth; "!glob" excludes. nil
-	// means every file.
+	// Globs filter the files of directories: a glob without '/' matches
+	// base names at any depth; "!glob" excludes, ahead of any including
+	// glob. A glob with '/' matches the path relative to the searched
+	// directory ("sub/*.go" with Paths {"pkg"} selects pkg/sub/a.go).
+	// Files named in Paths are not filtered. Hidden files and the ignore
+	// rules are applied first. RipgrepGlobs changes all this to ripgrep's
+	// rules. nil means every file.
 	Globs []string `json:"globs,omitempty"`
+	// RipgrepGlobs applies Globs as ripgrep's -g run from the root does:
+	//   - a glob with '/' matches the path from the root, the path a
+	//     result shows: "pkg/*.go" with Paths {"pkg"} selects pkg/a.go,
+	//     and "sub/*.go" selects nothing there;
+	//   - the globs decide ahead of Hidden and the ignore rules, for
+	//     directories too: a file or directory an including glob matches
+	//     is searched even when hidden or ignored ("*.go" searches a
+	//     gitignored x.go; the walk enters no ignored or hidden directory
+	//     that no glob matches), and one an excluding glob matches is
+	//     left out, a directory with its contents ("!vendor"), not
+	//     counted in Skipped;
+	//   - of several globs the last that matches decides; a file none
+	//     matches is searched only when all are excluding.
+	// The members of an archive are filtered as without it.
+	RipgrepGlobs bool `json:"ripgrep_globs,omitempty"`
 	// Types filter files by type, as ripgrep's -t ("go", "py", "ts") or a
 	// language name ("Python"). nil means every type.
 	Types []string `json:"types,omitempty"`
 	// Hidden includes files and directories whose name starts with '.'.
 	// false skips them (counted as SkipHidden). ".git" is never searched.
 	Hidden bool `json:"hidden,omitempty"`
-	// NoIgnore disables .gitignore, .ignore and the git excludes. false
-	// honours them (skipped files are counted as SkipIgnored): .ignore
-	// files everywhere, .gitignore files and the excludes only inside a
-	// git work tree (at or below a directory that holds .git), as
-	// git and ripgrep do, so a .gitignore in an fs.FS without .git is not
-	// applied.
+	// NoIgnore disables .gitignore, .ignore, .rgignore and the git
+	// excludes. false honours them (skipped files are counted as
+	// SkipIgnored): .ignore files everywhere, .gitignore files and the
+	// excludes only inside a git work tree (at or below a directory that
+	// holds .git), as git and ripgrep do, so a .gitignore in an fs.FS
+	// without .git is not applied. .rgignore files are read only with
+	// RgIgnore.
 	NoIgnore bool `json:"no_ignore,omitempty"`
+	// RgIgnore also honours .rgignore files, as ripgrep does (its own
+	// ignore files, which git, fd and the ignore crate's defaults do not
+	// read): in every directory, in a git work tree or not, with
+	// precedence over .ignore and .gitignore files, so that "!name" in a
+	// .rgignore searches what they exclude, and "name" there skips what a
+	// deeper .ignore re-includes (counted as SkipIgnored). false does not
+	// read them. NoIgnore overrides it.
+	RgIgnore bool `json:"rgignore,omitempty"`
 	// PruneDirs are directory names never entered below the searched
 	// directories (counted as SkipIgnored), e.g. "node_modules". nil
 	// prunes nothing.
@@ -558,22 +586,23 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 	}
 	reg := registry(s.Resolvers)
 	return search.Request{
-		Paths:       req.Paths,
-		Grep:        g,
-		PerFile:     limit(req.MaxMatchesPerFile, DefaultMaxMatchesPerFile),
-		PerFileOne:  limit(req.MaxMatchesPerFile, defaultMaxMatchesOneFile),
-		Walk:        walk.Options{Hidden: req.Hidden, NoIgnore: req.NoIgnore, PruneDirs: req.PruneDirs},
-		Globs:       req.Globs,
-		Types:       req.Types,
-		MaxFileSize: size,
-		Skip:        req.Skip,
-		MaxFiles:    limit(req.MaxFiles, DefaultMaxFiles),
-		Budget:      limit(req.MaxMatches, DefaultMaxMatches),
-		Tags:        req.Tags,
-		Workers:     min(s.Workers, maxWorkers),
-		Registry:    reg,
-		Unordered:   req.Unordered,
-		Progress:    req.Progress,
+		Paths:        req.Paths,
+		Grep:         g,
+		PerFile:      limit(req.MaxMatchesPerFile, DefaultMaxMatchesPerFile),
+		PerFileOne:   limit(req.MaxMatchesPerFile, defaultMaxMatchesOneFile),
+		Walk:         walk.Options{Hidden: req.Hidden, NoIgnore: req.NoIgnore, RgIgnore: req.RgIgnore, PruneDirs: req.PruneDirs},
+		Globs:        req.Globs,
+		RipgrepGlobs: req.RipgrepGlobs,
+		Types:        req.Types,
+		MaxFileSize:  size,
+		Skip:         req.Skip,
+		MaxFiles:     limit(req.MaxFiles, DefaultMaxFiles),
+		Budget:       limit(req.MaxMatches, DefaultMaxMatches),
+		Tags:         req.Tags,
+		Workers:      min(s.Workers, maxWorkers),
+		Registry:     reg,
+		Unordered:    req.Unordered,
+		Progress:     req.Progress,
 	}, nil
 }
 

@@ -29,13 +29,13 @@ const ampGrepDescription = `Search file contents with regex patterns (RE2 syntax
 
 - output_mode: "files_with_matches" (default, file paths), "content" (matching lines) or "count" (matching lines per file).
 - path: file or directory to search (default: the project root).
-- glob ("*.py", "*.{ts,tsx}") and type ("py", "js", "go", "rust", ...) filter files.
+- glob ("*.py", "*.{ts,tsx}") and type ("py", "js", "go", "rust", ...) filter files. A glob with '/' matches the path from the project root, as results show it ("src/**/*.go"), whatever path is.
 - -i case-insensitive; -n line numbers (content, default true); -A/-B/-C context lines (content).
 - multiline: patterns may span lines and '.' matches newlines; without it no match crosses a line, and a pattern that spells a newline (\n) is an error, as in ripgrep.
   When the pattern can match a newline, a content result is a run of consecutive matching lines (line_number its first, content its lines), and count counts matches.
 - head_limit limits the results (0 = unlimited), offset skips the first ones: use total_matches to page.
 - content: a reply holds at most 256 KB of results (then "truncated": true; continue with offset), and lines are cut at 2048 characters.
-Binary files and files over the size cap (10 MB by default) are skipped and counted.`
+Hidden files and files that .gitignore, .ignore or .rgignore exclude are skipped unless glob matches them (as in ripgrep), and so are binary files and files over the size cap (10 MB by default); each is counted.`
 
 // ampGrepArgs are the arguments of amplifier grep. -A, -B and
 // -C are nil when absent: -A and -B override -C.
@@ -85,6 +85,7 @@ type ampGrepData struct {
 	skipped  map[scout.SkipReason]int // files left out, by reason (for the text)
 	searched int                      // files searched (for the text)
 	where    string                   // the path searched, as text shows it
+	resolved string                   // the path searched, relative to the root
 	inPart   []string                 // the notes on files searched only in part (for the text)
 	backend  *scout.Backend           // how the search was answered (for the context)
 	// shown and total count the units offset and head_limit apply to:
@@ -158,11 +159,17 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 	g := newAmpGrep(in)
 	s := c.searcher(c.workspace())
 	req := scout.SearchRequest{
-		Pattern:           g.Pattern,
-		IgnoreCase:        g.IgnoreCase,
-		Multiline:         g.Multiline,
-		DotAll:            g.Multiline,
-		Hidden:            false,
+		Pattern:    g.Pattern,
+		IgnoreCase: g.IgnoreCase,
+		Multiline:  g.Multiline,
+		DotAll:     g.Multiline,
+		Hidden:     false,
+		// ripgrep reads .rgignore files, and matches --glob against the
+		// path it prints, which is relative to its working directory
+		// (the root), not to the path searched, ahead of the hidden and
+		// ignore rules.
+		RgIgnore:          true,
+		RipgrepGlobs:      true,
 		MaxColumns:        -1,
 		MaxFiles:          -1,
 		MaxMatches:        -1,
@@ -243,7 +250,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 	if p, err := resolveArg(c, g.Path); err == nil {
 		resolved = pathutil.Display(p)
 	}
-	d.where = fname.Quote(resolved)
+	d.where, d.resolved = fname.Quote(resolved), resolved
 	env := okEnvelope(partial, d.shape(), ampGrepText(g, d))
 	env.Stats = st
 	env.Context.Backend = d.backend
@@ -786,13 +793,26 @@ func ampFiltered(g *ampGrep, d *ampGrepData) string {
 		if gl := strings.TrimPrefix(g.Glob, "/"); hasHiddenDir(gl) {
 			// '**/' would not help: hidden files are searched only below
 			// a path that names them.
+			// The glob matches paths from the root: its directory is
+			// taken from there when it lies below the path searched,
+			// else below that path, as the caller must have meant. The
+			// rest alone serves when it has no '/' (it then matches at
+			// any depth below the directory); otherwise the glob names
+			// the directory too.
 			dir, rest := literalDirs(gl)
-			if g.Path != "" && g.Path != "." {
-				dir = path.Join(g.Path, dir)
+			if d.resolved != "." && dir != d.resolved && !strings.HasPrefix(dir, d.resolved+"/") {
+				dir = path.Join(d.resolved, dir)
+			}
+			if strings.Contains(strings.TrimSuffix(rest, "/"), "/") {
+				rest = glob.QuoteMeta(dir) + "/" + rest
 			}
 			hint = fmt.Sprintf(" (hidden files are searched only where path names them: pass \"path\": \"%s\", \"glob\": \"%s\")", fname.Quote(dir), fname.Quote(rest))
 		} else if strings.Contains(strings.TrimSuffix(g.Glob, "/"), "/") {
-			hint = fmt.Sprintf(" (a glob with '/' matches paths relative to '%s'; start it with '**/' to match at any depth)", d.where)
+			if d.resolved == "." {
+				hint = " (a glob with '/' matches paths from the project root, as results show them; start it with '**/' to match at any depth)"
+			} else {
+				hint = fmt.Sprintf(" (a glob with '/' matches paths from the project root, as results show them, not from '%s': start it with '%s/' to match below it, or with '**/' to match at any depth)", d.where, fname.Quote(glob.QuoteMeta(d.resolved)))
+			}
 		}
 	}
 	filters := strings.Join(what, " and ")

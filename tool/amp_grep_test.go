@@ -368,9 +368,11 @@ func TestAmpGrepFilteredOut(t *testing.T) {
 		".hidden.go": {Data: []byte("x\n")},
 	}
 	for _, tt := range []struct{ args, want string }{
-		{`"pattern":"x","glob":"src/a/*.py","path":"src"`, "No matches found\nGlob 'src/a/*.py' left no file to search under 'src' (a glob with '/' matches paths relative to 'src'; start it with '**/' to match at any depth)."},
+		{`"pattern":"x","glob":"a/*.py","path":"src"`, "No matches found\nGlob 'a/*.py' left no file to search under 'src' (a glob with '/' matches paths from the project root, as results show them, not from 'src': start it with 'src/' to match below it, or with '**/' to match at any depth)."},
+		{`"pattern":"x","glob":"a/*.py"`, "No matches found\nNot searched: 1 hidden.\nGlob 'a/*.py' left no file to search under '.' (a glob with '/' matches paths from the project root, as results show them; start it with '**/' to match at any depth)."},
 		{`"pattern":"x","glob":"*.rs","output_mode":"count"`, "No matches found\nNot searched: 1 hidden.\nGlob '*.rs' left no file to search under '.'."},
-		{`"pattern":"x","type":"go","glob":"*.go","output_mode":"content"`, "No matches found\nNot searched: 1 hidden.\nType 'go' and glob '*.go' left no file to search under '.'."},
+		{`"pattern":"x","type":"go","glob":"*.rs","output_mode":"content"`, "No matches found\nNot searched: 1 hidden.\nType 'go' and glob '*.rs' left no file to search under '.'."},
+		{`"pattern":"x","type":"go","glob":"*.go","output_mode":"content"`, ".hidden.go:1:x"}, // the glob decides ahead of the hidden rule, as in ripgrep
 		{`"pattern":"x","glob":"*.bin"`, "No matches found\nNot searched: 1 binary, 1 hidden."},
 		{`"pattern":"y","glob":"*.py"`, "No matches found\nNot searched: 1 hidden."},
 		{`"pattern":"x","glob":"*.rs\nFAKE"`, "No matches found\nNot searched: 1 hidden.\nGlob '\"*.rs\\nFAKE\"' left no file to search under '.'."}, // a glob cannot forge a line

@@ -163,8 +163,8 @@ func modelOf(dir string) *model {
 // shapeOf names what a scan's time depends on besides the tree: its
 // scope and filters, the kind of pattern and of output.
 func shapeOf(req *search.Request, k kind) string {
-	return fmt.Sprintf("%q %q %q %v %v %q %d %v %v", req.Paths, req.Globs, req.Types, req.Walk.Hidden, req.Walk.NoIgnore,
-		req.Walk.PruneDirs, req.MaxFileSize, k, req.Grep.CountOnly)
+	return fmt.Sprintf("%q %q %v %q %v %v %v %q %d %v %v", req.Paths, req.Globs, req.RipgrepGlobs, req.Types, req.Walk.Hidden,
+		req.Walk.NoIgnore, req.Walk.RgIgnore, req.Walk.PruneDirs, req.MaxFileSize, k, req.Grep.CountOnly)
 }
 
 // An estimate is the model's view of one request.

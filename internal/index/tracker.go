@@ -153,7 +153,7 @@ func (t *tracker) changes(ctx context.Context, commit string, noIgnore bool) (*C
 // touch records a changed path. t.mu is held.
 func (t *tracker) touch(p string, dir bool) {
 	switch path.Base(p) {
-	case ".gitignore", ".ignore", ".git":
+	case ".gitignore", ".ignore", ".rgignore", ".git":
 		// What is ignored, or what is a work tree, may have changed: the
 		// watches may not cover the tree any more.
 		t.restart = true

@@ -93,7 +93,7 @@ func (p *prepared) admit(chk *walk.Checker, name string) (file, bool) {
 			}
 			rel = name[len(t.Path)+1:]
 		}
-		if !t.Glob.Match(rel) || !p.filter.Globs.Match(rel) || !p.filter.Types.Match(rel) {
+		if !t.Glob.Match(rel) || !p.filter.globsPass(name, rel) || !p.filter.Types.Match(rel) {
 			continue
 		}
 		if ok, _ := chk.Reports(t.Path, name, false); !ok {

@@ -57,6 +57,21 @@ type file struct {
 type Filter struct {
 	Globs *GlobFilter // nil: every file
 	Types *TypeFilter // nil: every type
+	// RipgrepGlobs applies Globs as ripgrep does (the walk's override
+	// has already applied them to the entries they match): against a
+	// file's path from the FS root, the last glob that matches deciding
+	// (MatchLast). false matches them relative to the searched directory
+	// (Match). An archive member is matched as without it.
+	RipgrepGlobs bool
+}
+
+// globsPass reports whether the file at rootRel (relative to the FS
+// root), rel below its searched directory, passes f's globs.
+func (f *Filter) globsPass(rootRel, rel string) bool {
+	if f.RipgrepGlobs {
+		return f.Globs.MatchLast(rootRel)
+	}
+	return f.Globs.Match(rel)
 }
 
 // collect lists the files of the scope in byte-wise path order, without
@@ -162,7 +177,7 @@ func (t *Target) fileOf(e walk.Entry, f Filter) (file, bool) {
 	if t.Path != "." {
 		rel = strings.TrimPrefix(e.Path, t.Path+"/")
 	}
-	if !t.Glob.Match(rel) || !f.Globs.Match(rel) || !f.Types.Match(rel) {
+	if !t.Glob.Match(rel) || !f.globsPass(e.Path, rel) || !f.Types.Match(rel) {
 		return file{}, false
 	}
 	return file{path: e.Path, mode: e.Type, noTag: t.NoTag, entry: e, walked: true}, true

@@ -53,6 +53,10 @@ type Request struct {
 	Walk    walk.Options // hidden files, ignore files
 	Globs   []string     // ripgrep-style file filters ("!x" excludes)
 	Types   []string     // file types (see CompileTypes)
+	// RipgrepGlobs applies Globs as ripgrep's -g does (see
+	// Filter.RipgrepGlobs): from the root, ahead of the hidden and ignore
+	// rules of the walk.
+	RipgrepGlobs bool
 	// MaxFileSize skips files larger than this many bytes (counted as
 	// too_large); negative means no cap.
 	MaxFileSize int64
@@ -200,6 +204,9 @@ func prepare(ctx context.Context, fsys fs.FS, root string, req *Request) (*prepa
 	if err != nil {
 		return nil, err
 	}
+	if req.RipgrepGlobs && globs != nil {
+		req.Walk.Override = globs.override
+	}
 	perFile := req.PerFile
 	if sc.Single() {
 		perFile = req.PerFileOne
@@ -219,7 +226,7 @@ func prepare(ctx context.Context, fsys fs.FS, root string, req *Request) (*prepa
 			}
 		}
 	}
-	return &prepared{fsys: fsys, req: req, scope: sc, matcher: m, filter: Filter{Globs: globs, Types: types}, skipped: map[string]int{}}, nil
+	return &prepared{fsys: fsys, req: req, scope: sc, matcher: m, filter: Filter{Globs: globs, Types: types, RipgrepGlobs: req.RipgrepGlobs}, skipped: map[string]int{}}, nil
 }
 
 // each searches the scope and calls fn for every file in byte-wise path

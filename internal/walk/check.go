@@ -41,7 +41,8 @@ func NewChecker(fsys fs.FS, opts Options) *Checker {
 // strictly below root ("." for the FS root), that is a directory when
 // isDir. When it does not, reason says why: a directory on the way or the
 // entry itself is hidden or ignored, or a directory on the way is missing,
-// a symlink or not a directory (reason ""). Whether name itself exists is
+// a symlink or not a directory, or Options.Override excludes an entry on
+// the way (reason ""). Whether name itself exists is
 // not checked.
 func (c *Checker) Reports(root, name string, isDir bool) (ok bool, reason Reason) {
 	rel := name
@@ -96,7 +97,7 @@ func (c *Checker) inside(dir string) *chkDir {
 	d.rules = parent
 	if !c.w.opts.NoIgnore && d.real {
 		var f dirFiles
-		for _, name := range [...]string{".git", ".gitignore", ".ignore"} {
+		for _, name := range c.w.loader.names {
 			if fi, err := fsx.Lstat(c.w.fsys, childPath(dir, name)); err == nil {
 				f.note(name, fi.Mode().Type())
 			}

@@ -246,7 +246,7 @@ func describeRules(files map[string]string, exclude, global string) string {
 	var b strings.Builder
 	var names []string
 	for p := range files {
-		if b := path.Base(p); b == ".gitignore" || b == ".ignore" {
+		if b := path.Base(p); b == ".gitignore" || b == ".ignore" || b == ".rgignore" {
 			names = append(names, p)
 		}
 	}

@@ -43,6 +43,8 @@ func (a *anchor) rel(p string, full *string) string {
 type dirRules struct {
 	anchor
 	parent *dirRules
+	rg     *ruleSet // the directory's .rgignore (read only with Options.RgIgnore), or nil
+	anyRg  bool     // some link of the chain, this one or one above, has rg
 	ignore *ruleSet // the directory's .ignore, or nil
 	git    *ruleSet // the directory's .gitignore (only inside a work tree), or nil
 	top    bool     // the directory holds ".git": .gitignore files above it do not apply
@@ -57,12 +59,22 @@ type repo struct {
 }
 
 // ignored reports whether the entry at p (an FS path whose base name is
-// base) is excluded. Precedence, as in ripgrep: .ignore files, deepest
-// first; then .gitignore files, deepest first, up to the work-tree top;
-// then info/exclude; then the excludes file. Within one file the last
-// matching line wins, and a "!" line re-includes.
+// base) is excluded. Precedence, as in ripgrep: .rgignore files (when
+// read), deepest first; then .ignore files, deepest first; then .gitignore
+// files, deepest first, up to the work-tree top; then info/exclude; then
+// the excludes file. Within one file the last matching line wins, and a
+// "!" line re-includes.
 func (d *dirRules) ignored(p, base string, isDir bool) bool {
 	var full string
+	if d.anyRg {
+		for n := d; n != nil; n = n.parent {
+			if n.rg != nil {
+				if m := n.rg.match(n.rel(p, &full), base, isDir); m != noMatch {
+					return m == matchIgn
+				}
+			}
+		}
+	}
 	for n := d; n != nil; n = n.parent {
 		if n.ignore != nil {
 			if m := n.ignore.match(n.rel(p, &full), base, isDir); m != noMatch {
@@ -101,6 +113,7 @@ func (d *dirRules) ignored(p, base string, isDir bool) bool {
 // dirFiles says which rule files a directory holds, from its listing.
 type dirFiles struct {
 	gitignore, ignore bool // regular files named .gitignore and .ignore
+	rgignore          bool // a regular file named .rgignore
 	git               bool // an entry named .git: a directory, or a file naming the git directory
 	gitDir            bool // .git is a directory
 }
@@ -111,6 +124,8 @@ func (f *dirFiles) note(name string, typ fs.FileMode) {
 		f.gitignore = typ.IsRegular()
 	case ".ignore":
 		f.ignore = typ.IsRegular()
+	case ".rgignore":
+		f.rgignore = typ.IsRegular()
 	case ".git":
 		f.git, f.gitDir = typ.IsRegular() || typ.IsDir(), typ.IsDir()
 	}
@@ -126,7 +141,9 @@ type place struct {
 // rulesLoader reads ignore files for one walk.
 type rulesLoader struct {
 	fsys  fs.FS
-	osDir string // the OS directory of fsys, "" when it is not an OS directory
+	rg    bool     // .rgignore files are read (Options.RgIgnore)
+	names []string // the names of the rule files (and ".git") a directory may hold
+	osDir string   // the OS directory of fsys, "" when it is not an OS directory
 	env   *gitEnv
 	user  func() userExcludes // the user's excludes file, loaded on first use
 	errs  func(error)         // records a rule file that could not be read
@@ -138,8 +155,15 @@ type userExcludes struct {
 	rules *ruleSet
 }
 
-func newRulesLoader(fsys fs.FS, env *gitEnv, errs func(error)) *rulesLoader {
-	l := &rulesLoader{fsys: fsys, env: env, errs: errs}
+// ruleNames are the names of the files that hold or locate ignore rules;
+// ".rgignore" is read only when Options.RgIgnore asks for it.
+var ruleNames = [...]string{".git", ".gitignore", ".ignore", ".rgignore"}
+
+func newRulesLoader(fsys fs.FS, env *gitEnv, rg bool, errs func(error)) *rulesLoader {
+	l := &rulesLoader{fsys: fsys, env: env, rg: rg, errs: errs, names: ruleNames[:3]}
+	if rg {
+		l.names = ruleNames[:]
+	}
 	if d, ok := fsys.(fsx.OSDir); ok {
 		l.osDir = d.OSDir()
 	}
@@ -157,7 +181,8 @@ func newRulesLoader(fsys fs.FS, env *gitEnv, errs func(error)) *rulesLoader {
 // child returns the rules in force in dir (an FS path) given its parent's
 // rules and the rule files the directory holds.
 func (l *rulesLoader) child(parent *dirRules, dir string, f dirFiles) *dirRules {
-	if !f.git && !f.ignore && !f.gitignore {
+	f.rgignore = f.rgignore && l.rg
+	if !f.git && !f.ignore && !f.gitignore && !f.rgignore {
 		return parent
 	}
 	prefix := ""
@@ -173,10 +198,14 @@ func (l *rulesLoader) child(parent *dirRules, dir string, f dirFiles) *dirRules 
 func (l *rulesLoader) link(parent *dirRules, a anchor, dir place, f dirFiles, at func(string) place) *dirRules {
 	n := &dirRules{anchor: a, parent: parent, top: f.git}
 	if parent != nil {
-		n.repo = parent.repo
+		n.repo, n.anyRg = parent.repo, parent.anyRg
 	}
 	if f.git {
 		n.repo = l.repo(a, dir, f.gitDir)
+	}
+	if f.rgignore && l.rg {
+		n.rg = l.rules(at(".rgignore"), false)
+		n.anyRg = n.anyRg || n.rg != nil
 	}
 	if f.ignore {
 		n.ignore = l.rules(at(".ignore"), false)
@@ -184,7 +213,7 @@ func (l *rulesLoader) link(parent *dirRules, a anchor, dir place, f dirFiles, at
 	if f.gitignore && n.repo != nil {
 		n.git = l.rules(at(".gitignore"), false)
 	}
-	if n.ignore == nil && n.git == nil && !n.top {
+	if n.rg == nil && n.ignore == nil && n.git == nil && !n.top {
 		return parent
 	}
 	return n
@@ -299,8 +328,8 @@ func (l *rulesLoader) rules(p place, optional bool) *ruleSet {
 
 // outer returns the rules of the OS directories above the FS root, for
 // an FS that is an OS directory (its path with symlinks resolved, as git
-// sees it): the .ignore files of every directory up to "/" (as ripgrep
-// reads them), and, when a directory above holds ".git", the excludes of
+// sees it): the .ignore files (and .rgignore files, when read) of every
+// directory up to "/" (as ripgrep reads them), and, when a directory above holds ".git", the excludes of
 // that work tree and the .gitignore files from its top down to the FS
 // root's parent. Nothing else above the FS root is read. nil when there
 // are none.
@@ -325,7 +354,7 @@ func (l *rulesLoader) outer() *dirRules {
 	files := make([]dirFiles, len(dirs))
 	top := -1 // index in dirs of the closest work-tree top
 	for i, d := range dirs {
-		for _, name := range [...]string{".git", ".gitignore", ".ignore"} {
+		for _, name := range l.names {
 			if fi, err := os.Lstat(filepath.Join(d, name)); err == nil {
 				files[i].note(name, fi.Mode().Type())
 			}
@@ -341,7 +370,8 @@ func (l *rulesLoader) outer() *dirRules {
 		f := files[i]
 		f.git = f.git && i == top
 		f.gitignore = f.gitignore && i <= top
-		if !f.git && !f.ignore && !f.gitignore {
+		f.rgignore = f.rgignore && l.rg
+		if !f.git && !f.ignore && !f.gitignore && !f.rgignore {
 			continue
 		}
 		rel, err := filepath.Rel(d, root)

@@ -1,9 +1,10 @@
 // Package walk is Scout's directory walker: parallel, never following
 // symlinks, applying ignore files as git and ripgrep do (.gitignore inside
-// git work trees, .ignore everywhere, info/exclude, core.excludesFile,
-// and those of the directories above the walk root), the hidden-file rule
-// and fixed directory names to prune, and counting every entry it leaves
-// out with the reason. It is the one ignore engine of every Scout tool.
+// git work trees, .ignore everywhere, .rgignore everywhere when asked,
+// info/exclude, core.excludesFile, and those of the directories above the
+// walk root), the hidden-file rule and fixed directory names to prune,
+// and counting every entry it leaves out with the reason. It is the one
+// ignore engine of every Scout tool.
 package walk
 
 import (
@@ -31,8 +32,14 @@ type Options struct {
 	// included.
 	Hidden bool
 	// NoIgnore disables every ignore file: .gitignore, .ignore,
-	// info/exclude and the excludes file (core.excludesFile).
+	// .rgignore, info/exclude and the excludes file (core.excludesFile).
 	NoIgnore bool
+	// RgIgnore also honours .rgignore files, ripgrep's own: they apply
+	// everywhere, as .ignore files do, and take precedence over .ignore
+	// and .gitignore files (the deepest .rgignore line that matches wins,
+	// so "!name" there re-includes what the others exclude). false does
+	// not read them (git, fd and the ignore crate's defaults do not).
+	RgIgnore bool
 	// PruneDirs lists directory base names that are never entered nor
 	// reported (the standardized Glob's fixed list, or "node_modules"); each pruned
 	// directory counts as ReasonIgnored. nil prunes nothing.
@@ -63,9 +70,26 @@ type Options struct {
 	// fn, but directories are still entered. It is called concurrently
 	// unless Sorted. nil reports everything.
 	Filter func(rel string, isDir bool) bool
+	// Override, when not nil, decides each entry (its FS path) ahead of
+	// the hidden and ignore rules, as ripgrep's -g globs do: Include
+	// reports it, and enters a directory, even when it is hidden or
+	// ignored; Exclude leaves it out, a directory with its contents,
+	// without counting it (a filter's choice, not a skip); Undecided
+	// leaves it to the rules. ".git" and PruneDirs still apply. It is
+	// called concurrently unless Sorted.
+	Override func(p string, isDir bool) Decision
 
 	git *gitEnv // where the user's git configuration comes from; nil means the process's
 }
+
+// Decision is what Options.Override decides for an entry.
+type Decision int8
+
+const (
+	Undecided Decision = iota // the hidden and ignore rules decide
+	Include                   // reported whatever those rules say
+	Exclude                   // left out, uncounted
+)
 
 // Entry is one reported entry.
 type Entry struct {
@@ -154,21 +178,23 @@ const maxErrorSamples = 10
 // The ignore rules are git's and ripgrep's. .gitignore files apply inside
 // a git work tree, from its top (the directory holding ".git") down;
 // .ignore files apply everywhere and take precedence over .gitignore
-// files; the work tree's info/exclude and excludes file apply after them.
+// files; with Options.RgIgnore, .rgignore files apply everywhere too and
+// take precedence over both; the work tree's info/exclude and excludes
+// file apply after them.
 // The excludes file is core.excludesFile of the repository's config, else
 // of the user's (system and global git configuration), else
 // ~/.config/git/ignore. A ".git" file ("gitdir: PATH", a linked work tree
 // or a submodule) leads to the git directory, and its "commondir" to the
 // one that holds info/exclude and the config. The rule files of the
 // directories above root apply too: those inside the FS and, when fsys is
-// an OS directory (fsx.OSDir), those above the FS root: the .ignore files
-// up to "/" and, when a directory above holds ".git", that work tree's
+// an OS directory (fsx.OSDir), those above the FS root: the .ignore (and
+// read .rgignore) files up to "/" and, when a directory above holds ".git", that work tree's
 // .gitignore files down to the FS root and its excludes. Above the FS
 // root only those files (and the git metadata that locates them) are
 // read; an FS that is no OS directory has no directories above its root.
 // root itself is walked even when a rule covers it (as ripgrep does; git
 // would list nothing). Matching is case-sensitive (core.ignoreCase is not
-// read), symlinked .gitignore and .ignore files are not read (as git ≥
+// read), symlinked .gitignore, .ignore and .rgignore files are not read (as git ≥
 // 2.32), an ignore file over 100 MiB is not read (as git), and the
 // include directives of git config files are not followed.
 //
@@ -244,10 +270,12 @@ type walker struct {
 // stats are one worker's counts, merged at the end.
 type stats struct {
 	visited int
-	skipped [5]int // indexed like reasons
+	skipped [6]int // indexed like reasons
 }
 
-var reasons = [5]Reason{ReasonIgnored, ReasonHidden, ReasonUnreadable, ReasonSymlink, ReasonLimit}
+// reasons are the skip reasons by verdict; "" is an entry Options.Override
+// excludes, which is not counted.
+var reasons = [6]Reason{ReasonIgnored, ReasonHidden, ReasonUnreadable, ReasonSymlink, ReasonLimit, ""}
 
 const (
 	rIgnored = iota
@@ -255,6 +283,7 @@ const (
 	rUnreadable
 	_ // ReasonSymlink: consumers only
 	rLimit
+	rOverridden
 )
 
 func newWalker(fsys fs.FS, opts Options, fn func(Entry) error) *walker {
@@ -271,7 +300,7 @@ func newWalker(fsys fs.FS, opts Options, fn func(Entry) error) *walker {
 	if env == nil {
 		env = osEnv
 	}
-	w.loader = newRulesLoader(fsys, env, w.noteError)
+	w.loader = newRulesLoader(fsys, env, opts.RgIgnore, w.noteError)
 	return w
 }
 
@@ -310,7 +339,7 @@ func (w *walker) result() (Stats, error) {
 	for _, s := range w.stats {
 		st.Visited += s.visited
 		for i, n := range s.skipped {
-			if n > 0 {
+			if n > 0 && reasons[i] != "" {
 				st.Skipped[reasons[i]] += n
 			}
 		}
@@ -340,7 +369,7 @@ func (w *walker) ancestorRules(root string) *dirRules {
 	}
 	for _, dir := range dirs {
 		var f dirFiles
-		for _, name := range []string{".git", ".gitignore", ".ignore"} {
+		for _, name := range w.loader.names {
 			if fi, err := fsx.Lstat(w.fsys, path.Join(dir, name)); err == nil {
 				f.note(name, fi.Mode().Type())
 			}
@@ -624,6 +653,17 @@ const report = -1
 // verdict returns the index in reasons of the rule that leaves out the
 // entry name at path p, or report.
 func (w *walker) verdict(rules *dirRules, name, p string, isDir bool) int {
+	if w.opts.Override != nil && name != ".git" {
+		switch w.opts.Override(p, isDir) {
+		case Include:
+			if isDir && w.prune[name] {
+				return rIgnored
+			}
+			return report
+		case Exclude:
+			return rOverridden
+		}
+	}
 	switch {
 	case name == ".git":
 		return rIgnored
