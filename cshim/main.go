@@ -234,10 +234,7 @@ func call(toolset, name, args, root, options string) *scout.Envelope {
 // space, if any), as a JSON parser may and as scout mcp does before a
 // message.
 func skipBOM(s string) string {
-	if rest, ok := strings.CutPrefix(strings.TrimLeft(s, " \t\r\n"), "\uFEFF"); ok {
-		return rest
-	}
-	return s
+	return string(jsonobj.TrimBOM([]byte(s)))
 }
 
 // options are scout_call_opts's settings; nil and zero fields keep the

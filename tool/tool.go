@@ -25,6 +25,7 @@ import (
 	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/envelope"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/jsonobj"
 	"github.com/scoutkit/scout/internal/pathutil"
 )
 
@@ -293,7 +294,8 @@ func toolsetName(s string) string {
 }
 
 // Call runs the named tool of toolset ("" means DefaultToolset) with its JSON
-// arguments (empty means {}), as a model's tool call delivers them, and
+// arguments (empty means {}; a byte order mark before them is skipped), as
+// a model's tool call delivers them, and
 // returns its Envelope: show the model its Text. It never panics and never
 // returns nil: every failure, including an unknown tool, malformed
 // arguments, ctx ending (CodeCanceled or CodeTimeout) and a panic inside the
@@ -303,6 +305,7 @@ func toolsetName(s string) string {
 // scout package's Finder, Searcher and Reader instead. Call is safe for
 // concurrent use, with one Config shared by many calls.
 func Call(ctx context.Context, c Config, toolset, name string, arguments []byte) *scout.Envelope {
+	arguments = jsonobj.TrimBOM(arguments)
 	for _, b := range builders {
 		if b.toolset == toolsetName(toolset) && b.name == name {
 			return b.make(false).call(ctx, c, arguments)

@@ -27,6 +27,8 @@ func TestCallCommand(t *testing.T) {
 		{[]string{"--root", root, "find", "-"}, `{"paths": ["a.go"]}`, 0, "success", "a.go", "arguments from stdin"},
 		{[]string{"--root", root, "find", `{"paths": 3}`}, "", 1, "error", "'paths'", "wrong field type: exit 1, Envelope printed"},
 		{[]string{"--root", root, "find", `{not json`}, "", 1, "error", "not valid JSON", "arguments that are not JSON"},
+		{[]string{"--root", root, "find", "-"}, "\uFEFF" + `{"paths": ["a.go"]}`, 0, "success", "a.go", "a byte order mark before the arguments on stdin is skipped, as scout mcp and the C shim skip one"},
+		{[]string{"--root", root, "find", "\uFEFF" + `{"paths": ["a.go"]}`}, "", 0, "success", "a.go", "a byte order mark before the JSON argument is skipped"},
 		{[]string{"--root", root, "nope"}, "", 1, "error", "Unknown tool 'nope'", "unknown tool"},
 		{[]string{"--toolset", "nope", "--root", root, "find", "{}"}, "", 2, "", "Unknown toolset 'nope'", "unknown toolset: a usage error, as in tools and mcp"},
 		{[]string{"--toolset", "standardized", "--root", root, "Glob", `{"pattern": "**/*.go"}`}, "", 0, "success", "b/c.go", "standardized toolset"},

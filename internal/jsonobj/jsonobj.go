@@ -128,3 +128,13 @@ func Kind(v []byte) string {
 	}
 	return "number"
 }
+
+// TrimBOM returns text without the byte order mark before its JSON value
+// (after white space, if any), which a JSON parser may skip; text without
+// one is returned as is.
+func TrimBOM(text []byte) []byte {
+	if rest, ok := bytes.CutPrefix(bytes.TrimLeft(text, " \t\r\n"), []byte("\uFEFF")); ok {
+		return rest
+	}
+	return text
+}

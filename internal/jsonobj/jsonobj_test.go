@@ -100,6 +100,25 @@ func TestKind(t *testing.T) {
 	}
 }
 
+// TestTrimBOM: a byte order mark before the JSON value, after white space
+// or not, is dropped with that white space; one anywhere else stays.
+func TestTrimBOM(t *testing.T) {
+	for in, want := range map[string]string{
+		"\uFEFF{}":         "{}",
+		" \r\n\t\uFEFF[1]": "[1]",
+		"{}":               "{}",
+		" {}":              " {}",
+		"{\uFEFF}":         "{\uFEFF}",
+		"\uFEFF":           "",
+		"":                 "",
+		"\uFEFF\uFEFF{}":   "\uFEFF{}",
+	} {
+		if got := string(TrimBOM([]byte(in))); got != want {
+			t.Errorf("TrimBOM(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // TestElements: each element's raw text, in order, nested values and
 // strings holding brackets, commas and escaped quotes whole; an empty
 // array has none; f returning false stops the walk.

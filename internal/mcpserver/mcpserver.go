@@ -556,7 +556,7 @@ const contentLength = "Content-Length:"
 // handle answers one line (not empty).
 func (c *session) handle(line []byte) {
 	// A byte order mark, which a JSON parser may ignore, is ignored.
-	line = bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(line), []byte("\uFEFF")))
+	line = bytes.TrimSpace(jsonobj.TrimBOM(line))
 	if len(line) == 0 {
 		return
 	}
