@@ -126,12 +126,14 @@ func leakPaths() []string {
 // TestCredentialsNeverShown greps every output of many reads of URLs with
 // credentials for their secrets: over the pi toolset (tool.Call: the
 // Envelope whole, text, data, error, params_input, resolved paths, stats)
-// and over the Go API (the result's JSON and text, the error). The
+// and over the Go API (the result's JSON and text, the error); pi search
+// and find of web and internal URLs given as paths too. The
 // fetcher, a site handler and a resolver quote the URL they are given in
 // their errors, notes and fields. Before, a host site handler's notes,
 // method and content type, an HTTP error page quoting the URL, a
-// delimited entry holding a URL, and internal URLs' paths, notes and
-// errors showed the secret.
+// delimited entry holding a URL, internal URLs' paths, notes and errors,
+// search's scopePath and a web URL given to find as a path (cleaned to
+// "https:/...") showed the secret.
 func TestCredentialsNeverShown(t *testing.T) {
 	c := leakConfig()
 	check := func(t *testing.T, what, out string) {
@@ -149,9 +151,13 @@ func TestCredentialsNeverShown(t *testing.T) {
 		a, _ = json.Marshal(map[string]any{"path": p, "offset": 2, "limit": 2})
 		calls = append(calls, "read "+string(a))
 	}
-	for _, u := range leakURLs {
-		a, _ := json.Marshal(map[string]any{"pattern": "x", "paths": []string{u + "/ok"}})
+	for _, u := range append(leakURLs, "skill://USR:PW5ecret@deploy", "skill://T0kenUser@deploy", "skill://USR:PW5ecret@err") {
+		a, _ := json.Marshal(map[string]any{"pattern": "skill", "paths": []string{u + "/ok"}})
 		calls = append(calls, "search "+string(a))
+		a, _ = json.Marshal(map[string]any{"pattern": "skill", "paths": []string{u}})
+		calls = append(calls, "search "+string(a))
+		a, _ = json.Marshal(map[string]any{"paths": []string{u + "/ok"}})
+		calls = append(calls, "find "+string(a)) // a web URL as a path: "https:/..." cleaned
 	}
 	calls = append(calls, `search {"pattern":"x","paths":"f.txt, https://USR:PW5ecret@h.example/ok"}`, `nope {"path":"https://USR:PW5ecret@h.example/ok"}`)
 	for _, call := range calls {

@@ -86,20 +86,34 @@ func isPort(s string) bool {
 // and the bytes up to a space, a control character, a quote or '<', '>'
 // (a URL as an error of a host's fetcher or site handler quotes it); or
 // such bytes from a "www." (any case) that starts s or follows a space, a
-// quote or one of "(<[{,;=".
+// quote or one of "(<[{,;="; or from "http:/" or "https:/" (any case)
+// and a byte other than '/', a web URL as a cleaned path shows it
+// ("https:/user:pass@host/x", a URL given where a path was expected).
 func Text(s string) string {
 	var b strings.Builder
 	done := 0
 	for i := 0; ; {
-		k, end, scheme := next(s, i, done)
-		if k < 0 {
+		k, from, kind := next(s, i, done)
+		if kind == none {
 			break
 		}
+		if kind == skipOne {
+			i = from
+			continue
+		}
+		end := from
 		for end < len(s) && !endsURL(s[end]) {
 			end++
 		}
-		if scheme {
-			if r := URL(s[k:end]); r != s[k:end] {
+		if kind != skipRun {
+			u := s[k:end]
+			if kind == cleaned { // as "https://", then without the '/' added
+				u = s[k:from] + "/" + s[from:end]
+			}
+			if r := URL(u); r != u {
+				if kind == cleaned {
+					r = r[:from-k] + r[from-k+1:]
+				}
 				b.WriteString(s[done:k])
 				b.WriteString(r)
 				done = end
@@ -114,22 +128,30 @@ func Text(s string) string {
 	return b.String()
 }
 
-// next finds the next URL of s from i (see Text): its start k and the
-// byte its end is looked for from; k is -1 when there is none. ok is
-// false for a "://" without a scheme before it, which is skipped (done is
-// where the text redacted so far ends).
-func next(s string, i, done int) (k, from int, ok bool) {
-	j := strings.Index(s[i:], "://")
+// The kinds of what next finds.
+const (
+	none    = iota // no URL is left
+	isURL          // a URL from k
+	cleaned        // a web URL from k with one '/' after its scheme's ':'
+	skipRun        // a "://" without a scheme: the bytes up to the URL's end are skipped
+	skipOne        // a ":/" of no web URL: the search goes on past it
+)
+
+// next finds the next URL of s from i (see Text): its start k, the byte
+// its end is looked for from, and its kind (done is where the text
+// redacted so far ends).
+func next(s string, i, done int) (k, from, kind int) {
+	j := strings.Index(s[i:], ":/")
 	if j >= 0 {
 		j += i
 	}
 	for w := i; w+4 <= len(s) && (j < 0 || w < j); w++ {
 		if (s[w] == 'w' || s[w] == 'W') && strings.EqualFold(s[w:w+4], "www.") && (w == 0 || endsURL(s[w-1]) || strings.IndexByte("(<[{,;=", s[w-1]) >= 0) {
-			return w, w + 4, true
+			return w, w + 4, isURL
 		}
 	}
 	if j < 0 {
-		return -1, 0, false
+		return -1, 0, none
 	}
 	k = j
 	for k > done && isSchemeByte(s[k-1]) {
@@ -138,7 +160,16 @@ func next(s string, i, done int) (k, from int, ok bool) {
 	for k < j && !isLetter(s[k]) {
 		k++
 	}
-	return k, j + 3, k < j
+	if j+2 < len(s) && s[j+2] == '/' {
+		if k == j {
+			return j + 3, j + 3, skipRun
+		}
+		return k, j + 3, isURL
+	}
+	if web := s[k:j]; (strings.EqualFold(web, "http") || strings.EqualFold(web, "https")) && (k == 0 || !isSchemeByte(s[k-1])) && j+2 < len(s) {
+		return k, j + 2, cleaned
+	}
+	return j + 2, j + 2, skipOne
 }
 
 // endsURL reports a byte that ends a URL in a text (Text).

@@ -189,3 +189,21 @@ func TestURLPortNotPassword(t *testing.T) {
 	assert.Equal(t, "https://u:123/x@h", Text("https://u:123/x@h"))
 	assert.Equal(t, "https://u:xxxxx@h", URL("https://u:123%2Fx@h"))
 }
+
+// TestTextCleaned: a web URL as a cleaned path shows it ("https:/...",
+// one '/'), given where a path was expected, is redacted too.
+func TestTextCleaned(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Path not found: https:/u:p@h/x", "Path not found: https:/u:xxxxx@h/x"},
+		{"'HTTP:/tok@h'", "'HTTP:/xxxxx@h'"},
+		{"https:/u:pa/ss@h/x", "https:/u:xxxxx@h/x"},
+		{"C:/u:p@h", "C:/u:p@h"},                             // no web scheme
+		{"xhttps:/u:p@h", "xhttps:/u:p@h"},                   // not a word's start: the scheme is "xhttps"
+		{"a:/b,https://u:p@h/x", "a:/b,https://u:xxxxx@h/x"}, // a ":/" of no URL does not hide one after it
+		{"https:/", "https:/"},
+		{"https:/host/x", "https:/host/x"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, Text(tt.in), tt.in)
+	}
+}

@@ -117,7 +117,7 @@ const MaxURLBytes = 8 << 10
 
 // CheckURL reports an error unless raw is an absolute http or https URL
 // with a host name or address (not a port alone). The error shows raw
-// through Redact.
+// redacted (errs.Clip redacts what it cuts).
 func CheckURL(raw string) (*url.URL, error) {
 	shown := errs.Clip(raw)
 	if len(raw) > MaxURLBytes {
