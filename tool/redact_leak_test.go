@@ -116,11 +116,8 @@ func leakPaths() []string {
 		}
 		paths = append(paths, "f.txt, "+u+"/ok", "f.txt, g.txt, "+u+"/ok", u+"/"+strings.Repeat("a", 300)+"/ok")
 	}
-	for _, s := range []string{"skill://USR:PW5ecret@deploy", "skill://T0kenUser@deploy", "skill://USR:PW5ecret@deploy:2-3",
-		"skill://USR:PW5ecret@missing", "skill://USR:PW5ecret@err", "skill://USR:xxxxx@deploy:2-3"} {
-		paths = append(paths, s)
-	}
-	return paths
+	return append(paths, "skill://USR:PW5ecret@deploy", "skill://T0kenUser@deploy", "skill://USR:PW5ecret@deploy:2-3",
+		"skill://USR:PW5ecret@missing", "skill://USR:PW5ecret@err", "skill://USR:xxxxx@deploy:2-3")
 }
 
 // TestCredentialsNeverShown greps every output of many reads of URLs with
