@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/redact"
 )
 
 // Code is a stable, machine-readable error class. It survives JSON, the cgo
@@ -75,18 +76,23 @@ func fail(ctx context.Context, op string, err error) error {
 // exportErr returns err as an *Error: an internal coded error converted, a
 // host's *Error as it is, and any other error (an I/O failure, a host
 // hook's plain error) wrapped with the code CodeOf gives it and its text as
-// the Message, so that every call's error is an *Error.
+// the Message, so that every call's error is an *Error. Its Message and
+// Path show every URL with its credentials redacted (redact.Text): a
+// host's error may quote the URL it was given.
 func exportErr(err error) error {
 	if err == nil {
 		return nil
 	}
 	switch e := err.(type) {
 	case *Error:
+		if m, p := redact.Text(e.Message), redact.Text(e.Path); m != e.Message || p != e.Path {
+			return &Error{Code: e.Code, Message: m, Path: p, Err: e.Err}
+		}
 		return err
 	case *errs.Error:
-		return &Error{Code: Code(e.Code), Message: e.Message, Path: e.Path, Err: e.Err}
+		return &Error{Code: Code(e.Code), Message: redact.Text(e.Message), Path: redact.Text(e.Path), Err: e.Err}
 	}
-	return &Error{Code: CodeOf(err), Message: err.Error(), Err: err}
+	return &Error{Code: CodeOf(err), Message: redact.Text(err.Error()), Err: err}
 }
 
 // hostErr converts an *Error a host returned (from a Resolver, a

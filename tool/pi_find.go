@@ -12,6 +12,7 @@ import (
 	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
+	"github.com/scoutkit/scout/internal/redact"
 )
 
 func init() {
@@ -124,7 +125,7 @@ func runPiFind(ctx context.Context, c *Config, in *piFindArgs) (*scout.Envelope,
 	})
 	limitReached := res.Truncated == scout.TruncLimit
 	data := &piFindData{
-		ScopePath:          scope,
+		ScopePath:          redact.Text(scope), // as the path resolved shows it
 		FileCount:          len(files),
 		Files:              wireNames(files),
 		Truncated:          res.Truncated != "" || cut != nil,

@@ -22,6 +22,7 @@ import (
 	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
+	"github.com/scoutkit/scout/internal/redact"
 	"github.com/scoutkit/scout/internal/search"
 	"github.com/scoutkit/scout/internal/selector"
 )
@@ -144,7 +145,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		Notes:       notes,
 	})
 	d := piSearchData{
-		ScopePath:           scope,
+		ScopePath:           redact.Text(scope), // as the path resolved shows it
 		MatchCount:          res.MatchLines(),
 		FileCount:           len(res.Files),
 		Files:               []string{},

@@ -27,6 +27,7 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/jsonobj"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/redact"
 )
 
 // The toolset names.
@@ -332,6 +333,10 @@ func (t *Tool) call(ctx context.Context, c Config, arguments []byte) (env *scout
 		if env.Context.Cwd == "" {
 			env.Context.Cwd = "."
 		}
+		// The path searched or read may hold a URL with credentials (an
+		// internal URL, a delimited list): shown redacted, as the
+		// arguments echoed are.
+		env.Context.PathResolved = redact.Text(env.Context.PathResolved)
 		if len(env.Context.ParamsInput) == 0 {
 			env.Context.ParamsInput = envelope.Params(params)
 		}

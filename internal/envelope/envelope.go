@@ -11,26 +11,30 @@ import (
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/redact"
 	"github.com/scoutkit/scout/internal/web"
 )
 
 // Error returns the error Envelope of err: its text is the error's
 // message, its error member the code (scout.CodeOf) and the message.
 // params is the raw input, recorded in the context as Params records it.
+// The message shows every URL with its credentials redacted (redact.Text).
 func Error(err error, params json.RawMessage) *scout.Envelope {
+	msg := redact.Text(err.Error())
 	return &scout.Envelope{
 		Status:  scout.StatusError,
-		Text:    err.Error(),
+		Text:    msg,
 		Context: scout.EnvelopeContext{Cwd: ".", ParamsInput: Params(params)},
-		Error:   &scout.Error{Code: scout.CodeOf(err), Message: err.Error()},
+		Error:   &scout.Error{Code: scout.CodeOf(err), Message: msg},
 	}
 }
 
 // Params returns the arguments as given, as an Envelope's context echoes
 // them: null when they are empty, invalid JSON or not UTF-8; else the
-// bytes as given, but for each string value that is a web URL with
-// credentials, shown with them redacted (web.Redact: "user:xxxxx@")
-// and encoded again.
+// bytes as given, but for each string value that holds a URL with
+// credentials (a web URL, one of a delimited path list, an internal URL),
+// shown with them redacted (redact.Text: "user:xxxxx@") and encoded
+// again.
 func Params(p json.RawMessage) json.RawMessage {
 	if len(p) == 0 || !json.Valid(p) || !utf8.Valid(p) {
 		return json.RawMessage("null")
@@ -83,13 +87,15 @@ func Params(p json.RawMessage) json.RawMessage {
 	return append(out, p[done:]...)
 }
 
-// redactURL returns s, a web URL (after leading spaces) with credentials,
-// with them redacted; ok is false for any other string.
+// redactURL returns s with the credentials of its URLs redacted: s
+// itself when it is a web URL after leading spaces (web.IsURL, a www. one
+// included), and every URL in it (redact.Text); ok is false when it has
+// none.
 func redactURL(s string) (string, bool) {
-	t := strings.TrimLeftFunc(s, unicode.IsSpace)
-	if !web.IsURL(t) {
-		return s, false
+	r := s
+	if t := strings.TrimLeftFunc(s, unicode.IsSpace); web.IsURL(t) {
+		r = s[:len(s)-len(t)] + redact.URL(t)
 	}
-	r := web.Redact(t)
-	return s[:len(s)-len(t)] + r, r != t
+	r = redact.Text(r)
+	return r, r != s
 }

@@ -28,7 +28,7 @@ func TestError(t *testing.T) {
 }
 
 // TestParams: the arguments echoed are as given, but a string value that
-// is a web URL with credentials shows them redacted, encoded again;
+// holds URLs with credentials shows them redacted, encoded again;
 // anything else, names and spacing included, keeps its bytes; the echo
 // is valid JSON, null for arguments that are not.
 func TestParams(t *testing.T) {
@@ -40,7 +40,9 @@ func TestParams(t *testing.T) {
 		{`{"paths":["a",{"u":"http://u:p@h"}],"n":[1,"www.u:p@h.example/x"]}`, `{"paths":["a",{"u":"http://u:xxxxx@h"}],"n":[1,"www.u:xxxxx@h.example/x"]}`, "at any depth; a www. URL"},
 		{`{"https://u:p@h/":"https://u:p@h/"}`, `{"https://u:p@h/":"https://u:xxxxx@h/"}`, "a member's name is no argument"},
 		{`{"path":"  https://u:p@h/<a>&"}`, `{"path":"  https://u:xxxxx@h/<a>&"}`, "leading spaces kept, HTML not escaped"},
-		{`{"q":"say \"hi\" @ https://u:p@h","path":"dir/https://u:p@h","p":"ftp://u:p@h"}`, `{"q":"say \"hi\" @ https://u:p@h","path":"dir/https://u:p@h","p":"ftp://u:p@h"}`, "only a string that is a web URL"},
+		{`{"q":"say \"hi\" @ https://u:p@h","path":"dir/https://u:p@h","p":"ftp://u:p@h"}`, `{"q":"say \"hi\" @ https://u:xxxxx@h","path":"dir/https://u:xxxxx@h","p":"ftp://u:xxxxx@h"}`, "a URL anywhere in a string, of any scheme"},
+		{`{"path":"f.txt, https://u:p@h/x","paths":"a, www.tok@h"}`, `{"path":"f.txt, https://u:xxxxx@h/x","paths":"a, xxxxx@h"}`, "a delimited path list"},
+		{`{"path":"skill://u:p@deploy"}`, `{"path":"skill://u:xxxxx@deploy"}`, "an internal URL"},
 		{`{"path":"https://user:pa/ss@host/x"}`, `{"path":"https://user:xxxxx@host/x"}`, "a password with an unescaped '/'"},
 		{`"https://u:p@h"`, `"https://u:xxxxx@h"`, "a top-level string"},
 		{`{"path":"https://host/x"}`, `{"path":"https://host/x"}`, "no credentials"},

@@ -16,8 +16,9 @@ import (
 // null exactly when the input is empty, not JSON or not UTF-8, else valid
 // JSON with the input's tokens, in order, but for each string value that
 // is a web URL with credentials (after leading spaces), shown through
-// web.Redact with its secret "xxxxx"; the input's bytes when there is no
-// such value; and the same again when echoed twice.
+// redact.URL with its secret "xxxxx", and the other URLs in a string
+// through redact.Text; the input's bytes when there is no such value; and
+// the same again when echoed twice.
 func FuzzParams(f *testing.F) {
 	for _, s := range []string{
 		`{"path":"https://user:secret@host/x:10-20"}`,
@@ -96,16 +97,19 @@ func echoed(t *testing.T, b []byte) (toks []any, redacted bool) {
 			stack = append(stack, frame{tok == json.Delim('{'), tok == json.Delim('{')})
 		}
 		if s, ok := tok.(string); ok && !name {
+			shown := s
 			lead := strings.TrimLeftFunc(s, unicode.IsSpace)
 			if web.IsURL(lead) && (web.Redact(lead) != lead || web.IsRedacted(lead)) {
-				redacted = true
-				shown := s[:len(s)-len(lead)] + web.Redact(lead)
+				shown = s[:len(s)-len(lead)] + web.Redact(lead)
 				r := web.Redact(lead)
 				if !web.IsRedacted(r) && !web.IsRedacted("https://"+r) { // "www.tok@h" is "https://www.tok@h": "xxxxx@h"
 					t.Fatalf("%q: %q shown as %q", b, s, shown)
 				}
-				tok = shown
 			}
+			if shown = web.RedactText(shown); shown != s || web.IsRedacted(strings.TrimLeftFunc(s, unicode.IsSpace)) {
+				redacted = true
+			}
+			tok = shown
 		}
 		toks = append(toks, tok)
 	}

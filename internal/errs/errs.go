@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/fname"
+	"github.com/scoutkit/scout/internal/redact"
 )
 
 // Code is a stable, machine-readable error class.
@@ -53,10 +54,14 @@ func (e *Error) Is(target error) bool {
 }
 
 // Sprintf formats as fmt.Sprintf does, but shows an argument that is an
-// error as New does.
-func Sprintf(format string, args ...any) string { return fmt.Sprintf(format, safeArgs(args)...) }
+// error as New does, and every URL in the text with its credentials
+// redacted (redact.Text).
+func Sprintf(format string, args ...any) string {
+	return redact.Text(fmt.Sprintf(format, safeArgs(args)...))
+}
 
-// New returns an *Error with the code and a formatted message. An argument
+// New returns an *Error with the code and a formatted message (Sprintf:
+// a URL in it is shown with its credentials redacted). An argument
 // that is an error of another kind (an OS error, which names its path as it
 // is) shows as fname.Quote shows a name, so that a hostile name in it cannot
 // forge a line of the message; an *Error's own message is already safe.
@@ -138,20 +143,27 @@ func Stopped(ctx context.Context, op string, err error) error {
 // MaxEcho is the number of bytes of one input an error message quotes.
 const MaxEcho = 200
 
-// Echo returns s as an error message quotes it between ' ': as text shows
+// Echo returns s as an error message quotes it between ' ': its URLs with
+// their credentials redacted (redact.Text: redacted before it is cut, so
+// that no cut keeps a secret whose end it drops), as text shows
 // a name (fname.Quote: in Go's quoted form when it holds a control
 // character, an invisible one or bytes that are not UTF-8, so that a
 // hostile file name cannot forge a line of the message), then cut as Clip
 // cuts it.
 func Echo(s string) string {
-	return clip(fname.Quote(s), len(s))
+	return clip(fname.Quote(shown(s)), len(s))
 }
 
 // Clip returns s cut for a message that quotes it with %q (which escapes
-// what Echo quotes): s itself when it is at most MaxEcho bytes long, else
+// what Echo quotes), its URLs redacted as Echo redacts them: s itself when it is at most MaxEcho bytes long, else
 // its first MaxEcho bytes (whole characters) followed by "…(N bytes)", so
 // that a huge input does not make a huge reply.
-func Clip(s string) string { return clip(s, len(s)) }
+func Clip(s string) string { return clip(shown(s), len(s)) }
+
+// shown returns the input s with its credentials redacted: s as one URL
+// when it starts as one (redact.URL, which finds a password with a space
+// in it), then every URL in it (redact.Text).
+func shown(s string) string { return redact.Text(redact.URL(s)) }
 
 // clip cuts s, the form shown of an input of n bytes, after MaxEcho bytes.
 func clip(s string, n int) string {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/iurl"
+	"github.com/scoutkit/scout/internal/redact"
 	"github.com/scoutkit/scout/internal/selector"
 	"github.com/scoutkit/scout/internal/textio"
 )
@@ -19,7 +20,8 @@ import (
 // any other is paged in memory, without anchors when it is immutable, with
 // a note when its backing file could not be read (an error when it has no
 // text either). skill:// resources and agent:// extractions
-// are paged only by explicit selectors.
+// are paged only by explicit selectors. A URL whose credentials are
+// shown redacted ("skill://user:xxxxx@x", as a result shows it) is refused.
 func (r *reader) internalURL(ctx context.Context, p string) (*Result, bool, error) {
 	reg := r.c.Registry
 	if reg == nil {
@@ -42,6 +44,10 @@ func (r *reader) internalURL(ctx context.Context, p string) (*Result, bool, erro
 	extract := u.Scheme == "agent" && (len(u.Segments()) > 0 || u.Query.Get("q") != "")
 	if extract && len(sel.Ranges) > 0 {
 		return nil, true, errs.New(errs.InvalidParam, "Cannot combine query extraction with offset/limit: drop the line selector from %s or drop the /path or ?q= part.", errs.Echo(p))
+	}
+	if redact.IsRedacted(base) {
+		// As a result shows it: resolving it would pass "xxxxx" on.
+		return nil, true, errs.New(errs.InvalidParam, "Cannot read %s: its credentials are shown redacted (%q). Read the URL with its credentials.", errs.Echo(base), redact.Redacted)
 	}
 	res, err := reg.Resolve(ctx, base)
 	if err != nil {

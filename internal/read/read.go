@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/redact"
 	"github.com/scoutkit/scout/internal/selector"
 	"github.com/scoutkit/scout/internal/web"
 )
@@ -95,7 +97,7 @@ func (c *Config) now() time.Time {
 func Run(ctx context.Context, c *Config, p string) (*Result, error) {
 	if limit := pathutil.MaxPathBytes + selector.MaxBytes; len(p) > limit {
 		return nil, errs.New(errs.InvalidParam, "Path '%s' is too long: %d bytes, over the limit of %d (a path of at most %d bytes and a selector or query of at most %d after it). Pass a shorter one.",
-			errs.Echo(web.Redact(p)), len(p), limit, pathutil.MaxPathBytes, selector.MaxBytes)
+			errs.Echo(p), len(p), limit, pathutil.MaxPathBytes, selector.MaxBytes)
 	}
 	if strings.IndexByte(p, 0) >= 0 {
 		return nil, errs.New(errs.InvalidParam, "Invalid path: it contains a NUL byte. Pass the path as plain text.")
@@ -127,7 +129,35 @@ func Run(ctx context.Context, c *Config, p string) (*Result, error) {
 	if res.URL != nil {
 		res.Input = web.Redact(p) // as the result's URLs show it
 	}
+	redacted(res)
 	return res, nil
+}
+
+// redacted shows the credentials of every URL in res's input, paths and
+// notes redacted (redact.Text), those of its parts too: an internal URL
+// or a delimited entry may hold one, and a resolver's notes may quote it.
+// The content is left as it is. A notes slice is copied before it is
+// changed (a resolver's may be shared).
+func redacted(res *Result) {
+	res.Input, res.Path = redact.Text(res.Input), redact.Text(res.Path)
+	var notes []string // nil until a note changes
+	for i, n := range res.Notes {
+		if r := redact.Text(n); r != n || notes != nil {
+			if notes == nil {
+				notes = slices.Clone(res.Notes)
+			}
+			notes[i] = r
+		}
+	}
+	if notes != nil {
+		res.Notes = notes
+	}
+	for i := range res.Parts {
+		res.Parts[i].Path = redact.Text(res.Parts[i].Path)
+		if res.Parts[i].Result != nil {
+			redacted(res.Parts[i].Result)
+		}
+	}
 }
 
 // unquoted reads given, a path whose reading p was not found, with its

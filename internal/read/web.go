@@ -36,14 +36,14 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 		}
 	}
 	if r.c.NoWeb {
-		return nil, true, errs.New(errs.Unsupported, "Reading web URLs is turned off by the host: %s cannot be read.", errs.Echo(web.Redact(p)))
+		return nil, true, errs.New(errs.Unsupported, "Reading web URLs is turned off by the host: %s cannot be read.", errs.Echo(p))
 	}
 	raw, sel, _, err := selector.SplitURL(p)
 	if err != nil {
 		return nil, true, err
 	}
 	if sel.Conflicts {
-		return nil, true, errs.New(errs.InvalidParam, ":conflicts reads a local file, not a URL. Read %s without it.", errs.Echo(web.Redact(raw)))
+		return nil, true, errs.New(errs.InvalidParam, ":conflicts reads a local file, not a URL. Read %s without it.", errs.Echo(raw))
 	}
 	var page *web.Page
 	shown := web.IsRedacted(raw) // a URL as a result shows it, paged

@@ -18,6 +18,7 @@ import (
 	"github.com/scoutkit/scout/internal/iurl"
 	"github.com/scoutkit/scout/internal/par"
 	"github.com/scoutkit/scout/internal/pathutil"
+	"github.com/scoutkit/scout/internal/redact"
 	"github.com/scoutkit/scout/internal/selector"
 )
 
@@ -542,7 +543,8 @@ func resolveURL(ctx context.Context, fsys fs.FS, root, entry string, reg *iurl.R
 		return nil, err
 	}
 	if res.SourcePath == "" {
-		return &Target{Entry: entry, Path: entry, Text: []byte(res.Text), Mem: true, Virtual: true}, nil
+		// Shown under its URL, with the credentials it may hold redacted.
+		return &Target{Entry: entry, Path: redact.Text(entry), Text: []byte(res.Text), Mem: true, Virtual: true}, nil
 	}
 	p, err := pathutil.Resolve(root, res.SourcePath)
 	if err != nil {

@@ -12,11 +12,13 @@
 // caller's.
 //
 // A URL's credentials are sent, never shown: every URL a page, a note or
-// an error shows goes through Redact, which replaces the secret of the
-// userinfo with "xxxxx": the password, or the username when there is no
-// password ("https://TOKEN@host/", an access token given so, as HTTP
-// sends it as the credential). The error of a host's fetcher or site
-// handler is shown with the URLs it quotes redacted (RedactText).
+// an error shows is redacted (package redact), which replaces the secret
+// of the userinfo with "xxxxx": the password, or the username when there
+// is no password ("https://TOKEN@host/", an access token given so, as HTTP
+// sends it as the credential). Errors are redacted as errs builds them, a
+// host fetcher's or site handler's as it is returned, and the notes (a
+// host site handler's too) at the end of Render; a page's URL fields keep
+// the credentials and are shown through Redact.
 package web
 
 import (
@@ -115,9 +117,9 @@ const MaxURLBytes = 8 << 10
 
 // CheckURL reports an error unless raw is an absolute http or https URL
 // with a host name or address (not a port alone). The error shows raw
-// through Redact.
+// redacted (errs.Clip redacts what it cuts).
 func CheckURL(raw string) (*url.URL, error) {
-	shown := errs.Clip(Redact(raw))
+	shown := errs.Clip(raw)
 	if len(raw) > MaxURLBytes {
 		return nil, errs.New(errs.InvalidParam, "Invalid URL %q: it is %d bytes long, over the limit of %d — shorten it", shown, len(raw), MaxURLBytes)
 	}
@@ -191,7 +193,7 @@ func (f *HTTPFetcher) FetchHeader(ctx context.Context, raw string, h http.Header
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
 	if err != nil {
-		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: %s", errs.Clip(Redact(raw)), errText(err))
+		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid URL %q: %s", errs.Clip(raw), errText(err))
 	}
 	req.Header.Set("User-Agent", cmpOr(f.UserAgent, DefaultUserAgent))
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.9,*/*;q=0.8")
@@ -314,7 +316,7 @@ func errText(err error) string {
 	if !errors.As(err, &ue) {
 		return cut(err.Error(), maxErrText)
 	}
-	return fmt.Sprintf("%q: %s", errs.Clip(Redact(ue.URL)), cut(ue.Err.Error(), maxErrText))
+	return fmt.Sprintf("%q: %s", errs.Clip(ue.URL), cut(ue.Err.Error(), maxErrText))
 }
 
 // MaxRequests is the most requests one Render makes: at most

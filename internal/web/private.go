@@ -190,13 +190,13 @@ func privateErr(rawURL string, redirected bool, err error) (error, bool) {
 	if !errors.As(err, &pe) {
 		return nil, false
 	}
-	target := Redact(rawURL)
+	target := rawURL
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		target = errs.Echo(Redact(ue.URL)) // the redirect that was refused
+		target = errs.Echo(ue.URL) // the redirect that was refused
 	}
 	if redirected {
-		target = fmt.Sprintf("%s (a redirect from %s)", target, errs.Echo(Redact(rawURL)))
+		target = fmt.Sprintf("%s (a redirect from %s)", target, errs.Echo(rawURL))
 	}
 	return errs.Wrap(errs.AccessDenied, pe, "Access denied: %s was not fetched: %v. Scout does not read loopback, private, link-local or cloud metadata addresses unless the host allows them: set %s.", target, pe, PrivateOption), true
 }

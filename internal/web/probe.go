@@ -126,7 +126,7 @@ func (pl *pipeline) probe(ctx context.Context, name, target string, h http.Heade
 			why = "empty body"
 		}
 	}
-	pl.fail("%s %s (%s)", name, errs.Echo(Redact(target)), why)
+	pl.fail("%s %s (%s)", name, errs.Echo(target), why)
 	return "", false, nil
 }
 
@@ -145,7 +145,7 @@ func (pl *pipeline) get(ctx context.Context, target string, h http.Header) (resp
 	defer cancel()
 	resp, ferr := pl.f.FetchHeader(pctx, target, h)
 	if ce := ctx.Err(); ce != nil {
-		return nil, "", errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", Redact(target), ce)
+		return nil, "", errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", target, ce)
 	}
 	switch {
 	case ferr != nil:
@@ -211,7 +211,7 @@ func (pl *pipeline) markdown(ctx context.Context, p *Page, links []link) (ok boo
 		}
 		if ok {
 			p.Method, p.Content = MethodAlternate, md
-			p.Notes = append(p.Notes, "Used markdown alternate: "+Redact(alt))
+			p.Notes = append(p.Notes, "Used markdown alternate: "+alt)
 			return true, nil
 		}
 	}
@@ -222,7 +222,7 @@ func (pl *pipeline) markdown(ctx context.Context, p *Page, links []link) (ok boo
 		}
 		if ok {
 			p.Method, p.Content = MethodMDSuffix, body
-			p.Notes = append(p.Notes, "Used the markdown version: "+Redact(md))
+			p.Notes = append(p.Notes, "Used the markdown version: "+md)
 			return true, nil
 		}
 	}
@@ -282,7 +282,7 @@ func (pl *pipeline) feed(ctx context.Context, p *Page, links []link) (ok bool, e
 		return false, err
 	}
 	p.Method, p.Content = MethodFeed, md
-	p.Notes = append(p.Notes, "No article in the page; used its feed: "+Redact(alt))
+	p.Notes = append(p.Notes, "No article in the page; used its feed: "+alt)
 	return true, nil
 }
 
@@ -302,7 +302,7 @@ func (pl *pipeline) llms(ctx context.Context, p *Page, n int) (ok bool, err erro
 		return false, err
 	}
 	p.Method, p.Content = MethodLLMs, body
-	p.Notes = append(p.Notes, fmt.Sprintf("The page rendered to %d characters; showing the site's %s", n, Redact(target)))
+	p.Notes = append(p.Notes, fmt.Sprintf("The page rendered to %d characters; showing the site's %s", n, target))
 	return true, nil
 }
 
@@ -351,11 +351,11 @@ func (pl *pipeline) linkedDocument(ctx context.Context, p *Page, page string, n 
 		}
 	}
 	if why != "" {
-		pl.fail("%s %s (%s)", MethodLinkedDocument, errs.Echo(Redact(target)), why)
+		pl.fail("%s %s (%s)", MethodLinkedDocument, errs.Echo(target), why)
 		return false, nil
 	}
 	p.Method, p.Content = MethodLinkedDocument, text
-	p.Notes = append(p.Notes, fmt.Sprintf("The page rendered to %d characters; showing the document it links to: %s", n, Redact(target)))
+	p.Notes = append(p.Notes, fmt.Sprintf("The page rendered to %d characters; showing the document it links to: %s", n, target))
 	return true, nil
 }
 
@@ -377,7 +377,7 @@ func (pl *pipeline) convert(ctx context.Context, resp *Response, target string) 
 	}
 	text, cerr := c.Convert(ctx, bytes.NewReader(resp.Body), int64(len(resp.Body)))
 	if ce := ctx.Err(); ce != nil {
-		return "", "", errs.Wrap(errs.CodeOf(ce), ce, "converting %s: %v", Redact(target), ce)
+		return "", "", errs.Wrap(errs.CodeOf(ce), ce, "converting %s: %v", target, ce)
 	}
 	if cerr != nil {
 		return "", "conversion failed: " + cerr.Error(), nil

@@ -23,6 +23,7 @@ import (
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/readable"
+	"github.com/scoutkit/scout/internal/redact"
 	"github.com/scoutkit/scout/internal/textio"
 )
 
@@ -52,8 +53,8 @@ const maxErrorBody = 300
 const maxErrorHTML = 64 << 10
 
 // Page is a rendered URL. Its URLs keep their credentials (a cache keys
-// pages by them); Header, the notes and the errors show URLs through
-// Redact, and so should a caller.
+// pages by them); Header shows them through Redact, and so should a
+// caller; the notes and the errors show URLs redacted (see Render).
 type Page struct {
 	URL         string   // the URL requested (normalised: https:// added to www.)
 	FinalURL    string   // the URL after redirects
@@ -87,16 +88,16 @@ func (p *Page) Output() string { return p.Header() + p.Content }
 
 // ShownNotes returns the notes shown with the page: with redirects, first
 // "Redirected: URL -> URL ...", the URL requested and those redirected to,
-// each through Redact and cut by errs.Echo (the URL: line has the final
+// each redacted and cut by errs.Echo (the URL: line has the final
 // one whole); then Notes. It returns Notes itself when there were no
 // redirects.
 func (p *Page) ShownNotes() []string {
 	if len(p.Redirects) == 0 {
 		return p.Notes
 	}
-	chain := []string{errs.Echo(Redact(p.URL))}
+	chain := []string{errs.Echo(p.URL)}
 	for _, r := range p.Redirects {
-		chain = append(chain, errs.Echo(Redact(r)))
+		chain = append(chain, errs.Echo(r))
 	}
 	return append([]string{"Redirected: " + strings.Join(chain, " -> ")}, p.Notes...)
 }
@@ -172,15 +173,23 @@ func (c *Client) Fetch(ctx context.Context, url string) (*Response, error) {
 // the content, with a note that counts them ("Control characters shown
 // as symbols: N ..."), and in the notes and the error page an error
 // quotes; :raw too. Invalid UTF-8 becomes U+FFFD.
+//
+// The page's notes, and a site handler's Method and ContentType, show
+// every URL with its credentials redacted (redact.Text), as the errors do
+// (errs builds their messages so, and a host's error text is redacted
+// too); the page's URL fields keep them, for the cache and the caller,
+// which shows them through Redact.
 func Render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, error) {
 	p, err := render(ctx, f, rawURL, o)
 	if err != nil {
-		return nil, err
+		return nil, redactErr(err)
 	}
 	// Notes quote parser errors, which may quote the bytes they choke on:
-	// invalid UTF-8 and control characters.
+	// invalid UTF-8 and control characters. They quote URLs too, the
+	// page's, a probe's and a host site handler's: with their credentials
+	// redacted here, at the pipeline's end, whoever wrote them.
 	for i, n := range p.Notes {
-		p.Notes[i], _ = controls(n)
+		p.Notes[i], _ = controls(redact.Text(n))
 	}
 	var n int
 	p.Content, n = controls(p.Content)
@@ -238,12 +247,12 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 	resp, err := pl.f.Fetch(ctx, u)
 	if err != nil {
 		if ce := ctx.Err(); ce != nil {
-			return nil, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", Redact(u), ce)
+			return nil, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", u, ce)
 		}
 		if c := errs.CodeOf(err); c == errs.InvalidParam || c == errs.AccessDenied {
 			return nil, err
 		}
-		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot fetch %s: %v", Redact(u), err)
+		return nil, errs.Wrap(errs.CodeOf(err), err, "Cannot fetch %s: %v", u, err)
 	}
 	if resp.Status < 200 || resp.Status > 299 {
 		return nil, httpErr(ctx, u, resp)
@@ -282,9 +291,9 @@ func httpErr(ctx context.Context, u string, resp *Response) error {
 	case http.StatusRequestEntityTooLarge:
 		code = errs.TooLarge
 	}
-	msg := fmt.Sprintf("HTTP %d %s from %s", resp.Status, http.StatusText(resp.Status), Redact(u))
+	msg := fmt.Sprintf("HTTP %d %s from %s", resp.Status, http.StatusText(resp.Status), u)
 	if resp.FinalURL != "" && resp.FinalURL != u {
-		msg += " (redirected to " + Redact(resp.FinalURL) + ")"
+		msg += " (redirected to " + resp.FinalURL + ")"
 	}
 	mt, params := mediaType(resp)
 	if isText(mt) {
@@ -335,7 +344,7 @@ func (pl *pipeline) site(ctx context.Context, u *url.URL) (*Page, error) {
 			p, err = nh.h.Handle(ctx, f, u)
 		}
 		if ce := ctx.Err(); ce != nil {
-			return nil, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", Redact(u.String()), ce)
+			return nil, errs.Wrap(errs.CodeOf(ce), ce, "fetching %s: %v", u, ce)
 		}
 		if err != nil {
 			pl.fail("site handler %s (%v)", nh.name, redactErr(err))
@@ -345,8 +354,8 @@ func (pl *pipeline) site(ctx context.Context, u *url.URL) (*Page, error) {
 			continue
 		}
 		p.FinalURL = cmpOr(p.FinalURL, u.String())
-		p.ContentType = cmpOr(p.ContentType, "text/plain")
-		p.Method = cmpOr(p.Method, "site:"+nh.name)
+		p.ContentType = cmpOr(redact.Text(p.ContentType), "text/plain")
+		p.Method = cmpOr(redact.Text(p.Method), "site:"+nh.name)
 		return p, nil
 	}
 	return nil, nil
@@ -366,7 +375,7 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 		if !isText(mt) && !utf8.Valid(resp.Body) {
 			if strings.HasPrefix(mt, "image/") || documentExt(mt, p.FinalURL) != "" {
 				return errs.New(errs.Unsupported, "Cannot read %s with :raw: its content is binary (%s, %s) and :raw shows a body as text. Read it without :raw to see the image or the document's text.",
-					Redact(p.FinalURL), mt, dirtree.FormatBytes(int64(len(resp.Body))))
+					p.FinalURL, mt, dirtree.FormatBytes(int64(len(resp.Body))))
 			}
 			return binaryErr(p, mt, len(resp.Body))
 		}
@@ -379,7 +388,7 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 	}
 	if isText(mt) && documentExt(mt, p.FinalURL) == "" && nulText(resp.Body, params["charset"]) { // a document (text/rtf) is converted
 		return errs.New(errs.Unsupported, "Cannot read %s: it was sent as %s, but its content is binary (a NUL byte in its first %s). Read it with :raw to get the body as it is.",
-			Redact(p.FinalURL), mt, dirtree.FormatBytes(textio.SniffBytes))
+			p.FinalURL, mt, dirtree.FormatBytes(textio.SniffBytes))
 	}
 	switch {
 	case strings.HasPrefix(mt, "image/") && mt != "image/svg+xml":
@@ -395,13 +404,13 @@ func renderBody(ctx context.Context, pl *pipeline, p *Page, resp *Response, o Op
 		var part *errs.Partial
 		if err != nil && (!errors.As(err, &part) || text == "") {
 			if ce := ctx.Err(); ce != nil {
-				return errs.Wrap(errs.CodeOf(ce), ce, "converting %s: %v", Redact(p.URL), ce)
+				return errs.Wrap(errs.CodeOf(ce), ce, "converting %s: %v", p.URL, ce)
 			}
 			code := errs.Unsupported
 			if e := (*errs.Error)(nil); errors.As(err, &e) {
 				code = e.Code
 			}
-			msg := fmt.Sprintf("Cannot convert the %s document at %s: %v", ext, Redact(p.FinalURL), err)
+			msg := fmt.Sprintf("Cannot convert the %s document at %s: %v", ext, p.FinalURL, err)
 			if p.Incomplete != "" {
 				msg += " (" + p.Incomplete + ")"
 			}
@@ -527,7 +536,7 @@ func nulText(body []byte, charset string) bool {
 // binaryErr refuses a binary body that is no image or document.
 func binaryErr(p *Page, mt string, n int) error {
 	return errs.New(errs.Unsupported, "Cannot read %s: its content is binary (%s, %s). Web reads show text, HTML, JSON, feeds, images and documents (%s).",
-		Redact(p.FinalURL), cmpOr(mt, "unknown type"), dirtree.FormatBytes(int64(n)), strings.Join(convert.Extensions(), " "))
+		p.FinalURL, cmpOr(mt, "unknown type"), dirtree.FormatBytes(int64(n)), strings.Join(convert.Extensions(), " "))
 }
 
 // nearlyEmpty is the rendered size, in non-space characters, under which

@@ -450,71 +450,6 @@ func TestAlternateFetches(t *testing.T) {
 	}
 }
 
-// TestRedact: a URL's password is replaced as URL.Redacted replaces it,
-// a username alone too, every other byte kept, also in a URL that does
-// not parse (a password with an unescaped '/', '?' or '#').
-func TestRedact(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"https://user:secret@host/x", "https://user:xxxxx@host/x"},
-		{"HTTP://user:secret@host:8080", "HTTP://user:xxxxx@host:8080"},
-		{"https://user:@host/", "https://user:xxxxx@host/"},                         // an empty password is one
-		{"https://user:p@ss@host/?q=a:b@c#f", "https://user:xxxxx@host/?q=a:b@c#f"}, // the last '@' ends the userinfo
-		{"https://user:p%40ss@host/a%20b", "https://user:xxxxx@host/a%20b"},         // escapes kept
-		{"https://user:secret@host:bad/x", "https://user:xxxxx@host:bad/x"},         // no valid port: URL.Parse fails
-		{"https://token@host/x", "https://xxxxx@host/x"},                            // a username alone is the secret (Redacted keeps it)
-		{"https://@host/x", "https://@host/x"},                                      // an empty one is none
-		{"https://:secret@host/x", "https://:xxxxx@host/x"},
-		{"www.user:secret@host/x", "www.user:xxxxx@host/x"},            // as https:// is added
-		{"WWW.token@host", "xxxxx@host"},                               // the username is "WWW.token"
-		{"https://user:pa/ss@host/x", "https://user:xxxxx@host/x"},     // a '/' in the password: URL.Parse fails
-		{"https://user:pa?ss@host/x?q", "https://user:xxxxx@host/x?q"}, // '?'
-		{"https://user:pa#ss@host/x", "https://user:xxxxx@host/x"},     // '#'
-		{"https://user:p/a/s@s@host/x@y", "https://user:xxxxx@y"},      // to the last '@', all that may be secret
-		{"https://host:8080/@user", "https://host:8080/@user"},         // a port, then an '@' in the path
-		{"https://[::1]:x/@user", "https://[::1]:x/@user"},
-		{"https://host:x/user", "https://host:x/user"},       // no '@': a bad port alone
-		{"https://host/x?u=a:b@c", "https://host/x?u=a:b@c"}, // '@' past the authority
-		{"https://host/a:b@c", "https://host/a:b@c"},
-		{"www.x.example/a:b@c", "www.x.example/a:b@c"},
-		{"dir/a://b:c@d", "dir/a://b:c@d"},     // no scheme before "://"
-		{"ftp://u:p@h/x", "ftp://u:xxxxx@h/x"}, // any scheme
-		{"", ""},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, Redact(tt.in), tt.in)
-		if u, err := url.Parse(tt.in); err == nil && u.String() == tt.in && strings.Contains(tt.in, "://") && (u.User == nil || hasPassword(u.User)) {
-			assert.Equal(t, u.Redacted(), Redact(tt.in), "as URL.Redacted: %s", tt.in)
-		}
-	}
-}
-
-// TestRenderCredentials: Render sends a URL's credentials and shows the
-// URL redacted in the header, the notes and the errors, those of the
-// transport and of URL.Parse included.
-func hasPassword(u *url.Userinfo) bool {
-	_, ok := u.Password()
-	return ok
-}
-
-// TestRedactText: each URL in a text is shown through Redact.
-func TestRedactText(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"", ""},
-		{"no URL here: a://", "no URL here: a://"},
-		{`Get "https://user:secret@host/x": EOF`, `Get "https://user:xxxxx@host/x": EOF`},
-		{"fetch https://tok@h/a and http://u:p@h2/b failed", "fetch https://xxxxx@h/a and http://u:xxxxx@h2/b failed"},
-		{"<https://u:p@h>", "<https://u:xxxxx@h>"},
-		{"x1https://u:p@h", "x1https://u:xxxxx@h"},                   // the scheme starts at a letter
-		{"(https://u:pa/ss@h/x) then", "(https://u:xxxxx@h/x) then"}, // an unescaped '/'
-		{"https://u:p@h\nhttps://v:q@h", "https://u:xxxxx@h\nhttps://v:xxxxx@h"},
-		{"https://host/x https://host/y", "https://host/x https://host/y"},
-		{"://u:p@h", "://u:p@h"},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, RedactText(tt.in), tt.in)
-	}
-}
-
 // TestCheckURLCredentials: a URL whose user name or password does not
 // parse (an unescaped '/', '?', '#', a bad escape) is an error that
 // shows none of them (URL.Parse's own quotes the password's start as the
@@ -545,6 +480,9 @@ func TestCheckURLCredentials(t *testing.T) {
 	}
 }
 
+// TestRenderCredentials: Render sends a URL's credentials and shows the
+// URL redacted in the header, the notes and the errors, those of the
+// transport and of URL.Parse included.
 func TestRenderCredentials(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, p, _ := r.BasicAuth(); p != "secret" {
