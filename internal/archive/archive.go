@@ -18,7 +18,8 @@
 // size of a zip's central directory, the decompressed bytes read from one
 // member, and the decompressed bytes one pass over a .tar.gz may produce.
 // Exceeding one is a TOO_LARGE error, and so is a zip whose entries
-// overlap.
+// overlap, or a tar whose entry is preceded by more than 4 MiB of extended
+// or long-name headers.
 //
 // OpenZip reads a zip from an io.ReaderAt under the same limits, for
 // formats that are zips inside (OOXML, EPUB).
@@ -251,7 +252,7 @@ func Open(ctx context.Context, fsys fs.FS, name string, lim Limits) (*Archive, e
 	if err != nil {
 		return nil, err
 	}
-	h, err := s.tr.Next()
+	h, err := s.header()
 	if err != nil && err != io.EOF {
 		s.Close()
 		return nil, s.corrupt(err)

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 )
 
@@ -20,6 +21,7 @@ type tarStream struct {
 	lim  Limits
 	f    fs.File
 	tr   *tar.Reader
+	in   *tarInput // what tr reads
 	// head is the first header, read by Open, which next returns first;
 	// nil once returned, or when there is none.
 	head *tar.Header
@@ -67,11 +69,90 @@ func (a *Archive) openTar(ctx context.Context) (*tarStream, error) {
 		s.gz = newCapReader(ctx, &gzipStreams{zr: zr, r: br, ctx: func() context.Context { return s.gz.ctx }}, "Archive '"+a.name+"'", a.lim.MaxScanBytes)
 		r = s.gz
 	}
+	s.in = &tarInput{r: r, name: a.name, left: maxTarHeaderBytes}
 	if rs, ok := r.(io.ReadSeeker); ok && s.gz == nil {
-		r = &seekBuffer{f: rs, br: bufio.NewReaderSize(rs, 64<<10)}
+		sb := &seekBuffer{f: rs, br: bufio.NewReaderSize(rs, 64<<10)}
+		s.in.r, s.in.sk = sb, sb
 	}
-	s.tr = tar.NewReader(r)
+	s.tr = tar.NewReader(s.in)
 	return s, nil
+}
+
+// maxTarHeaderBytes bounds the bytes of headers a pass over a tar reads
+// between two entries: the header blocks, and the extended (pax), global
+// and long-name (GNU) headers before an entry, which archive/tar reads in
+// one call of Next however many there are (each up to 1 MiB). Each entry
+// returned (not a global header) gives back tarHeaderCredit bytes, up to
+// maxTarHeaderBytes: an entry of a usual tar takes 0.5 to 1.5 KiB of
+// headers, so any number of them fit, while a run of tiny pax records
+// (parsed at about 30 MB/s) fails after maxTarHeaderBytes, and a pass
+// reads at most tarHeaderCredit of headers an entry (MaxEntries bounds
+// the entries) more.
+var maxTarHeaderBytes int64 = 4 << 20
+
+// tarHeaderCredit is what each entry gives back to the header bound.
+const tarHeaderCredit = 2 << 10
+
+// tarInput is the stream a tar.Reader reads. While a header is read
+// (header sets meta) it counts the bytes read against left and fails with
+// TOO_LARGE past it; member data, which Next skips by seeking, is not
+// counted. It seeks as sk does, or, when sk is nil (a .tar.gz, a file that
+// cannot seek), by reading the bytes to skip.
+type tarInput struct {
+	r    io.Reader
+	sk   io.Seeker // nil: seek by reading
+	pos  int64     // the offset of the next byte when sk is nil
+	name string    // the archive, for the error
+	meta bool      // a header is being read
+	left int64     // the header bytes still allowed
+}
+
+func (t *tarInput) Read(p []byte) (int, error) {
+	if t.meta {
+		if t.left <= 0 {
+			return 0, cannotRead(errs.TooLarge, t.name, nil, "its headers are too large: a run of extended (pax) or long-name headers takes more than %s, Scout's limit",
+				dirtree.FormatBytes(maxTarHeaderBytes))
+		}
+		if int64(len(p)) > t.left {
+			p = p[:t.left]
+		}
+		n, err := t.r.Read(p)
+		t.left -= int64(n)
+		t.pos += int64(n)
+		return n, err
+	}
+	n, err := t.r.Read(p)
+	t.pos += int64(n)
+	return n, err
+}
+
+// Seek moves by off from the current position, which is how archive/tar
+// skips member data and padding; other seeks are unsupported.
+func (t *tarInput) Seek(off int64, whence int) (int64, error) {
+	if t.sk != nil {
+		return t.sk.Seek(off, whence)
+	}
+	if whence != io.SeekCurrent || off < 0 {
+		return 0, errors.ErrUnsupported
+	}
+	n, err := io.CopyN(io.Discard, t.r, off)
+	t.pos += n
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return t.pos, err
+}
+
+// header returns the next header, as tar.Reader.Next does, reading at most
+// the header bytes left (see maxTarHeaderBytes).
+func (s *tarStream) header() (*tar.Header, error) {
+	s.in.meta = true
+	h, err := s.tr.Next()
+	s.in.meta = false
+	if err == nil && h.Typeflag != tar.TypeXGlobalHeader {
+		s.in.left = min(s.in.left+tarHeaderCredit, maxTarHeaderBytes)
+	}
+	return h, err
 }
 
 // seekBuffer reads a plain tar through a buffer and serves the seeks by
@@ -142,7 +223,7 @@ func (s *tarStream) next(ctx context.Context) (Entry, error) {
 		if h != nil {
 			s.head = nil
 		} else {
-			h, err = s.tr.Next()
+			h, err = s.header()
 		}
 		if err == io.EOF {
 			if err := s.trailer(); err != nil {

@@ -1,0 +1,208 @@
+package archive
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/testfs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// specialHeader returns a tar header block of typeflag flag followed by
+// payload, padded to whole blocks: archive/tar writes no such header
+// itself.
+func specialHeader(flag byte, payload []byte) []byte {
+	blk := make([]byte, 512)
+	copy(blk, "././@LongLink")
+	copy(blk[100:], "0000644\x00")
+	copy(blk[108:], "0000000\x00")
+	copy(blk[116:], "0000000\x00")
+	copy(blk[124:], fmt.Sprintf("%011o\x00", len(payload)))
+	copy(blk[136:], "00000000000\x00")
+	blk[156] = flag
+	copy(blk[257:], "ustar\x0000")
+	copy(blk[148:], "        ")
+	sum := 0
+	for _, c := range blk {
+		sum += int(c)
+	}
+	copy(blk[148:], fmt.Sprintf("%06o\x00 ", sum))
+	out := append(blk, payload...)
+	return append(out, make([]byte, (512-len(payload)%512)%512)...)
+}
+
+// headerFlood returns a .tgz whose member "after" is preceded by n gzip
+// streams that each hold one header of typeflag flag with 1 MiB (less a
+// block) of payload: tiny pax records for 'x' and 'g', a name for 'L'.
+// Each stream compresses to a few KB: 200 of them are 200 MB of headers
+// in under 1 MB.
+func headerFlood(flag byte, n int, gz bool) []byte {
+	var payload []byte
+	switch flag {
+	case tar.TypeXHeader, tar.TypeXGlobalHeader:
+		payload = bytes.Repeat([]byte("6 a=b\n"), (1<<20-512)/6)
+	default:
+		payload = bytes.Repeat([]byte("n"), 1<<20-512)
+	}
+	one := specialHeader(flag, payload)
+	body := testfs.Tar(testfs.Member{Name: "after", Body: "found\n"})
+	first := testfs.Tar(testfs.Member{Name: "first", Body: "first\n"})
+	first = first[:len(first)-1024] // without its end marker
+	if !gz {
+		return append(append(first, bytes.Repeat(one, n)...), body...)
+	}
+	out := testfs.Gzip(first)
+	out = append(out, bytes.Repeat(testfs.Gzip(one), n)...)
+	return append(out, testfs.Gzip(body)...)
+}
+
+// TestHeaderFlood: a tar whose member is preceded by a run of extended
+// (pax), global or GNU long-name headers is TOO_LARGE once the run passes
+// maxTarHeaderBytes, for a read, a listing and a walk: archive/tar merges
+// the run inside one Next, so a .tgz of 300 KB holding 200 MB of tiny pax
+// records took 7.5 s for each read, bounded only by the scan cap (8 GiB,
+// minutes for a 12 MB file).
+func TestHeaderFlood(t *testing.T) {
+	want := "its headers are too large: a run of extended (pax) or long-name headers takes more than 4.0MB, Scout's limit"
+	for _, c := range []struct {
+		name string
+		flag byte
+		n    int
+	}{
+		{"a.tgz", tar.TypeXHeader, 200},
+		{"g.tgz", tar.TypeXGlobalHeader, 200},
+		{"l.tgz", tar.TypeGNULongName, 200},
+		{"k.tar.gz", tar.TypeGNULongLink, 200},
+		{"a.tar", tar.TypeXHeader, 24},
+	} {
+		data := headerFlood(c.flag, c.n, FormatOf(c.name) == TarGz)
+		fsys := &cancelFS{MapFS: fstest.MapFS{c.name: {Data: data}}, after: 1 << 40, cancel: func() {}}
+		assert.NoError(t, readMember(fsys, c.name, "first", Limits{}), "%s: the member before the run is read", c.name)
+		// each pass stops within maxTarHeaderBytes of the run, where each
+		// read all of it
+		for _, inner := range []string{"after", ""} {
+			fsys.read = 0
+			err := readMember(fsys, c.name, inner, Limits{})
+			require.Error(t, err, "%s %q", c.name, inner)
+			assert.Equal(t, errs.TooLarge, errs.CodeOf(err), "%s %q: %v", c.name, inner, err)
+			assert.EqualError(t, err, "Cannot read archive '"+c.name+"': "+want, "%s %q", c.name, inner)
+			assert.Equal(t, want, Why(err), c.name)
+			assert.Less(t, fsys.read, int64(len(data)/2), "%s %q: read %d of %d bytes", c.name, inner, fsys.read, len(data))
+		}
+		a, err := Open(context.Background(), fsys, c.name, Limits{})
+		require.NoError(t, err, c.name)
+		var walked []string
+		_, err = a.Walk(context.Background(), "", func(e Entry, r io.Reader, err error) error {
+			walked = append(walked, e.Name)
+			return nil
+		})
+		a.Close()
+		assert.Equal(t, errs.TooLarge, errs.CodeOf(err), "%s walk: %v", c.name, err)
+		assert.Equal(t, []string{"first"}, walked, c.name)
+	}
+
+	// the run met by Open, before the first header
+	data := headerFlood(tar.TypeXHeader, 200, true)
+	data = data[bytes.Index(data[10:], []byte{0x1f, 0x8b, 8})+10:] // without "first"
+	fsys := &cancelFS{MapFS: fstest.MapFS{"o.tgz": {Data: data}}, after: 1 << 40, cancel: func() {}}
+	_, err := Open(context.Background(), fsys, "o.tgz", Limits{})
+	assert.Equal(t, errs.TooLarge, errs.CodeOf(err), "open: %v", err)
+	assert.ErrorContains(t, err, want)
+	assert.Less(t, fsys.read, int64(len(data)/2), "open reads %d of %d bytes", fsys.read, len(data))
+}
+
+// TestHeaderFloodCanceled: a run of headers read inside one Next stops
+// when the pass's context ends, before the bound on their bytes.
+func TestHeaderFloodCanceled(t *testing.T) {
+	defer func(n int64) { maxTarHeaderBytes = n }(maxTarHeaderBytes)
+	maxTarHeaderBytes = 1 << 40
+	// records that compress little, so that the file is read as they are
+	var rec bytes.Buffer
+	for i := 0; rec.Len() < 64<<10; i++ {
+		fmt.Fprintf(&rec, "16 k%08x=%02x\n", uint32(i)*2654435761, i%97)
+	}
+	one := specialHeader(tar.TypeXHeader, rec.Bytes())
+	first := testfs.Tar(testfs.Member{Name: "first", Body: "first\n"})
+	data := testfs.Gzip(append(append(first[:len(first)-1024], bytes.Repeat(one, 24)...), testfs.Tar(testfs.Member{Name: "after", Body: "x"})...))
+	ctx, cancel := context.WithCancel(context.Background())
+	fsys := &cancelFS{MapFS: fstest.MapFS{"a.tgz": {Data: data}}, after: 1 << 40, cancel: cancel}
+	a, err := Open(context.Background(), fsys, "a.tgz", Limits{})
+	require.NoError(t, err)
+	defer a.Close()
+	fsys.read, fsys.after = 0, 1 // the pass reads on from Open's buffer
+	_, err = a.Lookup(ctx, "after")
+	assert.Equal(t, errs.Canceled, errs.CodeOf(err), "%v", err)
+	assert.Less(t, fsys.read, int64(len(data)/4), "reads %d of %d bytes", fsys.read, len(data))
+}
+
+// TestLargeHeaders: tars whose headers are large in the usual ways read as
+// before: pax and GNU long names, a pax record near archive/tar's 1 MiB,
+// global headers, and many entries each with an extended header, which
+// take more than maxTarHeaderBytes in all.
+func TestLargeHeaders(t *testing.T) {
+	long := strings.Repeat("d/", 300) + "f.txt"
+	huge := strings.Repeat("v", 1<<20-200)
+	write := func(format tar.Format, n int, big bool, gz bool) []byte {
+		var b bytes.Buffer
+		w := tar.NewWriter(&b)
+		hdrs := []*tar.Header{
+			{Name: "global", Typeflag: tar.TypeXGlobalHeader, PAXRecords: map[string]string{"comment": huge}, Format: tar.FormatPAX},
+			{Name: long, Typeflag: tar.TypeReg, Size: 5, Format: format},
+			{Name: "link", Linkname: long, Typeflag: tar.TypeSymlink, Format: format},
+		}
+		if format == tar.FormatPAX && big {
+			hdrs = append(hdrs, &tar.Header{Name: "xattr", Typeflag: tar.TypeReg, Size: 5, PAXRecords: map[string]string{"SCHILY.xattr.user.big": huge}, Format: format})
+		} else {
+			hdrs = hdrs[1:]
+		}
+		for i := range n {
+			hdrs = append(hdrs, &tar.Header{Name: fmt.Sprintf("many/%s%d", strings.Repeat("é", 60), i), Typeflag: tar.TypeReg, Size: 5, Format: format})
+		}
+		for _, h := range hdrs {
+			require.NoError(t, w.WriteHeader(h), h.Name)
+			if h.Size > 0 {
+				io.WriteString(w, "body\n")
+			}
+		}
+		require.NoError(t, w.Close())
+		if gz {
+			return testfs.Gzip(b.Bytes())
+		}
+		return b.Bytes()
+	}
+	defer func(n int64) { maxTarHeaderBytes = n }(maxTarHeaderBytes)
+	// the default bound, with headers near archive/tar's 1 MiB; then 2,000
+	// entries of 1.5 KiB of headers each under a bound of 64 KiB, which
+	// they take 45 times over
+	for _, c := range []struct {
+		bound int64
+		n     int
+	}{{maxTarHeaderBytes, 100}, {64 << 10, 2_000}} {
+		maxTarHeaderBytes = c.bound
+		for _, format := range []tar.Format{tar.FormatPAX, tar.FormatGNU} {
+			for _, name := range []string{"a.tar", "a.tgz"} {
+				big := c.bound > 1<<20
+				data := write(format, c.n, big, name == "a.tgz")
+				what := fmt.Sprintf("%s %s, bound %d", format, name, c.bound)
+				fsys := fstest.MapFS{name: {Data: data}}
+				inners := []string{long, fmt.Sprintf("many/%s%d", strings.Repeat("é", 60), c.n-1)}
+				if format == tar.FormatPAX && big {
+					inners = append(inners, "xattr")
+				}
+				for _, inner := range inners {
+					assert.NoError(t, readMember(fsys, name, inner, Limits{}), "%s: %.20s", what, inner)
+				}
+				err := readMember(fsys, name, "link", Limits{})
+				assert.ErrorContains(t, err, "Archive entry 'link' is a link to 'd/d/", what)
+			}
+		}
+	}
+}
