@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/scoutkit/scout/internal/redact"
 	"github.com/scoutkit/scout/internal/web"
 )
 
@@ -99,14 +100,14 @@ func echoed(t *testing.T, b []byte) (toks []any, redacted bool) {
 		if s, ok := tok.(string); ok && !name {
 			shown := s
 			lead := strings.TrimLeftFunc(s, unicode.IsSpace)
-			if web.IsURL(lead) && (web.Redact(lead) != lead || web.IsRedacted(lead)) {
-				shown = s[:len(s)-len(lead)] + web.Redact(lead)
-				r := web.Redact(lead)
-				if !web.IsRedacted(r) && !web.IsRedacted("https://"+r) { // "www.tok@h" is "https://www.tok@h": "xxxxx@h"
+			if web.IsURL(lead) && (redact.URL(lead) != lead || redact.IsRedacted(lead)) {
+				shown = s[:len(s)-len(lead)] + redact.URL(lead)
+				r := redact.URL(lead)
+				if !redact.IsRedacted(r) && !redact.IsRedacted("https://"+r) { // "www.tok@h" is "https://www.tok@h": "xxxxx@h"
 					t.Fatalf("%q: %q shown as %q", b, s, shown)
 				}
 			}
-			if shown = web.RedactText(shown); shown != s || web.IsRedacted(strings.TrimLeftFunc(s, unicode.IsSpace)) {
+			if shown = redact.Text(shown); shown != s || redact.IsRedacted(strings.TrimLeftFunc(s, unicode.IsSpace)) {
 				redacted = true
 			}
 			tok = shown

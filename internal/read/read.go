@@ -127,7 +127,7 @@ func Run(ctx context.Context, c *Config, p string) (*Result, error) {
 	}
 	res.Input = p
 	if res.URL != nil {
-		res.Input = web.Redact(p) // as the result's URLs show it
+		res.Input = redact.URL(p) // as the result's URLs show it
 	}
 	redacted(res)
 	return res, nil

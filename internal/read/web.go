@@ -11,6 +11,7 @@ import (
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/image"
+	"github.com/scoutkit/scout/internal/redact"
 	"github.com/scoutkit/scout/internal/selector"
 	"github.com/scoutkit/scout/internal/textio"
 	"github.com/scoutkit/scout/internal/web"
@@ -22,8 +23,8 @@ const urlLines = 300
 // web reads a web URL (http://, https://, www.): the rendered page, with
 // Config.URLHeader its header first, paged in memory. A range pages the
 // cached render when the URL was read before. The URLs the result shows
-// have their passwords redacted (web.Redact); the fetches use them. A URL
-// as shown (web.IsRedacted) is the page read with the credentials, from
+// have their passwords redacted (redact.URL); the fetches use them. A URL
+// as shown (redact.IsRedacted) is the page read with the credentials, from
 // the cache: it is never fetched, which would send "xxxxx".
 func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 	if !web.IsURL(p) {
@@ -46,7 +47,7 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 		return nil, true, errs.New(errs.InvalidParam, ":conflicts reads a local file, not a URL. Read %s without it.", errs.Echo(raw))
 	}
 	var page *web.Page
-	shown := web.IsRedacted(raw) // a URL as a result shows it, paged
+	shown := redact.IsRedacted(raw) // a URL as a result shows it, paged
 	if (len(sel.Ranges) > 0 || shown) && r.c.WebCache != nil {
 		page, _ = r.c.WebCache.Get(raw, sel.Raw)
 	}
@@ -57,7 +58,7 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 			why = "the host keeps no URL cache"
 		}
 		return nil, true, errs.New(errs.InvalidParam, "Cannot read %s: its credentials are shown redacted (%q), and no page read with them is kept to page (%s). Read the URL with its credentials.",
-			errs.Echo(raw), web.Redacted, why)
+			errs.Echo(raw), redact.Redacted, why)
 	}
 	if page == nil {
 		page, err = web.Render(ctx, r.fetcher(), raw, web.Options{Raw: sel.Raw, Convert: r.converter})
@@ -79,8 +80,8 @@ func (r *reader) web(ctx context.Context, p string) (*Result, bool, error) {
 	if err != nil {
 		return nil, true, err
 	}
-	res.Path, res.Incomplete = web.Redact(page.URL), page.Incomplete
-	res.URL = &URLInfo{URL: res.Path, FinalURL: web.Redact(page.FinalURL), ContentType: page.ContentType, Method: page.Method, Notes: notes, HeaderLines: header}
+	res.Path, res.Incomplete = redact.URL(page.URL), page.Incomplete
+	res.URL = &URLInfo{URL: res.Path, FinalURL: redact.URL(page.FinalURL), ContentType: page.ContentType, Method: page.Method, Notes: notes, HeaderLines: header}
 	res.Image, res.ImageData = img, data
 	return res, true, nil
 }

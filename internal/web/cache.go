@@ -4,6 +4,8 @@ import (
 	"container/list"
 	"sync"
 	"time"
+
+	"github.com/scoutkit/scout/internal/redact"
 )
 
 // DefaultCacheEntries is the size of a Cache whose MaxEntries is 0.
@@ -47,14 +49,14 @@ type cacheEntry struct {
 	size int64
 }
 
-// cacheKey is the key of url's page in a mode: url as shown (Redact),
+// cacheKey is the key of url's page in a mode: url as shown (redact.URL),
 // so that the URL shown finds the page read with the credentials.
 func cacheKey(url string, raw bool) string {
 	mode := "rendered::"
 	if raw {
 		mode = "raw::"
 	}
-	return mode + cacheURL(Redact(url))
+	return mode + cacheURL(redact.URL(url))
 }
 
 func (c *Cache) clock() time.Time {
@@ -81,7 +83,7 @@ func (c *Cache) Get(url string, raw bool) (*Page, bool) {
 		c.remove(el)
 		return nil, false
 	}
-	if e.url != cacheURL(url) && !IsRedacted(url) {
+	if e.url != cacheURL(url) && !redact.IsRedacted(url) {
 		return nil, false // read with other credentials
 	}
 	c.ll.MoveToFront(el)

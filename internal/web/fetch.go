@@ -18,7 +18,7 @@
 // sends it as the credential). Errors are redacted as errs builds them, a
 // host fetcher's or site handler's as it is returned, and the notes (a
 // host site handler's too) at the end of Render; a page's URL fields keep
-// the credentials and are shown through Redact.
+// the credentials and are shown through redact.URL.
 package web
 
 import (
@@ -35,6 +35,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/redact"
 )
 
 // Defaults of HTTPFetcher.
@@ -126,7 +127,7 @@ func CheckURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		why := err
-		if r := Redact(raw); r != raw {
+		if r := redact.URL(raw); r != raw {
 			// URL.Parse's error may quote the secret (a password's start
 			// taken for the port): the error shown is the redacted URL's.
 			_, rerr := url.Parse(r)
@@ -362,7 +363,7 @@ func (b *budget) FetchHeader(ctx context.Context, url string, h http.Header) (*R
 }
 
 // redactErr returns err with the URLs its text quotes shown through
-// Redact (RedactText): a host's fetcher or site handler may quote the URL
+// redact.Text: a host's fetcher or site handler may quote the URL
 // it was given, credentials included. It keeps err's code and wraps it;
 // it is err itself when its text shows no secret.
 func redactErr(err error) error {
@@ -370,7 +371,7 @@ func redactErr(err error) error {
 		return nil
 	}
 	text := err.Error()
-	shown := RedactText(text)
+	shown := redact.Text(text)
 	if shown == text {
 		return err
 	}

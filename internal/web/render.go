@@ -53,7 +53,7 @@ const maxErrorBody = 300
 const maxErrorHTML = 64 << 10
 
 // Page is a rendered URL. Its URLs keep their credentials (a cache keys
-// pages by them); Header shows them through Redact, and so should a
+// pages by them); Header shows them through redact.URL, and so should a
 // caller; the notes and the errors show URLs redacted (see Render).
 type Page struct {
 	URL         string   // the URL requested (normalised: https:// added to www.)
@@ -75,7 +75,7 @@ type Page struct {
 // the notes those of ShownNotes.
 func (p *Page) Header() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "URL: %s\nContent-Type: %s\nMethod: %s\n", Redact(p.FinalURL), p.ContentType, p.Method)
+	fmt.Fprintf(&b, "URL: %s\nContent-Type: %s\nMethod: %s\n", redact.URL(p.FinalURL), p.ContentType, p.Method)
 	if notes := p.ShownNotes(); len(notes) > 0 {
 		fmt.Fprintf(&b, "Notes: %s\n", strings.Join(notes, "; "))
 	}
@@ -178,7 +178,7 @@ func (c *Client) Fetch(ctx context.Context, url string) (*Response, error) {
 // every URL with its credentials redacted (redact.Text), as the errors do
 // (errs builds their messages so, and a host's error text is redacted
 // too); the page's URL fields keep them, for the cache and the caller,
-// which shows them through Redact.
+// which shows them through redact.URL.
 func Render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, error) {
 	p, err := render(ctx, f, rawURL, o)
 	if err != nil {
@@ -267,7 +267,7 @@ func render(ctx context.Context, f Fetcher, rawURL string, o Options) (*Page, er
 
 // StatusError is the cause of the error of a fetch answered with an HTTP
 // error status, for a caller that shows such a fetch as a failed read.
-// Its URLs are shown ones: passwords redacted (Redact).
+// Its URLs are shown ones: passwords redacted (redact.URL).
 type StatusError struct {
 	URL         string // the URL requested
 	FinalURL    string // the URL after redirects; "" when there were none
@@ -299,7 +299,7 @@ func httpErr(ctx context.Context, u string, resp *Response) error {
 	if isText(mt) {
 		body := decode(resp.Body, mt, params)
 		if isHTML(mt) {
-			if md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(cut(body, maxErrorHTML)), Redact(u)); err == nil {
+			if md, err := convert.HTMLToMarkdown(ctx, strings.NewReader(cut(body, maxErrorHTML)), redact.URL(u)); err == nil {
 				body = md
 			}
 		}
@@ -307,7 +307,7 @@ func httpErr(ctx context.Context, u string, resp *Response) error {
 			msg += ": " + cut(body, maxErrorBody)
 		}
 	}
-	st := &StatusError{URL: Redact(u), FinalURL: Redact(resp.FinalURL), Status: resp.Status, ContentType: mt}
+	st := &StatusError{URL: redact.URL(u), FinalURL: redact.URL(resp.FinalURL), Status: resp.Status, ContentType: mt}
 	msg, _ = controls(msg)
 	return errs.Wrap(code, st, "%s", msg)
 }
@@ -560,7 +560,7 @@ func renderHTMLPage(ctx context.Context, pl *pipeline, p *Page, page string) err
 	}
 	// Links are resolved against the URL shown: a relative one would
 	// carry the page's password into the text.
-	base := Redact(p.FinalURL)
+	base := redact.URL(p.FinalURL)
 	md, found := readArticle(ctx, page, base)
 	if pl != nil && (!found || visible(md) < nearlyEmpty) {
 		if ok, err := pl.feed(ctx, p, links); ok || err != nil {

@@ -3,8 +3,6 @@ package web
 import (
 	"net/url"
 	"strings"
-
-	"github.com/scoutkit/scout/internal/redact"
 )
 
 // IsURL reports whether p is a web URL for read: it starts with http://,
@@ -36,16 +34,3 @@ func cacheURL(raw string) string {
 	u.Fragment, u.RawFragment = "", ""
 	return u.String()
 }
-
-// Redacted is how a URL's secret is shown (redact.Redacted).
-const Redacted = redact.Redacted
-
-// Redact is redact.URL: raw with the secret of its userinfo replaced by
-// "xxxxx".
-func Redact(raw string) string { return redact.URL(raw) }
-
-// IsRedacted is redact.IsRedacted: raw's secret is "xxxxx".
-func IsRedacted(raw string) bool { return redact.IsRedacted(raw) }
-
-// RedactText is redact.Text: s with every URL in it shown through Redact.
-func RedactText(s string) string { return redact.Text(s) }
