@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -221,6 +222,11 @@ func rgDiffContent(r *rand.Rand) rgDiffFile {
 		nul = lines - 1 - r.IntN(200)
 	case 3: // a line longer than a read chunk
 		lines = 3
+	case 5: // several read chunks, with context across their edges, maybe a NUL
+		lines = 6000 + r.IntN(6000)
+		if r.IntN(2) == 0 {
+			nul = lines/2 + r.IntN(lines/2)
+		}
 	case 4: // a NUL right at the edge of the first 64 KiB
 		at := 64<<10 - 2 + r.IntN(4)
 		for b.Len() < at-100 {
@@ -456,7 +462,11 @@ func rgDiff(t *testing.T, rg string, seed uint64, patterns int) {
 		if r.IntN(3) == 0 && !p.multiline {
 			c.max = 1 + r.IntN(3)
 		}
+		start := time.Now()
 		c.run()
+		if d := time.Since(start); d > 2*time.Second {
+			t.Logf("%s took %v", &c, d)
+		}
 	}
 }
 
@@ -735,21 +745,24 @@ func (c *rgDiffCase) rgJSONLines(out []byte) map[string][]rgDiffLine {
 			off += len(part)
 		}
 		spans := make([]strings.Builder, len(ls))
+		texts := make([]string, len(ls))
+		poss := make([][]int, len(ls))
+		for k, l := range ls {
+			texts[k], poss[k] = lossy(bytes.TrimSuffix(block[l.ls:l.le], []byte("\r")))
+		}
 		for _, sm := range msg.Data.Submatches {
-			for k := range ls {
-				l := ls[k]
+			for k, l := range ls {
 				if sm.Start > l.le || sm.End < l.ls || sm.End == l.ls && sm.Start < l.ls {
 					continue
 				}
-				raw := bytes.TrimSuffix(block[l.ls:l.le], []byte("\r"))
-				_, pos := lossy(raw)
-				a := min(max(sm.Start, l.ls)-l.ls, len(raw))
-				b := min(sm.End, l.le, l.ls+len(raw)) - l.ls
-				fmt.Fprintf(&spans[k], "[%d,%d)", pos[a], pos[b])
+				n := len(poss[k]) - 1 // the line's length without "\r"
+				a := min(max(sm.Start, l.ls)-l.ls, n)
+				b := min(sm.End, l.le, l.ls+n) - l.ls
+				fmt.Fprintf(&spans[k], "[%d,%d)", poss[k][a], poss[k][b])
 			}
 		}
 		for k, l := range ls {
-			text, _ := lossy(bytes.TrimSuffix(block[l.ls:l.le], []byte("\r")))
+			text := texts[k]
 			d := rgDiffLine{n: l.n, match: msg.Type == "match", text: text}
 			if d.match && !c.p.noSpans {
 				d.spans = spans[k].String()
