@@ -44,6 +44,14 @@ import (
 //     squashes the counts of such a file to nothing. ripgrep runs on a
 //     copy of the tree in which such a file is cut where Scout promises
 //     to stop; SearchResult.NULStops counts the cut files that match.
+//   - A NUL byte in the first 64 KiB: Scout skips the file; ripgrep 13
+//     skips it or reports lines before the NUL, as its buffers go
+//     ("a\na\x00" reports line 1, "foo\nbar\n\x00" nothing). Such a file
+//     is left out of ripgrep's tree, so that Scout must not report it.
+//   - Scout's line ends before "\r\n"; ripgrep --crlf still sees the '\r'
+//     for \B (it holds between '\r' and '\n') and, with -U, for '.',
+//     negated classes, \s and $. Files with "\r\n" are compared with
+//     patterns without \B, and not with multiline patterns.
 //   - Invalid UTF-8: Scout reads each invalid byte as U+FFFD, which '.'
 //     and negated classes match and ripgrep's do not; a file with invalid
 //     bytes or a lone '\r' (which ripgrep's --crlf never matches) is
@@ -51,7 +59,9 @@ import (
 //     spans are compared through the same lossy decoding.
 //   - ripgrep 13 finds empty matches between the bytes of a character and
 //     misses some matches that start with \b or \B; those patterns are
-//     compared by lines only (not by spans or --count-matches).
+//     compared by lines only (not by spans or --count-matches). With -U it
+//     reports an empty match of \A on every line: multiline patterns
+//     never match empty.
 //   - With -m and -A, ripgrep 13 reports the matching lines inside the
 //     after-context of the last allowed match as matches; Scout ends the
 //     file at the next matching line (see MaxMatchesPerFile).
@@ -111,6 +121,11 @@ type rgDiffFile struct {
 	path  string
 	data  []byte
 	loose bool // invalid UTF-8 or a lone '\r'
+	crlf  bool // a line ends with "\r\n"
+	// binary: a NUL in the first 64 KiB, which Scout skips; ripgrep may
+	// report the lines before the NUL, or not, as its buffers go, so the
+	// file is left out of its tree.
+	binary bool
 	// cut is where Scout's search ends: the start of the line of a NUL
 	// past the first 64 KiB; -1: none.
 	cut int
@@ -165,8 +180,13 @@ func rgDiffTree(t *testing.T, r *rand.Rand, dir, ref string) []rgDiffFile {
 		seen[name] = true
 		f := rgDiffContent(r)
 		f.path = name
-		if f.cut >= 0 {
-			write(name, f.data[:f.cut])
+		if f.cut >= 0 || f.binary {
+			write(name, f.data[:max(f.cut, 0)])
+			if f.binary {
+				if err := os.Remove(filepath.Join(ref, filepath.FromSlash(name))); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), f.data, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -272,7 +292,10 @@ func rgDiffContent(r *rand.Rand) rgDiffFile {
 	f.data = b.Bytes()
 	if i := bytes.IndexByte(f.data, 0); i >= 64<<10 {
 		f.cut = bytes.LastIndexByte(f.data[:i], '\n') + 1
+	} else {
+		f.binary = i >= 0
 	}
+	f.crlf = bytes.Contains(f.data, []byte("\r\n"))
 	if bom == 1 && nul < 0 && !loose {
 		// UTF-16LE with a byte-order mark: both decode it.
 		u := utf16.Encode([]rune("\ufeff" + string(f.data)))
@@ -293,6 +316,8 @@ type rgDiffPattern struct {
 	multiline, dotAll bool // rg -U, --multiline-dotall
 	neg               bool // '.', a negated class or \s: differs on invalid UTF-8 and a lone '\r'
 	noSpans           bool // may match empty, or holds a \b or \B where ripgrep 13 misses matches
+	nonBound          bool // \B: ripgrep --crlf finds one between "\r" and "\n", where Scout's line has ended
+	crlf              bool // a multiline pattern: differs on "\r\n"
 }
 
 // rgDiffDrawPattern draws a pattern: one to three pieces, each a literal,
@@ -330,6 +355,7 @@ func rgDiffDrawPattern(r *rand.Rand) rgDiffPattern {
 			solid = sep != `\s*`
 		}
 		boundary := a == `\b` || a == `\B`
+		p.nonBound = p.nonBound || a == `\B`
 		if boundary && (!solid || a == `\B`) {
 			p.noSpans = true
 		}
@@ -380,7 +406,12 @@ func rgDiffDrawMultiline(r *rand.Rand) rgDiffPattern {
 	if r.IntN(4) == 0 {
 		p.ignoreCase = true
 	}
+	// ripgrep -U --crlf lets '.', negated classes and \s match the '\r' of
+	// "\r\n", and $ hold before a '\r' or not, as its search goes; Scout
+	// searches such a pattern line by line, without the '\r', where it
+	// cannot match a newline.
 	p.neg = true
+	p.crlf = true
 	if re, err := syntax.Parse(p.re, syntax.Perl); err == nil && minLen(re) == 0 {
 		// ripgrep 13 -U reports an empty match of \A at every line.
 		return rgDiffDrawMultiline(r)
@@ -492,7 +523,8 @@ func (c *rgDiffCase) String() string {
 
 // skip reports a file left out of the comparison by design.
 func (c *rgDiffCase) skip(path string) bool {
-	return c.files[path].loose && c.p.neg
+	f := c.files[path]
+	return f.loose && c.p.neg || f.crlf && (c.p.nonBound || c.p.crlf)
 }
 
 // search runs Scout.
