@@ -64,7 +64,7 @@ import (
 //     never match empty.
 //   - With -m and -A, ripgrep 13 reports the matching lines inside the
 //     after-context of the last allowed match as matches; Scout ends the
-//     file at the next matching line (see MaxMatchesPerFile).
+//     file before the next matching line (FileMatch.Limited).
 //
 // SCOUT_RGDIFF_SEEDS lists seeds to run instead of the table.
 func TestRipgrepDiff(t *testing.T) {
