@@ -54,8 +54,9 @@ import (
 //     patterns without \B, and not with multiline patterns.
 //   - Invalid UTF-8: Scout reads each invalid byte as U+FFFD, which '.'
 //     and negated classes match and ripgrep's do not; a file with invalid
-//     bytes or a lone '\r' (which ripgrep's --crlf never matches) is
-//     compared only with patterns without them. Its lines' texts and
+//     bytes or a lone '\r' (which ripgrep's --crlf never matches, and
+//     before which its $ holds) is compared only with patterns without
+//     them, or $. Its lines' texts and
 //     spans are compared through the same lossy decoding.
 //   - ripgrep 13 finds empty matches between the bytes of a character and
 //     misses some matches that start with \b or \B; those patterns are
@@ -314,7 +315,7 @@ type rgDiffPattern struct {
 	re                string
 	ignoreCase        bool
 	multiline, dotAll bool // rg -U, --multiline-dotall
-	neg               bool // '.', a negated class or \s: differs on invalid UTF-8 and a lone '\r'
+	neg               bool // '.', a negated class, \s or $: differs on invalid UTF-8 and a lone '\r'
 	noSpans           bool // may match empty, or holds a \b or \B where ripgrep 13 misses matches
 	nonBound          bool // \B: ripgrep --crlf finds one between "\r" and "\n", where Scout's line has ended
 	crlf              bool // a multiline pattern: differs on "\r\n"
@@ -381,7 +382,8 @@ func rgDiffDrawPattern(r *rand.Rand) rgDiffPattern {
 		p.re = "(?i)" + p.re
 	}
 	p.neg = strings.Count(p.re, ".") > strings.Count(p.re, `\.`) || strings.Contains(p.re, "[^") ||
-		strings.Contains(p.re, `\W`) || strings.Contains(p.re, `\S`) || strings.Contains(p.re, `\D`) || strings.Contains(p.re, `\s`)
+		strings.Contains(p.re, `\W`) || strings.Contains(p.re, `\S`) || strings.Contains(p.re, `\D`) || strings.Contains(p.re, `\s`) ||
+		strings.HasSuffix(p.re, "$")
 	if re, err := syntax.Parse(p.re, syntax.Perl); err == nil && minLen(re) == 0 {
 		p.noSpans = true
 	}
