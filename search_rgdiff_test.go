@@ -15,11 +15,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // TestRipgrepDiff compares Searcher.Search with ripgrep on seeded random
@@ -63,6 +65,10 @@ import (
 //     compared by lines only (not by spans or --count-matches). With -U it
 //     reports an empty match of \A on every line: multiline patterns
 //     never match empty.
+//   - ripgrep's including -g globs override the ignore files and hidden
+//     names (-g 'ign*' searches an ignored "ign1"); Scout's Globs filter
+//     the files those let through. An including glob is drawn with Hidden
+//     and NoIgnore.
 //   - With -m and -A, ripgrep 13 reports the matching lines inside the
 //     after-context of the last allowed match as matches; Scout ends the
 //     file before the next matching line (FileMatch.Limited).
@@ -495,6 +501,15 @@ func rgDiff(t *testing.T, rg string, seed uint64, patterns int) {
 		if r.IntN(3) == 0 && !p.multiline {
 			c.max = 1 + r.IntN(3)
 		}
+		for k := r.IntN(5) - 2; k > 0; k-- {
+			g := []string{"*.txt", "!*.md", "sub/**", "*.{go,log}", "!sub/deep", "ign*", "!.h*", "f?.*", "**/deep/*", "!build/", "!deep"}[r.IntN(11)]
+			if !strings.HasPrefix(g, "!") {
+				// ripgrep's including globs override the ignore files and
+				// hidden names; Scout's filter what those let through.
+				c.hidden, c.noIgnore = true, true
+			}
+			c.globs = append(c.globs, g)
+		}
 		start := time.Now()
 		c.run()
 		if d := time.Since(start); d > 2*time.Second {
@@ -519,10 +534,11 @@ type rgDiffCase struct {
 	max              int // -m; 0: none
 	workers          int
 	panicked         bool // ripgrep panicked: the case is not compared
+	globs            []string
 }
 
 func (c *rgDiffCase) String() string {
-	return fmt.Sprintf("%q i=%v U=%v s=%v hidden=%v noignore=%v -B%d -A%d -m%d", c.p.re, c.p.ignoreCase, c.p.multiline, c.p.dotAll, c.hidden, c.noIgnore, c.before, c.after, c.max)
+	return fmt.Sprintf("%q i=%v U=%v s=%v hidden=%v noignore=%v -B%d -A%d -m%d -g%q", c.p.re, c.p.ignoreCase, c.p.multiline, c.p.dotAll, c.hidden, c.noIgnore, c.before, c.after, c.max, c.globs)
 }
 
 // skip reports a file left out of the comparison by design.
@@ -536,7 +552,7 @@ func (c *rgDiffCase) search(mode scout.SearchMode) *scout.SearchResult {
 	c.t.Helper()
 	s := scout.Searcher{Workspace: scout.Workspace{Root: c.dir}, MaxFileSize: -1, Workers: c.workers}
 	req := scout.SearchRequest{Pattern: c.p.re, IgnoreCase: c.p.ignoreCase, Multiline: c.p.multiline, DotAll: c.p.dotAll, Hidden: c.hidden, NoIgnore: c.noIgnore,
-		Mode: mode, MaxFiles: -1, MaxMatches: -1, MaxColumns: -1, MaxMatchesPerFile: -1}
+		Globs: c.globs, Mode: mode, MaxFiles: -1, MaxMatches: -1, MaxColumns: -1, MaxMatchesPerFile: -1}
 	if mode == scout.SearchContent {
 		req.Before, req.After = c.before, c.after
 		if c.max > 0 {
@@ -566,6 +582,9 @@ func (c *rgDiffCase) rgOut(args ...string) ([]byte, bool) {
 	}
 	if c.p.multiline {
 		args = append(args, "-U")
+	}
+	for _, g := range c.globs {
+		args = append(args, "-g", g)
 	}
 	if c.p.dotAll {
 		args = append(args, "--multiline-dotall")
@@ -834,4 +853,42 @@ func lossy(raw []byte) (string, []int) {
 	}
 	pos[len(raw)] = b.Len()
 	return b.String(), pos
+}
+
+// TestSearchGlobExcludesDirectory: an excluding glob that matches a
+// directory leaves out all it holds, as ripgrep's -g "!node_modules"
+// does; the searched directory itself is not matched.
+func TestSearchGlobExcludesDirectory(t *testing.T) {
+	tree := fstest.MapFS{
+		"build/x.txt":           {Data: []byte("hit\n")},
+		"src/y.txt":             {Data: []byte("hit\n")},
+		"src/gen/z.txt":         {Data: []byte("hit\n")},
+		"a/node_modules/m.txt":  {Data: []byte("hit\n")},
+		"a/node_modulesx/n.txt": {Data: []byte("hit\n")},
+	}
+	tests := []struct {
+		globs, paths []string
+		want         []string
+	}{
+		{[]string{"!build"}, nil, []string{"a/node_modules/m.txt", "a/node_modulesx/n.txt", "src/gen/z.txt", "src/y.txt"}},
+		{[]string{"!node_modules", "!src/gen/"}, nil, []string{"a/node_modulesx/n.txt", "build/x.txt", "src/y.txt"}},
+		{[]string{"*.txt", "!gen"}, []string{"src"}, []string{"src/y.txt"}},
+		{[]string{"!build"}, []string{"build"}, []string{"build/x.txt"}},
+	}
+	for _, tr := range testfs.Trees(t, tree) {
+		s := scout.Searcher{Workspace: scout.Workspace{FS: tr.FS, Root: tr.Root}}
+		for _, tt := range tests {
+			res, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit", Globs: tt.globs, Paths: tt.paths, Mode: scout.SearchFiles})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range res.Files {
+				got = append(got, f.Path)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("%s: globs %q in %q: %q, want %q", tr.Name, tt.globs, tt.paths, got, tt.want)
+			}
+		}
+	}
 }
