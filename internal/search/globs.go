@@ -58,7 +58,7 @@ func (f *GlobFilter) Match(rel string) bool {
 			return false
 		}
 	}
-	for i := 0; i < len(rel); i++ {
+	for i := 0; i < len(rel) && len(f.exclude) > 0; i++ {
 		if rel[i] == '/' && f.SkipsDir(rel[:i]) {
 			return false
 		}
