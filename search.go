@@ -190,7 +190,8 @@ type SearchRequest struct {
 	Before int `json:"before,omitempty"`
 	After  int `json:"after,omitempty"`
 	// Globs filter the files of directories as ripgrep's -g does: a glob
-	// without '/' matches base names at any depth; "!glob" excludes. nil
+	// without '/' matches base names at any depth; "!glob" excludes, and
+	// an excluded directory ("!node_modules", "!src/gen") all it holds. nil
 	// means every file.
 	Globs []string `json:"globs,omitempty"`
 	// Types filter files by type, as ripgrep's -t ("go", "py", "ts") or a
