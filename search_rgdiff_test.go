@@ -68,7 +68,9 @@ import (
 //   - ripgrep's including -g globs override the ignore files and hidden
 //     names (-g 'ign*' searches an ignored "ign1"); Scout's Globs filter
 //     the files those let through. An including glob is drawn with Hidden
-//     and NoIgnore.
+//     and NoIgnore. ripgrep's last matching glob decides (-g '!sub/deep'
+//     -g 'sub/**' searches sub/deep); Scout's excluding globs always win,
+//     so the excluding globs are given last.
 //   - With -m and -A, ripgrep 13 reports the matching lines inside the
 //     after-context of the last allowed match as matches; Scout ends the
 //     file before the next matching line (FileMatch.Limited).
@@ -510,6 +512,11 @@ func rgDiff(t *testing.T, rg string, seed uint64, patterns int) {
 			}
 			c.globs = append(c.globs, g)
 		}
+		// ripgrep's last matching glob decides; Scout's excluding globs
+		// win over its including ones, whatever their order.
+		slices.SortStableFunc(c.globs, func(a, b string) int {
+			return cmpBool(strings.HasPrefix(a, "!"), strings.HasPrefix(b, "!"))
+		})
 		start := time.Now()
 		c.run()
 		if d := time.Since(start); d > 2*time.Second {
@@ -521,6 +528,17 @@ func rgDiff(t *testing.T, rg string, seed uint64, patterns int) {
 // rgDiffStats counts what was compared; refused counts the patterns
 // that ripgrep refused or panicked on.
 type rgDiffStats struct{ compared, multiline, refused, matchLines, lines int }
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
 
 // rgDiffCase is one pattern with its options.
 type rgDiffCase struct {
