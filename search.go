@@ -191,11 +191,13 @@ type SearchRequest struct {
 	After  int `json:"after,omitempty"`
 	// Globs filter the files of directories: a glob without '/' matches
 	// base names at any depth; "!glob" excludes, ahead of any including
-	// glob. A glob with '/' matches the path relative to the searched
-	// directory ("sub/*.go" with Paths {"pkg"} selects pkg/sub/a.go).
-	// Files named in Paths are not filtered. Hidden files and the ignore
-	// rules are applied first. RipgrepGlobs changes all this to ripgrep's
-	// rules. nil means every file.
+	// glob, and an excluded directory ("!node_modules", "!src/gen",
+	// "!build/", which matches directories only) all it holds. A glob
+	// with '/' matches the path relative to the searched directory
+	// ("sub/*.go" with Paths {"pkg"} selects pkg/sub/a.go). Files named
+	// in Paths are not filtered. Hidden files and the ignore rules are
+	// applied first. RipgrepGlobs changes all this to ripgrep's rules.
+	// nil means every file.
 	Globs []string `json:"globs,omitempty"`
 	// RipgrepGlobs applies Globs as ripgrep's -g run from the root does:
 	//   - a glob with '/' matches the path from the root, the path a

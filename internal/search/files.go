@@ -143,7 +143,7 @@ func walkScope(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Fi
 			if fl, ok := t.fileOf(e, f); ok && !expanded[fl.path] {
 				return emit(fl)
 			}
-			return nil
+			return t.skipDir(e, f)
 		})
 		AddWalkSkips(fsys, t.Path, st, skipped)
 		if err != nil {
@@ -183,6 +183,24 @@ func (t *Target) fileOf(e walk.Entry, f Filter) (file, bool) {
 	return file{path: e.Path, mode: e.Type, noTag: t.NoTag, entry: e, walked: true}, true
 }
 
+// skipDir returns fs.SkipDir for a directory below the directory target
+// t that an excluding glob of the filter matches, as ripgrep's -g
+// "!node_modules" leaves out all it holds, and nil otherwise. With
+// RipgrepGlobs the walk's override has decided directories already.
+func (t *Target) skipDir(e walk.Entry, f Filter) error {
+	if !e.Type.IsDir() || e.Path == t.Path || f.RipgrepGlobs {
+		return nil
+	}
+	rel := e.Path
+	if t.Path != "." {
+		rel = strings.TrimPrefix(e.Path, t.Path+"/")
+	}
+	if f.Globs.SkipsDir(rel) {
+		return fs.SkipDir
+	}
+	return nil
+}
+
 // walkSorted walks the directory target t sequentially and passes its
 // files to emit in byte-wise path order (the walk's sorted order),
 // counting the entries the walk left out.
@@ -192,7 +210,7 @@ func walkSorted(ctx context.Context, fsys fs.FS, t Target, wo walk.Options, f Fi
 		if fl, ok := t.fileOf(e, f); ok {
 			return emit(fl)
 		}
-		return nil
+		return t.skipDir(e, f)
 	})
 	AddWalkSkips(fsys, t.Path, st, skipped)
 	return err

@@ -152,6 +152,14 @@ func TestGlobFilter(t *testing.T) {
 		{[]string{"*.go", "!*_test.go"}, "a_test.go", false, "'!' excludes"},
 		{[]string{"!*_test.go"}, "a.go", true, "only excludes: everything else passes"},
 		{[]string{" ", ""}, "a.go", true, "blank globs are ignored"},
+		{[]string{"!build"}, "build/x.txt", false, "an excluded directory leaves out what it holds"},
+		{[]string{"!node_modules"}, "a/node_modules/b/c.js", false, "... at any depth"},
+		{[]string{"!src/gen"}, "src/gen/a.go", false, "... by its path"},
+		{[]string{"!src/gen"}, "lib/src/gen/a.go", true, "... from the root only"},
+		{[]string{"*.go", "!vendor/"}, "vendor/a.go", false, "... with a trailing '/'"},
+		{[]string{"!vendor/"}, "vendor", true, "a trailing '/' matches directories only"},
+		{[]string{"!build"}, "build", false, "a file of the name is excluded too"},
+		{[]string{"!build"}, "rebuild/x.txt", true, "a directory matches whole names only"},
 	}
 	for _, tt := range tests {
 		f, err := CompileGlobs(tt.globs)

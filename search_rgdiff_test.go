@@ -1,0 +1,928 @@
+package scout_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/testfs"
+)
+
+// TestRipgrepDiff compares Searcher.Search with ripgrep on seeded random
+// trees and seeded random patterns, through the public API: the matching
+// files (rg -l against SearchFiles), the counts (rg -c and
+// --count-matches against SearchCount), and the lines (rg --json with
+// -A/-B and -m against SearchContent with After/Before and
+// MaxMatchesPerFile): each line's number, whether it matches, its text,
+// and the spans of its matches. Hidden and NoIgnore are drawn with each
+// pattern (rg --hidden, --no-ignore) over a git work tree with
+// .gitignore, .ignore and hidden files and directories.
+//
+// The trees hold what the corpus of internal/search's TestRipgrepRandom
+// leaves out: invalid UTF-8, a lone '\r', NUL bytes inside and past the
+// first 64 KiB, UTF-8 and UTF-16 byte-order marks, empty files, lines
+// longer than a read chunk, lines that read "--".
+//
+// Where the two differ by design, the comparison follows Scout's
+// documentation:
+//   - A NUL byte past the first 64 KiB ends Scout's search at the start of
+//     its line; ripgrep drops the whole read buffer that holds it, and
+//     squashes the counts of such a file to nothing. ripgrep runs on a
+//     copy of the tree in which such a file is cut where Scout promises
+//     to stop; SearchResult.NULStops counts the cut files that match.
+//   - A NUL byte in the first 64 KiB: Scout skips the file; ripgrep 13
+//     skips it or reports lines before the NUL, as its buffers go
+//     ("a\na\x00" reports line 1, "foo\nbar\n\x00" nothing). Such a file
+//     is left out of ripgrep's tree, so that Scout must not report it.
+//   - Scout's line ends before "\r\n"; ripgrep --crlf still sees the '\r'
+//     for \B (it holds between '\r' and '\n') and, with -U, for '.',
+//     negated classes, \s and $. Files with "\r\n" are compared with
+//     patterns without \B, and not with multiline patterns.
+//   - Invalid UTF-8: Scout reads each invalid byte as U+FFFD, which '.'
+//     and negated classes match and ripgrep's do not; a file with invalid
+//     bytes or a lone '\r' (which ripgrep's --crlf never matches, and
+//     before which its $ holds) is compared only with patterns without
+//     them, or $. Its lines' texts and
+//     spans are compared through the same lossy decoding.
+//   - ripgrep 13 finds empty matches between the bytes of a character and
+//     misses some matches that start with \b or \B; those patterns are
+//     compared by lines only (not by spans or --count-matches). With -U it
+//     reports an empty match of \A on every line: multiline patterns
+//     never match empty.
+//   - ripgrep's including -g globs override the ignore files and hidden
+//     names (-g 'ign*' searches an ignored "ign1"), and its last matching
+//     glob decides (-g '!sub/deep' -g 'sub/**' searches sub/deep): half
+//     the cases with globs set RipgrepGlobs, which does the same. Without
+//     it Scout's Globs filter the files those rules let through and its
+//     excluding globs always win, so an including glob is drawn with
+//     Hidden and NoIgnore and the excluding globs are given last.
+//   - With -m and -A, ripgrep 13 reports the matching lines inside the
+//     after-context of the last allowed match as matches; Scout ends the
+//     file before the next matching line (FileMatch.Limited).
+//
+// SCOUT_RGDIFF_SEEDS lists seeds to run instead of the table.
+func TestRipgrepDiff(t *testing.T) {
+	rg := rgDiffSetup(t)
+	seeds := []uint64{1, 2, 3, 4, 5, 6}
+	if s := os.Getenv("SCOUT_RGDIFF_SEEDS"); s != "" {
+		seeds = nil
+		for _, f := range strings.Fields(s) {
+			n, err := strconv.ParseUint(f, 10, 64)
+			if err != nil {
+				t.Fatalf("SCOUT_RGDIFF_SEEDS=%q: %v", s, err)
+			}
+			seeds = append(seeds, n)
+		}
+	}
+	patterns := 10
+	if testing.Short() {
+		seeds, patterns = seeds[:2], 6
+	}
+	for _, seed := range seeds {
+		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) {
+			rgDiff(t, rg, seed, patterns)
+		})
+	}
+}
+
+// FuzzRipgrepDiff runs TestRipgrepDiff's comparison on the tree and
+// patterns of one seed.
+func FuzzRipgrepDiff(f *testing.F) {
+	f.Add(uint64(100))
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		rgDiff(t, rgDiffSetup(t), seed, 4)
+	})
+}
+
+// rgDiffSetup finds ripgrep (skipping without it) and leaves out the
+// user's git excludes and ripgrep configuration.
+func rgDiffSetup(t *testing.T) string {
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		t.Skip("rg is not installed")
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("RIPGREP_CONFIG_PATH", "")
+	return rg
+}
+
+// rgDiffFile is a file of a random tree and what it holds that matters to
+// the comparison.
+type rgDiffFile struct {
+	path  string
+	data  []byte
+	loose bool // invalid UTF-8 or a lone '\r'
+	crlf  bool // a line ends with "\r\n"
+	// binary: a NUL in the first 64 KiB, which Scout skips; ripgrep may
+	// report the lines before the NUL, or not, as its buffers go, so the
+	// file is left out of its tree.
+	binary bool
+	// cut is where Scout's search ends: the start of the line of a NUL
+	// past the first 64 KiB; -1: none.
+	cut int
+}
+
+// rgDiffWords are the trees' and the patterns' words.
+var rgDiffWords = []string{
+	"foo", "Foo", "FOO", "bar", "needle", "Needle", "x_1", "42", "a", "ab", "ba", "end",
+	"été", "ÉTÉ", "straße", "STRAẞE", "σίγμα", "ΣΊΓΜΑ", "ς", "日本語", "Zürich", "٣٤", "x\u00a0y", "\u3000",
+	"e\u0301", "😀", "\u212a", "ſ", "(x)", "a.b", "-", "=>", "--",
+}
+
+// rgDiffInvalid are invalid UTF-8 sequences.
+var rgDiffInvalid = []string{"\xff", "\xc3", "\xe2\x82", "\xed\xa0\x80", "caf\xe9", "\xf0\x9f\x98"}
+
+// rgDiffTree writes a random tree to dir (as Scout searches it) and to
+// ref (as ripgrep should see it: files cut where Scout stops).
+func rgDiffTree(t *testing.T, r *rand.Rand, dir, ref string) []rgDiffFile {
+	t.Helper()
+	write := func(rel string, data []byte) {
+		for _, root := range []string{dir, ref} {
+			p := filepath.Join(root, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, root := range []string{dir, ref} {
+		if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".gitignore", []byte("*.log\nbuild/\n!keep.log\n/top.txt\n"))
+	write("sub/.ignore", []byte("ign*\n!ign2.txt\n"))
+	write(".hid/.gitignore", []byte("*.md\n"))
+	dirs := []string{"", "", "sub/", "sub/deep/", "build/", ".hid/", "pkg/"}
+	names := []string{"f%d.txt", "f%d.go", "f%d.log", ".h%d.txt", "ign%d", "f%d.md", "keep.log", "top.txt", "ign2.txt"}
+	var files []rgDiffFile
+	seen := map[string]bool{}
+	n := 8 + r.IntN(8)
+	for i := 0; i < n; i++ {
+		name := dirs[r.IntN(len(dirs))] + names[r.IntN(len(names))]
+		if strings.Contains(name, "%d") {
+			name = fmt.Sprintf(name, i)
+		}
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		f := rgDiffContent(r)
+		f.path = name
+		if f.cut >= 0 || f.binary {
+			write(name, f.data[:max(f.cut, 0)])
+			if f.binary {
+				if err := os.Remove(filepath.Join(ref, filepath.FromSlash(name))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), f.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			write(name, f.data)
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+// rgDiffContent draws a file's contents.
+func rgDiffContent(r *rand.Rand) rgDiffFile {
+	f := rgDiffFile{cut: -1}
+	kind := r.IntN(12)
+	if kind == 0 {
+		return f // empty
+	}
+	loose := r.IntN(4) == 0
+	eol := "\n"
+	if r.IntN(3) == 0 {
+		eol = "\r\n"
+	}
+	var b bytes.Buffer
+	line := func(max int) {
+		for k := r.IntN(max + 1); k > 0; k-- {
+			switch {
+			case loose && r.IntN(6) == 0:
+				if r.IntN(3) == 0 {
+					b.WriteString("\r")
+				} else {
+					b.WriteString(rgDiffInvalid[r.IntN(len(rgDiffInvalid))])
+				}
+			default:
+				b.WriteString(rgDiffWords[r.IntN(len(rgDiffWords))])
+			}
+			switch r.IntN(4) {
+			case 0:
+			case 1:
+				b.WriteString("\t")
+			default:
+				b.WriteString(" ")
+			}
+		}
+	}
+	lines := 1 + r.IntN(30)
+	nul := -1 // the line to hold a NUL
+	switch kind {
+	case 1: // a NUL in the first 64 KiB
+		nul = r.IntN(lines)
+	case 2: // a NUL past the first 64 KiB, or right at its edge
+		lines = 64<<10/30 + r.IntN(400)
+		nul = lines - 1 - r.IntN(200)
+	case 3: // a line longer than a read chunk
+		lines = 3
+	case 5: // several read chunks, with context across their edges, maybe a NUL
+		lines = 6000 + r.IntN(6000)
+		if r.IntN(2) == 0 {
+			nul = lines/2 + r.IntN(lines/2)
+		}
+	case 4: // a NUL right at the edge of the first 64 KiB
+		at := 64<<10 - 2 + r.IntN(4)
+		for b.Len() < at-100 {
+			line(8)
+			b.WriteString(eol)
+		}
+		b.WriteString("foo ")
+		for b.Len() < at {
+			b.WriteByte('x')
+		}
+		b.WriteString("\x00 bar" + eol + "foo needle" + eol)
+		lines = 0
+	}
+	bom := r.IntN(12)
+	if kind == 4 {
+		bom = -1 // the edge counts from the file's first byte
+	}
+	if bom == 0 {
+		b.WriteString("\ufeff")
+	}
+	for k := 0; k < lines; k++ {
+		switch {
+		case kind == 3 && k == 1:
+			for b.Len() < 130<<10+r.IntN(100<<10) {
+				line(8)
+			}
+		case k == nul:
+			line(3)
+			b.WriteByte(0)
+			line(3)
+		case r.IntN(8) == 0:
+		default:
+			line(8)
+		}
+		if k < lines-1 || r.IntN(3) > 0 {
+			if r.IntN(10) == 0 {
+				b.WriteString("\n")
+			} else {
+				b.WriteString(eol)
+			}
+		}
+	}
+	f.data = b.Bytes()
+	if i := bytes.IndexByte(f.data, 0); i >= 64<<10 {
+		f.cut = bytes.LastIndexByte(f.data[:i], '\n') + 1
+	} else {
+		f.binary = i >= 0
+	}
+	f.crlf = bytes.Contains(f.data, []byte("\r\n"))
+	if bom == 1 && nul < 0 && !loose {
+		// UTF-16LE with a byte-order mark: both decode it.
+		u := utf16.Encode([]rune("\ufeff" + string(f.data)))
+		f.data = make([]byte, 2*len(u))
+		for i, c := range u {
+			f.data[2*i], f.data[2*i+1] = byte(c), byte(c>>8)
+		}
+	}
+	f.loose = !utf8.Valid(f.data) && !(bom == 1 && nul < 0 && !loose) || bytes.Contains(bytes.ReplaceAll(f.data, []byte("\r\n"), nil), []byte("\r"))
+	return f
+}
+
+// rgDiffPattern is a random pattern, and what it holds that the two tools
+// treat apart by design.
+type rgDiffPattern struct {
+	re                string
+	ignoreCase        bool
+	multiline, dotAll bool // rg -U, --multiline-dotall
+	neg               bool // '.', a negated class, \s or $: differs on invalid UTF-8 and a lone '\r'
+	noSpans           bool // may match empty, or holds a \b or \B where ripgrep 13 misses matches
+	nonBound          bool // \B: ripgrep --crlf finds one between "\r" and "\n", where Scout's line has ended
+	crlf              bool // a multiline pattern: differs on "\r\n"
+}
+
+// rgDiffDrawPattern draws a pattern: one to three pieces, each a literal,
+// an alternation, a class, a word boundary, a repetition of one of them,
+// with anchors and case-insensitivity at random.
+func rgDiffDrawPattern(r *rand.Rand) rgDiffPattern {
+	word := func() string { return regexp.QuoteMeta(rgDiffWords[r.IntN(len(rgDiffWords))]) }
+	var p rgDiffPattern
+	var b strings.Builder
+	solid := false
+	for k, n := 0, 1+r.IntN(3); k < n; k++ {
+		var a string
+		switch r.IntN(12) {
+		case 0, 1, 2, 3:
+			a = word()
+		case 4, 5:
+			alts := []string{word(), word()}
+			if r.IntN(2) == 0 {
+				alts = append(alts, word())
+			}
+			a = "(?:" + strings.Join(alts, "|") + ")"
+		case 6, 7:
+			a = []string{"[a-f]", "[0-9]", "[[:upper:]]", `\p{Greek}`, "[éÉ]", "[^a-z ]", ".", "[.-]", `\pL`, `[^\s]`, `\w`, `\d`, `\s`, `\W`, `\S`, `[^\W\d]`, `\D`}[r.IntN(17)]
+		case 8:
+			a = []string{`\b`, `\B`}[r.IntN(2)]
+		case 9:
+			a = " "
+		default:
+			a = word()
+		}
+		if k > 0 && r.IntN(2) == 0 {
+			// Words in the trees stand apart.
+			sep := []string{" ", `\s`, `\s*`, `[ \t]`, "\t", ".", `\W+`}[r.IntN(7)]
+			b.WriteString(sep)
+			solid = sep != `\s*`
+		}
+		boundary := a == `\b` || a == `\B`
+		p.nonBound = p.nonBound || a == `\B`
+		if boundary && (!solid || a == `\B`) {
+			p.noSpans = true
+		}
+		solid = !boundary
+		if !boundary && r.IntN(3) == 0 {
+			rep := []string{"+", "*", "?", "{2}", "{1,3}", "{2,}"}[r.IntN(6)]
+			a = "(?:" + a + ")" + rep
+			solid = rep != "*" && rep != "?"
+		}
+		b.WriteString(a)
+	}
+	p.re = b.String()
+	switch r.IntN(5) {
+	case 0:
+		p.re = "^" + p.re
+	case 1:
+		p.re += "$"
+	}
+	switch r.IntN(4) {
+	case 0:
+		p.ignoreCase = true
+	case 1:
+		p.re = "(?i)" + p.re
+	}
+	p.neg = strings.Count(p.re, ".") > strings.Count(p.re, `\.`) || strings.Contains(p.re, "[^") ||
+		strings.Contains(p.re, `\W`) || strings.Contains(p.re, `\S`) || strings.Contains(p.re, `\D`) || strings.Contains(p.re, `\s`) ||
+		strings.HasSuffix(p.re, "$")
+	if re, err := syntax.Parse(p.re, syntax.Perl); err == nil && minLen(re) == 0 {
+		p.noSpans = true
+	}
+	return p
+}
+
+// rgDiffDrawMultiline draws a pattern for a Multiline search (rg -U): two
+// to four pieces among words, newlines, classes that match one, the
+// text's and the lines' anchors, sometimes with DotAll.
+func rgDiffDrawMultiline(r *rand.Rand) rgDiffPattern {
+	p := rgDiffPattern{multiline: true, dotAll: r.IntN(3) == 0}
+	pieces := []string{`\n`, `\r?\n`, `\s+`, `\n\n`, `[^a]`, `.`, `.+`, `\A`, `\z`, `(?-m)^`, `(?-m)$`, `^`, `$`, `\w+`, `[a-f]+`, ` `}
+	var b strings.Builder
+	for k, n := 0, 2+r.IntN(3); k < n; k++ {
+		if r.IntN(2) == 0 {
+			b.WriteString(regexp.QuoteMeta(rgDiffWords[r.IntN(len(rgDiffWords))]))
+		} else {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+	}
+	p.re = b.String()
+	if r.IntN(4) == 0 {
+		p.ignoreCase = true
+	}
+	// ripgrep -U --crlf lets '.', negated classes and \s match the '\r' of
+	// "\r\n", and $ hold before a '\r' or not, as its search goes; Scout
+	// searches such a pattern line by line, without the '\r', where it
+	// cannot match a newline.
+	p.neg = true
+	p.crlf = true
+	if re, err := syntax.Parse(p.re, syntax.Perl); err == nil && minLen(re) == 0 {
+		// ripgrep 13 -U reports an empty match of \A at every line.
+		return rgDiffDrawMultiline(r)
+	}
+	return p
+}
+
+// minLen is the length of the shortest text re matches, in characters.
+func minLen(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return len(re.Rune)
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return 1
+	case syntax.OpCapture, syntax.OpPlus:
+		return minLen(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min * minLen(re.Sub[0])
+	case syntax.OpConcat:
+		n := 0
+		for _, s := range re.Sub {
+			n += minLen(s)
+		}
+		return n
+	case syntax.OpAlternate:
+		n := -1
+		for _, s := range re.Sub {
+			if m := minLen(s); n < 0 || m < n {
+				n = m
+			}
+		}
+		return n
+	}
+	return 0
+}
+
+// rgDiffLine is a line of a file's result, as both tools report it.
+type rgDiffLine struct {
+	n     int
+	match bool
+	text  string
+	spans string
+}
+
+func (l rgDiffLine) String() string {
+	c := '-'
+	if l.match {
+		c = ':'
+	}
+	return fmt.Sprintf("%d%c%.80q%s", l.n, c, l.text, l.spans)
+}
+
+// rgDiff compares one seed's tree and patterns.
+func rgDiff(t *testing.T, rg string, seed uint64, patterns int) {
+	r := rand.New(rand.NewPCG(seed, 0x5c07))
+	rgGlobs := rand.New(rand.NewPCG(seed, 0x6c0b)) // apart, so r draws the same cases
+	dir, ref := t.TempDir(), t.TempDir()
+	files := rgDiffTree(t, r, dir, ref)
+	byPath := map[string]rgDiffFile{}
+	for _, f := range files {
+		byPath[f.path] = f
+	}
+	var st rgDiffStats
+	defer func() {
+		t.Logf("seed %d: %d patterns compared (%d multiline), %d refused or failed by rg; %d matching lines, %d lines in all", seed, st.compared, st.multiline, st.refused, st.matchLines, st.lines)
+		if st.compared < patterns/2 {
+			t.Errorf("only %d of %d patterns compared", st.compared, patterns)
+		}
+	}()
+	for i := 0; i < patterns; i++ {
+		p := rgDiffDrawPattern(r)
+		if r.IntN(4) == 0 {
+			p = rgDiffDrawMultiline(r)
+		}
+		c := rgDiffCase{t: t, st: &st, rg: rg, dir: dir, ref: ref, files: byPath, p: p,
+			hidden: r.IntN(2) == 0, noIgnore: r.IntN(3) == 0, workers: r.IntN(3)}
+		if r.IntN(2) == 0 {
+			c.before, c.after = r.IntN(4), r.IntN(4)
+		}
+		if r.IntN(3) == 0 && !p.multiline {
+			c.max = 1 + r.IntN(3)
+		}
+		// Half the cases with globs take them as ripgrep does
+		// (RipgrepGlobs), in the order drawn, with no other setting.
+		c.rgGlobs = rgGlobs.IntN(2) == 0
+		for k := r.IntN(5) - 2; k > 0; k-- {
+			g := []string{"*.txt", "!*.md", "sub/**", "*.{go,log}", "!sub/deep", "ign*", "!.h*", "f?.*", "**/deep/*", "!build/", "!deep"}[r.IntN(11)]
+			if !strings.HasPrefix(g, "!") && !c.rgGlobs {
+				// ripgrep's including globs override the ignore files and
+				// hidden names; Scout's filter what those let through.
+				c.hidden, c.noIgnore = true, true
+			}
+			c.globs = append(c.globs, g)
+		}
+		if !c.rgGlobs {
+			// ripgrep's last matching glob decides; Scout's excluding
+			// globs win over its including ones, whatever their order.
+			slices.SortStableFunc(c.globs, func(a, b string) int {
+				return cmpBool(strings.HasPrefix(a, "!"), strings.HasPrefix(b, "!"))
+			})
+		}
+		start := time.Now()
+		c.run()
+		if d := time.Since(start); d > 2*time.Second {
+			t.Logf("%s took %v", &c, d)
+		}
+	}
+}
+
+// rgDiffStats counts what was compared; refused counts the patterns
+// that ripgrep refused or panicked on.
+type rgDiffStats struct{ compared, multiline, refused, matchLines, lines int }
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// rgDiffCase is one pattern with its options.
+type rgDiffCase struct {
+	t                *testing.T
+	st               *rgDiffStats
+	rg, dir, ref     string
+	files            map[string]rgDiffFile
+	p                rgDiffPattern
+	hidden, noIgnore bool
+	before, after    int
+	max              int // -m; 0: none
+	workers          int
+	panicked         bool // ripgrep panicked or took too long: the case is not compared
+	globs            []string
+	rgGlobs          bool // SearchRequest.RipgrepGlobs
+}
+
+func (c *rgDiffCase) String() string {
+	return fmt.Sprintf("%q i=%v U=%v s=%v hidden=%v noignore=%v -B%d -A%d -m%d -g%q rg-globs=%v", c.p.re, c.p.ignoreCase, c.p.multiline, c.p.dotAll, c.hidden, c.noIgnore, c.before, c.after, c.max, c.globs, c.rgGlobs)
+}
+
+// skip reports a file left out of the comparison by design.
+func (c *rgDiffCase) skip(path string) bool {
+	f := c.files[path]
+	return f.loose && c.p.neg || f.crlf && (c.p.nonBound || c.p.crlf)
+}
+
+// search runs Scout.
+func (c *rgDiffCase) search(mode scout.SearchMode) *scout.SearchResult {
+	c.t.Helper()
+	s := scout.Searcher{Workspace: scout.Workspace{Root: c.dir}, MaxFileSize: -1, Workers: c.workers}
+	req := scout.SearchRequest{Pattern: c.p.re, IgnoreCase: c.p.ignoreCase, Multiline: c.p.multiline, DotAll: c.p.dotAll, Hidden: c.hidden, NoIgnore: c.noIgnore,
+		Globs: c.globs, RipgrepGlobs: c.rgGlobs, Mode: mode, MaxFiles: -1, MaxMatches: -1, MaxColumns: -1, MaxMatchesPerFile: -1}
+	if mode == scout.SearchContent {
+		req.Before, req.After = c.before, c.after
+		if c.max > 0 {
+			req.MaxMatchesPerFile = c.max
+		}
+	}
+	res, err := s.Search(context.Background(), req)
+	if err != nil {
+		c.t.Fatalf("%s: %v", c, err)
+	}
+	return res
+}
+
+// rgOut runs ripgrep over the reference tree; ok is false when it
+// refuses the pattern.
+func (c *rgDiffCase) rgOut(args ...string) ([]byte, bool) {
+	c.t.Helper()
+	args = append([]string{"--no-config", "--crlf", "--no-messages"}, args...)
+	if c.p.ignoreCase {
+		args = append(args, "-i")
+	}
+	if c.hidden {
+		args = append(args, "--hidden")
+	}
+	if c.noIgnore {
+		args = append(args, "--no-ignore")
+	}
+	if c.p.multiline {
+		args = append(args, "-U")
+	}
+	for _, g := range c.globs {
+		args = append(args, "-g", g)
+	}
+	if c.p.dotAll {
+		args = append(args, "--multiline-dotall")
+	}
+	// ripgrep 13 can take minutes over empty matches on a long line
+	// ((?: )*$ with --json on 200 KB): such a case is not compared.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, c.rg, append(args, "-e", c.p.re, ".")...)
+	cmd.Dir = c.ref
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if ee, isExit := err.(*exec.ExitError); isExit && ee.ExitCode() == 2 {
+		if stderr.Len() > 0 {
+			c.t.Logf("rg refuses %q: %s", c.p.re, stderr.Bytes())
+			return nil, false
+		}
+	} else if ctx.Err() != nil {
+		c.t.Logf("rg takes over 20s on %q: not compared", c.p.re)
+		c.panicked = true
+		return nil, false
+	} else if isExit && ee.ExitCode() == 101 {
+		// ripgrep 13 panics on \B$ over "\r\n" with --crlf
+		// (grep-matcher's "self.start <= end").
+		c.t.Logf("rg panics on %q: %.200s", c.p.re, stderr.Bytes())
+		c.panicked = true
+		return nil, false
+	} else if err != nil && !(isExit && ee.ExitCode() == 1) {
+		c.t.Fatalf("rg %q: %v", c.p.re, err)
+	}
+	return out, true
+}
+
+// rgCounts runs ripgrep with a counting flag.
+func (c *rgDiffCase) rgCounts(flag string) map[string]int {
+	out, _ := c.rgOut(flag, "--null", "--with-filename")
+	counts := map[string]int{}
+	for _, rec := range strings.Split(string(out), "\n") {
+		f, n, found := strings.Cut(strings.TrimSuffix(rec, "\r"), "\x00")
+		if !found {
+			continue
+		}
+		k, err := strconv.Atoi(n)
+		if err != nil {
+			c.t.Fatalf("rg %s output %q", flag, rec)
+		}
+		counts[strings.TrimPrefix(f, "./")] = k
+	}
+	return counts
+}
+
+func (c *rgDiffCase) run() {
+	t := c.t
+	t.Helper()
+	listed, ok := c.rgOut("-l", "--null")
+	lines := c.rgCounts("-c")
+	var matches map[string]int
+	if !c.p.noSpans {
+		matches = c.rgCounts("--count-matches")
+	}
+	args := []string{"--json", "-B", strconv.Itoa(c.before), "-A", strconv.Itoa(c.after)}
+	if c.max > 0 {
+		args = append(args, "-m", strconv.Itoa(c.max))
+	}
+	out, _ := c.rgOut(args...)
+	if !ok || c.panicked {
+		c.st.refused++
+		return
+	}
+	c.st.compared++
+	if c.p.multiline {
+		c.st.multiline++
+	}
+	// Files.
+	var want, got []string
+	for _, l := range strings.Split(string(listed), "\x00") {
+		if l = strings.TrimPrefix(strings.TrimSpace(l), "./"); l != "" && !c.skip(l) {
+			want = append(want, l)
+		}
+	}
+	for _, f := range c.search(scout.SearchFiles).Files {
+		if !c.skip(f.Path) {
+			got = append(got, f.Path)
+		}
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: files: scout %q, rg -l %q", c, got, want)
+	}
+
+	// Counts.
+	if c.p.multiline {
+		lines = nil // see the lines below
+	}
+	counted := map[string]bool{}
+	for _, f := range c.search(scout.SearchCount).Files {
+		counted[f.Path] = true
+		if c.skip(f.Path) {
+			continue
+		}
+		if lines != nil && f.MatchLines != lines[f.Path] || matches != nil && f.Matches != matches[f.Path] {
+			t.Errorf("%s: %s: scout %d matches on %d lines, rg --count-matches %d, -c %d", c, f.Path, f.Matches, f.MatchLines, matches[f.Path], lines[f.Path])
+		}
+	}
+	for p, n := range lines {
+		if !counted[p] && !c.skip(p) {
+			t.Errorf("%s: %s: scout no count, rg -c %d", c, p, n)
+		}
+	}
+
+	// Lines.
+	wantL := c.rgJSONLines(out)
+	res := c.search(scout.SearchContent)
+	gotL := map[string][]rgDiffLine{}
+	stops := 0
+	for _, f := range res.Files {
+		if df, ok := c.files[f.Path]; ok && df.cut >= 0 {
+			stops++
+		}
+		var ls []rgDiffLine
+		for _, l := range f.Lines {
+			d := rgDiffLine{n: l.Line, match: l.Match, text: l.Text}
+			if l.Match && !c.p.noSpans {
+				var b strings.Builder
+				for _, s := range l.Spans {
+					fmt.Fprintf(&b, "[%d,%d)", s.Start, s.End)
+				}
+				d.spans = b.String()
+			}
+			ls = append(ls, d)
+		}
+		gotL[f.Path] = ls
+	}
+	if c.max == 0 && res.NULStops != stops { // with -m the search may end before the NUL
+		t.Errorf("%s: NULStops %d, want %d (the matching files cut by a NUL)", c, res.NULStops, stops)
+	}
+	for p := range gotL {
+		if _, ok := wantL[p]; !ok {
+			wantL[p] = nil
+		}
+	}
+	for p := range wantL {
+		if c.skip(p) {
+			continue
+		}
+		g, w := gotL[p], wantL[p]
+		if c.max > 0 && c.after > 0 {
+			w = rgDiffMaxCount(w, c.max)
+		}
+		c.st.lines += len(g)
+		for _, l := range g {
+			if l.match {
+				c.st.matchLines++
+			}
+		}
+		if !slices.Equal(g, w) {
+			t.Errorf("%s: %s: lines differ\nscout %v\nrg    %v", c, p, g, w)
+		}
+	}
+}
+
+// rgDiffMaxCount reads ripgrep 13's -m with -A as Scout's
+// MaxMatchesPerFile: the lines up to the first matching line past the
+// max-th, which ends the file.
+func rgDiffMaxCount(ls []rgDiffLine, max int) []rgDiffLine {
+	n := 0
+	for i, l := range ls {
+		if l.match {
+			if n++; n > max {
+				return ls[:i]
+			}
+		}
+	}
+	return ls
+}
+
+// rgJSONLines reads rg --json's match and context lines by file, their
+// texts and spans decoded as Scout decodes them.
+func (c *rgDiffCase) rgJSONLines(out []byte) map[string][]rgDiffLine {
+	type data struct {
+		Text  *string `json:"text"`
+		Bytes []byte  `json:"bytes"`
+	}
+	var msg struct {
+		Type string `json:"type"`
+		Data struct {
+			Path       data `json:"path"`
+			Lines      data `json:"lines"`
+			LineNumber int  `json:"line_number"`
+			Submatches []struct {
+				Start int `json:"start"`
+				End   int `json:"end"`
+			} `json:"submatches"`
+		} `json:"data"`
+	}
+	got := map[string][]rgDiffLine{}
+	for _, rec := range bytes.Split(out, []byte("\n")) {
+		if len(rec) == 0 {
+			continue
+		}
+		msg.Data.Lines, msg.Data.Path, msg.Data.Submatches = data{}, data{}, nil
+		if err := json.Unmarshal(rec, &msg); err != nil {
+			c.t.Fatalf("rg --json: %v: %s", err, rec)
+		}
+		if msg.Type != "match" && msg.Type != "context" {
+			continue
+		}
+		path := strings.TrimPrefix(*msg.Data.Path.Text, "./")
+		block := msg.Data.Lines.Bytes
+		if msg.Data.Lines.Text != nil {
+			block = []byte(*msg.Data.Lines.Text)
+		}
+		// A match of rg -U holds the lines it spans; each is a matching
+		// line, with the parts of the matches that touch it, as
+		// Scout's whole-file search gives them (wholeSearch.match).
+		parts := bytes.SplitAfter(block, []byte("\n"))
+		if len(parts) > 1 && len(parts[len(parts)-1]) == 0 {
+			parts = parts[:len(parts)-1]
+		}
+		type line struct{ ls, le, n int }
+		var ls []line
+		off := 0
+		for k, part := range parts {
+			le := off + len(bytes.TrimSuffix(part, []byte("\n")))
+			ls = append(ls, line{off, le, msg.Data.LineNumber + k})
+			off += len(part)
+		}
+		spans := make([]strings.Builder, len(ls))
+		texts := make([]string, len(ls))
+		poss := make([][]int, len(ls))
+		for k, l := range ls {
+			texts[k], poss[k] = lossy(bytes.TrimSuffix(block[l.ls:l.le], []byte("\r")))
+		}
+		for _, sm := range msg.Data.Submatches {
+			for k, l := range ls {
+				if sm.Start > l.le || sm.End < l.ls || sm.End == l.ls && sm.Start < l.ls {
+					continue
+				}
+				n := len(poss[k]) - 1 // the line's length without "\r"
+				a := min(max(sm.Start, l.ls)-l.ls, n)
+				b := min(sm.End, l.le, l.ls+n) - l.ls
+				fmt.Fprintf(&spans[k], "[%d,%d)", poss[k][a], poss[k][b])
+			}
+		}
+		for k, l := range ls {
+			text := texts[k]
+			d := rgDiffLine{n: l.n, match: msg.Type == "match", text: text}
+			if d.match && !c.p.noSpans {
+				d.spans = spans[k].String()
+			}
+			if prev := got[path]; len(prev) > 0 && prev[len(prev)-1].n == d.n {
+				prev[len(prev)-1].spans += d.spans
+				continue
+			}
+			got[path] = append(got[path], d)
+		}
+	}
+	return got
+}
+
+// lossy decodes raw as Scout does (each invalid byte as U+FFFD) and maps
+// each offset of raw to its offset in the text.
+func lossy(raw []byte) (string, []int) {
+	var b strings.Builder
+	pos := make([]int, len(raw)+1)
+	for i := 0; i < len(raw); {
+		r, n := utf8.DecodeRune(raw[i:])
+		for k := 0; k < n; k++ {
+			pos[i+k] = b.Len()
+		}
+		b.WriteRune(r)
+		i += n
+	}
+	pos[len(raw)] = b.Len()
+	return b.String(), pos
+}
+
+// TestSearchGlobExcludesDirectory: an excluding glob that matches a
+// directory leaves out all it holds, as ripgrep's -g "!node_modules"
+// does; the searched directory itself is not matched.
+func TestSearchGlobExcludesDirectory(t *testing.T) {
+	tree := fstest.MapFS{
+		"build/x.txt":           {Data: []byte("hit\n")},
+		"src/y.txt":             {Data: []byte("hit\n")},
+		"src/gen/z.txt":         {Data: []byte("hit\n")},
+		"a/node_modules/m.txt":  {Data: []byte("hit\n")},
+		"a/node_modulesx/n.txt": {Data: []byte("hit\n")},
+	}
+	tests := []struct {
+		globs, paths []string
+		want         []string
+	}{
+		{[]string{"!build"}, nil, []string{"a/node_modules/m.txt", "a/node_modulesx/n.txt", "src/gen/z.txt", "src/y.txt"}},
+		{[]string{"!node_modules", "!src/gen/"}, nil, []string{"a/node_modulesx/n.txt", "build/x.txt", "src/y.txt"}},
+		{[]string{"*.txt", "!gen"}, []string{"src"}, []string{"src/y.txt"}},
+		{[]string{"!build"}, []string{"build"}, []string{"build/x.txt"}},
+	}
+	for _, tr := range testfs.Trees(t, tree) {
+		s := scout.Searcher{Workspace: scout.Workspace{FS: tr.FS, Root: tr.Root}}
+		for _, tt := range tests {
+			res, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "hit", Globs: tt.globs, Paths: tt.paths, Mode: scout.SearchFiles})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range res.Files {
+				got = append(got, f.Path)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("%s: globs %q in %q: %q, want %q", tr.Name, tt.globs, tt.paths, got, tt.want)
+			}
+		}
+	}
+}
