@@ -190,16 +190,16 @@ func call(toolset, name, args, root, options string) *scout.Envelope {
 	if len(args) > mcpserver.MaxMessage {
 		return envelope.Error(errs.New(errs.InvalidParam, "json_args is %d bytes, over the limit of %d MiB: pass a smaller arguments object.", len(args), mcpserver.MaxMessage>>20), nil)
 	}
+	params := json.RawMessage(skipBOM(args)) // tool.Call skips the BOM itself
 	if len(options) > maxOptions {
-		return envelope.Error(errs.New(errs.InvalidParam, "options is %d bytes, over the limit of %d KiB: pass a smaller options object.", len(options), maxOptions>>10), json.RawMessage(args))
+		return envelope.Error(errs.New(errs.InvalidParam, "options is %d bytes, over the limit of %d KiB: pass a smaller options object.", len(options), maxOptions>>10), params)
 	}
-	args = skipBOM(args)
 	opts, err := parseOptions(options)
 	if err == nil {
 		err = checkRoot(root)
 	}
 	if err != nil {
-		return envelope.Error(err, json.RawMessage(args))
+		return envelope.Error(err, params)
 	}
 	cfg := tool.Config{Root: root, Style: opts.Style, ContextBefore: opts.before(), ContextAfter: opts.after()}
 	if opts.ReadLimit != nil {
@@ -209,7 +209,7 @@ func call(toolset, name, args, root, options string) *scout.Envelope {
 	cfg.AllowPrivateNetwork = opts.AllowPrivate
 	cfg.URLCache = urlCache
 	if err := opts.Zoekt.apply(&cfg); err != nil {
-		return envelope.Error(err, json.RawMessage(args))
+		return envelope.Error(err, params)
 	}
 	ctx := context.Background()
 	// A timeout past time.Duration's range (292 years) is no limit: the
@@ -223,7 +223,7 @@ func call(toolset, name, args, root, options string) *scout.Envelope {
 		var done func()
 		ctx, done, err = running.start(ctx, opts.CallID)
 		if err != nil {
-			return envelope.Error(err, json.RawMessage(args))
+			return envelope.Error(err, params)
 		}
 		defer done()
 	}
