@@ -72,6 +72,12 @@ func TestSearchRgIgnoreAndRipgrepGlobs(t *testing.T) {
 			[]string{"gen/out.go", "keep.log", "main.go", "notes.md", "sub/pkg/z.go", "sub/y.go"}, 3},
 		{"the last glob that matches decides", scout.SearchRequest{Globs: []string{"!*.go", "main.go"}, RipgrepGlobs: true, RgIgnore: true},
 			[]string{"main.go"}, 2},
+		{"a later including glob overrides an excluding one, for directories too", scout.SearchRequest{Globs: []string{"!sub", "{sub,sub/*}"}, RipgrepGlobs: true, RgIgnore: true},
+			[]string{"sub/.ignore", "sub/x.go", "sub/y.go"}, 2},
+		{"a glob ending in '/' matches directories only", scout.SearchRequest{Globs: []string{"!main.go/"}, RipgrepGlobs: true, RgIgnore: true},
+			[]string{"gen/out.go", "keep.log", "main.go", "notes.md", "other/pkg/w.go", "other/sub/v.go", "other/sub/v.txt", "sub/pkg/z.go", "sub/y.go"}, 3},
+		{"an excluding directory glob ending in '/'", scout.SearchRequest{Globs: []string{"!sub/"}, RipgrepGlobs: true, RgIgnore: true},
+			[]string{"gen/out.go", "keep.log", "main.go", "notes.md", "other/pkg/w.go"}, 2},
 		{"a file named is not filtered", scout.SearchRequest{Paths: []string{"sub/y.go"}, Globs: []string{"pkg/*.go"}, RipgrepGlobs: true},
 			[]string{"sub/y.go"}, 0},
 	}
