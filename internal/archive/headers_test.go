@@ -16,29 +16,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// specialHeader returns a tar header block of typeflag flag followed by
-// payload, padded to whole blocks: archive/tar writes no such header
-// itself.
-func specialHeader(flag byte, payload []byte) []byte {
-	blk := make([]byte, 512)
-	copy(blk, "././@LongLink")
-	copy(blk[100:], "0000644\x00")
-	copy(blk[108:], "0000000\x00")
-	copy(blk[116:], "0000000\x00")
-	copy(blk[124:], fmt.Sprintf("%011o\x00", len(payload)))
-	copy(blk[136:], "00000000000\x00")
-	blk[156] = flag
-	copy(blk[257:], "ustar\x0000")
-	copy(blk[148:], "        ")
-	sum := 0
-	for _, c := range blk {
-		sum += int(c)
-	}
-	copy(blk[148:], fmt.Sprintf("%06o\x00 ", sum))
-	out := append(blk, payload...)
-	return append(out, make([]byte, (512-len(payload)%512)%512)...)
-}
-
 // headerFlood returns a .tgz whose member "after" is preceded by n gzip
 // streams that each hold one header of typeflag flag with 1 MiB (less a
 // block) of payload: tiny pax records for 'x' and 'g', a name for 'L'.
@@ -52,7 +29,7 @@ func headerFlood(flag byte, n int, gz bool) []byte {
 	default:
 		payload = bytes.Repeat([]byte("n"), 1<<20-512)
 	}
-	one := specialHeader(flag, payload)
+	one := testfs.TarHeader(flag, payload)
 	body := testfs.Tar(testfs.Member{Name: "after", Body: "found\n"})
 	first := testfs.Tar(testfs.Member{Name: "first", Body: "first\n"})
 	first = first[:len(first)-1024] // without its end marker
@@ -129,7 +106,7 @@ func TestHeaderFloodCanceled(t *testing.T) {
 	for i := 0; rec.Len() < 64<<10; i++ {
 		fmt.Fprintf(&rec, "16 k%08x=%02x\n", uint32(i)*2654435761, i%97)
 	}
-	one := specialHeader(tar.TypeXHeader, rec.Bytes())
+	one := testfs.TarHeader(tar.TypeXHeader, rec.Bytes())
 	first := testfs.Tar(testfs.Member{Name: "first", Body: "first\n"})
 	data := testfs.Gzip(append(append(first[:len(first)-1024], bytes.Repeat(one, 24)...), testfs.Tar(testfs.Member{Name: "after", Body: "x"})...))
 	ctx, cancel := context.WithCancel(context.Background())

@@ -5,33 +5,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"fmt"
 	"testing"
 	"testing/fstest"
 
 	"github.com/scoutkit/scout/internal/grep"
+	"github.com/scoutkit/scout/internal/testfs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// paxHeader returns a tar extended header (typeflag 'x') of records,
-// padded to whole blocks.
-func paxHeader(records []byte) []byte {
-	blk := make([]byte, 512)
-	copy(blk, "PaxHeader")
-	copy(blk[100:], "0000644\x00")
-	copy(blk[124:], fmt.Sprintf("%011o\x00", len(records)))
-	blk[156] = tar.TypeXHeader
-	copy(blk[257:], "ustar\x0000")
-	copy(blk[148:], "        ")
-	sum := 0
-	for _, c := range blk {
-		sum += int(c)
-	}
-	copy(blk[148:], fmt.Sprintf("%06o\x00 ", sum))
-	out := append(blk, records...)
-	return append(out, make([]byte, (512-len(records)%512)%512)...)
-}
 
 // TestArchiveHeaderFlood: a .tgz whose second member is preceded by more
 // extended headers than the archive's bound on them is counted too_large
@@ -46,7 +27,7 @@ func TestArchiveHeaderFlood(t *testing.T) {
 		tw.Flush()
 	}
 	add("a.txt", "hit a\n")
-	tb.Write(bytes.Repeat(paxHeader(bytes.Repeat([]byte("6 a=b\n"), (1<<20-512)/6)), 6)) // 6 MiB
+	tb.Write(bytes.Repeat(testfs.TarHeader(tar.TypeXHeader, bytes.Repeat([]byte("6 a=b\n"), (1<<20-512)/6)), 6)) // 6 MiB
 	add("c.txt", "hit c\n")
 	tw.Close()
 	var gz bytes.Buffer

@@ -5,6 +5,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"io/fs"
 	"maps"
@@ -117,4 +118,27 @@ func must(err error) {
 	if err != nil {
 		panic("testfs: " + err.Error())
 	}
+}
+
+// TarHeader returns a raw tar header block of typeflag flag (a pax 'x' or
+// 'g' header, a GNU 'L' or 'K' long name) followed by payload, padded to
+// whole blocks: archive/tar writes no such header on its own.
+func TarHeader(flag byte, payload []byte) []byte {
+	blk := make([]byte, 512)
+	copy(blk, "././@LongLink")
+	copy(blk[100:], "0000644\x00")
+	copy(blk[108:], "0000000\x00")
+	copy(blk[116:], "0000000\x00")
+	copy(blk[124:], fmt.Sprintf("%011o\x00", len(payload)))
+	copy(blk[136:], "00000000000\x00")
+	blk[156] = flag
+	copy(blk[257:], "ustar\x0000")
+	copy(blk[148:], "        ")
+	sum := 0
+	for _, c := range blk {
+		sum += int(c)
+	}
+	copy(blk[148:], fmt.Sprintf("%06o\x00 ", sum))
+	out := append(blk, payload...)
+	return append(out, make([]byte, (512-len(payload)%512)%512)...)
 }
