@@ -648,19 +648,7 @@ func (c *rgDiffCase) rgOut(args ...string) ([]byte, bool) {
 // rgCounts runs ripgrep with a counting flag.
 func (c *rgDiffCase) rgCounts(flag string) map[string]int {
 	out, _ := c.rgOut(flag, "--null", "--with-filename")
-	counts := map[string]int{}
-	for _, rec := range strings.Split(string(out), "\n") {
-		f, n, found := strings.Cut(strings.TrimSuffix(rec, "\r"), "\x00")
-		if !found {
-			continue
-		}
-		k, err := strconv.Atoi(n)
-		if err != nil {
-			c.t.Fatalf("rg %s output %q", flag, rec)
-		}
-		counts[strings.TrimPrefix(f, "./")] = k
-	}
-	return counts
+	return testfs.RipgrepCounts(c.t, out)
 }
 
 func (c *rgDiffCase) run() {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/grep"
+	"github.com/scoutkit/scout/internal/testfs"
 )
 
 // TestRipgrepRandom compares Run with ripgrep on a seeded random corpus
@@ -416,19 +417,7 @@ func (c *rgCompare) rgOut(args ...string) (out []byte, ok bool) {
 // file.
 func (c *rgCompare) rgCounts(flag string) (map[string]int, bool) {
 	out, ok := c.rgOut(flag)
-	counts := map[string]int{}
-	for _, rec := range strings.Split(string(out), "\n") {
-		f, n, found := strings.Cut(strings.TrimSuffix(rec, "\r"), "\x00")
-		if !found {
-			continue
-		}
-		k, err := strconv.Atoi(n)
-		if err != nil {
-			c.t.Fatalf("rg %s output %q", flag, rec)
-		}
-		counts[strings.TrimPrefix(f, "./")] = k
-	}
-	return counts, ok
+	return testfs.RipgrepCounts(c.t, out), ok
 }
 
 // lineStarts returns the offset of each line of data.
