@@ -329,9 +329,9 @@ func (l *rulesLoader) rules(p place, optional bool) *ruleSet {
 // outer returns the rules of the OS directories above the FS root, for
 // an FS that is an OS directory (its path with symlinks resolved, as git
 // sees it): the .ignore files (and .rgignore files, when read) of every
-// directory up to "/" (as ripgrep reads them), and, when a directory above holds ".git", the excludes of
-// that work tree and the .gitignore files from its top down to the FS
-// root's parent. Nothing else above the FS root is read. nil when there
+// directory up to "/" (as ripgrep reads them), and, when a directory
+// above holds ".git", the excludes of that work tree and the .gitignore
+// files from its top down to the FS root's parent. Nothing else above the FS root is read. nil when there
 // are none.
 func (l *rulesLoader) outer() *dirRules {
 	if l.osDir == "" {

@@ -188,15 +188,16 @@ const maxErrorSamples = 10
 // one that holds info/exclude and the config. The rule files of the
 // directories above root apply too: those inside the FS and, when fsys is
 // an OS directory (fsx.OSDir), those above the FS root: the .ignore (and
-// read .rgignore) files up to "/" and, when a directory above holds ".git", that work tree's
-// .gitignore files down to the FS root and its excludes. Above the FS
-// root only those files (and the git metadata that locates them) are
-// read; an FS that is no OS directory has no directories above its root.
+// read .rgignore) files up to "/" and, when a directory above holds
+// ".git", that work tree's .gitignore files down to the FS root and its
+// excludes. Above the FS root only those files (and the git metadata that
+// locates them) are read; an FS that is no OS directory has no
+// directories above its root.
 // root itself is walked even when a rule covers it (as ripgrep does; git
 // would list nothing). Matching is case-sensitive (core.ignoreCase is not
-// read), symlinked .gitignore, .ignore and .rgignore files are not read (as git ≥
-// 2.32), an ignore file over 100 MiB is not read (as git), and the
-// include directives of git config files are not followed.
+// read), symlinked .gitignore, .ignore and .rgignore files are not read
+// (as git ≥ 2.32), an ignore file over 100 MiB is not read (as git), and
+// the include directives of git config files are not followed.
 //
 // fn is called concurrently from several goroutines unless Options.Sorted.
 // A directory is reported before its contents. fn returning fs.SkipDir on
