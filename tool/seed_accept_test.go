@@ -70,6 +70,12 @@ func seedFixture() fstest.MapFS {
 	for i := range 201 {
 		m[fmt.Sprintf("amp/g/g%03d.txt", i)] = at(lines(3, "ampword %d"), i)
 	}
+	var zz strings.Builder
+	for i := 1; i <= 59; i++ {
+		fmt.Fprintf(&zz, "%s %d\n", map[bool]string{true: "zig", false: "zag"}[i%2 == 1], i)
+	}
+	m["zz/x.txt"] = file(zz.String())
+	m["zz/y.txt"] = file("zig\n")
 	m["amp/src/lib.rs"] = file("fn ampword() {}\n")
 	m["amp/web/a.ts"] = file("ampword\n")
 	m["amp/web/b.md"] = file("ampword\n")
@@ -192,6 +198,15 @@ func TestSeedAcceptance(t *testing.T) {
 		{rule: "000: Line-range selector requires a single file: ... is a directory",
 			set: Pi, tool: "search", args: `{"pattern":"x","paths":"many:1-2"}`, status: scout.StatusError, code: "INVALID_PARAM",
 			text: "Line-range selector requires a single file: many is a directory"},
+		{rule: "000: a line-range selector ... to a single file/archive/internal-resource input (an entry that is only a selector names no file)",
+			set: Pi, tool: "search", args: `{"pattern":"x","paths":":1-2"}`, status: scout.StatusError, code: "NOT_FOUND",
+			text: "Path not found: :1-2"},
+		{rule: "000: Internal URLs cannot contain glob characters (checked before the line-range selector)",
+			set: Pi, tool: "search", args: `{"pattern":"x","paths":"omp://*.md:1-3"}`, status: scout.StatusError, code: "INVALID_PARAM",
+			text: "Glob patterns are not supported for internal URLs: omp://*.md…"},
+		{rule: "000: caps matches per file to 20 for multi-file scopes (context stops before the first match cut off)",
+			set: Pi, tool: "search", args: `{"pattern":"^zig","paths":"zz"}`, status: scout.StatusPartial,
+			has: []string{"38:zag 38\n*39:zig 39\n40:zag 40\n\n# zz/y.txt#", `"perFileLimitReached":true`}, lacks: []string{"41:", "42:"}},
 		{rule: "000: Path not found for line-range selector",
 			set: Pi, tool: "search", args: `{"pattern":"x","paths":"nope.txt:1-2"}`, status: scout.StatusError, code: "NOT_FOUND",
 			text: "Path not found for line-range selector: nope.txt"},
