@@ -27,7 +27,7 @@ const ampGlobDescription = "Find files matching glob patterns.\n" +
 	"- `pattern` is relative to `path` (default \".\"): `*.py` matches path's own files, `**/*.py` every level below " +
 	"(`*` and `?` never cross `/`; `**/` also matches zero directories); `{a,b}` alternatives; `[abc]`, `[!a]` and POSIX `[[:digit:]]` classes.\n" +
 	"- `type`: \"file\", \"dir\" or \"any\" (default); `exclude`: globs to leave out (a glob without `/` matches a file name at any depth).\n" +
-	"- Hidden and gitignored files are left out; a hidden directory the pattern names (`.github/workflows/*.yml`) is looked in. At most 100 matches are returned; narrow the pattern for more."
+	"- Hidden and gitignored files are left out; a hidden directory the pattern names (`.github/workflows/*.yml`) is looked in, and a last segment starting with `.` (`.env`, `**/.*rc`) matches hidden names. At most 100 matches are returned; narrow the pattern for more."
 
 // ampGlobArgs are the arguments of amplifier glob.
 type ampGlobArgs struct {
@@ -96,12 +96,27 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	// looks in it: the walk takes hidden entries, and leaves out again the
 	// hidden ones below that directory. Without it the walk left the
 	// directory out, and the pattern matched nothing.
-	hidden := hasHiddenDir(norm)
-	var hiddenBelow []string // what the walk leaves out again below a hidden directory named
-	if hidden {
+	//
+	// A pattern whose last segment spells a hidden name (".env",
+	// "**/.*rc") matches hidden entries there, as a glob starting with
+	// "." does in a shell: the walk takes hidden entries, and leaves out
+	// again the entries inside hidden directories the pattern does not
+	// name. Without it such a pattern could match nothing.
+	hiddenDir, hiddenName := hasHiddenDir(norm), hasHiddenName(norm)
+	hidden := hiddenDir || hiddenName
+	var hiddenBelow []string // what the walk leaves out again
+	switch {
+	case hiddenDir:
 		dir, _ := literalDirs(norm)
 		q := glob.QuoteMeta(dir)
-		hiddenBelow = []string{q + "/**/.*", q + "/**/.*/**"}
+		hiddenBelow = []string{q + "/**/.*/**"}
+		if !hiddenName {
+			hiddenBelow = append(hiddenBelow, q+"/**/.*")
+		}
+	case hiddenName:
+		hiddenBelow = []string{"**/.*/**"}
+	}
+	if hidden {
 		exclude = append(slices.Clip(exclude), hiddenBelow...)
 	}
 	f := scout.Finder{Workspace: ws}
@@ -199,6 +214,13 @@ func hasHiddenDir(pattern string) bool {
 		}
 	}
 	return false
+}
+
+// hasHiddenName reports whether the last segment of a glob pattern spells
+// a hidden name: it starts with "." (".env", ".*"), and is not "." or "..".
+func hasHiddenName(pattern string) bool {
+	last := pattern[strings.LastIndex(pattern, "/")+1:]
+	return len(last) > 1 && last[0] == '.' && last != ".."
 }
 
 // followLinks gives each symlink among entries the kind, size and time of

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"testing"
 	"testing/fstest"
 
@@ -89,6 +90,71 @@ func TestAmpGlobFiltered(t *testing.T) {
 			if env.Text != tt.want {
 				t.Errorf("%s: %s %s: %q, want %q", tr.Name, tt.reason, tt.args, env.Text, tt.want)
 			}
+		}
+	}
+}
+
+// TestAmpGlobHiddenName: a pattern whose last segment starts with "."
+// matches hidden names there, as a shell glob does; hidden directories the
+// pattern does not name are still not looked in, and hidden entries stay
+// out of patterns that do not spell them.
+func TestAmpGlobHiddenName(t *testing.T) {
+	tree := fstest.MapFS{
+		".env":          {Data: []byte("k=v\n")},
+		"a.py":          {Data: []byte("a\n")},
+		".h/.x":         {Data: []byte("x\n")},
+		".h/k.py":       {Data: []byte("k\n")},
+		".h/.in/.y":     {Data: []byte("y\n")},
+		"src/.rc":       {Data: []byte("r\n")},
+		"src/.cfg/.z":   {Data: []byte("z\n")},
+		"src/.cfg/z.py": {Data: []byte("z\n")},
+	}
+	tests := []struct {
+		args string
+		want []string
+	}{
+		{`{"pattern":".env"}`, []string{".env"}},
+		{`{"pattern":"**/.env"}`, []string{".env"}},
+		{`{"pattern":".*","type":"file"}`, []string{".env"}},
+		{`{"pattern":"**/.*","type":"file"}`, []string{".env", "src/.rc"}},
+		{`{"pattern":"**/.*","type":"dir"}`, []string{".h", "src/.cfg"}},
+		{`{"pattern":"**/.rc"}`, []string{"src/.rc"}},
+		{`{"pattern":".h/.*"}`, []string{".h/.in", ".h/.x"}},
+		{`{"pattern":".h/*"}`, []string{".h/k.py"}},
+		{`{"pattern":"**/.*","type":"file","exclude":[".env"]}`, []string{"src/.rc"}},
+		{`{"pattern":"**/*.py"}`, []string{"a.py"}},
+		{`{"pattern":"*"}`, []string{"a.py", "src"}},
+	}
+	for _, tr := range testfs.Trees(t, tree) {
+		cfg := Config{FS: tr.FS, Root: tr.Root}
+		for _, tt := range tests {
+			env := Call(context.Background(), cfg, Amplifier, "glob", []byte(tt.args))
+			raw, _ := json.Marshal(env.Data)
+			var data struct {
+				Matches []struct{ Path string } `json:"matches"`
+			}
+			if err := json.Unmarshal(raw, &data); err != nil {
+				t.Fatalf("%s %s: %v", tr.Name, tt.args, err)
+			}
+			var got []string
+			for _, m := range data.Matches {
+				got = append(got, m.Path)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("%s: %s: %q, want %q (%s)", tr.Name, tt.args, got, tt.want, env.Text)
+			}
+		}
+	}
+}
+
+func TestHasHiddenName(t *testing.T) {
+	for pattern, want := range map[string]bool{
+		".env": true, "**/.env": true, ".*": true, "src/.*rc": true, ".h/.x": true,
+		"*.py": false, ".h/*": false, "..": false, "src/..": false, ".": false, "{.a,.b}": false, "": false,
+	} {
+		if got := hasHiddenName(pattern); got != want {
+			t.Errorf("hasHiddenName(%q) = %v, want %v", pattern, got, want)
 		}
 	}
 }
