@@ -67,7 +67,14 @@ func TestSearchKeepsDescriptorTable(t *testing.T) {
 				}
 			}
 		}
+		// A regression grows the table on every run; a busy machine (the
+		// race detector's scheduling, other tests) can rarely keep one
+		// more directory open at once, so a second run decides.
 		out, err := selfTest(t, "child", root).CombinedOutput()
+		if err != nil || !bytes.Contains(out, []byte("--- PASS")) {
+			t.Logf("first run: %v\n%s", err, out)
+			out, err = selfTest(t, "child", root).CombinedOutput()
+		}
 		if err != nil || !bytes.Contains(out, []byte("--- PASS")) {
 			t.Fatalf("%v\n%s", err, out)
 		}
