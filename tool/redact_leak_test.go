@@ -83,17 +83,19 @@ func (leakResolver) Resolve(_ context.Context, url string) (*scout.Resource, err
 
 // leakSecrets are the secrets of leakURLs and leakFetcher: passwords, and
 // user names given alone (a token).
-var leakSecrets = []string{"PW5ecret", "PW5@ecret", "T0kenUser", "RdPass9", "RdTok7"}
+var leakSecrets = []string{"PW5ecret", "PW5@ecret", "T0kenUser", "RdPass9", "RdTok7", "Sp4ce", "T4ilPw"}
 
 // leakURLs are URLs with credentials, in the forms that could be misread:
 // upper case, an '@' in the password (the last '@' ends the userinfo), an
 // escaped one, an empty user name, a token alone, a password with an
-// unescaped '/' (refused), www., a bad port, a host site handler's.
+// unescaped '/' (refused), www., a bad port, a host site handler's, a
+// password with a space or a tab (refused; a message cuts a URL at the
+// first).
 var leakURLs = []string{
 	"https://USR:PW5ecret@h.example", "HTTPS://USR:PW5ecret@H.EXAMPLE", "https://USR:PW5ecret@h@evil.example",
 	"https://USR:PW5%40ecret@h.example", "https://:PW5ecret@h.example", "https://T0kenUser@h.example",
 	"https://USR:PW5/ecret@h.example", "www.USR:PW5ecret@h.example", "https://T0kenUser@h.example:99999",
-	"https://USR:PW5ecret@site.example",
+	"https://USR:PW5ecret@site.example", "https://USR:Sp4ce T4ilPw@h.example", "https://USR:Sp4ce\tT4ilPw@h.example",
 }
 
 // leakConfig is a tool Config with leakFetcher, leakSite and
@@ -130,7 +132,8 @@ func leakPaths() []string {
 // method and content type, an HTTP error page quoting the URL, a
 // delimited entry holding a URL, internal URLs' paths, notes and errors,
 // search's scopePath and a web URL given to find as a path (cleaned to
-// "https:/...") showed the secret.
+// "https:/...") showed the secret; so did the "Path not found" message of
+// a URL whose password holds a space or a tab (net/url refuses it).
 func TestCredentialsNeverShown(t *testing.T) {
 	c := leakConfig()
 	check := func(t *testing.T, what, out string) {
