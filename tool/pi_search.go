@@ -139,6 +139,8 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	scope := piSearchScope(root, names, paths, res.MissingPaths)
 	notes := splitNotes(splits)
 	if rewrite != nil {
+		// Echoed as the arguments are: a URL's credentials redacted.
+		rewrite.From, rewrite.To = redact.Text(rewrite.From), redact.Text(rewrite.To)
 		notes = append(notes, fmt.Sprintf("Note: `%s` searched as `%s`: %s, so every parenthesis matches literally", rewrite.From, rewrite.To, rewrite.Reason))
 	}
 	text, cut := pitext.Search(res, &pitext.SearchOptions{
