@@ -16,6 +16,7 @@ import (
 	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
+	"github.com/scoutkit/scout/internal/redact"
 )
 
 func init() {
@@ -140,10 +141,13 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 			lines[i] += "/"
 		}
 	}
-	data := &ampGlobData{Pattern: pattern, BasePath: dir, Count: len(matches), Matches: matches}
+	// The pattern is echoed as the arguments are: a URL's credentials
+	// redacted.
+	shown := redact.Text(norm)
+	data := &ampGlobData{Pattern: redact.Text(pattern), BasePath: dir, Count: len(matches), Matches: matches}
 	var text string
 	if len(matches) == 0 {
-		text = fmt.Sprintf("No files found matching '%s' in '%s'", norm, fname.Quote(pathutil.Display(base)))
+		text = fmt.Sprintf("No files found matching '%s' in '%s'", shown, fname.Quote(pathutil.Display(base)))
 		if lo := pitext.LeftOut(res.Skipped, nil); lo != "" {
 			text += "\n" + lo
 		}
@@ -152,7 +156,7 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 			// pattern's: a find without them counts what they left out.
 			req.Kind, req.Exclude, req.Limit = scout.FilesAndDirs, hiddenBelow, 1
 			if all, err := f.Find(ctx, req); err == nil && all.Matched > 0 {
-				text += "\n" + ampGlobFiltered(in, all.Matched, norm)
+				text += "\n" + ampGlobFiltered(in, all.Matched, shown)
 			}
 		}
 	} else {

@@ -19,6 +19,7 @@ import (
 	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
+	"github.com/scoutkit/scout/internal/redact"
 )
 
 func init() {
@@ -188,7 +189,7 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 	if g.Type != "" {
 		req.Types = []string{g.Type}
 	}
-	d := &ampGrepData{Pattern: g.Pattern, OutputMode: g.OutputMode}
+	d := &ampGrepData{Pattern: redact.Text(g.Pattern), OutputMode: g.OutputMode} // echoed as the arguments are
 	runs := ampSpansLines(req)
 	var partial bool
 	var st scout.Stats

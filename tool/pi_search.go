@@ -129,14 +129,18 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		PruneDirs:  prune,
 		Skip:       skip,
 		Tags:       c.hashline(),
+		MaxColumns: piAskColumns,
 	}
 	res, err := s.Search(ctx, req)
 	if err != nil {
 		return nil, piMissingBase(err, fsys, root, names)
 	}
+	piTrimCut(ctx, s, res)
 	scope := piSearchScope(root, names, paths, res.MissingPaths)
 	notes := splitNotes(splits)
 	if rewrite != nil {
+		// Echoed as the arguments are: a URL's credentials redacted.
+		rewrite.From, rewrite.To = redact.Text(rewrite.From), redact.Text(rewrite.To)
 		notes = append(notes, fmt.Sprintf("Note: `%s` searched as `%s`: %s, so every parenthesis matches literally", rewrite.From, rewrite.To, rewrite.Reason))
 	}
 	text, cut := pitext.Search(res, &pitext.SearchOptions{
@@ -173,6 +177,110 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	env.Context.PatternNormalized = req.Pattern
 	env.Context.Backend = res.Backend
 	return env, nil
+}
+
+// The column caps of pi search: a line is shown trimmed of its trailing
+// white space and then cut to piMaxColumns characters. The search cuts
+// at piAskColumns, so that white space just past piMaxColumns is seen.
+const (
+	piMaxColumns = scout.DefaultMaxColumns
+	piAskColumns = 2 * piMaxColumns
+)
+
+// piTrimCut trims each line of res of its trailing white space and then
+// cuts it to piMaxColumns characters (Cut set, spans clipped), as pi does:
+// a line whose part past the cap is white space only is not cut. The
+// lines the search cut at piAskColumns whose text past piMaxColumns is
+// all white space are read whole (piWholeLines, once per file) to tell;
+// one that cannot be stays cut.
+func piTrimCut(ctx context.Context, s *scout.Searcher, res *scout.SearchResult) {
+	if res.Mode != scout.SearchContent {
+		return
+	}
+	res.MaxColumns = piMaxColumns
+	for i := range res.Files {
+		f := &res.Files[i]
+		var unsure []scout.Range // the lines whose cut white space decides
+		for _, l := range f.Lines {
+			if _, over := runeEnd(strings.TrimRightFunc(l.Text, unicode.IsSpace), piMaxColumns); l.Cut && !over {
+				unsure = append(unsure, scout.Range{Start: l.Line, End: l.Line})
+			}
+		}
+		whole := piWholeLines(ctx, s, f.Path, unsure)
+		for j := range f.Lines {
+			l := &f.Lines[j]
+			text := l.Text
+			if w, ok := whole[l.Line]; ok || !l.Cut {
+				if ok {
+					text = w
+				}
+				text = strings.TrimRightFunc(text, unicode.IsSpace)
+			}
+			end, over := runeEnd(text, piMaxColumns)
+			l.Text, l.Cut = text[:end], over
+			l.Spans = clipSpans(l.Spans, end)
+		}
+	}
+}
+
+// runeEnd returns the byte offset in s where its first n characters end
+// (len(s) when it has no more); over reports that it has more.
+func runeEnd(s string, n int) (end int, over bool) {
+	for i := range s {
+		if n == 0 {
+			return i, true
+		}
+		n--
+	}
+	return len(s), false
+}
+
+// clipSpans clips spans to a text cut at end, as the search clips spans
+// to its cut: a span starting past it is dropped (so is a non-empty one
+// starting at it), and one running past it ends there.
+func clipSpans(spans []scout.Span, end int) []scout.Span {
+	out := spans[:0]
+	for _, sp := range spans {
+		if sp.Start > end || sp.Start == end && sp.End > sp.Start {
+			continue
+		}
+		sp.End = min(sp.End, end)
+		out = append(out, sp)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// piWholeLines returns the lines of the file at path in lines (ranges of
+// one line each), uncut, by number, as a search shows them (without
+// their terminators). A line it cannot read whole, longer than a search
+// shows whole or the file gone, is left out.
+func piWholeLines(ctx context.Context, s *scout.Searcher, path string, lines []scout.Range) map[int]string {
+	if len(lines) == 0 {
+		return nil
+	}
+	res, err := s.Search(ctx, scout.SearchRequest{
+		Pattern:           "^",
+		Paths:             []string{path},
+		Lines:             lines,
+		Hidden:            true,
+		NoIgnore:          true,
+		MaxColumns:        -1,
+		MaxMatchesPerFile: -1,
+		MaxMatches:        -1,
+	})
+	if err != nil || len(res.Files) != 1 {
+		return nil
+	}
+	out := make(map[int]string, len(lines))
+	for _, l := range res.Files[0].Lines {
+		if !l.Cut {
+			out[l.Line] = l.Text
+		}
+	}
+	return out
 }
 
 // searchDisplay renders pi search's details.displayContent: each file's

@@ -11,6 +11,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/format"
+	"github.com/scoutkit/scout/internal/redact"
 )
 
 // leakFetcher answers by the URL's last path element, never the network:
@@ -83,17 +84,19 @@ func (leakResolver) Resolve(_ context.Context, url string) (*scout.Resource, err
 
 // leakSecrets are the secrets of leakURLs and leakFetcher: passwords, and
 // user names given alone (a token).
-var leakSecrets = []string{"PW5ecret", "PW5@ecret", "T0kenUser", "RdPass9", "RdTok7"}
+var leakSecrets = []string{"PW5ecret", "PW5@ecret", "T0kenUser", "RdPass9", "RdTok7", "Sp4ce", "T4ilPw"}
 
 // leakURLs are URLs with credentials, in the forms that could be misread:
 // upper case, an '@' in the password (the last '@' ends the userinfo), an
 // escaped one, an empty user name, a token alone, a password with an
-// unescaped '/' (refused), www., a bad port, a host site handler's.
+// unescaped '/' (refused), www., a bad port, a host site handler's, a
+// password with a space or a tab (refused; a message cuts a URL at the
+// first).
 var leakURLs = []string{
 	"https://USR:PW5ecret@h.example", "HTTPS://USR:PW5ecret@H.EXAMPLE", "https://USR:PW5ecret@h@evil.example",
 	"https://USR:PW5%40ecret@h.example", "https://:PW5ecret@h.example", "https://T0kenUser@h.example",
 	"https://USR:PW5/ecret@h.example", "www.USR:PW5ecret@h.example", "https://T0kenUser@h.example:99999",
-	"https://USR:PW5ecret@site.example",
+	"https://USR:PW5ecret@site.example", "https://USR:Sp4ce T4ilPw@h.example", "https://USR:Sp4ce\tT4ilPw@h.example",
 }
 
 // leakConfig is a tool Config with leakFetcher, leakSite and
@@ -124,13 +127,15 @@ func leakPaths() []string {
 // credentials for their secrets: over the pi toolset (tool.Call: the
 // Envelope whole, text, data, error, params_input, resolved paths, stats)
 // and over the Go API (the result's JSON and text, the error); pi search
-// and find of web and internal URLs given as paths too. The
+// and find of web and internal URLs given as paths too, and URLs given
+// as patterns to every toolset's search and glob tools. The
 // fetcher, a site handler and a resolver quote the URL they are given in
 // their errors, notes and fields. Before, a host site handler's notes,
 // method and content type, an HTTP error page quoting the URL, a
 // delimited entry holding a URL, internal URLs' paths, notes and errors,
 // search's scopePath and a web URL given to find as a path (cleaned to
-// "https:/...") showed the secret.
+// "https:/...") showed the secret; so did the "Path not found" message of
+// a URL whose password holds a space or a tab (net/url refuses it).
 func TestCredentialsNeverShown(t *testing.T) {
 	c := leakConfig()
 	check := func(t *testing.T, what, out string) {
@@ -169,6 +174,41 @@ func TestCredentialsNeverShown(t *testing.T) {
 			// The echo and the page's URL show the secret redacted, not dropped.
 			if !strings.Contains(string(out), ":xxxxx@") {
 				t.Errorf("%s: no redacted URL shown: %.300s", call, out)
+			}
+		}
+	}
+	// A URL with credentials given as a pattern is echoed (data.pattern,
+	// pattern_normalized, the text's "matching '...'", a rewritten
+	// pattern's note) as the arguments are: redacted, every other byte
+	// kept.
+	for _, u := range []string{"https://USR:PW5ecret@h.example", "https://USR:Sp4ce T4ilPw@h.example", "www.USR:PW5ecret@h.example"} {
+		shown := redact.Text(u)
+		for _, call := range []struct{ toolset, name, args, echo string }{
+			{Amplifier, "grep", `{"pattern":%q}`, `"pattern":"%s"`},
+			{Amplifier, "grep", `{"pattern":%q,"output_mode":"content"}`, `"pattern":"%s"`},
+			{Amplifier, "grep", `{"pattern":%q,"output_mode":"count"}`, `"pattern":"%s"`},
+			{Amplifier, "glob", `{"pattern":"%s/*"}`, `"pattern":"%s/*"`},
+			{Amplifier, "glob", `{"pattern":"**/%s*","type":"file"}`, `"pattern_normalized":"**/%s*"`},
+			{Amplifier, "glob", `{"pattern":"g.txt/%s*","exclude":"x"}`, `No files found matching 'g.txt/%s*'`},
+			{Standardized, "Glob", `{"pattern":"%s/*"}`, `"pattern_normalized":"%s/*"`},
+			{Standardized, "Glob", `{"pattern":"x/%s*"}`, `No files found matching 'x/%s*'`},
+			{Pi, "search", `{"pattern":%q,"paths":"f.txt"}`, `"pattern_normalized":"%s"`},
+			{Pi, "search", `{"pattern":"%s(","paths":"f.txt"}`, "Note: `%s(` searched as"},
+			{Pi, "find", `{"paths":["f.txt"],"pattern":"%s"}`, ``},
+		} {
+			if strings.HasPrefix(u, "www.") && !strings.HasPrefix(call.args, `{"pattern":%q`) && !strings.HasPrefix(call.args, `{"pattern":"%s`) {
+				continue // a www. URL is one at a word's start ("dir/www.u:p@h" is none), as the arguments echoed show it
+			}
+			args := fmt.Sprintf(call.args, u)
+			env := Call(context.Background(), c, call.toolset, call.name, []byte(args))
+			out, err := json.Marshal(env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			what := call.toolset + " " + call.name + " " + args
+			check(t, what, env.Text+"\n"+string(out))
+			if echo := strings.ReplaceAll(call.echo, "%s", shown); echo != "" && !strings.Contains(env.Text+"\n"+string(out), echo) {
+				t.Errorf("%s: no %s: %.400s", what, echo, out)
 			}
 		}
 	}

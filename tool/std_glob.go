@@ -16,6 +16,7 @@ import (
 	"github.com/scoutkit/scout/internal/fsx"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
+	"github.com/scoutkit/scout/internal/redact"
 )
 
 func init() {
@@ -148,25 +149,26 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 	truncated := res.Matched > len(paths)
 	data := &stdGlobData{Paths: wireNames(paths), Truncated: truncated, AbortedReason: aborted}
 	var text string
+	shown := redact.Text(norm) // echoed as the arguments are: a URL's credentials redacted
 	if len(paths) == 0 {
 		if aborted != "" {
 			code, why := errs.Timeout, "Search timed out (>2s) before any match"
 			if aborted == "count_limit" {
 				code, why = errs.Internal, fmt.Sprintf("Search scanned more than %d items without a match", stdMaxVisited)
 			}
-			msg := fmt.Sprintf("No files found matching '%s' in '%s'\n%s\n[Error: %s. Narrow path or pattern.]", norm, shownPath, scanned, why)
+			msg := fmt.Sprintf("No files found matching '%s' in '%s'\n%s\n[Error: %s. Narrow path or pattern.]", shown, shownPath, scanned, why)
 			env := envelope.Error(&errs.Error{Code: code, Message: msg}, nil)
 			env.Data = data
 			env.Context.ParamsInput = nil // Call records the arguments as given
 			fillStd(env, res, resolved, norm)
 			return env, nil
 		}
-		text = fmt.Sprintf("No files found matching '%s' in '%s'\n%s", norm, shownPath, scanned)
+		text = fmt.Sprintf("No files found matching '%s' in '%s'\n%s", shown, shownPath, scanned)
 		if lo := pitext.LeftOut(res.Skipped, stdHints); lo != "" {
 			text += "\n" + lo
 		}
 	} else {
-		text = fmt.Sprintf("Found %d files matching '%s' in '%s'\n%s\n", len(paths), norm, shownPath, scanned)
+		text = fmt.Sprintf("Found %d files matching '%s' in '%s'\n%s\n", len(paths), shown, shownPath, scanned)
 		switch {
 		case aborted == "time_limit":
 			text += "[Partial: Search timed out (>2s). Results are incomplete.]\n"

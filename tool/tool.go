@@ -337,6 +337,9 @@ func (t *Tool) call(ctx context.Context, c Config, arguments []byte) (env *scout
 		// internal URL, a delimited list): shown redacted, as the
 		// arguments echoed are.
 		env.Context.PathResolved = redact.Text(env.Context.PathResolved)
+		// So may the pattern (a URL searched for): it is shown as the
+		// arguments echoed show it, every other byte kept.
+		env.Context.PatternNormalized = redact.Text(env.Context.PatternNormalized)
 		if len(env.Context.ParamsInput) == 0 {
 			env.Context.ParamsInput = envelope.Params(params)
 		}

@@ -89,6 +89,11 @@ func isPort(s string) bool {
 // quote or one of "(<[{,;="; or from "http:/" or "https:/" (any case)
 // and a byte other than '/', a web URL as a cleaned path shows it
 // ("https:/user:pass@host/x", a URL given where a path was expected).
+// A URL whose userinfo holds a space or a tab, which net/url refuses
+// ("https://user:pa ss@host/x"), runs on over them to the '@' that ends
+// the userinfo: when the URL up to the first space holds a ':' and no
+// '@' and an '@' follows before a '/', '?', '#' or another byte that
+// ends a URL.
 func Text(s string) string {
 	var b strings.Builder
 	done := 0
@@ -101,19 +106,17 @@ func Text(s string) string {
 			i = from
 			continue
 		}
-		end := from
-		for end < len(s) && !endsURL(s[end]) {
-			end++
-		}
+		end := urlEnd(s, from)
 		if kind != skipRun {
-			u := s[k:end]
-			if kind == cleaned { // as "https://", then without the '/' added
-				u = s[k:from] + "/" + s[from:end]
-			}
-			if r := URL(u); r != u {
-				if kind == cleaned {
-					r = r[:from-k] + r[from-k+1:]
+			r, ok := redactAt(s, k, from, end, kind)
+			if !ok {
+				if e, spaced := spacedEnd(s, from, end); spaced {
+					if r, ok = redactAt(s, k, from, e, kind); ok {
+						end = e
+					}
 				}
+			}
+			if ok {
 				b.WriteString(s[done:k])
 				b.WriteString(r)
 				done = end
@@ -126,6 +129,62 @@ func Text(s string) string {
 	}
 	b.WriteString(s[done:])
 	return b.String()
+}
+
+// urlEnd returns where a URL of s whose end is looked for from from
+// ends: at the first byte that ends a URL (endsURL).
+func urlEnd(s string, from int) int {
+	end := from
+	for end < len(s) && !endsURL(s[end]) {
+		end++
+	}
+	return end
+}
+
+// redactAt returns the URL s[k:end] of kind (next's) through URL; ok is
+// false when URL leaves it as it is.
+func redactAt(s string, k, from, end, kind int) (string, bool) {
+	u := s[k:end]
+	if kind == cleaned { // as "https://", then without the '/' added
+		u = s[k:from] + "/" + s[from:end]
+	}
+	r := URL(u)
+	if r == u {
+		return "", false
+	}
+	if kind == cleaned {
+		r = r[:from-k] + r[from-k+1:]
+	}
+	return r, true
+}
+
+// spacedEnd returns where a URL whose userinfo holds spaces or tabs ends,
+// one that Text cut at the first of them (end): "https://u:pa ss@h/x",
+// which net/url refuses, as a user's input echoed in a message shows it.
+// The URL's bytes from from (after "://") to end must hold a ':' and no
+// '@'; it then runs on over spaces and tabs to the last '@' ahead of a
+// '/', '?', '#' or another byte that ends a URL, and on from there to a
+// byte that ends a URL. ok is false when there is no such '@'.
+func spacedEnd(s string, from, end int) (int, bool) {
+	if end >= len(s) || s[end] != ' ' && s[end] != '\t' {
+		return 0, false
+	}
+	if a := s[from:end]; strings.IndexByte(a, '@') >= 0 || strings.IndexByte(a, ':') < 0 {
+		return 0, false
+	}
+	at := -1
+	for i := end; i < len(s); i++ {
+		c := s[i]
+		if c == '@' {
+			at = i
+		} else if c == '/' || c == '?' || c == '#' || endsURL(c) && c != ' ' && c != '\t' {
+			break
+		}
+	}
+	if at < 0 {
+		return 0, false
+	}
+	return urlEnd(s, at), true
 }
 
 // The kinds of what next finds.

@@ -81,6 +81,7 @@ var redactSeeds = []string{
 	"no URL here: a://", `Get "https://user:secret@host/x": EOF`, "fetch https://tok@h/a and http://u:p@h2/b failed",
 	"<https://u:p@h>", "x1https://u:p@h", "(https://u:pa/ss@h/x) then", "https://u:p@h\nhttps://v:q@h", "://u:p@h",
 	"https://u:a://b@h", "ftp://u:p@h/x", "https://[::1]:8080@h/", "https://u:p@[::1]:80/",
+	"Path not found: https://u:pa ss@h/x", "https://u:p a\tss@h:1 then", "'https:/u:pa ss@h/x'", "www.u:p q@h", "https://u:p q/x@h",
 }
 
 // FuzzRedact checks URL and Text on arbitrary text: no panic;
@@ -113,7 +114,10 @@ func FuzzRedact(f *testing.F) {
 			t.Fatalf("Text(%q) = %q: no '@'", s, rt)
 		}
 		// s as a URL in a text: its scheme, then no byte that ends it.
-		if i := strings.Index(s, "://"); i > 0 && isScheme(s[:i]) && strings.IndexFunc(s, func(c rune) bool { return c < utf8.RuneSelf && endsURL(byte(c)) }) < 0 {
+		// (Unless s may be the start of a URL whose userinfo the space
+		// is inside: a ':' and no '@' after "://", and an '@' after.)
+		if i := strings.Index(s, "://"); i > 0 && isScheme(s[:i]) && strings.IndexFunc(s, func(c rune) bool { return c < utf8.RuneSelf && endsURL(byte(c)) }) < 0 &&
+			!(strings.Contains(s[i+3:], ":") && !strings.Contains(s[i+3:], "@") && strings.Contains(after, "@")) {
 			text := before + " " + s + " " + after
 			want := Text(before) + " " + r + " " + Text(after)
 			if got := Text(text); got != want {
@@ -205,5 +209,32 @@ func TestTextCleaned(t *testing.T) {
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, Text(tt.in), tt.in)
+	}
+}
+
+// TestTextSpaced: a URL whose password holds spaces or tabs (net/url
+// refuses it) is redacted in a text to its '@', the bytes around kept;
+// the space ends a URL that has no such userinfo.
+func TestTextSpaced(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Path not found: https://u:pa ss@h/x", "Path not found: https://u:xxxxx@h/x"},
+		{"https://u:p a\tss@h:1 then", "https://u:xxxxx@h:1 then"},
+		{"Path 'https://u:pa  ss@h/x:5-6' not found", "Path 'https://u:xxxxx@h/x:5-6' not found"},
+		{"https://u:p a@b@h/x?q=c@d y@z", "https://u:xxxxx@h/x?q=c@d y@z"}, // the last '@' ahead of the path
+		{"https://:pa ss@h", "https://:xxxxx@h"},
+		{"Path not found: https:/u:pa ss@h/x", "Path not found: https:/u:xxxxx@h/x"}, // cleaned
+		{"see www.u:pa ss@h/x", "see www.u:xxxxx@h/x"},
+		{"https://u:pa/ss wo@h/x", "https://u:xxxxx@h/x"}, // a '/' too: to the URL's last '@', as URL
+		{"https://u:p@h x@y", "https://u:xxxxx@h x@y"},    // the userinfo ended before the space
+		{"https://h:x a/b@c", "https://h:x a/b@c"},        // the '@' is past a '/'
+		{"https://h:x a\nb@c", "https://h:x a\nb@c"},      // or a line's end
+		{"https://h:x \"a@c\"", "https://h:x \"a@c\""},    // or a quote
+		{"https://h/a:b c@d", "https://h/a:b c@d"},        // the ':' is past the authority
+		{"https://tok en@h", "https://tok en@h"},          // no ':'
+		{"https://h:8080 or c@d", "https://h:xxxxx@d"},    // the form of a password: hidden
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, Text(tt.in), tt.in)
+		assert.Equal(t, tt.want, Text(Text(tt.in)), "again: %s", tt.in)
 	}
 }
