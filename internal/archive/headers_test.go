@@ -195,6 +195,11 @@ func TestLargeHeaders(t *testing.T) {
 // entries with GNU tar's usual records. Entries with the records GNU tar
 // and bsdtar write, extended attributes included, read to any number.
 func TestPaxRecordFlood(t *testing.T) {
+	assert.Equal(t, "its headers are too large: its extended (pax) headers hold more than 131072 records, and 32 for each entry, Scout's limit",
+		Why(readMember(fstest.MapFS{"f.tgz": {Data: testfs.Gzip(headerFloodTar(t, 10_000, paxFloods["keys"]))}}, "f.tgz", "", Limits{})))
+	// a lower bound, so that fewer entries pass it
+	defer func(n int64) { maxTarRecords = n }(maxTarRecords)
+	maxTarRecords = 64 << 10
 	want := "its headers are too large: its extended (pax) headers hold more than 65536 records, and 32 for each entry, Scout's limit"
 	const n = 3_000
 	for kind, payload := range map[string][]byte{
@@ -202,10 +207,9 @@ func TestPaxRecordFlood(t *testing.T) {
 		"comment": paxFloods["comment"],
 		"tiny":    paxFloods["tiny"],
 	} {
-		var b bytes.Buffer
-		require.NoError(t, writePaxFlood(&b, n, payload))
+		tarData := headerFloodTar(t, n, payload)
 		for _, name := range []string{"a.tar", "a.tgz"} {
-			data := b.Bytes()
+			data := tarData
 			if name == "a.tgz" {
 				data = testfs.Gzip(data)
 			}
@@ -225,7 +229,6 @@ func TestPaxRecordFlood(t *testing.T) {
 	}
 
 	// usual records, 20 to 30 an entry, under a bound of 1,024 records
-	defer func(n int64) { maxTarRecords = n }(maxTarRecords)
 	maxTarRecords = 1 << 10
 	var b bytes.Buffer
 	w := tar.NewWriter(&b)
@@ -254,4 +257,12 @@ func TestPaxRecordFlood(t *testing.T) {
 		assert.NoError(t, readMember(fsys, name, fmt.Sprintf("d/%s%d", strings.Repeat("n", 120), n-1), Limits{}), name)
 		assert.NoError(t, readMember(fsys, name, "", Limits{}), name)
 	}
+}
+
+// headerFloodTar returns a tar of n empty members, each after an extended
+// header of payload.
+func headerFloodTar(t *testing.T, n int, payload []byte) []byte {
+	var b bytes.Buffer
+	require.NoError(t, writePaxFlood(&b, n, payload))
+	return b.Bytes()
 }
