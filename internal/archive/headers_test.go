@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/testfs"
@@ -18,14 +19,17 @@ import (
 
 // headerFlood returns a .tgz whose member "after" is preceded by n gzip
 // streams that each hold one header of typeflag flag with 1 MiB (less a
-// block) of payload: tiny pax records for 'x' and 'g', a name for 'L'.
+// block) of payload: pax records of 64 KiB for 'x' and 'g' (few, so that
+// the bound on their bytes is met before the one on their number), a name
+// for 'L'.
 // Each stream compresses to a few KB: 200 of them are 200 MB of headers
 // in under 1 MB.
 func headerFlood(flag byte, n int, gz bool) []byte {
 	var payload []byte
 	switch flag {
 	case tar.TypeXHeader, tar.TypeXGlobalHeader:
-		payload = bytes.Repeat([]byte("6 a=b\n"), (1<<20-512)/6)
+		rec := paxRecord("comment", strings.Repeat("c", 64<<10-20))
+		payload = []byte(strings.Repeat(rec, (1<<20-512)/len(rec)))
 	default:
 		payload = bytes.Repeat([]byte("n"), 1<<20-512)
 	}
@@ -182,4 +186,83 @@ func TestLargeHeaders(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPaxRecordFlood: a tar whose every entry carries an extended (pax)
+// header of tiny records, within the bound on header bytes, is TOO_LARGE
+// within maxTarRecords of them: 200,000 such entries took 3 to 6 s a pass
+// (archive/tar parses each record into a map), 3 times a tar of the same
+// entries with GNU tar's usual records. Entries with the records GNU tar
+// and bsdtar write, extended attributes included, read to any number.
+func TestPaxRecordFlood(t *testing.T) {
+	assert.Equal(t, "its headers are too large: its extended (pax) headers hold more than 131072 records, and 32 for each entry, Scout's limit",
+		Why(readMember(fstest.MapFS{"f.tgz": {Data: testfs.Gzip(headerFloodTar(t, 10_000, paxFloods["keys"]))}}, "f.tgz", "", Limits{})))
+	// a lower bound, so that fewer entries pass it
+	defer func(n int64) { maxTarRecords = n }(maxTarRecords)
+	maxTarRecords = 64 << 10
+	want := "its headers are too large: its extended (pax) headers hold more than 65536 records, and 32 for each entry, Scout's limit"
+	const n = 3_000
+	for kind, payload := range map[string][]byte{
+		"keys":    paxFloods["keys"],
+		"comment": paxFloods["comment"],
+		"tiny":    paxFloods["tiny"],
+	} {
+		tarData := headerFloodTar(t, n, payload)
+		for _, name := range []string{"a.tar", "a.tgz"} {
+			data := tarData
+			if name == "a.tgz" {
+				data = testfs.Gzip(data)
+			}
+			fsys := &cancelFS{MapFS: fstest.MapFS{name: {Data: data}}, after: 1 << 40, cancel: func() {}}
+			last := fmt.Sprintf("d%03d/f%07d", (n-1)%1000, n-1)
+			for _, inner := range []string{last, ""} {
+				fsys.read = 0
+				err := readMember(fsys, name, inner, Limits{})
+				require.Error(t, err, "%s %s %q", kind, name, inner)
+				assert.Equal(t, errs.TooLarge, errs.CodeOf(err), "%s %s %q: %v", kind, name, inner, err)
+				assert.Equal(t, want, Why(err), "%s %s %q", kind, name, inner)
+				if name == "a.tar" {
+					assert.Less(t, fsys.read, int64(len(data)/2), "%s %s %q: read %d of %d bytes", kind, name, inner, fsys.read, len(data))
+				}
+			}
+		}
+	}
+
+	// usual records, 20 to 30 an entry, under a bound of 1,024 records
+	maxTarRecords = 1 << 10
+	var b bytes.Buffer
+	w := tar.NewWriter(&b)
+	for i := range n {
+		recs := map[string]string{
+			"SCHILY.dev": "16777233", "SCHILY.ino": fmt.Sprint(1e7 + i), "SCHILY.nlink": "1",
+			"LIBARCHIVE.creationtime": "1764300000", "SCHILY.fflags": "hidden",
+		}
+		for j := range 2 + i%5 {
+			x := fmt.Sprintf("com.apple.attr%d", j)
+			recs["SCHILY.xattr."+x] = "0081;6929f1c3;Safari;\n"
+			recs["LIBARCHIVE.xattr."+x] = "MDA4MTs2OTI5ZjFjMztTYWZhcmk7"
+		}
+		h := &tar.Header{Name: fmt.Sprintf("d/%s%d", strings.Repeat("n", 120), i), Typeflag: tar.TypeReg, Size: 5, Format: tar.FormatPAX,
+			PAXRecords: recs, ModTime: time.Unix(1764300000, 123456789), AccessTime: time.Unix(1764300000, 5), ChangeTime: time.Unix(1764300000, 7)}
+		require.NoError(t, w.WriteHeader(h))
+		io.WriteString(w, "body\n")
+	}
+	require.NoError(t, w.Close())
+	for _, name := range []string{"u.tar", "u.tgz"} {
+		data := b.Bytes()
+		if name == "u.tgz" {
+			data = testfs.Gzip(data)
+		}
+		fsys := fstest.MapFS{name: {Data: data}}
+		assert.NoError(t, readMember(fsys, name, fmt.Sprintf("d/%s%d", strings.Repeat("n", 120), n-1), Limits{}), name)
+		assert.NoError(t, readMember(fsys, name, "", Limits{}), name)
+	}
+}
+
+// headerFloodTar returns a tar of n empty members, each after an extended
+// header of payload.
+func headerFloodTar(t *testing.T, n int, payload []byte) []byte {
+	var b bytes.Buffer
+	require.NoError(t, writePaxFlood(&b, n, payload))
+	return b.Bytes()
 }

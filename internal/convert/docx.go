@@ -247,7 +247,7 @@ func (w *docxWriter) end(local string) {
 			return
 		}
 		if !w.out.full() {
-			w.out.WriteString(mdTable(t.rows) + "\n")
+			w.out.WriteString(mdTable(t.rows, outputCap-w.out.Len()) + "\n")
 		}
 		if t.full {
 			w.out.cut = true

@@ -68,6 +68,16 @@ func TestHostile(t *testing.T) {
 			binary.LittleEndian.PutUint32(b[last+42:], 0)    // its part's data is now the first part's
 			return b
 		}, errs.TooLarge, "the DOCX package: its entries overlap (entries share compressed data), the mark of a zip bomb", ""},
+		// A markdown table pads each row to the widest: a last row of 1,000
+		// cells made 100,000 rows of one 400 MB of padding (989 MiB of heap
+		// and 10 s from 9 KB) before the output cut it to 16 MiB.
+		{"docx: 100,000 rows of one cell, then one of 1,000", ".docx", func(t testing.TB) []byte {
+			return docxOf(t, "<w:tbl>"+strings.Repeat("<w:tr><w:tc><w:p/></w:tc></w:tr>", 100_000)+"<w:tr>"+strings.Repeat("<w:tc><w:p/></w:tc>", 1000)+"</w:tr></w:tbl>")
+		}, "", "conversion stopped after 16.0MB of text", "|  |  |"},
+		{"pptx: 100,000 rows of one cell, then one of 1,000", ".pptx", func(t testing.TB) []byte {
+			return pptxOf(t, []string{"<p:graphicFrame><a:graphic><a:graphicData><a:tbl>" + strings.Repeat("<a:tr><a:tc><a:txBody><a:p/></a:txBody></a:tc></a:tr>", 100_000) +
+				"<a:tr>" + strings.Repeat("<a:tc><a:txBody><a:p/></a:txBody></a:tc>", 1000) + "</a:tr></a:tbl></a:graphicData></a:graphic></p:graphicFrame>"}, nil)
+		}, "", "conversion stopped after 16.0MB of text", "|  |  |"},
 		{"doc: an HTML page of 400 Ki links saved as .doc", ".doc", func(testing.TB) []byte {
 			return []byte("<html><body>" + strings.Repeat(`<a href="/x">l</a>`, 400<<10))
 		}, "", "the HTML was cut at 100000 tags (the rest is not shown)", "[l](/x)[l](/x)"},

@@ -163,7 +163,7 @@ func pptxText(p *pkg, part string) (string, error) {
 				}
 			case "tbl":
 				if w.table != nil {
-					w.out.WriteString("\n" + mdTable(w.table.rows) + "\n")
+					w.out.WriteString("\n" + mdTable(w.table.rows, outputCap-w.out.Len()) + "\n")
 					w.table = nil
 				}
 			}

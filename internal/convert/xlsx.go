@@ -109,7 +109,7 @@ func writeSheet(out *text, name string, rows [][]string) {
 		out.WriteString("(empty sheet)\n\n")
 		return
 	}
-	out.WriteString(mdTable(fitRows(rows, outputCap-out.Len())) + "\n")
+	out.WriteString(mdTable(fitRows(rows, outputCap-out.Len()), outputCap-out.Len()) + "\n")
 }
 
 // fitRows returns the leading rows whose markdown table takes at most
