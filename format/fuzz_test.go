@@ -108,3 +108,56 @@ func FuzzFindText(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSearchStreamParts: files of any lines (numbers out of order or
+// repeated, empty files, odd text) print the same through a SearchStream
+// whole or in parts of k lines; a file searched alone prints as
+// SearchText prints it, whole or in parts.
+func FuzzSearchStreamParts(f *testing.F) {
+	addJSON(f,
+		&scout.SearchResult{Files: []scout.FileMatch{{Path: "src/b.go", Tag: "BBBB", Lines: []scout.LineMatch{{Line: 2, Text: "b", Match: true}, {Line: 3, Text: "c "},
+			{Line: 9, Text: "d", Match: true}, {Line: 20, Text: "g\t", Match: true, Cut: true}}}, {Path: "a.txt", Lines: []scout.LineMatch{{Line: 1, Text: "*", Match: true}}}},
+			MaxColumns: 3, MissingPaths: []string{"x"}},
+		&scout.SearchResult{Files: []scout.FileMatch{{Path: "x", Lines: []scout.LineMatch{{Line: 5, Match: true}, {Line: 4}, {Line: 5}, {Line: 0}, {Line: -3, Match: true}}}, {Path: "empty"}}},
+	)
+	f.Fuzz(func(t *testing.T, data []byte, style uint8, k int16) {
+		var r scout.SearchResult
+		if json.Unmarshal(data, &r) != nil {
+			return
+		}
+		r.Mode, r.Single = scout.SearchContent, false
+		var files []scout.FileMatch
+		for _, f := range r.Files {
+			if len(f.Lines) > 0 { // a stream yields no file without lines
+				f.More, f.Single = false, false
+				files = append(files, f)
+			}
+		}
+		n := int(k)%8 + 1
+		if n < 1 {
+			n = -n + 1
+		}
+		o := &SearchOptions{Style: fuzzStyles[int(style)%len(fuzzStyles)]}
+		end := r
+		end.Files = nil
+		want := streamText(o, files, &end)
+		var parts []scout.FileMatch
+		for _, f := range files {
+			parts = append(parts, inParts(f, n)...)
+		}
+		if got := streamText(o, parts, &end); got != want {
+			t.Fatalf("in parts of %d lines:\n%s\nwhole:\n%s", n, got, want)
+		}
+		if len(files) == 0 {
+			return
+		}
+		one := files[0]
+		one.Single = true
+		single := end
+		single.Single, single.Files = true, []scout.FileMatch{one}
+		text, _ := SearchText(&single, &SearchOptions{Style: o.Style, MaxBytes: -1})
+		if got := streamText(o, inParts(one, n), &end); got != text+"\n" {
+			t.Fatalf("a file searched alone, in parts of %d lines:\n%q\nSearchText:\n%q", n, got, text+"\n")
+		}
+	})
+}
