@@ -99,8 +99,8 @@ func writeRow(b *strings.Builder, r *scout.SQLiteRows) {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		v := r.Rows[0][i]
-		b.WriteString(fname.Quote(c) + ": " + value(v))
+		v := at(r.Rows[0], i)
+		b.WriteString(fname.Quote(c) + ": " + cell(r.Rows[0], i))
 		if v.Rest > 0 {
 			fmt.Fprintf(b, "… [%d more characters; append %s to the database path to read on]", v.Rest, v.Next)
 		}
@@ -147,7 +147,7 @@ func table(cols []string, rows [][]scout.SQLiteValue) string {
 	for r, row := range rows {
 		cells[r] = make([]string, len(cols))
 		for i := range cols {
-			cells[r][i] = flat(value(row[i]))
+			cells[r][i] = flat(cell(row, i))
 			widths[i] = max(widths[i], utf8.RuneCountInString(cells[r][i]))
 		}
 	}
@@ -195,7 +195,7 @@ func records(cols []string, rows [][]scout.SQLiteValue) string {
 		}
 		fmt.Fprintf(&sb, "-- row %d --", r+1)
 		for i, c := range cols {
-			l := fname.Quote(c) + ": " + flat(value(row[i]))
+			l := fname.Quote(c) + ": " + flat(cell(row, i))
 			if utf8.RuneCountInString(l) > maxWidth {
 				l = fit(l, maxWidth)
 			}
@@ -227,6 +227,23 @@ func flat(s string) string {
 		return s
 	}
 	return strings.NewReplacer("\r\n", `\n`, "\n", `\n`, "\r", `\n`, "\t", " ").Replace(s)
+}
+
+// at returns value i of a row, the zero value when the row is shorter
+// than its columns (a result built or decoded by a host).
+func at(row []scout.SQLiteValue, i int) scout.SQLiteValue {
+	if i < len(row) {
+		return row[i]
+	}
+	return scout.SQLiteValue{}
+}
+
+// cell renders value i of a row: "" when the row has no value i.
+func cell(row []scout.SQLiteValue, i int) string {
+	if i < len(row) {
+		return value(row[i])
+	}
+	return ""
 }
 
 // value renders one SQLite value: NULL, a number, text, "<BLOB 1.0KB>",

@@ -24,6 +24,8 @@ func TestRenderTable(t *testing.T) {
 		{[]string{"long"}, [][]scout.SQLiteValue{{text(long)}}, "| long                                     |\n| ---------------------------------------- |\n| " + strings.Repeat("x", 39) + "… |", "a column is at most 40 wide"},
 		{[]string{"a", "b", "c", "d"}, [][]scout.SQLiteValue{{text(long), text(long), text(long), text(long)}}, "", "four wide columns fit in 120"},
 		{[]string{"é"}, [][]scout.SQLiteValue{{text("ü")}}, "| é |\n| - |\n| ü |", "widths count characters"},
+		{[]string{"a", "b"}, [][]scout.SQLiteValue{{}, {text("x"), text("y"), text("z")}}, "| a | b |\n| - | - |\n|   |   |\n| x | y |",
+			"a row shorter than the columns (a host's result) has empty cells, a longer one's extra values are not shown"},
 	}
 	for _, c := range cases {
 		got := table(c.cols, c.rows)
@@ -56,6 +58,32 @@ func TestFormatFloat(t *testing.T) {
 	} {
 		if got := formatFloat(c.f); got != c.want {
 			t.Errorf("formatFloat(%v) = %q, want %q", c.f, got, c.want)
+		}
+	}
+}
+
+// TestRenderShortRows: rows a host built or decoded with fewer values
+// than columns render with empty values, in every view, not a panic.
+func TestRenderShortRows(t *testing.T) {
+	many := make([]string, 40) // too many columns for a table: records
+	for i := range many {
+		many[i] = "c"
+	}
+	tests := []struct {
+		name string
+		view *scout.SQLiteView
+		want string
+	}{
+		{"row lookup", &scout.SQLiteView{Rows: &scout.SQLiteRows{Table: "t", Key: "1", Columns: []string{"a", "b"}, Rows: [][]scout.SQLiteValue{{text("x")}}}}, "a: x\nb: "},
+		{"query rows", &scout.SQLiteView{Rows: &scout.SQLiteRows{Columns: many[:2:2], Rows: [][]scout.SQLiteValue{nil}}}, "|   |   |"},
+		{"schema samples", &scout.SQLiteView{Schema: &scout.SQLiteSchema{Columns: []scout.SQLiteColumn{{Name: "a"}}, Samples: [][]scout.SQLiteValue{{}}}}, "Sample rows:\n| a |\n| - |\n|   |"},
+		{"many columns", &scout.SQLiteView{Rows: &scout.SQLiteRows{Columns: many, Rows: [][]scout.SQLiteValue{{text("x")}}}}, "-- row 1 --\nc: x\nc:"},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		writeSQLite(&b, tt.view)
+		if !strings.Contains(b.String(), tt.want) {
+			t.Errorf("%s: got\n%s\nwant it to hold\n%s", tt.name, b.String(), tt.want)
 		}
 	}
 }
