@@ -48,7 +48,9 @@ func (e *PrivateError) Error() string {
 // "private", "link-local" (cloud metadata services among them),
 // "unspecified", "shared" (RFC 6598, Alibaba's metadata service), ...;
 // "" for a public address. IPv4 addresses written as IPv6 (mapped,
-// compatible, NAT64) are judged as the IPv4 address they hold.
+// compatible, NAT64, 6to4) are judged as the IPv4 address they hold; the
+// local-use NAT64 prefix, which an operator's own translator serves, is
+// private.
 func privateKind(a netip.Addr) string {
 	a = a.Unmap()
 	if a.Is6() {
@@ -60,6 +62,10 @@ func privateKind(a netip.Addr) string {
 			return privateKind(netip.AddrFrom4(v4))
 		case nat64.Contains(a):
 			return privateKind(netip.AddrFrom4(v4))
+		case sixToFour.Contains(a): // 2002:aabb:ccdd::/48 holds a.b.c.d
+			return privateKind(netip.AddrFrom4([4]byte(b[2:6])))
+		case nat64Local.Contains(a):
+			return "private"
 		}
 	}
 	switch {
@@ -84,9 +90,11 @@ func privateKind(a netip.Addr) string {
 var metadataNames = map[string]bool{"metadata.google.internal": true, "metadata.goog": true, "metadata": true}
 
 var (
-	nat64     = netip.MustParsePrefix("64:ff9b::/96")
-	siteLocal = netip.MustParsePrefix("fec0::/10")
-	shared    = netip.MustParsePrefix("100.64.0.0/10")
+	nat64      = netip.MustParsePrefix("64:ff9b::/96")
+	nat64Local = netip.MustParsePrefix("64:ff9b:1::/48")
+	sixToFour  = netip.MustParsePrefix("2002::/16")
+	siteLocal  = netip.MustParsePrefix("fec0::/10")
+	shared     = netip.MustParsePrefix("100.64.0.0/10")
 )
 
 // dialCheck refuses a connection to a private address (the tests also

@@ -7,7 +7,7 @@ import (
 
 // FuzzPrivateKind: every address net/netip calls loopback, private,
 // link-local, unspecified or multicast is refused, and an IPv4 address
-// written as IPv6 (mapped, compatible, NAT64) is judged as the IPv4
+// written as IPv6 (mapped, compatible, NAT64, 6to4) is judged as the IPv4
 // address it holds.
 func FuzzPrivateKind(f *testing.F) {
 	for _, s := range []string{"127.0.0.1", "10.1.2.3", "169.254.169.254", "100.100.100.200", "0.1.2.3", "8.8.8.8", "::1", "::", "fe80::1",
@@ -39,6 +39,7 @@ func FuzzPrivateKind(f *testing.F) {
 			netip.AddrFrom16([16]byte{10: 0xff, 11: 0xff, 12: v4[0], 13: v4[1], 14: v4[2], 15: v4[3]}),              // mapped
 			netip.AddrFrom16([16]byte{0: 0, 1: 0x64, 2: 0xff, 3: 0x9b, 12: v4[0], 13: v4[1], 14: v4[2], 15: v4[3]}), // NAT64
 			netip.AddrFrom16([16]byte{12: v4[0], 13: v4[1], 14: v4[2], 15: v4[3]}),                                  // compatible
+			netip.AddrFrom16([16]byte{0: 0x20, 1: 0x02, 2: v4[0], 3: v4[1], 4: v4[2], 5: v4[3], 15: 1}),             // 6to4
 		} {
 			if six.IsUnspecified() || six.IsLoopback() { // :: and ::1 are IPv6's own
 				continue

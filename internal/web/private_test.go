@@ -45,6 +45,11 @@ func TestPrivateKind(t *testing.T) {
 		{"2606:4700::1111", ""},
 		{"::ffff:8.8.8.8", ""},
 		{"64:ff9b::808:808", ""},
+		{"64:ff9b:1::a00:1", "private"}, // local-use NAT64 (RFC 8215)
+		{"64:ff9b:1:7f00:0:100::", "private"},
+		{"2002:7f00:1::1", "loopback"},     // 6to4 of 127.0.0.1
+		{"2002:a9fe:a9fe::", "link-local"}, // 6to4 of 169.254.169.254
+		{"2002:808:808::1", ""},
 	}
 	for _, tt := range tests {
 		if got := privateKind(netip.MustParseAddr(tt.addr)); got != tt.kind {
