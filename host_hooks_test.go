@@ -186,3 +186,37 @@ func TestConverterKeys(t *testing.T) {
 		})
 	}
 }
+
+// mapResolver resolves the URLs it holds; any other is not found.
+type mapResolver map[string]*scout.Resource
+
+func (m mapResolver) Resolve(_ context.Context, u string) (*scout.Resource, error) {
+	if r, ok := m[u]; ok {
+		return r, nil
+	}
+	return nil, &scout.Error{Code: scout.CodeNotFound, Message: "no resource " + u}
+}
+
+// TestSearchResourceMissingBackingFile: a resource whose backing file does
+// not exist is searched in its text, as Read shows it, or without text is
+// a NOT_FOUND error naming the URL and the file (it was an INTERNAL_ERROR
+// "open nope: file does not exist").
+func TestSearchResourceMissingBackingFile(t *testing.T) {
+	res := mapResolver{
+		"skill://gone":     {SourcePath: "gone.md"},
+		"skill://goneText": {SourcePath: "gone.md", Text: "deploy steps\n"},
+	}
+	s := scout.Searcher{Workspace: scout.Workspace{FS: hostTree}, Resolvers: map[string]scout.Resolver{"skill": res}}
+	ctx := context.Background()
+	_, err := s.Search(ctx, scout.SearchRequest{Pattern: "deploy", Paths: []string{"skill://gone"}})
+	if !errors.Is(err, scout.CodeNotFound) || err.Error() != "Cannot search skill://gone: its backing file 'gone.md' does not exist" {
+		t.Errorf("skill://gone: err = %v (%s), want NOT_FOUND naming the backing file", err, scout.CodeOf(err))
+	}
+	out, err := s.Search(ctx, scout.SearchRequest{Pattern: "deploy", Paths: []string{"skill://goneText"}})
+	if err != nil {
+		t.Fatalf("skill://goneText: %v", err)
+	}
+	if len(out.Files) != 1 || out.Files[0].Path != "skill://goneText" || out.Files[0].MatchLines != 1 {
+		t.Fatalf("skill://goneText: files %+v, want its text's match", out.Files)
+	}
+}

@@ -32,7 +32,9 @@ type Searcher struct {
 	Workers int
 	// Resolvers resolve internal URLs given in SearchRequest.Paths, by
 	// scheme ("skill", "memory", ... without "://"): a resource with a
-	// backing file is searched as that file, a virtual one in memory. nil
+	// backing file is searched as that file, a virtual one in memory (so is
+	// one whose backing file cannot be read but that has Text; without
+	// Text that is an error, CodeNotFound when the file is missing). nil
 	// means only the built-in omp:// (Scout's own documentation: omp://
 	// searches every document, omp://README.md one); an internal URL of
 	// another known scheme (agent, artifact, issue, local, mcp, memory, pr,
