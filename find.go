@@ -72,7 +72,8 @@ const (
 
 var entryKinds = enum[EntryKind]{"entry kind", "all", "files", "dirs"}
 
-// String returns "all", "files" or "dirs".
+// String returns "all", "files" or "dirs"; a value other than the named
+// kinds gives its number ("9"), which UnmarshalText refuses.
 func (k EntryKind) String() string { return entryKinds.name(k) }
 
 // MarshalText encodes the kind as its String.
@@ -98,7 +99,8 @@ const (
 
 var findOrders = enum[FindOrder]{"order", "newest", "path", "tree"}
 
-// String returns "newest", "path" or "tree".
+// String returns "newest", "path" or "tree"; a value other than the named
+// orders gives its number ("9"), which UnmarshalText refuses.
 func (o FindOrder) String() string { return findOrders.name(o) }
 
 // MarshalText encodes the order as its String.

@@ -67,7 +67,8 @@ const (
 // searchModes are the names of the search modes.
 var searchModes = enum[SearchMode]{"search mode", "content", "files", "count"}
 
-// String returns "content", "files" or "count".
+// String returns "content", "files" or "count"; a value other than the
+// named modes gives its number ("9"), which UnmarshalText refuses.
 func (m SearchMode) String() string { return searchModes.name(m) }
 
 // MarshalText encodes the mode as its String, so JSON says "count".
