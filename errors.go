@@ -66,6 +66,16 @@ func CodeOf(err error) Code {
 	return Code(errs.CodeOf(err))
 }
 
+// nilContext returns the error of the operation op ("Search", "Read",
+// "Find") called with a nil ctx, which would otherwise panic deep inside
+// it; nil when ctx is set.
+func nilContext(ctx context.Context, op string) error {
+	if ctx != nil {
+		return nil
+	}
+	return &Error{Code: CodeInvalidParam, Message: op + " was called with a nil context.Context: pass context.Background(), or a context of your own to cancel the call or give it a deadline."}
+}
+
 // fail returns the error of the operation op ("Search", "Read", "Find")
 // that ended with err: a CodeCanceled or CodeTimeout *Error when ctx is
 // done, and an internal error as an *Error.

@@ -11,7 +11,9 @@ import (
 )
 
 // Finder discovers paths by glob. Its zero value finds in the current
-// directory; it is safe for concurrent use and calls never modify it.
+// directory (a nil *Finder finds as the zero value does); it is safe for
+// concurrent use and calls never modify it. A call's ctx must not be nil: a
+// nil one is a CodeInvalidParam error.
 type Finder struct {
 	Workspace
 	// Operations routes discovery to the host (a remote workspace, an index)
@@ -22,7 +24,8 @@ type Finder struct {
 	// Resolvers resolve internal URLs given in FindRequest.Patterns, by
 	// scheme, as Searcher.Resolvers do: a URL stands for its backing file;
 	// one without a backing file, or with glob characters, is an error.
-	// nil means only the built-in omp:// (Scout's own documentation).
+	// nil means only the built-in omp:// (Scout's own documentation). A
+	// nil Resolver is ignored, as if its scheme were not in the map.
 	Resolvers map[string]Resolver
 }
 
@@ -69,7 +72,8 @@ const (
 
 var entryKinds = enum[EntryKind]{"entry kind", "all", "files", "dirs"}
 
-// String returns "all", "files" or "dirs".
+// String returns "all", "files" or "dirs"; a value other than the named
+// kinds gives its number ("9"), which UnmarshalText refuses.
 func (k EntryKind) String() string { return entryKinds.name(k) }
 
 // MarshalText encodes the kind as its String.
@@ -95,7 +99,8 @@ const (
 
 var findOrders = enum[FindOrder]{"order", "newest", "path", "tree"}
 
-// String returns "newest", "path" or "tree".
+// String returns "newest", "path" or "tree"; a value other than the named
+// orders gives its number ("9"), which UnmarshalText refuses.
 func (o FindOrder) String() string { return findOrders.name(o) }
 
 // MarshalText encodes the order as its String.
@@ -195,6 +200,12 @@ type FindResult struct {
 // everything else (limits, timeouts, unreadable directories below a base)
 // is reported in the result.
 func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error) {
+	if err := nilContext(ctx, "Find"); err != nil {
+		return nil, err
+	}
+	if f == nil {
+		f = &Finder{}
+	}
 	if err := cmp.Or(entryKinds.check(req.Kind), findOrders.check(req.Order)); err != nil {
 		return nil, err
 	}

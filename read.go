@@ -15,8 +15,9 @@ import (
 )
 
 // Reader reads one path string with selectors. Its zero value reads from the
-// current directory with the documented defaults; it is safe for concurrent
-// use and calls never modify it.
+// current directory with the documented defaults (a nil *Reader reads as the
+// zero value does); it is safe for concurrent use and calls never modify it.
+// A call's ctx must not be nil: a nil one is a CodeInvalidParam error.
 type Reader struct {
 	Workspace
 	// DefaultLimit is the number of lines an open-ended file read or a
@@ -46,9 +47,11 @@ type Reader struct {
 	// ImageMetadataOnly returns an image's metadata without its bytes.
 	// false means the bytes are returned (up to 20 MiB).
 	ImageMetadataOnly bool
-	// Converters replace or add document converters by extension (".pdf",
-	// compared without regard to case). nil means the built-in converters
-	// only (.pdf .docx .pptx .xlsx .doc .ppt .xls .rtf .epub).
+	// Converters replace or add document converters by extension (".pdf";
+	// "pdf" without the dot is the same, compared without regard to case).
+	// nil means the built-in converters only (.pdf .docx .pptx .xlsx .doc
+	// .ppt .xls .rtf .epub); a nil Converter is ignored, leaving the
+	// built-in one of its extension, if any.
 	Converters map[string]Converter
 	// Now is the clock used for the ages in directory listings. nil means
 	// time.Now.
@@ -122,12 +125,14 @@ type Reader struct {
 	// without "://"). nil means only the built-in omp:// (Scout's own
 	// documentation: omp:// lists the documents, omp://README.md reads
 	// one); an internal URL of another scheme is then an UNSUPPORTED error.
-	// A resolver registered for "omp" replaces the built-in one.
+	// A resolver registered for "omp" replaces the built-in one; a nil
+	// Resolver is ignored, as if its scheme were not in the map.
 	Resolvers map[string]Resolver
 }
 
 // Fetcher fetches a web URL. It returns an error only when no response was
-// received; an HTTP error status is a response.
+// received; an HTTP error status is a response. A nil response without an
+// error fails the read with a CodeInternal error that says so.
 type Fetcher interface {
 	// Fetch fetches url (http:// or https://), stopping when ctx is done.
 	Fetch(ctx context.Context, url string) (*FetchResponse, error)
@@ -137,7 +142,7 @@ type Fetcher interface {
 type FetchResponse struct {
 	URL         string   `json:"url"`                    // the URL requested
 	FinalURL    string   `json:"final_url"`              // the URL after redirects
-	Status      int      `json:"status"`                 // HTTP status code
+	Status      int      `json:"status"`                 // HTTP status code, 100 to 599 (another fails the read)
 	ContentType string   `json:"content_type,omitempty"` // the Content-Type header; "" when none
 	Body        []byte   `json:"body"`                   // the body, at most the fetcher's cap
 	Redirects   []string `json:"redirects,omitempty"`    // the URLs redirected to, in order; nil when none
@@ -237,6 +242,12 @@ type ReadRequest struct {
 // document converted in part, a body cut at the fetcher's cap: the
 // result's Incomplete says so).
 func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error) {
+	if err := nilContext(ctx, "Read"); err != nil {
+		return nil, err
+	}
+	if r == nil {
+		r = &Reader{}
+	}
 	if req.Before < 0 || req.After < 0 {
 		return nil, &Error{Code: CodeInvalidParam, Message: "Context lines (Before, After) must be 0 or more"}
 	}
@@ -275,7 +286,14 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 	if len(r.Converters) > 0 {
 		c.Converters = make(map[string]convert.Converter, len(r.Converters))
 		for ext, conv := range r.Converters {
-			c.Converters[strings.ToLower(ext)] = hostConverter{conv}
+			if conv == nil {
+				continue
+			}
+			ext = strings.ToLower(ext)
+			if !strings.HasPrefix(ext, ".") {
+				ext = "." + ext
+			}
+			c.Converters[ext] = hostConverter{conv}
 		}
 	}
 	res, err := read.Run(ctx, c, req.Path)
@@ -292,8 +310,14 @@ func webClient(f Fetcher, sites map[string]SiteHandler) web.Fetcher {
 	if f != nil {
 		c.Fetcher = web.FetcherFunc(func(ctx context.Context, url string) (*web.Response, error) {
 			resp, err := f.Fetch(ctx, url)
-			if err != nil || resp == nil {
+			if err == nil && resp == nil {
+				return nil, errs.New(errs.Internal, "the host's Fetcher returned neither a response nor an error: it must return one of them (an HTTP error status is a response)")
+			}
+			if err != nil {
 				return nil, hostErr(err)
+			}
+			if resp.Status < 100 || resp.Status > 599 {
+				return nil, errs.New(errs.Internal, "the host's Fetcher returned the HTTP status %d: it must set FetchResponse.Status to the response's status code, 100 to 599 (200 for a page fetched)", resp.Status)
 			}
 			return &web.Response{URL: resp.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: resp.ContentType,
 				Body: resp.Body, Redirects: resp.Redirects, Truncated: resp.Truncated}, nil
@@ -344,6 +368,9 @@ func (f fetcherFunc) Fetch(ctx context.Context, url string) (*FetchResponse, err
 func registry(resolvers map[string]Resolver) *iurl.Registry {
 	reg := &iurl.Registry{}
 	for scheme, res := range resolvers {
+		if res == nil {
+			continue
+		}
 		reg.Register(scheme, resolverFunc(res))
 	}
 	return reg

@@ -12,8 +12,9 @@ import (
 )
 
 // Searcher runs regex content searches. Its zero value searches the current
-// directory with the documented defaults; it is safe for concurrent use and
-// calls never modify it.
+// directory with the documented defaults (a nil *Searcher searches as the
+// zero value does); it is safe for concurrent use and calls never modify it.
+// A call's ctx must not be nil: a nil one is a CodeInvalidParam error.
 type Searcher struct {
 	Workspace
 	// MaxFileSize skips files larger than this many bytes when the request
@@ -31,12 +32,15 @@ type Searcher struct {
 	Workers int
 	// Resolvers resolve internal URLs given in SearchRequest.Paths, by
 	// scheme ("skill", "memory", ... without "://"): a resource with a
-	// backing file is searched as that file, a virtual one in memory. nil
+	// backing file is searched as that file, a virtual one in memory (so is
+	// one whose backing file cannot be read but that has Text; without
+	// Text that is an error, CodeNotFound when the file is missing). nil
 	// means only the built-in omp:// (Scout's own documentation: omp://
 	// searches every document, omp://README.md one); an internal URL of
 	// another known scheme (agent, artifact, issue, local, mcp, memory, pr,
 	// rule, skill, vault) is then a CodeUnsupported error. A resolver
-	// registered for "omp" replaces the built-in one.
+	// registered for "omp" replaces the built-in one; a nil Resolver is
+	// ignored, as if its scheme were not in the map.
 	Resolvers map[string]Resolver
 	// Index, when set, answers searches from a prebuilt index of a commit
 	// of the workspace's repository where that is exact and likely faster
@@ -63,7 +67,8 @@ const (
 // searchModes are the names of the search modes.
 var searchModes = enum[SearchMode]{"search mode", "content", "files", "count"}
 
-// String returns "content", "files" or "count".
+// String returns "content", "files" or "count"; a value other than the
+// named modes gives its number ("9"), which UnmarshalText refuses.
 func (m SearchMode) String() string { return searchModes.name(m) }
 
 // MarshalText encodes the mode as its String, so JSON says "count".
@@ -426,6 +431,12 @@ func (r *SearchResult) SkippedTotal() int {
 // the entries that cannot be searched are counted in SearchResult.Skipped,
 // never returned as errors.
 func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
+	if err := nilContext(ctx, "Search"); err != nil {
+		return nil, err
+	}
+	if s == nil {
+		s = &Searcher{}
+	}
 	fsys, root, release, err := s.open()
 	if err != nil {
 		return nil, err
@@ -529,8 +540,18 @@ func (s *Searcher) Stream(ctx context.Context, req SearchRequest) iter.Seq2[*Fil
 // counts the search (TotalFiles, TotalMatchLines, TotalMatches, Searched,
 // LongLines, MultilineCut, NULStops, Skipped) and holds its notes (Single, MissingPaths, SkippedPaths,
 // MaxColumns). When fn stops the search, the counts cover the
-// files seen until then. The errors are Search's.
+// files seen until then. A nil fn takes every file and drops it: the
+// totals alone. The errors are Search's.
 func (s *Searcher) StreamFunc(ctx context.Context, req SearchRequest, fn func(*FileMatch) bool) (*SearchResult, error) {
+	if err := nilContext(ctx, "Search"); err != nil {
+		return nil, err
+	}
+	if s == nil {
+		s = &Searcher{}
+	}
+	if fn == nil {
+		fn = func(*FileMatch) bool { return true }
+	}
 	fsys, root, release, err := s.open()
 	if err != nil {
 		return nil, err

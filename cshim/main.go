@@ -67,6 +67,7 @@ package main
 //                           (default 0: no limit; so is one over 292 years)
 //     "call_id": N          a positive integer naming the running call for
 //                           scout_cancel; unique among running calls
+//                           (default 0: none, the call cannot be canceled)
 //   An unknown option (names are case-sensitive), a repeated one or a bad
 //   value is an error Envelope naming it.
 //

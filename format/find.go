@@ -58,7 +58,11 @@ func Find(w io.Writer, r *scout.FindResult, o *FindOptions) error {
 }
 
 // FindText returns the text Find writes, and whether the byte cap cut it.
+// A nil result gives "".
 func FindText(r *scout.FindResult, o *FindOptions) (text string, truncated bool) {
+	if r == nil {
+		return "", false
+	}
 	var po *pitext.FindOptions
 	if o != nil {
 		po = &pitext.FindOptions{MaxBytes: o.MaxBytes, MaxLimit: o.MaxLimit, Timeout: o.Timeout, Hints: o.Hints, Notes: o.Notes,

@@ -24,8 +24,8 @@ const (
 // ReadOptions control how a read is rendered. nil means the defaults.
 type ReadOptions struct {
 	// Style is StyleHashline, StyleNumbered or StylePlain (see the package
-	// doc); "" means StyleHashline. Raw reads, immutable sources and
-	// directory trees are always plain.
+	// doc); "", and any other value, means StyleHashline. Raw reads,
+	// immutable sources and directory trees are always plain.
 	Style string
 }
 
@@ -44,11 +44,14 @@ func Read(w io.Writer, r *scout.ReadResult, o *ReadOptions) error {
 // the notices
 // (truncation with the selector that continues, merge conflicts in view,
 // column cap, encoding, left-out entries) after a blank line. A result
-// whose Kind's payload is nil renders as nothing.
+// whose Kind's payload is nil, and a nil result, render as nothing.
 func ReadText(r *scout.ReadResult, o *ReadOptions) string {
+	if r == nil {
+		return ""
+	}
 	style := StyleHashline
-	if o != nil && o.Style != "" {
-		style = o.Style
+	if o != nil {
+		style = lineStyle(o.Style)
 	}
 	var b strings.Builder
 	if s := r.SuffixResolution; s != nil {

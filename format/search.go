@@ -10,8 +10,8 @@ import (
 // SearchOptions configure Search. nil means the defaults: hashline style,
 // the 50 KB cap, no extra notes.
 type SearchOptions struct {
-	// Style is the line style (see the package doc): StyleHashline ("" too)
-	// prints "*N:text" (match) and "N:text" (context) under a "¶path#TAG"
+	// Style is the line style (see the package doc): StyleHashline ("",
+	// and any other value, too) prints "*N:text" (match) and "N:text" (context) under a "¶path#TAG"
 	// or "# path#TAG" heading, files without a tag falling back to the
 	// numbered marks; StyleNumbered prints "*N|text" and "N|text" and no
 	// tags; StylePlain prints "*text" and " text", no numbers and no tags.
@@ -42,10 +42,22 @@ func Search(w io.Writer, r *scout.SearchResult, o *SearchOptions) error {
 
 // SearchText returns the text Search writes, and whether the byte cap cut
 // it. A SearchFiles result prints one path per line and a SearchCount
-// result "path:count" lines, with the same notices.
+// result "path:count" lines, with the same notices. A nil result gives "".
 func SearchText(r *scout.SearchResult, o *SearchOptions) (text string, truncated bool) {
+	if r == nil {
+		return "", false
+	}
 	text, cut := pitext.Search(r, o.pi())
 	return text, cut != nil
+}
+
+// lineStyle returns style as the renderers take it: StyleNumbered and
+// StylePlain as they are, anything else StyleHashline.
+func lineStyle(style string) string {
+	if style == StyleNumbered || style == StylePlain {
+		return style
+	}
+	return StyleHashline
 }
 
 // pi returns the options as the pi renderer takes them; nil stays nil.
@@ -53,5 +65,5 @@ func (o *SearchOptions) pi() *pitext.SearchOptions {
 	if o == nil {
 		return nil
 	}
-	return &pitext.SearchOptions{Style: o.Style, MaxBytes: o.MaxBytes, IgnoredHint: o.IgnoredHint, Notes: o.Notes}
+	return &pitext.SearchOptions{Style: lineStyle(o.Style), MaxBytes: o.MaxBytes, IgnoredHint: o.IgnoredHint, Notes: o.Notes}
 }

@@ -28,9 +28,12 @@ type SearchStream struct {
 
 // File returns the text of one matching file, or of the next part of one,
 // ending in a newline; a content file after the first starts with a blank
-// line.
+// line. A nil f gives "".
 func (s *SearchStream) File(f *scout.FileMatch) string {
-	s.st.Style, s.st.Mode = s.options().Style, s.Mode
+	if f == nil {
+		return ""
+	}
+	s.st.Style, s.st.Mode = lineStyle(s.options().Style), s.Mode
 	return string(s.st.AppendFile(make([]byte, 0, pitext.FileSize(f)), f))
 }
 
@@ -38,8 +41,12 @@ func (s *SearchStream) File(f *scout.FileMatch) string {
 // matches found" with what was not searched when no file was printed, the
 // notes on missing paths and skipped archive members, the files too large
 // or unreadable to search, and the notice on cut lines. It ends in a
-// newline, or is "" when there is nothing to say.
+// newline, or is "" when there is nothing to say. A nil r is taken as a
+// result without totals.
 func (s *SearchStream) End(r *scout.SearchResult) string {
+	if r == nil {
+		r = &scout.SearchResult{}
+	}
 	return s.st.End(r, s.options().pi())
 }
 

@@ -299,7 +299,8 @@ func toolsetName(s string) string {
 // a model's tool call delivers them, and
 // returns its Envelope: show the model its Text. It never panics and never
 // returns nil: every failure, including an unknown tool, malformed
-// arguments, ctx ending (CodeCanceled or CodeTimeout) and a panic inside the
+// arguments, a nil ctx (CodeInvalidParam), ctx ending (CodeCanceled or
+// CodeTimeout) and a panic inside the
 // tool, is an error Envelope whose Error.Code a host can branch on.
 // Envelope.Data holds values of the toolset's own unexported types, whose
 // JSON is the contract; a Go host that wants typed results calls the
@@ -307,6 +308,11 @@ func toolsetName(s string) string {
 // concurrent use, with one Config shared by many calls.
 func Call(ctx context.Context, c Config, toolset, name string, arguments []byte) *scout.Envelope {
 	arguments = jsonobj.TrimBOM(arguments)
+	if ctx == nil {
+		env := envelope.Error(errs.New(errs.InvalidParam, "Call was given a nil context.Context: the host must pass context.Background(), or a context of its own to cancel the call or give it a deadline."), paramsOf(arguments))
+		env.Context.Cwd = "."
+		return env
+	}
 	for _, b := range builders {
 		if b.toolset == toolsetName(toolset) && b.name == name {
 			return b.make(false).call(ctx, c, arguments)

@@ -547,11 +547,20 @@ func resolveURL(ctx context.Context, fsys fs.FS, root, entry string, reg *iurl.R
 		return &Target{Entry: entry, Path: redact.Text(entry), Text: []byte(res.Text), Mem: true, Virtual: true}, nil
 	}
 	p, err := pathutil.Resolve(root, res.SourcePath)
-	if err != nil {
-		return nil, err
+	var info fs.FileInfo
+	if err == nil {
+		info, err = pathutil.Stat(fsys, p)
 	}
-	info, err := pathutil.Stat(fsys, p)
-	if err != nil {
+	switch {
+	case err != nil && res.Text != "":
+		// As a read shows it: the resource's text when its backing file
+		// cannot be read.
+		return &Target{Entry: entry, Path: redact.Text(entry), Text: []byte(res.Text), Mem: true, Virtual: true}, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, errs.Wrap(errs.NotFound, err, "Cannot search %s: its backing file '%s' does not exist", errs.Echo(entry), errs.Echo(res.SourcePath))
+	case err != nil && info == nil && p == "":
+		return nil, err // the backing path is refused (outside the root, a NUL byte)
+	case err != nil:
 		return nil, statError(entry, err)
 	}
 	if info.IsDir() {
