@@ -1,0 +1,120 @@
+package scout_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/zoekt"
+)
+
+// reincludeTree is a repository whose scan finds files that git ignores
+// and the index therefore never holds: files brought back by "!" lines of
+// .ignore and .rgignore files (at the top and nested), by ripgrep-mode
+// globs, and hidden ones; and files a re-include does not bring back, as
+// they lie in an ignored directory.
+func reincludeTree(t *testing.T, dir string) {
+	t.Helper()
+	files := map[string]string{
+		".gitignore":           "*.gen\n*.out\nbuild/\nout/\n.cache/\n*.hid\nlogs/\n",
+		".ignore":              "!keep.gen\n!build/\nvend/\n",
+		".rgignore":            "!rg.out\n!vend/\n",
+		"vend/v.txt":           "needle excluded by .ignore, re-included by .rgignore\n",
+		"src/main.go":          "package main // needle tracked\n",
+		"src/keep.gen":         "needle re-included by .ignore\n",
+		"src/drop.gen":         "needle stays ignored\n",
+		"src/rg.out":           "needle re-included by .rgignore\n",
+		"src/other.out":        "needle stays ignored too\n",
+		"build/b.txt":          "needle in a re-included directory\n",
+		"build/deep/c.gen":     "needle ignored in a re-included directory\n",
+		"build/deep/keep.gen":  "needle re-included in a re-included directory\n",
+		"out/keep.gen":         "needle under an ignored directory\n",
+		"out/x.txt":            "needle under an ignored directory, globbed\n",
+		"nested/.ignore":       "!*.hid\n",
+		"nested/n.hid":         "needle re-included by a nested .ignore\n",
+		"top.hid":              "needle not re-included above the nested .ignore\n",
+		"nested/sub/.rgignore": "!*.gen\n",
+		"nested/sub/s.gen":     "needle re-included by a nested .rgignore\n",
+		".hidden/keep.gen":     "needle in a hidden directory\n",
+		".dot.gen":             "needle hidden\n",
+		".cache/keep.gen":      "needle under an ignored hidden directory\n",
+		"logs/day/keep.gen":    "needle two levels under an ignored directory\n",
+		"mixed/plain.txt":      "needle untracked\n",
+		"mixed/keep.gen":       "needle re-included in an untracked directory\n",
+		"mixed/gone.gen":       "needle ignored in an untracked directory\n",
+	}
+	for p, c := range files {
+		writeFile(t, dir, p, []byte(c))
+	}
+	gitIn(t, dir, "init", "-q")
+	gitIn(t, dir, "add", ".gitignore", ".ignore", ".rgignore", "src/main.go", "nested/.ignore", "nested/sub/.rgignore")
+	gitIn(t, dir, "commit", "-q", "-m", "tree")
+}
+
+func reincludeCases() []searchCase {
+	all := func(r scout.SearchRequest) scout.SearchRequest {
+		r.MaxFiles, r.MaxMatches, r.MaxMatchesPerFile = -1, -1, -1
+		return r
+	}
+	count := func(r scout.SearchRequest) scout.SearchRequest { r = all(r); r.Mode = scout.SearchCount; return r }
+	return []searchCase{
+		{"default", all(scout.SearchRequest{Pattern: "needle"}), ""},
+		{"count", count(scout.SearchRequest{Pattern: "needle"}), ""},
+		{"rgignore", all(scout.SearchRequest{Pattern: "needle", RgIgnore: true}), ""},
+		{"hidden", all(scout.SearchRequest{Pattern: "needle", Hidden: true}), ""},
+		{"hidden rgignore", all(scout.SearchRequest{Pattern: "needle", Hidden: true, RgIgnore: true}), ""},
+		{"no ignore", all(scout.SearchRequest{Pattern: "needle", NoIgnore: true}), ""},
+		{"glob", all(scout.SearchRequest{Pattern: "needle", Globs: []string{"*.gen"}}), ""},
+		{"rg glob file", all(scout.SearchRequest{Pattern: "needle", Globs: []string{"*.out"}, RipgrepGlobs: true}), ""},
+		{"rg glob dir", all(scout.SearchRequest{Pattern: "needle", Globs: []string{"out", "**/out/**"}, RipgrepGlobs: true}), ""},
+		{"rg glob exclude", all(scout.SearchRequest{Pattern: "needle", Globs: []string{"!*.txt"}, RipgrepGlobs: true, RgIgnore: true}), ""},
+		{"rg glob hidden", all(scout.SearchRequest{Pattern: "needle", Globs: []string{".cache", ".cache/**"}, RipgrepGlobs: true}), ""},
+		{"path in ignored dir", all(scout.SearchRequest{Pattern: "needle", Paths: []string{"out"}}), ""},
+		{"path deep in ignored dir", all(scout.SearchRequest{Pattern: "needle", Paths: []string{"logs/day"}}), ""},
+		{"type", all(scout.SearchRequest{Pattern: "needle", Types: []string{"txt"}}), ""},
+		{"page", scout.SearchRequest{Pattern: "needle", MaxFiles: 2, Skip: 1}, ""},
+	}
+}
+
+// TestZoektReinclude compares scans and index answers on a tree whose
+// scan reads files git ignores: the index path must read them too.
+func TestZoektReinclude(t *testing.T) {
+	bins := zoektBins(t)
+	noThresholds(t)
+	work := t.TempDir()
+	repo := filepath.Join(work, "re")
+	reincludeTree(t, repo)
+	idx := filepath.Join(work, "idx")
+	zoektIndex(t, bins, repo, idx)
+	url := zoektServe(t, bins, idx)
+	c, err := zoekt.New([]string{url}, zoekt.RepoName(repo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitCommit(t, c, gitIn(t, repo, "rev-parse", "HEAD"))
+	cases := reincludeCases()
+	// Twice: the first search of the tree asks git, the later ones watch.
+	differential(t, repo, c, cases)
+	differential(t, repo, c, cases)
+	// Files appear where the watches do not reach, and in new directories.
+	writeFile(t, repo, "build/later.gen", []byte("needle later, ignored\n"))
+	writeFile(t, repo, "build/later.txt", []byte("needle later in a re-included directory\n"))
+	writeFile(t, repo, "src/later.out", []byte("needle later, rg.out is not its name\n"))
+	writeFile(t, repo, "src/rg.out", []byte("needle rewritten\n"))
+	writeFile(t, repo, "fresh/keep.gen", []byte("needle in a new directory\n"))
+	writeFile(t, repo, "fresh/rg.out", []byte("needle in a new directory, ignored but for .rgignore\n"))
+	writeFile(t, repo, "fresh/deeper/keep.gen", []byte("needle deeper in a new directory\n"))
+	writeFile(t, repo, "vend/later.txt", []byte("needle later where the watches do not reach\n"))
+	writeFile(t, repo, "out/later.txt", []byte("needle later under an ignored directory\n"))
+	writeFile(t, repo, "fresh/out/keep.gen", []byte("needle in a new ignored directory\n"))
+	differential(t, repo, c, cases)
+	if err := os.Remove(filepath.Join(repo, "src/keep.gen")); err != nil {
+		t.Fatal(err)
+	}
+	differential(t, repo, c, cases)
+	// A root below the top.
+	differential(t, filepath.Join(repo, "nested"), c, []searchCase{
+		{"nested root", scout.SearchRequest{Pattern: "needle", MaxFiles: -1, RgIgnore: true}, ""},
+	})
+}
