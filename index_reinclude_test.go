@@ -47,7 +47,15 @@ func reincludeTree(t *testing.T, dir string) {
 	for p, c := range files {
 		writeFile(t, dir, p, []byte(c))
 	}
+	// Symlinks, which a scan does not follow (but as a path it names): to
+	// a file, to a directory, and one whose target's name matches.
+	for link, target := range map[string]string{"link.go": "src/main.go", "linkdir": "src", "needle-link": "src/needle.txt"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Skip("no symlinks here: ", err)
+		}
+	}
 	gitIn(t, dir, "init", "-q")
+	gitIn(t, dir, "add", "link.go", "linkdir", "needle-link")
 	gitIn(t, dir, "add", ".gitignore", ".ignore", ".rgignore", "src/main.go", "nested/.ignore", "nested/sub/.rgignore")
 	gitIn(t, dir, "commit", "-q", "-m", "tree")
 }
@@ -72,6 +80,10 @@ func reincludeCases() []searchCase {
 		{"rg glob hidden", all(scout.SearchRequest{Pattern: "needle", Globs: []string{".cache", ".cache/**"}, RipgrepGlobs: true}), ""},
 		{"path in ignored dir", all(scout.SearchRequest{Pattern: "needle", Paths: []string{"out"}}), ""},
 		{"path deep in ignored dir", all(scout.SearchRequest{Pattern: "needle", Paths: []string{"logs/day"}}), ""},
+		{"path through a symlink", all(scout.SearchRequest{Pattern: "needle", Paths: []string{"linkdir"}}), ""},
+		{"path glob through a symlink", all(scout.SearchRequest{Pattern: "needle", Paths: []string{"linkdir/*.go"}}), ""},
+		{"file through a symlink", all(scout.SearchRequest{Pattern: "needle", Paths: []string{"linkdir/main.go", "nested"}}), ""},
+		{"symlink named", all(scout.SearchRequest{Pattern: "needle", Paths: []string{"link.go", "nested"}}), ""},
 		{"type", all(scout.SearchRequest{Pattern: "needle", Types: []string{"txt"}}), ""},
 		{"page", scout.SearchRequest{Pattern: "needle", MaxFiles: 2, Skip: 1}, ""},
 	}

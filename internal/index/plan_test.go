@@ -572,6 +572,12 @@ func TestReincluded(t *testing.T) {
 	} {
 		g.write(p, c)
 	}
+	if err := os.Symlink("src", filepath.Join(g.dir, "linkdir")); err != nil {
+		t.Skip("no symlinks here: ", err)
+	}
+	if err := os.Symlink("a.go", filepath.Join(g.dir, "link.go")); err != nil {
+		t.Fatal(err)
+	}
 	f := &fakeBackend{status: Status{Commit: commit, Files: 5, Bytes: 1000, Endpoints: 1}, files: []string{"a.go"}}
 	base := search.Request{Grep: grep.Options{Pattern: "needle", CountOnly: true}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
 	with := func(fn func(r *search.Request)) search.Request {
@@ -598,6 +604,8 @@ func TestReincluded(t *testing.T) {
 		{"rg glob dir", "", with(func(r *search.Request) { r.Globs, r.RipgrepGlobs = []string{"out", "out/*"}, true })},
 		{"path in an ignored directory", "", with(func(r *search.Request) { r.Paths = []string{"out"} })},
 		{"nested root", "nested", base},
+		{"through a symlink", "", with(func(r *search.Request) { r.Paths = []string{"linkdir", "nested"} })},
+		{"files through a symlink", "", with(func(r *search.Request) { r.Paths = []string{"linkdir/keep.gen", "link.go", "nested"} })},
 	} {
 		ctx := context.Background()
 		root := filepath.Join(g.dir, tc.root)
