@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/zoekt"
 )
@@ -56,8 +58,22 @@ func reincludeTree(t *testing.T, dir string) {
 	}
 	gitIn(t, dir, "init", "-q")
 	gitIn(t, dir, "add", "link.go", "linkdir", "needle-link")
+	// A file whose work-tree content a filter makes from the commit's, as
+	// Git LFS does: git sees no change, the index holds the commit's.
+	writeFile(t, dir, ".gitattributes", []byte("*.sec filter=reveal\n"))
+	writeFile(t, dir, "src/s.sec", []byte("hidden content\n"))
+	gitIn(t, dir, "config", "filter.reveal.clean", "sed /needle/d")
+	gitIn(t, dir, "config", "filter.reveal.smudge", "sed '$a needle revealed by a filter'")
+	gitIn(t, dir, "add", ".gitattributes", "src/s.sec")
 	gitIn(t, dir, "add", ".gitignore", ".ignore", ".rgignore", "src/main.go", "nested/.ignore", "nested/sub/.rgignore")
 	gitIn(t, dir, "commit", "-q", "-m", "tree")
+	require.NoError(t, os.Remove(filepath.Join(dir, "src/s.sec")))
+	gitIn(t, dir, "checkout", "--", "src/s.sec")
+	require.Contains(t, gitIn(t, dir, "show", "HEAD:src/s.sec"), "hidden")
+	require.Empty(t, gitIn(t, dir, "status", "--porcelain", "src/s.sec"))
+	b, err := os.ReadFile(filepath.Join(dir, "src/s.sec"))
+	require.NoError(t, err)
+	require.Contains(t, string(b), "needle revealed")
 }
 
 func reincludeCases() []searchCase {

@@ -135,6 +135,11 @@ type Changes struct {
 	// leave them out without entering the directories. They do not count
 	// as changed paths.
 	Ignored, IgnoredDirs []string
+	// Filtered are the tracked files whose work-tree content git makes
+	// from the commit's through a filter (Git LFS, say) or ident
+	// attribute: git sees no change where the bytes differ from those an
+	// index holds. They do not count as changed paths.
+	Filtered []string
 	// Stale reports that HEAD does not descend from the commit.
 	Stale bool
 
@@ -147,9 +152,9 @@ type Changes struct {
 // nothing.
 func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Changes, error) {
 	var (
-		wg                    sync.WaitGroup
-		diff, others          []byte
-		ancErr, diffErr, oErr error
+		wg                             sync.WaitGroup
+		diff, others, filtered         []byte
+		ancErr, diffErr, oErr, attrErr error
 		untracked             = []string{"ls-files", "-z", "--others", "--directory", "--no-empty-directory"}
 	)
 	if !noIgnore {
@@ -167,6 +172,11 @@ func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Chan
 	wg.Go(func() { _, ancErr = git(ctx, r.top, "merge-base", "--is-ancestor", commit, "HEAD") })
 	wg.Go(func() { diff, diffErr = git(ctx, r.top, "diff", "--name-only", "-z", "--no-renames", commit, "--") })
 	wg.Go(func() { others, oErr = git(ctx, r.top, untracked...) })
+	wg.Go(func() {
+		// The files with a filter or ident attribute: all but those with
+		// neither.
+		filtered, attrErr = git(ctx, r.top, "ls-files", "-z", "--", ".", ":(exclude,attr:!filter !ident)")
+	})
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -191,7 +201,11 @@ func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Chan
 	if oErr != nil {
 		return nil, oErr
 	}
+	if attrErr != nil {
+		return nil, attrErr
+	}
 	c.Files = append(c.Files, splitZ(diff)...)
+	c.Filtered = splitZ(filtered)
 	for _, p := range splitZ(others) {
 		files, dirs := &c.Files, &c.Dirs
 		if !noIgnore {
@@ -295,11 +309,17 @@ func (c *Changes) inRoot(r *repo) (*search.Candidates, int) {
 }
 
 // ignoredInRoot returns the ignored files and directories below the search
-// root, relative to it, as candidates; false when the root itself lies in
-// an ignored directory (which a search of the root walks whole).
+// root and its filtered files, relative to it, as candidates; false when
+// the root itself lies in an ignored directory (which a search of the
+// root walks whole).
 func (c *Changes) ignoredInRoot(r *repo) (*search.Candidates, bool) {
 	cand := &search.Candidates{}
 	for _, p := range c.Ignored {
+		if rel, ok := r.toRoot(p); ok {
+			cand.Files = append(cand.Files, rel)
+		}
+	}
+	for _, p := range c.Filtered {
 		if rel, ok := r.toRoot(p); ok {
 			cand.Files = append(cand.Files, rel)
 		}

@@ -82,6 +82,7 @@ func sorted(s []string) []string {
 func TestChanges(t *testing.T) {
 	g := newGitRepo(t, map[string]string{
 		"a.go": "package a\n", "b.go": "package b\n", "dir/c.go": "package c\n", ".gitignore": "*.log\nout/\n",
+		".gitattributes": "*.sec filter=up\n*.id ident\n", "s.sec": "secret\n", "dir/i.id": "$Id$\n",
 	})
 	first := g.run("rev-parse", "HEAD")
 	g.write("out/o.txt", "in an ignored directory\n")
@@ -122,6 +123,9 @@ func TestChanges(t *testing.T) {
 	}
 	if want := []string{"out"}; !slices.Equal(sorted(ch.IgnoredDirs), want) {
 		t.Errorf("IgnoredDirs = %q, want %q", sorted(ch.IgnoredDirs), want)
+	}
+	if want := []string{"dir/i.id", "s.sec"}; !slices.Equal(sorted(ch.Filtered), want) {
+		t.Errorf("Filtered = %q, want %q", sorted(ch.Filtered), want)
 	}
 	if ch.Stale {
 		t.Error("HEAD descends from the commit, yet Stale")

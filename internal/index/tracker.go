@@ -160,9 +160,10 @@ func (t *tracker) changes(ctx context.Context, commit string, noIgnore bool) (*C
 // touch records a changed path. t.mu is held.
 func (t *tracker) touch(p string, dir bool) {
 	switch path.Base(p) {
-	case ".gitignore", ".ignore", ".rgignore", ".git":
+	case ".gitignore", ".ignore", ".rgignore", ".git", ".gitattributes":
 		// What is ignored, or what is a work tree, may have changed: the
-		// watches may not cover the tree any more.
+		// watches may not cover the tree any more (nor git's lists of the
+		// ignored and filtered files hold).
 		t.restart = true
 		return
 	}
@@ -176,7 +177,7 @@ func (t *tracker) touch(p string, dir bool) {
 // merged returns the base changes plus the touched paths. t.mu is held.
 func (t *tracker) merged() *Changes {
 	c := &Changes{Stale: t.base.Stale, Files: append([]string(nil), t.base.Files...), Dirs: append([]string(nil), t.base.Dirs...),
-		Ignored: t.base.Ignored, IgnoredDirs: slices.Clip(t.base.IgnoredDirs)}
+		Ignored: t.base.Ignored, IgnoredDirs: slices.Clip(t.base.IgnoredDirs), Filtered: t.base.Filtered}
 	// The directories the watches leave out: most of them git ignores.
 	if un := t.w.unwatched(); len(un) > 0 {
 		listed := make(map[string]bool, len(t.base.IgnoredDirs))
