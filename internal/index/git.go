@@ -155,7 +155,7 @@ func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Chan
 		wg                             sync.WaitGroup
 		diff, others, filtered         []byte
 		ancErr, diffErr, oErr, attrErr error
-		untracked             = []string{"ls-files", "-z", "--others", "--directory", "--no-empty-directory"}
+		untracked                      = []string{"ls-files", "-z", "--others", "--directory", "--no-empty-directory"}
 	)
 	if !noIgnore {
 		// Scout honours .gitignore and info/exclude, but not the global
