@@ -2,12 +2,14 @@ package scout_test
 
 import (
 	"os"
+	"strings"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/index"
 	"github.com/scoutkit/scout/zoekt"
 )
 
@@ -65,6 +67,12 @@ func reincludeTree(t *testing.T, dir string) {
 	gitIn(t, dir, "config", "filter.reveal.clean", "sed /needle/d")
 	gitIn(t, dir, "config", "filter.reveal.smudge", "sed '$a needle revealed by a filter'")
 	gitIn(t, dir, "add", ".gitattributes", "src/s.sec")
+	// Text that is not UTF-8, and text with a NUL past 64 KiB.
+	writeFile(t, dir, "src/latin1.txt", []byte("needle caf\xe9 and na\xefve\n"))
+	writeFile(t, dir, "src/utf16.txt", []byte("\xff\xfen\x00e\x00e\x00d\x00l\x00e\x00 \x00u\x00t\x00f\x00\n\x00"))
+	writeFile(t, dir, "src/late.txt", append([]byte(strings.Repeat("needle padding\n", 5000)), "nul\x00 needle\n"...))
+	writeFile(t, dir, "src/big.txt", []byte(strings.Repeat("filler\n", 200000)+"needle big\n"))
+	gitIn(t, dir, "add", "src/latin1.txt", "src/utf16.txt", "src/late.txt", "src/big.txt")
 	gitIn(t, dir, "add", ".gitignore", ".ignore", ".rgignore", "src/main.go", "nested/.ignore", "nested/sub/.rgignore")
 	gitIn(t, dir, "commit", "-q", "-m", "tree")
 	require.NoError(t, os.Remove(filepath.Join(dir, "src/s.sec")))
@@ -102,6 +110,13 @@ func reincludeCases() []searchCase {
 		{"symlink named", all(scout.SearchRequest{Pattern: "needle", Paths: []string{"link.go", "nested"}}), ""},
 		{"type", all(scout.SearchRequest{Pattern: "needle", Types: []string{"txt"}}), ""},
 		{"page", scout.SearchRequest{Pattern: "needle", MaxFiles: 2, Skip: 1}, ""},
+		{"not utf-8", all(scout.SearchRequest{Pattern: "caf."}), ""},
+		{"not utf-8 fold", all(scout.SearchRequest{Pattern: "NEEDLE CAF", IgnoreCase: true}), ""},
+		{"utf-16", all(scout.SearchRequest{Pattern: "needle utf"}), ""},
+		{"size cap", all(scout.SearchRequest{Pattern: "needle", MaxFileSize: 100000}), ""},
+		{"fold", all(scout.SearchRequest{Pattern: "NEEDLE RE", IgnoreCase: true}), ""},
+		{"multiline", all(scout.SearchRequest{Pattern: "needle\nneedle", Multiline: true}), "multiline"},
+		{"types", all(scout.SearchRequest{Pattern: "needle", Types: []string{"go", "txt"}, RgIgnore: true}), ""},
 	}
 }
 
@@ -141,6 +156,10 @@ func TestZoektReinclude(t *testing.T) {
 		t.Fatal(err)
 	}
 	differential(t, repo, c, cases)
+	// A root in an ignored directory, which a scan searches whole.
+	differential(t, filepath.Join(repo, "out"), c, []searchCase{
+		{"ignored root", scout.SearchRequest{Pattern: "needle", MaxFiles: -1}, index.ChangedSet},
+	})
 	// A root below the top.
 	differential(t, filepath.Join(repo, "nested"), c, []searchCase{
 		{"nested root", scout.SearchRequest{Pattern: "needle", MaxFiles: -1, RgIgnore: true}, ""},
