@@ -15,8 +15,11 @@ import (
 // exact and is likely faster than a scan, and says why when it does not
 // (SearchResult.Backend): the index names the files of its commit with a
 // matching line, Searcher adds the files changed since that commit
-// (tracked changes, untracked and deleted files), and reads every one of
-// these candidates with its own matcher. The result is therefore the one a
+// (tracked changes, untracked and deleted files), those the index cannot
+// hold as a scan reads them (ignored files that the search's rules bring
+// back, files a filter attribute such as Git LFS makes, files and
+// directories named through a symlink), and reads every one of these
+// candidates with its own matcher. The result is therefore the one a
 // scan of the working tree gives: same files, lines, spans, context, counts
 // and pages.
 //
@@ -123,7 +126,8 @@ type Backend struct {
 	// workspace is not an OS directory), "not_git", "small_index" (a scan
 	// is about as fast), "repo_not_indexed", "foreign_commit" (the indexed
 	// commit is not in the local repository), "stale_commit" (HEAD does
-	// not descend from it), "changed_set" (too many changed files),
+	// not descend from it), "changed_set" (too many changed files, or the
+	// search root lies in a directory the ignore files exclude),
 	// "cold_overlay" (the changed files are not watched yet, and finding
 	// them with git would cost half a scan or more: in a one-shot command
 	// or the first search of a long-lived process, a search of part of

@@ -127,6 +127,19 @@ type Changes struct {
 	// directories, nested work trees and submodules (whose files an index
 	// of the commit does not hold).
 	Dirs []string
+	// Ignored are the untracked files that git ignores, and IgnoredDirs
+	// the directories it ignores whole, together with those whose changes
+	// a tracker does not watch. An index of the commit holds none of
+	// their files, but a search whose rules bring them back (a "!" line of
+	// an .ignore or .rgignore file, a ripgrep glob) reads them; the others
+	// leave them out without entering the directories. They do not count
+	// as changed paths.
+	Ignored, IgnoredDirs []string
+	// Filtered are the tracked files whose work-tree content git makes
+	// from the commit's through a filter (Git LFS, say) or ident
+	// attribute: git sees no change where the bytes differ from those an
+	// index holds. They do not count as changed paths.
+	Filtered []string
 	// Stale reports that HEAD does not descend from the commit.
 	Stale bool
 
@@ -135,28 +148,35 @@ type Changes struct {
 
 // changes asks git what differs between commit and the work tree: the
 // tracked changes, the untracked files (with noIgnore, the ignored ones
-// too), and the submodules. It writes nothing.
+// too, as changed; without, as ignored), and the submodules. It writes
+// nothing.
 func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Changes, error) {
 	var (
-		wg                    sync.WaitGroup
-		diff, others          []byte
-		ancErr, diffErr, oErr error
-		untracked             = []string{"ls-files", "-z", "--others"}
+		wg                             sync.WaitGroup
+		diff, others, filtered         []byte
+		ancErr, diffErr, oErr, attrErr error
+		untracked                      = []string{"ls-files", "-z", "--others", "--directory", "--no-empty-directory"}
 	)
-	if noIgnore {
-		// The ignored files too: a directory of them (build output,
-		// node_modules) as one entry.
-		untracked = append(untracked, "--directory", "--no-empty-directory")
-	} else {
+	if !noIgnore {
 		// Scout honours .gitignore and info/exclude, but not the global
 		// excludes file: a file ignored only there is searched. Each
 		// untracked file is listed, so that the changed set's bound counts
-		// them; a nested work tree comes as one directory.
-		untracked = append([]string{"-c", "core.excludesFile=" + os.DevNull}, append(untracked, "--exclude-standard")...)
+		// them, and so is each ignored one (an ignored directory as one
+		// entry, when an ignore line names it), which a search that
+		// re-includes it reads; a nested work tree comes as one directory.
+		// ls-files would drop the ignored files of an untracked directory
+		// that holds others too, or list each file of ignored ones.
+		untracked = []string{"-c", "core.excludesFile=" + os.DevNull, "status", "--porcelain=v1", "-z", "--untracked-files=all",
+			"--ignored=matching", "--no-renames", "--ignore-submodules=all"}
 	}
 	wg.Go(func() { _, ancErr = git(ctx, r.top, "merge-base", "--is-ancestor", commit, "HEAD") })
 	wg.Go(func() { diff, diffErr = git(ctx, r.top, "diff", "--name-only", "-z", "--no-renames", commit, "--") })
 	wg.Go(func() { others, oErr = git(ctx, r.top, untracked...) })
+	wg.Go(func() {
+		// The files with a filter or ident attribute: all but those with
+		// neither.
+		filtered, attrErr = git(ctx, r.top, "ls-files", "-z", "--", ".", ":(exclude,attr:!filter !ident)")
+	})
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -181,12 +201,31 @@ func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Chan
 	if oErr != nil {
 		return nil, oErr
 	}
+	if attrErr != nil {
+		return nil, attrErr
+	}
 	c.Files = append(c.Files, splitZ(diff)...)
+	c.Filtered = splitZ(filtered)
 	for _, p := range splitZ(others) {
+		files, dirs := &c.Files, &c.Dirs
+		if !noIgnore {
+			// "XY path": "??" untracked, "!!" ignored, others tracked.
+			if len(p) < 4 || p[2] != ' ' {
+				continue
+			}
+			switch p[:2] {
+			case "??":
+			case "!!":
+				files, dirs = &c.Ignored, &c.IgnoredDirs
+			default:
+				continue
+			}
+			p = p[3:]
+		}
 		if d, ok := strings.CutSuffix(p, "/"); ok {
-			c.Dirs = append(c.Dirs, d)
+			*dirs = append(*dirs, d)
 		} else {
-			c.Files = append(c.Files, p)
+			*files = append(*files, p)
 		}
 	}
 	c.Dirs = append(c.Dirs, submodules(filepath.Join(r.top, ".gitmodules"))...)
@@ -267,6 +306,32 @@ func (c *Changes) inRoot(r *repo) (*search.Candidates, int) {
 		}
 	}
 	return cand, len(cand.Files) + len(cand.Dirs)
+}
+
+// ignoredInRoot returns the ignored files and directories below the search
+// root and its filtered files, relative to it, as candidates; false when
+// the root itself lies in an ignored directory (which a search of the
+// root walks whole).
+func (c *Changes) ignoredInRoot(r *repo) (*search.Candidates, bool) {
+	cand := &search.Candidates{}
+	for _, p := range c.Ignored {
+		if rel, ok := r.toRoot(p); ok {
+			cand.Files = append(cand.Files, rel)
+		}
+	}
+	for _, p := range c.Filtered {
+		if rel, ok := r.toRoot(p); ok {
+			cand.Files = append(cand.Files, rel)
+		}
+	}
+	for _, d := range c.IgnoredDirs {
+		if rel, ok := r.toRoot(d); ok {
+			cand.Dirs = append(cand.Dirs, rel)
+		} else if r.prefix != "" && strings.HasPrefix(r.prefix, d+"/") {
+			return nil, false
+		}
+	}
+	return cand, true
 }
 
 // toRoot maps a path relative to the top to one relative to the search

@@ -81,9 +81,12 @@ func sorted(s []string) []string {
 
 func TestChanges(t *testing.T) {
 	g := newGitRepo(t, map[string]string{
-		"a.go": "package a\n", "b.go": "package b\n", "dir/c.go": "package c\n", ".gitignore": "*.log\n",
+		"a.go": "package a\n", "b.go": "package b\n", "dir/c.go": "package c\n", ".gitignore": "*.log\nout/\n",
+		".gitattributes": "*.sec filter=up\n*.id ident\n", "s.sec": "secret\n", "dir/i.id": "$Id$\n",
 	})
 	first := g.run("rev-parse", "HEAD")
+	g.write("out/o.txt", "in an ignored directory\n")
+	g.write("untracked/skip.log", "ignored, beside an untracked file\n")
 	g.write("a.go", "package a // edited\n")
 	g.remove("b.go")
 	g.write("new.go", "package n\n")
@@ -115,6 +118,15 @@ func TestChanges(t *testing.T) {
 	if want := []string{"nested", "vendor/sub"}; !slices.Equal(sorted(ch.Dirs), want) {
 		t.Errorf("Dirs = %q, want %q", sorted(ch.Dirs), want)
 	}
+	if want := []string{"debug.log", "untracked/skip.log"}; !slices.Equal(sorted(ch.Ignored), want) {
+		t.Errorf("Ignored = %q, want %q", sorted(ch.Ignored), want)
+	}
+	if want := []string{"out"}; !slices.Equal(sorted(ch.IgnoredDirs), want) {
+		t.Errorf("IgnoredDirs = %q, want %q", sorted(ch.IgnoredDirs), want)
+	}
+	if want := []string{"dir/i.id", "s.sec"}; !slices.Equal(sorted(ch.Filtered), want) {
+		t.Errorf("Filtered = %q, want %q", sorted(ch.Filtered), want)
+	}
 	if ch.Stale {
 		t.Error("HEAD descends from the commit, yet Stale")
 	}
@@ -122,8 +134,8 @@ func TestChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Contains(all.Files, "debug.log") {
-		t.Errorf("with noIgnore the ignored files are changes too: %q", all.Files)
+	if !slices.Contains(all.Files, "debug.log") || !slices.Contains(all.Dirs, "out") || len(all.Ignored)+len(all.IgnoredDirs) > 0 {
+		t.Errorf("with noIgnore the ignored files are changes too: %q %q %q %q", all.Files, all.Dirs, all.Ignored, all.IgnoredDirs)
 	}
 	for _, tc := range []struct {
 		p    string
@@ -178,8 +190,10 @@ func TestRepoPrefix(t *testing.T) {
 // new, deleted and moved files and new directories without asking git
 // (git is taken off PATH), and starts over when an ignore file changes.
 func TestTrackerWatches(t *testing.T) {
-	g := newGitRepo(t, map[string]string{"a.go": "package a\n", "b.go": "package b\n", "dir/c.go": "package c\n", "keep.go": "k\n"})
+	g := newGitRepo(t, map[string]string{"a.go": "package a\n", "b.go": "package b\n", "dir/c.go": "package c\n", "keep.go": "k\n", ".gitignore": "*.tmp\nout/\n"})
 	commit := g.run("rev-parse", "HEAD")
+	g.write("out/o.txt", "ignored\n")
+	g.write("dir/out/p.txt", "ignored\n")
 	r, err := findRepo(context.Background(), g.dir)
 	if err != nil {
 		t.Fatal(err)
@@ -210,6 +224,9 @@ func TestTrackerWatches(t *testing.T) {
 	}
 	if ch, err := tr.changes(ctx, commit, false); err != nil || len(ch.Files)+len(ch.Dirs) != 0 {
 		t.Fatalf("clean tree: %+v %v", ch, err)
+	} else if want := []string{"dir/out", "out"}; !slices.Equal(sorted(ch.IgnoredDirs), want) {
+		// As git lists them, and as the watches leave them out.
+		t.Errorf("IgnoredDirs = %q, want %q", sorted(ch.IgnoredDirs), want)
 	}
 	if !tr.cheap(commit) || tr.cheap(strings.Repeat("0", 40)) {
 		t.Errorf("cheap(commit) = %v, cheap(another) = %v; want true, false", tr.cheap(commit), tr.cheap(strings.Repeat("0", 40)))
@@ -219,6 +236,8 @@ func TestTrackerWatches(t *testing.T) {
 	g.remove("b.go")
 	g.write("new.go", "package n\n")
 	g.write("newdir/deep/x.go", "package x\n")
+	g.write("newdir/deep/w.tmp", "ignored, in a new directory\n")
+	g.write("newdir/out/q.txt", "in a new ignored directory\n")
 	if err := os.Rename(filepath.Join(g.dir, "keep.go"), filepath.Join(g.dir, "dir/moved.go")); err != nil {
 		t.Fatal(err)
 	}
@@ -226,14 +245,17 @@ func TestTrackerWatches(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a search after edits asked git: %v", err)
 	}
-	if want := []string{"a.go", "b.go", "dir/moved.go", "keep.go", "new.go", "newdir/deep/x.go"}; !slices.Equal(sorted(ch.Files), want) {
+	if want := []string{"a.go", "b.go", "dir/moved.go", "keep.go", "new.go", "newdir/deep/w.tmp", "newdir/deep/x.go"}; !slices.Equal(sorted(ch.Files), want) {
 		t.Errorf("Files = %q, want %q", sorted(ch.Files), want)
+	}
+	if want := []string{"newdir/out"}; !slices.Equal(sorted(ch.Dirs), want) {
+		t.Errorf("Dirs = %q, want %q", sorted(ch.Dirs), want)
 	}
 	g.write("newdir/deep/y.go", "package x\n")
 	if ch, err := tr.changes(ctx, commit, false); err != nil || !ch.covers("newdir/deep/y.go") {
 		t.Errorf("a file in a new directory: %v, %v", ch, err)
 	}
-	g.write(".gitignore", "*.tmp\n")
+	g.write(".gitignore", "*.tmp\nother/\n")
 	if _, err := tr.changes(ctx, commit, false); err == nil {
 		t.Error("after an ignore file changed the tracker did not start over (it did not ask git)")
 	}

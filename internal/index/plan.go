@@ -459,6 +459,21 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		d.rep.Fallback, d.rep.Detail = ChangedSet, fmt.Sprintf("%d changed paths since %s (at most %d)", n, st.Commit, limit)
 		return d, nil
 	}
+	ignored, ok := ch.ch.ignoredInRoot(r)
+	if !ok {
+		d.rep.Fallback, d.rep.Detail = ChangedSet, "the search root lies in a directory the ignore files exclude"
+		return d, nil
+	}
+	// The files the index cannot hold as git ignores them: read when the
+	// request's rules bring them back, left out otherwise.
+	cand.Files = append(cand.Files, ignored.Files...)
+	cand.Dirs = append(cand.Dirs, ignored.Dirs...)
+	direct, err := search.Direct(ctx, fsys, root, req)
+	if err != nil {
+		return d, err
+	}
+	cand.Files = append(cand.Files, direct.Files...)
+	cand.Dirs = append(cand.Dirs, direct.Dirs...)
 	d.rep.Index, d.rep.Overlay = true, n
 	d.rep.Endpoints = ans.Endpoints
 	for _, p := range ans.Files {

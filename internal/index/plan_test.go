@@ -426,7 +426,7 @@ func TestGitAfterProbe(t *testing.T) {
 	if _, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || rep.Fallback != IndexBroad {
 		t.Fatalf("capped: %v %+v", err, rep)
 	}
-	if c := calls(); strings.Contains(c, "diff") || strings.Contains(c, "ls-files") {
+	if c := calls(); strings.Contains(c, "diff") || strings.Contains(c, "status") {
 		t.Errorf("git listed the changes for a capped answer:\n%s", c)
 	}
 	f.capped = false
@@ -434,7 +434,7 @@ func TestGitAfterProbe(t *testing.T) {
 	if out, rep, err := Search(context.Background(), fsys, g.dir, req, f); err != nil || !rep.Index || len(out.Files) != 1 {
 		t.Fatalf("within the cap: %v %+v", err, rep)
 	}
-	if c := calls(); !strings.Contains(c, "diff") || !strings.Contains(c, "ls-files") {
+	if c := calls(); !strings.Contains(c, "diff") || !strings.Contains(c, "status") {
 		t.Errorf("git did not list the changes for an answer within the cap:\n%s", c)
 	}
 }
@@ -552,4 +552,85 @@ func openRepo(t *testing.T, files map[string]string) (*gitRepo, string, fs.FS) {
 	}
 	t.Cleanup(release)
 	return g, g.run("rev-parse", "HEAD"), fsys
+}
+
+// TestReincluded: files git ignores, which an index of the commit never
+// holds, but which a scan reads as a rule brings them back (a "!" line of
+// an .ignore or .rgignore file, a ripgrep glob), are read on the index
+// path too; those a re-include cannot reach (in an ignored directory)
+// stay out, as in a scan.
+func TestReincluded(t *testing.T) {
+	lenient(t, time.Minute)
+	g, commit, fsys := openRepo(t, map[string]string{
+		".gitignore": "*.gen\n*.out\nbuild/\nout/\n", ".ignore": "!keep.gen\n!build/\n", ".rgignore": "!rg.out\n",
+		"a.go": "needle tracked\n", "nested/.ignore": "!*.out\n",
+	})
+	for p, c := range map[string]string{
+		"src/keep.gen": "needle\n", "src/drop.gen": "needle\n", "src/rg.out": "needle\n", "src/other.out": "needle\n",
+		"build/b.txt": "needle\n", "build/x.gen": "needle\n", "out/keep.gen": "needle\n", "out/o.txt": "needle\n",
+		"nested/n.out": "needle\n", ".hid/keep.gen": "needle\n", "mixed/plain.txt": "needle\n", "mixed/keep.gen": "needle\n",
+	} {
+		g.write(p, c)
+	}
+	if err := os.Symlink("src", filepath.Join(g.dir, "linkdir")); err != nil {
+		t.Skip("no symlinks here: ", err)
+	}
+	if err := os.Symlink("a.go", filepath.Join(g.dir, "link.go")); err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeBackend{status: Status{Commit: commit, Files: 5, Bytes: 1000, Endpoints: 1}, files: []string{"a.go"}}
+	base := search.Request{Grep: grep.Options{Pattern: "needle", CountOnly: true}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
+	with := func(fn func(r *search.Request)) search.Request {
+		r := base
+		fn(&r)
+		return r
+	}
+	paths := func(out *search.Outcome) []string {
+		var p []string
+		for _, h := range out.Files {
+			p = append(p, h.Path)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name string
+		root string
+		req  search.Request
+	}{
+		{"default", "", base},
+		{"rgignore", "", with(func(r *search.Request) { r.Walk.RgIgnore = true })},
+		{"hidden", "", with(func(r *search.Request) { r.Walk.Hidden = true })},
+		{"rg glob", "", with(func(r *search.Request) { r.Globs, r.RipgrepGlobs = []string{"*.out"}, true })},
+		{"rg glob dir", "", with(func(r *search.Request) { r.Globs, r.RipgrepGlobs = []string{"out", "out/*"}, true })},
+		{"path in an ignored directory", "", with(func(r *search.Request) { r.Paths = []string{"out"} })},
+		{"nested root", "nested", base},
+		{"through a symlink", "", with(func(r *search.Request) { r.Paths = []string{"linkdir", "nested"} })},
+		{"files through a symlink", "", with(func(r *search.Request) { r.Paths = []string{"linkdir/keep.gen", "link.go", "nested"} })},
+	} {
+		ctx := context.Background()
+		root := filepath.Join(g.dir, tc.root)
+		rfs := fsys
+		if tc.root != "" {
+			var release func()
+			var err error
+			rfs, release, err = fsx.OpenDir(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer release()
+		}
+		want, err := search.Run(ctx, rfs, root, tc.req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, rep, err := Search(ctx, rfs, root, tc.req, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.Index {
+			t.Errorf("%s: the index did not answer: %+v", tc.name, rep)
+		}
+		assert.Equal(t, paths(want), paths(got), tc.name)
+		assert.Equal(t, want.TotalLines, got.TotalLines, tc.name)
+	}
 }

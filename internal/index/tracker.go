@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"path"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,9 +21,11 @@ import (
 // finished before the search began is always seen. A path touched but
 // restored is read directly for nothing, which costs time, never
 // exactness; after rebase touched paths the tracker asks git again. A new
-// directory's files count as touched one by one. The watches skip the directories the ignore files exclude, so
-// a search with NoIgnore asks git; a change to an ignore file, a moved
-// directory or an overflowing event queue makes the tracker start over.
+// directory's files count as touched one by one. The watches skip the
+// directories the ignore files exclude: a search with NoIgnore asks git,
+// and one whose rules bring such a directory back walks it; a change to
+// an ignore file, a moved directory or an overflowing event queue makes
+// the tracker start over.
 type tracker struct {
 	r        *repo
 	calls    atomic.Int64
@@ -45,6 +48,10 @@ type watcher interface {
 	// top) to fn, with dir set for a directory created, deleted or moved;
 	// ok is false when events were lost and the tracker must start over.
 	drain(fn func(p string, dir bool)) (ok bool)
+	// unwatched returns the directories (relative to the top) that the
+	// watches leave out, as the ignore files exclude them, once they are
+	// in place: a search that re-includes one walks it.
+	unwatched() []string
 	close()
 }
 
@@ -153,9 +160,10 @@ func (t *tracker) changes(ctx context.Context, commit string, noIgnore bool) (*C
 // touch records a changed path. t.mu is held.
 func (t *tracker) touch(p string, dir bool) {
 	switch path.Base(p) {
-	case ".gitignore", ".ignore", ".rgignore", ".git":
+	case ".gitignore", ".ignore", ".rgignore", ".git", ".gitattributes":
 		// What is ignored, or what is a work tree, may have changed: the
-		// watches may not cover the tree any more.
+		// watches may not cover the tree any more (nor git's lists of the
+		// ignored and filtered files hold).
 		t.restart = true
 		return
 	}
@@ -168,7 +176,20 @@ func (t *tracker) touch(p string, dir bool) {
 
 // merged returns the base changes plus the touched paths. t.mu is held.
 func (t *tracker) merged() *Changes {
-	c := &Changes{Stale: t.base.Stale, Files: append([]string(nil), t.base.Files...), Dirs: append([]string(nil), t.base.Dirs...)}
+	c := &Changes{Stale: t.base.Stale, Files: append([]string(nil), t.base.Files...), Dirs: append([]string(nil), t.base.Dirs...),
+		Ignored: t.base.Ignored, IgnoredDirs: slices.Clip(t.base.IgnoredDirs), Filtered: t.base.Filtered}
+	// The directories the watches leave out: most of them git ignores.
+	if un := t.w.unwatched(); len(un) > 0 {
+		listed := make(map[string]bool, len(t.base.IgnoredDirs))
+		for _, d := range t.base.IgnoredDirs {
+			listed[d] = true
+		}
+		for _, d := range un {
+			if !listed[d] {
+				c.IgnoredDirs = append(c.IgnoredDirs, d)
+			}
+		}
+	}
 	for p := range t.touched {
 		if !t.base.files[p] {
 			c.Files = append(c.Files, p)

@@ -20,10 +20,11 @@ type inotify struct {
 	top string
 	fd  int
 
-	mu     sync.Mutex
-	dirs   map[int32]string // watch descriptor -> directory, relative to top ("" for top)
-	closed bool
-	buf    []byte
+	mu      sync.Mutex
+	dirs    map[int32]string // watch descriptor -> directory, relative to top ("" for top)
+	skipped []string         // the directories the first walk left out, relative to top
+	closed  bool
+	buf     []byte
 }
 
 const watchMask = syscall.IN_CREATE | syscall.IN_DELETE | syscall.IN_MODIFY | syscall.IN_CLOSE_WRITE |
@@ -39,15 +40,24 @@ func newWatcher(top string, started func(w watcher, ok bool)) (watcher, error) {
 		return nil, err
 	}
 	w := &inotify{top: top, fd: fd, dirs: map[int32]string{}, buf: make([]byte, 64<<10)}
-	go func() { started(w, w.watchTree("", nil) == nil) }()
+	go func() {
+		var skipped []string
+		err := w.watchTree("", nil, func(d string) { skipped = append(skipped, d) })
+		w.mu.Lock()
+		w.skipped = skipped
+		w.mu.Unlock()
+		started(w, err == nil)
+	}()
 	return w, nil
 }
 
 // watchTree adds a watch on the directory dir (relative to top) and every
 // directory below it that a default walk enters, and passes the files it
-// finds to file (when not nil): a directory is listed after its watch is
-// in place, so a file created meanwhile is seen one way or the other.
-func (w *inotify) watchTree(dir string, file func(p string)) error {
+// finds in them, ignored ones too, to file (when not nil) and the
+// directories it leaves out (ignored ones, not .git) to skip: a directory
+// is listed after its watch is in place, so a file created meanwhile is
+// seen one way or the other.
+func (w *inotify) watchTree(dir string, file, skip func(p string)) error {
 	if err := w.add(dir); err != nil {
 		return err
 	}
@@ -57,13 +67,28 @@ func (w *inotify) watchTree(dir string, file func(p string)) error {
 	}
 	defer release()
 	var addErr error
-	_, err = walk.Walk(context.Background(), fsys, ".", walk.Options{Hidden: true, Sorted: true}, func(e walk.Entry) error {
+	// The override sees every entry of a directory entered, before the
+	// ignore rules; it decides none.
+	var mu sync.Mutex
+	seen := map[string]bool{} // directories seen, true once entered
+	over := func(p string, isDir bool) walk.Decision {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case isDir:
+			seen[p] = false
+		case file != nil:
+			file(path.Join(dir, p))
+		}
+		return walk.Undecided
+	}
+	_, err = walk.Walk(context.Background(), fsys, ".", walk.Options{Hidden: true, Sorted: true, Override: over}, func(e walk.Entry) error {
 		if !e.Type.IsDir() {
-			if file != nil {
-				file(path.Join(dir, e.Path))
-			}
 			return nil
 		}
+		mu.Lock()
+		seen[e.Path] = true
+		mu.Unlock()
 		if addErr = w.add(path.Join(dir, e.Path)); addErr != nil {
 			return addErr
 		}
@@ -75,7 +100,21 @@ func (w *inotify) watchTree(dir string, file func(p string)) error {
 	case err != nil && errs.CodeOf(err) != errs.NotFound:
 		return err // not listed: what it holds is not watched
 	}
+	if skip != nil {
+		for p, entered := range seen {
+			if !entered {
+				skip(path.Join(dir, p))
+			}
+		}
+	}
 	return nil // gone meanwhile: its parent's event recorded it
+}
+
+// unwatched returns the directories the watches left out.
+func (w *inotify) unwatched() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.skipped
 }
 
 // add watches one directory. A directory that vanished is no error.
@@ -150,7 +189,8 @@ func (w *inotify) drain(fn func(p string, dir bool)) bool {
 	}
 	// Watch the new directories, and take their files as changed.
 	for _, d := range created {
-		if err := w.watchTree(d, func(p string) { fn(p, false) }); err != nil {
+		// A directory it leaves out is new too: its files are changed.
+		if err := w.watchTree(d, func(p string) { fn(p, false) }, func(p string) { fn(p, true) }); err != nil {
 			return false
 		}
 	}

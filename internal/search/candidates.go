@@ -22,7 +22,8 @@ type Candidates struct {
 	// do not exist are allowed.
 	Files []string
 	// Dirs are FS paths of directories all of whose files are candidates,
-	// walked with the request's rules.
+	// walked with the request's rules; one that no target of the scope
+	// would enter (an ignored directory, say) is not walked.
 	Dirs []string
 }
 
@@ -45,7 +46,7 @@ func (p *prepared) candidates(ctx context.Context) ([]file, error) {
 	for _, name := range c.Files {
 		add(name)
 	}
-	for _, dir := range c.Dirs {
+	for _, dir := range p.reached(chk, c.Dirs) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -110,4 +111,38 @@ func (p *prepared) admit(chk *walk.Checker, name string) (file, bool) {
 		return file{path: name, mode: mode, noTag: t.NoTag}, true
 	}
 	return file{}, false
+}
+
+// reached returns the directories to walk for the candidate directories
+// dirs: each one that a directory target of the scope would enter, and
+// each directory target inside one (a target below an ignored directory
+// is walked all the same), without duplicates.
+func (p *prepared) reached(chk *walk.Checker, dirs []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(d string) {
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	for _, dir := range dirs {
+		if !fs.ValidPath(dir) {
+			continue
+		}
+		for _, t := range p.scope.Targets {
+			switch {
+			case t.Mem || !t.Dir:
+			case dir == t.Path || t.Path == "." && dir != "." || strings.HasPrefix(dir, t.Path+"/"):
+				if dir == t.Path {
+					add(dir)
+				} else if ok, _ := chk.Reports(t.Path, dir, true); ok {
+					add(dir)
+				}
+			case dir == "." || strings.HasPrefix(t.Path, dir+"/"):
+				add(t.Path)
+			}
+		}
+	}
+	return out
 }
