@@ -72,6 +72,11 @@ import (
 //     it Scout's Globs filter the files those rules let through and its
 //     excluding globs always win, so an including glob is drawn with
 //     Hidden and NoIgnore and the excluding globs are given last.
+//   - ripgrep 13 -U misses the matches where an assertion that looks
+//     ahead ($, \z, \b, \B) comes right before one that looks behind
+//     (^, \A; \b, \B after $): $^\s+ finds nothing in "a\n\n  b", where
+//     Go, Python and Scout find "\n  " on the empty line. Such a multiline
+//     pattern is drawn as before, but not compared (rgDiffLookBug).
 //   - With -m and -A, ripgrep 13 reports the matching lines inside the
 //     after-context of the last allowed match as matches; Scout ends the
 //     file before the next matching line (FileMatch.Limited).
@@ -328,6 +333,9 @@ type rgDiffPattern struct {
 	noSpans           bool // may match empty, or holds a \b or \B where ripgrep 13 misses matches
 	nonBound          bool // \B: ripgrep --crlf finds one between "\r" and "\n", where Scout's line has ended
 	crlf              bool // a multiline pattern: differs on "\r\n"
+	// lookBug: ripgrep 13 -U misses matches of this pattern
+	// (rgDiffLookBug); the case is not compared.
+	lookBug bool
 }
 
 // rgDiffDrawPattern draws a pattern: one to three pieces, each a literal,
@@ -427,7 +435,50 @@ func rgDiffDrawMultiline(r *rand.Rand) rgDiffPattern {
 		// ripgrep 13 -U reports an empty match of \A at every line.
 		return rgDiffDrawMultiline(r)
 	}
+	p.lookBug = rgDiffLookBug(p.re)
 	return p
+}
+
+// rgDiffLookBug reports whether ripgrep 13 -U misses matches of re: those
+// where an assertion that looks at the next character ($, \z, \b, \B)
+// is followed, with only assertions between, by one that looks at the
+// previous character (^, \A, and \b or \B after $ or \z). ripgrep 13
+// finds no match of $^\s+ in "a\n\n  b", of \z^ after a final
+// newline, of \b^a in "\na", of $\b\n in "a\n"; the same assertions in
+// the other order (^$\s+, ^\b) it finds. Only the order within a run of
+// assertions matters, so that a pattern with ^$ is still compared.
+func rgDiffLookBug(re string) bool {
+	parsed, err := syntax.Parse(re, syntax.Perl&^syntax.OneLine)
+	if err != nil {
+		return false
+	}
+	ahead := func(op syntax.Op) bool {
+		return op == syntax.OpEndLine || op == syntax.OpEndText || op == syntax.OpWordBoundary || op == syntax.OpNoWordBoundary
+	}
+	word := func(op syntax.Op) bool { return op == syntax.OpWordBoundary || op == syntax.OpNoWordBoundary }
+	behind := func(a, b syntax.Op) bool {
+		return b == syntax.OpBeginLine || b == syntax.OpBeginText || word(b) && !word(a)
+	}
+	var walk func(re *syntax.Regexp) bool
+	walk = func(re *syntax.Regexp) bool {
+		if re.Op == syntax.OpConcat {
+			for i, a := range re.Sub {
+				if !ahead(a.Op) {
+					continue
+				}
+				for _, b := range re.Sub[i+1:] {
+					if !ahead(b.Op) && b.Op != syntax.OpBeginLine && b.Op != syntax.OpBeginText {
+						break // not an assertion
+					}
+					if behind(a.Op, b.Op) {
+						return true
+					}
+				}
+			}
+		}
+		return slices.ContainsFunc(re.Sub, walk)
+	}
+	return walk(parsed)
 }
 
 // minLen is the length of the shortest text re matches, in characters.
@@ -487,7 +538,7 @@ func rgDiff(t *testing.T, rg string, seed uint64, patterns int) {
 	}
 	var st rgDiffStats
 	defer func() {
-		t.Logf("seed %d: %d patterns compared (%d multiline), %d refused or failed by rg; %d matching lines, %d lines in all", seed, st.compared, st.multiline, st.refused, st.matchLines, st.lines)
+		t.Logf("seed %d: %d patterns compared (%d multiline), %d refused or failed by rg, %d left out (rg 13 -U assertion order); %d matching lines, %d lines in all", seed, st.compared, st.multiline, st.refused, st.lookBug, st.matchLines, st.lines)
 		if st.compared < patterns/2 {
 			t.Errorf("only %d of %d patterns compared", st.compared, patterns)
 		}
@@ -524,6 +575,11 @@ func rgDiff(t *testing.T, rg string, seed uint64, patterns int) {
 				return cmpBool(strings.HasPrefix(a, "!"), strings.HasPrefix(b, "!"))
 			})
 		}
+		if p.lookBug {
+			t.Logf("%s: not compared: ripgrep 13 -U misses the matches of such a pattern", &c)
+			st.lookBug++
+			continue
+		}
 		start := time.Now()
 		c.run()
 		if d := time.Since(start); d > 2*time.Second {
@@ -533,8 +589,9 @@ func rgDiff(t *testing.T, rg string, seed uint64, patterns int) {
 }
 
 // rgDiffStats counts what was compared; refused counts the patterns
-// that ripgrep refused or panicked on.
-type rgDiffStats struct{ compared, multiline, refused, matchLines, lines int }
+// that ripgrep refused or panicked on, lookBug those left out by
+// rgDiffLookBug.
+type rgDiffStats struct{ compared, multiline, refused, lookBug, matchLines, lines int }
 
 // cmpBool orders false before true.
 func cmpBool(a, b bool) int {
@@ -911,6 +968,44 @@ func TestSearchGlobExcludesDirectory(t *testing.T) {
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("%s: globs %q in %q: %q, want %q", tr.Name, tt.globs, tt.paths, got, tt.want)
 			}
+		}
+	}
+}
+
+// TestRipgrepDiffLookBug: rgDiffLookBug tells the multiline patterns
+// whose matches ripgrep 13 -U misses from those it finds, as ripgrep 13
+// answered on texts with empty lines.
+func TestRipgrepDiffLookBug(t *testing.T) {
+	tests := []struct {
+		re   string
+		want bool
+	}{
+		{`$^\s+`, true},
+		{`\n$^`, true},
+		{`$\A\n`, true},
+		{`$(?-m)^\s+`, true},
+		{`\n\z^`, true},
+		{`\n(?-m)$^`, true},
+		{`$\b\n`, true},
+		{`$\B\s+`, true},
+		{`\b^a`, true},
+		{`\B^\n`, true},
+		{`$\z^\n`, true},
+		{`(?:x|$^\n)`, true},
+		{`^$\s+`, false},
+		{`^$\n`, false},
+		{`$\n^`, false},
+		{`$\s*^\s+`, false},
+		{`^\b\w`, false},
+		{`\b\b`, false},
+		{`\A\n`, false},
+		{`foo$`, false},
+		{`$\n\z`, false},
+		{`[`, false},
+	}
+	for _, tt := range tests {
+		if got := rgDiffLookBug(tt.re); got != tt.want {
+			t.Errorf("rgDiffLookBug(%q) = %v, want %v", tt.re, got, tt.want)
 		}
 	}
 }
