@@ -888,7 +888,13 @@ func (c *rgDiffCase) rgJSONLines(out []byte) map[string][]rgDiffLine {
 		texts := make([]string, len(ls))
 		poss := make([][]int, len(ls))
 		for k, l := range ls {
-			texts[k], poss[k] = lossy(bytes.TrimSuffix(block[l.ls:l.le], []byte("\r")))
+			raw := block[l.ls:l.le]
+			if bytes.HasSuffix(parts[k], []byte("\n")) {
+				// A '\r' ends the line before "\n" only; a last line
+				// "-- \r" keeps it, in Scout's text and in ripgrep's.
+				raw = bytes.TrimSuffix(raw, []byte("\r"))
+			}
+			texts[k], poss[k] = lossy(raw)
 		}
 		for _, sm := range msg.Data.Submatches {
 			for k, l := range ls {
