@@ -77,6 +77,11 @@ import (
 //     (^, \A; \b, \B after $): $^\s+ finds nothing in "a\n\n  b", where
 //     Go, Python and Scout find "\n  " on the empty line. Such a multiline
 //     pattern is drawn as before, but not compared (rgDiffLookBug).
+//   - ripgrep 13 -U searches on after a match as if the text began
+//     there, where \A holds again: \A[^a] over "foo\nbar\n" reports both
+//     lines, the second without a match (its printer finds none there).
+//     Where a pattern with \A shows it, only the lines with matches are
+//     compared, not the context.
 //   - With -m and -A, ripgrep 13 reports the matching lines inside the
 //     after-context of the last allowed match as matches; Scout ends the
 //     file before the next matching line (FileMatch.Limited).
@@ -481,6 +486,20 @@ func rgDiffLookBug(re string) bool {
 	return walk(parsed)
 }
 
+// rgDiffBeginText reports whether the multiline pattern re holds \A (or
+// (?-m)^).
+func rgDiffBeginText(re string) bool {
+	parsed, err := syntax.Parse(re, syntax.Perl&^syntax.OneLine)
+	if err != nil {
+		return false
+	}
+	var walk func(re *syntax.Regexp) bool
+	walk = func(re *syntax.Regexp) bool {
+		return re.Op == syntax.OpBeginText || slices.ContainsFunc(re.Sub, walk)
+	}
+	return walk(parsed)
+}
+
 // minLen is the length of the shortest text re matches, in characters.
 func minLen(re *syntax.Regexp) int {
 	switch re.Op {
@@ -805,6 +824,15 @@ func (c *rgDiffCase) run() {
 		g, w := gotL[p], wantL[p]
 		if c.max > 0 && c.after > 0 {
 			w = rgDiffMaxCount(w, c.max)
+		}
+		if c.p.multiline && !c.p.noSpans && rgDiffBeginText(c.p.re) && slices.ContainsFunc(w, func(l rgDiffLine) bool { return l.match && l.spans == "" }) {
+			// ripgrep 13 -U searches on after a match as if the text
+			// began there, where \A holds again: it reports the lines
+			// of such matches (\A[^a] over "foo\nbar\n" gives both), in
+			// which its printer finds no match, and their context. Only
+			// the lines with matches are compared.
+			w = slices.DeleteFunc(w, func(l rgDiffLine) bool { return !l.match || l.spans == "" })
+			g = slices.DeleteFunc(slices.Clone(g), func(l rgDiffLine) bool { return !l.match })
 		}
 		c.st.lines += len(g)
 		for _, l := range g {
