@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout"
+	"github.com/scoutkit/scout/internal/grep"
 	"github.com/scoutkit/scout/internal/testfs"
 )
 
@@ -38,6 +39,13 @@ import (
 // leaves out: invalid UTF-8, a lone '\r', NUL bytes inside and past the
 // first 64 KiB, UTF-8 and UTF-16 byte-order marks, empty files, lines
 // longer than a read chunk, lines that read "--".
+//
+// After a seed's cases come a few of a wider grammar (rgDiffDrawWide),
+// drawn from a stream of their own so that the first cases stay as they
+// were: Unicode classes and scripts, case folding beyond ASCII (σ, ς, ß,
+// the Kelvin sign, ſ), words between \b (rg -w) and beside \B, ^(...)$
+// (rg -x), (?-u) classes and pieces that may match empty, with -m, -A
+// and -B.
 //
 // Where the two differ by design, the comparison follows Scout's
 // documentation:
@@ -82,6 +90,9 @@ import (
 //     lines, the second without a match (its printer finds none there).
 //     Where a pattern with \A shows it, only the lines with matches are
 //     compared, not the context.
+//   - Under (?i), Scout folds the ASCII classes of (?-u) by Unicode
+//     ((?i)(?-u:\w) matches "ſ" and the Kelvin sign); ripgrep's fold
+//     ASCII letters only. The wider grammar draws them case-sensitive.
 //   - With -m and -A, ripgrep 13 reports the matching lines inside the
 //     after-context of the last allowed match as matches; Scout ends the
 //     file before the next matching line (FileMatch.Limited).
@@ -557,7 +568,7 @@ func rgDiff(t *testing.T, rg string, seed uint64, patterns int) {
 	}
 	var st rgDiffStats
 	defer func() {
-		t.Logf("seed %d: %d patterns compared (%d multiline), %d refused or failed by rg, %d left out (rg 13 -U assertion order); %d matching lines, %d lines in all", seed, st.compared, st.multiline, st.refused, st.lookBug, st.matchLines, st.lines)
+		t.Logf("seed %d: %d patterns compared (%d multiline, %d of the wider grammar), %d refused or failed by rg, %d left out (rg 13 -U assertion order); %d matching lines, %d lines in all", seed, st.compared, st.multiline, st.wide, st.refused, st.lookBug, st.matchLines, st.lines)
 		if st.compared < patterns/2 {
 			t.Errorf("only %d of %d patterns compared", st.compared, patterns)
 		}
@@ -605,12 +616,151 @@ func rgDiff(t *testing.T, rg string, seed uint64, patterns int) {
 			t.Logf("%s took %v", &c, d)
 		}
 	}
+	// The cases of the wider grammar come after, drawn from a stream of
+	// their own, so that r draws the same cases as before them.
+	wide := rand.New(rand.NewPCG(seed, 0x7d1e))
+	for i := 0; i < patterns*2/5; i++ {
+		c := rgDiffCase{t: t, st: &st, rg: rg, dir: dir, ref: ref, files: byPath, p: rgDiffDrawWide(wide),
+			hidden: wide.IntN(2) == 0, noIgnore: wide.IntN(3) == 0, workers: wide.IntN(3)}
+		if wide.IntN(2) == 0 {
+			c.before, c.after = wide.IntN(4), wide.IntN(4)
+		}
+		if wide.IntN(2) == 0 {
+			c.max = 1 + wide.IntN(3)
+		}
+		start, compared := time.Now(), st.compared
+		c.run()
+		st.wide += st.compared - compared
+		if d := time.Since(start); d > 2*time.Second {
+			t.Logf("%s took %v", &c, d)
+		}
+	}
+}
+
+// rgDiffDrawWide draws a pattern of the wider grammar: one to four
+// pieces among words, Unicode classes, case folding beyond ASCII, words
+// between word boundaries (rg -w), \B beside a word, ASCII classes
+// ((?-u:\w)) and pieces that may match empty, under ^...$ (rg -x) or
+// other anchors at random.
+func rgDiffDrawWide(w *rand.Rand) rgDiffPattern {
+	pick := func(s ...string) string { return s[w.IntN(len(s))] }
+	word := func() string { return regexp.QuoteMeta(rgDiffWords[w.IntN(len(rgDiffWords))]) }
+	var p rgDiffPattern
+	fold := w.IntN(4)
+	p.ignoreCase = fold == 0
+	var b strings.Builder
+	for k, n := 0, 1+w.IntN(4); k < n; k++ {
+		if k > 0 && w.IntN(2) == 0 {
+			b.WriteString(pick(" ", `\s+`, `\W`, ".", `[^\w\s]*`, `\p{Zs}`, `[\s\pP]+`))
+		}
+		var a string
+		switch w.IntN(10) {
+		case 0, 1:
+			a = word()
+		case 2, 3:
+			a = pick(`\p{Lu}`, `\p{Ll}`, `\p{Han}`, `\p{Nd}`, `\PL`, `\pN`, `\p{Latin}`, `\p{Zs}`, `[[:alpha:]]`, `[[:^space:]]`,
+				`[\p{Greek}\d]`, `[À-ÿ]`, `[α-ω]`, `[^\x00-\x7f]`, `[^\p{L}\s]`, `\p{So}`, `\p{Mn}`, `\p{Arabic}`, `\pP`, `[\p{Lu}\p{Nd}]+`)
+		case 4:
+			a = pick(`(?i:σ)`, `(?i:ς)`, `(?i:Σ)`, `(?i:k)`, `(?i:s)`, `(?i:ß)`, `(?i:ẞ)`, `(?i:[σ-ω]+)`, `(?i:\x{212A})`, `(?i:ſ)`,
+				`(?i:é)`, `(?i:[a-z]+)`, `(?i:ÉTÉ)`, `(?i:zürich)`, `(?i:\p{Lu})`, `(?i:[^a-z\s])`, `(?i:STRASSE)`, `(?i:straẞe)`)
+		case 5: // rg -w
+			a = `\b` + word() + `\b`
+			if w.IntN(3) == 0 {
+				a = `\b(?:` + word() + "|" + word() + `)\b`
+			}
+		case 6:
+			a = pick(`\B`+word(), word()+`\B`, `\b\w+`, `\w+\b`)
+		case 7:
+			a = pick(`(?-u:\w)`, `(?-u:\d)`, `(?-u:\s)`, `(?-u:\w+)`, `(?-u:[\w\s])`)
+			if fold < 2 {
+				// Scout folds them by Unicode ("ſ" for s); ripgrep's
+				// (?i-u) folds ASCII letters only.
+				a = word()
+			}
+		case 8: // may match empty
+			a = pick("(?:"+word()+")?", `\w*`, `\s*`, `[[:alpha:]]*`, `(?:`+word()+`)*`, `\pL{0,2}`)
+		default:
+			a = word()
+		}
+		if w.IntN(4) == 0 {
+			a = "(?:" + a + ")" + pick("+", "?", "{2}", "{1,3}", "*")
+		}
+		b.WriteString(a)
+	}
+	p.re = b.String()
+	switch w.IntN(6) {
+	case 0: // rg -x
+		p.re = "^(?:" + p.re + ")$"
+	case 1:
+		p.re = "^" + p.re
+	case 2:
+		p.re += "$"
+	}
+	if fold == 1 {
+		p.re = "(?i)" + p.re
+	}
+	p.nonBound = strings.Contains(p.re, `\B`)
+	// As Scout parses it: \w, \d, \s and \b Unicode, (?-u) read.
+	src := p.re
+	if p.ignoreCase {
+		src = "(?i)" + src
+	}
+	src, err := grep.UnicodeClasses(src)
+	if err != nil {
+		panic(fmt.Sprintf("%q: %v", p.re, err))
+	}
+	re, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		panic(fmt.Sprintf("%q: %v", p.re, err))
+	}
+	p.neg = rgDiffLoose(re)
+	p.noSpans = p.nonBound || minLen(re) == 0 || rgDiffBoundFirst(re)
+	return p
+}
+
+// rgDiffLoose reports whether re may match or hold where a file with
+// invalid UTF-8 or a lone '\r' differs: a class that holds U+FFFD (as
+// which Scout reads an invalid byte) or '\r', '.', or $.
+func rgDiffLoose(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL, syntax.OpEndLine, syntax.OpEndText:
+		return true
+	case syntax.OpCharClass:
+		for i := 0; i < len(re.Rune); i += 2 {
+			if re.Rune[i] <= '\r' && '\r' <= re.Rune[i+1] || re.Rune[i] <= utf8.RuneError && utf8.RuneError <= re.Rune[i+1] {
+				return true
+			}
+		}
+	}
+	return slices.ContainsFunc(re.Sub, rgDiffLoose)
+}
+
+// rgDiffBoundFirst reports whether a match of re may start with \b or \B:
+// one after only pieces that may match empty.
+func rgDiffBoundFirst(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return true
+	case syntax.OpConcat:
+		for _, s := range re.Sub {
+			if rgDiffBoundFirst(s) {
+				return true
+			}
+			if minLen(s) > 0 {
+				return false
+			}
+		}
+		return false
+	case syntax.OpAlternate, syntax.OpCapture, syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		return slices.ContainsFunc(re.Sub, rgDiffBoundFirst)
+	}
+	return false
 }
 
 // rgDiffStats counts what was compared; refused counts the patterns
 // that ripgrep refused or panicked on, lookBug those left out by
 // rgDiffLookBug.
-type rgDiffStats struct{ compared, multiline, refused, lookBug, matchLines, lines int }
+type rgDiffStats struct{ compared, multiline, wide, refused, lookBug, matchLines, lines int }
 
 // cmpBool orders false before true.
 func cmpBool(a, b bool) int {
