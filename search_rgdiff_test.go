@@ -91,8 +91,9 @@ import (
 //     Where a pattern with \A shows it, only the lines with matches are
 //     compared, not the context.
 //   - Under (?i), Scout folds the ASCII classes of (?-u) by Unicode
-//     ((?i)(?-u:\w) matches "ſ" and the Kelvin sign); ripgrep's fold
-//     ASCII letters only. The wider grammar draws them case-sensitive.
+//     ((?i)(?-u:\w) matches "ſ" and the Kelvin sign); ripgrep's (?i-u)
+//     folds ASCII letters only. The wider grammar draws them
+//     case-sensitive.
 //   - With -m and -A, ripgrep 13 reports the matching lines inside the
 //     after-context of the last allowed match as matches; Scout ends the
 //     file before the next matching line (FileMatch.Limited).
