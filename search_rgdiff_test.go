@@ -861,8 +861,9 @@ func (c *rgDiffCase) rgOut(args ...string) ([]byte, bool) {
 		c.panicked = true
 		return nil, false
 	} else if isExit && ee.ExitCode() == 101 {
-		// ripgrep 13 panics on \B$ over "\r\n" with --crlf
-		// (grep-matcher's "self.start <= end").
+		// ripgrep 13 panics on \B$ over "\r\n" with --crlf, and on
+		// other patterns that may match empty at $ ((?i)\pL{0,2}$ in
+		// seed 248's tree) (grep-matcher's "self.start <= end").
 		c.t.Logf("rg panics on %q: %.200s", c.p.re, stderr.Bytes())
 		c.panicked = true
 		return nil, false
