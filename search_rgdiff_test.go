@@ -98,6 +98,13 @@ import (
 //     after-context of the last allowed match as matches; Scout ends the
 //     file before the next matching line (FileMatch.Limited).
 //
+// Not yet avoided: ripgrep 13 may start a match later than its leftmost
+// start where the pattern ends in a literal and a repetition of a Unicode
+// class reaches back over multi-byte characters: \pL{0,4}[a-z\s]Foo over
+// "日本語Foo\tFoo" gives "Foo\tFoo", where Go, Python and Scout give
+// "語Foo\tFoo" (and ripgrep too once the literal suffix is in an
+// alternation). Seed 442 draws such a pattern in its wider cases.
+//
 // SCOUT_RGDIFF_SEEDS lists seeds to run instead of the table.
 func TestRipgrepDiff(t *testing.T) {
 	rg := rgDiffSetup(t)
