@@ -292,18 +292,9 @@ func (c *Changes) covers(p string) bool {
 // as candidates, and their number; -1 when the root itself lies in a
 // changed directory.
 func (c *Changes) inRoot(r *repo) (*search.Candidates, int) {
-	cand := &search.Candidates{}
-	for _, p := range c.Files {
-		if rel, ok := r.toRoot(p); ok {
-			cand.Files = append(cand.Files, rel)
-		}
-	}
-	for _, d := range c.Dirs {
-		if rel, ok := r.toRoot(d); ok {
-			cand.Dirs = append(cand.Dirs, rel)
-		} else if r.prefix != "" && strings.HasPrefix(r.prefix, d+"/") {
-			return nil, -1
-		}
+	cand, ok := r.candidates(c.Dirs, c.Files)
+	if !ok {
+		return nil, -1
 	}
 	return cand, len(cand.Files) + len(cand.Dirs)
 }
@@ -313,18 +304,21 @@ func (c *Changes) inRoot(r *repo) (*search.Candidates, int) {
 // the root itself lies in an ignored directory (which a search of the
 // root walks whole).
 func (c *Changes) ignoredInRoot(r *repo) (*search.Candidates, bool) {
+	return r.candidates(c.IgnoredDirs, c.Ignored, c.Filtered)
+}
+
+// candidates returns the directories and files below the search root,
+// relative to it; false when the root itself lies in one of dirs.
+func (r *repo) candidates(dirs []string, files ...[]string) (*search.Candidates, bool) {
 	cand := &search.Candidates{}
-	for _, p := range c.Ignored {
-		if rel, ok := r.toRoot(p); ok {
-			cand.Files = append(cand.Files, rel)
+	for _, list := range files {
+		for _, p := range list {
+			if rel, ok := r.toRoot(p); ok {
+				cand.Files = append(cand.Files, rel)
+			}
 		}
 	}
-	for _, p := range c.Filtered {
-		if rel, ok := r.toRoot(p); ok {
-			cand.Files = append(cand.Files, rel)
-		}
-	}
-	for _, d := range c.IgnoredDirs {
+	for _, d := range dirs {
 		if rel, ok := r.toRoot(d); ok {
 			cand.Dirs = append(cand.Dirs, rel)
 		} else if r.prefix != "" && strings.HasPrefix(r.prefix, d+"/") {
