@@ -562,7 +562,7 @@ func (f *finder) statBase(ctx context.Context, p string) (fs.FileInfo, error) {
 			return nil, fs.ErrNotExist
 		}
 		if f.ops.Stat != nil {
-			return f.ops.Stat(ctx, p)
+			return f.opsStat(ctx, p)
 		}
 		return nil, nil // exists; kind unknown: treated as a directory
 	}
@@ -585,10 +585,22 @@ func (f *finder) findOps(ctx context.Context, sc *scope, req Request, res *Resul
 		}
 		return err
 	}
+	seen := make(map[string]bool, len(paths))
 	for _, p := range paths {
+		if err := checkAnswered(sc.base, p); err != nil {
+			return err
+		}
 		e := Entry{Path: AnsweredPath(sc.base, p)}
+		if seen[e.Path] {
+			continue // "a.go" and "./a.go" are one entry
+		}
+		seen[e.Path] = true
 		if f.ops.Stat != nil {
-			if info, err := f.ops.Stat(ctx, e.Path); err == nil {
+			info, err := f.opsStat(ctx, e.Path)
+			if errors.Is(err, errNoInfo) {
+				return err
+			}
+			if err == nil {
 				e.Dir, e.Size, e.ModTime = info.IsDir(), info.Size(), info.ModTime()
 			}
 		}
@@ -600,10 +612,50 @@ func (f *finder) findOps(ctx context.Context, sc *scope, req Request, res *Resul
 		res.Entries = res.Entries[:req.Limit]
 	}
 	// The host was asked for at most Limit paths: as many may mean more.
-	if req.Limit > 0 && res.Matched >= req.Limit {
+	if req.Limit > 0 && len(paths) >= req.Limit {
 		res.Truncated = TruncLimit
 	}
 	return nil
+}
+
+// errNoInfo marks the error of a host Stat that returned neither file
+// information nor an error.
+var errNoInfo = errors.New("no file information")
+
+// opsStat stats p through the host's Stat. An answer of neither file
+// information nor an error is the host's mistake (it would make a file
+// look like a directory): a CodeInternal error that says so, which
+// matches errNoInfo.
+func (f *finder) opsStat(ctx context.Context, p string) (fs.FileInfo, error) {
+	info, err := f.ops.Stat(ctx, p)
+	if err == nil && info == nil {
+		return nil, errs.Wrap(errs.Internal, errNoInfo, "The host's FindStater.Stat returned neither file information nor an error for '%s': it must return one of them (fs.ErrNotExist for a missing path).", fname.Quote(pathutil.Display(p)))
+	}
+	return info, err
+}
+
+// checkAnswered returns nil when p, a path that the host's Glob answered
+// below base, names an entry below base: a relative slash path, not
+// empty, without a NUL byte, that does not climb out of base with "..".
+// Otherwise it is the host's mistake, a CodeInternal error that names the
+// path and the rule: listing the path cleaned would name another entry.
+func checkAnswered(base, p string) error {
+	var why string
+	switch {
+	case p == "":
+		why = "an empty path"
+	case strings.IndexByte(p, 0) >= 0:
+		why = "a path with a NUL byte"
+	case strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || len(p) >= 3 && p[1] == ':' && (p[2] == '/' || p[2] == '\\'):
+		why = "an absolute path"
+	default:
+		c := path.Clean(p)
+		if c != ".." && !strings.HasPrefix(c, "../") {
+			return nil
+		}
+		why = "a path outside the directory it was asked about"
+	}
+	return errs.New(errs.Internal, "The host's FindOperations.Glob answered %s, '%s', for the pattern's directory '%s': it must answer slash paths relative to that directory, each naming an entry below it.", why, fname.Quote(p), fname.Quote(pathutil.Display(base)))
 }
 
 // walk walks the scope and keeps the first entries in order.
