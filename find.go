@@ -131,8 +131,11 @@ type FindRequest struct {
 	// every pattern is a glob matched against the paths below it, so no
 	// pattern names a base, a directory to list or a file. Recursive then
 	// has no effect, no Patterns means every entry below Base, and a
-	// missing Base is a NOT_FOUND error. Empty means no fixed root: each
-	// pattern names its own base, as above.
+	// missing Base is a NOT_FOUND error. A pattern that is absolute
+	// ("/x/*") or has a ".." segment ("../*", "**/../x") could never match
+	// the relative paths below Base, and is a CodeInvalidParam error that
+	// says which Base and pattern to give instead. Empty means no fixed
+	// root: each pattern names its own base, as above.
 	Base string `json:"base,omitempty"`
 	// Recursive makes a glob with no '/' match at any depth ("*.go" is then
 	// "**/*.go"), as pi find does.

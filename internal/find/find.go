@@ -7,6 +7,7 @@ package find
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"slices"
@@ -392,12 +393,39 @@ func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
 	parts := make([]string, len(req.Patterns))
 	for i, p := range req.Patterns {
 		parts[i] = strings.ReplaceAll(p, `\`, "/")
+		if err := outsideBase(parts[i], base); err != nil {
+			return nil, err
+		}
 	}
 	sc := &scope{base: base, display: pathutil.Display(base), pattern: glob.BraceUnion(parts), under: reaches(glob.UnionItems(parts))}
 	if sc.pattern == "" {
 		sc.pattern = "**/*"
 	}
 	return sc, sc.compile()
+}
+
+// outsideBase returns the CodeInvalidParam error of g, a pattern of a
+// request with a Base, when it can never match: the paths it is matched
+// against are relative to base and hold no ".." segment, so one that is
+// absolute ("/x/*") or has a ".." segment outside braces ("../*",
+// "**/../x") would silently match nothing. nil otherwise.
+func outsideBase(g, base string) error {
+	abs := strings.HasPrefix(g, "/")
+	if !abs && !slices.Contains(strings.Split(g, "/"), "..") {
+		return nil
+	}
+	d := pathutil.Display(base)
+	how := "give it relative to that directory"
+	if abs {
+		how = "give it relative to that directory, or search from the directory it names (Base) with the rest of the pattern"
+	} else if dir, rest, _ := glob.CutLiteral(g); dir != "" && !slices.Contains(strings.Split(rest, "/"), "..") {
+		if to := path.Join(d, dir); to == ".." || strings.HasPrefix(to, "../") {
+			how = "it names a directory outside the root, where nothing can be found"
+		} else {
+			how = fmt.Sprintf("search from '%s' (Base) with the pattern '%s'", fname.Quote(to), fname.Quote(rest))
+		}
+	}
+	return errs.New(errs.InvalidParam, "Pattern '%s' cannot match: patterns are matched against the paths below the directory searched, '%s', which are relative and never hold '..'; %s.", fname.Quote(g), fname.Quote(d), how)
 }
 
 // reach is where the matches of a glob relative to a walk base can lie:
