@@ -36,6 +36,10 @@ type FindOperations interface {
 	Exists(ctx context.Context, path string) (bool, error)
 	// Glob returns the paths under dir that match pattern, relative to dir,
 	// leaving out what opts.Ignore matches, at most opts.Limit of them.
+	// Each is a slash path below dir ("./a.go" and "a.go/" are "a.go",
+	// listed once however often answered); an empty path, one with a NUL
+	// byte, an absolute one, or one that climbs out of dir ("../x") fails
+	// the find with a CodeInternal error that names it.
 	Glob(ctx context.Context, pattern, dir string, opts GlobOptions) ([]string, error)
 }
 
@@ -44,7 +48,9 @@ type FindOperations interface {
 type FindStater interface {
 	// Stat returns the file information of path (slash-separated,
 	// relative to the root). When it fails for a listed path, that entry
-	// is returned without its kind, size and time.
+	// is returned without its kind, size and time. It must return file
+	// information or an error (fs.ErrNotExist for a missing path): neither
+	// fails the find with a CodeInternal error.
 	Stat(ctx context.Context, path string) (fs.FileInfo, error)
 }
 
@@ -125,8 +131,11 @@ type FindRequest struct {
 	// every pattern is a glob matched against the paths below it, so no
 	// pattern names a base, a directory to list or a file. Recursive then
 	// has no effect, no Patterns means every entry below Base, and a
-	// missing Base is a NOT_FOUND error. Empty means no fixed root: each
-	// pattern names its own base, as above.
+	// missing Base is a NOT_FOUND error. A pattern that is absolute
+	// ("/x/*") or has a ".." segment ("../*", "**/../x") could never match
+	// the relative paths below Base, and is a CodeInvalidParam error that
+	// says which Base and pattern to give instead. Empty means no fixed
+	// root: each pattern names its own base, as above.
 	Base string `json:"base,omitempty"`
 	// Recursive makes a glob with no '/' match at any depth ("*.go" is then
 	// "**/*.go"), as pi find does.

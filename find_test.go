@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/testfs"
@@ -528,5 +529,44 @@ func TestFindJSON(t *testing.T) {
 	want := `{"entries":[{"path":"a.go","dir":false,"size":3,"mod_time":"0001-01-01T00:00:00Z"}],"scope":".","pattern":"","exact_file":true,"missing_paths":["x"],"matched":1,"visited":0,"truncated":"limit"}`
 	if string(b) != want {
 		t.Errorf("result JSON\n%s\nwant\n%s", b, want)
+	}
+}
+
+// TestFindBaseOutsidePattern: with a Base, a pattern is matched against
+// the relative paths below it, which never hold "..": an absolute pattern
+// or one with a ".." segment could never match, and is a CodeInvalidParam
+// error that says how to fix the call; it silently found nothing.
+func TestFindBaseOutsidePattern(t *testing.T) {
+	tests := []struct {
+		name     string
+		base     string
+		patterns []string
+		want     string // in the error; "" for none
+	}{
+		{"climbs", "internal", []string{"../*"}, "Pattern '../*' cannot match: patterns are matched against the paths below the directory searched, 'internal', which are relative and never hold '..'; search from '.' (Base) with the pattern '*'."},
+		{"climbs into a sibling", "internal", []string{"../docs/*.md"}, "search from 'docs' (Base) with the pattern '*.md'"},
+		{"climbs out of the root", ".", []string{"../*"}, "it names a directory outside the root"},
+		{"climbs after a glob", "internal", []string{"**/../*.go"}, "Pattern '**/../*.go' cannot match"},
+		{"absolute", "internal", []string{"/x/*"}, "Pattern '/x/*' cannot match"},
+		{"one of several", "internal", []string{"a/*.go", "../cmd/**"}, "Pattern '../cmd/**' cannot match"},
+		{"backslash", "internal", []string{`..\*`}, "Pattern '../*' cannot match"},
+		{"dot segments match", "internal", []string{"./a/./a.go"}, ""},
+		{"two dots in a name match", "internal", []string{"a..b", "a/..*"}, ""},
+		{"a brace alternative may climb", "internal", []string{"{../*,b/*.go}"}, ""},
+	}
+	for wsName, ws := range workspaces(t, findFixture()) {
+		for _, tt := range tests {
+			t.Run(wsName+"/"+tt.name, func(t *testing.T) {
+				f := scout.Finder{Workspace: ws}
+				_, err := f.Find(context.Background(), scout.FindRequest{Base: tt.base, Patterns: tt.patterns})
+				if tt.want == "" {
+					require.NoError(t, err)
+					return
+				}
+				if scout.CodeOf(err) != scout.CodeInvalidParam || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("err = %v, want INVALID_PARAM with %q", err, tt.want)
+				}
+			})
+		}
 	}
 }

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/scoutkit/scout"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // hostTree is a small tree for the host-misuse tests.
@@ -218,5 +221,77 @@ func TestSearchResourceMissingBackingFile(t *testing.T) {
 	}
 	if len(out.Files) != 1 || out.Files[0].Path != "skill://goneText" || out.Files[0].MatchLines != 1 {
 		t.Fatalf("skill://goneText: files %+v, want its text's match", out.Files)
+	}
+}
+
+// answerOps is a FindOperations whose Glob answers the same paths to any
+// pattern, and whose Stat (with stat set) answers as stat says.
+type answerOps struct {
+	answer []string
+	stat   func(p string) (fs.FileInfo, error)
+}
+
+func (o answerOps) Exists(context.Context, string) (bool, error) { return true, nil }
+
+func (o answerOps) Glob(context.Context, string, string, scout.GlobOptions) ([]string, error) {
+	return o.answer, nil
+}
+
+type answerStatOps struct{ answerOps }
+
+func (o answerStatOps) Stat(_ context.Context, p string) (fs.FileInfo, error) { return o.stat(p) }
+
+// TestFindOperationsBadAnswer checks that the paths a host's Glob answers
+// are checked: one that is empty, holds a NUL byte, is absolute or climbs
+// out of the directory asked about fails the find with an INTERNAL_ERROR
+// that names the host's mistake (it was listed cleaned, as another entry
+// below the base), and one answered twice is listed once.
+func TestFindOperationsBadAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer []string
+		want   string // in the error; "" for no error
+		paths  []string
+	}{
+		{"outside", []string{"a.go", "../x.go"}, `a path outside the directory it was asked about, '../x.go', for the pattern's directory 'src'`, nil},
+		{"outside after a name", []string{"a/../../x.go"}, "a path outside the directory", nil},
+		{"absolute", []string{"/etc/passwd"}, "an absolute path, '/etc/passwd'", nil},
+		{"drive", []string{`C:\x.go`}, "an absolute path", nil},
+		{"empty", []string{""}, "an empty path, ''", nil},
+		{"NUL", []string{"a\x00.go"}, "a path with a NUL byte", nil},
+		{"duplicates", []string{"a.go", "./a.go", "b.go", "a.go/", "b.go"}, "", []string{"src/a.go", "src/b.go"}},
+		{"inside after a climb", []string{"x/../a.go"}, "", []string{"src/a.go"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := scout.Finder{Operations: answerOps{answer: tc.answer}}
+			res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"src/*.go"}, Order: scout.ByPath})
+			if tc.want == "" {
+				require.NoError(t, err)
+				var got []string
+				for _, e := range res.Entries {
+					got = append(got, e.Path)
+				}
+				assert.Equal(t, tc.paths, got)
+				assert.Equal(t, len(tc.paths), res.Matched)
+				return
+			}
+			if !errors.Is(err, scout.CodeInternal) || !strings.Contains(err.Error(), "The host's FindOperations.Glob answered "+tc.want) {
+				t.Fatalf("err = %v, want INTERNAL_ERROR naming the host's answer %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestFindStaterNoInfo checks that a host Stat that returns neither file
+// information nor an error is the host's mistake, an INTERNAL_ERROR: it
+// made a named file an empty directory, and panicked for a globbed one.
+func TestFindStaterNoInfo(t *testing.T) {
+	ops := answerStatOps{answerOps{answer: []string{"a.go"}, stat: func(string) (fs.FileInfo, error) { return nil, nil }}}
+	f := scout.Finder{Operations: ops}
+	for _, p := range []string{"src/a.go", "src/*.go"} {
+		_, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{p}})
+		if !errors.Is(err, scout.CodeInternal) || !strings.Contains(err.Error(), "The host's FindStater.Stat returned neither file information nor an error for 'src") {
+			t.Errorf("%s: err = %v, want INTERNAL_ERROR naming the host's Stat", p, err)
+		}
 	}
 }

@@ -58,7 +58,12 @@ type ReadResult struct {
 	// anchors).
 	Immutable bool `json:"immutable,omitempty"`
 	// Tag is the whole-text hashline tag; "" when the text is over 4 MiB,
-	// raw or immutable.
+	// raw or immutable. It names the text whose lines the read numbers,
+	// so a search that asks for tags (SearchRequest.Tags) gives the same
+	// file the same tag when it numbers the same text: a file's bytes as
+	// decoded, whatever its line ends, trailing blanks or byte-order mark.
+	// A notebook is read as its cells but searched as its JSON: those
+	// lines differ, and so do the tags.
 	Tag string `json:"tag,omitempty"`
 
 	// Blocks are the shown lines: one block per requested range (one for

@@ -128,8 +128,12 @@ type FileMatch struct {
 	// more through.
 	Limited bool `json:"limited,omitempty"`
 	// Tag is the hashline tag of the whole file (see the hashline style)
-	// when the request asked for tags; "" for files over 4 MiB, archive
-	// members and in-memory resources.
+	// when the request asked for tags (SearchRequest.Tags); "" without
+	// them, and for files over 4 MiB, archive members and in-memory
+	// resources. It is the tag ReadResult.Tag gives the same text, so a
+	// line cited from a search and from a read carries one tag; a notebook
+	// is searched as its JSON but read as its cells, and those texts have
+	// different lines and different tags.
 	Tag string `json:"tag,omitempty"`
 	// Virtual reports a result that is not an editable workspace file: an
 	// archive member, an in-memory resource or an immutable source.
@@ -282,7 +286,9 @@ type SearchRequest struct {
 	// 0 means DefaultMaxColumns (512); negative means no cut.
 	MaxColumns int `json:"max_columns,omitempty"`
 	// Tags fills FileMatch.Tag with the hashline tag of each file of at
-	// most 4 MiB.
+	// most 4 MiB. false leaves every Tag "", and the format package then
+	// prints numbered rows ("N|text") and headings without a tag, not a
+	// tag of another kind.
 	Tags bool `json:"tags,omitempty"`
 	// Unordered makes Stream and StreamFunc yield each matching file as
 	// soon as it is searched, in no particular order, as ripgrep prints

@@ -809,3 +809,33 @@ func TestSearchHugeWorkers(t *testing.T) {
 		assert.Equal(t, 2, r.TotalFiles)
 	})
 }
+
+// TestSearchTagNotebook: a notebook is searched as its JSON but read as
+// its cells, so the two number different lines and tag different texts;
+// a search without Tags carries no tag at all, and its text shows
+// numbered rows, not another tag.
+func TestSearchTagNotebook(t *testing.T) {
+	nb := `{"cells":[{"cell_type":"code","source":["func x\n"],"metadata":{},"outputs":[],"execution_count":null}],"metadata":{},"nbformat":4,"nbformat_minor":5}`
+	tree := fstest.MapFS{"n.ipynb": {Data: []byte(nb)}, "a.go": {Data: []byte("package a\n\nfunc A() {}\n")}}
+	ws := scout.Workspace{FS: tree}
+	read := func(p string) string {
+		res, err := (&scout.Reader{Workspace: ws}).Read(context.Background(), scout.ReadRequest{Path: p})
+		require.NoError(t, err)
+		return res.Tag
+	}
+	tags := map[string]string{}
+	for _, withTags := range []bool{false, true} {
+		res, err := (&scout.Searcher{Workspace: ws}).Search(context.Background(), scout.SearchRequest{Pattern: "func", Tags: withTags})
+		require.NoError(t, err)
+		for _, f := range res.Files {
+			if !withTags {
+				assert.Empty(t, f.Tag, "%s: no Tags, no tag", f.Path)
+				continue
+			}
+			tags[f.Path] = f.Tag
+		}
+	}
+	assert.Equal(t, read("a.go"), tags["a.go"], "the same text, the same tag")
+	assert.Equal(t, hashline.Tag([]byte(nb)), tags["n.ipynb"], "a notebook's search tags its JSON, the text it numbers")
+	assert.NotEqual(t, read("n.ipynb"), tags["n.ipynb"], "a notebook's read tags its cells, the text it numbers")
+}

@@ -294,6 +294,12 @@ func TestCancel(t *testing.T) {
 	if env := cancelCall(777); env.Status != scout.StatusError || env.Error.Code != scout.CodeNotFound || !strings.Contains(env.Text, "No running call has call_id 777") {
 		t.Errorf("cancel of an unknown id: %s", envelopeJSON(env))
 	}
+	for _, bad := range []int64{0, -1, -9223372036854775808} {
+		env := cancelCall(bad)
+		if env.Status != scout.StatusError || env.Error.Code != scout.CodeInvalidParam || !strings.Contains(env.Text, "call ids are positive integers") || strings.Contains(env.Text, "not started") {
+			t.Errorf("cancel of id %d: %s; want INVALID_PARAM saying ids are positive", bad, envelopeJSON(env))
+		}
+	}
 	// The id is free again.
 	if env := call("pi", "read", `{"path":"a.txt"}`, root, `{"call_id":4242}`); env.Status != scout.StatusSuccess {
 		t.Errorf("reusing a finished call's id: %s %q", env.Status, env.Text)

@@ -74,9 +74,10 @@ package main
 // char *scout_cancel(long long call_id)
 //   Cancels the running call started with that call_id; the call then
 //   returns a CANCELED error Envelope (or its normal result, when it was
-//   already finishing). Returns a success Envelope, or a NOT_FOUND error
-//   Envelope when no running call has the id (not started yet, or already
-//   returned).
+//   already finishing). Returns a success Envelope, an INVALID_PARAM
+//   error Envelope when call_id is 0 or negative (ids are positive), or a
+//   NOT_FOUND error Envelope when no running call has the id (not started
+//   yet, or already returned).
 //
 // void scout_free(char *p)      releases a returned string; NULL is ignored.
 //   Free each string once, and only strings Scout returned: as with free,
@@ -155,7 +156,8 @@ func scout_call_opts(toolset, name, args, root, options *C.scout_cchar) *C.char 
 
 // scout_cancel cancels the running call that scout_call_opts started with
 // this call_id and returns an Envelope: success once the call is told to
-// stop (it then returns its CANCELED error Envelope), a NOT_FOUND error
+// stop (it then returns its CANCELED error Envelope), an INVALID_PARAM
+// error for an id of 0 or less (ids are positive), a NOT_FOUND error
 // when no running call has the id (it has not started, or has returned).
 // It never returns NULL.
 //
@@ -384,6 +386,11 @@ func (c *calls) start(ctx context.Context, id int64) (context.Context, func(), e
 // cancelCall cancels the running call id.
 func cancelCall(id int64) *scout.Envelope {
 	params, _ := json.Marshal(map[string]int64{"call_id": id})
+	if id <= 0 {
+		// No call can have it: call_id 0 means none, and a negative one
+		// is refused.
+		return envelope.Error(errs.New(errs.InvalidParam, "call_id %d names no call: call ids are positive integers; pass the call_id option given to scout_call_opts (a call without one, or with 0, cannot be canceled).", id), params)
+	}
 	running.mu.Lock()
 	cancel, ok := running.m[id]
 	running.mu.Unlock()

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/testfs"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestHiddenDir(t *testing.T) {
@@ -156,5 +158,31 @@ func TestHasHiddenName(t *testing.T) {
 		if got := hasHiddenName(pattern); got != want {
 			t.Errorf("hasHiddenName(%q) = %v, want %v", pattern, got, want)
 		}
+	}
+}
+
+// TestAmpGlobClimbingPattern: a pattern whose leading directories climb
+// out of path looks from the directory they name; one that climbs after a
+// glob segment could never match, and is an INVALID_PARAM error (it found
+// nothing, silently).
+func TestAmpGlobClimbingPattern(t *testing.T) {
+	cfg := Config{FS: fstest.MapFS{"src/a.py": &fstest.MapFile{}, "b.py": &fstest.MapFile{}}, Root: "/proj"}
+	for _, tc := range []struct {
+		args string
+		code scout.Code // "" for success
+		want string     // in the text
+	}{
+		{`{"pattern":"../*.py","path":"src"}`, "", "b.py"},
+		{`{"pattern":"src/../*.py"}`, "", "b.py"},
+		{`{"pattern":"*/../*.py"}`, scout.CodeInvalidParam, "Pattern '*/../*.py' cannot match"},
+		{`{"pattern":"**/..","path":"src"}`, scout.CodeInvalidParam, "Pattern '**/..' cannot match"},
+	} {
+		env := Call(context.Background(), cfg, Amplifier, "glob", []byte(tc.args))
+		if tc.code == "" {
+			assert.Equal(t, scout.StatusSuccess, env.Status, tc.args)
+		} else if assert.Equal(t, scout.StatusError, env.Status, tc.args) {
+			assert.Equal(t, tc.code, env.Error.Code, tc.args)
+		}
+		assert.Contains(t, env.Text, tc.want, tc.args)
 	}
 }

@@ -194,6 +194,7 @@ func TestStdGlobPatternNotRelative(t *testing.T) {
 		{"absolute, out of the root", `{"pattern":"/etc/*.conf"}`, scout.CodeAccessDenied, "Access denied. Path must be within project root."},
 		{"the file system's root, out of the project root", `{"pattern":"/*.py"}`, scout.CodeAccessDenied, "Access denied. Path must be within project root."},
 		{"the file system's root, doubled", `{"pattern":"//*.py"}`, scout.CodeAccessDenied, "Access denied. Path must be within project root."},
+		{"climbs after a glob", `{"pattern":"**/../*.py","path":"src"}`, scout.CodeInvalidParam, "Pattern '**/../*.py' cannot match: patterns are matched against the paths below the directory searched, 'src', which are relative and never hold '..'"},
 	} {
 		env := Call(context.Background(), cfg, Standardized, "Glob", []byte(tc.args))
 		if assert.Equal(t, scout.StatusError, env.Status, tc.reason) {

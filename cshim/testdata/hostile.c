@@ -93,9 +93,9 @@ static void run_checks(int all) {
     check("options null", scout_call_opts("pi", "read", "{}", root, "null"), "error", "options must be a JSON object", 0);
     check("two options objects", scout_call_opts("pi", "read", "{}", root, "{} {}"), "error", "options must be a JSON object", 0);
 
-    check("cancel 0", scout_cancel(0), "error", "NOT_FOUND", 0);
-    check("cancel -1", scout_cancel(-1), "error", "NOT_FOUND", 0);
-    check("cancel LLONG_MIN", scout_cancel(LLONG_MIN), "error", "NOT_FOUND", 0);
+    check("cancel 0", scout_cancel(0), "error", "call ids are positive integers", 0);
+    check("cancel -1", scout_cancel(-1), "error", "INVALID_PARAM", 0);
+    check("cancel LLONG_MIN", scout_cancel(LLONG_MIN), "error", "INVALID_PARAM", 0);
     check("cancel LLONG_MAX", scout_cancel(LLONG_MAX), "error", "NOT_FOUND", 0);
     scout_free(NULL);
     if (!all) /* the threads leave them out: 8 × 100 MB at once */

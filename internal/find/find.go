@@ -7,6 +7,7 @@ package find
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"slices"
@@ -392,12 +393,39 @@ func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
 	parts := make([]string, len(req.Patterns))
 	for i, p := range req.Patterns {
 		parts[i] = strings.ReplaceAll(p, `\`, "/")
+		if err := outsideBase(parts[i], base); err != nil {
+			return nil, err
+		}
 	}
 	sc := &scope{base: base, display: pathutil.Display(base), pattern: glob.BraceUnion(parts), under: reaches(glob.UnionItems(parts))}
 	if sc.pattern == "" {
 		sc.pattern = "**/*"
 	}
 	return sc, sc.compile()
+}
+
+// outsideBase returns the CodeInvalidParam error of g, a pattern of a
+// request with a Base, when it can never match: the paths it is matched
+// against are relative to base and hold no ".." segment, so one that is
+// absolute ("/x/*") or has a ".." segment outside braces ("../*",
+// "**/../x") would silently match nothing. nil otherwise.
+func outsideBase(g, base string) error {
+	abs := strings.HasPrefix(g, "/")
+	if !abs && !slices.Contains(strings.Split(g, "/"), "..") {
+		return nil
+	}
+	d := pathutil.Display(base)
+	how := "give it relative to that directory"
+	if abs {
+		how = "give it relative to that directory, or search from the directory it names (Base) with the rest of the pattern"
+	} else if dir, rest, _ := glob.CutLiteral(g); dir != "" && !slices.Contains(strings.Split(rest, "/"), "..") {
+		if to := path.Join(d, dir); to == ".." || strings.HasPrefix(to, "../") {
+			how = "it names a directory outside the root, where nothing can be found"
+		} else {
+			how = fmt.Sprintf("search from '%s' (Base) with the pattern '%s'", fname.Quote(to), fname.Quote(rest))
+		}
+	}
+	return errs.New(errs.InvalidParam, "Pattern '%s' cannot match: patterns are matched against the paths below the directory searched, '%s', which are relative and never hold '..'; %s.", fname.Quote(g), fname.Quote(d), how)
 }
 
 // reach is where the matches of a glob relative to a walk base can lie:
@@ -562,7 +590,7 @@ func (f *finder) statBase(ctx context.Context, p string) (fs.FileInfo, error) {
 			return nil, fs.ErrNotExist
 		}
 		if f.ops.Stat != nil {
-			return f.ops.Stat(ctx, p)
+			return f.opsStat(ctx, p)
 		}
 		return nil, nil // exists; kind unknown: treated as a directory
 	}
@@ -585,10 +613,22 @@ func (f *finder) findOps(ctx context.Context, sc *scope, req Request, res *Resul
 		}
 		return err
 	}
+	seen := make(map[string]bool, len(paths))
 	for _, p := range paths {
+		if err := checkAnswered(sc.base, p); err != nil {
+			return err
+		}
 		e := Entry{Path: AnsweredPath(sc.base, p)}
+		if seen[e.Path] {
+			continue // "a.go" and "./a.go" are one entry
+		}
+		seen[e.Path] = true
 		if f.ops.Stat != nil {
-			if info, err := f.ops.Stat(ctx, e.Path); err == nil {
+			info, err := f.opsStat(ctx, e.Path)
+			if errors.Is(err, errNoInfo) {
+				return err
+			}
+			if err == nil {
 				e.Dir, e.Size, e.ModTime = info.IsDir(), info.Size(), info.ModTime()
 			}
 		}
@@ -600,10 +640,50 @@ func (f *finder) findOps(ctx context.Context, sc *scope, req Request, res *Resul
 		res.Entries = res.Entries[:req.Limit]
 	}
 	// The host was asked for at most Limit paths: as many may mean more.
-	if req.Limit > 0 && res.Matched >= req.Limit {
+	if req.Limit > 0 && len(paths) >= req.Limit {
 		res.Truncated = TruncLimit
 	}
 	return nil
+}
+
+// errNoInfo marks the error of a host Stat that returned neither file
+// information nor an error.
+var errNoInfo = errors.New("no file information")
+
+// opsStat stats p through the host's Stat. An answer of neither file
+// information nor an error is the host's mistake (it would make a file
+// look like a directory): a CodeInternal error that says so, which
+// matches errNoInfo.
+func (f *finder) opsStat(ctx context.Context, p string) (fs.FileInfo, error) {
+	info, err := f.ops.Stat(ctx, p)
+	if err == nil && info == nil {
+		return nil, errs.Wrap(errs.Internal, errNoInfo, "The host's FindStater.Stat returned neither file information nor an error for '%s': it must return one of them (fs.ErrNotExist for a missing path).", fname.Quote(pathutil.Display(p)))
+	}
+	return info, err
+}
+
+// checkAnswered returns nil when p, a path that the host's Glob answered
+// below base, names an entry below base: a relative slash path, not
+// empty, without a NUL byte, that does not climb out of base with "..".
+// Otherwise it is the host's mistake, a CodeInternal error that names the
+// path and the rule: listing the path cleaned would name another entry.
+func checkAnswered(base, p string) error {
+	var why string
+	switch {
+	case p == "":
+		why = "an empty path"
+	case strings.IndexByte(p, 0) >= 0:
+		why = "a path with a NUL byte"
+	case strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || len(p) >= 3 && p[1] == ':' && (p[2] == '/' || p[2] == '\\'):
+		why = "an absolute path"
+	default:
+		c := path.Clean(p)
+		if c != ".." && !strings.HasPrefix(c, "../") {
+			return nil
+		}
+		why = "a path outside the directory it was asked about"
+	}
+	return errs.New(errs.Internal, "The host's FindOperations.Glob answered %s, '%s', for the pattern's directory '%s': it must answer slash paths relative to that directory, each naming an entry below it.", why, fname.Quote(p), fname.Quote(pathutil.Display(base)))
 }
 
 // walk walks the scope and keeps the first entries in order.
