@@ -468,12 +468,6 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	// request's rules bring them back, left out otherwise.
 	cand.Files = append(cand.Files, ignored.Files...)
 	cand.Dirs = append(cand.Dirs, ignored.Dirs...)
-	direct, err := search.Direct(ctx, fsys, root, req)
-	if err != nil {
-		return d, err
-	}
-	cand.Files = append(cand.Files, direct.Files...)
-	cand.Dirs = append(cand.Dirs, direct.Dirs...)
 	d.rep.Index, d.rep.Overlay = true, n
 	d.rep.Endpoints = ans.Endpoints
 	for _, p := range ans.Files {

@@ -16,7 +16,11 @@ import (
 // would have reached it (same targets, globs, types, hidden and ignore
 // rules), so the outcome equals the scan's as long as every file of the
 // scope that matches is a candidate. The files left out are not counted in
-// Skipped.
+// Skipped. The files the scope names, and the directories it names through
+// a symlink, are read whatever the candidates hold: an index names a file
+// by its own path, never by a symlink's to it or through a symlinked
+// directory, and holds a symlinked directory as the link alone, where a
+// walk given it as its root follows it.
 type Candidates struct {
 	// Files are FS paths of files, in any order; duplicates and paths that
 	// do not exist are allowed.
@@ -43,10 +47,20 @@ func (p *prepared) candidates(ctx context.Context) ([]file, error) {
 			files = append(files, f)
 		}
 	}
+	dirs := c.Dirs
+	for _, t := range p.scope.Targets {
+		switch {
+		case t.Mem || t.Archive:
+		case !t.Dir:
+			add(t.Path)
+		case linked(p.fsys, t.Path):
+			dirs = append(slices.Clip(dirs), t.Path)
+		}
+	}
 	for _, name := range c.Files {
 		add(name)
 	}
-	for _, dir := range p.reached(chk, c.Dirs) {
+	for _, dir := range p.reached(chk, dirs) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

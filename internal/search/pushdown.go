@@ -106,31 +106,6 @@ func (f *TypeFilter) regexp() string {
 	return "^(?:.*/)?(?:" + strings.Join(append(names, exts...), "|") + ")$"
 }
 
-// Direct returns the paths of req's scope that a search over an index's
-// candidates must read whatever the index answers, as candidates: the
-// files the scope names (an index names a file by its own path, never by
-// a symlink's to it or through a symlinked directory), and the
-// directories it names through a symlink (a walk follows a symlink given
-// as its root, an index holds the link alone). Targets that are not files
-// or directories of fsys are left out (PathFilters rules them out).
-func Direct(ctx context.Context, fsys fs.FS, root string, req *Request) (*Candidates, error) {
-	sc, err := Resolve(ctx, fsys, root, req.Paths, ResolveOptions{MaxMember: req.MaxFileSize, Registry: req.Registry, Lines: req.Grep.LineRanges})
-	if err != nil {
-		return nil, err
-	}
-	c := &Candidates{}
-	for _, t := range sc.Targets {
-		switch {
-		case t.Mem || t.Archive:
-		case !t.Dir:
-			c.Files = append(c.Files, t.Path)
-		case linked(fsys, t.Path):
-			c.Dirs = append(c.Dirs, t.Path)
-		}
-	}
-	return c, nil
-}
-
 // linked reports whether the FS path p or a directory on its way is a
 // symlink.
 func linked(fsys fs.FS, p string) bool {
