@@ -409,7 +409,14 @@ func TestAllocsPerHit(t *testing.T) {
 			})
 		}
 	}
-	assert.LessOrEqual(t, (a[1]-a[0])/300, 0.1, "allocations a matching file (%v for 100 and 400 files)", a)
+	// Under the race detector sync.Pool drops a quarter of what is put back,
+	// at random, so a run's count moves by some tens; one allocation a file
+	// would still add 300.
+	most := 0.1
+	if raceEnabled {
+		most = 0.25
+	}
+	assert.LessOrEqual(t, (a[1]-a[0])/300, most, "allocations a matching file (%v for 100 and 400 files)", a)
 }
 
 // TestExhaustivePageMadeOnce: a search that pages every matching file
