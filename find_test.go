@@ -473,7 +473,9 @@ func TestFindInternalURL(t *testing.T) {
 
 // TestFindTypeOfLinks: with FilesOnly or DirsOnly a symlink counts as its
 // target's kind (os.walk, pathlib); a link whose target lies outside the
-// root is neither; a dangling link is a file.
+// root is neither, and is counted as a skipped symlink (it was left out
+// uncounted, so an empty result did not say why); a dangling link is a
+// file.
 func TestFindTypeOfLinks(t *testing.T) {
 	outside := t.TempDir()
 	root := t.TempDir()
@@ -493,19 +495,26 @@ func TestFindTypeOfLinks(t *testing.T) {
 	}
 	f := scout.Finder{Workspace: scout.Workspace{Root: root}}
 	for _, c := range []struct {
-		kind scout.EntryKind
-		want []string
+		kind     scout.EntryKind
+		pattern  string
+		want     []string
+		symlinks int // Skipped[SkipSymlink]
 	}{
-		{scout.FilesOnly, []string{"f.txt", "lfile", "lnone"}},
-		{scout.DirsOnly, []string{"d/", "ldir/"}},
-		{scout.FilesAndDirs, []string{"d/", "f.txt", "ldir", "lfile", "lnone", "lout"}},
+		{scout.FilesOnly, "*", []string{"f.txt", "lfile", "lnone"}, 1},
+		{scout.DirsOnly, "*", []string{"d/", "ldir/"}, 1},
+		{scout.FilesAndDirs, "*", []string{"d/", "f.txt", "ldir", "lfile", "lnone", "lout"}, 0},
+		{scout.FilesOnly, "lou?", nil, 1},
+		{scout.FilesOnly, "l[a-n]*", []string{"lfile", "lnone"}, 0}, // only links the pattern matches count
 	} {
-		res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"*"}, Kind: c.kind, Order: scout.ByPath})
+		res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{c.pattern}, Kind: c.kind, Order: scout.ByPath})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := paths(res); !slices.Equal(got, c.want) {
-			t.Errorf("kind %d: %v, want %v", c.kind, got, c.want)
+			t.Errorf("kind %d, %s: %v, want %v", c.kind, c.pattern, got, c.want)
+		}
+		if got := res.Skipped[scout.SkipSymlink]; got != c.symlinks {
+			t.Errorf("kind %d, %s: %d skipped symlinks, want %d (%v)", c.kind, c.pattern, got, c.symlinks, res.Skipped)
 		}
 	}
 }

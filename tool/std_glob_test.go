@@ -447,3 +447,30 @@ func TestStdGlobDescriptionSaysWhatIsSkipped(t *testing.T) {
 		}
 	}
 }
+
+// TestStdGlobLinkOutOfRoot: a symlink whose target lies outside the
+// project root is not listed (its kind cannot be seen without following
+// it out), and an empty result says it was left out: it was dropped
+// uncounted, so "No files found" gave no reason.
+func TestStdGlobLinkOutOfRoot(t *testing.T) {
+	m := fstest.MapFS{
+		"a.py":   &fstest.MapFile{Data: []byte("x\n")},
+		"out.py": &fstest.MapFile{Mode: fs.ModeSymlink | 0o777, Data: []byte("../elsewhere.py")},
+	}
+	for _, tr := range testfs.Trees(t, m) {
+		for _, tc := range []struct {
+			args string
+			want []string
+			text string // a line of the text
+		}{
+			{`{"pattern":"*.py"}`, []string{"a.py"}, "a.py"},
+			{`{"pattern":"o*.py"}`, []string{}, "Left out 1 entry: 1 symlink."},
+		} {
+			env := Call(context.Background(), Config{FS: tr.FS, Root: tr.Root}, Standardized, "Glob", []byte(tc.args))
+			if d, ok := env.Data.(*stdGlobData); assert.True(t, ok, "%s %s: %s", tr.Name, tc.args, env.Text) {
+				assert.Equal(t, tc.want, d.Paths, "%s %s", tr.Name, tc.args)
+			}
+			assert.Contains(t, strings.Split(env.Text, "\n"), tc.text, "%s %s", tr.Name, tc.args)
+		}
+	}
+}

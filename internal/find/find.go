@@ -701,6 +701,7 @@ func (f *finder) walk(ctx context.Context, sc *scope, req Request, res *Result) 
 		mu       sync.Mutex
 		lastProg = time.Now()
 		seen     int // entries passed to the callback, for Progress
+		unseen   int // matching links of a kind that cannot be seen, left out
 	)
 	opts := walk.Options{Hidden: req.Hidden, NoIgnore: req.NoIgnore, PruneDirs: slices.Clone(req.PruneDirs), Sorted: req.MaxVisited > 0, MaxVisited: req.MaxVisited}
 	visit := func(e walk.Entry) error {
@@ -719,11 +720,15 @@ func (f *finder) walk(ctx context.Context, sc *scope, req Request, res *Result) 
 			if e.Type&fs.ModeSymlink != 0 {
 				// A link is of its target's kind, as os.walk and pathlib
 				// see it; one whose target cannot be seen (outside the
-				// root) is of neither kind. A dangling link is a file.
+				// root) is of neither kind, and is counted as a skipped
+				// symlink. A dangling link is a file.
 				switch fi, err := pathutil.Stat(f.fsys, e.Path); {
 				case err == nil:
 					kindDir = fi.IsDir()
 				case !errors.Is(err, fs.ErrNotExist):
+					mu.Lock()
+					unseen++ // counted, as a search counts the links it leaves out
+					mu.Unlock()
 					return nil
 				}
 			}
@@ -763,6 +768,7 @@ func (f *finder) walk(ctx context.Context, sc *scope, req Request, res *Result) 
 	res.Visited = stats.Visited
 	skipped := map[string]int{}
 	search.AddWalkSkips(f.fsys, sc.base, stats, skipped)
+	skipped[string(walk.ReasonSymlink)] += unseen
 	// The entries MaxVisited kept the walk from were not left out by a
 	// rule: TruncVisited reports them.
 	delete(skipped, string(walk.ReasonLimit))
