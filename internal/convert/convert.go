@@ -51,6 +51,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -87,17 +88,20 @@ func (f Func) Convert(ctx context.Context, r io.ReaderAt, size int64) (string, e
 	return f(ctx, r, size)
 }
 
-var builtin = map[string]Converter{
-	".pdf":  Func(convertPDF),
-	".docx": Func(convertDOCX),
-	".pptx": Func(convertPPTX),
-	".xlsx": Func(convertXLSX),
-	".epub": Func(convertEPUB),
-	".rtf":  Func(convertRTF),
-	".doc":  Func(convertDOC),
-	".ppt":  Func(convertPPT),
-	".xls":  Func(convertXLS),
-}
+// builtin returns the converters by extension, made on first use.
+var builtin = sync.OnceValue(func() map[string]Converter {
+	return map[string]Converter{
+		".pdf":  Func(convertPDF),
+		".docx": Func(convertDOCX),
+		".pptx": Func(convertPPTX),
+		".xlsx": Func(convertXLSX),
+		".epub": Func(convertEPUB),
+		".rtf":  Func(convertRTF),
+		".doc":  Func(convertDOC),
+		".ppt":  Func(convertPPT),
+		".xls":  Func(convertXLS),
+	}
+})
 
 // For returns the built-in converter for ext (".pdf" or "pdf",
 // case-insensitive), wrapped by Safe.
@@ -105,7 +109,7 @@ func For(ext string) (Converter, bool) {
 	if !strings.HasPrefix(ext, ".") {
 		ext = "." + ext
 	}
-	c, ok := builtin[strings.ToLower(ext)]
+	c, ok := builtin()[strings.ToLower(ext)]
 	if !ok {
 		return nil, false
 	}
@@ -114,7 +118,7 @@ func For(ext string) (Converter, bool) {
 
 // Extensions returns the extensions with a built-in converter, sorted.
 func Extensions() []string {
-	return slices.Sorted(maps.Keys(builtin))
+	return slices.Sorted(maps.Keys(builtin()))
 }
 
 // Safe wraps c so that a panic inside it (third-party parsers on hostile

@@ -9,6 +9,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/ledongthuc/pdf"
 
@@ -184,8 +185,8 @@ func pdfPages(ctx context.Context, root pdf.Value, fn func(pdfPage) error) error
 // xrefFields are the indexes of the library's unexported cross-reference
 // table in its Reader and, in an entry, of inStream (bool), of stream's
 // object number (uint32) and of offset (int64); nil when the library's
-// types are not as expected.
-var xrefFields = func() []int {
+// types are not as expected. They are looked up on first use.
+var xrefFields = sync.OnceValue(func() []int {
 	table, ok := reflect.TypeFor[pdf.Reader]().FieldByName("xref")
 	if !ok || table.Type.Kind() != reflect.Slice {
 		return nil
@@ -202,7 +203,7 @@ var xrefFields = func() []int {
 		return nil
 	}
 	return []int{table.Index[0], in.Index[0], st.Index[0], id.Index[0], off.Index[0]}
-}()
+})
 
 // checkXref refuses two shapes of object streams that the library follows
 // without a bound: an object stored in an object stream that is itself
@@ -212,6 +213,7 @@ var xrefFields = func() []int {
 // of /Extends, which it searches for the object forever. The table is not
 // exported; it is read through reflect.
 func checkXref(ctx context.Context, r io.ReaderAt, size int64, rd *pdf.Reader) error {
+	xrefFields := xrefFields()
 	if xrefFields == nil {
 		return errors.New("the PDF library's cross-reference table cannot be checked")
 	}

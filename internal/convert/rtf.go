@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 
 	"golang.org/x/text/encoding"
@@ -23,25 +24,31 @@ import (
 // is kept, and no real document nests a few dozen deep.
 const maxRTFDepth = 1024
 
-// rtfSkip are destinations whose content is not document text.
-var rtfSkip = map[string]bool{
-	"fonttbl": true, "colortbl": true, "stylesheet": true, "info": true, "pict": true,
-	"object": true, "fldinst": true, "themedata": true, "colorschememapping": true,
-	"latentstyles": true, "datastore": true, "xmlnstbl": true, "listtable": true,
-	"listoverridetable": true, "rsidtbl": true, "generator": true, "filetbl": true,
-	"revtbl": true, "header": true, "headerl": true, "headerr": true, "headerf": true,
-	"footer": true, "footerl": true, "footerr": true, "footerf": true, "xe": true,
-	"tc": true, "bkmkstart": true, "bkmkend": true, "nonshppict": true, "private": true,
-	"pgdsctbl": true, "mmathPr": true, "wgrffmtfilter": true,
-}
+// rtfSkip returns the destinations whose content is not document text,
+// made on first use.
+var rtfSkip = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"fonttbl": true, "colortbl": true, "stylesheet": true, "info": true, "pict": true,
+		"object": true, "fldinst": true, "themedata": true, "colorschememapping": true,
+		"latentstyles": true, "datastore": true, "xmlnstbl": true, "listtable": true,
+		"listoverridetable": true, "rsidtbl": true, "generator": true, "filetbl": true,
+		"revtbl": true, "header": true, "headerl": true, "headerr": true, "headerf": true,
+		"footer": true, "footerl": true, "footerr": true, "footerf": true, "xe": true,
+		"tc": true, "bkmkstart": true, "bkmkend": true, "nonshppict": true, "private": true,
+		"pgdsctbl": true, "mmathPr": true, "wgrffmtfilter": true,
+	}
+})
 
-// rtfSymbols are control words that stand for text.
-var rtfSymbols = map[string]string{
-	"par": "\n", "line": "\n", "sect": "\n\n", "page": "\n\n", "tab": "\t",
-	"row": "\n", "nestrow": "\n",
-	"emdash": "—", "endash": "–", "bullet": "•", "lquote": "‘", "rquote": "’",
-	"ldblquote": "“", "rdblquote": "”", "emspace": " ", "enspace": " ", "qmspace": " ",
-}
+// rtfSymbols returns the control words that stand for text, made on
+// first use.
+var rtfSymbols = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"par": "\n", "line": "\n", "sect": "\n\n", "page": "\n\n", "tab": "\t",
+		"row": "\n", "nestrow": "\n",
+		"emdash": "—", "endash": "–", "bullet": "•", "lquote": "‘", "rquote": "’",
+		"ldblquote": "“", "rdblquote": "”", "emspace": " ", "enspace": " ", "qmspace": " ",
+	}
+})
 
 type rtfState struct {
 	skip    bool
@@ -272,7 +279,7 @@ func eof(err error) error {
 
 func (p *rtfParser) word(w string, num int, hasNum bool) error {
 	p.flush()
-	if p.newDest && rtfSkip[w] {
+	if p.newDest && rtfSkip()[w] {
 		p.st.skip = true
 		p.st.fontTbl = w == "fonttbl"
 		return nil
@@ -329,7 +336,7 @@ func (p *rtfParser) word(w string, num int, hasNum bool) error {
 			}
 		}
 	default:
-		if s, ok := rtfSymbols[w]; ok {
+		if s, ok := rtfSymbols()[w]; ok {
 			p.char(s)
 		}
 	}

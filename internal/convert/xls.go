@@ -399,11 +399,30 @@ func rkValue(rk uint32) float64 {
 	return v
 }
 
-var xlsErrors = map[byte]string{0x00: "#NULL!", 0x07: "#DIV/0!", 0x0F: "#VALUE!", 0x17: "#REF!", 0x1D: "#NAME?", 0x24: "#NUM!", 0x2A: "#N/A"}
+// xlsError returns the text of an error value's code.
+func xlsError(v byte) (string, bool) {
+	switch v {
+	case 0x00:
+		return "#NULL!", true
+	case 0x07:
+		return "#DIV/0!", true
+	case 0x0F:
+		return "#VALUE!", true
+	case 0x17:
+		return "#REF!", true
+	case 0x1D:
+		return "#NAME?", true
+	case 0x24:
+		return "#NUM!", true
+	case 0x2A:
+		return "#N/A", true
+	}
+	return "", false
+}
 
 func boolErr(v, isErr byte) string {
 	if isErr != 0 {
-		if s, ok := xlsErrors[v]; ok {
+		if s, ok := xlsError(v); ok {
 			return s
 		}
 		return "#ERROR"

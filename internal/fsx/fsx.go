@@ -47,7 +47,15 @@ func OpenDir(dir string) (fs.FS, func(), error) {
 
 // ErrOutsideRoot is the cause of the error for a path that resolves outside
 // the root of an FS from OpenDir. It matches fs.ErrPermission with errors.Is.
-var ErrOutsideRoot = fmt.Errorf("path escapes from the root: %w", fs.ErrPermission)
+var ErrOutsideRoot error = &outsideRoot{}
+
+// outsideRoot is ErrOutsideRoot's type: a value made at link time, where
+// fmt.Errorf would format it when the program starts.
+type outsideRoot struct{}
+
+func (*outsideRoot) Error() string { return "path escapes from the root: permission denied" }
+
+func (*outsideRoot) Unwrap() error { return fs.ErrPermission }
 
 // OSDir is implemented by the FS values of OpenDir: it returns the absolute
 // OS directory the FS stands for.

@@ -343,3 +343,18 @@ func TestOpenRegular(t *testing.T) {
 		}
 	}
 }
+
+// TestErrOutsideRoot: the error keeps its text and still matches
+// fs.ErrPermission, though it is no longer made by fmt.Errorf.
+func TestErrOutsideRoot(t *testing.T) {
+	if got, want := ErrOutsideRoot.Error(), "path escapes from the root: "+fs.ErrPermission.Error(); got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if !errors.Is(ErrOutsideRoot, fs.ErrPermission) {
+		t.Error("ErrOutsideRoot does not match fs.ErrPermission")
+	}
+	wrapped := &fs.PathError{Op: "open", Path: "x", Err: ErrOutsideRoot}
+	if !errors.Is(wrapped, ErrOutsideRoot) || !errors.Is(wrapped, fs.ErrPermission) {
+		t.Errorf("%v does not match ErrOutsideRoot and fs.ErrPermission", wrapped)
+	}
+}

@@ -19,7 +19,7 @@ func mapRegular(f Regular) (*Mapping, error) {
 	}
 	if !r.sys.direct {
 		var st unix.Statfs_t
-		if unix.Fstatfs(r.fd, &st) != nil || !localMagic[uint32(st.Type)] {
+		if unix.Fstatfs(r.fd, &st) != nil || !localMagic(uint32(st.Type)) {
 			return nil, ErrNoMap
 		}
 	}
@@ -38,15 +38,19 @@ func (m *Mapping) Shrunk() bool {
 	return m.file.fd < 0 || m.file.sys.fstat(m.file.fd, &st) != nil || st.Size < int64(len(m.Data))
 }
 
-// localMagic holds the statfs types of the file systems of localFS.
-var localMagic = map[uint32]bool{
-	unix.EXT4_SUPER_MAGIC: true, unix.XFS_SUPER_MAGIC: true, unix.BTRFS_SUPER_MAGIC: true,
-	unix.F2FS_SUPER_MAGIC: true, unix.TMPFS_MAGIC: true, unix.RAMFS_MAGIC: true,
-	unix.OVERLAYFS_SUPER_MAGIC: true, unix.SQUASHFS_MAGIC: true, unix.MSDOS_SUPER_MAGIC: true,
-	unix.EXFAT_SUPER_MAGIC: true, unix.BCACHEFS_SUPER_MAGIC: true,
-	0xe0f5e1e2: true, // erofs
-	0x7366746e: true, // ntfs3
-	0x2fc12fc1: true, // zfs
+// localMagic reports the statfs types of the file systems of localFS.
+func localMagic(t uint32) bool {
+	switch t {
+	case unix.EXT4_SUPER_MAGIC, unix.XFS_SUPER_MAGIC, unix.BTRFS_SUPER_MAGIC,
+		unix.F2FS_SUPER_MAGIC, unix.TMPFS_MAGIC, unix.RAMFS_MAGIC,
+		unix.OVERLAYFS_SUPER_MAGIC, unix.SQUASHFS_MAGIC, unix.MSDOS_SUPER_MAGIC,
+		unix.EXFAT_SUPER_MAGIC, unix.BCACHEFS_SUPER_MAGIC,
+		0xe0f5e1e2, // erofs
+		0x7366746e, // ntfs3
+		0x2fc12fc1: // zfs
+		return true
+	}
+	return false
 }
 
 // release drops the pages of b, a page-aligned part of Data, from the

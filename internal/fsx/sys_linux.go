@@ -19,13 +19,17 @@ import (
 // through the scheduler, so that one blocked call never stalls the rest.
 type sysCalls struct{ direct bool }
 
-// localFS lists the file system types (as /proc/self/mountinfo names
+// localFS reports the file system types (as /proc/self/mountinfo names
 // them) whose calls are made directly: disk and memory file systems of the
 // kernel.
-var localFS = map[string]bool{
-	"ext2": true, "ext3": true, "ext4": true, "xfs": true, "btrfs": true, "f2fs": true,
-	"tmpfs": true, "ramfs": true, "overlay": true, "squashfs": true, "erofs": true,
-	"vfat": true, "msdos": true, "exfat": true, "ntfs3": true, "zfs": true, "bcachefs": true,
+func localFS(fstype string) bool {
+	switch fstype {
+	case "ext2", "ext3", "ext4", "xfs", "btrfs", "f2fs",
+		"tmpfs", "ramfs", "overlay", "squashfs", "erofs",
+		"vfat", "msdos", "exfat", "ntfs3", "zfs", "bcachefs":
+		return true
+	}
+	return false
 }
 
 // mounts tells, for the directories below a root, whether their file
@@ -59,7 +63,7 @@ func readMounts(real, mountinfo string) mounts {
 		if _, seen := byPoint[point]; !seen {
 			order = append(order, point)
 		}
-		byPoint[point] = localFS[after[0]]
+		byPoint[point] = localFS(after[0])
 	}
 	best := ""
 	for _, point := range order {

@@ -76,20 +76,24 @@ func parseClass(pattern string, start int) (end int, set []span, negated bool, e
 }
 
 // posixClasses are the "[:name:]" classes of a bracket expression, ASCII
-// only, as in git and POSIX's C locale.
-var posixClasses = map[string][]span{
-	"alnum":  {{'0', '9'}, {'A', 'Z'}, {'a', 'z'}},
-	"alpha":  {{'A', 'Z'}, {'a', 'z'}},
-	"blank":  {{'\t', '\t'}, {' ', ' '}},
-	"cntrl":  {{0, 31}, {127, 127}},
-	"digit":  {{'0', '9'}},
-	"graph":  {{33, 126}},
-	"lower":  {{'a', 'z'}},
-	"print":  {{32, 126}},
-	"punct":  {{33, 47}, {58, 64}, {91, 96}, {123, 126}},
-	"space":  {{'\t', '\r'}, {' ', ' '}},
-	"upper":  {{'A', 'Z'}},
-	"xdigit": {{'0', '9'}, {'A', 'F'}, {'a', 'f'}},
+// only, as in git and POSIX's C locale. An array, not a map: it is data
+// of the binary, with nothing to build when the program starts.
+var posixClasses = [...]struct {
+	name  string
+	spans []span
+}{
+	{"alnum", []span{{'0', '9'}, {'A', 'Z'}, {'a', 'z'}}},
+	{"alpha", []span{{'A', 'Z'}, {'a', 'z'}}},
+	{"blank", []span{{'\t', '\t'}, {' ', ' '}}},
+	{"cntrl", []span{{0, 31}, {127, 127}}},
+	{"digit", []span{{'0', '9'}}},
+	{"graph", []span{{33, 126}}},
+	{"lower", []span{{'a', 'z'}}},
+	{"print", []span{{32, 126}}},
+	{"punct", []span{{33, 47}, {58, 64}, {91, 96}, {123, 126}}},
+	{"space", []span{{'\t', '\r'}, {' ', ' '}}},
+	{"upper", []span{{'A', 'Z'}}},
+	{"xdigit", []span{{'0', '9'}, {'A', 'F'}, {'a', 'f'}}},
 }
 
 // posixClassNames lists posixClasses for error messages.
@@ -106,11 +110,12 @@ func posixClass(pattern string, i int) (spans []span, n int, err error) {
 		return nil, 0, nil
 	}
 	name := pattern[i+2 : i+2+close-1]
-	spans, ok := posixClasses[name]
-	if !ok {
-		return nil, 0, invalid("unknown character class '[:%s:]' — use one of %s", name, posixClassNames)
+	for _, c := range posixClasses {
+		if c.name == name {
+			return c.spans, 2 + close + 1, nil
+		}
 	}
-	return spans, 2 + close + 1, nil
+	return nil, 0, invalid("unknown character class '[:%s:]' — use one of %s", name, posixClassNames)
 }
 
 // classRune decodes the class character at pattern[i], reading a '\'

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/langs"
@@ -12,43 +13,46 @@ import (
 // rgTypes are ripgrep's common file-type names, each with the file
 // extensions (".x") and exact base names it selects. Other names are looked
 // up as language names or aliases (go-enry's data, through internal/langs) ("python", "Dockerfile").
-var rgTypes = map[string][]string{
-	"c":          {".c", ".h", ".H"},
-	"cpp":        {".C", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".inl"},
-	"cs":         {".cs"},
-	"css":        {".css", ".scss", ".sass", ".less"},
-	"csv":        {".csv"},
-	"docker":     {"Dockerfile", ".dockerfile"},
-	"go":         {".go"},
-	"html":       {".html", ".htm", ".xhtml"},
-	"java":       {".java"},
-	"js":         {".js", ".jsx", ".mjs", ".cjs", ".vue"},
-	"json":       {".json", ".jsonl", ".geojson"},
-	"kotlin":     {".kt", ".kts"},
-	"lua":        {".lua"},
-	"make":       {"Makefile", "makefile", "GNUmakefile", ".mk", ".mak"},
-	"md":         {".md", ".markdown", ".mdown", ".mkdn", ".mkd", ".mdx"},
-	"markdown":   {".md", ".markdown", ".mdown", ".mkdn", ".mkd", ".mdx"},
-	"php":        {".php", ".php3", ".php4", ".php5", ".phtml"},
-	"proto":      {".proto"},
-	"py":         {".py", ".pyi", ".pyw"},
-	"python":     {".py", ".pyi", ".pyw"},
-	"rb":         {".rb", ".gemspec", "Gemfile", "Rakefile"},
-	"ruby":       {".rb", ".gemspec", "Gemfile", "Rakefile"},
-	"rs":         {".rs"},
-	"rust":       {".rs"},
-	"scala":      {".scala", ".sbt"},
-	"sh":         {".sh", ".bash", ".zsh", ".ksh", ".bashrc", ".zshrc", ".profile"},
-	"sql":        {".sql"},
-	"swift":      {".swift"},
-	"toml":       {".toml", "Cargo.lock"},
-	"ts":         {".ts", ".tsx", ".cts", ".mts"},
-	"typescript": {".ts", ".tsx", ".cts", ".mts"},
-	"txt":        {".txt"},
-	"xml":        {".xml", ".xsd", ".xsl", ".xslt", ".svg"},
-	"yaml":       {".yaml", ".yml"},
-	"zig":        {".zig"},
-}
+// The table is made on first use.
+var rgTypes = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"c":          {".c", ".h", ".H"},
+		"cpp":        {".C", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".inl"},
+		"cs":         {".cs"},
+		"css":        {".css", ".scss", ".sass", ".less"},
+		"csv":        {".csv"},
+		"docker":     {"Dockerfile", ".dockerfile"},
+		"go":         {".go"},
+		"html":       {".html", ".htm", ".xhtml"},
+		"java":       {".java"},
+		"js":         {".js", ".jsx", ".mjs", ".cjs", ".vue"},
+		"json":       {".json", ".jsonl", ".geojson"},
+		"kotlin":     {".kt", ".kts"},
+		"lua":        {".lua"},
+		"make":       {"Makefile", "makefile", "GNUmakefile", ".mk", ".mak"},
+		"md":         {".md", ".markdown", ".mdown", ".mkdn", ".mkd", ".mdx"},
+		"markdown":   {".md", ".markdown", ".mdown", ".mkdn", ".mkd", ".mdx"},
+		"php":        {".php", ".php3", ".php4", ".php5", ".phtml"},
+		"proto":      {".proto"},
+		"py":         {".py", ".pyi", ".pyw"},
+		"python":     {".py", ".pyi", ".pyw"},
+		"rb":         {".rb", ".gemspec", "Gemfile", "Rakefile"},
+		"ruby":       {".rb", ".gemspec", "Gemfile", "Rakefile"},
+		"rs":         {".rs"},
+		"rust":       {".rs"},
+		"scala":      {".scala", ".sbt"},
+		"sh":         {".sh", ".bash", ".zsh", ".ksh", ".bashrc", ".zshrc", ".profile"},
+		"sql":        {".sql"},
+		"swift":      {".swift"},
+		"toml":       {".toml", "Cargo.lock"},
+		"ts":         {".ts", ".tsx", ".cts", ".mts"},
+		"typescript": {".ts", ".tsx", ".cts", ".mts"},
+		"txt":        {".txt"},
+		"xml":        {".xml", ".xsd", ".xsl", ".xslt", ".svg"},
+		"yaml":       {".yaml", ".yml"},
+		"zig":        {".zig"},
+	}
+})
 
 // TypeFilter selects files by type name, like ripgrep's -t. The zero value
 // (no types) selects every file.
@@ -89,7 +93,7 @@ func typeItems(t string) ([]string, bool) {
 	if t == "" {
 		return nil, false
 	}
-	if items, ok := rgTypes[strings.ToLower(t)]; ok {
+	if items, ok := rgTypes()[strings.ToLower(t)]; ok {
 		return items, true
 	}
 	lang, ok := langs.Lookup(t)
@@ -102,8 +106,8 @@ func typeItems(t string) ([]string, bool) {
 
 // TypeNames returns the common type names, sorted.
 func TypeNames() []string {
-	names := make([]string, 0, len(rgTypes))
-	for n := range rgTypes {
+	names := make([]string, 0, len(rgTypes()))
+	for n := range rgTypes() {
 		names = append(names, n)
 	}
 	sort.Strings(names)

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -136,7 +137,7 @@ func (d *db) read(ctx context.Context, sel selector.DB) (*Result, error) {
 	case selector.DBQuery:
 		res, err = d.page(ctx, sel)
 	default:
-		if m := readOnSQL.FindStringSubmatch(sel.SQL); m != nil {
+		if m := readOnSQL().FindStringSubmatch(sel.SQL); m != nil {
 			res, err = d.readOnValue(ctx, sel.SQL, m)
 		} else {
 			res, err = d.raw(ctx, sel)
@@ -406,8 +407,11 @@ func readOnAt(c, table, keyCol, key string, from int) string {
 }
 
 // readOnSQL matches the query of readOnAt: the column, the first
-// character, the count, the table, the key column and the key.
-var readOnSQL = regexp.MustCompile(`^SELECT substr\(("(?:[^"]|"")+"), (\d+), (\d+)\) FROM ("(?:[^"]|"")+") WHERE ("(?:[^"]|"")+"|rowid) = (.+)$`)
+// character, the count, the table, the key column and the key. It is
+// compiled on first use, not when the program starts.
+var readOnSQL = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^SELECT substr\(("(?:[^"]|"")+"), (\d+), (\d+)\) FROM ("(?:[^"]|"")+") WHERE ("(?:[^"]|"")+"|rowid) = (.+)$`)
+})
 
 // readOnValue reads the query of readOnAt (stmt, matched as m) as a row
 // of one column, the part of the value it selects, cut (Cuts) with the
@@ -574,8 +578,11 @@ func (d *db) raw(ctx context.Context, sel selector.DB) (*Result, error) {
 }
 
 // openOffset is a query's closing "LIMIT -1 OFFSET n": no limit of its
-// own, so that a result cut at MaxRawRows pages on by its offset.
-var openOffset = regexp.MustCompile(`(?is)^(.*\S)\s+LIMIT\s+-1\s+OFFSET\s+(\d+)\s*$`)
+// own, so that a result cut at MaxRawRows pages on by its offset. It is
+// compiled on first use.
+var openOffset = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?is)^(.*\S)\s+LIMIT\s+-1\s+OFFSET\s+(\d+)\s*$`)
+})
 
 // rawNext is the selector that continues a SELECT whose result showed
 // shown rows and had more: the same query with its closing "LIMIT -1
@@ -583,7 +590,7 @@ var openOffset = regexp.MustCompile(`(?is)^(.*\S)\s+LIMIT\s+-1\s+OFFSET\s+(\d+)\
 // any other query, which the caller pages with a LIMIT and OFFSET of
 // their own.
 func rawNext(stmt string, shown int) string {
-	m := openOffset.FindStringSubmatch(stmt)
+	m := openOffset().FindStringSubmatch(stmt)
 	if m == nil {
 		return ""
 	}

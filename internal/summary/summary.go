@@ -41,6 +41,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Limits on what is summarised.
@@ -93,29 +94,39 @@ type block struct {
 	braced      bool
 }
 
-// backends maps a language to its parser. Go is always present; the
-// tree-sitter languages are added by the cgo build (treesitter.go).
-var backends = map[string]func(src []byte) ([]block, bool){
-	"go": goBlocks,
-}
+// backends returns the parsers by language, made on first use. Go is
+// always present; the tree-sitter languages are added by the cgo build
+// (treesitter.go).
+var backends = sync.OnceValue(func() map[string]func(src []byte) ([]block, bool) {
+	m := map[string]func(src []byte) ([]block, bool){"go": goBlocks}
+	addBackends(m)
+	return m
+})
 
-var extensions = map[string]string{
-	".go": "go",
-	".py": "python", ".pyi": "python", ".pyw": "python",
-	".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
-	".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
-	".tsx":  "tsx",
-	".rs":   "rust",
-	".java": "java",
-	".c":    "c",
-	".h":    "cpp", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hh": "cpp", ".hpp": "cpp", ".hxx": "cpp",
-}
+// addBackends adds the parsers of the build's other languages to m; the
+// cgo build sets it.
+var addBackends = func(m map[string]func(src []byte) ([]block, bool)) {}
+
+// extensions returns the language of each extension, made on first use.
+var extensions = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		".go": "go",
+		".py": "python", ".pyi": "python", ".pyw": "python",
+		".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+		".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
+		".tsx":  "tsx",
+		".rs":   "rust",
+		".java": "java",
+		".c":    "c",
+		".h":    "cpp", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hh": "cpp", ".hpp": "cpp", ".hxx": "cpp",
+	}
+})
 
 // Language returns the language Summarize would use for a file named
 // name, or "" when its extension is not one this build can summarise.
 func Language(name string) string {
-	lang := extensions[strings.ToLower(path.Ext(name))]
-	if _, ok := backends[lang]; !ok {
+	lang := extensions()[strings.ToLower(path.Ext(name))]
+	if _, ok := backends()[lang]; !ok {
 		return ""
 	}
 	return lang
@@ -133,7 +144,7 @@ func Summarize(name string, src []byte) (*Summary, bool) {
 	if len(lines) < MinLines || len(lines) > MaxLines {
 		return nil, false
 	}
-	blocks, ok := backends[lang](src)
+	blocks, ok := backends()[lang](src)
 	if !ok {
 		return nil, false
 	}

@@ -5,7 +5,9 @@ package summary
 import "github.com/scoutkit/scout/internal/summary/treesitter"
 
 // With cgo, the tree-sitter languages join Go.
-func init() {
+func init() { addBackends = addTreeSitter }
+
+func addTreeSitter(backends map[string]func(src []byte) ([]block, bool)) {
 	for _, lang := range treesitter.Languages() {
 		backends[lang] = func(src []byte) ([]block, bool) {
 			found, ok := treesitter.Blocks(lang, src)

@@ -78,20 +78,35 @@ func compilePattern(p string) pattern {
 	return pattern{toks: toks}
 }
 
-// posixClasses are the [:name:] classes git's wildmatch knows.
-var posixClasses = map[string]func(c byte) bool{
-	"alnum":  func(c byte) bool { return isAlpha(c) || isDigit(c) },
-	"alpha":  isAlpha,
-	"blank":  func(c byte) bool { return c == ' ' || c == '\t' },
-	"cntrl":  func(c byte) bool { return c < 32 || c == 127 },
-	"digit":  isDigit,
-	"graph":  func(c byte) bool { return c > 32 && c < 127 },
-	"lower":  func(c byte) bool { return c >= 'a' && c <= 'z' },
-	"print":  func(c byte) bool { return c >= 32 && c < 127 },
-	"punct":  func(c byte) bool { return c > 32 && c < 127 && !isAlpha(c) && !isDigit(c) },
-	"space":  func(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') },
-	"upper":  func(c byte) bool { return c >= 'A' && c <= 'Z' },
-	"xdigit": func(c byte) bool { return isDigit(c) || (c|0x20 >= 'a' && c|0x20 <= 'f') },
+// posixClass returns the test of a [:name:] class git's wildmatch knows.
+func posixClass(name string) (func(c byte) bool, bool) {
+	switch name {
+	case "alnum":
+		return func(c byte) bool { return isAlpha(c) || isDigit(c) }, true
+	case "alpha":
+		return isAlpha, true
+	case "blank":
+		return func(c byte) bool { return c == ' ' || c == '\t' }, true
+	case "cntrl":
+		return func(c byte) bool { return c < 32 || c == 127 }, true
+	case "digit":
+		return isDigit, true
+	case "graph":
+		return func(c byte) bool { return c > 32 && c < 127 }, true
+	case "lower":
+		return func(c byte) bool { return c >= 'a' && c <= 'z' }, true
+	case "print":
+		return func(c byte) bool { return c >= 32 && c < 127 }, true
+	case "punct":
+		return func(c byte) bool { return c > 32 && c < 127 && !isAlpha(c) && !isDigit(c) }, true
+	case "space":
+		return func(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') }, true
+	case "upper":
+		return func(c byte) bool { return c >= 'A' && c <= 'Z' }, true
+	case "xdigit":
+		return func(c byte) bool { return isDigit(c) || (c|0x20 >= 'a' && c|0x20 <= 'f') }, true
+	}
+	return nil, false
 }
 
 func isAlpha(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
@@ -130,7 +145,7 @@ func parseClass(p string) (set *[8]uint32, n int) {
 				return nil, 0
 			}
 			if name := p[i+2 : i+2+end]; end >= 1 && name[end-1] == ':' {
-				f, ok := posixClasses[name[:end-1]]
+				f, ok := posixClass(name[:end-1])
 				if !ok {
 					return nil, 0
 				}

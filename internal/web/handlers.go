@@ -93,13 +93,17 @@ func segments(p string) []string {
 	return out
 }
 
-// githubReserved are first path segments of github.com that are not
-// users or organisations.
-var githubReserved = map[string]bool{
-	"about": true, "apps": true, "collections": true, "codespaces": true, "enterprise": true, "events": true,
-	"explore": true, "features": true, "login": true, "marketplace": true, "new": true, "notifications": true,
-	"orgs": true, "organizations": true, "pricing": true, "pulls": true, "issues": true, "search": true,
-	"security": true, "settings": true, "site": true, "sponsors": true, "topics": true, "trending": true,
+// githubReserved reports the first path segments of github.com that are
+// not users or organisations.
+func githubReserved(seg string) bool {
+	switch seg {
+	case "about", "apps", "collections", "codespaces", "enterprise", "events",
+		"explore", "features", "login", "marketplace", "new", "notifications",
+		"orgs", "organizations", "pricing", "pulls", "issues", "search",
+		"security", "settings", "site", "sponsors", "topics", "trending":
+		return true
+	}
+	return false
 }
 
 // github reads a blob page (github.com/o/r/blob/ref/path) as its raw file
@@ -112,10 +116,10 @@ func github(ctx context.Context, f Fetcher, u *url.URL, o Options) (*Page, error
 	}
 	seg := segments(u.EscapedPath())
 	switch {
-	case len(seg) >= 5 && seg[2] == "blob" && !githubReserved[strings.ToLower(seg[0])]:
+	case len(seg) >= 5 && seg[2] == "blob" && !githubReserved(strings.ToLower(seg[0])):
 		raw := "https://raw.githubusercontent.com/" + strings.Join(append(seg[:2:2], seg[3:]...), "/")
 		return rawFile(ctx, f, raw, MethodGitHubRaw, o)
-	case len(seg) == 2 && !githubReserved[strings.ToLower(seg[0])]:
+	case len(seg) == 2 && !githubReserved(strings.ToLower(seg[0])):
 		return githubReadme(ctx, f, seg[0], seg[1], o)
 	}
 	return nil, nil

@@ -85,9 +85,11 @@ func privateKind(a netip.Addr) string {
 	return ""
 }
 
-// metadataNames are the names of cloud metadata services, refused before
-// any lookup (their addresses are refused as link-local too).
-var metadataNames = map[string]bool{"metadata.google.internal": true, "metadata.goog": true, "metadata": true}
+// metadataName reports the names of cloud metadata services, refused
+// before any lookup (their addresses are refused as link-local too).
+func metadataName(host string) bool {
+	return host == "metadata.google.internal" || host == "metadata.goog" || host == "metadata"
+}
 
 var (
 	nat64      = netip.MustParsePrefix("64:ff9b::/96")
@@ -134,7 +136,7 @@ var publicTransport = sync.OnceValue(func() *http.Transport {
 			return plain.DialContext(ctx, network, addr)
 		}
 		host, _, _ := net.SplitHostPort(addr)
-		if metadataNames[strings.TrimSuffix(strings.ToLower(host), ".")] {
+		if metadataName(strings.TrimSuffix(strings.ToLower(host), ".")) {
 			return nil, &PrivateError{Host: host, Kind: "cloud metadata"}
 		}
 		conn, err := dialer.DialContext(ctx, network, addr)
@@ -150,7 +152,7 @@ var publicTransport = sync.OnceValue(func() *http.Transport {
 			return p, err
 		}
 		host := req.URL.Hostname()
-		if metadataNames[strings.TrimSuffix(strings.ToLower(host), ".")] {
+		if metadataName(strings.TrimSuffix(strings.ToLower(host), ".")) {
 			return nil, &PrivateError{Host: host, Kind: "cloud metadata"}
 		}
 		addrs, err := net.DefaultResolver.LookupNetIP(req.Context(), "ip", host)

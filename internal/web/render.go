@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -698,24 +699,27 @@ func isText(mt string) bool {
 	return false
 }
 
-// docTypes maps document media types to converter extensions.
-var docTypes = map[string]string{
-	"application/pdf":    ".pdf",
-	"application/msword": ".doc",
-	"application/vnd.openxmlformats-officedocument.wordprocessingml.document":   ".docx",
-	"application/vnd.openxmlformats-officedocument.presentationml.presentation": ".pptx",
-	"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet":         ".xlsx",
-	"application/vnd.ms-excel":      ".xls",
-	"application/vnd.ms-powerpoint": ".ppt",
-	"application/rtf":               ".rtf",
-	"text/rtf":                      ".rtf",
-	"application/epub+zip":          ".epub",
-}
+// docTypes returns the converter extensions by document media type, made
+// on first use.
+var docTypes = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"application/pdf":    ".pdf",
+		"application/msword": ".doc",
+		"application/vnd.openxmlformats-officedocument.wordprocessingml.document":   ".docx",
+		"application/vnd.openxmlformats-officedocument.presentationml.presentation": ".pptx",
+		"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet":         ".xlsx",
+		"application/vnd.ms-excel":      ".xls",
+		"application/vnd.ms-powerpoint": ".ppt",
+		"application/rtf":               ".rtf",
+		"text/rtf":                      ".rtf",
+		"application/epub+zip":          ".epub",
+	}
+})
 
 // documentExt returns the converter extension for a document response:
 // by media type, or by the URL's extension when the type is generic.
 func documentExt(mt, rawURL string) string {
-	if ext, ok := docTypes[mt]; ok {
+	if ext, ok := docTypes()[mt]; ok {
 		return ext
 	}
 	if mt != "application/octet-stream" && mt != "binary/octet-stream" && mt != "application/zip" && mt != "" {
@@ -726,7 +730,7 @@ func documentExt(mt, rawURL string) string {
 		return ""
 	}
 	ext := strings.ToLower(path.Ext(u.Path))
-	for _, e := range docTypes {
+	for _, e := range docTypes() {
 		if e == ext {
 			return ext
 		}

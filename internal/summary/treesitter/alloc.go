@@ -15,9 +15,13 @@ static void scout_use_libc_allocator(void) {
 */
 import "C"
 
-// The Go binding routes every allocation of the tree-sitter runtime
-// through a Go callback, a cgo round trip per malloc that makes parsing
-// several times slower. Scout does not replace the allocator, so the
-// runtime is pointed straight at libc's. This package's init runs after
-// the binding's, which installs its callbacks.
-func init() { C.scout_use_libc_allocator() }
+import "sync"
+
+// useLibcAllocator points the tree-sitter runtime at libc's allocator. The
+// Go binding routes every allocation of the runtime through a Go callback,
+// a cgo round trip per malloc that makes parsing several times slower.
+// Scout does not replace the allocator, so the runtime uses libc's. Blocks
+// calls it before it makes anything of the runtime's, not the package's
+// init: a command that parses nothing makes no cgo call for it. (The
+// binding's init, which installs its callbacks, has run by then.)
+var useLibcAllocator = sync.OnceFunc(func() { C.scout_use_libc_allocator() })

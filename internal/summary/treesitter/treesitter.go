@@ -3,6 +3,7 @@
 package treesitter
 
 import (
+	"sync"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -37,24 +38,26 @@ func kinds(names ...string) map[string]bool {
 	return m
 }
 
-var jsFuncs = kinds("function_declaration", "function_expression", "generator_function_declaration",
-	"generator_function", "arrow_function", "method_definition")
-
-var grammars = map[string]grammar{
-	"python":     {tspython.Language, kinds("function_definition"), true},
-	"javascript": {tsjs.Language, jsFuncs, false},
-	"typescript": {tsts.LanguageTypescript, jsFuncs, false},
-	"tsx":        {tsts.LanguageTSX, jsFuncs, false},
-	"rust":       {tsrust.Language, kinds("function_item"), false},
-	"java":       {tsjava.Language, kinds("method_declaration", "constructor_declaration", "compact_constructor_declaration"), false},
-	"c":          {tsc.Language, kinds("function_definition"), false},
-	"cpp":        {tscpp.Language, kinds("function_definition"), false},
-}
+// grammars returns the grammars by language, made on first use.
+var grammars = sync.OnceValue(func() map[string]grammar {
+	jsFuncs := kinds("function_declaration", "function_expression", "generator_function_declaration",
+		"generator_function", "arrow_function", "method_definition")
+	return map[string]grammar{
+		"python":     {tspython.Language, kinds("function_definition"), true},
+		"javascript": {tsjs.Language, jsFuncs, false},
+		"typescript": {tsts.LanguageTypescript, jsFuncs, false},
+		"tsx":        {tsts.LanguageTSX, jsFuncs, false},
+		"rust":       {tsrust.Language, kinds("function_item"), false},
+		"java":       {tsjava.Language, kinds("method_declaration", "constructor_declaration", "compact_constructor_declaration"), false},
+		"c":          {tsc.Language, kinds("function_definition"), false},
+		"cpp":        {tscpp.Language, kinds("function_definition"), false},
+	}
+})
 
 // Languages lists the language names Blocks accepts.
 func Languages() []string {
-	out := make([]string, 0, len(grammars))
-	for l := range grammars {
+	out := make([]string, 0, len(grammars()))
+	for l := range grammars() {
 		out = append(out, l)
 	}
 	return out
@@ -66,10 +69,11 @@ func Languages() []string {
 // a function whose subtree holds an error is skipped, since its extent
 // may be wrong, and the rest of the file is still summarised.
 func Blocks(lang string, src []byte) ([]Block, bool) {
-	g, ok := grammars[lang]
+	g, ok := grammars()[lang]
 	if !ok {
 		return nil, false
 	}
+	useLibcAllocator()
 	p := sitter.NewParser()
 	defer p.Close()
 	if err := p.SetLanguage(sitter.NewLanguage(g.language())); err != nil {
