@@ -9,12 +9,15 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/envelope"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // rawData marshals itself, as the content-mode results of amplifier grep do.
@@ -146,4 +149,48 @@ func TestWriteEnvelopeFirstUse(t *testing.T) {
 	if n > 20 {
 		t.Errorf("the first envelope written made %d allocations, want at most 20", n)
 	}
+}
+
+// TestWriteEnvelopeEveryField: every field that the Envelope's JSON holds,
+// filled by reflection (so that a field added later is filled too), is
+// written as encoding/json writes it: the hand-written encoding misses none.
+func TestWriteEnvelopeEveryField(t *testing.T) {
+	var fill func(v reflect.Value, n int)
+	fill = func(v reflect.Value, n int) {
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				if f := v.Type().Field(i); f.IsExported() && f.Tag.Get("json") != "-" {
+					fill(v.Field(i), n+i)
+				}
+			}
+		case reflect.Pointer:
+			v.Set(reflect.New(v.Type().Elem()))
+			fill(v.Elem(), n)
+		case reflect.String:
+			v.SetString(fmt.Sprintf("s%d", n))
+		case reflect.Int, reflect.Int64:
+			v.SetInt(int64(n + 1))
+		case reflect.Bool:
+			v.SetBool(true)
+		case reflect.Slice:
+			if v.Type() == reflect.TypeFor[json.RawMessage]() {
+				v.SetBytes([]byte(fmt.Sprintf(`{"n":%d}`, n)))
+				return
+			}
+			t.Fatalf("no filling for %s: write one, and check appendEnvelope writes it", v.Type())
+		case reflect.Interface:
+			v.Set(reflect.ValueOf(map[string]int{"n": n}))
+		default:
+			t.Fatalf("no filling for %s: write one, and check appendEnvelope writes it", v.Type())
+		}
+	}
+	env := &scout.Envelope{}
+	fill(reflect.ValueOf(env).Elem(), 0)
+	var want, got bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetEscapeHTML(false)
+	require.NoError(t, enc.Encode(env))
+	require.NoError(t, writeEnvelope(&got, env))
+	assert.Equal(t, want.String(), got.String())
 }
