@@ -159,10 +159,11 @@ var errSheetFull = errors.New("sheet full")
 
 // sheetRows reads the cells of a worksheet part row by row: rows by their
 // r attribute (the next row when it is missing), cells by their reference
-// (the next column when it is missing). Rows between are empty, unless
-// the sheet is sparse.
-func (b *xlsxBook) sheetRows(part string) ([][]string, error) {
-	var rows [][]string
+// (the next column when it is missing); a cell given twice keeps its last
+// value. Rows between are empty, unless the sheet is sparse. Only cells
+// with a value are held.
+func (b *xlsxBook) sheetRows(part string) (sheetTable, error) {
+	var s xlsxSheetCells
 	row, col := 0, 0 // the current row (from 1), the next cell's column (from 0)
 	size := 0        // the table's size so far, as fitRows counts it
 	cells := func(x *xlsxPart, e xml.StartElement) error {
@@ -173,9 +174,9 @@ func (b *xlsxBook) sheetRows(part string) ([][]string, error) {
 				return err
 			}
 			row, col = n, 0
-			for len(rows) < row {
-				rows = append(rows, nil)
-				size += 2
+			if row > s.n {
+				size += 2 * (row - s.n)
+				s.n = row
 			}
 		case "c":
 			if row == 0 {
@@ -194,19 +195,24 @@ func (b *xlsxBook) sheetRows(part string) ([][]string, error) {
 			if err != nil {
 				return err
 			}
-			s, err := b.cellValue(attr(e, "t"), attr(e, "s"), v, inline)
+			v, err = b.cellValue(attr(e, "t"), attr(e, "s"), v, inline)
 			if err != nil {
 				return fmt.Errorf("cell %s%d: %w", columnName(col), row, err)
 			}
-			if s != "" {
-				r := rows[row-1]
-				if col >= len(r) {
-					size += 3 * (col + 1 - len(r))
-					r = append(r, make([]string, col+1-len(r))...)
+			if v != "" {
+				r := s.row(row)
+				if col >= r.width {
+					size += 3 * (col + 1 - r.width)
+					r.width = col + 1
 				}
-				r[col] = s
-				rows[row-1] = r
-				size += len(strings.TrimSpace(s))
+				if k := len(r.cells); k > 0 && r.cells[k-1].col >= col {
+					if s.mixed == nil {
+						s.mixed = map[*sheetRow]bool{}
+					}
+					s.mixed[r] = true
+				}
+				r.cells = append(r.cells, sheetCell{col, v})
+				size += len(strings.TrimSpace(v))
 			}
 			col++
 		}
@@ -224,21 +230,73 @@ func (b *xlsxBook) sheetRows(part string) ([][]string, error) {
 	if err == errSheetFull {
 		err = nil
 	}
-	return sparse(rows), err
+	return s.table(), err
 }
 
-// sparse leaves out the empty rows of a sheet whose grid would hold more
-// than xlsDenseCells cells, as the XLS reader does, so that a few cells
-// far apart do not turn into a wall of empty rows.
-func sparse(rows [][]string) [][]string {
+// xlsxSheetCells gathers the cells of a sheet, row by row.
+type xlsxSheetCells struct {
+	rows  []*sheetRow
+	nums  []int              // the number of each row
+	index map[int]int        // row number -> index in rows, once a row came out of order
+	mixed map[*sheetRow]bool // rows whose cells came out of order
+	n     int                // rows, with the empty ones (the highest row number)
+}
+
+// row returns the row numbered num, added if it is new.
+func (s *xlsxSheetCells) row(num int) *sheetRow {
+	k := len(s.nums)
+	switch {
+	case k > 0 && s.nums[k-1] == num:
+		return s.rows[k-1]
+	case k > 0 && s.nums[k-1] > num && s.index == nil:
+		s.index = make(map[int]int, k)
+		for i, n := range s.nums {
+			s.index[n] = i
+		}
+	}
+	if i, ok := s.index[num]; ok {
+		return s.rows[i]
+	}
+	if s.index != nil {
+		s.index[num] = k
+	}
+	r := &sheetRow{}
+	s.rows, s.nums = append(s.rows, r), append(s.nums, num)
+	return r
+}
+
+// table lays the rows out in order, each row's cells in column order
+// (the last of a column's values), and leaves out the empty rows when the
+// grid would hold more than xlsDenseCells cells, as the XLS reader does,
+// so that a few cells far apart do not turn into a wall of empty rows.
+func (s *xlsxSheetCells) table() sheetTable {
+	for r := range s.mixed {
+		slices.SortStableFunc(r.cells, func(a, b sheetCell) int { return a.col - b.col })
+		cells := r.cells[:0]
+		for i, c := range r.cells {
+			if i+1 == len(r.cells) || r.cells[i+1].col != c.col {
+				cells = append(cells, c)
+			}
+		}
+		r.cells = cells
+	}
+	order := make([]int, len(s.rows))
+	for i := range order {
+		order[i] = i
+	}
+	if s.index != nil {
+		slices.SortFunc(order, func(a, b int) int { return s.nums[a] - s.nums[b] })
+	}
+	t := sheetTable{rows: make([]sheetRow, len(s.rows)), at: make([]int, len(s.rows)), n: s.n}
 	width := 0
-	for _, r := range rows {
-		width = max(width, len(r))
+	for i, k := range order {
+		t.rows[i], t.at[i] = *s.rows[k], s.nums[k]-1
+		width = max(width, t.rows[i].width)
 	}
-	if len(rows)*width <= xlsDenseCells {
-		return rows
+	if s.n*width > xlsDenseCells {
+		t.at, t.n = nil, len(t.rows)
 	}
-	return slices.DeleteFunc(rows, func(r []string) bool { return len(r) == 0 })
+	return t
 }
 
 // rels reads the relationships of a part ("" for the package's own);
