@@ -21,10 +21,12 @@ func convertDOCX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 	if !p.has(main) {
 		return "", malformed("DOCX", errMissing(main))
 	}
+	p.markup = &markup{}
 	headings := docxHeadings(p)
-	w := &docxWriter{headings: headings, links: p.rels(main)}
+	w := &docxWriter{headings: headings, links: p.rels(main), shown: &p.markup.shown}
+	p.done = w.out.full
 	if err := p.walk(main, w.token); err != nil {
-		return "", err
+		return stopped(&w.out, err)
 	}
 	for _, part := range []struct{ name, prefix string }{{"word/footnotes.xml", ""}, {"word/endnotes.xml", "e"}} {
 		if !p.has(part.name) || w.out.full() {
@@ -32,7 +34,7 @@ func convertDOCX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 		}
 		notes, err := docxNotes(p, part.name, part.prefix, headings)
 		if err != nil {
-			return "", err
+			return stopped(&w.out, err)
 		}
 		for _, n := range notes {
 			w.out.WriteString(n + "\n\n")
@@ -54,7 +56,7 @@ func docxNotes(p *pkg, part, prefix string, headings map[string]int) ([]string, 
 			if t.Name.Local == "footnote" || t.Name.Local == "endnote" {
 				id, nw = attr(t, "id"), nil
 				if typ := attr(t, "type"); typ == "" || typ == "normal" {
-					nw = &docxWriter{headings: headings, links: links}
+					nw = &docxWriter{headings: headings, links: links, shown: &p.markup.shown}
 				}
 				return
 			}
@@ -122,8 +124,9 @@ type docxWriter struct {
 	paras    []*docxPara       // open paragraphs (text boxes nest them)
 	tables   []*docxTable      // open tables
 	inText   bool
-	inRun    int // depth of open runs: tabs and breaks count only inside one
-	fallback int // depth inside mc:Fallback, whose content repeats mc:Choice
+	inRun    int    // depth of open runs: tabs and breaks count only inside one
+	fallback int    // depth inside mc:Fallback, whose content repeats mc:Choice
+	shown    *int64 // bytes of text read (markup.shown)
 }
 
 func (w *docxWriter) para() *docxPara {
@@ -145,6 +148,7 @@ func (w *docxWriter) token(tok xml.Token) {
 	case xml.CharData:
 		if p := w.para(); p != nil && w.inText {
 			p.b.Write(t)
+			*w.shown += int64(len(t))
 		}
 	}
 }
@@ -326,4 +330,14 @@ func docxHeadings(p *pkg) map[string]int {
 		}
 	}
 	return levels
+}
+
+// stopped returns the text so far and an *errs.Partial for a conversion
+// stopped by the markup bound; other errors pass through, without text.
+func stopped(out *text, err error) (string, error) {
+	if part := asPartial(err); part != nil {
+		s, _ := out.result()
+		return s, part
+	}
+	return "", err
 }

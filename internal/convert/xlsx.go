@@ -50,8 +50,13 @@ func convertXLSX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 	if err != nil {
 		return "", err
 	}
+	p.markup = &markup{}
 	b := &xlsxBook{p: p, partCap: maxPart, budget: xlsxMaxInflate}
+	defer b.sst.close()
 	if err := b.load(); err != nil {
+		if part := asPartial(err); part != nil {
+			return "", part
+		}
 		return "", xlsxErr("", err)
 	}
 	var out text
@@ -61,6 +66,13 @@ func convertXLSX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 			return res, &errs.Partial{Reason: fmt.Sprintf("%d more sheets not shown: at most %d are read", len(b.sheets)-i, xlsxMaxSheets)}
 		}
 		rows, err := b.sheetRows(s.part)
+		if part := asPartial(err); part != nil {
+			if rows.shown() > 0 {
+				writeSheet(&out, s.name, rows)
+			}
+			res, _ := out.result()
+			return res, part
+		}
 		if err != nil {
 			return "", xlsxErr(fmt.Sprintf("sheet %q: ", clip(s.name)), err)
 		}
@@ -262,7 +274,13 @@ func (b *xlsxBook) cellValue(typ, style, v, inline string) (string, error) {
 			return "", nil
 		}
 		i, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || i < 0 || i >= b.sst.len() {
+		if err != nil || i < 0 {
+			i = -1
+		}
+		if err := b.sst.fill(i); err != nil {
+			return "", err
+		}
+		if i < 0 || i >= b.sst.len() {
 			return "", fmt.Errorf("shared string %q does not exist (the workbook has %d)", clip(v), b.sst.len())
 		}
 		return b.sst.at(i), nil

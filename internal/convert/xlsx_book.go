@@ -34,13 +34,47 @@ type xlsxSheet struct {
 // xlsxStrings is the shared string table, kept as one string and the end
 // offset of each item (a workbook may hold millions of short items). The
 // text is at most partCap bytes (decoding XML never makes text longer), so
-// the offsets fit in 32 bits.
+// the offsets fit in 32 bits. The table is read as far as the cells ask
+// for: items past the last one a cell names are never decoded.
 type xlsxStrings struct {
 	text strings.Builder
 	ends []uint32
+	x    *xlsxPart // the part, read on; nil once read to its end (or none)
+	rc   io.Closer
 }
 
 func (s *xlsxStrings) len() int { return len(s.ends) }
+
+// fill reads the table up to item i, or to its end when i < 0 or the
+// table is shorter.
+func (s *xlsxStrings) fill(i int) error {
+	for s.x != nil && (i < 0 || len(s.ends) <= i) {
+		tok, err := s.x.next()
+		if err == nil {
+			if e, ok := tok.(xml.StartElement); ok && e.Name.Local == "si" {
+				var t string
+				if _, t, err = s.x.cellText(e); err == nil {
+					s.add(unescapeOOXML(t))
+				}
+			}
+		}
+		if err != nil {
+			s.close()
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *xlsxStrings) close() {
+	if s.rc != nil {
+		s.rc.Close()
+	}
+	s.x, s.rc = nil, nil
+}
 
 func (s *xlsxStrings) at(i int) string {
 	start := uint32(0)
@@ -117,18 +151,14 @@ func (b *xlsxBook) load() error {
 	return nil
 }
 
-// loadStrings reads the shared string table.
+// loadStrings opens the shared string table, which fill reads.
 func (b *xlsxBook) loadStrings(part string) error {
-	return b.walkPart(part, func(x *xlsxPart, e xml.StartElement) error {
-		if e.Name.Local != "si" {
-			return nil
-		}
-		_, t, err := x.cellText(e)
-		if err == nil {
-			b.sst.add(unescapeOOXML(t))
-		}
+	x, rc, err := b.openPart(part)
+	if err != nil {
 		return err
-	})
+	}
+	b.sst.x, b.sst.rc = x, rc
+	return nil
 }
 
 // loadStyles reads the number format of each cell format and the custom
@@ -166,6 +196,12 @@ func (b *xlsxBook) sheetRows(part string) (sheetTable, error) {
 	var s xlsxSheetCells
 	row, col := 0, 0 // the current row (from 1), the next cell's column (from 0)
 	size := 0        // the table's size so far, as fitRows counts it
+	grow := func(n int) {
+		size += n
+		if b.p.markup != nil {
+			b.p.markup.shown += int64(n)
+		}
+	}
 	cells := func(x *xlsxPart, e xml.StartElement) error {
 		switch e.Name.Local {
 		case "row":
@@ -175,7 +211,7 @@ func (b *xlsxBook) sheetRows(part string) (sheetTable, error) {
 			}
 			row, col = n, 0
 			if row > s.n {
-				size += 2 * (row - s.n)
+				grow(2 * (row - s.n))
 				s.n = row
 			}
 		case "c":
@@ -202,7 +238,7 @@ func (b *xlsxBook) sheetRows(part string) (sheetTable, error) {
 			if v != "" {
 				r := s.row(row)
 				if col >= r.width {
-					size += 3 * (col + 1 - r.width)
+					grow(3 * (col + 1 - r.width))
 					r.width = col + 1
 				}
 				if k := len(r.cells); k > 0 && r.cells[k-1].col >= col {
@@ -212,7 +248,7 @@ func (b *xlsxBook) sheetRows(part string) (sheetTable, error) {
 					s.mixed[r] = true
 				}
 				r.cells = append(r.cells, sheetCell{col, v})
-				size += len(strings.TrimSpace(v))
+				grow(len(strings.TrimSpace(v)))
 			}
 			col++
 		}
@@ -355,13 +391,21 @@ type xlsxPart struct {
 
 // walkPart calls fn for each start element of a part, in document order.
 func (b *xlsxBook) walkPart(name string, fn func(x *xlsxPart, e xml.StartElement) error) error {
-	rc, err := b.p.openCapped(name, b.partCap)
+	x, rc, err := b.openPart(name)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	x := &xlsxPart{b: b, name: name, d: newDecoder(&budgetReader{r: rc, b: b})}
 	return x.walk(fn)
+}
+
+// openPart opens a part to read its tokens.
+func (b *xlsxBook) openPart(name string) (*xlsxPart, io.Closer, error) {
+	rc, err := b.p.openCapped(name, b.partCap)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &xlsxPart{b: b, name: name, d: newDecoder(&budgetReader{r: rc, b: b})}, rc, nil
 }
 
 // walk calls fn for each start element up to the end of the element
@@ -446,8 +490,12 @@ func (x *xlsxPart) next() (xml.Token, error) {
 	}
 	if err != nil {
 		var be *budgetError
-		if errors.As(err, &be) {
+		var stop *markupStop
+		switch {
+		case errors.As(err, &be):
 			return nil, errs.Wrap(errs.TooLarge, err, "%v", err)
+		case errors.As(err, &stop):
+			return nil, stop
 		}
 		return nil, x.b.p.partErr(x.name, err)
 	}
