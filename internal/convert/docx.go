@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/xml"
 	"io"
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -311,25 +312,55 @@ func docxHeadings(p *pkg) map[string]int {
 	if !p.has(styles) {
 		return levels
 	}
-	var doc struct {
-		Styles []struct {
-			ID   string `xml:"styleId,attr"`
-			Name struct {
-				Val string `xml:"val,attr"`
-			} `xml:"name"`
-		} `xml:"style"`
-	}
-	if p.decodeXML(styles, &doc) != nil {
+	// The style elements of the root element and the val of their name
+	// elements (the last given), as decoding them into a struct takes
+	// them; streamed, so that only the headings are held. A part that
+	// cannot be read whole is left out.
+	found := map[string]int{}
+	depth, roots, id, name := 0, 0, "", ""
+	err := p.walk(styles, func(tok xml.Token) {
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if depth++; depth == 1 {
+				roots++
+			}
+			switch {
+			case roots > 1:
+			case depth == 2 && t.Name.Local == "style":
+				id, _ = attrLast(t, "styleId")
+				name = ""
+			case depth == 3 && t.Name.Local == "name":
+				if v, ok := attrLast(t, "val"); ok {
+					name = v
+				}
+			}
+		case xml.EndElement:
+			if depth == 2 && roots == 1 && t.Name.Local == "style" {
+				if m := headingStyle().FindStringSubmatch(name); m != nil {
+					found[id] = int(m[1][0] - '0')
+				} else if strings.EqualFold(name, "title") {
+					found[id] = 1
+				}
+			}
+			depth--
+		}
+	})
+	if err != nil {
 		return levels
 	}
-	for _, s := range doc.Styles {
-		if m := headingStyle().FindStringSubmatch(s.Name.Val); m != nil {
-			levels[s.ID] = int(m[1][0] - '0')
-		} else if strings.EqualFold(s.Name.Val, "title") {
-			levels[s.ID] = 1
+	maps.Copy(levels, found)
+	return levels
+}
+
+// attrLast returns the value of the last attribute with the local name,
+// as decoding into a struct field does.
+func attrLast(e xml.StartElement, local string) (string, bool) {
+	for i := len(e.Attr) - 1; i >= 0; i-- {
+		if e.Attr[i].Name.Local == local {
+			return e.Attr[i].Value, true
 		}
 	}
-	return levels
+	return "", false
 }
 
 // stopped returns the text so far and an *errs.Partial for a conversion
