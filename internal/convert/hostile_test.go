@@ -643,3 +643,21 @@ func TestOutputFullStopsReading(t *testing.T) {
 		}
 	}
 }
+
+// TestDOCXStylesStreamed: the heading styles are streamed from
+// word/styles.xml, holding only the headings: 200,000 styles (units under
+// the markup bound) were decoded into a list of all of them, 22 MiB of
+// heap at the peak.
+func TestDOCXStylesStreamed(t *testing.T) {
+	data := docxWith(t, `<w:p><w:pPr><w:pStyle w:val="h"/></w:pPr><w:r><w:t>body</w:t></w:r></w:p>`, map[string]string{
+		"word/styles.xml": `<w:styles ` + wNS + `>` + strings.Repeat(`<w:style w:type="character" w:styleId="x"><w:name w:val="n"/></w:style>`, 200_000) +
+			`<w:style w:type="paragraph" w:styleId="h"><w:name w:val="heading 2"/></w:style></w:styles>`})
+	var got string
+	var err error
+	grew := testfs.HeapPeak(func() { got, err = run(t, ".docx", data) })
+	require.NoError(t, err)
+	assert.Equal(t, "## body", got)
+	if grew > 12<<20 {
+		t.Errorf("the heap grew by %d MiB, want at most 12", grew>>20)
+	}
+}
