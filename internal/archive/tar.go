@@ -102,12 +102,13 @@ const tarHeaderCredit = 2 << 10
 // pax format take 1.8 s. Each entry returned gives back tarRecordCredit
 // records, up to maxTarRecords: GNU tar and bsdtar write 3 to 20 records
 // an entry (times, ids, names, two for each extended attribute). The
-// records are counted by the newlines of the headers, which end every
-// record: a value with newlines in it (binary attributes) counts more, but
-// its bytes reach maxTarHeaderBytes first unless more than one byte in 32
-// (one in 64 over many entries) is a newline, as in the map of a sparse
-// file (two short lines a hole), which a tar of hundreds of sparse files
-// of hundreds of holes each can pass.
+// records are counted as the lines of the headers that hold an '='
+// (countRecords): a value with newlines and '=' in it (binary attributes)
+// counts more, but its bytes reach maxTarHeaderBytes first unless more
+// than one byte in 32 (one in 64 over many entries) starts such a line.
+// The map of a sparse file (two lines of digits a hole), read with the
+// header, does not count: a tar of hundreds of sparse files of hundreds
+// of holes each, or one of 100,000 holes, is read.
 var maxTarRecords int64 = 128 << 10
 
 // tarRecordCredit is what each entry gives back to the record bound.
@@ -125,8 +126,9 @@ type tarInput struct {
 	name string    // the archive, for the error
 	meta bool      // a header is being read
 	left int64     // the header bytes still allowed
-	// records is the records (newlines) of headers still allowed
+	// records is the records (lines with an '=') of headers still allowed
 	records int64
+	eq      bool // the line being read holds an '=' and was counted
 }
 
 func (t *tarInput) Read(p []byte) (int, error) {
@@ -141,7 +143,7 @@ func (t *tarInput) Read(p []byte) (int, error) {
 		n, err := t.r.Read(p)
 		t.left -= int64(n)
 		t.pos += int64(n)
-		if t.records -= int64(bytes.Count(p[:n], newline)); t.records < 0 {
+		if t.records -= t.countRecords(p[:n]); t.records < 0 {
 			return 0, cannotRead(errs.TooLarge, t.name, nil, "its headers are too large: its extended (pax) headers hold more than %d records, and %d for each entry, Scout's limit",
 				maxTarRecords, tarRecordCredit)
 		}
@@ -152,7 +154,32 @@ func (t *tarInput) Read(p []byte) (int, error) {
 	return n, err
 }
 
-var newline = []byte{'\n'}
+// countRecords returns the lines of p that hold an '=', which every pax
+// record does ("5 a=\n"), counting a line split between two reads once.
+// The map of a sparse file of GNU tar's pax format (1.0, the default),
+// which archive/tar reads with the header, is lines of digits, two a hole:
+// it does not count, so that a sparse file of 100,000 holes (1.5 MB of
+// map) is read.
+func (t *tarInput) countRecords(p []byte) int64 {
+	n := int64(0)
+	for len(p) > 0 {
+		line := p
+		i := bytes.IndexByte(p, '\n')
+		if i >= 0 {
+			line, p = p[:i], p[i+1:]
+		} else {
+			p = nil
+		}
+		if !t.eq && bytes.IndexByte(line, '=') >= 0 {
+			n++
+			t.eq = true
+		}
+		if i >= 0 {
+			t.eq = false
+		}
+	}
+	return n
+}
 
 // Seek moves by off from the current position, which is how archive/tar
 // skips member data and padding; other seeks are unsupported.

@@ -62,3 +62,33 @@ func BenchmarkConvert(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHostileMarkup converts documents whose 60 MB XML part of
+// empty elements deflates to 100 KB, with the markup bound ("after") and
+// without it ("before"), side by side: each bounded conversion stops after
+// 2 Mi tags and attributes with a notice.
+func BenchmarkHostileMarkup(b *testing.B) {
+	const n = 60 << 20
+	docs := []struct {
+		name, ext string
+		data      []byte
+	}{
+		{"docx-empty-paragraphs", ".docx", docxOf(b, strings.Repeat("<w:p/>", n/6))},
+		{"pptx-empty-shapes", ".pptx", pptxOf(b, []string{strings.Repeat("<p:sp/>", n/7)}, nil)},
+		{"xlsx-empty-cells", ".xlsx", xlsxWith(b, `<row r="1">`+strings.Repeat(`<c r="A1"/>`, n/11)+`</row>`, nil)},
+	}
+	for _, d := range docs {
+		for _, bound := range []string{"before", "after"} {
+			b.Run(d.name+"/"+bound, func(b *testing.B) {
+				if bound == "before" {
+					defer func(n int64) { markupBase = n }(markupBase)
+					markupBase = 1 << 62
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					run(b, d.ext, d.data)
+				}
+			})
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/xml"
 	"io"
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,10 +22,12 @@ func convertDOCX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 	if !p.has(main) {
 		return "", malformed("DOCX", errMissing(main))
 	}
+	p.markup = &markup{}
 	headings := docxHeadings(p)
-	w := &docxWriter{headings: headings, links: p.rels(main)}
+	w := &docxWriter{headings: headings, links: p.rels(main), shown: &p.markup.shown}
+	p.done = w.out.full
 	if err := p.walk(main, w.token); err != nil {
-		return "", err
+		return stopped(&w.out, err)
 	}
 	for _, part := range []struct{ name, prefix string }{{"word/footnotes.xml", ""}, {"word/endnotes.xml", "e"}} {
 		if !p.has(part.name) || w.out.full() {
@@ -32,7 +35,7 @@ func convertDOCX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 		}
 		notes, err := docxNotes(p, part.name, part.prefix, headings)
 		if err != nil {
-			return "", err
+			return stopped(&w.out, err)
 		}
 		for _, n := range notes {
 			w.out.WriteString(n + "\n\n")
@@ -54,7 +57,7 @@ func docxNotes(p *pkg, part, prefix string, headings map[string]int) ([]string, 
 			if t.Name.Local == "footnote" || t.Name.Local == "endnote" {
 				id, nw = attr(t, "id"), nil
 				if typ := attr(t, "type"); typ == "" || typ == "normal" {
-					nw = &docxWriter{headings: headings, links: links}
+					nw = &docxWriter{headings: headings, links: links, shown: &p.markup.shown}
 				}
 				return
 			}
@@ -122,8 +125,9 @@ type docxWriter struct {
 	paras    []*docxPara       // open paragraphs (text boxes nest them)
 	tables   []*docxTable      // open tables
 	inText   bool
-	inRun    int // depth of open runs: tabs and breaks count only inside one
-	fallback int // depth inside mc:Fallback, whose content repeats mc:Choice
+	inRun    int    // depth of open runs: tabs and breaks count only inside one
+	fallback int    // depth inside mc:Fallback, whose content repeats mc:Choice
+	shown    *int64 // bytes of text read (markup.shown)
 }
 
 func (w *docxWriter) para() *docxPara {
@@ -145,6 +149,7 @@ func (w *docxWriter) token(tok xml.Token) {
 	case xml.CharData:
 		if p := w.para(); p != nil && w.inText {
 			p.b.Write(t)
+			*w.shown += int64(len(t))
 		}
 	}
 }
@@ -307,23 +312,63 @@ func docxHeadings(p *pkg) map[string]int {
 	if !p.has(styles) {
 		return levels
 	}
-	var doc struct {
-		Styles []struct {
-			ID   string `xml:"styleId,attr"`
-			Name struct {
-				Val string `xml:"val,attr"`
-			} `xml:"name"`
-		} `xml:"style"`
-	}
-	if p.decodeXML(styles, &doc) != nil {
+	// The style elements of the root element and the val of their name
+	// elements (the last given), as decoding them into a struct takes
+	// them; streamed, so that only the headings are held. A part that
+	// cannot be read whole is left out.
+	found := map[string]int{}
+	depth, roots, id, name := 0, 0, "", ""
+	err := p.walk(styles, func(tok xml.Token) {
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if depth++; depth == 1 {
+				roots++
+			}
+			switch {
+			case roots > 1:
+			case depth == 2 && t.Name.Local == "style":
+				id, _ = attrLast(t, "styleId")
+				name = ""
+			case depth == 3 && t.Name.Local == "name":
+				if v, ok := attrLast(t, "val"); ok {
+					name = v
+				}
+			}
+		case xml.EndElement:
+			if depth == 2 && roots == 1 && t.Name.Local == "style" {
+				if m := headingStyle().FindStringSubmatch(name); m != nil {
+					found[id] = int(m[1][0] - '0')
+				} else if strings.EqualFold(name, "title") {
+					found[id] = 1
+				}
+			}
+			depth--
+		}
+	})
+	if err != nil {
 		return levels
 	}
-	for _, s := range doc.Styles {
-		if m := headingStyle().FindStringSubmatch(s.Name.Val); m != nil {
-			levels[s.ID] = int(m[1][0] - '0')
-		} else if strings.EqualFold(s.Name.Val, "title") {
-			levels[s.ID] = 1
+	maps.Copy(levels, found)
+	return levels
+}
+
+// attrLast returns the value of the last attribute with the local name,
+// as decoding into a struct field does.
+func attrLast(e xml.StartElement, local string) (string, bool) {
+	for i := len(e.Attr) - 1; i >= 0; i-- {
+		if e.Attr[i].Name.Local == local {
+			return e.Attr[i].Value, true
 		}
 	}
-	return levels
+	return "", false
+}
+
+// stopped returns the text so far and an *errs.Partial for a conversion
+// stopped by the markup bound; other errors pass through, without text.
+func stopped(out *text, err error) (string, error) {
+	if part := asPartial(err); part != nil {
+		s, _ := out.result()
+		return s, part
+	}
+	return "", err
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -20,6 +21,8 @@ import (
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/testfs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // maxHeap is the most a conversion of one hostile input may grow the heap.
@@ -526,5 +529,135 @@ func TestDOCXRecordedOverCap(t *testing.T) {
 	_, err = convertDOCX(context.Background(), bytes.NewReader(b.Bytes()), int64(b.Len()))
 	if want := "Archive entry 'word/document.xml' decompresses to more than 64.0MB, Scout's limit"; errs.CodeOf(err) != errs.TooLarge || err == nil || err.Error() != want {
 		t.Errorf("err = %v (%s), want TOO_LARGE %q", err, errs.CodeOf(err), want)
+	}
+}
+
+// TestMarkupBound converts Office documents whose XML parts hold many
+// tags for little text, under a markup bound lowered to 64 Ki tags and
+// attributes: reading stops there, with the text read so far and a notice
+// (an error when there is none), and the bytes allocated stay a fraction
+// of what reading the whole part took (about 290 bytes an empty paragraph,
+// 3 s for a part of 64 MiB). Usual documents read whole.
+func TestMarkupBound(t *testing.T) {
+	markupBase = 64 << 10
+	t.Cleanup(func() { markupBase = 2 << 20 })
+	para := `<w:p w:rsidR="00A1" w:rsidRDefault="00B2"><w:pPr><w:pStyle w:val="Normal"/><w:spacing w:after="0"/></w:pPr>` +
+		`<w:r w:rsidRPr="00C3"><w:rPr><w:rFonts w:ascii="Arial" w:hAnsi="Arial"/><w:b/><w:sz w:val="20"/></w:rPr><w:t xml:space="preserve">Some words </w:t></w:r>` +
+		`<w:proofErr w:type="spellStart"/><w:r><w:rPr><w:i/></w:rPr><w:t>of text.</w:t></w:r></w:p>`
+	sheet := func(rows string, extra map[string]string) func(t testing.TB) []byte {
+		return func(t testing.TB) []byte { return xlsxWith(t, rows, extra) }
+	}
+	tests := []struct {
+		name  string
+		ext   string
+		data  func(t testing.TB) []byte
+		want  string // in the error or the *errs.Partial's reason; "" for none
+		text  string // in the text
+		alloc uint64 // the most bytes allocated
+	}{
+		{"docx: 256 Ki empty paragraphs", ".docx", func(t testing.TB) []byte { return docxOf(t, strings.Repeat("<w:p/>", 1<<18)) },
+			"reading stopped in part word/document.xml after 65536 XML tags and attributes that gave 0 bytes of text (Scout reads 65536, and 64 more for each byte of text); the rest of the document is not shown", "", 36 << 20},
+		{"docx: text, then 256 Ki empty runs", ".docx", func(t testing.TB) []byte {
+			return docxOf(t, `<w:p><w:r><w:t>first</w:t></w:r></w:p><w:p>`+strings.Repeat("<w:r><w:rPr><w:b/></w:rPr></w:r>", 1<<18)+`</w:p>`)
+		}, "reading stopped in part word/document.xml after 65856 XML tags and attributes that gave 5 bytes of text", "first", 24 << 20},
+		{"docx: 256 Ki styles", ".docx", func(t testing.TB) []byte {
+			return docxWith(t, `<w:p><w:r><w:t>body</w:t></w:r></w:p>`, map[string]string{
+				"word/styles.xml": `<w:styles ` + wNS + `>` + strings.Repeat(`<w:style w:type="character" w:styleId="x"/>`, 1<<18) + `</w:styles>`})
+		}, "reading stopped in part word/styles.xml", "", 32 << 20},
+		{"docx: 20,000 formatted paragraphs (30 tags and attributes for 19 bytes of text) read whole", ".docx", func(t testing.TB) []byte {
+			return docxOf(t, strings.Repeat(para, 20000))
+		}, "", "Some words of text.", 0},
+		{"pptx: 256 Ki empty shapes", ".pptx", func(t testing.TB) []byte { return pptxOf(t, []string{strings.Repeat("<p:sp/>", 1<<18)}, nil) },
+			"reading stopped in part ppt/slides/slide1.xml after 65536 XML tags", "<!-- Slide number: 1 -->", 32 << 20},
+		{"xlsx: 256 Ki empty cells", ".xlsx", sheet(`<row r="1"><c r="A1"><v>1</v></c>`+strings.Repeat(`<c r="B1" s="0"/>`, 1<<18)+`</row>`, nil),
+			"reading stopped in part xl/worksheets/sheet1.xml after 65920 XML tags and attributes that gave 6 bytes of text", "## S\n\n| 1 |", 16 << 20},
+		{"xlsx: 256 Ki styles", ".xlsx", sheet(`<row r="1"><c r="A1"><v>1</v></c></row>`, map[string]string{
+			"xl/styles.xml": `<styleSheet ` + xlsxNS + `>` + strings.Repeat(`<font/>`, 1<<18) + `</styleSheet>`}),
+			"reading stopped in part xl/styles.xml", "", 16 << 20},
+		{"xlsx: 256 Ki shared strings, the first used, are not read", ".xlsx", sheet(`<row r="1"><c r="A1" t="s"><v>0</v></c></row>`, map[string]string{
+			"xl/sharedStrings.xml": sstOf(strings.Repeat(`<si><t>x</t></si>`, 1<<18))}),
+			"", "| x |", 4 << 20},
+		{"xlsx: 256 Ki shared strings, the last used", ".xlsx", sheet(`<row r="1"><c r="A1" t="s"><v>262143</v></c></row>`, map[string]string{
+			"xl/sharedStrings.xml": sstOf(strings.Repeat(`<si><t>x</t></si>`, 1<<18))}),
+			"reading stopped in part xl/sharedStrings.xml", "", 16 << 20},
+		{"xlsx: 20,000 rows of numbers read whole", ".xlsx", sheet(strings.Repeat(`<row><c s="0"><v>1.5</v></c><c s="0"><v>2</v></c><c><v>3</v></c></row>`, 20000), nil),
+			"", "| 1.5 | 2 | 3 |", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := tt.data(t)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			got, err := run(t, tt.ext, data)
+			runtime.ReadMemStats(&after)
+			var part *errs.Partial
+			switch {
+			case tt.want == "":
+				require.NoError(t, err)
+			case tt.text == "":
+				require.Error(t, err)
+				assert.Equal(t, errs.Unsupported, errs.CodeOf(err), "%v", err)
+				assert.Contains(t, err.Error(), tt.want)
+			default:
+				require.ErrorAs(t, err, &part)
+				assert.Contains(t, part.Reason, tt.want)
+			}
+			assert.Contains(t, got, tt.text)
+			if alloc := after.TotalAlloc - before.TotalAlloc; tt.alloc > 0 && alloc > tt.alloc {
+				t.Errorf("allocated %d MiB, want at most %d MiB", alloc>>20, tt.alloc>>20)
+			}
+		})
+	}
+}
+
+// TestOutputFullStopsReading: once the output is full, the rest of a part
+// is not decoded: 16 MB of paragraphs (DOCX) or shapes (PPTX) under an
+// output cap lowered to 256 KiB allocated 28 and 101 MiB decoding text
+// that was cut.
+func TestOutputFullStopsReading(t *testing.T) {
+	outputCap = 256 << 10
+	t.Cleanup(func() { outputCap = MaxOutput })
+	tests := []struct {
+		ext  string
+		data func(t testing.TB) []byte
+	}{
+		{".docx", func(t testing.TB) []byte {
+			return docxOf(t, strings.Repeat("<w:p><w:r><w:t>"+strings.Repeat("words ", 160)+"</w:t></w:r></w:p>", 16000))
+		}},
+		{".pptx", func(t testing.TB) []byte {
+			return pptxOf(t, []string{strings.Repeat(pptxShape("body", strings.Repeat("words ", 160)), 16000)}, nil)
+		}},
+	}
+	for _, tt := range tests {
+		data := tt.data(t)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got, err := run(t, tt.ext, data)
+		runtime.ReadMemStats(&after)
+		var part *errs.Partial
+		if !errors.As(err, &part) || !strings.Contains(part.Reason, "conversion stopped after 256.0KB of text") || len(got) < outputCap-2000 {
+			t.Errorf("%s: %d bytes, err = %v; want the cap's and an *errs.Partial", tt.ext, len(got), err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+			t.Errorf("%s: allocated %d MiB, want at most 16 MiB", tt.ext, alloc>>20)
+		}
+	}
+}
+
+// TestDOCXStylesStreamed: the heading styles are streamed from
+// word/styles.xml, holding only the headings: 200,000 styles (units under
+// the markup bound) were decoded into a list of all of them, 22 MiB of
+// heap at the peak.
+func TestDOCXStylesStreamed(t *testing.T) {
+	data := docxWith(t, `<w:p><w:pPr><w:pStyle w:val="h"/></w:pPr><w:r><w:t>body</w:t></w:r></w:p>`, map[string]string{
+		"word/styles.xml": `<w:styles ` + wNS + `>` + strings.Repeat(`<w:style w:type="character" w:styleId="x"><w:name w:val="n"/></w:style>`, 200_000) +
+			`<w:style w:type="paragraph" w:styleId="h"><w:name w:val="heading 2"/></w:style></w:styles>`})
+	var got string
+	var err error
+	grew := testfs.HeapPeak(func() { got, err = run(t, ".docx", data) })
+	require.NoError(t, err)
+	assert.Equal(t, "## body", got)
+	if grew > 12<<20 {
+		t.Errorf("the heap grew by %d MiB, want at most 12", grew>>20)
 	}
 }

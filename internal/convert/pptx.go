@@ -18,9 +18,10 @@ func convertPPTX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 	if err != nil {
 		return "", err
 	}
+	p.markup = &markup{}
 	slides, missing, err := pptxSlides(p)
 	if err != nil {
-		return "", err
+		return stopped(&text{}, err)
 	}
 	var out text
 	for i, s := range slides {
@@ -28,15 +29,15 @@ func convertPPTX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 			break
 		}
 		body, err := pptxText(p, s)
-		if err != nil {
-			return "", err
-		}
 		fmt.Fprintf(&out, "<!-- Slide number: %d -->\n%s\n", i+1, body)
+		if err != nil {
+			return stopped(&out, err)
+		}
 		for _, target := range p.rels(s) {
 			if strings.Contains(target, "notesSlide") && p.has(target) {
 				notes, err := pptxText(p, target)
 				if err != nil {
-					return "", err
+					return stopped(&out, err)
 				}
 				if notes = strings.TrimSpace(notes); notes != "" {
 					out.WriteString("### Notes:\n" + notes + "\n")
@@ -95,6 +96,7 @@ type pptxWriter struct {
 // pptxText renders the shapes and tables of one slide or notes part.
 func pptxText(p *pkg, part string) (string, error) {
 	w := &pptxWriter{}
+	p.done = w.out.full
 	notes := strings.Contains(part, "notesSlide")
 	err := p.walk(part, func(tok xml.Token) {
 		if skipFallback(tok, &w.skipAlt) {
@@ -170,6 +172,7 @@ func pptxText(p *pkg, part string) (string, error) {
 		case xml.CharData:
 			if w.inText {
 				w.para.Write(t)
+				p.markup.shown += int64(len(t))
 			}
 		}
 	})

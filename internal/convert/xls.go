@@ -75,7 +75,7 @@ func convertXLS(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 		if err := ctx.Err(); err != nil {
 			return "", err
 		}
-		writeSheet(&out, s.name, b.sheetRows(s.pos))
+		writeSheet(&out, s.name, denseTable(b.sheetRows(s.pos)))
 		if out.full() {
 			break
 		}

@@ -50,8 +50,13 @@ func convertXLSX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 	if err != nil {
 		return "", err
 	}
+	p.markup = &markup{}
 	b := &xlsxBook{p: p, partCap: maxPart, budget: xlsxMaxInflate}
+	defer b.sst.close()
 	if err := b.load(); err != nil {
+		if part := asPartial(err); part != nil {
+			return "", part
+		}
 		return "", xlsxErr("", err)
 	}
 	var out text
@@ -61,6 +66,13 @@ func convertXLSX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 			return res, &errs.Partial{Reason: fmt.Sprintf("%d more sheets not shown: at most %d are read", len(b.sheets)-i, xlsxMaxSheets)}
 		}
 		rows, err := b.sheetRows(s.part)
+		if part := asPartial(err); part != nil {
+			if rows.shown() > 0 {
+				writeSheet(&out, s.name, rows)
+			}
+			res, _ := out.result()
+			return res, part
+		}
 		if err != nil {
 			return "", xlsxErr(fmt.Sprintf("sheet %q: ", clip(s.name)), err)
 		}
@@ -96,40 +108,161 @@ func xlsxErr(where string, err error) error {
 	return malformed("XLSX", fmt.Errorf("%s%w", where, err))
 }
 
+// sheetTable is a sheet laid out as a table: the rows that hold cells, in
+// order, and the table row of each; the rows between are empty. Only the
+// cells are held, so that a row with cells at A and XFD is two cells, not
+// 16,384 (it was 177 MiB of heap for 16 MiB of text).
+type sheetTable struct {
+	rows []sheetRow
+	at   []int // the table row (from 0) of each row; nil: the rows follow each other
+	n    int   // rows in the table
+}
+
+// sheetRow is a row's cells that are not empty, in column order, and its
+// width: the columns up to its last cell.
+type sheetRow struct {
+	width int
+	cells []sheetCell
+}
+
+type sheetCell struct {
+	col int
+	v   string
+}
+
+// denseTable is the table of rows given cell by cell, "" for an empty
+// cell.
+func denseTable(rows [][]string) sheetTable {
+	t := sheetTable{rows: make([]sheetRow, len(rows)), n: len(rows)}
+	for i, r := range rows {
+		t.rows[i].width = len(r)
+		for c, v := range r {
+			if v != "" {
+				t.rows[i].cells = append(t.rows[i].cells, sheetCell{c, v})
+			}
+		}
+	}
+	return t
+}
+
+// each calls fn for each of the first n rows of the table while it
+// returns true.
+func (t sheetTable) each(n int, fn func(r sheetRow) bool) {
+	j := 0
+	for i := range n {
+		r := sheetRow{}
+		switch {
+		case t.at == nil:
+			r = t.rows[i]
+		case j < len(t.rows) && t.at[j] == i:
+			r = t.rows[j]
+			j++
+		}
+		if !fn(r) {
+			return
+		}
+	}
+}
+
+// width returns the width of the widest of the first n rows.
+func (t sheetTable) width(n int) int {
+	w := 0
+	t.each(n, func(r sheetRow) bool { w = max(w, r.width); return true })
+	return w
+}
+
+// shown returns the rows of the table but the blank ones at its end.
+func (t sheetTable) shown() int {
+	for j := len(t.rows) - 1; j >= 0; j-- {
+		if t.rows[j].blank() {
+			continue
+		}
+		if t.at == nil {
+			return j + 1
+		}
+		return t.at[j] + 1
+	}
+	return 0
+}
+
+// blank reports a row whose cells are all white space.
+func (r sheetRow) blank() bool {
+	for _, c := range r.cells {
+		if strings.TrimSpace(c.v) != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // writeSheet writes "## name" and the rows as a markdown table, leaving out
 // empty rows at the end; an empty sheet is shown as "(empty sheet)". Rows
 // beyond what fits in MaxOutput are left out but for one, so that the
 // output goes past MaxOutput and Safe notes the cut.
-func writeSheet(out *text, name string, rows [][]string) {
-	for len(rows) > 0 && strings.TrimSpace(strings.Join(rows[len(rows)-1], "")) == "" {
-		rows = rows[:len(rows)-1]
-	}
+func writeSheet(out *text, name string, t sheetTable) {
+	n := t.shown()
 	out.WriteString("## " + name + "\n\n")
-	if len(rows) == 0 {
+	if n == 0 {
 		out.WriteString("(empty sheet)\n\n")
 		return
 	}
-	out.WriteString(mdTable(fitRows(rows, outputCap-out.Len()), outputCap-out.Len()) + "\n")
+	room := outputCap - out.Len()
+	writeTable(out, t, fitRows(t, n, room), room)
+	out.WriteString("\n")
 }
 
-// fitRows returns the leading rows whose markdown table takes at most
-// budget bytes, and the row that goes past it.
-func fitRows(rows [][]string, budget int) [][]string {
-	width := 0
-	for _, r := range rows {
-		width = max(width, len(r))
-	}
-	size := 0
-	for i, r := range rows {
+// fitRows returns how many of the first n rows make a markdown table of at
+// most budget bytes, and the row that goes past it.
+func fitRows(t sheetTable, n, budget int) int {
+	width := t.width(n)
+	size, fit := 0, 0
+	t.each(n, func(r sheetRow) bool {
 		size += 2 + 3*width // "|" and "\n"; " " and " |" around each cell
-		for _, c := range r {
-			size += len(strings.TrimSpace(c))
+		for _, c := range r.cells {
+			size += len(strings.TrimSpace(c.v))
 		}
-		if size > budget {
-			return rows[:i+1]
-		}
+		fit++
+		return size <= budget
+	})
+	return fit
+}
+
+// writeTable writes the first n rows as a markdown table, as mdTable does:
+// the first row as the header, each row as wide as the widest, stopping
+// after the row that passes limit bytes.
+func writeTable(out *text, t sheetTable, n, limit int) {
+	width := t.width(n)
+	if width == 0 {
+		return
 	}
-	return rows
+	size, i := 0, 0
+	write := func(s string) {
+		out.WriteString(s)
+		size += len(s)
+	}
+	t.each(n, func(r sheetRow) bool {
+		if i++; i == 2 {
+			write("|" + strings.Repeat(" --- |", width) + "\n")
+		}
+		if i > 1 && size > limit {
+			return false
+		}
+		write("|")
+		j := 0
+		for col := range width {
+			if j < len(r.cells) && r.cells[j].col == col {
+				write(" " + mdCell(r.cells[j].v) + " |")
+				j++
+			} else {
+				write("  |")
+			}
+		}
+		write("\n")
+		return true
+	})
+	if i == 1 {
+		write("|" + strings.Repeat(" --- |", width) + "\n")
+	}
 }
 
 // cellValue renders a cell from its type (the t attribute), its cell
@@ -141,7 +274,13 @@ func (b *xlsxBook) cellValue(typ, style, v, inline string) (string, error) {
 			return "", nil
 		}
 		i, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || i < 0 || i >= b.sst.len() {
+		if err != nil || i < 0 {
+			i = -1
+		}
+		if err := b.sst.fill(i); err != nil {
+			return "", err
+		}
+		if i < 0 || i >= b.sst.len() {
 			return "", fmt.Errorf("shared string %q does not exist (the workbook has %d)", clip(v), b.sst.len())
 		}
 		return b.sst.at(i), nil

@@ -34,13 +34,47 @@ type xlsxSheet struct {
 // xlsxStrings is the shared string table, kept as one string and the end
 // offset of each item (a workbook may hold millions of short items). The
 // text is at most partCap bytes (decoding XML never makes text longer), so
-// the offsets fit in 32 bits.
+// the offsets fit in 32 bits. The table is read as far as the cells ask
+// for: items past the last one a cell names are never decoded.
 type xlsxStrings struct {
 	text strings.Builder
 	ends []uint32
+	x    *xlsxPart // the part, read on; nil once read to its end (or none)
+	rc   io.Closer
 }
 
 func (s *xlsxStrings) len() int { return len(s.ends) }
+
+// fill reads the table up to item i, or to its end when i < 0 or the
+// table is shorter.
+func (s *xlsxStrings) fill(i int) error {
+	for s.x != nil && (i < 0 || len(s.ends) <= i) {
+		tok, err := s.x.next()
+		if err == nil {
+			if e, ok := tok.(xml.StartElement); ok && e.Name.Local == "si" {
+				var t string
+				if _, t, err = s.x.cellText(e); err == nil {
+					s.add(unescapeOOXML(t))
+				}
+			}
+		}
+		if err != nil {
+			s.close()
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *xlsxStrings) close() {
+	if s.rc != nil {
+		s.rc.Close()
+	}
+	s.x, s.rc = nil, nil
+}
 
 func (s *xlsxStrings) at(i int) string {
 	start := uint32(0)
@@ -117,18 +151,14 @@ func (b *xlsxBook) load() error {
 	return nil
 }
 
-// loadStrings reads the shared string table.
+// loadStrings opens the shared string table, which fill reads.
 func (b *xlsxBook) loadStrings(part string) error {
-	return b.walkPart(part, func(x *xlsxPart, e xml.StartElement) error {
-		if e.Name.Local != "si" {
-			return nil
-		}
-		_, t, err := x.cellText(e)
-		if err == nil {
-			b.sst.add(unescapeOOXML(t))
-		}
+	x, rc, err := b.openPart(part)
+	if err != nil {
 		return err
-	})
+	}
+	b.sst.x, b.sst.rc = x, rc
+	return nil
 }
 
 // loadStyles reads the number format of each cell format and the custom
@@ -159,12 +189,19 @@ var errSheetFull = errors.New("sheet full")
 
 // sheetRows reads the cells of a worksheet part row by row: rows by their
 // r attribute (the next row when it is missing), cells by their reference
-// (the next column when it is missing). Rows between are empty, unless
-// the sheet is sparse.
-func (b *xlsxBook) sheetRows(part string) ([][]string, error) {
-	var rows [][]string
+// (the next column when it is missing); a cell given twice keeps its last
+// value. Rows between are empty, unless the sheet is sparse. Only cells
+// with a value are held.
+func (b *xlsxBook) sheetRows(part string) (sheetTable, error) {
+	var s xlsxSheetCells
 	row, col := 0, 0 // the current row (from 1), the next cell's column (from 0)
 	size := 0        // the table's size so far, as fitRows counts it
+	grow := func(n int) {
+		size += n
+		if b.p.markup != nil {
+			b.p.markup.shown += int64(n)
+		}
+	}
 	cells := func(x *xlsxPart, e xml.StartElement) error {
 		switch e.Name.Local {
 		case "row":
@@ -173,9 +210,9 @@ func (b *xlsxBook) sheetRows(part string) ([][]string, error) {
 				return err
 			}
 			row, col = n, 0
-			for len(rows) < row {
-				rows = append(rows, nil)
-				size += 2
+			if row > s.n {
+				grow(2 * (row - s.n))
+				s.n = row
 			}
 		case "c":
 			if row == 0 {
@@ -194,19 +231,24 @@ func (b *xlsxBook) sheetRows(part string) ([][]string, error) {
 			if err != nil {
 				return err
 			}
-			s, err := b.cellValue(attr(e, "t"), attr(e, "s"), v, inline)
+			v, err = b.cellValue(attr(e, "t"), attr(e, "s"), v, inline)
 			if err != nil {
 				return fmt.Errorf("cell %s%d: %w", columnName(col), row, err)
 			}
-			if s != "" {
-				r := rows[row-1]
-				if col >= len(r) {
-					size += 3 * (col + 1 - len(r))
-					r = append(r, make([]string, col+1-len(r))...)
+			if v != "" {
+				r := s.row(row)
+				if col >= r.width {
+					grow(3 * (col + 1 - r.width))
+					r.width = col + 1
 				}
-				r[col] = s
-				rows[row-1] = r
-				size += len(strings.TrimSpace(s))
+				if k := len(r.cells); k > 0 && r.cells[k-1].col >= col {
+					if s.mixed == nil {
+						s.mixed = map[*sheetRow]bool{}
+					}
+					s.mixed[r] = true
+				}
+				r.cells = append(r.cells, sheetCell{col, v})
+				grow(len(strings.TrimSpace(v)))
 			}
 			col++
 		}
@@ -224,21 +266,73 @@ func (b *xlsxBook) sheetRows(part string) ([][]string, error) {
 	if err == errSheetFull {
 		err = nil
 	}
-	return sparse(rows), err
+	return s.table(), err
 }
 
-// sparse leaves out the empty rows of a sheet whose grid would hold more
-// than xlsDenseCells cells, as the XLS reader does, so that a few cells
-// far apart do not turn into a wall of empty rows.
-func sparse(rows [][]string) [][]string {
+// xlsxSheetCells gathers the cells of a sheet, row by row.
+type xlsxSheetCells struct {
+	rows  []*sheetRow
+	nums  []int              // the number of each row
+	index map[int]int        // row number -> index in rows, once a row came out of order
+	mixed map[*sheetRow]bool // rows whose cells came out of order
+	n     int                // rows, with the empty ones (the highest row number)
+}
+
+// row returns the row numbered num, added if it is new.
+func (s *xlsxSheetCells) row(num int) *sheetRow {
+	k := len(s.nums)
+	switch {
+	case k > 0 && s.nums[k-1] == num:
+		return s.rows[k-1]
+	case k > 0 && s.nums[k-1] > num && s.index == nil:
+		s.index = make(map[int]int, k)
+		for i, n := range s.nums {
+			s.index[n] = i
+		}
+	}
+	if i, ok := s.index[num]; ok {
+		return s.rows[i]
+	}
+	if s.index != nil {
+		s.index[num] = k
+	}
+	r := &sheetRow{}
+	s.rows, s.nums = append(s.rows, r), append(s.nums, num)
+	return r
+}
+
+// table lays the rows out in order, each row's cells in column order
+// (the last of a column's values), and leaves out the empty rows when the
+// grid would hold more than xlsDenseCells cells, as the XLS reader does,
+// so that a few cells far apart do not turn into a wall of empty rows.
+func (s *xlsxSheetCells) table() sheetTable {
+	for r := range s.mixed {
+		slices.SortStableFunc(r.cells, func(a, b sheetCell) int { return a.col - b.col })
+		cells := r.cells[:0]
+		for i, c := range r.cells {
+			if i+1 == len(r.cells) || r.cells[i+1].col != c.col {
+				cells = append(cells, c)
+			}
+		}
+		r.cells = cells
+	}
+	order := make([]int, len(s.rows))
+	for i := range order {
+		order[i] = i
+	}
+	if s.index != nil {
+		slices.SortFunc(order, func(a, b int) int { return s.nums[a] - s.nums[b] })
+	}
+	t := sheetTable{rows: make([]sheetRow, len(s.rows)), at: make([]int, len(s.rows)), n: s.n}
 	width := 0
-	for _, r := range rows {
-		width = max(width, len(r))
+	for i, k := range order {
+		t.rows[i], t.at[i] = *s.rows[k], s.nums[k]-1
+		width = max(width, t.rows[i].width)
 	}
-	if len(rows)*width <= xlsDenseCells {
-		return rows
+	if s.n*width > xlsDenseCells {
+		t.at, t.n = nil, len(t.rows)
 	}
-	return slices.DeleteFunc(rows, func(r []string) bool { return len(r) == 0 })
+	return t
 }
 
 // rels reads the relationships of a part ("" for the package's own);
@@ -297,13 +391,21 @@ type xlsxPart struct {
 
 // walkPart calls fn for each start element of a part, in document order.
 func (b *xlsxBook) walkPart(name string, fn func(x *xlsxPart, e xml.StartElement) error) error {
-	rc, err := b.p.openCapped(name, b.partCap)
+	x, rc, err := b.openPart(name)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	x := &xlsxPart{b: b, name: name, d: newDecoder(&budgetReader{r: rc, b: b})}
 	return x.walk(fn)
+}
+
+// openPart opens a part to read its tokens.
+func (b *xlsxBook) openPart(name string) (*xlsxPart, io.Closer, error) {
+	rc, err := b.p.openCapped(name, b.partCap)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &xlsxPart{b: b, name: name, d: newDecoder(&budgetReader{r: rc, b: b})}, rc, nil
 }
 
 // walk calls fn for each start element up to the end of the element
@@ -388,8 +490,12 @@ func (x *xlsxPart) next() (xml.Token, error) {
 	}
 	if err != nil {
 		var be *budgetError
-		if errors.As(err, &be) {
+		var stop *markupStop
+		switch {
+		case errors.As(err, &be):
 			return nil, errs.Wrap(errs.TooLarge, err, "%v", err)
+		case errors.As(err, &stop):
+			return nil, stop
 		}
 		return nil, x.b.p.partErr(x.name, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -414,6 +415,26 @@ func TestXLSXBounds(t *testing.T) {
 		}
 		if len(got) < MaxOutput-1000 || len(got) > MaxOutput || strings.Contains(got, "## Later") {
 			t.Errorf("got %d bytes ending %q; want about %d bytes, no second sheet", len(got), got[max(0, len(got)-80):], MaxOutput)
+		}
+	})
+	// A row was held as a slot for each of its columns: rows with cells at
+	// A and XFD took 16,384 slots (16 bytes each) for 49 KB of text, 14
+	// times the text allocated (177 MiB of heap for 16 MiB); only the
+	// cells are held now, the text allocated about 7 times over.
+	t.Run("rows with cells at A and XFD allocate in proportion to their text", func(t *testing.T) {
+		outputCap = 2 << 20
+		t.Cleanup(func() { outputCap = MaxOutput })
+		data := xlsxWith(t, strings.Repeat(`<row><c r="A1"><v>1</v></c><c r="XFD1"><v>2</v></c></row>`, 20000), nil)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got, err := convertXLSX(context.Background(), bytes.NewReader(data), int64(len(data)))
+		runtime.ReadMemStats(&after)
+		var part *errs.Partial
+		if !errors.As(err, &part) || len(got) < outputCap-100 || !strings.HasPrefix(got, "## S\n\n| 1 |  |  |") {
+			t.Fatalf("%d bytes, err = %v; want the cap's and an *errs.Partial", len(got), err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 10*uint64(outputCap) {
+			t.Errorf("allocated %.1f MiB for %.1f MiB of text, want at most 10 times it", float64(alloc)/(1<<20), float64(len(got))/(1<<20))
 		}
 	})
 	t.Run("sheets past the 10,000th are counted, not read", func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -84,9 +85,69 @@ func Render(ctx context.Context, r io.Reader) (string, error) {
 type renderer struct {
 	ctx context.Context
 	d   *json.Decoder
-	b   strings.Builder
+	b   chunks
 	n   int   // cells rendered
 	at  int64 // where the token or value read last starts
+	c   cell  // the cell being decoded, kept from one cell to the next
+	num []byte
+}
+
+// chunks is the text rendered, held in chunks of up to chunkSize bytes and
+// joined once at the end: a strings.Builder grows a large buffer by a
+// quarter at a time, and its copies took 97 MiB to reach MaxOutput.
+type chunks struct {
+	full [][]byte // chunks of chunkSize bytes
+	cur  []byte
+	n    int // bytes in all
+}
+
+const chunkSize = 1 << 20
+
+func (c *chunks) Write(p []byte)       { write(c, p) }
+func (c *chunks) WriteString(s string) { write(c, s) }
+
+func (c *chunks) writeByte(b byte) {
+	c.room(1)
+	c.cur = append(c.cur, b)
+	c.n++
+}
+
+// room starts a new chunk when the current one is full, and makes room
+// for n more bytes in it, up to chunkSize: the first chunk doubles from
+// 512 bytes (appends grow by a quarter past 256).
+func (c *chunks) room(n int) {
+	if len(c.cur) == chunkSize {
+		c.full = append(c.full, c.cur)
+		c.cur = make([]byte, 0, chunkSize)
+	}
+	if n = min(n, chunkSize-len(c.cur)); n > cap(c.cur)-len(c.cur) {
+		cur := make([]byte, len(c.cur), min(max(2*cap(c.cur), len(c.cur)+n, 512), chunkSize))
+		copy(cur, c.cur)
+		c.cur = cur
+	}
+}
+
+func write[T string | []byte](c *chunks, p T) {
+	c.n += len(p)
+	for len(p) > 0 {
+		c.room(len(p))
+		k := min(len(p), chunkSize-len(c.cur))
+		c.cur = append(c.cur, p[:k]...)
+		p = p[k:]
+	}
+}
+
+func (c *chunks) Len() int { return c.n }
+func (c *chunks) Reset()   { *c = chunks{} }
+
+func (c *chunks) String() string {
+	var b strings.Builder
+	b.Grow(c.n)
+	for _, p := range c.full {
+		b.Write(p)
+	}
+	b.Write(c.cur)
+	return b.String()
 }
 
 // token reads the next token, noting where it starts.
@@ -223,15 +284,15 @@ func (nb *renderer) cells() error {
 			return &errs.Partial{Reason: fmt.Sprintf("the notebook renders to more than %s of text: cells from %d on are not shown (read the file with :raw and a line range to see them as JSON)", size(outputCap), nb.n)}
 		}
 		off := nb.d.InputOffset()
-		var c cell
-		if err := nb.decode(&c); err != nil {
+		nb.c = cell{}
+		if err := nb.decode(&nb.c); err != nil {
 			var typ *json.UnmarshalTypeError
 			if errors.As(err, &typ) {
 				return errs.Wrap(errs.Unsupported, err, "notebook is not valid JSON (cell %d at byte %d is a JSON %s, not an object); %s", nb.n, off, typ.Value, rawHint)
 			}
 			return err
 		}
-		if err := nb.cell(c); err != nil {
+		if err := nb.cell(&nb.c); err != nil {
 			return err
 		}
 	}
@@ -240,7 +301,7 @@ func (nb *renderer) cells() error {
 }
 
 // cell renders one cell.
-func (nb *renderer) cell(c cell) error {
+func (nb *renderer) cell(c *cell) error {
 	i := nb.n
 	nb.n++
 	src := c.Source
@@ -255,12 +316,17 @@ func (nb *renderer) cell(c cell) error {
 			i, size(src.size), size(MaxCellBytes), rawHint)
 	}
 	text := src.text
+	typ := cellType(c.Type)
+	nb.num = strconv.AppendInt(nb.num[:0], int64(i), 10)
 	if i > 0 {
-		nb.b.WriteByte('\n')
+		nb.b.writeByte('\n')
 	}
-	fmt.Fprintf(&nb.b, "# %%%% [%s] cell:%d", cellType(c.Type), i)
+	nb.b.WriteString("# %% [")
+	nb.b.WriteString(typ)
+	nb.b.WriteString("] cell:")
+	nb.b.Write(nb.num)
 	if text != "" {
-		nb.b.WriteByte('\n')
+		nb.b.writeByte('\n')
 		nb.b.WriteString(text)
 	}
 	return nil

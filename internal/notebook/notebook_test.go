@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -239,6 +240,29 @@ func TestRenderManyCells(t *testing.T) {
 	}
 	if len(got) < outputCap || len(got) > outputCap+64 || !strings.HasPrefix(got, "# %% [code] cell:0\n# %% [code] cell:1\n") {
 		t.Errorf("%d bytes of text: %.60q", len(got), got)
+	}
+}
+
+// TestRenderManyCellsAlloc renders a notebook of 1 Mi empty cells (3 MB)
+// under an output cap lowered to 2 MiB and counts the bytes allocated:
+// about 3 times the text (its chunks and the string they are joined
+// into). A cell decoded into a new value and formatted with fmt, and a
+// builder grown by a quarter at a time, allocated 12 times the text (198
+// MB for 16 MiB).
+func TestRenderManyCellsAlloc(t *testing.T) {
+	outputCap = 2 << 20
+	t.Cleanup(func() { outputCap = MaxOutput })
+	in := `{"nbformat":4,"cells":[{}` + strings.Repeat(`,{}`, 1<<20) + `]}`
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got, err := Render(context.Background(), strings.NewReader(in))
+	runtime.ReadMemStats(&after)
+	var part *errs.Partial
+	if !errors.As(err, &part) || len(got) < outputCap {
+		t.Fatalf("%d bytes, err = %v; want the cap's and an *errs.Partial", len(got), err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4*uint64(outputCap) {
+		t.Errorf("allocated %.1f MiB for %.1f MiB of text, want at most 4 times it", float64(alloc)/(1<<20), float64(len(got))/(1<<20))
 	}
 }
 
