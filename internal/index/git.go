@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -53,6 +54,47 @@ func findRepo(ctx context.Context, dir string) (*repo, error) {
 // git runs a git command in dir and returns its output. It writes nothing
 // (no optional locks, so no index refresh is written either).
 func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	var out []byte
+	err := gitRun(ctx, dir, func(r io.Reader) error {
+		var err error
+		out, err = io.ReadAll(io.LimitReader(r, maxGitOutput+1))
+		if err == nil && len(out) > maxGitOutput {
+			return errTooMuch
+		}
+		return err
+	}, args...)
+	return out, err
+}
+
+// gitEach runs a git command in dir and passes each NUL-terminated record
+// of its output to fn, without holding the whole output: a listing of
+// every file of a large work tree may be long.
+func gitEach(ctx context.Context, dir string, fn func(rec []byte), args ...string) error {
+	return gitRun(ctx, dir, func(r io.Reader) error {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+		sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+			if i := bytes.IndexByte(data, 0); i >= 0 {
+				return i + 1, data[:i], nil
+			}
+			if atEOF && len(data) > 0 {
+				return len(data), data, nil
+			}
+			return 0, nil, nil
+		})
+		for sc.Scan() {
+			fn(sc.Bytes())
+		}
+		return sc.Err()
+	}, args...)
+}
+
+// errTooMuch is a git command's output over maxGitOutput.
+var errTooMuch = errors.New("too much output")
+
+// gitRun runs a git command in dir with read consuming its output; a
+// command whose output read refuses is killed.
+func gitRun(ctx context.Context, dir string, read func(io.Reader) error, args ...string) error {
 	args = append([]string{"--no-optional-locks", "-c", "core.quotePath=false"}, args...)
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
@@ -61,29 +103,30 @@ func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	cmd.Stderr = &limitedBuffer{b: &stderr, n: 4096}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("git: %v", err)
+		return fmt.Errorf("git: %v", err)
 	}
-	out, readErr := io.ReadAll(io.LimitReader(stdout, maxGitOutput+1))
-	if len(out) > maxGitOutput {
+	readErr := read(stdout)
+	if readErr != nil {
 		cmd.Process.Kill()
 	}
 	err = cmd.Wait()
 	switch {
-	case len(out) > maxGitOutput:
-		return nil, fmt.Errorf("git %s: more than %d bytes of output", args[3], maxGitOutput)
+	case errors.Is(readErr, errTooMuch):
+		return fmt.Errorf("git %s: more than %d bytes of output", args[3], maxGitOutput)
 	case err != nil:
 		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return out, &gitError{args: args[3:], code: ee.ExitCode(), stderr: strings.TrimSpace(stderr.String())}
+		if errors.As(err, &ee) && readErr == nil {
+			return &gitError{args: args[3:], code: ee.ExitCode(), stderr: strings.TrimSpace(stderr.String())}
 		}
-		return nil, fmt.Errorf("git %s: %v", args[3], err)
-	case readErr != nil:
-		return nil, readErr
+		if readErr != nil {
+			return fmt.Errorf("git %s: %v", args[3], readErr)
+		}
+		return fmt.Errorf("git %s: %v", args[3], err)
 	}
-	return out, nil
+	return readErr
 }
 
 // gitError is a git command that exited with a failure.
@@ -136,9 +179,10 @@ type Changes struct {
 	// as changed paths.
 	Ignored, IgnoredDirs []string
 	// Filtered are the tracked files whose work-tree content git makes
-	// from the commit's through a filter (Git LFS, say) or ident
-	// attribute: git sees no change where the bytes differ from those an
-	// index holds. They do not count as changed paths.
+	// from the commit's through a filter (Git LFS, say), ident or
+	// working-tree-encoding attribute: git sees no change where the bytes
+	// differ from those an index holds. They do not count as changed
+	// paths.
 	Filtered []string
 	// Stale reports that HEAD does not descend from the commit.
 	Stale bool
@@ -148,14 +192,16 @@ type Changes struct {
 
 // changes asks git what differs between commit and the work tree: the
 // tracked changes, the untracked files (with noIgnore, the ignored ones
-// too, as changed; without, as ignored), and the submodules. It writes
-// nothing.
+// too, as changed; without, as ignored), the files git does not compare
+// (marked assume-unchanged or skip-worktree, but in the work tree), and
+// the submodules. It writes nothing.
 func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Changes, error) {
 	var (
-		wg                             sync.WaitGroup
-		diff, others, filtered         []byte
-		ancErr, diffErr, oErr, attrErr error
-		untracked                      = []string{"ls-files", "-z", "--others", "--directory", "--no-empty-directory"}
+		wg                                    sync.WaitGroup
+		diff, others, filtered                []byte
+		entries                               *indexEntries
+		ancErr, diffErr, oErr, attrErr, lsErr error
+		untracked                             = []string{"ls-files", "-z", "--others", "--directory", "--no-empty-directory"}
 	)
 	if !noIgnore {
 		// Scout honours .gitignore and info/exclude, but not the global
@@ -173,10 +219,11 @@ func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Chan
 	wg.Go(func() { diff, diffErr = git(ctx, r.top, "diff", "--name-only", "-z", "--no-renames", commit, "--") })
 	wg.Go(func() { others, oErr = git(ctx, r.top, untracked...) })
 	wg.Go(func() {
-		// The files with a filter or ident attribute: all but those with
-		// neither.
-		filtered, attrErr = git(ctx, r.top, "ls-files", "-z", "--", ".", ":(exclude,attr:!filter !ident)")
+		// The files with a filter, ident or working-tree-encoding
+		// attribute: all but those with none of them.
+		filtered, attrErr = git(ctx, r.top, "ls-files", "-z", "--", ".", ":(exclude,attr:!filter !ident !working-tree-encoding)")
 	})
+	wg.Go(func() { entries, lsErr = r.entries(ctx) })
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -204,7 +251,11 @@ func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Chan
 	if attrErr != nil {
 		return nil, attrErr
 	}
+	if lsErr != nil {
+		return nil, lsErr
+	}
 	c.Files = append(c.Files, splitZ(diff)...)
+	c.Files = append(c.Files, entries.unchecked...)
 	c.Filtered = splitZ(filtered)
 	for _, p := range splitZ(others) {
 		files, dirs := &c.Files, &c.Dirs
@@ -228,9 +279,62 @@ func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Chan
 			*files = append(*files, p)
 		}
 	}
-	c.Dirs = append(c.Dirs, submodules(filepath.Join(r.top, ".gitmodules"))...)
+	for _, d := range submodules(filepath.Join(r.top, ".gitmodules")) {
+		if !slices.Contains(entries.gitlinks, d) {
+			c.Dirs = append(c.Dirs, d)
+		}
+	}
+	c.Dirs = append(c.Dirs, entries.gitlinks...)
 	c.index()
 	return c, nil
+}
+
+// indexEntries are the entries of git's index that need more than git
+// diff and git status say.
+type indexEntries struct {
+	// unchecked are the files marked assume-unchanged or skip-worktree
+	// that the work tree holds: git compares neither with the commit, so
+	// an edit in place goes unseen.
+	unchecked []string
+	// gitlinks are the paths of committed repositories (submodules,
+	// declared in .gitmodules or not), whose files an index built
+	// without submodules does not hold.
+	gitlinks []string
+}
+
+// entries lists the index entries that git diff and git status pass
+// over: one line per file of the index, streamed.
+func (r *repo) entries(ctx context.Context) (*indexEntries, error) {
+	e := &indexEntries{}
+	var marked []string
+	err := gitEach(ctx, r.top, func(rec []byte) {
+		// "T MODE OBJECT STAGE\tPATH": T is H for a cached file, S for
+		// skip-worktree, lower case for assume-unchanged.
+		tab := bytes.IndexByte(rec, '\t')
+		if tab < 9 || rec[1] != ' ' {
+			return
+		}
+		p := string(rec[tab+1:])
+		switch {
+		case bytes.HasPrefix(rec[2:], []byte("160000 ")):
+			if len(e.gitlinks) == 0 || e.gitlinks[len(e.gitlinks)-1] != p {
+				e.gitlinks = append(e.gitlinks, p)
+			}
+		case rec[0] == 'S' || 'a' <= rec[0] && rec[0] <= 'z':
+			marked = append(marked, p)
+		}
+	}, "ls-files", "-z", "-s", "-v")
+	if err != nil {
+		return nil, err
+	}
+	// A marked file the work tree lacks (as a sparse checkout leaves
+	// them) holds nothing a scan finds.
+	for _, p := range marked {
+		if _, err := os.Lstat(filepath.Join(r.top, filepath.FromSlash(p))); err == nil {
+			e.unchecked = append(e.unchecked, p)
+		}
+	}
+	return e, nil
 }
 
 func splitZ(b []byte) []string {
