@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -178,6 +179,12 @@ type Changes struct {
 	// leave them out without entering the directories. They do not count
 	// as changed paths.
 	Ignored, IgnoredDirs []string
+	// Negated, RgNegated report that a .ignore, or a .rgignore, file of
+	// the work tree holds a "!" line: such a line may bring back a file
+	// git ignores (git reads neither kind). A search whose rules read
+	// none of them, and that has no ripgrep glob, never reads an ignored
+	// file, and leaves Ignored aside.
+	Negated, RgNegated bool
 	// Filtered are the tracked files whose work-tree content git makes
 	// from the commit's through a filter (Git LFS, say), ident or
 	// working-tree-encoding attribute: git sees no change where the bytes
@@ -191,7 +198,7 @@ type Changes struct {
 }
 
 // changes asks git what differs between commit and the work tree: the
-// tracked changes, the untracked files (with noIgnore, the ignored ones
+// tracked changes (committed since, staged or not), the untracked files (with noIgnore, the ignored ones
 // too, as changed; without, as ignored), the files git does not compare
 // (marked assume-unchanged or skip-worktree, but in the work tree), and
 // the submodules. It writes nothing.
@@ -202,6 +209,7 @@ func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Chan
 		entries                               *indexEntries
 		ancErr, diffErr, oErr, attrErr, lsErr error
 		untracked                             = []string{"ls-files", "-z", "--others", "--directory", "--no-empty-directory"}
+		since                                 = []string{"diff", "--name-only", "-z", "--no-renames", commit, "--"}
 	)
 	if !noIgnore {
 		// Scout honours .gitignore and info/exclude, but not the global
@@ -214,9 +222,14 @@ func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Chan
 		// that holds others too, or list each file of ignored ones.
 		untracked = []string{"-c", "core.excludesFile=" + os.DevNull, "status", "--porcelain=v1", "-z", "--untracked-files=all",
 			"--ignored=matching", "--no-renames", "--ignore-submodules=all"}
+		// git status lists the tracked changes since HEAD too (staged or
+		// not), having compared each tracked file with the index: what
+		// the commits since the indexed one changed comes from their
+		// trees, without comparing the files a second time.
+		since = []string{"diff", "--name-only", "-z", "--no-renames", commit, "HEAD", "--"}
 	}
 	wg.Go(func() { _, ancErr = git(ctx, r.top, "merge-base", "--is-ancestor", commit, "HEAD") })
-	wg.Go(func() { diff, diffErr = git(ctx, r.top, "diff", "--name-only", "-z", "--no-renames", commit, "--") })
+	wg.Go(func() { diff, diffErr = git(ctx, r.top, since...) })
 	wg.Go(func() { others, oErr = git(ctx, r.top, untracked...) })
 	wg.Go(func() {
 		// The files with a filter, ident or working-tree-encoding
@@ -256,22 +269,24 @@ func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Chan
 	}
 	c.Files = append(c.Files, splitZ(diff)...)
 	c.Files = append(c.Files, entries.unchecked...)
+	ignoreFiles := entries.ignoreFiles
 	c.Filtered = splitZ(filtered)
 	for _, p := range splitZ(others) {
 		files, dirs := &c.Files, &c.Dirs
 		if !noIgnore {
-			// "XY path": "??" untracked, "!!" ignored, others tracked.
+			// "XY path": "??" untracked, "!!" ignored, others tracked
+			// and changed since HEAD (in the index, the work tree, or
+			// both).
 			if len(p) < 4 || p[2] != ' ' {
 				continue
 			}
-			switch p[:2] {
-			case "??":
-			case "!!":
+			if p[:2] == "!!" {
 				files, dirs = &c.Ignored, &c.IgnoredDirs
-			default:
-				continue
 			}
 			p = p[3:]
+			if isIgnoreFile(p) {
+				ignoreFiles = append(ignoreFiles, p)
+			}
 		}
 		if d, ok := strings.CutSuffix(p, "/"); ok {
 			*dirs = append(*dirs, d)
@@ -285,8 +300,57 @@ func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Chan
 		}
 	}
 	c.Dirs = append(c.Dirs, entries.gitlinks...)
+	for _, p := range ignoreFiles {
+		neg := negates(filepath.Join(r.top, filepath.FromSlash(p)))
+		if path.Base(p) == ".ignore" {
+			c.Negated = c.Negated || neg
+		} else {
+			c.RgNegated = c.RgNegated || neg
+		}
+	}
 	c.index()
 	return c, nil
+}
+
+// isIgnoreFile reports whether p names an ignore file that a search reads
+// and git does not.
+func isIgnoreFile(p string) bool {
+	b := path.Base(p)
+	return b == ".ignore" || b == ".rgignore"
+}
+
+// negates reports whether the ignore file name holds a "!" line (a
+// re-include); true when it cannot be read, unless it does not exist.
+func negates(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return !errors.Is(err, fs.ErrNotExist)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 4<<20))
+	if err != nil {
+		return true
+	}
+	b = bytes.TrimPrefix(b, []byte("\uFEFF"))
+	for line := range bytes.SplitSeq(b, []byte("\n")) {
+		if bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("!")) {
+			return true
+		}
+	}
+	return false
+}
+
+// negatedAbove reports whether a .ignore, or a .rgignore, file of a
+// directory above the work tree's top holds a "!" line: a search reads
+// those of every directory up to the file system's root.
+func (r *repo) negatedAbove() (ignore, rg bool) {
+	for d := filepath.Dir(r.top); ; d = filepath.Dir(d) {
+		ignore = ignore || negates(filepath.Join(d, ".ignore"))
+		rg = rg || negates(filepath.Join(d, ".rgignore"))
+		if filepath.Dir(d) == d {
+			return ignore, rg
+		}
+	}
 }
 
 // indexEntries are the entries of git's index that need more than git
@@ -300,6 +364,8 @@ type indexEntries struct {
 	// declared in .gitmodules or not), whose files an index built
 	// without submodules does not hold.
 	gitlinks []string
+	// ignoreFiles are the tracked .ignore and .rgignore files.
+	ignoreFiles []string
 }
 
 // entries lists the index entries that git diff and git status pass
@@ -322,6 +388,9 @@ func (r *repo) entries(ctx context.Context) (*indexEntries, error) {
 			}
 		case rec[0] == 'S' || 'a' <= rec[0] && rec[0] <= 'z':
 			marked = append(marked, p)
+		}
+		if isIgnoreFile(p) {
+			e.ignoreFiles = append(e.ignoreFiles, p)
 		}
 	}, "ls-files", "-z", "-s", "-v")
 	if err != nil {
@@ -403,11 +472,14 @@ func (c *Changes) inRoot(r *repo) (*search.Candidates, int) {
 	return cand, len(cand.Files) + len(cand.Dirs)
 }
 
-// ignoredInRoot returns the ignored files and directories below the search
-// root and its filtered files, relative to it, as candidates; false when
-// the root itself lies in an ignored directory (which a search of the
-// root walks whole).
-func (c *Changes) ignoredInRoot(r *repo) (*search.Candidates, bool) {
+// ignoredInRoot returns the ignored directories below the search root,
+// the ignored files too with files, and its filtered files, relative to
+// it, as candidates; false when the root itself lies in an ignored
+// directory (which a search of the root walks whole).
+func (c *Changes) ignoredInRoot(r *repo, files bool) (*search.Candidates, bool) {
+	if !files {
+		return r.candidates(c.IgnoredDirs, c.Filtered)
+	}
 	return r.candidates(c.IgnoredDirs, c.Ignored, c.Filtered)
 }
 

@@ -103,6 +103,9 @@ func TestChanges(t *testing.T) {
 	g.write("au.go", "package au // edited\n")
 	g.write("sw.go", "package sw // edited\n")
 	g.remove("gone.go")
+	// A staged edit.
+	g.write("dir/c.go", "package c // staged\n")
+	g.run("add", "dir/c.go")
 	g.write("out/o.txt", "in an ignored directory\n")
 	g.write("untracked/skip.log", "ignored, beside an untracked file\n")
 	g.write("a.go", "package a // edited\n")
@@ -130,7 +133,7 @@ func TestChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{".gitmodules", "a.go", "au.go", "b.go", "global.txt", "later.go", "new.go", "sw.go", "untracked/x.go"}; !slices.Equal(sorted(ch.Files), want) {
+	if want := []string{".gitmodules", "a.go", "au.go", "b.go", "dir/c.go", "global.txt", "later.go", "new.go", "sw.go", "untracked/x.go"}; !slices.Equal(sorted(ch.Files), want) {
 		t.Errorf("Files = %q, want %q", sorted(ch.Files), want)
 	}
 	if want := []string{"emb", "nested", "vendor/sub"}; !slices.Equal(sorted(ch.Dirs), want) {
@@ -159,7 +162,7 @@ func TestChanges(t *testing.T) {
 		p    string
 		want bool
 	}{
-		{"a.go", true}, {"dir/c.go", false}, {"untracked/x.go", true}, {"untracked", false}, {"vendor/sub/m.go", true}, {"vendor/subx", false},
+		{"a.go", true}, {"dir/c.go", true}, {"dir/i.id", false}, {"untracked/x.go", true}, {"untracked", false}, {"vendor/sub/m.go", true}, {"vendor/subx", false},
 	} {
 		if got := ch.covers(tc.p); got != tc.want {
 			t.Errorf("covers(%q) = %v", tc.p, got)
