@@ -20,7 +20,8 @@ import (
 // checkout converts (eol=crlf, core.autocrlf, working-tree-encoding); a
 // repository committed inside without .gitmodules; a case-only rename;
 // files replaced by a symlink or a directory and a directory by a file; a
-// file added with git add -N; a nested work tree whose .git is a file.
+// file added with git add -N; a nested work tree whose .git is a file; a
+// symlink checked out as a file (core.symlinks false).
 func statesTree(t *testing.T, dir string) {
 	t.Helper()
 	files := map[string]string{
@@ -48,6 +49,11 @@ func statesTree(t *testing.T, dir string) {
 	gitIn(t, sub, "init", "-q")
 	gitIn(t, sub, "add", "-A")
 	gitIn(t, sub, "commit", "-q", "-m", "e")
+	// A symlink, which checkout writes as a file holding the target's
+	// name where core.symlinks is false (file systems without symlinks).
+	if err := os.Symlink("needle-target", filepath.Join(dir, "lnk")); err != nil {
+		t.Skip("no symlinks here: ", err)
+	}
 	gitIn(t, dir, "init", "-q")
 	gitIn(t, dir, "add", "-A") // embedded as a gitlink
 	gitIn(t, dir, "commit", "-q", "-m", "tree")
@@ -55,7 +61,8 @@ func statesTree(t *testing.T, dir string) {
 	// The work tree as checkout writes it: CRLF lines, UTF-16 and Latin-1
 	// where the commit holds LF and UTF-8.
 	gitIn(t, dir, "config", "core.autocrlf", "true")
-	for _, p := range []string{"win.crlf", "auto.txt", "wide.u16", "latin.l1"} {
+	gitIn(t, dir, "config", "core.symlinks", "false")
+	for _, p := range []string{"win.crlf", "auto.txt", "wide.u16", "latin.l1", "lnk"} {
 		require.NoError(t, os.Remove(filepath.Join(dir, p)))
 	}
 	gitOwn(t, dir, "checkout", "--", ".")

@@ -198,10 +198,11 @@ type Changes struct {
 }
 
 // changes asks git what differs between commit and the work tree: the
-// tracked changes (committed since, staged or not), the untracked files (with noIgnore, the ignored ones
-// too, as changed; without, as ignored), the files git does not compare
-// (marked assume-unchanged or skip-worktree, but in the work tree), and
-// the submodules. It writes nothing.
+// tracked changes (committed since, staged or not), the untracked files
+// (with noIgnore, the ignored ones too, as changed; without, as ignored),
+// the files git does not compare (marked assume-unchanged or
+// skip-worktree, but in the work tree), and the submodules. It writes
+// nothing.
 func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Changes, error) {
 	var (
 		wg                                    sync.WaitGroup
@@ -380,17 +381,17 @@ func (r *repo) entries(ctx context.Context) (*indexEntries, error) {
 		if tab < 9 || rec[1] != ' ' {
 			return
 		}
-		p := string(rec[tab+1:])
+		p := rec[tab+1:]
 		switch {
 		case bytes.HasPrefix(rec[2:], []byte("160000 ")):
-			if len(e.gitlinks) == 0 || e.gitlinks[len(e.gitlinks)-1] != p {
-				e.gitlinks = append(e.gitlinks, p)
+			if n := len(e.gitlinks); n == 0 || e.gitlinks[n-1] != string(p) {
+				e.gitlinks = append(e.gitlinks, string(p))
 			}
 		case rec[0] == 'S' || 'a' <= rec[0] && rec[0] <= 'z':
-			marked = append(marked, p)
+			marked = append(marked, string(p))
 		}
-		if isIgnoreFile(p) {
-			e.ignoreFiles = append(e.ignoreFiles, p)
+		if b := p[bytes.LastIndexByte(p, '/')+1:]; string(b) == ".ignore" || string(b) == ".rgignore" {
+			e.ignoreFiles = append(e.ignoreFiles, string(p))
 		}
 	}, "ls-files", "-z", "-s", "-v")
 	if err != nil {
