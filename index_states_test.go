@@ -57,7 +57,7 @@ func statesTree(t *testing.T, dir string) {
 	gitIn(t, dir, "init", "-q")
 	gitIn(t, dir, "add", "-A") // embedded as a gitlink
 	gitIn(t, dir, "commit", "-q", "-m", "tree")
-	require.Equal(t, "160000 commit", gitIn(t, dir, "ls-tree", "--format=%(objectmode) %(objecttype)", "HEAD", "embedded"))
+	require.True(t, strings.HasPrefix(gitIn(t, dir, "ls-tree", "HEAD", "embedded"), "160000 commit "), "embedded is a gitlink")
 	// The work tree as checkout writes it: CRLF lines, UTF-16 and Latin-1
 	// where the commit holds LF and UTF-8.
 	gitIn(t, dir, "config", "core.autocrlf", "true")
