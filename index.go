@@ -15,13 +15,15 @@ import (
 // exact and is likely faster than a scan, and says why when it does not
 // (SearchResult.Backend): the index names the files of its commit with a
 // matching line, Searcher adds the files changed since that commit
-// (tracked changes, untracked and deleted files), those the index cannot
-// hold as a scan reads them (ignored files that the search's rules bring
-// back, files a filter attribute such as Git LFS makes, files and
-// directories named through a symlink), and reads every one of these
-// candidates with its own matcher. The result is therefore the one a
-// scan of the working tree gives: same files, lines, spans, context, counts
-// and pages.
+// (tracked changes, untracked and deleted files, files marked
+// assume-unchanged or skip-worktree, which git does not compare), those
+// the index cannot hold as a scan reads them (ignored files that the
+// search's rules bring back, files a filter, ident or working-tree-encoding
+// attribute makes, such as Git LFS's, the files of submodules and other
+// committed repositories, files and directories named through a symlink),
+// and reads every one of these candidates with its own matcher. The
+// result is therefore the one a scan of the working tree gives: same
+// files, lines, spans, context, counts and pages.
 //
 // Implementations must be safe for concurrent use. Paths are slash paths
 // relative to the repository's top directory. Searcher may call Search

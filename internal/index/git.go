@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -53,6 +55,47 @@ func findRepo(ctx context.Context, dir string) (*repo, error) {
 // git runs a git command in dir and returns its output. It writes nothing
 // (no optional locks, so no index refresh is written either).
 func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	var out []byte
+	err := gitRun(ctx, dir, func(r io.Reader) error {
+		var err error
+		out, err = io.ReadAll(io.LimitReader(r, maxGitOutput+1))
+		if err == nil && len(out) > maxGitOutput {
+			return errTooMuch
+		}
+		return err
+	}, args...)
+	return out, err
+}
+
+// gitEach runs a git command in dir and passes each NUL-terminated record
+// of its output to fn, without holding the whole output: a listing of
+// every file of a large work tree may be long.
+func gitEach(ctx context.Context, dir string, fn func(rec []byte), args ...string) error {
+	return gitRun(ctx, dir, func(r io.Reader) error {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+		sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+			if i := bytes.IndexByte(data, 0); i >= 0 {
+				return i + 1, data[:i], nil
+			}
+			if atEOF && len(data) > 0 {
+				return len(data), data, nil
+			}
+			return 0, nil, nil
+		})
+		for sc.Scan() {
+			fn(sc.Bytes())
+		}
+		return sc.Err()
+	}, args...)
+}
+
+// errTooMuch is a git command's output over maxGitOutput.
+var errTooMuch = errors.New("too much output")
+
+// gitRun runs a git command in dir with read consuming its output; a
+// command whose output read refuses is killed.
+func gitRun(ctx context.Context, dir string, read func(io.Reader) error, args ...string) error {
 	args = append([]string{"--no-optional-locks", "-c", "core.quotePath=false"}, args...)
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
@@ -61,29 +104,30 @@ func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	cmd.Stderr = &limitedBuffer{b: &stderr, n: 4096}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("git: %v", err)
+		return fmt.Errorf("git: %v", err)
 	}
-	out, readErr := io.ReadAll(io.LimitReader(stdout, maxGitOutput+1))
-	if len(out) > maxGitOutput {
+	readErr := read(stdout)
+	if readErr != nil {
 		cmd.Process.Kill()
 	}
 	err = cmd.Wait()
 	switch {
-	case len(out) > maxGitOutput:
-		return nil, fmt.Errorf("git %s: more than %d bytes of output", args[3], maxGitOutput)
+	case errors.Is(readErr, errTooMuch):
+		return fmt.Errorf("git %s: more than %d bytes of output", args[3], maxGitOutput)
 	case err != nil:
 		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return out, &gitError{args: args[3:], code: ee.ExitCode(), stderr: strings.TrimSpace(stderr.String())}
+		if errors.As(err, &ee) && readErr == nil {
+			return &gitError{args: args[3:], code: ee.ExitCode(), stderr: strings.TrimSpace(stderr.String())}
 		}
-		return nil, fmt.Errorf("git %s: %v", args[3], err)
-	case readErr != nil:
-		return nil, readErr
+		if readErr != nil {
+			return fmt.Errorf("git %s: %v", args[3], readErr)
+		}
+		return fmt.Errorf("git %s: %v", args[3], err)
 	}
-	return out, nil
+	return readErr
 }
 
 // gitError is a git command that exited with a failure.
@@ -135,10 +179,17 @@ type Changes struct {
 	// leave them out without entering the directories. They do not count
 	// as changed paths.
 	Ignored, IgnoredDirs []string
+	// Negated, RgNegated report that a .ignore, or a .rgignore, file of
+	// the work tree holds a "!" line: such a line may bring back a file
+	// git ignores (git reads neither kind). A search whose rules read
+	// none of them, and that has no ripgrep glob, never reads an ignored
+	// file, and leaves Ignored aside.
+	Negated, RgNegated bool
 	// Filtered are the tracked files whose work-tree content git makes
-	// from the commit's through a filter (Git LFS, say) or ident
-	// attribute: git sees no change where the bytes differ from those an
-	// index holds. They do not count as changed paths.
+	// from the commit's through a filter (Git LFS, say), ident or
+	// working-tree-encoding attribute: git sees no change where the bytes
+	// differ from those an index holds. They do not count as changed
+	// paths.
 	Filtered []string
 	// Stale reports that HEAD does not descend from the commit.
 	Stale bool
@@ -147,15 +198,19 @@ type Changes struct {
 }
 
 // changes asks git what differs between commit and the work tree: the
-// tracked changes, the untracked files (with noIgnore, the ignored ones
-// too, as changed; without, as ignored), and the submodules. It writes
+// tracked changes (committed since, staged or not), the untracked files
+// (with noIgnore, the ignored ones too, as changed; without, as ignored),
+// the files git does not compare (marked assume-unchanged or
+// skip-worktree, but in the work tree), and the submodules. It writes
 // nothing.
 func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Changes, error) {
 	var (
-		wg                             sync.WaitGroup
-		diff, others, filtered         []byte
-		ancErr, diffErr, oErr, attrErr error
-		untracked                      = []string{"ls-files", "-z", "--others", "--directory", "--no-empty-directory"}
+		wg                                    sync.WaitGroup
+		diff, others, filtered                []byte
+		entries                               *indexEntries
+		ancErr, diffErr, oErr, attrErr, lsErr error
+		untracked                             = []string{"ls-files", "-z", "--others", "--directory", "--no-empty-directory"}
+		since                                 = []string{"diff", "--name-only", "-z", "--no-renames", commit, "--"}
 	)
 	if !noIgnore {
 		// Scout honours .gitignore and info/exclude, but not the global
@@ -168,15 +223,21 @@ func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Chan
 		// that holds others too, or list each file of ignored ones.
 		untracked = []string{"-c", "core.excludesFile=" + os.DevNull, "status", "--porcelain=v1", "-z", "--untracked-files=all",
 			"--ignored=matching", "--no-renames", "--ignore-submodules=all"}
+		// git status lists the tracked changes since HEAD too (staged or
+		// not), having compared each tracked file with the index: what
+		// the commits since the indexed one changed comes from their
+		// trees, without comparing the files a second time.
+		since = []string{"diff", "--name-only", "-z", "--no-renames", commit, "HEAD", "--"}
 	}
 	wg.Go(func() { _, ancErr = git(ctx, r.top, "merge-base", "--is-ancestor", commit, "HEAD") })
-	wg.Go(func() { diff, diffErr = git(ctx, r.top, "diff", "--name-only", "-z", "--no-renames", commit, "--") })
+	wg.Go(func() { diff, diffErr = git(ctx, r.top, since...) })
 	wg.Go(func() { others, oErr = git(ctx, r.top, untracked...) })
 	wg.Go(func() {
-		// The files with a filter or ident attribute: all but those with
-		// neither.
-		filtered, attrErr = git(ctx, r.top, "ls-files", "-z", "--", ".", ":(exclude,attr:!filter !ident)")
+		// The files with a filter, ident or working-tree-encoding
+		// attribute: all but those with none of them.
+		filtered, attrErr = git(ctx, r.top, "ls-files", "-z", "--", ".", ":(exclude,attr:!filter !ident !working-tree-encoding)")
 	})
+	wg.Go(func() { entries, lsErr = r.entries(ctx) })
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -204,23 +265,29 @@ func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Chan
 	if attrErr != nil {
 		return nil, attrErr
 	}
+	if lsErr != nil {
+		return nil, lsErr
+	}
 	c.Files = append(c.Files, splitZ(diff)...)
+	c.Files = append(c.Files, entries.unchecked...)
+	ignoreFiles := entries.ignoreFiles
 	c.Filtered = splitZ(filtered)
 	for _, p := range splitZ(others) {
 		files, dirs := &c.Files, &c.Dirs
 		if !noIgnore {
-			// "XY path": "??" untracked, "!!" ignored, others tracked.
+			// "XY path": "??" untracked, "!!" ignored, others tracked
+			// and changed since HEAD (in the index, the work tree, or
+			// both).
 			if len(p) < 4 || p[2] != ' ' {
 				continue
 			}
-			switch p[:2] {
-			case "??":
-			case "!!":
+			if p[:2] == "!!" {
 				files, dirs = &c.Ignored, &c.IgnoredDirs
-			default:
-				continue
 			}
 			p = p[3:]
+			if isIgnoreFile(p) {
+				ignoreFiles = append(ignoreFiles, p)
+			}
 		}
 		if d, ok := strings.CutSuffix(p, "/"); ok {
 			*dirs = append(*dirs, d)
@@ -228,9 +295,116 @@ func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Chan
 			*files = append(*files, p)
 		}
 	}
-	c.Dirs = append(c.Dirs, submodules(filepath.Join(r.top, ".gitmodules"))...)
+	for _, d := range submodules(filepath.Join(r.top, ".gitmodules")) {
+		if !slices.Contains(entries.gitlinks, d) {
+			c.Dirs = append(c.Dirs, d)
+		}
+	}
+	c.Dirs = append(c.Dirs, entries.gitlinks...)
+	for _, p := range ignoreFiles {
+		neg := negates(filepath.Join(r.top, filepath.FromSlash(p)))
+		if path.Base(p) == ".ignore" {
+			c.Negated = c.Negated || neg
+		} else {
+			c.RgNegated = c.RgNegated || neg
+		}
+	}
 	c.index()
 	return c, nil
+}
+
+// isIgnoreFile reports whether p names an ignore file that a search reads
+// and git does not.
+func isIgnoreFile(p string) bool {
+	b := path.Base(p)
+	return b == ".ignore" || b == ".rgignore"
+}
+
+// negates reports whether the ignore file name holds a "!" line (a
+// re-include); true when it cannot be read, unless it does not exist.
+func negates(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return !errors.Is(err, fs.ErrNotExist)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 4<<20))
+	if err != nil {
+		return true
+	}
+	b = bytes.TrimPrefix(b, []byte("\uFEFF"))
+	for line := range bytes.SplitSeq(b, []byte("\n")) {
+		if bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("!")) {
+			return true
+		}
+	}
+	return false
+}
+
+// negatedAbove reports whether a .ignore, or a .rgignore, file of a
+// directory above the work tree's top holds a "!" line: a search reads
+// those of every directory up to the file system's root.
+func (r *repo) negatedAbove() (ignore, rg bool) {
+	for d := filepath.Dir(r.top); ; d = filepath.Dir(d) {
+		ignore = ignore || negates(filepath.Join(d, ".ignore"))
+		rg = rg || negates(filepath.Join(d, ".rgignore"))
+		if filepath.Dir(d) == d {
+			return ignore, rg
+		}
+	}
+}
+
+// indexEntries are the entries of git's index that need more than git
+// diff and git status say.
+type indexEntries struct {
+	// unchecked are the files marked assume-unchanged or skip-worktree
+	// that the work tree holds: git compares neither with the commit, so
+	// an edit in place goes unseen.
+	unchecked []string
+	// gitlinks are the paths of committed repositories (submodules,
+	// declared in .gitmodules or not), whose files an index built
+	// without submodules does not hold.
+	gitlinks []string
+	// ignoreFiles are the tracked .ignore and .rgignore files.
+	ignoreFiles []string
+}
+
+// entries lists the index entries that git diff and git status pass
+// over: one line per file of the index, streamed.
+func (r *repo) entries(ctx context.Context) (*indexEntries, error) {
+	e := &indexEntries{}
+	var marked []string
+	err := gitEach(ctx, r.top, func(rec []byte) {
+		// "T MODE OBJECT STAGE\tPATH": T is H for a cached file, S for
+		// skip-worktree, lower case for assume-unchanged.
+		tab := bytes.IndexByte(rec, '\t')
+		if tab < 9 || rec[1] != ' ' {
+			return
+		}
+		p := rec[tab+1:]
+		switch {
+		case bytes.HasPrefix(rec[2:], []byte("160000 ")):
+			if n := len(e.gitlinks); n == 0 || e.gitlinks[n-1] != string(p) {
+				e.gitlinks = append(e.gitlinks, string(p))
+			}
+		case rec[0] == 'S' || 'a' <= rec[0] && rec[0] <= 'z':
+			marked = append(marked, string(p))
+		}
+		if b := p[bytes.LastIndexByte(p, '/')+1:]; string(b) == ".ignore" || string(b) == ".rgignore" {
+			e.ignoreFiles = append(e.ignoreFiles, string(p))
+		}
+	}, "ls-files", "-z", "-s", "-v")
+	if err != nil {
+		return nil, err
+	}
+	// A marked file the work tree lacks (as a sparse checkout leaves
+	// them) holds nothing a scan finds.
+	for _, p := range marked {
+		if _, err := os.Lstat(filepath.Join(r.top, filepath.FromSlash(p))); err == nil {
+			e.unchecked = append(e.unchecked, p)
+		}
+	}
+	return e, nil
 }
 
 func splitZ(b []byte) []string {
@@ -299,11 +473,14 @@ func (c *Changes) inRoot(r *repo) (*search.Candidates, int) {
 	return cand, len(cand.Files) + len(cand.Dirs)
 }
 
-// ignoredInRoot returns the ignored files and directories below the search
-// root and its filtered files, relative to it, as candidates; false when
-// the root itself lies in an ignored directory (which a search of the
-// root walks whole).
-func (c *Changes) ignoredInRoot(r *repo) (*search.Candidates, bool) {
+// ignoredInRoot returns the ignored directories below the search root,
+// the ignored files too with files, and its filtered files, relative to
+// it, as candidates; false when the root itself lies in an ignored
+// directory (which a search of the root walks whole).
+func (c *Changes) ignoredInRoot(r *repo, files bool) (*search.Candidates, bool) {
+	if !files {
+		return r.candidates(c.IgnoredDirs, c.Filtered)
+	}
 	return r.candidates(c.IgnoredDirs, c.Ignored, c.Filtered)
 }
 

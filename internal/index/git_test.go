@@ -82,9 +82,30 @@ func sorted(s []string) []string {
 func TestChanges(t *testing.T) {
 	g := newGitRepo(t, map[string]string{
 		"a.go": "package a\n", "b.go": "package b\n", "dir/c.go": "package c\n", ".gitignore": "*.log\nout/\n",
-		".gitattributes": "*.sec filter=up\n*.id ident\n", "s.sec": "secret\n", "dir/i.id": "$Id$\n",
+		".gitattributes": "*.sec filter=up\n*.id ident\n*.l1 working-tree-encoding=ISO-8859-1\n", "s.sec": "secret\n", "dir/i.id": "$Id$\n",
+		"l.l1": "caf\xe9\n", "au.go": "package au\n", "sw.go": "package sw\n", "gone.go": "package gone\n",
 	})
+	// A repository committed inside, without .gitmodules: a gitlink.
+	if out, err := exec.Command("git", "init", "-q", filepath.Join(g.dir, "emb")).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	g.write("emb/e.go", "package e\n")
+	cmd := exec.Command("git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "e")
+	cmd.Dir = filepath.Join(g.dir, "emb")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	g.commit("gitlink")
 	first := g.run("rev-parse", "HEAD")
+	// Files git does not compare: edited in place, or gone.
+	g.run("update-index", "--assume-unchanged", "au.go")
+	g.run("update-index", "--skip-worktree", "sw.go", "gone.go")
+	g.write("au.go", "package au // edited\n")
+	g.write("sw.go", "package sw // edited\n")
+	g.remove("gone.go")
+	// A staged edit.
+	g.write("dir/c.go", "package c // staged\n")
+	g.run("add", "dir/c.go")
 	g.write("out/o.txt", "in an ignored directory\n")
 	g.write("untracked/skip.log", "ignored, beside an untracked file\n")
 	g.write("a.go", "package a // edited\n")
@@ -112,10 +133,10 @@ func TestChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{".gitmodules", "a.go", "b.go", "global.txt", "later.go", "new.go", "untracked/x.go"}; !slices.Equal(sorted(ch.Files), want) {
+	if want := []string{".gitmodules", "a.go", "au.go", "b.go", "dir/c.go", "global.txt", "later.go", "new.go", "sw.go", "untracked/x.go"}; !slices.Equal(sorted(ch.Files), want) {
 		t.Errorf("Files = %q, want %q", sorted(ch.Files), want)
 	}
-	if want := []string{"nested", "vendor/sub"}; !slices.Equal(sorted(ch.Dirs), want) {
+	if want := []string{"emb", "nested", "vendor/sub"}; !slices.Equal(sorted(ch.Dirs), want) {
 		t.Errorf("Dirs = %q, want %q", sorted(ch.Dirs), want)
 	}
 	if want := []string{"debug.log", "untracked/skip.log"}; !slices.Equal(sorted(ch.Ignored), want) {
@@ -124,7 +145,7 @@ func TestChanges(t *testing.T) {
 	if want := []string{"out"}; !slices.Equal(sorted(ch.IgnoredDirs), want) {
 		t.Errorf("IgnoredDirs = %q, want %q", sorted(ch.IgnoredDirs), want)
 	}
-	if want := []string{"dir/i.id", "s.sec"}; !slices.Equal(sorted(ch.Filtered), want) {
+	if want := []string{"dir/i.id", "l.l1", "s.sec"}; !slices.Equal(sorted(ch.Filtered), want) {
 		t.Errorf("Filtered = %q, want %q", sorted(ch.Filtered), want)
 	}
 	if ch.Stale {
@@ -141,7 +162,7 @@ func TestChanges(t *testing.T) {
 		p    string
 		want bool
 	}{
-		{"a.go", true}, {"dir/c.go", false}, {"untracked/x.go", true}, {"untracked", false}, {"vendor/sub/m.go", true}, {"vendor/subx", false},
+		{"a.go", true}, {"dir/c.go", true}, {"dir/i.id", false}, {"untracked/x.go", true}, {"untracked", false}, {"vendor/sub/m.go", true}, {"vendor/subx", false},
 	} {
 		if got := ch.covers(tc.p); got != tc.want {
 			t.Errorf("covers(%q) = %v", tc.p, got)

@@ -459,7 +459,10 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 		d.rep.Fallback, d.rep.Detail = ChangedSet, fmt.Sprintf("%d changed paths since %s (at most %d)", n, st.Commit, limit)
 		return d, nil
 	}
-	ignored, ok := ch.ch.ignoredInRoot(r)
+	// The ignored files, each of which the search would check, only when
+	// its rules may bring one back: on a tree of many (object files
+	// beside the sources), the check costs more than the rest.
+	ignored, ok := ch.ch.ignoredInRoot(r, reincludes(req, ch.ch, r))
 	if !ok {
 		d.rep.Fallback, d.rep.Detail = ChangedSet, "the search root lies in a directory the ignore files exclude"
 		return d, nil
@@ -483,6 +486,21 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	cand.Files = append(cand.Files, extra...)
 	d.cand = cand
 	return d, nil
+}
+
+// reincludes reports whether the rules of req may bring back a file git
+// ignores: a ripgrep glob, which overrides the ignore files, or a "!" line
+// of an ignore file that the search reads and git does not, in the work
+// tree or above it.
+func reincludes(req *search.Request, c *Changes, r *repo) bool {
+	switch {
+	case req.RipgrepGlobs && len(req.Globs) > 0:
+		return true
+	case c.Negated || req.Walk.RgIgnore && c.RgNegated:
+		return true
+	}
+	ignore, rg := r.negatedAbove()
+	return ignore || req.Walk.RgIgnore && rg
 }
 
 // coldDetail says why a search whose changes git must list scans.

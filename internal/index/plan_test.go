@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -633,4 +634,65 @@ func TestReincluded(t *testing.T) {
 		assert.Equal(t, paths(want), paths(got), tc.name)
 		assert.Equal(t, want.TotalLines, got.TotalLines, tc.name)
 	}
+}
+
+// TestIgnoredWhenReincluded: the files git ignores are candidates only
+// when the search's rules may bring one back (a ripgrep glob, a "!" line
+// of a .ignore file, or of a .rgignore file the search reads, in the tree
+// or above its top); either way the outcome is a scan's.
+func TestIgnoredWhenReincluded(t *testing.T) {
+	lenient(t, time.Minute)
+	g, commit, fsys := openRepo(t, map[string]string{".gitignore": "*.o\n", "a.c": "needle\n", ".rgignore": "!*.o\n"})
+	g.write("x.o", "needle ignored\n")
+	g.write("sub/y.o", "needle ignored\n")
+	f := &fakeBackend{status: Status{Commit: commit, Files: 3, Bytes: 1000, Endpoints: 1}, files: []string{"a.c"}}
+	base := search.Request{Grep: grep.Options{Pattern: "needle", CountOnly: true}, MaxFiles: -1, Budget: -1, MaxFileSize: -1}
+	check := func(name string, req search.Request, wantIgnored bool) {
+		t.Helper()
+		ctx := context.Background()
+		d, err := plan(ctx, fsys, g.dir, &req, f, make(chan time.Duration, 1))
+		if err != nil || d.cand == nil {
+			t.Fatalf("%s: %v %+v", name, err, d.rep)
+		}
+		if got := slices.Contains(d.cand.Files, "sub/y.o"); got != wantIgnored {
+			t.Errorf("%s: the ignored files are candidates: %v, want %v", name, got, wantIgnored)
+		}
+		want, err := search.Run(ctx, fsys, g.dir, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, rep, err := Search(ctx, fsys, g.dir, req, f)
+		if err != nil || !rep.Index {
+			t.Fatalf("%s: %v %+v", name, err, rep)
+		}
+		var wantPaths, gotPaths []string
+		for _, h := range want.Files {
+			wantPaths = append(wantPaths, h.Path)
+		}
+		for _, h := range got.Files {
+			gotPaths = append(gotPaths, h.Path)
+		}
+		assert.Equal(t, wantPaths, gotPaths, name)
+	}
+	rg := base
+	rg.Walk.RgIgnore = true
+	globbed := base
+	globbed.Globs, globbed.RipgrepGlobs = []string{"*.o"}, true
+	check("default", base, false)
+	check("rgignore", rg, true)
+	check("ripgrep glob", globbed, true)
+	// A .ignore above the work tree's top, which a search reads.
+	above := filepath.Join(filepath.Dir(g.dir), ".ignore")
+	if err := os.WriteFile(above, []byte("# re-included\n!x.o\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("above the top", base, true)
+	if err := os.WriteFile(above, []byte("*.tmp\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("above the top, no re-include", base, false)
+	// One in the tree, untracked and ignored.
+	g.write(".gitignore", "*.o\n.ignore\n")
+	g.write("sub/.ignore", "\ufeff!y.o\n")
+	check("ignored .ignore", base, true)
 }

@@ -177,7 +177,8 @@ func (t *tracker) touch(p string, dir bool) {
 // merged returns the base changes plus the touched paths. t.mu is held.
 func (t *tracker) merged() *Changes {
 	c := &Changes{Stale: t.base.Stale, Files: append([]string(nil), t.base.Files...), Dirs: append([]string(nil), t.base.Dirs...),
-		Ignored: t.base.Ignored, IgnoredDirs: slices.Clip(t.base.IgnoredDirs), Filtered: t.base.Filtered}
+		Ignored: t.base.Ignored, IgnoredDirs: slices.Clip(t.base.IgnoredDirs), Filtered: t.base.Filtered,
+		Negated: t.base.Negated, RgNegated: t.base.RgNegated}
 	// The directories the watches leave out: most of them git ignores.
 	if un := t.w.unwatched(); len(un) > 0 {
 		listed := make(map[string]bool, len(t.base.IgnoredDirs))
