@@ -3,6 +3,7 @@ package format
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"testing"
 
@@ -64,5 +65,35 @@ func TestWriters(t *testing.T) {
 			require.NoError(t, r.fn(&b))
 			assert.Equal(t, r.text, b.String())
 		})
+	}
+}
+
+// TestCapFigure: the notice of a text cut at a host's byte cap states the
+// cap as it is: "1500B", not "2KB" rounded up ("1KB" for a 1-byte cap);
+// a whole number of KB is still shown in KB, as pi's "50KB" is.
+func TestCapFigure(t *testing.T) {
+	var lines []scout.LineMatch
+	var entries []scout.FindEntry
+	for i := 1; i <= 400; i++ {
+		lines = append(lines, scout.LineMatch{Line: i, Text: "hello world", Match: true})
+		entries = append(entries, scout.FindEntry{Path: fmt.Sprintf("file%03d.go", i)})
+	}
+	search := &scout.SearchResult{Single: true, TotalFiles: 1, TotalMatchLines: 400, TotalMatches: 400,
+		Files: []scout.FileMatch{{Path: "a.go", Single: true, MatchLines: 400, Matches: 400, Lines: lines}}}
+	find := &scout.FindResult{Entries: entries, Matched: 400}
+	for _, tt := range []struct {
+		max  int
+		want string
+	}{
+		{1, "(1B limit)"},
+		{1500, "(1500B limit)"},
+		{2048, "(2KB limit)"},
+	} {
+		text, cut := SearchText(search, &SearchOptions{MaxBytes: tt.max})
+		assert.True(t, cut, "search, cap %d", tt.max)
+		assert.Contains(t, text, tt.want, "search, cap %d", tt.max)
+		text, cut = FindText(find, &FindOptions{MaxBytes: tt.max})
+		assert.True(t, cut, "find, cap %d", tt.max)
+		assert.Contains(t, text, tt.want, "find, cap %d", tt.max)
 	}
 }
