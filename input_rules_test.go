@@ -2,6 +2,8 @@ package scout_test
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -134,4 +136,43 @@ func TestFindURLNotFound(t *testing.T) {
 			assert.EqualError(t, err, "Path not found: https://u:xxxxx@example.com/x", "%s %+v", name, req)
 		}
 	}
+}
+
+// TestFindBaseGlob: a Base is a directory taken as written; one that holds
+// a glob character and does not exist says to give the glob as a pattern.
+func TestFindBaseGlob(t *testing.T) {
+	for name, ws := range workspaces(t, findFixture()) {
+		_, err := (&scout.Finder{Workspace: ws}).Find(context.Background(), scout.FindRequest{Base: "internal/*"})
+		assert.Equal(t, scout.CodeNotFound, scout.CodeOf(err), name)
+		assert.EqualError(t, err, "Path not found: internal/*; Base is a directory, taken as written, not a glob: give the directory as Base and the glob as a pattern", name)
+	}
+}
+
+// unlistable is a MapFS whose root cannot be listed, through neither
+// ReadDirFS (which it hides) nor its opened directory.
+type unlistable struct{ m fstest.MapFS }
+
+func (u unlistable) Open(name string) (fs.File, error) {
+	f, err := u.m.Open(name)
+	if err != nil || name != "." {
+		return f, err
+	}
+	return unlistableDir{f}, nil
+}
+
+type unlistableDir struct{ fs.File }
+
+func (unlistableDir) ReadDir(int) ([]fs.DirEntry, error) { return nil, errors.New("device error") }
+
+// TestRootUnlistable: a search or a find whose root cannot be listed fails
+// with an error worded as the others are ("Cannot list '.': ..."), and
+// the code of the failure.
+func TestRootUnlistable(t *testing.T) {
+	ws := scout.Workspace{FS: unlistable{fstest.MapFS{"a.txt": {Data: []byte("a\n")}}}}
+	_, err := (&scout.Searcher{Workspace: ws}).Search(context.Background(), scout.SearchRequest{Pattern: "a"})
+	assert.EqualError(t, err, "Cannot list '.': device error")
+	assert.Equal(t, scout.CodeInternal, scout.CodeOf(err))
+	_, err = (&scout.Finder{Workspace: ws}).Find(context.Background(), scout.FindRequest{})
+	assert.EqualError(t, err, "Cannot list '.': device error")
+	assert.Equal(t, scout.CodeInternal, scout.CodeOf(err))
 }

@@ -377,7 +377,11 @@ func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
 		if err := pathutil.ContainerOutside(f.fsys, f.root, base); err != nil {
 			return nil, err
 		}
-		return nil, &errs.Error{Code: errs.NotFound, Message: "Path not found: " + errs.Echo(shownBase(norm, base)) + pathutil.SlashHint(norm, f.exists(ctx)), Path: pathutil.Display(base)}
+		hint := pathutil.SlashHint(norm, f.exists(ctx))
+		if glob.HasMeta(norm) {
+			hint += "; Base is a directory, taken as written, not a glob: give the directory as Base and the glob as a pattern"
+		}
+		return nil, &errs.Error{Code: errs.NotFound, Message: "Path not found: " + errs.Echo(shownBase(norm, base)) + hint, Path: pathutil.Display(base)}
 	case err != nil:
 		return nil, baseErr(base, err)
 	case info != nil && !info.IsDir():
