@@ -38,6 +38,17 @@
 // otherwise. Line numbers are 1-based; byte spans are half-open offsets
 // into the line's text; line text never includes its terminator.
 //
+// Read, Search and Find read a request path (a Read path, a Search path, a
+// Find pattern or Base) by the same input rules. A path that exists as
+// written is that path. Otherwise surrounding white space (a trailing
+// newline) and one pair of surrounding double quotes are dropped, a '@'
+// before '/' or '~' is dropped, Unicode spaces become ' ', a file:// URL
+// is its path, and a leading "~" or "~/" is the home directory, an
+// absolute path placed as above. A '\' is not a separator: it is a name's
+// byte, and in a glob it quotes the next character ("a\*" matches "a*");
+// a missing path whose reading with '/' for '\' exists says so in its
+// error.
+//
 // The paths of results hold a name's exact bytes, whatever they are. Text
 // (the format package, the toolsets' text) shows a name that is not valid
 // UTF-8 or holds a control character (a newline, an escape), an invisible

@@ -171,7 +171,9 @@ type FindRequest struct {
 	// (a breaker); 0 or negative means no cap.
 	MaxVisited int `json:"max_visited,omitempty"`
 	// Progress, if set, receives the growing, unordered list of matches at
-	// most once every 200 ms while the walk runs. It must not block.
+	// most once every 200 ms while the walk runs. It must not block. A
+	// panic in it stops the find and is raised again from Find, on the
+	// caller's goroutine.
 	Progress func(FindProgress) `json:"-"`
 }
 
@@ -223,7 +225,11 @@ func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 		return nil, err
 	}
 	defer release()
-	out, err := find.Run(ctx, fsys, root, f.internal(&req))
+	ctx, hc := newHostCalls(ctx)
+	defer hc.raise()
+	in := f.internal(&req)
+	in.Progress = progress2(hc, in.Progress)
+	out, err := find.Run(ctx, fsys, root, in)
 	if err != nil {
 		return nil, fail(ctx, "Find", err)
 	}

@@ -32,7 +32,7 @@ const (
 type ReadResult struct {
 	Kind ReadKind `json:"kind"`
 	// Input is the path string as given, after the input rules (quotes,
-	// file://, ~ and Unicode spaces); a web URL's password (a username
+	// file://, ~ and Unicode spaces; see the package doc); a web URL's password (a username
 	// without one too) is shown as "xxxxx", as in every URL of a result
 	// and error, though the fetch sends it.
 	Input string `json:"input"`

@@ -452,6 +452,9 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 	if err != nil {
 		return nil, err
 	}
+	ctx, hc := newHostCalls(ctx)
+	defer hc.raise()
+	in.Progress = progress(hc, in.Progress)
 	var (
 		out     *search.Outcome
 		backend *Backend
@@ -547,7 +550,10 @@ func (s *Searcher) Stream(ctx context.Context, req SearchRequest) iter.Seq2[*Fil
 // LongLines, MultilineCut, NULStops, Skipped) and holds its notes (Single, MissingPaths, SkippedPaths,
 // MaxColumns). When fn stops the search, the counts cover the
 // files seen until then. A nil fn takes every file and drops it: the
-// totals alone. The errors are Search's.
+// totals alone. The errors are Search's. A panic in fn (or in
+// SearchRequest.Progress), which may run on a goroutine of the search's,
+// stops the search and is raised again from StreamFunc, on the caller's
+// goroutine (from the loop of Stream), where it can be recovered.
 func (s *Searcher) StreamFunc(ctx context.Context, req SearchRequest, fn func(*FileMatch) bool) (*SearchResult, error) {
 	if err := nilContext(ctx, "Search"); err != nil {
 		return nil, err
@@ -567,9 +573,12 @@ func (s *Searcher) StreamFunc(ctx context.Context, req SearchRequest, fn func(*F
 	if err != nil {
 		return nil, err
 	}
+	ctx, hc := newHostCalls(ctx)
+	defer hc.raise()
+	in.Progress = progress(hc, in.Progress)
 	out, err := search.Stream(ctx, fsys, root, in, func(h search.Hit) bool {
 		fm := fileMatch(h)
-		return fn(&fm)
+		return hc.guard(func() bool { return fn(&fm) })
 	})
 	if err != nil {
 		return nil, fail(ctx, "Search", err)

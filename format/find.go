@@ -50,11 +50,12 @@ type FindOptions struct {
 // as "# dir/" then base names (directories end in '/'; entries of the root
 // bare; the file itself when the input named one), the notes on a timeout
 // and missing paths, with no match what was left out and why, then the
-// 50 KB cap and the "[...]" notices on the cut and the limit.
+// 50 KB cap and the "[...]" notices on the cut and the limit. It returns
+// w's error (io.ErrShortWrite for a short write without one); a nil w is a
+// scout.CodeInvalidParam error.
 func Find(w io.Writer, r *scout.FindResult, o *FindOptions) error {
 	text, _ := FindText(r, o)
-	_, err := io.WriteString(w, text)
-	return err
+	return write("Find", w, text)
 }
 
 // FindText returns the text Find writes, and whether the byte cap cut it.

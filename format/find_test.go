@@ -109,7 +109,7 @@ func TestFindText(t *testing.T) {
 			reason:  "the byte cap keeps whole lines and says how to see the rest",
 			res:     scout.FindResult{Entries: entries("aaaa", "bbbb", "cccc"), Matched: 3},
 			opts:    &FindOptions{MaxBytes: 10},
-			want:    "aaaa\nbbbb\n\n[Showing lines 1-2 of 3 (1KB limit). Narrow the pattern or paths to see the rest]",
+			want:    "aaaa\nbbbb\n\n[Showing lines 1-2 of 3 (10B limit). Narrow the pattern or paths to see the rest]",
 			wantCut: true,
 		},
 	}

@@ -29,10 +29,11 @@ type ReadOptions struct {
 	Style string
 }
 
-// Read writes the text of a read result.
+// Read writes the text of a read result (ReadText's). It returns w's error
+// (io.ErrShortWrite for a short write without one); a nil w is a
+// scout.CodeInvalidParam error.
 func Read(w io.Writer, r *scout.ReadResult, o *ReadOptions) error {
-	_, err := io.WriteString(w, ReadText(r, o))
-	return err
+	return write("Read", w, ReadText(r, o))
 }
 
 // ReadText returns the text of a read result, rendered from its fields

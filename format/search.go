@@ -33,11 +33,12 @@ type SearchOptions struct {
 // caller's notes, the notes on missing paths and skipped members, then
 // the 50 KB cap, the
 // "Not searched: ..." line on files too large or unreadable (with no match,
-// on every file left out), and the "[...]" notices.
+// on every file left out), and the "[...]" notices. It returns w's error
+// (io.ErrShortWrite for a short write without one); a nil w is a
+// scout.CodeInvalidParam error.
 func Search(w io.Writer, r *scout.SearchResult, o *SearchOptions) error {
 	text, _ := SearchText(r, o)
-	_, err := io.WriteString(w, text)
-	return err
+	return write("Search", w, text)
 }
 
 // SearchText returns the text Search writes, and whether the byte cap cut

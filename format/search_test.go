@@ -136,7 +136,7 @@ func TestSearchText(t *testing.T) {
 			reason:  "the line on missed files comes after the byte cap, so that it is never cut off",
 			res:     scout.SearchResult{Single: true, Skipped: map[scout.SkipReason]int{scout.SkipTooLarge: 1}, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "aaaa"), match(2, "bbbb"), match(3, "cccc")}}}},
 			opts:    &SearchOptions{MaxBytes: 16},
-			want:    "*1|aaaa\n*2|bbbb\n\nNot searched: 1 too large.\n\n[Showing lines 1-2 of 3 (1KB limit); narrow paths or pattern to see the rest]",
+			want:    "*1|aaaa\n*2|bbbb\n\nNot searched: 1 too large.\n\n[Showing lines 1-2 of 3 (16B limit); narrow paths or pattern to see the rest]",
 			wantCut: true,
 		},
 		{
@@ -157,7 +157,7 @@ func TestSearchText(t *testing.T) {
 			reason:  "the text is cut at whole lines with a notice",
 			res:     scout.SearchResult{Single: true, Files: []scout.FileMatch{{Path: "a", Lines: []scout.LineMatch{match(1, "aaaa"), match(2, "bbbb"), match(3, "cccc")}}}},
 			opts:    &SearchOptions{MaxBytes: 16},
-			want:    "*1|aaaa\n*2|bbbb\n\n[Showing lines 1-2 of 3 (1KB limit); narrow paths or pattern to see the rest]",
+			want:    "*1|aaaa\n*2|bbbb\n\n[Showing lines 1-2 of 3 (16B limit); narrow paths or pattern to see the rest]",
 			wantCut: true,
 		},
 	}

@@ -213,14 +213,14 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 	}
 	var items []item
 	var missing []string
-	var missingBase string // of the last missing input
+	var missingBase, missingShown string // of the last missing input
 	type input struct {
 		base, glob string
 		hasGlob    bool
 	}
 	seen := map[input]bool{} // "a", "./a" and "a/" are one input
 	for _, in := range inputs {
-		p := strings.ReplaceAll(pathutil.Normalize(in), `\`, "/")
+		p := pathutil.Input(in, f.exists(ctx))
 		if strings.TrimSpace(p) == "" {
 			return nil, errs.New(errs.InvalidParam, "Patterns must contain non-empty globs or paths.")
 		}
@@ -246,7 +246,7 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 				return nil, err
 			}
 			missing = append(missing, p) // as given: "tests/**/*.ts", not its base "tests"
-			missingBase = pathutil.Display(rb)
+			missingBase, missingShown = pathutil.Display(rb), shownBase(base, rb)
 			continue
 		case err != nil:
 			return nil, baseErr(rb, err)
@@ -261,9 +261,9 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 		notFound := strings.Join(missing, ", ")
 		shown := fname.QuoteJoin(missing)
 		if len(inputs) == 1 {
-			notFound, shown = missingBase, fname.Quote(missingBase) // one path: pi names its base
+			notFound, shown = missingBase, errs.Echo(missingShown) // one path: pi names its base
 		}
-		return nil, &errs.Error{Code: errs.NotFound, Message: "Path not found: " + shown, Path: notFound}
+		return nil, &errs.Error{Code: errs.NotFound, Message: "Path not found: " + shown + f.slashHint(ctx, missing, req.Recursive), Path: notFound}
 	}
 	sc := &scope{missing: missing}
 	if len(items) == 1 {
@@ -325,22 +325,29 @@ func (sc *scope) compile() error {
 	return err
 }
 
-// locate resolves in, a find input that its rules (pathutil.Normalize,
-// '\' as '/', the glob cut off) read as base: as written when it holds a
-// name in Go's quoted form (fname.Unquote), as text shows a name that is
-// not printable UTF-8, and names a path so (a name that starts and ends
-// with a quote wins over the path Normalize reads inside them); else as
-// base; else, when base does not exist, with its quoted names read back.
-// named reports a path taken as a name, not a glob (the first and last
-// ways). err is base's stat error when base is used; p is "" when the
+// locate resolves in, a find input that its rules (pathutil.Input, the
+// glob cut off) read as base: when it holds a name in Go's quoted form
+// (fname.Unquote), as text shows a name that is not printable UTF-8, as
+// written when it names a path so (a name that starts and ends with a quote
+// wins over the path Normalize reads inside them), else with its quoted
+// names read back when that names a path (a quoted glob character is
+// literal); else as base. named reports a path taken as a name, not a glob
+// (the quoted ways). err is base's stat error when base is used; p is "" when the
 // path is refused (outside the root, a NUL), err saying why.
 func (f *finder) locate(ctx context.Context, in, base string) (p string, info fs.FileInfo, named bool, err error) {
 	given := strings.TrimSpace(in)
 	u, quoted := fname.Unquote(given)
+	var qerr error // why the unquoted path is refused
 	if quoted {
 		if p, err := pathutil.Resolve(f.root, given); err == nil {
 			if info, err := f.statBase(ctx, p); err == nil {
 				return p, info, true, nil
+			}
+		}
+		var q string
+		if q, qerr = pathutil.Resolve(f.root, u); qerr == nil {
+			if qinfo, err := f.statBase(ctx, q); err == nil {
+				return q, qinfo, true, nil
 			}
 		}
 	}
@@ -348,15 +355,8 @@ func (f *finder) locate(ctx context.Context, in, base string) (p string, info fs
 		return "", nil, false, err
 	}
 	info, err = f.statBase(ctx, p)
-	if !quoted || !errors.Is(err, fs.ErrNotExist) {
-		return p, info, false, err
-	}
-	q, qerr := pathutil.Resolve(f.root, u)
-	if qerr != nil {
-		return "", nil, false, qerr
-	}
-	if qinfo, qerr := f.statBase(ctx, q); qerr == nil {
-		return q, qinfo, true, nil
+	if qerr != nil && errors.Is(err, fs.ErrNotExist) {
+		return "", nil, false, qerr // outside the root, a NUL
 	}
 	return p, info, false, err
 }
@@ -364,17 +364,10 @@ func (f *finder) locate(ctx context.Context, in, base string) (p string, info fs
 // baseScope resolves a request with a Base: the walk base is Base and the
 // glob is the union of the patterns as written ("**/*" when there are none).
 // A Base that holds a quoted name is resolved as locate says; one that
-// names an existing path as written is that path, though find's rules
-// would read it otherwise (a name ending in a space).
+// names an existing path as written is that path, though the input rules
+// would read it otherwise (a name ending in a space; pathutil.Input).
 func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
-	norm := strings.ReplaceAll(pathutil.Normalize(req.Base), `\`, "/")
-	if norm != req.Base {
-		if p, err := pathutil.Resolve(f.root, req.Base); err == nil {
-			if _, err := f.statBase(ctx, p); err == nil {
-				norm = req.Base
-			}
-		}
-	}
+	norm := pathutil.Input(req.Base, f.exists(ctx))
 	base, info, _, err := f.locate(ctx, req.Base, norm)
 	if base == "" {
 		return nil, err
@@ -384,7 +377,11 @@ func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
 		if err := pathutil.ContainerOutside(f.fsys, f.root, base); err != nil {
 			return nil, err
 		}
-		return nil, &errs.Error{Code: errs.NotFound, Message: "Path not found: " + fname.Quote(pathutil.Display(base)), Path: pathutil.Display(base)}
+		hint := pathutil.SlashHint(norm, f.exists(ctx))
+		if glob.HasMeta(norm) {
+			hint += "; Base is a directory, taken as written, not a glob: give the directory as Base and the glob as a pattern"
+		}
+		return nil, &errs.Error{Code: errs.NotFound, Message: "Path not found: " + errs.Echo(shownBase(norm, base)) + hint, Path: pathutil.Display(base)}
 	case err != nil:
 		return nil, baseErr(base, err)
 	case info != nil && !info.IsDir():
@@ -392,7 +389,7 @@ func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
 	}
 	parts := make([]string, len(req.Patterns))
 	for i, p := range req.Patterns {
-		parts[i] = strings.ReplaceAll(p, `\`, "/")
+		parts[i] = p
 		if err := outsideBase(parts[i], base); err != nil {
 			return nil, err
 		}
@@ -402,6 +399,17 @@ func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
 		sc.pattern = "**/*"
 	}
 	return sc, sc.compile()
+}
+
+// shownBase is how a not-found error names a missing base, given as
+// written and resolved to clean: cleaned ("./src/" is "src"), but for a
+// URL, which cleaning would mangle ("https://h/x" is not "https:/h/x"):
+// that is named as written.
+func shownBase(written, clean string) string {
+	if _, err := iurl.Parse(written); err == nil {
+		return written
+	}
+	return pathutil.Display(clean)
 }
 
 // outsideBase returns the CodeInvalidParam error of g, a pattern of a
@@ -575,6 +583,39 @@ func baseErr(base string, err error) error {
 	e := errs.Wrap(errs.CodeOf(err), err, "Cannot find in '%s': %v", d, err)
 	e.Path = d
 	return e
+}
+
+// exists returns the test pathutil.Input and pathutil.SlashHint take:
+// whether a path exists as written, resolved and stated as a base is.
+func (f *finder) exists(ctx context.Context) func(string) bool {
+	return func(s string) bool {
+		p, err := pathutil.Resolve(f.root, s)
+		if err != nil {
+			return false
+		}
+		_, err = f.statBase(ctx, p)
+		return err == nil
+	}
+}
+
+// slashHint is the hint the not-found error of the find inputs missing ends
+// with: pathutil.SlashHint of the first one whose base, read with '/' for
+// '\', exists; "" when none does.
+func (f *finder) slashHint(ctx context.Context, missing []string, recursive bool) string {
+	exists := f.exists(ctx)
+	baseExists := func(s string) bool {
+		base, _, hasGlob := glob.SplitFind(s)
+		if hasGlob && !recursive {
+			base, _ = splitNonRecursive(s)
+		}
+		return exists(base)
+	}
+	for _, m := range missing {
+		if h := pathutil.SlashHint(m, baseExists); h != "" {
+			return h
+		}
+	}
+	return ""
 }
 
 // statBase stats a base path, through the host's operations when set. It

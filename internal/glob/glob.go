@@ -31,9 +31,11 @@
 // a reversed range or a trailing lone '\' is an InvalidParam error that
 // says how to fix it.
 //
-// The pi contracts cannot write '\' escapes: their inputs have every '\'
-// turned into '/' before they reach this package (SplitFind, SplitSearch and
-// SearchPattern do it themselves). Compile itself reads '\' as an escape.
+// The pi contracts cannot write '\' escapes: the tool adapters turn every
+// '\' of their inputs into '/' before they reach this package. Everywhere
+// else (the Go API, the command line), Compile, SplitFind, SplitSearch and
+// SearchPattern read '\' as an escape in a glob and as a name's byte in a
+// base, as paths are slash-separated.
 //
 // A glob is translated to an anchored regular expression (package regexp),
 // so matching takes time linear in the path whatever the pattern, and runs

@@ -3,9 +3,10 @@ package glob
 import "strings"
 
 // SplitFind splits a find entry into the directory to walk and the glob to
-// match below it, as pi find's parseFindPattern does. Every '\' is first
-// turned into '/', and every unclosed '{' is closed, as pi's native glob
-// does.
+// match below it, as pi find's parseFindPattern does. Every unclosed '{' is
+// closed, as pi's native glob does; a '\' is a name's byte in the base and
+// quotes the next character in the glob (pi's '\' separators are the
+// caller's to turn into '/' first).
 //
 //   - no glob character: (p, "**/*", false), i.e. everything below p;
 //   - a glob in the first segment: (".", p) with "**/" put in front unless
@@ -17,7 +18,6 @@ import "strings"
 //
 // A base made only of the leading '/' ("/**/*.ts") is returned as "/".
 func SplitFind(p string) (base, pattern string, hasGlob bool) {
-	p = strings.ReplaceAll(p, `\`, "/")
 	if !HasMeta(p) {
 		return p, "**/*", false
 	}
@@ -30,8 +30,10 @@ func SplitFind(p string) (base, pattern string, hasGlob bool) {
 
 // SplitSearch splits a search path into the directory or file to search and
 // the glob that filters the files below it, following pi search's
-// parseSearchPath with Scout's recursion rule. Every '\' is first turned into
-// '/'. The pattern is ready for Compile, relative to base:
+// parseSearchPath with Scout's recursion rule. A '\' is a name's byte in the
+// base and quotes the next character in the glob (pi's '\' separators are
+// the caller's to turn into '/' first). The pattern is ready for Compile,
+// relative to base:
 //
 //   - no glob character: (p, "");
 //   - a glob in the first segment: (".", SearchPattern(p)), so "*.ts" gives
@@ -42,7 +44,6 @@ func SplitFind(p string) (base, pattern string, hasGlob bool) {
 //
 // A base made only of the leading '/' ("/**/*.ts") is returned as "/".
 func SplitSearch(p string) (base, pattern string) {
-	p = strings.ReplaceAll(p, `\`, "/")
 	if !HasMeta(p) {
 		return p, ""
 	}
@@ -54,8 +55,8 @@ func SplitSearch(p string) (base, pattern string) {
 }
 
 // SearchPattern rewrites a whole glob, relative to the search root, the way
-// pi search's build_glob_pattern(recursive=true) does: '\' becomes '/'; an
-// empty or blank pattern becomes "*"; every unclosed '{' is closed; and
+// pi search's build_glob_pattern(recursive=true) does (but for its '\'
+// separators, which are the caller's to turn into '/'): an empty or blank pattern becomes "*"; every unclosed '{' is closed; and
 // "**/" is put in front unless the pattern contains '/', starts with "**",
 // or is an exact brace union such as "{a.txt,b.txt}" (no glob character
 // inside). It is idempotent.
@@ -64,7 +65,6 @@ func SplitSearch(p string) (base, pattern string) {
 // "src", "*.ts"): that would make "src/*.ts" recursive, which Scout's design
 // rules out.
 func SearchPattern(p string) string {
-	p = strings.ReplaceAll(p, `\`, "/")
 	if strings.TrimSpace(p) == "" {
 		p = "*"
 	}
@@ -159,11 +159,13 @@ func splitAtGlob(p string) (base, rest string, first bool) {
 }
 
 // closeBraces appends a '}' for every '{' left open. Braces inside a class
-// ("[{]") do not count.
+// ("[{]") and quoted ones (`\{`) do not count.
 func closeBraces(p string) string {
 	depth := 0
 	for i := 0; i < len(p); i++ {
 		switch p[i] {
+		case '\\':
+			i++
 		case '[':
 			if end, ok := ClassEnd(p, i); ok {
 				i = end

@@ -76,7 +76,7 @@ func Find(r *scout.FindResult, o *FindOptions) (text string, cut *Cut) {
 		if kept, shown, total, ok := TruncateHead(text, max); ok {
 			cut = &Cut{ShownLines: shown, TotalLines: total, TotalBytes: len(text), MaxBytes: max}
 			text = kept
-			notices = append(notices, fmt.Sprintf("Showing lines 1-%d of %d (%s limit). Narrow the pattern or paths to see the rest", shown, total, KB(max)))
+			notices = append(notices, fmt.Sprintf("Showing lines 1-%d of %d (%s limit). Narrow the pattern or paths to see the rest", shown, total, CapFigure(max)))
 		}
 	}
 	if r.Truncated == scout.TruncLimit {

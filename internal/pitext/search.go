@@ -84,7 +84,7 @@ func Search(r *scout.SearchResult, o *SearchOptions) (text string, cut *Cut) {
 		if kept, shown, total, cutHere := TruncateHead(body, max); cutHere {
 			cut = &Cut{ShownLines: shown, TotalLines: total, TotalBytes: len(body), MaxBytes: max}
 			body = kept
-			parts = append(parts, fmt.Sprintf("Showing lines 1-%d of %d (%s limit); %s", shown, total, KB(max), cutHint(r, ends, len(kept))))
+			parts = append(parts, fmt.Sprintf("Showing lines 1-%d of %d (%s limit); %s", shown, total, CapFigure(max), cutHint(r, ends, len(kept))))
 		}
 	}
 	if r.LinesCut() {

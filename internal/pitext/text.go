@@ -112,3 +112,14 @@ func DelimitedNote(paths []string) string {
 func KB(n int) string {
 	return fmt.Sprintf("%dKB", (n+1023)/1024)
 }
+
+// CapFigure renders a host's byte cap for the notice of a text it cut,
+// "(50KB limit)": in KB when it is a whole number of them (pi's 50KB),
+// else in bytes ("1500B"), so that the cap is shown as it is, not rounded
+// up as KB rounds the bytes a read emitted.
+func CapFigure(n int) string {
+	if n%1024 != 0 {
+		return fmt.Sprintf("%dB", n)
+	}
+	return KB(n)
+}

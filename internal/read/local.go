@@ -54,7 +54,7 @@ func (r *reader) local(ctx context.Context, p string) (*Result, error) {
 	if err := r.notDatabase(p); err != nil {
 		return nil, err
 	}
-	return nil, notFound(base)
+	return nil, r.notFound(base)
 }
 
 // bySuffixMatch reads the missing path p (base and sel its path and

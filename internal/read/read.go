@@ -107,16 +107,9 @@ func Run(ctx context.Context, c *Config, p string) (*Result, error) {
 	}
 	r := &reader{c: c}
 	given := strings.TrimSpace(p)
-	p = normalize(p)
+	p = pathutil.Input(p, r.exists)
 	if len(p) >= len("conflict://") && strings.EqualFold(p[:len("conflict://")], "conflict://") {
 		return nil, errs.New(errs.Unsupported, "conflict:// URLs are not supported: conflicts are numbered per read. Read 'FILE:conflicts' to list the blocks, then a block's lines with 'FILE:A-B'.")
-	}
-	if p != given && len(given) >= 2 && given[0] == '"' && given[len(given)-1] == '"' {
-		// A name that starts and ends with a quote, as written, wins over
-		// the path inside the quotes.
-		if _, err := r.stat(given); err == nil {
-			p = given
-		}
 	}
 	res, err := r.run(ctx, p)
 	if errs.CodeOf(err) == errs.NotFound {

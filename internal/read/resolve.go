@@ -15,9 +15,12 @@ import (
 	"github.com/scoutkit/scout/internal/pathutil"
 )
 
-// normalize applies the shared input rules (quotes, @, Unicode spaces,
-// file://, ~).
-func normalize(p string) string { return pathutil.Normalize(p) }
+// exists reports whether the path p (no selector) exists, as stat finds
+// it.
+func (r *reader) exists(p string) bool {
+	_, err := r.stat(p)
+	return err == nil
+}
 
 // found is a resolved local path.
 type found struct {
@@ -140,12 +143,13 @@ func (r *reader) suffixMatch(ctx context.Context, p string) string {
 	return matches[0]
 }
 
-// notFound is the error of a path that does not exist. A missing path
+// notFound is the error of a path that does not exist; one that holds a
+// '\' whose '/' reading exists says so (pathutil.SlashHint). A missing path
 // that looks like a URL of a scheme read does not fetch ("ftp://h/f",
 // "data:,x") says which URLs are read; one that looks like a web URL
 // written without "//" ("https:example.com") says how to write it.
-func notFound(p string) error {
-	msg := "Path '" + errs.Echo(p) + "' not found"
+func (r *reader) notFound(p string) error {
+	msg := "Path '" + errs.Echo(p) + "' not found" + pathutil.SlashHint(p, r.exists)
 	const fetched = "; read fetches http:// and https:// URLs and internal URLs of registered schemes, not "
 	if u, err := iurl.Parse(p); err == nil {
 		msg += fetched + u.Scheme + "://"

@@ -216,8 +216,14 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 		if len(sc.Missing) == 1 && why != nil {
 			return nil, why
 		}
+		hint := ""
+		for _, m := range sc.Missing {
+			if hint = slashHint(fsys, root, m); hint != "" {
+				break
+			}
+		}
 		return nil, &errs.Error{Code: errs.NotFound, Path: strings.Join(sc.Missing, ", "),
-			Message: "Path not found: " + fname.QuoteJoin(sc.Missing)}
+			Message: "Path not found: " + fname.QuoteJoin(sc.Missing) + hint}
 	}
 	if len(sc.Targets) == 0 {
 		return nil, errs.New(errs.Unsupported, "Cannot search archive member(s): %s. Search supports text members only.", joinMembers(sc.BadMembers))
@@ -332,21 +338,39 @@ var minPreResolve = 32
 // that does not exist as written and holds a name in Go's quoted form, as
 // text shows a name that is not printable UTF-8 (fname.Unquote: a
 // whole path, a name after '/', a member after ':', before a selector), is
-// resolved unquoted, its quoted names taken literally (no glob); it stays
-// missing when that is missing too.
+// resolved unquoted, its quoted names taken literally (no glob), when
+// that is found. Else the entry is read with the input rules of Read and
+// Find (pathutil.Input: a trailing newline, file://, ~).
 func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o ResolveOptions, dirs pathutil.Dirs) resolved {
-	r := resolveAs(ctx, fsys, root, entry, o, dirs, false)
-	if !missing(r) {
-		return r
+	exists := func(s string) bool {
+		p, err := pathutil.Resolve(root, s)
+		if err != nil {
+			return false
+		}
+		_, err = dirs.Stat(fsys, p)
+		return err == nil
 	}
-	u, ok := fname.Unquote(entry)
-	if !ok {
-		return r
+	if u, ok := fname.Unquote(entry); ok && !exists(entry) {
+		if ru := resolveAs(ctx, fsys, root, u, o, dirs, true); !missing(ru) {
+			return ru
+		}
 	}
-	if ru := resolveAs(ctx, fsys, root, u, o, dirs, true); !missing(ru) {
-		return ru
-	}
-	return r
+	return resolveAs(ctx, fsys, root, pathutil.Input(entry, exists), o, dirs, false)
+}
+
+// slashHint is the hint the not-found error of the entry e ends with:
+// pathutil.SlashHint of its reading by the input rules, when the base of
+// that reading with '/' for '\' exists.
+func slashHint(fsys fs.FS, root, e string) string {
+	return pathutil.SlashHint(pathutil.Normalize(e), func(s string) bool {
+		base, _ := glob.SplitSearch(s)
+		p, err := pathutil.Resolve(root, base)
+		if err != nil {
+			return false
+		}
+		_, err = pathutil.Stat(fsys, p)
+		return err == nil
+	})
 }
 
 // missing reports whether r is the answer for an entry that does not
@@ -440,7 +464,7 @@ func withRanges(fsys fs.FS, root string, r resolved, name string, rs [][2]int) r
 		if err := pathutil.ContainerOutside(fsys, root, name); err != nil {
 			return failed(err)
 		}
-		return failed(errs.New(errs.NotFound, "Path not found for line-range selector: %s", fname.Quote(name)))
+		return failed(errs.New(errs.NotFound, "Path not found for line-range selector: %s%s", fname.Quote(name), slashHint(fsys, root, name)))
 	}
 	switch t := r.t; {
 	case t.Glob != nil:

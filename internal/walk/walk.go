@@ -766,7 +766,7 @@ func (w *walker) readDir(j job, st *stats, enter func(job)) {
 // it stops the walk with an error.
 func (w *walker) unreadable(j job, st *stats, err error) {
 	if j.depth == 0 {
-		w.halt(errs.Wrap(errs.CodeOf(err), err, "cannot list %q: %v", j.dir, err))
+		w.halt(errs.Wrap(errs.CodeOf(err), err, "Cannot list '%s': %v", errs.Echo(j.dir), err))
 		return
 	}
 	st.skipped[rUnreadable]++
