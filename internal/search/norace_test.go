@@ -3,3 +3,5 @@
 package search
 
 const raceEnabled = false
+
+const allocTries = 6

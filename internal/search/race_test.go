@@ -6,3 +6,9 @@ package search
 // makes searching GOROOT/src ten times slower, and loosens the counts of
 // allocations, which its random sync.Pool drops make vary.
 const raceEnabled = true
+
+// allocTries is how many searches a count of allocations takes the least
+// of: under the race detector, which drops a quarter of what goes back to
+// a sync.Pool, a search of a few directories seldom runs without a drop
+// (one costs a directory's listing some twenty allocations).
+const allocTries = 20

@@ -34,3 +34,26 @@ func HeapPeak(f func()) uint64 {
 	<-sampled
 	return max(peak, base) - base
 }
+
+// LeastAllocs returns the fewest heap allocations that one call of f made
+// over n calls (after one to warm up), run at GOMAXPROCS 1 as
+// testing.AllocsPerRun runs it. What happens beside f only ever adds
+// allocations to a call's count, never takes one away: a sync.Pool that
+// the race detector empties at random, or a collection empties; another
+// goroutine that allocates meanwhile. The least of a few calls is f's own
+// count where their average, on a loaded machine or under -race, moves by
+// some tens.
+func LeastAllocs(n int, f func()) float64 {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	f()
+	var ms runtime.MemStats
+	least := ^uint64(0)
+	for range n {
+		runtime.ReadMemStats(&ms)
+		before := ms.Mallocs
+		f()
+		runtime.ReadMemStats(&ms)
+		least = min(least, ms.Mallocs-before)
+	}
+	return float64(least)
+}
