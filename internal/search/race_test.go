@@ -3,8 +3,7 @@
 package search
 
 // raceEnabled shortens the slowest tests under the race detector, which
-// makes searching GOROOT/src ten times slower, and loosens the counts of
-// allocations, which its random sync.Pool drops make vary.
+// makes searching GOROOT/src ten times slower.
 const raceEnabled = true
 
 // allocTries is how many searches a count of allocations takes the least
