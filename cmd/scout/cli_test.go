@@ -86,6 +86,42 @@ func TestHelp(t *testing.T) {
 	}
 }
 
+// TestHelpCommand: scout help COMMAND prints what scout COMMAND -h
+// prints, where it prints it, with its exit status; scout help alone the
+// usage; an unknown COMMAND is a usage error naming the commands.
+func TestHelpCommand(t *testing.T) {
+	for _, c := range commands {
+		code, out, errb := runCLI("help", c.name)
+		wcode, wout, werrb := runCLI(c.name, "-h")
+		if code != wcode || out != wout || errb != werrb || !strings.HasPrefix(out, "Usage: scout "+c.name) {
+			t.Errorf("scout help %s: exit %d, stdout %q, stderr %q; want what -h gives: exit %d, stdout %q, stderr %q", c.name, code, out, errb, wcode, wout, werrb)
+		}
+	}
+	_, usage, _ := runCLI("-h")
+	if !strings.Contains(usage, "scout help [COMMAND]") {
+		t.Errorf("the usage does not list help: %q", usage)
+	}
+	for _, args := range [][]string{{"help"}, {"help", "help"}, {"help", "--help"}, {"--help"}} {
+		if code, out, errb := runCLI(args...); code != 0 || out != usage || errb != "" {
+			t.Errorf("scout %v: exit %d, stdout %q, stderr %q; want 0 and the usage", args, code, out, errb)
+		}
+	}
+	names := "search, read, find, call, tools, mcp, version"
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"help", "nosuch"}, `scout help: unknown command "nosuch"; the commands are ` + names + "\n"},
+		{[]string{"help", "-x"}, `scout help: unknown command "-x"; the commands are ` + names + "\n"},
+		{[]string{"help", "search", "read"}, "scout help: want one COMMAND (" + names + "), got 2 arguments\n"},
+	}
+	for _, tt := range tests {
+		if code, out, errb := runCLI(tt.args...); code != 2 || out != "" || errb != tt.want {
+			t.Errorf("scout %v: exit %d, stdout %q, stderr %q; want 2 and %q", tt.args, code, out, errb, tt.want)
+		}
+	}
+}
+
 // TestSharedFlags: call, mcp and the human commands accept --style,
 // --context-before, --context-after and --read-limit alike, also a command
 // on which one has no effect, and refuse a bad value the same way.
@@ -119,7 +155,17 @@ func TestErrorPrefix(t *testing.T) {
 		want   string // in stderr after the prefix
 		reason string
 	}{
-		{[]string{"search", "--nope"}, 2, "flag provided but not defined: -nope", "unknown flag"},
+		{[]string{"search", "--nope"}, 2, "unknown flag --nope\n", "unknown flag, as typed"},
+		{[]string{"search", "-nope"}, 2, "unknown flag -nope\n", "unknown flag, as typed"},
+		{[]string{"search", "--nope=1", "x"}, 2, "unknown flag --nope\n", "unknown flag with a value"},
+		{[]string{"search", "-g", "-nope", "--nope", "x"}, 2, "unknown flag --nope\n", "the flag refused, not -g's value"},
+		{[]string{"search", "x", "--root", root, "-t", `a" for flag -g: b`}, 2, `invalid value "a\" for flag -g: b" for -t: Unknown file type`, "a value that reads as the message"},
+		{[]string{"search", "x", "-A"}, 2, "flag -A needs a value", "missing value"},
+		{[]string{"find", "*", "--limit"}, 2, "flag --limit needs a value", "missing value"},
+		{[]string{"find", "--limit", "x", "*"}, 2, "invalid value \"x\" for --limit: want a whole number", "not a number"},
+		{[]string{"find", "--timeout=x", "*"}, 2, "invalid value \"x\" for --timeout: want a number", "not a number"},
+		{[]string{"search", "-i=maybe", "x"}, 2, "invalid value \"maybe\" for -i: want true or false", "not a boolean"},
+		{[]string{"read", "--no-summaries=2", "a.txt"}, 2, "invalid value \"2\" for --no-summaries: want true or false", "not a boolean"},
 		{[]string{"search"}, 2, "missing PATTERN", "no pattern"},
 		{[]string{"search", "x", "--root", root, "-A", "-2"}, 2, "-A must be 0 or more", "bad value"},
 		{[]string{"search", "x", "--root", root, "-A", "-1"}, 2, "-A must be 0 or more, got -1", "-1 is no default"},
@@ -127,15 +173,15 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"search", "x", "--root", root, "-m", "-1"}, 2, "-m must be 1 or more, got -1", "-1 is no default"},
 		{[]string{"search", "x", "--sort", "size"}, 2, "--sort must be none or path", "bad sort"},
 		{[]string{"search", "(", "--root", root}, 1, "Invalid regex", "bad pattern"},
-		{[]string{"search", "x", "--root", root, "-t", "nope"}, 2, "invalid value \"nope\" for flag -t: Unknown file type 'nope'", "bad flag value"},
-		{[]string{"search", "x", "--root", root, "-tgo", "-g", "["}, 2, "invalid value \"[\" for flag -g: Invalid glob", "bad flag value"},
+		{[]string{"search", "x", "--root", root, "-t", "nope"}, 2, "invalid value \"nope\" for -t: Unknown file type 'nope'", "bad flag value"},
+		{[]string{"search", "x", "--root", root, "-tgo", "-g", "["}, 2, "invalid value \"[\" for -g: Invalid glob", "bad flag value"},
 		{[]string{"search", "x", "--root", root, "a.txt", ""}, 2, "a PATH is empty", "empty PATH: a usage error, as find's empty GLOB"},
 		{[]string{"search", "x", "--root", root, " "}, 2, "a PATH is empty", "blank PATH"},
 		{[]string{"read", "--root", root}, 2, "want one PATH", "no path"},
 		{[]string{"read", "--root", root, "nope.txt"}, 1, "Path 'nope.txt' not found", "error result"},
 		{[]string{"read", "--root", root, ""}, 2, "PATH is empty", "empty PATH: a usage error, as find's empty GLOB"},
 		{[]string{"read", "--root", root, " \t"}, 2, "PATH is empty", "blank PATH"},
-		{[]string{"read", "--read-limit", "0", "a.txt"}, 2, "invalid value \"0\" for flag -read-limit", "bad read limit"},
+		{[]string{"read", "--read-limit", "0", "a.txt"}, 2, "invalid value \"0\" for --read-limit: want a number of lines, at least 1", "bad read limit"},
 		{[]string{"find", "--root", root}, 2, "missing GLOB", "no glob"},
 		{[]string{"find", "--limit", "500", "*"}, 2, "--limit must be 1 to 200, got 500", "limit over the tool's maximum"},
 		{[]string{"find", "--root", root, "--timeout", "NaN", "*"}, 2, "--timeout must be 0.5 to 60 seconds, got NaN", "NaN is no number of seconds"},
@@ -147,12 +193,12 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"call", "--style", "", "find"}, 2, "--style must be hashline, numbered, plain, got \"\"", "an empty style names none (it was the default)"},
 		{[]string{"read", "--style=", "a.txt"}, 2, "--style must be hashline, numbered, plain, got \"\"", "an empty style names none (it was the default)"},
 		{[]string{"mcp", "--style", ""}, 2, "--style must be hashline, numbered, plain, got \"\"", "an empty style names none (it was the default)"},
-		{[]string{"call", "--toolset", "", "find", "{}"}, 2, "invalid value \"\" for flag -toolset: want a toolset: amplifier, pi, standardized", "an empty toolset names none (it was pi)"},
+		{[]string{"call", "--toolset", "", "find", "{}"}, 2, "invalid value \"\" for --toolset: want a toolset: amplifier, pi, standardized", "an empty toolset names none (it was pi)"},
 		{[]string{"tools", "--toolset="}, 2, "want a toolset: amplifier, pi, standardized", "an empty toolset names none (it was pi)"},
 		{[]string{"mcp", "--toolset", ""}, 2, "want a toolset: amplifier, pi, standardized", "an empty toolset names none (it was pi)"},
 		{[]string{"call"}, 2, "want TOOL", "no tool"},
 		{[]string{"tools", "x"}, 2, "takes no arguments", "positional argument"},
-		{[]string{"version", "--nope"}, 2, "flag provided but not defined: -nope", "unknown flag"},
+		{[]string{"version", "--nope"}, 2, "unknown flag --nope\n", "unknown flag"},
 		{[]string{"version", "x"}, 2, "takes no arguments", "positional argument"},
 		{[]string{"tools", "--toolset", "nope"}, 2, "Unknown toolset 'nope'", "unknown toolset"},
 		{[]string{"mcp", "--context-after", "-1"}, 2, "want a number of lines, 0 or more", "bad context"},

@@ -50,7 +50,12 @@ func (f *flags) parse(args []string) (pos []string, code int, ok bool) {
 			return nil, 0, false
 		}
 		if err != nil {
-			return nil, f.usageError("%v", err), false
+			// The flag package has consumed the argument it refused.
+			typed := ""
+			if i := len(args) - len(f.Args()) - 1; i >= 0 && i < len(args) {
+				typed = args[i]
+			}
+			return nil, f.usageError("%s", f.flagError(err, typed)), false
 		}
 		args = f.Args()
 		if len(args) == 0 {
@@ -109,6 +114,69 @@ func (f *flags) expandShort(args []string) []string {
 		out = append(out, split...)
 	}
 	return out
+}
+
+// flagName is a flag's name as the help spells it: -C, --read-limit.
+func flagName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// flagError words an error of the flag package with the flag named as the
+// help names it (the package writes -read-limit, the help --read-limit),
+// and an unknown flag as typed, the argument it refused.
+func (f *flags) flagError(err error, typed string) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		typed, _, _ = strings.Cut(typed, "=")
+		if typed != "--"+name {
+			typed = "-" + name
+		}
+		return "unknown flag " + typed
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok && f.Lookup(name) != nil {
+		return "flag " + flagName(name) + " needs a value"
+	}
+	for _, head := range []string{"invalid value ", "invalid boolean value "} {
+		rest, ok := strings.CutPrefix(msg, head)
+		if !ok {
+			continue
+		}
+		value, err := strconv.QuotedPrefix(rest) // the value refused, quoted
+		if err != nil {
+			break
+		}
+		rest = strings.TrimPrefix(strings.TrimPrefix(rest[len(value):], " for"), " flag")
+		name, why, _ := strings.Cut(strings.TrimPrefix(rest, " -"), ": ")
+		fl := f.Lookup(name)
+		if fl == nil {
+			break
+		}
+		if why == "parse error" { // the flag package's own, for its typed flags
+			why = "want " + valueKind(fl)
+		}
+		return "invalid value " + value + " for " + flagName(name) + ": " + why
+	}
+	return msg
+}
+
+// valueKind says what a flag of the flag package's types takes.
+func valueKind(fl *flag.Flag) string {
+	g, _ := fl.Value.(flag.Getter)
+	if g == nil {
+		return "a valid value"
+	}
+	switch g.Get().(type) {
+	case bool:
+		return "true or false"
+	case int, int64, uint, uint64:
+		return "a whole number"
+	case float64:
+		return "a number"
+	}
+	return "a valid value"
 }
 
 func isBool(fl *flag.Flag) bool {

@@ -7,8 +7,9 @@
 //	scout tools [--toolset NAME]                  prints the tool definitions (name, description, JSON Schema)
 //	scout mcp [--toolset NAME] [--root DIR] [--no-web] [--allow-private-network]   serves the toolset over MCP on stdio
 //	scout version
+//	scout help [COMMAND]
 //
-// Each command's -h lists its flags. Exit status: 0 for success or partial,
+// Each command's -h (or scout help COMMAND) lists its flags. Exit status: 0 for success or partial,
 // 1 for an error result, 2 for a usage error.
 package main
 
@@ -16,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // command is one subcommand: it parses its own flags and returns the exit
@@ -60,9 +62,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch args[0] {
-	case "-h", "--help", "help":
+	case "-h", "--help":
 		usage(stdout)
 		return 0
+	case "help":
+		return runHelp(args[1:], stdin, stdout, stderr)
 	case "--version":
 		fmt.Fprintln(stdout, "scout", version)
 		return 0
@@ -77,6 +81,30 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 2
 }
 
+// runHelp is scout help [COMMAND]: alone, the usage; with a command, what
+// scout COMMAND -h prints, as it prints it.
+func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || len(args) == 1 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
+		usage(stdout)
+		return 0
+	}
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	if len(args) > 1 {
+		fmt.Fprintf(stderr, "scout help: want one COMMAND (%s), got %d arguments\n", strings.Join(names, ", "), len(args))
+		return 2
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(c, []string{"-h"}, stdin, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "scout help: unknown command %q; the commands are %s\n", args[0], strings.Join(names, ", "))
+	return 2
+}
+
 const version = "0.1.0"
 
 func usage(w io.Writer) {
@@ -84,5 +112,6 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  scout %s\n", c.usage)
 	}
-	fmt.Fprintln(w, "\nRun 'scout COMMAND -h' for a command's flags.")
+	fmt.Fprintln(w, "  scout help [COMMAND]")
+	fmt.Fprintln(w, "\nRun 'scout COMMAND -h' or 'scout help COMMAND' for a command's flags.")
 }

@@ -576,7 +576,7 @@ func TestMCPUsageErrors(t *testing.T) {
 		{[]string{"--root", filepath.Join(t.TempDir(), "missing")}, "no such file", "root that does not exist"},
 		{[]string{"extra"}, "scout mcp: takes no arguments", "positional argument"},
 		{[]string{"--style", "fancy"}, "--style must be", "bad shared flag"},
-		{[]string{"--no-web=maybe"}, "invalid boolean value", "bad --no-web value"},
+		{[]string{"--no-web=maybe"}, `invalid value "maybe" for --no-web: want true or false`, "bad --no-web value"},
 	}
 	for _, tt := range tests {
 		var out, errb bytes.Buffer
