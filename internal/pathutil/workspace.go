@@ -80,6 +80,17 @@ func (d Dirs) Stat(fsys fs.FS, p string) (fs.FileInfo, error) {
 	return fs.Stat(fsys, p)
 }
 
+// Exists reports whether the user path p, resolved against root (Resolve),
+// is found by d.Stat; a path Resolve refuses does not exist.
+func (d Dirs) Exists(fsys fs.FS, root, p string) bool {
+	rp, err := Resolve(root, p)
+	if err != nil {
+		return false
+	}
+	_, err = d.Stat(fsys, rp)
+	return err == nil
+}
+
 // ContainerOutside returns CheckInside's error for the first part of the
 // user path p before one of its first maxContainerColons colons that leads
 // outside the tree through a symlink, or through a loop ("ln.zip" of

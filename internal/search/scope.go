@@ -342,14 +342,7 @@ var minPreResolve = 32
 // that is found. Else the entry is read with the input rules of Read and
 // Find (pathutil.Input: a trailing newline, file://, ~).
 func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o ResolveOptions, dirs pathutil.Dirs) resolved {
-	exists := func(s string) bool {
-		p, err := pathutil.Resolve(root, s)
-		if err != nil {
-			return false
-		}
-		_, err = dirs.Stat(fsys, p)
-		return err == nil
-	}
+	exists := func(s string) bool { return dirs.Exists(fsys, root, s) }
 	if u, ok := fname.Unquote(entry); ok && !exists(entry) {
 		if ru := resolveAs(ctx, fsys, root, u, o, dirs, true); !missing(ru) {
 			return ru
@@ -364,12 +357,7 @@ func resolveEntry(ctx context.Context, fsys fs.FS, root, entry string, o Resolve
 func slashHint(fsys fs.FS, root, e string) string {
 	return pathutil.SlashHint(pathutil.Normalize(e), func(s string) bool {
 		base, _ := glob.SplitSearch(s)
-		p, err := pathutil.Resolve(root, base)
-		if err != nil {
-			return false
-		}
-		_, err = pathutil.Stat(fsys, p)
-		return err == nil
+		return pathutil.Dirs(nil).Exists(fsys, root, base)
 	})
 }
 
