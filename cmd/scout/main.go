@@ -71,10 +71,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "scout", version)
 		return 0
 	}
-	for _, c := range commands {
-		if c.name == args[0] {
-			return c.run(c, args[1:], stdin, stdout, stderr)
-		}
+	if c := lookup(args[0]); c != nil {
+		return c.run(c, args[1:], stdin, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "scout: unknown command %q\n", args[0])
 	usage(stderr)
@@ -96,13 +94,21 @@ func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "scout help: want one COMMAND (%s), got %d arguments\n", strings.Join(names, ", "), len(args))
 		return 2
 	}
-	for _, c := range commands {
-		if c.name == args[0] {
-			return c.run(c, []string{"-h"}, stdin, stdout, stderr)
-		}
+	if c := lookup(args[0]); c != nil {
+		return c.run(c, []string{"-h"}, stdin, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "scout help: unknown command %q; the commands are %s\n", args[0], strings.Join(names, ", "))
 	return 2
+}
+
+// lookup returns the command named name; nil when there is none.
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
 }
 
 const version = "0.1.0"
