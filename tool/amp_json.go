@@ -110,9 +110,9 @@ func (d ampContentData) WriteJSON(w io.Writer) error {
 // from its opening brace, as encoding/json writes ampGrepData.
 func (d *ampGrepData) appendHead(b []byte) []byte {
 	b = append(b, `{"pattern":`...)
-	b = appendJSONString(b, d.Pattern)
+	b = jsonobj.AppendString(b, d.Pattern)
 	b = append(b, `,"output_mode":`...)
-	b = appendJSONString(b, d.OutputMode)
+	b = jsonobj.AppendString(b, d.OutputMode)
 	b = append(b, `,"total_matches":`...)
 	b = strconv.AppendInt(b, int64(d.TotalMatches), 10)
 	b = append(b, `,"matches_count":`...)
@@ -148,7 +148,7 @@ func (d ampFilesData) WriteJSON(w io.Writer) error {
 		return err
 	}
 	parts := encodeEach(len(d.Files), func(i int) int { return len(d.Files[i]) + 3 },
-		func(b []byte, i int) []byte { return appendJSONString(b, wire(d.Files[i])) })
+		func(b []byte, i int) []byte { return jsonobj.AppendString(b, wire(d.Files[i])) })
 	return writeParts(w, append(b, '['), parts, "]}")
 }
 
@@ -169,7 +169,7 @@ func (d ampCountData) WriteJSON(w io.Writer) error {
 		return err
 	}
 	parts := encodeEach(len(o.paths), func(i int) int { return len(o.paths[i]) + 10 }, func(b []byte, i int) []byte {
-		b = appendJSONString(b, wire(o.paths[i]))
+		b = jsonobj.AppendString(b, wire(o.paths[i]))
 		b = append(b, ':')
 		return strconv.AppendInt(b, int64(o.counts[i]), 10)
 	})
@@ -250,7 +250,7 @@ func (h *ampHits) blocks(size int) []int {
 func (h *ampHits) appendResult(b []byte, f *scout.FileMatch, j int) []byte {
 	l := &f.Lines[j]
 	b = append(b, `{"file":`...)
-	b = appendJSONString(b, wire(f.Path))
+	b = jsonobj.AppendString(b, wire(f.Path))
 	if !h.noNumbers {
 		b = append(b, `,"line_number":`...)
 		b = strconv.AppendInt(b, int64(l.Line), 10)
@@ -267,7 +267,7 @@ func (h *ampHits) appendResult(b []byte, f *scout.FileMatch, j int) []byte {
 		}
 		content = sb.String()
 	}
-	b = appendJSONString(b, strings.TrimRightFunc(content, unicode.IsSpace))
+	b = jsonobj.AppendString(b, strings.TrimRightFunc(content, unicode.IsSpace))
 	if h.context {
 		b = append(b, `,"context":[`...)
 		lo, hi := h.window(f, j)
@@ -279,7 +279,7 @@ func (h *ampHits) appendResult(b []byte, f *scout.FileMatch, j int) []byte {
 			b = append(b, `{"line_number":`...)
 			b = strconv.AppendInt(b, int64(c.Line), 10)
 			b = append(b, `,"content":`...)
-			b = appendJSONString(b, strings.TrimRightFunc(c.Text, unicode.IsSpace))
+			b = jsonobj.AppendString(b, strings.TrimRightFunc(c.Text, unicode.IsSpace))
 			b = append(b, `,"is_match":`...)
 			b = strconv.AppendBool(b, c.Match)
 			b = append(b, '}')
@@ -288,7 +288,3 @@ func (h *ampHits) appendResult(b []byte, f *scout.FileMatch, j int) []byte {
 	}
 	return append(b, '}')
 }
-
-// appendJSONString appends s as a JSON string the way encoding/json does
-// (see jsonobj.AppendString).
-func appendJSONString(b []byte, s string) []byte { return jsonobj.AppendString(b, s) }

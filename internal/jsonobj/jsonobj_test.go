@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -144,5 +146,27 @@ func TestElements(t *testing.T) {
 	Elements([]byte(`[1,2,3]`), func([]byte) bool { n++; return n < 2 })
 	if n != 2 {
 		t.Errorf("f called %d times after returning false at the second, want 2", n)
+	}
+}
+
+// TestAppendStringRandom compares the string encoder, with its
+// eight-bytes-at-a-time path, against encoding/json on random strings
+// over an alphabet of plain, escaped and multi-byte characters.
+func TestAppendStringRandom(t *testing.T) {
+	alphabet := []string{"a", "Z", " ", "~", "\x7f", "\"", "\\", "\n", "\x00", "\x1f", "é", "\u2028", "\xff", "<", "&"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 5000 {
+		var sb strings.Builder
+		for range rng.IntN(40) {
+			sb.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		s := sb.String()
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		enc.Encode(s)
+		if got := string(AppendString(nil, s)) + "\n"; got != want.String() {
+			t.Fatalf("%q: got %s want %s", s, got, want.String())
+		}
 	}
 }
