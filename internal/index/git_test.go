@@ -15,7 +15,7 @@ import (
 // gitRepo is a scratch repository with its own HOME (so no user config
 // applies).
 type gitRepo struct {
-	t    *testing.T
+	t    testing.TB
 	dir  string
 	home string
 }

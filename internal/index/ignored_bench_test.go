@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/scoutkit/scout/internal/fsx"
@@ -23,16 +22,8 @@ func ignoredTree(b *testing.B, shape string) (dir, commit string) {
 	if _, err := exec.LookPath("git"); err != nil {
 		b.Skip("git not installed")
 	}
-	dir = b.TempDir()
-	write := func(p, content string) {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	g := &gitRepo{t: b, dir: b.TempDir()}
+	write := g.write
 	write(".gitignore", "*.o\nnode_modules/\n")
 	for d := range 2000 {
 		for i := range 5 {
@@ -51,19 +42,8 @@ func ignoredTree(b *testing.B, shape string) (dir, commit string) {
 			}
 		}
 	}
-	run := func(args ...string) string {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			b.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	run("init", "-q")
-	run("add", "-A")
-	run("commit", "-q", "-m", "tree")
-	return dir, run("rev-parse", "HEAD")[:40]
+	g.run("init", "-q")
+	return g.dir, g.commit("tree")
 }
 
 // BenchmarkIgnoredListing measures what the index path pays for the files

@@ -461,8 +461,9 @@ func plan(ctx context.Context, fsys fs.FS, root string, req *search.Request, b B
 	}
 	// The ignored files, each of which the search would check, only when
 	// its rules may bring one back: on a tree of many (object files
-	// beside the sources), the check costs more than the rest.
-	ignored, ok := ch.ch.ignoredInRoot(r, reincludes(req, ch.ch, r))
+	// beside the sources), the check costs more than the rest. Without
+	// any, the ignore files above the top go unread.
+	ignored, ok := ch.ch.ignoredInRoot(r, len(ch.ch.Ignored) > 0 && reincludes(req, ch.ch, r))
 	if !ok {
 		d.rep.Fallback, d.rep.Detail = ChangedSet, "the search root lies in a directory the ignore files exclude"
 		return d, nil
