@@ -226,9 +226,9 @@ func fitRows(t sheetTable, n, budget int) int {
 	return fit
 }
 
-// writeTable writes the first n rows as a markdown table, as mdTable does:
-// the first row as the header, each row as wide as the widest, stopping
-// after the row that passes limit bytes.
+// writeTable writes the first n rows as a markdown table (mdTable): the
+// first row as the header, each row as wide as the widest, stopping after
+// the row that passes limit bytes.
 func writeTable(out *text, t sheetTable, n, limit int) {
 	width := t.width(n)
 	if width == 0 {
