@@ -54,10 +54,10 @@ func convertXLSX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 	b := &xlsxBook{p: p, partCap: maxPart, budget: xlsxMaxInflate}
 	defer b.sst.close()
 	if err := b.load(); err != nil {
-		if part := asPartial(err); part != nil {
-			return "", part
+		if asPartial(err) == nil {
+			return "", xlsxErr("", err)
 		}
-		return "", xlsxErr("", err)
+		return stopped(&text{}, err)
 	}
 	var out text
 	for i, s := range b.sheets {
@@ -66,15 +66,14 @@ func convertXLSX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 			return res, &errs.Partial{Reason: fmt.Sprintf("%d more sheets not shown: at most %d are read", len(b.sheets)-i, xlsxMaxSheets)}
 		}
 		rows, err := b.sheetRows(s.part)
-		if part := asPartial(err); part != nil {
+		if err != nil {
+			if asPartial(err) == nil {
+				return "", xlsxErr(fmt.Sprintf("sheet %q: ", clip(s.name)), err)
+			}
 			if rows.shown() > 0 {
 				writeSheet(&out, s.name, rows)
 			}
-			res, _ := out.result()
-			return res, part
-		}
-		if err != nil {
-			return "", xlsxErr(fmt.Sprintf("sheet %q: ", clip(s.name)), err)
+			return stopped(&out, err)
 		}
 		writeSheet(&out, s.name, rows)
 		if out.full() {
@@ -227,9 +226,9 @@ func fitRows(t sheetTable, n, budget int) int {
 	return fit
 }
 
-// writeTable writes the first n rows as a markdown table, as mdTable does:
-// the first row as the header, each row as wide as the widest, stopping
-// after the row that passes limit bytes.
+// writeTable writes the first n rows as a markdown table (mdTable): the
+// first row as the header, each row as wide as the widest, stopping after
+// the row that passes limit bytes.
 func writeTable(out *text, t sheetTable, n, limit int) {
 	width := t.width(n)
 	if width == 0 {
