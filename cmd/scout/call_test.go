@@ -36,6 +36,8 @@ func TestCallCommand(t *testing.T) {
 		{[]string{"Glob", "--toolset", "standardized", `{"pattern": "**/*.go", "limit": 1}`, "--root", root}, "", 0, "partial", "[Truncated: showing the first 1 of 2", "flags between and after the arguments; a partial Glob exits 0"},
 		{[]string{"--toolset", "standardized", "--root", root, "Glob"}, "", 1, "error", "Missing required parameter 'pattern'.", "JSON left out: the arguments are {}"},
 		{[]string{"--toolset", "standardized", "--root", root, "Glob", "-"}, `{"pattern": "b/*.go"}`, 0, "success", "b/c.go", "Glob's arguments from stdin"},
+		{[]string{"--toolset", "standardized", "--root", root, "Glob", "-"}, "{\"pattern\": \"b/*.go\"}\n", 0, "success", "b/c.go", "arguments from stdin as echo writes them, with a newline"},
+		{[]string{"--toolset", "standardized", "--root", root, "Glob", "-"}, " \n", 1, "error", "Missing required parameter 'pattern'.", "nothing but white space on stdin: the arguments are {}"},
 		{[]string{"--toolset", "standardized", "--root", root, "Glob", `{"pattern": "*", "path": "nope"}`}, "", 1, "error", "Search root 'nope' does not exist.", "a Glob error: exit 1, Envelope printed"},
 		{[]string{"--root", filepath.Join(root, "missing"), "find", "{}"}, "", 2, "", "no such file", "root that does not exist: usage error"},
 		{[]string{}, "", 2, "", "scout call: want TOOL", "no tool"},
