@@ -33,7 +33,7 @@ func init() {
 
 const piSearchDescription = `Search file contents with a regex across files, directories, globs, and internal URLs.
 
-- pattern: the regex (RE2 syntax); literal braces need no escaping (interface{} works), other metacharacters do. A pattern with an unbalanced ( or ) is searched with every parenthesis literal (foo( finds "foo("), and the result says so.
+- pattern: the regex (RE2 syntax); literal braces need no escaping (interface{} works), other metacharacters do. A pattern with an unbalanced ( or ) is searched with every parenthesis literal (foo( finds "foo("), and the result says so; not in an internal URL without a backing file (omp://), where it is an invalid regex.
 - paths: one path or an array: files, directories, globs (src/**/*.ts), archives (a.zip: its text members), archive members (a.zip:src/x.ts), directories or globs inside archives (a.zip:src/**/*.ts), internal URLs (omp://, no globs); "." for the project root. Add :50-100 to a single file to search only those lines.
 - globs: * and ? stay within a directory, ** crosses directories, {a,b} alternatives, [abc], [!a] and [[:digit:]] classes.
 - i: case-insensitive. gitignore: false also searches ignored files; node_modules is searched only when a path names it. Hidden files are always searched.
@@ -113,6 +113,13 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		return nil, err
 	}
 	searched, rewrite := piPattern(pattern)
+	unrepaired := false
+	if rewrite != nil && piVirtual(ctx, c.Resolvers, names) {
+		// pi searches a resource without a backing file with another
+		// regex engine, which has no parenthesis repair: the pattern is
+		// refused as the invalid regex it is.
+		searched, rewrite, unrepaired = literalDollars(grep.SanitizeBraces(pattern)), nil, true
+	}
 
 	s := c.searcher(ws)
 	prune := pitext.PruneNodeModules(paths)
@@ -132,6 +139,9 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 		MaxColumns: piAskColumns,
 	}
 	res, err := s.Search(ctx, req)
+	if e, ok := errors.AsType[*scout.Error](err); ok && unrepaired && e.Code == scout.CodeInvalidParam {
+		return nil, errs.New(errs.InvalidParam, "%s; an internal URL without a backing file is searched with the pattern as written (unbalanced parentheses are not escaped for it): write a literal parenthesis as \\( or \\)", e.Message)
+	}
 	if err != nil {
 		return nil, piMissingBase(err, fsys, root, names)
 	}
@@ -367,6 +377,29 @@ func piPattern(pattern string) (searched string, rewrite *piRewrite) {
 		return p, &piRewrite{From: pattern, To: p, Reason: "unbalanced parenthesis"}
 	}
 	return p, nil
+}
+
+// piVirtual reports whether one of names (the paths entries without
+// their selectors) is an internal URL searched in memory: a resource
+// without a backing file, as the built-in omp:// documents are.
+func piVirtual(ctx context.Context, resolvers map[string]scout.Resolver, names []string) bool {
+	for _, n := range names {
+		scheme, _, ok := strings.Cut(n, "://")
+		if !ok {
+			continue
+		}
+		r, ok := resolvers[strings.ToLower(scheme)]
+		if !ok {
+			if iurl.Builtin(scheme) {
+				return true
+			}
+			continue
+		}
+		if res, err := r.Resolve(ctx, n); err == nil && res != nil && res.SourcePath == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // literalDollars escapes each unescaped '$' right before an escaped '{'

@@ -69,6 +69,10 @@ func TestPiSearchSources(t *testing.T) {
 		{"virtual i", `{"pattern":"NEEDLE","paths":"memory://todo","i":true}`, "*2|needle in memory", "i is passed to the in-memory search of a virtual resource"},
 		{"virtual case", `{"pattern":"NEEDLE","paths":"memory://todo"}`, "No matches found", "... which without i minds the case"},
 		{"virtual bad regex", `{"pattern":"a[b","paths":"memory://todo"}`, "Invalid regex: ", "a regex that does not compile for a virtual resource is Invalid regex"},
+		{"virtual unbalanced paren", `{"pattern":"needle(","paths":"memory://todo"}`, "Invalid regex: missing closing ): `needle(` at position 0; an internal URL without a backing file is searched with the pattern as written", "the parenthesis repair is grep's, not that of the in-memory search of a virtual resource: Invalid regex"},
+		{"virtual unbalanced paren among paths", `{"pattern":"needle)","paths":["docs","memory://todo:1-2"]}`, "Invalid regex: unexpected ): `needle)`", "... among other paths too"},
+		{"backed unbalanced paren", `{"pattern":"needle(","paths":["skill://guide","docs"]}`, "Note: `needle(` searched as `needle\\(`", "a backed resource is searched as its file: repaired"},
+		{"virtual braces", `{"pattern":"in{}|memory","paths":"memory://todo"}`, "*2|needle in memory", "braces that cannot repeat are still literal for a virtual resource"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

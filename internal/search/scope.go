@@ -172,6 +172,11 @@ func Resolve(ctx context.Context, fsys fs.FS, root string, entries []string, o R
 		entries = []string{"."}
 	}
 	if o.Registry != nil {
+		if len(o.Lines) > 0 && len(entries) == 1 {
+			if err := urlRanges(ctx, o.Registry, entries[0]); err != nil {
+				return nil, err
+			}
+		}
 		// A collection URL (omp://) stands for its resources.
 		var err error
 		if entries, err = o.Registry.Expand(ctx, entries); err != nil {
@@ -483,8 +488,31 @@ func resolveURLEntry(ctx context.Context, fsys fs.FS, root, entry string, o Reso
 	if rs == nil {
 		rs = o.Lines
 	}
+	if len(rs) > 0 {
+		if err := urlRanges(ctx, o.Registry, base); err != nil {
+			return failed(err)
+		}
+	}
 	t, err := resolveURL(ctx, fsys, root, base, o.Registry)
 	return withRanges(fsys, root, resolved{t: t, found: true, err: err, done: true}, base, rs)
+}
+
+// urlRanges checks that the internal URL e, given line ranges, names one
+// resource: a collection (omp://docs, which stands for the documents
+// below it) is an INVALID_PARAM error, as a directory is.
+func urlRanges(ctx context.Context, reg *iurl.Registry, e string) error {
+	if !reg.CanHandle(e) {
+		return nil
+	}
+	urls, err := reg.Expand(ctx, []string{e})
+	if err != nil || len(urls) == 1 && urls[0] == e {
+		return nil // not a collection; resolving it reports any error
+	}
+	example := "a resource"
+	if len(urls) > 0 {
+		example = redact.Text(urls[0])
+	}
+	return errs.New(errs.InvalidParam, "Line-range selector requires a single file: %s is a directory; name one resource, e.g. %s:50-100", redact.Text(e), example)
 }
 
 // resolveFile resolves an entry without selector: an archive member, a
