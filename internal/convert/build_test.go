@@ -158,6 +158,24 @@ func epubOf(t testing.TB, title string, chapters ...string) []byte {
 	return testfs.Zip(testfs.Files(files)...)
 }
 
+// epubRaw builds an EPUB of a package document and chapters as given.
+func epubRaw(t testing.TB, opf string, files map[string]string) []byte {
+	f := map[string]string{
+		"mimetype":               "application/epub+zip",
+		"META-INF/container.xml": `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`,
+		"OEBPS/content.opf":      opf,
+	}
+	for k, v := range files {
+		f[k] = v
+	}
+	return testfs.Zip(testfs.Files(f)...)
+}
+
+// opfOf is a package document of the manifest and spine given.
+func opfOf(manifest, spine string) string {
+	return `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T</dc:title></metadata><manifest>` + manifest + `</manifest><spine>` + spine + `</spine></package>`
+}
+
 // pdfOf writes a PDF with one page per string, each line drawn with
 // Helvetica in its own text object, 14 points below the previous one.
 func pdfOf(pages ...string) []byte {

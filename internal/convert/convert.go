@@ -31,12 +31,14 @@
 // MaxOutput bytes of text (more is an *errs.Partial); OOXML and EPUB
 // packages are zips read by package archive, under its limits and checks
 // (entries that overlap are refused) with 4 MiB of zip directory; 64 MiB
-// inflated per zip part and 512 MiB per XLSX workbook, 8 MiB per EPUB
-// chapter; 2 Mi XML tags and attributes across the parts of a DOCX, PPTX
-// or XLSX, and 64 more for each byte of text they give (past that, the
-// text read so far and an *errs.Partial; an XLSX's shared strings are
-// read as far as its cells use them); HTML (EPUB chapters, HTML saved as .doc or .xls) converted up to
-// 8 MiB and 100,000 start tags, the rest left out (an *errs.Partial);
+// inflated per zip part, 8 MiB per EPUB chapter; 512 MiB inflated from
+// all the parts of a package and 2 Mi XML tags and attributes across them
+// (DOCX, PPTX, XLSX, EPUB), and 64 more for each byte of text they give
+// (past either, the text read so far and an *errs.Partial naming the
+// part; an XLSX's shared strings are read as far as its cells use them,
+// an EPUB chapter the spine names again is converted once); HTML (EPUB
+// chapters, HTML saved as .doc or .xls) converted up to 8 MiB, 100,000
+// start tags and 400,000 attributes, the rest left out (an *errs.Partial);
 // 256 MiB per OLE stream; XML elements nested 256 deep and tags of 1 MiB;
 // RTF groups nested 1024 deep; PDF: 2 Mi objects, 256 Ki entries per array
 // or dictionary, 64 Ki operands of 4 MiB in all between two content

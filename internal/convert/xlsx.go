@@ -13,12 +13,11 @@ import (
 
 // Limits of the XLSX reader.
 const (
-	xlsxMaxRows     = 1 << 20     // Excel's last row, 1,048,576
-	xlsxMaxCols     = 1 << 14     // Excel's last column, XFD (16,384)
-	xlsxMaxInflate  = 8 * maxPart // bytes inflated from all parts of a workbook together
-	xlsxMaxFormatID = 1<<16 - 1   // custom number formats with larger ids are ignored
-	xlsxMaxDepth    = 256         // deepest XML nesting accepted in a part
-	xlsxMaxSheets   = 10000       // sheets read; the rest are counted in a closing note
+	xlsxMaxRows     = 1 << 20   // Excel's last row, 1,048,576
+	xlsxMaxCols     = 1 << 14   // Excel's last column, XFD (16,384)
+	xlsxMaxFormatID = 1<<16 - 1 // custom number formats with larger ids are ignored
+	xlsxMaxDepth    = 256       // deepest XML nesting accepted in a part
+	xlsxMaxSheets   = 10000     // sheets read; the rest are counted in a closing note
 )
 
 // convertXLSX renders each sheet of an Office Open XML workbook, in the
@@ -31,8 +30,8 @@ const (
 // placed by their references; missing cells are empty.
 //
 // The reader is our own (encoding/xml over package archive's zip reader):
-// every part is capped at maxPart inflated bytes and the workbook at
-// xlsxMaxInflate, worksheets are streamed row by row, reading stops once
+// every part is capped at maxPart inflated bytes, the workbook at
+// maxInflate and the markup bound, worksheets are streamed row by row, reading stops once
 // the sheets hold MaxOutput bytes of text or after xlsxMaxSheets sheets (a
 // closing note counts the others), and a reference or index that points
 // outside the workbook is an error naming the cell.
@@ -51,7 +50,7 @@ func convertXLSX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 		return "", err
 	}
 	p.markup = &markup{}
-	b := &xlsxBook{p: p, partCap: maxPart, budget: xlsxMaxInflate}
+	b := &xlsxBook{p: p, partCap: maxPart}
 	defer b.sst.close()
 	if err := b.load(); err != nil {
 		if asPartial(err) == nil {
