@@ -550,6 +550,30 @@ func xlsSparse() []byte {
 	return cfbOf(map[string][]byte{"Workbook": cat(globals(g), data)})
 }
 
+// xlsColumn writes an XLS of one sheet with a label "v" in column col of
+// each of its first rows.
+func xlsColumn(rows, col int) []byte {
+	le := binary.LittleEndian
+	u16 := func(v ...int) []byte {
+		var b []byte
+		for _, x := range v {
+			b = le.AppendUint16(b, uint16(x))
+		}
+		return b
+	}
+	globals := func(pos int) []byte {
+		sheet := append(le.AppendUint32(nil, uint32(pos)), 0, 0, 1, 0, 'S')
+		return biff(0x0809, make([]byte, 16), 0x0085, sheet, 0x000A, []byte{})
+	}
+	recs := []any{0x0809, make([]byte, 16)}
+	for r := range rows {
+		recs = append(recs, 0x0204, cat(u16(r, col, 0), u16(1), []byte{0, 'v'}))
+	}
+	data := biff(append(recs, 0x000A, []byte{})...)
+	g := len(globals(0))
+	return cfbOf(map[string][]byte{"Workbook": cat(globals(g), data)})
+}
+
 // cfbNested writes a compound file whose directory holds n storages but
 // no stream: each storage the child of the one before when self is
 // false, else the first storage its own child and the others unlinked.
