@@ -215,6 +215,40 @@ func malformed(format string, err error) error {
 	return errs.Wrap(code, err, "not a valid %s document: %v", format, err)
 }
 
+// tidied returns what tidy makes of s when that is s without its leading
+// and trailing blank lines: no line ends in white space, and no two blank
+// lines follow each other between lines of text.
+func tidied(s string) (string, bool) {
+	start, end := -1, 0 // the first line of text, the end of the last
+	blank := 0          // empty lines since the last line of text
+	for i := 0; i < len(s); {
+		e := strings.IndexByte(s[i:], '\n')
+		if e < 0 {
+			e = len(s)
+		} else {
+			e += i
+		}
+		switch {
+		case i == e:
+			blank++
+		case s[e-1] == ' ' || s[e-1] == '\t' || s[e-1] == '\r':
+			return "", false
+		case start >= 0 && blank > 1:
+			return "", false
+		default:
+			if start < 0 {
+				start = i
+			}
+			end, blank = e, 0
+		}
+		i = e + 1
+	}
+	if start < 0 {
+		return "", true
+	}
+	return s[start:end], true
+}
+
 // cutUTF8 returns the longest prefix of s of at most n bytes that does not
 // split a UTF-8 sequence.
 func cutUTF8(s string, n int) string {
@@ -267,6 +301,15 @@ func (t *text) WriteRune(r rune) (int, error) {
 	return t.b.WriteRune(r)
 }
 
+// grow makes room for n more bytes, or as many as MaxOutput leaves: a
+// large table written at once takes one buffer of its size, not a copy at
+// each growth (twice the output at its peak).
+func (t *text) grow(n int) {
+	if n = min(n, outputCap-t.b.Len()); n > 0 {
+		t.b.Grow(n)
+	}
+}
+
 func (t *text) Len() int       { return t.b.Len() }
 func (t *text) String() string { return t.b.String() }
 func (t *text) Reset()         { t.b.Reset(); t.cut = false }
@@ -287,8 +330,17 @@ func (t *text) result() (string, error) {
 
 // tidy collapses runs of blank lines to one, trims trailing spaces on each
 // line and trims leading and trailing blank lines. It copies s once,
-// whatever its number of lines.
+// whatever its number of lines, and not at all when only its ends change
+// (a sheet's tables, most text): the output at MaxOutput was held twice.
 func tidy(s string) string {
+	if t, ok := tidied(s); ok {
+		return t
+	}
+	return tidyCopy(s)
+}
+
+// tidyCopy is tidy, copying s.
+func tidyCopy(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	gap := false // a blank line since the last line written

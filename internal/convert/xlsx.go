@@ -205,15 +205,17 @@ func writeSheet(out *text, name string, t sheetTable) {
 		return
 	}
 	room := outputCap - out.Len()
-	writeTable(out, t, fitRows(t, n, room), room)
+	fit, size := fitRows(t, n, room)
+	out.grow(size)
+	writeTable(out, t, fit, room)
 	out.WriteString("\n")
 }
 
 // fitRows returns how many of the first n rows make a markdown table of at
-// most budget bytes, and the row that goes past it.
-func fitRows(t sheetTable, n, budget int) int {
+// most budget bytes, and the row that goes past it, and the size of the
+// table of those rows but its header's separator.
+func fitRows(t sheetTable, n, budget int) (fit, size int) {
 	width := t.width(n)
-	size, fit := 0, 0
 	t.each(n, func(r sheetRow) bool {
 		size += 2 + 3*width // "|" and "\n"; " " and " |" around each cell
 		for _, c := range r.cells {
@@ -222,7 +224,7 @@ func fitRows(t sheetTable, n, budget int) int {
 		fit++
 		return size <= budget
 	})
-	return fit
+	return fit, size
 }
 
 // writeTable writes the first n rows as a markdown table (mdTable): the
@@ -249,7 +251,9 @@ func writeTable(out *text, t sheetTable, n, limit int) {
 		j := 0
 		for col := range width {
 			if j < len(r.cells) && r.cells[j].col == col {
-				write(" " + mdCell(r.cells[j].v) + " |")
+				write(" ")
+				write(mdCell(r.cells[j].v))
+				write(" |")
 				j++
 			} else {
 				write("  |")

@@ -420,7 +420,9 @@ func TestXLSXBounds(t *testing.T) {
 	// A row was held as a slot for each of its columns: rows with cells at
 	// A and XFD took 16,384 slots (16 bytes each) for 49 KB of text, 14
 	// times the text allocated (177 MiB of heap for 16 MiB); only the
-	// cells are held now, the text allocated about 7 times over.
+	// cells are held now. The text was then allocated about 7 times over:
+	// a string for each cell written, a copy at each growth of the output
+	// and one more to tidy it; now once.
 	t.Run("rows with cells at A and XFD allocate in proportion to their text", func(t *testing.T) {
 		outputCap = 2 << 20
 		t.Cleanup(func() { outputCap = MaxOutput })
@@ -433,8 +435,8 @@ func TestXLSXBounds(t *testing.T) {
 		if !errors.As(err, &part) || len(got) < outputCap-100 || !strings.HasPrefix(got, "## S\n\n| 1 |  |  |") {
 			t.Fatalf("%d bytes, err = %v; want the cap's and an *errs.Partial", len(got), err)
 		}
-		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 10*uint64(outputCap) {
-			t.Errorf("allocated %.1f MiB for %.1f MiB of text, want at most 10 times it", float64(alloc)/(1<<20), float64(len(got))/(1<<20))
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 2*uint64(outputCap) {
+			t.Errorf("allocated %.1f MiB for %.1f MiB of text, want at most twice it", float64(alloc)/(1<<20), float64(len(got))/(1<<20))
 		}
 	})
 	t.Run("sheets past the 10,000th are counted, not read", func(t *testing.T) {
