@@ -158,6 +158,24 @@ func epubOf(t testing.TB, title string, chapters ...string) []byte {
 	return testfs.Zip(testfs.Files(files)...)
 }
 
+// epubRaw builds an EPUB of a package document and chapters as given.
+func epubRaw(t testing.TB, opf string, files map[string]string) []byte {
+	f := map[string]string{
+		"mimetype":               "application/epub+zip",
+		"META-INF/container.xml": `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`,
+		"OEBPS/content.opf":      opf,
+	}
+	for k, v := range files {
+		f[k] = v
+	}
+	return testfs.Zip(testfs.Files(f)...)
+}
+
+// opfOf is a package document of the manifest and spine given.
+func opfOf(manifest, spine string) string {
+	return `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T</dc:title></metadata><manifest>` + manifest + `</manifest><spine>` + spine + `</spine></package>`
+}
+
 // pdfOf writes a PDF with one page per string, each line drawn with
 // Helvetica in its own text object, 14 points below the previous one.
 func pdfOf(pages ...string) []byte {
@@ -528,6 +546,30 @@ func xlsSparse() []byte {
 	data := biff(0x0809, make([]byte, 16),
 		0x0204, cat(u16(0, 0, 0), str("a")), 0x0204, cat(u16(0, 255, 0), str("b")), 0x0204, cat(u16(65535, 255, 0), str("z")),
 		0x000A, []byte{})
+	g := len(globals(0))
+	return cfbOf(map[string][]byte{"Workbook": cat(globals(g), data)})
+}
+
+// xlsColumn writes an XLS of one sheet with a label "v" in column col of
+// each of its first rows.
+func xlsColumn(rows, col int) []byte {
+	le := binary.LittleEndian
+	u16 := func(v ...int) []byte {
+		var b []byte
+		for _, x := range v {
+			b = le.AppendUint16(b, uint16(x))
+		}
+		return b
+	}
+	globals := func(pos int) []byte {
+		sheet := append(le.AppendUint32(nil, uint32(pos)), 0, 0, 1, 0, 'S')
+		return biff(0x0809, make([]byte, 16), 0x0085, sheet, 0x000A, []byte{})
+	}
+	recs := []any{0x0809, make([]byte, 16)}
+	for r := range rows {
+		recs = append(recs, 0x0204, cat(u16(r, col, 0), u16(1), []byte{0, 'v'}))
+	}
+	data := biff(append(recs, 0x000A, []byte{})...)
 	g := len(globals(0))
 	return cfbOf(map[string][]byte{"Workbook": cat(globals(g), data)})
 }

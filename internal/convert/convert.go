@@ -31,12 +31,14 @@
 // MaxOutput bytes of text (more is an *errs.Partial); OOXML and EPUB
 // packages are zips read by package archive, under its limits and checks
 // (entries that overlap are refused) with 4 MiB of zip directory; 64 MiB
-// inflated per zip part and 512 MiB per XLSX workbook, 8 MiB per EPUB
-// chapter; 2 Mi XML tags and attributes across the parts of a DOCX, PPTX
-// or XLSX, and 64 more for each byte of text they give (past that, the
-// text read so far and an *errs.Partial; an XLSX's shared strings are
-// read as far as its cells use them); HTML (EPUB chapters, HTML saved as .doc or .xls) converted up to
-// 8 MiB and 100,000 start tags, the rest left out (an *errs.Partial);
+// inflated per zip part, 8 MiB per EPUB chapter; 512 MiB inflated from
+// all the parts of a package and 2 Mi XML tags and attributes across them
+// (DOCX, PPTX, XLSX, EPUB), and 64 more for each byte of text they give
+// (past either, the text read so far and an *errs.Partial naming the
+// part; an XLSX's shared strings are read as far as its cells use them,
+// an EPUB chapter the spine names again is converted once); HTML (EPUB
+// chapters, HTML saved as .doc or .xls) converted up to 8 MiB, 100,000
+// start tags and 400,000 attributes, the rest left out (an *errs.Partial);
 // 256 MiB per OLE stream; XML elements nested 256 deep and tags of 1 MiB;
 // RTF groups nested 1024 deep; PDF: 2 Mi objects, 256 Ki entries per array
 // or dictionary, 64 Ki operands of 4 MiB in all between two content
@@ -213,6 +215,40 @@ func malformed(format string, err error) error {
 	return errs.Wrap(code, err, "not a valid %s document: %v", format, err)
 }
 
+// tidied returns what tidy makes of s when that is s without its leading
+// and trailing blank lines: no line ends in white space, and no two blank
+// lines follow each other between lines of text.
+func tidied(s string) (string, bool) {
+	start, end := -1, 0 // the first line of text, the end of the last
+	blank := 0          // empty lines since the last line of text
+	for i := 0; i < len(s); {
+		e := strings.IndexByte(s[i:], '\n')
+		if e < 0 {
+			e = len(s)
+		} else {
+			e += i
+		}
+		switch {
+		case i == e:
+			blank++
+		case s[e-1] == ' ' || s[e-1] == '\t' || s[e-1] == '\r':
+			return "", false
+		case start >= 0 && blank > 1:
+			return "", false
+		default:
+			if start < 0 {
+				start = i
+			}
+			end, blank = e, 0
+		}
+		i = e + 1
+	}
+	if start < 0 {
+		return "", true
+	}
+	return s[start:end], true
+}
+
 // cutUTF8 returns the longest prefix of s of at most n bytes that does not
 // split a UTF-8 sequence.
 func cutUTF8(s string, n int) string {
@@ -265,6 +301,15 @@ func (t *text) WriteRune(r rune) (int, error) {
 	return t.b.WriteRune(r)
 }
 
+// grow makes room for n more bytes, or as many as MaxOutput leaves: a
+// large table written at once takes one buffer of its size, not a copy at
+// each growth (twice the output at its peak).
+func (t *text) grow(n int) {
+	if n = min(n, outputCap-t.b.Len()); n > 0 {
+		t.b.Grow(n)
+	}
+}
+
 func (t *text) Len() int       { return t.b.Len() }
 func (t *text) String() string { return t.b.String() }
 func (t *text) Reset()         { t.b.Reset(); t.cut = false }
@@ -285,8 +330,17 @@ func (t *text) result() (string, error) {
 
 // tidy collapses runs of blank lines to one, trims trailing spaces on each
 // line and trims leading and trailing blank lines. It copies s once,
-// whatever its number of lines.
+// whatever its number of lines, and not at all when only its ends change
+// (a sheet's tables, most text): the output at MaxOutput was held twice.
 func tidy(s string) string {
+	if t, ok := tidied(s); ok {
+		return t
+	}
+	return tidyCopy(s)
+}
+
+// tidyCopy is tidy, copying s.
+func tidyCopy(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	gap := false // a blank line since the last line written

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"maps"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -118,6 +119,35 @@ func FuzzPPTXParts(f *testing.F) {
 }
 
 func FuzzEPUBParts(f *testing.F) {
-	fuzzParts(f, Func(convertEPUB), epubOf(f, "b", "<h1>x</h1><p>a <em>b</em></p>", "<ul><li>c</li></ul><table><tr><td>d</td></tr></table>"),
+	base := epubOf(f, "b", "<h1>x</h1><p>a <em>b</em></p>", "<ul><li>c</li></ul><table><tr><td>d</td></tr></table>")
+	// A spine naming a chapter again, and one missing; a chapter of
+	// attributes; a package document in another encoding.
+	f.Add(`<container><rootfiles><rootfile full-path="OEBPS/content.opf"/></rootfiles></container>`,
+		opfOf(`<item id="a" href="text/ch%201.xhtml" media-type="application/xhtml+xml"/><item id="m" href="gone.xhtml" media-type="text/html"/>`,
+			`<itemref idref="a"/><itemref idref="m"/><itemref idref="a"/><itemref idref="m"/>`),
+		`<p a b=c d = 'e' f="g>" /x>t</p><p <q r>`, "")
+	f.Add(`<container><rootfiles><rootfile full-path="META-INF/container.xml"/></rootfiles></container>`,
+		`<?xml version="1.0" encoding="ISO-8859-1"?>`+opfOf(`<item id="a" href="text/ch 1.xhtml" media-type="application/xhtml+xml"/>`, `<itemref idref="a"/>`),
+		"<p>caf\xe9</p>", "")
+	fuzzParts(f, Func(convertEPUB), base,
 		[4]string{"META-INF/container.xml", "OEBPS/content.opf", "OEBPS/text/ch 1.xhtml", "OEBPS/text/ch 2.xhtml"})
+}
+
+// FuzzCutHTML checks that CutHTML returns a prefix of the page, counts the
+// attributes of the tags it keeps within its bound, and is idempotent.
+func FuzzCutHTML(f *testing.F) {
+	for _, s := range []string{"<p a b=c d = 'e' f=\"g>\" /x>t</p>", "<a <b <c", "<p a='", "<p a=", "<p =x>", "1 < 2 <p/>", "<P\tA\nB\fC\rD>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, page string) {
+		defer func(b, n, a int) { maxHTMLBytes, maxHTMLTags, maxHTMLAttrs = b, n, a }(maxHTMLBytes, maxHTMLTags, maxHTMLAttrs)
+		maxHTMLBytes, maxHTMLTags, maxHTMLAttrs = 1<<10, 8, 8
+		head, why := CutHTML(page)
+		if !strings.HasPrefix(page, head) || (why == "") != (head == page) {
+			t.Fatalf("CutHTML(%q) = %q, %q", page, head, why)
+		}
+		if again, why2 := CutHTML(head); again != head || why2 != "" {
+			t.Fatalf("CutHTML(%q) = %q, %q; want it whole", head, again, why2)
+		}
+	})
 }

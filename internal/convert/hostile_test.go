@@ -87,6 +87,16 @@ func TestHostile(t *testing.T) {
 		{"epub: a chapter of 400 Ki links", ".epub", func(t testing.TB) []byte {
 			return epubOf(t, "Links", strings.Repeat(`<a href="/x">l</a>`, 400<<10))
 		}, "", "chapters converted in part: OEBPS/text/ch 1.xhtml (the HTML was cut at 100000 tags", "[l](/x)[l](/x)"},
+		// The HTML parser holds a tag's attributes at 250 bytes each: a
+		// chapter of one tag of 700,000, 7.5 MiB, took 206 MiB and 3 s.
+		{"epub: a tag of 700,000 attributes", ".epub", func(t testing.TB) []byte {
+			var b strings.Builder
+			b.WriteString("<p>first</p><p ")
+			for i := range 700_000 {
+				fmt.Fprintf(&b, `a%d="" `, i)
+			}
+			return epubOf(t, "Attrs", b.String()+">x</p>")
+		}, "", "chapters converted in part: OEBPS/text/ch 1.xhtml (the HTML was cut at 400000 attributes (the rest is not shown))", "first"},
 		{"pptx: 2 Mi nested shapes", ".pptx", func(t testing.TB) []byte { return pptxOf(t, []string{strings.Repeat("<p:sp>", 2<<20)}, nil) },
 			errs.TooLarge, "part ppt/slides/slide1.xml nests elements more than 256 deep", ""},
 		{"rtf: 8 Mi nested groups", ".rtf", func(testing.TB) []byte { return []byte(`{\rtf1 ` + strings.Repeat("{", 8<<20)) },
@@ -556,7 +566,7 @@ func TestMarkupBound(t *testing.T) {
 		alloc uint64 // the most bytes allocated
 	}{
 		{"docx: 256 Ki empty paragraphs", ".docx", func(t testing.TB) []byte { return docxOf(t, strings.Repeat("<w:p/>", 1<<18)) },
-			"reading stopped in part word/document.xml after 65536 XML tags and attributes that gave 0 bytes of text (Scout reads 65536, and 64 more for each byte of text); the rest of the document is not shown", "", 36 << 20},
+			"reading stopped in part word/document.xml after 65536 XML tags and attributes that gave 0 bytes of text (Scout reads 65536, and 64 more for each byte of text); the rest of the document is not shown", "", 9 << 20}, // 12 MiB with a paragraph allocated for each
 		{"docx: text, then 256 Ki empty runs", ".docx", func(t testing.TB) []byte {
 			return docxOf(t, `<w:p><w:r><w:t>first</w:t></w:r></w:p><w:p>`+strings.Repeat("<w:r><w:rPr><w:b/></w:rPr></w:r>", 1<<18)+`</w:p>`)
 		}, "reading stopped in part word/document.xml after 65856 XML tags and attributes that gave 5 bytes of text", "first", 24 << 20},
@@ -569,6 +579,12 @@ func TestMarkupBound(t *testing.T) {
 		}, "", "Some words of text.", 0},
 		{"pptx: 256 Ki empty shapes", ".pptx", func(t testing.TB) []byte { return pptxOf(t, []string{strings.Repeat("<p:sp/>", 1<<18)}, nil) },
 			"reading stopped in part ppt/slides/slide1.xml after 65536 XML tags", "<!-- Slide number: 1 -->", 32 << 20},
+		// Each listing read the slide anew: 122 MiB allocated.
+		{"pptx: a slide listed 15,000 times is read once", ".pptx", func(t testing.TB) []byte {
+			files := zipParts(t, pptxOf(t, []string{pptxShape("", "x")}, nil))
+			files["ppt/presentation.xml"] = strings.Replace(files["ppt/presentation.xml"], `<p:sldId id="256" r:id="rId1"/>`, strings.Repeat(`<p:sldId id="256" r:id="rId1"/>`, 15000), 1)
+			return testfs.Zip(testfs.Files(files)...)
+		}, "", "<!-- Slide number: 15000 -->\nx", 16 << 20},
 		{"xlsx: 256 Ki empty cells", ".xlsx", sheet(`<row r="1"><c r="A1"><v>1</v></c>`+strings.Repeat(`<c r="B1" s="0"/>`, 1<<18)+`</row>`, nil),
 			"reading stopped in part xl/worksheets/sheet1.xml after 65920 XML tags and attributes that gave 6 bytes of text", "## S\n\n| 1 |", 16 << 20},
 		{"xlsx: 256 Ki styles", ".xlsx", sheet(`<row r="1"><c r="A1"><v>1</v></c></row>`, map[string]string{
@@ -580,6 +596,37 @@ func TestMarkupBound(t *testing.T) {
 		{"xlsx: 256 Ki shared strings, the last used", ".xlsx", sheet(`<row r="1"><c r="A1" t="s"><v>262143</v></c></row>`, map[string]string{
 			"xl/sharedStrings.xml": sstOf(strings.Repeat(`<si><t>x</t></si>`, 1<<18))}),
 			"reading stopped in part xl/sharedStrings.xml", "", 16 << 20},
+		{"epub: a chapter of 256 Ki empty paragraphs", ".epub", func(t testing.TB) []byte { return epubOf(t, "B", "<p>first</p>", strings.Repeat("<p/>", 1<<18)) },
+			"reading stopped in part OEBPS/text/ch 1.xhtml after 65856 XML tags and attributes that gave 5 bytes of text", "# B\n\nAuthors: Ada\n\nfirst", 48 << 20},
+		{"epub: a manifest of 64 Ki items", ".epub", func(t testing.TB) []byte {
+			return epubRaw(t, opfOf(strings.Repeat(`<item id="c" href="c.xhtml" media-type="application/xhtml+xml"/>`, 1<<16), ""), nil)
+		}, "reading stopped in part OEBPS/content.opf after 65536 XML tags", "", 32 << 20},
+		// Each chapter was converted anew for each time the spine named it:
+		// 8,000 times a chapter of one word allocated 111 MiB (2 Mi times,
+		// 94 s).
+		{"epub: a spine naming one chapter 8,000 times converts it once", ".epub", func(t testing.TB) []byte {
+			return epubRaw(t, opfOf(`<item id="c" href="c.xhtml" media-type="application/xhtml+xml"/>`, strings.Repeat(`<itemref idref="c"/>`, 8000)),
+				map[string]string{"OEBPS/c.xhtml": `<html><body><p>word</p></body></html>`})
+		}, "", "T\n\nword\n\nword\n\nword", 16 << 20},
+		{"epub: a spine naming 20 missing chapters 1,000 times lists 10", ".epub", func(t testing.TB) []byte {
+			var items strings.Builder
+			for i := range 20 {
+				fmt.Fprintf(&items, `<item id="c%d" href="c%d.xhtml" media-type="application/xhtml+xml"/>`, i, i)
+			}
+			var spine strings.Builder
+			for i := range 20_000 {
+				fmt.Fprintf(&spine, `<itemref idref="c%d"/>`, i%20)
+			}
+			return epubRaw(t, opfOf(items.String()+`<item id="x" href="x.xhtml" media-type="application/xhtml+xml"/>`, `<itemref idref="x"/>`+spine.String()),
+				map[string]string{"OEBPS/x.xhtml": `<p>here</p>`})
+		}, `chapters named in the spine are missing from the book: OEBPS/c0.xhtml, OEBPS/c1.xhtml, OEBPS/c2.xhtml, OEBPS/c3.xhtml, OEBPS/c4.xhtml, OEBPS/c5.xhtml, OEBPS/c6.xhtml, OEBPS/c7.xhtml, OEBPS/c8.xhtml, OEBPS/c9.xhtml and 10 more`, "here", 0},
+		{"epub: 100 chapters read whole", ".epub", func(t testing.TB) []byte {
+			chapters := make([]string, 100)
+			for i := range chapters {
+				chapters[i] = fmt.Sprintf(`<h1 id="h%d" class="c">Chapter %d</h1>`, i, i) + strings.Repeat(`<p class="x">Some prose of the chapter, with <em>emphasis</em>.</p>`, 30)
+			}
+			return epubOf(t, "B", chapters...)
+		}, "", "# Chapter 99", 0},
 		{"xlsx: 20,000 rows of numbers read whole", ".xlsx", sheet(strings.Repeat(`<row><c s="0"><v>1.5</v></c><c s="0"><v>2</v></c><c><v>3</v></c></row>`, 20000), nil),
 			"", "| 1.5 | 2 | 3 |", 0},
 	}
@@ -606,6 +653,44 @@ func TestMarkupBound(t *testing.T) {
 			if alloc := after.TotalAlloc - before.TotalAlloc; tt.alloc > 0 && alloc > tt.alloc {
 				t.Errorf("allocated %d MiB, want at most %d MiB", alloc>>20, tt.alloc>>20)
 			}
+		})
+	}
+}
+
+// TestMaxInflate: the bytes inflated from all the parts of a document are
+// bounded: a book whose 1,000 chapters of 8 MiB of spaces deflate to 8 KiB
+// each inflated 8 GB (until the conversion's deadline), and a presentation
+// of such slides alike. Reading stops with the text so far and a notice
+// naming the part.
+func TestMaxInflate(t *testing.T) {
+	maxInflate = 64 << 10
+	t.Cleanup(func() { maxInflate = 8 * maxPart })
+	spaces := strings.Repeat(" ", 16<<10)
+	slide := pptxShape("", "s"+spaces)
+	tests := []struct {
+		name, ext string
+		data      func(t testing.TB) []byte
+		want      string // in the *errs.Partial's reason
+		text      string // at the end of the text
+	}{
+		{"epub: chapters of spaces", ".epub", func(t testing.TB) []byte {
+			chapters := make([]string, 10)
+			for i := range chapters {
+				chapters[i] = fmt.Sprintf("<p>c%d</p>", i) + spaces
+			}
+			return epubOf(t, "B", chapters...)
+		}, "reading stopped in part OEBPS/text/ch 7.xhtml after the document's parts inflated to 64.0KB (Scout inflates at most that much of a document)", "c3"},
+		{"pptx: slides of spaces", ".pptx", func(t testing.TB) []byte {
+			return pptxOf(t, slices.Repeat([]string{slide}, 10), nil)
+		}, "reading stopped in part ppt/slides/slide7.xml after the document's parts inflated to 64.0KB", "s\n\n<!-- Slide number: 4 -->"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := run(t, tt.ext, tt.data(t))
+			var part *errs.Partial
+			require.ErrorAs(t, err, &part)
+			assert.Contains(t, part.Reason, tt.want)
+			assert.True(t, strings.HasSuffix(got, tt.text), "the text ends %q, want %q", got[max(0, len(got)-40):], tt.text)
 		})
 	}
 }

@@ -12,8 +12,8 @@ import (
 )
 
 func TestCutHTML(t *testing.T) {
-	defer func(b, n int) { maxHTMLBytes, maxHTMLTags = b, n }(maxHTMLBytes, maxHTMLTags)
-	maxHTMLBytes, maxHTMLTags = 64, 3
+	defer func(b, n, a int) { maxHTMLBytes, maxHTMLTags, maxHTMLAttrs = b, n, a }(maxHTMLBytes, maxHTMLTags, maxHTMLAttrs)
+	maxHTMLBytes, maxHTMLTags, maxHTMLAttrs = 64, 3, 4
 	tests := []struct {
 		page, head, why string
 		reason          string
@@ -25,6 +25,11 @@ func TestCutHTML(t *testing.T) {
 		{"<B>a<I>b<Q>c<U>", "<B>a<I>b<Q>c", "at 3 tags", "upper-case tags count"},
 		{strings.Repeat("é", 40), strings.Repeat("é", 32), "at 64B", "the byte cut keeps whole characters"},
 		{strings.Repeat("x", 60) + "<p>a<p>b", strings.Repeat("x", 60) + "<p>a", "at 64B", "the byte cut comes first"},
+		{`<p a b=c d = 'e>'>x<p f g>y`, `<p a b=c d = 'e>'>x`, "at 4 attributes", "the cut falls before the tag holding the fifth attribute; a quoted '>' ends no tag"},
+		{`<p a/b/c/d>x<p>y`, `<p a/b/c/d>x<p>y`, "", "slashes part attributes"},
+		{`<p a=x>b c d e</p>`, `<p a=x>b c d e</p>`, "", "text holds no attributes"},
+		{`<p a b <e>x<p>y<q>`, `<p a b <e>x<p>y`, "at 3 tags", "a '<' and a letter inside a tag counts as a tag too (its attributes are the outer tag's)"},
+		{`<p a b c d e`, ``, "at 4 attributes", "an unclosed tag counts to the end"},
 	}
 	for _, tt := range tests {
 		head, why := CutHTML(tt.page)

@@ -75,7 +75,7 @@ func convertXLS(ctx context.Context, r io.ReaderAt, size int64) (string, error) 
 		if err := ctx.Err(); err != nil {
 			return "", err
 		}
-		writeSheet(&out, s.name, denseTable(b.sheetRows(s.pos)))
+		writeSheet(&out, s.name, b.sheetRows(s.pos))
 		if out.full() {
 			break
 		}
@@ -162,10 +162,10 @@ func (b *xlsBook) globals() error {
 }
 
 // sheetRows reads the cells of the sheet whose BOF is at pos.
-func (b *xlsBook) sheetRows(pos int) [][]string {
+func (b *xlsBook) sheetRows(pos int) sheetTable {
 	start, ok := slices.BinarySearchFunc(b.recs, pos, func(r xlsRec, p int) int { return r.off - p })
 	if !ok || b.recs[start].typ != xlsBOF {
-		return nil
+		return sheetTable{}
 	}
 	le := binary.LittleEndian
 	cells := map[[2]int]string{}
@@ -191,7 +191,7 @@ func (b *xlsBook) sheetRows(pos int) [][]string {
 			continue
 		case xlsEOF:
 			if depth == 0 {
-				return b.grid(cells, maxRow, maxCol)
+				return sheetOf(cells, maxRow, maxCol)
 			}
 			depth--
 			continue
@@ -256,36 +256,31 @@ func (b *xlsBook) sheetRows(pos int) [][]string {
 		size += len(v) + 3
 		put(row, col, v)
 	}
-	return b.grid(cells, maxRow, maxCol)
+	return sheetOf(cells, maxRow, maxCol)
 }
 
-// grid lays the cells out in rows; a sparse sheet whose grid would be
-// huge keeps only the rows that hold something.
-func (b *xlsBook) grid(cells map[[2]int]string, maxRow, maxCol int) [][]string {
+// sheetOf lays the cells out in rows, each as wide as the widest; a
+// sparse sheet whose grid would be huge keeps only the rows that hold
+// something. Only the cells are held: a slot for each column of each row
+// took 4 KiB a row, 256 MiB for a cell at column IV of every row.
+func sheetOf(cells map[[2]int]string, maxRow, maxCol int) sheetTable {
 	if maxRow < 0 {
-		return nil
+		return sheetTable{}
 	}
-	dense := (maxRow+1)*(maxCol+1) <= xlsDenseCells
-	byRow := map[int][]string{}
+	byRow := map[int][]sheetCell{}
 	for k, v := range cells {
-		row := byRow[k[0]]
-		if row == nil {
-			row = make([]string, maxCol+1)
-			byRow[k[0]] = row
-		}
-		row[k[1]] = v
+		byRow[k[0]] = append(byRow[k[0]], sheetCell{k[1], v})
 	}
-	var out [][]string
-	if dense {
-		for r := 0; r <= maxRow; r++ {
-			out = append(out, byRow[r])
-		}
-		return out
-	}
+	t := sheetTable{rows: make([]sheetRow, 0, len(byRow)), at: make([]int, 0, len(byRow)), n: maxRow + 1}
 	for _, r := range slices.Sorted(maps.Keys(byRow)) {
-		out = append(out, byRow[r])
+		row := byRow[r]
+		slices.SortFunc(row, func(a, b sheetCell) int { return a.col - b.col })
+		t.rows, t.at = append(t.rows, sheetRow{width: maxCol + 1, cells: row}), append(t.at, r)
 	}
-	return out
+	if (maxRow+1)*(maxCol+1) > xlsDenseCells {
+		t.at, t.n = nil, len(t.rows)
+	}
+	return t
 }
 
 // xlsString decodes an XLUnicodeString (lenBytes 2) or a

@@ -13,12 +13,11 @@ import (
 
 // Limits of the XLSX reader.
 const (
-	xlsxMaxRows     = 1 << 20     // Excel's last row, 1,048,576
-	xlsxMaxCols     = 1 << 14     // Excel's last column, XFD (16,384)
-	xlsxMaxInflate  = 8 * maxPart // bytes inflated from all parts of a workbook together
-	xlsxMaxFormatID = 1<<16 - 1   // custom number formats with larger ids are ignored
-	xlsxMaxDepth    = 256         // deepest XML nesting accepted in a part
-	xlsxMaxSheets   = 10000       // sheets read; the rest are counted in a closing note
+	xlsxMaxRows     = 1 << 20   // Excel's last row, 1,048,576
+	xlsxMaxCols     = 1 << 14   // Excel's last column, XFD (16,384)
+	xlsxMaxFormatID = 1<<16 - 1 // custom number formats with larger ids are ignored
+	xlsxMaxDepth    = 256       // deepest XML nesting accepted in a part
+	xlsxMaxSheets   = 10000     // sheets read; the rest are counted in a closing note
 )
 
 // convertXLSX renders each sheet of an Office Open XML workbook, in the
@@ -31,8 +30,8 @@ const (
 // placed by their references; missing cells are empty.
 //
 // The reader is our own (encoding/xml over package archive's zip reader):
-// every part is capped at maxPart inflated bytes and the workbook at
-// xlsxMaxInflate, worksheets are streamed row by row, reading stops once
+// every part is capped at maxPart inflated bytes, the workbook at
+// maxInflate and the markup bound, worksheets are streamed row by row, reading stops once
 // the sheets hold MaxOutput bytes of text or after xlsxMaxSheets sheets (a
 // closing note counts the others), and a reference or index that points
 // outside the workbook is an error naming the cell.
@@ -51,7 +50,7 @@ func convertXLSX(ctx context.Context, r io.ReaderAt, size int64) (string, error)
 		return "", err
 	}
 	p.markup = &markup{}
-	b := &xlsxBook{p: p, partCap: maxPart, budget: xlsxMaxInflate}
+	b := &xlsxBook{p: p, partCap: maxPart}
 	defer b.sst.close()
 	if err := b.load(); err != nil {
 		if asPartial(err) == nil {
@@ -206,15 +205,17 @@ func writeSheet(out *text, name string, t sheetTable) {
 		return
 	}
 	room := outputCap - out.Len()
-	writeTable(out, t, fitRows(t, n, room), room)
+	fit, size := fitRows(t, n, room)
+	out.grow(size)
+	writeTable(out, t, fit, room)
 	out.WriteString("\n")
 }
 
 // fitRows returns how many of the first n rows make a markdown table of at
-// most budget bytes, and the row that goes past it.
-func fitRows(t sheetTable, n, budget int) int {
+// most budget bytes, and the row that goes past it, and the size of the
+// table of those rows but its header's separator.
+func fitRows(t sheetTable, n, budget int) (fit, size int) {
 	width := t.width(n)
-	size, fit := 0, 0
 	t.each(n, func(r sheetRow) bool {
 		size += 2 + 3*width // "|" and "\n"; " " and " |" around each cell
 		for _, c := range r.cells {
@@ -223,7 +224,7 @@ func fitRows(t sheetTable, n, budget int) int {
 		fit++
 		return size <= budget
 	})
-	return fit
+	return fit, size
 }
 
 // writeTable writes the first n rows as a markdown table (mdTable): the
@@ -250,7 +251,9 @@ func writeTable(out *text, t sheetTable, n, limit int) {
 		j := 0
 		for col := range width {
 			if j < len(r.cells) && r.cells[j].col == col {
-				write(" " + mdCell(r.cells[j].v) + " |")
+				write(" ")
+				write(mdCell(r.cells[j].v))
+				write(" |")
 				j++
 			} else {
 				write("  |")

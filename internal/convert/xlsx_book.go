@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/scoutkit/scout/internal/errs"
 )
 
 // xlsxBook is an opened workbook: its sheets and what their cells refer
@@ -18,7 +16,6 @@ import (
 type xlsxBook struct {
 	p        *pkg
 	partCap  int64 // the most bytes inflated from one part (maxPart)
-	budget   int64 // bytes that may still be inflated from the workbook
 	sheets   []xlsxSheet
 	sst      xlsxStrings
 	xfs      []uint32       // number format id of each cell format (cellXfs)
@@ -380,7 +377,7 @@ func relOfType(rels []xlsxRel, suffix string) (xlsxRel, bool) {
 }
 
 // xlsxPart streams the XML tokens of one part, checking the context, the
-// workbook's inflation budget and the depth of nesting as it goes.
+// markup bound (and maxInflate) and the depth of nesting as it goes.
 type xlsxPart struct {
 	b     *xlsxBook
 	name  string
@@ -405,7 +402,7 @@ func (b *xlsxBook) openPart(name string) (*xlsxPart, io.Closer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &xlsxPart{b: b, name: name, d: newDecoder(&budgetReader{r: rc, b: b})}, rc, nil
+	return &xlsxPart{b: b, name: name, d: newDecoder(rc)}, rc, nil
 }
 
 // walk calls fn for each start element up to the end of the element
@@ -489,12 +486,8 @@ func (x *xlsxPart) next() (xml.Token, error) {
 		return nil, io.EOF
 	}
 	if err != nil {
-		var be *budgetError
 		var stop *markupStop
-		switch {
-		case errors.As(err, &be):
-			return nil, errs.Wrap(errs.TooLarge, err, "%v", err)
-		case errors.As(err, &stop):
+		if errors.As(err, &stop) {
 			return nil, stop
 		}
 		return nil, x.b.p.partErr(x.name, err)
@@ -508,29 +501,4 @@ func (x *xlsxPart) next() (xml.Token, error) {
 		x.depth = max(x.depth-1, 0) // a stray end tag at the top closes nothing
 	}
 	return tok, nil
-}
-
-// budgetReader counts inflated bytes against the workbook's budget.
-type budgetReader struct {
-	r io.Reader
-	b *xlsxBook
-}
-
-func (r *budgetReader) Read(p []byte) (int, error) {
-	if r.b.budget <= 0 {
-		return 0, &budgetError{}
-	}
-	if int64(len(p)) > r.b.budget {
-		p = p[:r.b.budget]
-	}
-	n, err := r.r.Read(p)
-	r.b.budget -= int64(n)
-	return n, err
-}
-
-// budgetError reports a workbook that inflates to more than xlsxMaxInflate.
-type budgetError struct{}
-
-func (*budgetError) Error() string {
-	return fmt.Sprintf("the workbook's parts inflate to more than %d MiB in all", xlsxMaxInflate>>20)
 }

@@ -420,7 +420,9 @@ func TestXLSXBounds(t *testing.T) {
 	// A row was held as a slot for each of its columns: rows with cells at
 	// A and XFD took 16,384 slots (16 bytes each) for 49 KB of text, 14
 	// times the text allocated (177 MiB of heap for 16 MiB); only the
-	// cells are held now, the text allocated about 7 times over.
+	// cells are held now. The text was then allocated about 7 times over:
+	// a string for each cell written, a copy at each growth of the output
+	// and one more to tidy it; now once.
 	t.Run("rows with cells at A and XFD allocate in proportion to their text", func(t *testing.T) {
 		outputCap = 2 << 20
 		t.Cleanup(func() { outputCap = MaxOutput })
@@ -433,8 +435,8 @@ func TestXLSXBounds(t *testing.T) {
 		if !errors.As(err, &part) || len(got) < outputCap-100 || !strings.HasPrefix(got, "## S\n\n| 1 |  |  |") {
 			t.Fatalf("%d bytes, err = %v; want the cap's and an *errs.Partial", len(got), err)
 		}
-		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 10*uint64(outputCap) {
-			t.Errorf("allocated %.1f MiB for %.1f MiB of text, want at most 10 times it", float64(alloc)/(1<<20), float64(len(got))/(1<<20))
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 2*uint64(outputCap) {
+			t.Errorf("allocated %.1f MiB for %.1f MiB of text, want at most twice it", float64(alloc)/(1<<20), float64(len(got))/(1<<20))
 		}
 	})
 	t.Run("sheets past the 10,000th are counted, not read", func(t *testing.T) {
@@ -451,18 +453,16 @@ func TestXLSXBounds(t *testing.T) {
 		}
 	})
 	t.Run("the workbook's inflation budget covers all its parts", func(t *testing.T) {
-		data := xlsxWith(t, `<row r="1"><c r="A1"><v>1</v></c></row>`, nil)
-		p, err := openPkg(context.Background(), "XLSX", bytes.NewReader(data), int64(len(data)))
-		if err != nil {
-			t.Fatal(err)
+		defer func(n int64) { maxInflate = n }(maxInflate)
+		maxInflate = 1100 // enough for the relationships, the workbook and the first row, not for the whole sheet
+		data := xlsxWith(t, `<row r="1"><c r="A1"><v>1</v></c></row>`+strings.Repeat(`<row><c><v>2</v></c></row>`, 100), nil)
+		got, err := convertXLSX(context.Background(), bytes.NewReader(data), int64(len(data)))
+		var part *errs.Partial
+		if !errors.As(err, &part) || part.Reason != "reading stopped in part xl/worksheets/sheet1.xml after the document's parts inflated to 1.1KB (Scout inflates at most that much of a document); the rest of the document is not shown" {
+			t.Errorf("err = %v, want a *errs.Partial for the budget", err)
 		}
-		b := &xlsxBook{p: p, partCap: maxPart, budget: 300} // enough for the relationships and the workbook, not for the sheet too
-		err = b.load()
-		if err == nil {
-			_, err = b.sheetRows(b.sheets[0].part)
-		}
-		if errs.CodeOf(err) != errs.TooLarge || !strings.Contains(err.Error(), "the workbook's parts inflate to more than 512 MiB in all") {
-			t.Errorf("err = %v (%s), want TOO_LARGE for the budget", err, errs.CodeOf(err))
+		if !strings.HasPrefix(got, "## S\n\n| 1 |\n| --- |\n| 2 |") {
+			t.Errorf("got %q, want the rows read", got)
 		}
 	})
 	t.Run("a sheet that inflates past the cap on one part (a zip bomb) is refused", func(t *testing.T) {
@@ -474,7 +474,7 @@ func TestXLSXBounds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := &xlsxBook{p: p, partCap: 1 << 20, budget: xlsxMaxInflate} // maxPart (64 MiB) works alike, slowly under -race
+		b := &xlsxBook{p: p, partCap: 1 << 20} // maxPart (64 MiB) works alike, slowly under -race
 		err = b.load()
 		if err == nil {
 			_, err = b.sheetRows(b.sheets[0].part)

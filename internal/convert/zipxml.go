@@ -13,6 +13,7 @@ import (
 	"golang.org/x/net/html/charset"
 
 	"github.com/scoutkit/scout/internal/archive"
+	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
 )
 
@@ -21,7 +22,7 @@ type pkg struct {
 	ctx    context.Context
 	format string
 	zip    *archive.ZipReader
-	markup *markup     // the markup read against the text shown; nil: not bounded (EPUB)
+	markup *markup     // the markup and bytes read against the text shown; nil: not bounded
 	done   func() bool // whether the output is full: walk stops reading the part
 }
 
@@ -38,22 +39,34 @@ const markupPerByte = 64
 // markupBase is 2 Mi; the tests lower it.
 var markupBase int64 = 2 << 20
 
+// maxInflate is the most bytes inflated from all the parts of a document
+// together, 512 MiB, however often a part is read (an EPUB's spine or a
+// presentation's slide list may name one part many times); the tests
+// lower it.
+var maxInflate int64 = 8 * maxPart
+
 // markup counts the tags and attributes read from the parts of a
-// document and the bytes of text they gave.
+// document, the bytes inflated and the bytes of text they gave.
 type markup struct {
-	units int64       // tags and attributes read
-	shown int64       // bytes of text shown
-	stop  *markupStop // the bound passed, in a part that every later read fails with
+	units    int64       // tags and attributes read
+	inflated int64       // bytes inflated
+	shown    int64       // bytes of text shown
+	stop     *markupStop // the bound passed, in a part that every later read fails with
 }
 
-// markupStop is the error of a read past the markup bound: the document
-// is read as far as that, its text with an *errs.Partial.
+// markupStop is the error of a read past the markup bound or maxInflate:
+// the document is read as far as that, its text with an *errs.Partial.
 type markupStop struct {
 	part         string
 	units, shown int64
+	inflated     bool // the stop is maxInflate's
 }
 
 func (e *markupStop) Error() string {
+	if e.inflated {
+		return fmt.Sprintf("reading stopped in part %s after the document's parts inflated to %s (Scout inflates at most that much of a document); the rest of the document is not shown",
+			e.part, dirtree.FormatBytes(maxInflate))
+	}
 	return fmt.Sprintf("reading stopped in part %s after %d XML tags and attributes that gave %d bytes of text (Scout reads %d, and %d more for each byte of text); the rest of the document is not shown",
 		e.part, markupBase+markupPerByte*e.shown, e.shown, markupBase, markupPerByte)
 }
@@ -68,8 +81,8 @@ func asPartial(err error) *errs.Partial {
 	return nil
 }
 
-// markupReader counts the tags and attributes of a part as they are read
-// and fails once they pass the bound.
+// markupReader counts the tags and attributes of a part and the bytes
+// inflated as they are read, and fails once either passes its bound.
 type markupReader struct {
 	r    io.Reader
 	m    *markup
@@ -80,7 +93,16 @@ func (r *markupReader) Read(p []byte) (int, error) {
 	if r.m.stop != nil {
 		return 0, r.m.stop
 	}
+	room := maxInflate - r.m.inflated
+	if room <= 0 && len(p) > 0 {
+		r.m.stop = &markupStop{part: r.part, inflated: true}
+		return 0, r.m.stop
+	}
+	if int64(len(p)) > room {
+		p = p[:room]
+	}
 	n, err := r.r.Read(p)
+	r.m.inflated += int64(n)
 	r.m.units += int64(bytes.Count(p[:n], []byte("<")) + bytes.Count(p[:n], []byte("=")))
 	if r.m.units > markupBase+markupPerByte*r.m.shown {
 		r.m.stop = &markupStop{part: r.part, units: r.m.units, shown: r.m.shown}
