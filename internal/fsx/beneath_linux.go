@@ -321,21 +321,38 @@ func dirents(b []byte, fn func(typ byte, name []byte)) error {
 }
 
 func (d *dirFD) Lstat(name string) (fs.FileInfo, error) {
+	var st unix.Stat_t
+	if err := d.lstat(name, &st); err != nil {
+		return nil, err
+	}
+	return newFileInfo(name, &st), nil
+}
+
+// StatEntry is Lstat without a FileInfo: nothing is allocated.
+func (d *dirFD) StatEntry(name string) (Stat, error) {
+	var st unix.Stat_t
+	if err := d.lstat(name, &st); err != nil {
+		return Stat{}, err
+	}
+	return Stat{Size: st.Size, ModTime: time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec)), Mode: fileMode(st.Mode)}, nil
+}
+
+// lstat fills st with the lstat information of the entry name.
+func (d *dirFD) lstat(name string, st *unix.Stat_t) error {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	if d.fd < 0 {
-		return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrClosed}
+		return &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrClosed}
 	}
-	var st unix.Stat_t
 	for {
-		err := d.sys.lstatat(d.fd, name, &st)
+		err := d.sys.lstatat(d.fd, name, st)
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
-			return nil, &fs.PathError{Op: "lstat", Path: name, Err: err}
+			return &fs.PathError{Op: "lstat", Path: name, Err: err}
 		}
-		return newFileInfo(name, &st), nil
+		return nil
 	}
 }
 

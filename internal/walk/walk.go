@@ -116,6 +116,27 @@ func (e Entry) Info() (fs.FileInfo, error) {
 	return e.list.info(e.idx, e.Path)
 }
 
+// Stat returns the lstat information of the entry, as Info does, for a
+// caller that reads it once: it is not cached, and during the call to fn
+// on the OS FS of fsx.OpenDir it costs one fstatat and allocates nothing
+// (Info allocates a FileInfo, and its listing a cache). Elsewhere, or
+// afterwards, it is Info's.
+func (e Entry) Stat() (fsx.Stat, error) {
+	if l := e.list; l != nil && l.fd != nil {
+		if s, ok := l.fd.(fsx.EntryStater); ok {
+			st, err := s.StatEntry(l.ents[e.idx].name())
+			if !errors.Is(err, fs.ErrClosed) {
+				return st, err
+			}
+		}
+	}
+	fi, err := e.Info()
+	if err != nil {
+		return fsx.Stat{}, err
+	}
+	return fsx.Stat{Size: fi.Size(), ModTime: fi.ModTime(), Mode: fi.Mode()}, nil
+}
+
 // OpenRegular opens the entry as a regular file (see fsx.OpenRegularIn),
 // into slot unless it is nil; an entry of another type (a symlink, a
 // directory, ...) fails with fsx.ErrNotRegular. During the call to fn it
