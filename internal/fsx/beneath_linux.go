@@ -42,11 +42,40 @@ func openBeneath(dir string) (fs.FS, func(), bool) {
 	}
 	unix.Close(probe)
 	if real, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd)); err == nil {
-		if info, err := os.ReadFile("/proc/self/mountinfo"); err == nil {
+		if info, err := readProc("/proc/self/mountinfo"); err == nil {
 			f.mounts = readMounts(real, string(info))
 		}
 	}
 	return f, func() { unix.Close(fd) }, true
+}
+
+// readProc returns the contents of the proc file name, read with plain
+// system calls: os.ReadFile would stat it, register it with the runtime's
+// poller, set a finalizer (the process's first) and read it in pieces
+// from 512 bytes on, about 2 ms of CPU on the way to every command's
+// first walk.
+func readProc(name string) ([]byte, error) {
+	fd, err := unix.Open(name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	b := make([]byte, 0, 8<<10)
+	for {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, cap(b))
+		}
+		n, err := unix.Read(fd, b[len(b):cap(b)])
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return nil, err
+		case n == 0:
+			return b, nil
+		}
+		b = b[:len(b)+n]
+	}
 }
 
 const resolveFlags = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS
