@@ -784,10 +784,10 @@ func (f *finder) walk(ctx context.Context, sc *scope, req Request, res *Result) 
 			}
 		}
 		fe := Entry{Path: e.Path, Dir: isDir}
-		if info, err := e.Info(); err == nil {
-			fe.ModTime = info.ModTime()
+		if st, err := e.Stat(); err == nil {
+			fe.ModTime = st.ModTime
 			if !isDir {
-				fe.Size = info.Size()
+				fe.Size = st.Size
 			}
 		}
 		mu.Lock()

@@ -42,11 +42,40 @@ func openBeneath(dir string) (fs.FS, func(), bool) {
 	}
 	unix.Close(probe)
 	if real, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd)); err == nil {
-		if info, err := os.ReadFile("/proc/self/mountinfo"); err == nil {
+		if info, err := readProc("/proc/self/mountinfo"); err == nil {
 			f.mounts = readMounts(real, string(info))
 		}
 	}
 	return f, func() { unix.Close(fd) }, true
+}
+
+// readProc returns the contents of the proc file name, read with plain
+// system calls: os.ReadFile would stat it, register it with the runtime's
+// poller, set a finalizer (the process's first) and read it in pieces
+// from 512 bytes on, about 2 ms of CPU on the way to every command's
+// first walk.
+func readProc(name string) ([]byte, error) {
+	fd, err := unix.Open(name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	b := make([]byte, 0, 8<<10)
+	for {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, cap(b))
+		}
+		n, err := unix.Read(fd, b[len(b):cap(b)])
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return nil, err
+		case n == 0:
+			return b, nil
+		}
+		b = b[:len(b)+n]
+	}
 }
 
 const resolveFlags = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS
@@ -321,21 +350,38 @@ func dirents(b []byte, fn func(typ byte, name []byte)) error {
 }
 
 func (d *dirFD) Lstat(name string) (fs.FileInfo, error) {
+	var st unix.Stat_t
+	if err := d.lstat(name, &st); err != nil {
+		return nil, err
+	}
+	return newFileInfo(name, &st), nil
+}
+
+// StatEntry is Lstat without a FileInfo: nothing is allocated.
+func (d *dirFD) StatEntry(name string) (Stat, error) {
+	var st unix.Stat_t
+	if err := d.lstat(name, &st); err != nil {
+		return Stat{}, err
+	}
+	return Stat{Size: st.Size, ModTime: time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec)), Mode: fileMode(st.Mode)}, nil
+}
+
+// lstat fills st with the lstat information of the entry name.
+func (d *dirFD) lstat(name string, st *unix.Stat_t) error {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	if d.fd < 0 {
-		return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrClosed}
+		return &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrClosed}
 	}
-	var st unix.Stat_t
 	for {
-		err := d.sys.lstatat(d.fd, name, &st)
+		err := d.sys.lstatat(d.fd, name, st)
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
-			return nil, &fs.PathError{Op: "lstat", Path: name, Err: err}
+			return &fs.PathError{Op: "lstat", Path: name, Err: err}
 		}
-		return newFileInfo(name, &st), nil
+		return nil
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 )
 
 // OpenDir opens the OS directory dir as a traversal-safe FS and returns it
@@ -94,6 +95,23 @@ type DirFD interface {
 	OpenRegular(name string, slot *Slot) (Regular, error)
 	// Close releases the descriptor.
 	Close() error
+}
+
+// Stat is the part of an entry's lstat information that a walk reads, as
+// a value.
+type Stat struct {
+	Size    int64
+	ModTime time.Time
+	Mode    fs.FileMode
+}
+
+// EntryStater is implemented by the DirFD values that stat an entry
+// without allocating (those of OpenDir on Linux): a find that reads the
+// time of thousands of entries then takes no fresh memory for them.
+type EntryStater interface {
+	// StatEntry returns what DirFD.Lstat of the entry name would. After
+	// Close it fails with fs.ErrClosed.
+	StatEntry(name string) (Stat, error)
 }
 
 // Lstat returns the FileInfo of name without following a final symlink when

@@ -164,6 +164,32 @@ garbage line
 // getdents64 batches, with names of every length up to 255 bytes: the same
 // names as os.ReadDir, each intact although the names of a batch share
 // one string, and ReadNames the same names, in the same order.
+// TestReadProc: readProc reads a whole file, past its first buffer, as
+// os.ReadFile does; a missing one is an error.
+func TestReadProc(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{0, 100, 8 << 10, 20000} {
+		p := filepath.Join(dir, fmt.Sprint(n))
+		want := []byte(strings.Repeat("0123456789", n/10+1)[:n])
+		if err := os.WriteFile(p, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := readProc(p); err != nil || string(got) != string(want) {
+			t.Errorf("%d bytes: read %d bytes, %v", n, len(got), err)
+		}
+	}
+	want, err := os.ReadFile("/proc/self/cmdline")
+	if err != nil {
+		t.Skip(err)
+	}
+	if got, err := readProc("/proc/self/cmdline"); err != nil || string(got) != string(want) {
+		t.Errorf("/proc/self/cmdline: %q, %v; want %q", got, err, want)
+	}
+	if _, err := readProc(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing file: %v, want ErrNotExist", err)
+	}
+}
+
 func TestReadEntriesManyBatches(t *testing.T) {
 	dir := t.TempDir()
 	var want []string

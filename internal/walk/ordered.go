@@ -152,8 +152,8 @@ func (w *walker) fill(nd *node) {
 	nd.verds = make([]int8, len(l.ents))
 	for i := range l.ents {
 		e := &l.ents[i]
-		p, isDir := e.path, e.typ.IsDir()
-		v := w.verdict(rules, e.name(), p, isDir)
+		p, isDir := l.paths[e.start:e.end], e.typ.IsDir()
+		v := w.verdict(rules, l.nameOf(e), p, isDir)
 		nd.verds[i] = int8(v)
 		if v != report {
 			continue
@@ -192,8 +192,9 @@ func (w *walker) visit(nd *node, st *stats) {
 		return
 	}
 	depth := nd.depth + 1
-	for i, e := range nd.l.ents {
-		if w.stop.Load() || w.overLimit(st, len(nd.l.ents)-i) {
+	l := nd.l
+	for i, e := range l.ents {
+		if w.stop.Load() || w.overLimit(st, len(l.ents)-i) {
 			return
 		}
 		st.visited++
@@ -201,7 +202,7 @@ func (w *walker) visit(nd *node, st *stats) {
 			st.skipped[v]++
 			continue
 		}
-		descend, next := w.call(Entry{Path: e.path, Type: e.typ, Depth: depth, list: nd.l, idx: i})
+		descend, next := w.call(Entry{Path: l.paths[e.start:e.end], Type: e.typ, Depth: depth, list: l, idx: i})
 		if kid := nd.kids[i]; kid != nil {
 			if descend {
 				w.visit(kid, st)

@@ -116,6 +116,27 @@ func (e Entry) Info() (fs.FileInfo, error) {
 	return e.list.info(e.idx, e.Path)
 }
 
+// Stat returns the lstat information of the entry, as Info does, for a
+// caller that reads it once: it is not cached, and during the call to fn
+// on the OS FS of fsx.OpenDir it costs one fstatat and allocates nothing
+// (Info allocates a FileInfo, and its listing a cache). Elsewhere, or
+// afterwards, it is Info's.
+func (e Entry) Stat() (fsx.Stat, error) {
+	if l := e.list; l != nil && l.fd != nil {
+		if s, ok := l.fd.(fsx.EntryStater); ok {
+			st, err := s.StatEntry(l.name(e.idx))
+			if !errors.Is(err, fs.ErrClosed) {
+				return st, err
+			}
+		}
+	}
+	fi, err := e.Info()
+	if err != nil {
+		return fsx.Stat{}, err
+	}
+	return fsx.Stat{Size: fi.Size(), ModTime: fi.ModTime(), Mode: fi.Mode()}, nil
+}
+
 // OpenRegular opens the entry as a regular file (see fsx.OpenRegularIn),
 // into slot unless it is nil; an entry of another type (a symlink, a
 // directory, ...) fails with fsx.ErrNotRegular. During the call to fn it
@@ -130,7 +151,7 @@ func (e Entry) OpenRegular(slot *fsx.Slot) (fsx.Regular, error) {
 		return nil, &fs.PathError{Op: "open", Path: e.Path, Err: fsx.ErrNotRegular}
 	}
 	if fd := e.list.fd; fd != nil {
-		f, err := fd.OpenRegular(e.list.ents[e.idx].name(), slot)
+		f, err := fd.OpenRegular(e.list.name(e.idx), slot)
 		if !errors.Is(err, fs.ErrClosed) {
 			return f, err
 		}
@@ -452,24 +473,29 @@ func (w *walker) share(jobs []job) {
 
 // listing is one directory's entries.
 type listing struct {
-	fsys  fs.FS
-	ents  []dirent
-	fd    fsx.DirFD     // open while the entries are reported, for Lstat; nil otherwise
-	infos []fs.DirEntry // from fs.ReadDir when there is no descriptor
-	mu    sync.Mutex    // guards cache
-	cache []cachedInfo  // Info results, allocated on first use
+	fsys   fs.FS
+	paths  string // the entries' FS paths, one after another
+	ents   []dirent
+	prefix int32         // where a name starts in its path: len(dir)+1; 0 in the FS root
+	fd     fsx.DirFD     // open while the entries are reported, for Lstat; nil otherwise
+	infos  []fs.DirEntry // from fs.ReadDir when there is no descriptor
+	mu     sync.Mutex    // guards cache
+	cache  []cachedInfo  // Info results, allocated on first use
 }
 
-// dirent is a directory entry: its FS path, which ends with its base
-// name, and its type bits. The paths of a listing share one string.
+// dirent is a directory entry: where its FS path, which ends with its base
+// name, lies in the listing's paths, and its type bits. It holds no
+// pointer, so that a listing's entries are an allocation the collector
+// neither marks up nor scans.
 type dirent struct {
-	path string
-	typ  fs.FileMode
-	off  int32 // where the base name starts in path
+	start, end int32
+	typ        fs.FileMode
 }
 
-// name returns the entry's base name.
-func (e *dirent) name() string { return e.path[e.off:] }
+// name returns the base name of entry i.
+func (l *listing) name(i int) string { return l.nameOf(&l.ents[i]) }
+
+func (l *listing) nameOf(e *dirent) string { return l.paths[e.start+l.prefix : e.end] }
 
 type cachedInfo struct {
 	fi  fs.FileInfo
@@ -506,35 +532,27 @@ func gatherEntry[S string | []byte](g *gather, name S, typ fs.FileMode) {
 	g.ends = append(g.ends, entryEnd{int32(len(g.names)), typ})
 }
 
-// entries returns the entries gathered, those of the directory dir.
-func (g *gather) entries(dir string) []dirent {
-	prefix := len(dir) + 1
+// fill sets l's entries to those gathered, of the directory dir.
+func (g *gather) fill(l *listing, dir string) {
+	prefix := int32(len(dir) + 1)
 	if dir == "." {
 		prefix = 0
 	}
 	var paths strings.Builder
-	paths.Grow(len(g.names) + prefix*len(g.ends))
-	start := int32(0)
-	for _, e := range g.ends {
+	paths.Grow(len(g.names) + int(prefix)*len(g.ends))
+	ents := make([]dirent, len(g.ends))
+	start, at := int32(0), int32(0)
+	for i, e := range g.ends {
 		if prefix > 0 {
 			paths.WriteString(dir)
 			paths.WriteByte('/')
 		}
 		paths.Write(g.names[start:e.end])
-		start = e.end
+		n := prefix + e.end - start
+		ents[i] = dirent{start: at, end: at + n, typ: e.typ}
+		start, at = e.end, at+n
 	}
-	all := paths.String()
-	ents := make([]dirent, len(g.ends))
-	at := 0
-	for i, e := range g.ends {
-		n := prefix + int(e.end)
-		if i > 0 {
-			n -= int(g.ends[i-1].end)
-		}
-		ents[i] = dirent{path: all[at : at+n], typ: e.typ, off: int32(prefix)}
-		at += n
-	}
-	return ents
+	l.paths, l.ents, l.prefix = paths.String(), ents, prefix
 }
 
 // list reads the directory of j.
@@ -552,7 +570,8 @@ func (w *walker) list(j job) (*listing, error) {
 			fd.Close()
 			return nil, err
 		}
-		l.ents, l.fd = g.entries(j.dir), fd
+		g.fill(l, j.dir)
+		l.fd = fd
 		return l, nil
 	}
 	des, err := fs.ReadDir(w.fsys, j.dir)
@@ -562,7 +581,8 @@ func (w *walker) list(j job) (*listing, error) {
 	for _, de := range des {
 		gatherEntry(g, de.Name(), de.Type())
 	}
-	l.infos, l.ents = des, g.entries(j.dir)
+	g.fill(l, j.dir)
+	l.infos = des
 	return l, nil
 }
 
@@ -583,7 +603,7 @@ func (l *listing) info(i int, p string) (fs.FileInfo, error) {
 		case l.infos != nil:
 			c.fi, c.err = l.infos[i].Info()
 		case l.fd != nil:
-			c.fi, c.err = l.fd.Lstat(l.ents[i].name())
+			c.fi, c.err = l.fd.Lstat(l.name(i))
 			if errors.Is(c.err, fs.ErrClosed) {
 				c.fi, c.err = fsx.Lstat(l.fsys, p)
 			}
@@ -603,7 +623,7 @@ func (l *listing) sortByPath() {
 	if l.infos != nil {
 		slices.SortFunc(l.infos, func(a, b fs.DirEntry) int { return pathOrder(a.Name(), a.IsDir(), b.Name(), b.IsDir()) })
 	}
-	slices.SortFunc(l.ents, func(a, b dirent) int { return pathOrder(a.name(), a.typ.IsDir(), b.name(), b.typ.IsDir()) })
+	slices.SortFunc(l.ents, func(a, b dirent) int { return pathOrder(l.nameOf(&a), a.typ.IsDir(), l.nameOf(&b), b.typ.IsDir()) })
 }
 
 // pathOrder compares the sibling names a and b as the paths of what they
@@ -636,8 +656,8 @@ func (w *walker) prepare(j job) (*listing, *dirRules, error) {
 	if !w.opts.NoIgnore {
 		var f dirFiles
 		for i := range l.ents {
-			if e := &l.ents[i]; e.path[e.off] == '.' {
-				f.note(e.name(), e.typ)
+			if e := &l.ents[i]; l.paths[e.start+l.prefix] == '.' {
+				f.note(l.nameOf(e), e.typ)
 			}
 		}
 		rules = w.loader.child(rules, j.dir, f)
@@ -747,8 +767,8 @@ func (w *walker) readDir(j job, st *stats, enter func(job)) {
 		}
 		st.visited++
 		e := &l.ents[i]
-		p := e.path
-		if v := w.verdict(rules, e.name(), p, e.typ.IsDir()); v != report {
+		p := l.paths[e.start:e.end]
+		if v := w.verdict(rules, l.nameOf(e), p, e.typ.IsDir()); v != report {
 			st.skipped[v]++
 			continue
 		}

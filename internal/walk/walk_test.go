@@ -319,6 +319,52 @@ func TestWalkEntryFields(t *testing.T) {
 	}
 }
 
+// TestEntryStat: Stat gives what Info does, during the walk (through the
+// directory's descriptor on the OS) and after it (by path), for a file, a
+// directory and a symlink (the link itself).
+func TestEntryStat(t *testing.T) {
+	tr := tree{"d/f.txt": "12345", "d/l": "->f.txt", "top": "x"}
+	for fsName, fsys := range tr.both(t) {
+		var mu sync.Mutex
+		seen := map[string]Entry{}
+		during := map[string]fsx.Stat{}
+		_, err := Walk(context.Background(), fsys, ".", Options{}, func(e Entry) error {
+			st, err := e.Stat()
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			seen[e.Path], during[e.Path] = e, st
+			mu.Unlock()
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{"d", "d/f.txt", "d/l", "top"} {
+			fi, err := seen[p].Info()
+			if err != nil {
+				t.Fatalf("%s: Info of %s: %v", fsName, p, err)
+			}
+			want := fsx.Stat{Size: fi.Size(), ModTime: fi.ModTime(), Mode: fi.Mode()}
+			after, err := seen[p].Stat()
+			if err != nil || !sameStat(during[p], want) || !sameStat(after, want) {
+				t.Errorf("%s: %s: Stat %+v during the walk, %+v (%v) after; Info says %+v", fsName, p, during[p], after, err, want)
+			}
+		}
+		if st := during["d/l"]; st.Mode.Type() != fs.ModeSymlink {
+			t.Errorf("%s: Stat of a symlink has mode %v, want the link itself", fsName, st.Mode)
+		}
+	}
+	if _, err := (Entry{Path: "x"}).Stat(); !errors.Is(err, fs.ErrInvalid) {
+		t.Fatalf("Stat of an Entry not made by Walk = %v, want ErrInvalid", err)
+	}
+}
+
+func sameStat(a, b fsx.Stat) bool {
+	return a.Size == b.Size && a.ModTime.Equal(b.ModTime) && a.Mode == b.Mode
+}
+
 func TestWalkSkipDirSkipAllAndErrors(t *testing.T) {
 	tr := tree{"a/1": "", "a/2": "", "b/3": "", "c": ""}
 	boom := errors.New("boom")
@@ -616,7 +662,8 @@ func TestEntryOpenRegular(t *testing.T) {
 // TestAllocsPerEntry: a walk allocates per directory, not per entry: the
 // paths of a directory's entries share one string (their names none of
 // their own), so that a walk of a large tree takes little fresh memory;
-// both walks, on the OS (listing by descriptor).
+// both walks, on the OS (listing by descriptor), and so does Entry.Stat
+// of every entry (a find reads each match's time).
 func TestAllocsPerEntry(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector's sync.Pool drops values at random")
@@ -630,17 +677,25 @@ func TestAllocsPerEntry(t *testing.T) {
 		trees[n] = tr.osFS(t)
 	}
 	for _, sorted := range []bool{false, true} {
-		var per [2]float64
-		for i, n := range []int{100, 400} {
-			per[i] = testing.AllocsPerRun(5, func() {
-				st, err := Walk(context.Background(), trees[n], ".", Options{Sorted: sorted, Workers: 1, NoIgnore: true}, func(Entry) error { return nil })
-				if err != nil || st.Visited != n+4 {
-					t.Fatalf("visited %d of %d: %v", st.Visited, n+4, err)
-				}
-			})
-		}
-		if slope := (per[1] - per[0]) / 300; slope > 0.05 {
-			t.Errorf("sorted %v: %.3f allocations per entry (%.0f for 100 files, %.0f for 400)", sorted, slope, per[0], per[1])
+		for _, stat := range []bool{false, true} {
+			var per [2]float64
+			for i, n := range []int{100, 400} {
+				per[i] = testing.AllocsPerRun(5, func() {
+					st, err := Walk(context.Background(), trees[n], ".", Options{Sorted: sorted, Workers: 1, NoIgnore: true}, func(e Entry) error {
+						if stat {
+							_, err := e.Stat()
+							return err
+						}
+						return nil
+					})
+					if err != nil || st.Visited != n+4 {
+						t.Fatalf("visited %d of %d: %v", st.Visited, n+4, err)
+					}
+				})
+			}
+			if slope := (per[1] - per[0]) / 300; slope > 0.05 {
+				t.Errorf("sorted %v, Stat %v: %.3f allocations per entry (%.0f for 100 files, %.0f for 400)", sorted, stat, slope, per[0], per[1])
+			}
 		}
 	}
 }
