@@ -3,6 +3,7 @@ package tool
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/scoutkit/scout"
@@ -25,11 +26,13 @@ func TestPiFindDataJSON(t *testing.T) {
 			MissingPaths: []string{"x/**/*.go", odd[2]},
 			Skipped:      map[scout.SkipReason]int{scout.SkipIgnored: 4, scout.SkipHidden: 2, "zz": 0, scout.SkipUnreadable: 1},
 			SplitEntries: []piSplit{{Entry: "a,b", Paths: []string{"a", "b"}}, {Entry: odd[3]}},
-			Truncation:   &piMetaTrunc{Direction: "head", TruncatedBy: "bytes", ShownRange: piRange{1, 0}, NextOffset: 1}},
+			Truncation:   trunc},
+		"partial truncation":  {Truncation: &piMetaTrunc{Direction: "head", TruncatedBy: "bytes", ShownRange: piRange{1, 0}, NextOffset: 1}},
 		"meta without source": {Meta: &piMeta{Truncation: trunc}},
 		"column limit alone":  {Meta: &piMeta{Limits: &piMetaLimits{ColumnTruncated: &piMaxColumn{80}}}},
 		"empty meta":          {Meta: &piMeta{Limits: &piMetaLimits{}}, Skipped: map[scout.SkipReason]int{}, SplitEntries: []piSplit{}, MissingPaths: []string{}},
 	}
+	requireAllSet(t, "all", reflect.ValueOf(cases["all"]).Elem())
 	type plain piFindData // the struct without its MarshalJSON
 	encode := func(v any, html bool) string {
 		var b bytes.Buffer
@@ -47,6 +50,22 @@ func TestPiFindDataJSON(t *testing.T) {
 		}
 		if got, want := encode(d, true), encode((*plain)(d), true); got != want {
 			t.Errorf("%s, HTML escaped:\n got %swant %s", name, got, want)
+		}
+	}
+}
+
+// requireAllSet fails unless every field of the struct v, and of each
+// struct it points to, is set: a field added to pi find's details later
+// must be added to the "all" case, which compares it with encoding/json.
+func requireAllSet(t *testing.T, path string, v reflect.Value) {
+	t.Helper()
+	for i := range v.NumField() {
+		f, name := v.Field(i), path+"."+v.Type().Field(i).Name
+		if f.IsZero() {
+			t.Fatalf("%s is not set: add it to the case, so that MarshalJSON is checked for it", name)
+		}
+		if f.Kind() == reflect.Pointer && f.Elem().Kind() == reflect.Struct {
+			requireAllSet(t, name, f.Elem())
 		}
 	}
 }
