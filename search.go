@@ -3,6 +3,7 @@ package scout
 import (
 	"context"
 	"iter"
+	"slices"
 
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/grep"
@@ -479,7 +480,7 @@ func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult
 	// processors.
 	par.Range(len(out.Files), 256, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			r.Files[i] = fileMatch(out.Files[i])
+			r.Files[i] = fileMatch(out.Files[i], nil)
 		}
 	})
 	return r, nil
@@ -576,8 +577,12 @@ func (s *Searcher) StreamFunc(ctx context.Context, req SearchRequest, fn func(*F
 	ctx, hc := newHostCalls(ctx)
 	defer hc.raise()
 	in.Progress = progress(hc, in.Progress)
+	var lent *lineScratch // the lines lent to fn (search.Lend)
+	if search.Lent(ctx) {
+		lent = new(lineScratch)
+	}
 	out, err := search.Stream(ctx, fsys, root, in, func(h search.Hit) bool {
-		fm := fileMatch(h)
+		fm := fileMatch(h, lent)
 		return hc.guard(func() bool { return fn(&fm) })
 	})
 	if err != nil {
@@ -644,8 +649,16 @@ func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 	}, nil
 }
 
-// fileMatch converts an internal hit.
-func fileMatch(h search.Hit) FileMatch {
+// lineScratch is the memory of the lines lent to a StreamFunc's fn, reused
+// from file to file.
+type lineScratch struct {
+	lines []LineMatch
+	spans []Span
+}
+
+// fileMatch converts an internal hit; its lines are in sc when not nil,
+// valid until the next call with sc, else in memory of their own.
+func fileMatch(h search.Hit, sc *lineScratch) FileMatch {
 	fm := FileMatch{
 		Path:       h.Path,
 		MatchLines: h.MatchLines,
@@ -660,12 +673,19 @@ func fileMatch(h search.Hit) FileMatch {
 		return fm
 	}
 	// One allocation for the lines and one for all their spans.
-	fm.Lines = make([]LineMatch, len(h.Lines))
 	n := 0
 	for _, l := range h.Lines {
 		n += len(l.Spans)
 	}
-	spans := make([]Span, 0, n)
+	var spans []Span
+	if sc != nil {
+		sc.lines = slices.Grow(sc.lines[:0], len(h.Lines))[:len(h.Lines)]
+		sc.spans = slices.Grow(sc.spans[:0], n)
+		fm.Lines, spans = sc.lines, sc.spans
+	} else {
+		fm.Lines = make([]LineMatch, len(h.Lines))
+		spans = make([]Span, 0, n)
+	}
 	for i, l := range h.Lines {
 		lm := LineMatch{Line: l.Number, Text: l.Text, Match: l.Match, Cut: l.Cut}
 		if len(l.Spans) > 0 {

@@ -180,7 +180,8 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 		}
 	} else {
 		req.PartLines = partLines
-		res, err = sr.StreamFunc(ctx, req, show)
+		// show renders each file into out and keeps none of it.
+		res, err = sr.StreamFunc(search.Lend(ctx), req, show)
 	}
 	if err == nil {
 		out.write(st.End(res, opts))

@@ -57,6 +57,9 @@ type fileSearch struct {
 // begin starts the search of a file into res.
 func (s *Scanner) begin(ctx context.Context, res *FileResult) *fileSearch {
 	res.Lines = s.lines[:0]
+	if s.lendAll {
+		s.mem.text, s.mem.spans = s.mem.text[:0], s.mem.spans[:0]
+	}
 	s.state = fileSearch{s: s, m: s.m, res: res, ctx: ctx, doneCh: ctx.Done(), cntLine: 1, nulLine: -1,
 		keys: s.m.opts.CountOnly && s.m.ranges == nil && !s.m.whole, maxLines: max(s.m.opts.MaxMatchesPerFile, 0)}
 	return &s.state

@@ -136,9 +136,10 @@ type Resume struct {
 // lineMem hands out the texts and spans of reported lines from shared
 // blocks, one allocation for many lines instead of one or two each (most
 // lines are short, and a dense search reports millions). A block is only
-// appended to, never written again where it was handed out, so each text
-// stays immutable and each span slice the line's own (its capacity ends
-// at its length). A text longer than textBlock/8 gets its own allocation,
+// appended to, never written again where it was handed out (except by the
+// next search of a scanner that lends them, LendAll), so each text stays
+// immutable and each span slice the line's own (its capacity ends at its
+// length). A text longer than textBlock/8 gets its own allocation,
 // as do spans over spanBlock/8. A result keeps the blocks of its lines,
 // up to textBlock plus spanBlock pairs more than it needs.
 type lineMem struct {

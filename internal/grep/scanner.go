@@ -65,6 +65,7 @@ type Scanner struct {
 	spanBuf [][2]int   // scratch for the spans of a line
 	mem     lineMem    // the texts and spans of reported lines
 	lend    bool       // see Lend
+	lendAll bool       // see LendAll
 	state   fileSearch // the search of the current file
 	st      stream     // its reading side
 
@@ -357,6 +358,12 @@ func (s *Scanner) SearchBytes(ctx context.Context, b []byte) (*FileResult, error
 // the next search with s. For a caller that copies the lines it keeps
 // before searching again, which saves a copy of every line.
 func (s *Scanner) Lend() { s.lend = true }
+
+// LendAll makes s lend, as Lend does, the texts and spans of the lines
+// too: the memory they are in is written again by the next search with
+// s. For a caller that copies the lines' text, not the strings, before
+// searching again.
+func (s *Scanner) LendAll() { s.lend, s.lendAll = true, true }
 
 // settle gives res its own Lines and keeps the slice they were gathered
 // in, up to 4096 lines, as scratch for the next file: most files report a

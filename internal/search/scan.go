@@ -298,7 +298,7 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 	if workers > 0 {
 		wo.Workers = workers
 	}
-	outer := ctx
+	outer, lent := ctx, Lent(ctx)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -337,8 +337,13 @@ func scanAll(ctx context.Context, fsys fs.FS, sc *Scope, ms *memberSearch, worke
 			if unordered {
 				// fn gets each match before the scanner searches
 				// again: it copies what it keeps of the lines, so the
-				// scanner lends them instead of copying them first.
-				w.s.Lend()
+				// scanner lends them instead of copying them first,
+				// and their texts too when fn keeps nothing (Lend).
+				if lent {
+					w.s.LendAll()
+				} else {
+					w.s.Lend()
+				}
 			}
 			mu.Lock()
 			all = append(all, w)
