@@ -160,10 +160,6 @@ garbage line
 	}
 }
 
-// TestReadEntriesManyBatches lists a directory that takes several
-// getdents64 batches, with names of every length up to 255 bytes: the same
-// names as os.ReadDir, each intact although the names of a batch share
-// one string, and ReadNames the same names, in the same order.
 // TestReadProc: readProc reads a whole file, past its first buffer, as
 // os.ReadFile does; a missing one is an error.
 func TestReadProc(t *testing.T) {
@@ -190,6 +186,10 @@ func TestReadProc(t *testing.T) {
 	}
 }
 
+// TestReadEntriesManyBatches lists a directory that takes several
+// getdents64 batches, with names of every length up to 255 bytes: the same
+// names as os.ReadDir, each intact although the names of a batch share
+// one string, and ReadNames the same names, in the same order.
 func TestReadEntriesManyBatches(t *testing.T) {
 	dir := t.TempDir()
 	var want []string
