@@ -73,7 +73,16 @@ func nilContext(ctx context.Context, op string) error {
 	if ctx != nil {
 		return nil
 	}
-	return &Error{Code: CodeInvalidParam, Message: op + " was called with a nil context.Context: pass context.Background(), or a context of your own to cancel the call or give it a deadline."}
+	return exportErr(errs.NilContext(op))
+}
+
+// contextLines returns the error of negative context lines (Before,
+// After) of a search or a read; nil when both are 0 or more.
+func contextLines(before, after int) error {
+	if before < 0 || after < 0 {
+		return &Error{Code: CodeInvalidParam, Message: "Context lines (Before, After) must be 0 or more"}
+	}
+	return nil
 }
 
 // fail returns the error of the operation op ("Search", "Read", "Find")

@@ -220,16 +220,13 @@ func (f *Finder) Find(ctx context.Context, req FindRequest) (*FindResult, error)
 	if err := cmp.Or(entryKinds.check(req.Kind), findOrders.check(req.Order)); err != nil {
 		return nil, err
 	}
-	fsys, root, release, err := f.tree()
+	ctx, c, err := begin(ctx, f.tree)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	ctx, hc := newHostCalls(ctx)
-	defer hc.raise()
-	in := f.internal(&req)
-	in.Progress = progress2(hc, in.Progress)
-	out, err := find.Run(ctx, fsys, root, in)
+	defer c.end()
+	req.Progress = progress(c.hc, req.Progress)
+	out, err := find.Run(ctx, c.fsys, c.root, f.internal(&req))
 	if err != nil {
 		return nil, fail(ctx, "Find", err)
 	}

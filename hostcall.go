@@ -2,6 +2,7 @@ package scout
 
 import (
 	"context"
+	"io/fs"
 	"sync"
 )
 
@@ -16,6 +17,34 @@ type hostCalls struct {
 	mu     sync.Mutex
 	v      any  // the first panic's value
 	set    bool // a callback panicked
+}
+
+// call is a Search, StreamFunc or Find under way: the tree it reads and
+// the guard of the host's callbacks.
+type call struct {
+	fsys    fs.FS
+	root    string
+	release func()
+	hc      *hostCalls
+}
+
+// begin opens the tree of a call with open (a Workspace's open, say) and
+// makes ctx cancelable for the host's callbacks. When it returns no
+// error, the caller defers c.end().
+func begin(ctx context.Context, open func() (fs.FS, string, func(), error)) (context.Context, *call, error) {
+	fsys, root, release, err := open()
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, hc := newHostCalls(ctx)
+	return ctx, &call{fsys: fsys, root: root, release: release, hc: hc}, nil
+}
+
+// end ends the call: it releases the tree, and raises a callback's panic
+// again.
+func (c *call) end() {
+	defer c.release()
+	c.hc.raise()
 }
 
 // newHostCalls returns ctx made cancelable for the calls, and the calls.
@@ -53,14 +82,6 @@ func progress[T any](h *hostCalls, p func(T)) func(T) {
 		return nil
 	}
 	return func(v T) { h.guard(func() bool { p(v); return true }) }
-}
-
-// progress2 is progress for a func of two arguments.
-func progress2[T, U any](h *hostCalls, p func(T, U)) func(T, U) {
-	if p == nil {
-		return nil
-	}
-	return func(t T, u U) { h.guard(func() bool { p(t, u); return true }) }
 }
 
 // raise ends the calls: it releases the context and panics again with a

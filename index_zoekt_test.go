@@ -97,33 +97,102 @@ func zoektIndex(t *testing.T, bins, repo, idx string, extra ...string) {
 }
 
 // zoektServe serves idx on a loopback port until the test ends and
-// returns its URL once it answers.
+// returns its URL once it answers. zoekt-webserver does not say which port
+// it got for ":0", so a free port is picked and handed to it; another
+// process may take it in between, and then the server exits saying so,
+// and another port is tried.
 func zoektServe(t *testing.T, bins, idx string) string {
 	t.Helper()
+	var log strings.Builder
+	for range 10 {
+		addr := freeAddr(t)
+		cmd := exec.Command(filepath.Join(bins, "zoekt-webserver"), "-index", idx, "-rpc", "-listen", addr)
+		log.Reset()
+		cmd.Stdout, cmd.Stderr = &log, &log
+		require.NoError(t, cmd.Start())
+		exited := make(chan struct{})
+		go func() {
+			cmd.Wait()
+			close(exited)
+		}()
+		t.Cleanup(func() {
+			cmd.Process.Kill()
+			<-exited
+		})
+		if url, ok := zoektAnswers(t, addr, exited); ok {
+			return url
+		}
+		if !strings.Contains(log.String(), "address already in use") {
+			break
+		}
+	}
+	t.Fatalf("zoekt-webserver did not serve: %s", log.String())
+	return ""
+}
+
+// freeAddr returns a loopback address with a port free a moment ago.
+var freeAddr = func(t *testing.T) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	addr := l.Addr().String()
-	l.Close()
-	cmd := exec.Command(filepath.Join(bins, "zoekt-webserver"), "-index", idx, "-rpc", "-listen", addr)
-	var log strings.Builder
-	cmd.Stdout, cmd.Stderr = &log, &log
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// TestZoektServeTakenPort: a port taken between its pick and the server's
+// start is left for another.
+func TestZoektServeTakenPort(t *testing.T) {
+	bins := zoektBins(t)
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer taken.Close()
+	pick := freeAddr
+	t.Cleanup(func() { freeAddr = pick })
+	first := true
+	freeAddr = func(t *testing.T) string {
+		if first {
+			first = false
+			return taken.Addr().String()
+		}
+		return pick(t)
+	}
+	url := zoektServe(t, bins, t.TempDir())
+	assert.NotEqual(t, "http://"+taken.Addr().String(), url)
+}
+
+// zoektAnswers waits until the webserver started on addr answers, and
+// returns its URL; false when it exits first.
+func zoektAnswers(t *testing.T, addr string, exited <-chan struct{}) (string, bool) {
+	t.Helper()
+	// A request ends when the server exits: whoever else holds the port
+	// may never answer.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	go func() {
+		select {
+		case <-exited:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	url := "http://" + addr
-	for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(50 * time.Millisecond) {
-		resp, err := http.Post(url+"/api/list", "application/json", strings.NewReader(`{"Q":""}`))
-		if err == nil {
+	for ; ctx.Err() == nil; time.Sleep(50 * time.Millisecond) {
+		req, err := http.NewRequestWithContext(ctx, "POST", url+"/api/list", strings.NewReader(`{"Q":""}`))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		if resp, err := http.DefaultClient.Do(req); err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
-				return url
+				return url, true
 			}
 		}
 	}
-	t.Fatalf("zoekt-webserver did not answer on %s: %s", addr, log.String())
-	return ""
+	select {
+	case <-exited:
+		return "", false
+	default:
+		t.Fatalf("zoekt-webserver did not answer on %s within 30 s", addr)
+		return "", false
+	}
 }
 
 // noThresholds lets the index answer on small trees: no size threshold,

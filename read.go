@@ -248,8 +248,8 @@ func (r *Reader) Read(ctx context.Context, req ReadRequest) (*ReadResult, error)
 	if r == nil {
 		r = &Reader{}
 	}
-	if req.Before < 0 || req.After < 0 {
-		return nil, &Error{Code: CodeInvalidParam, Message: "Context lines (Before, After) must be 0 or more"}
+	if err := contextLines(req.Before, req.After); err != nil {
+		return nil, err
 	}
 	fsys, root, release, err := r.open()
 	if err != nil {

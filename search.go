@@ -438,32 +438,22 @@ func (r *SearchResult) SkippedTotal() int {
 // the entries that cannot be searched are counted in SearchResult.Skipped,
 // never returned as errors.
 func (s *Searcher) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
-	if err := nilContext(ctx, "Search"); err != nil {
-		return nil, err
-	}
 	if s == nil {
 		s = &Searcher{}
 	}
-	fsys, root, release, err := s.open()
+	ctx, c, in, err := s.begin(ctx, &req)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	in, err := s.internal(&req)
-	if err != nil {
-		return nil, err
-	}
-	ctx, hc := newHostCalls(ctx)
-	defer hc.raise()
-	in.Progress = progress(hc, in.Progress)
+	defer c.end()
 	var (
 		out     *search.Outcome
 		backend *Backend
 	)
 	if s.Index != nil {
-		out, backend, err = s.indexed(ctx, fsys, root, in)
+		out, backend, err = s.indexed(ctx, c.fsys, c.root, in)
 	} else {
-		out, err = search.Run(ctx, fsys, root, in)
+		out, err = search.Run(ctx, c.fsys, c.root, in)
 	}
 	if err != nil {
 		return nil, fail(ctx, "Search", err)
@@ -556,34 +546,24 @@ func (s *Searcher) Stream(ctx context.Context, req SearchRequest) iter.Seq2[*Fil
 // stops the search and is raised again from StreamFunc, on the caller's
 // goroutine (from the loop of Stream), where it can be recovered.
 func (s *Searcher) StreamFunc(ctx context.Context, req SearchRequest, fn func(*FileMatch) bool) (*SearchResult, error) {
-	if err := nilContext(ctx, "Search"); err != nil {
-		return nil, err
-	}
 	if s == nil {
 		s = &Searcher{}
 	}
 	if fn == nil {
 		fn = func(*FileMatch) bool { return true }
 	}
-	fsys, root, release, err := s.open()
+	ctx, c, in, err := s.begin(ctx, &req)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	in, err := s.internal(&req)
-	if err != nil {
-		return nil, err
-	}
-	ctx, hc := newHostCalls(ctx)
-	defer hc.raise()
-	in.Progress = progress(hc, in.Progress)
+	defer c.end()
 	var lent *lineScratch // the lines lent to fn (search.Lend)
 	if search.Lent(ctx) {
 		lent = new(lineScratch)
 	}
-	out, err := search.Stream(ctx, fsys, root, in, func(h search.Hit) bool {
+	out, err := search.Stream(ctx, c.fsys, c.root, in, func(h search.Hit) bool {
 		fm := fileMatch(h, lent)
-		return hc.guard(func() bool { return fn(&fm) })
+		return c.hc.guard(func() bool { return fn(&fm) })
 	})
 	if err != nil {
 		return nil, fail(ctx, "Search", err)
@@ -591,13 +571,34 @@ func (s *Searcher) StreamFunc(ctx context.Context, req SearchRequest, fn func(*F
 	return totals(&req, &in, out), nil
 }
 
+// begin is the start that Search and StreamFunc share: it refuses a nil
+// ctx, opens the tree (begin), and turns req into the internal request,
+// its Progress guarded. When it returns no error, the caller defers
+// c.end().
+func (s *Searcher) begin(ctx context.Context, req *SearchRequest) (context.Context, *call, search.Request, error) {
+	if err := nilContext(ctx, "Search"); err != nil {
+		return nil, nil, search.Request{}, err
+	}
+	ctx, c, err := begin(ctx, s.open)
+	if err != nil {
+		return nil, nil, search.Request{}, err
+	}
+	in, err := s.internal(req)
+	if err != nil {
+		c.end()
+		return nil, nil, search.Request{}, err
+	}
+	in.Progress = progress(c.hc, in.Progress)
+	return ctx, c, in, nil
+}
+
 // internal turns the request into the internal one, with defaults.
 func (s *Searcher) internal(req *SearchRequest) (search.Request, error) {
 	if req.Skip < 0 {
 		return search.Request{}, &Error{Code: CodeInvalidParam, Message: "Skip must be a non-negative number"}
 	}
-	if req.Before < 0 || req.After < 0 {
-		return search.Request{}, &Error{Code: CodeInvalidParam, Message: "Context lines (Before, After) must be 0 or more"}
+	if err := contextLines(req.Before, req.After); err != nil {
+		return search.Request{}, err
 	}
 	if req.PartLines < 0 {
 		return search.Request{}, &Error{Code: CodeInvalidParam, Message: "PartLines must be 0 (files whole) or more"}

@@ -22,7 +22,7 @@ func TestCallNilContext(t *testing.T) {
 		for _, tl := range tools {
 			env := Call(nilCtx, cfg, ts, tl.Name, []byte(`{}`))
 			if env.Status != scout.StatusError || env.Error.Code != scout.CodeInvalidParam ||
-				!strings.Contains(env.Text, "nil context.Context") || env.Context.Cwd != "." {
+				!strings.Contains(env.Text, "tool.Call was called with a nil context.Context: pass context.Background()") || env.Context.Cwd != "." {
 				t.Errorf("%s/%s: envelope %+v, want an INVALID_PARAM error naming the nil context", ts, tl.Name, env)
 			}
 		}

@@ -309,7 +309,7 @@ func toolsetName(s string) string {
 func Call(ctx context.Context, c Config, toolset, name string, arguments []byte) *scout.Envelope {
 	arguments = jsonobj.TrimBOM(arguments)
 	if ctx == nil {
-		env := envelope.Error(errs.New(errs.InvalidParam, "Call was given a nil context.Context: the host must pass context.Background(), or a context of its own to cancel the call or give it a deadline."), paramsOf(arguments))
+		env := envelope.Error(errs.NilContext("tool.Call"), paramsOf(arguments))
 		env.Context.Cwd = "."
 		return env
 	}

@@ -69,6 +69,13 @@ func New(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: Sprintf(format, args...)}
 }
 
+// NilContext returns the error of the function op ("Search", "tool.Call")
+// called with a nil context.Context, which would otherwise panic deep
+// inside it.
+func NilContext(op string) *Error {
+	return &Error{Code: InvalidParam, Message: op + " was called with a nil context.Context: pass context.Background(), or a context of your own to cancel the call or give it a deadline."}
+}
+
 // Wrap returns an *Error with the code and message that wraps cause; the
 // arguments show as New shows them.
 func Wrap(code Code, cause error, format string, args ...any) *Error {

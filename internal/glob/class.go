@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/posixclass"
 )
 
 // A character class is read into a set of rune ranges; a negated class
@@ -75,30 +76,6 @@ func parseClass(pattern string, start int) (end int, set []span, negated bool, e
 	return 0, nil, false, invalid("unclosed '[' — close it with ']' or remove it")
 }
 
-// posixClasses are the "[:name:]" classes of a bracket expression, ASCII
-// only, as in git and POSIX's C locale. An array, not a map: it is data
-// of the binary, with nothing to build when the program starts.
-var posixClasses = [...]struct {
-	name  string
-	spans []span
-}{
-	{"alnum", []span{{'0', '9'}, {'A', 'Z'}, {'a', 'z'}}},
-	{"alpha", []span{{'A', 'Z'}, {'a', 'z'}}},
-	{"blank", []span{{'\t', '\t'}, {' ', ' '}}},
-	{"cntrl", []span{{0, 31}, {127, 127}}},
-	{"digit", []span{{'0', '9'}}},
-	{"graph", []span{{33, 126}}},
-	{"lower", []span{{'a', 'z'}}},
-	{"print", []span{{32, 126}}},
-	{"punct", []span{{33, 47}, {58, 64}, {91, 96}, {123, 126}}},
-	{"space", []span{{'\t', '\r'}, {' ', ' '}}},
-	{"upper", []span{{'A', 'Z'}}},
-	{"xdigit", []span{{'0', '9'}, {'A', 'F'}, {'a', 'f'}}},
-}
-
-// posixClassNames lists posixClasses for error messages.
-const posixClassNames = "alnum, alpha, blank, cntrl, digit, graph, lower, print, punct, space, upper, xdigit"
-
 // posixClass reads a "[:name:]" class at pattern[i]: its spans and length,
 // or n == 0 when there is none there (then '[' is a plain member).
 func posixClass(pattern string, i int) (spans []span, n int, err error) {
@@ -110,12 +87,15 @@ func posixClass(pattern string, i int) (spans []span, n int, err error) {
 		return nil, 0, nil
 	}
 	name := pattern[i+2 : i+2+close-1]
-	for _, c := range posixClasses {
-		if c.name == name {
-			return c.spans, 2 + close + 1, nil
-		}
+	ranges, ok := posixclass.Lookup(name)
+	if !ok {
+		return nil, 0, invalid("unknown character class '[:%s:]' — use one of %s", name, posixclass.Names)
 	}
-	return nil, 0, invalid("unknown character class '[:%s:]' — use one of %s", name, posixClassNames)
+	spans = make([]span, len(ranges))
+	for k, r := range ranges {
+		spans[k] = span{rune(r.Lo), rune(r.Hi)}
+	}
+	return spans, 2 + close + 1, nil
 }
 
 // classRune decodes the class character at pattern[i], reading a '\'

@@ -193,13 +193,6 @@ const (
 	prime5 uint32 = 374761393
 )
 
-// Sum32 is xxHash32 with seed 0.
-func Sum32(b []byte) uint32 {
-	var d digest
-	d.write(b)
-	return d.sum()
-}
-
 // digest is the state of an xxHash32 (seed 0) of bytes written in pieces;
 // the zero digest has had nothing written.
 type digest struct {

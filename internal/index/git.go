@@ -94,20 +94,23 @@ func gitEach(ctx context.Context, dir string, fn func(rec []byte), args ...strin
 var errTooMuch = errors.New("too much output")
 
 // gitRun runs a git command in dir with read consuming its output; a
-// command whose output read refuses is killed.
+// command whose output read refuses is killed. Its error is a *gitError.
 func gitRun(ctx context.Context, dir string, read func(io.Reader) error, args ...string) error {
-	args = append([]string{"--no-optional-locks", "-c", "core.quotePath=false"}, args...)
-	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd := exec.CommandContext(ctx, "git", append([]string{"--no-optional-locks", "-c", "core.quotePath=false"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
 	var stderr bytes.Buffer
 	cmd.Stderr = &limitedBuffer{b: &stderr, n: 4096}
+	fail := func(err error) *gitError {
+		first, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		return &gitError{args: args, err: err, stderr: strings.TrimSpace(first)}
+	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return err
+		return fail(err)
 	}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("git: %v", err)
+		return fail(err)
 	}
 	readErr := read(stdout)
 	if readErr != nil {
@@ -116,30 +119,37 @@ func gitRun(ctx context.Context, dir string, read func(io.Reader) error, args ..
 	err = cmd.Wait()
 	switch {
 	case errors.Is(readErr, errTooMuch):
-		return fmt.Errorf("git %s: more than %d bytes of output", args[3], maxGitOutput)
+		return fail(fmt.Errorf("more than %d bytes of output", maxGitOutput))
+	case readErr != nil:
+		return fail(readErr)
 	case err != nil:
-		var ee *exec.ExitError
-		if errors.As(err, &ee) && readErr == nil {
-			return &gitError{args: args[3:], code: ee.ExitCode(), stderr: strings.TrimSpace(stderr.String())}
+		e := fail(err)
+		if ee, ok := errors.AsType[*exec.ExitError](err); ok {
+			e.code = ee.ExitCode()
 		}
-		if readErr != nil {
-			return fmt.Errorf("git %s: %v", args[3], readErr)
-		}
-		return fmt.Errorf("git %s: %v", args[3], err)
+		return e
 	}
-	return readErr
+	return nil
 }
 
-// gitError is a git command that exited with a failure.
+// gitError is a git command that failed: it could not start, its output
+// could not be read, or it exited with a failure.
 type gitError struct {
-	args   []string
-	code   int
-	stderr string
+	args   []string // the command's arguments, after "git" and the options gitRun adds
+	code   int      // the exit status (-1 for a signal); 0 when git did not exit on its own
+	err    error    // the failure: "exit status 128", say
+	stderr string   // the first line git wrote to its standard error
 }
 
 func (e *gitError) Error() string {
-	return fmt.Sprintf("git %s: exit status %d: %s", strings.Join(e.args, " "), e.code, e.stderr)
+	msg := "git " + strings.Join(e.args, " ") + ": " + e.err.Error()
+	if e.stderr != "" {
+		msg += ": " + e.stderr
+	}
+	return msg
 }
+
+func (e *gitError) Unwrap() error { return e.err }
 
 // limitedBuffer keeps the first n bytes written to it.
 type limitedBuffer struct {
@@ -248,7 +258,7 @@ func (r *repo) changes(ctx context.Context, commit string, noIgnore bool) (*Chan
 	case ancErr == nil:
 	case errors.As(ancErr, &ge) && ge.code == 1:
 		c.Stale = true
-	case errors.As(ancErr, &ge):
+	case errors.As(ancErr, &ge) && ge.code != 0:
 		if _, err := git(ctx, r.top, "cat-file", "-e", commit+"^{commit}"); err != nil {
 			return nil, &foreignError{commit: commit}
 		}

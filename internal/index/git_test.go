@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -283,4 +284,39 @@ func TestTrackerWatches(t *testing.T) {
 	tr.mu.Lock()
 	tr.reset()
 	tr.mu.Unlock()
+}
+
+// TestGitErrors checks that a failed git command's error names the command
+// as called (its "-c" options too) and the first line of what git wrote to
+// its standard error, however it failed.
+func TestGitErrors(t *testing.T) {
+	g := newGitRepo(t, map[string]string{"a.go": "package a\n"})
+	ctx := context.Background()
+	all := func(r io.Reader) error { _, err := io.Copy(io.Discard, r); return err }
+	tests := []struct {
+		name string
+		dir  string
+		read func(io.Reader) error
+		args []string
+		want string // the start of the message
+		code int
+	}{
+		{"exit status", g.dir, all, []string{"log", "nosuch"},
+			"git log nosuch: exit status 128: fatal: ambiguous argument 'nosuch'", 128},
+		{"output refused", g.dir, func(io.Reader) error { return errors.New("refused") }, []string{"-c", "a.b=c", "ls-files"},
+			"git -c a.b=c ls-files: refused", 0},
+		{"too much output", g.dir, func(io.Reader) error { return errTooMuch }, []string{"-c", "a.b=c", "ls-files"},
+			"git -c a.b=c ls-files: more than 67108864 bytes of output", 0},
+		{"not started", filepath.Join(g.dir, "nosuch"), all, []string{"-c", "a.b=c", "status"},
+			"git -c a.b=c status: chdir ", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := gitRun(ctx, tt.dir, tt.read, tt.args...)
+			ge, ok := errors.AsType[*gitError](err)
+			if !ok || !strings.HasPrefix(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") || ge.code != tt.code {
+				t.Errorf("err = %q (%T), want a *gitError of one line starting %q, code %d", err, err, tt.want, tt.code)
+			}
+		})
+	}
 }

@@ -80,26 +80,6 @@ func Candidates(p string) []Split {
 	return out
 }
 
-// Resolve returns the first of Candidates(p) whose database path is a
-// regular file in fsys that starts with Magic. ok is false when there is
-// none; a ".db" file that is not SQLite is then read as a plain file. err
-// is set only for a failure other than "does not exist".
-func Resolve(fsys fs.FS, p string) (s Split, ok bool, err error) {
-	for _, c := range Candidates(p) {
-		head, err := readHead(fsys, c.DB)
-		switch {
-		case err == nil:
-			if IsSQLite(head) {
-				return c, true, nil
-			}
-		case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrInvalid), errors.Is(err, errNotRegular):
-		default:
-			return Split{}, false, err
-		}
-	}
-	return Split{}, false, nil
-}
-
 // IsSQLiteFile reports whether name is a regular file of fsys that starts
 // with Magic.
 func IsSQLiteFile(fsys fs.FS, name string) bool {

@@ -96,15 +96,6 @@ type Block struct {
 	Stop   Stop
 }
 
-// First and Last return the numbers of the first and last collected lines,
-// 0 when the block is empty.
-func (b *Block) First() int {
-	if len(b.Lines) == 0 {
-		return 0
-	}
-	return b.Lines[0].N
-}
-
 // Last returns the number of the last collected line, 0 when empty.
 func (b *Block) Last() int {
 	if len(b.Lines) == 0 {

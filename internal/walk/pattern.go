@@ -3,6 +3,8 @@ package walk
 import (
 	"math/bits"
 	"strings"
+
+	"github.com/scoutkit/scout/internal/posixclass"
 )
 
 // A pattern is a compiled gitignore glob (git's wildmatch with
@@ -78,40 +80,6 @@ func compilePattern(p string) pattern {
 	return pattern{toks: toks}
 }
 
-// posixClass returns the test of a [:name:] class git's wildmatch knows.
-func posixClass(name string) (func(c byte) bool, bool) {
-	switch name {
-	case "alnum":
-		return func(c byte) bool { return isAlpha(c) || isDigit(c) }, true
-	case "alpha":
-		return isAlpha, true
-	case "blank":
-		return func(c byte) bool { return c == ' ' || c == '\t' }, true
-	case "cntrl":
-		return func(c byte) bool { return c < 32 || c == 127 }, true
-	case "digit":
-		return isDigit, true
-	case "graph":
-		return func(c byte) bool { return c > 32 && c < 127 }, true
-	case "lower":
-		return func(c byte) bool { return c >= 'a' && c <= 'z' }, true
-	case "print":
-		return func(c byte) bool { return c >= 32 && c < 127 }, true
-	case "punct":
-		return func(c byte) bool { return c > 32 && c < 127 && !isAlpha(c) && !isDigit(c) }, true
-	case "space":
-		return func(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') }, true
-	case "upper":
-		return func(c byte) bool { return c >= 'A' && c <= 'Z' }, true
-	case "xdigit":
-		return func(c byte) bool { return isDigit(c) || (c|0x20 >= 'a' && c|0x20 <= 'f') }, true
-	}
-	return nil, false
-}
-
-func isAlpha(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
 // parseClass parses the bracket expression at the start of p and returns
 // its byte set and length, as git's wildmatch reads it: a ']' right after
 // the '[' (and '!' or '^') is a member, '\' quotes the next byte, "a-z"
@@ -145,12 +113,12 @@ func parseClass(p string) (set *[8]uint32, n int) {
 				return nil, 0
 			}
 			if name := p[i+2 : i+2+end]; end >= 1 && name[end-1] == ':' {
-				f, ok := posixClass(name[:end-1])
+				ranges, ok := posixclass.Lookup(name[:end-1])
 				if !ok {
 					return nil, 0
 				}
-				for b := 0; b < 256; b++ {
-					if f(byte(b)) {
+				for _, r := range ranges {
+					for b := int(r.Lo); b <= int(r.Hi); b++ {
 						add(byte(b))
 					}
 				}
