@@ -687,6 +687,13 @@ func (f *finder) findOps(ctx context.Context, sc *scope, req Request, res *Resul
 	return nil
 }
 
+// linksToDir reports whether the symlink p leads to a directory that can
+// be seen (inside the root).
+func (f *finder) linksToDir(p string) bool {
+	fi, err := pathutil.Stat(f.fsys, p)
+	return err == nil && fi.IsDir()
+}
+
 // errNoInfo marks the error of a host Stat that returned neither file
 // information nor an error.
 var errNoInfo = errors.New("no file information")
@@ -752,10 +759,18 @@ func (f *finder) walk(ctx context.Context, sc *scope, req Request, res *Result) 
 			mu.Unlock()
 		}
 		rel := relTo(sc.base, e.Path)
-		if !sc.match.Match(rel) {
-			return nil
-		}
 		isDir := e.Type.IsDir()
+		if !sc.match.Match(rel) {
+			// A glob ending in '/' matches directories only, and links
+			// to them, as a shell's "*/" does.
+			if !sc.match.DirOnly() || !sc.match.MatchDir(rel) {
+				return nil
+			}
+			if !isDir && (e.Type&fs.ModeSymlink == 0 || !f.linksToDir(e.Path)) {
+				return nil
+			}
+			isDir = true
+		}
 		if req.Kind != Any {
 			kindDir := isDir
 			if e.Type&fs.ModeSymlink != 0 {
