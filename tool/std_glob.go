@@ -174,7 +174,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 			return env, nil
 		}
 		text = fmt.Sprintf("No files found matching '%s' in '%s'\n%s", shown, shownPath, scanned)
-		if lo := pitext.LeftOut(res.Skipped, stdHints); lo != "" {
+		if lo := pitext.LeftOut(res.Skipped, pitext.FindHints(res, stdHints)); lo != "" {
 			text += "\n" + lo
 		}
 	} else {

@@ -137,9 +137,15 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Result, er
 		res.Matched = 1
 		return res, nil
 	}
-	if f.ops != nil {
+	switch {
+	case f.ops != nil && walk.InGit(scope.base):
+		// Nothing at or below a .git is listed: a host asked for the
+		// entries below it would list them (the ignore globs it is given
+		// match what lies below a .git inside the directory asked about).
+		res.Skipped = map[string]int{string(walk.ReasonIgnored): 1}
+	case f.ops != nil:
 		err = f.findOps(ctx, scope, req, res)
-	} else {
+	default:
 		err = f.walk(ctx, scope, req, res)
 	}
 	if err != nil {
@@ -823,7 +829,7 @@ func (f *finder) walk(ctx context.Context, sc *scope, req Request, res *Result) 
 	})
 	res.Visited = stats.Visited
 	skipped := map[string]int{}
-	search.AddWalkSkips(f.fsys, sc.base, stats, skipped)
+	search.AddWalkSkips(f.fsys, sc.base, sc.pattern, stats, skipped)
 	skipped[string(walk.ReasonSymlink)] += unseen
 	// The entries MaxVisited kept the walk from were not left out by a
 	// rule: TruncVisited reports them.
