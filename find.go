@@ -124,7 +124,13 @@ type FindRequest struct {
 	// "src/**/*.go" all of them below src. Several patterns are searched
 	// together as one union and entries whose base does not exist are
 	// reported in FindResult.MissingPaths (all missing is an error).
-	// Empty means the whole tree.
+	// A glob that ends in '/' matches directories only (and links to
+	// them): "src/*/" lists src's subdirectories, "**/testdata/" every
+	// directory named testdata. Empty means the whole tree. Nothing at or
+	// below a .git directory is listed, also when a pattern's base lies
+	// there (".git/*"): the result then counts the .git as SkipIgnored,
+	// as it does the .git of the walk when a pattern names .git; a file
+	// named as such (".git/config") is returned as any file is.
 	Patterns []string `json:"patterns,omitempty"`
 	// Base, when set, is the directory Patterns are relative to, as in
 	// glob tools with a fixed search root: the walk starts at Base and

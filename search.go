@@ -171,7 +171,12 @@ type SearchRequest struct {
 	// a file, as ripgrep does without -z. nil or empty means the root. An entry
 	// that does not exist is left out and listed in
 	// SearchResult.MissingPaths; when every entry is missing, Search fails
-	// with CodeNotFound.
+	// with CodeNotFound. A glob that ends in '/' ("src/*/",
+	// "**/testdata/") searches the files below the directories it
+	// matches. A directory named .git, or one below it (".git",
+	// ".git/*"), is never searched: nothing is, and it is counted as
+	// SkipIgnored; a file in it named as an entry (".git/config") is
+	// searched, as ripgrep searches a file it is given.
 	//
 	// An entry naming a file, an archive member or an internal URL may end
 	// in line ranges, as a path given to Reader.Read does
@@ -228,7 +233,8 @@ type SearchRequest struct {
 	// language name ("Python"). nil means every type.
 	Types []string `json:"types,omitempty"`
 	// Hidden includes files and directories whose name starts with '.'.
-	// false skips them (counted as SkipHidden). ".git" is never searched.
+	// false skips them (counted as SkipHidden). ".git" is never walked
+	// (see Paths).
 	Hidden bool `json:"hidden,omitempty"`
 	// NoIgnore disables .gitignore, .ignore, .rgignore and the git
 	// excludes. false honours them (skipped files are counted as

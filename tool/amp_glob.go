@@ -148,7 +148,7 @@ func runAmpGlob(ctx context.Context, c *Config, in *ampGlobArgs) (*scout.Envelop
 	var text string
 	if len(matches) == 0 {
 		text = fmt.Sprintf("No files found matching '%s' in '%s'", shown, fname.Quote(pathutil.Display(base)))
-		if lo := pitext.LeftOut(res.Skipped, nil); lo != "" {
+		if lo := pitext.LeftOut(res.Skipped, pitext.FindHints(res, nil)); lo != "" {
 			text += "\n" + lo
 		}
 		if len(in.Exclude) > 0 || et != scout.FilesAndDirs {

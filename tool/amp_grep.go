@@ -727,7 +727,7 @@ func ampGrepText(g *ampGrep, d *ampGrepData) string {
 		case d.total > 0:
 			text += fmt.Sprintf(" at offset %d (there are %d; use a smaller offset)", g.Offset, d.total)
 		}
-		for _, n := range append([]string{pitext.NotSearched(d.skipped, ampSkipOrder, nil), ampFiltered(g, d)}, d.inPart...) {
+		for _, n := range append([]string{pitext.NotSearched(d.skipped, ampSkipOrder, ampGitHint(g, d)), ampFiltered(g, d)}, d.inPart...) {
 			if n != "" {
 				text += "\n" + n
 			}
@@ -839,3 +839,12 @@ var (
 	ampSkipOrder = []scout.SkipReason{scout.SkipBinary, scout.SkipIgnored, scout.SkipHidden, scout.SkipTooLarge, scout.SkipUnreadable, scout.SkipSymlink, scout.SkipSpecial}
 	ampMissed    = []scout.SkipReason{scout.SkipTooLarge, scout.SkipUnreadable}
 )
+
+// ampGitHint is the hint on the ignored count of a search whose path names
+// .git, which is never searched (pitext.SearchGitHint); nil otherwise.
+func ampGitHint(g *ampGrep, d *ampGrepData) map[scout.SkipReason]string {
+	if h := pitext.SearchGitHint(d.skipped, []string{strings.ReplaceAll(g.Path, `\`, "/")}, ""); h != "" {
+		return map[scout.SkipReason]string{scout.SkipIgnored: h}
+	}
+	return nil
+}

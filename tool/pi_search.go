@@ -156,6 +156,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	text, cut := pitext.Search(res, &pitext.SearchOptions{
 		Style:       pitext.SearchStyle(c.Style),
 		IgnoredHint: ignoredHint(in.Gitignore, prune != nil, "gitignored files", "a path"),
+		Paths:       paths,
 		Notes:       notes,
 	})
 	d := piSearchData{

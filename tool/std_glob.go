@@ -14,6 +14,7 @@ import (
 	"github.com/scoutkit/scout/internal/errs"
 	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/fsx"
+	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/pitext"
 	"github.com/scoutkit/scout/internal/redact"
@@ -115,6 +116,15 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 		}
 		return nil, errs.New(errs.InvalidParam, "Pattern '%s' is not relative to path: the pattern is matched below path, so name the directory in path, e.g. {\"path\": %q, \"pattern\": %q}.", errs.Echo(norm), hint, rest)
 	}
+	if g, err := glob.Compile(norm); err == nil && g.DirOnly() && strings.TrimRight(norm, "/") != "." {
+		// A glob ending in '/' matches directories only, and Glob lists
+		// files: it would match nothing, silently. ("./" names path
+		// itself, no entry below it: it matches nothing either way.)
+		if strings.HasSuffix(norm, "/") {
+			return nil, errs.New(errs.InvalidParam, "Pattern '%s' ends in '/', so it matches directories only, and Glob lists files: use '%s**' for the files below those directories.", errs.Echo(norm), errs.Echo(norm))
+		}
+		return nil, errs.New(errs.InvalidParam, "Pattern '%s' has an alternative ending in '/', which matches directories only, and Glob lists files: end it in '/**' for the files below those directories.", errs.Echo(norm))
+	}
 	req := scout.FindRequest{
 		Patterns:   []string{norm},
 		Base:       fname.Quote(resolved), // as amplifier glob passes it
@@ -164,7 +174,7 @@ func runStdGlob(ctx context.Context, c *Config, in *stdGlobArgs) (*scout.Envelop
 			return env, nil
 		}
 		text = fmt.Sprintf("No files found matching '%s' in '%s'\n%s", shown, shownPath, scanned)
-		if lo := pitext.LeftOut(res.Skipped, stdHints); lo != "" {
+		if lo := pitext.LeftOut(res.Skipped, pitext.FindHints(res, stdHints)); lo != "" {
 			text += "\n" + lo
 		}
 	} else {

@@ -160,7 +160,7 @@ func runSearch(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	// format.SearchStream's rendering, into the output's buffer: not a
 	// string per file, which took a fifth of the bytes a dense search
 	// allocated, written to memory that no cache held.
-	opts := &pitext.SearchOptions{Style: pitext.SearchStyle(s.cfg.Style), IgnoredHint: "--no-ignore searches what ignore files leave out; a PATH naming node_modules searches it"}
+	opts := &pitext.SearchOptions{Style: pitext.SearchStyle(s.cfg.Style), IgnoredHint: "--no-ignore searches what ignore files leave out; a PATH naming node_modules searches it", Paths: req.Paths}
 	var (
 		err error
 		res *scout.SearchResult

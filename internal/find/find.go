@@ -137,9 +137,15 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Result, er
 		res.Matched = 1
 		return res, nil
 	}
-	if f.ops != nil {
+	switch {
+	case f.ops != nil && walk.InGit(scope.base):
+		// Nothing at or below a .git is listed: a host asked for the
+		// entries below it would list them (the ignore globs it is given
+		// match what lies below a .git inside the directory asked about).
+		res.Skipped = map[string]int{string(walk.ReasonIgnored): 1}
+	case f.ops != nil:
 		err = f.findOps(ctx, scope, req, res)
-	} else {
+	default:
 		err = f.walk(ctx, scope, req, res)
 	}
 	if err != nil {
@@ -687,6 +693,13 @@ func (f *finder) findOps(ctx context.Context, sc *scope, req Request, res *Resul
 	return nil
 }
 
+// linksToDir reports whether the symlink p leads to a directory that can
+// be seen (inside the root).
+func (f *finder) linksToDir(p string) bool {
+	fi, err := pathutil.Stat(f.fsys, p)
+	return err == nil && fi.IsDir()
+}
+
 // errNoInfo marks the error of a host Stat that returned neither file
 // information nor an error.
 var errNoInfo = errors.New("no file information")
@@ -752,10 +765,18 @@ func (f *finder) walk(ctx context.Context, sc *scope, req Request, res *Result) 
 			mu.Unlock()
 		}
 		rel := relTo(sc.base, e.Path)
-		if !sc.match.Match(rel) {
-			return nil
-		}
 		isDir := e.Type.IsDir()
+		if !sc.match.Match(rel) {
+			// A glob ending in '/' matches directories only, and links
+			// to them, as a shell's "*/" does.
+			if !sc.match.DirOnly() || !sc.match.MatchDir(rel) {
+				return nil
+			}
+			if !isDir && (e.Type&fs.ModeSymlink == 0 || !f.linksToDir(e.Path)) {
+				return nil
+			}
+			isDir = true
+		}
 		if req.Kind != Any {
 			kindDir := isDir
 			if e.Type&fs.ModeSymlink != 0 {
@@ -808,7 +829,7 @@ func (f *finder) walk(ctx context.Context, sc *scope, req Request, res *Result) 
 	})
 	res.Visited = stats.Visited
 	skipped := map[string]int{}
-	search.AddWalkSkips(f.fsys, sc.base, stats, skipped)
+	search.AddWalkSkips(f.fsys, sc.base, sc.pattern, stats, skipped)
 	skipped[string(walk.ReasonSymlink)] += unseen
 	// The entries MaxVisited kept the walk from were not left out by a
 	// rule: TruncVisited reports them.

@@ -24,6 +24,13 @@
 //	{a,b}        one of the alternatives, nested freely; a '}' or ',' outside
 //	             braces is literal
 //	\c           the character c, literally
+//	x/           a trailing '/' (at the end of the pattern or of an
+//	             alternative that ends it: "src/*/", "{a/,*.go}") makes
+//	             the glob before it match directories only, as in a shell
+//	             or a .gitignore: Match (a file, or an entry of unknown
+//	             kind) never matches it, MatchDir does ("src/*/" matches
+//	             the directory "src/a"); CompileFiles reads it as the
+//	             files below those directories ("src/*/" is "src/*/**")
 //
 // Matching is case-sensitive and by character (UTF-8). A pattern is at
 // most 16 KiB long, with at most 256 wildcards (runs of '*', '?' and
@@ -59,6 +66,10 @@ import (
 type Pattern struct {
 	src string
 	re  *regexp.Regexp
+	// dirRe matches directories: re with the directory-only alternatives
+	// (a trailing '/') matching too. nil when the pattern has none: re
+	// matches directories as it matches files.
+	dirRe *regexp.Regexp
 	// prefix and suffix are literal texts every match starts and ends with,
 	// checked before the regexp runs.
 	prefix, suffix string
@@ -78,6 +89,26 @@ func Compile(pattern string) (*Pattern, error) {
 	return compile(pattern, pattern)
 }
 
+// CompileFiles compiles pattern as Compile does, for a glob that selects
+// files (a search's): an alternative that ends in '/' selects the files
+// below the directories it matches, so "src/*/" matches what "src/*/**"
+// does and "**/testdata/" every file below a directory named testdata.
+func CompileFiles(pattern string) (*Pattern, error) {
+	p, err := compile(pattern, pattern)
+	if err != nil || p.dirRe == nil {
+		return p, err
+	}
+	expr, _, err := translate(pattern, slashBelow)
+	if err != nil {
+		return nil, invalidGlob(pattern, err)
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid glob '%s': %v — simplify the pattern", errs.Echo(pattern), err)
+	}
+	return &Pattern{src: pattern, re: re, prefix: p.prefix}, nil
+}
+
 // compile compiles pattern; its errors name the glob shown, as the caller
 // gave it.
 func compile(pattern, shown string) (*Pattern, error) {
@@ -90,7 +121,7 @@ func compile(pattern, shown string) (*Pattern, error) {
 	if !utf8.ValidString(pattern) {
 		return nil, errs.New(errs.InvalidParam, "Invalid glob %q: it is not valid UTF-8 — pass the pattern as UTF-8 text", errs.Clip(shown))
 	}
-	expr, err := translate(pattern)
+	expr, dirOnly, err := translate(pattern, slashNever)
 	if err != nil {
 		return nil, invalidGlob(shown, err)
 	}
@@ -98,9 +129,25 @@ func compile(pattern, shown string) (*Pattern, error) {
 	if err != nil {
 		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid glob '%s': %v — simplify the pattern", errs.Echo(shown), err)
 	}
-	p := &Pattern{src: pattern, re: re, fast: fastPath(pattern)}
+	p := &Pattern{src: pattern, re: re}
 	if i := strings.IndexAny(pattern, meta); i >= 0 {
 		p.prefix = pattern[:i]
+	}
+	if dirOnly {
+		// Directories match the alternatives that end in '/' too; the
+		// literal prefix holds for both, the suffix and the fast paths
+		// would not.
+		expr, _, err := translate(pattern, slashDir)
+		if err != nil {
+			return nil, invalidGlob(shown, err)
+		}
+		if p.dirRe, err = regexp.Compile(expr); err != nil {
+			return nil, errs.Wrap(errs.InvalidParam, err, "Invalid glob '%s': %v — simplify the pattern", errs.Echo(shown), err)
+		}
+		return p, nil
+	}
+	p.fast = fastPath(pattern)
+	if i := strings.IndexAny(pattern, meta); i >= 0 {
 		// A '/' right after "**" may be matched by nothing: leave it out.
 		p.suffix = strings.TrimPrefix(pattern[strings.LastIndexAny(pattern, meta)+1:], "/")
 	}
@@ -167,6 +214,29 @@ func (p *Pattern) Match(rel string) bool {
 		return false
 	}
 	return p.re.MatchString(rel)
+}
+
+// MatchDir reports whether the directory at the slash path rel matches:
+// as Match does, and also through the alternatives that end in '/'.
+func (p *Pattern) MatchDir(rel string) bool {
+	if p == nil || p.dirRe == nil {
+		return p.Match(rel)
+	}
+	return strings.HasPrefix(rel, p.prefix) && p.dirRe.MatchString(rel)
+}
+
+// MatchEntry is MatchDir for a directory (isDir) and Match otherwise.
+func (p *Pattern) MatchEntry(rel string, isDir bool) bool {
+	if isDir {
+		return p.MatchDir(rel)
+	}
+	return p.Match(rel)
+}
+
+// DirOnly reports whether the pattern has an alternative that ends in '/',
+// which matches directories only (MatchDir).
+func (p *Pattern) DirOnly() bool {
+	return p != nil && p.dirRe != nil
 }
 
 // String returns the pattern text given to Compile ("" for a nil Pattern).
@@ -240,11 +310,24 @@ func invalidGlob(shown string, err error) error {
 	return errs.New(errs.InvalidParam, "Invalid glob '%s': %s", errs.Echo(shown), err.Error())
 }
 
-// translate turns a glob into an anchored regular expression. Runs of
+// slashMode is how translate reads a trailing '/' (trailingSlash).
+type slashMode int
+
+const (
+	slashNever slashMode = iota // the alternative matches nothing: a file
+	slashDir                    // the '/' is dropped: a directory
+	slashBelow                  // "/**": the files below such a directory
+)
+
+// never is a regular expression that matches nothing.
+const never = `[^\x00-\x{10FFFF}]`
+
+// translate turns a glob into an anchored regular expression, reading a
+// trailing '/' as mode says; trailing reports that it has one. Runs of
 // '*' become one wildcard and repeated "**/" segments one, so the
 // expression grows linearly with the pattern and has one wildcard per
 // run.
-func translate(pattern string) (string, error) {
+func translate(pattern string, mode slashMode) (expr string, trailing bool, err error) {
 	var b strings.Builder
 	b.WriteString(`^(?s:`)
 	// segStart: the next character starts a path segment, so a "**/" there
@@ -261,13 +344,13 @@ func translate(pattern string) (string, error) {
 		segStart = false
 		if c == '*' || c == '?' || c == '[' {
 			if wildcards++; wildcards > maxWildcards {
-				return "", invalid("it has more than %d wildcards (runs of '*', '?' and classes), the cap — use fewer", maxWildcards)
+				return "", false, invalid("it has more than %d wildcards (runs of '*', '?' and classes), the cap — use fewer", maxWildcards)
 			}
 		}
 		switch {
 		case c == '\\':
 			if i+1 == len(pattern) {
-				return "", invalid("it ends with a lone '\\' — remove it, or write '\\\\' for a literal backslash")
+				return "", false, invalid("it ends with a lone '\\' — remove it, or write '\\\\' for a literal backslash")
 			}
 			r := nextRune(pattern[i+1:])
 			b.WriteString(regexp.QuoteMeta(r))
@@ -278,13 +361,18 @@ func translate(pattern string) (string, error) {
 			switch {
 			case run == 1:
 				b.WriteString(`[^/]*`)
-			case run == 2 && wasStart && strings.HasPrefix(pattern[i+1:], "/"):
+			case run == 2 && wasStart && strings.HasPrefix(pattern[i+1:], "/") && (mode == slashBelow || !trailingSlash(pattern, i+1)):
 				// "**/": zero or more directories; the same right after
-				// it adds nothing.
+				// it adds nothing. A trailing one is "**" then the '/',
+				// but for the files below: "x/**/" is "x/**/**".
 				b.WriteString(`(?:.*/)?`)
 				i++
-				for strings.HasPrefix(pattern[i+1:], "**/") && !strings.HasPrefix(pattern[i+1:], "***") {
+				for strings.HasPrefix(pattern[i+1:], "**/") && !strings.HasPrefix(pattern[i+1:], "***") && (mode == slashBelow || !trailingSlash(pattern, i+3)) {
 					i += 3
+				}
+				if trailingSlash(pattern, i) { // with slashBelow only
+					trailing = true
+					b.WriteString(`.*`)
 				}
 				segStart = true
 			default:
@@ -294,6 +382,15 @@ func translate(pattern string) (string, error) {
 			}
 		case c == '?':
 			b.WriteString(`[^/]`)
+		case c == '/' && trailingSlash(pattern, i):
+			trailing = true
+			switch mode {
+			case slashNever:
+				b.WriteString(never)
+			case slashBelow:
+				b.WriteString(`/.*`)
+			}
+			segStart = true
 		case c == '/':
 			b.WriteByte('/')
 			segStart = true
@@ -314,7 +411,7 @@ func translate(pattern string) (string, error) {
 		case c == '[':
 			end, class, err := translateClass(pattern, i)
 			if err != nil {
-				return "", err
+				return "", false, err
 			}
 			b.WriteString(class)
 			i = end
@@ -325,10 +422,55 @@ func translate(pattern string) (string, error) {
 		}
 	}
 	if len(braces) > 0 {
-		return "", invalid("unclosed '{' — close it with '}' or remove it")
+		return "", false, invalid("unclosed '{' — close it with '}' or remove it")
 	}
 	b.WriteString(`)$`)
-	return b.String(), nil
+	return b.String(), trailing, nil
+}
+
+// trailingSlash reports whether the '/' at pattern[i] ends the pattern or
+// an alternative that ends it: what follows it is nothing, or the rest of
+// the braces it lies in, and they end the pattern ("a/", "{a/,b}",
+// "{x,{a/,b}}"; not "{a/,b}c").
+func trailingSlash(pattern string, i int) bool {
+	for j := i + 1; ; {
+		if j == len(pattern) {
+			return true
+		}
+		if c := pattern[j]; c != ',' && c != '}' {
+			return false
+		}
+		end := braceEnd(pattern, j)
+		if end < 0 {
+			return false
+		}
+		j = end + 1
+	}
+}
+
+// braceEnd returns the index of the '}' that closes the braces pattern[j]
+// lies in (quoted characters, classes and nested braces skipped), -1 when
+// none does.
+func braceEnd(pattern string, j int) int {
+	depth := 0
+	for ; j < len(pattern); j++ {
+		switch pattern[j] {
+		case '\\':
+			j++
+		case '[':
+			if end, ok := ClassEnd(pattern, j); ok {
+				j = end
+			}
+		case '{':
+			depth++
+		case '}':
+			if depth == 0 {
+				return j
+			}
+			depth--
+		}
+	}
+	return -1
 }
 
 // nextRune returns the first UTF-8 character of s (one byte if invalid).

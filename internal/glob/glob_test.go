@@ -173,7 +173,7 @@ func TestLinearTranslation(t *testing.T) {
 		{"x/**/**/y", `^(?s:x/(?:.*/)?y)$`},
 	}
 	for _, tt := range tests {
-		got, err := translate(tt.pattern)
+		got, _, err := translate(tt.pattern, slashNever)
 		if err != nil || got != tt.want {
 			t.Errorf("translate(%.20q) = %q, %v; want %q", tt.pattern, got, err, tt.want)
 		}
@@ -483,6 +483,8 @@ func TestBraceUnion(t *testing.T) {
 		{[]string{"a.txt", "./a.txt", "a.txt"}, "a.txt", "normalised duplicates dropped"},
 		{[]string{"a//b/./c", " d "}, "{a/b/c,d}", "doubled slashes and . segments dropped, trimmed"},
 		{[]string{"x/{a,b}/../c", "y"}, "{x/{a,b}/../c,y}", ".. left alone: it may sit inside braces"},
+		{[]string{"src/*/", "**/*.go"}, "{src/*/,**/*.go}", "a trailing '/' kept: it makes the item match directories only"},
+		{[]string{"src/*//", "./"}, "{src/*/,.}", "one trailing '/' of several"},
 	}
 	for _, tt := range tests {
 		if got := BraceUnion(tt.items); got != tt.want {
@@ -647,4 +649,74 @@ func FuzzSearchPattern(f *testing.F) {
 			t.Fatalf("SearchPattern(%q) = %q leaves a '{' open: %v", p, got, err)
 		}
 	})
+}
+
+func TestTrailingSlash(t *testing.T) {
+	tests := []struct {
+		pattern, path     string
+		file, dir, search bool // Match, MatchDir, CompileFiles' Match
+		why               string
+	}{
+		{"src/*/", "src/a", false, true, false, "a trailing '/' matches directories only"},
+		{"src/*/", "src/a/x.go", false, false, true, "search: the files below the directories"},
+		{"src/*/", "src/a/b/x.go", false, false, true, "search: at any depth below"},
+		{"src/*/", "src/x.go", false, true, false, "a directory named x.go (the caller says which entries are directories)"},
+		{"**/testdata/", "testdata", false, true, false, "**/ matches zero directories"},
+		{"**/testdata/", "a/b/testdata", false, true, false, "and several"},
+		{"**/testdata/", "a/testdata/t.txt", false, false, true, "search: below any testdata"},
+		{"**/testdata/", "a/testdatax", false, false, false, "the name is whole"},
+		{"a/b/", "a/b", false, true, false, "a literal path"},
+		{"a/b/", "a/b/c", false, false, true, "search: below the literal directory"},
+		{"**/", "a/b", false, true, true, "every directory; search: every file (**/**)"},
+		{"**/", "a", false, true, true, "the zero directories of **/ hold the base's own files"},
+		{"src/**/", "src/a/b", false, true, true, "directories below src"},
+		{"src/**/", "src/x.go", false, true, true, "search: every file below src (src/**/**)"},
+		{"src/**/**/", "src/x.go", false, true, true, "repeated **/ too"},
+		{"src/**/**/", "lib/x.go", false, false, false, "the prefix still applies"},
+		{"{src/*/,*.go}", "src/a", false, true, false, "an alternative ending in '/'"},
+		{"{src/*/,*.go}", "m.go", true, true, true, "the other alternatives match as before"},
+		{"{src/*/,*.go}", "src/a/x.txt", false, false, true, "search: below the directory alternative"},
+		{"{x,{a/,b}}", "a", false, true, false, "nested braces that end the pattern"},
+		{"{x,{a/,b}}", "b", true, true, true, "their other alternative"},
+		{"{a/,b}c", "a/c", true, true, true, "a '/' before more text is a separator"},
+		{"{a/,b}c", "a", false, false, false, "not trailing"},
+		{"a/**", "a/b", true, true, true, "no trailing '/': as before"},
+		{"a/**", "a", false, false, false, "a/** still needs something below a"},
+		{"*.go", "d.go", true, true, true, "files and directories alike"},
+		{`a\/`, "a/", true, true, true, "a quoted '/' is not trailing"},
+	}
+	for _, tt := range tests {
+		g, err := Compile(tt.pattern)
+		if err != nil {
+			t.Fatalf("Compile(%q): %v", tt.pattern, err)
+		}
+		f, err := CompileFiles(tt.pattern)
+		if err != nil {
+			t.Fatalf("CompileFiles(%q): %v", tt.pattern, err)
+		}
+		if got := g.Match(tt.path); got != tt.file {
+			t.Errorf("Compile(%q).Match(%q) = %v, want %v (%s)", tt.pattern, tt.path, got, tt.file, tt.why)
+		}
+		if got := g.MatchDir(tt.path); got != tt.dir {
+			t.Errorf("Compile(%q).MatchDir(%q) = %v, want %v (%s)", tt.pattern, tt.path, got, tt.dir, tt.why)
+		}
+		if got := g.MatchEntry(tt.path, true); got != tt.dir {
+			t.Errorf("Compile(%q).MatchEntry(%q, true) = %v, want %v (%s)", tt.pattern, tt.path, got, tt.dir, tt.why)
+		}
+		if got := f.Match(tt.path); got != tt.search {
+			t.Errorf("CompileFiles(%q).Match(%q) = %v, want %v (%s)", tt.pattern, tt.path, got, tt.search, tt.why)
+		}
+		if want := tt.file != tt.dir || tt.file != tt.search; want && !g.DirOnly() {
+			t.Errorf("Compile(%q).DirOnly() = false, want true", tt.pattern)
+		}
+	}
+	for _, pattern := range []string{"*.go", "{a/,b}c", `a\/`, "a/**"} {
+		if g, err := Compile(pattern); err != nil || g.DirOnly() {
+			t.Errorf("Compile(%q).DirOnly() = true, want false", pattern)
+		}
+	}
+	var p *Pattern
+	if !p.MatchDir("a") || p.DirOnly() {
+		t.Error("a nil Pattern matches every directory and has no directory-only alternative")
+	}
 }

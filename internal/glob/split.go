@@ -187,7 +187,8 @@ func isExactUnion(p string) bool {
 }
 
 // normalizeItem drops empty and "." segments of a slash path, keeping a
-// leading '/'. It leaves ".." alone: a segment may sit inside braces, where
+// leading '/' and a trailing one (which makes a glob match directories
+// only). It leaves ".." alone: a segment may sit inside braces, where
 // resolving it would break the glob.
 func normalizeItem(p string) string {
 	if p == "" {
@@ -200,6 +201,9 @@ func normalizeItem(p string) string {
 		}
 	}
 	out := strings.Join(segs, "/")
+	if out != "" && strings.HasSuffix(p, "/") && !strings.HasSuffix(p, `\/`) {
+		out += "/"
+	}
 	if p[0] == '/' {
 		return "/" + out
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/fname"
+	"github.com/scoutkit/scout/internal/walk"
 )
 
 // FindOptions configure Find (see format.FindOptions).
@@ -51,7 +52,7 @@ func Find(r *scout.FindResult, o *FindOptions) (text string, cut *Cut) {
 	}
 	if len(files) == 0 {
 		lines := append([]string{"No files found matching pattern"}, notes...)
-		if lo := LeftOut(r.Skipped, o.Hints); lo != "" {
+		if lo := LeftOut(r.Skipped, FindHints(r, o.Hints)); lo != "" {
 			lines = append(lines, lo)
 		}
 		text = strings.Join(lines, "\n")
@@ -232,6 +233,34 @@ func LeftOut(skipped map[scout.SkipReason]int, hints map[scout.SkipReason]string
 		noun = "entry"
 	}
 	return fmt.Sprintf("Left out %d %s: %s.", total, noun, strings.Join(parts, ", "))
+}
+
+// FindHints returns hints, the hints of an empty find result r, with the
+// hint on its ignored count saying that .git is never listed when the find
+// names .git (its scope or pattern, walk.NamesGit): see GitHint. hints is
+// not modified.
+func FindHints(r *scout.FindResult, hints map[scout.SkipReason]string) map[scout.SkipReason]string {
+	if r.Skipped[scout.SkipIgnored] == 0 || !walk.NamesGit(r.Scope) && !walk.NamesGit(r.Pattern) {
+		return hints
+	}
+	alone := len(r.Skipped) == 1 && r.Skipped[scout.SkipIgnored] == 1
+	h := maps.Clone(hints)
+	if h == nil {
+		h = map[scout.SkipReason]string{}
+	}
+	h[scout.SkipIgnored] = GitHint(alone, ".git is never listed", hints[scout.SkipIgnored])
+	return h
+}
+
+// GitHint is the hint on the ignored count of a find or a search that
+// names .git, which no walk enters: note (".git is never listed"), then
+// hint on the other ignored entries, unless one entry was left out (alone),
+// which the .git is taken for.
+func GitHint(alone bool, note, hint string) string {
+	if alone || hint == "" {
+		return note
+	}
+	return note + "; " + hint
 }
 
 // LeftOutUnreadable is LeftOut of the unreadable entries alone, the note

@@ -9,6 +9,7 @@ import (
 
 	"github.com/scoutkit/scout"
 	"github.com/scoutkit/scout/internal/fname"
+	"github.com/scoutkit/scout/internal/walk"
 )
 
 // SearchOptions configure Search (see format.SearchOptions). nil means the
@@ -26,6 +27,9 @@ type SearchOptions struct {
 	// IgnoredHint is appended to the count of ignored files when nothing
 	// matched, e.g. "pass gitignore: false to search them". "" means none.
 	IgnoredHint string
+	// Paths are the request's paths: when one names .git (walk.NamesGit),
+	// the ignored count says that .git is never searched (SearchGitHint).
+	Paths []string
 	// Notes are extra lines on the request printed after the results,
 	// before the notes on the result (missing paths, archive entries left
 	// out, files searched in part) and the notices.
@@ -212,12 +216,27 @@ func NotSearched(skipped map[scout.SkipReason]int, reasons []scout.SkipReason, h
 	return "Not searched: " + strings.Join(parts, ", ") + "."
 }
 
+// SearchGitHint is hint, the hint on the ignored count of a search of
+// paths that left out skipped, with a note that .git
+// is never searched first when one of paths names .git (walk.NamesGit): a
+// walk never enters it, only a file in it named as a path is searched.
+// The note alone when one entry was left out (GitHint).
+func SearchGitHint(skipped map[scout.SkipReason]int, paths []string, hint string) string {
+	if skipped[scout.SkipIgnored] == 0 || !slices.ContainsFunc(paths, walk.NamesGit) {
+		return hint
+	}
+	alone := len(skipped) == 1 && skipped[scout.SkipIgnored] == 1
+	return GitHint(alone, ".git is never searched, only a file in it named as a path", hint)
+}
+
 // SkippedLine is the line of a search that found nothing on what was
 // left out: every reason, the ignored files with o.IgnoredHint; or "".
 func SkippedLine(r *scout.SearchResult, o *SearchOptions) string {
 	var hints map[scout.SkipReason]string
-	if o != nil && o.IgnoredHint != "" {
-		hints = map[scout.SkipReason]string{scout.SkipIgnored: o.IgnoredHint}
+	if o != nil {
+		if h := SearchGitHint(r.Skipped, o.Paths, o.IgnoredHint); h != "" {
+			hints = map[scout.SkipReason]string{scout.SkipIgnored: h}
+		}
 	}
 	return NotSearched(r.Skipped, nil, hints)
 }

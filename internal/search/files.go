@@ -145,7 +145,7 @@ func walkScope(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Fi
 			}
 			return t.skipDir(e, f)
 		})
-		AddWalkSkips(fsys, t.Path, st, skipped)
+		AddWalkSkips(fsys, t.Path, t.Glob.String(), st, skipped)
 		if err != nil {
 			return err
 		}
@@ -154,13 +154,15 @@ func walkScope(ctx context.Context, fsys fs.FS, sc *Scope, wo walk.Options, f Fi
 }
 
 // AddWalkSkips adds a walk's skip counts, leaving out the ".git" of the
-// walk root: the walker counts it as ignored, but it is never searched or
-// listed and no option includes it, so counting it would only mislead.
-func AddWalkSkips(fsys fs.FS, root string, st walk.Stats, skipped map[string]int) {
+// walk root unless the glob matched below root names it (walk.NamesGit):
+// the walker counts it as ignored, but it is never searched or listed and
+// no option includes it, so counting it would only mislead, where a glob
+// that asks for it is told.
+func AddWalkSkips(fsys fs.FS, root, pattern string, st walk.Stats, skipped map[string]int) {
 	for r, n := range st.Skipped {
 		skipped[string(r)] += n
 	}
-	if skipped[string(walk.ReasonIgnored)] > 0 {
+	if skipped[string(walk.ReasonIgnored)] > 0 && !walk.NamesGit(pattern) {
 		if _, err := fsx.Lstat(fsys, path.Join(root, ".git")); err == nil {
 			skipped[string(walk.ReasonIgnored)]--
 		}
@@ -212,7 +214,7 @@ func walkSorted(ctx context.Context, fsys fs.FS, t Target, wo walk.Options, f Fi
 		}
 		return t.skipDir(e, f)
 	})
-	AddWalkSkips(fsys, t.Path, st, skipped)
+	AddWalkSkips(fsys, t.Path, t.Glob.String(), st, skipped)
 	return err
 }
 

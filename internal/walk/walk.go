@@ -194,7 +194,9 @@ const maxErrorSamples = 10
 // calls fn for every entry below it that no rule leaves out; root itself
 // is not reported. Symlinks are reported, never followed, so loops are
 // impossible (a symlink given as root is followed). A ".git" entry is
-// never reported nor entered.
+// never reported nor entered, and neither is a root at or below one
+// (".git", ".git/refs"): Walk then reports nothing and counts the root as
+// ReasonIgnored.
 //
 // The ignore rules are git's and ripgrep's. .gitignore files apply inside
 // a git work tree, from its top (the directory holding ".git") down;
@@ -243,6 +245,9 @@ func Walk(ctx context.Context, fsys fs.FS, root string, opts Options, fn func(En
 	if err := ctx.Err(); err != nil {
 		return Stats{}, err
 	}
+	if InGit(root) {
+		return Stats{Skipped: map[Reason]int{ReasonIgnored: 1}}, nil
+	}
 	w := newWalker(fsys, opts, fn)
 	rootRules := w.ancestorRules(root)
 	lfi, err := fsx.Lstat(fsys, root)
@@ -255,6 +260,28 @@ func Walk(ctx context.Context, fsys fs.FS, root string, opts Options, fn func(En
 		w.parallel(job{dir: root, rules: rootRules, viaLink: rootIsLink})
 	}
 	return w.result()
+}
+
+// InGit reports whether the slash path p is a ".git" directory or lies
+// below one: a walk never lists it.
+func InGit(p string) bool {
+	for _, s := range strings.Split(p, "/") {
+		if s == ".git" {
+			return true
+		}
+	}
+	return false
+}
+
+// NamesGit reports whether the slash glob or path p has a segment (or a
+// brace alternative) that is ".git": it names what a walk never lists.
+func NamesGit(p string) bool {
+	for _, s := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '{' || r == '}' || r == ',' }) {
+		if s == ".git" {
+			return true
+		}
+	}
+	return false
 }
 
 // job is a directory to read.

@@ -1,0 +1,160 @@
+package scout_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/scoutkit/scout"
+)
+
+// gitTree is a work tree with its .git, a nested repository's .git and
+// directories to match with a trailing '/'.
+func gitTree() fstest.MapFS {
+	return fstest.MapFS{
+		".git/HEAD":                   {Data: []byte("ref: refs/heads/main\n")},
+		".git/config":                 {Data: []byte("[core]\n\tbare = false\n")},
+		".git/hooks/pre-commit":       {Data: []byte("#!/bin/sh\n")},
+		".git/refs/heads/main":        {Data: []byte("0000\n")},
+		"src/a/x.go":                  {Data: []byte("package a // core\n")},
+		"src/b/testdata/t.txt":        {Data: []byte("core\n")},
+		"src/c.go":                    {Data: []byte("package src // core\n")},
+		"testdata/top.txt":            {Data: []byte("core\n")},
+		"README":                      {Data: []byte("core\n")},
+		"vendor/dep/.git/HEAD":        {Data: []byte("x\n")},
+		"vendor/dep/dep.go":           {Data: []byte("package dep\n")},
+		"vendor/dep/testdata/in.txt":  {Data: []byte("core\n")},
+		"vendor/dep/testdatax/in.txt": {Data: []byte("core\n")},
+	}
+}
+
+// TestFindNeverListsGit: a find never lists .git nor anything below it,
+// also when its walk would start there (".git", ".git/*", ".git/refs");
+// the result then counts the .git as ignored. A find that does not name
+// .git does not count the .git of its base. A file named as such is its
+// own answer, as before.
+func TestFindNeverListsGit(t *testing.T) {
+	tests := []struct {
+		patterns []string
+		base     string
+		want     []string
+		ignored  int
+	}{
+		{patterns: []string{".git"}, ignored: 1},
+		{patterns: []string{".git/*"}, ignored: 1},
+		{patterns: []string{".git/refs/**"}, ignored: 1},
+		{patterns: []string{".git/hooks", ".git/refs"}, ignored: 1},
+		{patterns: []string{"**/.git/**"}, ignored: 2}, // the base's and the nested one
+		{patterns: []string{".git", "README"}, want: []string{"README"}, ignored: 1},
+		{patterns: []string{"*"}, base: ".git", ignored: 1},         // a glob tool's fixed search root
+		{patterns: []string{"**/*"}, base: ".git/refs", ignored: 1}, // below it
+		{patterns: []string{"*"}, base: ".", want: []string{"README", "src/", "testdata/", "vendor/"}},
+		{patterns: []string{"*.nothing"}, ignored: 1}, // the nested .git, as before; not the base's
+		{patterns: []string{"vendor/dep/*"}, want: []string{"vendor/dep/dep.go", "vendor/dep/testdata/", "vendor/dep/testdatax/"}},
+		{patterns: []string{".git/config"}, want: []string{".git/config"}}, // a file named is echoed
+	}
+	for name, ws := range workspaces(t, gitTree()) {
+		f := scout.Finder{Workspace: ws}
+		for _, tt := range tests {
+			req := scout.FindRequest{Patterns: tt.patterns, Base: tt.base, Recursive: true, Hidden: true, Order: scout.ByPath}
+			res, err := f.Find(context.Background(), req)
+			require.NoError(t, err, "%s %q below %q", name, tt.patterns, tt.base)
+			assert.Equal(t, tt.want, paths(res), "%s %q below %q", name, tt.patterns, tt.base)
+			assert.Equal(t, tt.ignored, res.Skipped[scout.SkipIgnored], "%s %q below %q: ignored", name, tt.patterns, tt.base)
+		}
+	}
+	// Through a host's operations: a base in .git is not asked about.
+	ops := &fakeOps{paths: []string{".git/config", ".git/HEAD", "a.go"}}
+	f := scout.Finder{Operations: ops}
+	res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{".git/*"}})
+	require.NoError(t, err)
+	assert.Empty(t, paths(res))
+	assert.Equal(t, map[scout.SkipReason]int{scout.SkipIgnored: 1}, res.Skipped)
+	assert.Zero(t, ops.gotOpt, "the host's Glob was called")
+}
+
+// TestFindTrailingSlash: a glob that ends in '/' matches directories only,
+// as in a shell or a .gitignore, alone, in a union and below a fixed base.
+func TestFindTrailingSlash(t *testing.T) {
+	tests := []struct {
+		patterns []string
+		base     string
+		kind     scout.EntryKind
+		want     []string
+	}{
+		{patterns: []string{"src/*/"}, want: []string{"src/a/", "src/b/"}},
+		{patterns: []string{"src/*"}, want: []string{"src/a/", "src/b/", "src/c.go"}},
+		{patterns: []string{"**/testdata/"}, want: []string{"src/b/testdata/", "testdata/", "vendor/dep/testdata/"}},
+		{patterns: []string{"src/*/", "README"}, want: []string{"README", "src/a/", "src/b/"}},
+		{patterns: []string{"src/*/", "*.go"}, want: []string{"src/a/", "src/a/x.go", "src/b/", "src/c.go", "vendor/dep/dep.go"}},
+		{patterns: []string{"src/{a,c.go}/"}, want: []string{"src/a/"}},
+		{patterns: []string{"*/"}, base: "src", want: []string{"src/a/", "src/b/"}},
+		{patterns: []string{"*/"}, base: "src", kind: scout.FilesOnly},
+		{patterns: []string{"**/testdata/"}, base: "vendor", kind: scout.DirsOnly, want: []string{"vendor/dep/testdata/"}},
+	}
+	for name, ws := range workspaces(t, gitTree()) {
+		f := scout.Finder{Workspace: ws}
+		for _, tt := range tests {
+			req := scout.FindRequest{Patterns: tt.patterns, Base: tt.base, Kind: tt.kind, Recursive: true, Order: scout.ByPath}
+			res, err := f.Find(context.Background(), req)
+			require.NoError(t, err, "%s %q below %q", name, tt.patterns, tt.base)
+			assert.Equal(t, tt.want, paths(res), "%s %q below %q", name, tt.patterns, tt.base)
+		}
+	}
+}
+
+// TestFindTrailingSlashLink: a link to a directory matches "*/", as in a
+// shell, and is listed as a directory; a link to a file does not.
+func TestFindTrailingSlashLink(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "src/real"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "src/f.go"), nil, 0o644))
+	if err := os.Symlink("real", filepath.Join(dir, "src/dirlink")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	require.NoError(t, os.Symlink("f.go", filepath.Join(dir, "src/filelink")))
+	f := scout.Finder{Workspace: scout.Workspace{Root: dir}}
+	res, err := f.Find(context.Background(), scout.FindRequest{Patterns: []string{"src/*/"}, Order: scout.ByPath})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"src/dirlink/", "src/real/"}, paths(res))
+}
+
+// TestSearchGitAndTrailingSlash: a search never walks .git, also when a
+// path names it or lies in it (counted as ignored), but searches a file in
+// it named as a path, as ripgrep does; a path glob that ends in '/'
+// searches the files below the directories it matches.
+func TestSearchGitAndTrailingSlash(t *testing.T) {
+	tests := []struct {
+		paths   []string
+		want    []string
+		ignored int
+	}{
+		{paths: []string{".git"}, ignored: 1},
+		{paths: []string{".git/*"}, ignored: 1},
+		{paths: []string{".git/refs"}, ignored: 1},
+		{paths: []string{"**/.git/*"}, ignored: 2},
+		{paths: []string{".git/config"}, want: []string{".git/config"}},
+		{paths: []string{"."}, want: []string{"README", "src/a/x.go", "src/b/testdata/t.txt", "src/c.go", "testdata/top.txt", "vendor/dep/testdata/in.txt", "vendor/dep/testdatax/in.txt"}, ignored: 1}, // the nested .git
+		{paths: []string{"src/*/"}, want: []string{"src/a/x.go", "src/b/testdata/t.txt"}},
+		{paths: []string{"**/testdata/"}, want: []string{"src/b/testdata/t.txt", "testdata/top.txt", "vendor/dep/testdata/in.txt"}, ignored: 1},
+		{paths: []string{"src/**/"}, want: []string{"src/a/x.go", "src/b/testdata/t.txt", "src/c.go"}},
+	}
+	for name, ws := range workspaces(t, gitTree()) {
+		s := scout.Searcher{Workspace: ws}
+		for _, tt := range tests {
+			res, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "core|bare", Paths: tt.paths, Hidden: true})
+			require.NoError(t, err, "%s %q", name, tt.paths)
+			var got []string
+			for _, fm := range res.Files {
+				got = append(got, fm.Path)
+			}
+			assert.Equal(t, tt.want, got, "%s %q", name, tt.paths)
+			assert.Equal(t, tt.ignored, res.Skipped[scout.SkipIgnored], "%s %q: ignored", name, tt.paths)
+		}
+	}
+}
