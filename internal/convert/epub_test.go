@@ -217,3 +217,15 @@ func TestEPUBDeepChapter(t *testing.T) {
 		t.Errorf("text %q; want the first and third chapters", got)
 	}
 }
+
+// TestOOXMLUTF16 checks that an OOXML part in UTF-16 with a byte order
+// mark is decoded.
+func TestOOXMLUTF16(t *testing.T) {
+	doc := `<?xml version="1.0" encoding="UTF-16"?><w:document ` + wNS + `><w:body><w:p><w:r><w:t>naïve</w:t></w:r></w:p></w:body></w:document>`
+	for name, part := range map[string]string{"le": utf16LE(doc, true), "be": utf16BE(doc)} {
+		got, err := run(t, ".docx", docxWith(t, "", map[string]string{"word/document.xml": part}))
+		if err != nil || !strings.Contains(got, "naïve") {
+			t.Errorf("%s: %q, %v; want naïve", name, got, err)
+		}
+	}
+}
