@@ -167,7 +167,7 @@ func readOPF(p *pkg, name string) (*opfPackage, error) {
 			}
 			switch depth {
 			case 1:
-				if o.Root = t.Name.Local; o.Root != "package" {
+				if o.Root = t.Name.Local; !strings.EqualFold(o.Root, "package") {
 					return nil, malformed(p.format, fmt.Errorf("container.xml names %s as the package document, but its root element is <%s>, not <package>", fname.Quote(name), errs.Echo(o.Root)))
 				}
 			case 2:

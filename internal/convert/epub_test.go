@@ -77,6 +77,7 @@ var opfCases = []string{
 	`<?xml version="1.0" encoding="ISO-8859-1"?><package><metadata><title>caf` + "\xe9" + `</title></metadata></package>`,
 	`</x><package/>`,
 	`<package><a></b></c></package>`,
+	`<Package><metadata><title>x</title></metadata></Package>`,
 	``,
 	`just text`,
 }
@@ -107,7 +108,7 @@ func TestReadOPF(t *testing.T) {
 	for _, c := range cases {
 		want, werr := decodedOPF(c)
 		got, gerr := streamedOPF(t, c)
-		if werr != nil || want.Root != "package" {
+		if werr != nil || !strings.EqualFold(want.Root, "package") {
 			if gerr == nil {
 				t.Errorf("%q: read %+v; decoding failed (%v) or found root %+v", c, got, werr, want)
 			}
