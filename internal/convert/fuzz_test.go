@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"maps"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -129,6 +130,13 @@ func FuzzEPUBParts(f *testing.F) {
 	f.Add(`<container><rootfiles><rootfile full-path="META-INF/container.xml"/></rootfiles></container>`,
 		`<?xml version="1.0" encoding="ISO-8859-1"?>`+opfOf(`<item id="a" href="text/ch 1.xhtml" media-type="application/xhtml+xml"/>`, `<itemref idref="a"/>`),
 		"<p>caf\xe9</p>", "")
+	// A package document in UTF-16 with unclosed meta elements; container.xml
+	// naming a chapter; chapters in other encodings and nested deep.
+	f.Add(`<container><rootfiles><rootfile full-path="OEBPS/content.opf"/></rootfiles></container>`,
+		utf16LE(`<?xml version="1.0" encoding="UTF-16"?><package><metadata><meta name="a" content="b"><dc:title>t</dc:title></metadata><manifest><item id="a" href="text/ch%201.xhtml" media-type="text/html"></manifest><spine><itemref idref="a"></spine></package>`, true),
+		utf16BE("<p>caf\u00e9</p>"), strings.Repeat("<div>", 600))
+	f.Add(`<container><rootfiles><rootfile full-path="OEBPS/text/ch 1.xhtml"/></rootfiles></container>`, "",
+		"<?xml version=\"1.0\" encoding=\"windows-1252\"?><p>\x93</p>", `<meta charset="x-unknown"><p>x</p>`)
 	fuzzParts(f, Func(convertEPUB), base,
 		[4]string{"META-INF/container.xml", "OEBPS/content.opf", "OEBPS/text/ch 1.xhtml", "OEBPS/text/ch 2.xhtml"})
 }
@@ -148,6 +156,33 @@ func FuzzCutHTML(f *testing.F) {
 		}
 		if again, why2 := CutHTML(head); again != head || why2 != "" {
 			t.Fatalf("CutHTML(%q) = %q, %q; want it whole", head, again, why2)
+		}
+	})
+}
+
+// FuzzReadOPF checks that the package document read as a stream of
+// tokens gives what decoding it into a struct gave.
+func FuzzReadOPF(f *testing.F) {
+	for _, s := range opfCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, werr := decodedOPF(s)
+		got, gerr := streamedOPF(t, s)
+		if werr != nil || !strings.EqualFold(want.Root, "package") {
+			if gerr == nil {
+				t.Fatalf("read %+v; decoding failed (%v) or found root %q", got, werr, want.Root)
+			}
+			return
+		}
+		if gerr != nil {
+			if errs.CodeOf(gerr) == errs.TooLarge {
+				return // nested deeper than maxXMLDepth: decoding held it all
+			}
+			t.Fatalf("%v; decoding gave %+v", gerr, want)
+		}
+		if !reflect.DeepEqual(want, got) {
+			t.Fatalf("read %+v; decoding gave %+v", got, want)
 		}
 	})
 }

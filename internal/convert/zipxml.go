@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/xml"
@@ -11,10 +12,13 @@ import (
 	"strings"
 
 	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
 
 	"github.com/scoutkit/scout/internal/archive"
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/textio"
 )
 
 // pkg is an opened zip-based document (OOXML, EPUB).
@@ -312,13 +316,38 @@ func (p *pkg) decodeXML(name string, v any) error {
 	return nil
 }
 
+// newDecoder returns a lenient decoder of r: an element HTML leaves open
+// (<meta>, <br>) is closed, HTML's entities are known, and an encoding
+// other than UTF-8 is decoded, as named by a UTF-16 or UTF-32 byte order
+// mark (or the first "<?" in UTF-16), else by the XML declaration.
 func newDecoder(r io.Reader) *xml.Decoder {
+	r, decoded := decodeBOM(r)
 	d := xml.NewDecoder(r)
 	d.Strict = false
 	d.AutoClose = xml.HTMLAutoClose
 	d.Entity = xml.HTMLEntity
 	d.CharsetReader = charset.NewReaderLabel
+	if decoded {
+		// The declaration names the encoding the mark gave ("UTF-16").
+		d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+	}
 	return d
+}
+
+// decodeBOM returns a reader of r as UTF-8 when it starts with a UTF-16 or
+// UTF-32 byte order mark, or with "<?" in UTF-16, and whether it did so.
+func decodeBOM(r io.Reader) (io.Reader, bool) {
+	br := bufio.NewReaderSize(r, 16)
+	head, _ := br.Peek(4)
+	switch enc, _ := textio.Sniff(head); {
+	case enc == textio.UTF16LE, enc == textio.UTF16BE, enc == textio.UTF32LE, enc == textio.UTF32BE:
+		return textio.Decode(br, enc), true
+	case bytes.HasPrefix(head, []byte("<\x00?\x00")):
+		return transform.NewReader(br, unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewDecoder()), true
+	case bytes.HasPrefix(head, []byte("\x00<\x00?")):
+		return transform.NewReader(br, unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM).NewDecoder()), true
+	}
+	return br, false
 }
 
 // rels reads the relationships of a part: Id -> target resolved against
