@@ -11,6 +11,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/transform"
@@ -266,8 +267,12 @@ func epubChapter(p *pkg, name string, missing, cut, unread *listed) (string, err
 // Declarations of a chapter's encoding: the XML declaration's, else an
 // HTML meta element's.
 var (
-	xmlEncoding  = regexp.MustCompile(`^\s*<\?xml[^>]*?\sencoding\s*=\s*["']([^"'>]*)["']`)
-	metaEncoding = regexp.MustCompile(`(?i)<meta\s[^>]*?charset\s*=\s*["']?([^"'>\s/;]*)`)
+	xmlEncoding = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*<\?xml[^>]*?\sencoding\s*=\s*["']([^"'>]*)["']`)
+	})
+	metaEncoding = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)<meta\s[^>]*?charset\s*=\s*["']?([^"'>\s/;]*)`)
+	})
 )
 
 // decodeChapter returns a reader of r's text as UTF-8: a chapter with a
@@ -287,9 +292,9 @@ func decodeChapter(r io.Reader) (_ io.Reader, unknown string, err error) {
 	case textio.UTF8BOM:
 		return br, "", nil
 	}
-	m := xmlEncoding.FindSubmatch(head)
+	m := xmlEncoding().FindSubmatch(head)
 	if m == nil {
-		m = metaEncoding.FindSubmatch(head)
+		m = metaEncoding().FindSubmatch(head)
 	}
 	if m == nil {
 		return br, "", nil
