@@ -2,6 +2,7 @@ package scout_test
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -147,6 +148,70 @@ func TestSearchGitAndTrailingSlash(t *testing.T) {
 	for name, ws := range workspaces(t, gitTree()) {
 		s := scout.Searcher{Workspace: ws}
 		for _, tt := range tests {
+			res, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "core|bare", Paths: tt.paths, Hidden: true})
+			require.NoError(t, err, "%s %q", name, tt.paths)
+			var got []string
+			for _, fm := range res.Files {
+				got = append(got, fm.Path)
+			}
+			assert.Equal(t, tt.want, got, "%s %q", name, tt.paths)
+			assert.Equal(t, tt.ignored, res.Skipped[scout.SkipIgnored], "%s %q: ignored", name, tt.paths)
+		}
+	}
+}
+
+// gitLinkTree is gitTree with symlinks to its .git and into it.
+func gitLinkTree() fstest.MapFS {
+	m := gitTree()
+	m["g"] = &fstest.MapFile{Data: []byte(".git"), Mode: fs.ModeSymlink}
+	m["r"] = &fstest.MapFile{Data: []byte(".git/refs"), Mode: fs.ModeSymlink}
+	m["s"] = &fstest.MapFile{Data: []byte("src"), Mode: fs.ModeSymlink}
+	return m
+}
+
+// TestGitThroughLink: a symlink to a .git directory, or to one below it,
+// is that .git for Find and Search: given as the base of a walk it is not
+// walked, counted as ignored, and the find's Scope names where it leads;
+// a file in it named through the link is still answered, and a link to
+// another directory is walked as before.
+func TestGitThroughLink(t *testing.T) {
+	finds := []struct {
+		patterns []string
+		base     string
+		want     []string
+		scope    string
+		ignored  int
+	}{
+		{patterns: []string{"g/*"}, scope: ".git", ignored: 1},
+		{patterns: []string{"g"}, scope: ".git", ignored: 1},
+		{patterns: []string{"g/refs/**"}, scope: ".git/refs", ignored: 1},
+		{patterns: []string{"r/*"}, scope: ".git/refs", ignored: 1},
+		{patterns: []string{"*"}, base: "g", scope: ".git", ignored: 1},
+		{patterns: []string{"g/config"}, want: []string{"g/config"}, scope: "g/config"},
+		{patterns: []string{"s/*"}, want: []string{"s/a/", "s/b/", "s/c.go"}, scope: "s"},
+	}
+	for name, ws := range workspaces(t, gitLinkTree()) {
+		f := scout.Finder{Workspace: ws}
+		for _, tt := range finds {
+			req := scout.FindRequest{Patterns: tt.patterns, Base: tt.base, Recursive: true, Hidden: true, Order: scout.ByPath}
+			res, err := f.Find(context.Background(), req)
+			require.NoError(t, err, "%s %q below %q", name, tt.patterns, tt.base)
+			assert.Equal(t, tt.want, paths(res), "%s %q below %q", name, tt.patterns, tt.base)
+			assert.Equal(t, tt.scope, res.Scope, "%s %q below %q: scope", name, tt.patterns, tt.base)
+			assert.Equal(t, tt.ignored, res.Skipped[scout.SkipIgnored], "%s %q below %q: ignored", name, tt.patterns, tt.base)
+		}
+		s := scout.Searcher{Workspace: ws}
+		for _, tt := range []struct {
+			paths   []string
+			want    []string
+			ignored int
+		}{
+			{paths: []string{"g"}, ignored: 1},
+			{paths: []string{"g/*"}, ignored: 1},
+			{paths: []string{"r"}, ignored: 1},
+			{paths: []string{"g/config"}, want: []string{"g/config"}},
+			{paths: []string{"s/*/"}, want: []string{"s/a/x.go", "s/b/testdata/t.txt"}},
+		} {
 			res, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "core|bare", Paths: tt.paths, Hidden: true})
 			require.NoError(t, err, "%s %q", name, tt.paths)
 			var got []string

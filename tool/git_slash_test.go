@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"io/fs"
+	"maps"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -80,6 +81,33 @@ func TestToolsetsGitAndTrailingSlash(t *testing.T) {
 			if tt.status == scout.StatusError {
 				assert.Equal(t, scout.CodeInvalidParam, env.Error.Code, "%s %s %s", tr.Name, tt.tool, tt.args)
 			}
+		}
+	}
+}
+
+// TestToolsetsGitLink: a symlink to .git given as the path of a find or a
+// search is that .git: nothing is listed or searched, and the text says
+// why as it does for .git itself.
+func TestToolsetsGitLink(t *testing.T) {
+	m := maps.Clone(gitSlashTree)
+	m["g"] = &fstest.MapFile{Data: []byte(".git"), Mode: fs.ModeSymlink}
+	tests := []struct {
+		toolset, tool, args, text string
+	}{
+		{Pi, "find", `{"paths":["g/*"]}`, "No files found matching pattern\nLeft out 1 entry: 1 ignored (.git is never listed)."},
+		{Pi, "find", `{"paths":["g"]}`, "No files found matching pattern\nLeft out 1 entry: 1 ignored (.git is never listed)."},
+		{Pi, "search", `{"pattern":"core","paths":["g"]}`, "No matches found\nNot searched: 1 ignored (.git is never searched, only a file in it named as a path)."},
+		{Pi, "search", `{"pattern":"core","paths":["g/*"]}`, "No matches found\nNot searched: 1 ignored (.git is never searched, only a file in it named as a path)."},
+		{Amplifier, "glob", `{"pattern":"*","path":"g"}`, "No files found matching '*' in 'g'\nLeft out 1 entry: 1 ignored (.git is never listed)."},
+		{Amplifier, "grep", `{"pattern":"core","path":"g"}`, "No matches found\nNot searched: 1 ignored (.git is never searched, only a file in it named as a path)."},
+		{Standardized, "Glob", `{"pattern":"*","path":"g"}`, "No files found matching '*' in 'g'\n(Scanned 0 items in Nms)\nLeft out 1 entry: 1 ignored (.git is never listed)."},
+	}
+	for _, tr := range testfs.Trees(t, m) {
+		cfg := Config{FS: tr.FS, Root: tr.Root}
+		for _, tt := range tests {
+			env := Call(context.Background(), cfg, tt.toolset, tt.tool, []byte(tt.args))
+			assert.Equal(t, scout.StatusSuccess, env.Status, "%s %s %s %s", tr.Name, tt.toolset, tt.tool, tt.args)
+			assert.Equal(t, tt.text, testfs.UntimedText(env.Text), "%s %s %s %s", tr.Name, tt.toolset, tt.tool, tt.args)
 		}
 	}
 }

@@ -137,6 +137,13 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Result, er
 		res.Matched = 1
 		return res, nil
 	}
+	if f.ops == nil {
+		if real, ok := walk.LeadsToGit(f.fsys, scope.base); ok && real != scope.base {
+			// A link to a .git is the .git, which the walk refuses: the
+			// scope names where it leads, as a request naming it would.
+			res.Scope = pathutil.Display(real)
+		}
+	}
 	switch {
 	case f.ops != nil && walk.InGit(scope.base):
 		// Nothing at or below a .git is listed: a host asked for the
