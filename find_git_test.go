@@ -223,3 +223,42 @@ func TestGitThroughLink(t *testing.T) {
 		}
 	}
 }
+
+// TestReadGitDirectory: a read of a .git directory, of a directory in one
+// or of a link to one is refused (.git is never listed) and says how to
+// read a file in it; a file in it is read, and the root's listing leaves
+// the .git out.
+func TestReadGitDirectory(t *testing.T) {
+	tests := []struct {
+		path, err string
+	}{
+		{path: ".git", err: "Cannot list '.git': .git is never listed; read a file in it by its path, e.g. '.git/config'."},
+		{path: ".git/refs", err: "Cannot list '.git/refs': .git is never listed; read a file in it by its path, e.g. '.git/config'."},
+		{path: "vendor/dep/.git", err: "Cannot list 'vendor/dep/.git': .git is never listed; read a file in it by its path, e.g. 'vendor/dep/.git/config'."},
+		{path: "g", err: "Cannot list 'g' (it leads to '.git'): .git is never listed; read a file in it by its path, e.g. '.git/config'."},
+		{path: "r", err: "Cannot list 'r' (it leads to '.git/refs'): .git is never listed; read a file in it by its path, e.g. '.git/config'."},
+		{path: ".git/config"},
+		{path: "g/config"},
+		{path: "s"},
+	}
+	for name, ws := range workspaces(t, gitLinkTree()) {
+		r := scout.Reader{Workspace: ws}
+		for _, tt := range tests {
+			res, err := r.Read(context.Background(), scout.ReadRequest{Path: tt.path})
+			if tt.err == "" {
+				assert.NoError(t, err, "%s %s", name, tt.path)
+				continue
+			}
+			var e *scout.Error
+			require.ErrorAs(t, err, &e, "%s %s: %v", name, tt.path, res)
+			assert.Equal(t, scout.CodeInvalidParam, e.Code, "%s %s", name, tt.path)
+			assert.Equal(t, tt.err, e.Message, "%s %s", name, tt.path)
+		}
+		res, err := r.Read(context.Background(), scout.ReadRequest{Path: "."})
+		require.NoError(t, err, name)
+		require.NotEmpty(t, res.Entries, name)
+		for _, e := range res.Entries {
+			assert.NotContains(t, e.Path, ".git", "%s: the root's listing", name)
+		}
+	}
+}

@@ -54,6 +54,8 @@ func TestToolsetsGitAndTrailingSlash(t *testing.T) {
 		{Pi, "find", `{"paths":["src/*/"]}`, scout.StatusSuccess, "# src/\na/\nb/"},
 		{Pi, "find", `{"paths":["**/testdata/"]}`, scout.StatusSuccess, "# src/b/\ntestdata/"},
 		{Pi, "find", `{"paths":["src/*/","README"]}`, scout.StatusSuccess, "# src/\na/\nb/\n\nREADME"},
+		{Pi, "read", `{"path":".git"}`, scout.StatusError, "Cannot list '.git': .git is never listed; read a file in it by its path, e.g. '.git/config'."},
+		{Pi, "read", `{"path":".git/hooks"}`, scout.StatusError, "Cannot list '.git/hooks': .git is never listed; read a file in it by its path, e.g. '.git/config'."},
 		{Pi, "search", `{"pattern":"core","paths":[".git"]}`, scout.StatusSuccess, "No matches found\nNot searched: 1 ignored (.git is never searched, only a file in it named as a path)."},
 		{Pi, "search", `{"pattern":"core","paths":[".git/*"]}`, scout.StatusSuccess, "No matches found\nNot searched: 1 ignored (.git is never searched, only a file in it named as a path)."},
 		{Pi, "search", `{"pattern":"bare","paths":[".git/config"]}`, scout.StatusSuccess, "¶.git/config#679D\n1:[core]\n*2:\tbare = false"},
