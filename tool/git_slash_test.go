@@ -113,3 +113,35 @@ func TestToolsetsGitLink(t *testing.T) {
 		}
 	}
 }
+
+// TestBareGlobErrorAsWritten: a glob's error quotes it as the caller wrote
+// it, not as the find or the search rewrote it ("**/[z-a]") nor as the
+// union of several paths, in every toolset.
+func TestBareGlobErrorAsWritten(t *testing.T) {
+	const reversed = ": the range 'z-a' is reversed — write it as 'a-z'"
+	tests := []struct {
+		toolset, tool, args, glob string
+	}{
+		{Pi, "find", `{"paths":["[z-a]"]}`, "[z-a]"},
+		{Pi, "find", `{"paths":["src/[z-a]"]}`, "src/[z-a]"},
+		{Pi, "find", `{"paths":["[z-a]","*.go"]}`, "[z-a]"},
+		{Pi, "find", `{"paths":["README","src/*/[z-a]"]}`, "src/*/[z-a]"},
+		{Pi, "search", `{"pattern":"x","paths":["[z-a]"]}`, "[z-a]"},
+		{Pi, "search", `{"pattern":"x","paths":["src/[z-a]","README"]}`, "src/[z-a]"},
+		{Amplifier, "glob", `{"pattern":"[z-a]"}`, "[z-a]"},
+		{Amplifier, "grep", `{"pattern":"x","path":"[z-a]"}`, "[z-a]"},
+		{Amplifier, "grep", `{"pattern":"x","glob":"[z-a]"}`, "[z-a]"},
+		{Standardized, "Glob", `{"pattern":"[z-a]"}`, "[z-a]"},
+	}
+	for _, tr := range testfs.Trees(t, gitSlashTree) {
+		cfg := Config{FS: tr.FS, Root: tr.Root}
+		for _, tt := range tests {
+			env := Call(context.Background(), cfg, tt.toolset, tt.tool, []byte(tt.args))
+			assert.Equal(t, scout.StatusError, env.Status, "%s %s %s %s", tr.Name, tt.toolset, tt.tool, tt.args)
+			assert.Equal(t, "Invalid glob '"+tt.glob+"'"+reversed, env.Text, "%s %s %s %s", tr.Name, tt.toolset, tt.tool, tt.args)
+		}
+	}
+	f := scout.Finder{Workspace: scout.Workspace{FS: gitSlashTree}}
+	_, err := f.Find(context.Background(), scout.FindRequest{Base: "src", Patterns: []string{"*.go", "[z-a]"}})
+	assert.EqualError(t, err, "Invalid glob '[z-a]'"+reversed)
+}

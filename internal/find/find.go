@@ -268,6 +268,13 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 		if it.isFile && hasGlob {
 			return nil, errs.New(errs.InvalidParam, "Path is not a directory: %s", fname.Quote(absDisplay(f.root, rb)))
 		}
+		if hasGlob {
+			// Named as the caller wrote it, not as rewritten ("**/[z-a]")
+			// nor as the union of several inputs.
+			if _, err := glob.CompileAs(g, p); err != nil {
+				return nil, err
+			}
+		}
 		items = append(items, it)
 	}
 	if len(items) == 0 {
@@ -405,6 +412,11 @@ func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
 		parts[i] = p
 		if err := outsideBase(parts[i], base); err != nil {
 			return nil, err
+		}
+		if len(req.Patterns) > 1 {
+			if _, err := glob.Compile(p); err != nil {
+				return nil, err // this pattern, not the union of them all
+			}
 		}
 	}
 	sc := &scope{base: base, display: pathutil.Display(base), pattern: glob.BraceUnion(parts), under: reaches(glob.UnionItems(parts))}
