@@ -816,6 +816,10 @@ func ampFiltered(g *ampGrep, d *ampGrepData) string {
 				rest = glob.QuoteMeta(dir) + "/" + rest
 			}
 			hint = fmt.Sprintf(" (hidden files are searched only where path names them: pass \"path\": \"%s\", \"glob\": \"%s\")", fname.Quote(dir), fname.Quote(rest))
+		} else if strings.HasSuffix(g.Glob, "/") {
+			// As ripgrep's -g: such a glob selects the directories, and
+			// no file below them matches it.
+			hint = fmt.Sprintf(" (a glob selects files by their paths, and one that ends in '/' matches directories only: use '%s' for the files below those directories)", fname.Quote(filesBelow(g.Glob)))
 		} else if strings.Contains(strings.TrimSuffix(g.Glob, "/"), "/") {
 			if d.resolved == "." {
 				hint = " (a glob with '/' matches paths from the project root, as results show them; start it with '**/' to match at any depth)"
@@ -856,4 +860,15 @@ func ampGitHint(g *ampGrep, d *ampGrepData) map[scout.SkipReason]string {
 		return map[scout.SkipReason]string{scout.SkipIgnored: h}
 	}
 	return nil
+}
+
+// filesBelow is the filter glob of the files below the directories that
+// g, a filter glob ending in '/', matches: "src/*/" is "src/*/**", and one
+// without another '/', which matches at any depth, "**/testdata/**".
+func filesBelow(g string) string {
+	d := strings.TrimSuffix(g, "/")
+	if !strings.Contains(d, "/") && !strings.HasPrefix(d, "**") {
+		d = "**/" + d
+	}
+	return d + "/**"
 }
