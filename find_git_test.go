@@ -2,6 +2,7 @@ package scout_test
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -155,6 +156,109 @@ func TestSearchGitAndTrailingSlash(t *testing.T) {
 			}
 			assert.Equal(t, tt.want, got, "%s %q", name, tt.paths)
 			assert.Equal(t, tt.ignored, res.Skipped[scout.SkipIgnored], "%s %q: ignored", name, tt.paths)
+		}
+	}
+}
+
+// gitLinkTree is gitTree with symlinks to its .git and into it.
+func gitLinkTree() fstest.MapFS {
+	m := gitTree()
+	m["g"] = &fstest.MapFile{Data: []byte(".git"), Mode: fs.ModeSymlink}
+	m["r"] = &fstest.MapFile{Data: []byte(".git/refs"), Mode: fs.ModeSymlink}
+	m["s"] = &fstest.MapFile{Data: []byte("src"), Mode: fs.ModeSymlink}
+	return m
+}
+
+// TestGitThroughLink: a symlink to a .git directory, or to one below it,
+// is that .git for Find and Search: given as the base of a walk it is not
+// walked, counted as ignored, and the find's Scope names where it leads;
+// a file in it named through the link is still answered, and a link to
+// another directory is walked as before.
+func TestGitThroughLink(t *testing.T) {
+	finds := []struct {
+		patterns []string
+		base     string
+		want     []string
+		scope    string
+		ignored  int
+	}{
+		{patterns: []string{"g/*"}, scope: ".git", ignored: 1},
+		{patterns: []string{"g"}, scope: ".git", ignored: 1},
+		{patterns: []string{"g/refs/**"}, scope: ".git/refs", ignored: 1},
+		{patterns: []string{"r/*"}, scope: ".git/refs", ignored: 1},
+		{patterns: []string{"*"}, base: "g", scope: ".git", ignored: 1},
+		{patterns: []string{"g/config"}, want: []string{"g/config"}, scope: "g/config"},
+		{patterns: []string{"s/*"}, want: []string{"s/a/", "s/b/", "s/c.go"}, scope: "s"},
+	}
+	for name, ws := range workspaces(t, gitLinkTree()) {
+		f := scout.Finder{Workspace: ws}
+		for _, tt := range finds {
+			req := scout.FindRequest{Patterns: tt.patterns, Base: tt.base, Recursive: true, Hidden: true, Order: scout.ByPath}
+			res, err := f.Find(context.Background(), req)
+			require.NoError(t, err, "%s %q below %q", name, tt.patterns, tt.base)
+			assert.Equal(t, tt.want, paths(res), "%s %q below %q", name, tt.patterns, tt.base)
+			assert.Equal(t, tt.scope, res.Scope, "%s %q below %q: scope", name, tt.patterns, tt.base)
+			assert.Equal(t, tt.ignored, res.Skipped[scout.SkipIgnored], "%s %q below %q: ignored", name, tt.patterns, tt.base)
+		}
+		s := scout.Searcher{Workspace: ws}
+		for _, tt := range []struct {
+			paths   []string
+			want    []string
+			ignored int
+		}{
+			{paths: []string{"g"}, ignored: 1},
+			{paths: []string{"g/*"}, ignored: 1},
+			{paths: []string{"r"}, ignored: 1},
+			{paths: []string{"g/config"}, want: []string{"g/config"}},
+			{paths: []string{"s/*/"}, want: []string{"s/a/x.go", "s/b/testdata/t.txt"}},
+		} {
+			res, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "core|bare", Paths: tt.paths, Hidden: true})
+			require.NoError(t, err, "%s %q", name, tt.paths)
+			var got []string
+			for _, fm := range res.Files {
+				got = append(got, fm.Path)
+			}
+			assert.Equal(t, tt.want, got, "%s %q", name, tt.paths)
+			assert.Equal(t, tt.ignored, res.Skipped[scout.SkipIgnored], "%s %q: ignored", name, tt.paths)
+		}
+	}
+}
+
+// TestReadGitDirectory: a read of a .git directory, of a directory in one
+// or of a link to one is refused (.git is never listed) and says how to
+// read a file in it; a file in it is read, and the root's listing leaves
+// the .git out.
+func TestReadGitDirectory(t *testing.T) {
+	tests := []struct {
+		path, err string
+	}{
+		{path: ".git", err: "Cannot list '.git': .git is never listed; read a file in it by its path, e.g. '.git/config'."},
+		{path: ".git/refs", err: "Cannot list '.git/refs': .git is never listed; read a file in it by its path, e.g. '.git/config'."},
+		{path: "vendor/dep/.git", err: "Cannot list 'vendor/dep/.git': .git is never listed; read a file in it by its path, e.g. 'vendor/dep/.git/config'."},
+		{path: "g", err: "Cannot list 'g' (it leads to '.git'): .git is never listed; read a file in it by its path, e.g. '.git/config'."},
+		{path: "r", err: "Cannot list 'r' (it leads to '.git/refs'): .git is never listed; read a file in it by its path, e.g. '.git/config'."},
+		{path: ".git/config"},
+		{path: "g/config"},
+		{path: "s"},
+	}
+	for name, ws := range workspaces(t, gitLinkTree()) {
+		r := scout.Reader{Workspace: ws}
+		for _, tt := range tests {
+			res, err := r.Read(context.Background(), scout.ReadRequest{Path: tt.path})
+			if tt.err == "" {
+				assert.NoError(t, err, "%s %s", name, tt.path)
+				continue
+			}
+			var e *scout.Error
+			require.ErrorAs(t, err, &e, "%s %s: %v", name, tt.path, res)
+			assert.Equal(t, scout.CodeInvalidParam, e.Code, "%s %s", name, tt.path)
+			assert.Equal(t, tt.err, e.Message, "%s %s", name, tt.path)
+		}
+		res, err := r.Read(context.Background(), scout.ReadRequest{Path: "."})
+		require.NoError(t, err, name)
+		require.NotEmpty(t, res.Entries, name)
+		for _, e := range res.Entries {
+			assert.NotContains(t, e.Path, ".git", "%s: the root's listing", name)
 		}
 	}
 }

@@ -87,6 +87,7 @@ type ampGrepData struct {
 	searched int                      // files searched (for the text)
 	where    string                   // the path searched, as text shows it
 	resolved string                   // the path searched, relative to the root
+	gitPath  string                   // the path searched as gitSearchPaths names it (for the text)
 	inPart   []string                 // the notes on files searched only in part (for the text)
 	backend  *scout.Backend           // how the search was answered (for the context)
 	// shown and total count the units offset and head_limit apply to:
@@ -252,6 +253,13 @@ func runAmpGrep(ctx context.Context, c *Config, in *ampGrepArgs) (_ *scout.Envel
 		resolved = pathutil.Display(p)
 	}
 	d.where, d.resolved = fname.Quote(resolved), resolved
+	d.gitPath = strings.ReplaceAll(g.Path, `\`, "/")
+	if d.skipped[scout.SkipIgnored] == 0 || d.shown > 0 {
+		// No note on the ignored files is printed.
+	} else if fsys, _, release, err := c.open(); err == nil {
+		d.gitPath = gitSearchPaths(fsys, searchRoot(c), []string{d.gitPath}, d.skipped)[0]
+		release()
+	}
 	env := okEnvelope(partial, d.shape(), ampGrepText(g, d))
 	env.Stats = st
 	env.Context.Backend = d.backend
@@ -808,6 +816,10 @@ func ampFiltered(g *ampGrep, d *ampGrepData) string {
 				rest = glob.QuoteMeta(dir) + "/" + rest
 			}
 			hint = fmt.Sprintf(" (hidden files are searched only where path names them: pass \"path\": \"%s\", \"glob\": \"%s\")", fname.Quote(dir), fname.Quote(rest))
+		} else if strings.HasSuffix(g.Glob, "/") {
+			// As ripgrep's -g: such a glob selects the directories, and
+			// no file below them matches it.
+			hint = fmt.Sprintf(" (a glob selects files by their paths, and one that ends in '/' matches directories only: use '%s' for the files below those directories)", fname.Quote(filesBelow(g.Glob)))
 		} else if strings.Contains(strings.TrimSuffix(g.Glob, "/"), "/") {
 			if d.resolved == "." {
 				hint = " (a glob with '/' matches paths from the project root, as results show them; start it with '**/' to match at any depth)"
@@ -841,10 +853,22 @@ var (
 )
 
 // ampGitHint is the hint on the ignored count of a search whose path names
-// .git, which is never searched (pitext.SearchGitHint); nil otherwise.
+// .git, or leads to one through a symlink (gitSearchPaths), which is never
+// searched (pitext.SearchGitHint); nil otherwise.
 func ampGitHint(g *ampGrep, d *ampGrepData) map[scout.SkipReason]string {
-	if h := pitext.SearchGitHint(d.skipped, []string{strings.ReplaceAll(g.Path, `\`, "/")}, ""); h != "" {
+	if h := pitext.SearchGitHint(d.skipped, []string{d.gitPath}, ""); h != "" {
 		return map[scout.SkipReason]string{scout.SkipIgnored: h}
 	}
 	return nil
+}
+
+// filesBelow is the filter glob of the files below the directories that
+// g, a filter glob ending in '/', matches: "src/*/" is "src/*/**", and one
+// without another '/', which matches at any depth, "**/testdata/**".
+func filesBelow(g string) string {
+	d := strings.TrimSuffix(g, "/")
+	if !strings.Contains(d, "/") && !strings.HasPrefix(d, "**") {
+		d = "**/" + d
+	}
+	return d + "/**"
 }

@@ -156,7 +156,7 @@ func runPiSearch(ctx context.Context, c *Config, in *piSearchArgs) (*scout.Envel
 	text, cut := pitext.Search(res, &pitext.SearchOptions{
 		Style:       pitext.SearchStyle(c.Style),
 		IgnoredHint: ignoredHint(in.Gitignore, prune != nil, "gitignored files", "a path"),
-		Paths:       paths,
+		Paths:       gitSearchPaths(fsys, root, paths, res.Skipped),
 		Notes:       notes,
 	})
 	d := piSearchData{

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"path"
 	"reflect"
 	"runtime/debug"
 	"slices"
@@ -25,9 +26,11 @@ import (
 	"github.com/scoutkit/scout/format"
 	"github.com/scoutkit/scout/internal/envelope"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/glob"
 	"github.com/scoutkit/scout/internal/jsonobj"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/redact"
+	"github.com/scoutkit/scout/internal/walk"
 )
 
 // The toolset names.
@@ -417,4 +420,33 @@ func okEnvelope(partial bool, data any, text string) *scout.Envelope {
 		st = scout.StatusPartial
 	}
 	return &scout.Envelope{Status: st, Data: data, Text: text}
+}
+
+// gitSearchPaths returns paths, the paths of a search that left out
+// skipped, with each one whose directory leads into a .git through a
+// symlink named by where it leads ("g" and "g/*" are ".git" and ".git/*"
+// for a link "g" to ".git"), for the note that .git is never searched
+// (pitext.SearchGitHint), which sees only the names. paths itself when
+// none does, or when no ignored entry needs the note.
+func gitSearchPaths(fsys fs.FS, root string, paths []string, skipped map[scout.SkipReason]int) []string {
+	if skipped[scout.SkipIgnored] == 0 {
+		return paths
+	}
+	out, copied := paths, false
+	for i, p := range paths {
+		base, pattern := glob.SplitSearch(p)
+		rp, err := pathutil.Resolve(root, base)
+		if err != nil {
+			continue
+		}
+		real, ok := walk.LeadsToGit(fsys, rp)
+		if !ok || real == rp {
+			continue
+		}
+		if !copied {
+			out, copied = slices.Clone(paths), true
+		}
+		out[i] = path.Join(real, pattern)
+	}
+	return out
 }

@@ -137,6 +137,13 @@ func Run(ctx context.Context, fsys fs.FS, root string, req Request) (*Result, er
 		res.Matched = 1
 		return res, nil
 	}
+	if f.ops == nil {
+		if real, ok := walk.LeadsToGit(f.fsys, scope.base); ok && real != scope.base {
+			// A link to a .git is the .git, which the walk refuses: the
+			// scope names where it leads, as a request naming it would.
+			res.Scope = pathutil.Display(real)
+		}
+	}
 	switch {
 	case f.ops != nil && walk.InGit(scope.base):
 		// Nothing at or below a .git is listed: a host asked for the
@@ -260,6 +267,13 @@ func (f *finder) resolveScope(ctx context.Context, req Request) (*scope, error) 
 		it.info, it.isFile = info, info != nil && !info.IsDir()
 		if it.isFile && hasGlob {
 			return nil, errs.New(errs.InvalidParam, "Path is not a directory: %s", fname.Quote(absDisplay(f.root, rb)))
+		}
+		if hasGlob {
+			// Named as the caller wrote it, not as rewritten ("**/[z-a]")
+			// nor as the union of several inputs.
+			if _, err := glob.CompileAs(g, p); err != nil {
+				return nil, err
+			}
 		}
 		items = append(items, it)
 	}
@@ -398,6 +412,11 @@ func (f *finder) baseScope(ctx context.Context, req Request) (*scope, error) {
 		parts[i] = p
 		if err := outsideBase(parts[i], base); err != nil {
 			return nil, err
+		}
+		if len(req.Patterns) > 1 {
+			if _, err := glob.Compile(p); err != nil {
+				return nil, err // this pattern, not the union of them all
+			}
 		}
 	}
 	sc := &scope{base: base, display: pathutil.Display(base), pattern: glob.BraceUnion(parts), under: reaches(glob.UnionItems(parts))}

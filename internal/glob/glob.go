@@ -89,22 +89,35 @@ func Compile(pattern string) (*Pattern, error) {
 	return compile(pattern, pattern)
 }
 
+// CompileAs is Compile whose errors name the glob as shown, the way the
+// caller wrote it when pattern is a rewrite of it ("[z-a]" for the
+// "**/[z-a]" a find matches).
+func CompileAs(pattern, shown string) (*Pattern, error) {
+	return compile(pattern, shown)
+}
+
 // CompileFiles compiles pattern as Compile does, for a glob that selects
 // files (a search's): an alternative that ends in '/' selects the files
 // below the directories it matches, so "src/*/" matches what "src/*/**"
 // does and "**/testdata/" every file below a directory named testdata.
 func CompileFiles(pattern string) (*Pattern, error) {
-	p, err := compile(pattern, pattern)
+	return CompileFilesAs(pattern, pattern)
+}
+
+// CompileFilesAs is CompileFiles whose errors name the glob as shown (see
+// CompileAs).
+func CompileFilesAs(pattern, shown string) (*Pattern, error) {
+	p, err := compile(pattern, shown)
 	if err != nil || p.dirRe == nil {
 		return p, err
 	}
 	expr, _, err := translate(pattern, slashBelow)
 	if err != nil {
-		return nil, invalidGlob(pattern, err)
+		return nil, invalidGlob(shown, err)
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid glob '%s': %v — simplify the pattern", errs.Echo(pattern), err)
+		return nil, errs.Wrap(errs.InvalidParam, err, "Invalid glob '%s': %v — simplify the pattern", errs.Echo(shown), err)
 	}
 	return &Pattern{src: pattern, re: re, prefix: p.prefix}, nil
 }

@@ -2,21 +2,47 @@ package read
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/scoutkit/scout/internal/dirtree"
 	"github.com/scoutkit/scout/internal/errs"
+	"github.com/scoutkit/scout/internal/fname"
 	"github.com/scoutkit/scout/internal/pathutil"
 	"github.com/scoutkit/scout/internal/selector"
 	"github.com/scoutkit/scout/internal/textio"
+	"github.com/scoutkit/scout/internal/walk"
 )
+
+// gitListing returns the CodeInvalidParam error of a listing of the
+// directory name (shown as display) when it is a .git directory or lies in
+// one, also through a symlink (walk.LeadsToGit): .git is never listed, as
+// no walk enters it, but a file in it is read when named. nil otherwise.
+func gitListing(fsys fs.FS, name, display string) error {
+	real, ok := walk.LeadsToGit(fsys, name)
+	if !ok {
+		return nil
+	}
+	segs := strings.Split(real, "/")
+	gitDir := strings.Join(segs[:slices.Index(segs, ".git")+1], "/")
+	how := ""
+	if real != name {
+		how = fmt.Sprintf(" (it leads to '%s')", fname.Quote(real))
+	}
+	return errs.New(errs.InvalidParam, "Cannot list '%s'%s: .git is never listed; read a file in it by its path, e.g. '%s'.", fname.Quote(display), how, fname.Quote(gitDir+"/config"))
+}
 
 // directory renders the tree of a directory; a line selector slices the
 // rendered lines exactly (no context), and with none the listing limit
 // applies (the read limit when it is 0).
 func (r *reader) directory(ctx context.Context, name string, sel selector.Selector) (*Result, error) {
 	display := pathutil.Display(name)
+	if err := gitListing(r.c.FS, name, display); err != nil {
+		return nil, err
+	}
 	if len(sel.Ranges) > 1 {
 		return nil, errs.New(errs.InvalidParam, "Multi-range line selectors are not supported for directory listings. Use one range, e.g. %s:1-100.", errs.Echo(display))
 	}

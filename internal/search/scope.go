@@ -563,8 +563,8 @@ func resolvePath(ctx context.Context, fsys fs.FS, root, entry string, dirs pathu
 		if !info.IsDir() {
 			return nil, false, errs.New(errs.InvalidParam, "Cannot search '%s': '%s' is not a directory, so the glob after it matches nothing. Pass the file itself or a directory glob.", fname.Quote(entry), fname.Quote(base))
 		}
-		if t.Glob, err = glob.CompileFiles(pattern); err != nil {
-			return nil, false, err
+		if t.Glob, err = glob.CompileFilesAs(pattern, entry); err != nil {
+			return nil, false, err // named as the caller wrote it, not as rewritten ("**/[z-a]")
 		}
 	}
 	t.Dir = info.IsDir()
@@ -642,7 +642,7 @@ func resolveMember(ctx context.Context, fsys fs.FS, root, entry string, maxMembe
 	}
 	t := &Target{Entry: entry, Path: split.Archive, Archive: true}
 	if pattern != "" {
-		if t.Glob, err = glob.CompileFiles(pattern); err != nil {
+		if t.Glob, err = glob.CompileFilesAs(pattern, entry); err != nil {
 			return failed(err)
 		}
 	}

@@ -2,6 +2,7 @@ package walk
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"testing"
 	"testing/fstest"
@@ -73,6 +74,52 @@ func TestInGitNamesGit(t *testing.T) {
 	} {
 		if got := [2]bool{InGit(p), NamesGit(p)}; got != want {
 			t.Errorf("InGit, NamesGit(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// TestWalkRootLinkToGit: a root that is a symlink to a .git directory, or
+// to a directory below one, or that lies below such a link, is refused as
+// the .git is; a link to a directory beside it is walked.
+func TestWalkRootLinkToGit(t *testing.T) {
+	m := fstest.MapFS{
+		".git/HEAD":         {Data: []byte("x")},
+		".git/refs/heads/m": {Data: []byte("x")},
+		"src/a.go":          {Data: []byte("x")},
+		"g":                 {Data: []byte(".git"), Mode: fs.ModeSymlink},
+		"r":                 {Data: []byte(".git/refs"), Mode: fs.ModeSymlink},
+		"s":                 {Data: []byte("src"), Mode: fs.ModeSymlink},
+	}
+	for _, tr := range testfs.Trees(t, m) {
+		fsys := tr.FS
+		if fsys == nil {
+			fsys = os.DirFS(tr.Root)
+		}
+		for root, want := range map[string]string{
+			"g":      ".git",
+			"g/refs": ".git/refs",
+			"r":      ".git/refs",
+			"s":      "",
+			"src":    "",
+		} {
+			real, ok := LeadsToGit(fsys, root)
+			if real != want || ok != (want != "") {
+				t.Errorf("%s: LeadsToGit(%q) = %q, %v; want %q", tr.Name, root, real, ok, want)
+			}
+			var got []string
+			st, err := Walk(context.Background(), fsys, root, Options{Hidden: true, NoIgnore: true, Sorted: true}, func(e Entry) error {
+				got = append(got, e.Path)
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("%s %s: %v", tr.Name, root, err)
+			}
+			if want != "" && (len(got) != 0 || st.Skipped[ReasonIgnored] != 1) {
+				t.Errorf("%s: Walk(%q) = %q, %d ignored; want nothing, 1 ignored", tr.Name, root, got, st.Skipped[ReasonIgnored])
+			}
+			if want == "" && len(got) != 1 {
+				t.Errorf("%s: Walk(%q) = %q; want its a.go", tr.Name, root, got)
+			}
 		}
 	}
 }

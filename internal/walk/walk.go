@@ -195,8 +195,8 @@ const maxErrorSamples = 10
 // is not reported. Symlinks are reported, never followed, so loops are
 // impossible (a symlink given as root is followed). A ".git" entry is
 // never reported nor entered, and neither is a root at or below one
-// (".git", ".git/refs"): Walk then reports nothing and counts the root as
-// ReasonIgnored.
+// (".git", ".git/refs"), also through a symlink (LeadsToGit): Walk then
+// reports nothing and counts the root as ReasonIgnored.
 //
 // The ignore rules are git's and ripgrep's. .gitignore files apply inside
 // a git work tree, from its top (the directory holding ".git") down;
@@ -245,7 +245,7 @@ func Walk(ctx context.Context, fsys fs.FS, root string, opts Options, fn func(En
 	if err := ctx.Err(); err != nil {
 		return Stats{}, err
 	}
-	if InGit(root) {
+	if _, ok := LeadsToGit(fsys, root); ok {
 		return Stats{Skipped: map[Reason]int{ReasonIgnored: 1}}, nil
 	}
 	w := newWalker(fsys, opts, fn)
@@ -271,6 +271,22 @@ func InGit(p string) bool {
 		}
 	}
 	return false
+}
+
+// LeadsToGit returns the path at or below a ".git" directory that the FS
+// path p is, or leads to through symlinks (a link "g" to ".git" leads to
+// ".git"), and whether there is one: p itself when InGit(p); "", false
+// when p, with its symlinks followed, lies in no .git (or cannot be
+// followed: CheckInside's errors are the caller's to report).
+func LeadsToGit(fsys fs.FS, p string) (string, bool) {
+	if InGit(p) {
+		return p, true
+	}
+	real, err := pathutil.RealPath(fsys, p)
+	if err != nil || real == p || !InGit(real) {
+		return "", false
+	}
+	return real, true
 }
 
 // NamesGit reports whether the slash glob or path p has a segment (or a
