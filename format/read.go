@@ -289,7 +289,9 @@ func readNotices(r *scout.ReadResult, entity string) []string {
 		atLeast = "at least "
 	}
 	switch {
-	case len(r.Blocks) == 1 && r.Blocks[0].Truncated != "":
+	// A host's truncated block without lines has no range to show; its
+	// Next still says how to go on.
+	case len(r.Blocks) == 1 && r.Blocks[0].Truncated != "" && len(r.Blocks[0].Lines) > 0:
 		b := r.Blocks[0]
 		s := fmt.Sprintf("Showing lines %d-%d of %s%d", b.Lines[0].N, b.Lines[len(b.Lines)-1].N, atLeast, r.TotalLines)
 		if b.Truncated == scout.TruncBytes {

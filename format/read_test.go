@@ -33,6 +33,10 @@ func TestReadText(t *testing.T) {
 		{"truncated bytes", &scout.ReadResult{Kind: "text", Path: "a", TotalLines: 9, Blocks: []scout.ReadBlock{{Start: 1, Lines: lines(1, "x"), Truncated: scout.TruncBytes, ByteLimit: 153600, Next: 2}},
 			Truncated: scout.TruncBytes, Next: 2},
 			StylePlain, "x\n\n[Showing lines 1-1 of 9 (150KB limit). Use :2 to continue]", "the byte notice names the budget"},
+		{"truncated without lines", &scout.ReadResult{Kind: "text", Path: "a", TotalLines: 9, Blocks: []scout.ReadBlock{{Start: 1, Truncated: scout.TruncLimit, Next: 4}}},
+			StylePlain, "\n\n[6 more lines in file. Use :4 to continue]", "a host's truncated block without lines says how to go on (it panicked)"},
+		{"truncated without lines or next", &scout.ReadResult{Kind: "text", Path: "a", Blocks: []scout.ReadBlock{{Truncated: "0"}}},
+			StylePlain, "(empty file)", "an odd block a host decoded renders as its total says (it panicked)"},
 		{"multi stopped", &scout.ReadResult{Kind: "text", Path: "a", TotalLines: 9000, Truncated: scout.TruncLimit, Blocks: []scout.ReadBlock{
 			{Start: 1, End: 1, Lines: lines(1, "a")}, {Start: 10, End: 5000, Lines: lines(10, "b"), Truncated: scout.TruncLimit, Next: 11}}},
 			StylePlain, "a\n\n…\n\nb\n[Range 10-5000 stopped at line 10 (limit). Use :11 to continue]", "a capped range of a multi-range says how to go on"},

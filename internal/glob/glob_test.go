@@ -458,6 +458,7 @@ func TestSearchPattern(t *testing.T) {
 		{"[{]", "**/[{]", "a brace inside a class is not closed"},
 		{"[]{]{", "**/[]{]{}", "']' first in a class, then a brace to close"},
 		{"[{", "**/[{}", "an unclosed class does not hide the brace"},
+		{`{\`, `**/{\`, "a lone '\\' at the end is left for Compile to report; a '}' after it was quoted, and each call added one more"},
 	}
 	for _, tt := range tests {
 		got := SearchPattern(tt.in)

@@ -159,12 +159,17 @@ func splitAtGlob(p string) (base, rest string, first bool) {
 }
 
 // closeBraces appends a '}' for every '{' left open. Braces inside a class
-// ("[{]") and quoted ones (`\{`) do not count.
+// ("[{]") and quoted ones (`\{`) do not count. A pattern ending in a lone
+// '\' is returned as it is: a '}' after it would be quoted, not close, and
+// compiling says how to fix the '\'.
 func closeBraces(p string) string {
 	depth := 0
 	for i := 0; i < len(p); i++ {
 		switch p[i] {
 		case '\\':
+			if i == len(p)-1 {
+				return p
+			}
 			i++
 		case '[':
 			if end, ok := ClassEnd(p, i); ok {
