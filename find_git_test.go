@@ -148,14 +148,7 @@ func TestSearchGitAndTrailingSlash(t *testing.T) {
 	for name, ws := range workspaces(t, gitTree()) {
 		s := scout.Searcher{Workspace: ws}
 		for _, tt := range tests {
-			res, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "core|bare", Paths: tt.paths, Hidden: true})
-			require.NoError(t, err, "%s %q", name, tt.paths)
-			var got []string
-			for _, fm := range res.Files {
-				got = append(got, fm.Path)
-			}
-			assert.Equal(t, tt.want, got, "%s %q", name, tt.paths)
-			assert.Equal(t, tt.ignored, res.Skipped[scout.SkipIgnored], "%s %q: ignored", name, tt.paths)
+			checkGitSearch(t, &s, name, tt.paths, tt.want, tt.ignored)
 		}
 	}
 }
@@ -212,14 +205,7 @@ func TestGitThroughLink(t *testing.T) {
 			{paths: []string{"g/config"}, want: []string{"g/config"}},
 			{paths: []string{"s/*/"}, want: []string{"s/a/x.go", "s/b/testdata/t.txt"}},
 		} {
-			res, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "core|bare", Paths: tt.paths, Hidden: true})
-			require.NoError(t, err, "%s %q", name, tt.paths)
-			var got []string
-			for _, fm := range res.Files {
-				got = append(got, fm.Path)
-			}
-			assert.Equal(t, tt.want, got, "%s %q", name, tt.paths)
-			assert.Equal(t, tt.ignored, res.Skipped[scout.SkipIgnored], "%s %q: ignored", name, tt.paths)
+			checkGitSearch(t, &s, name, tt.paths, tt.want, tt.ignored)
 		}
 	}
 }
@@ -261,4 +247,18 @@ func TestReadGitDirectory(t *testing.T) {
 			assert.NotContains(t, e.Path, ".git", "%s: the root's listing", name)
 		}
 	}
+}
+
+// checkGitSearch searches "core|bare" in paths, hidden files included, and
+// checks the files that match and the count of ignored entries.
+func checkGitSearch(t *testing.T, s *scout.Searcher, name string, paths, want []string, ignored int) {
+	t.Helper()
+	res, err := s.Search(context.Background(), scout.SearchRequest{Pattern: "core|bare", Paths: paths, Hidden: true})
+	require.NoError(t, err, "%s %q", name, paths)
+	var got []string
+	for _, fm := range res.Files {
+		got = append(got, fm.Path)
+	}
+	assert.Equal(t, want, got, "%s %q", name, paths)
+	assert.Equal(t, ignored, res.Skipped[scout.SkipIgnored], "%s %q: ignored", name, paths)
 }
